@@ -1,0 +1,215 @@
+/**
+ * The Backend on the embedded store. Every operation runs inside a transaction of the store;
+ * the clock, the bank and the collections engine live here too.
+ */
+import { PremiaError, validationError } from '../../domain/errors.js';
+import { isIsoDate, type IsoDate, type Period } from '../../domain/period.js';
+import type { PolicyPatchInput } from '../../domain/policy.js';
+import { setMeta } from '../../store/repos/meta.js';
+import { openStore, type Store } from '../../store/store.js';
+import type {
+  AdvanceOptions,
+  AdvanceResult,
+  AdvanceTarget,
+  Backend,
+  BankAccountView,
+  BankImportResult,
+  ClockState,
+  Collection,
+  CollectionListQuery,
+  Download,
+  Execution,
+  ExecutionAccepted,
+  ExecuteInput,
+  Explanation,
+  ImportOptions,
+  ImportResult,
+  Page,
+  Policy,
+  PolicyDetail,
+  PolicyInput,
+  PolicyListQuery,
+  ReportFormat,
+  Settlement,
+  SettlementListQuery,
+  Target,
+  Upload,
+} from '../types.js';
+import type { LocalContext } from './context.js';
+import * as policies from './policies.js';
+import { importPolicies } from './policy-import.js';
+import { initWorld, LOCAL_CLIENT_ID, readWorld } from './world.js';
+
+export interface LocalBackendOptions {
+  path: string;
+  seed?: number;
+  now?: () => Date;
+  /** The client to act for (default: the local client). */
+  clientId?: number;
+}
+
+/** Open (creating if needed) the store at `path` and return a backend on it. */
+export async function openLocalBackend(options: LocalBackendOptions): Promise<LocalBackend> {
+  const now = options.now ?? (() => new Date());
+  const store = await openStore({ path: options.path });
+  try {
+    await initWorld(store, { realToday: now().toISOString().slice(0, 10), seed: options.seed });
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+  return new LocalBackend({ store, clientId: options.clientId ?? LOCAL_CLIENT_ID, now }, true);
+}
+
+export class LocalBackend implements Backend {
+  readonly mode = 'local' as const;
+
+  constructor(
+    readonly ctx: LocalContext,
+    /** Whether close() closes the store (false when the server shares one store). */
+    private readonly ownsStore: boolean,
+  ) {}
+
+  get store(): Store {
+    return this.ctx.store;
+  }
+
+  /** The same store, acting for another client (the server makes one per request). */
+  forClient(clientId: number): LocalBackend {
+    return new LocalBackend({ ...this.ctx, clientId }, false);
+  }
+
+  async describe(): Promise<Target> {
+    const client = await this.store.db.selectFrom('clients').select('name').where('id', '=', this.ctx.clientId).executeTakeFirst();
+    return { mode: 'local', db: this.store.path, client: client?.name ?? null };
+  }
+
+  // -- policies ------------------------------------------------------------------------------
+
+  createPolicy(input: PolicyInput): Promise<Policy> {
+    return policies.createPolicy(this.ctx, input);
+  }
+
+  importPolicies(file: Upload, options?: ImportOptions): Promise<ImportResult> {
+    return importPolicies(this.ctx, file, options);
+  }
+
+  updatePolicy(ref: string, patch: PolicyPatchInput): Promise<Policy> {
+    return policies.updatePolicy(this.ctx, ref, patch);
+  }
+
+  getPolicy(ref: string): Promise<PolicyDetail> {
+    return policies.getPolicy(this.ctx, ref);
+  }
+
+  listPolicies(query: PolicyListQuery): Promise<Page<Policy>> {
+    return policies.listPolicies(this.ctx, query);
+  }
+
+  // -- clock and bank ------------------------------------------------------------------------
+
+  async getClock(): Promise<ClockState> {
+    const world = await readWorld(this.store.db);
+    return { date: world.today, locked: world.locked, seed: world.seed };
+  }
+
+  async setClock(date: IsoDate): Promise<ClockState> {
+    if (!isIsoDate(date)) {
+      throw validationError(`'${date}' is not a date; write it as YYYY-MM-DD.`, [
+        { field: 'date', code: 'INVALID_FORMAT', message: 'expected YYYY-MM-DD' },
+      ]);
+    }
+    return this.store.transaction(async (trx) => {
+      const world = await readWorld(trx);
+      if (world.locked) {
+        throw new PremiaError(
+          'CLOCK_LOCKED',
+          `The clock is at ${world.today} and a collections run exists, so it can no longer be set; ` +
+            `move it forward with 'premia clock advance'.`,
+        );
+      }
+      await setMeta(trx, 'clock_date', date);
+      return { date, locked: false, seed: world.seed };
+    });
+  }
+
+  advanceClock(_target: AdvanceTarget, _options?: AdvanceOptions): Promise<AdvanceResult> {
+    return notYet('clock advance');
+  }
+
+  seedBank(_seed: number): Promise<ClockState> {
+    return notYet('bank seed');
+  }
+
+  importBankTransactions(_file: Upload, _options?: ImportOptions): Promise<BankImportResult> {
+    return notYet('bank import');
+  }
+
+  showBankAccount(_customerId: string): Promise<BankAccountView> {
+    return notYet('bank show');
+  }
+
+  // -- collections ---------------------------------------------------------------------------
+
+  executeCollections(_input: ExecuteInput): Promise<ExecutionAccepted> {
+    return notYet('collections execute');
+  }
+
+  getCollection(_id: string): Promise<Collection> {
+    return notYet('collections get');
+  }
+
+  listCollections(_query: CollectionListQuery): Promise<Page<Collection>> {
+    return notYet('collections list');
+  }
+
+  exportAttempts(_period: Period, _format: ReportFormat): Promise<Download> {
+    return notYet('collections attempts');
+  }
+
+  explainCollection(_id: string): Promise<Explanation> {
+    return notYet('collections explain');
+  }
+
+  getExecution(_id: string): Promise<Execution> {
+    return notYet('collections execution');
+  }
+
+  collectionsReport(_period: Period, _format: ReportFormat): Promise<Download> {
+    return notYet('reports collections');
+  }
+
+  // -- settlements ---------------------------------------------------------------------------
+
+  createSettlement(_period: Period): Promise<Settlement> {
+    return notYet('settlements create');
+  }
+
+  getSettlement(_ref: string): Promise<Settlement> {
+    return notYet('settlements get');
+  }
+
+  exportSettlement(_ref: string, _options?: { lines?: boolean }): Promise<Download> {
+    return notYet('settlements export');
+  }
+
+  listSettlements(_query: SettlementListQuery): Promise<Page<Settlement>> {
+    return notYet('settlements list');
+  }
+
+  markSettlementPaid(_ref: string, _options?: { reference?: string }): Promise<Settlement> {
+    return notYet('settlements mark-paid');
+  }
+
+  disputeSettlement(_ref: string, _reason: string): Promise<Settlement> {
+    return notYet('settlements dispute');
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsStore) await this.store.close();
+  }
+}
+
+function notYet(what: string): never {
+  throw new PremiaError('NOT_SUPPORTED', `'${what}' is not available in this version of premia.`);
+}

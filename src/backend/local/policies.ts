@@ -1,0 +1,174 @@
+/** Policies on the local store: create, update, get, list. */
+import { conflict, notFound, usageError } from '../../domain/errors.js';
+import { decodeId, encodeId, IdKind } from '../../domain/ids.js';
+import { nextPeriod, periodOf, type Period } from '../../domain/period.js';
+import { checkTransition, type PolicyInput, type PolicyPatchInput, type PolicyStatus } from '../../domain/policy.js';
+import * as repo from '../../store/repos/policies.js';
+import type { Db, Trx } from '../../store/store.js';
+import type { AmountChange, Page, Policy, PolicyDetail, PolicyListQuery, StatusChange } from '../types.js';
+import type { LocalContext } from './context.js';
+import { iso, readWorld, stamp } from './world.js';
+
+/** Hooks later stages attach to policy changes (collections react to cancellations and amounts). */
+export interface PolicyChangeHooks {
+  onStatusChange?(trx: Trx, ctx: LocalContext, policy: repo.PolicyRow, from: PolicyStatus, to: PolicyStatus, today: string): Promise<void>;
+  onAmountChange?(trx: Trx, ctx: LocalContext, policy: repo.PolicyRow, effective: Period, amount: number): Promise<void>;
+}
+
+/** A policy by its public id, else by policy_number. */
+export async function findPolicyByRef(db: Db | Trx, clientId: number, idSalt: number, ref: string): Promise<repo.PolicyRow | undefined> {
+  const rowid = decodeId(IdKind.policy, idSalt, ref);
+  if (rowid !== null) {
+    const row = await repo.findPolicyById(db, clientId, rowid);
+    if (row) return row;
+  }
+  return repo.findPolicyByNumber(db, clientId, ref);
+}
+
+export async function createPolicy(ctx: LocalContext, input: PolicyInput): Promise<Policy> {
+  return ctx.store.transaction(async (trx) => {
+    const world = await readWorld(trx);
+    const existing = await repo.findPolicyByNumber(trx, ctx.clientId, input.policy_number);
+    if (existing) throw duplicatePolicy(input.policy_number, encodeId(IdKind.policy, world.idSalt, existing.id));
+    const now = stamp(world.today, ctx.now());
+    const fields: repo.NewPolicyRow = {
+      client_id: ctx.clientId,
+      policy_number: input.policy_number,
+      customer_id: input.customer_id,
+      external_customer_ref: input.external_customer_ref,
+      product_code: input.product_code,
+      collection_amount: input.collection_amount,
+      status: 'active',
+      created_at: now,
+      updated_at: now,
+    };
+    const id = await repo.insertPolicy(trx, fields);
+    return toPolicy({ id, ...fields }, null, world.idSalt);
+  });
+}
+
+export function duplicatePolicy(policyNumber: string, id: string) {
+  return conflict('DUPLICATE_POLICY', `Policy number ${policyNumber} already exists (id ${id}). Policy numbers are unique; update that policy instead.`, [
+    { field: 'policy_number', policy_number: policyNumber, id },
+  ]);
+}
+
+export async function updatePolicy(
+  ctx: LocalContext,
+  ref: string,
+  patch: PolicyPatchInput,
+  hooks: PolicyChangeHooks = {},
+): Promise<Policy> {
+  if (patch.collection_amount === undefined && patch.status === undefined) {
+    throw usageError('Nothing to update: give a new amount, a new status, or both.');
+  }
+  return ctx.store.transaction(async (trx) => {
+    const world = await readWorld(trx);
+    const row = await findPolicyByRef(trx, ctx.clientId, world.idSalt, ref);
+    if (!row) throw notFound('Policy', ref);
+    const now = stamp(world.today, ctx.now());
+    const from = row.status as PolicyStatus;
+    const statusMove = patch.status !== undefined ? checkTransition(from, patch.status, row.policy_number) : 'noop';
+    let changed = false;
+
+    if (patch.collection_amount !== undefined && patch.collection_amount !== row.collection_amount) {
+      const effective = nextPeriod(periodOf(world.today));
+      await repo.insertAmountChange(trx, {
+        client_id: ctx.clientId,
+        policy_id: row.id,
+        effective_period: effective,
+        old_amount: row.collection_amount,
+        new_amount: patch.collection_amount,
+        changed_on: world.today,
+        changed_at: now,
+      });
+      row.collection_amount = patch.collection_amount;
+      await hooks.onAmountChange?.(trx, ctx, row, effective, patch.collection_amount);
+      changed = true;
+    }
+    if (statusMove === 'change' && patch.status !== undefined) {
+      await repo.insertStatusChange(trx, {
+        client_id: ctx.clientId,
+        policy_id: row.id,
+        old_status: from,
+        new_status: patch.status,
+        changed_on: world.today,
+        changed_at: now,
+        reason: 'update',
+      });
+      row.status = patch.status;
+      await hooks.onStatusChange?.(trx, ctx, row, from, patch.status, world.today);
+      changed = true;
+    }
+    if (changed) {
+      row.updated_at = now;
+      await repo.updatePolicyRow(trx, ctx.clientId, row.id, {
+        collection_amount: row.collection_amount,
+        status: row.status,
+        updated_at: now,
+      });
+    }
+    return toPolicy(row, await latestEffectivePeriod(trx, ctx.clientId, row.id), world.idSalt);
+  });
+}
+
+export async function getPolicy(ctx: LocalContext, ref: string): Promise<PolicyDetail> {
+  const db = ctx.store.db;
+  const world = await readWorld(db);
+  const row = await findPolicyByRef(db, ctx.clientId, world.idSalt, ref);
+  if (!row) throw notFound('Policy', ref);
+  const amounts = await repo.amountChanges(db, ctx.clientId, [row.id]);
+  const statuses = await repo.statusChanges(db, ctx.clientId, row.id);
+  const amount_history: AmountChange[] = amounts.map(({ policy_id: _, ...a }) => a);
+  const status_history: StatusChange[] = statuses.map((s) => ({
+    old_status: s.old_status as PolicyStatus,
+    new_status: s.new_status as PolicyStatus,
+    changed_on: s.changed_on,
+    reason: s.reason,
+  }));
+  const effective = amounts.length > 0 ? amounts[amounts.length - 1]!.effective_period : null;
+  return { ...toPolicy(row, effective, world.idSalt), amount_history, status_history };
+}
+
+export const DEFAULT_LIST_LIMIT = 100;
+export const MAX_LIST_LIMIT = 10_000;
+
+export async function listPolicies(ctx: LocalContext, query: PolicyListQuery): Promise<Page<Policy>> {
+  const limit = Math.min(query.limit ?? DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT);
+  const world = await readWorld(ctx.store.db);
+  const rows = await repo.listPolicies(ctx.store.db, ctx.clientId, { status: query.status, limit: limit + 1, after: query.after });
+  const page = rows.slice(0, limit);
+  const changes = await repo.amountChanges(ctx.store.db, ctx.clientId, page.map((r) => r.id));
+  const effective = new Map(changes.map((c) => [c.policy_id, c.effective_period])); // last change wins
+  return {
+    data: page.map((r) => toPolicy(r, effective.get(r.id) ?? null, world.idSalt)),
+    next_after: rows.length > limit ? page[page.length - 1]!.policy_number : null,
+  };
+}
+
+async function latestEffectivePeriod(db: Db | Trx, clientId: number, policyId: number): Promise<Period | null> {
+  const row = await db
+    .selectFrom('policy_amount_changes')
+    .select('effective_period')
+    .where('client_id', '=', clientId)
+    .where('policy_id', '=', policyId)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.effective_period ?? null;
+}
+
+export function toPolicy(row: repo.PolicyRow, effectivePeriod: Period | null, idSalt: number): Policy {
+  return {
+    id: encodeId(IdKind.policy, idSalt, row.id),
+    policy_number: row.policy_number,
+    customer_id: row.customer_id,
+    external_customer_ref: row.external_customer_ref,
+    product_code: row.product_code,
+    collection_amount: row.collection_amount,
+    collection_amount_effective_period: effectivePeriod,
+    status: row.status as PolicyStatus,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * The simulated world a store holds: the virtual clock, the simulation seed and the id salt,
+ * plus the default client that local mode acts for. Read from the store on every call (never
+ * cached), because a CLI beside `premia serve` may change them at any time.
+ */
+import { PremiaError } from '../../domain/errors.js';
+import { hashString32 } from '../../domain/hash.js';
+import { dayNumber, type IsoDate } from '../../domain/period.js';
+import type { Db, Store, Trx } from '../../store/store.js';
+import { getAllMeta, setMeta } from '../../store/repos/meta.js';
+import { findClientById, insertClient } from '../../store/repos/clients.js';
+
+export const DEFAULT_SEED = 1;
+export const LOCAL_CLIENT_ID = 1;
+export const LOCAL_CLIENT_NAME = 'Local';
+
+export interface World {
+  today: IsoDate;
+  seed: number;
+  idSalt: number;
+  /** True once a collections run exists. */
+  locked: boolean;
+}
+
+export interface InitOptions {
+  /** The real UTC date: a new store's clock starts there. */
+  realToday: IsoDate;
+  /** `--seed`: only allowed when the store is created (or matches the stored seed). */
+  seed?: number;
+}
+
+/** Make sure the store has a clock, a seed and the local client. Idempotent. */
+export async function initWorld(store: Store, options: InitOptions): Promise<void> {
+  const meta = await getAllMeta(store.db);
+  if (meta.has('clock_date') && meta.has('seed')) {
+    checkSeed(meta, options.seed);
+    if (await findClientById(store.db, LOCAL_CLIENT_ID)) return;
+  }
+  await store.transaction(async (trx) => {
+    const current = await getAllMeta(trx);
+    if (!current.has('seed')) {
+      const seed = options.seed ?? DEFAULT_SEED;
+      await setMeta(trx, 'seed', String(seed));
+      await setMeta(trx, 'id_salt', String(hashString32(`premia-ids:${seed}`)));
+    } else {
+      checkSeed(current, options.seed);
+    }
+    if (!current.has('clock_date')) await setMeta(trx, 'clock_date', options.realToday);
+    if (!(await findClientById(trx, LOCAL_CLIENT_ID))) {
+      await insertClient(trx, { id: LOCAL_CLIENT_ID, name: LOCAL_CLIENT_NAME, created_at: Date.now() });
+    }
+  });
+}
+
+function checkSeed(meta: Map<string, string>, requested: number | undefined): void {
+  if (requested === undefined) return;
+  const stored = Number(meta.get('seed'));
+  if (stored !== requested) {
+    throw new PremiaError(
+      'SEED_LOCKED',
+      `This store already has seed ${stored}; --seed only applies when a store is created. ` +
+        `Use 'premia bank seed ${requested}' before any collections run, or a new --db.`,
+    );
+  }
+}
+
+export async function readWorld(db: Db | Trx): Promise<World> {
+  const meta = await getAllMeta(db);
+  const today = meta.get('clock_date');
+  const seed = meta.get('seed');
+  if (!today || !seed) throw new PremiaError('INTERNAL', 'The store has no clock or seed; it was not initialised.');
+  return {
+    today,
+    seed: Number(seed),
+    idSalt: Number(meta.get('id_salt') ?? 0),
+    locked: meta.get('clock_locked') === '1',
+  };
+}
+
+/** A timestamp (epoch ms) on the virtual date, at the wall clock's time of day. */
+export function stamp(today: IsoDate, now: Date): number {
+  return dayNumber(today) * 86_400_000 + (now.getTime() % 86_400_000);
+}
+
+/** ISO 8601 UTC text of a stored timestamp. */
+export function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}

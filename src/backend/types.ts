@@ -1,0 +1,403 @@
+/**
+ * The one Backend interface behind both modes. It mirrors the API of the spec (policies,
+ * collections, reports, settlements) plus premia's extensions (lists, explanations, the
+ * virtual clock and the simulated bank). The CLI talks only to this interface;
+ * backend/local implements it on the embedded store, backend/remote over HTTP.
+ *
+ * Shapes are the API's JSON bodies, with one difference: money fields hold integer cents
+ * here and are written as two-decimal numbers on the wire (see domain/json.ts).
+ */
+import type { PolicyInput, PolicyStatus } from '../domain/policy.js';
+import type { Cents } from '../domain/money.js';
+import type { IsoDate, Period } from '../domain/period.js';
+
+export type Mode = 'local' | 'remote';
+
+export interface Target {
+  mode: Mode;
+  /** local: the store file. */
+  db?: string;
+  /** remote: the base URL, including /v1. */
+  base_url?: string;
+  profile?: string | null;
+  /** remote: the key, redacted to its last 4 characters. */
+  api_key?: string | null;
+  /** The client (organisation) the commands act for. */
+  client?: string | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Policies
+
+export type { PolicyInput };
+
+export interface Policy {
+  id: string;
+  policy_number: string;
+  customer_id: string;
+  external_customer_ref: string;
+  product_code: string;
+  /** The premium most recently set. */
+  collection_amount: Cents;
+  /** First period `collection_amount` applies to; null when it has applied since creation. */
+  collection_amount_effective_period: Period | null;
+  status: PolicyStatus;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AmountChange {
+  effective_period: Period;
+  old_amount: Cents;
+  new_amount: Cents;
+  changed_on: IsoDate;
+}
+
+export interface StatusChange {
+  old_status: PolicyStatus;
+  new_status: PolicyStatus;
+  changed_on: IsoDate;
+  reason: string;
+}
+
+export interface PolicyDetail extends Policy {
+  amount_history: AmountChange[];
+  status_history: StatusChange[];
+}
+
+export interface PolicyPatch {
+  collection_amount?: Cents;
+  status?: PolicyStatus;
+}
+
+export interface PolicyListQuery {
+  status?: PolicyStatus;
+  limit?: number;
+  /** Return policies whose policy_number sorts after this one (keyset pagination). */
+  after?: string;
+}
+
+export interface Page<T> {
+  data: T[];
+  /** Pass as `after` to read the next page; null on the last page. */
+  next_after: string | null;
+}
+
+export interface ImportRowError {
+  /** 1-based line number in the file where the record starts. */
+  row: number;
+  policy_number: string | null;
+  field: string;
+  code: string;
+  message: string;
+}
+
+export interface ImportResult {
+  imported: number;
+  failed: number;
+  errors: ImportRowError[];
+}
+
+export interface BankImportRowError {
+  row: number;
+  customer_id: string | null;
+  field: string;
+  code: string;
+  message: string;
+}
+
+export interface BankImportResult {
+  imported: number;
+  failed: number;
+  errors: BankImportRowError[];
+}
+
+/** A file to import: a byte stream, never loaded whole. */
+export interface Upload {
+  name: string;
+  stream: AsyncIterable<Uint8Array | string>;
+  /** Size in bytes when known (for progress). */
+  size?: number;
+}
+
+export interface ImportProgress {
+  bytes: number;
+  rows: number;
+}
+
+export interface ImportOptions {
+  onProgress?: (progress: ImportProgress) => void;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clock and bank (simulation extensions)
+
+export interface ClockState {
+  /** The last day whose business has run. */
+  date: IsoDate;
+  /** True once a collections run exists: from then on the clock only moves forward. */
+  locked: boolean;
+  seed: number;
+}
+
+export interface AdvanceTarget {
+  days?: number;
+  to?: IsoDate;
+  to_month_end?: boolean;
+}
+
+export interface DaySummary {
+  date: IsoDate;
+  attempts: number;
+  succeeded: number;
+  failed: number;
+  collected: Cents;
+  /** The period that closed at the end of this day, if any. */
+  closed_period: Period | null;
+  lapsed_policies: number;
+}
+
+export interface AdvanceResult {
+  from: IsoDate;
+  to: IsoDate;
+  days: DaySummary[];
+}
+
+export interface AdvanceOptions {
+  /** Called after each day has been committed. */
+  onDay?: (day: DaySummary, index: number, total: number) => void;
+}
+
+export type AccountState = 'open' | 'closed' | 'frozen' | 'payment_stopped';
+
+export interface BankTransactionView {
+  date: IsoDate;
+  amount: Cents;
+  description: string;
+  /** posted, or declined for want of balance. */
+  outcome: 'posted' | 'declined';
+  balance: Cents;
+}
+
+export interface IncomePatternView {
+  pattern: string;
+  confidence: number;
+  typical_amount: Cents;
+  next_income_dates: IsoDate[];
+  description: string;
+}
+
+export interface BankAccountView {
+  customer_id: string;
+  source: 'imported' | 'generated';
+  as_of: IsoDate;
+  balance: Cents;
+  state: AccountState;
+  recent_transactions: BankTransactionView[];
+  income: IncomePatternView;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Collections
+
+export const COLLECTION_STATUSES = ['PAID_FULL', 'PAID_PARTIAL', 'UNPAID', 'CANCELLED'] as const;
+export type CollectionStatus = (typeof COLLECTION_STATUSES)[number];
+
+export interface ExecuteInput {
+  period_month: Period;
+  /** Policy ids or policy numbers; omitted: every active policy. */
+  policy_ids?: string[];
+  strategy?: string;
+}
+
+export interface ExecutionAccepted {
+  execution_id: string;
+  status: 'processing';
+  policies_queued: number;
+}
+
+export interface Execution {
+  execution_id: string;
+  period_month: Period;
+  status: 'processing' | 'completed';
+  strategy: string;
+  policies_queued: number;
+  created_at: string;
+  completed_at: string | null;
+  counts: Record<CollectionStatus, number>;
+}
+
+/** The 13 fields of a report row (spec 4.6), in report order. */
+export interface CollectionReportRow {
+  period_month: Period;
+  customer_id: string;
+  external_customer_ref: string;
+  policy_number: string;
+  product_code: string;
+  collection_amount_due: Cents;
+  collection_amount_collected: Cents;
+  shortfall: Cents;
+  collection_status: CollectionStatus;
+  first_attempt_date: IsoDate | null;
+  last_attempt_date: IsoDate | null;
+  number_of_attempts: number;
+  last_failure_reason: string | null;
+}
+
+export const REPORT_COLUMNS = [
+  'period_month',
+  'customer_id',
+  'external_customer_ref',
+  'policy_number',
+  'product_code',
+  'collection_amount_due',
+  'collection_amount_collected',
+  'shortfall',
+  'collection_status',
+  'first_attempt_date',
+  'last_attempt_date',
+  'number_of_attempts',
+  'last_failure_reason',
+] as const satisfies ReadonlyArray<keyof CollectionReportRow>;
+
+export interface Collection extends CollectionReportRow {
+  id: string;
+  policy_id: string;
+  execution_id: string;
+}
+
+export interface CollectionListQuery {
+  period_month: Period;
+  status?: CollectionStatus;
+  /** A policy id or policy number. */
+  policy?: string;
+  limit?: number;
+  after?: string;
+}
+
+export interface Attempt {
+  collection_id: string;
+  policy_number: string;
+  customer_id: string;
+  date: IsoDate;
+  amount: Cents;
+  outcome: 'SUCCESS' | 'FAILED';
+  failure_reason: string | null;
+}
+
+export const ATTEMPT_COLUMNS = [
+  'collection_id',
+  'policy_number',
+  'customer_id',
+  'date',
+  'amount',
+  'outcome',
+  'failure_reason',
+] as const satisfies ReadonlyArray<keyof Attempt>;
+
+export interface ExplainedAttempt extends Attempt {
+  why: string;
+}
+
+export interface Explanation {
+  collection: Collection;
+  strategy: string;
+  income: IncomePatternView;
+  plan: string[];
+  attempts: ExplainedAttempt[];
+  summary: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settlements
+
+export const SETTLEMENT_STATUSES = ['pending', 'paid', 'disputed'] as const;
+export type SettlementStatus = (typeof SETTLEMENT_STATUSES)[number];
+
+export interface Settlement {
+  id: string;
+  settlement_number: string;
+  period_month: Period;
+  total_collections: Cents;
+  distribution_fee: Cents;
+  collections_fee: Cents;
+  total_fees: Cents;
+  vat: Cents;
+  net_amount: Cents;
+  payment_date: IsoDate;
+  status: SettlementStatus;
+  payment_reference: string;
+  created_at: string;
+  collections_count: number;
+  paid_on: IsoDate | null;
+  paid_reference: string | null;
+  disputed_on: IsoDate | null;
+  dispute_reason: string | null;
+}
+
+export const SETTLEMENT_EXPORT_COLUMNS = [
+  'settlement_number',
+  'period_month',
+  'total_collections',
+  'distribution_fee',
+  'collections_fee',
+  'total_fees',
+  'vat',
+  'net_amount',
+  'payment_date',
+  'payment_reference',
+] as const satisfies ReadonlyArray<keyof Settlement>;
+
+export interface SettlementListQuery {
+  status?: SettlementStatus;
+  period_month?: Period;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Downloads (reports and exports): streamed, never built whole in memory.
+
+export type ReportFormat = 'csv' | 'json';
+
+export interface Download {
+  filename: string;
+  contentType: string;
+  body: AsyncIterable<Uint8Array | string>;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export interface Backend {
+  readonly mode: Mode;
+  describe(): Promise<Target>;
+
+  createPolicy(input: PolicyInput): Promise<Policy>;
+  importPolicies(file: Upload, options?: ImportOptions): Promise<ImportResult>;
+  updatePolicy(ref: string, patch: PolicyPatch): Promise<Policy>;
+  getPolicy(ref: string): Promise<PolicyDetail>;
+  listPolicies(query: PolicyListQuery): Promise<Page<Policy>>;
+
+  getClock(): Promise<ClockState>;
+  setClock(date: IsoDate): Promise<ClockState>;
+  advanceClock(target: AdvanceTarget, options?: AdvanceOptions): Promise<AdvanceResult>;
+  seedBank(seed: number): Promise<ClockState>;
+  importBankTransactions(file: Upload, options?: ImportOptions): Promise<BankImportResult>;
+  showBankAccount(customerId: string): Promise<BankAccountView>;
+
+  executeCollections(input: ExecuteInput): Promise<ExecutionAccepted>;
+  getCollection(id: string): Promise<Collection>;
+  listCollections(query: CollectionListQuery): Promise<Page<Collection>>;
+  exportAttempts(period: Period, format: ReportFormat): Promise<Download>;
+  explainCollection(id: string): Promise<Explanation>;
+  getExecution(id: string): Promise<Execution>;
+
+  collectionsReport(period: Period, format: ReportFormat): Promise<Download>;
+
+  createSettlement(period: Period): Promise<Settlement>;
+  getSettlement(ref: string): Promise<Settlement>;
+  exportSettlement(ref: string, options?: { lines?: boolean }): Promise<Download>;
+  listSettlements(query: SettlementListQuery): Promise<Page<Settlement>>;
+  markSettlementPaid(ref: string, options?: { reference?: string }): Promise<Settlement>;
+  disputeSettlement(ref: string, reason: string): Promise<Settlement>;
+
+  close(): Promise<void>;
+}

@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../../context.js';
+import type { RunState } from '../../main.js';
+import { lazyAction } from '../action.js';
+
+export function registerClock(program: Command, ctx: CliContext, state: RunState): void {
+  const clock = program
+    .command('clock')
+    .description("the virtual clock of local mode: the last day whose business has run")
+    .action(lazyAction(ctx, state, () => import('./show.js')));
+
+  clock
+    .command('set')
+    .description('set the clock (only before the first collections run)')
+    .argument('<date>', 'YYYY-MM-DD')
+    .action(lazyAction(ctx, state, () => import('./set.js')));
+}

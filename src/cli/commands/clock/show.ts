@@ -1,0 +1,13 @@
+import type { ClockState } from '../../../backend/types.js';
+import type { Ui } from '../../output/ui.js';
+import type { CommandEnv } from '../action.js';
+
+export function showClock(ui: Ui, clock: ClockState): void {
+  if (ui.json) ui.printJson(clock);
+  else ui.keyValues([['date', clock.date], ['seed', clock.seed], ['locked', clock.locked ? 'yes (a collections run exists)' : 'no']]);
+}
+
+export default async function show({ ui, backend }: CommandEnv): Promise<number> {
+  showClock(ui, await (await backend()).getClock());
+  return 0;
+}

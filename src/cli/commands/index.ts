@@ -1,0 +1,10 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../context.js';
+import type { RunState } from '../main.js';
+import { registerClock } from './clock/index.js';
+import { registerPolicies } from './policies/index.js';
+
+export function registerCommands(program: Command, ctx: CliContext, state: RunState): void {
+  registerPolicies(program, ctx, state);
+  registerClock(program, ctx, state);
+}

@@ -1,0 +1,42 @@
+import { ExitCode } from '../../../domain/errors.js';
+import { count, plural } from '../../output/format.js';
+import { startProgress } from '../../output/progress.js';
+import { openUpload } from '../../input.js';
+import type { CommandEnv } from '../action.js';
+
+export default async function importPolicies({ ctx, ui, backend }: CommandEnv, file: string): Promise<number> {
+  const upload = await openUpload(ctx, file);
+  const b = await backend();
+  const progress = await startProgress(ui, `Importing ${upload.name}…`);
+  let result;
+  try {
+    result = await b.importPolicies(upload, {
+      onProgress: ({ bytes, rows }) => {
+        const pct = upload.size ? ` (${Math.floor((100 * bytes) / upload.size)}%)` : '';
+        progress.update(`Importing ${upload.name}: ${count(rows)} rows read${pct}`);
+      },
+    });
+  } catch (e) {
+    progress.fail(`Import of ${upload.name} failed`);
+    throw e;
+  }
+  progress.stop();
+  if (ui.json) ui.printJson(result);
+  else {
+    ui.line(`Imported ${plural(result.imported, 'policy', 'policies')}; ${plural(result.failed, 'row')} failed.`);
+    if (result.errors.length > 0) {
+      ui.line();
+      ui.table(
+        [
+          { header: 'row', value: (e) => e.row, align: 'right' },
+          { header: 'policy_number', value: (e) => e.policy_number },
+          { header: 'field', value: (e) => e.field },
+          { header: 'code', value: (e) => e.code },
+          { header: 'message', value: (e) => e.message },
+        ],
+        result.errors,
+      );
+    }
+  }
+  return result.failed > 0 ? ExitCode.PARTIAL : ExitCode.OK;
+}

@@ -1,0 +1,64 @@
+/**
+ * Output for commands: data to stdout, status and errors to stderr; colour only on a terminal
+ * and never with NO_COLOR or --no-color; `--json` writes exactly the API's JSON body.
+ */
+import { Chalk, type ChalkInstance } from 'chalk';
+import { stringifyJson } from '../../domain/json.js';
+import type { CliContext, GlobalOptions } from '../context.js';
+import { renderTable, type Column } from './table.js';
+
+export class Ui {
+  readonly json: boolean;
+  readonly quiet: boolean;
+  /** Colours for stdout and stderr (level 0 when not a colour terminal). */
+  readonly out: ChalkInstance;
+  readonly err: ChalkInstance;
+
+  constructor(
+    readonly ctx: CliContext,
+    globals: GlobalOptions,
+  ) {
+    this.json = globals.json === true;
+    this.quiet = globals.quiet === true;
+    const allowed = globals.color !== false && !('NO_COLOR' in ctx.env && ctx.env.NO_COLOR !== '') && ctx.env.TERM !== 'dumb';
+    this.out = new Chalk({ level: allowed && ctx.stdoutIsTTY ? 1 : 0 });
+    this.err = new Chalk({ level: allowed && ctx.stderrIsTTY ? 1 : 0 });
+  }
+
+  /** Write data to stdout. */
+  write(text: string): void {
+    this.ctx.stdout.write(text);
+  }
+
+  line(text = ''): void {
+    this.ctx.stdout.write(`${text}\n`);
+  }
+
+  printJson(value: unknown): void {
+    this.ctx.stdout.write(`${stringifyJson(value)}\n`);
+  }
+
+  /** A status message on stderr (suppressed by --quiet). */
+  status(text: string): void {
+    if (!this.quiet) this.ctx.stderr.write(`${text}\n`);
+  }
+
+  warn(text: string): void {
+    this.ctx.stderr.write(`${this.err.yellow('warning:')} ${text}\n`);
+  }
+
+  table<T>(columns: Column<T>[], rows: T[]): void {
+    this.write(renderTable(columns, rows, this.out));
+  }
+
+  /** A key/value block, keys aligned. */
+  keyValues(pairs: Array<[string, string | number | null | undefined]>): void {
+    const width = Math.max(...pairs.map(([k]) => k.length));
+    for (const [k, v] of pairs) this.line(`${this.out.dim(k.padEnd(width))}  ${v === null || v === undefined ? '-' : v}`);
+  }
+
+  /** Whether a live progress display may be drawn. */
+  get interactive(): boolean {
+    return this.ctx.stderrIsTTY && !this.quiet;
+  }
+}

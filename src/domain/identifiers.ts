@@ -1,0 +1,61 @@
+/**
+ * Identifier rules. policy_number, customer_id and external_customer_ref: 1–64 ASCII letters,
+ * digits and `- _ . /`, not starting with `-`. product_code: 1–32 of `A-Z 0-9 _ -`, not
+ * starting with `-`. Because no identifier can start with `= + - @`, no cell premia writes
+ * into a CSV can be read as a formula by a spreadsheet.
+ */
+
+export interface IdentifierProblem {
+  code: 'REQUIRED' | 'TOO_LONG' | 'INVALID_FORMAT';
+  message: string;
+}
+
+const IDENTIFIER_RE = /^[A-Za-z0-9_./][A-Za-z0-9_./-]{0,63}$/;
+const PRODUCT_CODE_RE = /^[A-Z0-9_][A-Z0-9_-]{0,31}$/;
+
+export const IDENTIFIER_MAX = 64;
+export const PRODUCT_CODE_MAX = 32;
+
+/** null when valid. `what` names the field in the message. */
+export function checkIdentifier(value: string, what: string): IdentifierProblem | null {
+  if (IDENTIFIER_RE.test(value)) return null;
+  return describe(value, what, IDENTIFIER_MAX, /[A-Za-z0-9_./-]/, "letters, digits and - _ . /");
+}
+
+export function checkProductCode(value: string): IdentifierProblem | null {
+  if (PRODUCT_CODE_RE.test(value)) return null;
+  if (value !== '' && value.length <= PRODUCT_CODE_MAX && PRODUCT_CODE_RE.test(value.toUpperCase())) {
+    return { code: 'INVALID_FORMAT', message: `product_code '${value}' must be upper case (A-Z 0-9 _ -)` };
+  }
+  return describe(value, 'product_code', PRODUCT_CODE_MAX, /[A-Z0-9_-]/, 'A-Z, 0-9, _ and -');
+}
+
+function describe(value: string, what: string, max: number, allowed: RegExp, allowedText: string): IdentifierProblem {
+  if (value === '') return { code: 'REQUIRED', message: `${what} is required` };
+  if (value.length > max) return { code: 'TOO_LONG', message: `${what} is ${value.length} characters long; at most ${max} are allowed` };
+  if (value.startsWith('-')) return { code: 'INVALID_FORMAT', message: `${what} '${printable(value)}' must not start with '-'` };
+  for (let i = 0; i < value.length; i++) {
+    const ch = value[i]!;
+    if (!allowed.test(ch)) {
+      return {
+        code: 'INVALID_FORMAT',
+        message: `${what} '${printable(value)}' has ${describeChar(ch)} at position ${i + 1}; only ${allowedText} are allowed`,
+      };
+    }
+  }
+  return { code: 'INVALID_FORMAT', message: `${what} '${printable(value)}' is not valid; only ${allowedText} are allowed` };
+}
+
+function describeChar(ch: string): string {
+  const code = ch.codePointAt(0)!;
+  if (code < 32 || code === 127) return `a control character (U+${code.toString(16).toUpperCase().padStart(4, '0')})`;
+  if (ch === ' ') return 'a space';
+  return `'${ch}'`;
+}
+
+/** Text safe to echo in an error message: control characters escaped, long values cut. */
+export function printable(value: string, max = 80): string {
+  // eslint-disable-next-line no-control-regex
+  const s = value.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+}

@@ -1,0 +1,92 @@
+/**
+ * Public identifiers. Rows are keyed by SQLite's integer rowid; what the API shows is a
+ * UUID-shaped id (RFC 9562 version 8, "custom") that encodes the rowid through a salted,
+ * invertible permutation (a 4-round Feistel network on two 32-bit halves) plus 52 check bits.
+ *
+ * Why: a random UUID primary key costs an extra B-tree with random inserts on every bulk path
+ * (measured: +1.5 s per million imported policies). Decoding an id back to its rowid needs no
+ * index at all, ids look random and reveal no counts, a mangled or foreign id fails its check
+ * bits (and answers 404), and the same seed and inputs still give the same ids.
+ */
+import { fmix32 } from './hash.js';
+
+export const IdKind = {
+  policy: 1,
+  collection: 2,
+  execution: 3,
+  settlement: 4,
+  attempt: 5,
+  apiKey: 6,
+} as const;
+export type IdKind = (typeof IdKind)[keyof typeof IdKind];
+
+const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+const TWO_32 = 4294967296;
+const ROUNDS = 4;
+
+function roundKey(salt: number, kind: number, round: number): number {
+  return fmix32((salt ^ Math.imul(kind, 0x9e3779b1) ^ Math.imul(round + 1, 0x85ebca6b)) >>> 0);
+}
+
+function f(half: number, key: number): number {
+  return fmix32((half ^ key) >>> 0);
+}
+
+function check(salt: number, kind: number, a: number, b: number): [number, number] {
+  const c1 = fmix32((a ^ Math.imul(salt, 0x27d4eb2f) ^ kind) >>> 0);
+  const c2 = fmix32((b ^ c1 ^ 0x165667b1) >>> 0);
+  return [c1, c2];
+}
+
+/** The public id of a row. `rowid` is a positive safe integer. */
+export function encodeId(kind: IdKind, salt: number, rowid: number): string {
+  let left = Math.floor(rowid / TWO_32) >>> 0;
+  let right = rowid >>> 0;
+  for (let r = 0; r < ROUNDS; r++) {
+    const next = (left ^ f(right, roundKey(salt, kind, r))) >>> 0;
+    left = right;
+    right = next;
+  }
+  const [c1, c2] = check(salt, kind, left, right);
+  const bytes = [
+    left >>> 24, (left >>> 16) & 255, (left >>> 8) & 255, left & 255,
+    right >>> 24, (right >>> 16) & 255,
+    0x80 | (c1 & 0x0f), (c1 >>> 4) & 255,
+    0x80 | ((c1 >>> 12) & 0x3f), (c1 >>> 18) & 255,
+    (right >>> 8) & 255, right & 255,
+    c2 >>> 24, (c2 >>> 16) & 255, (c2 >>> 8) & 255, c2 & 255,
+  ];
+  let s = '';
+  for (let i = 0; i < 16; i++) {
+    if (i === 4 || i === 6 || i === 8 || i === 10) s += '-';
+    s += HEX[bytes[i]!];
+  }
+  return s;
+}
+
+/** The rowid an id encodes, or null when it is not an id of this kind and salt. */
+export function decodeId(kind: IdKind, salt: number, id: string): number | null {
+  if (id.length !== 36 || !UUID_RE.test(id)) return null;
+  const hex = id.replace(/-/g, '').toLowerCase();
+  const byte = (i: number) => parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  const left0 = ((byte(0) << 24) | (byte(1) << 16) | (byte(2) << 8) | byte(3)) >>> 0;
+  const right0 = ((byte(4) << 24) | (byte(5) << 16) | (byte(10) << 8) | byte(11)) >>> 0;
+  const c1Low = (byte(6) & 0x0f) | (byte(7) << 4) | ((byte(8) & 0x3f) << 12) | (byte(9) << 18);
+  const c2 = ((byte(12) << 24) | (byte(13) << 16) | (byte(14) << 8) | byte(15)) >>> 0;
+  const [e1, e2] = check(salt, kind, left0, right0);
+  if ((e1 & 0x03ffffff) !== c1Low || e2 !== c2) return null;
+  let left = left0;
+  let right = right0;
+  for (let r = ROUNDS - 1; r >= 0; r--) {
+    const prev = (right ^ f(left, roundKey(salt, kind, r))) >>> 0;
+    right = left;
+    left = prev;
+  }
+  const rowid = left * TWO_32 + right;
+  return rowid > 0 && Number.isSafeInteger(rowid) ? rowid : null;
+}
+
+export function looksLikeId(s: string): boolean {
+  return s.length === 36 && UUID_RE.test(s);
+}

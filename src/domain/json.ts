@@ -1,0 +1,108 @@
+/**
+ * JSON with money. Inside premia money is integer cents; on the wire (API bodies and `--json`
+ * output) it is a JSON number with exactly two decimals (`149.50`), which JSON.stringify cannot
+ * write. Money is recognised by field name: every field listed here is money wherever it
+ * appears, and no other field is. The server, the CLI and the remote client all go through
+ * these two functions, so the three always agree.
+ */
+import { centsFromJsonNumber, formatCents } from './money.js';
+
+export const MONEY_FIELDS: ReadonlySet<string> = new Set([
+  // policies
+  'collection_amount',
+  'old_amount',
+  'new_amount',
+  // collections
+  'collection_amount_due',
+  'collection_amount_collected',
+  'shortfall',
+  'amount',
+  'amount_due',
+  'amount_collected',
+  'amount_remaining',
+  'expected_amount',
+  // bank
+  'balance',
+  'credits',
+  'debits',
+  'typical_amount',
+  // settlements
+  'total_collections',
+  'distribution_fee',
+  'collections_fee',
+  'total_fees',
+  'vat',
+  'net_amount',
+  // summaries
+  'collected',
+  'due',
+  'failed_amount',
+]);
+
+/** Serialise like JSON.stringify (compact), writing money fields as numbers with two decimals. */
+export function stringifyJson(value: unknown): string {
+  return write(value, false);
+}
+
+function write(value: unknown, money: boolean): string {
+  if (value === null || value === undefined) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      if (money) return formatCents(value);
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'bigint':
+      return value.toString();
+    case 'object': {
+      if (Array.isArray(value)) {
+        let out = '[';
+        for (let i = 0; i < value.length; i++) {
+          if (i > 0) out += ',';
+          out += write(value[i], money);
+        }
+        return `${out}]`;
+      }
+      if (value instanceof Date) return JSON.stringify(value.toISOString());
+      let out = '{';
+      let first = true;
+      for (const key of Object.keys(value)) {
+        const v = (value as Record<string, unknown>)[key];
+        if (v === undefined || typeof v === 'function') continue;
+        if (!first) out += ',';
+        first = false;
+        out += `${JSON.stringify(key)}:${write(v, MONEY_FIELDS.has(key))}`;
+      }
+      return `${out}}`;
+    }
+    default:
+      return 'null';
+  }
+}
+
+/**
+ * Turn money fields of parsed JSON (decimal numbers) back into integer cents, in place,
+ * recursively. Used by the remote client on response bodies.
+ */
+export function moneyToCents<T>(value: T): T {
+  convert(value as unknown, undefined);
+  return value;
+}
+
+function convert(value: unknown, key: string | undefined): unknown {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = convert(value[i], key);
+    return value;
+  }
+  if (value !== null && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    for (const k of Object.keys(obj)) obj[k] = convert(obj[k], k);
+    return obj;
+  }
+  if (key !== undefined && MONEY_FIELDS.has(key) && (typeof value === 'number' || typeof value === 'string')) {
+    return centsFromJsonNumber(value, key);
+  }
+  return value;
+}

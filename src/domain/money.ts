@@ -1,0 +1,157 @@
+/**
+ * Money: integer cents wherever an amount is stored or summed. decimal.js parses text,
+ * applies rates and rounds (half-up, to cents). One formatter writes two decimals.
+ *
+ * Amounts stay well inside Number.MAX_SAFE_INTEGER: a million policies at the largest
+ * premium (1,000,000.00) sum to 1e14 cents.
+ */
+import { Decimal } from 'decimal.js';
+
+/** Decimal configured for money: half-up rounding ("away from zero" at .5). */
+export const Money = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
+export type MoneyDecimal = InstanceType<typeof Money>;
+
+/** Cents, an integer. A type alias for readability: the compiler does not tell them apart. */
+export type Cents = number;
+
+export const MAX_PREMIUM_CENTS: Cents = 100_000_000; // 1,000,000.00
+
+/** Why an amount is refused. `message` reads after the field name: `collection_amount ${message}`. */
+export interface AmountProblem {
+  code: 'REQUIRED' | 'INVALID_AMOUNT' | 'AMOUNT_OUT_OF_RANGE';
+  message: string;
+}
+
+const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
+
+/**
+ * Parse a premium written as text (`149.5`, `149.50`, `1000`) into cents, with decimal.js.
+ * Returns the cents, or the problem that makes the text unacceptable.
+ */
+export function parsePremiumWithDecimal(text: string): Cents | AmountProblem {
+  const s = text.trim();
+  const problem = classifyMalformedAmount(s);
+  if (problem) return problem;
+  const value = new Money(s);
+  if (value.decimalPlaces() > 2) {
+    return { code: 'INVALID_AMOUNT', message: `'${s}' has more than two decimals` };
+  }
+  if (value.isZero()) return { code: 'AMOUNT_OUT_OF_RANGE', message: `'${s}' must be greater than 0.00` };
+  if (value.greaterThan(new Money(MAX_PREMIUM_CENTS).dividedBy(100))) {
+    return { code: 'AMOUNT_OUT_OF_RANGE', message: `'${s}' is above the maximum premium of 1000000.00` };
+  }
+  return value.times(100).toNumber();
+}
+
+/** Describe why a trimmed amount text is not a plain positive decimal, or null when it is one. */
+function classifyMalformedAmount(s: string): AmountProblem | null {
+  if (s === '') return { code: 'REQUIRED', message: 'is empty; give a premium like 149.50' };
+  if (PLAIN_DECIMAL.test(s)) return null;
+  if (/^-\s*\d/.test(s)) return { code: 'AMOUNT_OUT_OF_RANGE', message: `'${s}' is negative; it must be greater than 0.00` };
+  if (/^[+-]?[\d.]*[eE][+-]?\d*$/.test(s)) {
+    return { code: 'INVALID_AMOUNT', message: `'${s}' uses exponent notation; write a plain decimal like 149.50` };
+  }
+  if (/^\d{1,3}([, '\u00a0]\d{3})+(\.\d+)?$/.test(s)) {
+    return { code: 'INVALID_AMOUNT', message: `'${s}' has a thousands separator; write it without one, like 1000.00` };
+  }
+  if (/^\d+,\d{1,2}$/.test(s)) {
+    return { code: 'INVALID_AMOUNT', message: `'${s}' uses a decimal comma; use a decimal point, like 149.50` };
+  }
+  return { code: 'INVALID_AMOUNT', message: `'${s}' is not a number; give a premium like 149.50` };
+}
+
+/**
+ * Parse a premium from text into cents. The common case (digits, an optional point and one
+ * or two decimals) is decided by integer arithmetic on character codes, which is exact and
+ * fast enough for million-row imports; everything else goes through the decimal.js parser,
+ * which also words the problem. A property test holds both paths to the same answers.
+ */
+export function parsePremium(text: string): Cents | AmountProblem {
+  const n = text.length;
+  // Fast path: at most 7 integer digits, an optional point with 1-2 decimals, nothing else.
+  if (n > 0 && n <= 10) {
+    let cents = 0;
+    let i = 0;
+    let intDigits = 0;
+    for (; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 46 /* . */) break;
+      if (c < 48 || c > 57) return parsePremiumWithDecimal(text);
+      cents = cents * 10 + (c - 48);
+      intDigits++;
+    }
+    if (intDigits === 0 || intDigits > 7) return parsePremiumWithDecimal(text);
+    cents *= 100;
+    if (i < n) {
+      const decimals = n - i - 1;
+      if (decimals < 1 || decimals > 2) return parsePremiumWithDecimal(text);
+      const d1 = text.charCodeAt(i + 1) - 48;
+      const d2 = decimals === 2 ? text.charCodeAt(i + 2) - 48 : 0;
+      if (d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) return parsePremiumWithDecimal(text);
+      cents += d1 * 10 + d2;
+    }
+    if (cents === 0 || cents > MAX_PREMIUM_CENTS) return parsePremiumWithDecimal(text);
+    return cents;
+  }
+  return parsePremiumWithDecimal(text);
+}
+
+export function isAmountProblem(v: Cents | AmountProblem): v is AmountProblem {
+  return typeof v !== 'number';
+}
+
+/**
+ * A premium sent as a JSON number (the API) or a string (the CLI flag). JSON numbers are read
+ * through their shortest text form, so 149.5 is 149.50 and 0.1 + 0.2 is refused as having too
+ * many decimals rather than silently rounded.
+ */
+export function premiumFromInput(value: unknown): Cents | AmountProblem {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return { code: 'INVALID_AMOUNT', message: 'must be a finite number like 149.50' };
+    // String() gives the shortest text that reads back as this number; exponent forms
+    // (1e21, 1e-7) stay as they are and are refused.
+    return parsePremium(String(value));
+  }
+  if (typeof value === 'string') return parsePremium(value.trim());
+  if (value === undefined || value === null) return { code: 'REQUIRED', message: 'is required; give a premium like 149.50' };
+  return { code: 'INVALID_AMOUNT', message: 'must be a number like 149.50' };
+}
+
+/** A signed amount with at most two decimals (bank transactions): `-1200.5`, `0`, `15000.00`. */
+export function parseSignedAmount(text: string): Cents | AmountProblem {
+  const s = text.trim();
+  if (s === '') return { code: 'REQUIRED', message: 'is empty' };
+  const m = /^([+-]?)(\d+)(?:\.(\d{1,2}))?$/.exec(s);
+  if (!m) {
+    if (/^[+-]?\d+\.\d{3,}$/.test(s)) return { code: 'INVALID_AMOUNT', message: `'${s}' has more than two decimals` };
+    return { code: 'INVALID_AMOUNT', message: `'${s}' is not a signed decimal amount like -1200.50` };
+  }
+  const value = new Money(s);
+  if (value.abs().greaterThan(1_000_000_000)) return { code: 'AMOUNT_OUT_OF_RANGE', message: `'${s}' is implausibly large for one transaction` };
+  return value.times(100).toNumber();
+}
+
+/** Exactly two decimals: 14950 → "149.50", -5 → "-0.05". */
+export function formatCents(cents: Cents): string {
+  if (!Number.isSafeInteger(cents)) throw new RangeError(`not an integer number of cents: ${cents}`);
+  const negative = cents < 0;
+  const abs = negative ? -cents : cents;
+  const whole = Math.floor(abs / 100);
+  const frac = abs - whole * 100;
+  return `${negative ? '-' : ''}${whole}.${frac < 10 ? '0' : ''}${frac}`;
+}
+
+/** cents × rate, rounded half-up to whole cents. */
+export function applyRate(cents: Cents, rate: MoneyDecimal | string): Cents {
+  return new Money(cents).times(rate).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
+}
+
+/** Read a money value from the API's JSON (a number with up to two decimals) into cents. */
+export function centsFromJsonNumber(value: unknown, field: string): Cents {
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    const d = new Money(String(value)).times(100);
+    if (d.isInteger()) return d.toNumber();
+  }
+  if (typeof value === 'string' && /^-?\d+(\.\d{1,2})?$/.test(value)) return new Money(value).times(100).toNumber();
+  throw new TypeError(`${field} is not a money amount: ${JSON.stringify(value)}`);
+}

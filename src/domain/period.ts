@@ -1,0 +1,130 @@
+/**
+ * Periods (`YYYY-MM`), dates (`YYYY-MM-DD`) and day arithmetic. Pure: "today" is always passed
+ * in, never read from the system clock. Internally a date is a day number (days since
+ * 1970-01-01, UTC), which makes ranges and differences plain integer arithmetic.
+ */
+
+export type Period = string; // YYYY-MM
+export type IsoDate = string; // YYYY-MM-DD
+
+const PERIOD_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const MS_PER_DAY = 86_400_000;
+
+export function isPeriod(s: unknown): s is Period {
+  return typeof s === 'string' && PERIOD_RE.test(s) && s >= '1900-01' && s <= '2999-12';
+}
+
+export function isIsoDate(s: unknown): s is IsoDate {
+  if (typeof s !== 'string') return false;
+  const m = DATE_RE.exec(s);
+  if (!m) return false;
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  if (y < 1900 || y > 2999 || mo < 1 || mo > 12 || d < 1) return false;
+  return d <= daysInMonth(y, mo);
+}
+
+export function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/** Days since 1970-01-01 of a valid ISO date. */
+export function dayNumber(date: IsoDate): number {
+  const y = Number(date.slice(0, 4));
+  const m = Number(date.slice(5, 7));
+  const d = Number(date.slice(8, 10));
+  return Math.round(Date.UTC(y, m - 1, d) / MS_PER_DAY);
+}
+
+const DATE_CACHE = new Map<number, IsoDate>();
+
+/** The ISO date of a day number. Cached: the engine formats the same few hundred days often. */
+export function fromDayNumber(day: number): IsoDate {
+  let s = DATE_CACHE.get(day);
+  if (s === undefined) {
+    s = new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
+    if (DATE_CACHE.size < 100_000) DATE_CACHE.set(day, s);
+  }
+  return s;
+}
+
+export function addDays(date: IsoDate, days: number): IsoDate {
+  return fromDayNumber(dayNumber(date) + days);
+}
+
+/** 0 = Sunday … 6 = Saturday. */
+export function weekday(date: IsoDate | number): number {
+  const day = typeof date === 'number' ? date : dayNumber(date);
+  return (((day + 4) % 7) + 7) % 7; // 1970-01-01 was a Thursday
+}
+
+export function isWeekend(date: IsoDate | number): boolean {
+  const w = weekday(date);
+  return w === 0 || w === 6;
+}
+
+export function periodOf(date: IsoDate): Period {
+  return date.slice(0, 7);
+}
+
+export function firstDay(period: Period): IsoDate {
+  return `${period}-01`;
+}
+
+export function lastDay(period: Period): IsoDate {
+  const y = Number(period.slice(0, 4));
+  const m = Number(period.slice(5, 7));
+  return `${period}-${String(daysInMonth(y, m)).padStart(2, '0')}`;
+}
+
+export function nextPeriod(period: Period): Period {
+  return shiftPeriod(period, 1);
+}
+
+export function previousPeriod(period: Period): Period {
+  return shiftPeriod(period, -1);
+}
+
+export function shiftPeriod(period: Period, months: number): Period {
+  const y = Number(period.slice(0, 4));
+  const m = Number(period.slice(5, 7)) - 1 + months;
+  const year = y + Math.floor(m / 12);
+  const month = ((m % 12) + 12) % 12 + 1;
+  return `${year}-${String(month).padStart(2, '0')}`;
+}
+
+/** Number of months from a to b (b − a); 0 when equal. */
+export function monthsBetween(a: Period, b: Period): number {
+  return (Number(b.slice(0, 4)) - Number(a.slice(0, 4))) * 12 + (Number(b.slice(5, 7)) - Number(a.slice(5, 7)));
+}
+
+/** The last weekday (Mon–Fri) of a period. Public holidays are not modelled. */
+export function lastBusinessDay(period: Period): IsoDate {
+  return previousBusinessDayOnOrBefore(lastDay(period));
+}
+
+/** The date itself when it is a weekday, else the Friday before. */
+export function previousBusinessDayOnOrBefore(date: IsoDate): IsoDate {
+  let d = dayNumber(date);
+  while (isWeekend(d)) d--;
+  return fromDayNumber(d);
+}
+
+/** A period's date for a day of the month, clamped to the month's length (31 → 30 Nov). */
+export function dateInPeriod(period: Period, dayOfMonth: number): IsoDate {
+  const y = Number(period.slice(0, 4));
+  const m = Number(period.slice(5, 7));
+  const d = Math.min(Math.max(1, dayOfMonth), daysInMonth(y, m));
+  return `${period}-${String(d).padStart(2, '0')}`;
+}
+
+/** An ISO 8601 UTC timestamp with milliseconds, for a date and a time of day in ms. */
+export function timestampOn(date: IsoDate, msOfDay: number): string {
+  return new Date(dayNumber(date) * MS_PER_DAY + (msOfDay % MS_PER_DAY)).toISOString();
+}
+
+export function utcDateOf(d: Date): IsoDate {
+  return d.toISOString().slice(0, 10);
+}

@@ -1,0 +1,134 @@
+/** Policy status rules (spec 3.1, completed by the foundation issue). */
+import { conflict, validationError, type FieldError, type PremiaError } from './errors.js';
+import { checkIdentifier, checkProductCode } from './identifiers.js';
+import { premiumFromInput, type Cents } from './money.js';
+
+export const POLICY_STATUSES = ['active', 'lapsed', 'cancelled'] as const;
+export type PolicyStatus = (typeof POLICY_STATUSES)[number];
+
+export function isPolicyStatus(s: unknown): s is PolicyStatus {
+  return typeof s === 'string' && (POLICY_STATUSES as readonly string[]).includes(s);
+}
+
+const ALLOWED: Record<PolicyStatus, readonly PolicyStatus[]> = {
+  active: ['lapsed', 'cancelled'],
+  lapsed: ['active', 'cancelled'], // lapsed → active is a reinstatement
+  cancelled: [], // final
+};
+
+export type TransitionOutcome = 'change' | 'noop';
+
+/**
+ * Decide a status move. Setting the current status again is a no-op; any move the table
+ * above does not allow is a CONFLICT with code INVALID_TRANSITION.
+ */
+export function checkTransition(from: PolicyStatus, to: PolicyStatus, policyNumber: string): TransitionOutcome {
+  if (from === to) return 'noop';
+  if (ALLOWED[from].includes(to)) return 'change';
+  throw invalidTransition(from, to, policyNumber);
+}
+
+function invalidTransition(from: PolicyStatus, to: PolicyStatus, policyNumber: string): PremiaError {
+  const why =
+    from === 'cancelled'
+      ? 'a cancelled policy is final; create a new policy instead'
+      : `allowed from '${from}': ${ALLOWED[from].join(', ')}`;
+  return conflict('INVALID_TRANSITION', `Policy ${policyNumber} cannot move from '${from}' to '${to}': ${why}.`, [
+    { field: 'status', from, to },
+  ]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Input validation, shared by the CLI (flags) and the server (JSON bodies), so both word every
+// problem the same way.
+
+export interface PolicyInput {
+  policy_number: string;
+  customer_id: string;
+  external_customer_ref: string;
+  product_code: string;
+  collection_amount: Cents;
+}
+
+const IDENTIFIER_FIELDS = ['policy_number', 'customer_id', 'external_customer_ref'] as const;
+
+/** Validate a new policy (JSON body or CLI flags). Throws VALIDATION_ERROR listing every bad field. */
+export function validatePolicyInput(raw: Record<string, unknown>): PolicyInput {
+  const errors: FieldError[] = [];
+  const text = (field: string): string => {
+    const v = raw[field];
+    if (v === undefined || v === null) return '';
+    if (typeof v !== 'string') {
+      errors.push({ field, code: 'INVALID_TYPE', message: `${field} must be a string` });
+      return '\u0000';
+    }
+    return v.trim();
+  };
+  const out: Partial<PolicyInput> = {};
+  for (const field of IDENTIFIER_FIELDS) {
+    const v = text(field);
+    if (v === '\u0000') continue;
+    const problem = checkIdentifier(v, field);
+    if (problem) errors.push({ field, ...problem });
+    else out[field] = v;
+  }
+  const product = text('product_code');
+  if (product !== '\u0000') {
+    const problem = checkProductCode(product);
+    if (problem) errors.push({ field: 'product_code', ...problem });
+    else out.product_code = product;
+  }
+  const amount = premiumFromInput(raw.collection_amount);
+  if (typeof amount === 'number') out.collection_amount = amount;
+  else errors.push({ field: 'collection_amount', code: amount.code, message: `collection_amount ${amount.message}` });
+
+  for (const key of Object.keys(raw)) {
+    if (!(IDENTIFIER_FIELDS as readonly string[]).includes(key) && key !== 'product_code' && key !== 'collection_amount') {
+      errors.push({ field: key, code: 'UNKNOWN_FIELD', message: `${key} is not a field of a policy` });
+    }
+  }
+  if (errors.length > 0) throw validationError(summarise('The policy is not valid', errors), errors);
+  return out as PolicyInput;
+}
+
+export interface PolicyPatchInput {
+  collection_amount?: Cents;
+  status?: PolicyStatus;
+}
+
+/** Validate a policy update. At least one of collection_amount and status is required. */
+export function validatePolicyPatch(raw: Record<string, unknown>): PolicyPatchInput {
+  const errors: FieldError[] = [];
+  const out: PolicyPatchInput = {};
+  if (raw.collection_amount !== undefined) {
+    const amount = premiumFromInput(raw.collection_amount);
+    if (typeof amount === 'number') out.collection_amount = amount;
+    else errors.push({ field: 'collection_amount', code: amount.code, message: `collection_amount ${amount.message}` });
+  }
+  if (raw.status !== undefined) {
+    if (isPolicyStatus(raw.status)) out.status = raw.status;
+    else {
+      errors.push({
+        field: 'status',
+        code: 'INVALID_VALUE',
+        message: `status must be one of ${POLICY_STATUSES.join(', ')}; got ${JSON.stringify(raw.status)}`,
+      });
+    }
+  }
+  for (const key of Object.keys(raw)) {
+    if (key !== 'collection_amount' && key !== 'status') {
+      errors.push({ field: key, code: 'UNKNOWN_FIELD', message: `${key} cannot be updated; only collection_amount and status can` });
+    }
+  }
+  if (errors.length === 0 && out.collection_amount === undefined && out.status === undefined) {
+    errors.push({ field: 'body', code: 'REQUIRED', message: 'give collection_amount, status, or both' });
+  }
+  if (errors.length > 0) throw validationError(summarise('The update is not valid', errors), errors);
+  return out;
+}
+
+/** One problem: the message says it. Several: the message names the fields, details say each. */
+export function summarise(prefix: string, errors: FieldError[]): string {
+  if (errors.length === 1) return `${prefix}: ${errors[0]!.message}.`;
+  return `${prefix}: ${errors.length} problems (${[...new Set(errors.map((e) => e.field))].join(', ')}); see details.`;
+}

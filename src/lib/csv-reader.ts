@@ -1,0 +1,243 @@
+/**
+ * A streaming RFC 4180 CSV reader, push-based and synchronous per chunk, written for the
+ * million-row import paths. Lines without a quote character (nearly all of them) are split
+ * with native string operations; a record containing quotes goes through a character-level
+ * parser. The reader tracks the 1-based line on which each record starts.
+ *
+ * Fatal problems (the file is not CSV text at all) throw CsvFormatError: invalid UTF-8 or NUL
+ * bytes (binary content), a quote left open at the end of the file, or a record longer than
+ * `maxRecordLength` (which also bounds memory on hostile input). Problems confined to one record
+ * (text after a closing quote) are passed to `onRecord` so the caller can reject just that row.
+ *
+ * Tolerated: a UTF-8 byte order mark, CRLF or LF line ends, and empty lines (skipped).
+ */
+
+export type CsvFatalReason = 'BINARY' | 'ENCODING' | 'UNCLOSED_QUOTE' | 'RECORD_TOO_LONG';
+
+export class CsvFormatError extends Error {
+  constructor(
+    readonly reason: CsvFatalReason,
+    readonly line: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CsvFormatError';
+  }
+}
+
+export type RecordHandler = (fields: string[], line: number, problem: string | null) => void;
+
+export interface CsvReaderOptions {
+  onRecord: RecordHandler;
+  /** Longest record accepted, in characters (default 1 MiB). */
+  maxRecordLength?: number;
+}
+
+const QUOTE = 34;
+const COMMA = 44;
+const LF = 10;
+const CR = 13;
+const NEED_MORE = -1;
+
+export class CsvReader {
+  private readonly onRecord: RecordHandler;
+  private readonly maxRecordLength: number;
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true }); // strips a leading BOM
+  private buf = '';
+  private lineNo = 1;
+  private started = false;
+  /** Characters consumed so far (for progress). */
+  bytesIn = 0;
+
+  constructor(options: CsvReaderOptions) {
+    this.onRecord = options.onRecord;
+    this.maxRecordLength = options.maxRecordLength ?? 1 << 20;
+  }
+
+  /** The line number the next record would start on. */
+  get line(): number {
+    return this.lineNo;
+  }
+
+  push(chunk: Uint8Array | string): void {
+    let text: string;
+    if (typeof chunk === 'string') {
+      text = chunk;
+      this.bytesIn += Buffer.byteLength(chunk);
+    } else {
+      this.bytesIn += chunk.byteLength;
+      try {
+        text = this.decoder.decode(chunk, { stream: true });
+      } catch {
+        throw new CsvFormatError('ENCODING', this.lineNo, `line ${this.lineNo}: the file is not UTF-8 text (binary content?)`);
+      }
+    }
+    if (!this.started && text.length > 0) {
+      this.started = true;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    if (text.indexOf('\u0000') !== -1) {
+      const at = this.lineNo + countNewlines(this.buf + text.slice(0, text.indexOf('\u0000')), 0);
+      throw new CsvFormatError('BINARY', at, `line ${at}: the file contains NUL bytes; it is binary, not CSV text`);
+    }
+    this.buf = this.buf.length === 0 ? text : this.buf + text;
+    this.parse(false);
+  }
+
+  end(): void {
+    let rest: string;
+    try {
+      rest = this.decoder.decode();
+    } catch {
+      throw new CsvFormatError('ENCODING', this.lineNo, `line ${this.lineNo}: the file ends inside a UTF-8 character (binary content?)`);
+    }
+    if (rest) this.push(rest);
+    this.parse(true);
+  }
+
+  private parse(final: boolean): void {
+    const buf = this.buf;
+    const n = buf.length;
+    let pos = 0;
+    let nextQuote = -2; // position of the next '"' at or after pos; -2 = not yet searched
+    while (pos < n) {
+      if (nextQuote !== -1 && nextQuote < pos) nextQuote = buf.indexOf('"', pos);
+      let nl = buf.indexOf('\n', pos);
+      if (nl === -1) {
+        if (!final) {
+          if (n - pos > this.maxRecordLength) this.tooLong();
+          break;
+        }
+        nl = n;
+      }
+      if (nextQuote === -1 || nextQuote >= nl) {
+        // Fast path: a whole line without quotes.
+        let end = nl;
+        if (end > pos && buf.charCodeAt(end - 1) === CR) end--;
+        if (end > pos) {
+          if (end - pos > this.maxRecordLength) this.tooLong();
+          this.onRecord(buf.slice(pos, end).split(','), this.lineNo, null);
+        }
+        this.lineNo++;
+        pos = nl + 1;
+        continue;
+      }
+      const next = this.parseQuotedRecord(buf, pos, final);
+      if (next === NEED_MORE) {
+        if (n - pos > this.maxRecordLength) this.tooLong();
+        break;
+      }
+      pos = next;
+      nextQuote = -2;
+    }
+    this.buf = pos >= n ? '' : buf.slice(pos);
+  }
+
+  /** Parse one record that contains a quote. Returns the position after it, or NEED_MORE. */
+  private parseQuotedRecord(buf: string, start: number, final: boolean): number {
+    const n = buf.length;
+    const fields: string[] = [];
+    let problem: string | null = null;
+    let newlines = 0;
+    let i = start;
+    for (;;) {
+      let value: string;
+      if (i < n && buf.charCodeAt(i) === QUOTE) {
+        // Quoted field: runs to the next lone quote; "" is an escaped quote.
+        let segStart = i + 1;
+        let j = segStart;
+        value = '';
+        for (;;) {
+          const q = buf.indexOf('"', j);
+          if (q === -1) {
+            if (!final) return NEED_MORE;
+            throw new CsvFormatError('UNCLOSED_QUOTE', this.lineNo, `line ${this.lineNo}: a quoted field opened here is never closed`);
+          }
+          if (q + 1 >= n && !final) return NEED_MORE;
+          if (buf.charCodeAt(q + 1) === QUOTE) {
+            value += buf.slice(segStart, q + 1);
+            j = q + 2;
+            segStart = j;
+            continue;
+          }
+          value += buf.slice(segStart, q);
+          i = q + 1;
+          break;
+        }
+        newlines += countNewlines(value, 0);
+        // After the closing quote only a delimiter or a line end may follow.
+        let k = i;
+        while (k < n) {
+          const c = buf.charCodeAt(k);
+          if (c === COMMA || c === LF) break;
+          k++;
+        }
+        if (k >= n && !final) return NEED_MORE;
+        if (k > i) {
+          const junk = buf.slice(i, k);
+          if (!(junk === '\r' && k < n)) {
+            problem ??= `unexpected text after a closing quote: ${JSON.stringify(junk.slice(0, 20))}`;
+            value += junk.endsWith('\r') && k < n ? junk.slice(0, -1) : junk;
+          }
+        }
+        i = k;
+      } else {
+        // Unquoted field: up to the next delimiter or line end (a quote inside is literal).
+        let k = i;
+        while (k < n) {
+          const c = buf.charCodeAt(k);
+          if (c === COMMA || c === LF) break;
+          k++;
+        }
+        if (k >= n && !final) return NEED_MORE;
+        let end = k;
+        if (k < n && buf.charCodeAt(k) === LF && end > i && buf.charCodeAt(end - 1) === CR) end--;
+        value = buf.slice(i, end);
+        i = k;
+      }
+      fields.push(value);
+      if (i >= n) break; // end of file
+      const c = buf.charCodeAt(i);
+      i++;
+      if (c === LF) break;
+      // c is a comma: another field follows (possibly empty, at end of line or file).
+      if (i >= n) {
+        if (!final) return NEED_MORE;
+        fields.push('');
+        break;
+      }
+    }
+    const line = this.lineNo;
+    this.lineNo += 1 + newlines;
+    this.onRecord(fields, line, problem);
+    return i;
+  }
+
+  private tooLong(): never {
+    throw new CsvFormatError(
+      'RECORD_TOO_LONG',
+      this.lineNo,
+      `line ${this.lineNo}: the record starting here is longer than ${this.maxRecordLength} characters (a quote left open?)`,
+    );
+  }
+}
+
+function countNewlines(s: string, from: number): number {
+  let count = 0;
+  let i = s.indexOf('\n', from);
+  while (i !== -1) {
+    count++;
+    i = s.indexOf('\n', i + 1);
+  }
+  return count;
+}
+
+/** Trim spaces and tabs around a cell, allocating only when there is something to trim. */
+export function trimCell(s: string): string {
+  const n = s.length;
+  if (n === 0) return s;
+  const a = s.charCodeAt(0);
+  const b = s.charCodeAt(n - 1);
+  if (a > 32 && b > 32 && a !== 160 && b !== 160) return s;
+  return s.trim();
+}

@@ -1,0 +1,148 @@
+/**
+ * A kysely dialect for better-sqlite3, written for premia instead of kysely's stock
+ * SqliteDialect for three reasons:
+ *  - write transactions start with BEGIN IMMEDIATE, so a second process (two cron jobs, or the
+ *    CLI beside `premia serve`) waits on the busy timeout instead of failing with SQLITE_BUSY
+ *    when it upgrades a read lock (kysely issue #1152: the stock driver always sends BEGIN);
+ *  - prepared statements are cached by SQL text (the stock driver prepares every query again);
+ *  - the one connection is guarded by a mutex that bulk paths share, so a raw prepared statement
+ *    used inside `withConnection` can never interleave with another request's queries.
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+import {
+  CompiledQuery,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type DialectAdapter,
+  type Driver,
+  type Kysely,
+  type QueryCompiler,
+  type QueryResult,
+} from 'kysely';
+
+type Statement = BetterSqlite3.Statement<unknown[], unknown>;
+
+const STATEMENT_CACHE_LIMIT = 256;
+
+export class StatementCache {
+  private readonly cache = new Map<string, Statement>();
+  constructor(private readonly db: BetterSqlite3.Database) {}
+  get(sql: string): Statement {
+    let stmt = this.cache.get(sql);
+    if (!stmt) {
+      if (this.cache.size >= STATEMENT_CACHE_LIMIT) this.cache.clear();
+      stmt = this.db.prepare(sql);
+      this.cache.set(sql, stmt);
+    }
+    return stmt;
+  }
+}
+
+/** A FIFO async mutex. */
+export class Mutex {
+  private tail: Promise<void> = Promise.resolve();
+  private releaseCurrent: (() => void) | undefined;
+
+  async lock(): Promise<void> {
+    let release!: () => void;
+    const next = new Promise<void>((resolve) => (release = resolve));
+    const previous = this.tail;
+    this.tail = previous.then(() => next);
+    await previous;
+    this.releaseCurrent = release;
+  }
+
+  unlock(): void {
+    const release = this.releaseCurrent;
+    this.releaseCurrent = undefined;
+    release?.();
+  }
+}
+
+class PremiaSqliteConnection implements DatabaseConnection {
+  constructor(
+    readonly raw: BetterSqlite3.Database,
+    private readonly statements: StatementCache,
+  ) {}
+
+  executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    const stmt = this.statements.get(compiledQuery.sql);
+    const params = compiledQuery.parameters as unknown[];
+    if (stmt.reader) return Promise.resolve({ rows: stmt.all(...params) as R[] });
+    const { changes, lastInsertRowid } = stmt.run(...params);
+    return Promise.resolve({
+      numAffectedRows: BigInt(changes),
+      insertId: BigInt(lastInsertRowid),
+      rows: [],
+    });
+  }
+
+  async *streamQuery<R>(compiledQuery: CompiledQuery, chunkSize = 1000): AsyncIterableIterator<QueryResult<R>> {
+    const stmt = this.statements.get(compiledQuery.sql);
+    const iter = stmt.iterate(...(compiledQuery.parameters as unknown[])) as IterableIterator<R>;
+    let rows: R[] = [];
+    for (const row of iter) {
+      rows.push(row);
+      if (rows.length >= chunkSize) {
+        yield { rows };
+        rows = [];
+      }
+    }
+    if (rows.length > 0) yield { rows };
+  }
+}
+
+class PremiaSqliteDriver implements Driver {
+  readonly mutex = new Mutex();
+  private readonly connection: PremiaSqliteConnection;
+
+  constructor(raw: BetterSqlite3.Database, statements: StatementCache) {
+    this.connection = new PremiaSqliteConnection(raw, statements);
+  }
+  async init(): Promise<void> {}
+  async acquireConnection(): Promise<DatabaseConnection> {
+    await this.mutex.lock();
+    return this.connection;
+  }
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    // After some errors (SQLITE_FULL, an interrupted statement) SQLite has already rolled back.
+    if ((connection as PremiaSqliteConnection).raw.inTransaction) {
+      await connection.executeQuery(CompiledQuery.raw('rollback'));
+    }
+  }
+  async releaseConnection(): Promise<void> {
+    this.mutex.unlock();
+  }
+  async destroy(): Promise<void> {
+    // The store owns and closes the better-sqlite3 handle.
+  }
+}
+
+export class PremiaSqliteDialect implements Dialect {
+  readonly driver: PremiaSqliteDriver;
+  constructor(raw: BetterSqlite3.Database, statements: StatementCache) {
+    this.driver = new PremiaSqliteDriver(raw, statements);
+  }
+  createAdapter(): DialectAdapter {
+    return new SqliteAdapter();
+  }
+  createDriver(): Driver {
+    return this.driver;
+  }
+  createQueryCompiler(): QueryCompiler {
+    return new SqliteQueryCompiler();
+  }
+  createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new SqliteIntrospector(db);
+  }
+}

@@ -1,0 +1,61 @@
+/** Run the CLI in-process with captured stdout/stderr, as the tests of every command do. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { createContext } from '../../src/cli/context.js';
+import { run } from '../../src/cli/main.js';
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as JSON (throws when it is not exactly one JSON document). */
+  json: () => any;
+}
+
+export interface CliOptions {
+  cwd: string;
+  env?: Record<string, string | undefined>;
+  stdin?: string | Buffer;
+  tty?: boolean;
+  now?: () => Date;
+}
+
+export async function runCli(args: string[], options: CliOptions): Promise<CliResult> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  stdout.on('data', (c: Buffer) => out.push(c));
+  stderr.on('data', (c: Buffer) => err.push(c));
+  const stdin = options.stdin === undefined ? Readable.from([]) : Readable.from([Buffer.from(options.stdin)]);
+  const ctx = createContext({
+    stdout,
+    stderr,
+    stdin,
+    stdoutIsTTY: options.tty ?? false,
+    stderrIsTTY: options.tty ?? false,
+    stdinIsTTY: options.tty ?? false,
+    env: { ...options.env },
+    cwd: options.cwd,
+    now: options.now ?? (() => new Date('2026-11-21T09:30:00.000Z')),
+  });
+  const code = await run(args, ctx);
+  const stdoutText = Buffer.concat(out).toString('utf8');
+  return {
+    code,
+    stdout: stdoutText,
+    stderr: Buffer.concat(err).toString('utf8'),
+    json: () => JSON.parse(stdoutText),
+  };
+}
+
+/** A temporary directory, removed by the returned cleanup. */
+export function tempDir(prefix = 'premia-test-'): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export const REPO = join(import.meta.dirname, '..', '..');
+export const FIXTURES = join(REPO, 'fixtures');

@@ -1,0 +1,130 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  applyRate,
+  centsFromJsonNumber,
+  formatCents,
+  parsePremium,
+  parsePremiumWithDecimal,
+  parseSignedAmount,
+  premiumFromInput,
+} from '../../src/domain/money.js';
+
+describe('parsePremium', () => {
+  it.each([
+    ['149.5', 14950],
+    ['149.50', 14950],
+    ['1000', 100000],
+    ['0.01', 1],
+    ['1000000.00', 100000000],
+    ['1000000', 100000000],
+    ['007.10', 710],
+  ])('accepts %s as %i cents', (text, cents) => {
+    expect(parsePremium(text)).toBe(cents);
+    expect(parsePremiumWithDecimal(text)).toBe(cents);
+  });
+
+  it.each([
+    ['-149.50', 'AMOUNT_OUT_OF_RANGE', "'-149.50' is negative; it must be greater than 0.00"],
+    ['0', 'AMOUNT_OUT_OF_RANGE', "'0' must be greater than 0.00"],
+    ['0.00', 'AMOUNT_OUT_OF_RANGE', "'0.00' must be greater than 0.00"],
+    ['149.505', 'INVALID_AMOUNT', "'149.505' has more than two decimals"],
+    ['1e3', 'INVALID_AMOUNT', "'1e3' uses exponent notation; write a plain decimal like 149.50"],
+    ['1.5E2', 'INVALID_AMOUNT', "'1.5E2' uses exponent notation; write a plain decimal like 149.50"],
+    ['1,000.00', 'INVALID_AMOUNT', "'1,000.00' has a thousands separator; write it without one, like 1000.00"],
+    ['1 000', 'INVALID_AMOUNT', "'1 000' has a thousands separator; write it without one, like 1000.00"],
+    ['149,50', 'INVALID_AMOUNT', "'149,50' uses a decimal comma; use a decimal point, like 149.50"],
+    ['', 'REQUIRED', 'is empty; give a premium like 149.50'],
+    ['abc', 'INVALID_AMOUNT', "'abc' is not a number; give a premium like 149.50"],
+    ['12a', 'INVALID_AMOUNT', "'12a' is not a number; give a premium like 149.50"],
+    ['.50', 'INVALID_AMOUNT', "'.50' is not a number; give a premium like 149.50"],
+    ['5.', 'INVALID_AMOUNT', "'5.' is not a number; give a premium like 149.50"],
+    ['+5', 'INVALID_AMOUNT', "'+5' is not a number; give a premium like 149.50"],
+    ['1000000.01', 'AMOUNT_OUT_OF_RANGE', "'1000000.01' is above the maximum premium of 1000000.00"],
+    ['99999999', 'AMOUNT_OUT_OF_RANGE', "'99999999' is above the maximum premium of 1000000.00"],
+    ['NaN', 'INVALID_AMOUNT', "'NaN' is not a number; give a premium like 149.50"],
+    ['Infinity', 'INVALID_AMOUNT', "'Infinity' is not a number; give a premium like 149.50"],
+  ])('rejects %j with %s', (text, code, message) => {
+    expect(parsePremium(text)).toEqual({ code, message });
+  });
+
+  it('the fast path and the decimal.js path agree on every input', () => {
+    const decimalish = fc.oneof(
+      fc.stringMatching(/^[0-9]{0,9}(\.[0-9]{0,4})?$/),
+      fc.string({ maxLength: 12 }),
+      fc.integer({ min: 0, max: 200_000_000 }).map((c) => `${Math.floor(c / 100)}.${String(c % 100).padStart(2, '0')}`),
+    );
+    fc.assert(
+      fc.property(decimalish, (text) => {
+        expect(parsePremium(text)).toEqual(parsePremiumWithDecimal(text));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
+
+describe('premiumFromInput (JSON numbers and flag strings)', () => {
+  it.each([
+    [149.5, 14950],
+    [149.05, 14905],
+    [1000, 100000],
+    ['199.50', 19950],
+    [' 12.30 ', 1230],
+  ])('accepts %j', (value, cents) => expect(premiumFromInput(value)).toBe(cents));
+
+  it.each([
+    [0.1 + 0.2, 'INVALID_AMOUNT'],
+    [1e21, 'INVALID_AMOUNT'],
+    [-5, 'AMOUNT_OUT_OF_RANGE'],
+    [Number.NaN, 'INVALID_AMOUNT'],
+    [true, 'INVALID_AMOUNT'],
+    [null, 'REQUIRED'],
+    [undefined, 'REQUIRED'],
+    [{}, 'INVALID_AMOUNT'],
+  ])('rejects %j', (value, code) => expect((premiumFromInput(value) as { code: string }).code).toBe(code));
+});
+
+describe('formatCents', () => {
+  it.each([
+    [14950, '149.50'],
+    [5, '0.05'],
+    [0, '0.00'],
+    [100000000, '1000000.00'],
+    [-5, '-0.05'],
+    [-123456, '-1234.56'],
+    [100_000_000_000_000, '1000000000000.00'],
+  ])('%i → %s', (cents, text) => expect(formatCents(cents)).toBe(text));
+
+  it('refuses a non-integer', () => expect(() => formatCents(1.5)).toThrow(RangeError));
+});
+
+describe('applyRate rounds half-up to cents', () => {
+  it.each([
+    [123457, '0.25', 30864], // 308.6425 → 308.64
+    [1, '0.25', 0], // 0.0025 → 0.00
+    [2, '0.25', 1], // 0.005 → 0.01 (half-up)
+    [10, '0.035', 0], // 0.0035 → 0.00
+    [100, '0.035', 4], // 0.035 → 0.04 (half-up)
+    [99999999, '0.25', 25000000], // 249999.9975 → 250000.00
+    [123456789, '0.035', 4320988], // 43209.87615 → 43209.88
+  ])('%i × %s = %i', (cents, rate, expected) => expect(applyRate(cents, rate)).toBe(expected));
+});
+
+describe('signed amounts (bank transactions)', () => {
+  it.each([
+    ['-1200.50', -120050],
+    ['15000', 1500000],
+    ['0', 0],
+    ['+25.5', 2550],
+  ])('%s', (text, cents) => expect(parseSignedAmount(text)).toBe(cents));
+  it.each(['1.234', '1e3', 'x', '', '1,000'])('rejects %j', (text) => expect(typeof parseSignedAmount(text)).toBe('object'));
+});
+
+describe('centsFromJsonNumber', () => {
+  it('reads two-decimal numbers exactly', () => {
+    expect(centsFromJsonNumber(149.5, 'x')).toBe(14950);
+    expect(centsFromJsonNumber(0.29, 'x')).toBe(29);
+    expect(centsFromJsonNumber(1234567.89, 'x')).toBe(123456789);
+    expect(() => centsFromJsonNumber(0.001, 'x')).toThrow(TypeError);
+  });
+});
