@@ -77,6 +77,114 @@ const m0001_foundation: Migration = {
   },
 };
 
+const m0002_collections: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('executions')
+      .addColumn('id', 'integer', (c) => c.primaryKey())
+      .addColumn('client_id', 'integer', (c) => c.notNull().references('clients.id'))
+      .addColumn('period_month', 'text', (c) => c.notNull())
+      .addColumn('strategy', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('processing', 'completed')`))
+      .addColumn('policies_queued', 'integer', (c) => c.notNull())
+      .addColumn('created_at', 'integer', (c) => c.notNull())
+      .addColumn('completed_at', 'integer')
+      .execute();
+    await db.schema.createIndex('executions_client_period_idx').on('executions').columns(['client_id', 'period_month']).execute();
+
+    // One collection per policy and period. The policy's identifying fields are copied in, so
+    // a closed period's report reads one table in policy_number order (the unique index) and
+    // never changes.
+    await db.schema
+      .createTable('collections')
+      .addColumn('id', 'integer', (c) => c.primaryKey())
+      .addColumn('client_id', 'integer', (c) => c.notNull().references('clients.id'))
+      .addColumn('execution_id', 'integer', (c) => c.notNull().references('executions.id'))
+      .addColumn('policy_id', 'integer', (c) => c.notNull().references('policies.id'))
+      .addColumn('period_month', 'text', (c) => c.notNull())
+      .addColumn('customer_id', 'text', (c) => c.notNull())
+      .addColumn('external_customer_ref', 'text', (c) => c.notNull())
+      .addColumn('policy_number', 'text', (c) => c.notNull())
+      .addColumn('product_code', 'text', (c) => c.notNull())
+      .addColumn('amount_due', 'integer', (c) => c.notNull().check(sql`amount_due > 0`))
+      .addColumn('amount_collected', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('status', 'text', (c) =>
+        c.notNull().check(sql`status in ('UNPAID', 'PAID_PARTIAL', 'PAID_FULL', 'CANCELLED')`),
+      )
+      .addColumn('first_attempt_date', 'text')
+      .addColumn('last_attempt_date', 'text')
+      .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('failed_attempts', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('last_failure_reason', 'text')
+      /** 1 once the period has closed: the row is final. */
+      .addColumn('closed', 'integer', (c) => c.notNull().defaultTo(0))
+      .addUniqueConstraint('collections_client_period_number_uq', ['client_id', 'period_month', 'policy_number'])
+      .addCheckConstraint('collections_collected_le_due', sql`amount_collected >= 0 and amount_collected <= amount_due`)
+      .execute();
+    await db.schema.createIndex('collections_execution_idx').on('collections').columns(['execution_id']).execute();
+    await db.schema.createIndex('collections_policy_idx').on('collections').columns(['policy_id', 'period_month']).execute();
+
+    // Every debit attempt. Rows of a day are inserted in policy_number order, so rowid order is
+    // (date, policy_number) order within a client and period.
+    await db.schema
+      .createTable('attempts')
+      .addColumn('id', 'integer', (c) => c.primaryKey())
+      .addColumn('client_id', 'integer', (c) => c.notNull().references('clients.id'))
+      .addColumn('collection_id', 'integer', (c) => c.notNull().references('collections.id'))
+      .addColumn('period_month', 'text', (c) => c.notNull())
+      .addColumn('date', 'text', (c) => c.notNull())
+      .addColumn('amount', 'integer', (c) => c.notNull().check(sql`amount > 0`))
+      .addColumn('outcome', 'text', (c) => c.notNull().check(sql`outcome in ('SUCCESS', 'FAILED')`))
+      .addColumn('failure_reason', 'text')
+      /** Why the engine planned this attempt, in plain words (for `explain`). */
+      .addColumn('reason', 'text', (c) => c.notNull())
+      .addUniqueConstraint('attempts_collection_date_uq', ['collection_id', 'date'])
+      .execute();
+    await db.schema.createIndex('attempts_client_period_idx').on('attempts').columns(['client_id', 'period_month']).execute();
+
+    // Debit instructions submitted to the bank ahead of their action date.
+    await db.schema
+      .createTable('planned_debits')
+      .addColumn('id', 'integer', (c) => c.primaryKey())
+      .addColumn('client_id', 'integer', (c) => c.notNull().references('clients.id'))
+      .addColumn('collection_id', 'integer', (c) => c.notNull().references('collections.id'))
+      .addColumn('date', 'text', (c) => c.notNull())
+      .addColumn('amount', 'integer', (c) => c.notNull().check(sql`amount > 0`))
+      .addColumn('reason', 'text', (c) => c.notNull())
+      .addUniqueConstraint('planned_debits_collection_date_uq', ['collection_id', 'date'])
+      .execute();
+    await db.schema.createIndex('planned_debits_date_idx').on('planned_debits').columns(['date']).execute();
+
+    // Imported bank transactions (customers without rows here get a generated account).
+    await db.schema
+      .createTable('bank_transactions')
+      .addColumn('id', 'integer', (c) => c.primaryKey())
+      .addColumn('client_id', 'integer', (c) => c.notNull().references('clients.id'))
+      .addColumn('customer_id', 'text', (c) => c.notNull())
+      .addColumn('date', 'text', (c) => c.notNull())
+      .addColumn('amount', 'integer', (c) => c.notNull())
+      .addColumn('description', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('bank_transactions_customer_idx')
+      .on('bank_transactions')
+      .columns(['client_id', 'customer_id', 'date', 'id'])
+      .execute();
+
+    // Account balances at the end of a closed period, so a later month does not replay an
+    // account from its first transaction.
+    await db.schema
+      .createTable('bank_snapshots')
+      .addColumn('client_id', 'integer', (c) => c.notNull().references('clients.id'))
+      .addColumn('customer_id', 'text', (c) => c.notNull())
+      .addColumn('as_of', 'text', (c) => c.notNull())
+      .addColumn('balance', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('bank_snapshots_pk', ['client_id', 'customer_id', 'as_of'])
+      .execute();
+  },
+};
+
 export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> = [
   ['0001_foundation', m0001_foundation],
+  ['0002_collections', m0002_collections],
 ];

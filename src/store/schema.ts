@@ -56,10 +56,85 @@ export interface PolicyStatusChangesTable {
   reason: string;
 }
 
+export interface ExecutionsTable {
+  id: Generated<number>;
+  client_id: number;
+  period_month: string;
+  strategy: string;
+  status: 'processing' | 'completed';
+  policies_queued: number;
+  created_at: number;
+  completed_at: number | null;
+}
+
+export interface CollectionsTable {
+  id: Generated<number>;
+  client_id: number;
+  execution_id: number;
+  policy_id: number;
+  period_month: string;
+  customer_id: string;
+  external_customer_ref: string;
+  policy_number: string;
+  product_code: string;
+  amount_due: number;
+  amount_collected: Generated<number>;
+  status: 'UNPAID' | 'PAID_PARTIAL' | 'PAID_FULL' | 'CANCELLED';
+  first_attempt_date: string | null;
+  last_attempt_date: string | null;
+  attempts: Generated<number>;
+  failed_attempts: Generated<number>;
+  last_failure_reason: string | null;
+  closed: Generated<number>;
+}
+
+export interface AttemptsTable {
+  id: Generated<number>;
+  client_id: number;
+  collection_id: number;
+  period_month: string;
+  date: string;
+  amount: number;
+  outcome: 'SUCCESS' | 'FAILED';
+  failure_reason: string | null;
+  reason: string;
+}
+
+export interface PlannedDebitsTable {
+  id: Generated<number>;
+  client_id: number;
+  collection_id: number;
+  date: string;
+  amount: number;
+  reason: string;
+}
+
+export interface BankTransactionsTable {
+  id: Generated<number>;
+  client_id: number;
+  customer_id: string;
+  date: string;
+  amount: number;
+  description: string;
+}
+
+export interface BankSnapshotsTable {
+  client_id: number;
+  customer_id: string;
+  as_of: string;
+  balance: number;
+}
+
 export interface Database {
   meta: MetaTable;
   clients: ClientsTable;
   policies: PoliciesTable;
   policy_amount_changes: PolicyAmountChangesTable;
   policy_status_changes: PolicyStatusChangesTable;
+  executions: ExecutionsTable;
+  collections: CollectionsTable;
+  attempts: AttemptsTable;
+  planned_debits: PlannedDebitsTable;
+  bank_transactions: BankTransactionsTable;
+  bank_snapshots: BankSnapshotsTable;
 }

@@ -32,6 +32,13 @@ export interface Store {
   transaction<T>(fn: (trx: Trx) => Promise<T>): Promise<T>;
   /** Hold the one connection exclusively (for bulk paths that use raw prepared statements). */
   withConnection<T>(fn: (raw: BetterSqlite3.Database, statements: StatementCache) => Promise<T>): Promise<T>;
+  /**
+   * Stream the rows of a read query in batches, from one consistent snapshot. On a file store
+   * this uses a separate read-only connection (in WAL mode readers never block the writer), so
+   * a long download does not hold up other requests; on `:memory:` it holds the one connection.
+   * Rows are arrays of column values in select order when `raw` is true, else objects.
+   */
+  streamRows<T = unknown[]>(query: string, params: unknown[], options?: { raw?: boolean; batch?: number }): AsyncGenerator<T[]>;
   close(): Promise<void>;
 }
 
@@ -81,6 +88,25 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
         mutex.unlock();
       }
     },
+    async *streamRows<T>(query: string, params: unknown[], opts: { raw?: boolean; batch?: number } = {}) {
+      const batch = opts.batch ?? 2000;
+      const file = options.path !== ':memory:' && options.path !== '';
+      if (file) {
+        const reader = new BetterSqlite(options.path, { readonly: true, fileMustExist: true, timeout: busyTimeout });
+        try {
+          yield* iterateInBatches<T>(reader.prepare(query), params, opts.raw === true, batch);
+        } finally {
+          reader.close();
+        }
+      } else {
+        await mutex.lock();
+        try {
+          yield* iterateInBatches<T>(raw.prepare(query), params, opts.raw === true, batch);
+        } finally {
+          mutex.unlock();
+        }
+      }
+    },
     async close() {
       await db.destroy();
       if (raw.open) raw.close();
@@ -94,6 +120,19 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     throw e instanceof PremiaError ? e : storeOpenError(options.path, e);
   }
   return store;
+}
+
+function* iterateInBatches<T>(stmt: BetterSqlite3.Statement, params: unknown[], rawRows: boolean, size: number): Generator<T[]> {
+  if (rawRows) stmt.raw(true);
+  let rows: T[] = [];
+  for (const row of stmt.iterate(...params) as IterableIterator<T>) {
+    rows.push(row);
+    if (rows.length >= size) {
+      yield rows;
+      rows = [];
+    }
+  }
+  if (rows.length > 0) yield rows;
 }
 
 function storeOpenError(path: string, e: unknown): PremiaError {
