@@ -28,6 +28,12 @@ export interface Store {
   /** The better-sqlite3 handle, for bulk paths only; use inside `withConnection` or a transaction. */
   readonly raw: BetterSqlite3.Database;
   readonly statements: StatementCache;
+  /**
+   * Counts writes made through this Store (transactions and held connections). Together with
+   * SQLite's `PRAGMA data_version` (writes by other processes) it tells a long-running job that
+   * the data under it changed.
+   */
+  readonly generation: number;
   /** Run a write transaction (BEGIN IMMEDIATE). */
   transaction<T>(fn: (trx: Trx) => Promise<T>): Promise<T>;
   /** Hold the one connection exclusively (for bulk paths that use raw prepared statements). */
@@ -74,17 +80,28 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const db = new Kysely<Database>({ dialect });
   const mutex = dialect.driver.mutex;
 
+  let generation = 0;
   const store: Store = {
     path: options.path,
     db,
     raw,
     statements,
-    transaction: (fn) => db.transaction().execute(fn),
+    get generation() {
+      return generation;
+    },
+    async transaction(fn) {
+      try {
+        return await db.transaction().execute(fn);
+      } finally {
+        generation++;
+      }
+    },
     async withConnection(fn) {
       await mutex.lock();
       try {
         return await fn(raw, statements);
       } finally {
+        generation++;
         mutex.unlock();
       }
     },

@@ -36,6 +36,9 @@ import type {
   Upload,
 } from '../types.js';
 import type { LocalContext } from './context.js';
+import * as bank from './bank.js';
+import * as collections from './collections.js';
+import { advance } from './engine.js';
 import * as policies from './policies.js';
 import { importPolicies } from './policy-import.js';
 import { initWorld, LOCAL_CLIENT_ID, readWorld } from './world.js';
@@ -95,7 +98,7 @@ export class LocalBackend implements Backend {
   }
 
   updatePolicy(ref: string, patch: PolicyPatchInput): Promise<Policy> {
-    return policies.updatePolicy(this.ctx, ref, patch);
+    return policies.updatePolicy(this.ctx, ref, patch, POLICY_HOOKS);
   }
 
   getPolicy(ref: string): Promise<PolicyDetail> {
@@ -133,46 +136,46 @@ export class LocalBackend implements Backend {
     });
   }
 
-  advanceClock(_target: AdvanceTarget, _options?: AdvanceOptions): Promise<AdvanceResult> {
-    return notYet('clock advance');
+  advanceClock(target: AdvanceTarget, options?: AdvanceOptions): Promise<AdvanceResult> {
+    return advance(this.ctx, target, options);
   }
 
-  seedBank(_seed: number): Promise<ClockState> {
-    return notYet('bank seed');
+  seedBank(seed: number): Promise<ClockState> {
+    return bank.seedBank(this.ctx, seed);
   }
 
-  importBankTransactions(_file: Upload, _options?: ImportOptions): Promise<BankImportResult> {
-    return notYet('bank import');
+  importBankTransactions(file: Upload, options?: ImportOptions): Promise<BankImportResult> {
+    return bank.importBankTransactions(this.ctx, file, options);
   }
 
-  showBankAccount(_customerId: string): Promise<BankAccountView> {
-    return notYet('bank show');
+  showBankAccount(customerId: string): Promise<BankAccountView> {
+    return bank.showBankAccount(this.ctx, customerId);
   }
 
   // -- collections ---------------------------------------------------------------------------
 
-  executeCollections(_input: ExecuteInput): Promise<ExecutionAccepted> {
-    return notYet('collections execute');
+  executeCollections(input: ExecuteInput): Promise<ExecutionAccepted> {
+    return collections.executeCollections(this.ctx, input);
   }
 
-  getCollection(_id: string): Promise<Collection> {
-    return notYet('collections get');
+  getCollection(id: string): Promise<Collection> {
+    return collections.getCollection(this.ctx, id);
   }
 
-  listCollections(_query: CollectionListQuery): Promise<Page<Collection>> {
-    return notYet('collections list');
+  listCollections(query: CollectionListQuery): Promise<Page<Collection>> {
+    return collections.listCollections(this.ctx, query);
   }
 
-  exportAttempts(_period: Period, _format: ReportFormat): Promise<Download> {
-    return notYet('collections attempts');
+  exportAttempts(period: Period, format: ReportFormat): Promise<Download> {
+    return collections.exportAttempts(this.ctx, period, format);
   }
 
-  explainCollection(_id: string): Promise<Explanation> {
-    return notYet('collections explain');
+  explainCollection(id: string): Promise<Explanation> {
+    return collections.explainCollection(this.ctx, id);
   }
 
-  getExecution(_id: string): Promise<Execution> {
-    return notYet('collections execution');
+  getExecution(id: string): Promise<Execution> {
+    return collections.getExecution(this.ctx, id);
   }
 
   collectionsReport(_period: Period, _format: ReportFormat): Promise<Download> {
@@ -209,6 +212,35 @@ export class LocalBackend implements Backend {
     if (this.ownsStore) await this.store.close();
   }
 }
+
+/** How open collections follow policy changes. */
+const POLICY_HOOKS: policies.PolicyChangeHooks = {
+  async onStatusChange(trx, ctx, policy, _from, to) {
+    if (to !== 'cancelled') return; // lapsed / reinstated policies are skipped / resumed by the engine
+    // Attempts stop at once; what was collected stays collected.
+    const open = trx.selectFrom('collections').select('id').where('policy_id', '=', policy.id).where('closed', '=', 0);
+    await trx.deleteFrom('planned_debits').where('collection_id', 'in', open).execute();
+    await trx
+      .updateTable('collections')
+      .set({ status: 'CANCELLED' })
+      .where('policy_id', '=', policy.id)
+      .where('client_id', '=', ctx.clientId)
+      .where('closed', '=', 0)
+      .execute();
+  },
+  async onAmountChange(trx, ctx, policy, effective, amount) {
+    // Collections already queued for the periods the new amount applies to, not yet attempted.
+    await trx
+      .updateTable('collections')
+      .set({ amount_due: amount })
+      .where('policy_id', '=', policy.id)
+      .where('client_id', '=', ctx.clientId)
+      .where('period_month', '>=', effective)
+      .where('closed', '=', 0)
+      .where('attempts', '=', 0)
+      .execute();
+  },
+};
 
 function notYet(what: string): never {
   throw new PremiaError('NOT_SUPPORTED', `'${what}' is not available in this version of premia.`);

@@ -1,10 +1,14 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import type { RunState } from '../main.js';
+import { registerBank } from './bank/index.js';
 import { registerClock } from './clock/index.js';
+import { registerCollections } from './collections/index.js';
 import { registerPolicies } from './policies/index.js';
 
 export function registerCommands(program: Command, ctx: CliContext, state: RunState): void {
   registerPolicies(program, ctx, state);
+  registerCollections(program, ctx, state);
   registerClock(program, ctx, state);
+  registerBank(program, ctx, state);
 }

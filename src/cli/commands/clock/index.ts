@@ -10,6 +10,14 @@ export function registerClock(program: Command, ctx: CliContext, state: RunState
     .action(lazyAction(ctx, state, () => import('./show.js')));
 
   clock
+    .command('advance')
+    .description('live through the following days (the engine collects; a month end closes its period)')
+    .option('--days <n>', 'this many days')
+    .option('--to <date>', 'up to and including this date (YYYY-MM-DD)')
+    .option('--to-month-end', 'to the end of the month of the next day')
+    .action(lazyAction(ctx, state, () => import('./advance.js')));
+
+  clock
     .command('set')
     .description('set the clock (only before the first collections run)')
     .argument('<date>', 'YYYY-MM-DD')

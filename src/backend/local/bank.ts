@@ -1,0 +1,213 @@
+/**
+ * The simulated bank's commands: import transactions, show an account, set the seed.
+ *
+ * Import rules (besides the CSV and field rules): once a collections run exists, rows dated on
+ * or before the clock's date are refused (days already lived cannot change), and so are rows
+ * for a customer whose generated account premia has already debited (its history would change
+ * under the engine's feet).
+ */
+import { PremiaError, validationError } from '../../domain/errors.js';
+import { checkIdentifier, printable } from '../../domain/identifiers.js';
+import { parseSignedAmount } from '../../domain/money.js';
+import { dayNumber, fromDayNumber, isIsoDate, periodOf } from '../../domain/period.js';
+import { isAccountEvent, ACCOUNT_EVENTS, type FailureReason } from '../../bank/types.js';
+import type { LedgerObserver } from '../../bank/ledger.js';
+import { CsvFormatError, CsvReader, trimCell } from '../../lib/csv-reader.js';
+import { setMeta } from '../../store/repos/meta.js';
+import type {
+  AccountState,
+  BankAccountView,
+  BankImportResult,
+  BankImportRowError,
+  BankTransactionView,
+  ClockState,
+  ImportOptions,
+  Upload,
+} from '../types.js';
+import { customerKey, epochFor, openAccount, readAttempts, readImportedRows } from './accounts.js';
+import { incomeView } from './collections.js';
+import type { LocalContext } from './context.js';
+import { readWorld } from './world.js';
+
+export const BANK_CSV_HEADER = ['customer_id', 'date', 'amount', 'description'] as const;
+const DESCRIPTION_MAX = 200;
+const RECENT = 25;
+
+export async function importBankTransactions(ctx: LocalContext, file: Upload, options: ImportOptions = {}): Promise<BankImportResult> {
+  return ctx.store.withConnection(async (raw, statements) => {
+    raw.exec('begin immediate');
+    try {
+      const meta = new Map(
+        (statements.get('select key, value from meta').all() as Array<{ key: string; value: string }>).map((r) => [r.key, r.value]),
+      );
+      const locked = meta.get('clock_locked') === '1';
+      const today = meta.get('clock_date')!;
+      const imported = new Set(
+        (statements.get('select distinct customer_id from bank_transactions where client_id = ?').all(ctx.clientId) as Array<{ customer_id: string }>).map(
+          (r) => r.customer_id,
+        ),
+      );
+      const debited = locked
+        ? new Set(
+            (
+              statements
+                .get('select distinct c.customer_id from attempts a join collections c on c.id = a.collection_id where a.client_id = ?')
+                .all(ctx.clientId) as Array<{ customer_id: string }>
+            ).map((r) => r.customer_id),
+          )
+        : new Set<string>();
+      const insert = statements.get('insert into bank_transactions (client_id, customer_id, date, amount, description) values (?, ?, ?, ?, ?)');
+
+      const errors: BankImportRowError[] = [];
+      let header: string[] | null = null;
+      let imported_ = 0;
+      let failed = 0;
+      let rows = 0;
+      const reader = new CsvReader({
+        onRecord: (fields, line, problem) => {
+          if (header === null) {
+            header = fields.map((f) => trimCell(f));
+            const ok = header.length === 4 && header.every((h, i) => h.toLowerCase() === BANK_CSV_HEADER[i]);
+            if (!ok) {
+              throw invalidBankFile(file.name, `line 1: the header must be '${BANK_CSV_HEADER.join(',')}'; found '${printable(header.join(','), 200)}'`);
+            }
+            return;
+          }
+          rows++;
+          const rowErrors: BankImportRowError[] = [];
+          const customer = fields.length > 0 ? trimCell(fields[0]!) : '';
+          const add = (field: string, code: string, message: string) =>
+            rowErrors.push({ row: line, customer_id: customer === '' ? null : printable(customer, 64), field, code, message });
+          if (fields.length !== 4) {
+            add('row', 'WRONG_FIELD_COUNT', `expected 4 fields, found ${fields.length}`);
+          } else {
+            if (problem) add('row', 'MALFORMED_ROW', problem);
+            const idProblem = checkIdentifier(customer, 'customer_id');
+            if (idProblem) add('customer_id', idProblem.code, idProblem.message);
+            const date = trimCell(fields[1]!);
+            if (!isIsoDate(date)) add('date', 'INVALID_DATE', `date '${printable(date, 40)}' is not a date written YYYY-MM-DD`);
+            const amount = parseSignedAmount(trimCell(fields[2]!));
+            if (typeof amount !== 'number') add('amount', amount.code, `amount ${amount.message}`);
+            const description = trimCell(fields[3]!);
+            // eslint-disable-next-line no-control-regex
+            if (description.length > DESCRIPTION_MAX || /[\u0000-\u001f\u007f]/.test(description)) {
+              add('description', 'INVALID_FORMAT', `description must be at most ${DESCRIPTION_MAX} printable characters`);
+            }
+            if (typeof amount === 'number' && amount === 0 && !isAccountEvent(description)) {
+              add('amount', 'INVALID_AMOUNT', `amount 0 is only for event rows (${ACCOUNT_EVENTS.join(', ')}); '${printable(description, 40)}' is not one`);
+            }
+            if (rowErrors.length === 0 && locked) {
+              if (date <= today) add('date', 'DATE_IN_PAST', `${date} is on or before the clock's date ${today}; days already lived cannot change`);
+              else if (!imported.has(customer) && debited.has(customer)) {
+                add('customer_id', 'ACCOUNT_IN_USE', `premia has already debited the generated account of ${customer}; its history cannot be replaced`);
+              }
+            }
+            if (rowErrors.length === 0) {
+              insert.run(ctx.clientId, customer, date, amount as number, description);
+              imported_++;
+              return;
+            }
+          }
+          failed++;
+          errors.push(...rowErrors);
+        },
+      });
+      try {
+        for await (const chunk of file.stream) {
+          reader.push(chunk);
+          options.onProgress?.({ bytes: reader.bytesIn, rows });
+        }
+        reader.end();
+      } catch (e) {
+        if (e instanceof CsvFormatError) throw invalidBankFile(file.name, e.message);
+        throw e;
+      }
+      if (header === null) throw invalidBankFile(file.name, 'the file is empty; expected a header line and transaction rows');
+      raw.exec('commit');
+      return { imported: imported_, failed, errors };
+    } catch (e) {
+      if (raw.inTransaction) raw.exec('rollback');
+      throw e;
+    }
+  });
+}
+
+function invalidBankFile(name: string, reason: string): PremiaError {
+  const sentence = /[.!?]$/.test(reason) ? reason : `${reason}.`;
+  return new PremiaError('INVALID_FILE', `${name} is not a bank transactions CSV file: ${sentence} Nothing was imported.`, {
+    details: [{ field: 'file', code: 'INVALID_FILE', message: reason }],
+  });
+}
+
+/** Balance, recent movements and the income pattern the engine detects, as of the clock. */
+export async function showBankAccount(ctx: LocalContext, customerId: string): Promise<BankAccountView> {
+  const problem = checkIdentifier(customerId, 'customer_id');
+  if (problem) throw validationError(`${problem.message}.`, [{ field: 'customer_id', ...problem }]);
+  const world = await readWorld(ctx.store.db);
+  const today = dayNumber(world.today);
+  const entries: BankTransactionView[] = [];
+  const labels: string[] = [];
+  let labelIndex = 0;
+  const observer: LedgerObserver = {
+    credit: (day, amount, text, balance) => entries.push({ date: fromDayNumber(day), amount, description: text, outcome: 'posted', balance }),
+    premiaDebit: (day, amount, reason: FailureReason | null, balance) =>
+      entries.push({
+        date: fromDayNumber(day),
+        amount: -amount,
+        description: `PREMIA DEBIT ${labels[labelIndex++] ?? ''}${reason ? ` (FAILED: ${reason})` : ''}`.trim(),
+        outcome: reason ? 'declined' : 'posted',
+        balance,
+      }),
+    debit: (day, amount, text, posted, balance) => entries.push({ date: fromDayNumber(day), amount: -amount, description: text, outcome: posted ? 'posted' : 'declined', balance }),
+  };
+  const account = await ctx.store.withConnection(async (_raw, statements) => {
+    const keys = new Set([customerKey(ctx.clientId, customerId)]);
+    const epochRow = statements.get("select value from meta where key = 'bank_epoch'").get() as { value: string } | undefined;
+    const attempts = readAttempts(statements, keys, '0000-00-00');
+    for (const a of attempts.get(customerKey(ctx.clientId, customerId)) ?? []) labels.push(a.policyNumber);
+    return openAccount(
+      {
+        seed: world.seed,
+        epochDay: epochRow ? dayNumber(epochRow.value) : epochFor(periodOf(world.today)),
+        imported: readImportedRows(statements, keys),
+        snapshots: new Map(),
+        attempts,
+      },
+      ctx.clientId,
+      customerId,
+      today,
+      observer,
+    );
+  });
+  const blocked = account.ledger.blockedOn(today);
+  const state: AccountState =
+    blocked === 'ACCOUNT_CLOSED' ? 'closed' : blocked === 'ACCOUNT_FROZEN' ? 'frozen' : blocked === 'PAYMENT_STOPPED' ? 'payment_stopped' : 'open';
+  return {
+    customer_id: customerId,
+    source: account.source.kind,
+    as_of: world.today,
+    balance: account.balance,
+    state,
+    recent_transactions: entries.slice(-RECENT),
+    income: incomeView(account.analysis, today + 1),
+  };
+}
+
+export async function seedBank(ctx: LocalContext, seed: number): Promise<ClockState> {
+  if (!Number.isInteger(seed) || seed < 0 || seed > 999_999_999) {
+    throw validationError(`The seed must be a whole number from 0 to 999999999; got ${String(seed)}.`, [
+      { field: 'seed', code: 'INVALID_VALUE', message: 'a whole number from 0 to 999999999' },
+    ]);
+  }
+  return ctx.store.transaction(async (trx) => {
+    const world = await readWorld(trx);
+    if (world.locked) {
+      throw new PremiaError(
+        'SEED_LOCKED',
+        `A collections run exists, so the bank's seed (${world.seed}) can no longer change: generated accounts have been used.`,
+      );
+    }
+    await setMeta(trx, 'seed', String(seed));
+    return { date: world.today, locked: false, seed };
+  });
+}

@@ -1,0 +1,27 @@
+import { ExitCode } from '../../../domain/errors.js';
+import { plural } from '../../output/format.js';
+import { openUpload } from '../../input.js';
+import type { CommandEnv } from '../action.js';
+
+export default async function importBank({ ctx, ui, backend }: CommandEnv, file: string): Promise<number> {
+  const upload = await openUpload(ctx, file);
+  const result = await (await backend()).importBankTransactions(upload);
+  if (ui.json) ui.printJson(result);
+  else {
+    ui.line(`Imported ${plural(result.imported, 'transaction')}; ${plural(result.failed, 'row')} failed.`);
+    if (result.errors.length > 0) {
+      ui.line();
+      ui.table(
+        [
+          { header: 'row', value: (e) => e.row, align: 'right' },
+          { header: 'customer_id', value: (e) => e.customer_id },
+          { header: 'field', value: (e) => e.field },
+          { header: 'code', value: (e) => e.code },
+          { header: 'message', value: (e) => e.message },
+        ],
+        result.errors,
+      );
+    }
+  }
+  return result.failed > 0 ? ExitCode.PARTIAL : ExitCode.OK;
+}

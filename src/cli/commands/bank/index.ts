@@ -1,0 +1,26 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../../context.js';
+import type { RunState } from '../../main.js';
+import { lazyAction } from '../action.js';
+
+export function registerBank(program: Command, ctx: CliContext, state: RunState): void {
+  const bank = program.command('bank').description('the simulated bank of local mode');
+
+  bank
+    .command('import')
+    .description('load bank transactions (CSV header customer_id,date,amount,description; - reads stdin)')
+    .argument('<file>')
+    .action(lazyAction(ctx, state, () => import('./import.js')));
+
+  bank
+    .command('show')
+    .description("a customer's balance, recent transactions and detected income pattern")
+    .argument('<customer_id>')
+    .action(lazyAction(ctx, state, () => import('./show.js')));
+
+  bank
+    .command('seed')
+    .description('set the seed of generated accounts (only before the first collections run)')
+    .argument('<seed>')
+    .action(lazyAction(ctx, state, () => import('./seed.js')));
+}

@@ -1,0 +1,31 @@
+import { money } from '../../output/format.js';
+import type { CommandEnv } from '../action.js';
+
+export default async function show({ ui, backend }: CommandEnv, customerId: string): Promise<number> {
+  const view = await (await backend()).showBankAccount(customerId);
+  if (ui.json) {
+    ui.printJson(view);
+    return 0;
+  }
+  ui.keyValues([
+    ['customer_id', view.customer_id],
+    ['source', view.source],
+    ['as_of', view.as_of],
+    ['balance', money(view.balance)],
+    ['state', view.state],
+    ['income', view.income.description],
+    ['next_income', view.income.next_income_dates.join(', ') || '-'],
+  ]);
+  ui.line();
+  ui.table(
+    [
+      { header: 'date', value: (t) => t.date },
+      { header: 'amount', value: (t) => money(t.amount), align: 'right' },
+      { header: 'outcome', value: (t) => t.outcome },
+      { header: 'balance', value: (t) => money(t.balance), align: 'right' },
+      { header: 'description', value: (t) => t.description },
+    ],
+    view.recent_transactions,
+  );
+  return 0;
+}

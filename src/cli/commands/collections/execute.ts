@@ -1,0 +1,25 @@
+import { validationError } from '../../../domain/errors.js';
+import { isPeriod } from '../../../domain/period.js';
+import { plural } from '../../output/format.js';
+import type { CommandEnv } from '../action.js';
+
+export default async function execute({ opts, ui, backend }: CommandEnv): Promise<number> {
+  const period = opts.period as string;
+  if (!isPeriod(period)) throw validationError(`--period must be a month written YYYY-MM; got '${period}'.`);
+  const b = await backend();
+  const accepted = await b.executeCollections({
+    period_month: period,
+    policy_ids: opts.policy as string[] | undefined,
+    strategy: opts.strategy as string,
+  });
+  if (ui.json) ui.printJson(accepted);
+  else {
+    ui.status(`Queued ${plural(accepted.policies_queued, 'policy', 'policies')} for ${period} (${opts.strategy}); the engine collects as the clock advances.`);
+    ui.keyValues([
+      ['execution_id', accepted.execution_id],
+      ['status', accepted.status],
+      ['policies_queued', accepted.policies_queued],
+    ]);
+  }
+  return 0;
+}

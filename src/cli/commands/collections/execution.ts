@@ -1,0 +1,23 @@
+import type { CommandEnv } from '../action.js';
+
+export default async function execution({ ui, backend }: CommandEnv, id: string): Promise<number> {
+  const e = await (await backend()).getExecution(id);
+  if (ui.json) {
+    ui.printJson(e);
+    return 0;
+  }
+  ui.keyValues([
+    ['execution_id', e.execution_id],
+    ['period_month', e.period_month],
+    ['status', e.status],
+    ['strategy', e.strategy],
+    ['policies_queued', e.policies_queued],
+    ['created_at', e.created_at],
+    ['completed_at', e.completed_at],
+    ['PAID_FULL', e.counts.PAID_FULL],
+    ['PAID_PARTIAL', e.counts.PAID_PARTIAL],
+    ['UNPAID', e.counts.UNPAID],
+    ['CANCELLED', e.counts.CANCELLED],
+  ]);
+  return 0;
+}

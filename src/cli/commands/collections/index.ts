@@ -1,0 +1,51 @@
+import { Option, type Command } from 'commander';
+import type { CliContext } from '../../context.js';
+import type { RunState } from '../../main.js';
+import { lazyAction } from '../action.js';
+
+export function registerCollections(program: Command, ctx: CliContext, state: RunState): void {
+  const collections = program.command('collections').description('run the monthly collections and follow their results');
+
+  collections
+    .command('execute')
+    .description('trigger the collections run of a period (the engine then collects through the month)')
+    .requiredOption('--period <YYYY-MM>', 'the period to collect')
+    .option('--policy <policy...>', 'only these policies (ids or policy numbers); default: every active policy')
+    .addOption(new Option('--strategy <name>', 'collection strategy').choices(['smart', 'naive', 'oracle']).default('smart'))
+    .action(lazyAction(ctx, state, () => import('./execute.js')));
+
+  collections
+    .command('get')
+    .description('show one collection')
+    .argument('<collection_id>')
+    .action(lazyAction(ctx, state, () => import('./get.js')));
+
+  collections
+    .command('list')
+    .description("list a period's collections in policy-number order")
+    .requiredOption('--period <YYYY-MM>', 'the period')
+    .addOption(new Option('--status <status>', 'only this status').choices(['PAID_FULL', 'PAID_PARTIAL', 'UNPAID', 'CANCELLED']))
+    .option('--policy <policy>', 'only this policy (id or policy number)')
+    .option('--limit <n>', 'at most this many (default 100, at most 10000)')
+    .option('--after <policy_number>', 'start after this policy number (next page)')
+    .action(lazyAction(ctx, state, () => import('./list.js')));
+
+  collections
+    .command('attempts')
+    .description("every debit attempt of a period, in date and policy-number order")
+    .requiredOption('--period <YYYY-MM>', 'the period')
+    .addOption(new Option('--format <format>', 'output format').choices(['csv', 'json']).default('csv'))
+    .action(lazyAction(ctx, state, () => import('./attempts.js')));
+
+  collections
+    .command('explain')
+    .description('why each attempt of a collection was made when it was, and for how much')
+    .argument('<collection_id>')
+    .action(lazyAction(ctx, state, () => import('./explain.js')));
+
+  collections
+    .command('execution')
+    .description("a collections run's status and counts by collection status")
+    .argument('<execution_id>')
+    .action(lazyAction(ctx, state, () => import('./execution.js')));
+}
