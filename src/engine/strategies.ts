@@ -157,13 +157,21 @@ function smartSetup(customer: CustomerView, collections: readonly CollectionView
       lastIncome = d;
     }
     if (d === A) break;
-    estimate -= customer.expectedDebits(Number.isFinite(lastIncome) ? d - lastIncome : 99);
+    // premia's debits already submitted for the days before A take their share first.
     for (const c of collections) {
       const k = c.pendingDays.indexOf(d);
       if (k >= 0) estimate -= c.pendingAmounts[k]!;
     }
+    estimate -= customer.expectedDebits(Number.isFinite(lastIncome) ? d - lastIncome : 99);
   }
-  const available = Math.max(0, Math.floor(estimate * SAFETY));
+  // Debits already submitted for A itself (another policy of the customer planned earlier) come
+  // out of what is available after the margin, exactly as a debit planned in this call would:
+  // the same state gives the same plans however the days were lived.
+  let available = Math.max(0, Math.floor(estimate * SAFETY));
+  for (const c of collections) {
+    const k = c.pendingDays.indexOf(A);
+    if (k >= 0) available -= c.pendingAmounts[k]!;
+  }
 
   let trigger: string | null = null;
   let deposit = 0;
@@ -193,10 +201,16 @@ function smartSetup(customer: CustomerView, collections: readonly CollectionView
   } else {
     lastChance = A >= periodLast - 3;
   }
+  // Debits already submitted for A used part of what the deposit can bear.
+  let budget = Math.floor(deposit * 0.6);
+  for (const c of collections) {
+    const k = c.pendingDays.indexOf(A);
+    if (k >= 0) budget -= c.pendingAmounts[k]!;
+  }
   return {
     available,
     trigger,
-    depositBudget: Math.floor(deposit * 0.6),
+    depositBudget: Math.max(0, budget),
     lastChance,
     estimateText: `expected balance ${formatCents(Math.max(0, estimate))} (${describeIncome(a)})`,
   };
