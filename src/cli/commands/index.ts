@@ -2,9 +2,13 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import type { RunState } from '../main.js';
 import { registerClock } from './clock/index.js';
+import { registerKeys } from './keys/index.js';
 import { registerPolicies } from './policies/index.js';
+import { registerServe } from './serve/index.js';
 
 export function registerCommands(program: Command, ctx: CliContext, state: RunState): void {
   registerPolicies(program, ctx, state);
   registerClock(program, ctx, state);
+  registerKeys(program, ctx, state);
+  registerServe(program, ctx, state);
 }
