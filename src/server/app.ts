@@ -166,10 +166,19 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         status: number,
         hashBody: unknown,
         action: () => Promise<unknown>,
-        fileSha256?: string,
       ): Promise<FastifyReply> {
+        return sendOutcome(reply, await run(request, status, hashBody, action));
+      }
+
+      async function run(
+        request: FastifyRequest,
+        status: number,
+        hashBody: unknown,
+        action: () => Promise<unknown>,
+        fileSha256?: string,
+      ): Promise<Outcome> {
         const key = readIdempotencyKey(request.headers['idempotency-key']);
-        if (key === null) return sendJson(reply, status, await action());
+        if (key === null) return { status, body: stringifyJson(await action()), replayed: false };
         const clientId = principalOf(request).clientId;
         const claim = await claimKey(store, {
           clientId,
@@ -180,9 +189,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
           now: now().getTime(),
         });
         if (claim.kind === 'replay') {
-          const { status: stored, contentType, body } = claim.response;
-          reply.header('idempotent-replayed', 'true');
-          return reply.code(stored).type(contentType).send(stored >= 400 ? withRequestId(body, request.id) : body);
+          const { status: stored, body } = claim.response;
+          return { status: stored, body: stored >= 400 ? withRequestId(body, request.id) : body, replayed: true };
         }
         let value: unknown;
         try {
@@ -200,23 +208,25 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
           await releaseKey(store, clientId, key).catch(() => {});
           throw e;
         }
-        return reply.code(status).type(JSON_TYPE).send(body);
+        return { status, body, replayed: false };
       }
 
-      /** An upload route: spool the file, then run the import from the spooled copy. */
+      /** An upload route: spool the file, run the import from the spooled copy, remove it, answer. */
       async function upload(
         request: FastifyRequest,
         reply: FastifyReply,
-        run: (b: LocalBackend, file: ReceivedFile) => Promise<unknown>,
+        importFile: (b: LocalBackend, file: ReceivedFile) => Promise<unknown>,
       ): Promise<FastifyReply> {
         validateNoQuery(query(request));
         readIdempotencyKey(request.headers['idempotency-key']); // a bad key is refused before the upload is read
         const file = await receiveFile(request, uploadLimit, tmpDir);
+        let outcome: Outcome;
         try {
-          return await mutate(request, reply, 200, null, () => run(backendOf(request), file), file.sha256);
+          outcome = await run(request, 200, null, () => importFile(backendOf(request), file), file.sha256);
         } finally {
           await file.remove();
         }
+        return sendOutcome(reply, outcome);
       }
 
       // -- meta ------------------------------------------------------------------------------
@@ -363,6 +373,17 @@ async function baseBackend(options: ServerOptions, now: () => Date): Promise<Loc
   if (!options.store) throw new TypeError('createServer needs a backend or a store');
   await initWorld(options.store, { realToday: now().toISOString().slice(0, 10) });
   return new LocalBackend({ store: options.store, clientId: LOCAL_CLIENT_ID, now }, false);
+}
+
+interface Outcome {
+  status: number;
+  body: string;
+  replayed: boolean;
+}
+
+function sendOutcome(reply: FastifyReply, outcome: Outcome): FastifyReply {
+  if (outcome.replayed) reply.header('idempotent-replayed', 'true');
+  return reply.code(outcome.status).type(JSON_TYPE).send(outcome.body);
 }
 
 function principalOf(request: FastifyRequest): Principal {
