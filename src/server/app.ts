@@ -122,8 +122,15 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         })
       : null;
 
+  // While closing, answers to requests still in flight end their connection, so that close()
+  // does not wait for idle keep-alive connections to time out.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
+    if (closing) reply.header('connection', 'close');
     return payload;
   });
   app.addHook('onResponse', async (request, reply) => {
