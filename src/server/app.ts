@@ -159,6 +159,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
           const verdict = await limiter(request);
           if (!verdict.isAllowed && verdict.isExceeded) throw new RateLimited(Math.max(1, verdict.ttlInSeconds));
         }
+        // A bad Idempotency-Key is refused before the body is read.
+        if (request.method === 'POST' || request.method === 'PATCH') readIdempotencyKey(request.headers['idempotency-key']);
       });
 
       const backendOf = (request: FastifyRequest): LocalBackend => base.forClient(principalOf(request).clientId);
@@ -225,7 +227,6 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         importFile: (b: LocalBackend, file: ReceivedFile) => Promise<unknown>,
       ): Promise<FastifyReply> {
         validateNoQuery(query(request));
-        readIdempotencyKey(request.headers['idempotency-key']); // a bad key is refused before the upload is read
         const file = await receiveFile(request, uploadLimit, tmpDir);
         let outcome: Outcome;
         try {

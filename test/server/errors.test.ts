@@ -171,3 +171,59 @@ describe('collections, reports and settlements: validation now, 501 until the ba
     }
   });
 });
+
+describe('every endpoint refuses what it must', () => {
+  const JSON_WRITES: Array<[string, string]> = [
+    ['POST', '/v1/policies'],
+    ['PATCH', '/v1/policies/POL-1'],
+    ['POST', '/v1/collections/execute'],
+    ['POST', '/v1/settlements'],
+    ['POST', '/v1/settlements/SETTLE-2026-11-001/mark-paid'],
+    ['POST', '/v1/settlements/SETTLE-2026-11-001/dispute'],
+    ['PUT', '/v1/clock'],
+    ['POST', '/v1/clock/advance'],
+    ['POST', '/v1/bank/seed'],
+  ];
+  const READS = [
+    '/v1/policies',
+    '/v1/policies/POL-1',
+    '/v1/collections?period_month=2026-11',
+    '/v1/collections/x',
+    '/v1/collections/x/explain',
+    '/v1/executions/x',
+    '/v1/reports/collections?period_month=2026-11',
+    '/v1/reports/attempts?period_month=2026-11',
+    '/v1/settlements',
+    '/v1/settlements/x',
+    '/v1/settlements/x/export',
+    '/v1/whoami',
+    '/v1/clock',
+    '/v1/bank/accounts/C1',
+  ];
+
+  it.each(JSON_WRITES)('%s %s: 401 without a key, 400 malformed JSON, 413 too large, 415 not JSON', async (method, url) => {
+    expect((await call(s.app, method, url, { key: null, body: {} })).status).toBe(401);
+    const malformed = await call(s.app, method, url, { key: s.keys.acme, payload: '{', headers: { 'content-type': 'application/json' } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.json().error.details[0].code).toBe('INVALID_JSON');
+    const large = await call(s.app, method, url, { key: s.keys.acme, body: { x: 'y'.repeat(3000) } });
+    expect(large.status).toBe(413);
+    const text = await call(s.app, method, url, { key: s.keys.acme, payload: '{}', headers: { 'content-type': 'text/plain' } });
+    expect(text.status).toBe(415);
+    const unknown = await call(s.app, method, url, { key: s.keys.acme, body: { surprise: true } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.json().error.details.map((d: any) => [d.field, d.code])).toContainEqual(['surprise', 'UNKNOWN_FIELD']);
+    if (method !== 'PUT') {
+      const badKey = await call(s.app, method, url, { key: s.keys.acme, body: {}, headers: { 'idempotency-key': 'x'.repeat(256) } });
+      expect(badKey.status).toBe(400);
+      expect(badKey.json().error.details[0].field).toBe('Idempotency-Key');
+    }
+  });
+
+  it.each(READS)('GET %s: 401 without a key, 400 for an unknown query parameter', async (url) => {
+    expect((await call(s.app, 'GET', url, { key: null })).status).toBe(401);
+    const res = await call(s.app, 'GET', `${url}${url.includes('?') ? '&' : '?'}bogus=1`, { key: s.keys.acme });
+    expect(res.status).toBe(400);
+    expect(res.json().error.details.map((d: any) => [d.field, d.code])).toContainEqual(['bogus', 'UNKNOWN_FIELD']);
+  });
+});
