@@ -11,7 +11,7 @@ import { FormData, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLocalBackend, type LocalBackend } from '../../src/backend/local/index.js';
 import { createKey } from '../../src/server/keys.js';
-import { serve } from '../../src/server/serve.js';
+import { isLoopback, serve } from '../../src/server/serve.js';
 import { FIXTURES, REPO, runCli, tempDir } from '../helpers/cli.js';
 import { checkResponse, NOW } from './helpers.js';
 
@@ -55,6 +55,11 @@ describe('a real listening socket (undici)', () => {
     expect(await served).toBe(0);
     await backend.close();
     cleanup();
+  });
+
+  it('knows which hosts are loopback (others get a warning)', () => {
+    expect(['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]'].every(isLoopback)).toBe(true);
+    expect(['0.0.0.0', '::', '192.168.1.10', 'example.org'].some(isLoopback)).toBe(false);
   });
 
   it('listens on loopback and prints the URL', () => {
