@@ -184,7 +184,43 @@ const m0002_collections: Migration = {
   },
 };
 
+// The HTTP service: API keys (only a SHA-256 hash of each key is kept, with its prefix and last
+// 4 characters for display) and stored responses of idempotent requests.
+const m0004_service: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('api_keys')
+      .addColumn('id', 'integer', (c) => c.primaryKey())
+      .addColumn('client_id', 'integer', (c) => c.notNull().references('clients.id'))
+      .addColumn('key_hash', 'text', (c) => c.notNull().unique())
+      .addColumn('prefix', 'text', (c) => c.notNull())
+      .addColumn('last4', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'integer', (c) => c.notNull())
+      .addColumn('revoked_at', 'integer')
+      .execute();
+    await db.schema.createIndex('api_keys_client_idx').on('api_keys').columns(['client_id']).execute();
+
+    // One row per (client, Idempotency-Key). status is null while the first request runs.
+    await db.schema
+      .createTable('idempotency_keys')
+      .addColumn('client_id', 'integer', (c) => c.notNull().references('clients.id'))
+      .addColumn('key', 'text', (c) => c.notNull())
+      .addColumn('request_hash', 'text', (c) => c.notNull())
+      .addColumn('method', 'text', (c) => c.notNull())
+      .addColumn('path', 'text', (c) => c.notNull())
+      .addColumn('status', 'integer')
+      .addColumn('content_type', 'text')
+      .addColumn('body', 'text')
+      .addColumn('created_at', 'integer', (c) => c.notNull())
+      .addColumn('expires_at', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('idempotency_keys_pk', ['client_id', 'key'])
+      .execute();
+    await db.schema.createIndex('idempotency_keys_expiry_idx').on('idempotency_keys').columns(['expires_at']).execute();
+  },
+};
+
 export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> = [
   ['0001_foundation', m0001_foundation],
   ['0002_collections', m0002_collections],
+  ['0004_service', m0004_service],
 ];

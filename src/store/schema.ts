@@ -125,6 +125,32 @@ export interface BankSnapshotsTable {
   balance: number;
 }
 
+export interface ApiKeysTable {
+  id: Generated<number>;
+  client_id: number;
+  /** SHA-256 of the whole key, lower-case hex. The key itself is never stored. */
+  key_hash: string;
+  prefix: string;
+  last4: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface IdempotencyKeysTable {
+  client_id: number;
+  key: string;
+  /** SHA-256 of method, path and body (for uploads: of the file). */
+  request_hash: string;
+  method: string;
+  path: string;
+  /** null while the first request is still running. */
+  status: number | null;
+  content_type: string | null;
+  body: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface Database {
   meta: MetaTable;
   clients: ClientsTable;
@@ -137,4 +163,6 @@ export interface Database {
   planned_debits: PlannedDebitsTable;
   bank_transactions: BankTransactionsTable;
   bank_snapshots: BankSnapshotsTable;
+  api_keys: ApiKeysTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

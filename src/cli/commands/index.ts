@@ -4,11 +4,15 @@ import type { RunState } from '../main.js';
 import { registerBank } from './bank/index.js';
 import { registerClock } from './clock/index.js';
 import { registerCollections } from './collections/index.js';
+import { registerKeys } from './keys/index.js';
 import { registerPolicies } from './policies/index.js';
+import { registerServe } from './serve/index.js';
 
 export function registerCommands(program: Command, ctx: CliContext, state: RunState): void {
   registerPolicies(program, ctx, state);
   registerCollections(program, ctx, state);
   registerClock(program, ctx, state);
   registerBank(program, ctx, state);
+  registerKeys(program, ctx, state);
+  registerServe(program, ctx, state);
 }

@@ -1,0 +1,25 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../../context.js';
+import type { RunState } from '../../main.js';
+import { lazyAction } from '../action.js';
+
+export function registerKeys(program: Command, ctx: CliContext, state: RunState): void {
+  const keys = program.command('keys').description("API keys of 'premia serve' (operator commands on the local store)");
+
+  keys
+    .command('create')
+    .description('create a key for a client (created if new); the key is printed once')
+    .requiredOption('--client <name>', 'the client (organisation) the key acts for')
+    .action(lazyAction(ctx, state, () => import('./create.js')));
+
+  keys
+    .command('list')
+    .description('list keys, redacted to their prefix and last 4 characters')
+    .action(lazyAction(ctx, state, () => import('./list.js')));
+
+  keys
+    .command('revoke')
+    .description('revoke a key: requests with it are refused at once')
+    .argument('<key_id>', 'the key id (from keys list)')
+    .action(lazyAction(ctx, state, () => import('./revoke.js')));
+}

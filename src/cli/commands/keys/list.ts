@@ -1,0 +1,25 @@
+import type { CommandEnv } from '../action.js';
+
+export default async function list({ ui, backend }: CommandEnv): Promise<number> {
+  const { listKeys, storeOf } = await import('../../../server/keys.js');
+  const keys = await listKeys(storeOf(await backend()));
+  if (ui.json) {
+    ui.printJson(keys);
+    return 0;
+  }
+  if (keys.length === 0) {
+    ui.status("No API keys yet; create one with 'premia keys create --client NAME'.");
+    return 0;
+  }
+  ui.table(
+    [
+      { header: 'id', value: (k) => k.id },
+      { header: 'client', value: (k) => k.client },
+      { header: 'key', value: (k) => k.key },
+      { header: 'created', value: (k) => k.created_at },
+      { header: 'revoked', value: (k) => k.revoked_at },
+    ],
+    keys,
+  );
+  return 0;
+}

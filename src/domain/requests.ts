@@ -1,0 +1,357 @@
+/**
+ * Validation of request bodies and query parameters other than policies (see policy.ts), shared
+ * by the CLI and the server so that a problem reads the same in local and remote mode. Each
+ * validator takes what arrived (a parsed JSON body, or query parameters as strings) and returns
+ * the typed input, or throws VALIDATION_ERROR listing every problem in `details`.
+ */
+import { validationError, type FieldError } from './errors.js';
+import { isIsoDate, isPeriod, type IsoDate, type Period } from './period.js';
+import { isPolicyStatus, POLICY_STATUSES, summarise, type PolicyStatus } from './policy.js';
+
+export const MAX_PAGE_LIMIT = 10_000;
+export const STRATEGY_RE = /^[a-z][a-z0-9_-]{0,31}$/;
+/** Settlement payment references: 1–35 of A-Z 0-9 - / (what an EFT reference field carries). */
+export const PAYMENT_REFERENCE_RE = /^[A-Z0-9/-]{1,35}$/;
+export const MAX_DISPUTE_REASON = 500;
+export const MAX_ADVANCE_DAYS = 366;
+export const MAX_SEED = 999_999_999;
+/** Longest id or number accepted in a list of policy references. */
+const MAX_REF_LENGTH = 64;
+
+type Raw = Record<string, unknown>;
+
+class Checker {
+  readonly errors: FieldError[] = [];
+
+  constructor(
+    private readonly raw: Raw,
+    private readonly allowed: readonly string[],
+    private readonly what: string,
+  ) {
+    for (const key of Object.keys(raw)) {
+      if (!allowed.includes(key)) {
+        const known = allowed.length > 0 ? `; known: ${allowed.join(', ')}` : '';
+        this.add(key, 'UNKNOWN_FIELD', `${key} is not a field of ${what}${known}`);
+      }
+    }
+  }
+
+  add(field: string, code: string, message: string): void {
+    this.errors.push({ field, code, message });
+  }
+
+  has(field: string): boolean {
+    return this.raw[field] !== undefined;
+  }
+
+  period(field: string, required: boolean): Period | undefined {
+    const v = this.raw[field];
+    if (v === undefined || v === null || v === '') {
+      if (required) this.add(field, 'REQUIRED', `${field} is required; give a month like 2026-11`);
+      return undefined;
+    }
+    if (!isPeriod(v)) {
+      this.add(field, 'INVALID_FORMAT', `${field} must be a month written YYYY-MM, like 2026-11; got ${show(v)}`);
+      return undefined;
+    }
+    return v;
+  }
+
+  date(field: string, required: boolean): IsoDate | undefined {
+    const v = this.raw[field];
+    if (v === undefined || v === null || v === '') {
+      if (required) this.add(field, 'REQUIRED', `${field} is required; give a date like 2026-11-30`);
+      return undefined;
+    }
+    if (!isIsoDate(v)) {
+      this.add(field, 'INVALID_FORMAT', `${field} must be a date written YYYY-MM-DD, like 2026-11-30; got ${show(v)}`);
+      return undefined;
+    }
+    return v;
+  }
+
+  /** An integer; query parameters arrive as text and are read as decimal digits. */
+  integer(field: string, min: number, max: number, required: boolean): number | undefined {
+    const v = this.raw[field];
+    if (v === undefined || v === null || v === '') {
+      if (required) this.add(field, 'REQUIRED', `${field} is required; give a whole number from ${min} to ${max}`);
+      return undefined;
+    }
+    const n = typeof v === 'string' && /^-?\d{1,16}$/.test(v) ? Number(v) : v;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
+      this.add(field, 'INVALID_VALUE', `${field} must be a whole number from ${min} to ${max}; got ${show(v)}`);
+      return undefined;
+    }
+    return n;
+  }
+
+  oneOf<T extends string>(field: string, values: readonly T[], required: boolean): T | undefined {
+    const v = this.raw[field];
+    if (v === undefined || v === null || v === '') {
+      if (required) this.add(field, 'REQUIRED', `${field} is required; one of ${values.join(', ')}`);
+      return undefined;
+    }
+    if (typeof v !== 'string' || !(values as readonly string[]).includes(v)) {
+      this.add(field, 'INVALID_VALUE', `${field} must be one of ${values.join(', ')}; got ${show(v)}`);
+      return undefined;
+    }
+    return v as T;
+  }
+
+  text(field: string, min: number, max: number, required: boolean, pattern?: RegExp, patternText?: string): string | undefined {
+    const v = this.raw[field];
+    if (v === undefined || v === null) {
+      if (required) this.add(field, 'REQUIRED', `${field} is required`);
+      return undefined;
+    }
+    if (typeof v !== 'string') {
+      this.add(field, 'INVALID_TYPE', `${field} must be a string`);
+      return undefined;
+    }
+    const s = v.trim();
+    if (s.length < min) {
+      this.add(field, 'REQUIRED', `${field} must not be empty`);
+      return undefined;
+    }
+    if (s.length > max) {
+      this.add(field, 'TOO_LONG', `${field} is ${s.length} characters long; at most ${max} are allowed`);
+      return undefined;
+    }
+    if (pattern && !pattern.test(s)) {
+      this.add(field, 'INVALID_FORMAT', `${field} ${show(s)} is not valid; ${patternText ?? 'see the documentation'}`);
+      return undefined;
+    }
+    return s;
+  }
+
+  boolean(field: string): boolean | undefined {
+    const v = this.raw[field];
+    if (v === undefined || v === null || v === '') return undefined;
+    if (v === true || v === 'true') return true;
+    if (v === false || v === 'false') return false;
+    this.add(field, 'INVALID_VALUE', `${field} must be true or false; got ${show(v)}`);
+    return undefined;
+  }
+
+  done<T>(prefix: string, value: T): T {
+    if (this.errors.length > 0) throw validationError(summarise(prefix, this.errors), this.errors);
+    return value;
+  }
+}
+
+/** A value made safe and short for an error message. */
+function show(v: unknown): string {
+  const s = typeof v === 'string' ? JSON.stringify(v) : Array.isArray(v) ? 'a list' : JSON.stringify(v) ?? String(v);
+  return s.length > 60 ? `${s.slice(0, 60)}…` : s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bodies
+
+export interface ExecuteRequest {
+  period_month: Period;
+  policy_ids?: string[];
+  strategy?: string;
+}
+
+/** POST /collections/execute: {period_month, policy_ids?, strategy?}. */
+export function validateExecuteRequest(raw: Raw): ExecuteRequest {
+  const c = new Checker(raw, ['period_month', 'policy_ids', 'strategy'], 'a collections run');
+  const period = c.period('period_month', true);
+  const out: ExecuteRequest = { period_month: period ?? '' };
+  const ids = raw.policy_ids;
+  if (ids !== undefined && ids !== null) {
+    if (!Array.isArray(ids)) c.add('policy_ids', 'INVALID_TYPE', 'policy_ids must be a list of policy ids or policy numbers');
+    else if (ids.length === 0) c.add('policy_ids', 'REQUIRED', 'policy_ids must not be empty; leave it out to collect every active policy');
+    else {
+      const bad = ids.findIndex((v) => typeof v !== 'string' || v.trim() === '' || v.length > MAX_REF_LENGTH);
+      if (bad !== -1) {
+        c.add(
+          `policy_ids[${bad}]`,
+          'INVALID_VALUE',
+          `policy_ids[${bad}] must be a policy id or policy number (1–${MAX_REF_LENGTH} characters); got ${show(ids[bad])}`,
+        );
+      } else out.policy_ids = ids.map((v: string) => v.trim());
+    }
+  }
+  const strategy = c.text('strategy', 1, 32, false, STRATEGY_RE, 'a strategy name is lower case letters, digits, _ and -');
+  if (strategy !== undefined) out.strategy = strategy;
+  return c.done('The collections run is not valid', out);
+}
+
+export interface SettlementRequest {
+  period_month: Period;
+}
+
+/** POST /settlements: {period_month}. */
+export function validateSettlementRequest(raw: Raw): SettlementRequest {
+  const c = new Checker(raw, ['period_month'], 'a settlement request');
+  const period = c.period('period_month', true);
+  return c.done('The settlement request is not valid', { period_month: period ?? '' });
+}
+
+/** POST /settlements/{id}/mark-paid: {reference?}. */
+export function validateMarkPaidRequest(raw: Raw): { reference?: string } {
+  const c = new Checker(raw, ['reference'], 'a payment confirmation');
+  const reference = c.text('reference', 1, 35, false, PAYMENT_REFERENCE_RE, 'a payment reference is 1–35 of A-Z, 0-9, - and /');
+  return c.done('The payment confirmation is not valid', reference === undefined ? {} : { reference });
+}
+
+/** POST /settlements/{id}/dispute: {reason}. */
+export function validateDisputeRequest(raw: Raw): { reason: string } {
+  const c = new Checker(raw, ['reason'], 'a dispute');
+  const reason = c.text('reason', 1, MAX_DISPUTE_REASON, true);
+  return c.done('The dispute is not valid', { reason: reason ?? '' });
+}
+
+/** PUT /clock: {date}. */
+export function validateClockSetRequest(raw: Raw): { date: IsoDate } {
+  const c = new Checker(raw, ['date'], 'a clock setting');
+  const date = c.date('date', true);
+  return c.done('The clock setting is not valid', { date: date ?? '' });
+}
+
+export interface AdvanceRequest {
+  days?: number;
+  to?: IsoDate;
+  to_month_end?: boolean;
+}
+
+/** POST /clock/advance: exactly one of {days}, {to}, {to_month_end: true}. */
+export function validateAdvanceRequest(raw: Raw): AdvanceRequest {
+  const c = new Checker(raw, ['days', 'to', 'to_month_end'], 'a clock advance');
+  const out: AdvanceRequest = {};
+  const days = c.integer('days', 1, MAX_ADVANCE_DAYS, false);
+  if (days !== undefined) out.days = days;
+  const to = c.date('to', false);
+  if (to !== undefined) out.to = to;
+  if (raw.to_month_end !== undefined) {
+    if (raw.to_month_end === true) out.to_month_end = true;
+    else c.add('to_month_end', 'INVALID_VALUE', 'to_month_end must be true (or left out)');
+  }
+  const given = ['days', 'to', 'to_month_end'].filter((f) => raw[f] !== undefined);
+  if (c.errors.length === 0 && given.length !== 1) {
+    c.add('body', given.length === 0 ? 'REQUIRED' : 'CONFLICTING_FIELDS', `give exactly one of days, to, to_month_end${given.length > 1 ? `; got ${given.join(', ')}` : ''}`);
+  }
+  return c.done('The clock advance is not valid', out);
+}
+
+/** POST /bank/seed: {seed}. */
+export function validateSeedRequest(raw: Raw): { seed: number } {
+  const c = new Checker(raw, ['seed'], 'a bank seed');
+  const seed = typeof raw.seed === 'string' ? undefined : c.integer('seed', 0, MAX_SEED, true);
+  if (typeof raw.seed === 'string') c.add('seed', 'INVALID_TYPE', 'seed must be a number, not a string');
+  return c.done('The bank seed is not valid', { seed: seed ?? 0 });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Query parameters (values arrive as strings; a repeated parameter arrives as a list)
+
+function singleValued(raw: Raw, c: Checker): void {
+  for (const [key, value] of Object.entries(raw)) {
+    if (Array.isArray(value)) c.add(key, 'REPEATED', `${key} was given ${value.length} times; give it once`);
+  }
+}
+
+function queryChecker(raw: Raw, allowed: readonly string[], what: string): Checker {
+  const c = new Checker(raw, allowed, what);
+  singleValued(raw, c);
+  return c;
+}
+
+export interface PolicyListParams {
+  status?: PolicyStatus;
+  limit?: number;
+  after?: string;
+}
+
+export function validatePolicyListQuery(raw: Raw): PolicyListParams {
+  const c = queryChecker(raw, ['status', 'limit', 'after'], 'a policy list');
+  const out: PolicyListParams = {};
+  if (!Array.isArray(raw.status)) {
+    const status = c.oneOf('status', POLICY_STATUSES, false);
+    if (status !== undefined && isPolicyStatus(status)) out.status = status;
+  }
+  if (!Array.isArray(raw.limit)) {
+    const limit = c.integer('limit', 1, MAX_PAGE_LIMIT, false);
+    if (limit !== undefined) out.limit = limit;
+  }
+  if (typeof raw.after === 'string' && raw.after !== '') out.after = raw.after;
+  return c.done('The query is not valid', out);
+}
+
+export const COLLECTION_STATUS_VALUES = ['PAID_FULL', 'PAID_PARTIAL', 'UNPAID', 'CANCELLED'] as const;
+export type CollectionStatusValue = (typeof COLLECTION_STATUS_VALUES)[number];
+
+export interface CollectionListParams {
+  period_month: Period;
+  status?: CollectionStatusValue;
+  policy?: string;
+  limit?: number;
+  after?: string;
+}
+
+export function validateCollectionListQuery(raw: Raw): CollectionListParams {
+  const c = queryChecker(raw, ['period_month', 'status', 'policy', 'limit', 'after'], 'a collection list');
+  const out: CollectionListParams = { period_month: '' };
+  if (!Array.isArray(raw.period_month)) out.period_month = c.period('period_month', true) ?? '';
+  if (!Array.isArray(raw.status)) {
+    const status = c.oneOf('status', COLLECTION_STATUS_VALUES, false);
+    if (status !== undefined) out.status = status;
+  }
+  if (typeof raw.policy === 'string' && raw.policy !== '') out.policy = raw.policy;
+  if (!Array.isArray(raw.limit)) {
+    const limit = c.integer('limit', 1, MAX_PAGE_LIMIT, false);
+    if (limit !== undefined) out.limit = limit;
+  }
+  if (typeof raw.after === 'string' && raw.after !== '') out.after = raw.after;
+  return c.done('The query is not valid', out);
+}
+
+export const SETTLEMENT_STATUS_VALUES = ['pending', 'paid', 'disputed'] as const;
+
+export interface SettlementListParams {
+  status?: (typeof SETTLEMENT_STATUS_VALUES)[number];
+  period_month?: Period;
+}
+
+export function validateSettlementListQuery(raw: Raw): SettlementListParams {
+  const c = queryChecker(raw, ['status', 'period_month'], 'a settlement list');
+  const out: SettlementListParams = {};
+  if (!Array.isArray(raw.status)) {
+    const status = c.oneOf('status', SETTLEMENT_STATUS_VALUES, false);
+    if (status !== undefined) out.status = status;
+  }
+  if (!Array.isArray(raw.period_month)) {
+    const period = c.period('period_month', false);
+    if (period !== undefined) out.period_month = period;
+  }
+  return c.done('The query is not valid', out);
+}
+
+export interface ReportParams {
+  period_month: Period;
+  format: 'csv' | 'json';
+}
+
+/** GET /reports/collections and /reports/attempts: period_month (required), format (csv default). */
+export function validateReportQuery(raw: Raw): ReportParams {
+  const c = queryChecker(raw, ['period_month', 'format'], 'a report');
+  const out: ReportParams = { period_month: '', format: 'csv' };
+  if (!Array.isArray(raw.period_month)) out.period_month = c.period('period_month', true) ?? '';
+  if (!Array.isArray(raw.format)) out.format = c.oneOf('format', ['csv', 'json'] as const, false) ?? 'csv';
+  return c.done('The report request is not valid', out);
+}
+
+/** GET /settlements/{id}/export: lines=true adds the settlement's collection lines. */
+export function validateExportQuery(raw: Raw): { lines: boolean } {
+  const c = queryChecker(raw, ['lines'], 'a settlement export');
+  const lines = Array.isArray(raw.lines) ? undefined : c.boolean('lines');
+  return c.done('The export request is not valid', { lines: lines ?? false });
+}
+
+/** For endpoints that take no query parameters. */
+export function validateNoQuery(raw: Raw): void {
+  const c = queryChecker(raw, [], 'this request (it takes no query parameters)');
+  c.done('The query is not valid', undefined);
+}

@@ -1,0 +1,137 @@
+/** Response writing and error mapping of the HTTP service. */
+import { Readable } from 'node:stream';
+import type { FastifyError, FastifyReply } from 'fastify';
+import type { Download } from '../backend/types.js';
+import { PremiaError, validationError } from '../domain/errors.js';
+import { stringifyJson } from '../domain/json.js';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+export const CSV_TYPE = 'text/csv; charset=utf-8';
+
+export function sendJson(reply: FastifyReply, status: number, value: unknown): FastifyReply {
+  return reply.code(status).type(JSON_TYPE).send(stringifyJson(value));
+}
+
+/** The spec's error body (section 7), with request_id equal to the X-Request-Id header. */
+export function errorBody(e: PremiaError, requestId: string): string {
+  return stringifyJson(e.toBody(requestId));
+}
+
+/**
+ * Send a Download streamed from its body. The first chunk is read before anything is sent, so a
+ * failure to start the export is still answered with a proper error status and body.
+ */
+export async function sendDownload(reply: FastifyReply, download: Download): Promise<FastifyReply> {
+  const iterator = download.body[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  async function* rest(): AsyncGenerator<Buffer> {
+    try {
+      if (first.done) return;
+      yield toBuffer(first.value);
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done) return;
+        yield toBuffer(next.value);
+      }
+    } finally {
+      await iterator.return?.();
+    }
+  }
+  reply.code(200).type(download.contentType);
+  if (download.contentType.startsWith('text/csv')) {
+    reply.header('content-disposition', `attachment; filename="${download.filename.replace(/["\\\r\n]/g, '_')}"`);
+  }
+  return reply.send(Readable.from(rest(), { objectMode: false }));
+}
+
+function toBuffer(chunk: Uint8Array | string): Buffer {
+  return typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}
+
+export interface ErrorContext {
+  jsonLimit: number;
+  uploadLimit: number;
+}
+
+/**
+ * Any error as a PremiaError for the response. Errors of fastify and its plugins (body parsing,
+ * content types, multipart limits) get premia's codes; anything else is an INTERNAL error whose
+ * message says nothing of the internals (the caller logs the stack).
+ */
+export function toPremiaError(e: unknown, ctx: ErrorContext): { error: PremiaError; internal: boolean } {
+  if (e instanceof PremiaError) {
+    if (e.status >= 500 && e.code !== 'NOT_SUPPORTED') {
+      const message =
+        e.code === 'STORE_BUSY'
+          ? 'The store is busy (another process holds it); try again shortly.'
+          : 'The service failed unexpectedly; the error was logged with this request id.';
+      return { error: new PremiaError(e.code, message, { status: e.status }), internal: true };
+    }
+    return { error: e, internal: false };
+  }
+  const fe = e as Partial<FastifyError> & { message?: string };
+  const code = typeof fe.code === 'string' ? fe.code : '';
+  switch (code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return known(
+        new PremiaError('PAYLOAD_TOO_LARGE', `The JSON body is larger than the limit of ${ctx.jsonLimit} bytes.`, {
+          details: [{ field: 'body', code: 'TOO_LARGE', message: `at most ${ctx.jsonLimit} bytes`, limit: ctx.jsonLimit }],
+        }),
+      );
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return known(uploadTooLarge(ctx.uploadLimit));
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return known(
+        new PremiaError('UNSUPPORTED_MEDIA_TYPE', 'This Content-Type is not accepted here: send JSON as application/json, and files as multipart/form-data.'),
+      );
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return known(
+        validationError('The body is empty; send a JSON object.', [{ field: 'body', code: 'REQUIRED', message: 'the JSON body is empty' }]),
+      );
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return known(
+        validationError('The Content-Length does not match the body.', [{ field: 'body', code: 'INVALID_LENGTH', message: 'Content-Length and body differ' }]),
+      );
+    case 'FST_FILES_LIMIT':
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return known(
+        validationError('Send exactly one file, in a part named file.', [{ field: 'file', code: 'TOO_MANY_PARTS', message: 'the form has too many parts' }]),
+      );
+    case 'FST_MP_PREMATURE_CLOSE':
+      return known(
+        validationError('The upload ended before the file was complete.', [{ field: 'file', code: 'INCOMPLETE', message: 'the multipart body ended early' }]),
+      );
+    case 'FST_PROTO_VIOLATION':
+      return known(validationError('A form field name is not allowed.', [{ field: 'file', code: 'INVALID_FIELD', message: 'forbidden field name' }]));
+    default:
+      break;
+  }
+  const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
+  if (status === 400 || (e instanceof SyntaxError && status < 500)) {
+    // Malformed JSON (and the prototype-poisoning guard) arrive here.
+    const what = (fe.message ?? 'bad request').slice(0, 200);
+    return known(
+      validationError(`The body is not valid JSON: ${what}.`, [{ field: 'body', code: 'INVALID_JSON', message: what }]),
+    );
+  }
+  if (status === 404) return known(new PremiaError('NOT_FOUND', 'Not found.'));
+  if (status === 413) return known(new PremiaError('PAYLOAD_TOO_LARGE', 'The request is too large.'));
+  if (status === 415) return known(new PremiaError('UNSUPPORTED_MEDIA_TYPE', 'This Content-Type is not accepted here.'));
+  if (status > 400 && status < 500) return known(new PremiaError('VALIDATION_ERROR', (fe.message ?? 'Bad request.').slice(0, 200), { status }));
+  return {
+    error: new PremiaError('INTERNAL', 'The service failed unexpectedly; the error was logged with this request id.'),
+    internal: true,
+  };
+}
+
+function known(error: PremiaError): { error: PremiaError; internal: boolean } {
+  return { error, internal: false };
+}
+
+export function uploadTooLarge(limit: number): PremiaError {
+  return new PremiaError('PAYLOAD_TOO_LARGE', `The file is larger than the upload limit of ${limit} bytes; nothing was imported.`, {
+    details: [{ field: 'file', code: 'TOO_LARGE', message: `at most ${limit} bytes`, limit }],
+  });
+}

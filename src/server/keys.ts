@@ -1,0 +1,156 @@
+/**
+ * API keys. A key is `pmk_` followed by 40 random base62 characters (about 238 bits, from
+ * node:crypto); it is shown once when created. The store keeps only its SHA-256 hash, the prefix
+ * and the last 4 characters (for a redacted display such as `pmk_…a1B2`). A presented key is
+ * hashed, looked up by hash, and the hashes are compared again with timingSafeEqual; every
+ * request checks the store, so a key revoked from the CLI stops working at once.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { LocalBackend } from '../backend/local/index.js';
+import { iso, readWorld } from '../backend/local/world.js';
+import type { Backend } from '../backend/types.js';
+import { notFound, PremiaError, usageError, validationError } from '../domain/errors.js';
+import { decodeId, encodeId, IdKind } from '../domain/ids.js';
+import { findClientByName, insertClient } from '../store/repos/clients.js';
+import * as repo from '../store/repos/api-keys.js';
+import type { Store } from '../store/store.js';
+
+export const KEY_PREFIX = 'pmk_';
+export const KEY_RANDOM_CHARS = 40;
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+/** Longest header value worth hashing; anything longer cannot be a key. */
+const MAX_PRESENTED_LENGTH = 256;
+export const MAX_CLIENT_NAME = 100;
+
+export const UNAUTHORIZED_MESSAGE = 'Invalid or missing API key: send a valid key in the X-API-Key header.';
+
+/** A new random key (uniform base62 by rejection sampling of random bytes). */
+export function generateKey(): string {
+  let out = KEY_PREFIX;
+  while (out.length < KEY_PREFIX.length + KEY_RANDOM_CHARS) {
+    for (const b of randomBytes(64)) {
+      if (b < 248) out += BASE62[b % 62];
+      if (out.length === KEY_PREFIX.length + KEY_RANDOM_CHARS) break;
+    }
+  }
+  return out;
+}
+
+export function hashKey(key: string): Buffer {
+  return createHash('sha256').update(key, 'utf8').digest();
+}
+
+export function redact(prefix: string, last4: string): string {
+  return `${prefix}…${last4}`;
+}
+
+export interface CreatedKey {
+  id: string;
+  client: string;
+  key: string;
+}
+
+export interface KeyView {
+  id: string;
+  client: string;
+  key: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface Principal {
+  /** The key's row id (for rate limiting) and public id. */
+  keyRowId: number;
+  keyId: string;
+  clientId: number;
+  clientName: string;
+}
+
+/** The store behind a CLI backend: keys are managed on a local store only. */
+export function storeOf(backend: Backend): Store {
+  if (backend instanceof LocalBackend) return backend.store;
+  throw usageError("API keys are managed on the store itself: run 'premia keys' on the machine that runs 'premia serve', with --db.");
+}
+
+export function checkClientName(raw: string): string {
+  const name = raw.trim();
+  // eslint-disable-next-line no-control-regex
+  if (name === '' || name.length > MAX_CLIENT_NAME || /[\u0000-\u001f\u007f]/.test(name)) {
+    throw validationError(`The client name must be 1–${MAX_CLIENT_NAME} printable characters.`, [
+      { field: 'client', code: 'INVALID_VALUE', message: `client must be 1–${MAX_CLIENT_NAME} printable characters` },
+    ]);
+  }
+  return name;
+}
+
+/** Create a key for a client, creating the client when it is new. The key is returned once. */
+export async function createKey(store: Store, clientName: string, now: () => Date): Promise<CreatedKey> {
+  const name = checkClientName(clientName);
+  const key = generateKey();
+  return store.transaction(async (trx) => {
+    const world = await readWorld(trx);
+    const at = now().getTime();
+    const client = await findClientByName(trx, name);
+    const clientId = client ? client.id : await insertClient(trx, { name, created_at: at });
+    const id = await repo.insertApiKey(trx, {
+      client_id: clientId,
+      key_hash: hashKey(key).toString('hex'),
+      prefix: KEY_PREFIX,
+      last4: key.slice(-4),
+      created_at: at,
+    });
+    return { id: encodeId(IdKind.apiKey, world.idSalt, id), client: name, key };
+  });
+}
+
+export async function listKeys(store: Store): Promise<KeyView[]> {
+  const world = await readWorld(store.db);
+  const rows = await repo.listApiKeys(store.db);
+  return rows.map((r) => toView(r, world.idSalt));
+}
+
+/** Revoke a key by its id. Revoking a revoked key changes nothing. */
+export async function revokeKey(store: Store, keyId: string, now: () => Date): Promise<{ key: KeyView; changed: boolean }> {
+  return store.transaction(async (trx) => {
+    const world = await readWorld(trx);
+    const rowid = decodeId(IdKind.apiKey, world.idSalt, keyId.trim());
+    const row = rowid === null ? undefined : await repo.findApiKeyById(trx, rowid);
+    if (!row) throw notFound('API key', keyId);
+    const changed = await repo.revokeApiKey(trx, row.id, now().getTime());
+    const after = (await repo.findApiKeyById(trx, row.id))!;
+    return { key: toView(after, world.idSalt), changed };
+  });
+}
+
+function toView(r: repo.ApiKeyWithClient, idSalt: number): KeyView {
+  return {
+    id: encodeId(IdKind.apiKey, idSalt, r.id),
+    client: r.client_name,
+    key: redact(r.prefix, r.last4),
+    created_at: iso(r.created_at),
+    revoked_at: r.revoked_at === null ? null : iso(r.revoked_at),
+  };
+}
+
+const DUMMY_HASH = hashKey('premia: no such key');
+
+/** The client a presented key acts for; 401 UNAUTHORIZED when missing, unknown or revoked. */
+export async function authenticate(store: Store, presented: unknown): Promise<Principal> {
+  if (typeof presented !== 'string' || presented.length === 0 || presented.length > MAX_PRESENTED_LENGTH) throw unauthorized();
+  const digest = hashKey(presented);
+  const row = await repo.findApiKeyByHash(store.db, digest.toString('hex'));
+  const stored = row ? Buffer.from(row.key_hash, 'hex') : DUMMY_HASH;
+  const same = stored.length === digest.length && timingSafeEqual(stored, digest);
+  if (!row || !same || row.revoked_at !== null) throw unauthorized();
+  const world = await readWorld(store.db);
+  return {
+    keyRowId: row.id,
+    keyId: encodeId(IdKind.apiKey, world.idSalt, row.id),
+    clientId: row.client_id,
+    clientName: row.client_name,
+  };
+}
+
+export function unauthorized(): PremiaError {
+  return new PremiaError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
+}

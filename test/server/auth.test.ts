@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { call, POLICY, startServer, type TestServer } from './helpers.js';
+
+const UNAUTHORIZED = 'Invalid or missing API key: send a valid key in the X-API-Key header.';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startServer();
+});
+afterAll(async () => {
+  await s.close();
+});
+
+describe('authentication (spec 5)', () => {
+  it.each([
+    ['missing', null],
+    ['unknown', 'pmk_0000000000000000000000000000000000000000'],
+    ['empty', ''],
+    ['a near miss', 'x'],
+  ])('answers 401 UNAUTHORIZED with the spec body when the key is %s', async (_what, key) => {
+    const res = await call(s.app, 'GET', '/v1/policies', { key });
+    expect(res.status).toBe(401);
+    expect(res.json()).toEqual({ error: { code: 'UNAUTHORIZED', message: UNAUTHORIZED, request_id: res.headers['x-request-id'] } });
+  });
+
+  it('checks the key before reading the body', async () => {
+    const res = await call(s.app, 'POST', '/v1/policies', { key: null, payload: '{not json', headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(401);
+  });
+
+  it('refuses a key revoked by the CLI at once (nothing is cached)', async () => {
+    const created = await runCli(['--db', s.dbPath, '--json', 'keys', 'create', '--client', 'Acme Life'], { cwd: s.dir });
+    expect(created.code).toBe(0);
+    const { id, key, client } = created.json();
+    expect(client).toBe('Acme Life');
+    expect((await call(s.app, 'GET', '/v1/whoami', { key })).status).toBe(200);
+    const revoked = await runCli(['--db', s.dbPath, 'keys', 'revoke', id], { cwd: s.dir });
+    expect(revoked.code).toBe(0);
+    const res = await call(s.app, 'GET', '/v1/whoami', { key });
+    expect(res.status).toBe(401);
+    expect(res.json().error.message).toBe(UNAUTHORIZED);
+    // The client's other key still works.
+    expect((await call(s.app, 'GET', '/v1/whoami', { key: s.keys.acme })).status).toBe(200);
+  });
+
+  it('whoami names the client and the key, never the key itself', async () => {
+    const res = await call(s.app, 'GET', '/v1/whoami', { key: s.keys.other });
+    expect(res.status).toBe(200);
+    const body = res.json();
+    expect(body).toEqual({ client: 'Other Insure', key_id: expect.stringMatching(/^[0-9a-f-]{36}$/), simulation: true });
+    expect(res.text).not.toContain(s.keys.other);
+  });
+
+  it('serves the OpenAPI document without a key', async () => {
+    const res = await call(s.app, 'GET', '/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.json().openapi).toBe('3.1.0');
+  });
+
+  it('never writes the key into the access log', async () => {
+    await call(s.app, 'GET', '/v1/whoami', { key: s.keys.acme });
+    expect(s.logs.length).toBeGreaterThan(0);
+    expect(s.logs.join('\n')).not.toContain(s.keys.acme);
+    expect(s.logs.join('\n')).not.toContain(s.keys.other);
+    expect(s.logs.at(-1)).toMatch(/^\d{4}-\d{2}-\d{2}T\S+Z GET \/v1\/whoami 200 \d+\.\dms [0-9a-f-]{36}$/);
+  });
+});
+
+describe('isolation between clients', () => {
+  let acmePolicy: { id: string; policy_number: string };
+  beforeAll(async () => {
+    const res = await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme, body: { ...POLICY, policy_number: 'ISO-1' } });
+    expect(res.status).toBe(201);
+    acmePolicy = res.json();
+  });
+
+  it("answers 404 for another client's policy, by id and by number, exactly as for a missing one", async () => {
+    for (const ref of [acmePolicy.id, acmePolicy.policy_number]) {
+      const theirs = await call(s.app, 'GET', `/v1/policies/${ref}`, { key: s.keys.other });
+      expect(theirs.status).toBe(404);
+      expect(theirs.json().error.code).toBe('NOT_FOUND');
+      expect(theirs.json().error.message).toBe(`Policy '${ref}' was not found. Check the id or number and try again.`);
+      const patch = await call(s.app, 'PATCH', `/v1/policies/${ref}`, { key: s.keys.other, body: { status: 'cancelled' } });
+      expect(patch.status).toBe(404);
+    }
+    const mine = await call(s.app, 'GET', `/v1/policies/${acmePolicy.id}`, { key: s.keys.acme });
+    expect(mine.status).toBe(200);
+    expect(mine.json().status).toBe('active');
+  });
+
+  it('lists only the caller\'s own policies, and policy numbers are per client', async () => {
+    const created = await call(s.app, 'POST', '/v1/policies', { key: s.keys.other, body: { ...POLICY, policy_number: 'ISO-1' } });
+    expect(created.status).toBe(201);
+    expect(created.json().id).not.toBe(acmePolicy.id);
+    const acme = (await call(s.app, 'GET', '/v1/policies?limit=1000', { key: s.keys.acme })).json();
+    const other = (await call(s.app, 'GET', '/v1/policies?limit=1000', { key: s.keys.other })).json();
+    expect(acme.data.map((p: any) => p.id)).toContain(acmePolicy.id);
+    expect(other.data.map((p: any) => p.id)).not.toContain(acmePolicy.id);
+    expect(other.data.map((p: any) => p.policy_number)).toEqual(['ISO-1']);
+  });
+});
+
+describe('request ids', () => {
+  it('reuses a sane X-Request-Id sent by the caller and makes one otherwise', async () => {
+    const mine = await call(s.app, 'GET', '/v1/nope', { key: s.keys.acme, headers: { 'x-request-id': 'trace-123.abc' } });
+    expect(mine.headers['x-request-id']).toBe('trace-123.abc');
+    expect(mine.json().error.request_id).toBe('trace-123.abc');
+    const odd = await call(s.app, 'GET', '/v1/whoami', { key: s.keys.acme, headers: { 'x-request-id': 'has space' } });
+    expect(odd.headers['x-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});

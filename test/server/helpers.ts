@@ -1,0 +1,158 @@
+/**
+ * Helpers of the server tests: a server on a fresh store with two clients' keys, and `call`, which
+ * injects a request and checks every JSON response against openapi.yaml (the operation's schema
+ * for that status and media type, validated with ajv), so each test also proves conformance.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { FastifyInstance } from 'fastify';
+import { parse } from 'yaml';
+import { expect } from 'vitest';
+import { openLocalBackend, type LocalBackend } from '../../src/backend/local/index.js';
+import { createServer, type ServerOptions } from '../../src/server/app.js';
+import { createKey } from '../../src/server/keys.js';
+import { REPO, tempDir } from '../helpers/cli.js';
+
+export const NOW = () => new Date('2026-11-21T09:30:00.000Z');
+export const OPENAPI = parse(readFileSync(join(REPO, 'openapi.yaml'), 'utf8')) as any;
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+addFormats(ajv);
+ajv.addSchema({ ...OPENAPI, $id: 'https://premia.test/openapi.json' });
+
+export interface TestServer {
+  app: FastifyInstance;
+  backend: LocalBackend;
+  dir: string;
+  dbPath: string;
+  logs: string[];
+  /** Keys of two clients: acme ("Acme Life") and other ("Other Insure"). */
+  keys: { acme: string; other: string };
+  close: () => Promise<void>;
+}
+
+export async function startServer(options: Partial<ServerOptions> = {}): Promise<TestServer> {
+  const { dir, cleanup } = tempDir('premia-server-');
+  const dbPath = join(dir, 'premia.db');
+  const backend = await openLocalBackend({ path: dbPath, now: NOW });
+  const logs: string[] = [];
+  const app = await createServer({ backend, log: (l) => logs.push(l), tmpDir: dir, ...options });
+  const acme = await createKey(backend.store, 'Acme Life', NOW);
+  const other = await createKey(backend.store, 'Other Insure', NOW);
+  return {
+    app,
+    backend,
+    dir,
+    dbPath,
+    logs,
+    keys: { acme: acme.key, other: other.key },
+    close: async () => {
+      await app.close();
+      await backend.close();
+      cleanup();
+    },
+  };
+}
+
+export interface CallOptions {
+  key?: string | null;
+  body?: unknown;
+  /** A raw payload (string or Buffer) sent as is. */
+  payload?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  text: string;
+  json: () => any;
+}
+
+/** Inject a request and check its response against the OpenAPI document. */
+export async function call(app: FastifyInstance, method: string, url: string, options: CallOptions = {}): Promise<Reply> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key !== null && options.key !== undefined) headers['x-api-key'] = options.key;
+  let payload: string | Buffer | undefined = options.payload;
+  if (options.body !== undefined) {
+    payload = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await app.inject({ method: method as any, url, headers, payload });
+  const reply: Reply = { status: res.statusCode, headers: res.headers, text: res.body, json: () => JSON.parse(res.body) };
+  checkResponse(method, url, reply);
+  return reply;
+}
+
+/** Every response: X-Request-Id; errors: the spec's body with the same id; JSON: the documented schema. */
+export function checkResponse(method: string, url: string, reply: Reply): void {
+  const requestId = reply.headers['x-request-id'];
+  expect(typeof requestId, `X-Request-Id on ${method} ${url}`).toBe('string');
+  const contentType = String(reply.headers['content-type'] ?? '');
+  if (reply.status >= 400) {
+    expect(contentType).toBe('application/json; charset=utf-8');
+    expect(reply.json().error.request_id).toBe(requestId);
+  }
+  const path = url.split('?', 1)[0]!.replace(/^\/v1/, '');
+  const template = matchPath(path);
+  if (template === null) {
+    expect(reply.status, `undocumented path ${path}`).toBe(404);
+    return;
+  }
+  const operation = OPENAPI.paths[template][method.toLowerCase()];
+  if (!operation) {
+    expect(reply.status, `undocumented operation ${method} ${template}`).toBe(404);
+    return;
+  }
+  const documented = operation.responses[String(reply.status)];
+  expect(documented, `status ${reply.status} of ${method} ${template} is documented`).toBeDefined();
+  const mediaType = contentType.split(';', 1)[0]!.trim();
+  const responseRef = documented.$ref ? documented.$ref : `#/paths/${pointer(template)}/${method.toLowerCase()}/responses/${reply.status}`;
+  const resolved = documented.$ref ? OPENAPI.components.responses[documented.$ref.split('/').pop()] : documented;
+  expect(resolved.content?.[mediaType], `${mediaType} documented for ${reply.status} of ${method} ${template}`).toBeDefined();
+  for (const header of Object.keys(resolved.headers ?? {})) {
+    if (header === 'X-Request-Id' || header === 'Retry-After') expect(reply.headers[header.toLowerCase()], header).toBeDefined();
+  }
+  if (mediaType !== 'application/json') return;
+  const schemaRef = `https://premia.test/openapi.json${responseRef}/content/${pointer('application/json')}/schema`;
+  const validate = ajv.getSchema(schemaRef);
+  expect(validate, `schema ${schemaRef}`).toBeDefined();
+  const ok = validate!(reply.json());
+  expect(ok ? [] : validate!.errors, `${method} ${url} ${reply.status} conforms to openapi.yaml`).toEqual([]);
+}
+
+function pointer(s: string): string {
+  return s.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function matchPath(path: string): string | null {
+  for (const template of Object.keys(OPENAPI.paths)) {
+    const re = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+    if (re.test(path)) return template;
+  }
+  return null;
+}
+
+/** A multipart/form-data body with one file part. */
+export function multipart(fieldName: string, filename: string, content: string | Buffer): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = '----premia-test-boundary-7MA4YWxkTrZu0gW';
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${fieldName}"; filename="${filename}"\r\nContent-Type: text/csv\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return {
+    payload: Buffer.concat([head, Buffer.isBuffer(content) ? content : Buffer.from(content), tail]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+export const POLICY = {
+  policy_number: 'POL-0001',
+  customer_id: 'C100001',
+  external_customer_ref: 'EXT-1',
+  product_code: 'LIFE_BASIC',
+  collection_amount: 149.5,
+};

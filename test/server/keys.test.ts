@@ -1,0 +1,83 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+
+let dir: string;
+let cleanup: () => void;
+let db: string;
+beforeEach(() => {
+  ({ dir, cleanup } = tempDir());
+  db = join(dir, 'premia.db');
+});
+afterEach(() => cleanup());
+
+const cli = (...args: string[]) => runCli(['--db', db, ...args], { cwd: dir });
+
+describe('premia keys', () => {
+  it('create prints a new key once on stdout and stores only its hash, prefix and last 4', async () => {
+    const res = await cli('keys', 'create', '--client', 'Acme Life');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^pmk_[0-9A-Za-z]{40}\n$/);
+    const key = res.stdout.trim();
+    expect(res.stderr).toMatch(/^Created key [0-9a-f-]{36} for client Acme Life\.\n/);
+    expect(res.stderr).not.toContain(key);
+    const raw = new Database(db, { readonly: true });
+    try {
+      const rows = raw.prepare('select * from api_keys').all() as Record<string, unknown>[];
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ prefix: 'pmk_', last4: key.slice(-4), revoked_at: null });
+      expect(rows[0]!.key_hash).toMatch(/^[0-9a-f]{64}$/);
+      const everything = JSON.stringify(raw.prepare('select * from api_keys').all()) + JSON.stringify(raw.prepare('select * from clients').all());
+      expect(everything).not.toContain(key.slice(4, 20));
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('create --json prints {id, client, key}; a second key for the same client reuses the client', async () => {
+    const a = (await cli('--json', 'keys', 'create', '--client', 'Acme Life')).json();
+    const b = (await cli('--json', 'keys', 'create', '--client', '  Acme Life ')).json();
+    expect(Object.keys(a)).toEqual(['id', 'client', 'key']);
+    expect(b.client).toBe('Acme Life');
+    expect(a.key).not.toBe(b.key);
+    const raw = new Database(db, { readonly: true });
+    try {
+      expect(raw.prepare("select count(*) as n from clients where name = 'Acme Life'").get()).toEqual({ n: 1 });
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('list shows keys redacted; revoke marks one revoked; revoking again changes nothing', async () => {
+    const a = (await cli('--json', 'keys', 'create', '--client', 'Acme Life')).json();
+    const b = (await cli('--json', 'keys', 'create', '--client', 'Other Insure')).json();
+    const list = await cli('keys', 'list');
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain(`pmk_…${a.key.slice(-4)}`);
+    expect(list.stdout).not.toContain(a.key);
+    expect(list.stdout).not.toContain(b.key);
+    const revoke = await cli('keys', 'revoke', a.id);
+    expect(revoke.code).toBe(0);
+    expect(revoke.stderr).toBe(`Revoked key ${a.id} (pmk_…${a.key.slice(-4)}) of Acme Life; requests with it are refused from now on.\n`);
+    const json = (await cli('--json', 'keys', 'list')).json();
+    expect(json.map((k: any) => [k.id, k.client, k.key, k.revoked_at !== null])).toEqual([
+      [a.id, 'Acme Life', `pmk_…${a.key.slice(-4)}`, true],
+      [b.id, 'Other Insure', `pmk_…${b.key.slice(-4)}`, false],
+    ]);
+    const again = await cli('keys', 'revoke', a.id);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/was already revoked on \d{4}-\d{2}-\d{2}T/);
+  });
+
+  it('revoke of an unknown key is NOT_FOUND (exit 5); a bad client name is a usage error (exit 2)', async () => {
+    const unknown = await cli('keys', 'revoke', '00000000-0000-8000-8000-000000000000');
+    expect(unknown.code).toBe(5);
+    expect(unknown.stderr).toContain("API key '00000000-0000-8000-8000-000000000000' was not found.");
+    const blank = await cli('keys', 'create', '--client', '   ');
+    expect(blank.code).toBe(2);
+    const missing = await cli('keys', 'create');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("required option '--client <name>' not specified");
+  });
+});

@@ -1,0 +1,228 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FIXTURES, runCli, tempDir } from '../helpers/cli.js';
+import { call, multipart, NOW, POLICY, startServer, type TestServer } from './helpers.js';
+
+let s: TestServer;
+beforeEach(async () => {
+  s = await startServer();
+});
+afterEach(async () => {
+  await s.close();
+});
+
+const create = (body: unknown, key = s.keys.acme) => call(s.app, 'POST', '/v1/policies', { key, body });
+
+describe('POST /v1/policies', () => {
+  it('creates an active policy (201) with money as a two-decimal number', async () => {
+    const res = await create(POLICY);
+    expect(res.status).toBe(201);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    const body = res.json();
+    expect(body).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+      policy_number: 'POL-0001',
+      customer_id: 'C100001',
+      external_customer_ref: 'EXT-1',
+      product_code: 'LIFE_BASIC',
+      collection_amount: 149.5,
+      collection_amount_effective_period: null,
+      status: 'active',
+      created_at: '2026-11-21T09:30:00.000Z',
+      updated_at: '2026-11-21T09:30:00.000Z',
+    });
+    expect(res.text).toContain('"collection_amount":149.50,');
+  });
+
+  it('answers 400 with one detail per bad field, worded as in local mode', async () => {
+    const res = await create({ policy_number: 'bad number', customer_id: 'C1', external_customer_ref: 'E1', product_code: 'life', collection_amount: 10.001, colour: 'red' });
+    expect(res.status).toBe(400);
+    const error = res.json().error;
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.message).toBe('The policy is not valid: 4 problems (policy_number, product_code, collection_amount, colour); see details.');
+    expect(error.details.map((d: any) => [d.field, d.code])).toEqual([
+      ['policy_number', 'INVALID_FORMAT'],
+      ['product_code', 'INVALID_FORMAT'],
+      ['collection_amount', 'INVALID_AMOUNT'],
+      ['colour', 'UNKNOWN_FIELD'],
+    ]);
+    // The CLI says the same about the same input.
+    const { dir, cleanup } = tempDir();
+    try {
+      const cli = await runCli(
+        ['--db', join(dir, 'p.db'), '--json', 'policies', 'create', '--policy-number', 'bad number', '--customer-id', 'C1', '--external-ref', 'E1', '--product-code', 'life', '--amount', '10.001'],
+        { cwd: dir, now: NOW },
+      );
+      expect(cli.code).toBe(2);
+      const local = JSON.parse(cli.stderr).error;
+      expect(local.details.map((d: any) => d.message)).toEqual(error.details.slice(0, 3).map((d: any) => d.message));
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('refuses a missing body, an array body and a string amount of the wrong shape', async () => {
+    const empty = await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme });
+    expect(empty.status).toBe(400);
+    expect(empty.json().error.details).toEqual([{ field: 'body', code: 'REQUIRED', message: 'a JSON object body is required' }]);
+    const array = await create([POLICY]);
+    expect(array.status).toBe(400);
+    expect(array.json().error.message).toBe('The body must be a JSON object.');
+    const amount = await create({ ...POLICY, collection_amount: '1,000.00' });
+    expect(amount.status).toBe(400);
+    expect(amount.json().error.details[0].message).toBe("collection_amount '1,000.00' has a thousands separator; write it without one, like 1000.00");
+  });
+
+  it('answers 409 DUPLICATE_POLICY for a policy number the client already has', async () => {
+    const first = await create(POLICY);
+    const again = await create({ ...POLICY, customer_id: 'C2' });
+    expect(again.status).toBe(409);
+    expect(again.json().error.code).toBe('DUPLICATE_POLICY');
+    expect(again.json().error.details).toEqual([{ field: 'policy_number', policy_number: 'POL-0001', id: first.json().id }]);
+  });
+});
+
+describe('PATCH /v1/policies/{id}', () => {
+  it('changes the premium from the next month and cancels, by id or by number', async () => {
+    const { id } = (await create(POLICY)).json();
+    const amount = await call(s.app, 'PATCH', `/v1/policies/${id}`, { key: s.keys.acme, body: { collection_amount: 199 } });
+    expect(amount.status).toBe(200);
+    expect(amount.json()).toMatchObject({ id, policy_number: 'POL-0001', collection_amount: 199, collection_amount_effective_period: '2026-12', status: 'active' });
+    expect(amount.text).toContain('"collection_amount":199.00');
+    const cancel = await call(s.app, 'PATCH', '/v1/policies/POL-0001', { key: s.keys.acme, body: { status: 'cancelled' } });
+    expect(cancel.status).toBe(200);
+    expect(cancel.json().status).toBe('cancelled');
+    const back = await call(s.app, 'PATCH', `/v1/policies/${id}`, { key: s.keys.acme, body: { status: 'active' } });
+    expect(back.status).toBe(409);
+    expect(back.json().error.code).toBe('INVALID_TRANSITION');
+  });
+
+  it('answers 400 for an empty or unknown update and 404 for an unknown policy', async () => {
+    await create(POLICY);
+    const empty = await call(s.app, 'PATCH', '/v1/policies/POL-0001', { key: s.keys.acme, body: {} });
+    expect(empty.status).toBe(400);
+    expect(empty.json().error.details).toEqual([{ field: 'body', code: 'REQUIRED', message: 'give collection_amount, status, or both' }]);
+    const unknown = await call(s.app, 'PATCH', '/v1/policies/POL-0001', { key: s.keys.acme, body: { product_code: 'X' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.json().error.details[0]).toEqual({ field: 'product_code', code: 'UNKNOWN_FIELD', message: 'product_code cannot be updated; only collection_amount and status can' });
+    const missing = await call(s.app, 'PATCH', '/v1/policies/NOPE-1', { key: s.keys.acme, body: { status: 'lapsed' } });
+    expect(missing.status).toBe(404);
+    expect(missing.json().error.code).toBe('NOT_FOUND');
+  });
+});
+
+describe('GET /v1/policies and /v1/policies/{id}', () => {
+  it('pages in policy_number order with next_after, and filters by status', async () => {
+    for (const n of ['P-3', 'P-1', 'P-2']) await create({ ...POLICY, policy_number: n });
+    await call(s.app, 'PATCH', '/v1/policies/P-2', { key: s.keys.acme, body: { status: 'lapsed' } });
+    const first = await call(s.app, 'GET', '/v1/policies?limit=2', { key: s.keys.acme });
+    expect(first.status).toBe(200);
+    expect(first.json().data.map((p: any) => p.policy_number)).toEqual(['P-1', 'P-2']);
+    expect(first.json().next_after).toBe('P-2');
+    const second = await call(s.app, 'GET', '/v1/policies?limit=2&after=P-2', { key: s.keys.acme });
+    expect(second.json()).toMatchObject({ data: [{ policy_number: 'P-3' }], next_after: null });
+    const lapsed = await call(s.app, 'GET', '/v1/policies?status=lapsed', { key: s.keys.acme });
+    expect(lapsed.json().data.map((p: any) => p.policy_number)).toEqual(['P-2']);
+  });
+
+  it('returns one policy with its history', async () => {
+    await create(POLICY);
+    await call(s.app, 'PATCH', '/v1/policies/POL-0001', { key: s.keys.acme, body: { collection_amount: 160.25 } });
+    const res = await call(s.app, 'GET', '/v1/policies/POL-0001', { key: s.keys.acme });
+    expect(res.status).toBe(200);
+    expect(res.json().amount_history).toEqual([{ effective_period: '2026-12', old_amount: 149.5, new_amount: 160.25, changed_on: '2026-11-21' }]);
+    expect(res.json().status_history).toEqual([]);
+  });
+
+  it.each([
+    ['limit=0', 'limit', 'INVALID_VALUE'],
+    ['limit=ten', 'limit', 'INVALID_VALUE'],
+    ['status=gone', 'status', 'INVALID_VALUE'],
+    ['colour=red', 'colour', 'UNKNOWN_FIELD'],
+    ['status=active&status=lapsed', 'status', 'REPEATED'],
+  ])('answers 400 for the query %s', async (query, field, code) => {
+    const res = await call(s.app, 'GET', `/v1/policies?${query}`, { key: s.keys.acme });
+    expect(res.status).toBe(400);
+    expect(res.json().error.code).toBe('VALIDATION_ERROR');
+    expect(res.json().error.details[0]).toMatchObject({ field, code });
+  });
+
+  it('passes a policy number with a slash through as it is', async () => {
+    await create({ ...POLICY, policy_number: 'POL/77' });
+    const res = await call(s.app, 'GET', '/v1/policies/POL%2F77', { key: s.keys.acme });
+    expect(res.status).toBe(200);
+    expect(res.json().policy_number).toBe('POL/77');
+  });
+});
+
+describe('POST /v1/policies/import', () => {
+  const fixture = (name: string) => readFileSync(join(FIXTURES, name));
+
+  it('imports the fixture from a multipart file part', async () => {
+    const form = multipart('file', 'policies.csv', fixture('policies.csv'));
+    const res = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, ...form });
+    expect(res.status).toBe(200);
+    expect(res.json()).toEqual({ imported: 520, failed: 0, errors: [] });
+    const page = await call(s.app, 'GET', '/v1/policies?limit=10000', { key: s.keys.acme });
+    expect(page.json().data).toHaveLength(520);
+    // Nothing is left in the spool directory.
+    expect(readdir(s.dir).filter((f) => f.startsWith('premia-upload-'))).toEqual([]);
+  });
+
+  it('reports bad rows exactly as the CLI does in local mode', async () => {
+    const form = multipart('file', 'policies-invalid.csv', fixture('policies-invalid.csv'));
+    const res = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, ...form });
+    expect(res.status).toBe(200);
+    const { dir, cleanup } = tempDir();
+    try {
+      const cli = await runCli(['--db', join(dir, 'p.db'), '--json', 'policies', 'import', join(FIXTURES, 'policies-invalid.csv')], { cwd: dir, now: NOW });
+      expect(cli.code).toBe(3);
+      expect(res.text + '\n').toBe(cli.stdout);
+    } finally {
+      cleanup();
+    }
+    expect(res.json()).toMatchObject({ imported: 4, failed: 24 });
+  });
+
+  it('refuses a file that is not CSV text whole (400 INVALID_FILE, nothing imported)', async () => {
+    const form = multipart('file', 'blob.bin', Buffer.from([0x63, 0x75, 0x00, 0xff, 0xfe]));
+    const res = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, ...form });
+    expect(res.status).toBe(400);
+    expect(res.json().error.code).toBe('INVALID_FILE');
+  });
+
+  it('answers 413 for a file over the upload limit and imports nothing', async () => {
+    await s.close();
+    s = await startServer({ uploadLimit: 1000 });
+    const form = multipart('file', 'policies.csv', fixture('policies.csv'));
+    const res = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, ...form });
+    expect(res.status).toBe(413);
+    expect(res.json().error).toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+      message: 'The file is larger than the upload limit of 1000 bytes; nothing was imported.',
+    });
+    const page = await call(s.app, 'GET', '/v1/policies', { key: s.keys.acme });
+    expect(page.json().data).toEqual([]);
+    expect(readdir(s.dir).filter((f) => f.startsWith('premia-upload-'))).toEqual([]);
+    // A file within the limit still goes through.
+    const small = multipart('file', 'small.csv', readFileSync(join(FIXTURES, 'policies.csv'), 'utf8').split('\n').slice(0, 3).join('\n') + '\n');
+    const ok = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, ...small });
+    expect(ok.json()).toEqual({ imported: 2, failed: 0, errors: [] });
+  });
+
+  it('answers 415 for a body that is not multipart, and 400 for a form without a part named file', async () => {
+    const json = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, body: { file: 'x' } });
+    expect(json.status).toBe(415);
+    expect(json.json().error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    const csv = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, payload: 'a,b\n', headers: { 'content-type': 'text/csv' } });
+    expect(csv.status).toBe(415);
+    const wrongName = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, ...multipart('upload', 'p.csv', 'a\n') });
+    expect(wrongName.status).toBe(400);
+    expect(wrongName.json().error.message).toBe("The file part must be named file; got 'upload'.");
+  });
+});
+
+function readdir(dir: string): string[] {
+  return readdirSync(dir);
+}

@@ -1,0 +1,168 @@
+/**
+ * Against real sockets: the API on 127.0.0.1 (port 0) in-process, driven by undici; and the
+ * `premia serve` binary spawned, stopped with SIGTERM while a request is in flight.
+ */
+import { spawn } from 'node:child_process';
+import Database from 'better-sqlite3';
+import { EventEmitter } from 'node:events';
+import { openAsBlob, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FormData, request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openLocalBackend, type LocalBackend } from '../../src/backend/local/index.js';
+import { createKey } from '../../src/server/keys.js';
+import { isLoopback, serve } from '../../src/server/serve.js';
+import { FIXTURES, REPO, runCli, tempDir } from '../helpers/cli.js';
+import { checkResponse, NOW } from './helpers.js';
+
+async function send(method: string, url: string, options: { key?: string; body?: any; headers?: Record<string, string> } = {}) {
+  const res = await request(url, {
+    method: method as any,
+    headers: { ...(options.key ? { 'x-api-key': options.key } : {}), ...options.headers },
+    body: options.body,
+  });
+  const text = await res.body.text();
+  const reply = { status: res.statusCode, headers: res.headers as any, text, json: () => JSON.parse(text) };
+  checkResponse(method, new URL(url).pathname, reply);
+  return reply;
+}
+
+describe('a real listening socket (undici)', () => {
+  let backend: LocalBackend;
+  let key: string;
+  let base: string;
+  let served: Promise<number>;
+  const signals = new EventEmitter();
+  const stderr: string[] = [];
+  let cleanup: () => void;
+
+  beforeAll(async () => {
+    const tmp = tempDir();
+    cleanup = tmp.cleanup;
+    backend = await openLocalBackend({ path: join(tmp.dir, 'premia.db'), now: NOW });
+    key = (await createKey(backend.store, 'Acme Life', NOW)).key;
+    const listening = new Promise<string>((resolve) => {
+      served = serve(
+        backend,
+        { host: '127.0.0.1', port: 0 },
+        { stderr: { write: (s: string) => stderr.push(s) } as any, signals, onListening: resolve },
+      );
+    });
+    base = await listening;
+  });
+  afterAll(async () => {
+    signals.emit('SIGTERM');
+    expect(await served).toBe(0);
+    await backend.close();
+    cleanup();
+  });
+
+  it('knows which hosts are loopback (others get a warning)', () => {
+    expect(['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]'].every(isLoopback)).toBe(true);
+    expect(['0.0.0.0', '::', '192.168.1.10', 'example.org'].some(isLoopback)).toBe(false);
+  });
+
+  it('listens on loopback and prints the URL', () => {
+    expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(stderr.join('')).toContain(`premia: serving ${base} (store `);
+    expect(stderr.join('')).not.toContain('warning:');
+  });
+
+  it('imports fixtures/policies.csv sent as multipart/form-data', async () => {
+    const form = new FormData();
+    form.append('file', await openAsBlob(join(FIXTURES, 'policies.csv'), { type: 'text/csv' }), 'policies.csv');
+    const res = await send('POST', `${base}/policies/import`, { key, body: form });
+    expect(res.status).toBe(200);
+    expect(res.json()).toEqual({ imported: 520, failed: 0, errors: [] });
+    const page = await send('GET', `${base}/policies?limit=3`, { key });
+    expect(page.json().data.map((p: any) => p.policy_number)).toEqual(['POL-2026001', 'POL-2026002', 'POL-2026003']);
+    expect(page.headers['content-type']).toBe('application/json; charset=utf-8');
+  });
+
+  it('answers 401 with the spec body over the wire', async () => {
+    const res = await send('GET', `${base}/policies`);
+    expect(res.status).toBe(401);
+    expect(res.json().error.request_id).toBe(res.headers['x-request-id']);
+  });
+});
+
+describe('premia serve (spawned binary)', () => {
+  let dir: string;
+  let cleanup: () => void;
+  beforeAll(() => {
+    ({ dir, cleanup } = tempDir());
+  });
+  afterAll(() => cleanup());
+
+  it('serves, finishes a request in flight on SIGTERM, closes the store and exits 0', async () => {
+    const db = join(dir, 'premia.db');
+    const created = await runCli(['--db', db, '--json', 'keys', 'create', '--client', 'Demo'], { cwd: dir });
+    const { key } = created.json();
+    const child = spawn(process.execPath, [join(REPO, 'bin', 'premia.js'), 'serve', '--port', '0', '--db', db], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    const waiters: Array<() => void> = [];
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+      for (const w of [...waiters]) w();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const waitFor = (re: RegExp) =>
+      new Promise<RegExpMatchArray>((resolve, reject) => {
+        const check = () => {
+          const m = stderr.match(re);
+          if (m) resolve(m);
+        };
+        waiters.push(check);
+        child.on('exit', () => reject(new Error(`premia serve exited: ${stderr}`)));
+        check();
+      });
+    const [, base] = await waitFor(/premia: serving (http:\/\/127\.0\.0\.1:\d+\/v1)/);
+
+    // An upload whose body is held back until after SIGTERM: the request is in flight.
+    const csv = readFileSync(join(FIXTURES, 'policies.csv'));
+    const boundary = 'premia-test-boundary';
+    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="policies.csv"\r\nContent-Type: text/csv\r\n\r\n`);
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let firstSent!: () => void;
+    const sentFirst = new Promise<void>((resolve) => (firstSent = resolve));
+    async function* body() {
+      yield Buffer.concat([head, csv.subarray(0, 1000)]);
+      firstSent();
+      await released;
+      yield Buffer.concat([csv.subarray(1000), tail]);
+    }
+    const inFlight = request(`${base}/policies/import`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body: body(),
+    });
+    await sentFirst;
+    // Let the server take the request before the signal (ordering, not a timing assertion).
+    await new Promise((r) => setTimeout(r, 300));
+    child.kill('SIGTERM');
+    await waitFor(/SIGTERM received/);
+    release();
+    const res = await inFlight;
+    expect(res.statusCode).toBe(200);
+    expect(await res.body.json()).toEqual({ imported: 520, failed: 0, errors: [] });
+    expect(await exited).toBe(0);
+    expect(stderr).toMatch(/POST \/v1\/policies\/import 200 \d+\.\dms \S+\n/);
+    expect(stderr).toContain('premia: stopped.');
+    expect(stderr).not.toContain(key);
+    // The store was closed cleanly and holds the import, for the key's client.
+    const raw = new Database(db, { readonly: true });
+    try {
+      expect(raw.prepare('select c.name, count(*) as n from policies p join clients c on c.id = p.client_id group by c.name').all()).toEqual([
+        { name: 'Demo', n: 520 },
+      ]);
+    } finally {
+      raw.close();
+    }
+  });
+});
