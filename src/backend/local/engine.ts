@@ -518,6 +518,9 @@ export async function advance(ctx: LocalContext, target: AdvanceTarget, options:
   const days: DaySummary[] = [];
   const total = dayNumber(to) - dayNumber(from);
   let state: EngineState | null = null;
+  // Testing aid (README, "Crash safety"): PREMIA_FAULT=kill-before-commit:YYYY-MM-DD makes the
+  // process kill itself with SIGKILL just before committing that day.
+  const fault = /^kill-before-commit:(\d{4}-\d{2}-\d{2})$/.exec(process.env.PREMIA_FAULT ?? '')?.[1];
   let seen = { version: -1, generation: -1 };
 
   for (let index = 0; index < total; index++) {
@@ -556,6 +559,7 @@ export async function advance(ctx: LocalContext, target: AdvanceTarget, options:
         insertPlans(statements, planAll(s, day, day + 1 + lead));
         statements.get("update meta set value = ? where key = 'clock_date'").run(date);
         s.meta.today = date;
+        if (fault === date) process.kill(process.pid, 'SIGKILL');
         raw.exec('commit');
         seen = { version: dataVersion(raw), generation: store.generation + 1 }; // +1: this call's own write
         const mine = out.summaries.get(clientId) ?? {

@@ -1,0 +1,143 @@
+/** The engine's commands through the CLI, in-process: exit codes, JSON shapes, messages. */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES, runCli, tempDir } from '../helpers/cli.js';
+
+const tmp = tempDir();
+const db = join(tmp.dir, 'p.db');
+const cli = (args: string[], stdin?: string) => runCli(['--db', db, ...args], { cwd: tmp.dir, stdin });
+afterAll(() => tmp.cleanup());
+
+beforeAll(async () => {
+  expect((await cli(['clock', 'set', '2026-10-31'])).code).toBe(0);
+  expect((await cli(['policies', 'import', join(FIXTURES, 'policies.csv')])).code).toBe(0);
+  expect((await cli(['bank', 'import', join(FIXTURES, 'bank-transactions.csv')])).code).toBe(0);
+});
+
+describe('a month through the CLI', () => {
+  it('execute, then advance to month end', async () => {
+    const ex = await cli(['--json', 'collections', 'execute', '--period', '2026-11']);
+    expect(ex.code).toBe(0);
+    expect(Object.keys(ex.json())).toEqual(['execution_id', 'status', 'policies_queued']);
+    expect(ex.json()).toMatchObject({ status: 'processing', policies_queued: 520 });
+    const adv = await cli(['--json', 'clock', 'advance', '--to', '2026-11-30']);
+    expect(adv.code).toBe(0);
+    const r = adv.json();
+    expect([r.from, r.to, r.days.length, r.days[29].closed_period]).toEqual(['2026-10-31', '2026-11-30', 30, '2026-11']);
+    // Money with two decimals in the raw text of --json output.
+    expect(adv.stdout).toMatch(/"collected":\d+\.\d\d[,}]/);
+    const exec = await cli(['--json', 'collections', 'execution', ex.json().execution_id]);
+    expect(exec.json()).toMatchObject({ status: 'completed', policies_queued: 520, counts: { PAID_FULL: 460, PAID_PARTIAL: 26, UNPAID: 34, CANCELLED: 0 } });
+  });
+
+  it('get and list return the spec fields plus id; list filters by status and policy', async () => {
+    const list = await cli(['--json', 'collections', 'list', '--period', '2026-11', '--policy', 'POL-2026021']);
+    expect(list.code).toBe(0);
+    const c = list.json().data[0];
+    expect(Object.keys(c)).toEqual([
+      'id',
+      'period_month',
+      'customer_id',
+      'external_customer_ref',
+      'policy_number',
+      'product_code',
+      'collection_amount_due',
+      'collection_amount_collected',
+      'shortfall',
+      'collection_status',
+      'first_attempt_date',
+      'last_attempt_date',
+      'number_of_attempts',
+      'last_failure_reason',
+      'policy_id',
+      'execution_id',
+    ]);
+    const get = await cli(['--json', 'collections', 'get', c.id]);
+    expect(get.stdout).toContain('"collection_amount_due":1708.74,"collection_amount_collected":1708.74,"shortfall":0.00');
+    const unpaid = await cli(['--json', 'collections', 'list', '--period', '2026-11', '--status', 'UNPAID', '--limit', '5']);
+    expect(unpaid.json().data.map((x: { collection_status: string }) => x.collection_status)).toEqual(Array(5).fill('UNPAID'));
+    expect(unpaid.json().next_after).toMatch(/^POL-/);
+    const human = await cli(['collections', 'explain', c.id]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain('2026-11-26     1708.74  FAILED (INSUFFICIENT_FUNDS)');
+    expect(human.stdout).toContain('PAID_FULL: collected 1708.74 of 1708.74 in 2 attempts');
+  });
+
+  it('exit codes: not found 5, conflicts 6, validation 2', async () => {
+    const missing = await cli(['collections', 'get', '00000000-0000-8000-8000-000000000000']);
+    expect([missing.code, missing.stdout]).toEqual([5, '']);
+    expect(missing.stderr).toContain("Collection '00000000-0000-8000-8000-000000000000' was not found");
+    expect((await cli(['collections', 'execute', '--period', '2026-11'])).code).toBe(6);
+    const closed = await cli(['--json', 'collections', 'execute', '--period', '2026-11']);
+    expect(JSON.parse(closed.stderr).error.code).toBe('PERIOD_CLOSED');
+    expect((await cli(['clock', 'set', '2026-12-01'])).code).toBe(6);
+    const back = await cli(['--json', 'clock', 'advance', '--to', '2026-11-01']);
+    expect([back.code, JSON.parse(back.stderr).error.code]).toEqual([6, 'CLOCK_BACKWARDS']);
+    const unknown = await cli(['--json', 'collections', 'execute', '--period', '2026-12', '--policy', 'POL-2026001', 'NOPE-1']);
+    expect([unknown.code, JSON.parse(unknown.stderr).error.details[0]]).toEqual([
+      2,
+      { field: 'policy_ids', code: 'UNKNOWN_POLICY', message: "no policy 'NOPE-1'", ref: 'NOPE-1' },
+    ]);
+    expect((await cli(['collections', 'list', '--period', '2026-13'])).code).toBe(2);
+    expect((await cli(['clock', 'advance'])).code).toBe(2);
+    expect((await cli(['clock', 'advance', '--days', 'x'])).code).toBe(2);
+  });
+
+  it('attempts export prints the CSV on stdout', async () => {
+    const r = await cli(['collections', 'attempts', '--period', '2026-11']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe('collection_id,policy_number,customer_id,date,amount,outcome,failure_reason');
+    expect(lines.length).toBe(568); // header + 566 attempts + final newline
+  });
+});
+
+describe('bank commands', () => {
+  it('bank show: balance, state, income and recent transactions', async () => {
+    const r = await cli(['--json', 'bank', 'show', 'C100011']);
+    expect(r.code).toBe(0);
+    const v = r.json();
+    expect([v.source, v.as_of, v.balance, v.state, v.income.pattern]).toEqual(['imported', '2026-11-30', 3986.26, 'open', 'monthly_fixed_day']);
+    expect(v.recent_transactions.find((t: { description: string }) => t.description.includes('FAILED'))).toEqual({
+      date: '2026-11-26',
+      amount: -1708.74,
+      description: 'PREMIA DEBIT POL-2026021 (FAILED: INSUFFICIENT_FUNDS)',
+      outcome: 'declined',
+      balance: 680,
+    });
+    const generated = await cli(['--json', 'bank', 'show', 'C100300']);
+    expect(generated.json().source).toBe('generated');
+    expect((await cli(['bank', 'show', '=BAD'])).code).toBe(2);
+  });
+
+  it('bank import validates every row and refuses days already lived', async () => {
+    const csv = [
+      'customer_id,date,amount,description',
+      'NEW-1,2026-12-03,100.00,TRANSFER',
+      'NEW-1,2026-02-30,100.00,TRANSFER',
+      'NEW-1,2026-12-04,1.234,TRANSFER',
+      'NEW-1,2026-12-05,0,HELLO',
+      'NEW-1,2026-11-15,50.00,TRANSFER',
+      'C 1,2026-12-05,5.00,X',
+      'NEW-2,2026-12-05,0,ACCOUNT_CLOSED',
+      'NEW-1,2026-12-05,5.00',
+      'C100200,2026-12-05,5.00,TRANSFER',
+    ].join('\n');
+    const r = await cli(['--json', 'bank', 'import', '-'], csv);
+    expect(r.code).toBe(3);
+    const body = r.json();
+    expect([body.imported, body.failed]).toEqual([2, 7]);
+    expect(body.errors.map((e: { row: number; field: string; code: string }) => [e.row, e.field, e.code])).toEqual([
+      [3, 'date', 'INVALID_DATE'],
+      [4, 'amount', 'INVALID_AMOUNT'],
+      [5, 'amount', 'INVALID_AMOUNT'],
+      [6, 'date', 'DATE_IN_PAST'],
+      [7, 'customer_id', 'INVALID_FORMAT'],
+      [9, 'row', 'WRONG_FIELD_COUNT'],
+      [10, 'customer_id', 'ACCOUNT_IN_USE'], // its generated account has been debited already
+    ]);
+    const bad = await cli(['bank', 'import', '-'], 'customer,date,amount\nx,y,z\n');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("stdin is not a bank transactions CSV file: line 1: the header must be 'customer_id,date,amount,description'");
+  });
+});

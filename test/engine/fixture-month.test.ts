@@ -1,0 +1,177 @@
+/**
+ * The engine on the fixture book with the fixture bank: one imported customer per income
+ * pattern and failure reason (fixtures/make-bank.mjs says what each is). Pins the plan and the
+ * outcome for each, and compares the three strategies on the whole book.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { LocalBackend } from '../../src/backend/local/index.js';
+import { allCollections, fixtureMonth, localBackend, readDownload } from '../helpers/local.js';
+
+let b: LocalBackend;
+beforeAll(async () => {
+  b = await localBackend();
+  await fixtureMonth(b);
+});
+
+// policy, status, collected (cents), attempts, failed, first, last, last failure
+const EXPECTED: Array<[string, string, number, number, number, string | null, string | null, string | null]> = [
+  ['POL-2026001', 'PAID_FULL', 87008, 1, 0, '2026-11-26', '2026-11-26', null], // salary 25th → day after payday
+  ['POL-2026002', 'PAID_FULL', 94134, 1, 0, '2026-11-26', '2026-11-26', null],
+  ['POL-2026003', 'PAID_FULL', 19450, 1, 0, '2026-11-02', '2026-11-02', null], // last business day → early, from the balance
+  ['POL-2026004', 'PAID_FULL', 175048, 1, 0, '2026-11-02', '2026-11-02', null],
+  ['POL-2026005', 'PAID_FULL', 32500, 1, 0, '2026-11-14', '2026-11-14', null], // twice monthly → after the 13th (15th is a Sunday)
+  ['POL-2026006', 'PAID_FULL', 861341, 1, 0, '2026-11-14', '2026-11-14', null],
+  ['POL-2026007', 'PAID_FULL', 9370, 1, 0, '2026-11-07', '2026-11-07', null], // weekly → the Saturday after Friday's pay
+  ['POL-2026008', 'PAID_FULL', 28900, 1, 0, '2026-11-07', '2026-11-07', null],
+  ['POL-2026009', 'PAID_FULL', 116226, 1, 0, '2026-11-14', '2026-11-14', null], // fortnightly → day after the 13th
+  ['POL-2026010', 'PAID_FULL', 13400, 1, 0, '2026-11-14', '2026-11-14', null],
+  ['POL-2026011', 'PAID_FULL', 274346, 3, 0, '2026-11-05', '2026-11-21', null], // irregular → partial debits
+  ['POL-2026012', 'PAID_FULL', 32799, 2, 0, '2026-11-21', '2026-11-27', null],
+  ['POL-2026013', 'UNPAID', 0, 0, 0, null, null, null], // no income → nothing worth attempting
+  ['POL-2026014', 'UNPAID', 0, 0, 0, null, null, null],
+  ['POL-2026015', 'UNPAID', 0, 1, 1, '2026-11-21', '2026-11-21', 'ACCOUNT_CLOSED'],
+  ['POL-2026016', 'UNPAID', 0, 1, 1, '2026-11-21', '2026-11-21', 'ACCOUNT_CLOSED'],
+  ['POL-2026017', 'UNPAID', 0, 1, 1, '2026-11-14', '2026-11-14', 'PAYMENT_STOPPED'],
+  ['POL-2026018', 'UNPAID', 0, 1, 1, '2026-11-14', '2026-11-14', 'PAYMENT_STOPPED'],
+  ['POL-2026019', 'UNPAID', 0, 1, 1, '2026-11-26', '2026-11-26', 'ACCOUNT_FROZEN'],
+  ['POL-2026020', 'UNPAID', 0, 1, 1, '2026-11-26', '2026-11-26', 'ACCOUNT_FROZEN'],
+  ['POL-2026021', 'PAID_FULL', 170874, 2, 1, '2026-11-26', '2026-11-29', 'INSUFFICIENT_FUNDS'], // the spec's retry example
+  ['POL-2026022', 'PAID_FULL', 14500, 1, 0, '2026-11-26', '2026-11-26', null],
+];
+
+describe('fixture customers: one per income pattern and failure reason', () => {
+  it('pins each outcome', async () => {
+    const rows = (await allCollections(b, '2026-11')).filter((c) => c.policy_number <= 'POL-2026022');
+    expect(
+      rows.map((c) => [
+        c.policy_number,
+        c.collection_status,
+        c.collection_amount_collected,
+        c.number_of_attempts,
+        // failed attempts are not a field of the API: count them from the attempts export below
+        EXPECTED.find((e) => e[0] === c.policy_number)![4],
+        c.first_attempt_date,
+        c.last_attempt_date,
+        c.last_failure_reason,
+      ]),
+    ).toEqual(EXPECTED);
+  });
+
+  it('pins every attempt: dates, amounts, outcomes, in (date, policy_number) order', async () => {
+    const csv = await readDownload(await b.exportAttempts('2026-11', 'csv'));
+    const lines = csv
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','))
+      .filter((f) => f[1]! <= 'POL-2026022')
+      .map((f) => [f[1], f[3], f[4], f[5], f[6]]);
+    expect(lines).toEqual([
+      ['POL-2026003', '2026-11-02', '194.50', 'SUCCESS', ''],
+      ['POL-2026004', '2026-11-02', '1750.48', 'SUCCESS', ''],
+      ['POL-2026011', '2026-11-05', '540.00', 'SUCCESS', ''],
+      ['POL-2026007', '2026-11-07', '93.70', 'SUCCESS', ''],
+      ['POL-2026008', '2026-11-07', '289.00', 'SUCCESS', ''],
+      ['POL-2026011', '2026-11-10', '960.00', 'SUCCESS', ''],
+      ['POL-2026005', '2026-11-14', '325.00', 'SUCCESS', ''],
+      ['POL-2026006', '2026-11-14', '8613.41', 'SUCCESS', ''],
+      ['POL-2026009', '2026-11-14', '1162.26', 'SUCCESS', ''],
+      ['POL-2026010', '2026-11-14', '134.00', 'SUCCESS', ''],
+      ['POL-2026017', '2026-11-14', '67.00', 'FAILED', 'PAYMENT_STOPPED'],
+      ['POL-2026018', '2026-11-14', '790.48', 'FAILED', 'PAYMENT_STOPPED'],
+      ['POL-2026011', '2026-11-21', '1243.46', 'SUCCESS', ''],
+      ['POL-2026012', '2026-11-21', '136.54', 'SUCCESS', ''],
+      ['POL-2026015', '2026-11-21', '324.65', 'FAILED', 'ACCOUNT_CLOSED'],
+      ['POL-2026016', '2026-11-21', '644.22', 'FAILED', 'ACCOUNT_CLOSED'],
+      ['POL-2026001', '2026-11-26', '870.08', 'SUCCESS', ''],
+      ['POL-2026002', '2026-11-26', '941.34', 'SUCCESS', ''],
+      ['POL-2026019', '2026-11-26', '7948.47', 'FAILED', 'ACCOUNT_FROZEN'],
+      ['POL-2026020', '2026-11-26', '860.94', 'FAILED', 'ACCOUNT_FROZEN'],
+      ['POL-2026021', '2026-11-26', '1708.74', 'FAILED', 'INSUFFICIENT_FUNDS'],
+      ['POL-2026022', '2026-11-26', '145.00', 'SUCCESS', ''],
+      ['POL-2026012', '2026-11-27', '191.45', 'SUCCESS', ''],
+      ['POL-2026021', '2026-11-29', '1708.74', 'SUCCESS', ''],
+    ]);
+  });
+
+  it('partial debits of the irregular earner sum exactly to the amount due', async () => {
+    const csv = await readDownload(await b.exportAttempts('2026-11', 'json'));
+    const attempts = JSON.parse(csv).attempts.filter((a: { policy_number: string }) => a.policy_number === 'POL-2026011');
+    expect(attempts.map((a: { amount: number }) => a.amount)).toEqual([540, 960, 1243.46]);
+    const cents = attempts.reduce((s: number, a: { amount: number }) => s + Math.round(a.amount * 100), 0);
+    expect(cents).toBe(274346);
+  });
+
+  it('explain says why: income pattern, trigger, and the retry after the late salary', async () => {
+    const c = (await b.listCollections({ period_month: '2026-11', policy: 'POL-2026021' })).data[0]!;
+    const e = await b.explainCollection(c.id);
+    expect(e.strategy).toBe('smart');
+    expect(e.income.pattern).toBe('monthly_fixed_day');
+    expect(e.attempts.map((a) => [a.date, a.outcome, a.failure_reason])).toEqual([
+      ['2026-11-26', 'FAILED', 'INSUFFICIENT_FUNDS'],
+      ['2026-11-29', 'SUCCESS', null],
+    ]);
+    expect(e.attempts[0]!.why).toMatch(/^smart: 1 day after income of about 9800\.00 expected 2026-11-25;/);
+    expect(e.attempts[1]!.why).toMatch(/^smart: 2 days after income of 9800\.00 received 2026-11-27;/);
+    expect(e.summary).toBe('PAID_FULL: collected 1708.74 of 1708.74 in 2 attempts; last failure INSUFFICIENT_FUNDS (period closed).');
+  });
+
+  it('the income analysis classifies each imported pattern', async () => {
+    const patterns: Record<string, string> = {};
+    for (const id of ['C100001', 'C100002', 'C100003', 'C100004', 'C100005', 'C100006', 'C100007']) {
+      patterns[id] = (await b.showBankAccount(id)).income.pattern;
+    }
+    expect(patterns).toEqual({
+      C100001: 'monthly_fixed_day',
+      C100002: 'monthly_last_business_day',
+      C100003: 'twice_monthly',
+      C100004: 'weekly',
+      C100005: 'fortnightly',
+      C100006: 'irregular',
+      C100007: 'irregular',
+    });
+    const frozen = await b.showBankAccount('C100010');
+    expect(frozen.state).toBe('frozen');
+    expect((await b.showBankAccount('C100008')).state).toBe('closed');
+    expect((await b.showBankAccount('C100009')).state).toBe('payment_stopped');
+  });
+
+  it('the execution completes when the period closes, with counts by status', async () => {
+    const c = (await b.listCollections({ period_month: '2026-11', limit: 1 })).data[0]!;
+    const ex = await b.getExecution(c.execution_id);
+    expect(ex.status).toBe('completed');
+    expect(ex.completed_at).toMatch(/^2026-11-30T/);
+    expect(ex.counts).toEqual({ PAID_FULL: 460, PAID_PARTIAL: 26, UNPAID: 34, CANCELLED: 0 });
+  });
+});
+
+describe('strategies on the whole fixture book (generated accounts for all customers)', () => {
+  async function run(strategy: string) {
+    const backend = await localBackend();
+    await fixtureMonth(backend, { bank: false, strategy });
+    const rows = await allCollections(backend, '2026-11');
+    const csv = await readDownload(await backend.exportAttempts('2026-11', 'csv'));
+    const failed = csv.split('\n').filter((l) => l.includes(',FAILED,')).length;
+    await backend.close();
+    return {
+      collected: rows.reduce((s, c) => s + c.collection_amount_collected, 0),
+      due: rows.reduce((s, c) => s + c.collection_amount_due, 0),
+      full: rows.filter((c) => c.collection_status === 'PAID_FULL').length,
+      attempts: rows.reduce((s, c) => s + c.number_of_attempts, 0),
+      failed,
+    };
+  }
+
+  it('smart collects more than naive with fewer failed attempts; the oracle bounds both', async () => {
+    const smart = await run('smart');
+    const naive = await run('naive');
+    const oracle = await run('oracle');
+    // The README quotes these figures.
+    expect(smart).toEqual({ collected: 43605232, due: 51898309, full: 466, attempts: 566, failed: 25 });
+    expect(naive).toEqual({ collected: 39707997, due: 51898309, full: 463, attempts: 681, failed: 218 });
+    expect(oracle).toEqual({ collected: 48601262, due: 51898309, full: 485, attempts: 576, failed: 0 });
+    expect(smart.collected).toBeGreaterThan(naive.collected);
+    expect(smart.failed).toBeLessThan(naive.failed);
+    expect(oracle.collected).toBeGreaterThanOrEqual(smart.collected);
+  });
+});

@@ -1,0 +1,51 @@
+/** Driving the local backend directly in tests (no CLI), on a temporary store. */
+import { createReadStream } from 'node:fs';
+import { basename, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { openLocalBackend, type LocalBackend } from '../../src/backend/local/index.js';
+import type { Download, Upload } from '../../src/backend/types.js';
+import { FIXTURES } from './cli.js';
+
+export const FIXED_NOW = () => new Date('2026-11-21T09:30:00.000Z');
+
+export function localBackend(options: { path?: string; seed?: number } = {}): Promise<LocalBackend> {
+  return openLocalBackend({ path: options.path ?? ':memory:', seed: options.seed, now: FIXED_NOW });
+}
+
+export function fileUpload(path: string): Upload {
+  return { name: basename(path), stream: createReadStream(path) };
+}
+
+export function textUpload(name: string, text: string): Upload {
+  return { name, stream: Readable.from([Buffer.from(text)]) };
+}
+
+export async function readDownload(d: Download): Promise<string> {
+  let out = '';
+  for await (const chunk of d.body) out += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+  return out;
+}
+
+/** The README's month: clock to 2026-10-31, import the book (and the bank fixture), execute November. */
+export async function fixtureMonth(
+  b: LocalBackend,
+  options: { bank?: boolean; strategy?: string; advance?: boolean } = {},
+): Promise<void> {
+  await b.setClock('2026-10-31');
+  await b.importPolicies(fileUpload(join(FIXTURES, 'policies.csv')));
+  if (options.bank !== false) await b.importBankTransactions(fileUpload(join(FIXTURES, 'bank-transactions.csv')));
+  await b.executeCollections({ period_month: '2026-11', strategy: options.strategy });
+  if (options.advance !== false) await b.advanceClock({ to: '2026-11-30' });
+}
+
+/** Every collection of a period (all pages). */
+export async function allCollections(b: LocalBackend, period: string) {
+  const out = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await b.listCollections({ period_month: period, limit: 10_000, after });
+    out.push(...page.data);
+    if (page.next_after === null) return out;
+    after = page.next_after;
+  }
+}
