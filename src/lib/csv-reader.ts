@@ -105,7 +105,7 @@ export class CsvReader {
       let nl = buf.indexOf('\n', pos);
       if (nl === -1) {
         if (!final) {
-          if (n - pos > this.maxRecordLength) this.tooLong();
+          this.checkPending(buf, pos);
           break;
         }
         nl = n;
@@ -124,7 +124,7 @@ export class CsvReader {
       }
       const next = this.parseQuotedRecord(buf, pos, final);
       if (next === NEED_MORE) {
-        if (n - pos > this.maxRecordLength) this.tooLong();
+        this.checkPending(buf, pos);
         break;
       }
       pos = next;
@@ -207,10 +207,28 @@ export class CsvReader {
         break;
       }
     }
+    // The record's length without its line end, measured like the fast path measures a line,
+    // so the limit does not depend on how the input was cut into chunks.
+    let end = i;
+    if (end > start && buf.charCodeAt(end - 1) === LF) {
+      end--;
+      if (end > start && buf.charCodeAt(end - 1) === CR) end--;
+    }
+    if (end - start > this.maxRecordLength) this.tooLong();
     const line = this.lineNo;
     this.lineNo += 1 + newlines;
     this.onRecord(fields, line, problem);
     return i;
+  }
+
+  /**
+   * The unfinished record at buf[pos..] is already over the limit. A trailing CR may be the
+   * first half of a CRLF line end, so it does not count yet.
+   */
+  private checkPending(buf: string, pos: number): void {
+    let length = buf.length - pos;
+    if (length > 0 && buf.charCodeAt(buf.length - 1) === CR) length--;
+    if (length > this.maxRecordLength) this.tooLong();
   }
 
   private tooLong(): never {
