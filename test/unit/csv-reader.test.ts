@@ -181,12 +181,25 @@ describe('CsvReader: files that are not CSV text', () => {
     expect(fatal([Buffer.from([0x61, 0x2c, 0xe9, 0x0a])]).reason).toBe('ENCODING');
   });
 
+  it('ENCODING names the line of the bad byte, not the line the reader had reached', () => {
+    // All in one chunk: nothing has been parsed yet when the decoder refuses the byte.
+    expect(fatal([Buffer.concat([Buffer.from('h\na,b\nc,Jos'), Buffer.from([0xe9]), Buffer.from(',d\n')])])).toEqual({
+      reason: 'ENCODING',
+      line: 3,
+      message: 'line 3: the file is not UTF-8 text (binary content?)',
+    });
+    // A bad continuation byte right after a multibyte lead, after lines still buffered in a quoted field.
+    expect(fatal([Buffer.from('h\n"a\nb'), Buffer.concat([Buffer.from('\nc'), Buffer.from([0xe2, 0x41]), Buffer.from('"\n')])]).line).toBe(4);
+  });
+
   it('a file that ends inside a multibyte character is ENCODING', () => {
     expect(fatal([Buffer.from('a,b\n'), Buffer.from([0x63, 0xe2, 0x82])])).toEqual({
       reason: 'ENCODING',
       line: 2,
       message: 'line 2: the file ends inside a UTF-8 character (binary content?)',
     });
+    // On the third line of a quoted field that began on line 2.
+    expect(fatal([Buffer.concat([Buffer.from('a\n"b\nc\nd'), Buffer.from([0xe2])])]).line).toBe(4);
   });
 
   it('a record longer than maxRecordLength is RECORD_TOO_LONG, however it arrives', () => {
@@ -314,6 +327,23 @@ describe('CsvReader properties', () => {
         expect(read(splitAt(bytes, cutPoints))).toEqual(read([bytes]));
       }),
       { numRuns: 1000 },
+    );
+  });
+
+  it('an invalid byte anywhere is ENCODING on its own line, in any split', () => {
+    fc.assert(
+      fc.property(csvDocument, fc.nat(), cuts, ({ text }, where, cutPoints) => {
+        const good = Buffer.from(text, 'utf8');
+        const at = where % (good.length + 1);
+        const bytes = Buffer.concat([good.subarray(0, at), Buffer.from([0xff]), good.subarray(at)]);
+        let line = 1;
+        for (let i = 0; i < at; i++) if (good[i] === 0x0a) line++;
+        for (const chunks of [[bytes], splitAt(bytes, cutPoints)]) {
+          const error = read(chunks).error;
+          expect(error).toEqual({ reason: 'ENCODING', line, message: `line ${line}: the file is not UTF-8 text (binary content?)` });
+        }
+      }),
+      { numRuns: 400 },
     );
   });
 
