@@ -451,27 +451,53 @@ describe('policies import', () => {
     expect(lines.filter((l) => /^ *\d+ {2}/.test(l))).toHaveLength(27);
   });
 
-  it('tolerates a BOM, CRLF, spaces around cells, a quoted cell and a trailing empty line', async () => {
+  it('imports a file with a BOM, CRLF line ends, spaces around cells, quoted cells and a trailing empty line', async () => {
     const file = csvFile(
       'windows.csv',
       Buffer.concat([
         Buffer.from([0xef, 0xbb, 0xbf]),
-        Buffer.from(`${HEADER}\r\n  C1 , E1 ,P-1, FUNERAL ,  99.5 \r\n"C2","E,2","P-2","LIFE","1000"\r\n\r\n`),
+        Buffer.from(`${HEADER}\r\n  C1 , E1 ,P-1, FUNERAL ,  99.5 \r\n"C2","E2","P-2","LIFE","1000"\r\n\r\n`),
       ]),
     );
     const r = await premia(['policies', 'import', file, '--json']);
-    expect(r.stdout).toBe('{"imported":1,"failed":1,"errors":[{"row":3,"policy_number":"P-2","field":"external_customer_ref","code":"INVALID_FORMAT","message":"external_customer_ref \'E,2\' has \',\' at position 2; only letters, digits and - _ . / are allowed"}]}\n');
-    expect(r.code).toBe(3);
-    const ok = csvFile('windows-ok.csv', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`${HEADER}\r\n  C1 , E1 ,P-1, FUNERAL ,  99.5 \r\n"C2","E2","P-2","LIFE","1000"\r\n\r\n`)]));
-    const again = await premia(['policies', 'import', ok, '--json']);
-    expect(again.stdout).toBe('{"imported":1,"failed":1,"errors":[{"row":2,"policy_number":"P-1","field":"policy_number","code":"DUPLICATE_POLICY","message":"policy P-1 already exists; update it instead of importing it again"}]}\n');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('{"imported":2,"failed":0,"errors":[]}\n');
     expect((await premia(['policies', 'get', 'P-1', '--json'])).json()).toMatchObject({
       customer_id: 'C1',
       external_customer_ref: 'E1',
       product_code: 'FUNERAL',
       collection_amount: 99.5,
+      status: 'active',
     });
-    expect((await premia(['policies', 'get', 'P-2', '--json'])).json()).toMatchObject({ customer_id: 'C2', collection_amount: 1000 });
+    expect((await premia(['policies', 'get', 'P-2', '--json'])).json()).toMatchObject({ customer_id: 'C2', product_code: 'LIFE', collection_amount: 1000 });
+  });
+
+  it('a quoted cell may hold a comma, which the identifier rules then refuse', async () => {
+    const file = csvFile('comma.csv', `${HEADER}\r\nC2,"E,2",P-2,LIFE,1000\r\n`);
+    const r = await premia(['policies', 'import', file, '--json']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe(
+      '{"imported":0,"failed":1,"errors":[{"row":2,"policy_number":"P-2","field":"external_customer_ref","code":"INVALID_FORMAT",' +
+        '"message":"external_customer_ref \'E,2\' has \',\' at position 2; only letters, digits and - _ . / are allowed"}]}\n',
+    );
+  });
+
+  it('a policy already stored is DUPLICATE_POLICY; a repeat inside the file is DUPLICATE_IN_FILE', async () => {
+    await premia(CREATE_P1);
+    const file = csvFile('dups.csv', `${HEADER}\nC1,E1,P1,X,1.00\nC2,E2,P2,X,2.00\nC3,E3,P2,X,3.00\n`);
+    const r = await premia(['policies', 'import', file, '--json']);
+    expect(r.code).toBe(3);
+    expect(r.json()).toEqual({
+      imported: 1,
+      failed: 2,
+      errors: [
+        { row: 2, policy_number: 'P1', field: 'policy_number', code: 'DUPLICATE_POLICY', message: 'policy P1 already exists; update it instead of importing it again' },
+        { row: 4, policy_number: 'P2', field: 'policy_number', code: 'DUPLICATE_IN_FILE', message: 'policy P2 already appears on row 3 of this file' },
+      ],
+    });
+    // The first P2 won, and P1 kept its own values.
+    expect((await premia(['policies', 'get', 'P2', '--json'])).json()).toMatchObject({ customer_id: 'C2', collection_amount: 2 });
+    expect((await premia(['policies', 'get', 'P1', '--json'])).json()).toMatchObject({ customer_id: 'C1', collection_amount: 149.5 });
   });
 
   it('the header is matched without regard to case or surrounding spaces', async () => {
