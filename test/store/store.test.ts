@@ -10,7 +10,8 @@ import { MIGRATIONS } from '../../src/store/migrations.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, openStore, type Store } from '../../src/store/store.js';
 import { REPO, tempDir } from '../helpers/cli.js';
 
-const TABLES = [
+/** The tables of the foundation and collections migrations (later migrations add more). */
+const FOUNDATION_TABLES = [
   'attempts',
   'bank_snapshots',
   'bank_transactions',
@@ -24,6 +25,9 @@ const TABLES = [
   'policy_status_changes',
   'schema_migrations',
 ];
+const MIGRATION_NAMES = MIGRATIONS.map(([name]) => name);
+/** Tables that are not client data: store settings, the migration log, the clients themselves. */
+const NOT_CLIENT_DATA = ['meta', 'schema_migrations', 'clients'];
 
 function tables(raw: Database.Database): string[] {
   return raw
@@ -79,12 +83,24 @@ async function closeAll(): Promise<void> {
 }
 
 describe('openStore on a file', () => {
-  it('creates every table and records every migration', async () => {
+  it('migration names are unique and sort in the order they apply', () => {
+    expect(MIGRATION_NAMES.slice(0, 2)).toEqual(['0001_foundation', '0002_collections']);
+    expect([...MIGRATION_NAMES].sort()).toEqual(MIGRATION_NAMES);
+    expect(new Set(MIGRATION_NAMES).size).toBe(MIGRATION_NAMES.length);
+  });
+
+  it('creates the tables and records every migration', async () => {
     const store = await openAt(join(dir, 'premia.db'));
-    expect(tables(store.raw)).toEqual(TABLES);
-    const applied = store.raw.prepare('select name from schema_migrations order by name').pluck().all();
-    expect(applied).toEqual(MIGRATIONS.map(([name]) => name));
-    expect(applied).toEqual(['0001_foundation', '0002_collections']);
+    expect(tables(store.raw)).toEqual(expect.arrayContaining(FOUNDATION_TABLES));
+    expect(store.raw.prepare('select name from schema_migrations order by name').pluck().all()).toEqual(MIGRATION_NAMES);
+  });
+
+  it('every table of client data has a client_id column', async () => {
+    const store = await openAt(join(dir, 'premia.db'));
+    const missing = tables(store.raw)
+      .filter((t) => !NOT_CLIENT_DATA.includes(t))
+      .filter((t) => !(store.raw.pragma(`table_info(${t})`) as Array<{ name: string }>).some((c) => c.name === 'client_id'));
+    expect(missing).toEqual([]);
   });
 
   it('uses WAL, foreign keys, a busy timeout and FULL sync', async () => {
@@ -140,12 +156,14 @@ describe('openStore on a file', () => {
     raw.prepare("delete from schema_migrations where name = '0002_collections'").run();
     raw.close();
     const store = await openAt(path);
-    expect(tables(store.raw)).toEqual(TABLES);
+    expect(tables(store.raw)).toEqual(expect.arrayContaining(FOUNDATION_TABLES));
     await closeAll();
     const upgraded = schemaOf(path);
     expect(upgraded.schema).toEqual(first.schema);
-    // 0001 keeps its original timestamp: it was not applied again.
-    expect(upgraded.migrations[0]).toEqual(first.migrations[0]);
+    // The others keep their original timestamps: they were not applied again.
+    const others = (m: unknown[]) => (m as Array<{ name: string }>).filter((r) => r.name !== '0002_collections');
+    expect(others(upgraded.migrations)).toEqual(others(first.migrations));
+    expect((upgraded.migrations as Array<{ name: string }>).map((r) => r.name)).toEqual(MIGRATION_NAMES);
   });
 
   it('refuses a store written by a newer premia (STORE_TOO_NEW) and leaves it unchanged', async () => {
@@ -206,7 +224,8 @@ describe('openStore on :memory:', () => {
   it('works: migrated, foreign keys on, readable and writable', async () => {
     const store = await openAt(':memory:');
     expect(store.path).toBe(':memory:');
-    expect(tables(store.raw)).toEqual(TABLES);
+    expect(tables(store.raw)).toEqual(expect.arrayContaining(FOUNDATION_TABLES));
+    expect(store.raw.prepare('select name from schema_migrations order by name').pluck().all()).toEqual(MIGRATION_NAMES);
     expect(store.raw.pragma('journal_mode', { simple: true })).toBe('memory');
     expect(store.raw.pragma('foreign_keys', { simple: true })).toBe(1);
     await store.db.insertInto('meta').values({ key: 'k', value: 'v' }).execute();
@@ -246,7 +265,8 @@ describe('opening a store another connection is writing', () => {
       const store = await openStore({ path, busyTimeoutMs: 10_000 });
       open.push(store);
       expect(store.raw.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(tables(store.raw)).toEqual(TABLES);
+      expect(tables(store.raw)).toEqual(expect.arrayContaining(FOUNDATION_TABLES));
+      expect(tables(store.raw)).not.toContain('held'); // the other writer rolled back
     } finally {
       clearTimeout(release);
       if (other.open) other.close();
@@ -336,13 +356,13 @@ describe('two processes opening one fresh store at the same moment', () => {
         expect(r.stderr).toBe('');
         expect(r.code).toBe(0);
         expect(JSON.parse(r.stdout)).toEqual({
-          migrations: ['0001_foundation', '0002_collections'],
+          migrations: MIGRATION_NAMES,
           clients: [{ id: 1, name: 'Local' }],
           meta: ['clock_date', 'id_salt', 'seed'],
           journal: 'wal',
         });
       }
-      expect(schemaOf(path).migrations).toHaveLength(2);
+      expect(schemaOf(path).migrations).toHaveLength(MIGRATION_NAMES.length);
     }
   });
 });
