@@ -35,7 +35,8 @@ function describe(value: string, what: string, max: number, allowed: RegExp, all
   if (value.length > max) return { code: 'TOO_LONG', message: `${what} is ${value.length} characters long; at most ${max} are allowed` };
   if (value.startsWith('-')) return { code: 'INVALID_FORMAT', message: `${what} '${printable(value)}' must not start with '-'` };
   for (let i = 0; i < value.length; i++) {
-    const ch = value[i]!;
+    // Whole code points, so a character outside the BMP is named whole, not half a surrogate pair.
+    const ch = String.fromCodePoint(value.codePointAt(i)!);
     if (!allowed.test(ch)) {
       return {
         code: 'INVALID_FORMAT',

@@ -69,7 +69,9 @@ export class CsvReader {
       try {
         text = this.decoder.decode(chunk, { stream: true });
       } catch {
-        throw new CsvFormatError('ENCODING', this.lineNo, `line ${this.lineNo}: the file is not UTF-8 text (binary content?)`);
+        // The line of the bad byte: the lines still buffered plus the line feeds before it.
+        const at = this.lineNo + countNewlines(this.buf, 0) + newlinesBeforeInvalidUtf8(chunk);
+        throw new CsvFormatError('ENCODING', at, `line ${at}: the file is not UTF-8 text (binary content?)`);
       }
     }
     if (!this.started && text.length > 0) {
@@ -89,7 +91,8 @@ export class CsvReader {
     try {
       rest = this.decoder.decode();
     } catch {
-      throw new CsvFormatError('ENCODING', this.lineNo, `line ${this.lineNo}: the file ends inside a UTF-8 character (binary content?)`);
+      const at = this.lineNo + countNewlines(this.buf, 0);
+      throw new CsvFormatError('ENCODING', at, `line ${at}: the file ends inside a UTF-8 character (binary content?)`);
     }
     if (rest) this.push(rest);
     this.parse(true);
@@ -105,7 +108,7 @@ export class CsvReader {
       let nl = buf.indexOf('\n', pos);
       if (nl === -1) {
         if (!final) {
-          if (n - pos > this.maxRecordLength) this.tooLong();
+          this.checkPending(buf, pos);
           break;
         }
         nl = n;
@@ -124,7 +127,7 @@ export class CsvReader {
       }
       const next = this.parseQuotedRecord(buf, pos, final);
       if (next === NEED_MORE) {
-        if (n - pos > this.maxRecordLength) this.tooLong();
+        this.checkPending(buf, pos);
         break;
       }
       pos = next;
@@ -207,10 +210,28 @@ export class CsvReader {
         break;
       }
     }
+    // The record's length without its line end, measured like the fast path measures a line,
+    // so the limit does not depend on how the input was cut into chunks.
+    let end = i;
+    if (end > start && buf.charCodeAt(end - 1) === LF) {
+      end--;
+      if (end > start && buf.charCodeAt(end - 1) === CR) end--;
+    }
+    if (end - start > this.maxRecordLength) this.tooLong();
     const line = this.lineNo;
     this.lineNo += 1 + newlines;
     this.onRecord(fields, line, problem);
     return i;
+  }
+
+  /**
+   * The unfinished record at buf[pos..] is already over the limit. A trailing CR may be the
+   * first half of a CRLF line end, so it does not count yet.
+   */
+  private checkPending(buf: string, pos: number): void {
+    let length = buf.length - pos;
+    if (length > 0 && buf.charCodeAt(buf.length - 1) === CR) length--;
+    if (length > this.maxRecordLength) this.tooLong();
   }
 
   private tooLong(): never {
@@ -229,6 +250,39 @@ function countNewlines(s: string, from: number): number {
     count++;
     i = s.indexOf('\n', i + 1);
   }
+  return count;
+}
+
+/**
+ * Line feeds in a chunk before the byte the UTF-8 decoder refused (error path only). A line
+ * feed byte is never part of a multibyte character, so counting raw 0x0A bytes is exact.
+ */
+function newlinesBeforeInvalidUtf8(chunk: Uint8Array): number {
+  // Up to three leading continuation bytes may finish a character begun in the previous chunk.
+  let start = 0;
+  while (start < 3 && start < chunk.length && (chunk[start]! & 0xc0) === 0x80) start++;
+  const refused = (end: number): boolean => {
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(chunk.subarray(start, end), { stream: true });
+      return false;
+    } catch {
+      return true;
+    }
+  };
+  let bad = start; // the problem is at the start of the chunk unless a later prefix is refused
+  if (refused(chunk.length)) {
+    // The shortest refused prefix ends just after the byte that made it invalid.
+    let lo = start + 1;
+    let hi = chunk.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (refused(mid)) hi = mid;
+      else lo = mid + 1;
+    }
+    bad = lo - 1;
+  }
+  let count = 0;
+  for (let i = 0; i < bad; i++) if (chunk[i] === LF) count++;
   return count;
 }
 

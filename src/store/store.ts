@@ -64,7 +64,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   try {
     // 16 KiB pages: measured 20% faster bulk inserts than 4 KiB. Only takes effect on a new file.
     if (!options.readonly) raw.pragma('page_size = 16384');
-    if (options.path !== ':memory:' && !options.readonly) raw.pragma('journal_mode = WAL');
+    if (options.path !== ':memory:' && !options.readonly) await enableWal(raw, busyTimeout);
     // FULL: a committed collections day or import survives a power cut, not only a crash.
     raw.pragma('synchronous = FULL');
     raw.pragma('foreign_keys = ON');
@@ -137,6 +137,25 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     throw e instanceof PremiaError ? e : storeOpenError(options.path, e);
   }
   return store;
+}
+
+/**
+ * Switch a file store to WAL. When another process is switching the same fresh file at that
+ * moment (two cron jobs starting together), SQLite answers SQLITE_BUSY at once instead of calling
+ * the busy handler, so wait and retry here, up to the busy timeout.
+ */
+async function enableWal(raw: BetterSqlite3.Database, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      raw.pragma('journal_mode = WAL');
+      return;
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      if (typeof code !== 'string' || !code.startsWith('SQLITE_BUSY') || Date.now() >= deadline) throw e;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
 }
 
 function* iterateInBatches<T>(stmt: BetterSqlite3.Statement, params: unknown[], rawRows: boolean, size: number): Generator<T[]> {

@@ -1,0 +1,227 @@
+/**
+ * The dependency direction of ARCHITECTURE.md, checked on the import lines of every file under
+ * src/. Imports are read with the TypeScript parser, so multi-line imports, `import type`,
+ * `export … from`, dynamic `import()` and `require()` all count.
+ *
+ *   domain   imports nothing of ours outside domain (and does no IO)
+ *   lib      imports nothing of ours
+ *   engine, bank   import domain and lib
+ *   store    imports domain and lib
+ *   cli      imports backend/types, domain, lib and cli; only cli/context.ts may import a
+ *            backend implementation, and only dynamically (so --help loads none)
+ *   server   imports backend/local, backend/types, domain, lib and store
+ *
+ * Folders that are still empty (engine, bank, server) are simply not there yet; the rules hold
+ * for them as they fill.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { REPO } from '../helpers/cli.js';
+
+const SRC = join(REPO, 'src');
+
+interface ImportRef {
+  specifier: string;
+  kind: 'static' | 'dynamic' | 'require';
+  line: number;
+}
+
+/** Every module a source text refers to. */
+export function importsOf(fileName: string, text: string): ImportRef[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const refs: ImportRef[] = [];
+  const add = (node: ts.Node, specifier: ts.Expression | undefined, kind: ImportRef['kind']) => {
+    const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+    if (specifier && ts.isStringLiteralLike(specifier)) refs.push({ specifier: specifier.text, kind, line });
+    else refs.push({ specifier: '<not a string literal>', kind, line });
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node)) add(node, node.moduleSpecifier, 'static');
+    else if (ts.isExportDeclaration(node) && node.moduleSpecifier) add(node, node.moduleSpecifier, 'static');
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
+      add(node, node.moduleReference.expression, 'require');
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) {
+      add(node, node.argument.literal, 'static'); // import('x').T in a type
+    } else if (ts.isCallExpression(node)) {
+      if (node.expression.kind === ts.SyntaxKind.ImportKeyword) add(node, node.arguments[0], 'dynamic');
+      else if (ts.isIdentifier(node.expression) && node.expression.text === 'require') add(node, node.arguments[0], 'require');
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return refs;
+}
+
+const LAYERS = ['domain', 'lib', 'engine', 'bank', 'store', 'backend', 'cli', 'server'] as const;
+
+/** The layer of a path relative to src: its top folder, or backend/<part> for the backends. */
+export function layerOf(srcRelative: string): string {
+  const parts = srcRelative.split('/');
+  if (parts[0] === 'backend') return parts.length === 2 ? `backend/${parts[1]!.replace(/\.(ts|js)$/, '')}` : `backend/${parts[1]}`;
+  return parts.length === 1 ? '(top)' : parts[0]!;
+}
+
+const ALLOWED: Record<string, readonly string[]> = {
+  domain: ['domain'],
+  lib: ['lib'],
+  engine: ['engine', 'domain', 'lib'],
+  bank: ['bank', 'domain', 'lib'],
+  store: ['store', 'domain', 'lib'],
+  cli: ['cli', 'backend/types', 'domain', 'lib'],
+  server: ['server', 'backend/local', 'backend/types', 'domain', 'lib', 'store'],
+};
+
+/** Packages and builtins that do IO; the domain is pure. */
+const IO_MODULES = /^(node:)?(fs|fs\/promises|net|http|https|http2|child_process|worker_threads|dgram|tls|readline)$|^(better-sqlite3|kysely|undici|fastify|commander|chalk|ora|@inquirer\/.*)$/;
+
+/**
+ * The only files of a layer allowed to reach further, and only with a dynamic import() (so the
+ * module is loaded when the command runs, never at start-up). cli/context.ts is the one place the
+ * CLI picks a concrete backend.
+ */
+const DYNAMIC_EXCEPTIONS: Record<string, readonly string[]> = {
+  'cli/context.ts': ['backend/local', 'backend/remote'],
+};
+
+/** Files outside src that code may read (the package version). */
+const OUTSIDE_SRC_ALLOWED = ['package.json'];
+
+export interface Violation {
+  file: string;
+  line: number;
+  specifier: string;
+  why: string;
+}
+
+/** Check one file (path relative to src, with / separators) against the rules. */
+export function checkFile(file: string, text: string): Violation[] {
+  const from = layerOf(file);
+  const violations: Violation[] = [];
+  for (const ref of importsOf(file, text)) {
+    const v = (why: string) => violations.push({ file, line: ref.line, specifier: ref.specifier, why });
+    if (ref.specifier === '<not a string literal>') {
+      v('an import whose module is not a string literal cannot be checked');
+      continue;
+    }
+    if (!ref.specifier.startsWith('.')) {
+      if (from === 'domain' && IO_MODULES.test(ref.specifier)) v('domain is pure: no IO modules');
+      continue; // packages and builtins are not ours
+    }
+    const target = relative(SRC, resolve(SRC, dirname(file), ref.specifier)).split(sep).join('/');
+    if (target.startsWith('..')) {
+      if (!OUTSIDE_SRC_ALLOWED.includes(target.replace(/^(\.\.\/)+/, ''))) v(`imports ${target}, outside src`);
+      continue;
+    }
+    const to = layerOf(target);
+    const allowed = ALLOWED[from];
+    if (!allowed) continue; // backend/* and anything else: not constrained here
+    if (allowed.includes(to)) continue;
+    if (ref.kind === 'dynamic' && DYNAMIC_EXCEPTIONS[file]?.includes(to)) continue;
+    v(`${from} must not import ${to}`);
+  }
+  return violations;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && /\.(ts|mts|cts)$/.test(e.name))
+    .map((e) => relative(SRC, join(e.parentPath, e.name)).split(sep).join('/'))
+    .sort();
+}
+
+describe('the checker itself', () => {
+  it('reads every form of import', () => {
+    const text = [
+      "import { a,\n  b } from './multi.js';",
+      "import type { T } from '../types.js';",
+      "import './side-effect.js';",
+      "export { x } from './reexport.js';",
+      "export * from './star.js';",
+      "const m = await import('./dynamic.js');",
+      "type U = import('./type-only.js').U;",
+      "const p = require('../../package.json');",
+      "// import { fake } from './in-a-comment.js';",
+      "const s = \"import { fake } from './in-a-string.js'\";",
+    ].join('\n');
+    expect(importsOf('cli/x.ts', text).map((r) => [r.specifier, r.kind, r.line])).toEqual([
+      ['./multi.js', 'static', 1],
+      ['../types.js', 'static', 3],
+      ['./side-effect.js', 'static', 4],
+      ['./reexport.js', 'static', 5],
+      ['./star.js', 'static', 6],
+      ['./dynamic.js', 'dynamic', 7],
+      ['./type-only.js', 'static', 8],
+      ['../../package.json', 'require', 9],
+    ]);
+  });
+
+  it('classifies paths', () => {
+    expect(layerOf('domain/money.ts')).toBe('domain');
+    expect(layerOf('backend/types.ts')).toBe('backend/types');
+    expect(layerOf('backend/types.js')).toBe('backend/types');
+    expect(layerOf('backend/local/index.ts')).toBe('backend/local');
+    expect(layerOf('cli/commands/policies/create.ts')).toBe('cli');
+  });
+
+  it.each([
+    ['domain/x.ts', "import { openStore } from '../store/store.js';", 'domain must not import store'],
+    ['domain/x.ts', "import { readFileSync } from 'node:fs';", 'domain is pure: no IO modules'],
+    ['domain/x.ts', "import type { Backend } from '../backend/types.js';", 'domain must not import backend/types'],
+    ['lib/x.ts', "import { money } from '../domain/money.js';", 'lib must not import domain'],
+    ['engine/x.ts', "import { openStore } from '../store/store.js';", 'engine must not import store'],
+    ['bank/x.ts', "import { run } from '../engine/run.js';", 'bank must not import engine'],
+    ['store/x.ts', "import { x } from '../backend/local/index.js';", 'store must not import backend/local'],
+    ['cli/commands/x.ts', "import { openStore } from '../../store/store.js';", 'cli must not import store'],
+    ['cli/commands/x.ts', "const m = await import('../../backend/local/index.js');", 'cli must not import backend/local'],
+    ['cli/context.ts', "import { openLocalBackend } from '../backend/local/index.js';", 'cli must not import backend/local'],
+    ['cli/context.ts', "const { serve } = await import('../server/serve.js');", 'cli must not import server'],
+    ['cli/commands/serve/serve.ts', "const { serve } = await import('../../../server/serve.js');", 'cli must not import server'],
+    ['server/x.ts', "import { run } from '../cli/main.js';", 'server must not import cli'],
+    ['server/x.ts', "import { x } from '../backend/remote/index.js';", 'server must not import backend/remote'],
+    ['cli/x.ts', "import { x } from '../../test/helpers/cli.js';", 'imports ../test/helpers/cli.js, outside src'],
+    ['cli/x.ts', 'const m = await import(name);', 'an import whose module is not a string literal cannot be checked'],
+  ])('flags %s: %s', (file, text, why) => {
+    expect(checkFile(file, text).map((v) => v.why)).toEqual([why]);
+  });
+
+  it.each([
+    ['cli/context.ts', "const { openLocalBackend } = await import('../backend/local/index.js');"],
+    ['cli/context.ts', "const { openRemoteBackend } = await import('../backend/remote/index.js');"],
+    ['cli/commands/x.ts', "import type { Backend } from '../../backend/types.js';\nimport { ExitCode } from '../../domain/errors.js';\nimport { CsvReader } from '../../lib/csv-reader.js';"],
+    ['server/x.ts', "import { LocalBackend } from '../backend/local/index.js';\nimport { openStore } from '../store/store.js';"],
+    ['engine/x.ts', "import { Rng } from '../domain/hash.js';\nimport { plan } from './plan.js';"],
+    ['store/x.ts', "import Database from 'better-sqlite3';\nimport { PremiaError } from '../domain/errors.js';"],
+    ['cli/main.ts', "const pkg = require('../../package.json');"],
+  ])('allows %s: %s', (file, text) => {
+    expect(checkFile(file, text)).toEqual([]);
+  });
+});
+
+describe('src follows the dependency direction', () => {
+  const files = sourceFiles(SRC);
+
+  it('finds the source files and their imports', () => {
+    expect(files.length).toBeGreaterThan(30);
+    for (const layer of ['domain', 'lib', 'store', 'cli', 'backend/types', 'backend/local']) {
+      expect(files.some((f) => layerOf(f) === layer), layer).toBe(true);
+    }
+    const imports = files.flatMap((f) => importsOf(f, readFileSync(join(SRC, f), 'utf8')));
+    expect(imports.length).toBeGreaterThan(100);
+    // The one sanctioned dynamic import of a backend implementation is seen.
+    expect(importsOf('cli/context.ts', readFileSync(join(SRC, 'cli/context.ts'), 'utf8'))).toContainEqual(
+      expect.objectContaining({ specifier: '../backend/local/index.js', kind: 'dynamic' }),
+    );
+  });
+
+  it('every file sits in a layer of the design guide', () => {
+    const unknown = files.filter((f) => !(LAYERS as readonly string[]).includes(f.split('/')[0]!) || !f.includes('/'));
+    expect(unknown, 'add the folder to LAYERS and ALLOWED in this test, with its rule').toEqual([]);
+  });
+
+  it('no file imports across the rules', () => {
+    const violations = files.flatMap((f) => checkFile(f, readFileSync(join(SRC, f), 'utf8')));
+    expect(violations.map((v) => `src/${v.file}:${v.line} imports '${v.specifier}': ${v.why}`)).toEqual([]);
+  });
+});

@@ -1,0 +1,60 @@
+/** Smoke tests of the installed launcher, `node bin/premia.js`, on the compiled dist/. */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES, REPO, tempDir } from '../helpers/cli.js';
+import { premiaBin } from './spawn.js';
+
+const VERSION = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
+
+let dir: string;
+let cleanup: () => void;
+beforeAll(() => {
+  expect(existsSync(join(REPO, 'dist', 'cli', 'bin.js'))).toBe(true); // npm test builds dist first
+  ({ dir, cleanup } = tempDir('premia-e2e-'));
+});
+afterAll(() => cleanup());
+
+describe('bin/premia.js', () => {
+  it('--version prints the package version', async () => {
+    const r = await premiaBin(['--version'], { cwd: dir });
+    expect(r).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+    expect(VERSION).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('--help lists the commands and the exit codes, and opens no store', async () => {
+    const r = await premiaBin(['--help'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^Usage: premia \[options\] \[command\]\n/);
+    expect(r.stdout).toMatch(/\n {2}policies +create, import, update and read policies\n/);
+    expect(r.stdout).toMatch(/\n {2}clock +the virtual clock of local mode/);
+    expect(r.stdout).toContain('Exit codes:');
+    expect(existsSync(join(dir, 'premia.db'))).toBe(false);
+  });
+
+  it('imports the fixture book with --json: exactly the API body on stdout', async () => {
+    const r = await premiaBin(['--db', join(dir, 'book.db'), 'policies', 'import', join(FIXTURES, 'policies.csv'), '--json'], { cwd: dir });
+    expect(r).toEqual({ code: 0, stdout: '{"imported":520,"failed":0,"errors":[]}\n', stderr: '' });
+  });
+
+  it('imports from a pipe with `-`, and exits 3 when rows fail', async () => {
+    const csv = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,P1,X,1.00\nC2,E2,P2,X,0\n';
+    const r = await premiaBin(['--db', join(dir, 'pipe.db'), 'policies', 'import', '-', '--json'], { cwd: dir, stdin: csv });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({
+      imported: 1,
+      failed: 1,
+      errors: [{ row: 3, policy_number: 'P2', field: 'collection_amount', code: 'AMOUNT_OUT_OF_RANGE', message: "collection_amount '0' must be greater than 0.00" }],
+    });
+  });
+
+  it('a usage error exits 2 with the message on stderr and nothing on stdout', async () => {
+    const r = await premiaBin(['policies', 'list', '--bogus'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe("error: unknown option '--bogus'\n(run with --help for usage)\n");
+    expect(existsSync(join(dir, 'premia.db'))).toBe(false);
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * Start-up stays light: `--help` and `--version` must not load the database or HTTP libraries.
+ * Each run loads test/e2e/support/record-loads.mjs with `node --import`, which logs every ESM
+ * import (a module.register resolve hook) and every CommonJS require (Module._load).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/cli.js';
+import { premiaBin } from './spawn.js';
+
+const PROBE = join(import.meta.dirname, 'support', 'record-loads.mjs');
+const HEAVY = ['better-sqlite3', 'kysely', 'undici', 'fastify'];
+
+let dir: string;
+let cleanup: () => void;
+beforeAll(() => ({ dir, cleanup } = tempDir('premia-startup-')));
+afterAll(() => cleanup());
+
+/** Run premia under the probe; return the package names it loaded (from node_modules paths and bare requires). */
+async function loadedPackages(args: string[], name: string): Promise<Set<string>> {
+  const log = join(dir, `${name}.log`);
+  const r = await premiaBin(args, { cwd: dir, env: { PREMIA_LOAD_LOG: log }, nodeArgs: ['--import', PROBE] });
+  expect(r.code).toBe(0);
+  const lines = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+  expect(lines.length).toBeGreaterThan(5); // the probe saw premia's own modules
+  expect(lines.some((l) => l.includes('/dist/cli/main.js'))).toBe(true);
+  const packages = new Set<string>();
+  for (const line of lines) {
+    for (const m of line.matchAll(/node_modules\/((?:@[^/]+\/)?[^/\s]+)/g)) packages.add(m[1]!);
+    const bare = /^require ((?:@[^/\s]+\/)?[^./\s][^/\s]*)/.exec(line);
+    if (bare && !bare[1]!.startsWith('node:')) packages.add(bare[1]!);
+  }
+  return packages;
+}
+
+describe('start-up', () => {
+  it.each([
+    ['--help', ['--help']],
+    ['--version', ['--version']],
+    ['policies --help', ['policies', '--help']],
+  ])('%s loads none of better-sqlite3, kysely, undici, fastify', async (name, args) => {
+    const packages = await loadedPackages(args, name.replace(/\W+/g, '-'));
+    expect(packages.has('commander')).toBe(true);
+    expect(HEAVY.filter((p) => packages.has(p))).toEqual([]);
+  });
+
+  it('the probe does see them when a command opens the store (the control)', async () => {
+    const packages = await loadedPackages(['--db', ':memory:', 'clock'], 'clock');
+    expect(packages.has('better-sqlite3')).toBe(true);
+    expect(packages.has('kysely')).toBe(true);
+  });
+});

@@ -1,0 +1,368 @@
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PremiaError } from '../../src/domain/errors.js';
+import { MIGRATIONS } from '../../src/store/migrations.js';
+import { DEFAULT_BUSY_TIMEOUT_MS, openStore, type Store } from '../../src/store/store.js';
+import { REPO, tempDir } from '../helpers/cli.js';
+
+/** The tables of the foundation and collections migrations (later migrations add more). */
+const FOUNDATION_TABLES = [
+  'attempts',
+  'bank_snapshots',
+  'bank_transactions',
+  'clients',
+  'collections',
+  'executions',
+  'meta',
+  'planned_debits',
+  'policies',
+  'policy_amount_changes',
+  'policy_status_changes',
+  'schema_migrations',
+];
+const MIGRATION_NAMES = MIGRATIONS.map(([name]) => name);
+/** Tables that are not client data: store settings, the migration log, the clients themselves. */
+const NOT_CLIENT_DATA = ['meta', 'schema_migrations', 'clients'];
+
+function tables(raw: Database.Database): string[] {
+  return raw
+    .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name")
+    .pluck()
+    .all() as string[];
+}
+
+/** The whole schema as SQLite stores it, plus the migration log. */
+function schemaOf(path: string): { schema: unknown[]; migrations: unknown[] } {
+  const raw = new Database(path, { readonly: true });
+  try {
+    return {
+      schema: raw.prepare('select type, name, sql from sqlite_master order by type, name').all(),
+      migrations: raw.prepare('select name, applied_at from schema_migrations order by name').all(),
+    };
+  } finally {
+    raw.close();
+  }
+}
+
+async function rejection(p: Promise<unknown>): Promise<PremiaError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(PremiaError);
+    return e as PremiaError;
+  }
+  throw new Error('expected the promise to reject');
+}
+
+let dir: string;
+let cleanup: () => void;
+const open: Store[] = [];
+
+beforeEach(() => {
+  ({ dir, cleanup } = tempDir('premia-store-'));
+});
+
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.close();
+  cleanup();
+});
+
+async function openAt(path: string): Promise<Store> {
+  const store = await openStore({ path });
+  open.push(store);
+  return store;
+}
+
+async function closeAll(): Promise<void> {
+  for (const s of open.splice(0)) await s.close();
+}
+
+describe('openStore on a file', () => {
+  it('migration names are unique and sort in the order they apply', () => {
+    expect(MIGRATION_NAMES.slice(0, 2)).toEqual(['0001_foundation', '0002_collections']);
+    expect([...MIGRATION_NAMES].sort()).toEqual(MIGRATION_NAMES);
+    expect(new Set(MIGRATION_NAMES).size).toBe(MIGRATION_NAMES.length);
+  });
+
+  it('creates the tables and records every migration', async () => {
+    const store = await openAt(join(dir, 'premia.db'));
+    expect(tables(store.raw)).toEqual(expect.arrayContaining(FOUNDATION_TABLES));
+    expect(store.raw.prepare('select name from schema_migrations order by name').pluck().all()).toEqual(MIGRATION_NAMES);
+  });
+
+  it('every table of client data has a client_id column', async () => {
+    const store = await openAt(join(dir, 'premia.db'));
+    const missing = tables(store.raw)
+      .filter((t) => !NOT_CLIENT_DATA.includes(t))
+      .filter((t) => !(store.raw.pragma(`table_info(${t})`) as Array<{ name: string }>).some((c) => c.name === 'client_id'));
+    expect(missing).toEqual([]);
+  });
+
+  it('uses WAL, foreign keys, a busy timeout and FULL sync', async () => {
+    const store = await openAt(join(dir, 'premia.db'));
+    expect(store.raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.raw.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(store.raw.pragma('busy_timeout', { simple: true })).toBe(DEFAULT_BUSY_TIMEOUT_MS);
+    expect(DEFAULT_BUSY_TIMEOUT_MS).toBe(30_000);
+    expect(store.raw.pragma('synchronous', { simple: true })).toBe(2);
+    // WAL persists in the file: a plain connection sees it too.
+    await closeAll();
+    const raw = new Database(join(dir, 'premia.db'), { readonly: true });
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    raw.close();
+  });
+
+  it('enforces foreign keys', async () => {
+    const store = await openAt(join(dir, 'premia.db'));
+    const insert = store.db.insertInto('policies').values({
+      client_id: 999,
+      policy_number: 'P1',
+      customer_id: 'C1',
+      external_customer_ref: 'E1',
+      product_code: 'X',
+      collection_amount: 100,
+      status: 'active',
+      created_at: 0,
+      updated_at: 0,
+    });
+    await expect(insert.execute()).rejects.toThrow(/FOREIGN KEY constraint failed/);
+    expect(await store.db.selectFrom('policies').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).toEqual({ n: 0 });
+  });
+
+  it('reopening changes nothing: same schema, same migration log, same file bytes', async () => {
+    const path = join(dir, 'premia.db');
+    await openAt(path);
+    await closeAll();
+    const schema = schemaOf(path);
+    const bytes = readFileSync(path);
+    await openAt(path);
+    await closeAll();
+    expect(schemaOf(path)).toEqual(schema);
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+  });
+
+  it('applies only the missing migrations to a store written by an older premia', async () => {
+    const path = join(dir, 'premia.db');
+    await openAt(path);
+    await closeAll();
+    const first = schemaOf(path);
+    const raw = new Database(path);
+    for (const t of ['bank_snapshots', 'bank_transactions', 'planned_debits', 'attempts', 'collections', 'executions']) raw.exec(`drop table ${t}`);
+    raw.prepare("delete from schema_migrations where name = '0002_collections'").run();
+    raw.close();
+    const store = await openAt(path);
+    expect(tables(store.raw)).toEqual(expect.arrayContaining(FOUNDATION_TABLES));
+    await closeAll();
+    const upgraded = schemaOf(path);
+    expect(upgraded.schema).toEqual(first.schema);
+    // The others keep their original timestamps: they were not applied again.
+    const others = (m: unknown[]) => (m as Array<{ name: string }>).filter((r) => r.name !== '0002_collections');
+    expect(others(upgraded.migrations)).toEqual(others(first.migrations));
+    expect((upgraded.migrations as Array<{ name: string }>).map((r) => r.name)).toEqual(MIGRATION_NAMES);
+  });
+
+  it('refuses a store written by a newer premia (STORE_TOO_NEW) and leaves it unchanged', async () => {
+    const path = join(dir, 'premia.db');
+    await openAt(path);
+    await closeAll();
+    const raw = new Database(path);
+    raw.prepare("insert into schema_migrations (name, applied_at) values ('0099_from_the_future', 1)").run();
+    raw.close();
+    const bytes = readFileSync(path);
+    const schema = schemaOf(path);
+
+    const e = await rejection(openStore({ path }));
+    expect(e.code).toBe('STORE_TOO_NEW');
+    expect(e.exitCode).toBe(1);
+    expect(e.message).toBe(
+      'This store was written by a newer premia (it has schema migration 0099_from_the_future, which this version does not know). ' +
+        'Upgrade premia to use it; the store was not changed.',
+    );
+    expect(existsSync(`${path}-wal`)).toBe(false); // nothing was written beside it either
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+    expect(schemaOf(path)).toEqual(schema);
+  });
+
+  it('a file that is not a database gives a clear error and is left alone', async () => {
+    const path = join(dir, 'notes.txt');
+    const text = 'customer_id,external_customer_ref\n'.repeat(200);
+    writeFileSync(path, text);
+    const e = await rejection(openStore({ path }));
+    expect(e.code).toBe('INTERNAL');
+    expect(e.exitCode).toBe(1);
+    expect(e.message).toBe(`${path} is not a premia store (file is not a database). Choose another file with --db.`);
+    expect(readFileSync(path, 'utf8')).toBe(text);
+  });
+
+  it('a path in a missing directory gives a clear error', async () => {
+    const path = join(dir, 'no', 'such', 'dir', 'premia.db');
+    const e = await rejection(openStore({ path }));
+    expect(e.code).toBe('INTERNAL');
+    expect(e.message).toMatch(new RegExp(`^Cannot open the store at ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `));
+  });
+
+  it('a failed transaction leaves nothing behind', async () => {
+    const store = await openAt(join(dir, 'premia.db'));
+    await expect(
+      store.transaction(async (trx) => {
+        await trx.insertInto('meta').values({ key: 'a', value: '1' }).execute();
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await store.db.selectFrom('meta').selectAll().where('key', '=', 'a').execute()).toEqual([]);
+    await store.transaction((trx) => trx.insertInto('meta').values({ key: 'a', value: '2' }).execute());
+    expect(await store.db.selectFrom('meta').selectAll().where('key', '=', 'a').execute()).toEqual([{ key: 'a', value: '2' }]);
+  });
+});
+
+describe('openStore on :memory:', () => {
+  it('works: migrated, foreign keys on, readable and writable', async () => {
+    const store = await openAt(':memory:');
+    expect(store.path).toBe(':memory:');
+    expect(tables(store.raw)).toEqual(expect.arrayContaining(FOUNDATION_TABLES));
+    expect(store.raw.prepare('select name from schema_migrations order by name').pluck().all()).toEqual(MIGRATION_NAMES);
+    expect(store.raw.pragma('journal_mode', { simple: true })).toBe('memory');
+    expect(store.raw.pragma('foreign_keys', { simple: true })).toBe(1);
+    await store.db.insertInto('meta').values({ key: 'k', value: 'v' }).execute();
+    expect(await store.db.selectFrom('meta').selectAll().execute()).toEqual([{ key: 'k', value: 'v' }]);
+    const batches: unknown[][] = [];
+    for await (const rows of store.streamRows('select key, value from meta', [], { raw: true })) batches.push(rows);
+    expect(batches).toEqual([[['k', 'v']]]);
+  });
+
+  it('two :memory: stores are separate', async () => {
+    const a = await openAt(':memory:');
+    const b = await openAt(':memory:');
+    await a.db.insertInto('meta').values({ key: 'k', value: 'a' }).execute();
+    expect(await b.db.selectFrom('meta').selectAll().execute()).toEqual([]);
+  });
+});
+
+describe('opening a store another connection is writing', () => {
+  // The state a fresh file is in while the first premia writes its header: a write transaction
+  // in rollback-journal mode. SQLite then refuses `journal_mode = WAL` with SQLITE_BUSY at once,
+  // without calling the busy handler, so openStore has to wait by itself.
+  function holdWriteLock(path: string): Database.Database {
+    const other = new Database(path);
+    other.exec('begin immediate');
+    other.exec('create table held (x)');
+    return other;
+  }
+
+  it('waits for the other writer instead of failing', async () => {
+    const path = join(dir, 'fresh.db');
+    const other = holdWriteLock(path);
+    const release = setTimeout(() => {
+      other.exec('rollback');
+      other.close();
+    }, 150);
+    try {
+      const store = await openStore({ path, busyTimeoutMs: 10_000 });
+      open.push(store);
+      expect(store.raw.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(tables(store.raw)).toEqual(expect.arrayContaining(FOUNDATION_TABLES));
+      expect(tables(store.raw)).not.toContain('held'); // the other writer rolled back
+    } finally {
+      clearTimeout(release);
+      if (other.open) other.close();
+    }
+  });
+
+  it('gives up with STORE_BUSY when the other writer holds on past the busy timeout', async () => {
+    const path = join(dir, 'fresh.db');
+    const other = holdWriteLock(path);
+    try {
+      const e = await rejection(openStore({ path, busyTimeoutMs: 100 }));
+      expect(e.code).toBe('STORE_BUSY');
+      expect(e.exitCode).toBe(1);
+      expect(e.message).toBe(`The store ${path} is busy (another premia holds it). Try again shortly.`);
+    } finally {
+      other.exec('rollback');
+      other.close();
+    }
+  });
+});
+
+describe('two processes opening one fresh store at the same moment', () => {
+  // Each child loads premia, says it is ready, then waits for a start instant from the test and
+  // spins until it: both then open the store as the CLI does (migrations, then the world's clock,
+  // seed and local client) and report what they saw.
+  const script = `
+    const [dist, path] = process.argv.slice(1);
+    const { openLocalBackend } = await import(dist + '/backend/local/index.js');
+    process.stdout.write('ready\\n');
+    let input = '';
+    for await (const chunk of process.stdin) {
+      input += chunk;
+      if (input.includes('\\n')) break;
+    }
+    const startAt = Number(input.trim());
+    while (Date.now() < startAt) {}
+    const backend = await openLocalBackend({ path });
+    const raw = backend.store.raw;
+    const result = {
+      migrations: raw.prepare('select name from schema_migrations order by name').pluck().all(),
+      clients: raw.prepare('select id, name from clients').all(),
+      meta: raw.prepare("select key from meta where key in ('clock_date', 'seed', 'id_salt') order by key").pluck().all(),
+      journal: raw.pragma('journal_mode', { simple: true }),
+    };
+    await backend.close();
+    process.stdout.write(JSON.stringify(result));
+  `;
+
+  interface Child {
+    ready: Promise<void>;
+    start: (at: number) => void;
+    done: Promise<{ code: number | null; stdout: string; stderr: string }>;
+  }
+
+  function child(path: string): Child {
+    const dist = pathToFileURL(join(REPO, 'dist')).href;
+    const proc = spawn(process.execPath, ['--input-type=module', '-e', script, dist, path], { cwd: dir });
+    let stdout = '';
+    let stderr = '';
+    let signalReady!: () => void;
+    const ready = new Promise<void>((resolve) => (signalReady = resolve));
+    proc.stdout.on('data', (c) => {
+      stdout += c;
+      if (stdout.startsWith('ready\n')) signalReady();
+    });
+    proc.stderr.on('data', (c) => (stderr += c));
+    const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      proc.on('error', reject);
+      proc.on('close', (code) => {
+        signalReady(); // a child that died early must not hang the test
+        resolve({ code, stdout: stdout.replace(/^ready\n/, ''), stderr });
+      });
+    });
+    return { ready, start: (at) => proc.stdin.end(`${at}\n`), done };
+  }
+
+  it('both succeed and the store is migrated and initialised once (three rounds)', async () => {
+    expect(existsSync(join(REPO, 'dist', 'backend', 'local', 'index.js'))).toBe(true); // npm test builds dist first
+    // The race is narrow: three rounds, each a pair of processes on a fresh file.
+    for (const round of [1, 2, 3]) {
+      const path = join(dir, `shared-${round}.db`);
+      const pair = [child(path), child(path)];
+      await Promise.all(pair.map((c) => c.ready));
+      const at = Date.now() + 30;
+      for (const c of pair) c.start(at);
+      for (const r of await Promise.all(pair.map((c) => c.done))) {
+        expect(r.stderr).toBe('');
+        expect(r.code).toBe(0);
+        expect(JSON.parse(r.stdout)).toEqual({
+          migrations: MIGRATION_NAMES,
+          clients: [{ id: 1, name: 'Local' }],
+          meta: ['clock_date', 'id_salt', 'seed'],
+          journal: 'wal',
+        });
+      }
+      expect(schemaOf(path).migrations).toHaveLength(MIGRATION_NAMES.length);
+    }
+  });
+});

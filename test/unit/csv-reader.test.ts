@@ -1,0 +1,376 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CsvFormatError, CsvReader, trimCell, type CsvFatalReason } from '../../src/lib/csv-reader.js';
+
+interface Rec {
+  fields: string[];
+  line: number;
+  problem: string | null;
+}
+
+type Outcome = { records: Rec[]; error: { reason: CsvFatalReason; line: number; message: string } | null };
+
+/** Feed chunks to a reader; collect the records, and the fatal error if there is one. */
+function read(chunks: Array<string | Uint8Array>, maxRecordLength?: number): Outcome {
+  const records: Rec[] = [];
+  const reader = new CsvReader({ onRecord: (fields, line, problem) => records.push({ fields, line, problem }), maxRecordLength });
+  try {
+    for (const chunk of chunks) reader.push(chunk);
+    reader.end();
+  } catch (e) {
+    if (!(e instanceof CsvFormatError)) throw e;
+    expect(e.name).toBe('CsvFormatError');
+    return { records, error: { reason: e.reason, line: e.line, message: e.message } };
+  }
+  return { records, error: null };
+}
+
+/** Records of a document read in one chunk, as [fields, line] pairs; fails on a fatal error. */
+function records(text: string | Uint8Array): Array<[string[], number]> {
+  const out = read([text]);
+  expect(out.error).toBeNull();
+  for (const r of out.records) expect(r.problem).toBeNull();
+  return out.records.map((r) => [r.fields, r.line]);
+}
+
+function fatal(chunks: Array<string | Uint8Array>, maxRecordLength?: number) {
+  const out = read(chunks, maxRecordLength);
+  expect(out.error).not.toBeNull();
+  return out.error!;
+}
+
+/** Split bytes at the given offsets (sorted, deduplicated) into Buffers. */
+function splitAt(bytes: Buffer, cuts: number[]): Buffer[] {
+  const points = [...new Set(cuts.map((c) => Math.min(c, bytes.length)))].sort((a, b) => a - b);
+  const chunks: Buffer[] = [];
+  let prev = 0;
+  for (const p of points) {
+    chunks.push(bytes.subarray(prev, p));
+    prev = p;
+  }
+  chunks.push(bytes.subarray(prev));
+  return chunks;
+}
+
+describe('CsvReader: records and line numbers', () => {
+  it('reads LF lines', () => {
+    expect(records('a,b,c\n1,2,3\n')).toEqual([
+      [['a', 'b', 'c'], 1],
+      [['1', '2', '3'], 2],
+    ]);
+  });
+
+  it('reads CRLF lines without keeping the CR', () => {
+    expect(records('a,b\r\n1,2\r\n')).toEqual([
+      [['a', 'b'], 1],
+      [['1', '2'], 2],
+    ]);
+  });
+
+  it('drops a UTF-8 byte order mark (bytes or text)', () => {
+    const expected = [
+      [['customer_id', 'x'], 1],
+      [['1', '2'], 2],
+    ];
+    expect(records(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('customer_id,x\n1,2\n')]))).toEqual(expected);
+    expect(records('\ufeffcustomer_id,x\n1,2\n')).toEqual(expected);
+    // A BOM split across chunks.
+    const out = read([Buffer.from([0xef]), Buffer.from([0xbb]), Buffer.from([0xbf, 0x63]), Buffer.from('ustomer_id,x\n1,2\n')]);
+    expect(out.records.map((r) => [r.fields, r.line])).toEqual(expected);
+  });
+
+  it('keeps spaces around unquoted cells (trimming is the caller’s choice)', () => {
+    expect(records(' a , b \n')).toEqual([[[' a ', ' b '], 1]]);
+  });
+
+  it('reads quoted fields with commas and escaped quotes', () => {
+    expect(records('a,"b,c",d\n"say ""hi""",""\n')).toEqual([
+      [['a', 'b,c', 'd'], 1],
+      [['say "hi"', ''], 2],
+    ]);
+  });
+
+  it('a quote inside an unquoted field is an ordinary character', () => {
+    expect(records('5" floppy,x\n')).toEqual([[['5" floppy', 'x'], 1]]);
+  });
+
+  it('counts the newlines inside quoted fields in the line numbers of the records that follow', () => {
+    expect(records('h1,h2\na,"multi\nline\nfield"\nnext,row\n"x\r\ny",z\r\nlast,one\n')).toEqual([
+      [['h1', 'h2'], 1],
+      [['a', 'multi\nline\nfield'], 2],
+      [['next', 'row'], 5],
+      [['x\r\ny', 'z'], 6],
+      [['last', 'one'], 8],
+    ]);
+  });
+
+  it('skips blank lines (LF and CRLF) but counts them', () => {
+    expect(records('a,b\n\n\r\nc,d\n\n')).toEqual([
+      [['a', 'b'], 1],
+      [['c', 'd'], 4],
+    ]);
+  });
+
+  it('a trailing empty line adds no record', () => {
+    expect(records('a,b\nc,d\n\n')).toEqual([
+      [['a', 'b'], 1],
+      [['c', 'd'], 2],
+    ]);
+  });
+
+  it('reads a last line without a newline (plain and quoted)', () => {
+    expect(records('a,b\nc,d')).toEqual([
+      [['a', 'b'], 1],
+      [['c', 'd'], 2],
+    ]);
+    expect(records('a,b\nc,"d"')).toEqual([
+      [['a', 'b'], 1],
+      [['c', 'd'], 2],
+    ]);
+  });
+
+  it('reports the number of fields as found, including empty ones', () => {
+    expect(records('a\na,b,c,d,e,f\n,,\n"a",\n')).toEqual([
+      [['a'], 1],
+      [['a', 'b', 'c', 'd', 'e', 'f'], 2],
+      [['', '', ''], 3],
+      [['a', ''], 4],
+    ]);
+    expect(records('"a",')).toEqual([[['a', ''], 1]]);
+  });
+
+  it('text after a closing quote is a problem of that record only', () => {
+    const out = read(['a,"b"x,c\nd,e\n']);
+    expect(out.error).toBeNull();
+    expect(out.records).toEqual([
+      { fields: ['a', 'bx', 'c'], line: 1, problem: 'unexpected text after a closing quote: "x"' },
+      { fields: ['d', 'e'], line: 2, problem: null },
+    ]);
+  });
+});
+
+describe('CsvReader: files that are not CSV text', () => {
+  it('an unclosed quote is UNCLOSED_QUOTE on the line where it opened', () => {
+    const e = fatal(['h\na,b\nc,"d,e\nf\ng\n']);
+    expect(e).toEqual({ reason: 'UNCLOSED_QUOTE', line: 3, message: 'line 3: a quoted field opened here is never closed' });
+    // The same when it opens after a multi-line quoted field.
+    expect(fatal(['"a\nb"\n"c\n']).line).toBe(3);
+  });
+
+  it('the records before an unclosed quote are still delivered', () => {
+    expect(read(['h\na,b\n"c\n']).records.map((r) => r.line)).toEqual([1, 2]);
+  });
+
+  it('a NUL byte is BINARY, with the line it is on', () => {
+    expect(fatal([Buffer.from('a,b\nc,d\ne\0f\n')])).toEqual({
+      reason: 'BINARY',
+      line: 3,
+      message: 'line 3: the file contains NUL bytes; it is binary, not CSV text',
+    });
+    // Inside a quoted field that spans lines, in a later chunk.
+    expect(fatal([Buffer.from('a,b\n"x\ny'), Buffer.from('\nz\0"\n')]).line).toBe(4);
+  });
+
+  it('invalid UTF-8 is ENCODING', () => {
+    expect(fatal([Buffer.from('a,b\n'), Buffer.from([0x63, 0xff, 0xfe, 0x0a])])).toEqual({
+      reason: 'ENCODING',
+      line: 2,
+      message: 'line 2: the file is not UTF-8 text (binary content?)',
+    });
+    // Latin-1 text is not UTF-8 either.
+    expect(fatal([Buffer.from([0x61, 0x2c, 0xe9, 0x0a])]).reason).toBe('ENCODING');
+  });
+
+  it('ENCODING names the line of the bad byte, not the line the reader had reached', () => {
+    // All in one chunk: nothing has been parsed yet when the decoder refuses the byte.
+    expect(fatal([Buffer.concat([Buffer.from('h\na,b\nc,Jos'), Buffer.from([0xe9]), Buffer.from(',d\n')])])).toEqual({
+      reason: 'ENCODING',
+      line: 3,
+      message: 'line 3: the file is not UTF-8 text (binary content?)',
+    });
+    // A bad continuation byte right after a multibyte lead, after lines still buffered in a quoted field.
+    expect(fatal([Buffer.from('h\n"a\nb'), Buffer.concat([Buffer.from('\nc'), Buffer.from([0xe2, 0x41]), Buffer.from('"\n')])]).line).toBe(4);
+  });
+
+  it('a file that ends inside a multibyte character is ENCODING', () => {
+    expect(fatal([Buffer.from('a,b\n'), Buffer.from([0x63, 0xe2, 0x82])])).toEqual({
+      reason: 'ENCODING',
+      line: 2,
+      message: 'line 2: the file ends inside a UTF-8 character (binary content?)',
+    });
+    // On the third line of a quoted field that began on line 2.
+    expect(fatal([Buffer.concat([Buffer.from('a\n"b\nc\nd'), Buffer.from([0xe2])])]).line).toBe(4);
+  });
+
+  it('a record longer than maxRecordLength is RECORD_TOO_LONG, however it arrives', () => {
+    const expected = {
+      reason: 'RECORD_TOO_LONG',
+      line: 2,
+      message: 'line 2: the record starting here is longer than 10 characters (a quote left open?)',
+    };
+    const long = 'x'.repeat(11);
+    expect(fatal([`a\n${long}\nb\n`], 10)).toEqual(expected); // complete line, one chunk
+    expect(fatal([`a\n${long}`], 10)).toEqual(expected); // last line, no newline
+    expect(fatal([`a\n${long}`, 'x'.repeat(5)], 10)).toEqual(expected); // still arriving
+    expect(fatal([`a\n"${'x'.repeat(9)},y"\nb\n`], 10)).toEqual(expected); // quoted, complete in one chunk
+    expect(fatal([`a\n"${'x'.repeat(20)}`, 'x'.repeat(20)], 10)).toEqual(expected); // a quote left open
+  });
+
+  it('a record of exactly maxRecordLength is accepted, even when a chunk ends between its CR and LF', () => {
+    const ten = 'x'.repeat(10);
+    for (const chunks of [[`a\n${ten}\r\nb\n`], [`a\n${ten}\r`, '\nb\n'], [`a\n"${'x'.repeat(8)}"\r`, '\nb\n']]) {
+      const out = read(chunks, 10);
+      expect(out.error).toBeNull();
+      expect(out.records.map((r) => r.line)).toEqual([1, 2, 3]);
+    }
+  });
+});
+
+// ------------------------------------------------------------------------------------------
+// Properties: any split of a document into chunks gives exactly what one chunk gives.
+
+const plainChar = fc.constantFrom('a', 'Z', '7', ' ', '.', '-', 'é', '€', '😀', '保');
+const anyChar = fc.constantFrom('a', 'Z', ' ', ',', '"', '\n', '\r\n', 'é', '€', '😀', '保');
+const plainField = fc.array(plainChar, { maxLength: 6 }).map((cs) => cs.join(''));
+const quotedValue = fc.array(anyChar, { maxLength: 8 }).map((cs) => cs.join(''));
+
+interface Field {
+  value: string;
+  text: string;
+}
+const field: fc.Arbitrary<Field> = fc.oneof(
+  plainField.map((value) => ({ value, text: value })),
+  quotedValue.map((value) => ({ value, text: `"${value.replace(/"/g, '""')}"` })),
+);
+
+interface Doc {
+  text: string;
+  expected: Array<[string[], number]>;
+}
+
+/** A well-formed CSV document with the records and line numbers it must read as. */
+const csvDocument: fc.Arbitrary<Doc> = fc
+  .record({
+    bom: fc.boolean(),
+    records: fc.array(
+      fc.record({
+        fields: fc.array(field, { minLength: 1, maxLength: 5 }),
+        eol: fc.constantFrom('\n', '\r\n'),
+        blankLinesAfter: fc.constantFrom(0, 0, 0, 1, 2),
+      }),
+      { minLength: 1, maxLength: 12 },
+    ),
+    finalNewline: fc.boolean(),
+  })
+  .map(({ bom, records: recs, finalNewline }) => {
+    let text = bom ? '\ufeff' : '';
+    let line = 1;
+    const expected: Array<[string[], number]> = [];
+    recs.forEach((r, i) => {
+      // A record of one empty unquoted field is a blank line: quote it to keep it a record.
+      const fields = r.fields.length === 1 && r.fields[0]!.text === '' ? [{ value: '', text: '""' }] : r.fields;
+      text += fields.map((f) => f.text).join(',');
+      expected.push([fields.map((f) => f.value), line]);
+      line += 1 + fields.reduce((n, f) => n + (f.value.match(/\n/g)?.length ?? 0), 0);
+      const last = i === recs.length - 1;
+      if (!last || finalNewline) text += r.eol;
+      if (!last) {
+        text += r.eol.repeat(r.blankLinesAfter);
+        line += r.blankLinesAfter;
+      }
+    });
+    return { text, expected };
+  });
+
+/** Random cut points (byte offsets) for a document. */
+const cuts = fc.array(fc.nat({ max: 400 }), { maxLength: 30 });
+
+describe('CsvReader properties', () => {
+  it('a well-formed document reads as written, in one chunk or split anywhere (also inside multibyte characters)', () => {
+    fc.assert(
+      fc.property(csvDocument, cuts, ({ text, expected }, cutPoints) => {
+        const bytes = Buffer.from(text, 'utf8');
+        const whole = read([bytes]);
+        expect(whole.error).toBeNull();
+        expect(whole.records.map((r) => [r.fields, r.line])).toEqual(expected);
+        expect(whole.records.every((r) => r.problem === null)).toBe(true);
+        expect(read(splitAt(bytes, cutPoints))).toEqual(whole);
+        // One byte at a time: every boundary at once.
+        expect(read([...bytes].map((b) => Buffer.from([b])))).toEqual(whole);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('text chunks split anywhere (even between the halves of a surrogate pair) read the same', () => {
+    fc.assert(
+      fc.property(csvDocument, cuts, ({ text }, cutPoints) => {
+        const points = [...new Set(cutPoints.map((c) => Math.min(c, text.length)))].sort((a, b) => a - b);
+        const chunks: string[] = [];
+        let prev = 0;
+        for (const p of points) {
+          chunks.push(text.slice(prev, p));
+          prev = p;
+        }
+        chunks.push(text.slice(prev));
+        expect(read(chunks)).toEqual(read([text]));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('any text at all (stray quotes, CRs, junk after quotes, unclosed quotes) gives the same records, problems and error in any split', () => {
+    const messy = fc.array(fc.constantFrom('a', ',', '"', '""', '\n', '\r', '\r\n', ' ', 'é', '😀'), { maxLength: 60 }).map((cs) => cs.join(''));
+    fc.assert(
+      fc.property(messy, cuts, (text, cutPoints) => {
+        const bytes = Buffer.from(text, 'utf8');
+        expect(read(splitAt(bytes, cutPoints))).toEqual(read([bytes]));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('an invalid byte anywhere is ENCODING on its own line, in any split', () => {
+    fc.assert(
+      fc.property(csvDocument, fc.nat(), cuts, ({ text }, where, cutPoints) => {
+        const good = Buffer.from(text, 'utf8');
+        const at = where % (good.length + 1);
+        const bytes = Buffer.concat([good.subarray(0, at), Buffer.from([0xff]), good.subarray(at)]);
+        let line = 1;
+        for (let i = 0; i < at; i++) if (good[i] === 0x0a) line++;
+        for (const chunks of [[bytes], splitAt(bytes, cutPoints)]) {
+          const error = read(chunks).error;
+          expect(error).toEqual({ reason: 'ENCODING', line, message: `line ${line}: the file is not UTF-8 text (binary content?)` });
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('with a small maxRecordLength, the outcome (records, or RECORD_TOO_LONG on the same line) does not depend on the split', () => {
+    fc.assert(
+      fc.property(csvDocument, cuts, fc.integer({ min: 4, max: 30 }), ({ text }, cutPoints, max) => {
+        const bytes = Buffer.from(text, 'utf8');
+        const whole = read([bytes], max);
+        const split = read(splitAt(bytes, cutPoints), max);
+        expect(split.error).toEqual(whole.error);
+        expect(split.records).toEqual(whole.records);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('trimCell', () => {
+  it.each([
+    ['abc', 'abc'],
+    ['  abc ', 'abc'],
+    ['\tabc\t', 'abc'],
+    ['\u00a0abc\u00a0', 'abc'],
+    ['', ''],
+    ['   ', ''],
+    ['a b', 'a b'],
+  ])('%j → %j', (cell, trimmed) => {
+    expect(trimCell(cell)).toBe(trimmed);
+  });
+});

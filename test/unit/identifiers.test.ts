@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { checkIdentifier, checkProductCode, printable } from '../../src/domain/identifiers.js';
+
+const ONLY = 'only letters, digits and - _ . / are allowed';
+
+describe('checkIdentifier (policy_number, customer_id, external_customer_ref)', () => {
+  it.each([
+    'P',
+    'POL-2026001',
+    'a-b_c.d/e',
+    '2026/11/ACME.1',
+    '_leading_underscore',
+    '.leading.dot',
+    '/leading/slash',
+    'trailing-',
+    'x'.repeat(64),
+  ])('accepts %j', (value) => {
+    expect(checkIdentifier(value, 'policy_number')).toBeNull();
+  });
+
+  it.each([
+    ['', 'REQUIRED', 'policy_number is required'],
+    ['x'.repeat(65), 'TOO_LONG', 'policy_number is 65 characters long; at most 64 are allowed'],
+    ['-'.repeat(65), 'TOO_LONG', 'policy_number is 65 characters long; at most 64 are allowed'],
+    ['-abc', 'INVALID_FORMAT', "policy_number '-abc' must not start with '-'"],
+    ['-', 'INVALID_FORMAT', "policy_number '-' must not start with '-'"],
+    ['=1+2', 'INVALID_FORMAT', `policy_number '=1+2' has '=' at position 1; ${ONLY}`],
+    ['+27123', 'INVALID_FORMAT', `policy_number '+27123' has '+' at position 1; ${ONLY}`],
+    ['@SUM(A1)', 'INVALID_FORMAT', `policy_number '@SUM(A1)' has '@' at position 1; ${ONLY}`],
+    ['POL 1', 'INVALID_FORMAT', `policy_number 'POL 1' has a space at position 4; ${ONLY}`],
+    [' POL1', 'INVALID_FORMAT', `policy_number ' POL1' has a space at position 1; ${ONLY}`],
+    ['POL\t1', 'INVALID_FORMAT', `policy_number 'POL\\u00091' has a control character (U+0009) at position 4; ${ONLY}`],
+    ['POL1\n', 'INVALID_FORMAT', `policy_number 'POL1\\u000a' has a control character (U+000A) at position 5; ${ONLY}`],
+    ['P\u0000', 'INVALID_FORMAT', `policy_number 'P\\u0000' has a control character (U+0000) at position 2; ${ONLY}`],
+    ['P\u007f', 'INVALID_FORMAT', `policy_number 'P\\u007f' has a control character (U+007F) at position 2; ${ONLY}`],
+    ['Pé1', 'INVALID_FORMAT', `policy_number 'Pé1' has 'é' at position 2; ${ONLY}`],
+    ['Ärzte', 'INVALID_FORMAT', `policy_number 'Ärzte' has 'Ä' at position 1; ${ONLY}`],
+    ['保险1', 'INVALID_FORMAT', `policy_number '保险1' has '保' at position 1; ${ONLY}`],
+    ['POL\u00a01', 'INVALID_FORMAT', `policy_number 'POL\u00a01' has '\u00a0' at position 4; ${ONLY}`],
+    // A character outside the BMP is named whole, not as half a surrogate pair.
+    ['P😀1', 'INVALID_FORMAT', `policy_number 'P😀1' has '😀' at position 2; ${ONLY}`],
+    ['P,1', 'INVALID_FORMAT', `policy_number 'P,1' has ',' at position 2; ${ONLY}`],
+    ['P"1', 'INVALID_FORMAT', `policy_number 'P"1' has '"' at position 2; ${ONLY}`],
+  ])('rejects %j with %s', (value, code, message) => {
+    expect(checkIdentifier(value, 'policy_number')).toEqual({ code, message });
+  });
+
+  it('names the field it checks', () => {
+    expect(checkIdentifier('', 'customer_id')).toEqual({ code: 'REQUIRED', message: 'customer_id is required' });
+    expect(checkIdentifier('a b', 'external_customer_ref')?.message).toBe(
+      `external_customer_ref 'a b' has a space at position 2; ${ONLY}`,
+    );
+  });
+
+  it('no accepted identifier can start a spreadsheet formula', () => {
+    for (const first of ['=', '+', '-', '@', '\t', '\r']) {
+      expect(checkIdentifier(`${first}1`, 'policy_number')).not.toBeNull();
+    }
+  });
+});
+
+describe('checkProductCode', () => {
+  it.each(['FUNERAL', 'LIFE_STANDARD', 'A-1', '_X', '9', 'A'.repeat(32)])('accepts %j', (value) => {
+    expect(checkProductCode(value)).toBeNull();
+  });
+
+  it.each([
+    ['', 'REQUIRED', 'product_code is required'],
+    ['A'.repeat(33), 'TOO_LONG', 'product_code is 33 characters long; at most 32 are allowed'],
+    ['a'.repeat(33), 'TOO_LONG', 'product_code is 33 characters long; at most 32 are allowed'],
+    ['funeral', 'INVALID_FORMAT', "product_code 'funeral' must be upper case (A-Z 0-9 _ -)"],
+    ['Life_1', 'INVALID_FORMAT', "product_code 'Life_1' must be upper case (A-Z 0-9 _ -)"],
+    ['a'.repeat(32), 'INVALID_FORMAT', `product_code '${'a'.repeat(32)}' must be upper case (A-Z 0-9 _ -)`],
+    ['-FUNERAL', 'INVALID_FORMAT', "product_code '-FUNERAL' must not start with '-'"],
+    ['+FUNERAL', 'INVALID_FORMAT', "product_code '+FUNERAL' has '+' at position 1; only A-Z, 0-9, _ and - are allowed"],
+    ['=X', 'INVALID_FORMAT', "product_code '=X' has '=' at position 1; only A-Z, 0-9, _ and - are allowed"],
+    ['@X', 'INVALID_FORMAT', "product_code '@X' has '@' at position 1; only A-Z, 0-9, _ and - are allowed"],
+    ['LIFE PLAN', 'INVALID_FORMAT', "product_code 'LIFE PLAN' has a space at position 5; only A-Z, 0-9, _ and - are allowed"],
+    ['LIFE.PLAN', 'INVALID_FORMAT', "product_code 'LIFE.PLAN' has '.' at position 5; only A-Z, 0-9, _ and - are allowed"],
+    ['LIFE/PLAN', 'INVALID_FORMAT', "product_code 'LIFE/PLAN' has '/' at position 5; only A-Z, 0-9, _ and - are allowed"],
+    ['ÉPARGNE', 'INVALID_FORMAT', "product_code 'ÉPARGNE' has 'É' at position 1; only A-Z, 0-9, _ and - are allowed"],
+    ['X\u0001', 'INVALID_FORMAT', "product_code 'X\\u0001' has a control character (U+0001) at position 2; only A-Z, 0-9, _ and - are allowed"],
+  ])('rejects %j with %s', (value, code, message) => {
+    expect(checkProductCode(value)).toEqual({ code, message });
+  });
+});
+
+describe('printable', () => {
+  it('escapes control characters and cuts long values', () => {
+    expect(printable('a\u0000b\u001fc\u007f')).toBe('a\\u0000b\\u001fc\\u007f');
+    expect(printable('x'.repeat(81))).toBe(`${'x'.repeat(80)}…`);
+    expect(printable('x'.repeat(80))).toBe('x'.repeat(80));
+    expect(printable('abcdef', 3)).toBe('abc…');
+  });
+});
