@@ -125,6 +125,43 @@ export interface BankSnapshotsTable {
   balance: number;
 }
 
+export interface SettlementsTable {
+  id: Generated<number>;
+  client_id: number;
+  period_month: string;
+  /** NNN of settlement_number: the client's count of statements for the period, from 1. */
+  seq: number;
+  settlement_number: string;
+  total_collections: number;
+  distribution_fee: number;
+  collections_fee: number;
+  total_fees: number;
+  vat: number;
+  net_amount: number;
+  collections_count: number;
+  payment_date: string;
+  payment_reference: string;
+  status: 'pending' | 'paid' | 'disputed';
+  created_at: number;
+  updated_at: number;
+  paid_on: string | null;
+  paid_reference: string | null;
+  disputed_on: string | null;
+  dispute_reason: string | null;
+}
+
+export interface SettlementEventsTable {
+  id: Generated<number>;
+  client_id: number;
+  settlement_id: number;
+  event: 'created' | 'paid' | 'disputed';
+  /** The settlement's status after the event. */
+  status: string;
+  on_date: string;
+  at: number;
+  detail: string | null;
+}
+
 export interface Database {
   meta: MetaTable;
   clients: ClientsTable;
@@ -137,4 +174,6 @@ export interface Database {
   planned_debits: PlannedDebitsTable;
   bank_transactions: BankTransactionsTable;
   bank_snapshots: BankSnapshotsTable;
+  settlements: SettlementsTable;
+  settlement_events: SettlementEventsTable;
 }

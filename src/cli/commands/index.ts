@@ -3,8 +3,12 @@ import type { CliContext } from '../context.js';
 import type { RunState } from '../main.js';
 import { registerClock } from './clock/index.js';
 import { registerPolicies } from './policies/index.js';
+import { registerReports } from './reports/index.js';
+import { registerSettlements } from './settlements/index.js';
 
 export function registerCommands(program: Command, ctx: CliContext, state: RunState): void {
   registerPolicies(program, ctx, state);
   registerClock(program, ctx, state);
+  registerReports(program, ctx, state);
+  registerSettlements(program, ctx, state);
 }
