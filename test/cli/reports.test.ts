@@ -7,8 +7,13 @@ import { createContext } from '../../src/cli/context.js';
 import { writeDownload } from '../../src/cli/output/download.js';
 import { decodeId, IdKind } from '../../src/domain/ids.js';
 import { readWorld } from '../../src/backend/local/world.js';
+import { openLocalBackend } from '../../src/backend/local/index.js';
+import { reportRowJson, toReportRow } from '../../src/backend/local/reports.js';
+import { stringifyJson } from '../../src/domain/json.js';
+import { PAGE_ROWS, type ReportRow } from '../../src/store/repos/collection-reports.js';
+import fc from 'fast-check';
 import { runCli, tempDir } from '../helpers/cli.js';
-import { dbPath, FIXTURE_PERIOD, openTestBackend, seedFixturePeriod, setClock } from '../helpers/seed-collections.js';
+import { dbPath, FIXTURE_PERIOD, openTestBackend, randomCollections, seedCollections, seedFixturePeriod, setClock, TEST_NOW } from '../helpers/seed-collections.js';
 
 const HEADER =
   'period_month,customer_id,external_customer_ref,policy_number,product_code,collection_amount_due,' +
@@ -234,5 +239,53 @@ describe('--output writes atomically', () => {
     } finally {
       done();
     }
+  });
+});
+
+describe('large periods', () => {
+  it('a period of several pages is reported whole, in order, the same from a file store and from memory', async () => {
+    const rows = randomCollections(31, PAGE_ROWS * 2 + 77);
+    const { dir: bigDir, cleanup: done } = tempDir();
+    try {
+      const file = await openTestBackend(dbPath(bigDir));
+      const memory = await openLocalBackend({ path: ':memory:', seed: 1, now: TEST_NOW });
+      try {
+        await seedCollections(file.store, '2026-11', rows);
+        await seedCollections(memory.store, '2026-11', rows);
+        const read = async (d: Download) => {
+          let t = '';
+          for await (const chunk of d.body) t += chunk;
+          return t;
+        };
+        const fromFile = await read(await file.collectionsReport('2026-11', 'csv'));
+        const fromMemory = await read(await memory.collectionsReport('2026-11', 'csv'));
+        expect(fromFile).toBe(fromMemory);
+        const numbers = fromFile.trimEnd().split('\n').slice(1).map((l) => l.split(',')[3]);
+        expect(numbers).toEqual(rows.map((r) => r.policy_number).sort());
+        const jsonFile = await read(await file.collectionsReport('2026-11', 'json'));
+        expect(jsonFile).toBe(await read(await memory.collectionsReport('2026-11', 'json')));
+        expect(JSON.parse(jsonFile).results).toHaveLength(rows.length);
+      } finally {
+        await file.close();
+        await memory.close();
+      }
+    } finally {
+      done();
+    }
+  });
+
+  it('the direct JSON row writer is byte-identical to stringifyJson', () => {
+    const text = fc.string({ unit: 'binary', maxLength: 20 });
+    const cents = fc.integer({ min: 0, max: 100_000_000 });
+    const row = fc.tuple(text, text, text, text, cents, cents, fc.constantFrom('PAID_FULL', 'PAID_PARTIAL', 'UNPAID', 'CANCELLED'),
+      fc.option(text), fc.option(text), fc.nat(40), fc.option(text), fc.integer({ min: 1, max: 2 ** 40 }));
+    fc.assert(
+      fc.property(row, fc.uuid(), (r, id) => {
+        fc.pre(r[5] <= r[4]);
+        const reportRow = r as unknown as ReportRow;
+        expect(reportRowJson(id, JSON.stringify('2026-11'), reportRow)).toBe(stringifyJson({ id, ...toReportRow('2026-11', reportRow) }));
+      }),
+      { numRuns: 500, seed: 11 },
+    );
   });
 });

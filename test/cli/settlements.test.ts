@@ -8,6 +8,7 @@ import type { LocalBackend } from '../../src/backend/local/index.js';
 import type { Download } from '../../src/backend/types.js';
 import { settlementFigures } from '../../src/domain/fees.js';
 import { centsFromJsonNumber } from '../../src/domain/money.js';
+import { PAGE_ROWS } from '../../src/store/repos/collection-reports.js';
 import { REPO, runCli, tempDir } from '../helpers/cli.js';
 import {
   dbPath,
@@ -348,6 +349,28 @@ describe('premia settlements export', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('The collections of 2026-11 no longer add up to settlement SETTLE-2026-11-001');
     expect(readdirSync(dir).sort()).toEqual(before);
+  });
+
+  it('--lines over several pages of a file store sums to the statement', async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const rows = randomCollections(77, PAGE_ROWS * 2 + 5);
+    await withBackend(dbPath(dir), async (b) => {
+      await seedCollections(b.store, '2026-11', rows);
+      await setClock(b.store, '2026-12-02');
+      const s = await b.createSettlement('2026-11');
+      const csv = await text(await b.exportSettlement(s.id, { lines: true }));
+      expect(sumLines(csv)).toEqual({
+        collected: s.total_collections,
+        distribution_fee: s.distribution_fee,
+        collections_fee: s.collections_fee,
+        total_fees: s.total_fees,
+        vat: s.vat,
+        net_amount: s.net_amount,
+        rows: rows.length,
+      });
+      expect(csv.trimEnd().split('\n').slice(1).map((l) => l.split(',')[1])).toEqual(rows.map((r) => r.policy_number).sort());
+    });
   });
 
   it('--lines sums equal the statement figures on random periods', async () => {

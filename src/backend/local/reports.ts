@@ -6,7 +6,6 @@
  */
 import { validationError } from '../../domain/errors.js';
 import { encodeId, IdKind } from '../../domain/ids.js';
-import { stringifyJson } from '../../domain/json.js';
 import { formatCents } from '../../domain/money.js';
 import { isPeriod, type Period } from '../../domain/period.js';
 import { csvCell, csvRow } from '../../lib/csv-writer.js';
@@ -48,28 +47,29 @@ export async function collectionsReport(ctx: LocalContext, period: Period, forma
 const CSV_HEADER = csvRow(REPORT_COLUMNS);
 
 async function* reportCsv(ctx: LocalContext, period: Period): AsyncGenerator<string> {
+  const periodCell = csvCell(period);
   let chunk = CSV_HEADER;
   for await (const rows of streamReportRows(ctx.store, ctx.clientId, period)) {
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i]!;
-      const due = r[5];
-      const collected = r[6];
-      // Columns in REPORT_COLUMNS order. Identifiers and status cannot hold a comma or quote
-      // when they come through premia's validation, but are quoted if they ever do.
+      const due = r[4];
+      const collected = r[5];
+      // Columns in REPORT_COLUMNS order. Identifiers cannot hold a comma or a quote when they
+      // come through premia's validation, but are quoted if they ever do.
       chunk +=
-        r[0] + ',' +
+        periodCell + ',' +
+        csvCell(r[0]) + ',' +
         csvCell(r[1]) + ',' +
         csvCell(r[2]) + ',' +
         csvCell(r[3]) + ',' +
-        csvCell(r[4]) + ',' +
         formatCents(due) + ',' +
         formatCents(collected) + ',' +
         formatCents(due - collected) + ',' +
-        r[7] + ',' +
-        (r[8] ?? '') + ',' +
-        (r[9] ?? '') + ',' +
-        r[10] + ',' +
-        csvCell(r[11]) + '\n';
+        r[6] + ',' + // status: one of four words (CHECK constraint)
+        csvCell(r[7]) + ',' +
+        csvCell(r[8]) + ',' +
+        r[9] + ',' +
+        csvCell(r[10]) + '\n';
     }
     yield chunk;
     chunk = '';
@@ -78,31 +78,59 @@ async function* reportCsv(ctx: LocalContext, period: Period): AsyncGenerator<str
 }
 
 /** A report row as the API's object (13 fields, money in cents). */
-export function toReportRow(r: ReportRow): CollectionReportRow {
+export function toReportRow(period: Period, r: ReportRow): CollectionReportRow {
   return {
-    period_month: r[0],
-    customer_id: r[1],
-    external_customer_ref: r[2],
-    policy_number: r[3],
-    product_code: r[4],
-    collection_amount_due: r[5],
-    collection_amount_collected: r[6],
-    shortfall: r[5] - r[6],
-    collection_status: r[7] as CollectionStatus,
-    first_attempt_date: r[8],
-    last_attempt_date: r[9],
-    number_of_attempts: r[10],
-    last_failure_reason: r[11],
+    period_month: period,
+    customer_id: r[0],
+    external_customer_ref: r[1],
+    policy_number: r[2],
+    product_code: r[3],
+    collection_amount_due: r[4],
+    collection_amount_collected: r[5],
+    shortfall: r[4] - r[5],
+    collection_status: r[6] as CollectionStatus,
+    first_attempt_date: r[7],
+    last_attempt_date: r[8],
+    number_of_attempts: r[9],
+    last_failure_reason: r[10],
   };
 }
 
+const jsonText = (v: string | null): string => (v === null ? 'null' : JSON.stringify(v));
+
+/**
+ * One result of the JSON report, written directly: byte for byte what
+ * `stringifyJson({ id, ...toReportRow(period, r) })` gives (a test holds them equal), at a
+ * fraction of its cost per row (no object, no key walk).
+ */
+export function reportRowJson(id: string, periodJson: string, r: ReportRow): string {
+  return (
+    '{"id":' + JSON.stringify(id) +
+    ',"period_month":' + periodJson +
+    ',"customer_id":' + JSON.stringify(r[0]) +
+    ',"external_customer_ref":' + JSON.stringify(r[1]) +
+    ',"policy_number":' + JSON.stringify(r[2]) +
+    ',"product_code":' + JSON.stringify(r[3]) +
+    ',"collection_amount_due":' + formatCents(r[4]) +
+    ',"collection_amount_collected":' + formatCents(r[5]) +
+    ',"shortfall":' + formatCents(r[4] - r[5]) +
+    ',"collection_status":' + JSON.stringify(r[6]) +
+    ',"first_attempt_date":' + jsonText(r[7]) +
+    ',"last_attempt_date":' + jsonText(r[8]) +
+    ',"number_of_attempts":' + String(r[9]) +
+    ',"last_failure_reason":' + jsonText(r[10]) +
+    '}'
+  );
+}
+
 async function* reportJson(ctx: LocalContext, period: Period, idSalt: number): AsyncGenerator<string> {
-  let chunk = `{"period_month":${JSON.stringify(period)},"results":[`;
+  const periodJson = JSON.stringify(period);
+  let chunk = `{"period_month":${periodJson},"results":[`;
   let first = true;
   for await (const rows of streamReportRows(ctx.store, ctx.clientId, period)) {
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i]!;
-      chunk += (first ? '' : ',') + stringifyJson({ id: encodeId(IdKind.collection, idSalt, r[12]), ...toReportRow(r) });
+      chunk += (first ? '' : ',') + reportRowJson(encodeId(IdKind.collection, idSalt, r[11]), periodJson, r);
       first = false;
     }
     yield chunk;
