@@ -8,9 +8,9 @@ export function registerReports(program: Command, ctx: CliContext, state: RunSta
 
   reports
     .command('collections')
-    .description('the collection results of a period, one row per collection (spec 4.6); data on stdout')
+    .description('the collection results of a period, one row per collection, on stdout')
     .requiredOption('--period <YYYY-MM>', 'the period to report')
     .addOption(new Option('--format <format>', 'csv (default) or json').choices(['csv', 'json']))
-    .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
+    .option('-o, --output <file>', 'write to this file (or into this directory) atomically, instead of stdout')
     .action(lazyAction(ctx, state, () => import('./collections.js')));
 }

@@ -23,7 +23,7 @@ export function registerSettlements(program: Command, ctx: CliContext, state: Ru
     .command('export')
     .description('the statement as CSV (header and one row), or with --lines one row per collection')
     .argument('<settlement>', 'settlement id or settlement number')
-    .option('-o, --output <file>', 'write to this file (atomically) instead of stdout')
+    .option('-o, --output <file>', 'write to this file (or into this directory) atomically, instead of stdout')
     .option('--lines', 'one row per collection with its share of each fee; columns sum to the statement')
     .action(lazyAction(ctx, state, () => import('./export.js')));
 
