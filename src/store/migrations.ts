@@ -216,11 +216,67 @@ const m0004_service: Migration = {
       .addPrimaryKeyConstraint('idempotency_keys_pk', ['client_id', 'key'])
       .execute();
     await db.schema.createIndex('idempotency_keys_expiry_idx').on('idempotency_keys').columns(['expires_at']).execute();
+// Monthly settlement statements. Nothing is ever deleted: a disputed statement stays on record
+// beside the one regenerated after it. `seq` is the NNN of settlement_number.
+const m0003_settlements: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('settlements')
+      .addColumn('id', 'integer', (c) => c.primaryKey())
+      .addColumn('client_id', 'integer', (c) => c.notNull().references('clients.id'))
+      .addColumn('period_month', 'text', (c) => c.notNull())
+      .addColumn('seq', 'integer', (c) => c.notNull().check(sql`seq >= 1`))
+      .addColumn('settlement_number', 'text', (c) => c.notNull())
+      .addColumn('total_collections', 'integer', (c) => c.notNull().check(sql`total_collections >= 0`))
+      .addColumn('distribution_fee', 'integer', (c) => c.notNull())
+      .addColumn('collections_fee', 'integer', (c) => c.notNull())
+      .addColumn('total_fees', 'integer', (c) => c.notNull())
+      .addColumn('vat', 'integer', (c) => c.notNull())
+      .addColumn('net_amount', 'integer', (c) => c.notNull())
+      .addColumn('collections_count', 'integer', (c) => c.notNull())
+      .addColumn('payment_date', 'text', (c) => c.notNull())
+      .addColumn('payment_reference', 'text', (c) => c.notNull().unique())
+      .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('pending', 'paid', 'disputed')`))
+      .addColumn('created_at', 'integer', (c) => c.notNull())
+      .addColumn('updated_at', 'integer', (c) => c.notNull())
+      .addColumn('paid_on', 'text')
+      .addColumn('paid_reference', 'text')
+      .addColumn('disputed_on', 'text')
+      .addColumn('dispute_reason', 'text')
+      .addUniqueConstraint('settlements_client_number_uq', ['client_id', 'settlement_number'])
+      .addUniqueConstraint('settlements_client_period_seq_uq', ['client_id', 'period_month', 'seq'])
+      .addCheckConstraint('settlements_fees_add_up', sql`total_fees = distribution_fee + collections_fee`)
+      .addCheckConstraint('settlements_reconciles', sql`net_amount + total_fees + vat = total_collections`)
+      .execute();
+    // At most one live (pending or paid) statement per client and period: the second guard
+    // behind the check that `create` makes inside its write transaction.
+    await db.schema
+      .createIndex('settlements_live_uq')
+      .on('settlements')
+      .columns(['client_id', 'period_month'])
+      .unique()
+      .where(sql<boolean>`status in ('pending', 'paid')`)
+      .execute();
+
+    // The history of every statement: created, paid, disputed (append-only).
+    await db.schema
+      .createTable('settlement_events')
+      .addColumn('id', 'integer', (c) => c.primaryKey())
+      .addColumn('client_id', 'integer', (c) => c.notNull().references('clients.id'))
+      .addColumn('settlement_id', 'integer', (c) => c.notNull().references('settlements.id'))
+      .addColumn('event', 'text', (c) => c.notNull().check(sql`event in ('created', 'paid', 'disputed')`))
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('on_date', 'text', (c) => c.notNull())
+      .addColumn('at', 'integer', (c) => c.notNull())
+      .addColumn('detail', 'text')
+      .execute();
+    await db.schema.createIndex('settlement_events_settlement_idx').on('settlement_events').columns(['settlement_id']).execute();
   },
 };
 
 export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> = [
   ['0001_foundation', m0001_foundation],
   ['0002_collections', m0002_collections],
+  ['0003_settlements', m0003_settlements],
   ['0004_service', m0004_service],
 ];

@@ -149,6 +149,41 @@ export interface IdempotencyKeysTable {
   body: string | null;
   created_at: number;
   expires_at: number;
+export interface SettlementsTable {
+  id: Generated<number>;
+  client_id: number;
+  period_month: string;
+  /** NNN of settlement_number: the client's count of statements for the period, from 1. */
+  seq: number;
+  settlement_number: string;
+  total_collections: number;
+  distribution_fee: number;
+  collections_fee: number;
+  total_fees: number;
+  vat: number;
+  net_amount: number;
+  collections_count: number;
+  payment_date: string;
+  payment_reference: string;
+  status: 'pending' | 'paid' | 'disputed';
+  created_at: number;
+  updated_at: number;
+  paid_on: string | null;
+  paid_reference: string | null;
+  disputed_on: string | null;
+  dispute_reason: string | null;
+}
+
+export interface SettlementEventsTable {
+  id: Generated<number>;
+  client_id: number;
+  settlement_id: number;
+  event: 'created' | 'paid' | 'disputed';
+  /** The settlement's status after the event. */
+  status: string;
+  on_date: string;
+  at: number;
+  detail: string | null;
 }
 
 export interface Database {
@@ -165,4 +200,6 @@ export interface Database {
   bank_snapshots: BankSnapshotsTable;
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;
+  settlements: SettlementsTable;
+  settlement_events: SettlementEventsTable;
 }

@@ -41,6 +41,8 @@ import * as collections from './collections.js';
 import { advance } from './engine.js';
 import * as policies from './policies.js';
 import { importPolicies } from './policy-import.js';
+import * as reports from './reports.js';
+import * as settlements from './settlements.js';
 import { initWorld, LOCAL_CLIENT_ID, readWorld } from './world.js';
 
 export interface LocalBackendOptions {
@@ -178,34 +180,34 @@ export class LocalBackend implements Backend {
     return collections.getExecution(this.ctx, id);
   }
 
-  collectionsReport(_period: Period, _format: ReportFormat): Promise<Download> {
-    return notYet('reports collections');
+  collectionsReport(period: Period, format: ReportFormat): Promise<Download> {
+    return reports.collectionsReport(this.ctx, period, format);
   }
 
   // -- settlements ---------------------------------------------------------------------------
 
-  createSettlement(_period: Period): Promise<Settlement> {
-    return notYet('settlements create');
+  createSettlement(period: Period): Promise<Settlement> {
+    return settlements.createSettlement(this.ctx, period);
   }
 
-  getSettlement(_ref: string): Promise<Settlement> {
-    return notYet('settlements get');
+  getSettlement(ref: string): Promise<Settlement> {
+    return settlements.getSettlement(this.ctx, ref);
   }
 
-  exportSettlement(_ref: string, _options?: { lines?: boolean }): Promise<Download> {
-    return notYet('settlements export');
+  exportSettlement(ref: string, options?: { lines?: boolean }): Promise<Download> {
+    return settlements.exportSettlement(this.ctx, ref, options);
   }
 
-  listSettlements(_query: SettlementListQuery): Promise<Page<Settlement>> {
-    return notYet('settlements list');
+  listSettlements(query: SettlementListQuery): Promise<Page<Settlement>> {
+    return settlements.listSettlements(this.ctx, query);
   }
 
-  markSettlementPaid(_ref: string, _options?: { reference?: string }): Promise<Settlement> {
-    return notYet('settlements mark-paid');
+  markSettlementPaid(ref: string, options?: { reference?: string }): Promise<Settlement> {
+    return settlements.markSettlementPaid(this.ctx, ref, options);
   }
 
-  disputeSettlement(_ref: string, _reason: string): Promise<Settlement> {
-    return notYet('settlements dispute');
+  disputeSettlement(ref: string, reason: string): Promise<Settlement> {
+    return settlements.disputeSettlement(this.ctx, ref, reason);
   }
 
   async close(): Promise<void> {

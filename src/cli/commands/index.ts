@@ -7,6 +7,8 @@ import { registerCollections } from './collections/index.js';
 import { registerKeys } from './keys/index.js';
 import { registerPolicies } from './policies/index.js';
 import { registerServe } from './serve/index.js';
+import { registerReports } from './reports/index.js';
+import { registerSettlements } from './settlements/index.js';
 
 export function registerCommands(program: Command, ctx: CliContext, state: RunState): void {
   registerPolicies(program, ctx, state);
@@ -15,4 +17,6 @@ export function registerCommands(program: Command, ctx: CliContext, state: RunSt
   registerBank(program, ctx, state);
   registerKeys(program, ctx, state);
   registerServe(program, ctx, state);
+  registerReports(program, ctx, state);
+  registerSettlements(program, ctx, state);
 }

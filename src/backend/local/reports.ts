@@ -1,0 +1,140 @@
+/**
+ * The collections report of a period (spec 4.6) as a streamed download. Rows come from the
+ * store in batches (a separate read-only connection on a file store) and are written by
+ * string concatenation from raw arrays, so a million-row period never sits in memory and a
+ * closed period gives byte-identical output on every export.
+ */
+import { validationError } from '../../domain/errors.js';
+import { encodeId, IdKind } from '../../domain/ids.js';
+import { formatCents } from '../../domain/money.js';
+import { isPeriod, type Period } from '../../domain/period.js';
+import { csvCell, csvRow } from '../../lib/csv-writer.js';
+import { streamReportRows, type ReportRow } from '../../store/repos/collection-reports.js';
+import { REPORT_COLUMNS, type CollectionReportRow, type CollectionStatus, type Download, type ReportFormat } from '../types.js';
+import type { LocalContext } from './context.js';
+import { readWorld } from './world.js';
+
+export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** Validate a period argument; the same words in local and remote mode. */
+export function checkPeriod(period: unknown, field = 'period_month'): Period {
+  if (isPeriod(period)) return period;
+  const shown = typeof period === 'string' ? `'${period}'` : String(period);
+  throw validationError(`${field} ${shown} is not a period; write it as YYYY-MM, e.g. 2026-11.`, [
+    { field, code: 'INVALID_FORMAT', message: 'expected YYYY-MM' },
+  ]);
+}
+
+export function checkFormat(format: unknown): ReportFormat {
+  if (format === 'csv' || format === 'json') return format;
+  throw validationError(`format '${String(format)}' is not supported; use csv or json.`, [
+    { field: 'format', code: 'INVALID_VALUE', message: 'expected csv or json' },
+  ]);
+}
+
+export async function collectionsReport(ctx: LocalContext, period: Period, format: ReportFormat = 'csv'): Promise<Download> {
+  checkPeriod(period);
+  checkFormat(format);
+  if (format === 'csv') {
+    return { filename: `collections-${period}.csv`, contentType: CSV_CONTENT_TYPE, body: reportCsv(ctx, period) };
+  }
+  // The id salt is read now, so a bad store fails before the first byte is written.
+  const { idSalt } = await readWorld(ctx.store.db);
+  return { filename: `collections-${period}.json`, contentType: JSON_CONTENT_TYPE, body: reportJson(ctx, period, idSalt) };
+}
+
+const CSV_HEADER = csvRow(REPORT_COLUMNS);
+
+async function* reportCsv(ctx: LocalContext, period: Period): AsyncGenerator<string> {
+  const periodCell = csvCell(period);
+  let chunk = CSV_HEADER;
+  for await (const rows of streamReportRows(ctx.store, ctx.clientId, period)) {
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!;
+      const due = r[4];
+      const collected = r[5];
+      // Columns in REPORT_COLUMNS order. Identifiers cannot hold a comma or a quote when they
+      // come through premia's validation, but are quoted if they ever do.
+      chunk +=
+        periodCell + ',' +
+        csvCell(r[0]) + ',' +
+        csvCell(r[1]) + ',' +
+        csvCell(r[2]) + ',' +
+        csvCell(r[3]) + ',' +
+        formatCents(due) + ',' +
+        formatCents(collected) + ',' +
+        formatCents(due - collected) + ',' +
+        r[6] + ',' + // status: one of four words (CHECK constraint)
+        csvCell(r[7]) + ',' +
+        csvCell(r[8]) + ',' +
+        r[9] + ',' +
+        csvCell(r[10]) + '\n';
+    }
+    yield chunk;
+    chunk = '';
+  }
+  if (chunk !== '') yield chunk;
+}
+
+/** A report row as the API's object (13 fields, money in cents). */
+export function toReportRow(period: Period, r: ReportRow): CollectionReportRow {
+  return {
+    period_month: period,
+    customer_id: r[0],
+    external_customer_ref: r[1],
+    policy_number: r[2],
+    product_code: r[3],
+    collection_amount_due: r[4],
+    collection_amount_collected: r[5],
+    shortfall: r[4] - r[5],
+    collection_status: r[6] as CollectionStatus,
+    first_attempt_date: r[7],
+    last_attempt_date: r[8],
+    number_of_attempts: r[9],
+    last_failure_reason: r[10],
+  };
+}
+
+const jsonText = (v: string | null): string => (v === null ? 'null' : JSON.stringify(v));
+
+/**
+ * One result of the JSON report, written directly: byte for byte what
+ * `stringifyJson({ id, ...toReportRow(period, r) })` gives (a test holds them equal), at a
+ * fraction of its cost per row (no object, no key walk).
+ */
+export function reportRowJson(id: string, periodJson: string, r: ReportRow): string {
+  return (
+    '{"id":' + JSON.stringify(id) +
+    ',"period_month":' + periodJson +
+    ',"customer_id":' + JSON.stringify(r[0]) +
+    ',"external_customer_ref":' + JSON.stringify(r[1]) +
+    ',"policy_number":' + JSON.stringify(r[2]) +
+    ',"product_code":' + JSON.stringify(r[3]) +
+    ',"collection_amount_due":' + formatCents(r[4]) +
+    ',"collection_amount_collected":' + formatCents(r[5]) +
+    ',"shortfall":' + formatCents(r[4] - r[5]) +
+    ',"collection_status":' + JSON.stringify(r[6]) +
+    ',"first_attempt_date":' + jsonText(r[7]) +
+    ',"last_attempt_date":' + jsonText(r[8]) +
+    ',"number_of_attempts":' + String(r[9]) +
+    ',"last_failure_reason":' + jsonText(r[10]) +
+    '}'
+  );
+}
+
+async function* reportJson(ctx: LocalContext, period: Period, idSalt: number): AsyncGenerator<string> {
+  const periodJson = JSON.stringify(period);
+  let chunk = `{"period_month":${periodJson},"results":[`;
+  let first = true;
+  for await (const rows of streamReportRows(ctx.store, ctx.clientId, period)) {
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!;
+      chunk += (first ? '' : ',') + reportRowJson(encodeId(IdKind.collection, idSalt, r[11]), periodJson, r);
+      first = false;
+    }
+    yield chunk;
+    chunk = '';
+  }
+  yield `${chunk}]}\n`;
+}

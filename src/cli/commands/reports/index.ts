@@ -1,0 +1,16 @@
+import { Option, type Command } from 'commander';
+import type { CliContext } from '../../context.js';
+import type { RunState } from '../../main.js';
+import { lazyAction } from '../action.js';
+
+export function registerReports(program: Command, ctx: CliContext, state: RunState): void {
+  const reports = program.command('reports').description('export the results of a period');
+
+  reports
+    .command('collections')
+    .description('the collection results of a period, one row per collection, on stdout')
+    .requiredOption('--period <YYYY-MM>', 'the period to report')
+    .addOption(new Option('--format <format>', 'csv (default) or json').choices(['csv', 'json']))
+    .option('-o, --output <file>', 'write to this file (or into this directory) atomically, instead of stdout')
+    .action(lazyAction(ctx, state, () => import('./collections.js')));
+}

@@ -1,0 +1,14 @@
+import { usageError } from '../../../domain/errors.js';
+import { isPeriod } from '../../../domain/period.js';
+import { money } from '../../output/format.js';
+import type { CommandEnv } from '../action.js';
+import { printSettlement } from './show.js';
+
+export default async function create({ opts, ui, backend }: CommandEnv): Promise<number> {
+  const period = String(opts.period);
+  if (!isPeriod(period)) throw usageError(`--period '${period}' is not a period; write it as YYYY-MM, e.g. 2026-11.`);
+  const s = await (await backend()).createSettlement(period);
+  if (!ui.json) ui.status(`Created ${s.settlement_number}: net ${money(s.net_amount)} to pay by ${s.payment_date} with reference ${s.payment_reference}.`);
+  printSettlement(ui, s);
+  return 0;
+}

@@ -1,0 +1,11 @@
+import type { CommandEnv } from '../action.js';
+import { printSettlement } from './show.js';
+
+export default async function dispute({ opts, ui, backend }: CommandEnv, ref: string): Promise<number> {
+  const s = await (await backend()).disputeSettlement(ref, String(opts.reason));
+  if (!ui.json) {
+    ui.status(`${s.settlement_number} is disputed. 'premia settlements create --period ${s.period_month}' generates a new statement for the period.`);
+  }
+  printSettlement(ui, s);
+  return 0;
+}

@@ -1,0 +1,32 @@
+import type { SettlementStatus } from '../../../backend/types.js';
+import { usageError } from '../../../domain/errors.js';
+import { isPeriod } from '../../../domain/period.js';
+import { money } from '../../output/format.js';
+import type { CommandEnv } from '../action.js';
+
+export default async function list({ opts, ui, backend }: CommandEnv): Promise<number> {
+  const period = opts.period as string | undefined;
+  if (period !== undefined && !isPeriod(period)) throw usageError(`--period '${period}' is not a period; write it as YYYY-MM, e.g. 2026-11.`);
+  const page = await (await backend()).listSettlements({ status: opts.status as SettlementStatus | undefined, period_month: period });
+  if (ui.json) {
+    ui.printJson(page);
+    return 0;
+  }
+  if (page.data.length === 0) {
+    ui.status('No settlements match.');
+    return 0;
+  }
+  ui.table(
+    [
+      { header: 'settlement_number', value: (s) => s.settlement_number },
+      { header: 'status', value: (s) => s.status },
+      { header: 'total_collections', value: (s) => money(s.total_collections), align: 'right' },
+      { header: 'net_amount', value: (s) => money(s.net_amount), align: 'right' },
+      { header: 'payment_date', value: (s) => s.payment_date },
+      { header: 'payment_reference', value: (s) => s.payment_reference },
+      { header: 'id', value: (s) => s.id },
+    ],
+    page.data,
+  );
+  return 0;
+}

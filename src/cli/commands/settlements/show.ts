@@ -1,0 +1,35 @@
+/** Human rendering of a settlement statement, shared by the settlement commands. */
+import type { Settlement } from '../../../backend/types.js';
+import { count, money } from '../../output/format.js';
+import type { Ui } from '../../output/ui.js';
+
+export function showSettlement(ui: Ui, s: Settlement): void {
+  // Money right-aligned so the statement reads as a sum.
+  const width = Math.max(...[s.total_collections, s.distribution_fee, s.collections_fee, s.total_fees, s.vat, s.net_amount].map((c) => money(c).length));
+  const m = (cents: number) => money(cents).padStart(width);
+  const pairs: Array<[string, string | number | null]> = [
+    ['settlement_number', s.settlement_number],
+    ['id', s.id],
+    ['period_month', s.period_month],
+    ['status', s.status],
+    ['collections', count(s.collections_count)],
+    ['total_collections', m(s.total_collections)],
+    ['distribution_fee', m(s.distribution_fee)],
+    ['collections_fee', m(s.collections_fee)],
+    ['total_fees', m(s.total_fees)],
+    ['vat', m(s.vat)],
+    ['net_amount', m(s.net_amount)],
+    ['payment_date', s.payment_date],
+    ['payment_reference', s.payment_reference],
+    ['created_at', s.created_at],
+  ];
+  if (s.paid_on !== null) pairs.push(['paid_on', s.paid_on], ['paid_reference', s.paid_reference]);
+  if (s.disputed_on !== null) pairs.push(['disputed_on', s.disputed_on], ['dispute_reason', s.dispute_reason]);
+  ui.keyValues(pairs);
+}
+
+/** `--json` prints the API body; otherwise the statement. */
+export function printSettlement(ui: Ui, s: Settlement): void {
+  if (ui.json) ui.printJson(s);
+  else showSettlement(ui, s);
+}

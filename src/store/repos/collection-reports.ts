@@ -1,0 +1,114 @@
+/**
+ * Read-only queries behind the collections report and the settlement line export: a period's
+ * collections in policy_number order, read through the unique index (client_id, period_month,
+ * policy_number), which yields that order without a sort.
+ *
+ * Why these do not simply call Store.streamRows: better-sqlite3's row iterator costs about
+ * half a microsecond more per row than fetching a page of rows with one `all()` call (measured on
+ * 1M collections: 4.1 s against 3.5 s of CPU for the whole CSV report, before the page size
+ * below was tuned), which matters for the
+ * report's speed budget. So on a file store the rows are read in keyset pages
+ * (`policy_number > last one`, LIMIT n) on a separate read-only connection, all inside ONE read
+ * transaction: every page comes from the same snapshot, exactly as streamRows promises, and a
+ * long download never blocks the writer (WAL). On `:memory:` (tests) they go through
+ * streamRows, which holds the one connection.
+ */
+import { createRequire } from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
+import { DEFAULT_BUSY_TIMEOUT_MS, type Store } from '../store.js';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * Rows per page. Small pages keep the rows in flight young enough for the scavenger: on 1M
+ * collections, 4096-row pages spent 1.3 s in the garbage collector and 1024-row pages 0.3 s
+ * (peak RSS 150 MB against 113 MB); below 512 the per-page query costs more than it saves.
+ */
+export const PAGE_ROWS = 1024;
+
+/**
+ * A period's collections in policy_number order, in batches of raw rows. `columns` must put
+ * policy_number at `keyIndex`.
+ */
+async function* periodRowsInOrder<T extends unknown[]>(
+  store: Store,
+  columns: string,
+  keyIndex: number,
+  clientId: number,
+  period: string,
+): AsyncGenerator<T[]> {
+  const base = `select ${columns} from collections where client_id = ? and period_month = ?`;
+  if (store.path === ':memory:' || store.path === '') {
+    yield* store.streamRows<T>(`${base} order by policy_number`, [clientId, period], { raw: true, batch: PAGE_ROWS });
+    return;
+  }
+  const BetterSqlite = require('better-sqlite3') as typeof BetterSqlite3;
+  const reader = new BetterSqlite(store.path, { readonly: true, fileMustExist: true, timeout: DEFAULT_BUSY_TIMEOUT_MS });
+  try {
+    const first = reader.prepare(`${base} order by policy_number limit ?`).raw(true);
+    const next = reader.prepare(`${base} and policy_number > ? order by policy_number limit ?`).raw(true);
+    reader.exec('begin'); // one snapshot for every page
+    let rows = first.all(clientId, period, PAGE_ROWS) as T[];
+    while (rows.length > 0) {
+      yield rows;
+      if (rows.length < PAGE_ROWS) break;
+      rows = next.all(clientId, period, rows[rows.length - 1]![keyIndex], PAGE_ROWS) as T[];
+    }
+  } finally {
+    if (reader.inTransaction) reader.exec('commit');
+    reader.close();
+  }
+}
+
+/**
+ * A report row as a raw array, in this column order (period_month is the caller's):
+ * customer_id, external_customer_ref, policy_number, product_code, amount_due,
+ * amount_collected, status, first_attempt_date, last_attempt_date, attempts,
+ * last_failure_reason, id.
+ */
+export type ReportRow = [
+  customer_id: string,
+  external_customer_ref: string,
+  policy_number: string,
+  product_code: string,
+  amount_due: number,
+  amount_collected: number,
+  status: string,
+  first_attempt_date: string | null,
+  last_attempt_date: string | null,
+  attempts: number,
+  last_failure_reason: string | null,
+  id: number,
+];
+
+const REPORT_COLUMNS_SQL = `customer_id, external_customer_ref, policy_number, product_code, amount_due, amount_collected,
+  status, first_attempt_date, last_attempt_date, attempts, last_failure_reason, id`;
+
+export function streamReportRows(store: Store, clientId: number, period: string): AsyncGenerator<ReportRow[]> {
+  return periodRowsInOrder<ReportRow>(store, REPORT_COLUMNS_SQL, 2, clientId, period);
+}
+
+/** [amount_collected, number of collections] per distinct collected amount of a period. */
+export type CollectedCount = [amount_collected: number, count: number];
+
+const COLLECTED_COUNTS_SQL = `select amount_collected, count(*)
+from collections
+where client_id = ? and period_month = ?
+group by amount_collected`;
+
+export function streamCollectedCounts(store: Store, clientId: number, period: string): AsyncGenerator<CollectedCount[]> {
+  return store.streamRows<CollectedCount>(COLLECTED_COUNTS_SQL, [clientId, period], { raw: true, batch: PAGE_ROWS });
+}
+
+/** A line of `settlements export --lines`. */
+export type LineRow = [
+  policy_number: string,
+  customer_id: string,
+  external_customer_ref: string,
+  product_code: string,
+  amount_collected: number,
+];
+
+export function streamLineRows(store: Store, clientId: number, period: string): AsyncGenerator<LineRow[]> {
+  return periodRowsInOrder<LineRow>(store, 'policy_number, customer_id, external_customer_ref, product_code, amount_collected', 0, clientId, period);
+}

@@ -1,0 +1,291 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Download } from '../../src/backend/types.js';
+import { createContext } from '../../src/cli/context.js';
+import { writeDownload } from '../../src/cli/output/download.js';
+import { decodeId, IdKind } from '../../src/domain/ids.js';
+import { readWorld } from '../../src/backend/local/world.js';
+import { openLocalBackend } from '../../src/backend/local/index.js';
+import { reportRowJson, toReportRow } from '../../src/backend/local/reports.js';
+import { stringifyJson } from '../../src/domain/json.js';
+import { PAGE_ROWS, type ReportRow } from '../../src/store/repos/collection-reports.js';
+import fc from 'fast-check';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { dbPath, FIXTURE_PERIOD, openTestBackend, randomCollections, seedCollections, seedFixturePeriod, setClock, TEST_NOW } from '../helpers/seed-collections.js';
+
+const HEADER =
+  'period_month,customer_id,external_customer_ref,policy_number,product_code,collection_amount_due,' +
+  'collection_amount_collected,shortfall,collection_status,first_attempt_date,last_attempt_date,number_of_attempts,last_failure_reason\n';
+
+const FIXTURE_CSV =
+  HEADER +
+  '2026-11,C100001,EXT-1,POL-0001,FUNERAL_BASIC,149.50,149.50,0.00,PAID_FULL,2026-11-03,2026-11-05,2,\n' +
+  '2026-11,C100002,"ACME, ""Gold"" ref",POL-0002,LIFE_PLUS,200.00,50.00,150.00,PAID_PARTIAL,2026-11-02,2026-11-28,3,INSUFFICIENT_FUNDS\n' +
+  '2026-11,C100003,EXT-3,POL-0003,FUNERAL_BASIC,99.99,0.00,99.99,UNPAID,2026-11-02,2026-11-27,4,INSUFFICIENT_FUNDS\n' +
+  '2026-11,C100004,EXT-4,POL-0004,FUNERAL_BASIC,149.50,0.00,149.50,CANCELLED,,,0,\n' +
+  '2026-11,C100010,EXT-10,POL-0010,MICRO,0.01,0.01,0.00,PAID_FULL,2026-11-30,2026-11-30,1,\n';
+
+let dir: string;
+let cleanup: () => void;
+let db: string;
+let idSalt: number;
+
+const cli = (args: string[]) => runCli(['--db', db, ...args], { cwd: dir });
+
+beforeAll(async () => {
+  ({ dir, cleanup } = tempDir());
+  db = dbPath(dir);
+  const backend = await openTestBackend(db);
+  await seedFixturePeriod(backend.store);
+  await setClock(backend.store, '2026-12-01');
+  idSalt = (await readWorld(backend.store.db)).idSalt;
+  await backend.close();
+});
+
+afterAll(() => cleanup());
+
+describe('premia reports collections (CSV)', () => {
+  it('writes exactly the 13 columns, one row per collection in policy_number order, RFC 4180 quoting', async () => {
+    const r = await cli(['reports', 'collections', '--period', FIXTURE_PERIOD]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(FIXTURE_CSV);
+  });
+
+  it('gives byte-identical output on every export of a closed period', async () => {
+    const first = await cli(['reports', 'collections', '--period', FIXTURE_PERIOD, '--format', 'csv']);
+    const second = await cli(['reports', 'collections', '--period', FIXTURE_PERIOD]);
+    expect(Buffer.from(second.stdout)).toEqual(Buffer.from(first.stdout));
+    expect(first.stdout).toBe(FIXTURE_CSV);
+  });
+
+  it('reports another period on its own', async () => {
+    const r = await cli(['reports', 'collections', '--period', '2026-10']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`${HEADER}2026-10,C100001,EXT-1,POL-0001,FUNERAL_BASIC,149.50,149.50,0.00,PAID_FULL,,,1,\n`);
+  });
+
+  it('a period without collections is a header-only CSV, exit 0', async () => {
+    const r = await cli(['reports', 'collections', '--period', '2026-09']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(HEADER);
+  });
+
+  it.each([['2026-13'], ['202611'], ['2026-1'], ['nov']])('a malformed period %s is a usage error (exit 2)', async (period) => {
+    const r = await cli(['reports', 'collections', '--period', period]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`--period '${period}' is not a period; write it as YYYY-MM, e.g. 2026-11.`);
+    expect(r.stderr).toContain('code USAGE_ERROR');
+  });
+
+  it('a missing --period or an unknown --format is a usage error', async () => {
+    expect((await cli(['reports', 'collections'])).code).toBe(2);
+    const r = await cli(['reports', 'collections', '--period', FIXTURE_PERIOD, '--format', 'xml']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("Allowed choices are csv, json");
+  });
+});
+
+describe('premia reports collections --format json', () => {
+  it('streams {period_month, results} with the 13 fields plus id, money with two decimals', async () => {
+    const r = await cli(['reports', 'collections', '--period', FIXTURE_PERIOD, '--format', 'json']);
+    expect(r.code).toBe(0);
+    const body = r.json();
+    expect(Object.keys(body)).toEqual(['period_month', 'results']);
+    expect(body.period_month).toBe('2026-11');
+    expect(body.results.map((x: { policy_number: string }) => x.policy_number)).toEqual(['POL-0001', 'POL-0002', 'POL-0003', 'POL-0004', 'POL-0010']);
+    const second = body.results[1];
+    expect(Object.keys(second)).toEqual([
+      'id',
+      'period_month',
+      'customer_id',
+      'external_customer_ref',
+      'policy_number',
+      'product_code',
+      'collection_amount_due',
+      'collection_amount_collected',
+      'shortfall',
+      'collection_status',
+      'first_attempt_date',
+      'last_attempt_date',
+      'number_of_attempts',
+      'last_failure_reason',
+    ]);
+    expect(decodeId(IdKind.collection, idSalt, second.id)).not.toBeNull();
+    const { id: _id, ...rest } = second;
+    expect(rest).toEqual({
+      period_month: '2026-11',
+      customer_id: 'C100002',
+      external_customer_ref: 'ACME, "Gold" ref',
+      policy_number: 'POL-0002',
+      product_code: 'LIFE_PLUS',
+      collection_amount_due: 200,
+      collection_amount_collected: 50,
+      shortfall: 150,
+      collection_status: 'PAID_PARTIAL',
+      first_attempt_date: '2026-11-02',
+      last_attempt_date: '2026-11-28',
+      number_of_attempts: 3,
+      last_failure_reason: 'INSUFFICIENT_FUNDS',
+    });
+    // nulls where there is nothing, and money written with exactly two decimals
+    expect(body.results[3]).toMatchObject({ first_attempt_date: null, last_attempt_date: null, last_failure_reason: null, number_of_attempts: 0 });
+    expect(r.stdout).toContain('"collection_amount_due":200.00,"collection_amount_collected":50.00,"shortfall":150.00,');
+    expect(r.stdout).toContain('"collection_amount_due":0.01,"collection_amount_collected":0.01,"shortfall":0.00,');
+    expect(r.stdout.endsWith(']}\n')).toBe(true);
+  });
+
+  it('an empty period gives empty results', async () => {
+    const r = await cli(['reports', 'collections', '--period', '2026-09', '--format', 'json']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('{"period_month":"2026-09","results":[]}\n');
+  });
+
+  it('--json alone selects JSON; --json with --format csv is a usage error', async () => {
+    const json = await cli(['--json', 'reports', 'collections', '--period', FIXTURE_PERIOD]);
+    const explicit = await cli(['reports', 'collections', '--period', FIXTURE_PERIOD, '--format', 'json']);
+    expect(json.code).toBe(0);
+    expect(json.stdout).toBe(explicit.stdout);
+    const both = await cli(['--json', 'reports', 'collections', '--period', FIXTURE_PERIOD, '--format', 'csv']);
+    expect(both.code).toBe(2);
+    expect(both.stdout).toBe('');
+  });
+
+  it('the backend validates the period and format itself (for the API)', async () => {
+    const backend = await openTestBackend(db);
+    try {
+      await expect(backend.collectionsReport('2026-13', 'csv')).rejects.toMatchObject({ code: 'VALIDATION_ERROR', status: 400 });
+      await expect(backend.collectionsReport(FIXTURE_PERIOD, 'xml' as never)).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+      const d = await backend.collectionsReport(FIXTURE_PERIOD, 'json');
+      expect(d.filename).toBe('collections-2026-11.json');
+      expect(d.contentType).toBe('application/json; charset=utf-8');
+      const c = await backend.collectionsReport(FIXTURE_PERIOD, 'csv');
+      expect(c.filename).toBe('collections-2026-11.csv');
+      expect(c.contentType).toBe('text/csv; charset=utf-8');
+      let text = '';
+      for await (const chunk of c.body) text += chunk;
+      expect(text).toBe(FIXTURE_CSV);
+    } finally {
+      await backend.close();
+    }
+  });
+});
+
+describe('--output writes atomically', () => {
+  it('writes the same bytes as stdout, and says where on stderr', async () => {
+    const stdout = await cli(['reports', 'collections', '--period', FIXTURE_PERIOD]);
+    const r = await cli(['reports', 'collections', '--period', FIXTURE_PERIOD, '--output', 'r.csv']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`Wrote the 2026-11 collections report to ${join(dir, 'r.csv')} (`);
+    expect(readFileSync(join(dir, 'r.csv'))).toEqual(Buffer.from(stdout.stdout));
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('replaces an existing file whole', async () => {
+    writeFileSync(join(dir, 'old.json'), 'x'.repeat(10_000));
+    const r = await cli(['reports', 'collections', '--period', '2026-09', '--format', 'json', '-o', 'old.json']);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(dir, 'old.json'), 'utf8')).toBe('{"period_month":"2026-09","results":[]}\n');
+  });
+
+  it('into an existing directory, uses the download name', async () => {
+    mkdirSync(join(dir, 'out'));
+    const r = await cli(['reports', 'collections', '--period', FIXTURE_PERIOD, '--output', 'out']);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(dir, 'out', 'collections-2026-11.csv'), 'utf8')).toBe(FIXTURE_CSV);
+  });
+
+  it('into a missing directory: a usage error and no file at all', async () => {
+    const r = await cli(['reports', 'collections', '--period', FIXTURE_PERIOD, '--output', 'missing/r.csv']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`Cannot write --output missing/r.csv: the directory ${join(dir, 'missing')} does not exist.`);
+    expect(existsSync(join(dir, 'missing'))).toBe(false);
+  });
+
+  it('a body that fails halfway leaves neither the file nor the temporary file', async () => {
+    const { dir: outDir, cleanup: done } = tempDir();
+    try {
+      const ctx = createContext({ stdout: new PassThrough(), stderr: new PassThrough(), stdin: Readable.from([]), cwd: outDir });
+      async function* failing(): AsyncGenerator<string> {
+        yield 'period_month,customer_id\n';
+        yield '2026-11,C1\n';
+        throw new Error('disk on fire');
+      }
+      const download: Download = { filename: 'x.csv', contentType: 'text/csv; charset=utf-8', body: failing() };
+      await expect(writeDownload(ctx, download, 'x.csv')).rejects.toMatchObject({ code: 'INTERNAL', message: expect.stringContaining('no file was written') });
+      expect(readdirSync(outDir)).toEqual([]);
+    } finally {
+      done();
+    }
+  });
+
+  it('a failed export leaves an existing file untouched', async () => {
+    const { dir: outDir, cleanup: done } = tempDir();
+    try {
+      writeFileSync(join(outDir, 'keep.csv'), 'previous\n');
+      const ctx = createContext({ stdout: new PassThrough(), stderr: new PassThrough(), stdin: Readable.from([]), cwd: outDir });
+      async function* failing(): AsyncGenerator<string> {
+        yield 'partial';
+        throw new Error('store went away');
+      }
+      await expect(writeDownload(ctx, { filename: 'k.csv', contentType: 'text/csv', body: failing() }, 'keep.csv')).rejects.toThrow();
+      expect(readdirSync(outDir)).toEqual(['keep.csv']);
+      expect(readFileSync(join(outDir, 'keep.csv'), 'utf8')).toBe('previous\n');
+    } finally {
+      done();
+    }
+  });
+});
+
+describe('large periods', () => {
+  it('a period of several pages is reported whole, in order, the same from a file store and from memory', async () => {
+    const rows = randomCollections(31, PAGE_ROWS * 2 + 77);
+    const { dir: bigDir, cleanup: done } = tempDir();
+    try {
+      const file = await openTestBackend(dbPath(bigDir));
+      const memory = await openLocalBackend({ path: ':memory:', seed: 1, now: TEST_NOW });
+      try {
+        await seedCollections(file.store, '2026-11', rows);
+        await seedCollections(memory.store, '2026-11', rows);
+        const read = async (d: Download) => {
+          let t = '';
+          for await (const chunk of d.body) t += chunk;
+          return t;
+        };
+        const fromFile = await read(await file.collectionsReport('2026-11', 'csv'));
+        const fromMemory = await read(await memory.collectionsReport('2026-11', 'csv'));
+        expect(fromFile).toBe(fromMemory);
+        const numbers = fromFile.trimEnd().split('\n').slice(1).map((l) => l.split(',')[3]);
+        expect(numbers).toEqual(rows.map((r) => r.policy_number).sort());
+        const jsonFile = await read(await file.collectionsReport('2026-11', 'json'));
+        expect(jsonFile).toBe(await read(await memory.collectionsReport('2026-11', 'json')));
+        expect(JSON.parse(jsonFile).results).toHaveLength(rows.length);
+      } finally {
+        await file.close();
+        await memory.close();
+      }
+    } finally {
+      done();
+    }
+  });
+
+  it('the direct JSON row writer is byte-identical to stringifyJson', () => {
+    const text = fc.string({ unit: 'binary', maxLength: 20 });
+    const cents = fc.integer({ min: 0, max: 100_000_000 });
+    const row = fc.tuple(text, text, text, text, cents, cents, fc.constantFrom('PAID_FULL', 'PAID_PARTIAL', 'UNPAID', 'CANCELLED'),
+      fc.option(text), fc.option(text), fc.nat(40), fc.option(text), fc.integer({ min: 1, max: 2 ** 40 }));
+    fc.assert(
+      fc.property(row, fc.uuid(), (r, id) => {
+        fc.pre(r[5] <= r[4]);
+        const reportRow = r as unknown as ReportRow;
+        expect(reportRowJson(id, JSON.stringify('2026-11'), reportRow)).toBe(stringifyJson({ id, ...toReportRow('2026-11', reportRow) }));
+      }),
+      { numRuns: 500, seed: 11 },
+    );
+  });
+});

@@ -1,0 +1,572 @@
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openLocalBackend } from '../../src/backend/local/index.js';
+import type { LocalBackend } from '../../src/backend/local/index.js';
+import type { Download } from '../../src/backend/types.js';
+import { settlementFigures } from '../../src/domain/fees.js';
+import { centsFromJsonNumber } from '../../src/domain/money.js';
+import { PAGE_ROWS } from '../../src/store/repos/collection-reports.js';
+import { REPO, runCli, tempDir } from '../helpers/cli.js';
+import {
+  dbPath,
+  FIXTURE_PERIOD,
+  openTestBackend,
+  randomCollections,
+  seedCollections,
+  seedFixturePeriod,
+  setClock,
+  TEST_NOW,
+} from '../helpers/seed-collections.js';
+
+const EXPORT_HEADER = 'settlement_number,period_month,total_collections,distribution_fee,collections_fee,total_fees,vat,net_amount,payment_date,payment_reference\n';
+const LINES_HEADER =
+  'settlement_number,policy_number,customer_id,external_customer_ref,product_code,collection_amount_collected,distribution_fee,collections_fee,total_fees,vat,net_amount\n';
+/** Seed 1, local client, first statement of 2026-11. */
+const REF_001 = 'PRM2611001-28KTXAGP';
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  while (cleanups.length > 0) cleanups.pop()!();
+});
+
+/** A new store holding the fixture period, with the clock at `clock`. */
+async function fixtureStore(clock: string, seed = 1): Promise<{ dir: string; db: string; cli: (args: string[]) => ReturnType<typeof runCli> }> {
+  const { dir, cleanup } = tempDir();
+  cleanups.push(cleanup);
+  const db = dbPath(dir);
+  const backend = await openTestBackend(db, seed);
+  await seedFixturePeriod(backend.store);
+  await setClock(backend.store, clock);
+  await backend.close();
+  return { dir, db, cli: (args) => runCli(['--db', db, ...args], { cwd: dir }) };
+}
+
+async function withBackend<T>(db: string, fn: (b: LocalBackend) => Promise<T>): Promise<T> {
+  const backend = await openTestBackend(db);
+  try {
+    return await fn(backend);
+  } finally {
+    await backend.close();
+  }
+}
+
+async function text(d: Download): Promise<string> {
+  let s = '';
+  for await (const chunk of d.body) s += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+  return s;
+}
+
+/** stderr of a `--json` failure: the API error body. */
+function errorBody(stderr: string): { code: string; message: string; details?: Array<Record<string, unknown>> } {
+  return JSON.parse(stderr).error;
+}
+
+describe('premia settlements create', () => {
+  it('is refused while the period is open (PERIOD_OPEN, exit 6)', async () => {
+    const { cli } = await fixtureStore('2026-11-29');
+    const r = await cli(['--json', 'settlements', 'create', '--period', FIXTURE_PERIOD]);
+    expect(r.code).toBe(6);
+    expect(r.stdout).toBe('');
+    const error = errorBody(r.stderr);
+    expect(error.code).toBe('PERIOD_OPEN');
+    expect(error.message).toBe(
+      'Period 2026-11 is still open: its last day 2026-11-30 has not run (the clock is at 2026-11-29). Create the settlement once the clock has reached 2026-11-30.',
+    );
+    expect(error.details).toEqual([{ period_month: '2026-11', closes_on: '2026-11-30', today: '2026-11-29' }]);
+  });
+
+  it('generates the statement once the last day has run, with figures that reconcile', async () => {
+    const { cli } = await fixtureStore('2026-11-30');
+    const r = await cli(['--json', 'settlements', 'create', '--period', FIXTURE_PERIOD]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const s = r.json();
+    expect(s.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const { id: _id, ...rest } = s;
+    expect(rest).toEqual({
+      settlement_number: 'SETTLE-2026-11-001',
+      period_month: '2026-11',
+      total_collections: 199.51,
+      distribution_fee: 49.88,
+      collections_fee: 6.98,
+      total_fees: 56.86,
+      vat: 8.53,
+      net_amount: 134.12,
+      payment_date: '2026-12-03',
+      status: 'pending',
+      payment_reference: REF_001,
+      created_at: '2026-11-30T09:30:00.000Z',
+      collections_count: 5,
+      paid_on: null,
+      paid_reference: null,
+      disputed_on: null,
+      dispute_reason: null,
+    });
+    // money as numbers with two decimals on the wire
+    expect(r.stdout).toContain(
+      '"total_collections":199.51,"distribution_fee":49.88,"collections_fee":6.98,"total_fees":56.86,"vat":8.53,"net_amount":134.12,',
+    );
+    // the statement reconciles with the report's collected total, to the cent
+    const report = await cli(['reports', 'collections', '--period', FIXTURE_PERIOD, '--format', 'json']);
+    const collected = report.json().results.reduce((a: number, x: { collection_amount_collected: number }) => a + centsFromJsonNumber(x.collection_amount_collected, 'c'), 0);
+    expect(collected).toBe(19951);
+    expect(centsFromJsonNumber(s.net_amount, 'n') + centsFromJsonNumber(s.total_fees, 'f') + centsFromJsonNumber(s.vat, 'v')).toBe(collected);
+  });
+
+  it('prints a statement for people, and a status line on stderr', async () => {
+    const { cli } = await fixtureStore('2026-12-02');
+    const r = await cli(['settlements', 'create', '--period', FIXTURE_PERIOD]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`Created SETTLE-2026-11-001: net 134.12 to pay by 2026-12-03 with reference ${REF_001}.\n`);
+    const lines = r.stdout.split('\n');
+    expect(lines).toContain('total_collections  199.51');
+    expect(lines).toContain('distribution_fee    49.88');
+    expect(lines).toContain('net_amount         134.12');
+    expect(lines).toContain(`payment_reference  ${REF_001}`);
+    expect(lines).toContain('status             pending');
+  });
+
+  it('a period never executed is NO_COLLECTIONS (exit 6)', async () => {
+    const { cli } = await fixtureStore('2026-12-02');
+    const r = await cli(['settlements', 'create', '--period', '2026-08']);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toContain("Period 2026-08 has no collections: it was never executed. Run 'premia collections execute --period 2026-08' first.");
+    expect(r.stderr).toContain('code NO_COLLECTIONS');
+  });
+
+  it('a malformed period is a usage error (exit 2)', async () => {
+    const { cli } = await fixtureStore('2026-12-02');
+    const r = await cli(['settlements', 'create', '--period', '2026-1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--period '2026-1' is not a period");
+    await withBackend((await fixtureStore('2026-12-02')).db, async (b) => {
+      await expect(b.createSettlement('26-11')).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    });
+  });
+
+  it('a second create while one is live is SETTLEMENT_EXISTS naming the first id and number', async () => {
+    const { cli } = await fixtureStore('2026-12-02');
+    const first = (await cli(['--json', 'settlements', 'create', '--period', FIXTURE_PERIOD])).json();
+    const again = await cli(['--json', 'settlements', 'create', '--period', FIXTURE_PERIOD]);
+    expect(again.code).toBe(6);
+    expect(again.stdout).toBe('');
+    const error = errorBody(again.stderr);
+    expect(error.code).toBe('SETTLEMENT_EXISTS');
+    expect(error.message).toContain(`already has settlement SETTLE-2026-11-001 (id ${first.id}, pending)`);
+    expect(error.details).toEqual([{ id: first.id, settlement_number: 'SETTLE-2026-11-001', status: 'pending', period_month: '2026-11' }]);
+    // also once it is paid
+    expect((await cli(['settlements', 'mark-paid', first.id])).code).toBe(0);
+    const paid = await cli(['settlements', 'create', '--period', FIXTURE_PERIOD]);
+    expect(paid.code).toBe(6);
+    expect(paid.stderr).toContain(`(id ${first.id}, paid)`);
+    expect(paid.stderr).toContain('code SETTLEMENT_EXISTS');
+    const list = (await cli(['--json', 'settlements', 'list'])).json();
+    expect(list.data).toHaveLength(1);
+  });
+
+  it('after a dispute the period is regenerated as NNN 002 and the old statement stays', async () => {
+    const { cli } = await fixtureStore('2026-12-02');
+    const first = (await cli(['--json', 'settlements', 'create', '--period', FIXTURE_PERIOD])).json();
+    expect((await cli(['settlements', 'dispute', 'SETTLE-2026-11-001', '--reason', 'Fee on POL-0002 looks wrong'])).code).toBe(0);
+    const second = await cli(['--json', 'settlements', 'create', '--period', FIXTURE_PERIOD]);
+    expect(second.code).toBe(0);
+    const s2 = second.json();
+    expect(s2.settlement_number).toBe('SETTLE-2026-11-002');
+    expect(s2.payment_reference).toBe('PRM2611002-FEPF9Z3H');
+    expect(s2.status).toBe('pending');
+    expect(s2.id).not.toBe(first.id);
+    expect(s2.net_amount).toBe(134.12);
+    const old = (await cli(['--json', 'settlements', 'get', first.id])).json();
+    expect(old).toMatchObject({ settlement_number: 'SETTLE-2026-11-001', status: 'disputed', disputed_on: '2026-12-02', dispute_reason: 'Fee on POL-0002 looks wrong' });
+    const list = (await cli(['--json', 'settlements', 'list'])).json();
+    expect(list.data.map((s: { settlement_number: string }) => s.settlement_number)).toEqual(['SETTLE-2026-11-002', 'SETTLE-2026-11-001']);
+    expect(list.next_after).toBeNull();
+    const disputed = (await cli(['--json', 'settlements', 'list', '--status', 'disputed'])).json();
+    expect(disputed.data.map((s: { id: string }) => s.id)).toEqual([first.id]);
+  });
+
+  it('the same seed and data give the same statement; another seed another reference', async () => {
+    const a = (await (await fixtureStore('2026-12-02', 5)).cli(['--json', 'settlements', 'create', '--period', FIXTURE_PERIOD])).stdout;
+    const b = (await (await fixtureStore('2026-12-02', 5)).cli(['--json', 'settlements', 'create', '--period', FIXTURE_PERIOD])).stdout;
+    expect(a).toBe(b);
+    const other = JSON.parse((await (await fixtureStore('2026-12-02', 6)).cli(['--json', 'settlements', 'create', '--period', FIXTURE_PERIOD])).stdout);
+    expect(other.payment_reference).not.toBe(JSON.parse(a).payment_reference);
+    expect(other.payment_reference).toMatch(/^PRM2611001-[0-9A-HJKMNP-TV-Z]{8}$/);
+  });
+
+  it('each client has its own statements and numbers; references stay unique', async () => {
+    const { db } = await fixtureStore('2026-12-02');
+    await withBackend(db, async (b) => {
+      const mine = await b.createSettlement(FIXTURE_PERIOD);
+      const theirs = await b.forClient(2).createSettlement(FIXTURE_PERIOD);
+      expect(theirs.settlement_number).toBe('SETTLE-2026-11-001');
+      expect(theirs.total_collections).toBe(777);
+      expect(theirs.payment_reference).toBe('PRM2611001-8AXE21JX');
+      expect(theirs.payment_reference).not.toBe(mine.payment_reference);
+      await expect(b.forClient(2).getSettlement(mine.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      expect((await b.listSettlements({})).data.map((s) => s.id)).toEqual([mine.id]);
+    });
+  });
+
+  it('settles a period where nothing was collected at zero', async () => {
+    const { db, cli } = await fixtureStore('2026-12-02');
+    await withBackend(db, (b) => seedCollections(b.store, '2026-07', [{ policy_number: 'POL-0001', due: 14950, collected: 0 }]).then(() => undefined));
+    const r = await cli(['--json', 'settlements', 'create', '--period', '2026-07']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('"total_collections":0.00,"distribution_fee":0.00,"collections_fee":0.00,"total_fees":0.00,"vat":0.00,"net_amount":0.00,');
+    const lines = await cli(['settlements', 'export', 'SETTLE-2026-07-001', '--lines']);
+    expect(lines.stdout).toBe(`${LINES_HEADER}SETTLE-2026-07-001,POL-0001,C-POL-0001,EXT-POL-0001,FUNERAL_BASIC,0.00,0.00,0.00,0.00,0.00,0.00\n`);
+  });
+});
+
+describe('two live statements can never exist', () => {
+  it('the partial unique index refuses a second live row even past the check', async () => {
+    const { db } = await fixtureStore('2026-12-02');
+    await withBackend(db, async (b) => {
+      await b.createSettlement(FIXTURE_PERIOD);
+      const row = await b.store.db.selectFrom('settlements').selectAll().executeTakeFirstOrThrow();
+      const { id: _id, ...copy } = row;
+      await expect(
+        b.store.db.insertInto('settlements').values({ ...copy, seq: 2, settlement_number: 'SETTLE-2026-11-002', payment_reference: 'PRM2611002-X' }).execute(),
+      ).rejects.toThrow(/UNIQUE constraint failed: settlements\.client_id, settlements\.period_month/);
+      // a disputed one beside a live one is fine
+      await b.store.db
+        .insertInto('settlements')
+        .values({ ...copy, seq: 2, settlement_number: 'SETTLE-2026-11-002', payment_reference: 'PRM2611002-X', status: 'disputed' })
+        .execute();
+    });
+  });
+
+  it('concurrent creates from separate processes give exactly one statement', async () => {
+    const { dir, db } = await fixtureStore('2026-12-02');
+    const bin = join(REPO, 'bin', 'premia.js');
+    const run = () =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+        const child = spawn(process.execPath, [bin, '--db', db, '--json', 'settlements', 'create', '--period', FIXTURE_PERIOD], {
+          cwd: dir,
+          env: { ...process.env, NO_COLOR: '1' },
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (c) => (stdout += c));
+        child.stderr.on('data', (c) => (stderr += c));
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ code, stdout, stderr }));
+      });
+    const results = await Promise.all([run(), run(), run(), run()]);
+    const ok = results.filter((r) => r.code === 0);
+    expect(ok).toHaveLength(1);
+    const created = JSON.parse(ok[0]!.stdout);
+    for (const r of results.filter((x) => x.code !== 0)) {
+      expect(r.code).toBe(6);
+      expect(errorBody(r.stderr)).toMatchObject({ code: 'SETTLEMENT_EXISTS', details: [{ id: created.id, settlement_number: 'SETTLE-2026-11-001' }] });
+    }
+    await withBackend(db, async (b) => expect((await b.listSettlements({})).data).toHaveLength(1));
+  });
+});
+
+describe('premia settlements get / list', () => {
+  it('finds a statement by id or by settlement number; unknown refs are NOT_FOUND (exit 5)', async () => {
+    const { cli } = await fixtureStore('2026-12-02');
+    const created = await cli(['--json', 'settlements', 'create', '--period', FIXTURE_PERIOD]);
+    const byId = await cli(['--json', 'settlements', 'get', created.json().id]);
+    const byNumber = await cli(['--json', 'settlements', 'get', 'SETTLE-2026-11-001']);
+    expect(byId.code).toBe(0);
+    expect(byId.stdout).toBe(created.stdout);
+    expect(byNumber.stdout).toBe(created.stdout);
+    for (const ref of ['SETTLE-2026-11-009', '00000000-0000-8000-8000-000000000000', 'nonsense']) {
+      const r = await cli(['settlements', 'get', ref]);
+      expect(r.code).toBe(5);
+      expect(r.stderr).toContain(`Settlement '${ref}' was not found.`);
+    }
+  });
+
+  it('lists newest first, filters by status and period, and shows a table', async () => {
+    const { db, cli } = await fixtureStore('2026-12-02');
+    await withBackend(db, async (b) => {
+      await b.createSettlement('2026-10');
+      await b.createSettlement('2026-11');
+    });
+    const table = await cli(['settlements', 'list']);
+    expect(table.code).toBe(0);
+    const rows = table.stdout.trimEnd().split('\n');
+    expect(rows[0]).toMatch(/^settlement_number\s+status\s+total_collections\s+net_amount\s+payment_date\s+payment_reference\s+id$/);
+    expect(rows[1]).toMatch(/^SETTLE-2026-11-001\s+pending\s+199\.51\s+134\.12\s+2026-12-03\s+PRM2611001-28KTXAGP\s/);
+    expect(rows[2]).toMatch(/^SETTLE-2026-10-001\s+pending\s+149\.50\s+100\.50\s+2026-11-03\s+PRM2610001-/);
+    const october = (await cli(['--json', 'settlements', 'list', '--period', '2026-10'])).json();
+    expect(october.data.map((s: { settlement_number: string }) => s.settlement_number)).toEqual(['SETTLE-2026-10-001']);
+    expect((await cli(['--json', 'settlements', 'list', '--status', 'paid'])).json()).toEqual({ data: [], next_after: null });
+    expect((await cli(['settlements', 'list', '--status', 'open'])).code).toBe(2);
+  });
+});
+
+describe('premia settlements export', () => {
+  it('writes the one-row statement CSV (10 columns) by id or number', async () => {
+    const { cli } = await fixtureStore('2026-12-02');
+    const id = (await cli(['--json', 'settlements', 'create', '--period', FIXTURE_PERIOD])).json().id;
+    const expected = `${EXPORT_HEADER}SETTLE-2026-11-001,2026-11,199.51,49.88,6.98,56.86,8.53,134.12,2026-12-03,${REF_001}\n`;
+    const r = await cli(['settlements', 'export', id]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(expected);
+    expect((await cli(['settlements', 'export', 'SETTLE-2026-11-001'])).stdout).toBe(expected);
+    const file = await cli(['settlements', 'export', id, '--output', '.']);
+    expect(file.code).toBe(0);
+    expect(file.stderr).toContain('Wrote SETTLE-2026-11-001.csv to ');
+  });
+
+  it('--lines: one row per collection in policy_number order, each fee split so columns sum to the statement', async () => {
+    const { dir, cli } = await fixtureStore('2026-12-02');
+    await cli(['settlements', 'create', '--period', FIXTURE_PERIOD]);
+    const r = await cli(['settlements', 'export', 'SETTLE-2026-11-001', '--lines']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      LINES_HEADER +
+        'SETTLE-2026-11-001,POL-0001,C100001,EXT-1,FUNERAL_BASIC,149.50,37.38,5.23,42.61,6.39,100.50\n' +
+        'SETTLE-2026-11-001,POL-0002,C100002,"ACME, ""Gold"" ref",LIFE_PLUS,50.00,12.50,1.75,14.25,2.14,33.61\n' +
+        'SETTLE-2026-11-001,POL-0003,C100003,EXT-3,FUNERAL_BASIC,0.00,0.00,0.00,0.00,0.00,0.00\n' +
+        'SETTLE-2026-11-001,POL-0004,C100004,EXT-4,FUNERAL_BASIC,0.00,0.00,0.00,0.00,0.00,0.00\n' +
+        'SETTLE-2026-11-001,POL-0010,C100010,EXT-10,MICRO,0.01,0.00,0.00,0.00,0.00,0.01\n',
+    );
+    // and the sums: 199.51 = 49.88 + 6.98 + 8.53 + 134.12
+    expect(sumLines(r.stdout)).toEqual({ collected: 19951, distribution_fee: 4988, collections_fee: 698, total_fees: 5686, vat: 853, net_amount: 13412, rows: 5 });
+    const file = await cli(['settlements', 'export', 'SETTLE-2026-11-001', '--lines', '-o', 'lines.csv']);
+    expect(file.code).toBe(0);
+    expect(readFileSync(join(dir, 'lines.csv'), 'utf8')).toBe(r.stdout);
+  });
+
+  it('--lines refuses to write lines that no longer add up to the statement (and leaves no file)', async () => {
+    const { dir, db, cli } = await fixtureStore('2026-12-02');
+    await cli(['settlements', 'create', '--period', FIXTURE_PERIOD]);
+    await withBackend(db, (b) =>
+      b.store.db.updateTable('collections').set({ amount_collected: 1 }).where('policy_number', '=', 'POL-0003').where('client_id', '=', 1).execute().then(() => undefined),
+    );
+    const before = readdirSync(dir).sort();
+    const r = await cli(['settlements', 'export', 'SETTLE-2026-11-001', '--lines', '--output', 'lines.csv']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('The collections of 2026-11 no longer add up to settlement SETTLE-2026-11-001');
+    expect(readdirSync(dir).sort()).toEqual(before);
+  });
+
+  it('--lines over several pages of a file store sums to the statement', async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const rows = randomCollections(77, PAGE_ROWS * 2 + 5);
+    await withBackend(dbPath(dir), async (b) => {
+      await seedCollections(b.store, '2026-11', rows);
+      await setClock(b.store, '2026-12-02');
+      const s = await b.createSettlement('2026-11');
+      const csv = await text(await b.exportSettlement(s.id, { lines: true }));
+      expect(sumLines(csv)).toEqual({
+        collected: s.total_collections,
+        distribution_fee: s.distribution_fee,
+        collections_fee: s.collections_fee,
+        total_fees: s.total_fees,
+        vat: s.vat,
+        net_amount: s.net_amount,
+        rows: rows.length,
+      });
+      expect(csv.trimEnd().split('\n').slice(1).map((l) => l.split(',')[1])).toEqual(rows.map((r) => r.policy_number).sort());
+    });
+  });
+
+  it('--lines sums equal the statement figures on random periods', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 1, max: 250 }), async (seed, n) => {
+        const backend = await openLocalBackend({ path: ':memory:', seed: 1, now: TEST_NOW });
+        try {
+          await seedCollections(backend.store, '2026-11', randomCollections(seed, n));
+          await setClock(backend.store, '2026-12-02');
+          const s = await backend.createSettlement('2026-11');
+          const figures = settlementFigures(s.total_collections);
+          expect(s).toMatchObject(figures);
+          const csv = await text(await backend.exportSettlement(s.settlement_number, { lines: true }));
+          expect(sumLines(csv)).toEqual({
+            collected: s.total_collections,
+            distribution_fee: s.distribution_fee,
+            collections_fee: s.collections_fee,
+            total_fees: s.total_fees,
+            vat: s.vat,
+            net_amount: s.net_amount,
+            rows: n,
+          });
+          const policies = csv.trimEnd().split('\n').slice(1).map((l) => l.split(',')[1]!);
+          expect(policies).toEqual([...policies].sort());
+        } finally {
+          await backend.close();
+        }
+      }),
+      { numRuns: 30, seed: 2026 },
+    );
+  });
+});
+
+/** Column sums (cents) of a --lines CSV whose cells hold no commas. */
+function sumLines(csv: string) {
+  const lines = csv.trimEnd().split('\n');
+  expect(lines[0]! + '\n').toBe(LINES_HEADER);
+  const sums = { collected: 0, distribution_fee: 0, collections_fee: 0, total_fees: 0, vat: 0, net_amount: 0, rows: 0 };
+  for (const line of lines.slice(1)) {
+    // money is in the last six cells; quoted text cells come before them
+    const cells = line.split(',').slice(-6).map((c) => Math.round(Number(c) * 100));
+    const [collected, d, c, f, v, n] = cells as [number, number, number, number, number, number];
+    expect(f).toBe(d + c);
+    expect(f + v + n).toBe(collected);
+    sums.collected += collected;
+    sums.distribution_fee += d;
+    sums.collections_fee += c;
+    sums.total_fees += f;
+    sums.vat += v;
+    sums.net_amount += n;
+    sums.rows++;
+  }
+  return sums;
+}
+
+describe('premia settlements mark-paid', () => {
+  it('records the clock date and the given reference (pending → paid)', async () => {
+    const { db, cli } = await fixtureStore('2026-12-02');
+    const id = (await cli(['--json', 'settlements', 'create', '--period', FIXTURE_PERIOD])).json().id;
+    await withBackend(db, (b) => setClock(b.store, '2026-12-03'));
+    const r = await cli(['--json', 'settlements', 'mark-paid', id, '--reference', 'EFT/2026-12-03/0001']);
+    expect(r.code).toBe(0);
+    expect(r.json()).toMatchObject({ status: 'paid', paid_on: '2026-12-03', paid_reference: 'EFT/2026-12-03/0001', disputed_on: null });
+    const human = await cli(['settlements', 'get', 'SETTLE-2026-11-001']);
+    expect(human.stdout).toContain('paid_on            2026-12-03\n');
+  });
+
+  it("without --reference records the statement's own payment reference", async () => {
+    const { cli } = await fixtureStore('2026-12-02');
+    await cli(['settlements', 'create', '--period', FIXTURE_PERIOD]);
+    const r = await cli(['settlements', 'mark-paid', 'SETTLE-2026-11-001']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`SETTLE-2026-11-001 is paid (on 2026-12-02, reference ${REF_001}).\n`);
+  });
+
+  it.each([['eft-1'], ['A'.repeat(36)], ['EFT 1'], ['']])('refuses the reference %j (exit 2)', async (reference) => {
+    const { cli } = await fixtureStore('2026-12-02');
+    await cli(['settlements', 'create', '--period', FIXTURE_PERIOD]);
+    const r = await cli(['--json', 'settlements', 'mark-paid', 'SETTLE-2026-11-001', '--reference', reference]);
+    expect(r.code).toBe(2);
+    expect(errorBody(r.stderr)).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'reference', code: 'INVALID_FORMAT' }] });
+    expect((await cli(['--json', 'settlements', 'get', 'SETTLE-2026-11-001'])).json().status).toBe('pending');
+  });
+
+  it('accepts a 35-character reference', async () => {
+    const { cli } = await fixtureStore('2026-12-02');
+    await cli(['settlements', 'create', '--period', FIXTURE_PERIOD]);
+    const r = await cli(['--json', 'settlements', 'mark-paid', 'SETTLE-2026-11-001', '--reference', 'A/'.repeat(17) + '9']);
+    expect(r.code).toBe(0);
+    expect(r.json().paid_reference).toHaveLength(35);
+  });
+});
+
+describe('premia settlements dispute', () => {
+  it('is allowed up to payment_date + 30 days and refused the day after (DISPUTE_WINDOW_CLOSED)', async () => {
+    const { db, cli } = await fixtureStore('2026-12-02');
+    await withBackend(db, async (b) => {
+      await b.createSettlement(FIXTURE_PERIOD);
+      await b.createSettlement('2026-10');
+    });
+    // 2026-11: payment 2026-12-03, last day to dispute 2027-01-02
+    await withBackend(db, (b) => setClock(b.store, '2027-01-02'));
+    const onTheDay = await cli(['--json', 'settlements', 'dispute', 'SETTLE-2026-11-001', '--reason', '  VAT wrong  ']);
+    expect(onTheDay.code).toBe(0);
+    expect(onTheDay.json()).toMatchObject({ status: 'disputed', disputed_on: '2027-01-02', dispute_reason: 'VAT wrong' });
+    // 2026-10: payment 2026-11-03, last day 2026-12-03; the clock moves on to 2027-01-03 anyway
+    await withBackend(db, (b) => setClock(b.store, '2027-01-03'));
+    const late = await cli(['--json', 'settlements', 'dispute', 'SETTLE-2026-10-001', '--reason', 'late']);
+    expect(late.code).toBe(6);
+    const error = errorBody(late.stderr);
+    expect(error.code).toBe('DISPUTE_WINDOW_CLOSED');
+    expect(error.message).toBe(
+      'The dispute window of SETTLE-2026-10-001 closed on 2026-12-03 (30 days after its payment date 2026-11-03); the clock is at 2027-01-03. Raise the matter with the operator.',
+    );
+    expect(error.details).toEqual([{ settlement_number: 'SETTLE-2026-10-001', payment_date: '2026-11-03', last_allowed_date: '2026-12-03', today: '2027-01-03' }]);
+  });
+
+  it('payment_date + 31 days is refused, + 30 allowed (same statement)', async () => {
+    for (const [clock, code] of [['2027-01-02', 0], ['2027-01-03', 6]] as const) {
+      const { db, cli } = await fixtureStore('2026-12-02');
+      await cli(['settlements', 'create', '--period', FIXTURE_PERIOD]);
+      await withBackend(db, (b) => setClock(b.store, clock));
+      const r = await cli(['settlements', 'dispute', 'SETTLE-2026-11-001', '--reason', 'x']);
+      expect(r.code).toBe(code);
+      if (code === 6) expect(r.stderr).toContain('closed on 2027-01-02');
+    }
+  });
+
+  it('a paid statement can be disputed', async () => {
+    const { cli } = await fixtureStore('2026-12-02');
+    await cli(['settlements', 'create', '--period', FIXTURE_PERIOD]);
+    await cli(['settlements', 'mark-paid', 'SETTLE-2026-11-001']);
+    const r = await cli(['--json', 'settlements', 'dispute', 'SETTLE-2026-11-001', '--reason', 'Net short by 0.01']);
+    expect(r.code).toBe(0);
+    expect(r.json()).toMatchObject({ status: 'disputed', paid_on: '2026-12-02', dispute_reason: 'Net short by 0.01' });
+  });
+
+  it.each([
+    ['', 'is required: say what is disputed'],
+    ['   ', 'is required: say what is disputed'],
+    ['x'.repeat(501), 'is 501 characters long; at most 500 are allowed'],
+    ['two\nlines', 'has a control character (such as a line break); write it on one line'],
+  ])('refuses the reason %j (exit 2)', async (reason, problem) => {
+    const { cli } = await fixtureStore('2026-12-02');
+    await cli(['settlements', 'create', '--period', FIXTURE_PERIOD]);
+    const r = await cli(['settlements', 'dispute', 'SETTLE-2026-11-001', '--reason', reason]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`The dispute reason ${problem}.`);
+  });
+
+  it('accepts a 500-character reason', async () => {
+    const { cli } = await fixtureStore('2026-12-02');
+    await cli(['settlements', 'create', '--period', FIXTURE_PERIOD]);
+    expect((await cli(['settlements', 'dispute', 'SETTLE-2026-11-001', '--reason', 'y'.repeat(500)])).code).toBe(0);
+  });
+
+  it('--reason is required', async () => {
+    const { cli } = await fixtureStore('2026-12-02');
+    expect((await cli(['settlements', 'dispute', 'SETTLE-2026-11-001'])).code).toBe(2);
+  });
+});
+
+describe('INVALID_TRANSITION', () => {
+  it.each([
+    ['paid', 'mark-paid', 'Settlement SETTLE-2026-11-001 is paid and cannot become paid; from paid it can become disputed.'],
+    ['disputed', 'mark-paid', 'Settlement SETTLE-2026-11-001 is disputed and cannot become paid; from disputed it can become nothing'],
+    ['disputed', 'dispute', 'Settlement SETTLE-2026-11-001 is disputed and cannot become disputed;'],
+  ])('from %s, %s is refused (exit 6)', async (from, verb, message) => {
+    const { cli } = await fixtureStore('2026-12-02');
+    await cli(['settlements', 'create', '--period', FIXTURE_PERIOD]);
+    if (from === 'paid') await cli(['settlements', 'mark-paid', 'SETTLE-2026-11-001']);
+    if (from === 'disputed') await cli(['settlements', 'dispute', 'SETTLE-2026-11-001', '--reason', 'first']);
+    const args = verb === 'dispute' ? ['settlements', 'dispute', 'SETTLE-2026-11-001', '--reason', 'again'] : ['settlements', 'mark-paid', 'SETTLE-2026-11-001'];
+    const r = await cli(['--json', ...args]);
+    expect(r.code).toBe(6);
+    const error = errorBody(r.stderr);
+    expect(error.code).toBe('INVALID_TRANSITION');
+    expect(error.message).toContain(message);
+    expect((await cli(['--json', 'settlements', 'get', 'SETTLE-2026-11-001'])).json().status).toBe(from);
+  });
+
+  it('nothing is deleted: every statement and its events stay', async () => {
+    const { db, cli } = await fixtureStore('2026-12-02');
+    await cli(['settlements', 'create', '--period', FIXTURE_PERIOD]);
+    await cli(['settlements', 'mark-paid', 'SETTLE-2026-11-001']);
+    await cli(['settlements', 'dispute', 'SETTLE-2026-11-001', '--reason', 'r']);
+    await cli(['settlements', 'create', '--period', FIXTURE_PERIOD]);
+    await withBackend(db, async (b) => {
+      const events = await b.store.db.selectFrom('settlement_events').select(['settlement_id', 'event', 'status', 'on_date']).orderBy('id').execute();
+      expect(events.map((e) => `${e.settlement_id}:${e.event}:${e.status}:${e.on_date}`)).toEqual([
+        '1:created:pending:2026-12-02',
+        '1:paid:paid:2026-12-02',
+        '1:disputed:disputed:2026-12-02',
+        '2:created:pending:2026-12-02',
+      ]);
+      expect(await b.store.db.selectFrom('settlements').select('status').orderBy('id').execute()).toEqual([{ status: 'disputed' }, { status: 'pending' }]);
+    });
+  });
+});

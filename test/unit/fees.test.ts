@@ -1,0 +1,199 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  allocateProRata,
+  COLLECTIONS_FEE_RATE,
+  countWeights,
+  DISTRIBUTION_FEE_RATE,
+  ProRataAllocator,
+  settlementFigures,
+  StatementSplitter,
+  VAT_RATE,
+} from '../../src/domain/fees.js';
+import { formatCents } from '../../src/domain/money.js';
+
+/** Figures as two-decimal text, in statement order, for readable tables. */
+function figuresText(totalCents: number): string[] {
+  const f = settlementFigures(totalCents);
+  return [f.total_collections, f.distribution_fee, f.collections_fee, f.total_fees, f.vat, f.net_amount].map(formatCents);
+}
+
+const cents = (text: string) => Math.round(Number(text) * 100);
+
+describe('settlementFigures: the fee rule of the agreement', () => {
+  it('keeps the rates of the client agreement', () => {
+    expect(DISTRIBUTION_FEE_RATE.toString()).toBe('0.25');
+    expect(COLLECTIONS_FEE_RATE.toString()).toBe('0.035');
+    expect(VAT_RATE.toString()).toBe('0.15');
+  });
+
+  // total, distribution (×0.25), collections (×0.035), total_fees, vat (×0.15 of fees), net
+  it.each([
+    // the README's worked example: 308.6425 → 308.64, 43.20995 → 43.21, 52.7775 → 52.78
+    ['1234.57', '308.64', '43.21', '351.85', '52.78', '829.94'],
+    ['0.00', '0.00', '0.00', '0.00', '0.00', '0.00'],
+    ['0.01', '0.00', '0.00', '0.00', '0.00', '0.01'],
+    // 0.005 rounds half-up to 0.01 (banker's rounding would give 0.00)
+    ['0.02', '0.01', '0.00', '0.01', '0.00', '0.01'],
+    ['0.03', '0.01', '0.00', '0.01', '0.00', '0.02'],
+    // 0.025 → 0.03 half-up (half-even: 0.02)
+    ['0.10', '0.03', '0.00', '0.03', '0.00', '0.07'],
+    // VAT 0.015 → 0.02: half-up decides the VAT cent
+    ['0.35', '0.09', '0.01', '0.10', '0.02', '0.23'],
+    ['1.00', '0.25', '0.04', '0.29', '0.04', '0.67'],
+    // 3.575 → 3.58; 0.5005 → 0.50; 0.612 → 0.61
+    ['14.30', '3.58', '0.50', '4.08', '0.61', '9.61'],
+    // 14.285 → 14.29; 1.9999 → 2.00
+    ['57.14', '14.29', '2.00', '16.29', '2.44', '38.41'],
+    ['100.00', '25.00', '3.50', '28.50', '4.28', '67.22'],
+    // 249999.9975 → 250000.00; 34999.99965 → 35000.00
+    ['999999.99', '250000.00', '35000.00', '285000.00', '42750.00', '672249.99'],
+    // 308641.9725 → 308641.97; 43209.87615 → 43209.88; 52777.7775 → 52777.78
+    ['1234567.89', '308641.97', '43209.88', '351851.85', '52777.78', '829938.26'],
+    // a million policies at the largest premium
+    ['1000000000000.00', '250000000000.00', '35000000000.00', '285000000000.00', '42750000000.00', '672250000000.00'],
+  ])('total %s → distribution %s, collections %s, fees %s, VAT %s, net %s', (total, distribution, collections, fees, vat, net) => {
+    expect(figuresText(cents(total))).toEqual([total, distribution, collections, fees, vat, net]);
+  });
+
+  it('refuses a negative or fractional total', () => {
+    expect(() => settlementFigures(-1)).toThrow(RangeError);
+    expect(() => settlementFigures(1.5)).toThrow(RangeError);
+  });
+
+  it('reconciles exactly and rounds each figure half-up, for thousands of random totals', () => {
+    // An independent half-up oracle in integer arithmetic: round(x × n / d) = floor((2xn + d) / 2d).
+    const halfUp = (x: bigint, n: bigint, d: bigint) => (2n * x * n + d) / (2n * d);
+    fc.assert(
+      fc.property(fc.oneof(fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: 0, max: 100_000_000_000_000 })), (total) => {
+        const f = settlementFigures(total);
+        expect(f.net_amount + f.total_fees + f.vat).toBe(total);
+        expect(f.total_fees).toBe(f.distribution_fee + f.collections_fee);
+        const t = BigInt(total);
+        expect(BigInt(f.distribution_fee)).toBe(halfUp(t, 25n, 100n));
+        expect(BigInt(f.collections_fee)).toBe(halfUp(t, 35n, 1000n));
+        expect(BigInt(f.vat)).toBe(halfUp(BigInt(f.total_fees), 15n, 100n));
+        for (const v of Object.values(f)) expect(Number.isSafeInteger(v)).toBe(true);
+      }),
+      { numRuns: 5000, seed: 4242 },
+    );
+  });
+});
+
+describe('allocateProRata: largest remainder, ties to the earlier item', () => {
+  it.each([
+    // amount, weights, shares
+    [10, [1, 1, 1], [4, 3, 3]],
+    [2, [1, 1, 1], [1, 1, 0]],
+    [100, [1, 2, 3], [17, 33, 50]],
+    [5, [0, 5, 0], [0, 5, 0]],
+    [0, [7, 9], [0, 0]],
+    [0, [0, 0], [0, 0]],
+    // exact shares need no remainder
+    [50, [100, 100], [25, 25]],
+    // remainders 0.6, 0.2, 0.2 (× 5): the one cent left goes to the largest
+    [1, [3, 1, 1], [1, 0, 0]],
+    // three cents left over five equal remainders: the first three get them
+    [3, [1, 1, 1, 1, 1], [1, 1, 1, 0, 0]],
+    // a later item with a larger remainder beats an earlier one
+    [7, [1, 2], [2, 5]],
+  ])('%i over %j → %j', (amount, weights, shares) => {
+    expect(allocateProRata(amount, weights)).toEqual(shares);
+  });
+
+  it('refuses to split cents over weights that sum to zero', () => {
+    expect(() => allocateProRata(1, [0, 0])).toThrow(RangeError);
+  });
+
+  it('handles products beyond 2^53 exactly', () => {
+    // 2.5e13 × 1e8 is far past Number.MAX_SAFE_INTEGER.
+    const weights = [100_000_000, 99_999_999, 1, 33_333_333];
+    const total = weights.reduce((a, b) => a + b, 0);
+    const amount = Math.floor(total / 4) + 7;
+    const shares = allocateProRata(amount, weights);
+    expect(shares.reduce((a, b) => a + b, 0)).toBe(amount);
+    expect(shares).toEqual([25000003, 25000003, 0, 8333334]);
+  });
+
+  it('matches a naive largest-remainder oracle on random data', () => {
+    const naive = (amount: number, weights: number[]): number[] => {
+      const W = weights.reduce((a, w) => a + BigInt(w), 0n);
+      const exact = weights.map((w, i) => ({ i, floor: (BigInt(amount) * BigInt(w)) / W, rem: (BigInt(amount) * BigInt(w)) % W }));
+      let left = BigInt(amount) - exact.reduce((a, e) => a + e.floor, 0n);
+      const order = [...exact].sort((a, b) => (a.rem === b.rem ? a.i - b.i : a.rem > b.rem ? -1 : 1));
+      const shares = exact.map((e) => Number(e.floor));
+      for (const e of order) {
+        if (left === 0n) break;
+        shares[e.i]! += 1;
+        left -= 1n;
+      }
+      return shares;
+    };
+    const weightsArb = fc.array(fc.oneof(fc.constantFrom(0, 1, 14950, 9999), fc.integer({ min: 0, max: 100_000_000 })), { minLength: 1, maxLength: 60 });
+    fc.assert(
+      fc.property(weightsArb, fc.double({ min: 0, max: 1, noNaN: true }), (weights, fraction) => {
+        const W = weights.reduce((a, b) => a + b, 0);
+        fc.pre(W > 0);
+        const amount = Math.floor(W * fraction);
+        const shares = allocateProRata(amount, weights);
+        expect(shares).toEqual(naive(amount, weights));
+        expect(shares.reduce((a, b) => a + b, 0)).toBe(amount);
+        weights.forEach((w, i) => {
+          if (w === 0) expect(shares[i]).toBe(0);
+          const floor = Math.floor((amount * w) / W);
+          expect(shares[i]! - floor).toBeGreaterThanOrEqual(-1); // float floor may be off by one near integers
+          expect(shares[i]! - floor).toBeLessThanOrEqual(1);
+        });
+      }),
+      { numRuns: 2000, seed: 7 },
+    );
+  });
+
+  it('the streaming allocator gives the same shares as the one-shot function', () => {
+    const weights = [14950, 14950, 0, 333, 14950, 1, 1];
+    const allocator = new ProRataAllocator(9001, countWeights(weights));
+    expect(weights.map((w) => allocator.share(w))).toEqual(allocateProRata(9001, weights));
+  });
+});
+
+describe('StatementSplitter: statement lines that sum to the statement', () => {
+  it('splits a small statement exactly', () => {
+    const collected = [14950, 14950, 0, 10000, 5];
+    const figures = settlementFigures(collected.reduce((a, b) => a + b, 0)); // 399.05
+    expect(figuresText(figures.total_collections)).toEqual(['399.05', '99.76', '13.97', '113.73', '17.06', '268.26']);
+    const splitter = new StatementSplitter(figures, countWeights(collected));
+    const lines = collected.map((c) => splitter.next(c));
+    expect(lines).toEqual([
+      // equal amounts tie on every remainder: the earlier policy gets the spare cents
+      { distribution_fee: 3738, collections_fee: 524, total_fees: 4262, vat: 639, net_amount: 10049 },
+      { distribution_fee: 3737, collections_fee: 523, total_fees: 4260, vat: 639, net_amount: 10051 },
+      { distribution_fee: 0, collections_fee: 0, total_fees: 0, vat: 0, net_amount: 0 },
+      { distribution_fee: 2500, collections_fee: 350, total_fees: 2850, vat: 428, net_amount: 6722 },
+      { distribution_fee: 1, collections_fee: 0, total_fees: 1, vat: 0, net_amount: 4 },
+    ]);
+  });
+
+  it('every column sums to the statement figure and every line to its collected amount (random data)', () => {
+    const amounts = fc.array(fc.oneof(fc.constantFrom(0, 1, 2, 14950, 33333), fc.integer({ min: 0, max: 100_000_000 })), { minLength: 1, maxLength: 200 });
+    fc.assert(
+      fc.property(amounts, (collected) => {
+        const figures = settlementFigures(collected.reduce((a, b) => a + b, 0));
+        const splitter = new StatementSplitter(figures, countWeights(collected));
+        const sum = { distribution_fee: 0, collections_fee: 0, total_fees: 0, vat: 0, net_amount: 0 };
+        for (const c of collected) {
+          const line = splitter.next(c);
+          expect(line.total_fees + line.vat + line.net_amount).toBe(c);
+          for (const k of Object.keys(sum) as Array<keyof typeof sum>) sum[k] += line[k];
+        }
+        expect(sum).toEqual({
+          distribution_fee: figures.distribution_fee,
+          collections_fee: figures.collections_fee,
+          total_fees: figures.total_fees,
+          vat: figures.vat,
+          net_amount: figures.net_amount,
+        });
+      }),
+      { numRuns: 1000, seed: 99 },
+    );
+  });
+});
