@@ -216,6 +216,9 @@ const m0004_service: Migration = {
       .addPrimaryKeyConstraint('idempotency_keys_pk', ['client_id', 'key'])
       .execute();
     await db.schema.createIndex('idempotency_keys_expiry_idx').on('idempotency_keys').columns(['expires_at']).execute();
+  },
+};
+
 // Monthly settlement statements. Nothing is ever deleted: a disputed statement stays on record
 // beside the one regenerated after it. `seq` is the NNN of settlement_number.
 const m0003_settlements: Migration = {

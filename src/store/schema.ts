@@ -149,6 +149,8 @@ export interface IdempotencyKeysTable {
   body: string | null;
   created_at: number;
   expires_at: number;
+}
+
 export interface SettlementsTable {
   id: Generated<number>;
   client_id: number;
