@@ -72,10 +72,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
   }
-  interface FastifyContextConfig {
-    /** Served without an API key. */
-    public?: boolean;
-  }
 }
 
 class RateLimited extends PremiaError {
@@ -152,8 +148,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 
   await app.register(
     async (v1) => {
+      // Every route needs a key, the OpenAPI document included (spec section 5: every request).
       v1.addHook('onRequest', async (request) => {
-        if (request.routeOptions.config?.public) return;
         request.principal = await authenticate(store, request.headers['x-api-key']);
         if (limiter) {
           const verdict = await limiter(request);
@@ -238,7 +234,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       }
 
       // -- meta ------------------------------------------------------------------------------
-      v1.get('/openapi.json', { config: { public: true } }, async (_request, reply) => {
+      v1.get('/openapi.json', async (request, reply) => {
+        validateNoQuery(query(request));
         return reply.code(200).type(JSON_TYPE).send(JSON.stringify(await openApiDocument()));
       });
       v1.get('/whoami', async (request, reply) => {

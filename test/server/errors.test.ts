@@ -197,6 +197,7 @@ describe('every endpoint refuses what it must', () => {
     '/v1/settlements/x',
     '/v1/settlements/x/export',
     '/v1/whoami',
+    '/v1/openapi.json',
     '/v1/clock',
     '/v1/bank/accounts/C1',
   ];
