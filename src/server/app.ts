@@ -203,12 +203,18 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         } catch (e) {
           const { error, internal } = toPremiaError(e, limits);
           if (internal || error.status >= 500) await releaseKey(store, clientId, key).catch(() => {});
-          else await completeKey(store, clientId, key, { status: error.status, contentType: JSON_TYPE, body: errorBody(error, request.id) });
+          else {
+            // Keep the refusal for replay; if even that fails, free the key rather than leave it in progress.
+            await completeKey(store, clientId, key, { status: error.status, contentType: JSON_TYPE, body: errorBody(error, request.id) }).catch(
+              () => releaseKey(store, clientId, key).catch(() => false),
+            );
+          }
           throw e;
         }
         const body = stringifyJson(value);
         try {
-          await completeKey(store, clientId, key, { status, contentType: JSON_TYPE, body });
+          const kept = await completeKey(store, clientId, key, { status, contentType: JSON_TYPE, body });
+          if (!kept) log(`${new Date().toISOString()} warn ${request.id}: its Idempotency-Key was taken over by a retry while it ran; the retry's response is the one kept`);
         } catch (e) {
           await releaseKey(store, clientId, key).catch(() => {});
           throw e;
