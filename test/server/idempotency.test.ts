@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { openLocalBackend } from '../../src/backend/local/index.js';
+import { LocalBackend, openLocalBackend } from '../../src/backend/local/index.js';
 import { openStore } from '../../src/store/store.js';
 import { createServer } from '../../src/server/app.js';
 import {
@@ -298,6 +298,54 @@ describe('abandoned Idempotency-Keys (the process of the first request died)', (
     // A completed key is never taken over, however old (until it expires after 24 hours).
     const later = await claimKey(store, { ...input, now: t0 + 23 * 3600_000, owner: old });
     expect(later.kind).toBe('replay');
+  });
+
+  it('a request taken over while it still ran answers, but the retry\'s response is the one kept (and logged)', async () => {
+    // The first createPolicy waits at a gate; the retry's runs at once.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let calls = 0;
+    class Slow extends LocalBackend {
+      override forClient(clientId: number): LocalBackend {
+        const b = super.forClient(clientId);
+        const create = b.createPolicy.bind(b);
+        b.createPolicy = async (input) => {
+          calls++;
+          if (calls === 1) {
+            await gate;
+            return { ...(await create({ ...input, policy_number: 'POL-SLOW' })) };
+          }
+          return create(input);
+        };
+        return b;
+      }
+    }
+    let clock = Date.now();
+    const logs: string[] = [];
+    const app = await createServer({ backend: new Slow(s.backend.ctx, false), now: () => new Date(clock), log: (l) => logs.push(l) });
+    try {
+      const first = call(app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('long') });
+      // Wait until the first request has claimed the key (ordering, not timing).
+      while ((await findIdempotencyKey(s.backend.store.db, ACME, 'long')) === undefined) await new Promise((r) => setTimeout(r, 5));
+      clock += ABANDONED_AFTER_MS + 1;
+      const retry = await call(app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('long') });
+      expect(retry.status).toBe(201);
+      expect(retry.json().policy_number).toBe('POL-0001');
+      open();
+      const late = await first;
+      expect(late.status).toBe(201);
+      expect(late.json().policy_number).toBe('POL-SLOW');
+      const warning = logs.find((l) => l.includes(' warn '));
+      expect(warning).toBe(
+        `${warning!.split(' ', 1)[0]} warn ${late.headers['x-request-id']}: its Idempotency-Key was taken over by a retry while it ran; the retry's response is the one kept`,
+      );
+      const replay = await call(app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('long') });
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.text).toBe(retry.text);
+    } finally {
+      open();
+      await app.close();
+    }
   });
 
   it('upgrades a store written before owners were recorded (migration 0005_idempotency_owner)', async () => {
