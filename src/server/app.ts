@@ -72,10 +72,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
   }
-  interface FastifyContextConfig {
-    /** Served without an API key. */
-    public?: boolean;
-  }
 }
 
 class RateLimited extends PremiaError {
@@ -152,8 +148,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 
   await app.register(
     async (v1) => {
+      // Every route needs a key, the OpenAPI document included (spec section 5: every request).
       v1.addHook('onRequest', async (request) => {
-        if (request.routeOptions.config?.public) return;
         request.principal = await authenticate(store, request.headers['x-api-key']);
         if (limiter) {
           const verdict = await limiter(request);
@@ -207,12 +203,18 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         } catch (e) {
           const { error, internal } = toPremiaError(e, limits);
           if (internal || error.status >= 500) await releaseKey(store, clientId, key).catch(() => {});
-          else await completeKey(store, clientId, key, { status: error.status, contentType: JSON_TYPE, body: errorBody(error, request.id) });
+          else {
+            // Keep the refusal for replay; if even that fails, free the key rather than leave it in progress.
+            await completeKey(store, clientId, key, { status: error.status, contentType: JSON_TYPE, body: errorBody(error, request.id) }).catch(
+              () => releaseKey(store, clientId, key).catch(() => false),
+            );
+          }
           throw e;
         }
         const body = stringifyJson(value);
         try {
-          await completeKey(store, clientId, key, { status, contentType: JSON_TYPE, body });
+          const kept = await completeKey(store, clientId, key, { status, contentType: JSON_TYPE, body });
+          if (!kept) log(`${new Date().toISOString()} warn ${request.id}: its Idempotency-Key was taken over by a retry while it ran; the retry's response is the one kept`);
         } catch (e) {
           await releaseKey(store, clientId, key).catch(() => {});
           throw e;
@@ -238,7 +240,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       }
 
       // -- meta ------------------------------------------------------------------------------
-      v1.get('/openapi.json', { config: { public: true } }, async (_request, reply) => {
+      v1.get('/openapi.json', async (request, reply) => {
+        validateNoQuery(query(request));
         return reply.code(200).type(JSON_TYPE).send(JSON.stringify(await openApiDocument()));
       });
       v1.get('/whoami', async (request, reply) => {

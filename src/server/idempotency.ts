@@ -6,8 +6,17 @@
  * The row is claimed in a BEGIN IMMEDIATE transaction before the work starts, so two servers on
  * one store cannot both run it. 5xx results are not kept (the row is deleted): a retry runs again.
  * Requests refused before any work (bad body, 401, 413, 429) are not recorded at all.
+ *
+ * Abandoned keys: the claim records its owner (host name, process id, a random token of the
+ * process, start time). A process that dies mid-request never completes or releases its claim,
+ * so a retry takes the key over, as a fresh claim, when the owner is gone: its process id is
+ * no longer alive on this host (or is ours, with another token: the pid was reused), or it
+ * started more than ABANDONED_AFTER_MS ago (a live owner that slow, or one on another host we
+ * cannot check). Only the current owner may complete or release a claim, so an owner that was
+ * taken over while still running cannot overwrite the new owner's response.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { PremiaError, validationError } from '../domain/errors.js';
 import {
   completeIdempotencyKey,
@@ -15,8 +24,13 @@ import {
   findIdempotencyKey,
   insertIdempotencyKey,
   purgeExpiredIdempotencyKeys,
+  takeOverIdempotencyKey,
+  type IdempotencyOwner,
+  type IdempotencyRow,
 } from '../store/repos/idempotency.js';
 import type { Store } from '../store/store.js';
+
+export type { IdempotencyOwner };
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const KEY_RE = /^[\x20-\x7e]{1,255}$/;
@@ -72,23 +86,69 @@ export interface ClaimInput {
   method: string;
   path: string;
   now: number;
+  /** Who runs the request (default: this process). */
+  owner?: IdempotencyOwner;
+  /** Whether a process of this host is alive (default: a signal-0 probe). */
+  isAlive?: (pid: number) => boolean;
+}
+
+/** A claim left in progress longer than this is taken to be abandoned, whoever holds it. */
+export const ABANDONED_AFTER_MS = 10 * 60 * 1000;
+
+const PROCESS_OWNER: IdempotencyOwner = { host: hostname(), pid: process.pid, token: randomBytes(16).toString('hex') };
+
+/** This process as the owner of the claims it makes. The token tells it from a later process with the same pid. */
+export function processOwner(): IdempotencyOwner {
+  return PROCESS_OWNER;
+}
+
+/** Whether a process with this id exists on this host (EPERM: it exists, under another user). */
+export function processIsAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Whether the owner of a claim still in progress is gone, so that `self` may take the key over. */
+export function claimAbandoned(
+  row: Pick<IdempotencyRow, 'owner_host' | 'owner_pid' | 'owner_token' | 'started_at' | 'created_at'>,
+  self: IdempotencyOwner,
+  now: number,
+  isAlive: (pid: number) => boolean = processIsAlive,
+): boolean {
+  const startedAt = row.started_at ?? row.created_at;
+  if (now - startedAt > ABANDONED_AFTER_MS) return true;
+  // Without an owner (a row from before owners were recorded) or on another host, only the age tells.
+  if (row.owner_pid === null || row.owner_token === null || row.owner_host !== self.host) return false;
+  if (row.owner_pid === self.pid) return row.owner_token !== self.token;
+  return !isAlive(row.owner_pid);
 }
 
 /** Claim the key for this request, or return the stored response to replay. */
 export async function claimKey(store: Store, input: ClaimInput): Promise<Claim> {
+  const owner = input.owner ?? PROCESS_OWNER;
   return store.transaction(async (trx) => {
     await purgeExpiredIdempotencyKeys(trx, input.now);
     const row = await findIdempotencyKey(trx, input.clientId, input.key);
     if (!row) {
-      await insertIdempotencyKey(trx, {
-        client_id: input.clientId,
-        key: input.key,
-        request_hash: input.hash,
-        method: input.method,
-        path: input.path,
-        created_at: input.now,
-        expires_at: input.now + IDEMPOTENCY_TTL_MS,
-      });
+      await insertIdempotencyKey(
+        trx,
+        {
+          client_id: input.clientId,
+          key: input.key,
+          request_hash: input.hash,
+          method: input.method,
+          path: input.path,
+          created_at: input.now,
+          expires_at: input.now + IDEMPOTENCY_TTL_MS,
+        },
+        owner,
+        input.now,
+      );
       return { kind: 'claimed' } as const;
     }
     if (row.request_hash !== input.hash) {
@@ -99,6 +159,12 @@ export async function claimKey(store: Store, input: ClaimInput): Promise<Claim> 
       );
     }
     if (row.status === null) {
+      if (
+        claimAbandoned(row, owner, input.now, input.isAlive) &&
+        (await takeOverIdempotencyKey(trx, input.clientId, input.key, row.owner_token, owner, input.now, input.now + IDEMPOTENCY_TTL_MS))
+      ) {
+        return { kind: 'claimed' } as const;
+      }
       throw new PremiaError(
         'IDEMPOTENCY_IN_PROGRESS',
         'The first request with this Idempotency-Key is still running; retry after it has finished.',
@@ -111,13 +177,23 @@ export async function claimKey(store: Store, input: ClaimInput): Promise<Claim> 
   });
 }
 
-export async function completeKey(store: Store, clientId: number, key: string, response: StoredResponse): Promise<void> {
-  await store.transaction((trx) =>
-    completeIdempotencyKey(trx, clientId, key, { status: response.status, content_type: response.contentType, body: response.body }),
+/**
+ * Store the response of a claimed request. False when the claim was taken over meanwhile (this
+ * request ran longer than ABANDONED_AFTER_MS): the new owner's outcome is the one kept.
+ */
+export async function completeKey(
+  store: Store,
+  clientId: number,
+  key: string,
+  response: StoredResponse,
+  owner: IdempotencyOwner = PROCESS_OWNER,
+): Promise<boolean> {
+  return store.transaction((trx) =>
+    completeIdempotencyKey(trx, clientId, key, owner.token, { status: response.status, content_type: response.contentType, body: response.body }),
   );
 }
 
 /** Forget a claimed key (the request failed with a 5xx: a retry may run again). */
-export async function releaseKey(store: Store, clientId: number, key: string): Promise<void> {
-  await store.transaction((trx) => deleteIdempotencyKey(trx, clientId, key));
+export async function releaseKey(store: Store, clientId: number, key: string, owner: IdempotencyOwner = PROCESS_OWNER): Promise<boolean> {
+  return store.transaction((trx) => deleteIdempotencyKey(trx, clientId, key, owner.token));
 }

@@ -277,9 +277,22 @@ const m0003_settlements: Migration = {
   },
 };
 
+// Who is running the first request of an Idempotency-Key (host, process id, a random token of
+// that process, and when it started), so that a retry can take over a key whose process died
+// instead of answering 409 for 24 hours. Rows written before this migration have no owner.
+const m0005_idempotency_owner: Migration = {
+  async up(db: AnyDb) {
+    await db.schema.alterTable('idempotency_keys').addColumn('owner_host', 'text').execute();
+    await db.schema.alterTable('idempotency_keys').addColumn('owner_pid', 'integer').execute();
+    await db.schema.alterTable('idempotency_keys').addColumn('owner_token', 'text').execute();
+    await db.schema.alterTable('idempotency_keys').addColumn('started_at', 'integer').execute();
+  },
+};
+
 export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> = [
   ['0001_foundation', m0001_foundation],
   ['0002_collections', m0002_collections],
   ['0003_settlements', m0003_settlements],
   ['0004_service', m0004_service],
+  ['0005_idempotency_owner', m0005_idempotency_owner],
 ];

@@ -149,6 +149,15 @@ export interface IdempotencyKeysTable {
   body: string | null;
   created_at: number;
   expires_at: number;
+  /**
+   * The process running (or that ran) the request: its host name, process id and a random
+   * token of that process; null on rows written before migration 0005.
+   */
+  owner_host: string | null;
+  owner_pid: number | null;
+  owner_token: string | null;
+  /** When the owner started the request (epoch ms); null on rows written before migration 0005. */
+  started_at: number | null;
 }
 
 export interface SettlementsTable {

@@ -52,8 +52,14 @@ describe('authentication (spec 5)', () => {
     expect(res.text).not.toContain(s.keys.other);
   });
 
-  it('serves the OpenAPI document without a key', async () => {
-    const res = await call(s.app, 'GET', '/v1/openapi.json');
+  it('needs a key for the OpenAPI document too (spec 5: every endpoint)', async () => {
+    for (const key of [null, 'pmk_0000000000000000000000000000000000000000']) {
+      const res = await call(s.app, 'GET', '/v1/openapi.json', { key });
+      expect(res.status).toBe(401);
+      expect(res.json()).toEqual({ error: { code: 'UNAUTHORIZED', message: UNAUTHORIZED, request_id: res.headers['x-request-id'] } });
+      expect(res.text).not.toContain('openapi');
+    }
+    const res = await call(s.app, 'GET', '/v1/openapi.json', { key: s.keys.other });
     expect(res.status).toBe(200);
     expect(res.json().openapi).toBe('3.1.0');
   });

@@ -89,10 +89,12 @@ describe('errors common to every endpoint', () => {
 });
 
 /**
- * The collections engine and settlements are built on other branches: until they are merged the
- * backend answers NOT_SUPPORTED (501). Request validation, auth and error shapes are tested now.
+ * Request validation and error shapes of the collections, reports and settlements routes. The
+ * success paths of the collections routes are in collections.test.ts and cycle.test.ts; the
+ * collections report and the settlements are built on the `settle` branch: until it is merged
+ * the backend answers NOT_SUPPORTED (501) for them.
  */
-describe('collections, reports and settlements: validation now, 501 until the backend has them', () => {
+describe('collections, reports and settlements: validation and errors (501 for settlements until they are merged)', () => {
   const notYet = async (method: string, url: string, body?: unknown) => {
     const res = await call(s.app, method, url, { key: s.keys.acme, body });
     expect(res.status, `${method} ${url}`).toBe(501);
@@ -104,10 +106,21 @@ describe('collections, reports and settlements: validation now, 501 until the ba
     expect(res.json().error.code).toBe('VALIDATION_ERROR');
     expect(res.json().error.details.map((d: any) => [d.field, d.code])).toEqual(details);
   };
+  const notFound = async (url: string, message: string) => {
+    const res = await call(s.app, 'GET', url, { key: s.keys.acme });
+    expect(res.status, url).toBe(404);
+    expect(res.json().error).toMatchObject({ code: 'NOT_FOUND', message });
+  };
 
   it('POST /v1/collections/execute', async () => {
-    await notYet('POST', '/v1/collections/execute', { period_month: '2026-11' });
-    await notYet('POST', '/v1/collections/execute', { period_month: '2026-11', policy_ids: ['POL-1'], strategy: 'smart' });
+    // Unknown policies are refused and nothing is queued (the success path is in collections.test.ts).
+    const unknown = await call(s.app, 'POST', '/v1/collections/execute', { key: s.keys.acme, body: { period_month: '2026-12', policy_ids: ['POL-1'], strategy: 'smart' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.json().error).toMatchObject({ code: 'VALIDATION_ERROR', message: 'Nothing was queued: unknown policies: POL-1.' });
+    expect(unknown.json().error.details.map((d: any) => [d.field, d.code])).toEqual([['policy_ids', 'UNKNOWN_POLICY']]);
+    const unknownStrategy = await call(s.app, 'POST', '/v1/collections/execute', { key: s.keys.acme, body: { period_month: '2026-12', strategy: 'greedy' } });
+    expect(unknownStrategy.status).toBe(400);
+    expect(unknownStrategy.json().error.details.map((d: any) => [d.field, d.code])).toEqual([['strategy', 'INVALID_VALUE']]);
     await invalid('POST', '/v1/collections/execute', {}, [['period_month', 'REQUIRED']]);
     await invalid('POST', '/v1/collections/execute', { period_month: '2026-13', policy_ids: [], extra: 1 }, [
       ['extra', 'UNKNOWN_FIELD'],
@@ -118,13 +131,20 @@ describe('collections, reports and settlements: validation now, 501 until the ba
     await invalid('POST', '/v1/collections/execute', { period_month: '2026-11', strategy: 'Bad Name' }, [['strategy', 'INVALID_FORMAT']]);
     const msg = await call(s.app, 'POST', '/v1/collections/execute', { key: s.keys.acme, body: { period_month: 'Nov' } });
     expect(msg.json().error.message).toBe('The collections run is not valid: period_month must be a month written YYYY-MM, like 2026-11; got "Nov".');
+    // None of the refused requests ran: the clock can still be set.
+    expect((await call(s.app, 'GET', '/v1/clock', { key: s.keys.acme })).json().locked).toBe(false);
   });
 
   it('GET /v1/collections, /v1/collections/{id}, /explain and /v1/executions/{id}', async () => {
-    await notYet('GET', '/v1/collections?period_month=2026-11&status=UNPAID&limit=5');
-    await notYet('GET', '/v1/collections/0b5c2c4e-4d1f-8a6b-9c2d-1e2f3a4b5c6d');
-    await notYet('GET', '/v1/collections/0b5c2c4e-4d1f-8a6b-9c2d-1e2f3a4b5c6d/explain');
-    await notYet('GET', '/v1/executions/0b5c2c4e-4d1f-8a6b-9c2d-1e2f3a4b5c6d');
+    const id = '0b5c2c4e-4d1f-8a6b-9c2d-1e2f3a4b5c6d';
+    const empty = await call(s.app, 'GET', '/v1/collections?period_month=2026-11&status=UNPAID&limit=5', { key: s.keys.acme });
+    expect(empty.status).toBe(200);
+    expect(empty.json()).toEqual({ data: [], next_after: null });
+    await notFound('/v1/collections?period_month=2026-11&policy=POL-404', "Policy 'POL-404' was not found. Check the id or number and try again.");
+    await notFound(`/v1/collections/${id}`, `Collection '${id}' was not found. Check the id or number and try again.`);
+    await notFound(`/v1/collections/${id}/explain`, `Collection '${id}' was not found. Check the id or number and try again.`);
+    await notFound(`/v1/executions/${id}`, `Execution '${id}' was not found. Check the id or number and try again.`);
+    await notFound('/v1/collections/not-an-id', "Collection 'not-an-id' was not found. Check the id or number and try again.");
     await invalid('GET', '/v1/collections', undefined, [['period_month', 'REQUIRED']]);
     await invalid('GET', '/v1/collections?period_month=2026-11&status=PAID', undefined, [['status', 'INVALID_VALUE']]);
     await invalid('GET', '/v1/collections/abc?verbose=1', undefined, [['verbose', 'UNKNOWN_FIELD']]);
@@ -133,10 +153,17 @@ describe('collections, reports and settlements: validation now, 501 until the ba
   it('GET /v1/reports/collections and /v1/reports/attempts', async () => {
     await notYet('GET', '/v1/reports/collections?period_month=2026-11');
     await notYet('GET', '/v1/reports/collections?period_month=2026-11&format=json');
-    await notYet('GET', '/v1/reports/attempts?period_month=2026-11&format=csv');
+    // A period without attempts: the header row only (CSV), no results (JSON).
+    const csv = await call(s.app, 'GET', '/v1/reports/attempts?period_month=2026-11&format=csv', { key: s.keys.acme });
+    expect(csv.status).toBe(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.text).toBe('collection_id,policy_number,customer_id,date,amount,outcome,failure_reason\n');
+    const json = await call(s.app, 'GET', '/v1/reports/attempts?period_month=2026-11&format=json', { key: s.keys.acme });
+    expect(json.json()).toEqual({ period_month: '2026-11', attempts: [] });
     await invalid('GET', '/v1/reports/collections', undefined, [['period_month', 'REQUIRED']]);
     await invalid('GET', '/v1/reports/collections?period_month=2026-11&format=xml', undefined, [['format', 'INVALID_VALUE']]);
     await invalid('GET', '/v1/reports/attempts?period_month=11-2026', undefined, [['period_month', 'INVALID_FORMAT']]);
+    await invalid('GET', '/v1/reports/attempts?period_month=2026-11&format=xml', undefined, [['format', 'INVALID_VALUE']]);
   });
 
   it('settlements', async () => {
@@ -197,6 +224,7 @@ describe('every endpoint refuses what it must', () => {
     '/v1/settlements/x',
     '/v1/settlements/x/export',
     '/v1/whoami',
+    '/v1/openapi.json',
     '/v1/clock',
     '/v1/bank/accounts/C1',
   ];

@@ -1,10 +1,26 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openLocalBackend } from '../../src/backend/local/index.js';
+import Database from 'better-sqlite3';
+import { LocalBackend, openLocalBackend } from '../../src/backend/local/index.js';
+import { openStore } from '../../src/store/store.js';
 import { createServer } from '../../src/server/app.js';
+import {
+  ABANDONED_AFTER_MS,
+  claimAbandoned,
+  claimKey,
+  completeKey,
+  processIsAlive,
+  processOwner,
+  releaseKey,
+  requestHash,
+  type IdempotencyOwner,
+} from '../../src/server/idempotency.js';
 import { findIdempotencyKey, insertIdempotencyKey } from '../../src/store/repos/idempotency.js';
-import { FIXTURES } from '../helpers/cli.js';
+import { FIXTURES, REPO, tempDir } from '../helpers/cli.js';
 import { call, multipart, NOW, POLICY, startServer, type TestServer } from './helpers.js';
 
 let s: TestServer;
@@ -16,6 +32,25 @@ afterEach(async () => {
 });
 
 const withKey = (key: string) => ({ 'idempotency-key': key });
+const ACME = 2; // the client id of s.keys.acme (the first client after the local one)
+const POLICY_HASH = requestHash('POST', '/v1/policies', POLICY);
+
+/** Record that `owner` has claimed `key` for POST /v1/policies with POLICY and not finished. */
+async function claimRunning(key: string, owner: IdempotencyOwner | null, startedAt = Date.now()): Promise<void> {
+  await insertIdempotencyKey(
+    s.backend.store.db,
+    { client_id: ACME, key, request_hash: POLICY_HASH, method: 'POST', path: '/v1/policies', created_at: startedAt, expires_at: startedAt + 24 * 3600_000 },
+    owner,
+    owner === null ? null : startedAt,
+  );
+}
+
+/** The pid of a process that has exited. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', '']);
+  expect(child.status).toBe(0);
+  return child.pid!;
+}
 const count = async (apiKey = s.keys.acme) => (await call(s.app, 'GET', '/v1/policies?limit=10000', { key: apiKey })).json().data.length;
 
 describe('Idempotency-Key', () => {
@@ -54,10 +89,11 @@ describe('Idempotency-Key', () => {
   it('answers 409 IDEMPOTENCY_IN_PROGRESS while the first request still runs', async () => {
     const first = await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('slow') });
     expect(first.status).toBe(201);
-    // Another key whose first request is still running (claimed, no response yet).
+    // The stored response records which process ran it: this one.
     const stored = await findIdempotencyKey(s.backend.store.db, 2, 'slow');
-    expect(stored?.status).toBe(201);
-    await insertIdempotencyKey(s.backend.store.db, { ...stored!, key: 'running', created_at: Date.now(), expires_at: Date.now() + 60_000 });
+    expect(stored).toMatchObject({ status: 201, owner_host: processOwner().host, owner_pid: process.pid, owner_token: processOwner().token });
+    // Another key whose first request is still running in this very process (claimed, no response yet).
+    await claimRunning('running', processOwner());
     const retry = await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('running') });
     expect(retry.status).toBe(409);
     expect(retry.json().error.code).toBe('IDEMPOTENCY_IN_PROGRESS');
@@ -140,3 +176,206 @@ describe('Idempotency-Key', () => {
 function addKey(form: { payload: Buffer; headers: Record<string, string> }, key: string) {
   return { payload: form.payload, headers: { ...form.headers, 'idempotency-key': key } };
 }
+
+describe('abandoned Idempotency-Keys (the process of the first request died)', () => {
+  const self = processOwner();
+  const row = (owner: Partial<IdempotencyOwner> | null, startedAt: number) => ({
+    owner_host: owner === null ? null : (owner.host ?? self.host),
+    owner_pid: owner === null ? null : (owner.pid ?? self.pid),
+    owner_token: owner === null ? null : (owner.token ?? self.token),
+    started_at: owner === null ? null : startedAt,
+    created_at: startedAt,
+  });
+
+  it('judges an owner gone by its process on this host, or by the age of its claim', () => {
+    const now = 1_800_000_000_000;
+    const alive = (pid: number) => pid === 4242;
+    const fresh = now - 1000;
+    expect(claimAbandoned(row({ pid: 4242, token: 't' }, fresh), self, now, alive)).toBe(false); // alive elsewhere on this host
+    expect(claimAbandoned(row({ pid: 4243, token: 't' }, fresh), self, now, alive)).toBe(true); // its process is gone
+    expect(claimAbandoned(row({}, fresh), self, now, alive)).toBe(false); // this very process is running it
+    expect(claimAbandoned(row({ token: 'earlier process with our pid' }, fresh), self, now, alive)).toBe(true);
+    expect(claimAbandoned(row({ host: 'another-host', pid: 4243, token: 't' }, fresh), self, now, alive)).toBe(false); // cannot check
+    expect(claimAbandoned(row(null, fresh), self, now, alive)).toBe(false); // written before owners were recorded
+    // Whoever holds it, a claim older than 10 minutes is abandoned.
+    for (const owner of [{ pid: 4242, token: 't' }, {}, { host: 'another-host' }, null]) {
+      expect(claimAbandoned(row(owner, now - ABANDONED_AFTER_MS), self, now, alive), JSON.stringify(owner)).toBe(false);
+      expect(claimAbandoned(row(owner, now - ABANDONED_AFTER_MS - 1), self, now, alive), JSON.stringify(owner)).toBe(true);
+    }
+    expect(ABANDONED_AFTER_MS).toBe(600_000);
+  });
+
+  it('probes processes of this host', () => {
+    expect(processIsAlive(process.pid)).toBe(true);
+    expect(processIsAlive(deadPid())).toBe(false);
+    expect(processIsAlive(0)).toBe(false);
+    expect(processIsAlive(-1)).toBe(false);
+  });
+
+  it('lets a retry take over a key claimed by a process that died mid-request', async () => {
+    // A real process claims the key through the same code (the built dist/) and is killed
+    // before it can answer, as a server killed mid-request would be.
+    const script = `
+      const { openStore } = await import(${JSON.stringify(pathToFileURL(join(REPO, 'dist', 'store', 'store.js')).href)});
+      const { claimKey, requestHash } = await import(${JSON.stringify(pathToFileURL(join(REPO, 'dist', 'server', 'idempotency.js')).href)});
+      const store = await openStore({ path: ${JSON.stringify(s.dbPath)} });
+      const body = ${JSON.stringify(POLICY)};
+      const claim = await claimKey(store, { clientId: ${ACME}, key: 'crashed', hash: requestHash('POST', '/v1/policies', body), method: 'POST', path: '/v1/policies', now: Date.now() });
+      process.stdout.write(JSON.stringify(claim));
+      process.kill(process.pid, 'SIGKILL');
+    `;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(child.stderr).toBe('');
+    expect(child.signal).toBe('SIGKILL');
+    expect(JSON.parse(child.stdout)).toEqual({ kind: 'claimed' });
+    const left = await findIdempotencyKey(s.backend.store.db, ACME, 'crashed');
+    expect(left).toMatchObject({ status: null, owner_pid: child.pid, owner_host: hostname() });
+    expect(left!.owner_token).not.toBe(processOwner().token);
+
+    const retry = await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('crashed') });
+    expect(retry.status).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(await findIdempotencyKey(s.backend.store.db, ACME, 'crashed')).toMatchObject({ status: 201, owner_pid: process.pid, owner_token: processOwner().token });
+    const replay = await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('crashed') });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.text).toBe(retry.text);
+    expect(await count()).toBe(1);
+  });
+
+  it('answers 409 while the owner lives, and takes over once its claim is older than 10 minutes', async () => {
+    const sleeper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    let clock = Date.now();
+    const second = await createServer({ backend: s.backend, now: () => new Date(clock) });
+    try {
+      await claimRunning('held', { host: hostname(), pid: sleeper.pid!, token: 'another server' }, clock);
+      await claimRunning('elsewhere', { host: 'another-host', pid: deadPid(), token: 'another machine' }, clock);
+      await claimRunning('legacy', null, clock);
+      for (const key of ['held', 'elsewhere', 'legacy']) {
+        const busy = await call(second, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey(key) });
+        expect(busy.status, key).toBe(409);
+        expect(busy.json().error.code).toBe('IDEMPOTENCY_IN_PROGRESS');
+      }
+      clock += ABANDONED_AFTER_MS;
+      expect((await call(second, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('held') })).status).toBe(409);
+      clock += 1;
+      const taken = await call(second, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('held') });
+      expect(taken.status).toBe(201);
+      // The retry became the owner, with a fresh start and 24 hours from now.
+      expect(await findIdempotencyKey(s.backend.store.db, ACME, 'held')).toMatchObject({
+        status: 201,
+        owner_pid: process.pid,
+        started_at: clock,
+        created_at: clock,
+        expires_at: clock + 24 * 3600_000,
+      });
+      // The two other keys are old too now; they name the same request, so they run it again: the policy exists.
+      const elsewhere = await call(second, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('elsewhere') });
+      expect(elsewhere.status).toBe(409);
+      expect(elsewhere.json().error.code).toBe('DUPLICATE_POLICY');
+      expect(await count()).toBe(1);
+    } finally {
+      sleeper.kill('SIGKILL');
+      await second.close();
+    }
+  });
+
+  it('keeps the new owner\'s outcome when the old owner finishes after a takeover', async () => {
+    const store = s.backend.store;
+    // Two live processes of this host: the old owner is merely slow.
+    const old: IdempotencyOwner = { host: hostname(), pid: 4242, token: 'old' };
+    const fresh: IdempotencyOwner = { host: hostname(), pid: 4343, token: 'new' };
+    const input = { clientId: ACME, key: 'slow', hash: POLICY_HASH, method: 'POST', path: '/v1/policies', isAlive: () => true };
+    const t0 = Date.now();
+    expect(await claimKey(store, { ...input, now: t0, owner: old })).toEqual({ kind: 'claimed' });
+    await expect(claimKey(store, { ...input, now: t0 + ABANDONED_AFTER_MS, owner: fresh })).rejects.toMatchObject({ code: 'IDEMPOTENCY_IN_PROGRESS' });
+    expect(await claimKey(store, { ...input, now: t0 + ABANDONED_AFTER_MS + 1, owner: fresh })).toEqual({ kind: 'claimed' });
+    // The old owner can neither release nor complete the key any more.
+    expect(await releaseKey(store, ACME, 'slow', old)).toBe(false);
+    expect(await completeKey(store, ACME, 'slow', { status: 201, contentType: 'application/json; charset=utf-8', body: '{"old":true}' }, old)).toBe(false);
+    expect(await completeKey(store, ACME, 'slow', { status: 201, contentType: 'application/json; charset=utf-8', body: '{"new":true}' }, fresh)).toBe(true);
+    const replay = await claimKey(store, { ...input, now: t0 + ABANDONED_AFTER_MS + 2, owner: old });
+    expect(replay).toEqual({ kind: 'replay', response: { status: 201, contentType: 'application/json; charset=utf-8', body: '{"new":true}' } });
+    // A completed key is never taken over, however old (until it expires after 24 hours).
+    const later = await claimKey(store, { ...input, now: t0 + 23 * 3600_000, owner: old });
+    expect(later.kind).toBe('replay');
+  });
+
+  it('a request taken over while it still ran answers, but the retry\'s response is the one kept (and logged)', async () => {
+    // The first createPolicy waits at a gate; the retry's runs at once.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let calls = 0;
+    class Slow extends LocalBackend {
+      override forClient(clientId: number): LocalBackend {
+        const b = super.forClient(clientId);
+        const create = b.createPolicy.bind(b);
+        b.createPolicy = async (input) => {
+          calls++;
+          if (calls === 1) {
+            await gate;
+            return { ...(await create({ ...input, policy_number: 'POL-SLOW' })) };
+          }
+          return create(input);
+        };
+        return b;
+      }
+    }
+    let clock = Date.now();
+    const logs: string[] = [];
+    const app = await createServer({ backend: new Slow(s.backend.ctx, false), now: () => new Date(clock), log: (l) => logs.push(l) });
+    try {
+      const first = call(app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('long') });
+      // Wait until the first request has claimed the key (ordering, not timing).
+      while ((await findIdempotencyKey(s.backend.store.db, ACME, 'long')) === undefined) await new Promise((r) => setTimeout(r, 5));
+      clock += ABANDONED_AFTER_MS + 1;
+      const retry = await call(app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('long') });
+      expect(retry.status).toBe(201);
+      expect(retry.json().policy_number).toBe('POL-0001');
+      open();
+      const late = await first;
+      expect(late.status).toBe(201);
+      expect(late.json().policy_number).toBe('POL-SLOW');
+      const warning = logs.find((l) => l.includes(' warn '));
+      expect(warning).toBe(
+        `${warning!.split(' ', 1)[0]} warn ${late.headers['x-request-id']}: its Idempotency-Key was taken over by a retry while it ran; the retry's response is the one kept`,
+      );
+      const replay = await call(app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('long') });
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.text).toBe(retry.text);
+    } finally {
+      open();
+      await app.close();
+    }
+  });
+
+  it('upgrades a store written before owners were recorded (migration 0005_idempotency_owner)', async () => {
+    const { dir, cleanup } = tempDir();
+    const path = join(dir, 'old.db');
+    try {
+      // A store as premia wrote it before 0005: without the owner columns, one key in progress.
+      const first = await openStore({ path });
+      await first.close();
+      const raw = new Database(path);
+      for (const column of ['owner_host', 'owner_pid', 'owner_token', 'started_at']) raw.exec(`alter table idempotency_keys drop column ${column}`);
+      raw.prepare("delete from schema_migrations where name = '0005_idempotency_owner'").run();
+      raw.exec("insert into clients (id, name, created_at) values (2, 'Acme Life', 0)");
+      raw.prepare('insert into idempotency_keys (client_id, key, request_hash, method, path, created_at, expires_at) values (2, ?, ?, ?, ?, ?, ?)').run(
+        'old', POLICY_HASH, 'POST', '/v1/policies', 1000, 1000 + 24 * 3600_000,
+      );
+      raw.close();
+      const upgraded = await openStore({ path });
+      try {
+        const row = await findIdempotencyKey(upgraded.db, 2, 'old');
+        expect(row).toMatchObject({ status: null, owner_host: null, owner_pid: null, owner_token: null, started_at: null, created_at: 1000 });
+        const input = { clientId: 2, key: 'old', hash: POLICY_HASH, method: 'POST', path: '/v1/policies' };
+        await expect(claimKey(upgraded, { ...input, now: 1000 + ABANDONED_AFTER_MS })).rejects.toMatchObject({ code: 'IDEMPOTENCY_IN_PROGRESS' });
+        expect(await claimKey(upgraded, { ...input, now: 1001 + ABANDONED_AFTER_MS })).toEqual({ kind: 'claimed' });
+        expect(await findIdempotencyKey(upgraded.db, 2, 'old')).toMatchObject({ owner_pid: process.pid, started_at: 1001 + ABANDONED_AFTER_MS });
+      } finally {
+        await upgraded.close();
+      }
+    } finally {
+      cleanup();
+    }
+  });
+});

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setMeta } from '../../src/store/repos/meta.js';
+import { FIXTURES } from '../helpers/cli.js';
 import { call, multipart, startServer, type TestServer } from './helpers.js';
 
 let s: TestServer;
@@ -44,11 +45,27 @@ describe('simulation endpoints (clock and bank)', () => {
     expect(extra.json().error.details[0]).toMatchObject({ field: 'time', code: 'UNKNOWN_FIELD' });
   });
 
-  it('POST /v1/clock/advance and /v1/bank/seed validate now and answer 501 until the engine is merged', async () => {
-    for (const body of [{ days: 3 }, { to: '2026-11-30' }, { to_month_end: true }]) {
-      const res = await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.acme, body });
-      expect(res.status, JSON.stringify(body)).toBe(501);
-    }
+  it('POST /v1/clock/advance lives through the days, only forward, and validates its body', async () => {
+    const three = await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.acme, body: { days: 3 } });
+    expect(three.status).toBe(200);
+    const quiet = (date: string, closed: string | null = null) => ({ date, attempts: 0, succeeded: 0, failed: 0, collected: 0, closed_period: closed, lapsed_policies: 0 });
+    expect(three.json()).toEqual({ from: '2026-11-21', to: '2026-11-24', days: [quiet('2026-11-22'), quiet('2026-11-23'), quiet('2026-11-24')] });
+    expect(three.text).toContain('"collected":0.00,');
+    const to = await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.acme, body: { to: '2026-11-30' } });
+    expect(to.status).toBe(200);
+    expect(to.json().from).toBe('2026-11-24');
+    expect(to.json().days.map((d: any) => d.date)).toEqual(['2026-11-25', '2026-11-26', '2026-11-27', '2026-11-28', '2026-11-29', '2026-11-30']);
+    const monthEnd = await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.acme, body: { to_month_end: true } });
+    expect(monthEnd.status).toBe(200);
+    expect([monthEnd.json().from, monthEnd.json().to, monthEnd.json().days.length]).toEqual(['2026-11-30', '2026-12-31', 31]);
+    expect((await call(s.app, 'GET', '/v1/clock', { key: s.keys.other })).json()).toEqual({ date: '2026-12-31', locked: false, seed: 1 });
+
+    const back = await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.acme, body: { to: '2026-12-30' } });
+    expect(back.status).toBe(409);
+    expect(back.json().error).toMatchObject({
+      code: 'CLOCK_BACKWARDS',
+      message: 'The clock is at 2026-12-31; it only moves forward, so it cannot go back to 2026-12-30.',
+    });
     for (const [body, field, code] of [
       [{}, 'body', 'REQUIRED'],
       [{ days: 1, to: '2026-11-30' }, 'body', 'CONFLICTING_FIELDS'],
@@ -60,21 +77,59 @@ describe('simulation endpoints (clock and bank)', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.json().error.details[0]).toMatchObject({ field, code });
     }
-    expect((await call(s.app, 'POST', '/v1/bank/seed', { key: s.keys.acme, body: { seed: 7 } })).status).toBe(501);
-    const seed = await call(s.app, 'POST', '/v1/bank/seed', { key: s.keys.acme, body: { seed: '7' } });
-    expect(seed.status).toBe(400);
-    expect(seed.json().error.details[0]).toMatchObject({ field: 'seed', code: 'INVALID_TYPE' });
+    expect((await call(s.app, 'GET', '/v1/clock', { key: s.keys.acme })).json().date).toBe('2026-12-31');
   });
 
-  it('POST /v1/bank/import takes a multipart file and GET /v1/bank/accounts/{id} answers 501 until the bank is merged', async () => {
-    const csv = readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'policies.csv'));
-    const upload = await call(s.app, 'POST', '/v1/bank/import', { key: s.keys.acme, ...multipart('file', 'bank.csv', csv) });
-    expect(upload.status).toBe(501);
+  it('POST /v1/bank/seed changes the seed before any collections run', async () => {
+    const seed = await call(s.app, 'POST', '/v1/bank/seed', { key: s.keys.acme, body: { seed: 7 } });
+    expect(seed.status).toBe(200);
+    expect(seed.json()).toEqual({ date: '2026-11-21', locked: false, seed: 7 });
+    expect((await call(s.app, 'GET', '/v1/clock', { key: s.keys.other })).json().seed).toBe(7);
+    const bad = await call(s.app, 'POST', '/v1/bank/seed', { key: s.keys.acme, body: { seed: '7' } });
+    expect(bad.status).toBe(400);
+    expect(bad.json().error.details[0]).toMatchObject({ field: 'seed', code: 'INVALID_TYPE' });
+    // SEED_LOCKED once a run exists: collections.test.ts.
+  });
+
+  it('POST /v1/bank/import imports a multipart CSV per client; GET /v1/bank/accounts/{id} shows the account', async () => {
+    const policies = readFileSync(join(FIXTURES, 'policies.csv'));
+    const wrong = await call(s.app, 'POST', '/v1/bank/import', { key: s.keys.acme, ...multipart('file', 'bank.csv', policies) });
+    expect(wrong.status).toBe(400);
+    expect(wrong.json().error).toMatchObject({
+      code: 'INVALID_FILE',
+      message:
+        "bank.csv is not a bank transactions CSV file: line 1: the header must be 'customer_id,date,amount,description'; " +
+        "found 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'. Nothing was imported.",
+    });
+    const mixed = 'customer_id,date,amount,description\nC100001,2026-11-25,9800.00,SALARY\nC100001,2026-11-31,-10.00,CARD\nC100001,2026-11-26,-1.234,CARD\n';
+    const partial = await call(s.app, 'POST', '/v1/bank/import', { key: s.keys.other, ...multipart('file', 'mixed.csv', mixed) });
+    expect(partial.status).toBe(200);
+    expect(partial.json()).toMatchObject({ imported: 1, failed: 2 });
+    expect(partial.json().errors.map((e: any) => [e.row, e.customer_id, e.field, e.code])).toEqual([
+      [3, 'C100001', 'date', 'INVALID_DATE'],
+      [4, 'C100001', 'amount', 'INVALID_AMOUNT'],
+    ]);
+
+    const upload = await call(s.app, 'POST', '/v1/bank/import', { key: s.keys.acme, ...multipart('file', 'bank.csv', readFileSync(join(FIXTURES, 'bank-transactions.csv'))) });
+    expect(upload.status).toBe(200);
+    expect(upload.json()).toEqual({ imported: 473, failed: 0, errors: [] });
     const notForm = await call(s.app, 'POST', '/v1/bank/import', { key: s.keys.acme, body: {} });
     expect(notForm.status).toBe(415);
-    const account = await call(s.app, 'GET', '/v1/bank/accounts/C100001', { key: s.keys.acme });
-    expect(account.status).toBe(501);
+
+    const account = await call(s.app, 'GET', '/v1/bank/accounts/C100011', { key: s.keys.acme });
+    expect(account.status).toBe(200);
+    const view = account.json();
+    expect(view).toMatchObject({ customer_id: 'C100011', source: 'imported', as_of: '2026-11-21', state: 'open' });
+    expect(view.income).toMatchObject({ pattern: 'monthly_fixed_day', typical_amount: 9800 });
+    expect(view.recent_transactions.at(-1)).toEqual({ date: '2026-11-15', amount: -740, description: 'CARD PURCHASE', outcome: 'posted', balance: 680 });
+    expect(view.balance).toBe(680);
+    // Imported transactions belong to the client that imported them: the other client's C100011 is generated.
+    const theirs = await call(s.app, 'GET', '/v1/bank/accounts/C100011', { key: s.keys.other });
+    expect(theirs.status).toBe(200);
+    expect(theirs.json().source).toBe('generated');
     expect((await call(s.app, 'GET', '/v1/bank/accounts/C100001', { key: null })).status).toBe(401);
+    const badId = await call(s.app, 'GET', '/v1/bank/accounts/bad%20id', { key: s.keys.acme });
+    expect(badId.status).toBe(400);
   });
 });
 

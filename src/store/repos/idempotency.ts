@@ -5,26 +5,92 @@ import type { Database, IdempotencyKeysTable } from '../schema.js';
 type Q = Kysely<Database>;
 export type IdempotencyRow = IdempotencyKeysTable;
 
+/** The process that runs the first request of a key. */
+export interface IdempotencyOwner {
+  host: string;
+  pid: number;
+  token: string;
+}
+
 export async function findIdempotencyKey(db: Q, clientId: number, key: string): Promise<IdempotencyRow | undefined> {
   return db.selectFrom('idempotency_keys').selectAll().where('client_id', '=', clientId).where('key', '=', key).executeTakeFirst();
 }
 
 /** Record that the first request with this key has started (status null). */
-export async function insertIdempotencyKey(db: Q, row: Omit<IdempotencyRow, 'status' | 'content_type' | 'body'>): Promise<void> {
-  await db.insertInto('idempotency_keys').values({ ...row, status: null, content_type: null, body: null }).execute();
+export async function insertIdempotencyKey(
+  db: Q,
+  row: Omit<IdempotencyRow, 'status' | 'content_type' | 'body' | 'owner_host' | 'owner_pid' | 'owner_token' | 'started_at'>,
+  owner: IdempotencyOwner | null,
+  startedAt: number | null,
+): Promise<void> {
+  await db
+    .insertInto('idempotency_keys')
+    .values({
+      ...row,
+      status: null,
+      content_type: null,
+      body: null,
+      owner_host: owner?.host ?? null,
+      owner_pid: owner?.pid ?? null,
+      owner_token: owner?.token ?? null,
+      started_at: startedAt,
+    })
+    .execute();
 }
 
+/**
+ * Give a key still in progress to a new owner (its previous owner is gone), as a fresh claim.
+ * Only when the row is still the one that was judged abandoned (same owner token, no response).
+ */
+export async function takeOverIdempotencyKey(
+  db: Q,
+  clientId: number,
+  key: string,
+  previousToken: string | null,
+  owner: IdempotencyOwner,
+  now: number,
+  expiresAt: number,
+): Promise<boolean> {
+  let q = db
+    .updateTable('idempotency_keys')
+    .set({ owner_host: owner.host, owner_pid: owner.pid, owner_token: owner.token, started_at: now, created_at: now, expires_at: expiresAt })
+    .where('client_id', '=', clientId)
+    .where('key', '=', key)
+    .where('status', 'is', null);
+  q = previousToken === null ? q.where('owner_token', 'is', null) : q.where('owner_token', '=', previousToken);
+  const result = await q.executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Store the response of the request; only its current owner may (false when the key was taken over). */
 export async function completeIdempotencyKey(
   db: Q,
   clientId: number,
   key: string,
+  ownerToken: string,
   response: { status: number; content_type: string; body: string },
-): Promise<void> {
-  await db.updateTable('idempotency_keys').set(response).where('client_id', '=', clientId).where('key', '=', key).execute();
+): Promise<boolean> {
+  const result = await db
+    .updateTable('idempotency_keys')
+    .set(response)
+    .where('client_id', '=', clientId)
+    .where('key', '=', key)
+    .where('owner_token', '=', ownerToken)
+    .where('status', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
-export async function deleteIdempotencyKey(db: Q, clientId: number, key: string): Promise<void> {
-  await db.deleteFrom('idempotency_keys').where('client_id', '=', clientId).where('key', '=', key).execute();
+/** Forget a claim of this owner that has no response (false when the key was taken over). */
+export async function deleteIdempotencyKey(db: Q, clientId: number, key: string, ownerToken: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('idempotency_keys')
+    .where('client_id', '=', clientId)
+    .where('key', '=', key)
+    .where('owner_token', '=', ownerToken)
+    .where('status', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
 }
 
 /** Forget every stored response whose time is up. */

@@ -1,0 +1,277 @@
+/**
+ * The collections routes over HTTP with the engine behind them: one store lives through a run of
+ * November 2026 (fixtures/policies.csv and fixtures/bank-transactions.csv, seed 1). The tests of
+ * this file run in order and each builds on the state the previous ones left.
+ *
+ * The figures are the engine's (checked with the CLI in local mode on a separate store first);
+ * POL-2026021 is the spec's retry example: a first attempt that fails for want of funds and a
+ * retry after payday that succeeds, PAID_FULL with number_of_attempts 2.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Download } from '../../src/backend/types.js';
+import { authenticate } from '../../src/server/keys.js';
+import { FIXTURES } from '../helpers/cli.js';
+import { call, multipart, startServer, type TestServer } from './helpers.js';
+
+let s: TestServer;
+let acmeClientId: number;
+
+beforeAll(async () => {
+  s = await startServer();
+  acmeClientId = (await authenticate(s.backend.store, s.keys.acme)).clientId;
+  const policies = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, ...multipart('file', 'policies.csv', readFileSync(join(FIXTURES, 'policies.csv'))) });
+  expect(policies.json()).toEqual({ imported: 520, failed: 0, errors: [] });
+  const bank = await call(s.app, 'POST', '/v1/bank/import', { key: s.keys.acme, ...multipart('file', 'bank.csv', readFileSync(join(FIXTURES, 'bank-transactions.csv'))) });
+  expect(bank.json()).toEqual({ imported: 473, failed: 0, errors: [] });
+  const clock = await call(s.app, 'PUT', '/v1/clock', { key: s.keys.acme, body: { date: '2026-10-31' } });
+  expect(clock.json()).toEqual({ date: '2026-10-31', locked: false, seed: 1 });
+});
+afterAll(async () => {
+  await s.close();
+});
+
+async function text(download: Download): Promise<string> {
+  let out = '';
+  for await (const chunk of download.body) out += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+  return out;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+let executionId: string;
+let emptyExecutionId: string;
+let collectionId: string;
+
+describe('a collections run over HTTP', () => {
+  it('POST /v1/collections/execute queues every active policy (202), and a second call queues none', async () => {
+    const first = await call(s.app, 'POST', '/v1/collections/execute', { key: s.keys.acme, body: { period_month: '2026-11' } });
+    expect(first.status).toBe(202);
+    expect(first.json()).toEqual({ execution_id: expect.stringMatching(UUID), status: 'processing', policies_queued: 520 });
+    executionId = first.json().execution_id;
+    const second = await call(s.app, 'POST', '/v1/collections/execute', { key: s.keys.acme, body: { period_month: '2026-11' } });
+    expect(second.status).toBe(202);
+    expect(second.json()).toEqual({ execution_id: expect.stringMatching(UUID), status: 'processing', policies_queued: 0 });
+    emptyExecutionId = second.json().execution_id;
+    expect(emptyExecutionId).not.toBe(executionId);
+
+    const run = await call(s.app, 'GET', `/v1/executions/${executionId}`, { key: s.keys.acme });
+    expect(run.status).toBe(200);
+    expect(run.json()).toEqual({
+      execution_id: executionId,
+      period_month: '2026-11',
+      status: 'processing',
+      strategy: 'smart',
+      policies_queued: 520,
+      created_at: '2026-10-31T09:30:00.000Z',
+      completed_at: null,
+      counts: { PAID_FULL: 0, PAID_PARTIAL: 0, UNPAID: 520, CANCELLED: 0 },
+    });
+  });
+
+  it('locks the clock and the seed once a run exists (409 CLOCK_LOCKED, SEED_LOCKED)', async () => {
+    const clock = await call(s.app, 'PUT', '/v1/clock', { key: s.keys.acme, body: { date: '2026-10-01' } });
+    expect(clock.status).toBe(409);
+    expect(clock.json().error).toMatchObject({
+      code: 'CLOCK_LOCKED',
+      message: "The clock is at 2026-10-31 and a collections run exists, so it can no longer be set; move it forward with 'premia clock advance'.",
+    });
+    const seed = await call(s.app, 'POST', '/v1/bank/seed', { key: s.keys.acme, body: { seed: 2 } });
+    expect(seed.status).toBe(409);
+    expect(seed.json().error).toMatchObject({
+      code: 'SEED_LOCKED',
+      message: "A collections run exists, so the bank's seed (1) can no longer change: generated accounts have been used.",
+    });
+    expect((await call(s.app, 'GET', '/v1/clock', { key: s.keys.acme })).json()).toEqual({ date: '2026-10-31', locked: true, seed: 1 });
+  });
+
+  it('POST /v1/clock/advance {"to":"2026-11-30"} lives through November: 30 days, the period closes on the last', async () => {
+    const res = await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.acme, body: { to: '2026-11-30' } });
+    expect(res.status).toBe(200);
+    const result = res.json();
+    expect([result.from, result.to, result.days.length]).toEqual(['2026-10-31', '2026-11-30', 30]);
+    expect(result.days.map((d: any) => d.date)).toEqual(Array.from({ length: 30 }, (_, i) => `2026-11-${String(i + 1).padStart(2, '0')}`));
+    const total = { attempts: 0, succeeded: 0, failed: 0, collectedCents: 0, lapsed: 0 };
+    for (const d of result.days) {
+      total.attempts += d.attempts;
+      total.succeeded += d.succeeded;
+      total.failed += d.failed;
+      total.collectedCents += Math.round(d.collected * 100);
+      total.lapsed += d.lapsed_policies;
+    }
+    expect(total).toEqual({ attempts: 566, succeeded: 537, failed: 29, collectedCents: 42_595_470, lapsed: 0 });
+    expect(result.days[25]).toEqual({ date: '2026-11-26', attempts: 89, succeeded: 81, failed: 8, collected: 77108.81, closed_period: null, lapsed_policies: 0 });
+    expect(result.days.filter((d: any) => d.closed_period !== null).map((d: any) => [d.date, d.closed_period])).toEqual([['2026-11-30', '2026-11']]);
+    expect(res.text).toContain('"collected":20690.43,"closed_period":"2026-11"');
+  });
+
+  it('refuses to queue a closed period (409 PERIOD_CLOSED) or to move the clock back (409 CLOCK_BACKWARDS)', async () => {
+    const closed = await call(s.app, 'POST', '/v1/collections/execute', { key: s.keys.acme, body: { period_month: '2026-11' } });
+    expect(closed.status).toBe(409);
+    expect(closed.json().error).toMatchObject({
+      code: 'PERIOD_CLOSED',
+      message: 'Period 2026-11 has closed (its last day, 2026-11-30, has run; the clock is at 2026-11-30). Its collections can no longer be queued.',
+    });
+    const back = await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.acme, body: { to: '2026-11-29' } });
+    expect(back.status).toBe(409);
+    expect(back.json().error.code).toBe('CLOCK_BACKWARDS');
+    expect((await call(s.app, 'GET', '/v1/clock', { key: s.keys.acme })).json().date).toBe('2026-11-30');
+  });
+
+  it('GET /v1/collections?period_month=2026-11&policy=POL-2026021: the retry example, PAID_FULL after 2 attempts', async () => {
+    const res = await call(s.app, 'GET', '/v1/collections?period_month=2026-11&policy=POL-2026021', { key: s.keys.acme });
+    expect(res.status).toBe(200);
+    const policy = (await call(s.app, 'GET', '/v1/policies/POL-2026021', { key: s.keys.acme })).json();
+    const page = res.json();
+    expect(page).toEqual({
+      data: [
+        {
+          id: expect.stringMatching(UUID),
+          period_month: '2026-11',
+          customer_id: 'C100011',
+          external_customer_ref: 'ACME-787109',
+          policy_number: 'POL-2026021',
+          product_code: 'LIFE_STANDARD',
+          collection_amount_due: 1708.74,
+          collection_amount_collected: 1708.74,
+          shortfall: 0,
+          collection_status: 'PAID_FULL',
+          first_attempt_date: '2026-11-26',
+          last_attempt_date: '2026-11-29',
+          number_of_attempts: 2,
+          last_failure_reason: 'INSUFFICIENT_FUNDS',
+          policy_id: policy.id,
+          execution_id: executionId,
+        },
+      ],
+      next_after: null,
+    });
+    expect(res.text).toContain('"collection_amount_due":1708.74,"collection_amount_collected":1708.74,"shortfall":0.00,');
+    collectionId = page.data[0].id;
+    // The same filter by policy id.
+    const byId = await call(s.app, 'GET', `/v1/collections?period_month=2026-11&policy=${policy.id}`, { key: s.keys.acme });
+    expect(byId.text).toBe(res.text);
+  });
+
+  it('GET /v1/collections filters by status and pages in policy-number order', async () => {
+    const counts: Record<string, number> = {};
+    for (const status of ['PAID_FULL', 'PAID_PARTIAL', 'UNPAID', 'CANCELLED']) {
+      const res = await call(s.app, 'GET', `/v1/collections?period_month=2026-11&status=${status}&limit=10000`, { key: s.keys.acme });
+      expect(res.json().data.every((c: any) => c.collection_status === status)).toBe(true);
+      counts[status] = res.json().data.length;
+    }
+    expect(counts).toEqual({ PAID_FULL: 460, PAID_PARTIAL: 26, UNPAID: 34, CANCELLED: 0 });
+    const first = (await call(s.app, 'GET', '/v1/collections?period_month=2026-11&limit=2', { key: s.keys.acme })).json();
+    expect(first.data.map((c: any) => c.policy_number)).toEqual(['POL-2026001', 'POL-2026002']);
+    expect(first.next_after).toBe('POL-2026002');
+    const next = (await call(s.app, 'GET', '/v1/collections?period_month=2026-11&limit=2&after=POL-2026002', { key: s.keys.acme })).json();
+    expect(next.data.map((c: any) => c.policy_number)).toEqual(['POL-2026003', 'POL-2026004']);
+    const none = await call(s.app, 'GET', '/v1/collections?period_month=2026-12', { key: s.keys.acme });
+    expect(none.json()).toEqual({ data: [], next_after: null });
+  });
+
+  it('GET /v1/collections/{id} and /explain', async () => {
+    const list = await call(s.app, 'GET', '/v1/collections?period_month=2026-11&policy=POL-2026021', { key: s.keys.acme });
+    const one = await call(s.app, 'GET', `/v1/collections/${collectionId}`, { key: s.keys.acme });
+    expect(one.status).toBe(200);
+    expect(one.json()).toEqual(list.json().data[0]);
+
+    const explain = await call(s.app, 'GET', `/v1/collections/${collectionId}/explain`, { key: s.keys.acme });
+    expect(explain.status).toBe(200);
+    const body = explain.json();
+    expect(body.collection).toEqual(one.json());
+    expect(body.strategy).toBe('smart');
+    expect(body.income).toMatchObject({ pattern: 'monthly_fixed_day', typical_amount: 9800, next_income_dates: ['2026-12-25', '2027-01-25'] });
+    expect(body.plan).toEqual([]);
+    expect(body.attempts.map((a: any) => [a.date, a.amount, a.outcome, a.failure_reason])).toEqual([
+      ['2026-11-26', 1708.74, 'FAILED', 'INSUFFICIENT_FUNDS'],
+      ['2026-11-29', 1708.74, 'SUCCESS', null],
+    ]);
+    expect(body.attempts[1].why).toBe(
+      'smart: 2 days after income of 9800.00 received 2026-11-27; expected balance 6435.00 ' +
+        '(monthly salary on a fixed day (day 25, moved to the Friday before a weekend), typically 9800.00; confidence 1.00)',
+    );
+    expect(body.summary).toBe('PAID_FULL: collected 1708.74 of 1708.74 in 2 attempts; last failure INSUFFICIENT_FUNDS (period closed).');
+  });
+
+  it('GET /v1/executions/{id}: the run has completed, with its counts', async () => {
+    const run = await call(s.app, 'GET', `/v1/executions/${executionId}`, { key: s.keys.acme });
+    expect(run.status).toBe(200);
+    expect(run.json()).toEqual({
+      execution_id: executionId,
+      period_month: '2026-11',
+      status: 'completed',
+      strategy: 'smart',
+      policies_queued: 520,
+      created_at: '2026-10-31T09:30:00.000Z',
+      completed_at: '2026-11-30T09:30:00.000Z',
+      counts: { PAID_FULL: 460, PAID_PARTIAL: 26, UNPAID: 34, CANCELLED: 0 },
+    });
+    const empty = await call(s.app, 'GET', `/v1/executions/${emptyExecutionId}`, { key: s.keys.acme });
+    expect(empty.json()).toMatchObject({ status: 'completed', policies_queued: 0, counts: { PAID_FULL: 0, PAID_PARTIAL: 0, UNPAID: 0, CANCELLED: 0 } });
+  });
+
+  it('GET /v1/reports/attempts: the bytes LocalBackend.exportAttempts gives for the same store', async () => {
+    const local = s.backend.forClient(acmeClientId);
+    const csv = await call(s.app, 'GET', '/v1/reports/attempts?period_month=2026-11', { key: s.keys.acme });
+    expect(csv.status).toBe(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.headers['content-disposition']).toBe('attachment; filename="attempts-2026-11.csv"');
+    const expected = await text(await local.exportAttempts('2026-11', 'csv'));
+    expect(csv.text).toBe(expected);
+    const lines = csv.text.split('\n');
+    expect(lines.length).toBe(1 + 566 + 1);
+    expect(lines[0]).toBe('collection_id,policy_number,customer_id,date,amount,outcome,failure_reason');
+    expect(lines.filter((l) => l.includes(',POL-2026021,'))).toEqual([
+      `${collectionId},POL-2026021,C100011,2026-11-26,1708.74,FAILED,INSUFFICIENT_FUNDS`,
+      `${collectionId},POL-2026021,C100011,2026-11-29,1708.74,SUCCESS,`,
+    ]);
+    const json = await call(s.app, 'GET', '/v1/reports/attempts?period_month=2026-11&format=json', { key: s.keys.acme });
+    expect(json.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(json.text).toBe(await text(await local.exportAttempts('2026-11', 'json')));
+    expect(json.json().attempts).toHaveLength(566);
+  });
+
+  it('GET /v1/bank/accounts/C100011: the imported account after the run, with premia\'s debits', async () => {
+    const res = await call(s.app, 'GET', '/v1/bank/accounts/C100011', { key: s.keys.acme });
+    expect(res.status).toBe(200);
+    const view = res.json();
+    expect(view).toMatchObject({ customer_id: 'C100011', source: 'imported', as_of: '2026-11-30', balance: 3986.26, state: 'open' });
+    expect(view.income).toEqual({
+      pattern: 'monthly_fixed_day',
+      confidence: 0.75,
+      typical_amount: 9800,
+      next_income_dates: ['2026-12-25', '2027-01-25'],
+      description: 'monthly salary on a fixed day (day 25, moved to the Friday before a weekend), typically 9800.00; confidence 0.75',
+    });
+    expect(view.recent_transactions.filter((t: any) => t.description.startsWith('PREMIA DEBIT POL-2026021'))).toEqual([
+      { date: '2026-11-26', amount: -1708.74, description: 'PREMIA DEBIT POL-2026021 (FAILED: INSUFFICIENT_FUNDS)', outcome: 'declined', balance: 680 },
+      { date: '2026-11-29', amount: -1708.74, description: 'PREMIA DEBIT POL-2026021', outcome: 'posted', balance: 4726.26 },
+    ]);
+  });
+
+  it("isolates clients: another client's collection and execution ids answer 404, exactly as missing ones", async () => {
+    const missing = '0b5c2c4e-4d1f-8a6b-9c2d-1e2f3a4b5c6d';
+    for (const [url, what, id] of [
+      [`/v1/collections/${collectionId}`, 'Collection', collectionId],
+      [`/v1/collections/${collectionId}/explain`, 'Collection', collectionId],
+      [`/v1/executions/${executionId}`, 'Execution', executionId],
+      [`/v1/collections/${missing}`, 'Collection', missing],
+      [`/v1/executions/${missing}`, 'Execution', missing],
+    ] as const) {
+      const res = await call(s.app, 'GET', url, { key: s.keys.other });
+      expect(res.status, url).toBe(404);
+      expect(res.json().error).toMatchObject({ code: 'NOT_FOUND', message: `${what} '${id}' was not found. Check the id or number and try again.` });
+    }
+    // Their lists and reports hold none of it; their policy filter does not see acme's policy.
+    expect((await call(s.app, 'GET', '/v1/collections?period_month=2026-11', { key: s.keys.other })).json()).toEqual({ data: [], next_after: null });
+    expect((await call(s.app, 'GET', '/v1/collections?period_month=2026-11&policy=POL-2026021', { key: s.keys.other })).status).toBe(404);
+    const attempts = await call(s.app, 'GET', '/v1/reports/attempts?period_month=2026-11', { key: s.keys.other });
+    expect(attempts.text).toBe('collection_id,policy_number,customer_id,date,amount,outcome,failure_reason\n');
+    // Queuing acme's policy by number or id: unknown to them, nothing queued.
+    const policy = (await call(s.app, 'GET', '/v1/policies/POL-2026021', { key: s.keys.acme })).json();
+    const execute = await call(s.app, 'POST', '/v1/collections/execute', { key: s.keys.other, body: { period_month: '2026-12', policy_ids: ['POL-2026021', policy.id] } });
+    expect(execute.status).toBe(400);
+    expect(execute.json().error.details.map((d: any) => d.code)).toEqual(['UNKNOWN_POLICY', 'UNKNOWN_POLICY']);
+  });
+});
