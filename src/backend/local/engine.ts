@@ -579,7 +579,10 @@ export async function advance(ctx: LocalContext, target: AdvanceTarget, options:
         }
         const version = dataVersion(raw);
         const stale = state === null || version !== seen.version || store.generation !== seen.generation || state.meta.today !== today;
-        if (stale) state = load(statements);
+        if (stale) {
+          state = load(statements);
+          if (process.env.PREMIA_DEBUG_MEM) memLog('after load');
+        }
         const s: EngineState = state!;
         const todayDay = dayNumber(today);
         const lead = s.meta.settings.leadDays;
@@ -628,8 +631,15 @@ export async function advance(ctx: LocalContext, target: AdvanceTarget, options:
     days.push(result);
     options.onDay?.(result, days.length, total);
   }
+  if (process.env.PREMIA_DEBUG_MEM) memLog('end of advance');
   const reached = await store.withConnection(async (_raw, statements) => readMeta(statements).get('clock_date')!);
   return { from, to: reached, days };
+}
+
+function memLog(what: string): void {
+  (globalThis as { gc?: () => void }).gc?.();
+  const m = process.memoryUsage();
+  process.stderr.write(`[mem] ${what}: heap ${(m.heapUsed / 1e6).toFixed(0)} MB, rss ${(m.rss / 1e6).toFixed(0)} MB, external ${(m.external / 1e6).toFixed(0)} MB\n`);
 }
 
 function dataVersion(raw: BetterSqlite3.Database): number {
