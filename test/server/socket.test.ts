@@ -149,8 +149,10 @@ describe('premia serve (spawned binary)', () => {
     await waitFor(/SIGTERM received/);
     release();
     const res = await inFlight;
+    const text = await res.body.text();
+    checkResponse('POST', '/v1/policies/import', { status: res.statusCode, headers: res.headers as any, text, json: () => JSON.parse(text) });
     expect(res.statusCode).toBe(200);
-    expect(await res.body.json()).toEqual({ imported: 520, failed: 0, errors: [] });
+    expect(JSON.parse(text)).toEqual({ imported: 520, failed: 0, errors: [] });
     expect(await exited).toBe(0);
     expect(stderr).toMatch(/POST \/v1\/policies\/import 200 \d+\.\dms \S+\n/);
     expect(stderr).toContain('premia: stopped.');
