@@ -7,7 +7,7 @@ import { formatCents } from '../../domain/money.js';
 import { dayNumber, fromDayNumber, isPeriod, lastDay, periodOf, type Period } from '../../domain/period.js';
 import { describeIncome, predictIncome as predictIncomeDays, type IncomeAnalysis } from '../../engine/income.js';
 import { isStrategy, STRATEGIES } from '../../engine/strategies.js';
-import { csvLine } from '../../lib/csv-line.js';
+import { csvRow } from '../../lib/csv-writer.js';
 import { setMeta } from '../../store/repos/meta.js';
 import type { Trx } from '../../store/store.js';
 import {
@@ -277,11 +277,11 @@ export async function exportAttempts(ctx: LocalContext, periodInput: Period, for
   );
   const salt = world.idSalt;
   async function* csv(): AsyncGenerator<string> {
-    yield `${ATTEMPT_COLUMNS.join(',')}\n`;
+    yield csvRow(ATTEMPT_COLUMNS);
     for await (const batch of rows) {
       let out = '';
       for (const r of batch) {
-        out += csvLine([encodeId(IdKind.collection, salt, r[0]), r[1], r[2], r[3], formatCents(r[4]), r[5], r[6] ?? '']);
+        out += csvRow([encodeId(IdKind.collection, salt, r[0]), r[1], r[2], r[3], formatCents(r[4]), r[5], r[6]]);
       }
       yield out;
     }
