@@ -9,6 +9,7 @@ import { registerPolicies } from './policies/index.js';
 import { registerServe } from './serve/index.js';
 import { registerReports } from './reports/index.js';
 import { registerSettlements } from './settlements/index.js';
+import { registerSimulate } from './simulate/index.js';
 
 export function registerCommands(program: Command, ctx: CliContext, state: RunState): void {
   registerPolicies(program, ctx, state);
@@ -19,4 +20,5 @@ export function registerCommands(program: Command, ctx: CliContext, state: RunSt
   registerServe(program, ctx, state);
   registerReports(program, ctx, state);
   registerSettlements(program, ctx, state);
+  registerSimulate(program, ctx, state);
 }
