@@ -384,9 +384,33 @@ export class GeneratedBook {
 
   credits(i: number, from: number, to: number): Credit[] {
     const o = i * I_STRIDE;
+    const v = this.ints;
     const out: Credit[] = [];
-    for (let day = Math.max(from, this.ints[o + I_START]!); day <= to; day++) {
-      this.enterMonth(o, day);
+    const first = Math.max(from, v[o + I_START]!);
+    // Nothing arrives once the account is closed.
+    const last = v[o + I_EVENT] === 1 ? Math.min(to, v[o + I_EVENTDAY]! - 1) : to;
+    const kind = v[o + I_KIND]!;
+    if (kind <= 2) {
+      // Monthly pay: the payday(s) of each month, computed directly.
+      for (let m = monthOf(first); m.firstDay <= last; m = monthOf(m.lastDay + 1)) {
+        const main = this.mainPaydayOf(o, m);
+        const mid = kind === 2 ? m.firstDay + m.payDom[15]! - 1 : -1;
+        const pay = v[o + I_PAY]!;
+        if (mid >= first && mid <= last && mid < main) out.push({ day: mid, amount: pay });
+        if (main >= first && main <= last) out.push({ day: main, amount: pay });
+      }
+      return out;
+    }
+    if (kind === 3 || kind === 4) {
+      // Weekly / fortnightly pay: every period from the anchor.
+      const period = kind === 4 ? 7 : 14;
+      const anchor = v[o + I_ANCHOR]!;
+      for (let day = first + ((((anchor - first) % period) + period) % period); day <= last; day += period) {
+        out.push({ day, amount: Math.round(v[o + I_PAY]! * (0.92 + 0.16 * unitFloat(mix32(v[o + I_KEY]!, day)))) });
+      }
+      return out;
+    }
+    for (let day = first; day <= last; day++) {
       const amount = this.incomeOn(i, o, day);
       if (amount > 0) out.push({ day, amount });
     }

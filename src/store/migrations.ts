@@ -176,6 +176,8 @@ const m0002_collections: Migration = {
       .addColumn('as_of', 'text', (c) => c.notNull())
       .addColumn('balance', 'integer', (c) => c.notNull())
       .addPrimaryKeyConstraint('bank_snapshots_pk', ['client_id', 'customer_id', 'as_of'])
+      // One B-tree, not a rowid table plus its key's index: a month end writes a row per customer.
+      .modifyEnd(sql`without rowid`)
       .execute();
   },
 };

@@ -254,6 +254,36 @@ export class AccountSet {
     return a;
   }
 
+  private readonly scratch = {} as IncomeAnalysis;
+
+  /**
+   * Whether the smart strategy could plan a debit for account i on action day A at the end of D:
+   * a cheap test on the columns that is true whenever planCustomer might plan (income seen or
+   * expected 1-2 days before A, the last chance of the period, or no income pattern), so most
+   * customers waiting for their payday are skipped without building views.
+   */
+  smartMayPlan(i: number, D: number, A: number, periodLast: number): boolean {
+    // Only the fields the prediction functions read are copied into the scratch analysis.
+    this.ensureAnalysis(i);
+    const a = this.scratch;
+    a.pattern = INCOME_PATTERNS[this.aPattern[i]!]!;
+    a.confidence = this.aConfidence[i]!;
+    a.dayOfMonth = this.aDom[i] === 0 ? null : this.aDom[i]!;
+    a.anchorDay = this.aAnchor[i] === NO_DAY ? null : this.aAnchor[i]!;
+    if (a.pattern === 'none') return true;
+    for (let k = 1; k <= 2; k++) {
+      const day = A - k;
+      if (day <= D && this.incomeOn(i, day) > 0) return true;
+    }
+    if (a.pattern === 'irregular') return A >= periodLast - 3;
+    if (a.confidence < 0.5) return A >= periodLast - 3 || lastIncomeDayIn(a, A, periodLast - 1) === null;
+    for (let k = 1; k <= 2; k++) {
+      const day = A - k;
+      if (day > D && isIncomeDay(a, day)) return true;
+    }
+    return lastIncomeDayIn(a, A, periodLast - 1) === null;
+  }
+
   /** Income observed on a recent day (one of the last two credit days) of at least the threshold. */
   incomeOn(i: number, day: number): number {
     this.ensureAnalysis(i);

@@ -431,17 +431,23 @@ function planAll(state: EngineState, D: number, A: number): PlanRow[] {
     const i = state.active[k]!;
     const start = state.colStart[i]!;
     const count = state.colCount[i]!;
-    let work = false;
+    // Skip customers for whom nothing can be planned today (most of them, most days): no
+    // collection with money due in a period containing A, or (smart) no income seen or expected
+    // just before A and not yet the period's last chance; naive waits its 7 days.
+    let smart = false;
+    let naive = false;
+    let periodLast = 0;
     for (let c = start; c < start + count; c++) {
-      if (cs.closed[c] === 0 && cs.blocked[c] === 0 && cs.strategy[c] !== 2 && cs.collected[c]! < cs.due[c]!) {
-        const p = cs.periods[cs.period[c]!]!;
-        if (A >= p.first && A <= p.last) {
-          work = true;
-          break;
-        }
+      const p = cs.periods[cs.period[c]!]!;
+      if (p.last > periodLast) periodLast = p.last;
+      if (cs.closed[c] === 1 || cs.blocked[c] === 1 || cs.collected[c]! >= cs.due[c]! || A < p.first || A > p.last) continue;
+      if (cs.strategy[c] === 0) smart = true;
+      else if (cs.strategy[c] === 1) {
+        const last = cs.lastDay[c]!;
+        if (cs.attempts[c]! < settings.naiveMaxAttempts && (last === NO_DAY || A - last >= settings.naiveRetryDays)) naive = true;
       }
     }
-    if (!work) continue;
+    if (!naive && !(smart && state.accounts.smartMayPlan(i, D, A, periodLast))) continue;
     const views = state.views.fill(cs, start, count);
     const planned = planCustomer(state.view.at(state.accounts, i), views, D, A, settings);
     for (const p of planned) {
