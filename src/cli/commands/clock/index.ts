@@ -15,11 +15,11 @@ export function registerClock(program: Command, ctx: CliContext, state: RunState
     .option('--days <n>', 'this many days')
     .option('--to <date>', 'up to and including this date (YYYY-MM-DD)')
     .option('--to-month-end', 'to the end of the month of the next day')
-    .action(lazyAction(ctx, state, () => import('./advance.js')));
+    .action(lazyAction(ctx, state, () => import('./advance.js'), { writes: true }));
 
   clock
     .command('set')
     .description('set the clock (only before the first collections run)')
     .argument('<date>', 'YYYY-MM-DD')
-    .action(lazyAction(ctx, state, () => import('./set.js')));
+    .action(lazyAction(ctx, state, () => import('./set.js'), { writes: true }));
 }
