@@ -122,7 +122,7 @@ export class HttpClient {
   }
 
   /** A request whose answer is a file (CSV or JSON), streamed. */
-  async download(call: Call, format: 'csv' | 'json', defaultName: string, check?: (x: Exchange) => void): Promise<Download> {
+  async download(call: Call, format: 'csv' | 'json', defaultName: string): Promise<Download> {
     const expected = format === 'csv' ? 'text/csv' : 'application/json';
     return this.exchange(call, format === 'csv' ? 'text/csv' : 'application/json', async (x) => {
       const type = mediaType(x.headers['content-type']);
@@ -133,7 +133,6 @@ export class HttpClient {
           x.requestId,
         );
       }
-      check?.(x);
       return {
         filename: filenameOf(x.headers['content-disposition']) ?? defaultName,
         contentType: String(x.headers['content-type']),

@@ -253,8 +253,10 @@ export class RemoteBackend implements Backend {
     });
   }
 
-  exportSettlement(ref: string, options?: { lines?: boolean }): Promise<Download> {
+  async exportSettlement(ref: string, options?: { lines?: boolean }): Promise<Download> {
     const lines = options?.lines === true;
+    // Another server would ignore ?lines=true and send the plain statement: ask first.
+    if (lines) await this.requirePremia('settlement lines (export --lines)');
     return this.http.download(
       {
         method: 'GET',
@@ -264,13 +266,6 @@ export class RemoteBackend implements Backend {
       },
       'csv',
       lines ? `${ref}-lines.csv` : `${ref}.csv`,
-      (x) => {
-        // Another server would ignore ?lines=true and send the plain statement: refuse that.
-        if (lines && x.premia === null) {
-          void x.body.dump().catch(() => undefined);
-          throw notSupported('settlement lines (export --lines)', x.requestId);
-        }
-      },
     );
   }
 
