@@ -81,14 +81,17 @@ export function errorFromResponse(r: FailedResponse): PremiaError {
   // A route the server does not have: without premia's marker, or where nothing but the route can be missing.
   const missingRoute = r.status === 404 || r.status === 405 || r.status === 501;
   if (missingRoute && r.route.extension && (!r.premia || r.route.idless)) {
-    const hint = r.premia
-      ? "This premia service offers the clock and bank endpoints only while it runs on the simulated bank; without them, those commands are local-only (run them with --db on the service's store)."
-      : '';
-    return new PremiaError(
-      'NOT_SUPPORTED',
-      r.premia ? `This server does not offer ${r.route.what}. ${hint}` : notSupported(r.route.what, null).message,
-      { requestId: requestId ?? undefined },
-    );
+    if (r.premia) {
+      return new PremiaError(
+        'NOT_SUPPORTED',
+        `This server does not offer ${r.route.what}. A premia service offers the clock and bank endpoints only while it runs on the simulated bank; ` +
+          "without them, those commands are local-only (run them with --db on the service's store).",
+        { requestId: requestId ?? undefined },
+      );
+    }
+    // Not even an API error body: perhaps no API at all answers at this URL.
+    const urlHint = body ? '' : ` (It answered HTTP ${r.status}${r.contentType ? ` with ${r.contentType}` : ''}; if every command fails like this, check the base URL: it includes the version, e.g. http://host:8080/v1.)`;
+    return new PremiaError('NOT_SUPPORTED', `${notSupported(r.route.what, null).message}${urlHint}`, { requestId: requestId ?? undefined });
   }
   if (r.status === 404 && !r.premia && r.route.ref && !UUID_SHAPED.test(r.route.ref.value)) {
     const { noun, value } = r.route.ref;
