@@ -19,7 +19,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { EventEmitter } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
-import type { Backend, Mode, Target } from '../backend/types.js';
+import type { Backend, Mode } from '../backend/types.js';
 import { PremiaError, usageError } from '../domain/errors.js';
 import { checkGivenKey } from '../domain/idempotency.js';
 import { checkPrivate, checkProfileName, configPath, DEFAULT_PROFILE, readConfig, redactKey, type Profile } from './config.js';
@@ -388,12 +388,6 @@ function operator(ctx: CliContext): Operator {
       return serve(backend, options, io);
     },
   };
-}
-
-/** What a status line or `whoami` says about a target (the key redacted). */
-export function describeTarget(target: ResolvedTarget): Target {
-  if (target.mode === 'local') return { mode: 'local', db: target.db, profile: null, client: target.asClient ?? null };
-  return { mode: 'remote', base_url: target.baseUrl, profile: target.profile, api_key: redactKey(target.apiKey) };
 }
 
 function inquirerPrompter(init: ContextInit): Prompter {

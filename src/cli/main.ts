@@ -25,7 +25,12 @@ Exit codes:
   0  success                         4  authentication failed
   1  unexpected or remote failure    5  not found
   2  usage or validation error       6  conflict
-  3  finished, some rows failed      130  cancelled by the user`;
+  3  finished, some rows failed      130  cancelled by the user
+
+Remote mode (every command against a premia service over HTTP):
+  PREMIA_BASE_URL=http://host:8080/v1 PREMIA_API_KEY=pmk_… premia …
+  or once: premia login --base-url URL   (saves the profile "default")
+  premia whoami shows which mode, service, profile and key are in use.`;
 
 export function buildProgram(ctx: CliContext, state: RunState): Command {
   const program = new Command('premia');

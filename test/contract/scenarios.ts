@@ -54,6 +54,7 @@ const create = (n: string, amount = '149.50', extra: string[] = []) => [
   '--product-code', 'LIFE_BASIC', '--amount', amount, '--json', ...extra,
 ];
 const json = (r: CliResult) => r.json();
+const STDIN_CSV = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC-S1,E-S1,POL-S1,LIFE,1.00\n';
 
 /** Two policies, November queued and lived through (a closed period with collections). */
 const smallMonth: Step[] = [
@@ -192,6 +193,9 @@ export const SCENARIOS: Scenario[] = [
       { name: 'and answered again on a rerun', args: create('POL-K', '149.50', ['--idempotency-key', 'cron-create-2']), code: 6, error: 'DUPLICATE_POLICY' },
       { name: 'import with a key', args: ['policies', 'import', INVALID, '--json', '--idempotency-key', 'cron-import'], code: 3, remember: (r, m) => (m.imported = r.stdout) },
       { name: 'the import rerun imports nothing more', args: ['policies', 'import', INVALID, '--json', '--idempotency-key', 'cron-import'], code: 3, check: (r, m) => expect(r.stdout).toBe(m.imported) },
+      { name: 'import from stdin with a key', args: ['policies', 'import', '-', '--json', '--idempotency-key', 'cron-stdin'], stdin: STDIN_CSV, code: 0, check: (r) => expect(r.json()).toEqual({ imported: 1, failed: 0, errors: [] }) },
+      { name: 'the stdin rerun is replayed', args: ['policies', 'import', '-', '--json', '--idempotency-key', 'cron-stdin'], stdin: STDIN_CSV, code: 0, check: (r) => expect(r.json()).toEqual({ imported: 1, failed: 0, errors: [] }) },
+      { name: 'other bytes under that key are another request', args: ['policies', 'import', '-', '--json', '--idempotency-key', 'cron-stdin'], stdin: `${STDIN_CSV}C-S2,E-S2,POL-S2,LIFE,2.00\n`, code: 6, error: 'IDEMPOTENCY_KEY_REUSED' },
       { name: 'set the clock', args: ['clock', 'set', '2026-10-31', '--json'], code: 0 },
       { name: 'queue November with a key', args: ['collections', 'execute', '--period', PERIOD, '--idempotency-key', 'cron-run', '--json'], code: 0, remember: (r, m) => (m.run = r.stdout) },
       { name: 'the rerun is the same run', args: ['collections', 'execute', '--period', PERIOD, '--idempotency-key', 'cron-run', '--json'], code: 0, check: (r, m) => expect(r.stdout).toBe(m.run) },
