@@ -176,8 +176,13 @@ export class HttpClient {
           headers['content-type'] = 'application/json';
           body = stringifyJson(call.json);
         } else if (call.upload) {
-          // A body that was (partly) sent is read again from the start; one never started is still whole.
-          const source = bodyState.started && call.upload.file.reopen ? call.upload.file.reopen() : call.upload.file.stream;
+          // A retry reads a file again from the start (closing the first stream); a one-time stream
+          // (stdin) is only resent when reading it had not begun.
+          let source = call.upload.file.stream;
+          if (attempt > 1 && call.upload.file.reopen) {
+            (source as Partial<Readable>).destroy?.();
+            source = call.upload.file.reopen();
+          }
           bodyState.started = false;
           bodyState.bytes = 0;
           bodyState.lines = 0;

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { ImportProgress } from '../types.js';
 
 export interface BodyState {
-  /** Whether any of the file has been read (after that, stdin cannot be sent again). */
+  /** Whether reading the file has begun (after that, stdin cannot be sent again). */
   started: boolean;
   bytes: number;
   lines: number;
@@ -32,8 +32,10 @@ export async function* multipartBody(
     `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quotedName(name)}"\r\nContent-Type: text/csv\r\n\r\n`,
     'utf8',
   );
+  // From here on the source may have been consumed (and a failed request destroys it): a one-time
+  // stream such as stdin can no longer be sent again.
+  state.started = true;
   for await (const chunk of source) {
-    state.started = true;
     const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     state.bytes += buf.length;
     for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) state.lines++;
