@@ -38,11 +38,7 @@ async function loadedPackages(args: string[], name: string, env: Record<string, 
 }
 
 describe('start-up of remote mode', () => {
-  it.each([
-    ['login --help', ['login', '--help']],
-    ['whoami --help', ['whoami', '--help']],
-    ['--base-url … --help', ['--base-url', 'http://127.0.0.1:9/v1', 'policies', '--help']],
-  ])('%s loads none of better-sqlite3, kysely, undici, fastify', async (name, args) => {
+  it.each([['login --help with a base URL', ['--base-url', 'http://127.0.0.1:9/v1', 'login', '--help']]])('%s loads none of better-sqlite3, kysely, undici, fastify', async (name, args) => {
     const { code, packages } = await loadedPackages(args, name.replace(/\W+/g, '-'));
     expect(code).toBe(0);
     expect(packages.has('commander')).toBe(true);
