@@ -227,9 +227,9 @@ export async function resolveTarget(ctx: CliContext, globals: GlobalOptions): Pr
     if (!profile) throw usageError(`There is no profile '${profileName}' in ${path}; create it with 'premia login --profile ${profileName} --base-url URL'.`);
   } else if (!flagRemote && !envRemote && env.PREMIA_DB) {
     return local(env.PREMIA_DB);
-  } else if (path !== null && (await readConfig(path)).profiles[DEFAULT_PROFILE]) {
-    profileName = DEFAULT_PROFILE;
+  } else if (path !== null) {
     profile = (await readConfig(path)).profiles[DEFAULT_PROFILE] ?? null;
+    if (profile) profileName = DEFAULT_PROFILE;
   }
 
   const baseUrl = globals.baseUrl ?? (env.PREMIA_BASE_URL || undefined) ?? profile?.base_url;

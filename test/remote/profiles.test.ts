@@ -3,7 +3,7 @@
  * service; the config file's permissions; keys never shown whole; the status line of
  * state-changing commands on a terminal; local-only commands in remote mode.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
@@ -70,6 +70,15 @@ describe('premia login', () => {
       key_source: 'profile',
       server_version: '0.1.0',
     });
+  });
+
+  it('makes an existing premia directory private and leaves no temporary file', async () => {
+    mkdirSync(join(home, '.config', 'premia'), { recursive: true, mode: 0o755 });
+    chmodSync(join(home, '.config', 'premia'), 0o755);
+    const r = await premia(['login', '--base-url', server.url], { PREMIA_API_KEY: server.keys.acme });
+    expect(r.code).toBe(0);
+    expect(statSync(join(home, '.config', 'premia')).mode & 0o777).toBe(0o700);
+    expect(readdirSync(join(home, '.config', 'premia'))).toEqual(['config.json']);
   });
 
   it('without a terminal reads PREMIA_API_KEY, into $XDG_CONFIG_HOME, under a named profile', async () => {
