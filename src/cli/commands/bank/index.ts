@@ -4,7 +4,7 @@ import type { RunState } from '../../main.js';
 import { lazyAction } from '../action.js';
 
 export function registerBank(program: Command, ctx: CliContext, state: RunState): void {
-  const bank = program.command('bank').description('the simulated bank of local mode');
+  const bank = program.command('bank').description('the simulated bank of local mode (or of a service running on it)');
 
   bank
     .command('import')

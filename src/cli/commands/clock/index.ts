@@ -6,7 +6,7 @@ import { lazyAction } from '../action.js';
 export function registerClock(program: Command, ctx: CliContext, state: RunState): void {
   const clock = program
     .command('clock')
-    .description("the virtual clock of local mode: the last day whose business has run")
+    .description('the virtual clock of local mode (or of a service on the simulated bank): the last day whose business has run')
     .action(lazyAction(ctx, state, () => import('./show.js')));
 
   clock
