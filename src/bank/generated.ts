@@ -168,66 +168,120 @@ export function generatedProfile(seed: number, customerId: string, epochDay: num
   };
 }
 
+const KIND_CODES: Record<ProfileKind, number> = {
+  monthly_fixed_day: 0,
+  monthly_last_business_day: 1,
+  twice_monthly: 2,
+  fortnightly: 3,
+  weekly: 4,
+  irregular: 5,
+  none: 6,
+};
+const EVENT_NAMES: Array<AccountEvent | null> = [null, 'ACCOUNT_CLOSED', 'ACCOUNT_FROZEN', 'PAYMENT_STOPPED'];
+
+/**
+ * A generated account: the profile's facts copied into plain numeric fields (a million of these
+ * live in memory during a run), and the current month's paydays cached so living a day is a few
+ * comparisons and one hash.
+ */
 export class GeneratedAccount implements AccountSource {
   readonly kind = 'generated' as const;
   private readonly key: number;
-  private readonly employer: string;
+  private readonly kindCode: number;
+  private readonly payDom: number;
+  private readonly anchor: number;
+  private readonly payAmount: number;
+  private readonly monthlyIncome: number;
+  private readonly gigRate: number;
+  private readonly spendProb: number;
+  private readonly spendMean: number;
+  private readonly eventCode: number;
+  private readonly eventDay: number;
+  private readonly employer: number;
+  /** Debit orders, four numbers each: mode (0 day of month, 1 days after payday), offset, amount, text. */
+  private readonly orders: number[];
+  // The cached month: its first and last day, the main payday of this month and of the month
+  // before (-1 when none), and the mid-month payday of twice-monthly earners.
+  private mFirst = 1;
+  private mLast = 0;
+  private payMain = -1;
+  private payMainPrev = -1;
+  private payMid = -1;
 
   constructor(
-    readonly profile: GeneratedProfile,
+    profile: GeneratedProfile,
     seed: number,
     customerId: string,
     readonly startDay: number,
   ) {
     this.key = hashString32(customerId, seed ^ 0x1b873593);
-    this.employer = EMPLOYERS[this.key % EMPLOYERS.length]!;
+    this.employer = this.key % EMPLOYERS.length;
+    this.kindCode = KIND_CODES[profile.kind];
+    this.payDom = profile.payDom;
+    this.anchor = profile.anchor;
+    this.payAmount = profile.payAmount;
+    this.monthlyIncome = profile.monthlyIncome;
+    this.gigRate = profile.gigRate;
+    this.spendProb = profile.spendProb;
+    this.spendMean = profile.spendMean;
+    this.eventCode = profile.event === null ? 0 : EVENT_NAMES.indexOf(profile.event);
+    this.eventDay = profile.event === null ? Number.POSITIVE_INFINITY : profile.eventDay;
+    this.orders = [];
+    for (const o of profile.debitOrders) this.orders.push(o.mode === 'dom' ? 0 : 1, o.offset, o.amount, DEBIT_ORDER_TEXT.indexOf(o.text));
   }
 
-  /** Whether `day` is a main payday (the month-end pay for twice-monthly earners). */
-  private isMainPayday(day: number): boolean {
-    const p = this.profile;
-    const m = monthOf(day);
-    const dom = day - m.firstDay + 1;
-    switch (p.kind) {
-      case 'monthly_fixed_day':
-        return m.payDom[p.payDom] === dom;
-      case 'monthly_last_business_day':
-      case 'twice_monthly':
-        return m.lastBusinessDom === dom;
+  private mainPaydayOf(m: ReturnType<typeof monthOf>): number {
+    switch (this.kindCode) {
+      case 0:
+        return m.firstDay + m.payDom[this.payDom]! - 1;
+      case 1:
+      case 2:
+        return m.firstDay + m.lastBusinessDom - 1;
       default:
-        return false;
+        return -1;
     }
   }
 
-  /** The income credit of a day, or 0. */
+  private enterMonth(day: number): void {
+    const m = monthOf(day);
+    this.mFirst = m.firstDay;
+    this.mLast = m.lastDay;
+    this.payMain = this.mainPaydayOf(m);
+    this.payMainPrev = this.mainPaydayOf(monthOf(m.firstDay - 1));
+    this.payMid = this.kindCode === 2 ? m.firstDay + m.payDom[15]! - 1 : -1;
+  }
+
+  /** Whether `day` (this month or the last day of the one before) is a main payday. */
+  private isMainPayday(day: number): boolean {
+    if (this.payMain < 0) return false;
+    return day >= this.mFirst ? day === this.payMain : day === this.payMainPrev;
+  }
+
+  /** The income credit of a day, or 0. Call with the month of `day` entered. */
   private incomeOn(day: number): number {
-    const p = this.profile;
     if (day < this.startDay) return 0;
-    if (p.event === 'ACCOUNT_CLOSED' && day >= p.eventDay) return 0;
-    switch (p.kind) {
-      case 'monthly_fixed_day':
-      case 'monthly_last_business_day':
-        return this.isMainPayday(day) ? p.payAmount : 0;
-      case 'twice_monthly': {
-        const m = monthOf(day);
-        const dom = day - m.firstDay + 1;
-        return dom === m.payDom[15] || dom === m.lastBusinessDom ? p.payAmount : 0;
-      }
-      case 'weekly':
-      case 'fortnightly': {
-        const period = p.kind === 'weekly' ? 7 : 14;
-        if ((((day - p.anchor) % period) + period) % period !== 0) return 0;
+    if (day >= this.eventDay && this.eventCode === 1) return 0;
+    switch (this.kindCode) {
+      case 0:
+      case 1:
+        return day === this.payMain ? this.payAmount : 0;
+      case 2:
+        return day === this.payMain || day === this.payMid ? this.payAmount : 0;
+      case 3:
+      case 4: {
+        const period = this.kindCode === 4 ? 7 : 14;
+        if ((((day - this.anchor) % period) + period) % period !== 0) return 0;
         // Wages vary a little with hours worked.
-        return Math.round(p.payAmount * (0.92 + 0.16 * unitFloat(mix32(this.key, day))));
+        return Math.round(this.payAmount * (0.92 + 0.16 * unitFloat(mix32(this.key, day))));
       }
-      case 'irregular': {
+      case 5: {
         const h = mix32(this.key ^ 0x68e31da4, day);
-        if (unitFloat(h) >= p.gigRate) return 0;
+        if (unitFloat(h) >= this.gigRate) return 0;
         // Deposits of widely varying size: mean monthlyIncome / (30.4 × rate).
         const factor = -Math.log(1 - 0.999 * unitFloat(fmix32(h ^ 0x2545f491)));
-        return Math.max(500, Math.round(((p.monthlyIncome / (30.4 * p.gigRate)) * factor) / 10) * 10);
+        return Math.max(500, Math.round(((this.monthlyIncome / (30.4 * this.gigRate)) * factor) / 10) * 10);
       }
-      case 'none': {
+      default: {
         const h = mix32(this.key ^ 0x7a3b9c1d, day);
         return unitFloat(h) < 0.03 ? 5_000 + (h % 20) * 1_000 : 0;
       }
@@ -235,64 +289,57 @@ export class GeneratedAccount implements AccountSource {
   }
 
   private incomeText(): string {
-    switch (this.profile.kind) {
-      case 'irregular':
+    switch (this.kindCode) {
+      case 5:
         return 'GIG PLATFORM PAYOUT';
-      case 'none':
+      case 6:
         return 'TRANSFER FROM FAMILY';
-      case 'weekly':
-      case 'fortnightly':
-        return `WAGES ${this.employer}`;
+      case 3:
+      case 4:
+        return WAGE_TEXT[this.employer]!;
       default:
-        return `SALARY ${this.employer}`;
+        return SALARY_TEXT[this.employer]!;
     }
   }
 
   dayActivity(day: number, out: DayActivity): void {
     out.clear();
-    const p = this.profile;
     if (day < this.startDay) return;
-    if (p.event !== null && day === p.eventDay) out.events.push(p.event);
-    const closed = p.event === 'ACCOUNT_CLOSED' && day >= p.eventDay;
-    if (closed) return;
+    if (day > this.mLast || day < this.mFirst) this.enterMonth(day);
+    if (day === this.eventDay) out.addEvent(EVENT_NAMES[this.eventCode]!);
+    if (day >= this.eventDay && this.eventCode === 1) return;
     const income = this.incomeOn(day);
-    if (income > 0) {
-      out.credits.push(income);
-      out.creditText.push(this.incomeText());
-    }
-    if (p.event === 'ACCOUNT_FROZEN' && day >= p.eventDay) return; // a frozen account pays nothing out
-    const m = monthOf(day);
-    const dom = day - m.firstDay + 1;
-    for (const order of p.debitOrders) {
-      const due = order.mode === 'dom' ? dom === order.offset : this.isMainPayday(day - order.offset);
-      if (due) {
-        out.debits.push(order.amount);
-        out.debitText.push(order.text);
-      }
+    if (income > 0) out.addCredit(income, this.incomeText());
+    if (day >= this.eventDay && this.eventCode === 2) return; // a frozen account pays nothing out
+    const orders = this.orders;
+    for (let i = 0; i < orders.length; i += 4) {
+      const due = orders[i] === 0 ? day - this.mFirst + 1 === orders[i + 1] : this.isMainPayday(day - orders[i + 1]!);
+      if (due) out.addDebit(orders[i + 2]!, DEBIT_ORDER_TEXT[orders[i + 3]!]!);
     }
     const h = mix32(this.key ^ 0x3c6ef372, day);
-    if (unitFloat(h) < p.spendProb) {
-      const amount = Math.round(p.spendMean * (0.3 + 1.4 * unitFloat(fmix32(h ^ 0x165667b1))));
-      if (amount > 0) {
-        out.debits.push(amount);
-        out.debitText.push(h % 3 === 0 ? 'CASH WITHDRAWAL' : 'CARD PURCHASE');
-      }
+    if (unitFloat(h) < this.spendProb) {
+      const amount = Math.round(this.spendMean * (0.3 + 1.4 * unitFloat(fmix32(h ^ 0x165667b1))));
+      if (amount > 0) out.addDebit(amount, h % 3 === 0 ? 'CASH WITHDRAWAL' : 'CARD PURCHASE');
     }
   }
 
   events(): Array<{ event: AccountEvent; day: number }> {
-    return this.profile.event === null ? [] : [{ event: this.profile.event, day: this.profile.eventDay }];
+    return this.eventCode === 0 ? [] : [{ event: EVENT_NAMES[this.eventCode]!, day: this.eventDay }];
   }
 
   credits(from: number, to: number): Credit[] {
     const out: Credit[] = [];
     for (let day = Math.max(from, this.startDay); day <= to; day++) {
+      if (day > this.mLast || day < this.mFirst) this.enterMonth(day);
       const amount = this.incomeOn(day);
       if (amount > 0) out.push({ day, amount });
     }
     return out;
   }
 }
+
+const SALARY_TEXT = EMPLOYERS.map((e) => `SALARY ${e}`);
+const WAGE_TEXT = EMPLOYERS.map((e) => `WAGES ${e}`);
 
 export function generatedAccount(seed: number, customerId: string, epochDay: number): GeneratedAccount {
   return new GeneratedAccount(generatedProfile(seed, customerId, epochDay), seed, customerId, epochDay);

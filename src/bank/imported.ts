@@ -32,15 +32,9 @@ export class ImportedAccount implements AccountSource {
     const rows = this.byDay.get(day);
     if (!rows) return;
     for (const row of rows) {
-      if (row.amount > 0) {
-        out.credits.push(row.amount);
-        out.creditText.push(row.description);
-      } else if (row.amount < 0) {
-        out.debits.push(-row.amount);
-        out.debitText.push(row.description);
-      } else {
-        out.events.push(row.description as AccountEvent);
-      }
+      if (row.amount > 0) out.addCredit(row.amount, row.description);
+      else if (row.amount < 0) out.addDebit(-row.amount, row.description);
+      else out.addEvent(row.description as AccountEvent);
     }
   }
 

@@ -20,6 +20,17 @@ export interface DayFacts {
   postedDebits: number;
   /** Sum of premia's successful debits. */
   collected: number;
+  /** How many premia debits were attempted (their outcomes are in the outcomes array). */
+  premiaDebits: number;
+}
+
+/** Supplies premia's debits of a day, after the day's credits have posted. */
+export interface PremiaDebits {
+  /**
+   * Write the day's debits (amounts in policy_number order) into `amounts` and return how many.
+   * `balance` is the balance at that moment; only the oracle strategy may look at it.
+   */
+  debitsFor(balance: number, day: number, amounts: number[]): number;
 }
 
 /** Receives every movement of a day, for statements (`bank show`). */
@@ -29,6 +40,10 @@ export interface LedgerObserver {
   debit(day: number, amount: number, text: string, posted: boolean, balance: number): void;
 }
 
+/** The scratch buffer every ledger shares: living a day allocates nothing. */
+const SCRATCH = new DayActivity();
+const AMOUNTS: number[] = [];
+
 export class Ledger {
   balance: number;
   /** The last day lived. */
@@ -36,8 +51,6 @@ export class Ledger {
   private readonly closedFrom: number;
   private readonly frozenFrom: number;
   private readonly stoppedFrom: number;
-  private readonly buf = new DayActivity();
-  readonly facts: DayFacts = { credits: 0, postedDebits: 0, collected: 0 };
 
   /** An account that has lived through `lastDay` with `balance` (0 and the day before its start when new). */
   constructor(
@@ -47,14 +60,17 @@ export class Ledger {
   ) {
     this.day = lastDay;
     this.balance = balance;
-    const first = (event: AccountEvent) => {
-      let day = Number.POSITIVE_INFINITY;
-      for (const e of source.events()) if (e.event === event && e.day < day) day = e.day;
-      return day;
-    };
-    this.closedFrom = first('ACCOUNT_CLOSED');
-    this.frozenFrom = first('ACCOUNT_FROZEN');
-    this.stoppedFrom = first('PAYMENT_STOPPED');
+    let closed = Number.POSITIVE_INFINITY;
+    let frozen = Number.POSITIVE_INFINITY;
+    let stopped = Number.POSITIVE_INFINITY;
+    for (const e of source.events()) {
+      if (e.event === 'ACCOUNT_CLOSED') closed = Math.min(closed, e.day);
+      else if (e.event === 'ACCOUNT_FROZEN') frozen = Math.min(frozen, e.day);
+      else stopped = Math.min(stopped, e.day);
+    }
+    this.closedFrom = closed;
+    this.frozenFrom = frozen;
+    this.stoppedFrom = stopped;
   }
 
   /** Why premia's debits fail on `day` whatever the balance, or null. */
@@ -66,55 +82,56 @@ export class Ledger {
   }
 
   /**
-   * Live through the next day. After the day's credits have posted, `decide` is asked for
-   * premia's debits of the day (amounts in policy_number order; it sees the balance at that
-   * moment, which only the oracle strategy may use); their outcomes are written to `outcomes`
-   * (null = success). Returns the day's facts (the same object each call).
+   * Live through the next day. After the day's credits have posted, `premia` supplies premia's
+   * debits of the day; their outcomes are written to `outcomes[0..n-1]` (null = success).
+   * Returns the day's facts in `facts` (overwritten each call).
    */
-  live(
-    decide: ((balance: number, day: number) => readonly number[]) | null,
-    outcomes: Array<FailureReason | null>,
-    observer?: LedgerObserver,
-  ): DayFacts {
+  live(premia: PremiaDebits | null, outcomes: Array<FailureReason | null>, facts: DayFacts, observer?: LedgerObserver): DayFacts {
     const day = this.day + 1;
     this.day = day;
-    const act = this.buf;
+    const act = SCRATCH;
     this.source.dayActivity(day, act);
-    const facts = this.facts;
-    facts.credits = 0;
-    facts.postedDebits = 0;
-    facts.collected = 0;
-    for (let i = 0; i < act.credits.length; i++) {
+    let balance = this.balance;
+    let credits = 0;
+    for (let i = 0; i < act.creditCount; i++) {
       const amount = act.credits[i]!;
-      this.balance += amount;
-      facts.credits += amount;
-      observer?.credit(day, amount, act.creditText[i]!, this.balance);
+      balance += amount;
+      credits += amount;
+      if (observer) observer.credit(day, amount, act.creditText[i]!, balance);
     }
-    outcomes.length = 0;
-    if (decide !== null) {
-      const debits = decide(this.balance, day);
-      const blocked = debits.length > 0 ? this.blockedOn(day) : null;
-      for (const amount of debits) {
+    let collected = 0;
+    let n = 0;
+    if (premia !== null) {
+      n = premia.debitsFor(balance, day, AMOUNTS);
+      const blocked = n > 0 ? this.blockedOn(day) : null;
+      for (let i = 0; i < n; i++) {
+        const amount = AMOUNTS[i]!;
         let reason: FailureReason | null = blocked;
         if (reason === null) {
-          if (amount <= this.balance) {
-            this.balance -= amount;
-            facts.collected += amount;
+          if (amount <= balance) {
+            balance -= amount;
+            collected += amount;
           } else reason = 'INSUFFICIENT_FUNDS';
         }
-        outcomes.push(reason);
-        observer?.premiaDebit(day, amount, reason, this.balance);
+        outcomes[i] = reason;
+        if (observer) observer.premiaDebit(day, amount, reason, balance);
       }
     }
-    for (let i = 0; i < act.debits.length; i++) {
+    let posted = 0;
+    for (let i = 0; i < act.debitCount; i++) {
       const amount = act.debits[i]!;
-      const posted = amount <= this.balance;
-      if (posted) {
-        this.balance -= amount;
-        facts.postedDebits += amount;
+      const ok = amount <= balance;
+      if (ok) {
+        balance -= amount;
+        posted += amount;
       }
-      observer?.debit(day, amount, act.debitText[i]!, posted, this.balance);
+      if (observer) observer.debit(day, amount, act.debitText[i]!, ok, balance);
     }
+    this.balance = balance;
+    facts.credits = credits;
+    facts.postedDebits = posted;
+    facts.collected = collected;
+    facts.premiaDebits = n;
     return facts;
   }
 }

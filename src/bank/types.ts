@@ -18,25 +18,44 @@ export function isAccountEvent(s: string): s is AccountEvent {
   return (ACCOUNT_EVENTS as readonly string[]).includes(s);
 }
 
-/** One day's activity of an account, other than the engine's debits. Reused between days. */
+/**
+ * One day's activity of an account, other than the engine's debits: a scratch buffer shared by
+ * every account (the engine lives through millions of account-days; nothing is allocated per
+ * day). Entries 0..count-1 of each list are valid.
+ */
 export class DayActivity {
   credits: number[] = [];
   creditText: string[] = [];
+  creditCount = 0;
   /** Other debits as positive cents, in file order. */
   debits: number[] = [];
   debitText: string[] = [];
+  debitCount = 0;
   events: AccountEvent[] = [];
+  eventCount = 0;
 
   clear(): void {
-    this.credits.length = 0;
-    this.creditText.length = 0;
-    this.debits.length = 0;
-    this.debitText.length = 0;
-    this.events.length = 0;
+    this.creditCount = 0;
+    this.debitCount = 0;
+    this.eventCount = 0;
+  }
+
+  addCredit(amount: number, text: string): void {
+    this.credits[this.creditCount] = amount;
+    this.creditText[this.creditCount++] = text;
+  }
+
+  addDebit(amount: number, text: string): void {
+    this.debits[this.debitCount] = amount;
+    this.debitText[this.debitCount++] = text;
+  }
+
+  addEvent(event: AccountEvent): void {
+    this.events[this.eventCount++] = event;
   }
 
   get empty(): boolean {
-    return this.credits.length === 0 && this.debits.length === 0 && this.events.length === 0;
+    return this.creditCount === 0 && this.debitCount === 0 && this.eventCount === 0;
   }
 }
 
@@ -50,7 +69,7 @@ export interface AccountSource {
   readonly kind: 'imported' | 'generated';
   /** First day of activity: the balance is 0 before it. */
   readonly startDay: number;
-  /** Fill `out` with the day's credits, other debits (file order) and events. */
+  /** Fill `out` (cleared first) with the day's credits, other debits (file order) and events. */
   dayActivity(day: number, out: DayActivity): void;
   /** Credits of the days from..to inclusive (credits always post). */
   credits(from: number, to: number): Credit[];

@@ -7,6 +7,8 @@ import { dayNumber, fromDayNumber, isWeekend } from './period.js';
 export interface MonthInfo {
   /** `YYYY-MM` */
   period: string;
+  /** year × 12 + month (0-based): consecutive months have consecutive indexes. */
+  index: number;
   firstDay: number;
   lastDay: number;
   daysInMonth: number;
@@ -25,11 +27,15 @@ function monthKey(day: number): { key: number; year: number; month: number } {
   return { key: year * 12 + month, year, month };
 }
 
-const dayToMonth = new Map<number, MonthInfo>();
+// Day number → month, a dense array over 1900-01-01..2099-12-31 (an array read, not a Map).
+const DAY_BASE = -25_567; // 1900-01-01
+const DAY_SPAN = 73_049;
+const dayToMonth: Array<MonthInfo | undefined> = new Array(DAY_SPAN);
 
 /** The month containing a day number. */
 export function monthOf(day: number): MonthInfo {
-  let info = dayToMonth.get(day);
+  const slot = day - DAY_BASE;
+  let info = slot >= 0 && slot < DAY_SPAN ? dayToMonth[slot] : undefined;
   if (info) return info;
   const { key, year, month } = monthKey(day);
   info = months.get(key);
@@ -49,6 +55,7 @@ export function monthOf(day: number): MonthInfo {
     while (isWeekend(lb)) lb--;
     info = {
       period: fromDayNumber(first).slice(0, 7),
+      index: key,
       firstDay: first,
       lastDay: last,
       daysInMonth,
@@ -57,7 +64,7 @@ export function monthOf(day: number): MonthInfo {
     };
     months.set(key, info);
   }
-  if (dayToMonth.size < 200_000) dayToMonth.set(day, info);
+  if (slot >= 0 && slot < DAY_SPAN) dayToMonth[slot] = info;
   return info;
 }
 

@@ -8,7 +8,7 @@
  * (F1 of precision = candidates explained, recall = expected paydays seen). The best pattern
  * scoring at least 0.6 wins; otherwise income is irregular (or there is none).
  */
-import { monthOf } from '../domain/calendar.js';
+import { monthOf, type MonthInfo } from '../domain/calendar.js';
 import { fromDayNumber } from '../domain/period.js';
 import { formatCents } from '../domain/money.js';
 
@@ -60,34 +60,52 @@ interface Scored {
 }
 
 export function analyzeIncome(credits: readonly IncomeCredit[], today: number, windowStart: number): IncomeAnalysis {
-  const cs = credits.filter((c) => c.day >= windowStart && c.day <= today).sort((a, b) => a.day - b.day);
+  const cs: IncomeCredit[] = [];
+  let sorted = true;
+  for (const c of credits) {
+    if (c.day < windowStart || c.day > today) continue;
+    if (cs.length > 0 && c.day < cs[cs.length - 1]!.day) sorted = false;
+    cs.push(c);
+  }
   if (cs.length === 0) return noIncome();
+  if (!sorted) cs.sort((a, b) => a.day - b.day);
   const threshold = incomeThreshold(cs);
-  const cands = cs.filter((c) => c.amount >= threshold);
+  const cands: IncomeCredit[] = [];
+  for (const c of cs) if (c.amount >= threshold) cands.push(c);
   if (cands.length === 0) return noIncome();
   const from = Math.max(windowStart, cs[0]!.day);
   const last = cands[cands.length - 1]!;
 
-  const scored: Scored[] = [];
-  scored.push(scoreDays('monthly_last_business_day', cands, monthlyDays(from, today, (m) => [m.lastBusinessDom]), 0));
-  scored.push(scoreDays('twice_monthly', cands, monthlyDays(from, today, (m) => [m.payDom[15]!, m.lastBusinessDom]), 0));
+  // The months of the window, and the paydays each monthly pattern expects in them.
+  const months: MonthInfo[] = [];
+  for (let m = monthOf(from); m.firstDay <= today; m = monthOf(m.lastDay + 1)) months.push(m);
+  const inWindow = (d: number) => d >= from && d <= today;
+
+  let best: Scored = scoreMonthly('monthly_last_business_day', cands, months, inWindow, (m) => m.lastBusinessDom, -1);
+  const twice = scoreMonthly('twice_monthly', cands, months, inWindow, (m) => m.payDom[15]!, -1, (m) => m.lastBusinessDom);
+  if (twice.score > best.score + 1e-9) best = twice;
+  // Fixed day t: only days of month the income credits themselves suggest can score (a credit on
+  // day d is a hit for t = d, for t = d+1, d+2 moved back from a weekend, for any t ≥ d at a
+  // month end, and for t = 1 moved forward from a weekend); all others score 0.
+  let mask = 0;
+  for (const c of cands) {
+    const m = monthOf(c.day);
+    const dom = c.day - m.firstDay + 1;
+    for (let t = dom; t <= Math.min(31, dom + 2); t++) mask |= 1 << t;
+    if (dom >= 26) for (let t = dom; t <= 31; t++) mask |= 1 << t;
+    if (dom <= 3) mask |= 1 << 1;
+  }
   let bestFixed: Scored | null = null;
   for (let t = 1; t <= 31; t++) {
-    const s = scoreDays('monthly_fixed_day', cands, monthlyDays(from, today, (m) => [m.payDom[t]!]), 0);
-    s.dayOfMonth = t;
-    if (!bestFixed || s.score > bestFixed.score + 1e-9) bestFixed = s;
+    if ((mask & (1 << t)) === 0) continue;
+    const sc = scoreMonthly('monthly_fixed_day', cands, months, inWindow, (m) => m.payDom[t]!, t);
+    if (!bestFixed || sc.score > bestFixed.score + 1e-9) bestFixed = sc;
   }
-  scored.push(bestFixed!);
+  if (bestFixed && bestFixed.score > best.score + 1e-9) best = bestFixed;
   for (const [pattern, period] of [['fortnightly', 14], ['weekly', 7]] as const) {
-    const expected: number[] = [];
-    for (let d = last.day; d >= from; d -= period) expected.push(d);
-    const s = scoreDays(pattern, cands, expected.reverse(), 1);
-    s.anchorDay = last.day;
-    scored.push(s);
+    const sc = scoreCycle(pattern, cands, last.day, from, period);
+    if (sc.score > best.score + 1e-9) best = sc;
   }
-  // Highest score wins; ties go to the earlier pattern in the list (the more specific name).
-  let best = scored[0]!;
-  for (const s of scored) if (s.score > best.score + 1e-9) best = s;
 
   if (best.score >= MIN_SCORE && best.matched.length >= 2) {
     return {
@@ -140,7 +158,69 @@ function incomeThreshold(cs: readonly IncomeCredit[]): number {
   return Math.max(MIN_INCOME_CENTS, Math.round(median(top) / 3));
 }
 
-function monthlyDays(from: number, to: number, domsOf: (m: ReturnType<typeof monthOf>) => number[]): number[] {
+/** Index of the first candidate on or after `day` (candidates in day order). */
+function lowerBound(cands: readonly IncomeCredit[], day: number): number {
+  let lo = 0;
+  let hi = cands.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cands[mid]!.day < day) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * F1 of a monthly pattern: one or two expected paydays per month (day of month given by the
+ * functions), against the income candidates (precision: candidates explained; recall: expected
+ * paydays seen).
+ */
+function scoreMonthly(
+  pattern: IncomePattern,
+  cands: readonly IncomeCredit[],
+  months: readonly MonthInfo[],
+  inWindow: (day: number) => boolean,
+  dom1: (m: MonthInfo) => number,
+  dayOfMonth: number,
+  dom2?: (m: MonthInfo) => number,
+): Scored {
+  const matched: IncomeCredit[] = [];
+  let expected = 0;
+  for (const m of months) {
+    const d1 = m.firstDay + dom1(m) - 1;
+    const d2 = dom2 ? m.firstDay + dom2(m) - 1 : -1;
+    for (const d of d2 >= 0 && d2 !== d1 ? (d2 < d1 ? [d2, d1] : [d1, d2]) : [d1]) {
+      if (!inWindow(d)) continue;
+      expected++;
+      const k = lowerBound(cands, d);
+      if (k < cands.length && cands[k]!.day === d) matched.push(cands[k]!);
+    }
+  }
+  const score = expected + cands.length === 0 ? 0 : (2 * matched.length) / (expected + cands.length);
+  const out: Scored = { pattern, score, matched };
+  if (dayOfMonth > 0) out.dayOfMonth = dayOfMonth;
+  return out;
+}
+
+/** F1 of a weekly / fortnightly cycle anchored on the last income credit, ±1 day. */
+function scoreCycle(pattern: IncomePattern, cands: readonly IncomeCredit[], lastDay: number, from: number, period: number): Scored {
+  const expected: number[] = [];
+  for (let d = lastDay; d >= from; d -= period) expected.push(d);
+  expected.reverse();
+  const matched: IncomeCredit[] = [];
+  let j = 0;
+  for (const day of expected) {
+    while (j < cands.length && cands[j]!.day < day - 1) j++;
+    if (j < cands.length && cands[j]!.day <= day + 1) {
+      matched.push(cands[j]!);
+      j++;
+    }
+  }
+  const score = expected.length + cands.length === 0 ? 0 : (2 * matched.length) / (expected.length + cands.length);
+  return { pattern, score, matched, anchorDay: lastDay };
+}
+
+function monthlyDays(from: number, to: number, domsOf: (m: MonthInfo) => number[]): number[] {
   const out: number[] = [];
   let m = monthOf(from);
   while (m.firstDay <= to) {
@@ -153,21 +233,37 @@ function monthlyDays(from: number, to: number, domsOf: (m: ReturnType<typeof mon
   return out.sort((a, b) => a - b);
 }
 
-/** F1 of expected paydays against income candidates, a candidate within ±tolerance days. */
-function scoreDays(pattern: IncomePattern, cands: readonly IncomeCredit[], expected: number[], tolerance: number): Scored {
-  const matched: IncomeCredit[] = [];
-  let hits = 0;
-  let j = 0;
-  for (const day of expected) {
-    while (j < cands.length && cands[j]!.day < day - tolerance) j++;
-    if (j < cands.length && cands[j]!.day <= day + tolerance) {
-      hits++;
-      matched.push(cands[j]!);
-      j++;
+/** Whether `day` is a predicted income day (regular patterns; irregular income has none). */
+export function isIncomeDay(a: IncomeAnalysis, day: number): boolean {
+  switch (a.pattern) {
+    case 'monthly_fixed_day': {
+      const m = monthOf(day);
+      return day === m.firstDay + m.payDom[a.dayOfMonth!]! - 1;
     }
+    case 'monthly_last_business_day': {
+      const m = monthOf(day);
+      return day === m.firstDay + m.lastBusinessDom - 1;
+    }
+    case 'twice_monthly': {
+      const m = monthOf(day);
+      const dom = day - m.firstDay + 1;
+      return dom === m.lastBusinessDom || dom === m.payDom[15];
+    }
+    case 'weekly':
+    case 'fortnightly': {
+      const period = a.pattern === 'weekly' ? 7 : 14;
+      return (((day - a.anchorDay!) % period) + period) % period === 0;
+    }
+    default:
+      return false;
   }
-  const score = expected.length + cands.length === 0 ? 0 : (2 * hits) / (expected.length + cands.length);
-  return { pattern, score, matched };
+}
+
+/** The latest predicted income day in [from, to], or null. */
+export function lastIncomeDayIn(a: IncomeAnalysis, from: number, to: number): number | null {
+  if (!isRegular(a)) return null;
+  for (let d = to; d >= from; d--) if (isIncomeDay(a, d)) return d;
+  return null;
 }
 
 /** Predicted income days in [from, to], by the pattern. Irregular income has no predictions. */

@@ -20,7 +20,7 @@
  */
 import { fromDayNumber } from '../domain/period.js';
 import { formatCents } from '../domain/money.js';
-import { describeIncome, isRegular, predictIncome, type IncomeAnalysis } from './income.js';
+import { describeIncome, isRegular, type IncomeAnalysis } from './income.js';
 
 export const STRATEGIES = ['smart', 'naive', 'oracle'] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
@@ -68,12 +68,16 @@ export interface CollectionView {
 /** The engine's view of one customer's account, from posted history only. */
 export interface CustomerView {
   /** Balance at the end of day D. */
-  balance: number;
-  analysis: IncomeAnalysis;
-  /** Income credit observed on a recent day (0 when none). */
+  readonly balance: number;
+  readonly analysis: IncomeAnalysis;
+  /** Income credit observed on one of the last two income days (0 when none that day). */
   incomeOn(day: number): number;
   /** Expected other debits on a day that is `k` days after an income credit (k ≥ 0). */
   expectedDebits(k: number): number;
+  /** Whether income is predicted on `day` (regular patterns only). */
+  isPredicted(day: number): boolean;
+  /** The latest predicted income day in [from, to], or null. */
+  lastPredictedIn(from: number, to: number): number | null;
 }
 
 export interface PlannedDebit {
@@ -141,18 +145,18 @@ interface SmartContext {
   /** What the triggering deposit can bear, shared by the customer's policies (irregular earners). */
   depositBudget: number;
   lastChance: boolean;
-  estimateText: string;
+  /** Built only when a debit is planned (the text is for people, not for the engine). */
+  estimateText: () => string;
 }
 
 function smartSetup(customer: CustomerView, collections: readonly CollectionView[], D: number, A: number): SmartContext {
   const a = customer.analysis;
   const regular = isRegular(a) && a.confidence >= 0.5;
-  const predicted = regular ? predictIncome(a, D + 1, A) : [];
   // Expected balance at the moment of the debit on A: credits of A post before it.
   let estimate = customer.balance;
   let lastIncome = a.lastIncomeDay ?? Number.NEGATIVE_INFINITY;
   for (let d = D + 1; d <= A; d++) {
-    if (predicted.includes(d)) {
+    if (regular && customer.isPredicted(d)) {
       estimate += a.typicalAmount;
       lastIncome = d;
     }
@@ -175,7 +179,7 @@ function smartSetup(customer: CustomerView, collections: readonly CollectionView
 
   let trigger: string | null = null;
   let deposit = 0;
-  for (const k of [1, 2]) {
+  for (let k = 1; k <= 2; k++) {
     const day = A - k;
     if (day <= D) {
       const seen = customer.incomeOn(day);
@@ -184,20 +188,21 @@ function smartSetup(customer: CustomerView, collections: readonly CollectionView
         deposit = seen;
         break;
       }
-    } else if (predicted.includes(day)) {
+    } else if (regular && customer.isPredicted(day)) {
       trigger = `1 day after income of about ${formatCents(a.typicalAmount)} expected ${fromDayNumber(day)}`;
       deposit = a.typicalAmount;
       break;
     }
   }
-  const periodLast = Math.max(...collections.map((c) => c.periodLast));
+  let periodLast = 0;
+  for (const c of collections) if (c.periodLast > periodLast) periodLast = c.periodLast;
   let lastChance: boolean;
   if (regular) {
     // Income predicted in the last days but not seen yet is late, not gone: wait for it, and
     // take what the account can bear only on the period's last day.
-    const recent = predictIncome(a, D - 6, D);
-    const overdue = recent.length > 0 && (a.lastIncomeDay ?? Number.NEGATIVE_INFINITY) < recent[recent.length - 1]! - 1;
-    lastChance = overdue ? A >= periodLast : predictIncome(a, A, periodLast - 1).length === 0;
+    const recent = customer.lastPredictedIn(D - 6, D);
+    const overdue = recent !== null && (a.lastIncomeDay ?? Number.NEGATIVE_INFINITY) < recent - 1;
+    lastChance = overdue ? A >= periodLast : customer.lastPredictedIn(A, periodLast - 1) === null;
   } else {
     lastChance = A >= periodLast - 3;
   }
@@ -207,12 +212,13 @@ function smartSetup(customer: CustomerView, collections: readonly CollectionView
     const k = c.pendingDays.indexOf(A);
     if (k >= 0) budget -= c.pendingAmounts[k]!;
   }
+  const shownEstimate = Math.max(0, estimate);
   return {
     available,
     trigger,
     depositBudget: Math.max(0, budget),
     lastChance,
-    estimateText: `expected balance ${formatCents(Math.max(0, estimate))} (${describeIncome(a)})`,
+    estimateText: () => `expected balance ${formatCents(shownEstimate)} (${describeIncome(a)})`,
   };
 }
 
@@ -237,12 +243,12 @@ function planSmart(
       if (amount < minPartial && amount < remaining && !ctx.lastChance) return null;
       if (amount <= 0) return null;
       const part = amount < remaining ? `partial debit ${c.attempts + c.pendingDays.length + 1} of at most ${config.maxSplitDebits}` : 'the rest due';
-      return { amount, reason: `smart: ${part}, ${ctx.trigger}, sized to what the deposit can bear; ${ctx.estimateText}` };
+      return { amount, reason: `smart: ${part}, ${ctx.trigger}, sized to what the deposit can bear; ${ctx.estimateText()}` };
     }
     if (ctx.lastChance) {
       const amount = Math.min(remaining, available);
       if (amount < minPartial) return null;
-      return { amount, reason: `smart: month end is near and ${formatCents(remaining)} is still due; ${ctx.estimateText}` };
+      return { amount, reason: `smart: month end is near and ${formatCents(remaining)} is still due; ${ctx.estimateText()}` };
     }
     return null;
   }
@@ -250,16 +256,16 @@ function planSmart(
   if (a.pattern === 'none') {
     // No income to time the debit to: collect from money already there.
     if (available >= remaining) {
-      return { amount: remaining, reason: `smart: no income pattern, but the account holds enough; ${ctx.estimateText}` };
+      return { amount: remaining, reason: `smart: no income pattern, but the account holds enough; ${ctx.estimateText()}` };
     }
     if (ctx.lastChance && available >= minPartial) {
-      return { amount: available, reason: `smart: month end is near; taking what the account can bear; ${ctx.estimateText}` };
+      return { amount: available, reason: `smart: month end is near; taking what the account can bear; ${ctx.estimateText()}` };
     }
     return null;
   }
 
   if (ctx.trigger !== null && available >= remaining) {
-    return { amount: remaining, reason: `smart: ${ctx.trigger}; ${ctx.estimateText}` };
+    return { amount: remaining, reason: `smart: ${ctx.trigger}; ${ctx.estimateText()}` };
   }
   if (ctx.lastChance) {
     const amount = Math.min(remaining, available);
@@ -267,7 +273,7 @@ function planSmart(
     const what = amount < remaining ? 'taking what the account can bear' : 'the full amount due';
     return {
       amount,
-      reason: `smart: no further income expected before month end, ${what}${ctx.trigger ? `, ${ctx.trigger}` : ''}; ${ctx.estimateText}`,
+      reason: `smart: no further income expected before month end, ${what}${ctx.trigger ? `, ${ctx.trigger}` : ''}; ${ctx.estimateText()}`,
     };
   }
   return null;

@@ -136,13 +136,13 @@ const m0002_collections: Migration = {
       .addColumn('amount', 'integer', (c) => c.notNull().check(sql`amount > 0`))
       .addColumn('outcome', 'text', (c) => c.notNull().check(sql`outcome in ('SUCCESS', 'FAILED')`))
       .addColumn('failure_reason', 'text')
-      /** Why the engine planned this attempt, in plain words (for `explain`). */
-      .addColumn('reason', 'text', (c) => c.notNull())
       .addUniqueConstraint('attempts_collection_date_uq', ['collection_id', 'date'])
       .execute();
     await db.schema.createIndex('attempts_client_period_idx').on('attempts').columns(['client_id', 'period_month']).execute();
 
-    // Debit instructions submitted to the bank ahead of their action date.
+    // Debit instructions submitted to the bank ahead of their action date, kept after it as the
+    // record of why each attempt was made (`explain` joins attempts to them by collection and
+    // date; an oracle attempt has none).
     await db.schema
       .createTable('planned_debits')
       .addColumn('id', 'integer', (c) => c.primaryKey())

@@ -97,7 +97,6 @@ export interface AttemptsTable {
   amount: number;
   outcome: 'SUCCESS' | 'FAILED';
   failure_reason: string | null;
-  reason: string;
 }
 
 export interface PlannedDebitsTable {

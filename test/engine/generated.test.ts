@@ -16,7 +16,7 @@ describe('generated accounts', () => {
     const dump = (acc: typeof a, out: DayActivity) =>
       days.map((d) => {
         acc.dayActivity(d, out);
-        return JSON.stringify([out.credits, out.debits, out.events]);
+        return JSON.stringify([out.credits.slice(0, out.creditCount), out.debits.slice(0, out.debitCount), out.events.slice(0, out.eventCount)]);
       });
     expect(dump(a, x)).toEqual(dump(b, y));
     expect(dump(a, x)).not.toEqual(dump(other, y));

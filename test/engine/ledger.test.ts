@@ -1,22 +1,36 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ImportedAccount, type ImportedRow } from '../../src/bank/imported.js';
-import { Ledger } from '../../src/bank/ledger.js';
+import { Ledger, type DayFacts, type PremiaDebits } from '../../src/bank/ledger.js';
 import type { FailureReason } from '../../src/bank/types.js';
 import { dayNumber } from '../../src/domain/period.js';
 
 const D = dayNumber('2026-11-10');
 const row = (offset: number, amount: number, description = 'X'): ImportedRow => ({ day: D + offset, amount, description });
 
+/** premia's debits for each call, and the balances it was shown. */
+function debitsOf(...perDay: number[][]): PremiaDebits & { seen: number[] } {
+  let call = 0;
+  const seen: number[] = [];
+  return {
+    seen,
+    debitsFor(balance, _day, amounts) {
+      seen.push(balance);
+      const list = perDay[call++] ?? [];
+      list.forEach((a, i) => (amounts[i] = a));
+      return list.length;
+    },
+  };
+}
+
+const newFacts = (): DayFacts => ({ credits: 0, postedDebits: 0, collected: 0, premiaDebits: 0 });
+
 function liveOneDay(rows: ImportedRow[], debits: number[], opening = 0) {
   const ledger = new Ledger(new ImportedAccount(rows), D - 1, opening);
   const outcomes: Array<FailureReason | null> = [];
-  const seen: number[] = [];
-  const facts = ledger.live((balance) => {
-    seen.push(balance);
-    return debits;
-  }, outcomes);
-  return { ledger, outcomes, balanceSeenByPremia: seen[0], facts: { ...facts } };
+  const premia = debitsOf(debits);
+  const facts = ledger.live(premia, outcomes, newFacts());
+  return { ledger, outcomes: outcomes.slice(0, facts.premiaDebits), balanceSeenByPremia: premia.seen[0], facts: { ...facts } };
 }
 
 describe('the account rules of a day', () => {
@@ -26,7 +40,7 @@ describe('the account rules of a day', () => {
     expect(r.balanceSeenByPremia).toBe(1200);
     expect(r.outcomes).toEqual([null, null]);
     expect(r.ledger.balance).toBe(100);
-    expect(r.facts).toEqual({ credits: 1000, postedDebits: 0, collected: 1100 });
+    expect(r.facts).toEqual({ credits: 1000, postedDebits: 0, collected: 1100, premiaDebits: 2 });
   });
 
   it('a premia debit above the balance fails with INSUFFICIENT_FUNDS and takes nothing', () => {
@@ -55,19 +69,20 @@ describe('the account rules of a day', () => {
       'ACCOUNT_CLOSED',
     ]);
     const outcomes: Array<FailureReason | null> = [];
-    ledger.live(() => [100], outcomes); // day 0
-    expect(outcomes).toEqual([null]);
-    ledger.live(() => [], outcomes); // day 1
-    ledger.live(() => [100], outcomes); // day 2: stopped, even with money there
-    expect(outcomes).toEqual(['PAYMENT_STOPPED']);
+    const premia = debitsOf([100], [], [100]);
+    ledger.live(premia, outcomes, newFacts()); // day 0
+    expect(outcomes.slice(0, 1)).toEqual([null]);
+    ledger.live(premia, outcomes, newFacts()); // day 1
+    const f = ledger.live(premia, outcomes, newFacts()); // day 2: stopped, even with money there
+    expect(outcomes.slice(0, f.premiaDebits)).toEqual(['PAYMENT_STOPPED']);
     expect(ledger.balance).toBe(9_900);
   });
 
   it('the balance is 0 before the first transaction', () => {
     const ledger = new Ledger(new ImportedAccount([row(3, 500)]), D - 1, 0);
     const outcomes: Array<FailureReason | null> = [];
-    ledger.live(() => [1], outcomes);
-    expect(outcomes).toEqual(['INSUFFICIENT_FUNDS']);
+    ledger.live(debitsOf([1]), outcomes, newFacts());
+    expect(outcomes.slice(0, 1)).toEqual(['INSUFFICIENT_FUNDS']);
   });
 
   it('the balance never goes below zero, whatever the day brings (property)', () => {
@@ -79,8 +94,9 @@ describe('the account rules of a day', () => {
           const rows = txns.filter((t) => t.amount !== 0).map((t) => row(t.offset, t.amount));
           const ledger = new Ledger(new ImportedAccount(rows), D - 1, 0);
           const outcomes: Array<FailureReason | null> = [];
+          const supplier = debitsOf(...premia);
           for (let k = 0; k < 10; k++) {
-            ledger.live(() => premia[k]!, outcomes);
+            ledger.live(supplier, outcomes, newFacts());
             expect(ledger.balance).toBeGreaterThanOrEqual(0);
           }
         },

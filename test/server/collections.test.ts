@@ -99,10 +99,10 @@ describe('a collections run over HTTP', () => {
       total.collectedCents += Math.round(d.collected * 100);
       total.lapsed += d.lapsed_policies;
     }
-    expect(total).toEqual({ attempts: 566, succeeded: 537, failed: 29, collectedCents: 42_595_470, lapsed: 0 });
+    expect(total).toEqual({ attempts: 563, succeeded: 535, failed: 28, collectedCents: 42_577_201, lapsed: 0 });
     expect(result.days[25]).toEqual({ date: '2026-11-26', attempts: 89, succeeded: 81, failed: 8, collected: 77108.81, closed_period: null, lapsed_policies: 0 });
     expect(result.days.filter((d: any) => d.closed_period !== null).map((d: any) => [d.date, d.closed_period])).toEqual([['2026-11-30', '2026-11']]);
-    expect(res.text).toContain('"collected":20690.43,"closed_period":"2026-11"');
+    expect(res.text).toContain('"collected":21191.68,"closed_period":"2026-11"');
   });
 
   it('refuses to queue a closed period (409 PERIOD_CLOSED) or to move the clock back (409 CLOCK_BACKWARDS)', async () => {
@@ -160,7 +160,7 @@ describe('a collections run over HTTP', () => {
       expect(res.json().data.every((c: any) => c.collection_status === status)).toBe(true);
       counts[status] = res.json().data.length;
     }
-    expect(counts).toEqual({ PAID_FULL: 460, PAID_PARTIAL: 26, UNPAID: 34, CANCELLED: 0 });
+    expect(counts).toEqual({ PAID_FULL: 459, PAID_PARTIAL: 27, UNPAID: 34, CANCELLED: 0 });
     const first = (await call(s.app, 'GET', '/v1/collections?period_month=2026-11&limit=2', { key: s.keys.acme })).json();
     expect(first.data.map((c: any) => c.policy_number)).toEqual(['POL-2026001', 'POL-2026002']);
     expect(first.next_after).toBe('POL-2026002');
@@ -205,7 +205,7 @@ describe('a collections run over HTTP', () => {
       policies_queued: 520,
       created_at: '2026-10-31T09:30:00.000Z',
       completed_at: '2026-11-30T09:30:00.000Z',
-      counts: { PAID_FULL: 460, PAID_PARTIAL: 26, UNPAID: 34, CANCELLED: 0 },
+      counts: { PAID_FULL: 459, PAID_PARTIAL: 27, UNPAID: 34, CANCELLED: 0 },
     });
     const empty = await call(s.app, 'GET', `/v1/executions/${emptyExecutionId}`, { key: s.keys.acme });
     expect(empty.json()).toMatchObject({ status: 'completed', policies_queued: 0, counts: { PAID_FULL: 0, PAID_PARTIAL: 0, UNPAID: 0, CANCELLED: 0 } });
@@ -220,7 +220,7 @@ describe('a collections run over HTTP', () => {
     const expected = await text(await local.exportAttempts('2026-11', 'csv'));
     expect(csv.text).toBe(expected);
     const lines = csv.text.split('\n');
-    expect(lines.length).toBe(1 + 566 + 1);
+    expect(lines.length).toBe(1 + 563 + 1);
     expect(lines[0]).toBe('collection_id,policy_number,customer_id,date,amount,outcome,failure_reason');
     expect(lines.filter((l) => l.includes(',POL-2026021,'))).toEqual([
       `${collectionId},POL-2026021,C100011,2026-11-26,1708.74,FAILED,INSUFFICIENT_FUNDS`,
@@ -229,7 +229,7 @@ describe('a collections run over HTTP', () => {
     const json = await call(s.app, 'GET', '/v1/reports/attempts?period_month=2026-11&format=json', { key: s.keys.acme });
     expect(json.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(json.text).toBe(await text(await local.exportAttempts('2026-11', 'json')));
-    expect(json.json().attempts).toHaveLength(566);
+    expect(json.json().attempts).toHaveLength(563);
   });
 
   it('GET /v1/bank/accounts/C100011: the imported account after the run, with premia\'s debits', async () => {

@@ -4,16 +4,19 @@
  * (JSON written by the same stringifyJson, CSV streamed by the same exporter). Both stores start
  * alike (same clock, same seed set by the first step), so ids, plans and outcomes match too.
  *
- * The report and settlement steps come with the `settle` merge: each is one more entry in STEPS
- * (see the note at its end).
+ * Both sides act for the same client ("Acme Life", client 2 of each store), so the statement's
+ * payment reference (hashed from the client) matches too.
  */
 import { createReadStream, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLocalBackend, type LocalBackend } from '../../src/backend/local/index.js';
-import type { Download, Upload } from '../../src/backend/types.js';
+import { REPORT_COLUMNS, SETTLEMENT_EXPORT_COLUMNS, type Download, type Upload } from '../../src/backend/types.js';
 import { stringifyJson } from '../../src/domain/json.js';
+import { centsFromJsonNumber } from '../../src/domain/money.js';
+import { createKey } from '../../src/server/keys.js';
 import { FIXTURES, tempDir } from '../helpers/cli.js';
+import { clientIdOf } from './fixture-period.js';
 import { call, multipart, NOW, startServer, type TestServer } from './helpers.js';
 
 const PERIOD = '2026-11';
@@ -35,7 +38,7 @@ interface Step {
   /** Remember values of this step's output (the same names on both sides). */
   remember?: (output: Output, memory: Memory) => void;
   /** Checks that the step did something (so that equal outputs are not just two empty ones). */
-  check?: (output: Output) => void;
+  check?: (output: Output, memory: Memory) => void;
 }
 
 interface Api {
@@ -141,15 +144,97 @@ const STEPS: Step[] = [
     http: (api) => api.send('GET', `/v1/reports/attempts?period_month=${PERIOD}&format=json`),
     local: async (b) => download(await b.exportAttempts(PERIOD, 'json')),
   },
-  // After the settle merge, the rest of the cycle is one entry each, e.g.:
-  //   day 1 of the next month: GET /v1/reports/collections?period_month=2026-11 (CSV and JSON)
-  //     ↔ b.collectionsReport(PERIOD, 'csv'|'json') through download();
-  //   day 2: POST /v1/settlements {period_month} (201; remember the id) ↔ json(201, b.createSettlement(PERIOD));
-  //   day 3: GET /v1/settlements/{id}/export ↔ download(b.exportSettlement(m.settlement)).
+  {
+    name: 'day 1 of the next month',
+    http: (api) => api.send('POST', '/v1/clock/advance', { days: 1 }),
+    local: async (b) => json(200, await b.advanceClock({ days: 1 })),
+    check: (o) => expect(JSON.parse(o.body)).toMatchObject({ from: '2026-11-30', to: '2026-12-01' }),
+  },
+  {
+    name: 'the collections report (CSV, the default)',
+    http: (api) => api.send('GET', `/v1/reports/collections?period_month=${PERIOD}`),
+    local: async (b) => download(await b.collectionsReport(PERIOD, 'csv')),
+    check: (o) => {
+      const lines = o.body.split('\n');
+      expect(lines[0]).toBe(REPORT_COLUMNS.join(','));
+      expect(lines).toHaveLength(1 + 520 + 1); // header, a row per collection, the final line end
+      expect(lines.at(-1)).toBe('');
+      const numbers = lines.slice(1, -1).map((l) => l.split(',')[3]);
+      expect(numbers).toEqual([...numbers].sort());
+    },
+  },
+  {
+    name: 'the collections report (JSON)',
+    http: (api) => api.send('GET', `/v1/reports/collections?period_month=${PERIOD}&format=json`),
+    local: async (b) => download(await b.collectionsReport(PERIOD, 'json')),
+    remember: (o, m) => {
+      const results = JSON.parse(o.body).results as Array<{ collection_amount_collected: number }>;
+      m.collected = String(results.reduce((sum, r) => sum + centsFromJsonNumber(r.collection_amount_collected, 'collected'), 0));
+    },
+    check: (o) => {
+      const report = JSON.parse(o.body);
+      expect(report.period_month).toBe(PERIOD);
+      expect(report.results).toHaveLength(520);
+      expect(Object.keys(report.results[0])).toEqual(['id', ...REPORT_COLUMNS]);
+    },
+  },
+  {
+    name: 'day 2: the settlement (201)',
+    http: (api) => api.send('POST', '/v1/settlements', { period_month: PERIOD }),
+    local: async (b) => json(201, await b.createSettlement(PERIOD)),
+    remember: (o, m) => {
+      m.settlement = JSON.parse(o.body).id;
+    },
+    check: (o, m) => {
+      const s = JSON.parse(o.body);
+      expect(s).toMatchObject({ settlement_number: 'SETTLE-2026-11-001', period_month: PERIOD, status: 'pending', payment_date: '2026-12-03', collections_count: 520 });
+      const cents = (k: string) => centsFromJsonNumber(s[k], k);
+      // The statement reconciles to the cent with the report's collected total.
+      expect(cents('total_collections')).toBe(Number(m.collected));
+      expect(cents('total_collections')).toBeGreaterThan(0);
+      expect(cents('net_amount') + cents('total_fees') + cents('vat')).toBe(cents('total_collections'));
+    },
+  },
+  {
+    name: 'read the settlement back',
+    http: (api, m) => api.send('GET', `/v1/settlements/${m.settlement}`),
+    local: async (b, m) => json(200, await b.getSettlement(m.settlement!)),
+    check: (o, m) => expect(JSON.parse(o.body)).toMatchObject({ id: m.settlement, status: 'pending' }),
+  },
+  {
+    name: 'day 3 of the next month',
+    http: (api) => api.send('POST', '/v1/clock/advance', { days: 1 }),
+    local: async (b) => json(200, await b.advanceClock({ days: 1 })),
+    check: (o) => expect(JSON.parse(o.body)).toMatchObject({ from: '2026-12-01', to: '2026-12-02' }),
+  },
+  {
+    name: 'export the settlement (the one-row CSV)',
+    http: (api, m) => api.send('GET', `/v1/settlements/${m.settlement}/export`),
+    local: async (b, m) => download(await b.exportSettlement(m.settlement!)),
+    check: (o) => {
+      const lines = o.body.split('\n');
+      expect(lines[0]).toBe(SETTLEMENT_EXPORT_COLUMNS.join(','));
+      expect(lines).toHaveLength(3);
+      expect(lines[1]!.split(',')).toHaveLength(10);
+      expect(lines[1]!.startsWith('SETTLE-2026-11-001,2026-11,')).toBe(true);
+    },
+  },
+  {
+    name: 'export the settlement lines (?lines=true)',
+    http: (api, m) => api.send('GET', `/v1/settlements/${m.settlement}/export?lines=true`),
+    local: async (b, m) => download(await b.exportSettlement(m.settlement!, { lines: true })),
+    check: (o, m) => {
+      const rows = o.body.trimEnd().split('\n').slice(1).map((l) => l.split(','));
+      expect(rows).toHaveLength(520);
+      const collected = rows.reduce((sum, r) => sum + centsFromJsonNumber(r.at(-6), 'collected'), 0);
+      expect(collected).toBe(Number(m.collected));
+    },
+  },
 ];
 
 describe('the monthly cycle over HTTP equals local mode, byte for byte', () => {
   let s: TestServer;
+  let localStore: LocalBackend;
   let local: LocalBackend;
   let cleanup: () => void;
   let api: Api;
@@ -160,7 +245,12 @@ describe('the monthly cycle over HTTP equals local mode, byte for byte', () => {
     s = await startServer();
     const tmp = tempDir('premia-cycle-');
     cleanup = tmp.cleanup;
-    local = await openLocalBackend({ path: join(tmp.dir, 'local.db'), now: NOW });
+    localStore = await openLocalBackend({ path: join(tmp.dir, 'local.db'), now: NOW });
+    // Local mode acts for a client of the same id and name as the key's.
+    await createKey(localStore.store, 'Acme Life', NOW);
+    const client = await clientIdOf(s.backend.store, 'Acme Life');
+    expect(await clientIdOf(localStore.store, 'Acme Life')).toBe(client);
+    local = localStore.forClient(client);
     const key = s.keys.acme;
     api = {
       send: async (method, url, body) => {
@@ -175,7 +265,7 @@ describe('the monthly cycle over HTTP equals local mode, byte for byte', () => {
   });
   afterAll(async () => {
     await s?.close();
-    await local?.close();
+    await localStore?.close();
     cleanup?.();
   });
 
@@ -187,7 +277,7 @@ describe('the monthly cycle over HTTP equals local mode, byte for byte', () => {
       expect(viaHttp.body).toBe(viaLocal.body);
       step.remember?.(viaHttp, httpMemory);
       step.remember?.(viaLocal, localMemory);
-      step.check?.(viaHttp);
+      step.check?.(viaHttp, httpMemory);
     });
   }
 });

@@ -1,8 +1,9 @@
 /**
- * Downloads (reports and exports) are streamed from the backend's Download body. The real report
- * and settlement code lives on another branch, so these tests stand in a backend whose downloads
- * are known, and check what the server makes of them: status, media type, Content-Disposition,
- * the bytes, and a proper error when the export fails before its first byte.
+ * Downloads (reports and exports) are streamed from the backend's Download body. These tests stand
+ * in a backend whose downloads are known (a thousand chunks, a body that fails before its first
+ * byte) and check what the server makes of them: status, media type, Content-Disposition, the
+ * bytes, and a proper error when the export fails before its first byte. The real report and
+ * settlement exports over HTTP are in reports.test.ts, settlements.test.ts and cycle.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalBackend } from '../../src/backend/local/index.js';

@@ -89,17 +89,10 @@ describe('errors common to every endpoint', () => {
 });
 
 /**
- * Request validation and error shapes of the collections, reports and settlements routes. The
- * success paths of the collections routes are in collections.test.ts and cycle.test.ts; the
- * collections report and the settlements are built on the `settle` branch: until it is merged
- * the backend answers NOT_SUPPORTED (501) for them.
+ * Request validation and error shapes of the collections, reports and settlements routes. Their
+ * success paths are in collections.test.ts, reports.test.ts, settlements.test.ts and cycle.test.ts.
  */
-describe('collections, reports and settlements: validation and errors (501 for settlements until they are merged)', () => {
-  const notYet = async (method: string, url: string, body?: unknown) => {
-    const res = await call(s.app, method, url, { key: s.keys.acme, body });
-    expect(res.status, `${method} ${url}`).toBe(501);
-    expect(res.json().error.code).toBe('NOT_SUPPORTED');
-  };
+describe('collections, reports and settlements: validation and errors', () => {
   const invalid = async (method: string, url: string, body: unknown, details: Array<[string, string]>) => {
     const res = await call(s.app, method, url, { key: s.keys.acme, body });
     expect(res.status, `${method} ${url}`).toBe(400);
@@ -151,8 +144,18 @@ describe('collections, reports and settlements: validation and errors (501 for s
   });
 
   it('GET /v1/reports/collections and /v1/reports/attempts', async () => {
-    await notYet('GET', '/v1/reports/collections?period_month=2026-11');
-    await notYet('GET', '/v1/reports/collections?period_month=2026-11&format=json');
+    // A period without collections: the header row only (CSV), no results (JSON).
+    const report = await call(s.app, 'GET', '/v1/reports/collections?period_month=2026-11', { key: s.keys.acme });
+    expect(report.status).toBe(200);
+    expect(report.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(report.headers['content-disposition']).toBe('attachment; filename="collections-2026-11.csv"');
+    expect(report.text).toBe(
+      'period_month,customer_id,external_customer_ref,policy_number,product_code,collection_amount_due,collection_amount_collected,' +
+        'shortfall,collection_status,first_attempt_date,last_attempt_date,number_of_attempts,last_failure_reason\n',
+    );
+    const reportJson = await call(s.app, 'GET', '/v1/reports/collections?period_month=2026-11&format=json', { key: s.keys.acme });
+    expect(reportJson.text).toBe('{"period_month":"2026-11","results":[]}\n');
+    await invalid('GET', '/v1/reports/collections?period_month=2026-13', undefined, [['period_month', 'INVALID_FORMAT']]);
     // A period without attempts: the header row only (CSV), no results (JSON).
     const csv = await call(s.app, 'GET', '/v1/reports/attempts?period_month=2026-11&format=csv', { key: s.keys.acme });
     expect(csv.status).toBe(200);
@@ -167,15 +170,25 @@ describe('collections, reports and settlements: validation and errors (501 for s
   });
 
   it('settlements', async () => {
-    await notYet('POST', '/v1/settlements', { period_month: '2026-11' });
-    await notYet('GET', '/v1/settlements');
-    await notYet('GET', '/v1/settlements?status=pending&period_month=2026-11');
-    await notYet('GET', '/v1/settlements/SETTLE-2026-11-001');
-    await notYet('GET', '/v1/settlements/SETTLE-2026-11-001/export');
-    await notYet('GET', '/v1/settlements/SETTLE-2026-11-001/export?lines=true');
-    await notYet('POST', '/v1/settlements/SETTLE-2026-11-001/mark-paid');
-    await notYet('POST', '/v1/settlements/SETTLE-2026-11-001/mark-paid', { reference: 'EFT-2026/12-0001' });
-    await notYet('POST', '/v1/settlements/SETTLE-2026-11-001/dispute', { reason: 'Totals differ from our ledger.' });
+    // Nothing was ever executed on this store: no statement can be made, none exists.
+    const none = await call(s.app, 'POST', '/v1/settlements', { key: s.keys.acme, body: { period_month: '2026-10' } });
+    expect(none.status).toBe(409);
+    expect(none.json().error.code).toBe('NO_COLLECTIONS');
+    const list = await call(s.app, 'GET', '/v1/settlements?status=pending&period_month=2026-11', { key: s.keys.acme });
+    expect(list.status).toBe(200);
+    expect(list.json()).toEqual({ data: [], next_after: null });
+    for (const [method, url, body] of [
+      ['GET', '/v1/settlements/SETTLE-2026-11-001', undefined],
+      ['GET', '/v1/settlements/SETTLE-2026-11-001/export', undefined],
+      ['GET', '/v1/settlements/SETTLE-2026-11-001/export?lines=true', undefined],
+      ['POST', '/v1/settlements/SETTLE-2026-11-001/mark-paid', undefined],
+      ['POST', '/v1/settlements/SETTLE-2026-11-001/mark-paid', { reference: 'EFT-2026/12-0001' }],
+      ['POST', '/v1/settlements/SETTLE-2026-11-001/dispute', { reason: 'Totals differ from our ledger.' }],
+    ] as const) {
+      const res = await call(s.app, method, url, { key: s.keys.acme, body });
+      expect(res.status, `${method} ${url}`).toBe(404);
+      expect(res.json().error).toMatchObject({ code: 'NOT_FOUND', message: "Settlement 'SETTLE-2026-11-001' was not found. Check the id or number and try again." });
+    }
     await invalid('POST', '/v1/settlements', { period: '2026-11' }, [['period', 'UNKNOWN_FIELD'], ['period_month', 'REQUIRED']]);
     await invalid('GET', '/v1/settlements?status=open', undefined, [['status', 'INVALID_VALUE']]);
     await invalid('GET', '/v1/settlements/x/export?lines=maybe', undefined, [['lines', 'INVALID_VALUE']]);

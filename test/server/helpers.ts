@@ -116,12 +116,24 @@ export function checkResponse(method: string, url: string, reply: Reply): void {
   for (const header of Object.keys(resolved.headers ?? {})) {
     if (header === 'X-Request-Id' || header === 'Retry-After') expect(reply.headers[header.toLowerCase()], header).toBeDefined();
   }
+  if (mediaType === 'text/csv') {
+    // CSV downloads are attachments with a filename (documented as Content-Disposition).
+    expect(resolved.headers?.['Content-Disposition'], `Content-Disposition documented for ${method} ${template}`).toBeDefined();
+    expect(String(reply.headers['content-disposition']), `Content-Disposition of ${method} ${url}`).toMatch(/^attachment; filename="[^"/\\]+\.csv"$/);
+  }
   if (mediaType !== 'application/json') return;
   const schemaRef = `https://premia.test/openapi.json${responseRef}/content/${pointer('application/json')}/schema`;
   const validate = ajv.getSchema(schemaRef);
   expect(validate, `schema ${schemaRef}`).toBeDefined();
   const ok = validate!(reply.json());
   expect(ok ? [] : validate!.errors, `${method} ${url} ${reply.status} conforms to openapi.yaml`).toEqual([]);
+}
+
+/** The ajv errors of `value` against a schema of openapi.yaml (`#/components/schemas/Name`); [] when it conforms. */
+export function schemaErrors(ref: string, value: unknown): unknown[] {
+  const validate = ajv.getSchema(`https://premia.test/openapi.json${ref}`);
+  if (!validate) throw new Error(`no schema ${ref}`);
+  return validate(value) ? [] : [...(validate.errors ?? [])];
 }
 
 function pointer(s: string): string {

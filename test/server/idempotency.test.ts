@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { LocalBackend, openLocalBackend } from '../../src/backend/local/index.js';
+import { PremiaError } from '../../src/domain/errors.js';
 import { openStore } from '../../src/store/store.js';
 import { createServer } from '../../src/server/app.js';
 import {
@@ -99,7 +100,7 @@ describe('Idempotency-Key', () => {
     expect(retry.json().error.code).toBe('IDEMPOTENCY_IN_PROGRESS');
   });
 
-  it('replays a stored 4xx with the new request id, and does not store a 5xx', async () => {
+  it('replays a stored 4xx with the new request id', async () => {
     const missing = await call(s.app, 'PATCH', '/v1/policies/NOPE', { key: s.keys.acme, body: { status: 'lapsed' }, headers: withKey('p1') });
     expect(missing.status).toBe(404);
     const replay = await call(s.app, 'PATCH', '/v1/policies/NOPE', { key: s.keys.acme, body: { status: 'lapsed' }, headers: withKey('p1') });
@@ -108,12 +109,48 @@ describe('Idempotency-Key', () => {
     expect(replay.json().error.message).toBe(missing.json().error.message);
     expect(replay.json().error.request_id).toBe(replay.headers['x-request-id']);
 
-    const notYet = await call(s.app, 'POST', '/v1/settlements', { key: s.keys.acme, body: { period_month: '2026-10' }, headers: withKey('s1') });
-    expect(notYet.status).toBe(501);
-    expect(await findIdempotencyKey(s.backend.store.db, 2, 's1')).toBeUndefined();
-    const retried = await call(s.app, 'POST', '/v1/settlements', { key: s.keys.acme, body: { period_month: '2026-10' }, headers: withKey('s1') });
-    expect(retried.status).toBe(501);
-    expect(retried.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it.each([
+    ['500 INTERNAL (an unexpected error)', () => new Error('disk I/O error'), 500, 'INTERNAL'],
+    ['503 STORE_BUSY', () => new PremiaError('STORE_BUSY', 'The store is busy.'), 503, 'STORE_BUSY'],
+  ])('does not store a %s: the retry with the same key runs again', async (_what, failure, status, code) => {
+    // A backend whose first createPolicy fails, as a full disk or a held lock would; later ones work.
+    let calls = 0;
+    class FailsOnce extends LocalBackend {
+      override forClient(clientId: number): LocalBackend {
+        const b = super.forClient(clientId);
+        const real = b.createPolicy.bind(b);
+        b.createPolicy = async (input) => {
+          calls++;
+          if (calls === 1) throw failure();
+          return real(input);
+        };
+        return b;
+      }
+    }
+    const logs: string[] = [];
+    const app = await createServer({ backend: new FailsOnce(s.backend.ctx, false), log: (l) => logs.push(l) });
+    try {
+      const failed = await call(app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('k5') });
+      expect(failed.status).toBe(status);
+      expect(failed.json().error.code).toBe(code);
+      expect(failed.headers['idempotent-replayed']).toBeUndefined();
+      expect(await findIdempotencyKey(s.backend.store.db, ACME, 'k5')).toBeUndefined();
+      expect(await count()).toBe(0);
+      const retried = await call(app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('k5') });
+      expect(retried.status).toBe(201);
+      expect(retried.headers['idempotent-replayed']).toBeUndefined();
+      expect(calls).toBe(2);
+      expect(await findIdempotencyKey(s.backend.store.db, ACME, 'k5')).toMatchObject({ status: 201 });
+      const replay = await call(app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('k5') });
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.text).toBe(retried.text);
+      expect(calls).toBe(2);
+      expect(await count()).toBe(1);
+    } finally {
+      await app.close();
+    }
   });
 
   it('does not record requests refused before they ran (invalid body)', async () => {

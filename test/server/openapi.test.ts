@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, OPENAPI, startServer, type TestServer } from './helpers.js';
+import { call, OPENAPI, schemaErrors, startServer, type TestServer } from './helpers.js';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -88,5 +88,74 @@ describe('openapi.yaml', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(res.json()).toEqual(OPENAPI);
+  });
+
+  it('documents a 503 (STORE_BUSY) on every operation, and no 501 (every route works)', () => {
+    for (const endpoint of ENDPOINTS) {
+      const [method, path] = endpoint.split(' ');
+      const operation = OPENAPI.paths[path!][method!.toLowerCase()];
+      expect(operation.responses['503'], `${endpoint} 503`).toEqual({ $ref: '#/components/responses/ServiceUnavailable' });
+      expect(operation.responses['501'], `${endpoint} 501`).toBeUndefined();
+    }
+  });
+
+  it('has settlement and report schemas strict enough to catch a wrong response', () => {
+    const settlement = {
+      id: 'c99bc2da-8a16-8505-a83c-ada579862955',
+      settlement_number: 'SETTLE-2026-11-001',
+      period_month: '2026-11',
+      total_collections: 199.51,
+      distribution_fee: 49.88,
+      collections_fee: 6.98,
+      total_fees: 56.86,
+      vat: 8.53,
+      net_amount: 134.12,
+      payment_date: '2026-12-03',
+      status: 'pending',
+      payment_reference: 'PRM2611001-8AXE21JX',
+      created_at: '2026-12-02T09:30:00.000Z',
+      collections_count: 5,
+      paid_on: null,
+      paid_reference: null,
+      disputed_on: null,
+      dispute_reason: null,
+    };
+    const S = '#/components/schemas/Settlement';
+    expect(schemaErrors(S, settlement)).toEqual([]);
+    const { payment_reference: _ref, ...withoutReference } = settlement;
+    expect(schemaErrors(S, withoutReference)).not.toEqual([]);
+    expect(schemaErrors(S, { ...settlement, surprise: 1 })).not.toEqual([]);
+    expect(schemaErrors(S, { ...settlement, total_collections: '199.51' })).not.toEqual([]);
+    expect(schemaErrors(S, { ...settlement, status: 'open' })).not.toEqual([]);
+    expect(schemaErrors(S, { ...settlement, settlement_number: 'SETTLE-2026-11' })).not.toEqual([]);
+    expect(schemaErrors(S, { ...settlement, payment_reference: 'prm 1' })).not.toEqual([]);
+    expect(schemaErrors(S, { ...settlement, payment_date: '2026-12-3' })).not.toEqual([]);
+
+    const row = {
+      id: '0b5c2c4e-4d1f-8a6b-9c2d-1e2f3a4b5c6d',
+      period_month: '2026-11',
+      customer_id: 'C100001',
+      external_customer_ref: 'EXT-1',
+      policy_number: 'POL-0001',
+      product_code: 'FUNERAL_BASIC',
+      collection_amount_due: 149.5,
+      collection_amount_collected: 149.5,
+      shortfall: 0,
+      collection_status: 'PAID_FULL',
+      first_attempt_date: '2026-11-03',
+      last_attempt_date: '2026-11-05',
+      number_of_attempts: 2,
+      last_failure_reason: null,
+    };
+    const R = '#/components/schemas/CollectionsReport';
+    expect(schemaErrors(R, { period_month: '2026-11', results: [row] })).toEqual([]);
+    expect(schemaErrors(R, { period_month: '2026-11', results: [] })).toEqual([]);
+    const { id: _id, ...withoutId } = row;
+    expect(schemaErrors(R, { period_month: '2026-11', results: [withoutId] })).not.toEqual([]);
+    const { last_failure_reason: _reason, ...without13th } = row;
+    expect(schemaErrors(R, { period_month: '2026-11', results: [without13th] })).not.toEqual([]);
+    expect(schemaErrors(R, { period_month: '2026-11', results: [{ ...row, extra: true }] })).not.toEqual([]);
+    expect(schemaErrors(R, { period_month: '2026-11', results: [{ ...row, collection_status: 'PAID' }] })).not.toEqual([]);
+    expect(schemaErrors(R, { period_month: '2026-11' })).not.toEqual([]);
   });
 });

@@ -6,10 +6,11 @@ import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
 import { openAsBlob, readFileSync } from 'node:fs';
+import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { FormData, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openLocalBackend, type LocalBackend } from '../../src/backend/local/index.js';
+import { LocalBackend, openLocalBackend } from '../../src/backend/local/index.js';
 import { createKey } from '../../src/server/keys.js';
 import { isLoopback, serve } from '../../src/server/serve.js';
 import { FIXTURES, REPO, runCli, tempDir } from '../helpers/cli.js';
@@ -149,8 +150,10 @@ describe('premia serve (spawned binary)', () => {
     await waitFor(/SIGTERM received/);
     release();
     const res = await inFlight;
+    const text = await res.body.text();
+    checkResponse('POST', '/v1/policies/import', { status: res.statusCode, headers: res.headers as any, text, json: () => JSON.parse(text) });
     expect(res.statusCode).toBe(200);
-    expect(await res.body.json()).toEqual({ imported: 520, failed: 0, errors: [] });
+    expect(JSON.parse(text)).toEqual({ imported: 520, failed: 0, errors: [] });
     expect(await exited).toBe(0);
     expect(stderr).toMatch(/POST \/v1\/policies\/import 200 \d+\.\dms \S+\n/);
     expect(stderr).toContain('premia: stopped.');
@@ -163,6 +166,73 @@ describe('premia serve (spawned binary)', () => {
       ]);
     } finally {
       raw.close();
+    }
+  });
+});
+
+describe('closing while a request is in flight (in-process, real socket)', () => {
+  it('answers it with Connection: close and reads no further request from that connection', async () => {
+    const { dir, cleanup } = tempDir();
+    // A backend whose policy list waits until released: the first request is in flight.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const inFlight = new Promise<void>((resolve) => (entered = resolve));
+    const backend = await openLocalBackend({ path: join(dir, 'premia.db'), now: NOW });
+    const key = (await createKey(backend.store, 'Acme Life', NOW)).key;
+    class Held extends LocalBackend {
+      override forClient(clientId: number): LocalBackend {
+        const b = super.forClient(clientId);
+        const real = b.listPolicies.bind(b);
+        b.listPolicies = async (q) => {
+          entered();
+          await released;
+          return real(q);
+        };
+        return b;
+      }
+    }
+    const { createServer } = await import('../../src/server/app.js');
+    const app = await createServer({ backend: new Held(backend.ctx, false) });
+    try {
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      const { port } = app.server.address() as AddressInfo;
+      // Two requests pipelined on one connection: the second is read only after the first is answered.
+      const socket = connect(port, '127.0.0.1');
+      let raw = '';
+      socket.on('data', (c: Buffer) => (raw += c.toString('utf8')));
+      const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      const head = (path: string) => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${key}\r\n\r\n`;
+      socket.write(head('/v1/policies') + head('/v1/whoami'));
+      await inFlight;
+      const closed = app.close();
+      // Once the server has stopped listening it is closing; then let the first request finish.
+      while (app.server.listening) await new Promise((resolve) => setImmediate(resolve));
+      release();
+      await closed;
+      await ended;
+      // One answer: the pipelined request is left unread (HTTP/1.1: after Connection: close the
+      // client sends it again on a new connection), never half-served or answered without the
+      // spec's headers.
+      const responses = raw.split(/(?=HTTP\/1\.1 )/);
+      expect(responses).toHaveLength(1);
+      const parse = (r: string) => {
+        const [headText, body] = r.split('\r\n\r\n', 2) as [string, string];
+        const [statusLine, ...lines] = headText.split('\r\n');
+        const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+        return { status: Number(statusLine!.split(' ')[1]), headers, text: body, json: () => JSON.parse(body) };
+      };
+      const first = parse(responses[0]!);
+      checkResponse('GET', '/v1/policies', first);
+      expect(first.status).toBe(200);
+      expect(first.json()).toEqual({ data: [], next_after: null });
+      expect(first.headers.connection).toBe('close');
+      expect(first.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    } finally {
+      release();
+      await app.close();
+      await backend.close();
+      cleanup();
     }
   });
 });

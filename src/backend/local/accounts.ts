@@ -7,9 +7,9 @@
 import type { StatementCache } from '../../store/sqlite-dialect.js';
 import { generatedAccount } from '../../bank/generated.js';
 import { ImportedAccount, type ImportedRow } from '../../bank/imported.js';
-import { Ledger, type DayFacts, type LedgerObserver } from '../../bank/ledger.js';
+import { Ledger, type DayFacts, type LedgerObserver, type PremiaDebits } from '../../bank/ledger.js';
 import type { AccountSource, FailureReason } from '../../bank/types.js';
-import { analyzeIncome, observeIncome, predictIncome, type IncomeAnalysis } from '../../engine/income.js';
+import { analyzeIncome, isIncomeDay, lastIncomeDayIn, MIN_INCOME_CENTS, observeIncome, type IncomeAnalysis } from '../../engine/income.js';
 import type { CustomerView } from '../../engine/strategies.js';
 import { monthOf } from '../../domain/calendar.js';
 import { dayNumber, firstDay, fromDayNumber, periodOf, shiftPeriod } from '../../domain/period.js';
@@ -38,22 +38,53 @@ export function provisionalEpoch(today: string): number {
 
 /**
  * One customer's account and the engine's summary of its posted history. The summary is a
- * canonical function of the clock date, whichever way the days were lived (one long advance,
+ * canonical function of the clock date D, whichever way the days were lived (one long advance,
  * day by day, or a resume after a crash), so the engine plans the same debits either way:
- *  - the income analysis is recomputed from the posted credits at every month end and
- *    updated only by newly observed income in between;
+ *  - the income analysis is the analysis of the posted credits up to the last month end E ≤ D,
+ *    updated by the income observed on the days after E;
  *  - the usual outgoings after payday are averaged over exactly the current month and the two
- *    before it (per-month buckets), and replays start from a snapshot no later than that window.
+ *    before it (a ring of three month buckets); a "payday" for these statistics is a day whose
+ *    credits reach a third of the largest credit of its month so far, and only days after a
+ *    payday of the same month count. So the statistics depend only on days inside the window
+ *    (a replay from a snapshot before it sees them all) and need no income analysis: a replay
+ *    analyses once, at E.
+ * Memory matters (a million customers): the buckets live in one shared Float64Array, recent
+ * credits are the last two credit days.
  */
+const BUCKET = 10; // per month: debits on payday + 0..3 (sums, counts), all days (sum, count)
+const STRIDE = 3 * BUCKET;
+let statsPool = new Float64Array(STRIDE * 1024);
+let statsUsed = 0;
+const freeSlots: number[] = [];
+
+function allocStats(): number {
+  const slot = freeSlots.pop();
+  if (slot !== undefined) {
+    statsPool.fill(0, slot, slot + STRIDE);
+    return slot;
+  }
+  if (statsUsed + STRIDE > statsPool.length) {
+    const bigger = new Float64Array(statsPool.length * 2);
+    bigger.set(statsPool);
+    statsPool = bigger;
+  }
+  const at = statsUsed;
+  statsUsed += STRIDE;
+  return at;
+}
+
 export class CustomerAccount implements CustomerView {
   readonly ledger: Ledger;
-  analysis: IncomeAnalysis;
-  private readonly recentIncome = new Map<number, number>();
-  /** Per month (key: first day), sums and counts of posted debits k = 0..3 days after income, and of all days. */
-  private readonly buckets = new Map<number, { drainSum: number[]; drainCount: number[]; dailySum: number; dailyCount: number }>();
-  private predictionFrom = 0;
-  private predictionTo = -1;
-  private predictions: number[] = [];
+  /** null while a replay has not reached the last month end yet (see openAccount). */
+  private current: IncomeAnalysis | null = null;
+  private credit1Day = Number.NEGATIVE_INFINITY;
+  private credit1Amount = 0;
+  private credit2Day = Number.NEGATIVE_INFINITY;
+  private credit2Amount = 0;
+  /** The last statistics payday of the current month, and the month's largest credit so far. */
+  private payday = Number.NEGATIVE_INFINITY;
+  private monthMaxCredit = 0;
+  private readonly stats: number;
 
   constructor(
     readonly clientId: number,
@@ -63,7 +94,21 @@ export class CustomerAccount implements CustomerView {
     startBalance: number,
   ) {
     this.ledger = new Ledger(source, startDay, startBalance);
-    this.analysis = this.analyse(startDay);
+    this.stats = allocStats();
+  }
+
+  get analysis(): IncomeAnalysis {
+    return (this.current ??= this.analyse(this.ledger.day));
+  }
+
+  /** Start the income analysis at `day` (a month end, or the day the replay started). */
+  startAnalysis(day: number): void {
+    this.current = this.analyse(day);
+  }
+
+  /** Give the statistics slot back (the account leaves the engine's working set). */
+  release(): void {
+    freeSlots.push(this.stats);
   }
 
   get balance(): number {
@@ -71,67 +116,72 @@ export class CustomerAccount implements CustomerView {
   }
 
   incomeOn(day: number): number {
-    return this.recentIncome.get(day) ?? 0;
+    const threshold = this.analysis.threshold;
+    if (day === this.credit1Day) return this.credit1Amount >= threshold ? this.credit1Amount : 0;
+    if (day === this.credit2Day) return this.credit2Amount >= threshold ? this.credit2Amount : 0;
+    return 0;
   }
 
   expectedDebits(k: number): number {
+    const pool = statsPool;
     let dSum = 0;
     let dCount = 0;
     let sum = 0;
     let count = 0;
-    for (const b of this.buckets.values()) {
+    for (let b = 0; b < 3; b++) {
+      const at = this.stats + b * BUCKET;
       if (k >= 0 && k < 4) {
-        dSum += b.drainSum[k]!;
-        dCount += b.drainCount[k]!;
+        dSum += pool[at + k]!;
+        dCount += pool[at + 4 + k]!;
       }
-      sum += b.dailySum;
-      count += b.dailyCount;
+      sum += pool[at + 8]!;
+      count += pool[at + 9]!;
     }
     if (dCount > 0) return Math.round(dSum / dCount);
     return count > 0 ? Math.round(sum / count) : 0;
   }
 
-  /** Predicted income days in [from, to] (cached over a sliding two-month window). */
-  predicted(from: number, to: number): number[] {
-    if (from < this.predictionFrom || to > this.predictionTo) {
-      this.predictionFrom = from;
-      this.predictionTo = Math.max(to, from + 62);
-      this.predictions = predictIncome(this.analysis, this.predictionFrom, this.predictionTo);
-    }
-    return this.predictions.filter((d) => d >= from && d <= to);
+  isPredicted(day: number): boolean {
+    return isIncomeDay(this.analysis, day);
   }
 
-  /** Learn from the day the account has just lived (posted facts only); call once per day, in order. */
-  endOfDay(day: number, facts: DayFacts): void {
+  lastPredictedIn(from: number, to: number): number | null {
+    return lastIncomeDayIn(this.analysis, from, to);
+  }
+
+  /**
+   * Learn from the day the account has just lived (posted facts only); call once per day, in
+   * order. `analyse` false while a replay is still before the last month end.
+   */
+  endOfDay(day: number, facts: DayFacts, analyse = true): void {
     const month = monthOf(day);
+    const at = this.stats + (month.index % 3) * BUCKET;
+    const pool = statsPool;
+    // A new month reuses the bucket of the month three back, and starts without a payday.
     if (day === month.firstDay) {
-      // Keep the buckets of this month and the two before it.
-      const oldest = monthOf(monthOf(month.firstDay - 1).firstDay - 1).firstDay;
-      for (const key of this.buckets.keys()) if (key < oldest) this.buckets.delete(key);
+      pool.fill(0, at, at + BUCKET);
+      this.payday = Number.NEGATIVE_INFINITY;
+      this.monthMaxCredit = 0;
     }
-    if (facts.credits >= this.analysis.threshold) {
-      this.recentIncome.set(day, facts.credits);
-      const anchorMoves = this.analysis.pattern === 'weekly' || this.analysis.pattern === 'fortnightly';
-      observeIncome(this.analysis, day, facts.credits);
-      if (anchorMoves) this.predictionTo = -1;
+    if (facts.credits > 0) {
+      this.credit2Day = this.credit1Day;
+      this.credit2Amount = this.credit1Amount;
+      this.credit1Day = day;
+      this.credit1Amount = facts.credits;
+      if (facts.credits > this.monthMaxCredit) this.monthMaxCredit = facts.credits;
+      if (facts.credits >= Math.max(MIN_INCOME_CENTS, this.monthMaxCredit / 3)) this.payday = day;
     }
-    for (const d of this.recentIncome.keys()) if (d < day - RECENT_INCOME_DAYS) this.recentIncome.delete(d);
-    let b = this.buckets.get(month.firstDay);
-    if (!b) this.buckets.set(month.firstDay, (b = { drainSum: [0, 0, 0, 0], drainCount: [0, 0, 0, 0], dailySum: 0, dailyCount: 0 }));
-    const last = this.analysis.lastIncomeDay;
-    if (last !== null) {
-      const k = day - last;
-      if (k >= 0 && k < 4) {
-        b.drainSum[k]! += facts.postedDebits;
-        b.drainCount[k]!++;
-      }
+    const k = day - this.payday;
+    if (k >= 0 && k < 4) {
+      pool[at + k]! += facts.postedDebits;
+      pool[at + 4 + k]!++;
     }
-    b.dailySum += facts.postedDebits;
-    b.dailyCount++;
-    if (day === month.lastDay) {
-      this.analysis = this.analyse(day);
-      this.predictionTo = -1;
-    }
+    pool[at + 8]! += facts.postedDebits;
+    pool[at + 9]!++;
+    if (!analyse) return;
+    const a = this.analysis;
+    if (facts.credits >= a.threshold) observeIncome(a, day, facts.credits);
+    if (day === month.lastDay) this.current = this.analyse(day);
   }
 
   private analyse(today: number): IncomeAnalysis {
@@ -184,37 +234,61 @@ export function openAccount(inputs: AccountInputs, clientId: number, customerId:
   const usable = snap && snap.day < summaryWindowStart(today) ? snap : undefined;
   const startDay = usable ? usable.day : source.startDay - 1;
   const account = new CustomerAccount(clientId, customerId, source, startDay, usable ? usable.balance : 0);
-  const past = inputs.attempts.get(key) ?? [];
-  let next = 0;
-  while (next < past.length && past[next]!.day <= startDay) next++;
-  const outcomes: Array<FailureReason | null> = [];
-  const amounts: number[] = [];
-  let dayAttempts: PastAttempt[] = [];
-  const decide = (_balance: number, day: number): number[] => {
-    amounts.length = 0;
-    dayAttempts = [];
-    while (next < past.length && past[next]!.day === day) {
-      dayAttempts.push(past[next]!);
-      amounts.push(past[next++]!.amount);
-    }
-    return amounts;
-  };
+  const replay = new Replay(inputs.attempts.get(key) ?? [], startDay, customerId);
+  const facts: DayFacts = { credits: 0, postedDebits: 0, collected: 0, premiaDebits: 0 };
+  // The income analysis starts at the last month end before today (or where the replay starts).
+  const lastMonthEnd = Math.max(startDay, monthOf(today).firstDay - 1);
+  if (lastMonthEnd === startDay) account.startAnalysis(startDay);
   while (account.ledger.day < today) {
-    const facts = account.ledger.live(decide, outcomes, observer);
-    for (let i = 0; i < outcomes.length; i++) {
-      if (outcomes[i] !== dayAttempts[i]!.failure) {
-        const a = dayAttempts[i]!;
+    account.ledger.live(replay, replay.outcomes, facts, observer);
+    replay.check();
+    const day = account.ledger.day;
+    if (day < lastMonthEnd) account.endOfDay(day, facts, false);
+    else if (day === lastMonthEnd) {
+      account.endOfDay(day, facts, false);
+      account.startAnalysis(day);
+    } else account.endOfDay(day, facts);
+  }
+  return account;
+}
+
+/** Feeds a ledger premia's past attempts of each day, then checks the outcomes match. */
+class Replay implements PremiaDebits {
+  readonly outcomes: Array<FailureReason | null> = [];
+  private next = 0;
+  private first = 0;
+  private count = 0;
+
+  constructor(
+    private readonly past: PastAttempt[],
+    startDay: number,
+    private readonly customerId: string,
+  ) {
+    while (this.next < past.length && past[this.next]!.day <= startDay) this.next++;
+  }
+
+  debitsFor(_balance: number, day: number, amounts: number[]): number {
+    this.first = this.next;
+    let n = 0;
+    while (this.next < this.past.length && this.past[this.next]!.day === day) amounts[n++] = this.past[this.next++]!.amount;
+    this.count = n;
+    return n;
+  }
+
+  check(): void {
+    for (let i = 0; i < this.count; i++) {
+      const a = this.past[this.first + i]!;
+      if (this.outcomes[i] !== a.failure) {
         throw new PremiaError(
           'INTERNAL',
-          `Replaying the account of customer ${customerId} gave a different outcome for premia's debit of ` +
+          `Replaying the account of customer ${this.customerId} gave a different outcome for premia's debit of ` +
             `${formatCents(a.amount)} on ${fromDayNumber(a.day)} (policy ${a.policyNumber}): recorded ` +
-            `${a.failure ?? 'SUCCESS'}, replayed ${outcomes[i] ?? 'SUCCESS'}. The bank history changed after it was used.`,
+            `${a.failure ?? 'SUCCESS'}, replayed ${this.outcomes[i] ?? 'SUCCESS'}. The bank history changed after it was used.`,
         );
       }
     }
-    account.endOfDay(account.ledger.day, facts);
+    this.count = 0;
   }
-  return account;
 }
 
 // ---------------------------------------------------------------------------------------------

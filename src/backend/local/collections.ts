@@ -7,7 +7,7 @@ import { formatCents } from '../../domain/money.js';
 import { dayNumber, fromDayNumber, isPeriod, lastDay, periodOf, type Period } from '../../domain/period.js';
 import { describeIncome, predictIncome as predictIncomeDays, type IncomeAnalysis } from '../../engine/income.js';
 import { isStrategy, STRATEGIES } from '../../engine/strategies.js';
-import { csvLine } from '../../lib/csv-line.js';
+import { csvRow } from '../../lib/csv-writer.js';
 import { setMeta } from '../../store/repos/meta.js';
 import type { Trx } from '../../store/store.js';
 import {
@@ -277,11 +277,11 @@ export async function exportAttempts(ctx: LocalContext, periodInput: Period, for
   );
   const salt = world.idSalt;
   async function* csv(): AsyncGenerator<string> {
-    yield `${ATTEMPT_COLUMNS.join(',')}\n`;
+    yield csvRow(ATTEMPT_COLUMNS);
     for await (const batch of rows) {
       let out = '';
       for (const r of batch) {
-        out += csvLine([encodeId(IdKind.collection, salt, r[0]), r[1], r[2], r[3], formatCents(r[4]), r[5], r[6] ?? '']);
+        out += csvRow([encodeId(IdKind.collection, salt, r[0]), r[1], r[2], r[3], formatCents(r[4]), r[5], r[6]]);
       }
       yield out;
     }
@@ -339,15 +339,17 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
   const collection = toCollection(row, world.idSalt);
   const execution = await ctx.store.db.selectFrom('executions').select('strategy').where('id', '=', row.execution_id).executeTakeFirstOrThrow();
   const attempts = await ctx.store.db
-    .selectFrom('attempts')
-    .select(['date', 'amount', 'outcome', 'failure_reason', 'reason'])
-    .where('collection_id', '=', row.id)
-    .orderBy('date')
+    .selectFrom('attempts as a')
+    .leftJoin('planned_debits as p', (j) => j.onRef('p.collection_id', '=', 'a.collection_id').onRef('p.date', '=', 'a.date'))
+    .select(['a.date', 'a.amount', 'a.outcome', 'a.failure_reason', 'p.reason'])
+    .where('a.collection_id', '=', row.id)
+    .orderBy('a.date')
     .execute();
   const plans = await ctx.store.db
     .selectFrom('planned_debits')
     .select(['date', 'amount', 'reason'])
     .where('collection_id', '=', row.id)
+    .where('date', '>', world.today)
     .orderBy('date')
     .execute();
   const account = await ctx.store.withConnection(async (_raw, statements) => {
@@ -391,7 +393,7 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
       amount: a.amount,
       outcome: a.outcome,
       failure_reason: a.failure_reason,
-      why: a.reason,
+      why: a.reason ?? 'oracle: takes what the balance allows on the day (reads the future; a benchmark bound)',
     })),
     summary,
   };

@@ -33,6 +33,7 @@ import {
 } from '../../engine/strategies.js';
 import type { StatementCache } from '../../store/sqlite-dialect.js';
 import type { AdvanceOptions, AdvanceResult, AdvanceTarget, CollectionStatus, DaySummary } from '../types.js';
+import type { DayFacts, PremiaDebits } from '../../bank/ledger.js';
 import type { LocalContext } from './context.js';
 import {
   customerKey,
@@ -81,14 +82,51 @@ interface OpenCollection extends CollectionView {
   firstDate: string | null;
   lastDate: string | null;
   lastFailure: string | null;
-  pendingReasons: string[];
   dirty: boolean;
+}
+
+/** Shared empty lists for collections with nothing pending (most of them, most days). */
+const NONE: number[] = [];
+Object.freeze(NONE);
+
+/** One string per distinct value read from the store (periods, statuses, strategies, reasons). */
+const interned = new Map<string, string>();
+function intern<T extends string | null>(s: T): T {
+  if (s === null) return s;
+  let v = interned.get(s);
+  if (v === undefined) interned.set(s, (v = s));
+  return v as T;
 }
 
 interface Customer {
   account: CustomerAccount;
   collections: OpenCollection[];
   hasOracle: boolean;
+}
+
+function addPending(c: OpenCollection, day: number, amount: number): void {
+  if (c.pendingDays === NONE) {
+    c.pendingDays = [];
+    c.pendingAmounts = [];
+  }
+  c.pendingDays.push(day);
+  c.pendingAmounts.push(amount);
+}
+
+/** Take the collection's plan for `day` out of its pending list; returns the amount or 0. */
+function takePending(c: OpenCollection, day: number): number {
+  if (c.pendingDays === NONE) return 0;
+  const k = c.pendingDays.indexOf(day);
+  if (k < 0) return 0;
+  const amount = c.pendingAmounts[k]!;
+  if (c.pendingDays.length === 1) {
+    c.pendingDays = NONE;
+    c.pendingAmounts = NONE;
+  } else {
+    c.pendingDays.splice(k, 1);
+    c.pendingAmounts.splice(k, 1);
+  }
+  return amount;
 }
 
 interface Meta {
@@ -103,11 +141,8 @@ interface AttemptRow {
   policyNumber: string;
   collectionId: number;
   period: string;
-  date: string;
   amount: number;
-  outcome: 'SUCCESS' | 'FAILED';
   reason: FailureReason | null;
-  why: string;
 }
 
 function readMeta(statements: StatementCache): Map<string, string> {
@@ -126,6 +161,8 @@ class EngineState {
   readonly customers: Customer[] = [];
   readonly byRowid = new Map<number, OpenCollection>();
   readonly openPeriods = new Set<string>();
+  /** Collections changed since the last write. */
+  readonly dirty: OpenCollection[] = [];
 
   constructor(readonly meta: Meta) {}
 }
@@ -183,13 +220,13 @@ function load(statements: StatementCache): EngineState {
       clientId: r.client_id,
       policyId: r.policy_id,
       policyNumber: r.policy_number,
-      period: r.period_month,
-      strategy: (isStrategy(r.strategy) ? r.strategy : 'smart') as StrategyName,
+      period: intern(r.period_month),
+      strategy: intern((isStrategy(r.strategy) ? r.strategy : 'smart') as StrategyName),
       due: r.amount_due,
       collected: r.amount_collected,
       attempts: r.attempts,
       failed: r.failed_attempts,
-      status: r.status,
+      status: intern(r.status),
       blocked:
         r.status === 'CANCELLED' ||
         r.policy_status !== 'active' ||
@@ -197,12 +234,11 @@ function load(statements: StatementCache): EngineState {
       periodFirst,
       periodLast: dayNumber(lastDay(r.period_month)),
       lastAttemptDay: r.last_attempt_date ? dayNumber(r.last_attempt_date) : null,
-      firstDate: r.first_attempt_date,
-      lastDate: r.last_attempt_date,
-      lastFailure: r.last_failure_reason,
-      pendingDays: [],
-      pendingAmounts: [],
-      pendingReasons: [],
+      firstDate: intern(r.first_attempt_date),
+      lastDate: intern(r.last_attempt_date),
+      lastFailure: intern(r.last_failure_reason),
+      pendingDays: NONE,
+      pendingAmounts: NONE,
       dirty: false,
     };
     g.collections.push(c);
@@ -210,18 +246,14 @@ function load(statements: StatementCache): EngineState {
     state.openPeriods.add(c.period);
   }
 
-  const plans = statements.get('select collection_id, date, amount, reason from planned_debits where date > ? order by collection_id, date').all(today) as Array<{
+  const plans = statements.get('select collection_id, date, amount from planned_debits where date > ? order by collection_id, date').iterate(today) as Iterable<{
     collection_id: number;
     date: string;
     amount: number;
-    reason: string;
   }>;
   for (const p of plans) {
     const c = state.byRowid.get(p.collection_id);
-    if (!c) continue;
-    c.pendingDays.push(dayNumber(p.date));
-    c.pendingAmounts.push(p.amount);
-    c.pendingReasons.push(p.reason);
+    if (c) addPending(c, dayNumber(p.date), p.amount);
   }
 
   const keys = new Set(groups.keys());
@@ -250,9 +282,16 @@ function load(statements: StatementCache): EngineState {
   return state;
 }
 
+interface PlanRow {
+  c: OpenCollection;
+  day: number;
+  amount: number;
+  reason: string;
+}
+
 /** Plan the debits of action day `A` at the end of day `D`. Returns rows to insert. */
-function planAll(state: EngineState, D: number, A: number): Array<{ c: OpenCollection; amount: number; reason: string }> {
-  const out: Array<{ c: OpenCollection; amount: number; reason: string }> = [];
+function planAll(state: EngineState, D: number, A: number): PlanRow[] {
+  const out: PlanRow[] = [];
   const settings = state.meta.settings;
   for (const customer of state.customers) {
     let work = false;
@@ -267,10 +306,8 @@ function planAll(state: EngineState, D: number, A: number): Array<{ c: OpenColle
     const planned = planCustomer(view, customer.collections, D, A, settings);
     for (const p of planned) {
       const c = customer.collections[p.index]!;
-      c.pendingDays.push(p.day);
-      c.pendingAmounts.push(p.amount);
-      c.pendingReasons.push(p.reason);
-      out.push({ c, amount: p.amount, reason: p.reason });
+      addPending(c, p.day, p.amount);
+      out.push({ c, day: p.day, amount: p.amount, reason: p.reason });
     }
   }
   return out;
@@ -287,57 +324,85 @@ function summaryFor(map: Map<number, DaySummary>, clientId: number, date: string
   return s;
 }
 
+/**
+ * Supplies each customer's debits of the day to its ledger: the plans submitted for the day (in
+ * policy_number order, capped at what is still due) and, for oracle collections, what the
+ * balance allows. One object for the whole day: nothing is allocated per account.
+ */
+class DayRunner implements PremiaDebits {
+  customer: Customer | null = null;
+  day = 0;
+  readonly cols: OpenCollection[] = [];
+  readonly amounts: number[] = [];
+  count = 0;
+
+  debitsFor(balance: number, day: number, out: number[]): number {
+    const amounts = this.amounts;
+    const customer = this.customer!;
+    const cols = customer.collections;
+    let n = 0;
+    for (let i = 0; i < cols.length; i++) {
+      const c = cols[i]!;
+      const planned = takePending(c, day);
+      if (planned === 0) continue;
+      // Never more than is still due, and nothing for a blocked collection.
+      const amount = Math.min(planned, c.due - c.collected);
+      if (c.blocked || amount <= 0) continue;
+      this.cols[n] = c;
+      amounts[n++] = amount;
+    }
+    if (customer.hasOracle && customer.account.ledger.blockedOn(day) === null) {
+      let committed = 0;
+      for (let i = 0; i < n; i++) committed += amounts[i]!;
+      for (const o of oracleDebits(balance - committed, cols, day)) {
+        const c = cols[o.index]!;
+        let seen = false;
+        for (let i = 0; i < n; i++) if (this.cols[i] === c) seen = true;
+        if (seen) continue;
+        this.cols[n] = c;
+        amounts[n++] = o.amount;
+      }
+      // The bank attempts debits in policy_number order.
+      sortByPolicy(this.cols, amounts, n);
+    }
+    for (let i = 0; i < n; i++) out[i] = amounts[i]!;
+    this.count = n;
+    return n;
+  }
+}
+
+function sortByPolicy(cols: OpenCollection[], amounts: number[], n: number): void {
+  for (let i = 1; i < n; i++) {
+    for (let j = i; j > 0 && cols[j - 1]!.policyNumber > cols[j]!.policyNumber; j--) {
+      const c = cols[j]!;
+      cols[j] = cols[j - 1]!;
+      cols[j - 1] = c;
+      const a = amounts[j]!;
+      amounts[j] = amounts[j - 1]!;
+      amounts[j - 1] = a;
+    }
+  }
+}
+
+const RUNNER = new DayRunner();
+const OUTCOMES: Array<FailureReason | null> = [];
+const FACTS: DayFacts = { credits: 0, postedDebits: 0, collected: 0, premiaDebits: 0 };
+
 /** Live through `day` for every customer of the working set. */
 function liveDay(state: EngineState, day: number): DayOutcome {
   const date = fromDayNumber(day);
   const attempts: AttemptRow[] = [];
   const summaries = new Map<number, DaySummary>();
-  const outcomes: Array<FailureReason | null> = [];
-  const debitCols: OpenCollection[] = [];
-  const debitWhy: string[] = [];
-  const amounts: number[] = [];
-
+  const runner = RUNNER;
+  runner.day = day;
   for (const customer of state.customers) {
-    debitCols.length = 0;
-    debitWhy.length = 0;
-    amounts.length = 0;
-    const cols = customer.collections;
-    const decide = (balance: number): number[] => {
-      for (const c of cols) {
-        const k = c.pendingDays.indexOf(day);
-        if (k < 0) continue;
-        const planned = c.pendingAmounts[k]!;
-        const why = c.pendingReasons[k]!;
-        c.pendingDays.splice(k, 1);
-        c.pendingAmounts.splice(k, 1);
-        c.pendingReasons.splice(k, 1);
-        // Never more than is still due, and nothing for a blocked collection.
-        const amount = Math.min(planned, c.due - c.collected);
-        if (c.blocked || amount <= 0) continue;
-        debitCols.push(c);
-        debitWhy.push(why);
-        amounts.push(amount);
-      }
-      if (customer.hasOracle && customer.account.ledger.blockedOn(day) === null) {
-        let committed = 0;
-        for (const a of amounts) committed += a;
-        for (const o of oracleDebits(balance - committed, cols, day)) {
-          const c = cols[o.index]!;
-          if (debitCols.includes(c)) continue;
-          debitCols.push(c);
-          debitWhy.push('oracle: takes what the balance allows on the day (reads the future; a benchmark bound)');
-          amounts.push(o.amount);
-        }
-        // The bank attempts debits in policy_number order.
-        if (debitCols.length > 1) sortDebits(debitCols, debitWhy, amounts);
-      }
-      return amounts;
-    };
-    const facts = customer.account.ledger.live(decide, outcomes);
-    for (let i = 0; i < debitCols.length; i++) {
-      const c = debitCols[i]!;
-      const reason = outcomes[i]!;
-      const amount = amounts[i]!;
+    runner.customer = customer;
+    runner.count = 0;
+    const facts = customer.account.ledger.live(runner, OUTCOMES, FACTS);
+    for (let i = 0; i < facts.premiaDebits; i++) {
+      const c = runner.cols[i]!;
+      const reason = OUTCOMES[i]!;
+      const amount = runner.amounts[i]!;
       c.attempts++;
       c.lastAttemptDay = day;
       c.firstDate ??= date;
@@ -355,66 +420,46 @@ function liveDay(state: EngineState, day: number): DayOutcome {
         if (!isRetryable(reason)) c.blocked = true;
       }
       c.status = statusOf(c);
-      c.dirty = true;
-      attempts.push({
-        clientId: c.clientId,
-        policyNumber: c.policyNumber,
-        collectionId: c.rowid,
-        period: c.period,
-        date,
-        amount,
-        outcome: reason === null ? 'SUCCESS' : 'FAILED',
-        reason,
-        why: debitWhy[i]!,
-      });
+      if (!c.dirty) {
+        c.dirty = true;
+        state.dirty.push(c);
+      }
+      attempts.push({ clientId: c.clientId, policyNumber: c.policyNumber, collectionId: c.rowid, period: c.period, amount, reason });
     }
     customer.account.endOfDay(day, facts);
   }
+  runner.customer = null;
   // Stored in (client, policy_number) order within the day: rowid order is report order.
   attempts.sort((a, b) => a.clientId - b.clientId || (a.policyNumber < b.policyNumber ? -1 : a.policyNumber > b.policyNumber ? 1 : 0));
   return { attempts, summaries };
 }
 
-function sortDebits(cols: OpenCollection[], why: string[], amounts: number[]): void {
-  const idx = cols.map((_, i) => i).sort((a, b) => (cols[a]!.policyNumber < cols[b]!.policyNumber ? -1 : 1));
-  const c2 = idx.map((i) => cols[i]!);
-  const w2 = idx.map((i) => why[i]!);
-  const a2 = idx.map((i) => amounts[i]!);
-  cols.splice(0, cols.length, ...c2);
-  why.splice(0, why.length, ...w2);
-  amounts.splice(0, amounts.length, ...a2);
-}
-
 function writeDay(statements: StatementCache, state: EngineState, day: number, out: DayOutcome): void {
   const date = fromDayNumber(day);
   const insertAttempt = statements.get(
-    `insert into attempts (client_id, collection_id, period_month, date, amount, outcome, failure_reason, reason)
-     values (?, ?, ?, ?, ?, ?, ?, ?)`,
+    'insert into attempts (client_id, collection_id, period_month, date, amount, outcome, failure_reason) values (?, ?, ?, ?, ?, ?, ?)',
   );
   for (const a of out.attempts) {
-    insertAttempt.run(a.clientId, a.collectionId, a.period, a.date, a.amount, a.outcome, a.reason, a.why);
+    insertAttempt.run(a.clientId, a.collectionId, a.period, date, a.amount, a.reason === null ? 'SUCCESS' : 'FAILED', a.reason);
   }
   const update = statements.get(
     `update collections set amount_collected = ?, status = ?, first_attempt_date = ?, last_attempt_date = ?,
        attempts = ?, failed_attempts = ?, last_failure_reason = ? where id = ?`,
   );
-  for (const customer of state.customers) {
-    for (const c of customer.collections) {
-      if (!c.dirty) continue;
-      update.run(c.collected, c.status, c.firstDate, c.lastDate, c.attempts, c.failed, c.lastFailure, c.rowid);
-      c.dirty = false;
-    }
+  for (const c of state.dirty) {
+    update.run(c.collected, c.status, c.firstDate, c.lastDate, c.attempts, c.failed, c.lastFailure, c.rowid);
+    c.dirty = false;
   }
-  statements.get('delete from planned_debits where date <= ?').run(date);
+  state.dirty.length = 0;
 }
 
-function insertPlans(statements: StatementCache, plans: Array<{ c: OpenCollection; amount: number; reason: string }>): void {
+/** Submitted plans are kept as the record of why each attempt was made (and of plans that a
+ * success or a cancellation made unnecessary). */
+function insertPlans(statements: StatementCache, plans: PlanRow[]): void {
   const insertPlan = statements.get(
     'insert or ignore into planned_debits (client_id, collection_id, date, amount, reason) values (?, ?, ?, ?, ?)',
   );
-  for (const p of plans) {
-    insertPlan.run(p.c.clientId, p.c.rowid, fromDayNumber(p.c.pendingDays[p.c.pendingDays.length - 1]!), p.amount, p.reason);
-  }
+  for (const p of plans) insertPlan.run(p.c.clientId, p.c.rowid, fromDayNumber(p.day), p.amount, p.reason);
 }
 
 /**
@@ -425,7 +470,6 @@ function closePeriod(statements: StatementCache, state: EngineState | null, peri
   const day = lastDay(period);
   statements.get('update collections set closed = 1 where period_month = ? and closed = 0').run(period);
   statements.get("update executions set status = 'completed', completed_at = ? where period_month = ? and status = 'processing'").run(stampMs, period);
-  statements.get('delete from planned_debits where collection_id in (select id from collections where period_month = ?)').run(period);
 
   const lapsed = new Map<number, number>();
   const n = state?.meta.settings.lapseAfterUnpaidPeriods ?? engineSettings(readMeta(statements)).lapseAfterUnpaidPeriods;
@@ -471,7 +515,7 @@ function closePeriod(statements: StatementCache, state: EngineState | null, peri
       if (customer.collections.length > 0) {
         customer.hasOracle = customer.collections.some((c) => c.strategy === 'oracle');
         keep.push(customer);
-      }
+      } else customer.account.release();
     }
     state.customers.splice(0, state.customers.length, ...keep);
     state.openPeriods.delete(period);
@@ -535,7 +579,10 @@ export async function advance(ctx: LocalContext, target: AdvanceTarget, options:
         }
         const version = dataVersion(raw);
         const stale = state === null || version !== seen.version || store.generation !== seen.generation || state.meta.today !== today;
-        if (stale) state = load(statements);
+        if (stale) {
+          state = load(statements);
+          if (process.env.PREMIA_DEBUG_MEM) memLog('after load');
+        }
         const s: EngineState = state!;
         const todayDay = dayNumber(today);
         const lead = s.meta.settings.leadDays;
@@ -584,8 +631,15 @@ export async function advance(ctx: LocalContext, target: AdvanceTarget, options:
     days.push(result);
     options.onDay?.(result, days.length, total);
   }
+  if (process.env.PREMIA_DEBUG_MEM) memLog('end of advance');
   const reached = await store.withConnection(async (_raw, statements) => readMeta(statements).get('clock_date')!);
   return { from, to: reached, days };
+}
+
+function memLog(what: string): void {
+  (globalThis as { gc?: () => void }).gc?.();
+  const m = process.memoryUsage();
+  process.stderr.write(`[mem] ${what}: heap ${(m.heapUsed / 1e6).toFixed(0)} MB, rss ${(m.rss / 1e6).toFixed(0)} MB, external ${(m.external / 1e6).toFixed(0)} MB\n`);
 }
 
 function dataVersion(raw: BetterSqlite3.Database): number {

@@ -217,11 +217,12 @@ export class LocalBackend implements Backend {
 
 /** How open collections follow policy changes. */
 const POLICY_HOOKS: policies.PolicyChangeHooks = {
-  async onStatusChange(trx, ctx, policy, _from, to) {
+  async onStatusChange(trx, ctx, policy, _from, to, today) {
     if (to !== 'cancelled') return; // lapsed / reinstated policies are skipped / resumed by the engine
-    // Attempts stop at once; what was collected stays collected.
+    // Attempts stop at once (debits planned for later days are withdrawn; past plans stay on
+    // record); what was collected stays collected.
     const open = trx.selectFrom('collections').select('id').where('policy_id', '=', policy.id).where('closed', '=', 0);
-    await trx.deleteFrom('planned_debits').where('collection_id', 'in', open).execute();
+    await trx.deleteFrom('planned_debits').where('collection_id', 'in', open).where('date', '>', today).execute();
     await trx
       .updateTable('collections')
       .set({ status: 'CANCELLED' })

@@ -11,6 +11,7 @@ import { registerPolicies } from './policies/index.js';
 import { registerServe } from './serve/index.js';
 import { registerReports } from './reports/index.js';
 import { registerSettlements } from './settlements/index.js';
+import { registerSimulate } from './simulate/index.js';
 import { registerWhoami } from './whoami/index.js';
 
 export function registerCommands(program: Command, ctx: CliContext, state: RunState): void {
@@ -22,6 +23,7 @@ export function registerCommands(program: Command, ctx: CliContext, state: RunSt
   registerServe(program, ctx, state);
   registerReports(program, ctx, state);
   registerSettlements(program, ctx, state);
+  registerSimulate(program, ctx, state);
   registerLogin(program, ctx, state);
   registerLogout(program, ctx, state);
   registerWhoami(program, ctx, state);

@@ -1,0 +1,17 @@
+import { Option, type Command } from 'commander';
+import type { CliContext } from '../../context.js';
+import type { RunState } from '../../main.js';
+import { lazyAction } from '../action.js';
+
+export function registerSimulate(program: Command, ctx: CliContext, state: RunState): void {
+  program
+    .command('simulate')
+    .description("run the monthly cycle day by day on a local store (the shipped fixtures by default) and summarise it")
+    .option('--period <YYYY-MM>', 'first period to collect', '2026-11')
+    .option('--months <n>', 'consecutive months to run', '1')
+    .option('--policies <file>', 'policy CSV (default: fixtures/policies.csv)')
+    .option('--bank <file>', "bank transactions CSV (default: fixtures/bank-transactions.csv; 'none' for generated accounts only)")
+    .addOption(new Option('--strategy <name>', 'collection strategy').choices(['smart', 'naive', 'oracle']).default('smart'))
+    .option('--out <dir>', 'where to write each period\'s files (default ./premia-out)', 'premia-out')
+    .action(lazyAction(ctx, state, () => import('./simulate.js')));
+}

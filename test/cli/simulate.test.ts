@@ -1,0 +1,105 @@
+/** `premia simulate`: the README's main job. */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { REPO, runCli, tempDir } from '../helpers/cli.js';
+
+const tmp = tempDir('premia-sim-');
+afterAll(() => tmp.cleanup());
+
+describe('premia simulate', () => {
+  it('runs the month on the shipped fixtures: summary, settlement, files', async () => {
+    const dir = join(tmp.dir, 'one');
+    const r = await runCli(['simulate', '--json', '--out', dir], { cwd: tmp.dir });
+    expect(r.code).toBe(0);
+    const s = r.json();
+    expect([s.seed, s.strategy, s.months.length]).toEqual([1, 'smart', 1]);
+    const m = s.months[0];
+    expect(m).toMatchObject({
+      period_month: '2026-11',
+      policies: 520,
+      by_status: { PAID_FULL: 459, PAID_PARTIAL: 27, UNPAID: 33, CANCELLED: 1 },
+      due: 518983.09,
+      collected: 425772.01,
+      collection_rate_amount: 0.8204,
+      collection_rate_count: 0.8827,
+      attempts: 563,
+      failed_attempts: 28,
+      amount_changes: 8,
+      cancellations: 1,
+      lapsed_policies: 0,
+    });
+    // The settlement reconciles with the report's collected total, to the cent.
+    expect(m.settlement).toMatchObject({
+      settlement_number: 'SETTLE-2026-11-001',
+      period_month: '2026-11',
+      total_collections: 425772.01,
+      distribution_fee: 106443.0,
+      collections_fee: 14902.02,
+      total_fees: 121345.02,
+      vat: 18201.75,
+      net_amount: 286225.24,
+      payment_date: '2026-12-03',
+      status: 'pending',
+    });
+    expect(readdirSync(join(dir, '2026-11')).sort()).toEqual([
+      'SETTLE-2026-11-001-lines.csv',
+      'SETTLE-2026-11-001.csv',
+      'attempts-2026-11.csv',
+      'collections-2026-11.csv',
+    ]);
+    const report = readFileSync(join(dir, '2026-11', 'collections-2026-11.csv'), 'utf8').split('\n');
+    expect(report[0]).toBe(
+      'period_month,customer_id,external_customer_ref,policy_number,product_code,collection_amount_due,collection_amount_collected,shortfall,collection_status,first_attempt_date,last_attempt_date,number_of_attempts,last_failure_reason',
+    );
+    expect(report.length).toBe(522); // header, 520 rows, final newline
+    const collectedCents = report.slice(1, -1).reduce((sum, line) => sum + Math.round(Number(line.split(',')[6]) * 100), 0);
+    expect(collectedCents).toBe(42577201);
+    const statement = readFileSync(join(dir, '2026-11', 'SETTLE-2026-11-001.csv'), 'utf8');
+    expect(statement).toBe(
+      'settlement_number,period_month,total_collections,distribution_fee,collections_fee,total_fees,vat,net_amount,payment_date,payment_reference\n' +
+        'SETTLE-2026-11-001,2026-11,425772.01,106443.00,14902.02,121345.02,18201.75,286225.24,2026-12-03,PRM2611001-28KTXAGP\n',
+    );
+    const byPattern = Object.fromEntries(m.by_income_pattern.map((p: { pattern: string; policies: number }) => [p.pattern, p.policies]));
+    expect(byPattern).toEqual({ monthly_fixed_day: 161, irregular: 121, monthly_last_business_day: 76, twice_monthly: 59, weekly: 52, fortnightly: 50, none: 1 });
+  });
+
+  it('the same seed gives byte-identical output and files; another seed differs', async () => {
+    const run = async (name: string, seed?: string) => {
+      const r = await runCli([...(seed ? ['--seed', seed] : []), 'simulate', '--json', '--months', '2', '--out', name], { cwd: tmp.dir });
+      expect(r.code).toBe(0);
+      return r.stdout + readFileSync(join(tmp.dir, name, '2026-12', 'attempts-2026-12.csv'), 'utf8');
+    };
+    const a = await run('a');
+    expect(await run('b')).toBe(a.replaceAll('"a/', '"b/'));
+    expect(await run('c', '7')).not.toBe(a.replaceAll('"a/', '"c/'));
+  });
+
+  it('several months: a second settlement, premium changes and lapses show', async () => {
+    const r = await runCli(['simulate', '--json', '--months', '2', '--out', 'two'], { cwd: tmp.dir });
+    const months = r.json().months;
+    expect(months.map((m: { settlement: { settlement_number: string } }) => m.settlement.settlement_number)).toEqual(['SETTLE-2026-11-001', 'SETTLE-2026-12-001']);
+    expect(months[1].lapsed_policies).toBe(25);
+    expect(months[1].policies).toBe(519); // one cancelled in November is not queued again
+  });
+
+  it('refuses bad options and a store that already has a run', async () => {
+    expect((await runCli(['simulate', '--period', '2026-13'], { cwd: tmp.dir })).code).toBe(2);
+    expect((await runCli(['simulate', '--months', '0'], { cwd: tmp.dir })).code).toBe(2);
+    expect((await runCli(['simulate', '--policies', 'missing.csv'], { cwd: tmp.dir })).code).toBe(2);
+    const db = join(tmp.dir, 'used.db');
+    expect((await runCli(['--db', db, 'simulate', '--out', 'used'], { cwd: tmp.dir })).code).toBe(0);
+    const again = await runCli(['--db', db, 'simulate', '--out', 'used'], { cwd: tmp.dir });
+    expect(again.code).toBe(6);
+    expect(again.stderr).toContain('already has a collections run; simulate needs a new store');
+  });
+
+  it('the quick start: the built binary, from any directory', () => {
+    const r = spawnSync(process.execPath, [join(REPO, 'bin', 'premia.js'), 'simulate'], { cwd: tmp.dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('Settlement SETTLE-2026-11-001 (pending; EFT on 2026-12-03, reference PRM2611001-28KTXAGP)');
+    expect(r.stdout).toContain('collected 425772.01 of 518983.09 due: 82.0% by amount, 88.3% of policies paid in full');
+    expect(r.stderr).toBe('');
+  });
+});
