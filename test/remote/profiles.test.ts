@@ -275,6 +275,12 @@ describe('local-only commands in remote mode', () => {
     );
   });
 
+  it('premia simulate runs on a temporary local store: asked for a service, it says it is local-only', async () => {
+    const r = await premia(['--base-url', server.url, 'simulate'], { PREMIA_API_KEY: server.keys.acme });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("error: 'premia simulate' is local-only");
+  });
+
   it('the clock and bank commands use the service simulation endpoints', async () => {
     const env = { PREMIA_BASE_URL: server.url, PREMIA_API_KEY: server.keys.acme };
     const r = await premia(['clock', '--json'], env);
