@@ -124,6 +124,24 @@ export const SCENARIOS: Scenario[] = [
   },
 
   {
+    // README "A month by hand", command for command (human output; `> file` becomes --output).
+    name: "the README's month by hand",
+    steps: [
+      { name: 'premia clock set 2026-10-31', args: ['clock', 'set', '2026-10-31'], code: 0 },
+      { name: 'premia policies import fixtures/policies.csv', args: ['policies', 'import', POLICIES], code: 0, check: (r) => expect(r.stdout).toBe('Imported 520 policies; 0 rows failed.\n') },
+      { name: 'premia bank import fixtures/bank-transactions.csv', args: ['bank', 'import', BANK], code: 0 },
+      { name: 'premia collections execute --period 2026-11', args: ['collections', 'execute', '--period', PERIOD], code: 0 },
+      { name: 'premia clock advance --to 2026-11-30', args: ['clock', 'advance', '--to', '2026-11-30'], code: 0 },
+      { name: 'premia clock advance --days 1', args: ['clock', 'advance', '--days', '1'], code: 0 },
+      { name: 'premia reports collections --period 2026-11 > collections-2026-11.csv', args: ['reports', 'collections', '--period', PERIOD, '--output', 'collections-2026-11.csv'], code: 0, file: 'collections-2026-11.csv' },
+      { name: 'premia clock advance --days 1 (day 2)', args: ['clock', 'advance', '--days', '1'], code: 0 },
+      { name: 'premia settlements create --period 2026-11', args: ['settlements', 'create', '--period', PERIOD], code: 0, check: (r) => expect(r.stdout).toMatch(/^settlement_number +SETTLE-2026-11-001\n/) },
+      { name: 'premia clock advance --days 1 (day 3)', args: ['clock', 'advance', '--days', '1'], code: 0 },
+      { name: 'premia settlements export SETTLE-2026-11-001 --output settlement.csv', args: ['settlements', 'export', 'SETTLE-2026-11-001', '--output', 'settlement.csv'], code: 0, file: 'settlement.csv' },
+    ],
+  },
+
+  {
     name: 'validation errors',
     steps: [
       { name: 'an amount with three decimals', args: create('POL-V', '12.345'), code: 2, beforeSending: true, error: 'VALIDATION_ERROR' },
