@@ -146,9 +146,14 @@ describe('premia logout', () => {
 });
 
 describe('choosing the mode and the key', () => {
-  it('local by default, on ./premia.db', async () => {
+  it('local by default, on ./premia.db (which whoami does not create)', async () => {
     const r = await premia(['whoami', '--json']);
-    expect(r.json()).toEqual({ mode: 'local', db: join(dir, 'premia.db'), client: 'Local' });
+    expect(r.json()).toEqual({ mode: 'local', db: join(dir, 'premia.db'), client: null });
+    expect(existsSync(join(dir, 'premia.db'))).toBe(false);
+    expect((await premia(['whoami'])).stdout).toBe(`mode    local\nstore   ${join(dir, 'premia.db')} (not created yet)\nclient  -\n`);
+    const db = join(home, 'made.db');
+    expect((await premia(['--db', db, 'clock'])).code).toBe(0);
+    expect((await premia(['--db', db, 'whoami', '--json'])).json()).toEqual({ mode: 'local', db, client: 'Local' });
   });
 
   it('PREMIA_DB beats a saved default profile; --db beats everything but is refused beside --base-url', async () => {

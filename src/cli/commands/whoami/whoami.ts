@@ -4,12 +4,15 @@
  * spec request) so a refused key shows here first (exit 4). The key is shown by its last 4
  * characters only.
  */
+import { existsSync } from 'node:fs';
 import type { Target } from '../../../backend/types.js';
 import type { CommandEnv } from '../action.js';
 
 export default async function whoami({ ctx, globals, ui, backend }: CommandEnv): Promise<number> {
   const target = await ctx.target(globals);
-  const described = await (await backend()).describe();
+  // Asking who we are does not create a store: without one, say where it would be.
+  const noStore = target.mode === 'local' && target.db !== ':memory:' && !existsSync(target.db!);
+  const described: Target = noStore ? { mode: 'local', db: target.db, client: target.asClient ?? null } : await (await backend()).describe();
   const out: Target & { key_source?: string | null } =
     target.mode === 'local'
       ? { mode: 'local', db: described.db ?? target.db, client: described.client ?? null }
@@ -29,7 +32,7 @@ export default async function whoami({ ctx, globals, ui, backend }: CommandEnv):
   if (out.mode === 'local') {
     ui.keyValues([
       ['mode', 'local'],
-      ['store', out.db],
+      ['store', noStore ? `${out.db} (not created yet)` : out.db],
       ['client', out.client],
     ]);
   } else {
