@@ -97,6 +97,14 @@ describe('premia login', () => {
     expect(existsSync(configFile())).toBe(false);
   });
 
+  it('on a terminal asks for the base URL too when none is known', async () => {
+    const asked: string[] = [];
+    const r = await premia(['login', '--profile', 'asked'], {}, { tty: true, answers: [server.url, server.keys.acme], asked });
+    expect(r.code).toBe(0);
+    expect(asked).toEqual(['Base URL of the service (including /v1):', `API key for ${server.url}:`]);
+    expect(JSON.parse(readFileSync(configFile(), 'utf8')).profiles.asked.base_url).toBe(server.url);
+  });
+
   it('needs to know the service', async () => {
     const r = await premia(['login'], { PREMIA_API_KEY: server.keys.acme });
     expect(r.code).toBe(2);
