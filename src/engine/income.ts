@@ -186,14 +186,22 @@ function scoreMonthly(
 ): Scored {
   const matched: IncomeCredit[] = [];
   let expected = 0;
+  const visit = (d: number) => {
+    if (!inWindow(d)) return;
+    expected++;
+    const k = lowerBound(cands, d);
+    if (k < cands.length && cands[k]!.day === d) matched.push(cands[k]!);
+  };
   for (const m of months) {
     const d1 = m.firstDay + dom1(m) - 1;
     const d2 = dom2 ? m.firstDay + dom2(m) - 1 : -1;
-    for (const d of d2 >= 0 && d2 !== d1 ? (d2 < d1 ? [d2, d1] : [d1, d2]) : [d1]) {
-      if (!inWindow(d)) continue;
-      expected++;
-      const k = lowerBound(cands, d);
-      if (k < cands.length && cands[k]!.day === d) matched.push(cands[k]!);
+    if (d2 < 0 || d2 === d1) visit(d1);
+    else if (d2 < d1) {
+      visit(d2);
+      visit(d1);
+    } else {
+      visit(d1);
+      visit(d2);
     }
   }
   const score = expected + cands.length === 0 ? 0 : (2 * matched.length) / (expected + cands.length);
@@ -259,11 +267,33 @@ export function isIncomeDay(a: IncomeAnalysis, day: number): boolean {
   }
 }
 
-/** The latest predicted income day in [from, to], or null. */
+/** The latest predicted income day in [from, to], or null (closed form per pattern). */
 export function lastIncomeDayIn(a: IncomeAnalysis, from: number, to: number): number | null {
-  if (!isRegular(a)) return null;
-  for (let d = to; d >= from; d--) if (isIncomeDay(a, d)) return d;
-  return null;
+  if (to < from) return null;
+  switch (a.pattern) {
+    case 'weekly':
+    case 'fortnightly': {
+      const period = a.pattern === 'weekly' ? 7 : 14;
+      const d = to - ((((to - a.anchorDay!) % period) + period) % period);
+      return d >= from ? d : null;
+    }
+    case 'monthly_fixed_day':
+    case 'monthly_last_business_day':
+    case 'twice_monthly': {
+      // At most two paydays a month: look at the month of `to`, then the months before.
+      for (let m = monthOf(to); m.lastDay >= from; m = monthOf(m.firstDay - 1)) {
+        const late = m.firstDay + (a.pattern === 'monthly_fixed_day' ? m.payDom[a.dayOfMonth!]! : m.lastBusinessDom) - 1;
+        if (late <= to && late >= from) return late;
+        if (a.pattern === 'twice_monthly') {
+          const mid = m.firstDay + m.payDom[15]! - 1;
+          if (mid <= to && mid >= from) return mid;
+        }
+      }
+      return null;
+    }
+    default:
+      return null;
+  }
 }
 
 /** Predicted income days in [from, to], by the pattern. Irregular income has no predictions. */
