@@ -197,8 +197,8 @@ const I_MLAST = 12;
 const I_PAYMAIN = 13;
 const I_PAYPREV = 14;
 const I_PAYMID = 15;
-const I_ORDER0 = 16; // mode (0 day of month, 1 days after payday), offset, amount, text
-const I_STRIDE = I_ORDER0 + 16;
+const I_ORDER0 = 16; // per order: (mode << 8 | offset << 4 | text), amount
+const I_STRIDE = I_ORDER0 + 8;
 // Real columns.
 const F_GIG = 0;
 const F_SPENDP = 1;
@@ -253,11 +253,9 @@ export class GeneratedBook {
     v[o + I_MFIRST] = 1;
     v[o + I_MLAST] = 0;
     p.debitOrders.forEach((d, k) => {
-      const at = o + I_ORDER0 + 4 * k;
-      v[at] = d.mode === 'dom' ? 0 : 1;
-      v[at + 1] = d.offset;
-      v[at + 2] = d.amount;
-      v[at + 3] = DEBIT_ORDER_TEXT.indexOf(d.text);
+      const at = o + I_ORDER0 + 2 * k;
+      v[at] = ((d.mode === 'dom' ? 0 : 1) << 8) | (d.offset << 4) | DEBIT_ORDER_TEXT.indexOf(d.text);
+      v[at + 1] = d.amount;
     });
     const r = i * F_STRIDE;
     this.reals[r + F_GIG] = p.gigRate;
@@ -364,9 +362,11 @@ export class GeneratedBook {
     if (day >= eventDay && event === 2) return; // a frozen account pays nothing out
     const orders = v[o + I_ORDERS]!;
     for (let k = 0; k < orders; k++) {
-      const at = o + I_ORDER0 + 4 * k;
-      const due = v[at] === 0 ? day - v[o + I_MFIRST]! + 1 === v[at + 1] : this.isMainPayday(o, day - v[at + 1]!);
-      if (due) out.addDebit(v[at + 2]!, DEBIT_ORDER_TEXT[v[at + 3]!]!);
+      const at = o + I_ORDER0 + 2 * k;
+      const meta = v[at]!;
+      const offset = (meta >> 4) & 15;
+      const due = meta >> 8 === 0 ? day - v[o + I_MFIRST]! + 1 === offset : this.isMainPayday(o, day - offset);
+      if (due) out.addDebit(v[at + 1]!, DEBIT_ORDER_TEXT[meta & 15]!);
     }
     const h = mix32(v[o + I_KEY]! ^ 0x3c6ef372, day);
     const r = i * F_STRIDE;

@@ -68,7 +68,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     // FULL: a committed collections day or import survives a power cut, not only a crash.
     raw.pragma('synchronous = FULL');
     raw.pragma('foreign_keys = ON');
-    raw.pragma('temp_store = MEMORY');
+    // temp_store stays the default (files): sorting a million rows must not live in memory.
     raw.pragma('cache_size = -65536'); // 64 MiB
   } catch (e) {
     raw.close();

@@ -62,6 +62,7 @@ export function provisionalEpoch(today: string): number {
 const NEVER_DAY = NEVER;
 const NO_DAY = -NEVER;
 const BUCKETS = 3;
+const INT32_MAX = 0x7fffffff;
 const SUMS = 5; // per bucket: posted debits on payday + 0..3, and on all days
 const PATTERN_CODES: Record<IncomePattern, number> = Object.fromEntries(INCOME_PATTERNS.map((p, i) => [p, i])) as Record<IncomePattern, number>;
 
@@ -87,19 +88,21 @@ export class AccountSet {
   private c2Amount: Float64Array;
   private payday: Int32Array;
   private monthMax: Float64Array;
-  // the outgoing statistics: BUCKETS × SUMS sums and counts per account
-  private sums: Float64Array;
-  private counts: Uint16Array;
+  // the outgoing statistics: BUCKETS × SUMS sums (integer cents, saturating) and day counts
+  private sums: Int32Array;
+  private counts: Uint8Array;
   // the income analysis (aStarted: 0 none yet, 1 current, 2 due again as of aDueDay)
   private aStarted: Uint8Array;
   private aDueDay: Int32Array;
   private aPattern: Uint8Array;
-  private aConfidence: Float64Array;
+  /** confidence × 100 (the analysis rounds it to two decimals). */
+  private aConfidence: Int16Array;
   private aTypical: Float64Array;
   private aThreshold: Float64Array;
   private aDom: Int8Array;
   private aAnchor: Int32Array;
-  private aGap: Float64Array;
+  /** mean gap × 100 (rounded to two decimals), -1 when none. */
+  private aGap: Int32Array;
   private aLastDay: Int32Array;
   private aLastAmount: Float64Array;
   private aObserved: Int32Array;
@@ -121,17 +124,17 @@ export class AccountSet {
     this.c2Amount = new Float64Array(c);
     this.payday = new Int32Array(c);
     this.monthMax = new Float64Array(c);
-    this.sums = new Float64Array(c * BUCKETS * SUMS);
-    this.counts = new Uint16Array(c * BUCKETS * SUMS);
+    this.sums = new Int32Array(c * BUCKETS * SUMS);
+    this.counts = new Uint8Array(c * BUCKETS * SUMS);
     this.aStarted = new Uint8Array(c);
     this.aDueDay = new Int32Array(c);
     this.aPattern = new Uint8Array(c);
-    this.aConfidence = new Float64Array(c);
+    this.aConfidence = new Int16Array(c);
     this.aTypical = new Float64Array(c);
     this.aThreshold = new Float64Array(c);
     this.aDom = new Int8Array(c);
     this.aAnchor = new Int32Array(c);
-    this.aGap = new Float64Array(c);
+    this.aGap = new Int32Array(c);
     this.aLastDay = new Int32Array(c);
     this.aLastAmount = new Float64Array(c);
     this.aObserved = new Int32Array(c);
@@ -214,12 +217,12 @@ export class AccountSet {
     const a = analyzeIncome(this.credits(i, windowStart, day), day, windowStart);
     this.aStarted[i] = 1;
     this.aPattern[i] = PATTERN_CODES[a.pattern];
-    this.aConfidence[i] = a.confidence;
+    this.aConfidence[i] = Math.round(a.confidence * 100);
     this.aTypical[i] = a.typicalAmount;
     this.aThreshold[i] = a.threshold;
     this.aDom[i] = a.dayOfMonth ?? 0;
     this.aAnchor[i] = a.anchorDay ?? NO_DAY;
-    this.aGap[i] = a.meanGap ?? -1;
+    this.aGap[i] = a.meanGap === null ? -1 : Math.round(a.meanGap * 100);
     this.aLastDay[i] = a.lastIncomeDay ?? NO_DAY;
     this.aLastAmount[i] = a.lastIncomeAmount;
     this.aObserved[i] = a.observed;
@@ -242,12 +245,12 @@ export class AccountSet {
     this.ensureAnalysis(i);
     const a = into ?? ({} as IncomeAnalysis);
     a.pattern = INCOME_PATTERNS[this.aPattern[i]!]!;
-    a.confidence = this.aConfidence[i]!;
+    a.confidence = this.aConfidence[i]! / 100;
     a.typicalAmount = this.aTypical[i]!;
     a.threshold = this.aThreshold[i]!;
     a.dayOfMonth = this.aDom[i] === 0 ? null : this.aDom[i]!;
     a.anchorDay = this.aAnchor[i] === NO_DAY ? null : this.aAnchor[i]!;
-    a.meanGap = this.aGap[i]! < 0 ? null : this.aGap[i]!;
+    a.meanGap = this.aGap[i]! < 0 ? null : this.aGap[i]! / 100;
     a.lastIncomeDay = this.aLastDay[i] === NO_DAY ? null : this.aLastDay[i]!;
     a.lastIncomeAmount = this.aLastAmount[i]!;
     a.observed = this.aObserved[i]!;
@@ -267,7 +270,7 @@ export class AccountSet {
     this.ensureAnalysis(i);
     const a = this.scratch;
     a.pattern = INCOME_PATTERNS[this.aPattern[i]!]!;
-    a.confidence = this.aConfidence[i]!;
+    a.confidence = this.aConfidence[i]! / 100;
     a.dayOfMonth = this.aDom[i] === 0 ? null : this.aDom[i]!;
     a.anchorDay = this.aAnchor[i] === NO_DAY ? null : this.aAnchor[i]!;
     if (a.pattern === 'none') return true;
@@ -336,10 +339,10 @@ export class AccountSet {
     }
     const k = day - this.payday[i]!;
     if (k >= 0 && k < 4) {
-      this.sums[at + k]! += facts.postedDebits;
+      this.sums[at + k] = Math.min(INT32_MAX, this.sums[at + k]! + facts.postedDebits);
       this.counts[at + k]!++;
     }
-    this.sums[at + 4]! += facts.postedDebits;
+    this.sums[at + 4] = Math.min(INT32_MAX, this.sums[at + 4]! + facts.postedDebits);
     this.counts[at + 4]!++;
     if (!analyse) return;
     this.ensureAnalysis(i);

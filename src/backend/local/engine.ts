@@ -598,6 +598,9 @@ function writeDay(statements: StatementCache, state: EngineState, day: number, o
        attempts = ?, failed_attempts = ?, last_failure_reason = ? where id = ?`,
   );
   const cs = state.cols;
+  // In rowid order: consecutive rows share pages, so a day's updates touch each page once
+  // (in customer order they hop across a table larger than the page cache).
+  state.dirty.sort((x, y) => cs.rowid[x]! - cs.rowid[y]!);
   for (const c of state.dirty) {
     update.run(
       cs.collected[c]!,
