@@ -18,8 +18,9 @@
  *           `sqlite3 -csv` writing the same bytes. Target: ≥ 0.5 × sqlite3's speed, flat memory.
  *   settle  `premia settlements create --period 2026-11`. Target: < 1 s.
  *
- * Data lives in bench/.data (git-ignored) and is reused: the CSV, the imported store and the
- * store after the month (the report and settle parts need it; it is made, untimed, when missing).
+ * Data lives in bench/.data (git-ignored; PREMIA_BENCH_DATA names another directory) and is
+ * reused: the CSV, the imported store and the store after the month (the report and settle parts
+ * need it; it is made, untimed, when missing).
  * --fresh regenerates all of it. The exit code is 0 even when a target is missed (this is a
  * measurement, not a test); 1 when a command itself fails; 2 for bad options.
  */
@@ -33,6 +34,7 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  readSync,
   renameSync,
   rmSync,
   statSync,
@@ -40,12 +42,13 @@ import {
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const DATA = join(ROOT, 'bench', '.data');
+// PREMIA_BENCH_DATA moves the data elsewhere (the smoke test uses a temporary directory).
+const DATA = process.env.PREMIA_BENCH_DATA ? resolve(process.env.PREMIA_BENCH_DATA) : join(ROOT, 'bench', '.data');
 const BIN = join(ROOT, 'bin', 'premia.js');
 const TIME = '/usr/bin/time';
 const require = createRequire(import.meta.url);
@@ -223,13 +226,17 @@ function copyDb(from, to) {
   for (const suffix of ['', '-wal']) if (existsSync(from + suffix)) copyFileSync(from + suffix, to + suffix);
 }
 
-/** A read-only look into a store or database; null when the file is not there or not readable. */
+/**
+ * A look into a store or database (queries only); null when the file is not there or not
+ * readable. Opened read-write, because a read-only connection to a WAL store cannot remove the
+ * -wal and -shm files when it closes.
+ */
 function peek(path, fn) {
   if (!existsSync(path)) return null;
   const Database = require('better-sqlite3');
   let db;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
+    db = new Database(path, { fileMustExist: true, timeout: 10_000 });
     return fn(db);
   } catch {
     return null;
@@ -322,7 +329,6 @@ function countCsvCustomers(path) {
   const size = statSync(path).size;
   const fd = openSync(path, 'r');
   const buf = Buffer.alloc(Math.min(size, 4096));
-  const { readSync } = require('node:fs');
   readSync(fd, buf, 0, buf.length, size - buf.length);
   closeSync(fd);
   const lines = buf.toString('utf8').trim().split('\n');
@@ -420,7 +426,7 @@ function partImport(o, results) {
     failNote: 'speed',
     premiaText: `${premia.wall.toFixed(2)} s ${rate(o.scale, premia.wall)}`,
     baselineText: `${sqlite.wall.toFixed(2)} s ${rate(o.scale, sqlite.wall)}`,
-    extra: { rows: o.scale, premia_rows_per_s: Math.round(o.scale / premia.wall), sqlite3_rows_per_s: Math.round(o.scale / sqlite.wall) },
+    extra: { rows: o.scale, cpu_ratio: Number((sqlite.cpu / premia.cpu).toFixed(3)), premia_rows_per_s: Math.round(o.scale / premia.wall), sqlite3_rows_per_s: Math.round(o.scale / sqlite.wall) },
   }));
 }
 
@@ -788,6 +794,7 @@ async function main() {
     out.push(`load average before: ${before.load_average.join(' ')}   after: ${loadAfter.join(' ')}   (1, 5, 15 min)`);
     out.push('');
     if (results.length > 0) printTable(results, out);
+    else out.push('(nothing measured)');
     const notes = [];
     for (const r of results) {
       if (r.extra?.same_bytes_as_sqlite3 === false) notes.push(`the report's bytes differ from sqlite3's CSV (files kept in bench/.data)`);
