@@ -62,13 +62,13 @@ const MIB = 1024 * 1024;
 
 /** The targets, in one place. */
 const TARGETS = {
-  importRatio: 0.6, // premia rows/s ≥ 0.6 × sqlite3 .import rows/s
-  advanceSeconds: 60,
-  advanceRssMib: 1024,
-  engineCores: 2,
-  reportRatio: 0.5, // premia report ≥ 0.5 × sqlite3 -csv speed
-  reportRssOverStartupMib: 128, // "flat memory": peak RSS at most this far above premia's start-up RSS
-  settleSeconds: 1,
+  import_ratio: 0.6, // premia rows/s ≥ 0.6 × sqlite3 .import rows/s
+  advance_max_s: 60,
+  advance_max_rss_mib: 1024,
+  engine_cores: 2,
+  report_ratio: 0.5, // premia report ≥ 0.5 × sqlite3 -csv speed
+  report_max_rss_over_startup_mib: 128, // "flat memory": peak RSS at most this far above premia's start-up RSS
+  settle_max_s: 1,
 };
 
 class CommandFailed extends Error {}
@@ -151,7 +151,7 @@ function runOnce(cmd, args, { stdout = 'ignore', pin = false } = {}) {
     fd = openSync(stdout, 'w');
     out = fd;
   }
-  const wrapped = pin ? ['taskset', ['-c', cpuList(TARGETS.engineCores), cmd, ...args]] : [cmd, args];
+  const wrapped = pin ? ['taskset', ['-c', cpuList(TARGETS.engine_cores), cmd, ...args]] : [cmd, args];
   const started = process.hrtime.bigint();
   let r;
   try {
@@ -200,7 +200,7 @@ function measure(label, cmd, args, { runs, before, check, stdout, pin } = {}) {
 let pinnable = null;
 function shouldPin() {
   if (pinnable === null) {
-    pinnable = os.availableParallelism() > TARGETS.engineCores && spawnSync('taskset', ['-V'], { stdio: 'ignore' }).status === 0;
+    pinnable = os.availableParallelism() > TARGETS.engine_cores && spawnSync('taskset', ['-V'], { stdio: 'ignore' }).status === 0;
   }
   return pinnable;
 }
@@ -421,8 +421,8 @@ function partImport(o, results) {
   const ratio = sqlite.wall / premia.wall;
   results.push(row('import', `policies import, ${count(o.scale)} rows`, premia, sqlite, {
     ratio,
-    target: `≥ ${TARGETS.importRatio.toFixed(2)} ×`,
-    pass: ratio >= TARGETS.importRatio,
+    target: `≥ ${TARGETS.import_ratio.toFixed(2)} ×`,
+    pass: ratio >= TARGETS.import_ratio,
     failNote: 'speed',
     premiaText: `${premia.wall.toFixed(2)} s ${rate(o.scale, premia.wall)}`,
     baselineText: `${sqlite.wall.toFixed(2)} s ${rate(o.scale, sqlite.wall)}`,
@@ -442,7 +442,7 @@ function runEngine(o, results, { timed }) {
     else best[key].walls.push(...m.walls);
   };
   if (timed) {
-    log(`\nEngine month: ${o.scale} policies${pin ? `, pinned to ${TARGETS.engineCores} cores` : ''}` +
+    log(`\nEngine month: ${o.scale} policies${pin ? `, pinned to ${TARGETS.engine_cores} cores` : ''}` +
       `${o.scale >= 500_000 ? ' (the advance takes minutes at this scale)' : ''}`);
   }
   for (let i = 0; i < runs; i++) {
@@ -475,13 +475,13 @@ function runEngine(o, results, { timed }) {
   const label = (s) => `engine: ${s}`;
   results.push(row('engine', label(`clock set ${CLOCK_START}`), best.set, null, {}));
   results.push(row('engine', label(`collections execute (${count(o.scale)} queued)`), best.execute, null, { extra: month ? { month } : {} }));
-  const inTime = advance.wall <= TARGETS.advanceSeconds;
-  const inMemory = advance.rssMib <= TARGETS.advanceRssMib;
+  const inTime = advance.wall <= TARGETS.advance_max_s;
+  const inMemory = advance.rssMib <= TARGETS.advance_max_rss_mib;
   results.push(row('engine', label(`clock advance --to ${MONTH_END} (30 days)`), advance, null, {
-    target: `≤ ${TARGETS.advanceSeconds} s, ≤ 1 GiB RSS`,
+    target: `≤ ${TARGETS.advance_max_s} s, ≤ 1 GiB RSS`,
     pass: inTime && inMemory,
     failNote: [!inTime && 'time', !inMemory && 'memory'].filter(Boolean).join(' and '),
-    extra: { cores: pin ? TARGETS.engineCores : os.availableParallelism(), pinned: pin },
+    extra: { cores: pin ? TARGETS.engine_cores : os.availableParallelism(), pinned: pin },
   }));
 }
 
@@ -544,13 +544,13 @@ async function partReport(o, results) {
   const premia = measure('premia reports collections (csv to stdout)', cmd, args, { runs: o.runs });
   const start = startup(o, db, results, 'report');
   const ratio = sqlite.wall / premia.wall;
-  const flat = premia.rssMib <= start.rssMib + TARGETS.reportRssOverStartupMib;
+  const flat = premia.rssMib <= start.rssMib + TARGETS.report_max_rss_over_startup_mib;
   const same = await sameBytes(o, db, month.clientId);
   results.push(row('report', `reports collections csv, ${count(o.scale)} rows`, premia, sqlite, {
     ratio,
-    target: `≥ ${TARGETS.reportRatio.toFixed(2)} ×, flat RSS`,
-    pass: ratio >= TARGETS.reportRatio && flat,
-    failNote: [ratio < TARGETS.reportRatio && 'speed', !flat && 'memory'].filter(Boolean).join(' and '),
+    target: `≥ ${TARGETS.report_ratio.toFixed(2)} ×, flat RSS`,
+    pass: ratio >= TARGETS.report_ratio && flat,
+    failNote: [ratio < TARGETS.report_ratio && 'speed', !flat && 'memory'].filter(Boolean).join(' and '),
     extra: {
       cpu_ratio: Number((sqlite.cpu / premia.cpu).toFixed(3)),
       startup_rss_mib: Number(start.rssMib.toFixed(1)),
@@ -633,8 +633,8 @@ function partSettle(o, results) {
   const start = startup(o, db, results, 'settle');
   results.push(row('settle', `settlements create, ${count(o.scale)} collections`, premia, sqlite, {
     ratio: sqlite.wall / premia.wall,
-    target: `< ${TARGETS.settleSeconds} s`,
-    pass: premia.wall < TARGETS.settleSeconds,
+    target: `< ${TARGETS.settle_max_s} s`,
+    pass: premia.wall < TARGETS.settle_max_s,
     failNote: 'time',
     extra: { over_startup_s: Number((premia.wall - start.wall).toFixed(3)), settlement_number: created.settlement_number, total_collections_cents: expected },
   }));
@@ -800,7 +800,7 @@ async function main() {
       if (r.extra?.same_bytes_as_sqlite3 === false) notes.push(`the report's bytes differ from sqlite3's CSV (files kept in bench/.data)`);
       if (r.extra?.same_bytes_as_sqlite3 === true) {
         notes.push(`the report (${r.extra.output_mib} MiB) is byte for byte the CSV sqlite3 writes; ` +
-          `flat RSS = peak RSS ≤ premia's start-up RSS (${r.extra.startup_rss_mib.toFixed(0)} MiB) + ${TARGETS.reportRssOverStartupMib} MiB`);
+          `flat RSS = peak RSS ≤ premia's start-up RSS (${r.extra.startup_rss_mib.toFixed(0)} MiB) + ${TARGETS.report_max_rss_over_startup_mib} MiB`);
       }
       if (r.extra?.month) {
         const m = r.extra.month;
