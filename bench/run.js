@@ -179,22 +179,33 @@ function runOnce(cmd, args, { stdout = 'ignore', pin = false } = {}) {
 }
 
 /**
- * Run a command `runs` times (calling `before` ahead of each run, untimed) and keep the run with
- * the best wall time; `check(result)` validates each run's output.
+ * Run each command `runs` times, taking turns (a, b, a, b, …) so a baseline and premia see the
+ * same load on a shared machine, and keep each command's run with the best wall time. A spec is
+ * { label, cmd, args, before, check, stdout, pin }: `before()` runs ahead of each run, untimed;
+ * `check(result)` validates each run's output.
  */
-function measure(label, cmd, args, { runs, before, check, stdout, pin } = {}) {
-  let best = null;
-  const walls = [];
+function measureTogether(specs, runs) {
+  const best = specs.map(() => null);
+  const walls = specs.map(() => []);
   for (let i = 0; i < runs; i++) {
-    before?.();
-    log(`  ${label}${runs > 1 ? ` (run ${i + 1} of ${runs})` : ''}…`);
-    const r = runOnce(cmd, args, { stdout, pin });
-    check?.(r);
-    walls.push(r.wall);
-    if (best === null || r.wall < best.wall) best = r;
+    specs.forEach((spec, k) => {
+      spec.before?.();
+      log(`  ${spec.label}${runs > 1 ? ` (run ${i + 1} of ${runs})` : ''}…`);
+      const r = runOnce(spec.cmd, spec.args, { stdout: spec.stdout, pin: spec.pin });
+      spec.check?.(r);
+      walls[k].push(r.wall);
+      if (best[k] === null || r.wall < best[k].wall) best[k] = r;
+    });
   }
-  log(`    best ${best.wall.toFixed(2)} s wall, ${best.cpu.toFixed(2)} s cpu, ${best.rssMib.toFixed(0)} MiB peak RSS`);
-  return { label, wall: best.wall, cpu: best.cpu, user: best.user, sys: best.sys, rssMib: best.rssMib, walls, stdout: best.stdout };
+  return specs.map((spec, k) => {
+    const b = best[k];
+    log(`    ${spec.label}: best ${b.wall.toFixed(2)} s wall, ${b.cpu.toFixed(2)} s cpu, ${b.rssMib.toFixed(0)} MiB peak RSS`);
+    return { label: spec.label, wall: b.wall, cpu: b.cpu, user: b.user, sys: b.sys, rssMib: b.rssMib, walls: walls[k], stdout: b.stdout };
+  });
+}
+
+function measure(label, cmd, args, { runs, ...rest } = {}) {
+  return measureTogether([{ label, cmd, args, ...rest }], runs)[0];
 }
 
 let pinnable = null;
@@ -399,23 +410,29 @@ function partImport(o, results) {
   const csv = ensurePoliciesCsv(o);
   log(`\nImport: ${o.scale} rows (${(statSync(csv).size / MIB).toFixed(1)} MiB, ${countCsvCustomers(csv)} customers)`);
   const sqliteDb = join(DATA, `sqlite-import-${o.scale}.db`);
-  const sqlite = measure('sqlite3 .import --csv (fresh database)', 'sqlite3', [sqliteDb, `.import --csv ${csv} policies`], {
-    runs: o.runs,
-    before: () => removeDb(sqliteDb),
-    check: () => {
-      const n = peek(sqliteDb, (db) => db.prepare('select count(*) as n from policies').get().n);
-      if (n !== o.scale) throw new CommandFailed(`sqlite3 imported ${n} rows, not ${o.scale}`);
-    },
-  });
-  removeDb(sqliteDb);
   const premiaDb = join(DATA, `import-${o.scale}.db`);
   const [cmd, args] = premiaArgs(premiaDb, '--seed', SEED, '--json', 'policies', 'import', csv);
-  const premia = measure('premia policies import (fresh store)', cmd, args, {
-    runs: o.runs,
-    before: () => removeDb(premiaDb),
-    check: checkImport(o),
-    stdout: 'pipe',
-  });
+  const [sqlite, premia] = measureTogether([
+    {
+      label: 'sqlite3 .import --csv (fresh database)',
+      cmd: 'sqlite3',
+      args: [sqliteDb, `.import --csv ${csv} policies`],
+      before: () => removeDb(sqliteDb),
+      check: () => {
+        const n = peek(sqliteDb, (db) => db.prepare('select count(*) as n from policies').get().n);
+        if (n !== o.scale) throw new CommandFailed(`sqlite3 imported ${n} rows, not ${o.scale}`);
+      },
+    },
+    {
+      label: 'premia policies import (fresh store)',
+      cmd,
+      args,
+      before: () => removeDb(premiaDb),
+      check: checkImport(o),
+      stdout: 'pipe',
+    },
+  ], o.runs);
+  removeDb(sqliteDb);
   // The last import is the store the engine starts from.
   moveDb(premiaDb, basePath(o));
   const ratio = sqlite.wall / premia.wall;
@@ -539,9 +556,11 @@ async function partReport(o, results) {
   const db = month.path;
   log(`\nReport: ${o.scale} collections of ${PERIOD}`);
   const premiaReport = (...extra) => premiaArgs(db, 'reports', 'collections', '--period', PERIOD, ...extra);
-  const sqlite = measure('sqlite3 -csv -header (the same report)', 'sqlite3', ['-csv', '-header', db, reportSql(month.clientId, false)], { runs: o.runs });
   const [cmd, args] = premiaReport();
-  const premia = measure('premia reports collections (csv to stdout)', cmd, args, { runs: o.runs });
+  const [sqlite, premia] = measureTogether([
+    { label: 'sqlite3 -csv -header (the same report)', cmd: 'sqlite3', args: ['-csv', '-header', db, reportSql(month.clientId, false)] },
+    { label: 'premia reports collections (csv to stdout)', cmd, args },
+  ], o.runs);
   const start = startup(o, db, results, 'report');
   const ratio = sqlite.wall / premia.wall;
   const flat = premia.rssMib <= start.rssMib + TARGETS.report_max_rss_over_startup_mib;
@@ -614,22 +633,27 @@ function partSettle(o, results) {
   const db = month.path;
   log(`\nSettlement: ${o.scale} collections of ${PERIOD}`);
   const expected = peek(db, (c) => c.prepare('select sum(amount_collected) as s from collections where client_id = ? and period_month = ?').get(month.clientId, PERIOD).s);
-  const sqlite = measure('sqlite3: count and sum of the period', 'sqlite3', [
-    db,
-    `select count(*), sum(amount_collected) from collections where client_id = ${month.clientId} and period_month = '${PERIOD}'`,
-  ], { runs: o.runs });
   let created = null;
   const [cmd, args] = premiaArgs(db, '--json', 'settlements', 'create', '--period', PERIOD);
-  const premia = measure(`premia settlements create --period ${PERIOD}`, cmd, args, {
-    runs: o.runs,
-    before: () => dropSettlements(db),
-    stdout: 'pipe',
-    check: (r) => {
-      created = JSON.parse(r.stdout);
-      const total = Math.round(created.total_collections * 100);
-      if (total !== expected) throw new CommandFailed(`the settlement's total ${created.total_collections} is not the period's ${expected} cents`);
+  const [sqlite, premia] = measureTogether([
+    {
+      label: 'sqlite3: count and sum of the period',
+      cmd: 'sqlite3',
+      args: [db, `select count(*), sum(amount_collected) from collections where client_id = ${month.clientId} and period_month = '${PERIOD}'`],
     },
-  });
+    {
+      label: `premia settlements create --period ${PERIOD}`,
+      cmd,
+      args,
+      before: () => dropSettlements(db),
+      stdout: 'pipe',
+      check: (r) => {
+        created = JSON.parse(r.stdout);
+        const total = Math.round(created.total_collections * 100);
+        if (total !== expected) throw new CommandFailed(`the settlement's total ${created.total_collections} is not the period's ${expected} cents`);
+      },
+    },
+  ], o.runs);
   const start = startup(o, db, results, 'settle');
   results.push(row('settle', `settlements create, ${count(o.scale)} collections`, premia, sqlite, {
     ratio: sqlite.wall / premia.wall,
@@ -809,6 +833,8 @@ async function main() {
       }
       if (r.extra?.pinned) notes.push(`the engine ran pinned to ${r.extra.cores} cores (taskset)`);
     }
+    const byCpu = results.filter((r) => r.extra?.cpu_ratio !== undefined).map((r) => `${r.part} ${r.extra.cpu_ratio.toFixed(2)} ×`);
+    if (byCpu.length) notes.push(`the same ratios by CPU time (steadier when the machine is busy): ${byCpu.join(', ')}`);
     if (notes.length) out.push('', ...notes.map((n) => `note: ${n}`));
     out.push('', `ratio = speed relative to the baseline (baseline time / premia time). ${elapsed.toFixed(0)} s in all.`);
     process.stdout.write(`${out.join('\n')}\n`);
