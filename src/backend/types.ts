@@ -24,6 +24,8 @@ export interface Target {
   api_key?: string | null;
   /** The client (organisation) the commands act for. */
   client?: string | null;
+  /** remote: the premia version the service reports (X-Premia-Version), null for another server. */
+  server_version?: string | null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -118,6 +120,11 @@ export interface Upload {
   stream: AsyncIterable<Uint8Array | string>;
   /** Size in bytes when known (for progress). */
   size?: number;
+  /**
+   * A fresh stream of the same bytes from the start, when the source can be read again (a file;
+   * not stdin). The remote backend uses it to resend an upload whose connection failed.
+   */
+  reopen?: () => AsyncIterable<Uint8Array | string>;
 }
 
 export interface ImportProgress {

@@ -178,62 +178,102 @@ const KIND_CODES: Record<ProfileKind, number> = {
   none: 6,
 };
 const EVENT_NAMES: Array<AccountEvent | null> = [null, 'ACCOUNT_CLOSED', 'ACCOUNT_FROZEN', 'PAYMENT_STOPPED'];
+const NO_DAY = 0x7fffffff;
+
+// Integer columns of an account (I_STRIDE per account), then up to 4 debit orders of 4 numbers.
+const I_KEY = 0;
+const I_KIND = 1;
+const I_PAYDOM = 2;
+const I_ANCHOR = 3;
+const I_PAY = 4;
+const I_MONTHLY = 5;
+const I_EVENT = 6;
+const I_EVENTDAY = 7;
+const I_EMPLOYER = 8;
+const I_START = 9;
+const I_ORDERS = 10;
+const I_MFIRST = 11;
+const I_MLAST = 12;
+const I_PAYMAIN = 13;
+const I_PAYPREV = 14;
+const I_PAYMID = 15;
+const I_ORDER0 = 16; // mode (0 day of month, 1 days after payday), offset, amount, text
+const I_STRIDE = I_ORDER0 + 16;
+// Real columns.
+const F_GIG = 0;
+const F_SPENDP = 1;
+const F_SPENDM = 2;
+const F_STRIDE = 3;
 
 /**
- * A generated account: the profile's facts copied into plain numeric fields (a million of these
- * live in memory during a run), and the current month's paydays cached so living a day is a few
- * comparisons and one hash.
+ * Generated accounts, column-wise: a million of them live in memory during a run, so each is a
+ * slice of two typed arrays (about 150 bytes) rather than an object. The current month's
+ * paydays are cached per account, so living a day is a few comparisons and one hash.
  */
-export class GeneratedAccount implements AccountSource {
-  readonly kind = 'generated' as const;
-  private readonly key: number;
-  private readonly kindCode: number;
-  private readonly payDom: number;
-  private readonly anchor: number;
-  private readonly payAmount: number;
-  private readonly monthlyIncome: number;
-  private readonly gigRate: number;
-  private readonly spendProb: number;
-  private readonly spendMean: number;
-  private readonly eventCode: number;
-  private readonly eventDay: number;
-  private readonly employer: number;
-  /** Debit orders, four numbers each: mode (0 day of month, 1 days after payday), offset, amount, text. */
-  private readonly orders: number[];
-  // The cached month: its first and last day, the main payday of this month and of the month
-  // before (-1 when none), and the mid-month payday of twice-monthly earners.
-  private mFirst = 1;
-  private mLast = 0;
-  private payMain = -1;
-  private payMainPrev = -1;
-  private payMid = -1;
+export class GeneratedBook {
+  private ints: Int32Array;
+  private reals: Float64Array;
+  private count = 0;
 
-  constructor(
-    profile: GeneratedProfile,
-    seed: number,
-    customerId: string,
-    readonly startDay: number,
-  ) {
-    this.key = hashString32(customerId, seed ^ 0x1b873593);
-    this.employer = this.key % EMPLOYERS.length;
-    this.kindCode = KIND_CODES[profile.kind];
-    this.payDom = profile.payDom;
-    this.anchor = profile.anchor;
-    this.payAmount = profile.payAmount;
-    this.monthlyIncome = profile.monthlyIncome;
-    this.gigRate = profile.gigRate;
-    this.spendProb = profile.spendProb;
-    this.spendMean = profile.spendMean;
-    this.eventCode = profile.event === null ? 0 : EVENT_NAMES.indexOf(profile.event);
-    this.eventDay = profile.event === null ? Number.POSITIVE_INFINITY : profile.eventDay;
-    this.orders = [];
-    for (const o of profile.debitOrders) this.orders.push(o.mode === 'dom' ? 0 : 1, o.offset, o.amount, DEBIT_ORDER_TEXT.indexOf(o.text));
+  constructor(capacity = 16) {
+    this.ints = new Int32Array(capacity * I_STRIDE);
+    this.reals = new Float64Array(capacity * F_STRIDE);
   }
 
-  private mainPaydayOf(m: ReturnType<typeof monthOf>): number {
-    switch (this.kindCode) {
+  get size(): number {
+    return this.count;
+  }
+
+  /** Add the account of (seed, customer) opening on `epochDay`; returns its index. */
+  add(seed: number, customerId: string, epochDay: number): number {
+    const p = generatedProfile(seed, customerId, epochDay);
+    if ((this.count + 1) * I_STRIDE > this.ints.length) {
+      const ints = new Int32Array(this.ints.length * 2);
+      ints.set(this.ints);
+      this.ints = ints;
+      const reals = new Float64Array(this.reals.length * 2);
+      reals.set(this.reals);
+      this.reals = reals;
+    }
+    const i = this.count++;
+    const o = i * I_STRIDE;
+    const v = this.ints;
+    const key = hashString32(customerId, seed ^ 0x1b873593);
+    v[o + I_KEY] = key;
+    v[o + I_KIND] = KIND_CODES[p.kind];
+    v[o + I_PAYDOM] = p.payDom;
+    v[o + I_ANCHOR] = p.anchor;
+    v[o + I_PAY] = p.payAmount;
+    v[o + I_MONTHLY] = p.monthlyIncome;
+    v[o + I_EVENT] = p.event === null ? 0 : EVENT_NAMES.indexOf(p.event);
+    v[o + I_EVENTDAY] = p.event === null ? NO_DAY : p.eventDay;
+    v[o + I_EMPLOYER] = key % EMPLOYERS.length;
+    v[o + I_START] = epochDay;
+    v[o + I_ORDERS] = p.debitOrders.length;
+    v[o + I_MFIRST] = 1;
+    v[o + I_MLAST] = 0;
+    p.debitOrders.forEach((d, k) => {
+      const at = o + I_ORDER0 + 4 * k;
+      v[at] = d.mode === 'dom' ? 0 : 1;
+      v[at + 1] = d.offset;
+      v[at + 2] = d.amount;
+      v[at + 3] = DEBIT_ORDER_TEXT.indexOf(d.text);
+    });
+    const r = i * F_STRIDE;
+    this.reals[r + F_GIG] = p.gigRate;
+    this.reals[r + F_SPENDP] = p.spendProb;
+    this.reals[r + F_SPENDM] = p.spendMean;
+    return i;
+  }
+
+  startDay(i: number): number {
+    return this.ints[i * I_STRIDE + I_START]!;
+  }
+
+  private mainPaydayOf(o: number, m: ReturnType<typeof monthOf>): number {
+    switch (this.ints[o + I_KIND]) {
       case 0:
-        return m.firstDay + m.payDom[this.payDom]! - 1;
+        return m.firstDay + m.payDom[this.ints[o + I_PAYDOM]!]! - 1;
       case 1:
       case 2:
         return m.firstDay + m.lastBusinessDom - 1;
@@ -242,96 +282,136 @@ export class GeneratedAccount implements AccountSource {
     }
   }
 
-  private enterMonth(day: number): void {
+  /** Make `day`'s month the cached one of account offset `o`. */
+  private enterMonth(o: number, day: number): void {
+    const v = this.ints;
+    if (day <= v[o + I_MLAST]! && day >= v[o + I_MFIRST]!) return;
     const m = monthOf(day);
-    this.mFirst = m.firstDay;
-    this.mLast = m.lastDay;
-    this.payMain = this.mainPaydayOf(m);
-    this.payMainPrev = this.mainPaydayOf(monthOf(m.firstDay - 1));
-    this.payMid = this.kindCode === 2 ? m.firstDay + m.payDom[15]! - 1 : -1;
+    v[o + I_MFIRST] = m.firstDay;
+    v[o + I_MLAST] = m.lastDay;
+    v[o + I_PAYMAIN] = this.mainPaydayOf(o, m);
+    v[o + I_PAYPREV] = this.mainPaydayOf(o, monthOf(m.firstDay - 1));
+    v[o + I_PAYMID] = v[o + I_KIND] === 2 ? m.firstDay + m.payDom[15]! - 1 : -1;
   }
 
-  /** Whether `day` (this month or the last day of the one before) is a main payday. */
-  private isMainPayday(day: number): boolean {
-    if (this.payMain < 0) return false;
-    return day >= this.mFirst ? day === this.payMain : day === this.payMainPrev;
+  /** Whether `day` (this month or the last days of the one before) is a main payday. */
+  private isMainPayday(o: number, day: number): boolean {
+    const v = this.ints;
+    if (v[o + I_PAYMAIN]! < 0) return false;
+    return day >= v[o + I_MFIRST]! ? day === v[o + I_PAYMAIN] : day === v[o + I_PAYPREV];
   }
 
-  /** The income credit of a day, or 0. Call with the month of `day` entered. */
-  private incomeOn(day: number): number {
-    if (day < this.startDay) return 0;
-    if (day >= this.eventDay && this.eventCode === 1) return 0;
-    switch (this.kindCode) {
+  /** The income credit of a day, or 0 (the month of `day` must be the cached one). */
+  private incomeOn(i: number, o: number, day: number): number {
+    const v = this.ints;
+    if (day < v[o + I_START]!) return 0;
+    if (day >= v[o + I_EVENTDAY]! && v[o + I_EVENT] === 1) return 0;
+    switch (v[o + I_KIND]) {
       case 0:
       case 1:
-        return day === this.payMain ? this.payAmount : 0;
+        return day === v[o + I_PAYMAIN] ? v[o + I_PAY]! : 0;
       case 2:
-        return day === this.payMain || day === this.payMid ? this.payAmount : 0;
+        return day === v[o + I_PAYMAIN] || day === v[o + I_PAYMID] ? v[o + I_PAY]! : 0;
       case 3:
       case 4: {
-        const period = this.kindCode === 4 ? 7 : 14;
-        if ((((day - this.anchor) % period) + period) % period !== 0) return 0;
+        const period = v[o + I_KIND] === 4 ? 7 : 14;
+        if ((((day - v[o + I_ANCHOR]!) % period) + period) % period !== 0) return 0;
         // Wages vary a little with hours worked.
-        return Math.round(this.payAmount * (0.92 + 0.16 * unitFloat(mix32(this.key, day))));
+        return Math.round(v[o + I_PAY]! * (0.92 + 0.16 * unitFloat(mix32(v[o + I_KEY]!, day))));
       }
       case 5: {
-        const h = mix32(this.key ^ 0x68e31da4, day);
-        if (unitFloat(h) >= this.gigRate) return 0;
+        const h = mix32(v[o + I_KEY]! ^ 0x68e31da4, day);
+        const rate = this.reals[i * F_STRIDE + F_GIG]!;
+        if (unitFloat(h) >= rate) return 0;
         // Deposits of widely varying size: mean monthlyIncome / (30.4 × rate).
         const factor = -Math.log(1 - 0.999 * unitFloat(fmix32(h ^ 0x2545f491)));
-        return Math.max(500, Math.round(((this.monthlyIncome / (30.4 * this.gigRate)) * factor) / 10) * 10);
+        return Math.max(500, Math.round(((v[o + I_MONTHLY]! / (30.4 * rate)) * factor) / 10) * 10);
       }
       default: {
-        const h = mix32(this.key ^ 0x7a3b9c1d, day);
+        const h = mix32(v[o + I_KEY]! ^ 0x7a3b9c1d, day);
         return unitFloat(h) < 0.03 ? 5_000 + (h % 20) * 1_000 : 0;
       }
     }
   }
 
-  private incomeText(): string {
-    switch (this.kindCode) {
+  private incomeText(o: number): string {
+    const employer = this.ints[o + I_EMPLOYER]!;
+    switch (this.ints[o + I_KIND]) {
       case 5:
         return 'GIG PLATFORM PAYOUT';
       case 6:
         return 'TRANSFER FROM FAMILY';
       case 3:
       case 4:
-        return WAGE_TEXT[this.employer]!;
+        return WAGE_TEXT[employer]!;
       default:
-        return SALARY_TEXT[this.employer]!;
+        return SALARY_TEXT[employer]!;
     }
   }
 
-  dayActivity(day: number, out: DayActivity): void {
+  dayActivity(i: number, day: number, out: DayActivity): void {
     out.clear();
-    if (day < this.startDay) return;
-    if (day > this.mLast || day < this.mFirst) this.enterMonth(day);
-    if (day === this.eventDay) out.addEvent(EVENT_NAMES[this.eventCode]!);
-    if (day >= this.eventDay && this.eventCode === 1) return;
-    const income = this.incomeOn(day);
-    if (income > 0) out.addCredit(income, this.incomeText());
-    if (day >= this.eventDay && this.eventCode === 2) return; // a frozen account pays nothing out
-    const orders = this.orders;
-    for (let i = 0; i < orders.length; i += 4) {
-      const due = orders[i] === 0 ? day - this.mFirst + 1 === orders[i + 1] : this.isMainPayday(day - orders[i + 1]!);
-      if (due) out.addDebit(orders[i + 2]!, DEBIT_ORDER_TEXT[orders[i + 3]!]!);
+    const v = this.ints;
+    const o = i * I_STRIDE;
+    if (day < v[o + I_START]!) return;
+    this.enterMonth(o, day);
+    const eventDay = v[o + I_EVENTDAY]!;
+    const event = v[o + I_EVENT]!;
+    if (day === eventDay) out.addEvent(EVENT_NAMES[event]!);
+    if (day >= eventDay && event === 1) return;
+    const income = this.incomeOn(i, o, day);
+    if (income > 0) out.addCredit(income, this.incomeText(o));
+    if (day >= eventDay && event === 2) return; // a frozen account pays nothing out
+    const orders = v[o + I_ORDERS]!;
+    for (let k = 0; k < orders; k++) {
+      const at = o + I_ORDER0 + 4 * k;
+      const due = v[at] === 0 ? day - v[o + I_MFIRST]! + 1 === v[at + 1] : this.isMainPayday(o, day - v[at + 1]!);
+      if (due) out.addDebit(v[at + 2]!, DEBIT_ORDER_TEXT[v[at + 3]!]!);
     }
-    const h = mix32(this.key ^ 0x3c6ef372, day);
-    if (unitFloat(h) < this.spendProb) {
-      const amount = Math.round(this.spendMean * (0.3 + 1.4 * unitFloat(fmix32(h ^ 0x165667b1))));
+    const h = mix32(v[o + I_KEY]! ^ 0x3c6ef372, day);
+    const r = i * F_STRIDE;
+    if (unitFloat(h) < this.reals[r + F_SPENDP]!) {
+      const amount = Math.round(this.reals[r + F_SPENDM]! * (0.3 + 1.4 * unitFloat(fmix32(h ^ 0x165667b1))));
       if (amount > 0) out.addDebit(amount, h % 3 === 0 ? 'CASH WITHDRAWAL' : 'CARD PURCHASE');
     }
   }
 
-  events(): Array<{ event: AccountEvent; day: number }> {
-    return this.eventCode === 0 ? [] : [{ event: EVENT_NAMES[this.eventCode]!, day: this.eventDay }];
+  events(i: number): Array<{ event: AccountEvent; day: number }> {
+    const o = i * I_STRIDE;
+    const event = this.ints[o + I_EVENT]!;
+    return event === 0 ? [] : [{ event: EVENT_NAMES[event]!, day: this.ints[o + I_EVENTDAY]! }];
   }
 
-  credits(from: number, to: number): Credit[] {
+  credits(i: number, from: number, to: number): Credit[] {
+    const o = i * I_STRIDE;
+    const v = this.ints;
     const out: Credit[] = [];
-    for (let day = Math.max(from, this.startDay); day <= to; day++) {
-      if (day > this.mLast || day < this.mFirst) this.enterMonth(day);
-      const amount = this.incomeOn(day);
+    const first = Math.max(from, v[o + I_START]!);
+    // Nothing arrives once the account is closed.
+    const last = v[o + I_EVENT] === 1 ? Math.min(to, v[o + I_EVENTDAY]! - 1) : to;
+    const kind = v[o + I_KIND]!;
+    if (kind <= 2) {
+      // Monthly pay: the payday(s) of each month, computed directly.
+      for (let m = monthOf(first); m.firstDay <= last; m = monthOf(m.lastDay + 1)) {
+        const main = this.mainPaydayOf(o, m);
+        const mid = kind === 2 ? m.firstDay + m.payDom[15]! - 1 : -1;
+        const pay = v[o + I_PAY]!;
+        if (mid >= first && mid <= last && mid < main) out.push({ day: mid, amount: pay });
+        if (main >= first && main <= last) out.push({ day: main, amount: pay });
+      }
+      return out;
+    }
+    if (kind === 3 || kind === 4) {
+      // Weekly / fortnightly pay: every period from the anchor.
+      const period = kind === 4 ? 7 : 14;
+      const anchor = v[o + I_ANCHOR]!;
+      for (let day = first + ((((anchor - first) % period) + period) % period); day <= last; day += period) {
+        out.push({ day, amount: Math.round(v[o + I_PAY]! * (0.92 + 0.16 * unitFloat(mix32(v[o + I_KEY]!, day)))) });
+      }
+      return out;
+    }
+    for (let day = first; day <= last; day++) {
+      const amount = this.incomeOn(i, o, day);
       if (amount > 0) out.push({ day, amount });
     }
     return out;
@@ -341,6 +421,33 @@ export class GeneratedAccount implements AccountSource {
 const SALARY_TEXT = EMPLOYERS.map((e) => `SALARY ${e}`);
 const WAGE_TEXT = EMPLOYERS.map((e) => `WAGES ${e}`);
 
+/** One generated account as an AccountSource: an index into a book. */
+export class GeneratedAccount implements AccountSource {
+  readonly kind = 'generated' as const;
+  constructor(
+    readonly book: GeneratedBook,
+    readonly index: number,
+  ) {}
+
+  get startDay(): number {
+    return this.book.startDay(this.index);
+  }
+
+  dayActivity(day: number, out: DayActivity): void {
+    this.book.dayActivity(this.index, day, out);
+  }
+
+  credits(from: number, to: number): Credit[] {
+    return this.book.credits(this.index, from, to);
+  }
+
+  events(): Array<{ event: AccountEvent; day: number }> {
+    return this.book.events(this.index);
+  }
+}
+
+/** A single generated account (in a book of its own). */
 export function generatedAccount(seed: number, customerId: string, epochDay: number): GeneratedAccount {
-  return new GeneratedAccount(generatedProfile(seed, customerId, epochDay), seed, customerId, epochDay);
+  const book = new GeneratedBook(1);
+  return new GeneratedAccount(book, book.add(seed, customerId, epochDay));
 }

@@ -40,17 +40,96 @@ export interface LedgerObserver {
   debit(day: number, amount: number, text: string, posted: boolean, balance: number): void;
 }
 
-/** The scratch buffer every ledger shares: living a day allocates nothing. */
-const SCRATCH = new DayActivity();
+/** The scratch buffer every account shares: living a day allocates nothing. */
+export const SCRATCH = new DayActivity();
 const AMOUNTS: number[] = [];
 
+/**
+ * The account rules of one day (the README's "Account rules"), the one implementation of them:
+ * `act` holds the day's own activity, `blocked` why premia's debits fail whatever the balance
+ * (or null). Returns the balance at the end of the day; outcomes and facts are written out.
+ */
+export function applyDay(
+  act: DayActivity,
+  day: number,
+  opening: number,
+  blocked: FailureReason | null,
+  premia: PremiaDebits | null,
+  outcomes: Array<FailureReason | null>,
+  facts: DayFacts,
+  observer?: LedgerObserver,
+): number {
+  let balance = opening;
+  let credits = 0;
+  for (let i = 0; i < act.creditCount; i++) {
+    const amount = act.credits[i]!;
+    balance += amount;
+    credits += amount;
+    if (observer) observer.credit(day, amount, act.creditText[i]!, balance);
+  }
+  let collected = 0;
+  let n = 0;
+  if (premia !== null) {
+    n = premia.debitsFor(balance, day, AMOUNTS);
+    for (let i = 0; i < n; i++) {
+      const amount = AMOUNTS[i]!;
+      let reason: FailureReason | null = blocked;
+      if (reason === null) {
+        if (amount <= balance) {
+          balance -= amount;
+          collected += amount;
+        } else reason = 'INSUFFICIENT_FUNDS';
+      }
+      outcomes[i] = reason;
+      if (observer) observer.premiaDebit(day, amount, reason, balance);
+    }
+  }
+  let posted = 0;
+  for (let i = 0; i < act.debitCount; i++) {
+    const amount = act.debits[i]!;
+    const ok = amount <= balance;
+    if (ok) {
+      balance -= amount;
+      posted += amount;
+    }
+    if (observer) observer.debit(day, amount, act.debitText[i]!, ok, balance);
+  }
+  facts.credits = credits;
+  facts.postedDebits = posted;
+  facts.collected = collected;
+  facts.premiaDebits = n;
+  return balance;
+}
+
+/** The first day each event holds from (a large sentinel when never). */
+export const NEVER = 0x7fffffff;
+
+export function eventDays(source: AccountSource): { closed: number; frozen: number; stopped: number } {
+  let closed = NEVER;
+  let frozen = NEVER;
+  let stopped = NEVER;
+  for (const e of source.events()) {
+    if (e.event === 'ACCOUNT_CLOSED') closed = Math.min(closed, e.day);
+    else if (e.event === 'ACCOUNT_FROZEN') frozen = Math.min(frozen, e.day);
+    else stopped = Math.min(stopped, e.day);
+  }
+  return { closed, frozen, stopped };
+}
+
+export function blockedReason(day: number, closed: number, frozen: number, stopped: number): FailureReason | null {
+  if (closed <= day) return 'ACCOUNT_CLOSED';
+  if (frozen <= day) return 'ACCOUNT_FROZEN';
+  if (stopped <= day) return 'PAYMENT_STOPPED';
+  return null;
+}
+
+/** One account living through days (for single-account uses and tests; the engine keeps a
+ * million of these column-wise, on the same applyDay). */
 export class Ledger {
   balance: number;
   /** The last day lived. */
   day: number;
-  private readonly closedFrom: number;
-  private readonly frozenFrom: number;
-  private readonly stoppedFrom: number;
+  private readonly events: { closed: number; frozen: number; stopped: number };
 
   /** An account that has lived through `lastDay` with `balance` (0 and the day before its start when new). */
   constructor(
@@ -60,25 +139,12 @@ export class Ledger {
   ) {
     this.day = lastDay;
     this.balance = balance;
-    let closed = Number.POSITIVE_INFINITY;
-    let frozen = Number.POSITIVE_INFINITY;
-    let stopped = Number.POSITIVE_INFINITY;
-    for (const e of source.events()) {
-      if (e.event === 'ACCOUNT_CLOSED') closed = Math.min(closed, e.day);
-      else if (e.event === 'ACCOUNT_FROZEN') frozen = Math.min(frozen, e.day);
-      else stopped = Math.min(stopped, e.day);
-    }
-    this.closedFrom = closed;
-    this.frozenFrom = frozen;
-    this.stoppedFrom = stopped;
+    this.events = eventDays(source);
   }
 
   /** Why premia's debits fail on `day` whatever the balance, or null. */
   blockedOn(day: number): FailureReason | null {
-    if (this.closedFrom <= day) return 'ACCOUNT_CLOSED';
-    if (this.frozenFrom <= day) return 'ACCOUNT_FROZEN';
-    if (this.stoppedFrom <= day) return 'PAYMENT_STOPPED';
-    return null;
+    return blockedReason(day, this.events.closed, this.events.frozen, this.events.stopped);
   }
 
   /**
@@ -89,49 +155,8 @@ export class Ledger {
   live(premia: PremiaDebits | null, outcomes: Array<FailureReason | null>, facts: DayFacts, observer?: LedgerObserver): DayFacts {
     const day = this.day + 1;
     this.day = day;
-    const act = SCRATCH;
-    this.source.dayActivity(day, act);
-    let balance = this.balance;
-    let credits = 0;
-    for (let i = 0; i < act.creditCount; i++) {
-      const amount = act.credits[i]!;
-      balance += amount;
-      credits += amount;
-      if (observer) observer.credit(day, amount, act.creditText[i]!, balance);
-    }
-    let collected = 0;
-    let n = 0;
-    if (premia !== null) {
-      n = premia.debitsFor(balance, day, AMOUNTS);
-      const blocked = n > 0 ? this.blockedOn(day) : null;
-      for (let i = 0; i < n; i++) {
-        const amount = AMOUNTS[i]!;
-        let reason: FailureReason | null = blocked;
-        if (reason === null) {
-          if (amount <= balance) {
-            balance -= amount;
-            collected += amount;
-          } else reason = 'INSUFFICIENT_FUNDS';
-        }
-        outcomes[i] = reason;
-        if (observer) observer.premiaDebit(day, amount, reason, balance);
-      }
-    }
-    let posted = 0;
-    for (let i = 0; i < act.debitCount; i++) {
-      const amount = act.debits[i]!;
-      const ok = amount <= balance;
-      if (ok) {
-        balance -= amount;
-        posted += amount;
-      }
-      if (observer) observer.debit(day, amount, act.debitText[i]!, ok, balance);
-    }
-    this.balance = balance;
-    facts.credits = credits;
-    facts.postedDebits = posted;
-    facts.collected = collected;
-    facts.premiaDebits = n;
+    this.source.dayActivity(day, SCRATCH);
+    this.balance = applyDay(SCRATCH, day, this.balance, this.blockedOn(day), premia, outcomes, facts, observer);
     return facts;
   }
 }

@@ -1,10 +1,28 @@
 /**
- * What a command gets injected: IO streams, terminal flags, environment, a wall clock and a
- * lazy backend. Tests build a context with buffers and run commands in-process; the binary
- * builds one from `process`. The concrete backend is chosen here and only here.
+ * What a command gets injected: IO streams, terminal flags, environment, a wall clock, a prompter
+ * and a lazy backend. Tests build a context with buffers and run commands in-process; the binary
+ * builds one from `process`. The concrete backend (local or remote) is chosen here and only
+ * here, and so are the operator functions of the server (keys, serve): all are imported
+ * dynamically, when a command needs them, so `--help` loads no database or HTTP library.
+ *
+ * Mode and credentials (first match wins):
+ *   mode      --db with --base-url/--profile is a usage error; --base-url or --profile → remote;
+ *             --db → local; PREMIA_BASE_URL or PREMIA_PROFILE → remote; PREMIA_DB → local;
+ *             a saved profile named `default` → remote; else local on ./premia.db.
+ *   profile   --profile, PREMIA_PROFILE, else `default` when it exists.
+ *   base URL  --base-url, PREMIA_BASE_URL, else the profile's.
+ *   API key   --api-key (with a warning: it shows in process lists and shell history),
+ *             PREMIA_API_KEY, else the profile's key — only when the base URL is the profile's
+ *             own, so that a saved key is never sent to another server.
  */
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import type { EventEmitter } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
-import type { Backend } from '../backend/types.js';
+import type { Backend, Mode } from '../backend/types.js';
+import { PremiaError, usageError } from '../domain/errors.js';
+import { checkGivenKey } from '../domain/idempotency.js';
+import { checkPrivate, checkProfileName, configPath, DEFAULT_PROFILE, readConfig, redactKey, type Profile } from './config.js';
 
 export interface GlobalOptions {
   db?: string;
@@ -18,7 +36,77 @@ export interface GlobalOptions {
   apiKey?: string;
   profile?: string;
   idempotencyKey?: string;
-  client?: string;
+  /** Local mode: act for this client of the store (`--as-client`). */
+  asClient?: string;
+  /** Seconds (--timeout, --connect-timeout). */
+  timeout?: string;
+  connectTimeout?: string;
+}
+
+/** Questions asked on a terminal (never without one). */
+export interface Prompter {
+  /** A masked answer (API keys). */
+  password(message: string): Promise<string>;
+  input(message: string): Promise<string>;
+}
+
+/** Where commands go: resolved from flags, environment and the saved profiles, without opening anything. */
+export interface ResolvedTarget {
+  mode: Mode;
+  /** local: the store file. */
+  db?: string;
+  /** local: the client to act for (--as-client), null for the store's own local client. */
+  asClient?: string | null;
+  /** remote: the base URL, exactly as given. */
+  baseUrl?: string;
+  /** remote: the key (secret: never print it; see `redactKey`). */
+  apiKey?: string | null;
+  keySource?: 'flag' | 'env' | 'profile' | null;
+  /** The saved profile in use, if any. */
+  profile: string | null;
+  configPath: string | null;
+}
+
+export interface CreatedApiKey {
+  id: string;
+  client: string;
+  key: string;
+}
+
+export interface ApiKeyView {
+  id: string;
+  client: string;
+  key: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  jsonLimit?: number;
+  uploadLimit?: number;
+  rateLimit?: number;
+}
+
+export interface ServeIo {
+  stderr: Writable;
+  signals: EventEmitter;
+  onListening?: (url: string) => void;
+}
+
+/** The operator's commands on a local store: API keys and the HTTP service. */
+export interface Operator {
+  createKey(backend: Backend, client: string): Promise<CreatedApiKey>;
+  listKeys(backend: Backend): Promise<ApiKeyView[]>;
+  revokeKey(backend: Backend, keyId: string): Promise<{ key: ApiKeyView; changed: boolean }>;
+  serve(backend: Backend, options: ServeOptions, io: ServeIo): Promise<number>;
+}
+
+/** Test tuning of remote mode (waits between retries). */
+export interface RemoteTuning {
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
 }
 
 export interface CliContext {
@@ -32,9 +120,15 @@ export interface CliContext {
   cwd: string;
   /** Wall clock (a new store's clock starts at its UTC date). */
   now: () => Date;
+  prompter: Prompter;
+  /** Where these global options point (memoised: one resolution per invocation). */
+  target: (globals: GlobalOptions) => Promise<ResolvedTarget>;
   /** The backend for these global options, created on first use and reused. */
   backend: (globals: GlobalOptions) => Promise<Backend>;
-  /** Release what `backend` opened. */
+  /** A remote backend for an explicit URL and key (premia login checks a key with it). */
+  remote: (globals: GlobalOptions, connection: { baseUrl: string; apiKey: string; profile: string | null }) => Promise<Backend>;
+  operator: () => Operator;
+  /** Release what `backend` and `remote` opened. */
   dispose: () => Promise<void>;
 }
 
@@ -48,6 +142,8 @@ export interface ContextInit {
   env?: Record<string, string | undefined>;
   cwd?: string;
   now?: () => Date;
+  prompter?: Prompter;
+  remoteTuning?: RemoteTuning;
 }
 
 export const DEFAULT_DB_FILE = 'premia.db';
@@ -57,6 +153,12 @@ export function createContext(init: ContextInit): CliContext {
   const now = init.now ?? (() => new Date());
   const cwd = init.cwd ?? process.cwd();
   let backend: Promise<Backend> | undefined;
+  let resolved: Promise<ResolvedTarget> | undefined;
+  const opened: Array<Promise<Backend>> = [];
+  /** One idempotency key per invocation (see domain/idempotency.ts). */
+  let invocationKey: string | undefined;
+  const keyOf = (globals: GlobalOptions) => (invocationKey ??= globals.idempotencyKey !== undefined ? checkGivenKey(globals.idempotencyKey) : `premia-${randomUUID()}`);
+
   const ctx: CliContext = {
     stdout: init.stdout,
     stderr: init.stderr,
@@ -67,34 +169,239 @@ export function createContext(init: ContextInit): CliContext {
     env,
     cwd,
     now,
+    prompter: init.prompter ?? inquirerPrompter(init),
+    target(globals) {
+      resolved ??= resolveTarget(ctx, globals);
+      return resolved;
+    },
     backend(globals) {
-      backend ??= openBackend(ctx, globals);
+      backend ??= track(opened, openBackend(ctx, globals, keyOf(globals), init.remoteTuning));
       return backend;
     },
+    remote(globals, connection) {
+      return track(opened, openRemote(ctx, globals, { ...connection, keySource: null }, keyOf(globals), init.remoteTuning));
+    },
+    operator: () => operator(ctx),
     async dispose() {
-      if (!backend) return;
-      const b = backend;
+      const all = opened.splice(0);
       backend = undefined;
-      try {
-        await (await b).close();
-      } catch {
-        // opening failed: nothing to close
+      for (const b of all) {
+        try {
+          await (await b).close();
+        } catch {
+          // opening failed: nothing to close
+        }
       }
     },
   };
   return ctx;
 }
 
-async function openBackend(ctx: CliContext, globals: GlobalOptions): Promise<Backend> {
+function track(list: Array<Promise<Backend>>, p: Promise<Backend>): Promise<Backend> {
+  list.push(p);
+  return p;
+}
+
+/** Resolve mode, URL, key and profile as the header of this file describes. */
+export async function resolveTarget(ctx: CliContext, globals: GlobalOptions): Promise<ResolvedTarget> {
+  const env = ctx.env;
+  const path = configPath(env);
+  const flagRemote = globals.baseUrl !== undefined || globals.profile !== undefined;
+  if (globals.db !== undefined && flagRemote) {
+    throw usageError('Give either --db (local mode) or --base-url/--profile (remote mode), not both.');
+  }
+  const local = (db: string): ResolvedTarget => {
+    if (globals.apiKey !== undefined) throw usageError('--api-key is for remote mode; local mode (--db) uses no key.');
+    return { mode: 'local', db: db === ':memory:' ? db : resolve(ctx.cwd, db), asClient: globals.asClient ?? null, profile: null, configPath: path };
+  };
+  if (globals.db !== undefined) return local(globals.db);
+
+  const envRemote = !!env.PREMIA_BASE_URL || !!env.PREMIA_PROFILE;
+  let profileName: string | null = globals.profile ?? (env.PREMIA_PROFILE || null);
+  const explicitProfile = profileName !== null;
+  let profile: Profile | null = null;
+  if (profileName !== null) {
+    checkProfileName(profileName);
+    if (path === null) throw usageError(`No profile '${profileName}': there is no config directory (set HOME or XDG_CONFIG_HOME).`);
+    profile = (await readConfig(path)).profiles[profileName] ?? null;
+    if (!profile) throw usageError(`There is no profile '${profileName}' in ${path}; create it with 'premia login --profile ${profileName} --base-url URL'.`);
+  } else if (!flagRemote && !envRemote && env.PREMIA_DB) {
+    return local(env.PREMIA_DB);
+  } else if (path !== null) {
+    profile = (await readConfig(path)).profiles[DEFAULT_PROFILE] ?? null;
+    if (profile) profileName = DEFAULT_PROFILE;
+  }
+
+  const baseUrl = globals.baseUrl ?? (env.PREMIA_BASE_URL || undefined) ?? profile?.base_url;
+  if (baseUrl === undefined) return local(env.PREMIA_DB || DEFAULT_DB_FILE);
+  if (globals.asClient !== undefined) {
+    throw usageError('--as-client selects a client of a local store; in remote mode the API key decides the client.');
+  }
+  // A saved key goes only to the URL it was saved for.
+  const profileApplies = profile !== null && sameUrl(profile.base_url, baseUrl);
+  if (!profileApplies && !explicitProfile) {
+    profileName = null;
+    profile = null;
+  }
+  let apiKey: string | null = null;
+  let keySource: ResolvedTarget['keySource'] = null;
+  if (globals.apiKey !== undefined) {
+    apiKey = globals.apiKey;
+    keySource = 'flag';
+    ctx.stderr.write(
+      'warning: --api-key puts the key where others can see it (process listings, shell history); prefer PREMIA_API_KEY or premia login.\n',
+    );
+  } else if (env.PREMIA_API_KEY) {
+    apiKey = env.PREMIA_API_KEY;
+    keySource = 'env';
+  } else if (profile && profileApplies) {
+    await checkPrivate(path!); // a key is read from the file only when nobody else can read it
+    apiKey = profile.api_key;
+    keySource = 'profile';
+  }
+  return { mode: 'remote', baseUrl, apiKey, keySource, profile: profileName, configPath: path };
+}
+
+function sameUrl(a: string, b: string): boolean {
+  return a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+}
+
+async function openBackend(ctx: CliContext, globals: GlobalOptions, key: string, tuning: RemoteTuning | undefined): Promise<Backend> {
+  const target = await ctx.target(globals);
+  if (target.mode === 'remote') {
+    if (!target.apiKey) {
+      throw new PremiaError(
+        'UNAUTHORIZED',
+        `No API key for ${target.baseUrl}: set PREMIA_API_KEY, or run 'premia login --base-url ${target.baseUrl}' to save one in a profile.`,
+      );
+    }
+    return openRemote(ctx, globals, { baseUrl: target.baseUrl!, apiKey: target.apiKey, profile: target.profile, keySource: target.keySource ?? null }, key, tuning);
+  }
+  return openLocal(ctx, globals, target, key);
+}
+
+async function openLocal(ctx: CliContext, globals: GlobalOptions, target: ResolvedTarget, key: string): Promise<Backend> {
   const { openLocalBackend } = await import('../backend/local/index.js');
-  const { resolve } = await import('node:path');
-  const dbOption = globals.db ?? ctx.env.PREMIA_DB ?? DEFAULT_DB_FILE;
-  const path = dbOption === ':memory:' ? dbOption : resolve(ctx.cwd, dbOption);
-  return openLocalBackend({
-    path,
-    seed: parseSeed(globals.seed),
-    now: ctx.now,
+  const base = await openLocalBackend({ path: target.db!, seed: parseSeed(globals.seed), now: ctx.now });
+  try {
+    let backend = base;
+    if (target.asClient) {
+      const row = await base.store.db.selectFrom('clients').select(['id']).where('name', '=', target.asClient).executeTakeFirst();
+      if (!row) {
+        throw new PremiaError(
+          'NOT_FOUND',
+          `There is no client '${target.asClient}' in ${target.db}; clients are created with 'premia keys create --client NAME'.`,
+        );
+      }
+      backend = base.forClient(row.id);
+    }
+    if (globals.idempotencyKey === undefined) return withClose(backend, base);
+    // --idempotency-key in local mode: the same records as the service keeps, so a rerun acts once.
+    const records = await import('../server/idempotency.js');
+    const { IdempotentBackend } = await import('./local-idempotency.js');
+    const store = base.store;
+    const clientId = backend.ctx.clientId;
+    const wrapped = new IdempotentBackend(backend, key, {
+      hash: records.requestHash,
+      claim: (k, hash, method, path) => records.claimKey(store, { clientId, key: k, hash, method, path, now: ctx.now().getTime() }),
+      complete: (k, status, body) => records.completeKey(store, clientId, k, { status, contentType: 'application/json; charset=utf-8', body }),
+      release: (k) => records.releaseKey(store, clientId, k),
+    });
+    return withClose(wrapped, base);
+  } catch (e) {
+    await base.close();
+    throw e;
+  }
+}
+
+/** The backend to use, closing `owner` (which owns the store) when it is closed. */
+function withClose(backend: Backend, owner: Backend): Backend {
+  if (backend === owner) return backend;
+  return new Proxy(backend, {
+    get(target, prop, receiver) {
+      if (prop === 'close') return () => owner.close();
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
   });
+}
+
+async function openRemote(
+  ctx: CliContext,
+  globals: GlobalOptions,
+  connection: { baseUrl: string; apiKey: string; profile: string | null; keySource: ResolvedTarget['keySource'] },
+  key: string,
+  tuning: RemoteTuning | undefined,
+): Promise<Backend> {
+  const { openRemoteBackend, parseBaseUrl } = await import('../backend/remote/index.js');
+  parseBaseUrl(connection.baseUrl);
+  const keyHint =
+    connection.keySource === 'profile'
+      ? `The key comes from profile '${connection.profile}': run 'premia login${connection.profile === DEFAULT_PROFILE ? '' : ` --profile ${connection.profile}`}' to save a valid one, or set PREMIA_API_KEY.`
+      : connection.keySource === 'flag'
+        ? "The key comes from --api-key: check it, or set PREMIA_API_KEY / run 'premia login' instead."
+        : connection.keySource === 'env'
+          ? "The key comes from PREMIA_API_KEY: set it to a valid key (it was not revoked?), or unset it and run 'premia login'."
+          : undefined;
+  const debug = globals.debug ? (line: string) => ctx.stderr.write(`debug: ${line}\n`) : undefined;
+  debug?.(`remote mode: ${connection.baseUrl}${connection.profile ? ` (profile ${connection.profile})` : ''}, key ${redactKey(connection.apiKey)}${connection.keySource ? ` from ${connection.keySource}` : ''}`);
+  return openRemoteBackend({
+    baseUrl: connection.baseUrl,
+    apiKey: connection.apiKey,
+    profile: connection.profile,
+    idempotencyKey: key,
+    timeoutMs: seconds('--timeout', globals.timeout ?? ctx.env.PREMIA_TIMEOUT, 1, 86_400),
+    connectTimeoutMs: seconds('--connect-timeout', globals.connectTimeout ?? ctx.env.PREMIA_CONNECT_TIMEOUT, 1, 600),
+    keyHint,
+    debug,
+    sleep: tuning?.sleep,
+    random: tuning?.random,
+  });
+}
+
+function seconds(flag: string, text: string | undefined, min: number, max: number): number | undefined {
+  if (text === undefined || text === '') return undefined;
+  const n = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || n < min || n > max) {
+    throw usageError(`${flag} (or its environment variable) is a number of seconds from ${min} to ${max}; got '${text.slice(0, 40)}'.`);
+  }
+  return Math.round(n * 1000);
+}
+
+/** The operator functions of the server module, each loaded when first used (fastify only for serve). */
+function operator(ctx: CliContext): Operator {
+  return {
+    async createKey(backend, client) {
+      const keys = await import('../server/keys.js');
+      return keys.createKey(keys.storeOf(backend), client, ctx.now);
+    },
+    async listKeys(backend) {
+      const keys = await import('../server/keys.js');
+      return keys.listKeys(keys.storeOf(backend));
+    },
+    async revokeKey(backend, keyId) {
+      const keys = await import('../server/keys.js');
+      return keys.revokeKey(keys.storeOf(backend), keyId, ctx.now);
+    },
+    async serve(backend, options, io) {
+      const { serve } = await import('../server/serve.js');
+      return serve(backend, options, io);
+    },
+  };
+}
+
+function inquirerPrompter(init: ContextInit): Prompter {
+  const context = { input: init.stdin as NodeJS.ReadableStream, output: init.stderr as NodeJS.WritableStream };
+  return {
+    async password(message) {
+      const { password } = await import('@inquirer/prompts');
+      return password({ message, mask: '*' }, context);
+    },
+    async input(message) {
+      const { input } = await import('@inquirer/prompts');
+      return input({ message }, context);
+    },
+  };
 }
 
 function parseSeed(text: string | undefined): number | undefined {

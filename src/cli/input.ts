@@ -20,5 +20,7 @@ export async function openUpload(ctx: CliContext, file: string): Promise<Upload>
     if ((e as NodeJS.ErrnoException).code === 'EACCES') throw usageError(`Cannot read ${file}: permission denied.`);
     throw e;
   }
-  return { name: basename(path), stream: createReadStream(path, { highWaterMark: 1 << 20 }), size };
+  const open = () => createReadStream(path, { highWaterMark: 1 << 20 });
+  // A file can be read again from the start (a remote upload whose connection failed is resent).
+  return { name: basename(path), stream: open(), size, reopen: open };
 }

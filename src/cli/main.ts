@@ -25,7 +25,12 @@ Exit codes:
   0  success                         4  authentication failed
   1  unexpected or remote failure    5  not found
   2  usage or validation error       6  conflict
-  3  finished, some rows failed      130  cancelled by the user`;
+  3  finished, some rows failed      130  cancelled by the user
+
+Remote mode (every command against a premia service over HTTP):
+  PREMIA_BASE_URL=http://host:8080/v1 PREMIA_API_KEY=pmk_… premia …
+  or once: premia login --base-url URL   (saves the profile "default")
+  premia whoami shows which mode, service, profile and key are in use.`;
 
 export function buildProgram(ctx: CliContext, state: RunState): Command {
   const program = new Command('premia');
@@ -40,6 +45,13 @@ export function buildProgram(ctx: CliContext, state: RunState): Command {
     .option('-y, --yes', 'assume yes for confirmations')
     .addOption(new Option('--seed <n>', 'simulation seed of a new store').argParser(parseSeedOption))
     .option('--debug', 'print diagnostics (requests, timings) on stderr')
+    .option('--base-url <url>', 'remote mode: the service, including /v1 (env PREMIA_BASE_URL)')
+    .option('--profile <name>', 'remote mode: a profile saved by premia login (env PREMIA_PROFILE; default: "default" if saved)')
+    .option('--api-key <key>', 'remote mode: the API key; visible to others, prefer env PREMIA_API_KEY or premia login')
+    .option('--idempotency-key <key>', 'reuse this key for the writes of this command (safe reruns of a cron job)')
+    .option('--timeout <seconds>', 'remote mode: longest wait for one request, retries included (env PREMIA_TIMEOUT; default 600)')
+    .option('--connect-timeout <seconds>', 'remote mode: longest wait to connect (env PREMIA_CONNECT_TIMEOUT; default 10)')
+    .option('--as-client <name>', 'local mode: act for this client of the store (one made by premia keys create)')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({

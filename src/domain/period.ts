@@ -100,6 +100,14 @@ export function monthsBetween(a: Period, b: Period): number {
   return (Number(b.slice(0, 4)) - Number(a.slice(0, 4))) * 12 + (Number(b.slice(5, 7)) - Number(a.slice(5, 7)));
 }
 
+/**
+ * The first period still open when the clock is at `today` (the last day whose business has
+ * run): a period is closed once its last day has run.
+ */
+export function firstOpenPeriod(today: IsoDate): Period {
+  return periodOf(addDays(today, 1));
+}
+
 /** The last weekday (Mon–Fri) of a period. Public holidays are not modelled. */
 export function lastBusinessDay(period: Period): IsoDate {
   return previousBusinessDayOnOrBefore(lastDay(period));

@@ -51,13 +51,6 @@ export interface IncomeAnalysis {
 export const MIN_INCOME_CENTS = 1_000;
 const MIN_SCORE = 0.6;
 
-interface Scored {
-  pattern: IncomePattern;
-  score: number;
-  matched: IncomeCredit[];
-  dayOfMonth?: number;
-  anchorDay?: number;
-}
 
 export function analyzeIncome(credits: readonly IncomeCredit[], today: number, windowStart: number): IncomeAnalysis {
   const cs: IncomeCredit[] = [];
@@ -75,15 +68,22 @@ export function analyzeIncome(credits: readonly IncomeCredit[], today: number, w
   if (cands.length === 0) return noIncome();
   const from = Math.max(windowStart, cs[0]!.day);
   const last = cands[cands.length - 1]!;
+  const n = cands.length;
 
-  // The months of the window, and the paydays each monthly pattern expects in them.
+  // The months of the window; each monthly pattern expects one or two paydays in each.
   const months: MonthInfo[] = [];
   for (let m = monthOf(from); m.firstDay <= today; m = monthOf(m.lastDay + 1)) months.push(m);
-  const inWindow = (d: number) => d >= from && d <= today;
 
-  let best: Scored = scoreMonthly('monthly_last_business_day', cands, months, inWindow, (m) => m.lastBusinessDom, -1);
-  const twice = scoreMonthly('twice_monthly', cands, months, inWindow, (m) => m.payDom[15]!, -1, (m) => m.lastBusinessDom);
-  if (twice.score > best.score + 1e-9) best = twice;
+  // Scores are F1 = 2·hits / (expected + candidates); the highest wins, ties going to the
+  // earlier pattern (last business day, twice monthly, fixed day, fortnightly, weekly).
+  let bestPattern: IncomePattern = 'monthly_last_business_day';
+  let bestScore = monthlyScore(cands, months, from, today, LAST_BUSINESS, 0, -1);
+  let bestT = 0;
+  const twice = monthlyScore(cands, months, from, today, MID_MONTH, 0, LAST_BUSINESS);
+  if (twice > bestScore + 1e-9) {
+    bestScore = twice;
+    bestPattern = 'twice_monthly';
+  }
   // Fixed day t: only days of month the income credits themselves suggest can score (a credit on
   // day d is a hit for t = d, for t = d+1, d+2 moved back from a weekend, for any t ≥ d at a
   // month end, and for t = 1 moved forward from a weekend); all others score 0.
@@ -95,36 +95,54 @@ export function analyzeIncome(credits: readonly IncomeCredit[], today: number, w
     if (dom >= 26) for (let t = dom; t <= 31; t++) mask |= 1 << t;
     if (dom <= 3) mask |= 1 << 1;
   }
-  let bestFixed: Scored | null = null;
+  let fixedScore = -1;
+  let fixedT = 0;
   for (let t = 1; t <= 31; t++) {
     if ((mask & (1 << t)) === 0) continue;
-    const sc = scoreMonthly('monthly_fixed_day', cands, months, inWindow, (m) => m.payDom[t]!, t);
-    if (!bestFixed || sc.score > bestFixed.score + 1e-9) bestFixed = sc;
+    const sc = monthlyScore(cands, months, from, today, FIXED, t, -1);
+    if (fixedScore < 0 || sc > fixedScore + 1e-9) {
+      fixedScore = sc;
+      fixedT = t;
+    }
   }
-  if (bestFixed && bestFixed.score > best.score + 1e-9) best = bestFixed;
-  for (const [pattern, period] of [['fortnightly', 14], ['weekly', 7]] as const) {
-    const sc = scoreCycle(pattern, cands, last.day, from, period);
-    if (sc.score > best.score + 1e-9) best = sc;
+  if (fixedScore >= 0 && fixedScore > bestScore + 1e-9) {
+    bestScore = fixedScore;
+    bestPattern = 'monthly_fixed_day';
+    bestT = fixedT;
+  }
+  for (const [pattern, period] of CYCLES) {
+    const sc = cycleScore(cands, last.day, from, period, null);
+    if (sc > bestScore + 1e-9) {
+      bestScore = sc;
+      bestPattern = pattern;
+    }
   }
 
-  if (best.score >= MIN_SCORE && best.matched.length >= 2) {
+  // The credits the winner explains.
+  const matched: IncomeCredit[] = [];
+  if (bestPattern === 'weekly' || bestPattern === 'fortnightly') cycleScore(cands, last.day, from, bestPattern === 'weekly' ? 7 : 14, matched);
+  else if (bestPattern === 'twice_monthly') monthlyScore(cands, months, from, today, MID_MONTH, 0, LAST_BUSINESS, matched);
+  else if (bestPattern === 'monthly_fixed_day') monthlyScore(cands, months, from, today, FIXED, bestT, -1, matched);
+  else monthlyScore(cands, months, from, today, LAST_BUSINESS, 0, -1, matched);
+
+  if (bestScore >= MIN_SCORE && matched.length >= 2) {
     return {
-      pattern: best.pattern,
-      confidence: round2(best.score * Math.min(1, best.matched.length / 3)),
-      typicalAmount: median(best.matched.map((c) => c.amount)),
+      pattern: bestPattern,
+      confidence: round2(bestScore * Math.min(1, matched.length / 3)),
+      typicalAmount: median(matched.map((c) => c.amount)),
       threshold,
-      dayOfMonth: best.dayOfMonth ?? null,
-      anchorDay: best.anchorDay ?? null,
+      dayOfMonth: bestPattern === 'monthly_fixed_day' ? bestT : null,
+      anchorDay: bestPattern === 'weekly' || bestPattern === 'fortnightly' ? last.day : null,
       meanGap: null,
       lastIncomeDay: last.day,
       lastIncomeAmount: last.amount,
-      observed: cands.length,
+      observed: n,
     };
   }
-  const gap = cands.length >= 2 ? (last.day - cands[0]!.day) / (cands.length - 1) : null;
+  const gap = n >= 2 ? (last.day - cands[0]!.day) / (n - 1) : null;
   return {
     pattern: 'irregular',
-    confidence: round2(Math.min(0.6, 0.1 * cands.length)),
+    confidence: round2(Math.min(0.6, 0.1 * n)),
     typicalAmount: median(cands.map((c) => c.amount)),
     threshold,
     dayOfMonth: null,
@@ -132,8 +150,93 @@ export function analyzeIncome(credits: readonly IncomeCredit[], today: number, w
     meanGap: gap === null ? null : Math.max(1, round2(gap)),
     lastIncomeDay: last.day,
     lastIncomeAmount: last.amount,
-    observed: cands.length,
+    observed: n,
   };
+}
+
+const CYCLES: ReadonlyArray<readonly [IncomePattern, number]> = [
+  ['fortnightly', 14],
+  ['weekly', 7],
+];
+
+// Expected payday kinds of monthlyScore.
+const LAST_BUSINESS = 1;
+const MID_MONTH = 2;
+const FIXED = 3;
+
+// Counted by monthlyScore / cycleScore: expected paydays in the window, and those with income.
+let expectedCount = 0;
+let hitCount = 0;
+
+/** F1 of the last count against `candidates` income credits. */
+function f1(candidates: number): number {
+  const denominator = expectedCount + candidates;
+  return denominator === 0 ? 0 : (2 * hitCount) / denominator;
+}
+
+function paydayOf(m: MonthInfo, kind: number, t: number): number {
+  return m.firstDay - 1 + (kind === LAST_BUSINESS ? m.lastBusinessDom : kind === MID_MONTH ? m.payDom[15]! : m.payDom[t]!);
+}
+
+/**
+ * F1 of a monthly pattern (one kind of payday a month, or two): its expected paydays in the
+ * window against the income candidates, a hit being a candidate on the very day; the matched
+ * candidates are collected into `sink` when given.
+ */
+function monthlyScore(
+  cands: readonly IncomeCredit[],
+  months: readonly MonthInfo[],
+  from: number,
+  today: number,
+  kind1: number,
+  t: number,
+  kind2: number,
+  sink?: IncomeCredit[],
+): number {
+  expectedCount = 0;
+  hitCount = 0;
+  for (const m of months) {
+    const d1 = paydayOf(m, kind1, t);
+    const d2 = kind2 > 0 ? paydayOf(m, kind2, t) : -1;
+    if (d2 < 0 || d2 === d1) visit(cands, d1, from, today, sink);
+    else if (d2 < d1) {
+      visit(cands, d2, from, today, sink);
+      visit(cands, d1, from, today, sink);
+    } else {
+      visit(cands, d1, from, today, sink);
+      visit(cands, d2, from, today, sink);
+    }
+  }
+  return f1(cands.length);
+}
+
+function visit(cands: readonly IncomeCredit[], d: number, from: number, today: number, sink?: IncomeCredit[]): void {
+  if (d < from || d > today) return;
+  expectedCount++;
+  const k = lowerBound(cands, d);
+  if (k < cands.length && cands[k]!.day === d) {
+    hitCount++;
+    sink?.push(cands[k]!);
+  }
+}
+
+/** F1 of a weekly / fortnightly cycle anchored on the last income credit, a hit within ±1 day. */
+function cycleScore(cands: readonly IncomeCredit[], lastDay: number, from: number, period: number, sink: IncomeCredit[] | null): number {
+  expectedCount = 0;
+  hitCount = 0;
+  let first = lastDay;
+  while (first - period >= from) first -= period;
+  let j = 0;
+  for (let day = first; day <= lastDay; day += period) {
+    expectedCount++;
+    while (j < cands.length && cands[j]!.day < day - 1) j++;
+    if (j < cands.length && cands[j]!.day <= day + 1) {
+      hitCount++;
+      sink?.push(cands[j]!);
+      j++;
+    }
+  }
+  return f1(cands.length);
 }
 
 function noIncome(): IncomeAnalysis {
@@ -170,55 +273,7 @@ function lowerBound(cands: readonly IncomeCredit[], day: number): number {
   return lo;
 }
 
-/**
- * F1 of a monthly pattern: one or two expected paydays per month (day of month given by the
- * functions), against the income candidates (precision: candidates explained; recall: expected
- * paydays seen).
- */
-function scoreMonthly(
-  pattern: IncomePattern,
-  cands: readonly IncomeCredit[],
-  months: readonly MonthInfo[],
-  inWindow: (day: number) => boolean,
-  dom1: (m: MonthInfo) => number,
-  dayOfMonth: number,
-  dom2?: (m: MonthInfo) => number,
-): Scored {
-  const matched: IncomeCredit[] = [];
-  let expected = 0;
-  for (const m of months) {
-    const d1 = m.firstDay + dom1(m) - 1;
-    const d2 = dom2 ? m.firstDay + dom2(m) - 1 : -1;
-    for (const d of d2 >= 0 && d2 !== d1 ? (d2 < d1 ? [d2, d1] : [d1, d2]) : [d1]) {
-      if (!inWindow(d)) continue;
-      expected++;
-      const k = lowerBound(cands, d);
-      if (k < cands.length && cands[k]!.day === d) matched.push(cands[k]!);
-    }
-  }
-  const score = expected + cands.length === 0 ? 0 : (2 * matched.length) / (expected + cands.length);
-  const out: Scored = { pattern, score, matched };
-  if (dayOfMonth > 0) out.dayOfMonth = dayOfMonth;
-  return out;
-}
 
-/** F1 of a weekly / fortnightly cycle anchored on the last income credit, ±1 day. */
-function scoreCycle(pattern: IncomePattern, cands: readonly IncomeCredit[], lastDay: number, from: number, period: number): Scored {
-  const expected: number[] = [];
-  for (let d = lastDay; d >= from; d -= period) expected.push(d);
-  expected.reverse();
-  const matched: IncomeCredit[] = [];
-  let j = 0;
-  for (const day of expected) {
-    while (j < cands.length && cands[j]!.day < day - 1) j++;
-    if (j < cands.length && cands[j]!.day <= day + 1) {
-      matched.push(cands[j]!);
-      j++;
-    }
-  }
-  const score = expected.length + cands.length === 0 ? 0 : (2 * matched.length) / (expected.length + cands.length);
-  return { pattern, score, matched, anchorDay: lastDay };
-}
 
 function monthlyDays(from: number, to: number, domsOf: (m: MonthInfo) => number[]): number[] {
   const out: number[] = [];
@@ -259,11 +314,33 @@ export function isIncomeDay(a: IncomeAnalysis, day: number): boolean {
   }
 }
 
-/** The latest predicted income day in [from, to], or null. */
+/** The latest predicted income day in [from, to], or null (closed form per pattern). */
 export function lastIncomeDayIn(a: IncomeAnalysis, from: number, to: number): number | null {
-  if (!isRegular(a)) return null;
-  for (let d = to; d >= from; d--) if (isIncomeDay(a, d)) return d;
-  return null;
+  if (to < from) return null;
+  switch (a.pattern) {
+    case 'weekly':
+    case 'fortnightly': {
+      const period = a.pattern === 'weekly' ? 7 : 14;
+      const d = to - ((((to - a.anchorDay!) % period) + period) % period);
+      return d >= from ? d : null;
+    }
+    case 'monthly_fixed_day':
+    case 'monthly_last_business_day':
+    case 'twice_monthly': {
+      // At most two paydays a month: look at the month of `to`, then the months before.
+      for (let m = monthOf(to); m.lastDay >= from; m = monthOf(m.firstDay - 1)) {
+        const late = m.firstDay + (a.pattern === 'monthly_fixed_day' ? m.payDom[a.dayOfMonth!]! : m.lastBusinessDom) - 1;
+        if (late <= to && late >= from) return late;
+        if (a.pattern === 'twice_monthly') {
+          const mid = m.firstDay + m.payDom[15]! - 1;
+          if (mid <= to && mid >= from) return mid;
+        }
+      }
+      return null;
+    }
+    default:
+      return null;
+  }
 }
 
 /** Predicted income days in [from, to], by the pattern. Irregular income has no predictions. */

@@ -20,7 +20,7 @@
  */
 import { fromDayNumber } from '../domain/period.js';
 import { formatCents } from '../domain/money.js';
-import { describeIncome, isRegular, type IncomeAnalysis } from './income.js';
+import { isRegular, type IncomeAnalysis } from './income.js';
 
 export const STRATEGIES = ['smart', 'naive', 'oracle'] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
@@ -80,12 +80,98 @@ export interface CustomerView {
   lastPredictedIn(from: number, to: number): number | null;
 }
 
+/** Why a debit was planned: a code and the numbers behind it (rendered in words by renderWhy). */
+export interface Why {
+  code: WhyCode;
+  /** 0 none, 1 income observed, 2 income predicted. */
+  trigger: 0 | 1 | 2;
+  /** Days between the income and the debit. */
+  triggerDays: number;
+  triggerDay: number;
+  triggerAmount: number;
+  /** The balance the engine expected at the debit (cents). */
+  estimate: number;
+  /** Irregular earners: which partial debit, of at most how many. */
+  part: number;
+  maxSplit: number;
+  /** What was still due when planned (cents). */
+  remaining: number;
+  /** Last chance: 1 when the full amount due was planned, 0 when what the account can bear. */
+  full: number;
+  /** Naive retries: the day of the failed attempt. */
+  lastAttemptDay: number;
+}
+
+export const WhyCode = {
+  NAIVE_FIRST: 1,
+  NAIVE_RETRY: 2,
+  SMART_AFTER_INCOME: 3,
+  SMART_PARTIAL: 4,
+  SMART_REST: 5,
+  SMART_IRREGULAR_MONTH_END: 6,
+  SMART_NO_INCOME_ENOUGH: 7,
+  SMART_NO_INCOME_MONTH_END: 8,
+  SMART_LAST_CHANCE: 9,
+  ORACLE: 10,
+} as const;
+export type WhyCode = (typeof WhyCode)[keyof typeof WhyCode];
+
+function why(code: WhyCode, ctx: SmartContext | null, extra: Partial<Why> = {}): Why {
+  return {
+    code,
+    trigger: ctx?.trigger ?? 0,
+    triggerDays: ctx?.triggerDays ?? 0,
+    triggerDay: ctx?.triggerDay ?? 0,
+    triggerAmount: ctx?.deposit ?? 0,
+    estimate: ctx?.estimate ?? 0,
+    part: 0,
+    maxSplit: 0,
+    remaining: 0,
+    full: 0,
+    lastAttemptDay: 0,
+    ...extra,
+  };
+}
+
+/** The plain-words reason of a planned debit. */
+export function renderWhy(w: Why): string {
+  const trigger =
+    w.trigger === 1
+      ? `${w.triggerDays} day${w.triggerDays > 1 ? 's' : ''} after income of ${formatCents(w.triggerAmount)} received ${fromDayNumber(w.triggerDay)}`
+      : w.trigger === 2
+        ? `1 day after income of about ${formatCents(w.triggerAmount)} expected ${fromDayNumber(w.triggerDay)}`
+        : '';
+  const estimate = `expected balance ${formatCents(w.estimate)}`;
+  switch (w.code) {
+    case WhyCode.NAIVE_FIRST:
+      return 'naive: the full premium on the first day it can be collected';
+    case WhyCode.NAIVE_RETRY:
+      return `naive: retry ${w.triggerDays} days after the failed attempt of ${fromDayNumber(w.lastAttemptDay)}`;
+    case WhyCode.SMART_AFTER_INCOME:
+      return `smart: ${trigger}; ${estimate}`;
+    case WhyCode.SMART_PARTIAL:
+      return `smart: partial debit ${w.part} of at most ${w.maxSplit}, ${trigger}, sized to what the deposit can bear; ${estimate}`;
+    case WhyCode.SMART_REST:
+      return `smart: the rest due, ${trigger}, sized to what the deposit can bear; ${estimate}`;
+    case WhyCode.SMART_IRREGULAR_MONTH_END:
+      return `smart: month end is near and ${formatCents(w.remaining)} is still due; ${estimate}`;
+    case WhyCode.SMART_NO_INCOME_ENOUGH:
+      return `smart: no income pattern, but the account holds enough; ${estimate}`;
+    case WhyCode.SMART_NO_INCOME_MONTH_END:
+      return `smart: month end is near; taking what the account can bear; ${estimate}`;
+    case WhyCode.SMART_LAST_CHANCE:
+      return `smart: no further income expected before month end, ${w.full ? 'the full amount due' : 'taking what the account can bear'}${trigger ? `, ${trigger}` : ''}; ${estimate}`;
+    default:
+      return 'oracle: takes what the balance allows on the day (reads the future; a benchmark bound)';
+  }
+}
+
 export interface PlannedDebit {
   /** Index into the collections array given to `planCustomer`. */
   index: number;
   day: number;
   amount: number;
-  reason: string;
+  why: Why;
 }
 
 const SAFETY = 0.9;
@@ -128,25 +214,30 @@ export function planCustomer(
   return out;
 }
 
-function planNaive(c: CollectionView, A: number, remaining: number, config: EngineConfig): { amount: number; reason: string } | null {
+function planNaive(c: CollectionView, A: number, remaining: number, config: EngineConfig): { amount: number; why: Why } | null {
   if (c.attempts >= config.naiveMaxAttempts || c.pendingDays.length > 0) return null;
   if (c.lastAttemptDay !== null && A - c.lastAttemptDay < config.naiveRetryDays) return null;
-  const reason =
+  const w =
     c.lastAttemptDay === null
-      ? 'naive: the full premium on the first day it can be collected'
-      : `naive: retry ${A - c.lastAttemptDay} days after the failed attempt of ${fromDayNumber(c.lastAttemptDay)}`;
-  return { amount: remaining, reason };
+      ? why(WhyCode.NAIVE_FIRST, null)
+      : why(WhyCode.NAIVE_RETRY, null, { triggerDays: A - c.lastAttemptDay, lastAttemptDay: c.lastAttemptDay });
+  return { amount: remaining, why: w };
 }
 
 interface SmartContext {
   /** Money expected to be there for premia's debits on A (after the safety margin). */
   available: number;
-  trigger: string | null;
+  /** 0 no trigger, 1 income observed, 2 income predicted. */
+  trigger: 0 | 1 | 2;
+  triggerDays: number;
+  triggerDay: number;
+  /** The triggering income (observed, or the typical amount when predicted). */
+  deposit: number;
   /** What the triggering deposit can bear, shared by the customer's policies (irregular earners). */
   depositBudget: number;
   lastChance: boolean;
-  /** Built only when a debit is planned (the text is for people, not for the engine). */
-  estimateText: () => string;
+  /** The balance expected at the debit, for the reason. */
+  estimate: number;
 }
 
 function smartSetup(customer: CustomerView, collections: readonly CollectionView[], D: number, A: number): SmartContext {
@@ -177,19 +268,25 @@ function smartSetup(customer: CustomerView, collections: readonly CollectionView
     if (k >= 0) available -= c.pendingAmounts[k]!;
   }
 
-  let trigger: string | null = null;
+  let trigger: 0 | 1 | 2 = 0;
+  let triggerDays = 0;
+  let triggerDay = 0;
   let deposit = 0;
   for (let k = 1; k <= 2; k++) {
     const day = A - k;
     if (day <= D) {
       const seen = customer.incomeOn(day);
       if (seen > 0) {
-        trigger = `${k} day${k > 1 ? 's' : ''} after income of ${formatCents(seen)} received ${fromDayNumber(day)}`;
+        trigger = 1;
+        triggerDays = k;
+        triggerDay = day;
         deposit = seen;
         break;
       }
     } else if (regular && customer.isPredicted(day)) {
-      trigger = `1 day after income of about ${formatCents(a.typicalAmount)} expected ${fromDayNumber(day)}`;
+      trigger = 2;
+      triggerDays = 1;
+      triggerDay = day;
       deposit = a.typicalAmount;
       break;
     }
@@ -212,13 +309,15 @@ function smartSetup(customer: CustomerView, collections: readonly CollectionView
     const k = c.pendingDays.indexOf(A);
     if (k >= 0) budget -= c.pendingAmounts[k]!;
   }
-  const shownEstimate = Math.max(0, estimate);
   return {
     available,
     trigger,
+    triggerDays,
+    triggerDay,
+    deposit,
     depositBudget: Math.max(0, budget),
     lastChance,
-    estimateText: () => `expected balance ${formatCents(shownEstimate)} (${describeIncome(a)})`,
+    estimate: Math.max(0, estimate),
   };
 }
 
@@ -229,7 +328,7 @@ function planSmart(
   A: number,
   remaining: number,
   config: EngineConfig,
-): { amount: number; reason: string } | null {
+): { amount: number; why: Why } | null {
   const a = customer.analysis;
   const minPartial = Math.min(remaining, Math.max(1_000, Math.ceil(c.due / 10)));
   const available = ctx.available;
@@ -238,43 +337,36 @@ function planSmart(
   if (a.pattern === 'irregular') {
     const debitsLeft = config.maxSplitDebits - c.attempts - c.pendingDays.length;
     if (debitsLeft <= 0) return null;
-    if (ctx.trigger !== null) {
+    if (ctx.trigger !== 0) {
       const amount = debitsLeft === 1 ? Math.min(remaining, available) : Math.min(remaining, ctx.depositBudget, available);
       if (amount < minPartial && amount < remaining && !ctx.lastChance) return null;
       if (amount <= 0) return null;
-      const part = amount < remaining ? `partial debit ${c.attempts + c.pendingDays.length + 1} of at most ${config.maxSplitDebits}` : 'the rest due';
-      return { amount, reason: `smart: ${part}, ${ctx.trigger}, sized to what the deposit can bear; ${ctx.estimateText()}` };
+      const w =
+        amount < remaining
+          ? why(WhyCode.SMART_PARTIAL, ctx, { part: c.attempts + c.pendingDays.length + 1, maxSplit: config.maxSplitDebits })
+          : why(WhyCode.SMART_REST, ctx);
+      return { amount, why: w };
     }
     if (ctx.lastChance) {
       const amount = Math.min(remaining, available);
       if (amount < minPartial) return null;
-      return { amount, reason: `smart: month end is near and ${formatCents(remaining)} is still due; ${ctx.estimateText()}` };
+      return { amount, why: why(WhyCode.SMART_IRREGULAR_MONTH_END, ctx, { remaining }) };
     }
     return null;
   }
 
   if (a.pattern === 'none') {
     // No income to time the debit to: collect from money already there.
-    if (available >= remaining) {
-      return { amount: remaining, reason: `smart: no income pattern, but the account holds enough; ${ctx.estimateText()}` };
-    }
-    if (ctx.lastChance && available >= minPartial) {
-      return { amount: available, reason: `smart: month end is near; taking what the account can bear; ${ctx.estimateText()}` };
-    }
+    if (available >= remaining) return { amount: remaining, why: why(WhyCode.SMART_NO_INCOME_ENOUGH, ctx) };
+    if (ctx.lastChance && available >= minPartial) return { amount: available, why: why(WhyCode.SMART_NO_INCOME_MONTH_END, ctx) };
     return null;
   }
 
-  if (ctx.trigger !== null && available >= remaining) {
-    return { amount: remaining, reason: `smart: ${ctx.trigger}; ${ctx.estimateText()}` };
-  }
+  if (ctx.trigger !== 0 && available >= remaining) return { amount: remaining, why: why(WhyCode.SMART_AFTER_INCOME, ctx) };
   if (ctx.lastChance) {
     const amount = Math.min(remaining, available);
     if (amount < minPartial) return null;
-    const what = amount < remaining ? 'taking what the account can bear' : 'the full amount due';
-    return {
-      amount,
-      reason: `smart: no further income expected before month end, ${what}${ctx.trigger ? `, ${ctx.trigger}` : ''}; ${ctx.estimateText()}`,
-    };
+    return { amount, why: why(WhyCode.SMART_LAST_CHANCE, ctx, { full: amount < remaining ? 0 : 1 }) };
   }
   return null;
 }

@@ -6,9 +6,10 @@
  *
  * Errors all leave through one handler that writes the spec's body
  * {"error":{"code","message","request_id"[,"details"]}}, and every response carries
- * X-Request-Id (equal to the body's request_id on errors).
+ * X-Request-Id (equal to the body's request_id on errors) and X-Premia-Version (see MARKER_HEADER).
  */
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
@@ -82,6 +83,14 @@ class RateLimited extends PremiaError {
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/**
+ * Every response says it comes from premia (and which version). The remote client relies on it
+ * to tell "this server has no such route" (an extension missing: no marker) from "no such
+ * resource" (a 404 that premia itself wrote).
+ */
+export const MARKER_HEADER = 'x-premia-version';
+const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+
 export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
   const now = options.now ?? (() => new Date());
   const base = await baseBackend(options, now);
@@ -126,6 +135,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   });
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
+    reply.header(MARKER_HEADER, VERSION);
     if (closing) reply.header('connection', 'close');
     return payload;
   });

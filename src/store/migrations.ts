@@ -94,7 +94,8 @@ const m0002_collections: Migration = {
 
     // One collection per policy and period. The policy's identifying fields are copied in, so
     // a closed period's report reads one table in policy_number order (the unique index) and
-    // never changes.
+    // never changes. A period is closed once the clock has lived its last day (no flag: closing
+    // a month must not rewrite a million rows).
     await db.schema
       .createTable('collections')
       .addColumn('id', 'integer', (c) => c.primaryKey())
@@ -116,8 +117,6 @@ const m0002_collections: Migration = {
       .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('failed_attempts', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('last_failure_reason', 'text')
-      /** 1 once the period has closed: the row is final. */
-      .addColumn('closed', 'integer', (c) => c.notNull().defaultTo(0))
       .addUniqueConstraint('collections_client_period_number_uq', ['client_id', 'period_month', 'policy_number'])
       .addCheckConstraint('collections_collected_le_due', sql`amount_collected >= 0 and amount_collected <= amount_due`)
       .execute();
@@ -140,20 +139,17 @@ const m0002_collections: Migration = {
       .execute();
     await db.schema.createIndex('attempts_client_period_idx').on('attempts').columns(['client_id', 'period_month']).execute();
 
-    // Debit instructions submitted to the bank ahead of their action date, kept after it as the
-    // record of why each attempt was made (`explain` joins attempts to them by collection and
-    // date; an oracle attempt has none).
+    // Debit instructions submitted to the bank ahead of their action date: one compressed
+    // batch per client and planning day (backend/local/plan-batches.ts), kept after the action
+    // date as the record of why each attempt was made.
     await db.schema
-      .createTable('planned_debits')
+      .createTable('plan_batches')
       .addColumn('id', 'integer', (c) => c.primaryKey())
       .addColumn('client_id', 'integer', (c) => c.notNull().references('clients.id'))
-      .addColumn('collection_id', 'integer', (c) => c.notNull().references('collections.id'))
-      .addColumn('date', 'text', (c) => c.notNull())
-      .addColumn('amount', 'integer', (c) => c.notNull().check(sql`amount > 0`))
-      .addColumn('reason', 'text', (c) => c.notNull())
-      .addUniqueConstraint('planned_debits_collection_date_uq', ['collection_id', 'date'])
+      .addColumn('plan_day', 'text', (c) => c.notNull())
+      .addColumn('data', 'blob', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('planned_debits_date_idx').on('planned_debits').columns(['date']).execute();
+    await db.schema.createIndex('plan_batches_client_day_idx').on('plan_batches').columns(['client_id', 'plan_day']).execute();
 
     // Imported bank transactions (customers without rows here get a generated account).
     await db.schema
@@ -180,6 +176,8 @@ const m0002_collections: Migration = {
       .addColumn('as_of', 'text', (c) => c.notNull())
       .addColumn('balance', 'integer', (c) => c.notNull())
       .addPrimaryKeyConstraint('bank_snapshots_pk', ['client_id', 'customer_id', 'as_of'])
+      // One B-tree, not a rowid table plus its key's index: a month end writes a row per customer.
+      .modifyEnd(sql`without rowid`)
       .execute();
   },
 };

@@ -85,7 +85,6 @@ export interface CollectionsTable {
   attempts: Generated<number>;
   failed_attempts: Generated<number>;
   last_failure_reason: string | null;
-  closed: Generated<number>;
 }
 
 export interface AttemptsTable {
@@ -99,13 +98,12 @@ export interface AttemptsTable {
   failure_reason: string | null;
 }
 
-export interface PlannedDebitsTable {
+export interface PlanBatchesTable {
   id: Generated<number>;
   client_id: number;
-  collection_id: number;
-  date: string;
-  amount: number;
-  reason: string;
+  /** The day at whose end the debits were planned. */
+  plan_day: string;
+  data: Uint8Array;
 }
 
 export interface BankTransactionsTable {
@@ -205,7 +203,7 @@ export interface Database {
   executions: ExecutionsTable;
   collections: CollectionsTable;
   attempts: AttemptsTable;
-  planned_debits: PlannedDebitsTable;
+  plan_batches: PlanBatchesTable;
   bank_transactions: BankTransactionsTable;
   bank_snapshots: BankSnapshotsTable;
   api_keys: ApiKeysTable;

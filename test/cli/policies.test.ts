@@ -665,11 +665,13 @@ describe('clock', () => {
   it.each(['2026-02-29', '2026-13-01', 'tomorrow', '2026-1-1'])('clock set %s is exit 2', async (date) => {
     const r = await premia(['clock', 'set', date, '--json']);
     expect(r.code).toBe(2);
+    // The CLI checks the date as the service checks PUT /v1/clock, so both modes word it alike.
+    const problem = `date must be a date written YYYY-MM-DD, like 2026-11-30; got "${date}"`;
     expect(errorBody(r)).toEqual({
       code: 'VALIDATION_ERROR',
-      message: `'${date}' is not a date; write it as YYYY-MM-DD.`,
+      message: `The clock setting is not valid: ${problem}.`,
       request_id: null,
-      details: [{ field: 'date', code: 'INVALID_FORMAT', message: 'expected YYYY-MM-DD' }],
+      details: [{ field: 'date', code: 'INVALID_FORMAT', message: problem }],
     });
   });
 

@@ -129,7 +129,6 @@ export async function seedCollections(
           attempts,
           failed_attempts: c.failed_attempts ?? 0,
           last_failure_reason: c.last_failure_reason ?? null,
-          closed: 1,
         })
         .executeTakeFirstOrThrow();
       ids.push(Number(result.insertId));

@@ -187,10 +187,7 @@ describe('a collections run over HTTP', () => {
       ['2026-11-26', 1708.74, 'FAILED', 'INSUFFICIENT_FUNDS'],
       ['2026-11-29', 1708.74, 'SUCCESS', null],
     ]);
-    expect(body.attempts[1].why).toBe(
-      'smart: 2 days after income of 9800.00 received 2026-11-27; expected balance 6435.00 ' +
-        '(monthly salary on a fixed day (day 25, moved to the Friday before a weekend), typically 9800.00; confidence 1.00)',
-    );
+    expect(body.attempts[1].why).toBe('smart: 2 days after income of 9800.00 received 2026-11-27; expected balance 6435.00');
     expect(body.summary).toBe('PAID_FULL: collected 1708.74 of 1708.74 in 2 attempts; last failure INSUFFICIENT_FUNDS (period closed).');
   });
 

@@ -19,7 +19,7 @@ const FOUNDATION_TABLES = [
   'collections',
   'executions',
   'meta',
-  'planned_debits',
+  'plan_batches',
   'policies',
   'policy_amount_changes',
   'policy_status_changes',
@@ -152,7 +152,7 @@ describe('openStore on a file', () => {
     await closeAll();
     const first = schemaOf(path);
     const raw = new Database(path);
-    for (const t of ['bank_snapshots', 'bank_transactions', 'planned_debits', 'attempts', 'collections', 'executions']) raw.exec(`drop table ${t}`);
+    for (const t of ['bank_snapshots', 'bank_transactions', 'plan_batches', 'attempts', 'collections', 'executions']) raw.exec(`drop table ${t}`);
     raw.prepare("delete from schema_migrations where name = '0002_collections'").run();
     raw.close();
     const store = await openAt(path);

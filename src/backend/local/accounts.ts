@@ -5,20 +5,27 @@
  * income, usual outgoings after payday) that the strategies read.
  */
 import type { StatementCache } from '../../store/sqlite-dialect.js';
-import { generatedAccount } from '../../bank/generated.js';
+import { GeneratedBook } from '../../bank/generated.js';
 import { ImportedAccount, type ImportedRow } from '../../bank/imported.js';
-import { Ledger, type DayFacts, type LedgerObserver, type PremiaDebits } from '../../bank/ledger.js';
-import type { AccountSource, FailureReason } from '../../bank/types.js';
-import { analyzeIncome, isIncomeDay, lastIncomeDayIn, MIN_INCOME_CENTS, observeIncome, type IncomeAnalysis } from '../../engine/income.js';
+import { applyDay, blockedReason, eventDays, NEVER, SCRATCH, type DayFacts, type LedgerObserver, type PremiaDebits } from '../../bank/ledger.js';
+import type { AccountSource, Credit, FailureReason } from '../../bank/types.js';
+import {
+  analyzeIncome,
+  INCOME_PATTERNS,
+  isIncomeDay,
+  lastIncomeDayIn,
+  MIN_INCOME_CENTS,
+  type IncomeAnalysis,
+  type IncomePattern,
+} from '../../engine/income.js';
 import type { CustomerView } from '../../engine/strategies.js';
-import { monthOf } from '../../domain/calendar.js';
+import { monthOf, type MonthInfo } from '../../domain/calendar.js';
 import { dayNumber, firstDay, fromDayNumber, periodOf, shiftPeriod } from '../../domain/period.js';
 import { PremiaError } from '../../domain/errors.js';
 import { formatCents } from '../../domain/money.js';
 
 /** Income history the analysis reads. */
 export const ANALYSIS_WINDOW_DAYS = 120;
-const RECENT_INCOME_DAYS = 10;
 
 export function customerKey(clientId: number, customerId: string): string {
   return `${clientId}\u0000${customerId}`;
@@ -37,9 +44,12 @@ export function provisionalEpoch(today: string): number {
 }
 
 /**
- * One customer's account and the engine's summary of its posted history. The summary is a
- * canonical function of the clock date D, whichever way the days were lived (one long advance,
- * day by day, or a resume after a crash), so the engine plans the same debits either way:
+ * Customers' accounts and the engine's summary of their posted history, column-wise: a working
+ * set of a million customers is a few typed arrays, not millions of objects.
+ *
+ * The summary is a canonical function of the clock date D, whichever way the days were lived
+ * (one long advance, day by day, or a resume after a crash), so the engine plans the same
+ * debits either way:
  *  - the income analysis is the analysis of the posted credits up to the last month end E ≤ D,
  *    updated by the income observed on the days after E;
  *  - the usual outgoings after payday are averaged over exactly the current month and the two
@@ -48,97 +58,328 @@ export function provisionalEpoch(today: string): number {
  *    payday of the same month count. So the statistics depend only on days inside the window
  *    (a replay from a snapshot before it sees them all) and need no income analysis: a replay
  *    analyses once, at E.
- * Memory matters (a million customers): the buckets live in one shared Float64Array, recent
- * credits are the last two credit days.
  */
-const BUCKET = 10; // per month: debits on payday + 0..3 (sums, counts), all days (sum, count)
-const STRIDE = 3 * BUCKET;
-let statsPool = new Float64Array(STRIDE * 1024);
-let statsUsed = 0;
-const freeSlots: number[] = [];
+const NEVER_DAY = NEVER;
+const NO_DAY = -NEVER;
+const BUCKETS = 3;
+const SUMS = 5; // per bucket: posted debits on payday + 0..3, and on all days
+const PATTERN_CODES: Record<IncomePattern, number> = Object.fromEntries(INCOME_PATTERNS.map((p, i) => [p, i])) as Record<IncomePattern, number>;
 
-function allocStats(): number {
-  const slot = freeSlots.pop();
-  if (slot !== undefined) {
-    statsPool.fill(0, slot, slot + STRIDE);
-    return slot;
+export class AccountSet {
+  private n = 0;
+  private cap: number;
+  readonly book: GeneratedBook;
+  // identity and source: an imported source object, else an index into the book
+  clientId: Int32Array;
+  readonly customerId: string[] = [];
+  private readonly imported: Array<AccountSource | null> = [];
+  private genIndex: Int32Array;
+  // the ledger
+  private balanceOf: Float64Array;
+  private dayOf: Int32Array;
+  private closedFrom: Int32Array;
+  private frozenFrom: Int32Array;
+  private stoppedFrom: Int32Array;
+  // the last two credit days, the statistics payday and the month's largest credit
+  private c1Day: Int32Array;
+  private c2Day: Int32Array;
+  private c1Amount: Float64Array;
+  private c2Amount: Float64Array;
+  private payday: Int32Array;
+  private monthMax: Float64Array;
+  // the outgoing statistics: BUCKETS × SUMS sums and counts per account
+  private sums: Float64Array;
+  private counts: Uint16Array;
+  // the income analysis (aStarted: 0 none yet, 1 current, 2 due again as of aDueDay)
+  private aStarted: Uint8Array;
+  private aDueDay: Int32Array;
+  private aPattern: Uint8Array;
+  private aConfidence: Float64Array;
+  private aTypical: Float64Array;
+  private aThreshold: Float64Array;
+  private aDom: Int8Array;
+  private aAnchor: Int32Array;
+  private aGap: Float64Array;
+  private aLastDay: Int32Array;
+  private aLastAmount: Float64Array;
+  private aObserved: Int32Array;
+
+  constructor(capacity: number, book?: GeneratedBook) {
+    this.cap = Math.max(1, capacity);
+    this.book = book ?? new GeneratedBook(this.cap);
+    const c = this.cap;
+    this.clientId = new Int32Array(c);
+    this.genIndex = new Int32Array(c);
+    this.balanceOf = new Float64Array(c);
+    this.dayOf = new Int32Array(c);
+    this.closedFrom = new Int32Array(c);
+    this.frozenFrom = new Int32Array(c);
+    this.stoppedFrom = new Int32Array(c);
+    this.c1Day = new Int32Array(c);
+    this.c2Day = new Int32Array(c);
+    this.c1Amount = new Float64Array(c);
+    this.c2Amount = new Float64Array(c);
+    this.payday = new Int32Array(c);
+    this.monthMax = new Float64Array(c);
+    this.sums = new Float64Array(c * BUCKETS * SUMS);
+    this.counts = new Uint16Array(c * BUCKETS * SUMS);
+    this.aStarted = new Uint8Array(c);
+    this.aDueDay = new Int32Array(c);
+    this.aPattern = new Uint8Array(c);
+    this.aConfidence = new Float64Array(c);
+    this.aTypical = new Float64Array(c);
+    this.aThreshold = new Float64Array(c);
+    this.aDom = new Int8Array(c);
+    this.aAnchor = new Int32Array(c);
+    this.aGap = new Float64Array(c);
+    this.aLastDay = new Int32Array(c);
+    this.aLastAmount = new Float64Array(c);
+    this.aObserved = new Int32Array(c);
   }
-  if (statsUsed + STRIDE > statsPool.length) {
-    const bigger = new Float64Array(statsPool.length * 2);
-    bigger.set(statsPool);
-    statsPool = bigger;
-  }
-  const at = statsUsed;
-  statsUsed += STRIDE;
-  return at;
-}
 
-export class CustomerAccount implements CustomerView {
-  readonly ledger: Ledger;
-  /** null while a replay has not reached the last month end yet (see openAccount). */
-  private current: IncomeAnalysis | null = null;
-  private credit1Day = Number.NEGATIVE_INFINITY;
-  private credit1Amount = 0;
-  private credit2Day = Number.NEGATIVE_INFINITY;
-  private credit2Amount = 0;
-  /** The last statistics payday of the current month, and the month's largest credit so far. */
-  private payday = Number.NEGATIVE_INFINITY;
-  private monthMaxCredit = 0;
-  private readonly stats: number;
-
-  constructor(
-    readonly clientId: number,
-    readonly customerId: string,
-    readonly source: AccountSource,
-    startDay: number,
-    startBalance: number,
-  ) {
-    this.ledger = new Ledger(source, startDay, startBalance);
-    this.stats = allocStats();
+  get size(): number {
+    return this.n;
   }
 
-  get analysis(): IncomeAnalysis {
-    return (this.current ??= this.analyse(this.ledger.day));
+  /**
+   * Add an account that has lived through `lastDay` with `balance`: a generated one (source
+   * null: it is added to the book) or one with its own source (imported rows).
+   */
+  add(clientId: number, customerId: string, source: AccountSource | null, seed: number, epochDay: number, lastDay: number, balance: number): number {
+    if (this.n === this.cap) throw new Error('AccountSet is full');
+    const i = this.n++;
+    this.clientId[i] = clientId;
+    this.customerId[i] = customerId;
+    this.imported[i] = source;
+    let events;
+    if (source === null) {
+      const g = this.book.add(seed, customerId, epochDay);
+      this.genIndex[i] = g;
+      events = eventDays({ events: () => this.book.events(g) } as AccountSource);
+    } else {
+      this.genIndex[i] = -1;
+      events = eventDays(source);
+    }
+    this.closedFrom[i] = events.closed;
+    this.frozenFrom[i] = events.frozen;
+    this.stoppedFrom[i] = events.stopped;
+    this.balanceOf[i] = balance;
+    this.dayOf[i] = lastDay;
+    this.c1Day[i] = NO_DAY;
+    this.c2Day[i] = NO_DAY;
+    this.payday[i] = NO_DAY;
+    return i;
   }
 
-  /** Start the income analysis at `day` (a month end, or the day the replay started). */
-  startAnalysis(day: number): void {
-    this.current = this.analyse(day);
+  startDayOf(i: number): number {
+    const source = this.imported[i];
+    return source ? source.startDay : this.book.startDay(this.genIndex[i]!);
   }
 
-  /** Give the statistics slot back (the account leaves the engine's working set). */
-  release(): void {
-    freeSlots.push(this.stats);
+  sourceKind(i: number): 'imported' | 'generated' {
+    return this.imported[i] ? 'imported' : 'generated';
   }
 
-  get balance(): number {
-    return this.ledger.balance;
+  private credits(i: number, from: number, to: number): Credit[] {
+    const source = this.imported[i];
+    return source ? source.credits(from, to) : this.book.credits(this.genIndex[i]!, from, to);
   }
 
-  incomeOn(day: number): number {
-    const threshold = this.analysis.threshold;
-    if (day === this.credit1Day) return this.credit1Amount >= threshold ? this.credit1Amount : 0;
-    if (day === this.credit2Day) return this.credit2Amount >= threshold ? this.credit2Amount : 0;
+  balance(i: number): number {
+    return this.balanceOf[i]!;
+  }
+
+  day(i: number): number {
+    return this.dayOf[i]!;
+  }
+
+  blockedOn(i: number, day: number): FailureReason | null {
+    return blockedReason(day, this.closedFrom[i]!, this.frozenFrom[i]!, this.stoppedFrom[i]!);
+  }
+
+  /** Live account i through its next day (the account rules: bank/ledger.ts applyDay). */
+  live(i: number, premia: PremiaDebits | null, outcomes: Array<FailureReason | null>, facts: DayFacts, observer?: LedgerObserver): DayFacts {
+    const day = this.dayOf[i]! + 1;
+    this.dayOf[i] = day;
+    const source = this.imported[i];
+    if (source) source.dayActivity(day, SCRATCH);
+    else this.book.dayActivity(this.genIndex[i]!, day, SCRATCH);
+    this.balanceOf[i] = applyDay(SCRATCH, day, this.balanceOf[i]!, this.blockedOn(i, day), premia, outcomes, facts, observer);
+    return facts;
+  }
+
+  /** Start (or restart) the income analysis of account i as of `day`. */
+  startAnalysis(i: number, day: number): void {
+    const windowStart = Math.max(day - ANALYSIS_WINDOW_DAYS + 1, this.startDayOf(i));
+    const a = analyzeIncome(this.credits(i, windowStart, day), day, windowStart);
+    this.aStarted[i] = 1;
+    this.aPattern[i] = PATTERN_CODES[a.pattern];
+    this.aConfidence[i] = a.confidence;
+    this.aTypical[i] = a.typicalAmount;
+    this.aThreshold[i] = a.threshold;
+    this.aDom[i] = a.dayOfMonth ?? 0;
+    this.aAnchor[i] = a.anchorDay ?? NO_DAY;
+    this.aGap[i] = a.meanGap ?? -1;
+    this.aLastDay[i] = a.lastIncomeDay ?? NO_DAY;
+    this.aLastAmount[i] = a.lastIncomeAmount;
+    this.aObserved[i] = a.observed;
+  }
+
+  /**
+   * Make the analysis of account i current. A month end marks it due again as of that day
+   * rather than analysing at once: a month that ends an advance, or an account that leaves the
+   * working set, never pays for an analysis nobody reads (the result is the same whenever it
+   * is made: it reads the credits up to that day only).
+   */
+  private ensureAnalysis(i: number): void {
+    const state = this.aStarted[i];
+    if (state === 1) return;
+    this.startAnalysis(i, state === 2 ? this.aDueDay[i]! : this.dayOf[i]!);
+  }
+
+  /** The income analysis of account i, written into `into` (a fresh object when omitted). */
+  analysis(i: number, into?: IncomeAnalysis): IncomeAnalysis {
+    this.ensureAnalysis(i);
+    const a = into ?? ({} as IncomeAnalysis);
+    a.pattern = INCOME_PATTERNS[this.aPattern[i]!]!;
+    a.confidence = this.aConfidence[i]!;
+    a.typicalAmount = this.aTypical[i]!;
+    a.threshold = this.aThreshold[i]!;
+    a.dayOfMonth = this.aDom[i] === 0 ? null : this.aDom[i]!;
+    a.anchorDay = this.aAnchor[i] === NO_DAY ? null : this.aAnchor[i]!;
+    a.meanGap = this.aGap[i]! < 0 ? null : this.aGap[i]!;
+    a.lastIncomeDay = this.aLastDay[i] === NO_DAY ? null : this.aLastDay[i]!;
+    a.lastIncomeAmount = this.aLastAmount[i]!;
+    a.observed = this.aObserved[i]!;
+    return a;
+  }
+
+  private readonly scratch = {} as IncomeAnalysis;
+
+  /**
+   * Whether the smart strategy could plan a debit for account i on action day A at the end of D:
+   * a cheap test on the columns that is true whenever planCustomer might plan (income seen or
+   * expected 1-2 days before A, the last chance of the period, or no income pattern), so most
+   * customers waiting for their payday are skipped without building views.
+   */
+  smartMayPlan(i: number, D: number, A: number, periodLast: number): boolean {
+    // Only the fields the prediction functions read are copied into the scratch analysis.
+    this.ensureAnalysis(i);
+    const a = this.scratch;
+    a.pattern = INCOME_PATTERNS[this.aPattern[i]!]!;
+    a.confidence = this.aConfidence[i]!;
+    a.dayOfMonth = this.aDom[i] === 0 ? null : this.aDom[i]!;
+    a.anchorDay = this.aAnchor[i] === NO_DAY ? null : this.aAnchor[i]!;
+    if (a.pattern === 'none') return true;
+    for (let k = 1; k <= 2; k++) {
+      const day = A - k;
+      if (day <= D && this.incomeOn(i, day) > 0) return true;
+    }
+    if (a.pattern === 'irregular') return A >= periodLast - 3;
+    if (a.confidence < 0.5) return A >= periodLast - 3 || lastIncomeDayIn(a, A, periodLast - 1) === null;
+    for (let k = 1; k <= 2; k++) {
+      const day = A - k;
+      if (day > D && isIncomeDay(a, day)) return true;
+    }
+    return lastIncomeDayIn(a, A, periodLast - 1) === null;
+  }
+
+  /** Income observed on a recent day (one of the last two credit days) of at least the threshold. */
+  incomeOn(i: number, day: number): number {
+    this.ensureAnalysis(i);
+    const threshold = this.aThreshold[i]!;
+    if (day === this.c1Day[i]) return this.c1Amount[i]! >= threshold ? this.c1Amount[i]! : 0;
+    if (day === this.c2Day[i]) return this.c2Amount[i]! >= threshold ? this.c2Amount[i]! : 0;
     return 0;
   }
 
-  expectedDebits(k: number): number {
-    const pool = statsPool;
+  expectedDebits(i: number, k: number): number {
+    const base = i * BUCKETS * SUMS;
     let dSum = 0;
     let dCount = 0;
     let sum = 0;
     let count = 0;
-    for (let b = 0; b < 3; b++) {
-      const at = this.stats + b * BUCKET;
+    for (let b = 0; b < BUCKETS; b++) {
+      const at = base + b * SUMS;
       if (k >= 0 && k < 4) {
-        dSum += pool[at + k]!;
-        dCount += pool[at + 4 + k]!;
+        dSum += this.sums[at + k]!;
+        dCount += this.counts[at + k]!;
       }
-      sum += pool[at + 8]!;
-      count += pool[at + 9]!;
+      sum += this.sums[at + 4]!;
+      count += this.counts[at + 4]!;
     }
     if (dCount > 0) return Math.round(dSum / dCount);
     return count > 0 ? Math.round(sum / count) : 0;
+  }
+
+  /**
+   * Learn from the day account i has just lived (posted facts only); call once per day, in
+   * order. `analyse` false while a replay is still before the last month end.
+   */
+  endOfDay(i: number, day: number, facts: DayFacts, analyse = true, month: MonthInfo = monthOf(day)): void {
+    const at = i * BUCKETS * SUMS + (month.index % BUCKETS) * SUMS;
+    // A new month reuses the bucket of the month three back, and starts without a payday.
+    if (day === month.firstDay) {
+      this.sums.fill(0, at, at + SUMS);
+      this.counts.fill(0, at, at + SUMS);
+      this.payday[i] = NO_DAY;
+      this.monthMax[i] = 0;
+    }
+    const credits = facts.credits;
+    if (credits > 0) {
+      this.c2Day[i] = this.c1Day[i]!;
+      this.c2Amount[i] = this.c1Amount[i]!;
+      this.c1Day[i] = day;
+      this.c1Amount[i] = credits;
+      if (credits > this.monthMax[i]!) this.monthMax[i] = credits;
+      if (credits >= Math.max(MIN_INCOME_CENTS, this.monthMax[i]! / 3)) this.payday[i] = day;
+    }
+    const k = day - this.payday[i]!;
+    if (k >= 0 && k < 4) {
+      this.sums[at + k]! += facts.postedDebits;
+      this.counts[at + k]!++;
+    }
+    this.sums[at + 4]! += facts.postedDebits;
+    this.counts[at + 4]!++;
+    if (!analyse) return;
+    this.ensureAnalysis(i);
+    if (credits >= this.aThreshold[i]!) {
+      // observeIncome, on the columns
+      this.aLastDay[i] = day;
+      this.aLastAmount[i] = credits;
+      const pattern = INCOME_PATTERNS[this.aPattern[i]!];
+      if (pattern === 'weekly' || pattern === 'fortnightly') this.aAnchor[i] = day;
+    }
+    if (day === month.lastDay) {
+      this.aStarted[i] = 2;
+      this.aDueDay[i] = day;
+    }
+  }
+}
+
+/** A CustomerView of one account of a set, for the strategies (one object reused). */
+export class AccountView implements CustomerView {
+  private set!: AccountSet;
+  private i = 0;
+  readonly analysis: IncomeAnalysis = {} as IncomeAnalysis;
+
+  at(set: AccountSet, i: number): this {
+    this.set = set;
+    this.i = i;
+    set.analysis(i, this.analysis);
+    return this;
+  }
+
+  get balance(): number {
+    return this.set.balance(this.i);
+  }
+
+  incomeOn(day: number): number {
+    return this.set.incomeOn(this.i, day);
+  }
+
+  expectedDebits(k: number): number {
+    return this.set.expectedDebits(this.i, k);
   }
 
   isPredicted(day: number): boolean {
@@ -148,45 +389,29 @@ export class CustomerAccount implements CustomerView {
   lastPredictedIn(from: number, to: number): number | null {
     return lastIncomeDayIn(this.analysis, from, to);
   }
+}
 
-  /**
-   * Learn from the day the account has just lived (posted facts only); call once per day, in
-   * order. `analyse` false while a replay is still before the last month end.
-   */
-  endOfDay(day: number, facts: DayFacts, analyse = true): void {
-    const month = monthOf(day);
-    const at = this.stats + (month.index % 3) * BUCKET;
-    const pool = statsPool;
-    // A new month reuses the bucket of the month three back, and starts without a payday.
-    if (day === month.firstDay) {
-      pool.fill(0, at, at + BUCKET);
-      this.payday = Number.NEGATIVE_INFINITY;
-      this.monthMaxCredit = 0;
-    }
-    if (facts.credits > 0) {
-      this.credit2Day = this.credit1Day;
-      this.credit2Amount = this.credit1Amount;
-      this.credit1Day = day;
-      this.credit1Amount = facts.credits;
-      if (facts.credits > this.monthMaxCredit) this.monthMaxCredit = facts.credits;
-      if (facts.credits >= Math.max(MIN_INCOME_CENTS, this.monthMaxCredit / 3)) this.payday = day;
-    }
-    const k = day - this.payday;
-    if (k >= 0 && k < 4) {
-      pool[at + k]! += facts.postedDebits;
-      pool[at + 4 + k]!++;
-    }
-    pool[at + 8]! += facts.postedDebits;
-    pool[at + 9]!++;
-    if (!analyse) return;
-    const a = this.analysis;
-    if (facts.credits >= a.threshold) observeIncome(a, day, facts.credits);
-    if (day === month.lastDay) this.current = this.analyse(day);
+/** One customer's account (for `bank show`, `explain` and tests): a set of one. */
+export class CustomerAccount {
+  constructor(
+    private readonly set: AccountSet,
+    private readonly i: number,
+  ) {}
+
+  get balance(): number {
+    return this.set.balance(this.i);
   }
 
-  private analyse(today: number): IncomeAnalysis {
-    const windowStart = Math.max(today - ANALYSIS_WINDOW_DAYS + 1, this.source.startDay);
-    return analyzeIncome(this.source.credits(windowStart, today), today, windowStart);
+  get analysis(): IncomeAnalysis {
+    return this.set.analysis(this.i);
+  }
+
+  get sourceKind(): 'imported' | 'generated' {
+    return this.set.sourceKind(this.i);
+  }
+
+  blockedOn(day: number): FailureReason | null {
+    return this.set.blockedOn(this.i, day);
   }
 }
 
@@ -215,41 +440,45 @@ export interface AccountInputs {
   attempts: Map<string, PastAttempt[]>;
 }
 
-export function sourceFor(inputs: Pick<AccountInputs, 'seed' | 'epochDay' | 'imported'>, clientId: number, customerId: string): AccountSource {
+/** The imported source of a customer, or null when the customer has a generated account. */
+export function importedSource(inputs: Pick<AccountInputs, 'imported'>, clientId: number, customerId: string): AccountSource | null {
   const rows = inputs.imported.get(customerKey(clientId, customerId));
-  if (rows && rows.length > 0) return new ImportedAccount(rows);
-  return generatedAccount(inputs.seed, customerId, inputs.epochDay);
+  return rows && rows.length > 0 ? new ImportedAccount(rows) : null;
 }
 
-/**
- * Build a customer's account and replay it to `today`, re-applying premia's past attempts in
- * their order. Each replayed attempt must reproduce its recorded outcome exactly (a check that
- * the store's history and the bank's rules agree); a mismatch means the bank history changed
- * after it was used, which premia's own commands never allow.
- */
-export function openAccount(inputs: AccountInputs, clientId: number, customerId: string, today: number, observer?: LedgerObserver): CustomerAccount {
+/** Add a customer's account to `set` and replay it to `today`; returns its index. */
+export function replayInto(set: AccountSet, inputs: AccountInputs, clientId: number, customerId: string, today: number, observer?: LedgerObserver): number {
   const key = customerKey(clientId, customerId);
-  const source = sourceFor(inputs, clientId, customerId);
+  const source = importedSource(inputs, clientId, customerId);
+  const startDay = source ? source.startDay : inputs.epochDay;
   const snap = observer ? undefined : inputs.snapshots.get(key);
   const usable = snap && snap.day < summaryWindowStart(today) ? snap : undefined;
-  const startDay = usable ? usable.day : source.startDay - 1;
-  const account = new CustomerAccount(clientId, customerId, source, startDay, usable ? usable.balance : 0);
-  const replay = new Replay(inputs.attempts.get(key) ?? [], startDay, customerId);
+  const lastDay = usable ? usable.day : startDay - 1;
+  const i = set.add(clientId, customerId, source, inputs.seed, inputs.epochDay, lastDay, usable ? usable.balance : 0);
+  const replay = new Replay(inputs.attempts.get(key) ?? [], lastDay, customerId);
   const facts: DayFacts = { credits: 0, postedDebits: 0, collected: 0, premiaDebits: 0 };
   // The income analysis starts at the last month end before today (or where the replay starts).
-  const lastMonthEnd = Math.max(startDay, monthOf(today).firstDay - 1);
-  if (lastMonthEnd === startDay) account.startAnalysis(startDay);
-  while (account.ledger.day < today) {
-    account.ledger.live(replay, replay.outcomes, facts, observer);
+  const lastMonthEnd = Math.max(lastDay, monthOf(today).firstDay - 1);
+  if (lastMonthEnd === lastDay) set.startAnalysis(i, lastDay);
+  let month = monthOf(set.day(i) + 1);
+  while (set.day(i) < today) {
+    set.live(i, replay, replay.outcomes, facts, observer);
     replay.check();
-    const day = account.ledger.day;
-    if (day < lastMonthEnd) account.endOfDay(day, facts, false);
+    const day = set.day(i);
+    if (day > month.lastDay) month = monthOf(day);
+    if (day < lastMonthEnd) set.endOfDay(i, day, facts, false, month);
     else if (day === lastMonthEnd) {
-      account.endOfDay(day, facts, false);
-      account.startAnalysis(day);
-    } else account.endOfDay(day, facts);
+      set.endOfDay(i, day, facts, false, month);
+      set.startAnalysis(i, day);
+    } else set.endOfDay(i, day, facts, true, month);
   }
-  return account;
+  return i;
+}
+
+/** One customer's account replayed to `today` (bank show, explain). */
+export function openAccount(inputs: AccountInputs, clientId: number, customerId: string, today: number, observer?: LedgerObserver): CustomerAccount {
+  const set = new AccountSet(1);
+  return new CustomerAccount(set, replayInto(set, inputs, clientId, customerId, today, observer));
 }
 
 /** Feeds a ledger premia's past attempts of each day, then checks the outcomes match. */

@@ -179,12 +179,12 @@ export async function showBankAccount(ctx: LocalContext, customerId: string): Pr
       observer,
     );
   });
-  const blocked = account.ledger.blockedOn(today);
+  const blocked = account.blockedOn(today);
   const state: AccountState =
     blocked === 'ACCOUNT_CLOSED' ? 'closed' : blocked === 'ACCOUNT_FROZEN' ? 'frozen' : blocked === 'PAYMENT_STOPPED' ? 'payment_stopped' : 'open';
   return {
     customer_id: customerId,
-    source: account.source.kind,
+    source: account.sourceKind,
     as_of: world.today,
     balance: account.balance,
     state,

@@ -4,9 +4,10 @@ import { conflict, notFound, validationError, type FieldError } from '../../doma
 import { decodeId, encodeId, IdKind } from '../../domain/ids.js';
 import { stringifyJson } from '../../domain/json.js';
 import { formatCents } from '../../domain/money.js';
-import { dayNumber, fromDayNumber, isPeriod, lastDay, periodOf, type Period } from '../../domain/period.js';
+import { addDays, dayNumber, fromDayNumber, isPeriod, lastDay, periodOf, type Period } from '../../domain/period.js';
 import { describeIncome, predictIncome as predictIncomeDays, type IncomeAnalysis } from '../../engine/income.js';
-import { isStrategy, STRATEGIES } from '../../engine/strategies.js';
+import { isStrategy, renderWhy, STRATEGIES, WhyCode, type Why } from '../../engine/strategies.js';
+import { decodePlans } from './plan-batches.js';
 import { csvRow } from '../../lib/csv-writer.js';
 import { setMeta } from '../../store/repos/meta.js';
 import type { Trx } from '../../store/store.js';
@@ -332,6 +333,20 @@ function predictNext(a: IncomeAnalysis, fromDay: number): string[] {
   return predictIncomeDays(a, fromDay, fromDay + 62).slice(0, 3).map(fromDayNumber);
 }
 
+const ORACLE_WHY: Why = {
+  code: WhyCode.ORACLE,
+  trigger: 0,
+  triggerDays: 0,
+  triggerDay: 0,
+  triggerAmount: 0,
+  estimate: 0,
+  part: 0,
+  maxSplit: 0,
+  remaining: 0,
+  full: 0,
+  lastAttemptDay: 0,
+};
+
 /** Why each attempt was made when it was, and what comes next. */
 export async function explainCollection(ctx: LocalContext, id: string): Promise<Explanation> {
   const world = await readWorld(ctx.store.db);
@@ -339,19 +354,35 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
   const collection = toCollection(row, world.idSalt);
   const execution = await ctx.store.db.selectFrom('executions').select('strategy').where('id', '=', row.execution_id).executeTakeFirstOrThrow();
   const attempts = await ctx.store.db
-    .selectFrom('attempts as a')
-    .leftJoin('planned_debits as p', (j) => j.onRef('p.collection_id', '=', 'a.collection_id').onRef('p.date', '=', 'a.date'))
-    .select(['a.date', 'a.amount', 'a.outcome', 'a.failure_reason', 'p.reason'])
-    .where('a.collection_id', '=', row.id)
-    .orderBy('a.date')
-    .execute();
-  const plans = await ctx.store.db
-    .selectFrom('planned_debits')
-    .select(['date', 'amount', 'reason'])
+    .selectFrom('attempts')
+    .select(['date', 'amount', 'outcome', 'failure_reason'])
     .where('collection_id', '=', row.id)
-    .where('date', '>', world.today)
     .orderBy('date')
     .execute();
+  // The plans behind the attempts (and those still pending), from the batches of the days they
+  // were planned on: at most a few days before each action day.
+  const planDays = new Set<string>();
+  for (const a of attempts) for (let k = 1; k <= 4; k++) planDays.add(addDays(a.date, -k));
+  for (let k = 0; k <= 4; k++) planDays.add(addDays(world.today, -k));
+  const batches =
+    planDays.size === 0
+      ? []
+      : await ctx.store.db
+          .selectFrom('plan_batches')
+          .select('data')
+          .where('client_id', '=', ctx.clientId)
+          .where('plan_day', 'in', [...planDays])
+          .execute();
+  const whyOn = new Map<number, { amount: number; why: Why }>();
+  for (const b of batches) {
+    for (const p of decodePlans(b.data)) if (p.collection === row.id) whyOn.set(p.day, { amount: p.amount, why: p.why });
+  }
+  const today = dayNumber(world.today);
+  // A cancelled collection's leftover submissions are skipped by the engine: none is pending.
+  const plans = [...whyOn.entries()]
+    .filter(([day]) => day > today && row.status !== 'CANCELLED')
+    .sort((x, y) => x[0] - y[0])
+    .map(([day, p]) => ({ date: fromDayNumber(day), amount: p.amount, reason: renderWhy(p.why) }));
   const account = await ctx.store.withConnection(async (_raw, statements) => {
     const keys = new Set([customerKey(ctx.clientId, row.customer_id)]);
     const metaRows = statements.get("select key, value from meta where key in ('bank_epoch')").all() as Array<{ key: string; value: string }>;
@@ -369,7 +400,6 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
       dayNumber(world.today),
     );
   });
-  const today = dayNumber(world.today);
   const plan = plans.map((p) => `${p.date}: debit ${formatCents(p.amount)} planned (${p.reason})`);
   if (plan.length === 0 && collection.shortfall > 0 && row.status !== 'CANCELLED' && world.today < lastDay(row.period_month)) {
     plan.push('No debit is planned yet: the engine plans each debit two days ahead, after income it has seen or expects.');
@@ -393,7 +423,7 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
       amount: a.amount,
       outcome: a.outcome,
       failure_reason: a.failure_reason,
-      why: a.reason ?? 'oracle: takes what the balance allows on the day (reads the future; a benchmark bound)',
+      why: renderWhy(whyOn.get(dayNumber(a.date))?.why ?? ORACLE_WHY),
     })),
     summary,
   };

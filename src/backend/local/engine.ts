@@ -20,7 +20,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { PremiaError } from '../../domain/errors.js';
 import { formatCents } from '../../domain/money.js';
-import { addDays, dayNumber, fromDayNumber, lastDay, periodOf, previousPeriod, type IsoDate } from '../../domain/period.js';
+import { addDays, dayNumber, firstOpenPeriod, fromDayNumber, lastDay, periodOf, previousPeriod, type IsoDate } from '../../domain/period.js';
 import { isRetryable, type FailureReason } from '../../bank/types.js';
 import {
   DEFAULT_ENGINE_CONFIG,
@@ -29,18 +29,22 @@ import {
   planCustomer,
   type CollectionView,
   type EngineConfig,
+  type Why,
   type StrategyName,
 } from '../../engine/strategies.js';
 import type { StatementCache } from '../../store/sqlite-dialect.js';
+import { monthOf } from '../../domain/calendar.js';
 import type { AdvanceOptions, AdvanceResult, AdvanceTarget, CollectionStatus, DaySummary } from '../types.js';
 import type { DayFacts, PremiaDebits } from '../../bank/ledger.js';
 import type { LocalContext } from './context.js';
+import { decodePlans, encodePlans, type PlanEntry } from './plan-batches.js';
 import {
+  AccountSet,
+  AccountView,
   customerKey,
-  CustomerAccount,
   epochFor,
-  openAccount,
   provisionalEpoch,
+  replayInto,
   readImportedRows,
   readSnapshots,
   readAttempts,
@@ -73,60 +77,170 @@ export function engineSettings(meta: Map<string, string>): EngineSettings {
   };
 }
 
-interface OpenCollection extends CollectionView {
-  rowid: number;
-  clientId: number;
-  policyId: number;
+const NO_DAY = -0x7fffffff;
+const STRATEGY_CODES: StrategyName[] = ['smart', 'naive', 'oracle'];
+const STATUS_CODES: CollectionStatus[] = ['UNPAID', 'PAID_PARTIAL', 'PAID_FULL', 'CANCELLED'];
+const FAILURE_CODES: Array<string | null> = [null, 'INSUFFICIENT_FUNDS', 'ACCOUNT_CLOSED', 'PAYMENT_STOPPED', 'ACCOUNT_FROZEN'];
+const S_UNPAID = 0;
+const S_PARTIAL = 1;
+const S_FULL = 2;
+const S_CANCELLED = 3;
+/** Plans a collection can hold: the action days D+1 .. D+1+leadDays. */
+const PENDING_SLOTS = 3;
+
+interface PeriodInfo {
   period: string;
-  status: CollectionStatus;
-  firstDate: string | null;
-  lastDate: string | null;
-  lastFailure: string | null;
-  dirty: boolean;
+  first: number;
+  last: number;
 }
 
-/** Shared empty lists for collections with nothing pending (most of them, most days). */
-const NONE: number[] = [];
-Object.freeze(NONE);
+/**
+ * The open collections of the working set, column-wise, grouped by customer (account) and in
+ * policy_number order within a customer: a million collections are a few typed arrays.
+ */
+class CollectionSet {
+  n = 0;
+  readonly rowid: Int32Array;
+  readonly account: Int32Array;
+  readonly policyNumber: string[] = [];
+  readonly period: Uint8Array;
+  readonly strategy: Uint8Array;
+  readonly due: Int32Array;
+  readonly collected: Int32Array;
+  readonly attempts: Int16Array;
+  readonly failed: Int16Array;
+  readonly status: Uint8Array;
+  readonly blocked: Uint8Array;
+  readonly firstDay: Int32Array;
+  readonly lastDay: Int32Array;
+  readonly failure: Uint8Array;
+  /** Submitted plans: PENDING_SLOTS (day, amount) pairs per collection, day 0 = free. */
+  readonly pendDay: Int32Array;
+  readonly pendAmount: Int32Array;
+  readonly dirty: Uint8Array;
+  readonly closed: Uint8Array;
+  readonly periods: PeriodInfo[] = [];
 
-/** One string per distinct value read from the store (periods, statuses, strategies, reasons). */
-const interned = new Map<string, string>();
-function intern<T extends string | null>(s: T): T {
-  if (s === null) return s;
-  let v = interned.get(s);
-  if (v === undefined) interned.set(s, (v = s));
-  return v as T;
-}
-
-interface Customer {
-  account: CustomerAccount;
-  collections: OpenCollection[];
-  hasOracle: boolean;
-}
-
-function addPending(c: OpenCollection, day: number, amount: number): void {
-  if (c.pendingDays === NONE) {
-    c.pendingDays = [];
-    c.pendingAmounts = [];
+  constructor(readonly capacity: number) {
+    const c = Math.max(1, capacity);
+    this.rowid = new Int32Array(c);
+    this.account = new Int32Array(c);
+    this.period = new Uint8Array(c);
+    this.strategy = new Uint8Array(c);
+    this.due = new Int32Array(c);
+    this.collected = new Int32Array(c);
+    this.attempts = new Int16Array(c);
+    this.failed = new Int16Array(c);
+    this.status = new Uint8Array(c);
+    this.blocked = new Uint8Array(c);
+    this.firstDay = new Int32Array(c);
+    this.lastDay = new Int32Array(c);
+    this.failure = new Uint8Array(c);
+    this.pendDay = new Int32Array(c * PENDING_SLOTS);
+    this.pendAmount = new Int32Array(c * PENDING_SLOTS);
+    this.dirty = new Uint8Array(c);
+    this.closed = new Uint8Array(c);
   }
-  c.pendingDays.push(day);
-  c.pendingAmounts.push(amount);
+
+  periodIndex(period: string): number {
+    let k = this.periods.findIndex((p) => p.period === period);
+    if (k < 0) {
+      this.periods.push({ period, first: dayNumber(`${period}-01`), last: dayNumber(lastDay(period)) });
+      k = this.periods.length - 1;
+    }
+    return k;
+  }
+
+  addPending(c: number, day: number, amount: number): void {
+    const base = c * PENDING_SLOTS;
+    for (let s = 0; s < PENDING_SLOTS; s++) {
+      if (this.pendDay[base + s] === 0) {
+        this.pendDay[base + s] = day;
+        this.pendAmount[base + s] = amount;
+        return;
+      }
+    }
+    throw new Error(`collection ${this.rowid[c]} has more than ${PENDING_SLOTS} pending debits`);
+  }
+
+  /** Take the plan for `day` out of the collection's pending slots; its amount, or 0. */
+  takePending(c: number, day: number): number {
+    const base = c * PENDING_SLOTS;
+    for (let s = 0; s < PENDING_SLOTS; s++) {
+      if (this.pendDay[base + s] === day) {
+        this.pendDay[base + s] = 0;
+        return this.pendAmount[base + s]!;
+      }
+    }
+    return 0;
+  }
+
+  /** Status from the amounts (a cancelled collection stays cancelled). */
+  statusOf(c: number): number {
+    if (this.status[c] === S_CANCELLED) return S_CANCELLED;
+    if (this.collected[c]! >= this.due[c]!) return S_FULL;
+    return this.collected[c]! > 0 ? S_PARTIAL : S_UNPAID;
+  }
 }
 
-/** Take the collection's plan for `day` out of its pending list; returns the amount or 0. */
-function takePending(c: OpenCollection, day: number): number {
-  if (c.pendingDays === NONE) return 0;
-  const k = c.pendingDays.indexOf(day);
-  if (k < 0) return 0;
-  const amount = c.pendingAmounts[k]!;
-  if (c.pendingDays.length === 1) {
-    c.pendingDays = NONE;
-    c.pendingAmounts = NONE;
-  } else {
-    c.pendingDays.splice(k, 1);
-    c.pendingAmounts.splice(k, 1);
+/** Reusable CollectionView objects for the strategies (filled from the columns per call). */
+class Views {
+  private readonly pool: CollectionView[] = [];
+  readonly list: CollectionView[] = [];
+
+  fill(cs: CollectionSet, start: number, count: number): CollectionView[] {
+    const list = this.list;
+    list.length = 0;
+    for (let j = 0; j < count; j++) {
+      const c = start + j;
+      let v = this.pool[j];
+      if (!v) {
+        v = {
+          policyNumber: '',
+          strategy: 'smart',
+          due: 0,
+          collected: 0,
+          attempts: 0,
+          failed: 0,
+          blocked: false,
+          periodFirst: 0,
+          periodLast: 0,
+          lastAttemptDay: null,
+          pendingDays: [],
+          pendingAmounts: [],
+        };
+        this.pool[j] = v;
+      }
+      const p = cs.periods[cs.period[c]!]!;
+      v.policyNumber = cs.policyNumber[c]!;
+      v.strategy = STRATEGY_CODES[cs.strategy[c]!]!;
+      v.due = cs.due[c]!;
+      v.collected = cs.collected[c]!;
+      v.attempts = cs.attempts[c]!;
+      v.failed = cs.failed[c]!;
+      // A closed collection (its period closed earlier in this advance) plans nothing.
+      v.blocked = cs.blocked[c] === 1 || cs.closed[c] === 1;
+      v.periodFirst = p.first;
+      v.periodLast = p.last;
+      v.lastAttemptDay = cs.lastDay[c] === NO_DAY ? null : cs.lastDay[c]!;
+      v.pendingDays.length = 0;
+      v.pendingAmounts.length = 0;
+      const base = c * PENDING_SLOTS;
+      for (let s = 0; s < PENDING_SLOTS; s++) {
+        if (cs.pendDay[base + s] !== 0) {
+          v.pendingDays.push(cs.pendDay[base + s]!);
+          v.pendingAmounts.push(cs.pendAmount[base + s]!);
+        }
+      }
+      // Ascending by day, as the strategies expect.
+      if (v.pendingDays.length > 1 && v.pendingDays[0]! > v.pendingDays[1]!) {
+        v.pendingDays.reverse();
+        v.pendingAmounts.reverse();
+      }
+      list.push(v);
+    }
+    return list;
   }
-  return amount;
 }
 
 interface Meta {
@@ -150,21 +264,34 @@ function readMeta(statements: StatementCache): Map<string, string> {
   return new Map(rows.map((r) => [r.key, r.value]));
 }
 
-function statusOf(c: { due: number; collected: number; status: CollectionStatus }): CollectionStatus {
-  if (c.status === 'CANCELLED') return 'CANCELLED';
-  if (c.collected >= c.due) return 'PAID_FULL';
-  return c.collected > 0 ? 'PAID_PARTIAL' : 'UNPAID';
-}
-
 /** The working set of the open periods, in memory. */
 class EngineState {
-  readonly customers: Customer[] = [];
-  readonly byRowid = new Map<number, OpenCollection>();
-  readonly openPeriods = new Set<string>();
+  /** Accounts with open collections, in load order (client, customer). */
+  active: Int32Array;
+  activeCount: number;
+  /** Per account: its collections are colStart .. colStart + colCount - 1. */
+  readonly colStart: Int32Array;
+  readonly colCount: Uint16Array;
+  readonly hasOracle: Uint8Array;
   /** Collections changed since the last write. */
-  readonly dirty: OpenCollection[] = [];
+  readonly dirty: number[] = [];
+  readonly view = new AccountView();
+  readonly views = new Views();
 
-  constructor(readonly meta: Meta) {}
+  constructor(
+    readonly meta: Meta,
+    readonly accounts: AccountSet,
+    readonly cols: CollectionSet,
+    /** How many accounts the working set has (all of them active at first). */
+    n: number,
+  ) {
+    this.active = new Int32Array(n);
+    for (let i = 0; i < n; i++) this.active[i] = i;
+    this.activeCount = n;
+    this.colStart = new Int32Array(Math.max(1, n));
+    this.colCount = new Uint16Array(Math.max(1, n));
+    this.hasOracle = new Uint8Array(Math.max(1, n));
+  }
 }
 
 function load(statements: StatementCache): EngineState {
@@ -177,86 +304,86 @@ function load(statements: StatementCache): EngineState {
     epochDay: epoch ? dayNumber(epoch) : provisionalEpoch(today),
     settings: engineSettings(metaMap),
   };
-  const state = new EngineState(meta);
   const todayDay = dayNumber(today);
+  // Open collections: those of periods whose last day has not run (per client, on the unique
+  // index (client_id, period_month, policy_number)).
+  const firstOpen = firstOpenPeriod(today);
+  const total = (
+    statements.get('select count(*) as n from collections where client_id in (select id from clients) and period_month >= ?').get(firstOpen) as {
+      n: number;
+    }
+  ).n;
+  const cols = new CollectionSet(total);
 
+  // Pass 1: the open collections, in (client, customer, policy_number) order, into the columns;
+  // the distinct customers in the same order.
+  const customerClient: number[] = [];
+  const customerIds: string[] = [];
+  const firstCol: number[] = [];
   const rows = statements
     .get(
-      `select c.id, c.client_id, c.customer_id, c.policy_number, c.policy_id, c.period_month, c.amount_due,
+      `select c.id, c.client_id, c.customer_id, c.policy_number, c.period_month, c.amount_due,
               c.amount_collected, c.status, c.first_attempt_date, c.last_attempt_date, c.attempts,
               c.failed_attempts, c.last_failure_reason, e.strategy, p.status as policy_status
        from collections c join executions e on e.id = c.execution_id join policies p on p.id = c.policy_id
-       where c.closed = 0
+       where c.client_id in (select id from clients) and c.period_month >= ?
        order by c.client_id, c.customer_id, c.policy_number`,
     )
-    .all() as Array<{
-    id: number;
-    client_id: number;
-    customer_id: string;
-    policy_number: string;
-    policy_id: number;
-    period_month: string;
-    amount_due: number;
-    amount_collected: number;
-    status: CollectionStatus;
-    first_attempt_date: string | null;
-    last_attempt_date: string | null;
-    attempts: number;
-    failed_attempts: number;
-    last_failure_reason: string | null;
-    strategy: string;
-    policy_status: string;
-  }>;
-  if (rows.length === 0) return state;
-
-  const groups = new Map<string, { clientId: number; customerId: string; collections: OpenCollection[] }>();
+    .raw(true)
+    .iterate(firstOpen) as Iterable<
+    [number, number, string, string, string, number, number, CollectionStatus, string | null, string | null, number, number, string | null, string, string]
+  >;
+  let prevClient = -1;
+  let prevCustomer = '';
   for (const r of rows) {
-    const key = customerKey(r.client_id, r.customer_id);
-    let g = groups.get(key);
-    if (!g) groups.set(key, (g = { clientId: r.client_id, customerId: r.customer_id, collections: [] }));
-    const periodFirst = dayNumber(`${r.period_month}-01`);
-    const c: OpenCollection = {
-      rowid: r.id,
-      clientId: r.client_id,
-      policyId: r.policy_id,
-      policyNumber: r.policy_number,
-      period: intern(r.period_month),
-      strategy: intern((isStrategy(r.strategy) ? r.strategy : 'smart') as StrategyName),
-      due: r.amount_due,
-      collected: r.amount_collected,
-      attempts: r.attempts,
-      failed: r.failed_attempts,
-      status: intern(r.status),
-      blocked:
-        r.status === 'CANCELLED' ||
-        r.policy_status !== 'active' ||
-        (r.last_failure_reason !== null && !isRetryable(r.last_failure_reason)),
-      periodFirst,
-      periodLast: dayNumber(lastDay(r.period_month)),
-      lastAttemptDay: r.last_attempt_date ? dayNumber(r.last_attempt_date) : null,
-      firstDate: intern(r.first_attempt_date),
-      lastDate: intern(r.last_attempt_date),
-      lastFailure: intern(r.last_failure_reason),
-      pendingDays: NONE,
-      pendingAmounts: NONE,
-      dirty: false,
-    };
-    g.collections.push(c);
-    state.byRowid.set(c.rowid, c);
-    state.openPeriods.add(c.period);
+    const c = cols.n++;
+    if (r[1] !== prevClient || r[2] !== prevCustomer) {
+      prevClient = r[1];
+      prevCustomer = r[2];
+      customerClient.push(r[1]);
+      customerIds.push(r[2]);
+      firstCol.push(c);
+    }
+    cols.rowid[c] = r[0];
+    cols.account[c] = customerIds.length - 1;
+    cols.policyNumber[c] = r[3];
+    cols.period[c] = cols.periodIndex(r[4]);
+    const strategy = STRATEGY_CODES.indexOf(isStrategy(r[13]) ? r[13] : 'smart');
+    cols.strategy[c] = strategy;
+    cols.due[c] = r[5];
+    cols.collected[c] = r[6];
+    cols.status[c] = STATUS_CODES.indexOf(r[7]);
+    cols.firstDay[c] = r[8] ? dayNumber(r[8]) : NO_DAY;
+    cols.lastDay[c] = r[9] ? dayNumber(r[9]) : NO_DAY;
+    cols.attempts[c] = r[10];
+    cols.failed[c] = r[11];
+    cols.failure[c] = Math.max(0, FAILURE_CODES.indexOf(r[12]));
+    cols.blocked[c] = r[7] === 'CANCELLED' || r[14] !== 'active' || (r[12] !== null && !isRetryable(r[12])) ? 1 : 0;
   }
 
-  const plans = statements.get('select collection_id, date, amount from planned_debits where date > ? order by collection_id, date').iterate(today) as Iterable<{
-    collection_id: number;
-    date: string;
-    amount: number;
-  }>;
-  for (const p of plans) {
-    const c = state.byRowid.get(p.collection_id);
-    if (c) addPending(c, dayNumber(p.date), p.amount);
-  }
+  const accounts = new AccountSet(customerIds.length);
+  const state = new EngineState(meta, accounts, cols, customerIds.length);
+  if (cols.n === 0) return state;
 
-  const keys = new Set(groups.keys());
+  // Debits submitted for the days after today (planned at most leadDays + 1 days ago).
+  const batches = statements
+    .get('select data from plan_batches where client_id in (select id from clients) and plan_day >= ?')
+    .raw(true)
+    .iterate(fromDayNumber(todayDay - 1 - Math.max(2, meta.settings.leadDays))) as Iterable<[Uint8Array]>;
+  // Collections were read in customer order, not rowid order: find them by rowid.
+  const byRowid = new Map<number, number>();
+  for (let c = 0; c < cols.n; c++) byRowid.set(cols.rowid[c]!, c);
+  for (const [data] of batches) {
+    for (const p of decodePlans(data)) {
+      if (p.day <= todayDay) continue;
+      const c = byRowid.get(p.collection);
+      if (c !== undefined) cols.addPending(c, p.day, p.amount);
+    }
+  }
+  byRowid.clear();
+
+  const keys = new Set<string>();
+  for (let k = 0; k < customerIds.length; k++) keys.add(customerKey(customerClient[k]!, customerIds[k]!));
   const inputs: AccountInputs = {
     seed: meta.seed,
     epochDay: meta.epochDay,
@@ -275,39 +402,58 @@ function load(statements: StatementCache): EngineState {
     if (d < oldest) oldest = d;
   }
   inputs.attempts = readAttempts(statements, keys, oldest);
-  for (const g of groups.values()) {
-    const account = openAccount(inputs, g.clientId, g.customerId, todayDay);
-    state.customers.push({ account, collections: g.collections, hasOracle: g.collections.some((c) => c.strategy === 'oracle') });
+  keys.clear();
+  for (let k = 0; k < customerIds.length; k++) {
+    const i = replayInto(accounts, inputs, customerClient[k]!, customerIds[k]!, todayDay);
+    const start = firstCol[k]!;
+    const end = k + 1 < firstCol.length ? firstCol[k + 1]! : cols.n;
+    state.colStart[i] = start;
+    state.colCount[i] = end - start;
+    for (let c = start; c < end; c++) if (cols.strategy[c] === 2) state.hasOracle[i] = 1;
   }
   return state;
 }
 
 interface PlanRow {
-  c: OpenCollection;
+  c: number;
+  clientId: number;
   day: number;
   amount: number;
-  reason: string;
+  why: Why;
 }
 
 /** Plan the debits of action day `A` at the end of day `D`. Returns rows to insert. */
 function planAll(state: EngineState, D: number, A: number): PlanRow[] {
   const out: PlanRow[] = [];
   const settings = state.meta.settings;
-  for (const customer of state.customers) {
-    let work = false;
-    for (const c of customer.collections) {
-      if (!c.blocked && c.strategy !== 'oracle' && c.collected < c.due && A >= c.periodFirst && A <= c.periodLast) {
-        work = true;
-        break;
+  const cs = state.cols;
+  for (let k = 0; k < state.activeCount; k++) {
+    const i = state.active[k]!;
+    const start = state.colStart[i]!;
+    const count = state.colCount[i]!;
+    // Skip customers for whom nothing can be planned today (most of them, most days): no
+    // collection with money due in a period containing A, or (smart) no income seen or expected
+    // just before A and not yet the period's last chance; naive waits its 7 days.
+    let smart = false;
+    let naive = false;
+    let periodLast = 0;
+    for (let c = start; c < start + count; c++) {
+      const p = cs.periods[cs.period[c]!]!;
+      if (p.last > periodLast) periodLast = p.last;
+      if (cs.closed[c] === 1 || cs.blocked[c] === 1 || cs.collected[c]! >= cs.due[c]! || A < p.first || A > p.last) continue;
+      if (cs.strategy[c] === 0) smart = true;
+      else if (cs.strategy[c] === 1) {
+        const last = cs.lastDay[c]!;
+        if (cs.attempts[c]! < settings.naiveMaxAttempts && (last === NO_DAY || A - last >= settings.naiveRetryDays)) naive = true;
       }
     }
-    if (!work) continue;
-    const view = customer.account;
-    const planned = planCustomer(view, customer.collections, D, A, settings);
+    if (!naive && !(smart && state.accounts.smartMayPlan(i, D, A, periodLast))) continue;
+    const views = state.views.fill(cs, start, count);
+    const planned = planCustomer(state.view.at(state.accounts, i), views, D, A, settings);
     for (const p of planned) {
-      const c = customer.collections[p.index]!;
-      addPending(c, p.day, p.amount);
-      out.push({ c, day: p.day, amount: p.amount, reason: p.reason });
+      const c = start + p.index;
+      cs.addPending(c, p.day, p.amount);
+      out.push({ c, clientId: state.accounts.clientId[i]!, day: p.day, amount: p.amount, why: p.why });
     }
   }
   return out;
@@ -325,55 +471,57 @@ function summaryFor(map: Map<number, DaySummary>, clientId: number, date: string
 }
 
 /**
- * Supplies each customer's debits of the day to its ledger: the plans submitted for the day (in
- * policy_number order, capped at what is still due) and, for oracle collections, what the
+ * Supplies each customer's debits of the day to its account: the plans submitted for the day
+ * (in policy_number order, capped at what is still due) and, for oracle collections, what the
  * balance allows. One object for the whole day: nothing is allocated per account.
  */
 class DayRunner implements PremiaDebits {
-  customer: Customer | null = null;
-  day = 0;
-  readonly cols: OpenCollection[] = [];
+  state!: EngineState;
+  account = 0;
+  readonly cols: number[] = [];
   readonly amounts: number[] = [];
   count = 0;
 
   debitsFor(balance: number, day: number, out: number[]): number {
+    const s = this.state;
+    const cs = s.cols;
+    const start = s.colStart[this.account]!;
+    const end = start + s.colCount[this.account]!;
     const amounts = this.amounts;
-    const customer = this.customer!;
-    const cols = customer.collections;
     let n = 0;
-    for (let i = 0; i < cols.length; i++) {
-      const c = cols[i]!;
-      const planned = takePending(c, day);
+    for (let c = start; c < end; c++) {
+      const planned = cs.takePending(c, day);
       if (planned === 0) continue;
       // Never more than is still due, and nothing for a blocked collection.
-      const amount = Math.min(planned, c.due - c.collected);
-      if (c.blocked || amount <= 0) continue;
+      const amount = Math.min(planned, cs.due[c]! - cs.collected[c]!);
+      if (cs.blocked[c] === 1 || cs.closed[c] === 1 || amount <= 0) continue;
       this.cols[n] = c;
       amounts[n++] = amount;
     }
-    if (customer.hasOracle && customer.account.ledger.blockedOn(day) === null) {
+    if (s.hasOracle[this.account] === 1 && s.accounts.blockedOn(this.account, day) === null) {
       let committed = 0;
-      for (let i = 0; i < n; i++) committed += amounts[i]!;
-      for (const o of oracleDebits(balance - committed, cols, day)) {
-        const c = cols[o.index]!;
+      for (let j = 0; j < n; j++) committed += amounts[j]!;
+      const views = s.views.fill(cs, start, end - start);
+      for (const o of oracleDebits(balance - committed, views, day)) {
+        const c = start + o.index;
         let seen = false;
-        for (let i = 0; i < n; i++) if (this.cols[i] === c) seen = true;
-        if (seen) continue;
+        for (let j = 0; j < n; j++) if (this.cols[j] === c) seen = true;
+        if (seen || cs.closed[c] === 1) continue;
         this.cols[n] = c;
         amounts[n++] = o.amount;
       }
       // The bank attempts debits in policy_number order.
-      sortByPolicy(this.cols, amounts, n);
+      sortByPolicy(cs, this.cols, amounts, n);
     }
-    for (let i = 0; i < n; i++) out[i] = amounts[i]!;
+    for (let j = 0; j < n; j++) out[j] = amounts[j]!;
     this.count = n;
     return n;
   }
 }
 
-function sortByPolicy(cols: OpenCollection[], amounts: number[], n: number): void {
+function sortByPolicy(cs: CollectionSet, cols: number[], amounts: number[], n: number): void {
   for (let i = 1; i < n; i++) {
-    for (let j = i; j > 0 && cols[j - 1]!.policyNumber > cols[j]!.policyNumber; j--) {
+    for (let j = i; j > 0 && cs.policyNumber[cols[j - 1]!]! > cs.policyNumber[cols[j]!]!; j--) {
       const c = cols[j]!;
       cols[j] = cols[j - 1]!;
       cols[j - 1] = c;
@@ -391,44 +539,47 @@ const FACTS: DayFacts = { credits: 0, postedDebits: 0, collected: 0, premiaDebit
 /** Live through `day` for every customer of the working set. */
 function liveDay(state: EngineState, day: number): DayOutcome {
   const date = fromDayNumber(day);
+  const month = monthOf(day);
   const attempts: AttemptRow[] = [];
   const summaries = new Map<number, DaySummary>();
   const runner = RUNNER;
-  runner.day = day;
-  for (const customer of state.customers) {
-    runner.customer = customer;
+  runner.state = state;
+  const accounts = state.accounts;
+  const cs = state.cols;
+  for (let k = 0; k < state.activeCount; k++) {
+    const i = state.active[k]!;
+    runner.account = i;
     runner.count = 0;
-    const facts = customer.account.ledger.live(runner, OUTCOMES, FACTS);
-    for (let i = 0; i < facts.premiaDebits; i++) {
-      const c = runner.cols[i]!;
-      const reason = OUTCOMES[i]!;
-      const amount = runner.amounts[i]!;
-      c.attempts++;
-      c.lastAttemptDay = day;
-      c.firstDate ??= date;
-      c.lastDate = date;
-      const s = summaryFor(summaries, c.clientId, date);
+    const facts = accounts.live(i, runner, OUTCOMES, FACTS);
+    for (let j = 0; j < facts.premiaDebits; j++) {
+      const c = runner.cols[j]!;
+      const reason = OUTCOMES[j]!;
+      const amount = runner.amounts[j]!;
+      cs.attempts[c]!++;
+      cs.lastDay[c] = day;
+      if (cs.firstDay[c] === NO_DAY) cs.firstDay[c] = day;
+      const clientId = accounts.clientId[i]!;
+      const s = summaryFor(summaries, clientId, date);
       s.attempts++;
       if (reason === null) {
-        c.collected += amount;
+        cs.collected[c]! += amount;
         s.succeeded++;
         s.collected += amount;
       } else {
-        c.failed++;
-        c.lastFailure = reason;
+        cs.failed[c]!++;
+        cs.failure[c] = FAILURE_CODES.indexOf(reason);
         s.failed++;
-        if (!isRetryable(reason)) c.blocked = true;
+        if (!isRetryable(reason)) cs.blocked[c] = 1;
       }
-      c.status = statusOf(c);
-      if (!c.dirty) {
-        c.dirty = true;
+      cs.status[c] = cs.statusOf(c);
+      if (cs.dirty[c] === 0) {
+        cs.dirty[c] = 1;
         state.dirty.push(c);
       }
-      attempts.push({ clientId: c.clientId, policyNumber: c.policyNumber, collectionId: c.rowid, period: c.period, amount, reason });
+      attempts.push({ clientId, policyNumber: cs.policyNumber[c]!, collectionId: cs.rowid[c]!, period: cs.periods[cs.period[c]!]!.period, amount, reason });
     }
-    customer.account.endOfDay(day, facts);
+    accounts.endOfDay(i, day, facts, true, month);
   }
-  runner.customer = null;
   // Stored in (client, policy_number) order within the day: rowid order is report order.
   attempts.sort((a, b) => a.clientId - b.clientId || (a.policyNumber < b.policyNumber ? -1 : a.policyNumber > b.policyNumber ? 1 : 0));
   return { attempts, summaries };
@@ -446,20 +597,35 @@ function writeDay(statements: StatementCache, state: EngineState, day: number, o
     `update collections set amount_collected = ?, status = ?, first_attempt_date = ?, last_attempt_date = ?,
        attempts = ?, failed_attempts = ?, last_failure_reason = ? where id = ?`,
   );
+  const cs = state.cols;
   for (const c of state.dirty) {
-    update.run(c.collected, c.status, c.firstDate, c.lastDate, c.attempts, c.failed, c.lastFailure, c.rowid);
-    c.dirty = false;
+    update.run(
+      cs.collected[c]!,
+      STATUS_CODES[cs.status[c]!]!,
+      cs.firstDay[c] === NO_DAY ? null : fromDayNumber(cs.firstDay[c]!),
+      cs.lastDay[c] === NO_DAY ? null : fromDayNumber(cs.lastDay[c]!),
+      cs.attempts[c]!,
+      cs.failed[c]!,
+      FAILURE_CODES[cs.failure[c]!]!,
+      cs.rowid[c]!,
+    );
+    cs.dirty[c] = 0;
   }
   state.dirty.length = 0;
 }
 
-/** Submitted plans are kept as the record of why each attempt was made (and of plans that a
- * success or a cancellation made unnecessary). */
-function insertPlans(statements: StatementCache, plans: PlanRow[]): void {
-  const insertPlan = statements.get(
-    'insert or ignore into planned_debits (client_id, collection_id, date, amount, reason) values (?, ?, ?, ?, ?)',
-  );
-  for (const p of plans) insertPlan.run(p.c.clientId, p.c.rowid, fromDayNumber(p.day), p.amount, p.reason);
+/** The day's submitted debits, one compressed batch per client (kept as the record of why each
+ * attempt was made, and of debits a success or a cancellation made unnecessary). */
+function insertPlans(statements: StatementCache, state: EngineState, plans: PlanRow[], planDay: number): void {
+  if (plans.length === 0) return;
+  const byClient = new Map<number, PlanEntry[]>();
+  for (const p of plans) {
+    let list = byClient.get(p.clientId);
+    if (!list) byClient.set(p.clientId, (list = []));
+    list.push({ collection: state.cols.rowid[p.c]!, day: p.day, amount: p.amount, why: p.why });
+  }
+  const insert = statements.get('insert into plan_batches (client_id, plan_day, data) values (?, ?, ?)');
+  for (const [clientId, entries] of byClient) insert.run(clientId, fromDayNumber(planDay), encodePlans(entries));
 }
 
 /**
@@ -468,7 +634,6 @@ function insertPlans(statements: StatementCache, plans: PlanRow[]): void {
  */
 function closePeriod(statements: StatementCache, state: EngineState | null, period: string, stampMs: number): Map<number, number> {
   const day = lastDay(period);
-  statements.get('update collections set closed = 1 where period_month = ? and closed = 0').run(period);
   statements.get("update executions set status = 'completed', completed_at = ? where period_month = ? and status = 'processing'").run(stampMs, period);
 
   const lapsed = new Map<number, number>();
@@ -483,7 +648,7 @@ function closePeriod(statements: StatementCache, state: EngineState | null, peri
       )
       .all(period) as Array<{ policy_id: number; client_id: number }>;
     const countUnpaid = statements.get(
-      `select count(*) as n from collections where policy_id = ? and status = 'UNPAID' and closed = 1
+      `select count(*) as n from collections where policy_id = ? and status = 'UNPAID'
        and period_month in (${periods.map(() => '?').join(',')})`,
     );
     const lapse = statements.get("update policies set status = 'lapsed', updated_at = ? where id = ? and status = 'active'");
@@ -503,22 +668,28 @@ function closePeriod(statements: StatementCache, state: EngineState | null, peri
 
   if (state) {
     const snapshot = statements.get('insert or replace into bank_snapshots (client_id, customer_id, as_of, balance) values (?, ?, ?, ?)');
-    const keep: Customer[] = [];
-    for (const customer of state.customers) {
-      const hadPeriod = customer.collections.some((c) => c.period === period);
-      if (hadPeriod) snapshot.run(customer.account.clientId, customer.account.customerId, day, customer.account.balance);
-      customer.collections = customer.collections.filter((c) => {
-        if (c.period !== period) return true;
-        state.byRowid.delete(c.rowid);
-        return false;
-      });
-      if (customer.collections.length > 0) {
-        customer.hasOracle = customer.collections.some((c) => c.strategy === 'oracle');
-        keep.push(customer);
-      } else customer.account.release();
+    const cs = state.cols;
+    const accounts = state.accounts;
+    const k = cs.periods.findIndex((p) => p.period === period);
+    let keep = 0;
+    for (let a = 0; a < state.activeCount; a++) {
+      const i = state.active[a]!;
+      const start = state.colStart[i]!;
+      const end = start + state.colCount[i]!;
+      let had = false;
+      let open = false;
+      for (let c = start; c < end; c++) {
+        if (cs.closed[c] === 1) continue;
+        if (cs.period[c] === k) {
+          had = true;
+          cs.closed[c] = 1;
+        } else open = true;
+      }
+      if (had) snapshot.run(accounts.clientId[i]!, accounts.customerId[i]!, day, accounts.balance(i));
+      // An account with nothing left open leaves the working set.
+      if (open) state.active[keep++] = i;
     }
-    state.customers.splice(0, state.customers.length, ...keep);
-    state.openPeriods.delete(period);
+    state.activeCount = keep;
   }
   return lapsed;
 }
@@ -566,70 +737,78 @@ export async function advance(ctx: LocalContext, target: AdvanceTarget, options:
   // process kill itself with SIGKILL just before committing that day.
   const fault = /^kill-before-commit:(\d{4}-\d{2}-\d{2})$/.exec(process.env.PREMIA_FAULT ?? '')?.[1];
   let seen = { version: -1, generation: -1 };
+  // Simulated days are recomputed exactly on resume (the bank lives in the store too), so an
+  // advance commits without waiting for the disk on each day; the store stays consistent
+  // whatever happens. Ordinary writes keep synchronous = FULL.
+  if (total > 0) store.raw.pragma('synchronous = NORMAL');
+  try {
+    for (let index = 0; index < total; index++) {
+      const result = await store.withConnection(async (raw, statements) => {
+        raw.exec('begin immediate');
+        try {
+          const meta = readMeta(statements);
+          const today = meta.get('clock_date')!;
+          if (today >= to) {
+            raw.exec('commit');
+            return null; // another process got there first
+          }
+          const version = dataVersion(raw);
+          const stale = state === null || version !== seen.version || store.generation !== seen.generation || state.meta.today !== today;
+          if (stale) {
+            state = load(statements);
+            if (process.env.PREMIA_DEBUG_MEM) memLog('after load');
+            if (process.env.PREMIA_DEBUG_HEAPSNAPSHOT) (await import('node:v8')).writeHeapSnapshot(process.env.PREMIA_DEBUG_HEAPSNAPSHOT);
+          }
+          const s: EngineState = state!;
+          const todayDay = dayNumber(today);
+          const lead = s.meta.settings.leadDays;
+          if (stale) {
+            // Plans for the first action day that can still be planned, for collections queued
+            // since the last planning. Existing plans stand; the same state gives the same plans.
+            insertPlans(statements, s, planAll(s, todayDay, todayDay + 1 + lead), todayDay);
+          }
+          const day = todayDay + 1;
+          const date = fromDayNumber(day);
+          const stampMs = day * 86_400_000 + (now().getTime() % 86_400_000);
 
-  for (let index = 0; index < total; index++) {
-    const result = await store.withConnection(async (raw, statements) => {
-      raw.exec('begin immediate');
-      try {
-        const meta = readMeta(statements);
-        const today = meta.get('clock_date')!;
-        if (today >= to) {
+          const out = liveDay(s, day);
+          writeDay(statements, s, day, out);
+          let closed: string | null = null;
+          let lapsed = new Map<number, number>();
+          if (date === lastDay(periodOf(date))) {
+            closed = periodOf(date);
+            lapsed = closePeriod(statements, s, closed, stampMs);
+          }
+          insertPlans(statements, s, planAll(s, day, day + 1 + lead), day);
+          statements.get("update meta set value = ? where key = 'clock_date'").run(date);
+          s.meta.today = date;
+          if (fault === date) process.kill(process.pid, 'SIGKILL');
           raw.exec('commit');
-          return null; // another process got there first
+          seen = { version: dataVersion(raw), generation: store.generation + 1 }; // +1: this call's own write
+          const mine = out.summaries.get(clientId) ?? {
+            date,
+            attempts: 0,
+            succeeded: 0,
+            failed: 0,
+            collected: 0,
+            closed_period: null,
+            lapsed_policies: 0,
+          };
+          mine.closed_period = closed;
+          mine.lapsed_policies = lapsed.get(clientId) ?? 0;
+          return mine;
+        } catch (e) {
+          if (raw.inTransaction) raw.exec('rollback');
+          state = null;
+          throw e;
         }
-        const version = dataVersion(raw);
-        const stale = state === null || version !== seen.version || store.generation !== seen.generation || state.meta.today !== today;
-        if (stale) {
-          state = load(statements);
-          if (process.env.PREMIA_DEBUG_MEM) memLog('after load');
-        }
-        const s: EngineState = state!;
-        const todayDay = dayNumber(today);
-        const lead = s.meta.settings.leadDays;
-        if (stale) {
-          // Plans for the first action day that can still be planned, for collections queued
-          // since the last planning. Existing plans stand; the same state gives the same plans.
-          insertPlans(statements, planAll(s, todayDay, todayDay + 1 + lead));
-        }
-        const day = todayDay + 1;
-        const date = fromDayNumber(day);
-        const stampMs = day * 86_400_000 + (now().getTime() % 86_400_000);
-
-        const out = liveDay(s, day);
-        writeDay(statements, s, day, out);
-        let closed: string | null = null;
-        let lapsed = new Map<number, number>();
-        if (date === lastDay(periodOf(date))) {
-          closed = periodOf(date);
-          lapsed = closePeriod(statements, s, closed, stampMs);
-        }
-        insertPlans(statements, planAll(s, day, day + 1 + lead));
-        statements.get("update meta set value = ? where key = 'clock_date'").run(date);
-        s.meta.today = date;
-        if (fault === date) process.kill(process.pid, 'SIGKILL');
-        raw.exec('commit');
-        seen = { version: dataVersion(raw), generation: store.generation + 1 }; // +1: this call's own write
-        const mine = out.summaries.get(clientId) ?? {
-          date,
-          attempts: 0,
-          succeeded: 0,
-          failed: 0,
-          collected: 0,
-          closed_period: null,
-          lapsed_policies: 0,
-        };
-        mine.closed_period = closed;
-        mine.lapsed_policies = lapsed.get(clientId) ?? 0;
-        return mine;
-      } catch (e) {
-        if (raw.inTransaction) raw.exec('rollback');
-        state = null;
-        throw e;
-      }
-    });
-    if (result === null) break;
-    days.push(result);
-    options.onDay?.(result, days.length, total);
+      });
+      if (result === null) break;
+      days.push(result);
+      options.onDay?.(result, days.length, total);
+    }
+  } finally {
+    if (total > 0) store.raw.pragma('synchronous = FULL');
   }
   if (process.env.PREMIA_DEBUG_MEM) memLog('end of advance');
   const reached = await store.withConnection(async (_raw, statements) => readMeta(statements).get('clock_date')!);

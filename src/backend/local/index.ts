@@ -3,7 +3,7 @@
  * the clock, the bank and the collections engine live here too.
  */
 import { PremiaError, validationError } from '../../domain/errors.js';
-import { isIsoDate, type IsoDate, type Period } from '../../domain/period.js';
+import { firstOpenPeriod, isIsoDate, type IsoDate, type Period } from '../../domain/period.js';
 import type { PolicyPatchInput } from '../../domain/policy.js';
 import { setMeta } from '../../store/repos/meta.js';
 import { openStore, type Store } from '../../store/store.js';
@@ -219,16 +219,15 @@ export class LocalBackend implements Backend {
 const POLICY_HOOKS: policies.PolicyChangeHooks = {
   async onStatusChange(trx, ctx, policy, _from, to, today) {
     if (to !== 'cancelled') return; // lapsed / reinstated policies are skipped / resumed by the engine
-    // Attempts stop at once (debits planned for later days are withdrawn; past plans stay on
-    // record); what was collected stays collected.
-    const open = trx.selectFrom('collections').select('id').where('policy_id', '=', policy.id).where('closed', '=', 0);
-    await trx.deleteFrom('planned_debits').where('collection_id', 'in', open).where('date', '>', today).execute();
+    // Attempts stop at once (debits already submitted for later days are skipped by the engine:
+    // the collection is CANCELLED); what was collected stays collected.
+    const firstOpen = firstOpenPeriod(today);
     await trx
       .updateTable('collections')
       .set({ status: 'CANCELLED' })
       .where('policy_id', '=', policy.id)
       .where('client_id', '=', ctx.clientId)
-      .where('closed', '=', 0)
+      .where('period_month', '>=', firstOpen)
       .execute();
   },
   async onAmountChange(trx, ctx, policy, effective, amount) {
@@ -239,7 +238,6 @@ const POLICY_HOOKS: policies.PolicyChangeHooks = {
       .where('policy_id', '=', policy.id)
       .where('client_id', '=', ctx.clientId)
       .where('period_month', '>=', effective)
-      .where('closed', '=', 0)
       .where('attempts', '=', 0)
       .execute();
   },

@@ -5,11 +5,14 @@ import { registerBank } from './bank/index.js';
 import { registerClock } from './clock/index.js';
 import { registerCollections } from './collections/index.js';
 import { registerKeys } from './keys/index.js';
+import { registerLogin } from './login/index.js';
+import { registerLogout } from './logout/index.js';
 import { registerPolicies } from './policies/index.js';
 import { registerServe } from './serve/index.js';
 import { registerReports } from './reports/index.js';
 import { registerSettlements } from './settlements/index.js';
 import { registerSimulate } from './simulate/index.js';
+import { registerWhoami } from './whoami/index.js';
 
 export function registerCommands(program: Command, ctx: CliContext, state: RunState): void {
   registerPolicies(program, ctx, state);
@@ -21,4 +24,7 @@ export function registerCommands(program: Command, ctx: CliContext, state: RunSt
   registerReports(program, ctx, state);
   registerSettlements(program, ctx, state);
   registerSimulate(program, ctx, state);
+  registerLogin(program, ctx, state);
+  registerLogout(program, ctx, state);
+  registerWhoami(program, ctx, state);
 }

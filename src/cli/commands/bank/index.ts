@@ -4,13 +4,13 @@ import type { RunState } from '../../main.js';
 import { lazyAction } from '../action.js';
 
 export function registerBank(program: Command, ctx: CliContext, state: RunState): void {
-  const bank = program.command('bank').description('the simulated bank of local mode');
+  const bank = program.command('bank').description('the simulated bank of local mode (or of a service running on it)');
 
   bank
     .command('import')
     .description('load bank transactions (CSV header customer_id,date,amount,description; - reads stdin)')
     .argument('<file>')
-    .action(lazyAction(ctx, state, () => import('./import.js')));
+    .action(lazyAction(ctx, state, () => import('./import.js'), { writes: true }));
 
   bank
     .command('show')
@@ -22,5 +22,5 @@ export function registerBank(program: Command, ctx: CliContext, state: RunState)
     .command('seed')
     .description('set the seed of generated accounts (only before the first collections run)')
     .argument('<seed>')
-    .action(lazyAction(ctx, state, () => import('./seed.js')));
+    .action(lazyAction(ctx, state, () => import('./seed.js'), { writes: true }));
 }

@@ -1,5 +1,6 @@
 import type { AdvanceTarget } from '../../../backend/types.js';
 import { usageError } from '../../../domain/errors.js';
+import { MAX_ADVANCE_DAYS, validateAdvanceRequest } from '../../../domain/requests.js';
 import { count, money } from '../../output/format.js';
 import { startProgress } from '../../output/progress.js';
 import type { CommandEnv } from '../action.js';
@@ -7,13 +8,14 @@ import type { CommandEnv } from '../action.js';
 export default async function advance({ opts, ui, backend }: CommandEnv): Promise<number> {
   const given = ['days', 'to', 'toMonthEnd'].filter((k) => opts[k] !== undefined && opts[k] !== false);
   if (given.length !== 1) throw usageError('Say how far to advance with exactly one of --days N, --to YYYY-MM-DD or --to-month-end.');
-  const target: AdvanceTarget = {};
+  const raw: Record<string, unknown> = {};
   if (opts.days !== undefined) {
-    const days = Number(opts.days);
-    if (!/^\d+$/.test(String(opts.days)) || days > 3660) throw usageError('--days must be a whole number from 0 to 3660.');
-    target.days = days;
-  } else if (opts.to !== undefined) target.to = opts.to as string;
-  else target.to_month_end = true;
+    if (!/^\d{1,9}$/.test(String(opts.days))) throw usageError(`--days must be a whole number from 1 to ${MAX_ADVANCE_DAYS}.`);
+    raw.days = Number(opts.days);
+  } else if (opts.to !== undefined) raw.to = opts.to;
+  else raw.to_month_end = true;
+  // Checked as the service checks POST /clock/advance, so a problem reads the same in both modes.
+  const target: AdvanceTarget = validateAdvanceRequest(raw);
 
   const b = await backend();
   const progress = await startProgress(ui, 'Advancing the clock…');

@@ -6,7 +6,7 @@ import { lazyAction } from '../action.js';
 export function registerClock(program: Command, ctx: CliContext, state: RunState): void {
   const clock = program
     .command('clock')
-    .description("the virtual clock of local mode: the last day whose business has run")
+    .description('the virtual clock of local mode (or of a service on the simulated bank): the last day whose business has run')
     .action(lazyAction(ctx, state, () => import('./show.js')));
 
   clock
@@ -15,11 +15,11 @@ export function registerClock(program: Command, ctx: CliContext, state: RunState
     .option('--days <n>', 'this many days')
     .option('--to <date>', 'up to and including this date (YYYY-MM-DD)')
     .option('--to-month-end', 'to the end of the month of the next day')
-    .action(lazyAction(ctx, state, () => import('./advance.js')));
+    .action(lazyAction(ctx, state, () => import('./advance.js'), { writes: true }));
 
   clock
     .command('set')
     .description('set the clock (only before the first collections run)')
     .argument('<date>', 'YYYY-MM-DD')
-    .action(lazyAction(ctx, state, () => import('./set.js')));
+    .action(lazyAction(ctx, state, () => import('./set.js'), { writes: true }));
 }

@@ -10,11 +10,12 @@ export default async function execute({ opts, ui, backend }: CommandEnv): Promis
   const accepted = await b.executeCollections({
     period_month: period,
     policy_ids: opts.policy as string[] | undefined,
-    strategy: opts.strategy as string,
+    // Sent only when given: a server that implements only the spec knows no strategies.
+    strategy: opts.strategy as string | undefined,
   });
   if (ui.json) ui.printJson(accepted);
   else {
-    ui.status(`Queued ${plural(accepted.policies_queued, 'policy', 'policies')} for ${period} (${opts.strategy}); the engine collects as the clock advances.`);
+    ui.status(`Queued ${plural(accepted.policies_queued, 'policy', 'policies')} for ${period} (${(opts.strategy as string | undefined) ?? 'smart'}); the engine collects as the clock advances.`);
     ui.keyValues([
       ['execution_id', accepted.execution_id],
       ['status', accepted.status],

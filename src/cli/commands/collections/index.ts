@@ -11,8 +11,8 @@ export function registerCollections(program: Command, ctx: CliContext, state: Ru
     .description('trigger the collections run of a period (the engine then collects through the month)')
     .requiredOption('--period <YYYY-MM>', 'the period to collect')
     .option('--policy <policy...>', 'only these policies (ids or policy numbers); default: every active policy')
-    .addOption(new Option('--strategy <name>', 'collection strategy').choices(['smart', 'naive', 'oracle']).default('smart'))
-    .action(lazyAction(ctx, state, () => import('./execute.js')));
+    .addOption(new Option('--strategy <name>', 'collection strategy (default: smart)').choices(['smart', 'naive', 'oracle']))
+    .action(lazyAction(ctx, state, () => import('./execute.js'), { writes: true }));
 
   collections
     .command('get')

@@ -1,8 +1,7 @@
 import type { CommandEnv } from '../action.js';
 
 export default async function create({ ctx, opts, ui, backend }: CommandEnv): Promise<number> {
-  const { createKey, storeOf } = await import('../../../server/keys.js');
-  const created = await createKey(storeOf(await backend()), String(opts.client), ctx.now);
+  const created = await ctx.operator().createKey(await backend(), String(opts.client));
   if (ui.json) ui.printJson(created);
   else {
     ui.line(created.key);

@@ -10,16 +10,16 @@ export function registerKeys(program: Command, ctx: CliContext, state: RunState)
     .command('create')
     .description('create a key for a client (created if new); the key is printed once')
     .requiredOption('--client <name>', 'the client (organisation) the key acts for')
-    .action(lazyAction(ctx, state, () => import('./create.js')));
+    .action(lazyAction(ctx, state, () => import('./create.js'), { writes: true, localOnly: 'premia keys create' }));
 
   keys
     .command('list')
     .description('list keys, redacted to their prefix and last 4 characters')
-    .action(lazyAction(ctx, state, () => import('./list.js')));
+    .action(lazyAction(ctx, state, () => import('./list.js'), { localOnly: 'premia keys list' }));
 
   keys
     .command('revoke')
     .description('revoke a key: requests with it are refused at once')
     .argument('<key_id>', 'the key id (from keys list)')
-    .action(lazyAction(ctx, state, () => import('./revoke.js')));
+    .action(lazyAction(ctx, state, () => import('./revoke.js'), { writes: true, localOnly: 'premia keys revoke' }));
 }

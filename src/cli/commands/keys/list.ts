@@ -1,8 +1,7 @@
 import type { CommandEnv } from '../action.js';
 
-export default async function list({ ui, backend }: CommandEnv): Promise<number> {
-  const { listKeys, storeOf } = await import('../../../server/keys.js');
-  const keys = await listKeys(storeOf(await backend()));
+export default async function list({ ctx, ui, backend }: CommandEnv): Promise<number> {
+  const keys = await ctx.operator().listKeys(await backend());
   if (ui.json) {
     ui.printJson(keys);
     return 0;

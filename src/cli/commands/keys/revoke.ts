@@ -1,8 +1,7 @@
 import type { CommandEnv } from '../action.js';
 
 export default async function revoke({ ctx, ui, backend }: CommandEnv, keyId: string): Promise<number> {
-  const { revokeKey, storeOf } = await import('../../../server/keys.js');
-  const { key, changed } = await revokeKey(storeOf(await backend()), keyId, ctx.now);
+  const { key, changed } = await ctx.operator().revokeKey(await backend(), keyId);
   if (ui.json) ui.printJson(key);
   else if (changed) ui.status(`Revoked key ${key.id} (${key.key}) of ${key.client}; requests with it are refused from now on.`);
   else ui.status(`Key ${key.id} (${key.key}) of ${key.client} was already revoked on ${key.revoked_at}.`);

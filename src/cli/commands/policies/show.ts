@@ -5,7 +5,8 @@ import type { Ui } from '../../output/ui.js';
 
 export function showPolicy(ui: Ui, p: Policy | PolicyDetail): void {
   const amount =
-    p.collection_amount_effective_period === null
+    // == null: a server that implements only the spec may leave out premia's extra fields.
+    p.collection_amount_effective_period == null
       ? money(p.collection_amount)
       : `${money(p.collection_amount)} (from ${p.collection_amount_effective_period})`;
   ui.keyValues([

@@ -18,6 +18,5 @@ export default async function serveCommand({ ctx, opts, backend }: CommandEnv): 
     rateLimit: wholeNumber('--rate-limit', opts.rateLimit, 0, 1_000_000),
   };
   // The server (and fastify with it) is loaded only when this command runs.
-  const { serve } = await import('../../../server/serve.js');
-  return serve(await backend(), options, { stderr: ctx.stderr, signals: process });
+  return ctx.operator().serve(await backend(), options, { stderr: ctx.stderr, signals: process });
 }

@@ -8,7 +8,10 @@ export default async function create({ opts, ui, backend }: CommandEnv): Promise
   const period = String(opts.period);
   if (!isPeriod(period)) throw usageError(`--period '${period}' is not a period; write it as YYYY-MM, e.g. 2026-11.`);
   const s = await (await backend()).createSettlement(period);
-  if (!ui.json) ui.status(`Created ${s.settlement_number}: net ${money(s.net_amount)} to pay by ${s.payment_date} with reference ${s.payment_reference}.`);
+  if (!ui.json) {
+    const reference = s.payment_reference ? ` with reference ${s.payment_reference}` : '';
+    ui.status(`Created ${s.settlement_number}: net ${money(s.net_amount)} to pay by ${s.payment_date}${reference}.`);
+  }
   printSettlement(ui, s);
   return 0;
 }

@@ -11,7 +11,7 @@ export function registerSettlements(program: Command, ctx: CliContext, state: Ru
     .command('create')
     .description('generate the statement of a closed period (total collected, fees, VAT, net)')
     .requiredOption('--period <YYYY-MM>', 'the period to settle')
-    .action(lazyAction(ctx, state, () => import('./create.js')));
+    .action(lazyAction(ctx, state, () => import('./create.js'), { writes: true }));
 
   settlements
     .command('get')
@@ -39,12 +39,12 @@ export function registerSettlements(program: Command, ctx: CliContext, state: Ru
     .description('record that the net amount was paid (pending → paid), on the clock date')
     .argument('<settlement>', 'settlement id or settlement number')
     .option('--reference <ref>', "the EFT's reference, 1-35 of A-Z 0-9 - / (default: the statement's payment reference)")
-    .action(lazyAction(ctx, state, () => import('./mark-paid.js')));
+    .action(lazyAction(ctx, state, () => import('./mark-paid.js'), { writes: true }));
 
   settlements
     .command('dispute')
     .description('dispute a statement (pending or paid → disputed) within 30 days of its payment date')
     .argument('<settlement>', 'settlement id or settlement number')
     .requiredOption('--reason <text>', 'what is disputed (1-500 characters)')
-    .action(lazyAction(ctx, state, () => import('./dispute.js')));
+    .action(lazyAction(ctx, state, () => import('./dispute.js'), { writes: true }));
 }

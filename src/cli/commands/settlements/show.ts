@@ -12,7 +12,8 @@ export function showSettlement(ui: Ui, s: Settlement): void {
     ['id', s.id],
     ['period_month', s.period_month],
     ['status', s.status],
-    ['collections', count(s.collections_count)],
+    // A server that implements only the spec may leave out premia's extra fields (shown as -).
+    ['collections', s.collections_count == null ? null : count(s.collections_count)],
     ['total_collections', m(s.total_collections)],
     ['distribution_fee', m(s.distribution_fee)],
     ['collections_fee', m(s.collections_fee)],
@@ -23,8 +24,8 @@ export function showSettlement(ui: Ui, s: Settlement): void {
     ['payment_reference', s.payment_reference],
     ['created_at', s.created_at],
   ];
-  if (s.paid_on !== null) pairs.push(['paid_on', s.paid_on], ['paid_reference', s.paid_reference]);
-  if (s.disputed_on !== null) pairs.push(['disputed_on', s.disputed_on], ['dispute_reason', s.dispute_reason]);
+  if (s.paid_on != null) pairs.push(['paid_on', s.paid_on], ['paid_reference', s.paid_reference]);
+  if (s.disputed_on != null) pairs.push(['disputed_on', s.disputed_on], ['dispute_reason', s.dispute_reason]);
   ui.keyValues(pairs);
 }
 

@@ -25,7 +25,7 @@ import { writeDownload } from '../../output/download.js';
 import { count, money } from '../../output/format.js';
 import { startProgress } from '../../output/progress.js';
 import { openUpload } from '../../input.js';
-import type { CommandEnv } from '../action.js';
+import { localOnly, type CommandEnv } from '../action.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../../fixtures/', import.meta.url));
 const DEFAULT_POLICIES = join(FIXTURES, 'policies.csv');
@@ -78,7 +78,8 @@ export default async function simulate({ ctx, globals, opts, ui }: CommandEnv): 
   const bankFile = bankOption === 'none' ? null : (bankOption ?? DEFAULT_BANK);
   const outDir = resolve(ctx.cwd, opts.out as string);
 
-  // A fresh in-memory store unless --db (or PREMIA_DB) names one.
+  // A fresh in-memory store unless --db (or PREMIA_DB) names one; never a service.
+  if (globals.baseUrl !== undefined || globals.profile !== undefined) throw localOnly('premia simulate');
   const dbChosen = globals.db ?? ctx.env.PREMIA_DB;
   const b = await ctx.backend({ ...globals, db: dbChosen ?? ':memory:' });
   if (b.mode !== 'local') throw usageError('simulate runs on a local store; drop --base-url / PREMIA_BASE_URL to use it.');

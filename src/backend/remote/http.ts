@@ -1,0 +1,439 @@
+/**
+ * The HTTP client of remote mode: one undici Pool on the service's origin (keep-alive), a connect
+ * timeout, an overall deadline per request, and retries with exponential backoff and full jitter
+ * on connection failures, 429 (honouring Retry-After) and 502/503/504 — at most 4 attempts.
+ *
+ * Every POST and PATCH carries an Idempotency-Key (the invocation's key, then key:2, key:3 … for
+ * later writes of the same invocation), so a retry, or a rerun with --idempotency-key, can never
+ * act twice on a premia service. A retry resends exactly the same request with the same key.
+ *
+ * Responses are checked before they are believed: JSON must be JSON (an HTML page from a proxy,
+ * a truncated body or a wrong content type is a clear REMOTE_ERROR, never a stack trace), and
+ * error bodies of spec section 7 become the same PremiaError as local mode, with request_id.
+ * The API key is sent only in X-API-Key and appears in no message or debug line (last 4 only).
+ */
+import { randomInt } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { Readable } from 'node:stream';
+import { Pool } from 'undici';
+import type { Dispatcher } from 'undici';
+import type { Download, ImportProgress, Upload } from '../types.js';
+import { PremiaError } from '../../domain/errors.js';
+import { requestKey } from '../../domain/idempotency.js';
+import { moneyToCents, stringifyJson } from '../../domain/json.js';
+import { connectionError, errorFromResponse, remoteError, type RouteInfo } from './errors.js';
+import { multipartBody, newBoundary, type BodyState } from './multipart.js';
+
+const require = createRequire(import.meta.url);
+const VERSION: string = (require('../../../package.json') as { version: string }).version;
+
+/** The response header by which a premia service marks every answer (its version). */
+export const MARKER_HEADER = 'x-premia-version';
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+/** Long enough for a clock advance through a month of a large book. */
+export const DEFAULT_TIMEOUT_MS = 600_000;
+export const MAX_ATTEMPTS = 4;
+const RETRY_BASE_MS = 250;
+const RETRY_CAP_MS = 8_000;
+/** A Retry-After longer than this is not waited for: the error is reported instead. */
+const MAX_RETRY_AFTER_MS = 60_000;
+const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+/** Error bodies are read up to this size (an error page can be anything). */
+const MAX_ERROR_BODY = 64 * 1024;
+
+export interface HttpOptions {
+  /** The base URL including /v1, used exactly as given (a trailing slash is ignored). */
+  baseUrl: string;
+  apiKey: string;
+  /** The invocation's idempotency key (generated, or given with --idempotency-key). */
+  idempotencyKey: string;
+  connectTimeoutMs?: number;
+  /** Overall time for one request, all attempts and waits included (downloads: until the body starts). */
+  timeoutMs?: number;
+  /** How to get a working key, for the message of a 401. */
+  keyHint?: string;
+  /** --debug: request lines and timings. */
+  debug?: (line: string) => void;
+  /** Tests: waiting and jitter. */
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  maxAttempts?: number;
+}
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+export interface Call {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT';
+  /** Path below the base URL, segments already encoded, e.g. `/policies/abc`. */
+  path: string;
+  query?: Query;
+  /** A JSON body, written with stringifyJson (money as two-decimal numbers). */
+  json?: unknown;
+  /** A file sent as multipart/form-data in the part `file`, streamed. */
+  upload?: { file: Upload; onProgress?: (p: ImportProgress) => void };
+  route: RouteInfo;
+}
+
+export interface Exchange {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Dispatcher.ResponseData['body'];
+  requestId: string | null;
+  /** The premia version the service reports, or null when it did not mark the response. */
+  premia: string | null;
+}
+
+export class HttpClient {
+  readonly baseUrl: string;
+  private readonly origin: string;
+  private readonly basePath: string;
+  private readonly pool: Pool;
+  private readonly timeoutMs: number;
+  private readonly maxAttempts: number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+  private writes = 0;
+  /** What the service said it is, from its last response (undefined before the first). */
+  premiaVersion: string | null | undefined;
+
+  constructor(private readonly options: HttpOptions) {
+    const url = parseBaseUrl(options.baseUrl);
+    this.baseUrl = options.baseUrl;
+    this.origin = url.origin;
+    this.basePath = url.pathname.replace(/\/+$/, '');
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
+    this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.random = options.random ?? (() => randomInt(0, 1 << 30) / (1 << 30));
+    this.pool = new Pool(this.origin, {
+      connect: { timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS },
+      keepAliveTimeout: 10_000,
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+      connections: 4,
+    });
+  }
+
+  /** A request whose answer is a JSON object: parsed, money fields turned into cents. */
+  async json<T>(call: Call): Promise<T> {
+    const exchange = await this.exchange(call, 'application/json', (x) => readJson(x, this.describe(call)));
+    return exchange as T;
+  }
+
+  /** A request whose answer is a file (CSV or JSON), streamed. */
+  async download(call: Call, format: 'csv' | 'json', defaultName: string): Promise<Download> {
+    const expected = format === 'csv' ? 'text/csv' : 'application/json';
+    return this.exchange(call, format === 'csv' ? 'text/csv' : 'application/json', async (x) => {
+      const type = mediaType(x.headers['content-type']);
+      if (type !== expected) {
+        await x.body.dump().catch(() => undefined);
+        throw remoteError(
+          `${this.describe(call)} answered with ${type || 'no content type'} instead of ${expected}; is something other than the service answering at ${this.baseUrl}?`,
+          x.requestId,
+        );
+      }
+      return {
+        filename: filenameOf(x.headers['content-disposition']) ?? defaultName,
+        contentType: String(x.headers['content-type']),
+        body: guardStream(x.body, this.describe(call), x.requestId),
+      };
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy().catch(() => undefined);
+  }
+
+  private describe(call: Call): string {
+    return `${call.method} ${this.basePath}${call.path}`;
+  }
+
+  /**
+   * Send the call, retrying what may be retried, and hand a successful (2xx) exchange to `take`.
+   * Errors become PremiaErrors.
+   */
+  private async exchange<T>(call: Call, accept: string, take: (x: Exchange) => Promise<T>): Promise<T> {
+    const write = call.method === 'POST' || call.method === 'PATCH';
+    const key = write ? requestKey(this.options.idempotencyKey, ++this.writes) : undefined;
+    const path = `${this.basePath}${call.path}${queryString(call.query)}`;
+    const url = `${this.origin}${path}`;
+    const controller = new AbortController();
+    const deadline = Date.now() + this.timeoutMs;
+    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    timer.unref?.();
+    const bodyState: BodyState = { started: false, bytes: 0, lines: 0 };
+    const boundary = call.upload ? newBoundary() : '';
+    try {
+      for (let attempt = 1; ; attempt++) {
+        const headers: Record<string, string> = {
+          'x-api-key': this.options.apiKey,
+          accept,
+          'user-agent': `premia/${VERSION}`,
+        };
+        let body: string | Readable | undefined;
+        if (call.json !== undefined) {
+          headers['content-type'] = 'application/json';
+          body = stringifyJson(call.json);
+        } else if (call.upload) {
+          // A retry reads a file again from the start (closing the first stream); a one-time stream
+          // (stdin) is only resent when reading it had not begun.
+          let source = call.upload.file.stream;
+          if (attempt > 1 && call.upload.file.reopen) {
+            (source as Partial<Readable>).destroy?.();
+            source = call.upload.file.reopen();
+          }
+          bodyState.started = false;
+          bodyState.bytes = 0;
+          bodyState.lines = 0;
+          headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
+          body = Readable.from(multipartBody(boundary, call.upload.file.name, source, bodyState, call.upload.onProgress), { objectMode: false });
+        }
+        if (key !== undefined) headers['idempotency-key'] = key;
+        const started = performance.now();
+        this.debug(`→ ${call.method} ${url} (attempt ${attempt} of ${this.maxAttempts}${key ? `, Idempotency-Key ${key}` : ''}, X-API-Key …${this.options.apiKey.slice(-4)})`);
+
+        let response: Dispatcher.ResponseData;
+        try {
+          response = await this.pool.request({ path, method: call.method, headers, body, signal: controller.signal });
+        } catch (e) {
+          if (controller.signal.aborted) throw this.timeoutError(call, key);
+          const canResend = !call.upload || !bodyState.started || call.upload.file.reopen !== undefined;
+          const wait = this.backoff(attempt);
+          if (retryableConnectionError(e) && canResend && attempt < this.maxAttempts && Date.now() + wait < deadline) {
+            this.debug(`✗ ${errorCodeOf(e)} after ${elapsed(started)}; retrying in ${wait} ms`);
+            await this.sleep(wait);
+            continue;
+          }
+          this.debug(`✗ ${errorCodeOf(e)} after ${elapsed(started)}`);
+          throw connectionError(e, { url: this.baseUrl, attempts: attempt, baseKey: key && this.options.idempotencyKey, stdinStarted: !!call.upload && bodyState.started && !call.upload.file.reopen });
+        }
+
+        const exchange = toExchange(response);
+        this.premiaVersion = exchange.premia;
+        this.debug(
+          `← ${exchange.status} ${mediaType(exchange.headers['content-type']) || '-'} in ${elapsed(started)}` +
+            `${exchange.requestId ? ` (request ${exchange.requestId})` : ''}${exchange.headers['idempotent-replayed'] === 'true' ? ' replayed' : ''}`,
+        );
+
+        if (exchange.status >= 200 && exchange.status < 300) {
+          try {
+            return await take(exchange);
+          } catch (e) {
+            if (controller.signal.aborted) throw this.timeoutError(call, key);
+            // A body cut off in the middle is a connection failure: the request may be sent again.
+            const canResend = !call.upload || call.upload.file.reopen !== undefined;
+            if (!(e instanceof PremiaError) && retryableConnectionError(e) && canResend && attempt < this.maxAttempts) {
+              const wait = this.backoff(attempt);
+              this.debug(`✗ the response broke off (${errorCodeOf(e)}); retrying in ${wait} ms`);
+              await this.sleep(wait);
+              continue;
+            }
+            if (e instanceof PremiaError) throw e;
+            throw connectionError(e, { url: this.baseUrl, attempts: attempt, baseKey: key && this.options.idempotencyKey, broken: true });
+          }
+        }
+
+        // Not a success: read (a bounded part of) the body to explain it.
+        let text: string;
+        try {
+          text = await readBounded(exchange.body, MAX_ERROR_BODY);
+        } catch (e) {
+          if (controller.signal.aborted) throw this.timeoutError(call, key);
+          text = '';
+        }
+        const error = errorFromResponse({
+          status: exchange.status,
+          contentType: mediaType(exchange.headers['content-type']),
+          text,
+          requestId: exchange.requestId,
+          premia: exchange.premia !== null,
+          route: call.route,
+          baseUrl: this.baseUrl,
+          keyHint: this.options.keyHint,
+          location: headerText(exchange.headers.location),
+        });
+        if (attempt < this.maxAttempts) {
+          let wait: number | null = null;
+          if (RETRY_STATUSES.has(exchange.status)) {
+            const after = retryAfterMs(headerText(exchange.headers['retry-after']), Date.now());
+            wait = after ?? this.backoff(attempt);
+            if (after !== null && after > MAX_RETRY_AFTER_MS) wait = null;
+          } else if (exchange.status === 409 && error.code === 'IDEMPOTENCY_IN_PROGRESS' && attempt > 1) {
+            // Our own earlier attempt is still running on the service (its connection broke).
+            wait = this.backoff(attempt + 1);
+          }
+          if (wait !== null && Date.now() + wait < deadline) {
+            this.debug(`  retrying in ${wait} ms`);
+            await this.sleep(wait);
+            continue;
+          }
+        }
+        throw error;
+      }
+    } finally {
+      // JSON: the deadline covered reading the body. Downloads: it covered the wait for the
+      // answer; the stream that follows is guarded by undici's idle timeout (bodyTimeout).
+      clearTimeout(timer);
+    }
+  }
+
+  /** Full jitter: a uniform wait in [0, min(cap, base·2^(attempt-1))). */
+  private backoff(attempt: number): number {
+    const ceiling = Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** (attempt - 1));
+    return Math.floor(this.random() * ceiling);
+  }
+
+  private timeoutError(call: Call, key: string | undefined): PremiaError {
+    const seconds = Math.round(this.timeoutMs / 1000);
+    return remoteError(
+      `${this.describe(call)} got no complete answer from ${this.baseUrl} within ${seconds} s (raise it with --timeout or PREMIA_TIMEOUT).` +
+        (key ? ` Whether it was done is unknown: rerun the same command with --idempotency-key ${this.options.idempotencyKey} to finish it safely.` : ''),
+      null,
+    );
+  }
+
+  private debug(line: string): void {
+    this.options.debug?.(line);
+  }
+}
+
+/** A base URL must be http(s), without credentials, query or fragment. */
+export function parseBaseUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new PremiaError('USAGE_ERROR', `'${text.slice(0, 200)}' is not a URL; give the service's base URL, e.g. http://127.0.0.1:8080/v1.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new PremiaError('USAGE_ERROR', `The base URL must start with http:// or https://; got '${url.protocol}'.`);
+  }
+  if (url.username || url.password) {
+    throw new PremiaError('USAGE_ERROR', 'The base URL must not contain a user name or password; the API key goes in PREMIA_API_KEY or a profile.');
+  }
+  if (url.search || url.hash) throw new PremiaError('USAGE_ERROR', 'The base URL must not have a query string or fragment.');
+  return url;
+}
+
+function toExchange(response: Dispatcher.ResponseData): Exchange {
+  const headers = response.headers as Record<string, string | string[] | undefined>;
+  return {
+    status: response.statusCode,
+    headers,
+    body: response.body,
+    requestId: headerText(headers['x-request-id']),
+    premia: headerText(headers[MARKER_HEADER]),
+  };
+}
+
+function headerText(value: string | string[] | undefined): string | null {
+  if (value === undefined) return null;
+  return Array.isArray(value) ? (value[0] ?? null) : value;
+}
+
+export function mediaType(value: string | string[] | undefined): string {
+  return (headerText(value) ?? '').split(';', 1)[0]!.trim().toLowerCase();
+}
+
+function queryString(query: Query | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) params.append(k, String(v));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+async function readJson(x: Exchange, what: string): Promise<unknown> {
+  const type = mediaType(x.headers['content-type']);
+  if (type !== 'application/json' && !type.endsWith('+json')) {
+    await x.body.dump().catch(() => undefined);
+    throw remoteError(`${what} answered ${x.status} with ${type || 'no content type'} instead of JSON; is something other than the service answering there?`, x.requestId);
+  }
+  const text = await x.body.text();
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw remoteError(
+      text.length === 0 ? `${what} answered ${x.status} with an empty body instead of JSON.` : `${what} answered ${x.status} with a body that is not valid JSON (cut off?): ${text.length} bytes received.`,
+      x.requestId,
+    );
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw remoteError(`${what} answered ${x.status} with JSON that is not an object.`, x.requestId);
+  }
+  try {
+    return moneyToCents(value);
+  } catch (e) {
+    throw remoteError(`${what} answered with an amount premia cannot read: ${(e as Error).message}.`, x.requestId);
+  }
+}
+
+async function readBounded(body: Exchange['body'], limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    if (size < limit) chunks.push(chunk.subarray(0, limit - size));
+    size += chunk.length;
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A downloaded body, whose failures halfway (connection lost) are REMOTE_ERRORs, not stack traces. */
+async function* guardStream(body: Exchange['body'], what: string, requestId: string | null): AsyncGenerator<Uint8Array> {
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) yield chunk;
+  } catch (e) {
+    if (e instanceof PremiaError) throw e;
+    throw remoteError(`${what}: the download broke off before it was complete (${errorCodeOf(e)}); nothing complete was received, run it again.`, requestId);
+  }
+}
+
+function filenameOf(value: string | string[] | undefined): string | null {
+  const text = headerText(value);
+  if (!text) return null;
+  const m = /filename="([^"\\/]+)"/.exec(text) ?? /filename=([^;\s\\/]+)/.exec(text);
+  const name = m?.[1];
+  if (!name || name === '.' || name === '..') return null;
+  return name;
+}
+
+/** Seconds or an HTTP date, as milliseconds from now; null when absent or unreadable. */
+export function retryAfterMs(value: string | null, now: number): number | null {
+  if (value === null) return null;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return null;
+  return Math.max(0, at - now);
+}
+
+const RETRYABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'ENETDOWN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_CLOSED',
+]);
+
+export function errorCodeOf(e: unknown): string {
+  const err = e as { code?: unknown; cause?: { code?: unknown }; message?: unknown };
+  if (typeof err?.code === 'string') return err.code;
+  if (typeof err?.cause?.code === 'string') return err.cause.code;
+  return typeof err?.message === 'string' ? err.message : String(e);
+}
+
+export function retryableConnectionError(e: unknown): boolean {
+  return RETRYABLE_CODES.has(errorCodeOf(e));
+}
+
+function elapsed(started: number): string {
+  return `${(performance.now() - started).toFixed(1)} ms`;
+}

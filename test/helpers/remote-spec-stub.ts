@@ -1,0 +1,394 @@
+/**
+ * A stub service that implements ONLY the spec (service-spec.md section 4), as another vendor's
+ * server might: the nine endpoints, the X-API-Key check, the error body of section 7 — and no
+ * premia extension, no X-Premia-Version marker. Its answers carry only the fields the spec
+ * lists for each response.
+ *
+ * It also checks every request it receives against the spec and records each departure in
+ * `violations`: the method and path must be one of the spec's endpoints (anything else is a 404
+ * here, which is fine, but the CLI must only go there for extensions), every request carries
+ * X-API-Key, JSON bodies have Content-Type application/json and exactly the spec's fields with
+ * the spec's types (money as a number written with two decimals), the import is
+ * multipart/form-data with a part named `file` holding the spec's CSV, GETs carry no body, query
+ * parameters are the spec's, and Idempotency-Key appears only on writes.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface StubRequest {
+  method: string;
+  /** Path below the base path, e.g. /policies. */
+  path: string;
+  query: Record<string, string>;
+  headers: IncomingMessage['headers'];
+  body: Buffer;
+}
+
+interface StubPolicy {
+  id: string;
+  policy_number: string;
+  customer_id: string;
+  external_customer_ref: string;
+  product_code: string;
+  amount: number; // cents
+  status: string;
+}
+
+interface StubCollection {
+  id: string;
+  period_month: string;
+  policy: StubPolicy;
+  due: number;
+  collected: number;
+  status: string;
+  attempts: number;
+}
+
+interface StubSettlement {
+  id: string;
+  settlement_number: string;
+  period_month: string;
+  total: number;
+}
+
+export interface SpecStub {
+  /** The base URL, with its path prefix (default /v1). */
+  url: string;
+  key: string;
+  requests: StubRequest[];
+  violations: string[];
+  policies: Map<string, StubPolicy>;
+  collections: Map<string, StubCollection>;
+  settlements: Map<string, StubSettlement>;
+  close: () => Promise<void>;
+}
+
+const IMPORT_HEADER = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount';
+const PERIOD_RE = /^\d{4}-(0[1-9]|1[0-2])$/;
+const REPORT_COLUMNS =
+  'period_month,customer_id,external_customer_ref,policy_number,product_code,collection_amount_due,collection_amount_collected,shortfall,collection_status,first_attempt_date,last_attempt_date,number_of_attempts,last_failure_reason';
+const EXPORT_COLUMNS = 'settlement_number,period_month,total_collections,distribution_fee,collections_fee,total_fees,vat,net_amount,payment_date,payment_reference';
+
+/** The endpoints of spec section 4, and nothing else. */
+const SPEC_ROUTES: Array<[string, RegExp, string]> = [
+  ['POST', /^\/policies$/, 'POST /policies'],
+  ['POST', /^\/policies\/import$/, 'POST /policies/import'],
+  ['PATCH', /^\/policies\/[^/]+$/, 'PATCH /policies/{id}'],
+  ['POST', /^\/collections\/execute$/, 'POST /collections/execute'],
+  ['GET', /^\/collections\/[^/]+$/, 'GET /collections/{id}'],
+  ['GET', /^\/reports\/collections$/, 'GET /reports/collections'],
+  ['POST', /^\/settlements$/, 'POST /settlements'],
+  ['GET', /^\/settlements\/[^/]+$/, 'GET /settlements/{id}'],
+  ['GET', /^\/settlements\/[^/]+\/export$/, 'GET /settlements/{id}/export'],
+];
+
+const money = (cents: number) => `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
+const ts = '2026-11-21T09:30:00.000Z';
+
+/** JSON with money written as two-decimal numbers (values already formatted are marked by a prefix). */
+function json(value: Record<string, unknown>): string {
+  return JSON.stringify(value).replace(/"\$money:(-?\d+\.\d{2})"/g, '$1');
+}
+const m = (cents: number) => `$money:${money(cents)}`;
+
+export async function startSpecStub(options: { prefix?: string; key?: string } = {}): Promise<SpecStub> {
+  const prefix = options.prefix ?? '/v1';
+  const key = options.key ?? 'spec-key-0123456789';
+  const requests: StubRequest[] = [];
+  const violations: string[] = [];
+  const policies = new Map<string, StubPolicy>();
+  const collections = new Map<string, StubCollection>();
+  const settlements = new Map<string, StubSettlement>();
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://stub');
+      const path = url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : url.pathname;
+      const request: StubRequest = { method: req.method ?? '', path, query: Object.fromEntries(url.searchParams), headers: req.headers, body: Buffer.concat(chunks) };
+      requests.push(request);
+      const violation = (what: string) => violations.push(`${request.method} ${url.pathname}: ${what}`);
+      try {
+        handle(request, url.pathname, res, violation);
+      } catch (e) {
+        violation(`stub failure: ${(e as Error).message}`);
+        send(res, 500, errorJson('INTERNAL', 'stub failure'));
+      }
+    });
+  });
+
+  function handle(r: StubRequest, fullPath: string, res: ServerResponse, violation: (what: string) => void): void {
+    if (!fullPath.startsWith(`${prefix}/`)) {
+      violation(`outside the base path ${prefix}`);
+      return send(res, 404, errorJson('NOT_FOUND', 'Not found.'));
+    }
+    if (r.headers['x-api-key'] === undefined) violation('no X-API-Key header');
+    if (r.headers['x-api-key'] !== key) return send(res, 401, errorJson('UNAUTHORIZED', 'Invalid or missing API key.'));
+    const write = r.method === 'POST' || r.method === 'PATCH';
+    if (!write && r.headers['idempotency-key'] !== undefined) violation('Idempotency-Key on a request that changes nothing');
+    if (r.method === 'GET' && (r.body.length > 0 || r.headers['content-type'] !== undefined)) violation('a body or Content-Type on a GET');
+
+    const seg = r.path.split('/').filter(Boolean).map(decodeURIComponent);
+    const route = SPEC_ROUTES.find(([method, re]) => method === r.method && re.test(r.path))?.[2] ?? 'none';
+    const query = (allowed: string[]) => {
+      for (const k of Object.keys(r.query)) if (!allowed.includes(k)) violation(`query parameter ${k} is not in the spec`);
+    };
+
+    switch (route) {
+      case 'POST /policies': {
+        query([]);
+        const body = jsonBody(r, violation, ['policy_number', 'customer_id', 'external_customer_ref', 'product_code', 'collection_amount'], ['policy_number', 'customer_id', 'external_customer_ref', 'product_code', 'collection_amount']);
+        if (!body) return send(res, 400, errorJson('VALIDATION_ERROR', 'bad body'));
+        for (const f of ['policy_number', 'customer_id', 'external_customer_ref', 'product_code']) {
+          if (typeof body[f] !== 'string' || body[f] === '') violation(`${f} is not a non-empty string`);
+        }
+        const amount = moneyField(r, body, 'collection_amount', violation);
+        const policy: StubPolicy = {
+          id: randomUUID(),
+          policy_number: String(body.policy_number),
+          customer_id: String(body.customer_id),
+          external_customer_ref: String(body.external_customer_ref),
+          product_code: String(body.product_code),
+          amount,
+          status: 'active',
+        };
+        policies.set(policy.id, policy);
+        return send(res, 201, json({ id: policy.id, policy_number: policy.policy_number, status: 'active', created_at: ts }));
+      }
+      case 'POST /policies/import': {
+        query([]);
+        const rows = multipartCsv(r, violation);
+        if (rows === null) return send(res, 400, errorJson('INVALID_FILE', 'not a policy CSV'));
+        let imported = 0;
+        for (const row of rows) {
+          const [customer_id, external_customer_ref, policy_number, product_code, amount] = row.split(',');
+          const policy: StubPolicy = {
+            id: randomUUID(),
+            policy_number: policy_number!,
+            customer_id: customer_id!,
+            external_customer_ref: external_customer_ref!,
+            product_code: product_code!,
+            amount: Math.round(Number(amount) * 100),
+            status: 'active',
+          };
+          policies.set(policy.id, policy);
+          imported++;
+        }
+        return send(res, 200, json({ imported, failed: 0, errors: [] }));
+      }
+      case 'PATCH /policies/{id}': {
+        query([]);
+        const body = jsonBody(r, violation, ['collection_amount', 'status'], []);
+        if (!body) return send(res, 400, errorJson('VALIDATION_ERROR', 'bad body'));
+        if (Object.keys(body).length === 0) violation('an empty update');
+        const policy = policies.get(seg[1]!);
+        if (!policy) return send(res, 404, errorJson('NOT_FOUND', `Policy ${seg[1]} not found.`));
+        if (body.collection_amount !== undefined) policy.amount = moneyField(r, body, 'collection_amount', violation);
+        if (body.status !== undefined) {
+          if (!['active', 'lapsed', 'cancelled'].includes(String(body.status))) violation(`status ${String(body.status)} is not in the spec`);
+          policy.status = String(body.status);
+        }
+        return send(res, 200, json({ id: policy.id, policy_number: policy.policy_number, collection_amount: m(policy.amount), status: policy.status, updated_at: ts }));
+      }
+      case 'POST /collections/execute': {
+        query([]);
+        const body = jsonBody(r, violation, ['period_month', 'policy_ids'], ['period_month']);
+        if (!body) return send(res, 400, errorJson('VALIDATION_ERROR', 'bad body'));
+        const period = String(body.period_month);
+        if (!PERIOD_RE.test(period)) violation('period_month is not YYYY-MM');
+        if (body.policy_ids !== undefined && (!Array.isArray(body.policy_ids) || body.policy_ids.some((p) => typeof p !== 'string'))) {
+          violation('policy_ids is not an array of strings');
+        }
+        const wanted = body.policy_ids as string[] | undefined;
+        let queued = 0;
+        for (const policy of policies.values()) {
+          if (policy.status !== 'active' || (wanted && !wanted.includes(policy.id))) continue;
+          // Every third pays half; the rest pay in full.
+          const collected = queued % 3 === 2 ? Math.floor(policy.amount / 2) : policy.amount;
+          const c: StubCollection = {
+            id: randomUUID(),
+            period_month: period,
+            policy,
+            due: policy.amount,
+            collected,
+            status: collected === policy.amount ? 'PAID_FULL' : 'PAID_PARTIAL',
+            attempts: collected === policy.amount ? 1 : 3,
+          };
+          collections.set(c.id, c);
+          queued++;
+        }
+        return send(res, 202, json({ execution_id: randomUUID(), status: 'processing', policies_queued: queued }));
+      }
+      case 'GET /collections/{id}': {
+        query([]);
+        const c = collections.get(seg[1]!);
+        if (!c) return send(res, 404, errorJson('NOT_FOUND', `Collection ${seg[1]} not found.`));
+        return send(res, 200, json({ id: c.id, ...reportRow(c) }));
+      }
+      case 'GET /reports/collections': {
+        query(['period_month', 'format']);
+        const period = r.query.period_month ?? '';
+        if (!PERIOD_RE.test(period)) violation('period_month is missing or not YYYY-MM');
+        const format = r.query.format ?? 'csv';
+        if (!['csv', 'json'].includes(format)) violation(`format ${format} is not csv or json`);
+        const rows = [...collections.values()].filter((c) => c.period_month === period).sort((a, b) => a.policy.policy_number.localeCompare(b.policy.policy_number));
+        if (format === 'json') return send(res, 200, json({ period_month: period, results: rows.map(reportRow) }));
+        const lines = rows.map((c) => {
+          const row = reportRow(c);
+          return [row.period_month, row.customer_id, row.external_customer_ref, row.policy_number, row.product_code, money(c.due), money(c.collected), money(c.due - c.collected), row.collection_status, row.first_attempt_date, row.last_attempt_date, row.number_of_attempts, ''].join(',');
+        });
+        return send(res, 200, `${REPORT_COLUMNS}\n${lines.map((l) => `${l}\n`).join('')}`, 'text/csv');
+      }
+      case 'POST /settlements': {
+        query([]);
+        const body = jsonBody(r, violation, ['period_month'], ['period_month']);
+        if (!body) return send(res, 400, errorJson('VALIDATION_ERROR', 'bad body'));
+        const period = String(body.period_month);
+        if (!PERIOD_RE.test(period)) violation('period_month is not YYYY-MM');
+        const total = [...collections.values()].filter((c) => c.period_month === period).reduce((s, c) => s + c.collected, 0);
+        const s: StubSettlement = { id: randomUUID(), settlement_number: `SETTLE-${period}-${String(settlements.size + 1).padStart(3, '0')}`, period_month: period, total };
+        settlements.set(s.id, s);
+        const f = fees(total);
+        return send(
+          res,
+          201,
+          json({ id: s.id, settlement_number: s.settlement_number, period_month: period, total_collections: m(total), distribution_fee: m(f.distribution), collections_fee: m(f.collections), total_fees: m(f.total), vat: m(f.vat), net_amount: m(f.net), payment_date: '2026-12-03', status: 'pending' }),
+        );
+      }
+      case 'GET /settlements/{id}': {
+        query([]);
+        const s = settlements.get(seg[1]!);
+        if (!s) return send(res, 404, errorJson('NOT_FOUND', `Settlement ${seg[1]} not found.`));
+        const f = fees(s.total);
+        return send(
+          res,
+          200,
+          json({ id: s.id, settlement_number: s.settlement_number, period_month: s.period_month, total_collections: m(s.total), distribution_fee: m(f.distribution), collections_fee: m(f.collections), total_fees: m(f.total), vat: m(f.vat), net_amount: m(f.net), status: 'pending', payment_date: '2026-12-03', payment_reference: `EFT-${s.settlement_number}`, created_at: ts }),
+        );
+      }
+      case 'GET /settlements/{id}/export': {
+        query([]);
+        const s = settlements.get(seg[1]!);
+        if (!s) return send(res, 404, errorJson('NOT_FOUND', `Settlement ${seg[1]} not found.`));
+        const f = fees(s.total);
+        const row = [s.settlement_number, s.period_month, money(s.total), money(f.distribution), money(f.collections), money(f.total), money(f.vat), money(f.net), '2026-12-03', `EFT-${s.settlement_number}`].join(',');
+        return send(res, 200, `${EXPORT_COLUMNS}\n${row}\n`, 'text/csv');
+      }
+      default: {
+        // Not an endpoint of the spec: what any server says of a route it does not have.
+        const knownPath = ['/policies', '/policies/import', '/collections/execute', '/reports/collections', '/settlements'].includes(r.path);
+        return send(res, knownPath ? 405 : 404, errorJson(knownPath ? 'METHOD_NOT_ALLOWED' : 'NOT_FOUND', `No route ${r.method} ${r.path}.`));
+      }
+    }
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${prefix}`,
+    key,
+    requests,
+    violations,
+    policies,
+    collections,
+    settlements,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function reportRow(c: StubCollection) {
+  return {
+    period_month: c.period_month,
+    customer_id: c.policy.customer_id,
+    external_customer_ref: c.policy.external_customer_ref,
+    policy_number: c.policy.policy_number,
+    product_code: c.policy.product_code,
+    collection_amount_due: m(c.due),
+    collection_amount_collected: m(c.collected),
+    shortfall: m(c.due - c.collected),
+    collection_status: c.status,
+    first_attempt_date: '2026-11-03',
+    last_attempt_date: c.attempts === 1 ? '2026-11-03' : '2026-11-27',
+    number_of_attempts: c.attempts,
+    last_failure_reason: c.attempts === 1 ? null : 'INSUFFICIENT_FUNDS',
+  };
+}
+
+function fees(total: number) {
+  const distribution = Math.round(total * 0.25);
+  const collections = Math.round(total * 0.035);
+  const t = distribution + collections;
+  const vat = Math.round(t * 0.15);
+  return { distribution, collections, total: t, vat, net: total - t - vat };
+}
+
+function errorJson(code: string, message: string): string {
+  return JSON.stringify({ error: { code, message, request_id: randomUUID() } });
+}
+
+function send(res: ServerResponse, status: number, body: string, type = 'application/json'): void {
+  res.writeHead(status, { 'content-type': type });
+  res.end(body);
+}
+
+function jsonBody(r: StubRequest, violation: (w: string) => void, allowed: string[], required: string[]): Record<string, unknown> | null {
+  const type = String(r.headers['content-type'] ?? '');
+  if (!/^application\/json(;\s*charset=utf-8)?$/i.test(type)) violation(`Content-Type is '${type}', not application/json`);
+  let body: unknown;
+  try {
+    body = JSON.parse(r.body.toString('utf8'));
+  } catch {
+    violation('the body is not JSON');
+    return null;
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    violation('the body is not a JSON object');
+    return null;
+  }
+  for (const k of Object.keys(body)) if (!allowed.includes(k)) violation(`field ${k} is not in the spec`);
+  for (const k of required) if (!(k in body)) violation(`field ${k} is missing`);
+  return body as Record<string, unknown>;
+}
+
+/** A money field: a JSON number, written in the body with exactly two decimals. */
+function moneyField(r: StubRequest, body: Record<string, unknown>, field: string, violation: (w: string) => void): number {
+  const value = body[field];
+  if (typeof value !== 'number') {
+    violation(`${field} is not a number`);
+    return 0;
+  }
+  if (!new RegExp(`"${field}":\\d+\\.\\d{2}[,}]`).test(r.body.toString('utf8'))) violation(`${field} is not written with two decimals`);
+  return Math.round(value * 100);
+}
+
+/** The rows of the CSV in the multipart part `file`, or null (and a violation) when the form is wrong. */
+function multipartCsv(r: StubRequest, violation: (w: string) => void): string[] | null {
+  const type = String(r.headers['content-type'] ?? '');
+  const boundary = /^multipart\/form-data;\s*boundary=(.+)$/i.exec(type)?.[1];
+  if (!boundary) {
+    violation(`Content-Type is '${type}', not multipart/form-data with a boundary`);
+    return null;
+  }
+  const text = r.body.toString('utf8');
+  const parts = text.split(`--${boundary}`);
+  if (parts.length !== 3 || !parts[2]!.startsWith('--')) {
+    violation(`expected exactly one part, got ${parts.length - 2}`);
+    return null;
+  }
+  const part = parts[1]!;
+  const end = part.indexOf('\r\n\r\n');
+  const head = part.slice(0, end);
+  if (!/content-disposition: form-data; name="file"; filename="[^"]+"/i.test(head)) violation(`the part is not a file named file: ${head.trim()}`);
+  const csv = part.slice(end + 4, -2);
+  const lines = csv.split('\n').filter((l) => l !== '');
+  if (lines[0]?.replace(/\r$/, '') !== IMPORT_HEADER) {
+    return null;
+  }
+  return lines.slice(1).map((l) => l.replace(/\r$/, ''));
+}

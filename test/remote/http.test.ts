@@ -1,0 +1,401 @@
+/**
+ * The HTTP client of remote mode against a scripted server (node:http; each request is answered
+ * by the next handler of a list): retries and their waits, Retry-After, what is retried and what
+ * is not, idempotency keys across retries and invocations, error bodies mapped to local mode's
+ * codes and exit codes, answers that are not the expected JSON, broken downloads, uploads
+ * resent from the file but never from stdin, timeouts, redirects, and --debug without the key.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FIXTURES, tempDir } from '../helpers/cli.js';
+import { instantRetries, remoteEnv, runPremia } from '../helpers/remote.js';
+
+const KEY = 'pmk_test0000000000000000000000000000000Zz9Q';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: Buffer;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
+
+let server: Server;
+let base: string;
+let handlers: Handler[] = [];
+let seen: Seen[] = [];
+let dir: string;
+let cleanup: () => void;
+let waits: number[];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+      const handler = handlers.shift();
+      if (!handler) {
+        res.writeHead(500, { 'content-type': 'text/plain' }).end('no handler left');
+        return;
+      }
+      handler(req, res, body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  ({ dir, cleanup } = tempDir('premia-http-'));
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+  cleanup();
+});
+beforeEach(() => {
+  handlers = [];
+  seen = [];
+  waits = [];
+});
+afterEach(() => {
+  expect(handlers, 'every scripted answer was used').toEqual([]);
+});
+
+const premia = (args: string[], options: { env?: Record<string, string>; stdin?: string; url?: string } = {}) =>
+  runPremia(args, { cwd: dir, env: { ...remoteEnv(options.url ?? base, KEY), ...options.env }, stdin: options.stdin, tuning: instantRetries(waits) });
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}): Handler => (_req, res) => {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-premia-version': '0.1.0', ...headers });
+  res.end(typeof body === 'string' ? body : JSON.stringify(body));
+};
+const html = (status: number): Handler => (_req, res) => {
+  res.writeHead(status, { 'content-type': 'text/html' });
+  res.end(`<html><head><title>${status} Bad Gateway</title></head><body>nginx</body></html>`);
+};
+/** Close the connection without an answer (after the request arrived). */
+const drop: Handler = (req) => req.socket.destroy();
+const errorBody = (code: string, message: string, extra: Record<string, unknown> = {}) => ({ error: { code, message, request_id: 'req-123', ...extra } });
+
+const CLOCK = { date: '2026-11-21', locked: false, seed: 1 };
+const POLICY = ['policies', 'create', '--policy-number', 'P1', '--customer-id', 'C1', '--external-ref', 'E1', '--product-code', 'X', '--amount', '10'];
+const CREATED = { id: 'a', policy_number: 'P1', status: 'active', created_at: '2026-11-21T09:30:00.000Z' };
+
+describe('retries', () => {
+  it('retries 502, 503 and 504 with backoff, then succeeds, with the same idempotency key', async () => {
+    handlers = [html(502), json(503, errorBody('STORE_BUSY', 'busy')), html(504), json(201, CREATED)];
+    const r = await premia([...POLICY, '--json']);
+    expect(r.code).toBe(0);
+    expect(r.json()).toEqual(CREATED);
+    expect(seen).toHaveLength(4);
+    const keys = seen.map((s) => s.headers['idempotency-key']);
+    expect(new Set(keys).size).toBe(1);
+    expect(keys[0]).toMatch(/^premia-[0-9a-f-]{36}$/);
+    expect(seen.every((s) => s.body.equals(seen[0]!.body))).toBe(true);
+    // Full jitter (the random draw is 0.5 here): half of 250, 500, 1000 ms.
+    expect(waits).toEqual([125, 250, 500]);
+  });
+
+  it('honours Retry-After on 429', async () => {
+    handlers = [json(429, errorBody('RATE_LIMITED', 'Too many requests'), { 'retry-after': '3' }), json(200, CLOCK)];
+    const r = await premia(['clock', '--json']);
+    expect(r.code).toBe(0);
+    expect(waits).toEqual([3000]);
+  });
+
+  it('does not wait for a Retry-After of more than a minute: RATE_LIMITED, exit 1', async () => {
+    handlers = [json(429, errorBody('RATE_LIMITED', 'Too many requests for this API key; retry after 120 seconds.'), { 'retry-after': '120' })];
+    const r = await premia(['clock', '--json']);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stderr)).toEqual(errorBody('RATE_LIMITED', 'Too many requests for this API key; retry after 120 seconds.'));
+    expect(waits).toEqual([]);
+  });
+
+  it('gives up after 4 attempts with a clear REMOTE_ERROR (an HTML page from a proxy)', async () => {
+    handlers = [html(502), html(502), html(502), html(502)];
+    const r = await premia(['clock']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `error: The service at ${base} failed (HTTP 502 with text/html, not an API error); a proxy or gateway in front of it may be down. Try again later.\n  (code REMOTE_ERROR)\n`,
+    );
+    expect(seen).toHaveLength(4);
+  });
+
+  it('retries a connection closed without an answer', async () => {
+    handlers = [drop, json(200, CLOCK)];
+    const r = await premia(['clock', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.json()).toEqual(CLOCK);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('a refused connection is retried, then REMOTE_ERROR naming the URL, exit 1', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const url = `http://127.0.0.1:${port}/v1`;
+    const r = await premia([...POLICY], { url });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`error: Cannot talk to the service at ${url}: the connection was refused (is the service running, and is the URL right?) (4 attempts).`);
+    expect(r.stderr).toMatch(/rerun the same command with --idempotency-key premia-[0-9a-f-]{36} to complete it without acting twice/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(waits).toHaveLength(3);
+  });
+
+  it('does not retry a 4xx', async () => {
+    handlers = [json(409, errorBody('DUPLICATE_POLICY', 'Policy number P1 already exists.', { details: [{ id: 'x' }] }))];
+    const r = await premia([...POLICY, '--json']);
+    expect(r.code).toBe(6);
+    expect(seen).toHaveLength(1);
+  });
+
+  it("waits out IDEMPOTENCY_IN_PROGRESS when its own earlier attempt is still running", async () => {
+    handlers = [drop, json(409, errorBody('IDEMPOTENCY_IN_PROGRESS', 'still running')), json(201, CREATED, { 'idempotent-replayed': 'true' })];
+    const r = await premia([...POLICY, '--json']);
+    expect(r.code).toBe(0);
+    expect(seen).toHaveLength(3);
+    expect(new Set(seen.map((s) => s.headers['idempotency-key'])).size).toBe(1);
+  });
+});
+
+describe('errors as local mode words them', () => {
+  it.each([
+    [400, 'VALIDATION_ERROR', 2],
+    [404, 'NOT_FOUND', 5],
+    [409, 'PERIOD_CLOSED', 6],
+    [422, 'IDEMPOTENCY_KEY_REUSED', 6],
+    [413, 'PAYLOAD_TOO_LARGE', 2],
+    [500, 'INTERNAL', 1],
+    [501, 'NOT_SUPPORTED', 1],
+  ])('%i %s → exit %i, the body on stderr with --json, the request id in human output', async (status, code, exit) => {
+    const body = errorBody(code, `something about ${code}`, { details: [{ field: 'x', code: 'BAD', message: 'bad x' }] });
+    handlers = [json(status, body)];
+    const r = await premia(['collections', 'get', 'c1', '--json']);
+    expect(r.code).toBe(exit);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr)).toEqual(body);
+    handlers = [json(status, body)];
+    const human = await premia(['collections', 'get', 'c1']);
+    expect(human.stderr).toBe(`error: something about ${code}\n  (code ${code}, request req-123)\n`);
+  });
+
+  it('an unknown code keeps the exit code of its status', async () => {
+    handlers = [json(403, errorBody('FORBIDDEN_REGION', 'Not from here.'))];
+    const r = await premia(['clock']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toBe('error: Not from here.\n  (code FORBIDDEN_REGION, request req-123)\n');
+  });
+
+  it('401 says how to fix the key, exit 4, and never shows the key', async () => {
+    handlers = [json(401, errorBody('UNAUTHORIZED', 'Invalid or missing API key: send a valid key in the X-API-Key header.'))];
+    const r = await premia(['clock']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toBe(
+      `error: The service at ${base} refused the API key (the service said: Invalid or missing API key: send a valid key in the X-API-Key header.). ` +
+        "The key comes from PREMIA_API_KEY: set it to a valid key (it was not revoked?), or unset it and run 'premia login'.\n" +
+        '  (code UNAUTHORIZED, request req-123)\n',
+    );
+    expect(r.stderr).not.toContain(KEY.slice(4, 20));
+    expect(seen[0]!.headers['x-api-key']).toBe(KEY);
+  });
+
+  it('remote mode without any key is exit 4 before any request', async () => {
+    const r = await runPremia(['clock'], { cwd: dir, env: { PREMIA_BASE_URL: base } });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain(`No API key for ${base}: set PREMIA_API_KEY, or run 'premia login --base-url ${base}'`);
+    expect(seen).toEqual([]);
+  });
+});
+
+describe('answers that are not the expected JSON', () => {
+  it.each<[string, Handler, string]>([
+    ['an HTML page with 200', (_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>login</html>'), `GET /v1/collections/c1 answered 200 with text/html instead of JSON`],
+    ['a cut-off JSON body', (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"date":"2026-'), 'GET /v1/collections/c1 answered 200 with a body that is not valid JSON (cut off?): 14 bytes received.'],
+    ['an empty body', (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(), 'GET /v1/collections/c1 answered 200 with an empty body instead of JSON.'],
+    ['JSON that is not an object', (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[1,2]'), 'GET /v1/collections/c1 answered 200 with JSON that is not an object.'],
+    ['a 404 page (a wrong base URL)', (_q, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'), 'answered HTTP 404 with text/html, not an API error: check the base URL (it includes the version, e.g. http://host:8080/v1).'],
+    ['a redirect', (_q, res) => res.writeHead(302, { location: 'https://elsewhere.example/v1/collections/c1' }).end(), 'answered with a redirect (302 to https://elsewhere.example/v1/collections/c1); premia does not follow redirects with your key.'],
+  ])('%s is REMOTE_ERROR, exit 1, no stack trace', async (_name, handler, message) => {
+    handlers = [handler];
+    const r = await premia(['collections', 'get', 'c1']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).toContain('code REMOTE_ERROR');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('an extension route answered by a non-API 404 page: NOT_SUPPORTED, with a hint about the base URL', async () => {
+    handlers = [(_q, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>')];
+    const r = await premia(['clock']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      "error: This server does not offer the virtual clock (GET /clock): it is one of premia's own extensions, and the service at this URL implements only the spec's endpoints. " +
+        '(It answered HTTP 404 with text/html; if every command fails like this, check the base URL: it includes the version, e.g. http://host:8080/v1.)\n  (code NOT_SUPPORTED)\n',
+    );
+  });
+
+  it('a premia service without the simulated bank: the clock is NOT_SUPPORTED with the reason', async () => {
+    handlers = [json(404, errorBody('NOT_FOUND', 'There is no endpoint GET /v1/clock; see GET /v1/openapi.json for the endpoints.'))];
+    const r = await premia(['clock']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'error: This server does not offer the virtual clock (GET /clock). A premia service offers the clock and bank endpoints only while it runs on the simulated bank; ' +
+        "without them, those commands are local-only (run them with --db on the service's store).\n  (code NOT_SUPPORTED, request req-123)\n",
+    );
+  });
+
+  it('a premia 404 on an extension route with an id is NOT_FOUND (the resource, not the route)', async () => {
+    handlers = [json(404, errorBody('NOT_FOUND', "Policy 'POL-X' was not found. Check the id or number and try again."))];
+    const r = await premia(['policies', 'get', 'POL-X']);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toBe("error: Policy 'POL-X' was not found. Check the id or number and try again.\n  (code NOT_FOUND, request req-123)\n");
+  });
+
+  it('a body shorter than its Content-Length is retried, then REMOTE_ERROR', async () => {
+    const short: Handler = (_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"date":');
+      setTimeout(() => res.socket?.destroy(), 10);
+    };
+    handlers = [short, short, short, short];
+    const r = await premia(['collections', 'get', 'c1']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`error: Cannot talk to the service at ${base}:`);
+    expect(r.stderr).toContain('(4 attempts)');
+  });
+
+  it('a download that breaks off: REMOTE_ERROR, and --output leaves no file behind', async () => {
+    const broken: Handler = (_q, res) => {
+      res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-length': '100000' });
+      res.write('period_month,customer_id\n2026-11,C1\n');
+      setTimeout(() => res.socket?.destroy(), 10);
+    };
+    handlers = [broken];
+    const out = join(dir, 'broken-out');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(out, { recursive: true });
+    const r = await premia(['reports', 'collections', '--period', '2026-11', '--output', join(out, 'report.csv')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('error: GET /v1/reports/collections: the download broke off before it was complete');
+    expect(readdirSync(out)).toEqual([]);
+  });
+
+  it('a download of the wrong type is refused before anything is written', async () => {
+    handlers = [(_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>')];
+    const r = await premia(['reports', 'collections', '--period', '2026-11']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('answered with text/html instead of text/csv');
+  });
+});
+
+describe('idempotency keys', () => {
+  it('one key per invocation: two runs of a command send two keys', async () => {
+    handlers = [json(201, CREATED), json(201, CREATED)];
+    await premia(POLICY);
+    await premia(POLICY);
+    const [a, b] = seen.map((s) => s.headers['idempotency-key']);
+    expect(a).not.toBe(b);
+  });
+
+  it('--idempotency-key is sent as given, on writes only', async () => {
+    handlers = [json(201, CREATED), json(200, CLOCK)];
+    await premia(['--idempotency-key', 'nightly-2026-11-30', ...POLICY]);
+    await premia(['--idempotency-key', 'nightly-2026-11-30', 'clock']);
+    expect(seen.map((s) => s.headers['idempotency-key'])).toEqual(['nightly-2026-11-30', undefined]);
+  });
+
+  it('a key that is not printable ASCII, or too long, is a usage error before any request', async () => {
+    for (const key of ['naïve', 'x'.repeat(241), ' lead']) {
+      const r = await premia(['--idempotency-key', key, ...POLICY]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('--idempotency-key must be 1-240 printable ASCII characters');
+    }
+    expect(seen).toEqual([]);
+  });
+});
+
+describe('uploads', () => {
+  const drained: Handler = (req) => req.socket.destroy();
+  const imported = json(200, { imported: 520, failed: 0, errors: [] });
+
+  it('a file is sent again from the start when the connection broke', async () => {
+    handlers = [drained, imported];
+    const r = await premia(['policies', 'import', join(FIXTURES, 'policies.csv'), '--json']);
+    expect(r.code).toBe(0);
+    expect(seen).toHaveLength(2);
+    expect(seen[1]!.body.length).toBe(seen[0]!.body.length);
+    expect(seen[1]!.headers['idempotency-key']).toBe(seen[0]!.headers['idempotency-key']);
+    const file = readFileSync(join(FIXTURES, 'policies.csv'));
+    expect(seen[1]!.body.includes(file)).toBe(true);
+  });
+
+  it('stdin is not sent twice: after a broken upload it says to give the file by name', async () => {
+    handlers = [drained];
+    const r = await premia(['policies', 'import', '-'], { stdin: 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,P1,X,1.00\n' });
+    expect(r.code).toBe(1);
+    expect(seen).toHaveLength(1);
+    expect(r.stderr).toContain('An upload from stdin cannot be sent again; give the file by name to let premia retry.');
+  });
+});
+
+describe('timeouts and --debug', () => {
+  it('--timeout bounds a request: REMOTE_ERROR naming the limit', async () => {
+    handlers = [() => undefined]; // never answers
+    const r = await premia(['--timeout', '1', ...POLICY]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/error: POST \/v1\/policies got no complete answer from .* within 1 s \(raise it with --timeout or PREMIA_TIMEOUT\)\. Whether it was done is unknown: rerun the same command with --idempotency-key premia-/);
+    server.closeAllConnections();
+  });
+
+  it('a bad --timeout is a usage error', async () => {
+    const r = await premia(['--timeout', 'soon', 'clock']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--timeout (or its environment variable) is a number of seconds from 1 to 86400; got 'soon'.");
+  });
+
+  it('--debug prints request lines and timings on stderr, the key redacted', async () => {
+    handlers = [html(503), json(200, CLOCK)];
+    const r = await premia(['--debug', 'clock', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`${JSON.stringify(CLOCK)}\n`);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines[0]).toBe(`debug: remote mode: ${base}, key …Zz9Q from env`);
+    expect(lines[1]).toBe(`debug: → GET ${base}/clock (attempt 1 of 4, X-API-Key …Zz9Q)`);
+    expect(lines[2]).toMatch(/^debug: ← 503 text\/html in \d+\.\d ms$/);
+    expect(lines[3]).toBe('debug:   retrying in 125 ms');
+    expect(lines[4]).toBe(`debug: → GET ${base}/clock (attempt 2 of 4, X-API-Key …Zz9Q)`);
+    expect(lines[5]).toMatch(/^debug: ← 200 application\/json in \d+\.\d ms$/);
+    expect(r.stderr).not.toContain(KEY.slice(0, -4));
+  });
+});
+
+describe('money on the wire', () => {
+  it('bodies carry money with two decimals; answers are read back to cents', async () => {
+    handlers = [json(200, '{"id":"a","policy_number":"P1","collection_amount":1234.50,"status":"active","updated_at":"2026-11-21T09:30:00.000Z"}')];
+    const r = await premia(['policies', 'update', 'a', '--amount', '1234.5', '--json']);
+    expect(r.code).toBe(0);
+    expect(seen[0]!.body.toString()).toBe('{"collection_amount":1234.50}');
+    expect(r.stdout).toBe('{"id":"a","policy_number":"P1","collection_amount":1234.50,"status":"active","updated_at":"2026-11-21T09:30:00.000Z"}\n');
+  });
+
+  it('an amount premia cannot read is REMOTE_ERROR', async () => {
+    handlers = [json(200, '{"id":"a","collection_amount":12.345}')];
+    const r = await premia(['policies', 'update', 'a', '--amount', '1', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('answered with an amount premia cannot read');
+  });
+});
+
+describe('no stray files', () => {
+  it('wrote nothing into the working directory but what was asked', () => {
+    expect(existsSync(join(dir, 'premia.db'))).toBe(false);
+    writeFileSync(join(dir, '.keep'), '');
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * Remote mode against real premia services configured the other ways an operator may run them:
+ * with a tight rate limit (429 and Retry-After), without the simulated bank (the clock and bank
+ * routes are missing), and with a small upload limit (413).
+ */
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { FIXTURES, tempDir } from '../helpers/cli.js';
+import { instantRetries, remoteEnv, runPremia, startLiveServer, type LiveServer } from '../helpers/remote.js';
+
+let server: LiveServer | undefined;
+const { dir, cleanup } = tempDir('premia-live-');
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+afterAll(() => cleanup());
+
+describe('a real premia service', () => {
+  it('over its rate limit: the CLI waits out Retry-After, then reports RATE_LIMITED (exit 1)', async () => {
+    server = await startLiveServer({ rateLimit: 1, rateLimitWindowMs: 60_000 });
+    const waits: number[] = [];
+    const env = remoteEnv(server.url, server.keys.acme);
+    expect((await runPremia(['clock', '--json'], { cwd: dir, env })).code).toBe(0);
+    const r = await runPremia(['clock', '--json'], { cwd: dir, env, tuning: instantRetries(waits) });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringMatching(/^Too many requests for this API key; retry after \d+ seconds\.$/) });
+    expect(waits).toHaveLength(3);
+    expect(waits.every((w) => w >= 1000 && w % 1000 === 0)).toBe(true);
+  });
+
+  it('without the simulated bank: clock and bank say so (NOT_SUPPORTED, exit 1); the spec operations work', async () => {
+    server = await startLiveServer({ simulation: false });
+    const env = remoteEnv(server.url, server.keys.acme);
+    for (const args of [['clock'], ['clock', 'advance', '--days', '1'], ['bank', 'seed', '3'], ['bank', 'import', join(FIXTURES, 'bank-transactions.csv')]]) {
+      const r = await runPremia(args, { cwd: dir, env });
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr).toMatch(/^error: This server does not offer .*\. A premia service offers the clock and bank endpoints only while it runs on the simulated bank;/);
+    }
+    const created = await runPremia(['policies', 'create', '--policy-number', 'P1', '--customer-id', 'C1', '--external-ref', 'E1', '--product-code', 'X', '--amount', '1', '--json'], { cwd: dir, env });
+    expect(created.code).toBe(0);
+  });
+
+  it('over its upload limit: PAYLOAD_TOO_LARGE (exit 2), not retried, nothing imported', async () => {
+    server = await startLiveServer({ uploadLimit: 1024 });
+    const env = remoteEnv(server.url, server.keys.acme);
+    const r = await runPremia(['policies', 'import', join(FIXTURES, 'policies.csv'), '--json'], { cwd: dir, env, tuning: instantRetries() });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: 'The file is larger than the upload limit of 1024 bytes; nothing was imported.' });
+    expect(server.logs.filter((l) => l.includes('POST /v1/policies/import'))).toHaveLength(1);
+    expect((await runPremia(['policies', 'list', '--json'], { cwd: dir, env })).json().data).toEqual([]);
+  });
+});

@@ -1,0 +1,306 @@
+/**
+ * Choosing the mode and the credentials; premia login, logout and whoami against a real premia
+ * service; the config file's permissions; keys never shown whole; the status line of
+ * state-changing commands on a terminal; local-only commands in remote mode.
+ */
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/cli.js';
+import { createKey, revokeKey } from '../../src/server/keys.js';
+import { NOW, runPremia, scriptedPrompter, startLiveServer, type LiveServer } from '../helpers/remote.js';
+
+let server: LiveServer;
+let dir: string;
+let cleanup: () => void;
+let home: string;
+let n = 0;
+
+beforeAll(async () => {
+  server = await startLiveServer();
+  ({ dir, cleanup } = tempDir('premia-profiles-'));
+});
+afterAll(async () => {
+  await server.close();
+  cleanup();
+});
+beforeEach(() => {
+  home = join(dir, `home-${++n}`);
+  mkdirSync(home);
+});
+
+const configFile = () => join(home, '.config', 'premia', 'config.json');
+const premia = (args: string[], env: Record<string, string> = {}, options: { tty?: boolean; answers?: string[]; asked?: string[] } = {}) =>
+  runPremia(args, {
+    cwd: dir,
+    env: { HOME: home, ...env },
+    tty: options.tty,
+    prompter: options.answers ? scriptedPrompter(options.answers, options.asked) : undefined,
+  });
+
+function saveConfig(profiles: Record<string, { base_url: string; api_key: string; client?: string }>, mode = 0o600): void {
+  mkdirSync(join(home, '.config', 'premia'), { recursive: true, mode: 0o700 });
+  writeFileSync(configFile(), JSON.stringify({ profiles }), { mode });
+  chmodSync(configFile(), mode);
+}
+
+describe('premia login', () => {
+  it('on a terminal asks for the key (masked), checks it, saves the profile 0600 in a 0700 directory', async () => {
+    const asked: string[] = [];
+    const r = await premia(['login', '--base-url', server.url], {}, { tty: true, answers: [server.keys.acme], asked });
+    expect(r.code).toBe(0);
+    expect(asked).toEqual([`API key for ${server.url}:`]);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `Logged in to ${server.url} as Acme Life with key …${server.keys.acme.slice(-4)}.\nSaved profile 'default' in ${configFile()} (readable only by you).\n`,
+    );
+    expect(statSync(configFile()).mode & 0o777).toBe(0o600);
+    expect(statSync(join(home, '.config', 'premia')).mode & 0o777).toBe(0o700);
+    expect(JSON.parse(readFileSync(configFile(), 'utf8'))).toEqual({
+      profiles: { default: { base_url: server.url, api_key: server.keys.acme, client: 'Acme Life' } },
+    });
+    // The saved default profile now selects remote mode by itself.
+    const who = await premia(['whoami', '--json']);
+    expect(who.json()).toEqual({
+      mode: 'remote',
+      base_url: server.url,
+      profile: 'default',
+      client: 'Acme Life',
+      api_key: `…${server.keys.acme.slice(-4)}`,
+      key_source: 'profile',
+      server_version: '0.1.0',
+    });
+  });
+
+  it('makes an existing premia directory private and leaves no temporary file', async () => {
+    mkdirSync(join(home, '.config', 'premia'), { recursive: true, mode: 0o755 });
+    chmodSync(join(home, '.config', 'premia'), 0o755);
+    const r = await premia(['login', '--base-url', server.url], { PREMIA_API_KEY: server.keys.acme });
+    expect(r.code).toBe(0);
+    expect(statSync(join(home, '.config', 'premia')).mode & 0o777).toBe(0o700);
+    expect(readdirSync(join(home, '.config', 'premia'))).toEqual(['config.json']);
+  });
+
+  it('without a terminal reads PREMIA_API_KEY, into $XDG_CONFIG_HOME, under a named profile', async () => {
+    const xdg = join(home, 'xdg');
+    const r = await premia(['login', '--profile', 'acme', '--base-url', server.url, '--json'], { XDG_CONFIG_HOME: xdg, PREMIA_API_KEY: server.keys.other });
+    expect(r.code).toBe(0);
+    expect(r.json()).toEqual({ profile: 'acme', base_url: server.url, client: 'Other Insure', api_key: `…${server.keys.other.slice(-4)}`, config: join(xdg, 'premia', 'config.json') });
+    expect(statSync(join(xdg, 'premia', 'config.json')).mode & 0o777).toBe(0o600);
+    expect(existsSync(configFile())).toBe(false);
+  });
+
+  it('without a terminal and without PREMIA_API_KEY it never prompts: a usage error naming what to set', async () => {
+    const r = await premia(['login', '--base-url', server.url], {}, { answers: [] });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('error: No terminal to ask for the API key: set PREMIA_API_KEY to the key and run premia login again.\n  (code USAGE_ERROR)\n');
+    expect(existsSync(configFile())).toBe(false);
+  });
+
+  it('on a terminal asks for the base URL too when none is known', async () => {
+    const asked: string[] = [];
+    const r = await premia(['login', '--profile', 'asked'], {}, { tty: true, answers: [server.url, server.keys.acme], asked });
+    expect(r.code).toBe(0);
+    expect(asked).toEqual(['Base URL of the service (including /v1):', `API key for ${server.url}:`]);
+    expect(JSON.parse(readFileSync(configFile(), 'utf8')).profiles.asked.base_url).toBe(server.url);
+  });
+
+  it('needs to know the service', async () => {
+    const r = await premia(['login'], { PREMIA_API_KEY: server.keys.acme });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('give --base-url URL');
+  });
+
+  it('a refused key is exit 4 and nothing is saved; the key is not shown', async () => {
+    const wrong = 'pmk_wrongwrongwrongwrongwrongwrongwrong1234';
+    const r = await premia(['login', '--base-url', server.url], {}, { tty: true, answers: [wrong] });
+    expect(r.code).toBe(4);
+    // eslint-disable-next-line no-control-regex
+    expect(r.stderr.replace(/\u001b\[\d+m/g, '')).toMatch(/^error: The service at http:\/\/127\.0\.0\.1:\d+\/v1 refused the key …1234; nothing was saved\. /);
+    expect(r.stderr).not.toContain(wrong);
+    expect(existsSync(configFile())).toBe(false);
+  });
+
+  it('a revoked key is refused too', async () => {
+    const created = await createKey(server.backend.store, 'Acme Life', NOW);
+    await revokeKey(server.backend.store, created.id, NOW);
+    const r = await premia(['login', '--base-url', server.url], { PREMIA_API_KEY: created.key });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain(`refused the key …${created.key.slice(-4)}; nothing was saved`);
+    expect(existsSync(configFile())).toBe(false);
+  });
+
+  it('--api-key works but warns', async () => {
+    const r = await premia(['login', '--base-url', server.url, '--api-key', server.keys.acme]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^warning: --api-key puts the key where others can see it/);
+    expect(r.stderr).not.toContain(server.keys.acme);
+  });
+});
+
+describe('premia logout', () => {
+  it('removes the profile and keeps the file private', async () => {
+    saveConfig({ default: { base_url: server.url, api_key: server.keys.acme }, other: { base_url: server.url, api_key: server.keys.other } });
+    const r = await premia(['logout']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`Removed profile 'default' and its key from ${configFile()}.`);
+    expect(JSON.parse(readFileSync(configFile(), 'utf8')).profiles).toEqual({ other: { base_url: server.url, api_key: server.keys.other, client: null } });
+    expect(statSync(configFile()).mode & 0o777).toBe(0o600);
+    const again = await premia(['logout', '--json']);
+    expect(again.json()).toEqual({ profile: 'default', removed: false });
+    // Without a default profile, commands are local again.
+    expect((await premia(['whoami', '--json', '--db', ':memory:'])).json()).toEqual({ mode: 'local', db: ':memory:', client: 'Local' });
+  });
+});
+
+describe('choosing the mode and the key', () => {
+  it('local by default, on ./premia.db (which whoami does not create)', async () => {
+    const r = await premia(['whoami', '--json']);
+    expect(r.json()).toEqual({ mode: 'local', db: join(dir, 'premia.db'), client: null });
+    expect(existsSync(join(dir, 'premia.db'))).toBe(false);
+    expect((await premia(['whoami'])).stdout).toBe(`mode    local\nstore   ${join(dir, 'premia.db')} (not created yet)\nclient  -\n`);
+    const db = join(home, 'made.db');
+    expect((await premia(['--db', db, 'clock'])).code).toBe(0);
+    expect((await premia(['--db', db, 'whoami', '--json'])).json()).toEqual({ mode: 'local', db, client: 'Local' });
+  });
+
+  it('PREMIA_DB beats a saved default profile; --db beats everything but is refused beside --base-url', async () => {
+    saveConfig({ default: { base_url: server.url, api_key: server.keys.acme } });
+    expect((await premia(['whoami', '--json'], { PREMIA_DB: ':memory:' })).json().mode).toBe('local');
+    expect((await premia(['whoami', '--json', '--db', ':memory:'], { PREMIA_BASE_URL: server.url })).json().mode).toBe('local');
+    const both = await premia(['whoami', '--db', ':memory:', '--base-url', server.url]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('Give either --db (local mode) or --base-url/--profile (remote mode), not both.');
+  });
+
+  it('PREMIA_API_KEY beats the profile key; --api-key beats both (with a warning)', async () => {
+    saveConfig({ default: { base_url: server.url, api_key: server.keys.acme } });
+    expect((await premia(['whoami', '--json'])).json()).toMatchObject({ client: 'Acme Life', key_source: 'profile' });
+    expect((await premia(['whoami', '--json'], { PREMIA_API_KEY: server.keys.other })).json()).toMatchObject({ client: 'Other Insure', key_source: 'env' });
+    const flag = await premia(['whoami', '--json', '--api-key', server.keys.acme], { PREMIA_API_KEY: server.keys.other });
+    expect(flag.json()).toMatchObject({ client: 'Acme Life', key_source: 'flag' });
+    expect(flag.stderr).toBe('warning: --api-key puts the key where others can see it (process listings, shell history); prefer PREMIA_API_KEY or premia login.\n');
+  });
+
+  it('a saved key is never sent to another URL', async () => {
+    saveConfig({ default: { base_url: 'http://127.0.0.1:9/v1', api_key: server.keys.acme } });
+    const r = await premia(['whoami'], { PREMIA_BASE_URL: server.url });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain(`No API key for ${server.url}`);
+  });
+
+  it('--profile and PREMIA_PROFILE select a named profile; an unknown one is a usage error', async () => {
+    saveConfig({ acme: { base_url: server.url, api_key: server.keys.acme }, other: { base_url: server.url, api_key: server.keys.other } });
+    expect((await premia(['whoami', '--json', '--profile', 'acme'])).json()).toMatchObject({ profile: 'acme', client: 'Acme Life' });
+    expect((await premia(['whoami', '--json'], { PREMIA_PROFILE: 'other' })).json()).toMatchObject({ profile: 'other', client: 'Other Insure' });
+    const missing = await premia(['whoami', '--profile', 'nope']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`There is no profile 'nope' in ${configFile()}; create it with 'premia login --profile nope --base-url URL'.`);
+    // Without a default profile and no URL, commands are local.
+    expect((await premia(['whoami', '--json', '--db', ':memory:'])).json().mode).toBe('local');
+  });
+
+  it('refuses a key from a config file others can read, saying how to fix it', async () => {
+    saveConfig({ default: { base_url: server.url, api_key: server.keys.acme } }, 0o644);
+    const r = await premia(['whoami']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `error: The premia config ${configFile()} can be read by other users (mode 644), so its API keys are not used. Run 'chmod 600 ${configFile()}' (and consider rotating the keys), then try again.\n  (code USAGE_ERROR)\n`,
+    );
+    expect(r.stderr).not.toContain(server.keys.acme);
+    // The URL alone is harmless: with PREMIA_API_KEY the file's key is not needed.
+    expect((await premia(['whoami', '--json'], { PREMIA_API_KEY: server.keys.acme })).code).toBe(0);
+  });
+
+  it('a broken config file is a clear usage error', async () => {
+    mkdirSync(join(home, '.config', 'premia'), { recursive: true });
+    writeFileSync(configFile(), '{"profiles": ', { mode: 0o600 });
+    const r = await premia(['whoami']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`The premia config ${configFile()} is not valid JSON`);
+  });
+
+  it('--as-client is for local mode only', async () => {
+    const r = await premia(['whoami', '--as-client', 'Acme Life'], { PREMIA_BASE_URL: server.url, PREMIA_API_KEY: server.keys.acme });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--as-client selects a client of a local store');
+  });
+});
+
+describe('whoami', () => {
+  it('shows mode, URL, profile, client and the key redacted', async () => {
+    saveConfig({ default: { base_url: server.url, api_key: server.keys.acme } });
+    const r = await premia(['whoami']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        'mode     remote',
+        `url      ${server.url}`,
+        'profile  default',
+        'client   Acme Life',
+        `api_key  …${server.keys.acme.slice(-4)} (from the profile)`,
+        'server   premia 0.1.0',
+        '',
+      ].join('\n'),
+    );
+    expect(r.stdout + r.stderr).not.toContain(server.keys.acme.slice(0, -4));
+  });
+
+  it('a refused key shows here: exit 4 with how to fix it', async () => {
+    saveConfig({ default: { base_url: server.url, api_key: 'pmk_revokedrevokedrevokedrevokedrevoked9876' } });
+    const r = await premia(['whoami']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain("The key comes from profile 'default': run 'premia login' to save a valid one, or set PREMIA_API_KEY.");
+    expect(r.stderr).not.toContain('revokedrevoked');
+  });
+});
+
+describe('on a terminal', () => {
+  it('a state-changing command says which mode and target it acts on', async () => {
+    saveConfig({ default: { base_url: server.url, api_key: server.keys.acme } });
+    const r = await premia(['clock', 'set', '2026-10-31'], {}, { tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n')[0]).toBe(`\u001b[2mRemote mode: ${server.url} (profile default, key …${server.keys.acme.slice(-4)})\u001b[22m`);
+    const local = await premia(['--db', join(home, 'tty.db'), 'clock', 'set', '2026-10-31'], {}, { tty: true });
+    expect(local.stderr.split('\n')[0]).toBe(`\u001b[2mLocal mode: store ${join(home, 'tty.db')}\u001b[22m`);
+    const read = await premia(['clock'], {}, { tty: true });
+    expect(read.stderr).toBe('');
+  });
+
+  it('not with --quiet, nor off a terminal', async () => {
+    saveConfig({ default: { base_url: server.url, api_key: server.keys.acme } });
+    expect((await premia(['--quiet', 'clock', 'set', '2026-10-31'], {}, { tty: true })).stderr).toBe('');
+    expect((await premia(['clock', 'set', '2026-10-31'])).stderr).toBe('Clock set to 2026-10-31.\n');
+  });
+});
+
+describe('local-only commands in remote mode', () => {
+  it.each([
+    [['keys', 'list'], 'premia keys list'],
+    [['keys', 'create', '--client', 'X'], 'premia keys create'],
+    [['keys', 'revoke', 'k'], 'premia keys revoke'],
+    [['serve', '--port', '0'], 'premia serve'],
+  ])('%j says plainly that it is local-only (exit 1)', async (args, what) => {
+    const r = await premia(args, { PREMIA_BASE_URL: server.url, PREMIA_API_KEY: server.keys.acme });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `error: '${what}' is local-only: it works on a store file, not through the service. Run it with --db on the machine that holds the store (without --base-url, --profile or PREMIA_BASE_URL).\n  (code NOT_SUPPORTED)\n`,
+    );
+  });
+
+  it('premia simulate runs on a temporary local store: asked for a service, it says it is local-only', async () => {
+    const r = await premia(['--base-url', server.url, 'simulate'], { PREMIA_API_KEY: server.keys.acme });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("error: 'premia simulate' is local-only");
+  });
+
+  it('the clock and bank commands use the service simulation endpoints', async () => {
+    const env = { PREMIA_BASE_URL: server.url, PREMIA_API_KEY: server.keys.acme };
+    const r = await premia(['clock', '--json'], env);
+    expect(r.code).toBe(0);
+    expect(r.json()).toMatchObject({ seed: 1, locked: false });
+    const shown = await premia(['bank', 'show', 'C100001', '--json'], env);
+    expect(shown.code).toBe(0);
+    expect(shown.json().customer_id).toBe('C100001');
+  });
+});
