@@ -460,7 +460,7 @@ function runEngine(o, results, { timed }) {
   };
   if (timed) {
     log(`\nEngine month: ${o.scale} policies${pin ? `, pinned to ${TARGETS.engine_cores} cores` : ''}` +
-      `${o.scale >= 500_000 ? ' (the advance takes minutes at this scale)' : ''}`);
+      `${o.scale >= 500_000 ? ' (the advance takes a minute or more at this scale)' : ''}`);
   }
   for (let i = 0; i < runs; i++) {
     if (runs > 1) log(`  engine run ${i + 1} of ${runs}`);
