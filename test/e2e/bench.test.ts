@@ -1,0 +1,90 @@
+/**
+ * Smoke test of `npm run bench` (bench/run.js) at a tiny scale: every part runs, the JSON has the
+ * shape the README describes, and the checks the bench makes on the way hold (the import takes
+ * every row, the report is byte for byte sqlite3's CSV of the same query, the settlement's total
+ * is the period's). No timing is asserted: speed is what the bench reports, not what tests check.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO, tempDir } from '../helpers/cli.js';
+
+const tools = existsSync('/usr/bin/time') && spawnSync('sqlite3', ['--version'], { stdio: 'ignore' }).status === 0;
+
+function bench(args: string[], dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(REPO, 'bench', 'run.js'), ...args], {
+      cwd: REPO,
+      env: { ...process.env, PREMIA_BENCH_DATA: dataDir },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let dir: string;
+let cleanup: () => void;
+beforeAll(() => {
+  ({ dir, cleanup } = tempDir('premia-bench-'));
+});
+afterAll(() => cleanup());
+
+describe('bench/run.js', () => {
+  it('rejects a bad option with exit 2 and the usage', async () => {
+    const r = await bench(['--scale', '12x'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("bench: --scale must be a whole number ≥ 100; got '12x'.");
+    expect(r.stderr).toContain('Usage: npm run bench -- [options]');
+    const only = await bench(['--only', 'import,serve'], dir);
+    expect(only.code).toBe(2);
+    expect(only.stderr).toContain("bench: --only takes import, engine, report, settle (comma-separated); got 'serve'.");
+  });
+
+  it.skipIf(!tools)('measures every part at --scale 200 and reports JSON', { timeout: 120_000 }, async () => {
+    const r = await bench(['--scale', '200', '--runs', '1', '--json'], dir);
+    expect(r.stderr).not.toContain('a command failed');
+    expect(r.code).toBe(0);
+    const body = JSON.parse(r.stdout);
+    expect(body.options).toEqual({ scale: 200, parts: ['import', 'engine', 'report', 'settle'], runs: 1, engine_runs: 1 });
+    expect(body.machine.cores).toBeGreaterThan(0);
+    expect(body.machine.load_average).toHaveLength(3);
+    expect(body.results.map((x: { part: string; what: string }) => `${x.part}: ${x.what}`)).toEqual([
+      'import: policies import, 200 rows',
+      'engine: engine: clock set 2026-10-31',
+      'engine: engine: collections execute (200 queued)',
+      'engine: engine: clock advance --to 2026-11-30 (30 days)',
+      'report: premia start-up + store open (clock)',
+      'report: reports collections csv, 200 rows',
+      'report: sqlite3 -csv, cents without printf',
+      'report: reports collections --output FILE',
+      'report: reports collections --format json',
+      'settle: settlements create, 200 collections',
+      'settle: settlements export --lines, 200 rows',
+    ]);
+    const byWhat = (prefix: string) => body.results.find((x: { what: string }) => x.what.startsWith(prefix));
+    // Targets are judged (PASS or FAIL) where there is one, and nowhere else.
+    expect(body.results.filter((x: { pass: unknown }) => x.pass !== null).map((x: { what: string }) => x.what)).toEqual([
+      'policies import, 200 rows',
+      'engine: clock advance --to 2026-11-30 (30 days)',
+      'reports collections csv, 200 rows',
+      'settlements create, 200 collections',
+    ]);
+    const report = byWhat('reports collections csv');
+    expect(report.baseline.label).toBe('sqlite3 -csv -header (the same report)');
+    expect(report.extra.same_bytes_as_sqlite3).toBe(true);
+    const month = byWhat('engine: collections execute').extra.month;
+    expect(month.collections).toBe(200);
+    expect(Object.values(month.by_status).reduce((a: number, b) => a + (b as number), 0)).toBe(200);
+    const settle = byWhat('settlements create');
+    expect(settle.extra.total_collections_cents).toBe(month.collected_cents);
+    expect(settle.extra.settlement_number).toBe('SETTLE-2026-11-001');
+    expect(byWhat('policies import').extra.rows).toBe(200);
+    // The data is kept for the next run; temporary files are not.
+    expect(readdirSync(dir).sort()).toEqual(['month-200.db', 'policies-200.csv', 'policies-200.db']);
+  });
+});
