@@ -67,33 +67,39 @@ function classifyMalformedAmount(s: string): AmountProblem | null {
  * which also words the problem. A property test holds both paths to the same answers.
  */
 export function parsePremium(text: string): Cents | AmountProblem {
-  const n = text.length;
-  // Fast path: at most 7 integer digits, an optional point with 1-2 decimals, nothing else.
-  if (n > 0 && n <= 10) {
-    let cents = 0;
-    let i = 0;
-    let intDigits = 0;
-    for (; i < n; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 46 /* . */) break;
-      if (c < 48 || c > 57) return parsePremiumWithDecimal(text);
-      cents = cents * 10 + (c - 48);
-      intDigits++;
-    }
-    if (intDigits === 0 || intDigits > 7) return parsePremiumWithDecimal(text);
-    cents *= 100;
-    if (i < n) {
-      const decimals = n - i - 1;
-      if (decimals < 1 || decimals > 2) return parsePremiumWithDecimal(text);
-      const d1 = text.charCodeAt(i + 1) - 48;
-      const d2 = decimals === 2 ? text.charCodeAt(i + 2) - 48 : 0;
-      if (d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) return parsePremiumWithDecimal(text);
-      cents += d1 * 10 + d2;
-    }
-    if (cents === 0 || cents > MAX_PREMIUM_CENTS) return parsePremiumWithDecimal(text);
-    return cents;
+  const cents = plainPremiumCents(text, 0, text.length);
+  return cents > 0 ? cents : parsePremiumWithDecimal(text);
+}
+
+/**
+ * The fast path of parsePremium on `text[start, end)`: the cents of a plain premium (at most 7
+ * integer digits, an optional point with 1–2 decimals, above 0 and at most the maximum), or -1
+ * for anything else, which parsePremium then accepts or words through decimal.js.
+ */
+export function plainPremiumCents(text: string, start: number, end: number): Cents {
+  const n = end - start;
+  if (n <= 0 || n > 10) return -1;
+  let cents = 0;
+  let i = start;
+  for (; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 46 /* . */) break;
+    if (c < 48 || c > 57) return -1;
+    cents = cents * 10 + (c - 48);
   }
-  return parsePremiumWithDecimal(text);
+  const intDigits = i - start;
+  if (intDigits === 0 || intDigits > 7) return -1;
+  cents *= 100;
+  if (i < end) {
+    const decimals = end - i - 1;
+    if (decimals < 1 || decimals > 2) return -1;
+    const d1 = text.charCodeAt(i + 1) - 48;
+    const d2 = decimals === 2 ? text.charCodeAt(i + 2) - 48 : 0;
+    if (d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) return -1;
+    cents += d1 * 10 + d2;
+  }
+  if (cents === 0 || cents > MAX_PREMIUM_CENTS) return -1;
+  return cents;
 }
 
 export function isAmountProblem(v: Cents | AmountProblem): v is AmountProblem {

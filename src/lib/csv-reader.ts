@@ -29,6 +29,12 @@ export type RecordHandler = (fields: string[], line: number, problem: string | n
 
 export interface CsvReaderOptions {
   onRecord: RecordHandler;
+  /**
+   * Offered each line without a quote character first (line end removed): return true when it
+   * was taken whole, false to have it split into fields and passed to `onRecord`. Lets a caller
+   * check the common, plain line without allocating its fields.
+   */
+  onPlainLine?: (line: string, lineNo: number) => boolean;
   /** Longest record accepted, in characters (default 1 MiB). */
   maxRecordLength?: number;
 }
@@ -41,6 +47,7 @@ const NEED_MORE = -1;
 
 export class CsvReader {
   private readonly onRecord: RecordHandler;
+  private readonly onPlainLine: ((line: string, lineNo: number) => boolean) | undefined;
   private readonly maxRecordLength: number;
   private readonly decoder = new TextDecoder('utf-8', { fatal: true }); // strips a leading BOM
   private buf = '';
@@ -51,6 +58,7 @@ export class CsvReader {
 
   constructor(options: CsvReaderOptions) {
     this.onRecord = options.onRecord;
+    this.onPlainLine = options.onPlainLine;
     this.maxRecordLength = options.maxRecordLength ?? 1 << 20;
   }
 
@@ -119,7 +127,8 @@ export class CsvReader {
         if (end > pos && buf.charCodeAt(end - 1) === CR) end--;
         if (end > pos) {
           if (end - pos > this.maxRecordLength) this.tooLong();
-          this.onRecord(buf.slice(pos, end).split(','), this.lineNo, null);
+          const line = buf.slice(pos, end);
+          if (this.onPlainLine === undefined || !this.onPlainLine(line, this.lineNo)) this.onRecord(line.split(','), this.lineNo, null);
         }
         this.lineNo++;
         pos = nl + 1;

@@ -4,7 +4,8 @@
  */
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
-import { Kysely, sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
+import { Kysely, sql } from './kysely.js';
 import { PremiaError } from '../domain/errors.js';
 import { MIGRATIONS } from './migrations.js';
 import type { Database } from './schema.js';

@@ -237,3 +237,50 @@ describe('src follows the dependency direction', () => {
     expect(violations.map((v) => `src/${v.file}:${v.line} imports '${v.specifier}': ${v.why}`)).toEqual([]);
   });
 });
+
+/** Lines of a source text that take kysely values (not only types) straight from 'kysely'. */
+export function kyselyValueImports(fileName: string, text: string): number[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const lines: number[] = [];
+  const visit = (node: ts.Node): void => {
+    const from = (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier;
+    if (from && ts.isStringLiteral(from) && from.text === 'kysely') {
+      let typeOnly = false;
+      if (ts.isImportDeclaration(node)) {
+        const clause = node.importClause;
+        const named = clause?.namedBindings;
+        typeOnly =
+          clause !== undefined &&
+          (clause.isTypeOnly || (clause.name === undefined && named !== undefined && ts.isNamedImports(named) && named.elements.every((e) => e.isTypeOnly)));
+      } else {
+        typeOnly = node.isTypeOnly;
+      }
+      if (!typeOnly) lines.push(source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return lines;
+}
+
+describe("kysely's values come through src/store/kysely.ts (the build bundles that one module)", () => {
+  it('tells value imports from type imports', () => {
+    const text = [
+      "import type { Kysely } from 'kysely';",
+      "import { type Kysely, type Transaction } from 'kysely';",
+      "import { sql } from 'kysely';",
+      "import { type Kysely, sql } from 'kysely';",
+      "export * from 'kysely';",
+      "import { sql } from './kysely.js';",
+    ].join('\n');
+    expect(kyselyValueImports('store/x.ts', text)).toEqual([3, 4, 5]);
+  });
+
+  it('no other file imports kysely values directly', () => {
+    const offenders = sourceFiles(SRC)
+      .filter((f) => f !== 'store/kysely.ts')
+      .flatMap((f) => kyselyValueImports(f, readFileSync(join(SRC, f), 'utf8')).map((line) => `src/${f}:${line}`));
+    expect(offenders).toEqual([]);
+    expect(kyselyValueImports('store/kysely.ts', readFileSync(join(SRC, 'store/kysely.ts'), 'utf8'))).toEqual([7]);
+  });
+});

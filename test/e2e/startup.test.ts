@@ -11,6 +11,8 @@ import { premiaBin } from './spawn.js';
 
 const PROBE = join(import.meta.dirname, 'support', 'record-loads.mjs');
 const HEAVY = ['better-sqlite3', 'kysely', 'undici', 'fastify'];
+/** kysely as the build bundles it (scripts/bundle-kysely.mjs). */
+const KYSELY_BUNDLE = '/dist/store/kysely.js';
 
 let dir: string;
 let cleanup: () => void;
@@ -19,6 +21,11 @@ afterAll(() => cleanup());
 
 /** Run premia under the probe; return the package names it loaded (from node_modules paths and bare requires). */
 async function loadedPackages(args: string[], name: string): Promise<Set<string>> {
+  return (await loaded(args, name)).packages;
+}
+
+/** Run premia under the probe: the package names it loaded, and every line of the probe's log. */
+async function loaded(args: string[], name: string): Promise<{ packages: Set<string>; lines: string[] }> {
   const log = join(dir, `${name}.log`);
   const r = await premiaBin(args, { cwd: dir, env: { PREMIA_LOAD_LOG: log }, nodeArgs: ['--import', PROBE] });
   expect(r.code).toBe(0);
@@ -31,7 +38,7 @@ async function loadedPackages(args: string[], name: string): Promise<Set<string>
     const bare = /^require ((?:@[^/\s]+\/)?[^./\s][^/\s]*)/.exec(line);
     if (bare && !bare[1]!.startsWith('node:')) packages.add(bare[1]!);
   }
-  return packages;
+  return { packages, lines };
 }
 
 describe('start-up', () => {
@@ -45,9 +52,20 @@ describe('start-up', () => {
     expect(HEAVY.filter((p) => packages.has(p))).toEqual([]);
   });
 
-  it('the probe does see them when a command opens the store (the control)', async () => {
-    const packages = await loadedPackages(['--db', ':memory:', 'clock'], 'clock');
+  it.each([['--help'], ['--version']])('%s does not load the kysely bundle either', async (flag) => {
+    const { lines } = await loaded([flag], `bundle${flag}`);
+    expect(lines.filter((l) => l.includes(KYSELY_BUNDLE))).toEqual([]);
+  });
+
+  it('the probe does see them when a command opens the store (the control), kysely as one bundled file', async () => {
+    const { packages, lines } = await loaded(['--db', ':memory:', 'clock'], 'clock');
     expect(packages.has('better-sqlite3')).toBe(true);
-    expect(packages.has('kysely')).toBe(true);
+    // The build's bundle, not kysely's 279 files under node_modules.
+    expect(lines.some((l) => l.includes(KYSELY_BUNDLE))).toBe(true);
+    expect(packages.has('kysely')).toBe(false);
+    const bundle = readFileSync(join(import.meta.dirname, '..', '..', 'dist', 'store', 'kysely.js'), 'utf8');
+    expect(bundle).toMatch(/^\/\*! kysely \d+\.\d+\.\d+, bundled for premia/);
+    expect(bundle).toContain('Permission is hereby granted');
+    expect(bundle).not.toMatch(/^\s*(import|export)\b[^\n]*from ['"]kysely['"]/m);
   });
 });

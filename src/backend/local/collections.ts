@@ -1,5 +1,5 @@
 /** Collections on the local store: execute a run, read collections, attempts, explanations. */
-import { sql } from 'kysely';
+import { sql } from '../../store/kysely.js';
 import { conflict, notFound, validationError, type FieldError } from '../../domain/errors.js';
 import { decodeId, encodeId, IdKind } from '../../domain/ids.js';
 import { stringifyJson } from '../../domain/json.js';

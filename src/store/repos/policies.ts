@@ -3,6 +3,7 @@
  * one cached multi-row prepared statement (kysely's per-row overhead is several times the cost
  * of the insert itself at a million rows), behind a function of the same repository.
  */
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Database, PoliciesTable, PolicyAmountChangesTable, PolicyStatusChangesTable } from '../schema.js';
 import type { StatementCache } from '../sqlite-dialect.js';
@@ -92,63 +93,90 @@ export async function statusChanges(db: Q, clientId: number, policyId: number) {
 // ---------------------------------------------------------------------------------------------
 // Bulk paths (raw prepared statements on the store's one connection; call inside a transaction).
 
-const POLICY_COLUMNS = [
-  'client_id',
-  'policy_number',
-  'customer_id',
-  'external_customer_ref',
-  'product_code',
-  'collection_amount',
-  'status',
-  'created_at',
-  'updated_at',
-] as const;
-export const POLICY_BULK_WIDTH = POLICY_COLUMNS.length;
-const BULK_ROWS = 100;
+const BULK_ROWS = 128;
 
-function multiRowInsertSql(rows: number): string {
-  const one = `(${POLICY_COLUMNS.map(() => '?').join(',')})`;
-  return `insert into policies (${POLICY_COLUMNS.join(',')}) values ${Array.from({ length: rows }, () => one).join(',')}`;
+/** Rows of an insert batch that were not inserted: the client already has that policy number. */
+export interface SkippedPolicyRow {
+  /** The row's index in the batch. */
+  row: number;
+  /** The id of the policy that holds the number (from before, or inserted earlier by the same inserter). */
+  holder: number;
 }
-const FULL_BATCH_SQL = multiRowInsertSql(BULK_ROWS);
-const ONE_ROW_SQL = multiRowInsertSql(1);
+
+export interface PolicyInserter {
+  /** The largest policy id before the first insert: ids above it are this inserter's rows, in order. */
+  readonly baseId: number;
+  /**
+   * Insert `count` rows given as the policy CSV's five fields each (`fields`, in the file's
+   * column order; the amount text is not used) and their amounts in cents. Returns how many
+   * went in and the rows skipped because their policy number was taken.
+   */
+  insert(fields: string[], amounts: ArrayLike<number>, count: number): { inserted: number; skipped: SkippedPolicyRow[] };
+}
 
 /**
- * Insert policies given as a flat parameter array in POLICY_COLUMNS order
- * (POLICY_BULK_WIDTH values per row).
+ * An inserter of new active policies for one import. The client, status and timestamps are the
+ * same for every row, so they are written into the statement rather than bound 128 times per
+ * execution (binding is a large share of a bulk insert's cost). Uniqueness is left to the
+ * (client_id, policy_number) index: a taken number is skipped (`on conflict do nothing`), and
+ * only then looked up, so the common case costs no extra query. New rows take consecutive ids
+ * after `baseId` (SQLite gives max(id) + 1, and the caller's transaction keeps other writers
+ * out). Call inside a transaction.
  */
-export function insertPoliciesBulk(statements: StatementCache, flat: unknown[]): void {
-  const rows = flat.length / POLICY_BULK_WIDTH;
-  let r = 0;
-  if (rows >= BULK_ROWS) {
-    const full = statements.get(FULL_BATCH_SQL);
-    const params = new Array<unknown>(BULK_ROWS * POLICY_BULK_WIDTH);
-    for (; r + BULK_ROWS <= rows; r += BULK_ROWS) {
-      const base = r * POLICY_BULK_WIDTH;
-      for (let i = 0; i < params.length; i++) params[i] = flat[base + i];
-      full.run(params);
+export function policyInserter(raw: BetterSqlite3.Database, clientId: number, createdAt: number): PolicyInserter {
+  if (!Number.isSafeInteger(clientId) || !Number.isSafeInteger(createdAt)) throw new TypeError('clientId and createdAt must be integers');
+  const one = `(${clientId},?,?,?,?,?,'active',${createdAt},${createdAt})`;
+  const head = 'insert into policies (client_id,policy_number,customer_id,external_customer_ref,product_code,collection_amount,status,created_at,updated_at) values ';
+  const tail = ' on conflict (client_id, policy_number) do nothing';
+  const full = raw.prepare(head + Array.from({ length: BULK_ROWS }, () => one).join(',') + tail);
+  const single = raw.prepare(head + one + tail);
+  const insertedNumbers = raw.prepare('select policy_number from policies where id between ? and ? order by id').pluck();
+  const holderOf = raw.prepare('select id from policies where client_id = ? and policy_number = ?').pluck();
+  const baseId = Number((raw.prepare('select coalesce(max(id), 0) from policies').pluck().get() as number | bigint) ?? 0);
+  const params = new Array<unknown>(BULK_ROWS * 5);
+
+  /** Run one statement over rows `rows[0..k)`; find the skipped ones when fewer went in. */
+  const run = (stmt: BetterSqlite3.Statement, values: unknown[], rows: number[], k: number, skipped: SkippedPolicyRow[]): number => {
+    const info = stmt.run(values);
+    if (info.changes === k) return k;
+    const last = Number(info.lastInsertRowid);
+    const went = info.changes === 0 ? [] : (insertedNumbers.all(last - info.changes + 1, last) as string[]);
+    // The rows that went in did so in order, so walk both lists together.
+    let j = 0;
+    for (let i = 0; i < k; i++) {
+      const number = values[i * 5] as string;
+      if (j < went.length && went[j] === number) {
+        j++;
+        continue;
+      }
+      skipped.push({ row: rows[i]!, holder: Number(holderOf.get(clientId, number)) });
     }
-  }
-  if (r < rows) {
-    const one = statements.get(ONE_ROW_SQL);
-    for (; r < rows; r++) one.run(flat.slice(r * POLICY_BULK_WIDTH, (r + 1) * POLICY_BULK_WIDTH));
-  }
-}
+    return info.changes;
+  };
 
-/** Which of these policy numbers the client already has. */
-export function existingPolicyNumbers(statements: StatementCache, clientId: number, numbers: string[]): Set<string> {
-  const found = new Set<string>();
-  const CHUNK = 500;
-  for (let i = 0; i < numbers.length; i += CHUNK) {
-    const part = numbers.slice(i, i + CHUNK);
-    const stmt = statements.get(
-      `select policy_number from policies where client_id = ? and policy_number in (${part.map(() => '?').join(',')})`,
-    );
-    for (const row of stmt.all(clientId, ...part) as { policy_number: string }[]) found.add(row.policy_number);
-  }
-  return found;
-}
-
-export function hasAnyPolicy(statements: StatementCache, clientId: number): boolean {
-  return statements.get('select 1 from policies where client_id = ? limit 1').get(clientId) !== undefined;
+  const rows = new Array<number>(BULK_ROWS);
+  return {
+    baseId,
+    insert(fields, amounts, count) {
+      const skipped: SkippedPolicyRow[] = [];
+      let inserted = 0;
+      let k = 0;
+      for (let r = 0; r < count; r++) {
+        const f = r * 5;
+        const p = k * 5;
+        params[p] = fields[f + 2];
+        params[p + 1] = fields[f];
+        params[p + 2] = fields[f + 1];
+        params[p + 3] = fields[f + 3];
+        params[p + 4] = amounts[r];
+        rows[k] = r;
+        if (++k === BULK_ROWS) {
+          inserted += run(full, params, rows, k, skipped);
+          k = 0;
+        }
+      }
+      for (let i = 0; i < k; i++) inserted += run(single, params.slice(i * 5, i * 5 + 5), [rows[i]!], 1, skipped);
+      return { inserted, skipped };
+    },
+  };
 }

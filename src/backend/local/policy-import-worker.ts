@@ -1,0 +1,39 @@
+/**
+ * The policy import's reading thread: takes the file in pieces from the importing thread,
+ * parses and validates them (PolicyRowParser), and sends back batches of valid rows while the
+ * importing thread inserts the previous ones. Messages:
+ *   in:  {type: 'chunk', data: Uint8Array} … {type: 'end'}
+ *   out: {type: 'batch', batch}, {type: 'ack'} after each chunk, {type: 'done'},
+ *        or {type: 'error', error: {premia, code, message, details}} after which it stops.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { PremiaError } from '../../domain/errors.js';
+import { PolicyRowParser, type PolicyBatch } from './policy-rows.js';
+
+const port = parentPort!;
+const { fileName } = workerData as { fileName: string };
+let stopped = false;
+
+const parser = new PolicyRowParser(fileName, (batch: PolicyBatch) => {
+  port.postMessage({ type: 'batch', batch }, [batch.amounts.buffer as ArrayBuffer, batch.lines.buffer as ArrayBuffer]);
+});
+
+port.on('message', (message: { type: 'chunk'; data: Uint8Array } | { type: 'end' }) => {
+  if (stopped) return;
+  try {
+    if (message.type === 'chunk') {
+      parser.push(message.data);
+      port.postMessage({ type: 'ack' });
+    } else {
+      parser.end();
+      port.postMessage({ type: 'done' });
+    }
+  } catch (e) {
+    stopped = true;
+    const error =
+      e instanceof PremiaError
+        ? { premia: true, code: e.code, message: e.message, details: e.details }
+        : { premia: false, code: 'INTERNAL', message: e instanceof Error ? e.message : String(e) };
+    port.postMessage({ type: 'error', error });
+  }
+});
