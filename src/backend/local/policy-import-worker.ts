@@ -15,7 +15,7 @@ const { fileName } = workerData as { fileName: string };
 let stopped = false;
 
 const parser = new PolicyRowParser(fileName, (batch: PolicyBatch) => {
-  port.postMessage({ type: 'batch', batch }, [batch.amounts.buffer as ArrayBuffer, batch.lines.buffer as ArrayBuffer]);
+  port.postMessage({ type: 'batch', batch }, [batch.bytes.buffer as ArrayBuffer, batch.offsets.buffer as ArrayBuffer, batch.amounts.buffer as ArrayBuffer, batch.lines.buffer as ArrayBuffer]);
 });
 
 port.on('message', (message: { type: 'chunk'; data: Uint8Array } | { type: 'end' }) => {

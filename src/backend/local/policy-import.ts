@@ -18,7 +18,7 @@ import { policyInserter, type PolicyInserter } from '../../store/repos/policies.
 import type { StatementCache } from '../../store/sqlite-dialect.js';
 import type { ImportOptions, ImportResult, ImportRowError, Upload } from '../types.js';
 import type { LocalContext } from './context.js';
-import { BATCH_TEXT_FIELDS, PolicyRowParser, type PolicyBatch } from './policy-rows.js';
+import { PolicyRowParser, type PolicyBatch } from './policy-rows.js';
 import { stamp } from './world.js';
 
 export { POLICY_CSV_HEADER } from './policy-rows.js';
@@ -80,9 +80,7 @@ class BatchSink {
   take(batch: PolicyBatch): void {
     for (const e of batch.errors) this.errors.push(e);
     this.failed += batch.failed;
-    const fields = batch.count === 0 ? [] : batch.text.split(',');
-    if (fields.length !== batch.count * BATCH_TEXT_FIELDS) throw new Error('policy import: a batch arrived damaged');
-    const { inserted, skipped } = this.inserter.insert(fields, batch.amounts, batch.count);
+    const { inserted, skipped } = this.inserter.insert(batch);
     if (this.imported + inserted > this.insertedLines.length) {
       const grown = new Int32Array(Math.max(this.insertedLines.length * 2, this.imported + inserted));
       grown.set(this.insertedLines);
@@ -90,8 +88,9 @@ class BatchSink {
     }
     let skip = 0;
     for (let r = 0; r < batch.count; r++) {
-      if (skip < skipped.length && skipped[skip]!.row === r) {
-        this.duplicate(batch.lines[r]!, fields[r * BATCH_TEXT_FIELDS + 2]!, skipped[skip]!.holder);
+      const s = skipped[skip];
+      if (s !== undefined && s.row === r) {
+        this.duplicate(batch.lines[r]!, s.policyNumber, s.holder);
         skip++;
       } else {
         this.insertedLines[this.imported++] = batch.lines[r]!;

@@ -16,16 +16,18 @@ import type { ImportRowError } from '../types.js';
 
 export const POLICY_CSV_HEADER = ['customer_id', 'external_customer_ref', 'policy_number', 'product_code', 'collection_amount'] as const;
 
-/** Fields per valid row in a batch's text: the file's five columns, in the file's order. */
-export const BATCH_TEXT_FIELDS = 5;
-
 /**
- * Valid rows, and the problems found since the previous batch. `text` is the rows' fields
- * (trimmed, unquoted) joined by commas, BATCH_TEXT_FIELDS per row: no valid field contains one.
+ * Valid rows, and the problems found since the previous batch. The rows travel as bytes: a
+ * valid row is ASCII throughout (identifiers, product codes and amounts allow nothing else),
+ * so `bytes` holds each row's text (its five fields, trimmed and unquoted, joined by commas)
+ * one after another, and `offsets` gives per row where its customer_id starts and where each
+ * of its four commas is (OFFSETS_PER_ROW numbers, byte positions in `bytes`). The importing
+ * thread hands these to SQLite as is, never making strings of them.
  */
 export interface PolicyBatch {
   count: number;
-  text: string;
+  bytes: Uint8Array;
+  offsets: Int32Array;
   /** collection_amount in cents, per row. */
   amounts: Int32Array;
   /** The file line of each row. */
@@ -38,12 +40,17 @@ export interface PolicyBatch {
   bytesRead: number;
 }
 
+export const OFFSETS_PER_ROW = 5;
+
 export class PolicyRowParser {
   private readonly reader: CsvReader;
   private header: string[] | null = null;
   private rowsRead = 0;
-  /** Per valid row, its fields joined by commas. */
+  /** Per valid row, its fields joined by commas; `at` is where the next row's text starts. */
   private texts: string[] = [];
+  private at = 0;
+  private readonly commas = new Int32Array(4);
+  private offsets: Int32Array;
   private amounts: Int32Array;
   private lines: Int32Array;
   private count = 0;
@@ -55,6 +62,7 @@ export class PolicyRowParser {
     private readonly onBatch: (batch: PolicyBatch) => void,
     private readonly batchRows = 4096,
   ) {
+    this.offsets = new Int32Array(batchRows * OFFSETS_PER_ROW);
     this.amounts = new Int32Array(batchRows);
     this.lines = new Int32Array(batchRows);
     this.reader = new CsvReader({
@@ -93,7 +101,8 @@ export class PolicyRowParser {
     const n = this.count;
     this.onBatch({
       count: n,
-      text: this.texts.join(','),
+      bytes: asciiBytes(this.texts.join('')),
+      offsets: this.offsets.slice(0, n * OFFSETS_PER_ROW),
       amounts: this.amounts.slice(0, n),
       lines: this.lines.slice(0, n),
       errors: this.errors,
@@ -102,6 +111,7 @@ export class PolicyRowParser {
       bytesRead: this.reader.bytesIn,
     });
     this.texts = [];
+    this.at = 0;
     this.count = 0;
     this.errors = [];
     this.failed = 0;
@@ -122,12 +132,28 @@ export class PolicyRowParser {
       return;
     }
     const policyNumber = trimCell(fields[2]!);
+    const customerId = trimCell(fields[0]!);
+    const externalRef = trimCell(fields[1]!);
+    const productCode = trimCell(fields[3]!);
     const amount = trimCell(fields[4]!);
-    this.add(`${trimCell(fields[0]!)},${trimCell(fields[1]!)},${policyNumber},${trimCell(fields[3]!)},${amount}`, parsePremium(amount) as number, line);
+    const c1 = customerId.length;
+    const c2 = c1 + 1 + externalRef.length;
+    const c3 = c2 + 1 + policyNumber.length;
+    const c4 = c3 + 1 + productCode.length;
+    this.add(`${customerId},${externalRef},${policyNumber},${productCode},${amount}`, c1, c2, c3, c4, parsePremium(amount) as number, line);
   }
 
-  private add(text: string, cents: number, line: number): void {
+  /** A valid row: its text, the positions of its four commas in it, its cents and line. */
+  private add(text: string, c1: number, c2: number, c3: number, c4: number, cents: number, line: number): void {
+    const o = this.count * OFFSETS_PER_ROW;
+    const at = this.at;
+    this.offsets[o] = at;
+    this.offsets[o + 1] = at + c1;
+    this.offsets[o + 2] = at + c2;
+    this.offsets[o + 3] = at + c3;
+    this.offsets[o + 4] = at + c4;
     this.texts.push(text);
+    this.at = at + text.length;
     this.amounts[this.count] = cents;
     this.lines[this.count] = line;
     if (++this.count === this.batchRows) this.flush();
@@ -141,10 +167,12 @@ export class PolicyRowParser {
   private onPlainLine(line: string, lineNo: number): boolean {
     if (this.header === null) return false;
     const n = line.length;
+    const commas = this.commas;
     let start = 0;
     for (let field = 0; field < 4; field++) {
       const end = line.indexOf(',', start);
       if (end === -1) return false;
+      commas[field] = end;
       const width = end - start;
       const mask = field === 3 ? PRODUCT : IDENT;
       if (width === 0 || width > (field === 3 ? PRODUCT_CODE_MAX : IDENTIFIER_MAX) || line.charCodeAt(start) === 45 /* - */) return false;
@@ -157,9 +185,19 @@ export class PolicyRowParser {
     const cents = plainPremiumCents(line, start, n);
     if (cents < 0) return false;
     this.rowsRead++;
-    this.add(line, cents, lineNo);
+    this.add(line, commas[0]!, commas[1]!, commas[2]!, commas[3]!, cents, lineNo);
     return true;
   }
+}
+
+/**
+ * ASCII text as bytes in a buffer of its own (Buffer.from may hand out a slice of a shared
+ * pool, which must not be transferred to another thread).
+ */
+function asciiBytes(text: string): Uint8Array {
+  const bytes = Buffer.alloc(text.length);
+  bytes.write(text, 'latin1');
+  return bytes;
 }
 
 const IDENT = 1;

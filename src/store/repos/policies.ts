@@ -95,10 +95,25 @@ export async function statusChanges(db: Q, clientId: number, policyId: number) {
 
 const BULK_ROWS = 128;
 
-/** Rows of an insert batch that were not inserted: the client already has that policy number. */
+/**
+ * Rows to insert, as bytes: row r's text starts at offsets[5r] and has its four commas at
+ * offsets[5r+1..5r+4] (customer_id, external_customer_ref, policy_number, product_code between
+ * them; ASCII only). See PolicyBatch in backend/local/policy-rows.ts.
+ */
+export interface PolicyRows {
+  count: number;
+  bytes: Uint8Array;
+  offsets: Int32Array;
+  /** collection_amount in cents, per row. */
+  amounts: Int32Array;
+}
+
+/** Rows of an insert that were not inserted: the client already has that policy number. */
 export interface SkippedPolicyRow {
   /** The row's index in the batch. */
   row: number;
+  /** Its policy number. */
+  policyNumber: string;
   /** The id of the policy that holds the number (from before, or inserted earlier by the same inserter). */
   holder: number;
 }
@@ -106,76 +121,91 @@ export interface SkippedPolicyRow {
 export interface PolicyInserter {
   /** The largest policy id before the first insert: ids above it are this inserter's rows, in order. */
   readonly baseId: number;
-  /**
-   * Insert `count` rows given as the policy CSV's five fields each (`fields`, in the file's
-   * column order; the amount text is not used) and their amounts in cents. Returns how many
-   * went in and the rows skipped because their policy number was taken.
-   */
-  insert(fields: string[], amounts: ArrayLike<number>, count: number): { inserted: number; skipped: SkippedPolicyRow[] };
+  /** Insert the rows; returns how many went in and the rows skipped because their policy number was taken. */
+  insert(rows: PolicyRows): { inserted: number; skipped: SkippedPolicyRow[] };
 }
 
 /**
- * An inserter of new active policies for one import. The client, status and timestamps are the
- * same for every row, so they are written into the statement rather than bound 128 times per
- * execution (binding is a large share of a bulk insert's cost). Uniqueness is left to the
- * (client_id, policy_number) index: a taken number is skipped (`on conflict do nothing`), and
- * only then looked up, so the common case costs no extra query. New rows take consecutive ids
- * after `baseId` (SQLite gives max(id) + 1, and the caller's transaction keeps other writers
- * out). Call inside a transaction.
+ * An inserter of new active policies for one import. Each statement inserts up to 128 rows
+ * from ONE bound blob (the rows' bytes) and six integers per row (where its fields are, its
+ * cents); SQLite cuts the fields out itself (`substr` on a blob counts bytes, `cast` makes them
+ * text). Binding four strings per row instead cost the importing thread a split into millions
+ * of strings plus their conversion back to UTF-8. The client, status and timestamps are the
+ * same for every row, so they are written into the statement.
+ *
+ * Uniqueness is left to the (client_id, policy_number) index: a taken number is skipped (`on
+ * conflict do nothing`) and only then looked up, so the common case costs no extra query. New
+ * rows take consecutive ids after `baseId` in the order given (SQLite gives max(id) + 1, the
+ * VALUES rows are produced in order, and the caller's transaction keeps other writers out).
+ * Call inside a transaction.
  */
 export function policyInserter(raw: BetterSqlite3.Database, clientId: number, createdAt: number): PolicyInserter {
   if (!Number.isSafeInteger(clientId) || !Number.isSafeInteger(createdAt)) throw new TypeError('clientId and createdAt must be integers');
-  const one = `(${clientId},?,?,?,?,?,'active',${createdAt},${createdAt})`;
-  const head = 'insert into policies (client_id,policy_number,customer_id,external_customer_ref,product_code,collection_amount,status,created_at,updated_at) values ';
-  const tail = ' on conflict (client_id, policy_number) do nothing';
-  const full = raw.prepare(head + Array.from({ length: BULK_ROWS }, () => one).join(',') + tail);
-  const single = raw.prepare(head + one + tail);
+  // v.column1 is where the row starts and column2–5 its commas (1-based, as substr counts).
+  const field = (from: string, to: string) => `cast(substr(t.b, ${from}, ${to} - (${from})) as text)`;
+  const sqlFor = (rows: number) =>
+    'insert into policies (client_id,policy_number,customer_id,external_customer_ref,product_code,collection_amount,status,created_at,updated_at) ' +
+    `select ${clientId}, ${field('v.column3 + 1', 'v.column4')}, ${field('v.column1', 'v.column2')}, ${field('v.column2 + 1', 'v.column3')}, ` +
+    `${field('v.column4 + 1', 'v.column5')}, v.column6, 'active', ${createdAt}, ${createdAt} ` +
+    `from (select ? as b) t, (values ${Array.from({ length: rows }, () => '(?,?,?,?,?,?)').join(',')}) v ` +
+    'where true on conflict (client_id, policy_number) do nothing';
+  const full = raw.prepare(sqlFor(BULK_ROWS));
+  const single = raw.prepare(sqlFor(1));
   const insertedNumbers = raw.prepare('select policy_number from policies where id between ? and ? order by id').pluck();
   const holderOf = raw.prepare('select id from policies where client_id = ? and policy_number = ?').pluck();
   const baseId = Number((raw.prepare('select coalesce(max(id), 0) from policies').pluck().get() as number | bigint) ?? 0);
-  const params = new Array<unknown>(BULK_ROWS * 5);
+  const fullParams = new Array<unknown>(1 + BULK_ROWS * 6);
+  const singleParams = new Array<unknown>(7);
 
-  /** Run one statement over rows `rows[0..k)`; find the skipped ones when fewer went in. */
-  const run = (stmt: BetterSqlite3.Statement, values: unknown[], rows: number[], k: number, skipped: SkippedPolicyRow[]): number => {
-    const info = stmt.run(values);
+  const numberOf = (rows: PolicyRows, r: number): string => {
+    const o = r * 5;
+    return Buffer.from(rows.bytes.buffer, rows.bytes.byteOffset, rows.bytes.byteLength).toString('latin1', rows.offsets[o + 2]! + 1, rows.offsets[o + 3]!);
+  };
+
+  /** Insert rows [first, first + k) with one statement; find the skipped ones when fewer went in. */
+  const run = (rows: PolicyRows, first: number, k: number, skipped: SkippedPolicyRow[]): number => {
+    const stmt = k === BULK_ROWS ? full : single;
+    const params = k === BULK_ROWS ? fullParams : singleParams;
+    const { offsets, amounts } = rows;
+    const base = offsets[first * 5]!;
+    const end = offsets[(first + k - 1) * 5 + 4]!;
+    params[0] = rows.bytes.subarray(base, end);
+    const shift = 1 - base;
+    for (let i = 0; i < k; i++) {
+      const o = (first + i) * 5;
+      const p = 1 + i * 6;
+      params[p] = offsets[o]! + shift;
+      params[p + 1] = offsets[o + 1]! + shift;
+      params[p + 2] = offsets[o + 2]! + shift;
+      params[p + 3] = offsets[o + 3]! + shift;
+      params[p + 4] = offsets[o + 4]! + shift;
+      params[p + 5] = amounts[first + i];
+    }
+    const info = stmt.run(params);
     if (info.changes === k) return k;
     const last = Number(info.lastInsertRowid);
     const went = info.changes === 0 ? [] : (insertedNumbers.all(last - info.changes + 1, last) as string[]);
     // The rows that went in did so in order, so walk both lists together.
     let j = 0;
     for (let i = 0; i < k; i++) {
-      const number = values[i * 5] as string;
+      const number = numberOf(rows, first + i);
       if (j < went.length && went[j] === number) {
         j++;
         continue;
       }
-      skipped.push({ row: rows[i]!, holder: Number(holderOf.get(clientId, number)) });
+      skipped.push({ row: first + i, policyNumber: number, holder: Number(holderOf.get(clientId, number)) });
     }
     return info.changes;
   };
 
-  const rows = new Array<number>(BULK_ROWS);
   return {
     baseId,
-    insert(fields, amounts, count) {
+    insert(rows) {
       const skipped: SkippedPolicyRow[] = [];
       let inserted = 0;
-      let k = 0;
-      for (let r = 0; r < count; r++) {
-        const f = r * 5;
-        const p = k * 5;
-        params[p] = fields[f + 2];
-        params[p + 1] = fields[f];
-        params[p + 2] = fields[f + 1];
-        params[p + 3] = fields[f + 3];
-        params[p + 4] = amounts[r];
-        rows[k] = r;
-        if (++k === BULK_ROWS) {
-          inserted += run(full, params, rows, k, skipped);
-          k = 0;
-        }
-      }
-      for (let i = 0; i < k; i++) inserted += run(single, params.slice(i * 5, i * 5 + 5), [rows[i]!], 1, skipped);
+      let r = 0;
+      for (; r + BULK_ROWS <= rows.count; r += BULK_ROWS) inserted += run(rows, r, BULK_ROWS, skipped);
+      for (; r < rows.count; r++) inserted += run(rows, r, 1, skipped);
       return { inserted, skipped };
     },
   };
