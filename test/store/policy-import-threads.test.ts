@@ -250,6 +250,8 @@ class CsvBuilder {
   readonly rows: Stored[] = [];
   readonly errors: ImportRowError[] = [];
   failed = 0;
+  /** Lines the generator wants to find again (the rows that end a batch). */
+  readonly marks: number[] = [];
   private readonly taken = new Map<string, number>();
 
   constructor(private readonly existing: ReadonlySet<string> = new Set()) {}
@@ -378,6 +380,7 @@ function invalidFile(): CsvBuilder {
     if (boundary !== null) straddle(b, boundary, ROWS + ++edges, edges);
     if (b.valid % 4096 === 4095) {
       b.bad(BAD_ROWS[kind++ % BAD_ROWS.length]!(policy(ROWS + 1000 + kind)));
+      b.marks.push(b.line);
       b.policy(policy(i));
       b.bad(BAD_ROWS[kind++ % BAD_ROWS.length]!(policy(ROWS + 1000 + kind)));
     } else if (i % 97 === 0) {
@@ -678,9 +681,14 @@ describe('the same answer with the worker thread and without', () => {
         'row:WRONG_FIELD_COUNT',
       ].sort(),
     );
-    // Bad rows on both sides of the 4096th valid row of every batch: the rows of data rows
-    // 4096k+2 .. 4096k+4 hold bad, valid, bad.
     expect(invalid.failed).toBeGreaterThan(900);
+    // Bad rows on both sides of the 4096th valid row of every batch.
+    expect(invalid.marks).toHaveLength(Math.floor(invalid.valid / 4096));
+    const failedLines = new Set(invalid.errors.map((e) => e.row));
+    for (const line of invalid.marks) {
+      // The row before may be one of two lines (a quoted line feed).
+      expect([failedLines.has(line - 1) || failedLines.has(line - 2), failedLines.has(line), failedLines.has(line + 1)]).toEqual([true, false, true]);
+    }
     const formatting = files['formatting.csv']!;
     expect([...formatting.content.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(formatting.content.at(-1)).not.toBe(0x0a);
@@ -943,6 +951,25 @@ describe('sources', () => {
         expectProgress(run.progress, f.builder.dataRows, f.content.length);
       });
     }
+  }
+
+  for (const mode of MODES) {
+    it(`a source that fails part way: its error, nothing stored, foreign_keys on (${mode})`, async () => {
+      const b = await backend();
+      await prepopulate(b);
+      const before = checksum(b.store.raw);
+      const content = files['clean.csv']!.content;
+      async function* failing() {
+        for (let at = 0; at < 5 * MiB; at += 256 << 10) yield content.subarray(at, at + (256 << 10));
+        throw new Error('connection reset by peer');
+      }
+      setMode(mode);
+      const started = workers.started;
+      await expect(b.importPolicies({ name: 'clean.csv', stream: failing() })).rejects.toThrow('connection reset by peer');
+      expect(workers.started - started).toBe(mode === 'threads' ? 1 : 0);
+      expect(checksum(b.store.raw)).toEqual(before);
+      expect(foreignKeys(b)).toBe(1);
+    });
   }
 
   it('a small stream without a size is read on this thread, with the answer of the file', async () => {
