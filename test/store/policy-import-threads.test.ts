@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LocalBackend } from '../../src/backend/local/index.js';
 import type { ImportProgress, ImportResult, ImportRowError, PolicyInput, Upload } from '../../src/backend/types.js';
 import { PremiaError } from '../../src/domain/errors.js';
@@ -447,7 +447,7 @@ function duplicatesFile(): CsvBuilder {
   b.text(`${HEADER}\n`);
   for (let r = 1; r <= ROWS; r++) {
     const p = policy(r, num(SAME_AS[r] ?? r));
-    if (r === 40) b.bad({ text: `${render(p).replace(/,[^,]*$/, ',0')}`, errors: [amountErr(p, 'AMOUNT_OUT_OF_RANGE', '0', 'must be greater than 0.00')] });
+    if (r === 40) b.bad({ text: render(p).replace(/,[^,]*$/, ',0'), errors: [amountErr(p, 'AMOUNT_OUT_OF_RANGE', '0', 'must be greater than 0.00')] });
     else b.policy(p);
   }
   return b;
@@ -469,8 +469,9 @@ interface GeneratedFile {
 }
 const files: Record<string, GeneratedFile> = {};
 
-function writeFile(name: string, builder: CsvBuilder, content = builder.content()): GeneratedFile {
+function writeFile(name: string, builder: CsvBuilder): GeneratedFile {
   const path = join(tmp.dir, name);
+  const content = builder.content();
   writeFileSync(path, content);
   return (files[name] = { path, name, content, builder });
 }
@@ -639,9 +640,9 @@ describe('the same answer with the worker thread and without', () => {
       const f = files[name]!;
       const expected = f.builder.expected();
       const threads = await uploaded(name);
-      // Without the worker, and in 64 KiB pieces rather than 1 MiB ones.
+      // Without the worker, in 64 KiB pieces rather than 1 MiB ones, and without a size.
       const b = await backend();
-      const inline = { run: await importAs('inline', b, fileUpload(f, { highWaterMark: 64 << 10 })), rows: stored(b.store.raw, b.ctx.clientId) };
+      const inline = { run: await importAs('inline', b, fileUpload(f, { highWaterMark: 64 << 10, size: false })), rows: stored(b.store.raw, b.ctx.clientId) };
       expect(threads.run.workers).toBe(1);
       expect(inline.run.workers).toBe(0);
       for (const { run, rows } of [threads, inline]) {
