@@ -50,6 +50,8 @@ export async function importPolicies(ctx: LocalContext, file: Upload, options: I
       return result;
     } catch (e) {
       if (raw.inTransaction) raw.exec('rollback');
+      // A failure before the file was read (no such client) must not leave it open.
+      (file.stream as { destroy?: () => void }).destroy?.();
       throw e;
     } finally {
       if (foreignKeys) raw.pragma('foreign_keys = ON');
@@ -181,11 +183,13 @@ async function read(file: Upload, sink: BatchSink): Promise<void> {
 async function readInline(head: Uint8Array[], rest: AsyncIterable<Uint8Array | string>, name: string, sink: BatchSink): Promise<void> {
   const parser = new PolicyRowParser(name, (batch) => sink.take(batch));
   for (const chunk of head) parser.push(chunk);
+  sink.read(0, parser.bytesRead);
   for await (const chunk of rest) {
     parser.push(chunk);
     sink.read(0, parser.bytesRead);
   }
   parser.end();
+  sink.read(0, parser.bytesRead);
 }
 
 type FromWorker =
