@@ -587,36 +587,91 @@ function liveDay(state: EngineState, day: number): DayOutcome {
   return { attempts, summaries };
 }
 
+/** Rows per statement of the day's writes: fewer, larger statements cost less per row. */
+const WRITE_ROWS = 64;
+
+/**
+ * Run `sql(k)` (a statement over k rows) for `count` rows, WRITE_ROWS at a time; `fill`
+ * writes row `r`'s values into `params` at `at`.
+ */
+function runInGroups(
+  statements: StatementCache,
+  sql: (rows: number) => string,
+  width: number,
+  count: number,
+  fill: (params: unknown[], at: number, r: number) => void,
+): void {
+  const full = new Array<unknown>(WRITE_ROWS * width);
+  let r = 0;
+  if (count >= WRITE_ROWS) {
+    const stmt = statements.get(sql(WRITE_ROWS));
+    for (; r + WRITE_ROWS <= count; r += WRITE_ROWS) {
+      for (let k = 0; k < WRITE_ROWS; k++) fill(full, k * width, r + k);
+      stmt.run(full);
+    }
+  }
+  if (r < count) {
+    // The rest one row at a time: one statement per size would crowd the statement cache.
+    const stmt = statements.get(sql(1));
+    const params = new Array<unknown>(width);
+    for (; r < count; r++) {
+      fill(params, 0, r);
+      stmt.run(params);
+    }
+  }
+}
+
+const valuesList = (rows: number, width: number) => {
+  const one = `(${new Array(width).fill('?').join(',')})`;
+  return new Array(rows).fill(one).join(',');
+};
+
 function writeDay(statements: StatementCache, state: EngineState, day: number, out: DayOutcome): void {
   const date = fromDayNumber(day);
-  const insertAttempt = statements.get(
-    'insert into attempts (client_id, collection_id, period_month, date, amount, outcome, failure_reason) values (?, ?, ?, ?, ?, ?, ?)',
-  );
-  for (const a of out.attempts) {
-    insertAttempt.run(a.clientId, a.collectionId, a.period, date, a.amount, a.reason === null ? 'SUCCESS' : 'FAILED', a.reason);
-  }
-  const update = statements.get(
-    `update collections set amount_collected = ?, status = ?, first_attempt_date = ?, last_attempt_date = ?,
-       attempts = ?, failed_attempts = ?, last_failure_reason = ? where id = ?`,
+  const attempts = out.attempts;
+  runInGroups(
+    statements,
+    (k) => `insert into attempts (client_id, collection_id, period_month, date, amount, outcome, failure_reason) values ${valuesList(k, 7)}`,
+    7,
+    attempts.length,
+    (p, at, r) => {
+      const a = attempts[r]!;
+      p[at] = a.clientId;
+      p[at + 1] = a.collectionId;
+      p[at + 2] = a.period;
+      p[at + 3] = date;
+      p[at + 4] = a.amount;
+      p[at + 5] = a.reason === null ? 'SUCCESS' : 'FAILED';
+      p[at + 6] = a.reason;
+    },
   );
   const cs = state.cols;
   // In rowid order: consecutive rows share pages, so a day's updates touch each page once
   // (in customer order they hop across a table larger than the page cache).
-  state.dirty.sort((x, y) => cs.rowid[x]! - cs.rowid[y]!);
-  for (const c of state.dirty) {
-    update.run(
-      cs.collected[c]!,
-      STATUS_CODES[cs.status[c]!]!,
-      cs.firstDay[c] === NO_DAY ? null : fromDayNumber(cs.firstDay[c]!),
-      cs.lastDay[c] === NO_DAY ? null : fromDayNumber(cs.lastDay[c]!),
-      cs.attempts[c]!,
-      cs.failed[c]!,
-      FAILURE_CODES[cs.failure[c]!]!,
-      cs.rowid[c]!,
-    );
-    cs.dirty[c] = 0;
-  }
-  state.dirty.length = 0;
+  const dirty = state.dirty;
+  dirty.sort((x, y) => cs.rowid[x]! - cs.rowid[y]!);
+  runInGroups(
+    statements,
+    (k) =>
+      `update collections set amount_collected = v.column2, status = v.column3, first_attempt_date = v.column4,
+         last_attempt_date = v.column5, attempts = v.column6, failed_attempts = v.column7, last_failure_reason = v.column8
+       from (values ${valuesList(k, 8)}) as v where collections.id = v.column1`,
+    8,
+    dirty.length,
+    (p, at, r) => {
+      const c = dirty[r]!;
+      p[at] = cs.rowid[c]!;
+      p[at + 1] = cs.collected[c]!;
+      p[at + 2] = STATUS_CODES[cs.status[c]!]!;
+      p[at + 3] = cs.firstDay[c] === NO_DAY ? null : fromDayNumber(cs.firstDay[c]!);
+      p[at + 4] = cs.lastDay[c] === NO_DAY ? null : fromDayNumber(cs.lastDay[c]!);
+      p[at + 5] = cs.attempts[c]!;
+      p[at + 6] = cs.failed[c]!;
+      p[at + 7] = FAILURE_CODES[cs.failure[c]!]!;
+      cs.dirty[c] = 0;
+    },
+  );
+  dirty.length = 0;
 }
 
 /** The day's submitted debits, one compressed batch per client (kept as the record of why each
@@ -672,7 +727,7 @@ function closePeriod(statements: StatementCache, state: EngineState | null, peri
   }
 
   if (state) {
-    const snapshot = statements.get('insert or replace into bank_snapshots (client_id, customer_id, as_of, balance) values (?, ?, ?, ?)');
+    const snapshots: number[] = []; // accounts whose balance is kept as of `day`
     const cs = state.cols;
     const accounts = state.accounts;
     const k = cs.periods.findIndex((p) => p.period === period);
@@ -690,11 +745,24 @@ function closePeriod(statements: StatementCache, state: EngineState | null, peri
           cs.closed[c] = 1;
         } else open = true;
       }
-      if (had) snapshot.run(accounts.clientId[i]!, accounts.customerId[i]!, day, accounts.balance(i));
+      if (had) snapshots.push(i);
       // An account with nothing left open leaves the working set.
       if (open) state.active[keep++] = i;
     }
     state.activeCount = keep;
+    runInGroups(
+      statements,
+      (k) => `insert or replace into bank_snapshots (client_id, customer_id, as_of, balance) values ${valuesList(k, 4)}`,
+      4,
+      snapshots.length,
+      (p, at, r) => {
+        const i = snapshots[r]!;
+        p[at] = accounts.clientId[i]!;
+        p[at + 1] = accounts.customerId[i]!;
+        p[at + 2] = day;
+        p[at + 3] = accounts.balance(i);
+      },
+    );
   }
   return lapsed;
 }
@@ -730,6 +798,9 @@ export function resolveTarget(today: IsoDate, target: AdvanceTarget): IsoDate {
   return to;
 }
 
+/** SQLite's page cache during an advance, as PRAGMA cache_size counts it (negative: KiB). */
+const ADVANCE_CACHE_SIZE = -160 * 1024;
+
 /** Live through the days after the clock's date up to the target. */
 export async function advance(ctx: LocalContext, target: AdvanceTarget, options: AdvanceOptions = {}): Promise<AdvanceResult> {
   const { store, clientId, now } = ctx;
@@ -745,7 +816,15 @@ export async function advance(ctx: LocalContext, target: AdvanceTarget, options:
   // Simulated days are recomputed exactly on resume (the bank lives in the store too), so an
   // advance commits without waiting for the disk on each day; the store stays consistent
   // whatever happens. Ordinary writes keep synchronous = FULL.
-  if (total > 0) store.raw.pragma('synchronous = NORMAL');
+  // A larger page cache while living through days: a day's updates land all over the
+  // collections table and its attempts indexes, and with the store's usual 64 MiB a million-policy
+  // month spent a tenth of its time re-reading and re-spilling pages (measured: 160 MiB took the
+  // 1M month from ~55 s to ~49 s, peak RSS ~0.8 GiB).
+  const cacheSize = store.raw.pragma('cache_size', { simple: true }) as number;
+  if (total > 0) {
+    store.raw.pragma('synchronous = NORMAL');
+    store.raw.pragma(`cache_size = ${ADVANCE_CACHE_SIZE}`);
+  }
   try {
     for (let index = 0; index < total; index++) {
       const result = await store.withConnection(async (raw, statements) => {
@@ -814,7 +893,10 @@ export async function advance(ctx: LocalContext, target: AdvanceTarget, options:
       options.onDay?.(result, days.length, total);
     }
   } finally {
-    if (total > 0) store.raw.pragma('synchronous = FULL');
+    if (total > 0) {
+      store.raw.pragma('synchronous = FULL');
+      store.raw.pragma(`cache_size = ${cacheSize}`);
+    }
   }
   if (process.env.PREMIA_DEBUG_MEM) memLog('end of advance');
   const reached = await store.withConnection(async (_raw, statements) => readMeta(statements).get('clock_date')!);
