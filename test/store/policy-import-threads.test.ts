@@ -423,16 +423,18 @@ function formattingFile(rows = ROWS): CsvBuilder {
 
 /** Row numbers (data rows, 1-based) whose policy number repeats an earlier row's. */
 const SAME_AS: Record<number, number> = {
-  10: 5, // the same 128-row statement
-  300: 100, // another statement of the same batch
+  10: 5, // the same 512-row statement
+  700: 100, // another statement of the same batch
   4098: 4097, // the first row of the second batch repeats the last of the first (row 40 is invalid)
   4200: 4000, // across batches
-  8193: 8150, // across statements, at the end of a batch
+  8193: 7600, // across statements, at the end of a batch
   90000: 3, // far apart
   5000: 50, // three copies
   60000: 50,
   89995: 89990, // both among the last 15 rows, which go in one statement each
   89999: 7,
+  89720: 89710, // the same 32-row statement (the batch's rest after its 512-row ones)
+  89700: 89650, // two 32-row statements
   25: 20, // 20 and 25: a number the client had before the import, twice in one statement
   80000: 70000, // 70000 and 80000: a number the client had before (createPolicy), twice
   41: 40, // 40 is invalid, so 41 takes its number without being a duplicate
@@ -766,14 +768,16 @@ describe('duplicates', () => {
       code: 'AMOUNT_OUT_OF_RANGE',
       message: "collection_amount '0' must be greater than 0.00",
     },
-    inFile(301, 'POL-00000100', 101),
+    inFile(701, 'POL-00000100', 101),
     inFile(4099, 'POL-00004097', 4098),
     inFile(4201, 'POL-00004000', 4001),
     inFile(5001, 'POL-00000050', 51),
-    inFile(8194, 'POL-00008150', 8151),
+    inFile(8194, 'POL-00007600', 7601),
     inFile(60001, 'POL-00000050', 51),
     before(70001, 'POL-00070000'),
     before(80001, 'POL-00070000'),
+    inFile(89701, 'POL-00089650', 89651),
+    inFile(89721, 'POL-00089710', 89711),
     inFile(89996, 'POL-00089990', 89991),
     inFile(90000, 'POL-00000007', 8),
     inFile(90001, 'POL-00000003', 4),

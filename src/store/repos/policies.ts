@@ -93,7 +93,13 @@ export async function statusChanges(db: Q, clientId: number, policyId: number) {
 // ---------------------------------------------------------------------------------------------
 // Bulk paths (raw prepared statements on the store's one connection; call inside a transaction).
 
-const BULK_ROWS = 128;
+/**
+ * Rows per insert statement, largest first: a batch goes in 512-row statements, its remainder in
+ * 32-row ones, the last few one by one. Measured on 1M rows: 512-row statements took the import
+ * from ~2.6 s to ~2.45 s against 128; the smaller sizes keep a batch thinned by invalid rows
+ * from falling back to hundreds of single-row statements.
+ */
+const STATEMENT_ROWS = [512, 32, 1] as const;
 
 /**
  * Rows to insert, as bytes: row r's text starts at offsets[5r] and has its four commas at
@@ -126,7 +132,7 @@ export interface PolicyInserter {
 }
 
 /**
- * An inserter of new active policies for one import. Each statement inserts up to 128 rows
+ * An inserter of new active policies for one import. Each statement inserts up to 512 rows
  * from ONE bound blob (the rows' bytes) and six integers per row (where its fields are, its
  * cents); SQLite cuts the fields out itself (`substr` on a blob counts bytes, `cast` makes them
  * text). Binding four strings per row instead cost the importing thread a split into millions
@@ -149,13 +155,10 @@ export function policyInserter(raw: BetterSqlite3.Database, clientId: number, cr
     `${field('v.column4 + 1', 'v.column5')}, v.column6, 'active', ${createdAt}, ${createdAt} ` +
     `from (select ? as b) t, (values ${Array.from({ length: rows }, () => '(?,?,?,?,?,?)').join(',')}) v ` +
     'where true on conflict (client_id, policy_number) do nothing';
-  const full = raw.prepare(sqlFor(BULK_ROWS));
-  const single = raw.prepare(sqlFor(1));
+  const statements = STATEMENT_ROWS.map((k) => ({ k, stmt: raw.prepare(sqlFor(k)), params: new Array<unknown>(1 + k * 6) }));
   const insertedNumbers = raw.prepare('select policy_number from policies where id between ? and ? order by id').pluck();
   const holderOf = raw.prepare('select id from policies where client_id = ? and policy_number = ?').pluck();
   const baseId = Number((raw.prepare('select coalesce(max(id), 0) from policies').pluck().get() as number | bigint) ?? 0);
-  const fullParams = new Array<unknown>(1 + BULK_ROWS * 6);
-  const singleParams = new Array<unknown>(7);
 
   const numberOf = (rows: PolicyRows, r: number): string => {
     const o = r * 5;
@@ -163,9 +166,8 @@ export function policyInserter(raw: BetterSqlite3.Database, clientId: number, cr
   };
 
   /** Insert rows [first, first + k) with one statement; find the skipped ones when fewer went in. */
-  const run = (rows: PolicyRows, first: number, k: number, skipped: SkippedPolicyRow[]): number => {
-    const stmt = k === BULK_ROWS ? full : single;
-    const params = k === BULK_ROWS ? fullParams : singleParams;
+  const run = (rows: PolicyRows, first: number, size: (typeof statements)[number], skipped: SkippedPolicyRow[]): number => {
+    const { k, stmt, params } = size;
     const { offsets, amounts } = rows;
     const base = offsets[first * 5]!;
     const end = offsets[(first + k - 1) * 5 + 4]!;
@@ -204,8 +206,9 @@ export function policyInserter(raw: BetterSqlite3.Database, clientId: number, cr
       const skipped: SkippedPolicyRow[] = [];
       let inserted = 0;
       let r = 0;
-      for (; r + BULK_ROWS <= rows.count; r += BULK_ROWS) inserted += run(rows, r, BULK_ROWS, skipped);
-      for (; r < rows.count; r++) inserted += run(rows, r, 1, skipped);
+      for (const size of statements) {
+        for (; r + size.k <= rows.count; r += size.k) inserted += run(rows, r, size, skipped);
+      }
       return { inserted, skipped };
     },
   };
