@@ -4,27 +4,17 @@
  * every row, the report is byte for byte sqlite3's CSV of the same query, the settlement's total
  * is the period's). No timing is asserted: speed is what the bench reports, not what tests check.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, tempDir } from '../helpers/cli.js';
+import { nodeScript, type Spawned } from './spawn.js';
 
 const tools = existsSync('/usr/bin/time') && spawnSync('sqlite3', ['--version'], { stdio: 'ignore' }).status === 0;
 
-function bench(args: string[], dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(REPO, 'bench', 'run.js'), ...args], {
-      cwd: REPO,
-      env: { ...process.env, PREMIA_BENCH_DATA: dataDir },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function bench(args: string[], dataDir: string): Promise<Spawned> {
+  return nodeScript(join(REPO, 'bench', 'run.js'), args, { cwd: REPO, env: { PREMIA_BENCH_DATA: dataDir } });
 }
 
 let dir: string;

@@ -18,7 +18,7 @@ import { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LocalBackend } from '../../src/backend/local/index.js';
 import type { ImportProgress, ImportResult, ImportRowError, PolicyInput, Upload } from '../../src/backend/types.js';
-import { PremiaError } from '../../src/domain/errors.js';
+import { rejection } from '../helpers/errors.js';
 import { insertClient } from '../../src/store/repos/clients.js';
 import { REPO, tempDir } from '../helpers/cli.js';
 import { localBackend } from '../helpers/local.js';
@@ -813,16 +813,6 @@ describe('duplicates', () => {
     });
   }
 });
-
-async function rejection(p: Promise<unknown>): Promise<PremiaError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(PremiaError);
-    return e as PremiaError;
-  }
-  throw new Error('expected the import to fail');
-}
 
 /** A few policies of numbers no generated file uses (prepopulate). */
 const PRE_ROWS: Stored[] = [1, 2, 3].map((k) => [`PRE-${pad(k, 8)}`, `C7000${k}`, `EXT-PRE-${k}`, 'FUNERAL', k * 1000 + 25]);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PremiaError } from '../../src/domain/errors.js';
+import { rejection } from '../helpers/errors.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, openStore, type Store } from '../../src/store/store.js';
 import { REPO, tempDir } from '../helpers/cli.js';
@@ -47,16 +47,6 @@ function schemaOf(path: string): { schema: unknown[]; migrations: unknown[] } {
   } finally {
     raw.close();
   }
-}
-
-async function rejection(p: Promise<unknown>): Promise<PremiaError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(PremiaError);
-    return e as PremiaError;
-  }
-  throw new Error('expected the promise to reject');
 }
 
 let dir: string;
