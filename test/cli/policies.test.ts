@@ -14,7 +14,7 @@ import { FIXTURES, runCli, tempDir, type CliOptions, type CliResult } from '../h
 const HEADER = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount';
 const NOW = '2026-11-21T09:30:00.000Z';
 const at = (iso: string) => () => new Date(iso);
-/** The public id of the n-th policy row of a store created with the default seed (1). */
+/** The public id of the n-th policy row of a store created with --seed 1. */
 const policyId = (rowid: number) => encodeId(IdKind.policy, hashString32('premia-ids:1'), rowid);
 const ESC = '\u001b[';
 
@@ -29,7 +29,8 @@ beforeEach(() => {
 afterEach(() => cleanup());
 
 function premia(args: string[], options: Partial<CliOptions> = {}): Promise<CliResult> {
-  return runCli(['--db', db, ...args], { cwd: dir, ...options });
+  // --seed 1 (the default seed, given explicitly): a store made without --seed has a random id key.
+  return runCli(['--db', db, '--seed', '1', ...args], { cwd: dir, ...options });
 }
 
 const CREATE_P1 = ['policies', 'create', '--policy-number', 'P1', '--customer-id', 'C1', '--external-ref', 'ACME-1', '--product-code', 'FUNERAL', '--amount', '149.5'];

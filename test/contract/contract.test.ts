@@ -25,8 +25,9 @@ async function localSide(): Promise<Side> {
   const { dir, cleanup } = tempDir('premia-contract-local-');
   const db = join(dir, 'local.db');
   // The same clients, made in the same order as the server's keys (so client ids match too).
+  // --seed 1 as the server's store has: the same seed gives the same ids on both sides.
   for (const client of Object.values(CLIENTS)) {
-    const r = await runPremia(['--db', db, 'keys', 'create', '--client', client, '--json'], { cwd: dir });
+    const r = await runPremia(['--db', db, '--seed', '1', 'keys', 'create', '--client', client, '--json'], { cwd: dir });
     expect(r.code).toBe(0);
   }
   return {

@@ -57,7 +57,8 @@ describe('a cron job against a running server (spawned bin/premia.js)', () => {
     const out = outputs[mode]!;
     if (mode === 'local') {
       // The local store has the same clients in the same order as the server, so ids match.
-      for (const client of ['Acme Life', 'Other Insure']) expect((await run(mode, ['keys', 'create', '--client', client, '--json'])).code).toBe(0);
+      // --seed 1 as the server's store has (ids are keyed by it).
+      for (const client of ['Acme Life', 'Other Insure']) expect((await run(mode, ['--seed', '1', 'keys', 'create', '--client', client, '--json'])).code).toBe(0);
     }
     const as = mode === 'local' ? ['--as-client', 'Acme Life'] : [];
 

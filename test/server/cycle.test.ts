@@ -245,7 +245,7 @@ describe('the monthly cycle over HTTP equals local mode, byte for byte', () => {
     s = await startServer();
     const tmp = tempDir('premia-cycle-');
     cleanup = tmp.cleanup;
-    localStore = await openLocalBackend({ path: join(tmp.dir, 'local.db'), now: NOW });
+    localStore = await openLocalBackend({ path: join(tmp.dir, 'local.db'), now: NOW, seed: 1 }); // seed 1 as the server's store: same ids
     // Local mode acts for a client of the same id and name as the key's.
     await createKey(localStore.store, 'Acme Life', NOW);
     const client = await clientIdOf(s.backend.store, 'Acme Life');

@@ -37,7 +37,7 @@ export interface TestServer {
 export async function startServer(options: Partial<ServerOptions> = {}): Promise<TestServer> {
   const { dir, cleanup } = tempDir('premia-server-');
   const dbPath = join(dir, 'premia.db');
-  const backend = await openLocalBackend({ path: dbPath, now: NOW });
+  const backend = await openLocalBackend({ path: dbPath, now: NOW, seed: 1 }); // explicit seed: the same ids every run
   const logs: string[] = [];
   const app = await createServer({ backend, log: (l) => logs.push(l), tmpDir: dir, ...options });
   const acme = await createKey(backend.store, 'Acme Life', NOW);

@@ -436,7 +436,7 @@ describe('concurrent creates across two premia serve processes on one store', ()
     const { dir, cleanup } = tempDir();
     try {
       const db = join(dir, 'premia.db');
-      const { key } = (await runCli(['--db', db, '--json', 'keys', 'create', '--client', 'Acme Life'], { cwd: dir })).json();
+      const { key } = (await runCli(['--db', db, '--seed', '1', '--json', 'keys', 'create', '--client', 'Acme Life'], { cwd: dir })).json();
       await runCli(['--db', db, '--json', 'keys', 'create', '--client', 'Other Insure'], { cwd: dir });
       // Seed the closed period through a backend on the file, then close it before serving.
       const { openLocalBackend } = await import('../../src/backend/local/index.js');

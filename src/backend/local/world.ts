@@ -3,6 +3,7 @@
  * plus the default client that local mode acts for. Read from the store on every call (never
  * cached), because a CLI beside `premia serve` may change them at any time.
  */
+import { randomBytes } from 'node:crypto';
 import { PremiaError } from '../../domain/errors.js';
 import { hashString32 } from '../../domain/hash.js';
 import { dayNumber, type IsoDate } from '../../domain/period.js';
@@ -41,7 +42,7 @@ export async function initWorld(store: Store, options: InitOptions): Promise<voi
     if (!current.has('seed')) {
       const seed = options.seed ?? DEFAULT_SEED;
       await setMeta(trx, 'seed', String(seed));
-      await setMeta(trx, 'id_salt', String(hashString32(`premia-ids:${seed}`)));
+      await setMeta(trx, 'id_salt', String(options.seed === undefined ? randomIdSalt() : hashString32(`premia-ids:${seed}`)));
     } else {
       checkSeed(current, options.seed);
     }
@@ -50,6 +51,17 @@ export async function initWorld(store: Store, options: InitOptions): Promise<voi
       await insertClient(trx, { id: LOCAL_CLIENT_ID, name: LOCAL_CLIENT_NAME, created_at: Date.now() });
     }
   });
+}
+
+/**
+ * The id key of a store created without --seed: 52 random bits (20 of them above 2^32, never
+ * all zero, so domain/ids.ts mixes them in). An explicit --seed derives the key from the seed
+ * instead, so a tester's store gives the same ids every time.
+ */
+function randomIdSalt(): number {
+  const bytes = randomBytes(8);
+  const hi = (bytes.readUInt32BE(0) & 0xfffff) | 0x100000;
+  return hi * 4294967296 + bytes.readUInt32BE(4);
 }
 
 function checkSeed(meta: Map<string, string>, requested: number | undefined): void {

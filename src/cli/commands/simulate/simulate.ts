@@ -81,7 +81,8 @@ export default async function simulate({ ctx, globals, opts, ui }: CommandEnv): 
   // A fresh in-memory store unless --db (or PREMIA_DB) names one; never a service.
   if (globals.baseUrl !== undefined || globals.profile !== undefined) throw localOnly('premia simulate');
   const dbChosen = globals.db ?? ctx.env.PREMIA_DB;
-  const b = await ctx.backend({ ...globals, db: dbChosen ?? ':memory:' });
+  // A temporary store takes the default seed explicitly, so its ids too are the same every run.
+  const b = await ctx.backend({ ...globals, db: dbChosen ?? ':memory:', seed: globals.seed ?? (dbChosen === undefined ? '1' : undefined) }); // '1': the default seed
   if (b.mode !== 'local') throw usageError('simulate runs on a local store; drop --base-url / PREMIA_BASE_URL to use it.');
   const clock = await b.getClock();
   if (clock.locked) {
