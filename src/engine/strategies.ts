@@ -291,8 +291,10 @@ function smartSetup(customer: CustomerView, collections: readonly CollectionView
       break;
     }
   }
+  // The last day of the period A belongs to: a later period queued early (December's run
+  // triggered in November) must not push November's last chance out to December's end.
   let periodLast = 0;
-  for (const c of collections) if (c.periodLast > periodLast) periodLast = c.periodLast;
+  for (const c of collections) if (c.periodFirst <= A && A <= c.periodLast && c.periodLast > periodLast) periodLast = c.periodLast;
   let lastChance: boolean;
   if (regular) {
     // Income predicted in the last days but not seen yet is late, not gone: wait for it, and

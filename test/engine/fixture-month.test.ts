@@ -175,3 +175,32 @@ describe('strategies on the whole fixture book (generated accounts for all custo
     expect(oracle.collected).toBeGreaterThanOrEqual(smart.collected);
   });
 });
+
+describe('a later period queued early', () => {
+  // Found by an audit: the month-end catch-up looked at the customer's latest period, so
+  // queuing December on 20 November (or March before November began) cost November 10–30 %.
+  async function november(queueLater: Array<{ on: string; period: string }>) {
+    const backend = await localBackend();
+    await fixtureMonth(backend, { bank: false, advance: false });
+    for (const { on, period } of queueLater) {
+      if (on !== '2026-10-31') await backend.advanceClock({ to: on });
+      await backend.executeCollections({ period_month: period });
+    }
+    await backend.advanceClock({ to: '2026-11-30' });
+    const rows = await allCollections(backend, '2026-11');
+    const attempts = await readDownload(await backend.exportAttempts('2026-11', 'csv'));
+    await backend.close();
+    return { rows, attempts };
+  }
+
+  it("does not change the current month's collections or attempts", async () => {
+    const alone = await november([]);
+    expect(alone.rows.reduce((s, c) => s + c.collection_amount_collected, 0)).toBe(43586963);
+    const withDecember = await november([{ on: '2026-11-20', period: '2026-12' }]);
+    expect(withDecember.rows).toEqual(alone.rows);
+    expect(withDecember.attempts).toBe(alone.attempts);
+    const withMarch = await november([{ on: '2026-10-31', period: '2027-03' }]);
+    expect(withMarch.rows).toEqual(alone.rows);
+    expect(withMarch.attempts).toBe(alone.attempts);
+  });
+});

@@ -441,7 +441,7 @@ function planAll(state: EngineState, D: number, A: number): PlanRow[] {
     let periodLast = 0;
     for (let c = start; c < start + count; c++) {
       const p = cs.periods[cs.period[c]!]!;
-      if (p.last > periodLast) periodLast = p.last;
+      if (A >= p.first && A <= p.last && p.last > periodLast) periodLast = p.last; // A's period only (see smartSetup)
       if (cs.closed[c] === 1 || cs.blocked[c] === 1 || cs.collected[c]! >= cs.due[c]! || A < p.first || A > p.last) continue;
       if (cs.strategy[c] === 0) smart = true;
       else if (cs.strategy[c] === 1) {
