@@ -32,6 +32,11 @@ export function parsePremiumWithDecimal(text: string): Cents | AmountProblem {
   const s = text.trim();
   const problem = classifyMalformedAmount(s);
   if (problem) return problem;
+  // Decimals as written: decimal.js drops trailing zeros, so 149.500 would pass for 149.5.
+  const dot = s.indexOf('.');
+  if (dot >= 0 && s.length - dot - 1 > 2) {
+    return { code: 'INVALID_AMOUNT', message: `'${s}' has more than two decimals` };
+  }
   const value = new Money(s);
   if (value.decimalPlaces() > 2) {
     return { code: 'INVALID_AMOUNT', message: `'${s}' has more than two decimals` };

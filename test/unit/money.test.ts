@@ -29,6 +29,8 @@ describe('parsePremium', () => {
     ['0', 'AMOUNT_OUT_OF_RANGE', "'0' must be greater than 0.00"],
     ['0.00', 'AMOUNT_OUT_OF_RANGE', "'0.00' must be greater than 0.00"],
     ['149.505', 'INVALID_AMOUNT', "'149.505' has more than two decimals"],
+    ['149.500', 'INVALID_AMOUNT', "'149.500' has more than two decimals"], // trailing zeros count: three decimals written
+    ['1000000.000', 'INVALID_AMOUNT', "'1000000.000' has more than two decimals"],
     ['1e3', 'INVALID_AMOUNT', "'1e3' uses exponent notation; write a plain decimal like 149.50"],
     ['1.5E2', 'INVALID_AMOUNT', "'1.5E2' uses exponent notation; write a plain decimal like 149.50"],
     ['1,000.00', 'INVALID_AMOUNT', "'1,000.00' has a thousands separator; write it without one, like 1000.00"],
