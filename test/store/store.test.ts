@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rejection } from '../helpers/errors.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
-import { DEFAULT_BUSY_TIMEOUT_MS, openStore, type Store } from '../../src/store/store.js';
+import { DEFAULT_BUSY_TIMEOUT_MS, openStore, PREMIA_APPLICATION_ID, type Store } from '../../src/store/store.js';
 import { REPO, tempDir } from '../helpers/cli.js';
 
 /** The tables of the foundation and collections migrations (later migrations add more). */
@@ -187,6 +187,34 @@ describe('openStore on a file', () => {
     expect(e.exitCode).toBe(1);
     expect(e.message).toBe(`${path} is not a premia store (file is not a database). Choose another file with --db.`);
     expect(readFileSync(path, 'utf8')).toBe(text);
+  });
+
+  it("another application's SQLite database is refused and left byte for byte as it was", async () => {
+    const path = join(dir, 'crm.db');
+    const other = new Database(path);
+    other.exec("create table customers (id integer primary key, name text); insert into customers (name) values ('Thandi'), ('Pieter')");
+    other.close();
+    const bytes = readFileSync(path);
+    const e = await rejection(openStore({ path }));
+    expect(e.code).toBe('VALIDATION_ERROR');
+    expect(e.exitCode).toBe(2);
+    expect(e.message).toBe(
+      `${path} is an SQLite database of another application (tables customers), not a premia store; premia leaves it untouched. Choose another file with --db.`,
+    );
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+    expect(existsSync(`${path}-wal`)).toBe(false);
+  });
+
+  it('marks its stores with an application_id; an empty SQLite file is claimed', async () => {
+    const made = await openAt(join(dir, 'premia.db'));
+    expect(made.raw.pragma('application_id', { simple: true })).toBe(PREMIA_APPLICATION_ID);
+    await made.close();
+    const empty = join(dir, 'empty.db');
+    new Database(empty).close();
+    const claimed = await openAt(empty);
+    expect(claimed.raw.pragma('application_id', { simple: true })).toBe(0x50524d41);
+    expect(tables(claimed.raw)).toEqual(expect.arrayContaining(FOUNDATION_TABLES));
+    await claimed.close();
   });
 
   it('a path in a missing directory gives a clear error', async () => {
