@@ -47,16 +47,21 @@ export async function importBankTransactions(ctx: LocalContext, file: Upload, op
           (r) => r.customer_id,
         ),
       );
-      const debited = locked
+      // Customers whose generated account the engine is collecting from (it has read their
+      // history): importing rows would replace that history under it.
+      const collecting = locked
         ? new Set(
             (
-              statements
-                .get('select distinct c.customer_id from attempts a join collections c on c.id = a.collection_id where a.client_id = ?')
-                .all(ctx.clientId) as Array<{ customer_id: string }>
+              statements.get('select distinct customer_id from collections where client_id = ?').all(ctx.clientId) as Array<{ customer_id: string }>
             ).map((r) => r.customer_id),
           )
         : new Set<string>();
       const insert = statements.get('insert into bank_transactions (client_id, customer_id, date, amount, description) values (?, ?, ?, ?, ?)');
+      const sameRowStored = statements.get(
+        'select 1 from bank_transactions where client_id = ? and customer_id = ? and date = ? and amount = ? and description = ? and id < ? limit 1',
+      );
+      // Rows of this import get ids from here on: only rows below it were stored before.
+      const firstNewId = (statements.get('select coalesce(max(id), 0) + 1 as n from bank_transactions').get() as { n: number }).n;
 
       const errors: BankImportRowError[] = [];
       let header: string[] | null = null;
@@ -98,9 +103,15 @@ export async function importBankTransactions(ctx: LocalContext, file: Upload, op
             }
             if (rowErrors.length === 0 && locked) {
               if (date <= today) add('date', 'DATE_IN_PAST', `${date} is on or before the clock's date ${today}; days already lived cannot change`);
-              else if (!imported.has(customer) && debited.has(customer)) {
-                add('customer_id', 'ACCOUNT_IN_USE', `premia has already debited the generated account of ${customer}; its history cannot be replaced`);
+              else if (!imported.has(customer) && collecting.has(customer)) {
+                add('customer_id', 'ACCOUNT_IN_USE', `premia is collecting from the generated account of ${customer}; its history cannot be replaced`);
               }
+            }
+            // A row the store already held before this import (the same statement imported twice)
+            // would count the money twice. Rows repeated within one file are kept: two equal
+            // purchases on one day are ordinary.
+            if (rowErrors.length === 0 && imported.has(customer) && sameRowStored.get(ctx.clientId, customer, date, amount, description, firstNewId) !== undefined) {
+              add('row', 'DUPLICATE_TRANSACTION', `${customer} already has this transaction on ${date} from an earlier import; a statement is imported once`);
             }
             if (rowErrors.length === 0) {
               insert.run(ctx.clientId, customer, date, amount as number, description);

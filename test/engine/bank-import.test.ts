@@ -1,0 +1,78 @@
+/**
+ * What a bank import may not do to history already read: count a statement twice, or replace
+ * the generated account of a customer the engine is collecting from.
+ */
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LocalBackend } from '../../src/backend/local/index.js';
+import { FIXTURES } from '../helpers/cli.js';
+import { fileUpload, fixtureMonth, localBackend, textUpload } from '../helpers/local.js';
+
+const BANK = join(FIXTURES, 'bank-transactions.csv');
+const open: LocalBackend[] = [];
+async function backend(): Promise<LocalBackend> {
+  const b = await localBackend();
+  open.push(b);
+  return b;
+}
+afterEach(async () => {
+  for (const b of open.splice(0)) await b.close();
+});
+
+describe('bank import', () => {
+  it('the same statement imported twice: the second import takes nothing and says why, row by row', async () => {
+    const b = await backend();
+    await b.setClock('2026-07-31');
+    const first = await b.importBankTransactions(fileUpload(BANK));
+    expect([first.imported, first.failed]).toEqual([473, 0]);
+    const before = await b.showBankAccount('C100001');
+    const again = await b.importBankTransactions(fileUpload(BANK));
+    expect([again.imported, again.failed, again.errors.length]).toEqual([0, 473, 473]);
+    expect(again.errors[0]).toEqual({
+      row: 2,
+      customer_id: 'C100001',
+      field: 'row',
+      code: 'DUPLICATE_TRANSACTION',
+      message: expect.stringMatching(/^C100001 already has this transaction on 2026-08-\d\d from an earlier import; a statement is imported once$/),
+    });
+    expect(await b.showBankAccount('C100001')).toEqual(before);
+  });
+
+  it('rows repeated within one file are two transactions', async () => {
+    const b = await backend();
+    await b.setClock('2026-07-31');
+    const csv = 'customer_id,date,amount,description\nNEW-1,2026-08-03,500.00,SALARY\nNEW-1,2026-08-04,-20.00,COFFEE\nNEW-1,2026-08-04,-20.00,COFFEE\n';
+    const r = await b.importBankTransactions(textUpload('t.csv', csv));
+    expect([r.imported, r.failed]).toEqual([3, 0]);
+    const again = await b.importBankTransactions(textUpload('t.csv', csv));
+    expect([again.imported, again.failed, again.errors.map((e) => [e.row, e.code])]).toEqual([
+      0,
+      3,
+      [
+        [2, 'DUPLICATE_TRANSACTION'],
+        [3, 'DUPLICATE_TRANSACTION'],
+        [4, 'DUPLICATE_TRANSACTION'],
+      ],
+    ]);
+  });
+
+  it('once a run exists, a generated customer with collections keeps the generated account, debited yet or not', async () => {
+    const b = await backend();
+    await fixtureMonth(b, { bank: false, advance: false }); // November queued; no attempt yet
+    const before = await b.showBankAccount('C100300');
+    expect(before.source).toBe('generated');
+    const csv = 'customer_id,date,amount,description\nC100300,2026-11-05,100.00,TRANSFER\nNEW-7,2026-11-05,100.00,TRANSFER\n';
+    const r = await b.importBankTransactions(textUpload('t.csv', csv));
+    expect([r.imported, r.failed]).toEqual([1, 1]);
+    expect(r.errors).toEqual([
+      {
+        row: 2,
+        customer_id: 'C100300',
+        field: 'customer_id',
+        code: 'ACCOUNT_IN_USE',
+        message: 'premia is collecting from the generated account of C100300; its history cannot be replaced',
+      },
+    ]);
+    expect(await b.showBankAccount('C100300')).toEqual(before);
+  });
+});
