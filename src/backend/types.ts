@@ -97,7 +97,10 @@ export interface ImportRowError {
 export interface ImportResult {
   imported: number;
   failed: number;
+  /** The first 10,000 row errors by row. */
   errors: ImportRowError[];
+  /** How many further errors were left out (only present when some were). */
+  errors_omitted?: number;
 }
 
 export interface BankImportRowError {
@@ -111,7 +114,10 @@ export interface BankImportRowError {
 export interface BankImportResult {
   imported: number;
   failed: number;
+  /** The first 10,000 row errors by row. */
   errors: BankImportRowError[];
+  /** How many further errors were left out (only present when some were). */
+  errors_omitted?: number;
 }
 
 /** A file to import: a byte stream, never loaded whole. */

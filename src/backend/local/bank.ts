@@ -3,9 +3,10 @@
  *
  * Import rules (besides the CSV and field rules): once a collections run exists, rows dated on
  * or before the clock's date are refused (days already lived cannot change), and so are rows
- * for a customer whose generated account premia has already debited (its history would change
- * under the engine's feet).
+ * for a generated customer holding collections (the engine has read that history); a row equal
+ * to one stored by an earlier import is refused (a statement imported twice).
  */
+import { RowErrors } from './row-errors.js';
 import { PremiaError, validationError } from '../../domain/errors.js';
 import { checkIdentifier, printable } from '../../domain/identifiers.js';
 import { parseSignedAmount } from '../../domain/money.js';
@@ -63,7 +64,7 @@ export async function importBankTransactions(ctx: LocalContext, file: Upload, op
       // Rows of this import get ids from here on: only rows below it were stored before.
       const firstNewId = (statements.get('select coalesce(max(id), 0) + 1 as n from bank_transactions').get() as { n: number }).n;
 
-      const errors: BankImportRowError[] = [];
+      const errors = new RowErrors<BankImportRowError>();
       let header: string[] | null = null;
       let imported_ = 0;
       let failed = 0;
@@ -120,7 +121,7 @@ export async function importBankTransactions(ctx: LocalContext, file: Upload, op
             }
           }
           failed++;
-          errors.push(...rowErrors);
+          for (const e of rowErrors) errors.push(e);
         },
       });
       try {
@@ -135,7 +136,7 @@ export async function importBankTransactions(ctx: LocalContext, file: Upload, op
       }
       if (header === null) throw invalidBankFile(file.name, 'the file is empty; expected a header line and transaction rows');
       raw.exec('commit');
-      return { imported: imported_, failed, errors };
+      return { imported: imported_, failed, ...errors.result() };
     } catch (e) {
       if (raw.inTransaction) raw.exec('rollback');
       throw e;

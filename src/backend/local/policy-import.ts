@@ -10,6 +10,7 @@
  * alone). Files under 4 MiB, every file under PREMIA_IMPORT_THREADS=0, and any setup where the
  * worker's module is not there are read on this thread; the result is the same.
  */
+import { RowErrors } from './row-errors.js';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -70,7 +71,7 @@ class BatchSink {
   private rows = 0;
   private bytes = 0;
   private nextProgress = PROGRESS_EVERY;
-  private readonly errors: ImportRowError[] = [];
+  private readonly errors = new RowErrors<ImportRowError>();
   /** The file line of each inserted row, in insertion (and so id) order. */
   private insertedLines = new Int32Array(1 << 16);
 
@@ -135,8 +136,7 @@ class BatchSink {
 
   result(): ImportResult {
     this.options.onProgress?.({ bytes: this.bytes, rows: this.rows });
-    this.errors.sort((a, b) => a.row - b.row);
-    return { imported: this.imported, failed: this.failed, errors: this.errors };
+    return { imported: this.imported, failed: this.failed, ...this.errors.result() };
   }
 }
 

@@ -1,5 +1,5 @@
 import { ExitCode } from '../../../domain/errors.js';
-import { plural } from '../../output/format.js';
+import { count, plural } from '../../output/format.js';
 import { openUpload } from '../../input.js';
 import type { CommandEnv } from '../action.js';
 
@@ -21,6 +21,7 @@ export default async function importBank({ ctx, ui, backend }: CommandEnv, file:
         ],
         result.errors,
       );
+      if (result.errors_omitted) ui.line(`… and ${plural(result.errors_omitted, 'more error')} not shown (the first ${count(result.errors.length)} by row are listed).`);
     }
   }
   return result.failed > 0 ? ExitCode.PARTIAL : ExitCode.OK;

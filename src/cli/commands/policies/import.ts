@@ -36,6 +36,7 @@ export default async function importPolicies({ ctx, ui, backend }: CommandEnv, f
         ],
         result.errors,
       );
+      if (result.errors_omitted) ui.line(`… and ${plural(result.errors_omitted, 'more error')} not shown (the first ${count(result.errors.length)} by row are listed).`);
     }
   }
   return result.failed > 0 ? ExitCode.PARTIAL : ExitCode.OK;

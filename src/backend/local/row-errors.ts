@@ -1,0 +1,38 @@
+/**
+ * The row errors an import reports: the first MAX_REPORTED_ERRORS by row, whatever order they
+ * are found in. A hostile file of a million bad rows must not hold a million error objects (and
+ * answer with a response of hundreds of megabytes); `failed` still counts every row, and
+ * `errors_omitted` says how many errors were left out.
+ */
+export const MAX_REPORTED_ERRORS = 10_000;
+
+export class RowErrors<T extends { row: number }> {
+  private list: T[] = [];
+  private omitted = 0;
+  private sorted = true;
+
+  constructor(private readonly limit = MAX_REPORTED_ERRORS) {}
+
+  push(e: T): void {
+    const last = this.list[this.list.length - 1];
+    if (last !== undefined && e.row < last.row) this.sorted = false;
+    this.list.push(e);
+    // Keep at most twice the limit in hand: sort and drop the highest rows.
+    if (this.list.length >= 2 * this.limit) this.trim();
+  }
+
+  private trim(): void {
+    if (!this.sorted) this.list.sort((a, b) => a.row - b.row);
+    this.sorted = true;
+    if (this.list.length > this.limit) {
+      this.omitted += this.list.length - this.limit;
+      this.list.length = this.limit;
+    }
+  }
+
+  /** The reported errors in row order (stable for errors of one row) and how many were left out. */
+  result(): { errors: T[]; errors_omitted?: number } {
+    this.trim();
+    return this.omitted > 0 ? { errors: this.list, errors_omitted: this.omitted } : { errors: this.list };
+  }
+}

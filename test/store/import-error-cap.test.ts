@@ -1,0 +1,40 @@
+/** A file of many bad rows: `failed` counts them all, the answer lists the first 10,000 by row. */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LocalBackend } from '../../src/backend/local/index.js';
+import { localBackend, textUpload } from '../helpers/local.js';
+
+const open: LocalBackend[] = [];
+afterEach(async () => {
+  for (const b of open.splice(0)) await b.close();
+});
+
+describe('import error cap', () => {
+  it('policies: 12,000 bad rows and 3 good ones', async () => {
+    const b = await localBackend();
+    open.push(b);
+    const lines = ['customer_id,external_customer_ref,policy_number,product_code,collection_amount'];
+    for (let i = 1; i <= 12_003; i++) lines.push(i % 4001 === 0 ? `C${i},R${i},P${i},FUNERAL,10.00` : `C${i},R${i},P${i},FUNERAL,-1`);
+    const r = await b.importPolicies(textUpload('bad.csv', lines.join('\n')));
+    expect([r.imported, r.failed, r.errors.length, r.errors_omitted]).toEqual([3, 12_000, 10_000, 2_000]);
+    expect(r.errors[0]!.row).toBe(2);
+    expect(r.errors[9_999]!.row).toBe(10_003); // rows 2..10,003 less the good rows 4,002 and 8,003
+    expect(r.errors.every((e, k) => k === 0 || e.row > r.errors[k - 1]!.row)).toBe(true);
+  });
+
+  it('bank transactions: 10,001 bad rows', async () => {
+    const b = await localBackend();
+    open.push(b);
+    const lines = ['customer_id,date,amount,description'];
+    for (let i = 1; i <= 10_001; i++) lines.push(`C${i},2026-13-01,10.00,X`);
+    const r = await b.importBankTransactions(textUpload('bad.csv', lines.join('\n')));
+    expect([r.imported, r.failed, r.errors.length, r.errors_omitted]).toEqual([0, 10_001, 10_000, 1]);
+    expect(r.errors[9_999]!.row).toBe(10_001);
+  });
+
+  it('at most 10,000 failed rows: no errors_omitted key at all', async () => {
+    const b = await localBackend();
+    open.push(b);
+    const r = await b.importBankTransactions(textUpload('bad.csv', 'customer_id,date,amount,description\nC1,2026-13-01,10.00,X\n'));
+    expect(Object.keys(r)).toEqual(['imported', 'failed', 'errors']);
+  });
+});
