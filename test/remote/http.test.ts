@@ -155,6 +155,40 @@ describe('retries', () => {
     expect(waits).toHaveLength(3);
   });
 
+  it('a gateway 502 to a write, on a server not known to honour Idempotency-Key: asked, not resent (OUTCOME_UNKNOWN, exit 1)', async () => {
+    const notPremia: Handler = (_q, res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"NOT_FOUND","message":"no route"}}');
+    handlers = [html(502), notPremia];
+    const r = await premia([...POLICY]);
+    expect(r.code).toBe(1);
+    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(['POST /v1/policies', 'GET /v1/whoami']);
+    expect(r.stderr).toBe(
+      `error: POST /v1/policies: it answered HTTP 502 with text/html (from a gateway, not the API), so the service at ${base} may or may not have done it. ` +
+        'premia did not send it again, because this server has not shown that it honours Idempotency-Key and a second request could act twice. ' +
+        'Check whether policy P1 exists at the service (a second create may be refused as a duplicate or make a second policy) before running the command again.\n  (code OUTCOME_UNKNOWN)\n',
+    );
+    expect(waits).toEqual([]);
+  });
+
+  it('a 429 refused the write (nothing was done): retried even on a server not known to honour Idempotency-Key', async () => {
+    const limited: Handler = (_q, res) => res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end('{"message":"slow down"}');
+    const created: Handler = (_q, res) => res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(CREATED));
+    handlers = [limited, created];
+    const r = await premia([...POLICY, '--json']);
+    expect(r.code).toBe(0);
+    expect(seen.map((s) => s.method)).toEqual(['POST', 'POST']);
+    expect(waits).toEqual([1000]);
+  });
+
+  it('after retries of a GET, the error names the attempts and the Retry-After it would not wait for', async () => {
+    const limited = (after: string): Handler => (_q, res) => res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': after }).end('slow down');
+    handlers = [limited('1'), limited('1'), limited('1'), limited('90')];
+    const r = await premia(['collections', 'get', 'c1']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'error: The service answered HTTP 429: slow down (4 attempts). The service asked to wait 90 s before trying again, longer than premia waits (60 s): try again later.\n  (code HTTP_429)\n',
+    );
+  });
+
   it('does not retry a 4xx', async () => {
     handlers = [json(409, errorBody('DUPLICATE_POLICY', 'Policy number P1 already exists.', { details: [{ id: 'x' }] }))];
     const r = await premia([...POLICY, '--json']);
