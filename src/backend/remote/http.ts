@@ -6,6 +6,8 @@
  * Every POST and PATCH carries an Idempotency-Key (the invocation's key, then key:2, key:3 … for
  * later writes of the same invocation), so a retry, or a rerun with --idempotency-key, can never
  * act twice on a premia service. A retry resends exactly the same request with the same key.
+ * The spec has no idempotency: a write that may have reached the server is resent only to a
+ * server known to be premia (its marker header); otherwise it fails with OUTCOME_UNKNOWN.
  *
  * Responses are checked before they are believed: JSON must be JSON (an HTML page from a proxy,
  * a truncated body or a wrong content type is a clear REMOTE_ERROR, never a stack trace), and
@@ -307,7 +309,7 @@ export class HttpClient {
             // A body cut off in the middle is a connection failure: the request may be sent again.
             const canResend = !call.upload || call.upload.file.reopen !== undefined;
             const retry = retryableConnectionError(e) && canResend && attempt < this.maxAttempts;
-            if (retry && write && !(await this.honoursKeys(deadline))) {
+            if (write && !(await this.honoursKeys(deadline))) {
               throw outcomeUnknown({
                 what: this.describe(call),
                 baseUrl: this.baseUrl,
