@@ -44,10 +44,11 @@ export function checkProfileName(name: string): string {
   return name;
 }
 
-/** A key as it may be shown: its last 4 characters only. */
+/** A key as it may be shown: its last 4 characters only, and nothing of a key of 8 characters or fewer. */
 export function redactKey(key: string | null | undefined): string | null {
   if (!key) return null;
-  return `…${key.slice(-4)}`;
+  const k = key.trim();
+  return k.length > 8 ? `…${k.slice(-4)}` : '…';
 }
 
 /** The file's profiles; an absent file has none. Throws a usage error for a file that is not premia's config. */

@@ -245,18 +245,19 @@ export async function resolveTarget(ctx: CliContext, globals: GlobalOptions): Pr
   }
   let apiKey: string | null = null;
   let keySource: ResolvedTarget['keySource'] = null;
+  // A key read from a file or a secret store often ends in a newline: it is not part of the key.
   if (globals.apiKey !== undefined) {
-    apiKey = globals.apiKey;
+    apiKey = globals.apiKey.trim();
     keySource = 'flag';
     ctx.stderr.write(
       'warning: --api-key puts the key where others can see it (process listings, shell history); prefer PREMIA_API_KEY or premia login.\n',
     );
-  } else if (env.PREMIA_API_KEY) {
-    apiKey = env.PREMIA_API_KEY;
+  } else if (env.PREMIA_API_KEY?.trim()) {
+    apiKey = env.PREMIA_API_KEY.trim();
     keySource = 'env';
   } else if (profile && profileApplies) {
     await checkPrivate(path!); // a key is read from the file only when nobody else can read it
-    apiKey = profile.api_key;
+    apiKey = profile.api_key.trim();
     keySource = 'profile';
   }
   return { mode: 'remote', baseUrl, apiKey, keySource, profile: profileName, configPath: path };

@@ -1,7 +1,8 @@
 /**
  * A proxy in front of the real server forwards a write, waits until the server has done it and
  * answered, then destroys the client's connection instead of passing the answer on. The CLI
- * cannot know whether the write happened; it retries with the same Idempotency-Key, the server
+ * cannot know whether the write happened. It asks GET /whoami whether the server honours
+ * Idempotency-Key (premia's marker header says so), retries with the same key, the server
  * replays its stored answer, and the write exists exactly once.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -89,6 +90,7 @@ describe('the server acts, then the connection drops before the answer', () => {
     expect(r.json()).toMatchObject({ policy_number: 'POL-DROP', collection_amount: 149.5, status: 'active' });
     expect(passed).toEqual([
       { method: 'POST', path: '/v1/policies', key: expect.stringMatching(/^premia-/), status: 201, replayed: false, dropped: true },
+      { method: 'GET', path: '/v1/whoami', key: undefined, status: 200, replayed: false, dropped: false },
       { method: 'POST', path: '/v1/policies', key: passed[0]!.key, status: 201, replayed: true, dropped: false },
     ]);
     const list = await direct(['policies', 'list', '--json']);
@@ -101,11 +103,12 @@ describe('the server acts, then the connection drops before the answer', () => {
     const r = await premia(['policies', 'import', join(FIXTURES, 'policies.csv'), '--json']);
     expect(r.code).toBe(0);
     expect(r.json()).toEqual({ imported: 520, failed: 0, errors: [] });
-    expect(passed.map((p) => [p.status, p.replayed, p.dropped])).toEqual([
-      [200, false, true],
-      [200, true, false],
+    expect(passed.map((p) => [p.method, p.status, p.replayed, p.dropped])).toEqual([
+      ['POST', 200, false, true],
+      ['GET', 200, false, false],
+      ['POST', 200, true, false],
     ]);
-    expect(passed[1]!.key).toBe(passed[0]!.key);
+    expect(passed[2]!.key).toBe(passed[0]!.key);
     const page = await direct(['policies', 'list', '--limit', '10000', '--json']);
     expect(page.json().data).toHaveLength(521);
   });
@@ -117,7 +120,11 @@ describe('the server acts, then the connection drops before the answer', () => {
     const r = await premia(['collections', 'execute', '--period', '2026-11', '--json']);
     expect(r.code).toBe(0);
     expect(r.json()).toMatchObject({ status: 'processing', policies_queued: 521 });
-    expect(passed.map((p) => p.replayed)).toEqual([false, true]);
+    expect(passed.map((p) => [p.method, p.replayed])).toEqual([
+      ['POST', false],
+      ['GET', false],
+      ['POST', true],
+    ]);
     const again = await direct(['collections', 'execute', '--period', '2026-11', '--json']);
     expect(again.json().policies_queued).toBe(0); // everything was queued once, by the first request
   });

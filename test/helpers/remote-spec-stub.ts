@@ -11,6 +11,11 @@
  * the spec's types (money as a number written with two decimals), the import is
  * multipart/form-data with a part named `file` holding the spec's CSV, GETs carry no body, query
  * parameters are the spec's, and Idempotency-Key appears only on writes.
+ *
+ * Options make it differ from premia's own choices where the spec says "not shown" (or where a
+ * server may simply behave badly): how a missing resource is answered, the media types of the
+ * downloads, the shape of other errors, the import's error objects, the export's file name; and
+ * it can act on a write, then drop the connection without answering, or echo the key it was sent.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -92,9 +97,38 @@ function json(value: Record<string, unknown>): string {
 }
 const m = (cents: number) => `$money:${money(cents)}`;
 
-export async function startSpecStub(options: { prefix?: string; key?: string } = {}): Promise<SpecStub> {
+export interface SpecStubOptions {
+  prefix?: string;
+  key?: string;
+  /** A missing resource: the spec's error body with this code (default NOT_FOUND), or a bare 'text' or 'html' 404. */
+  notFound?: string;
+  /** The server validates ids against its own form: an unknown id is a 400, not a 404. */
+  strictIds?: boolean;
+  /** Content-Type of the CSV downloads (null: none). Default text/csv. */
+  csvType?: string | null;
+  /** Content-Type of the JSON report. Default application/json. */
+  jsonReportType?: string | null;
+  /** The CSV downloads' body instead of the file (an error page sent with a neutral type). */
+  csvBody?: string;
+  /** Errors other than 401 and 404: the spec's body (default), {"message"}, problem+json or plain text. */
+  errorShape?: 'spec' | 'message' | 'problem' | 'text';
+  /** Routes, e.g. 'POST /policies', where the stub acts, then closes the connection without an answer. */
+  dropAfterAct?: string[];
+  /** Error messages repeat the key the request carried. */
+  echoKey?: boolean;
+  /** The import's answer has these errors (their shape is not shown in the spec), one failed row each. */
+  importErrors?: unknown[];
+  /** Content-Disposition of the settlement export. */
+  exportDisposition?: string;
+}
+
+/** Above this, the stub refuses an amount (400): a rule of its own that premia does not check. */
+export const STUB_MAX_AMOUNT = 100_000_00;
+
+export async function startSpecStub(options: SpecStubOptions = {}): Promise<SpecStub> {
   const prefix = options.prefix ?? '/v1';
   const key = options.key ?? 'spec-key-0123456789';
+  const dropping = new WeakSet<ServerResponse>();
   const requests: StubRequest[] = [];
   const violations: string[] = [];
   const policies = new Map<string, StubPolicy>();
@@ -110,6 +144,8 @@ export async function startSpecStub(options: { prefix?: string; key?: string } =
       const request: StubRequest = { method: req.method ?? '', path, query: Object.fromEntries(url.searchParams), headers: req.headers, body: Buffer.concat(chunks) };
       requests.push(request);
       const violation = (what: string) => violations.push(`${request.method} ${url.pathname}: ${what}`);
+      const routeName = SPEC_ROUTES.find(([method, re]) => method === request.method && re.test(request.path))?.[2];
+      if (routeName && options.dropAfterAct?.includes(routeName)) dropping.add(res);
       try {
         handle(request, url.pathname, res, violation);
       } catch (e) {
@@ -125,7 +161,30 @@ export async function startSpecStub(options: { prefix?: string; key?: string } =
       return send(res, 404, errorJson('NOT_FOUND', 'Not found.'));
     }
     if (r.headers['x-api-key'] === undefined) violation('no X-API-Key header');
-    if (r.headers['x-api-key'] !== key) return send(res, 401, errorJson('UNAUTHORIZED', 'Invalid or missing API key.'));
+    const sentKey = r.headers['x-api-key'];
+    const echo = options.echoKey && typeof sentKey === 'string' ? ` (key ${sentKey})` : '';
+    if (sentKey !== key) return send(res, 401, errorJson('UNAUTHORIZED', `Invalid or missing API key${echo}.`));
+    /** An error of the stub's own, in the configured shape. */
+    const fail = (status: number, code: string, message: string) => {
+      const text = `${message}${echo}`;
+      switch (options.errorShape ?? 'spec') {
+        case 'message':
+          return send(res, status, JSON.stringify({ message: text }));
+        case 'problem':
+          return send(res, status, JSON.stringify({ type: 'about:blank', title: code, status, detail: text }), 'application/problem+json');
+        case 'text':
+          return send(res, status, text, 'text/plain; charset=utf-8');
+        default:
+          return send(res, status, errorJson(code, text));
+      }
+    };
+    /** A resource that does not exist, answered as configured. */
+    const missing = (noun: string, id: string) => {
+      if (options.strictIds) return fail(400, 'BAD_ID', `'${id}' is not a ${noun} id of this server.`);
+      if (options.notFound === 'text') return send(res, 404, 'Not Found', 'text/plain');
+      if (options.notFound === 'html') return send(res, 404, '<html><body><h1>404 Not Found</h1></body></html>', 'text/html');
+      return send(res, 404, errorJson(options.notFound ?? 'NOT_FOUND', `${noun} ${id} not found.`));
+    };
     const write = r.method === 'POST' || r.method === 'PATCH';
     if (!write && r.headers['idempotency-key'] !== undefined) violation('Idempotency-Key on a request that changes nothing');
     if (r.method === 'GET' && (r.body.length > 0 || r.headers['content-type'] !== undefined)) violation('a body or Content-Type on a GET');
@@ -145,6 +204,10 @@ export async function startSpecStub(options: { prefix?: string; key?: string } =
           if (typeof body[f] !== 'string' || body[f] === '') violation(`${f} is not a non-empty string`);
         }
         const amount = moneyField(r, body, 'collection_amount', violation);
+        if (amount > STUB_MAX_AMOUNT) return fail(400, 'VALIDATION_ERROR', `collection_amount must be at most ${money(STUB_MAX_AMOUNT)}.`);
+        if ([...policies.values()].some((p) => p.policy_number === body.policy_number)) {
+          return fail(409, 'DUPLICATE', `A policy numbered ${String(body.policy_number)} exists already.`);
+        }
         const policy: StubPolicy = {
           id: randomUUID(),
           policy_number: String(body.policy_number),
@@ -176,7 +239,8 @@ export async function startSpecStub(options: { prefix?: string; key?: string } =
           policies.set(policy.id, policy);
           imported++;
         }
-        return send(res, 200, json({ imported, failed: 0, errors: [] }));
+        const errors = options.importErrors ?? [];
+        return send(res, 200, JSON.stringify({ imported, failed: errors.length, errors }));
       }
       case 'PATCH /policies/{id}': {
         query([]);
@@ -184,7 +248,7 @@ export async function startSpecStub(options: { prefix?: string; key?: string } =
         if (!body) return send(res, 400, errorJson('VALIDATION_ERROR', 'bad body'));
         if (Object.keys(body).length === 0) violation('an empty update');
         const policy = policies.get(seg[1]!);
-        if (!policy) return send(res, 404, errorJson('NOT_FOUND', `Policy ${seg[1]} not found.`));
+        if (!policy) return missing('Policy', seg[1]!);
         if (body.collection_amount !== undefined) policy.amount = moneyField(r, body, 'collection_amount', violation);
         if (body.status !== undefined) {
           if (!['active', 'lapsed', 'cancelled'].includes(String(body.status))) violation(`status ${String(body.status)} is not in the spec`);
@@ -224,7 +288,7 @@ export async function startSpecStub(options: { prefix?: string; key?: string } =
       case 'GET /collections/{id}': {
         query([]);
         const c = collections.get(seg[1]!);
-        if (!c) return send(res, 404, errorJson('NOT_FOUND', `Collection ${seg[1]} not found.`));
+        if (!c) return missing('Collection', seg[1]!);
         return send(res, 200, json({ id: c.id, ...reportRow(c) }));
       }
       case 'GET /reports/collections': {
@@ -234,12 +298,12 @@ export async function startSpecStub(options: { prefix?: string; key?: string } =
         const format = r.query.format ?? 'csv';
         if (!['csv', 'json'].includes(format)) violation(`format ${format} is not csv or json`);
         const rows = [...collections.values()].filter((c) => c.period_month === period).sort((a, b) => a.policy.policy_number.localeCompare(b.policy.policy_number));
-        if (format === 'json') return send(res, 200, json({ period_month: period, results: rows.map(reportRow) }));
+        if (format === 'json') return send(res, 200, json({ period_month: period, results: rows.map(reportRow) }), options.jsonReportType === undefined ? 'application/json' : options.jsonReportType);
         const lines = rows.map((c) => {
           const row = reportRow(c);
           return [row.period_month, row.customer_id, row.external_customer_ref, row.policy_number, row.product_code, money(c.due), money(c.collected), money(c.due - c.collected), row.collection_status, row.first_attempt_date, row.last_attempt_date, row.number_of_attempts, ''].join(',');
         });
-        return send(res, 200, `${REPORT_COLUMNS}\n${lines.map((l) => `${l}\n`).join('')}`, 'text/csv');
+        return send(res, 200, options.csvBody ?? `${REPORT_COLUMNS}\n${lines.map((l) => `${l}\n`).join('')}`, options.csvType === undefined ? 'text/csv' : options.csvType);
       }
       case 'POST /settlements': {
         query([]);
@@ -260,7 +324,7 @@ export async function startSpecStub(options: { prefix?: string; key?: string } =
       case 'GET /settlements/{id}': {
         query([]);
         const s = settlements.get(seg[1]!);
-        if (!s) return send(res, 404, errorJson('NOT_FOUND', `Settlement ${seg[1]} not found.`));
+        if (!s) return missing('Settlement', seg[1]!);
         const f = fees(s.total);
         return send(
           res,
@@ -271,10 +335,16 @@ export async function startSpecStub(options: { prefix?: string; key?: string } =
       case 'GET /settlements/{id}/export': {
         query([]);
         const s = settlements.get(seg[1]!);
-        if (!s) return send(res, 404, errorJson('NOT_FOUND', `Settlement ${seg[1]} not found.`));
+        if (!s) return missing('Settlement', seg[1]!);
         const f = fees(s.total);
         const row = [s.settlement_number, s.period_month, money(s.total), money(f.distribution), money(f.collections), money(f.total), money(f.vat), money(f.net), '2026-12-03', `EFT-${s.settlement_number}`].join(',');
-        return send(res, 200, `${EXPORT_COLUMNS}\n${row}\n`, 'text/csv');
+        return send(
+          res,
+          200,
+          options.csvBody ?? `${EXPORT_COLUMNS}\n${row}\n`,
+          options.csvType === undefined ? 'text/csv' : options.csvType,
+          options.exportDisposition ? { 'content-disposition': options.exportDisposition } : {},
+        );
       }
       default: {
         // Not an endpoint of the spec: what any server says of a route it does not have.
@@ -284,6 +354,14 @@ export async function startSpecStub(options: { prefix?: string; key?: string } =
     }
   }
 
+  function send(res: ServerResponse, status: number, body: string, type: string | null = 'application/json', headers: Record<string, string> = {}): void {
+    if (dropping.has(res)) {
+      res.socket?.destroy(); // acted, but the client never hears of it
+      return;
+    }
+    res.writeHead(status, { ...(type === null ? {} : { 'content-type': type }), ...headers });
+    res.end(body);
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -332,10 +410,7 @@ function errorJson(code: string, message: string): string {
   return JSON.stringify({ error: { code, message, request_id: randomUUID() } });
 }
 
-function send(res: ServerResponse, status: number, body: string, type = 'application/json'): void {
-  res.writeHead(status, { 'content-type': type });
-  res.end(body);
-}
+
 
 function jsonBody(r: StubRequest, violation: (w: string) => void, allowed: string[], required: string[]): Record<string, unknown> | null {
   const type = String(r.headers['content-type'] ?? '');

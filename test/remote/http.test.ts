@@ -81,12 +81,13 @@ const drop: Handler = (req) => req.socket.destroy();
 const errorBody = (code: string, message: string, extra: Record<string, unknown> = {}) => ({ error: { code, message, request_id: 'req-123', ...extra } });
 
 const CLOCK = { date: '2026-11-21', locked: false, seed: 1 };
+const WHOAMI = { client: 'Acme Life' };
 const POLICY = ['policies', 'create', '--policy-number', 'P1', '--customer-id', 'C1', '--external-ref', 'E1', '--product-code', 'X', '--amount', '10'];
 const CREATED = { id: 'a', policy_number: 'P1', status: 'active', created_at: '2026-11-21T09:30:00.000Z' };
 
 describe('retries', () => {
-  it('retries 502, 503 and 504 with backoff, then succeeds, with the same idempotency key', async () => {
-    handlers = [html(502), json(503, errorBody('STORE_BUSY', 'busy')), html(504), json(201, CREATED)];
+  it('retries 502, 503 and 504 with backoff, then succeeds, with the same idempotency key (a premia service)', async () => {
+    handlers = [json(503, errorBody('STORE_BUSY', 'busy')), html(502), html(504), json(201, CREATED)];
     const r = await premia([...POLICY, '--json']);
     expect(r.code).toBe(0);
     expect(r.json()).toEqual(CREATED);
@@ -110,7 +111,12 @@ describe('retries', () => {
     handlers = [json(429, errorBody('RATE_LIMITED', 'Too many requests for this API key; retry after 120 seconds.'), { 'retry-after': '120' })];
     const r = await premia(['clock', '--json']);
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stderr)).toEqual(errorBody('RATE_LIMITED', 'Too many requests for this API key; retry after 120 seconds.'));
+    expect(JSON.parse(r.stderr)).toEqual(
+      errorBody(
+        'RATE_LIMITED',
+        'Too many requests for this API key; retry after 120 seconds. The service asked to wait 120 s before trying again, longer than premia waits (60 s): try again later.',
+      ),
+    );
     expect(waits).toEqual([]);
   });
 
@@ -120,7 +126,7 @@ describe('retries', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      `error: The service at ${base} failed (HTTP 502 with text/html, not an API error); a proxy or gateway in front of it may be down. Try again later.\n  (code REMOTE_ERROR)\n`,
+      `error: The service at ${base} failed (HTTP 502 with text/html, not an API error); a proxy or gateway in front of it may be down. Try again later (4 attempts).\n  (code REMOTE_ERROR)\n`,
     );
     expect(seen).toHaveLength(4);
   });
@@ -141,10 +147,46 @@ describe('retries', () => {
     const url = `http://127.0.0.1:${port}/v1`;
     const r = await premia([...POLICY], { url });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`error: Cannot talk to the service at ${url}: the connection was refused (is the service running, and is the URL right?) (4 attempts).`);
-    expect(r.stderr).toMatch(/rerun the same command with --idempotency-key premia-[0-9a-f-]{36} to complete it without acting twice/);
+    // Refused: the request was never sent, so retrying a write is safe and nothing was done.
+    expect(r.stderr).toBe(
+      `error: Cannot talk to the service at ${url}: the connection was refused (is the service running, and is the URL right?) (4 attempts). The request was never sent, so nothing was done.\n  (code REMOTE_ERROR)\n`,
+    );
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(waits).toHaveLength(3);
+  });
+
+  it('a gateway 502 to a write, on a server not known to honour Idempotency-Key: asked, not resent (OUTCOME_UNKNOWN, exit 1)', async () => {
+    const notPremia: Handler = (_q, res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"NOT_FOUND","message":"no route"}}');
+    handlers = [html(502), notPremia];
+    const r = await premia([...POLICY]);
+    expect(r.code).toBe(1);
+    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(['POST /v1/policies', 'GET /v1/whoami']);
+    expect(r.stderr).toBe(
+      `error: POST /v1/policies: it answered HTTP 502 with text/html (from a gateway, not the API), so the service at ${base} may or may not have done it. ` +
+        'premia did not send it again, because this server has not shown that it honours Idempotency-Key and a second request could act twice. ' +
+        'Check whether policy P1 exists at the service (a second create may be refused as a duplicate or make a second policy) before running the command again.\n  (code OUTCOME_UNKNOWN)\n',
+    );
+    expect(waits).toEqual([]);
+  });
+
+  it('a 429 refused the write (nothing was done): retried even on a server not known to honour Idempotency-Key', async () => {
+    const limited: Handler = (_q, res) => res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end('{"message":"slow down"}');
+    const created: Handler = (_q, res) => res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(CREATED));
+    handlers = [limited, created];
+    const r = await premia([...POLICY, '--json']);
+    expect(r.code).toBe(0);
+    expect(seen.map((s) => s.method)).toEqual(['POST', 'POST']);
+    expect(waits).toEqual([1000]);
+  });
+
+  it('after retries of a GET, the error names the attempts and the Retry-After it would not wait for', async () => {
+    const limited = (after: string): Handler => (_q, res) => res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': after }).end('slow down');
+    handlers = [limited('1'), limited('1'), limited('1'), limited('90')];
+    const r = await premia(['collections', 'get', 'c1']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'error: The service answered HTTP 429: slow down (4 attempts). The service asked to wait 90 s before trying again, longer than premia waits (60 s): try again later.\n  (code HTTP_429)\n',
+    );
   });
 
   it('does not retry a 4xx', async () => {
@@ -155,11 +197,12 @@ describe('retries', () => {
   });
 
   it("waits out IDEMPOTENCY_IN_PROGRESS when its own earlier attempt is still running", async () => {
-    handlers = [drop, json(409, errorBody('IDEMPOTENCY_IN_PROGRESS', 'still running')), json(201, CREATED, { 'idempotent-replayed': 'true' })];
+    handlers = [drop, json(200, WHOAMI), json(409, errorBody('IDEMPOTENCY_IN_PROGRESS', 'still running')), json(201, CREATED, { 'idempotent-replayed': 'true' })];
     const r = await premia([...POLICY, '--json']);
     expect(r.code).toBe(0);
-    expect(seen).toHaveLength(3);
-    expect(new Set(seen.map((s) => s.headers['idempotency-key'])).size).toBe(1);
+    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(['POST /v1/policies', 'GET /v1/whoami', 'POST /v1/policies', 'POST /v1/policies']);
+    const writes = seen.filter((s) => s.method === 'POST');
+    expect(new Set(writes.map((s) => s.headers['idempotency-key'])).size).toBe(1);
   });
 });
 
@@ -218,7 +261,6 @@ describe('answers that are not the expected JSON', () => {
     ['a cut-off JSON body', (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"date":"2026-'), 'GET /v1/collections/c1 answered 200 with a body that is not valid JSON (cut off?): 14 bytes received.'],
     ['an empty body', (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(), 'GET /v1/collections/c1 answered 200 with an empty body instead of JSON.'],
     ['JSON that is not an object', (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[1,2]'), 'GET /v1/collections/c1 answered 200 with JSON that is not an object.'],
-    ['a 404 page (a wrong base URL)', (_q, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'), 'answered HTTP 404 with text/html, not an API error: check the base URL (it includes the version, e.g. http://host:8080/v1).'],
     ['a redirect', (_q, res) => res.writeHead(302, { location: 'https://elsewhere.example/v1/collections/c1' }).end(), 'answered with a redirect (302 to https://elsewhere.example/v1/collections/c1); premia does not follow redirects with your key.'],
   ])('%s is REMOTE_ERROR, exit 1, no stack trace', async (_name, handler, message) => {
     handlers = [handler];
@@ -291,7 +333,16 @@ describe('answers that are not the expected JSON', () => {
     const r = await premia(['reports', 'collections', '--period', '2026-11']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('answered with text/html instead of text/csv');
+    expect(r.stderr).toContain('error: GET /v1/reports/collections answered with text/html instead of a CSV file; is something other than the service answering at');
+  });
+
+  it('a 404 page on a spec route without an id (a wrong base URL) is REMOTE_ERROR, exit 1', async () => {
+    handlers = [(_q, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>')];
+    const r = await premia(['reports', 'collections', '--period', '2026-11']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `error: The service at ${base} answered HTTP 404 with text/html, not an API error: check the base URL (it includes the version, e.g. http://host:8080/v1).\n  (code REMOTE_ERROR)\n`,
+    );
   });
 });
 
@@ -326,21 +377,22 @@ describe('uploads', () => {
   const imported = json(200, { imported: 520, failed: 0, errors: [] });
 
   it('a file is sent again from the start when the connection broke', async () => {
-    handlers = [drained, imported];
+    // The broken answer says nothing of the server: GET /whoami shows it is premia (it honours the key).
+    handlers = [drained, json(200, WHOAMI), imported];
     const r = await premia(['policies', 'import', join(FIXTURES, 'policies.csv'), '--json']);
     expect(r.code).toBe(0);
-    expect(seen).toHaveLength(2);
-    expect(seen[1]!.body.length).toBe(seen[0]!.body.length);
-    expect(seen[1]!.headers['idempotency-key']).toBe(seen[0]!.headers['idempotency-key']);
+    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(['POST /v1/policies/import', 'GET /v1/whoami', 'POST /v1/policies/import']);
+    expect(seen[2]!.body.length).toBe(seen[0]!.body.length);
+    expect(seen[2]!.headers['idempotency-key']).toBe(seen[0]!.headers['idempotency-key']);
     const file = readFileSync(join(FIXTURES, 'policies.csv'));
-    expect(seen[1]!.body.includes(file)).toBe(true);
+    expect(seen[2]!.body.includes(file)).toBe(true);
   });
 
   it('stdin is not sent twice: after a broken upload it says to give the file by name', async () => {
-    handlers = [drained];
+    handlers = [drained, json(200, WHOAMI)];
     const r = await premia(['policies', 'import', '-'], { stdin: 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,P1,X,1.00\n' });
     expect(r.code).toBe(1);
-    expect(seen).toHaveLength(1);
+    expect(seen.map((s) => s.method)).toEqual(['POST', 'GET']);
     expect(r.stderr).toContain('An upload from stdin cannot be sent again; give the file by name to let premia retry.');
   });
 });
@@ -350,7 +402,12 @@ describe('timeouts and --debug', () => {
     handlers = [() => undefined]; // never answers
     const r = await premia(['--timeout', '1', ...POLICY]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/error: POST \/v1\/policies got no complete answer from .* within 1 s \(raise it with --timeout or PREMIA_TIMEOUT\)\. Whether it was done is unknown: rerun the same command with --idempotency-key premia-/);
+    // Nothing has shown that this server honours Idempotency-Key: the rerun advice would not be safe.
+    expect(r.stderr).toBe(
+      `error: POST /v1/policies: no complete answer came within 1 s (raise it with --timeout or PREMIA_TIMEOUT), so the service at ${base} may or may not have done it. ` +
+        'premia did not send it again, because this server has not shown that it honours Idempotency-Key and a second request could act twice. ' +
+        'Check whether policy P1 exists at the service (a second create may be refused as a duplicate or make a second policy) before running the command again.\n  (code OUTCOME_UNKNOWN)\n',
+    );
     server.closeAllConnections();
   });
 

@@ -177,7 +177,12 @@ describe('against a server that implements only the spec', () => {
       key_source: 'env',
       server_version: null,
     });
-    expect(stub.requests.at(-1)!.path).toBe('/collections/00000000-0000-4000-8000-000000000000');
+    // The proof: the id that cannot exist, with the key (404) and without one (401: an API that checks keys answers here).
+    expect(stub.requests.slice(-3).map((q) => [q.path, q.headers['x-api-key'] !== undefined])).toEqual([
+      ['/whoami', true],
+      ['/collections/00000000-0000-4000-8000-000000000000', true],
+      ['/collections/00000000-0000-4000-8000-000000000000', false],
+    ]);
     const human = await premia(['whoami']);
     expect(human.stdout).toContain('server   another server implementing the spec\n');
     const refused = await premia(['whoami'], { PREMIA_API_KEY: 'wrong-key-9999' });
@@ -187,8 +192,13 @@ describe('against a server that implements only the spec', () => {
   });
 
   it('sent every request as the spec says (the checker found nothing)', () => {
-    expect(stub.violations).toEqual([]);
-    expect(stub.requests.every((q) => q.headers['x-api-key'] === stub.key || q.headers['x-api-key'] === 'wrong-key-9999')).toBe(true);
+    // whoami's probe without a key (twice: the json and the human run) is deliberate: it proves the URL.
+    const probe = 'GET /v1/collections/00000000-0000-4000-8000-000000000000: no X-API-Key header';
+    expect(stub.violations.filter((v) => v === probe)).toHaveLength(2);
+    expect(stub.violations.filter((v) => v !== probe)).toEqual([]);
+    const keyed = stub.requests.filter((q) => q.headers['x-api-key'] !== undefined);
+    expect(keyed.every((q) => q.headers['x-api-key'] === stub.key || q.headers['x-api-key'] === 'wrong-key-9999')).toBe(true);
+    expect(stub.requests.length - keyed.length).toBe(2);
     const writes = stub.requests.filter((q) => q.method === 'POST' || q.method === 'PATCH');
     const keys = writes.map((q) => q.headers['idempotency-key']);
     expect(new Set(keys).size).toBe(keys.length); // one invocation, one key: never shared by two commands

@@ -4,7 +4,7 @@
  * remote user can hit: a refused key, a server without one of premia's extensions, a proxy's
  * error page, a connection that cannot be made.
  */
-import { PremiaError } from '../../domain/errors.js';
+import { ExitCode, exitCodeForStatus, PremiaError } from '../../domain/errors.js';
 
 export interface RouteInfo {
   /** The operation in words, for "this server does not offer …". */
@@ -15,6 +15,16 @@ export interface RouteInfo {
   idless?: boolean;
   /** A reference in the path that premia also accepts as a number (policy or settlement). */
   ref?: { noun: 'policy' | 'settlement'; value: string };
+  /**
+   * The resource a spec route with an id names: on such a route, a 404 means that resource was
+   * not found (NOT_FOUND, exit 5), whatever the body says.
+   */
+  item?: { noun: string; value: string };
+  /**
+   * For a write: what to check on the service when it is unknown whether the write was done
+   * (a server that has not shown that it honours Idempotency-Key is never sent it again).
+   */
+  verify?: string;
 }
 
 export interface FailedResponse {
@@ -28,6 +38,12 @@ export interface FailedResponse {
   baseUrl: string;
   keyHint?: string;
   location?: string | null;
+  /** The API key, removed from any text of the server's before it is shown. */
+  apiKey?: string;
+  /** How many attempts were made (said in the message when more than one). */
+  attempts?: number;
+  /** A Retry-After longer than premia waits, in milliseconds. */
+  retryAfterMs?: number | null;
 }
 
 interface ErrorBody {
@@ -61,19 +77,103 @@ export function parseErrorBody(text: string): ErrorBody | null {
   }
   const error = (value as { error?: unknown } | null)?.error as Partial<ErrorBody> | undefined;
   if (!error || typeof error !== 'object' || typeof error.code !== 'string' || typeof error.message !== 'string') return null;
-  if (!/^[A-Z][A-Z0-9_]{0,63}$/.test(error.code)) return null;
+  // The spec defines only UNAUTHORIZED: other servers spell their codes their own way (not_found, Collection.NotFound).
+  if (!/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(error.code)) return null;
   return error as ErrorBody;
 }
 
+/** A key as it may be shown: the last 4 characters of a key longer than 8, nothing of a shorter one. */
+export function maskKey(key: string): string {
+  return key.length > 8 ? `…${key.slice(-4)}` : '…';
+}
+
+/** The text with every occurrence of the key (as is, or URL-encoded) replaced by its mask. */
+export function redactText(text: string, key: string | undefined): string {
+  if (!key) return text;
+  let out = text.split(key).join(maskKey(key));
+  const encoded = encodeURIComponent(key);
+  if (encoded !== key) out = out.split(encoded).join(maskKey(key));
+  return out;
+}
+
+/** Every string in a JSON value, redacted. */
+export function redactDeep<T>(value: T, key: string | undefined): T {
+  if (!key) return value;
+  if (typeof value === 'string') return redactText(value, key) as T;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, key)) as T;
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[redactText(k, key)] = redactDeep(v, key);
+    return out as T;
+  }
+  return value;
+}
+
+const EXCERPT_LIMIT = 200;
+
+function isHtml(contentType: string, text: string): boolean {
+  return contentType === 'text/html' || contentType === 'application/xhtml+xml' || /^\s*<(!doctype|html|head|body)\b/i.test(text);
+}
+
+/**
+ * What an error body of another shape says, in at most 200 characters: a JSON `message`,
+ * problem+json `title`/`detail`, an `error` string or object, or plain text. Null for an HTML
+ * page or an empty body (an error page says nothing useful).
+ */
+export function excerptOf(text: string, contentType: string): string | null {
+  if (text.trim() === '' || isHtml(contentType, text)) return null;
+  let said: string | null = null;
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      const v = value as Record<string, unknown>;
+      const inner = v.error && typeof v.error === 'object' ? (v.error as Record<string, unknown>) : null;
+      const parts = [
+        typeof v.title === 'string' ? v.title : null,
+        typeof v.detail === 'string' ? v.detail : null,
+        typeof v.message === 'string' ? v.message : null,
+        typeof v.error === 'string' ? v.error : null,
+        typeof inner?.message === 'string' ? inner.message : null,
+        typeof v.error_description === 'string' ? v.error_description : null,
+      ].filter((p): p is string => p !== null && p.trim() !== '');
+      said = parts.length > 0 ? [...new Set(parts)].join(': ') : JSON.stringify(value);
+    } else {
+      said = JSON.stringify(value);
+    }
+  } catch {
+    said = text;
+  }
+  // One line, without control characters (a terminal must not be driven by a server's text).
+  const line = said.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  if (line === '') return null;
+  return line.length > EXCERPT_LIMIT ? `${line.slice(0, EXCERPT_LIMIT - 1)}…` : line;
+}
+
+function detailsOf(body: ErrorBody): Record<string, unknown>[] | undefined {
+  return Array.isArray(body.details) && body.details.every((d) => typeof d === 'object' && d !== null) ? (body.details as Record<string, unknown>[]) : undefined;
+}
+
 export function errorFromResponse(r: FailedResponse): PremiaError {
-  const body = r.contentType === 'application/json' || r.contentType.endsWith('+json') || r.contentType === '' ? parseErrorBody(r.text) : null;
+  const text = redactText(r.text, r.apiKey);
+  const isJson = r.contentType === 'application/json' || r.contentType.endsWith('+json') || r.contentType === '' || r.contentType === 'text/plain';
+  const body = isJson ? parseErrorBody(text) : null;
   const requestId = typeof body?.request_id === 'string' && body.request_id !== '' ? body.request_id : r.requestId;
+  const excerpt = body ? null : excerptOf(text, r.contentType);
+  const said = body?.message ?? excerpt;
+  const attempts = r.attempts !== undefined && r.attempts > 1 ? ` (${r.attempts} attempts)` : '';
+  const waitNote =
+    r.retryAfterMs !== undefined && r.retryAfterMs !== null
+      ? ` The service asked to wait ${Math.ceil(r.retryAfterMs / 1000)} s before trying again, longer than premia waits (60 s): try again later.`
+      : '';
+  const finish = (e: PremiaError): PremiaError => {
+    if (attempts || waitNote) e.message = `${e.message.replace(/\.$/, '')}${attempts}.${waitNote}`;
+    return e;
+  };
 
   if (r.status === 401) {
-    const said = body ? ` (the service said: ${body.message})` : '';
     return new PremiaError(
       'UNAUTHORIZED',
-      `The service at ${r.baseUrl} refused the API key${said}. ${r.keyHint ?? "Set PREMIA_API_KEY to a valid key, or run 'premia login' to save one."}`,
+      `The service at ${r.baseUrl} refused the API key${said ? ` (the service said: ${said})` : ''}. ${r.keyHint ?? "Set PREMIA_API_KEY to a valid key, or run 'premia login' to save one."}`,
       { status: 401, requestId: requestId ?? undefined },
     );
   }
@@ -103,9 +203,21 @@ export function errorFromResponse(r: FailedResponse): PremiaError {
     );
   }
 
+  // A spec route with an id: a 404 is that resource not found (exit 5), whatever the body is.
+  if (r.status === 404 && r.route.item && !r.route.extension) {
+    if (body) return new PremiaError(body.code, body.message, { status: 404, exitCode: ExitCode.NOT_FOUND, details: detailsOf(body), requestId: requestId ?? undefined });
+    const { noun, value } = r.route.item;
+    const what = `HTTP 404${r.contentType ? ` with ${r.contentType}` : ''}`;
+    return new PremiaError(
+      'NOT_FOUND',
+      `The service found no ${noun} with the id '${value}' (it answered ${what}${excerpt ? `: ${excerpt}` : ''}).` +
+        (excerpt ? '' : ' If every command fails like this, check the base URL: it includes the version, e.g. http://host:8080/v1.'),
+      { status: 404, requestId: requestId ?? undefined },
+    );
+  }
+
   if (body) {
-    const details = Array.isArray(body.details) && body.details.every((d) => typeof d === 'object' && d !== null) ? (body.details as Record<string, unknown>[]) : undefined;
-    return new PremiaError(body.code, body.message, { status: r.status, details, requestId: requestId ?? undefined });
+    return finish(new PremiaError(body.code, body.message, { status: r.status, details: detailsOf(body), requestId: requestId ?? undefined }));
   }
 
   // Not the spec's error body: something else answered (a proxy, a web server, another service).
@@ -118,17 +230,31 @@ export function errorFromResponse(r: FailedResponse): PremiaError {
   }
   if (r.status === 404 || r.status === 405) {
     return remoteError(
-      `The service at ${r.baseUrl} answered ${what}, not an API error: check the base URL (it includes the version, e.g. http://host:8080/v1).`,
+      `The service at ${r.baseUrl} answered ${what}${excerpt ? ` (${excerpt})` : ''}, not an API error: check the base URL (it includes the version, e.g. http://host:8080/v1).`,
       requestId,
     );
   }
   if (r.status >= 500) {
-    return remoteError(
-      `The service at ${r.baseUrl} failed (${what}, not an API error); a proxy or gateway in front of it may be down. Try again later.`,
-      requestId,
+    return finish(
+      remoteError(
+        excerpt
+          ? `The service at ${r.baseUrl} failed (HTTP ${r.status}): ${excerpt}`
+          : `The service at ${r.baseUrl} failed (${what}, not an API error); a proxy or gateway in front of it may be down. Try again later.`,
+        requestId,
+      ),
     );
   }
-  return remoteError(`The service at ${r.baseUrl} answered ${what}, which is not an API response premia understands.`, requestId);
+  if (excerpt && r.status >= 400) {
+    // Another server's own error: its words, and the exit code its status calls for.
+    return finish(
+      new PremiaError(`HTTP_${r.status}`, `The service answered HTTP ${r.status}: ${excerpt}`, {
+        status: r.status,
+        exitCode: exitCodeForStatus(r.status),
+        requestId: requestId ?? undefined,
+      }),
+    );
+  }
+  return finish(remoteError(`The service at ${r.baseUrl} answered ${what}, which is not an API response premia understands.`, requestId));
 }
 
 const CONNECTION_WORDS: Record<string, string> = {
@@ -154,15 +280,42 @@ const CONNECTION_WORDS: Record<string, string> = {
 
 export function connectionError(
   e: unknown,
-  info: { url: string; attempts: number; baseKey?: string; stdinStarted?: boolean; broken?: boolean },
+  info: { url: string; attempts: number; baseKey?: string; neverSent?: boolean; stdinStarted?: boolean; broken?: boolean },
 ): PremiaError {
-  const err = e as { code?: unknown; cause?: { code?: unknown }; message?: unknown };
-  const code = typeof err?.code === 'string' ? err.code : typeof err?.cause?.code === 'string' ? err.cause.code : '';
-  const words = CONNECTION_WORDS[code] ?? (typeof err?.message === 'string' ? err.message : 'the request failed');
-  let message = `Cannot talk to the service at ${info.url}: ${words}${info.attempts > 1 ? ` (${info.attempts} attempts)` : ''}.`;
+  let message = `Cannot talk to the service at ${info.url}: ${connectionWords(e)}${info.attempts > 1 ? ` (${info.attempts} attempts)` : ''}.`;
   if (info.stdinStarted) message += ' An upload from stdin cannot be sent again; give the file by name to let premia retry.';
-  if (info.baseKey) {
+  if (info.neverSent) message += ' The request was never sent, so nothing was done.';
+  else if (info.baseKey) {
     message += ` Whether the service acted on it is unknown: rerun the same command with --idempotency-key ${info.baseKey} to complete it without acting twice.`;
   }
   return new PremiaError('REMOTE_ERROR', message, { cause: e });
+}
+
+export function connectionWords(e: unknown): string {
+  const err = e as { code?: unknown; cause?: { code?: unknown }; message?: unknown };
+  const code = typeof err?.code === 'string' ? err.code : typeof err?.cause?.code === 'string' ? err.cause.code : '';
+  return CONNECTION_WORDS[code] ?? (typeof err?.message === 'string' ? err.message : 'the request failed');
+}
+
+/**
+ * A write that may have reached a server not known to honour Idempotency-Key, and whose outcome
+ * is unknown: it is not sent again (that could act twice). Exit 1, code OUTCOME_UNKNOWN.
+ */
+export function outcomeUnknown(info: {
+  what: string;
+  baseUrl: string;
+  happened: string;
+  /** The service answered that it was done (the answer broke off). */
+  done?: boolean;
+  verify?: string;
+  requestId?: string | null;
+  cause?: unknown;
+}): PremiaError {
+  return new PremiaError(
+    'OUTCOME_UNKNOWN',
+    `${info.what}: ${info.happened}, so ${info.done ? `the service at ${info.baseUrl} did it, but premia has not seen the result` : `the service at ${info.baseUrl} may or may not have done it`}. ` +
+      'premia did not send it again, because this server has not shown that it honours Idempotency-Key and a second request could act twice. ' +
+      `${info.verify ?? 'Check on the service whether it was done'} before running the command again.`,
+    { status: 502, exitCode: ExitCode.FAILURE, requestId: info.requestId ?? undefined, cause: info.cause },
+  );
 }

@@ -6,6 +6,8 @@
  * Every POST and PATCH carries an Idempotency-Key (the invocation's key, then key:2, key:3 … for
  * later writes of the same invocation), so a retry, or a rerun with --idempotency-key, can never
  * act twice on a premia service. A retry resends exactly the same request with the same key.
+ * The spec has no idempotency: a write that may have reached the server is resent only to a
+ * server known to be premia (its marker header); otherwise it fails with OUTCOME_UNKNOWN.
  *
  * Responses are checked before they are believed: JSON must be JSON (an HTML page from a proxy,
  * a truncated body or a wrong content type is a clear REMOTE_ERROR, never a stack trace), and
@@ -21,7 +23,7 @@ import type { Download, ImportProgress, Upload } from '../types.js';
 import { PremiaError } from '../../domain/errors.js';
 import { requestKey } from '../../domain/idempotency.js';
 import { moneyToCents, stringifyJson } from '../../domain/json.js';
-import { connectionError, errorFromResponse, remoteError, type RouteInfo } from './errors.js';
+import { connectionError, connectionWords, errorFromResponse, maskKey, outcomeUnknown, parseErrorBody, redactText, remoteError, type RouteInfo } from './errors.js';
 import { multipartBody, newBoundary, type BodyState } from './multipart.js';
 
 const require = createRequire(import.meta.url);
@@ -73,6 +75,21 @@ export interface Call {
   /** A file sent as multipart/form-data in the part `file`, streamed. */
   upload?: { file: Upload; onProgress?: (p: ImportProgress) => void };
   route: RouteInfo;
+  /** A probe: every final answer, whatever its status, goes to the caller (with `text`). */
+  raw?: boolean;
+  /** A probe: send no X-API-Key (does the server check keys at this URL?). */
+  noKey?: boolean;
+}
+
+/** A probe's answer. */
+export interface RawAnswer {
+  status: number;
+  contentType: string;
+  headers: Record<string, string | string[] | undefined>;
+  requestId: string | null;
+  premia: string | null;
+  /** The body (at most 64 KiB), the key removed. */
+  text: string;
 }
 
 export interface Exchange {
@@ -94,11 +111,16 @@ export class HttpClient {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
   private writes = 0;
-  /** What the service said it is, from its last response (undefined before the first). */
+  private readonly apiKey: string;
+  /**
+   * What the service is: its premia version once an answer carried the marker header; null once
+   * an API answer came without it; undefined while nothing has told (a proxy's 5xx tells nothing).
+   */
   premiaVersion: string | null | undefined;
 
   constructor(private readonly options: HttpOptions) {
     const url = parseBaseUrl(options.baseUrl);
+    this.apiKey = checkKey(options.apiKey);
     this.baseUrl = options.baseUrl;
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
@@ -117,26 +139,68 @@ export class HttpClient {
 
   /** A request whose answer is a JSON object: parsed, money fields turned into cents. */
   async json<T>(call: Call): Promise<T> {
-    const exchange = await this.exchange(call, 'application/json', (x) => readJson(x, this.describe(call)));
+    const exchange = await this.exchange(call, 'application/json', (x) => readJson(x, this.describe(call), this.apiKey));
     return exchange as T;
   }
 
-  /** A request whose answer is a file (CSV or JSON), streamed. */
+  /**
+   * A probe: the final answer whatever its status (retries as for any request), the body read
+   * and the key removed from it.
+   */
+  async probe(call: Call): Promise<RawAnswer> {
+    return this.exchange({ ...call, raw: true }, 'application/json', async (x) => {
+      const text = (x as Exchange & { text?: string }).text ?? (await readBounded(x.body, MAX_ERROR_BODY));
+      return {
+        status: x.status,
+        contentType: mediaType(x.headers['content-type']),
+        headers: x.headers,
+        requestId: x.requestId,
+        premia: x.premia,
+        text: redactText(text, this.apiKey),
+      };
+    });
+  }
+
+  /**
+   * A request whose answer is a file (CSV or JSON), streamed. The spec leaves the media types
+   * open: a CSV may come as text/csv, text/plain, application/csv, application/octet-stream or
+   * without a type; only what is clearly not the file is refused (an HTML page, or JSON when CSV
+   * was asked). A JSON report is taken whatever its type when the body is JSON.
+   */
   async download(call: Call, format: 'csv' | 'json', defaultName: string): Promise<Download> {
-    const expected = format === 'csv' ? 'text/csv' : 'application/json';
     return this.exchange(call, format === 'csv' ? 'text/csv' : 'application/json', async (x) => {
       const type = mediaType(x.headers['content-type']);
-      if (type !== expected) {
+      const what = this.describe(call);
+      const refuse = async (why: string): Promise<never> => {
         await x.body.dump().catch(() => undefined);
-        throw remoteError(
-          `${this.describe(call)} answered with ${type || 'no content type'} instead of ${expected}; is something other than the service answering at ${this.baseUrl}?`,
-          x.requestId,
-        );
+        throw remoteError(`${what} answered with ${why} instead of ${format === 'csv' ? 'a CSV file' : 'a JSON report'}; is something other than the service answering at ${this.baseUrl}?`, x.requestId);
+      };
+      const html = type === 'text/html' || type === 'application/xhtml+xml';
+      const json = type === 'application/json' || type.endsWith('+json');
+      if (html || (format === 'csv' && json)) await refuse(type);
+      // Look at the start of the body: an error page sent with a neutral type is refused too.
+      const iterator = (x.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+      const head: Buffer[] = [];
+      let seen = '';
+      while (seen.trim().length < 16) {
+        let next: IteratorResult<Buffer>;
+        try {
+          next = await iterator.next();
+        } catch (e) {
+          throw remoteError(`${what}: the download broke off before it was complete (${errorCodeOf(e)}); nothing complete was received, run it again.`, x.requestId);
+        }
+        if (next.done) break;
+        head.push(next.value);
+        seen += next.value.toString('utf8');
       }
+      const start = seen.replace(/^\uFEFF/, '').trimStart();
+      if (/^<(!doctype|html|head|body)\b/i.test(start)) await refuse(`an HTML page${type ? ` (${type})` : ''}`);
+      if (format === 'json' && start !== '' && !start.startsWith('{') && !start.startsWith('[')) await refuse(`${type || 'no content type'} that is not JSON`);
+      if (format === 'csv' && !json && /^\{\s*"/.test(start) && type !== 'text/csv') await refuse(`JSON${type ? ` (${type})` : ''}`);
       return {
-        filename: filenameOf(x.headers['content-disposition']) ?? defaultName,
-        contentType: String(x.headers['content-type']),
-        body: guardStream(x.body, this.describe(call), x.requestId),
+        filename: filenameOf(x.headers['content-disposition']) ?? safeName(defaultName, format),
+        contentType: String(x.headers['content-type'] ?? (format === 'csv' ? 'text/csv' : 'application/json')),
+        body: guardStream(head, iterator, what, x.requestId),
       };
     });
   }
@@ -150,8 +214,13 @@ export class HttpClient {
   }
 
   /**
-   * Send the call, retrying what may be retried, and hand a successful (2xx) exchange to `take`.
-   * Errors become PremiaErrors.
+   * Send the call, retrying what may be retried, and hand a successful (2xx) exchange to `take`
+   * (a raw call: any final answer). Errors become PremiaErrors.
+   *
+   * A write (POST, PATCH) is sent again only when it cannot have reached the service (the
+   * connection was never made, or a 429 refused it) or when the service is known to honour
+   * Idempotency-Key (a premia service: its answers carry the marker header). Otherwise a write
+   * whose outcome is unknown fails with OUTCOME_UNKNOWN instead of risking acting twice.
    */
   private async exchange<T>(call: Call, accept: string, take: (x: Exchange) => Promise<T>): Promise<T> {
     const write = call.method === 'POST' || call.method === 'PATCH';
@@ -164,13 +233,15 @@ export class HttpClient {
     timer.unref?.();
     const bodyState: BodyState = { started: false, bytes: 0, lines: 0 };
     const boundary = call.upload ? newBoundary() : '';
+    /** Some attempt may have reached the service (a write: it may have acted). */
+    let maybeSent = false;
     try {
       for (let attempt = 1; ; attempt++) {
         const headers: Record<string, string> = {
-          'x-api-key': this.options.apiKey,
           accept,
           'user-agent': `premia/${VERSION}`,
         };
+        if (!call.noKey) headers['x-api-key'] = this.apiKey;
         let body: string | Readable | undefined;
         if (call.json !== undefined) {
           headers['content-type'] = 'application/json';
@@ -191,26 +262,39 @@ export class HttpClient {
         }
         if (key !== undefined) headers['idempotency-key'] = key;
         const started = performance.now();
-        this.debug(`→ ${call.method} ${url} (attempt ${attempt} of ${this.maxAttempts}${key ? `, Idempotency-Key ${key}` : ''}, X-API-Key …${this.options.apiKey.slice(-4)})`);
+        this.debug(
+          `→ ${call.method} ${url} (attempt ${attempt} of ${this.maxAttempts}${key ? `, Idempotency-Key ${key}` : ''}${call.noKey ? ', no X-API-Key' : `, X-API-Key ${maskKey(this.apiKey)}`})`,
+        );
 
         let response: Dispatcher.ResponseData;
         try {
           response = await this.pool.request({ path, method: call.method, headers, body, signal: controller.signal });
         } catch (e) {
           if (controller.signal.aborted) throw this.timeoutError(call, key);
+          if (!NEVER_SENT_CODES.has(errorCodeOf(e))) maybeSent = true;
           const canResend = !call.upload || !bodyState.started || call.upload.file.reopen !== undefined;
           const wait = this.backoff(attempt);
-          if (retryableConnectionError(e) && canResend && attempt < this.maxAttempts && Date.now() + wait < deadline) {
-            this.debug(`✗ ${errorCodeOf(e)} after ${elapsed(started)}; retrying in ${wait} ms`);
+          const retry = retryableConnectionError(e) && canResend && attempt < this.maxAttempts && Date.now() + wait < deadline;
+          this.debug(`✗ ${errorCodeOf(e)} after ${elapsed(started)}${retry ? `; retrying in ${wait} ms` : ''}`);
+          if (write && maybeSent && !(await this.honoursKeys(deadline))) {
+            throw outcomeUnknown({ what: this.describe(call), baseUrl: this.baseUrl, happened: `the connection failed before an answer came (${connectionWords(e)})`, verify: call.route.verify, cause: e });
+          }
+          if (retry) {
             await this.sleep(wait);
             continue;
           }
-          this.debug(`✗ ${errorCodeOf(e)} after ${elapsed(started)}`);
-          throw connectionError(e, { url: this.baseUrl, attempts: attempt, baseKey: key && this.options.idempotencyKey, stdinStarted: !!call.upload && bodyState.started && !call.upload.file.reopen });
+          throw connectionError(e, {
+            url: this.baseUrl,
+            attempts: attempt,
+            baseKey: write && maybeSent ? this.options.idempotencyKey : undefined,
+            neverSent: write && !maybeSent,
+            stdinStarted: !!call.upload && bodyState.started && !call.upload.file.reopen,
+          });
         }
+        maybeSent = true;
 
         const exchange = toExchange(response);
-        this.premiaVersion = exchange.premia;
+        this.noteServer(exchange);
         this.debug(
           `← ${exchange.status} ${mediaType(exchange.headers['content-type']) || '-'} in ${elapsed(started)}` +
             `${exchange.requestId ? ` (request ${exchange.requestId})` : ''}${exchange.headers['idempotent-replayed'] === 'true' ? ' replayed' : ''}`,
@@ -221,15 +305,27 @@ export class HttpClient {
             return await take(exchange);
           } catch (e) {
             if (controller.signal.aborted) throw this.timeoutError(call, key);
+            if (e instanceof PremiaError) throw e;
             // A body cut off in the middle is a connection failure: the request may be sent again.
             const canResend = !call.upload || call.upload.file.reopen !== undefined;
-            if (!(e instanceof PremiaError) && retryableConnectionError(e) && canResend && attempt < this.maxAttempts) {
+            const retry = retryableConnectionError(e) && canResend && attempt < this.maxAttempts;
+            if (write && !(await this.honoursKeys(deadline))) {
+              throw outcomeUnknown({
+                what: this.describe(call),
+                baseUrl: this.baseUrl,
+                happened: `the service answered ${exchange.status}, but the answer broke off before it was complete (${connectionWords(e)})`,
+                done: true,
+                verify: call.route.verify,
+                requestId: exchange.requestId,
+                cause: e,
+              });
+            }
+            if (retry) {
               const wait = this.backoff(attempt);
               this.debug(`✗ the response broke off (${errorCodeOf(e)}); retrying in ${wait} ms`);
               await this.sleep(wait);
               continue;
             }
-            if (e instanceof PremiaError) throw e;
             throw connectionError(e, { url: this.baseUrl, attempts: attempt, baseKey: key && this.options.idempotencyKey, broken: true });
           }
         }
@@ -242,39 +338,97 @@ export class HttpClient {
           if (controller.signal.aborted) throw this.timeoutError(call, key);
           text = '';
         }
-        const error = errorFromResponse({
-          status: exchange.status,
-          contentType: mediaType(exchange.headers['content-type']),
-          text,
-          requestId: exchange.requestId,
-          premia: exchange.premia !== null,
-          route: call.route,
-          baseUrl: this.baseUrl,
-          keyHint: this.options.keyHint,
-          location: headerText(exchange.headers.location),
-        });
-        if (attempt < this.maxAttempts) {
-          let wait: number | null = null;
-          if (RETRY_STATUSES.has(exchange.status)) {
-            const after = retryAfterMs(headerText(exchange.headers['retry-after']), Date.now());
-            wait = after ?? this.backoff(attempt);
-            if (after !== null && after > MAX_RETRY_AFTER_MS) wait = null;
-          } else if (exchange.status === 409 && error.code === 'IDEMPOTENCY_IN_PROGRESS' && attempt > 1) {
-            // Our own earlier attempt is still running on the service (its connection broke).
-            wait = this.backoff(attempt + 1);
-          }
-          if (wait !== null && Date.now() + wait < deadline) {
-            this.debug(`  retrying in ${wait} ms`);
-            await this.sleep(wait);
-            continue;
-          }
+        const contentType = mediaType(exchange.headers['content-type']);
+        let wait: number | null = null;
+        let longWait: number | null = null;
+        if (RETRY_STATUSES.has(exchange.status)) {
+          const after = retryAfterMs(headerText(exchange.headers['retry-after']), Date.now());
+          if (after !== null && after > MAX_RETRY_AFTER_MS) longWait = after;
+          else wait = after ?? this.backoff(attempt);
+        } else if (exchange.status === 409 && parseErrorBody(text)?.code === 'IDEMPOTENCY_IN_PROGRESS' && attempt > 1) {
+          // Our own earlier attempt is still running on the service (its connection broke).
+          wait = this.backoff(attempt + 1);
         }
-        throw error;
+        if (wait !== null && (attempt >= this.maxAttempts || Date.now() + wait >= deadline)) wait = null;
+        // A gateway's 502/503/504 to a write may come after the service acted: resent only to a
+        // service that honours Idempotency-Key (a 429 refused the request: nothing was done).
+        if (wait !== null && write && exchange.status !== 429 && !(await this.honoursKeys(deadline))) {
+          if (parseErrorBody(text) === null) {
+            throw outcomeUnknown({
+              what: this.describe(call),
+              baseUrl: this.baseUrl,
+              happened: `it answered HTTP ${exchange.status}${contentType ? ` with ${contentType}` : ''} (from a gateway, not the API)`,
+              verify: call.route.verify,
+              requestId: exchange.requestId,
+            });
+          }
+          wait = null; // the API's own error: report it, do not resend
+        }
+        if (wait !== null) {
+          this.debug(`  retrying in ${wait} ms`);
+          await this.sleep(wait);
+          continue;
+        }
+        if (call.raw) {
+          return take({ ...exchange, text } as Exchange);
+        }
+        throw this.failure(call, exchange, text, attempt, longWait);
       }
     } finally {
       // JSON: the deadline covered reading the body. Downloads: it covered the wait for the
       // answer; the stream that follows is guarded by undici's idle timeout (bodyTimeout).
       clearTimeout(timer);
+    }
+  }
+
+  /** The error for an answer that is not a success. */
+  failure(call: Call, x: Pick<Exchange, 'status' | 'headers' | 'requestId' | 'premia'>, text: string, attempts = 1, longWait: number | null = null): PremiaError {
+    return errorFromResponse({
+      status: x.status,
+      contentType: mediaType(x.headers['content-type']),
+      text,
+      requestId: x.requestId,
+      premia: x.premia !== null,
+      route: call.route,
+      baseUrl: this.baseUrl,
+      keyHint: this.options.keyHint,
+      location: headerText(x.headers.location),
+      apiKey: this.apiKey,
+      attempts,
+      retryAfterMs: longWait,
+    });
+  }
+
+  /** What the answers say of the server: premia's marker is remembered; a proxy's 5xx says nothing. */
+  private noteServer(x: Exchange): void {
+    if (x.premia) this.premiaVersion = x.premia;
+    else if (this.premiaVersion === undefined && x.status < 500 && (x.status < 300 || x.status >= 400)) this.premiaVersion = null;
+  }
+
+  /**
+   * Whether the service is known to honour Idempotency-Key: a premia service (its answers carry
+   * the marker header). When nothing has told yet, a GET /whoami (safe to send) asks.
+   */
+  private async honoursKeys(deadline: number): Promise<boolean> {
+    if (this.premiaVersion !== undefined) return this.premiaVersion !== null;
+    const left = Math.min(DEFAULT_CONNECT_TIMEOUT_MS, deadline - Date.now());
+    if (left <= 0) return false;
+    try {
+      const started = performance.now();
+      const res = await this.pool.request({
+        path: `${this.basePath}/whoami`,
+        method: 'GET',
+        headers: { 'x-api-key': this.apiKey, accept: 'application/json', 'user-agent': `premia/${VERSION}` },
+        signal: AbortSignal.timeout(left),
+      });
+      await res.body.dump().catch(() => undefined);
+      const marker = headerText((res.headers as Record<string, string | string[] | undefined>)[MARKER_HEADER]);
+      this.debug(`  does the service honour Idempotency-Key? GET ${this.basePath}/whoami → ${res.statusCode}${marker ? `, premia ${marker}: yes` : ', no premia marker: not known'} (${elapsed(started)})`);
+      if (marker) this.premiaVersion = marker;
+      return marker !== null;
+    } catch (e) {
+      this.debug(`  does the service honour Idempotency-Key? GET ${this.basePath}/whoami failed (${errorCodeOf(e)}): not known`);
+      return false;
     }
   }
 
@@ -286,11 +440,12 @@ export class HttpClient {
 
   private timeoutError(call: Call, key: string | undefined): PremiaError {
     const seconds = Math.round(this.timeoutMs / 1000);
-    return remoteError(
-      `${this.describe(call)} got no complete answer from ${this.baseUrl} within ${seconds} s (raise it with --timeout or PREMIA_TIMEOUT).` +
-        (key ? ` Whether it was done is unknown: rerun the same command with --idempotency-key ${this.options.idempotencyKey} to finish it safely.` : ''),
-      null,
-    );
+    const happened = `${this.describe(call)} got no complete answer from ${this.baseUrl} within ${seconds} s (raise it with --timeout or PREMIA_TIMEOUT).`;
+    if (!key) return remoteError(happened, null);
+    if (this.premiaVersion) {
+      return remoteError(`${happened} Whether it was done is unknown: rerun the same command with --idempotency-key ${this.options.idempotencyKey} to finish it safely.`, null);
+    }
+    return outcomeUnknown({ what: this.describe(call), baseUrl: this.baseUrl, happened: `no complete answer came within ${seconds} s (raise it with --timeout or PREMIA_TIMEOUT)`, verify: call.route.verify });
   }
 
   private debug(line: string): void {
@@ -344,13 +499,14 @@ function queryString(query: Query | undefined): string {
   return text ? `?${text}` : '';
 }
 
-async function readJson(x: Exchange, what: string): Promise<unknown> {
+async function readJson(x: Exchange, what: string, apiKey: string): Promise<unknown> {
   const type = mediaType(x.headers['content-type']);
   if (type !== 'application/json' && !type.endsWith('+json')) {
     await x.body.dump().catch(() => undefined);
     throw remoteError(`${what} answered ${x.status} with ${type || 'no content type'} instead of JSON; is something other than the service answering there?`, x.requestId);
   }
-  const text = await x.body.text();
+  // The key never reaches the screen, even if the service echoes it.
+  const text = redactText(await x.body.text(), apiKey);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -381,22 +537,58 @@ async function readBounded(body: Exchange['body'], limit: number): Promise<strin
 }
 
 /** A downloaded body, whose failures halfway (connection lost) are REMOTE_ERRORs, not stack traces. */
-async function* guardStream(body: Exchange['body'], what: string, requestId: string | null): AsyncGenerator<Uint8Array> {
+async function* guardStream(head: Buffer[], rest: AsyncIterator<Buffer>, what: string, requestId: string | null): AsyncGenerator<Uint8Array> {
+  yield* head;
   try {
-    for await (const chunk of body as AsyncIterable<Buffer>) yield chunk;
+    for (;;) {
+      const next = await rest.next();
+      if (next.done) return;
+      yield next.value;
+    }
   } catch (e) {
     if (e instanceof PremiaError) throw e;
     throw remoteError(`${what}: the download broke off before it was complete (${errorCodeOf(e)}); nothing complete was received, run it again.`, requestId);
   }
 }
 
-function filenameOf(value: string | string[] | undefined): string | null {
+/**
+ * The file name the service suggests (Content-Disposition), when it is safe to write into the
+ * --output directory: a plain name, not hidden (no leading dot), without path separators or
+ * control characters, at most 255 bytes. Otherwise null: premia's own name is used.
+ */
+export function filenameOf(value: string | string[] | undefined): string | null {
   const text = headerText(value);
   if (!text) return null;
-  const m = /filename="([^"\\/]+)"/.exec(text) ?? /filename=([^;\s\\/]+)/.exec(text);
-  const name = m?.[1];
-  if (!name || name === '.' || name === '..') return null;
-  return name;
+  const m = /(?:^|;)\s*filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/i.exec(text);
+  if (!m) return null;
+  const name = m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : m[2]!.trim();
+  return isSafeName(name) ? name : null;
+}
+
+function isSafeName(name: string): boolean {
+  return name !== '' && !name.startsWith('.') && !/[/\\\u0000-\u001f\u007f]/.test(name) && Buffer.byteLength(name) <= 255;
+}
+
+/** premia's own name for a download (from the user's reference), made safe the same way. */
+function safeName(name: string, format: 'csv' | 'json'): string {
+  return isSafeName(name) ? name : `download.${format}`;
+}
+
+/**
+ * The key as it goes into the X-API-Key header: without surrounding whitespace (a key read from a
+ * file often ends in a newline); a key with characters a header cannot carry is refused (exit 4).
+ */
+export function checkKey(key: string): string {
+  const trimmed = key.trim();
+  if (trimmed === '' || /[^\x20-\x7e]/.test(trimmed)) {
+    throw new PremiaError(
+      'UNAUTHORIZED',
+      trimmed === ''
+        ? 'The API key is empty: set PREMIA_API_KEY to the key, or run premia login.'
+        : 'The API key has characters an HTTP header cannot carry (control characters or non-ASCII): check where it was copied from.',
+    );
+  }
+  return trimmed;
 }
 
 /** Seconds or an HTTP date, as milliseconds from now; null when absent or unreadable. */
@@ -408,6 +600,9 @@ export function retryAfterMs(value: string | null, now: number): number | null {
   if (Number.isNaN(at)) return null;
   return Math.max(0, at - now);
 }
+
+/** Failures before the request could be sent: a write is safely sent again after these. */
+const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ENETDOWN', 'UND_ERR_CONNECT_TIMEOUT']);
 
 const RETRYABLE_CODES = new Set([
   'ECONNREFUSED',

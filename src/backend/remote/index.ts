@@ -36,8 +36,8 @@ import type {
 } from '../types.js';
 import type { IsoDate, Period } from '../../domain/period.js';
 import { PremiaError } from '../../domain/errors.js';
-import { notSupported, type RouteInfo } from './errors.js';
-import { HttpClient, type Call, type HttpOptions } from './http.js';
+import { maskKey, notSupported, remoteError, type RouteInfo } from './errors.js';
+import { HttpClient, type Call, type HttpOptions, type RawAnswer } from './http.js';
 
 export { parseBaseUrl } from './http.js';
 
@@ -54,6 +54,24 @@ export function openRemoteBackend(options: RemoteBackendOptions): RemoteBackend 
 const PROBE_ID = '00000000-0000-4000-8000-000000000000';
 
 const seg = (s: string) => encodeURIComponent(s);
+
+function parseObject(text: string): Record<string, unknown> | null {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The base URL does not lead to the API (exit 1): nothing is saved, nothing is believed. */
+function wrongUrl(baseUrl: string, why: string, answer: RawAnswer): PremiaError {
+  return new PremiaError(
+    'REMOTE_ERROR',
+    `The base URL ${baseUrl} does not lead to the API: ${why}. Check the base URL: it includes the version, e.g. http://host:8080/v1.`,
+    { requestId: answer.requestId ?? undefined },
+  );
+}
 
 const SPEC = (what: string, extra: Partial<RouteInfo> = {}): RouteInfo => ({ what, extension: false, ...extra });
 const EXT = (what: string, extra: Partial<RouteInfo> = {}): RouteInfo => ({ what, extension: true, ...extra });
@@ -85,34 +103,79 @@ export class RemoteBackend implements Backend {
     if (!this.http.premiaVersion) throw notSupported(what, null);
   }
 
+  /**
+   * Who the key acts for, proving the key and the base URL: login and whoami must not accept a
+   * wrong one of either.
+   *
+   * GET /whoami (premia's extension) answers on a premia service. A 404 there that carries
+   * premia's marker means the URL is wrong (a premia service always has /whoami). Without
+   * /whoami (another server), GET /collections/{id} with an id that cannot exist proves it: 401
+   * is a refused key; any other answer is then checked by sending the same request without a
+   * key: a server that implements the spec answers that with 401 (spec section 5), while at a
+   * wrong URL nothing checks keys, so the answer does not change. Only then is the key taken as
+   * accepted.
+   */
   async describe(): Promise<Target> {
     let client: string | null = null;
-    try {
-      const who = await this.json<{ client?: unknown }>({ method: 'GET', path: '/whoami', route: EXT('whoami (GET /whoami)', { idless: true }) });
-      client = typeof who.client === 'string' ? who.client : null;
-    } catch (e) {
-      if (!(e instanceof PremiaError) || e.code !== 'NOT_SUPPORTED') throw e;
-      // No /whoami: a spec GET of an id that cannot exist proves the key (404) or refutes it (401).
-      try {
-        await this.json({ method: 'GET', path: `/collections/${PROBE_ID}`, route: SPEC('a collection (GET /collections/{id})') });
-      } catch (probe) {
-        if (!(probe instanceof PremiaError) || probe.code !== 'NOT_FOUND') throw probe;
-      }
+    const whoamiRoute = EXT('whoami (GET /whoami)', { idless: true });
+    const who = await this.http.probe({ method: 'GET', path: '/whoami', route: whoamiRoute });
+    if (who.status >= 200 && who.status < 300 && who.premia) {
+      const body = parseObject(who.text);
+      if (!body) throw remoteError(`GET ${this.path('/whoami')} answered ${who.status} with ${who.contentType || 'no content type'} that is not a JSON object; is something other than the service answering at ${this.options.baseUrl}?`, who.requestId);
+      client = typeof body.client === 'string' ? body.client : null;
+    } else if (who.status === 401) {
+      throw this.http.failure({ method: 'GET', path: '/whoami', route: whoamiRoute }, who, who.text);
+    } else if (who.premia && (who.status === 404 || who.status === 405)) {
+      throw wrongUrl(this.options.baseUrl, `it is a premia service (X-Premia-Version ${who.premia}), but it has no GET ${this.path('/whoami')}`, who);
+    } else if (who.status >= 300 && who.status < 400) {
+      throw this.http.failure({ method: 'GET', path: '/whoami', route: whoamiRoute }, who, who.text);
+    } else if (who.status >= 500 && who.status !== 501) {
+      throw this.http.failure({ method: 'GET', path: '/whoami', route: whoamiRoute }, who, who.text);
+    } else {
+      await this.proveKey();
     }
     return {
       mode: 'remote',
       base_url: this.options.baseUrl,
       profile: this.options.profile ?? null,
-      api_key: `…${this.options.apiKey.slice(-4)}`,
+      api_key: maskKey(this.options.apiKey.trim()),
       client,
       server_version: this.http.premiaVersion ?? null,
     };
   }
 
+  /** On a server without /whoami: a spec GET of an id that cannot exist, with the key and then without. */
+  private async proveKey(): Promise<void> {
+    const call: Call = { method: 'GET', path: `/collections/${PROBE_ID}`, route: SPEC('a collection (GET /collections/{id})') };
+    const withKey = await this.http.probe(call);
+    if (withKey.status === 401 || (withKey.status >= 300 && withKey.status < 400) || (withKey.status >= 500 && withKey.status !== 501)) {
+      throw this.http.failure(call, withKey, withKey.text);
+    }
+    const without = await this.http.probe({ ...call, noKey: true });
+    if (without.status === 401) return; // the API checks keys here, and it took ours
+    throw wrongUrl(
+      this.options.baseUrl,
+      `GET ${this.path(`/collections/${PROBE_ID}`)} answered HTTP ${withKey.status}${withKey.contentType ? ` with ${withKey.contentType}` : ''} with the API key and HTTP ${without.status} without one, ` +
+        'where a service implementing the spec answers 401 to a request without a key',
+      withKey,
+    );
+  }
+
+  private path(p: string): string {
+    return `${new URL(this.options.baseUrl).pathname.replace(/\/+$/, '')}${p}`;
+  }
+
   // -- policies (spec 4.1–4.3; get and list are extensions) ---------------------------------
 
   createPolicy(input: PolicyInput): Promise<Policy> {
-    return this.json({ method: 'POST', path: '/policies', json: input, route: SPEC('creating a policy (POST /policies)') });
+    return this.json({
+      method: 'POST',
+      path: '/policies',
+      json: input,
+      route: SPEC('creating a policy (POST /policies)', {
+        verify: `Check whether policy ${input.policy_number} exists at the service (a second create may be refused as a duplicate or make a second policy)`,
+      }),
+    });
   }
 
   importPolicies(file: Upload, options?: ImportOptions): Promise<ImportResult> {
@@ -120,7 +183,9 @@ export class RemoteBackend implements Backend {
       method: 'POST',
       path: '/policies/import',
       upload: { file, onProgress: options?.onProgress },
-      route: SPEC('the policy import (POST /policies/import)'),
+      route: SPEC('the policy import (POST /policies/import)', {
+        verify: `Check which policies of ${file.name} exist at the service (an import sent twice may be refused as duplicates or make every policy twice)`,
+      }),
     });
   }
 
@@ -129,7 +194,11 @@ export class RemoteBackend implements Backend {
       method: 'PATCH',
       path: `/policies/${seg(ref)}`,
       json: patch,
-      route: SPEC('updating a policy (PATCH /policies/{id})', { ref: { noun: 'policy', value: ref } }),
+      route: SPEC('updating a policy (PATCH /policies/{id})', {
+        ref: { noun: 'policy', value: ref },
+        item: { noun: 'policy', value: ref },
+        verify: `Check policy ${ref} at the service (its amount and status)`,
+      }),
     });
   }
 
@@ -192,11 +261,18 @@ export class RemoteBackend implements Backend {
     const body: Record<string, unknown> = { period_month: input.period_month };
     if (input.policy_ids !== undefined) body.policy_ids = input.policy_ids;
     if (input.strategy !== undefined) body.strategy = input.strategy;
-    return this.json({ method: 'POST', path: '/collections/execute', json: body, route: SPEC('the collections run (POST /collections/execute)') });
+    return this.json({
+      method: 'POST',
+      path: '/collections/execute',
+      json: body,
+      route: SPEC('the collections run (POST /collections/execute)', {
+        verify: `Check whether the ${input.period_month} run was queued (premia reports collections --period ${input.period_month})`,
+      }),
+    });
   }
 
   getCollection(id: string): Promise<Collection> {
-    return this.json({ method: 'GET', path: `/collections/${seg(id)}`, route: SPEC('a collection (GET /collections/{id})') });
+    return this.json({ method: 'GET', path: `/collections/${seg(id)}`, route: SPEC('a collection (GET /collections/{id})', { item: { noun: 'collection', value: id } }) });
   }
 
   listCollections(query: CollectionListQuery): Promise<Page<Collection>> {
@@ -242,14 +318,19 @@ export class RemoteBackend implements Backend {
   // -- settlements (spec 4.7–4.9; list, mark-paid and dispute are extensions) ---------------
 
   createSettlement(period: Period): Promise<Settlement> {
-    return this.json({ method: 'POST', path: '/settlements', json: { period_month: period }, route: SPEC('settlements (POST /settlements)') });
+    return this.json({
+      method: 'POST',
+      path: '/settlements',
+      json: { period_month: period },
+      route: SPEC('settlements (POST /settlements)', { verify: `Check whether a settlement for ${period} exists at the service` }),
+    });
   }
 
   getSettlement(ref: string): Promise<Settlement> {
     return this.json({
       method: 'GET',
       path: `/settlements/${seg(ref)}`,
-      route: SPEC('a settlement (GET /settlements/{id})', { ref: { noun: 'settlement', value: ref } }),
+      route: SPEC('a settlement (GET /settlements/{id})', { ref: { noun: 'settlement', value: ref }, item: { noun: 'settlement', value: ref } }),
     });
   }
 
@@ -262,7 +343,7 @@ export class RemoteBackend implements Backend {
         method: 'GET',
         path: `/settlements/${seg(ref)}/export`,
         query: lines ? { lines: 'true' } : undefined,
-        route: SPEC('the settlement export (GET /settlements/{id}/export)', { ref: { noun: 'settlement', value: ref } }),
+        route: SPEC('the settlement export (GET /settlements/{id}/export)', { ref: { noun: 'settlement', value: ref }, item: { noun: 'settlement', value: ref } }),
       },
       'csv',
       lines ? `${ref}-lines.csv` : `${ref}.csv`,

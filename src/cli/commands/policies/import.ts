@@ -24,7 +24,14 @@ export default async function importPolicies({ ctx, ui, backend }: CommandEnv, f
   if (ui.json) ui.printJson(result);
   else {
     ui.line(`Imported ${plural(result.imported, 'policy', 'policies')}; ${plural(result.failed, 'row')} failed.`);
-    if (result.errors.length > 0) {
+    // Another server's errors may have another shape (the spec does not show it): each is shown as it came.
+    const premiaShaped = result.errors.every(
+      (e) => e && typeof e === 'object' && typeof e.row === 'number' && typeof e.message === 'string' && typeof e.code === 'string',
+    );
+    if (result.errors.length > 0 && !premiaShaped) {
+      ui.line();
+      for (const e of result.errors as unknown[]) ui.line(`  ${typeof e === 'string' ? e : JSON.stringify(e)}`);
+    } else if (result.errors.length > 0) {
       ui.line();
       ui.table(
         [

@@ -25,6 +25,7 @@ import { writeDownload } from '../../output/download.js';
 import { count, money } from '../../output/format.js';
 import { startProgress } from '../../output/progress.js';
 import { openUpload } from '../../input.js';
+import { resolveTarget } from '../../context.js';
 import { localOnly, type CommandEnv } from '../action.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../../fixtures/', import.meta.url));
@@ -80,6 +81,9 @@ export default async function simulate({ ctx, globals, opts, ui }: CommandEnv): 
 
   // A fresh in-memory store unless --db (or PREMIA_DB) names one; never a service.
   if (globals.baseUrl !== undefined || globals.profile !== undefined) throw localOnly('premia simulate');
+  // Remote mode chosen by PREMIA_BASE_URL, PREMIA_PROFILE or a default profile refuses the same way.
+  // (resolveTarget, not ctx.target: that one is remembered, and the store is chosen below.)
+  if (globals.db === undefined && (await resolveTarget(ctx, globals)).mode === 'remote') throw localOnly('premia simulate');
   const dbChosen = globals.db ?? ctx.env.PREMIA_DB;
   // A temporary store takes the default seed explicitly, so its ids too are the same every run.
   const b = await ctx.backend({ ...globals, db: dbChosen ?? ':memory:', seed: globals.seed ?? (dbChosen === undefined ? '1' : undefined) }); // '1': the default seed

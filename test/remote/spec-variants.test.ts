@@ -1,0 +1,359 @@
+/**
+ * premia against servers that implement the spec but decide differently where it says "not
+ * shown" (test/helpers/remote-spec-stub.ts with options), and against wrong base URLs: the
+ * gaps of the issue 6 audit (G1-G8, G12, G14). Each test would fail without its fix.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES, tempDir } from '../helpers/cli.js';
+import { instantRetries, remoteEnv, runPremia, startLiveServer, type LiveServer } from '../helpers/remote.js';
+import { startSpecStub, type SpecStub, type SpecStubOptions } from '../helpers/remote-spec-stub.js';
+
+const PROBE = '/collections/00000000-0000-4000-8000-000000000000';
+const CREATE = (n: string, amount = '10') => ['policies', 'create', '--policy-number', n, '--customer-id', 'C1', '--external-ref', 'E1', '--product-code', 'LIFE', '--amount', amount];
+
+let dir: string;
+let cleanup: () => void;
+let stubs: SpecStub[] = [];
+
+beforeAll(() => {
+  ({ dir, cleanup } = tempDir('premia-variants-'));
+});
+afterAll(() => cleanup());
+afterEach(async () => {
+  for (const s of stubs.splice(0)) await s.close();
+});
+
+async function stub(options: SpecStubOptions = {}): Promise<SpecStub> {
+  const s = await startSpecStub(options);
+  stubs.push(s);
+  return s;
+}
+
+/** A fresh HOME for each run that may save a profile. */
+function home(): Record<string, string> {
+  const h = join(dir, `home-${Math.random().toString(36).slice(2)}`);
+  mkdirSync(h, { recursive: true });
+  return { HOME: h, XDG_CONFIG_HOME: join(h, '.config') };
+}
+
+const premia = (s: { url: string; key: string }, args: string[], env: Record<string, string> = {}) =>
+  runPremia(args, { cwd: dir, env: { ...remoteEnv(s.url, s.key), ...env }, tuning: instantRetries() });
+
+/** A stub with one policy, its collection for 2026-11 and a settlement; returns their ids. */
+async function seeded(s: SpecStub): Promise<{ policy: string; collection: string; settlement: string }> {
+  const created = await premia(s, [...CREATE('POL-1'), '--json']);
+  expect(created.code).toBe(0);
+  expect((await premia(s, ['collections', 'execute', '--period', '2026-11'])).code).toBe(0);
+  const settlement = await premia(s, ['settlements', 'create', '--period', '2026-11', '--json']);
+  expect(settlement.code).toBe(0);
+  return { policy: created.json().id, collection: [...s.collections.keys()][0]!, settlement: settlement.json().id };
+}
+
+describe('G1: login and whoami do not accept a wrong base URL', () => {
+  let server: LiveServer;
+  beforeAll(async () => {
+    server = await startLiveServer();
+  });
+  afterAll(async () => server.close());
+
+  it.each([
+    ['without /v1', (u: string) => u.replace(/\/v1$/, '')],
+    ['with /api/v1', (u: string) => u.replace(/\/v1$/, '/api/v1')],
+    ['with /v2', (u: string) => u.replace(/\/v1$/, '/v2')],
+  ])('premia service %s: exit 1, nothing saved, even with a made-up key', async (_name, wrong) => {
+    const url = wrong(server.url);
+    const env = home();
+    for (const key of [server.keys.acme, 'pmk_totallywrongkey0000']) {
+      const login = await runPremia(['login', '--base-url', url], { cwd: dir, env: { ...env, PREMIA_API_KEY: key } });
+      expect(login.code).toBe(1);
+      expect(login.stderr).toContain(`error: The base URL ${url} does not lead to the API: it is a premia service (X-Premia-Version 0.1.0), but it has no GET `);
+      expect(login.stderr).toContain('Check the base URL: it includes the version, e.g. http://host:8080/v1.');
+      expect(existsSync(join(env.XDG_CONFIG_HOME!, 'premia', 'config.json'))).toBe(false);
+      const who = await runPremia(['whoami'], { cwd: dir, env: remoteEnv(url, key) });
+      expect(who.code).toBe(1);
+      expect(who.stdout).toBe('');
+    }
+  });
+
+  it('the right URL still logs in (premia service)', async () => {
+    const env = home();
+    const r = await runPremia(['login', '--base-url', server.url], { cwd: dir, env: { ...env, PREMIA_API_KEY: server.keys.acme } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('Logged in to');
+    expect(existsSync(join(env.XDG_CONFIG_HOME!, 'premia', 'config.json'))).toBe(true);
+  });
+
+  it('a spec-only server at a wrong path: nothing checks keys there, so exit 1 and nothing saved', async () => {
+    const s = await stub();
+    const env = home();
+    const url = s.url.replace(/\/v1$/, '');
+    const r = await runPremia(['login', '--base-url', url], { cwd: dir, env: { ...env, PREMIA_API_KEY: 'pmk_totallywrongkey0000' } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'Using the API key in PREMIA_API_KEY.\n' +
+      `error: The base URL ${url} does not lead to the API: GET ${PROBE} answered HTTP 404 with application/json with the API key and HTTP 404 without one, ` +
+        'where a service implementing the spec answers 401 to a request without a key. Check the base URL: it includes the version, e.g. http://host:8080/v1.\n  (code REMOTE_ERROR)\n',
+    );
+    expect(existsSync(join(env.XDG_CONFIG_HOME!, 'premia', 'config.json'))).toBe(false);
+  });
+
+  it('a spec-only server at the right URL: login proves the key (404 with it, 401 without) and saves it; a wrong key is exit 4', async () => {
+    const s = await stub();
+    const env = home();
+    const r = await runPremia(['login', '--base-url', s.url], { cwd: dir, env: { ...env, PREMIA_API_KEY: s.key } });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(env.XDG_CONFIG_HOME!, 'premia', 'config.json'), 'utf8')).profiles.default).toMatchObject({ base_url: s.url, api_key: s.key });
+    expect(s.requests.map((q) => [q.method, q.path, q.headers['x-api-key'] !== undefined])).toEqual([
+      ['GET', '/whoami', true],
+      ['GET', PROBE, true],
+      ['GET', PROBE, false],
+    ]);
+    const wrong = await runPremia(['login', '--profile', 'w', '--base-url', s.url], { cwd: dir, env: { ...env, PREMIA_API_KEY: 'spec-key-wrong-000' } });
+    expect(wrong.code).toBe(4);
+    expect(wrong.stderr).toContain('refused the key …-000; nothing was saved.');
+  });
+});
+
+describe('G2: any non-401 answer proves the key; a 404 on a spec route with an id is NOT_FOUND (exit 5)', () => {
+  it.each<[string, SpecStubOptions]>([
+    ['code COLLECTION_NOT_FOUND', { notFound: 'COLLECTION_NOT_FOUND' }],
+    ['lower-case not_found', { notFound: 'not_found' }],
+    ['a text/plain 404', { notFound: 'text' }],
+    ['an HTML 404', { notFound: 'html' }],
+    ['a 400 for an id the server dislikes', { strictIds: true }],
+  ])('whoami and login with %s: key accepted', async (_name, options) => {
+    const s = await stub(options);
+    const who = await premia(s, ['whoami', '--json']);
+    expect(who.stderr).toBe('');
+    expect(who.code).toBe(0);
+    expect(who.json()).toMatchObject({ mode: 'remote', client: null, server_version: null, api_key: '…6789' });
+    const env = home();
+    const login = await runPremia(['login', '--base-url', s.url], { cwd: dir, env: { ...env, PREMIA_API_KEY: s.key } });
+    expect(login.code).toBe(0);
+  });
+
+  const uuid = '0b7c6a52-2f1e-4c8e-9d3a-5f0e1a2b3c4d';
+  it.each<[string, SpecStubOptions, string]>([
+    ['COLLECTION_NOT_FOUND', { notFound: 'COLLECTION_NOT_FOUND' }, `error: Collection ${uuid} not found.\n  (code COLLECTION_NOT_FOUND, request `],
+    ['not_found', { notFound: 'not_found' }, `error: Collection ${uuid} not found.\n  (code not_found, request `],
+    ['text', { notFound: 'text' }, `error: The service found no collection with the id '${uuid}' (it answered HTTP 404 with text/plain: Not Found).\n  (code NOT_FOUND)\n`],
+    [
+      'html',
+      { notFound: 'html' },
+      `error: The service found no collection with the id '${uuid}' (it answered HTTP 404 with text/html). If every command fails like this, check the base URL: it includes the version, e.g. http://host:8080/v1.\n  (code NOT_FOUND)\n`,
+    ],
+  ])('collections get <unknown id> with a %s 404: exit 5', async (_name, options, message) => {
+    const s = await stub(options);
+    const r = await premia(s, ['collections', 'get', uuid]);
+    expect(r.code).toBe(5);
+    expect(r.stderr.startsWith(message)).toBe(true);
+  });
+
+  it('policies update, settlements get and settlements export of an unknown id with a text 404: exit 5', async () => {
+    const s = await stub({ notFound: 'text' });
+    for (const args of [
+      ['policies', 'update', uuid, '--amount', '5'],
+      ['settlements', 'get', uuid],
+      ['settlements', 'export', uuid],
+    ]) {
+      const r = await premia(s, args);
+      expect(r.code, args.join(' ')).toBe(5);
+      expect(r.stderr).toContain(`with the id '${uuid}' (it answered HTTP 404 with text/plain: Not Found).`);
+    }
+  });
+});
+
+describe('G3: a write is not sent again to a server that has not shown it honours Idempotency-Key', () => {
+  it.each<[string, string, (s: SpecStub) => string[], (s: SpecStub) => number, string]>([
+    ['policies create', 'POST /policies', () => CREATE('POL-D'), (s) => s.policies.size, 'Check whether policy POL-D exists at the service'],
+    ['policies import', 'POST /policies/import', () => ['policies', 'import', join(FIXTURES, 'policies.csv')], (s) => s.policies.size, 'Check which policies of policies.csv exist at the service'],
+    ['settlements create', 'POST /settlements', () => ['settlements', 'create', '--period', '2026-11'], (s) => s.settlements.size, 'Check whether a settlement for 2026-11 exists at the service'],
+  ])('%s: the server acts, then drops the connection → OUTCOME_UNKNOWN, exit 1, done once', async (_name, route, args, count, verify) => {
+    const s = await stub({ dropAfterAct: [route] });
+    const r = await premia(s, args(s));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    const path = route.split(' ')[1];
+    expect(r.stderr).toContain(`error: POST /v1${path}: the connection failed before an answer came (the connection was closed by the other side before the answer was complete), so the service at ${s.url} may or may not have done it. `);
+    expect(r.stderr).toContain('premia did not send it again, because this server has not shown that it honours Idempotency-Key and a second request could act twice.');
+    expect(r.stderr).toContain(verify);
+    expect(r.stderr).toContain('(code OUTCOME_UNKNOWN)');
+    expect(count(s)).toBe(route === 'POST /policies/import' ? 520 : route === 'POST /settlements' ? 1 : 1);
+    // Sent once; the only other request asked whether the server is premia (it is not).
+    expect(s.requests.filter((q) => `${q.method} ${q.path}` === route)).toHaveLength(1);
+    expect(s.requests.at(-1)!.path).toBe('/whoami');
+  });
+
+  it('collections execute: the run is triggered once', async () => {
+    const s = await stub({ dropAfterAct: ['POST /collections/execute'] });
+    expect((await premia(s, CREATE('POL-E'))).code).toBe(0);
+    const r = await premia(s, ['collections', 'execute', '--period', '2026-11']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Check whether the 2026-11 run was queued (premia reports collections --period 2026-11)');
+    expect(s.requests.filter((q) => q.path === '/collections/execute')).toHaveLength(1);
+    expect(s.collections.size).toBe(1);
+  });
+
+  it('a premia service behind the same drop: asked, then resent with the same key (it replays)', async () => {
+    // The contract suite (dropped-connection.test.ts) runs this against the real server; here the
+    // point is the contrast: the same failure, a server that says it is premia.
+    const server = await startLiveServer();
+    try {
+      const r = await runPremia([...CREATE('POL-P'), '--json'], { cwd: dir, env: remoteEnv(server.url, server.keys.acme), tuning: instantRetries() });
+      expect(r.code).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('G4: downloads of any CSV-ish media type', () => {
+  it.each([['text/plain; charset=utf-8'], ['application/csv'], ['application/octet-stream'], [null]])('CSV report and settlement export sent as %s', async (type) => {
+    const s = await stub({ csvType: type });
+    const ids = await seeded(s);
+    const report = await premia(s, ['reports', 'collections', '--period', '2026-11']);
+    expect(report.stderr).toBe('');
+    expect(report.code).toBe(0);
+    expect(report.stdout).toMatch(/^period_month,customer_id,external_customer_ref,policy_number,product_code,collection_amount_due,.*\n2026-11,C1,E1,POL-1,LIFE,10\.00,10\.00,0\.00,PAID_FULL,/);
+    const exported = await premia(s, ['settlements', 'export', ids.settlement]);
+    expect(exported.code).toBe(0);
+    expect(exported.stdout).toBe('settlement_number,period_month,total_collections,distribution_fee,collections_fee,total_fees,vat,net_amount,payment_date,payment_reference\nSETTLE-2026-11-001,2026-11,10.00,2.50,0.35,2.85,0.43,6.72,2026-12-03,EFT-SETTLE-2026-11-001\n');
+  });
+
+  it('a JSON report sent as text/plain or with no type is taken when the body is JSON', async () => {
+    for (const type of ['text/plain', null]) {
+      const s = await stub({ jsonReportType: type });
+      await seeded(s);
+      const r = await premia(s, ['reports', 'collections', '--period', '2026-11', '--format', 'json']);
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout).results).toHaveLength(1);
+    }
+  });
+
+  it.each<[string, SpecStubOptions, string]>([
+    ['an HTML page sent as octet-stream', { csvType: 'application/octet-stream', csvBody: '<!DOCTYPE html><html><body>Sign in</body></html>' }, 'answered with an HTML page (application/octet-stream) instead of a CSV file'],
+    ['JSON when CSV was asked', { csvType: 'application/json', csvBody: '{"error":"nope"}' }, 'answered with application/json instead of a CSV file'],
+    ['an HTML page with text/html', { csvType: 'text/html', csvBody: '<html></html>' }, 'answered with text/html instead of a CSV file'],
+  ])('refused: %s (exit 1, no file written)', async (_name, options, message) => {
+    const s = await stub(options);
+    const out = join(dir, `refused-${Math.random().toString(36).slice(2)}`);
+    mkdirSync(out);
+    const r = await premia(s, ['reports', 'collections', '--period', '2026-11', '--output', join(out, 'r.csv')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`error: GET /v1/reports/collections ${message}`);
+    expect(readdirSync(out)).toEqual([]);
+  });
+});
+
+describe('G5/G11: the key is never printed, even when the server echoes it', () => {
+  it('a 401 that repeats the key', async () => {
+    const s = await stub({ echoKey: true });
+    const key = 'stub-key-SECRETSECRET-WXYZ';
+    const r = await premia({ url: s.url, key }, ['collections', 'get', 'c1']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('(the service said: Invalid or missing API key (key …WXYZ).)');
+    expect(r.stderr).not.toContain('SECRETSECRET');
+    const json = await premia({ url: s.url, key }, ['collections', 'get', 'c1', '--json']);
+    expect(json.stderr).not.toContain('SECRETSECRET');
+  });
+
+  it('a validation error that repeats the key (message and --json body)', async () => {
+    const s = await stub({ echoKey: true });
+    for (const args of [CREATE('POL-K', '500000'), [...CREATE('POL-K', '500000'), '--json']]) {
+      const r = await premia(s, args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('collection_amount must be at most 100000.00. (key …6789)');
+      expect(r.stderr).not.toContain(s.key);
+    }
+  });
+
+  it('a key of 8 characters or fewer shows nothing of itself in --debug or whoami', async () => {
+    const s = await stub({ key: 'k3y9' });
+    const r = await premia(s, ['--debug', 'whoami', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.json().api_key).toBe('…');
+    expect(r.stderr).toContain('key … from env');
+    expect(r.stderr).not.toContain('k3y9');
+  });
+});
+
+describe('G6: simulate is local-only whichever way remote mode was chosen', () => {
+  it('PREMIA_BASE_URL and a default profile are refused like --base-url', async () => {
+    const s = await stub();
+    const byEnv = await premia(s, ['simulate', '--months', '1']);
+    expect(byEnv.code).toBe(1);
+    expect(byEnv.stderr).toContain("error: 'premia simulate' is local-only");
+    const env = home();
+    expect((await runPremia(['login', '--base-url', s.url], { cwd: dir, env: { ...env, PREMIA_API_KEY: s.key } })).code).toBe(0);
+    const byProfile = await runPremia(['simulate', '--months', '1'], { cwd: dir, env });
+    expect(byProfile.code).toBe(1);
+    expect(byProfile.stderr).toContain("error: 'premia simulate' is local-only");
+    expect(s.requests.filter((q) => q.method !== 'GET')).toEqual([]);
+  });
+});
+
+describe('G7/G8: errors and import results of other shapes', () => {
+  it.each<[SpecStubOptions['errorShape'], string, string]>([
+    ['message', 'error: The service answered HTTP 400: collection_amount must be at most 100000.00.\n  (code HTTP_400)\n', 'error: The service answered HTTP 409: A policy numbered POL-1 exists already.\n  (code HTTP_409)\n'],
+    [
+      'problem',
+      'error: The service answered HTTP 400: VALIDATION_ERROR: collection_amount must be at most 100000.00.\n  (code HTTP_400)\n',
+      'error: The service answered HTTP 409: DUPLICATE: A policy numbered POL-1 exists already.\n  (code HTTP_409)\n',
+    ],
+    ['text', 'error: The service answered HTTP 400: collection_amount must be at most 100000.00.\n  (code HTTP_400)\n', 'error: The service answered HTTP 409: A policy numbered POL-1 exists already.\n  (code HTTP_409)\n'],
+  ])('%s bodies: the server\'s words, exit 2 for 400 and 6 for 409', async (shape, invalid, duplicate) => {
+    const s = await stub({ errorShape: shape });
+    const bad = await premia(s, CREATE('POL-1', '500000'));
+    expect(bad.stderr).toBe(invalid);
+    expect(bad.code).toBe(2);
+    expect((await premia(s, CREATE('POL-1'))).code).toBe(0);
+    const dup = await premia(s, CREATE('POL-1'));
+    expect(dup.stderr).toBe(duplicate);
+    expect(dup.code).toBe(6);
+  });
+
+  it('an import with errors of another shape prints each readably (and --json keeps them as sent)', async () => {
+    const errors = [{ line: 3, reason: 'bad amount' }, 'row 7: duplicate'];
+    const s = await stub({ importErrors: errors });
+    const r = await premia(s, ['policies', 'import', join(FIXTURES, 'policies.csv')]);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('Imported 520 policies; 2 rows failed.\n\n  {"line":3,"reason":"bad amount"}\n  row 7: duplicate\n');
+    const json = await premia(s, ['policies', 'import', join(FIXTURES, 'policies.csv'), '--json']);
+    expect(json.json().errors).toEqual(errors);
+  });
+});
+
+describe('G12: a key with whitespace around it', () => {
+  it('a trailing newline (a key from a secret file) is trimmed; a control character inside is exit 4 before any request', async () => {
+    const s = await stub();
+    const ok = await premia({ url: s.url, key: `${s.key}\n` }, ['whoami', '--json']);
+    expect(ok.code).toBe(0);
+    expect(s.requests.every((q) => q.headers['x-api-key'] === undefined || q.headers['x-api-key'] === s.key)).toBe(true);
+    const before = s.requests.length;
+    const bad = await premia({ url: s.url, key: 'spec-key\u0007-0123' }, ['whoami']);
+    expect(bad.code).toBe(4);
+    expect(bad.stderr).toBe('error: The API key has characters an HTTP header cannot carry (control characters or non-ASCII): check where it was copied from.\n  (code UNAUTHORIZED)\n');
+    expect(s.requests.length).toBe(before);
+  });
+});
+
+describe("G14: --output DIR with the server's file name", () => {
+  it.each([
+    ['attachment; filename="statement.csv"', 'statement.csv'],
+    ['attachment; filename=".profile"', 'SID.csv'],
+    ['attachment; filename="../escape.csv"', 'SID.csv'],
+    ['attachment; filename="a/b.csv"', 'SID.csv'],
+    ['attachment; filename="a\\\\b.csv"', 'SID.csv'],
+    ['attachment; filename=..', 'SID.csv'],
+  ])('Content-Disposition %s → %s', async (disposition, expected) => {
+    const s = await stub({ exportDisposition: disposition });
+    const ids = await seeded(s);
+    const out = join(dir, `out-${Math.random().toString(36).slice(2)}`);
+    mkdirSync(out);
+    const r = await premia(s, ['settlements', 'export', ids.settlement, '--output', out]);
+    expect(r.code).toBe(0);
+    expect(readdirSync(out)).toEqual([expected.replace('SID', ids.settlement)]);
+  });
+});
