@@ -1,6 +1,6 @@
 /** `premia simulate`: the README's main job. */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO, runCli, tempDir } from '../helpers/cli.js';
@@ -93,6 +93,13 @@ describe('premia simulate', () => {
     const again = await runCli(['--db', db, 'simulate', '--out', 'used'], { cwd: tmp.dir });
     expect(again.code).toBe(6);
     expect(again.stderr).toContain('already has a collections run; simulate needs a new store');
+  });
+
+  it('PREMIA_DB does not choose its store: the fixtures never land in the store a shell exported', async () => {
+    const db = join(tmp.dir, 'real.db');
+    const r = await runCli(['simulate', '--out', 'env', '--json'], { cwd: tmp.dir, env: { PREMIA_DB: db } });
+    expect(r.code).toBe(0);
+    expect(existsSync(db)).toBe(false);
   });
 
   it('the quick start: the built binary, from any directory', () => {

@@ -79,12 +79,13 @@ export default async function simulate({ ctx, globals, opts, ui }: CommandEnv): 
   const bankFile = bankOption === 'none' ? null : (bankOption ?? DEFAULT_BANK);
   const outDir = resolve(ctx.cwd, opts.out as string);
 
-  // A fresh in-memory store unless --db (or PREMIA_DB) names one; never a service.
+  // A fresh in-memory store unless --db names one on the command line; never a service. Not
+  // PREMIA_DB: a shell that exported it for the month's real work must not get the fixtures in.
   if (globals.baseUrl !== undefined || globals.profile !== undefined) throw localOnly('premia simulate');
   // Remote mode chosen by PREMIA_BASE_URL, PREMIA_PROFILE or a default profile refuses the same way.
   // (resolveTarget, not ctx.target: that one is remembered, and the store is chosen below.)
   if (globals.db === undefined && (await resolveTarget(ctx, globals)).mode === 'remote') throw localOnly('premia simulate');
-  const dbChosen = globals.db ?? ctx.env.PREMIA_DB;
+  const dbChosen = globals.db;
   // A temporary store takes the default seed explicitly, so its ids too are the same every run.
   const b = await ctx.backend({ ...globals, db: dbChosen ?? ':memory:', seed: globals.seed ?? (dbChosen === undefined ? '1' : undefined) }); // '1': the default seed
   if (b.mode !== 'local') throw usageError('simulate runs on a local store; drop --base-url / PREMIA_BASE_URL to use it.');
