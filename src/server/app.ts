@@ -134,6 +134,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     // the spec's error body and an X-Request-Id; it is answered before authentication.
     frameworkErrors: (err, request, reply) => {
       const { error } = toPremiaError(err, limits);
+      // No onResponse hook runs for these requests: their access-log line is written here.
+      const started = performance.now();
+      reply.raw.once('finish', () => logLine(request.method, request.url, error.status, performance.now() - started, request.id));
       void (reply as FastifyReply)
         .code(error.status)
         .header('x-request-id', request.id)
