@@ -171,7 +171,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   // JSON: fastify's parser (prototype-poisoning refused, the body limit kept), plus two rules of
   // ours: an empty body is no body (so an optional body may be left out even with a JSON
   // Content-Type), and a key given twice in one object is refused, not resolved last-wins.
-  const defaultJson = app.getDefaultJsonParser('error', 'ignore');
+  const defaultJson = app.getDefaultJsonParser('error', 'error'); // fastify's defaults: __proto__ and constructor.prototype refused
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;

@@ -195,6 +195,8 @@ describe('G6: a JSON body with a key given twice is refused, naming the key', ()
   it('keeps the prototype-poisoning guard and the body limit', async () => {
     const proto = await call(s.app, 'POST', '/v1/settlements', { key: s.keys.acme, payload: '{"__proto__":{"x":1}}', headers: { 'content-type': 'application/json' } });
     refused(proto, 400, 'VALIDATION_ERROR', { field: 'body', code: 'INVALID_JSON' });
+    const ctor = await call(s.app, 'POST', '/v1/settlements', { key: s.keys.acme, payload: '{"constructor":{"prototype":{"x":1}}}', headers: { 'content-type': 'application/json' } });
+    refused(ctor, 400, 'VALIDATION_ERROR', { field: 'body', code: 'INVALID_JSON' });
     const large = await call(s.app, 'POST', '/v1/settlements', { key: s.keys.acme, body: { period_month: '2026-11', pad: 'x'.repeat(1024 * 1024) } });
     refused(large, 413, 'PAYLOAD_TOO_LARGE');
   });
