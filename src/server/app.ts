@@ -36,7 +36,8 @@ import {
 } from '../domain/requests.js';
 import type { Store } from '../store/store.js';
 import { claimKey, completeKey, readIdempotencyKey, releaseKey, requestHash } from './idempotency.js';
-import { errorBody, JSON_TYPE, sendDownload, sendJson, toPremiaError } from './http.js';
+import { errorBody, JSON_TYPE, SERVICE_UNAVAILABLE, sendDownload, sendJson, toPremiaError } from './http.js';
+import { duplicateKey, duplicateKeyError } from './json.js';
 import { authenticate, type Principal } from './keys.js';
 import { openApiDocument } from './openapi.js';
 import { receiveFile, type ReceivedFile } from './upload.js';
@@ -81,6 +82,20 @@ class RateLimited extends PremiaError {
   }
 }
 
+/** The challenge of a 401 (RFC 9110 §11.6.1): the key goes in the X-API-Key header. */
+export const WWW_AUTHENTICATE = 'ApiKey realm="premia", header="X-API-Key"';
+
+/** The answer to what Node's HTTP parser refuses (see clientErrorHandler). */
+function clientErrorAnswer(code: string | undefined): { status: number; reason: string; code: string; message: string } {
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return { status: 431, reason: 'Request Header Fields Too Large', code: 'HEADERS_TOO_LARGE', message: 'The request headers are larger than the server accepts.' };
+  }
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT' || code === 'ERR_HTTP_HEADERS_TIMEOUT') {
+    return { status: 408, reason: 'Request Timeout', code: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time.' };
+  }
+  return { status: 400, reason: 'Bad Request', code: 'VALIDATION_ERROR', message: 'The request is not valid HTTP (a malformed request line or header).' };
+}
+
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
@@ -102,6 +117,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   const tmpDir = options.tmpDir ?? tmpdir();
   const log = options.log ?? (() => {});
   const limits = { jsonLimit, uploadLimit };
+  const logLine = (method: string, url: string, status: number, ms: number, id: string) =>
+    log(`${new Date().toISOString()} ${method} ${url.split('?', 1)[0]} ${status} ${ms.toFixed(1)}ms ${id}`);
 
   const app = Fastify({
     logger: false,
@@ -111,11 +128,64 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : randomUUID();
     },
-    return503OnClosing: true,
+    // While closing, new requests get premia's 503 (the onRequest hook below), not fastify's body.
+    return503OnClosing: false,
+    // A URL fastify's router cannot take (a bad percent-escape, an over-long parameter) still gets
+    // the spec's error body and an X-Request-Id; it is answered before authentication.
+    frameworkErrors: (err, request, reply) => {
+      const { error } = toPremiaError(err, limits);
+      // No onResponse hook runs for these requests: their access-log line is written here.
+      const started = performance.now();
+      reply.raw.once('finish', () => logLine(request.method, request.url, error.status, performance.now() - started, request.id));
+      void (reply as FastifyReply)
+        .code(error.status)
+        .header('x-request-id', request.id)
+        .header(MARKER_HEADER, VERSION)
+        .type(JSON_TYPE)
+        .send(errorBody(error, request.id));
+    },
+    // What Node's HTTP parser refuses before there is a request at all (a malformed request line
+    // or header, headers over the size limit, a request that took too long to arrive): a raw
+    // response with the spec's body and a request id of its own, then the connection is closed.
+    clientErrorHandler: (err, socket) => {
+      const e = err as NodeJS.ErrnoException;
+      if (e.code === 'ECONNRESET' || socket.destroyed) return;
+      const id = randomUUID();
+      const answer = clientErrorAnswer(e.code);
+      const pending = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+      if (socket.writable && !pending?.headersSent) {
+        const body = errorBody(new PremiaError(answer.code, answer.message, { status: answer.status }), id);
+        socket.write(
+          `HTTP/1.1 ${answer.status} ${answer.reason}\r\n` +
+            `Content-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+            `X-Request-Id: ${id}\r\n${MARKER_HEADER}: ${VERSION}\r\nConnection: close\r\n\r\n${body}`,
+        );
+        log(`${new Date().toISOString()} - - ${answer.status} 0.0ms ${id} (${e.code ?? 'client error'})`);
+      }
+      socket.destroy(err);
+    },
   });
   app.decorateRequest('principal', null);
   // JSON only: a text/plain body is a 415, not a string handed to a handler.
   app.removeContentTypeParser('text/plain');
+  // JSON: fastify's parser (prototype-poisoning refused, the body limit kept), plus two rules of
+  // ours: an empty body is no body (so an optional body may be left out even with a JSON
+  // Content-Type), and a key given twice in one object is refused, not resolved last-wins.
+  const defaultJson = app.getDefaultJsonParser('error', 'error'); // fastify's defaults: __proto__ and constructor.prototype refused
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string;
+    if (text.length === 0) {
+      done(null, undefined);
+      return;
+    }
+    defaultJson(request, text, (err: Error | null, value?: unknown) => {
+      if (err) return done(err, undefined);
+      const duplicate = duplicateKey(text);
+      if (duplicate !== null) return done(duplicateKeyError(duplicate), undefined);
+      done(null, value);
+    });
+  });
   await app.register(multipart, { limits: { fileSize: uploadLimit, files: 1 } });
   await app.register(rateLimit, { global: false });
   const limiter =
@@ -133,6 +203,19 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   app.addHook('preClose', async () => {
     closing = true;
   });
+  // A request that arrives while the server shuts down (on a connection opened before) is not
+  // started: 503 SERVICE_UNAVAILABLE, and its connection closes. Clients retry a 503.
+  app.addHook('onRequest', async () => {
+    if (closing) {
+      throw new PremiaError(SERVICE_UNAVAILABLE, 'The service is shutting down; retry in a moment (with the same Idempotency-Key).', { status: 503 });
+    }
+  });
+  // Every route (method and path pattern), so that a known path with the wrong method is a 405.
+  const routes: Array<{ method: string; pattern: RegExp }> = [];
+  app.addHook('onRoute', (route) => {
+    const pattern = new RegExp(`^${route.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+')}$`);
+    for (const method of [route.method].flat()) routes.push({ method, pattern });
+  });
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
     reply.header(MARKER_HEADER, VERSION);
@@ -140,18 +223,23 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     return payload;
   });
   app.addHook('onResponse', async (request, reply) => {
-    const path = request.url.split('?', 1)[0];
-    log(`${new Date().toISOString()} ${request.method} ${path} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms ${request.id}`);
+    logLine(request.method, request.url, reply.statusCode, reply.elapsedTime, request.id);
   });
 
   app.setErrorHandler((err, request, reply) => {
     const { error, internal } = toPremiaError(err, limits);
     if (internal) log(`${new Date().toISOString()} error ${request.id}: ${(err as Error)?.stack ?? String(err)}`);
     if (err instanceof RateLimited) reply.header('retry-after', String(err.retryAfter));
+    if (error.status === 401) reply.header('www-authenticate', WWW_AUTHENTICATE);
     return reply.code(error.status).type(JSON_TYPE).send(errorBody(error, request.id));
   });
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?', 1)[0];
+    const path = request.url.split('?', 1)[0]!;
+    const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))].sort();
+    if (allowed.length > 0) {
+      const error = new PremiaError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; it takes ${allowed.join(', ')}.`, { status: 405 });
+      return reply.code(405).header('allow', allowed.join(', ')).type(JSON_TYPE).send(errorBody(error, request.id));
+    }
     const error = new PremiaError('NOT_FOUND', `There is no endpoint ${request.method} ${path}; see GET /v1/openapi.json for the endpoints.`);
     return reply.code(404).type(JSON_TYPE).send(errorBody(error, request.id));
   });
@@ -164,6 +252,15 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         if (limiter) {
           const verdict = await limiter(request);
           if (!verdict.isAllowed && verdict.isExceeded) throw new RateLimited(Math.max(1, verdict.ttlInSeconds));
+        }
+        if (request.method === 'POST' || request.method === 'PATCH' || request.method === 'PUT') {
+          // A compressed body is not decoded (nor mistaken for plain JSON): 415 before it is read.
+          const encoding = request.headers['content-encoding'];
+          if (encoding !== undefined && !/^\s*identity\s*$/i.test(encoding)) {
+            throw new PremiaError('UNSUPPORTED_MEDIA_TYPE', `Content-Encoding '${encoding.slice(0, 40)}' is not accepted: send the body uncompressed.`, {
+              details: [{ field: 'Content-Encoding', code: 'UNSUPPORTED_ENCODING', message: 'only identity (no Content-Encoding) is accepted' }],
+            });
+          }
         }
         // A bad Idempotency-Key is refused before the body is read.
         if (request.method === 'POST' || request.method === 'PATCH') readIdempotencyKey(request.headers['idempotency-key']);
@@ -198,7 +295,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         const claim = await claimKey(store, {
           clientId,
           key,
-          hash: requestHash(request.method, request.url, hashBody, fileSha256),
+          // The path without its query: query parameters of these routes are refused or ignored.
+          hash: requestHash(request.method, request.url.split('?', 1)[0]!, hashBody, fileSha256),
           method: request.method,
           path: request.url.split('?', 1)[0]!,
           now: now().getTime(),
@@ -211,14 +309,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         try {
           value = await action();
         } catch (e) {
-          const { error, internal } = toPremiaError(e, limits);
-          if (internal || error.status >= 500) await releaseKey(store, clientId, key).catch(() => {});
-          else {
-            // Keep the refusal for replay; if even that fails, free the key rather than leave it in progress.
-            await completeKey(store, clientId, key, { status: error.status, contentType: JSON_TYPE, body: errorBody(error, request.id) }).catch(
-              () => releaseKey(store, clientId, key).catch(() => false),
-            );
-          }
+          // Only what the server did is kept: a refusal (4xx) or a failure (5xx) frees the key, so
+          // a rerun with it, after the state has changed, gets a fresh answer.
+          await releaseKey(store, clientId, key).catch(() => {});
           throw e;
         }
         const body = stringifyJson(value);
@@ -237,8 +330,10 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         request: FastifyRequest,
         reply: FastifyReply,
         importFile: (b: LocalBackend, file: ReceivedFile) => Promise<unknown>,
+        spec: boolean,
       ): Promise<FastifyReply> {
-        validateNoQuery(query(request));
+        // The spec's import ignores query parameters (see specQuery); premia's bank import refuses them.
+        if (!spec) validateNoQuery(query(request));
         const file = await receiveFile(request, uploadLimit, tmpDir);
         let outcome: Outcome;
         try {
@@ -261,14 +356,16 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       });
 
       // -- policies --------------------------------------------------------------------------
+      // The spec's endpoints ignore query parameters they do not define (specQuery); premia's
+      // extensions refuse them (validateNoQuery, the list validators), so a mistyped filter of
+      // a premia client is an error rather than a silently unfiltered answer.
       v1.post('/policies', async (request, reply) => {
-        validateNoQuery(query(request));
         const raw = jsonBody(request, false);
         const input = validatePolicyInput(raw);
         return mutate(request, reply, 201, raw, () => backendOf(request).createPolicy(input));
       });
       v1.post('/policies/import', async (request, reply) =>
-        upload(request, reply, (b, file) => b.importPolicies(file.open())),
+        upload(request, reply, (b, file) => b.importPolicies(file.open()), true),
       );
       v1.get('/policies', async (request, reply) => {
         const q = validatePolicyListQuery(query(request));
@@ -279,7 +376,6 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         return sendJson(reply, 200, await backendOf(request).getPolicy(request.params.id));
       });
       v1.patch<{ Params: { id: string } }>('/policies/:id', async (request, reply) => {
-        validateNoQuery(query(request));
         const raw = jsonBody(request, false);
         const patch = validatePolicyPatch(raw);
         return mutate(request, reply, 200, raw, () => backendOf(request).updatePolicy(request.params.id, patch));
@@ -287,7 +383,6 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 
       // -- collections -----------------------------------------------------------------------
       v1.post('/collections/execute', async (request, reply) => {
-        validateNoQuery(query(request));
         const raw = jsonBody(request, false);
         const input = validateExecuteRequest(raw);
         return mutate(request, reply, 202, raw, () => backendOf(request).executeCollections(input));
@@ -297,7 +392,6 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         return sendJson(reply, 200, await backendOf(request).listCollections(q));
       });
       v1.get<{ Params: { id: string } }>('/collections/:id', async (request, reply) => {
-        validateNoQuery(query(request));
         return sendJson(reply, 200, await backendOf(request).getCollection(request.params.id));
       });
       v1.get<{ Params: { id: string } }>('/collections/:id/explain', async (request, reply) => {
@@ -311,7 +405,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 
       // -- reports ---------------------------------------------------------------------------
       v1.get('/reports/collections', async (request, reply) => {
-        const q = validateReportQuery(query(request));
+        const q = validateReportQuery(specQuery(request, ['period_month', 'format']));
         return sendDownload(reply, await backendOf(request).collectionsReport(q.period_month, q.format));
       });
       v1.get('/reports/attempts', async (request, reply) => {
@@ -321,7 +415,6 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 
       // -- settlements -----------------------------------------------------------------------
       v1.post('/settlements', async (request, reply) => {
-        validateNoQuery(query(request));
         const raw = jsonBody(request, false);
         const input = validateSettlementRequest(raw);
         return mutate(request, reply, 201, raw, () => backendOf(request).createSettlement(input.period_month));
@@ -331,11 +424,10 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         return sendJson(reply, 200, await backendOf(request).listSettlements(q));
       });
       v1.get<{ Params: { id: string } }>('/settlements/:id', async (request, reply) => {
-        validateNoQuery(query(request));
         return sendJson(reply, 200, await backendOf(request).getSettlement(request.params.id));
       });
       v1.get<{ Params: { id: string } }>('/settlements/:id/export', async (request, reply) => {
-        const q = validateExportQuery(query(request));
+        const q = validateExportQuery(specQuery(request, ['lines']));
         return sendDownload(reply, await backendOf(request).exportSettlement(request.params.id, { lines: q.lines }));
       });
       v1.post<{ Params: { id: string } }>('/settlements/:id/mark-paid', async (request, reply) => {
@@ -375,7 +467,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
           return mutate(request, reply, 200, raw, () => backendOf(request).seedBank(input.seed));
         });
         v1.post('/bank/import', async (request, reply) =>
-          upload(request, reply, (b, file) => b.importBankTransactions(file.open())),
+          upload(request, reply, (b, file) => b.importBankTransactions(file.open()), false),
         );
         v1.get<{ Params: { customer_id: string } }>('/bank/accounts/:customer_id', async (request, reply) => {
           validateNoQuery(query(request));
@@ -414,6 +506,17 @@ function principalOf(request: FastifyRequest): Principal {
 
 function query(request: FastifyRequest): Record<string, unknown> {
   return (request.query ?? {}) as Record<string, unknown>;
+}
+
+/**
+ * The query parameters of one of the spec's endpoints that it (or premia, like `lines`) defines;
+ * any other is ignored, as a spec-only client may add one (a cache-buster such as `_=1`).
+ */
+function specQuery(request: FastifyRequest, names: readonly string[]): Record<string, unknown> {
+  const all = query(request);
+  const known: Record<string, unknown> = {};
+  for (const name of names) if (Object.hasOwn(all, name)) known[name] = all[name];
+  return known;
 }
 
 /**

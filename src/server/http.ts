@@ -60,7 +60,7 @@ export interface ErrorContext {
  */
 export function toPremiaError(e: unknown, ctx: ErrorContext): { error: PremiaError; internal: boolean } {
   if (e instanceof PremiaError) {
-    if (e.status >= 500 && e.code !== 'NOT_SUPPORTED') {
+    if (e.status >= 500 && e.code !== 'NOT_SUPPORTED' && e.code !== SERVICE_UNAVAILABLE) {
       const message =
         e.code === 'STORE_BUSY'
           ? 'The store is busy (another process holds it); try again shortly.'
@@ -97,17 +97,33 @@ export function toPremiaError(e: unknown, ctx: ErrorContext): { error: PremiaErr
     case 'FST_PARTS_LIMIT':
     case 'FST_FIELDS_LIMIT':
       return known(
-        validationError('Send exactly one file, in a part named file.', [{ field: 'file', code: 'TOO_MANY_PARTS', message: 'the form has too many parts' }]),
+        validationError('Send exactly one file, in a part named file; nothing was imported.', [
+          { field: 'file', code: 'TOO_MANY_PARTS', message: 'the form has more than one file or too many parts' },
+        ]),
       );
     case 'FST_MP_PREMATURE_CLOSE':
       return known(
         validationError('The upload ended before the file was complete.', [{ field: 'file', code: 'INCOMPLETE', message: 'the multipart body ended early' }]),
+      );
+    case 'FST_ERR_BAD_URL':
+      return known(
+        validationError('The URL has a malformed percent-escape (%XX); encode the path as UTF-8.', [
+          { field: 'path', code: 'INVALID_ENCODING', message: 'the path is not valid percent-encoded UTF-8' },
+        ]),
+      );
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return known(
+        validationError('A path segment is longer than 100 characters; no id or number is that long.', [
+          { field: 'path', code: 'TOO_LONG', message: 'a path segment is longer than 100 characters' },
+        ]),
       );
     case 'FST_PROTO_VIOLATION':
       return known(validationError('A form field name is not allowed.', [{ field: 'file', code: 'INVALID_FIELD', message: 'forbidden field name' }]));
     default:
       break;
   }
+  const malformed = malformedMultipart(e);
+  if (malformed) return known(malformed);
   const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
   if (status === 400 || (e instanceof SyntaxError && status < 500)) {
     // Malformed JSON (and the prototype-poisoning guard) arrive here.
@@ -125,6 +141,31 @@ export function toPremiaError(e: unknown, ctx: ErrorContext): { error: PremiaErr
     internal: true,
   };
 }
+
+/**
+ * busboy's errors for a multipart body that is not one: no boundary (or an empty or over-long one)
+ * in the Content-Type, or a body that ends before its closing boundary. They carry no code, only
+ * a message; errors of the file system (which carry a code) are never taken for them.
+ */
+export function malformedMultipart(e: unknown): PremiaError | null {
+  if (!(e instanceof Error) || (e as NodeJS.ErrnoException).code !== undefined || e instanceof PremiaError) return null;
+  const m = e.message;
+  if (/^Multipart: Boundary not found$|^Boundary required$|^The needle (cannot be an empty|cannot have a length bigger)/.test(m)) {
+    return validationError(
+      'The multipart body has no usable boundary: send Content-Type: multipart/form-data; boundary=... with a body in that form (curl -F file=@policies.csv does both); nothing was imported.',
+      [{ field: 'file', code: 'MALFORMED_MULTIPART', message: 'the Content-Type has no usable multipart boundary' }],
+    );
+  }
+  if (/^Unexpected end of multipart data$|terminated early due to unexpected end of multipart data$/.test(m)) {
+    return validationError('The multipart body ended before its closing boundary: the upload is incomplete or not multipart/form-data; nothing was imported.', [
+      { field: 'file', code: 'INCOMPLETE', message: 'the multipart body ended before its closing boundary' },
+    ]);
+  }
+  return null;
+}
+
+/** The code of a 503 answered while the server shuts down (STORE_BUSY is the store held by another process). */
+export const SERVICE_UNAVAILABLE = 'SERVICE_UNAVAILABLE';
 
 function known(error: PremiaError): { error: PremiaError; internal: boolean } {
   return { error, internal: false };

@@ -4,8 +4,11 @@
  * (with `Idempotent-Replayed: true`), the same key with another request is 422
  * IDEMPOTENCY_KEY_REUSED, and a retry while the first still runs is 409 IDEMPOTENCY_IN_PROGRESS.
  * The row is claimed in a BEGIN IMMEDIATE transaction before the work starts, so two servers on
- * one store cannot both run it. 5xx results are not kept (the row is deleted): a retry runs again.
- * Requests refused before any work (bad body, 401, 413, 429) are not recorded at all.
+ * one store cannot both run it. Only 2xx results are kept: a refusal (4xx) or a failure (5xx)
+ * deletes the row, so a retry runs again and answers from the state it then finds (a cron rerun
+ * after the period closed gets the statement, not the stored PERIOD_OPEN). Requests refused
+ * before any work (bad body, 401, 413, 429) are not recorded at all. Rows stored by earlier
+ * versions, which kept refusals, still replay until they expire.
  *
  * Abandoned keys: the claim records its owner (host name, process id, a random token of the
  * process, start time). A process that dies mid-request never completes or releases its claim,
@@ -193,7 +196,7 @@ export async function completeKey(
   );
 }
 
-/** Forget a claimed key (the request failed with a 5xx: a retry may run again). */
+/** Forget a claimed key (the request was refused or failed: a retry may run again). */
 export async function releaseKey(store: Store, clientId: number, key: string, owner: IdempotencyOwner = PROCESS_OWNER): Promise<boolean> {
   return store.transaction((trx) => deleteIdempotencyKey(trx, clientId, key, owner.token));
 }

@@ -100,13 +100,24 @@ describe('Idempotency-Key', () => {
     expect(retry.json().error.code).toBe('IDEMPOTENCY_IN_PROGRESS');
   });
 
-  it('replays a stored 4xx with the new request id', async () => {
+  it('does not store a 4xx refusal: the retry runs again (see hardening.test.ts G9)', async () => {
     const missing = await call(s.app, 'PATCH', '/v1/policies/NOPE', { key: s.keys.acme, body: { status: 'lapsed' }, headers: withKey('p1') });
     expect(missing.status).toBe(404);
-    const replay = await call(s.app, 'PATCH', '/v1/policies/NOPE', { key: s.keys.acme, body: { status: 'lapsed' }, headers: withKey('p1') });
+    expect(await findIdempotencyKey(s.backend.store.db, ACME, 'p1')).toBeUndefined();
+    const again = await call(s.app, 'PATCH', '/v1/policies/NOPE', { key: s.keys.acme, body: { status: 'lapsed' }, headers: withKey('p1') });
+    expect(again.status).toBe(404);
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('replays a 4xx stored by an earlier premia (which kept refusals) with the new request id', async () => {
+    const hash = requestHash('PATCH', '/v1/policies/NOPE', { status: 'lapsed' });
+    await claimKey(s.backend.store, { clientId: ACME, key: 'old', hash, method: 'PATCH', path: '/v1/policies/NOPE', now: Date.now() });
+    const body = '{"error":{"code":"NOT_FOUND","message":"Policy \'NOPE\' was not found.","request_id":"first-request"}}';
+    await completeKey(s.backend.store, ACME, 'old', { status: 404, contentType: 'application/json; charset=utf-8', body });
+    const replay = await call(s.app, 'PATCH', '/v1/policies/NOPE', { key: s.keys.acme, body: { status: 'lapsed' }, headers: withKey('old') });
     expect(replay.status).toBe(404);
     expect(replay.headers['idempotent-replayed']).toBe('true');
-    expect(replay.json().error.message).toBe(missing.json().error.message);
+    expect(replay.json().error.message).toBe("Policy 'NOPE' was not found.");
     expect(replay.json().error.request_id).toBe(replay.headers['x-request-id']);
 
   });

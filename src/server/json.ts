@@ -1,0 +1,60 @@
+/**
+ * Duplicate keys in a JSON body. JSON.parse keeps the last of two equal keys; for money and
+ * identity fields that is a guess premia will not make (`{"policy_number":"J-7","policy_number":"J-8"}`
+ * is ambiguous), so the server refuses such a body, naming the key.
+ */
+import { validationError, type PremiaError } from '../domain/errors.js';
+
+/**
+ * The path of the first key that appears twice in one object (`policy_number`, `a.b`,
+ * `items[2].id`), or null. `text` must be valid JSON (it is scanned only after JSON.parse took it).
+ */
+export function duplicateKey(text: string): string | null {
+  interface Frame {
+    /** The keys seen so far (objects), or null (arrays). */
+    keys: Set<string> | null;
+    path: string;
+    expectKey: boolean;
+    lastKey: string;
+    index: number;
+  }
+  const stack: Frame[] = [];
+  const childPath = (parent: Frame | undefined): string => {
+    if (!parent) return '';
+    if (parent.keys) return parent.path === '' ? parent.lastKey : `${parent.path}.${parent.lastKey}`;
+    return `${parent.path}[${parent.index}]`;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      let j = i + 1;
+      while (text.charCodeAt(j) !== 0x22) j += text.charCodeAt(j) === 0x5c /* \ */ ? 2 : 1;
+      const top = stack[stack.length - 1];
+      if (top?.keys && top.expectKey) {
+        const key = JSON.parse(text.slice(i, j + 1)) as string;
+        if (top.keys.has(key)) return top.path === '' ? key : `${top.path}.${key}`;
+        top.keys.add(key);
+        top.expectKey = false;
+        top.lastKey = key;
+      }
+      i = j;
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      const path = childPath(stack[stack.length - 1]);
+      stack.push({ keys: c === 0x7b ? new Set() : null, path, expectKey: true, lastKey: '', index: 0 });
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      stack.pop();
+    } else if (c === 0x2c /* , */) {
+      const top = stack[stack.length - 1];
+      if (top?.keys) top.expectKey = true;
+      else if (top) top.index++;
+    }
+  }
+  return null;
+}
+
+export function duplicateKeyError(path: string): PremiaError {
+  const shown = path.length > 100 ? `${path.slice(0, 100)}…` : path;
+  return validationError(`The JSON body gives ${shown} more than once; send each field once.`, [
+    { field: shown, code: 'DUPLICATE_KEY', message: `${shown} appears more than once in the same object` },
+  ]);
+}

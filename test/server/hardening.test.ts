@@ -1,0 +1,382 @@
+/**
+ * HTTP hardening (issue 5 audit, gaps G1, G2, G5–G9): client mistakes answered with the spec's
+ * error body and an X-Request-Id (never a 500, never fastify's own body), and the HTTP details a
+ * spec-only client may rely on (405 with Allow, WWW-Authenticate, ignored cache-busters).
+ */
+import { readdirSync } from 'node:fs';
+import { connect, type AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WWW_AUTHENTICATE } from '../../src/server/app.js';
+import { duplicateKey } from '../../src/server/json.js';
+import { findIdempotencyKey } from '../../src/store/repos/idempotency.js';
+import { call, multipart, POLICY, startServer, type Reply, type TestServer } from './helpers.js';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startServer();
+});
+afterAll(async () => {
+  await s.close();
+});
+
+const ACME = 2; // the client id of s.keys.acme
+const policyCount = async () => (await s.backend.store.db.selectFrom('policies').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+
+/** The error's status, code and first detail, and its request id equal to X-Request-Id. */
+function refused(res: Reply, status: number, code: string, detail?: { field: string; code: string }): void {
+  expect(res.status, res.text).toBe(status);
+  expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+  expect(res.json().error.code).toBe(code);
+  expect(res.json().error.request_id).toBe(res.headers['x-request-id']);
+  expect(res.headers['x-premia-version']).toBeDefined();
+  if (detail) expect(res.json().error.details[0]).toMatchObject(detail);
+}
+
+/** No stack was logged: client mistakes are not internal errors. */
+function noStackLogged(): void {
+  expect(s.logs.filter((l) => / error /.test(l))).toEqual([]);
+}
+
+describe('G1: a malformed multipart body is a 400, not a 500', () => {
+  const upload = (contentType: string, payload: string) =>
+    call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, payload, headers: { 'content-type': contentType } });
+
+  it('no boundary in the Content-Type', async () => {
+    const res = await upload('multipart/form-data', 'x');
+    refused(res, 400, 'VALIDATION_ERROR', { field: 'file', code: 'MALFORMED_MULTIPART' });
+    expect(res.json().error.message).toContain('no usable boundary');
+  });
+
+  it('an empty or over-long boundary', async () => {
+    refused(await upload('multipart/form-data; boundary=""', 'x'), 400, 'VALIDATION_ERROR', { field: 'file', code: 'INCOMPLETE' });
+    refused(await upload(`multipart/form-data; boundary=${'b'.repeat(300)}`, 'x'), 400, 'VALIDATION_ERROR', { field: 'file', code: 'MALFORMED_MULTIPART' });
+  });
+
+  it('a body ending before the closing boundary', async () => {
+    const body = '--ZZ\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\ncustomer_id';
+    const res = await upload('multipart/form-data; boundary=ZZ', body);
+    refused(res, 400, 'VALIDATION_ERROR', { field: 'file', code: 'INCOMPLETE' });
+    expect(res.json().error.message).toContain('ended before its closing boundary');
+  });
+
+  it('garbage under a boundary', async () => {
+    refused(await upload('multipart/form-data; boundary=ZZ', 'garbage, not a form'), 400, 'VALIDATION_ERROR', { field: 'file', code: 'INCOMPLETE' });
+  });
+
+  it('imported nothing, left no temporary file and logged no stack', async () => {
+    expect(await policyCount()).toBe(0); // the first describe: nothing was created before
+    expect(readdirSync(s.dir).filter((f) => f.startsWith('premia-upload-'))).toEqual([]);
+    noStackLogged();
+  });
+});
+
+describe('G2: answers fastify or Node would write carry the spec body and X-Request-Id', () => {
+  it('a malformed percent-escape in the path (before authentication too)', async () => {
+    for (const key of [s.keys.acme, null]) {
+      const res = await call(s.app, 'GET', '/v1/policies/%E0%A4%A', { key });
+      refused(res, 400, 'VALIDATION_ERROR', { field: 'path', code: 'INVALID_ENCODING' });
+      // It has its access-log line like any other request.
+      expect(s.logs.some((l) => l.endsWith(` GET /v1/policies/%E0%A4%A 400 ${l.split(' ')[4]} ${res.headers['x-request-id']}`))).toBe(true);
+    }
+  });
+
+  it('a path parameter over 100 characters', async () => {
+    refused(await call(s.app, 'GET', `/v1/policies/${'p'.repeat(101)}`, { key: s.keys.acme }), 400, 'VALIDATION_ERROR', { field: 'path', code: 'TOO_LONG' });
+  });
+
+  describe('on a real socket', () => {
+    let port: number;
+    beforeAll(async () => {
+      await s.app.listen({ host: '127.0.0.1', port: 0 });
+      port = (s.app.server.address() as AddressInfo).port;
+    });
+
+    /** Send raw bytes, read until the server closes the connection. */
+    const raw = (bytes: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1');
+        let data = '';
+        socket.on('data', (d) => (data += d.toString()));
+        socket.on('end', () => resolve(data));
+        socket.on('close', () => resolve(data));
+        socket.on('error', reject);
+        socket.write(bytes);
+      });
+
+    const parse = (response: string) => {
+      const [head, body] = response.split('\r\n\r\n', 2) as [string, string];
+      const [statusLine, ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      return { status: Number(statusLine!.split(' ')[1]), headers, json: JSON.parse(body) };
+    };
+
+    it('a malformed header line: 400 with the spec body', async () => {
+      const res = parse(await raw(`GET /v1/clock HTTP/1.1\r\nHost: x\r\nX-API-Key: ${s.keys.acme}\r\nthis is not a header\r\n\r\n`));
+      expect(res.status).toBe(400);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.headers['connection']).toBe('close');
+      expect(res.json.error).toMatchObject({ code: 'VALIDATION_ERROR', request_id: res.headers['x-request-id'] });
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    });
+
+    it('headers over the size limit: 431 HEADERS_TOO_LARGE', async () => {
+      const res = parse(await raw(`GET /v1/clock HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
+      expect(res.status).toBe(431);
+      expect(res.json.error).toMatchObject({ code: 'HEADERS_TOO_LARGE', request_id: res.headers['x-request-id'] });
+    });
+  });
+});
+
+describe('G5: a form with a second file is refused whole', () => {
+  const CSV = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,POL-M1,LIFE,10.00\n';
+  const form = (second: string) => {
+    const one = multipart('file', 'a.csv', CSV);
+    const boundary = one.headers['content-type']!.split('boundary=')[1]!;
+    const extra = `--${boundary}\r\nContent-Disposition: form-data; name="${second}"; filename="b.csv"\r\nContent-Type: text/csv\r\n\r\n${CSV.replace('POL-M1', 'POL-M2')}\r\n`;
+    // Insert the second file part before the closing boundary.
+    const text = one.payload.toString();
+    const close = text.lastIndexOf(`--${boundary}--`);
+    return { payload: `${text.slice(0, close)}${extra}${text.slice(close)}`, headers: one.headers };
+  };
+
+  it.each(['file', 'other'])('two file parts (the second named %s): 400 TOO_MANY_PARTS, nothing imported', async (second) => {
+    const before = await policyCount();
+    const { payload, headers } = form(second);
+    const res = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, payload, headers: { ...headers, 'idempotency-key': `two-${second}` } });
+    refused(res, 400, 'VALIDATION_ERROR', { field: 'file', code: 'TOO_MANY_PARTS' });
+    expect(await policyCount()).toBe(before);
+    expect(readdirSync(s.dir).filter((f) => f.startsWith('premia-upload-'))).toEqual([]);
+    expect(await findIdempotencyKey(s.backend.store.db, ACME, `two-${second}`)).toBeUndefined();
+    noStackLogged();
+  });
+
+  it('a text field beside the one file is still fine', async () => {
+    const one = multipart('file', 'a.csv', CSV);
+    const boundary = one.headers['content-type']!.split('boundary=')[1]!;
+    const field = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n`);
+    const res = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, payload: Buffer.concat([field, one.payload]), headers: one.headers });
+    expect(res.status).toBe(200);
+    expect(res.json()).toEqual({ imported: 1, failed: 0, errors: [] });
+  });
+});
+
+describe('G6: a JSON body with a key given twice is refused, naming the key', () => {
+  it('POST /v1/policies: 400 DUPLICATE_KEY, nothing created', async () => {
+    const payload = '{"policy_number":"J-7","customer_id":"C1","external_customer_ref":"E1","product_code":"LIFE","collection_amount":10,"policy_number":"J-8"}';
+    const before = await policyCount();
+    const res = await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme, payload, headers: { 'content-type': 'application/json' } });
+    refused(res, 400, 'VALIDATION_ERROR', { field: 'policy_number', code: 'DUPLICATE_KEY' });
+    expect(res.json().error.message).toBe('The JSON body gives policy_number more than once; send each field once.');
+    expect(await policyCount()).toBe(before);
+  });
+
+  it('money too (PATCH collection_amount)', async () => {
+    const res = await call(s.app, 'PATCH', '/v1/policies/POL-1', {
+      key: s.keys.acme,
+      payload: '{"collection_amount": 10.00, "collection_amount": 1000.00}',
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    refused(res, 400, 'VALIDATION_ERROR', { field: 'collection_amount', code: 'DUPLICATE_KEY' });
+  });
+
+  it('finds duplicates at any depth, compares keys after unescaping, and is not fooled by strings', () => {
+    expect(duplicateKey('{"a":1,"b":2}')).toBeNull();
+    expect(duplicateKey('{"a":"b","b":"a"}')).toBeNull();
+    expect(duplicateKey('{"a":"{\\"a\\":1,","b":[{"a":1},{"a":2}]}')).toBeNull();
+    expect(duplicateKey('{"a":{"b":1,"b":2}}')).toBe('a.b');
+    expect(duplicateKey('[{"x":1},{"x":1,"x":2}]')).toBe('[1].x');
+    expect(duplicateKey('{"list":[0,{"k":[{"z":1,"z":1}]}]}')).toBe('list[1].k[0].z');
+    expect(duplicateKey('{"ab":1,"a\\u0062":2}')).toBe('ab');
+    expect(duplicateKey('{"a":1,"a ":2}')).toBeNull();
+    expect(duplicateKey(' "just a string" ')).toBeNull();
+  });
+
+  it('keeps the prototype-poisoning guard and the body limit', async () => {
+    const proto = await call(s.app, 'POST', '/v1/settlements', { key: s.keys.acme, payload: '{"__proto__":{"x":1}}', headers: { 'content-type': 'application/json' } });
+    refused(proto, 400, 'VALIDATION_ERROR', { field: 'body', code: 'INVALID_JSON' });
+    const ctor = await call(s.app, 'POST', '/v1/settlements', { key: s.keys.acme, payload: '{"constructor":{"prototype":{"x":1}}}', headers: { 'content-type': 'application/json' } });
+    refused(ctor, 400, 'VALIDATION_ERROR', { field: 'body', code: 'INVALID_JSON' });
+    const large = await call(s.app, 'POST', '/v1/settlements', { key: s.keys.acme, body: { period_month: '2026-11', pad: 'x'.repeat(1024 * 1024) } });
+    refused(large, 413, 'PAYLOAD_TOO_LARGE');
+  });
+});
+
+describe('G7: a Content-Encoding other than identity is 415', () => {
+  it.each([
+    ['a gzip body', gzipSync(JSON.stringify(POLICY)), 'gzip'],
+    ['a plain body labelled gzip', Buffer.from(JSON.stringify(POLICY)), 'gzip'],
+    ['br', Buffer.from(JSON.stringify(POLICY)), 'br'],
+    ['identity, then gzip', Buffer.from(JSON.stringify(POLICY)), 'identity, gzip'],
+  ])('%s: 415, nothing created', async (_what, payload, encoding) => {
+    const before = await policyCount();
+    const res = await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme, payload, headers: { 'content-type': 'application/json', 'content-encoding': encoding } });
+    refused(res, 415, 'UNSUPPORTED_MEDIA_TYPE', { field: 'Content-Encoding', code: 'UNSUPPORTED_ENCODING' });
+    expect(await policyCount()).toBe(before);
+  });
+
+  it('an upload too; identity is accepted', async () => {
+    const form = multipart('file', 'a.csv', 'x');
+    const upload = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, payload: form.payload, headers: { ...form.headers, 'content-encoding': 'gzip' } });
+    refused(upload, 415, 'UNSUPPORTED_MEDIA_TYPE');
+    const plain = await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme, body: { ...POLICY, policy_number: 'POL-ID' }, headers: { 'content-encoding': 'identity' } });
+    expect(plain.status).toBe(201);
+  });
+});
+
+describe('G8: HTTP details a spec-only client may expect', () => {
+  it.each([
+    ['DELETE', '/v1/policies/POL-1', 'GET, HEAD, PATCH'],
+    ['PUT', '/v1/settlements', 'GET, HEAD, POST'],
+    ['PATCH', '/v1/executions/x', 'GET, HEAD'],
+    ['DELETE', '/v1/policies/import', 'GET, HEAD, PATCH, POST'],
+    ['POST', '/v1/reports/collections', 'GET, HEAD'],
+    ['DELETE', '/v1/clock', 'GET, HEAD, PUT'],
+  ])('%s %s: 405 METHOD_NOT_ALLOWED with Allow: %s (with or without a key)', async (method, url, allow) => {
+    for (const key of [s.keys.acme, null]) {
+      const res = await call(s.app, method, url, { key });
+      refused(res, 405, 'METHOD_NOT_ALLOWED');
+      expect(res.headers['allow']).toBe(allow);
+      expect(res.json().error.message).toBe(`${method} is not allowed on ${url}; it takes ${allow}.`);
+    }
+  });
+
+  it('an unknown path is still 404', async () => {
+    refused(await call(s.app, 'DELETE', '/v1/nothing/here', { key: s.keys.acme }), 404, 'NOT_FOUND');
+  });
+
+  it('401 carries WWW-Authenticate', async () => {
+    for (const key of [null, 'pmk_wrong']) {
+      const res = await call(s.app, 'GET', '/v1/policies', { key });
+      refused(res, 401, 'UNAUTHORIZED');
+      expect(res.headers['www-authenticate']).toBe(WWW_AUTHENTICATE);
+      expect(WWW_AUTHENTICATE).toBe('ApiKey realm="premia", header="X-API-Key"');
+    }
+  });
+
+  it("the spec's endpoints ignore query parameters they do not define (a cache-buster)", async () => {
+    const report = await call(s.app, 'GET', '/v1/reports/collections?period_month=2026-11&_=1700000000', { key: s.keys.acme });
+    expect(report.status).toBe(200);
+    const json = await call(s.app, 'GET', '/v1/reports/collections?_=1&format=json&period_month=2026-11', { key: s.keys.acme });
+    expect(json.json()).toEqual({ period_month: '2026-11', results: [] });
+    // Their own parameters are still checked.
+    refused(await call(s.app, 'GET', '/v1/reports/collections?period_month=2026-13&_=1', { key: s.keys.acme }), 400, 'VALIDATION_ERROR', { field: 'period_month', code: 'INVALID_FORMAT' });
+    refused(await call(s.app, 'GET', '/v1/settlements/x/export?lines=maybe&_=1', { key: s.keys.acme }), 400, 'VALIDATION_ERROR', { field: 'lines', code: 'INVALID_VALUE' });
+    for (const [method, url, body] of [
+      ['GET', '/v1/collections/x?_=1', undefined],
+      ['GET', '/v1/settlements/x?_=1', undefined],
+      ['GET', '/v1/settlements/x/export?_=1', undefined],
+      ['PATCH', '/v1/policies/POL-404?_=1', { status: 'lapsed' }],
+    ] as const) {
+      refused(await call(s.app, method, url, { key: s.keys.acme, body }), 404, 'NOT_FOUND');
+    }
+    refused(await call(s.app, 'POST', '/v1/settlements?_=1', { key: s.keys.acme, body: { period_month: '2026-10' } }), 409, 'NO_COLLECTIONS');
+    refused(await call(s.app, 'POST', '/v1/collections/execute?_=1', { key: s.keys.acme, body: { period_month: '2026-11', policy_ids: ['POL-404'] } }), 400, 'VALIDATION_ERROR', {
+      field: 'policy_ids',
+      code: 'UNKNOWN_POLICY',
+    });
+  });
+
+  it("premia's extensions still refuse unknown query parameters", async () => {
+    for (const url of ['/v1/policies?bogus=1', '/v1/policies/POL-1?_=1', '/v1/settlements?_=1', '/v1/clock?_=1', '/v1/whoami?_=1']) {
+      const res = await call(s.app, 'GET', url, { key: s.keys.acme });
+      refused(res, 400, 'VALIDATION_ERROR');
+      expect(res.json().error.details.map((d: any) => d.code)).toContain('UNKNOWN_FIELD');
+    }
+  });
+
+  it('a cache-buster does not make an idempotent retry another request', async () => {
+    const body = { ...POLICY, policy_number: 'POL-CB' };
+    const first = await call(s.app, 'POST', '/v1/policies?_=1', { key: s.keys.acme, body, headers: { 'idempotency-key': 'cb-1' } });
+    expect(first.status).toBe(201);
+    const again = await call(s.app, 'POST', '/v1/policies?_=2', { key: s.keys.acme, body, headers: { 'idempotency-key': 'cb-1' } });
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.text).toBe(first.text);
+  });
+
+  it('an empty body where the body is optional (mark-paid) counts as {}', async () => {
+    const notFound = "Settlement 'SETTLE-2026-11-001' was not found. Check the id or number and try again.";
+    for (const headers of [{ 'content-type': 'application/json' }, { 'content-type': 'application/json', 'content-length': '0' }, {}]) {
+      const res = await call(s.app, 'POST', '/v1/settlements/SETTLE-2026-11-001/mark-paid', { key: s.keys.acme, payload: '', headers });
+      refused(res, 404, 'NOT_FOUND');
+      expect(res.json().error.message).toBe(notFound);
+    }
+  });
+
+  it('an empty body where a body is needed is 400 REQUIRED', async () => {
+    for (const url of ['/v1/settlements', '/v1/settlements/x/dispute', '/v1/clock/advance', '/v1/collections/execute']) {
+      const res = await call(s.app, 'POST', url, { key: s.keys.acme, payload: '', headers: { 'content-type': 'application/json' } });
+      refused(res, 400, 'VALIDATION_ERROR', { field: 'body', code: 'REQUIRED' });
+    }
+  });
+});
+
+describe('G9: only what the server did is kept for replay', () => {
+  it('a refusal (404) is not stored: the rerun with the same key gets a fresh answer', async () => {
+    const missing = await call(s.app, 'PATCH', '/v1/policies/POL-G9', { key: s.keys.acme, body: { collection_amount: 159.5 }, headers: { 'idempotency-key': 'g9' } });
+    refused(missing, 404, 'NOT_FOUND');
+    expect(await findIdempotencyKey(s.backend.store.db, ACME, 'g9')).toBeUndefined();
+    // The state changes: the policy now exists.
+    expect((await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme, body: { ...POLICY, policy_number: 'POL-G9' } })).status).toBe(201);
+    const rerun = await call(s.app, 'PATCH', '/v1/policies/POL-G9', { key: s.keys.acme, body: { collection_amount: 159.5 }, headers: { 'idempotency-key': 'g9' } });
+    expect(rerun.status).toBe(200);
+    expect(rerun.headers['idempotent-replayed']).toBeUndefined();
+    expect(await findIdempotencyKey(s.backend.store.db, ACME, 'g9')).toMatchObject({ status: 200 });
+    // From now on the success is what a retry with the key gets.
+    const replay = await call(s.app, 'PATCH', '/v1/policies/POL-G9', { key: s.keys.acme, body: { collection_amount: 159.5 }, headers: { 'idempotency-key': 'g9' } });
+    expect(replay.status).toBe(200);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.text).toBe(rerun.text);
+  });
+});
+
+describe('G2: a request arriving while the server shuts down', () => {
+  it('gets 503 SERVICE_UNAVAILABLE with the spec body; the request in flight still finishes', async () => {
+    const t = await startServer();
+    try {
+      await t.app.listen({ host: '127.0.0.1', port: 0 });
+      const port = (t.app.server.address() as AddressInfo).port;
+      const open = () => {
+        const socket = connect(port, '127.0.0.1');
+        let data = '';
+        socket.on('data', (d) => (data += d.toString()));
+        const done = new Promise<string>((resolve) => socket.on('close', () => resolve(data)));
+        socket.on('error', () => {});
+        return { socket, done, data: () => data };
+      };
+      // A: an upload in flight (headers and half the body sent).
+      const form = multipart('file', 'a.csv', 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,POL-S1,LIFE,10.00\n');
+      const a = open();
+      a.socket.write(
+        `POST /v1/policies/import HTTP/1.1\r\nHost: x\r\nX-API-Key: ${t.keys.acme}\r\nContent-Type: ${form.headers['content-type']}\r\n` +
+          `Content-Length: ${form.payload.length}\r\nConnection: close\r\n\r\n`,
+      );
+      a.socket.write(form.payload.subarray(0, 100));
+      // B: a connection opened before the shutdown, its request not yet complete.
+      const b = open();
+      b.socket.write('GET /v1/clock HTTP/1.1\r\nHost: x\r\n');
+      await new Promise((r) => setTimeout(r, 100));
+      const closed = t.app.close();
+      await new Promise((r) => setTimeout(r, 100));
+      b.socket.write(`X-API-Key: ${t.keys.acme}\r\n\r\n`);
+      const answerB = await b.done;
+      const [headB, bodyB] = answerB.split('\r\n\r\n', 2) as [string, string];
+      expect(headB).toMatch(/^HTTP\/1\.1 503 /);
+      expect(headB.toLowerCase()).toContain('connection: close');
+      expect(headB.toLowerCase()).toContain('content-type: application/json; charset=utf-8');
+      const id = /x-request-id: (\S+)/i.exec(headB)![1];
+      expect(JSON.parse(bodyB)).toEqual({
+        error: { code: 'SERVICE_UNAVAILABLE', message: 'The service is shutting down; retry in a moment (with the same Idempotency-Key).', request_id: id },
+      });
+      a.socket.write(form.payload.subarray(100));
+      const answerA = await a.done;
+      expect(answerA).toMatch(/^HTTP\/1\.1 200 /);
+      expect(answerA).toContain('{"imported":1,"failed":0,"errors":[]}');
+      await closed;
+      expect(t.logs.filter((l) => / error /.test(l))).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});
