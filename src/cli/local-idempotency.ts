@@ -2,7 +2,7 @@
  * `--idempotency-key` in local mode. A cron job that reruns a command with the same key must get
  * the same answer in both modes and act only once, so local mode keeps the same records the
  * service keeps (the idempotency table of the store, for the client acted for): a write whose
- * key was used before answers with the stored response (or the stored refusal), a different
+ * key was used before answers with the stored response (refusals are not stored), a different
  * request with the same key is IDEMPOTENCY_KEY_REUSED. The request identity (method, path, body
  * as it would be sent over HTTP, or the uploaded file's SHA-256) is the service's, so a key used
  * by a local command and by a request to `premia serve` on the same store means the same thing.
@@ -85,11 +85,9 @@ export class IdempotentBackend implements Backend {
     try {
       value = await action();
     } catch (e) {
-      if (e instanceof PremiaError && e.status < 500) {
-        await this.records.complete(key, e.status, stringifyJson(e.toBody(null))).catch(() => this.records.release(key).catch(() => false));
-      } else {
-        await this.records.release(key).catch(() => false);
-      }
+      // A refusal or failure is not kept, as the service does not keep it: the key stays free, so
+      // a cron rerun after the state changed (a period that has closed since) is judged afresh.
+      await this.records.release(key).catch(() => false);
       throw e;
     }
     try {
