@@ -6,7 +6,7 @@ import { stringifyJson } from '../../domain/json.js';
 import { formatCents } from '../../domain/money.js';
 import { addDays, dayNumber, fromDayNumber, isPeriod, lastDay, periodOf, type Period } from '../../domain/period.js';
 import { describeIncome, predictIncome as predictIncomeDays, type IncomeAnalysis } from '../../engine/income.js';
-import { isStrategy, renderWhy, STRATEGIES, WhyCode, type Why } from '../../engine/strategies.js';
+import { isStrategy, renderWhy, STRATEGY_NAMES, WhyCode, type Why } from '../../engine/strategies.js';
 import { decodePlans } from './plan-batches.js';
 import { csvRow } from '../../lib/csv-writer.js';
 import { setMeta } from '../../store/repos/meta.js';
@@ -45,8 +45,8 @@ export async function executeCollections(ctx: LocalContext, input: ExecuteInput)
   const period = checkPeriod(input.period_month);
   const strategy = input.strategy ?? 'smart';
   if (!isStrategy(strategy)) {
-    throw validationError(`strategy must be one of ${STRATEGIES.join(', ')}; got ${JSON.stringify(strategy)}.`, [
-      { field: 'strategy', code: 'INVALID_VALUE', message: `one of ${STRATEGIES.join(', ')}` },
+    throw validationError(`strategy must be one of ${STRATEGY_NAMES.join(', ')}; got ${JSON.stringify(strategy)}.`, [
+      { field: 'strategy', code: 'INVALID_VALUE', message: `one of ${STRATEGY_NAMES.join(', ')}` },
     ]);
   }
   const refs = input.policy_ids;

@@ -26,13 +26,14 @@ import { addDays, dayNumber, firstOpenPeriod, fromDayNumber, lastDay, periodOf, 
 import { isRetryable, type FailureReason } from '../../bank/types.js';
 import {
   DEFAULT_ENGINE_CONFIG,
-  isStrategy,
-  oracleDebits,
   planCustomer,
+  STRATEGY_LIST,
+  strategyCode,
   type CollectionView,
+  type DayDebit,
   type EngineConfig,
+  type Strategy,
   type Why,
-  type StrategyName,
 } from '../../engine/strategies.js';
 import type { StatementCache } from '../../store/sqlite-dialect.js';
 import { monthOf } from '../../domain/calendar.js';
@@ -80,7 +81,11 @@ export function engineSettings(meta: Map<string, string>): EngineSettings {
 }
 
 const NO_DAY = -0x7fffffff;
-const STRATEGY_CODES: StrategyName[] = ['smart', 'naive', 'oracle'];
+/** The strategies that take debits on the day itself (the oracle), and a scratch list for them. */
+const DAY_STRATEGIES: readonly Strategy[] = STRATEGY_LIST.filter((s) => s.debitsOnDay !== undefined);
+const DAY_DEBITS: DayDebit[] = [];
+/** planAll's scratch: per strategy code, whether one of the customer's collections wants planning. */
+const WANTS = new Uint8Array(STRATEGY_LIST.length);
 const STATUS_CODES: CollectionStatus[] = ['UNPAID', 'PAID_PARTIAL', 'PAID_FULL', 'CANCELLED'];
 const FAILURE_CODES: Array<string | null> = [null, 'INSUFFICIENT_FUNDS', 'ACCOUNT_CLOSED', 'PAYMENT_STOPPED', 'ACCOUNT_FROZEN'];
 const S_UNPAID = 0;
@@ -199,7 +204,7 @@ class Views {
       if (!v) {
         v = {
           policyNumber: '',
-          strategy: 'smart',
+          strategy: STRATEGY_LIST[0]!,
           due: 0,
           collected: 0,
           attempts: 0,
@@ -215,7 +220,7 @@ class Views {
       }
       const p = cs.periods[cs.period[c]!]!;
       v.policyNumber = cs.policyNumber[c]!;
-      v.strategy = STRATEGY_CODES[cs.strategy[c]!]!;
+      v.strategy = STRATEGY_LIST[cs.strategy[c]!]!;
       v.due = cs.due[c]!;
       v.collected = cs.collected[c]!;
       v.attempts = cs.attempts[c]!;
@@ -274,7 +279,8 @@ class EngineState {
   /** Per account: its collections are colStart .. colStart + colCount - 1. */
   readonly colStart: Int32Array;
   readonly colCount: Uint16Array;
-  readonly hasOracle: Uint8Array;
+  /** Per account: whether a collection's strategy takes debits on the day itself (the oracle). */
+  readonly hasDayDebits: Uint8Array;
   /** Collections changed since the last write. */
   readonly dirty: number[] = [];
   readonly view = new AccountView();
@@ -292,7 +298,7 @@ class EngineState {
     this.activeCount = n;
     this.colStart = new Int32Array(Math.max(1, n));
     this.colCount = new Uint16Array(Math.max(1, n));
-    this.hasOracle = new Uint8Array(Math.max(1, n));
+    this.hasDayDebits = new Uint8Array(Math.max(1, n));
   }
 }
 
@@ -350,8 +356,7 @@ function load(statements: StatementCache): EngineState {
     cols.account[c] = customerIds.length - 1;
     cols.policyNumber[c] = r[3];
     cols.period[c] = cols.periodIndex(r[4]);
-    const strategy = STRATEGY_CODES.indexOf(isStrategy(r[13]) ? r[13] : 'smart');
-    cols.strategy[c] = strategy;
+    cols.strategy[c] = strategyCode(r[13]);
     cols.due[c] = r[5];
     cols.collected[c] = r[6];
     cols.status[c] = STATUS_CODES.indexOf(r[7]);
@@ -411,7 +416,7 @@ function load(statements: StatementCache): EngineState {
     const end = k + 1 < firstCol.length ? firstCol[k + 1]! : cols.n;
     state.colStart[i] = start;
     state.colCount[i] = end - start;
-    for (let c = start; c < end; c++) if (cols.strategy[c] === 2) state.hasOracle[i] = 1;
+    for (let c = start; c < end; c++) if (STRATEGY_LIST[cols.strategy[c]!]!.debitsOnDay !== undefined) state.hasDayDebits[i] = 1;
   }
   return state;
 }
@@ -424,6 +429,21 @@ interface PlanRow {
   why: Why;
 }
 
+/**
+ * Whether any strategy that wants to plan for account i (WANTS, which this clears) could plan:
+ * first those with no account test, then each one's test, in registry order.
+ */
+function mayPlanCustomer(state: EngineState, i: number, D: number, A: number, periodLast: number): boolean {
+  let may = false;
+  for (let s = 0; s < WANTS.length; s++) if (WANTS[s] === 1 && STRATEGY_LIST[s]!.mayPlanCustomer === undefined) may = true;
+  for (let s = 0; s < WANTS.length; s++) {
+    if (WANTS[s] === 0) continue;
+    WANTS[s] = 0;
+    if (!may && STRATEGY_LIST[s]!.mayPlanCustomer!(state.accounts, i, D, A, periodLast)) may = true;
+  }
+  return may;
+}
+
 /** Plan the debits of action day `A` at the end of day `D`. Returns rows to insert. */
 function planAll(state: EngineState, D: number, A: number): PlanRow[] {
   const out: PlanRow[] = [];
@@ -434,22 +454,25 @@ function planAll(state: EngineState, D: number, A: number): PlanRow[] {
     const start = state.colStart[i]!;
     const count = state.colCount[i]!;
     // Skip customers for whom nothing can be planned today (most of them, most days): no
-    // collection with money due in a period containing A, or (smart) no income seen or expected
-    // just before A and not yet the period's last chance; naive waits its 7 days.
-    let smart = false;
-    let naive = false;
+    // collection with money due in a period containing A, or none its strategy could plan for
+    // (each strategy's cheap tests: smart waits for income seen or expected just before A or
+    // the period's last chance; naive waits its 7 days; the oracle never plans ahead).
     let periodLast = 0;
+    let wanted = false;
     for (let c = start; c < start + count; c++) {
       const p = cs.periods[cs.period[c]!]!;
-      if (A >= p.first && A <= p.last && p.last > periodLast) periodLast = p.last; // A's period only (see smartSetup)
+      if (A >= p.first && A <= p.last && p.last > periodLast) periodLast = p.last; // A's period only (see smart's setup)
       if (cs.closed[c] === 1 || cs.blocked[c] === 1 || cs.collected[c]! >= cs.due[c]! || A < p.first || A > p.last) continue;
-      if (cs.strategy[c] === 0) smart = true;
-      else if (cs.strategy[c] === 1) {
-        const last = cs.lastDay[c]!;
-        if (cs.attempts[c]! < settings.naiveMaxAttempts && (last === NO_DAY || A - last >= settings.naiveRetryDays)) naive = true;
+      const code = cs.strategy[c]!;
+      if (WANTS[code] === 1) continue;
+      const last = cs.lastDay[c]!;
+      if (STRATEGY_LIST[code]!.mayPlanCollection(cs.attempts[c]!, cs.failed[c]!, last === NO_DAY ? null : last, A, settings)) {
+        WANTS[code] = 1;
+        wanted = true;
       }
     }
-    if (!naive && !(smart && state.accounts.smartMayPlan(i, D, A, periodLast))) continue;
+    if (!wanted) continue;
+    if (!mayPlanCustomer(state, i, D, A, periodLast)) continue;
     const views = state.views.fill(cs, start, count);
     const planned = planCustomer(state.view.at(state.accounts, i), views, D, A, settings);
     for (const p of planned) {
@@ -500,17 +523,24 @@ class DayRunner implements PremiaDebits {
       this.cols[n] = c;
       amounts[n++] = amount;
     }
-    if (s.hasOracle[this.account] === 1 && s.accounts.blockedOn(this.account, day) === null) {
-      let committed = 0;
-      for (let j = 0; j < n; j++) committed += amounts[j]!;
+    // Strategies that take debits on the day (the oracle) read the balance after the day's
+    // credits, and whether the account is blocked that day: the future no collector sees.
+    if (s.hasDayDebits[this.account] === 1 && s.accounts.blockedOn(this.account, day) === null) {
       const views = s.views.fill(cs, start, end - start);
-      for (const o of oracleDebits(balance - committed, views, day)) {
-        const c = start + o.index;
-        let seen = false;
-        for (let j = 0; j < n; j++) if (this.cols[j] === c) seen = true;
-        if (seen || cs.closed[c] === 1) continue;
-        this.cols[n] = c;
-        amounts[n++] = o.amount;
+      for (let d = 0; d < DAY_STRATEGIES.length; d++) {
+        let committed = 0;
+        for (let j = 0; j < n; j++) committed += amounts[j]!;
+        const taken = DAY_DEBITS;
+        taken.length = 0;
+        DAY_STRATEGIES[d]!.debitsOnDay!(balance - committed, views, day, taken);
+        for (const o of taken) {
+          const c = start + o.index;
+          let seen = false;
+          for (let j = 0; j < n; j++) if (this.cols[j] === c) seen = true;
+          if (seen || cs.closed[c] === 1) continue;
+          this.cols[n] = c;
+          amounts[n++] = o.amount;
+        }
       }
       // The bank attempts debits in policy_number order.
       sortByPolicy(cs, this.cols, amounts, n);

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import type { RunState } from '../../main.js';
+import { STRATEGY_NAMES } from '../../../domain/strategy-names.js';
 import { lazyAction } from '../action.js';
 
 export function registerCollections(program: Command, ctx: CliContext, state: RunState): void {
@@ -11,7 +12,7 @@ export function registerCollections(program: Command, ctx: CliContext, state: Ru
     .description('trigger the collections run of a period (the engine then collects through the month)')
     .requiredOption('--period <YYYY-MM>', 'the period to collect')
     .option('--policy <policy...>', 'only these policies (ids or policy numbers); default: every active policy')
-    .addOption(new Option('--strategy <name>', 'collection strategy (default: smart)').choices(['smart', 'naive', 'oracle']))
+    .addOption(new Option('--strategy <name>', 'collection strategy (default: smart)').choices(STRATEGY_NAMES))
     .action(lazyAction(ctx, state, () => import('./execute.js'), { writes: true }));
 
   collections

@@ -1,0 +1,37 @@
+/**
+ * naive: the full premium on the first day it can (the 1st when triggered in time), retried
+ * every `naiveRetryDays` days (7), at most `naiveMaxAttempts` attempts (4). What a collector
+ * without any analysis does; the baseline smart is measured against.
+ */
+import { fromDayNumber } from '../../domain/period.js';
+import { blankWhy, WhyCode, type CollectionView, type EngineConfig, type Plan, type Strategy, type Why } from '../strategy.js';
+
+export const naive: Strategy = {
+  name: 'naive',
+  summary: 'the full premium on the first day it can, the 1st when triggered in time, retried every 7 days, at most 4 attempts',
+  whyCodes: [WhyCode.NAIVE_FIRST, WhyCode.NAIVE_RETRY],
+
+  mayPlanCollection(attempts: number, _failed: number, lastAttemptDay: number | null, A: number, config: EngineConfig): boolean {
+    return attempts < config.naiveMaxAttempts && (lastAttemptDay === null || A - lastAttemptDay >= config.naiveRetryDays);
+  },
+
+  plan(_customer, collections: readonly CollectionView[], index: number, _D: number, A: number, remaining: number, config: EngineConfig): Plan | null {
+    const c = collections[index]!;
+    if (c.attempts >= config.naiveMaxAttempts || c.pendingDays.length > 0) return null;
+    if (c.lastAttemptDay !== null && A - c.lastAttemptDay < config.naiveRetryDays) return null;
+    let w: Why;
+    if (c.lastAttemptDay === null) w = blankWhy(WhyCode.NAIVE_FIRST);
+    else {
+      w = blankWhy(WhyCode.NAIVE_RETRY);
+      w.triggerDays = A - c.lastAttemptDay;
+      w.lastAttemptDay = c.lastAttemptDay;
+    }
+    return { amount: remaining, why: w };
+  },
+
+  explain(w: Why): string {
+    return w.code === WhyCode.NAIVE_FIRST
+      ? 'naive: the full premium on the first day it can be collected'
+      : `naive: retry ${w.triggerDays} days after the failed attempt of ${fromDayNumber(w.lastAttemptDay)}`;
+  },
+};

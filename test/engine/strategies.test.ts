@@ -1,0 +1,74 @@
+/**
+ * The strategy registry: every strategy is reachable by its name, owns its reason codes, and the
+ * README lists exactly the registered strategies with their summaries.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { STRATEGY_NAMES as DOMAIN_NAMES } from '../../src/domain/strategy-names.js';
+import { blankWhy, isStrategy, renderWhy, STRATEGIES, STRATEGY_LIST, STRATEGY_NAMES, strategyCode, strategyOf, WhyCode } from '../../src/engine/strategies.js';
+import { REPO, runCli, tempDir } from '../helpers/cli.js';
+
+describe('the strategy registry', () => {
+  it('maps each name to its module, in the order the CLI offers them', () => {
+    expect(Object.keys(STRATEGIES)).toEqual(['smart', 'naive', 'oracle']);
+    expect(STRATEGY_NAMES).toEqual(DOMAIN_NAMES);
+    for (const name of STRATEGY_NAMES) expect(STRATEGIES[name].name).toBe(name);
+    expect(STRATEGY_LIST.map((s) => s.name)).toEqual(['smart', 'naive', 'oracle']);
+    expect(strategyCode('naive')).toBe(1);
+    expect(strategyOf('oracle')).toBe(STRATEGIES.oracle);
+    // An execution's stored name that is not a strategy (none is written) runs as the default.
+    expect(strategyOf('bogus')).toBe(STRATEGIES.smart);
+    expect(isStrategy('smart')).toBe(true);
+    expect(isStrategy('toString')).toBe(false);
+    expect(isStrategy('Smart')).toBe(false);
+  });
+
+  it('each reason code belongs to exactly one strategy, which renders it', () => {
+    const owners = new Map<number, string>();
+    for (const s of STRATEGY_LIST) for (const code of s.whyCodes) {
+      expect(owners.has(code)).toBe(false);
+      owners.set(code, s.name);
+    }
+    expect([...owners.keys()].sort((a, b) => a - b)).toEqual(Object.values(WhyCode).sort((a, b) => a - b));
+    for (const [code, name] of owners) expect(renderWhy(blankWhy(code as WhyCode)).startsWith(`${name}: `)).toBe(true);
+  });
+
+  it('renders the reasons in the words the explanations have always used', () => {
+    const retry = { ...blankWhy(WhyCode.NAIVE_RETRY), triggerDays: 7, lastAttemptDay: 20758 };
+    expect(renderWhy(retry)).toBe('naive: retry 7 days after the failed attempt of 2026-11-01');
+    const partial = { ...blankWhy(WhyCode.SMART_PARTIAL), trigger: 1 as const, triggerDays: 2, triggerDay: 20760, triggerAmount: 120000, estimate: 95050, part: 2, maxSplit: 4 };
+    expect(renderWhy(partial)).toBe(
+      'smart: partial debit 2 of at most 4, 2 days after income of 1200.00 received 2026-11-03, sized to what the deposit can bear; expected balance 950.50',
+    );
+    const last = { ...blankWhy(WhyCode.SMART_LAST_CHANCE), trigger: 2 as const, triggerDays: 1, triggerDay: 20760, triggerAmount: 50000, estimate: 20000 };
+    expect(renderWhy(last)).toBe(
+      'smart: no further income expected before month end, taking what the account can bear, 1 day after income of about 500.00 expected 2026-11-03; expected balance 200.00',
+    );
+    expect(renderWhy(blankWhy(WhyCode.ORACLE))).toBe('oracle: takes what the balance allows on the day (reads the future; a benchmark bound)');
+  });
+
+  it('the README lists exactly the registered strategies, with their summaries', () => {
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    // The bullets after the paragraph that starts '**Strategies**'.
+    const section = readme.slice(readme.indexOf('**Strategies**'));
+    const bullets = section.slice(section.indexOf('\n- ') + 1, section.indexOf('\n\n')).split('\n').filter((l) => l.startsWith('- '));
+    expect(bullets).toEqual(STRATEGY_LIST.map((s) => `- \`${s.name}\`${s.name === 'smart' ? ' (default)' : ''}: ${s.summary}`));
+    expect(readme).toContain(`[--strategy ${STRATEGY_NAMES.join('\\|')}]`);
+  });
+});
+
+describe('--strategy', () => {
+  it('offers the registered strategies and refuses others (exit 2)', async () => {
+    const tmp = tempDir();
+    try {
+      for (const command of [['collections', 'execute', '--period', '2026-11'], ['simulate']]) {
+        const r = await runCli(['--db', join(tmp.dir, 's.db'), ...command, '--strategy', 'greedy'], { cwd: tmp.dir });
+        expect(r.code).toBe(2);
+        expect(r.stderr).toContain(`Allowed choices are ${STRATEGY_NAMES.join(', ')}.`);
+      }
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
