@@ -95,11 +95,24 @@ export interface ServeIo {
   onListening?: (url: string) => void;
 }
 
-/** The operator's commands on a local store: API keys and the HTTP service. */
+/** A store-wide engine setting (`premia settings`). */
+export interface SettingView {
+  key: string;
+  /** The value in force (the default when unset). */
+  value: number;
+  default: number;
+  min: number;
+  max: number;
+  description: string;
+}
+
+/** The operator's commands on a local store: API keys, engine settings and the HTTP service. */
 export interface Operator {
   createKey(backend: Backend, client: string): Promise<CreatedApiKey>;
   listKeys(backend: Backend): Promise<ApiKeyView[]>;
   revokeKey(backend: Backend, keyId: string): Promise<{ key: ApiKeyView; changed: boolean }>;
+  listSettings(backend: Backend): Promise<SettingView[]>;
+  setSetting(backend: Backend, key: string, value: string): Promise<{ setting: SettingView; previous: number }>;
   serve(backend: Backend, options: ServeOptions, io: ServeIo): Promise<number>;
 }
 
@@ -383,6 +396,14 @@ function operator(ctx: CliContext): Operator {
     async revokeKey(backend, keyId) {
       const keys = await import('../server/keys.js');
       return keys.revokeKey(keys.storeOf(backend), keyId, ctx.now);
+    },
+    async listSettings(backend) {
+      const settings = await import('../backend/local/settings.js');
+      return settings.listSettings(backend);
+    },
+    async setSetting(backend, key, value) {
+      const settings = await import('../backend/local/settings.js');
+      return settings.setSetting(backend, key, value);
     },
     async serve(backend, options, io) {
       const { serve } = await import('../server/serve.js');

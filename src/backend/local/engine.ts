@@ -35,6 +35,7 @@ import {
   type Strategy,
   type Why,
 } from '../../engine/strategies.js';
+import { settingIn } from '../../engine/settings.js';
 import type { StatementCache } from '../../store/sqlite-dialect.js';
 import { monthOf } from '../../domain/calendar.js';
 import type { AdvanceOptions, AdvanceResult, AdvanceTarget, CollectionStatus, DaySummary } from '../types.js';
@@ -74,9 +75,10 @@ export function engineSettings(meta: Map<string, string>): EngineSettings {
   return {
     ...DEFAULT_ENGINE_CONFIG,
     leadDays: num(SETTING_KEYS.leadDays, DEFAULT_ENGINE_CONFIG.leadDays),
-    maxFailedAttempts: num(SETTING_KEYS.maxFailedAttempts, DEFAULT_ENGINE_CONFIG.maxFailedAttempts),
+    // The settings of `premia settings` (engine/settings.ts: checked, the default when unset).
+    maxFailedAttempts: settingIn(meta, SETTING_KEYS.maxFailedAttempts),
     maxSplitDebits: num(SETTING_KEYS.maxSplitDebits, DEFAULT_ENGINE_CONFIG.maxSplitDebits),
-    lapseAfterUnpaidPeriods: num(SETTING_KEYS.lapseAfterUnpaidPeriods, 2),
+    lapseAfterUnpaidPeriods: settingIn(meta, SETTING_KEYS.lapseAfterUnpaidPeriods),
   };
 }
 

@@ -10,6 +10,7 @@ import { registerLogout } from './logout/index.js';
 import { registerPolicies } from './policies/index.js';
 import { registerServe } from './serve/index.js';
 import { registerReports } from './reports/index.js';
+import { registerSettings } from './settings/index.js';
 import { registerSettlements } from './settlements/index.js';
 import { registerSimulate } from './simulate/index.js';
 import { registerWhoami } from './whoami/index.js';
@@ -20,6 +21,7 @@ export function registerCommands(program: Command, ctx: CliContext, state: RunSt
   registerClock(program, ctx, state);
   registerBank(program, ctx, state);
   registerKeys(program, ctx, state);
+  registerSettings(program, ctx, state);
   registerServe(program, ctx, state);
   registerReports(program, ctx, state);
   registerSettlements(program, ctx, state);

@@ -1,7 +1,8 @@
 /**
  * naive: the full premium on the first day it can (the 1st when triggered in time), retried
- * every `naiveRetryDays` days (7), at most `naiveMaxAttempts` attempts (4). What a collector
- * without any analysis does; the baseline smart is measured against.
+ * every `naiveRetryDays` days (7), at most `naiveMaxAttempts` attempts (4), and no more failed
+ * ones than `maxFailedAttempts` (`engine.max_failed_attempts`: with its default of 4 that changes
+ * nothing). What a collector without any analysis does; the baseline smart is measured against.
  */
 import { fromDayNumber } from '../../domain/period.js';
 import { blankWhy, WhyCode, type CollectionView, type EngineConfig, type Plan, type Strategy, type Why } from '../strategy.js';
@@ -11,13 +12,17 @@ export const naive: Strategy = {
   summary: 'the full premium on the first day it can, the 1st when triggered in time, retried every 7 days, at most 4 attempts',
   whyCodes: [WhyCode.NAIVE_FIRST, WhyCode.NAIVE_RETRY],
 
-  mayPlanCollection(attempts: number, _failed: number, lastAttemptDay: number | null, A: number, config: EngineConfig): boolean {
-    return attempts < config.naiveMaxAttempts && (lastAttemptDay === null || A - lastAttemptDay >= config.naiveRetryDays);
+  mayPlanCollection(attempts: number, failed: number, lastAttemptDay: number | null, A: number, config: EngineConfig): boolean {
+    return (
+      attempts < config.naiveMaxAttempts &&
+      failed < config.maxFailedAttempts &&
+      (lastAttemptDay === null || A - lastAttemptDay >= config.naiveRetryDays)
+    );
   },
 
   plan(_customer, collections: readonly CollectionView[], index: number, _D: number, A: number, remaining: number, config: EngineConfig): Plan | null {
     const c = collections[index]!;
-    if (c.attempts >= config.naiveMaxAttempts || c.pendingDays.length > 0) return null;
+    if (c.attempts >= config.naiveMaxAttempts || c.failed >= config.maxFailedAttempts || c.pendingDays.length > 0) return null;
     if (c.lastAttemptDay !== null && A - c.lastAttemptDay < config.naiveRetryDays) return null;
     let w: Why;
     if (c.lastAttemptDay === null) w = blankWhy(WhyCode.NAIVE_FIRST);

@@ -1,0 +1,20 @@
+import type { CommandEnv } from '../action.js';
+
+export default async function list({ ctx, ui, backend }: CommandEnv): Promise<number> {
+  const settings = await ctx.operator().listSettings(await backend());
+  if (ui.json) {
+    ui.printJson(settings);
+    return 0;
+  }
+  ui.table(
+    [
+      { header: 'key', value: (s) => s.key },
+      { header: 'value', value: (s) => String(s.value) },
+      { header: 'default', value: (s) => String(s.default) },
+      { header: 'range', value: (s) => `${s.min}-${s.max}` },
+      { header: 'what it controls', value: (s) => s.description },
+    ],
+    settings,
+  );
+  return 0;
+}

@@ -1,0 +1,9 @@
+import type { CommandEnv } from '../action.js';
+
+export default async function set({ ctx, ui, backend }: CommandEnv, key: string, value: string): Promise<number> {
+  const { setting, previous } = await ctx.operator().setSetting(await backend(), key, value);
+  if (ui.json) ui.printJson({ ...setting, previous });
+  else if (previous === setting.value) ui.status(`${setting.key} is already ${setting.value}.`);
+  else ui.status(`${setting.key} set to ${setting.value} (was ${previous}; default ${setting.default}).`);
+  return 0;
+}
