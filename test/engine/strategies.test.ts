@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { STRATEGY_NAMES as DOMAIN_NAMES } from '../../src/domain/strategy-names.js';
 import { blankWhy, isStrategy, renderWhy, STRATEGIES, STRATEGY_LIST, STRATEGY_NAMES, strategyCode, strategyOf, WhyCode } from '../../src/engine/strategies.js';
-import { REPO, runCli, tempDir } from '../helpers/cli.js';
+import { FIXTURES, REPO, runCli, tempDir } from '../helpers/cli.js';
+import { fileUpload, localBackend, readDownload } from '../helpers/local.js';
 
 describe('the strategy registry', () => {
   it('maps each name to its module, in the order the CLI offers them', () => {
@@ -69,6 +70,30 @@ describe('--strategy', () => {
       }
     } finally {
       tmp.cleanup();
+    }
+  });
+});
+
+describe('naive: the first day it can', () => {
+  it.each([
+    ['2026-10-30', '2026-11-01'],
+    ['2026-10-31', '2026-11-02'],
+  ])('queued with the clock at %s, its first debits are on %s (submitted two days ahead)', async (clock, first) => {
+    const b = await localBackend();
+    try {
+      await b.setClock(clock);
+      await b.importPolicies(fileUpload(join(FIXTURES, 'policies.csv')));
+      await b.executeCollections({ period_month: '2026-11', strategy: 'naive' });
+      await b.advanceClock({ to: '2026-11-03' });
+      const dates = (await readDownload(await b.exportAttempts('2026-11', 'csv')))
+        .trimEnd()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(',')[3]);
+      expect(new Set(dates)).toEqual(new Set([first]));
+      expect(dates.length).toBe(520);
+    } finally {
+      await b.close();
     }
   });
 });
