@@ -1,12 +1,12 @@
 /**
- * The engine collects through the Bank interface (src/bank/bank.ts), not through the simulated
+ * The engine collects through the Bank interface (src/backend/bank.ts), not through the simulated
  * bank directly: a bank put in its place decides the outcomes.
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLocalBackend, type LocalBackend } from '../../src/backend/local/index.js';
 import { simulatedBank } from '../../src/backend/local/accounts.js';
-import type { Bank, BankAccounts } from '../../src/bank/bank.js';
+import type { Bank, BankAccounts } from '../../src/backend/bank.js';
 import type { StatementCache } from '../../src/store/sqlite-dialect.js';
 import { allCollections, FIXED_NOW, fixtureMonth, localBackend } from '../helpers/local.js';
 

@@ -9,7 +9,7 @@ import { GeneratedBook } from '../../bank/generated.js';
 import { ImportedAccount, type ImportedRow } from '../../bank/imported.js';
 import { applyDay, blockedReason, eventDays, NEVER, SCRATCH, type DayFacts, type LedgerObserver, type PremiaDebits } from '../../bank/ledger.js';
 import type { AccountSource, Credit, FailureReason } from '../../bank/types.js';
-import type { Bank, BankAccounts } from '../../bank/bank.js';
+import type { Bank, BankAccounts } from '../bank.js';
 import {
   analyzeIncome,
   INCOME_PATTERNS,

@@ -1,4 +1,4 @@
-import type { Bank } from '../../bank/bank.js';
+import type { Bank } from '../bank.js';
 import type { StatementCache } from '../../store/sqlite-dialect.js';
 import type { Store } from '../../store/store.js';
 

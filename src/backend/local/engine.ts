@@ -41,7 +41,7 @@ import type { DayFacts, PremiaDebits } from '../../bank/ledger.js';
 import type { LocalContext } from './context.js';
 import { decodePlans, encodePlans, type PlanEntry } from './plan-batches.js';
 import { AccountView, epochFor, provisionalEpoch, simulatedBank } from './accounts.js';
-import type { AccountRef, Bank, BankAccounts } from '../../bank/bank.js';
+import type { AccountRef, Bank, BankAccounts } from '../bank.js';
 
 
 export interface EngineSettings extends EngineConfig {

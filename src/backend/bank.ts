@@ -1,5 +1,6 @@
 /**
- * The bank as the collections engine sees it: the seam a real bank could be put behind.
+ * The bank as the collections engine sees it: the seam a real bank could be put behind. (Here
+ * in backend/, the layer that may see both the engine's and the bank's types.)
  *
  * premia ships one implementation, the simulated bank (backend/local/accounts.ts: generated and
  * imported accounts living by the account rules of bank/ledger.ts). A real one would implement
@@ -14,8 +15,8 @@
  */
 import type { MonthInfo } from '../domain/calendar.js';
 import type { IncomeAnalysis } from '../engine/income.js';
-import type { DayFacts, PremiaDebits } from './ledger.js';
-import type { FailureReason } from './types.js';
+import type { DayFacts, PremiaDebits } from '../bank/ledger.js';
+import type { FailureReason } from '../bank/types.js';
 
 export interface BankAccounts {
   readonly size: number;
