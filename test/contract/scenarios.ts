@@ -195,6 +195,7 @@ export const SCENARIOS: Scenario[] = [
       { name: 'pay it again', args: (m) => ['settlements', 'mark-paid', m.settlement!, '--json'], code: 6, error: 'INVALID_TRANSITION' },
       { name: 'cancel POL-B', args: ['policies', 'update', 'POL-B', '--status', 'cancelled', '--json'], code: 0 },
       { name: 'a cancelled policy is final', args: ['policies', 'update', 'POL-B', '--status', 'active', '--json'], code: 6, error: 'INVALID_TRANSITION' },
+      { name: 'nor does its premium change', args: ['policies', 'update', 'POL-B', '--amount', '99.00', '--json'], code: 6, error: 'INVALID_TRANSITION' },
       { name: 'live past the dispute window', args: ['clock', 'advance', '--to', '2027-01-10', '--json'], code: 0 },
       { name: 'too late to dispute', args: (m) => ['settlements', 'dispute', m.settlement!, '--reason', 'wrong fees', '--json'], code: 6, error: 'DISPUTE_WINDOW_CLOSED' },
     ],
