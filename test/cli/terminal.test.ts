@@ -100,4 +100,11 @@ describe('a terminal of 100 columns', () => {
     expect(r.stderr).toMatch(SPINNER_FRAMES);
     expect(r.stderr).toContain('Importing one.csv');
   });
+
+  it('clock advance draws "Day X of Y" while the days run, though the engine never yields to timers', async () => {
+    const r = await onTerminal(['clock', 'advance', '--days', '3'], 100);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/Day 1 of 3 \(2026-11-22\): 0 attempts, 0\.00 collected so far/);
+    expect(r.stderr).toContain('Clock moved from 2026-11-21 to 2026-11-24: 3 days lived, 0.00 collected.\n');
+  });
 });

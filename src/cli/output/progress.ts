@@ -5,6 +5,9 @@
  *   reports no width (0 or undefined columns: `docker exec -t`, `script` from cron, some CI
  *   runners), where ora cannot work out how many lines to erase and would loop for ever;
  * - nothing otherwise, so logs and pipes stay clean.
+ *
+ * Every update redraws the spinner at once, at most every REDRAW_MS: long jobs such as
+ * `clock advance` run each day synchronously and give ora's timer no chance to fire between days.
  */
 import type { Ui } from './ui.js';
 
@@ -17,6 +20,8 @@ export interface Progress {
 
 const SILENT: Progress = { update() {}, succeed() {}, fail() {}, stop() {} };
 
+/** Shortest time between two spinner redraws caused by updates (ora's own frame interval). */
+const REDRAW_MS = 80;
 /** Shortest time between two plain status lines caused by updates. */
 const PLAIN_UPDATE_MS = 5_000;
 
@@ -30,9 +35,15 @@ export async function startProgress(ui: Ui, text: string): Promise<Progress> {
     isEnabled: true,
     color: 'cyan',
   }).start();
+  let drawn = 0; // the first update is drawn at once
   return {
     update(t) {
       spinner.text = t;
+      const now = Date.now();
+      if (spinner.isSpinning && now - drawn >= REDRAW_MS) {
+        drawn = now;
+        spinner.render();
+      }
     },
     succeed(t) {
       spinner.succeed(t);
