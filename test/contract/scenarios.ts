@@ -157,7 +157,7 @@ export const SCENARIOS: Scenario[] = [
       { name: 'a collections page of 0', args: ['collections', 'list', '--period', PERIOD, '--limit', '0', '--json'], code: 2, beforeSending: true, error: 'USAGE_ERROR' },
       { name: 'a payment reference in lower case', args: ['settlements', 'mark-paid', 'SETTLE-2026-11-001', '--reference', 'eft ref', '--json'], code: 2, beforeSending: true, error: 'VALIDATION_ERROR' },
       { name: 'a dispute without a reason', args: ['settlements', 'dispute', 'SETTLE-2026-11-001', '--reason', '', '--json'], code: 2, beforeSending: true, error: 'VALIDATION_ERROR' },
-      { name: 'an advance of no days', args: ['clock', 'advance', '--days', '0', '--json'], code: 2, beforeSending: true, error: 'VALIDATION_ERROR' },
+      { name: 'an advance of more than ten years', args: ['clock', 'advance', '--days', '3661', '--json'], code: 2, beforeSending: true, error: 'VALIDATION_ERROR' },
       { name: 'a seed that is no number', args: ['bank', 'seed', 'abc', '--json'], code: 2, beforeSending: true, error: 'USAGE_ERROR' },
       { name: 'a bank file with bad rows', args: ['bank', 'import', '-', '--json'], stdin: 'customer_id,date,amount,description\nC1,2026-13-01,1.00,X\nC2,2026-10-01,2.00,SALARY\n', code: 3 },
     ],
