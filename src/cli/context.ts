@@ -16,11 +16,12 @@
  *             own, so that a saved key is never sent to another server.
  */
 import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type { EventEmitter } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
 import type { Backend, Mode } from '../backend/types.js';
-import { PremiaError, usageError } from '../domain/errors.js';
+import { PremiaError, usageError, validationError } from '../domain/errors.js';
 import { checkGivenKey } from '../domain/idempotency.js';
 import { checkPrivate, checkProfileName, configPath, DEFAULT_PROFILE, readConfig, redactKey, type Profile } from './config.js';
 
@@ -295,6 +296,7 @@ async function openBackend(ctx: CliContext, globals: GlobalOptions, key: string,
 }
 
 async function openLocal(ctx: CliContext, globals: GlobalOptions, target: ResolvedTarget, key: string): Promise<Backend> {
+  if (target.db !== ':memory:') await checkStoreDirectory(target.db!, globals.db === undefined && ctx.env.PREMIA_DB ? 'PREMIA_DB' : '--db');
   const { openLocalBackend } = await import('../backend/local/index.js');
   const base = await openLocalBackend({ path: target.db!, seed: parseSeed(globals.seed), now: ctx.now });
   try {
@@ -326,6 +328,26 @@ async function openLocal(ctx: CliContext, globals: GlobalOptions, target: Resolv
     await base.close();
     throw e;
   }
+}
+
+/**
+ * The store's directory must exist (premia creates the file, never directories): a mistyped
+ * --db or PREMIA_DB is a validation error naming the directory, not an internal failure.
+ */
+async function checkStoreDirectory(db: string, source: '--db' | 'PREMIA_DB'): Promise<void> {
+  const dir = dirname(db);
+  let problem: string | null = null;
+  try {
+    if (!(await stat(dir)).isDirectory()) problem = 'is not a directory';
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') problem = 'does not exist';
+    else if (code === 'ENOTDIR') problem = 'is not a directory';
+    else return; // anything else (permissions...) is reported when the store is opened
+  }
+  if (problem === null) return;
+  const message = `The directory ${dir} of the store ${db} (${source}) ${problem}. Create it first, or give another path with ${source}.`;
+  throw validationError(message, [{ field: source, code: 'DIRECTORY_NOT_FOUND', message: `${dir} ${problem}` }]);
 }
 
 /** The backend to use, closing `owner` (which owns the store) when it is closed. */

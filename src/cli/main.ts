@@ -32,8 +32,33 @@ Remote mode (every command against a premia service over HTTP):
   or once: premia login --base-url URL   (saves the profile "default")
   premia whoami shows which mode, service, profile and key are in use.`;
 
-export function buildProgram(ctx: CliContext, state: RunState): Command {
+/**
+ * Where commander writes: help and version to stdout; its own error lines ("error: unknown
+ * option ...", "(run with --help for usage)") to stderr, except with --json, where reportError
+ * writes the API error body instead and commander's text is dropped.
+ */
+function commanderOutput(ctx: CliContext, json: boolean) {
+  return {
+    writeOut: (s: string) => ctx.stdout.write(s),
+    writeErr: (s: string) => ctx.stderr.write(s),
+    outputError: (s: string, write: (s: string) => void) => {
+      if (!json) write(s);
+    },
+  };
+}
+
+/** Whether `--json` is among the arguments (before a `--`), wherever it is given. */
+export function wantsJson(argv: string[]): boolean {
+  for (const a of argv) {
+    if (a === '--') return false;
+    if (a === '--json') return true;
+  }
+  return false;
+}
+
+export function buildProgram(ctx: CliContext, state: RunState, json = false): Command {
   const program = new Command('premia');
+  const output = commanderOutput(ctx, json);
   program
     .description('Collect monthly insurance premiums and settle with the client.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -52,19 +77,16 @@ export function buildProgram(ctx: CliContext, state: RunState): Command {
     .option('--timeout <seconds>', 'remote mode: longest wait for one request, retries included (env PREMIA_TIMEOUT; default 600)')
     .option('--connect-timeout <seconds>', 'remote mode: longest wait to connect (env PREMIA_CONNECT_TIMEOUT; default 10)')
     .option('--as-client <name>', 'local mode: act for this client of the store (one made by premia keys create)')
-    .showHelpAfterError('(run with --help for usage)')
+    .showHelpAfterError(json ? false : '(run with --help for usage)')
     .exitOverride()
-    .configureOutput({
-      writeOut: (s) => ctx.stdout.write(s),
-      writeErr: (s) => ctx.stderr.write(s),
-    })
+    .configureOutput(output)
     .addHelpText('after', EXIT_CODES_HELP);
   registerCommands(program, ctx, state);
   // Every subcommand reports through the same output and exit override.
   const configure = (cmd: Command) => {
     for (const sub of cmd.commands) {
-      sub.exitOverride().configureOutput({ writeOut: (s) => ctx.stdout.write(s), writeErr: (s) => ctx.stderr.write(s) });
-      sub.showHelpAfterError('(run with --help for usage)');
+      sub.exitOverride().configureOutput(output);
+      sub.showHelpAfterError(json ? false : '(run with --help for usage)');
       configure(sub);
     }
   };
@@ -78,9 +100,10 @@ function parseSeedOption(value: string): string {
 }
 
 export async function run(argv: string[], ctx: CliContext): Promise<number> {
-  const state: RunState = { exitCode: ExitCode.OK, globals: {} };
+  const json = wantsJson(argv);
+  const state: RunState = { exitCode: ExitCode.OK, globals: json ? { json } : {} };
   try {
-    const program = buildProgram(ctx, state);
+    const program = buildProgram(ctx, state, json);
     await program.parseAsync(argv, { from: 'user' });
     return state.exitCode;
   } catch (e) {
@@ -90,22 +113,28 @@ export async function run(argv: string[], ctx: CliContext): Promise<number> {
   }
 }
 
-/** Print an error on stderr and return its exit code. */
+/**
+ * Print an error on stderr and return its exit code. With --json every error is the API's error
+ * body on one line: a PremiaError as it is, a command-line mistake found by commander as
+ * VALIDATION_ERROR (exit 2), anything unexpected as INTERNAL (exit 1).
+ */
 export function reportError(ctx: CliContext, globals: GlobalOptions, e: unknown): number {
   if (e instanceof CommanderError) {
-    // commander has already printed its message (or the help / version text).
+    // Without --json commander has already printed its message (or the help / version text).
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return ExitCode.OK;
     if (e.code === 'commander.executeSubCommandAsync') return ExitCode.OK;
+    if (globals.json) writeJsonError(ctx, new PremiaError('VALIDATION_ERROR', commanderMessage(e), { exitCode: ExitCode.USAGE }));
     return ExitCode.USAGE;
   }
   if (isUserCancel(e)) {
-    ctx.stderr.write('Cancelled.\n');
+    if (globals.json) writeJsonError(ctx, new PremiaError('CANCELLED', 'Cancelled by the user.', { exitCode: ExitCode.CANCELLED }));
+    else ctx.stderr.write('Cancelled.\n');
     return ExitCode.CANCELLED;
   }
   const ui = new Ui(ctx, globals);
   if (e instanceof PremiaError) {
     if (globals.json) {
-      ctx.stderr.write(`${stringifyJson(e.toBody(e.requestId ?? null))}\n`);
+      writeJsonError(ctx, e);
     } else {
       ctx.stderr.write(`${ui.err.red('error:')} ${e.message}\n`);
       if (Array.isArray(e.details) && e.details.length > 1) {
@@ -121,10 +150,25 @@ export function reportError(ctx: CliContext, globals: GlobalOptions, e: unknown)
     return e.exitCode;
   }
   const err = e as Error;
-  ctx.stderr.write(`${ui.err.red('error:')} premia failed unexpectedly: ${err?.message ?? String(e)}\n`);
+  const message = `premia failed unexpectedly: ${err?.message ?? String(e)}`;
+  if (globals.json) {
+    writeJsonError(ctx, new PremiaError('INTERNAL', `${message} (run again with --debug for details)`));
+    if (globals.debug && err?.stack) ctx.stderr.write(`${err.stack}\n`);
+    return ExitCode.FAILURE;
+  }
+  ctx.stderr.write(`${ui.err.red('error:')} ${message}\n`);
   if (globals.debug && err?.stack) ctx.stderr.write(`${err.stack}\n`);
   else ctx.stderr.write('  (run again with --debug for details)\n');
   return ExitCode.FAILURE;
+}
+
+function writeJsonError(ctx: CliContext, e: PremiaError): void {
+  ctx.stderr.write(`${stringifyJson(e.toBody(e.requestId ?? null))}\n`);
+}
+
+/** commander's message without its "error: " prefix. */
+function commanderMessage(e: CommanderError): string {
+  return e.message.replace(/^error: /, '').trim();
 }
 
 function isUserCancel(e: unknown): boolean {

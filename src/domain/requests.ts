@@ -13,7 +13,9 @@ export const STRATEGY_RE = /^[a-z][a-z0-9_-]{0,31}$/;
 /** Settlement payment references: 1–35 of A-Z 0-9 - / (what an EFT reference field carries). */
 export const PAYMENT_REFERENCE_RE = /^[A-Z0-9/-]{1,35}$/;
 export const MAX_DISPUTE_REASON = 500;
-export const MAX_ADVANCE_DAYS = 366;
+/** `days` of a clock advance: 0 (nothing to live) up to ten years, as the engine allows. */
+export const MIN_ADVANCE_DAYS = 0;
+export const MAX_ADVANCE_DAYS = 3660;
 export const MAX_SEED = 999_999_999;
 /** Longest id or number accepted in a list of policy references. */
 const MAX_REF_LENGTH = 64;
@@ -221,7 +223,7 @@ export interface AdvanceRequest {
 export function validateAdvanceRequest(raw: Raw): AdvanceRequest {
   const c = new Checker(raw, ['days', 'to', 'to_month_end'], 'a clock advance');
   const out: AdvanceRequest = {};
-  const days = c.integer('days', 1, MAX_ADVANCE_DAYS, false);
+  const days = c.integer('days', MIN_ADVANCE_DAYS, MAX_ADVANCE_DAYS, false);
   if (days !== undefined) out.days = days;
   const to = c.date('to', false);
   if (to !== undefined) out.to = to;

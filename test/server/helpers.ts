@@ -39,7 +39,9 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
   const dbPath = join(dir, 'premia.db');
   const backend = await openLocalBackend({ path: dbPath, now: NOW, seed: 1 }); // explicit seed: the same ids every run
   const logs: string[] = [];
-  const app = await createServer({ backend, log: (l) => logs.push(l), tmpDir: dir, ...options });
+  // The server's wall clock too: idempotency records expire by it (the real time made the 24-hour
+  // expiry test depend on the time of day it ran).
+  const app = await createServer({ backend, log: (l) => logs.push(l), tmpDir: dir, now: NOW, ...options });
   const acme = await createKey(backend.store, 'Acme Life', NOW);
   const other = await createKey(backend.store, 'Other Insure', NOW);
   return {

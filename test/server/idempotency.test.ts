@@ -189,6 +189,7 @@ describe('Idempotency-Key', () => {
 
   it('holds across server processes on the same store, and expires after 24 hours', async () => {
     const first = await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('x') });
+    // Both servers keep time by the tests' fixed NOW (startServer passes it), so the 24 hours count from it.
     let clock = NOW().getTime();
     const backend = await openLocalBackend({ path: s.dbPath, now: NOW });
     const second = await createServer({ backend, now: () => new Date(clock) });

@@ -31,9 +31,11 @@ describe('request validators (shared by the CLI and the server)', () => {
   });
 
   it('advance: exactly one of days, to, to_month_end', () => {
-    expect(validateAdvanceRequest({ days: 366 })).toEqual({ days: 366 });
+    expect(validateAdvanceRequest({ days: 0 })).toEqual({ days: 0 });
+    expect(validateAdvanceRequest({ days: 3660 })).toEqual({ days: 3660 });
+    expect(problems(() => validateAdvanceRequest({ days: -1 }))).toEqual([['days', 'INVALID_VALUE']]);
     expect(validateAdvanceRequest({ to: '2026-12-31' })).toEqual({ to: '2026-12-31' });
-    expect(problems(() => validateAdvanceRequest({ days: 367 }))).toEqual([['days', 'INVALID_VALUE']]);
+    expect(problems(() => validateAdvanceRequest({ days: 3661 }))).toEqual([['days', 'INVALID_VALUE']]);
     expect(problems(() => validateAdvanceRequest({ to: '2026-12-31', to_month_end: true }))).toEqual([['body', 'CONFLICTING_FIELDS']]);
   });
 

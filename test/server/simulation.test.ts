@@ -69,7 +69,8 @@ describe('simulation endpoints (clock and bank)', () => {
     for (const [body, field, code] of [
       [{}, 'body', 'REQUIRED'],
       [{ days: 1, to: '2026-11-30' }, 'body', 'CONFLICTING_FIELDS'],
-      [{ days: 0 }, 'days', 'INVALID_VALUE'],
+      [{ days: 3661 }, 'days', 'INVALID_VALUE'],
+      [{ days: -1 }, 'days', 'INVALID_VALUE'],
       [{ days: 1.5 }, 'days', 'INVALID_VALUE'],
       [{ to_month_end: false }, 'to_month_end', 'INVALID_VALUE'],
     ] as const) {

@@ -9,6 +9,7 @@ import { GeneratedBook } from '../../bank/generated.js';
 import { ImportedAccount, type ImportedRow } from '../../bank/imported.js';
 import { applyDay, blockedReason, eventDays, NEVER, SCRATCH, type DayFacts, type LedgerObserver, type PremiaDebits } from '../../bank/ledger.js';
 import type { AccountSource, Credit, FailureReason } from '../../bank/types.js';
+import type { Bank, BankAccounts } from '../bank.js';
 import {
   analyzeIncome,
   INCOME_PATTERNS,
@@ -66,7 +67,7 @@ const INT32_MAX = 0x7fffffff;
 const SUMS = 5; // per bucket: posted debits on payday + 0..3, and on all days
 const PATTERN_CODES: Record<IncomePattern, number> = Object.fromEntries(INCOME_PATTERNS.map((p, i) => [p, i])) as Record<IncomePattern, number>;
 
-export class AccountSet {
+export class AccountSet implements BankAccounts {
   private n = 0;
   private cap: number;
   readonly book: GeneratedBook;
@@ -362,11 +363,11 @@ export class AccountSet {
 
 /** A CustomerView of one account of a set, for the strategies (one object reused). */
 export class AccountView implements CustomerView {
-  private set!: AccountSet;
+  private set!: BankAccounts;
   private i = 0;
   readonly analysis: IncomeAnalysis = {} as IncomeAnalysis;
 
-  at(set: AccountSet, i: number): this {
+  at(set: BankAccounts, i: number): this {
     this.set = set;
     this.i = i;
     set.analysis(i, this.analysis);
@@ -477,6 +478,43 @@ export function replayInto(set: AccountSet, inputs: AccountInputs, clientId: num
   }
   return i;
 }
+
+/**
+ * The simulated bank (the only bank premia has today): accounts generated from the store's seed
+ * or built from imported rows, replayed from the last usable balance snapshot with premia's past
+ * debits, so each account stands exactly where the days already lived left it.
+ */
+export const simulatedBank: Bank<StatementCache> = {
+  simulated: true,
+  openAccounts(statements, customers, today, settings) {
+    const accounts = new AccountSet(customers.length);
+    if (customers.length === 0) return accounts;
+    const keys = new Set<string>();
+    for (const c of customers) keys.add(customerKey(c.clientId, c.customerId));
+    const inputs: AccountInputs = {
+      seed: settings.seed,
+      epochDay: settings.epochDay,
+      imported: readImportedRows(statements, keys),
+      snapshots: readSnapshots(statements, keys, fromDayNumber(summaryWindowStart(today) - 1)),
+      attempts: new Map(),
+    };
+    // premia's debits since the oldest snapshot used (all of them when an account has none).
+    let oldest = fromDayNumber(today);
+    for (const key of keys) {
+      const snap = inputs.snapshots.get(key);
+      if (!snap) {
+        oldest = '0000-00-00';
+        break;
+      }
+      const d = fromDayNumber(snap.day);
+      if (d < oldest) oldest = d;
+    }
+    inputs.attempts = readAttempts(statements, keys, oldest);
+    keys.clear();
+    for (const c of customers) replayInto(accounts, inputs, c.clientId, c.customerId, today);
+    return accounts;
+  },
+};
 
 /** One customer's account replayed to `today` (bank show, explain). */
 export function openAccount(inputs: AccountInputs, clientId: number, customerId: string, today: number, observer?: LedgerObserver): CustomerAccount {

@@ -42,19 +42,9 @@ import type { AdvanceOptions, AdvanceResult, AdvanceTarget, CollectionStatus, Da
 import type { DayFacts, PremiaDebits } from '../../bank/ledger.js';
 import type { LocalContext } from './context.js';
 import { decodePlans, encodePlans, type PlanEntry } from './plan-batches.js';
-import {
-  AccountSet,
-  AccountView,
-  customerKey,
-  epochFor,
-  provisionalEpoch,
-  replayInto,
-  readImportedRows,
-  readSnapshots,
-  readAttempts,
-  summaryWindowStart,
-  type AccountInputs,
-} from './accounts.js';
+import { AccountView, epochFor, provisionalEpoch, simulatedBank } from './accounts.js';
+import type { AccountRef, Bank, BankAccounts } from '../bank.js';
+
 
 export interface EngineSettings extends EngineConfig {
   lapseAfterUnpaidPeriods: number;
@@ -290,7 +280,7 @@ class EngineState {
 
   constructor(
     readonly meta: Meta,
-    readonly accounts: AccountSet,
+    readonly accounts: BankAccounts,
     readonly cols: CollectionSet,
     /** How many accounts the working set has (all of them active at first). */
     n: number,
@@ -304,7 +294,7 @@ class EngineState {
   }
 }
 
-function load(statements: StatementCache): EngineState {
+function load(statements: StatementCache, bank: Bank<StatementCache>): EngineState {
   const metaMap = readMeta(statements);
   const today = metaMap.get('clock_date')!;
   const epoch = metaMap.get('bank_epoch');
@@ -370,7 +360,9 @@ function load(statements: StatementCache): EngineState {
     cols.blocked[c] = r[7] === 'CANCELLED' || r[14] !== 'active' || (r[12] !== null && !isRetryable(r[12])) ? 1 : 0;
   }
 
-  const accounts = new AccountSet(customerIds.length);
+  const customers: AccountRef[] = cols.n === 0 ? [] : customerIds.map((customerId, k) => ({ clientId: customerClient[k]!, customerId }));
+  // Index k of the accounts is customers[k].
+  const accounts = bank.openAccounts(statements, customers, todayDay, { seed: meta.seed, epochDay: meta.epochDay });
   const state = new EngineState(meta, accounts, cols, customerIds.length);
   if (cols.n === 0) return state;
 
@@ -391,29 +383,8 @@ function load(statements: StatementCache): EngineState {
   }
   byRowid.clear();
 
-  const keys = new Set<string>();
-  for (let k = 0; k < customerIds.length; k++) keys.add(customerKey(customerClient[k]!, customerIds[k]!));
-  const inputs: AccountInputs = {
-    seed: meta.seed,
-    epochDay: meta.epochDay,
-    imported: readImportedRows(statements, keys),
-    snapshots: readSnapshots(statements, keys, fromDayNumber(summaryWindowStart(todayDay) - 1)),
-    attempts: new Map(),
-  };
-  let oldest = today;
-  for (const key of keys) {
-    const snap = inputs.snapshots.get(key);
-    if (!snap) {
-      oldest = '0000-00-00';
-      break;
-    }
-    const d = fromDayNumber(snap.day);
-    if (d < oldest) oldest = d;
-  }
-  inputs.attempts = readAttempts(statements, keys, oldest);
-  keys.clear();
   for (let k = 0; k < customerIds.length; k++) {
-    const i = replayInto(accounts, inputs, customerClient[k]!, customerIds[k]!, todayDay);
+    const i = k; // the accounts are in customer order
     const start = firstCol[k]!;
     const end = k + 1 < firstCol.length ? firstCol[k + 1]! : cols.n;
     state.colStart[i] = start;
@@ -871,7 +842,7 @@ export async function advance(ctx: LocalContext, target: AdvanceTarget, options:
           const version = dataVersion(raw);
           const stale = state === null || version !== seen.version || store.generation !== seen.generation || state.meta.today !== today;
           if (stale) {
-            state = load(statements);
+            state = load(statements, ctx.bank ?? simulatedBank);
             if (state.cols.n >= 50_000) collectGarbage();
             if (process.env.PREMIA_DEBUG_MEM) memLog('after load');
             if (process.env.PREMIA_DEBUG_HEAPSNAPSHOT) (await import('node:v8')).writeHeapSnapshot(process.env.PREMIA_DEBUG_HEAPSNAPSHOT);

@@ -51,6 +51,8 @@ export interface LocalBackendOptions {
   now?: () => Date;
   /** The client to act for (default: the local client). */
   clientId?: number;
+  /** The bank the engine collects through (default: the simulated bank). */
+  bank?: LocalContext['bank'];
 }
 
 /** Open (creating if needed) the store at `path` and return a backend on it. */
@@ -63,7 +65,7 @@ export async function openLocalBackend(options: LocalBackendOptions): Promise<Lo
     await store.close();
     throw e;
   }
-  return new LocalBackend({ store, clientId: options.clientId ?? LOCAL_CLIENT_ID, now }, true);
+  return new LocalBackend({ store, clientId: options.clientId ?? LOCAL_CLIENT_ID, now, bank: options.bank }, true);
 }
 
 export class LocalBackend implements Backend {

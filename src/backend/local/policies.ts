@@ -72,6 +72,9 @@ export async function updatePolicy(
     let changed = false;
 
     if (patch.collection_amount !== undefined && patch.collection_amount !== row.collection_amount) {
+      if (from === 'cancelled') {
+        throw conflict('INVALID_TRANSITION', `Policy ${row.policy_number} is cancelled, which is final: its premium no longer changes.`);
+      }
       const effective = nextPeriod(periodOf(world.today));
       await repo.insertAmountChange(trx, {
         client_id: ctx.clientId,

@@ -1,6 +1,13 @@
 /**
- * A progress display on stderr: an ora spinner when stderr is a terminal (loaded only then),
- * nothing otherwise, so logs and pipes stay clean.
+ * A progress display on stderr:
+ * - an ora spinner when stderr is a terminal that reports its width (ora is loaded only then);
+ * - plain status lines (the start, an update every few seconds, the outcome) on a terminal that
+ *   reports no width (0 or undefined columns: `docker exec -t`, `script` from cron, some CI
+ *   runners), where ora cannot work out how many lines to erase and would loop for ever;
+ * - nothing otherwise, so logs and pipes stay clean.
+ *
+ * Every update redraws the spinner at once, at most every REDRAW_MS: long jobs such as
+ * `clock advance` run each day synchronously and give ora's timer no chance to fire between days.
  */
 import type { Ui } from './ui.js';
 
@@ -13,13 +20,30 @@ export interface Progress {
 
 const SILENT: Progress = { update() {}, succeed() {}, fail() {}, stop() {} };
 
+/** Shortest time between two spinner redraws caused by updates (ora's own frame interval). */
+const REDRAW_MS = 80;
+/** Shortest time between two plain status lines caused by updates. */
+const PLAIN_UPDATE_MS = 5_000;
+
 export async function startProgress(ui: Ui, text: string): Promise<Progress> {
   if (!ui.interactive) return SILENT;
+  if (!ui.canAnimate) return plainProgress(ui, text);
   const { default: ora } = await import('ora');
-  const spinner = ora({ text, stream: ui.ctx.stderr as NodeJS.WritableStream, isEnabled: true, color: 'cyan' }).start();
+  const spinner = ora({
+    text,
+    stream: ui.ctx.stderr as NodeJS.WritableStream,
+    isEnabled: true,
+    color: 'cyan',
+  }).start();
+  let drawn = 0; // the first update is drawn at once
   return {
     update(t) {
       spinner.text = t;
+      const now = Date.now();
+      if (spinner.isSpinning && now - drawn >= REDRAW_MS) {
+        drawn = now;
+        spinner.render();
+      }
     },
     succeed(t) {
       spinner.succeed(t);
@@ -29,6 +53,33 @@ export async function startProgress(ui: Ui, text: string): Promise<Progress> {
     },
     stop() {
       spinner.stop();
+    },
+  };
+}
+
+/** Status lines without cursor movement, for a terminal of unknown width. */
+function plainProgress(ui: Ui, text: string): Progress {
+  const write = (line: string) => ui.ctx.stderr.write(`${line}\n`);
+  write(text);
+  let written = Date.now();
+  let done = false;
+  return {
+    update(t) {
+      const now = Date.now();
+      if (done || now - written < PLAIN_UPDATE_MS) return;
+      written = now;
+      write(t);
+    },
+    succeed(t) {
+      if (!done && t) write(t);
+      done = true;
+    },
+    fail(t) {
+      if (!done && t) write(t);
+      done = true;
+    },
+    stop() {
+      done = true;
     },
   };
 }

@@ -61,4 +61,13 @@ export class Ui {
   get interactive(): boolean {
     return this.ctx.stderrIsTTY && !this.quiet;
   }
+
+  /**
+   * Whether a spinner may be animated: an interactive stderr that reports a width. A terminal
+   * reporting 0 (or no) columns gets plain status lines instead (see progress.ts).
+   */
+  get canAnimate(): boolean {
+    const columns = (this.ctx.stderr as { columns?: unknown }).columns;
+    return this.interactive && typeof columns === 'number' && columns > 0;
+  }
 }

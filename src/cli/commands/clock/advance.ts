@@ -1,6 +1,6 @@
 import type { AdvanceTarget } from '../../../backend/types.js';
 import { usageError } from '../../../domain/errors.js';
-import { MAX_ADVANCE_DAYS, validateAdvanceRequest } from '../../../domain/requests.js';
+import { MAX_ADVANCE_DAYS, MIN_ADVANCE_DAYS, validateAdvanceRequest } from '../../../domain/requests.js';
 import { count, money } from '../../output/format.js';
 import { startProgress } from '../../output/progress.js';
 import type { CommandEnv } from '../action.js';
@@ -10,7 +10,10 @@ export default async function advance({ opts, ui, backend }: CommandEnv): Promis
   if (given.length !== 1) throw usageError('Say how far to advance with exactly one of --days N, --to YYYY-MM-DD or --to-month-end.');
   const raw: Record<string, unknown> = {};
   if (opts.days !== undefined) {
-    if (!/^\d{1,9}$/.test(String(opts.days))) throw usageError(`--days must be a whole number from 1 to ${MAX_ADVANCE_DAYS}.`);
+    const text = String(opts.days);
+    if (!/^\d{1,9}$/.test(text)) {
+      throw usageError(`--days must be a whole number from ${MIN_ADVANCE_DAYS} to ${MAX_ADVANCE_DAYS} (ten years); got '${text.slice(0, 40)}'.`);
+    }
     raw.days = Number(opts.days);
   } else if (opts.to !== undefined) raw.to = opts.to;
   else raw.to_month_end = true;

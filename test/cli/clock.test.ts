@@ -1,0 +1,48 @@
+/** `clock advance --days`: 0 to 3660, as the engine and POST /clock/advance accept (README, "The virtual clock"). */
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+
+let dir: string;
+let cleanup: () => void;
+beforeEach(() => ({ dir, cleanup } = tempDir('premia-clock-')));
+afterEach(() => cleanup());
+
+const premia = (args: string[]) => runCli(['--db', join(dir, 'premia.db'), '--seed', '1', ...args], { cwd: dir });
+
+describe('clock advance --days', () => {
+  it('0 lives no day and leaves the clock where it is', async () => {
+    const r = await premia(['--json', 'clock', 'advance', '--days', '0']);
+    expect(r.code).toBe(0);
+    expect(r.json()).toEqual({ from: '2026-11-21', to: '2026-11-21', days: [] });
+  });
+
+  it('more than a year (400 days) is accepted', async () => {
+    const r = await premia(['--json', 'clock', 'advance', '--days', '400']);
+    expect(r.code).toBe(0);
+    const body = r.json();
+    expect([body.from, body.to, body.days.length]).toEqual(['2026-11-21', '2027-12-26', 400]);
+  });
+
+  it('3661 is refused as the service refuses it: VALIDATION_ERROR naming the range, as the engine does', async () => {
+    const r = await premia(['--json', 'clock', 'advance', '--days', '3661']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: 'The clock advance is not valid: days must be a whole number from 0 to 3660; got 3661.',
+        request_id: null,
+        details: [{ field: 'days', code: 'INVALID_VALUE', message: 'days must be a whole number from 0 to 3660; got 3661' }],
+      },
+    });
+  });
+
+  it.each(['-1', '1.5', 'ten', ''])("'%s' is a usage error naming the range", async (days) => {
+    const r = await premia(['--json', 'clock', 'advance', '--days', days]);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: { code: 'USAGE_ERROR', message: `--days must be a whole number from 0 to 3660 (ten years); got '${days}'.`, request_id: null },
+    });
+    expect((await premia(['--json', 'clock'])).json().date).toBe('2026-11-21');
+  });
+});

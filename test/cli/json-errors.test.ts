@@ -1,0 +1,125 @@
+/**
+ * With --json every error reaches stderr as the API's error body, on one line and nothing else:
+ * commander's own errors (unknown option or command, bad choice, missing argument or value) as
+ * VALIDATION_ERROR with exit 2, unexpected failures as INTERNAL with exit 1. Without --json the
+ * same errors stay plain text.
+ */
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createContext } from '../../src/cli/context.js';
+import { run } from '../../src/cli/main.js';
+import { runCli, tempDir, type CliResult } from '../helpers/cli.js';
+
+let dir: string;
+let cleanup: () => void;
+beforeEach(() => ({ dir, cleanup } = tempDir('premia-json-errors-')));
+afterEach(() => cleanup());
+
+const premia = (args: string[]) => runCli(['--db', join(dir, 'premia.db'), '--seed', '1', ...args], { cwd: dir });
+
+/** The one error body on stderr (and nothing on stdout). */
+function errorBody(r: CliResult): unknown {
+  expect(r.stdout).toBe('');
+  expect(r.stderr.endsWith('\n')).toBe(true);
+  expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+  return JSON.parse(r.stderr);
+}
+
+const validation = (message: string) => ({ error: { code: 'VALIDATION_ERROR', message, request_id: null } });
+
+describe('commander errors with --json', () => {
+  it.each([
+    [
+      'a bad choice (--json first)',
+      ['--json', 'policies', 'update', 'P1', '--status', 'bogus'],
+      "option '--status <status>' argument 'bogus' is invalid. Allowed choices are active, lapsed, cancelled.",
+    ],
+    [
+      'a bad choice (--json last)',
+      ['policies', 'update', 'P1', '--status', 'bogus', '--json'],
+      "option '--status <status>' argument 'bogus' is invalid. Allowed choices are active, lapsed, cancelled.",
+    ],
+    ['an unknown global option', ['--json', '--bogus', 'clock'], "unknown option '--bogus'"],
+    ['an unknown option of a command', ['--json', 'clock', 'advance', '--weeks', '2'], "unknown option '--weeks'"],
+    ['an unknown subcommand', ['--json', 'policies', 'bogus'], "unknown command 'bogus'"],
+    ['a missing argument', ['--json', 'policies', 'get'], "missing required argument 'policy'"],
+    ['an option without its value', ['--json', 'clock', 'advance', '--days'], "option '--days <n>' argument missing"],
+    [
+      'a bad global option value',
+      ['--json', '--seed', 'x', 'clock'],
+      "option '--seed <n>' argument 'x' is invalid. the seed is a whole number from 0 to 999999999.",
+    ],
+  ])('%s: VALIDATION_ERROR, exit 2', async (_name, args, message) => {
+    const r = await runCli(args, { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(errorBody(r)).toEqual(validation(message));
+  });
+
+  it('after a "--", --json is an argument, not the flag: commander\'s plain text', async () => {
+    const r = await premia(['policies', 'get', '--', '--json', 'extra']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("error: too many arguments for 'get'. Expected 1 argument but got 2.\n(run with --help for usage)\n");
+  });
+
+  it('without --json commander\'s errors stay text, with the hint', async () => {
+    const r = await premia(['policies', 'update', 'P1', '--status', 'bogus']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      "error: option '--status <status>' argument 'bogus' is invalid. Allowed choices are active, lapsed, cancelled.\n(run with --help for usage)\n",
+    );
+  });
+
+  it('help and version are not errors', async () => {
+    const help = await runCli(['--json', 'clock', '--help'], { cwd: dir });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: premia clock');
+    const version = await runCli(['--json', '--version'], { cwd: dir });
+    expect(version.code).toBe(0);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+});
+
+describe('unexpected failures with --json', () => {
+  async function crash(args: string[]): Promise<CliResult> {
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    stdout.on('data', (c: Buffer) => out.push(c));
+    stderr.on('data', (c: Buffer) => err.push(c));
+    const ctx = createContext({ stdout, stderr, stdin: Readable.from([]), cwd: dir, env: {} });
+    ctx.backend = async () => {
+      throw new TypeError("Cannot read properties of undefined (reading 'date')");
+    };
+    const code = await run(args, ctx);
+    const text = Buffer.concat(out).toString('utf8');
+    return { code, stdout: text, stderr: Buffer.concat(err).toString('utf8'), json: () => JSON.parse(text) };
+  }
+
+  it('INTERNAL, exit 1', async () => {
+    const r = await crash(['--json', 'clock']);
+    expect(r.code).toBe(1);
+    expect(errorBody(r)).toEqual({
+      error: {
+        code: 'INTERNAL',
+        message: "premia failed unexpectedly: Cannot read properties of undefined (reading 'date') (run again with --debug for details)",
+        request_id: null,
+      },
+    });
+  });
+
+  it('without --json: text', async () => {
+    const r = await crash(['clock']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("error: premia failed unexpectedly: Cannot read properties of undefined (reading 'date')\n  (run again with --debug for details)\n");
+  });
+});
+
+describe('PremiaErrors with --json are unchanged', () => {
+  it('NOT_FOUND, exit 5', async () => {
+    const r = await premia(['--json', 'policies', 'get', 'NOPE']);
+    expect(r.code).toBe(5);
+    expect((errorBody(r) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+  });
+});

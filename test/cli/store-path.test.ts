@@ -1,0 +1,52 @@
+/** A store path whose directory is missing is the user's mistake: exit 2, naming the directory. */
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+
+let dir: string;
+let cleanup: () => void;
+beforeEach(() => ({ dir, cleanup } = tempDir('premia-store-path-')));
+afterEach(() => cleanup());
+
+describe('a store in a directory that does not exist', () => {
+  it('--db: VALIDATION_ERROR, exit 2, naming the directory', async () => {
+    const missing = join(dir, 'no', 'such');
+    const r = await runCli(['--json', '--db', join(missing, 'x.db'), 'clock'], { cwd: dir });
+    expect(r.code).toBe(2);
+    const message = `The directory ${missing} of the store ${join(missing, 'x.db')} (--db) does not exist. Create it first, or give another path with --db.`;
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: { code: 'VALIDATION_ERROR', message, request_id: null, details: [{ field: '--db', code: 'DIRECTORY_NOT_FOUND', message: `${missing} does not exist` }] },
+    });
+    expect(existsSync(join(dir, 'no'))).toBe(false);
+  });
+
+  it('a relative --db: the directory is resolved against the working directory; text output', async () => {
+    const r = await runCli(['--db', 'nope/x.db', 'policies', 'list'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `error: The directory ${join(dir, 'nope')} of the store ${join(dir, 'nope', 'x.db')} (--db) does not exist. Create it first, or give another path with --db.\n  (code VALIDATION_ERROR)\n`,
+    );
+  });
+
+  it('PREMIA_DB is named when the path comes from it', async () => {
+    const r = await runCli(['--json', 'clock'], { cwd: dir, env: { PREMIA_DB: join(dir, 'gone', 'x.db') } });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr).error.message).toBe(
+      `The directory ${join(dir, 'gone')} of the store ${join(dir, 'gone', 'x.db')} (PREMIA_DB) does not exist. Create it first, or give another path with PREMIA_DB.`,
+    );
+  });
+
+  it('a file where the directory should be: "is not a directory"', async () => {
+    writeFileSync(join(dir, 'plain'), 'x');
+    const r = await runCli(['--json', '--db', join(dir, 'plain', 'x.db'), 'clock'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr).error.details).toEqual([{ field: '--db', code: 'DIRECTORY_NOT_FOUND', message: `${join(dir, 'plain')} is not a directory` }]);
+  });
+
+  it('an existing directory still creates the store', async () => {
+    const r = await runCli(['--json', '--db', join(dir, 'x.db'), 'clock'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(existsSync(join(dir, 'x.db'))).toBe(true);
+  });
+});

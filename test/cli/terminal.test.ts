@@ -1,0 +1,110 @@
+/**
+ * Progress on a terminal: a fake stderr that claims to be a TTY, with a chosen width. It records
+ * what a spinner draws, and refuses to take more than a megabyte, so a runaway redraw loop
+ * (ora on a 0-column terminal erases Infinity lines) fails the command instead of hanging the test.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough, Readable, Writable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createContext } from '../../src/cli/context.js';
+import { run } from '../../src/cli/main.js';
+import { tempDir } from '../helpers/cli.js';
+
+const ESC = '\u001b[';
+/** ora's default spinner ("dots"). */
+const SPINNER_FRAMES = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
+const LIMIT = 1 << 20;
+
+class FakeTty extends Writable {
+  readonly isTTY = true;
+  rows = 24;
+  text = '';
+  constructor(public columns: number | undefined) {
+    super();
+  }
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (e?: Error | null) => void): void {
+    this.text += chunk.toString('utf8');
+    done(this.text.length > LIMIT ? new Error('runaway terminal output') : null);
+  }
+  override write(chunk: unknown, ...rest: unknown[]): boolean {
+    if (this.text.length > LIMIT) throw new Error('runaway terminal output');
+    return (super.write as (...a: unknown[]) => boolean)(chunk, ...rest);
+  }
+  cursorTo(x: number): boolean {
+    return this.write(`${ESC}${x + 1}G`);
+  }
+  moveCursor(_dx: number, dy: number): boolean {
+    return this.write(dy < 0 ? `${ESC}${-dy}A` : '');
+  }
+  clearLine(): boolean {
+    return this.write(`${ESC}0K`);
+  }
+}
+
+let dir: string;
+let cleanup: () => void;
+beforeEach(() => ({ dir, cleanup } = tempDir('premia-tty-')));
+afterEach(() => cleanup());
+
+async function onTerminal(args: string[], columns: number | undefined): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = new PassThrough();
+  const out: Buffer[] = [];
+  stdout.on('data', (c: Buffer) => out.push(c));
+  const stderr = new FakeTty(columns);
+  const ctx = createContext({
+    stdout,
+    stderr,
+    stdin: Readable.from([]),
+    stdoutIsTTY: false,
+    stderrIsTTY: true,
+    stdinIsTTY: false,
+    env: { NO_COLOR: '1' },
+    cwd: dir,
+    now: () => new Date('2026-11-21T09:30:00.000Z'),
+  });
+  const code = await run(['--db', join(dir, 'premia.db'), '--seed', '1', ...args], ctx);
+  return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: stderr.text };
+}
+
+function oneRowCsv(): string {
+  const path = join(dir, 'one.csv');
+  writeFileSync(path, 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,ACME-1,P1,FUNERAL,149.50\n');
+  return path;
+}
+
+describe('a terminal that reports no width', () => {
+  it.each([0, undefined])('columns %s: the import finishes with plain status lines and no spinner', async (columns) => {
+    const r = await onTerminal(['policies', 'import', oneRowCsv()], columns);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('Imported 1 policy; 0 rows failed.\n');
+    expect(r.stderr).not.toContain(ESC);
+    expect(r.stderr).not.toMatch(SPINNER_FRAMES);
+    expect(r.stderr).toContain('Importing one.csv…\n');
+  });
+
+  it('columns 0: clock advance finishes with no spinner', async () => {
+    const r = await onTerminal(['clock', 'advance', '--days', '3'], 0);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain(ESC);
+    expect(r.stderr).not.toMatch(SPINNER_FRAMES);
+    expect(r.stderr).toContain('Advancing the clock…\n');
+    expect(r.stderr).toContain('Clock moved from 2026-11-21 to 2026-11-24: 3 days lived, 0.00 collected.\n');
+  });
+});
+
+describe('a terminal of 100 columns', () => {
+  it('the import shows a spinner', async () => {
+    const r = await onTerminal(['policies', 'import', oneRowCsv()], 100);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(SPINNER_FRAMES);
+    expect(r.stderr).toContain('Importing one.csv');
+  });
+
+  it('clock advance draws "Day X of Y" while the days run, though the engine never yields to timers', async () => {
+    const r = await onTerminal(['clock', 'advance', '--days', '3'], 100);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/Day 1 of 3 \(2026-11-22\): 0 attempts, 0\.00 collected so far/);
+    expect(r.stderr).toContain('Clock moved from 2026-11-21 to 2026-11-24: 3 days lived, 0.00 collected.\n');
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * The engine collects through the Bank interface (src/backend/bank.ts), not through the simulated
+ * bank directly: a bank put in its place decides the outcomes.
+ */
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openLocalBackend, type LocalBackend } from '../../src/backend/local/index.js';
+import { simulatedBank } from '../../src/backend/local/accounts.js';
+import type { Bank, BankAccounts } from '../../src/backend/bank.js';
+import type { StatementCache } from '../../src/store/sqlite-dialect.js';
+import { allCollections, FIXED_NOW, fixtureMonth, localBackend } from '../helpers/local.js';
+
+const open: LocalBackend[] = [];
+afterEach(async () => {
+  for (const b of open.splice(0)) await b.close();
+});
+
+/** The simulated accounts, but the bank answers every debit of `frozen` customers with ACCOUNT_FROZEN. */
+function freezingBank(frozen: Set<string>, calls: { opened: number; lived: number }): Bank<StatementCache> {
+  return {
+    simulated: true,
+    openAccounts(reader, customers, today, settings) {
+      calls.opened += customers.length;
+      const inner = simulatedBank.openAccounts(reader, customers, today, settings);
+      const wrapped: BankAccounts = Object.create(inner) as BankAccounts;
+      Object.assign(wrapped, {
+        blockedOn: (i: number, day: number) => (frozen.has(inner.customerId[i]!) ? 'ACCOUNT_FROZEN' : inner.blockedOn(i, day)),
+        live: (i: number, premia: Parameters<BankAccounts['live']>[1], outcomes: Parameters<BankAccounts['live']>[2], facts: Parameters<BankAccounts['live']>[3]) => {
+          calls.lived++;
+          const result = inner.live(i, premia, outcomes, facts);
+          if (frozen.has(inner.customerId[i]!)) for (let j = 0; j < result.premiaDebits; j++) outcomes[j] = 'ACCOUNT_FROZEN';
+          return result;
+        },
+      });
+      return wrapped;
+    },
+  };
+}
+
+describe('the Bank interface', () => {
+  it("another bank's outcomes are the collections' outcomes", async () => {
+    const calls = { opened: 0, lived: 0 };
+    const b = await openLocalBackend({ path: ':memory:', seed: 1, now: FIXED_NOW, bank: freezingBank(new Set(['C100001', 'C100003']), calls) });
+    open.push(b);
+    await fixtureMonth(b, { bank: false });
+    expect(calls.opened).toBe(400); // every customer of the book, once (one process, one advance)
+    expect(calls.lived).toBeGreaterThanOrEqual(400 * 30);
+    const rows = await allCollections(b, '2026-11');
+    const frozen = rows.filter((c) => c.customer_id === 'C100001' || c.customer_id === 'C100003');
+    expect(frozen.length).toBeGreaterThan(0);
+    for (const c of frozen) {
+      expect([c.collection_status, c.collection_amount_collected, c.last_failure_reason]).toEqual(['UNPAID', 0, 'ACCOUNT_FROZEN']);
+    }
+    // Everyone else as on the simulated bank.
+    const plain = await localBackend();
+    open.push(plain);
+    await fixtureMonth(plain, { bank: false });
+    const expected = (await allCollections(plain, '2026-11')).filter((c) => c.customer_id !== 'C100001' && c.customer_id !== 'C100003');
+    expect(rows.filter((c) => c.customer_id !== 'C100001' && c.customer_id !== 'C100003')).toEqual(expected);
+  });
+});
