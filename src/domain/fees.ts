@@ -142,9 +142,9 @@ function digitBase(W: number): number {
  * Built for streams of a million items: a share depends only on the item's weight, so the plan
  * needs just the count of items per weight (one pass), and `share(weight)` is then called for
  * every item, in order, in a second pass. The plan is O(distinct weights) in typed arrays; the
- * remainder threshold is found by bisection (no sort); a share is recomputed per item in Number
- * arithmetic (exact: see mulDivMod). BigInt is used only when the total weight reaches 2^51
- * cents, far beyond any statement.
+ * remainder threshold is found by a histogram selection (no full sort); a share is recomputed
+ * per item in Number arithmetic (exact: see mulDivMod). BigInt is used only when the total
+ * weight reaches 2^51 cents, far beyond any statement.
  */
 export class ProRataAllocator {
   private readonly amount: number;
@@ -187,29 +187,50 @@ export class ProRataAllocator {
     }
     // Cents still to hand out after every item got its floor.
     let left = amount;
-    let maxRemainder = 0;
     for (let i = 0; i < n; i++) {
       this.split(weights[i]!);
       this.floors[i] = qOut;
       this.remainders[i] = rOut;
       left -= qOut * counts[i]!;
-      if (rOut > maxRemainder) maxRemainder = rOut;
     }
     if (left === 0) return;
     // The threshold: the largest remainder r ≥ 1 with at least `left` items at r or above.
-    const atOrAbove = (r: number): number => {
-      let c = 0;
-      for (let i = 0; i < n; i++) if (this.remainders[i]! >= r) c += counts[i]!;
-      return c;
-    };
-    if (left < 0 || atOrAbove(1) < left) throw new Error('pro-rata allocation left cents over (weights inconsistent)');
-    let lo = 1; // atOrAbove(lo) >= left
-    let hi = maxRemainder + 1; // atOrAbove(hi) < left (nobody is above the largest remainder)
-    while (hi - lo > 1) {
-      const mid = lo + Math.floor((hi - lo) / 2);
-      if (atOrAbove(mid) >= left) lo = mid;
-      else hi = mid;
+    // Found by selection, not by sorting every remainder: a histogram of the remainders in
+    // 65,536 buckets finds the bucket it lies in; only that bucket's entries are sorted.
+    if (left < 0) throw new Error('pro-rata allocation left cents over (weights inconsistent)');
+    const BUCKETS = 1 << 16;
+    const bucketOf = (r: number): number => Math.floor((r * BUCKETS) / totalN); // monotone in r
+    const histogram = new Float64Array(BUCKETS);
+    for (let i = 0; i < n; i++) {
+      const r = this.remainders[i]!;
+      if (r > 0) histogram[bucketOf(r)]! += counts[i]!;
     }
+    let above = 0; // items in the buckets above the threshold's
+    let bucket = BUCKETS - 1;
+    for (; bucket >= 0; bucket--) {
+      if (above + histogram[bucket]! >= left) break;
+      above += histogram[bucket]!;
+    }
+    if (bucket < 0) throw new Error('pro-rata allocation left cents over (weights inconsistent)');
+    const inBucket: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const r = this.remainders[i]!;
+      if (r > 0 && bucketOf(r) === bucket) inBucket.push(i);
+    }
+    inBucket.sort((a, b) => this.remainders[b]! - this.remainders[a]!);
+    let lo = 0;
+    let need = left - above;
+    for (let k = 0; k < inBucket.length; ) {
+      const r = this.remainders[inBucket[k]!]!;
+      let atR = 0;
+      for (; k < inBucket.length && this.remainders[inBucket[k]!]! === r; k++) atR += counts[inBucket[k]!]!;
+      if (atR >= need) {
+        lo = r;
+        break;
+      }
+      need -= atR;
+    }
+    if (lo === 0) throw new Error('pro-rata allocation left cents over (weights inconsistent)');
     this.threshold = lo;
     // Items above the threshold all get a cent; the rest go to those at it, larger weights first.
     const equal = new Map<number, number>();
