@@ -180,7 +180,7 @@ export class ProRataAllocator {
     this.total = totalN;
     this.floors = new Float64Array(n);
     this.remainders = new Float64Array(n);
-    this.base = amount <= totalN ? digitBase(totalN) : 0;
+    this.base = totalN > 0 && amount <= totalN ? digitBase(totalN) : 0;
     if (totalN === 0) {
       if (amount !== 0) throw new RangeError(`cannot split ${amount} cents over items that weigh nothing`);
       return;
