@@ -179,6 +179,8 @@ describe('premia settlements create', () => {
     expect(s2.status).toBe('pending');
     expect(s2.id).not.toBe(first.id);
     expect(s2.net_amount).toBe(134.12);
+    // regenerated on the 2nd: due on the 3rd, as a new statement would be
+    expect(s2.payment_date).toBe('2026-12-03');
     const old = (await cli(['--json', 'settlements', 'get', first.id])).json();
     expect(old).toMatchObject({ settlement_number: 'SETTLE-2026-11-001', status: 'disputed', disputed_on: '2026-12-02', dispute_reason: 'Fee on POL-0002 looks wrong' });
     const list = (await cli(['--json', 'settlements', 'list'])).json();
@@ -186,6 +188,26 @@ describe('premia settlements create', () => {
     expect(list.next_after).toBeNull();
     const disputed = (await cli(['--json', 'settlements', 'list', '--status', 'disputed'])).json();
     expect(disputed.data.map((s: { id: string }) => s.id)).toEqual([first.id]);
+  });
+
+  it('a statement regenerated late gets a fresh payment date, so it is not overdue at birth and keeps its dispute window', async () => {
+    const { db, cli } = await fixtureStore('2026-12-02');
+    const first = (await cli(['--json', 'settlements', 'create', '--period', FIXTURE_PERIOD])).json();
+    expect(first.payment_date).toBe('2026-12-03');
+    // the last day of -001's window: payment date + 30
+    await withBackend(db, (b) => setClock(b.store, '2027-01-02'));
+    expect((await cli(['settlements', 'dispute', 'SETTLE-2026-11-001', '--reason', 'Wrong fees'])).code).toBe(0);
+    const s2 = (await cli(['--json', 'settlements', 'create', '--period', FIXTURE_PERIOD])).json();
+    expect(s2).toMatchObject({ settlement_number: 'SETTLE-2026-11-002', payment_date: '2027-01-03', status: 'pending' });
+    expect((await cli(['--json', 'settlements', 'get', 'SETTLE-2026-11-001'])).json().payment_date).toBe('2026-12-03');
+    // its own window runs to 2027-02-02, not the old statement's 2027-01-02
+    await withBackend(db, (b) => setClock(b.store, '2027-02-02'));
+    const d2 = await cli(['--json', 'settlements', 'dispute', 'SETTLE-2026-11-002', '--reason', 'Still wrong']);
+    expect(d2.code).toBe(0);
+    // regenerated on the 3rd or later: the 3rd of the next month
+    await withBackend(db, (b) => setClock(b.store, '2027-02-05'));
+    const s3 = (await cli(['--json', 'settlements', 'create', '--period', FIXTURE_PERIOD])).json();
+    expect(s3).toMatchObject({ settlement_number: 'SETTLE-2026-11-003', payment_date: '2027-03-03' });
   });
 
   it('the same seed and data give the same statement; another seed another reference', async () => {
@@ -373,6 +395,21 @@ describe('premia settlements export', () => {
     });
   });
 
+  it('--lines never shows a negative net, even for collections of a cent or two (audit-4 #3)', async () => {
+    const backend = await openLocalBackend({ path: ':memory:', seed: 1, now: TEST_NOW });
+    try {
+      const amounts = [1, 2, 1, 2, 1, 2, 2, 2, 2];
+      await seedCollections(backend.store, '2026-11', amounts.map((c, i) => ({ policy_number: `POL-${i + 1}`, due: c, collected: c })));
+      await setClock(backend.store, '2026-12-02');
+      const s = await backend.createSettlement('2026-11');
+      const csv = await text(await backend.exportSettlement(s.id, { lines: true }));
+      // sumLines checks every cell >= 0 and each line's and column's sums
+      expect(sumLines(csv)).toEqual({ collected: 15, distribution_fee: 4, collections_fee: 1, total_fees: 5, vat: 1, net_amount: 9, rows: 9 });
+    } finally {
+      await backend.close();
+    }
+  });
+
   it('--lines sums equal the statement figures on random periods', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 1, max: 250 }), async (seed, n) => {
@@ -415,6 +452,7 @@ function sumLines(csv: string) {
     const [collected, d, c, f, v, n] = cells as [number, number, number, number, number, number];
     expect(f).toBe(d + c);
     expect(f + v + n).toBe(collected);
+    for (const cell of cells) expect(cell).toBeGreaterThanOrEqual(0);
     sums.collected += collected;
     sums.distribution_fee += d;
     sums.collections_fee += c;

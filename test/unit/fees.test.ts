@@ -80,7 +80,7 @@ describe('settlementFigures: the fee rule of the agreement', () => {
   });
 });
 
-describe('allocateProRata: largest remainder, ties to the earlier item', () => {
+describe('allocateProRata: largest remainder, ties to the larger weight, then the earlier item', () => {
   it.each([
     // amount, weights, shares
     [10, [1, 1, 1], [4, 3, 3]],
@@ -97,6 +97,9 @@ describe('allocateProRata: largest remainder, ties to the earlier item', () => {
     [3, [1, 1, 1, 1, 1], [1, 1, 1, 0, 0]],
     // a later item with a larger remainder beats an earlier one
     [7, [1, 2], [2, 5]],
+    // equal remainders (2 of 4 each): the larger weight gets the cent, wherever it stands
+    [2, [1, 3], [0, 2]],
+    [2, [3, 1], [2, 0]],
   ])('%i over %j → %j', (amount, weights, shares) => {
     expect(allocateProRata(amount, weights)).toEqual(shares);
   });
@@ -120,7 +123,9 @@ describe('allocateProRata: largest remainder, ties to the earlier item', () => {
       const W = weights.reduce((a, w) => a + BigInt(w), 0n);
       const exact = weights.map((w, i) => ({ i, floor: (BigInt(amount) * BigInt(w)) / W, rem: (BigInt(amount) * BigInt(w)) % W }));
       let left = BigInt(amount) - exact.reduce((a, e) => a + e.floor, 0n);
-      const order = [...exact].sort((a, b) => (a.rem === b.rem ? a.i - b.i : a.rem > b.rem ? -1 : 1));
+      const order = [...exact].sort((a, b) =>
+        a.rem !== b.rem ? (a.rem > b.rem ? -1 : 1) : weights[a.i] !== weights[b.i] ? weights[b.i]! - weights[a.i]! : a.i - b.i,
+      );
       const shares = exact.map((e) => Number(e.floor));
       for (const e of order) {
         if (left === 0n) break;
@@ -149,6 +154,25 @@ describe('allocateProRata: largest remainder, ties to the earlier item', () => {
     );
   });
 
+  it('is exact in Number arithmetic where amount × weight is far beyond 2^53 (BigInt oracle)', () => {
+    const weightsArb = fc.array(fc.integer({ min: 0, max: 2_000_000_000 }), { minLength: 1, maxLength: 40 });
+    fc.assert(
+      fc.property(weightsArb, fc.integer({ min: 1, max: 1_000_000 }), fc.double({ min: 0, max: 1, noNaN: true }), (weights, scale, fraction) => {
+        const scaled = weights.map((w) => w * scale); // up to 2e15 per weight
+        const W = scaled.reduce((a, b) => a + b, 0);
+        fc.pre(W > 0 && W <= Number.MAX_SAFE_INTEGER);
+        const amount = Math.floor(W * fraction);
+        const shares = allocateProRata(amount, scaled);
+        expect(shares.reduce((a, b) => a + b, 0)).toBe(amount);
+        scaled.forEach((w, i) => {
+          const exact = (BigInt(amount) * BigInt(w)) / BigInt(W);
+          expect(BigInt(shares[i]!) - exact === 0n || BigInt(shares[i]!) - exact === 1n).toBe(true);
+        });
+      }),
+      { numRuns: 1000, seed: 11 },
+    );
+  });
+
   it('the streaming allocator gives the same shares as the one-shot function', () => {
     const weights = [14950, 14950, 0, 333, 14950, 1, 1];
     const allocator = new ProRataAllocator(9001, countWeights(weights));
@@ -164,17 +188,58 @@ describe('StatementSplitter: statement lines that sum to the statement', () => {
     const splitter = new StatementSplitter(figures, countWeights(collected));
     const lines = collected.map((c) => splitter.next(c));
     expect(lines).toEqual([
-      // equal amounts tie on every remainder: the earlier policy gets the spare cents
-      { distribution_fee: 3738, collections_fee: 524, total_fees: 4262, vat: 639, net_amount: 10049 },
-      { distribution_fee: 3737, collections_fee: 523, total_fees: 4260, vat: 639, net_amount: 10051 },
+      // equal amounts tie on the distribution fee: the earlier policy gets its spare cent; the
+      // second then has the larger rest (112.13 against 112.12), so it gets the collections cent
+      { distribution_fee: 3738, collections_fee: 523, total_fees: 4261, vat: 639, net_amount: 10050 },
+      { distribution_fee: 3737, collections_fee: 524, total_fees: 4261, vat: 639, net_amount: 10050 },
       { distribution_fee: 0, collections_fee: 0, total_fees: 0, vat: 0, net_amount: 0 },
       { distribution_fee: 2500, collections_fee: 350, total_fees: 2850, vat: 428, net_amount: 6722 },
       { distribution_fee: 1, collections_fee: 0, total_fees: 1, vat: 0, net_amount: 4 },
     ]);
   });
 
-  it('every column sums to the statement figure and every line to its collected amount (random data)', () => {
-    const amounts = fc.array(fc.oneof(fc.constantFrom(0, 1, 2, 14950, 33333), fc.integer({ min: 0, max: 100_000_000 })), { minLength: 1, maxLength: 200 });
+  it('never gives a line a negative net or figure, even on collections of a cent or two', () => {
+    // The audit's case: with each figure split on its own, the c=2 line got fees 2, VAT 1, net −1.
+    const collected = [1, 2, 1, 2, 1, 2, 2, 2, 2];
+    const figures = settlementFigures(collected.reduce((a, b) => a + b, 0));
+    const splitter = new StatementSplitter(figures, countWeights(collected));
+    for (const c of collected) {
+      const line = splitter.next(c);
+      for (const v of Object.values(line)) expect(v).toBeGreaterThanOrEqual(0);
+      expect(line.total_fees + line.vat + line.net_amount).toBe(c);
+    }
+    // A hundred one-cent collections: 0.25 + 0.04 fees and 0.04 VAT over lines of 0.01.
+    const ones = new Array<number>(100).fill(1);
+    const s2 = new StatementSplitter(settlementFigures(100), countWeights(ones));
+    const lines = ones.map((c) => s2.next(c));
+    expect(lines.every((l) => l.net_amount >= 0 && l.total_fees + l.vat <= 1)).toBe(true);
+    expect(lines.filter((l) => l.net_amount === 0)).toHaveLength(33);
+  });
+
+  it('no line below zero for every period of up to 12 collections of 0.01 or 0.02 (exhaustive)', () => {
+    let negative = 0;
+    for (let n = 1; n <= 12; n++) {
+      for (let bits = 0; bits < 1 << n; bits++) {
+        const collected = Array.from({ length: n }, (_, i) => 1 + ((bits >> i) & 1));
+        const splitter = new StatementSplitter(settlementFigures(collected.reduce((a, b) => a + b, 0)), countWeights(collected));
+        for (const c of collected) {
+          const line = splitter.next(c);
+          if (line.net_amount < 0 || line.vat < 0 || line.distribution_fee < 0 || line.collections_fee < 0) negative++;
+        }
+      }
+    }
+    expect(negative).toBe(0);
+  });
+
+  it('every column sums to the statement figure, every line to its collected amount, no line below zero (random data)', () => {
+    const amounts = fc.oneof(
+      fc.array(
+        fc.oneof(fc.constantFrom(0, 1, 2, 3, 14950, 33333), fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 100_000_000 })),
+        { minLength: 1, maxLength: 200 },
+      ),
+      // periods of tiny collections only: where a cent of fee and a cent of VAT could meet on one line
+      fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 1, maxLength: 30 }),
+    );
     fc.assert(
       fc.property(amounts, (collected) => {
         const figures = settlementFigures(collected.reduce((a, b) => a + b, 0));
@@ -183,6 +248,8 @@ describe('StatementSplitter: statement lines that sum to the statement', () => {
         for (const c of collected) {
           const line = splitter.next(c);
           expect(line.total_fees + line.vat + line.net_amount).toBe(c);
+          expect(line.total_fees).toBe(line.distribution_fee + line.collections_fee);
+          for (const v of Object.values(line)) expect(v).toBeGreaterThanOrEqual(0);
           for (const k of Object.keys(sum) as Array<keyof typeof sum>) sum[k] += line[k];
         }
         expect(sum).toEqual({
@@ -193,7 +260,7 @@ describe('StatementSplitter: statement lines that sum to the statement', () => {
           net_amount: figures.net_amount,
         });
       }),
-      { numRuns: 1000, seed: 99 },
+      { numRuns: 3000, seed: 99 },
     );
   });
 });

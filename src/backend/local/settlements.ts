@@ -8,11 +8,11 @@
  * sees the first; a partial unique index on live statements is the second guard.
  */
 import { conflict, notFound, PremiaError, validationError } from '../../domain/errors.js';
-import { settlementFigures, StatementSplitter } from '../../domain/fees.js';
+import { settlementFigures, StatementSplitter, WeightTable } from '../../domain/fees.js';
 import { hashString32 } from '../../domain/hash.js';
 import { decodeId, encodeId, IdKind, looksLikeId } from '../../domain/ids.js';
 import { formatCents } from '../../domain/money.js';
-import { addDays, lastDay, nextPeriod, type IsoDate, type Period } from '../../domain/period.js';
+import { addDays, dateInPeriod, lastDay, nextPeriod, periodOf, type IsoDate, type Period } from '../../domain/period.js';
 import { csvCell, csvRow } from '../../lib/csv-writer.js';
 import { streamCollectedCounts, streamLineRows } from '../../store/repos/collection-reports.js';
 import * as repo from '../../store/repos/settlements.js';
@@ -48,8 +48,22 @@ export function settlementNumber(period: Period, seq: number): string {
   return `SETTLE-${period}-${String(seq).padStart(3, '0')}`;
 }
 
-export function paymentDate(period: Period): IsoDate {
-  return `${nextPeriod(period)}-${String(PAYMENT_DAY_OF_NEXT_MONTH).padStart(2, '0')}`;
+/**
+ * The payment date of a period's statement: the 3rd of the following month (spec 8). A
+ * statement regenerated after a dispute (seq > 1, made when that date may long have passed)
+ * instead gets a fresh one, counted the same way from the day it is generated: the first 3rd
+ * of a month after that day (a statement made on the 1st or 2nd is due on the 3rd, as a new
+ * one is; made on the 3rd or later, on the 3rd of the next month), and never earlier than the
+ * period's own date. So it is never overdue at birth, and its 30-day dispute window runs from
+ * its own payment date.
+ */
+export function paymentDate(period: Period, regeneratedOn?: IsoDate): IsoDate {
+  const due = dateInPeriod(nextPeriod(period), PAYMENT_DAY_OF_NEXT_MONTH);
+  if (regeneratedOn === undefined) return due;
+  const month = periodOf(regeneratedOn);
+  const day = Number(regeneratedOn.slice(8, 10));
+  const fresh = dateInPeriod(day < PAYMENT_DAY_OF_NEXT_MONTH ? month : nextPeriod(month), PAYMENT_DAY_OF_NEXT_MONTH);
+  return fresh > due ? fresh : due;
 }
 
 export function lastDisputeDate(payment: IsoDate): IsoDate {
@@ -173,7 +187,7 @@ export async function createSettlement(ctx: LocalContext, period: Period): Promi
         settlement_number: number,
         ...figures,
         collections_count: totals.count,
-        payment_date: paymentDate(period),
+        payment_date: seq === 1 ? paymentDate(period) : paymentDate(period, world.today),
         payment_reference: reference,
         status: 'pending',
         created_at: now,
@@ -355,12 +369,12 @@ async function* once(text: string): AsyncGenerator<string> {
  * writes one line per collection in policy_number order.
  */
 async function* statementLines(ctx: LocalContext, s: repo.SettlementRow): AsyncGenerator<string> {
-  const counts = new Map<number, number>();
+  const counts = new WeightTable();
   let collected = 0;
   let lines = 0;
   for await (const batch of streamCollectedCounts(ctx.store, ctx.clientId, s.period_month)) {
     for (const [amount, count] of batch) {
-      counts.set(amount, count);
+      counts.push(amount, count);
       collected += amount * count;
       lines += count;
     }

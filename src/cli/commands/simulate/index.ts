@@ -13,6 +13,18 @@ export function registerSimulate(program: Command, ctx: CliContext, state: RunSt
     .option('--policies <file>', 'policy CSV (default: fixtures/policies.csv)')
     .option('--bank <file>', "bank transactions CSV (default: fixtures/bank-transactions.csv; 'none' for generated accounts only)")
     .addOption(new Option('--strategy <name>', 'collection strategy').choices(STRATEGY_NAMES).default('smart'))
-    .option('--out <dir>', 'where to write each period\'s files (default ./premia-out)', 'premia-out')
+    .option('--out <dir>', "where to write each period's files (in <dir>/<period>/)", 'premia-out')
+    .addHelpText(
+      'after',
+      `
+Global options simulate uses (before or after 'simulate'):
+  --seed <n>   seed of the simulation (default: 1); the same seed and files give the same output
+  --db <path>  run in this store file instead of a fresh temporary one; it must have no
+               collections run yet (PREMIA_DB is ignored: only --db chooses a store)
+  --json       print the summary as JSON on stdout
+
+Example:
+  premia simulate --months 3 --seed 7 --out /tmp/sim`,
+    )
     .action(lazyAction(ctx, state, () => import('./simulate.js')));
 }
