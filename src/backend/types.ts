@@ -414,3 +414,14 @@ export interface Backend {
 
   close(): Promise<void>;
 }
+
+/** A store-wide engine setting (`premia settings`, local mode only). */
+export interface SettingView {
+  key: string;
+  /** The value in force (the default when unset). */
+  value: number;
+  default: number;
+  min: number;
+  max: number;
+  description: string;
+}

@@ -20,7 +20,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { EventEmitter } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
-import type { Backend, Mode } from '../backend/types.js';
+import type { Backend, Mode, SettingView } from '../backend/types.js';
 import { PremiaError, usageError, validationError } from '../domain/errors.js';
 import { checkGivenKey } from '../domain/idempotency.js';
 import { checkPrivate, checkProfileName, configPath, DEFAULT_PROFILE, readConfig, redactKey, type Profile } from './config.js';
@@ -94,17 +94,6 @@ export interface ServeIo {
   stderr: Writable;
   signals: EventEmitter;
   onListening?: (url: string) => void;
-}
-
-/** A store-wide engine setting (`premia settings`). */
-export interface SettingView {
-  key: string;
-  /** The value in force (the default when unset). */
-  value: number;
-  default: number;
-  min: number;
-  max: number;
-  description: string;
 }
 
 /** The operator's commands on a local store: API keys, engine settings and the HTTP service. */

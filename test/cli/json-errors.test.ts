@@ -5,10 +5,7 @@
  * same errors stay plain text.
  */
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createContext } from '../../src/cli/context.js';
-import { run } from '../../src/cli/main.js';
 import { runCli, tempDir, type CliResult } from '../helpers/cli.js';
 
 let dir: string;
@@ -81,21 +78,17 @@ describe('commander errors with --json', () => {
 });
 
 describe('unexpected failures with --json', () => {
-  async function crash(args: string[]): Promise<CliResult> {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    stdout.on('data', (c: Buffer) => out.push(c));
-    stderr.on('data', (c: Buffer) => err.push(c));
-    const ctx = createContext({ stdout, stderr, stdin: Readable.from([]), cwd: dir, env: {} });
-    ctx.backend = async () => {
-      throw new TypeError("Cannot read properties of undefined (reading 'date')");
-    };
-    const code = await run(args, ctx);
-    const text = Buffer.concat(out).toString('utf8');
-    return { code, stdout: text, stderr: Buffer.concat(err).toString('utf8'), json: () => JSON.parse(text) };
+  function crash(args: string[]): Promise<CliResult> {
+    return runCli(args, {
+      cwd: dir,
+      prepare: (ctx) => {
+        ctx.backend = async () => {
+          throw new TypeError("Cannot read properties of undefined (reading 'date')");
+        };
+      },
+    });
   }
+
 
   it('INTERNAL, exit 1', async () => {
     const r = await crash(['--json', 'clock']);

@@ -20,6 +20,8 @@ export interface CliOptions {
   stdin?: string | Buffer;
   tty?: boolean;
   now?: () => Date;
+  /** Change the context before the command runs (e.g. a backend that fails). */
+  prepare?: (ctx: ReturnType<typeof createContext>) => void;
 }
 
 export async function runCli(args: string[], options: CliOptions): Promise<CliResult> {
@@ -41,6 +43,7 @@ export async function runCli(args: string[], options: CliOptions): Promise<CliRe
     cwd: options.cwd,
     now: options.now ?? (() => new Date('2026-11-21T09:30:00.000Z')),
   });
+  options.prepare?.(ctx);
   const code = await run(args, ctx);
   const stdoutText = Buffer.concat(out).toString('utf8');
   return {

@@ -7,6 +7,7 @@ import { formatCents } from '../../domain/money.js';
 import { addDays, dayNumber, fromDayNumber, isPeriod, lastDay, periodOf, type Period } from '../../domain/period.js';
 import { describeIncome, predictIncome as predictIncomeDays, type IncomeAnalysis } from '../../engine/income.js';
 import { isStrategy, renderWhy, STRATEGY_NAMES, WhyCode, type Why } from '../../engine/strategies.js';
+import { blankWhy } from '../../engine/strategy.js';
 import { decodePlans } from './plan-batches.js';
 import { csvRow } from '../../lib/csv-writer.js';
 import { setMeta } from '../../store/repos/meta.js';
@@ -333,19 +334,7 @@ function predictNext(a: IncomeAnalysis, fromDay: number): string[] {
   return predictIncomeDays(a, fromDay, fromDay + 62).slice(0, 3).map(fromDayNumber);
 }
 
-const ORACLE_WHY: Why = {
-  code: WhyCode.ORACLE,
-  trigger: 0,
-  triggerDays: 0,
-  triggerDay: 0,
-  triggerAmount: 0,
-  estimate: 0,
-  part: 0,
-  maxSplit: 0,
-  remaining: 0,
-  full: 0,
-  lastAttemptDay: 0,
-};
+const ORACLE_WHY: Why = blankWhy(WhyCode.ORACLE);
 
 /** Why each attempt was made when it was, and what comes next. */
 export async function explainCollection(ctx: LocalContext, id: string): Promise<Explanation> {

@@ -7,18 +7,9 @@ import { usageError } from '../../domain/errors.js';
 import { parseSettingValue, settingDef, SETTINGS, storedSetting, type SettingDef } from '../../engine/settings.js';
 import { getAllMeta, getMeta, setMeta } from '../../store/repos/meta.js';
 import type { Store } from '../../store/store.js';
-import type { Backend } from '../types.js';
+import type { Backend, SettingView } from '../types.js';
 import { LocalBackend } from './index.js';
 
-export interface SettingView {
-  key: string;
-  /** The value in force. */
-  value: number;
-  default: number;
-  min: number;
-  max: number;
-  description: string;
-}
 
 function storeOf(backend: Backend): Store {
   if (backend instanceof LocalBackend) return backend.store;
