@@ -45,19 +45,19 @@ export interface BankAccounts {
   smartMayPlan(i: number, D: number, A: number, periodLast: number): boolean;
 }
 
-/** A customer whose account the engine needs. */
-export interface AccountRef {
-  clientId: number;
-  customerId: string;
+/** The customers whose accounts the engine needs: customer k is (clientId[k], customerId[k]). */
+export interface AccountRefs {
+  readonly clientId: ArrayLike<number>;
+  readonly customerId: readonly string[];
 }
 
 export interface Bank<Reader = unknown> {
   /** Shown in `bank` commands and the README; the clock and bank commands exist only for a simulated bank. */
   readonly simulated: boolean;
   /**
-   * The accounts of `customers` (index k of the result is customers[k]), each brought up to the end
+   * The accounts of `customers` (index k of the result is customer k), each brought up to the end
    * of `today` (a day number) with the history the engine reads. `reader` gives access to what the
    * implementation needs from the store (the simulated bank: imported rows, snapshots, attempts).
    */
-  openAccounts(reader: Reader, customers: readonly AccountRef[], today: number, settings: { seed: number; epochDay: number }): BankAccounts;
+  openAccounts(reader: Reader, customers: AccountRefs, today: number, settings: { seed: number; epochDay: number }): BankAccounts;
 }

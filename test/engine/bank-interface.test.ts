@@ -20,7 +20,7 @@ function freezingBank(frozen: Set<string>, calls: { opened: number; lived: numbe
   return {
     simulated: true,
     openAccounts(reader, customers, today, settings) {
-      calls.opened += customers.length;
+      calls.opened += customers.customerId.length;
       const inner = simulatedBank.openAccounts(reader, customers, today, settings);
       const wrapped: BankAccounts = Object.create(inner) as BankAccounts;
       Object.assign(wrapped, {

@@ -487,10 +487,11 @@ export function replayInto(set: AccountSet, inputs: AccountInputs, clientId: num
 export const simulatedBank: Bank<StatementCache> = {
   simulated: true,
   openAccounts(statements, customers, today, settings) {
-    const accounts = new AccountSet(customers.length);
-    if (customers.length === 0) return accounts;
+    const n = customers.customerId.length;
+    const accounts = new AccountSet(n);
+    if (n === 0) return accounts;
     const keys = new Set<string>();
-    for (const c of customers) keys.add(customerKey(c.clientId, c.customerId));
+    for (let k = 0; k < n; k++) keys.add(customerKey(customers.clientId[k]!, customers.customerId[k]!));
     const inputs: AccountInputs = {
       seed: settings.seed,
       epochDay: settings.epochDay,
@@ -511,7 +512,7 @@ export const simulatedBank: Bank<StatementCache> = {
     }
     inputs.attempts = readAttempts(statements, keys, oldest);
     keys.clear();
-    for (const c of customers) replayInto(accounts, inputs, c.clientId, c.customerId, today);
+    for (let k = 0; k < n; k++) replayInto(accounts, inputs, customers.clientId[k]!, customers.customerId[k]!, today);
     return accounts;
   },
 };

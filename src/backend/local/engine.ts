@@ -43,7 +43,7 @@ import type { DayFacts, PremiaDebits } from '../../bank/ledger.js';
 import type { LocalContext } from './context.js';
 import { decodePlans, encodePlans, type PlanEntry } from './plan-batches.js';
 import { AccountView, epochFor, provisionalEpoch, simulatedBank } from './accounts.js';
-import type { AccountRef, Bank, BankAccounts } from '../bank.js';
+import type { Bank, BankAccounts } from '../bank.js';
 
 
 export interface EngineSettings extends EngineConfig {
@@ -360,28 +360,31 @@ function load(statements: StatementCache, bank: Bank<StatementCache>): EngineSta
     cols.blocked[c] = r[7] === 'CANCELLED' || r[14] !== 'active' || (r[12] !== null && !isRetryable(r[12])) ? 1 : 0;
   }
 
-  const customers: AccountRef[] = cols.n === 0 ? [] : customerIds.map((customerId, k) => ({ clientId: customerClient[k]!, customerId }));
-  // Index k of the accounts is customers[k].
+  // Debits submitted for the days after today (planned at most leadDays + 1 days ago). Read
+  // before the accounts are opened: the rowid map and the replay's temporaries never coexist.
+  if (cols.n > 0) {
+    const batches = statements
+      .get('select data from plan_batches where client_id in (select id from clients) and plan_day >= ?')
+      .raw(true)
+      .iterate(fromDayNumber(todayDay - 1 - Math.max(2, meta.settings.leadDays))) as Iterable<[Uint8Array]>;
+    // Collections were read in customer order, not rowid order: find them by rowid.
+    const byRowid = new Map<number, number>();
+    for (let c = 0; c < cols.n; c++) byRowid.set(cols.rowid[c]!, c);
+    for (const [data] of batches) {
+      for (const p of decodePlans(data)) {
+        if (p.day <= todayDay) continue;
+        const c = byRowid.get(p.collection);
+        if (c !== undefined) cols.addPending(c, p.day, p.amount);
+      }
+    }
+    byRowid.clear();
+  }
+
+  // Account k is customer k (client customerClient[k], customer customerIds[k]).
+  const customers = cols.n === 0 ? { clientId: [], customerId: [] } : { clientId: customerClient, customerId: customerIds };
   const accounts = bank.openAccounts(statements, customers, todayDay, { seed: meta.seed, epochDay: meta.epochDay });
   const state = new EngineState(meta, accounts, cols, customerIds.length);
   if (cols.n === 0) return state;
-
-  // Debits submitted for the days after today (planned at most leadDays + 1 days ago).
-  const batches = statements
-    .get('select data from plan_batches where client_id in (select id from clients) and plan_day >= ?')
-    .raw(true)
-    .iterate(fromDayNumber(todayDay - 1 - Math.max(2, meta.settings.leadDays))) as Iterable<[Uint8Array]>;
-  // Collections were read in customer order, not rowid order: find them by rowid.
-  const byRowid = new Map<number, number>();
-  for (let c = 0; c < cols.n; c++) byRowid.set(cols.rowid[c]!, c);
-  for (const [data] of batches) {
-    for (const p of decodePlans(data)) {
-      if (p.day <= todayDay) continue;
-      const c = byRowid.get(p.collection);
-      if (c !== undefined) cols.addPending(c, p.day, p.amount);
-    }
-  }
-  byRowid.clear();
 
   for (let k = 0; k < customerIds.length; k++) {
     const i = k; // the accounts are in customer order
@@ -816,6 +819,8 @@ export async function advance(ctx: LocalContext, target: AdvanceTarget, options:
   // process kill itself with SIGKILL just before committing that day.
   const fault = /^kill-before-commit:(\d{4}-\d{2}-\d{2})$/.exec(process.env.PREMIA_FAULT ?? '')?.[1];
   let seen = { version: -1, generation: -1 };
+  /** The heap in use after the last full collection (0: none done, a small working set). */
+  let heapAfterGc = 0;
   // Simulated days are recomputed exactly on resume (the bank lives in the store too), so an
   // advance commits without waiting for the disk on each day; the store stays consistent
   // whatever happens. Ordinary writes keep synchronous = FULL.
@@ -843,7 +848,7 @@ export async function advance(ctx: LocalContext, target: AdvanceTarget, options:
           const stale = state === null || version !== seen.version || store.generation !== seen.generation || state.meta.today !== today;
           if (stale) {
             state = load(statements, ctx.bank ?? simulatedBank);
-            if (state.cols.n >= 50_000) collectGarbage();
+            if (state.cols.n >= 50_000) heapAfterGc = collectGarbage();
             if (process.env.PREMIA_DEBUG_MEM) memLog('after load');
             if (process.env.PREMIA_DEBUG_HEAPSNAPSHOT) (await import('node:v8')).writeHeapSnapshot(process.env.PREMIA_DEBUG_HEAPSNAPSHOT);
           }
@@ -892,6 +897,11 @@ export async function advance(ctx: LocalContext, target: AdvanceTarget, options:
         }
       });
       if (result === null) break;
+      // Each day's objects (attempts, plans) live until its writes, so they reach the old
+      // generation, and V8 (sized for a 23 GiB machine) let a 1M month's garbage grow from
+      // 130 MB to 460 MB before collecting it: RSS passed 1 GiB. A full collection when the heap
+      // has grown by 96 MB since the last one (every few days at 1M; ~60 ms each) keeps it flat.
+      if (heapAfterGc > 0 && v8.getHeapStatistics().used_heap_size > heapAfterGc + (96 << 20)) heapAfterGc = collectGarbage();
       days.push(result);
       options.onDay?.(result, days.length, total);
     }
@@ -914,7 +924,7 @@ let fullGc: (() => void) | null | undefined;
  * behind, and V8 sizes its heap from that peak: without this the heap of a long advance
  * drifted up to ~480 MB (the live set is ~90 MB), taking the process to 1 GiB.
  */
-function collectGarbage(): void {
+function collectGarbage(): number {
   if (fullGc === undefined) {
     fullGc = (globalThis as { gc?: () => void }).gc ?? null;
     if (fullGc === null) {
@@ -927,6 +937,7 @@ function collectGarbage(): void {
     }
   }
   fullGc?.();
+  return v8.getHeapStatistics().used_heap_size;
 }
 
 function memLog(what: string): void {
