@@ -46,3 +46,14 @@ describe('clock advance --days', () => {
     expect((await premia(['--json', 'clock'])).json().date).toBe('2026-11-21');
   });
 });
+
+describe('clock show', () => {
+  it('is `premia clock` by its issue-5 name: the same output, text and JSON', async () => {
+    await premia(['clock', 'set', '2026-10-31']);
+    const show = await premia(['--json', 'clock', 'show']);
+    expect(show.code).toBe(0);
+    expect(show.json()).toEqual({ date: '2026-10-31', locked: false, seed: 1 });
+    expect((await premia(['--json', 'clock'])).stdout).toBe(show.stdout);
+    expect((await premia(['clock', 'show'])).stdout).toBe((await premia(['clock'])).stdout);
+  });
+});

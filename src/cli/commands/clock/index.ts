@@ -10,6 +10,11 @@ export function registerClock(program: Command, ctx: CliContext, state: RunState
     .action(lazyAction(ctx, state, () => import('./show.js')));
 
   clock
+    .command('show')
+    .description('the clock: its date, whether a run has locked it, the seed (the same as `premia clock`)')
+    .action(lazyAction(ctx, state, () => import('./show.js')));
+
+  clock
     .command('advance')
     .description('live through the following days (the engine collects; a month end closes its period)')
     .option('--days <n>', 'this many days')
