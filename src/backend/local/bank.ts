@@ -6,6 +6,7 @@
  * for a generated customer holding collections (the engine has read that history); a row equal
  * to one stored by an earlier import is refused (a statement imported twice).
  */
+import { bareCrHint, CR_LINE_ENDS } from './policy-rows.js';
 import { RowErrors } from './row-errors.js';
 import { PremiaError, validationError } from '../../domain/errors.js';
 import { checkIdentifier, printable } from '../../domain/identifiers.js';
@@ -75,7 +76,8 @@ export async function importBankTransactions(ctx: LocalContext, file: Upload, op
             header = fields.map((f) => trimCell(f));
             const ok = header.length === 4 && header.every((h, i) => h.toLowerCase() === BANK_CSV_HEADER[i]);
             if (!ok) {
-              throw invalidBankFile(file.name, `line 1: the header must be '${BANK_CSV_HEADER.join(',')}'; found '${printable(header.join(','), 200)}'`);
+              const hint = bareCrHint(header) ? ` ${CR_LINE_ENDS}` : '';
+              throw invalidBankFile(file.name, `line 1: the header must be '${BANK_CSV_HEADER.join(',')}'; found '${printable(header.join(','), 200)}'${hint && `.${hint}`}`);
             }
             return;
           }
@@ -85,7 +87,7 @@ export async function importBankTransactions(ctx: LocalContext, file: Upload, op
           const add = (field: string, code: string, message: string) =>
             rowErrors.push({ row: line, customer_id: customer === '' ? null : printable(customer, 64), field, code, message });
           if (fields.length !== 4) {
-            add('row', 'WRONG_FIELD_COUNT', `expected 4 fields, found ${fields.length}`);
+            add('row', 'WRONG_FIELD_COUNT', `expected 4 fields, found ${fields.length}${bareCrHint(fields)}`);
           } else {
             if (problem) add('row', 'MALFORMED_ROW', problem);
             const idProblem = checkIdentifier(customer, 'customer_id');

@@ -215,6 +215,15 @@ const CHAR_CLASS = (() => {
   return t;
 })();
 
+/** For a header that holds a carriage return: the whole file ran together. */
+export const CR_LINE_ENDS =
+  "The file's lines end with a carriage return alone (the old Mac format), which CSV does not take as a line end; save it with LF or CRLF line ends.";
+
+/** A hint for a row whose unquoted text holds a carriage return: lines ended by CR alone ran together. */
+export function bareCrHint(fields: readonly string[]): string {
+  return fields.some((f) => f.includes('\r')) ? ' (the line holds carriage returns: lines ended by CR alone ran together; save the file with LF or CRLF line ends)' : '';
+}
+
 /** Why the header is not the spec's, or null when it is (names compared without case). */
 function headerProblem(found: string[]): string | null {
   const expected = POLICY_CSV_HEADER.join(',');
@@ -224,7 +233,7 @@ function headerProblem(found: string[]): string | null {
   const sameSet =
     found.length === POLICY_CSV_HEADER.length &&
     [...found].map((f) => f.toLowerCase()).sort().join(',') === [...POLICY_CSV_HEADER].sort().join(',');
-  const hint = sameSet ? ' The columns are right but in the wrong order.' : '';
+  const hint = sameSet ? ' The columns are right but in the wrong order.' : bareCrHint(found) ? ` ${CR_LINE_ENDS}` : '';
   return `line 1: the header must be '${expected}'; found '${foundText}'.${hint}`;
 }
 
@@ -238,7 +247,7 @@ function validateRow(fields: string[], line: number, problem: string | null): Im
         policy_number: policyNumber,
         field: 'row',
         code: 'WRONG_FIELD_COUNT',
-        message: `expected ${POLICY_CSV_HEADER.length} fields, found ${fields.length}`,
+        message: `expected ${POLICY_CSV_HEADER.length} fields, found ${fields.length}${bareCrHint(fields)}`,
       },
     ];
   }

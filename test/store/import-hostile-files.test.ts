@@ -1,4 +1,4 @@
-/** A file of many bad rows: `failed` counts them all, the answer lists the first 10,000 by row. */
+/** Hostile files: many bad rows (failed counts them all, the answer lists the first 10,000 by row), CR-only line ends. */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LocalBackend } from '../../src/backend/local/index.js';
 import { localBackend, textUpload } from '../helpers/local.js';
@@ -36,5 +36,37 @@ describe('import error cap', () => {
     open.push(b);
     const r = await b.importBankTransactions(textUpload('bad.csv', 'customer_id,date,amount,description\nC1,2026-13-01,10.00,X\n'));
     expect(Object.keys(r)).toEqual(['imported', 'failed', 'errors']);
+  });
+});
+
+describe('files whose lines end in a carriage return alone', () => {
+  const POLICIES = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount';
+  it('all of them: refused whole, saying why', async () => {
+    const b = await localBackend();
+    open.push(b);
+    const e = await b.importPolicies(textUpload('mac.csv', `${POLICIES}\rC1,R1,P1,FUNERAL,10.00\r`)).then(
+      () => null,
+      (err: { code: string; message: string }) => err,
+    );
+    expect(e?.code).toBe('INVALID_FILE');
+    expect(e?.message).toContain(
+      "The file's lines end with a carriage return alone (the old Mac format), which CSV does not take as a line end; save it with LF or CRLF line ends.",
+    );
+    const bank = await b.importBankTransactions(textUpload('mac.csv', 'customer_id,date,amount,description\rC1,2026-12-01,1.00,X\r')).then(
+      () => null,
+      (err: { code: string; message: string }) => err,
+    );
+    expect(bank?.code).toBe('INVALID_FILE');
+    expect(bank?.message).toContain('carriage return alone');
+  });
+
+  it('after the header: the rows that ran together fail with a hint', async () => {
+    const b = await localBackend();
+    open.push(b);
+    const r = await b.importPolicies(textUpload('mac.csv', `${POLICIES}\nC1,R1,P1,FUNERAL,10.00\rC2,R2,P2,FUNERAL,10.00\r`));
+    expect([r.imported, r.failed]).toEqual([0, 1]);
+    expect(r.errors[0]!.message).toBe(
+      'expected 5 fields, found 9 (the line holds carriage returns: lines ended by CR alone ran together; save the file with LF or CRLF line ends)',
+    );
   });
 });
