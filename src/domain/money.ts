@@ -6,6 +6,7 @@
  * premium (1,000,000.00) sum to 1e14 cents.
  */
 import { Decimal } from 'decimal.js';
+import { printable } from './identifiers.js';
 
 /** Decimal configured for money: half-up rounding ("away from zero" at .5). */
 export const Money = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
@@ -30,20 +31,21 @@ const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
  */
 export function parsePremiumWithDecimal(text: string): Cents | AmountProblem {
   const s = text.trim();
+  const shown = printable(s, 40);
   const problem = classifyMalformedAmount(s);
   if (problem) return problem;
   // Decimals as written: decimal.js drops trailing zeros, so 149.500 would pass for 149.5.
   const dot = s.indexOf('.');
   if (dot >= 0 && s.length - dot - 1 > 2) {
-    return { code: 'INVALID_AMOUNT', message: `'${s}' has more than two decimals` };
+    return { code: 'INVALID_AMOUNT', message: `'${shown}' has more than two decimals` };
   }
   const value = new Money(s);
   if (value.decimalPlaces() > 2) {
-    return { code: 'INVALID_AMOUNT', message: `'${s}' has more than two decimals` };
+    return { code: 'INVALID_AMOUNT', message: `'${shown}' has more than two decimals` };
   }
-  if (value.isZero()) return { code: 'AMOUNT_OUT_OF_RANGE', message: `'${s}' must be greater than 0.00` };
+  if (value.isZero()) return { code: 'AMOUNT_OUT_OF_RANGE', message: `'${shown}' must be greater than 0.00` };
   if (value.greaterThan(new Money(MAX_PREMIUM_CENTS).dividedBy(100))) {
-    return { code: 'AMOUNT_OUT_OF_RANGE', message: `'${s}' is above the maximum premium of 1000000.00` };
+    return { code: 'AMOUNT_OUT_OF_RANGE', message: `'${shown}' is above the maximum premium of 1000000.00` };
   }
   return value.times(100).toNumber();
 }
@@ -52,17 +54,18 @@ export function parsePremiumWithDecimal(text: string): Cents | AmountProblem {
 function classifyMalformedAmount(s: string): AmountProblem | null {
   if (s === '') return { code: 'REQUIRED', message: 'is empty; give a premium like 149.50' };
   if (PLAIN_DECIMAL.test(s)) return null;
-  if (/^-\s*\d/.test(s)) return { code: 'AMOUNT_OUT_OF_RANGE', message: `'${s}' is negative; it must be greater than 0.00` };
+  const shown = printable(s, 40);
+  if (/^-\s*\d/.test(s)) return { code: 'AMOUNT_OUT_OF_RANGE', message: `'${shown}' is negative; it must be greater than 0.00` };
   if (/^[+-]?[\d.]*[eE][+-]?\d*$/.test(s)) {
-    return { code: 'INVALID_AMOUNT', message: `'${s}' uses exponent notation; write a plain decimal like 149.50` };
+    return { code: 'INVALID_AMOUNT', message: `'${shown}' uses exponent notation; write a plain decimal like 149.50` };
   }
   if (/^\d{1,3}([, '\u00a0]\d{3})+(\.\d+)?$/.test(s)) {
-    return { code: 'INVALID_AMOUNT', message: `'${s}' has a thousands separator; write it without one, like 1000.00` };
+    return { code: 'INVALID_AMOUNT', message: `'${shown}' has a thousands separator; write it without one, like 1000.00` };
   }
   if (/^\d+,\d{1,2}$/.test(s)) {
-    return { code: 'INVALID_AMOUNT', message: `'${s}' uses a decimal comma; use a decimal point, like 149.50` };
+    return { code: 'INVALID_AMOUNT', message: `'${shown}' uses a decimal comma; use a decimal point, like 149.50` };
   }
-  return { code: 'INVALID_AMOUNT', message: `'${s}' is not a number; give a premium like 149.50` };
+  return { code: 'INVALID_AMOUNT', message: `'${shown}' is not a number; give a premium like 149.50` };
 }
 
 /**
@@ -131,14 +134,15 @@ export function premiumFromInput(value: unknown): Cents | AmountProblem {
 /** A signed amount with at most two decimals (bank transactions): `-1200.5`, `0`, `15000.00`. */
 export function parseSignedAmount(text: string): Cents | AmountProblem {
   const s = text.trim();
+  const shown = printable(s, 40);
   if (s === '') return { code: 'REQUIRED', message: 'is empty' };
   const m = /^([+-]?)(\d+)(?:\.(\d{1,2}))?$/.exec(s);
   if (!m) {
-    if (/^[+-]?\d+\.\d{3,}$/.test(s)) return { code: 'INVALID_AMOUNT', message: `'${s}' has more than two decimals` };
-    return { code: 'INVALID_AMOUNT', message: `'${s}' is not a signed decimal amount like -1200.50` };
+    if (/^[+-]?\d+\.\d{3,}$/.test(s)) return { code: 'INVALID_AMOUNT', message: `'${shown}' has more than two decimals` };
+    return { code: 'INVALID_AMOUNT', message: `'${shown}' is not a signed decimal amount like -1200.50` };
   }
   const value = new Money(s);
-  if (value.abs().greaterThan(1_000_000_000)) return { code: 'AMOUNT_OUT_OF_RANGE', message: `'${s}' is implausibly large for one transaction` };
+  if (value.abs().greaterThan(1_000_000_000)) return { code: 'AMOUNT_OUT_OF_RANGE', message: `'${shown}' is implausibly large for one transaction` };
   return value.times(100).toNumber();
 }
 

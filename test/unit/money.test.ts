@@ -130,3 +130,10 @@ describe('centsFromJsonNumber', () => {
     expect(() => centsFromJsonNumber(0.001, 'x')).toThrow(TypeError);
   });
 });
+
+describe('amount messages quote at most 40 characters of what was given', () => {
+  it('a 5,000-digit amount', () => {
+    const p = parsePremium('9'.repeat(5000));
+    expect(p).toEqual({ code: 'AMOUNT_OUT_OF_RANGE', message: `'${'9'.repeat(40)}…' is above the maximum premium of 1000000.00` });
+  });
+});
