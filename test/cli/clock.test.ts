@@ -57,3 +57,26 @@ describe('clock show', () => {
     expect((await premia(['clock', 'show'])).stdout).toBe((await premia(['clock'])).stdout);
   });
 });
+
+describe('clock set before the first run', () => {
+  it('cannot go back past recorded premium or status changes', async () => {
+    await premia(['clock', 'set', '2027-01-10']);
+    expect((await premia(['policies', 'create', '--policy-number', 'P1', '--customer-id', 'C1', '--external-ref', 'E1', '--product-code', 'FUNERAL', '--amount', '20.00'])).code).toBe(0);
+    expect((await premia(['policies', 'update', 'P1', '--amount', '10.00'])).code).toBe(0);
+    const back = await premia(['--json', 'clock', 'set', '2026-11-15']);
+    expect(back.code).toBe(6);
+    expect(JSON.parse(back.stderr).error).toEqual({
+      code: 'CLOCK_BACKWARDS',
+      message: 'Policy changes were recorded on 2027-01-10 (premium or status); the clock cannot be set back before that day, or their history would run out of order.',
+      request_id: null,
+    });
+    expect((await premia(['--json', 'clock', 'set', '2027-01-10'])).code).toBe(0);
+    expect((await premia(['--json', 'clock', 'set', '2026-12-01'])).code).toBe(6);
+    expect((await premia(['--json', 'clock', 'set', '2027-02-01'])).json()).toEqual({ date: '2027-02-01', locked: false, seed: 1 });
+  });
+
+  it('policies created without changes do not hold it (the README month: import, then set the clock)', async () => {
+    expect((await premia(['policies', 'create', '--policy-number', 'P1', '--customer-id', 'C1', '--external-ref', 'E1', '--product-code', 'FUNERAL', '--amount', '20.00'])).code).toBe(0);
+    expect((await premia(['--json', 'clock', 'set', '2026-10-31'])).json()).toEqual({ date: '2026-10-31', locked: false, seed: 1 });
+  });
+});

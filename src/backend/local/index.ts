@@ -2,6 +2,7 @@
  * The Backend on the embedded store. Every operation runs inside a transaction of the store;
  * the clock, the bank and the collections engine live here too.
  */
+import { sql } from '../../store/kysely.js';
 import { PremiaError, validationError } from '../../domain/errors.js';
 import { firstOpenPeriod, isIsoDate, type IsoDate, type Period } from '../../domain/period.js';
 import type { PolicyPatchInput } from '../../domain/policy.js';
@@ -133,6 +134,18 @@ export class LocalBackend implements Backend {
           'CLOCK_LOCKED',
           `The clock is at ${world.today} and a collections run exists, so it can no longer be set; ` +
             `move it forward with 'premia clock advance'.`,
+        );
+      }
+      // Before the first run the clock moves freely, but not back past dated policy history: a
+      // premium change recorded on a later day would then apply out of order with new ones.
+      const latest = await sql<{ day: string | null }>`select max(day) as day from (
+          select max(changed_on) as day from policy_amount_changes
+          union all select max(changed_on) as day from policy_status_changes)`.execute(trx);
+      const last = latest.rows[0]?.day ?? null;
+      if (last !== null && date < last) {
+        throw new PremiaError(
+          'CLOCK_BACKWARDS',
+          `Policy changes were recorded on ${last} (premium or status); the clock cannot be set back before that day, or their history would run out of order.`,
         );
       }
       await setMeta(trx, 'clock_date', date);
