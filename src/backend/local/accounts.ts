@@ -33,8 +33,9 @@ export function customerKey(clientId: number, customerId: string): string {
 }
 
 /**
- * The day generated accounts open: the first day of the month three months before the first
- * collections period (or, before any run, before the clock's month).
+ * The day generated accounts open: the first day of the month three months before
+ * `firstPeriod` — the earlier of the first collections period and the clock's month at the first
+ * run (or, before any run, the clock's month).
  */
 export function epochFor(firstPeriod: string): number {
   return dayNumber(firstDay(shiftPeriod(firstPeriod, -3)));
