@@ -261,7 +261,8 @@ function rate(part: number, whole: number): number {
   return whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000;
 }
 
-const pct = (r: number) => `${(r * 100).toFixed(1)}%`;
+/** A share as a percentage with one decimal, rounded once from the exact fraction. */
+const pct = (part: number, whole: number) => `${whole === 0 ? '0.0' : (Math.round((part / whole) * 1000) / 10).toFixed(1)}%`;
 
 function printSummary(ui: CommandEnv['ui'], s: SimulationSummary): void {
   for (const m of s.months) {
@@ -270,13 +271,13 @@ function printSummary(ui: CommandEnv['ui'], s: SimulationSummary): void {
       [
         { header: 'status', value: (r: [string, number]) => r[0] },
         { header: 'policies', value: (r) => count(r[1]), align: 'right' },
-        { header: 'share', value: (r) => pct(rate(r[1], m.policies)), align: 'right' },
+        { header: 'share', value: (r) => pct(r[1], m.policies), align: 'right' },
       ],
       Object.entries(m.by_status),
     );
     ui.line(
-      `collected ${money(m.collected)} of ${money(m.due)} due: ${pct(m.collection_rate_amount)} by amount, ` +
-        `${pct(m.collection_rate_count)} of policies paid in full`,
+      `collected ${money(m.collected)} of ${money(m.due)} due: ${pct(m.collected, m.due)} by amount, ` +
+        `${pct(m.by_status.PAID_FULL ?? 0, m.policies)} of policies paid in full`,
     );
     ui.line(`attempts ${count(m.attempts)}, failed ${count(m.failed_attempts)} (${m.failed_attempts_per_policy.toFixed(3)} per policy)`);
     if (m.amount_changes || m.cancellations || m.lapsed_policies) {
@@ -288,8 +289,8 @@ function printSummary(ui: CommandEnv['ui'], s: SimulationSummary): void {
         [
           { header: 'income pattern', value: (r: PatternResult) => r.pattern },
           { header: 'policies', value: (r) => r.policies, align: 'right' },
-          { header: 'paid full', value: (r) => pct(rate(r.paid_full, r.policies)), align: 'right' },
-          { header: 'collected', value: (r) => pct(rate(r.collected, r.due)), align: 'right' },
+          { header: 'paid full', value: (r) => pct(r.paid_full, r.policies), align: 'right' },
+          { header: 'collected', value: (r) => pct(r.collected, r.due), align: 'right' },
           { header: 'failed/policy', value: (r) => (r.failed_attempts / r.policies).toFixed(2), align: 'right' },
         ],
         m.by_income_pattern,
