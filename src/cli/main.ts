@@ -32,9 +32,12 @@ Remote mode (every command against a premia service over HTTP):
   or once: premia login --base-url URL   (saves the profile "default")
   premia whoami shows which mode, service, profile and key are in use.`;
 
+/** After commander's own error line: the code, as every other error prints it, and where to look. */
+const USAGE_HINT = '  (code VALIDATION_ERROR; run with --help for usage)';
+
 /**
  * Where commander writes: help and version to stdout; its own error lines ("error: unknown
- * option ...", "(run with --help for usage)") to stderr, except with --json, where reportError
+ * option ...", then USAGE_HINT) to stderr, except with --json, where reportError
  * writes the API error body instead and commander's text is dropped.
  */
 function commanderOutput(ctx: CliContext, json: boolean) {
@@ -77,7 +80,7 @@ export function buildProgram(ctx: CliContext, state: RunState, json = false): Co
     .option('--timeout <seconds>', 'remote mode: longest wait for one request, retries included (env PREMIA_TIMEOUT; default 600)')
     .option('--connect-timeout <seconds>', 'remote mode: longest wait to connect (env PREMIA_CONNECT_TIMEOUT; default 10)')
     .option('--as-client <name>', 'local mode: act for this client of the store (one made by premia keys create)')
-    .showHelpAfterError(json ? false : '(run with --help for usage)')
+    .showHelpAfterError(json ? false : USAGE_HINT)
     .exitOverride()
     .configureOutput(output)
     .addHelpText('after', EXIT_CODES_HELP);
@@ -86,7 +89,7 @@ export function buildProgram(ctx: CliContext, state: RunState, json = false): Co
   const configure = (cmd: Command) => {
     for (const sub of cmd.commands) {
       sub.exitOverride().configureOutput(output);
-      sub.showHelpAfterError(json ? false : '(run with --help for usage)');
+      sub.showHelpAfterError(json ? false : USAGE_HINT);
       configure(sub);
     }
   };

@@ -56,14 +56,14 @@ describe('commander errors with --json', () => {
   it('after a "--", --json is an argument, not the flag: commander\'s plain text', async () => {
     const r = await premia(['policies', 'get', '--', '--json', 'extra']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("error: too many arguments for 'get'. Expected 1 argument but got 2.\n(run with --help for usage)\n");
+    expect(r.stderr).toBe("error: too many arguments for 'get'. Expected 1 argument but got 2.\n  (code VALIDATION_ERROR; run with --help for usage)\n");
   });
 
   it('without --json commander\'s errors stay text, with the hint', async () => {
     const r = await premia(['policies', 'update', 'P1', '--status', 'bogus']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      "error: option '--status <status>' argument 'bogus' is invalid. Allowed choices are active, lapsed, cancelled.\n(run with --help for usage)\n",
+      "error: option '--status <status>' argument 'bogus' is invalid. Allowed choices are active, lapsed, cancelled.\n  (code VALIDATION_ERROR; run with --help for usage)\n",
     );
   });
 
