@@ -52,8 +52,6 @@ export interface AccountRefs {
 }
 
 export interface Bank<Reader = unknown> {
-  /** Shown in `bank` commands and the README; the clock and bank commands exist only for a simulated bank. */
-  readonly simulated: boolean;
   /**
    * The accounts of `customers` (index k of the result is customer k), each brought up to the end
    * of `today` (a day number) with the history the engine reads. `reader` gives access to what the

@@ -304,3 +304,12 @@ export function trimCell(s: string): string {
   if (a > 32 && b > 32 && a !== 160 && b !== 160) return s;
   return s.trim();
 }
+
+/** For a header that holds a carriage return: the whole file ran together. */
+export const CR_LINE_ENDS =
+  "The file's lines end with a carriage return alone (the old Mac format), which CSV does not take as a line end; save it with LF or CRLF line ends.";
+
+/** A hint for a row whose unquoted text holds a carriage return: lines ended by CR alone ran together. */
+export function bareCrHint(fields: readonly string[]): string {
+  return fields.some((f) => f.includes('\r')) ? ' (the line holds carriage returns: lines ended by CR alone ran together; save the file with LF or CRLF line ends)' : '';
+}

@@ -18,7 +18,6 @@ afterEach(async () => {
 /** The simulated accounts, but the bank answers every debit of `frozen` customers with ACCOUNT_FROZEN. */
 function freezingBank(frozen: Set<string>, calls: { opened: number; lived: number }): Bank<StatementCache> {
   return {
-    simulated: true,
     openAccounts(reader, customers, today, settings) {
       calls.opened += customers.customerId.length;
       const inner = simulatedBank.openAccounts(reader, customers, today, settings);

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import { createContext } from '../../src/cli/context.js';
+import { createContext, type Prompter, type RemoteTuning } from '../../src/cli/context.js';
 import { run } from '../../src/cli/main.js';
 
 export interface CliResult {
@@ -20,6 +20,10 @@ export interface CliOptions {
   stdin?: string | Buffer;
   tty?: boolean;
   now?: () => Date;
+  /** Answers to prompts (premia login on a "terminal"). */
+  prompter?: Prompter;
+  /** Remote mode's retry waits. */
+  tuning?: RemoteTuning;
   /** Change the context before the command runs (e.g. a backend that fails). */
   prepare?: (ctx: ReturnType<typeof createContext>) => void;
 }
@@ -42,6 +46,8 @@ export async function runCli(args: string[], options: CliOptions): Promise<CliRe
     env: { ...options.env },
     cwd: options.cwd,
     now: options.now ?? (() => new Date('2026-11-21T09:30:00.000Z')),
+    prompter: options.prompter,
+    remoteTuning: options.tuning,
   });
   options.prepare?.(ctx);
   const code = await run(args, ctx);

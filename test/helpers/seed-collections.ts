@@ -162,20 +162,23 @@ export function randomCollections(seed: number, n: number): SeedCollection[] {
  */
 export const FIXTURE_PERIOD = '2026-11';
 
+/** The five collections of the fixture period (client 1's view); other helpers seed them for other clients. */
+export const FIXTURE_PERIOD_ROWS: readonly SeedCollection[] = [
+  {
+    policy_number: 'POL-0003', customer_id: 'C100003', external_customer_ref: 'EXT-3', due: 9999, collected: 0,
+    first_attempt_date: '2026-11-02', last_attempt_date: '2026-11-27', attempts: 4, failed_attempts: 4, last_failure_reason: 'INSUFFICIENT_FUNDS',
+  },
+  { policy_number: 'POL-0010', customer_id: 'C100010', external_customer_ref: 'EXT-10', product_code: 'MICRO', due: 1, collected: 1, first_attempt_date: '2026-11-30', last_attempt_date: '2026-11-30', attempts: 1 },
+  { policy_number: 'POL-0001', customer_id: 'C100001', external_customer_ref: 'EXT-1', due: 14950, collected: 14950, first_attempt_date: '2026-11-03', last_attempt_date: '2026-11-05', attempts: 2, failed_attempts: 1 },
+  { policy_number: 'POL-0004', customer_id: 'C100004', external_customer_ref: 'EXT-4', due: 14950, collected: 0, status: 'CANCELLED' },
+  {
+    policy_number: 'POL-0002', customer_id: 'C100002', external_customer_ref: 'ACME, "Gold" ref', product_code: 'LIFE_PLUS', due: 20000, collected: 5000,
+    first_attempt_date: '2026-11-02', last_attempt_date: '2026-11-28', attempts: 3, failed_attempts: 2, last_failure_reason: 'INSUFFICIENT_FUNDS',
+  },
+];
+
 export async function seedFixturePeriod(store: Store): Promise<void> {
-  await seedCollections(store, FIXTURE_PERIOD, [
-    {
-      policy_number: 'POL-0003', customer_id: 'C100003', external_customer_ref: 'EXT-3', due: 9999, collected: 0,
-      first_attempt_date: '2026-11-02', last_attempt_date: '2026-11-27', attempts: 4, failed_attempts: 4, last_failure_reason: 'INSUFFICIENT_FUNDS',
-    },
-    { policy_number: 'POL-0010', customer_id: 'C100010', external_customer_ref: 'EXT-10', product_code: 'MICRO', due: 1, collected: 1, first_attempt_date: '2026-11-30', last_attempt_date: '2026-11-30', attempts: 1 },
-    { policy_number: 'POL-0001', customer_id: 'C100001', external_customer_ref: 'EXT-1', due: 14950, collected: 14950, first_attempt_date: '2026-11-03', last_attempt_date: '2026-11-05', attempts: 2, failed_attempts: 1 },
-    { policy_number: 'POL-0004', customer_id: 'C100004', external_customer_ref: 'EXT-4', due: 14950, collected: 0, status: 'CANCELLED' },
-    {
-      policy_number: 'POL-0002', customer_id: 'C100002', external_customer_ref: 'ACME, "Gold" ref', product_code: 'LIFE_PLUS', due: 20000, collected: 5000,
-      first_attempt_date: '2026-11-02', last_attempt_date: '2026-11-28', attempts: 3, failed_attempts: 2, last_failure_reason: 'INSUFFICIENT_FUNDS',
-    },
-  ]);
+  await seedCollections(store, FIXTURE_PERIOD, FIXTURE_PERIOD_ROWS);
   await seedCollections(store, '2026-10', [{ policy_number: 'POL-0001', customer_id: 'C100001', external_customer_ref: 'EXT-1', due: 14950, collected: 14950 }]);
   await ensureClient(store, 2, 'Other Client');
   await seedCollections(store, FIXTURE_PERIOD, [{ policy_number: 'POL-0001', due: 777, collected: 777 }], { clientId: 2 });

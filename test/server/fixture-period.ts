@@ -9,7 +9,7 @@
  */
 import type { Store } from '../../src/store/store.js';
 import { findClientByName } from '../../src/store/repos/clients.js';
-import { seedCollections } from '../helpers/seed-collections.js';
+import { FIXTURE_PERIOD_ROWS, seedCollections } from '../helpers/seed-collections.js';
 
 export const PERIOD = '2026-11';
 
@@ -38,27 +38,31 @@ export async function clientIdOf(store: Store, name: string): Promise<number> {
 export async function seedPeriod(store: Store): Promise<{ acme: number; other: number; acmeCollections: number[] }> {
   const acme = await clientIdOf(store, 'Acme Life');
   const other = await clientIdOf(store, 'Other Insure');
-  const acmeCollections = await seedCollections(
-    store,
-    PERIOD,
-    [
-      {
-        policy_number: 'POL-0003', customer_id: 'C100003', external_customer_ref: 'EXT-3', due: 9999, collected: 0,
-        first_attempt_date: '2026-11-02', last_attempt_date: '2026-11-27', attempts: 4, failed_attempts: 4, last_failure_reason: 'INSUFFICIENT_FUNDS',
-      },
-      { policy_number: 'POL-0010', customer_id: 'C100010', external_customer_ref: 'EXT-10', product_code: 'MICRO', due: 1, collected: 1, first_attempt_date: '2026-11-30', last_attempt_date: '2026-11-30', attempts: 1 },
-      { policy_number: 'POL-0001', customer_id: 'C100001', external_customer_ref: 'EXT-1', due: 14950, collected: 14950, first_attempt_date: '2026-11-03', last_attempt_date: '2026-11-05', attempts: 2, failed_attempts: 1 },
-      { policy_number: 'POL-0004', customer_id: 'C100004', external_customer_ref: 'EXT-4', due: 14950, collected: 0, status: 'CANCELLED' },
-      {
-        policy_number: 'POL-0002', customer_id: 'C100002', external_customer_ref: 'ACME, "Gold" ref', product_code: 'LIFE_PLUS', due: 20000, collected: 5000,
-        first_attempt_date: '2026-11-02', last_attempt_date: '2026-11-28', attempts: 3, failed_attempts: 2, last_failure_reason: 'INSUFFICIENT_FUNDS',
-      },
-    ],
-    { clientId: acme },
-  );
+  const acmeCollections = await seedCollections(store, PERIOD, FIXTURE_PERIOD_ROWS, { clientId: acme });
   await seedCollections(store, '2026-10', [{ policy_number: 'POL-0001', customer_id: 'C100001', external_customer_ref: 'EXT-1', due: 14950, collected: 14950 }], {
     clientId: acme,
   });
   await seedCollections(store, PERIOD, [{ policy_number: 'POL-0001', due: 777, collected: 777 }], { clientId: other });
   return { acme, other, acmeCollections };
 }
+
+/** Acme's first statement of 2026-11 (seed 1, client 2): the figures of a 199.51 total. */
+export const ACME_001 = {
+  settlement_number: 'SETTLE-2026-11-001',
+  period_month: '2026-11',
+  total_collections: 199.51,
+  distribution_fee: 49.88,
+  collections_fee: 6.98,
+  total_fees: 56.86,
+  vat: 8.53,
+  net_amount: 134.12,
+  payment_date: '2026-12-03',
+  status: 'pending',
+  payment_reference: 'PRM2611001-8AXE21JX',
+  created_at: '2026-12-02T09:30:00.000Z',
+  collections_count: 5,
+  paid_on: null,
+  paid_reference: null,
+  disputed_on: null,
+  dispute_reason: null,
+};

@@ -1,6 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, OPENAPI, schemaErrors, startServer, type TestServer } from './helpers.js';
+import { ACME_001 } from './fixture-period.js';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -100,26 +101,7 @@ describe('openapi.yaml', () => {
   });
 
   it('has settlement and report schemas strict enough to catch a wrong response', () => {
-    const settlement = {
-      id: 'c99bc2da-8a16-8505-a83c-ada579862955',
-      settlement_number: 'SETTLE-2026-11-001',
-      period_month: '2026-11',
-      total_collections: 199.51,
-      distribution_fee: 49.88,
-      collections_fee: 6.98,
-      total_fees: 56.86,
-      vat: 8.53,
-      net_amount: 134.12,
-      payment_date: '2026-12-03',
-      status: 'pending',
-      payment_reference: 'PRM2611001-8AXE21JX',
-      created_at: '2026-12-02T09:30:00.000Z',
-      collections_count: 5,
-      paid_on: null,
-      paid_reference: null,
-      disputed_on: null,
-      dispute_reason: null,
-    };
+    const settlement = { id: 'c99bc2da-8a16-8505-a83c-ada579862955', ...ACME_001 };
     const S = '#/components/schemas/Settlement';
     expect(schemaErrors(S, settlement)).toEqual([]);
     const { payment_reference: _ref, ...withoutReference } = settlement;

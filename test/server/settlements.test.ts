@@ -14,7 +14,7 @@ import { centsFromJsonNumber } from '../../src/domain/money.js';
 import { findIdempotencyKey } from '../../src/store/repos/idempotency.js';
 import { REPO, runCli, tempDir } from '../helpers/cli.js';
 import { setClock } from '../helpers/seed-collections.js';
-import { PERIOD, seedPeriod } from './fixture-period.js';
+import { ACME_001, PERIOD, seedPeriod } from './fixture-period.js';
 import { call, checkResponse, startServer, type TestServer } from './helpers.js';
 
 const EXPORT_HEADER = 'settlement_number,period_month,total_collections,distribution_fee,collections_fee,total_fees,vat,net_amount,payment_date,payment_reference\n';
@@ -25,26 +25,6 @@ const ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SPEC_47 = ['settlement_number', 'period_month', 'total_collections', 'distribution_fee', 'collections_fee', 'total_fees', 'vat', 'net_amount', 'payment_date', 'status'];
 const SPEC_48 = ['id', ...SPEC_47, 'payment_reference', 'created_at'];
 
-/** Acme's first statement of 2026-11 (seed 1, client 2): the figures of a 199.51 total. */
-const ACME_001 = {
-  settlement_number: 'SETTLE-2026-11-001',
-  period_month: '2026-11',
-  total_collections: 199.51,
-  distribution_fee: 49.88,
-  collections_fee: 6.98,
-  total_fees: 56.86,
-  vat: 8.53,
-  net_amount: 134.12,
-  payment_date: '2026-12-03',
-  status: 'pending',
-  payment_reference: 'PRM2611001-8AXE21JX',
-  created_at: '2026-12-02T09:30:00.000Z',
-  collections_count: 5,
-  paid_on: null,
-  paid_reference: null,
-  disputed_on: null,
-  dispute_reason: null,
-};
 
 let s: TestServer;
 let acme: number;

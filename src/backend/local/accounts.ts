@@ -486,7 +486,6 @@ export function replayInto(set: AccountSet, inputs: AccountInputs, clientId: num
  * debits, so each account stands exactly where the days already lived left it.
  */
 export const simulatedBank: Bank<StatementCache> = {
-  simulated: true,
   openAccounts(statements, customers, today, settings) {
     const n = customers.customerId.length;
     const accounts = new AccountSet(n);

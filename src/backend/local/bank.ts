@@ -6,7 +6,6 @@
  * for a generated customer holding collections (the engine has read that history); a row equal
  * to one stored by an earlier import is refused (a statement imported twice).
  */
-import { bareCrHint, CR_LINE_ENDS } from './policy-rows.js';
 import { RowErrors } from './row-errors.js';
 import { PremiaError, validationError } from '../../domain/errors.js';
 import { checkIdentifier, printable } from '../../domain/identifiers.js';
@@ -14,7 +13,7 @@ import { parseSignedAmount } from '../../domain/money.js';
 import { dayNumber, fromDayNumber, isIsoDate, periodOf } from '../../domain/period.js';
 import { isAccountEvent, ACCOUNT_EVENTS, type FailureReason } from '../../bank/types.js';
 import type { LedgerObserver } from '../../bank/ledger.js';
-import { CsvFormatError, CsvReader, trimCell } from '../../lib/csv-reader.js';
+import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, trimCell } from '../../lib/csv-reader.js';
 import { setMeta } from '../../store/repos/meta.js';
 import type {
   AccountState,

@@ -381,18 +381,16 @@ function load(statements: StatementCache, bank: Bank<StatementCache>): EngineSta
   }
 
   // Account k is customer k (client customerClient[k], customer customerIds[k]).
-  const customers = cols.n === 0 ? { clientId: [], customerId: [] } : { clientId: customerClient, customerId: customerIds };
-  const accounts = bank.openAccounts(statements, customers, todayDay, { seed: meta.seed, epochDay: meta.epochDay });
+  const accounts = bank.openAccounts(statements, { clientId: customerClient, customerId: customerIds }, todayDay, { seed: meta.seed, epochDay: meta.epochDay });
   const state = new EngineState(meta, accounts, cols, customerIds.length);
   if (cols.n === 0) return state;
 
   for (let k = 0; k < customerIds.length; k++) {
-    const i = k; // the accounts are in customer order
     const start = firstCol[k]!;
     const end = k + 1 < firstCol.length ? firstCol[k + 1]! : cols.n;
-    state.colStart[i] = start;
-    state.colCount[i] = end - start;
-    for (let c = start; c < end; c++) if (STRATEGY_LIST[cols.strategy[c]!]!.debitsOnDay !== undefined) state.hasDayDebits[i] = 1;
+    state.colStart[k] = start;
+    state.colCount[k] = end - start;
+    for (let c = start; c < end; c++) if (STRATEGY_LIST[cols.strategy[c]!]!.debitsOnDay !== undefined) state.hasDayDebits[k] = 1;
   }
   return state;
 }

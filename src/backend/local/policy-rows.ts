@@ -11,7 +11,7 @@
 import { PremiaError } from '../../domain/errors.js';
 import { checkIdentifier, checkProductCode, IDENTIFIER_MAX, printable, PRODUCT_CODE_MAX } from '../../domain/identifiers.js';
 import { parsePremium, plainPremiumCents } from '../../domain/money.js';
-import { CsvFormatError, CsvReader, trimCell } from '../../lib/csv-reader.js';
+import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, trimCell } from '../../lib/csv-reader.js';
 import type { ImportRowError } from '../types.js';
 
 export const POLICY_CSV_HEADER = ['customer_id', 'external_customer_ref', 'policy_number', 'product_code', 'collection_amount'] as const;
@@ -214,15 +214,6 @@ const CHAR_CLASS = (() => {
   set(upper.toLowerCase() + './', IDENT);
   return t;
 })();
-
-/** For a header that holds a carriage return: the whole file ran together. */
-export const CR_LINE_ENDS =
-  "The file's lines end with a carriage return alone (the old Mac format), which CSV does not take as a line end; save it with LF or CRLF line ends.";
-
-/** A hint for a row whose unquoted text holds a carriage return: lines ended by CR alone ran together. */
-export function bareCrHint(fields: readonly string[]): string {
-  return fields.some((f) => f.includes('\r')) ? ' (the line holds carriage returns: lines ended by CR alone ran together; save the file with LF or CRLF line ends)' : '';
-}
 
 /** Why the header is not the spec's, or null when it is (names compared without case). */
 function headerProblem(found: string[]): string | null {
