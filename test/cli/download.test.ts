@@ -57,6 +57,8 @@ function shortWriting(real: FileHandle, max: number, capacity = Infinity): Outpu
     sync: () => real.sync(),
     stat: ((...a: []) => real.stat(...a)) as FileHandle['stat'],
     close: () => real.close(),
+    chmod: (mode) => real.chmod(mode),
+    chown: (uid, gid) => real.chown(uid, gid),
   };
 }
 

@@ -1,28 +1,48 @@
 /**
- * Writing a Download (a report or an export) to stdout, or atomically to a file: the body is
- * streamed into a temporary file in the target's directory, flushed to disk (fsync) and renamed
- * into place, so a reader never sees a half-written file and a failed export (bad directory,
- * full disk, a store error halfway) leaves no file behind, not even the temporary one.
+ * Writing a Download (a report or an export) to stdout or to a path: the one rule every option
+ * that writes a file follows (`--output`, simulate's `--out`). What the path is decides how:
+ *
+ *   regular file      replaced atomically: the body is streamed into a temporary file in the same
+ *                     directory, flushed to disk (fsync) and renamed over it; the file keeps its
+ *                     mode, and its owner and group where permitted. A reader never sees a
+ *                     half-written file, and a failed export (full disk, a store error halfway)
+ *                     leaves the old file as it was and no temporary file behind.
+ *   nothing there     created the same way, with mode 0666 & ~umask (what `>` would give).
+ *   symlink           followed (a chain of them, relative or absolute, dangling or not) and its
+ *                     final target treated by these rules; the link itself is left as it is.
+ *   /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N
+ *                     written through that descriptor of this process (the shell's pipe, file or
+ *                     terminal), never opened anew or replaced.
+ *   FIFO, character or block device
+ *                     opened and written through (not replaced; fsynced only where possible).
+ *   socket            connected to and written through.
+ *   directory         where the option accepts one (`--output DIR`), the download's own file name
+ *                     inside it, by the same rules; a directory there too is an error (exit 2).
  *
  * Every buffer is written whole (a write may take only part of it, for example when the disk is
- * nearly full), and the file's size on disk is compared with the bytes streamed before the rename.
+ * nearly full), and a replaced file's size on disk is compared with the bytes streamed before the
+ * rename.
  */
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { constants, write as writeFd, type Stats } from 'node:fs';
+import { lstat, mkdir, open, readlink, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { createConnection } from 'node:net';
 import { basename, dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import type { Writable } from 'node:stream';
 import type { Download } from '../../backend/types.js';
-import { PremiaError, usageError } from '../../domain/errors.js';
+import { PremiaError, usageError, validationError } from '../../domain/errors.js';
 import type { CliContext } from '../context.js';
 
 export interface Written {
-  /** The file written, or null for stdout. */
+  /** The path written (as named, a directory's download name joined), or null for stdout. */
   path: string | null;
   bytes: number;
 }
 
 /** The part of a FileHandle that writing a download uses. */
-export type OutputFile = Pick<FileHandle, 'write' | 'sync' | 'stat' | 'close'>;
+export type OutputFile = Pick<FileHandle, 'write' | 'sync' | 'stat' | 'close' | 'chmod' | 'chown'>;
 
 /** How the temporary file is opened (tests inject files that write short or fail). */
 export interface OutputFiles {
@@ -31,35 +51,238 @@ export interface OutputFiles {
 
 const NODE_FILES: OutputFiles = { open };
 
-/** Write the body to `output` (a file, or an existing directory: the download's own name in it), or stdout. */
-export async function writeDownload(ctx: CliContext, download: Download, output?: string, files: OutputFiles = NODE_FILES): Promise<Written> {
-  if (output === undefined || output === '-') return { path: null, bytes: await toStdout(ctx, download) };
-  return toFile(ctx, download, output, files);
+/** Symlinks followed before giving up (Linux's own limit). */
+const MAX_LINKS = 40;
+
+/**
+ * Write the body to `output` (see the header for what each kind of path means), or to stdout
+ * when `output` is undefined or `-`. `option` names the option in messages.
+ */
+export async function writeDownload(
+  ctx: CliContext,
+  download: Download,
+  output?: string,
+  files: OutputFiles = NODE_FILES,
+  option = '--output',
+): Promise<Written> {
+  if (output === undefined || output === '-') return { path: null, bytes: await toStream(ctx.stdout, download) };
+  const named = resolve(ctx.cwd, output);
+  let place = await placeOf(named, { output, option });
+  let path = named;
+  if (place.kind === 'directory') {
+    path = join(named, download.filename);
+    place = await placeOf(path, { output, option });
+    if (place.kind === 'directory') {
+      throw validationError(`Cannot write ${option} ${output}: ${path} is a directory. Give a file name, or remove the directory.`, [
+        { field: option, code: 'IS_A_DIRECTORY', message: `${path} is a directory` },
+      ]);
+    }
+  }
+  const where = { output, option };
+  switch (place.kind) {
+    case 'file':
+      return { path, bytes: await replaceFile(download, place.path, place.existing, files, where) };
+    case 'descriptor':
+      return { path, bytes: await toDescriptor(ctx, download, place.fd, where) };
+    case 'through':
+      return { path, bytes: await throughFile(download, place.path, where) };
+    case 'socket':
+      return { path, bytes: await throughSocket(download, place.path, where) };
+  }
 }
 
-async function toStdout(ctx: CliContext, download: Download): Promise<number> {
+/**
+ * For an option that names a directory to write files into (simulate's `--out`): `dir` must be a
+ * directory (a symlink to one will do) or not exist yet; with `create` it is made, with its parents.
+ */
+export async function outputDirectory(dir: string, where: Where, create: boolean): Promise<void> {
+  try {
+    if ((await stat(dir)).isDirectory()) return;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw outputError(e, where, join(dir, '.'));
+    if (code === 'ENOENT') {
+      if (!create) return;
+      try {
+        await mkdir(dir, { recursive: true });
+        return;
+      } catch (e2) {
+        if ((e2 as NodeJS.ErrnoException).code !== 'ENOTDIR' && (e2 as NodeJS.ErrnoException).code !== 'EEXIST') throw outputError(e2, where, join(dir, '.'));
+      }
+    }
+  }
+  throw validationError(`Cannot write ${where.option} ${where.output}: ${dir} is not a directory (or lies under a file). Give a directory, or a path that does not exist yet.`, [
+    { field: where.option, code: 'NOT_A_DIRECTORY', message: `${dir} is not a directory` },
+  ]);
+}
+
+export interface Where {
+  output: string;
+  option: string;
+}
+
+type Place =
+  | { kind: 'file'; path: string; existing: Stats | null }
+  | { kind: 'directory'; path: string }
+  | { kind: 'descriptor'; fd: number }
+  | { kind: 'through'; path: string }
+  | { kind: 'socket'; path: string };
+
+/** What `path` is once symlinks are followed (see the header). */
+async function placeOf(path: string, where: Where): Promise<Place> {
+  let current = path;
+  for (let hops = 0; ; hops++) {
+    const fd = ownDescriptor(current);
+    if (fd !== null) return { kind: 'descriptor', fd };
+    // The directory holding `current`, without symlinks, so that a relative link is read the way
+    // the kernel reads it and the temporary file lands beside the file it replaces.
+    let dir: string;
+    try {
+      dir = await realpath(dirname(current));
+    } catch (e) {
+      throw outputError(e, where, current);
+    }
+    current = join(dir, basename(current));
+    if (ownDescriptor(current) !== null) continue; // /proc/self/fd/N reached through a link
+    let info: Stats;
+    try {
+      info = await lstat(current);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return { kind: 'file', path: current, existing: null };
+      throw outputError(e, where, current);
+    }
+    if (info.isSymbolicLink()) {
+      if (hops >= MAX_LINKS) {
+        throw validationError(`Cannot write ${where.option} ${where.output}: ${path} is a loop of symbolic links (or more than ${MAX_LINKS} of them).`, [
+          { field: where.option, code: 'SYMLINK_LOOP', message: `more than ${MAX_LINKS} symbolic links` },
+        ]);
+      }
+      current = resolve(dir, await readlink(current));
+      continue;
+    }
+    if (info.isFile()) return { kind: 'file', path: current, existing: info };
+    if (info.isDirectory()) return { kind: 'directory', path: current };
+    if (info.isSocket()) return { kind: 'socket', path: current };
+    return { kind: 'through', path: current }; // FIFO, character or block device
+  }
+}
+
+/** The descriptor of this process that `path` names, if it names one (/dev/stdout, /dev/fd/3, /proc/self/fd/1). */
+function ownDescriptor(path: string): number | null {
+  const std = /^\/dev\/(stdin|stdout|stderr)$/.exec(path);
+  if (std) return ['stdin', 'stdout', 'stderr'].indexOf(std[1]!);
+  const fd = /^\/dev\/fd\/(\d+)$/.exec(path) ?? /^\/proc\/(?:self|thread-self|(\d+)(?:\/task\/\d+)?)\/fd\/(\d+)$/.exec(path);
+  if (!fd) return null;
+  if (fd.length === 2) return Number(fd[1]);
+  if (fd[1] !== undefined && Number(fd[1]) !== process.pid) return null; // another process's: open it like any path
+  return Number(fd[2]);
+}
+
+async function toStream(stream: Writable, download: Download): Promise<number> {
   let bytes = 0;
   for await (const chunk of download.body) {
     if (chunk.length === 0) continue;
     bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
-    if (!ctx.stdout.write(chunk)) await once(ctx.stdout, 'drain');
+    if (!stream.write(chunk)) await once(stream, 'drain');
   }
   return bytes;
 }
 
-async function toFile(ctx: CliContext, download: Download, output: string, files: OutputFiles): Promise<Written> {
-  let target = resolve(ctx.cwd, output);
-  if (await isDirectory(target)) target = join(target, download.filename);
-  const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+const writeToFd = promisify(writeFd);
 
-  let file: OutputFile | undefined;
+/** Write through one of this process's descriptors: 1 and 2 are the command's own stdout and stderr. */
+async function toDescriptor(ctx: CliContext, download: Download, fd: number, where: Where): Promise<number> {
+  if (fd === 1) return toStream(ctx.stdout, download);
+  if (fd === 2) return toStream(ctx.stderr, download);
+  let bytes = 0;
   try {
-    file = await files.open(temp, 'wx', 0o644);
+    for await (const chunk of download.body) {
+      const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      let offset = 0;
+      while (offset < buf.byteLength) {
+        try {
+          offset += (await writeToFd(fd, buf, offset, buf.byteLength - offset, null)).bytesWritten ?? 0;
+        } catch (e) {
+          // A descriptor inherited in non-blocking mode (a pipe or socket) that is full for now.
+          if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+          await new Promise((r) => setTimeout(r, 5));
+        }
+      }
+      bytes += buf.byteLength;
+    }
   } catch (e) {
-    throw outputError(e, output, target);
+    throw e instanceof PremiaError ? e : outputError(e, where, `descriptor ${fd}`, 'through');
+  }
+  return bytes;
+}
+
+/** A FIFO or a device: opened (without creating or truncating anything) and written through. */
+async function throughFile(download: Download, path: string, where: Where): Promise<number> {
+  let file: FileHandle;
+  try {
+    // O_WRONLY alone: no O_CREAT (a device that vanished is not replaced by a file), no O_TRUNC.
+    file = await open(path, constants.O_WRONLY);
+  } catch (e) {
+    throw outputError(e, where, path);
   }
   let bytes = 0;
   try {
+    for await (const chunk of download.body) {
+      if (chunk.length === 0) continue;
+      const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+      await writeAll(file, buf);
+      bytes += buf.byteLength;
+    }
+    await file.sync().catch(() => undefined); // a FIFO or a terminal cannot be fsynced
+  } catch (e) {
+    throw e instanceof PremiaError ? e : outputError(e, where, path, 'through');
+  } finally {
+    await file.close().catch(() => undefined);
+  }
+  return bytes;
+}
+
+/** A Unix socket: connected to, written through and closed. */
+async function throughSocket(download: Download, path: string, where: Where): Promise<number> {
+  const socket = createConnection(path);
+  let bytes = 0;
+  try {
+    await once(socket, 'connect');
+    for await (const chunk of download.body) {
+      if (chunk.length === 0) continue;
+      bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
+      if (!socket.write(chunk)) await once(socket, 'drain');
+    }
+    socket.end();
+    await once(socket, 'close');
+  } catch (e) {
+    socket.destroy();
+    throw e instanceof PremiaError ? e : outputError(e, where, path, 'through');
+  }
+  return bytes;
+}
+
+/** Stream into a temporary file beside `target`, fsync it and rename it over `target`. */
+async function replaceFile(download: Download, target: string, existing: Stats | null, files: OutputFiles, where: Where): Promise<number> {
+  const dir = dirname(target);
+  const temp = join(dir, `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+  let file: OutputFile | undefined;
+  try {
+    // A new file: 0666 less the umask, as `>` gives. A replaced one: private until its own mode is set.
+    file = await files.open(temp, 'wx', existing ? 0o600 : 0o666);
+  } catch (e) {
+    throw outputError(e, where, target);
+  }
+  let bytes = 0;
+  try {
+    if (existing) {
+      // Owner first: chown clears set-id bits, chmod then restores the exact mode.
+      await file.chown(existing.uid, existing.gid).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== 'EPERM' && e.code !== 'EINVAL') throw e;
+      });
+      await file.chmod(existing.mode & 0o7777);
+    }
     for await (const chunk of download.body) {
       if (chunk.length === 0) continue;
       const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
@@ -77,14 +300,14 @@ async function toFile(ctx: CliContext, download: Download, output: string, files
   } catch (e) {
     if (file) await file.close().catch(() => undefined);
     await rm(temp, { force: true }).catch(() => undefined);
-    throw e instanceof PremiaError ? e : outputError(e, output, target);
+    throw e instanceof PremiaError ? e : outputError(e, where, target);
   }
-  await syncDirectory(dirname(target));
-  return { path: target, bytes };
+  await syncDirectory(dir);
+  return bytes;
 }
 
 /** Write the whole buffer, however many calls it takes. */
-async function writeAll(file: OutputFile, buf: Uint8Array): Promise<void> {
+async function writeAll(file: Pick<OutputFile, 'write'>, buf: Uint8Array): Promise<void> {
   let offset = 0;
   while (offset < buf.byteLength) {
     const { bytesWritten } = await file.write(buf, offset, buf.byteLength - offset);
@@ -92,14 +315,6 @@ async function writeAll(file: OutputFile, buf: Uint8Array): Promise<void> {
       throw Object.assign(new Error(`a write took no bytes at offset ${offset} of a ${buf.byteLength}-byte chunk`), { code: 'EIO' });
     }
     offset += bytesWritten;
-  }
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
   }
 }
 
@@ -116,16 +331,30 @@ async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
-function outputError(e: unknown, output: string, target: string): PremiaError {
+/**
+ * The error for a failure writing `target`. `through`: bytes may already have reached a pipe or
+ * device, so the message does not claim that nothing was written.
+ */
+function outputError(e: unknown, where: Where, target: string, mode: 'file' | 'through' = 'file'): PremiaError {
+  const { output, option } = where;
   const code = (e as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT' || code === 'ENOTDIR') {
-    return usageError(`Cannot write --output ${output}: the directory ${dirname(target)} does not exist. Create it first or choose another path.`);
+  const nothing = mode === 'file' ? '; no file was written' : '';
+  if (code === 'ENOENT') {
+    return usageError(`Cannot write ${option} ${output}: the directory ${dirname(target)} does not exist. Create it first or choose another path.`);
+  }
+  if (code === 'ENOTDIR') {
+    return usageError(`Cannot write ${option} ${output}: ${dirname(target)} is not a directory.`);
   }
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
-    return usageError(`Cannot write --output ${output}: permission denied in ${dirname(target)}.`);
+    return usageError(`Cannot write ${option} ${output}: permission denied in ${dirname(target)}.`);
+  }
+  if (code === 'ELOOP') {
+    return validationError(`Cannot write ${option} ${output}: ${target} is a loop of symbolic links.`, [
+      { field: option, code: 'SYMLINK_LOOP', message: 'a loop of symbolic links' },
+    ]);
   }
   if (code === 'ENOSPC' || code === 'EDQUOT') {
-    return new PremiaError('INTERNAL', `Writing --output ${output} failed: no space left on the device of ${dirname(target)}; no file was written.`, { cause: e });
+    return new PremiaError('INTERNAL', `Writing ${option} ${output} failed: no space left on the device of ${dirname(target)}${nothing}.`, { cause: e });
   }
-  return new PremiaError('INTERNAL', `Writing --output ${output} failed (${(e as Error).message}); no file was written.`, { cause: e });
+  return new PremiaError('INTERNAL', `Writing ${option} ${output} failed (${(e as Error).message})${nothing}.`, { cause: e });
 }

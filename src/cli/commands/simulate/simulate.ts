@@ -15,13 +15,12 @@
  * must not have a collections run yet). The same seed and inputs give the same output.
  */
 import { fileURLToPath } from 'node:url';
-import { mkdir } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import type { Backend, Collection, Settlement } from '../../../backend/types.js';
+import type { Backend, Collection, Download, Settlement } from '../../../backend/types.js';
 import { conflict, usageError } from '../../../domain/errors.js';
 import { hashString32 } from '../../../domain/hash.js';
 import { addDays, isPeriod, lastDay, nextPeriod, type Period } from '../../../domain/period.js';
-import { writeDownload } from '../../output/download.js';
+import { outputDirectory, writeDownload } from '../../output/download.js';
 import { count, money } from '../../output/format.js';
 import { startProgress } from '../../output/progress.js';
 import { openUpload } from '../../input.js';
@@ -77,7 +76,9 @@ export default async function simulate({ ctx, globals, opts, ui }: CommandEnv): 
   const policiesFile = (opts.policies as string | undefined) ?? DEFAULT_POLICIES;
   const bankOption = opts.bank as string | undefined;
   const bankFile = bankOption === 'none' ? null : (bankOption ?? DEFAULT_BANK);
-  const outDir = resolve(ctx.cwd, opts.out as string);
+  const out = { output: opts.out as string, option: '--out' };
+  const outDir = resolve(ctx.cwd, out.output);
+  await outputDirectory(outDir, out, false); // a file there is refused now, not after the months have run
 
   // A fresh in-memory store unless --db names one on the command line; never a service. Not
   // PREMIA_DB: a shell that exported it for the month's real work must not get the fixtures in.
@@ -120,18 +121,19 @@ export default async function simulate({ ctx, globals, opts, ui }: CommandEnv): 
       const next = nextPeriod(period);
       if (m + 1 < months) await b.executeCollections({ period_month: next, strategy });
       const dir = join(outDir, period);
-      await mkdir(dir, { recursive: true });
+      await outputDirectory(dir, out, true);
       const files: string[] = [];
       // Day 1 of the next month: the report (and the attempts behind it).
       await b.advanceClock({ days: 1 });
-      files.push((await writeDownload(ctx, await b.collectionsReport(period, 'csv'), dir)).path!);
-      files.push((await writeDownload(ctx, await b.exportAttempts(period, 'csv'), dir)).path!);
+      const write = async (download: Download, path: string) => (await writeDownload(ctx, download, path, undefined, '--out')).path!;
+      files.push(await write(await b.collectionsReport(period, 'csv'), dir));
+      files.push(await write(await b.exportAttempts(period, 'csv'), dir));
       // Day 2: the settlement statement; day 3: its export.
       await b.advanceClock({ days: 1 });
       const settlement = await b.createSettlement(period);
       await b.advanceClock({ days: 1 });
-      files.push((await writeDownload(ctx, await b.exportSettlement(settlement.id), dir)).path!);
-      files.push((await writeDownload(ctx, await b.exportSettlement(settlement.id, { lines: true }), join(dir, `${settlement.settlement_number}-lines.csv`))).path!);
+      files.push(await write(await b.exportSettlement(settlement.id), dir));
+      files.push(await write(await b.exportSettlement(settlement.id, { lines: true }), join(dir, `${settlement.settlement_number}-lines.csv`)));
       const shown = files.map((f) => relative(ctx.cwd, f) || f);
       summary.months.push(await summariseMonth(b, period, settlement, changes, shown));
       // The next month continues from day 3, where the settlement export left the clock.

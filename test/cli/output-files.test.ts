@@ -1,0 +1,277 @@
+/**
+ * What `--output PATH` (and simulate's `--out`) does with each kind of path, on the real
+ * filesystem: regular files are replaced atomically keeping their mode and owner, symlinks are
+ * followed and left as links, FIFOs, devices, sockets and /dev/stdout-style paths are written
+ * through, never replaced, and a directory where a file is wanted is an error.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Download } from '../../src/backend/types.js';
+import { createContext } from '../../src/cli/context.js';
+import { writeDownload } from '../../src/cli/output/download.js';
+import { rejection } from '../helpers/errors.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { BIN } from '../e2e/spawn.js';
+
+const HEADER =
+  'period_month,customer_id,external_customer_ref,policy_number,product_code,collection_amount_due,' +
+  'collection_amount_collected,shortfall,collection_status,first_attempt_date,last_attempt_date,number_of_attempts,last_failure_reason\n';
+const BODY = '2026-11,C100001,EXT-1,POL-0001,FUNERAL_BASIC,149.50,149.50,0.00,PAID_FULL,2026-11-03,2026-11-05,2,\n'.repeat(50);
+const isRoot = process.getuid?.() === 0;
+
+let dir: string;
+let cleanup: () => void;
+beforeEach(() => ({ dir, cleanup } = tempDir('premia-output-')));
+afterEach(() => cleanup());
+
+const context = () => createContext({ stdout: new PassThrough(), stderr: new PassThrough(), stdin: Readable.from([]), cwd: dir });
+const download = (text = BODY, filename = 'r.csv'): Download => ({
+  filename,
+  contentType: 'text/csv; charset=utf-8',
+  body: (async function* () {
+    for (let i = 0; i < text.length; i += 1000) yield text.slice(i, i + 1000);
+  })(),
+});
+const mode = (path: string) => statSync(path).mode & 0o7777;
+
+/** Run the built CLI (`npm test` builds dist first) with `args`; stdout and stderr are pipes. */
+function premia(args: string[], options: { umask?: string; extraFd?: boolean } = {}): Promise<{ code: number | null; stdout: string; stderr: string; fd3: string }> {
+  return new Promise((resolve, reject) => {
+    const command = options.umask
+      ? spawn('sh', ['-c', `umask ${options.umask} && exec "$0" "$@"`, process.execPath, BIN, ...args], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe', 'pipe'] })
+      : spawn(process.execPath, [BIN, ...args], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
+    const out = { stdout: '', stderr: '', fd3: '' };
+    command.stdout!.setEncoding('utf8').on('data', (c: string) => (out.stdout += c));
+    command.stderr!.setEncoding('utf8').on('data', (c: string) => (out.stderr += c));
+    (command.stdio[3] as Readable).setEncoding('utf8').on('data', (c: string) => (out.fd3 += c));
+    command.on('error', reject);
+    command.on('close', (code) => resolve({ code, ...out }));
+    command.stdin!.end();
+  });
+}
+const REPORT = ['--db', ':memory:', 'reports', 'collections', '--period', '2026-11'];
+
+describe('a regular file is replaced atomically, keeping its mode and owner', () => {
+  it.each([0o600, 0o640])('mode %o is kept', async (m) => {
+    writeFileSync(join(dir, 'r.csv'), 'previous\n');
+    chmodSync(join(dir, 'r.csv'), m);
+    const before = statSync(join(dir, 'r.csv')).ino;
+    const written = await writeDownload(context(), download(), 'r.csv');
+    expect(written).toEqual({ path: join(dir, 'r.csv'), bytes: Buffer.byteLength(BODY) });
+    expect(readFileSync(join(dir, 'r.csv'), 'utf8')).toBe(BODY);
+    expect(mode(join(dir, 'r.csv'))).toBe(m);
+    expect(statSync(join(dir, 'r.csv')).ino).not.toBe(before); // a new file renamed into place
+    expect(readdirSync(dir)).toEqual(['r.csv']);
+  });
+
+  it.skipIf(!isRoot)('its owner and group are kept (where permitted: here, as root)', async () => {
+    writeFileSync(join(dir, 'r.csv'), 'previous\n');
+    chownSync(join(dir, 'r.csv'), 1234, 5678);
+    chmodSync(join(dir, 'r.csv'), 0o640);
+    await writeDownload(context(), download(), 'r.csv');
+    const st = statSync(join(dir, 'r.csv'));
+    expect([st.uid, st.gid, st.mode & 0o7777]).toEqual([1234, 5678, 0o640]);
+    expect(readFileSync(join(dir, 'r.csv'), 'utf8')).toBe(BODY);
+  });
+
+  it.each([
+    ['027', 0o640],
+    ['022', 0o644],
+  ])('a new file gets 0666 less the umask (umask %s)', async (umask, expected) => {
+    const r = await premia([...REPORT, '--output', 'new.csv'], { umask });
+    expect(r.stderr).toBe(`Wrote the 2026-11 collections report to ${join(dir, 'new.csv')} (${HEADER.length} bytes).\n`);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(dir, 'new.csv'), 'utf8')).toBe(HEADER);
+    expect(mode(join(dir, 'new.csv'))).toBe(expected);
+  });
+});
+
+describe('a symlink is followed: its target is replaced, the link stays', () => {
+  it('a relative link to an existing file', async () => {
+    mkdirSync(join(dir, 'reports'));
+    writeFileSync(join(dir, 'reports', 'r-2026-11.csv'), 'stale\n');
+    chmodSync(join(dir, 'reports', 'r-2026-11.csv'), 0o600);
+    symlinkSync('reports/r-2026-11.csv', join(dir, 'latest.csv'));
+    const written = await writeDownload(context(), download(), 'latest.csv');
+    expect(written.path).toBe(join(dir, 'latest.csv'));
+    expect(lstatSync(join(dir, 'latest.csv')).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(join(dir, 'latest.csv'))).toBe('reports/r-2026-11.csv');
+    expect(readFileSync(join(dir, 'reports', 'r-2026-11.csv'), 'utf8')).toBe(BODY);
+    expect(mode(join(dir, 'reports', 'r-2026-11.csv'))).toBe(0o600);
+    expect(readdirSync(join(dir, 'reports'))).toEqual(['r-2026-11.csv']);
+    expect(readdirSync(dir).sort()).toEqual(['latest.csv', 'reports']);
+  });
+
+  it('a chain of links, relative then absolute, through a linked directory', async () => {
+    mkdirSync(join(dir, 'real'));
+    writeFileSync(join(dir, 'real', 'c.csv'), 'stale\n');
+    symlinkSync(join(dir, 'real'), join(dir, 'linked-dir'));
+    symlinkSync(join(dir, 'linked-dir', 'c.csv'), join(dir, 'b')); // absolute
+    symlinkSync('b', join(dir, 'a')); // relative
+    await writeDownload(context(), download(), 'a');
+    expect([lstatSync(join(dir, 'a')).isSymbolicLink(), lstatSync(join(dir, 'b')).isSymbolicLink(), lstatSync(join(dir, 'linked-dir')).isSymbolicLink()]).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(readFileSync(join(dir, 'real', 'c.csv'), 'utf8')).toBe(BODY);
+    expect(readdirSync(join(dir, 'real'))).toEqual(['c.csv']);
+  });
+
+  it('a relative link inside a linked directory is read from the directory the link is in', async () => {
+    mkdirSync(join(dir, 'deep', 'inner'), { recursive: true });
+    writeFileSync(join(dir, 'deep', 'target.csv'), 'stale\n');
+    symlinkSync('../target.csv', join(dir, 'deep', 'inner', 'link.csv'));
+    symlinkSync(join(dir, 'deep', 'inner'), join(dir, 'shortcut'));
+    // Lexically shortcut/../target.csv would be <dir>/target.csv; the kernel reads deep/target.csv.
+    await writeDownload(context(), download(), 'shortcut/link.csv');
+    expect(readFileSync(join(dir, 'deep', 'target.csv'), 'utf8')).toBe(BODY);
+    expect(existsSync(join(dir, 'target.csv'))).toBe(false);
+    expect(lstatSync(join(dir, 'deep', 'inner', 'link.csv')).isSymbolicLink()).toBe(true);
+  });
+
+  it('a dangling link: the file it names is created, with 0666 less the umask', async () => {
+    mkdirSync(join(dir, 'archive'));
+    symlinkSync('archive/new.csv', join(dir, 'latest.csv'));
+    await writeDownload(context(), download(), 'latest.csv');
+    expect(readlinkSync(join(dir, 'latest.csv'))).toBe('archive/new.csv');
+    expect(readFileSync(join(dir, 'archive', 'new.csv'), 'utf8')).toBe(BODY);
+  });
+
+  it("a dangling link into a directory that does not exist: exit 2, nothing created", async () => {
+    symlinkSync('nowhere/new.csv', join(dir, 'latest.csv'));
+    const e = await rejection(writeDownload(context(), download(), 'latest.csv'));
+    expect([e.exitCode, e.message]).toEqual([2, `Cannot write --output latest.csv: the directory ${join(dir, 'nowhere')} does not exist. Create it first or choose another path.`]);
+    expect(readdirSync(dir)).toEqual(['latest.csv']);
+  });
+
+  it('a loop of links: exit 2', async () => {
+    symlinkSync('b', join(dir, 'a'));
+    symlinkSync('a', join(dir, 'b'));
+    const e = await rejection(writeDownload(context(), download(), 'a'));
+    expect([e.code, e.exitCode]).toEqual(['VALIDATION_ERROR', 2]);
+    expect(e.message).toBe(`Cannot write --output a: ${join(dir, 'a')} is a loop of symbolic links (or more than 40 of them).`);
+    expect(readdirSync(dir).sort()).toEqual(['a', 'b']);
+  });
+});
+
+describe('FIFOs, devices and sockets are written through, never replaced', () => {
+  it('a FIFO read by a concurrent reader gets every byte and stays a FIFO', async () => {
+    const fifo = join(dir, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    const reader = spawn('cat', [fifo], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let received = '';
+    reader.stdout.setEncoding('utf8').on('data', (c: string) => (received += c));
+    const closed = new Promise((r) => reader.on('close', r));
+    try {
+      const written = await writeDownload(context(), download(), 'pipe');
+      expect(lstatSync(fifo).isFIFO()).toBe(true); // (else the reader would wait for ever)
+      await closed;
+      expect(written).toEqual({ path: fifo, bytes: Buffer.byteLength(BODY) });
+      expect(received).toBe(BODY);
+      expect(readdirSync(dir)).toEqual(['pipe']);
+    } finally {
+      reader.kill();
+    }
+  });
+
+  it.skipIf(!isRoot)('a character device (a null device made here) stays that device', async () => {
+    const device = join(dir, 'null');
+    execFileSync('mknod', [device, 'c', '1', '3']);
+    const rdev = lstatSync(device).rdev;
+    const written = await writeDownload(context(), download(), 'null');
+    expect(written.bytes).toBe(Buffer.byteLength(BODY));
+    expect([lstatSync(device).isCharacterDevice(), lstatSync(device).rdev]).toEqual([true, rdev]);
+    expect(readdirSync(dir)).toEqual(['null']);
+  });
+
+  it('a Unix socket: connected to and written through', async () => {
+    const path = join(dir, 'sock');
+    let received = '';
+    let done!: Promise<void>;
+    const server = createServer((socket) => {
+      done = new Promise((resolve) => socket.on('end', () => server.close(() => resolve())));
+      socket.setEncoding('utf8').on('data', (c: string) => (received += c));
+    });
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+    const written = await writeDownload(context(), download(), 'sock');
+    await done;
+    expect(written.bytes).toBe(Buffer.byteLength(BODY));
+    expect(received).toBe(BODY);
+  });
+
+  it("/dev/stdout and /dev/fd/N write to the command's own descriptors; /dev/stdout stays a link", async () => {
+    // First through a link of our own to /dev/stdout: code that replaces whatever it is given
+    // would replace only this link, and the test stops here before touching /dev/stdout itself.
+    symlinkSync('/dev/stdout', join(dir, 'out.csv'));
+    const wrote = (path: string) => `Wrote the 2026-11 collections report to ${path} (${HEADER.length} bytes).\n`;
+    const viaLink = await premia([...REPORT, '--output', 'out.csv']);
+    expect(viaLink).toEqual({ code: 0, stdout: HEADER, stderr: wrote(join(dir, 'out.csv')), fd3: '' });
+    expect(readlinkSync(join(dir, 'out.csv'))).toBe('/dev/stdout');
+
+    const before = lstatSync('/dev/stdout');
+    expect(before.isSymbolicLink()).toBe(true);
+    const target = readlinkSync('/dev/stdout');
+    const r = await premia([...REPORT, '--output', '/dev/stdout']);
+    expect(r).toEqual({ code: 0, stdout: HEADER, stderr: wrote('/dev/stdout'), fd3: '' });
+    const after = lstatSync('/dev/stdout');
+    expect([after.isSymbolicLink(), after.ino, readlinkSync('/dev/stdout')]).toEqual([true, before.ino, target]);
+
+    const fd3 = await premia([...REPORT, '--output', '/dev/fd/3']);
+    expect(fd3).toEqual({ code: 0, stdout: '', stderr: wrote('/dev/fd/3'), fd3: HEADER });
+  });
+});
+
+describe('a directory', () => {
+  it('--output DIR writes the download under its own name in DIR (also through a link to DIR)', async () => {
+    mkdirSync(join(dir, 'out'));
+    symlinkSync('out', join(dir, 'out-link'));
+    await writeDownload(context(), download(BODY, 'collections-2026-11.csv'), 'out-link');
+    expect(readFileSync(join(dir, 'out', 'collections-2026-11.csv'), 'utf8')).toBe(BODY);
+    expect(lstatSync(join(dir, 'out-link')).isSymbolicLink()).toBe(true);
+  });
+
+  it("where the download's own name is a directory too: VALIDATION_ERROR, exit 2, nothing written", async () => {
+    mkdirSync(join(dir, 'out', 'collections-2026-11.json'), { recursive: true });
+    const r = await runCli([...REPORT, '--format', 'json', '--json', '--output', 'out'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: `Cannot write --output out: ${join(dir, 'out', 'collections-2026-11.json')} is a directory. Give a file name, or remove the directory.`,
+        request_id: null,
+        details: [{ field: '--output', code: 'IS_A_DIRECTORY', message: `${join(dir, 'out', 'collections-2026-11.json')} is a directory` }],
+      },
+    });
+    expect(readdirSync(join(dir, 'out', 'collections-2026-11.json'))).toEqual([]);
+    expect(readdirSync(join(dir, 'out'))).toEqual(['collections-2026-11.json']);
+  });
+
+  it('simulate --out naming a file: exit 2 before anything runs, the file untouched', async () => {
+    writeFileSync(join(dir, 'results'), 'mine\n');
+    const r = await runCli(['--json', 'simulate', '--out', 'results'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr).error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: `Cannot write --out results: ${join(dir, 'results')} is not a directory (or lies under a file). Give a directory, or a path that does not exist yet.`,
+    });
+    expect(readFileSync(join(dir, 'results'), 'utf8')).toBe('mine\n');
+    expect(readdirSync(dir)).toEqual(['results']);
+  });
+});
