@@ -285,7 +285,10 @@ async function openBackend(ctx: CliContext, globals: GlobalOptions, key: string,
 }
 
 async function openLocal(ctx: CliContext, globals: GlobalOptions, target: ResolvedTarget, key: string): Promise<Backend> {
-  if (target.db !== ':memory:') await checkStoreDirectory(target.db!, globals.db === undefined && ctx.env.PREMIA_DB ? 'PREMIA_DB' : '--db');
+  if (target.db !== ':memory:') {
+    await checkStoreDirectory(target.db!, globals.db === undefined && ctx.env.PREMIA_DB ? 'PREMIA_DB' : '--db');
+    await warnIfShared(ctx, target.db!);
+  }
   const { openLocalBackend } = await import('../backend/local/index.js');
   const base = await openLocalBackend({ path: target.db!, seed: parseSeed(globals.seed), now: ctx.now });
   try {
@@ -337,6 +340,35 @@ async function checkStoreDirectory(db: string, source: '--db' | 'PREMIA_DB'): Pr
   if (problem === null) return;
   const message = `The directory ${dir} of the store ${db} (${source}) ${problem}. Create it first, or give another path with ${source}.`;
   throw validationError(message, [{ field: source, code: 'DIRECTORY_NOT_FOUND', message: `${dir} ${problem}` }]);
+}
+
+/**
+ * A store others can read exposes every client's data and key hashes: say so on stderr, with the
+ * fix (also with --quiet, a security warning; never on stdout). New stores are made 0600.
+ */
+async function warnIfShared(ctx: CliContext, db: string): Promise<void> {
+  const shared: string[] = [];
+  let mode = 0;
+  for (const path of [db, `${db}-wal`, `${db}-shm`]) {
+    try {
+      const st = await stat(path);
+      if (!st.isFile() || (st.mode & 0o044) === 0) continue;
+      if (path === db) mode = st.mode & 0o777;
+      shared.push(path);
+    } catch {
+      // not there: nothing to warn about
+    }
+  }
+  if (shared.length === 0) return;
+  const what = mode !== 0 ? `mode ${mode.toString(8).padStart(4, '0')}` : 'its -wal or -shm file';
+  ctx.stderr.write(
+    `warning: other users of this machine can read the store ${db} (${what}); it holds every client's data and API key hashes. ` +
+      `Make it private: chmod 600 ${shared.map(shellQuote).join(' ')}\n`,
+  );
+}
+
+function shellQuote(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
 }
 
 /** The backend to use, closing `owner` (which owns the store) when it is closed. */

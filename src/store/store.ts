@@ -2,6 +2,7 @@
  * Opening the embedded store: better-sqlite3 under kysely, WAL, a busy timeout, foreign keys,
  * migrations applied on open, and a refusal to touch a store written by a newer premia.
  */
+import { open, type FileHandle } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Transaction } from 'kysely';
@@ -58,6 +59,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const busyTimeout = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   let raw: BetterSqlite3.Database;
   try {
+    if (options.path !== ':memory:' && options.path !== '' && !options.readonly) await createPrivately(options.path);
     raw = new BetterSqlite(options.path, { timeout: busyTimeout, readonly: options.readonly ?? false });
   } catch (e) {
     throw new PremiaError('INTERNAL', `Cannot open the store at ${options.path}: ${(e as Error).message}.`, { cause: e });
@@ -142,6 +144,26 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     throw e instanceof PremiaError ? e : storeOpenError(options.path, e);
   }
   return store;
+}
+
+/**
+ * Create a new store file with mode 0600 whatever the umask, before SQLite opens it: it holds
+ * every client's data, API key hashes and stored responses. SQLite gives the `-wal` and `-shm`
+ * files it makes the mode of the database file, so they are 0600 too. An existing file is left
+ * as it is (the CLI warns when others can read it).
+ */
+async function createPrivately(path: string): Promise<void> {
+  let file: FileHandle;
+  try {
+    file = await open(path, 'wx', 0o600);
+  } catch {
+    return; // it exists (or cannot be made here: SQLite's own open says why)
+  }
+  try {
+    await file.chmod(0o600);
+  } finally {
+    await file.close();
+  }
 }
 
 /**
