@@ -56,6 +56,8 @@ export interface ResolvedTarget {
   mode: Mode;
   /** local: the store file. */
   db?: string;
+  /** local: how the store file was chosen: --db, PREMIA_DB, or the default ./premia.db. */
+  dbSource?: 'flag' | 'env' | 'default';
   /** local: the client to act for (--as-client), null for the store's own local client. */
   asClient?: string | null;
   /** remote: the base URL, exactly as given. */
@@ -126,8 +128,12 @@ export interface CliContext {
   prompter: Prompter;
   /** Where these global options point (memoised: one resolution per invocation). */
   target: (globals: GlobalOptions) => Promise<ResolvedTarget>;
-  /** The backend for these global options, created on first use and reused. */
-  backend: (globals: GlobalOptions) => Promise<Backend>;
+  /**
+   * The backend for these global options, created on first use and reused. In local mode a store
+   * file that does not exist is created only with `createStore` (commands that write declare it,
+   * see ActionOptions.createsStore); otherwise it is a VALIDATION_ERROR and nothing is created.
+   */
+  backend: (globals: GlobalOptions, options?: { createStore?: boolean }) => Promise<Backend>;
   /** A remote backend for an explicit URL and key (premia login checks a key with it). */
   remote: (globals: GlobalOptions, connection: { baseUrl: string; apiKey: string; profile: string | null }) => Promise<Backend>;
   operator: () => Operator;
@@ -177,8 +183,8 @@ export function createContext(init: ContextInit): CliContext {
       resolved ??= resolveTarget(ctx, globals);
       return resolved;
     },
-    backend(globals) {
-      backend ??= track(opened, openBackend(ctx, globals, keyOf(globals), init.remoteTuning));
+    backend(globals, options) {
+      backend ??= track(opened, openBackend(ctx, globals, keyOf(globals), init.remoteTuning, options?.createStore === true));
       return backend;
     },
     remote(globals, connection) {
@@ -213,11 +219,12 @@ export async function resolveTarget(ctx: CliContext, globals: GlobalOptions): Pr
   if (globals.db !== undefined && flagRemote) {
     throw usageError('Give either --db (local mode) or --base-url/--profile (remote mode), not both.');
   }
-  const local = (db: string): ResolvedTarget => {
+  const local = (db: string, dbSource: ResolvedTarget['dbSource']): ResolvedTarget => {
     if (globals.apiKey !== undefined) throw usageError('--api-key is for remote mode; local mode (--db) uses no key.');
-    return { mode: 'local', db: db === ':memory:' ? db : resolve(ctx.cwd, db), asClient: globals.asClient ?? null, profile: null, configPath: path };
+    const file = db === ':memory:' ? db : resolve(ctx.cwd, db);
+    return { mode: 'local', db: file, dbSource, asClient: globals.asClient ?? null, profile: null, configPath: path };
   };
-  if (globals.db !== undefined) return local(globals.db);
+  if (globals.db !== undefined) return local(globals.db, 'flag');
 
   const envRemote = !!env.PREMIA_BASE_URL || !!env.PREMIA_PROFILE;
   let profileName: string | null = globals.profile ?? (env.PREMIA_PROFILE || null);
@@ -229,14 +236,14 @@ export async function resolveTarget(ctx: CliContext, globals: GlobalOptions): Pr
     profile = (await readConfig(path)).profiles[profileName] ?? null;
     if (!profile) throw usageError(`There is no profile '${profileName}' in ${path}; create it with 'premia login --profile ${profileName} --base-url URL'.`);
   } else if (!flagRemote && !envRemote && env.PREMIA_DB) {
-    return local(env.PREMIA_DB);
+    return local(env.PREMIA_DB, 'env');
   } else if (path !== null) {
     profile = (await readConfig(path)).profiles[DEFAULT_PROFILE] ?? null;
     if (profile) profileName = DEFAULT_PROFILE;
   }
 
   const baseUrl = globals.baseUrl ?? (env.PREMIA_BASE_URL || undefined) ?? profile?.base_url;
-  if (baseUrl === undefined) return local(env.PREMIA_DB || DEFAULT_DB_FILE);
+  if (baseUrl === undefined) return env.PREMIA_DB ? local(env.PREMIA_DB, 'env') : local(DEFAULT_DB_FILE, 'default');
   if (globals.asClient !== undefined) {
     throw usageError('--as-client selects a client of a local store; in remote mode the API key decides the client.');
   }
@@ -270,7 +277,7 @@ function sameUrl(a: string, b: string): boolean {
   return a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 }
 
-async function openBackend(ctx: CliContext, globals: GlobalOptions, key: string, tuning: RemoteTuning | undefined): Promise<Backend> {
+async function openBackend(ctx: CliContext, globals: GlobalOptions, key: string, tuning: RemoteTuning | undefined, createStore: boolean): Promise<Backend> {
   const target = await ctx.target(globals);
   if (target.mode === 'remote') {
     if (!target.apiKey) {
@@ -281,17 +288,20 @@ async function openBackend(ctx: CliContext, globals: GlobalOptions, key: string,
     }
     return openRemote(ctx, globals, { baseUrl: target.baseUrl!, apiKey: target.apiKey, profile: target.profile, keySource: target.keySource ?? null }, key, tuning);
   }
-  return openLocal(ctx, globals, target, key);
+  return openLocal(ctx, globals, target, key, createStore);
 }
 
-async function openLocal(ctx: CliContext, globals: GlobalOptions, target: ResolvedTarget, key: string): Promise<Backend> {
+async function openLocal(ctx: CliContext, globals: GlobalOptions, target: ResolvedTarget, key: string, createStore: boolean): Promise<Backend> {
   if (target.db !== ':memory:') {
-    await checkStoreDirectory(target.db!, globals.db === undefined && ctx.env.PREMIA_DB ? 'PREMIA_DB' : '--db');
-    await warnIfShared(ctx, target.db!);
+    await checkStoreDirectory(target.db!, target.dbSource === 'env' ? 'PREMIA_DB' : '--db');
+    if (!createStore) await checkStoreExists(target.db!, target.dbSource ?? 'flag');
   }
+  // The modes as found (opening makes the -wal and -shm); said once the file is known to be a store.
+  const warning = target.db !== ':memory:' ? await sharedStoreWarning(target.db!) : null;
   const { openLocalBackend } = await import('../backend/local/index.js');
-  const base = await openLocalBackend({ path: target.db!, seed: parseSeed(globals.seed), now: ctx.now });
+  const base = await openLocalBackend({ path: target.db!, seed: parseSeed(globals.seed), now: ctx.now, create: createStore });
   try {
+    if (warning) ctx.stderr.write(warning);
     let backend = base;
     if (target.asClient) {
       const row = await base.store.db.selectFrom('clients').select(['id']).where('name', '=', target.asClient).executeTakeFirst();
@@ -343,10 +353,33 @@ async function checkStoreDirectory(db: string, source: '--db' | 'PREMIA_DB'): Pr
 }
 
 /**
+ * Only commands that write may create a store: any other on a missing store (a cron job started in
+ * the wrong directory, a mistyped path) fails, naming the path and how it was chosen, and creates
+ * nothing, rather than answering from a new empty store.
+ */
+async function checkStoreExists(db: string, source: NonNullable<ResolvedTarget['dbSource']>): Promise<void> {
+  try {
+    await stat(db);
+    return;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return; // reported when the store is opened
+  }
+  const how =
+    source === 'flag' ? 'given with --db' : source === 'env' ? 'given with PREMIA_DB' : `the default: ./${DEFAULT_DB_FILE} in the current directory, as neither --db nor PREMIA_DB is set`;
+  const field = source === 'flag' ? '--db' : source === 'env' ? 'PREMIA_DB' : 'db';
+  throw validationError(
+    `There is no store at ${db} (${how}); this command reads a store and does not create one, so nothing was created. ` +
+      `Point --db or PREMIA_DB at the store, or run where it is; a new store is made by the commands that write ` +
+      `('premia policies import', 'policies create', 'clock set', 'bank import', 'bank seed', 'keys create', 'serve').`,
+    [{ field, code: 'STORE_NOT_FOUND', message: `${db} does not exist` }],
+  );
+}
+
+/**
  * A store others can read exposes every client's data and key hashes: say so on stderr, with the
  * fix (also with --quiet, a security warning; never on stdout). New stores are made 0600.
  */
-async function warnIfShared(ctx: CliContext, db: string): Promise<void> {
+async function sharedStoreWarning(db: string): Promise<string | null> {
   const shared: string[] = [];
   let mode = 0;
   for (const path of [db, `${db}-wal`, `${db}-shm`]) {
@@ -359,11 +392,11 @@ async function warnIfShared(ctx: CliContext, db: string): Promise<void> {
       // not there: nothing to warn about
     }
   }
-  if (shared.length === 0) return;
+  if (shared.length === 0) return null;
   const what = mode !== 0 ? `mode ${mode.toString(8).padStart(4, '0')}` : 'its -wal or -shm file';
-  ctx.stderr.write(
+  return (
     `warning: other users of this machine can read the store ${db} (${what}); it holds every client's data and API key hashes. ` +
-      `Make it private: chmod 600 ${shared.map(shellQuote).join(' ')}\n`,
+    `Make it private: chmod 600 ${shared.map(shellQuote).join(' ')}\n`
   );
 }
 

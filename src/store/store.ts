@@ -2,6 +2,7 @@
  * Opening the embedded store: better-sqlite3 under kysely, WAL, a busy timeout, foreign keys,
  * migrations applied on open, and a refusal to touch a store written by a newer premia.
  */
+import { existsSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
@@ -22,6 +23,8 @@ export interface OpenStoreOptions {
   /** How long to wait for another process's write lock, in ms. */
   busyTimeoutMs?: number;
   readonly?: boolean;
+  /** Create the file when it does not exist (default true); false: a missing file is an error and nothing is created. */
+  create?: boolean;
 }
 
 export interface Store {
@@ -59,9 +62,15 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const busyTimeout = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   let raw: BetterSqlite3.Database;
   try {
-    if (options.path !== ':memory:' && options.path !== '' && !options.readonly) await createPrivately(options.path);
-    raw = new BetterSqlite(options.path, { timeout: busyTimeout, readonly: options.readonly ?? false });
+    const file = options.path !== ':memory:' && options.path !== '';
+    const create = options.create ?? true;
+    if (file && create && !options.readonly) await createPrivately(options.path);
+    if (file && !create && !existsSync(options.path)) throw storeNotFound(options.path);
+    // fileMustExist: a store that vanished since that check is still not created here.
+    raw = new BetterSqlite(options.path, { timeout: busyTimeout, readonly: options.readonly ?? false, fileMustExist: file && !create });
   } catch (e) {
+    if (e instanceof PremiaError) throw e;
+    if (options.create === false && !existsSync(options.path)) throw storeNotFound(options.path);
     throw new PremiaError('INTERNAL', `Cannot open the store at ${options.path}: ${(e as Error).message}.`, { cause: e });
   }
   try {
@@ -144,6 +153,13 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     throw e instanceof PremiaError ? e : storeOpenError(options.path, e);
   }
   return store;
+}
+
+/** A store that must exist and does not (the CLI says more: how the path was chosen). */
+function storeNotFound(path: string): PremiaError {
+  return new PremiaError('VALIDATION_ERROR', `There is no store at ${path}; nothing was created.`, {
+    details: [{ field: 'db', code: 'STORE_NOT_FOUND', message: `${path} does not exist` }],
+  });
 }
 
 /**

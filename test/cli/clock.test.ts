@@ -9,6 +9,8 @@ beforeEach(() => ({ dir, cleanup } = tempDir('premia-clock-')));
 afterEach(() => cleanup());
 
 const premia = (args: string[]) => runCli(['--db', join(dir, 'premia.db'), '--seed', '1', ...args], { cwd: dir });
+// A new store's clock starts at the real date (the tests' 2026-11-21); only writing commands make one.
+beforeEach(async () => expect((await premia(['clock', 'set', '2026-11-21'])).code).toBe(0));
 
 describe('clock advance --days', () => {
   it('0 lives no day and leaves the clock where it is', async () => {

@@ -111,6 +111,7 @@ describe('unexpected failures with --json', () => {
 
 describe('PremiaErrors with --json are unchanged', () => {
   it('NOT_FOUND, exit 5', async () => {
+    await premia(['clock', 'set', '2026-11-21']); // a store to look in
     const r = await premia(['--json', 'policies', 'get', 'NOPE']);
     expect(r.code).toBe(5);
     expect((errorBody(r) as { error: { code: string } }).error.code).toBe('NOT_FOUND');

@@ -125,7 +125,7 @@ describe('policies create', () => {
       { field: 'product_code', code: 'INVALID_FORMAT', message: "product_code 'funeral' must be upper case (A-Z 0-9 _ -)" },
       { field: 'collection_amount', code: 'INVALID_AMOUNT', message: "collection_amount '1,000.00' has a thousands separator; write it without one, like 1000.00" },
     ]);
-    expect(await policyNumbers()).toEqual([]);
+    expect(existsSync(db)).toBe(false); // refused before a store was even made
   });
 
   it('invalid values in human output: the summary, then one line per problem', async () => {
@@ -289,6 +289,7 @@ describe('policies update', () => {
   });
 
   it('an unknown policy is exit 5', async () => {
+    await premia(['clock', 'set', '2026-11-21']); // a store to look in
     const r = await premia(['policies', 'update', 'NOPE', '--status', 'lapsed', '--json']);
     expect(r.code).toBe(5);
     expect(errorBody(r).code).toBe('NOT_FOUND');
@@ -623,11 +624,12 @@ describe('the store', () => {
   });
 
   it('defaults to ./premia.db, or PREMIA_DB; --db wins over PREMIA_DB', async () => {
-    expect((await runCli(['clock'], { cwd: dir })).code).toBe(0);
+    const set = ['clock', 'set', '2026-11-21']; // a command that may create the store
+    expect((await runCli(set, { cwd: dir })).code).toBe(0);
     expect(existsSync(join(dir, 'premia.db'))).toBe(true);
-    expect((await runCli(['clock'], { cwd: dir, env: { PREMIA_DB: 'env.db' } })).code).toBe(0);
+    expect((await runCli(set, { cwd: dir, env: { PREMIA_DB: 'env.db' } })).code).toBe(0);
     expect(existsSync(join(dir, 'env.db'))).toBe(true);
-    expect((await runCli(['--db', 'flag.db', 'clock'], { cwd: dir, env: { PREMIA_DB: 'env2.db' } })).code).toBe(0);
+    expect((await runCli(['--db', 'flag.db', ...set], { cwd: dir, env: { PREMIA_DB: 'env2.db' } })).code).toBe(0);
     expect(existsSync(join(dir, 'flag.db'))).toBe(true);
     expect(existsSync(join(dir, 'env2.db'))).toBe(false);
   });
@@ -643,6 +645,7 @@ describe('the store', () => {
 
 describe('clock', () => {
   it('starts at the real UTC date of the first run, and prints it', async () => {
+    expect((await premia(CREATE_P1, { now: at('2026-03-31T23:59:59.000Z') })).code).toBe(0); // makes the store
     const r = await premia(['clock', '--json'], { now: at('2026-03-31T23:59:59.000Z') });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('{"date":"2026-03-31","locked":false,"seed":1}\n');
@@ -677,7 +680,7 @@ describe('clock', () => {
   });
 
   it('once a collections run exists, clock set is exit 6 CLOCK_LOCKED', async () => {
-    expect((await premia(['clock'])).code).toBe(0);
+    expect((await premia(['clock', 'set', '2026-11-21'])).code).toBe(0);
     const raw = new Database(db);
     raw.prepare("insert into meta (key, value) values ('clock_locked', '1')").run();
     raw.close();
@@ -729,6 +732,7 @@ describe('colour and status output', () => {
   });
 
   it('--yes is accepted (and harmless) where nothing asks', async () => {
+    await premia(['clock', 'set', '2026-11-21']); // a store to read
     const r = await premia(['--yes', 'clock', '--json']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('{"date":"2026-11-21","locked":false,"seed":1}\n');

@@ -9,10 +9,14 @@ import { FIXTURES, runCli, tempDir } from '../helpers/cli.js';
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 let stores = 0;
-/** A CLI on a new store of its own (seed 1). */
+/** A CLI on a new store of its own (seed 1), made on first use by a command that may create it. */
 function store() {
   const db = join(tmp.dir, `s${++stores}.db`);
-  return (args: string[]) => runCli(['--db', db, '--seed', '1', ...args], { cwd: tmp.dir });
+  let made: Promise<unknown> | undefined;
+  return async (args: string[]) => {
+    await (made ??= runCli(['--db', db, '--seed', '1', 'clock', 'set', '2026-11-21'], { cwd: tmp.dir }));
+    return runCli(['--db', db, '--seed', '1', ...args], { cwd: tmp.dir });
+  };
 }
 
 const DEFAULTS = [

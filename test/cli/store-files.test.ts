@@ -2,7 +2,7 @@
  * The store file itself: created private (0600, also its -wal and -shm, whatever the umask), and
  * a warning when an existing store can be read by others.
  */
-import { chmodSync, existsSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/store.js';
@@ -88,5 +88,69 @@ describe('a store others can read: one warning on stderr', () => {
       const r = await runCli(['--db', 'book.db', 'clock'], { cwd: dir });
       expect([r.code, r.stderr]).toEqual([0, '']);
     }
+  });
+});
+
+describe('a command that only reads does not create a store', () => {
+  const message = (db: string, how: string) =>
+    `There is no store at ${db} (${how}); this command reads a store and does not create one, so nothing was created. ` +
+    `Point --db or PREMIA_DB at the store, or run where it is; a new store is made by the commands that write ` +
+    `('premia policies import', 'policies create', 'clock set', 'bank import', 'bank seed', 'keys create', 'serve').`;
+  const DEFAULT_HOW = 'the default: ./premia.db in the current directory, as neither --db nor PREMIA_DB is set';
+
+  it.each([
+    [['policies', 'list']],
+    [['reports', 'collections', '--period', '2026-11']],
+    [['clock']],
+    [['clock', 'advance', '--days', '1']],
+    [['collections', 'execute', '--period', '2026-11']],
+    [['settlements', 'list']],
+  ])('%j in an empty directory: exit 2 naming ./premia.db, the directory stays empty', async (args) => {
+    const r = await runCli(['--json', ...args], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: message(join(dir, 'premia.db'), DEFAULT_HOW),
+        request_id: null,
+        details: [{ field: 'db', code: 'STORE_NOT_FOUND', message: `${join(dir, 'premia.db')} does not exist` }],
+      },
+    });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('--db and PREMIA_DB are named as where the path came from', async () => {
+    const flag = await runCli(['policies', 'list', '--db', 'book.db'], { cwd: dir });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toBe(`error: ${message(join(dir, 'book.db'), 'given with --db')}\n  (code VALIDATION_ERROR)\n`);
+    const env = await runCli(['--json', 'clock'], { cwd: dir, env: { PREMIA_DB: 'env.db' } });
+    expect(env.code).toBe(2);
+    expect(JSON.parse(env.stderr).error.message).toBe(message(join(dir, 'env.db'), 'given with PREMIA_DB'));
+    expect(JSON.parse(env.stderr).error.details[0].field).toBe('PREMIA_DB');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('policies create and clock set create it (with its tables); :memory: is unaffected', async () => {
+    const set = await runCli(['clock', 'set', '2026-10-31'], { cwd: dir });
+    expect(set.code).toBe(0);
+    expect(readdirSync(dir)).toEqual(['premia.db']);
+    const create = await runCli(
+      ['--db', 'other.db', 'policies', 'create', '--policy-number', 'POL-1', '--customer-id', 'C1', '--external-ref', 'E1', '--product-code', 'P', '--amount', '10.00'],
+      { cwd: dir },
+    );
+    expect(create.code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['other.db', 'premia.db']);
+    const list = await runCli(['--json', '--db', 'other.db', 'policies', 'list'], { cwd: dir });
+    expect(list.json().data.map((p: { policy_number: string }) => p.policy_number)).toEqual(['POL-1']);
+    const memory = await runCli(['--db', ':memory:', 'policies', 'list'], { cwd: dir });
+    expect(memory.code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['other.db', 'premia.db']);
+  });
+
+  it('the store layer itself refuses to create a store it may not (no -wal, no -shm)', async () => {
+    const db = join(dir, 'x.db');
+    await expect(openStore({ path: db, create: false })).rejects.toMatchObject({ code: 'VALIDATION_ERROR', message: `There is no store at ${db}; nothing was created.` });
+    expect(readdirSync(dir)).toEqual([]);
   });
 });

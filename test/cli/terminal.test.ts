@@ -9,7 +9,7 @@ import { PassThrough, Readable, Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContext } from '../../src/cli/context.js';
 import { run } from '../../src/cli/main.js';
-import { tempDir } from '../helpers/cli.js';
+import { runCli, tempDir } from '../helpers/cli.js';
 
 const ESC = '\u001b[';
 /** ora's default spinner ("dots"). */
@@ -67,6 +67,11 @@ async function onTerminal(args: string[], columns: number | undefined): Promise<
   return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: stderr.text };
 }
 
+/** A store for commands that read one (its clock at the tests' date). */
+async function makeStore(): Promise<void> {
+  expect((await runCli(['--db', join(dir, 'premia.db'), '--seed', '1', 'clock', 'set', '2026-11-21'], { cwd: dir })).code).toBe(0);
+}
+
 function oneRowCsv(): string {
   const path = join(dir, 'one.csv');
   writeFileSync(path, 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,ACME-1,P1,FUNERAL,149.50\n');
@@ -84,6 +89,7 @@ describe('a terminal that reports no width', () => {
   });
 
   it('columns 0: clock advance finishes with no spinner', async () => {
+    await makeStore();
     const r = await onTerminal(['clock', 'advance', '--days', '3'], 0);
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain(ESC);
@@ -102,6 +108,7 @@ describe('a terminal of 100 columns', () => {
   });
 
   it('clock advance draws "Day X of Y" while the days run, though the engine never yields to timers', async () => {
+    await makeStore();
     const r = await onTerminal(['clock', 'advance', '--days', '3'], 100);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/Day 1 of 3 \(2026-11-22\): 0 attempts, 0\.00 collected so far/);

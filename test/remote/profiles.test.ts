@@ -160,7 +160,7 @@ describe('choosing the mode and the key', () => {
     expect(existsSync(join(dir, 'premia.db'))).toBe(false);
     expect((await premia(['whoami'])).stdout).toBe(`mode    local\nstore   ${join(dir, 'premia.db')} (not created yet)\nclient  -\n`);
     const db = join(home, 'made.db');
-    expect((await premia(['--db', db, 'clock'])).code).toBe(0);
+    expect((await premia(['--db', db, 'clock', 'set', '2026-11-21'])).code).toBe(0);
     expect((await premia(['--db', db, 'whoami', '--json'])).json()).toEqual({ mode: 'local', db, client: 'Local' });
   });
 

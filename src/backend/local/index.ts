@@ -54,12 +54,14 @@ export interface LocalBackendOptions {
   clientId?: number;
   /** The bank the engine collects through (default: the simulated bank). */
   bank?: LocalContext['bank'];
+  /** Create the store file if it does not exist (default true); false: a missing store is an error. */
+  create?: boolean;
 }
 
-/** Open (creating if needed) the store at `path` and return a backend on it. */
+/** Open (creating it if needed and allowed) the store at `path` and return a backend on it. */
 export async function openLocalBackend(options: LocalBackendOptions): Promise<LocalBackend> {
   const now = options.now ?? (() => new Date());
-  const store = await openStore({ path: options.path });
+  const store = await openStore({ path: options.path, create: options.create });
   try {
     await initWorld(store, { realToday: now().toISOString().slice(0, 10), seed: options.seed });
   } catch (e) {

@@ -17,6 +17,8 @@ export interface CommandEnv {
   /** The command's own options. */
   opts: Record<string, unknown>;
   backend: () => Promise<Backend>;
+  /** Whether this command may create a missing store (ActionOptions.createsStore). */
+  createsStore: boolean;
 }
 
 export type CommandFn = (env: CommandEnv, ...args: string[]) => Promise<number | void>;
@@ -26,6 +28,12 @@ export interface ActionOptions {
   writes?: boolean;
   /** The command exists only in local mode (`premia keys …`): refuse it in remote mode. */
   localOnly?: string;
+  /**
+   * Local mode: the command may create the store file when it does not exist (imports, policies
+   * create, clock set, bank import/seed, keys create, serve, simulate). Every other command on a
+   * missing store fails with VALIDATION_ERROR and creates nothing.
+   */
+  createsStore?: boolean;
 }
 
 export function lazyAction(ctx: CliContext, state: RunState, load: () => Promise<{ default: CommandFn }>, options: ActionOptions = {}) {
@@ -41,10 +49,11 @@ export function lazyAction(ctx: CliContext, state: RunState, load: () => Promise
       globals,
       ui,
       opts: command.opts(),
+      createsStore: options.createsStore === true,
       backend: async () => {
         const target = await ctx.target(globals);
         if (options.localOnly && target.mode === 'remote') throw localOnly(options.localOnly);
-        const backend = await ctx.backend(globals);
+        const backend = await ctx.backend(globals, { createStore: options.createsStore === true });
         if (options.writes && !announced && ui.interactive) {
           announced = true;
           ui.status(ui.err.dim(targetLine(target)));

@@ -10,7 +10,7 @@ export function registerBank(program: Command, ctx: CliContext, state: RunState)
     .command('import')
     .description('load bank transactions (CSV header customer_id,date,amount,description; - reads stdin)')
     .argument('<file>')
-    .action(lazyAction(ctx, state, () => import('./import.js'), { writes: true }));
+    .action(lazyAction(ctx, state, () => import('./import.js'), { writes: true, createsStore: true }));
 
   bank
     .command('show')
@@ -22,5 +22,5 @@ export function registerBank(program: Command, ctx: CliContext, state: RunState)
     .command('seed')
     .description('set the seed of generated accounts (only before the first collections run)')
     .argument('<seed>')
-    .action(lazyAction(ctx, state, () => import('./seed.js'), { writes: true }));
+    .action(lazyAction(ctx, state, () => import('./seed.js'), { writes: true, createsStore: true }));
 }

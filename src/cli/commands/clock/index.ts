@@ -26,5 +26,5 @@ export function registerClock(program: Command, ctx: CliContext, state: RunState
     .command('set')
     .description('set the clock (only before the first collections run)')
     .argument('<date>', 'YYYY-MM-DD')
-    .action(lazyAction(ctx, state, () => import('./set.js'), { writes: true }));
+    .action(lazyAction(ctx, state, () => import('./set.js'), { writes: true, createsStore: true }));
 }

@@ -10,7 +10,7 @@ export function registerKeys(program: Command, ctx: CliContext, state: RunState)
     .command('create')
     .description('create a key for a client (created if new); the key is printed once')
     .requiredOption('--client <name>', 'the client (organisation) the key acts for')
-    .action(lazyAction(ctx, state, () => import('./create.js'), { writes: true, localOnly: 'premia keys create' }));
+    .action(lazyAction(ctx, state, () => import('./create.js'), { writes: true, createsStore: true, localOnly: 'premia keys create' }));
 
   keys
     .command('list')

@@ -14,13 +14,13 @@ export function registerPolicies(program: Command, ctx: CliContext, state: RunSt
     .option('--external-ref <ref>', "the client's own customer reference")
     .option('--product-code <code>', 'product code (A-Z 0-9 _ -)')
     .option('--amount <amount>', 'monthly premium, e.g. 199.50')
-    .action(lazyAction(ctx, state, () => import('./create.js'), { writes: true }));
+    .action(lazyAction(ctx, state, () => import('./create.js'), { writes: true, createsStore: true }));
 
   policies
     .command('import')
     .description('bulk-import policies from a CSV file (- reads stdin)')
     .argument('<file>', 'CSV with header customer_id,external_customer_ref,policy_number,product_code,collection_amount')
-    .action(lazyAction(ctx, state, () => import('./import.js'), { writes: true }));
+    .action(lazyAction(ctx, state, () => import('./import.js'), { writes: true, createsStore: true }));
 
   policies
     .command('update')

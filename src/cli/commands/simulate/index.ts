@@ -26,5 +26,5 @@ Global options simulate uses (before or after 'simulate'):
 Example:
   premia simulate --months 3 --seed 7 --out /tmp/sim`,
     )
-    .action(lazyAction(ctx, state, () => import('./simulate.js')));
+    .action(lazyAction(ctx, state, () => import('./simulate.js'), { createsStore: true }));
 }

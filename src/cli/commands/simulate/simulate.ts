@@ -67,7 +67,7 @@ export interface SimulationSummary {
   months: MonthSummary[];
 }
 
-export default async function simulate({ ctx, globals, opts, ui }: CommandEnv): Promise<number> {
+export default async function simulate({ ctx, globals, opts, ui, createsStore }: CommandEnv): Promise<number> {
   const first = opts.period as string;
   if (!isPeriod(first)) throw usageError(`--period must be a month written YYYY-MM; got '${first}'.`);
   const months = Number(opts.months);
@@ -88,7 +88,8 @@ export default async function simulate({ ctx, globals, opts, ui }: CommandEnv): 
   if (globals.db === undefined && (await resolveTarget(ctx, globals)).mode === 'remote') throw localOnly('premia simulate');
   const dbChosen = globals.db;
   // A temporary store takes the default seed explicitly, so its ids too are the same every run.
-  const b = await ctx.backend({ ...globals, db: dbChosen ?? ':memory:', seed: globals.seed ?? (dbChosen === undefined ? '1' : undefined) }); // '1': the default seed
+  // '1': the default seed. createsStore: simulate is declared as a command that may make its --db.
+  const b = await ctx.backend({ ...globals, db: dbChosen ?? ':memory:', seed: globals.seed ?? (dbChosen === undefined ? '1' : undefined) }, { createStore: createsStore });
   if (b.mode !== 'local') throw usageError('simulate runs on a local store; drop --base-url / PREMIA_BASE_URL to use it.');
   const clock = await b.getClock();
   if (clock.locked) {
