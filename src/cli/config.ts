@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { PremiaError, usageError } from '../domain/errors.js';
+import { PremiaError, validationError } from '../domain/errors.js';
 
 export interface Profile {
   /** The service's base URL, including /v1, exactly as given. */
@@ -39,7 +39,7 @@ export function configPath(env: Record<string, string | undefined>): string | nu
 
 export function checkProfileName(name: string): string {
   if (!PROFILE_NAME_RE.test(name)) {
-    throw usageError(`'${name.slice(0, 80)}' is not a profile name: use 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit.`);
+    throw validationError(`'${name.slice(0, 80)}' is not a profile name: use 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit.`);
   }
   return name;
 }
@@ -59,24 +59,24 @@ export async function readConfig(path: string): Promise<ConfigFile> {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { profiles: {} };
-    if (code === 'EACCES') throw usageError(`Cannot read the premia config ${path}: permission denied.`);
+    if (code === 'EACCES') throw validationError(`Cannot read the premia config ${path}: permission denied.`);
     throw e;
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw usageError(`The premia config ${path} is not valid JSON; fix it, or remove it and run 'premia login' again.`);
+    throw validationError(`The premia config ${path} is not valid JSON; fix it, or remove it and run 'premia login' again.`);
   }
   const profiles = (parsed as { profiles?: unknown })?.profiles;
   if (typeof parsed !== 'object' || parsed === null || (profiles !== undefined && (typeof profiles !== 'object' || profiles === null))) {
-    throw usageError(`The premia config ${path} is not a premia config (expected {"profiles": {...}}); fix it or remove it.`);
+    throw validationError(`The premia config ${path} is not a premia config (expected {"profiles": {...}}); fix it or remove it.`);
   }
   const out: Record<string, Profile> = {};
   for (const [name, value] of Object.entries((profiles ?? {}) as Record<string, unknown>)) {
     const p = value as Partial<Profile> | null;
     if (!p || typeof p.base_url !== 'string' || typeof p.api_key !== 'string') {
-      throw usageError(`Profile '${name}' in ${path} needs a base_url and an api_key; run 'premia login --profile ${name}' again.`);
+      throw validationError(`Profile '${name}' in ${path} needs a base_url and an api_key; run 'premia login --profile ${name}' again.`);
     }
     out[name] = { base_url: p.base_url, api_key: p.api_key, client: typeof p.client === 'string' ? p.client : null };
   }
@@ -92,7 +92,7 @@ export async function checkPrivate(path: string): Promise<void> {
   const info = await stat(path);
   if ((info.mode & 0o077) !== 0) {
     throw new PremiaError(
-      'USAGE_ERROR',
+      'VALIDATION_ERROR',
       `The premia config ${path} can be read by other users (mode ${(info.mode & 0o777).toString(8)}), so its API keys are not used. ` +
         `Run 'chmod 600 ${path}' (and consider rotating the keys), then try again.`,
     );

@@ -17,7 +17,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { EventEmitter } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
 import type { Backend, Mode, SettingView } from '../backend/types.js';
@@ -232,9 +232,9 @@ export async function resolveTarget(ctx: CliContext, globals: GlobalOptions): Pr
   let profile: Profile | null = null;
   if (profileName !== null) {
     checkProfileName(profileName);
-    if (path === null) throw usageError(`No profile '${profileName}': there is no config directory (set HOME or XDG_CONFIG_HOME).`);
+    if (path === null) throw validationError(`No profile '${profileName}': there is no config directory (set HOME or XDG_CONFIG_HOME).`);
     profile = (await readConfig(path)).profiles[profileName] ?? null;
-    if (!profile) throw usageError(`There is no profile '${profileName}' in ${path}; create it with 'premia login --profile ${profileName} --base-url URL'.`);
+    if (!profile) throw validationError(`There is no profile '${profileName}' in ${path}; create it with 'premia login --profile ${profileName} --base-url URL'.`);
   } else if (!flagRemote && !envRemote && env.PREMIA_DB) {
     return local(env.PREMIA_DB, 'env');
   } else if (path !== null) {
@@ -294,7 +294,7 @@ async function openBackend(ctx: CliContext, globals: GlobalOptions, key: string,
 async function openLocal(ctx: CliContext, globals: GlobalOptions, target: ResolvedTarget, key: string, createStore: boolean): Promise<Backend> {
   if (target.db !== ':memory:') {
     await checkStoreDirectory(target.db!, target.dbSource === 'env' ? 'PREMIA_DB' : '--db');
-    if (!createStore) await checkStoreExists(target.db!, target.dbSource ?? 'flag');
+    await checkStoreFile(target.db!, target.dbSource ?? 'flag', createStore);
   }
   // The modes as found (opening makes the -wal and -shm); said once the file is known to be a store.
   const warning = target.db !== ':memory:' ? await sharedStoreWarning(target.db!) : null;
@@ -353,17 +353,26 @@ async function checkStoreDirectory(db: string, source: '--db' | 'PREMIA_DB'): Pr
 }
 
 /**
- * Only commands that write may create a store: any other on a missing store (a cron job started in
- * the wrong directory, a mistyped path) fails, naming the path and how it was chosen, and creates
- * nothing, rather than answering from a new empty store.
+ * The store path must name a file: a directory or a device is the user's mistake (exit 2), not an
+ * internal failure. And only commands that write may create a store: any other on a missing store
+ * (a cron job started in the wrong directory, a mistyped path) fails, naming the path and how it
+ * was chosen, and creates nothing, rather than answering from a new empty store.
  */
-async function checkStoreExists(db: string, source: NonNullable<ResolvedTarget['dbSource']>): Promise<void> {
+async function checkStoreFile(db: string, source: NonNullable<ResolvedTarget['dbSource']>, mayCreate: boolean): Promise<void> {
+  const flag = source === 'env' ? 'PREMIA_DB' : '--db';
   try {
-    await stat(db);
-    return;
+    const info = await stat(db);
+    if (info.isFile()) return;
+    const kind = info.isDirectory() ? 'a directory' : info.isFIFO() ? 'a named pipe' : info.isSocket() ? 'a socket' : 'a device';
+    const example = info.isDirectory() ? ` Give the path of the store file, e.g. ${join(db, DEFAULT_DB_FILE)}.` : ' Give the path of the store file.';
+    throw validationError(`The store ${db} (${source === 'default' ? `the default ./${DEFAULT_DB_FILE}` : flag}) is ${kind}, not a store file.${example}`, [
+      { field: source === 'default' ? 'db' : flag, code: 'NOT_A_FILE', message: `${db} is ${kind}` },
+    ]);
   } catch (e) {
+    if (e instanceof PremiaError) throw e;
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return; // reported when the store is opened
   }
+  if (mayCreate) return;
   const how =
     source === 'flag' ? 'given with --db' : source === 'env' ? 'given with PREMIA_DB' : `the default: ./${DEFAULT_DB_FILE} in the current directory, as neither --db nor PREMIA_DB is set`;
   const field = source === 'flag' ? '--db' : source === 'env' ? 'PREMIA_DB' : 'db';
@@ -453,7 +462,7 @@ function seconds(flag: string, text: string | undefined, min: number, max: numbe
   if (text === undefined || text === '') return undefined;
   const n = Number(text);
   if (!/^\d+(\.\d+)?$/.test(text) || n < min || n > max) {
-    throw usageError(`${flag} (or its environment variable) is a number of seconds from ${min} to ${max}; got '${text.slice(0, 40)}'.`);
+    throw validationError(`${flag} (or its environment variable) is a number of seconds from ${min} to ${max}; got '${text.slice(0, 40)}'.`);
   }
   return Math.round(n * 1000);
 }

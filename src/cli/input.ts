@@ -1,10 +1,10 @@
-/** Opening input files for commands: `-` is stdin; a missing file is a usage error. */
+/** Opening input files for commands: `-` is stdin; a missing file is a validation error. */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { resolve } from 'node:path';
 import type { Upload } from '../backend/types.js';
-import { usageError } from '../domain/errors.js';
+import { validationError } from '../domain/errors.js';
 import type { CliContext } from './context.js';
 
 export async function openUpload(ctx: CliContext, file: string): Promise<Upload> {
@@ -13,11 +13,11 @@ export async function openUpload(ctx: CliContext, file: string): Promise<Upload>
   let size: number;
   try {
     const info = await stat(path);
-    if (info.isDirectory()) throw usageError(`${file} is a directory; give a CSV file.`);
+    if (info.isDirectory()) throw validationError(`${file} is a directory; give a CSV file.`);
     size = info.size;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw usageError(`Cannot read ${file}: no such file.`);
-    if ((e as NodeJS.ErrnoException).code === 'EACCES') throw usageError(`Cannot read ${file}: permission denied.`);
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw validationError(`Cannot read ${file}: no such file.`);
+    if ((e as NodeJS.ErrnoException).code === 'EACCES') throw validationError(`Cannot read ${file}: permission denied.`);
     throw e;
   }
   const open = () => createReadStream(path, { highWaterMark: 1 << 20 });

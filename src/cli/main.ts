@@ -32,13 +32,19 @@ Remote mode (every command against a premia service over HTTP):
   or once: premia login --base-url URL   (saves the profile "default")
   premia whoami shows which mode, service, profile and key are in use.`;
 
-/** After commander's own error line: the code, as every other error prints it, and where to look. */
-const USAGE_HINT = '  (code VALIDATION_ERROR; run with --help for usage)';
+/**
+ * The code of a mistake commander finds: a bad option value or choice is VALIDATION_ERROR, as
+ * every wrong value is; how the command line is put together (an unknown option or command, a
+ * missing argument, option or option value, too many arguments) is USAGE_ERROR.
+ */
+function commanderCode(e: CommanderError): 'VALIDATION_ERROR' | 'USAGE_ERROR' {
+  return e.code === 'commander.invalidArgument' ? 'VALIDATION_ERROR' : 'USAGE_ERROR';
+}
 
 /**
- * Where commander writes: help and version to stdout; its own error lines ("error: unknown
- * option ...", then USAGE_HINT) to stderr, except with --json, where reportError
- * writes the API error body instead and commander's text is dropped.
+ * Where commander writes: help and version to stdout; its own error line ("error: unknown
+ * option ...") to stderr, followed by reportError's "(code …; run with --help for usage)", except
+ * with --json, where reportError writes the API error body instead and commander's text is dropped.
  */
 function commanderOutput(ctx: CliContext, json: boolean) {
   return {
@@ -80,7 +86,6 @@ export function buildProgram(ctx: CliContext, state: RunState, json = false): Co
     .option('--timeout <seconds>', 'remote mode: longest wait for one request, retries included (env PREMIA_TIMEOUT; default 600)')
     .option('--connect-timeout <seconds>', 'remote mode: longest wait to connect (env PREMIA_CONNECT_TIMEOUT; default 10)')
     .option('--as-client <name>', 'local mode: act for this client of the store (one made by premia keys create)')
-    .showHelpAfterError(json ? false : USAGE_HINT)
     .exitOverride()
     .configureOutput(output)
     .addHelpText('after', EXIT_CODES_HELP);
@@ -89,7 +94,6 @@ export function buildProgram(ctx: CliContext, state: RunState, json = false): Co
   const configure = (cmd: Command) => {
     for (const sub of cmd.commands) {
       sub.exitOverride().configureOutput(output);
-      sub.showHelpAfterError(json ? false : USAGE_HINT);
       configure(sub);
     }
   };
@@ -119,14 +123,15 @@ export async function run(argv: string[], ctx: CliContext): Promise<number> {
 /**
  * Print an error on stderr and return its exit code. With --json every error is the API's error
  * body on one line: a PremiaError as it is, a command-line mistake found by commander as
- * VALIDATION_ERROR (exit 2), anything unexpected as INTERNAL (exit 1).
+ * VALIDATION_ERROR or USAGE_ERROR (exit 2, see commanderCode), anything unexpected as INTERNAL (exit 1).
  */
 export function reportError(ctx: CliContext, globals: GlobalOptions, e: unknown): number {
   if (e instanceof CommanderError) {
     // Without --json commander has already printed its message (or the help / version text).
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return ExitCode.OK;
     if (e.code === 'commander.executeSubCommandAsync') return ExitCode.OK;
-    if (globals.json) writeJsonError(ctx, new PremiaError('VALIDATION_ERROR', commanderMessage(e), { exitCode: ExitCode.USAGE }));
+    if (globals.json) writeJsonError(ctx, new PremiaError(commanderCode(e), commanderMessage(e), { exitCode: ExitCode.USAGE }));
+    else ctx.stderr.write(`  (code ${commanderCode(e)}; run with --help for usage)\n`);
     return ExitCode.USAGE;
   }
   if (isUserCancel(e)) {

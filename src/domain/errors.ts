@@ -109,10 +109,12 @@ export class PremiaError extends Error {
   }
 }
 
+/** A wrong value: malformed, out of range, or naming something that cannot be used (README, "Global options"). */
 export function validationError(message: string, details?: FieldError[]): PremiaError {
   return new PremiaError('VALIDATION_ERROR', message, { details });
 }
 
+/** How the command line is put together: options that conflict or do not apply, one missing. Never for a value. */
 export function usageError(message: string): PremiaError {
   return new PremiaError('USAGE_ERROR', message);
 }

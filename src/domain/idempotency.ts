@@ -4,7 +4,7 @@
  * base key itself for n = 1 and `base:n` after that, so a rerun of the same command sends the
  * same keys in the same order and every write is done at most once.
  */
-import { usageError } from './errors.js';
+import { validationError } from './errors.js';
 
 /** Room left for the `:n` suffix under the service's limit of 255 characters. */
 export const MAX_GIVEN_KEY_LENGTH = 240;
@@ -16,7 +16,7 @@ export function requestKey(base: string, n: number): string {
 /** A key given with --idempotency-key: 1-240 printable ASCII characters. */
 export function checkGivenKey(key: string): string {
   if (!/^[\x21-\x7e][\x20-\x7e]*$/.test(key) || key.length > MAX_GIVEN_KEY_LENGTH || /\s$/.test(key)) {
-    throw usageError(
+    throw validationError(
       `--idempotency-key must be 1-${MAX_GIVEN_KEY_LENGTH} printable ASCII characters without leading or trailing spaces.`,
     );
   }

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Writable } from 'node:stream';
 import { LocalBackend } from '../backend/local/index.js';
 import type { Backend } from '../backend/types.js';
-import { usageError } from '../domain/errors.js';
+import { usageError, validationError } from '../domain/errors.js';
 import { createServer } from './app.js';
 
 export interface ServeOptions {
@@ -80,9 +80,9 @@ export async function serve(backend: Backend, options: ServeOptions, io: ServeIo
 
 function listenError(e: unknown, options: ServeOptions): unknown {
   const code = (e as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') return usageError(`Port ${options.port} on ${options.host} is already in use; choose another with --port.`);
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return usageError(`Cannot listen on ${options.host}: no such local address.`);
-  if (code === 'EACCES') return usageError(`Not allowed to listen on port ${options.port}; choose a port above 1023.`);
+  if (code === 'EADDRINUSE') return validationError(`Port ${options.port} on ${options.host} is already in use; choose another with --port.`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return validationError(`Cannot listen on ${options.host}: no such local address.`);
+  if (code === 'EACCES') return validationError(`Not allowed to listen on port ${options.port}; choose a port above 1023.`);
   return e;
 }
 

@@ -240,8 +240,16 @@ function refuseForeignDatabase(raw: BetterSqlite3.Database, path: string): boole
 function storeOpenError(path: string, e: unknown): PremiaError {
   if (e instanceof PremiaError) return e;
   const msg = (e as Error).message ?? String(e);
-  if (/file is not a database|malformed/i.test(msg)) {
-    return new PremiaError('INTERNAL', `${path} is not a premia store (${msg}). Choose another file with --db.`, { cause: e });
+  if (/file is not a database/i.test(msg)) {
+    // --db pointed at a spreadsheet or a text file: the user's mistake, and the file is not touched.
+    return new PremiaError(
+      'VALIDATION_ERROR',
+      `${path} is not a premia store: the file is not an SQLite database. premia leaves it untouched; choose another file with --db.`,
+      { cause: e, details: [{ field: 'db', code: 'NOT_A_PREMIA_STORE', message: 'the file is not an SQLite database' }] },
+    );
+  }
+  if (/malformed/i.test(msg)) {
+    return new PremiaError('INTERNAL', `The store ${path} is damaged (${msg}); restore it from a backup or choose another file with --db.`, { cause: e });
   }
   if (/database is locked|SQLITE_BUSY/i.test(msg)) {
     return new PremiaError('STORE_BUSY', `The store ${path} is busy (another premia holds it). Try again shortly.`, { cause: e });

@@ -39,11 +39,11 @@ describe('clock advance --days', () => {
     });
   });
 
-  it.each(['-1', '1.5', 'ten', ''])("'%s' is a usage error naming the range", async (days) => {
+  it.each(['-1', '1.5', 'ten', ''])("'%s' is a validation error naming the range", async (days) => {
     const r = await premia(['--json', 'clock', 'advance', '--days', days]);
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stderr)).toEqual({
-      error: { code: 'USAGE_ERROR', message: `--days must be a whole number from 0 to 3660 (ten years); got '${days}'.`, request_id: null },
+      error: { code: 'VALIDATION_ERROR', message: `--days must be a whole number from 0 to 3660 (ten years); got '${days}'.`, request_id: null },
     });
     expect((await premia(['--json', 'clock'])).json().date).toBe('2026-11-21');
   });

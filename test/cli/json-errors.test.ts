@@ -1,8 +1,8 @@
 /**
  * With --json every error reaches stderr as the API's error body, on one line and nothing else:
- * commander's own errors (unknown option or command, bad choice, missing argument or value) as
- * VALIDATION_ERROR with exit 2, unexpected failures as INTERNAL with exit 1. Without --json the
- * same errors stay plain text.
+ * commander's own errors as exit 2 (a bad choice or option value VALIDATION_ERROR; an unknown
+ * option or command, a missing argument or value USAGE_ERROR), unexpected failures as INTERNAL
+ * with exit 1. Without --json the same errors stay plain text.
  */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -24,6 +24,7 @@ function errorBody(r: CliResult): unknown {
 }
 
 const validation = (message: string) => ({ error: { code: 'VALIDATION_ERROR', message, request_id: null } });
+const usage = (message: string) => ({ error: { code: 'USAGE_ERROR', message, request_id: null } });
 
 describe('commander errors with --json', () => {
   it.each([
@@ -37,11 +38,6 @@ describe('commander errors with --json', () => {
       ['policies', 'update', 'P1', '--status', 'bogus', '--json'],
       "option '--status <status>' argument 'bogus' is invalid. Allowed choices are active, lapsed, cancelled.",
     ],
-    ['an unknown global option', ['--json', '--bogus', 'clock'], "unknown option '--bogus'"],
-    ['an unknown option of a command', ['--json', 'clock', 'advance', '--weeks', '2'], "unknown option '--weeks'"],
-    ['an unknown subcommand', ['--json', 'policies', 'bogus'], "unknown command 'bogus'"],
-    ['a missing argument', ['--json', 'policies', 'get'], "missing required argument 'policy'"],
-    ['an option without its value', ['--json', 'clock', 'advance', '--days'], "option '--days <n>' argument missing"],
     [
       'a bad global option value',
       ['--json', '--seed', 'x', 'clock'],
@@ -53,10 +49,22 @@ describe('commander errors with --json', () => {
     expect(errorBody(r)).toEqual(validation(message));
   });
 
+  it.each([
+    ['an unknown global option', ['--json', '--bogus', 'clock'], "unknown option '--bogus'"],
+    ['an unknown option of a command', ['--json', 'clock', 'advance', '--weeks', '2'], "unknown option '--weeks'"],
+    ['an unknown subcommand', ['--json', 'policies', 'bogus'], "unknown command 'bogus'"],
+    ['a missing argument', ['--json', 'policies', 'get'], "missing required argument 'policy'"],
+    ['an option without its value', ['--json', 'clock', 'advance', '--days'], "option '--days <n>' argument missing"],
+  ])('%s: USAGE_ERROR, exit 2', async (_name, args, message) => {
+    const r = await runCli(args, { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(errorBody(r)).toEqual(usage(message));
+  });
+
   it('after a "--", --json is an argument, not the flag: commander\'s plain text', async () => {
     const r = await premia(['policies', 'get', '--', '--json', 'extra']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("error: too many arguments for 'get'. Expected 1 argument but got 2.\n  (code VALIDATION_ERROR; run with --help for usage)\n");
+    expect(r.stderr).toBe("error: too many arguments for 'get'. Expected 1 argument but got 2.\n  (code USAGE_ERROR; run with --help for usage)\n");
   });
 
   it('without --json commander\'s errors stay text, with the hint', async () => {

@@ -366,7 +366,7 @@ describe('policies list', () => {
   it.each(['0', '10001', 'abc', '1.5'])('--limit %s is exit 2', async (limit) => {
     const r = await premia(['policies', 'list', '--limit', limit, '--json']);
     expect(r.code).toBe(2);
-    expect(errorBody(r)).toEqual({ code: 'USAGE_ERROR', message: '--limit must be a whole number from 1 to 10000.', request_id: null });
+    expect(errorBody(r)).toEqual({ code: 'VALIDATION_ERROR', message: '--limit must be a whole number from 1 to 10000.', request_id: null });
   });
 });
 
@@ -599,7 +599,7 @@ describe('policies import', () => {
   it('a missing file is exit 2', async () => {
     const r = await premia(['policies', 'import', 'nope.csv', '--json']);
     expect(r.code).toBe(2);
-    expect(errorBody(r)).toEqual({ code: 'USAGE_ERROR', message: 'Cannot read nope.csv: no such file.', request_id: null });
+    expect(errorBody(r)).toEqual({ code: 'VALIDATION_ERROR', message: 'Cannot read nope.csv: no such file.', request_id: null });
   });
 
   it('a directory is exit 2', async () => {
@@ -610,16 +610,18 @@ describe('policies import', () => {
 });
 
 describe('the store', () => {
-  it('a corrupt store file is exit 1 with a clear message, and is left as it was', async () => {
+  it('a file that is not a store is exit 2 (VALIDATION_ERROR) with a clear message, and is left as it was', async () => {
     const junk = 'this is not a database\n'.repeat(300);
     writeFileSync(db, junk);
     const r = await premia(['policies', 'list']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`error: ${db} is not a premia store (file is not a database). Choose another file with --db.\n  (code INTERNAL)\n`);
+    expect(r.stderr).toBe(
+      `error: ${db} is not a premia store: the file is not an SQLite database. premia leaves it untouched; choose another file with --db.\n  (code VALIDATION_ERROR)\n`,
+    );
     const json = await premia(['policies', 'list', '--json']);
-    expect(json.code).toBe(1);
-    expect(errorBody(json).code).toBe('INTERNAL');
+    expect(json.code).toBe(2);
+    expect(errorBody(json).code).toBe('VALIDATION_ERROR');
     expect(readFileSync(db, 'utf8')).toBe(junk);
   });
 

@@ -73,12 +73,12 @@ describe('premia reports collections (CSV)', () => {
     expect(r.stdout).toBe(HEADER);
   });
 
-  it.each([['2026-13'], ['202611'], ['2026-1'], ['nov']])('a malformed period %s is a usage error (exit 2)', async (period) => {
+  it.each([['2026-13'], ['202611'], ['2026-1'], ['nov']])('a malformed period %s is a validation error (exit 2)', async (period) => {
     const r = await cli(['reports', 'collections', '--period', period]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`--period '${period}' is not a period; write it as YYYY-MM, e.g. 2026-11.`);
-    expect(r.stderr).toContain('code USAGE_ERROR');
+    expect(r.stderr).toContain('code VALIDATION_ERROR');
   });
 
   it('a missing --period or an unknown --format is a usage error', async () => {

@@ -54,7 +54,7 @@ describe('bin/premia.js', () => {
     const r = await premiaBin(['policies', 'list', '--bogus'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe("error: unknown option '--bogus'\n  (code VALIDATION_ERROR; run with --help for usage)\n");
+    expect(r.stderr).toBe("error: unknown option '--bogus'\n  (code USAGE_ERROR; run with --help for usage)\n");
     expect(existsSync(join(dir, 'premia.db'))).toBe(false);
   });
 });

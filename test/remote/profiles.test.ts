@@ -205,7 +205,7 @@ describe('choosing the mode and the key', () => {
     const r = await premia(['whoami']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      `error: The premia config ${configFile()} can be read by other users (mode 644), so its API keys are not used. Run 'chmod 600 ${configFile()}' (and consider rotating the keys), then try again.\n  (code USAGE_ERROR)\n`,
+      `error: The premia config ${configFile()} can be read by other users (mode 644), so its API keys are not used. Run 'chmod 600 ${configFile()}' (and consider rotating the keys), then try again.\n  (code VALIDATION_ERROR)\n`,
     );
     expect(r.stderr).not.toContain(server.keys.acme);
     // The URL alone is harmless: with PREMIA_API_KEY the file's key is not needed.

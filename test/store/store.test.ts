@@ -183,10 +183,11 @@ describe('openStore on a file', () => {
     const text = 'customer_id,external_customer_ref\n'.repeat(200);
     writeFileSync(path, text);
     const e = await rejection(openStore({ path }));
-    expect(e.code).toBe('INTERNAL');
-    expect(e.exitCode).toBe(1);
-    expect(e.message).toBe(`${path} is not a premia store (file is not a database). Choose another file with --db.`);
+    expect(e.code).toBe('VALIDATION_ERROR'); // --db at the wrong file: the user's mistake (issue 10)
+    expect(e.exitCode).toBe(2);
+    expect(e.message).toBe(`${path} is not a premia store: the file is not an SQLite database. premia leaves it untouched; choose another file with --db.`);
     expect(readFileSync(path, 'utf8')).toBe(text);
+    expect(existsSync(`${path}-wal`)).toBe(false);
   });
 
   it("another application's SQLite database is refused and left byte for byte as it was", async () => {

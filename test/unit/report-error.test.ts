@@ -52,6 +52,16 @@ describe('reportError', () => {
   it('commander errors keep commander’s exit decisions: help and version are 0, the rest 2', () => {
     expect(report(new CommanderError(0, 'commander.helpDisplayed', '')).code).toBe(0);
     expect(report(new CommanderError(0, 'commander.version', '0.1.0')).code).toBe(0);
-    expect(report(new CommanderError(1, 'commander.unknownOption', "error: unknown option '--x'"))).toEqual({ code: 2, stdout: '', stderr: '' });
+    // commander printed its own line; reportError adds the code (by the kind of mistake) and the hint.
+    expect(report(new CommanderError(1, 'commander.unknownOption', "error: unknown option '--x'"))).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: '  (code USAGE_ERROR; run with --help for usage)\n',
+    });
+    expect(report(new CommanderError(1, 'commander.invalidArgument', "error: option '--x <n>' argument 'y' is invalid."))).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: '  (code VALIDATION_ERROR; run with --help for usage)\n',
+    });
   });
 });

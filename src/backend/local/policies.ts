@@ -1,5 +1,5 @@
 /** Policies on the local store: create, update, get, list. */
-import { conflict, notFound, usageError } from '../../domain/errors.js';
+import { conflict, notFound, validationError } from '../../domain/errors.js';
 import { decodeId, encodeId, IdKind } from '../../domain/ids.js';
 import { nextPeriod, periodOf, type Period } from '../../domain/period.js';
 import { checkTransition, type PolicyInput, type PolicyPatchInput, type PolicyStatus } from '../../domain/policy.js';
@@ -60,7 +60,7 @@ export async function updatePolicy(
   hooks: PolicyChangeHooks = {},
 ): Promise<Policy> {
   if (patch.collection_amount === undefined && patch.status === undefined) {
-    throw usageError('Nothing to update: give a new amount, a new status, or both.');
+    throw validationError('Nothing to update: give a new amount, a new status, or both.');
   }
   return ctx.store.transaction(async (trx) => {
     const world = await readWorld(trx);

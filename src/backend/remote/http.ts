@@ -459,15 +459,15 @@ export function parseBaseUrl(text: string): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new PremiaError('USAGE_ERROR', `'${text.slice(0, 200)}' is not a URL; give the service's base URL, e.g. http://127.0.0.1:8080/v1.`);
+    throw new PremiaError('VALIDATION_ERROR', `'${text.slice(0, 200)}' is not a URL; give the service's base URL, e.g. http://127.0.0.1:8080/v1.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new PremiaError('USAGE_ERROR', `The base URL must start with http:// or https://; got '${url.protocol}'.`);
+    throw new PremiaError('VALIDATION_ERROR', `The base URL must start with http:// or https://; got '${url.protocol}'.`);
   }
   if (url.username || url.password) {
-    throw new PremiaError('USAGE_ERROR', 'The base URL must not contain a user name or password; the API key goes in PREMIA_API_KEY or a profile.');
+    throw new PremiaError('VALIDATION_ERROR', 'The base URL must not contain a user name or password; the API key goes in PREMIA_API_KEY or a profile.');
   }
-  if (url.search || url.hash) throw new PremiaError('USAGE_ERROR', 'The base URL must not have a query string or fragment.');
+  if (url.search || url.hash) throw new PremiaError('VALIDATION_ERROR', 'The base URL must not have a query string or fragment.');
   return url;
 }
 

@@ -32,7 +32,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { Writable } from 'node:stream';
 import type { Download } from '../../backend/types.js';
-import { PremiaError, usageError, validationError } from '../../domain/errors.js';
+import { PremiaError, validationError } from '../../domain/errors.js';
 import type { CliContext } from '../context.js';
 
 export interface Written {
@@ -339,19 +339,21 @@ function outputError(e: unknown, where: Where, target: string, mode: 'file' | 't
   const { output, option } = where;
   const code = (e as NodeJS.ErrnoException).code;
   const nothing = mode === 'file' ? '; no file was written' : '';
+  const detail = (c: string, message: string) => [{ field: option, code: c, message }];
   if (code === 'ENOENT') {
-    return usageError(`Cannot write ${option} ${output}: the directory ${dirname(target)} does not exist. Create it first or choose another path.`);
+    return validationError(
+      `Cannot write ${option} ${output}: the directory ${dirname(target)} does not exist. Create it first or choose another path.`,
+      detail('DIRECTORY_NOT_FOUND', `${dirname(target)} does not exist`),
+    );
   }
   if (code === 'ENOTDIR') {
-    return usageError(`Cannot write ${option} ${output}: ${dirname(target)} is not a directory.`);
+    return validationError(`Cannot write ${option} ${output}: ${dirname(target)} is not a directory.`, detail('NOT_A_DIRECTORY', `${dirname(target)} is not a directory`));
   }
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
-    return usageError(`Cannot write ${option} ${output}: permission denied in ${dirname(target)}.`);
+    return validationError(`Cannot write ${option} ${output}: permission denied in ${dirname(target)}.`, detail('PERMISSION_DENIED', `cannot write in ${dirname(target)}`));
   }
   if (code === 'ELOOP') {
-    return validationError(`Cannot write ${option} ${output}: ${target} is a loop of symbolic links.`, [
-      { field: option, code: 'SYMLINK_LOOP', message: 'a loop of symbolic links' },
-    ]);
+    return validationError(`Cannot write ${option} ${output}: ${target} is a loop of symbolic links.`, detail('SYMLINK_LOOP', 'a loop of symbolic links'));
   }
   if (code === 'ENOSPC' || code === 'EDQUOT') {
     return new PremiaError('INTERNAL', `Writing ${option} ${output} failed: no space left on the device of ${dirname(target)}${nothing}.`, { cause: e });

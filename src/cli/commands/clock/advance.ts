@@ -1,5 +1,5 @@
 import type { AdvanceTarget } from '../../../backend/types.js';
-import { usageError } from '../../../domain/errors.js';
+import { usageError, validationError } from '../../../domain/errors.js';
 import { MAX_ADVANCE_DAYS, MIN_ADVANCE_DAYS, validateAdvanceRequest } from '../../../domain/requests.js';
 import { count, money } from '../../output/format.js';
 import { startProgress } from '../../output/progress.js';
@@ -12,7 +12,7 @@ export default async function advance({ opts, ui, backend }: CommandEnv): Promis
   if (opts.days !== undefined) {
     const text = String(opts.days);
     if (!/^\d{1,9}$/.test(text)) {
-      throw usageError(`--days must be a whole number from ${MIN_ADVANCE_DAYS} to ${MAX_ADVANCE_DAYS} (ten years); got '${text.slice(0, 40)}'.`);
+      throw validationError(`--days must be a whole number from ${MIN_ADVANCE_DAYS} to ${MAX_ADVANCE_DAYS} (ten years); got '${text.slice(0, 40)}'.`);
     }
     raw.days = Number(opts.days);
   } else if (opts.to !== undefined) raw.to = opts.to;

@@ -1,5 +1,5 @@
 import type { PolicyStatus } from '../../../domain/policy.js';
-import { usageError } from '../../../domain/errors.js';
+import { validationError } from '../../../domain/errors.js';
 import { money } from '../../output/format.js';
 import type { CommandEnv } from '../action.js';
 
@@ -7,7 +7,7 @@ export default async function list({ opts, ui, backend }: CommandEnv): Promise<n
   let limit: number | undefined;
   if (opts.limit !== undefined) {
     limit = Number(opts.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw usageError('--limit must be a whole number from 1 to 10000.');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw validationError('--limit must be a whole number from 1 to 10000.');
   }
   const page = await (await backend()).listPolicies({
     status: opts.status as PolicyStatus | undefined,

@@ -1,11 +1,11 @@
-import { usageError } from '../../../domain/errors.js';
+import { validationError } from '../../../domain/errors.js';
 import type { CommandEnv } from '../action.js';
 
 function wholeNumber(flag: string, value: unknown, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const text = String(value);
   const n = /^\d{1,16}$/.test(text) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw usageError(`${flag} must be a whole number from ${min} to ${max}; got '${text}'.`);
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw validationError(`${flag} must be a whole number from ${min} to ${max}; got '${text}'.`);
   return n;
 }
 

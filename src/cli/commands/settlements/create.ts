@@ -1,4 +1,4 @@
-import { usageError } from '../../../domain/errors.js';
+import { validationError } from '../../../domain/errors.js';
 import { isPeriod } from '../../../domain/period.js';
 import { money } from '../../output/format.js';
 import type { CommandEnv } from '../action.js';
@@ -6,7 +6,7 @@ import { printSettlement } from './show.js';
 
 export default async function create({ opts, ui, backend }: CommandEnv): Promise<number> {
   const period = String(opts.period);
-  if (!isPeriod(period)) throw usageError(`--period '${period}' is not a period; write it as YYYY-MM, e.g. 2026-11.`);
+  if (!isPeriod(period)) throw validationError(`--period '${period}' is not a period; write it as YYYY-MM, e.g. 2026-11.`);
   const s = await (await backend()).createSettlement(period);
   if (!ui.json) {
     const reference = s.payment_reference ? ` with reference ${s.payment_reference}` : '';

@@ -17,7 +17,7 @@
 import { fileURLToPath } from 'node:url';
 import { join, relative, resolve } from 'node:path';
 import type { Backend, Collection, Download, Settlement } from '../../../backend/types.js';
-import { conflict, usageError } from '../../../domain/errors.js';
+import { conflict, usageError, validationError } from '../../../domain/errors.js';
 import { hashString32 } from '../../../domain/hash.js';
 import { addDays, isPeriod, lastDay, nextPeriod, type Period } from '../../../domain/period.js';
 import { outputDirectory, writeDownload } from '../../output/download.js';
@@ -69,9 +69,9 @@ export interface SimulationSummary {
 
 export default async function simulate({ ctx, globals, opts, ui, createsStore }: CommandEnv): Promise<number> {
   const first = opts.period as string;
-  if (!isPeriod(first)) throw usageError(`--period must be a month written YYYY-MM; got '${first}'.`);
+  if (!isPeriod(first)) throw validationError(`--period must be a month written YYYY-MM; got '${first}'.`);
   const months = Number(opts.months);
-  if (!/^\d+$/.test(String(opts.months)) || months < 1 || months > 24) throw usageError('--months must be a whole number from 1 to 24.');
+  if (!/^\d+$/.test(String(opts.months)) || months < 1 || months > 24) throw validationError('--months must be a whole number from 1 to 24.');
   const strategy = opts.strategy as string;
   const policiesFile = (opts.policies as string | undefined) ?? DEFAULT_POLICIES;
   const bankOption = opts.bank as string | undefined;

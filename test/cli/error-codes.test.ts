@@ -1,0 +1,148 @@
+/**
+ * One code for one kind of mistake (README, "Global options"): a value that is wrong (malformed,
+ * out of range, or naming a file, directory or port that cannot be used) is VALIDATION_ERROR, the
+ * code the service gives the same value in a request; how the command line is put together
+ * (options that conflict or do not apply, a required option, argument or choice missing, an
+ * unknown option or command) is USAGE_ERROR. Both exit 2. And a --db that is a directory or a
+ * file of another kind is the user's mistake, not an internal error.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+
+let dir: string;
+let cleanup: () => void;
+beforeEach(() => ({ dir, cleanup } = tempDir('premia-codes-')));
+afterEach(() => cleanup());
+
+/** The code and exit code of a --json run, and its message. */
+async function outcome(args: string[]): Promise<{ code: string; exit: number; message: string }> {
+  // A key, so that remote mode gets as far as its other checks.
+  const r = await runCli(['--json', ...args], { cwd: dir, env: { HOME: dir, PREMIA_API_KEY: 'pmk_test_0123456789' } });
+  expect(r.stdout).toBe('');
+  const body = JSON.parse(r.stderr) as { error: { code: string; message: string } };
+  return { code: body.error.code, exit: r.code, message: body.error.message };
+}
+
+const MEM = ['--db', ':memory:'];
+
+describe('a wrong value: VALIDATION_ERROR, exit 2', () => {
+  it.each<[string, string[], string]>([
+    ['a report period', [...MEM, 'reports', 'collections', '--period', '26-11'], "--period '26-11' is not a period; write it as YYYY-MM, e.g. 2026-11."],
+    ['a settlements list period', [...MEM, 'settlements', 'list', '--period', '2026-13'], "--period '2026-13' is not a period; write it as YYYY-MM, e.g. 2026-11."],
+    ['a settlement period', [...MEM, 'settlements', 'create', '--period', 'nov'], "--period 'nov' is not a period; write it as YYYY-MM, e.g. 2026-11."],
+    ['a simulate period', ['simulate', '--period', '2026-1'], "--period must be a month written YYYY-MM; got '2026-1'."],
+    ['a number of months', ['simulate', '--months', '0'], '--months must be a whole number from 1 to 24.'],
+    ['a number of days', [...MEM, 'clock', 'advance', '--days', '-1'], "--days must be a whole number from 0 to 3660 (ten years); got '-1'."],
+    ['a clock date', [...MEM, 'clock', 'set', '31/10/2026'], 'The clock setting is not valid: date must be a date written YYYY-MM-DD, like 2026-11-30; got "31/10/2026".'],
+    ['a policies page size', [...MEM, 'policies', 'list', '--limit', '0'], '--limit must be a whole number from 1 to 10000.'],
+    ['a collections page size', [...MEM, 'collections', 'list', '--period', '2026-11', '--limit', '10001'], '--limit must be a whole number from 1 to 10000.'],
+    ['a bank seed', [...MEM, 'bank', 'seed', 'abc'], 'The seed is a whole number from 0 to 999999999.'],
+    ['a global --seed', [...MEM, '--seed', 'x', 'clock'], "option '--seed <n>' argument 'x' is invalid. the seed is a whole number from 0 to 999999999."],
+    ['a choice', [...MEM, 'policies', 'update', 'P1', '--status', 'bogus'], "option '--status <status>' argument 'bogus' is invalid. Allowed choices are active, lapsed, cancelled."],
+    ['a port', [...MEM, 'serve', '--port', '65536'], "--port must be a whole number from 0 to 65535; got '65536'."],
+    ['a timeout', ['--base-url', 'http://127.0.0.1:9/v1', '--timeout', 'soon', 'policies', 'list'], "--timeout (or its environment variable) is a number of seconds from 1 to 86400; got 'soon'."],
+    ['an idempotency key', [...MEM, '--idempotency-key', ' x', 'clock'], '--idempotency-key must be 1-240 printable ASCII characters without leading or trailing spaces.'],
+    ['a base URL', ['--base-url', 'not a url', 'policies', 'list'], "'not a url' is not a URL; give the service's base URL, e.g. http://127.0.0.1:8080/v1."],
+    ['a base URL scheme', ['--base-url', 'ftp://example.com/v1', 'policies', 'list'], "The base URL must start with http:// or https://; got 'ftp:'."],
+    ['a profile name', ['--profile', 'no spaces', 'policies', 'list'], "'no spaces' is not a profile name: use 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit."],
+    ['a profile that does not exist', ['--profile', 'nope', 'policies', 'list'], `There is no profile 'nope' in ${'HOME/.config/premia/config.json'}; create it with 'premia login --profile nope --base-url URL'.`],
+    ['an input file that does not exist', [...MEM, 'policies', 'import', 'nope.csv'], 'Cannot read nope.csv: no such file.'],
+    ['an output directory that does not exist', [...MEM, 'reports', 'collections', '--period', '2026-11', '--output', 'missing/r.csv'], 'Cannot write --output missing/r.csv: the directory DIR/missing does not exist. Create it first or choose another path.'],
+  ])('%s', async (_name, args, message) => {
+    const r = await outcome(args);
+    expect(r).toEqual({ code: 'VALIDATION_ERROR', exit: 2, message: message.replace('HOME/', `${dir}/`).replace('DIR/', `${dir}/`) });
+  });
+});
+
+it('a port in use is a value that cannot be used: VALIDATION_ERROR, exit 2', async () => {
+  const busy = createServer();
+  await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+  const port = (busy.address() as AddressInfo).port;
+  try {
+    expect(await outcome([...MEM, 'serve', '--port', String(port)])).toEqual({
+      code: 'VALIDATION_ERROR',
+      exit: 2,
+      message: `Port ${port} on 127.0.0.1 is already in use; choose another with --port.`,
+    });
+  } finally {
+    await new Promise((resolve) => busy.close(resolve));
+  }
+});
+
+describe('how the command line is put together: USAGE_ERROR, exit 2', () => {
+  it.each<[string, string[], string]>([
+    ['--db beside --base-url', ['--db', 'x.db', '--base-url', 'http://127.0.0.1:9/v1', 'clock'], 'Give either --db (local mode) or --base-url/--profile (remote mode), not both.'],
+    ['no way to advance', [...MEM, 'clock', 'advance'], 'Say how far to advance with exactly one of --days N, --to YYYY-MM-DD or --to-month-end.'],
+    ['two ways to advance', [...MEM, 'clock', 'advance', '--days', '1', '--to', '2026-12-01'], 'Say how far to advance with exactly one of --days N, --to YYYY-MM-DD or --to-month-end.'],
+    ['nothing to update', [...MEM, 'policies', 'update', 'P1'], 'Nothing to update: give --amount, --status, or both.'],
+    ['--json against --format csv', [...MEM, 'reports', 'collections', '--period', '2026-11', '--format', 'csv'], '--json asks for JSON but --format csv asks for CSV; give only one of them.'],
+    ['an unknown option', [...MEM, 'clock', 'advance', '--weeks', '2'], "unknown option '--weeks'"],
+    ['an unknown command', [...MEM, 'policies', 'bogus'], "unknown command 'bogus'"],
+    ['a missing argument', [...MEM, 'policies', 'get'], "missing required argument 'policy'"],
+    ['a missing required option', [...MEM, 'reports', 'collections'], "required option '--period <YYYY-MM>' not specified"],
+    ['an option without its value', [...MEM, 'clock', 'advance', '--days'], "option '--days <n>' argument missing"],
+    ['--as-client in remote mode', ['--base-url', 'http://127.0.0.1:9/v1', '--as-client', 'acme', 'clock'], '--as-client selects a client of a local store; in remote mode the API key decides the client.'],
+  ])('%s', async (_name, args, message) => {
+    expect(await outcome(args)).toEqual({ code: 'USAGE_ERROR', exit: 2, message });
+  });
+
+  it('without --json the code is printed after the message, with the hint for command-line mistakes', async () => {
+    const usage = await runCli([...MEM, 'clock', 'advance', '--weeks', '2'], { cwd: dir });
+    expect([usage.code, usage.stderr]).toEqual([2, "error: unknown option '--weeks'\n  (code USAGE_ERROR; run with --help for usage)\n"]);
+    const value = await runCli([...MEM, 'policies', 'update', 'P1', '--status', 'bogus'], { cwd: dir });
+    expect([value.code, value.stderr]).toEqual([
+      2,
+      "error: option '--status <status>' argument 'bogus' is invalid. Allowed choices are active, lapsed, cancelled.\n  (code VALIDATION_ERROR; run with --help for usage)\n",
+    ]);
+  });
+});
+
+describe('a --db that is not a store file: VALIDATION_ERROR naming it, not INTERNAL', () => {
+  it.each([['policies', 'list'], ['clock', 'set', '2026-10-31']])('a directory (%s)', async (...args) => {
+    mkdirSync(join(dir, 'data'));
+    const r = await runCli(['--json', '--db', 'data', ...args], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: `The store ${join(dir, 'data')} (--db) is a directory, not a store file. Give the path of the store file, e.g. ${join(dir, 'data', 'premia.db')}.`,
+        request_id: null,
+        details: [{ field: '--db', code: 'NOT_A_FILE', message: `${join(dir, 'data')} is a directory` }],
+      },
+    });
+    expect(readdirSync(join(dir, 'data'))).toEqual([]);
+  });
+
+  it.each([['policies', 'list'], ['policies', 'create', '--policy-number', 'P1', '--customer-id', 'C1', '--external-ref', 'E1', '--product-code', 'P', '--amount', '1.00']])(
+    'a file that is not an SQLite database (%s): left untouched',
+    async (...args) => {
+      const csv = 'customer_id,amount\nC1,10.00\n'.repeat(200);
+      writeFileSync(join(dir, 'excel.csv'), csv);
+      const r = await runCli(['--json', '--db', 'excel.csv', ...args], { cwd: dir });
+      expect(r.code).toBe(2);
+      expect(JSON.parse(r.stderr)).toEqual({
+        error: {
+          code: 'VALIDATION_ERROR',
+          message: `${join(dir, 'excel.csv')} is not a premia store: the file is not an SQLite database. premia leaves it untouched; choose another file with --db.`,
+          request_id: null,
+          details: [{ field: 'db', code: 'NOT_A_PREMIA_STORE', message: 'the file is not an SQLite database' }],
+        },
+      });
+      expect(readFileSync(join(dir, 'excel.csv'), 'utf8')).toBe(csv);
+      expect(readdirSync(dir)).toEqual(['excel.csv']);
+    },
+  );
+
+  it('text output names the path and the code', async () => {
+    writeFileSync(join(dir, 'notes.txt'), 'not a database at all\n'.repeat(100));
+    const r = await runCli(['--db', 'notes.txt', 'clock'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `error: ${join(dir, 'notes.txt')} is not a premia store: the file is not an SQLite database. premia leaves it untouched; choose another file with --db.\n  (code VALIDATION_ERROR)\n`,
+    );
+    expect(existsSync(join(dir, 'notes.txt-wal'))).toBe(false);
+  });
+});
