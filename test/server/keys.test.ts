@@ -70,7 +70,8 @@ describe('premia keys', () => {
     expect(again.stderr).toMatch(/was already revoked on \d{4}-\d{2}-\d{2}T/);
   });
 
-  it('revoke of an unknown key is NOT_FOUND (exit 5); a bad client name is a usage error (exit 2)', async () => {
+  it('revoke of an unknown key is NOT_FOUND (exit 5); a bad client name is exit 2', async () => {
+    expect((await cli('clock', 'set', '2026-11-21')).code).toBe(0); // a store to look in
     const unknown = await cli('keys', 'revoke', '00000000-0000-8000-8000-000000000000');
     expect(unknown.code).toBe(5);
     expect(unknown.stderr).toContain("API key '00000000-0000-8000-8000-000000000000' was not found.");

@@ -158,7 +158,11 @@ async function placeOf(path: string, where: Where): Promise<Place> {
           { field: where.option, code: 'SYMLINK_LOOP', message: `more than ${MAX_LINKS} symbolic links` },
         ]);
       }
-      current = resolve(dir, await readlink(current));
+      try {
+        current = resolve(dir, await readlink(current));
+      } catch (e) {
+        throw outputError(e, where, current);
+      }
       continue;
     }
     if (info.isFile()) return { kind: 'file', path: current, existing: info };
