@@ -175,6 +175,7 @@ export const SCENARIOS: Scenario[] = [
       { name: 'a settlement export', args: ['settlements', 'export', 'SETTLE-2026-11-999', '--json'], code: 5, error: 'NOT_FOUND' },
       { name: 'a settlement to pay', args: ['settlements', 'mark-paid', 'SETTLE-2026-11-999', '--json'], code: 5, error: 'NOT_FOUND' },
       { name: 'the collections of an unknown policy', args: ['collections', 'list', '--period', PERIOD, '--policy', 'POL-NOPE', '--json'], code: 5, error: 'NOT_FOUND' },
+      { name: 'the bank account of a customer premia has never heard of', args: ['bank', 'show', 'NOPE', '--json'], code: 5, error: 'NOT_FOUND' },
     ],
   },
 

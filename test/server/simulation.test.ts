@@ -124,10 +124,19 @@ describe('simulation endpoints (clock and bank)', () => {
     expect(view.income).toMatchObject({ pattern: 'monthly_fixed_day', typical_amount: 9800 });
     expect(view.recent_transactions.at(-1)).toEqual({ date: '2026-11-15', amount: -740, description: 'CARD PURCHASE', outcome: 'posted', balance: 680 });
     expect(view.balance).toBe(680);
-    // Imported transactions belong to the client that imported them: the other client's C100011 is generated.
+    // Imported transactions belong to the client that imported them: the other client has neither
+    // a policy nor imported history for C100011, so to its key that customer does not exist.
     const theirs = await call(s.app, 'GET', '/v1/bank/accounts/C100011', { key: s.keys.other });
-    expect(theirs.status).toBe(200);
-    expect(theirs.json().source).toBe('generated');
+    expect(theirs.status).toBe(404);
+    expect(theirs.json().error.code).toBe('NOT_FOUND');
+    // Its own C100001 (known by the row it imported above) shows.
+    expect((await call(s.app, 'GET', '/v1/bank/accounts/C100001', { key: s.keys.other })).json()).toMatchObject({ customer_id: 'C100001', source: 'imported' });
+    const unknown = await call(s.app, 'GET', '/v1/bank/accounts/NOPE', { key: s.keys.acme });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json().error).toMatchObject({
+      code: 'NOT_FOUND',
+      message: "Customer 'NOPE' is not known: no policy of this client names it and no bank transactions were imported for it. Check the customer_id.",
+    });
     expect((await call(s.app, 'GET', '/v1/bank/accounts/C100001', { key: null })).status).toBe(401);
     const badId = await call(s.app, 'GET', '/v1/bank/accounts/bad%20id', { key: s.keys.acme });
     expect(badId.status).toBe(400);
