@@ -179,6 +179,8 @@ export interface AdvanceResult {
 export interface AdvanceOptions {
   /** Called after each day has been committed. */
   onDay?: (day: DaySummary, index: number, total: number) => void;
+  /** Called once when another advance of the store is running and this one waits for it. */
+  onWait?: (holder: { from: IsoDate; to: IsoDate; host: string; pid: number; since: string }) => void;
 }
 
 export type AccountState = 'open' | 'closed' | 'frozen' | 'payment_stopped';
