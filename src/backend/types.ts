@@ -10,6 +10,9 @@
 import type { PolicyInput, PolicyStatus } from '../domain/policy.js';
 import type { Cents } from '../domain/money.js';
 import type { IsoDate, Period } from '../domain/period.js';
+import type { PeriodState } from '../domain/period-state.js';
+
+export type { PeriodState };
 
 export type Mode = 'local' | 'remote';
 
@@ -377,6 +380,11 @@ export interface Download {
   filename: string;
   contentType: string;
   body: AsyncIterable<Uint8Array | string>;
+  /**
+   * The collections report only: the period's state when it was read (is it final?). Absent
+   * from a server that does not send the Premia-Period-State header.
+   */
+  periodState?: PeriodState;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -88,6 +88,14 @@ export const SCENARIOS: Scenario[] = [
       },
       { name: 'live through the first ten days', args: ['clock', 'advance', '--days', '10', '--json'], code: 0 },
       { name: 'the run is still processing', args: (m) => ['collections', 'execution', m.execution!, '--json'], code: 0, check: (r) => expect(json(r).status).toBe('processing') },
+      {
+        name: 'the open month: its JSON report says it is open',
+        args: ['reports', 'collections', '--period', PERIOD, '--format', 'json'],
+        code: 0,
+        check: (r) => expect(json(r).period_state).toMatchObject({ state: 'open', as_of: '2026-11-10', closes_on: '2026-11-30' }),
+      },
+      // The refusal is the CLI's, from the period's state beside the report: no request_id of its own.
+      { name: 'the open month: a cron report that requires it closed is refused', args: ['reports', 'collections', '--period', PERIOD, '--require-closed', '--json'], code: 6, beforeSending: true, error: 'PERIOD_OPEN' },
       { name: 'live through the rest of November', args: ['clock', 'advance', '--to-month-end', '--json'], code: 0 },
       { name: 'the run has completed', args: (m) => ['collections', 'execution', m.execution!, '--json'], code: 0, check: (r) => expect(json(r).status).toBe('completed') },
       {
@@ -102,6 +110,7 @@ export const SCENARIOS: Scenario[] = [
       { name: 'every debit attempt (CSV)', args: ['collections', 'attempts', '--period', PERIOD], code: 0 },
       { name: 'day 1 of next month: the report (CSV)', args: ['reports', 'collections', '--period', PERIOD], code: 0, check: (r) => expect(r.stdout.split('\n')).toHaveLength(522) },
       { name: 'the report (JSON)', args: ['reports', 'collections', '--period', PERIOD, '--format', 'json'], code: 0, check: (r) => expect(json(r).results).toHaveLength(520) },
+      { name: 'the closed month: the cron report requiring it closed', args: ['reports', 'collections', '--period', PERIOD, '--require-closed'], code: 0, check: (r) => expect(r.stdout.split('\n')).toHaveLength(522) },
       { name: 'the report written to a file', args: ['reports', 'collections', '--period', PERIOD, '--output', 'report.csv'], code: 0, file: 'report.csv' },
       {
         name: 'day 2: the settlement',

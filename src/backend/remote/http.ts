@@ -22,6 +22,7 @@ import type { Dispatcher } from 'undici';
 import type { Download, ImportProgress, Upload } from '../types.js';
 import { PremiaError } from '../../domain/errors.js';
 import { requestKey } from '../../domain/idempotency.js';
+import { parsePeriodStateHeader, PERIOD_STATE_HEADER } from '../../domain/period-state.js';
 import { moneyToCents, stringifyJson } from '../../domain/json.js';
 import { connectionError, connectionWords, errorFromResponse, maskKey, outcomeUnknown, parseErrorBody, redactText, remoteError, type RouteInfo } from './errors.js';
 import { multipartBody, newBoundary, type BodyState } from './multipart.js';
@@ -202,10 +203,13 @@ export class HttpClient {
       if (/^<(!doctype|html|head|body)\b/i.test(start)) await refuse(`an HTML page${type ? ` (${type})` : ''}`);
       if (format === 'json' && start !== '' && !start.startsWith('{') && !start.startsWith('[')) await refuse(`${type || 'no content type'} that is not JSON`);
       if (format === 'csv' && !json && /^\{\s*"/.test(start) && type !== 'text/csv') await refuse(`JSON${type ? ` (${type})` : ''}`);
+      // A premia service says whether a collections report is final (another server says nothing).
+      const periodState = parsePeriodStateHeader(x.headers[PERIOD_STATE_HEADER]);
       return {
         filename: filenameOf(x.headers['content-disposition']) ?? safeName(defaultName, format),
         contentType: String(x.headers['content-type'] ?? (format === 'csv' ? 'text/csv' : 'application/json')),
         body: guardStream(head, iterator, what, x.requestId),
+        ...(periodState ? { periodState } : {}),
       };
     });
   }
