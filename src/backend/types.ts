@@ -351,6 +351,15 @@ export interface Settlement {
   paid_reference: string | null;
   disputed_on: IsoDate | null;
   dispute_reason: string | null;
+  /**
+   * What earlier statements of the period were paid (0 on a first statement). net_amount is the
+   * amount due now: total_collections − total_fees − vat − previously_paid (negative: owed back).
+   */
+  previously_paid: Cents;
+  /** The settlement_number of the statement this one replaces (regenerated after a dispute), or null. */
+  supersedes: string | null;
+  /** The settlement_number of the statement that replaced this one, or null. */
+  superseded_by: string | null;
 }
 
 export const SETTLEMENT_EXPORT_COLUMNS = [

@@ -212,6 +212,26 @@ export const SCENARIOS: Scenario[] = [
   },
 
   {
+    name: 'a paid statement disputed and regenerated',
+    steps: [
+      ...smallMonth,
+      { name: 'settle November', args: ['settlements', 'create', '--period', PERIOD, '--json'], code: 0, remember: (r, m) => (m.paid = String(r.json().net_amount)) },
+      { name: 'pay it', args: ['settlements', 'mark-paid', 'SETTLE-2026-11-001', '--json'], code: 0 },
+      { name: 'dispute it', args: ['settlements', 'dispute', 'SETTLE-2026-11-001', '--reason', 'Totals differ', '--json'], code: 0 },
+      {
+        name: 'regenerate: what was paid is netted out',
+        args: ['settlements', 'create', '--period', PERIOD, '--json'],
+        code: 0,
+        check: (r, m) => expect(r.json()).toMatchObject({ settlement_number: 'SETTLE-2026-11-002', previously_paid: Number(m.paid), net_amount: 0, supersedes: 'SETTLE-2026-11-001' }),
+      },
+      { name: 'the list shows both', args: ['settlements', 'list', '--json'], code: 0, check: (r) => expect(r.json().data.map((x: { superseded_by: string | null }) => x.superseded_by)).toEqual([null, 'SETTLE-2026-11-002']) },
+      { name: 'the superseded statement cannot be paid', args: ['settlements', 'mark-paid', 'SETTLE-2026-11-001', '--json'], code: 6, error: 'INVALID_TRANSITION' },
+      { name: 'the list for people', args: ['settlements', 'list'], code: 0 },
+      { name: 'the new statement for people', args: ['settlements', 'get', 'SETTLE-2026-11-002'], code: 0 },
+    ],
+  },
+
+  {
     name: 'idempotent retries',
     steps: [
       { name: 'create with a key', args: create('POL-K', '149.50', ['--idempotency-key', 'cron-create-1']), code: 0, remember: (r, m) => (m.first = r.stdout) },
