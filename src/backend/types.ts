@@ -10,6 +10,9 @@
 import type { PolicyInput, PolicyStatus } from '../domain/policy.js';
 import type { Cents } from '../domain/money.js';
 import type { IsoDate, Period } from '../domain/period.js';
+import type { PeriodState } from '../domain/period-state.js';
+
+export type { PeriodState };
 
 export type Mode = 'local' | 'remote';
 
@@ -179,6 +182,8 @@ export interface AdvanceResult {
 export interface AdvanceOptions {
   /** Called after each day has been committed. */
   onDay?: (day: DaySummary, index: number, total: number) => void;
+  /** Called once when another advance of the store is running and this one waits for it. */
+  onWait?: (holder: { from: IsoDate; to: IsoDate; host: string; pid: number; since: string }) => void;
 }
 
 export type AccountState = 'open' | 'closed' | 'frozen' | 'payment_stopped';
@@ -346,6 +351,15 @@ export interface Settlement {
   paid_reference: string | null;
   disputed_on: IsoDate | null;
   dispute_reason: string | null;
+  /**
+   * What earlier statements of the period were paid (0 on a first statement). net_amount is the
+   * amount due now: total_collections − total_fees − vat − previously_paid (negative: owed back).
+   */
+  previously_paid: Cents;
+  /** The settlement_number of the statement this one replaces (regenerated after a dispute), or null. */
+  supersedes: string | null;
+  /** The settlement_number of the statement that replaced this one, or null. */
+  superseded_by: string | null;
 }
 
 export const SETTLEMENT_EXPORT_COLUMNS = [
@@ -375,6 +389,11 @@ export interface Download {
   filename: string;
   contentType: string;
   body: AsyncIterable<Uint8Array | string>;
+  /**
+   * The collections report only: the period's state when it was read (is it final?). Absent
+   * from a server that does not send the Premia-Period-State header.
+   */
+  periodState?: PeriodState;
 }
 
 // ---------------------------------------------------------------------------------------------

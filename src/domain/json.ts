@@ -33,6 +33,7 @@ export const MONEY_FIELDS: ReadonlySet<string> = new Set([
   'total_fees',
   'vat',
   'net_amount',
+  'previously_paid',
   // summaries
   'collected',
   'due',

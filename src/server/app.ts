@@ -18,6 +18,7 @@ import { initWorld, LOCAL_CLIENT_ID } from '../backend/local/world.js';
 import { LocalBackend } from '../backend/local/index.js';
 import { PremiaError, validationError } from '../domain/errors.js';
 import { stringifyJson } from '../domain/json.js';
+import { formatPeriodStateHeader, PERIOD_STATE_HEADER } from '../domain/period-state.js';
 import { validatePolicyInput, validatePolicyPatch } from '../domain/policy.js';
 import {
   validateAdvanceRequest,
@@ -406,7 +407,10 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       // -- reports ---------------------------------------------------------------------------
       v1.get('/reports/collections', async (request, reply) => {
         const q = validateReportQuery(specQuery(request, ['period_month', 'format']));
-        return sendDownload(reply, await backendOf(request).collectionsReport(q.period_month, q.format));
+        const report = await backendOf(request).collectionsReport(q.period_month, q.format);
+        // Whether the report is final: the CSV has no room for it (README, "The collections report").
+        if (report.periodState) reply.header(PERIOD_STATE_HEADER, formatPeriodStateHeader(report.periodState));
+        return sendDownload(reply, report);
       });
       v1.get('/reports/attempts', async (request, reply) => {
         const q = validateReportQuery(query(request));

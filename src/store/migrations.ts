@@ -297,10 +297,31 @@ const m0005_idempotency_owner: Migration = {
   },
 };
 
+// A statement regenerated after a dispute nets out what was already paid for its period
+// (issue 10): `net_amount` becomes `period_net` (the fee rule's total − fees − VAT, still
+// checked by settlements_reconciles), `previously_paid` is what earlier statements of the period
+// were paid, and the amount due is period_net − previously_paid (negative: owed back).
+// `supersedes_id` is the statement it replaces.
+const m0006_settlement_supersedes: Migration = {
+  async up(db: AnyDb) {
+    await db.schema.alterTable('settlements').renameColumn('net_amount', 'period_net').execute();
+    await db.schema
+      .alterTable('settlements')
+      .addColumn('previously_paid', 'integer', (c) => c.notNull().defaultTo(0).check(sql`previously_paid >= 0`))
+      .execute();
+    await db.schema
+      .alterTable('settlements')
+      .addColumn('supersedes_id', 'integer', (c) => c.references('settlements.id'))
+      .execute();
+    await db.schema.createIndex('settlements_supersedes_idx').on('settlements').columns(['supersedes_id']).execute();
+  },
+};
+
 export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> = [
   ['0001_foundation', m0001_foundation],
   ['0002_collections', m0002_collections],
   ['0003_settlements', m0003_settlements],
   ['0004_service', m0004_service],
   ['0005_idempotency_owner', m0005_idempotency_owner],
+  ['0006_settlement_supersedes', m0006_settlement_supersedes],
 ];

@@ -169,7 +169,8 @@ export interface SettlementsTable {
   collections_fee: number;
   total_fees: number;
   vat: number;
-  net_amount: number;
+  /** The fee rule's net of the period: total_collections − total_fees − vat. */
+  period_net: number;
   collections_count: number;
   payment_date: string;
   payment_reference: string;
@@ -180,6 +181,10 @@ export interface SettlementsTable {
   paid_reference: string | null;
   disputed_on: string | null;
   dispute_reason: string | null;
+  /** Paid for the period under earlier statements; the amount due is period_net − previously_paid. */
+  previously_paid: number;
+  /** The statement this one replaces (regenerated after a dispute); null for a first one. */
+  supersedes_id: number | null;
 }
 
 export interface SettlementEventsTable {

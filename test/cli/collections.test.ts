@@ -110,6 +110,20 @@ describe('bank commands', () => {
     expect((await cli(['bank', 'show', '=BAD'])).code).toBe(2);
   });
 
+  it('bank show: a customer premia has never heard of is NOT_FOUND (exit 5), not a generated account', async () => {
+    const r = await cli(['bank', 'show', 'NOPE']);
+    expect([r.code, r.stdout]).toEqual([5, '']);
+    expect(r.stderr).toBe(
+      "error: Customer 'NOPE' is not known: no policy of this client names it and no bank transactions were imported for it. " +
+        'Check the customer_id.\n  (code NOT_FOUND)\n',
+    );
+    // Known through imported bank history alone (no policy): the imported account.
+    expect((await cli(['bank', 'import', '-'], 'customer_id,date,amount,description\nHIST-ONLY,2027-01-05,250.00,TRANSFER\n')).code).toBe(0);
+    const history = await cli(['--json', 'bank', 'show', 'HIST-ONLY']);
+    expect(history.code).toBe(0);
+    expect(history.json()).toMatchObject({ customer_id: 'HIST-ONLY', source: 'imported' });
+  });
+
   it('bank import validates every row and refuses days already lived', async () => {
     const csv = [
       'customer_id,date,amount,description',

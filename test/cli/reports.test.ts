@@ -94,8 +94,10 @@ describe('premia reports collections --format json', () => {
     const r = await cli(['reports', 'collections', '--period', FIXTURE_PERIOD, '--format', 'json']);
     expect(r.code).toBe(0);
     const body = r.json();
-    expect(Object.keys(body)).toEqual(['period_month', 'results']);
+    expect(Object.keys(body)).toEqual(['period_month', 'period_state', 'results']);
     expect(body.period_month).toBe('2026-11');
+    // The clock is at 2026-12-01: the period is closed, the report final.
+    expect(body.period_state).toEqual({ state: 'closed', as_of: '2026-11-30', closes_on: '2026-11-30', open_collections: 0 });
     expect(body.results.map((x: { policy_number: string }) => x.policy_number)).toEqual(['POL-0001', 'POL-0002', 'POL-0003', 'POL-0004', 'POL-0010']);
     const second = body.results[1];
     expect(Object.keys(second)).toEqual([
@@ -141,7 +143,7 @@ describe('premia reports collections --format json', () => {
   it('an empty period gives empty results', async () => {
     const r = await cli(['reports', 'collections', '--period', '2026-09', '--format', 'json']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe('{"period_month":"2026-09","results":[]}\n');
+    expect(r.stdout).toBe('{"period_month":"2026-09","period_state":{"state":"not_run","as_of":"2026-09-30","closes_on":"2026-09-30","open_collections":0},"results":[]}\n');
   });
 
   it('--json alone selects JSON; --json with --format csv is a usage error', async () => {
@@ -174,6 +176,74 @@ describe('premia reports collections --format json', () => {
   });
 });
 
+describe("the period's state (issue 10, item 7): is the report final?", () => {
+  let stateDir: string;
+  let stateDb: string;
+  let stateCleanup: () => void;
+  const at = (args: string[], tty = false) => runCli(['--db', stateDb, ...args], { cwd: stateDir, tty, env: { NO_COLOR: '1' } });
+
+  beforeAll(async () => {
+    ({ dir: stateDir, cleanup: stateCleanup } = tempDir());
+    stateDb = dbPath(stateDir);
+    const backend = await openTestBackend(stateDb);
+    await seedFixturePeriod(backend.store); // 2026-11 (2 of 5 still open) and 2026-10 (1, paid)
+    await seedCollections(backend.store, '2026-12', [{ policy_number: 'POL-0001', due: 14950, collected: 0 }]); // queued ahead
+    await setClock(backend.store, '2026-11-10');
+    await backend.close();
+  });
+  afterAll(() => stateCleanup());
+
+  it('the JSON report carries it beside the spec fields: open, closed, not run', async () => {
+    const open = await at(['reports', 'collections', '--period', '2026-11', '--format', 'json']);
+    expect(open.stdout.startsWith('{"period_month":"2026-11","period_state":{"state":"open","as_of":"2026-11-10","closes_on":"2026-11-30","open_collections":2},"results":[{')).toBe(true);
+    expect((await at(['reports', 'collections', '--period', '2026-10', '--format', 'json'])).json().period_state).toEqual({
+      state: 'closed',
+      as_of: '2026-10-31',
+      closes_on: '2026-10-31',
+      open_collections: 0,
+    });
+    expect((await at(['reports', 'collections', '--period', '2027-01', '--format', 'json'])).stdout).toBe(
+      '{"period_month":"2027-01","period_state":{"state":"not_run","as_of":"2026-11-10","closes_on":"2027-01-31","open_collections":0},"results":[]}\n',
+    );
+  });
+
+  it('on a terminal, a report that is not final says so on stderr; the CSV bytes do not change', async () => {
+    const open = await at(['reports', 'collections', '--period', '2026-11'], true);
+    expect(open.code).toBe(0);
+    expect(open.stdout).toBe(FIXTURE_CSV);
+    expect(open.stderr).toBe('note: 2026-11 is open: the clock is at 2026-11-10; 2 collections are still being collected (the report is final once 2026-11-30 has run).\n');
+    expect((await at(['reports', 'collections', '--period', '2026-12'], true)).stderr).toBe(
+      'note: 2026-12 is open: the clock is at 2026-11-10; 1 collection is still being collected (the report is final once 2026-12-31 has run).\n',
+    );
+    expect((await at(['reports', 'collections', '--period', '2027-01'], true)).stderr).toBe('note: 2027-01 has not been run: it has no collections (the clock is at 2026-11-10).\n');
+    expect((await at(['reports', 'collections', '--period', '2026-09'], true)).stderr).toBe('note: 2026-09 was never run: it has no collections, and its last day 2026-09-30 has passed.\n');
+    // Final: nothing to say. Not a terminal (cron): nothing either. --quiet: nothing.
+    expect((await at(['reports', 'collections', '--period', '2026-10'], true)).stderr).toBe('');
+    expect(await at(['reports', 'collections', '--period', '2026-11'])).toMatchObject({ code: 0, stdout: FIXTURE_CSV, stderr: '' });
+    expect((await at(['--quiet', 'reports', 'collections', '--period', '2026-11'], true)).stderr).toBe('');
+  });
+
+  it('--require-closed: exit 6 and nothing written while the period is open or was never run; the report once closed', async () => {
+    const open = await at(['reports', 'collections', '--period', '2026-11', '--require-closed', '--output', 'open.csv']);
+    expect([open.code, open.stdout]).toEqual([6, '']);
+    expect(open.stderr).toBe(
+      'error: 2026-11 is open: the clock is at 2026-11-10; 2 collections are still being collected (the report is final once 2026-11-30 has run). ' +
+        '--require-closed writes the report only once the period has closed; nothing was written.\n  (code PERIOD_OPEN)\n',
+    );
+    expect(existsSync(join(stateDir, 'open.csv'))).toBe(false);
+    const never = await at(['--json', 'reports', 'collections', '--period', '2027-01', '--require-closed']);
+    expect([never.code, never.stdout]).toEqual([6, '']);
+    expect(JSON.parse(never.stderr).error).toMatchObject({
+      code: 'NO_COLLECTIONS',
+      details: [{ period_month: '2027-01', state: 'not_run', as_of: '2026-11-10', closes_on: '2027-01-31', open_collections: 0 }],
+    });
+    const closed = await at(['reports', 'collections', '--period', '2026-10', '--require-closed']);
+    expect(closed.code).toBe(0);
+    expect(closed.stdout).toBe((await at(['reports', 'collections', '--period', '2026-10'])).stdout);
+    expect(closed.stdout.split('\n')).toHaveLength(3);
+  });
+});
+
 describe('--output writes atomically', () => {
   it('writes the same bytes as stdout, and says where on stderr', async () => {
     const stdout = await cli(['reports', 'collections', '--period', FIXTURE_PERIOD]);
@@ -189,7 +259,9 @@ describe('--output writes atomically', () => {
     writeFileSync(join(dir, 'old.json'), 'x'.repeat(10_000));
     const r = await cli(['reports', 'collections', '--period', '2026-09', '--format', 'json', '-o', 'old.json']);
     expect(r.code).toBe(0);
-    expect(readFileSync(join(dir, 'old.json'), 'utf8')).toBe('{"period_month":"2026-09","results":[]}\n');
+    expect(readFileSync(join(dir, 'old.json'), 'utf8')).toBe(
+      '{"period_month":"2026-09","period_state":{"state":"not_run","as_of":"2026-09-30","closes_on":"2026-09-30","open_collections":0},"results":[]}\n',
+    );
   });
 
   it('into an existing directory, uses the download name', async () => {

@@ -104,6 +104,9 @@ describe('premia settlements create', () => {
       paid_reference: null,
       disputed_on: null,
       dispute_reason: null,
+      previously_paid: 0,
+      supersedes: null,
+      superseded_by: null,
     });
     // money as numbers with two decimals on the wire
     expect(r.stdout).toContain(
@@ -315,9 +318,9 @@ describe('premia settlements get / list', () => {
     const table = await cli(['settlements', 'list']);
     expect(table.code).toBe(0);
     const rows = table.stdout.trimEnd().split('\n');
-    expect(rows[0]).toMatch(/^settlement_number\s+status\s+total_collections\s+net_amount\s+payment_date\s+payment_reference\s+id$/);
-    expect(rows[1]).toMatch(/^SETTLE-2026-11-001\s+pending\s+199\.51\s+134\.12\s+2026-12-03\s+PRM2611001-28KTXAGP\s/);
-    expect(rows[2]).toMatch(/^SETTLE-2026-10-001\s+pending\s+149\.50\s+100\.50\s+2026-11-03\s+PRM2610001-/);
+    expect(rows[0]).toMatch(/^settlement_number\s+status\s+total_collections\s+previously_paid\s+net_amount\s+payment_date\s+payment_reference\s+paid_on\s+superseded_by\s+id$/);
+    expect(rows[1]).toMatch(/^SETTLE-2026-11-001\s+pending\s+199\.51\s+0\.00\s+134\.12\s+2026-12-03\s+PRM2611001-28KTXAGP\s+-\s+-\s/);
+    expect(rows[2]).toMatch(/^SETTLE-2026-10-001\s+pending\s+149\.50\s+0\.00\s+100\.50\s+2026-11-03\s+PRM2610001-/);
     const october = (await cli(['--json', 'settlements', 'list', '--period', '2026-10'])).json();
     expect(october.data.map((s: { settlement_number: string }) => s.settlement_number)).toEqual(['SETTLE-2026-10-001']);
     expect((await cli(['--json', 'settlements', 'list', '--status', 'paid'])).json()).toEqual({ data: [], next_after: null });
@@ -614,5 +617,141 @@ describe('INVALID_TRANSITION', () => {
       ]);
       expect(await b.store.db.selectFrom('settlements').select('status').orderBy('id').execute()).toEqual([{ status: 'disputed' }, { status: 'pending' }]);
     });
+  });
+});
+
+describe('a statement regenerated after a payment nets out what was paid (issue 10, item 9)', () => {
+  // The period of `premia simulate`'s first statement: 425,772.01 collected, net 286,225.24.
+  const ROWS = [
+    { policy_number: 'POL-1', customer_id: 'C1', due: 20_000_000, collected: 20_000_000 },
+    { policy_number: 'POL-2', customer_id: 'C2', due: 20_000_000, collected: 20_000_000 },
+    { policy_number: 'POL-3', customer_id: 'C3', due: 5_000_000, collected: 2_577_201 },
+  ];
+  const PERIOD_FIGURES = {
+    total_collections: 425772.01,
+    distribution_fee: 106443.0,
+    collections_fee: 14902.02,
+    total_fees: 121345.02,
+    vat: 18201.75,
+  };
+
+  /** -001 created, paid (286,225.24) and disputed; then POL-3's collected amount moved by `change` cents (a correction). */
+  async function paidThenDisputed(change = 0) {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const db = dbPath(dir);
+    const backend = await openTestBackend(db);
+    await seedCollections(backend.store, '2026-11', ROWS);
+    await setClock(backend.store, '2026-12-02');
+    await backend.close();
+    const cli = (args: string[]) => runCli(['--db', db, ...args], { cwd: dir });
+    const first = (await cli(['--json', 'settlements', 'create', '--period', '2026-11'])).json();
+    expect(first).toMatchObject({ settlement_number: 'SETTLE-2026-11-001', ...PERIOD_FIGURES, net_amount: 286225.24, previously_paid: 0, supersedes: null });
+    expect((await cli(['settlements', 'mark-paid', 'SETTLE-2026-11-001', '--reference', 'EFT-2026-12-0001'])).code).toBe(0);
+    expect((await cli(['settlements', 'dispute', 'SETTLE-2026-11-001', '--reason', 'POL-3 was collected short'])).code).toBe(0);
+    if (change !== 0) {
+      await withBackend(db, (b) =>
+        b.store.db.updateTable('collections').set((eb) => ({ amount_collected: eb('amount_collected', '+', change) })).where('policy_number', '=', 'POL-3').execute().then(() => undefined),
+      );
+    }
+    return { db, cli, first };
+  }
+
+  it('nothing changed: -002 carries the 286,225.24 already paid and nets to 0.00; it names -001, which names it back', async () => {
+    const { cli, first } = await paidThenDisputed();
+    const created = await cli(['--json', 'settlements', 'create', '--period', '2026-11']);
+    expect(created.code).toBe(0);
+    const s2 = created.json();
+    expect(s2).toMatchObject({
+      settlement_number: 'SETTLE-2026-11-002',
+      ...PERIOD_FIGURES,
+      previously_paid: 286225.24,
+      net_amount: 0,
+      status: 'pending',
+      supersedes: 'SETTLE-2026-11-001',
+      superseded_by: null,
+    });
+    expect(created.stdout).toContain('"vat":18201.75,"net_amount":0.00,');
+    expect(created.stdout).toContain('"previously_paid":286225.24,"supersedes":"SETTLE-2026-11-001","superseded_by":null}');
+    const old = (await cli(['--json', 'settlements', 'get', first.id])).json();
+    expect(old).toMatchObject({ status: 'disputed', paid_on: '2026-12-02', paid_reference: 'EFT-2026-12-0001', net_amount: 286225.24, superseded_by: 'SETTLE-2026-11-002' });
+    // The spec's export keeps its ten columns: net_amount is what is still due.
+    const csv = await cli(['settlements', 'export', 'SETTLE-2026-11-002']);
+    expect(csv.stdout).toBe(`${EXPORT_HEADER}SETTLE-2026-11-002,2026-11,425772.01,106443.00,14902.02,121345.02,18201.75,0.00,2026-12-03,${s2.payment_reference}\n`);
+  });
+
+  it('the list shows both with their states, what was paid and what replaced what', async () => {
+    const { cli } = await paidThenDisputed();
+    await cli(['settlements', 'create', '--period', '2026-11']);
+    const list = (await cli(['--json', 'settlements', 'list'])).json();
+    expect(list.data.map((s: Record<string, unknown>) => [s.settlement_number, s.status, s.paid_on, s.previously_paid, s.net_amount, s.supersedes, s.superseded_by])).toEqual([
+      ['SETTLE-2026-11-002', 'pending', null, 286225.24, 0, 'SETTLE-2026-11-001', null],
+      ['SETTLE-2026-11-001', 'disputed', '2026-12-02', 0, 286225.24, null, 'SETTLE-2026-11-002'],
+    ]);
+    const table = (await cli(['settlements', 'list'])).stdout.trimEnd().split('\n');
+    expect(table[0]).toMatch(/^settlement_number\s+status\s+total_collections\s+previously_paid\s+net_amount\s+payment_date\s+payment_reference\s+paid_on\s+superseded_by\s+id$/);
+    expect(table[1]).toMatch(/^SETTLE-2026-11-002\s+pending\s+425772\.01\s+286225\.24\s+0\.00\s+2026-12-03\s+PRM2611002-\S+\s+-\s+-\s/);
+    expect(table[2]).toMatch(/^SETTLE-2026-11-001\s+disputed\s+425772\.01\s+0\.00\s+286225\.24\s+2026-12-03\s+PRM2611001-\S+\s+2026-12-02\s+SETTLE-2026-11-002\s/);
+  });
+
+  it('a superseded statement can never be paid: mark-paid is a conflict (exit 6) naming the one that replaced it', async () => {
+    const { cli } = await paidThenDisputed();
+    await cli(['settlements', 'create', '--period', '2026-11']);
+    const r = await cli(['--json', 'settlements', 'mark-paid', 'SETTLE-2026-11-001']);
+    expect([r.code, r.stdout]).toEqual([6, '']);
+    expect(errorBody(r.stderr)).toMatchObject({
+      code: 'INVALID_TRANSITION',
+      message:
+        'Settlement SETTLE-2026-11-001 is disputed and cannot become paid: it was superseded by SETTLE-2026-11-002, which nets out what was already paid for 2026-11. Pay or record that one instead.',
+    });
+  });
+
+  it('more collected meanwhile: -002 is the difference, 672.25, and says so for people', async () => {
+    const { cli } = await paidThenDisputed(100_000);
+    const r = await cli(['settlements', 'create', '--period', '2026-11']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^Created SETTLE-2026-11-002 \(supersedes SETTLE-2026-11-001; 286225\.24 already paid for 2026-11\): net 672\.25 to pay by 2026-12-03 with reference PRM2611002-\S+\.\n$/);
+    const lines = r.stdout.split('\n');
+    expect(lines).toContain('total_collections  426772.01');
+    expect(lines).toContain('period_net         286897.49');
+    expect(lines).toContain('previously_paid    286225.24');
+    expect(lines).toContain('net_amount            672.25');
+    expect(lines).toContain('supersedes         SETTLE-2026-11-001');
+    const s2 = (await cli(['--json', 'settlements', 'get', 'SETTLE-2026-11-002'])).json();
+    expect(s2).toMatchObject({ total_collections: 426772.01, distribution_fee: 106693.0, collections_fee: 14937.02, total_fees: 121630.02, vat: 18244.5, previously_paid: 286225.24, net_amount: 672.25 });
+    // The lines split the period's figures: their net column sums to the period's net (net_amount + previously_paid).
+    const csv = (await cli(['settlements', 'export', 'SETTLE-2026-11-002', '--lines'])).stdout.trimEnd().split('\n').slice(1);
+    expect(csv.reduce((sum, l) => sum + Math.round(Number(l.split(',').at(-1)) * 100), 0)).toBe(28_689_749);
+  });
+
+  it('less collected meanwhile: a negative net (-672.25, money the client owes back), exported with its sign; a third statement nets both payments', async () => {
+    const { cli } = await paidThenDisputed(-100_000);
+    const r = await cli(['settlements', 'create', '--period', '2026-11']);
+    expect(r.stderr).toMatch(/^Created SETTLE-2026-11-002 \(supersedes SETTLE-2026-11-001; 286225\.24 already paid for 2026-11\): net -672\.25: the client owes 672\.25 back by 2026-12-03, reference PRM2611002-\S+\.\n$/);
+    const s2 = (await cli(['--json', 'settlements', 'get', 'SETTLE-2026-11-002'])).json();
+    expect(s2).toMatchObject({ total_collections: 424772.01, previously_paid: 286225.24, net_amount: -672.25 });
+    expect((await cli(['--json', 'settlements', 'get', 'SETTLE-2026-11-002'])).stdout).toContain('"net_amount":-672.25,');
+    const csv = await cli(['settlements', 'export', 'SETTLE-2026-11-002']);
+    expect(csv.stdout.split('\n')[1]).toBe(`SETTLE-2026-11-002,2026-11,424772.01,106193.00,14867.02,121060.02,18159.00,-672.25,2026-12-03,${s2.payment_reference}`);
+    // The refund arrives: -002 is paid. Disputed again and regenerated, -003 nets both payments: 286,225.24 − 672.25.
+    expect((await cli(['settlements', 'mark-paid', 'SETTLE-2026-11-002'])).code).toBe(0);
+    expect((await cli(['settlements', 'dispute', 'SETTLE-2026-11-002', '--reason', 'check again'])).code).toBe(0);
+    const s3 = (await cli(['--json', 'settlements', 'create', '--period', '2026-11'])).json();
+    expect(s3).toMatchObject({ settlement_number: 'SETTLE-2026-11-003', previously_paid: 285552.99, net_amount: 0, supersedes: 'SETTLE-2026-11-002' });
+  });
+
+  it('a statement disputed before it was paid passes nothing on: -002 is the full net again', async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const db = dbPath(dir);
+    const backend = await openTestBackend(db);
+    await seedCollections(backend.store, '2026-11', ROWS);
+    await setClock(backend.store, '2026-12-02');
+    await backend.close();
+    const cli = (args: string[]) => runCli(['--db', db, ...args], { cwd: dir });
+    await cli(['settlements', 'create', '--period', '2026-11']);
+    await cli(['settlements', 'dispute', 'SETTLE-2026-11-001', '--reason', 'not yet paid, wrong']);
+    const s2 = (await cli(['--json', 'settlements', 'create', '--period', '2026-11'])).json();
+    expect(s2).toMatchObject({ previously_paid: 0, net_amount: 286225.24, supersedes: 'SETTLE-2026-11-001' });
   });
 });

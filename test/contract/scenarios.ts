@@ -88,6 +88,14 @@ export const SCENARIOS: Scenario[] = [
       },
       { name: 'live through the first ten days', args: ['clock', 'advance', '--days', '10', '--json'], code: 0 },
       { name: 'the run is still processing', args: (m) => ['collections', 'execution', m.execution!, '--json'], code: 0, check: (r) => expect(json(r).status).toBe('processing') },
+      {
+        name: 'the open month: its JSON report says it is open',
+        args: ['reports', 'collections', '--period', PERIOD, '--format', 'json'],
+        code: 0,
+        check: (r) => expect(json(r).period_state).toMatchObject({ state: 'open', as_of: '2026-11-10', closes_on: '2026-11-30' }),
+      },
+      // The refusal is the CLI's, from the period's state beside the report: no request_id of its own.
+      { name: 'the open month: a cron report that requires it closed is refused', args: ['reports', 'collections', '--period', PERIOD, '--require-closed', '--json'], code: 6, beforeSending: true, error: 'PERIOD_OPEN' },
       { name: 'live through the rest of November', args: ['clock', 'advance', '--to-month-end', '--json'], code: 0 },
       { name: 'the run has completed', args: (m) => ['collections', 'execution', m.execution!, '--json'], code: 0, check: (r) => expect(json(r).status).toBe('completed') },
       {
@@ -102,6 +110,7 @@ export const SCENARIOS: Scenario[] = [
       { name: 'every debit attempt (CSV)', args: ['collections', 'attempts', '--period', PERIOD], code: 0 },
       { name: 'day 1 of next month: the report (CSV)', args: ['reports', 'collections', '--period', PERIOD], code: 0, check: (r) => expect(r.stdout.split('\n')).toHaveLength(522) },
       { name: 'the report (JSON)', args: ['reports', 'collections', '--period', PERIOD, '--format', 'json'], code: 0, check: (r) => expect(json(r).results).toHaveLength(520) },
+      { name: 'the closed month: the cron report requiring it closed', args: ['reports', 'collections', '--period', PERIOD, '--require-closed'], code: 0, check: (r) => expect(r.stdout.split('\n')).toHaveLength(522) },
       { name: 'the report written to a file', args: ['reports', 'collections', '--period', PERIOD, '--output', 'report.csv'], code: 0, file: 'report.csv' },
       {
         name: 'day 2: the settlement',
@@ -175,6 +184,7 @@ export const SCENARIOS: Scenario[] = [
       { name: 'a settlement export', args: ['settlements', 'export', 'SETTLE-2026-11-999', '--json'], code: 5, error: 'NOT_FOUND' },
       { name: 'a settlement to pay', args: ['settlements', 'mark-paid', 'SETTLE-2026-11-999', '--json'], code: 5, error: 'NOT_FOUND' },
       { name: 'the collections of an unknown policy', args: ['collections', 'list', '--period', PERIOD, '--policy', 'POL-NOPE', '--json'], code: 5, error: 'NOT_FOUND' },
+      { name: 'the bank account of a customer premia has never heard of', args: ['bank', 'show', 'NOPE', '--json'], code: 5, error: 'NOT_FOUND' },
     ],
   },
 
@@ -198,6 +208,26 @@ export const SCENARIOS: Scenario[] = [
       { name: 'nor does its premium change', args: ['policies', 'update', 'POL-B', '--amount', '99.00', '--json'], code: 6, error: 'INVALID_TRANSITION' },
       { name: 'live past the dispute window', args: ['clock', 'advance', '--to', '2027-01-10', '--json'], code: 0 },
       { name: 'too late to dispute', args: (m) => ['settlements', 'dispute', m.settlement!, '--reason', 'wrong fees', '--json'], code: 6, error: 'DISPUTE_WINDOW_CLOSED' },
+    ],
+  },
+
+  {
+    name: 'a paid statement disputed and regenerated',
+    steps: [
+      ...smallMonth,
+      { name: 'settle November', args: ['settlements', 'create', '--period', PERIOD, '--json'], code: 0, remember: (r, m) => (m.paid = String(r.json().net_amount)) },
+      { name: 'pay it', args: ['settlements', 'mark-paid', 'SETTLE-2026-11-001', '--json'], code: 0 },
+      { name: 'dispute it', args: ['settlements', 'dispute', 'SETTLE-2026-11-001', '--reason', 'Totals differ', '--json'], code: 0 },
+      {
+        name: 'regenerate: what was paid is netted out',
+        args: ['settlements', 'create', '--period', PERIOD, '--json'],
+        code: 0,
+        check: (r, m) => expect(r.json()).toMatchObject({ settlement_number: 'SETTLE-2026-11-002', previously_paid: Number(m.paid), net_amount: 0, supersedes: 'SETTLE-2026-11-001' }),
+      },
+      { name: 'the list shows both', args: ['settlements', 'list', '--json'], code: 0, check: (r) => expect(r.json().data.map((x: { superseded_by: string | null }) => x.superseded_by)).toEqual([null, 'SETTLE-2026-11-002']) },
+      { name: 'the superseded statement cannot be paid', args: ['settlements', 'mark-paid', 'SETTLE-2026-11-001', '--json'], code: 6, error: 'INVALID_TRANSITION' },
+      { name: 'the list for people', args: ['settlements', 'list'], code: 0 },
+      { name: 'the new statement for people', args: ['settlements', 'get', 'SETTLE-2026-11-002'], code: 0 },
     ],
   },
 

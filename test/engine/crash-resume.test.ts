@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, tempDir } from '../helpers/cli.js';
 
@@ -49,8 +50,21 @@ describe('crash during clock advance', () => {
     expect(partial).not.toContain(',2026-11-26,');
     expect(partial.split('\n').length).toBeGreaterThan(50);
 
+    // The killed advance still holds its lease; its process is gone, so the next advance takes it over.
+    const lease = () => {
+      const db = new Database(crashed, { readonly: true });
+      try {
+        const row = db.prepare("select value from meta where key = 'advance_lease'").get() as { value: string } | undefined;
+        return row ? (JSON.parse(row.value) as { pid: number; from: string; to: string }) : null;
+      } finally {
+        db.close();
+      }
+    };
+    expect(lease()).toMatchObject({ pid: killed.pid, from: '2026-10-31', to: '2026-11-30' });
     const resumed = premia(crashed, ['clock', 'advance', '--to', '2026-11-30']);
     expect(resumed.status).toBe(0);
+    expect(resumed.stderr).toContain('Clock moved from 2026-11-25 to 2026-11-30');
+    expect(lease()).toBeNull();
     const a = premia(straight, ['collections', 'attempts', '--period', '2026-11']).stdout;
     const b = premia(crashed, ['collections', 'attempts', '--period', '2026-11']).stdout;
     expect(b).toBe(a);

@@ -45,9 +45,20 @@ describe('collections execute', () => {
     const b = await setup();
     const first = await b.executeCollections({ period_month: '2026-11' });
     expect([first.status, first.policies_queued]).toEqual(['processing', 3]);
-    expect((await b.executeCollections({ period_month: '2026-11' })).policies_queued).toBe(0);
+    // A rerun records no empty execution: it names the one holding the policies.
+    expect(await b.executeCollections({ period_month: '2026-11' })).toEqual({ ...first, policies_queued: 0 });
     await b.importPolicies(textUpload('more.csv', 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nK4,E4,P-4,LIFE,10.00\n'));
-    expect((await b.executeCollections({ period_month: '2026-11' })).policies_queued).toBe(1);
+    const more = await b.executeCollections({ period_month: '2026-11' });
+    expect(more.policies_queued).toBe(1);
+    expect(more.execution_id).not.toBe(first.execution_id);
+    expect(await b.executeCollections({ period_month: '2026-11', policy_ids: ['P-1'] })).toEqual({ ...first, policies_queued: 0 });
+    expect(await b.executeCollections({ period_month: '2026-11', policy_ids: ['P-4', 'P-1'] })).toEqual({ ...more, policies_queued: 0 });
+    expect(await b.executeCollections({ period_month: '2026-11' })).toEqual({ ...more, policies_queued: 0 });
+    const executions = await b.store.db.selectFrom('executions').select(['period_month', 'policies_queued']).orderBy('id').execute();
+    expect(executions).toEqual([
+      { period_month: '2026-11', policies_queued: 3 },
+      { period_month: '2026-11', policies_queued: 1 },
+    ]);
     const rows = await allCollections(b, '2026-11');
     expect(rows.map((c) => [c.policy_number, c.collection_amount_due, c.collection_status, c.number_of_attempts, c.first_attempt_date])).toEqual([
       ['P-1', 50000, 'UNPAID', 0, null],
@@ -55,6 +66,15 @@ describe('collections execute', () => {
       ['P-3', 9900, 'UNPAID', 0, null],
       ['P-4', 1000, 'UNPAID', 0, null],
     ]);
+  });
+
+  it('a period with nothing to queue records one execution, and reruns name it', async () => {
+    const b = await localBackend();
+    await b.setClock('2026-10-31');
+    const first = await b.executeCollections({ period_month: '2026-11' });
+    expect(first.policies_queued).toBe(0);
+    expect(await b.executeCollections({ period_month: '2026-11' })).toEqual(first);
+    expect(await b.store.db.selectFrom('executions').select('policies_queued').execute()).toEqual([{ policies_queued: 0 }]);
   });
 
   it('unknown or inactive policies make the whole request a VALIDATION_ERROR naming them, with nothing queued', async () => {

@@ -299,6 +299,12 @@ describe('local-only commands in remote mode', () => {
     const r = await premia(['clock', '--json'], env);
     expect(r.code).toBe(0);
     expect(r.json()).toMatchObject({ seed: 1, locked: false });
+    // No policy names C100001 yet and nothing was imported for it: the service does not know it (404, exit 5).
+    const unknown = await premia(['bank', 'show', 'C100001'], env);
+    expect([unknown.code, unknown.stdout]).toEqual([5, '']);
+    expect(unknown.stderr).toContain("error: Customer 'C100001' is not known");
+    const policy = ['policies', 'create', '--policy-number', 'POL-BANK-1', '--customer-id', 'C100001', '--external-ref', 'E1', '--product-code', 'LIFE', '--amount', '10.00'];
+    expect((await premia(policy, env)).code).toBe(0);
     const shown = await premia(['bank', 'show', 'C100001', '--json'], env);
     expect(shown.code).toBe(0);
     expect(shown.json().customer_id).toBe('C100001');

@@ -62,14 +62,19 @@ describe('G1: login and whoami do not accept a wrong base URL', () => {
     ['without /v1', (u: string) => u.replace(/\/v1$/, '')],
     ['with /api/v1', (u: string) => u.replace(/\/v1$/, '/api/v1')],
     ['with /v2', (u: string) => u.replace(/\/v1$/, '/v2')],
-  ])('premia service %s: exit 1, nothing saved, even with a made-up key', async (_name, wrong) => {
+  ])('premia service %s: exit 1, nothing saved, even with a made-up key', async (name, wrong) => {
     const url = wrong(server.url);
     const env = home();
     for (const key of [server.keys.acme, 'pmk_totallywrongkey0000']) {
       const login = await runPremia(['login', '--base-url', url], { cwd: dir, env: { ...env, PREMIA_API_KEY: key } });
       expect(login.code).toBe(1);
-      expect(login.stderr).toContain(`error: The base URL ${url} does not lead to the API: it is a premia service (X-Premia-Version 0.1.0), but it has no GET `);
-      expect(login.stderr).toContain('Check the base URL: it includes the version, e.g. http://host:8080/v1.');
+      if (name === 'without /v1') {
+        // The service answers under /v1 (401 for the made-up key, with premia's marker): say to add it.
+        expect(login.stderr).toContain(`error: The base URL ${url} lacks the API version: the API answers at ${url}/v1 (a premia service, X-Premia-Version 0.1.0, answers there).`);
+      } else {
+        expect(login.stderr).toContain(`error: The base URL ${url} does not lead to the API: it is a premia service (X-Premia-Version 0.1.0), but it has no GET `);
+        expect(login.stderr).toContain('Check the base URL: it includes the version, e.g. http://host:8080/v1.');
+      }
       expect(existsSync(join(env.XDG_CONFIG_HOME!, 'premia', 'config.json'))).toBe(false);
       const who = await runPremia(['whoami'], { cwd: dir, env: remoteEnv(url, key) });
       expect(who.code).toBe(1);
@@ -86,14 +91,14 @@ describe('G1: login and whoami do not accept a wrong base URL', () => {
   });
 
   it('a spec-only server at a wrong path: nothing checks keys there, so exit 1 and nothing saved', async () => {
-    const s = await stub();
+    const s = await stub({ prefix: '/api/v1' });
     const env = home();
-    const url = s.url.replace(/\/v1$/, '');
+    const url = s.url.replace(/\/api\/v1$/, '/v1');
     const r = await runPremia(['login', '--base-url', url], { cwd: dir, env: { ...env, PREMIA_API_KEY: 'pmk_totallywrongkey0000' } });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
       'Using the API key in PREMIA_API_KEY.\n' +
-      `error: The base URL ${url} does not lead to the API: GET ${PROBE} answered HTTP 404 with application/json with the API key and HTTP 404 without one, ` +
+      `error: The base URL ${url} does not lead to the API: GET /v1${PROBE} answered HTTP 404 with application/json with the API key and HTTP 404 without one, ` +
         'where a service implementing the spec answers 401 to a request without a key. Check the base URL: it includes the version, e.g. http://host:8080/v1.\n  (code REMOTE_ERROR)\n',
     );
     expect(existsSync(join(env.XDG_CONFIG_HOME!, 'premia', 'config.json'))).toBe(false);
@@ -113,6 +118,70 @@ describe('G1: login and whoami do not accept a wrong base URL', () => {
     const wrong = await runPremia(['login', '--profile', 'w', '--base-url', s.url], { cwd: dir, env: { ...env, PREMIA_API_KEY: 'spec-key-wrong-000' } });
     expect(wrong.code).toBe(4);
     expect(wrong.stderr).toContain('refused the key …-000; nothing was saved.');
+  });
+});
+
+describe('a base URL without /v1 is diagnosed as such, with the corrected URL (issue 10, item 16)', () => {
+  let server: LiveServer;
+  beforeAll(async () => {
+    server = await startLiveServer();
+  });
+  afterAll(async () => server.close());
+
+  const fix = (base: string) =>
+    `error: The base URL ${base} lacks the API version: the API answers at ${base}/v1`;
+
+  it.each([
+    ['policies list', ['policies', 'list']],
+    ['reports collections', ['reports', 'collections', '--period', '2026-11']],
+    ['collections get', ['collections', 'get', '00000000-0000-8000-8000-000000000000']],
+    ['settlements create', ['settlements', 'create', '--period', '2026-11']],
+    ['clock', ['clock']],
+    ['whoami', ['whoami']],
+  ])('premia serve, %s: exit 1, and the error says to add /v1', async (_name, args) => {
+    const base = server.url.replace(/\/v1$/, '');
+    const r = await runPremia(args, { cwd: dir, env: remoteEnv(base, server.keys.acme) });
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toBe(
+      `${fix(base)} (a premia service, X-Premia-Version 0.1.0, answers there). ` +
+        `Add /v1: --base-url ${base}/v1 (or PREMIA_BASE_URL, or premia login --base-url ${base}/v1).\n  (code REMOTE_ERROR)\n`,
+    );
+  });
+
+  it('premia login: nothing saved, the corrected URL named; a trailing slash is dropped', async () => {
+    const base = server.url.replace(/\/v1$/, '');
+    const env = home();
+    const r = await runPremia(['login', '--base-url', `${base}/`], { cwd: dir, env: { ...env, PREMIA_API_KEY: server.keys.acme } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${fix(`${base}/`.replace(/\/$/, ''))} (a premia service`);
+    expect(existsSync(join(env.XDG_CONFIG_HOME!, 'premia', 'config.json'))).toBe(false);
+    // With the corrected URL it logs in.
+    expect((await runPremia(['login', '--base-url', `${base}/v1`], { cwd: dir, env: { ...env, PREMIA_API_KEY: server.keys.acme } })).code).toBe(0);
+  });
+
+  it.each([
+    ['reports collections', ['reports', 'collections', '--period', '2026-11']],
+    ['collections get', ['collections', 'get', '00000000-0000-8000-8000-000000000000']],
+    ['policies list', ['policies', 'list']],
+    ['whoami', ['whoami']],
+  ])('a spec-only server, %s: exit 1, and the error says to add /v1', async (_name, args) => {
+    const s = await stub();
+    const base = s.url.replace(/\/v1$/, '');
+    const r = await runPremia(args, { cwd: dir, env: remoteEnv(base, s.key) });
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toBe(
+      `${fix(base)} (a service implementing the spec: it answers 401 to a request without a key at ${base}/v1${PROBE}, and HTTP 404 at ${base}${PROBE}). ` +
+        `Add /v1: --base-url ${base}/v1 (or PREMIA_BASE_URL, or premia login --base-url ${base}/v1).\n  (code REMOTE_ERROR)\n`,
+    );
+  });
+
+  it('a base URL with /v1 that is not found, or a /v2, is not told to add /v1', async () => {
+    const s = await stub();
+    const r = await runPremia(['collections', 'get', 'nope-1'], { cwd: dir, env: remoteEnv(s.url, s.key) });
+    expect(r.code).toBe(5);
+    const v2 = server.url.replace(/\/v1$/, '/v2');
+    const wrong = await runPremia(['reports', 'collections', '--period', '2026-11'], { cwd: dir, env: remoteEnv(v2, server.keys.acme) });
+    expect(wrong.stderr).not.toContain('Add /v1');
   });
 });
 

@@ -154,7 +154,7 @@ describe('collections, reports and settlements: validation and errors', () => {
         'shortfall,collection_status,first_attempt_date,last_attempt_date,number_of_attempts,last_failure_reason\n',
     );
     const reportJson = await call(s.app, 'GET', '/v1/reports/collections?period_month=2026-11&format=json', { key: s.keys.acme });
-    expect(reportJson.text).toBe('{"period_month":"2026-11","results":[]}\n');
+    expect(reportJson.text).toBe('{"period_month":"2026-11","period_state":{"state":"not_run","as_of":"2026-11-21","closes_on":"2026-11-30","open_collections":0},"results":[]}\n');
     await invalid('GET', '/v1/reports/collections?period_month=2026-13', undefined, [['period_month', 'INVALID_FORMAT']]);
     // A period without attempts: the header row only (CSV), no results (JSON).
     const csv = await call(s.app, 'GET', '/v1/reports/attempts?period_month=2026-11&format=csv', { key: s.keys.acme });

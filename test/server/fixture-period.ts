@@ -65,4 +65,7 @@ export const ACME_001 = {
   paid_reference: null,
   disputed_on: null,
   dispute_reason: null,
+  previously_paid: 0,
+  supersedes: null,
+  superseded_by: null,
 };

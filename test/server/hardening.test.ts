@@ -258,7 +258,7 @@ describe('G8: HTTP details a spec-only client may expect', () => {
     const report = await call(s.app, 'GET', '/v1/reports/collections?period_month=2026-11&_=1700000000', { key: s.keys.acme });
     expect(report.status).toBe(200);
     const json = await call(s.app, 'GET', '/v1/reports/collections?_=1&format=json&period_month=2026-11', { key: s.keys.acme });
-    expect(json.json()).toEqual({ period_month: '2026-11', results: [] });
+    expect(json.json()).toEqual({ period_month: '2026-11', period_state: { state: 'not_run', as_of: '2026-11-21', closes_on: '2026-11-30', open_collections: 0 }, results: [] });
     // Their own parameters are still checked.
     refused(await call(s.app, 'GET', '/v1/reports/collections?period_month=2026-13&_=1', { key: s.keys.acme }), 400, 'VALIDATION_ERROR', { field: 'period_month', code: 'INVALID_FORMAT' });
     refused(await call(s.app, 'GET', '/v1/settlements/x/export?lines=maybe&_=1', { key: s.keys.acme }), 400, 'VALIDATION_ERROR', { field: 'lines', code: 'INVALID_VALUE' });

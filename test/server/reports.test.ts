@@ -47,6 +47,11 @@ describe('GET /v1/reports/collections', () => {
     }
     const explicit = await report(`period_month=${PERIOD}&format=csv`);
     expect(explicit.text).toBe(res.text);
+    // Whether it is final travels in a header, not in the CSV.
+    expect(res.headers['premia-period-state']).toBe('open; as_of=2026-11-21; closes_on=2026-11-30; open_collections=2');
+    // The other client's November: its one collection is paid, so nothing of its is still being collected.
+    expect((await report(`period_month=${PERIOD}`, s.keys.other)).headers['premia-period-state']).toBe('open; as_of=2026-11-21; closes_on=2026-11-30; open_collections=0');
+    expect((await report('period_month=2026-10')).headers['premia-period-state']).toBe('closed; as_of=2026-10-31; closes_on=2026-10-31; open_collections=0');
   });
 
   it('is byte-identical on every export of a closed period', async () => {
@@ -61,8 +66,11 @@ describe('GET /v1/reports/collections', () => {
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(res.text).toBe(await text(await s.backend.forClient(acme).collectionsReport(PERIOD, 'json')));
     const body = res.json();
-    expect(Object.keys(body)).toEqual(['period_month', 'results']);
+    expect(Object.keys(body)).toEqual(['period_month', 'period_state', 'results']);
     expect(body.period_month).toBe(PERIOD);
+    // The clock is at 2026-11-21: November is open, two of Acme's five collections still being collected.
+    expect(body.period_state).toEqual({ state: 'open', as_of: '2026-11-21', closes_on: '2026-11-30', open_collections: 2 });
+    expect(res.headers['premia-period-state']).toBe('open; as_of=2026-11-21; closes_on=2026-11-30; open_collections=2');
     expect(body.results.map((r: any) => r.policy_number)).toEqual(['POL-0001', 'POL-0002', 'POL-0003', 'POL-0004', 'POL-0010']);
     // POL-0001 was the third row inserted
     expect(body.results[0]).toEqual({
@@ -97,7 +105,8 @@ describe('GET /v1/reports/collections', () => {
     expect(csv.text).toBe(REPORT_HEADER);
     const json = await report('period_month=2026-09&format=json');
     expect(json.status).toBe(200);
-    expect(json.text).toBe('{"period_month":"2026-09","results":[]}\n');
+    expect(json.text).toBe('{"period_month":"2026-09","period_state":{"state":"not_run","as_of":"2026-09-30","closes_on":"2026-09-30","open_collections":0},"results":[]}\n');
+    expect(json.headers['premia-period-state']).toBe('not_run; as_of=2026-09-30; closes_on=2026-09-30; open_collections=0');
   });
 
   it("reports only the key's client: each sees its own rows of the period", async () => {

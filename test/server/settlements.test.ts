@@ -13,7 +13,7 @@ import { stringifyJson } from '../../src/domain/json.js';
 import { centsFromJsonNumber } from '../../src/domain/money.js';
 import { findIdempotencyKey } from '../../src/store/repos/idempotency.js';
 import { REPO, runCli, tempDir } from '../helpers/cli.js';
-import { setClock } from '../helpers/seed-collections.js';
+import { seedCollections, setClock } from '../helpers/seed-collections.js';
 import { ACME_001, PERIOD, seedPeriod } from './fixture-period.js';
 import { call, checkResponse, startServer, type TestServer } from './helpers.js';
 
@@ -131,6 +131,54 @@ describe('POST /v1/settlements', () => {
       ['SETTLE-2026-11-002', 'pending'],
       ['SETTLE-2026-11-001', 'disputed'],
     ]);
+  });
+
+  it('a statement paid, disputed and regenerated nets out what was paid: -002 is the difference; -001 cannot be paid (409)', async () => {
+    // Acme's November grows to 425,772.01 collected (net 286,225.24), as `premia simulate`'s first statement.
+    await seedCollections(
+      s.backend.store,
+      PERIOD,
+      [
+        { policy_number: 'POL-A', due: 20_000_000, collected: 20_000_000 },
+        { policy_number: 'POL-B', due: 20_000_000, collected: 20_000_000 },
+        { policy_number: 'POL-C', due: 5_000_000, collected: 2_557_250 },
+      ],
+      { clientId: acme },
+    );
+    const first = (await create()).json();
+    expect(first).toMatchObject({ total_collections: 425772.01, net_amount: 286225.24, previously_paid: 0, supersedes: null, superseded_by: null });
+    expect((await markPaid(first.id, { reference: 'EFT-2026-12-0001' })).status).toBe(200);
+    expect((await dispute(first.id, 'POL-C was collected short')).status).toBe(200);
+    // 1,000.00 more turns up for POL-C.
+    await s.backend.store.db.updateTable('collections').set({ amount_collected: 2_657_250 }).where('policy_number', '=', 'POL-C').where('client_id', '=', acme).execute();
+    const second = await create();
+    expect(second.status).toBe(201);
+    expect(second.json()).toMatchObject({
+      settlement_number: 'SETTLE-2026-11-002',
+      total_collections: 426772.01,
+      distribution_fee: 106693.0,
+      collections_fee: 14937.02,
+      total_fees: 121630.02,
+      vat: 18244.5,
+      previously_paid: 286225.24,
+      net_amount: 672.25,
+      status: 'pending',
+      supersedes: 'SETTLE-2026-11-001',
+      superseded_by: null,
+    });
+    expect(second.text).toContain('"vat":18244.50,"net_amount":672.25,');
+    expect(second.text).toContain('"previously_paid":286225.24,');
+    const list = (await call(s.app, 'GET', '/v1/settlements', { key: s.keys.acme })).json();
+    expect(list.data.map((x: any) => [x.settlement_number, x.status, x.paid_on, x.previously_paid, x.net_amount, x.supersedes, x.superseded_by])).toEqual([
+      ['SETTLE-2026-11-002', 'pending', null, 286225.24, 672.25, 'SETTLE-2026-11-001', null],
+      ['SETTLE-2026-11-001', 'disputed', '2026-12-02', 0, 286225.24, null, 'SETTLE-2026-11-002'],
+    ]);
+    const again = await markPaid(first.id);
+    expect(again.status).toBe(409);
+    expect(again.json().error).toMatchObject({ code: 'INVALID_TRANSITION', details: [{ settlement_number: 'SETTLE-2026-11-001', superseded_by: 'SETTLE-2026-11-002' }] });
+    expect((await exportCsv(second.json().id)).text).toBe(
+      `${EXPORT_HEADER}SETTLE-2026-11-002,2026-11,426772.01,106693.00,14937.02,121630.02,18244.50,672.25,2026-12-03,${second.json().payment_reference}\n`,
+    );
   });
 
   it('replays the 201 for a retried Idempotency-Key and makes one statement', async () => {

@@ -81,6 +81,27 @@ describe('simulation endpoints (clock and bank)', () => {
     expect((await call(s.app, 'GET', '/v1/clock', { key: s.keys.acme })).json().date).toBe('2026-12-31');
   });
 
+  it('two POST /v1/clock/advance at once run one after the other: ranges that meet, never overlap', async () => {
+    // Issue 10, item 17: the second used to report the stale start date of the first, both
+    // claiming 2026-11-21 to 2026-11-25 while they took turns living those four days.
+    const [a, b] = await Promise.all([
+      call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.acme, body: { days: 4 } }),
+      call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.other, body: { days: 4 } }),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const ranges = [a.json(), b.json()]
+      .map((r) => ({ from: r.from, to: r.to, days: r.days.map((d: { date: string }) => d.date) }))
+      .sort((x, y) => x.from.localeCompare(y.from));
+    expect(ranges).toEqual([
+      { from: '2026-11-21', to: '2026-11-25', days: ['2026-11-22', '2026-11-23', '2026-11-24', '2026-11-25'] },
+      { from: '2026-11-25', to: '2026-11-29', days: ['2026-11-26', '2026-11-27', '2026-11-28', '2026-11-29'] },
+    ]);
+    expect((await call(s.app, 'GET', '/v1/clock', { key: s.keys.acme })).json().date).toBe('2026-11-29');
+    // The lease is given back: a later advance starts at once.
+    expect(await s.backend.store.db.selectFrom('meta').select('key').where('key', '=', 'advance_lease').execute()).toEqual([]);
+    expect((await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.acme, body: { days: 1 } })).json().from).toBe('2026-11-29');
+  });
+
   it('POST /v1/bank/seed changes the seed before any collections run', async () => {
     const seed = await call(s.app, 'POST', '/v1/bank/seed', { key: s.keys.acme, body: { seed: 7 } });
     expect(seed.status).toBe(200);
@@ -124,10 +145,19 @@ describe('simulation endpoints (clock and bank)', () => {
     expect(view.income).toMatchObject({ pattern: 'monthly_fixed_day', typical_amount: 9800 });
     expect(view.recent_transactions.at(-1)).toEqual({ date: '2026-11-15', amount: -740, description: 'CARD PURCHASE', outcome: 'posted', balance: 680 });
     expect(view.balance).toBe(680);
-    // Imported transactions belong to the client that imported them: the other client's C100011 is generated.
+    // Imported transactions belong to the client that imported them: the other client has neither
+    // a policy nor imported history for C100011, so to its key that customer does not exist.
     const theirs = await call(s.app, 'GET', '/v1/bank/accounts/C100011', { key: s.keys.other });
-    expect(theirs.status).toBe(200);
-    expect(theirs.json().source).toBe('generated');
+    expect(theirs.status).toBe(404);
+    expect(theirs.json().error.code).toBe('NOT_FOUND');
+    // Its own C100001 (known by the row it imported above) shows.
+    expect((await call(s.app, 'GET', '/v1/bank/accounts/C100001', { key: s.keys.other })).json()).toMatchObject({ customer_id: 'C100001', source: 'imported' });
+    const unknown = await call(s.app, 'GET', '/v1/bank/accounts/NOPE', { key: s.keys.acme });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json().error).toMatchObject({
+      code: 'NOT_FOUND',
+      message: "Customer 'NOPE' is not known: no policy of this client names it and no bank transactions were imported for it. Check the customer_id.",
+    });
     expect((await call(s.app, 'GET', '/v1/bank/accounts/C100001', { key: null })).status).toBe(401);
     const badId = await call(s.app, 'GET', '/v1/bank/accounts/bad%20id', { key: s.keys.acme });
     expect(badId.status).toBe(400);

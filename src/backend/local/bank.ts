@@ -152,7 +152,11 @@ function invalidBankFile(name: string, reason: string): PremiaError {
   });
 }
 
-/** Balance, recent movements and the income pattern the engine detects, as of the clock. */
+/**
+ * Balance, recent movements and the income pattern the engine detects, as of the clock, for a
+ * customer the client knows (a policy names it, or it has imported bank rows); any other
+ * customer is NOT_FOUND.
+ */
 export async function showBankAccount(ctx: LocalContext, customerId: string): Promise<BankAccountView> {
   const problem = checkIdentifier(customerId, 'customer_id');
   if (problem) throw validationError(`${problem.message}.`, [{ field: 'customer_id', ...problem }]);
@@ -174,6 +178,17 @@ export async function showBankAccount(ctx: LocalContext, customerId: string): Pr
     debit: (day, amount, text, posted, balance) => entries.push({ date: fromDayNumber(day), amount: -amount, description: text, outcome: posted ? 'posted' : 'declined', balance }),
   };
   const account = await ctx.store.withConnection(async (_raw, statements) => {
+    // A customer is known to this client by a policy (any status: collections imply one) or by
+    // bank rows it imported. Anyone else is not found: a generated account would be invented.
+    const known =
+      statements.get('select 1 from bank_transactions where client_id = ? and customer_id = ? limit 1').get(ctx.clientId, customerId) !== undefined ||
+      statements.get('select 1 from policies where client_id = ? and customer_id = ? limit 1').get(ctx.clientId, customerId) !== undefined;
+    if (!known) {
+      throw new PremiaError(
+        'NOT_FOUND',
+        `Customer '${customerId}' is not known: no policy of this client names it and no bank transactions were imported for it. Check the customer_id.`,
+      );
+    }
     const keys = new Set([customerKey(ctx.clientId, customerId)]);
     const epochRow = statements.get("select value from meta where key = 'bank_epoch'").get() as { value: string } | undefined;
     const attempts = readAttempts(statements, keys, '0000-00-00');

@@ -93,7 +93,19 @@ export async function executeCollections(ctx: LocalContext, input: ExecuteInput)
       .executeTakeFirstOrThrow();
     const executionId = Number(execution.insertId);
     const queued = await queueCollections(trx, ctx.clientId, executionId, period, policyIds);
-    await trx.updateTable('executions').set({ policies_queued: queued }).where('id', '=', executionId).execute();
+    let answered = executionId;
+    if (queued === 0) {
+      // Nothing new to queue (a rerun, or one of several concurrent calls that lost the race):
+      // no empty execution is recorded; the answer names the execution already holding the
+      // policies. Only a period with no execution at all keeps this one, so it can be answered.
+      const holder = await executionHolding(trx, ctx.clientId, period, policyIds, executionId);
+      if (holder !== null) {
+        await trx.deleteFrom('executions').where('id', '=', executionId).execute();
+        answered = holder;
+      }
+    } else {
+      await trx.updateTable('executions').set({ policies_queued: queued }).where('id', '=', executionId).execute();
+    }
 
     await setMeta(trx, 'clock_locked', '1');
     const epoch = await trx.selectFrom('meta').select('value').where('key', '=', 'bank_epoch').executeTakeFirst();
@@ -101,8 +113,36 @@ export async function executeCollections(ctx: LocalContext, input: ExecuteInput)
       const first = period < periodOf(world.today) ? period : periodOf(world.today);
       await setMeta(trx, 'bank_epoch', fromDayNumber(epochFor(first)));
     }
-    return { execution_id: encodeId(IdKind.execution, world.idSalt, executionId), status: 'processing', policies_queued: queued };
+    return { execution_id: encodeId(IdKind.execution, world.idSalt, answered), status: 'processing', policies_queued: queued };
   });
+}
+
+/**
+ * The newest earlier execution of the period that holds a collection of one of `policyIds` (of
+ * any policy when null); without one, the newest earlier execution of the period at all (one
+ * recorded when it had nothing to queue). Null when the period has no other execution.
+ */
+async function executionHolding(trx: Trx, clientId: number, period: Period, policyIds: number[] | null, self: number): Promise<number | null> {
+  const newest = (row: { id: unknown } | undefined): number | null => (row?.id === null || row?.id === undefined ? null : Number(row.id));
+  const executions = trx
+    .selectFrom('executions')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .where('client_id', '=', clientId)
+    .where('period_month', '=', period)
+    .where('id', '!=', self);
+  const held =
+    policyIds === null
+      ? newest(await executions.where('policies_queued', '>', 0).executeTakeFirst())
+      : newest(
+          await trx
+            .selectFrom('collections')
+            .select((eb) => eb.fn.max('execution_id').as('id'))
+            .where('policy_id', 'in', policyIds.length > 0 ? policyIds : [-1])
+            .where('period_month', '=', period)
+            .where('client_id', '=', clientId)
+            .executeTakeFirst(),
+        );
+  return held ?? newest(await executions.executeTakeFirst());
 }
 
 /**

@@ -43,6 +43,7 @@ import type { DayFacts, PremiaDebits } from '../../bank/ledger.js';
 import type { LocalContext } from './context.js';
 import { decodePlans, encodePlans, type PlanEntry } from './plan-batches.js';
 import { AccountView, epochFor, provisionalEpoch, simulatedBank } from './accounts.js';
+import { acquireLease, releaseLease, renewLease, type AdvanceLease } from './advance-lease.js';
 import type { Bank, BankAccounts } from '../bank.js';
 
 
@@ -808,8 +809,21 @@ const ADVANCE_CACHE_SIZE = -160 * 1024;
 /** Live through the days after the clock's date up to the target. */
 export async function advance(ctx: LocalContext, target: AdvanceTarget, options: AdvanceOptions = {}): Promise<AdvanceResult> {
   const { store, clientId, now } = ctx;
-  const from = await store.withConnection(async (_raw, statements) => readMeta(statements).get('clock_date')!);
-  const to = resolveTarget(from, target);
+  // A bad target is refused at once (the clock only moves forward, so what is refused now stays
+  // refused); the range itself is resolved once this advance holds the lease, from the clock's
+  // date in that same transaction (another advance may be running: see advance-lease.ts).
+  resolveTarget(await store.withConnection(async (_raw, statements) => readMeta(statements).get('clock_date')!), target);
+  const lease = await acquireLease(store, (today) => resolveTarget(today, target), options.onWait);
+  try {
+    return await advanceHolding(ctx, lease, options);
+  } finally {
+    await releaseLease(store, lease);
+  }
+}
+
+async function advanceHolding(ctx: LocalContext, lease: AdvanceLease, options: AdvanceOptions): Promise<AdvanceResult> {
+  const { store, clientId, now } = ctx;
+  const { from, to } = lease;
   const days: DaySummary[] = [];
   const total = dayNumber(to) - dayNumber(from);
   let state: EngineState | null = null;
@@ -836,11 +850,12 @@ export async function advance(ctx: LocalContext, target: AdvanceTarget, options:
       const result = await store.withConnection(async (raw, statements) => {
         raw.exec('begin immediate');
         try {
+          renewLease(statements, lease);
           const meta = readMeta(statements);
           const today = meta.get('clock_date')!;
           if (today >= to) {
             raw.exec('commit');
-            return null; // another process got there first
+            return null; // moved meanwhile by something that does not take the lease
           }
           const version = dataVersion(raw);
           const stale = state === null || version !== seen.version || store.generation !== seen.generation || state.meta.today !== today;

@@ -7,7 +7,9 @@
 import { validationError } from '../../domain/errors.js';
 import { encodeId, IdKind } from '../../domain/ids.js';
 import { formatCents } from '../../domain/money.js';
-import { isPeriod, type Period } from '../../domain/period.js';
+import { isPeriod, lastDay, type IsoDate, type Period } from '../../domain/period.js';
+import { periodStateOf, type PeriodState } from '../../domain/period-state.js';
+import { sql } from '../../store/kysely.js';
 import { csvCell, csvRow } from '../../lib/csv-writer.js';
 import { streamReportRows, type ReportRow } from '../../store/repos/collection-reports.js';
 import { REPORT_COLUMNS, type CollectionReportRow, type CollectionStatus, type Download, type ReportFormat } from '../types.js';
@@ -36,12 +38,34 @@ export function checkFormat(format: unknown): ReportFormat {
 export async function collectionsReport(ctx: LocalContext, period: Period, format: ReportFormat = 'csv'): Promise<Download> {
   checkPeriod(period);
   checkFormat(format);
+  // Read before the rows: a period only ever moves from open to closed, so the rows read after
+  // it are at least as final as it says (a report said open may hold final rows, never the reverse).
+  // The id salt is read now too, so a bad store fails before the first byte is written.
+  const { idSalt, today } = await readWorld(ctx.store.db);
+  const periodState = await readPeriodState(ctx, period, today);
   if (format === 'csv') {
-    return { filename: `collections-${period}.csv`, contentType: CSV_CONTENT_TYPE, body: reportCsv(ctx, period) };
+    return { filename: `collections-${period}.csv`, contentType: CSV_CONTENT_TYPE, body: reportCsv(ctx, period), periodState };
   }
-  // The id salt is read now, so a bad store fails before the first byte is written.
-  const { idSalt } = await readWorld(ctx.store.db);
-  return { filename: `collections-${period}.json`, contentType: JSON_CONTENT_TYPE, body: reportJson(ctx, period, idSalt) };
+  return { filename: `collections-${period}.json`, contentType: JSON_CONTENT_TYPE, body: reportJson(ctx, period, idSalt, periodState), periodState };
+}
+
+/**
+ * Whether the period's report is final. A closed period needs only to know that it has a
+ * collection; an open one counts those still being collected (UNPAID or PAID_PARTIAL).
+ */
+async function readPeriodState(ctx: LocalContext, period: Period, today: IsoDate): Promise<PeriodState> {
+  const rows = ctx.store.db.selectFrom('collections').where('client_id', '=', ctx.clientId).where('period_month', '=', period);
+  if (today >= lastDay(period)) {
+    const any = await rows.select('id').limit(1).executeTakeFirst();
+    return periodStateOf(period, today, any ? 1 : 0, 0);
+  }
+  const counts = await rows
+    .select((eb) => [
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number>(sql<number>`case when status = 'UNPAID' or status = 'PAID_PARTIAL' then 1 else 0 end`).as('open'),
+    ])
+    .executeTakeFirstOrThrow();
+  return periodStateOf(period, today, Number(counts.n), Number(counts.open ?? 0));
 }
 
 const CSV_HEADER = csvRow(REPORT_COLUMNS);
@@ -123,9 +147,9 @@ export function reportRowJson(id: string, periodJson: string, r: ReportRow): str
   );
 }
 
-async function* reportJson(ctx: LocalContext, period: Period, idSalt: number): AsyncGenerator<string> {
+async function* reportJson(ctx: LocalContext, period: Period, idSalt: number, state: PeriodState): AsyncGenerator<string> {
   const periodJson = JSON.stringify(period);
-  let chunk = `{"period_month":${periodJson},"results":[`;
+  let chunk = `{"period_month":${periodJson},"period_state":${JSON.stringify(state)},"results":[`;
   let first = true;
   for await (const rows of streamReportRows(ctx.store, ctx.clientId, period)) {
     for (let i = 0; i < rows.length; i++) {

@@ -89,7 +89,12 @@ export function paymentReference(idSalt: number, clientId: number, number: strin
   return `PRM${period.slice(2, 4)}${period.slice(5, 7)}${String(seq).padStart(3, '0')}-${code}`;
 }
 
-export function toSettlement(row: repo.SettlementRow, idSalt: number): Settlement {
+/**
+ * The API's statement. The stored `period_net` is the fee rule's net of the period; the amount
+ * due, `net_amount`, is that less what earlier statements of the period were paid (the same on a
+ * first statement; negative when the client was paid more than the period now comes to).
+ */
+export function toSettlement(row: repo.SettlementView, idSalt: number): Settlement {
   return {
     id: encodeId(IdKind.settlement, idSalt, row.id),
     settlement_number: row.settlement_number,
@@ -99,7 +104,7 @@ export function toSettlement(row: repo.SettlementRow, idSalt: number): Settlemen
     collections_fee: row.collections_fee,
     total_fees: row.total_fees,
     vat: row.vat,
-    net_amount: row.net_amount,
+    net_amount: row.period_net - row.previously_paid,
     payment_date: row.payment_date,
     status: row.status,
     payment_reference: row.payment_reference,
@@ -109,11 +114,14 @@ export function toSettlement(row: repo.SettlementRow, idSalt: number): Settlemen
     paid_reference: row.paid_reference,
     disputed_on: row.disputed_on,
     dispute_reason: row.dispute_reason,
+    previously_paid: row.previously_paid,
+    supersedes: row.supersedes_number,
+    superseded_by: row.superseded_by_number,
   };
 }
 
 /** A statement by its public id, else by its settlement number. */
-async function findSettlementByRef(db: Db | Trx, clientId: number, idSalt: number, ref: string): Promise<repo.SettlementRow | undefined> {
+async function findSettlementByRef(db: Db | Trx, clientId: number, idSalt: number, ref: string): Promise<repo.SettlementView | undefined> {
   const trimmed = ref.trim();
   if (looksLikeId(trimmed)) {
     const rowid = decodeId(IdKind.settlement, idSalt, trimmed);
@@ -122,7 +130,7 @@ async function findSettlementByRef(db: Db | Trx, clientId: number, idSalt: numbe
   return repo.findSettlementByNumber(db, clientId, trimmed.toUpperCase());
 }
 
-async function requireSettlement(db: Db | Trx, ctx: LocalContext, idSalt: number, ref: string): Promise<repo.SettlementRow> {
+async function requireSettlement(db: Db | Trx, ctx: LocalContext, idSalt: number, ref: string): Promise<repo.SettlementView> {
   if (typeof ref !== 'string' || ref.trim() === '') {
     throw validationError('Give a settlement id or settlement number (SETTLE-YYYY-MM-NNN).', [
       { field: 'settlement', code: 'REQUIRED', message: 'is required' },
@@ -172,7 +180,11 @@ export async function createSettlement(ctx: LocalContext, period: Period): Promi
         );
       }
 
-      const figures = settlementFigures(totals.collected);
+      // A regenerated statement (the period's newest is disputed: none is live) replaces it and
+      // nets out what the period's statements were paid so far, so paying it never pays twice.
+      const replaced = await repo.latestSettlement(trx, ctx.clientId, period);
+      const previouslyPaid = replaced ? await repo.paidForPeriod(trx, ctx.clientId, period) : 0;
+      const { net_amount: periodNet, ...fees } = settlementFigures(totals.collected);
       const seq = await repo.nextSettlementSeq(trx, ctx.clientId, period);
       const number = settlementNumber(period, seq);
       let reference = paymentReference(world.idSalt, ctx.clientId, number, period, seq);
@@ -185,7 +197,8 @@ export async function createSettlement(ctx: LocalContext, period: Period): Promi
         period_month: period,
         seq,
         settlement_number: number,
-        ...figures,
+        ...fees,
+        period_net: periodNet,
         collections_count: totals.count,
         payment_date: seq === 1 ? paymentDate(period) : paymentDate(period, world.today),
         payment_reference: reference,
@@ -196,6 +209,8 @@ export async function createSettlement(ctx: LocalContext, period: Period): Promi
         paid_reference: null,
         disputed_on: null,
         dispute_reason: null,
+        previously_paid: previouslyPaid,
+        supersedes_id: replaced?.id ?? null,
       };
       const id = await repo.insertSettlement(trx, row);
       await repo.insertSettlementEvent(trx, {
@@ -207,7 +222,7 @@ export async function createSettlement(ctx: LocalContext, period: Period): Promi
         at: now,
         detail: null,
       });
-      return toSettlement({ id, ...row }, world.idSalt);
+      return toSettlement({ id, ...row, supersedes_number: replaced?.settlement_number ?? null, superseded_by_number: null }, world.idSalt);
     });
   } catch (e) {
     // The partial unique index caught a live statement the check did not see: report it the same way.
@@ -238,7 +253,16 @@ export async function listSettlements(ctx: LocalContext, query: SettlementListQu
   return { data: rows.map((r) => toSettlement(r, world.idSalt)), next_after: null };
 }
 
-function invalidTransition(row: repo.SettlementRow, to: SettlementStatus): PremiaError {
+function invalidTransition(row: repo.SettlementView, to: SettlementStatus): PremiaError {
+  if (row.superseded_by_number !== null) {
+    // Disputed and regenerated: the newer statement carries the period (and what was paid for it).
+    return conflict(
+      'INVALID_TRANSITION',
+      `Settlement ${row.settlement_number} is ${row.status} and cannot become ${to}: it was superseded by ${row.superseded_by_number}, ` +
+        `which nets out what was already paid for ${row.period_month}. ${to === 'paid' ? 'Pay or record that one instead.' : 'Dispute that one instead.'}`,
+      [{ field: 'status', from: row.status, to, settlement_number: row.settlement_number, superseded_by: row.superseded_by_number }],
+    );
+  }
   const allowed = row.status === 'pending' ? 'paid or disputed' : row.status === 'paid' ? 'disputed' : 'nothing (a disputed statement is final; create a new one for the period)';
   return conflict(
     'INVALID_TRANSITION',
@@ -368,7 +392,7 @@ async function* once(text: string): AsyncGenerator<string> {
  * (all the pro-rata split needs) and checks they still add up to the statement; the second
  * writes one line per collection in policy_number order.
  */
-async function* statementLines(ctx: LocalContext, s: repo.SettlementRow): AsyncGenerator<string> {
+async function* statementLines(ctx: LocalContext, s: repo.SettlementView): AsyncGenerator<string> {
   const counts = new WeightTable();
   let collected = 0;
   let lines = 0;
@@ -387,7 +411,9 @@ async function* statementLines(ctx: LocalContext, s: repo.SettlementRow): AsyncG
         `${formatCents(s.total_collections)}). The lines cannot be reconciled; report this to the operator.`,
     );
   }
-  const splitter = new StatementSplitter(s, counts);
+  // The period's figures are split (a regenerated statement's lines net to its period_net; what
+  // was paid before belongs to no collection).
+  const splitter = new StatementSplitter({ ...s, net_amount: s.period_net }, counts);
   const number = csvCell(s.settlement_number);
   let chunk = csvRow(SETTLEMENT_LINE_COLUMNS);
   let written = 0;

@@ -22,12 +22,16 @@ import type { Dispatcher } from 'undici';
 import type { Download, ImportProgress, Upload } from '../types.js';
 import { PremiaError } from '../../domain/errors.js';
 import { requestKey } from '../../domain/idempotency.js';
+import { parsePeriodStateHeader, PERIOD_STATE_HEADER } from '../../domain/period-state.js';
 import { moneyToCents, stringifyJson } from '../../domain/json.js';
 import { connectionError, connectionWords, errorFromResponse, maskKey, outcomeUnknown, parseErrorBody, redactText, remoteError, type RouteInfo } from './errors.js';
 import { multipartBody, newBoundary, type BodyState } from './multipart.js';
 
 const require = createRequire(import.meta.url);
 const VERSION: string = (require('../../../package.json') as { version: string }).version;
+
+/** A placeholder id that no service has: used to probe a spec route without touching anything. */
+export const PROBE_ID = '00000000-0000-4000-8000-000000000000';
 
 /** The response header by which a premia service marks every answer (its version). */
 export const MARKER_HEADER = 'x-premia-version';
@@ -117,6 +121,8 @@ export class HttpClient {
    * an API answer came without it; undefined while nothing has told (a proxy's 5xx tells nothing).
    */
   premiaVersion: string | null | undefined;
+  /** The answer of missingVersionHint, once asked. */
+  private versionHint: Promise<PremiaError | null> | undefined;
 
   constructor(private readonly options: HttpOptions) {
     const url = parseBaseUrl(options.baseUrl);
@@ -197,10 +203,13 @@ export class HttpClient {
       if (/^<(!doctype|html|head|body)\b/i.test(start)) await refuse(`an HTML page${type ? ` (${type})` : ''}`);
       if (format === 'json' && start !== '' && !start.startsWith('{') && !start.startsWith('[')) await refuse(`${type || 'no content type'} that is not JSON`);
       if (format === 'csv' && !json && /^\{\s*"/.test(start) && type !== 'text/csv') await refuse(`JSON${type ? ` (${type})` : ''}`);
+      // A premia service says whether a collections report is final (another server says nothing).
+      const periodState = parsePeriodStateHeader(x.headers[PERIOD_STATE_HEADER]);
       return {
         filename: filenameOf(x.headers['content-disposition']) ?? safeName(defaultName, format),
         contentType: String(x.headers['content-type'] ?? (format === 'csv' ? 'text/csv' : 'application/json')),
         body: guardStream(head, iterator, what, x.requestId),
+        ...(periodState ? { periodState } : {}),
       };
     });
   }
@@ -372,6 +381,11 @@ export class HttpClient {
         if (call.raw) {
           return take({ ...exchange, text } as Exchange);
         }
+        // A missing route may be a base URL without /v1: say so rather than "not offered" or "not found".
+        if ((exchange.status === 404 || exchange.status === 405) && !call.noKey) {
+          const wrongBase = await this.missingVersionHint(deadline);
+          if (wrongBase) throw wrongBase;
+        }
         throw this.failure(call, exchange, text, attempt, longWait);
       }
     } finally {
@@ -429,6 +443,59 @@ export class HttpClient {
     } catch (e) {
       this.debug(`  does the service honour Idempotency-Key? GET ${this.basePath}/whoami failed (${errorCodeOf(e)}): not known`);
       return false;
+    }
+  }
+
+  /**
+   * Whether the base URL lacks `/v1` while the API answers under it: the error that says so
+   * (naming the corrected URL), or null. Asked once per client, after a 404 or 405, and only for
+   * a base URL not already ending in a version: GET {base}/v1/whoami carrying premia's marker
+   * (200, or 401 for a key it refuses) is a premia service; otherwise a service implementing the
+   * spec answers 401 with the spec's error body to a request without a key at
+   * {base}/v1/collections/{id}, which must not also be the answer at {base}/collections/{id}
+   * (a server that checks keys on every path proves nothing).
+   */
+  missingVersionHint(deadline = Date.now() + DEFAULT_CONNECT_TIMEOUT_MS): Promise<PremiaError | null> {
+    if (/\/v\d+$/.test(this.basePath)) return Promise.resolve(null);
+    this.versionHint ??= this.findVersionHint(deadline).catch(() => null);
+    return this.versionHint;
+  }
+
+  private async findVersionHint(deadline: number): Promise<PremiaError | null> {
+    const base = this.baseUrl.replace(/\/+$/, '');
+    const candidate = `${this.basePath}/v1`;
+    const told = (evidence: string) =>
+      remoteError(
+        `The base URL ${base} lacks the API version: the API answers at ${base}/v1 (${evidence}). ` +
+          `Add /v1: --base-url ${base}/v1 (or PREMIA_BASE_URL, or premia login --base-url ${base}/v1).`,
+        null,
+      );
+    const who = await this.peek(`${candidate}/whoami`, true, deadline);
+    if (who?.premia && (who.status === 200 || who.status === 401)) return told(`a premia service, X-Premia-Version ${who.premia}, answers there`);
+    const there = await this.peek(`${candidate}/collections/${PROBE_ID}`, false, deadline);
+    if (there?.status !== 401 || parseErrorBody(there.text) === null) return null;
+    const here = await this.peek(`${this.basePath}/collections/${PROBE_ID}`, false, deadline);
+    if (here === null || here.status === 401) return null;
+    return told(
+      `a service implementing the spec: it answers 401 to a request without a key at ${base}/v1/collections/${PROBE_ID}, and HTTP ${here.status} at ${base}/collections/${PROBE_ID}`,
+    );
+  }
+
+  /** A GET outside the retry machinery (for the diagnosis above): status, marker and a bounded body; null on failure. */
+  private async peek(path: string, withKey: boolean, deadline: number): Promise<{ status: number; premia: string | null; text: string } | null> {
+    const left = Math.min(DEFAULT_CONNECT_TIMEOUT_MS, deadline - Date.now());
+    if (left <= 0) return null;
+    try {
+      const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `premia/${VERSION}` };
+      if (withKey) headers['x-api-key'] = this.apiKey;
+      const res = await this.pool.request({ path, method: 'GET', headers, signal: AbortSignal.timeout(left) });
+      const text = await readBounded(res.body, MAX_ERROR_BODY);
+      const premia = headerText((res.headers as Record<string, string | string[] | undefined>)[MARKER_HEADER]);
+      this.debug(`  is the API under /v1? GET ${path}${withKey ? '' : ' (no X-API-Key)'} → ${res.statusCode}${premia ? `, premia ${premia}` : ''}`);
+      return { status: res.statusCode, premia, text };
+    } catch (e) {
+      this.debug(`  is the API under /v1? GET ${path} failed (${errorCodeOf(e)})`);
+      return null;
     }
   }
 

@@ -37,7 +37,7 @@ import type {
 import type { IsoDate, Period } from '../../domain/period.js';
 import { PremiaError } from '../../domain/errors.js';
 import { maskKey, notSupported, remoteError, type RouteInfo } from './errors.js';
-import { HttpClient, type Call, type HttpOptions, type RawAnswer } from './http.js';
+import { HttpClient, PROBE_ID, type Call, type HttpOptions, type RawAnswer } from './http.js';
 
 export { parseBaseUrl } from './http.js';
 
@@ -50,8 +50,6 @@ export function openRemoteBackend(options: RemoteBackendOptions): RemoteBackend 
   return new RemoteBackend(options);
 }
 
-/** A placeholder id that no service has: used to prove a key works on a server without /whoami. */
-const PROBE_ID = '00000000-0000-4000-8000-000000000000';
 
 const seg = (s: string) => encodeURIComponent(s);
 
@@ -126,7 +124,7 @@ export class RemoteBackend implements Backend {
     } else if (who.status === 401) {
       throw this.http.failure({ method: 'GET', path: '/whoami', route: whoamiRoute }, who, who.text);
     } else if (who.premia && (who.status === 404 || who.status === 405)) {
-      throw wrongUrl(this.options.baseUrl, `it is a premia service (X-Premia-Version ${who.premia}), but it has no GET ${this.path('/whoami')}`, who);
+      throw (await this.http.missingVersionHint()) ?? wrongUrl(this.options.baseUrl, `it is a premia service (X-Premia-Version ${who.premia}), but it has no GET ${this.path('/whoami')}`, who);
     } else if (who.status >= 300 && who.status < 400) {
       throw this.http.failure({ method: 'GET', path: '/whoami', route: whoamiRoute }, who, who.text);
     } else if (who.status >= 500 && who.status !== 501) {
@@ -153,7 +151,7 @@ export class RemoteBackend implements Backend {
     }
     const without = await this.http.probe({ ...call, noKey: true });
     if (without.status === 401) return; // the API checks keys here, and it took ours
-    throw wrongUrl(
+    throw (await this.http.missingVersionHint()) ?? wrongUrl(
       this.options.baseUrl,
       `GET ${this.path(`/collections/${PROBE_ID}`)} answered HTTP ${withKey.status}${withKey.contentType ? ` with ${withKey.contentType}` : ''} with the API key and HTTP ${without.status} without one, ` +
         'where a service implementing the spec answers 401 to a request without a key',

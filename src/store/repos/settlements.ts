@@ -18,7 +18,7 @@ export interface SettlementRow {
   collections_fee: number;
   total_fees: number;
   vat: number;
-  net_amount: number;
+  period_net: number;
   collections_count: number;
   payment_date: string;
   payment_reference: string;
@@ -29,6 +29,14 @@ export interface SettlementRow {
   paid_reference: string | null;
   disputed_on: string | null;
   dispute_reason: string | null;
+  previously_paid: number;
+  supersedes_id: number | null;
+}
+
+/** A statement with the numbers of the statements it replaces and that replaced it. */
+export interface SettlementView extends SettlementRow {
+  supersedes_number: string | null;
+  superseded_by_number: string | null;
 }
 export type NewSettlementRow = Omit<SettlementsTable, 'id'>;
 export type NewSettlementEvent = Omit<SettlementEventsTable, 'id'>;
@@ -76,17 +84,23 @@ export async function insertSettlement(db: Q, row: NewSettlementRow): Promise<nu
   return Number(result.insertId);
 }
 
-export async function findSettlementById(db: Q, clientId: number, id: number): Promise<SettlementRow | undefined> {
-  return db.selectFrom('settlements').selectAll().where('client_id', '=', clientId).where('id', '=', id).executeTakeFirst();
-}
-
-export async function findSettlementByNumber(db: Q, clientId: number, settlementNumber: string): Promise<SettlementRow | undefined> {
+/** Statements with the numbers of the statements they replace and that replaced them. */
+function views(db: Q) {
   return db
     .selectFrom('settlements')
-    .selectAll()
-    .where('client_id', '=', clientId)
-    .where('settlement_number', '=', settlementNumber)
-    .executeTakeFirst();
+    .selectAll('settlements')
+    .select((eb) => [
+      eb.selectFrom('settlements as older').select('older.settlement_number').whereRef('older.id', '=', 'settlements.supersedes_id').as('supersedes_number'),
+      eb.selectFrom('settlements as newer').select('newer.settlement_number').whereRef('newer.supersedes_id', '=', 'settlements.id').limit(1).as('superseded_by_number'),
+    ]);
+}
+
+export async function findSettlementById(db: Q, clientId: number, id: number): Promise<SettlementView | undefined> {
+  return views(db).where('settlements.client_id', '=', clientId).where('settlements.id', '=', id).executeTakeFirst();
+}
+
+export async function findSettlementByNumber(db: Q, clientId: number, settlementNumber: string): Promise<SettlementView | undefined> {
+  return views(db).where('settlements.client_id', '=', clientId).where('settlements.settlement_number', '=', settlementNumber).executeTakeFirst();
 }
 
 /** Newest first (creation order). */
@@ -94,11 +108,39 @@ export async function listSettlements(
   db: Q,
   clientId: number,
   q: { status?: string; period?: string },
-): Promise<SettlementRow[]> {
-  let query = db.selectFrom('settlements').selectAll().where('client_id', '=', clientId);
-  if (q.status !== undefined) query = query.where('status', '=', q.status as SettlementRow['status']);
-  if (q.period !== undefined) query = query.where('period_month', '=', q.period);
-  return query.orderBy('id', 'desc').execute();
+): Promise<SettlementView[]> {
+  let query = views(db).where('settlements.client_id', '=', clientId);
+  if (q.status !== undefined) query = query.where('settlements.status', '=', q.status as SettlementRow['status']);
+  if (q.period !== undefined) query = query.where('settlements.period_month', '=', q.period);
+  return query.orderBy('settlements.id', 'desc').execute();
+}
+
+/** The period's newest statement (the one a regenerated statement replaces), if any. */
+export async function latestSettlement(db: Q, clientId: number, period: string): Promise<SettlementRow | undefined> {
+  return db
+    .selectFrom('settlements')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .where('period_month', '=', period)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/**
+ * What the period's statements were paid so far (integer cents): the amount due of every
+ * statement marked paid (disputed afterwards or not), i.e. period_net − previously_paid of each.
+ * A negative amount due that was paid is money the client paid back.
+ */
+export async function paidForPeriod(db: Q, clientId: number, period: string): Promise<number> {
+  const row = await db
+    .selectFrom('settlements')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(eb('period_net', '-', eb.ref('previously_paid'))), eb.lit(0)).as('paid'))
+    .where('client_id', '=', clientId)
+    .where('period_month', '=', period)
+    .where('paid_on', 'is not', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.paid);
 }
 
 export async function updateSettlement(

@@ -26,6 +26,7 @@ export default async function advance({ opts, ui, backend }: CommandEnv): Promis
   let result;
   try {
     result = await b.advanceClock(target, {
+      onWait: (h) => progress.update(`Waiting for another clock advance (${h.from} to ${h.to}, process ${h.pid}) to finish…`),
       onDay: (day, index, total) => {
         collected += day.collected;
         progress.update(`Day ${index} of ${total} (${day.date}): ${count(day.attempts)} attempts, ${money(collected)} collected so far`);

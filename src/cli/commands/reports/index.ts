@@ -12,5 +12,6 @@ export function registerReports(program: Command, ctx: CliContext, state: RunSta
     .requiredOption('--period <YYYY-MM>', 'the period to report')
     .addOption(new Option('--format <format>', 'csv (default) or json').choices(['csv', 'json']))
     .option('-o, --output <file>', 'write to this file (or into this directory) atomically, instead of stdout')
+    .option('--require-closed', 'refuse (exit 6, nothing written) unless the period has closed: for cron')
     .action(lazyAction(ctx, state, () => import('./collections.js')));
 }

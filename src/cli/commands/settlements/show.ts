@@ -4,8 +4,13 @@ import { count, money } from '../../output/format.js';
 import type { Ui } from '../../output/ui.js';
 
 export function showSettlement(ui: Ui, s: Settlement): void {
+  // A regenerated statement: the period's net, less what was already paid for the period, is due.
+  const regenerated = (s.previously_paid ?? 0) !== 0 || s.supersedes != null;
+  const periodNet = s.net_amount + (s.previously_paid ?? 0);
   // Money right-aligned so the statement reads as a sum.
-  const width = Math.max(...[s.total_collections, s.distribution_fee, s.collections_fee, s.total_fees, s.vat, s.net_amount].map((c) => money(c).length));
+  const width = Math.max(
+    ...[s.total_collections, s.distribution_fee, s.collections_fee, s.total_fees, s.vat, s.net_amount, ...(regenerated ? [periodNet, s.previously_paid] : [])].map((c) => money(c).length),
+  );
   const m = (cents: number) => money(cents).padStart(width);
   const pairs: Array<[string, string | number | null]> = [
     ['settlement_number', s.settlement_number],
@@ -19,6 +24,12 @@ export function showSettlement(ui: Ui, s: Settlement): void {
     ['collections_fee', m(s.collections_fee)],
     ['total_fees', m(s.total_fees)],
     ['vat', m(s.vat)],
+    ...(regenerated
+      ? ([
+          ['period_net', m(periodNet)],
+          ['previously_paid', m(s.previously_paid)],
+        ] as Array<[string, string]>)
+      : []),
     ['net_amount', m(s.net_amount)],
     ['payment_date', s.payment_date],
     ['payment_reference', s.payment_reference],
@@ -26,6 +37,8 @@ export function showSettlement(ui: Ui, s: Settlement): void {
   ];
   if (s.paid_on != null) pairs.push(['paid_on', s.paid_on], ['paid_reference', s.paid_reference]);
   if (s.disputed_on != null) pairs.push(['disputed_on', s.disputed_on], ['dispute_reason', s.dispute_reason]);
+  if (s.supersedes != null) pairs.push(['supersedes', s.supersedes]);
+  if (s.superseded_by != null) pairs.push(['superseded_by', s.superseded_by]);
   ui.keyValues(pairs);
 }
 

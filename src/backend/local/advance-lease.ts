@@ -1,0 +1,160 @@
+/**
+ * One clock advance at a time per store. Each day of an advance is its own transaction (crash
+ * safety), so two advances started together used to take turns day by day: both claimed the
+ * whole range from the same stale start date, and together they lived fewer days than asked.
+ *
+ * An advance now holds a lease (the meta row `advance_lease`) from the transaction that reads
+ * its start date and resolves its target until it ends. Another advance waits for the lease and
+ * then starts where the first one stopped, as if the two had been run one after the other: their
+ * ranges never overlap and each reports the days it lived itself.
+ *
+ * A lease whose holder is gone is taken over: its process is no longer alive on this host (a
+ * kill -9 in the middle of an advance), it was held by this process by an advance that is no
+ * longer running, or it has not been renewed (each day renews it) for LEASE_STALE_MS (a holder on
+ * another host, which cannot be probed). Timestamps are the wall clock's, not the virtual one's:
+ * they measure how long a process has been silent.
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { PremiaError } from '../../domain/errors.js';
+import type { IsoDate } from '../../domain/period.js';
+import type { StatementCache } from '../../store/sqlite-dialect.js';
+import type { Store } from '../../store/store.js';
+
+export const LEASE_KEY = 'advance_lease';
+/** A lease not renewed for this long is abandoned (a day of a million policies takes seconds). */
+export const LEASE_STALE_MS = 10 * 60_000;
+const POLL_FIRST_MS = 25;
+const POLL_MAX_MS = 500;
+
+export interface AdvanceLease {
+  token: string;
+  /** This process (its random token tells it from a later process given the same pid). */
+  process: string;
+  host: string;
+  pid: number;
+  from: IsoDate;
+  to: IsoDate;
+  started_at: number;
+  renewed_at: number;
+}
+
+/** Who holds the lease, as the waiting side is told. */
+export interface LeaseHolder {
+  from: IsoDate;
+  to: IsoDate;
+  host: string;
+  pid: number;
+  since: string;
+}
+
+const PROCESS_TOKEN = randomBytes(12).toString('hex');
+const HOST = hostname();
+/** The leases this process's advances hold right now. */
+const running = new Set<string>();
+
+function processIsAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function readLease(statements: StatementCache): AdvanceLease | null {
+  const row = statements.get('select value from meta where key = ?').get(LEASE_KEY) as { value: string } | undefined;
+  if (!row) return null;
+  try {
+    return JSON.parse(row.value) as AdvanceLease;
+  } catch {
+    return null; // unreadable: treated as free
+  }
+}
+
+function writeLease(statements: StatementCache, lease: AdvanceLease): void {
+  statements.get('insert into meta (key, value) values (?, ?) on conflict (key) do update set value = excluded.value').run(LEASE_KEY, JSON.stringify(lease));
+}
+
+/** Whether the holder of `lease` is gone, so that another advance may take it over. */
+export function leaseAbandoned(lease: AdvanceLease, now: number, isAlive: (pid: number) => boolean = processIsAlive): boolean {
+  if (now - lease.renewed_at > LEASE_STALE_MS) return true;
+  if (lease.host !== HOST) return false;
+  if (lease.process === PROCESS_TOKEN) return !running.has(lease.token);
+  if (lease.pid === process.pid) return true; // our pid, another process token: the pid was reused
+  return !isAlive(lease.pid);
+}
+
+/**
+ * Wait until no other advance holds the lease, then, in one write transaction, read the clock,
+ * resolve the target from it and take the lease. `resolve` may throw (nothing is then taken).
+ */
+export async function acquireLease(
+  store: Store,
+  resolve: (today: IsoDate) => IsoDate,
+  onWait?: (holder: LeaseHolder) => void,
+): Promise<AdvanceLease> {
+  const token = randomBytes(12).toString('hex');
+  let told = false;
+  for (let wait = POLL_FIRST_MS; ; wait = Math.min(POLL_MAX_MS, wait * 2)) {
+    const outcome = await store.withConnection(async (raw, statements) => {
+      raw.exec('begin immediate');
+      try {
+        const now = Date.now();
+        const held = readLease(statements);
+        if (held !== null && !leaseAbandoned(held, now)) {
+          raw.exec('commit');
+          return held;
+        }
+        const today = (statements.get("select value from meta where key = 'clock_date'").get() as { value: string }).value;
+        const lease: AdvanceLease = { token, process: PROCESS_TOKEN, host: HOST, pid: process.pid, from: today, to: resolve(today), started_at: now, renewed_at: now };
+        writeLease(statements, lease);
+        raw.exec('commit');
+        running.add(token);
+        return lease;
+      } catch (e) {
+        if (raw.inTransaction) raw.exec('rollback');
+        throw e;
+      }
+    });
+    if (outcome.token === token) return outcome;
+    if (!told) {
+      told = true;
+      onWait?.({ from: outcome.from, to: outcome.to, host: outcome.host, pid: outcome.pid, since: new Date(outcome.started_at).toISOString() });
+    }
+    await new Promise((r) => setTimeout(r, wait));
+  }
+}
+
+/**
+ * Inside a day's transaction: check that the lease is still this advance's (else it was taken
+ * over as abandoned, and this advance must stop) and renew it.
+ */
+export function renewLease(statements: StatementCache, lease: AdvanceLease): void {
+  const current = readLease(statements);
+  if (current?.token !== lease.token) {
+    throw new PremiaError(
+      'CONFLICT',
+      `This clock advance (from ${lease.from} to ${lease.to}) stopped: another advance took the store over, judging this one abandoned ` +
+        `(it had not renewed its lease for ${LEASE_STALE_MS / 60_000} minutes). The store is at the end of the last whole day; check 'premia clock'.`,
+    );
+  }
+  lease.renewed_at = Date.now();
+  writeLease(statements, lease);
+}
+
+/** Give the lease back (when it is still this advance's). */
+export async function releaseLease(store: Store, lease: AdvanceLease): Promise<void> {
+  running.delete(lease.token);
+  await store.withConnection(async (raw, statements) => {
+    raw.exec('begin immediate');
+    try {
+      if (readLease(statements)?.token === lease.token) statements.get('delete from meta where key = ?').run(LEASE_KEY);
+      raw.exec('commit');
+    } catch (e) {
+      if (raw.inTransaction) raw.exec('rollback');
+      throw e;
+    }
+  });
+}

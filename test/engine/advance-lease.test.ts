@@ -1,0 +1,97 @@
+/**
+ * One clock advance at a time per store (issue 10, item 17): a second advance started while one
+ * runs waits for it and starts where it stopped, so the two report ranges that meet and never
+ * overlap, and together live every day they were asked for. Two backends on one store file are
+ * two connections, as two processes are.
+ */
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LocalBackend } from '../../src/backend/local/index.js';
+import { leaseAbandoned, LEASE_STALE_MS, type AdvanceLease } from '../../src/backend/local/advance-lease.js';
+import type { AdvanceResult } from '../../src/backend/types.js';
+import { tempDir } from '../helpers/cli.js';
+import { localBackend, textUpload } from '../helpers/local.js';
+
+const POLICIES = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nK1,E1,P-1,LIFE,50.00\nK2,E2,P-2,LIFE,30.00\n';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+async function twoBackends(): Promise<[LocalBackend, LocalBackend]> {
+  const { dir, cleanup } = tempDir('premia-lease-');
+  cleanups.push(cleanup);
+  const path = join(dir, 'premia.db');
+  const a = await localBackend({ path, seed: 1 });
+  await a.setClock('2026-10-31');
+  await a.importPolicies(textUpload('p.csv', POLICIES));
+  await a.executeCollections({ period_month: '2026-11' });
+  const b = await localBackend({ path });
+  cleanups.push(() => a.close(), () => b.close());
+  return [a, b];
+}
+
+const range = (r: AdvanceResult) => ({ from: r.from, to: r.to, days: r.days.map((d) => d.date) });
+
+describe('two clock advances on one store', () => {
+  it('the second, started while the first runs, waits and starts where the first stopped', async () => {
+    const [a, b] = await twoBackends();
+    let second: Promise<AdvanceResult> | undefined;
+    const waits: unknown[] = [];
+    const first = await a.advanceClock(
+      { days: 6 },
+      {
+        onDay: (_day, index) => {
+          // Two days in, another connection asks for three more days.
+          if (index === 2) second = b.advanceClock({ days: 3 }, { onWait: (holder) => waits.push(holder) });
+        },
+      },
+    );
+    const later = await second!;
+    expect(range(first)).toEqual({
+      from: '2026-10-31',
+      to: '2026-11-06',
+      days: ['2026-11-01', '2026-11-02', '2026-11-03', '2026-11-04', '2026-11-05', '2026-11-06'],
+    });
+    expect(range(later)).toEqual({ from: '2026-11-06', to: '2026-11-09', days: ['2026-11-07', '2026-11-08', '2026-11-09'] });
+    expect(waits).toEqual([{ from: '2026-10-31', to: '2026-11-06', host: expect.any(String), pid: process.pid, since: expect.any(String) }]);
+    expect((await a.getClock()).date).toBe('2026-11-09');
+    expect(await a.store.db.selectFrom('meta').select('key').where('key', '=', 'advance_lease').execute()).toEqual([]);
+  });
+
+  it('a target refused for the clock it finds after waiting is refused then (and the lease stays free)', async () => {
+    const [a, b] = await twoBackends();
+    let second: Promise<unknown> | undefined;
+    await a.advanceClock({ to: '2026-11-10' }, { onDay: (_d, i) => void (i === 1 && (second = b.advanceClock({ to: '2026-11-05' }).catch((e) => e))) });
+    expect(await second).toMatchObject({ code: 'CLOCK_BACKWARDS', message: 'The clock is at 2026-11-10; it only moves forward, so it cannot go back to 2026-11-05.' });
+    expect(range(await b.advanceClock({ days: 1 }))).toEqual({ from: '2026-11-10', to: '2026-11-11', days: ['2026-11-11'] });
+  });
+});
+
+describe('an abandoned lease is taken over', () => {
+  const lease = (over: Partial<AdvanceLease>): AdvanceLease => ({
+    token: 't',
+    process: 'another-process',
+    host: 'elsewhere',
+    pid: 4242,
+    from: '2026-11-01',
+    to: '2026-11-30',
+    started_at: 0,
+    renewed_at: 1_000_000,
+    ...over,
+  });
+  const now = 1_000_000 + 1000;
+
+  it('when its holder on this host is dead, or it was not renewed for ten minutes', async () => {
+    const { hostname } = await import('node:os');
+    const here = hostname();
+    expect(leaseAbandoned(lease({ host: here }), now, () => false)).toBe(true);
+    expect(leaseAbandoned(lease({ host: here }), now, () => true)).toBe(false);
+    // Our own pid under another process token: the pid was reused by this process.
+    expect(leaseAbandoned(lease({ host: here, pid: process.pid }), now, () => true)).toBe(true);
+    // Another host cannot be probed: only silence tells.
+    expect(leaseAbandoned(lease({}), now, () => false)).toBe(false);
+    expect(leaseAbandoned(lease({}), 1_000_000 + LEASE_STALE_MS + 1, () => true)).toBe(true);
+  });
+});
