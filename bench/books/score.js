@@ -4,7 +4,8 @@
  * on the fixture book, per family and overall, for each strategy, against the oracle.
  *
  *   node bench/books/score.js [--seeds 1,2,3,4,5] [--customers 1200] [--periods 2026-11,2026-12]
- *                             [--starts prev,1,10,20] [--no-fixture] [--json FILE] [--keep DIR]
+ *                             [--starts prev,1,10,20] [--no-fixture] [--no-simulate]
+ *                             [--new-accounts-in-period] [--json FILE] [--keep DIR]
  *
  * Each run goes through premia's own commands on a fresh store (in this process, through the
  * built CLI in dist/: `npm run build` first): `clock set`, `policies import`, `bank import`, then,
@@ -26,7 +27,7 @@ import { dirname, join, resolve } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { addMonths, dayFrom, daysInMonth, isoOf, parsePeriod } from './calendar.js';
+import { addMonths, dayFrom, dayOf, daysInMonth, isoOf, parsePeriod } from './calendar.js';
 import { FAMILIES, generateBook, writeBook } from './generate.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -104,7 +105,7 @@ function addTotals(a, b) {
  * family. Returns {runs: [{start, strategy, families: {name: totals}, overall: totals}]} with
  * money in cents. `keepDir` keeps each run's store there (for `collections explain`).
  */
-export async function scoreBook({ cli, policiesFile, bankFile, familyOf, period, starts = STARTS, strategies = STRATEGIES, workDir, keepDir, log = () => {} }) {
+export async function scoreBook({ cli, policiesFile, bankFile, familyOf, period, starts = STARTS, strategies = STRATEGIES, oracleNext = true, workDir, keepDir, log = () => {} }) {
   if (!strategies.includes('oracle')) throw new Error('the oracle run is the yardstick: strategies must include oracle');
   mkdirSync(workDir, { recursive: true });
   const template = join(workDir, 'template.db');
@@ -113,14 +114,19 @@ export async function scoreBook({ cli, policiesFile, bankFile, familyOf, period,
   await premia(cli, template, ['policies', 'import', policiesFile]);
   if (bankFile) await premia(cli, template, ['bank', 'import', bankFile]);
   const runs = [];
+  // oracle_next: the oracle queued a day later, so that its first debit falls on the first day
+  // a planned debit of smart or naive can (planning is a day ahead; the oracle takes on the day).
+  const labels = oracleNext ? [...strategies, 'oracle_next'] : strategies;
   for (const start of starts) {
     const perStrategy = new Map();
-    for (const strategy of strategies) {
+    for (const label of labels) {
       const t0 = Date.now();
-      const db = join(keepDir ?? workDir, `${period}-${start}-${strategy}.db`);
+      const strategy = label === 'oracle_next' ? 'oracle' : label;
+      const db = join(keepDir ?? workDir, `${period}-${start}-${label}.db`);
       rmSync(db, { force: true });
       copyFileSync(template, db);
-      await premia(cli, db, ['clock', 'set', startDate(period, start)]);
+      const clock = label === 'oracle_next' ? isoOf(dayOf(startDate(period, start)) + 1) : startDate(period, start);
+      await premia(cli, db, ['clock', 'set', clock]);
       await premia(cli, db, ['collections', 'execute', '--period', period, '--strategy', strategy]);
       await premia(cli, db, ['clock', 'advance', '--to', periodEnd(period)]);
       const report = JSON.parse(await premia(cli, db, ['reports', 'collections', '--period', period, '--format', 'json']));
@@ -147,11 +153,11 @@ export async function scoreBook({ cli, policiesFile, bankFile, familyOf, period,
           blocked: f.blocked,
         };
       });
-      perStrategy.set(strategy, policies);
-      log(`  ${period} start ${start.padEnd(4)} ${strategy.padEnd(6)} ${policies.length} policies, ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      perStrategy.set(label, policies);
+      log(`  ${period} start ${start.padEnd(4)} ${label.padEnd(11)} ${policies.length} policies, ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     }
     const oracleCollected = new Map(perStrategy.get('oracle').map((p) => [p.policy, p.collected]));
-    for (const strategy of strategies) {
+    for (const strategy of labels) {
       const families = {};
       const overall = emptyTotals();
       for (const p of perStrategy.get(strategy)) {
@@ -184,10 +190,11 @@ function ratio(a, b) {
 }
 
 /** Derived figures of a totals record against the oracle's. */
-export function figures(t, oracle) {
+export function figures(t, oracle, oracleNext) {
   return {
     ...t,
     ratio_to_oracle: ratio(t.collected, oracle.collected),
+    ratio_to_oracle_next: oracleNext ? ratio(t.collected, oracleNext.collected) : null,
     collection_rate: ratio(t.collected, t.due),
     failed_per_policy: ratio(t.failed, t.policies),
     debits_per_policy: ratio(t.attempts, t.policies),
@@ -223,7 +230,7 @@ export function summarise(books) {
           .map(([name, m]) => ({ book: name, ratio: ratio(m.get(strategy).collected, m.get('oracle').collected) }))
           .filter((x) => x.ratio !== null)
           .sort((a, b) => a.ratio - b.ratio)[0] ?? null;
-        strategies[strategy] = { ...figures(t, oracle), worst_book: worst };
+        strategies[strategy] = { ...figures(t, oracle, g.pooled.get('oracle_next')), worst_book: worst };
       }
       groups[group] = strategies;
     }
@@ -256,16 +263,17 @@ export function markdown(summary, { simulate } = {}) {
     if (scen.length === 0) continue;
     const label = kind === 'books' ? 'Books' : kind === 'fixture' ? 'Fixture' : 'Fixture, generated only';
     lines.push(titles[kind], '');
-    lines.push('| period | start | policies | oracle collected | smart / oracle | worst book | naive / oracle | smart failed / policy | smart debits / policy | smart zero-attempt (oracle collected) | naive failed / policy |');
-    lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
+    lines.push('| period | start | policies | oracle collected | smart / oracle | worst book | smart / oracle_next | naive / oracle | smart failed / policy | smart debits / policy | smart zero-attempt (oracle collected) | naive failed / policy |');
+    lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const s of scen) {
       const o = s.groups.overall;
-      lines.push(`| ${s.period} | ${startLabel(s.start)} | ${o.smart.policies} | ${rands(o.oracle.collected)} | ${pct(o.smart.ratio_to_oracle)} | ${pct(o.smart.worst_book?.ratio)} | ${pct(o.naive?.ratio_to_oracle)} | ${num2(o.smart.failed_per_policy)} | ${num2(o.smart.debits_per_policy)} | ${o.smart.zero_attempts} (${o.smart.zero_attempts_collectible}) | ${num2(o.naive?.failed_per_policy)} |`);
+      lines.push(`| ${s.period} | ${startLabel(s.start)} | ${o.smart.policies} | ${rands(o.oracle.collected)} | ${pct(o.smart.ratio_to_oracle)} | ${pct(o.smart.worst_book?.ratio)} | ${pct(o.smart.ratio_to_oracle_next)} | ${pct(o.naive?.ratio_to_oracle)} | ${num2(o.smart.failed_per_policy)} | ${num2(o.smart.debits_per_policy)} | ${o.smart.zero_attempts} (${o.smart.zero_attempts_collectible}) | ${num2(o.naive?.failed_per_policy)} |`);
     }
     lines.push('');
     const present = families.filter((f) => scen.some((s) => s.groups[f]));
     for (const [title, strategy, field] of [
       ['smart / oracle (worst book in brackets)', 'smart', 'ratio'],
+      ['smart / oracle_next (the oracle queued a day later: first debit on smart\'s first debit day)', 'smart', 'ratio_next'],
       ['naive / oracle', 'naive', 'ratio'],
       ['smart failed attempts per policy', 'smart', 'failed_per_policy'],
       ['smart debits per policy', 'smart', 'debits_per_policy'],
@@ -282,6 +290,7 @@ export function markdown(summary, { simulate } = {}) {
           const g = s.groups[f]?.[strategy];
           if (!g) return '–';
           if (field === 'ratio') return strategy === 'smart' ? `${pct(g.ratio_to_oracle)} (${pct(g.worst_book?.ratio)})` : pct(g.ratio_to_oracle);
+          if (field === 'ratio_next') return pct(g.ratio_to_oracle_next);
           if (field === 'zero') return `${g.zero_attempts} (${g.zero_attempts_collectible})`;
           return num2(g[field]);
         });
@@ -352,6 +361,7 @@ async function main() {
         starts: { type: 'string', default: STARTS.join(',') },
         'no-fixture': { type: 'boolean', default: false },
         'no-simulate': { type: 'boolean', default: false },
+        'new-accounts-in-period': { type: 'boolean', default: false },
         json: { type: 'string', default: join(ROOT, 'bench', '.data', 'books', 'results.json') },
         keep: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -388,7 +398,7 @@ async function main() {
       for (const period of periods) {
         const name = `seed ${seed}`;
         const dir = join(values.keep ? resolve(values.keep) : work, `seed${seed}-${period}`);
-        const book = generateBook({ seed, period, customers });
+        const book = generateBook({ seed, period, customers, newAccountsInPeriod: values['new-accounts-in-period'] });
         const files = writeBook(book, dir);
         const families = readFamilies(files.families);
         log(`${name} ${period}: ${book.meta.customers} customers, ${book.meta.policies} policies, ${book.meta.bank_rows} bank rows`);
@@ -431,7 +441,7 @@ async function main() {
     const summary = summarise(books);
     process.stdout.write(markdown(summary, { simulate }) + '\n');
     const json = {
-      options: { seeds, customers, periods, starts },
+      options: { seeds, customers, periods, starts, new_accounts_in_period: values['new-accounts-in-period'] },
       money: 'cents',
       elapsed_s: Math.round((Date.now() - t0) / 100) / 10,
       summary: summary.map((s) => ({ ...s })),
