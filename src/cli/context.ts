@@ -49,6 +49,8 @@ export interface Prompter {
   /** A masked answer (API keys). */
   password(message: string): Promise<string>;
   input(message: string): Promise<string>;
+  /** A yes/no question; the default answer (Enter) is no. */
+  confirm(message: string): Promise<boolean>;
 }
 
 /** Where commands go: resolved from flags, environment and the saved profiles, without opening anything. */
@@ -433,6 +435,10 @@ function inquirerPrompter(init: ContextInit): Prompter {
     async input(message) {
       const { input } = await import('@inquirer/prompts');
       return input({ message }, context);
+    },
+    async confirm(message) {
+      const { confirm } = await import('@inquirer/prompts');
+      return confirm({ message, default: false }, context);
     },
   };
 }

@@ -7,11 +7,13 @@
  */
 import type {
   AdvanceOptions,
+  AdvancePreview,
   AdvanceResult,
   AdvanceTarget,
   Backend,
   BankAccountView,
   BankImportResult,
+  CancellationPreview,
   ClockState,
   Collection,
   CollectionListQuery,
@@ -31,6 +33,7 @@ import type {
   ReportFormat,
   Settlement,
   SettlementListQuery,
+  SettlementPreview,
   Target,
   Upload,
 } from '../types.js';
@@ -202,6 +205,16 @@ export class RemoteBackend implements Backend {
     });
   }
 
+  async previewCancellation(ref: string): Promise<CancellationPreview> {
+    // Under a spec path: never sent to another server, which could read 'cancel-preview' its own way.
+    await this.requirePremia('cancellation previews (GET /policies/{id}/cancel-preview)');
+    return this.json({
+      method: 'GET',
+      path: `/policies/${seg(ref)}/cancel-preview`,
+      route: EXT('cancellation previews (GET /policies/{id}/cancel-preview)', { item: { noun: 'policy', value: ref } }),
+    });
+  }
+
   getPolicy(ref: string): Promise<PolicyDetail> {
     return this.json({ method: 'GET', path: `/policies/${seg(ref)}`, route: EXT('reading a policy (GET /policies/{id})') });
   }
@@ -235,6 +248,15 @@ export class RemoteBackend implements Backend {
     // One answer for the whole advance: report its days afterwards.
     result.days.forEach((day, i) => options?.onDay?.(day, i + 1, result.days.length));
     return result;
+  }
+
+  previewAdvance(target: AdvanceTarget): Promise<AdvancePreview> {
+    return this.json({
+      method: 'GET',
+      path: '/clock/preview',
+      query: { days: target.days, to: target.to, to_month_end: target.to_month_end },
+      route: EXT('advance previews (GET /clock/preview)', { idless: true }),
+    });
   }
 
   seedBank(seed: number): Promise<ClockState> {
@@ -323,6 +345,16 @@ export class RemoteBackend implements Backend {
       path: '/settlements',
       json: { period_month: period },
       route: SPEC('settlements (POST /settlements)', { verify: `Check whether a settlement for ${period} exists at the service` }),
+    });
+  }
+
+  async previewSettlement(period: Period): Promise<SettlementPreview> {
+    await this.requirePremia('settlement previews (GET /settlements/preview)');
+    return this.json({
+      method: 'GET',
+      path: '/settlements/preview',
+      query: { period_month: period },
+      route: EXT('settlement previews (GET /settlements/preview)', { idless: true }),
     });
   }
 
