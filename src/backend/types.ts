@@ -152,6 +152,8 @@ export interface ImportProgress {
 
 export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
+  /** Ctrl-C: stop reading, roll the import back whole, and fail with CANCELLED. */
+  signal?: AbortSignal;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -191,6 +193,11 @@ export interface AdvanceResult {
 export interface AdvanceOptions {
   /** Called after each day has been committed. */
   onDay?: (day: DaySummary, index: number, total: number) => void;
+  /**
+   * Ctrl-C: local mode finishes the day being committed, lives no further day and returns the
+   * days lived; remote mode stops waiting for the service (which may still finish the work).
+   */
+  signal?: AbortSignal;
 }
 
 /** Debits already submitted to the bank for days ahead (collections the engine would still debit). */

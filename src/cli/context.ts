@@ -18,7 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { EventEmitter } from 'node:events';
+import { EventEmitter } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
 import type { Backend, Mode, SettingView } from '../backend/types.js';
 import { PremiaError, usageError, validationError } from '../domain/errors.js';
@@ -126,6 +126,11 @@ export interface CliContext {
   /** Wall clock (a new store's clock starts at its UTC date). */
   now: () => Date;
   prompter: Prompter;
+  /**
+   * Where SIGINT (Ctrl-C) arrives: the process in the binary; a bare emitter elsewhere, so an
+   * in-process run never touches the host's signal handlers (tests emit 'SIGINT' on it).
+   */
+  signals: EventEmitter;
   /** Where these global options point (memoised: one resolution per invocation). */
   target: (globals: GlobalOptions) => Promise<ResolvedTarget>;
   /** The backend for these global options, created on first use and reused. */
@@ -148,6 +153,7 @@ export interface ContextInit {
   cwd?: string;
   now?: () => Date;
   prompter?: Prompter;
+  signals?: EventEmitter;
   remoteTuning?: RemoteTuning;
 }
 
@@ -175,6 +181,7 @@ export function createContext(init: ContextInit): CliContext {
     cwd,
     now,
     prompter: init.prompter ?? inquirerPrompter(init),
+    signals: init.signals ?? new EventEmitter(),
     target(globals) {
       resolved ??= resolveTarget(ctx, globals);
       return resolved;

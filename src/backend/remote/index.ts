@@ -186,6 +186,7 @@ export class RemoteBackend implements Backend {
       method: 'POST',
       path: '/policies/import',
       upload: { file, onProgress: options?.onProgress },
+      signal: options?.signal,
       route: SPEC('the policy import (POST /policies/import)', {
         verify: `Check which policies of ${file.name} exist at the service (an import sent twice may be refused as duplicates or make every policy twice)`,
       }),
@@ -244,6 +245,7 @@ export class RemoteBackend implements Backend {
       path: '/clock/advance',
       json: target,
       route: EXT('advancing the virtual clock (POST /clock/advance)', { idless: true }),
+      signal: options?.signal,
     });
     // One answer for the whole advance: report its days afterwards.
     result.days.forEach((day, i) => options?.onDay?.(day, i + 1, result.days.length));
@@ -268,6 +270,7 @@ export class RemoteBackend implements Backend {
       method: 'POST',
       path: '/bank/import',
       upload: { file, onProgress: options?.onProgress },
+      signal: options?.signal,
       route: EXT('the simulated bank (POST /bank/import)', { idless: true }),
     });
   }

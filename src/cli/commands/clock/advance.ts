@@ -2,7 +2,8 @@ import type { AdvancePreview, AdvanceResult, AdvanceTarget, Backend, ClockState 
 import { advanceTargetDate, daysBetween, periodsClosedBetween } from '../../../domain/advance.js';
 import { PremiaError, usageError } from '../../../domain/errors.js';
 import { MAX_ADVANCE_DAYS, MIN_ADVANCE_DAYS, validateAdvanceRequest } from '../../../domain/requests.js';
-import { askOrCancel, confirmMode, needsYes, periodList } from '../../confirm.js';
+import { askOrCancel, confirmMode, needsYes, periodList, stopped } from '../../confirm.js';
+import { catchCtrlC } from '../../interrupt.js';
 import { count, money, plural } from '../../output/format.js';
 import { startProgress } from '../../output/progress.js';
 import type { Ui } from '../../output/ui.js';
@@ -10,7 +11,7 @@ import { advanceQuestion, plainAdvanceQuestion } from '../../questions.js';
 import type { CommandEnv } from '../action.js';
 
 export default async function advance(env: CommandEnv): Promise<number> {
-  const { opts, ui, backend } = env;
+  const { ctx, opts, ui, backend } = env;
   const given = ['days', 'to', 'toMonthEnd'].filter((k) => opts[k] !== undefined && opts[k] !== false);
   if (given.length !== 1) throw usageError('Say how far to advance with exactly one of --days N, --to YYYY-MM-DD or --to-month-end.');
   const raw: Record<string, unknown> = {};
@@ -33,18 +34,31 @@ export default async function advance(env: CommandEnv): Promise<number> {
   await confirmAdvance(env, b, target);
 
   const progress = await startProgress(ui, 'Advancing the clock…');
+  const remote = b.mode === 'remote';
+  const ctrlC = catchCtrlC(ctx, () => {
+    progress.stop();
+    ui.status(remote ? 'Ctrl-C: no longer waiting for the service.' : 'Ctrl-C: stopping after the day in progress (press Ctrl-C again to quit at once).');
+  });
   let collected = 0;
   let result: AdvanceResult;
   try {
     result = await b.advanceClock(target, {
+      signal: ctrlC.signal,
       onDay: (day, index, total) => {
         collected += day.collected;
         progress.update(`Day ${index} of ${total} (${day.date}): ${count(day.attempts)} attempts, ${money(collected)} collected so far`);
       },
     });
   } catch (e) {
+    if (ctrlC.signal.aborted && e instanceof PremiaError && e.code === 'CANCELLED') {
+      throw stopped(
+        "Stopped by Ctrl-C: premia stopped waiting for the service, which may still finish the advance; 'premia clock' shows the date it has reached.",
+      );
+    }
     progress.fail('Advancing the clock stopped; the store is at the end of the last whole day.');
     throw e;
+  } finally {
+    ctrlC.release();
   }
   progress.stop();
   if (ui.json) ui.printJson(result);
@@ -62,6 +76,15 @@ export default async function advance(env: CommandEnv): Promise<number> {
     );
   }
   const total = result.days.reduce((s, d) => s + d.collected, 0);
+  if (ctrlC.signal.aborted) {
+    const planned = daysBetween(result.from, advanceTargetDate(result.from, target));
+    const lived = result.days.length;
+    throw stopped(
+      lived === 0
+        ? `Stopped by Ctrl-C before the first day: no day lived; the clock is still at ${result.to}.`
+        : `Stopped by Ctrl-C after ${result.to}: ${lived} of ${plural(planned, 'day')} lived, ${money(total)} collected; the clock is at ${result.to}.`,
+    );
+  }
   if (!ui.json) ui.status(`Clock moved from ${result.from} to ${result.to}: ${plural(result.days.length, 'day')} lived, ${money(total)} collected.`);
   return 0;
 }
