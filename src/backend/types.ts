@@ -75,6 +75,18 @@ export interface PolicyPatch {
   status?: PolicyStatus;
 }
 
+/** What cancelling a policy would do, computed without changing anything. */
+export interface CancellationPreview {
+  policy_number: string;
+  customer_id: string;
+  status: PolicyStatus;
+  collection_amount: Cents;
+  /** Its collections in periods still open: each becomes CANCELLED (what was collected stays). */
+  open_collections: Array<{ period_month: Period; amount_due: Cents; amount_collected: Cents; status: string }>;
+  /** Debits already planned for them: withdrawn. */
+  planned_debits: PlannedDebits;
+}
+
 export interface PolicyListQuery {
   status?: PolicyStatus;
   limit?: number;
@@ -143,6 +155,8 @@ export interface ImportProgress {
 
 export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
+  /** Ctrl-C: stop reading, roll the import back whole, and fail with CANCELLED. */
+  signal?: AbortSignal;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -184,6 +198,48 @@ export interface AdvanceOptions {
   onDay?: (day: DaySummary, index: number, total: number) => void;
   /** Called once when another advance of the store is running and this one waits for it. */
   onWait?: (holder: { from: IsoDate; to: IsoDate; host: string; pid: number; since: string }) => void;
+  /**
+   * Ctrl-C: local mode finishes the day being committed, lives no further day and returns the
+   * days lived; remote mode stops waiting for the service (which may still finish the work).
+   */
+  signal?: AbortSignal;
+}
+
+/** Debits already submitted to the bank for days ahead (collections the engine would still debit). */
+export interface PlannedDebits {
+  count: number;
+  /** At most this much, each capped at what its collection still owes. */
+  amount: Cents;
+  first_date: IsoDate | null;
+  last_date: IsoDate | null;
+}
+
+/** A period an advance would close, with this client's collections in it as they stand now. */
+export interface PeriodClosing {
+  period_month: Period;
+  last_day: IsoDate;
+  /** Collections queued for the period. */
+  collections: number;
+  /** Not fully paid yet (UNPAID or PAID_PARTIAL): collected until the last day, then final. */
+  open: number;
+  /** Of those, with nothing collected yet (UNPAID). */
+  nothing_collected: number;
+  /** What the open ones still owe. */
+  amount_remaining: Cents;
+}
+
+/** What `clock advance` would do, computed without changing anything (`--dry-run`, confirmations). */
+export interface AdvancePreview {
+  from: IsoDate;
+  to: IsoDate;
+  /** Days that would be lived. */
+  days: number;
+  /** Whether a collections run exists: before the first one, `clock set` can still move the clock back. */
+  locked: boolean;
+  /** Periods whose last day would run, oldest first. */
+  periods_closed: PeriodClosing[];
+  /** Debits already planned for the days from the day after `from` to `to`. */
+  planned_debits: PlannedDebits;
 }
 
 export type AccountState = 'open' | 'closed' | 'frozen' | 'payment_stopped';
@@ -375,6 +431,9 @@ export const SETTLEMENT_EXPORT_COLUMNS = [
   'payment_reference',
 ] as const satisfies ReadonlyArray<keyof Settlement>;
 
+/** The statement `settlements create` would make now (nothing stored; it has no id yet). */
+export type SettlementPreview = Omit<Settlement, 'id' | 'created_at'>;
+
 export interface SettlementListQuery {
   status?: SettlementStatus;
   period_month?: Period;
@@ -405,12 +464,14 @@ export interface Backend {
   createPolicy(input: PolicyInput): Promise<Policy>;
   importPolicies(file: Upload, options?: ImportOptions): Promise<ImportResult>;
   updatePolicy(ref: string, patch: PolicyPatch): Promise<Policy>;
+  previewCancellation(ref: string): Promise<CancellationPreview>;
   getPolicy(ref: string): Promise<PolicyDetail>;
   listPolicies(query: PolicyListQuery): Promise<Page<Policy>>;
 
   getClock(): Promise<ClockState>;
   setClock(date: IsoDate): Promise<ClockState>;
   advanceClock(target: AdvanceTarget, options?: AdvanceOptions): Promise<AdvanceResult>;
+  previewAdvance(target: AdvanceTarget): Promise<AdvancePreview>;
   seedBank(seed: number): Promise<ClockState>;
   importBankTransactions(file: Upload, options?: ImportOptions): Promise<BankImportResult>;
   showBankAccount(customerId: string): Promise<BankAccountView>;
@@ -425,6 +486,7 @@ export interface Backend {
   collectionsReport(period: Period, format: ReportFormat): Promise<Download>;
 
   createSettlement(period: Period): Promise<Settlement>;
+  previewSettlement(period: Period): Promise<SettlementPreview>;
   getSettlement(ref: string): Promise<Settlement>;
   exportSettlement(ref: string, options?: { lines?: boolean }): Promise<Download>;
   listSettlements(query: SettlementListQuery): Promise<Page<Settlement>>;

@@ -12,6 +12,7 @@ export async function main(): Promise<void> {
     stdinIsTTY: process.stdin.isTTY === true,
     env: process.env,
     cwd: process.cwd(),
+    signals: process,
   });
   // A closed pipe (premia ... | head) is not an error worth a stack trace.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {

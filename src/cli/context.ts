@@ -18,7 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { EventEmitter } from 'node:events';
+import { EventEmitter } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
 import type { Backend, Mode, SettingView } from '../backend/types.js';
 import { PremiaError, usageError, validationError } from '../domain/errors.js';
@@ -49,6 +49,8 @@ export interface Prompter {
   /** A masked answer (API keys). */
   password(message: string): Promise<string>;
   input(message: string): Promise<string>;
+  /** A yes/no question; the default answer (Enter) is no. */
+  confirm(message: string): Promise<boolean>;
 }
 
 /** Where commands go: resolved from flags, environment and the saved profiles, without opening anything. */
@@ -126,6 +128,11 @@ export interface CliContext {
   /** Wall clock (a new store's clock starts at its UTC date). */
   now: () => Date;
   prompter: Prompter;
+  /**
+   * Where SIGINT (Ctrl-C) arrives: the process in the binary; a bare emitter elsewhere, so an
+   * in-process run never touches the host's signal handlers (tests emit 'SIGINT' on it).
+   */
+  signals: EventEmitter;
   /** Where these global options point (memoised: one resolution per invocation). */
   target: (globals: GlobalOptions) => Promise<ResolvedTarget>;
   /**
@@ -152,6 +159,7 @@ export interface ContextInit {
   cwd?: string;
   now?: () => Date;
   prompter?: Prompter;
+  signals?: EventEmitter;
   remoteTuning?: RemoteTuning;
 }
 
@@ -179,6 +187,7 @@ export function createContext(init: ContextInit): CliContext {
     cwd,
     now,
     prompter: init.prompter ?? inquirerPrompter(init),
+    signals: init.signals ?? new EventEmitter(),
     target(globals) {
       resolved ??= resolveTarget(ctx, globals);
       return resolved;
@@ -507,6 +516,10 @@ function inquirerPrompter(init: ContextInit): Prompter {
     async input(message) {
       const { input } = await import('@inquirer/prompts');
       return input({ message }, context);
+    },
+    async confirm(message) {
+      const { confirm } = await import('@inquirer/prompts');
+      return confirm({ message, default: false }, context);
     },
   };
 }

@@ -18,11 +18,13 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type {
   AdvanceOptions,
+  AdvancePreview,
   AdvanceResult,
   AdvanceTarget,
   Backend,
   BankAccountView,
   BankImportResult,
+  CancellationPreview,
   ClockState,
   Collection,
   CollectionListQuery,
@@ -42,6 +44,7 @@ import type {
   ReportFormat,
   Settlement,
   SettlementListQuery,
+  SettlementPreview,
   Target,
   Upload,
 } from '../backend/types.js';
@@ -129,6 +132,10 @@ export class IdempotentBackend implements Backend {
     return this.once('PATCH', `/policies/${seg(ref)}`, 200, patch, () => this.inner.updatePolicy(ref, patch));
   }
 
+  previewCancellation(ref: string): Promise<CancellationPreview> {
+    return this.inner.previewCancellation(ref);
+  }
+
   getPolicy(ref: string): Promise<PolicyDetail> {
     return this.inner.getPolicy(ref);
   }
@@ -147,6 +154,10 @@ export class IdempotentBackend implements Backend {
 
   advanceClock(target: AdvanceTarget, options?: AdvanceOptions): Promise<AdvanceResult> {
     return this.once('POST', '/clock/advance', 200, target, () => this.inner.advanceClock(target, options));
+  }
+
+  previewAdvance(target: AdvanceTarget): Promise<AdvancePreview> {
+    return this.inner.previewAdvance(target);
   }
 
   seedBank(seed: number): Promise<ClockState> {
@@ -194,6 +205,10 @@ export class IdempotentBackend implements Backend {
 
   createSettlement(period: Period): Promise<Settlement> {
     return this.once('POST', '/settlements', 201, { period_month: period }, () => this.inner.createSettlement(period));
+  }
+
+  previewSettlement(period: Period): Promise<SettlementPreview> {
+    return this.inner.previewSettlement(period);
   }
 
   getSettlement(ref: string): Promise<Settlement> {

@@ -139,6 +139,12 @@ export function reportError(ctx: CliContext, globals: GlobalOptions, e: unknown)
     else ctx.stderr.write('Cancelled.\n');
     return ExitCode.CANCELLED;
   }
+  // A confirmation answered no, or work stopped by Ctrl-C: the user's choice, said plainly (not as an error).
+  if (e instanceof PremiaError && e.code === 'CANCELLED') {
+    if (globals.json) writeJsonError(ctx, e);
+    else ctx.stderr.write(`${e.message}\n`);
+    return ExitCode.CANCELLED;
+  }
   const ui = new Ui(ctx, globals);
   if (e instanceof PremiaError) {
     if (globals.json) {

@@ -352,6 +352,24 @@ export function validateExportQuery(raw: Raw): { lines: boolean } {
   return c.done('The export request is not valid', { lines: lines ?? false });
 }
 
+/** GET /clock/preview: the advance of POST /clock/advance as query parameters (days, to, to_month_end=true). */
+export function validateAdvanceQuery(raw: Raw): AdvanceRequest {
+  const c = queryChecker(raw, ['days', 'to', 'to_month_end'], 'a clock advance preview');
+  c.done('The query is not valid', undefined);
+  const body: Raw = {};
+  if (raw.days !== undefined) body.days = typeof raw.days === 'string' && /^\d{1,16}$/.test(raw.days) ? Number(raw.days) : raw.days;
+  if (raw.to !== undefined) body.to = raw.to;
+  if (raw.to_month_end !== undefined) body.to_month_end = raw.to_month_end === 'true' ? true : raw.to_month_end;
+  return validateAdvanceRequest(body);
+}
+
+/** GET /settlements/preview: period_month (required). */
+export function validateSettlementPreviewQuery(raw: Raw): { period_month: Period } {
+  const c = queryChecker(raw, ['period_month'], 'a settlement preview');
+  const period = Array.isArray(raw.period_month) ? undefined : c.period('period_month', true);
+  return c.done('The query is not valid', { period_month: period ?? '' });
+}
+
 /** For endpoints that take no query parameters. */
 export function validateNoQuery(raw: Raw): void {
   const c = queryChecker(raw, [], 'this request (it takes no query parameters)');

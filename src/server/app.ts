@@ -21,6 +21,7 @@ import { stringifyJson } from '../domain/json.js';
 import { formatPeriodStateHeader, PERIOD_STATE_HEADER } from '../domain/period-state.js';
 import { validatePolicyInput, validatePolicyPatch } from '../domain/policy.js';
 import {
+  validateAdvanceQuery,
   validateAdvanceRequest,
   validateClockSetRequest,
   validateCollectionListQuery,
@@ -33,6 +34,7 @@ import {
   validateReportQuery,
   validateSeedRequest,
   validateSettlementListQuery,
+  validateSettlementPreviewQuery,
   validateSettlementRequest,
 } from '../domain/requests.js';
 import type { Store } from '../store/store.js';
@@ -381,6 +383,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         const patch = validatePolicyPatch(raw);
         return mutate(request, reply, 200, raw, () => backendOf(request).updatePolicy(request.params.id, patch));
       });
+      // What a cancellation would withdraw (the CLI's confirmation); changes nothing.
+      v1.get<{ Params: { id: string } }>('/policies/:id/cancel-preview', async (request, reply) => {
+        validateNoQuery(query(request));
+        return sendJson(reply, 200, await backendOf(request).previewCancellation(request.params.id));
+      });
 
       // -- collections -----------------------------------------------------------------------
       v1.post('/collections/execute', async (request, reply) => {
@@ -427,6 +434,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         const q = validateSettlementListQuery(query(request));
         return sendJson(reply, 200, await backendOf(request).listSettlements(q));
       });
+      // The statement POST /settlements would make now (the CLI's confirmation); stores nothing.
+      v1.get('/settlements/preview', async (request, reply) => {
+        const q = validateSettlementPreviewQuery(query(request));
+        return sendJson(reply, 200, await backendOf(request).previewSettlement(q.period_month));
+      });
       v1.get<{ Params: { id: string } }>('/settlements/:id', async (request, reply) => {
         return sendJson(reply, 200, await backendOf(request).getSettlement(request.params.id));
       });
@@ -457,6 +469,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
           validateNoQuery(query(request));
           const input = validateClockSetRequest(jsonBody(request, false));
           return sendJson(reply, 200, await backendOf(request).setClock(input.date));
+        });
+        // What POST /clock/advance would do (clock advance --dry-run, the CLI's confirmation).
+        v1.get('/clock/preview', async (request, reply) => {
+          const input = validateAdvanceQuery(query(request));
+          return sendJson(reply, 200, await backendOf(request).previewAdvance(input));
         });
         v1.post('/clock/advance', async (request, reply) => {
           validateNoQuery(query(request));

@@ -1,4 +1,5 @@
 /** Run the CLI in-process with captured stdout/stderr, as the tests of every command do. */
+import type { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +25,8 @@ export interface CliOptions {
   prompter?: Prompter;
   /** Remote mode's retry waits. */
   tuning?: RemoteTuning;
+  /** Where the command's SIGINT handlers listen (tests emit 'SIGINT' on it to press Ctrl-C). */
+  signals?: EventEmitter;
   /** Change the context before the command runs (e.g. a backend that fails). */
   prepare?: (ctx: ReturnType<typeof createContext>) => void;
 }
@@ -47,6 +50,7 @@ export async function runCli(args: string[], options: CliOptions): Promise<CliRe
     cwd: options.cwd,
     now: options.now ?? (() => new Date('2026-11-21T09:30:00.000Z')),
     prompter: options.prompter,
+    signals: options.signals,
     remoteTuning: options.tuning,
   });
   options.prepare?.(ctx);

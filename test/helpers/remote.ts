@@ -54,5 +54,11 @@ export function scriptedPrompter(answers: string[], asked: string[] = []): Promp
     if (answer === undefined) throw new Error(`unexpected question: ${message}`);
     return answer;
   };
-  return { password: next, input: next };
+  return {
+    password: next,
+    input: next,
+    confirm: async (message) => {
+      throw new Error(`unexpected confirmation: ${message}`);
+    },
+  };
 }

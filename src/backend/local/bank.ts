@@ -6,7 +6,7 @@
  * for a generated customer holding collections (the engine has read that history); a row equal
  * to one stored by an earlier import is refused (a statement imported twice).
  */
-import { RowErrors } from './row-errors.js';
+import { importStopped, RowErrors } from './row-errors.js';
 import { PremiaError, validationError } from '../../domain/errors.js';
 import { checkIdentifier, printable } from '../../domain/identifiers.js';
 import { parseSignedAmount } from '../../domain/money.js';
@@ -127,6 +127,7 @@ export async function importBankTransactions(ctx: LocalContext, file: Upload, op
       });
       try {
         for await (const chunk of file.stream) {
+          if (options.signal?.aborted) throw importStopped();
           reader.push(chunk);
           options.onProgress?.({ bytes: reader.bytesIn, rows });
         }

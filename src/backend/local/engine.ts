@@ -847,6 +847,11 @@ async function advanceHolding(ctx: LocalContext, lease: AdvanceLease, options: A
   }
   try {
     for (let index = 0; index < total; index++) {
+      // Between days the event loop runs (a day's work is synchronous): a Ctrl-C handler, a
+      // server's other requests. A stop asked for meanwhile ends the advance here, after the
+      // day just committed.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (options.signal?.aborted) break;
       const result = await store.withConnection(async (raw, statements) => {
         raw.exec('begin immediate');
         try {

@@ -10,11 +10,13 @@ import { setMeta } from '../../store/repos/meta.js';
 import { openStore, type Store } from '../../store/store.js';
 import type {
   AdvanceOptions,
+  AdvancePreview,
   AdvanceResult,
   AdvanceTarget,
   Backend,
   BankAccountView,
   BankImportResult,
+  CancellationPreview,
   ClockState,
   Collection,
   CollectionListQuery,
@@ -33,6 +35,7 @@ import type {
   ReportFormat,
   Settlement,
   SettlementListQuery,
+  SettlementPreview,
   Target,
   Upload,
 } from '../types.js';
@@ -41,6 +44,7 @@ import * as bank from './bank.js';
 import * as collections from './collections.js';
 import { advance } from './engine.js';
 import * as policies from './policies.js';
+import * as previews from './previews.js';
 import { importPolicies } from './policy-import.js';
 import * as reports from './reports.js';
 import * as settlements from './settlements.js';
@@ -108,6 +112,10 @@ export class LocalBackend implements Backend {
     return policies.updatePolicy(this.ctx, ref, patch, POLICY_HOOKS);
   }
 
+  previewCancellation(ref: string): Promise<CancellationPreview> {
+    return previews.previewCancellation(this.ctx, ref);
+  }
+
   getPolicy(ref: string): Promise<PolicyDetail> {
     return policies.getPolicy(this.ctx, ref);
   }
@@ -159,6 +167,10 @@ export class LocalBackend implements Backend {
     return advance(this.ctx, target, options);
   }
 
+  previewAdvance(target: AdvanceTarget): Promise<AdvancePreview> {
+    return previews.previewAdvance(this.ctx, target);
+  }
+
   seedBank(seed: number): Promise<ClockState> {
     return bank.seedBank(this.ctx, seed);
   }
@@ -205,6 +217,10 @@ export class LocalBackend implements Backend {
 
   createSettlement(period: Period): Promise<Settlement> {
     return settlements.createSettlement(this.ctx, period);
+  }
+
+  previewSettlement(period: Period): Promise<SettlementPreview> {
+    return previews.previewSettlement(this.ctx, period);
   }
 
   getSettlement(ref: string): Promise<Settlement> {

@@ -10,7 +10,7 @@
  * alone). Files under 4 MiB, every file under PREMIA_IMPORT_THREADS=0, and any setup where the
  * worker's module is not there are read on this thread; the result is the same.
  */
-import { RowErrors } from './row-errors.js';
+import { importStopped, RowErrors } from './row-errors.js';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -45,7 +45,7 @@ export async function importPolicies(ctx: LocalContext, file: Upload, options: I
       }
       const world = readWorldRaw(statements);
       const sink = new BatchSink(policyInserter(raw, ctx.clientId, stamp(world.today, ctx.now())), options);
-      await read(file, sink);
+      await read(file, sink, options.signal);
       const result = sink.result();
       raw.exec('commit');
       return result;
@@ -144,10 +144,10 @@ class BatchSink {
  * Read the file into the sink: on this thread when it is small (by its size when known, else
  * by reading up to INLINE_MAX_BYTES before deciding), else through the worker.
  */
-async function read(file: Upload, sink: BatchSink): Promise<void> {
+async function read(file: Upload, sink: BatchSink, signal: AbortSignal | undefined): Promise<void> {
   const url = workerModule();
   // Known to be large: start the worker at once, while the first pieces are read.
-  if (url !== null && file.size !== undefined && file.size > INLINE_MAX_BYTES) return readInWorker([], file.stream, file.name, sink, url);
+  if (url !== null && file.size !== undefined && file.size > INLINE_MAX_BYTES) return readInWorker([], file.stream, file.name, sink, url, signal);
   const iterator = file.stream[Symbol.asyncIterator]();
   const head: Uint8Array[] = [];
   let size = 0;
@@ -159,6 +159,7 @@ async function read(file: Upload, sink: BatchSink): Promise<void> {
         ended = true;
         break;
       }
+      if (signal?.aborted) throw importStopped();
       const piece = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
       head.push(piece);
       size += piece.byteLength;
@@ -172,19 +173,26 @@ async function read(file: Upload, sink: BatchSink): Promise<void> {
         },
       }),
     };
-    if (url === null || ended) await readInline(head, rest, file.name, sink);
-    else await readInWorker(head, rest, file.name, sink, url);
+    if (url === null || ended) await readInline(head, rest, file.name, sink, signal);
+    else await readInWorker(head, rest, file.name, sink, url, signal);
   } catch (e) {
     await iterator.return?.().catch(() => undefined);
     throw e;
   }
 }
 
-async function readInline(head: Uint8Array[], rest: AsyncIterable<Uint8Array | string>, name: string, sink: BatchSink): Promise<void> {
+async function readInline(
+  head: Uint8Array[],
+  rest: AsyncIterable<Uint8Array | string>,
+  name: string,
+  sink: BatchSink,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   const parser = new PolicyRowParser(name, (batch) => sink.take(batch));
   for (const chunk of head) parser.push(chunk);
   sink.read(0, parser.bytesRead);
   for await (const chunk of rest) {
+    if (signal?.aborted) throw importStopped();
     parser.push(chunk);
     sink.read(0, parser.bytesRead);
   }
@@ -209,6 +217,7 @@ async function readInWorker(
   name: string,
   sink: BatchSink,
   url: URL,
+  signal: AbortSignal | undefined,
 ): Promise<void> {
   const worker = new Worker(url, { workerData: { fileName: name } });
   let failure: unknown = null;
@@ -240,6 +249,9 @@ async function readInWorker(
   worker.on('exit', () => {
     if (!finished) fail(new Error('policy import: the reading thread stopped before the end of the file'));
   });
+  const onAbort = () => fail(importStopped());
+  if (signal?.aborted) onAbort();
+  signal?.addEventListener('abort', onAbort, { once: true });
   const until = async (ready: () => boolean) => {
     while (failure === null && !ready()) await new Promise<void>((resolve) => (wake = resolve));
   };
@@ -284,6 +296,7 @@ async function readInWorker(
     }
     if (failure !== null) throw failure;
   } finally {
+    signal?.removeEventListener('abort', onAbort);
     finished = true;
     await worker.terminate();
   }

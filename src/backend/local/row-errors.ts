@@ -4,6 +4,8 @@
  * answer with a response of hundreds of megabytes); `failed` still counts every row, and
  * `errors_omitted` says how many errors were left out.
  */
+import { ExitCode, PremiaError } from '../../domain/errors.js';
+
 export const MAX_REPORTED_ERRORS = 10_000;
 
 export class RowErrors<T extends { row: number }> {
@@ -35,4 +37,9 @@ export class RowErrors<T extends { row: number }> {
     this.trim();
     return this.omitted > 0 ? { errors: this.list, errors_omitted: this.omitted } : { errors: this.list };
   }
+}
+
+/** Ctrl-C during an import (ImportOptions.signal): the import's transaction is rolled back whole. */
+export function importStopped(): PremiaError {
+  return new PremiaError('CANCELLED', 'Stopped by Ctrl-C: nothing was imported (the import was rolled back whole).', { exitCode: ExitCode.CANCELLED });
 }

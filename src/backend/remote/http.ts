@@ -20,7 +20,7 @@ import { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { Download, ImportProgress, Upload } from '../types.js';
-import { PremiaError } from '../../domain/errors.js';
+import { ExitCode, PremiaError } from '../../domain/errors.js';
 import { requestKey } from '../../domain/idempotency.js';
 import { parsePeriodStateHeader, PERIOD_STATE_HEADER } from '../../domain/period-state.js';
 import { moneyToCents, stringifyJson } from '../../domain/json.js';
@@ -83,6 +83,8 @@ export interface Call {
   raw?: boolean;
   /** A probe: send no X-API-Key (does the server check keys at this URL?). */
   noKey?: boolean;
+  /** Ctrl-C: abandon the request (and its retries); fails with CANCELLED. */
+  signal?: AbortSignal;
 }
 
 /** A probe's answer. */
@@ -240,6 +242,12 @@ export class HttpClient {
     const deadline = Date.now() + this.timeoutMs;
     const timer = setTimeout(() => controller.abort(), this.timeoutMs);
     timer.unref?.();
+    const user = call.signal;
+    if (user?.aborted) throw this.cancelled(call);
+    const onUserAbort = () => controller.abort();
+    user?.addEventListener('abort', onUserAbort, { once: true });
+    /** Why the request was aborted: the user (Ctrl-C) or the deadline. */
+    const aborted = () => (user?.aborted ? this.cancelled(call) : this.timeoutError(call, key));
     const bodyState: BodyState = { started: false, bytes: 0, lines: 0 };
     const boundary = call.upload ? newBoundary() : '';
     /** Some attempt may have reached the service (a write: it may have acted). */
@@ -279,7 +287,7 @@ export class HttpClient {
         try {
           response = await this.pool.request({ path, method: call.method, headers, body, signal: controller.signal });
         } catch (e) {
-          if (controller.signal.aborted) throw this.timeoutError(call, key);
+          if (controller.signal.aborted) throw aborted();
           if (!NEVER_SENT_CODES.has(errorCodeOf(e))) maybeSent = true;
           const canResend = !call.upload || !bodyState.started || call.upload.file.reopen !== undefined;
           const wait = this.backoff(attempt);
@@ -290,6 +298,7 @@ export class HttpClient {
           }
           if (retry) {
             await this.sleep(wait);
+            if (user?.aborted) throw aborted();
             continue;
           }
           throw connectionError(e, {
@@ -313,7 +322,7 @@ export class HttpClient {
           try {
             return await take(exchange);
           } catch (e) {
-            if (controller.signal.aborted) throw this.timeoutError(call, key);
+            if (controller.signal.aborted) throw aborted();
             if (e instanceof PremiaError) throw e;
             // A body cut off in the middle is a connection failure: the request may be sent again.
             const canResend = !call.upload || call.upload.file.reopen !== undefined;
@@ -333,6 +342,7 @@ export class HttpClient {
               const wait = this.backoff(attempt);
               this.debug(`✗ the response broke off (${errorCodeOf(e)}); retrying in ${wait} ms`);
               await this.sleep(wait);
+              if (user?.aborted) throw aborted();
               continue;
             }
             throw connectionError(e, { url: this.baseUrl, attempts: attempt, baseKey: key && this.options.idempotencyKey, broken: true });
@@ -344,7 +354,7 @@ export class HttpClient {
         try {
           text = await readBounded(exchange.body, MAX_ERROR_BODY);
         } catch (e) {
-          if (controller.signal.aborted) throw this.timeoutError(call, key);
+          if (controller.signal.aborted) throw aborted();
           text = '';
         }
         const contentType = mediaType(exchange.headers['content-type']);
@@ -376,6 +386,7 @@ export class HttpClient {
         if (wait !== null) {
           this.debug(`  retrying in ${wait} ms`);
           await this.sleep(wait);
+          if (user?.aborted) throw aborted();
           continue;
         }
         if (call.raw) {
@@ -392,6 +403,7 @@ export class HttpClient {
       // JSON: the deadline covered reading the body. Downloads: it covered the wait for the
       // answer; the stream that follows is guarded by undici's idle timeout (bodyTimeout).
       clearTimeout(timer);
+      user?.removeEventListener('abort', onUserAbort);
     }
   }
 
@@ -503,6 +515,16 @@ export class HttpClient {
   private backoff(attempt: number): number {
     const ceiling = Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** (attempt - 1));
     return Math.floor(this.random() * ceiling);
+  }
+
+  /** Ctrl-C: the request was abandoned (exit 130); a write may still be carried out by the service. */
+  private cancelled(call: Call): PremiaError {
+    const write = call.method !== 'GET';
+    return new PremiaError(
+      'CANCELLED',
+      `Stopped by Ctrl-C: premia stopped waiting for ${this.describe(call)}${write ? '; the service may still finish it' : ''}.`,
+      { exitCode: ExitCode.CANCELLED },
+    );
   }
 
   private timeoutError(call: Call, key: string | undefined): PremiaError {

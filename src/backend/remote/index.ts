@@ -7,11 +7,13 @@
  */
 import type {
   AdvanceOptions,
+  AdvancePreview,
   AdvanceResult,
   AdvanceTarget,
   Backend,
   BankAccountView,
   BankImportResult,
+  CancellationPreview,
   ClockState,
   Collection,
   CollectionListQuery,
@@ -31,6 +33,7 @@ import type {
   ReportFormat,
   Settlement,
   SettlementListQuery,
+  SettlementPreview,
   Target,
   Upload,
 } from '../types.js';
@@ -181,6 +184,7 @@ export class RemoteBackend implements Backend {
       method: 'POST',
       path: '/policies/import',
       upload: { file, onProgress: options?.onProgress },
+      signal: options?.signal,
       route: SPEC('the policy import (POST /policies/import)', {
         verify: `Check which policies of ${file.name} exist at the service (an import sent twice may be refused as duplicates or make every policy twice)`,
       }),
@@ -197,6 +201,16 @@ export class RemoteBackend implements Backend {
         item: { noun: 'policy', value: ref },
         verify: `Check policy ${ref} at the service (its amount and status)`,
       }),
+    });
+  }
+
+  async previewCancellation(ref: string): Promise<CancellationPreview> {
+    // Under a spec path: never sent to another server, which could read 'cancel-preview' its own way.
+    await this.requirePremia('cancellation previews (GET /policies/{id}/cancel-preview)');
+    return this.json({
+      method: 'GET',
+      path: `/policies/${seg(ref)}/cancel-preview`,
+      route: EXT('cancellation previews (GET /policies/{id}/cancel-preview)', { item: { noun: 'policy', value: ref } }),
     });
   }
 
@@ -229,10 +243,20 @@ export class RemoteBackend implements Backend {
       path: '/clock/advance',
       json: target,
       route: EXT('advancing the virtual clock (POST /clock/advance)', { idless: true }),
+      signal: options?.signal,
     });
     // One answer for the whole advance: report its days afterwards.
     result.days.forEach((day, i) => options?.onDay?.(day, i + 1, result.days.length));
     return result;
+  }
+
+  previewAdvance(target: AdvanceTarget): Promise<AdvancePreview> {
+    return this.json({
+      method: 'GET',
+      path: '/clock/preview',
+      query: { days: target.days, to: target.to, to_month_end: target.to_month_end },
+      route: EXT('advance previews (GET /clock/preview)', { idless: true }),
+    });
   }
 
   seedBank(seed: number): Promise<ClockState> {
@@ -244,6 +268,7 @@ export class RemoteBackend implements Backend {
       method: 'POST',
       path: '/bank/import',
       upload: { file, onProgress: options?.onProgress },
+      signal: options?.signal,
       route: EXT('the simulated bank (POST /bank/import)', { idless: true }),
     });
   }
@@ -321,6 +346,16 @@ export class RemoteBackend implements Backend {
       path: '/settlements',
       json: { period_month: period },
       route: SPEC('settlements (POST /settlements)', { verify: `Check whether a settlement for ${period} exists at the service` }),
+    });
+  }
+
+  async previewSettlement(period: Period): Promise<SettlementPreview> {
+    await this.requirePremia('settlement previews (GET /settlements/preview)');
+    return this.json({
+      method: 'GET',
+      path: '/settlements/preview',
+      query: { period_month: period },
+      route: EXT('settlement previews (GET /settlements/preview)', { idless: true }),
     });
   }
 

@@ -7,7 +7,7 @@
  * - nothing otherwise, so logs and pipes stay clean.
  *
  * Every update redraws the spinner at once, at most every REDRAW_MS: long jobs such as
- * `clock advance` run each day synchronously and give ora's timer no chance to fire between days.
+ * `clock advance` run each day synchronously and give ora's timer no chance to fire during a day.
  */
 import type { Ui } from './ui.js';
 
@@ -33,6 +33,9 @@ export async function startProgress(ui: Ui, text: string): Promise<Progress> {
     text,
     stream: ui.ctx.stderr as NodeJS.WritableStream,
     isEnabled: true,
+    // Not ora's default: it puts stdin in raw mode, where Ctrl-C is a keystroke read only when
+    // the event loop runs (never, during a day's synchronous work) instead of a SIGINT.
+    discardStdin: false,
     color: 'cyan',
   }).start();
   let drawn = 0; // the first update is drawn at once

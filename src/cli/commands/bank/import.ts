@@ -1,11 +1,19 @@
 import { ExitCode } from '../../../domain/errors.js';
 import { count, plural } from '../../output/format.js';
 import { openUpload } from '../../input.js';
+import { catchCtrlC } from '../../interrupt.js';
 import type { CommandEnv } from '../action.js';
 
 export default async function importBank({ ctx, ui, backend }: CommandEnv, file: string): Promise<number> {
   const upload = await openUpload(ctx, file);
-  const result = await (await backend()).importBankTransactions(upload);
+  const b = await backend();
+  const ctrlC = catchCtrlC(ctx, () => {});
+  let result;
+  try {
+    result = await b.importBankTransactions(upload, { signal: ctrlC.signal });
+  } finally {
+    ctrlC.release();
+  }
   if (ui.json) ui.printJson(result);
   else {
     ui.line(`Imported ${plural(result.imported, 'transaction')}; ${plural(result.failed, 'row')} failed.`);

@@ -1,11 +1,17 @@
-import type { AdvanceTarget } from '../../../backend/types.js';
-import { usageError, validationError } from '../../../domain/errors.js';
+import type { AdvancePreview, AdvanceResult, AdvanceTarget, Backend, ClockState } from '../../../backend/types.js';
+import { advanceTargetDate, daysBetween, periodsClosedBetween } from '../../../domain/advance.js';
+import { PremiaError, usageError, validationError } from '../../../domain/errors.js';
 import { MAX_ADVANCE_DAYS, MIN_ADVANCE_DAYS, validateAdvanceRequest } from '../../../domain/requests.js';
-import { count, money } from '../../output/format.js';
+import { askOrCancel, confirmMode, needsYes, periodList, stopped } from '../../confirm.js';
+import { catchCtrlC } from '../../interrupt.js';
+import { count, money, plural } from '../../output/format.js';
 import { startProgress } from '../../output/progress.js';
+import type { Ui } from '../../output/ui.js';
+import { advanceQuestion, plainAdvanceQuestion } from '../../questions.js';
 import type { CommandEnv } from '../action.js';
 
-export default async function advance({ opts, ui, backend }: CommandEnv): Promise<number> {
+export default async function advance(env: CommandEnv): Promise<number> {
+  const { ctx, opts, ui, backend } = env;
   const given = ['days', 'to', 'toMonthEnd'].filter((k) => opts[k] !== undefined && opts[k] !== false);
   if (given.length !== 1) throw usageError('Say how far to advance with exactly one of --days N, --to YYYY-MM-DD or --to-month-end.');
   const raw: Record<string, unknown> = {};
@@ -21,27 +27,43 @@ export default async function advance({ opts, ui, backend }: CommandEnv): Promis
   const target: AdvanceTarget = validateAdvanceRequest(raw);
 
   const b = await backend();
+  if (opts.dryRun === true) {
+    printPreview(ui, await b.previewAdvance(target));
+    return 0;
+  }
+  await confirmAdvance(env, b, target);
+
   const progress = await startProgress(ui, 'Advancing the clock…');
+  const remote = b.mode === 'remote';
+  const ctrlC = catchCtrlC(ctx, () => {
+    progress.stop();
+    ui.status(remote ? 'Ctrl-C: no longer waiting for the service.' : 'Ctrl-C: stopping after the day in progress (press Ctrl-C again to quit at once).');
+  });
   let collected = 0;
-  let result;
+  let result: AdvanceResult;
   try {
     result = await b.advanceClock(target, {
       onWait: (h) => progress.update(`Waiting for another clock advance (${h.from} to ${h.to}, process ${h.pid}) to finish…`),
+      signal: ctrlC.signal,
       onDay: (day, index, total) => {
         collected += day.collected;
         progress.update(`Day ${index} of ${total} (${day.date}): ${count(day.attempts)} attempts, ${money(collected)} collected so far`);
       },
     });
   } catch (e) {
+    if (ctrlC.signal.aborted && e instanceof PremiaError && e.code === 'CANCELLED') {
+      throw stopped(
+        "Stopped by Ctrl-C: premia stopped waiting for the service, which may still finish the advance; 'premia clock' shows the date it has reached.",
+      );
+    }
     progress.fail('Advancing the clock stopped; the store is at the end of the last whole day.');
     throw e;
+  } finally {
+    ctrlC.release();
   }
   progress.stop();
-  if (ui.json) {
-    ui.printJson(result);
-    return 0;
-  }
-  if (result.days.length > 0) {
+  if (ui.json) ui.printJson(result);
+  else if (result.days.length > 0) {
     ui.table(
       [
         { header: 'date', value: (d) => d.date },
@@ -55,6 +77,88 @@ export default async function advance({ opts, ui, backend }: CommandEnv): Promis
     );
   }
   const total = result.days.reduce((s, d) => s + d.collected, 0);
-  ui.status(`Clock moved from ${result.from} to ${result.to}: ${result.days.length} days lived, ${money(total)} collected.`);
+  if (ctrlC.signal.aborted) {
+    const planned = daysBetween(result.from, advanceTargetDate(result.from, target));
+    const lived = result.days.length;
+    throw stopped(
+      lived === 0
+        ? `Stopped by Ctrl-C before the first day: no day lived; the clock is still at ${result.to}.`
+        : `Stopped by Ctrl-C after ${result.to}: ${lived} of ${plural(planned, 'day')} lived, ${money(total)} collected; the clock is at ${result.to}.`,
+    );
+  }
+  if (!ui.json) ui.status(`Clock moved from ${result.from} to ${result.to}: ${plural(result.days.length, 'day')} lived, ${money(total)} collected.`);
   return 0;
+}
+
+/** On a terminal, say what closes and ask; unattended, refuse to close more than one period without --yes. */
+async function confirmAdvance(env: CommandEnv, b: Backend, target: AdvanceTarget): Promise<void> {
+  const mode = confirmMode(env);
+  if (mode === 'yes') return;
+  if (mode === 'unattended') {
+    // Before the first collections run nothing is final (`clock set` can still move the clock back).
+    const clock = await clockOf(b);
+    if (clock === null) return; // a server without the clock: the advance says so itself
+    const closes = periodsClosedBetween(clock.date, advanceTargetDate(clock.date, target));
+    if (clock.locked && closes.length > 1) throw needsYes(closes);
+    return;
+  }
+  let preview: AdvancePreview | null = null;
+  try {
+    preview = await b.previewAdvance(target);
+  } catch (e) {
+    if (!(e instanceof PremiaError) || e.code !== 'NOT_SUPPORTED') throw e;
+  }
+  if (preview === null) {
+    // A server without the preview: the dates alone.
+    const clock = await clockOf(b);
+    if (clock === null) return;
+    const to = advanceTargetDate(clock.date, target);
+    if (!clock.locked || to <= clock.date || periodsClosedBetween(clock.date, to).length === 0) return;
+    await askOrCancel(env, plainAdvanceQuestion(clock.date, to, daysBetween(clock.date, to)));
+    return;
+  }
+  if (!preview.locked || preview.periods_closed.length === 0) return;
+  await askOrCancel(env, advanceQuestion(preview));
+}
+
+/** The clock, or null from a server that does not offer it. */
+async function clockOf(b: Backend): Promise<ClockState | null> {
+  try {
+    return await b.getClock();
+  } catch (e) {
+    if (e instanceof PremiaError && e.code === 'NOT_SUPPORTED') return null;
+    throw e;
+  }
+}
+
+function printPreview(ui: Ui, p: AdvancePreview): void {
+  if (ui.json) {
+    ui.printJson(p);
+    return;
+  }
+  const periods = p.periods_closed.map((c) => c.period_month);
+  const d = p.planned_debits;
+  ui.keyValues([
+    ['from', p.from],
+    ['to', p.to],
+    ['days', p.days],
+    ['periods closed', periods.length === 0 ? 'none' : periods.length === 1 ? periods[0] : `${periods.length} (${periodList(periods)})`],
+    ['planned debits', d.count === 0 ? 'none yet' : `${count(d.count)} for ${money(d.amount)} (${d.first_date === d.last_date ? d.first_date : `${d.first_date} to ${d.last_date}`})`],
+    ['locked', p.locked ? 'yes (a collections run exists: closed periods are final)' : 'no (no collections run yet: clock set can still move the clock back)'],
+  ]);
+  if (p.periods_closed.length > 0) {
+    ui.line();
+    ui.table(
+      [
+        { header: 'period', value: (c) => c.period_month },
+        { header: 'last day', value: (c) => c.last_day },
+        { header: 'collections', value: (c) => count(c.collections), align: 'right' },
+        { header: 'not fully paid', value: (c) => count(c.open), align: 'right' },
+        { header: 'nothing collected', value: (c) => count(c.nothing_collected), align: 'right' },
+        { header: 'still owed', value: (c) => money(c.amount_remaining), align: 'right' },
+      ],
+      p.periods_closed,
+    );
+  }
+  ui.status(`Dry run: nothing changed. Without --dry-run this lives ${plural(p.days, 'day')}${periods.length > 0 ? ` and closes ${periodList(periods)}` : ''}.`);
 }

@@ -20,6 +20,14 @@ export function registerClock(program: Command, ctx: CliContext, state: RunState
     .option('--days <n>', 'this many days')
     .option('--to <date>', 'up to and including this date (YYYY-MM-DD)')
     .option('--to-month-end', 'to the end of the month of the next day')
+    .option('--dry-run', 'say what the advance would do (days, periods closed, collections open in them, debits planned) and change nothing')
+    .addHelpText(
+      'after',
+      `
+An advance that closes a period asks first on a terminal (global --yes skips the question);
+without a terminal it goes ahead, unless it would close more than one period: that needs --yes.
+Ctrl-C stops it after the day being committed (exit 130); a second Ctrl-C quits at once.`,
+    )
     .action(lazyAction(ctx, state, () => import('./advance.js'), { writes: true }));
 
   clock

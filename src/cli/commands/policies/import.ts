@@ -2,23 +2,28 @@ import { ExitCode } from '../../../domain/errors.js';
 import { count, plural } from '../../output/format.js';
 import { startProgress } from '../../output/progress.js';
 import { openUpload } from '../../input.js';
+import { catchCtrlC } from '../../interrupt.js';
 import type { CommandEnv } from '../action.js';
 
 export default async function importPolicies({ ctx, ui, backend }: CommandEnv, file: string): Promise<number> {
   const upload = await openUpload(ctx, file);
   const b = await backend();
   const progress = await startProgress(ui, `Importing ${upload.name}…`);
+  const ctrlC = catchCtrlC(ctx, () => progress.stop());
   let result;
   try {
     result = await b.importPolicies(upload, {
+      signal: ctrlC.signal,
       onProgress: ({ bytes, rows }) => {
         const pct = upload.size ? ` (${Math.floor((100 * bytes) / upload.size)}%)` : '';
         progress.update(`Importing ${upload.name}: ${count(rows)} rows read${pct}`);
       },
     });
   } catch (e) {
-    progress.fail(`Import of ${upload.name} failed`);
+    if (!ctrlC.signal.aborted) progress.fail(`Import of ${upload.name} failed`);
     throw e;
+  } finally {
+    ctrlC.release();
   }
   progress.stop();
   if (ui.json) ui.printJson(result);

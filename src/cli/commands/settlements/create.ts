@@ -1,13 +1,22 @@
-import { validationError } from '../../../domain/errors.js';
-import { isPeriod } from '../../../domain/period.js';
+import type { Backend, SettlementPreview } from '../../../backend/types.js';
+import { PremiaError, validationError } from '../../../domain/errors.js';
+import { isPeriod, type Period } from '../../../domain/period.js';
+import { askOrCancel, confirmMode } from '../../confirm.js';
 import { money } from '../../output/format.js';
+import { plainSettlementQuestion, settlementQuestion } from '../../questions.js';
 import type { CommandEnv } from '../action.js';
 import { printSettlement } from './show.js';
 
-export default async function create({ opts, ui, backend }: CommandEnv): Promise<number> {
+export default async function create(env: CommandEnv): Promise<number> {
+  const { opts, ui, backend } = env;
   const period = String(opts.period);
   if (!isPeriod(period)) throw validationError(`--period '${period}' is not a period; write it as YYYY-MM, e.g. 2026-11.`);
-  const s = await (await backend()).createSettlement(period);
+  const b = await backend();
+  if (confirmMode(env) === 'ask') {
+    const preview = await previewOf(b, period);
+    await askOrCancel(env, preview ? settlementQuestion(preview) : plainSettlementQuestion(period));
+  }
+  const s = await b.createSettlement(period);
   if (!ui.json) {
     const replaces = s.supersedes ? ` (supersedes ${s.supersedes}; ${money(s.previously_paid ?? 0)} already paid for ${s.period_month})` : '';
     if (s.net_amount < 0) {
@@ -20,4 +29,14 @@ export default async function create({ opts, ui, backend }: CommandEnv): Promise
   }
   printSettlement(ui, s);
   return 0;
+}
+
+/** The statement as it would be made; null from a server that cannot say. A refusal (the period open...) is reported at once. */
+async function previewOf(b: Backend, period: Period): Promise<SettlementPreview | null> {
+  try {
+    return await b.previewSettlement(period);
+  } catch (e) {
+    if (e instanceof PremiaError && e.code === 'NOT_SUPPORTED') return null;
+    throw e;
+  }
 }

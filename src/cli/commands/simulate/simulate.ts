@@ -21,10 +21,12 @@ import { conflict, usageError, validationError } from '../../../domain/errors.js
 import { hashString32 } from '../../../domain/hash.js';
 import { addDays, isPeriod, lastDay, nextPeriod, type Period } from '../../../domain/period.js';
 import { outputDirectory, writeDownload } from '../../output/download.js';
-import { count, money } from '../../output/format.js';
+import { count, money, plural } from '../../output/format.js';
 import { startProgress } from '../../output/progress.js';
 import { openUpload } from '../../input.js';
 import { resolveTarget } from '../../context.js';
+import { stopped } from '../../confirm.js';
+import { catchCtrlC } from '../../interrupt.js';
 import { localOnly, type CommandEnv } from '../action.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../../fixtures/', import.meta.url));
@@ -99,40 +101,52 @@ export default async function simulate({ ctx, globals, opts, ui, createsStore }:
 
   const progress = await startProgress(ui, 'Simulating…');
   const summary: SimulationSummary = { seed: clock.seed, strategy, months: [] };
+  // Ctrl-C: the day in progress finishes (imports roll back whole), then the run stops there.
+  const ctrlC = catchCtrlC(ctx, () => {
+    progress.stop();
+    ui.status('Ctrl-C: stopping after the day in progress (press Ctrl-C again to quit at once).');
+  });
+  const signal = ctrlC.signal;
+  let period = first;
   try {
     progress.update(`Importing ${policiesFile}`);
-    const imported = await b.importPolicies(await openUpload(ctx, policiesFile));
+    const imported = await b.importPolicies(await openUpload(ctx, policiesFile), { signal });
     if (imported.failed > 0) ui.warn(`${imported.failed} policy rows were refused (see 'premia policies import' for the list).`);
     if (bankFile) {
-      const bank = await b.importBankTransactions(await openUpload(ctx, bankFile));
+      const bank = await b.importBankTransactions(await openUpload(ctx, bankFile), { signal });
       if (bank.failed > 0) ui.warn(`${bank.failed} bank rows were refused (see 'premia bank import' for the list).`);
     }
-    let period = first;
     await b.executeCollections({ period_month: period, strategy });
-    for (let m = 0; m < months; m++) {
+    for (let m = 0; m < months && !signal.aborted; m++) {
       const changes = { amount: 0, cancelled: 0, lapsed: 0 };
       progress.update(`${period}: days 1-9`);
-      const to9 = await b.advanceClock({ to: `${period}-09` });
+      const to9 = await b.advanceClock({ to: `${period}-09` }, { signal });
       changes.lapsed += to9.days.reduce((s, d) => s + d.lapsed_policies, 0);
+      if (signal.aborted) break;
       await policyEvents(b, period, changes);
       const rest = await b.advanceClock({ to: lastDay(period) }, {
+        signal,
         onDay: (d, i, total) => progress.update(`${period}: day ${d.date} (${i} of ${total})`),
       });
       changes.lapsed += rest.days.reduce((s, d) => s + d.lapsed_policies, 0);
+      if (signal.aborted) break;
       const next = nextPeriod(period);
       if (m + 1 < months) await b.executeCollections({ period_month: next, strategy });
       const dir = join(outDir, period);
       await outputDirectory(dir, out, true);
       const files: string[] = [];
       // Day 1 of the next month: the report (and the attempts behind it).
-      await b.advanceClock({ days: 1 });
+      await b.advanceClock({ days: 1 }, { signal });
+      if (signal.aborted) break;
       const write = async (download: Download, path: string) => (await writeDownload(ctx, download, path, undefined, '--out')).path!;
       files.push(await write(await b.collectionsReport(period, 'csv'), dir));
       files.push(await write(await b.exportAttempts(period, 'csv'), dir));
       // Day 2: the settlement statement; day 3: its export.
-      await b.advanceClock({ days: 1 });
+      await b.advanceClock({ days: 1 }, { signal });
+      if (signal.aborted) break;
       const settlement = await b.createSettlement(period);
-      await b.advanceClock({ days: 1 });
+      await b.advanceClock({ days: 1 }, { signal });
+      if (signal.aborted) break;
       files.push(await write(await b.exportSettlement(settlement.id), dir));
       files.push(await write(await b.exportSettlement(settlement.id, { lines: true }), join(dir, `${settlement.settlement_number}-lines.csv`)));
       const shown = files.map((f) => relative(ctx.cwd, f) || f);
@@ -141,12 +155,23 @@ export default async function simulate({ ctx, globals, opts, ui, createsStore }:
       period = next;
     }
   } catch (e) {
-    progress.fail('The simulation stopped.');
+    if (!signal.aborted) progress.fail('The simulation stopped.');
     throw e;
+  } finally {
+    ctrlC.release();
   }
   progress.stop();
   if (ui.json) ui.printJson(summary);
   else printSummary(ui, summary);
+  if (signal.aborted) {
+    const done = summary.months.length;
+    const at = (await b.getClock()).date;
+    throw stopped(
+      `Stopped by Ctrl-C on ${at}, in month ${done + 1} of ${months} (${period}): ` +
+        `${done === 0 ? 'no month was completed' : `${plural(done, 'month')} completed (summarised above)`}; ` +
+        (dbChosen === undefined ? 'the temporary store is gone.' : `the store ${dbChosen} is at ${at}.`),
+    );
+  }
   return 0;
 }
 

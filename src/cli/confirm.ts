@@ -1,0 +1,62 @@
+/**
+ * Confirmations before what cannot be undone (closing periods, creating a settlement statement,
+ * cancelling a policy, disputing a statement, revoking a key).
+ *
+ * - `--yes`: nothing is asked.
+ * - A terminal (stdin and stderr both): what will happen is printed on stderr, with the
+ *   store's own figures, and a yes/no question follows (default no). No is the user cancelling:
+ *   "Nothing changed.", exit 130, as Ctrl-C at a prompt. `--json` asks the same way: the JSON
+ *   stays on stdout.
+ * - No terminal (cron, pipes): nothing is asked and the command acts, except an advance that
+ *   would close more than one period, which is refused (USAGE_ERROR, exit 2) before anything
+ *   changes unless `--yes` is given.
+ */
+import { ExitCode, PremiaError, usageError } from '../domain/errors.js';
+import type { Period } from '../domain/period.js';
+import type { CommandEnv } from './commands/action.js';
+import { plural } from './output/format.js';
+
+export type ConfirmMode = 'yes' | 'ask' | 'unattended';
+
+export function confirmMode(env: Pick<CommandEnv, 'ctx' | 'globals'>): ConfirmMode {
+  if (env.globals.yes === true) return 'yes';
+  return env.ctx.stdinIsTTY && env.ctx.stderrIsTTY ? 'ask' : 'unattended';
+}
+
+export interface Question {
+  /** What will happen, one line each, printed before the question. */
+  details: string[];
+  /** The yes/no question itself (one line). */
+  question: string;
+}
+
+/** Print what will happen and ask; anything but yes ends the command with nothing changed (exit 130). */
+export async function askOrCancel(env: Pick<CommandEnv, 'ctx'>, q: Question): Promise<void> {
+  for (const line of q.details) env.ctx.stderr.write(`${line}\n`);
+  if (!(await env.ctx.prompter.confirm(q.question))) throw declined();
+}
+
+/** A declined confirmation: the user cancelled (exit 130); main.ts prints the message as it is. */
+export function declined(): PremiaError {
+  return new PremiaError('CANCELLED', 'Nothing changed.', { exitCode: ExitCode.CANCELLED });
+}
+
+/** Work stopped by Ctrl-C (exit 130), with what was done. */
+export function stopped(message: string): PremiaError {
+  return new PremiaError('CANCELLED', message, { exitCode: ExitCode.CANCELLED });
+}
+
+/** An unattended advance that would close more than one period, refused before anything changes. */
+export function needsYes(periods: Period[]): PremiaError {
+  return usageError(
+    `This advance would close ${plural(periods.length, 'period')} for good (${periodList(periods)}). ` +
+      'Without a terminal to ask on, premia closes more than one period at a time only when told to: add --yes. Nothing changed.',
+  );
+}
+
+/** 2026-11 · 2026-11 and 2026-12 · 2026-11, 2026-12 and 2027-01 · 2026-11, 2026-12, …, 2027-08 */
+export function periodList(periods: readonly string[]): string {
+  if (periods.length <= 1) return periods.join('');
+  if (periods.length <= 3) return `${periods.slice(0, -1).join(', ')} and ${periods[periods.length - 1]}`;
+  return `${periods[0]}, ${periods[1]}, …, ${periods[periods.length - 1]}`;
+}

@@ -1,0 +1,31 @@
+/**
+ * Ctrl-C during long work (an advance, an import, a simulation). The first SIGINT aborts the
+ * work's AbortSignal, which the backend checks at its next safe point: after the day being
+ * committed, or by rolling an import back whole; remote mode stops waiting for the service. The
+ * command then says what was done and exits 130.
+ *
+ * From the first Ctrl-C on, SIGINT has its default effect again (every listener is removed,
+ * including a spinner library's cursor restorer, which would otherwise swallow it), so a second
+ * Ctrl-C ends the process at once, even in the middle of a day's synchronous work; the shell
+ * sees 130 (128 + SIGINT). The store stays consistent: SQLite discards a transaction that did
+ * not commit.
+ */
+import type { CliContext } from './context.js';
+
+export interface CtrlC {
+  readonly signal: AbortSignal;
+  /** Stop listening: the work is over. */
+  release(): void;
+}
+
+export function catchCtrlC(ctx: Pick<CliContext, 'signals'>, onFirst: () => void): CtrlC {
+  const controller = new AbortController();
+  const signals = ctx.signals;
+  const handler = () => {
+    signals.removeAllListeners('SIGINT');
+    controller.abort();
+    onFirst();
+  };
+  signals.on('SIGINT', handler);
+  return { signal: controller.signal, release: () => signals.removeListener('SIGINT', handler) };
+}

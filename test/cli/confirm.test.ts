@@ -1,0 +1,434 @@
+/**
+ * Confirmations before what cannot be undone (README, "Global options" and "The virtual clock"):
+ * on a terminal the CLI says what will happen, with the store's own figures, and asks (default
+ * no; no is exit 130 with nothing changed); --yes skips the question; without a terminal nothing
+ * is asked, except that an advance closing more than one period is refused (exit 2) without
+ * --yes. `clock advance --dry-run` prints the same figures and changes nothing.
+ */
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Prompter } from '../../src/cli/context.js';
+import { FIXTURES, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
+import { remoteEnv, runPremia, startLiveServer, type LiveServer } from '../helpers/remote.js';
+import { startSpecStub, type SpecStub } from '../helpers/remote-spec-stub.js';
+
+const tmp = tempDir('premia-confirm-');
+afterAll(() => tmp.cleanup());
+
+const cli = (db: string, args: string[], options: Partial<CliOptions> = {}) =>
+  runCli(['--db', db, ...args], { cwd: tmp.dir, ...options, env: { NO_COLOR: '1', ...options.env } });
+
+/** A prompter that answers yes/no questions from a list, recording them; any other question fails the test. */
+function answering(answers: boolean[], asked: string[] = []): Prompter {
+  const refuse = async (message: string): Promise<string> => {
+    throw new Error(`unexpected question: ${message}`);
+  };
+  return {
+    password: refuse,
+    input: refuse,
+    confirm: async (message) => {
+      asked.push(message);
+      const answer = answers.shift();
+      if (answer === undefined) throw new Error(`unexpected confirmation: ${message}`);
+      return answer;
+    },
+  };
+}
+
+/** On a terminal: stdin and stderr are TTYs. */
+const terminal = (answers: boolean[], asked: string[] = []): Partial<CliOptions> => ({ tty: true, prompter: answering(answers, asked) });
+
+/** The store's bytes (and its WAL's, when one is left). */
+function bytesOf(db: string): string {
+  const hash = createHash('sha256').update(readFileSync(db));
+  if (existsSync(`${db}-wal`)) hash.update(readFileSync(`${db}-wal`));
+  return hash.digest('hex');
+}
+
+// The README's month and the next one queued, the clock 12 days into November.
+let base: string;
+beforeAll(async () => {
+  base = join(tmp.dir, 'base.db');
+  for (const args of [
+    ['--seed', '1', 'clock', 'set', '2026-10-31'],
+    ['policies', 'import', join(FIXTURES, 'policies.csv')],
+    ['bank', 'import', join(FIXTURES, 'bank-transactions.csv')],
+    ['collections', 'execute', '--period', '2026-11'],
+    ['collections', 'execute', '--period', '2026-12'],
+    ['clock', 'advance', '--days', '12'],
+  ]) {
+    const r = await cli(base, args);
+    expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+  }
+});
+
+let copies = 0;
+function copyOfBase(): string {
+  const db = join(tmp.dir, `store-${++copies}.db`);
+  copyFileSync(base, db);
+  return db;
+}
+
+const clockOf = async (db: string) => (await cli(db, ['--json', 'clock'])).json().date as string;
+
+const ADVANCE_DETAILS = [
+  'Advancing the clock 54 days, from 2026-11-12 to 2027-01-05, closes 2 periods for good: 2026-11 and 2026-12.',
+  '  2026-11: 302 of its 520 collections are not fully paid yet (283 with nothing collected; 330942.05 still owed); what is not collected by 2026-11-30 stays unpaid for good (UNPAID or PAID_PARTIAL).',
+  '  2026-12: none of its 520 collections is fully paid yet (520 with nothing collected; 518983.09 still owed); what is not collected by 2026-12-31 stays unpaid for good (UNPAID or PAID_PARTIAL).',
+  '  Already planned in these days: 106 debits for 63958.91 (2026-11-13 to 2026-11-14).',
+];
+const ADVANCE_QUESTION = 'Advance the clock 54 days, to 2027-01-05, and close 2 periods (2026-11 and 2026-12)?';
+
+describe('clock advance on a terminal', () => {
+  it('says what closes, with the figures of the store, and asks; no changes nothing and exits 130', async () => {
+    const db = copyOfBase();
+    const before = bytesOf(db);
+    const asked: string[] = [];
+    const r = await cli(db, ['clock', 'advance', '--to', '2027-01-05'], terminal([false], asked));
+    expect(r.code).toBe(130);
+    expect(asked).toEqual([ADVANCE_QUESTION]);
+    expect(r.stderr).toBe([`Local mode: store ${db}`, ...ADVANCE_DETAILS, 'Nothing changed.', ''].join('\n'));
+    expect(r.stdout).toBe('');
+    expect(bytesOf(db)).toBe(before);
+  });
+
+  it('yes lives through the days; the debits it said were planned are the ones made', async () => {
+    const db = copyOfBase();
+    const r = await cli(db, ['--json', 'clock', 'advance', '--to', '2027-01-05'], terminal([true]));
+    expect(r.code).toBe(0);
+    const result = r.json();
+    expect([result.from, result.to, result.days.length]).toEqual(['2026-11-12', '2027-01-05', 54]);
+    // --json on a terminal asks on stderr; stdout holds the JSON alone.
+    expect(r.stderr).toContain(`\n${ADVANCE_DETAILS[3]}\n`);
+    const attempts = (await cli(db, ['collections', 'attempts', '--period', '2026-11'])).stdout.split('\n').slice(1, -1);
+    const early = attempts.filter((l) => l.split(',')[3]! <= '2026-11-14' && l.split(',')[3]! >= '2026-11-13');
+    const cents = early.reduce((s, l) => s + Math.round(Number(l.split(',')[4]) * 100), 0);
+    expect([early.length, cents]).toEqual([106, 6395891]);
+  });
+
+  it('--json: the question and "Nothing changed." go to stderr (the error body), stdout stays empty', async () => {
+    const db = copyOfBase();
+    const r = await cli(db, ['--json', 'clock', 'advance', '--to', '2027-01-05'], terminal([false]));
+    expect(r.code).toBe(130);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n').slice(-2)).toEqual(['{"error":{"code":"CANCELLED","message":"Nothing changed.","request_id":null}}', '']);
+  });
+
+  it('--yes asks nothing', async () => {
+    const db = copyOfBase();
+    const r = await cli(db, ['--yes', 'clock', 'advance', '--to', '2027-01-05'], terminal([]));
+    expect(r.code).toBe(0);
+    expect(await clockOf(db)).toBe('2027-01-05');
+  });
+
+  it('an advance that closes no period asks nothing', async () => {
+    const db = copyOfBase();
+    const r = await cli(db, ['clock', 'advance', '--days', '3'], terminal([]));
+    expect(r.code).toBe(0);
+    expect(await clockOf(db)).toBe('2026-11-15');
+  });
+
+  it('periods with no collections are named together', async () => {
+    const db = copyOfBase();
+    expect((await cli(db, ['--yes', 'clock', 'advance', '--to', '2027-01-31'])).code).toBe(0);
+    const asked: string[] = [];
+    const r = await cli(db, ['clock', 'advance', '--to', '2027-05-02'], terminal([false], asked));
+    expect(r.code).toBe(130);
+    expect(asked).toEqual(['Advance the clock 91 days, to 2027-05-02, and close 3 periods (2027-02, 2027-03 and 2027-04)?']);
+    expect(r.stderr.split('\n').slice(1, -2)).toEqual([
+      'Advancing the clock 91 days, from 2027-01-31 to 2027-05-02, closes 3 periods for good: 2027-02, 2027-03 and 2027-04.',
+      '  2027-02, 2027-03 and 2027-04: no collections queued; once closed, they can no longer be run.',
+    ]);
+  });
+
+  it('before the first collections run nothing is final: no question (clock set can move the clock back)', async () => {
+    const db = join(tmp.dir, 'fresh.db');
+    const r = await cli(db, ['--seed', '1', 'clock', 'advance', '--days', '400'], terminal([]));
+    expect(r.code).toBe(0);
+  });
+});
+
+describe('clock advance without a terminal', () => {
+  it('closing more than one period is refused without --yes (exit 2), before anything changes', async () => {
+    const db = copyOfBase();
+    const before = bytesOf(db);
+    const r = await cli(db, ['clock', 'advance', '--to', '2027-01-05']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'error: This advance would close 2 periods for good (2026-11 and 2026-12). Without a terminal to ask on, premia closes more than one period ' +
+        'at a time only when told to: add --yes. Nothing changed.\n  (code USAGE_ERROR)\n',
+    );
+    expect(bytesOf(db)).toBe(before);
+    const json = await cli(db, ['--json', 'clock', 'advance', '--days', '300']);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stderr).error.message).toMatch(/^This advance would close 10 periods for good \(2026-11, 2026-12, …, 2027-08\)\. /);
+    expect((await cli(db, ['--yes', 'clock', 'advance', '--to', '2027-01-05'])).code).toBe(0);
+    expect(await clockOf(db)).toBe('2027-01-05');
+  });
+
+  it('closing one period goes ahead without a question (cron at a month end)', async () => {
+    const db = copyOfBase();
+    const r = await cli(db, ['clock', 'advance', '--to-month-end'], { prompter: answering([]) });
+    expect(r.code).toBe(0);
+    expect(await clockOf(db)).toBe('2026-11-30');
+  });
+});
+
+describe('clock advance --dry-run', () => {
+  it('prints the days, the periods it closes, their open collections and the debits planned; the store is untouched', async () => {
+    const db = copyOfBase();
+    const before = bytesOf(db);
+    const r = await cli(db, ['clock', 'advance', '--to', '2027-01-05', '--dry-run']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        'from            2026-11-12',
+        'to              2027-01-05',
+        'days            54',
+        'periods closed  2 (2026-11 and 2026-12)',
+        'planned debits  106 for 63958.91 (2026-11-13 to 2026-11-14)',
+        'locked          yes (a collections run exists: closed periods are final)',
+        '',
+        'period   last day    collections  not fully paid  nothing collected  still owed',
+        '2026-11  2026-11-30          520             302                283   330942.05',
+        '2026-12  2026-12-31          520             520                520   518983.09',
+        '',
+      ].join('\n'),
+    );
+    expect(r.stderr).toBe('Dry run: nothing changed. Without --dry-run this lives 54 days and closes 2026-11 and 2026-12.\n');
+    expect(bytesOf(db)).toBe(before);
+    expect(await clockOf(db)).toBe('2026-11-12');
+  });
+
+  it('--json prints the preview object', async () => {
+    const db = copyOfBase();
+    const r = await cli(db, ['--json', 'clock', 'advance', '--days', '3', '--dry-run']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      '{"from":"2026-11-12","to":"2026-11-15","days":3,"locked":true,"periods_closed":[],' +
+        '"planned_debits":{"count":106,"amount":63958.91,"first_date":"2026-11-13","last_date":"2026-11-14"}}\n',
+    );
+    expect(r.stderr).toBe('');
+  });
+
+  it('refuses what the advance refuses: a date before the clock is CLOCK_BACKWARDS (exit 6)', async () => {
+    const r = await cli(copyOfBase(), ['--json', 'clock', 'advance', '--to', '2026-11-01', '--dry-run']);
+    expect(r.code).toBe(6);
+    expect(JSON.parse(r.stderr).error.code).toBe('CLOCK_BACKWARDS');
+  });
+});
+
+/** A copy of the base store with November closed (the clock on 2026-12-02). */
+async function novemberClosed(): Promise<string> {
+  const db = copyOfBase();
+  expect((await cli(db, ['clock', 'advance', '--to', '2026-12-02'])).code).toBe(0);
+  return db;
+}
+
+describe('settlements', () => {
+  it('create asks with the statement it would make: period, total, fees, net; no creates nothing', async () => {
+    const db = await novemberClosed();
+    const asked: string[] = [];
+    const no = await cli(db, ['settlements', 'create', '--period', '2026-11'], terminal([false], asked));
+    expect(no.code).toBe(130);
+    const made = await cli(db, ['--json', 'settlements', 'list']);
+    expect(made.json().data).toEqual([]);
+    const yes = await cli(db, ['--json', 'settlements', 'create', '--period', '2026-11'], terminal([true], asked));
+    expect(yes.code).toBe(0);
+    const s = yes.json();
+    expect(asked).toEqual([`Create SETTLE-2026-11-001 (net ${s.net_amount.toFixed(2)})?`, `Create SETTLE-2026-11-001 (net ${s.net_amount.toFixed(2)})?`]);
+    expect(no.stderr).toBe(
+      [
+        `Local mode: store ${db}`,
+        `Settlement statement SETTLE-2026-11-001 for 2026-11: 520 collections, ${s.total_collections.toFixed(2)} collected; ` +
+          `fees ${s.total_fees.toFixed(2)} and VAT ${s.vat.toFixed(2)}; net ${s.net_amount.toFixed(2)}, to be paid by 2026-12-03 (reference ${s.payment_reference}).`,
+        'A statement stays on record: it can be marked paid or disputed, never deleted.',
+        'Nothing changed.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('create reports a refusal before asking anything (the period is open)', async () => {
+    const r = await cli(copyOfBase(), ['settlements', 'create', '--period', '2026-11'], terminal([]));
+    expect(r.code).toBe(6);
+    expect(r.stderr).toContain('Period 2026-11 is still open');
+  });
+
+  it('dispute asks, naming the statement, its state and the reason; no leaves it as it was', async () => {
+    const db = await novemberClosed();
+    const s = (await cli(db, ['--json', 'settlements', 'create', '--period', '2026-11'])).json();
+    expect((await cli(db, ['settlements', 'mark-paid', 'SETTLE-2026-11-001'])).code).toBe(0);
+    const asked: string[] = [];
+    const no = await cli(db, ['settlements', 'dispute', 'SETTLE-2026-11-001', '--reason', 'Totals differ from our books'], terminal([false], asked));
+    expect(no.code).toBe(130);
+    expect(asked).toEqual(['Dispute SETTLE-2026-11-001?']);
+    expect(no.stderr).toBe(
+      [
+        `Local mode: store ${db}`,
+        `Disputing SETTLE-2026-11-001 (2026-11, net ${s.net_amount.toFixed(2)}, paid on 2026-12-02 with reference ${s.payment_reference}) is final: ` +
+          "it can no longer be paid or changed; 'premia settlements create --period 2026-11' then makes a new statement for the period.",
+        '  Reason: Totals differ from our books',
+        'Nothing changed.',
+        '',
+      ].join('\n'),
+    );
+    expect((await cli(db, ['--json', 'settlements', 'get', 'SETTLE-2026-11-001'])).json().status).toBe('paid');
+    const yes = await cli(db, ['--json', 'settlements', 'dispute', 'SETTLE-2026-11-001', '--reason', 'Totals differ from our books'], terminal([true]));
+    expect(yes.code).toBe(0);
+    expect(yes.json().status).toBe('disputed');
+  });
+});
+
+describe('a policy cancellation', () => {
+  it('asks, naming the collections it cancels and the planned debit it withdraws; yes withdraws it', async () => {
+    const db = copyOfBase();
+    const asked: string[] = [];
+    const no = await cli(db, ['policies', 'update', 'POL-2026049', '--status', 'cancelled'], terminal([false], asked));
+    expect(no.code).toBe(130);
+    expect(asked).toEqual(['Cancel policy POL-2026049?']);
+    expect(no.stderr).toBe(
+      [
+        `Local mode: store ${db}`,
+        'Cancelling policy POL-2026049 (customer C100025, 7544.03 a month, active) is final: it cannot be made active again.',
+        '  2026-11: its collection (7544.03 due, 0.00 collected, UNPAID) becomes CANCELLED; what was collected stays collected.',
+        '  2026-12: its collection (7544.03 due, 0.00 collected, UNPAID) becomes CANCELLED; what was collected stays collected.',
+        '  Planned debits withdrawn: 1 debit for 2167.38 (2026-11-13).',
+        'Nothing changed.',
+        '',
+      ].join('\n'),
+    );
+    expect((await cli(db, ['--json', 'policies', 'get', 'POL-2026049'])).json().status).toBe('active');
+
+    // Left alone, that debit is made on the 13th; cancelled, it is not.
+    const kept = copyOfBase();
+    expect((await cli(kept, ['clock', 'advance', '--days', '1'])).code).toBe(0);
+    expect((await cli(kept, ['collections', 'attempts', '--period', '2026-11'])).stdout).toContain(',POL-2026049,C100025,2026-11-13,2167.38,SUCCESS,\n');
+    expect((await cli(db, ['policies', 'update', 'POL-2026049', '--status', 'cancelled'], terminal([true]))).code).toBe(0);
+    expect((await cli(db, ['clock', 'advance', '--days', '1'])).code).toBe(0);
+    expect((await cli(db, ['collections', 'attempts', '--period', '2026-11'])).stdout).not.toContain(',POL-2026049,');
+  });
+
+  it('other changes, and cancelling a cancelled policy, ask nothing; without a terminal nothing is asked', async () => {
+    const db = copyOfBase();
+    expect((await cli(db, ['policies', 'update', 'POL-2026049', '--amount', '10.00'], terminal([]))).code).toBe(0);
+    expect((await cli(db, ['policies', 'update', 'POL-2026049', '--status', 'cancelled'], { prompter: answering([]) })).code).toBe(0);
+    expect((await cli(db, ['policies', 'update', 'POL-2026049', '--status', 'cancelled'], terminal([]))).code).toBe(0);
+  });
+});
+
+describe('keys revoke', () => {
+  it('asks, naming the key and its client, and says when it is the client’s last active key', async () => {
+    const db = join(tmp.dir, 'keys.db');
+    const first = (await cli(db, ['--seed', '1', '--json', 'keys', 'create', '--client', 'acme'])).json();
+    const second = (await cli(db, ['--json', 'keys', 'create', '--client', 'acme'])).json();
+    const asked: string[] = [];
+    const no = await cli(db, ['keys', 'revoke', first.id], terminal([false], asked));
+    expect(no.code).toBe(130);
+    expect(no.stderr).toBe(
+      [
+        `Local mode: store ${db}`,
+        `Revoking key ${first.id} (pmk_…${first.key.slice(-4)}) of acme, created 2026-11-21T09:30:00.000Z: every request with it is refused from then on, and a revoked key cannot be restored.`,
+        'Nothing changed.',
+        '',
+      ].join('\n'),
+    );
+    expect((await cli(db, ['keys', 'revoke', first.id], terminal([true], asked))).code).toBe(0);
+    const last = await cli(db, ['keys', 'revoke', second.id], terminal([false], asked));
+    expect(last.stderr).toContain("\n  acme has no other active key: its requests all stop until 'premia keys create --client acme' makes one.\nNothing changed.\n");
+    expect(asked).toEqual([`Revoke key ${first.id} of acme?`, `Revoke key ${first.id} of acme?`, `Revoke key ${second.id} of acme?`]);
+    const keys = (await cli(db, ['--json', 'keys', 'list'])).json();
+    expect(keys.map((k: { revoked_at: string | null }) => k.revoked_at !== null)).toEqual([true, false]);
+  });
+});
+
+describe('remote mode', () => {
+  let server: LiveServer;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    server = await startLiveServer();
+    env = { ...remoteEnv(server.url, server.keys.acme), NO_COLOR: '1' };
+    for (const args of [
+      ['clock', 'set', '2026-10-31'],
+      ['policies', 'import', join(FIXTURES, 'policies.csv')],
+      ['collections', 'execute', '--period', '2026-11'],
+      ['collections', 'execute', '--period', '2026-12'],
+      ['clock', 'advance', '--days', '12'],
+    ]) {
+      expect((await runPremia(args, { cwd: tmp.dir, env })).code, args.join(' ')).toBe(0);
+    }
+  });
+  afterAll(async () => server.close());
+  /** The same store in local mode, acting for the same client. */
+  const local = (args: string[], options: Partial<CliOptions> = {}) =>
+    cli(server.dbPath, ['--as-client', 'Acme Life', ...args], options);
+
+  it('--dry-run gives the figures local mode gives on the service’s store (GET /clock/preview)', async () => {
+    for (const args of [['clock', 'advance', '--to', '2027-01-05', '--dry-run'], ['--json', 'clock', 'advance', '--days', '30', '--dry-run']]) {
+      const remote = await runPremia(args, { cwd: tmp.dir, env });
+      expect(remote.code).toBe(0);
+      const here = await local(args);
+      expect(remote.stdout).toBe(here.stdout);
+      expect(remote.stderr).toBe(here.stderr);
+    }
+    expect(server.logs.filter((l) => l.includes(' GET /v1/clock/preview 200 '))).toHaveLength(2);
+  });
+
+  it('the question on a terminal carries the service’s figures; no changes nothing', async () => {
+    const remoteAsked: string[] = [];
+    const remote = await runPremia(['clock', 'advance', '--to', '2027-01-05'], { cwd: tmp.dir, env, ...terminal([false], remoteAsked) });
+    const localAsked: string[] = [];
+    const here = await local(['clock', 'advance', '--to', '2027-01-05'], terminal([false], localAsked));
+    expect([remote.code, here.code]).toEqual([130, 130]);
+    expect(remoteAsked).toEqual(localAsked);
+    expect(remote.stderr.split('\n').slice(1)).toEqual(here.stderr.split('\n').slice(1));
+    expect(remote.stderr).toContain('  2026-11: ');
+    expect((await runPremia(['--json', 'clock'], { cwd: tmp.dir, env })).json().date).toBe('2026-11-12');
+  });
+
+  it('unattended, more than one period is refused there too, before any request that changes anything', async () => {
+    const advances = () => server.logs.filter((l) => l.includes('POST /v1/clock/advance')).length;
+    const before = advances();
+    const r = await runPremia(['clock', 'advance', '--days', '60'], { cwd: tmp.dir, env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: This advance would close 2 periods for good \(2026-11 and 2026-12\)\./);
+    expect(advances()).toBe(before);
+    expect((await runPremia(['--json', 'clock'], { cwd: tmp.dir, env })).json().date).toBe('2026-11-12');
+  });
+
+  it('settlement and cancellation questions come from the service’s previews', async () => {
+    const asked: string[] = [];
+    const cancel = await runPremia(['policies', 'update', 'POL-2026049', '--status', 'cancelled'], { cwd: tmp.dir, env, ...terminal([false], asked) });
+    const here = await local(['policies', 'update', 'POL-2026049', '--status', 'cancelled'], terminal([false], asked));
+    expect([cancel.code, here.code]).toEqual([130, 130]);
+    expect(cancel.stderr.split('\n').slice(1)).toEqual(here.stderr.split('\n').slice(1));
+    expect(asked).toEqual(['Cancel policy POL-2026049?', 'Cancel policy POL-2026049?']);
+  });
+});
+
+describe('a server that implements only the spec', () => {
+  let stub: SpecStub;
+  beforeAll(async () => {
+    stub = await startSpecStub();
+  });
+  afterAll(async () => stub.close());
+
+  it('settlements create asks with what can be known: the period, without figures', async () => {
+    const asked: string[] = [];
+    const r = await runPremia(['settlements', 'create', '--period', '2026-11'], {
+      cwd: tmp.dir,
+      env: { ...remoteEnv(stub.url, stub.key), NO_COLOR: '1' },
+      ...terminal([false], asked),
+    });
+    expect(r.code).toBe(130);
+    expect(asked).toEqual(['Create the settlement statement for 2026-11?']);
+    expect(r.stderr.split('\n').slice(1)).toEqual([
+      "A statement stays on record: it can be marked paid or disputed, never deleted. (This server does not show a statement's figures before it is made.)",
+      'Nothing changed.',
+      '',
+    ]);
+    expect(stub.requests.filter((q) => q.method === 'POST')).toEqual([]);
+  });
+});
