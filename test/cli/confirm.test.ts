@@ -145,7 +145,8 @@ describe('clock advance on a terminal', () => {
 
   it('before the first collections run nothing is final: no question (clock set can move the clock back)', async () => {
     const db = join(tmp.dir, 'fresh.db');
-    const r = await cli(db, ['--seed', '1', 'clock', 'advance', '--days', '400'], terminal([]));
+    expect((await cli(db, ['--seed', '1', 'clock', 'set', '2026-10-31'])).code).toBe(0);
+    const r = await cli(db, ['clock', 'advance', '--days', '400'], terminal([]));
     expect(r.code).toBe(0);
   });
 });

@@ -26,8 +26,8 @@ const cli = (db: string, args: string[], options: Partial<CliOptions> = {}) =>
 /** The backend of the context, with `change` applied to it (a Proxy: every other call goes through). */
 function wrapBackend(ctx: CliContext, change: (b: Backend) => Partial<Backend>): void {
   const open = ctx.backend;
-  ctx.backend = async (globals) => {
-    const b = await open(globals);
+  ctx.backend = async (globals, options) => {
+    const b = await open(globals, options);
     const changed = change(b);
     return new Proxy(b, {
       get(target, prop, receiver) {
