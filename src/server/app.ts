@@ -233,8 +233,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     if (error.status === 401) reply.header('www-authenticate', WWW_AUTHENTICATE);
     return reply.code(error.status).type(JSON_TYPE).send(errorBody(error, request.id));
   });
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?', 1)[0]!;
+    // Under /v1 the key comes first: without a valid one, a path that exists (405 with Allow)
+    // and one that does not (404) both answer 401, so the route map is shown only to callers.
+    if (path === '/v1' || path.startsWith('/v1/')) request.principal = await authenticate(store, request.headers['x-api-key']);
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))].sort();
     if (allowed.length > 0) {
       const error = new PremiaError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; it takes ${allowed.join(', ')}.`, { status: 405 });

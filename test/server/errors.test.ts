@@ -46,18 +46,21 @@ describe('errors common to every endpoint', () => {
     expect(form.status).toBe(415);
   });
 
-  it('answers 404 NOT_FOUND for unknown routes, with or without a key (a known path with another method is 405: hardening.test.ts)', async () => {
-    for (const [method, url] of [
-      ['GET', '/v1/nothing'],
-      ['DELETE', '/v1/policies/POL-1/history'],
-      ['GET', '/v2/policies'],
-      ['GET', '/'],
+  it('answers 404 NOT_FOUND for unknown routes (under /v1 only with a valid key; a known path with another method is 405: hardening.test.ts)', async () => {
+    for (const [method, url, keyless] of [
+      ['GET', '/v1/nothing', 401],
+      ['DELETE', '/v1/policies/POL-1/history', 401],
+      ['GET', '/v1', 401],
+      ['GET', '/v2/policies', 404],
+      ['GET', '/', 404],
     ] as const) {
-      for (const key of [s.keys.acme, null]) {
-        const res = await call(s.app, method, url, { key });
-        expect(res.status, `${method} ${url}`).toBe(404);
-        expect(res.json().error.message).toBe(`There is no endpoint ${method} ${url}; see GET /v1/openapi.json for the endpoints.`);
-      }
+      const res = await call(s.app, method, url, { key: s.keys.acme });
+      expect(res.status, `${method} ${url}`).toBe(404);
+      expect(res.json().error.message).toBe(`There is no endpoint ${method} ${url}; see GET /v1/openapi.json for the endpoints.`);
+      // Under /v1 the key is checked first: without one, a path that exists and one that does not look alike.
+      const anonymous = await call(s.app, method, url, { key: null });
+      expect(anonymous.status, `${method} ${url} without a key`).toBe(keyless);
+      expect(anonymous.json().error.code).toBe(keyless === 401 ? 'UNAUTHORIZED' : 'NOT_FOUND');
     }
   });
 

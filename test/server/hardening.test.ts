@@ -232,17 +232,24 @@ describe('G8: HTTP details a spec-only client may expect', () => {
     ['DELETE', '/v1/policies/import', 'GET, HEAD, PATCH, POST'],
     ['POST', '/v1/reports/collections', 'GET, HEAD'],
     ['DELETE', '/v1/clock', 'GET, HEAD, PUT'],
-  ])('%s %s: 405 METHOD_NOT_ALLOWED with Allow: %s (with or without a key)', async (method, url, allow) => {
-    for (const key of [s.keys.acme, null]) {
-      const res = await call(s.app, method, url, { key });
-      refused(res, 405, 'METHOD_NOT_ALLOWED');
-      expect(res.headers['allow']).toBe(allow);
-      expect(res.json().error.message).toBe(`${method} is not allowed on ${url}; it takes ${allow}.`);
+  ])('%s %s: 405 METHOD_NOT_ALLOWED with Allow: %s to a caller with a key', async (method, url, allow) => {
+    const res = await call(s.app, method, url, { key: s.keys.acme });
+    refused(res, 405, 'METHOD_NOT_ALLOWED');
+    expect(res.headers['allow']).toBe(allow);
+    expect(res.json().error.message).toBe(`${method} is not allowed on ${url}; it takes ${allow}.`);
+    // Without a valid key: 401 first, revealing nothing of the route map (no Allow, no 405).
+    for (const key of [null, 'pmk_0000000000000000000000000000000000000000']) {
+      const anonymous = await call(s.app, method, url, { key });
+      refused(anonymous, 401, 'UNAUTHORIZED');
+      expect(anonymous.headers['allow']).toBeUndefined();
+      expect(anonymous.headers['www-authenticate']).toBe(WWW_AUTHENTICATE);
+      expect(anonymous.text).not.toContain(allow);
     }
   });
 
-  it('an unknown path is still 404', async () => {
+  it('an unknown path is still 404 (to a caller with a key; 401 without one, as for a known path)', async () => {
     refused(await call(s.app, 'DELETE', '/v1/nothing/here', { key: s.keys.acme }), 404, 'NOT_FOUND');
+    refused(await call(s.app, 'DELETE', '/v1/nothing/here', { key: null }), 401, 'UNAUTHORIZED');
   });
 
   it('401 carries WWW-Authenticate', async () => {
