@@ -37,7 +37,7 @@ import {
 import type { Store } from '../store/store.js';
 import { claimKey, completeKey, readIdempotencyKey, releaseKey, requestHash } from './idempotency.js';
 import { errorBody, JSON_TYPE, SERVICE_UNAVAILABLE, sendDownload, sendJson, toPremiaError } from './http.js';
-import { duplicateKey, duplicateKeyError } from './json.js';
+import { duplicateKey, duplicateKeyError, jsonDepth, MAX_JSON_DEPTH, tooDeepError } from './json.js';
 import { authenticate, type Principal } from './keys.js';
 import { openApiDocument } from './openapi.js';
 import { receiveFile, type ReceivedFile } from './upload.js';
@@ -181,6 +181,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     }
     defaultJson(request, text, (err: Error | null, value?: unknown) => {
       if (err) return done(err, undefined);
+      // Before anything walks the value (the key scan, validation, the idempotency hash).
+      const depth = jsonDepth(text);
+      if (depth > MAX_JSON_DEPTH) return done(tooDeepError(depth), undefined);
       const duplicate = duplicateKey(text);
       if (duplicate !== null) return done(duplicateKeyError(duplicate), undefined);
       done(null, value);

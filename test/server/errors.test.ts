@@ -95,6 +95,51 @@ describe('errors common to every endpoint', () => {
  * Request validation and error shapes of the collections, reports and settlements routes. Their
  * success paths are in collections.test.ts, reports.test.ts, settlements.test.ts and cycle.test.ts.
  */
+describe('deeply nested JSON (issue 10)', () => {
+  // The default 1 MiB JSON limit (this file's server takes only 2,000 bytes).
+  let d: TestServer;
+  beforeAll(async () => {
+    d = await startServer();
+  });
+  afterAll(async () => {
+    await d.close();
+  });
+  const lists = (n: number) => '['.repeat(n) + ']'.repeat(n);
+  const objects = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
+  const TOO_DEEP = {
+    code: 'VALIDATION_ERROR',
+    message: 'The JSON body nests objects and lists 5001 levels deep; at most 32 are accepted (no request needs more than 3).',
+    details: [{ field: 'body', code: 'TOO_DEEP', message: 'the JSON body nests deeper than 32 levels' }],
+  };
+
+  it.each([
+    ['POST', '/v1/collections/execute', `{"period_month":"2026-11","policy_ids":${lists(5000)}}`],
+    ['POST', '/v1/settlements', `{"period_month":${objects(5000)}}`],
+    ['PATCH', '/v1/policies/POL-1', `{"status":${objects(5000)}}`],
+    ['POST', '/v1/policies', `{"policy_number":${lists(5000)}}`],
+    ['POST', '/v1/clock/advance', `{"days":${objects(5000)}}`],
+  ])('%s %s with a value 5,000 levels deep: 400 VALIDATION_ERROR, nothing logged as internal', async (method, url, payload) => {
+    for (const headers of [{}, { 'idempotency-key': `deep-${url}` }]) {
+      const res = await call(d.app, method, url, { key: d.keys.acme, payload, headers: { 'content-type': 'application/json', ...headers } });
+      expect(res.status, res.text).toBe(400);
+      expect(res.json().error).toEqual({ ...TOO_DEEP, request_id: res.headers['x-request-id'] });
+    }
+    expect(d.logs.filter((l) => / error /.test(l))).toEqual([]);
+  });
+
+  it('takes 32 levels (then the field is checked as usual) and refuses 33', async () => {
+    const ok = await call(d.app, 'POST', '/v1/settlements', { key: d.keys.acme, payload: `{"period_month":${objects(31)}}`, headers: { 'content-type': 'application/json' } });
+    expect(ok.status).toBe(400);
+    expect(ok.json().error.details).toEqual([
+      { field: 'period_month', code: 'INVALID_FORMAT', message: 'period_month must be a month written YYYY-MM, like 2026-11; got an object' },
+    ]);
+    const over = await call(d.app, 'POST', '/v1/settlements', { key: d.keys.acme, payload: `{"period_month":${objects(32)}}`, headers: { 'content-type': 'application/json' } });
+    expect(over.status).toBe(400);
+    expect(over.json().error.details[0].code).toBe('TOO_DEEP');
+    expect(over.json().error.message).toContain('33 levels deep');
+  });
+});
+
 describe('collections, reports and settlements: validation and errors', () => {
   const invalid = async (method: string, url: string, body: unknown, details: Array<[string, string]>) => {
     const res = await call(s.app, method, url, { key: s.keys.acme, body });
