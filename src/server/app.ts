@@ -38,7 +38,8 @@ import type { Store } from '../store/store.js';
 import { claimKey, completeKey, readIdempotencyKey, releaseKey, requestHash } from './idempotency.js';
 import { errorBody, JSON_TYPE, SERVICE_UNAVAILABLE, sendDownload, sendJson, toPremiaError } from './http.js';
 import { duplicateKey, duplicateKeyError, jsonDepth, MAX_JSON_DEPTH, tooDeepError } from './json.js';
-import { authenticate, type Principal } from './keys.js';
+import { DEFAULT_AUTH_FAILURES, DEFAULT_AUTH_WINDOW_MS, FailedAuthLimiter } from './auth-limit.js';
+import { authenticate, hashKey, type Principal } from './keys.js';
 import { openApiDocument } from './openapi.js';
 import { receiveFile, type ReceivedFile } from './upload.js';
 
@@ -62,6 +63,9 @@ export interface ServerOptions {
   /** Requests per API key per window; 0 turns rate limiting off. Default 600. */
   rateLimit?: number;
   rateLimitWindowMs?: number;
+  /** Failed authentications per source address per window before 429; 0 turns it off. Default 20 a minute. */
+  authFailureLimit?: number;
+  authFailureWindowMs?: number;
   /** Where uploads are spooled (default the OS temporary directory). */
   tmpDir?: string;
   /** One line per call: the access log and the stacks of internal errors. Default: none. */
@@ -77,8 +81,11 @@ declare module 'fastify' {
 }
 
 class RateLimited extends PremiaError {
-  constructor(readonly retryAfter: number) {
-    super('RATE_LIMITED', `Too many requests for this API key; retry after ${retryAfter} seconds.`);
+  constructor(
+    readonly retryAfter: number,
+    what = 'Too many requests for this API key',
+  ) {
+    super('RATE_LIMITED', `${what}; retry after ${retryAfter} seconds.`);
   }
 }
 
@@ -200,6 +207,29 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         })
       : null;
 
+  const authMax = options.authFailureLimit ?? DEFAULT_AUTH_FAILURES;
+  const authLimiter = authMax > 0 ? new FailedAuthLimiter(authMax, options.authFailureWindowMs ?? DEFAULT_AUTH_WINDOW_MS, () => now().getTime()) : null;
+  /**
+   * The principal of a request's key. An address with too many failed authentications in the
+   * window is answered 429 before its key is looked up (unless the key worked from it before).
+   */
+  async function authenticateRequest(request: FastifyRequest): Promise<Principal> {
+    const presented = request.headers['x-api-key'];
+    if (!authLimiter) return authenticate(store, presented);
+    const address = request.ip;
+    const digest = typeof presented === 'string' && presented.length > 0 && presented.length <= 256 ? hashKey(presented).toString('hex') : null;
+    const wait = authLimiter.blocked(address, digest);
+    if (wait !== null) throw new RateLimited(wait, 'Too many requests with a missing or invalid API key from this address');
+    try {
+      const principal = await authenticate(store, presented);
+      authLimiter.succeeded(address, digest!);
+      return principal;
+    } catch (e) {
+      if (e instanceof PremiaError && e.code === 'UNAUTHORIZED') authLimiter.failed(address);
+      throw e;
+    }
+  }
+
   // While closing, answers to requests still in flight end their connection, so that close()
   // does not wait for idle keep-alive connections to time out.
   let closing = false;
@@ -240,7 +270,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     const path = request.url.split('?', 1)[0]!;
     // Under /v1 the key comes first: without a valid one, a path that exists (405 with Allow)
     // and one that does not (404) both answer 401, so the route map is shown only to callers.
-    if (path === '/v1' || path.startsWith('/v1/')) request.principal = await authenticate(store, request.headers['x-api-key']);
+    if (path === '/v1' || path.startsWith('/v1/')) request.principal = await authenticateRequest(request);
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))].sort();
     if (allowed.length > 0) {
       const error = new PremiaError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; it takes ${allowed.join(', ')}.`, { status: 405 });
@@ -254,7 +284,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     async (v1) => {
       // Every route needs a key, the OpenAPI document included (spec section 5: every request).
       v1.addHook('onRequest', async (request) => {
-        request.principal = await authenticate(store, request.headers['x-api-key']);
+        request.principal = await authenticateRequest(request);
         if (limiter) {
           const verdict = await limiter(request);
           if (!verdict.isAllowed && verdict.isExceeded) throw new RateLimited(Math.max(1, verdict.ttlInSeconds));
