@@ -41,7 +41,7 @@ import { duplicateKey, duplicateKeyError, jsonDepth, MAX_JSON_DEPTH, tooDeepErro
 import { DEFAULT_AUTH_FAILURES, DEFAULT_AUTH_WINDOW_MS, FailedAuthLimiter } from './auth-limit.js';
 import { authenticate, hashKey, type Principal } from './keys.js';
 import { openApiDocument } from './openapi.js';
-import { receiveFile, type ReceivedFile } from './upload.js';
+import { prepareUploadDirectory, receiveFile, type ReceivedFile } from './upload.js';
 
 export const DEFAULT_JSON_LIMIT = 1024 * 1024;
 export const DEFAULT_UPLOAD_LIMIT = 100 * 1024 * 1024;
@@ -66,7 +66,7 @@ export interface ServerOptions {
   /** Failed authentications per source address per window before 429; 0 turns it off. Default 20 a minute. */
   authFailureLimit?: number;
   authFailureWindowMs?: number;
-  /** Where uploads are spooled (default the OS temporary directory). */
+  /** Where the store's upload directory is made (default the OS temporary directory). */
   tmpDir?: string;
   /** One line per call: the access log and the stacks of internal errors. Default: none. */
   log?: (line: string) => void;
@@ -121,8 +121,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   const jsonLimit = options.jsonLimit ?? DEFAULT_JSON_LIMIT;
   const uploadLimit = options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT;
   const rateMax = options.rateLimit ?? DEFAULT_RATE_LIMIT;
-  const tmpDir = options.tmpDir ?? tmpdir();
   const log = options.log ?? (() => {});
+  const uploadDir = await prepareUploadDirectory(options.tmpDir ?? tmpdir(), store.path, log);
   const limits = { jsonLimit, uploadLimit };
   const logLine = (method: string, url: string, status: number, ms: number, id: string) =>
     log(`${new Date().toISOString()} ${method} ${url.split('?', 1)[0]} ${status} ${ms.toFixed(1)}ms ${id}`);
@@ -370,7 +370,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       ): Promise<FastifyReply> {
         // The spec's import ignores query parameters (see specQuery); premia's bank import refuses them.
         if (!spec) validateNoQuery(query(request));
-        const file = await receiveFile(request, uploadLimit, tmpDir);
+        const file = await receiveFile(request, uploadLimit, uploadDir);
         let outcome: Outcome;
         try {
           outcome = await run(request, 200, null, () => importFile(backendOf(request), file), file.sha256);

@@ -66,7 +66,7 @@ describe('G1: a malformed multipart body is a 400, not a 500', () => {
 
   it('imported nothing, left no temporary file and logged no stack', async () => {
     expect(await policyCount()).toBe(0); // the first describe: nothing was created before
-    expect(readdirSync(s.dir).filter((f) => f.startsWith('premia-upload-'))).toEqual([]);
+    expect(readdirSync(s.uploads)).toEqual([]);
     noStackLogged();
   });
 });
@@ -146,7 +146,7 @@ describe('G5: a form with a second file is refused whole', () => {
     const res = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, payload, headers: { ...headers, 'idempotency-key': `two-${second}` } });
     refused(res, 400, 'VALIDATION_ERROR', { field: 'file', code: 'TOO_MANY_PARTS' });
     expect(await policyCount()).toBe(before);
-    expect(readdirSync(s.dir).filter((f) => f.startsWith('premia-upload-'))).toEqual([]);
+    expect(readdirSync(s.uploads)).toEqual([]);
     expect(await findIdempotencyKey(s.backend.store.db, ACME, `two-${second}`)).toBeUndefined();
     noStackLogged();
   });

@@ -13,6 +13,7 @@ import { expect } from 'vitest';
 import { openLocalBackend, type LocalBackend } from '../../src/backend/local/index.js';
 import { createServer, type ServerOptions } from '../../src/server/app.js';
 import { createKey } from '../../src/server/keys.js';
+import { uploadDirectory } from '../../src/server/upload.js';
 import { REPO, tempDir } from '../helpers/cli.js';
 
 export const NOW = () => new Date('2026-11-21T09:30:00.000Z');
@@ -28,6 +29,8 @@ export interface TestServer {
   backend: LocalBackend;
   dir: string;
   dbPath: string;
+  /** The store's upload directory (uploads are spooled there). */
+  uploads: string;
   logs: string[];
   /** Keys of two clients: acme ("Acme Life") and other ("Other Insure"). */
   keys: { acme: string; other: string };
@@ -51,6 +54,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     backend,
     dir,
     dbPath,
+    uploads: uploadDirectory(dir, dbPath),
     logs,
     keys: { acme: acme.key, other: other.key },
     close: async () => {
