@@ -39,7 +39,7 @@ import { claimKey, completeKey, readIdempotencyKey, releaseKey, requestHash } fr
 import { errorBody, JSON_TYPE, SERVICE_UNAVAILABLE, sendDownload, sendJson, toPremiaError } from './http.js';
 import { duplicateKey, duplicateKeyError, jsonDepth, MAX_JSON_DEPTH, tooDeepError } from './json.js';
 import { DEFAULT_AUTH_FAILURES, DEFAULT_AUTH_WINDOW_MS, FailedAuthLimiter } from './auth-limit.js';
-import { authenticate, hashKey, type Principal } from './keys.js';
+import { authenticate, forbidden, hashKey, type Principal } from './keys.js';
 import { openApiDocument } from './openapi.js';
 import { prepareUploadDirectory, receiveFile, type ReceivedFile } from './upload.js';
 
@@ -88,6 +88,10 @@ class RateLimited extends PremiaError {
     super('RATE_LIMITED', `${what}; retry after ${retryAfter} seconds.`);
   }
 }
+
+/** What the clock and bank endpoints answer (404) on a server run with --no-simulation. */
+export const SIMULATION_OFF_MESSAGE =
+  'This service runs without simulation (premia serve --no-simulation): it has no virtual clock to read or move and no simulated bank.';
 
 /** The challenge of a 401 (RFC 9110 §11.6.1): the key goes in the X-API-Key header. */
 export const WWW_AUTHENTICATE = 'ApiKey realm="premia", header="X-API-Key"';
@@ -388,7 +392,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       v1.get('/whoami', async (request, reply) => {
         validateNoQuery(query(request));
         const p = principalOf(request);
-        return sendJson(reply, 200, { client: p.clientName, key_id: p.keyId, simulation });
+        return sendJson(reply, 200, { client: p.clientName, key_id: p.keyId, role: p.role, simulation });
       });
 
       // -- policies --------------------------------------------------------------------------
@@ -480,35 +484,51 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       });
 
       // -- simulation: the virtual clock and the simulated bank -------------------------------
+      // Reading the clock is open to every key (a client needs the date to know which periods
+      // are open); moving it, and the simulated bank, act on the whole store: operator keys only.
+      // Checked before the body is read, so a client key's upload is refused before it is sent.
+      const operatorOnly = {
+        onRequest: async (request: FastifyRequest) => {
+          if (principalOf(request).role !== 'operator') throw forbidden();
+        },
+      };
       if (simulation) {
         v1.get('/clock', async (request, reply) => {
           validateNoQuery(query(request));
           return sendJson(reply, 200, await backendOf(request).getClock());
         });
-        v1.put('/clock', async (request, reply) => {
+        v1.put('/clock', operatorOnly, async (request, reply) => {
           validateNoQuery(query(request));
           const input = validateClockSetRequest(jsonBody(request, false));
           return sendJson(reply, 200, await backendOf(request).setClock(input.date));
         });
-        v1.post('/clock/advance', async (request, reply) => {
+        v1.post('/clock/advance', operatorOnly, async (request, reply) => {
           validateNoQuery(query(request));
           const raw = jsonBody(request, false);
           const input = validateAdvanceRequest(raw);
           return mutate(request, reply, 200, raw, () => backendOf(request).advanceClock(input));
         });
-        v1.post('/bank/seed', async (request, reply) => {
+        v1.post('/bank/seed', operatorOnly, async (request, reply) => {
           validateNoQuery(query(request));
           const raw = jsonBody(request, false);
           const input = validateSeedRequest(raw);
           return mutate(request, reply, 200, raw, () => backendOf(request).seedBank(input.seed));
         });
-        v1.post('/bank/import', async (request, reply) =>
+        v1.post('/bank/import', operatorOnly, async (request, reply) =>
           upload(request, reply, (b, file) => b.importBankTransactions(file.open()), false),
         );
-        v1.get<{ Params: { customer_id: string } }>('/bank/accounts/:customer_id', async (request, reply) => {
+        v1.get<{ Params: { customer_id: string } }>('/bank/accounts/:customer_id', operatorOnly, async (request, reply) => {
           validateNoQuery(query(request));
           return sendJson(reply, 200, await backendOf(request).showBankAccount(request.params.customer_id));
         });
+      } else {
+        // Without simulation (a real deployment) there is no virtual clock to read or move and no
+        // simulated bank: those paths answer 404 for every method and every key.
+        for (const path of ['/clock', '/clock/advance', '/bank/seed', '/bank/import', '/bank/accounts/:customer_id']) {
+          v1.all(path, async () => {
+            throw new PremiaError('NOT_FOUND', SIMULATION_OFF_MESSAGE);
+          });
+        }
       }
     },
     { prefix: '/v1' },

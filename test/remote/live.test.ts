@@ -41,6 +41,23 @@ describe('a real premia service', () => {
     expect(created.code).toBe(0);
   });
 
+  it("with a client's key, clock advance is refused: FORBIDDEN (exit 4) with the service's message; an operator key moves it", async () => {
+    server = await startLiveServer();
+    const client = remoteEnv(server.url, server.keys.acme);
+    const r = await runPremia(['clock', 'advance', '--days', '30', '--json'], { cwd: dir, env: client });
+    expect(r.code).toBe(4);
+    expect(JSON.parse(r.stderr).error).toMatchObject({
+      code: 'FORBIDDEN',
+      message:
+        'This needs an operator key: the virtual clock and the simulated bank belong to the whole store, so a client key may only read the clock. ' +
+        "The operator makes one with 'premia keys create --operator'.",
+    });
+    expect((await runPremia(['clock', '--json'], { cwd: dir, env: client })).json().date).toBe('2026-11-21');
+    const operator = await runPremia(['clock', 'advance', '--days', '2', '--json'], { cwd: dir, env: remoteEnv(server.url, server.keys.operator) });
+    expect(operator.code).toBe(0);
+    expect(operator.json().to).toBe('2026-11-23');
+  });
+
   it('over its upload limit: PAYLOAD_TOO_LARGE (exit 2), not retried, nothing imported', async () => {
     server = await startLiveServer({ uploadLimit: 1024 });
     const env = remoteEnv(server.url, server.keys.acme);

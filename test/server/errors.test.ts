@@ -120,7 +120,7 @@ describe('deeply nested JSON (issue 10)', () => {
     ['POST', '/v1/clock/advance', `{"days":${objects(5000)}}`],
   ])('%s %s with a value 5,000 levels deep: 400 VALIDATION_ERROR, nothing logged as internal', async (method, url, payload) => {
     for (const headers of [{}, { 'idempotency-key': `deep-${url}` }]) {
-      const res = await call(d.app, method, url, { key: d.keys.acme, payload, headers: { 'content-type': 'application/json', ...headers } });
+      const res = await call(d.app, method, url, { key: d.keys.operator, payload, headers: { 'content-type': 'application/json', ...headers } });
       expect(res.status, res.text).toBe(400);
       expect(res.json().error).toEqual({ ...TOO_DEEP, request_id: res.headers['x-request-id'] });
     }
@@ -128,12 +128,12 @@ describe('deeply nested JSON (issue 10)', () => {
   });
 
   it('takes 32 levels (then the field is checked as usual) and refuses 33', async () => {
-    const ok = await call(d.app, 'POST', '/v1/settlements', { key: d.keys.acme, payload: `{"period_month":${objects(31)}}`, headers: { 'content-type': 'application/json' } });
+    const ok = await call(d.app, 'POST', '/v1/settlements', { key: d.keys.operator, payload: `{"period_month":${objects(31)}}`, headers: { 'content-type': 'application/json' } });
     expect(ok.status).toBe(400);
     expect(ok.json().error.details).toEqual([
       { field: 'period_month', code: 'INVALID_FORMAT', message: 'period_month must be a month written YYYY-MM, like 2026-11; got an object' },
     ]);
-    const over = await call(d.app, 'POST', '/v1/settlements', { key: d.keys.acme, payload: `{"period_month":${objects(32)}}`, headers: { 'content-type': 'application/json' } });
+    const over = await call(d.app, 'POST', '/v1/settlements', { key: d.keys.operator, payload: `{"period_month":${objects(32)}}`, headers: { 'content-type': 'application/json' } });
     expect(over.status).toBe(400);
     expect(over.json().error.details[0].code).toBe('TOO_DEEP');
     expect(over.json().error.message).toContain('33 levels deep');
@@ -292,18 +292,20 @@ describe('every endpoint refuses what it must', () => {
 
   it.each(JSON_WRITES)('%s %s: 401 without a key, 400 malformed JSON, 413 too large, 415 not JSON', async (method, url) => {
     expect((await call(s.app, method, url, { key: null, body: {} })).status).toBe(401);
-    const malformed = await call(s.app, method, url, { key: s.keys.acme, payload: '{', headers: { 'content-type': 'application/json' } });
+    // The clock and the bank take an operator key (a client key's 403: roles.test.ts).
+    const key = /\/(clock|bank)\b/.test(url) ? s.keys.operator : s.keys.acme;
+    const malformed = await call(s.app, method, url, { key, payload: '{', headers: { 'content-type': 'application/json' } });
     expect(malformed.status).toBe(400);
     expect(malformed.json().error.details[0].code).toBe('INVALID_JSON');
-    const large = await call(s.app, method, url, { key: s.keys.acme, body: { x: 'y'.repeat(3000) } });
+    const large = await call(s.app, method, url, { key, body: { x: 'y'.repeat(3000) } });
     expect(large.status).toBe(413);
-    const text = await call(s.app, method, url, { key: s.keys.acme, payload: '{}', headers: { 'content-type': 'text/plain' } });
+    const text = await call(s.app, method, url, { key, payload: '{}', headers: { 'content-type': 'text/plain' } });
     expect(text.status).toBe(415);
-    const unknown = await call(s.app, method, url, { key: s.keys.acme, body: { surprise: true } });
+    const unknown = await call(s.app, method, url, { key, body: { surprise: true } });
     expect(unknown.status).toBe(400);
     expect(unknown.json().error.details.map((d: any) => [d.field, d.code])).toContainEqual(['surprise', 'UNKNOWN_FIELD']);
     if (method !== 'PUT') {
-      const badKey = await call(s.app, method, url, { key: s.keys.acme, body: {}, headers: { 'idempotency-key': 'x'.repeat(256) } });
+      const badKey = await call(s.app, method, url, { key, body: {}, headers: { 'idempotency-key': 'x'.repeat(256) } });
       expect(badKey.status).toBe(400);
       expect(badKey.json().error.details[0].field).toBe('Idempotency-Key');
     }
@@ -315,8 +317,9 @@ describe('every endpoint refuses what it must', () => {
 
   it.each(READS)('GET %s: 401 without a key; an unknown query parameter: 400 on extensions, ignored on the spec\'s endpoints', async (url) => {
     expect((await call(s.app, 'GET', url, { key: null })).status).toBe(401);
-    const plain = await call(s.app, 'GET', url, { key: s.keys.acme });
-    const res = await call(s.app, 'GET', `${url}${url.includes('?') ? '&' : '?'}bogus=1`, { key: s.keys.acme });
+    const key = url.startsWith('/v1/bank/') ? s.keys.operator : s.keys.acme;
+    const plain = await call(s.app, 'GET', url, { key });
+    const res = await call(s.app, 'GET', `${url}${url.includes('?') ? '&' : '?'}bogus=1`, { key });
     if (SPEC_READS.has(url)) {
       expect(res.status).toBe(plain.status);
       expect(res.status).not.toBe(400);

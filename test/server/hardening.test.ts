@@ -313,7 +313,8 @@ describe('G8: HTTP details a spec-only client may expect', () => {
 
   it('an empty body where a body is needed is 400 REQUIRED', async () => {
     for (const url of ['/v1/settlements', '/v1/settlements/x/dispute', '/v1/clock/advance', '/v1/collections/execute']) {
-      const res = await call(s.app, 'POST', url, { key: s.keys.acme, payload: '', headers: { 'content-type': 'application/json' } });
+      const key = url.startsWith('/v1/clock') ? s.keys.operator : s.keys.acme;
+      const res = await call(s.app, 'POST', url, { key, payload: '', headers: { 'content-type': 'application/json' } });
       refused(res, 400, 'VALIDATION_ERROR', { field: 'body', code: 'REQUIRED' });
     }
   });

@@ -32,8 +32,8 @@ export interface TestServer {
   /** The store's upload directory (uploads are spooled there). */
   uploads: string;
   logs: string[];
-  /** Keys of two clients: acme ("Acme Life") and other ("Other Insure"). */
-  keys: { acme: string; other: string };
+  /** Client keys of two clients, acme ("Acme Life") and other ("Other Insure"), and an operator key of Acme Life. */
+  keys: { acme: string; other: string; operator: string };
   close: () => Promise<void>;
 }
 
@@ -49,6 +49,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
   const app = await createServer({ backend, log: (l) => logs.push(l), tmpDir: dir, now: NOW, authFailureLimit: 0, ...options });
   const acme = await createKey(backend.store, 'Acme Life', NOW);
   const other = await createKey(backend.store, 'Other Insure', NOW);
+  const operator = await createKey(backend.store, 'Acme Life', NOW, 'operator');
   return {
     app,
     backend,
@@ -56,7 +57,7 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
     dbPath,
     uploads: uploadDirectory(dir, dbPath),
     logs,
-    keys: { acme: acme.key, other: other.key },
+    keys: { acme: acme.key, other: other.key, operator: operator.key },
     close: async () => {
       await app.close();
       await backend.close();
