@@ -16,8 +16,7 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { initWorld, LOCAL_CLIENT_ID } from '../backend/local/world.js';
 import { LocalBackend } from '../backend/local/index.js';
-import { PremiaError, validationError } from '../domain/errors.js';
-import { stringifyJson } from '../domain/json.js';
+import { notFound, PremiaError, validationError } from '../domain/errors.js';
 import { validatePolicyInput, validatePolicyPatch } from '../domain/policy.js';
 import {
   validateAdvanceRequest,
@@ -35,7 +34,9 @@ import {
   validateSettlementRequest,
 } from '../domain/requests.js';
 import type { Store } from '../store/store.js';
-import { claimKey, completeKey, readIdempotencyKey, releaseKey, requestHash } from './idempotency.js';
+import { processOwner, readIdempotencyKey, requestHash } from './idempotency.js';
+import { createJobs, type JobAction, type JobSpec } from './jobs.js';
+import { Operations, operationJson } from './operations.js';
 import { errorBody, JSON_TYPE, SERVICE_UNAVAILABLE, sendDownload, sendJson, toPremiaError } from './http.js';
 import { duplicateKey, duplicateKeyError, jsonDepth, MAX_JSON_DEPTH, tooDeepError } from './json.js';
 import { DEFAULT_AUTH_FAILURES, DEFAULT_AUTH_WINDOW_MS, FailedAuthLimiter } from './auth-limit.js';
@@ -68,6 +69,11 @@ export interface ServerOptions {
   authFailureWindowMs?: number;
   /** Where the store's upload directory is made (default the OS temporary directory). */
   tmpDir?: string;
+  /**
+   * Run writes on the request thread instead of the job thread (jobs.ts); for tests that
+   * substitute backend methods. Default: offloaded wherever the store is a file.
+   */
+  offload?: boolean;
   /** One line per call: the access log and the stacks of internal errors. Default: none. */
   log?: (line: string) => void;
   /** Wall clock, for idempotency expiry (default: the system clock). */
@@ -127,6 +133,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   const rateMax = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   const log = options.log ?? (() => {});
   const uploadDir = await prepareUploadDirectory(options.tmpDir ?? tmpdir(), store.path, log);
+  const jobs = createJobs(base, { offload: options.offload, log });
+  const operations = new Operations(() => now().getTime());
   const limits = { jsonLimit, uploadLimit };
   const logLine = (method: string, url: string, status: number, ms: number, id: string) =>
     log(`${new Date().toISOString()} ${method} ${url.split('?', 1)[0]} ${status} ${ms.toFixed(1)}ms ${id}`);
@@ -240,6 +248,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   app.addHook('preClose', async () => {
     closing = true;
   });
+  // Once the requests in flight are answered: the jobs still queued or running (operations
+  // answered 202) finish, then the job thread closes its connection.
+  app.addHook('onClose', async () => {
+    await jobs.close();
+  });
   // A request that arrives while the server shuts down (on a connection opened before) is not
   // started: 503 SERVICE_UNAVAILABLE, and its connection closes. Clients retry a 503.
   app.addHook('onRequest', async () => {
@@ -308,81 +321,101 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 
       const backendOf = (request: FastifyRequest): LocalBackend => base.forClient(principalOf(request).clientId);
 
-      /**
-       * Run a POST or PATCH: without an Idempotency-Key it simply runs; with one, the first
-       * response is stored and a retry gets it again (see idempotency.ts).
-       */
-      async function mutate(
-        request: FastifyRequest,
-        reply: FastifyReply,
-        status: number,
-        hashBody: unknown,
-        action: () => Promise<unknown>,
-      ): Promise<FastifyReply> {
-        return sendOutcome(reply, await run(request, status, hashBody, action));
+      /** What a write does: a backend operation, run as a job (jobs.ts). */
+      interface Work {
+        action: JobAction;
+        args: unknown[];
+        /** The spooled upload an import reads; removed once the job has ended. */
+        upload?: ReceivedFile;
       }
 
+      /**
+       * Run a write as a job, off this thread where the store is a file, and answer with its
+       * outcome. With an Idempotency-Key (POST and PATCH) the first response is stored and a retry
+       * gets it again (idempotency.ts). Where `async` is allowed and the client sends
+       * `Prefer: respond-async` (RFC 7240), a job not done within its `wait` (default 0 s) is
+       * answered 202 with a Location to follow (operations.ts); without it, the client gets the
+       * answer when the job is done, while the server answers others meanwhile.
+       */
       async function run(
         request: FastifyRequest,
+        reply: FastifyReply,
         status: number,
         hashBody: unknown,
-        action: () => Promise<unknown>,
-        fileSha256?: string,
-      ): Promise<Outcome> {
-        const key = readIdempotencyKey(request.headers['idempotency-key']);
-        if (key === null) return { status, body: stringifyJson(await action()), replayed: false };
-        const clientId = principalOf(request).clientId;
-        const claim = await claimKey(store, {
-          clientId,
-          key,
-          // The path without its query: query parameters of these routes are refused or ignored.
-          hash: requestHash(request.method, request.url.split('?', 1)[0]!, hashBody, fileSha256),
-          method: request.method,
-          path: request.url.split('?', 1)[0]!,
-          now: now().getTime(),
+        work: Work,
+        opts: { idempotent?: boolean; async?: boolean } = {},
+      ): Promise<FastifyReply> {
+        const principal = principalOf(request);
+        const key = opts.idempotent === false ? null : readIdempotencyKey(request.headers['idempotency-key']);
+        // The path without its query: query parameters of these routes are refused or ignored.
+        const path = request.url.split('?', 1)[0]!;
+        const spec: JobSpec = {
+          clientId: principal.clientId,
+          action: work.action,
+          args: work.args,
+          upload: work.upload ? { path: work.upload.path, name: work.upload.name, size: work.upload.size } : undefined,
+          now: base.ctx.now().getTime(),
+          status,
+          idempotency:
+            key === null
+              ? undefined
+              : { key, hash: requestHash(request.method, path, hashBody, work.upload?.sha256), method: request.method, path, now: now().getTime(), owner: processOwner() },
+        };
+        const preference = opts.async ? respondAsync(request.headers.prefer) : null;
+        const op = preference ? operations.create(principal.clientId, request.method, path) : null;
+        const ran = jobs.run(spec, op ? { onStart: () => operations.started(op), onProgress: (p) => operations.progressed(op, p) } : {});
+        // The spooled file is removed before the outcome is told.
+        const job = work.upload ? ran.finally(() => work.upload!.remove()) : ran;
+        const finished = job.then((outcome) => {
+          if (!outcome.kept) log(`${new Date().toISOString()} warn ${request.id}: its Idempotency-Key was taken over by a retry while it ran; the retry's response is the one kept`);
+          // A stored refusal replayed (kept by earlier versions) carries this request's id.
+          return outcome.replayed && outcome.status >= 400 ? { ...outcome, body: withRequestId(outcome.body, request.id) } : outcome;
         });
-        if (claim.kind === 'replay') {
-          const { status: stored, body } = claim.response;
-          return { status: stored, body: stored >= 400 ? withRequestId(body, request.id) : body, replayed: true };
+        if (op && preference) {
+          let answered202 = false;
+          finished.then(
+            (outcome) => operations.finished(op, outcome),
+            (e: unknown) => {
+              const { error, internal } = toPremiaError(e, limits);
+              if (internal && answered202) log(`${new Date().toISOString()} error ${request.id}: ${(e as Error)?.stack ?? String(e)}`);
+              operations.finished(op, { status: error.status, body: errorBody(error, request.id), replayed: false, kept: true });
+            },
+          );
+          if (!(await settlesWithin(finished, preference.waitMs))) {
+            answered202 = true;
+            return reply
+              .code(202)
+              .header('location', `/v1/operations/${op.id}`)
+              .header('preference-applied', 'respond-async')
+              .header('retry-after', '1')
+              .type(JSON_TYPE)
+              .send(operationJson(op));
+          }
         }
-        let value: unknown;
-        try {
-          value = await action();
-        } catch (e) {
-          // Only what the server did is kept: a refusal (4xx) or a failure (5xx) frees the key, so
-          // a rerun with it, after the state has changed, gets a fresh answer.
-          await releaseKey(store, clientId, key).catch(() => {});
-          throw e;
-        }
-        const body = stringifyJson(value);
-        try {
-          const kept = await completeKey(store, clientId, key, { status, contentType: JSON_TYPE, body });
-          if (!kept) log(`${new Date().toISOString()} warn ${request.id}: its Idempotency-Key was taken over by a retry while it ran; the retry's response is the one kept`);
-        } catch (e) {
-          await releaseKey(store, clientId, key).catch(() => {});
-          throw e;
-        }
-        return { status, body, replayed: false };
+        return sendOutcome(reply, await finished);
       }
 
-      /** An upload route: spool the file, run the import from the spooled copy, remove it, answer. */
-      async function upload(
-        request: FastifyRequest,
-        reply: FastifyReply,
-        importFile: (b: LocalBackend, file: ReceivedFile) => Promise<unknown>,
-        spec: boolean,
-      ): Promise<FastifyReply> {
+      /** A POST or PATCH with a JSON body. */
+      function mutate(request: FastifyRequest, reply: FastifyReply, status: number, hashBody: unknown, action: JobAction, ...args: unknown[]): Promise<FastifyReply> {
+        return run(request, reply, status, hashBody, { action, args });
+      }
+
+      /** An upload route: spool the file, then import it from the spooled copy (removed once imported). */
+      async function upload(request: FastifyRequest, reply: FastifyReply, action: 'importPolicies' | 'importBankTransactions', spec: boolean): Promise<FastifyReply> {
         // The spec's import ignores query parameters (see specQuery); premia's bank import refuses them.
         if (!spec) validateNoQuery(query(request));
         const file = await receiveFile(request, uploadLimit, uploadDir);
-        let outcome: Outcome;
-        try {
-          outcome = await run(request, 200, null, () => importFile(backendOf(request), file), file.sha256);
-        } finally {
-          await file.remove();
-        }
-        return sendOutcome(reply, outcome);
+        return run(request, reply, 200, null, { action, args: [], upload: file }, { async: true });
       }
+
+      // -- operations (202 Accepted answers) -----------------------------------------------
+      v1.get<{ Params: { id: string } }>('/operations/:id', async (request, reply) => {
+        validateNoQuery(query(request));
+        const op = operations.get(principalOf(request).clientId, request.params.id);
+        if (!op) throw notFound('Operation', request.params.id);
+        if (op.result === null) reply.header('retry-after', '1');
+        return reply.code(200).type(JSON_TYPE).send(operationJson(op));
+      });
 
       // -- meta ------------------------------------------------------------------------------
       v1.get('/openapi.json', async (request, reply) => {
@@ -402,11 +435,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       v1.post('/policies', async (request, reply) => {
         const raw = jsonBody(request, false);
         const input = validatePolicyInput(raw);
-        return mutate(request, reply, 201, raw, () => backendOf(request).createPolicy(input));
+        return mutate(request, reply, 201, raw, 'createPolicy', input);
       });
-      v1.post('/policies/import', async (request, reply) =>
-        upload(request, reply, (b, file) => b.importPolicies(file.open()), true),
-      );
+      v1.post('/policies/import', async (request, reply) => upload(request, reply, 'importPolicies', true));
       v1.get('/policies', async (request, reply) => {
         const q = validatePolicyListQuery(query(request));
         return sendJson(reply, 200, await backendOf(request).listPolicies(q));
@@ -418,14 +449,14 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       v1.patch<{ Params: { id: string } }>('/policies/:id', async (request, reply) => {
         const raw = jsonBody(request, false);
         const patch = validatePolicyPatch(raw);
-        return mutate(request, reply, 200, raw, () => backendOf(request).updatePolicy(request.params.id, patch));
+        return mutate(request, reply, 200, raw, 'updatePolicy', request.params.id, patch);
       });
 
       // -- collections -----------------------------------------------------------------------
       v1.post('/collections/execute', async (request, reply) => {
         const raw = jsonBody(request, false);
         const input = validateExecuteRequest(raw);
-        return mutate(request, reply, 202, raw, () => backendOf(request).executeCollections(input));
+        return mutate(request, reply, 202, raw, 'executeCollections', input);
       });
       v1.get('/collections', async (request, reply) => {
         const q = validateCollectionListQuery(query(request));
@@ -457,7 +488,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       v1.post('/settlements', async (request, reply) => {
         const raw = jsonBody(request, false);
         const input = validateSettlementRequest(raw);
-        return mutate(request, reply, 201, raw, () => backendOf(request).createSettlement(input.period_month));
+        return mutate(request, reply, 201, raw, 'createSettlement', input.period_month);
       });
       v1.get('/settlements', async (request, reply) => {
         const q = validateSettlementListQuery(query(request));
@@ -474,13 +505,13 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         validateNoQuery(query(request));
         const raw = jsonBody(request, true);
         const input = validateMarkPaidRequest(raw);
-        return mutate(request, reply, 200, raw, () => backendOf(request).markSettlementPaid(request.params.id, input));
+        return mutate(request, reply, 200, raw, 'markSettlementPaid', request.params.id, input);
       });
       v1.post<{ Params: { id: string } }>('/settlements/:id/dispute', async (request, reply) => {
         validateNoQuery(query(request));
         const raw = jsonBody(request, false);
         const input = validateDisputeRequest(raw);
-        return mutate(request, reply, 200, raw, () => backendOf(request).disputeSettlement(request.params.id, input.reason));
+        return mutate(request, reply, 200, raw, 'disputeSettlement', request.params.id, input.reason);
       });
 
       // -- simulation: the virtual clock and the simulated bank -------------------------------
@@ -500,23 +531,21 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         v1.put('/clock', operatorOnly, async (request, reply) => {
           validateNoQuery(query(request));
           const input = validateClockSetRequest(jsonBody(request, false));
-          return sendJson(reply, 200, await backendOf(request).setClock(input.date));
+          return run(request, reply, 200, null, { action: 'setClock', args: [input.date] }, { idempotent: false });
         });
         v1.post('/clock/advance', operatorOnly, async (request, reply) => {
           validateNoQuery(query(request));
           const raw = jsonBody(request, false);
           const input = validateAdvanceRequest(raw);
-          return mutate(request, reply, 200, raw, () => backendOf(request).advanceClock(input));
+          return run(request, reply, 200, raw, { action: 'advanceClock', args: [input] }, { async: true });
         });
         v1.post('/bank/seed', operatorOnly, async (request, reply) => {
           validateNoQuery(query(request));
           const raw = jsonBody(request, false);
           const input = validateSeedRequest(raw);
-          return mutate(request, reply, 200, raw, () => backendOf(request).seedBank(input.seed));
+          return mutate(request, reply, 200, raw, 'seedBank', input.seed);
         });
-        v1.post('/bank/import', operatorOnly, async (request, reply) =>
-          upload(request, reply, (b, file) => b.importBankTransactions(file.open()), false),
-        );
+        v1.post('/bank/import', operatorOnly, async (request, reply) => upload(request, reply, 'importBankTransactions', false));
         v1.get<{ Params: { customer_id: string } }>('/bank/accounts/:customer_id', operatorOnly, async (request, reply) => {
           validateNoQuery(query(request));
           return sendJson(reply, 200, await backendOf(request).showBankAccount(request.params.customer_id));
@@ -548,6 +577,39 @@ interface Outcome {
   status: number;
   body: string;
   replayed: boolean;
+}
+
+/**
+ * `Prefer: respond-async` (RFC 7240), with the time the client will wait for a synchronous answer
+ * (`wait=N` seconds, at most 60), or null when the client did not ask for an asynchronous one.
+ */
+function respondAsync(header: string | string[] | undefined): { waitMs: number } | null {
+  const text = [header ?? []].flat().join(',');
+  let asked = false;
+  let wait = 0;
+  for (const token of text.split(/[,;]/)) {
+    const [name, value] = token.split('=', 2).map((t) => t.trim().toLowerCase());
+    if (name === 'respond-async') asked = true;
+    else if (name === 'wait' && value !== undefined && /^\d{1,6}$/.test(value.replace(/"/g, ''))) wait = Math.min(60, Number(value.replace(/"/g, '')));
+  }
+  return asked ? { waitMs: wait * 1000 } : null;
+}
+
+/** Whether the promise settles within `ms` (0: only if it already has, by the next timer tick). */
+function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    promise.then(
+      () => {
+        clearTimeout(timer);
+        resolve(true);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(true);
+      },
+    );
+  });
 }
 
 function sendOutcome(reply: FastifyReply, outcome: Outcome): FastifyReply {

@@ -46,7 +46,12 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
   // expiry test depend on the time of day it ran).
   // The failed-authentication limit is off: the tests send hundreds of keyless requests from one
   // address (auth-limit.test.ts turns it on).
-  const app = await createServer({ backend, log: (l) => logs.push(l), tmpDir: dir, now: NOW, authFailureLimit: 0, ...options });
+  // Writes run on this thread (offload: false): a job thread costs ~0.2 s to start, and most
+  // files here start a server per test. The job thread is exercised by startLiveServer (remote
+  // and contract suites), concurrency.test.ts and the spawned `premia serve`; set
+  // PREMIA_TEST_SERVER_THREADS=1 to run these tests through it too.
+  const offload = process.env.PREMIA_TEST_SERVER_THREADS === '1';
+  const app = await createServer({ backend, log: (l) => logs.push(l), tmpDir: dir, now: NOW, authFailureLimit: 0, offload, ...options });
   const acme = await createKey(backend.store, 'Acme Life', NOW);
   const other = await createKey(backend.store, 'Other Insure', NOW);
   const operator = await createKey(backend.store, 'Acme Life', NOW, 'operator');
