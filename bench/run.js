@@ -17,6 +17,10 @@
  *   report  `premia reports collections --period 2026-11` of that month (N collections) against
  *           `sqlite3 -csv` writing the same bytes. Target: ≥ 0.5 × sqlite3's speed, flat memory.
  *   settle  `premia settlements create --period 2026-11`. Target: < 1 s.
+ *   serve   `premia serve` on the imported store with the month queued: `POST /clock/advance`
+ *           to the month end while one client reads `GET /whoami` over and over, one request at
+ *           a time. Target: the reads' p99 latency < 50 ms (the engine runs off the thread that
+ *           answers requests).
  *
  * Data lives in bench/.data (git-ignored; PREMIA_BENCH_DATA names another directory) and is
  * reused: the CSV, the imported store and the store after the month (the report and settle parts
@@ -24,7 +28,7 @@
  * --fresh regenerates all of it. The exit code is 0 even when a target is missed (this is a
  * measurement, not a test); 1 when a command itself fails; 2 for bad options.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   closeSync,
@@ -57,7 +61,7 @@ const PERIOD = '2026-11';
 const CLOCK_START = '2026-10-31';
 const MONTH_END = '2026-11-30';
 const SEED = '1';
-const PARTS = ['import', 'engine', 'report', 'settle'];
+const PARTS = ['import', 'engine', 'report', 'settle', 'serve'];
 const MIB = 1024 * 1024;
 
 /** The targets, in one place. */
@@ -69,6 +73,7 @@ const TARGETS = {
   report_ratio: 0.5, // premia report ≥ 0.5 × sqlite3 -csv speed
   report_max_rss_over_startup_mib: 128, // "flat memory": peak RSS at most this far above premia's start-up RSS
   settle_max_s: 1,
+  serve_read_p99_ms: 50, // GET /whoami while POST /clock/advance lives the month
 };
 
 class CommandFailed extends Error {}
@@ -116,7 +121,7 @@ Measure premia's performance targets (each command a separate process under /usr
 
 Options:
   --scale N          policies / collections (default 1000000; e.g. 20000 for a quick check)
-  --only PARTS       some of import,engine,report,settle (comma-separated; default all)
+  --only PARTS       some of import,engine,report,settle,serve (comma-separated; default all)
   --runs N           runs per command, the best wall time kept (default 3)
   --engine-runs N    runs of the engine month (default 1)
   --fresh            regenerate the data in bench/.data instead of reusing it
@@ -668,6 +673,101 @@ function partSettle(o, results) {
   dropSettlements(db);
 }
 
+/**
+ * Reads during an advance over HTTP: `premia serve` (under /usr/bin/time, pinned like the engine)
+ * on a copy of the imported store with the month queued; one client advances the clock to the
+ * month end while another reads GET /whoami, one request at a time, until the advance answers.
+ */
+async function partServe(o, results) {
+  const base = ensureBaseStore(o);
+  const work = join(DATA, `serve-${o.scale}.db`);
+  copyDb(base, work);
+  log(`\nServe: reads during an advance of ${o.scale} policies over HTTP`);
+  const cli = (...args) => {
+    const [cmd, a] = premiaArgs(work, ...args);
+    return runOnce(cmd, a, { stdout: 'pipe' });
+  };
+  // Untimed: an operator key (of the Local client, whose policies the CLI imported), the month queued.
+  const key = JSON.parse(cli('--json', 'keys', 'create', '--operator').stdout).key;
+  cli('clock', 'set', CLOCK_START);
+  cli('--json', 'collections', 'execute', '--period', PERIOD);
+  const timeFile = join(DATA, '.time');
+  rmSync(timeFile, { force: true });
+  const pin = shouldPin();
+  const serveArgs = [BIN, '--db', work, 'serve', '--port', '0', '--rate-limit', '0'];
+  const wrapped = pin ? ['taskset', '-c', cpuList(TARGETS.engine_cores), process.execPath, ...serveArgs] : [process.execPath, ...serveArgs];
+  const child = spawn(TIME, ['-o', timeFile, '-f', '%U %S %M', ...wrapped], { stdio: ['ignore', 'ignore', 'pipe'], env: CHILD_ENV, cwd: DATA });
+  let stderr = '';
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)));
+  const url = await new Promise((resolve, reject) => {
+    child.stderr.on('data', (c) => {
+      stderr += c.toString();
+      const m = /premia: serving (http:\/\/\S+\/v1)/.exec(stderr);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', () => reject(new CommandFailed(`premia serve exited before it listened:\n${stderr.trim().split('\n').slice(-10).join('\n')}`)));
+  });
+  let advance;
+  const latencies = [];
+  const started = process.hrtime.bigint();
+  let wall;
+  try {
+    let done = false;
+    const advancing = fetch(`${url}/clock/advance`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ to: MONTH_END }),
+    }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    advancing.finally(() => (done = true)).catch(() => {});
+    while (!done) {
+      const t = performance.now();
+      const r = await fetch(`${url}/whoami`, { headers: { 'x-api-key': key } });
+      await r.text();
+      if (r.status !== 200) throw new CommandFailed(`GET /whoami answered ${r.status} during the advance`);
+      latencies.push(performance.now() - t);
+    }
+    advance = await advancing;
+    wall = Number(process.hrtime.bigint() - started) / 1e9;
+  } finally {
+    // SIGTERM to premia itself (the child of /usr/bin/time, which then writes its figures).
+    const children = (() => {
+      try {
+        return readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+      } catch {
+        return [];
+      }
+    })();
+    if (children.length > 0) for (const pid of children) process.kill(pid, 'SIGTERM');
+    else child.kill('SIGTERM');
+    await exited;
+  }
+  if (advance.status !== 200 || advance.body.to !== MONTH_END || advance.body.days.length !== 30) {
+    throw new CommandFailed(`POST /clock/advance answered ${advance.status}: ${JSON.stringify(advance.body).slice(0, 300)}`);
+  }
+  const [user, sys, rssKib] = readFileSync(timeFile, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+  removeDb(work);
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const pct = (q) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * q) - 1))] ?? 0;
+  const p99 = pct(0.99);
+  log(`    ${latencies.length} reads while the advance ran (${wall.toFixed(2)} s): p50 ${pct(0.5).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${sorted.at(-1)?.toFixed(1) ?? '-'} ms`);
+  const server = { wall, cpu: user + sys, user, sys, rssMib: rssKib / 1024, walls: [wall] };
+  results.push(row('serve', `GET /whoami during POST /clock/advance (${count(o.scale)} policies, 30 days)`, server, null, {
+    target: `p99 < ${TARGETS.serve_read_p99_ms} ms`,
+    pass: latencies.length > 0 && p99 < TARGETS.serve_read_p99_ms,
+    failNote: latencies.length > 0 ? 'latency' : 'no reads',
+    premiaText: `p99 ${p99.toFixed(1)} ms (${latencies.length} reads in ${wall.toFixed(1)} s)`,
+    extra: {
+      reads: latencies.length,
+      read_p50_ms: Number(pct(0.5).toFixed(2)),
+      read_p99_ms: Number(p99.toFixed(2)),
+      read_max_ms: Number((sorted.at(-1) ?? 0).toFixed(2)),
+      advance_s: Number(wall.toFixed(3)),
+      pinned: pin,
+      cores: pin ? TARGETS.engine_cores : os.availableParallelism(),
+    },
+  }));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Results
 
@@ -790,6 +890,7 @@ async function main() {
       if (part === 'engine') partEngine(o, results);
       if (part === 'report') await partReport(o, results);
       if (part === 'settle') partSettle(o, results);
+      if (part === 'serve') await partServe(o, results);
     }
   } catch (e) {
     if (!(e instanceof CommandFailed)) throw e;
@@ -831,7 +932,7 @@ async function main() {
         notes.push(`the month: ${Object.entries(m.by_status).map(([s, n]) => `${n} ${s}`).join(', ')}; ` +
           `${(100 * m.collection_rate_by_amount).toFixed(1)} % of the amount due collected; ${m.attempts} attempts, ${m.failed_attempts} failed; store ${m.store_mib} MiB`);
       }
-      if (r.extra?.pinned) notes.push(`the engine ran pinned to ${r.extra.cores} cores (taskset)`);
+      if (r.extra?.pinned) notes.push(`the ${r.part === 'serve' ? 'server' : 'engine'} ran pinned to ${r.extra.cores} cores (taskset)`);
     }
     const byCpu = results.filter((r) => r.extra?.cpu_ratio !== undefined).map((r) => `${r.part} ${r.extra.cpu_ratio.toFixed(2)} ×`);
     if (byCpu.length) notes.push(`the same ratios by CPU time (steadier when the machine is busy): ${byCpu.join(', ')}`);

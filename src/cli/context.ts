@@ -72,15 +72,19 @@ export interface ResolvedTarget {
   configPath: string | null;
 }
 
+export type ApiKeyRole = 'client' | 'operator';
+
 export interface CreatedApiKey {
   id: string;
   client: string;
+  role: ApiKeyRole;
   key: string;
 }
 
 export interface ApiKeyView {
   id: string;
   client: string;
+  role: ApiKeyRole;
   key: string;
   created_at: string;
   revoked_at: string | null;
@@ -92,6 +96,8 @@ export interface ServeOptions {
   jsonLimit?: number;
   uploadLimit?: number;
   rateLimit?: number;
+  /** false: no clock or bank endpoints (--no-simulation). */
+  simulation?: boolean;
 }
 
 export interface ServeIo {
@@ -102,7 +108,8 @@ export interface ServeIo {
 
 /** The operator's commands on a local store: API keys, engine settings and the HTTP service. */
 export interface Operator {
-  createKey(backend: Backend, client: string): Promise<CreatedApiKey>;
+  /** client null: an operator key of the Local client. */
+  createKey(backend: Backend, client: string | null, role: ApiKeyRole): Promise<CreatedApiKey>;
   listKeys(backend: Backend): Promise<ApiKeyView[]>;
   revokeKey(backend: Backend, keyId: string): Promise<{ key: ApiKeyView; changed: boolean }>;
   listSettings(backend: Backend): Promise<SettingView[]>;
@@ -479,9 +486,9 @@ function seconds(flag: string, text: string | undefined, min: number, max: numbe
 /** The operator functions of the server module, each loaded when first used (fastify only for serve). */
 function operator(ctx: CliContext): Operator {
   return {
-    async createKey(backend, client) {
+    async createKey(backend, client, role) {
       const keys = await import('../server/keys.js');
-      return keys.createKey(keys.storeOf(backend), client, ctx.now);
+      return keys.createKey(keys.storeOf(backend), client, ctx.now, role);
     },
     async listKeys(backend) {
       const keys = await import('../server/keys.js');

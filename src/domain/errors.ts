@@ -37,6 +37,7 @@ export const ERROR_CODES = {
   USAGE_ERROR: { status: 400, exit: ExitCode.USAGE },
   INVALID_FILE: { status: 400, exit: ExitCode.USAGE },
   UNAUTHORIZED: { status: 401, exit: ExitCode.AUTH },
+  FORBIDDEN: { status: 403, exit: ExitCode.AUTH },
   NOT_FOUND: { status: 404, exit: ExitCode.NOT_FOUND },
   CONFLICT: { status: 409, exit: ExitCode.CONFLICT },
   DUPLICATE_POLICY: { status: 409, exit: ExitCode.CONFLICT },

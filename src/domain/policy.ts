@@ -2,6 +2,7 @@
 import { conflict, validationError, type FieldError, type PremiaError } from './errors.js';
 import { checkIdentifier, checkProductCode } from './identifiers.js';
 import { premiumFromInput, type Cents } from './money.js';
+import { showValue } from './show.js';
 
 export const POLICY_STATUSES = ['active', 'lapsed', 'cancelled'] as const;
 export type PolicyStatus = (typeof POLICY_STATUSES)[number];
@@ -111,7 +112,7 @@ export function validatePolicyPatch(raw: Record<string, unknown>): PolicyPatchIn
       errors.push({
         field: 'status',
         code: 'INVALID_VALUE',
-        message: `status must be one of ${POLICY_STATUSES.join(', ')}; got ${JSON.stringify(raw.status)}`,
+        message: `status must be one of ${POLICY_STATUSES.join(', ')}; got ${showValue(raw.status)}`,
       });
     }
   }

@@ -7,6 +7,7 @@
 import { validationError, type FieldError } from './errors.js';
 import { isIsoDate, isPeriod, type IsoDate, type Period } from './period.js';
 import { isPolicyStatus, POLICY_STATUSES, summarise, type PolicyStatus } from './policy.js';
+import { showValue } from './show.js';
 
 export const MAX_PAGE_LIMIT = 10_000;
 export const STRATEGY_RE = /^[a-z][a-z0-9_-]{0,31}$/;
@@ -142,10 +143,7 @@ class Checker {
 }
 
 /** A value made safe and short for an error message. */
-function show(v: unknown): string {
-  const s = typeof v === 'string' ? JSON.stringify(v) : Array.isArray(v) ? 'a list' : JSON.stringify(v) ?? String(v);
-  return s.length > 60 ? `${s.slice(0, 60)}…` : s;
-}
+const show = showValue;
 
 // ---------------------------------------------------------------------------------------------
 // Bodies

@@ -16,7 +16,7 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { initWorld, LOCAL_CLIENT_ID } from '../backend/local/world.js';
 import { LocalBackend } from '../backend/local/index.js';
-import { PremiaError, validationError } from '../domain/errors.js';
+import { notFound, PremiaError, validationError } from '../domain/errors.js';
 import { stringifyJson } from '../domain/json.js';
 import { formatPeriodStateHeader, PERIOD_STATE_HEADER } from '../domain/period-state.js';
 import { validatePolicyInput, validatePolicyPatch } from '../domain/policy.js';
@@ -38,12 +38,15 @@ import {
   validateSettlementRequest,
 } from '../domain/requests.js';
 import type { Store } from '../store/store.js';
-import { claimKey, completeKey, readIdempotencyKey, releaseKey, requestHash } from './idempotency.js';
+import { processOwner, readIdempotencyKey, requestHash } from './idempotency.js';
+import { createJobs, type JobAction, type JobSpec } from './jobs.js';
+import { Operations, operationJson } from './operations.js';
 import { errorBody, JSON_TYPE, SERVICE_UNAVAILABLE, sendDownload, sendJson, toPremiaError } from './http.js';
-import { duplicateKey, duplicateKeyError } from './json.js';
-import { authenticate, type Principal } from './keys.js';
+import { duplicateKey, duplicateKeyError, jsonDepth, MAX_JSON_DEPTH, tooDeepError } from './json.js';
+import { DEFAULT_AUTH_FAILURES, DEFAULT_AUTH_WINDOW_MS, FailedAuthLimiter } from './auth-limit.js';
+import { authenticate, forbidden, hashKey, type Principal } from './keys.js';
 import { openApiDocument } from './openapi.js';
-import { receiveFile, type ReceivedFile } from './upload.js';
+import { prepareUploadDirectory, receiveFile, type ReceivedFile } from './upload.js';
 
 export const DEFAULT_JSON_LIMIT = 1024 * 1024;
 export const DEFAULT_UPLOAD_LIMIT = 100 * 1024 * 1024;
@@ -65,8 +68,16 @@ export interface ServerOptions {
   /** Requests per API key per window; 0 turns rate limiting off. Default 600. */
   rateLimit?: number;
   rateLimitWindowMs?: number;
-  /** Where uploads are spooled (default the OS temporary directory). */
+  /** Failed authentications per source address per window before 429; 0 turns it off. Default 20 a minute. */
+  authFailureLimit?: number;
+  authFailureWindowMs?: number;
+  /** Where the store's upload directory is made (default the OS temporary directory). */
   tmpDir?: string;
+  /**
+   * Run writes on the request thread instead of the job thread (jobs.ts); for tests that
+   * substitute backend methods. Default: offloaded wherever the store is a file.
+   */
+  offload?: boolean;
   /** One line per call: the access log and the stacks of internal errors. Default: none. */
   log?: (line: string) => void;
   /** Wall clock, for idempotency expiry (default: the system clock). */
@@ -80,10 +91,17 @@ declare module 'fastify' {
 }
 
 class RateLimited extends PremiaError {
-  constructor(readonly retryAfter: number) {
-    super('RATE_LIMITED', `Too many requests for this API key; retry after ${retryAfter} seconds.`);
+  constructor(
+    readonly retryAfter: number,
+    what = 'Too many requests for this API key',
+  ) {
+    super('RATE_LIMITED', `${what}; retry after ${retryAfter} seconds.`);
   }
 }
+
+/** What the clock and bank endpoints answer (404) on a server run with --no-simulation. */
+export const SIMULATION_OFF_MESSAGE =
+  'This service runs without simulation (premia serve --no-simulation): it has no virtual clock to read or move and no simulated bank.';
 
 /** The challenge of a 401 (RFC 9110 §11.6.1): the key goes in the X-API-Key header. */
 export const WWW_AUTHENTICATE = 'ApiKey realm="premia", header="X-API-Key"';
@@ -117,8 +135,10 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   const jsonLimit = options.jsonLimit ?? DEFAULT_JSON_LIMIT;
   const uploadLimit = options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT;
   const rateMax = options.rateLimit ?? DEFAULT_RATE_LIMIT;
-  const tmpDir = options.tmpDir ?? tmpdir();
   const log = options.log ?? (() => {});
+  const uploadDir = await prepareUploadDirectory(options.tmpDir ?? tmpdir(), store.path, log);
+  const jobs = createJobs(base, { offload: options.offload, log });
+  const operations = new Operations(() => now().getTime());
   const limits = { jsonLimit, uploadLimit };
   const logLine = (method: string, url: string, status: number, ms: number, id: string) =>
     log(`${new Date().toISOString()} ${method} ${url.split('?', 1)[0]} ${status} ${ms.toFixed(1)}ms ${id}`);
@@ -184,6 +204,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     }
     defaultJson(request, text, (err: Error | null, value?: unknown) => {
       if (err) return done(err, undefined);
+      // Before anything walks the value (the key scan, validation, the idempotency hash).
+      const depth = jsonDepth(text);
+      if (depth > MAX_JSON_DEPTH) return done(tooDeepError(depth), undefined);
       const duplicate = duplicateKey(text);
       if (duplicate !== null) return done(duplicateKeyError(duplicate), undefined);
       done(null, value);
@@ -200,11 +223,39 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         })
       : null;
 
+  const authMax = options.authFailureLimit ?? DEFAULT_AUTH_FAILURES;
+  const authLimiter = authMax > 0 ? new FailedAuthLimiter(authMax, options.authFailureWindowMs ?? DEFAULT_AUTH_WINDOW_MS, () => now().getTime()) : null;
+  /**
+   * The principal of a request's key. An address with too many failed authentications in the
+   * window is answered 429 before its key is looked up (unless the key worked from it before).
+   */
+  async function authenticateRequest(request: FastifyRequest): Promise<Principal> {
+    const presented = request.headers['x-api-key'];
+    if (!authLimiter) return authenticate(store, presented);
+    const address = request.ip;
+    const digest = typeof presented === 'string' && presented.length > 0 && presented.length <= 256 ? hashKey(presented).toString('hex') : null;
+    const wait = authLimiter.blocked(address, digest);
+    if (wait !== null) throw new RateLimited(wait, 'Too many requests with a missing or invalid API key from this address');
+    try {
+      const principal = await authenticate(store, presented);
+      authLimiter.succeeded(address, digest!);
+      return principal;
+    } catch (e) {
+      if (e instanceof PremiaError && e.code === 'UNAUTHORIZED') authLimiter.failed(address);
+      throw e;
+    }
+  }
+
   // While closing, answers to requests still in flight end their connection, so that close()
   // does not wait for idle keep-alive connections to time out.
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+  });
+  // Once the requests in flight are answered: the jobs still queued or running (operations
+  // answered 202) finish, then the job thread closes its connection.
+  app.addHook('onClose', async () => {
+    await jobs.close();
   });
   // A request that arrives while the server shuts down (on a connection opened before) is not
   // started: 503 SERVICE_UNAVAILABLE, and its connection closes. Clients retry a 503.
@@ -236,8 +287,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     if (error.status === 401) reply.header('www-authenticate', WWW_AUTHENTICATE);
     return reply.code(error.status).type(JSON_TYPE).send(errorBody(error, request.id));
   });
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?', 1)[0]!;
+    // Under /v1 the key comes first: without a valid one, a path that exists (405 with Allow)
+    // and one that does not (404) both answer 401, so the route map is shown only to callers.
+    if (path === '/v1' || path.startsWith('/v1/')) request.principal = await authenticateRequest(request);
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))].sort();
     if (allowed.length > 0) {
       const error = new PremiaError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; it takes ${allowed.join(', ')}.`, { status: 405 });
@@ -251,7 +305,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     async (v1) => {
       // Every route needs a key, the OpenAPI document included (spec section 5: every request).
       v1.addHook('onRequest', async (request) => {
-        request.principal = await authenticate(store, request.headers['x-api-key']);
+        request.principal = await authenticateRequest(request);
         if (limiter) {
           const verdict = await limiter(request);
           if (!verdict.isAllowed && verdict.isExceeded) throw new RateLimited(Math.max(1, verdict.ttlInSeconds));
@@ -271,81 +325,101 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 
       const backendOf = (request: FastifyRequest): LocalBackend => base.forClient(principalOf(request).clientId);
 
-      /**
-       * Run a POST or PATCH: without an Idempotency-Key it simply runs; with one, the first
-       * response is stored and a retry gets it again (see idempotency.ts).
-       */
-      async function mutate(
-        request: FastifyRequest,
-        reply: FastifyReply,
-        status: number,
-        hashBody: unknown,
-        action: () => Promise<unknown>,
-      ): Promise<FastifyReply> {
-        return sendOutcome(reply, await run(request, status, hashBody, action));
+      /** What a write does: a backend operation, run as a job (jobs.ts). */
+      interface Work {
+        action: JobAction;
+        args: unknown[];
+        /** The spooled upload an import reads; removed once the job has ended. */
+        upload?: ReceivedFile;
       }
 
+      /**
+       * Run a write as a job, off this thread where the store is a file, and answer with its
+       * outcome. With an Idempotency-Key (POST and PATCH) the first response is stored and a retry
+       * gets it again (idempotency.ts). Where `async` is allowed and the client sends
+       * `Prefer: respond-async` (RFC 7240), a job not done within its `wait` (default 0 s) is
+       * answered 202 with a Location to follow (operations.ts); without it, the client gets the
+       * answer when the job is done, while the server answers others meanwhile.
+       */
       async function run(
         request: FastifyRequest,
+        reply: FastifyReply,
         status: number,
         hashBody: unknown,
-        action: () => Promise<unknown>,
-        fileSha256?: string,
-      ): Promise<Outcome> {
-        const key = readIdempotencyKey(request.headers['idempotency-key']);
-        if (key === null) return { status, body: stringifyJson(await action()), replayed: false };
-        const clientId = principalOf(request).clientId;
-        const claim = await claimKey(store, {
-          clientId,
-          key,
-          // The path without its query: query parameters of these routes are refused or ignored.
-          hash: requestHash(request.method, request.url.split('?', 1)[0]!, hashBody, fileSha256),
-          method: request.method,
-          path: request.url.split('?', 1)[0]!,
-          now: now().getTime(),
+        work: Work,
+        opts: { idempotent?: boolean; async?: boolean } = {},
+      ): Promise<FastifyReply> {
+        const principal = principalOf(request);
+        const key = opts.idempotent === false ? null : readIdempotencyKey(request.headers['idempotency-key']);
+        // The path without its query: query parameters of these routes are refused or ignored.
+        const path = request.url.split('?', 1)[0]!;
+        const spec: JobSpec = {
+          clientId: principal.clientId,
+          action: work.action,
+          args: work.args,
+          upload: work.upload ? { path: work.upload.path, name: work.upload.name, size: work.upload.size } : undefined,
+          now: base.ctx.now().getTime(),
+          status,
+          idempotency:
+            key === null
+              ? undefined
+              : { key, hash: requestHash(request.method, path, hashBody, work.upload?.sha256), method: request.method, path, now: now().getTime(), owner: processOwner() },
+        };
+        const preference = opts.async ? respondAsync(request.headers.prefer) : null;
+        const op = preference ? operations.create(principal.clientId, request.method, path) : null;
+        const ran = jobs.run(spec, op ? { onStart: () => operations.started(op), onProgress: (p) => operations.progressed(op, p) } : {});
+        // The spooled file is removed before the outcome is told.
+        const job = work.upload ? ran.finally(() => work.upload!.remove()) : ran;
+        const finished = job.then((outcome) => {
+          if (!outcome.kept) log(`${new Date().toISOString()} warn ${request.id}: its Idempotency-Key was taken over by a retry while it ran; the retry's response is the one kept`);
+          // A stored refusal replayed (kept by earlier versions) carries this request's id.
+          return outcome.replayed && outcome.status >= 400 ? { ...outcome, body: withRequestId(outcome.body, request.id) } : outcome;
         });
-        if (claim.kind === 'replay') {
-          const { status: stored, body } = claim.response;
-          return { status: stored, body: stored >= 400 ? withRequestId(body, request.id) : body, replayed: true };
+        if (op && preference) {
+          let answered202 = false;
+          finished.then(
+            (outcome) => operations.finished(op, outcome),
+            (e: unknown) => {
+              const { error, internal } = toPremiaError(e, limits);
+              if (internal && answered202) log(`${new Date().toISOString()} error ${request.id}: ${(e as Error)?.stack ?? String(e)}`);
+              operations.finished(op, { status: error.status, body: errorBody(error, request.id), replayed: false, kept: true });
+            },
+          );
+          if (!(await settlesWithin(finished, preference.waitMs))) {
+            answered202 = true;
+            return reply
+              .code(202)
+              .header('location', `/v1/operations/${op.id}`)
+              .header('preference-applied', 'respond-async')
+              .header('retry-after', '1')
+              .type(JSON_TYPE)
+              .send(operationJson(op));
+          }
         }
-        let value: unknown;
-        try {
-          value = await action();
-        } catch (e) {
-          // Only what the server did is kept: a refusal (4xx) or a failure (5xx) frees the key, so
-          // a rerun with it, after the state has changed, gets a fresh answer.
-          await releaseKey(store, clientId, key).catch(() => {});
-          throw e;
-        }
-        const body = stringifyJson(value);
-        try {
-          const kept = await completeKey(store, clientId, key, { status, contentType: JSON_TYPE, body });
-          if (!kept) log(`${new Date().toISOString()} warn ${request.id}: its Idempotency-Key was taken over by a retry while it ran; the retry's response is the one kept`);
-        } catch (e) {
-          await releaseKey(store, clientId, key).catch(() => {});
-          throw e;
-        }
-        return { status, body, replayed: false };
+        return sendOutcome(reply, await finished);
       }
 
-      /** An upload route: spool the file, run the import from the spooled copy, remove it, answer. */
-      async function upload(
-        request: FastifyRequest,
-        reply: FastifyReply,
-        importFile: (b: LocalBackend, file: ReceivedFile) => Promise<unknown>,
-        spec: boolean,
-      ): Promise<FastifyReply> {
+      /** A POST or PATCH with a JSON body. */
+      function mutate(request: FastifyRequest, reply: FastifyReply, status: number, hashBody: unknown, action: JobAction, ...args: unknown[]): Promise<FastifyReply> {
+        return run(request, reply, status, hashBody, { action, args });
+      }
+
+      /** An upload route: spool the file, then import it from the spooled copy (removed once imported). */
+      async function upload(request: FastifyRequest, reply: FastifyReply, action: 'importPolicies' | 'importBankTransactions', spec: boolean): Promise<FastifyReply> {
         // The spec's import ignores query parameters (see specQuery); premia's bank import refuses them.
         if (!spec) validateNoQuery(query(request));
-        const file = await receiveFile(request, uploadLimit, tmpDir);
-        let outcome: Outcome;
-        try {
-          outcome = await run(request, 200, null, () => importFile(backendOf(request), file), file.sha256);
-        } finally {
-          await file.remove();
-        }
-        return sendOutcome(reply, outcome);
+        const file = await receiveFile(request, uploadLimit, uploadDir);
+        return run(request, reply, 200, null, { action, args: [], upload: file }, { async: true });
       }
+
+      // -- operations (202 Accepted answers) -----------------------------------------------
+      v1.get<{ Params: { id: string } }>('/operations/:id', async (request, reply) => {
+        validateNoQuery(query(request));
+        const op = operations.get(principalOf(request).clientId, request.params.id);
+        if (!op) throw notFound('Operation', request.params.id);
+        if (op.result === null) reply.header('retry-after', '1');
+        return reply.code(200).type(JSON_TYPE).send(operationJson(op));
+      });
 
       // -- meta ------------------------------------------------------------------------------
       v1.get('/openapi.json', async (request, reply) => {
@@ -355,7 +429,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       v1.get('/whoami', async (request, reply) => {
         validateNoQuery(query(request));
         const p = principalOf(request);
-        return sendJson(reply, 200, { client: p.clientName, key_id: p.keyId, simulation });
+        return sendJson(reply, 200, { client: p.clientName, key_id: p.keyId, role: p.role, simulation });
       });
 
       // -- policies --------------------------------------------------------------------------
@@ -365,11 +439,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       v1.post('/policies', async (request, reply) => {
         const raw = jsonBody(request, false);
         const input = validatePolicyInput(raw);
-        return mutate(request, reply, 201, raw, () => backendOf(request).createPolicy(input));
+        return mutate(request, reply, 201, raw, 'createPolicy', input);
       });
-      v1.post('/policies/import', async (request, reply) =>
-        upload(request, reply, (b, file) => b.importPolicies(file.open()), true),
-      );
+      v1.post('/policies/import', async (request, reply) => upload(request, reply, 'importPolicies', true));
       v1.get('/policies', async (request, reply) => {
         const q = validatePolicyListQuery(query(request));
         return sendJson(reply, 200, await backendOf(request).listPolicies(q));
@@ -381,7 +453,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       v1.patch<{ Params: { id: string } }>('/policies/:id', async (request, reply) => {
         const raw = jsonBody(request, false);
         const patch = validatePolicyPatch(raw);
-        return mutate(request, reply, 200, raw, () => backendOf(request).updatePolicy(request.params.id, patch));
+        return mutate(request, reply, 200, raw, 'updatePolicy', request.params.id, patch);
       });
       // What a cancellation would withdraw (the CLI's confirmation); changes nothing.
       v1.get<{ Params: { id: string } }>('/policies/:id/cancel-preview', async (request, reply) => {
@@ -393,7 +465,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       v1.post('/collections/execute', async (request, reply) => {
         const raw = jsonBody(request, false);
         const input = validateExecuteRequest(raw);
-        return mutate(request, reply, 202, raw, () => backendOf(request).executeCollections(input));
+        return mutate(request, reply, 202, raw, 'executeCollections', input);
       });
       v1.get('/collections', async (request, reply) => {
         const q = validateCollectionListQuery(query(request));
@@ -428,7 +500,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       v1.post('/settlements', async (request, reply) => {
         const raw = jsonBody(request, false);
         const input = validateSettlementRequest(raw);
-        return mutate(request, reply, 201, raw, () => backendOf(request).createSettlement(input.period_month));
+        return mutate(request, reply, 201, raw, 'createSettlement', input.period_month);
       });
       v1.get('/settlements', async (request, reply) => {
         const q = validateSettlementListQuery(query(request));
@@ -450,50 +522,64 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         validateNoQuery(query(request));
         const raw = jsonBody(request, true);
         const input = validateMarkPaidRequest(raw);
-        return mutate(request, reply, 200, raw, () => backendOf(request).markSettlementPaid(request.params.id, input));
+        return mutate(request, reply, 200, raw, 'markSettlementPaid', request.params.id, input);
       });
       v1.post<{ Params: { id: string } }>('/settlements/:id/dispute', async (request, reply) => {
         validateNoQuery(query(request));
         const raw = jsonBody(request, false);
         const input = validateDisputeRequest(raw);
-        return mutate(request, reply, 200, raw, () => backendOf(request).disputeSettlement(request.params.id, input.reason));
+        return mutate(request, reply, 200, raw, 'disputeSettlement', request.params.id, input.reason);
       });
 
       // -- simulation: the virtual clock and the simulated bank -------------------------------
+      // Reading the clock is open to every key (a client needs the date to know which periods
+      // are open); moving it, and the simulated bank, act on the whole store: operator keys only.
+      // Checked before the body is read, so a client key's upload is refused before it is sent.
+      const operatorOnly = {
+        onRequest: async (request: FastifyRequest) => {
+          if (principalOf(request).role !== 'operator') throw forbidden();
+        },
+      };
       if (simulation) {
         v1.get('/clock', async (request, reply) => {
           validateNoQuery(query(request));
           return sendJson(reply, 200, await backendOf(request).getClock());
         });
-        v1.put('/clock', async (request, reply) => {
+        v1.put('/clock', operatorOnly, async (request, reply) => {
           validateNoQuery(query(request));
           const input = validateClockSetRequest(jsonBody(request, false));
-          return sendJson(reply, 200, await backendOf(request).setClock(input.date));
+          return run(request, reply, 200, null, { action: 'setClock', args: [input.date] }, { idempotent: false });
         });
         // What POST /clock/advance would do (clock advance --dry-run, the CLI's confirmation).
-        v1.get('/clock/preview', async (request, reply) => {
+        v1.get('/clock/preview', operatorOnly, async (request, reply) => {
           const input = validateAdvanceQuery(query(request));
           return sendJson(reply, 200, await backendOf(request).previewAdvance(input));
         });
-        v1.post('/clock/advance', async (request, reply) => {
+        v1.post('/clock/advance', operatorOnly, async (request, reply) => {
           validateNoQuery(query(request));
           const raw = jsonBody(request, false);
           const input = validateAdvanceRequest(raw);
-          return mutate(request, reply, 200, raw, () => backendOf(request).advanceClock(input));
+          return run(request, reply, 200, raw, { action: 'advanceClock', args: [input] }, { async: true });
         });
-        v1.post('/bank/seed', async (request, reply) => {
+        v1.post('/bank/seed', operatorOnly, async (request, reply) => {
           validateNoQuery(query(request));
           const raw = jsonBody(request, false);
           const input = validateSeedRequest(raw);
-          return mutate(request, reply, 200, raw, () => backendOf(request).seedBank(input.seed));
+          return mutate(request, reply, 200, raw, 'seedBank', input.seed);
         });
-        v1.post('/bank/import', async (request, reply) =>
-          upload(request, reply, (b, file) => b.importBankTransactions(file.open()), false),
-        );
-        v1.get<{ Params: { customer_id: string } }>('/bank/accounts/:customer_id', async (request, reply) => {
+        v1.post('/bank/import', operatorOnly, async (request, reply) => upload(request, reply, 'importBankTransactions', false));
+        v1.get<{ Params: { customer_id: string } }>('/bank/accounts/:customer_id', operatorOnly, async (request, reply) => {
           validateNoQuery(query(request));
           return sendJson(reply, 200, await backendOf(request).showBankAccount(request.params.customer_id));
         });
+      } else {
+        // Without simulation (a real deployment) there is no virtual clock to read or move and no
+        // simulated bank: those paths answer 404 for every method and every key.
+        for (const path of ['/clock', '/clock/advance', '/bank/seed', '/bank/import', '/bank/accounts/:customer_id']) {
+          v1.all(path, async () => {
+            throw new PremiaError('NOT_FOUND', SIMULATION_OFF_MESSAGE);
+          });
+        }
       }
     },
     { prefix: '/v1' },
@@ -513,6 +599,39 @@ interface Outcome {
   status: number;
   body: string;
   replayed: boolean;
+}
+
+/**
+ * `Prefer: respond-async` (RFC 7240), with the time the client will wait for a synchronous answer
+ * (`wait=N` seconds, at most 60), or null when the client did not ask for an asynchronous one.
+ */
+function respondAsync(header: string | string[] | undefined): { waitMs: number } | null {
+  const text = [header ?? []].flat().join(',');
+  let asked = false;
+  let wait = 0;
+  for (const token of text.split(/[,;]/)) {
+    const [name, value] = token.split('=', 2).map((t) => t.trim().toLowerCase());
+    if (name === 'respond-async') asked = true;
+    else if (name === 'wait' && value !== undefined && /^\d{1,6}$/.test(value.replace(/"/g, ''))) wait = Math.min(60, Number(value.replace(/"/g, '')));
+  }
+  return asked ? { waitMs: wait * 1000 } : null;
+}
+
+/** Whether the promise settles within `ms` (0: only if it already has, by the next timer tick). */
+function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    promise.then(
+      () => {
+        clearTimeout(timer);
+        resolve(true);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(true);
+      },
+    );
+  });
 }
 
 function sendOutcome(reply: FastifyReply, outcome: Outcome): FastifyReply {

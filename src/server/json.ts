@@ -58,3 +58,36 @@ export function duplicateKeyError(path: string): PremiaError {
     { field: shown, code: 'DUPLICATE_KEY', message: `${shown} appears more than once in the same object` },
   ]);
 }
+
+/**
+ * How deep a JSON body may nest objects and lists. premia's bodies need 3 at most (an object
+ * holding a list of strings); the limit leaves room for clients that wrap, and keeps every later
+ * walk over the value (validation, the idempotency hash) far from the stack's limit.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/** The deepest nesting of objects and lists in a JSON text, counted without recursion. `text` must be valid JSON. */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      let j = i + 1;
+      while (j < text.length && text.charCodeAt(j) !== 0x22) j += text.charCodeAt(j) === 0x5c /* \ */ ? 2 : 1;
+      i = j;
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      if (++depth > deepest) deepest = depth;
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      depth--;
+    }
+  }
+  return deepest;
+}
+
+export function tooDeepError(depth: number): PremiaError {
+  return validationError(
+    `The JSON body nests objects and lists ${depth} levels deep; at most ${MAX_JSON_DEPTH} are accepted (no request needs more than 3).`,
+    [{ field: 'body', code: 'TOO_DEEP', message: `the JSON body nests deeper than ${MAX_JSON_DEPTH} levels` }],
+  );
+}

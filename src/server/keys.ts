@@ -1,5 +1,7 @@
 /**
- * API keys. A key is `pmk_` followed by 40 random base62 characters (about 238 bits, from
+ * API keys. Every key belongs to a client and sees that client's data; its role says what else
+ * it may do: a `client` key (the default) nothing more, an `operator` key also drives the
+ * store-wide virtual clock and the simulated bank (which act on every client's months). A key is `pmk_` followed by 40 random base62 characters (about 238 bits, from
  * node:crypto); it is shown once when created. The store keeps only its SHA-256 hash, the prefix
  * and the last 4 characters (for a redacted display such as `pmk_…a1B2`). A presented key is
  * hashed, looked up by hash, and the hashes are compared again with timingSafeEqual; every
@@ -11,7 +13,9 @@ import { iso, readWorld } from '../backend/local/world.js';
 import type { Backend } from '../backend/types.js';
 import { notFound, PremiaError, usageError, validationError } from '../domain/errors.js';
 import { decodeId, encodeId, IdKind } from '../domain/ids.js';
-import { findClientByName, insertClient } from '../store/repos/clients.js';
+import { findClientById, findClientByName, insertClient } from '../store/repos/clients.js';
+import type { KeyRole } from '../store/schema.js';
+import { LOCAL_CLIENT_ID } from '../backend/local/world.js';
 import * as repo from '../store/repos/api-keys.js';
 import type { Store } from '../store/store.js';
 
@@ -44,15 +48,19 @@ export function redact(prefix: string, last4: string): string {
   return `${prefix}…${last4}`;
 }
 
+export type { KeyRole };
+
 export interface CreatedKey {
   id: string;
   client: string;
+  role: KeyRole;
   key: string;
 }
 
 export interface KeyView {
   id: string;
   client: string;
+  role: KeyRole;
   key: string;
   created_at: string;
   revoked_at: string | null;
@@ -64,6 +72,7 @@ export interface Principal {
   keyId: string;
   clientId: number;
   clientName: string;
+  role: KeyRole;
 }
 
 /** The store behind a CLI backend: keys are managed on a local store only. */
@@ -83,23 +92,39 @@ export function checkClientName(raw: string): string {
   return name;
 }
 
-/** Create a key for a client, creating the client when it is new. The key is returned once. */
-export async function createKey(store: Store, clientName: string, now: () => Date): Promise<CreatedKey> {
-  const name = checkClientName(clientName);
+/**
+ * Create a key for a client, creating the client when it is new. The key is returned once. An
+ * operator key without a client name belongs to the store's own client (Local, the one local
+ * mode acts for).
+ */
+export async function createKey(store: Store, clientName: string | null, now: () => Date, role: KeyRole = 'client'): Promise<CreatedKey> {
+  const name = clientName === null ? null : checkClientName(clientName);
+  if (name === null && role !== 'operator') throw usageError('A client key needs the client it is for: --client NAME.');
   const key = generateKey();
   return store.transaction(async (trx) => {
     const world = await readWorld(trx);
     const at = now().getTime();
-    const client = await findClientByName(trx, name);
-    const clientId = client ? client.id : await insertClient(trx, { name, created_at: at });
+    let clientId: number;
+    let clientShown: string;
+    if (name === null) {
+      const local = await findClientById(trx, LOCAL_CLIENT_ID);
+      if (!local) throw new PremiaError('INTERNAL', 'The store has no Local client; it was not initialised.');
+      clientId = local.id;
+      clientShown = local.name;
+    } else {
+      const client = await findClientByName(trx, name);
+      clientId = client ? client.id : await insertClient(trx, { name, created_at: at });
+      clientShown = name;
+    }
     const id = await repo.insertApiKey(trx, {
       client_id: clientId,
       key_hash: hashKey(key).toString('hex'),
       prefix: KEY_PREFIX,
       last4: key.slice(-4),
       created_at: at,
+      role,
     });
-    return { id: encodeId(IdKind.apiKey, world.idSalt, id), client: name, key };
+    return { id: encodeId(IdKind.apiKey, world.idSalt, id), client: clientShown, role, key };
   });
 }
 
@@ -126,6 +151,7 @@ function toView(r: repo.ApiKeyWithClient, idSalt: number): KeyView {
   return {
     id: encodeId(IdKind.apiKey, idSalt, r.id),
     client: r.client_name,
+    role: r.role,
     key: redact(r.prefix, r.last4),
     created_at: iso(r.created_at),
     revoked_at: r.revoked_at === null ? null : iso(r.revoked_at),
@@ -148,7 +174,17 @@ export async function authenticate(store: Store, presented: unknown): Promise<Pr
     keyId: encodeId(IdKind.apiKey, world.idSalt, row.id),
     clientId: row.client_id,
     clientName: row.client_name,
+    role: row.role,
   };
+}
+
+/** What a client key gets on the clock and bank endpoints (403). */
+export const FORBIDDEN_MESSAGE =
+  'This needs an operator key: the virtual clock and the simulated bank belong to the whole store, so a client key may only read the clock. ' +
+  "The operator makes one with 'premia keys create --operator'.";
+
+export function forbidden(): PremiaError {
+  return new PremiaError('FORBIDDEN', FORBIDDEN_MESSAGE);
 }
 
 export function unauthorized(): PremiaError {

@@ -63,7 +63,8 @@ export async function serve(backend: Backend, options: ServeOptions, io: ServeIo
     if (!isLoopback(options.host)) {
       write(`warning: listening on ${options.host}, reachable from other machines; anyone with a key can use the API over plain HTTP.`);
     }
-    write(`premia: serving ${url} (store ${backend.store.path}; simulated bank; SIGTERM or Ctrl-C stops)`);
+    const simulation = options.simulation ?? true;
+    write(`premia: serving ${url} (store ${backend.store.path}; ${simulation ? 'simulated bank' : 'no simulation: no clock or bank endpoints'}; SIGTERM or Ctrl-C stops)`);
     io.onListening?.(url);
 
     const signal = await stop;

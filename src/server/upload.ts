@@ -2,11 +2,19 @@
  * Uploads: the multipart part `file` is streamed to a temporary file (size-limited, hashed on the
  * way for idempotency) before anything touches the store, so the store's one connection is never
  * held while a slow client is still sending. The caller imports from the file, then removes it.
+ *
+ * The files live in a directory premia owns, one per store: `premia-uploads-<hash of the store's
+ * real path>` under the temporary directory, mode 0700. Each is named
+ * `upload-<pid>-<token>-<uuid>` (the server's process id and a random token of that process), so
+ * that a server starting on the store can remove what a server killed mid-upload (kill -9, a
+ * power cut) left behind: the files whose process is gone, or is this one under another token
+ * (the same pid reused, as a container's pid 1 is), or that nobody has written for a day. A file
+ * of a live server on the same store is left alone.
  */
-import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream, realpathSync } from 'node:fs';
+import { chmod, lstat, mkdir, readdir, rm } from 'node:fs/promises';
+import { dirname, basename, join, resolve } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
@@ -14,6 +22,54 @@ import type {} from '@fastify/multipart';
 import type { Upload } from '../backend/types.js';
 import { PremiaError, validationError } from '../domain/errors.js';
 import { uploadTooLarge } from './http.js';
+import { processIsAlive } from './idempotency.js';
+
+/** This process's token in the names of its upload files. */
+const PROCESS_TOKEN = randomBytes(8).toString('hex');
+const UPLOAD_NAME = /^upload-(\d{1,10})-([0-9a-f]{16})-[0-9a-f-]{36}$/;
+/** An upload file nobody has written for this long is no live upload's (an import reads it within minutes). */
+const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
+
+/** The upload directory of the store at `storePath`, under `tmpDir`. */
+export function uploadDirectory(tmpDir: string, storePath: string): string {
+  let real = resolve(storePath);
+  try {
+    // The store's real path: two servers given the store by different paths share the directory.
+    real = join(realpathSync(dirname(real)), basename(real));
+  } catch {
+    // a store that is not a file (:memory:) or a directory that is gone: the path as given
+  }
+  return join(tmpDir, `premia-uploads-${createHash('sha256').update(real).digest('hex').slice(0, 16)}`);
+}
+
+/**
+ * Make the store's upload directory (0700; refused when something else has its name), and
+ * remove the files that servers which stopped without cleaning up left in it. Returns its path.
+ */
+export async function prepareUploadDirectory(tmpDir: string, storePath: string, log: (line: string) => void): Promise<string> {
+  const dir = uploadDirectory(tmpDir, storePath);
+  await ensureDirectory(dir);
+  let removed = 0;
+  const now = Date.now();
+  for (const name of await readdir(dir)) {
+    const m = UPLOAD_NAME.exec(name);
+    if (!m) continue;
+    const pid = Number(m[1]);
+    const mine = pid === process.pid && m[2] === PROCESS_TOKEN;
+    if (mine) continue;
+    let stale = pid === process.pid || !processIsAlive(pid);
+    if (!stale) {
+      const mtime = await lstat(join(dir, name)).then((f) => f.mtimeMs, () => now);
+      stale = now - mtime > STALE_AFTER_MS;
+    }
+    if (stale) {
+      await rm(join(dir, name), { force: true });
+      removed++;
+    }
+  }
+  if (removed > 0) log(`${new Date().toISOString()} removed ${removed} upload file${removed === 1 ? '' : 's'} left by servers that stopped (in ${dir})`);
+  return dir;
+}
 
 export interface ReceivedFile {
   path: string;
@@ -25,7 +81,29 @@ export interface ReceivedFile {
   remove(): Promise<void>;
 }
 
-export async function receiveFile(request: FastifyRequest, limit: number, tmpDir: string): Promise<ReceivedFile> {
+/**
+ * Make the directory if it is missing (a cleaner of the temporary directory may remove it while
+ * the server runs), and make sure it is ours: a directory, not a link, owned by this user, 0700.
+ * On a shared /tmp another user could otherwise make it first and swap a spooled file.
+ */
+async function ensureDirectory(dir: string): Promise<void> {
+  await mkdir(dir, { mode: 0o700 }).catch((e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EEXIST') throw e;
+  });
+  const st = await lstat(dir);
+  const uid = process.getuid?.();
+  if (!st.isDirectory() || (uid !== undefined && st.uid !== uid)) {
+    throw new PremiaError(
+      'INTERNAL',
+      `${dir} is not a directory premia made (${st.isDirectory() ? 'it belongs to another user' : 'it is not a directory'}); ` +
+        'uploads are not spooled there. Remove it, or point TMPDIR elsewhere.',
+    );
+  }
+  if ((st.mode & 0o777) !== 0o700) await chmod(dir, 0o700);
+}
+
+/** Receive the upload of a request into `dir` (the store's upload directory). */
+export async function receiveFile(request: FastifyRequest, limit: number, dir: string): Promise<ReceivedFile> {
   if (!request.isMultipart()) {
     throw new PremiaError(
       'UNSUPPORTED_MEDIA_TYPE',
@@ -52,7 +130,8 @@ export async function receiveFile(request: FastifyRequest, limit: number, tmpDir
           { field: 'file', code: 'REQUIRED', message: `the file part is named '${part.fieldname.slice(0, 64)}', not file` },
         ]);
       }
-      received = await spool(part.file, part.filename, limit, tmpDir);
+      await ensureDirectory(dir);
+      received = await spool(part.file, part.filename, limit, dir);
     }
   } catch (e) {
     await received?.remove();
@@ -74,8 +153,8 @@ export function tooManyParts(): PremiaError {
 }
 
 /** Stream one file part to a 0600 temporary file, hashing and counting on the way. */
-async function spool(file: Readable & { truncated?: boolean }, filename: string | undefined, limit: number, tmpDir: string): Promise<ReceivedFile> {
-  const path = join(tmpDir, `premia-upload-${randomUUID()}`);
+async function spool(file: Readable & { truncated?: boolean }, filename: string | undefined, limit: number, dir: string): Promise<ReceivedFile> {
+  const path = join(dir, `upload-${process.pid}-${PROCESS_TOKEN}-${randomUUID()}`);
   const hash = createHash('sha256');
   let size = 0;
   const remove = () => rm(path, { force: true });

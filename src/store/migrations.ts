@@ -317,6 +317,17 @@ const m0006_settlement_supersedes: Migration = {
   },
 };
 
+// Key roles (issue 10): an operator key may also drive the store-wide virtual clock and the
+// simulated bank; a client key may not. Keys made before roles existed become client keys.
+const m0007_key_roles: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .alterTable('api_keys')
+      .addColumn('role', 'text', (c) => c.notNull().defaultTo('client').check(oneOf('role', ['client', 'operator'])))
+      .execute();
+  },
+};
+
 export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> = [
   ['0001_foundation', m0001_foundation],
   ['0002_collections', m0002_collections],
@@ -324,4 +335,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0004_service', m0004_service],
   ['0005_idempotency_owner', m0005_idempotency_owner],
   ['0006_settlement_supersedes', m0006_settlement_supersedes],
+  ['0007_key_roles', m0007_key_roles],
 ];

@@ -6,7 +6,7 @@
  * id is derived from it (domain/ids.ts). Every table of client data carries `client_id`;
  * `meta` holds store-wide settings (schema, virtual clock, seed) of the simulated world.
  */
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 export interface MetaTable {
   key: string;
@@ -131,7 +131,11 @@ export interface ApiKeysTable {
   last4: string;
   created_at: number;
   revoked_at: number | null;
+  /** client (the default), or operator: may also drive the virtual clock and the simulated bank. */
+  role: ColumnType<KeyRole, KeyRole | undefined, never>;
 }
+
+export type KeyRole = 'client' | 'operator';
 
 export interface IdempotencyKeysTable {
   client_id: number;

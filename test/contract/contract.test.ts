@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, type CliResult } from '../helpers/cli.js';
-import { remoteEnv, runPremia, startLiveServer, type LiveServer } from '../helpers/remote.js';
+import { createKey } from '../../src/server/keys.js';
+import { NOW, remoteEnv, runPremia, startLiveServer, type LiveServer } from '../helpers/remote.js';
 import { SCENARIOS, type Memory, type Step } from './scenarios.js';
 
 const CLIENTS = { acme: 'Acme Life', other: 'Other Insure' } as const;
@@ -42,11 +43,17 @@ async function localSide(): Promise<Side> {
 async function remoteSide(): Promise<Side> {
   const server: LiveServer = await startLiveServer();
   const { dir, cleanup } = tempDir('premia-contract-remote-');
+  // Operator keys of the two clients: the scenarios drive the clock and the bank, as the local
+  // CLI (the store's operator) may; client keys get 403 there (test/server/roles.test.ts).
+  const keys = {
+    acme: (await createKey(server.backend.store, CLIENTS.acme, NOW, 'operator')).key,
+    other: (await createKey(server.backend.store, CLIENTS.other, NOW, 'operator')).key,
+  };
   return {
     name: 'remote',
     cwd: dir,
     memory: {},
-    run: (step, args) => runPremia(args, { cwd: dir, stdin: step.stdin, env: remoteEnv(server.url, server.keys[step.as ?? 'acme']) }),
+    run: (step, args) => runPremia(args, { cwd: dir, stdin: step.stdin, env: remoteEnv(server.url, keys[step.as ?? 'acme']) }),
     close: async () => {
       await server.close();
       cleanup();

@@ -27,7 +27,8 @@ afterAll(async () => {
 });
 
 /** The environment a cron job has: no terminal, no saved profile (an empty config home). */
-function env(mode: 'remote' | 'local', key = server.keys.acme): Record<string, string> {
+// Acme Life's operator key: the cycle moves the clock (a client key may not).
+function env(mode: 'remote' | 'local', key = server.keys.operator): Record<string, string> {
   const base = { XDG_CONFIG_HOME: join(dir, 'config'), HOME: join(dir, 'config'), NO_COLOR: '1' };
   return mode === 'remote' ? { ...base, PREMIA_BASE_URL: server.url, PREMIA_API_KEY: key } : { ...base, PREMIA_DB: join(dir, 'local', 'premia.db') };
 }

@@ -16,9 +16,12 @@ export interface LiveServer extends TestServer {
   url: string;
 }
 
-/** `premia serve` in-process: startServer (no rate limit) listening on 127.0.0.1, port 0. */
+/**
+ * `premia serve` in-process: startServer (no rate limit) listening on 127.0.0.1, port 0, with its
+ * writes on the job thread as `premia serve` runs them.
+ */
 export async function startLiveServer(options: Partial<ServerOptions> = {}): Promise<LiveServer> {
-  const s = await startServer({ rateLimit: 0, ...options });
+  const s = await startServer({ rateLimit: 0, offload: true, ...options });
   await s.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = s.app.server.address() as AddressInfo;
   return { ...s, url: `http://127.0.0.1:${port}/v1` };

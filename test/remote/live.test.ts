@@ -3,6 +3,7 @@
  * with a tight rate limit (429 and Retry-After), without the simulated bank (the clock and bank
  * routes are missing), and with a small upload limit (413).
  */
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../helpers/cli.js';
@@ -39,6 +40,48 @@ describe('a real premia service', () => {
     }
     const created = await runPremia(['policies', 'create', '--policy-number', 'P1', '--customer-id', 'C1', '--external-ref', 'E1', '--product-code', 'X', '--amount', '1', '--json'], { cwd: dir, env });
     expect(created.code).toBe(0);
+  });
+
+  it("with a client's key, clock advance is refused: FORBIDDEN (exit 4) with the service's message; an operator key moves it", async () => {
+    server = await startLiveServer();
+    const client = remoteEnv(server.url, server.keys.acme);
+    const r = await runPremia(['clock', 'advance', '--days', '30', '--json'], { cwd: dir, env: client });
+    expect(r.code).toBe(4);
+    expect(JSON.parse(r.stderr).error).toMatchObject({
+      code: 'FORBIDDEN',
+      message:
+        'This needs an operator key: the virtual clock and the simulated bank belong to the whole store, so a client key may only read the clock. ' +
+        "The operator makes one with 'premia keys create --operator'.",
+    });
+    expect((await runPremia(['clock', '--json'], { cwd: dir, env: client })).json().date).toBe('2026-11-21');
+    const operator = await runPremia(['clock', 'advance', '--days', '2', '--json'], { cwd: dir, env: remoteEnv(server.url, server.keys.operator) });
+    expect(operator.code).toBe(0);
+    expect(operator.json().to).toBe('2026-11-23');
+  });
+
+  it('clock advance follows a long advance answered 202 (Retry-After honoured) and prints its result', async () => {
+    server = await startLiveServer();
+    const env = remoteEnv(server.url, server.keys.operator);
+    // The advance is held at its start by a write lock on the store, so it is answered 202.
+    const raw = new Database(server.dbPath);
+    raw.exec('begin immediate');
+    const waits: number[] = [];
+    const tuning = { sleep: async (ms: number) => {
+      waits.push(ms);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    } };
+    const cli = runPremia(['clock', 'advance', '--days', '3', '--json'], { cwd: dir, env, tuning });
+    while (!server.logs.some((l) => / POST \/v1\/clock\/advance 202 /.test(l))) await new Promise((resolve) => setTimeout(resolve, 5));
+    raw.exec('rollback');
+    raw.close();
+    const r = await cli;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json()).toMatchObject({ from: '2026-11-21', to: '2026-11-24' });
+    expect(r.json().days.map((d: any) => d.date)).toEqual(['2026-11-22', '2026-11-23', '2026-11-24']);
+    // It asked the operation until it had ended, waiting the second the service asked for.
+    expect(server.logs.filter((l) => / GET \/v1\/operations\/[0-9a-f-]{36} 200 /.test(l)).length).toBeGreaterThanOrEqual(1);
+    expect(waits.length).toBeGreaterThanOrEqual(1);
+    expect(waits.every((w) => w === 1000)).toBe(true);
   });
 
   it('over its upload limit: PAYLOAD_TOO_LARGE (exit 2), not retried, nothing imported', async () => {

@@ -257,10 +257,10 @@ describe('whoami', () => {
 
 describe('on a terminal', () => {
   it('a state-changing command says which mode and target it acts on', async () => {
-    saveConfig({ default: { base_url: server.url, api_key: server.keys.acme } });
+    saveConfig({ default: { base_url: server.url, api_key: server.keys.operator } });
     const r = await premia(['clock', 'set', '2026-10-31'], {}, { tty: true });
     expect(r.code).toBe(0);
-    expect(r.stderr.split('\n')[0]).toBe(`\u001b[2mRemote mode: ${server.url} (profile default, key …${server.keys.acme.slice(-4)})\u001b[22m`);
+    expect(r.stderr.split('\n')[0]).toBe(`\u001b[2mRemote mode: ${server.url} (profile default, key …${server.keys.operator.slice(-4)})\u001b[22m`);
     const local = await premia(['--db', join(home, 'tty.db'), 'clock', 'set', '2026-10-31'], {}, { tty: true });
     expect(local.stderr.split('\n')[0]).toBe(`\u001b[2mLocal mode: store ${join(home, 'tty.db')}\u001b[22m`);
     const read = await premia(['clock'], {}, { tty: true });
@@ -268,7 +268,7 @@ describe('on a terminal', () => {
   });
 
   it('not with --quiet, nor off a terminal', async () => {
-    saveConfig({ default: { base_url: server.url, api_key: server.keys.acme } });
+    saveConfig({ default: { base_url: server.url, api_key: server.keys.operator } });
     expect((await premia(['--quiet', 'clock', 'set', '2026-10-31'], {}, { tty: true })).stderr).toBe('');
     expect((await premia(['clock', 'set', '2026-10-31'])).stderr).toBe('Clock set to 2026-10-31.\n');
   });
@@ -295,7 +295,7 @@ describe('local-only commands in remote mode', () => {
   });
 
   it('the clock and bank commands use the service simulation endpoints', async () => {
-    const env = { PREMIA_BASE_URL: server.url, PREMIA_API_KEY: server.keys.acme };
+    const env = { PREMIA_BASE_URL: server.url, PREMIA_API_KEY: server.keys.operator };
     const r = await premia(['clock', '--json'], env);
     expect(r.code).toBe(0);
     expect(r.json()).toMatchObject({ seed: 1, locked: false });

@@ -48,7 +48,7 @@ describe('authentication (spec 5)', () => {
     const res = await call(s.app, 'GET', '/v1/whoami', { key: s.keys.other });
     expect(res.status).toBe(200);
     const body = res.json();
-    expect(body).toEqual({ client: 'Other Insure', key_id: expect.stringMatching(/^[0-9a-f-]{36}$/), simulation: true });
+    expect(body).toEqual({ client: 'Other Insure', key_id: expect.stringMatching(/^[0-9a-f-]{36}$/), role: 'client', simulation: true });
     expect(res.text).not.toContain(s.keys.other);
   });
 

@@ -23,9 +23,9 @@ beforeAll(async () => {
   acmeClientId = (await authenticate(s.backend.store, s.keys.acme)).clientId;
   const policies = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, ...multipart('file', 'policies.csv', readFileSync(join(FIXTURES, 'policies.csv'))) });
   expect(policies.json()).toEqual({ imported: 520, failed: 0, errors: [] });
-  const bank = await call(s.app, 'POST', '/v1/bank/import', { key: s.keys.acme, ...multipart('file', 'bank.csv', readFileSync(join(FIXTURES, 'bank-transactions.csv'))) });
+  const bank = await call(s.app, 'POST', '/v1/bank/import', { key: s.keys.operator, ...multipart('file', 'bank.csv', readFileSync(join(FIXTURES, 'bank-transactions.csv'))) });
   expect(bank.json()).toEqual({ imported: 473, failed: 0, errors: [] });
-  const clock = await call(s.app, 'PUT', '/v1/clock', { key: s.keys.acme, body: { date: '2026-10-31' } });
+  const clock = await call(s.app, 'PUT', '/v1/clock', { key: s.keys.operator, body: { date: '2026-10-31' } });
   expect(clock.json()).toEqual({ date: '2026-10-31', locked: false, seed: 1 });
 });
 afterAll(async () => {
@@ -75,23 +75,23 @@ describe('a collections run over HTTP', () => {
   });
 
   it('locks the clock and the seed once a run exists (409 CLOCK_LOCKED, SEED_LOCKED)', async () => {
-    const clock = await call(s.app, 'PUT', '/v1/clock', { key: s.keys.acme, body: { date: '2026-10-01' } });
+    const clock = await call(s.app, 'PUT', '/v1/clock', { key: s.keys.operator, body: { date: '2026-10-01' } });
     expect(clock.status).toBe(409);
     expect(clock.json().error).toMatchObject({
       code: 'CLOCK_LOCKED',
       message: "The clock is at 2026-10-31 and a collections run exists, so it can no longer be set; move it forward with 'premia clock advance'.",
     });
-    const seed = await call(s.app, 'POST', '/v1/bank/seed', { key: s.keys.acme, body: { seed: 2 } });
+    const seed = await call(s.app, 'POST', '/v1/bank/seed', { key: s.keys.operator, body: { seed: 2 } });
     expect(seed.status).toBe(409);
     expect(seed.json().error).toMatchObject({
       code: 'SEED_LOCKED',
       message: "A collections run exists, so the bank's seed (1) can no longer change: generated accounts have been used.",
     });
-    expect((await call(s.app, 'GET', '/v1/clock', { key: s.keys.acme })).json()).toEqual({ date: '2026-10-31', locked: true, seed: 1 });
+    expect((await call(s.app, 'GET', '/v1/clock', { key: s.keys.operator })).json()).toEqual({ date: '2026-10-31', locked: true, seed: 1 });
   });
 
   it('POST /v1/clock/advance {"to":"2026-11-30"} lives through November: 30 days, the period closes on the last', async () => {
-    const res = await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.acme, body: { to: '2026-11-30' } });
+    const res = await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.operator, body: { to: '2026-11-30' } });
     expect(res.status).toBe(200);
     const result = res.json();
     expect([result.from, result.to, result.days.length]).toEqual(['2026-10-31', '2026-11-30', 30]);
@@ -117,10 +117,10 @@ describe('a collections run over HTTP', () => {
       code: 'PERIOD_CLOSED',
       message: 'Period 2026-11 has closed (its last day, 2026-11-30, has run; the clock is at 2026-11-30). Its collections can no longer be queued.',
     });
-    const back = await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.acme, body: { to: '2026-11-29' } });
+    const back = await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.operator, body: { to: '2026-11-29' } });
     expect(back.status).toBe(409);
     expect(back.json().error.code).toBe('CLOCK_BACKWARDS');
-    expect((await call(s.app, 'GET', '/v1/clock', { key: s.keys.acme })).json().date).toBe('2026-11-30');
+    expect((await call(s.app, 'GET', '/v1/clock', { key: s.keys.operator })).json().date).toBe('2026-11-30');
   });
 
   it('GET /v1/collections?period_month=2026-11&policy=POL-2026021: the retry example, PAID_FULL after 2 attempts', async () => {
@@ -234,7 +234,7 @@ describe('a collections run over HTTP', () => {
   });
 
   it('GET /v1/bank/accounts/C100011: the imported account after the run, with premia\'s debits', async () => {
-    const res = await call(s.app, 'GET', '/v1/bank/accounts/C100011', { key: s.keys.acme });
+    const res = await call(s.app, 'GET', '/v1/bank/accounts/C100011', { key: s.keys.operator });
     expect(res.status).toBe(200);
     const view = res.json();
     expect(view).toMatchObject({ customer_id: 'C100011', source: 'imported', as_of: '2026-11-30', balance: 3986.26, state: 'open' });

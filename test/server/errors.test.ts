@@ -46,18 +46,21 @@ describe('errors common to every endpoint', () => {
     expect(form.status).toBe(415);
   });
 
-  it('answers 404 NOT_FOUND for unknown routes, with or without a key (a known path with another method is 405: hardening.test.ts)', async () => {
-    for (const [method, url] of [
-      ['GET', '/v1/nothing'],
-      ['DELETE', '/v1/policies/POL-1/history'],
-      ['GET', '/v2/policies'],
-      ['GET', '/'],
+  it('answers 404 NOT_FOUND for unknown routes (under /v1 only with a valid key; a known path with another method is 405: hardening.test.ts)', async () => {
+    for (const [method, url, keyless] of [
+      ['GET', '/v1/nothing', 401],
+      ['DELETE', '/v1/policies/POL-1/history', 401],
+      ['GET', '/v1', 401],
+      ['GET', '/v2/policies', 404],
+      ['GET', '/', 404],
     ] as const) {
-      for (const key of [s.keys.acme, null]) {
-        const res = await call(s.app, method, url, { key });
-        expect(res.status, `${method} ${url}`).toBe(404);
-        expect(res.json().error.message).toBe(`There is no endpoint ${method} ${url}; see GET /v1/openapi.json for the endpoints.`);
-      }
+      const res = await call(s.app, method, url, { key: s.keys.acme });
+      expect(res.status, `${method} ${url}`).toBe(404);
+      expect(res.json().error.message).toBe(`There is no endpoint ${method} ${url}; see GET /v1/openapi.json for the endpoints.`);
+      // Under /v1 the key is checked first: without one, a path that exists and one that does not look alike.
+      const anonymous = await call(s.app, method, url, { key: null });
+      expect(anonymous.status, `${method} ${url} without a key`).toBe(keyless);
+      expect(anonymous.json().error.code).toBe(keyless === 401 ? 'UNAUTHORIZED' : 'NOT_FOUND');
     }
   });
 
@@ -92,6 +95,51 @@ describe('errors common to every endpoint', () => {
  * Request validation and error shapes of the collections, reports and settlements routes. Their
  * success paths are in collections.test.ts, reports.test.ts, settlements.test.ts and cycle.test.ts.
  */
+describe('deeply nested JSON (issue 10)', () => {
+  // The default 1 MiB JSON limit (this file's server takes only 2,000 bytes).
+  let d: TestServer;
+  beforeAll(async () => {
+    d = await startServer();
+  });
+  afterAll(async () => {
+    await d.close();
+  });
+  const lists = (n: number) => '['.repeat(n) + ']'.repeat(n);
+  const objects = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
+  const TOO_DEEP = {
+    code: 'VALIDATION_ERROR',
+    message: 'The JSON body nests objects and lists 5001 levels deep; at most 32 are accepted (no request needs more than 3).',
+    details: [{ field: 'body', code: 'TOO_DEEP', message: 'the JSON body nests deeper than 32 levels' }],
+  };
+
+  it.each([
+    ['POST', '/v1/collections/execute', `{"period_month":"2026-11","policy_ids":${lists(5000)}}`],
+    ['POST', '/v1/settlements', `{"period_month":${objects(5000)}}`],
+    ['PATCH', '/v1/policies/POL-1', `{"status":${objects(5000)}}`],
+    ['POST', '/v1/policies', `{"policy_number":${lists(5000)}}`],
+    ['POST', '/v1/clock/advance', `{"days":${objects(5000)}}`],
+  ])('%s %s with a value 5,000 levels deep: 400 VALIDATION_ERROR, nothing logged as internal', async (method, url, payload) => {
+    for (const headers of [{}, { 'idempotency-key': `deep-${url}` }]) {
+      const res = await call(d.app, method, url, { key: d.keys.operator, payload, headers: { 'content-type': 'application/json', ...headers } });
+      expect(res.status, res.text).toBe(400);
+      expect(res.json().error).toEqual({ ...TOO_DEEP, request_id: res.headers['x-request-id'] });
+    }
+    expect(d.logs.filter((l) => / error /.test(l))).toEqual([]);
+  });
+
+  it('takes 32 levels (then the field is checked as usual) and refuses 33', async () => {
+    const ok = await call(d.app, 'POST', '/v1/settlements', { key: d.keys.operator, payload: `{"period_month":${objects(31)}}`, headers: { 'content-type': 'application/json' } });
+    expect(ok.status).toBe(400);
+    expect(ok.json().error.details).toEqual([
+      { field: 'period_month', code: 'INVALID_FORMAT', message: 'period_month must be a month written YYYY-MM, like 2026-11; got an object' },
+    ]);
+    const over = await call(d.app, 'POST', '/v1/settlements', { key: d.keys.operator, payload: `{"period_month":${objects(32)}}`, headers: { 'content-type': 'application/json' } });
+    expect(over.status).toBe(400);
+    expect(over.json().error.details[0].code).toBe('TOO_DEEP');
+    expect(over.json().error.message).toContain('33 levels deep');
+  });
+});
+
 describe('collections, reports and settlements: validation and errors', () => {
   const invalid = async (method: string, url: string, body: unknown, details: Array<[string, string]>) => {
     const res = await call(s.app, method, url, { key: s.keys.acme, body });
@@ -244,18 +292,20 @@ describe('every endpoint refuses what it must', () => {
 
   it.each(JSON_WRITES)('%s %s: 401 without a key, 400 malformed JSON, 413 too large, 415 not JSON', async (method, url) => {
     expect((await call(s.app, method, url, { key: null, body: {} })).status).toBe(401);
-    const malformed = await call(s.app, method, url, { key: s.keys.acme, payload: '{', headers: { 'content-type': 'application/json' } });
+    // The clock and the bank take an operator key (a client key's 403: roles.test.ts).
+    const key = /\/(clock|bank)\b/.test(url) ? s.keys.operator : s.keys.acme;
+    const malformed = await call(s.app, method, url, { key, payload: '{', headers: { 'content-type': 'application/json' } });
     expect(malformed.status).toBe(400);
     expect(malformed.json().error.details[0].code).toBe('INVALID_JSON');
-    const large = await call(s.app, method, url, { key: s.keys.acme, body: { x: 'y'.repeat(3000) } });
+    const large = await call(s.app, method, url, { key, body: { x: 'y'.repeat(3000) } });
     expect(large.status).toBe(413);
-    const text = await call(s.app, method, url, { key: s.keys.acme, payload: '{}', headers: { 'content-type': 'text/plain' } });
+    const text = await call(s.app, method, url, { key, payload: '{}', headers: { 'content-type': 'text/plain' } });
     expect(text.status).toBe(415);
-    const unknown = await call(s.app, method, url, { key: s.keys.acme, body: { surprise: true } });
+    const unknown = await call(s.app, method, url, { key, body: { surprise: true } });
     expect(unknown.status).toBe(400);
     expect(unknown.json().error.details.map((d: any) => [d.field, d.code])).toContainEqual(['surprise', 'UNKNOWN_FIELD']);
     if (method !== 'PUT') {
-      const badKey = await call(s.app, method, url, { key: s.keys.acme, body: {}, headers: { 'idempotency-key': 'x'.repeat(256) } });
+      const badKey = await call(s.app, method, url, { key, body: {}, headers: { 'idempotency-key': 'x'.repeat(256) } });
       expect(badKey.status).toBe(400);
       expect(badKey.json().error.details[0].field).toBe('Idempotency-Key');
     }
@@ -267,8 +317,9 @@ describe('every endpoint refuses what it must', () => {
 
   it.each(READS)('GET %s: 401 without a key; an unknown query parameter: 400 on extensions, ignored on the spec\'s endpoints', async (url) => {
     expect((await call(s.app, 'GET', url, { key: null })).status).toBe(401);
-    const plain = await call(s.app, 'GET', url, { key: s.keys.acme });
-    const res = await call(s.app, 'GET', `${url}${url.includes('?') ? '&' : '?'}bogus=1`, { key: s.keys.acme });
+    const key = url.startsWith('/v1/bank/') ? s.keys.operator : s.keys.acme;
+    const plain = await call(s.app, 'GET', url, { key });
+    const res = await call(s.app, 'GET', `${url}${url.includes('?') ? '&' : '?'}bogus=1`, { key });
     if (SPEC_READS.has(url)) {
       expect(res.status).toBe(plain.status);
       expect(res.status).not.toBe(400);

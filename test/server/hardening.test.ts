@@ -66,7 +66,7 @@ describe('G1: a malformed multipart body is a 400, not a 500', () => {
 
   it('imported nothing, left no temporary file and logged no stack', async () => {
     expect(await policyCount()).toBe(0); // the first describe: nothing was created before
-    expect(readdirSync(s.dir).filter((f) => f.startsWith('premia-upload-'))).toEqual([]);
+    expect(readdirSync(s.uploads)).toEqual([]);
     noStackLogged();
   });
 });
@@ -146,7 +146,7 @@ describe('G5: a form with a second file is refused whole', () => {
     const res = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, payload, headers: { ...headers, 'idempotency-key': `two-${second}` } });
     refused(res, 400, 'VALIDATION_ERROR', { field: 'file', code: 'TOO_MANY_PARTS' });
     expect(await policyCount()).toBe(before);
-    expect(readdirSync(s.dir).filter((f) => f.startsWith('premia-upload-'))).toEqual([]);
+    expect(readdirSync(s.uploads)).toEqual([]);
     expect(await findIdempotencyKey(s.backend.store.db, ACME, `two-${second}`)).toBeUndefined();
     noStackLogged();
   });
@@ -232,17 +232,24 @@ describe('G8: HTTP details a spec-only client may expect', () => {
     ['DELETE', '/v1/policies/import', 'GET, HEAD, PATCH, POST'],
     ['POST', '/v1/reports/collections', 'GET, HEAD'],
     ['DELETE', '/v1/clock', 'GET, HEAD, PUT'],
-  ])('%s %s: 405 METHOD_NOT_ALLOWED with Allow: %s (with or without a key)', async (method, url, allow) => {
-    for (const key of [s.keys.acme, null]) {
-      const res = await call(s.app, method, url, { key });
-      refused(res, 405, 'METHOD_NOT_ALLOWED');
-      expect(res.headers['allow']).toBe(allow);
-      expect(res.json().error.message).toBe(`${method} is not allowed on ${url}; it takes ${allow}.`);
+  ])('%s %s: 405 METHOD_NOT_ALLOWED with Allow: %s to a caller with a key', async (method, url, allow) => {
+    const res = await call(s.app, method, url, { key: s.keys.acme });
+    refused(res, 405, 'METHOD_NOT_ALLOWED');
+    expect(res.headers['allow']).toBe(allow);
+    expect(res.json().error.message).toBe(`${method} is not allowed on ${url}; it takes ${allow}.`);
+    // Without a valid key: 401 first, revealing nothing of the route map (no Allow, no 405).
+    for (const key of [null, 'pmk_0000000000000000000000000000000000000000']) {
+      const anonymous = await call(s.app, method, url, { key });
+      refused(anonymous, 401, 'UNAUTHORIZED');
+      expect(anonymous.headers['allow']).toBeUndefined();
+      expect(anonymous.headers['www-authenticate']).toBe(WWW_AUTHENTICATE);
+      expect(anonymous.text).not.toContain(allow);
     }
   });
 
-  it('an unknown path is still 404', async () => {
+  it('an unknown path is still 404 (to a caller with a key; 401 without one, as for a known path)', async () => {
     refused(await call(s.app, 'DELETE', '/v1/nothing/here', { key: s.keys.acme }), 404, 'NOT_FOUND');
+    refused(await call(s.app, 'DELETE', '/v1/nothing/here', { key: null }), 401, 'UNAUTHORIZED');
   });
 
   it('401 carries WWW-Authenticate', async () => {
@@ -306,7 +313,8 @@ describe('G8: HTTP details a spec-only client may expect', () => {
 
   it('an empty body where a body is needed is 400 REQUIRED', async () => {
     for (const url of ['/v1/settlements', '/v1/settlements/x/dispute', '/v1/clock/advance', '/v1/collections/execute']) {
-      const res = await call(s.app, 'POST', url, { key: s.keys.acme, payload: '', headers: { 'content-type': 'application/json' } });
+      const key = url.startsWith('/v1/clock') ? s.keys.operator : s.keys.acme;
+      const res = await call(s.app, 'POST', url, { key, payload: '', headers: { 'content-type': 'application/json' } });
       refused(res, 400, 'VALIDATION_ERROR', { field: 'body', code: 'REQUIRED' });
     }
   });

@@ -141,7 +141,8 @@ describe('Idempotency-Key', () => {
       }
     }
     const logs: string[] = [];
-    const app = await createServer({ backend: new FailsOnce(s.backend.ctx, false), log: (l) => logs.push(l) });
+    // offload: false: the substituted method runs on this thread (a job thread would use its own backend).
+    const app = await createServer({ backend: new FailsOnce(s.backend.ctx, false), log: (l) => logs.push(l), offload: false });
     try {
       const failed = await call(app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('k5') });
       expect(failed.status).toBe(status);
@@ -371,7 +372,7 @@ describe('abandoned Idempotency-Keys (the process of the first request died)', (
     }
     let clock = Date.now();
     const logs: string[] = [];
-    const app = await createServer({ backend: new Slow(s.backend.ctx, false), now: () => new Date(clock), log: (l) => logs.push(l) });
+    const app = await createServer({ backend: new Slow(s.backend.ctx, false), now: () => new Date(clock), log: (l) => logs.push(l), offload: false });
     try {
       const first = call(app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('long') });
       // Wait until the first request has claimed the key (ordering, not timing).

@@ -35,10 +35,11 @@ describe('premia keys', () => {
     }
   });
 
-  it('create --json prints {id, client, key}; a second key for the same client reuses the client', async () => {
+  it('create --json prints {id, client, role, key}; a second key for the same client reuses the client', async () => {
     const a = (await cli('--json', 'keys', 'create', '--client', 'Acme Life')).json();
     const b = (await cli('--json', 'keys', 'create', '--client', '  Acme Life ')).json();
-    expect(Object.keys(a)).toEqual(['id', 'client', 'key']);
+    expect(Object.keys(a)).toEqual(['id', 'client', 'role', 'key']);
+    expect(a.role).toBe('client');
     expect(b.client).toBe('Acme Life');
     expect(a.key).not.toBe(b.key);
     const raw = new Database(db, { readonly: true });
@@ -79,6 +80,43 @@ describe('premia keys', () => {
     expect(blank.code).toBe(2);
     const missing = await cli('keys', 'create');
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("required option '--client <name>' not specified");
+    expect(missing.stderr).toContain("error: Say whose key it is: --client NAME for a client's key, or --operator for an operator key (with --client NAME it acts for that client).");
+    expect(missing.stderr).toContain('(code USAGE_ERROR)');
+  });
+
+  it('create --operator makes an operator key (of the Local client, or of --client); list shows the role', async () => {
+    const client = (await cli('--json', 'keys', 'create', '--client', 'Acme Life')).json();
+    const operator = await cli('keys', 'create', '--operator');
+    expect(operator.code).toBe(0);
+    expect(operator.stderr).toMatch(/^Created operator key [0-9a-f-]{36} \(acts for client Local\)\.\n/);
+    const acmeOperator = (await cli('--json', 'keys', 'create', '--operator', '--client', 'Acme Life')).json();
+    expect(acmeOperator).toMatchObject({ client: 'Acme Life', role: 'operator' });
+    const list = await cli('keys', 'list');
+    const lines = list.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^id\s+client\s+role\s+key\s+created\s+revoked$/);
+    expect(lines.slice(1).map((l) => l.split(/\s{2,}/).slice(1, 3))).toEqual([
+      ['Acme Life', 'client'],
+      ['Local', 'operator'],
+      ['Acme Life', 'operator'],
+    ]);
+    const json = (await cli('--json', 'keys', 'list')).json();
+    expect(json.map((k: any) => [k.id, k.role])).toEqual([
+      [client.id, 'client'],
+      [expect.any(String), 'operator'],
+      [acmeOperator.id, 'operator'],
+    ]);
+  });
+
+  it('keys made before roles existed become client keys (migration 0007_key_roles)', async () => {
+    const made = (await cli('--json', 'keys', 'create', '--client', 'Acme Life')).json();
+    const raw = new Database(db);
+    try {
+      raw.exec('alter table api_keys drop column role');
+      raw.prepare("delete from schema_migrations where name = '0007_key_roles'").run();
+    } finally {
+      raw.close();
+    }
+    const json = (await cli('--json', 'keys', 'list')).json();
+    expect(json.map((k: any) => [k.id, k.role])).toEqual([[made.id, 'client']]);
   });
 });

@@ -34,6 +34,7 @@ const ENDPOINTS = [
   'POST /settlements/{id}/mark-paid',
   'POST /settlements/{id}/dispute',
   'GET /whoami',
+  'GET /operations/{id}',
   'GET /openapi.json',
   'GET /clock',
   'PUT /clock',

@@ -167,7 +167,7 @@ describe('POST /v1/policies/import', () => {
     const page = await call(s.app, 'GET', '/v1/policies?limit=10000', { key: s.keys.acme });
     expect(page.json().data).toHaveLength(520);
     // Nothing is left in the spool directory.
-    expect(readdir(s.dir).filter((f) => f.startsWith('premia-upload-'))).toEqual([]);
+    expect(readdir(s.uploads)).toEqual([]);
   });
 
   it('reports bad rows exactly as the CLI does in local mode', async () => {
@@ -204,7 +204,7 @@ describe('POST /v1/policies/import', () => {
     });
     const page = await call(s.app, 'GET', '/v1/policies', { key: s.keys.acme });
     expect(page.json().data).toEqual([]);
-    expect(readdir(s.dir).filter((f) => f.startsWith('premia-upload-'))).toEqual([]);
+    expect(readdir(s.uploads)).toEqual([]);
     // A file within the limit still goes through.
     const small = multipart('file', 'small.csv', readFileSync(join(FIXTURES, 'policies.csv'), 'utf8').split('\n').slice(0, 3).join('\n') + '\n');
     const ok = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, ...small });

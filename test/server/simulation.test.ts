@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setMeta } from '../../src/store/repos/meta.js';
 import { FIXTURES } from '../helpers/cli.js';
-import { call, multipart, startServer, type TestServer } from './helpers.js';
+import { createKey } from '../../src/server/keys.js';
+import { call, multipart, NOW, startServer, type TestServer } from './helpers.js';
 
 let s: TestServer;
 afterEach(async () => {
@@ -11,56 +12,60 @@ afterEach(async () => {
 });
 
 describe('simulation endpoints (clock and bank)', () => {
+  // Operator keys drive the clock and the bank (a client key's 403: roles.test.ts): Acme Life's
+  // from startServer, and one of Other Insure.
+  let otherOperator: string;
   beforeEach(async () => {
     s = await startServer();
+    otherOperator = (await createKey(s.backend.store, 'Other Insure', NOW, 'operator')).key;
   });
 
   it('GET /v1/clock shows the virtual clock', async () => {
-    const res = await call(s.app, 'GET', '/v1/clock', { key: s.keys.acme });
+    const res = await call(s.app, 'GET', '/v1/clock', { key: s.keys.operator });
     expect(res.status).toBe(200);
     expect(res.json()).toEqual({ date: '2026-11-21', locked: false, seed: 1 });
   });
 
   it('PUT /v1/clock sets it, reads the store on every request, and refuses once locked', async () => {
-    const set = await call(s.app, 'PUT', '/v1/clock', { key: s.keys.acme, body: { date: '2026-11-01' } });
+    const set = await call(s.app, 'PUT', '/v1/clock', { key: s.keys.operator, body: { date: '2026-11-01' } });
     expect(set.status).toBe(200);
     expect(set.json()).toEqual({ date: '2026-11-01', locked: false, seed: 1 });
     // A CLI beside the server moves the clock: the server sees it at once.
     await setMeta(s.backend.store.db, 'clock_date', '2026-11-05');
-    expect((await call(s.app, 'GET', '/v1/clock', { key: s.keys.other })).json().date).toBe('2026-11-05');
+    expect((await call(s.app, 'GET', '/v1/clock', { key: otherOperator })).json().date).toBe('2026-11-05');
     await setMeta(s.backend.store.db, 'clock_locked', '1');
-    const locked = await call(s.app, 'PUT', '/v1/clock', { key: s.keys.acme, body: { date: '2026-11-02' } });
+    const locked = await call(s.app, 'PUT', '/v1/clock', { key: s.keys.operator, body: { date: '2026-11-02' } });
     expect(locked.status).toBe(409);
     expect(locked.json().error.code).toBe('CLOCK_LOCKED');
   });
 
   it('PUT /v1/clock answers 400 for a bad date or an unknown field', async () => {
-    const bad = await call(s.app, 'PUT', '/v1/clock', { key: s.keys.acme, body: { date: '2026-02-30' } });
+    const bad = await call(s.app, 'PUT', '/v1/clock', { key: s.keys.operator, body: { date: '2026-02-30' } });
     expect(bad.status).toBe(400);
     expect(bad.json().error.details).toEqual([
       { field: 'date', code: 'INVALID_FORMAT', message: 'date must be a date written YYYY-MM-DD, like 2026-11-30; got "2026-02-30"' },
     ]);
-    const extra = await call(s.app, 'PUT', '/v1/clock', { key: s.keys.acme, body: { date: '2026-11-02', time: '10:00' } });
+    const extra = await call(s.app, 'PUT', '/v1/clock', { key: s.keys.operator, body: { date: '2026-11-02', time: '10:00' } });
     expect(extra.status).toBe(400);
     expect(extra.json().error.details[0]).toMatchObject({ field: 'time', code: 'UNKNOWN_FIELD' });
   });
 
   it('POST /v1/clock/advance lives through the days, only forward, and validates its body', async () => {
-    const three = await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.acme, body: { days: 3 } });
+    const three = await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.operator, body: { days: 3 } });
     expect(three.status).toBe(200);
     const quiet = (date: string, closed: string | null = null) => ({ date, attempts: 0, succeeded: 0, failed: 0, collected: 0, closed_period: closed, lapsed_policies: 0 });
     expect(three.json()).toEqual({ from: '2026-11-21', to: '2026-11-24', days: [quiet('2026-11-22'), quiet('2026-11-23'), quiet('2026-11-24')] });
     expect(three.text).toContain('"collected":0.00,');
-    const to = await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.acme, body: { to: '2026-11-30' } });
+    const to = await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.operator, body: { to: '2026-11-30' } });
     expect(to.status).toBe(200);
     expect(to.json().from).toBe('2026-11-24');
     expect(to.json().days.map((d: any) => d.date)).toEqual(['2026-11-25', '2026-11-26', '2026-11-27', '2026-11-28', '2026-11-29', '2026-11-30']);
-    const monthEnd = await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.acme, body: { to_month_end: true } });
+    const monthEnd = await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.operator, body: { to_month_end: true } });
     expect(monthEnd.status).toBe(200);
     expect([monthEnd.json().from, monthEnd.json().to, monthEnd.json().days.length]).toEqual(['2026-11-30', '2026-12-31', 31]);
-    expect((await call(s.app, 'GET', '/v1/clock', { key: s.keys.other })).json()).toEqual({ date: '2026-12-31', locked: false, seed: 1 });
+    expect((await call(s.app, 'GET', '/v1/clock', { key: otherOperator })).json()).toEqual({ date: '2026-12-31', locked: false, seed: 1 });
 
-    const back = await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.acme, body: { to: '2026-12-30' } });
+    const back = await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.operator, body: { to: '2026-12-30' } });
     expect(back.status).toBe(409);
     expect(back.json().error).toMatchObject({
       code: 'CLOCK_BACKWARDS',
@@ -74,11 +79,11 @@ describe('simulation endpoints (clock and bank)', () => {
       [{ days: 1.5 }, 'days', 'INVALID_VALUE'],
       [{ to_month_end: false }, 'to_month_end', 'INVALID_VALUE'],
     ] as const) {
-      const res = await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.acme, body });
+      const res = await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.operator, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.json().error.details[0]).toMatchObject({ field, code });
     }
-    expect((await call(s.app, 'GET', '/v1/clock', { key: s.keys.acme })).json().date).toBe('2026-12-31');
+    expect((await call(s.app, 'GET', '/v1/clock', { key: s.keys.operator })).json().date).toBe('2026-12-31');
   });
 
   it('two POST /v1/clock/advance at once run one after the other: ranges that meet, never overlap', async () => {
@@ -103,11 +108,11 @@ describe('simulation endpoints (clock and bank)', () => {
   });
 
   it('POST /v1/bank/seed changes the seed before any collections run', async () => {
-    const seed = await call(s.app, 'POST', '/v1/bank/seed', { key: s.keys.acme, body: { seed: 7 } });
+    const seed = await call(s.app, 'POST', '/v1/bank/seed', { key: s.keys.operator, body: { seed: 7 } });
     expect(seed.status).toBe(200);
     expect(seed.json()).toEqual({ date: '2026-11-21', locked: false, seed: 7 });
-    expect((await call(s.app, 'GET', '/v1/clock', { key: s.keys.other })).json().seed).toBe(7);
-    const bad = await call(s.app, 'POST', '/v1/bank/seed', { key: s.keys.acme, body: { seed: '7' } });
+    expect((await call(s.app, 'GET', '/v1/clock', { key: otherOperator })).json().seed).toBe(7);
+    const bad = await call(s.app, 'POST', '/v1/bank/seed', { key: s.keys.operator, body: { seed: '7' } });
     expect(bad.status).toBe(400);
     expect(bad.json().error.details[0]).toMatchObject({ field: 'seed', code: 'INVALID_TYPE' });
     // SEED_LOCKED once a run exists: collections.test.ts.
@@ -115,7 +120,7 @@ describe('simulation endpoints (clock and bank)', () => {
 
   it('POST /v1/bank/import imports a multipart CSV per client; GET /v1/bank/accounts/{id} shows the account', async () => {
     const policies = readFileSync(join(FIXTURES, 'policies.csv'));
-    const wrong = await call(s.app, 'POST', '/v1/bank/import', { key: s.keys.acme, ...multipart('file', 'bank.csv', policies) });
+    const wrong = await call(s.app, 'POST', '/v1/bank/import', { key: s.keys.operator, ...multipart('file', 'bank.csv', policies) });
     expect(wrong.status).toBe(400);
     expect(wrong.json().error).toMatchObject({
       code: 'INVALID_FILE',
@@ -124,7 +129,7 @@ describe('simulation endpoints (clock and bank)', () => {
         "found 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'. Nothing was imported.",
     });
     const mixed = 'customer_id,date,amount,description\nC100001,2026-11-25,9800.00,SALARY\nC100001,2026-11-31,-10.00,CARD\nC100001,2026-11-26,-1.234,CARD\n';
-    const partial = await call(s.app, 'POST', '/v1/bank/import', { key: s.keys.other, ...multipart('file', 'mixed.csv', mixed) });
+    const partial = await call(s.app, 'POST', '/v1/bank/import', { key: otherOperator, ...multipart('file', 'mixed.csv', mixed) });
     expect(partial.status).toBe(200);
     expect(partial.json()).toMatchObject({ imported: 1, failed: 2 });
     expect(partial.json().errors.map((e: any) => [e.row, e.customer_id, e.field, e.code])).toEqual([
@@ -132,13 +137,13 @@ describe('simulation endpoints (clock and bank)', () => {
       [4, 'C100001', 'amount', 'INVALID_AMOUNT'],
     ]);
 
-    const upload = await call(s.app, 'POST', '/v1/bank/import', { key: s.keys.acme, ...multipart('file', 'bank.csv', readFileSync(join(FIXTURES, 'bank-transactions.csv'))) });
+    const upload = await call(s.app, 'POST', '/v1/bank/import', { key: s.keys.operator, ...multipart('file', 'bank.csv', readFileSync(join(FIXTURES, 'bank-transactions.csv'))) });
     expect(upload.status).toBe(200);
     expect(upload.json()).toEqual({ imported: 473, failed: 0, errors: [] });
-    const notForm = await call(s.app, 'POST', '/v1/bank/import', { key: s.keys.acme, body: {} });
+    const notForm = await call(s.app, 'POST', '/v1/bank/import', { key: s.keys.operator, body: {} });
     expect(notForm.status).toBe(415);
 
-    const account = await call(s.app, 'GET', '/v1/bank/accounts/C100011', { key: s.keys.acme });
+    const account = await call(s.app, 'GET', '/v1/bank/accounts/C100011', { key: s.keys.operator });
     expect(account.status).toBe(200);
     const view = account.json();
     expect(view).toMatchObject({ customer_id: 'C100011', source: 'imported', as_of: '2026-11-21', state: 'open' });
@@ -147,19 +152,19 @@ describe('simulation endpoints (clock and bank)', () => {
     expect(view.balance).toBe(680);
     // Imported transactions belong to the client that imported them: the other client has neither
     // a policy nor imported history for C100011, so to its key that customer does not exist.
-    const theirs = await call(s.app, 'GET', '/v1/bank/accounts/C100011', { key: s.keys.other });
+    const theirs = await call(s.app, 'GET', '/v1/bank/accounts/C100011', { key: otherOperator });
     expect(theirs.status).toBe(404);
     expect(theirs.json().error.code).toBe('NOT_FOUND');
     // Its own C100001 (known by the row it imported above) shows.
-    expect((await call(s.app, 'GET', '/v1/bank/accounts/C100001', { key: s.keys.other })).json()).toMatchObject({ customer_id: 'C100001', source: 'imported' });
-    const unknown = await call(s.app, 'GET', '/v1/bank/accounts/NOPE', { key: s.keys.acme });
+    expect((await call(s.app, 'GET', '/v1/bank/accounts/C100001', { key: otherOperator })).json()).toMatchObject({ customer_id: 'C100001', source: 'imported' });
+    const unknown = await call(s.app, 'GET', '/v1/bank/accounts/NOPE', { key: s.keys.operator });
     expect(unknown.status).toBe(404);
     expect(unknown.json().error).toMatchObject({
       code: 'NOT_FOUND',
       message: "Customer 'NOPE' is not known: no policy of this client names it and no bank transactions were imported for it. Check the customer_id.",
     });
     expect((await call(s.app, 'GET', '/v1/bank/accounts/C100001', { key: null })).status).toBe(401);
-    const badId = await call(s.app, 'GET', '/v1/bank/accounts/bad%20id', { key: s.keys.acme });
+    const badId = await call(s.app, 'GET', '/v1/bank/accounts/bad%20id', { key: s.keys.operator });
     expect(badId.status).toBe(400);
   });
 });

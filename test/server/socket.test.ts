@@ -170,6 +170,39 @@ describe('premia serve (spawned binary)', () => {
   });
 });
 
+describe('premia serve --no-simulation (spawned binary)', () => {
+  it('serves without the clock and bank endpoints (404) and says so when it starts', async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const db = join(dir, 'premia.db');
+      const { key } = (await runCli(['--db', db, '--json', 'keys', 'create', '--operator'], { cwd: dir })).json();
+      const child = spawn(process.execPath, [join(REPO, 'bin', 'premia.js'), 'serve', '--port', '0', '--db', db, '--no-simulation'], {
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      const base = await new Promise<string>((resolve, reject) => {
+        child.stderr.on('data', (c: Buffer) => {
+          stderr += c.toString();
+          const m = stderr.match(/premia: serving (http:\/\/127\.0\.0\.1:\d+\/v1) \(store [^;]+; no simulation: no clock or bank endpoints;/);
+          if (m) resolve(m[1]!);
+        });
+        child.on('exit', () => reject(new Error(`premia serve exited: ${stderr}`)));
+      });
+      const clock = await send('GET', `${base}/clock`, { key });
+      expect(clock.status).toBe(404);
+      expect(clock.json().error.message).toBe('This service runs without simulation (premia serve --no-simulation): it has no virtual clock to read or move and no simulated bank.');
+      expect((await send('GET', `${base}/whoami`, { key })).json()).toMatchObject({ client: 'Local', role: 'operator', simulation: false });
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      cleanup();
+    }
+  });
+});
+
 describe('closing while a request is in flight (in-process, real socket)', () => {
   it('answers it with Connection: close and reads no further request from that connection', async () => {
     const { dir, cleanup } = tempDir();

@@ -24,6 +24,7 @@ describe('every error code has its HTTP status and exit code', () => {
     USAGE_ERROR: [400, 2],
     INVALID_FILE: [400, 2],
     UNAUTHORIZED: [401, 4],
+    FORBIDDEN: [403, 4],
     NOT_FOUND: [404, 5],
     CONFLICT: [409, 6],
     DUPLICATE_POLICY: [409, 6],

@@ -106,3 +106,18 @@ describe('moneyToCents', () => {
     );
   });
 });
+
+describe('showValue (a value quoted in an error message)', () => {
+  it('quotes strings and scalars, names lists and objects, and never recurses into them', async () => {
+    const { showValue } = await import('../../src/domain/show.js');
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = { a: [deep] };
+    expect(showValue(deep)).toBe('an object');
+    expect(showValue([deep])).toBe('a list');
+    expect(showValue('2026-13')).toBe('"2026-13"');
+    expect(showValue('x'.repeat(100))).toBe(`"${'x'.repeat(59)}…`);
+    expect(showValue(12.5)).toBe('12.5');
+    expect(showValue(true)).toBe('true');
+    expect(showValue(null)).toBe('null');
+  });
+});

@@ -85,7 +85,26 @@ export interface Call {
   noKey?: boolean;
   /** Ctrl-C: abandon the request (and its retries); fails with CANCELLED. */
   signal?: AbortSignal;
+  /**
+   * Long work: ask a premia service to answer 202 when it is not done within a second
+   * (`Prefer: respond-async, wait=1`), then follow the operation it names until it has ended,
+   * telling each state seen (its days, its progress).
+   */
+  follow?: { onProgress?: (operation: OperationView) => void };
 }
+
+/** A premia service's operation (GET /operations/{id}), money fields in cents. */
+export interface OperationView {
+  id: string;
+  status: 'queued' | 'running' | 'succeeded' | 'failed';
+  progress: { unit: string; done: number; total: number } | null;
+  days?: unknown[];
+  result: { status: number; replayed: boolean; body: unknown } | null;
+}
+
+/** How often an operation is asked after, without a Retry-After: 250 ms, growing by half to 2 s. */
+const FOLLOW_FIRST_MS = 250;
+const FOLLOW_CAP_MS = 2_000;
 
 /** A probe's answer. */
 export interface RawAnswer {
@@ -147,8 +166,73 @@ export class HttpClient {
 
   /** A request whose answer is a JSON object: parsed, money fields turned into cents. */
   async json<T>(call: Call): Promise<T> {
-    const exchange = await this.exchange(call, 'application/json', (x) => readJson(x, this.describe(call), this.apiKey));
-    return exchange as T;
+    const answer = await this.exchange(call, 'application/json', async (x) => {
+      const body = await readJson(x, this.describe(call), this.apiKey);
+      const location = headerText(x.headers.location);
+      if (call.follow && x.status === 202 && x.premia && location && /\brespond-async\b/i.test(headerText(x.headers['preference-applied']) ?? '')) {
+        return new Accepted(location, body as unknown as OperationView, retryAfterMs(headerText(x.headers['retry-after']), Date.now()));
+      }
+      return body;
+    });
+    if (answer instanceof Accepted) return this.follow<T>(call, answer);
+    return answer as T;
+  }
+
+  /**
+   * Follow an operation answered 202 until it has ended, waiting Retry-After between asks (or
+   * 250 ms growing to 2 s), within the request's time limit; then its result is the answer.
+   */
+  private async follow<T>(call: Call, accepted: Accepted): Promise<T> {
+    const path = this.pathOf(accepted.location);
+    if (path === null) {
+      throw remoteError(`${this.describe(call)} was accepted, but the service pointed to '${accepted.location.slice(0, 200)}' to follow it, outside ${this.baseUrl}.`, null);
+    }
+    const deadline = Date.now() + this.timeoutMs;
+    const route: RouteInfo = { what: 'operations (GET /operations/{id})', extension: true };
+    let op = accepted.operation;
+    let retryAfter = accepted.retryAfterMs;
+    for (let asked = 0; ; asked++) {
+      call.follow?.onProgress?.(op);
+      if (op.result !== null) break;
+      const wait = retryAfter ?? Math.min(FOLLOW_CAP_MS, Math.round(FOLLOW_FIRST_MS * 1.5 ** asked));
+      if (Date.now() + wait > deadline) {
+        const seconds = Math.round(this.timeoutMs / 1000);
+        throw remoteError(
+          `${this.describe(call)} is still running at the service after ${seconds} s (raise the limit with --timeout or PREMIA_TIMEOUT); ` +
+            `it goes on there: see GET ${this.basePath}${path}, or rerun the same command with --idempotency-key ${this.options.idempotencyKey} to get its answer once it is done.`,
+          null,
+        );
+      }
+      this.debug(`  operation ${op.id} ${op.status}; asking again in ${wait} ms`);
+      await this.sleep(wait);
+      if (call.signal?.aborted) throw this.cancelled(call);
+      const next = await this.exchange({ method: 'GET', path, route, signal: call.signal }, 'application/json', async (x) => ({
+        body: (await readJson(x, `GET ${this.basePath}${path}`, this.apiKey)) as unknown as OperationView,
+        retryAfter: retryAfterMs(headerText(x.headers['retry-after']), Date.now()),
+      }));
+      op = next.body;
+      retryAfter = next.retryAfter;
+    }
+    const result = op.result!;
+    if (result.status >= 400) {
+      const text = JSON.stringify(result.body);
+      const error = (result.body as { error?: { request_id?: unknown } } | null)?.error;
+      const requestId = typeof error?.request_id === 'string' ? error.request_id : null;
+      throw this.failure(call, { status: result.status, headers: { 'content-type': 'application/json' }, requestId, premia: this.premiaVersion ?? 'premia' }, text);
+    }
+    return result.body as T;
+  }
+
+  /** The path below the base URL of a Location on this service, or null when it leads elsewhere. */
+  private pathOf(location: string): string | null {
+    let url: URL;
+    try {
+      url = new URL(location, this.origin);
+    } catch {
+      return null;
+    }
+    if (url.origin !== this.origin || !url.pathname.startsWith(`${this.basePath}/`)) return null;
+    return url.pathname.slice(this.basePath.length) + url.search;
   }
 
   /**
@@ -278,6 +362,8 @@ export class HttpClient {
           body = Readable.from(multipartBody(boundary, call.upload.file.name, source, bodyState, call.upload.onProgress), { objectMode: false });
         }
         if (key !== undefined) headers['idempotency-key'] = key;
+        // RFC 7240: a server that does not know the preference ignores it.
+        if (call.follow) headers.prefer = 'respond-async, wait=1';
         const started = performance.now();
         this.debug(
           `→ ${call.method} ${url} (attempt ${attempt} of ${this.maxAttempts}${key ? `, Idempotency-Key ${key}` : ''}${call.noKey ? ', no X-API-Key' : `, X-API-Key ${maskKey(this.apiKey)}`})`,
@@ -540,6 +626,15 @@ export class HttpClient {
   private debug(line: string): void {
     this.options.debug?.(line);
   }
+}
+
+/** A 202 that names an operation to follow. */
+class Accepted {
+  constructor(
+    readonly location: string,
+    readonly operation: OperationView,
+    readonly retryAfterMs: number | null,
+  ) {}
 }
 
 /** A base URL must be http(s), without credentials, query or fragment. */

@@ -16,6 +16,7 @@ import type {
   CancellationPreview,
   ClockState,
   Collection,
+  DaySummary,
   CollectionListQuery,
   Download,
   Execution,
@@ -185,6 +186,7 @@ export class RemoteBackend implements Backend {
       path: '/policies/import',
       upload: { file, onProgress: options?.onProgress },
       signal: options?.signal,
+      follow: {},
       route: SPEC('the policy import (POST /policies/import)', {
         verify: `Check which policies of ${file.name} exist at the service (an import sent twice may be refused as duplicates or make every policy twice)`,
       }),
@@ -238,15 +240,20 @@ export class RemoteBackend implements Backend {
   }
 
   async advanceClock(target: AdvanceTarget, options?: AdvanceOptions): Promise<AdvanceResult> {
+    // A long advance is answered 202 and followed: its days are told as the service lives them.
+    let told = 0;
+    const tell = (days: DaySummary[], total: number) => {
+      for (; told < days.length; told++) options?.onDay?.(days[told]!, told + 1, total);
+    };
     const result = await this.json<AdvanceResult>({
       method: 'POST',
       path: '/clock/advance',
       json: target,
       route: EXT('advancing the virtual clock (POST /clock/advance)', { idless: true }),
       signal: options?.signal,
+      follow: { onProgress: (op) => tell((op.days ?? []) as DaySummary[], op.progress?.total ?? 0) },
     });
-    // One answer for the whole advance: report its days afterwards.
-    result.days.forEach((day, i) => options?.onDay?.(day, i + 1, result.days.length));
+    tell(result.days, result.days.length);
     return result;
   }
 
@@ -269,6 +276,7 @@ export class RemoteBackend implements Backend {
       path: '/bank/import',
       upload: { file, onProgress: options?.onProgress },
       signal: options?.signal,
+      follow: {},
       route: EXT('the simulated bank (POST /bank/import)', { idless: true }),
     });
   }

@@ -1,6 +1,6 @@
 /** API keys of the HTTP service. Only a hash of each key is stored (see server/keys.ts). */
 import type { Kysely } from 'kysely';
-import type { Database } from '../schema.js';
+import type { Database, KeyRole } from '../schema.js';
 
 type Q = Kysely<Database>;
 
@@ -12,6 +12,7 @@ export interface ApiKeyRow {
   last4: string;
   created_at: number;
   revoked_at: number | null;
+  role: KeyRole;
 }
 
 export interface ApiKeyWithClient extends ApiKeyRow {
@@ -19,6 +20,7 @@ export interface ApiKeyWithClient extends ApiKeyRow {
 }
 
 export async function insertApiKey(db: Q, row: Omit<ApiKeyRow, 'id' | 'revoked_at'>): Promise<number> {
+  // role is written explicitly (its column default, client, is for keys made before roles).
   const result = await db.insertInto('api_keys').values(row).executeTakeFirstOrThrow();
   return Number(result.insertId);
 }

@@ -9,7 +9,8 @@ export function registerKeys(program: Command, ctx: CliContext, state: RunState)
   keys
     .command('create')
     .description('create a key for a client (created if new); the key is printed once')
-    .requiredOption('--client <name>', 'the client (organisation) the key acts for')
+    .option('--client <name>', 'the client (organisation) the key acts for')
+    .option('--operator', 'an operator key: may also move the virtual clock and drive the simulated bank (acts for --client, else for the Local client)')
     .action(lazyAction(ctx, state, () => import('./create.js'), { writes: true, createsStore: true, localOnly: 'premia keys create' }));
 
   keys

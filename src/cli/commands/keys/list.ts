@@ -14,6 +14,7 @@ export default async function list({ ctx, ui, backend }: CommandEnv): Promise<nu
     [
       { header: 'id', value: (k) => k.id },
       { header: 'client', value: (k) => k.client },
+      { header: 'role', value: (k) => k.role },
       { header: 'key', value: (k) => k.key },
       { header: 'created', value: (k) => k.created_at },
       { header: 'revoked', value: (k) => k.revoked_at },

@@ -12,5 +12,6 @@ export function registerServe(program: Command, ctx: CliContext, state: RunState
     .option('--json-limit <bytes>', 'largest JSON body (default 1048576)')
     .option('--upload-limit <bytes>', 'largest uploaded file (default 104857600)')
     .option('--rate-limit <n>', 'requests per API key per minute, 0 for no limit (default 600)')
+    .option('--no-simulation', 'no virtual clock and no simulated bank: their endpoints answer 404 (a real deployment)')
     .action(lazyAction(ctx, state, () => import('./serve.js'), { createsStore: true, localOnly: 'premia serve' }));
 }

@@ -16,6 +16,7 @@ export default async function serveCommand({ ctx, opts, backend }: CommandEnv): 
     jsonLimit: wholeNumber('--json-limit', opts.jsonLimit, 1, 1024 ** 3),
     uploadLimit: wholeNumber('--upload-limit', opts.uploadLimit, 1, 1024 ** 4),
     rateLimit: wholeNumber('--rate-limit', opts.rateLimit, 0, 1_000_000),
+    simulation: opts.simulation !== false,
   };
   // The server (and fastify with it) is loaded only when this command runs.
   return ctx.operator().serve(await backend(), options, { stderr: ctx.stderr, signals: process });

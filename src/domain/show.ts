@@ -1,0 +1,15 @@
+/**
+ * A value a caller sent, quoted for an error message: a string in JSON quotes, a number,
+ * boolean or null as written, a list or an object by name only. It never walks into a list or
+ * an object (a body nested thousands of levels deep would overflow the stack of JSON.stringify,
+ * and the message has no use for the contents), and it is at most 60 characters long.
+ */
+export function showValue(v: unknown): string {
+  let s: string;
+  if (typeof v === 'string') s = JSON.stringify(v);
+  else if (Array.isArray(v)) s = 'a list';
+  else if (v !== null && typeof v === 'object') s = 'an object';
+  else if (v === undefined) s = 'nothing';
+  else s = String(v);
+  return s.length > 60 ? `${s.slice(0, 60)}…` : s;
+}

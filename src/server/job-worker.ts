@@ -1,0 +1,47 @@
+/**
+ * The server's job thread (see jobs.ts): its own connection to the store, and the jobs the
+ * request thread sends, run one at a time in the order they came. Messages:
+ *   in:  {type: 'job', id, spec}
+ *   out: {type: 'start', id}, {type: 'progress', id, progress}…, then {type: 'done', id, outcome}
+ *        or {type: 'error', id, error}.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { LocalBackend } from '../backend/local/index.js';
+import { openStore, type Store } from '../store/store.js';
+import { runJob, sendableError, type FromWorker, type ToWorker } from './jobs.js';
+
+const port = parentPort!;
+const { storePath } = workerData as { storePath: string };
+let store: Promise<Store> | null = null;
+let queue: Promise<void> = Promise.resolve();
+
+const send = (m: FromWorker) => port.postMessage(m);
+
+port.on('message', (m: ToWorker) => {
+  if (m.type === 'close') {
+    // After the jobs already queued: close the store cleanly, then end this thread.
+    queue = queue.then(async () => {
+      if (store) await (await store.catch(() => null))?.close();
+      process.exit(0);
+    });
+    return;
+  }
+  queue = queue.then(async () => {
+    send({ type: 'start', id: m.id });
+    try {
+      store ??= openStore({ path: storePath });
+      const s = await store.catch((e) => {
+        store = null; // try again with the next job
+        throw e;
+      });
+      // The request's wall clock, for the timestamps the operation writes.
+      const now = () => new Date(m.spec.now);
+      const outcome = await runJob(s, (clientId) => new LocalBackend({ store: s, clientId, now }, false), m.spec, (progress) =>
+        send({ type: 'progress', id: m.id, progress }),
+      );
+      send({ type: 'done', id: m.id, outcome });
+    } catch (e) {
+      send({ type: 'error', id: m.id, error: sendableError(e) });
+    }
+  });
+});

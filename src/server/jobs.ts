@@ -1,0 +1,310 @@
+/**
+ * The server's writes, run off the thread that answers requests.
+ *
+ * SQLite has one writer at a time, and better-sqlite3 waits for the write lock synchronously: a
+ * write on the request thread while another connection writes (a clock advance living its days,
+ * a 100 MB import) would block every request for as long as that write takes. So every request
+ * that changes the store becomes a job — the backend operation, its Idempotency-Key claim and
+ * its stored response — and jobs run one at a time, in arrival order, on one worker thread with
+ * its own connection to the store (job-worker.ts). The request thread keeps only reads, which WAL
+ * lets run beside the writer, and so answers other clients while the engine works.
+ *
+ * One queue rather than a thread per job: two writers would only take turns on SQLite's lock
+ * (each commit of one making the engine of the other reload its month), and a write waiting for
+ * that lock is no faster than a write waiting in the queue.
+ *
+ * A store that is not a file (:memory:), a backend with a bank of its own, or a server told so
+ * (`offload: false`, for tests that substitute backend methods) runs its jobs on the request
+ * thread instead, exactly as before.
+ */
+import { createReadStream, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { LocalBackend } from '../backend/local/index.js';
+import type { AdvanceTarget, DaySummary, Upload } from '../backend/types.js';
+import { PremiaError, type ExitCode } from '../domain/errors.js';
+import { stringifyJson } from '../domain/json.js';
+import type { Store } from '../store/store.js';
+import { claimKey, completeKey, releaseKey, type IdempotencyOwner } from './idempotency.js';
+
+/** The backend operations a job may run (each a write). */
+export const JOB_ACTIONS = [
+  'createPolicy',
+  'updatePolicy',
+  'importPolicies',
+  'executeCollections',
+  'createSettlement',
+  'markSettlementPaid',
+  'disputeSettlement',
+  'setClock',
+  'advanceClock',
+  'seedBank',
+  'importBankTransactions',
+] as const;
+export type JobAction = (typeof JOB_ACTIONS)[number];
+
+export interface JobSpec {
+  clientId: number;
+  action: JobAction;
+  /** The operation's arguments (for an import: those after the file). */
+  args: unknown[];
+  /** The uploaded file an import reads (its first argument). */
+  upload?: { path: string; name: string; size: number };
+  /** The backend's wall clock when the request came (ms): the worker stamps with it. */
+  now: number;
+  /** The status of a success. */
+  status: number;
+  idempotency?: { key: string; hash: string; method: string; path: string; now: number; owner: IdempotencyOwner };
+}
+
+export interface JobOutcome {
+  status: number;
+  /** The response body (JSON text). */
+  body: string;
+  /** The stored response of an earlier request with the same Idempotency-Key. */
+  replayed: boolean;
+  /** False when the key was taken over by a retry while this ran (the retry's response is kept). */
+  kept: boolean;
+}
+
+/** How far a long job has got: the days an advance has lived, the bytes an import has read. */
+export type JobProgress = { unit: 'days'; done: number; total: number; day: DaySummary } | { unit: 'bytes'; done: number; total: number; rows: number };
+
+export interface JobHooks {
+  /** The job left the queue and started. */
+  onStart?: () => void;
+  onProgress?: (progress: JobProgress) => void;
+}
+
+export interface Jobs {
+  /** Whether jobs run on a thread of their own. */
+  readonly offloaded: boolean;
+  run(spec: JobSpec, hooks?: JobHooks): Promise<JobOutcome>;
+  /** Wait for the jobs queued and running, then stop. */
+  close(): Promise<void>;
+}
+
+/**
+ * Run one job: claim its Idempotency-Key (or replay the stored response), run the operation,
+ * store its response. A refusal or failure frees the key, so a retry runs again.
+ */
+export async function runJob(
+  store: Store,
+  backendFor: (clientId: number) => LocalBackend,
+  spec: JobSpec,
+  onProgress?: (progress: JobProgress) => void,
+): Promise<JobOutcome> {
+  const idem = spec.idempotency;
+  const action = () => invoke(backendFor(spec.clientId), spec, onProgress);
+  if (!idem) return { status: spec.status, body: stringifyJson(await action()), replayed: false, kept: true };
+  const claim = await claimKey(store, { clientId: spec.clientId, key: idem.key, hash: idem.hash, method: idem.method, path: idem.path, now: idem.now, owner: idem.owner });
+  if (claim.kind === 'replay') return { status: claim.response.status, body: claim.response.body, replayed: true, kept: true };
+  let value: unknown;
+  try {
+    value = await action();
+  } catch (e) {
+    await releaseKey(store, spec.clientId, idem.key, idem.owner).catch(() => {});
+    throw e;
+  }
+  const body = stringifyJson(value);
+  let kept: boolean;
+  try {
+    kept = await completeKey(store, spec.clientId, idem.key, { status: spec.status, contentType: 'application/json; charset=utf-8', body }, idem.owner);
+  } catch (e) {
+    await releaseKey(store, spec.clientId, idem.key, idem.owner).catch(() => {});
+    throw e;
+  }
+  return { status: spec.status, body, replayed: false, kept };
+}
+
+/** Progress of an import is passed on at most this often. */
+const PROGRESS_EVERY_MS = 100;
+
+function invoke(b: LocalBackend, spec: JobSpec, onProgress?: (progress: JobProgress) => void): Promise<unknown> {
+  switch (spec.action) {
+    case 'importPolicies':
+    case 'importBankTransactions': {
+      const file = spec.upload!;
+      let last = 0;
+      const options = {
+        onProgress: (p: { bytes: number; rows: number }) => {
+          const at = Date.now();
+          if (!onProgress || at - last < PROGRESS_EVERY_MS) return;
+          last = at;
+          onProgress({ unit: 'bytes', done: p.bytes, total: file.size, rows: p.rows });
+        },
+      };
+      return spec.action === 'importPolicies' ? b.importPolicies(openUpload(file), options) : b.importBankTransactions(openUpload(file), options);
+    }
+    case 'advanceClock':
+      return b.advanceClock(spec.args[0] as AdvanceTarget, { onDay: (day, index, total) => onProgress?.({ unit: 'days', done: index, total, day }) });
+    default: {
+      if (!(JOB_ACTIONS as readonly string[]).includes(spec.action)) throw new PremiaError('INTERNAL', `Unknown job '${String(spec.action)}'.`);
+      const method = b[spec.action] as (...args: unknown[]) => Promise<unknown>;
+      return method.apply(b, spec.args);
+    }
+  }
+}
+
+function openUpload(file: { path: string; name: string; size: number }): Upload {
+  return { name: file.name, size: file.size, stream: createReadStream(file.path, { highWaterMark: 1 << 20 }) };
+}
+
+// -- on the request thread ---------------------------------------------------------------------
+
+/** Jobs run where the request is answered (no worker). */
+export class InlineJobs implements Jobs {
+  readonly offloaded = false;
+  private readonly running = new Set<Promise<unknown>>();
+
+  constructor(private readonly base: LocalBackend) {}
+
+  run(spec: JobSpec, hooks: JobHooks = {}): Promise<JobOutcome> {
+    hooks.onStart?.();
+    const job = runJob(this.base.store, (clientId) => this.base.forClient(clientId), spec, hooks.onProgress);
+    this.running.add(job);
+    void job.catch(() => {}).finally(() => this.running.delete(job));
+    return job;
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.running]);
+  }
+}
+
+// -- on the job thread ---------------------------------------------------------------------------
+
+/** A job's error as it crosses threads. */
+export type SentError =
+  | { premia: true; code: string; message: string; status: number; exitCode: number; details?: unknown[] }
+  | { premia: false; message: string; stack?: string; code?: string };
+
+export function sendableError(e: unknown): SentError {
+  if (e instanceof PremiaError) {
+    return { premia: true, code: e.code, message: e.message, status: e.status, exitCode: e.exitCode, details: e.details as unknown[] | undefined };
+  }
+  const err = e as { message?: unknown; stack?: unknown; code?: unknown };
+  return {
+    premia: false,
+    message: typeof err?.message === 'string' ? err.message : String(e),
+    stack: typeof err?.stack === 'string' ? err.stack : undefined,
+    code: typeof err?.code === 'string' ? err.code : undefined,
+  };
+}
+
+export function receivedError(s: SentError): Error {
+  if (s.premia) {
+    return new PremiaError(s.code, s.message, { status: s.status, exitCode: s.exitCode as ExitCode, details: s.details as Record<string, unknown>[] | undefined });
+  }
+  const e = new Error(s.message) as Error & { code?: string };
+  if (s.stack) e.stack = s.stack;
+  if (s.code) e.code = s.code;
+  return e;
+}
+
+export type ToWorker = { type: 'job'; id: number; spec: JobSpec } | { type: 'close' };
+export type FromWorker =
+  | { type: 'start'; id: number }
+  | { type: 'progress'; id: number; progress: JobProgress }
+  | { type: 'done'; id: number; outcome: JobOutcome }
+  | { type: 'error'; id: number; error: SentError };
+
+interface Pending {
+  resolve: (outcome: JobOutcome) => void;
+  reject: (e: Error) => void;
+  hooks: JobHooks;
+  done: Promise<unknown>;
+}
+
+/** Jobs run one at a time on a worker thread with its own connection to the store. */
+export class WorkerJobs implements Jobs {
+  readonly offloaded = true;
+  private worker: Worker | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+
+  constructor(
+    private readonly module: URL,
+    private readonly storePath: string,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  run(spec: JobSpec, hooks: JobHooks = {}): Promise<JobOutcome> {
+    const worker = this.ensureWorker();
+    const id = this.nextId++;
+    let resolve!: (outcome: JobOutcome) => void;
+    let reject!: (e: Error) => void;
+    const done = new Promise<JobOutcome>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    this.pending.set(id, { resolve, reject, hooks, done: done.catch(() => {}) });
+    worker.postMessage({ type: 'job', id, spec } satisfies ToWorker);
+    return done;
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.pending.values()].map((p) => p.done));
+    const worker = this.worker;
+    this.worker = null;
+    if (!worker) return;
+    // The worker closes its connection and ends; terminated if it has not within 10 s.
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.ref(); // the process waits for the store to be closed
+    worker.postMessage({ type: 'close' } satisfies ToWorker);
+    const timer = setTimeout(() => void worker.terminate(), 10_000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(this.module, { workerData: { storePath: this.storePath } });
+    // The HTTP server keeps the process alive; an idle job thread must not.
+    worker.unref();
+    worker.on('message', (m: FromWorker) => {
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      if (m.type === 'start') p.hooks.onStart?.();
+      else if (m.type === 'progress') p.hooks.onProgress?.(m.progress);
+      else {
+        this.pending.delete(m.id);
+        if (m.type === 'done') p.resolve(m.outcome);
+        else p.reject(receivedError(m.error));
+      }
+    });
+    const fail = (why: string) => {
+      if (this.worker !== worker) return;
+      this.worker = null;
+      if (this.pending.size > 0) this.log(`${new Date().toISOString()} error: the job thread stopped (${why}); ${this.pending.size} job(s) failed`);
+      for (const [id, p] of this.pending) {
+        this.pending.delete(id);
+        p.reject(new Error(`The job thread stopped: ${why}`));
+      }
+    };
+    worker.on('error', (e) => fail(e instanceof Error ? (e.stack ?? e.message) : String(e)));
+    worker.on('exit', (code) => fail(`exit code ${code}`));
+    this.worker = worker;
+    return worker;
+  }
+}
+
+/**
+ * The job worker's compiled module, or null when it is not there. Running from TypeScript sources
+ * (the test runner) it is taken from dist/, which `npm test` builds first.
+ */
+export function jobWorkerModule(): URL | null {
+  if (process.env.PREMIA_SERVER_THREADS === '0') return null;
+  const here = import.meta.url;
+  const url = here.endsWith('.ts') ? new URL('../../dist/server/job-worker.js', here) : new URL('./job-worker.js', here);
+  return existsSync(fileURLToPath(url)) ? url : null;
+}
+
+/** The jobs of a server on this backend. */
+export function createJobs(base: LocalBackend, options: { offload?: boolean; log: (line: string) => void }): Jobs {
+  const path = base.store.path;
+  const file = path !== ':memory:' && path !== '';
+  const module = jobWorkerModule();
+  if (options.offload === false || !file || base.ctx.bank !== undefined || module === null) return new InlineJobs(base);
+  return new WorkerJobs(module, path, options.log);
+}

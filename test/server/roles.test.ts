@@ -1,0 +1,87 @@
+/**
+ * Key roles (issue 10): only operator keys drive the store-wide clock and the simulated bank; a
+ * client key reads the clock but gets 403 FORBIDDEN on the rest. `--no-simulation` turns those
+ * endpoints off for every key (404).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createKey } from '../../src/server/keys.js';
+import { FIXTURES } from '../helpers/cli.js';
+import { call, multipart, NOW, startServer, type TestServer } from './helpers.js';
+
+let s: TestServer;
+afterEach(async () => {
+  await s.close();
+});
+
+const FORBIDDEN =
+  'This needs an operator key: the virtual clock and the simulated bank belong to the whole store, so a client key may only read the clock. ' +
+  "The operator makes one with 'premia keys create --operator'.";
+const OFF = "This service runs without simulation (premia serve --no-simulation): it has no virtual clock to read or move and no simulated bank.";
+
+const bank = () => multipart('file', 'bank.csv', readFileSync(join(FIXTURES, 'bank-transactions.csv')));
+
+/** Every simulation endpoint but GET /clock, as [method, url, options]. */
+const DRIVING = (): Array<[string, string, Record<string, unknown>]> => [
+  ['POST', '/v1/clock/advance', { body: { days: 30 } }],
+  ['PUT', '/v1/clock', { body: { date: '2026-12-01' } }],
+  ['POST', '/v1/bank/seed', { body: { seed: 7 } }],
+  ['POST', '/v1/bank/import', bank()],
+  ['GET', '/v1/bank/accounts/C100011', {}],
+];
+
+describe('roles', () => {
+  it('a client key reads the clock but gets 403 FORBIDDEN on the rest, and nothing moves', async () => {
+    s = await startServer();
+    for (const [method, url, options] of DRIVING()) {
+      const res = await call(s.app, method, url, { key: s.keys.other, headers: { 'idempotency-key': `c-${url}` }, ...options });
+      expect(res.status, `${method} ${url}`).toBe(403);
+      expect(res.json().error).toEqual({ code: 'FORBIDDEN', message: FORBIDDEN, request_id: res.headers['x-request-id'] });
+    }
+    const clock = await call(s.app, 'GET', '/v1/clock', { key: s.keys.other });
+    expect(clock.status).toBe(200);
+    expect(clock.json()).toEqual({ date: '2026-11-21', locked: false, seed: 1 });
+    const imported = await s.backend.store.db.selectFrom('bank_transactions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(imported.n).toBe(0);
+    // Refusals are not kept under their Idempotency-Key.
+    const kept = await s.backend.store.db.selectFrom('idempotency_keys').selectAll().execute();
+    expect(kept).toEqual([]);
+  });
+
+  it('an operator key drives them, for the client it belongs to', async () => {
+    s = await startServer();
+    const advanced = await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.operator, body: { days: 3 } });
+    expect(advanced.status).toBe(200);
+    expect([advanced.json().from, advanced.json().to]).toEqual(['2026-11-21', '2026-11-24']);
+    expect((await call(s.app, 'GET', '/v1/clock', { key: s.keys.acme })).json().date).toBe('2026-11-24');
+    const imported = await call(s.app, 'POST', '/v1/bank/import', { key: s.keys.operator, ...bank() });
+    expect(imported.json()).toEqual({ imported: 473, failed: 0, errors: [] });
+    // The operator key acts for Acme Life: its customers' accounts, and its policies.
+    const rows = await s.backend.store.db.selectFrom('bank_transactions').select('client_id').distinct().execute();
+    expect(rows).toEqual([{ client_id: 2 }]);
+    expect((await call(s.app, 'GET', '/v1/bank/accounts/C100011', { key: s.keys.operator })).json().source).toBe('imported');
+  });
+
+  it('whoami names the role', async () => {
+    s = await startServer();
+    expect((await call(s.app, 'GET', '/v1/whoami', { key: s.keys.acme })).json()).toMatchObject({ client: 'Acme Life', role: 'client' });
+    expect((await call(s.app, 'GET', '/v1/whoami', { key: s.keys.operator })).json()).toMatchObject({ client: 'Acme Life', role: 'operator' });
+  });
+
+  it('--no-simulation: 404 NOT_FOUND for every key on every clock and bank endpoint (401 without a key)', async () => {
+    s = await startServer({ simulation: false });
+    for (const [method, url, options] of [...DRIVING(), ['GET', '/v1/clock', {}] as [string, string, Record<string, unknown>], ['DELETE', '/v1/clock', {}] as [string, string, Record<string, unknown>]]) {
+      for (const key of [s.keys.acme, s.keys.operator]) {
+        const res = await call(s.app, method, url, { key, ...options });
+        expect(res.status, `${method} ${url}`).toBe(404);
+        expect(res.json().error).toEqual({ code: 'NOT_FOUND', message: OFF, request_id: res.headers['x-request-id'] });
+      }
+      expect((await call(s.app, method, url, { key: null, ...options })).status).toBe(401);
+    }
+    expect((await call(s.app, 'GET', '/v1/whoami', { key: s.keys.acme })).json()).toMatchObject({ simulation: false });
+    const other = await createKey(s.backend.store, 'Other Insure', NOW, 'operator');
+    expect((await call(s.app, 'POST', '/v1/clock/advance', { key: other.key, body: { days: 1 } })).status).toBe(404);
+    expect((await call(s.app, 'GET', '/v1/policies', { key: other.key })).status).toBe(200);
+  });
+});
