@@ -350,7 +350,7 @@ describe('remote mode', () => {
   let env: Record<string, string>;
   beforeAll(async () => {
     server = await startLiveServer();
-    env = { ...remoteEnv(server.url, server.keys.acme), NO_COLOR: '1' };
+    env = { ...remoteEnv(server.url, server.keys.operator), NO_COLOR: '1' };
     for (const args of [
       ['clock', 'set', '2026-10-31'],
       ['policies', 'import', join(FIXTURES, 'policies.csv')],

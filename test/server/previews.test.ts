@@ -3,9 +3,10 @@
  * what its write would do, for the key's client only, and changes nothing.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createKey } from '../../src/server/keys.js';
 import { setMeta } from '../../src/store/repos/meta.js';
 import { ACME_001, seedPeriod } from './fixture-period.js';
-import { call, startServer, type TestServer } from './helpers.js';
+import { call, NOW, startServer, type TestServer } from './helpers.js';
 
 let s: TestServer;
 beforeEach(async () => {
@@ -43,7 +44,10 @@ describe('GET /v1/settlements/preview', () => {
 describe('GET /v1/clock/preview', () => {
   it('takes the advance as query parameters and changes nothing', async () => {
     await setMeta(s.backend.store.db, 'clock_date', '2026-11-20');
-    const r = await call(s.app, 'GET', '/v1/clock/preview?to_month_end=true', { key: s.keys.acme });
+    // The clock is an operator's: a client key is refused (roles.test.ts), an operator key
+    // sees its own client's collections.
+    expect((await call(s.app, 'GET', '/v1/clock/preview?days=1', { key: s.keys.acme })).status).toBe(403);
+    const r = await call(s.app, 'GET', '/v1/clock/preview?to_month_end=true', { key: s.keys.operator });
     expect(r.status).toBe(200);
     expect(r.json()).toEqual({
       from: '2026-11-20',
@@ -55,13 +59,14 @@ describe('GET /v1/clock/preview', () => {
       planned_debits: { count: 0, amount: 0, first_date: null, last_date: null },
     });
     expect((await call(s.app, 'GET', '/v1/clock', { key: s.keys.acme })).json().date).toBe('2026-11-20');
-    const other = await call(s.app, 'GET', '/v1/clock/preview?days=10', { key: s.keys.other });
+    const otherOperator = (await createKey(s.backend.store, 'Other Insure', NOW, 'operator')).key;
+    const other = await call(s.app, 'GET', '/v1/clock/preview?days=10', { key: otherOperator });
     expect(other.json().periods_closed).toEqual([{ period_month: '2026-11', last_day: '2026-11-30', collections: 1, open: 0, nothing_collected: 0, amount_remaining: 0 }]);
   });
 
   it('answers 400 for what POST /clock/advance refuses, and for an unknown parameter', async () => {
     for (const q of ['', '?days=3&to=2026-12-01', '?days=-1', '?to_month_end=false', '?weeks=2']) {
-      const r = await call(s.app, 'GET', `/v1/clock/preview${q}`, { key: s.keys.acme });
+      const r = await call(s.app, 'GET', `/v1/clock/preview${q}`, { key: s.keys.operator });
       expect(r.status, q).toBe(400);
       expect(r.json().error.code, q).toBe('VALIDATION_ERROR');
     }

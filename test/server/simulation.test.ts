@@ -90,8 +90,8 @@ describe('simulation endpoints (clock and bank)', () => {
     // Issue 10, item 17: the second used to report the stale start date of the first, both
     // claiming 2026-11-21 to 2026-11-25 while they took turns living those four days.
     const [a, b] = await Promise.all([
-      call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.acme, body: { days: 4 } }),
-      call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.other, body: { days: 4 } }),
+      call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.operator, body: { days: 4 } }),
+      call(s.app, 'POST', '/v1/clock/advance', { key: otherOperator, body: { days: 4 } }),
     ]);
     expect([a.status, b.status]).toEqual([200, 200]);
     const ranges = [a.json(), b.json()]
@@ -104,7 +104,7 @@ describe('simulation endpoints (clock and bank)', () => {
     expect((await call(s.app, 'GET', '/v1/clock', { key: s.keys.acme })).json().date).toBe('2026-11-29');
     // The lease is given back: a later advance starts at once.
     expect(await s.backend.store.db.selectFrom('meta').select('key').where('key', '=', 'advance_lease').execute()).toEqual([]);
-    expect((await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.acme, body: { days: 1 } })).json().from).toBe('2026-11-29');
+    expect((await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.operator, body: { days: 1 } })).json().from).toBe('2026-11-29');
   });
 
   it('POST /v1/bank/seed changes the seed before any collections run', async () => {
