@@ -4,7 +4,7 @@
  * validator takes what arrived (a parsed JSON body, or query parameters as strings) and returns
  * the typed input, or throws VALIDATION_ERROR listing every problem in `details`.
  */
-import { validationError, type FieldError } from './errors.js';
+import { validationError, type DetailCode, type FieldError } from './errors.js';
 import { isIsoDate, isPeriod, type IsoDate, type Period } from './period.js';
 import { isPolicyStatus, POLICY_STATUSES, summarise, type PolicyStatus } from './policy.js';
 
@@ -38,7 +38,7 @@ class Checker {
     }
   }
 
-  add(field: string, code: string, message: string): void {
+  add(field: string, code: DetailCode, message: string): void {
     this.errors.push({ field, code, message });
   }
 

@@ -204,7 +204,7 @@ type FromWorker =
   | { type: 'batch'; batch: PolicyBatch }
   | { type: 'ack' }
   | { type: 'done' }
-  | { type: 'error'; error: { premia: boolean; code: string; message: string; details?: PremiaError['details'] } };
+  | { type: 'error'; error: { premia: boolean; code: PremiaError['code']; message: string; details?: PremiaError['details'] } };
 
 /**
  * Stream the file to a worker that parses and validates it, inserting the batches it sends
