@@ -11,6 +11,8 @@ import type { PolicyInput, PolicyStatus } from '../domain/policy.js';
 import type { Cents } from '../domain/money.js';
 import type { IsoDate, Period } from '../domain/period.js';
 import type { PeriodState } from '../domain/period-state.js';
+import { COLLECTION_STATUSES, type CollectionStatus } from '../domain/collection.js';
+import { SETTLEMENT_STATUSES, type SettlementStatus } from '../domain/settlement.js';
 
 export type { PeriodState };
 
@@ -274,8 +276,7 @@ export interface BankAccountView {
 // ---------------------------------------------------------------------------------------------
 // Collections
 
-export const COLLECTION_STATUSES = ['PAID_FULL', 'PAID_PARTIAL', 'UNPAID', 'CANCELLED'] as const;
-export type CollectionStatus = (typeof COLLECTION_STATUSES)[number];
+export { COLLECTION_STATUSES, type CollectionStatus };
 
 export interface ExecuteInput {
   period_month: Period;
@@ -385,8 +386,7 @@ export interface Explanation {
 // ---------------------------------------------------------------------------------------------
 // Settlements
 
-export const SETTLEMENT_STATUSES = ['pending', 'paid', 'disputed'] as const;
-export type SettlementStatus = (typeof SETTLEMENT_STATUSES)[number];
+export { SETTLEMENT_STATUSES, type SettlementStatus };
 
 export interface Settlement {
   id: string;
