@@ -183,7 +183,8 @@ export interface DaySummary {
   attempts: number;
   succeeded: number;
   failed: number;
-  collected: Cents;
+  /** Cents (a plain number: the engine and the bank, which make it, do not use the Cents brand yet). */
+  collected: number;
   /** The period that closed at the end of this day, if any. */
   closed_period: Period | null;
   lapsed_policies: number;
@@ -248,11 +249,13 @@ export type AccountState = 'open' | 'closed' | 'frozen' | 'payment_stopped';
 
 export interface BankTransactionView {
   date: IsoDate;
-  amount: Cents;
+  /** Cents (a plain number: the engine and the bank, which make it, do not use the Cents brand yet). */
+  amount: number;
   description: string;
   /** posted, or declined for want of balance. */
   outcome: 'posted' | 'declined';
-  balance: Cents;
+  /** Cents (a plain number: the engine and the bank, which make it, do not use the Cents brand yet). */
+  balance: number;
 }
 
 export interface IncomePatternView {
@@ -267,7 +270,8 @@ export interface BankAccountView {
   customer_id: string;
   source: 'imported' | 'generated';
   as_of: IsoDate;
-  balance: Cents;
+  /** Cents (a plain number: the engine and the bank, which make it, do not use the Cents brand yet). */
+  balance: number;
   state: AccountState;
   recent_transactions: BankTransactionView[];
   income: IncomePatternView;

@@ -1,5 +1,3 @@
-import { join } from 'node:path';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import {
   conflict,
@@ -12,7 +10,7 @@ import {
   usageError,
   validationError,
 } from '../../src/domain/errors.js';
-import { REPO } from '../helpers/cli.js';
+import { compileErrors } from '../helpers/compile.js';
 
 describe('exit codes', () => {
   it('are the documented numbers', () => {
@@ -144,18 +142,8 @@ describe('PremiaError', () => {
 });
 
 describe('codes are checked by the compiler', () => {
-  /** The compiler's messages for a snippet that imports domain/errors.ts. */
-  function compile(snippet: string): string[] {
-    const file = join(REPO, 'src', 'domain', '__codes_check__.ts');
-    const options: ts.CompilerOptions = { strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, types: [], lib: ['lib.es2023.d.ts'], skipLibCheck: true };
-    const host = ts.createCompilerHost(options);
-    const read = host.readFile.bind(host);
-    const exists = host.fileExists.bind(host);
-    host.readFile = (name) => (name === file ? `import { PremiaError, conflict, receivedCode, type FieldError } from './errors.js';\n${snippet}\n` : read(name));
-    host.fileExists = (name) => name === file || exists(name);
-    const program = ts.createProgram([file], options, host);
-    return ts.getPreEmitDiagnostics(program, program.getSourceFile(file)).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-  }
+  const compile = (snippet: string) =>
+    compileErrors(`import { PremiaError, conflict, receivedCode, type FieldError } from './errors.js';\n${snippet}\n`);
 
   it('known codes compile; an unknown code, detail code or conflict code does not; a received code must say so', () => {
     expect(compile("new PremiaError('NOT_FOUND', 'x'); conflict('PERIOD_OPEN', 'x'); new PremiaError(receivedCode(String(1)), 'x');")).toEqual([]);

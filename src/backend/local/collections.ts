@@ -6,7 +6,7 @@
 import { conflict, notFound, validationError, type FieldError } from '../../domain/errors.js';
 import { decodeId, encodeId, IdKind } from '../../domain/ids.js';
 import { stringifyJson } from '../../domain/json.js';
-import { formatCents } from '../../domain/money.js';
+import { asCents, formatCents } from '../../domain/money.js';
 import { addDays, dayNumber, fromDayNumber, lastDay, periodOf, type Period } from '../../domain/period.js';
 import { DEFAULT_PAGE_LIMIT, validateCollectionListQuery, validateExecuteRequest, validateReportQuery } from '../../domain/requests.js';
 import { describeIncome, predictIncome as predictIncomeDays, type IncomeAnalysis } from '../../engine/income.js';
@@ -123,7 +123,7 @@ export function toCollection(r: repo.CollectionRow, idSalt: number): Collection 
     product_code: r.product_code,
     collection_amount_due: r.amount_due,
     collection_amount_collected: r.amount_collected,
-    shortfall: r.amount_due - r.amount_collected,
+    shortfall: asCents(r.amount_due - r.amount_collected),
     collection_status: r.status as CollectionStatus,
     first_attempt_date: r.first_attempt_date,
     last_attempt_date: r.last_attempt_date,
@@ -236,7 +236,7 @@ export function incomeView(a: IncomeAnalysis, fromDay: number): IncomePatternVie
   return {
     pattern: a.pattern,
     confidence: a.confidence,
-    typical_amount: a.typicalAmount,
+    typical_amount: asCents(a.typicalAmount),
     next_income_dates: predictNext(a, fromDay),
     description: describeIncome(a),
   };

@@ -1,6 +1,7 @@
 /** Policies on the local store: create, update, get, list. */
 import { conflict, notFound, validationError } from '../../domain/errors.js';
 import { decodeId, encodeId, IdKind } from '../../domain/ids.js';
+import type { Cents } from '../../domain/money.js';
 import { nextPeriod, periodOf, type Period } from '../../domain/period.js';
 import { checkTransition, type PolicyInput, type PolicyPatchInput, type PolicyStatus } from '../../domain/policy.js';
 import { DEFAULT_PAGE_LIMIT, validatePolicyListQuery } from '../../domain/requests.js';
@@ -13,7 +14,7 @@ import { iso, readWorld, stamp } from './world.js';
 /** Hooks later stages attach to policy changes (collections react to cancellations and amounts). */
 export interface PolicyChangeHooks {
   onStatusChange?(trx: Trx, ctx: LocalContext, policy: repo.PolicyRow, from: PolicyStatus, to: PolicyStatus, today: string): Promise<void>;
-  onAmountChange?(trx: Trx, ctx: LocalContext, policy: repo.PolicyRow, effective: Period, amount: number): Promise<void>;
+  onAmountChange?(trx: Trx, ctx: LocalContext, policy: repo.PolicyRow, effective: Period, amount: Cents): Promise<void>;
 }
 
 /** A policy by its public id, else by policy_number. */

@@ -6,6 +6,7 @@
 import { isRetryable } from '../../bank/types.js';
 import { daysBetween, periodsClosedBetween } from '../../domain/advance.js';
 import { notFound } from '../../domain/errors.js';
+import { asCents } from '../../domain/money.js';
 import { addDays, dayNumber, firstOpenPeriod, fromDayNumber, lastDay, type IsoDate, type Period } from '../../domain/period.js';
 import { debitStates, liveCollectionsOfPolicy, periodClosings, planBatchesSince } from '../../store/repos/collections.js';
 import { getAllMeta } from '../../store/repos/meta.js';
@@ -41,7 +42,7 @@ export async function previewAdvance(ctx: LocalContext, target: AdvanceTarget): 
     days: daysBetween(world.today, to),
     locked: world.locked,
     periods_closed: periods.map(
-      (p) => counts.get(p) ?? { period_month: p, last_day: lastDay(p), collections: 0, open: 0, nothing_collected: 0, amount_remaining: 0 },
+      (p) => counts.get(p) ?? { period_month: p, last_day: lastDay(p), collections: 0, open: 0, nothing_collected: 0, amount_remaining: asCents(0) },
     ),
     planned_debits: await plannedDebits(db, ctx.clientId, world.today, to, null),
   };
@@ -103,7 +104,7 @@ export async function previewCancellation(ctx: LocalContext, ref: string): Promi
  * after the earlier ones (the engine's own cap). `only`: these collections only.
  */
 async function plannedDebits(db: Db, clientId: number, today: IsoDate, to: IsoDate | null, only: Set<number> | null): Promise<PlannedDebits> {
-  const none: PlannedDebits = { count: 0, amount: 0, first_date: null, last_date: null };
+  const none: PlannedDebits = { count: 0, amount: asCents(0), first_date: null, last_date: null };
   if ((to !== null && to <= today) || only?.size === 0) return none;
   const todayDay = dayNumber(today);
   const toDay = to === null ? Number.MAX_SAFE_INTEGER : dayNumber(to);
@@ -131,7 +132,7 @@ async function plannedDebits(db: Db, clientId: number, today: IsoDate, to: IsoDa
     if (amount <= 0) continue;
     owed.set(p.collection, left - amount);
     out.count++;
-    out.amount += amount;
+    out.amount = asCents(out.amount + amount);
     out.first_date ??= fromDayNumber(p.day);
     out.last_date = fromDayNumber(p.day);
   }

@@ -5,7 +5,7 @@
  * closed period gives byte-identical output on every export.
  */
 import { encodeId, IdKind } from '../../domain/ids.js';
-import { formatCents } from '../../domain/money.js';
+import { asCents, formatCents } from '../../domain/money.js';
 import { lastDay, type IsoDate, type Period } from '../../domain/period.js';
 import { periodStateOf, type PeriodState } from '../../domain/period-state.js';
 import { validateReportQuery } from '../../domain/requests.js';
@@ -87,7 +87,7 @@ export function toReportRow(period: Period, r: ReportRow): CollectionReportRow {
     product_code: r[3],
     collection_amount_due: r[4],
     collection_amount_collected: r[5],
-    shortfall: r[4] - r[5],
+    shortfall: asCents(r[4] - r[5]),
     collection_status: r[6] as CollectionStatus,
     first_attempt_date: r[7],
     last_attempt_date: r[8],

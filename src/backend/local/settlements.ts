@@ -11,7 +11,7 @@
 import { notFound, PremiaError, validationError } from '../../domain/errors.js';
 import { settlementFigures, StatementSplitter, WeightTable } from '../../domain/fees.js';
 import { decodeId, encodeId, IdKind, looksLikeId } from '../../domain/ids.js';
-import { formatCents } from '../../domain/money.js';
+import { asCents, formatCents } from '../../domain/money.js';
 import { validateDisputeRequest, validateMarkPaidRequest, validateSettlementListQuery, validateSettlementRequest } from '../../domain/requests.js';
 import {
   amountDue,
@@ -108,7 +108,7 @@ export async function createSettlement(ctx: LocalContext, periodInput: string): 
       // A regenerated statement (the period's newest is disputed: none is live) replaces it and
       // nets out what the period's statements were paid so far, so paying it never pays twice.
       const replaced = await repo.latestSettlement(trx, ctx.clientId, period);
-      const previouslyPaid = replaced ? await repo.paidForPeriod(trx, ctx.clientId, period) : 0;
+      const previouslyPaid = replaced ? await repo.paidForPeriod(trx, ctx.clientId, period) : asCents(0);
       const { net_amount: periodNet, ...fees } = settlementFigures(totals.collected);
       const seq = await repo.nextSettlementSeq(trx, ctx.clientId, period);
       const number = settlementNumber(period, seq);

@@ -3,6 +3,7 @@
  * deleted; a status change updates the row and appends an event.
  */
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Cents } from '../../domain/money.js';
 import type { Database, SettlementEventsTable, SettlementsTable } from '../schema.js';
 
 type Q = Kysely<Database>;
@@ -20,14 +21,14 @@ export interface SettlementView extends SettlementRow {
 }
 
 /** Number of collections of a period and the sum of their collected amounts (integer cents). */
-export async function periodCollectionTotals(db: Q, clientId: number, period: string): Promise<{ count: number; collected: number }> {
+export async function periodCollectionTotals(db: Q, clientId: number, period: string): Promise<{ count: number; collected: Cents }> {
   const row = await db
     .selectFrom('collections')
     .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.coalesce(eb.fn.sum<number>('amount_collected'), eb.lit(0)).as('collected')])
     .where('client_id', '=', clientId)
     .where('period_month', '=', period)
     .executeTakeFirstOrThrow();
-  return { count: Number(row.count), collected: Number(row.collected) };
+  return { count: Number(row.count), collected: Number(row.collected) as Cents };
 }
 
 /** The pending or paid statement of a period, if any (at most one: a unique index holds it). */
@@ -110,7 +111,7 @@ export async function latestSettlement(db: Q, clientId: number, period: string):
  * statement marked paid (disputed afterwards or not), i.e. period_net − previously_paid of each.
  * A negative amount due that was paid is money the client paid back.
  */
-export async function paidForPeriod(db: Q, clientId: number, period: string): Promise<number> {
+export async function paidForPeriod(db: Q, clientId: number, period: string): Promise<Cents> {
   const row = await db
     .selectFrom('settlements')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(eb('period_net', '-', eb.ref('previously_paid'))), eb.lit(0)).as('paid'))
@@ -118,7 +119,7 @@ export async function paidForPeriod(db: Q, clientId: number, period: string): Pr
     .where('period_month', '=', period)
     .where('paid_on', 'is not', null)
     .executeTakeFirstOrThrow();
-  return Number(row.paid);
+  return Number(row.paid) as Cents;
 }
 
 export async function updateSettlement(db: Q, clientId: number, id: number, set: SettlementChange): Promise<void> {
