@@ -143,7 +143,7 @@ class Checker {
 }
 
 /** An integer given as a JSON number or as decimal digits (a query parameter, a flag); else null. */
-export function wholeNumberOf(v: unknown): number | null {
+function wholeNumberOf(v: unknown): number | null {
   const n = typeof v === 'string' && /^-?\d{1,16}$/.test(v) ? Number(v) : v;
   return typeof n === 'number' && Number.isInteger(n) ? n : null;
 }
