@@ -1,6 +1,7 @@
 /**
  * Bulk policy import (spec 4.2). The file is streamed; each row is validated as it arrives
- * (policy-rows.ts); valid rows are inserted in batches inside ONE transaction, so an
+ * (policy-rows.ts); valid rows are inserted in batches inside ONE transaction (the store's
+ * inPolicyImport, with its prepared multi-row inserts), so an
  * interrupted import leaves nothing behind and a file that is not the expected CSV at all is
  * rolled back whole. Row problems are reported ({row, policy_number, field, code, message})
  * and the row skipped. `failed` counts rows; a row with several bad fields has several errors.

@@ -1,7 +1,7 @@
 /**
  * What an irreversible action would do, read from the store without changing it: the figures
  * of `clock advance --dry-run` and of the CLI's confirmations (an advance that closes periods,
- * a settlement statement, a policy cancellation). Plain queries for the client acted for.
+ * a settlement statement, a policy cancellation), from the repositories' reads for the client acted for.
  */
 import { isRetryable } from '../../bank/types.js';
 import { daysBetween, periodsClosedBetween } from '../../domain/advance.js';

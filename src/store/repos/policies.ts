@@ -1,7 +1,8 @@
 /**
  * Policy repository. Ordinary reads and writes go through kysely; the bulk import inserts with
  * one cached multi-row prepared statement (kysely's per-row overhead is several times the cost
- * of the insert itself at a million rows), behind a function of the same repository.
+ * of the insert itself at a million rows), behind a function of the same repository, inside the
+ * import's own transaction (inPolicyImport).
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
