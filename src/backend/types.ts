@@ -11,6 +11,8 @@ import type { PolicyInput, PolicyStatus } from '../domain/policy.js';
 import type { Cents } from '../domain/money.js';
 import type { IsoDate, Period } from '../domain/period.js';
 import type { PeriodState } from '../domain/period-state.js';
+import { COLLECTION_STATUSES, type CollectionStatus } from '../domain/collection.js';
+import { SETTLEMENT_STATUSES, type SettlementStatus } from '../domain/settlement.js';
 
 export type { PeriodState };
 
@@ -181,7 +183,8 @@ export interface DaySummary {
   attempts: number;
   succeeded: number;
   failed: number;
-  collected: Cents;
+  /** Cents (a plain number: the engine and the bank, which make it, do not use the Cents brand yet). */
+  collected: number;
   /** The period that closed at the end of this day, if any. */
   closed_period: Period | null;
   lapsed_policies: number;
@@ -246,11 +249,13 @@ export type AccountState = 'open' | 'closed' | 'frozen' | 'payment_stopped';
 
 export interface BankTransactionView {
   date: IsoDate;
-  amount: Cents;
+  /** Cents (a plain number: the engine and the bank, which make it, do not use the Cents brand yet). */
+  amount: number;
   description: string;
   /** posted, or declined for want of balance. */
   outcome: 'posted' | 'declined';
-  balance: Cents;
+  /** Cents (a plain number: the engine and the bank, which make it, do not use the Cents brand yet). */
+  balance: number;
 }
 
 export interface IncomePatternView {
@@ -265,7 +270,8 @@ export interface BankAccountView {
   customer_id: string;
   source: 'imported' | 'generated';
   as_of: IsoDate;
-  balance: Cents;
+  /** Cents (a plain number: the engine and the bank, which make it, do not use the Cents brand yet). */
+  balance: number;
   state: AccountState;
   recent_transactions: BankTransactionView[];
   income: IncomePatternView;
@@ -274,8 +280,7 @@ export interface BankAccountView {
 // ---------------------------------------------------------------------------------------------
 // Collections
 
-export const COLLECTION_STATUSES = ['PAID_FULL', 'PAID_PARTIAL', 'UNPAID', 'CANCELLED'] as const;
-export type CollectionStatus = (typeof COLLECTION_STATUSES)[number];
+export { COLLECTION_STATUSES, type CollectionStatus };
 
 export interface ExecuteInput {
   period_month: Period;
@@ -385,8 +390,7 @@ export interface Explanation {
 // ---------------------------------------------------------------------------------------------
 // Settlements
 
-export const SETTLEMENT_STATUSES = ['pending', 'paid', 'disputed'] as const;
-export type SettlementStatus = (typeof SETTLEMENT_STATUSES)[number];
+export { SETTLEMENT_STATUSES, type SettlementStatus };
 
 export interface Settlement {
   id: string;

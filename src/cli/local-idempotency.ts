@@ -48,7 +48,7 @@ import type {
   Target,
   Upload,
 } from '../backend/types.js';
-import { PremiaError } from '../domain/errors.js';
+import { PremiaError, receivedCode } from '../domain/errors.js';
 import { requestKey } from '../domain/idempotency.js';
 import { moneyToCents, stringifyJson } from '../domain/json.js';
 import type { IsoDate, Period } from '../domain/period.js';
@@ -242,7 +242,7 @@ function replay<T>(response: StoredResponse): T {
   const parsed = JSON.parse(response.body) as unknown;
   if (response.status >= 400) {
     const error = (parsed as { error: { code: string; message: string; details?: Record<string, unknown>[] } }).error;
-    throw new PremiaError(error.code, error.message, { status: response.status, details: error.details });
+    throw new PremiaError(receivedCode(error.code), error.message, { status: response.status, details: error.details });
   }
   return moneyToCents(parsed) as T;
 }

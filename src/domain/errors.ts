@@ -17,9 +17,63 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
+/**
+ * The codes of `details` entries: what is wrong with one field or one row, under an error code
+ * that says what kind of failure it is (VALIDATION_ERROR, INVALID_FILE, …).
+ */
+export const DETAIL_CODES = [
+  // a field of a request, a flag, a cell
+  'REQUIRED',
+  'TOO_LONG',
+  'INVALID_FORMAT',
+  'INVALID_VALUE',
+  'INVALID_TYPE',
+  'INVALID_AMOUNT',
+  'AMOUNT_OUT_OF_RANGE',
+  'INVALID_DATE',
+  'DATE_IN_PAST',
+  'UNKNOWN_FIELD',
+  'REPEATED',
+  'CONFLICTING_FIELDS',
+  'UNKNOWN_SETTING',
+  // policies named in a request
+  'UNKNOWN_POLICY',
+  'POLICY_NOT_ACTIVE',
+  // rows of an imported file
+  'WRONG_FIELD_COUNT',
+  'MALFORMED_ROW',
+  'DUPLICATE_POLICY',
+  'DUPLICATE_IN_FILE',
+  'DUPLICATE_TRANSACTION',
+  'ACCOUNT_IN_USE',
+  // whole files, uploads and bodies
+  'INVALID_FILE',
+  'INVALID_JSON',
+  'INVALID_ENCODING',
+  'UNSUPPORTED_ENCODING',
+  'INVALID_LENGTH',
+  'INVALID_FIELD',
+  'INCOMPLETE',
+  'TOO_LARGE',
+  'TOO_MANY_PARTS',
+  'MALFORMED_MULTIPART',
+  'DUPLICATE_KEY',
+  'TOO_DEEP',
+  // paths on this machine
+  'STORE_NOT_FOUND',
+  'NOT_A_PREMIA_STORE',
+  'DIRECTORY_NOT_FOUND',
+  'IS_A_DIRECTORY',
+  'NOT_A_DIRECTORY',
+  'NOT_A_FILE',
+  'SYMLINK_LOOP',
+  'PERMISSION_DENIED',
+] as const;
+export type DetailCode = (typeof DETAIL_CODES)[number];
+
 export interface FieldError {
   field: string;
-  code: string;
+  code: DetailCode;
   message: string;
   /** 1-based line of a file, where the error comes from a file. */
   row?: number;
@@ -31,7 +85,11 @@ interface CodeInfo {
   exit: ExitCode;
 }
 
-/** Every stable error code, with its HTTP status and CLI exit code. */
+/**
+ * Every error code premia gives, with its HTTP status and CLI exit code: the one table. A code
+ * missing here does not compile (`ErrorCode`); a code another server sent comes in as a
+ * `ReceivedCode` (see receivedCode).
+ */
 export const ERROR_CODES = {
   VALIDATION_ERROR: { status: 400, exit: ExitCode.USAGE },
   USAGE_ERROR: { status: 400, exit: ExitCode.USAGE },
@@ -39,6 +97,8 @@ export const ERROR_CODES = {
   UNAUTHORIZED: { status: 401, exit: ExitCode.AUTH },
   FORBIDDEN: { status: 403, exit: ExitCode.AUTH },
   NOT_FOUND: { status: 404, exit: ExitCode.NOT_FOUND },
+  METHOD_NOT_ALLOWED: { status: 405, exit: ExitCode.FAILURE },
+  REQUEST_TIMEOUT: { status: 408, exit: ExitCode.FAILURE },
   CONFLICT: { status: 409, exit: ExitCode.CONFLICT },
   DUPLICATE_POLICY: { status: 409, exit: ExitCode.CONFLICT },
   INVALID_TRANSITION: { status: 409, exit: ExitCode.CONFLICT },
@@ -55,14 +115,36 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: { status: 413, exit: ExitCode.USAGE },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, exit: ExitCode.USAGE },
   RATE_LIMITED: { status: 429, exit: ExitCode.FAILURE },
+  HEADERS_TOO_LARGE: { status: 431, exit: ExitCode.FAILURE },
   NOT_SUPPORTED: { status: 501, exit: ExitCode.FAILURE },
   STORE_TOO_NEW: { status: 500, exit: ExitCode.FAILURE },
   STORE_BUSY: { status: 503, exit: ExitCode.FAILURE },
+  /** The server is shutting down; clients retry. */
+  SERVICE_UNAVAILABLE: { status: 503, exit: ExitCode.FAILURE },
   REMOTE_ERROR: { status: 502, exit: ExitCode.FAILURE },
+  /** Remote mode: a write may or may not have been done by the service, and was not resent. */
+  OUTCOME_UNKNOWN: { status: 502, exit: ExitCode.FAILURE },
+  /** Ctrl-C or a declined confirmation; the CLI's own, never answered by the service. */
+  CANCELLED: { status: 500, exit: ExitCode.CANCELLED },
   INTERNAL: { status: 500, exit: ExitCode.FAILURE },
 } as const satisfies Record<string, CodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/**
+ * A code as another server sent it (remote mode), passed on unchanged whatever it is: premia's
+ * own codes, a spec server's, or `HTTP_<status>`. Made only by receivedCode, so a code written
+ * in premia's source is always an ErrorCode.
+ */
+export type ReceivedCode = string & { readonly __receivedCode: true };
+
+export function receivedCode(code: string): ErrorCode | ReceivedCode {
+  return code as ReceivedCode;
+}
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.prototype.hasOwnProperty.call(ERROR_CODES, code);
+}
 
 /** Map an HTTP status to the exit code a CLI user sees, for codes premia does not know. */
 export function exitCodeForStatus(status: number): ExitCode {
@@ -74,7 +156,7 @@ export function exitCodeForStatus(status: number): ExitCode {
 }
 
 export class PremiaError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode | ReceivedCode;
   readonly status: number;
   readonly exitCode: ExitCode;
   readonly details?: FieldError[] | Record<string, unknown>[];
@@ -82,7 +164,7 @@ export class PremiaError extends Error {
   requestId?: string;
 
   constructor(
-    code: string,
+    code: ErrorCode | ReceivedCode,
     message: string,
     options: {
       details?: FieldError[] | Record<string, unknown>[];
@@ -95,7 +177,8 @@ export class PremiaError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'PremiaError';
     this.code = code;
-    const known = (ERROR_CODES as Record<string, CodeInfo>)[code];
+    // A received code premia does not know takes its exit code from the status it came with.
+    const known: CodeInfo | undefined = isErrorCode(code) ? ERROR_CODES[code] : undefined;
     this.status = options.status ?? known?.status ?? 500;
     this.exitCode = options.exitCode ?? known?.exit ?? exitCodeForStatus(this.status);
     if (options.details && options.details.length > 0) this.details = options.details;

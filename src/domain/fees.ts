@@ -14,7 +14,7 @@
  * Worked example: total 1234.57 → distribution 308.6425 → 308.64; collections 43.20995 →
  * 43.21; total_fees 351.85; vat 52.7775 → 52.78; net 1234.57 − 351.85 − 52.78 = 829.94.
  */
-import { applyRate, Money, type Cents } from './money.js';
+import { applyRate, asCents, Money, type Cents } from './money.js';
 
 /** Distribution fee: 25 % of the total collected (client agreement). */
 export const DISTRIBUTION_FEE_RATE = new Money('0.25');
@@ -34,21 +34,21 @@ export interface SettlementFigures {
 }
 
 /** Apply the fee rule to a period's collected total (integer cents, ≥ 0). */
-export function settlementFigures(totalCollections: Cents): SettlementFigures {
+export function settlementFigures(totalCollections: number): SettlementFigures {
   if (!Number.isSafeInteger(totalCollections) || totalCollections < 0) {
     throw new RangeError(`total_collections must be a non-negative whole number of cents, not ${totalCollections}`);
   }
   const distribution_fee = applyRate(totalCollections, DISTRIBUTION_FEE_RATE);
   const collections_fee = applyRate(totalCollections, COLLECTIONS_FEE_RATE);
-  const total_fees = distribution_fee + collections_fee;
+  const total_fees = asCents(distribution_fee + collections_fee);
   const vat = applyRate(total_fees, VAT_RATE);
   return {
-    total_collections: totalCollections,
+    total_collections: asCents(totalCollections),
     distribution_fee,
     collections_fee,
     total_fees,
     vat,
-    net_amount: totalCollections - total_fees - vat,
+    net_amount: asCents(totalCollections - total_fees - vat),
   };
 }
 
@@ -163,7 +163,7 @@ export class ProRataAllocator {
    * @param amount the cents to split (≥ 0)
    * @param weightCounts how many items there are of each weight (weights ≥ 0, integer cents)
    */
-  constructor(amount: Cents, weightCounts: WeightTable | Iterable<readonly [number, number]>) {
+  constructor(amount: number, weightCounts: WeightTable | Iterable<readonly [number, number]>) {
     if (!Number.isSafeInteger(amount) || amount < 0) throw new RangeError(`amount must be non-negative cents, not ${amount}`);
     const table = weightCounts instanceof WeightTable ? weightCounts : WeightTable.from(weightCounts);
     this.table = table;
@@ -250,16 +250,17 @@ export class ProRataAllocator {
 
   /** The share of the next item (call once per item, in order). */
   share(weight: number): Cents {
-    if (this.total === 0) return 0;
+    if (this.total === 0) return 0 as Cents;
     this.split(weight);
-    const floor = qOut;
+    const floor = qOut as Cents;
+    const up = (qOut + 1) as Cents;
     const remainder = rOut;
     if (remainder === 0 || remainder < this.threshold || this.threshold < 0) return floor;
-    if (remainder > this.threshold) return floor + 1;
+    if (remainder > this.threshold) return up;
     const left = this.atThreshold.get(weight) ?? 0;
     if (left > 0) {
       this.atThreshold.set(weight, left - 1);
-      return floor + 1;
+      return up;
     }
     return floor;
   }
@@ -315,7 +316,7 @@ export function countWeights(weights: Iterable<number>): WeightTable {
 }
 
 /** Split `amount` over `weights` (in item order) by largest remainder; the shares sum to `amount`. */
-export function allocateProRata(amount: Cents, weights: readonly number[]): Cents[] {
+export function allocateProRata(amount: number, weights: readonly number[]): Cents[] {
   const allocator = new ProRataAllocator(amount, countWeights(weights));
   return weights.map((w) => allocator.share(w));
 }
@@ -363,7 +364,7 @@ export class StatementSplitter {
   }
 
   /** The shares of the next collection (call once per collection, in policy_number order). */
-  next(collected: Cents): LineShares {
+  next(collected: number): LineShares {
     const distribution_fee = this.distribution.share(collected);
     const rest = collected - distribution_fee;
     const share = this.rest.share(rest);
@@ -371,10 +372,10 @@ export class StatementSplitter {
     const collections_fee = share - vat;
     return {
       distribution_fee,
-      collections_fee,
-      total_fees: distribution_fee + collections_fee,
+      collections_fee: collections_fee as Cents,
+      total_fees: (distribution_fee + collections_fee) as Cents,
       vat,
-      net_amount: rest - share,
+      net_amount: (rest - share) as Cents,
     };
   }
 }

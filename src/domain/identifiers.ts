@@ -10,16 +10,39 @@ export interface IdentifierProblem {
   message: string;
 }
 
-const IDENTIFIER_RE = /^[A-Za-z0-9_./][A-Za-z0-9_./-]{0,63}$/;
-const PRODUCT_CODE_RE = /^[A-Z0-9_][A-Z0-9_-]{0,31}$/;
-
 export const IDENTIFIER_MAX = 64;
 export const PRODUCT_CODE_MAX = 32;
+
+/** The characters allowed, as regular-expression classes: the one definition of both rules. */
+const IDENTIFIER_CHARS = 'A-Za-z0-9_./-';
+const PRODUCT_CODE_CHARS = 'A-Z0-9_-';
+const IDENTIFIER_RE = new RegExp(`^(?!-)[${IDENTIFIER_CHARS}]{1,${IDENTIFIER_MAX}}$`);
+const PRODUCT_CODE_RE = new RegExp(`^(?!-)[${PRODUCT_CODE_CHARS}]{1,${PRODUCT_CODE_MAX}}$`);
+const IDENTIFIER_CHAR_RE = new RegExp(`[${IDENTIFIER_CHARS}]`);
+const PRODUCT_CODE_CHAR_RE = new RegExp(`[${PRODUCT_CODE_CHARS}]`);
+
+/** Bits of ASCII_CHAR_CLASS. */
+export const IDENTIFIER_CHAR = 1;
+export const PRODUCT_CODE_CHAR = 2;
+
+/**
+ * The same rules as a table, for the policy import's fast path (one lookup per character of a
+ * million rows): per ASCII code, IDENTIFIER_CHAR when the character may appear in an
+ * identifier, PRODUCT_CODE_CHAR when in a product code. Neither may start with '-'.
+ */
+export const ASCII_CHAR_CLASS: Uint8Array = (() => {
+  const table = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) {
+    const ch = String.fromCharCode(c);
+    table[c] = (IDENTIFIER_CHAR_RE.test(ch) ? IDENTIFIER_CHAR : 0) | (PRODUCT_CODE_CHAR_RE.test(ch) ? PRODUCT_CODE_CHAR : 0);
+  }
+  return table;
+})();
 
 /** null when valid. `what` names the field in the message. */
 export function checkIdentifier(value: string, what: string): IdentifierProblem | null {
   if (IDENTIFIER_RE.test(value)) return null;
-  return describe(value, what, IDENTIFIER_MAX, /[A-Za-z0-9_./-]/, "letters, digits and - _ . /");
+  return describe(value, what, IDENTIFIER_MAX, IDENTIFIER_CHAR_RE, "letters, digits and - _ . /");
 }
 
 export function checkProductCode(value: string): IdentifierProblem | null {
@@ -27,7 +50,7 @@ export function checkProductCode(value: string): IdentifierProblem | null {
   if (value !== '' && value.length <= PRODUCT_CODE_MAX && PRODUCT_CODE_RE.test(value.toUpperCase())) {
     return { code: 'INVALID_FORMAT', message: `product_code '${value}' must be upper case (A-Z 0-9 _ -)` };
   }
-  return describe(value, 'product_code', PRODUCT_CODE_MAX, /[A-Z0-9_-]/, 'A-Z, 0-9, _ and -');
+  return describe(value, 'product_code', PRODUCT_CODE_MAX, PRODUCT_CODE_CHAR_RE, 'A-Z, 0-9, _ and -');
 }
 
 function describe(value: string, what: string, max: number, allowed: RegExp, allowedText: string): IdentifierProblem {

@@ -12,10 +12,20 @@ import { printable } from './identifiers.js';
 export const Money = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 export type MoneyDecimal = InstanceType<typeof Money>;
 
-/** Cents, an integer. A type alias for readability: the compiler does not tell them apart. */
-export type Cents = number;
+/**
+ * An amount of money in integer cents. Branded, so the compiler tells an amount from a count,
+ * a day number or an id (a number is not Cents until something says it is), at no cost at run
+ * time: it is a plain number. Sums and differences of Cents are numbers again; `asCents` says
+ * that a number computed from Cents, or read where the store keeps cents, is an amount.
+ */
+export type Cents = number & { readonly __brand: 'Cents' };
 
-export const MAX_PREMIUM_CENTS: Cents = 100_000_000; // 1,000,000.00
+/** This number is an amount in cents (a cast: no check, no cost). */
+export function asCents(n: number): Cents {
+  return n as Cents;
+}
+
+export const MAX_PREMIUM_CENTS = 100_000_000 as Cents; // 1,000,000.00
 
 /** Why an amount is refused. `message` reads after the field name: `collection_amount ${message}`. */
 export interface AmountProblem {
@@ -47,7 +57,7 @@ export function parsePremiumWithDecimal(text: string): Cents | AmountProblem {
   if (value.greaterThan(new Money(MAX_PREMIUM_CENTS).dividedBy(100))) {
     return { code: 'AMOUNT_OUT_OF_RANGE', message: `'${shown}' is above the maximum premium of 1000000.00` };
   }
-  return value.times(100).toNumber();
+  return value.times(100).toNumber() as Cents;
 }
 
 /** Describe why a trimmed amount text is not a plain positive decimal, or null when it is one. */
@@ -76,7 +86,7 @@ function classifyMalformedAmount(s: string): AmountProblem | null {
  */
 export function parsePremium(text: string): Cents | AmountProblem {
   const cents = plainPremiumCents(text, 0, text.length);
-  return cents > 0 ? cents : parsePremiumWithDecimal(text);
+  return cents > 0 ? (cents as Cents) : parsePremiumWithDecimal(text);
 }
 
 /**
@@ -84,7 +94,7 @@ export function parsePremium(text: string): Cents | AmountProblem {
  * integer digits, an optional point with 1–2 decimals, above 0 and at most the maximum), or -1
  * for anything else, which parsePremium then accepts or words through decimal.js.
  */
-export function plainPremiumCents(text: string, start: number, end: number): Cents {
+export function plainPremiumCents(text: string, start: number, end: number): number {
   const n = end - start;
   if (n <= 0 || n > 10) return -1;
   let cents = 0;
@@ -143,11 +153,11 @@ export function parseSignedAmount(text: string): Cents | AmountProblem {
   }
   const value = new Money(s);
   if (value.abs().greaterThan(1_000_000_000)) return { code: 'AMOUNT_OUT_OF_RANGE', message: `'${shown}' is implausibly large for one transaction` };
-  return value.times(100).toNumber();
+  return value.times(100).toNumber() as Cents;
 }
 
 /** Exactly two decimals: 14950 → "149.50", -5 → "-0.05". */
-export function formatCents(cents: Cents): string {
+export function formatCents(cents: number): string {
   if (!Number.isSafeInteger(cents)) throw new RangeError(`not an integer number of cents: ${cents}`);
   const negative = cents < 0;
   const abs = negative ? -cents : cents;
@@ -157,16 +167,16 @@ export function formatCents(cents: Cents): string {
 }
 
 /** cents × rate, rounded half-up to whole cents. */
-export function applyRate(cents: Cents, rate: MoneyDecimal | string): Cents {
-  return new Money(cents).times(rate).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
+export function applyRate(cents: number, rate: MoneyDecimal | string): Cents {
+  return new Money(cents).times(rate).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber() as Cents;
 }
 
 /** Read a money value from the API's JSON (a number with up to two decimals) into cents. */
 export function centsFromJsonNumber(value: unknown, field: string): Cents {
   if (typeof value === 'number' && Number.isFinite(value)) {
     const d = new Money(String(value)).times(100);
-    if (d.isInteger()) return d.toNumber();
+    if (d.isInteger()) return d.toNumber() as Cents;
   }
-  if (typeof value === 'string' && /^-?\d+(\.\d{1,2})?$/.test(value)) return new Money(value).times(100).toNumber();
+  if (typeof value === 'string' && /^-?\d+(\.\d{1,2})?$/.test(value)) return new Money(value).times(100).toNumber() as Cents;
   throw new TypeError(`${field} is not a money amount: ${JSON.stringify(value)}`);
 }

@@ -4,16 +4,17 @@
  * validator takes what arrived (a parsed JSON body, or query parameters as strings) and returns
  * the typed input, or throws VALIDATION_ERROR listing every problem in `details`.
  */
-import { validationError, type FieldError } from './errors.js';
+import { validationError, type DetailCode, type FieldError } from './errors.js';
 import { isIsoDate, isPeriod, type IsoDate, type Period } from './period.js';
+import { COLLECTION_STATUSES, type CollectionStatus } from './collection.js';
 import { isPolicyStatus, POLICY_STATUSES, summarise, type PolicyStatus } from './policy.js';
 import { showValue } from './show.js';
+import { DISPUTE_REASON_MAX, disputeReasonProblem, PAID_REFERENCE_MAX, PAID_REFERENCE_RE, SETTLEMENT_STATUSES, type SettlementStatus } from './settlement.js';
 
+/** Lists: a page holds DEFAULT_PAGE_LIMIT items unless asked for up to MAX_PAGE_LIMIT. */
+export const DEFAULT_PAGE_LIMIT = 100;
 export const MAX_PAGE_LIMIT = 10_000;
 export const STRATEGY_RE = /^[a-z][a-z0-9_-]{0,31}$/;
-/** Settlement payment references: 1–35 of A-Z 0-9 - / (what an EFT reference field carries). */
-export const PAYMENT_REFERENCE_RE = /^[A-Z0-9/-]{1,35}$/;
-export const MAX_DISPUTE_REASON = 500;
 /** `days` of a clock advance: 0 (nothing to live) up to ten years, as the engine allows. */
 export const MIN_ADVANCE_DAYS = 0;
 export const MAX_ADVANCE_DAYS = 3660;
@@ -39,7 +40,7 @@ class Checker {
     }
   }
 
-  add(field: string, code: string, message: string): void {
+  add(field: string, code: DetailCode, message: string): void {
     this.errors.push({ field, code, message });
   }
 
@@ -80,8 +81,8 @@ class Checker {
       if (required) this.add(field, 'REQUIRED', `${field} is required; give a whole number from ${min} to ${max}`);
       return undefined;
     }
-    const n = typeof v === 'string' && /^-?\d{1,16}$/.test(v) ? Number(v) : v;
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
+    const n = wholeNumberOf(v);
+    if (n === null || n < min || n > max) {
       this.add(field, 'INVALID_VALUE', `${field} must be a whole number from ${min} to ${max}; got ${show(v)}`);
       return undefined;
     }
@@ -142,6 +143,12 @@ class Checker {
   }
 }
 
+/** An integer given as a JSON number or as decimal digits (a query parameter, a flag); else null. */
+function wholeNumberOf(v: unknown): number | null {
+  const n = typeof v === 'string' && /^-?\d{1,16}$/.test(v) ? Number(v) : v;
+  return typeof n === 'number' && Number.isInteger(n) ? n : null;
+}
+
 /** A value made safe and short for an error message. */
 const show = showValue;
 
@@ -193,15 +200,18 @@ export function validateSettlementRequest(raw: Raw): SettlementRequest {
 /** POST /settlements/{id}/mark-paid: {reference?}. */
 export function validateMarkPaidRequest(raw: Raw): { reference?: string } {
   const c = new Checker(raw, ['reference'], 'a payment confirmation');
-  const reference = c.text('reference', 1, 35, false, PAYMENT_REFERENCE_RE, 'a payment reference is 1–35 of A-Z, 0-9, - and /');
+  const reference = c.text('reference', 1, PAID_REFERENCE_MAX, false, PAID_REFERENCE_RE, `a payment reference is 1–${PAID_REFERENCE_MAX} of A-Z, 0-9, - and /`);
   return c.done('The payment confirmation is not valid', reference === undefined ? {} : { reference });
 }
 
-/** POST /settlements/{id}/dispute: {reason}. */
+/** POST /settlements/{id}/dispute: {reason}, 1–500 characters once trimmed, on one line. */
 export function validateDisputeRequest(raw: Raw): { reason: string } {
   const c = new Checker(raw, ['reason'], 'a dispute');
-  const reason = c.text('reason', 1, MAX_DISPUTE_REASON, true);
-  return c.done('The dispute is not valid', { reason: reason ?? '' });
+  const reason = c.text('reason', 1, DISPUTE_REASON_MAX, true);
+  const out = c.done('The dispute is not valid', { reason: reason ?? '' });
+  const problem = disputeReasonProblem(out.reason);
+  if (problem !== null) throw validationError(`The dispute reason ${problem}.`, [{ field: 'reason', code: 'INVALID_VALUE', message: problem }]);
+  return out;
 }
 
 /** PUT /clock: {date}. */
@@ -280,12 +290,9 @@ export function validatePolicyListQuery(raw: Raw): PolicyListParams {
   return c.done('The query is not valid', out);
 }
 
-export const COLLECTION_STATUS_VALUES = ['PAID_FULL', 'PAID_PARTIAL', 'UNPAID', 'CANCELLED'] as const;
-export type CollectionStatusValue = (typeof COLLECTION_STATUS_VALUES)[number];
-
 export interface CollectionListParams {
   period_month: Period;
-  status?: CollectionStatusValue;
+  status?: CollectionStatus;
   policy?: string;
   limit?: number;
   after?: string;
@@ -296,7 +303,7 @@ export function validateCollectionListQuery(raw: Raw): CollectionListParams {
   const out: CollectionListParams = { period_month: '' };
   if (!Array.isArray(raw.period_month)) out.period_month = c.period('period_month', true) ?? '';
   if (!Array.isArray(raw.status)) {
-    const status = c.oneOf('status', COLLECTION_STATUS_VALUES, false);
+    const status = c.oneOf('status', COLLECTION_STATUSES, false);
     if (status !== undefined) out.status = status;
   }
   if (typeof raw.policy === 'string' && raw.policy !== '') out.policy = raw.policy;
@@ -308,10 +315,8 @@ export function validateCollectionListQuery(raw: Raw): CollectionListParams {
   return c.done('The query is not valid', out);
 }
 
-export const SETTLEMENT_STATUS_VALUES = ['pending', 'paid', 'disputed'] as const;
-
 export interface SettlementListParams {
-  status?: (typeof SETTLEMENT_STATUS_VALUES)[number];
+  status?: SettlementStatus;
   period_month?: Period;
 }
 
@@ -319,7 +324,7 @@ export function validateSettlementListQuery(raw: Raw): SettlementListParams {
   const c = queryChecker(raw, ['status', 'period_month'], 'a settlement list');
   const out: SettlementListParams = {};
   if (!Array.isArray(raw.status)) {
-    const status = c.oneOf('status', SETTLEMENT_STATUS_VALUES, false);
+    const status = c.oneOf('status', SETTLEMENT_STATUSES, false);
     if (status !== undefined) out.status = status;
   }
   if (!Array.isArray(raw.period_month)) {
@@ -372,4 +377,22 @@ export function validateSettlementPreviewQuery(raw: Raw): { period_month: Period
 export function validateNoQuery(raw: Raw): void {
   const c = queryChecker(raw, [], 'this request (it takes no query parameters)');
   c.done('The query is not valid', undefined);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Command-line options the CLI checks before anything is sent (the same rules as the fields they
+// fill; the words a command line has always had)
+
+/** `--period`: a month written YYYY-MM. */
+export function checkPeriodOption(value: unknown, option = '--period'): Period {
+  if (isPeriod(value)) return value;
+  throw validationError(`${option} '${String(value)}' is not a period; write it as YYYY-MM, e.g. 2026-11.`);
+}
+
+/** `--limit`: a page size from 1 to MAX_PAGE_LIMIT; undefined when not given. */
+export function checkPageLimitOption(value: unknown, option = '--limit'): number | undefined {
+  if (value === undefined) return undefined;
+  const n = wholeNumberOf(value);
+  if (n === null || n < 1 || n > MAX_PAGE_LIMIT) throw validationError(`${option} must be a whole number from 1 to ${MAX_PAGE_LIMIT}.`);
+  return n;
 }

@@ -16,7 +16,7 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { initWorld, LOCAL_CLIENT_ID } from '../backend/local/world.js';
 import { LocalBackend } from '../backend/local/index.js';
-import { notFound, PremiaError, validationError } from '../domain/errors.js';
+import { notFound, PremiaError, validationError, type ErrorCode } from '../domain/errors.js';
 import { stringifyJson } from '../domain/json.js';
 import { formatPeriodStateHeader, PERIOD_STATE_HEADER } from '../domain/period-state.js';
 import { validatePolicyInput, validatePolicyPatch } from '../domain/policy.js';
@@ -107,7 +107,7 @@ export const SIMULATION_OFF_MESSAGE =
 export const WWW_AUTHENTICATE = 'ApiKey realm="premia", header="X-API-Key"';
 
 /** The answer to what Node's HTTP parser refuses (see clientErrorHandler). */
-function clientErrorAnswer(code: string | undefined): { status: number; reason: string; code: string; message: string } {
+function clientErrorAnswer(code: string | undefined): { status: number; reason: string; code: ErrorCode; message: string } {
   if (code === 'HPE_HEADER_OVERFLOW') {
     return { status: 431, reason: 'Request Header Fields Too Large', code: 'HEADERS_TOO_LARGE', message: 'The request headers are larger than the server accepts.' };
   }

@@ -176,7 +176,7 @@ export class InlineJobs implements Jobs {
 
 /** A job's error as it crosses threads. */
 export type SentError =
-  | { premia: true; code: string; message: string; status: number; exitCode: number; details?: unknown[] }
+  | { premia: true; code: PremiaError['code']; message: string; status: number; exitCode: number; details?: unknown[] }
   | { premia: false; message: string; stack?: string; code?: string };
 
 export function sendableError(e: unknown): SentError {

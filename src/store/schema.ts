@@ -1,12 +1,14 @@
 /**
  * Table types of the store: one interface per table, combined in `Database`.
- * Money columns are integer cents. Dates are `YYYY-MM-DD` text; timestamps (`*_at`) are integer
+ * Money columns are integer cents, typed Cents where the API reads them (the bank's tables,
+ * read by the simulated bank, keep plain numbers). Dates are `YYYY-MM-DD` text; timestamps (`*_at`) are integer
  * milliseconds since the epoch, UTC (written as ISO 8601 on output; half the bytes of the text
  * form on million-row tables). Rows are keyed by the integer rowid `id`; the public UUID-shaped
  * id is derived from it (domain/ids.ts). Every table of client data carries `client_id`;
  * `meta` holds store-wide settings (schema, virtual clock, seed) of the simulated world.
  */
 import type { ColumnType, Generated } from 'kysely';
+import type { Cents } from '../domain/money.js';
 
 export interface MetaTable {
   key: string;
@@ -27,7 +29,7 @@ export interface PoliciesTable {
   external_customer_ref: string;
   product_code: string;
   /** The most recently set premium; see policy_amount_changes for the amount of a period. */
-  collection_amount: number;
+  collection_amount: Cents;
   status: string;
   created_at: number;
   updated_at: number;
@@ -39,8 +41,8 @@ export interface PolicyAmountChangesTable {
   policy_id: number;
   /** First period the new amount applies to. */
   effective_period: string;
-  old_amount: number;
-  new_amount: number;
+  old_amount: Cents;
+  new_amount: Cents;
   changed_on: string;
   changed_at: number;
 }
@@ -77,8 +79,8 @@ export interface CollectionsTable {
   external_customer_ref: string;
   policy_number: string;
   product_code: string;
-  amount_due: number;
-  amount_collected: Generated<number>;
+  amount_due: Cents;
+  amount_collected: Generated<Cents>;
   status: 'UNPAID' | 'PAID_PARTIAL' | 'PAID_FULL' | 'CANCELLED';
   first_attempt_date: string | null;
   last_attempt_date: string | null;
@@ -93,7 +95,7 @@ export interface AttemptsTable {
   collection_id: number;
   period_month: string;
   date: string;
-  amount: number;
+  amount: Cents;
   outcome: 'SUCCESS' | 'FAILED';
   failure_reason: string | null;
 }
@@ -168,13 +170,13 @@ export interface SettlementsTable {
   /** NNN of settlement_number: the client's count of statements for the period, from 1. */
   seq: number;
   settlement_number: string;
-  total_collections: number;
-  distribution_fee: number;
-  collections_fee: number;
-  total_fees: number;
-  vat: number;
+  total_collections: Cents;
+  distribution_fee: Cents;
+  collections_fee: Cents;
+  total_fees: Cents;
+  vat: Cents;
   /** The fee rule's net of the period: total_collections − total_fees − vat. */
-  period_net: number;
+  period_net: Cents;
   collections_count: number;
   payment_date: string;
   payment_reference: string;
@@ -186,7 +188,7 @@ export interface SettlementsTable {
   disputed_on: string | null;
   dispute_reason: string | null;
   /** Paid for the period under earlier statements; the amount due is period_net − previously_paid. */
-  previously_paid: number;
+  previously_paid: Cents;
   /** The statement this one replaces (regenerated after a dispute); null for a first one. */
   supersedes_id: number | null;
 }

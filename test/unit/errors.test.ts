@@ -10,6 +10,7 @@ import {
   usageError,
   validationError,
 } from '../../src/domain/errors.js';
+import { compileErrors } from '../helpers/compile.js';
 
 describe('exit codes', () => {
   it('are the documented numbers', () => {
@@ -26,6 +27,8 @@ describe('every error code has its HTTP status and exit code', () => {
     UNAUTHORIZED: [401, 4],
     FORBIDDEN: [403, 4],
     NOT_FOUND: [404, 5],
+    METHOD_NOT_ALLOWED: [405, 1],
+    REQUEST_TIMEOUT: [408, 1],
     CONFLICT: [409, 6],
     DUPLICATE_POLICY: [409, 6],
     INVALID_TRANSITION: [409, 6],
@@ -42,10 +45,14 @@ describe('every error code has its HTTP status and exit code', () => {
     PAYLOAD_TOO_LARGE: [413, 2],
     UNSUPPORTED_MEDIA_TYPE: [415, 2],
     RATE_LIMITED: [429, 1],
+    HEADERS_TOO_LARGE: [431, 1],
     NOT_SUPPORTED: [501, 1],
     STORE_TOO_NEW: [500, 1],
     STORE_BUSY: [503, 1],
+    SERVICE_UNAVAILABLE: [503, 1],
     REMOTE_ERROR: [502, 1],
+    OUTCOME_UNKNOWN: [502, 1],
+    CANCELLED: [500, 130],
     INTERNAL: [500, 1],
   };
 
@@ -133,4 +140,26 @@ describe('PremiaError', () => {
     const c = conflict('DUPLICATE_POLICY', 'Exists.', [{ field: 'policy_number', id: 'x' }]);
     expect([c.code, c.status, c.exitCode, c.details]).toEqual(['DUPLICATE_POLICY', 409, 6, [{ field: 'policy_number', id: 'x' }]]);
   });
+});
+
+describe('codes are checked by the compiler', () => {
+  const compile = (snippet: string) =>
+    compileErrors(`import { PremiaError, conflict, receivedCode, type FieldError } from './errors.js';\n${snippet}\n`);
+
+  it('known codes compile; an unknown code, detail code or conflict code does not; a received code must say so', () => {
+    expect(compile("new PremiaError('NOT_FOUND', 'x'); conflict('PERIOD_OPEN', 'x'); new PremiaError(receivedCode(String(1)), 'x');")).toEqual([]);
+    const wrong = compile(
+      [
+        "new PremiaError('NOT_FUOND', 'x');",
+        "conflict('SOMETHING_NEW', 'x');",
+        "const d: FieldError = { field: 'a', code: 'NOT_A_DETAIL', message: 'm' };",
+        "new PremiaError(String('FROM_THE_WIRE'), 'x');",
+      ].join('\n'),
+    );
+    expect(wrong).toHaveLength(4);
+    expect(wrong[0]).toContain('"NOT_FUOND"');
+    expect(wrong[1]).toContain('"SOMETHING_NEW"');
+    expect(wrong[2]).toContain('"NOT_A_DETAIL"');
+    expect(wrong[3]).toContain("'string' is not assignable");
+  }, 60_000);
 });

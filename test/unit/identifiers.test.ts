@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkIdentifier, checkProductCode, printable } from '../../src/domain/identifiers.js';
+import { ASCII_CHAR_CLASS, checkIdentifier, checkProductCode, IDENTIFIER_CHAR, printable, PRODUCT_CODE_CHAR } from '../../src/domain/identifiers.js';
 
 const ONLY = 'only letters, digits and - _ . / are allowed';
 
@@ -91,5 +91,18 @@ describe('printable', () => {
     expect(printable('x'.repeat(81))).toBe(`${'x'.repeat(80)}…`);
     expect(printable('x'.repeat(80))).toBe('x'.repeat(80));
     expect(printable('abcdef', 3)).toBe('abc…');
+  });
+});
+
+describe("the import fast path's character table", () => {
+  it('allows exactly the characters the identifier and product code rules allow', () => {
+    for (let c = 0; c < 128; c++) {
+      const ch = String.fromCharCode(c);
+      // A one-character value 'x' + ch, so '-' (refused only in first place) is judged as a later character.
+      const identifier = checkIdentifier(`x${ch}`, 'policy_number') === null;
+      const product = checkProductCode(`X${ch}`) === null;
+      expect([c, (ASCII_CHAR_CLASS[c]! & IDENTIFIER_CHAR) !== 0]).toEqual([c, identifier]);
+      expect([c, (ASCII_CHAR_CLASS[c]! & PRODUCT_CODE_CHAR) !== 0]).toEqual([c, product]);
+    }
   });
 });

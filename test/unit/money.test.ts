@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   applyRate,
+  asCents,
   centsFromJsonNumber,
   formatCents,
   parsePremium,
@@ -9,6 +10,7 @@ import {
   parseSignedAmount,
   premiumFromInput,
 } from '../../src/domain/money.js';
+import { compileErrors } from '../helpers/compile.js';
 
 describe('parsePremium', () => {
   it.each([
@@ -136,4 +138,38 @@ describe('amount messages quote at most 40 characters of what was given', () => 
     const p = parsePremium('9'.repeat(5000));
     expect(p).toEqual({ code: 'AMOUNT_OUT_OF_RANGE', message: `'${'9'.repeat(40)}…' is above the maximum premium of 1000000.00` });
   });
+});
+
+describe('Cents is a brand the compiler checks, and a plain number at run time', () => {
+  it('asCents changes nothing at run time', () => {
+    expect(asCents(14950)).toBe(14950);
+    expect(typeof asCents(-5)).toBe('number');
+  });
+
+  it('a count, a sum or a bare number is not Cents until something says so', () => {
+    const ok = compileErrors(
+      [
+        "import { asCents, parsePremium, formatCents, type Cents } from './money.js';",
+        "import { settlementFigures } from './fees.js';",
+        'const premium = parsePremium("149.50");',
+        'const due: Cents = typeof premium === "number" ? premium : asCents(0);',
+        'const net: Cents = settlementFigures(due).net_amount;',
+        'const asNumber: number = net;',
+        'formatCents(asNumber + due);',
+      ].join('\n'),
+    );
+    expect(ok).toEqual([]);
+    const wrong = compileErrors(
+      [
+        "import { type Cents } from './money.js';",
+        "import type { Settlement } from '../backend/types.js';",
+        'declare const s: Settlement;',
+        'const a: Cents = 5;',
+        'const b: Settlement["total_collections"] = s.collections_count;',
+        'const c: Cents = s.net_amount + s.vat;',
+      ].join('\n'),
+    );
+    expect(wrong).toHaveLength(3);
+    for (const message of wrong) expect(message).toContain("is not assignable to type 'Cents'");
+  }, 60_000);
 });

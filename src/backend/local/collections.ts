@@ -1,17 +1,21 @@
-/** Collections on the local store: execute a run, read collections, attempts, explanations. */
-import { sql } from '../../store/kysely.js';
+/**
+ * Collections on the local store: queue a run, read collections, executions and attempts,
+ * explain a collection. Inputs are checked with the request rules the server uses
+ * (domain/requests.ts); the rows are store/repos/collections.ts.
+ */
 import { conflict, notFound, validationError, type FieldError } from '../../domain/errors.js';
 import { decodeId, encodeId, IdKind } from '../../domain/ids.js';
 import { stringifyJson } from '../../domain/json.js';
-import { formatCents } from '../../domain/money.js';
-import { addDays, dayNumber, fromDayNumber, isPeriod, lastDay, periodOf, type Period } from '../../domain/period.js';
+import { asCents, formatCents } from '../../domain/money.js';
+import { addDays, dayNumber, fromDayNumber, lastDay, periodOf, type Period } from '../../domain/period.js';
+import { DEFAULT_PAGE_LIMIT, validateCollectionListQuery, validateExecuteRequest, validateReportQuery } from '../../domain/requests.js';
 import { describeIncome, predictIncome as predictIncomeDays, type IncomeAnalysis } from '../../engine/income.js';
-import { isStrategy, renderWhy, STRATEGY_NAMES, WhyCode, type Why } from '../../engine/strategies.js';
+import { DEFAULT_STRATEGY, isStrategy, renderWhy, STRATEGY_NAMES, WhyCode, type Why } from '../../engine/strategies.js';
 import { blankWhy } from '../../engine/strategy.js';
 import { decodePlans } from './plan-batches.js';
 import { csvRow } from '../../lib/csv-writer.js';
-import { setMeta } from '../../store/repos/meta.js';
-import type { Trx } from '../../store/store.js';
+import * as repo from '../../store/repos/collections.js';
+import { getMeta, setMeta } from '../../store/repos/meta.js';
 import {
   ATTEMPT_COLUMNS,
   COLLECTION_STATUSES,
@@ -32,30 +36,17 @@ import type { LocalContext } from './context.js';
 import { findPolicyByRef } from './policies.js';
 import { readWorld, stamp, iso } from './world.js';
 
-export function checkPeriod(period: unknown, field = 'period_month'): Period {
-  if (!isPeriod(period)) {
-    throw validationError(`${field} must be a month written YYYY-MM (month 01-12); got ${JSON.stringify(period)}.`, [
-      { field, code: 'INVALID_FORMAT', message: 'expected YYYY-MM' },
-    ]);
-  }
-  return period;
-}
-
 /** Queue the period's collections. Planning starts with the next day the clock lives through. */
 export async function executeCollections(ctx: LocalContext, input: ExecuteInput): Promise<ExecutionAccepted> {
-  const period = checkPeriod(input.period_month);
-  const strategy = input.strategy ?? 'smart';
+  const request = validateExecuteRequest({ period_month: input.period_month, policy_ids: input.policy_ids, strategy: input.strategy });
+  const period = request.period_month;
+  const strategy = request.strategy ?? DEFAULT_STRATEGY;
   if (!isStrategy(strategy)) {
     throw validationError(`strategy must be one of ${STRATEGY_NAMES.join(', ')}; got ${JSON.stringify(strategy)}.`, [
       { field: 'strategy', code: 'INVALID_VALUE', message: `one of ${STRATEGY_NAMES.join(', ')}` },
     ]);
   }
-  const refs = input.policy_ids;
-  if (refs !== undefined && (!Array.isArray(refs) || refs.some((r) => typeof r !== 'string' || r === ''))) {
-    throw validationError('policy_ids must be a list of policy ids or policy numbers.', [
-      { field: 'policy_ids', code: 'INVALID_TYPE', message: 'a list of non-empty strings' },
-    ]);
-  }
+  const refs = request.policy_ids;
   return ctx.store.transaction(async (trx) => {
     const world = await readWorld(trx);
     if (world.today >= lastDay(period)) {
@@ -87,29 +78,32 @@ export async function executeCollections(ctx: LocalContext, input: ExecuteInput)
     }
 
     const now = stamp(world.today, ctx.now());
-    const execution = await trx
-      .insertInto('executions')
-      .values({ client_id: ctx.clientId, period_month: period, strategy, status: 'processing', policies_queued: 0, created_at: now, completed_at: null })
-      .executeTakeFirstOrThrow();
-    const executionId = Number(execution.insertId);
-    const queued = await queueCollections(trx, ctx.clientId, executionId, period, policyIds);
+    const executionId = await repo.insertExecution(trx, {
+      client_id: ctx.clientId,
+      period_month: period,
+      strategy,
+      status: 'processing',
+      policies_queued: 0,
+      created_at: now,
+      completed_at: null,
+    });
+    const queued = await repo.queueCollections(trx, ctx.clientId, executionId, period, policyIds);
     let answered = executionId;
     if (queued === 0) {
       // Nothing new to queue (a rerun, or one of several concurrent calls that lost the race):
       // no empty execution is recorded; the answer names the execution already holding the
       // policies. Only a period with no execution at all keeps this one, so it can be answered.
-      const holder = await executionHolding(trx, ctx.clientId, period, policyIds, executionId);
+      const holder = await repo.executionHolding(trx, ctx.clientId, period, policyIds, executionId);
       if (holder !== null) {
-        await trx.deleteFrom('executions').where('id', '=', executionId).execute();
+        await repo.deleteExecution(trx, ctx.clientId, executionId);
         answered = holder;
       }
     } else {
-      await trx.updateTable('executions').set({ policies_queued: queued }).where('id', '=', executionId).execute();
+      await repo.setPoliciesQueued(trx, ctx.clientId, executionId, queued);
     }
 
     await setMeta(trx, 'clock_locked', '1');
-    const epoch = await trx.selectFrom('meta').select('value').where('key', '=', 'bank_epoch').executeTakeFirst();
-    if (!epoch) {
+    if ((await getMeta(trx, 'bank_epoch')) === undefined) {
       const first = period < periodOf(world.today) ? period : periodOf(world.today);
       await setMeta(trx, 'bank_epoch', fromDayNumber(epochFor(first)));
     }
@@ -117,80 +111,9 @@ export async function executeCollections(ctx: LocalContext, input: ExecuteInput)
   });
 }
 
-/**
- * The newest earlier execution of the period that holds a collection of one of `policyIds` (of
- * any policy when null); without one, the newest earlier execution of the period at all (one
- * recorded when it had nothing to queue). Null when the period has no other execution.
- */
-async function executionHolding(trx: Trx, clientId: number, period: Period, policyIds: number[] | null, self: number): Promise<number | null> {
-  const newest = (row: { id: unknown } | undefined): number | null => (row?.id === null || row?.id === undefined ? null : Number(row.id));
-  const executions = trx
-    .selectFrom('executions')
-    .select((eb) => eb.fn.max('id').as('id'))
-    .where('client_id', '=', clientId)
-    .where('period_month', '=', period)
-    .where('id', '!=', self);
-  const held =
-    policyIds === null
-      ? newest(await executions.where('policies_queued', '>', 0).executeTakeFirst())
-      : newest(
-          await trx
-            .selectFrom('collections')
-            .select((eb) => eb.fn.max('execution_id').as('id'))
-            .where('policy_id', 'in', policyIds.length > 0 ? policyIds : [-1])
-            .where('period_month', '=', period)
-            .where('client_id', '=', clientId)
-            .executeTakeFirst(),
-        );
-  return held ?? newest(await executions.executeTakeFirst());
-}
-
-/**
- * One collection per policy and period, with the amount in effect for the period (the newest
- * change effective by then; before any change took effect, the original amount). Policies
- * already queued for the period are skipped. Inserted in policy_number order.
- */
-async function queueCollections(trx: Trx, clientId: number, executionId: number, period: Period, policyIds: number[] | null): Promise<number> {
-  const only = policyIds === null ? sql`` : sql`and p.id in (${sql.join(policyIds.length > 0 ? policyIds : [-1])})`;
-  const result = await sql`
-    insert into collections (client_id, execution_id, policy_id, period_month, customer_id, external_customer_ref,
-                             policy_number, product_code, amount_due, status)
-    select p.client_id, ${executionId}, p.id, ${period}, p.customer_id, p.external_customer_ref, p.policy_number, p.product_code,
-           coalesce(
-             (select x.new_amount from policy_amount_changes x where x.policy_id = p.id and x.effective_period <= ${period}
-               order by x.effective_period desc, x.seq desc limit 1),
-             (select x.old_amount from policy_amount_changes x where x.policy_id = p.id order by x.seq limit 1),
-             p.collection_amount),
-           'UNPAID'
-    from policies p
-    where p.client_id = ${clientId} and p.status = 'active' ${only}
-      and not exists (select 1 from collections c where c.client_id = p.client_id and c.period_month = ${period}
-                      and c.policy_number = p.policy_number)
-    order by p.policy_number`.execute(trx);
-  return Number(result.numAffectedRows ?? 0n);
-}
-
 // ---------------------------------------------------------------------------------------------
 
-interface CollectionRow {
-  id: number;
-  execution_id: number;
-  policy_id: number;
-  period_month: string;
-  customer_id: string;
-  external_customer_ref: string;
-  policy_number: string;
-  product_code: string;
-  amount_due: number;
-  amount_collected: number;
-  status: string;
-  first_attempt_date: string | null;
-  last_attempt_date: string | null;
-  attempts: number;
-  last_failure_reason: string | null;
-}
-
-export function toCollection(r: CollectionRow, idSalt: number): Collection {
+export function toCollection(r: repo.CollectionRow, idSalt: number): Collection {
   return {
     id: encodeId(IdKind.collection, idSalt, r.id),
     period_month: r.period_month,
@@ -200,7 +123,7 @@ export function toCollection(r: CollectionRow, idSalt: number): Collection {
     product_code: r.product_code,
     collection_amount_due: r.amount_due,
     collection_amount_collected: r.amount_collected,
-    shortfall: r.amount_due - r.amount_collected,
+    shortfall: asCents(r.amount_due - r.amount_collected),
     collection_status: r.status as CollectionStatus,
     first_attempt_date: r.first_attempt_date,
     last_attempt_date: r.last_attempt_date,
@@ -211,35 +134,9 @@ export function toCollection(r: CollectionRow, idSalt: number): Collection {
   };
 }
 
-const COLLECTION_COLUMNS = [
-  'id',
-  'execution_id',
-  'policy_id',
-  'period_month',
-  'customer_id',
-  'external_customer_ref',
-  'policy_number',
-  'product_code',
-  'amount_due',
-  'amount_collected',
-  'status',
-  'first_attempt_date',
-  'last_attempt_date',
-  'attempts',
-  'last_failure_reason',
-] as const;
-
-async function findCollectionRow(ctx: LocalContext, idSalt: number, id: string): Promise<CollectionRow> {
+async function findCollectionRow(ctx: LocalContext, idSalt: number, id: string): Promise<repo.CollectionRow> {
   const rowid = decodeId(IdKind.collection, idSalt, id);
-  const row =
-    rowid === null
-      ? undefined
-      : await ctx.store.db
-          .selectFrom('collections')
-          .select(COLLECTION_COLUMNS)
-          .where('id', '=', rowid)
-          .where('client_id', '=', ctx.clientId)
-          .executeTakeFirst();
+  const row = rowid === null ? undefined : await repo.findCollection(ctx.store.db, ctx.clientId, rowid);
   if (!row) throw notFound('Collection', id);
   return row;
 }
@@ -250,27 +147,22 @@ export async function getCollection(ctx: LocalContext, id: string): Promise<Coll
 }
 
 export async function listCollections(ctx: LocalContext, query: CollectionListQuery): Promise<Page<Collection>> {
-  const period = checkPeriod(query.period_month);
-  if (query.status !== undefined && !(COLLECTION_STATUSES as readonly string[]).includes(query.status)) {
-    throw validationError(`status must be one of ${COLLECTION_STATUSES.join(', ')}; got ${JSON.stringify(query.status)}.`, [
-      { field: 'status', code: 'INVALID_VALUE', message: `one of ${COLLECTION_STATUSES.join(', ')}` },
-    ]);
-  }
-  const limit = Math.min(query.limit ?? 100, 10_000);
+  const q = validateCollectionListQuery({
+    period_month: query.period_month,
+    status: query.status,
+    policy: query.policy,
+    limit: query.limit,
+    after: query.after,
+  });
+  const limit = q.limit ?? DEFAULT_PAGE_LIMIT;
   const world = await readWorld(ctx.store.db);
-  let q = ctx.store.db
-    .selectFrom('collections')
-    .select(COLLECTION_COLUMNS)
-    .where('client_id', '=', ctx.clientId)
-    .where('period_month', '=', period);
-  if (query.status) q = q.where('status', '=', query.status);
-  if (query.policy !== undefined) {
-    const policy = await findPolicyByRef(ctx.store.db, ctx.clientId, world.idSalt, query.policy);
-    if (!policy) throw notFound('Policy', query.policy);
-    q = q.where('policy_number', '=', policy.policy_number);
+  let policyNumber: string | undefined;
+  if (q.policy !== undefined) {
+    const policy = await findPolicyByRef(ctx.store.db, ctx.clientId, world.idSalt, q.policy);
+    if (!policy) throw notFound('Policy', q.policy);
+    policyNumber = policy.policy_number;
   }
-  if (query.after !== undefined) q = q.where('policy_number', '>', query.after);
-  const rows = await q.orderBy('policy_number').limit(limit + 1).execute();
+  const rows = await repo.listCollections(ctx.store.db, ctx.clientId, { period: q.period_month, status: q.status, policyNumber, after: q.after, limit: limit + 1 });
   const page = rows.slice(0, limit);
   return {
     data: page.map((r) => toCollection(r, world.idSalt)),
@@ -281,19 +173,10 @@ export async function listCollections(ctx: LocalContext, query: CollectionListQu
 export async function getExecution(ctx: LocalContext, id: string): Promise<Execution> {
   const world = await readWorld(ctx.store.db);
   const rowid = decodeId(IdKind.execution, world.idSalt, id);
-  const row =
-    rowid === null
-      ? undefined
-      : await ctx.store.db.selectFrom('executions').selectAll().where('id', '=', rowid).where('client_id', '=', ctx.clientId).executeTakeFirst();
+  const row = rowid === null ? undefined : await repo.findExecution(ctx.store.db, ctx.clientId, rowid);
   if (!row) throw notFound('Execution', id);
   const counts = Object.fromEntries(COLLECTION_STATUSES.map((s) => [s, 0])) as Record<CollectionStatus, number>;
-  const grouped = await ctx.store.db
-    .selectFrom('collections')
-    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('execution_id', '=', row.id)
-    .groupBy('status')
-    .execute();
-  for (const g of grouped) counts[g.status] = Number(g.n);
+  for (const g of await repo.executionStatusCounts(ctx.store.db, row.id)) counts[g.status] = g.count;
   return {
     execution_id: id,
     period_month: row.period_month,
@@ -307,16 +190,10 @@ export async function getExecution(ctx: LocalContext, id: string): Promise<Execu
 }
 
 /** Every debit attempt of the period, in (date, policy_number) order, as CSV or JSON. */
-export async function exportAttempts(ctx: LocalContext, periodInput: Period, format: ReportFormat): Promise<Download> {
-  const period = checkPeriod(periodInput);
+export async function exportAttempts(ctx: LocalContext, periodInput: Period, formatInput: ReportFormat): Promise<Download> {
+  const { period_month: period, format } = validateReportQuery({ period_month: periodInput, format: formatInput });
   const world = await readWorld(ctx.store.db);
-  const rows = ctx.store.streamRows<[number, string, string, string, number, string, string | null]>(
-    `select a.collection_id, c.policy_number, c.customer_id, a.date, a.amount, a.outcome, a.failure_reason
-     from attempts a join collections c on c.id = a.collection_id
-     where a.client_id = ? and a.period_month = ? order by a.id`,
-    [ctx.clientId, period],
-    { raw: true },
-  );
+  const rows = repo.streamPeriodAttempts(ctx.store, ctx.clientId, period);
   const salt = world.idSalt;
   async function* csv(): AsyncGenerator<string> {
     yield csvRow(ATTEMPT_COLUMNS);
@@ -359,7 +236,7 @@ export function incomeView(a: IncomeAnalysis, fromDay: number): IncomePatternVie
   return {
     pattern: a.pattern,
     confidence: a.confidence,
-    typical_amount: a.typicalAmount,
+    typical_amount: asCents(a.typicalAmount),
     next_income_dates: predictNext(a, fromDay),
     description: describeIncome(a),
   };
@@ -381,30 +258,17 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
   const world = await readWorld(ctx.store.db);
   const row = await findCollectionRow(ctx, world.idSalt, id);
   const collection = toCollection(row, world.idSalt);
-  const execution = await ctx.store.db.selectFrom('executions').select('strategy').where('id', '=', row.execution_id).executeTakeFirstOrThrow();
-  const attempts = await ctx.store.db
-    .selectFrom('attempts')
-    .select(['date', 'amount', 'outcome', 'failure_reason'])
-    .where('collection_id', '=', row.id)
-    .orderBy('date')
-    .execute();
+  const strategy = await repo.executionStrategy(ctx.store.db, row.execution_id);
+  const attempts = await repo.attemptsOfCollection(ctx.store.db, row.id);
   // The plans behind the attempts (and those still pending), from the batches of the days they
   // were planned on: at most a few days before each action day.
   const planDays = new Set<string>();
   for (const a of attempts) for (let k = 1; k <= 4; k++) planDays.add(addDays(a.date, -k));
   for (let k = 0; k <= 4; k++) planDays.add(addDays(world.today, -k));
-  const batches =
-    planDays.size === 0
-      ? []
-      : await ctx.store.db
-          .selectFrom('plan_batches')
-          .select('data')
-          .where('client_id', '=', ctx.clientId)
-          .where('plan_day', 'in', [...planDays])
-          .execute();
+  const batches = await repo.planBatchesOn(ctx.store.db, ctx.clientId, [...planDays]);
   const whyOn = new Map<number, { amount: number; why: Why }>();
-  for (const b of batches) {
-    for (const p of decodePlans(b.data)) if (p.collection === row.id) whyOn.set(p.day, { amount: p.amount, why: p.why });
+  for (const data of batches) {
+    for (const p of decodePlans(data)) if (p.collection === row.id) whyOn.set(p.day, { amount: p.amount, why: p.why });
   }
   const today = dayNumber(world.today);
   // A cancelled collection's leftover submissions are skipped by the engine: none is pending.
@@ -412,10 +276,9 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
     .filter(([day]) => day > today && row.status !== 'CANCELLED')
     .sort((x, y) => x[0] - y[0])
     .map(([day, p]) => ({ date: fromDayNumber(day), amount: p.amount, reason: renderWhy(p.why) }));
+  const epoch = await getMeta(ctx.store.db, 'bank_epoch');
   const account = await ctx.store.withConnection(async (_raw, statements) => {
     const keys = new Set([customerKey(ctx.clientId, row.customer_id)]);
-    const metaRows = statements.get("select key, value from meta where key in ('bank_epoch')").all() as Array<{ key: string; value: string }>;
-    const epoch = metaRows.find((m) => m.key === 'bank_epoch')?.value;
     return openAccount(
       {
         seed: world.seed,
@@ -441,7 +304,7 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
     (world.today >= lastDay(row.period_month) ? ' (period closed).' : ` (period open; clock at ${world.today}).`);
   return {
     collection,
-    strategy: execution.strategy,
+    strategy,
     income: incomeView(account.analysis, today + 1),
     plan,
     attempts: attempts.map((a) => ({

@@ -2,11 +2,14 @@
  * The Backend on the embedded store. Every operation runs inside a transaction of the store;
  * the clock, the bank and the collections engine live here too.
  */
-import { sql } from '../../store/kysely.js';
-import { PremiaError, validationError } from '../../domain/errors.js';
-import { firstOpenPeriod, isIsoDate, type IsoDate, type Period } from '../../domain/period.js';
+import { PremiaError } from '../../domain/errors.js';
+import { firstOpenPeriod, type IsoDate, type Period } from '../../domain/period.js';
 import type { PolicyPatchInput } from '../../domain/policy.js';
+import { validateClockSetRequest } from '../../domain/requests.js';
+import { findClientById } from '../../store/repos/clients.js';
+import { cancelPolicyCollections, repriceUnattempted } from '../../store/repos/collections.js';
 import { setMeta } from '../../store/repos/meta.js';
+import { latestPolicyChangeDay } from '../../store/repos/policies.js';
 import { openStore, type Store } from '../../store/store.js';
 import type {
   AdvanceOptions,
@@ -94,7 +97,7 @@ export class LocalBackend implements Backend {
   }
 
   async describe(): Promise<Target> {
-    const client = await this.store.db.selectFrom('clients').select('name').where('id', '=', this.ctx.clientId).executeTakeFirst();
+    const client = await findClientById(this.store.db, this.ctx.clientId);
     return { mode: 'local', db: this.store.path, client: client?.name ?? null };
   }
 
@@ -131,12 +134,8 @@ export class LocalBackend implements Backend {
     return { date: world.today, locked: world.locked, seed: world.seed };
   }
 
-  async setClock(date: IsoDate): Promise<ClockState> {
-    if (!isIsoDate(date)) {
-      throw validationError(`'${date}' is not a date; write it as YYYY-MM-DD.`, [
-        { field: 'date', code: 'INVALID_FORMAT', message: 'expected YYYY-MM-DD' },
-      ]);
-    }
+  async setClock(dateInput: IsoDate): Promise<ClockState> {
+    const { date } = validateClockSetRequest({ date: dateInput });
     return this.store.transaction(async (trx) => {
       const world = await readWorld(trx);
       if (world.locked) {
@@ -148,10 +147,7 @@ export class LocalBackend implements Backend {
       }
       // Before the first run the clock moves freely, but not back past dated policy history: a
       // premium change recorded on a later day would then apply out of order with new ones.
-      const latest = await sql<{ day: string | null }>`select max(day) as day from (
-          select max(changed_on) as day from policy_amount_changes
-          union all select max(changed_on) as day from policy_status_changes)`.execute(trx);
-      const last = latest.rows[0]?.day ?? null;
+      const last = await latestPolicyChangeDay(trx);
       if (last !== null && date < last) {
         throw new PremiaError(
           'CLOCK_BACKWARDS',
@@ -254,25 +250,11 @@ const POLICY_HOOKS: policies.PolicyChangeHooks = {
     if (to !== 'cancelled') return; // lapsed / reinstated policies are skipped / resumed by the engine
     // Attempts stop at once (debits already submitted for later days are skipped by the engine:
     // the collection is CANCELLED); what was collected stays collected.
-    const firstOpen = firstOpenPeriod(today);
-    await trx
-      .updateTable('collections')
-      .set({ status: 'CANCELLED' })
-      .where('policy_id', '=', policy.id)
-      .where('client_id', '=', ctx.clientId)
-      .where('period_month', '>=', firstOpen)
-      .execute();
+    await cancelPolicyCollections(trx, ctx.clientId, policy.id, firstOpenPeriod(today));
   },
   async onAmountChange(trx, ctx, policy, effective, amount) {
     // Collections already queued for the periods the new amount applies to, not yet attempted.
-    await trx
-      .updateTable('collections')
-      .set({ amount_due: amount })
-      .where('policy_id', '=', policy.id)
-      .where('client_id', '=', ctx.clientId)
-      .where('period_month', '>=', effective)
-      .where('attempts', '=', 0)
-      .execute();
+    await repriceUnattempted(trx, ctx.clientId, policy.id, effective, amount);
   },
 };
 

@@ -1,8 +1,10 @@
 /** Policies on the local store: create, update, get, list. */
 import { conflict, notFound, validationError } from '../../domain/errors.js';
 import { decodeId, encodeId, IdKind } from '../../domain/ids.js';
+import type { Cents } from '../../domain/money.js';
 import { nextPeriod, periodOf, type Period } from '../../domain/period.js';
 import { checkTransition, type PolicyInput, type PolicyPatchInput, type PolicyStatus } from '../../domain/policy.js';
+import { DEFAULT_PAGE_LIMIT, validatePolicyListQuery } from '../../domain/requests.js';
 import * as repo from '../../store/repos/policies.js';
 import type { Db, Trx } from '../../store/store.js';
 import type { AmountChange, Page, Policy, PolicyDetail, PolicyListQuery, StatusChange } from '../types.js';
@@ -12,7 +14,7 @@ import { iso, readWorld, stamp } from './world.js';
 /** Hooks later stages attach to policy changes (collections react to cancellations and amounts). */
 export interface PolicyChangeHooks {
   onStatusChange?(trx: Trx, ctx: LocalContext, policy: repo.PolicyRow, from: PolicyStatus, to: PolicyStatus, today: string): Promise<void>;
-  onAmountChange?(trx: Trx, ctx: LocalContext, policy: repo.PolicyRow, effective: Period, amount: number): Promise<void>;
+  onAmountChange?(trx: Trx, ctx: LocalContext, policy: repo.PolicyRow, effective: Period, amount: Cents): Promise<void>;
 }
 
 /** A policy by its public id, else by policy_number. */
@@ -31,7 +33,7 @@ export async function createPolicy(ctx: LocalContext, input: PolicyInput): Promi
     const existing = await repo.findPolicyByNumber(trx, ctx.clientId, input.policy_number);
     if (existing) throw duplicatePolicy(input.policy_number, encodeId(IdKind.policy, world.idSalt, existing.id));
     const now = stamp(world.today, ctx.now());
-    const fields: repo.NewPolicyRow = {
+    const fields = {
       client_id: ctx.clientId,
       policy_number: input.policy_number,
       customer_id: input.customer_id,
@@ -41,7 +43,7 @@ export async function createPolicy(ctx: LocalContext, input: PolicyInput): Promi
       status: 'active',
       created_at: now,
       updated_at: now,
-    };
+    } satisfies repo.NewPolicyRow;
     const id = await repo.insertPolicy(trx, fields);
     return toPolicy({ id, ...fields }, null, world.idSalt);
   });
@@ -111,7 +113,7 @@ export async function updatePolicy(
         updated_at: now,
       });
     }
-    return toPolicy(row, await latestEffectivePeriod(trx, ctx.clientId, row.id), world.idSalt);
+    return toPolicy(row, await repo.latestEffectivePeriod(trx, ctx.clientId, row.id), world.idSalt);
   });
 }
 
@@ -133,13 +135,11 @@ export async function getPolicy(ctx: LocalContext, ref: string): Promise<PolicyD
   return { ...toPolicy(row, effective, world.idSalt), amount_history, status_history };
 }
 
-export const DEFAULT_LIST_LIMIT = 100;
-export const MAX_LIST_LIMIT = 10_000;
-
 export async function listPolicies(ctx: LocalContext, query: PolicyListQuery): Promise<Page<Policy>> {
-  const limit = Math.min(query.limit ?? DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT);
+  const q = validatePolicyListQuery({ status: query.status, limit: query.limit, after: query.after });
+  const limit = q.limit ?? DEFAULT_PAGE_LIMIT;
   const world = await readWorld(ctx.store.db);
-  const rows = await repo.listPolicies(ctx.store.db, ctx.clientId, { status: query.status, limit: limit + 1, after: query.after });
+  const rows = await repo.listPolicies(ctx.store.db, ctx.clientId, { status: q.status, limit: limit + 1, after: q.after });
   const page = rows.slice(0, limit);
   const changes = await repo.amountChanges(ctx.store.db, ctx.clientId, page.map((r) => r.id));
   const effective = new Map(changes.map((c) => [c.policy_id, c.effective_period])); // last change wins
@@ -147,18 +147,6 @@ export async function listPolicies(ctx: LocalContext, query: PolicyListQuery): P
     data: page.map((r) => toPolicy(r, effective.get(r.id) ?? null, world.idSalt)),
     next_after: rows.length > limit ? page[page.length - 1]!.policy_number : null,
   };
-}
-
-async function latestEffectivePeriod(db: Db | Trx, clientId: number, policyId: number): Promise<Period | null> {
-  const row = await db
-    .selectFrom('policy_amount_changes')
-    .select('effective_period')
-    .where('client_id', '=', clientId)
-    .where('policy_id', '=', policyId)
-    .orderBy('seq', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.effective_period ?? null;
 }
 
 export function toPolicy(row: repo.PolicyRow, effectivePeriod: Period | null, idSalt: number): Policy {

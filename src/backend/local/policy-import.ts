@@ -1,6 +1,7 @@
 /**
  * Bulk policy import (spec 4.2). The file is streamed; each row is validated as it arrives
- * (policy-rows.ts); valid rows are inserted in batches inside ONE transaction, so an
+ * (policy-rows.ts); valid rows are inserted in batches inside ONE transaction (the store's
+ * inPolicyImport, with its prepared multi-row inserts), so an
  * interrupted import leaves nothing behind and a file that is not the expected CSV at all is
  * rolled back whole. Row problems are reported ({row, policy_number, field, code, message})
  * and the row skipped. `failed` counts rows; a row with several bad fields has several errors.
@@ -15,8 +16,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { PremiaError } from '../../domain/errors.js';
-import { policyInserter, type PolicyInserter } from '../../store/repos/policies.js';
-import type { StatementCache } from '../../store/sqlite-dialect.js';
+import { inPolicyImport, type PolicyInserter } from '../../store/repos/policies.js';
 import type { ImportOptions, ImportResult, ImportRowError, Upload } from '../types.js';
 import type { LocalContext } from './context.js';
 import { PolicyRowParser, type PolicyBatch } from './policy-rows.js';
@@ -32,32 +32,17 @@ const CHUNK_BYTES = 1 << 20;
 const CHUNKS_IN_FLIGHT = 4;
 
 export async function importPolicies(ctx: LocalContext, file: Upload, options: ImportOptions = {}): Promise<ImportResult> {
-  return ctx.store.withConnection(async (raw, statements) => {
-    // The only reference a new policy holds is its client, checked once below; SQLite's
-    // per-row foreign key check would cost a tenth of a million-row import. The pragma cannot
-    // change inside a transaction, and this connection is ours alone until we return.
-    const foreignKeys = raw.pragma('foreign_keys', { simple: true }) as number;
-    if (foreignKeys) raw.pragma('foreign_keys = OFF');
-    raw.exec('begin immediate');
-    try {
-      if (statements.get('select 1 from clients where id = ?').get(ctx.clientId) === undefined) {
-        throw new PremiaError('INTERNAL', `client ${ctx.clientId} does not exist in this store`);
-      }
-      const world = readWorldRaw(statements);
-      const sink = new BatchSink(policyInserter(raw, ctx.clientId, stamp(world.today, ctx.now())), options);
+  try {
+    return await inPolicyImport(ctx.store, ctx.clientId, async (session) => {
+      const sink = new BatchSink(session.inserter(stamp(session.today, ctx.now())), options);
       await read(file, sink, options.signal);
-      const result = sink.result();
-      raw.exec('commit');
-      return result;
-    } catch (e) {
-      if (raw.inTransaction) raw.exec('rollback');
-      // A failure before the file was read (no such client) must not leave it open.
-      (file.stream as { destroy?: () => void }).destroy?.();
-      throw e;
-    } finally {
-      if (foreignKeys) raw.pragma('foreign_keys = ON');
-    }
-  });
+      return sink.result();
+    });
+  } catch (e) {
+    // A failure before the file was read (no such client) must not leave it open.
+    (file.stream as { destroy?: () => void }).destroy?.();
+    throw e;
+  }
 }
 
 /**
@@ -204,7 +189,7 @@ type FromWorker =
   | { type: 'batch'; batch: PolicyBatch }
   | { type: 'ack' }
   | { type: 'done' }
-  | { type: 'error'; error: { premia: boolean; code: string; message: string; details?: PremiaError['details'] } };
+  | { type: 'error'; error: { premia: boolean; code: PremiaError['code']; message: string; details?: PremiaError['details'] } };
 
 /**
  * Stream the file to a worker that parses and validates it, inserting the batches it sends
@@ -313,11 +298,4 @@ function workerModule(): URL | null {
     ? new URL('../../../dist/backend/local/policy-import-worker.js', here)
     : new URL('./policy-import-worker.js', here);
   return existsSync(fileURLToPath(url)) ? url : null;
-}
-
-function readWorldRaw(statements: StatementCache) {
-  // Inside withConnection the kysely connection is held by us, so read the meta table directly.
-  const rows = statements.get('select key, value from meta').all() as { key: string; value: string }[];
-  const meta = new Map(rows.map((r) => [r.key, r.value]));
-  return { today: meta.get('clock_date')! };
 }

@@ -9,7 +9,16 @@
  * all (wrong header, binary, an unclosed quote) throws INVALID_FILE: nothing is imported.
  */
 import { PremiaError } from '../../domain/errors.js';
-import { checkIdentifier, checkProductCode, IDENTIFIER_MAX, printable, PRODUCT_CODE_MAX } from '../../domain/identifiers.js';
+import {
+  ASCII_CHAR_CLASS,
+  checkIdentifier,
+  checkProductCode,
+  IDENTIFIER_CHAR,
+  IDENTIFIER_MAX,
+  printable,
+  PRODUCT_CODE_CHAR,
+  PRODUCT_CODE_MAX,
+} from '../../domain/identifiers.js';
 import { parsePremium, plainPremiumCents } from '../../domain/money.js';
 import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, trimCell } from '../../lib/csv-reader.js';
 import type { ImportRowError } from '../types.js';
@@ -174,7 +183,7 @@ export class PolicyRowParser {
       if (end === -1) return false;
       commas[field] = end;
       const width = end - start;
-      const mask = field === 3 ? PRODUCT : IDENT;
+      const mask = field === 3 ? PRODUCT_CODE_CHAR : IDENTIFIER_CHAR;
       if (width === 0 || width > (field === 3 ? PRODUCT_CODE_MAX : IDENTIFIER_MAX) || line.charCodeAt(start) === 45 /* - */) return false;
       for (let i = start; i < end; i++) {
         const c = line.charCodeAt(i);
@@ -200,20 +209,8 @@ function asciiBytes(text: string): Uint8Array {
   return bytes;
 }
 
-const IDENT = 1;
-const PRODUCT = 2;
-/** Per ASCII code: IDENT when allowed in an identifier, PRODUCT when allowed in a product code. */
-const CHAR_CLASS = (() => {
-  const t = new Uint8Array(128);
-  const set = (chars: string, bits: number) => {
-    for (const ch of chars) t[ch.charCodeAt(0)]! |= bits;
-  };
-  const upper = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-  const digits = '0123456789';
-  set(upper + digits + '_-', IDENT | PRODUCT);
-  set(upper.toLowerCase() + './', IDENT);
-  return t;
-})();
+/** Local alias: the fast path's per-character lookup stays a plain module constant. */
+const CHAR_CLASS = ASCII_CHAR_CLASS;
 
 /** Why the header is not the spec's, or null when it is (names compared without case). */
 function headerProblem(found: string[]): string | null {

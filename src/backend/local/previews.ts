@@ -1,13 +1,14 @@
 /**
  * What an irreversible action would do, read from the store without changing it: the figures
  * of `clock advance --dry-run` and of the CLI's confirmations (an advance that closes periods,
- * a settlement statement, a policy cancellation). Plain queries for the client acted for.
+ * a settlement statement, a policy cancellation), from the repositories' reads for the client acted for.
  */
-import { sql } from '../../store/kysely.js';
 import { isRetryable } from '../../bank/types.js';
 import { daysBetween, periodsClosedBetween } from '../../domain/advance.js';
 import { notFound } from '../../domain/errors.js';
+import { asCents } from '../../domain/money.js';
 import { addDays, dayNumber, firstOpenPeriod, fromDayNumber, lastDay, type IsoDate, type Period } from '../../domain/period.js';
+import { debitStates, liveCollectionsOfPolicy, periodClosings, planBatchesSince } from '../../store/repos/collections.js';
 import { getAllMeta } from '../../store/repos/meta.js';
 import type { Db, Store, Trx } from '../../store/store.js';
 import type { AdvancePreview, AdvanceTarget, CancellationPreview, PeriodClosing, PlannedDebits, SettlementPreview } from '../types.js';
@@ -18,9 +19,6 @@ import { findPolicyByRef } from './policies.js';
 import { createSettlement } from './settlements.js';
 import { readWorld } from './world.js';
 
-/** Ids per `in (…)` list. */
-const CHUNK = 500;
-
 export async function previewAdvance(ctx: LocalContext, target: AdvanceTarget): Promise<AdvancePreview> {
   const db = ctx.store.db;
   const world = await readWorld(db);
@@ -28,24 +26,15 @@ export async function previewAdvance(ctx: LocalContext, target: AdvanceTarget): 
   const to = resolveTarget(world.today, target);
   const periods = periodsClosedBetween(world.today, to);
   const counts = new Map<string, PeriodClosing>();
-  if (periods.length > 0) {
-    const rows = await sql<{ period_month: string; collections: number; open: number; nothing_collected: number; amount_remaining: number }>`
-      select period_month, count(*) as collections,
-             sum(case when status in ('UNPAID', 'PAID_PARTIAL') then 1 else 0 end) as open,
-             sum(case when status = 'UNPAID' then 1 else 0 end) as nothing_collected,
-             sum(case when status in ('UNPAID', 'PAID_PARTIAL') then amount_due - amount_collected else 0 end) as amount_remaining
-      from collections where client_id = ${ctx.clientId} and period_month in (${sql.join(periods)})
-      group by period_month`.execute(db);
-    for (const r of rows.rows) {
-      counts.set(r.period_month, {
-        period_month: r.period_month,
-        last_day: lastDay(r.period_month),
-        collections: r.collections,
-        open: r.open,
-        nothing_collected: r.nothing_collected,
-        amount_remaining: r.amount_remaining,
-      });
-    }
+  for (const r of await periodClosings(db, ctx.clientId, periods)) {
+    counts.set(r.period_month, {
+      period_month: r.period_month,
+      last_day: lastDay(r.period_month),
+      collections: r.collections,
+      open: r.open,
+      nothing_collected: r.nothing_collected,
+      amount_remaining: r.amount_remaining,
+    });
   }
   return {
     from: world.today,
@@ -53,7 +42,7 @@ export async function previewAdvance(ctx: LocalContext, target: AdvanceTarget): 
     days: daysBetween(world.today, to),
     locked: world.locked,
     periods_closed: periods.map(
-      (p) => counts.get(p) ?? { period_month: p, last_day: lastDay(p), collections: 0, open: 0, nothing_collected: 0, amount_remaining: 0 },
+      (p) => counts.get(p) ?? { period_month: p, last_day: lastDay(p), collections: 0, open: 0, nothing_collected: 0, amount_remaining: asCents(0) },
     ),
     planned_debits: await plannedDebits(db, ctx.clientId, world.today, to, null),
   };
@@ -97,15 +86,7 @@ export async function previewCancellation(ctx: LocalContext, ref: string): Promi
   const policy = await findPolicyByRef(db, ctx.clientId, world.idSalt, ref);
   if (!policy) throw notFound('Policy', ref);
   // What a cancellation turns CANCELLED (backend/local/index.ts): the collections of the open periods.
-  const rows = await db
-    .selectFrom('collections')
-    .select(['id', 'period_month', 'amount_due', 'amount_collected', 'status'])
-    .where('client_id', '=', ctx.clientId)
-    .where('policy_id', '=', policy.id)
-    .where('period_month', '>=', firstOpenPeriod(world.today))
-    .where('status', '!=', 'CANCELLED')
-    .orderBy('period_month')
-    .execute();
+  const rows = await liveCollectionsOfPolicy(db, ctx.clientId, policy.id, firstOpenPeriod(world.today));
   return {
     policy_number: policy.policy_number,
     customer_id: policy.customer_id,
@@ -123,39 +104,25 @@ export async function previewCancellation(ctx: LocalContext, ref: string): Promi
  * after the earlier ones (the engine's own cap). `only`: these collections only.
  */
 async function plannedDebits(db: Db, clientId: number, today: IsoDate, to: IsoDate | null, only: Set<number> | null): Promise<PlannedDebits> {
-  const none: PlannedDebits = { count: 0, amount: 0, first_date: null, last_date: null };
+  const none: PlannedDebits = { count: 0, amount: asCents(0), first_date: null, last_date: null };
   if ((to !== null && to <= today) || only?.size === 0) return none;
   const todayDay = dayNumber(today);
   const toDay = to === null ? Number.MAX_SAFE_INTEGER : dayNumber(to);
   // Plans are made at most 1 + leadDays days ahead: the batches of the last few days hold them all
   // (the engine reads the same ones when it loads).
   const lead = engineSettings(await getAllMeta(db)).leadDays;
-  const batches = await db
-    .selectFrom('plan_batches')
-    .select('data')
-    .where('client_id', '=', clientId)
-    .where('plan_day', '>=', addDays(today, -1 - Math.max(2, lead)))
-    .execute();
+  const batches = await planBatchesSince(db, clientId, addDays(today, -1 - Math.max(2, lead)));
   const plans: Array<{ collection: number; day: number; amount: number }> = [];
-  for (const b of batches) {
-    for (const p of decodePlans(b.data)) {
+  for (const data of batches) {
+    for (const p of decodePlans(data)) {
       if (p.day > todayDay && p.day <= toDay && (only === null || only.has(p.collection))) plans.push(p);
     }
   }
   if (plans.length === 0) return none;
   const owed = new Map<number, number>();
-  const ids = [...new Set(plans.map((p) => p.collection))];
-  for (let i = 0; i < ids.length; i += CHUNK) {
-    const rows = await db
-      .selectFrom('collections as c')
-      .innerJoin('policies as p', 'p.id', 'c.policy_id')
-      .select(['c.id', 'c.status', 'c.amount_due', 'c.amount_collected', 'c.last_failure_reason', 'p.status as policy_status'])
-      .where('c.id', 'in', ids.slice(i, i + CHUNK))
-      .execute();
-    for (const r of rows) {
-      const blocked = r.status === 'CANCELLED' || r.policy_status !== 'active' || (r.last_failure_reason !== null && !isRetryable(r.last_failure_reason));
-      if (!blocked) owed.set(r.id, r.amount_due - r.amount_collected);
-    }
+  for (const r of await debitStates(db, [...new Set(plans.map((p) => p.collection))])) {
+    const blocked = r.status === 'CANCELLED' || r.policy_status !== 'active' || (r.last_failure_reason !== null && !isRetryable(r.last_failure_reason));
+    if (!blocked) owed.set(r.id, r.amount_due - r.amount_collected);
   }
   plans.sort((a, b) => a.day - b.day || a.collection - b.collection);
   const out = { ...none };
@@ -165,7 +132,7 @@ async function plannedDebits(db: Db, clientId: number, today: IsoDate, to: IsoDa
     if (amount <= 0) continue;
     owed.set(p.collection, left - amount);
     out.count++;
-    out.amount += amount;
+    out.amount = asCents(out.amount + amount);
     out.first_date ??= fromDayNumber(p.day);
     out.last_date = fromDayNumber(p.day);
   }

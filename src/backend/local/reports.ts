@@ -4,14 +4,14 @@
  * string concatenation from raw arrays, so a million-row period never sits in memory and a
  * closed period gives byte-identical output on every export.
  */
-import { validationError } from '../../domain/errors.js';
 import { encodeId, IdKind } from '../../domain/ids.js';
-import { formatCents } from '../../domain/money.js';
-import { isPeriod, lastDay, type IsoDate, type Period } from '../../domain/period.js';
+import { asCents, formatCents } from '../../domain/money.js';
+import { lastDay, type IsoDate, type Period } from '../../domain/period.js';
 import { periodStateOf, type PeriodState } from '../../domain/period-state.js';
-import { sql } from '../../store/kysely.js';
+import { validateReportQuery } from '../../domain/requests.js';
 import { csvCell, csvRow } from '../../lib/csv-writer.js';
 import { streamReportRows, type ReportRow } from '../../store/repos/collection-reports.js';
+import { periodHasCollections, periodOpenCounts } from '../../store/repos/collections.js';
 import { REPORT_COLUMNS, type CollectionReportRow, type CollectionStatus, type Download, type ReportFormat } from '../types.js';
 import type { LocalContext } from './context.js';
 import { readWorld } from './world.js';
@@ -19,25 +19,8 @@ import { readWorld } from './world.js';
 export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-/** Validate a period argument; the same words in local and remote mode. */
-export function checkPeriod(period: unknown, field = 'period_month'): Period {
-  if (isPeriod(period)) return period;
-  const shown = typeof period === 'string' ? `'${period}'` : String(period);
-  throw validationError(`${field} ${shown} is not a period; write it as YYYY-MM, e.g. 2026-11.`, [
-    { field, code: 'INVALID_FORMAT', message: 'expected YYYY-MM' },
-  ]);
-}
-
-export function checkFormat(format: unknown): ReportFormat {
-  if (format === 'csv' || format === 'json') return format;
-  throw validationError(`format '${String(format)}' is not supported; use csv or json.`, [
-    { field: 'format', code: 'INVALID_VALUE', message: 'expected csv or json' },
-  ]);
-}
-
-export async function collectionsReport(ctx: LocalContext, period: Period, format: ReportFormat = 'csv'): Promise<Download> {
-  checkPeriod(period);
-  checkFormat(format);
+export async function collectionsReport(ctx: LocalContext, periodInput: Period, formatInput: ReportFormat = 'csv'): Promise<Download> {
+  const { period_month: period, format } = validateReportQuery({ period_month: periodInput, format: formatInput });
   // Read before the rows: a period only ever moves from open to closed, so the rows read after
   // it are at least as final as it says (a report said open may hold final rows, never the reverse).
   // The id salt is read now too, so a bad store fails before the first byte is written.
@@ -54,18 +37,11 @@ export async function collectionsReport(ctx: LocalContext, period: Period, forma
  * collection; an open one counts those still being collected (UNPAID or PAID_PARTIAL).
  */
 async function readPeriodState(ctx: LocalContext, period: Period, today: IsoDate): Promise<PeriodState> {
-  const rows = ctx.store.db.selectFrom('collections').where('client_id', '=', ctx.clientId).where('period_month', '=', period);
   if (today >= lastDay(period)) {
-    const any = await rows.select('id').limit(1).executeTakeFirst();
-    return periodStateOf(period, today, any ? 1 : 0, 0);
+    return periodStateOf(period, today, (await periodHasCollections(ctx.store.db, ctx.clientId, period)) ? 1 : 0, 0);
   }
-  const counts = await rows
-    .select((eb) => [
-      eb.fn.countAll<number>().as('n'),
-      eb.fn.sum<number>(sql<number>`case when status = 'UNPAID' or status = 'PAID_PARTIAL' then 1 else 0 end`).as('open'),
-    ])
-    .executeTakeFirstOrThrow();
-  return periodStateOf(period, today, Number(counts.n), Number(counts.open ?? 0));
+  const { collections, open } = await periodOpenCounts(ctx.store.db, ctx.clientId, period);
+  return periodStateOf(period, today, collections, open);
 }
 
 const CSV_HEADER = csvRow(REPORT_COLUMNS);
@@ -111,7 +87,7 @@ export function toReportRow(period: Period, r: ReportRow): CollectionReportRow {
     product_code: r[3],
     collection_amount_due: r[4],
     collection_amount_collected: r[5],
-    shortfall: r[4] - r[5],
+    shortfall: asCents(r[4] - r[5]),
     collection_status: r[6] as CollectionStatus,
     first_attempt_date: r[7],
     last_attempt_date: r[8],

@@ -4,7 +4,7 @@
  * remote user can hit: a refused key, a server without one of premia's extensions, a proxy's
  * error page, a connection that cannot be made.
  */
-import { ExitCode, exitCodeForStatus, PremiaError } from '../../domain/errors.js';
+import { ExitCode, exitCodeForStatus, PremiaError, receivedCode } from '../../domain/errors.js';
 
 export interface RouteInfo {
   /** The operation in words, for "this server does not offer …". */
@@ -205,7 +205,7 @@ export function errorFromResponse(r: FailedResponse): PremiaError {
 
   // A spec route with an id: a 404 is that resource not found (exit 5), whatever the body is.
   if (r.status === 404 && r.route.item && !r.route.extension) {
-    if (body) return new PremiaError(body.code, body.message, { status: 404, exitCode: ExitCode.NOT_FOUND, details: detailsOf(body), requestId: requestId ?? undefined });
+    if (body) return new PremiaError(receivedCode(body.code), body.message, { status: 404, exitCode: ExitCode.NOT_FOUND, details: detailsOf(body), requestId: requestId ?? undefined });
     const { noun, value } = r.route.item;
     const what = `HTTP 404${r.contentType ? ` with ${r.contentType}` : ''}`;
     return new PremiaError(
@@ -217,7 +217,7 @@ export function errorFromResponse(r: FailedResponse): PremiaError {
   }
 
   if (body) {
-    return finish(new PremiaError(body.code, body.message, { status: r.status, details: detailsOf(body), requestId: requestId ?? undefined }));
+    return finish(new PremiaError(receivedCode(body.code), body.message, { status: r.status, details: detailsOf(body), requestId: requestId ?? undefined }));
   }
 
   // Not the spec's error body: something else answered (a proxy, a web server, another service).
@@ -247,7 +247,7 @@ export function errorFromResponse(r: FailedResponse): PremiaError {
   if (excerpt && r.status >= 400) {
     // Another server's own error: its words, and the exit code its status calls for.
     return finish(
-      new PremiaError(`HTTP_${r.status}`, `The service answered HTTP ${r.status}: ${excerpt}`, {
+      new PremiaError(receivedCode(`HTTP_${r.status}`), `The service answered HTTP ${r.status}: ${excerpt}`, {
         status: r.status,
         exitCode: exitCodeForStatus(r.status),
         requestId: requestId ?? undefined,

@@ -32,7 +32,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { Writable } from 'node:stream';
 import type { Download } from '../../backend/types.js';
-import { PremiaError, validationError } from '../../domain/errors.js';
+import { PremiaError, validationError, type DetailCode } from '../../domain/errors.js';
 import type { CliContext } from '../context.js';
 
 export interface Written {
@@ -343,7 +343,7 @@ function outputError(e: unknown, where: Where, target: string, mode: 'file' | 't
   const { output, option } = where;
   const code = (e as NodeJS.ErrnoException).code;
   const nothing = mode === 'file' ? '; no file was written' : '';
-  const detail = (c: string, message: string) => [{ field: option, code: c, message }];
+  const detail = (c: DetailCode, message: string) => [{ field: option, code: c, message }];
   if (code === 'ENOENT') {
     return validationError(
       `Cannot write ${option} ${output}: the directory ${dirname(target)} does not exist. Create it first or choose another path.`,

@@ -15,6 +15,7 @@
  */
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
+import type { Cents } from '../../domain/money.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, type Store } from '../store.js';
 
 const require = createRequire(import.meta.url);
@@ -71,8 +72,8 @@ export type ReportRow = [
   external_customer_ref: string,
   policy_number: string,
   product_code: string,
-  amount_due: number,
-  amount_collected: number,
+  amount_due: Cents,
+  amount_collected: Cents,
   status: string,
   first_attempt_date: string | null,
   last_attempt_date: string | null,
@@ -89,7 +90,7 @@ export function streamReportRows(store: Store, clientId: number, period: string)
 }
 
 /** [amount_collected, number of collections] per distinct collected amount of a period. */
-export type CollectedCount = [amount_collected: number, count: number];
+export type CollectedCount = [amount_collected: Cents, count: number];
 
 const COLLECTED_COUNTS_SQL = `select amount_collected, count(*)
 from collections
@@ -106,7 +107,7 @@ export type LineRow = [
   customer_id: string,
   external_customer_ref: string,
   product_code: string,
-  amount_collected: number,
+  amount_collected: Cents,
 ];
 
 export function streamLineRows(store: Store, clientId: number, period: string): AsyncGenerator<LineRow[]> {

@@ -1,27 +1,23 @@
 /**
  * Policy repository. Ordinary reads and writes go through kysely; the bulk import inserts with
  * one cached multi-row prepared statement (kysely's per-row overhead is several times the cost
- * of the insert itself at a million rows), behind a function of the same repository.
+ * of the insert itself at a million rows), behind a function of the same repository, inside the
+ * import's own transaction (inPolicyImport).
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Cents } from '../../domain/money.js';
+import type { IsoDate } from '../../domain/period.js';
+import { PremiaError } from '../../domain/errors.js';
+import { sql } from '../kysely.js';
 import type { Database, PoliciesTable, PolicyAmountChangesTable, PolicyStatusChangesTable } from '../schema.js';
-import type { StatementCache } from '../sqlite-dialect.js';
+import type { Store } from '../store.js';
 
 type Q = Kysely<Database>;
-export interface PolicyRow {
-  id: number;
-  client_id: number;
-  policy_number: string;
-  customer_id: string;
-  external_customer_ref: string;
-  product_code: string;
-  collection_amount: number;
-  status: string;
-  created_at: number;
-  updated_at: number;
-}
-export type NewPolicyRow = Omit<PoliciesTable, 'id'>;
+export type PolicyRow = Selectable<PoliciesTable>;
+export type NewPolicyRow = Insertable<PoliciesTable>;
+/** What an update changes. */
+export type PolicyChange = Pick<Updateable<PoliciesTable>, 'collection_amount' | 'status' | 'updated_at'>;
 
 export async function insertPolicy(db: Q, row: NewPolicyRow): Promise<number> {
   const result = await db.insertInto('policies').values(row).executeTakeFirstOrThrow();
@@ -52,20 +48,15 @@ export async function listPolicies(
   return query.orderBy('policy_number').limit(q.limit).execute();
 }
 
-export async function updatePolicyRow(
-  db: Q,
-  clientId: number,
-  id: number,
-  set: Partial<Pick<PolicyRow, 'collection_amount' | 'status' | 'updated_at'>>,
-): Promise<void> {
+export async function updatePolicyRow(db: Q, clientId: number, id: number, set: PolicyChange): Promise<void> {
   await db.updateTable('policies').set(set).where('id', '=', id).where('client_id', '=', clientId).execute();
 }
 
-export async function insertAmountChange(db: Q, row: Omit<PolicyAmountChangesTable, 'seq'>): Promise<void> {
+export async function insertAmountChange(db: Q, row: Insertable<PolicyAmountChangesTable>): Promise<void> {
   await db.insertInto('policy_amount_changes').values(row).execute();
 }
 
-export async function insertStatusChange(db: Q, row: Omit<PolicyStatusChangesTable, 'seq'>): Promise<void> {
+export async function insertStatusChange(db: Q, row: Insertable<PolicyStatusChangesTable>): Promise<void> {
   await db.insertInto('policy_status_changes').values(row).execute();
 }
 
@@ -78,6 +69,27 @@ export async function amountChanges(db: Q, clientId: number, policyIds: number[]
     .where('policy_id', 'in', policyIds)
     .orderBy('seq')
     .execute();
+}
+
+/** The first period the policy's current premium applies to: that of its newest change, or null. */
+export async function latestEffectivePeriod(db: Q, clientId: number, policyId: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('policy_amount_changes')
+    .select('effective_period')
+    .where('client_id', '=', clientId)
+    .where('policy_id', '=', policyId)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.effective_period ?? null;
+}
+
+/** The latest day any policy change (premium or status, of any client) was recorded on, or null. */
+export async function latestPolicyChangeDay(db: Q): Promise<IsoDate | null> {
+  const latest = await sql<{ day: string | null }>`select max(day) as day from (
+      select max(changed_on) as day from policy_amount_changes
+      union all select max(changed_on) as day from policy_status_changes) as changes`.execute(db);
+  return latest.rows[0]?.day ?? null;
 }
 
 export async function statusChanges(db: Q, clientId: number, policyId: number) {
@@ -212,4 +224,46 @@ export function policyInserter(raw: BetterSqlite3.Database, clientId: number, cr
       return { inserted, skipped };
     },
   };
+}
+
+/** What a bulk import works with inside its transaction. */
+export interface PolicyImportSession {
+  /** The virtual clock's date, read inside the transaction. */
+  readonly today: IsoDate;
+  /** An inserter of new active policies created at `createdAt` (epoch ms); make one per import. */
+  inserter(createdAt: number): PolicyInserter;
+}
+
+/**
+ * The transaction of a bulk policy import. The store's one connection is held for the whole
+ * import (the inserts are raw prepared statements, see policyInserter); `work` runs inside
+ * BEGIN IMMEDIATE and is committed when it returns, rolled back whole when it throws.
+ *
+ * The only reference a new policy holds is its client, checked once here; SQLite's per-row
+ * foreign key check would cost a tenth of a million-row import, so foreign keys are off for
+ * the import (the pragma cannot change inside a transaction, and the connection is ours alone
+ * until we return) and on again after.
+ */
+export async function inPolicyImport<T>(store: Store, clientId: number, work: (session: PolicyImportSession) => Promise<T>): Promise<T> {
+  return store.withConnection(async (raw, statements) => {
+    const foreignKeys = raw.pragma('foreign_keys', { simple: true }) as number;
+    if (foreignKeys) raw.pragma('foreign_keys = OFF');
+    raw.exec('begin immediate');
+    try {
+      if (statements.get('select 1 from clients where id = ?').get(clientId) === undefined) {
+        throw new PremiaError('INTERNAL', `client ${clientId} does not exist in this store`);
+      }
+      // The kysely connection is the one held here, so the clock is read on it directly.
+      const clock = statements.get("select value from meta where key = 'clock_date'").get() as { value: string } | undefined;
+      if (clock === undefined) throw new PremiaError('INTERNAL', 'The store has no clock; it was not initialised.');
+      const result = await work({ today: clock.value, inserter: (createdAt) => policyInserter(raw, clientId, createdAt) });
+      raw.exec('commit');
+      return result;
+    } catch (e) {
+      if (raw.inTransaction) raw.exec('rollback');
+      throw e;
+    } finally {
+      if (foreignKeys) raw.pragma('foreign_keys = ON');
+    }
+  });
 }

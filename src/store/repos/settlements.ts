@@ -2,54 +2,33 @@
  * Settlement repository: statements and their append-only history. Statements are never
  * deleted; a status change updates the row and appends an event.
  */
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Cents } from '../../domain/money.js';
 import type { Database, SettlementEventsTable, SettlementsTable } from '../schema.js';
 
 type Q = Kysely<Database>;
 
-export interface SettlementRow {
-  id: number;
-  client_id: number;
-  period_month: string;
-  seq: number;
-  settlement_number: string;
-  total_collections: number;
-  distribution_fee: number;
-  collections_fee: number;
-  total_fees: number;
-  vat: number;
-  period_net: number;
-  collections_count: number;
-  payment_date: string;
-  payment_reference: string;
-  status: 'pending' | 'paid' | 'disputed';
-  created_at: number;
-  updated_at: number;
-  paid_on: string | null;
-  paid_reference: string | null;
-  disputed_on: string | null;
-  dispute_reason: string | null;
-  previously_paid: number;
-  supersedes_id: number | null;
-}
+export type SettlementRow = Selectable<SettlementsTable>;
+export type NewSettlementRow = Insertable<SettlementsTable>;
+/** What a status move changes. */
+export type SettlementChange = Pick<Updateable<SettlementsTable>, 'status' | 'updated_at' | 'paid_on' | 'paid_reference' | 'disputed_on' | 'dispute_reason'>;
+export type NewSettlementEvent = Insertable<SettlementEventsTable>;
 
 /** A statement with the numbers of the statements it replaces and that replaced it. */
 export interface SettlementView extends SettlementRow {
   supersedes_number: string | null;
   superseded_by_number: string | null;
 }
-export type NewSettlementRow = Omit<SettlementsTable, 'id'>;
-export type NewSettlementEvent = Omit<SettlementEventsTable, 'id'>;
 
 /** Number of collections of a period and the sum of their collected amounts (integer cents). */
-export async function periodCollectionTotals(db: Q, clientId: number, period: string): Promise<{ count: number; collected: number }> {
+export async function periodCollectionTotals(db: Q, clientId: number, period: string): Promise<{ count: number; collected: Cents }> {
   const row = await db
     .selectFrom('collections')
     .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.coalesce(eb.fn.sum<number>('amount_collected'), eb.lit(0)).as('collected')])
     .where('client_id', '=', clientId)
     .where('period_month', '=', period)
     .executeTakeFirstOrThrow();
-  return { count: Number(row.count), collected: Number(row.collected) };
+  return { count: Number(row.count), collected: Number(row.collected) as Cents };
 }
 
 /** The pending or paid statement of a period, if any (at most one: a unique index holds it). */
@@ -107,10 +86,10 @@ export async function findSettlementByNumber(db: Q, clientId: number, settlement
 export async function listSettlements(
   db: Q,
   clientId: number,
-  q: { status?: string; period?: string },
+  q: { status?: SettlementRow['status']; period?: string },
 ): Promise<SettlementView[]> {
   let query = views(db).where('settlements.client_id', '=', clientId);
-  if (q.status !== undefined) query = query.where('settlements.status', '=', q.status as SettlementRow['status']);
+  if (q.status !== undefined) query = query.where('settlements.status', '=', q.status);
   if (q.period !== undefined) query = query.where('settlements.period_month', '=', q.period);
   return query.orderBy('settlements.id', 'desc').execute();
 }
@@ -132,7 +111,7 @@ export async function latestSettlement(db: Q, clientId: number, period: string):
  * statement marked paid (disputed afterwards or not), i.e. period_net − previously_paid of each.
  * A negative amount due that was paid is money the client paid back.
  */
-export async function paidForPeriod(db: Q, clientId: number, period: string): Promise<number> {
+export async function paidForPeriod(db: Q, clientId: number, period: string): Promise<Cents> {
   const row = await db
     .selectFrom('settlements')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(eb('period_net', '-', eb.ref('previously_paid'))), eb.lit(0)).as('paid'))
@@ -140,18 +119,22 @@ export async function paidForPeriod(db: Q, clientId: number, period: string): Pr
     .where('period_month', '=', period)
     .where('paid_on', 'is not', null)
     .executeTakeFirstOrThrow();
-  return Number(row.paid);
+  return Number(row.paid) as Cents;
 }
 
-export async function updateSettlement(
-  db: Q,
-  clientId: number,
-  id: number,
-  set: Partial<Pick<SettlementRow, 'status' | 'updated_at' | 'paid_on' | 'paid_reference' | 'disputed_on' | 'dispute_reason'>>,
-): Promise<void> {
+export async function updateSettlement(db: Q, clientId: number, id: number, set: SettlementChange): Promise<void> {
   await db.updateTable('settlements').set(set).where('client_id', '=', clientId).where('id', '=', id).execute();
 }
 
 export async function insertSettlementEvent(db: Q, event: NewSettlementEvent): Promise<void> {
   await db.insertInto('settlement_events').values(event).execute();
+}
+
+/**
+ * Whether an insert failed on the partial unique index that allows one live (pending or paid)
+ * statement per client and period. The words are SQLite's (a PostgreSQL store would test the
+ * SQLSTATE 23505 and the index name instead), which is why this lives here.
+ */
+export function isLiveSettlementConflict(e: unknown): boolean {
+  return /UNIQUE constraint failed: settlements\.client_id, settlements\.period_month/.test(String(e));
 }

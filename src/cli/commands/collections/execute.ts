@@ -1,11 +1,9 @@
-import { validationError } from '../../../domain/errors.js';
-import { isPeriod } from '../../../domain/period.js';
+import { checkPeriodOption } from '../../../domain/requests.js';
 import { plural } from '../../output/format.js';
 import type { CommandEnv } from '../action.js';
 
 export default async function execute({ opts, ui, backend }: CommandEnv): Promise<number> {
-  const period = opts.period as string;
-  if (!isPeriod(period)) throw validationError(`--period must be a month written YYYY-MM; got '${period}'.`);
+  const period = checkPeriodOption(opts.period);
   const b = await backend();
   const accepted = await b.executeCollections({
     period_month: period,

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import type { RunState } from '../../main.js';
+import { COLLECTION_STATUSES } from '../../../domain/collection.js';
 import { STRATEGY_NAMES } from '../../../domain/strategy-names.js';
 import { lazyAction } from '../action.js';
 
@@ -25,7 +26,7 @@ export function registerCollections(program: Command, ctx: CliContext, state: Ru
     .command('list')
     .description("list a period's collections in policy-number order")
     .requiredOption('--period <YYYY-MM>', 'the period')
-    .addOption(new Option('--status <status>', 'only this status').choices(['PAID_FULL', 'PAID_PARTIAL', 'UNPAID', 'CANCELLED']))
+    .addOption(new Option('--status <status>', 'only this status').choices(COLLECTION_STATUSES))
     .option('--policy <policy>', 'only this policy (id or policy number)')
     .option('--limit <n>', 'at most this many (default 100, at most 10000)')
     .option('--after <policy_number>', 'start after this policy number (next page)')

@@ -1,14 +1,10 @@
 import type { CollectionStatus } from '../../../backend/types.js';
-import { validationError } from '../../../domain/errors.js';
+import { checkPageLimitOption } from '../../../domain/requests.js';
 import { money } from '../../output/format.js';
 import type { CommandEnv } from '../action.js';
 
 export default async function list({ opts, ui, backend }: CommandEnv): Promise<number> {
-  let limit: number | undefined;
-  if (opts.limit !== undefined) {
-    limit = Number(opts.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw validationError('--limit must be a whole number from 1 to 10000.');
-  }
+  const limit = checkPageLimitOption(opts.limit);
   const page = await (await backend()).listCollections({
     period_month: opts.period as string,
     status: opts.status as CollectionStatus | undefined,

@@ -1,14 +1,10 @@
 import type { PolicyStatus } from '../../../domain/policy.js';
-import { validationError } from '../../../domain/errors.js';
+import { checkPageLimitOption } from '../../../domain/requests.js';
 import { money } from '../../output/format.js';
 import type { CommandEnv } from '../action.js';
 
 export default async function list({ opts, ui, backend }: CommandEnv): Promise<number> {
-  let limit: number | undefined;
-  if (opts.limit !== undefined) {
-    limit = Number(opts.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw validationError('--limit must be a whole number from 1 to 10000.');
-  }
+  const limit = checkPageLimitOption(opts.limit);
   const page = await (await backend()).listPolicies({
     status: opts.status as PolicyStatus | undefined,
     limit,

@@ -1,6 +1,6 @@
 import type { ReportFormat } from '../../../backend/types.js';
-import { conflict, PremiaError, usageError, validationError } from '../../../domain/errors.js';
-import { isPeriod } from '../../../domain/period.js';
+import { conflict, PremiaError, usageError } from '../../../domain/errors.js';
+import { checkPeriodOption } from '../../../domain/requests.js';
 import { periodStateNote } from '../../../domain/period-state.js';
 import { writeDownload } from '../../output/download.js';
 import { count } from '../../output/format.js';
@@ -12,8 +12,7 @@ import type { CommandEnv } from '../action.js';
  * --require-closed a refusal (exit 6, nothing written) while it is not.
  */
 export default async function collections({ ctx, opts, globals, ui, backend }: CommandEnv): Promise<number> {
-  const period = String(opts.period);
-  if (!isPeriod(period)) throw validationError(`--period '${period}' is not a period; write it as YYYY-MM, e.g. 2026-11.`);
+  const period = checkPeriodOption(String(opts.period));
   if (globals.json && opts.format === 'csv') throw usageError('--json asks for JSON but --format csv asks for CSV; give only one of them.');
   // --json alone means the API's JSON body, which is the report in JSON.
   const format = (opts.format as ReportFormat | undefined) ?? (globals.json ? 'json' : 'csv');

@@ -1,6 +1,7 @@
 import type { Backend, SettlementPreview } from '../../../backend/types.js';
-import { PremiaError, validationError } from '../../../domain/errors.js';
-import { isPeriod, type Period } from '../../../domain/period.js';
+import { PremiaError } from '../../../domain/errors.js';
+import type { Period } from '../../../domain/period.js';
+import { checkPeriodOption } from '../../../domain/requests.js';
 import { askOrCancel, confirmMode } from '../../confirm.js';
 import { money } from '../../output/format.js';
 import { plainSettlementQuestion, settlementQuestion } from '../../questions.js';
@@ -9,8 +10,7 @@ import { printSettlement } from './show.js';
 
 export default async function create(env: CommandEnv): Promise<number> {
   const { opts, ui, backend } = env;
-  const period = String(opts.period);
-  if (!isPeriod(period)) throw validationError(`--period '${period}' is not a period; write it as YYYY-MM, e.g. 2026-11.`);
+  const period = checkPeriodOption(String(opts.period));
   const b = await backend();
   if (confirmMode(env) === 'ask') {
     const preview = await previewOf(b, period);

@@ -1,12 +1,10 @@
 import type { SettlementStatus } from '../../../backend/types.js';
-import { validationError } from '../../../domain/errors.js';
-import { isPeriod } from '../../../domain/period.js';
+import { checkPeriodOption } from '../../../domain/requests.js';
 import { money } from '../../output/format.js';
 import type { CommandEnv } from '../action.js';
 
 export default async function list({ opts, ui, backend }: CommandEnv): Promise<number> {
-  const period = opts.period as string | undefined;
-  if (period !== undefined && !isPeriod(period)) throw validationError(`--period '${period}' is not a period; write it as YYYY-MM, e.g. 2026-11.`);
+  const period = opts.period === undefined ? undefined : checkPeriodOption(opts.period);
   const page = await (await backend()).listSettlements({ status: opts.status as SettlementStatus | undefined, period_month: period });
   if (ui.json) {
     ui.printJson(page);

@@ -19,6 +19,7 @@ import { join, relative, resolve } from 'node:path';
 import type { Backend, Collection, Download, Settlement } from '../../../backend/types.js';
 import { conflict, usageError, validationError } from '../../../domain/errors.js';
 import { hashString32 } from '../../../domain/hash.js';
+import { asCents } from '../../../domain/money.js';
 import { addDays, isPeriod, lastDay, nextPeriod, type Period } from '../../../domain/period.js';
 import { outputDirectory, writeDownload } from '../../output/download.js';
 import { count, money, plural } from '../../output/format.js';
@@ -191,7 +192,7 @@ async function policyEvents(b: Backend, period: Period, changes: { amount: numbe
         const up = ((h >>> 16) & 1) === 1;
         const amount = Math.max(100, Math.round((p.collection_amount * (100 + (up ? pct : -pct))) / 100));
         if (amount !== p.collection_amount && amount <= 100_000_000) {
-          await b.updatePolicy(p.id, { collection_amount: amount });
+          await b.updatePolicy(p.id, { collection_amount: asCents(amount) });
           changes.amount++;
         }
       }

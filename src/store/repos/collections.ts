@@ -1,0 +1,292 @@
+/**
+ * Collections, their executions and attempts, as the API reads them and as policy changes and
+ * collection runs write them (the engine's day reads and writes are its own port). Counts and
+ * sums are read through Number(): PostgreSQL returns them as bigint text.
+ */
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Cents } from '../../domain/money.js';
+import { sql } from '../kysely.js';
+import type { CollectionsTable, Database, ExecutionsTable } from '../schema.js';
+import type { Store } from '../store.js';
+
+type Q = Kysely<Database>;
+
+export type CollectionRow = Omit<Selectable<CollectionsTable>, 'client_id'>;
+export type CollectionStatusValue = CollectionRow['status'];
+export type ExecutionRow = Selectable<ExecutionsTable>;
+export type NewExecutionRow = Insertable<ExecutionsTable>;
+
+/** Ids per `in (…)` list: well under SQLite's (and PostgreSQL's) limit on bound parameters. */
+const IN_LIST_MAX = 500;
+
+const COLLECTION_COLUMNS = [
+  'id',
+  'execution_id',
+  'policy_id',
+  'period_month',
+  'customer_id',
+  'external_customer_ref',
+  'policy_number',
+  'product_code',
+  'amount_due',
+  'amount_collected',
+  'status',
+  'first_attempt_date',
+  'last_attempt_date',
+  'attempts',
+  'failed_attempts',
+  'last_failure_reason',
+] as const;
+
+// ---------------------------------------------------------------------------------------------
+// Executions and queueing
+
+export async function insertExecution(db: Q, row: NewExecutionRow): Promise<number> {
+  const result = await db.insertInto('executions').values(row).executeTakeFirstOrThrow();
+  return Number(result.insertId);
+}
+
+export async function deleteExecution(db: Q, clientId: number, id: number): Promise<void> {
+  await db.deleteFrom('executions').where('id', '=', id).where('client_id', '=', clientId).execute();
+}
+
+export async function setPoliciesQueued(db: Q, clientId: number, id: number, queued: number): Promise<void> {
+  await db.updateTable('executions').set({ policies_queued: queued }).where('id', '=', id).where('client_id', '=', clientId).execute();
+}
+
+/**
+ * One collection per policy and period, with the amount in effect for the period (the newest
+ * change effective by then; before any change took effect, the original amount). Only active
+ * policies (of `policyIds` when given); policies already queued for the period are skipped.
+ * Inserted in policy_number order. Returns how many were queued.
+ */
+export async function queueCollections(db: Q, clientId: number, executionId: number, period: string, policyIds: number[] | null): Promise<number> {
+  const only = policyIds === null ? sql`` : sql`and p.id in (${sql.join(policyIds.length > 0 ? policyIds : [-1])})`;
+  const result = await sql`
+    insert into collections (client_id, execution_id, policy_id, period_month, customer_id, external_customer_ref,
+                             policy_number, product_code, amount_due, status)
+    select p.client_id, ${executionId}, p.id, ${period}, p.customer_id, p.external_customer_ref, p.policy_number, p.product_code,
+           coalesce(
+             (select x.new_amount from policy_amount_changes x where x.policy_id = p.id and x.effective_period <= ${period}
+               order by x.effective_period desc, x.seq desc limit 1),
+             (select x.old_amount from policy_amount_changes x where x.policy_id = p.id order by x.seq limit 1),
+             p.collection_amount),
+           'UNPAID'
+    from policies p
+    where p.client_id = ${clientId} and p.status = 'active' ${only}
+      and not exists (select 1 from collections c where c.client_id = p.client_id and c.period_month = ${period}
+                      and c.policy_number = p.policy_number)
+    order by p.policy_number`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}
+
+/**
+ * The newest execution of the period other than `self` that holds a collection of one of
+ * `policyIds` (of any policy when null); without one, the newest other execution of the period
+ * at all (one recorded when it had nothing to queue). Null when the period has no other.
+ */
+export async function executionHolding(db: Q, clientId: number, period: string, policyIds: number[] | null, self: number): Promise<number | null> {
+  const newest = (row: { id: unknown } | undefined): number | null => (row?.id === null || row?.id === undefined ? null : Number(row.id));
+  const executions = db
+    .selectFrom('executions')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .where('client_id', '=', clientId)
+    .where('period_month', '=', period)
+    .where('id', '!=', self);
+  const held =
+    policyIds === null
+      ? newest(await executions.where('policies_queued', '>', 0).executeTakeFirst())
+      : newest(
+          await db
+            .selectFrom('collections')
+            .select((eb) => eb.fn.max('execution_id').as('id'))
+            .where('policy_id', 'in', policyIds.length > 0 ? policyIds : [-1])
+            .where('period_month', '=', period)
+            .where('client_id', '=', clientId)
+            .executeTakeFirst(),
+        );
+  return held ?? newest(await executions.executeTakeFirst());
+}
+
+export async function findExecution(db: Q, clientId: number, id: number): Promise<ExecutionRow | undefined> {
+  return db.selectFrom('executions').selectAll().where('id', '=', id).where('client_id', '=', clientId).executeTakeFirst();
+}
+
+/** How many of an execution's collections are in each status (statuses with none are absent). */
+export async function executionStatusCounts(db: Q, executionId: number): Promise<Array<{ status: CollectionStatusValue; count: number }>> {
+  const rows = await db
+    .selectFrom('collections')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('execution_id', '=', executionId)
+    .groupBy('status')
+    .execute();
+  return rows.map((r) => ({ status: r.status, count: Number(r.n) }));
+}
+
+export async function executionStrategy(db: Q, executionId: number): Promise<string> {
+  const row = await db.selectFrom('executions').select('strategy').where('id', '=', executionId).executeTakeFirstOrThrow();
+  return row.strategy;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Collections
+
+export async function findCollection(db: Q, clientId: number, id: number): Promise<CollectionRow | undefined> {
+  return db.selectFrom('collections').select(COLLECTION_COLUMNS).where('id', '=', id).where('client_id', '=', clientId).executeTakeFirst();
+}
+
+/** A period's collections in policy_number order, keyset-paged by `after`. */
+export async function listCollections(
+  db: Q,
+  clientId: number,
+  q: { period: string; status?: CollectionStatusValue; policyNumber?: string; after?: string; limit: number },
+): Promise<CollectionRow[]> {
+  let query = db.selectFrom('collections').select(COLLECTION_COLUMNS).where('client_id', '=', clientId).where('period_month', '=', q.period);
+  if (q.status !== undefined) query = query.where('status', '=', q.status);
+  if (q.policyNumber !== undefined) query = query.where('policy_number', '=', q.policyNumber);
+  if (q.after !== undefined) query = query.where('policy_number', '>', q.after);
+  return query.orderBy('policy_number').limit(q.limit).execute();
+}
+
+/** A cancelled policy's collections from `firstPeriod` on become CANCELLED (what was collected stays). */
+export async function cancelPolicyCollections(db: Q, clientId: number, policyId: number, firstPeriod: string): Promise<void> {
+  await db
+    .updateTable('collections')
+    .set({ status: 'CANCELLED' })
+    .where('policy_id', '=', policyId)
+    .where('client_id', '=', clientId)
+    .where('period_month', '>=', firstPeriod)
+    .execute();
+}
+
+/** A new premium for the collections already queued from `firstPeriod` on and not attempted yet. */
+export async function repriceUnattempted(db: Q, clientId: number, policyId: number, firstPeriod: string, amount: Cents): Promise<void> {
+  await db
+    .updateTable('collections')
+    .set({ amount_due: amount })
+    .where('policy_id', '=', policyId)
+    .where('client_id', '=', clientId)
+    .where('period_month', '>=', firstPeriod)
+    .where('attempts', '=', 0)
+    .execute();
+}
+
+/** A policy's collections from `firstPeriod` on that are not cancelled, oldest period first. */
+export async function liveCollectionsOfPolicy(db: Q, clientId: number, policyId: number, firstPeriod: string) {
+  return db
+    .selectFrom('collections')
+    .select(['id', 'period_month', 'amount_due', 'amount_collected', 'status'])
+    .where('client_id', '=', clientId)
+    .where('policy_id', '=', policyId)
+    .where('period_month', '>=', firstPeriod)
+    .where('status', '!=', 'CANCELLED')
+    .orderBy('period_month')
+    .execute();
+}
+
+/** What decides whether a planned debit of a collection would still be made. */
+export interface DebitState {
+  id: number;
+  status: CollectionStatusValue;
+  amount_due: Cents;
+  amount_collected: Cents;
+  last_failure_reason: string | null;
+  policy_status: string;
+}
+
+export async function debitStates(db: Q, ids: readonly number[]): Promise<DebitState[]> {
+  const out: DebitState[] = [];
+  for (let i = 0; i < ids.length; i += IN_LIST_MAX) {
+    const rows = await db
+      .selectFrom('collections as c')
+      .innerJoin('policies as p', 'p.id', 'c.policy_id')
+      .select(['c.id', 'c.status', 'c.amount_due', 'c.amount_collected', 'c.last_failure_reason', 'p.status as policy_status'])
+      .where('c.id', 'in', ids.slice(i, i + IN_LIST_MAX))
+      .execute();
+    out.push(...rows);
+  }
+  return out;
+}
+
+/** Per period of `periods` that has collections: how many, how many still open, and what the open ones still owe. */
+export async function periodClosings(db: Q, clientId: number, periods: readonly string[]) {
+  if (periods.length === 0) return [];
+  const open = ['UNPAID', 'PAID_PARTIAL'] as const;
+  const rows = await db
+    .selectFrom('collections')
+    .select((eb) => [
+      'period_month',
+      eb.fn.countAll<number>().as('collections'),
+      eb.fn.sum<number>(eb.case().when('status', 'in', open).then(1).else(0).end()).as('open'),
+      eb.fn.sum<number>(eb.case().when('status', '=', 'UNPAID').then(1).else(0).end()).as('nothing_collected'),
+      eb.fn
+        .sum<number>(eb.case().when('status', 'in', open).then(eb('amount_due', '-', eb.ref('amount_collected'))).else(0).end())
+        .as('amount_remaining'),
+    ])
+    .where('client_id', '=', clientId)
+    .where('period_month', 'in', [...periods])
+    .groupBy('period_month')
+    .execute();
+  return rows.map((r) => ({
+    period_month: r.period_month,
+    collections: Number(r.collections),
+    open: Number(r.open),
+    nothing_collected: Number(r.nothing_collected),
+    amount_remaining: Number(r.amount_remaining) as Cents,
+  }));
+}
+
+/** Whether the period has any collection. */
+export async function periodHasCollections(db: Q, clientId: number, period: string): Promise<boolean> {
+  const row = await db.selectFrom('collections').select('id').where('client_id', '=', clientId).where('period_month', '=', period).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The period's collections, and how many of them are still being collected (UNPAID or PAID_PARTIAL). */
+export async function periodOpenCounts(db: Q, clientId: number, period: string): Promise<{ collections: number; open: number }> {
+  const row = await db
+    .selectFrom('collections')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number>(eb.case().when('status', 'in', ['UNPAID', 'PAID_PARTIAL']).then(1).else(0).end()).as('open'),
+    ])
+    .where('client_id', '=', clientId)
+    .where('period_month', '=', period)
+    .executeTakeFirstOrThrow();
+  return { collections: Number(row.n), open: Number(row.open ?? 0) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Attempts and the plans behind them
+
+/** A collection's attempts, by date. */
+export async function attemptsOfCollection(db: Q, collectionId: number) {
+  return db.selectFrom('attempts').select(['date', 'amount', 'outcome', 'failure_reason']).where('collection_id', '=', collectionId).orderBy('date').execute();
+}
+
+/** An attempt of the export: collection id, policy_number, customer_id, date, amount, outcome, failure_reason. */
+export type AttemptExportRow = [collection_id: number, policy_number: string, customer_id: string, date: string, amount: Cents, outcome: string, failure_reason: string | null];
+
+/** Every attempt of a period in the order made, streamed in batches from one snapshot. */
+export function streamPeriodAttempts(store: Store, clientId: number, period: string): AsyncGenerator<AttemptExportRow[]> {
+  return store.streamRows<AttemptExportRow>(
+    `select a.collection_id, c.policy_number, c.customer_id, a.date, a.amount, a.outcome, a.failure_reason
+     from attempts a join collections c on c.id = a.collection_id
+     where a.client_id = ? and a.period_month = ? order by a.id`,
+    [clientId, period],
+    { raw: true },
+  );
+}
+
+/** The encoded plan batches made on these days (backend/local/plan-batches.ts decodes them). */
+export async function planBatchesOn(db: Q, clientId: number, days: readonly string[]): Promise<Uint8Array[]> {
+  if (days.length === 0) return [];
+  const rows = await db.selectFrom('plan_batches').select('data').where('client_id', '=', clientId).where('plan_day', 'in', [...days]).execute();
+  return rows.map((r) => r.data);
+}
+
+/** The encoded plan batches made on `firstDay` or later. */
+export async function planBatchesSince(db: Q, clientId: number, firstDay: string): Promise<Uint8Array[]> {
+  const rows = await db.selectFrom('plan_batches').select('data').where('client_id', '=', clientId).where('plan_day', '>=', firstDay).execute();
+  return rows.map((r) => r.data);
+}

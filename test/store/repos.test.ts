@@ -1,0 +1,331 @@
+/**
+ * The repositories of policies, collections, executions, attempts and settlements, on a
+ * temporary SQLite file and nothing else: no backend, no engine. Rows are written through the
+ * repositories themselves where they have a writer, else with plain kysely inserts.
+ */
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Cents } from '../../src/domain/money.js';
+import * as collections from '../../src/store/repos/collections.js';
+import { setMeta } from '../../src/store/repos/meta.js';
+import * as policies from '../../src/store/repos/policies.js';
+import * as settlements from '../../src/store/repos/settlements.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { tempDir } from '../helpers/cli.js';
+
+let dir: string;
+let cleanup: () => void;
+let store: Store;
+
+const C = (n: number) => n as Cents;
+const ACME = 1;
+const OTHER = 2;
+
+beforeEach(async () => {
+  ({ dir, cleanup } = tempDir('premia-repos-'));
+  store = await openStore({ path: join(dir, 'premia.db') });
+  await store.db.insertInto('clients').values([{ id: ACME, name: 'Acme', created_at: 0 }, { id: OTHER, name: 'Other', created_at: 0 }]).execute();
+  await setMeta(store.db, 'clock_date', '2026-10-31');
+});
+
+afterEach(async () => {
+  await store.close();
+  cleanup();
+});
+
+async function policy(clientId: number, number: string, amount: number, status = 'active'): Promise<number> {
+  return policies.insertPolicy(store.db, {
+    client_id: clientId,
+    policy_number: number,
+    customer_id: `C-${number}`,
+    external_customer_ref: `EXT-${number}`,
+    product_code: 'FUNERAL_BASIC',
+    collection_amount: C(amount),
+    status,
+    created_at: 1000,
+    updated_at: 1000,
+  });
+}
+
+async function execution(clientId: number, period: string): Promise<number> {
+  return collections.insertExecution(store.db, {
+    client_id: clientId,
+    period_month: period,
+    strategy: 'smart',
+    status: 'processing',
+    policies_queued: 0,
+    created_at: 2000,
+    completed_at: null,
+  });
+}
+
+describe('policies', () => {
+  it('the premium of a period comes from the amount history when collections are queued', async () => {
+    const a = await policy(ACME, 'POL-B', 10000);
+    const b = await policy(ACME, 'POL-A', 20000);
+    await policy(ACME, 'POL-C', 30000, 'lapsed');
+    await policy(OTHER, 'POL-A', 99999);
+    // POL-B: 100.00, then 120.00 from 2026-12; POL-A: 200.00, then 150.00 from 2026-11.
+    await policies.insertAmountChange(store.db, { client_id: ACME, policy_id: a, effective_period: '2026-12', old_amount: C(10000), new_amount: C(12000), changed_on: '2026-11-05', changed_at: 1 });
+    await policies.updatePolicyRow(store.db, ACME, a, { collection_amount: C(12000), updated_at: 2 });
+    await policies.insertAmountChange(store.db, { client_id: ACME, policy_id: b, effective_period: '2026-11', old_amount: C(20000), new_amount: C(15000), changed_on: '2026-10-20', changed_at: 1 });
+    await policies.updatePolicyRow(store.db, ACME, b, { collection_amount: C(15000), updated_at: 2 });
+
+    expect(await policies.latestEffectivePeriod(store.db, ACME, a)).toBe('2026-12');
+    expect(await policies.latestEffectivePeriod(store.db, OTHER, a)).toBeNull();
+    expect(await policies.latestPolicyChangeDay(store.db)).toBe('2026-11-05');
+
+    const nov = await execution(ACME, '2026-11');
+    expect(await collections.queueCollections(store.db, ACME, nov, '2026-11', null)).toBe(2);
+    // queued again: nothing new
+    expect(await collections.queueCollections(store.db, ACME, nov, '2026-11', null)).toBe(0);
+    const rows = await collections.listCollections(store.db, ACME, { period: '2026-11', limit: 10 });
+    expect(rows.map((r) => [r.policy_number, r.amount_due, r.status, r.execution_id])).toEqual([
+      ['POL-A', 15000, 'UNPAID', nov],
+      ['POL-B', 10000, 'UNPAID', nov],
+    ]);
+    const dec = await execution(ACME, '2026-12');
+    expect(await collections.queueCollections(store.db, ACME, dec, '2026-12', [a])).toBe(1);
+    expect((await collections.listCollections(store.db, ACME, { period: '2026-12', limit: 10 })).map((r) => [r.policy_number, r.amount_due])).toEqual([['POL-B', 12000]]);
+  });
+
+  it('no policy change yet: no latest day', async () => {
+    expect(await policies.latestPolicyChangeDay(store.db)).toBeNull();
+  });
+
+  it('a bulk import commits what its work inserted, and rolls back all of it when the work fails', async () => {
+    const rows = (texts: string[], cents: number[]): policies.PolicyRows => {
+      const bytes = Buffer.from(texts.join(''), 'latin1');
+      const offsets = new Int32Array(texts.length * 5);
+      let at = 0;
+      texts.forEach((t, r) => {
+        offsets[r * 5] = at;
+        let k = 1;
+        for (let i = 0; i < t.length; i++) if (t[i] === ',') offsets[r * 5 + k++] = at + i;
+        at += t.length;
+      });
+      return { count: texts.length, bytes, offsets, amounts: Int32Array.from(cents) };
+    };
+    const result = await policies.inPolicyImport(store, ACME, async (session) => {
+      expect(session.today).toBe('2026-10-31');
+      return session.inserter(5000).insert(rows(['C1,E1,POL-1,FUNERAL_BASIC,149.50', 'C2,E2,POL-2,LIFE,20', 'C3,E3,POL-1,LIFE,1'], [14950, 2000, 100]));
+    });
+    expect(result.inserted).toBe(2);
+    expect(result.skipped.map((s) => [s.row, s.policyNumber])).toEqual([[2, 'POL-1']]);
+    const stored = await policies.listPolicies(store.db, ACME, { limit: 10 });
+    expect(stored.map((p) => [p.policy_number, p.customer_id, p.external_customer_ref, p.product_code, p.collection_amount, p.status, p.created_at])).toEqual([
+      ['POL-1', 'C1', 'E1', 'FUNERAL_BASIC', 14950, 'active', 5000],
+      ['POL-2', 'C2', 'E2', 'LIFE', 2000, 'active', 5000],
+    ]);
+
+    await expect(
+      policies.inPolicyImport(store, ACME, async (session) => {
+        session.inserter(6000).insert(rows(['C9,E9,POL-9,LIFE,1'], [100]));
+        throw new Error('the file broke off');
+      }),
+    ).rejects.toThrow('the file broke off');
+    expect((await policies.listPolicies(store.db, ACME, { limit: 10 })).map((p) => p.policy_number)).toEqual(['POL-1', 'POL-2']);
+    // foreign keys are on again after the import
+    expect(store.raw.pragma('foreign_keys', { simple: true })).toBe(1);
+    await expect(policies.inPolicyImport(store, 99, async () => 'never')).rejects.toMatchObject({ code: 'INTERNAL', message: 'client 99 does not exist in this store' });
+  });
+});
+
+describe('collections and executions', () => {
+  async function seeded() {
+    const ids = [await policy(ACME, 'POL-1', 10000), await policy(ACME, 'POL-2', 20000), await policy(ACME, 'POL-3', 30000)];
+    const exec = await execution(ACME, '2026-11');
+    await collections.queueCollections(store.db, ACME, exec, '2026-11', null);
+    const rows = await collections.listCollections(store.db, ACME, { period: '2026-11', limit: 10 });
+    // POL-1 paid in full, POL-2 part paid, POL-3 nothing yet
+    await store.db.updateTable('collections').set({ amount_collected: C(10000), status: 'PAID_FULL', attempts: 1 }).where('id', '=', rows[0]!.id).execute();
+    await store.db.updateTable('collections').set({ amount_collected: C(5000), status: 'PAID_PARTIAL', attempts: 2, failed_attempts: 1 }).where('id', '=', rows[1]!.id).execute();
+    await store.db
+      .insertInto('attempts')
+      .values([
+        { client_id: ACME, collection_id: rows[1]!.id, period_month: '2026-11', date: '2026-11-25', amount: C(15000), outcome: 'FAILED', failure_reason: 'INSUFFICIENT_FUNDS' },
+        { client_id: ACME, collection_id: rows[0]!.id, period_month: '2026-11', date: '2026-11-25', amount: C(10000), outcome: 'SUCCESS', failure_reason: null },
+        { client_id: ACME, collection_id: rows[1]!.id, period_month: '2026-11', date: '2026-11-26', amount: C(5000), outcome: 'SUCCESS', failure_reason: null },
+      ])
+      .execute();
+    await collections.setPoliciesQueued(store.db, ACME, exec, 3);
+    return { ids, exec, rows };
+  }
+
+  it('reads, pages and filters a period, and counts an execution by status', async () => {
+    const { exec, rows } = await seeded();
+    expect((await collections.findCollection(store.db, ACME, rows[1]!.id))?.amount_collected).toBe(5000);
+    expect(await collections.findCollection(store.db, OTHER, rows[1]!.id)).toBeUndefined();
+    expect((await collections.listCollections(store.db, ACME, { period: '2026-11', after: 'POL-1', limit: 1 })).map((r) => r.policy_number)).toEqual(['POL-2']);
+    expect((await collections.listCollections(store.db, ACME, { period: '2026-11', status: 'UNPAID', limit: 10 })).map((r) => r.policy_number)).toEqual(['POL-3']);
+    expect((await collections.listCollections(store.db, ACME, { period: '2026-11', policyNumber: 'POL-2', limit: 10 })).map((r) => r.id)).toEqual([rows[1]!.id]);
+    expect((await collections.findExecution(store.db, ACME, exec))?.policies_queued).toBe(3);
+    expect(await collections.findExecution(store.db, OTHER, exec)).toBeUndefined();
+    expect(await collections.executionStrategy(store.db, exec)).toBe('smart');
+    expect((await collections.executionStatusCounts(store.db, exec)).sort((a, b) => a.status.localeCompare(b.status))).toEqual([
+      { status: 'PAID_FULL', count: 1 },
+      { status: 'PAID_PARTIAL', count: 1 },
+      { status: 'UNPAID', count: 1 },
+    ]);
+  });
+
+  it("the period's figures: open counts, what the open ones owe, and whether it has collections", async () => {
+    await seeded();
+    expect(await collections.periodOpenCounts(store.db, ACME, '2026-11')).toEqual({ collections: 3, open: 2 });
+    expect(await collections.periodOpenCounts(store.db, ACME, '2026-12')).toEqual({ collections: 0, open: 0 });
+    expect(await collections.periodHasCollections(store.db, ACME, '2026-11')).toBe(true);
+    expect(await collections.periodHasCollections(store.db, OTHER, '2026-11')).toBe(false);
+    expect(await collections.periodClosings(store.db, ACME, ['2026-11', '2026-12'])).toEqual([
+      // open: POL-2 (owes 150.00) and POL-3 (owes 300.00); nothing collected: POL-3
+      { period_month: '2026-11', collections: 3, open: 2, nothing_collected: 1, amount_remaining: 45000 },
+    ]);
+    expect(await collections.periodClosings(store.db, ACME, [])).toEqual([]);
+  });
+
+  it('attempts: of a collection by date, and of a period in the order made', async () => {
+    const { rows } = await seeded();
+    expect(await collections.attemptsOfCollection(store.db, rows[1]!.id)).toEqual([
+      { date: '2026-11-25', amount: 15000, outcome: 'FAILED', failure_reason: 'INSUFFICIENT_FUNDS' },
+      { date: '2026-11-26', amount: 5000, outcome: 'SUCCESS', failure_reason: null },
+    ]);
+    const batches: collections.AttemptExportRow[][] = [];
+    for await (const batch of collections.streamPeriodAttempts(store, ACME, '2026-11')) batches.push(batch);
+    expect(batches.flat()).toEqual([
+      [rows[1]!.id, 'POL-2', 'C-POL-2', '2026-11-25', 15000, 'FAILED', 'INSUFFICIENT_FUNDS'],
+      [rows[0]!.id, 'POL-1', 'C-POL-1', '2026-11-25', 10000, 'SUCCESS', null],
+      [rows[1]!.id, 'POL-2', 'C-POL-2', '2026-11-26', 5000, 'SUCCESS', null],
+    ]);
+    const none: unknown[] = [];
+    for await (const batch of collections.streamPeriodAttempts(store, OTHER, '2026-11')) none.push(...batch);
+    expect(none).toEqual([]);
+  });
+
+  it('a cancellation cancels the open periods; a new premium reprices only what was not attempted', async () => {
+    const { ids } = await seeded();
+    const dec = await execution(ACME, '2026-12');
+    await collections.queueCollections(store.db, ACME, dec, '2026-12', null);
+    await collections.repriceUnattempted(store.db, ACME, ids[0]!, '2026-11', C(11000));
+    await collections.repriceUnattempted(store.db, ACME, ids[2]!, '2026-11', C(33000));
+    const due = async (period: string) => (await collections.listCollections(store.db, ACME, { period, limit: 10 })).map((r) => [r.policy_number, r.amount_due, r.status]);
+    expect(await due('2026-11')).toEqual([
+      ['POL-1', 10000, 'PAID_FULL'], // attempted: kept
+      ['POL-2', 20000, 'PAID_PARTIAL'],
+      ['POL-3', 33000, 'UNPAID'],
+    ]);
+    expect(await collections.liveCollectionsOfPolicy(store.db, ACME, ids[1]!, '2026-11')).toEqual([
+      expect.objectContaining({ period_month: '2026-11', amount_due: 20000, amount_collected: 5000, status: 'PAID_PARTIAL' }),
+      expect.objectContaining({ period_month: '2026-12', amount_due: 20000, amount_collected: 0, status: 'UNPAID' }),
+    ]);
+    await collections.cancelPolicyCollections(store.db, ACME, ids[1]!, '2026-12');
+    expect((await collections.liveCollectionsOfPolicy(store.db, ACME, ids[1]!, '2026-11')).map((r) => r.period_month)).toEqual(['2026-11']);
+    expect(await due('2026-12')).toEqual([
+      ['POL-1', 11000, 'UNPAID'],
+      ['POL-2', 20000, 'CANCELLED'],
+      ['POL-3', 33000, 'UNPAID'],
+    ]);
+    const states = await collections.debitStates(store.db, (await collections.listCollections(store.db, ACME, { period: '2026-12', limit: 10 })).map((r) => r.id));
+    expect(states.map((s) => [s.status, s.policy_status, s.amount_due - s.amount_collected])).toEqual([
+      ['UNPAID', 'active', 11000],
+      ['CANCELLED', 'active', 20000],
+      ['UNPAID', 'active', 33000],
+    ]);
+  });
+
+  it('the execution holding a period: the newest other one with the policies, else the newest other one', async () => {
+    const { ids, exec } = await seeded();
+    const rerun = await execution(ACME, '2026-11');
+    expect(await collections.executionHolding(store.db, ACME, '2026-11', null, rerun)).toBe(exec);
+    expect(await collections.executionHolding(store.db, ACME, '2026-11', [ids[2]!], rerun)).toBe(exec);
+    await collections.deleteExecution(store.db, ACME, rerun);
+    expect(await collections.findExecution(store.db, ACME, rerun)).toBeUndefined();
+    const first = await execution(ACME, '2026-12');
+    expect(await collections.executionHolding(store.db, ACME, '2026-12', null, first)).toBeNull();
+  });
+
+  it('plan batches by day and since a day', async () => {
+    await store.db
+      .insertInto('plan_batches')
+      .values([
+        { client_id: ACME, plan_day: '2026-11-02', data: Uint8Array.of(1) },
+        { client_id: ACME, plan_day: '2026-11-04', data: Uint8Array.of(2) },
+        { client_id: OTHER, plan_day: '2026-11-04', data: Uint8Array.of(3) },
+      ])
+      .execute();
+    const bytes = (list: Uint8Array[]) => list.map((d) => [...d]);
+    expect(bytes(await collections.planBatchesOn(store.db, ACME, ['2026-11-04', '2026-11-05']))).toEqual([[2]]);
+    expect(bytes(await collections.planBatchesOn(store.db, ACME, []))).toEqual([]);
+    expect(bytes(await collections.planBatchesSince(store.db, ACME, '2026-11-02'))).toEqual([[1], [2]]);
+  });
+});
+
+describe('settlements', () => {
+  function statement(seq: number, status: 'pending' | 'paid' | 'disputed', net: number, previouslyPaid: number, supersedes: number | null): settlements.NewSettlementRow {
+    return {
+      client_id: ACME,
+      period_month: '2026-11',
+      seq,
+      settlement_number: `SETTLE-2026-11-00${seq}`,
+      total_collections: C(100000),
+      distribution_fee: C(25000),
+      collections_fee: C(3500),
+      total_fees: C(28500),
+      vat: C(4275),
+      period_net: C(net),
+      collections_count: 10,
+      payment_date: '2026-12-03',
+      payment_reference: `PRM261100${seq}-X`,
+      status,
+      created_at: seq,
+      updated_at: seq,
+      paid_on: status === 'pending' ? null : '2026-12-03',
+      paid_reference: null,
+      disputed_on: null,
+      dispute_reason: null,
+      previously_paid: C(previouslyPaid),
+      supersedes_id: supersedes,
+    };
+  }
+
+  it('numbers, live statements, what was paid for the period, and who supersedes whom', async () => {
+    expect(await settlements.nextSettlementSeq(store.db, ACME, '2026-11')).toBe(1);
+    const first = await settlements.insertSettlement(store.db, statement(1, 'paid', 67225, 0, null));
+    expect((await settlements.findLiveSettlement(store.db, ACME, '2026-11'))?.id).toBe(first);
+    await settlements.updateSettlement(store.db, ACME, first, { status: 'disputed', disputed_on: '2026-12-10', dispute_reason: 'short', updated_at: 9 });
+    expect(await settlements.findLiveSettlement(store.db, ACME, '2026-11')).toBeUndefined();
+    expect(await settlements.nextSettlementSeq(store.db, ACME, '2026-11')).toBe(2);
+    expect(await settlements.paidForPeriod(store.db, ACME, '2026-11')).toBe(67225);
+
+    const second = await settlements.insertSettlement(store.db, statement(2, 'pending', 67225, 67225, first));
+    expect((await settlements.latestSettlement(store.db, ACME, '2026-11'))?.id).toBe(second);
+    expect(await settlements.paidForPeriod(store.db, ACME, '2026-11')).toBe(67225);
+    const list = await settlements.listSettlements(store.db, ACME, {});
+    expect(list.map((s) => [s.settlement_number, s.status, s.supersedes_number, s.superseded_by_number])).toEqual([
+      ['SETTLE-2026-11-002', 'pending', 'SETTLE-2026-11-001', null],
+      ['SETTLE-2026-11-001', 'disputed', null, 'SETTLE-2026-11-002'],
+    ]);
+    expect((await settlements.listSettlements(store.db, ACME, { status: 'disputed' })).map((s) => s.id)).toEqual([first]);
+    expect(await settlements.listSettlements(store.db, OTHER, {})).toEqual([]);
+    expect((await settlements.findSettlementByNumber(store.db, ACME, 'SETTLE-2026-11-002'))?.supersedes_number).toBe('SETTLE-2026-11-001');
+    expect(await settlements.findSettlementById(store.db, OTHER, second)).toBeUndefined();
+    expect(await settlements.paymentReferenceExists(store.db, 'PRM2611002-X')).toBe(true);
+    expect(await settlements.paymentReferenceExists(store.db, 'PRM2611003-X')).toBe(false);
+
+    // A second live statement of the period is refused by the index, and recognised as such.
+    const refused = await settlements.insertSettlement(store.db, statement(3, 'pending', 67225, 0, null)).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(settlements.isLiveSettlementConflict(refused)).toBe(true);
+    expect(settlements.isLiveSettlementConflict(new Error('UNIQUE constraint failed: settlements.payment_reference'))).toBe(false);
+  });
+
+  it('the period totals sum what was collected', async () => {
+    await policy(ACME, 'POL-1', 10000);
+    await policy(ACME, 'POL-2', 20000);
+    const exec = await execution(ACME, '2026-11');
+    await collections.queueCollections(store.db, ACME, exec, '2026-11', null);
+    await store.db.updateTable('collections').set({ amount_collected: C(7501) }).where('policy_number', '=', 'POL-2').execute();
+    expect(await settlements.periodCollectionTotals(store.db, ACME, '2026-11')).toEqual({ count: 2, collected: 7501 });
+    expect(await settlements.periodCollectionTotals(store.db, ACME, '2026-10')).toEqual({ count: 0, collected: 0 });
+  });
+});
