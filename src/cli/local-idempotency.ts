@@ -7,7 +7,7 @@
  * as it would be sent over HTTP, or the uploaded file's SHA-256) is the service's, so a key used
  * by a local command and by a request to `premia serve` on the same store means the same thing.
  *
- * The record functions come from the server's idempotency module, injected by context.ts.
+ * The records are the local backend's (its admin object), given by context.ts.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type {
+  Admin,
   AdvanceOptions,
   AdvancePreview,
   AdvanceResult,
@@ -49,6 +50,7 @@ import type {
   Upload,
 } from '../backend/types.js';
 import { PremiaError } from '../domain/errors.js';
+import { requestHash } from '../backend/wire.js';
 import { requestKey } from '../domain/idempotency.js';
 import { moneyToCents, stringifyJson } from '../domain/json.js';
 import type { IsoDate, Period } from '../domain/period.js';
@@ -66,6 +68,16 @@ export interface IdempotencyRecords {
 }
 
 const seg = (s: string) => encodeURIComponent(s);
+
+/** `inner` with its writes done at most once per key of the invocation (`baseKey`, then `baseKey:2`…). */
+export function withIdempotency(inner: Backend, baseKey: string, records: Admin['idempotency'], clientId: number, now: () => Date): Backend {
+  return new IdempotentBackend(inner, baseKey, {
+    hash: requestHash,
+    claim: (key, hash, method, path) => records.claim({ clientId, key, hash, method, path, now: now().getTime() }),
+    complete: (key, status, body) => records.complete(clientId, key, { status, contentType: 'application/json; charset=utf-8', body }),
+    release: (key) => records.release(clientId, key),
+  });
+}
 
 export class IdempotentBackend implements Backend {
   readonly mode = 'local' as const;

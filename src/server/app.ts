@@ -8,14 +8,15 @@
  * {"error":{"code","message","request_id"[,"details"]}}, and every response carries
  * X-Request-Id (equal to the body's request_id on errors) and X-Premia-Version (see MARKER_HEADER).
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
-import { initWorld, LOCAL_CLIENT_ID } from '../backend/local/world.js';
-import { LocalBackend } from '../backend/local/index.js';
+import type { LocalBackend } from '../backend/local/index.js';
+import type { Principal } from '../backend/types.js';
+import { requestHash } from '../backend/wire.js';
 import { notFound, PremiaError, validationError } from '../domain/errors.js';
 import { stringifyJson } from '../domain/json.js';
 import { formatPeriodStateHeader, PERIOD_STATE_HEADER } from '../domain/period-state.js';
@@ -37,14 +38,13 @@ import {
   validateSettlementPreviewQuery,
   validateSettlementRequest,
 } from '../domain/requests.js';
-import type { Store } from '../store/store.js';
-import { processOwner, readIdempotencyKey, requestHash } from './idempotency.js';
+import { forbidden } from './auth.js';
+import { readIdempotencyKey } from './idempotency.js';
 import { createJobs, type JobAction, type JobSpec } from './jobs.js';
 import { Operations, operationJson } from './operations.js';
 import { errorBody, JSON_TYPE, SERVICE_UNAVAILABLE, sendDownload, sendJson, toPremiaError } from './http.js';
 import { duplicateKey, duplicateKeyError, jsonDepth, MAX_JSON_DEPTH, tooDeepError } from './json.js';
 import { DEFAULT_AUTH_FAILURES, DEFAULT_AUTH_WINDOW_MS, FailedAuthLimiter } from './auth-limit.js';
-import { authenticate, forbidden, hashKey, type Principal } from './keys.js';
 import { openApiDocument } from './openapi.js';
 import { prepareUploadDirectory, receiveFile, type ReceivedFile } from './upload.js';
 
@@ -56,9 +56,7 @@ export const DEFAULT_RATE_WINDOW_MS = 60_000;
 
 export interface ServerOptions {
   /** The backend to serve (its store is shared; each request acts for its key's client). */
-  backend?: LocalBackend;
-  /** Or a store: a backend is made on it. */
-  store?: Store;
+  backend: LocalBackend;
   /** Serve the clock and bank endpoints (the simulated bank). Default true. */
   simulation?: boolean;
   /** Largest JSON body in bytes (default 1 MiB). */
@@ -129,14 +127,14 @@ const VERSION: string = (createRequire(import.meta.url)('../../package.json') as
 
 export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
   const now = options.now ?? (() => new Date());
-  const base = await baseBackend(options, now);
-  const store = base.store;
+  const base = options.backend;
+  const admin = base.admin;
   const simulation = options.simulation ?? true;
   const jsonLimit = options.jsonLimit ?? DEFAULT_JSON_LIMIT;
   const uploadLimit = options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT;
   const rateMax = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   const log = options.log ?? (() => {});
-  const uploadDir = await prepareUploadDirectory(options.tmpDir ?? tmpdir(), store.path, log);
+  const uploadDir = await prepareUploadDirectory(options.tmpDir ?? tmpdir(), admin.storePath, log);
   const jobs = createJobs(base, { offload: options.offload, log });
   const operations = new Operations(() => now().getTime());
   const limits = { jsonLimit, uploadLimit };
@@ -231,13 +229,13 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
    */
   async function authenticateRequest(request: FastifyRequest): Promise<Principal> {
     const presented = request.headers['x-api-key'];
-    if (!authLimiter) return authenticate(store, presented);
+    if (!authLimiter) return admin.keys.authenticate(presented);
     const address = request.ip;
-    const digest = typeof presented === 'string' && presented.length > 0 && presented.length <= 256 ? hashKey(presented).toString('hex') : null;
+    const digest = typeof presented === 'string' && presented.length > 0 && presented.length <= 256 ? createHash('sha256').update(presented, 'utf8').digest('hex') : null;
     const wait = authLimiter.blocked(address, digest);
     if (wait !== null) throw new RateLimited(wait, 'Too many requests with a missing or invalid API key from this address');
     try {
-      const principal = await authenticate(store, presented);
+      const principal = await admin.keys.authenticate(presented);
       authLimiter.succeeded(address, digest!);
       return principal;
     } catch (e) {
@@ -363,7 +361,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
           idempotency:
             key === null
               ? undefined
-              : { key, hash: requestHash(request.method, path, hashBody, work.upload?.sha256), method: request.method, path, now: now().getTime(), owner: processOwner() },
+              : { key, hash: requestHash(request.method, path, hashBody, work.upload?.sha256), method: request.method, path, now: now().getTime(), owner: admin.idempotency.owner },
         };
         const preference = opts.async ? respondAsync(request.headers.prefer) : null;
         const op = preference ? operations.create(principal.clientId, request.method, path) : null;
@@ -586,13 +584,6 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   );
 
   return app;
-}
-
-async function baseBackend(options: ServerOptions, now: () => Date): Promise<LocalBackend> {
-  if (options.backend) return options.backend;
-  if (!options.store) throw new TypeError('createServer needs a backend or a store');
-  await initWorld(options.store, { realToday: now().toISOString().slice(0, 10) });
-  return new LocalBackend({ store: options.store, clientId: LOCAL_CLIENT_ID, now }, false);
 }
 
 interface Outcome {

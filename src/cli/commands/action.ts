@@ -4,7 +4,7 @@
  * returns its exit code.
  */
 import type { Command } from 'commander';
-import type { Backend } from '../../backend/types.js';
+import type { Admin, Backend } from '../../backend/types.js';
 import { PremiaError } from '../../domain/errors.js';
 import type { CliContext, GlobalOptions } from '../context.js';
 import type { RunState } from '../main.js';
@@ -17,6 +17,8 @@ export interface CommandEnv {
   /** The command's own options. */
   opts: Record<string, unknown>;
   backend: () => Promise<Backend>;
+  /** The operator's functions on the local store (local-only commands: keys, settings). */
+  admin: () => Promise<Admin>;
   /** Whether this command may create a missing store (ActionOptions.createsStore). */
   createsStore: boolean;
 }
@@ -59,6 +61,10 @@ export function lazyAction(ctx: CliContext, state: RunState, load: () => Promise
           ui.status(ui.err.dim(targetLine(target)));
         }
         return backend;
+      },
+      admin: async () => {
+        await env.backend();
+        return ctx.admin(globals, { createStore: options.createsStore === true });
       },
     };
     const { default: fn } = await load();

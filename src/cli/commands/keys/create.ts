@@ -1,12 +1,12 @@
 import { usageError } from '../../../domain/errors.js';
 import type { CommandEnv } from '../action.js';
 
-export default async function create({ ctx, opts, ui, backend }: CommandEnv): Promise<number> {
+export default async function create({ opts, ui, admin }: CommandEnv): Promise<number> {
   const operator = opts.operator === true;
   if (opts.client === undefined && !operator) {
     throw usageError("Say whose key it is: --client NAME for a client's key, or --operator for an operator key (with --client NAME it acts for that client).");
   }
-  const created = await ctx.operator().createKey(await backend(), opts.client === undefined ? null : String(opts.client), operator ? 'operator' : 'client');
+  const created = await (await admin()).keys.create(opts.client === undefined ? null : String(opts.client), operator ? 'operator' : 'client');
   if (ui.json) ui.printJson(created);
   else {
     ui.line(created.key);

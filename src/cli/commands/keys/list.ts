@@ -1,7 +1,7 @@
 import type { CommandEnv } from '../action.js';
 
-export default async function list({ ctx, ui, backend }: CommandEnv): Promise<number> {
-  const keys = await ctx.operator().listKeys(await backend());
+export default async function list({ ui, admin }: CommandEnv): Promise<number> {
+  const keys = await (await admin()).keys.list();
   if (ui.json) {
     ui.printJson(keys);
     return 0;

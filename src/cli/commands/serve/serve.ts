@@ -19,5 +19,5 @@ export default async function serveCommand({ ctx, opts, backend }: CommandEnv): 
     simulation: opts.simulation !== false,
   };
   // The server (and fastify with it) is loaded only when this command runs.
-  return ctx.operator().serve(await backend(), options, { stderr: ctx.stderr, signals: process });
+  return ctx.serve(await backend(), options, { stderr: ctx.stderr, signals: process });
 }

@@ -1,7 +1,7 @@
 import type { CommandEnv } from '../action.js';
 
-export default async function list({ ctx, ui, backend }: CommandEnv): Promise<number> {
-  const settings = await ctx.operator().listSettings(await backend());
+export default async function list({ ui, admin }: CommandEnv): Promise<number> {
+  const settings = await (await admin()).settings.list();
   if (ui.json) {
     ui.printJson(settings);
     return 0;
