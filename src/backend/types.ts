@@ -456,6 +456,34 @@ export interface Download {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The service itself (no Backend method: answered by the server from the request's key and its
+// own state).
+
+/** GET /whoami: the client and role of the key, and whether the service runs the simulation. */
+export interface WhoAmI {
+  client: string;
+  key_id: string;
+  role: KeyRole;
+  simulation: boolean;
+}
+
+/**
+ * GET /operations/{id}: a request answered 202 (Prefer: respond-async), how far it has got, and
+ * once ended the response it would have had (`result.body` the response body itself).
+ */
+export interface AsyncOperation {
+  id: string;
+  status: 'queued' | 'running' | 'succeeded' | 'failed';
+  request: { method: string; path: string };
+  created_at: string;
+  completed_at: string | null;
+  progress: { unit: 'days' | 'bytes'; done: number; total: number; rows?: number } | null;
+  /** An advance: the days it has lived so far. */
+  days?: DaySummary[];
+  result: { status: number; replayed: boolean; body: unknown } | null;
+}
+
+// ---------------------------------------------------------------------------------------------
 
 export interface Backend {
   readonly mode: Mode;
