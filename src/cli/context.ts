@@ -134,6 +134,8 @@ export interface CliContext {
   remote: (globals: GlobalOptions, connection: { baseUrl: string; apiKey: string; profile: string | null }) => Promise<Backend>;
   /** `premia serve`: the HTTP service, as the process entry gave it (absent: serving is refused). */
   serve: ServeFn;
+  /** Tests: run this instead of a verb's own run, with the options its command line parsed into. */
+  runF?: (command: string, options: object) => Promise<number>;
   /** Release what `backend` and `remote` opened. */
   dispose: () => Promise<void>;
 }
@@ -153,6 +155,7 @@ export interface ContextInit {
   remoteTuning?: RemoteTuning;
   /** The HTTP service for `premia serve` (the process entry and tests give it; the CLI does not import it). */
   serve?: ServeFn;
+  runF?: CliContext['runF'];
 }
 
 export const DEFAULT_DB_FILE = 'premia.db';
@@ -197,6 +200,7 @@ export function createContext(init: ContextInit): CliContext {
       opened.push(remote);
       return remote.then((o) => o.backend);
     },
+    runF: init.runF,
     serve:
       init.serve ??
       (async () => {

@@ -269,6 +269,122 @@ describe('src follows the dependency direction', () => {
   });
 });
 
+/** The files of src each file imports (any form: static, type-only, dynamic), by path relative to src. */
+export function importGraph(files: readonly string[], read: (file: string) => string): Map<string, string[]> {
+  const known = new Set(files);
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const targets = new Set<string>();
+    for (const ref of importsOf(file, read(file))) {
+      if (!ref.specifier.startsWith('.')) continue;
+      const target = relative(SRC, resolve(SRC, dirname(file), ref.specifier)).split(sep).join('/').replace(/\.js$/, '.ts');
+      if (known.has(target)) targets.add(target);
+    }
+    graph.set(file, [...targets].sort());
+  }
+  return graph;
+}
+
+/**
+ * Every import circle of the graph, each as the path around it from its first file (sorted),
+ * found as the strongly connected components of more than one file, or a file importing itself
+ * (Tarjan's algorithm, iteratively over the nodes).
+ */
+export function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next);
+    next++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || (graph.get(v) ?? []).includes(v)) components.push(component);
+    }
+  };
+  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
+  return components.map((component) => pathAround(graph, component.sort()));
+}
+
+/** One way around a circle: from its first file, through its files, back to the first. */
+function pathAround(graph: ReadonlyMap<string, readonly string[]>, component: string[]): string[] {
+  const inside = new Set(component);
+  const start = component[0]!;
+  const parent = new Map<string, string>([[start, start]]);
+  const queue = [start];
+  while (queue.length > 0) {
+    const v = queue.shift()!;
+    for (const w of graph.get(v) ?? []) {
+      if (w === start) {
+        const path = [start];
+        for (let u = v; u !== start; u = parent.get(u)!) path.splice(1, 0, u);
+        return [...path, start];
+      }
+      if (inside.has(w) && !parent.has(w)) {
+        parent.set(w, v);
+        queue.push(w);
+      }
+    }
+  }
+  return [start, start];
+}
+
+describe('no import circle anywhere in src', () => {
+  it('finds circles, however long, and only circles', () => {
+    const graph = new Map<string, string[]>([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts', 'd.ts']],
+      ['d.ts', []],
+      ['e.ts', ['e.ts']],
+      ['f.ts', ['d.ts']],
+    ]);
+    expect(importCycles(graph)).toEqual([
+      ['a.ts', 'b.ts', 'c.ts', 'a.ts'],
+      ['e.ts', 'e.ts'],
+    ]);
+    expect(importCycles(new Map([['a.ts', ['b.ts']], ['b.ts', []]]))).toEqual([]);
+  });
+
+  it('reads type-only and dynamic imports as edges of the graph', () => {
+    const texts: Record<string, string> = {
+      'cli/main.ts': "import { registerCommands } from './commands/index.js';",
+      'cli/commands/index.ts': "const m = await import('./list.js');",
+      'cli/commands/list.ts': "import type { RunState } from '../main.js';",
+    };
+    const graph = importGraph(Object.keys(texts), (f) => texts[f]!);
+    expect(graph.get('cli/commands/list.ts')).toEqual(['cli/main.ts']);
+    expect(importCycles(graph)).toEqual([['cli/commands/index.ts', 'cli/commands/list.ts', 'cli/main.ts', 'cli/commands/index.ts']]);
+  });
+
+  it('src has none', () => {
+    const files = sourceFiles(SRC);
+    const graph = importGraph(files, (f) => readFileSync(join(SRC, f), 'utf8'));
+    expect([...graph.values()].flat().length).toBeGreaterThan(200);
+    expect(importCycles(graph).map((c) => c.join(' → '))).toEqual([]);
+  });
+});
+
 /** Lines of a source text that take kysely values (not only types) straight from 'kysely'. */
 export function kyselyValueImports(fileName: string, text: string): number[] {
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);

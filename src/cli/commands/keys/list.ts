@@ -1,6 +1,6 @@
-import type { CommandEnv } from '../action.js';
+import { verb, type CommandDeps } from '../../command.js';
 
-export default async function list({ ui, admin }: CommandEnv): Promise<number> {
+export async function listRun({ ui, admin }: CommandDeps): Promise<number> {
   const keys = await (await admin()).keys.list();
   if (ui.json) {
     ui.printJson(keys);
@@ -23,3 +23,5 @@ export default async function list({ ui, admin }: CommandEnv): Promise<number> {
   );
   return 0;
 }
+
+export default verb((deps) => deps, listRun);

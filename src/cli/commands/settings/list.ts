@@ -1,6 +1,6 @@
-import type { CommandEnv } from '../action.js';
+import { verb, type CommandDeps } from '../../command.js';
 
-export default async function list({ ui, admin }: CommandEnv): Promise<number> {
+export async function listRun({ ui, admin }: CommandDeps): Promise<number> {
   const settings = await (await admin()).settings.list();
   if (ui.json) {
     ui.printJson(settings);
@@ -18,3 +18,5 @@ export default async function list({ ui, admin }: CommandEnv): Promise<number> {
   );
   return 0;
 }
+
+export default verb((deps) => deps, listRun);
