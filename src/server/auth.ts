@@ -12,7 +12,7 @@ import type { FailedAuthLimiter } from './auth-limit.js';
 export const WWW_AUTHENTICATE = 'ApiKey realm="premia", header="X-API-Key"';
 
 /** What a client key gets on the clock and bank endpoints (403). */
-export const FORBIDDEN_MESSAGE =
+const FORBIDDEN_MESSAGE =
   'This needs an operator key: the virtual clock and the simulated bank belong to the whole store, so a client key may only read the clock. ' +
   "The operator makes one with 'premia keys create --operator'.";
 
