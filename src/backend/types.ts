@@ -460,6 +460,34 @@ export interface Download {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The service itself (no Backend method: answered by the server from the request's key and its
+// own state).
+
+/** GET /whoami: the client and role of the key, and whether the service runs the simulation. */
+export interface WhoAmI {
+  client: string;
+  key_id: string;
+  role: KeyRole;
+  simulation: boolean;
+}
+
+/**
+ * GET /operations/{id}: a request answered 202 (Prefer: respond-async), how far it has got, and
+ * once ended the response it would have had (`result.body` the response body itself).
+ */
+export interface AsyncOperation {
+  id: string;
+  status: 'queued' | 'running' | 'succeeded' | 'failed';
+  request: { method: string; path: string };
+  created_at: string;
+  completed_at: string | null;
+  progress: { unit: 'days' | 'bytes'; done: number; total: number; rows?: number } | null;
+  /** An advance: the days it has lived so far. */
+  days?: DaySummary[];
+  result: { status: number; replayed: boolean; body: unknown } | null;
+}
+
+// ---------------------------------------------------------------------------------------------
 
 export interface Backend {
   readonly mode: Mode;
@@ -509,4 +537,108 @@ export interface SettingView {
   min: number;
   max: number;
   description: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The operator's functions on a local store (`LocalBackend.admin`): API keys and their clients,
+// engine settings, and the idempotency records both the server and local --idempotency-key
+// keep. They act on the whole store, for every client, so they exist only in local mode; the
+// CLI reaches them through its context, the server through the backend it is given.
+
+export type KeyRole = 'client' | 'operator';
+
+/** A key just made: the only time the key itself is shown. */
+export interface CreatedApiKey {
+  id: string;
+  client: string;
+  role: KeyRole;
+  key: string;
+}
+
+/** A key as listed: redacted to its prefix and last 4 characters. */
+export interface ApiKeyView {
+  id: string;
+  client: string;
+  role: KeyRole;
+  key: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+/** Who a presented key acts for. */
+export interface Principal {
+  /** The key's row id (for rate limiting) and public id. */
+  keyRowId: number;
+  keyId: string;
+  clientId: number;
+  clientName: string;
+  role: KeyRole;
+}
+
+/** The process that runs the first request of an Idempotency-Key (its host, pid and a random token). */
+export interface IdempotencyOwner {
+  host: string;
+  pid: number;
+  token: string;
+}
+
+export interface StoredResponse {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+export type IdempotencyClaim = { kind: 'claimed' } | { kind: 'replay'; response: StoredResponse };
+
+export interface IdempotencyClaimInput {
+  clientId: number;
+  key: string;
+  /** requestHash of method, path and body (domain/idempotency.ts). */
+  hash: string;
+  method: string;
+  path: string;
+  now: number;
+  /** Who runs the request (default: this process). */
+  owner?: IdempotencyOwner;
+  /** Whether a process of this host is alive (default: a signal-0 probe). */
+  isAlive?: (pid: number) => boolean;
+}
+
+export interface Admin {
+  readonly keys: {
+    /** A key for a client (made when new); `client` null: an operator key of the Local client. */
+    create(client: string | null, role: KeyRole): Promise<CreatedApiKey>;
+    list(): Promise<ApiKeyView[]>;
+    /** Revoking a revoked key changes nothing (`changed` false). */
+    revoke(keyId: string): Promise<{ key: ApiKeyView; changed: boolean }>;
+    /** The principal of a presented key; 401 UNAUTHORIZED when missing, unknown or revoked. */
+    authenticate(presented: unknown): Promise<Principal>;
+  };
+  readonly clients: {
+    /** The client with exactly this name, or null. */
+    byName(name: string): Promise<{ id: number; name: string } | null>;
+  };
+  readonly settings: {
+    list(): Promise<SettingView[]>;
+    /** Checked first: nothing is written for an unknown key or a bad value. */
+    set(key: string, value: string): Promise<{ setting: SettingView; previous: number }>;
+  };
+  /** The records of Idempotency-Key (see backend/local/idempotency.ts). */
+  readonly idempotency: {
+    /** This process, as the owner of the claims it makes. */
+    readonly owner: IdempotencyOwner;
+    /** Claim the key for a request, or get the stored response to replay. */
+    claim(input: IdempotencyClaimInput): Promise<IdempotencyClaim>;
+    /** Store the response of a claimed request; false when the claim was taken over meanwhile. */
+    complete(clientId: number, key: string, response: StoredResponse, owner?: IdempotencyOwner): Promise<boolean>;
+    /** Forget a claimed key (the request was refused or failed: a retry may run again). */
+    release(clientId: number, key: string, owner?: IdempotencyOwner): Promise<boolean>;
+  };
+  /** The store file (':memory:' for a store in memory). */
+  readonly storePath: string;
+  /**
+   * The store file another thread may open to act exactly as this backend does (the server's
+   * job thread); null for a store in memory or a backend given a bank of its own.
+   */
+  readonly sharedStoreFile: string | null;
 }

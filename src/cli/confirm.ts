@@ -13,12 +13,12 @@
  */
 import { ExitCode, PremiaError, usageError } from '../domain/errors.js';
 import type { Period } from '../domain/period.js';
-import type { CommandEnv } from './commands/action.js';
+import type { CommandDeps } from './command.js';
 import { plural } from './output/format.js';
 
 export type ConfirmMode = 'yes' | 'ask' | 'unattended';
 
-export function confirmMode(env: Pick<CommandEnv, 'ctx' | 'globals'>): ConfirmMode {
+export function confirmMode(env: Pick<CommandDeps, 'ctx' | 'globals'>): ConfirmMode {
   if (env.globals.yes === true) return 'yes';
   return env.ctx.stdinIsTTY && env.ctx.stderrIsTTY ? 'ask' : 'unattended';
 }
@@ -31,7 +31,7 @@ export interface Question {
 }
 
 /** Print what will happen and ask; anything but yes ends the command with nothing changed (exit 130). */
-export async function askOrCancel(env: Pick<CommandEnv, 'ctx'>, q: Question): Promise<void> {
+export async function askOrCancel(env: Pick<CommandDeps, 'ctx'>, q: Question): Promise<void> {
   for (const line of q.details) env.ctx.stderr.write(`${line}\n`);
   if (!(await env.ctx.prompter.confirm(q.question))) throw declined();
 }

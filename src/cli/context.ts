@@ -2,8 +2,10 @@
  * What a command gets injected: IO streams, terminal flags, environment, a wall clock, a prompter
  * and a lazy backend. Tests build a context with buffers and run commands in-process; the binary
  * builds one from `process`. The concrete backend (local or remote) is chosen here and only
- * here, and so are the operator functions of the server (keys, serve): all are imported
- * dynamically, when a command needs them, so `--help` loads no database or HTTP library.
+ * here, imported dynamically when a command needs it, so `--help` loads no database or HTTP
+ * library. The operator's functions (keys, settings) are the local backend's admin object
+ * (`admin`); the HTTP service is given by the process entry (`serve`, src/app/premia.ts), so the
+ * CLI never imports the server.
  *
  * Mode and credentials (first match wins):
  *   mode      --db with --base-url/--profile is a usage error; --base-url or --profile → remote;
@@ -20,7 +22,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { EventEmitter } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
-import type { Backend, Mode, SettingView } from '../backend/types.js';
+import type { Admin, Backend, Mode } from '../backend/types.js';
 import { PremiaError, usageError, validationError } from '../domain/errors.js';
 import { checkGivenKey } from '../domain/idempotency.js';
 import { checkPrivate, checkProfileName, configPath, DEFAULT_PROFILE, readConfig, redactKey, type Profile } from './config.js';
@@ -72,24 +74,7 @@ export interface ResolvedTarget {
   configPath: string | null;
 }
 
-export type ApiKeyRole = 'client' | 'operator';
-
-export interface CreatedApiKey {
-  id: string;
-  client: string;
-  role: ApiKeyRole;
-  key: string;
-}
-
-export interface ApiKeyView {
-  id: string;
-  client: string;
-  role: ApiKeyRole;
-  key: string;
-  created_at: string;
-  revoked_at: string | null;
-}
-
+/** What `premia serve` asks of the server (server/serve.ts implements it). */
 export interface ServeOptions {
   host: string;
   port: number;
@@ -106,16 +91,8 @@ export interface ServeIo {
   onListening?: (url: string) => void;
 }
 
-/** The operator's commands on a local store: API keys, engine settings and the HTTP service. */
-export interface Operator {
-  /** client null: an operator key of the Local client. */
-  createKey(backend: Backend, client: string | null, role: ApiKeyRole): Promise<CreatedApiKey>;
-  listKeys(backend: Backend): Promise<ApiKeyView[]>;
-  revokeKey(backend: Backend, keyId: string): Promise<{ key: ApiKeyView; changed: boolean }>;
-  listSettings(backend: Backend): Promise<SettingView[]>;
-  setSetting(backend: Backend, key: string, value: string): Promise<{ setting: SettingView; previous: number }>;
-  serve(backend: Backend, options: ServeOptions, io: ServeIo): Promise<number>;
-}
+/** Serve the /v1 API over a local backend until a signal stops it; returns the exit code. */
+export type ServeFn = (backend: Backend, options: ServeOptions, io: ServeIo) => Promise<number>;
 
 /** Test tuning of remote mode (waits between retries). */
 export interface RemoteTuning {
@@ -148,9 +125,17 @@ export interface CliContext {
    * see ActionOptions.createsStore); otherwise it is a VALIDATION_ERROR and nothing is created.
    */
   backend: (globals: GlobalOptions, options?: { createStore?: boolean }) => Promise<Backend>;
+  /**
+   * The operator's functions (API keys, settings) on the local store these global options open,
+   * opened as `backend` opens it; local mode only.
+   */
+  admin: (globals: GlobalOptions, options?: { createStore?: boolean }) => Promise<Admin>;
   /** A remote backend for an explicit URL and key (premia login checks a key with it). */
   remote: (globals: GlobalOptions, connection: { baseUrl: string; apiKey: string; profile: string | null }) => Promise<Backend>;
-  operator: () => Operator;
+  /** `premia serve`: the HTTP service, as the process entry gave it (absent: serving is refused). */
+  serve: ServeFn;
+  /** Tests: run this instead of a verb's own run, with the options its command line parsed into. */
+  runF?: (command: string, options: object) => Promise<number>;
   /** Release what `backend` and `remote` opened. */
   dispose: () => Promise<void>;
 }
@@ -168,6 +153,9 @@ export interface ContextInit {
   prompter?: Prompter;
   signals?: EventEmitter;
   remoteTuning?: RemoteTuning;
+  /** The HTTP service for `premia serve` (the process entry and tests give it; the CLI does not import it). */
+  serve?: ServeFn;
+  runF?: CliContext['runF'];
 }
 
 export const DEFAULT_DB_FILE = 'premia.db';
@@ -176,9 +164,9 @@ export function createContext(init: ContextInit): CliContext {
   const env = init.env ?? {};
   const now = init.now ?? (() => new Date());
   const cwd = init.cwd ?? process.cwd();
-  let backend: Promise<Backend> | undefined;
+  let backend: Promise<Opened> | undefined;
   let resolved: Promise<ResolvedTarget> | undefined;
-  const opened: Array<Promise<Backend>> = [];
+  const opened: Array<Promise<Opened>> = [];
   /** One idempotency key per invocation (see domain/idempotency.ts). */
   let invocationKey: string | undefined;
   const keyOf = (globals: GlobalOptions) => (invocationKey ??= globals.idempotencyKey !== undefined ? checkGivenKey(globals.idempotencyKey) : `premia-${randomUUID()}`);
@@ -199,32 +187,51 @@ export function createContext(init: ContextInit): CliContext {
       resolved ??= resolveTarget(ctx, globals);
       return resolved;
     },
-    backend(globals, options) {
-      backend ??= track(opened, openBackend(ctx, globals, keyOf(globals), init.remoteTuning, options?.createStore === true));
-      return backend;
+    async backend(globals, options) {
+      return (await open(globals, options?.createStore === true)).backend;
+    },
+    async admin(globals, options) {
+      const { admin } = await open(globals, options?.createStore === true);
+      if (!admin) throw usageError('The operator functions (keys, settings) work on a local store: run them with --db on the machine that holds it.');
+      return admin;
     },
     remote(globals, connection) {
-      return track(opened, openRemote(ctx, globals, { ...connection, keySource: null }, keyOf(globals), init.remoteTuning));
+      const remote = openRemote(ctx, globals, { ...connection, keySource: null }, keyOf(globals), init.remoteTuning).then((b): Opened => ({ backend: b, admin: null }));
+      opened.push(remote);
+      return remote.then((o) => o.backend);
     },
-    operator: () => operator(ctx),
+    runF: init.runF,
+    serve:
+      init.serve ??
+      (async () => {
+        throw new PremiaError('NOT_SUPPORTED', "This build of premia has no HTTP service: run 'premia serve' from the premia binary.");
+      }),
     async dispose() {
       const all = opened.splice(0);
       backend = undefined;
       for (const b of all) {
         try {
-          await (await b).close();
+          await (await b).backend.close();
         } catch {
           // opening failed: nothing to close
         }
       }
     },
   };
+  const open = (globals: GlobalOptions, createStore: boolean): Promise<Opened> => {
+    if (!backend) {
+      backend = openBackend(ctx, globals, keyOf(globals), init.remoteTuning, createStore);
+      opened.push(backend);
+    }
+    return backend;
+  };
   return ctx;
 }
 
-function track(list: Array<Promise<Backend>>, p: Promise<Backend>): Promise<Backend> {
-  list.push(p);
-  return p;
+/** An opened backend, with the admin object of its store in local mode. */
+interface Opened {
+  backend: Backend;
+  admin: Admin | null;
 }
 
 /** Resolve mode, URL, key and profile as the header of this file describes. */
@@ -293,7 +300,7 @@ function sameUrl(a: string, b: string): boolean {
   return a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 }
 
-async function openBackend(ctx: CliContext, globals: GlobalOptions, key: string, tuning: RemoteTuning | undefined, createStore: boolean): Promise<Backend> {
+async function openBackend(ctx: CliContext, globals: GlobalOptions, key: string, tuning: RemoteTuning | undefined, createStore: boolean): Promise<Opened> {
   const target = await ctx.target(globals);
   if (target.mode === 'remote') {
     if (!target.apiKey) {
@@ -302,12 +309,13 @@ async function openBackend(ctx: CliContext, globals: GlobalOptions, key: string,
         `No API key for ${target.baseUrl}: set PREMIA_API_KEY, or run 'premia login --base-url ${target.baseUrl}' to save one in a profile.`,
       );
     }
-    return openRemote(ctx, globals, { baseUrl: target.baseUrl!, apiKey: target.apiKey, profile: target.profile, keySource: target.keySource ?? null }, key, tuning);
+    const backend = await openRemote(ctx, globals, { baseUrl: target.baseUrl!, apiKey: target.apiKey, profile: target.profile, keySource: target.keySource ?? null }, key, tuning);
+    return { backend, admin: null };
   }
   return openLocal(ctx, globals, target, key, createStore);
 }
 
-async function openLocal(ctx: CliContext, globals: GlobalOptions, target: ResolvedTarget, key: string, createStore: boolean): Promise<Backend> {
+async function openLocal(ctx: CliContext, globals: GlobalOptions, target: ResolvedTarget, key: string, createStore: boolean): Promise<Opened> {
   if (target.db !== ':memory:') {
     await checkStoreDirectory(target.db!, target.dbSource === 'env' ? 'PREMIA_DB' : '--db');
     await checkStoreFile(target.db!, target.dbSource ?? 'flag', createStore);
@@ -316,32 +324,25 @@ async function openLocal(ctx: CliContext, globals: GlobalOptions, target: Resolv
   const warning = target.db !== ':memory:' ? await sharedStoreWarning(target.db!) : null;
   const { openLocalBackend } = await import('../backend/local/index.js');
   const base = await openLocalBackend({ path: target.db!, seed: parseSeed(globals.seed), now: ctx.now, create: createStore });
+  const admin = base.admin;
   try {
     if (warning) ctx.stderr.write(warning);
     let backend = base;
     if (target.asClient) {
-      const row = await base.store.db.selectFrom('clients').select(['id']).where('name', '=', target.asClient).executeTakeFirst();
-      if (!row) {
+      const client = await admin.clients.byName(target.asClient);
+      if (!client) {
         throw new PremiaError(
           'NOT_FOUND',
           `There is no client '${target.asClient}' in ${target.db}; clients are created with 'premia keys create --client NAME'.`,
         );
       }
-      backend = base.forClient(row.id);
+      // This backend owns the store now: closing it closes the store.
+      backend = base.forClient(client.id, { ownsStore: true });
     }
-    if (globals.idempotencyKey === undefined) return withClose(backend, base);
+    if (globals.idempotencyKey === undefined) return { backend, admin };
     // --idempotency-key in local mode: the same records as the service keeps, so a rerun acts once.
-    const records = await import('../server/idempotency.js');
-    const { IdempotentBackend } = await import('./local-idempotency.js');
-    const store = base.store;
-    const clientId = backend.ctx.clientId;
-    const wrapped = new IdempotentBackend(backend, key, {
-      hash: records.requestHash,
-      claim: (k, hash, method, path) => records.claimKey(store, { clientId, key: k, hash, method, path, now: ctx.now().getTime() }),
-      complete: (k, status, body) => records.completeKey(store, clientId, k, { status, contentType: 'application/json; charset=utf-8', body }),
-      release: (k) => records.releaseKey(store, clientId, k),
-    });
-    return withClose(wrapped, base);
+    const { withIdempotency } = await import('./local-idempotency.js');
+    return { backend: withIdempotency(backend, key, admin.idempotency, backend.ctx.clientId, ctx.now), admin };
   } catch (e) {
     await base.close();
     throw e;
@@ -429,18 +430,6 @@ function shellQuote(path: string): string {
   return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
 }
 
-/** The backend to use, closing `owner` (which owns the store) when it is closed. */
-function withClose(backend: Backend, owner: Backend): Backend {
-  if (backend === owner) return backend;
-  return new Proxy(backend, {
-    get(target, prop, receiver) {
-      if (prop === 'close') return () => owner.close();
-      const value = Reflect.get(target, prop, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-}
-
 async function openRemote(
   ctx: CliContext,
   globals: GlobalOptions,
@@ -481,36 +470,6 @@ function seconds(flag: string, text: string | undefined, min: number, max: numbe
     throw validationError(`${flag} (or its environment variable) is a number of seconds from ${min} to ${max}; got '${text.slice(0, 40)}'.`);
   }
   return Math.round(n * 1000);
-}
-
-/** The operator functions of the server module, each loaded when first used (fastify only for serve). */
-function operator(ctx: CliContext): Operator {
-  return {
-    async createKey(backend, client, role) {
-      const keys = await import('../server/keys.js');
-      return keys.createKey(keys.storeOf(backend), client, ctx.now, role);
-    },
-    async listKeys(backend) {
-      const keys = await import('../server/keys.js');
-      return keys.listKeys(keys.storeOf(backend));
-    },
-    async revokeKey(backend, keyId) {
-      const keys = await import('../server/keys.js');
-      return keys.revokeKey(keys.storeOf(backend), keyId, ctx.now);
-    },
-    async listSettings(backend) {
-      const settings = await import('../backend/local/settings.js');
-      return settings.listSettings(backend);
-    },
-    async setSetting(backend, key, value) {
-      const settings = await import('../backend/local/settings.js');
-      return settings.setSetting(backend, key, value);
-    },
-    async serve(backend, options, io) {
-      const { serve } = await import('../server/serve.js');
-      return serve(backend, options, io);
-    },
-  };
 }
 
 function inquirerPrompter(init: ContextInit): Prompter {

@@ -7,7 +7,9 @@
  * as it would be sent over HTTP, or the uploaded file's SHA-256) is the service's, so a key used
  * by a local command and by a request to `premia serve` on the same store means the same thing.
  *
- * The record functions come from the server's idempotency module, injected by context.ts.
+ * Which backend methods are such writes, and their requests, come from the operations table:
+ * every row that takes an Idempotency-Key (backend/operations.ts). The records are the local
+ * backend's (its admin object), given by context.ts.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
@@ -16,225 +18,70 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type {
-  AdvanceOptions,
-  AdvancePreview,
-  AdvanceResult,
-  AdvanceTarget,
-  Backend,
-  BankAccountView,
-  BankImportResult,
-  CancellationPreview,
-  ClockState,
-  Collection,
-  CollectionListQuery,
-  Download,
-  Execution,
-  ExecutionAccepted,
-  ExecuteInput,
-  Explanation,
-  ImportOptions,
-  ImportResult,
-  Page,
-  Policy,
-  PolicyDetail,
-  PolicyInput,
-  PolicyListQuery,
-  PolicyPatch,
-  ReportFormat,
-  Settlement,
-  SettlementListQuery,
-  SettlementPreview,
-  Target,
-  Upload,
-} from '../backend/types.js';
+import { OPERATION_LIST, type AnyOperation } from '../backend/operations.js';
+import type { Admin, Backend, StoredResponse, Upload } from '../backend/types.js';
+import { buildRequest, requestHash } from '../backend/wire.js';
 import { PremiaError, receivedCode } from '../domain/errors.js';
 import { requestKey } from '../domain/idempotency.js';
 import { moneyToCents, stringifyJson } from '../domain/json.js';
-import type { IsoDate, Period } from '../domain/period.js';
 
-export interface StoredResponse {
-  status: number;
-  body: string;
-}
+const JSON_TYPE = 'application/json; charset=utf-8';
 
-export interface IdempotencyRecords {
-  hash(method: string, path: string, body: unknown, fileSha256?: string): string;
-  claim(key: string, hash: string, method: string, path: string): Promise<{ kind: 'claimed' } | { kind: 'replay'; response: StoredResponse }>;
-  complete(key: string, status: number, body: string): Promise<boolean>;
-  release(key: string): Promise<boolean>;
-}
+/** The backend methods that are idempotent writes, with their rows. */
+export const IDEMPOTENT_WRITES: ReadonlyMap<string, AnyOperation> = new Map(
+  OPERATION_LIST.filter((row) => row.idempotent && row.backend !== null).map((row) => [row.backend!, row]),
+);
 
-const seg = (s: string) => encodeURIComponent(s);
+/** `inner` with its writes done at most once per key of the invocation (`baseKey`, then `baseKey:2`…). */
+export function withIdempotency(inner: Backend, baseKey: string, records: Admin['idempotency'], clientId: number, now: () => Date): Backend {
+  let writes = 0;
 
-export class IdempotentBackend implements Backend {
-  readonly mode = 'local' as const;
-  private writes = 0;
-
-  constructor(
-    private readonly inner: Backend,
-    private readonly baseKey: string,
-    private readonly records: IdempotencyRecords,
-  ) {}
-
-  /** Run one write at most once for its key; `wire` is the JSON body the API would receive. */
-  private async once<T>(method: string, path: string, status: number, wire: unknown, action: () => Promise<T>, fileSha256?: string): Promise<T> {
-    const key = requestKey(this.baseKey, ++this.writes);
-    const fullPath = `/v1${path}`;
-    const body = fileSha256 !== undefined ? null : (JSON.parse(stringifyJson(wire ?? null)) as unknown);
-    const claim = await this.records.claim(key, this.records.hash(method, fullPath, body, fileSha256), method, fullPath);
-    if (claim.kind === 'replay') return replay<T>(claim.response);
-    let value: T;
+  /** Run one write at most once for its key. */
+  async function once<T>(row: AnyOperation, args: unknown[], action: (args: unknown[]) => Promise<T>): Promise<T> {
+    const request = buildRequest(row, ...args);
+    const key = requestKey(baseKey, ++writes);
+    const path = `/v1${request.path}`;
+    let file: { upload: Upload; sha256: string; remove?: () => Promise<void> } | null = null;
+    if (request.upload) file = await identify(request.upload);
     try {
-      value = await action();
-    } catch (e) {
-      // A refusal or failure is not kept, as the service does not keep it: the key stays free, so
-      // a cron rerun after the state changed (a period that has closed since) is judged afresh.
-      await this.records.release(key).catch(() => false);
-      throw e;
-    }
-    try {
-      await this.records.complete(key, status, stringifyJson(value));
-    } catch (e) {
-      await this.records.release(key).catch(() => false);
-      throw e;
-    }
-    return value;
-  }
-
-  /** An upload at most once: identified by its file's SHA-256, read before the import (stdin is spooled). */
-  private async onceUpload<T>(path: string, file: Upload, action: (file: Upload) => Promise<T>): Promise<T> {
-    if (file.reopen) {
-      const sha = await sha256Of(file.reopen());
-      return this.once('POST', path, 200, null, () => action(file), sha);
-    }
-    const spooled = await spool(file);
-    try {
-      return await this.once('POST', path, 200, null, () => action(spooled.upload), spooled.sha256);
+      // The JSON body as the API would receive it (money as two-decimal numbers), or the file's hash.
+      const body = file ? null : (JSON.parse(stringifyJson(request.json ?? null)) as unknown);
+      const hash = requestHash(request.method, path, body, file?.sha256);
+      const claim = await records.claim({ clientId, key, hash, method: request.method, path, now: now().getTime() });
+      if (claim.kind === 'replay') return replay<T>(claim.response);
+      // An upload is read from its spooled copy (stdin can be read once only).
+      const actual = file ? [file.upload, ...args.slice(1)] : args;
+      let value: T;
+      try {
+        value = await action(actual);
+      } catch (e) {
+        // A refusal or failure is not kept, as the service does not keep it: the key stays free, so
+        // a cron rerun after the state changed (a period that has closed since) is judged afresh.
+        await records.release(clientId, key).catch(() => false);
+        throw e;
+      }
+      try {
+        await records.complete(clientId, key, { status: request.status, contentType: JSON_TYPE, body: stringifyJson(value) });
+      } catch (e) {
+        await records.release(clientId, key).catch(() => false);
+        throw e;
+      }
+      return value;
     } finally {
-      await spooled.remove();
+      await file?.remove?.();
     }
   }
 
-  describe(): Promise<Target> {
-    return this.inner.describe();
-  }
-
-  createPolicy(input: PolicyInput): Promise<Policy> {
-    return this.once('POST', '/policies', 201, input, () => this.inner.createPolicy(input));
-  }
-
-  importPolicies(file: Upload, options?: ImportOptions): Promise<ImportResult> {
-    return this.onceUpload('/policies/import', file, (f) => this.inner.importPolicies(f, options));
-  }
-
-  updatePolicy(ref: string, patch: PolicyPatch): Promise<Policy> {
-    return this.once('PATCH', `/policies/${seg(ref)}`, 200, patch, () => this.inner.updatePolicy(ref, patch));
-  }
-
-  previewCancellation(ref: string): Promise<CancellationPreview> {
-    return this.inner.previewCancellation(ref);
-  }
-
-  getPolicy(ref: string): Promise<PolicyDetail> {
-    return this.inner.getPolicy(ref);
-  }
-
-  listPolicies(query: PolicyListQuery): Promise<Page<Policy>> {
-    return this.inner.listPolicies(query);
-  }
-
-  getClock(): Promise<ClockState> {
-    return this.inner.getClock();
-  }
-
-  setClock(date: IsoDate): Promise<ClockState> {
-    return this.inner.setClock(date);
-  }
-
-  advanceClock(target: AdvanceTarget, options?: AdvanceOptions): Promise<AdvanceResult> {
-    return this.once('POST', '/clock/advance', 200, target, () => this.inner.advanceClock(target, options));
-  }
-
-  previewAdvance(target: AdvanceTarget): Promise<AdvancePreview> {
-    return this.inner.previewAdvance(target);
-  }
-
-  seedBank(seed: number): Promise<ClockState> {
-    return this.once('POST', '/bank/seed', 200, { seed }, () => this.inner.seedBank(seed));
-  }
-
-  importBankTransactions(file: Upload, options?: ImportOptions): Promise<BankImportResult> {
-    return this.onceUpload('/bank/import', file, (f) => this.inner.importBankTransactions(f, options));
-  }
-
-  showBankAccount(customerId: string): Promise<BankAccountView> {
-    return this.inner.showBankAccount(customerId);
-  }
-
-  executeCollections(input: ExecuteInput): Promise<ExecutionAccepted> {
-    const wire: Record<string, unknown> = { period_month: input.period_month };
-    if (input.policy_ids !== undefined) wire.policy_ids = input.policy_ids;
-    if (input.strategy !== undefined) wire.strategy = input.strategy;
-    return this.once('POST', '/collections/execute', 202, wire, () => this.inner.executeCollections(input));
-  }
-
-  getCollection(id: string): Promise<Collection> {
-    return this.inner.getCollection(id);
-  }
-
-  listCollections(query: CollectionListQuery): Promise<Page<Collection>> {
-    return this.inner.listCollections(query);
-  }
-
-  exportAttempts(period: Period, format: ReportFormat): Promise<Download> {
-    return this.inner.exportAttempts(period, format);
-  }
-
-  explainCollection(id: string): Promise<Explanation> {
-    return this.inner.explainCollection(id);
-  }
-
-  getExecution(id: string): Promise<Execution> {
-    return this.inner.getExecution(id);
-  }
-
-  collectionsReport(period: Period, format: ReportFormat): Promise<Download> {
-    return this.inner.collectionsReport(period, format);
-  }
-
-  createSettlement(period: Period): Promise<Settlement> {
-    return this.once('POST', '/settlements', 201, { period_month: period }, () => this.inner.createSettlement(period));
-  }
-
-  previewSettlement(period: Period): Promise<SettlementPreview> {
-    return this.inner.previewSettlement(period);
-  }
-
-  getSettlement(ref: string): Promise<Settlement> {
-    return this.inner.getSettlement(ref);
-  }
-
-  exportSettlement(ref: string, options?: { lines?: boolean }): Promise<Download> {
-    return this.inner.exportSettlement(ref, options);
-  }
-
-  listSettlements(query: SettlementListQuery): Promise<Page<Settlement>> {
-    return this.inner.listSettlements(query);
-  }
-
-  markSettlementPaid(ref: string, options?: { reference?: string }): Promise<Settlement> {
-    const wire = options?.reference === undefined ? {} : { reference: options.reference };
-    return this.once('POST', `/settlements/${seg(ref)}/mark-paid`, 200, wire, () => this.inner.markSettlementPaid(ref, options));
-  }
-
-  disputeSettlement(ref: string, reason: string): Promise<Settlement> {
-    return this.once('POST', `/settlements/${seg(ref)}/dispute`, 200, { reason }, () => this.inner.disputeSettlement(ref, reason));
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
+  return new Proxy(inner, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      const method = value as (...args: unknown[]) => Promise<unknown>;
+      const row = typeof prop === 'string' ? IDEMPOTENT_WRITES.get(prop) : undefined;
+      if (!row) return method.bind(target);
+      return (...args: unknown[]) => once(row, args, (actual) => method.apply(target, actual));
+    },
+  });
 }
 
 /** The stored answer again: the value, or the stored refusal as the same error. */
@@ -245,6 +92,12 @@ function replay<T>(response: StoredResponse): T {
     throw new PremiaError(receivedCode(error.code), error.message, { status: response.status, details: error.details });
   }
   return moneyToCents(parsed) as T;
+}
+
+/** An upload identified by its file's SHA-256: a file is hashed where it is; stdin is spooled first. */
+async function identify(file: Upload): Promise<{ upload: Upload; sha256: string; remove?: () => Promise<void> }> {
+  if (file.reopen) return { upload: file, sha256: await sha256Of(file.reopen()) };
+  return spool(file);
 }
 
 async function sha256Of(stream: AsyncIterable<Uint8Array | string>): Promise<string> {

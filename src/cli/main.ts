@@ -8,17 +8,13 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { createRequire } from 'node:module';
 import { ExitCode, PremiaError } from '../domain/errors.js';
 import { stringifyJson } from '../domain/json.js';
+import type { RunState } from './command.js';
 import type { CliContext, GlobalOptions } from './context.js';
 import { registerCommands } from './commands/index.js';
 import { Ui } from './output/ui.js';
 
 const require = createRequire(import.meta.url);
 export const VERSION: string = (require('../../package.json') as { version: string }).version;
-
-export interface RunState {
-  exitCode: number;
-  globals: GlobalOptions;
-}
 
 const EXIT_CODES_HELP = `
 Exit codes:

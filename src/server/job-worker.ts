@@ -6,13 +6,12 @@
  *        or {type: 'error', id, error}.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { LocalBackend } from '../backend/local/index.js';
-import { openStore, type Store } from '../store/store.js';
+import { openLocalBackend, type LocalBackend } from '../backend/local/index.js';
 import { runJob, sendableError, type FromWorker, type ToWorker } from './jobs.js';
 
 const port = parentPort!;
 const { storePath } = workerData as { storePath: string };
-let store: Promise<Store> | null = null;
+let store: Promise<LocalBackend> | null = null;
 let queue: Promise<void> = Promise.resolve();
 
 const send = (m: FromWorker) => port.postMessage(m);
@@ -29,14 +28,15 @@ port.on('message', (m: ToWorker) => {
   queue = queue.then(async () => {
     send({ type: 'start', id: m.id });
     try {
-      store ??= openStore({ path: storePath });
-      const s = await store.catch((e) => {
+      // The store the server serves (made by then): opened once, as a backend owning it.
+      store ??= openLocalBackend({ path: storePath, create: false });
+      const base = await store.catch((e) => {
         store = null; // try again with the next job
         throw e;
       });
       // The request's wall clock, for the timestamps the operation writes.
       const now = () => new Date(m.spec.now);
-      const outcome = await runJob(s, (clientId) => new LocalBackend({ store: s, clientId, now }, false), m.spec, (progress) =>
+      const outcome = await runJob(base, (clientId) => base.forClient(clientId, { now }), m.spec, (progress) =>
         send({ type: 'progress', id: m.id, progress }),
       );
       send({ type: 'done', id: m.id, outcome });

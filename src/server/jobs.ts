@@ -21,11 +21,9 @@ import { createReadStream, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { LocalBackend } from '../backend/local/index.js';
-import type { AdvanceTarget, DaySummary, Upload } from '../backend/types.js';
+import type { AdvanceTarget, DaySummary, IdempotencyOwner, Upload } from '../backend/types.js';
 import { PremiaError, type ExitCode } from '../domain/errors.js';
 import { stringifyJson } from '../domain/json.js';
-import type { Store } from '../store/store.js';
-import { claimKey, completeKey, releaseKey, type IdempotencyOwner } from './idempotency.js';
 
 /** The backend operations a job may run (each a write). */
 export const JOB_ACTIONS = [
@@ -89,29 +87,30 @@ export interface Jobs {
  * store its response. A refusal or failure frees the key, so a retry runs again.
  */
 export async function runJob(
-  store: Store,
+  base: LocalBackend,
   backendFor: (clientId: number) => LocalBackend,
   spec: JobSpec,
   onProgress?: (progress: JobProgress) => void,
 ): Promise<JobOutcome> {
   const idem = spec.idempotency;
+  const records = base.admin.idempotency;
   const action = () => invoke(backendFor(spec.clientId), spec, onProgress);
   if (!idem) return { status: spec.status, body: stringifyJson(await action()), replayed: false, kept: true };
-  const claim = await claimKey(store, { clientId: spec.clientId, key: idem.key, hash: idem.hash, method: idem.method, path: idem.path, now: idem.now, owner: idem.owner });
+  const claim = await records.claim({ clientId: spec.clientId, key: idem.key, hash: idem.hash, method: idem.method, path: idem.path, now: idem.now, owner: idem.owner });
   if (claim.kind === 'replay') return { status: claim.response.status, body: claim.response.body, replayed: true, kept: true };
   let value: unknown;
   try {
     value = await action();
   } catch (e) {
-    await releaseKey(store, spec.clientId, idem.key, idem.owner).catch(() => {});
+    await records.release(spec.clientId, idem.key, idem.owner).catch(() => {});
     throw e;
   }
   const body = stringifyJson(value);
   let kept: boolean;
   try {
-    kept = await completeKey(store, spec.clientId, idem.key, { status: spec.status, contentType: 'application/json; charset=utf-8', body }, idem.owner);
+    kept = await records.complete(spec.clientId, idem.key, { status: spec.status, contentType: 'application/json; charset=utf-8', body }, idem.owner);
   } catch (e) {
-    await releaseKey(store, spec.clientId, idem.key, idem.owner).catch(() => {});
+    await records.release(spec.clientId, idem.key, idem.owner).catch(() => {});
     throw e;
   }
   return { status: spec.status, body, replayed: false, kept };
@@ -161,7 +160,7 @@ export class InlineJobs implements Jobs {
 
   run(spec: JobSpec, hooks: JobHooks = {}): Promise<JobOutcome> {
     hooks.onStart?.();
-    const job = runJob(this.base.store, (clientId) => this.base.forClient(clientId), spec, hooks.onProgress);
+    const job = runJob(this.base, (clientId) => this.base.forClient(clientId), spec, hooks.onProgress);
     this.running.add(job);
     void job.catch(() => {}).finally(() => this.running.delete(job));
     return job;
@@ -302,9 +301,8 @@ export function jobWorkerModule(): URL | null {
 
 /** The jobs of a server on this backend. */
 export function createJobs(base: LocalBackend, options: { offload?: boolean; log: (line: string) => void }): Jobs {
-  const path = base.store.path;
-  const file = path !== ':memory:' && path !== '';
+  const file = base.admin.sharedStoreFile;
   const module = jobWorkerModule();
-  if (options.offload === false || !file || base.ctx.bank !== undefined || module === null) return new InlineJobs(base);
-  return new WorkerJobs(module, path, options.log);
+  if (options.offload === false || file === null || module === null) return new InlineJobs(base);
+  return new WorkerJobs(module, file, options.log);
 }

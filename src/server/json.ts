@@ -3,7 +3,35 @@
  * identity fields that is a guess premia will not make (`{"policy_number":"J-7","policy_number":"J-8"}`
  * is ambiguous), so the server refuses such a body, naming the key.
  */
+import type { FastifyInstance } from 'fastify';
 import { validationError, type PremiaError } from '../domain/errors.js';
+
+/**
+ * JSON bodies: fastify's parser (prototype-poisoning refused, the body limit kept), plus rules of
+ * ours: an empty body is no body (so an optional body may be left out even with a JSON
+ * Content-Type), a key given twice in one object is refused rather than resolved last-wins, and
+ * so is a body nested deeper than MAX_JSON_DEPTH.
+ */
+export function useJsonParser(app: FastifyInstance): void {
+  const defaultJson = app.getDefaultJsonParser('error', 'error'); // fastify's defaults: __proto__ and constructor.prototype refused
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string;
+    if (text.length === 0) {
+      done(null, undefined);
+      return;
+    }
+    defaultJson(request, text, (err: Error | null, value?: unknown) => {
+      if (err) return done(err, undefined);
+      // Before anything walks the value (the key scan, validation, the idempotency hash).
+      const depth = jsonDepth(text);
+      if (depth > MAX_JSON_DEPTH) return done(tooDeepError(depth), undefined);
+      const duplicate = duplicateKey(text);
+      if (duplicate !== null) return done(duplicateKeyError(duplicate), undefined);
+      done(null, value);
+    });
+  });
+}
 
 /**
  * The path of the first key that appears twice in one object (`policy_number`, `a.b`,

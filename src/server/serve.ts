@@ -64,7 +64,7 @@ export async function serve(backend: Backend, options: ServeOptions, io: ServeIo
       write(`warning: listening on ${options.host}, reachable from other machines; anyone with a key can use the API over plain HTTP.`);
     }
     const simulation = options.simulation ?? true;
-    write(`premia: serving ${url} (store ${backend.store.path}; ${simulation ? 'simulated bank' : 'no simulation: no clock or bank endpoints'}; SIGTERM or Ctrl-C stops)`);
+    write(`premia: serving ${url} (store ${backend.admin.storePath}; ${simulation ? 'simulated bank' : 'no simulation: no clock or bank endpoints'}; SIGTERM or Ctrl-C stops)`);
     io.onListening?.(url);
 
     const signal = await stop;

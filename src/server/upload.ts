@@ -22,7 +22,7 @@ import type {} from '@fastify/multipart';
 import type { Upload } from '../backend/types.js';
 import { PremiaError, validationError } from '../domain/errors.js';
 import { uploadTooLarge } from './http.js';
-import { processIsAlive } from './idempotency.js';
+import { processIsAlive } from '../lib/process.js';
 
 /** This process's token in the names of its upload files. */
 const PROCESS_TOKEN = randomBytes(8).toString('hex');

@@ -7,15 +7,23 @@
  *   lib      imports nothing of ours
  *   engine, bank   import domain and lib
  *   store    imports domain and lib
- *   cli      imports backend/types, domain, lib and cli; only cli/context.ts may import a
- *            backend implementation or the server's operator functions (keys, serve,
- *            idempotency records), and only dynamically (so --help loads none); commands
- *            reach them through the context (ctx.backend(), ctx.operator())
- *   server   imports backend/local, backend/types, domain, lib and store
- *   backend/remote  imports backend/types, domain and lib (HTTP only: no store, no server)
+ *   backend/types, backend/operations, backend/wire   the API's shapes, its table of operations
+ *            and its wire conventions: domain, lib and each other only
+ *   cli      imports backend/types, backend/operations, backend/wire, simulation, domain, lib
+ *            and cli; never the server; only cli/context.ts may import a backend
+ *            implementation, and only dynamically (so --help loads none); commands reach the
+ *            backend and its admin object through the context (ctx.backend(), ctx.admin())
+ *   simulation  drives a Backend: backend/types, domain and lib
+ *   server   imports the local backend's public entry (backend/local/index.ts, never its other
+ *            files), backend/types, backend/operations, backend/wire, domain and lib; never
+ *            the store (keys, clients and idempotency records come through the admin object)
+ *   backend/remote  imports backend/types, backend/operations, backend/wire, domain and lib
+ *            (HTTP only: no store, no server)
+ *   app      the process entry (the composition root): the one place that sees both the CLI
+ *            and the server
  *
- * Folders that are still empty (engine, bank, server) are simply not there yet; the rules hold
- * for them as they fill.
+ * backend/local and backend/bank are wiring and are not constrained here. And no file imports
+ * one that imports it back, through any chain (the import graph of src has no cycle).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -57,7 +65,7 @@ export function importsOf(fileName: string, text: string): ImportRef[] {
   return refs;
 }
 
-const LAYERS = ['domain', 'lib', 'engine', 'bank', 'store', 'backend', 'cli', 'server'] as const;
+const LAYERS = ['domain', 'lib', 'engine', 'bank', 'store', 'backend', 'cli', 'simulation', 'server', 'app'] as const;
 
 /** The layer of a path relative to src: its top folder, or backend/<part> for the backends. */
 export function layerOf(srcRelative: string): string {
@@ -72,10 +80,21 @@ const ALLOWED: Record<string, readonly string[]> = {
   engine: ['engine', 'domain', 'lib'],
   bank: ['bank', 'domain', 'lib'],
   store: ['store', 'domain', 'lib'],
-  cli: ['cli', 'backend/types', 'domain', 'lib'],
-  server: ['server', 'backend/local', 'backend/types', 'domain', 'lib', 'store'],
-  // The HTTP client knows only the interface and the pure rules: never the store or the server.
-  'backend/remote': ['backend/remote', 'backend/types', 'domain', 'lib'],
+  'backend/types': ['backend/types', 'domain', 'lib'],
+  'backend/operations': ['backend/operations', 'backend/types', 'domain', 'lib'],
+  'backend/wire': ['backend/wire', 'backend/operations', 'backend/types', 'domain', 'lib'],
+  cli: ['cli', 'backend/types', 'backend/operations', 'backend/wire', 'simulation', 'domain', 'lib'],
+  simulation: ['simulation', 'backend/types', 'domain', 'lib'],
+  // backend/local: its public entry only (PUBLIC_ENTRIES); the store never.
+  server: ['server', 'backend/local', 'backend/types', 'backend/operations', 'backend/wire', 'domain', 'lib'],
+  // The HTTP client knows only the interface, the table and the pure rules: never the store or the server.
+  'backend/remote': ['backend/remote', 'backend/types', 'backend/operations', 'backend/wire', 'domain', 'lib'],
+  app: ['app', 'cli', 'server', 'backend/types', 'domain', 'lib'],
+};
+
+/** Layers that another may reach only through one file (its public entry). */
+const PUBLIC_ENTRIES: Record<string, string> = {
+  'backend/local': 'backend/local/index.ts',
 };
 
 /** Packages and builtins that do IO; the domain is pure. */
@@ -87,7 +106,7 @@ const IO_MODULES = /^(node:)?(fs|fs\/promises|net|http|https|http2|child_process
  * CLI picks a concrete backend.
  */
 const DYNAMIC_EXCEPTIONS: Record<string, readonly string[]> = {
-  'cli/context.ts': ['backend/local', 'backend/remote', 'server'],
+  'cli/context.ts': ['backend/local', 'backend/remote'],
 };
 
 /** Files outside src that code may read (the package version). */
@@ -121,7 +140,12 @@ export function checkFile(file: string, text: string): Violation[] {
     }
     const to = layerOf(target);
     const allowed = ALLOWED[from];
-    if (!allowed) continue; // backend/* and anything else: not constrained here
+    if (!allowed) continue; // backend/local and backend/bank: not constrained here
+    const entry = PUBLIC_ENTRIES[to];
+    if (from !== to && entry !== undefined && target.replace(/\.js$/, '.ts') !== entry) {
+      v(`${from} may import ${to} only through ${entry}`);
+      continue;
+    }
     if (allowed.includes(to)) continue;
     if (ref.kind === 'dynamic' && DYNAMIC_EXCEPTIONS[file]?.includes(to)) continue;
     v(`${from} must not import ${to}`);
@@ -188,6 +212,13 @@ describe('the checker itself', () => {
     ['cli/commands/login/login.ts', "const { openRemoteBackend } = await import('../../../backend/remote/index.js');", 'cli must not import backend/remote'],
     ['server/x.ts', "import { run } from '../cli/main.js';", 'server must not import cli'],
     ['server/x.ts', "import { x } from '../backend/remote/index.js';", 'server must not import backend/remote'],
+    ['server/x.ts', "import { openStore } from '../store/store.js';", 'server must not import store'],
+    ['server/x.ts', "import { claimKey } from '../backend/local/idempotency.js';", 'server may import backend/local only through backend/local/index.ts'],
+    ['server/routes/x.ts', "import type { World } from '../../backend/local/world.js';", 'server may import backend/local only through backend/local/index.ts'],
+    ['cli/context.ts', "const { serve } = await import('../server/serve.js');", 'cli must not import server'],
+    ['cli/local-idempotency.ts', "import { claimKey } from '../server/idempotency.js';", 'cli must not import server'],
+    ['simulation/x.ts', "import { LocalBackend } from '../backend/local/index.js';", 'simulation must not import backend/local'],
+    ['backend/operations.ts', "import { HttpClient } from './remote/http.js';", 'backend/operations must not import backend/remote'],
     ['backend/remote/x.ts', "import { openStore } from '../../store/store.js';", 'backend/remote must not import store'],
     ['backend/remote/x.ts', "import { LocalBackend } from '../local/index.js';", 'backend/remote must not import backend/local'],
     ['cli/x.ts', "import { x } from '../../test/helpers/cli.js';", 'imports ../test/helpers/cli.js, outside src'],
@@ -199,9 +230,9 @@ describe('the checker itself', () => {
   it.each([
     ['cli/context.ts', "const { openLocalBackend } = await import('../backend/local/index.js');"],
     ['cli/context.ts', "const { openRemoteBackend } = await import('../backend/remote/index.js');"],
-    ['cli/context.ts', "const { serve } = await import('../server/serve.js');"],
     ['cli/commands/x.ts', "import type { Backend } from '../../backend/types.js';\nimport { ExitCode } from '../../domain/errors.js';\nimport { CsvReader } from '../../lib/csv-reader.js';"],
-    ['server/x.ts', "import { LocalBackend } from '../backend/local/index.js';\nimport { openStore } from '../store/store.js';"],
+    ['server/x.ts', "import { LocalBackend } from '../backend/local/index.js';\nimport { OPERATIONS } from '../backend/operations.js';\nimport type { Admin } from '../backend/types.js';"],
+    ['app/premia.ts', "import { run } from '../cli/main.js';\nconst { serve } = await import('../server/serve.js');"],
     ['engine/x.ts', "import { Rng } from '../domain/hash.js';\nimport { plan } from './plan.js';"],
     ['store/x.ts', "import Database from 'better-sqlite3';\nimport { PremiaError } from '../domain/errors.js';"],
     ['cli/main.ts', "const pkg = require('../../package.json');"],
@@ -222,7 +253,7 @@ describe('src follows the dependency direction', () => {
     expect(imports.length).toBeGreaterThan(100);
     // The one sanctioned dynamic import of a backend implementation is seen.
     const contextImports = importsOf('cli/context.ts', readFileSync(join(SRC, 'cli/context.ts'), 'utf8'));
-    for (const specifier of ['../backend/local/index.js', '../backend/remote/index.js', '../server/keys.js', '../server/serve.js']) {
+    for (const specifier of ['../backend/local/index.js', '../backend/remote/index.js']) {
       expect(contextImports).toContainEqual(expect.objectContaining({ specifier, kind: 'dynamic' }));
     }
   });
@@ -235,6 +266,122 @@ describe('src follows the dependency direction', () => {
   it('no file imports across the rules', () => {
     const violations = files.flatMap((f) => checkFile(f, readFileSync(join(SRC, f), 'utf8')));
     expect(violations.map((v) => `src/${v.file}:${v.line} imports '${v.specifier}': ${v.why}`)).toEqual([]);
+  });
+});
+
+/** The files of src each file imports (any form: static, type-only, dynamic), by path relative to src. */
+export function importGraph(files: readonly string[], read: (file: string) => string): Map<string, string[]> {
+  const known = new Set(files);
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const targets = new Set<string>();
+    for (const ref of importsOf(file, read(file))) {
+      if (!ref.specifier.startsWith('.')) continue;
+      const target = relative(SRC, resolve(SRC, dirname(file), ref.specifier)).split(sep).join('/').replace(/\.js$/, '.ts');
+      if (known.has(target)) targets.add(target);
+    }
+    graph.set(file, [...targets].sort());
+  }
+  return graph;
+}
+
+/**
+ * Every import circle of the graph, each as the path around it from its first file (sorted),
+ * found as the strongly connected components of more than one file, or a file importing itself
+ * (Tarjan's algorithm, iteratively over the nodes).
+ */
+export function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next);
+    next++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || (graph.get(v) ?? []).includes(v)) components.push(component);
+    }
+  };
+  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
+  return components.map((component) => pathAround(graph, component.sort()));
+}
+
+/** One way around a circle: from its first file, through its files, back to the first. */
+function pathAround(graph: ReadonlyMap<string, readonly string[]>, component: string[]): string[] {
+  const inside = new Set(component);
+  const start = component[0]!;
+  const parent = new Map<string, string>([[start, start]]);
+  const queue = [start];
+  while (queue.length > 0) {
+    const v = queue.shift()!;
+    for (const w of graph.get(v) ?? []) {
+      if (w === start) {
+        const path = [start];
+        for (let u = v; u !== start; u = parent.get(u)!) path.splice(1, 0, u);
+        return [...path, start];
+      }
+      if (inside.has(w) && !parent.has(w)) {
+        parent.set(w, v);
+        queue.push(w);
+      }
+    }
+  }
+  return [start, start];
+}
+
+describe('no import circle anywhere in src', () => {
+  it('finds circles, however long, and only circles', () => {
+    const graph = new Map<string, string[]>([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts', 'd.ts']],
+      ['d.ts', []],
+      ['e.ts', ['e.ts']],
+      ['f.ts', ['d.ts']],
+    ]);
+    expect(importCycles(graph)).toEqual([
+      ['a.ts', 'b.ts', 'c.ts', 'a.ts'],
+      ['e.ts', 'e.ts'],
+    ]);
+    expect(importCycles(new Map([['a.ts', ['b.ts']], ['b.ts', []]]))).toEqual([]);
+  });
+
+  it('reads type-only and dynamic imports as edges of the graph', () => {
+    const texts: Record<string, string> = {
+      'cli/main.ts': "import { registerCommands } from './commands/index.js';",
+      'cli/commands/index.ts': "const m = await import('./list.js');",
+      'cli/commands/list.ts': "import type { RunState } from '../main.js';",
+    };
+    const graph = importGraph(Object.keys(texts), (f) => texts[f]!);
+    expect(graph.get('cli/commands/list.ts')).toEqual(['cli/main.ts']);
+    expect(importCycles(graph)).toEqual([['cli/commands/index.ts', 'cli/commands/list.ts', 'cli/main.ts', 'cli/commands/index.ts']]);
+  });
+
+  it('src has none', () => {
+    const files = sourceFiles(SRC);
+    const graph = importGraph(files, (f) => readFileSync(join(SRC, f), 'utf8'));
+    expect([...graph.values()].flat().length).toBeGreaterThan(200);
+    expect(importCycles(graph).map((c) => c.join(' → '))).toEqual([]);
   });
 });
 

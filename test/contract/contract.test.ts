@@ -8,7 +8,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, type CliResult } from '../helpers/cli.js';
-import { createKey } from '../../src/server/keys.js';
 import { NOW, remoteEnv, runPremia, startLiveServer, type LiveServer } from '../helpers/remote.js';
 import { SCENARIOS, type Memory, type Step } from './scenarios.js';
 
@@ -46,8 +45,8 @@ async function remoteSide(): Promise<Side> {
   // Operator keys of the two clients: the scenarios drive the clock and the bank, as the local
   // CLI (the store's operator) may; client keys get 403 there (test/server/roles.test.ts).
   const keys = {
-    acme: (await createKey(server.backend.store, CLIENTS.acme, NOW, 'operator')).key,
-    other: (await createKey(server.backend.store, CLIENTS.other, NOW, 'operator')).key,
+    acme: (await server.backend.admin.keys.create(CLIENTS.acme, 'operator')).key,
+    other: (await server.backend.admin.keys.create(CLIENTS.other, 'operator')).key,
   };
   return {
     name: 'remote',

@@ -16,7 +16,7 @@ let dir: string;
 let cleanup: () => void;
 
 beforeAll(async () => {
-  expect(existsSync(join(REPO, 'dist', 'cli', 'bin.js'))).toBe(true); // npm test builds dist first
+  expect(existsSync(join(REPO, 'dist', 'app', 'premia.js'))).toBe(true); // npm test builds dist first (bin/premia.js loads it)
   server = await startLiveServer();
   ({ dir, cleanup } = tempDir('premia-cron-'));
   for (const d of ['remote', 'local', 'config']) mkdirSync(join(dir, d));

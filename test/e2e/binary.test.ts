@@ -10,7 +10,7 @@ const VERSION = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as
 let dir: string;
 let cleanup: () => void;
 beforeAll(() => {
-  expect(existsSync(join(REPO, 'dist', 'cli', 'bin.js'))).toBe(true); // npm test builds dist first
+  expect(existsSync(join(REPO, 'dist', 'app', 'premia.js'))).toBe(true); // npm test builds dist first
   ({ dir, cleanup } = tempDir('premia-e2e-'));
 });
 afterAll(() => cleanup());

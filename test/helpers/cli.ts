@@ -4,8 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import { createContext, type Prompter, type RemoteTuning } from '../../src/cli/context.js';
+import { createContext, type Prompter, type RemoteTuning, type ServeFn } from '../../src/cli/context.js';
 import { run } from '../../src/cli/main.js';
+
+/** `premia serve` in-process, as the process entry (src/app/premia.ts) gives it. */
+const serve: ServeFn = async (backend, options, io) => (await import('../../src/server/serve.js')).serve(backend, options, io);
 
 export interface CliResult {
   code: number;
@@ -52,6 +55,7 @@ export async function runCli(args: string[], options: CliOptions): Promise<CliRe
     prompter: options.prompter,
     signals: options.signals,
     remoteTuning: options.tuning,
+    serve,
   });
   options.prepare?.(ctx);
   const code = await run(args, ctx);

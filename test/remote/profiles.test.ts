@@ -7,7 +7,6 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, 
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
-import { createKey, revokeKey } from '../../src/server/keys.js';
 import { NOW, runPremia, scriptedPrompter, startLiveServer, type LiveServer } from '../helpers/remote.js';
 
 let server: LiveServer;
@@ -122,8 +121,8 @@ describe('premia login', () => {
   });
 
   it('a revoked key is refused too', async () => {
-    const created = await createKey(server.backend.store, 'Acme Life', NOW);
-    await revokeKey(server.backend.store, created.id, NOW);
+    const created = await server.backend.admin.keys.create('Acme Life', 'client');
+    await server.backend.admin.keys.revoke(created.id);
     const r = await premia(['login', '--base-url', server.url], { PREMIA_API_KEY: created.key });
     expect(r.code).toBe(4);
     expect(r.stderr).toContain(`refused the key …${created.key.slice(-4)}; nothing was saved`);

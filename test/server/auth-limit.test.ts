@@ -3,7 +3,6 @@
  * with Retry-After before any key lookup; keys that already worked from it keep working.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey } from '../../src/server/keys.js';
 import { NOW, startServer, checkResponse, type TestServer } from './helpers.js';
 
 let s: TestServer;
@@ -39,7 +38,7 @@ describe('failed authentications per address', () => {
     });
     expect(limited.headers['retry-after']).toBe('60');
     // A valid key never seen from this address is not even looked up: 429 too.
-    const fresh = await createKey(s.backend.store, 'Acme Life', NOW);
+    const fresh = await s.backend.admin.keys.create('Acme Life', 'client');
     expect((await from('10.0.0.1', fresh.key)).status).toBe(429);
     // A key that worked from this address still does (a good client behind the same NAT).
     expect((await from('10.0.0.1', s.keys.acme)).status).toBe(200);

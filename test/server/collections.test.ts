@@ -11,7 +11,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Download } from '../../src/backend/types.js';
-import { authenticate } from '../../src/server/keys.js';
 import { FIXTURES } from '../helpers/cli.js';
 import { call, multipart, startServer, type TestServer } from './helpers.js';
 
@@ -20,7 +19,7 @@ let acmeClientId: number;
 
 beforeAll(async () => {
   s = await startServer();
-  acmeClientId = (await authenticate(s.backend.store, s.keys.acme)).clientId;
+  acmeClientId = (await s.backend.admin.keys.authenticate(s.keys.acme)).clientId;
   const policies = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, ...multipart('file', 'policies.csv', readFileSync(join(FIXTURES, 'policies.csv'))) });
   expect(policies.json()).toEqual({ imported: 520, failed: 0, errors: [] });
   const bank = await call(s.app, 'POST', '/v1/bank/import', { key: s.keys.operator, ...multipart('file', 'bank.csv', readFileSync(join(FIXTURES, 'bank-transactions.csv'))) });

@@ -14,7 +14,6 @@ import { openLocalBackend, type LocalBackend } from '../../src/backend/local/ind
 import { REPORT_COLUMNS, SETTLEMENT_EXPORT_COLUMNS, type Download, type Upload } from '../../src/backend/types.js';
 import { stringifyJson } from '../../src/domain/json.js';
 import { centsFromJsonNumber } from '../../src/domain/money.js';
-import { createKey } from '../../src/server/keys.js';
 import { FIXTURES, tempDir } from '../helpers/cli.js';
 import { clientIdOf } from './fixture-period.js';
 import { call, multipart, NOW, startServer, type TestServer } from './helpers.js';
@@ -247,7 +246,7 @@ describe('the monthly cycle over HTTP equals local mode, byte for byte', () => {
     cleanup = tmp.cleanup;
     localStore = await openLocalBackend({ path: join(tmp.dir, 'local.db'), now: NOW, seed: 1 }); // seed 1 as the server's store: same ids
     // Local mode acts for a client of the same id and name as the key's.
-    await createKey(localStore.store, 'Acme Life', NOW);
+    await localStore.admin.keys.create('Acme Life', 'client');
     const client = await clientIdOf(s.backend.store, 'Acme Life');
     expect(await clientIdOf(localStore.store, 'Acme Life')).toBe(client);
     local = localStore.forClient(client);

@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { connect, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WWW_AUTHENTICATE } from '../../src/server/app.js';
+import { WWW_AUTHENTICATE } from '../../src/server/auth.js';
 import { duplicateKey } from '../../src/server/json.js';
 import { findIdempotencyKey } from '../../src/store/repos/idempotency.js';
 import { call, multipart, POLICY, startServer, type Reply, type TestServer } from './helpers.js';

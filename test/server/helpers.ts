@@ -12,7 +12,6 @@ import { parse } from 'yaml';
 import { expect } from 'vitest';
 import { openLocalBackend, type LocalBackend } from '../../src/backend/local/index.js';
 import { createServer, type ServerOptions } from '../../src/server/app.js';
-import { createKey } from '../../src/server/keys.js';
 import { uploadDirectory } from '../../src/server/upload.js';
 import { REPO, tempDir } from '../helpers/cli.js';
 
@@ -52,9 +51,9 @@ export async function startServer(options: Partial<ServerOptions> = {}): Promise
   // PREMIA_TEST_SERVER_THREADS=1 to run these tests through it too.
   const offload = process.env.PREMIA_TEST_SERVER_THREADS === '1';
   const app = await createServer({ backend, log: (l) => logs.push(l), tmpDir: dir, now: NOW, authFailureLimit: 0, offload, ...options });
-  const acme = await createKey(backend.store, 'Acme Life', NOW);
-  const other = await createKey(backend.store, 'Other Insure', NOW);
-  const operator = await createKey(backend.store, 'Acme Life', NOW, 'operator');
+  const acme = await backend.admin.keys.create('Acme Life', 'client');
+  const other = await backend.admin.keys.create('Other Insure', 'client');
+  const operator = await backend.admin.keys.create('Acme Life', 'operator');
   return {
     app,
     backend,

@@ -14,12 +14,12 @@ import {
   claimAbandoned,
   claimKey,
   completeKey,
-  processIsAlive,
   processOwner,
   releaseKey,
-  requestHash,
-  type IdempotencyOwner,
-} from '../../src/server/idempotency.js';
+} from '../../src/backend/local/idempotency.js';
+import type { IdempotencyOwner } from '../../src/backend/types.js';
+import { requestHash } from '../../src/backend/wire.js';
+import { processIsAlive } from '../../src/lib/process.js';
 import { findIdempotencyKey, insertIdempotencyKey } from '../../src/store/repos/idempotency.js';
 import { FIXTURES, REPO, tempDir } from '../helpers/cli.js';
 import { call, multipart, NOW, POLICY, startServer, type TestServer } from './helpers.js';
@@ -267,7 +267,8 @@ describe('abandoned Idempotency-Keys (the process of the first request died)', (
     // before it can answer, as a server killed mid-request would be.
     const script = `
       const { openStore } = await import(${JSON.stringify(pathToFileURL(join(REPO, 'dist', 'store', 'store.js')).href)});
-      const { claimKey, requestHash } = await import(${JSON.stringify(pathToFileURL(join(REPO, 'dist', 'server', 'idempotency.js')).href)});
+      const { claimKey } = await import(${JSON.stringify(pathToFileURL(join(REPO, 'dist', 'backend', 'local', 'idempotency.js')).href)});
+      const { requestHash } = await import(${JSON.stringify(pathToFileURL(join(REPO, 'dist', 'backend', 'wire.js')).href)});
       const store = await openStore({ path: ${JSON.stringify(s.dbPath)} });
       const body = ${JSON.stringify(POLICY)};
       const claim = await claimKey(store, { clientId: ${ACME}, key: 'crashed', hash: requestHash('POST', '/v1/policies', body), method: 'POST', path: '/v1/policies', now: Date.now() });

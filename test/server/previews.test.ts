@@ -3,7 +3,6 @@
  * what its write would do, for the key's client only, and changes nothing.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createKey } from '../../src/server/keys.js';
 import { setMeta } from '../../src/store/repos/meta.js';
 import { ACME_001, seedPeriod } from './fixture-period.js';
 import { call, NOW, startServer, type TestServer } from './helpers.js';
@@ -59,7 +58,7 @@ describe('GET /v1/clock/preview', () => {
       planned_debits: { count: 0, amount: 0, first_date: null, last_date: null },
     });
     expect((await call(s.app, 'GET', '/v1/clock', { key: s.keys.acme })).json().date).toBe('2026-11-20');
-    const otherOperator = (await createKey(s.backend.store, 'Other Insure', NOW, 'operator')).key;
+    const otherOperator = (await s.backend.admin.keys.create('Other Insure', 'operator')).key;
     const other = await call(s.app, 'GET', '/v1/clock/preview?days=10', { key: otherOperator });
     expect(other.json().periods_closed).toEqual([{ period_month: '2026-11', last_day: '2026-11-30', collections: 1, open: 0, nothing_collected: 0, amount_remaining: 0 }]);
   });

@@ -6,7 +6,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createKey } from '../../src/server/keys.js';
 import { FIXTURES } from '../helpers/cli.js';
 import { call, multipart, NOW, startServer, type TestServer } from './helpers.js';
 
@@ -80,7 +79,7 @@ describe('roles', () => {
       expect((await call(s.app, method, url, { key: null, ...options })).status).toBe(401);
     }
     expect((await call(s.app, 'GET', '/v1/whoami', { key: s.keys.acme })).json()).toMatchObject({ simulation: false });
-    const other = await createKey(s.backend.store, 'Other Insure', NOW, 'operator');
+    const other = await s.backend.admin.keys.create('Other Insure', 'operator');
     expect((await call(s.app, 'POST', '/v1/clock/advance', { key: other.key, body: { days: 1 } })).status).toBe(404);
     expect((await call(s.app, 'GET', '/v1/policies', { key: other.key })).status).toBe(200);
   });

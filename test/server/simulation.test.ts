@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setMeta } from '../../src/store/repos/meta.js';
 import { FIXTURES } from '../helpers/cli.js';
-import { createKey } from '../../src/server/keys.js';
 import { call, multipart, NOW, startServer, type TestServer } from './helpers.js';
 
 let s: TestServer;
@@ -17,7 +16,7 @@ describe('simulation endpoints (clock and bank)', () => {
   let otherOperator: string;
   beforeEach(async () => {
     s = await startServer();
-    otherOperator = (await createKey(s.backend.store, 'Other Insure', NOW, 'operator')).key;
+    otherOperator = (await s.backend.admin.keys.create('Other Insure', 'operator')).key;
   });
 
   it('GET /v1/clock shows the virtual clock', async () => {

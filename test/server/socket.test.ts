@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { FormData, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalBackend, openLocalBackend } from '../../src/backend/local/index.js';
-import { createKey } from '../../src/server/keys.js';
 import { isLoopback, serve } from '../../src/server/serve.js';
 import { FIXTURES, REPO, runCli, tempDir } from '../helpers/cli.js';
 import { checkResponse, NOW } from './helpers.js';
@@ -41,7 +40,7 @@ describe('a real listening socket (undici)', () => {
     const tmp = tempDir();
     cleanup = tmp.cleanup;
     backend = await openLocalBackend({ path: join(tmp.dir, 'premia.db'), now: NOW });
-    key = (await createKey(backend.store, 'Acme Life', NOW)).key;
+    key = (await backend.admin.keys.create('Acme Life', 'client')).key;
     const listening = new Promise<string>((resolve) => {
       served = serve(
         backend,
@@ -212,7 +211,7 @@ describe('closing while a request is in flight (in-process, real socket)', () =>
     let entered!: () => void;
     const inFlight = new Promise<void>((resolve) => (entered = resolve));
     const backend = await openLocalBackend({ path: join(dir, 'premia.db'), now: NOW });
-    const key = (await createKey(backend.store, 'Acme Life', NOW)).key;
+    const key = (await backend.admin.keys.create('Acme Life', 'client')).key;
     class Held extends LocalBackend {
       override forClient(clientId: number): LocalBackend {
         const b = super.forClient(clientId);

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLocalBackend } from '../../src/backend/local/index.js';
 import { createServer } from '../../src/server/app.js';
-import { createKey } from '../../src/server/keys.js';
 import { uploadDirectory } from '../../src/server/upload.js';
 import { FIXTURES, tempDir } from '../helpers/cli.js';
 import { call, multipart, NOW } from './helpers.js';
@@ -61,7 +60,7 @@ describe('the upload directory', () => {
     expect(logs.some((l) => l.endsWith(`removed 3 upload files left by servers that stopped (in ${uploads})`))).toBe(true);
 
     // An upload is spooled there, 0600, and removed once imported.
-    const key = (await createKey(backend.store, 'Acme Life', NOW)).key;
+    const key = (await backend.admin.keys.create('Acme Life', 'client')).key;
     const seen: string[] = [];
     const watcher = watch(uploads, (_event, name) => {
       if (name) seen.push(String(name));

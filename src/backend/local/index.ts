@@ -42,6 +42,7 @@ import type {
   Target,
   Upload,
 } from '../types.js';
+import { LocalAdmin } from './admin.js';
 import type { LocalContext } from './context.js';
 import * as bank from './bank.js';
 import * as collections from './collections.js';
@@ -80,6 +81,7 @@ export async function openLocalBackend(options: LocalBackendOptions): Promise<Lo
 
 export class LocalBackend implements Backend {
   readonly mode = 'local' as const;
+  private adminObject: LocalAdmin | undefined;
 
   constructor(
     readonly ctx: LocalContext,
@@ -91,9 +93,19 @@ export class LocalBackend implements Backend {
     return this.ctx.store;
   }
 
-  /** The same store, acting for another client (the server makes one per request). */
-  forClient(clientId: number): LocalBackend {
-    return new LocalBackend({ ...this.ctx, clientId }, false);
+  /** The operator's functions on this store: keys, clients, settings, idempotency records. */
+  get admin(): LocalAdmin {
+    this.adminObject ??= new LocalAdmin(this.ctx.store, this.ctx.now, this.ctx.bank !== undefined);
+    return this.adminObject;
+  }
+
+  /**
+   * The same store, acting for another client (the server makes one per request). `now`: another
+   * wall clock (the server's job thread stamps with the request's). `ownsStore`: the new backend
+   * closes the store, instead of this one (local mode's --as-client).
+   */
+  forClient(clientId: number, options: { now?: () => Date; ownsStore?: boolean } = {}): LocalBackend {
+    return new LocalBackend({ ...this.ctx, clientId, now: options.now ?? this.ctx.now }, options.ownsStore === true);
   }
 
   async describe(): Promise<Target> {

@@ -3,8 +3,8 @@
  * timeout, an overall deadline per request, and retries with exponential backoff and full jitter
  * on connection failures, 429 (honouring Retry-After) and 502/503/504 — at most 4 attempts.
  *
- * Every POST and PATCH carries an Idempotency-Key (the invocation's key, then key:2, key:3 … for
- * later writes of the same invocation), so a retry, or a rerun with --idempotency-key, can never
+ * Every write whose row of the operations table takes an Idempotency-Key (POST and PATCH) carries
+ * one (the invocation's key, then key:2, key:3 … for later writes of the same invocation), so a retry, or a rerun with --idempotency-key, can never
  * act twice on a premia service. A retry resends exactly the same request with the same key.
  * The spec has no idempotency: a write that may have reached the server is resent only to a
  * server known to be premia (its marker header); otherwise it fails with OUTCOME_UNKNOWN.
@@ -19,7 +19,7 @@ import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
-import type { Download, ImportProgress, Upload } from '../types.js';
+import type { AsyncOperation, Download, ImportProgress, Upload } from '../types.js';
 import { ExitCode, PremiaError } from '../../domain/errors.js';
 import { requestKey } from '../../domain/idempotency.js';
 import { parsePeriodStateHeader, PERIOD_STATE_HEADER } from '../../domain/period-state.js';
@@ -69,10 +69,17 @@ export interface HttpOptions {
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
+/** One request; the calls of backend methods are built from their rows (remote/index.ts `callOf`). */
 export interface Call {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT';
   /** Path below the base URL, segments already encoded, e.g. `/policies/abc`. */
   path: string;
+  /** The status of a success (any 2xx is taken: another server implementing the spec may differ; --debug says so). */
+  status?: number;
+  /** Send the invocation's Idempotency-Key (a write that must never act twice). */
+  idempotencyKey?: boolean;
+  /** The Prefer header: `respond-async, wait=1` for long work a premia service may answer 202. */
+  prefer?: string | null;
   query?: Query;
   /** A JSON body, written with stringifyJson (money as two-decimal numbers). */
   json?: unknown;
@@ -86,21 +93,14 @@ export interface Call {
   /** Ctrl-C: abandon the request (and its retries); fails with CANCELLED. */
   signal?: AbortSignal;
   /**
-   * Long work: ask a premia service to answer 202 when it is not done within a second
-   * (`Prefer: respond-async, wait=1`), then follow the operation it names until it has ended,
-   * telling each state seen (its days, its progress).
+   * Long work (sent with `prefer`): follow the operation a premia service names in a 202 until it
+   * has ended, telling each state seen (its days, its progress).
    */
   follow?: { onProgress?: (operation: OperationView) => void };
 }
 
 /** A premia service's operation (GET /operations/{id}), money fields in cents. */
-export interface OperationView {
-  id: string;
-  status: 'queued' | 'running' | 'succeeded' | 'failed';
-  progress: { unit: string; done: number; total: number } | null;
-  days?: unknown[];
-  result: { status: number; replayed: boolean; body: unknown } | null;
-}
+export type OperationView = AsyncOperation;
 
 /** How often an operation is asked after, without a Retry-After: 250 ms, growing by half to 2 s. */
 const FOLLOW_FIRST_MS = 250;
@@ -318,7 +318,7 @@ export class HttpClient {
    * whose outcome is unknown fails with OUTCOME_UNKNOWN instead of risking acting twice.
    */
   private async exchange<T>(call: Call, accept: string, take: (x: Exchange) => Promise<T>): Promise<T> {
-    const write = call.method === 'POST' || call.method === 'PATCH';
+    const write = call.idempotencyKey === true;
     const key = write ? requestKey(this.options.idempotencyKey, ++this.writes) : undefined;
     const path = `${this.basePath}${call.path}${queryString(call.query)}`;
     const url = `${this.origin}${path}`;
@@ -363,7 +363,7 @@ export class HttpClient {
         }
         if (key !== undefined) headers['idempotency-key'] = key;
         // RFC 7240: a server that does not know the preference ignores it.
-        if (call.follow) headers.prefer = 'respond-async, wait=1';
+        if (call.prefer) headers.prefer = call.prefer;
         const started = performance.now();
         this.debug(
           `→ ${call.method} ${url} (attempt ${attempt} of ${this.maxAttempts}${key ? `, Idempotency-Key ${key}` : ''}${call.noKey ? ', no X-API-Key' : `, X-API-Key ${maskKey(this.apiKey)}`})`,
@@ -399,8 +399,9 @@ export class HttpClient {
 
         const exchange = toExchange(response);
         this.noteServer(exchange);
+        const unexpected = call.status !== undefined && exchange.status >= 200 && exchange.status < 300 && exchange.status !== call.status && exchange.status !== 202;
         this.debug(
-          `← ${exchange.status} ${mediaType(exchange.headers['content-type']) || '-'} in ${elapsed(started)}` +
+          `← ${exchange.status}${unexpected ? ` (premia answers ${call.status})` : ''} ${mediaType(exchange.headers['content-type']) || '-'} in ${elapsed(started)}` +
             `${exchange.requestId ? ` (request ${exchange.requestId})` : ''}${exchange.headers['idempotent-replayed'] === 'true' ? ' replayed' : ''}`,
         );
 

@@ -1,9 +1,10 @@
 /**
  * The Backend over HTTP: every operation is one request to the /v1 API of a premia service (or
- * of any service that implements the spec). The spec's own operations use only the spec's
- * endpoints and fields, so they work against any such server when given ids; premia's
- * extensions (lookups by number, lists, explanations, the clock and the bank) say plainly when
- * the server does not offer them (NOT_SUPPORTED, exit 1).
+ * of any service that implements the spec), built from its row of the operations table
+ * (backend/operations.ts: method, path, success status, Idempotency-Key, Prefer). The spec's own
+ * operations use only the spec's endpoints and fields, so they work against any such server
+ * when given ids; premia's extensions (lookups by number, lists, explanations, the clock and the
+ * bank) say plainly when the server does not offer them (NOT_SUPPORTED, exit 1).
  */
 import type {
   AdvanceOptions,
@@ -40,6 +41,8 @@ import type {
 } from '../types.js';
 import type { IsoDate, Period } from '../../domain/period.js';
 import { PremiaError } from '../../domain/errors.js';
+import { OPERATIONS, type AnyOperation, type ArgsOf } from '../operations.js';
+import { buildRequest } from '../wire.js';
 import { maskKey, notSupported, remoteError, type RouteInfo } from './errors.js';
 import { HttpClient, PROBE_ID, type Call, type HttpOptions, type RawAnswer } from './http.js';
 
@@ -54,8 +57,6 @@ export function openRemoteBackend(options: RemoteBackendOptions): RemoteBackend 
   return new RemoteBackend(options);
 }
 
-
-const seg = (s: string) => encodeURIComponent(s);
 
 function parseObject(text: string): Record<string, unknown> | null {
   try {
@@ -75,8 +76,27 @@ function wrongUrl(baseUrl: string, why: string, answer: RawAnswer): PremiaError 
   );
 }
 
-const SPEC = (what: string, extra: Partial<RouteInfo> = {}): RouteInfo => ({ what, extension: false, ...extra });
-const EXT = (what: string, extra: Partial<RouteInfo> = {}): RouteInfo => ({ what, extension: true, ...extra });
+/** What a call adds to its row: how to read a 404 (the resource it names), what to check when a write's outcome is unknown. */
+type Extras = Pick<RouteInfo, 'ref' | 'item' | 'verify'> & Pick<Call, 'signal' | 'follow'>;
+
+/** The call of `row`'s backend method with these arguments: the request its row builds. */
+export function callOf<O extends AnyOperation>(row: O, args: ArgsOf<O>, extras: Extras = {}): Call {
+  const request = buildRequest(row, ...(args as unknown[]));
+  const { signal, follow, ...route } = extras;
+  const call: Call = {
+    method: request.method,
+    path: request.path,
+    status: request.status,
+    idempotencyKey: request.idempotencyKey,
+    prefer: request.prefer,
+    route: { ...request.route, ...route },
+  };
+  if (request.query !== undefined) call.query = request.query;
+  if (request.json !== undefined) call.json = request.json;
+  if (signal !== undefined) call.signal = signal;
+  if (follow !== undefined) call.follow = follow;
+  return call;
+}
 
 export class RemoteBackend implements Backend {
   readonly mode = 'remote' as const;
@@ -97,12 +117,17 @@ export class RemoteBackend implements Backend {
   private async requirePremia(what: string): Promise<void> {
     if (this.http.premiaVersion === undefined) {
       try {
-        await this.json({ method: 'GET', path: '/whoami', route: EXT('whoami (GET /whoami)', { idless: true }) });
+        await this.json(callOf(OPERATIONS.whoami, []));
       } catch (e) {
         if (!(e instanceof PremiaError) || e.code !== 'NOT_SUPPORTED') throw e;
       }
     }
     if (!this.http.premiaVersion) throw notSupported(what, null);
+  }
+
+  /** "<what> (METHOD /path)" of a row, as messages name it. */
+  private static named(row: AnyOperation): string {
+    return `${row.what} (${row.method} ${row.path})`;
   }
 
   /**
@@ -119,20 +144,20 @@ export class RemoteBackend implements Backend {
    */
   async describe(): Promise<Target> {
     let client: string | null = null;
-    const whoamiRoute = EXT('whoami (GET /whoami)', { idless: true });
-    const who = await this.http.probe({ method: 'GET', path: '/whoami', route: whoamiRoute });
+    const whoami = callOf(OPERATIONS.whoami, []);
+    const who = await this.http.probe(whoami);
     if (who.status >= 200 && who.status < 300 && who.premia) {
       const body = parseObject(who.text);
       if (!body) throw remoteError(`GET ${this.path('/whoami')} answered ${who.status} with ${who.contentType || 'no content type'} that is not a JSON object; is something other than the service answering at ${this.options.baseUrl}?`, who.requestId);
       client = typeof body.client === 'string' ? body.client : null;
     } else if (who.status === 401) {
-      throw this.http.failure({ method: 'GET', path: '/whoami', route: whoamiRoute }, who, who.text);
+      throw this.http.failure(whoami, who, who.text);
     } else if (who.premia && (who.status === 404 || who.status === 405)) {
       throw (await this.http.missingVersionHint()) ?? wrongUrl(this.options.baseUrl, `it is a premia service (X-Premia-Version ${who.premia}), but it has no GET ${this.path('/whoami')}`, who);
     } else if (who.status >= 300 && who.status < 400) {
-      throw this.http.failure({ method: 'GET', path: '/whoami', route: whoamiRoute }, who, who.text);
+      throw this.http.failure(whoami, who, who.text);
     } else if (who.status >= 500 && who.status !== 501) {
-      throw this.http.failure({ method: 'GET', path: '/whoami', route: whoamiRoute }, who, who.text);
+      throw this.http.failure(whoami, who, who.text);
     } else {
       await this.proveKey();
     }
@@ -148,7 +173,7 @@ export class RemoteBackend implements Backend {
 
   /** On a server without /whoami: a spec GET of an id that cannot exist, with the key and then without. */
   private async proveKey(): Promise<void> {
-    const call: Call = { method: 'GET', path: `/collections/${PROBE_ID}`, route: SPEC('a collection (GET /collections/{id})') };
+    const call = callOf(OPERATIONS.getCollection, [PROBE_ID]);
     const withKey = await this.http.probe(call);
     if (withKey.status === 401 || (withKey.status >= 300 && withKey.status < 400) || (withKey.status >= 500 && withKey.status !== 501)) {
       throw this.http.failure(call, withKey, withKey.text);
@@ -170,73 +195,56 @@ export class RemoteBackend implements Backend {
   // -- policies (spec 4.1–4.3; get and list are extensions) ---------------------------------
 
   createPolicy(input: PolicyInput): Promise<Policy> {
-    return this.json({
-      method: 'POST',
-      path: '/policies',
-      json: input,
-      route: SPEC('creating a policy (POST /policies)', {
+    return this.json(
+      callOf(OPERATIONS.createPolicy, [input], {
         verify: `Check whether policy ${input.policy_number} exists at the service (a second create may be refused as a duplicate or make a second policy)`,
       }),
-    });
+    );
   }
 
   importPolicies(file: Upload, options?: ImportOptions): Promise<ImportResult> {
     return this.json({
-      method: 'POST',
-      path: '/policies/import',
-      upload: { file, onProgress: options?.onProgress },
-      signal: options?.signal,
-      follow: {},
-      route: SPEC('the policy import (POST /policies/import)', {
+      ...callOf(OPERATIONS.importPolicies, [file, options], {
+        signal: options?.signal,
+        follow: {},
         verify: `Check which policies of ${file.name} exist at the service (an import sent twice may be refused as duplicates or make every policy twice)`,
       }),
+      upload: { file, onProgress: options?.onProgress },
     });
   }
 
   updatePolicy(ref: string, patch: PolicyPatch): Promise<Policy> {
-    return this.json({
-      method: 'PATCH',
-      path: `/policies/${seg(ref)}`,
-      json: patch,
-      route: SPEC('updating a policy (PATCH /policies/{id})', {
+    return this.json(
+      callOf(OPERATIONS.updatePolicy, [ref, patch], {
         ref: { noun: 'policy', value: ref },
         item: { noun: 'policy', value: ref },
         verify: `Check policy ${ref} at the service (its amount and status)`,
       }),
-    });
+    );
   }
 
   async previewCancellation(ref: string): Promise<CancellationPreview> {
     // Under a spec path: never sent to another server, which could read 'cancel-preview' its own way.
-    await this.requirePremia('cancellation previews (GET /policies/{id}/cancel-preview)');
-    return this.json({
-      method: 'GET',
-      path: `/policies/${seg(ref)}/cancel-preview`,
-      route: EXT('cancellation previews (GET /policies/{id}/cancel-preview)', { item: { noun: 'policy', value: ref } }),
-    });
+    await this.requirePremia(RemoteBackend.named(OPERATIONS.previewCancellation));
+    return this.json(callOf(OPERATIONS.previewCancellation, [ref], { item: { noun: 'policy', value: ref } }));
   }
 
   getPolicy(ref: string): Promise<PolicyDetail> {
-    return this.json({ method: 'GET', path: `/policies/${seg(ref)}`, route: EXT('reading a policy (GET /policies/{id})') });
+    return this.json(callOf(OPERATIONS.getPolicy, [ref]));
   }
 
   listPolicies(query: PolicyListQuery): Promise<Page<Policy>> {
-    return this.json({
-      method: 'GET',
-      path: '/policies',
-      query: { status: query.status, limit: query.limit, after: query.after },
-      route: EXT('policy lists (GET /policies)', { idless: true }),
-    });
+    return this.json(callOf(OPERATIONS.listPolicies, [query]));
   }
 
   // -- the clock and the bank (simulation extensions) ---------------------------------------
 
   getClock(): Promise<ClockState> {
-    return this.json({ method: 'GET', path: '/clock', route: EXT('the virtual clock (GET /clock)', { idless: true }) });
+    return this.json(callOf(OPERATIONS.getClock, []));
   }
 
   setClock(date: IsoDate): Promise<ClockState> {
-    return this.json({ method: 'PUT', path: '/clock', json: { date }, route: EXT('setting the virtual clock (PUT /clock)', { idless: true }) });
+    return this.json(callOf(OPERATIONS.setClock, [date]));
   }
 
   async advanceClock(target: AdvanceTarget, options?: AdvanceOptions): Promise<AdvanceResult> {
@@ -245,134 +253,85 @@ export class RemoteBackend implements Backend {
     const tell = (days: DaySummary[], total: number) => {
       for (; told < days.length; told++) options?.onDay?.(days[told]!, told + 1, total);
     };
-    const result = await this.json<AdvanceResult>({
-      method: 'POST',
-      path: '/clock/advance',
-      json: target,
-      route: EXT('advancing the virtual clock (POST /clock/advance)', { idless: true }),
-      signal: options?.signal,
-      follow: { onProgress: (op) => tell((op.days ?? []) as DaySummary[], op.progress?.total ?? 0) },
-    });
+    const result = await this.json<AdvanceResult>(
+      callOf(OPERATIONS.advanceClock, [target, options], {
+        signal: options?.signal,
+        follow: { onProgress: (op) => tell((op.days ?? []) as DaySummary[], op.progress?.total ?? 0) },
+      }),
+    );
     tell(result.days, result.days.length);
     return result;
   }
 
   previewAdvance(target: AdvanceTarget): Promise<AdvancePreview> {
-    return this.json({
-      method: 'GET',
-      path: '/clock/preview',
-      query: { days: target.days, to: target.to, to_month_end: target.to_month_end },
-      route: EXT('advance previews (GET /clock/preview)', { idless: true }),
-    });
+    return this.json(callOf(OPERATIONS.previewAdvance, [target]));
   }
 
   seedBank(seed: number): Promise<ClockState> {
-    return this.json({ method: 'POST', path: '/bank/seed', json: { seed }, route: EXT('the simulated bank (POST /bank/seed)', { idless: true }) });
+    return this.json(callOf(OPERATIONS.seedBank, [seed]));
   }
 
   importBankTransactions(file: Upload, options?: ImportOptions): Promise<BankImportResult> {
     return this.json({
-      method: 'POST',
-      path: '/bank/import',
+      ...callOf(OPERATIONS.importBankTransactions, [file, options], { signal: options?.signal, follow: {} }),
       upload: { file, onProgress: options?.onProgress },
-      signal: options?.signal,
-      follow: {},
-      route: EXT('the simulated bank (POST /bank/import)', { idless: true }),
     });
   }
 
   showBankAccount(customerId: string): Promise<BankAccountView> {
-    return this.json({ method: 'GET', path: `/bank/accounts/${seg(customerId)}`, route: EXT('the simulated bank (GET /bank/accounts/{customer_id})') });
+    return this.json(callOf(OPERATIONS.showBankAccount, [customerId]));
   }
 
   // -- collections (spec 4.4, 4.5; the rest are extensions) ---------------------------------
 
   async executeCollections(input: ExecuteInput): Promise<ExecutionAccepted> {
     if (input.strategy !== undefined) await this.requirePremia('collection strategies (--strategy)');
-    const body: Record<string, unknown> = { period_month: input.period_month };
-    if (input.policy_ids !== undefined) body.policy_ids = input.policy_ids;
-    if (input.strategy !== undefined) body.strategy = input.strategy;
-    return this.json({
-      method: 'POST',
-      path: '/collections/execute',
-      json: body,
-      route: SPEC('the collections run (POST /collections/execute)', {
+    return this.json(
+      callOf(OPERATIONS.executeCollections, [input], {
         verify: `Check whether the ${input.period_month} run was queued (premia reports collections --period ${input.period_month})`,
       }),
-    });
-  }
-
-  getCollection(id: string): Promise<Collection> {
-    return this.json({ method: 'GET', path: `/collections/${seg(id)}`, route: SPEC('a collection (GET /collections/{id})', { item: { noun: 'collection', value: id } }) });
-  }
-
-  listCollections(query: CollectionListQuery): Promise<Page<Collection>> {
-    return this.json({
-      method: 'GET',
-      path: '/collections',
-      query: { period_month: query.period_month, status: query.status, policy: query.policy, limit: query.limit, after: query.after },
-      route: EXT('collection lists (GET /collections)'),
-    });
-  }
-
-  exportAttempts(period: Period, format: ReportFormat): Promise<Download> {
-    return this.http.download(
-      {
-        method: 'GET',
-        path: '/reports/attempts',
-        query: { period_month: period, format },
-        route: EXT('the attempts export (GET /reports/attempts)', { idless: true }),
-      },
-      format,
-      `attempts-${period}.${format}`,
     );
   }
 
+  getCollection(id: string): Promise<Collection> {
+    return this.json(callOf(OPERATIONS.getCollection, [id], { item: { noun: 'collection', value: id } }));
+  }
+
+  listCollections(query: CollectionListQuery): Promise<Page<Collection>> {
+    return this.json(callOf(OPERATIONS.listCollections, [query]));
+  }
+
+  exportAttempts(period: Period, format: ReportFormat): Promise<Download> {
+    return this.http.download(callOf(OPERATIONS.attemptsReport, [period, format]), format, `attempts-${period}.${format}`);
+  }
+
   explainCollection(id: string): Promise<Explanation> {
-    return this.json({ method: 'GET', path: `/collections/${seg(id)}/explain`, route: EXT('collection explanations (GET /collections/{id}/explain)') });
+    return this.json(callOf(OPERATIONS.explainCollection, [id]));
   }
 
   getExecution(id: string): Promise<Execution> {
-    return this.json({ method: 'GET', path: `/executions/${seg(id)}`, route: EXT('execution status (GET /executions/{id})') });
+    return this.json(callOf(OPERATIONS.getExecution, [id]));
   }
 
   // -- reports (spec 4.6) ----------------------------------------------------------------
 
   collectionsReport(period: Period, format: ReportFormat): Promise<Download> {
-    return this.http.download(
-      { method: 'GET', path: '/reports/collections', query: { period_month: period, format }, route: SPEC('the collections report (GET /reports/collections)') },
-      format,
-      `collections-${period}.${format}`,
-    );
+    return this.http.download(callOf(OPERATIONS.collectionsReport, [period, format]), format, `collections-${period}.${format}`);
   }
 
   // -- settlements (spec 4.7–4.9; list, mark-paid and dispute are extensions) ---------------
 
   createSettlement(period: Period): Promise<Settlement> {
-    return this.json({
-      method: 'POST',
-      path: '/settlements',
-      json: { period_month: period },
-      route: SPEC('settlements (POST /settlements)', { verify: `Check whether a settlement for ${period} exists at the service` }),
-    });
+    return this.json(callOf(OPERATIONS.createSettlement, [period], { verify: `Check whether a settlement for ${period} exists at the service` }));
   }
 
   async previewSettlement(period: Period): Promise<SettlementPreview> {
-    await this.requirePremia('settlement previews (GET /settlements/preview)');
-    return this.json({
-      method: 'GET',
-      path: '/settlements/preview',
-      query: { period_month: period },
-      route: EXT('settlement previews (GET /settlements/preview)', { idless: true }),
-    });
+    await this.requirePremia(RemoteBackend.named(OPERATIONS.previewSettlement));
+    return this.json(callOf(OPERATIONS.previewSettlement, [period]));
   }
 
   getSettlement(ref: string): Promise<Settlement> {
-    return this.json({
-      method: 'GET',
-      path: `/settlements/${seg(ref)}`,
-      route: SPEC('a settlement (GET /settlements/{id})', { ref: { noun: 'settlement', value: ref }, item: { noun: 'settlement', value: ref } }),
-    });
+    return this.json(callOf(OPERATIONS.getSettlement, [ref], { ref: { noun: 'settlement', value: ref }, item: { noun: 'settlement', value: ref } }));
   }
 
   async exportSettlement(ref: string, options?: { lines?: boolean }): Promise<Download> {
@@ -380,42 +339,22 @@ export class RemoteBackend implements Backend {
     // Another server would ignore ?lines=true and send the plain statement: ask first.
     if (lines) await this.requirePremia('settlement lines (export --lines)');
     return this.http.download(
-      {
-        method: 'GET',
-        path: `/settlements/${seg(ref)}/export`,
-        query: lines ? { lines: 'true' } : undefined,
-        route: SPEC('the settlement export (GET /settlements/{id}/export)', { ref: { noun: 'settlement', value: ref }, item: { noun: 'settlement', value: ref } }),
-      },
+      callOf(OPERATIONS.exportSettlement, [ref, options], { ref: { noun: 'settlement', value: ref }, item: { noun: 'settlement', value: ref } }),
       'csv',
       lines ? `${ref}-lines.csv` : `${ref}.csv`,
     );
   }
 
   listSettlements(query: SettlementListQuery): Promise<Page<Settlement>> {
-    return this.json({
-      method: 'GET',
-      path: '/settlements',
-      query: { status: query.status, period_month: query.period_month },
-      route: EXT('settlement lists (GET /settlements)', { idless: true }),
-    });
+    return this.json(callOf(OPERATIONS.listSettlements, [query]));
   }
 
   markSettlementPaid(ref: string, options?: { reference?: string }): Promise<Settlement> {
-    return this.json({
-      method: 'POST',
-      path: `/settlements/${seg(ref)}/mark-paid`,
-      json: options?.reference === undefined ? {} : { reference: options.reference },
-      route: EXT('recording payments (POST /settlements/{id}/mark-paid)'),
-    });
+    return this.json(callOf(OPERATIONS.markSettlementPaid, [ref, options]));
   }
 
   disputeSettlement(ref: string, reason: string): Promise<Settlement> {
-    return this.json({
-      method: 'POST',
-      path: `/settlements/${seg(ref)}/dispute`,
-      json: { reason },
-      route: EXT('disputes (POST /settlements/{id}/dispute)'),
-    });
+    return this.json(callOf(OPERATIONS.disputeSettlement, [ref, reason]));
   }
 
   close(): Promise<void> {

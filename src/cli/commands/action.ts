@@ -1,27 +1,13 @@
 /**
- * Glue between commander and command modules: a command's module is imported only when it
- * runs; it receives its environment (context, global options, output, lazy backend) and
- * returns its exit code.
+ * Glue between commander and the verbs (cli/command.ts): a verb's module is imported only when
+ * it runs; its options are parsed from what commander read, then it runs on them and its exit
+ * code is kept.
  */
 import type { Command } from 'commander';
-import type { Backend } from '../../backend/types.js';
 import { PremiaError } from '../../domain/errors.js';
+import type { CommandDeps, RunState, Verb } from '../command.js';
 import type { CliContext, GlobalOptions } from '../context.js';
-import type { RunState } from '../main.js';
 import { Ui } from '../output/ui.js';
-
-export interface CommandEnv {
-  ctx: CliContext;
-  globals: GlobalOptions;
-  ui: Ui;
-  /** The command's own options. */
-  opts: Record<string, unknown>;
-  backend: () => Promise<Backend>;
-  /** Whether this command may create a missing store (ActionOptions.createsStore). */
-  createsStore: boolean;
-}
-
-export type CommandFn = (env: CommandEnv, ...args: string[]) => Promise<number | void>;
 
 export interface ActionOptions {
   /** The command changes state: on a terminal, say which store or service it acts on. */
@@ -36,7 +22,7 @@ export interface ActionOptions {
   createsStore?: boolean;
 }
 
-export function lazyAction(ctx: CliContext, state: RunState, load: () => Promise<{ default: CommandFn }>, options: ActionOptions = {}) {
+export function lazyAction(ctx: CliContext, state: RunState, load: () => Promise<{ default: Verb }>, options: ActionOptions = {}) {
   return async (...received: unknown[]): Promise<void> => {
     const command = received[received.length - 1] as Command;
     const globals = command.optsWithGlobals() as GlobalOptions;
@@ -44,11 +30,10 @@ export function lazyAction(ctx: CliContext, state: RunState, load: () => Promise
     const positional = received.slice(0, -2).flatMap((a) => (Array.isArray(a) ? a : [a])) as string[];
     const ui = new Ui(ctx, globals);
     let announced = false;
-    const env: CommandEnv = {
+    const deps: CommandDeps = {
       ctx,
       globals,
       ui,
-      opts: command.opts(),
       createsStore: options.createsStore === true,
       backend: async () => {
         const target = await ctx.target(globals);
@@ -60,11 +45,23 @@ export function lazyAction(ctx: CliContext, state: RunState, load: () => Promise
         }
         return backend;
       },
+      admin: async () => {
+        await deps.backend();
+        return ctx.admin(globals, { createStore: options.createsStore === true });
+      },
     };
-    const { default: fn } = await load();
-    const code = await fn(env, ...positional);
+    const { default: verb } = await load();
+    const opts = verb.options(deps, command.opts(), positional);
+    const code = ctx.runF ? await ctx.runF(commandPath(command), opts) : await verb.run(opts);
     state.exitCode = typeof code === 'number' ? code : 0;
   };
+}
+
+/** The command's words without the program's: `policies list`. */
+function commandPath(command: Command): string {
+  const words: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) words.unshift(c.name());
+  return words.join(' ');
 }
 
 /** The status line of a state-changing command on a terminal. */

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import type { RunState } from '../main.js';
+import type { RunState } from '../command.js';
 import { registerBank } from './bank/index.js';
 import { registerClock } from './clock/index.js';
 import { registerCollections } from './collections/index.js';

@@ -1,25 +1,16 @@
-/** API keys of the HTTP service. Only a hash of each key is stored (see server/keys.ts). */
-import type { Kysely } from 'kysely';
-import type { Database, KeyRole } from '../schema.js';
+/** API keys of the HTTP service. Only a hash of each key is stored (see backend/local/api-keys.ts). */
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { ApiKeysTable, Database, KeyRole } from '../schema.js';
 
 type Q = Kysely<Database>;
 
-export interface ApiKeyRow {
-  id: number;
-  client_id: number;
-  key_hash: string;
-  prefix: string;
-  last4: string;
-  created_at: number;
-  revoked_at: number | null;
-  role: KeyRole;
-}
+export type ApiKeyRow = Selectable<ApiKeysTable>;
 
 export interface ApiKeyWithClient extends ApiKeyRow {
   client_name: string;
 }
 
-export async function insertApiKey(db: Q, row: Omit<ApiKeyRow, 'id' | 'revoked_at'>): Promise<number> {
+export async function insertApiKey(db: Q, row: Omit<Insertable<ApiKeysTable>, 'id' | 'revoked_at' | 'role'> & { role: KeyRole }): Promise<number> {
   // role is written explicitly (its column default, client, is for keys made before roles).
   const result = await db.insertInto('api_keys').values(row).executeTakeFirstOrThrow();
   return Number(result.insertId);

@@ -1,12 +1,9 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../schema.js';
+/** Clients of the store: the organisations API keys act for (local mode acts for Local, id 1). */
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { ClientsTable, Database } from '../schema.js';
 
 type Q = Kysely<Database>;
-export interface ClientRow {
-  id: number;
-  name: string;
-  created_at: number;
-}
+export type ClientRow = Selectable<ClientsTable>;
 
 export async function findClientById(db: Q, id: number): Promise<ClientRow | undefined> {
   return db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
@@ -16,11 +13,7 @@ export async function findClientByName(db: Q, name: string): Promise<ClientRow |
   return db.selectFrom('clients').selectAll().where('name', '=', name).executeTakeFirst();
 }
 
-export async function insertClient(db: Q, row: { id?: number; name: string; created_at: number }): Promise<number> {
+export async function insertClient(db: Q, row: Insertable<ClientsTable>): Promise<number> {
   const result = await db.insertInto('clients').values(row).executeTakeFirstOrThrow();
   return Number(result.insertId);
-}
-
-export async function listClients(db: Q): Promise<ClientRow[]> {
-  return db.selectFrom('clients').selectAll().orderBy('name').execute();
 }

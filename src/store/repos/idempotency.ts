@@ -1,9 +1,9 @@
-/** Stored responses of requests sent with an Idempotency-Key (see server/idempotency.ts). */
-import type { Kysely } from 'kysely';
+/** Stored responses of requests sent with an Idempotency-Key (see backend/local/idempotency.ts). */
+import type { Kysely, Selectable } from 'kysely';
 import type { Database, IdempotencyKeysTable } from '../schema.js';
 
 type Q = Kysely<Database>;
-export type IdempotencyRow = IdempotencyKeysTable;
+export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
 
 /** The process that runs the first request of a key. */
 export interface IdempotencyOwner {

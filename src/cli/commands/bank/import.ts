@@ -2,9 +2,14 @@ import { ExitCode } from '../../../domain/errors.js';
 import { count, plural } from '../../output/format.js';
 import { openUpload } from '../../input.js';
 import { catchCtrlC } from '../../interrupt.js';
-import type { CommandEnv } from '../action.js';
+import { verb, type CommandDeps } from '../../command.js';
 
-export default async function importBank({ ctx, ui, backend }: CommandEnv, file: string): Promise<number> {
+export interface ImportOptions extends CommandDeps {
+  /** The CSV file, or - for stdin. */
+  file: string;
+}
+
+export async function importRun({ ctx, ui, backend, file }: ImportOptions): Promise<number> {
   const upload = await openUpload(ctx, file);
   const b = await backend();
   const ctrlC = catchCtrlC(ctx, () => {});
@@ -34,3 +39,5 @@ export default async function importBank({ ctx, ui, backend }: CommandEnv, file:
   }
   return result.failed > 0 ? ExitCode.PARTIAL : ExitCode.OK;
 }
+
+export default verb<unknown, ImportOptions>((deps, _flags, [file]) => ({ ...deps, file: file! }), importRun);

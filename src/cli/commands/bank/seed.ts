@@ -1,11 +1,21 @@
 import { validationError } from '../../../domain/errors.js';
-import type { CommandEnv } from '../action.js';
+import { verb, type CommandDeps } from '../../command.js';
 import { showClock } from '../clock/show.js';
 
-export default async function seed({ ui, backend }: CommandEnv, value: string): Promise<number> {
-  if (!/^\d{1,9}$/.test(value)) throw validationError('The seed is a whole number from 0 to 999999999.');
-  const clock = await (await backend()).seedBank(Number(value));
+export interface SeedOptions extends CommandDeps {
+  seed: number;
+}
+
+export function seedOptions(deps: CommandDeps, _flags: unknown, [value]: string[]): SeedOptions {
+  if (!/^\d{1,9}$/.test(value!)) throw validationError('The seed is a whole number from 0 to 999999999.');
+  return { ...deps, seed: Number(value) };
+}
+
+export async function seedRun({ ui, backend, seed }: SeedOptions): Promise<number> {
+  const clock = await (await backend()).seedBank(seed);
   if (!ui.json) ui.status(`Bank seed set to ${clock.seed}.`);
   showClock(ui, clock);
   return 0;
 }
+
+export default verb(seedOptions, seedRun);

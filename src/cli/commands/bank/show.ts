@@ -1,7 +1,12 @@
 import { money } from '../../output/format.js';
-import type { CommandEnv } from '../action.js';
+import { verb, type CommandDeps } from '../../command.js';
 
-export default async function show({ ui, backend }: CommandEnv, customerId: string): Promise<number> {
+export interface ShowOptions extends CommandDeps {
+  /** A customer id. */
+  customerId: string;
+}
+
+export async function showRun({ ui, backend, customerId }: ShowOptions): Promise<number> {
   const view = await (await backend()).showBankAccount(customerId);
   if (ui.json) {
     ui.printJson(view);
@@ -29,3 +34,5 @@ export default async function show({ ui, backend }: CommandEnv, customerId: stri
   );
   return 0;
 }
+
+export default verb<unknown, ShowOptions>((deps, _flags, [customerId]) => ({ ...deps, customerId: customerId! }), showRun);

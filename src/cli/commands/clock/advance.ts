@@ -8,30 +8,45 @@ import { count, money, plural } from '../../output/format.js';
 import { startProgress } from '../../output/progress.js';
 import type { Ui } from '../../output/ui.js';
 import { advanceQuestion, plainAdvanceQuestion } from '../../questions.js';
-import type { CommandEnv } from '../action.js';
+import { verb, type CommandDeps } from '../../command.js';
 
-export default async function advance(env: CommandEnv): Promise<number> {
-  const { ctx, opts, ui, backend } = env;
-  const given = ['days', 'to', 'toMonthEnd'].filter((k) => opts[k] !== undefined && opts[k] !== false);
+interface Flags {
+  days?: string;
+  to?: string;
+  toMonthEnd?: boolean;
+  dryRun?: boolean;
+}
+
+export interface AdvanceOptions extends CommandDeps {
+  target: AdvanceTarget;
+  /** Say what the advance would do, and change nothing. */
+  dryRun: boolean;
+}
+
+export function advanceOptions(deps: CommandDeps, flags: Flags): AdvanceOptions {
+  const given = [flags.days, flags.to, flags.toMonthEnd].filter((v) => v !== undefined && v !== false);
   if (given.length !== 1) throw usageError('Say how far to advance with exactly one of --days N, --to YYYY-MM-DD or --to-month-end.');
   const raw: Record<string, unknown> = {};
-  if (opts.days !== undefined) {
-    const text = String(opts.days);
+  if (flags.days !== undefined) {
+    const text = String(flags.days);
     if (!/^\d{1,9}$/.test(text)) {
       throw validationError(`--days must be a whole number from ${MIN_ADVANCE_DAYS} to ${MAX_ADVANCE_DAYS} (ten years); got '${text.slice(0, 40)}'.`);
     }
-    raw.days = Number(opts.days);
-  } else if (opts.to !== undefined) raw.to = opts.to;
+    raw.days = Number(flags.days);
+  } else if (flags.to !== undefined) raw.to = flags.to;
   else raw.to_month_end = true;
   // Checked as the service checks POST /clock/advance, so a problem reads the same in both modes.
-  const target: AdvanceTarget = validateAdvanceRequest(raw);
+  return { ...deps, target: validateAdvanceRequest(raw), dryRun: flags.dryRun === true };
+}
 
+export async function advanceRun(opts: AdvanceOptions): Promise<number> {
+  const { ctx, ui, backend, target } = opts;
   const b = await backend();
-  if (opts.dryRun === true) {
+  if (opts.dryRun) {
     printPreview(ui, await b.previewAdvance(target));
     return 0;
   }
-  await confirmAdvance(env, b, target);
+  await confirmAdvance(opts, b, target);
 
   const progress = await startProgress(ui, 'Advancing the clock…');
   const remote = b.mode === 'remote';
@@ -91,7 +106,7 @@ export default async function advance(env: CommandEnv): Promise<number> {
 }
 
 /** On a terminal, say what closes and ask; unattended, refuse to close more than one period without --yes. */
-async function confirmAdvance(env: CommandEnv, b: Backend, target: AdvanceTarget): Promise<void> {
+async function confirmAdvance(env: CommandDeps, b: Backend, target: AdvanceTarget): Promise<void> {
   const mode = confirmMode(env);
   if (mode === 'yes') return;
   if (mode === 'unattended') {
@@ -162,3 +177,5 @@ function printPreview(ui: Ui, p: AdvancePreview): void {
   }
   ui.status(`Dry run: nothing changed. Without --dry-run this lives ${plural(p.days, 'day')}${periods.length > 0 ? ` and closes ${periodList(periods)}` : ''}.`);
 }
+
+export default verb(advanceOptions, advanceRun);

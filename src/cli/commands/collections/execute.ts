@@ -1,19 +1,32 @@
-import { checkPeriodOption } from '../../../domain/requests.js';
+import type { ExecuteInput } from '../../../backend/types.js';
+import { validationError } from '../../../domain/errors.js';
+import { isPeriod } from '../../../domain/period.js';
+import { verb, type CommandDeps } from '../../command.js';
 import { plural } from '../../output/format.js';
-import type { CommandEnv } from '../action.js';
+import { checkPeriodOption } from '../../../domain/requests.js';
 
-export default async function execute({ opts, ui, backend }: CommandEnv): Promise<number> {
-  const period = checkPeriodOption(opts.period);
+interface Flags {
+  period: string;
+  policy?: string[];
+  strategy?: string;
+}
+
+export interface ExecuteOptions extends CommandDeps {
+  input: ExecuteInput;
+}
+
+export function executeOptions(deps: CommandDeps, flags: Flags): ExecuteOptions {
+  const period = checkPeriodOption(flags.period);
+  // The strategy is sent only when given: a server that implements only the spec knows no strategies.
+  return { ...deps, input: { period_month: period, policy_ids: flags.policy, strategy: flags.strategy } };
+}
+
+export async function executeRun({ ui, backend, input }: ExecuteOptions): Promise<number> {
   const b = await backend();
-  const accepted = await b.executeCollections({
-    period_month: period,
-    policy_ids: opts.policy as string[] | undefined,
-    // Sent only when given: a server that implements only the spec knows no strategies.
-    strategy: opts.strategy as string | undefined,
-  });
+  const accepted = await b.executeCollections(input);
   if (ui.json) ui.printJson(accepted);
   else {
-    ui.status(`Queued ${plural(accepted.policies_queued, 'policy', 'policies')} for ${period} (${(opts.strategy as string | undefined) ?? 'smart'}); the engine collects as the clock advances.`);
+    ui.status(`Queued ${plural(accepted.policies_queued, 'policy', 'policies')} for ${input.period_month} (${input.strategy ?? 'smart'}); the engine collects as the clock advances.`);
     ui.keyValues([
       ['execution_id', accepted.execution_id],
       ['status', accepted.status],
@@ -22,3 +35,5 @@ export default async function execute({ opts, ui, backend }: CommandEnv): Promis
   }
   return 0;
 }
+
+export default verb(executeOptions, executeRun);

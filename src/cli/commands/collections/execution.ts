@@ -1,6 +1,11 @@
-import type { CommandEnv } from '../action.js';
+import { verb, type CommandDeps } from '../../command.js';
 
-export default async function execution({ ui, backend }: CommandEnv, id: string): Promise<number> {
+export interface ExecutionOptions extends CommandDeps {
+  /** An execution id. */
+  id: string;
+}
+
+export async function executionRun({ ui, backend, id }: ExecutionOptions): Promise<number> {
   const e = await (await backend()).getExecution(id);
   if (ui.json) {
     ui.printJson(e);
@@ -21,3 +26,5 @@ export default async function execution({ ui, backend }: CommandEnv, id: string)
   ]);
   return 0;
 }
+
+export default verb<unknown, ExecutionOptions>((deps, _flags, [id]) => ({ ...deps, id: id! }), executionRun);

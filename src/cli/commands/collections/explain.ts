@@ -1,8 +1,13 @@
 import { money } from '../../output/format.js';
-import type { CommandEnv } from '../action.js';
+import { verb, type CommandDeps } from '../../command.js';
 import { showCollection } from './show.js';
 
-export default async function explain({ ui, backend }: CommandEnv, id: string): Promise<number> {
+export interface ExplainOptions extends CommandDeps {
+  /** A collection id. */
+  id: string;
+}
+
+export async function explainRun({ ui, backend, id }: ExplainOptions): Promise<number> {
   const e = await (await backend()).explainCollection(id);
   if (ui.json) {
     ui.printJson(e);
@@ -25,3 +30,5 @@ export default async function explain({ ui, backend }: CommandEnv, id: string): 
   ui.line(e.summary);
   return 0;
 }
+
+export default verb<unknown, ExplainOptions>((deps, _flags, [id]) => ({ ...deps, id: id! }), explainRun);

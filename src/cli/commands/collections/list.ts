@@ -1,17 +1,28 @@
-import type { CollectionStatus } from '../../../backend/types.js';
-import { checkPageLimitOption } from '../../../domain/requests.js';
+import type { CollectionListQuery, CollectionStatus } from '../../../backend/types.js';
+import { validationError } from '../../../domain/errors.js';
+import { verb, type CommandDeps } from '../../command.js';
 import { money } from '../../output/format.js';
-import type { CommandEnv } from '../action.js';
+import { checkPageLimitOption } from '../../../domain/requests.js';
 
-export default async function list({ opts, ui, backend }: CommandEnv): Promise<number> {
-  const limit = checkPageLimitOption(opts.limit);
-  const page = await (await backend()).listCollections({
-    period_month: opts.period as string,
-    status: opts.status as CollectionStatus | undefined,
-    policy: opts.policy as string | undefined,
-    limit,
-    after: opts.after as string | undefined,
-  });
+interface Flags {
+  period: string;
+  status?: CollectionStatus;
+  policy?: string;
+  limit?: string;
+  after?: string;
+}
+
+export interface ListOptions extends CommandDeps {
+  query: CollectionListQuery;
+}
+
+export function listOptions(deps: CommandDeps, flags: Flags): ListOptions {
+  const limit = checkPageLimitOption(flags.limit);
+  return { ...deps, query: { period_month: flags.period, status: flags.status, policy: flags.policy, limit, after: flags.after } };
+}
+
+export async function listRun({ ui, backend, query }: ListOptions): Promise<number> {
+  const page = await (await backend()).listCollections(query);
   if (ui.json) {
     ui.printJson(page);
     return 0;
@@ -32,3 +43,5 @@ export default async function list({ opts, ui, backend }: CommandEnv): Promise<n
   if (page.next_after !== null) ui.status(`More collections follow: run again with --after ${page.next_after}`);
   return 0;
 }
+
+export default verb(listOptions, listRun);

@@ -1,12 +1,28 @@
+import type { KeyRole } from '../../../backend/types.js';
 import { usageError } from '../../../domain/errors.js';
-import type { CommandEnv } from '../action.js';
+import { verb, type CommandDeps } from '../../command.js';
 
-export default async function create({ ctx, opts, ui, backend }: CommandEnv): Promise<number> {
-  const operator = opts.operator === true;
-  if (opts.client === undefined && !operator) {
+interface Flags {
+  client?: string;
+  operator?: boolean;
+}
+
+export interface CreateOptions extends CommandDeps {
+  /** The client the key acts for; null: an operator key of the store's own client (Local). */
+  client: string | null;
+  role: KeyRole;
+}
+
+export function createOptions(deps: CommandDeps, flags: Flags): CreateOptions {
+  const operator = flags.operator === true;
+  if (flags.client === undefined && !operator) {
     throw usageError("Say whose key it is: --client NAME for a client's key, or --operator for an operator key (with --client NAME it acts for that client).");
   }
-  const created = await ctx.operator().createKey(await backend(), opts.client === undefined ? null : String(opts.client), operator ? 'operator' : 'client');
+  return { ...deps, client: flags.client === undefined ? null : String(flags.client), role: operator ? 'operator' : 'client' };
+}
+
+export async function createRun({ ui, admin, client, role }: CreateOptions): Promise<number> {
+  const created = await (await admin()).keys.create(client, role);
   if (ui.json) ui.printJson(created);
   else {
     ui.line(created.key);
@@ -19,3 +35,5 @@ export default async function create({ ctx, opts, ui, backend }: CommandEnv): Pr
   }
   return 0;
 }
+
+export default verb(createOptions, createRun);

@@ -1,7 +1,7 @@
-import type { CommandEnv } from '../action.js';
+import { verb, type CommandDeps } from '../../command.js';
 
-export default async function list({ ctx, ui, backend }: CommandEnv): Promise<number> {
-  const keys = await ctx.operator().listKeys(await backend());
+export async function listRun({ ui, admin }: CommandDeps): Promise<number> {
+  const keys = await (await admin()).keys.list();
   if (ui.json) {
     ui.printJson(keys);
     return 0;
@@ -23,3 +23,5 @@ export default async function list({ ctx, ui, backend }: CommandEnv): Promise<nu
   );
   return 0;
 }
+
+export default verb((deps) => deps, listRun);

@@ -6,9 +6,9 @@
  */
 import { PremiaError, usageError } from '../../../domain/errors.js';
 import { checkProfileName, configPath, DEFAULT_PROFILE, readConfig, redactKey, saveProfile } from '../../config.js';
-import type { CommandEnv } from '../action.js';
+import { verb, type CommandDeps } from '../../command.js';
 
-export default async function login({ ctx, globals, ui }: CommandEnv): Promise<number> {
+export async function loginRun({ ctx, globals, ui }: CommandDeps): Promise<number> {
   const path = configPath(ctx.env);
   if (path === null) throw usageError('premia login saves profiles under $XDG_CONFIG_HOME or $HOME, and neither is set.');
   const name = checkProfileName(globals.profile ?? (ctx.env.PREMIA_PROFILE || DEFAULT_PROFILE));
@@ -62,3 +62,5 @@ export default async function login({ ctx, globals, ui }: CommandEnv): Promise<n
   }
   return 0;
 }
+
+export default verb((deps) => deps, loginRun);

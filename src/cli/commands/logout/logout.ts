@@ -1,9 +1,9 @@
 /** `premia logout`: forget a saved profile (the key stays valid at the service until the operator revokes it). */
 import { usageError } from '../../../domain/errors.js';
 import { checkProfileName, configPath, DEFAULT_PROFILE, removeProfile } from '../../config.js';
-import type { CommandEnv } from '../action.js';
+import { verb, type CommandDeps } from '../../command.js';
 
-export default async function logout({ ctx, globals, ui }: CommandEnv): Promise<number> {
+export async function logoutRun({ ctx, globals, ui }: CommandDeps): Promise<number> {
   const path = configPath(ctx.env);
   if (path === null) throw usageError('There are no saved profiles: neither $XDG_CONFIG_HOME nor $HOME is set.');
   const name = checkProfileName(globals.profile ?? (ctx.env.PREMIA_PROFILE || DEFAULT_PROFILE));
@@ -15,3 +15,5 @@ export default async function logout({ ctx, globals, ui }: CommandEnv): Promise<
   } else ui.status(`There was no profile '${name}' in ${path}; nothing to remove.`);
   return 0;
 }
+
+export default verb((deps) => deps, logoutRun);

@@ -1,9 +1,22 @@
+import type { PolicyInput } from '../../../backend/types.js';
 import { usageError } from '../../../domain/errors.js';
 import { validatePolicyInput } from '../../../domain/policy.js';
-import type { CommandEnv } from '../action.js';
+import { verb, type CommandDeps } from '../../command.js';
 import { showPolicy } from './show.js';
 
-const FLAGS: Array<[flag: string, option: string, field: string]> = [
+interface Flags {
+  policyNumber?: string;
+  customerId?: string;
+  externalRef?: string;
+  productCode?: string;
+  amount?: string;
+}
+
+export interface CreateOptions extends CommandDeps {
+  policy: PolicyInput;
+}
+
+const FLAGS: Array<[flag: string, option: keyof Flags, field: string]> = [
   ['--policy-number', 'policyNumber', 'policy_number'],
   ['--customer-id', 'customerId', 'customer_id'],
   ['--external-ref', 'externalRef', 'external_customer_ref'],
@@ -11,10 +24,13 @@ const FLAGS: Array<[flag: string, option: string, field: string]> = [
   ['--amount', 'amount', 'collection_amount'],
 ];
 
-export default async function create({ opts, ui, backend }: CommandEnv): Promise<number> {
-  const missing = FLAGS.filter(([, option]) => opts[option] === undefined).map(([flag]) => flag);
+export function createOptions(deps: CommandDeps, flags: Flags): CreateOptions {
+  const missing = FLAGS.filter(([, option]) => flags[option] === undefined).map(([flag]) => flag);
   if (missing.length > 0) throw usageError(`Missing ${missing.join(', ')}: a policy needs all five of ${FLAGS.map(([f]) => f).join(', ')}.`);
-  const input = validatePolicyInput(Object.fromEntries(FLAGS.map(([, option, field]) => [field, opts[option]])));
+  return { ...deps, policy: validatePolicyInput(Object.fromEntries(FLAGS.map(([, option, field]) => [field, flags[option]]))) };
+}
+
+export async function createRun({ ui, backend, policy: input }: CreateOptions): Promise<number> {
   const policy = await (await backend()).createPolicy(input);
   if (ui.json) ui.printJson(policy);
   else {
@@ -23,3 +39,5 @@ export default async function create({ opts, ui, backend }: CommandEnv): Promise
   }
   return 0;
 }
+
+export default verb(createOptions, createRun);

@@ -3,9 +3,14 @@ import { count, plural } from '../../output/format.js';
 import { startProgress } from '../../output/progress.js';
 import { openUpload } from '../../input.js';
 import { catchCtrlC } from '../../interrupt.js';
-import type { CommandEnv } from '../action.js';
+import { verb, type CommandDeps } from '../../command.js';
 
-export default async function importPolicies({ ctx, ui, backend }: CommandEnv, file: string): Promise<number> {
+export interface ImportOptions extends CommandDeps {
+  /** The CSV file, or - for stdin. */
+  file: string;
+}
+
+export async function importRun({ ctx, ui, backend, file }: ImportOptions): Promise<number> {
   const upload = await openUpload(ctx, file);
   const b = await backend();
   const progress = await startProgress(ui, `Importing ${upload.name}…`);
@@ -53,3 +58,5 @@ export default async function importPolicies({ ctx, ui, backend }: CommandEnv, f
   }
   return result.failed > 0 ? ExitCode.PARTIAL : ExitCode.OK;
 }
+
+export default verb<unknown, ImportOptions>((deps, _flags, [file]) => ({ ...deps, file: file! }), importRun);

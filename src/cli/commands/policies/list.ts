@@ -1,15 +1,27 @@
+import type { PolicyListQuery } from '../../../backend/types.js';
 import type { PolicyStatus } from '../../../domain/policy.js';
-import { checkPageLimitOption } from '../../../domain/requests.js';
+import { validationError } from '../../../domain/errors.js';
+import { verb, type CommandDeps } from '../../command.js';
 import { money } from '../../output/format.js';
-import type { CommandEnv } from '../action.js';
+import { checkPageLimitOption } from '../../../domain/requests.js';
 
-export default async function list({ opts, ui, backend }: CommandEnv): Promise<number> {
-  const limit = checkPageLimitOption(opts.limit);
-  const page = await (await backend()).listPolicies({
-    status: opts.status as PolicyStatus | undefined,
-    limit,
-    after: opts.after as string | undefined,
-  });
+interface Flags {
+  status?: PolicyStatus;
+  limit?: string;
+  after?: string;
+}
+
+export interface ListOptions extends CommandDeps {
+  query: PolicyListQuery;
+}
+
+export function listOptions(deps: CommandDeps, flags: Flags): ListOptions {
+  const limit = checkPageLimitOption(flags.limit);
+  return { ...deps, query: { status: flags.status, limit, after: flags.after } };
+}
+
+export async function listRun({ ui, backend, query }: ListOptions): Promise<number> {
+  const page = await (await backend()).listPolicies(query);
   if (ui.json) {
     ui.printJson(page);
     return 0;
@@ -28,3 +40,5 @@ export default async function list({ opts, ui, backend }: CommandEnv): Promise<n
   if (page.next_after !== null) ui.status(`More policies follow: run again with --after ${page.next_after}`);
   return 0;
 }
+
+export default verb(listOptions, listRun);

@@ -1,26 +1,40 @@
-import type { Backend, CancellationPreview } from '../../../backend/types.js';
-import { validatePolicyPatch } from '../../../domain/policy.js';
+import type { Backend, CancellationPreview, PolicyPatch } from '../../../backend/types.js';
+import { validatePolicyPatch, type PolicyStatus } from '../../../domain/policy.js';
 import { PremiaError, usageError } from '../../../domain/errors.js';
+import { verb, type CommandDeps } from '../../command.js';
 import { askOrCancel, confirmMode } from '../../confirm.js';
 import { cancellationQuestion, plainCancellationQuestion } from '../../questions.js';
-import type { CommandEnv } from '../action.js';
 import { showPolicy } from './show.js';
 
-export default async function update(env: CommandEnv, ref: string): Promise<number> {
-  const { opts, ui, backend } = env;
-  if (opts.amount === undefined && opts.status === undefined) {
+interface Flags {
+  amount?: string;
+  status?: PolicyStatus;
+}
+
+export interface UpdateOptions extends CommandDeps {
+  /** A policy id or policy number. */
+  ref: string;
+  patch: PolicyPatch;
+}
+
+export function updateOptions(deps: CommandDeps, flags: Flags, [ref]: string[]): UpdateOptions {
+  if (flags.amount === undefined && flags.status === undefined) {
     throw usageError('Nothing to update: give --amount, --status, or both.');
   }
   const raw: Record<string, unknown> = {};
-  if (opts.amount !== undefined) raw.collection_amount = opts.amount;
-  if (opts.status !== undefined) raw.status = opts.status;
-  const patch = validatePolicyPatch(raw);
+  if (flags.amount !== undefined) raw.collection_amount = flags.amount;
+  if (flags.status !== undefined) raw.status = flags.status;
+  return { ...deps, ref: ref!, patch: validatePolicyPatch(raw) };
+}
+
+export async function updateRun(opts: UpdateOptions): Promise<number> {
+  const { ui, backend, ref, patch } = opts;
   const b = await backend();
-  if (patch.status === 'cancelled' && confirmMode(env) === 'ask') {
+  if (patch.status === 'cancelled' && confirmMode(opts) === 'ask') {
     const preview = await previewOf(b, ref);
     // Cancelling a cancelled policy changes nothing: nothing to ask.
-    if (preview === null) await askOrCancel(env, plainCancellationQuestion(ref));
-    else if (preview.status !== 'cancelled') await askOrCancel(env, cancellationQuestion(preview));
+    if (preview === null) await askOrCancel(opts, plainCancellationQuestion(ref));
+    else if (preview.status !== 'cancelled') await askOrCancel(opts, cancellationQuestion(preview));
   }
   const policy = await b.updatePolicy(ref, patch);
   if (ui.json) ui.printJson(policy);
@@ -40,3 +54,5 @@ async function previewOf(b: Backend, ref: string): Promise<CancellationPreview |
     throw e;
   }
 }
+
+export default verb(updateOptions, updateRun);

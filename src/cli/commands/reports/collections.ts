@@ -1,25 +1,46 @@
 import type { ReportFormat } from '../../../backend/types.js';
-import { conflict, PremiaError, usageError } from '../../../domain/errors.js';
-import { checkPeriodOption } from '../../../domain/requests.js';
+import { conflict, PremiaError, usageError, validationError } from '../../../domain/errors.js';
+import { isPeriod, type Period } from '../../../domain/period.js';
 import { periodStateNote } from '../../../domain/period-state.js';
+import { verb, type CommandDeps } from '../../command.js';
 import { writeDownload } from '../../output/download.js';
 import { count } from '../../output/format.js';
-import type { CommandEnv } from '../action.js';
+import { checkPeriodOption } from '../../../domain/requests.js';
+
+interface Flags {
+  period: string;
+  format?: ReportFormat;
+  output?: string;
+  requireClosed?: boolean;
+}
+
+export interface CollectionsOptions extends CommandDeps {
+  period: Period;
+  format: ReportFormat;
+  /** A file or directory, else stdout. */
+  output: string | undefined;
+  /** Refuse (exit 6, nothing written) unless the period has closed. */
+  requireClosed: boolean;
+}
+
+export function collectionsOptions(deps: CommandDeps, flags: Flags): CollectionsOptions {
+  const period = checkPeriodOption(flags.period);
+  if (deps.globals.json && flags.format === 'csv') throw usageError('--json asks for JSON but --format csv asks for CSV; give only one of them.');
+  // --json alone means the API's JSON body, which is the report in JSON.
+  const format = flags.format ?? (deps.globals.json ? 'json' : 'csv');
+  return { ...deps, period, format, output: flags.output, requireClosed: flags.requireClosed === true };
+}
 
 /**
  * `premia reports collections`: the report is data, so it goes to stdout (or --output) as it is.
  * Whether it is final (the period's state) goes beside it: a note on a terminal, and with
  * --require-closed a refusal (exit 6, nothing written) while it is not.
  */
-export default async function collections({ ctx, opts, globals, ui, backend }: CommandEnv): Promise<number> {
-  const period = checkPeriodOption(String(opts.period));
-  if (globals.json && opts.format === 'csv') throw usageError('--json asks for JSON but --format csv asks for CSV; give only one of them.');
-  // --json alone means the API's JSON body, which is the report in JSON.
-  const format = (opts.format as ReportFormat | undefined) ?? (globals.json ? 'json' : 'csv');
+export async function collectionsRun({ ctx, ui, backend, period, format, output, requireClosed }: CollectionsOptions): Promise<number> {
   const download = await (await backend()).collectionsReport(period, format);
   const state = download.periodState;
   const note = state ? periodStateNote(period, state) : null;
-  if (opts.requireClosed === true) {
+  if (requireClosed) {
     if (!state) {
       throw new PremiaError(
         'NOT_SUPPORTED',
@@ -32,9 +53,11 @@ export default async function collections({ ctx, opts, globals, ui, backend }: C
       throw conflict(state.state === 'open' ? 'PERIOD_OPEN' : 'NO_COLLECTIONS', words, [{ period_month: period, ...state }]);
     }
   }
-  const written = await writeDownload(ctx, download, opts.output as string | undefined);
+  const written = await writeDownload(ctx, download, output);
   if (written.path !== null) ui.status(`Wrote the ${period} collections report to ${written.path} (${count(written.bytes)} bytes).`);
   // For a person at a terminal only: a cron job reads the state from --require-closed or the JSON.
   if (note && ctx.stderrIsTTY) ui.status(`${ui.err.yellow('note:')} ${note}`);
   return 0;
 }
+
+export default verb(collectionsOptions, collectionsRun);

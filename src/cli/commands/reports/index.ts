@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../../context.js';
-import type { RunState } from '../../main.js';
+import type { RunState } from '../../command.js';
 import { lazyAction } from '../action.js';
 
 export function registerReports(program: Command, ctx: CliContext, state: RunState): void {

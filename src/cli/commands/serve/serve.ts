@@ -1,5 +1,19 @@
 import { validationError } from '../../../domain/errors.js';
-import type { CommandEnv } from '../action.js';
+import { verb, type CommandDeps } from '../../command.js';
+import type { ServeOptions as ServerOptions } from '../../context.js';
+
+interface Flags {
+  host?: string;
+  port?: string;
+  jsonLimit?: string;
+  uploadLimit?: string;
+  rateLimit?: string;
+  simulation?: boolean;
+}
+
+export interface ServeOptions extends CommandDeps {
+  server: ServerOptions;
+}
 
 function wholeNumber(flag: string, value: unknown, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
@@ -9,15 +23,23 @@ function wholeNumber(flag: string, value: unknown, min: number, max: number): nu
   return n;
 }
 
-export default async function serveCommand({ ctx, opts, backend }: CommandEnv): Promise<number> {
-  const options = {
-    host: String(opts.host ?? '127.0.0.1'),
-    port: wholeNumber('--port', opts.port ?? '8080', 0, 65535)!,
-    jsonLimit: wholeNumber('--json-limit', opts.jsonLimit, 1, 1024 ** 3),
-    uploadLimit: wholeNumber('--upload-limit', opts.uploadLimit, 1, 1024 ** 4),
-    rateLimit: wholeNumber('--rate-limit', opts.rateLimit, 0, 1_000_000),
-    simulation: opts.simulation !== false,
+export function serveOptions(deps: CommandDeps, flags: Flags): ServeOptions {
+  return {
+    ...deps,
+    server: {
+      host: String(flags.host ?? '127.0.0.1'),
+      port: wholeNumber('--port', flags.port ?? '8080', 0, 65535)!,
+      jsonLimit: wholeNumber('--json-limit', flags.jsonLimit, 1, 1024 ** 3),
+      uploadLimit: wholeNumber('--upload-limit', flags.uploadLimit, 1, 1024 ** 4),
+      rateLimit: wholeNumber('--rate-limit', flags.rateLimit, 0, 1_000_000),
+      simulation: flags.simulation !== false,
+    },
   };
-  // The server (and fastify with it) is loaded only when this command runs.
-  return ctx.operator().serve(await backend(), options, { stderr: ctx.stderr, signals: process });
 }
+
+export async function serveRun({ ctx, backend, server }: ServeOptions): Promise<number> {
+  // The server (and fastify with it) is loaded only when this command runs.
+  return ctx.serve(await backend(), server, { stderr: ctx.stderr, signals: process });
+}
+
+export default verb(serveOptions, serveRun);

@@ -1,7 +1,7 @@
-import type { CommandEnv } from '../action.js';
+import { verb, type CommandDeps } from '../../command.js';
 
-export default async function list({ ctx, ui, backend }: CommandEnv): Promise<number> {
-  const settings = await ctx.operator().listSettings(await backend());
+export async function listRun({ ui, admin }: CommandDeps): Promise<number> {
+  const settings = await (await admin()).settings.list();
   if (ui.json) {
     ui.printJson(settings);
     return 0;
@@ -18,3 +18,5 @@ export default async function list({ ctx, ui, backend }: CommandEnv): Promise<nu
   );
   return 0;
 }
+
+export default verb((deps) => deps, listRun);

@@ -1,20 +1,32 @@
 import type { Backend, SettlementPreview } from '../../../backend/types.js';
-import { PremiaError } from '../../../domain/errors.js';
-import type { Period } from '../../../domain/period.js';
-import { checkPeriodOption } from '../../../domain/requests.js';
+import { PremiaError, validationError } from '../../../domain/errors.js';
+import { isPeriod, type Period } from '../../../domain/period.js';
+import { verb, type CommandDeps } from '../../command.js';
 import { askOrCancel, confirmMode } from '../../confirm.js';
 import { money } from '../../output/format.js';
 import { plainSettlementQuestion, settlementQuestion } from '../../questions.js';
-import type { CommandEnv } from '../action.js';
 import { printSettlement } from './show.js';
+import { checkPeriodOption } from '../../../domain/requests.js';
 
-export default async function create(env: CommandEnv): Promise<number> {
-  const { opts, ui, backend } = env;
-  const period = checkPeriodOption(String(opts.period));
+interface Flags {
+  period: string;
+}
+
+export interface CreateOptions extends CommandDeps {
+  period: Period;
+}
+
+export function createOptions(deps: CommandDeps, flags: Flags): CreateOptions {
+  const period = checkPeriodOption(flags.period);
+  return { ...deps, period };
+}
+
+export async function createRun(opts: CreateOptions): Promise<number> {
+  const { ui, backend, period } = opts;
   const b = await backend();
-  if (confirmMode(env) === 'ask') {
+  if (confirmMode(opts) === 'ask') {
     const preview = await previewOf(b, period);
-    await askOrCancel(env, preview ? settlementQuestion(preview) : plainSettlementQuestion(period));
+    await askOrCancel(opts, preview ? settlementQuestion(preview) : plainSettlementQuestion(period));
   }
   const s = await b.createSettlement(period);
   if (!ui.json) {
@@ -40,3 +52,5 @@ async function previewOf(b: Backend, period: Period): Promise<SettlementPreview 
     throw e;
   }
 }
+
+export default verb(createOptions, createRun);

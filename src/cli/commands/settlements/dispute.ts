@@ -1,22 +1,37 @@
 import { validateDisputeRequest } from '../../../domain/requests.js';
+import { verb, type CommandDeps } from '../../command.js';
 import { askOrCancel, confirmMode } from '../../confirm.js';
 import { disputeQuestion } from '../../questions.js';
-import type { CommandEnv } from '../action.js';
 import { printSettlement } from './show.js';
 
-export default async function dispute(env: CommandEnv, ref: string): Promise<number> {
-  const { opts, ui, backend } = env;
-  const input = validateDisputeRequest({ reason: opts.reason });
+interface Flags {
+  reason: string;
+}
+
+export interface DisputeOptions extends CommandDeps {
+  /** A settlement id or settlement number. */
+  ref: string;
+  reason: string;
+}
+
+export function disputeOptions(deps: CommandDeps, flags: Flags, [ref]: string[]): DisputeOptions {
+  return { ...deps, ref: ref!, reason: validateDisputeRequest({ reason: flags.reason }).reason };
+}
+
+export async function disputeRun(opts: DisputeOptions): Promise<number> {
+  const { ui, backend, ref, reason } = opts;
   const b = await backend();
-  if (confirmMode(env) === 'ask') {
+  if (confirmMode(opts) === 'ask') {
     // A statement already disputed is refused by the dispute itself: nothing to ask.
     const current = await b.getSettlement(ref);
-    if (current.status !== 'disputed') await askOrCancel(env, disputeQuestion(current, input.reason));
+    if (current.status !== 'disputed') await askOrCancel(opts, disputeQuestion(current, reason));
   }
-  const s = await b.disputeSettlement(ref, input.reason);
+  const s = await b.disputeSettlement(ref, reason);
   if (!ui.json) {
     ui.status(`${s.settlement_number} is disputed. 'premia settlements create --period ${s.period_month}' generates a new statement for the period.`);
   }
   printSettlement(ui, s);
   return 0;
 }
+
+export default verb(disputeOptions, disputeRun);

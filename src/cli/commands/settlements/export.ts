@@ -1,11 +1,27 @@
 import { writeDownload } from '../../output/download.js';
 import { count } from '../../output/format.js';
-import type { CommandEnv } from '../action.js';
+import { verb, type CommandDeps } from '../../command.js';
+
+interface Flags {
+  output?: string;
+  lines?: boolean;
+}
+
+export interface ExportOptions extends CommandDeps {
+  /** A settlement id or settlement number. */
+  ref: string;
+  /** One row per collection instead of the statement's one. */
+  lines: boolean;
+  /** A file or directory, else stdout. */
+  output: string | undefined;
+}
 
 /** `premia settlements export`: CSV is the API body of the export, with or without --json. */
-export default async function exportSettlement({ ctx, opts, ui, backend }: CommandEnv, ref: string): Promise<number> {
-  const download = await (await backend()).exportSettlement(ref, { lines: opts.lines === true });
-  const written = await writeDownload(ctx, download, opts.output as string | undefined);
+export async function exportRun({ ctx, ui, backend, ref, lines, output }: ExportOptions): Promise<number> {
+  const download = await (await backend()).exportSettlement(ref, { lines });
+  const written = await writeDownload(ctx, download, output);
   if (written.path !== null) ui.status(`Wrote ${download.filename} to ${written.path} (${count(written.bytes)} bytes).`);
   return 0;
 }
+
+export default verb<Flags, ExportOptions>((deps, flags, [ref]) => ({ ...deps, ref: ref!, lines: flags.lines === true, output: flags.output }), exportRun);

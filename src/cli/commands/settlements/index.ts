@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { SETTLEMENT_STATUSES } from '../../../backend/types.js';
 import type { CliContext } from '../../context.js';
-import type { RunState } from '../../main.js';
+import type { RunState } from '../../command.js';
 import { lazyAction } from '../action.js';
 
 export function registerSettlements(program: Command, ctx: CliContext, state: RunState): void {

@@ -1,11 +1,26 @@
-import type { SettlementStatus } from '../../../backend/types.js';
-import { checkPeriodOption } from '../../../domain/requests.js';
+import type { SettlementListQuery, SettlementStatus } from '../../../backend/types.js';
+import { validationError } from '../../../domain/errors.js';
+import { isPeriod } from '../../../domain/period.js';
+import { verb, type CommandDeps } from '../../command.js';
 import { money } from '../../output/format.js';
-import type { CommandEnv } from '../action.js';
+import { checkPeriodOption } from '../../../domain/requests.js';
 
-export default async function list({ opts, ui, backend }: CommandEnv): Promise<number> {
-  const period = opts.period === undefined ? undefined : checkPeriodOption(opts.period);
-  const page = await (await backend()).listSettlements({ status: opts.status as SettlementStatus | undefined, period_month: period });
+interface Flags {
+  status?: SettlementStatus;
+  period?: string;
+}
+
+export interface ListOptions extends CommandDeps {
+  query: SettlementListQuery;
+}
+
+export function listOptions(deps: CommandDeps, flags: Flags): ListOptions {
+  const period = flags.period === undefined ? undefined : checkPeriodOption(flags.period);
+  return { ...deps, query: { status: flags.status, period_month: period } };
+}
+
+export async function listRun({ ui, backend, query }: ListOptions): Promise<number> {
+  const page = await (await backend()).listSettlements(query);
   if (ui.json) {
     ui.printJson(page);
     return 0;
@@ -33,3 +48,5 @@ export default async function list({ opts, ui, backend }: CommandEnv): Promise<n
   );
   return 0;
 }
+
+export default verb(listOptions, listRun);

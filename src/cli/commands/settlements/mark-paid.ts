@@ -1,12 +1,28 @@
 import { validateMarkPaidRequest } from '../../../domain/requests.js';
-import type { CommandEnv } from '../action.js';
+import { verb, type CommandDeps } from '../../command.js';
 import { printSettlement } from './show.js';
 
-export default async function markPaid({ opts, ui, backend }: CommandEnv, ref: string): Promise<number> {
+interface Flags {
+  reference?: string;
+}
+
+export interface MarkPaidOptions extends CommandDeps {
+  /** A settlement id or settlement number. */
+  ref: string;
+  /** The EFT's reference (default: the statement's payment reference). */
+  input: { reference?: string };
+}
+
+export function markPaidOptions(deps: CommandDeps, flags: Flags, [ref]: string[]): MarkPaidOptions {
   // Checked as the service checks the request, so a bad reference reads the same in both modes.
-  const input = validateMarkPaidRequest(opts.reference === undefined ? {} : { reference: opts.reference });
+  return { ...deps, ref: ref!, input: validateMarkPaidRequest(flags.reference === undefined ? {} : { reference: flags.reference }) };
+}
+
+export async function markPaidRun({ ui, backend, ref, input }: MarkPaidOptions): Promise<number> {
   const s = await (await backend()).markSettlementPaid(ref, input);
   if (!ui.json) ui.status(`${s.settlement_number} is paid (on ${s.paid_on}, reference ${s.paid_reference}).`);
   printSettlement(ui, s);
   return 0;
 }
+
+export default verb(markPaidOptions, markPaidRun);

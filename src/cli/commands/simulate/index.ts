@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../../context.js';
-import type { RunState } from '../../main.js';
+import type { RunState } from '../../command.js';
 import { STRATEGY_NAMES } from '../../../domain/strategy-names.js';
 import { lazyAction } from '../action.js';
 

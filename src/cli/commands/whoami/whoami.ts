@@ -6,9 +6,9 @@
  */
 import { existsSync } from 'node:fs';
 import type { Target } from '../../../backend/types.js';
-import type { CommandEnv } from '../action.js';
+import { verb, type CommandDeps } from '../../command.js';
 
-export default async function whoami({ ctx, globals, ui, backend }: CommandEnv): Promise<number> {
+export async function whoamiRun({ ctx, globals, ui, backend }: CommandDeps): Promise<number> {
   const target = await ctx.target(globals);
   // Asking who we are does not create a store: without one, say where it would be.
   const noStore = target.mode === 'local' && target.db !== ':memory:' && !existsSync(target.db!);
@@ -47,3 +47,5 @@ export default async function whoami({ ctx, globals, ui, backend }: CommandEnv):
   }
   return 0;
 }
+
+export default verb((deps) => deps, whoamiRun);

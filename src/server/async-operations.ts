@@ -14,7 +14,7 @@ import type { JobOutcome, JobProgress } from './jobs.js';
 export const OPERATION_TTL_MS = 60 * 60 * 1000;
 const MAX_OPERATIONS = 1000;
 
-export interface Operation {
+export interface AsyncOperationState {
   id: string;
   clientId: number;
   method: string;
@@ -28,14 +28,14 @@ export interface Operation {
   result: { status: number; body: string; replayed: boolean } | null;
 }
 
-export class Operations {
-  private readonly ops = new Map<string, Operation>();
+export class AsyncOperations {
+  private readonly ops = new Map<string, AsyncOperationState>();
 
   constructor(private readonly now: () => number) {}
 
-  create(clientId: number, method: string, path: string): Operation {
+  create(clientId: number, method: string, path: string): AsyncOperationState {
     this.prune();
-    const op: Operation = {
+    const op: AsyncOperationState = {
       id: randomUUID(),
       clientId,
       method,
@@ -52,17 +52,17 @@ export class Operations {
   }
 
   /** The operation of this client with this id (another client's is not found either). */
-  get(clientId: number, id: string): Operation | undefined {
+  get(clientId: number, id: string): AsyncOperationState | undefined {
     this.prune();
     const op = this.ops.get(id);
     return op && op.clientId === clientId ? op : undefined;
   }
 
-  started(op: Operation): void {
+  started(op: AsyncOperationState): void {
     if (op.state === 'queued') op.state = 'running';
   }
 
-  progressed(op: Operation, p: JobProgress): void {
+  progressed(op: AsyncOperationState, p: JobProgress): void {
     if (p.unit === 'days') {
       op.days.push(p.day);
       op.progress = { unit: 'days', done: p.done, total: p.total };
@@ -71,7 +71,7 @@ export class Operations {
     }
   }
 
-  finished(op: Operation, outcome: JobOutcome): void {
+  finished(op: AsyncOperationState, outcome: JobOutcome): void {
     op.state = outcome.status < 400 ? 'succeeded' : 'failed';
     op.completedAt = this.now();
     op.result = { status: outcome.status, body: outcome.body, replayed: outcome.replayed };
@@ -94,7 +94,7 @@ export class Operations {
  * The operation as JSON: {id, status, request, created_at, completed_at, progress, days?, result}.
  * `result.body` is the response body itself, as the request would have had it.
  */
-export function operationJson(op: Operation): string {
+export function operationJson(op: AsyncOperationState): string {
   const view: Record<string, unknown> = {
     id: op.id,
     status: op.state,

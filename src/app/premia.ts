@@ -1,6 +1,12 @@
-/** The process entry: build a context from `process` and exit with the command's code. */
-import { createContext } from './context.js';
-import { run } from './main.js';
+/**
+ * The process entry (bin/premia.js loads it): the composition root, the one module that sees
+ * both the CLI and the server. It builds the CLI's context from `process` and gives it the HTTP
+ * service for `premia serve`, loaded only when that command runs (so `--help` loads no fastify).
+ */
+import { createContext, type ServeFn } from '../cli/context.js';
+import { run } from '../cli/main.js';
+
+const serve: ServeFn = async (backend, options, io) => (await import('../server/serve.js')).serve(backend, options, io);
 
 export async function main(): Promise<void> {
   const ctx = createContext({
@@ -13,6 +19,7 @@ export async function main(): Promise<void> {
     env: process.env,
     cwd: process.cwd(),
     signals: process,
+    serve,
   });
   // A closed pipe (premia ... | head) is not an error worth a stack trace.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {

@@ -1,35 +1,33 @@
 /**
  * API keys. Every key belongs to a client and sees that client's data; its role says what else
  * it may do: a `client` key (the default) nothing more, an `operator` key also drives the
- * store-wide virtual clock and the simulated bank (which act on every client's months). A key is `pmk_` followed by 40 random base62 characters (about 238 bits, from
- * node:crypto); it is shown once when created. The store keeps only its SHA-256 hash, the prefix
- * and the last 4 characters (for a redacted display such as `pmk_…a1B2`). A presented key is
- * hashed, looked up by hash, and the hashes are compared again with timingSafeEqual; every
- * request checks the store, so a key revoked from the CLI stops working at once.
+ * store-wide virtual clock and the simulated bank (which act on every client's months). A key
+ * is `pmk_` followed by 40 random base62 characters (about 238 bits, from node:crypto); it is
+ * shown once when created. The store keeps only its SHA-256 hash, the prefix and the last 4
+ * characters (for a redacted display such as `pmk_…a1B2`). A presented key is hashed, looked up
+ * by hash, and the hashes are compared again with timingSafeEqual; every request checks the
+ * store, so a key revoked from the CLI stops working at once.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { LocalBackend } from '../backend/local/index.js';
-import { iso, readWorld } from '../backend/local/world.js';
-import type { Backend } from '../backend/types.js';
-import { notFound, PremiaError, usageError, validationError } from '../domain/errors.js';
-import { decodeId, encodeId, IdKind } from '../domain/ids.js';
-import { findClientById, findClientByName, insertClient } from '../store/repos/clients.js';
-import type { KeyRole } from '../store/schema.js';
-import { LOCAL_CLIENT_ID } from '../backend/local/world.js';
-import * as repo from '../store/repos/api-keys.js';
-import type { Store } from '../store/store.js';
+import { notFound, PremiaError, usageError, validationError } from '../../domain/errors.js';
+import { decodeId, encodeId, IdKind } from '../../domain/ids.js';
+import * as repo from '../../store/repos/api-keys.js';
+import { findClientById, findClientByName, insertClient } from '../../store/repos/clients.js';
+import type { Store } from '../../store/store.js';
+import type { ApiKeyView, CreatedApiKey, KeyRole, Principal } from '../types.js';
+import { iso, LOCAL_CLIENT_ID, readWorld } from './world.js';
 
-export const KEY_PREFIX = 'pmk_';
-export const KEY_RANDOM_CHARS = 40;
+const KEY_PREFIX = 'pmk_';
+const KEY_RANDOM_CHARS = 40;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** Longest header value worth hashing; anything longer cannot be a key. */
 const MAX_PRESENTED_LENGTH = 256;
-export const MAX_CLIENT_NAME = 100;
+const MAX_CLIENT_NAME = 100;
 
-export const UNAUTHORIZED_MESSAGE = 'Invalid or missing API key: send a valid key in the X-API-Key header.';
+const UNAUTHORIZED_MESSAGE = 'Invalid or missing API key: send a valid key in the X-API-Key header.';
 
 /** A new random key (uniform base62 by rejection sampling of random bytes). */
-export function generateKey(): string {
+function generateKey(): string {
   let out = KEY_PREFIX;
   while (out.length < KEY_PREFIX.length + KEY_RANDOM_CHARS) {
     for (const b of randomBytes(64)) {
@@ -40,48 +38,15 @@ export function generateKey(): string {
   return out;
 }
 
-export function hashKey(key: string): Buffer {
+function hashKey(key: string): Buffer {
   return createHash('sha256').update(key, 'utf8').digest();
 }
 
-export function redact(prefix: string, last4: string): string {
+function redact(prefix: string, last4: string): string {
   return `${prefix}…${last4}`;
 }
 
-export type { KeyRole };
-
-export interface CreatedKey {
-  id: string;
-  client: string;
-  role: KeyRole;
-  key: string;
-}
-
-export interface KeyView {
-  id: string;
-  client: string;
-  role: KeyRole;
-  key: string;
-  created_at: string;
-  revoked_at: string | null;
-}
-
-export interface Principal {
-  /** The key's row id (for rate limiting) and public id. */
-  keyRowId: number;
-  keyId: string;
-  clientId: number;
-  clientName: string;
-  role: KeyRole;
-}
-
-/** The store behind a CLI backend: keys are managed on a local store only. */
-export function storeOf(backend: Backend): Store {
-  if (backend instanceof LocalBackend) return backend.store;
-  throw usageError("API keys are managed on the store itself: run 'premia keys' on the machine that runs 'premia serve', with --db.");
-}
-
-export function checkClientName(raw: string): string {
+function checkClientName(raw: string): string {
   const name = raw.trim();
   // eslint-disable-next-line no-control-regex
   if (name === '' || name.length > MAX_CLIENT_NAME || /[\u0000-\u001f\u007f]/.test(name)) {
@@ -97,7 +62,7 @@ export function checkClientName(raw: string): string {
  * operator key without a client name belongs to the store's own client (Local, the one local
  * mode acts for).
  */
-export async function createKey(store: Store, clientName: string | null, now: () => Date, role: KeyRole = 'client'): Promise<CreatedKey> {
+export async function createKey(store: Store, clientName: string | null, now: () => Date, role: KeyRole = 'client'): Promise<CreatedApiKey> {
   const name = clientName === null ? null : checkClientName(clientName);
   if (name === null && role !== 'operator') throw usageError('A client key needs the client it is for: --client NAME.');
   const key = generateKey();
@@ -128,14 +93,14 @@ export async function createKey(store: Store, clientName: string | null, now: ()
   });
 }
 
-export async function listKeys(store: Store): Promise<KeyView[]> {
+export async function listKeys(store: Store): Promise<ApiKeyView[]> {
   const world = await readWorld(store.db);
   const rows = await repo.listApiKeys(store.db);
   return rows.map((r) => toView(r, world.idSalt));
 }
 
 /** Revoke a key by its id. Revoking a revoked key changes nothing. */
-export async function revokeKey(store: Store, keyId: string, now: () => Date): Promise<{ key: KeyView; changed: boolean }> {
+export async function revokeKey(store: Store, keyId: string, now: () => Date): Promise<{ key: ApiKeyView; changed: boolean }> {
   return store.transaction(async (trx) => {
     const world = await readWorld(trx);
     const rowid = decodeId(IdKind.apiKey, world.idSalt, keyId.trim());
@@ -147,7 +112,7 @@ export async function revokeKey(store: Store, keyId: string, now: () => Date): P
   });
 }
 
-function toView(r: repo.ApiKeyWithClient, idSalt: number): KeyView {
+function toView(r: repo.ApiKeyWithClient, idSalt: number): ApiKeyView {
   return {
     id: encodeId(IdKind.apiKey, idSalt, r.id),
     client: r.client_name,
@@ -178,15 +143,6 @@ export async function authenticate(store: Store, presented: unknown): Promise<Pr
   };
 }
 
-/** What a client key gets on the clock and bank endpoints (403). */
-export const FORBIDDEN_MESSAGE =
-  'This needs an operator key: the virtual clock and the simulated bank belong to the whole store, so a client key may only read the clock. ' +
-  "The operator makes one with 'premia keys create --operator'.";
-
-export function forbidden(): PremiaError {
-  return new PremiaError('FORBIDDEN', FORBIDDEN_MESSAGE);
-}
-
-export function unauthorized(): PremiaError {
+function unauthorized(): PremiaError {
   return new PremiaError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
 }

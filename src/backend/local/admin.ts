@@ -1,0 +1,58 @@
+/**
+ * The operator's functions on a local store, behind one object (`LocalBackend.admin`): API keys
+ * and their clients, engine settings, and the records of Idempotency-Key. The CLI (premia keys,
+ * premia settings, --as-client, local --idempotency-key) and the server (authentication, the
+ * idempotency of its writes) both use it, so neither reaches into the store.
+ */
+import { findClientByName } from '../../store/repos/clients.js';
+import type { Store } from '../../store/store.js';
+import type { Admin, IdempotencyOwner, KeyRole, StoredResponse } from '../types.js';
+import { authenticate, createKey, listKeys, revokeKey } from './api-keys.js';
+import { claimKey, completeKey, processOwner, releaseKey } from './idempotency.js';
+import { listSettings, setSetting } from './settings.js';
+
+export class LocalAdmin implements Admin {
+  readonly keys: Admin['keys'];
+  readonly clients: Admin['clients'];
+  readonly settings: Admin['settings'];
+  readonly idempotency: Admin['idempotency'];
+
+  constructor(
+    private readonly store: Store,
+    now: () => Date,
+    /** Whether the backend collects through a bank of its own (which another thread cannot share). */
+    private readonly ownBank: boolean,
+  ) {
+    this.keys = {
+      create: (client: string | null, role: KeyRole) => createKey(store, client, now, role),
+      list: () => listKeys(store),
+      revoke: (keyId: string) => revokeKey(store, keyId, now),
+      authenticate: (presented: unknown) => authenticate(store, presented),
+    };
+    this.clients = {
+      byName: async (name: string) => {
+        const row = await findClientByName(store.db, name);
+        return row ? { id: row.id, name: row.name } : null;
+      },
+    };
+    this.settings = {
+      list: () => listSettings(store),
+      set: (key: string, value: string) => setSetting(store, key, value),
+    };
+    this.idempotency = {
+      owner: processOwner(),
+      claim: (input) => claimKey(store, input),
+      complete: (clientId: number, key: string, response: StoredResponse, owner?: IdempotencyOwner) => completeKey(store, clientId, key, response, owner),
+      release: (clientId: number, key: string, owner?: IdempotencyOwner) => releaseKey(store, clientId, key, owner),
+    };
+  }
+
+  get storePath(): string {
+    return this.store.path;
+  }
+
+  get sharedStoreFile(): string | null {
+    const path = this.store.path;
+    return path === ':memory:' || path === '' || this.ownBank ? null : path;
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * The records of Idempotency-Key, kept in the store for the server's POST and PATCH and for
+ * local --idempotency-key alike. The first response for a (client, key) is kept in the store
+ * for 24 hours with a hash of its request; a retry with the same key and request gets it again
+ * (with `Idempotent-Replayed: true`), the same key with another request is 422
+ * IDEMPOTENCY_KEY_REUSED, and a retry while the first still runs is 409 IDEMPOTENCY_IN_PROGRESS.
+ * The row is claimed in a BEGIN IMMEDIATE transaction before the work starts, so two servers on
+ * one store cannot both run it. Only 2xx results are kept: a refusal (4xx) or a failure (5xx)
+ * deletes the row, so a retry runs again and answers from the state it then finds (a cron rerun
+ * after the period closed gets the statement, not the stored PERIOD_OPEN). Requests refused
+ * before any work (bad body, 401, 413, 429) are not recorded at all. Rows stored by earlier
+ * versions, which kept refusals, still replay until they expire.
+ *
+ * Abandoned keys: the claim records its owner (host name, process id, a random token of the
+ * process, start time). A process that dies mid-request never completes or releases its claim,
+ * so a retry takes the key over, as a fresh claim, when the owner is gone: its process id is
+ * no longer alive on this host (or is ours, with another token: the pid was reused), or it
+ * started more than ABANDONED_AFTER_MS ago (a live owner that slow, or one on another host we
+ * cannot check). Only the current owner may complete or release a claim, so an owner that was
+ * taken over while still running cannot overwrite the new owner's response.
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { PremiaError } from '../../domain/errors.js';
+import { processIsAlive } from '../../lib/process.js';
+import {
+  completeIdempotencyKey,
+  deleteIdempotencyKey,
+  findIdempotencyKey,
+  insertIdempotencyKey,
+  purgeExpiredIdempotencyKeys,
+  takeOverIdempotencyKey,
+  type IdempotencyRow,
+} from '../../store/repos/idempotency.js';
+import type { Store } from '../../store/store.js';
+import type { IdempotencyClaim, IdempotencyClaimInput, IdempotencyOwner, StoredResponse } from '../types.js';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** A claim left in progress longer than this is taken to be abandoned, whoever holds it. */
+export const ABANDONED_AFTER_MS = 10 * 60 * 1000;
+
+const PROCESS_OWNER: IdempotencyOwner = { host: hostname(), pid: process.pid, token: randomBytes(16).toString('hex') };
+
+/** This process as the owner of the claims it makes. The token tells it from a later process with the same pid. */
+export function processOwner(): IdempotencyOwner {
+  return PROCESS_OWNER;
+}
+
+/** Whether the owner of a claim still in progress is gone, so that `self` may take the key over. */
+export function claimAbandoned(
+  row: Pick<IdempotencyRow, 'owner_host' | 'owner_pid' | 'owner_token' | 'started_at' | 'created_at'>,
+  self: IdempotencyOwner,
+  now: number,
+  isAlive: (pid: number) => boolean = processIsAlive,
+): boolean {
+  const startedAt = row.started_at ?? row.created_at;
+  if (now - startedAt > ABANDONED_AFTER_MS) return true;
+  // Without an owner (a row from before owners were recorded) or on another host, only the age tells.
+  if (row.owner_pid === null || row.owner_token === null || row.owner_host !== self.host) return false;
+  if (row.owner_pid === self.pid) return row.owner_token !== self.token;
+  return !isAlive(row.owner_pid);
+}
+
+/** Claim the key for this request, or return the stored response to replay. */
+export async function claimKey(store: Store, input: IdempotencyClaimInput): Promise<IdempotencyClaim> {
+  const owner = input.owner ?? PROCESS_OWNER;
+  return store.transaction(async (trx) => {
+    await purgeExpiredIdempotencyKeys(trx, input.now);
+    const row = await findIdempotencyKey(trx, input.clientId, input.key);
+    if (!row) {
+      await insertIdempotencyKey(
+        trx,
+        {
+          client_id: input.clientId,
+          key: input.key,
+          request_hash: input.hash,
+          method: input.method,
+          path: input.path,
+          created_at: input.now,
+          expires_at: input.now + IDEMPOTENCY_TTL_MS,
+        },
+        owner,
+        input.now,
+      );
+      return { kind: 'claimed' } as const;
+    }
+    if (row.request_hash !== input.hash) {
+      throw new PremiaError(
+        'IDEMPOTENCY_KEY_REUSED',
+        `This Idempotency-Key was first used for another request (${row.method} ${row.path} or a different body); ` +
+          'use a new key for a new request.',
+      );
+    }
+    if (row.status === null) {
+      if (
+        claimAbandoned(row, owner, input.now, input.isAlive) &&
+        (await takeOverIdempotencyKey(trx, input.clientId, input.key, row.owner_token, owner, input.now, input.now + IDEMPOTENCY_TTL_MS))
+      ) {
+        return { kind: 'claimed' } as const;
+      }
+      throw new PremiaError(
+        'IDEMPOTENCY_IN_PROGRESS',
+        'The first request with this Idempotency-Key is still running; retry after it has finished.',
+      );
+    }
+    return {
+      kind: 'replay',
+      response: { status: row.status, contentType: row.content_type ?? 'application/json; charset=utf-8', body: row.body ?? '' },
+    } as const;
+  });
+}
+
+/**
+ * Store the response of a claimed request. False when the claim was taken over meanwhile (this
+ * request ran longer than ABANDONED_AFTER_MS): the new owner's outcome is the one kept.
+ */
+export async function completeKey(
+  store: Store,
+  clientId: number,
+  key: string,
+  response: StoredResponse,
+  owner: IdempotencyOwner = PROCESS_OWNER,
+): Promise<boolean> {
+  return store.transaction((trx) =>
+    completeIdempotencyKey(trx, clientId, key, owner.token, { status: response.status, content_type: response.contentType, body: response.body }),
+  );
+}
+
+/** Forget a claimed key (the request was refused or failed: a retry may run again). */
+export async function releaseKey(store: Store, clientId: number, key: string, owner: IdempotencyOwner = PROCESS_OWNER): Promise<boolean> {
+  return store.transaction((trx) => deleteIdempotencyKey(trx, clientId, key, owner.token));
+}

@@ -1,0 +1,73 @@
+/**
+ * Wire conventions of the /v1 API shared by the server, the remote client and local
+ * --idempotency-key: a backend call as the request of its row of the operations table, and what
+ * makes two requests "the same" for an Idempotency-Key.
+ */
+import { createHash } from 'node:crypto';
+import { idless, type HttpMethod, type Operation, type QueryValues } from './operations.js';
+import type { Upload } from './types.js';
+
+/** What a client asks of a long request it will follow (RFC 7240): 202 unless done within a second. */
+export const RESPOND_ASYNC = 'respond-async, wait=1';
+
+/** One backend call as an HTTP request. */
+export interface BuiltRequest {
+  method: HttpMethod;
+  /** The path below the base URL (no /v1), its parameters percent-encoded. */
+  path: string;
+  query?: QueryValues;
+  /** A JSON body (money in cents; written with two decimals). */
+  json?: unknown;
+  /** A file, sent as multipart/form-data in the part `file`. */
+  upload?: Upload;
+  /** The status of a success. */
+  status: number;
+  /** Send an Idempotency-Key: a retry or a rerun then never acts twice. */
+  idempotencyKey: boolean;
+  /** The Prefer header (RESPOND_ASYNC for a long request that may be answered 202), or null. */
+  prefer: string | null;
+  /** For messages: the operation in words, whether it is an extension, whether a 404 can only mean the route is missing. */
+  route: { what: string; extension: boolean; idless: boolean };
+}
+
+/** The request of one call of `row`'s backend method with these arguments. */
+export function buildRequest<A extends unknown[]>(row: Operation<unknown, unknown, A>, ...args: A): BuiltRequest {
+  const wire = row.encode(...args);
+  const path = row.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = wire.params?.[name];
+    if (value === undefined) throw new TypeError(`${row.name}: no value for the path parameter {${name}}`);
+    return encodeURIComponent(value);
+  });
+  const request: BuiltRequest = {
+    method: row.method,
+    path,
+    status: row.status,
+    idempotencyKey: row.idempotent,
+    prefer: row.async ? RESPOND_ASYNC : null,
+    route: { what: `${row.what} (${row.method} ${row.path})`, extension: !row.spec, idless: idless(row) },
+  };
+  if (wire.query !== undefined) request.query = wire.query;
+  if (wire.json !== undefined) request.json = wire.json;
+  if (wire.upload !== undefined) request.upload = wire.upload;
+  return request;
+}
+
+/** JSON with object keys sorted, so that the same body hashes the same however it was written. */
+function canonical(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  const obj = value as Record<string, unknown>;
+  return `{${Object.keys(obj)
+    .sort()
+    .filter((k) => obj[k] !== undefined)
+    .map((k) => `${JSON.stringify(k)}:${canonical(obj[k])}`)
+    .join(',')}}`;
+}
+
+/** Hash of what makes two requests "the same": method, path, and the body (or the uploaded file's hash). */
+export function requestHash(method: string, path: string, body: unknown, fileSha256?: string): string {
+  const h = createHash('sha256');
+  h.update(`${method}\n${path}\n`);
+  h.update(fileSha256 !== undefined ? `file:${fileSha256}` : `json:${canonical(body ?? null)}`);
+  return h.digest('hex');
+}

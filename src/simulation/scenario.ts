@@ -1,0 +1,251 @@
+/**
+ * The monthly cycle of the spec, day by day, driven through a Backend (`premia simulate` runs
+ * it on a local store). For each period P (the first given, then consecutive months):
+ *   end of the month before P  import the policies (and the bank file) the first time, queue
+ *                              the run of P (so day 1 of P can already be planned);
+ *   days 1..N of P             the engine lives through the month; on day 10 a deterministic
+ *                              few policies change premium (effective the month after) and a
+ *                              few cancel, so later months show amount changes and lapses;
+ *   day 1 of P+1               the collections report of P (and the run of P+1 was queued the
+ *                              evening before);
+ *   day 2 of P+1               the settlement statement of P;
+ *   day 3 of P+1               its export.
+ * The caller has set the clock to the end of the month before the first period. The same seed
+ * and inputs give the same figures; files are written by the caller (`io.save`).
+ */
+import { asCents } from '../domain/money.js';
+import type { Backend, Collection, Download, Settlement, Upload } from '../backend/types.js';
+import { hashString32 } from '../domain/hash.js';
+import { lastDay, nextPeriod, type Period } from '../domain/period.js';
+
+/** Customers above this count are not each analysed for the per-pattern table. */
+const PATTERN_SUMMARY_LIMIT = 20_000;
+
+export interface PatternResult {
+  pattern: string;
+  policies: number;
+  paid_full: number;
+  due: number;
+  collected: number;
+  failed_attempts: number;
+}
+
+export interface MonthSummary {
+  period_month: Period;
+  policies: number;
+  by_status: Record<string, number>;
+  due: number;
+  collected: number;
+  collection_rate_amount: number;
+  collection_rate_count: number;
+  attempts: number;
+  failed_attempts: number;
+  failed_attempts_per_policy: number;
+  amount_changes: number;
+  cancellations: number;
+  lapsed_policies: number;
+  by_income_pattern: PatternResult[] | null;
+  settlement: Omit<Settlement, 'created_at' | 'paid_on' | 'paid_reference' | 'disputed_on' | 'dispute_reason'>;
+  files: string[];
+}
+
+export interface SimulationSummary {
+  seed: number;
+  strategy: string;
+  months: MonthSummary[];
+}
+
+export interface SimulationPlan {
+  first: Period;
+  months: number;
+  strategy: string;
+  /** The seed of the store (reported in the summary). */
+  seed: number;
+}
+
+/** What the scenario reads, writes and tells, given by the caller. */
+export interface SimulationIo {
+  /** The policy CSV: its name as given, and how to open it. */
+  policies: { name: string; open: () => Promise<Upload> };
+  /** The bank transactions CSV; null: generated accounts only. */
+  bank: { name: string; open: () => Promise<Upload> } | null;
+  /** Before day 1 of the month after `period`: make the place its files go. */
+  prepare(period: Period): Promise<void>;
+  /** Write one of `period`'s files (under `name`, else the download's own name); the path as shown. */
+  save(period: Period, download: Download, name?: string): Promise<string>;
+  progress(text: string): void;
+  warn(text: string): void;
+  /** Ctrl-C: the day in progress finishes (imports roll back whole), then the run stops there. */
+  signal: AbortSignal;
+}
+
+export interface SimulationOutcome {
+  summary: SimulationSummary;
+  /** The period the run was in when it ended (the one after the last completed month, or the one it stopped in). */
+  period: Period;
+}
+
+export async function runSimulation(b: Backend, plan: SimulationPlan, io: SimulationIo): Promise<SimulationOutcome> {
+  const summary: SimulationSummary = { seed: plan.seed, strategy: plan.strategy, months: [] };
+  const signal = io.signal;
+  const strategy = plan.strategy;
+  let period = plan.first;
+  io.progress(`Importing ${io.policies.name}`);
+  const imported = await b.importPolicies(await io.policies.open(), { signal });
+  if (imported.failed > 0) io.warn(`${imported.failed} policy rows were refused (see 'premia policies import' for the list).`);
+  if (io.bank) {
+    const bank = await b.importBankTransactions(await io.bank.open(), { signal });
+    if (bank.failed > 0) io.warn(`${bank.failed} bank rows were refused (see 'premia bank import' for the list).`);
+  }
+  await b.executeCollections({ period_month: period, strategy });
+  for (let m = 0; m < plan.months && !signal.aborted; m++) {
+    const changes = { amount: 0, cancelled: 0, lapsed: 0 };
+    io.progress(`${period}: days 1-9`);
+    const to9 = await b.advanceClock({ to: `${period}-09` }, { signal });
+    changes.lapsed += to9.days.reduce((s, d) => s + d.lapsed_policies, 0);
+    if (signal.aborted) break;
+    await policyEvents(b, period, changes);
+    const rest = await b.advanceClock({ to: lastDay(period) }, {
+      signal,
+      onDay: (d, i, total) => io.progress(`${period}: day ${d.date} (${i} of ${total})`),
+    });
+    changes.lapsed += rest.days.reduce((s, d) => s + d.lapsed_policies, 0);
+    if (signal.aborted) break;
+    const next = nextPeriod(period);
+    if (m + 1 < plan.months) await b.executeCollections({ period_month: next, strategy });
+    await io.prepare(period);
+    const files: string[] = [];
+    // Day 1 of the next month: the report (and the attempts behind it).
+    await b.advanceClock({ days: 1 }, { signal });
+    if (signal.aborted) break;
+    files.push(await io.save(period, await b.collectionsReport(period, 'csv')));
+    files.push(await io.save(period, await b.exportAttempts(period, 'csv')));
+    // Day 2: the settlement statement; day 3: its export.
+    await b.advanceClock({ days: 1 }, { signal });
+    if (signal.aborted) break;
+    const settlement = await b.createSettlement(period);
+    await b.advanceClock({ days: 1 }, { signal });
+    if (signal.aborted) break;
+    files.push(await io.save(period, await b.exportSettlement(settlement.id)));
+    files.push(await io.save(period, await b.exportSettlement(settlement.id, { lines: true }), `${settlement.settlement_number}-lines.csv`));
+    summary.months.push(await summariseMonth(b, period, settlement, changes, files));
+    // The next month continues from day 3, where the settlement export left the clock.
+    period = next;
+  }
+  return { summary, period };
+}
+
+/** Day 10: a deterministic few premium changes (±5-20%, from next month) and cancellations. */
+async function policyEvents(b: Backend, period: Period, changes: { amount: number; cancelled: number }): Promise<void> {
+  let after: string | undefined;
+  for (;;) {
+    const page = await b.listPolicies({ status: 'active', limit: 10_000, after });
+    for (const p of page.data) {
+      const h = hashString32(`${period}/${p.policy_number}`, 0x5eed);
+      const roll = (h % 10_000) / 10_000;
+      if (roll < 0.01) {
+        await b.updatePolicy(p.id, { status: 'cancelled' });
+        changes.cancelled++;
+      } else if (roll < 0.04) {
+        const pct = 5 + ((h >>> 8) % 16); // 5..20 %
+        const up = ((h >>> 16) & 1) === 1;
+        const amount = Math.max(100, Math.round((p.collection_amount * (100 + (up ? pct : -pct))) / 100));
+        if (amount !== p.collection_amount && amount <= 100_000_000) {
+          await b.updatePolicy(p.id, { collection_amount: asCents(amount) });
+          changes.amount++;
+        }
+      }
+    }
+    if (page.next_after === null) return;
+    after = page.next_after;
+  }
+}
+
+async function allCollections(b: Backend, period: Period): Promise<Collection[]> {
+  const out: Collection[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await b.listCollections({ period_month: period, limit: 10_000, after });
+    out.push(...page.data);
+    if (page.next_after === null) return out;
+    after = page.next_after;
+  }
+}
+
+async function summariseMonth(
+  b: Backend,
+  period: Period,
+  settlement: Settlement,
+  changes: { amount: number; cancelled: number; lapsed: number },
+  files: string[],
+): Promise<MonthSummary> {
+  const rows = await allCollections(b, period);
+  const byStatus: Record<string, number> = { PAID_FULL: 0, PAID_PARTIAL: 0, UNPAID: 0, CANCELLED: 0 };
+  let due = 0;
+  let collected = 0;
+  let attempts = 0;
+  let failed = 0;
+  const failedOf = new Map<string, number>();
+  const attemptsCsv = await readAll(await b.exportAttempts(period, 'csv'));
+  for (const line of attemptsCsv.split('\n').slice(1)) {
+    if (!line.includes(',FAILED,')) continue;
+    const id = line.slice(0, line.indexOf(','));
+    failedOf.set(id, (failedOf.get(id) ?? 0) + 1);
+  }
+  for (const c of rows) {
+    byStatus[c.collection_status] = (byStatus[c.collection_status] ?? 0) + 1;
+    due += c.collection_amount_due;
+    collected += c.collection_amount_collected;
+    attempts += c.number_of_attempts;
+    failed += failedOf.get(c.id) ?? 0;
+  }
+  let patterns: PatternResult[] | null = null;
+  const customers = [...new Set(rows.map((c) => c.customer_id))];
+  if (customers.length <= PATTERN_SUMMARY_LIMIT) {
+    const patternOf = new Map<string, string>();
+    for (const id of customers) patternOf.set(id, (await b.showBankAccount(id)).income.pattern);
+    const acc = new Map<string, PatternResult>();
+    for (const c of rows) {
+      const pattern = patternOf.get(c.customer_id)!;
+      let r = acc.get(pattern);
+      if (!r) acc.set(pattern, (r = { pattern, policies: 0, paid_full: 0, due: 0, collected: 0, failed_attempts: 0 }));
+      r.policies++;
+      if (c.collection_status === 'PAID_FULL') r.paid_full++;
+      r.due += c.collection_amount_due;
+      r.collected += c.collection_amount_collected;
+      r.failed_attempts += failedOf.get(c.id) ?? 0;
+    }
+    patterns = [...acc.values()].sort((x, y) => y.policies - x.policies || (x.pattern < y.pattern ? -1 : 1));
+  }
+  const { created_at: _c, paid_on: _p, paid_reference: _r, disputed_on: _d, dispute_reason: _w, ...statement } = settlement;
+  return {
+    period_month: period,
+    policies: rows.length,
+    by_status: byStatus,
+    due,
+    collected,
+    collection_rate_amount: rate(collected, due),
+    collection_rate_count: rate(byStatus.PAID_FULL!, rows.length),
+    attempts,
+    failed_attempts: failed,
+    failed_attempts_per_policy: rows.length === 0 ? 0 : Math.round((failed / rows.length) * 1000) / 1000,
+    amount_changes: changes.amount,
+    cancellations: changes.cancelled,
+    lapsed_policies: changes.lapsed,
+    by_income_pattern: patterns,
+    settlement: statement,
+    files,
+  };
+}
+
+async function readAll(d: { body: AsyncIterable<Uint8Array | string> }): Promise<string> {
+  let s = '';
+  for await (const chunk of d.body) s += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+  return s;
+}
+
+/** A share as a fraction with four decimals (0.8839 = 88.39%). */
+function rate(part: number, whole: number): number {
+  return whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000;
+}
+

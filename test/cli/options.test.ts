@@ -1,0 +1,71 @@
+/**
+ * Each verb parses its command line into a typed options object before anything runs (as the
+ * GitHub CLI's per-command options struct): the context's `runF` takes the place of the verb's
+ * run, so these check what a command line means without a store or a service.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+
+let dir: string;
+let cleanup: () => void;
+beforeAll(() => ({ dir, cleanup } = tempDir('premia-options-')));
+afterAll(() => cleanup());
+
+/** Run a command line with runF: the command's words and its options (without the dependencies). */
+async function parsed(args: string[]): Promise<{ code: number; command?: string; options?: Record<string, unknown>; stderr: string }> {
+  let seen: { command: string; options: Record<string, unknown> } | undefined;
+  const r = await runCli(args, {
+    cwd: dir,
+    prepare: (ctx) => {
+      ctx.runF = async (command, options) => {
+        const { ctx: _c, globals: _g, ui: _u, backend: _b, admin: _a, createsStore: _s, ...own } = options as Record<string, unknown>;
+        seen = { command, options: own };
+        return 0;
+      };
+    },
+  });
+  return { code: r.code, command: seen?.command, options: seen?.options, stderr: r.stderr };
+}
+
+describe('command lines parse into typed options', () => {
+  it('policies list: the query, the limit a number', async () => {
+    expect(await parsed(['policies', 'list', '--status', 'active', '--limit', '5'])).toMatchObject({
+      code: 0,
+      command: 'policies list',
+      options: { query: { status: 'active', limit: 5, after: undefined } },
+    });
+  });
+
+  it('clock advance: the target as the service would take it, and --dry-run', async () => {
+    expect(await parsed(['clock', 'advance', '--to-month-end', '--dry-run'])).toMatchObject({
+      command: 'clock advance',
+      options: { target: { to_month_end: true }, dryRun: true },
+    });
+    expect((await parsed(['clock', 'advance', '--days', '3'])).options).toEqual({ target: { days: 3 }, dryRun: false });
+  });
+
+  it('policies update: the reference and the patch in cents', async () => {
+    expect((await parsed(['policies', 'update', 'POL-1', '--amount', '199.50'])).options).toEqual({ ref: 'POL-1', patch: { collection_amount: 19950 } });
+  });
+
+  it('settlements export and keys create: positional and flag options by name', async () => {
+    expect((await parsed(['settlements', 'export', 'SETTLE-2026-11-001', '--lines', '-o', 'out.csv'])).options).toEqual({
+      ref: 'SETTLE-2026-11-001',
+      lines: true,
+      output: 'out.csv',
+    });
+    expect((await parsed(['keys', 'create', '--operator'])).options).toEqual({ client: null, role: 'operator' });
+  });
+
+  it('a bad flag is refused while parsing: the verb never runs, and no store is made', async () => {
+    const r = await parsed(['policies', 'list', '--limit', '0']);
+    expect(r).toMatchObject({ code: 2, command: undefined });
+    expect(r.stderr).toContain('--limit must be a whole number from 1 to 10000.');
+    const update = await parsed(['policies', 'update', 'POL-1']);
+    expect(update).toMatchObject({ code: 2, command: undefined });
+    expect(update.stderr).toContain('Nothing to update: give --amount, --status, or both.');
+    expect(existsSync(join(dir, 'premia.db'))).toBe(false);
+  });
+});
