@@ -3,17 +3,16 @@
  * of `clock advance --dry-run` and of the CLI's confirmations (an advance that closes periods,
  * a settlement statement, a policy cancellation). Plain queries for the client acted for.
  */
-import { sql } from '../../store/kysely.js';
 import { isRetryable } from '../../bank/types.js';
-import { daysBetween, periodsClosedBetween } from '../../domain/advance.js';
+import { daysBetween, periodsClosedBetween, resolveAdvanceTarget } from '../../domain/advance.js';
 import { notFound } from '../../domain/errors.js';
 import { addDays, dayNumber, firstOpenPeriod, fromDayNumber, lastDay, type IsoDate, type Period } from '../../domain/period.js';
-import { getAllMeta } from '../../store/repos/meta.js';
 import type { Db, Store, Trx } from '../../store/store.js';
 import type { AdvancePreview, AdvanceTarget, CancellationPreview, PeriodClosing, PlannedDebits, SettlementPreview } from '../types.js';
 import type { LocalContext } from './context.js';
-import { engineSettings, resolveTarget } from './engine.js';
-import { decodePlans } from './plan-batches.js';
+import { LEAD_DAYS } from '../../engine/settings.js';
+import { decodePlans } from '../../store/plan-batches.js';
+import { periodClosingCounts } from '../../store/repos/engine.js';
 import { findPolicyByRef } from './policies.js';
 import { createSettlement } from './settlements.js';
 import { readWorld } from './world.js';
@@ -25,27 +24,18 @@ export async function previewAdvance(ctx: LocalContext, target: AdvanceTarget): 
   const db = ctx.store.db;
   const world = await readWorld(db);
   // The same checks (and errors) as the advance itself: a target before the clock is CLOCK_BACKWARDS.
-  const to = resolveTarget(world.today, target);
+  const to = resolveAdvanceTarget(world.today, target);
   const periods = periodsClosedBetween(world.today, to);
   const counts = new Map<string, PeriodClosing>();
-  if (periods.length > 0) {
-    const rows = await sql<{ period_month: string; collections: number; open: number; nothing_collected: number; amount_remaining: number }>`
-      select period_month, count(*) as collections,
-             sum(case when status in ('UNPAID', 'PAID_PARTIAL') then 1 else 0 end) as open,
-             sum(case when status = 'UNPAID' then 1 else 0 end) as nothing_collected,
-             sum(case when status in ('UNPAID', 'PAID_PARTIAL') then amount_due - amount_collected else 0 end) as amount_remaining
-      from collections where client_id = ${ctx.clientId} and period_month in (${sql.join(periods)})
-      group by period_month`.execute(db);
-    for (const r of rows.rows) {
-      counts.set(r.period_month, {
-        period_month: r.period_month,
-        last_day: lastDay(r.period_month),
-        collections: r.collections,
-        open: r.open,
-        nothing_collected: r.nothing_collected,
-        amount_remaining: r.amount_remaining,
-      });
-    }
+  for (const r of await periodClosingCounts(db, ctx.clientId, periods)) {
+    counts.set(r.period_month, {
+      period_month: r.period_month,
+      last_day: lastDay(r.period_month),
+      collections: r.collections,
+      open: r.open,
+      nothing_collected: r.nothing_collected,
+      amount_remaining: r.amount_remaining,
+    });
   }
   return {
     from: world.today,
@@ -129,7 +119,7 @@ async function plannedDebits(db: Db, clientId: number, today: IsoDate, to: IsoDa
   const toDay = to === null ? Number.MAX_SAFE_INTEGER : dayNumber(to);
   // Plans are made at most 1 + leadDays days ahead: the batches of the last few days hold them all
   // (the engine reads the same ones when it loads).
-  const lead = engineSettings(await getAllMeta(db)).leadDays;
+  const lead = LEAD_DAYS;
   const batches = await db
     .selectFrom('plan_batches')
     .select('data')
