@@ -37,14 +37,17 @@ export function strategyOf(name: unknown): Strategy {
   return isStrategy(name) ? STRATEGIES[name] : STRATEGIES[DEFAULT_STRATEGY];
 }
 
-/** Which strategy renders each reason code. */
-const EXPLAINER: Strategy[] = [];
-for (const s of STRATEGY_LIST) {
-  for (const code of s.whyCodes) {
-    if (EXPLAINER[code]) throw new Error(`reason code ${code} belongs to both ${EXPLAINER[code]!.name} and ${s.name}`);
-    EXPLAINER[code] = s;
+/** Which strategy renders each reason code (a code belongs to one strategy only). */
+const EXPLAINER: readonly Strategy[] = (() => {
+  const owners: Strategy[] = [];
+  for (const s of STRATEGY_LIST) {
+    for (const code of s.whyCodes) {
+      if (owners[code]) throw new Error(`reason code ${code} belongs to both ${owners[code]!.name} and ${s.name}`);
+      owners[code] = s;
+    }
   }
-}
+  return owners;
+})();
 
 /** The plain-words reason of a planned debit (an unknown code reads as the oracle's). */
 export function renderWhy(w: Why): string {
