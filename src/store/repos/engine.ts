@@ -155,30 +155,18 @@ const UPDATE_COLLECTIONS = (k: number) =>
     .map((c, j) => `${c} = v.column${j + 2}`)
     .join(', ')} from (values ${valuesList(k, UPDATE_COLUMNS.length)}) as v where collections.id = v.column1`;
 
-function attemptRow(date: IsoDate, a: AttemptRecord): AttemptRow {
-  return {
-    client_id: a.clientId,
-    collection_id: a.collectionId,
-    period_month: a.period,
-    date,
-    amount: a.amount,
-    outcome: a.reason === null ? 'SUCCESS' : 'FAILED',
-    failure_reason: a.reason,
+/** Each column's position in a list of columns. */
+function positions<C extends string>(columns: readonly C[]): Record<C, number> {
+  return Object.fromEntries(columns.map((c, k) => [c, k])) as Record<C, number>;
+}
+/** A writer of row type `R`'s values into a statement's parameters, each at its column's position (typed by the schema). */
+function putter<R>(where: Record<keyof R & string, number>) {
+  return <K extends keyof R & string>(params: unknown[], at: number, column: K, value: R[K]): void => {
+    params[at + where[column]] = value;
   };
 }
-
-function updateRow(u: CollectionUpdate): UpdateRow {
-  return {
-    id: u.id,
-    amount_collected: u.collected,
-    status: u.status,
-    first_attempt_date: u.firstAttempt,
-    last_attempt_date: u.lastAttempt,
-    attempts: u.attempts,
-    failed_attempts: u.failed,
-    last_failure_reason: u.lastFailure,
-  };
-}
+const putAttempt = putter<AttemptRow>(positions(ATTEMPT_COLUMNS));
+const putUpdate = putter<UpdateRow>(positions(UPDATE_COLUMNS));
 
 /** One day's unit of work: the day's transaction. */
 class SqliteDay implements DayUnit {
@@ -242,15 +230,28 @@ class SqliteDay implements DayUnit {
 
   async insertAttempts(date: IsoDate, attempts: readonly AttemptRecord[]): Promise<void> {
     runInGroups(this.statements, INSERT_ATTEMPTS, ATTEMPT_COLUMNS.length, attempts.length, (p, at, r) => {
-      const row = attemptRow(date, attempts[r]!);
-      for (let k = 0; k < ATTEMPT_COLUMNS.length; k++) p[at + k] = row[ATTEMPT_COLUMNS[k]!];
+      const a = attempts[r]!;
+      putAttempt(p, at, 'client_id', a.clientId);
+      putAttempt(p, at, 'collection_id', a.collectionId);
+      putAttempt(p, at, 'period_month', a.period);
+      putAttempt(p, at, 'date', date);
+      putAttempt(p, at, 'amount', a.amount);
+      putAttempt(p, at, 'outcome', a.reason === null ? 'SUCCESS' : 'FAILED');
+      putAttempt(p, at, 'failure_reason', a.reason);
     });
   }
 
   async updateCollections(updates: readonly CollectionUpdate[]): Promise<void> {
     runInGroups(this.statements, UPDATE_COLLECTIONS, UPDATE_COLUMNS.length, updates.length, (p, at, r) => {
-      const row = updateRow(updates[r]!);
-      for (let k = 0; k < UPDATE_COLUMNS.length; k++) p[at + k] = row[UPDATE_COLUMNS[k]!];
+      const u = updates[r]!;
+      putUpdate(p, at, 'id', u.id);
+      putUpdate(p, at, 'amount_collected', u.collected);
+      putUpdate(p, at, 'status', u.status);
+      putUpdate(p, at, 'first_attempt_date', u.firstAttempt);
+      putUpdate(p, at, 'last_attempt_date', u.lastAttempt);
+      putUpdate(p, at, 'attempts', u.attempts);
+      putUpdate(p, at, 'failed_attempts', u.failed);
+      putUpdate(p, at, 'last_failure_reason', u.lastFailure);
     });
   }
 
