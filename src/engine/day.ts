@@ -7,6 +7,7 @@
 import { monthOf } from '../domain/calendar.js';
 import { isRetryable } from '../domain/debit-outcome.js';
 import { lapsePeriods, lapseReason, lapses } from '../domain/lapse.js';
+import type { Cents } from '../domain/money.js';
 import { dayNumber, fromDayNumber, lastDay, type IsoDate, type Period } from '../domain/period.js';
 import type { SubmittedDebit } from '../domain/plan-reason.js';
 import { FAILURE_CODES, NO_DAY, STATUS_CODES, type CollectionSet } from './collection-set.js';
@@ -20,7 +21,7 @@ export interface DaySummary {
   attempts: number;
   succeeded: number;
   failed: number;
-  collected: number;
+  collected: Cents;
   /** The period that closed at the end of this day, if any. */
   closed_period: Period | null;
   lapsed_policies: number;

@@ -221,9 +221,14 @@ export class AccountSummaries {
    */
   postedDays(today: number): PostedDays {
     const asOf = analysisDay(today);
+    const from = summaryWindowStart(today);
+    let month = monthOf(from);
     return {
-      from: summaryWindowStart(today),
-      day: (history, i, day, facts) => this.endOfDay(history, i, day, facts, day > asOf, monthOf(day)),
+      from,
+      day: (history, i, day, facts) => {
+        if (day > month.lastDay || day < month.firstDay) month = monthOf(day);
+        this.endOfDay(history, i, day, facts, day > asOf, month);
+      },
     };
   }
 }
