@@ -3,7 +3,7 @@
  * of `clock advance --dry-run` and of the CLI's confirmations (an advance that closes periods,
  * a settlement statement, a policy cancellation). Plain queries for the client acted for.
  */
-import { isRetryable } from '../../bank/types.js';
+import { isRetryable } from '../../domain/debit-outcome.js';
 import { daysBetween, periodsClosedBetween, resolveAdvanceTarget } from '../../domain/advance.js';
 import { notFound } from '../../domain/errors.js';
 import { addDays, dayNumber, firstOpenPeriod, fromDayNumber, lastDay, type IsoDate, type Period } from '../../domain/period.js';
@@ -11,14 +11,10 @@ import type { Db, Store, Trx } from '../../store/store.js';
 import type { AdvancePreview, AdvanceTarget, CancellationPreview, PeriodClosing, PlannedDebits, SettlementPreview } from '../types.js';
 import type { LocalContext } from './context.js';
 import { LEAD_DAYS } from '../../engine/settings.js';
-import { decodePlans } from '../../store/plan-batches.js';
-import { periodClosingCounts } from '../../store/repos/engine.js';
+import { clientSubmittedDebits, collectionStandings, periodClosingCounts } from '../../store/repos/engine.js';
 import { findPolicyByRef } from './policies.js';
 import { createSettlement } from './settlements.js';
 import { readWorld } from './world.js';
-
-/** Ids per `in (…)` list. */
-const CHUNK = 500;
 
 export async function previewAdvance(ctx: LocalContext, target: AdvanceTarget): Promise<AdvancePreview> {
   const db = ctx.store.db;
@@ -117,35 +113,17 @@ async function plannedDebits(db: Db, clientId: number, today: IsoDate, to: IsoDa
   if ((to !== null && to <= today) || only?.size === 0) return none;
   const todayDay = dayNumber(today);
   const toDay = to === null ? Number.MAX_SAFE_INTEGER : dayNumber(to);
-  // Plans are made at most 1 + leadDays days ahead: the batches of the last few days hold them all
-  // (the engine reads the same ones when it loads).
-  const lead = LEAD_DAYS;
-  const batches = await db
-    .selectFrom('plan_batches')
-    .select('data')
-    .where('client_id', '=', clientId)
-    .where('plan_day', '>=', addDays(today, -1 - Math.max(2, lead)))
-    .execute();
+  // Plans are made at most 1 + LEAD_DAYS days ahead: the batches of the last few days hold them
+  // all (the engine reads the same ones when it loads).
   const plans: Array<{ collection: number; day: number; amount: number }> = [];
-  for (const b of batches) {
-    for (const p of decodePlans(b.data)) {
-      if (p.day > todayDay && p.day <= toDay && (only === null || only.has(p.collection))) plans.push(p);
-    }
+  for (const p of await clientSubmittedDebits(db, clientId, addDays(today, -1 - Math.max(2, LEAD_DAYS)))) {
+    if (p.day > todayDay && p.day <= toDay && (only === null || only.has(p.collection))) plans.push(p);
   }
   if (plans.length === 0) return none;
   const owed = new Map<number, number>();
-  const ids = [...new Set(plans.map((p) => p.collection))];
-  for (let i = 0; i < ids.length; i += CHUNK) {
-    const rows = await db
-      .selectFrom('collections as c')
-      .innerJoin('policies as p', 'p.id', 'c.policy_id')
-      .select(['c.id', 'c.status', 'c.amount_due', 'c.amount_collected', 'c.last_failure_reason', 'p.status as policy_status'])
-      .where('c.id', 'in', ids.slice(i, i + CHUNK))
-      .execute();
-    for (const r of rows) {
-      const blocked = r.status === 'CANCELLED' || r.policy_status !== 'active' || (r.last_failure_reason !== null && !isRetryable(r.last_failure_reason));
-      if (!blocked) owed.set(r.id, r.amount_due - r.amount_collected);
-    }
+  for (const r of await collectionStandings(db, [...new Set(plans.map((p) => p.collection))])) {
+    const blocked = r.status === 'CANCELLED' || r.policy_status !== 'active' || (r.last_failure_reason !== null && !isRetryable(r.last_failure_reason));
+    if (!blocked) owed.set(r.id, r.amount_due - r.amount_collected);
   }
   plans.sort((a, b) => a.day - b.day || a.collection - b.collection);
   const out = { ...none };

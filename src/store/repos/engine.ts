@@ -328,3 +328,28 @@ export async function periodClosingCounts(db: Db | Trx, clientId: number, period
     group by period_month`.execute(db);
   return rows.rows;
 }
+
+/** The debits a client submitted at the end of `fromPlanDay` or later (clock advance --dry-run, cancellation previews). */
+export async function clientSubmittedDebits(db: Db | Trx, clientId: number, fromPlanDay: IsoDate): Promise<SubmittedDebit[]> {
+  const batches = await db.selectFrom('plan_batches').select('data').where('client_id', '=', clientId).where('plan_day', '>=', fromPlanDay).execute();
+  return batches.flatMap((b) => decodePlans(b.data));
+}
+
+/** Ids per `in (…)` list. */
+const CHUNK = 500;
+
+function standingsQuery(db: Db | Trx, ids: readonly number[]) {
+  return db
+    .selectFrom('collections as c')
+    .innerJoin('policies as p', 'p.id', 'c.policy_id')
+    .select(['c.id', 'c.status', 'c.amount_due', 'c.amount_collected', 'c.last_failure_reason', 'p.status as policy_status'])
+    .where('c.id', 'in', ids);
+}
+export type CollectionStanding = InferResult<ReturnType<typeof standingsQuery>>[number];
+
+/** How collections stand (what they owe, whether they may still be debited), with their policy's status. */
+export async function collectionStandings(db: Db | Trx, ids: readonly number[]): Promise<CollectionStanding[]> {
+  const out: CollectionStanding[] = [];
+  for (let i = 0; i < ids.length; i += CHUNK) out.push(...(await standingsQuery(db, ids.slice(i, i + CHUNK)).execute()));
+  return out;
+}
