@@ -16,7 +16,7 @@
  * allocate except for what they return (a planned debit and its reason); per-customer state
  * lives in the planner object (one per run: nothing is shared between two runs).
  */
-import type { IncomeAnalysis } from './income.js';
+import type { IncomeAnalysis, IncomePattern } from './income.js';
 import { blankWhy, WhyCode, type Why } from '../domain/plan-reason.js';
 
 export { blankWhy, WhyCode, type Why };
@@ -75,6 +75,13 @@ export interface CustomerView {
 export interface AccountFacts {
   /** The income analysis of account i, written into `into`. */
   analysis(i: number, into: IncomeAnalysis): IncomeAnalysis;
+  /** Its pattern and confidence (without the rest of the analysis). */
+  incomePattern(i: number): IncomePattern;
+  incomeConfidence(i: number): number;
+  /** Whether income is predicted on `day` (regular patterns only). */
+  isIncomeExpected(i: number, day: number): boolean;
+  /** The latest predicted income day in [from, to], or null. */
+  lastExpectedIncomeIn(i: number, from: number, to: number): number | null;
   /** Income observed on a recent day (one of the last two credit days) of account i, or 0. */
   incomeOn(i: number, day: number): number;
   /** Expected other debits on a day `k` days after an income credit (k ≥ 0). */

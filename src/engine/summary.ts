@@ -68,6 +68,8 @@ export class AccountSummaries {
   private readonly aLastDay: Int32Array;
   private readonly aLastAmount: Float64Array;
   private readonly aObserved: Int32Array;
+  /** Scratch of the prediction reads (filled per call: nothing is allocated per account). */
+  private readonly forecast = {} as IncomeAnalysis;
 
   /**
    * Summaries of `capacity` accounts that have seen nothing yet, their income analysis due as of
@@ -139,6 +141,35 @@ export class AccountSummaries {
     a.lastIncomeAmount = this.aLastAmount[i]!;
     a.observed = this.aObserved[i]!;
     return a;
+  }
+
+  /** The predicting part of the analysis (pattern, confidence, day of month, anchor) of account i, into the scratch forecast. */
+  private forecastOf(history: PostedHistory, i: number): IncomeAnalysis {
+    this.ensureAnalysis(history, i);
+    const a = this.forecast;
+    a.pattern = INCOME_PATTERNS[this.aPattern[i]!]!;
+    a.confidence = this.aConfidence[i]! / 100;
+    a.dayOfMonth = this.aDom[i] === 0 ? null : this.aDom[i]!;
+    a.anchorDay = this.aAnchor[i] === NO_DAY ? null : this.aAnchor[i]!;
+    return a;
+  }
+
+  incomePattern(history: PostedHistory, i: number): IncomePattern {
+    this.ensureAnalysis(history, i);
+    return INCOME_PATTERNS[this.aPattern[i]!]!;
+  }
+
+  incomeConfidence(history: PostedHistory, i: number): number {
+    this.ensureAnalysis(history, i);
+    return this.aConfidence[i]! / 100;
+  }
+
+  isIncomeExpected(history: PostedHistory, i: number, day: number): boolean {
+    return isIncomeDay(this.forecastOf(history, i), day);
+  }
+
+  lastExpectedIncomeIn(history: PostedHistory, i: number, from: number, to: number): number | null {
+    return lastIncomeDayIn(this.forecastOf(history, i), from, to);
   }
 
   /** Income observed on a recent day (one of the last two credit days) of at least the threshold. */
@@ -242,6 +273,22 @@ export class AccountReads implements AccountFacts {
 
   analysis(i: number, into: IncomeAnalysis): IncomeAnalysis {
     return this.summaries.analysis(this.accounts, i, into);
+  }
+
+  incomePattern(i: number): IncomePattern {
+    return this.summaries.incomePattern(this.accounts, i);
+  }
+
+  incomeConfidence(i: number): number {
+    return this.summaries.incomeConfidence(this.accounts, i);
+  }
+
+  isIncomeExpected(i: number, day: number): boolean {
+    return this.summaries.isIncomeExpected(this.accounts, i, day);
+  }
+
+  lastExpectedIncomeIn(i: number, from: number, to: number): number | null {
+    return this.summaries.lastExpectedIncomeIn(this.accounts, i, from, to);
   }
 
   incomeOn(i: number, day: number): number {

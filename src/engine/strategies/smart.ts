@@ -10,7 +10,7 @@
  */
 import { fromDayNumber } from '../../domain/period.js';
 import { formatCents } from '../../domain/money.js';
-import { isIncomeDay, isRegular, lastIncomeDayIn, type IncomeAnalysis } from '../income.js';
+import { isRegular } from '../income.js';
 import {
   blankWhy,
   WhyCode,
@@ -193,20 +193,20 @@ function planOne(customer: CustomerView, c: CollectionView, ctx: SmartContext, r
  * period, or no income pattern), so most customers waiting for their payday are skipped without
  * building views.
  */
-function mayPlanFor(accounts: AccountFacts, a: IncomeAnalysis, i: number, D: number, A: number, periodLast: number): boolean {
-  accounts.analysis(i, a);
-  if (a.pattern === 'none') return true;
+function mayPlanFor(accounts: AccountFacts, i: number, D: number, A: number, periodLast: number): boolean {
+  const pattern = accounts.incomePattern(i);
+  if (pattern === 'none') return true;
   for (let k = 1; k <= 2; k++) {
     const day = A - k;
     if (day <= D && accounts.incomeOn(i, day) > 0) return true;
   }
-  if (a.pattern === 'irregular') return A >= periodLast - 3;
-  if (a.confidence < 0.5) return A >= periodLast - 3 || lastIncomeDayIn(a, A, periodLast - 1) === null;
+  if (pattern === 'irregular') return A >= periodLast - 3;
+  if (accounts.incomeConfidence(i) < 0.5) return A >= periodLast - 3 || accounts.lastExpectedIncomeIn(i, A, periodLast - 1) === null;
   for (let k = 1; k <= 2; k++) {
     const day = A - k;
-    if (day > D && isIncomeDay(a, day)) return true;
+    if (day > D && accounts.isIncomeExpected(i, day)) return true;
   }
-  return lastIncomeDayIn(a, A, periodLast - 1) === null;
+  return accounts.lastExpectedIncomeIn(i, A, periodLast - 1) === null;
 }
 
 /** smart in one run: its context, reused for every customer (no allocation per customer). */
@@ -222,7 +222,6 @@ function smartPlanner(): Planner {
     lastChance: false,
     estimate: 0,
   };
-  const analysis = {} as IncomeAnalysis;
   return {
     mayPlanCollection(): boolean {
       // Whether smart can plan depends on the account (mayPlanCustomer); failures are counted in plan.
@@ -230,7 +229,7 @@ function smartPlanner(): Planner {
     },
 
     mayPlanCustomer(accounts: AccountFacts, i: number, D: number, A: number, periodLast: number): boolean {
-      return mayPlanFor(accounts, analysis, i, D, A, periodLast);
+      return mayPlanFor(accounts, i, D, A, periodLast);
     },
 
     beginCustomer(): void {
