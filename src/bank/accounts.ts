@@ -119,7 +119,8 @@ export class AccountSet {
     const source = this.imported[i];
     if (source) source.dayActivity(day, this.activity);
     else this.book.dayActivity(this.genIndex[i]!, day, this.activity);
-    this.balanceOf[i] = applyDay(this.activity, day, this.balanceOf[i]!, this.blockedOn(i, day), premia, outcomes, facts, this.amounts, observer);
+    const blocked = blockedReason(day, this.closedFrom[i]!, this.frozenFrom[i]!, this.stoppedFrom[i]!);
+    this.balanceOf[i] = applyDay(this.activity, day, this.balanceOf[i]!, blocked, premia, outcomes, facts, this.amounts, observer);
     return facts;
   }
 

@@ -69,7 +69,6 @@ export function analyzeIncome(credits: readonly IncomeCredit[], today: number, w
   const from = Math.max(windowStart, cs[0]!.day);
   const last = cands[cands.length - 1]!;
   const n = cands.length;
-  const tally: Tally = { expected: 0, hits: 0 };
 
   // The months of the window; each monthly pattern expects one or two paydays in each.
   const months: MonthInfo[] = [];
@@ -78,9 +77,9 @@ export function analyzeIncome(credits: readonly IncomeCredit[], today: number, w
   // Scores are F1 = 2·hits / (expected + candidates); the highest wins, ties going to the
   // earlier pattern (last business day, twice monthly, fixed day, fortnightly, weekly).
   let bestPattern: IncomePattern = 'monthly_last_business_day';
-  let bestScore = monthlyScore(tally, cands, months, from, today, LAST_BUSINESS, 0, -1);
+  let bestScore = monthlyScore(cands, months, from, today, LAST_BUSINESS, 0, -1);
   let bestT = 0;
-  const twice = monthlyScore(tally, cands, months, from, today, MID_MONTH, 0, LAST_BUSINESS);
+  const twice = monthlyScore(cands, months, from, today, MID_MONTH, 0, LAST_BUSINESS);
   if (twice > bestScore + 1e-9) {
     bestScore = twice;
     bestPattern = 'twice_monthly';
@@ -100,7 +99,7 @@ export function analyzeIncome(credits: readonly IncomeCredit[], today: number, w
   let fixedT = 0;
   for (let t = 1; t <= 31; t++) {
     if ((mask & (1 << t)) === 0) continue;
-    const sc = monthlyScore(tally, cands, months, from, today, FIXED, t, -1);
+    const sc = monthlyScore(cands, months, from, today, FIXED, t, -1);
     if (fixedScore < 0 || sc > fixedScore + 1e-9) {
       fixedScore = sc;
       fixedT = t;
@@ -112,7 +111,7 @@ export function analyzeIncome(credits: readonly IncomeCredit[], today: number, w
     bestT = fixedT;
   }
   for (const [pattern, period] of CYCLES) {
-    const sc = cycleScore(tally, cands, last.day, from, period, null);
+    const sc = cycleScore(cands, last.day, from, period, null);
     if (sc > bestScore + 1e-9) {
       bestScore = sc;
       bestPattern = pattern;
@@ -121,10 +120,10 @@ export function analyzeIncome(credits: readonly IncomeCredit[], today: number, w
 
   // The credits the winner explains.
   const matched: IncomeCredit[] = [];
-  if (bestPattern === 'weekly' || bestPattern === 'fortnightly') cycleScore(tally, cands, last.day, from, bestPattern === 'weekly' ? 7 : 14, matched);
-  else if (bestPattern === 'twice_monthly') monthlyScore(tally, cands, months, from, today, MID_MONTH, 0, LAST_BUSINESS, matched);
-  else if (bestPattern === 'monthly_fixed_day') monthlyScore(tally, cands, months, from, today, FIXED, bestT, -1, matched);
-  else monthlyScore(tally, cands, months, from, today, LAST_BUSINESS, 0, -1, matched);
+  if (bestPattern === 'weekly' || bestPattern === 'fortnightly') cycleScore(cands, last.day, from, bestPattern === 'weekly' ? 7 : 14, matched);
+  else if (bestPattern === 'twice_monthly') monthlyScore(cands, months, from, today, MID_MONTH, 0, LAST_BUSINESS, matched);
+  else if (bestPattern === 'monthly_fixed_day') monthlyScore(cands, months, from, today, FIXED, bestT, -1, matched);
+  else monthlyScore(cands, months, from, today, LAST_BUSINESS, 0, -1, matched);
 
   if (bestScore >= MIN_SCORE && matched.length >= 2) {
     return {
@@ -165,16 +164,10 @@ const LAST_BUSINESS = 1;
 const MID_MONTH = 2;
 const FIXED = 3;
 
-/** Counted by monthlyScore / cycleScore: expected paydays in the window, and those with income. */
-interface Tally {
-  expected: number;
-  hits: number;
-}
-
-/** F1 of a count against `candidates` income credits. */
-function f1(t: Tally, candidates: number): number {
-  const denominator = t.expected + candidates;
-  return denominator === 0 ? 0 : (2 * t.hits) / denominator;
+/** F1 of `expected` paydays, `hits` of them with income, against `candidates` income credits. */
+function f1(expected: number, hits: number, candidates: number): number {
+  const denominator = expected + candidates;
+  return denominator === 0 ? 0 : (2 * hits) / denominator;
 }
 
 function paydayOf(m: MonthInfo, kind: number, t: number): number {
@@ -187,7 +180,6 @@ function paydayOf(m: MonthInfo, kind: number, t: number): number {
  * candidates are collected into `sink` when given.
  */
 function monthlyScore(
-  tally: Tally,
   cands: readonly IncomeCredit[],
   months: readonly MonthInfo[],
   from: number,
@@ -197,50 +189,56 @@ function monthlyScore(
   kind2: number,
   sink?: IncomeCredit[],
 ): number {
-  tally.expected = 0;
-  tally.hits = 0;
+  // visit: 0 not expected (outside the window), 1 expected, 2 expected and hit.
+  let expected = 0;
+  let hits = 0;
   for (const m of months) {
     const d1 = paydayOf(m, kind1, t);
     const d2 = kind2 > 0 ? paydayOf(m, kind2, t) : -1;
-    if (d2 < 0 || d2 === d1) visit(tally, cands, d1, from, today, sink);
+    let v1: number;
+    let v2 = 0;
+    if (d2 < 0 || d2 === d1) v1 = visit(cands, d1, from, today, sink);
     else if (d2 < d1) {
-      visit(tally, cands, d2, from, today, sink);
-      visit(tally, cands, d1, from, today, sink);
+      v2 = visit(cands, d2, from, today, sink);
+      v1 = visit(cands, d1, from, today, sink);
     } else {
-      visit(tally, cands, d1, from, today, sink);
-      visit(tally, cands, d2, from, today, sink);
+      v1 = visit(cands, d1, from, today, sink);
+      v2 = visit(cands, d2, from, today, sink);
     }
+    expected += (v1 > 0 ? 1 : 0) + (v2 > 0 ? 1 : 0);
+    hits += (v1 >> 1) + (v2 >> 1);
   }
-  return f1(tally, cands.length);
+  return f1(expected, hits, cands.length);
 }
 
-function visit(t: Tally, cands: readonly IncomeCredit[], d: number, from: number, today: number, sink?: IncomeCredit[]): void {
-  if (d < from || d > today) return;
-  t.expected++;
+/** Whether payday `d` is expected in the window (0: no; 1: yes, no income that day; 2: yes, with income, added to `sink`). */
+function visit(cands: readonly IncomeCredit[], d: number, from: number, today: number, sink?: IncomeCredit[]): number {
+  if (d < from || d > today) return 0;
   const k = lowerBound(cands, d);
   if (k < cands.length && cands[k]!.day === d) {
-    t.hits++;
     sink?.push(cands[k]!);
+    return 2;
   }
+  return 1;
 }
 
 /** F1 of a weekly / fortnightly cycle anchored on the last income credit, a hit within ±1 day. */
-function cycleScore(t: Tally, cands: readonly IncomeCredit[], lastDay: number, from: number, period: number, sink: IncomeCredit[] | null): number {
-  t.expected = 0;
-  t.hits = 0;
+function cycleScore(cands: readonly IncomeCredit[], lastDay: number, from: number, period: number, sink: IncomeCredit[] | null): number {
+  let expected = 0;
+  let hits = 0;
   let first = lastDay;
   while (first - period >= from) first -= period;
   let j = 0;
   for (let day = first; day <= lastDay; day += period) {
-    t.expected++;
+    expected++;
     while (j < cands.length && cands[j]!.day < day - 1) j++;
     if (j < cands.length && cands[j]!.day <= day + 1) {
-      t.hits++;
+      hits++;
       sink?.push(cands[j]!);
       j++;
     }
   }
-  return f1(t, cands.length);
+  return f1(expected, hits, cands.length);
 }
 
 function noIncome(): IncomeAnalysis {

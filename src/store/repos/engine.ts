@@ -155,18 +155,13 @@ const UPDATE_COLLECTIONS = (k: number) =>
     .map((c, j) => `${c} = v.column${j + 2}`)
     .join(', ')} from (values ${valuesList(k, UPDATE_COLUMNS.length)}) as v where collections.id = v.column1`;
 
-/** Each column's position in a list of columns. */
-function positions<C extends string>(columns: readonly C[]): Record<C, number> {
-  return Object.fromEntries(columns.map((c, k) => [c, k])) as Record<C, number>;
+/** A row's values in the order of `Columns` (a tuple typed by the schema's row `R`). */
+type ValuesOf<R, Columns extends readonly (keyof R)[]> = { -readonly [K in keyof Columns]: R[Columns[K]] };
+
+/** Copy a row's values into a statement's parameters at `at`. */
+function putValues(params: unknown[], at: number, values: readonly unknown[]): void {
+  for (let k = 0; k < values.length; k++) params[at + k] = values[k];
 }
-/** A writer of row type `R`'s values into a statement's parameters, each at its column's position (typed by the schema). */
-function putter<R>(where: Record<keyof R & string, number>) {
-  return <K extends keyof R & string>(params: unknown[], at: number, column: K, value: R[K]): void => {
-    params[at + where[column]] = value;
-  };
-}
-const putAttempt = putter<AttemptRow>(positions(ATTEMPT_COLUMNS));
-const putUpdate = putter<UpdateRow>(positions(UPDATE_COLUMNS));
 
 /** One day's unit of work: the day's transaction. */
 class SqliteDay implements DayUnit {
@@ -231,27 +226,33 @@ class SqliteDay implements DayUnit {
   async insertAttempts(date: IsoDate, attempts: readonly AttemptRecord[]): Promise<void> {
     runInGroups(this.statements, INSERT_ATTEMPTS, ATTEMPT_COLUMNS.length, attempts.length, (p, at, r) => {
       const a = attempts[r]!;
-      putAttempt(p, at, 'client_id', a.clientId);
-      putAttempt(p, at, 'collection_id', a.collectionId);
-      putAttempt(p, at, 'period_month', a.period);
-      putAttempt(p, at, 'date', date);
-      putAttempt(p, at, 'amount', a.amount);
-      putAttempt(p, at, 'outcome', a.reason === null ? 'SUCCESS' : 'FAILED');
-      putAttempt(p, at, 'failure_reason', a.reason);
+      const values: ValuesOf<AttemptRow, typeof ATTEMPT_COLUMNS> = [
+        a.clientId,
+        a.collectionId,
+        a.period,
+        date,
+        a.amount,
+        a.reason === null ? 'SUCCESS' : 'FAILED',
+        a.reason,
+      ];
+      putValues(p, at, values);
     });
   }
 
   async updateCollections(updates: readonly CollectionUpdate[]): Promise<void> {
     runInGroups(this.statements, UPDATE_COLLECTIONS, UPDATE_COLUMNS.length, updates.length, (p, at, r) => {
       const u = updates[r]!;
-      putUpdate(p, at, 'id', u.id);
-      putUpdate(p, at, 'amount_collected', u.collected);
-      putUpdate(p, at, 'status', u.status);
-      putUpdate(p, at, 'first_attempt_date', u.firstAttempt);
-      putUpdate(p, at, 'last_attempt_date', u.lastAttempt);
-      putUpdate(p, at, 'attempts', u.attempts);
-      putUpdate(p, at, 'failed_attempts', u.failed);
-      putUpdate(p, at, 'last_failure_reason', u.lastFailure);
+      const values: ValuesOf<UpdateRow, typeof UPDATE_COLUMNS> = [
+        u.id,
+        u.collected,
+        u.status,
+        u.firstAttempt,
+        u.lastAttempt,
+        u.attempts,
+        u.failed,
+        u.lastFailure,
+      ];
+      putValues(p, at, values);
     });
   }
 
@@ -283,10 +284,14 @@ class SqliteDay implements DayUnit {
       .execute();
     // One indexed lookup per candidate (collections_policy_idx): tens of thousands at a large close.
     const statuses = this.statements.get(`select period_month, status from collections where policy_id = ? and period_month in (${periods.map(() => '?').join(',')})`);
-    return candidates.map((c) => {
+    const out: LapseCandidate[] = [];
+    for (const c of candidates) {
       const rows = statuses.all(c.policyId, ...periods) as Array<Pick<Selectable<CollectionsTable>, 'period_month' | 'status'>>;
-      return { ...c, statuses: periods.map((p) => rows.find((r) => r.period_month === p)?.status ?? null) };
-    });
+      const found: Array<string | null> = periods.map(() => null);
+      for (const r of rows) found[periods.indexOf(r.period_month)] = r.status;
+      out.push({ policyId: c.policyId, clientId: c.clientId, statuses: found });
+    }
+    return out;
   }
 
   async lapsePolicies(policies: readonly LapseCandidate[], day: IsoDate, stampMs: number, reason: string): Promise<void> {
