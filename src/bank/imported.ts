@@ -1,11 +1,8 @@
 /** An account whose activity was imported from a bank transactions CSV. */
+import type { ImportedRow } from './ports.js';
 import type { AccountEvent, AccountSource, Credit, DayActivity } from './types.js';
 
-export interface ImportedRow {
-  day: number;
-  amount: number;
-  description: string;
-}
+export type { ImportedRow };
 
 export class ImportedAccount implements AccountSource {
   readonly kind = 'imported' as const;

@@ -10,7 +10,7 @@
  *    not change how the account's own rows post.
  * The balance can therefore never go below zero.
  */
-import type { AccountEvent, AccountSource, FailureReason } from './types.js';
+import type { AccountSource, FailureReason } from './types.js';
 import { DayActivity } from './types.js';
 
 export interface DayFacts {
@@ -40,14 +40,11 @@ export interface LedgerObserver {
   debit(day: number, amount: number, text: string, posted: boolean, balance: number): void;
 }
 
-/** The scratch buffer every account shares: living a day allocates nothing. */
-export const SCRATCH = new DayActivity();
-const AMOUNTS: number[] = [];
-
 /**
  * The account rules of one day (the README's "Account rules"), the one implementation of them:
  * `act` holds the day's own activity, `blocked` why premia's debits fail whatever the balance
  * (or null). Returns the balance at the end of the day; outcomes and facts are written out.
+ * `amounts` is the caller's scratch list for premia's debits of the day.
  */
 export function applyDay(
   act: DayActivity,
@@ -57,6 +54,7 @@ export function applyDay(
   premia: PremiaDebits | null,
   outcomes: Array<FailureReason | null>,
   facts: DayFacts,
+  amounts: number[],
   observer?: LedgerObserver,
 ): number {
   let balance = opening;
@@ -70,9 +68,9 @@ export function applyDay(
   let collected = 0;
   let n = 0;
   if (premia !== null) {
-    n = premia.debitsFor(balance, day, AMOUNTS);
+    n = premia.debitsFor(balance, day, amounts);
     for (let i = 0; i < n; i++) {
-      const amount = AMOUNTS[i]!;
+      const amount = amounts[i]!;
       let reason: FailureReason | null = blocked;
       if (reason === null) {
         if (amount <= balance) {
@@ -130,6 +128,8 @@ export class Ledger {
   /** The last day lived. */
   day: number;
   private readonly events: { closed: number; frozen: number; stopped: number };
+  private readonly activity = new DayActivity();
+  private readonly amounts: number[] = [];
 
   /** An account that has lived through `lastDay` with `balance` (0 and the day before its start when new). */
   constructor(
@@ -155,8 +155,8 @@ export class Ledger {
   live(premia: PremiaDebits | null, outcomes: Array<FailureReason | null>, facts: DayFacts, observer?: LedgerObserver): DayFacts {
     const day = this.day + 1;
     this.day = day;
-    this.source.dayActivity(day, SCRATCH);
-    this.balance = applyDay(SCRATCH, day, this.balance, this.blockedOn(day), premia, outcomes, facts, observer);
+    this.source.dayActivity(day, this.activity);
+    this.balance = applyDay(this.activity, day, this.balance, this.blockedOn(day), premia, outcomes, facts, this.amounts, observer);
     return facts;
   }
 }

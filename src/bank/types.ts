@@ -6,22 +6,16 @@
 export const ACCOUNT_EVENTS = ['ACCOUNT_CLOSED', 'PAYMENT_STOPPED', 'ACCOUNT_FROZEN'] as const;
 export type AccountEvent = (typeof ACCOUNT_EVENTS)[number];
 
-export const FAILURE_REASONS = ['INSUFFICIENT_FUNDS', 'ACCOUNT_CLOSED', 'PAYMENT_STOPPED', 'ACCOUNT_FROZEN'] as const;
-export type FailureReason = (typeof FAILURE_REASONS)[number];
-
-/** Only a lack of money is worth retrying; every other failure ends the period's attempts. */
-export function isRetryable(reason: string | null): boolean {
-  return reason === 'INSUFFICIENT_FUNDS';
-}
+export { FAILURE_REASONS, isRetryable, type FailureReason } from '../domain/debit-outcome.js';
 
 export function isAccountEvent(s: string): s is AccountEvent {
   return (ACCOUNT_EVENTS as readonly string[]).includes(s);
 }
 
 /**
- * One day's activity of an account, other than the engine's debits: a scratch buffer shared by
- * every account (the engine lives through millions of account-days; nothing is allocated per
- * day). Entries 0..count-1 of each list are valid.
+ * One day's activity of an account, other than the engine's debits: a scratch buffer that an
+ * account set reuses for all its accounts (millions of account-days are lived; nothing is
+ * allocated per day). Entries 0..count-1 of each list are valid.
  */
 export class DayActivity {
   credits: number[] = [];

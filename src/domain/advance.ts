@@ -3,7 +3,8 @@
  * engine's preview and the CLI's confirmation (which must know, before anything changes and
  * without a server round trip, whether an unattended advance closes more than one period).
  */
-import { addDays, dayNumber, lastDay, nextPeriod, periodOf, type IsoDate, type Period } from './period.js';
+import { PremiaError } from './errors.js';
+import { addDays, dayNumber, fromDayNumber, lastDay, nextPeriod, periodOf, type IsoDate, type Period } from './period.js';
 
 export interface AdvanceTargetInput {
   days?: number;
@@ -32,4 +33,40 @@ export function periodsClosedBetween(from: IsoDate, to: IsoDate): Period[] {
 /** Days from `from` to `to` (0 when `to` is not later). */
 export function daysBetween(from: IsoDate, to: IsoDate): number {
   return Math.max(0, dayNumber(to) - dayNumber(from));
+}
+
+/**
+ * The date an advance target reaches from `today`, checked: exactly one of days, to and
+ * to_month_end; a whole number of days up to ten years; a real date, not before the clock
+ * (CLOCK_BACKWARDS: the clock only moves forward) and at most ten years ahead.
+ */
+export function resolveAdvanceTarget(today: IsoDate, target: AdvanceTargetInput): IsoDate {
+  const given = [target.days !== undefined, target.to !== undefined, target.to_month_end === true].filter(Boolean).length;
+  if (given !== 1) {
+    throw new PremiaError('VALIDATION_ERROR', 'Say how far to advance with exactly one of days, to or to_month_end.', {
+      details: [{ field: 'target', code: 'REQUIRED', message: 'give exactly one of days, to, to_month_end' }],
+    });
+  }
+  if (target.days !== undefined) {
+    if (!Number.isInteger(target.days) || target.days < 0 || target.days > 3660) {
+      throw new PremiaError('VALIDATION_ERROR', `days must be a whole number from 0 to 3660; got ${String(target.days)}.`, {
+        details: [{ field: 'days', code: 'INVALID_VALUE', message: 'a whole number from 0 to 3660' }],
+      });
+    }
+    return addDays(today, target.days);
+  }
+  if (target.to_month_end) return lastDay(periodOf(addDays(today, 1)));
+  const to = target.to!;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(to) || fromDayNumber(dayNumber(to)) !== to) {
+    throw new PremiaError('VALIDATION_ERROR', `'${to}' is not a date; write it as YYYY-MM-DD.`, {
+      details: [{ field: 'to', code: 'INVALID_FORMAT', message: 'expected YYYY-MM-DD' }],
+    });
+  }
+  if (to < today) {
+    throw new PremiaError('CLOCK_BACKWARDS', `The clock is at ${today}; it only moves forward, so it cannot go back to ${to}.`);
+  }
+  if (dayNumber(to) - dayNumber(today) > 3660) {
+    throw new PremiaError('VALIDATION_ERROR', `${to} is more than ten years ahead of the clock (${today}).`);
+  }
+  return to;
 }

@@ -7,4 +7,4 @@
  */
 export const STRATEGY_NAMES = ['smart', 'naive', 'oracle'] as const;
 export type StrategyName = (typeof STRATEGY_NAMES)[number];
-export const DEFAULT_STRATEGY: StrategyName = 'smart';
+export const DEFAULT_STRATEGY: StrategyName = STRATEGY_NAMES[0];

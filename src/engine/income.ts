@@ -164,14 +164,10 @@ const LAST_BUSINESS = 1;
 const MID_MONTH = 2;
 const FIXED = 3;
 
-// Counted by monthlyScore / cycleScore: expected paydays in the window, and those with income.
-let expectedCount = 0;
-let hitCount = 0;
-
-/** F1 of the last count against `candidates` income credits. */
-function f1(candidates: number): number {
-  const denominator = expectedCount + candidates;
-  return denominator === 0 ? 0 : (2 * hitCount) / denominator;
+/** F1 of `expected` paydays, `hits` of them with income, against `candidates` income credits. */
+function f1(expected: number, hits: number, candidates: number): number {
+  const denominator = expected + candidates;
+  return denominator === 0 ? 0 : (2 * hits) / denominator;
 }
 
 function paydayOf(m: MonthInfo, kind: number, t: number): number {
@@ -193,50 +189,56 @@ function monthlyScore(
   kind2: number,
   sink?: IncomeCredit[],
 ): number {
-  expectedCount = 0;
-  hitCount = 0;
+  // visit: 0 not expected (outside the window), 1 expected, 2 expected and hit.
+  let expected = 0;
+  let hits = 0;
   for (const m of months) {
     const d1 = paydayOf(m, kind1, t);
     const d2 = kind2 > 0 ? paydayOf(m, kind2, t) : -1;
-    if (d2 < 0 || d2 === d1) visit(cands, d1, from, today, sink);
+    let v1: number;
+    let v2 = 0;
+    if (d2 < 0 || d2 === d1) v1 = visit(cands, d1, from, today, sink);
     else if (d2 < d1) {
-      visit(cands, d2, from, today, sink);
-      visit(cands, d1, from, today, sink);
+      v2 = visit(cands, d2, from, today, sink);
+      v1 = visit(cands, d1, from, today, sink);
     } else {
-      visit(cands, d1, from, today, sink);
-      visit(cands, d2, from, today, sink);
+      v1 = visit(cands, d1, from, today, sink);
+      v2 = visit(cands, d2, from, today, sink);
     }
+    expected += (v1 > 0 ? 1 : 0) + (v2 > 0 ? 1 : 0);
+    hits += (v1 >> 1) + (v2 >> 1);
   }
-  return f1(cands.length);
+  return f1(expected, hits, cands.length);
 }
 
-function visit(cands: readonly IncomeCredit[], d: number, from: number, today: number, sink?: IncomeCredit[]): void {
-  if (d < from || d > today) return;
-  expectedCount++;
+/** Whether payday `d` is expected in the window (0: no; 1: yes, no income that day; 2: yes, with income, added to `sink`). */
+function visit(cands: readonly IncomeCredit[], d: number, from: number, today: number, sink?: IncomeCredit[]): number {
+  if (d < from || d > today) return 0;
   const k = lowerBound(cands, d);
   if (k < cands.length && cands[k]!.day === d) {
-    hitCount++;
     sink?.push(cands[k]!);
+    return 2;
   }
+  return 1;
 }
 
 /** F1 of a weekly / fortnightly cycle anchored on the last income credit, a hit within ±1 day. */
 function cycleScore(cands: readonly IncomeCredit[], lastDay: number, from: number, period: number, sink: IncomeCredit[] | null): number {
-  expectedCount = 0;
-  hitCount = 0;
+  let expected = 0;
+  let hits = 0;
   let first = lastDay;
   while (first - period >= from) first -= period;
   let j = 0;
   for (let day = first; day <= lastDay; day += period) {
-    expectedCount++;
+    expected++;
     while (j < cands.length && cands[j]!.day < day - 1) j++;
     if (j < cands.length && cands[j]!.day <= day + 1) {
-      hitCount++;
+      hits++;
       sink?.push(cands[j]!);
       j++;
     }
   }
-  return f1(cands.length);
+  return f1(expected, hits, cands.length);
 }
 
 function noIncome(): IncomeAnalysis {

@@ -1,10 +1,26 @@
 /**
- * The engine's store-wide settings that an operator may change (`premia settings`): kept in the
- * store's `meta` table under their key, read by the engine when it loads a day's working set
- * and by the lapse rule at period close. A key not in the table has its default.
+ * The engine's numbers, read through this one module.
+ *
+ * Settings an operator may change (`premia settings`): kept in the store's `meta` table under
+ * their key, checked when set and when read (a stored value that is not valid reads as the
+ * default), read by the engine when it loads a day's working set; a key not in the table has
+ * its default.
+ *
+ * Constants (README, "Settings"): how many days ahead debits are submitted (LEAD_DAYS), how many
+ * partial debits an irregular earner gets a month (MAX_SPLIT_DEBITS) and naive's schedule. They
+ * are not settings: changing them changes what the strategies are (the README's figures, the
+ * fixture-month test), and the number of days ahead also sizes the engine's plan slots.
  */
 import { validationError } from '../domain/errors.js';
-import { DEFAULT_ENGINE_CONFIG } from './strategy.js';
+import type { EngineConfig } from './strategy.js';
+
+/** Days between submitting a debit and its action date: at the end of day D the engine plans D + 1 + LEAD_DAYS. */
+export const LEAD_DAYS = 1;
+/** Partial debits an irregular earner gets at most per policy and month (smart). */
+export const MAX_SPLIT_DEBITS = 4;
+/** naive: attempts at most per policy and month, and days between them. */
+export const NAIVE_MAX_ATTEMPTS = 4;
+export const NAIVE_RETRY_DAYS = 7;
 
 export interface SettingDef {
   key: string;
@@ -15,16 +31,21 @@ export interface SettingDef {
   description: string;
 }
 
+export const SETTING_KEYS = {
+  maxFailedAttempts: 'engine.max_failed_attempts',
+  lapseAfterUnpaidPeriods: 'lapse.unpaid_periods',
+} as const;
+
 export const SETTINGS: readonly SettingDef[] = [
   {
-    key: 'engine.max_failed_attempts',
-    default: DEFAULT_ENGINE_CONFIG.maxFailedAttempts,
+    key: SETTING_KEYS.maxFailedAttempts,
+    default: 4,
     min: 1,
     max: 31,
     description: 'failed debit attempts per policy and month, after which no more are planned',
   },
   {
-    key: 'lapse.unpaid_periods',
+    key: SETTING_KEYS.lapseAfterUnpaidPeriods,
     default: 2,
     min: 1,
     max: 12,
@@ -61,7 +82,24 @@ export function storedSetting(def: SettingDef, stored: string | undefined): numb
   return Number.isInteger(n) && n >= def.min && n <= def.max ? n : def.default;
 }
 
-/** The value in force of `key` from the store's meta table. */
-export function settingIn(meta: Map<string, string>, key: string): number {
-  return storedSetting(settingDef(key), meta.get(key));
+/** The value in force of `key` from the stored settings. */
+export function settingIn(stored: ReadonlyMap<string, string>, key: string): number {
+  return storedSetting(settingDef(key), stored.get(key));
+}
+
+export interface EngineSettings extends EngineConfig {
+  /** The lapse rule's number of consecutive UNPAID periods (domain/lapse.ts). */
+  lapseAfterUnpaidPeriods: number;
+}
+
+/** Everything the engine runs by: the settings in force (from the stored values) and the constants. */
+export function engineSettings(stored: ReadonlyMap<string, string>): EngineSettings {
+  return {
+    leadDays: LEAD_DAYS,
+    maxSplitDebits: MAX_SPLIT_DEBITS,
+    naiveMaxAttempts: NAIVE_MAX_ATTEMPTS,
+    naiveRetryDays: NAIVE_RETRY_DAYS,
+    maxFailedAttempts: settingIn(stored, SETTING_KEYS.maxFailedAttempts),
+    lapseAfterUnpaidPeriods: settingIn(stored, SETTING_KEYS.lapseAfterUnpaidPeriods),
+  };
 }

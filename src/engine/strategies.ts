@@ -1,14 +1,17 @@
 /**
- * The registry of collection strategies, and the dispatch the engine goes through. Each strategy
- * is a module of ./strategies/ implementing `Strategy` (./strategy.ts); adding one is writing
- * that module and listing it here: `--strategy` validation, the CLI's choices, explanations and
- * the engine's dispatch all come from this registry.
+ * The registry of collection strategies, and the dispatch the engine goes through.
+ *
+ * Adding a strategy is two things: its module in ./strategies/ implementing `Strategy`
+ * (./strategy.ts), and its line here (with its name in domain/strategy-names.ts, which the type
+ * of STRATEGIES requires). Nothing else changes: `--strategy` validation, the CLI's choices,
+ * explanations and the engine's dispatch all come from this registry. The default strategy is
+ * DEFAULT_STRATEGY (the first name), not a name written anywhere else.
  */
 import { naive } from './strategies/naive.js';
 import { oracle } from './strategies/oracle.js';
 import { smart } from './strategies/smart.js';
 import { DEFAULT_STRATEGY, STRATEGY_NAMES, type StrategyName } from '../domain/strategy-names.js';
-import type { CollectionView, CustomerView, EngineConfig, PlannedDebit, Strategy, Why } from './strategy.js';
+import type { CollectionView, CustomerView, EngineConfig, PlannedDebit, Planner, Strategy, Why } from './strategy.js';
 
 export * from './strategy.js';
 export { DEFAULT_STRATEGY, STRATEGY_NAMES, type StrategyName };
@@ -34,25 +37,34 @@ export function strategyOf(name: unknown): Strategy {
   return isStrategy(name) ? STRATEGIES[name] : STRATEGIES[DEFAULT_STRATEGY];
 }
 
-/** Which strategy renders each reason code. */
-const EXPLAINER: Strategy[] = [];
-for (const s of STRATEGY_LIST) {
-  for (const code of s.whyCodes) {
-    if (EXPLAINER[code]) throw new Error(`reason code ${code} belongs to both ${EXPLAINER[code]!.name} and ${s.name}`);
-    EXPLAINER[code] = s;
+/** Which strategy renders each reason code (a code belongs to one strategy only). */
+const EXPLAINER: readonly Strategy[] = (() => {
+  const owners: Strategy[] = [];
+  for (const s of STRATEGY_LIST) {
+    for (const code of s.whyCodes) {
+      if (owners[code]) throw new Error(`reason code ${code} belongs to both ${owners[code]!.name} and ${s.name}`);
+      owners[code] = s;
+    }
   }
-}
+  return owners;
+})();
 
 /** The plain-words reason of a planned debit (an unknown code reads as the oracle's). */
 export function renderWhy(w: Why): string {
   return (EXPLAINER[w.code] ?? oracle).explain(w);
 }
 
+/** One planner per registered strategy, in registry order: the planners of one run of the engine. */
+export function planners(): Planner[] {
+  return STRATEGY_LIST.map((s) => s.planner());
+}
+
 /**
  * Debits to submit at the end of day D for action day A, for one customer's collections (in
- * policy_number order), each planned by its own strategy.
+ * policy_number order), each planned by the planner of its strategy (`planners`, by code).
  */
 export function planCustomer(
+  planners: readonly Planner[],
   customer: CustomerView,
   collections: readonly CollectionView[],
   D: number,
@@ -60,7 +72,7 @@ export function planCustomer(
   config: EngineConfig,
 ): PlannedDebit[] {
   const out: PlannedDebit[] = [];
-  for (let s = 0; s < STRATEGY_LIST.length; s++) STRATEGY_LIST[s]!.beginCustomer?.();
+  for (let s = 0; s < planners.length; s++) planners[s]!.beginCustomer?.();
   for (let i = 0; i < collections.length; i++) {
     const c = collections[i]!;
     if (c.blocked || A < c.periodFirst || A > c.periodLast || c.pendingDays.includes(A)) continue;
@@ -68,7 +80,7 @@ export function planCustomer(
     for (let k = 0; k < c.pendingAmounts.length; k++) pending += c.pendingAmounts[k]!;
     const remaining = c.due - c.collected - pending;
     if (remaining <= 0) continue;
-    const p = c.strategy.plan(customer, collections, i, D, A, remaining, config);
+    const p = planners[c.code]!.plan(customer, collections, i, D, A, remaining, config);
     if (p) out.push({ index: i, day: A, amount: p.amount, why: p.why });
   }
   return out;

@@ -1,22 +1,27 @@
 /**
- * What a collection strategy is: the `Strategy` interface the engine calls, and the views and
- * reasons it works with. The strategies themselves are in ./strategies/ (one module each) and
- * registered in ./strategies.ts; the engine (backend/local/engine.ts) knows them only through
- * the registry.
+ * What a collection strategy is: the `Strategy` the registry (./strategies.ts) lists, the
+ * `Planner` it makes for each run of the engine, and the views and reasons they work with. The
+ * strategies themselves are in ./strategies/ (one module each); the engine knows them only
+ * through the registry.
  *
  * A strategy decides, at the end of day D, which debits to submit for the action date
  * A = D + 1 + leadDays (the bank needs instructions a day ahead), from what a real collector
- * sees: the account's posted history (summarised in `CustomerView`) and the results of its own
- * attempts. All of a customer's collections are planned together, in policy_number order,
- * against the same account. A benchmark strategy may instead (or also) take debits on the day
- * itself from the balance after the day's credits (`debitsOnDay`: the oracle).
+ * sees: the account's posted history (summarised in `CustomerView` and `AccountFacts`) and the
+ * results of its own attempts. All of a customer's collections are planned together, in
+ * policy_number order, against the same account. A benchmark strategy may instead (or also)
+ * take debits on the day itself from the balance after the day's credits (`debitsOnDay`: the
+ * oracle).
  *
  * Hot path: the engine calls these hooks for up to a million collections a day. Hooks must not
  * allocate except for what they return (a planned debit and its reason); per-customer state
- * lives in objects the strategy module reuses.
+ * lives in the planner object (one per run: nothing is shared between two runs).
  */
-import type { IncomeAnalysis } from './income.js';
+import type { IncomeAnalysis, IncomePattern } from './income.js';
+import { blankWhy, WhyCode, type Why } from '../domain/plan-reason.js';
 
+export { blankWhy, WhyCode, type Why };
+
+/** The numbers the strategies plan by (their values: ./settings.ts). */
 export interface EngineConfig {
   /** Days between submitting a debit and its action date (0: decided the evening before). */
   leadDays: number;
@@ -27,18 +32,12 @@ export interface EngineConfig {
   naiveRetryDays: number;
 }
 
-export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
-  leadDays: 1,
-  maxFailedAttempts: 4,
-  maxSplitDebits: 4,
-  naiveMaxAttempts: 4,
-  naiveRetryDays: 7,
-};
-
 /** The engine's view of one collection. */
 export interface CollectionView {
   policyNumber: string;
   strategy: Strategy;
+  /** The strategy's index in the registry (its planner's index in the run). */
+  code: number;
   due: number;
   collected: number;
   attempts: number;
@@ -69,69 +68,26 @@ export interface CustomerView {
 }
 
 /**
- * The engine's account columns, for a strategy's cheap pre-test (`mayPlanCustomer`): account
- * `i` of the working set, without building a `CustomerView`.
+ * Neutral facts about the accounts of the working set, by index, for a strategy's cheap
+ * pre-test (`mayPlanCustomer`): account `i`, without building a `CustomerView`. Everything here
+ * is the engine's reading of the posted history, as a collector would have it.
  */
-export interface AccountColumns {
-  /** Whether smart's planning could plan for account i on A at the end of D (see accounts.ts). */
-  smartMayPlan(i: number, D: number, A: number, periodLast: number): boolean;
-}
-
-/**
- * Why a debit was planned: a code and the numbers behind it, rendered in words by the strategy
- * that owns the code. Stored as numbers in the plan batches (backend/local/plan-batches.ts), so
- * a code, once used, keeps its number and meaning.
- */
-export interface Why {
-  code: WhyCode;
-  /** 0 none, 1 income observed, 2 income predicted. */
-  trigger: 0 | 1 | 2;
-  /** Days between the income and the debit. */
-  triggerDays: number;
-  triggerDay: number;
-  triggerAmount: number;
-  /** The balance the engine expected at the debit (cents). */
-  estimate: number;
-  /** Irregular earners: which partial debit, of at most how many. */
-  part: number;
-  maxSplit: number;
-  /** What was still due when planned (cents). */
-  remaining: number;
-  /** Last chance: 1 when the full amount due was planned, 0 when what the account can bear. */
-  full: number;
-  /** Naive retries: the day of the failed attempt. */
-  lastAttemptDay: number;
-}
-
-export const WhyCode = {
-  NAIVE_FIRST: 1,
-  NAIVE_RETRY: 2,
-  SMART_AFTER_INCOME: 3,
-  SMART_PARTIAL: 4,
-  SMART_REST: 5,
-  SMART_IRREGULAR_MONTH_END: 6,
-  SMART_NO_INCOME_ENOUGH: 7,
-  SMART_NO_INCOME_MONTH_END: 8,
-  SMART_LAST_CHANCE: 9,
-  ORACLE: 10,
-} as const;
-export type WhyCode = (typeof WhyCode)[keyof typeof WhyCode];
-
-/** A reason with every number at zero but the code (strategies fill in what they know). */
-export function blankWhy(code: WhyCode): Why {
-  return {
-    code,
-    trigger: 0,
-    triggerDays: 0,
-    triggerDay: 0,
-    triggerAmount: 0,
-    estimate: 0,
-    part: 0,
-    maxSplit: 0,
-    remaining: 0,
-    full: 0,
-    lastAttemptDay: 0,
-  };
+export interface AccountFacts {
+  /** The income analysis of account i, written into `into`. */
+  analysis(i: number, into: IncomeAnalysis): IncomeAnalysis;
+  /** Its pattern and confidence (without the rest of the analysis). */
+  incomePattern(i: number): IncomePattern;
+  incomeConfidence(i: number): number;
+  /** Whether income is predicted on `day` (regular patterns only). */
+  isIncomeExpected(i: number, day: number): boolean;
+  /** The latest predicted income day in [from, to], or null. */
+  lastExpectedIncomeIn(i: number, from: number, to: number): number | null;
+  /** Income observed on a recent day (one of the last two credit days) of account i, or 0. */
+  incomeOn(i: number, day: number): number;
+  /** Expected other debits on a day `k` days after an income credit (k ≥ 0). */
+  expectedDebits(i: number, k: number): number;
+  /** Balance at the end of the last day lived. */
+  balance(i: number): number;
 }
 
 /** One debit a strategy plans for a collection on the action day. */
@@ -156,8 +112,8 @@ export interface DayDebit {
 }
 
 /**
- * A collection strategy. The engine dispatches to it through the registry
- * (`STRATEGIES[name]`), by the strategy of each collection's execution.
+ * A collection strategy, as the registry lists it (`STRATEGIES[name]`). The engine dispatches to
+ * the planner it makes for each run, by the strategy of each collection's execution.
  */
 export interface Strategy {
   /** The name `--strategy` takes and executions store. */
@@ -166,7 +122,14 @@ export interface Strategy {
   readonly summary: string;
   /** The reason codes this strategy produces (rendered by `explain`). */
   readonly whyCodes: readonly WhyCode[];
+  /** A planner for one run of the engine (its scratch lives in it). */
+  planner(): Planner;
+  /** The plain-words reason of a debit it planned (a code from `whyCodes`). */
+  explain(why: Why): string;
+}
 
+/** A strategy at work in one run of the engine. */
+export interface Planner {
   /**
    * A cheap test on one collection's numbers (no views built): could this strategy plan a debit
    * for it on A? False for a strategy that never plans ahead. The collection is open, not
@@ -178,16 +141,14 @@ export interface Strategy {
    * collections): could anything be planned on A? Omitted: yes. `periodLast` is the last day of
    * the period A belongs to.
    */
-  mayPlanCustomer?(accounts: AccountColumns, i: number, D: number, A: number, periodLast: number): boolean;
-  /**
-   * Called once per customer before its collections are planned (reset per-customer state).
-   */
+  mayPlanCustomer?(accounts: AccountFacts, i: number, D: number, A: number, periodLast: number): boolean;
+  /** Called once per customer before its collections are planned (reset per-customer state). */
   beginCustomer?(): void;
   /**
    * The debit to submit for collection `collections[index]` on action day A at the end of D, or
    * null. `remaining` is what is still due after the pending debits (> 0). Collections of the
-   * customer are planned in order; a strategy may share state across its own collections of
-   * one customer (reset in `beginCustomer`).
+   * customer are planned in order; a planner may share state across its own collections of one
+   * customer (reset in `beginCustomer`).
    */
   plan(
     customer: CustomerView,
@@ -204,6 +165,4 @@ export interface Strategy {
    * debit that day). Only a benchmark strategy that reads the future has this.
    */
   debitsOnDay?(balance: number, collections: readonly CollectionView[], day: number, out: DayDebit[]): void;
-  /** The plain-words reason of a debit it planned (a code from `whyCodes`). */
-  explain(why: Why): string;
 }

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LocalBackend } from '../../src/backend/local/index.js';
-import { leaseAbandoned, LEASE_STALE_MS, type AdvanceLease } from '../../src/backend/local/advance-lease.js';
+import { leaseAbandoned, LEASE_STALE_MS, type AdvanceLease } from '../../src/store/advance-lease.js';
 import type { AdvanceResult } from '../../src/backend/types.js';
 import { tempDir } from '../helpers/cli.js';
 import { localBackend, textUpload } from '../helpers/local.js';

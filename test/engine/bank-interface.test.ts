@@ -1,13 +1,12 @@
 /**
- * The engine collects through the Bank interface (src/backend/bank.ts), not through the simulated
+ * The engine collects through the Bank port (src/engine/ports.ts), not through the simulated
  * bank directly: a bank put in its place decides the outcomes.
  */
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLocalBackend, type LocalBackend } from '../../src/backend/local/index.js';
-import { simulatedBank } from '../../src/backend/local/accounts.js';
-import type { Bank, BankAccounts } from '../../src/backend/bank.js';
-import type { StatementCache } from '../../src/store/sqlite-dialect.js';
+import { simulatedBankOn } from '../../src/backend/local/engine.js';
+import type { Bank, BankAccounts } from '../../src/engine/ports.js';
+import type { Store } from '../../src/store/store.js';
 import { allCollections, FIXED_NOW, fixtureMonth, localBackend } from '../helpers/local.js';
 
 const open: LocalBackend[] = [];
@@ -16,23 +15,26 @@ afterEach(async () => {
 });
 
 /** The simulated accounts, but the bank answers every debit of `frozen` customers with ACCOUNT_FROZEN. */
-function freezingBank(frozen: Set<string>, calls: { opened: number; lived: number }): Bank<StatementCache> {
-  return {
-    openAccounts(reader, customers, today, settings) {
-      calls.opened += customers.customerId.length;
-      const inner = simulatedBank.openAccounts(reader, customers, today, settings);
-      const wrapped: BankAccounts = Object.create(inner) as BankAccounts;
-      Object.assign(wrapped, {
-        blockedOn: (i: number, day: number) => (frozen.has(inner.customerId[i]!) ? 'ACCOUNT_FROZEN' : inner.blockedOn(i, day)),
-        live: (i: number, premia: Parameters<BankAccounts['live']>[1], outcomes: Parameters<BankAccounts['live']>[2], facts: Parameters<BankAccounts['live']>[3]) => {
-          calls.lived++;
-          const result = inner.live(i, premia, outcomes, facts);
-          if (frozen.has(inner.customerId[i]!)) for (let j = 0; j < result.premiaDebits; j++) outcomes[j] = 'ACCOUNT_FROZEN';
-          return result;
-        },
-      });
-      return wrapped;
-    },
+function freezingBank(frozen: Set<string>, calls: { opened: number; lived: number }): (store: Store) => Bank {
+  return (store) => {
+    const simulated = simulatedBankOn(store);
+    return {
+      async openAccounts(customers, today, posted) {
+        calls.opened += customers.customerId.length;
+        const inner = await simulated.openAccounts(customers, today, posted);
+        const wrapped: BankAccounts = Object.create(inner) as BankAccounts;
+        Object.assign(wrapped, {
+          blockedOn: (i: number, day: number) => (frozen.has(inner.customerId[i]!) ? 'ACCOUNT_FROZEN' : inner.blockedOn(i, day)),
+          live: (i: number, debits: Parameters<BankAccounts['live']>[1], outcomes: Parameters<BankAccounts['live']>[2], facts: Parameters<BankAccounts['live']>[3]) => {
+            calls.lived++;
+            const result = inner.live(i, debits, outcomes, facts);
+            if (frozen.has(inner.customerId[i]!)) for (let j = 0; j < result.premiaDebits; j++) outcomes[j] = 'ACCOUNT_FROZEN';
+            return result;
+          },
+        });
+        return wrapped;
+      },
+    };
   };
 }
 

@@ -242,7 +242,7 @@ describe('collections and executions', () => {
     expect(await collections.executionHolding(store.db, ACME, '2026-12', null, first)).toBeNull();
   });
 
-  it('plan batches by day and since a day', async () => {
+  it('plan batches by day', async () => {
     await store.db
       .insertInto('plan_batches')
       .values([
@@ -254,7 +254,6 @@ describe('collections and executions', () => {
     const bytes = (list: Uint8Array[]) => list.map((d) => [...d]);
     expect(bytes(await collections.planBatchesOn(store.db, ACME, ['2026-11-04', '2026-11-05']))).toEqual([[2]]);
     expect(bytes(await collections.planBatchesOn(store.db, ACME, []))).toEqual([]);
-    expect(bytes(await collections.planBatchesSince(store.db, ACME, '2026-11-02'))).toEqual([[1], [2]]);
   });
 });
 

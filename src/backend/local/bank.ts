@@ -25,7 +25,8 @@ import type {
   ImportOptions,
   Upload,
 } from '../types.js';
-import { customerKey, epochFor, openAccount, readAttempts, readImportedRows } from './accounts.js';
+import { readCustomerBankInputs, withBankImport } from '../../store/repos/bank.js';
+import { customerKey, epochFor, openAccount } from './accounts.js';
 import { incomeView } from './collections.js';
 import type { LocalContext } from './context.js';
 import { readWorld } from './world.js';
@@ -35,114 +36,82 @@ const DESCRIPTION_MAX = 200;
 const RECENT = 25;
 
 export async function importBankTransactions(ctx: LocalContext, file: Upload, options: ImportOptions = {}): Promise<BankImportResult> {
-  return ctx.store.withConnection(async (raw, statements) => {
-    raw.exec('begin immediate');
-    try {
-      const meta = new Map(
-        (statements.get('select key, value from meta').all() as Array<{ key: string; value: string }>).map((r) => [r.key, r.value]),
-      );
-      const locked = meta.get('clock_locked') === '1';
-      const today = meta.get('clock_date')!;
-      const imported = new Set(
-        (statements.get('select distinct customer_id from bank_transactions where client_id = ?').all(ctx.clientId) as Array<{ customer_id: string }>).map(
-          (r) => r.customer_id,
-        ),
-      );
-      // Customers whose generated account the engine is collecting from (it has read their
-      // history): importing rows would replace that history under it.
-      const collecting = locked
-        ? new Set(
-            (
-              statements.get('select distinct customer_id from collections where client_id = ?').all(ctx.clientId) as Array<{ customer_id: string }>
-            ).map((r) => r.customer_id),
-          )
-        : new Set<string>();
-      const insert = statements.get('insert into bank_transactions (client_id, customer_id, date, amount, description) values (?, ?, ?, ?, ?)');
-      const sameRowStored = statements.get(
-        'select 1 from bank_transactions where client_id = ? and customer_id = ? and date = ? and amount = ? and description = ? and id < ? limit 1',
-      );
-      // Rows of this import get ids from here on: only rows below it were stored before.
-      const firstNewId = (statements.get('select coalesce(max(id), 0) + 1 as n from bank_transactions').get() as { n: number }).n;
-
-      const errors = new RowErrors<BankImportRowError>();
-      let header: string[] | null = null;
-      let imported_ = 0;
-      let failed = 0;
-      let rows = 0;
-      const reader = new CsvReader({
-        onRecord: (fields, line, problem) => {
-          if (header === null) {
-            header = fields.map((f) => trimCell(f));
-            const ok = header.length === 4 && header.every((h, i) => h.toLowerCase() === BANK_CSV_HEADER[i]);
-            if (!ok) {
-              const hint = bareCrHint(header) ? ` ${CR_LINE_ENDS}` : '';
-              throw invalidBankFile(file.name, `line 1: the header must be '${BANK_CSV_HEADER.join(',')}'; found '${printable(header.join(','), 200)}'${hint && `.${hint}`}`);
+  return withBankImport(ctx.store, ctx.clientId, async (unit) => {
+    const { locked, today, imported, collecting } = unit;
+    const errors = new RowErrors<BankImportRowError>();
+    let header: string[] | null = null;
+    let imported_ = 0;
+    let failed = 0;
+    let rows = 0;
+    const reader = new CsvReader({
+      onRecord: (fields, line, problem) => {
+        if (header === null) {
+          header = fields.map((f) => trimCell(f));
+          const ok = header.length === 4 && header.every((h, i) => h.toLowerCase() === BANK_CSV_HEADER[i]);
+          if (!ok) {
+            const hint = bareCrHint(header) ? ` ${CR_LINE_ENDS}` : '';
+            throw invalidBankFile(file.name, `line 1: the header must be '${BANK_CSV_HEADER.join(',')}'; found '${printable(header.join(','), 200)}'${hint && `.${hint}`}`);
+          }
+          return;
+        }
+        rows++;
+        const rowErrors: BankImportRowError[] = [];
+        const customer = fields.length > 0 ? trimCell(fields[0]!) : '';
+        const add = (field: string, code: string, message: string) =>
+          rowErrors.push({ row: line, customer_id: customer === '' ? null : printable(customer, 64), field, code, message });
+        if (fields.length !== 4) {
+          add('row', 'WRONG_FIELD_COUNT', `expected 4 fields, found ${fields.length}${bareCrHint(fields)}`);
+        } else {
+          if (problem) add('row', 'MALFORMED_ROW', problem);
+          const idProblem = checkIdentifier(customer, 'customer_id');
+          if (idProblem) add('customer_id', idProblem.code, idProblem.message);
+          const date = trimCell(fields[1]!);
+          if (!isIsoDate(date)) add('date', 'INVALID_DATE', `date '${printable(date, 40)}' is not a date written YYYY-MM-DD`);
+          const amount = parseSignedAmount(trimCell(fields[2]!));
+          if (typeof amount !== 'number') add('amount', amount.code, `amount ${amount.message}`);
+          const description = trimCell(fields[3]!);
+          // eslint-disable-next-line no-control-regex
+          if (description.length > DESCRIPTION_MAX || /[\u0000-\u001f\u007f]/.test(description)) {
+            add('description', 'INVALID_FORMAT', `description must be at most ${DESCRIPTION_MAX} printable characters`);
+          }
+          if (typeof amount === 'number' && amount === 0 && !isAccountEvent(description)) {
+            add('amount', 'INVALID_AMOUNT', `amount 0 is only for event rows (${ACCOUNT_EVENTS.join(', ')}); '${printable(description, 40)}' is not one`);
+          }
+          if (rowErrors.length === 0 && locked) {
+            if (date <= today) add('date', 'DATE_IN_PAST', `${date} is on or before the clock's date ${today}; days already lived cannot change`);
+            else if (!imported.has(customer) && collecting.has(customer)) {
+              add('customer_id', 'ACCOUNT_IN_USE', `premia is collecting from the generated account of ${customer}; its history cannot be replaced`);
             }
+          }
+          // A row the store already held before this import (the same statement imported twice)
+          // would count the money twice. Rows repeated within one file are kept: two equal
+          // purchases on one day are ordinary.
+          if (rowErrors.length === 0 && imported.has(customer) && unit.storedBefore(customer, date, amount as number, description)) {
+            add('row', 'DUPLICATE_TRANSACTION', `${customer} already has this transaction on ${date} from an earlier import; a statement is imported once`);
+          }
+          if (rowErrors.length === 0) {
+            unit.insert(customer, date, amount as number, description);
+            imported_++;
             return;
           }
-          rows++;
-          const rowErrors: BankImportRowError[] = [];
-          const customer = fields.length > 0 ? trimCell(fields[0]!) : '';
-          const add = (field: string, code: string, message: string) =>
-            rowErrors.push({ row: line, customer_id: customer === '' ? null : printable(customer, 64), field, code, message });
-          if (fields.length !== 4) {
-            add('row', 'WRONG_FIELD_COUNT', `expected 4 fields, found ${fields.length}${bareCrHint(fields)}`);
-          } else {
-            if (problem) add('row', 'MALFORMED_ROW', problem);
-            const idProblem = checkIdentifier(customer, 'customer_id');
-            if (idProblem) add('customer_id', idProblem.code, idProblem.message);
-            const date = trimCell(fields[1]!);
-            if (!isIsoDate(date)) add('date', 'INVALID_DATE', `date '${printable(date, 40)}' is not a date written YYYY-MM-DD`);
-            const amount = parseSignedAmount(trimCell(fields[2]!));
-            if (typeof amount !== 'number') add('amount', amount.code, `amount ${amount.message}`);
-            const description = trimCell(fields[3]!);
-            // eslint-disable-next-line no-control-regex
-            if (description.length > DESCRIPTION_MAX || /[\u0000-\u001f\u007f]/.test(description)) {
-              add('description', 'INVALID_FORMAT', `description must be at most ${DESCRIPTION_MAX} printable characters`);
-            }
-            if (typeof amount === 'number' && amount === 0 && !isAccountEvent(description)) {
-              add('amount', 'INVALID_AMOUNT', `amount 0 is only for event rows (${ACCOUNT_EVENTS.join(', ')}); '${printable(description, 40)}' is not one`);
-            }
-            if (rowErrors.length === 0 && locked) {
-              if (date <= today) add('date', 'DATE_IN_PAST', `${date} is on or before the clock's date ${today}; days already lived cannot change`);
-              else if (!imported.has(customer) && collecting.has(customer)) {
-                add('customer_id', 'ACCOUNT_IN_USE', `premia is collecting from the generated account of ${customer}; its history cannot be replaced`);
-              }
-            }
-            // A row the store already held before this import (the same statement imported twice)
-            // would count the money twice. Rows repeated within one file are kept: two equal
-            // purchases on one day are ordinary.
-            if (rowErrors.length === 0 && imported.has(customer) && sameRowStored.get(ctx.clientId, customer, date, amount, description, firstNewId) !== undefined) {
-              add('row', 'DUPLICATE_TRANSACTION', `${customer} already has this transaction on ${date} from an earlier import; a statement is imported once`);
-            }
-            if (rowErrors.length === 0) {
-              insert.run(ctx.clientId, customer, date, amount as number, description);
-              imported_++;
-              return;
-            }
-          }
-          failed++;
-          for (const e of rowErrors) errors.push(e);
-        },
-      });
-      try {
-        for await (const chunk of file.stream) {
-          if (options.signal?.aborted) throw importStopped();
-          reader.push(chunk);
-          options.onProgress?.({ bytes: reader.bytesIn, rows });
         }
-        reader.end();
-      } catch (e) {
-        if (e instanceof CsvFormatError) throw invalidBankFile(file.name, e.message);
-        throw e;
+        failed++;
+        for (const e of rowErrors) errors.push(e);
+      },
+    });
+    try {
+      for await (const chunk of file.stream) {
+        if (options.signal?.aborted) throw importStopped();
+        reader.push(chunk);
+        options.onProgress?.({ bytes: reader.bytesIn, rows });
       }
-      if (header === null) throw invalidBankFile(file.name, 'the file is empty; expected a header line and transaction rows');
-      raw.exec('commit');
-      return { imported: imported_, failed, ...errors.result() };
+      reader.end();
     } catch (e) {
-      if (raw.inTransaction) raw.exec('rollback');
+      if (e instanceof CsvFormatError) throw invalidBankFile(file.name, e.message);
       throw e;
     }
+    if (header === null) throw invalidBankFile(file.name, 'the file is empty; expected a header line and transaction rows');
+    return { imported: imported_, failed, ...errors.result() };
   });
 }
 
@@ -178,36 +147,29 @@ export async function showBankAccount(ctx: LocalContext, customerId: string): Pr
       }),
     debit: (day, amount, text, posted, balance) => entries.push({ date: fromDayNumber(day), amount: -amount, description: text, outcome: posted ? 'posted' : 'declined', balance }),
   };
-  const account = await ctx.store.withConnection(async (_raw, statements) => {
-    // A customer is known to this client by a policy (any status: collections imply one) or by
-    // bank rows it imported. Anyone else is not found: a generated account would be invented.
-    const known =
-      statements.get('select 1 from bank_transactions where client_id = ? and customer_id = ? limit 1').get(ctx.clientId, customerId) !== undefined ||
-      statements.get('select 1 from policies where client_id = ? and customer_id = ? limit 1').get(ctx.clientId, customerId) !== undefined;
-    if (!known) {
-      throw new PremiaError(
-        'NOT_FOUND',
-        `Customer '${customerId}' is not known: no policy of this client names it and no bank transactions were imported for it. Check the customer_id.`,
-      );
-    }
-    const keys = new Set([customerKey(ctx.clientId, customerId)]);
-    const epochRow = statements.get("select value from meta where key = 'bank_epoch'").get() as { value: string } | undefined;
-    const attempts = readAttempts(statements, keys, '0000-00-00');
-    for (const a of attempts.get(customerKey(ctx.clientId, customerId)) ?? []) labels.push(a.policyNumber);
-    return openAccount(
-      {
-        seed: world.seed,
-        epochDay: epochRow ? dayNumber(epochRow.value) : epochFor(periodOf(world.today)),
-        imported: readImportedRows(statements, keys),
-        snapshots: new Map(),
-        attempts,
-      },
-      ctx.clientId,
-      customerId,
-      today,
-      observer,
+  // A customer is known to this client by a policy (any status: collections imply one) or by
+  // bank rows it imported. Anyone else is not found: a generated account would be invented.
+  const inputs = await readCustomerBankInputs(ctx.store, ctx.clientId, customerId);
+  if (!inputs.known) {
+    throw new PremiaError(
+      'NOT_FOUND',
+      `Customer '${customerId}' is not known: no policy of this client names it and no bank transactions were imported for it. Check the customer_id.`,
     );
-  });
+  }
+  for (const a of inputs.attempts.get(customerKey(ctx.clientId, customerId)) ?? []) labels.push(a.policyNumber);
+  const account = openAccount(
+    {
+      seed: world.seed,
+      epochDay: inputs.epoch ? dayNumber(inputs.epoch) : epochFor(periodOf(world.today)),
+      imported: inputs.imported,
+      snapshots: new Map(),
+      attempts: inputs.attempts,
+    },
+    ctx.clientId,
+    customerId,
+    today,
+    observer,
+  );
   const blocked = account.blockedOn(today);
   const state: AccountState =
     blocked === 'ACCOUNT_CLOSED' ? 'closed' : blocked === 'ACCOUNT_FROZEN' ? 'frozen' : blocked === 'PAYMENT_STOPPED' ? 'payment_stopped' : 'open';

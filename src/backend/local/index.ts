@@ -46,7 +46,8 @@ import { LocalAdmin } from './admin.js';
 import type { LocalContext } from './context.js';
 import * as bank from './bank.js';
 import * as collections from './collections.js';
-import { advance } from './engine.js';
+import { advanceClock } from './engine.js';
+import { engineOptionsFromEnv } from './memory.js';
 import * as policies from './policies.js';
 import * as previews from './previews.js';
 import { importPolicies } from './policy-import.js';
@@ -82,12 +83,16 @@ export async function openLocalBackend(options: LocalBackendOptions): Promise<Lo
 export class LocalBackend implements Backend {
   readonly mode = 'local' as const;
   private adminObject: LocalAdmin | undefined;
+  readonly ctx: LocalContext;
 
   constructor(
-    readonly ctx: LocalContext,
+    ctx: LocalContext,
     /** Whether close() closes the store (false when the server shares one store). */
     private readonly ownsStore: boolean,
-  ) {}
+  ) {
+    // The engine's edge options come from the environment once, here, unless given.
+    this.ctx = ctx.engine ? ctx : { ...ctx, engine: engineOptionsFromEnv(process.env) };
+  }
 
   get store(): Store {
     return this.ctx.store;
@@ -172,7 +177,7 @@ export class LocalBackend implements Backend {
   }
 
   advanceClock(target: AdvanceTarget, options?: AdvanceOptions): Promise<AdvanceResult> {
-    return advance(this.ctx, target, options);
+    return advanceClock(this.ctx, target, options);
   }
 
   previewAdvance(target: AdvanceTarget): Promise<AdvancePreview> {

@@ -3,18 +3,17 @@
  * of `clock advance --dry-run` and of the CLI's confirmations (an advance that closes periods,
  * a settlement statement, a policy cancellation), from the repositories' reads for the client acted for.
  */
-import { isRetryable } from '../../bank/types.js';
-import { daysBetween, periodsClosedBetween } from '../../domain/advance.js';
+import { isRetryable } from '../../domain/debit-outcome.js';
+import { daysBetween, periodsClosedBetween, resolveAdvanceTarget } from '../../domain/advance.js';
 import { notFound } from '../../domain/errors.js';
 import { asCents } from '../../domain/money.js';
 import { addDays, dayNumber, firstOpenPeriod, fromDayNumber, lastDay, type IsoDate, type Period } from '../../domain/period.js';
-import { debitStates, liveCollectionsOfPolicy, periodClosings, planBatchesSince } from '../../store/repos/collections.js';
-import { getAllMeta } from '../../store/repos/meta.js';
 import type { Db, Store, Trx } from '../../store/store.js';
 import type { AdvancePreview, AdvanceTarget, CancellationPreview, PeriodClosing, PlannedDebits, SettlementPreview } from '../types.js';
 import type { LocalContext } from './context.js';
-import { engineSettings, resolveTarget } from './engine.js';
-import { decodePlans } from './plan-batches.js';
+import { LEAD_DAYS } from '../../engine/settings.js';
+import { clientSubmittedDebits } from '../../store/repos/engine.js';
+import { debitStates, liveCollectionsOfPolicy, periodClosings } from '../../store/repos/collections.js';
 import { findPolicyByRef } from './policies.js';
 import { createSettlement } from './settlements.js';
 import { readWorld } from './world.js';
@@ -23,7 +22,7 @@ export async function previewAdvance(ctx: LocalContext, target: AdvanceTarget): 
   const db = ctx.store.db;
   const world = await readWorld(db);
   // The same checks (and errors) as the advance itself: a target before the clock is CLOCK_BACKWARDS.
-  const to = resolveTarget(world.today, target);
+  const to = resolveAdvanceTarget(world.today, target);
   const periods = periodsClosedBetween(world.today, to);
   const counts = new Map<string, PeriodClosing>();
   for (const r of await periodClosings(db, ctx.clientId, periods)) {
@@ -108,15 +107,11 @@ async function plannedDebits(db: Db, clientId: number, today: IsoDate, to: IsoDa
   if ((to !== null && to <= today) || only?.size === 0) return none;
   const todayDay = dayNumber(today);
   const toDay = to === null ? Number.MAX_SAFE_INTEGER : dayNumber(to);
-  // Plans are made at most 1 + leadDays days ahead: the batches of the last few days hold them all
-  // (the engine reads the same ones when it loads).
-  const lead = engineSettings(await getAllMeta(db)).leadDays;
-  const batches = await planBatchesSince(db, clientId, addDays(today, -1 - Math.max(2, lead)));
+  // Plans are made at most 1 + LEAD_DAYS days ahead: the batches of the last few days hold them
+  // all (the engine reads the same ones when it loads).
   const plans: Array<{ collection: number; day: number; amount: number }> = [];
-  for (const data of batches) {
-    for (const p of decodePlans(data)) {
-      if (p.day > todayDay && p.day <= toDay && (only === null || only.has(p.collection))) plans.push(p);
-    }
+  for (const p of await clientSubmittedDebits(db, clientId, addDays(today, -1 - Math.max(2, LEAD_DAYS)))) {
+    if (p.day > todayDay && p.day <= toDay && (only === null || only.has(p.collection))) plans.push(p);
   }
   if (plans.length === 0) return none;
   const owed = new Map<number, number>();

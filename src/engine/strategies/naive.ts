@@ -6,13 +6,10 @@
  * nothing). What a collector without any analysis does; the baseline smart is measured against.
  */
 import { fromDayNumber } from '../../domain/period.js';
-import { blankWhy, WhyCode, type CollectionView, type EngineConfig, type Plan, type Strategy, type Why } from '../strategy.js';
+import { blankWhy, WhyCode, type CollectionView, type EngineConfig, type Plan, type Planner, type Strategy, type Why } from '../strategy.js';
 
-export const naive: Strategy = {
-  name: 'naive',
-  summary: 'the full premium on the first day it can (debits are submitted two days ahead: the 2nd of the month for a run queued on the last day of the month before, the 1st for one queued earlier), retried every 7 days, at most 4 attempts',
-  whyCodes: [WhyCode.NAIVE_FIRST, WhyCode.NAIVE_RETRY],
-
+/** naive keeps no state: one planner serves every run. */
+const planner: Planner = {
   mayPlanCollection(attempts: number, failed: number, lastAttemptDay: number | null, A: number, config: EngineConfig): boolean {
     return (
       attempts < config.naiveMaxAttempts &&
@@ -34,6 +31,13 @@ export const naive: Strategy = {
     }
     return { amount: remaining, why: w };
   },
+};
+
+export const naive: Strategy = {
+  name: 'naive',
+  summary: 'the full premium on the first day it can (debits are submitted two days ahead: the 2nd of the month for a run queued on the last day of the month before, the 1st for one queued earlier), retried every 7 days, at most 4 attempts',
+  whyCodes: [WhyCode.NAIVE_FIRST, WhyCode.NAIVE_RETRY],
+  planner: () => planner,
 
   explain(w: Why): string {
     return w.code === WhyCode.NAIVE_FIRST

@@ -4,13 +4,10 @@
  * nothing ahead, and the engine lets it see what no collector can (the balance of the day, and
  * whether the account is blocked).
  */
-import { WhyCode, type CollectionView, type DayDebit, type Strategy } from '../strategy.js';
+import { WhyCode, type CollectionView, type DayDebit, type Planner, type Strategy } from '../strategy.js';
 
-export const oracle: Strategy = {
-  name: 'oracle',
-  summary: 'reads the balance on the day and takes what is there; never fails; an upper bound for benchmarks, not something a collector could run',
-  whyCodes: [WhyCode.ORACLE],
-
+/** The oracle keeps no state: one planner serves every run. */
+const planner: Planner = {
   mayPlanCollection(): boolean {
     return false;
   },
@@ -31,6 +28,13 @@ export const oracle: Strategy = {
       out.push({ index: i, amount });
     }
   },
+};
+
+export const oracle: Strategy = {
+  name: 'oracle',
+  summary: 'reads the balance on the day and takes what is there; never fails; an upper bound for benchmarks, not something a collector could run',
+  whyCodes: [WhyCode.ORACLE],
+  planner: () => planner,
 
   explain(): string {
     return 'oracle: takes what the balance allows on the day (reads the future; a benchmark bound)';

@@ -14,11 +14,12 @@ import { isRegular } from '../income.js';
 import {
   blankWhy,
   WhyCode,
-  type AccountColumns,
+  type AccountFacts,
   type CollectionView,
   type CustomerView,
   type EngineConfig,
   type Plan,
+  type Planner,
   type Strategy,
   type Why,
 } from '../strategy.js';
@@ -44,18 +45,6 @@ interface SmartContext {
   estimate: number;
 }
 
-/** One context, reused for every customer (planning is synchronous: no allocation per customer). */
-const CTX: SmartContext = {
-  ready: false,
-  available: 0,
-  trigger: 0,
-  triggerDays: 0,
-  triggerDay: 0,
-  deposit: 0,
-  depositBudget: 0,
-  lastChance: false,
-  estimate: 0,
-};
 
 function why(code: WhyCode, ctx: SmartContext): Why {
   const w = blankWhy(code);
@@ -198,6 +187,69 @@ function planOne(customer: CustomerView, c: CollectionView, ctx: SmartContext, r
   return null;
 }
 
+/**
+ * A cheap test on the account's facts that is true whenever planning might plan for account i on
+ * action day A at the end of D (income seen or expected 1-2 days before A, the last chance of the
+ * period, or no income pattern), so most customers waiting for their payday are skipped without
+ * building views.
+ */
+function mayPlanFor(accounts: AccountFacts, i: number, D: number, A: number, periodLast: number): boolean {
+  const pattern = accounts.incomePattern(i);
+  if (pattern === 'none') return true;
+  for (let k = 1; k <= 2; k++) {
+    const day = A - k;
+    if (day <= D && accounts.incomeOn(i, day) > 0) return true;
+  }
+  if (pattern === 'irregular') return A >= periodLast - 3;
+  if (accounts.incomeConfidence(i) < 0.5) return A >= periodLast - 3 || accounts.lastExpectedIncomeIn(i, A, periodLast - 1) === null;
+  for (let k = 1; k <= 2; k++) {
+    const day = A - k;
+    if (day > D && accounts.isIncomeExpected(i, day)) return true;
+  }
+  return accounts.lastExpectedIncomeIn(i, A, periodLast - 1) === null;
+}
+
+/** smart in one run: its context, reused for every customer (no allocation per customer). */
+function smartPlanner(): Planner {
+  const ctx: SmartContext = {
+    ready: false,
+    available: 0,
+    trigger: 0,
+    triggerDays: 0,
+    triggerDay: 0,
+    deposit: 0,
+    depositBudget: 0,
+    lastChance: false,
+    estimate: 0,
+  };
+  return {
+    mayPlanCollection(): boolean {
+      // Whether smart can plan depends on the account (mayPlanCustomer); failures are counted in plan.
+      return true;
+    },
+
+    mayPlanCustomer(accounts: AccountFacts, i: number, D: number, A: number, periodLast: number): boolean {
+      return mayPlanFor(accounts, i, D, A, periodLast);
+    },
+
+    beginCustomer(): void {
+      ctx.ready = false;
+    },
+
+    plan(customer, collections, index, D, A, remaining, config): Plan | null {
+      const c = collections[index]!;
+      if (c.failed >= config.maxFailedAttempts) return null;
+      if (!ctx.ready) setup(ctx, customer, collections, D, A);
+      const p = planOne(customer, c, ctx, remaining, config);
+      if (p) {
+        ctx.available -= p.amount;
+        ctx.depositBudget = Math.max(0, ctx.depositBudget - p.amount);
+      }
+      return p;
+    },
+  };
+}
+
 export const smart: Strategy = {
   name: 'smart',
   summary:
@@ -212,31 +264,7 @@ export const smart: Strategy = {
     WhyCode.SMART_LAST_CHANCE,
   ],
 
-  mayPlanCollection(): boolean {
-    // Whether smart can plan depends on the account (mayPlanCustomer); failures are counted in plan.
-    return true;
-  },
-
-  mayPlanCustomer(accounts: AccountColumns, i: number, D: number, A: number, periodLast: number): boolean {
-    return accounts.smartMayPlan(i, D, A, periodLast);
-  },
-
-  beginCustomer(): void {
-    CTX.ready = false;
-  },
-
-  plan(customer, collections, index, D, A, remaining, config): Plan | null {
-    const c = collections[index]!;
-    if (c.failed >= config.maxFailedAttempts) return null;
-    const ctx = CTX;
-    if (!ctx.ready) setup(ctx, customer, collections, D, A);
-    const p = planOne(customer, c, ctx, remaining, config);
-    if (p) {
-      ctx.available -= p.amount;
-      ctx.depositBudget = Math.max(0, ctx.depositBudget - p.amount);
-    }
-    return p;
-  },
+  planner: smartPlanner,
 
   explain(w: Why): string {
     const trigger =

@@ -285,8 +285,3 @@ export async function planBatchesOn(db: Q, clientId: number, days: readonly stri
   return rows.map((r) => r.data);
 }
 
-/** The encoded plan batches made on `firstDay` or later. */
-export async function planBatchesSince(db: Q, clientId: number, firstDay: string): Promise<Uint8Array[]> {
-  const rows = await db.selectFrom('plan_batches').select('data').where('client_id', '=', clientId).where('plan_day', '>=', firstDay).execute();
-  return rows.map((r) => r.data);
-}

@@ -13,13 +13,16 @@
  * longer running, or it has not been renewed (each day renews it) for LEASE_STALE_MS (a holder on
  * another host, which cannot be probed). Timestamps are the wall clock's, not the virtual one's:
  * they measure how long a process has been silent.
+ *
+ * This is how the SQLite store implements the engine's claim to advance (engine/ports.ts
+ * `claimAdvance`); a server database would use its own locks (issue 14).
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { PremiaError } from '../../domain/errors.js';
-import type { IsoDate } from '../../domain/period.js';
-import type { StatementCache } from '../../store/sqlite-dialect.js';
-import type { Store } from '../../store/store.js';
+import { PremiaError } from '../domain/errors.js';
+import type { IsoDate } from '../domain/period.js';
+import type { StatementCache } from './sqlite-dialect.js';
+import type { Store } from './store.js';
 
 export const LEASE_KEY = 'advance_lease';
 /** A lease not renewed for this long is abandoned (a day of a million policies takes seconds). */

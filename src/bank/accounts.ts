@@ -1,0 +1,132 @@
+/**
+ * Bank accounts, column-wise: a set of a million accounts is a few typed arrays, not millions of
+ * objects. Each account has a source of activity (imported rows, else a generated profile in the
+ * set's book) and a ledger (balance, last day lived, the days its events take effect); living a
+ * day applies the account rules of ledger.ts. Accounts are addressed by index (0 .. size-1, in
+ * the order added) so that the engine can keep its own per-account state in typed arrays.
+ *
+ * What premia may read of an account is what a bank reports: the balance after the last day
+ * lived, the credits that posted, whether debits are refused (closed, frozen, stopped). The
+ * engine keeps its own summary of that history (src/engine/summary.ts).
+ */
+import { GeneratedBook } from './generated.js';
+import { applyDay, blockedReason, eventDays, type DayFacts, type LedgerObserver, type PremiaDebits } from './ledger.js';
+import type { BankStore } from './ports.js';
+import { DayActivity, type AccountSource, type Credit, type FailureReason } from './types.js';
+import { fromDayNumber } from '../domain/period.js';
+
+export class AccountSet {
+  private n = 0;
+  private readonly cap: number;
+  readonly book: GeneratedBook;
+  // identity and source: an imported source object, else an index into the book
+  readonly clientId: Int32Array;
+  readonly customerId: string[] = [];
+  private readonly imported: Array<AccountSource | null> = [];
+  private readonly genIndex: Int32Array;
+  // the ledger
+  private readonly balanceOf: Float64Array;
+  private readonly dayOf: Int32Array;
+  private readonly closedFrom: Int32Array;
+  private readonly frozenFrom: Int32Array;
+  private readonly stoppedFrom: Int32Array;
+  // scratch of `live`, reused for every account-day
+  private readonly activity = new DayActivity();
+  private readonly amounts: number[] = [];
+
+  /** `store`: where `keepBalances` keeps them (none for a set opened only to be looked at). */
+  constructor(
+    capacity: number,
+    private readonly store: BankStore | null = null,
+  ) {
+    this.cap = Math.max(1, capacity);
+    this.book = new GeneratedBook(this.cap);
+    const c = this.cap;
+    this.clientId = new Int32Array(c);
+    this.genIndex = new Int32Array(c);
+    this.balanceOf = new Float64Array(c);
+    this.dayOf = new Int32Array(c);
+    this.closedFrom = new Int32Array(c);
+    this.frozenFrom = new Int32Array(c);
+    this.stoppedFrom = new Int32Array(c);
+  }
+
+  get size(): number {
+    return this.n;
+  }
+
+  /**
+   * Add an account that has lived through `lastDay` with `balance`: a generated one (source
+   * null: it is added to the book) or one with its own source (imported rows).
+   */
+  add(clientId: number, customerId: string, source: AccountSource | null, seed: number, epochDay: number, lastDay: number, balance: number): number {
+    if (this.n === this.cap) throw new Error('AccountSet is full');
+    const i = this.n++;
+    this.clientId[i] = clientId;
+    this.customerId[i] = customerId;
+    this.imported[i] = source;
+    let events;
+    if (source === null) {
+      const g = this.book.add(seed, customerId, epochDay);
+      this.genIndex[i] = g;
+      events = eventDays({ events: () => this.book.events(g) } as AccountSource);
+    } else {
+      this.genIndex[i] = -1;
+      events = eventDays(source);
+    }
+    this.closedFrom[i] = events.closed;
+    this.frozenFrom[i] = events.frozen;
+    this.stoppedFrom[i] = events.stopped;
+    this.balanceOf[i] = balance;
+    this.dayOf[i] = lastDay;
+    return i;
+  }
+
+  sourceKind(i: number): 'imported' | 'generated' {
+    return this.imported[i] ? 'imported' : 'generated';
+  }
+
+  /** The credits of account i posted on the days from..to inclusive, in day order. */
+  credits(i: number, from: number, to: number): Credit[] {
+    const source = this.imported[i];
+    return source ? source.credits(from, to) : this.book.credits(this.genIndex[i]!, from, to);
+  }
+
+  /** The balance after the last day lived. */
+  balance(i: number): number {
+    return this.balanceOf[i]!;
+  }
+
+  /** The last day account i has lived. */
+  day(i: number): number {
+    return this.dayOf[i]!;
+  }
+
+  /** Why premia's debits fail on `day` whatever the balance (closed, frozen, stopped), or null. */
+  blockedOn(i: number, day: number): FailureReason | null {
+    return blockedReason(day, this.closedFrom[i]!, this.frozenFrom[i]!, this.stoppedFrom[i]!);
+  }
+
+  /**
+   * Live account i through its next day (the account rules: ledger.ts applyDay): its credits
+   * post, then premia's debits for the day (from `premia`, in policy_number order) are attempted
+   * with their outcomes written to `outcomes` in the same order (null: paid), then the day's
+   * other debits. Returns the day's facts in `facts`.
+   */
+  live(i: number, premia: PremiaDebits | null, outcomes: Array<FailureReason | null>, facts: DayFacts, observer?: LedgerObserver): DayFacts {
+    const day = this.dayOf[i]! + 1;
+    this.dayOf[i] = day;
+    const source = this.imported[i];
+    if (source) source.dayActivity(day, this.activity);
+    else this.book.dayActivity(this.genIndex[i]!, day, this.activity);
+    const blocked = blockedReason(day, this.closedFrom[i]!, this.frozenFrom[i]!, this.stoppedFrom[i]!);
+    this.balanceOf[i] = applyDay(this.activity, day, this.balanceOf[i]!, blocked, premia, outcomes, facts, this.amounts, observer);
+    return facts;
+  }
+
+  /** Keep the balances of `accounts` as of `day` (they have lived through it): a later replay starts there. */
+  async keepBalances(day: number, accounts: readonly number[]): Promise<void> {
+    if (this.store === null || accounts.length === 0) return;
+    await this.store.keepBalances(fromDayNumber(day), accounts, { clientId: this.clientId, customerId: this.customerId, balance: this.balanceOf });
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * What the simulated bank keeps in premia's store, declared here and implemented by the store
+ * (src/store/repos/bank.ts). The bank stores no transaction of a generated account: an account
+ * is a function of the seed, its imported rows and premia's debits, replayed from the last
+ * balance it kept. Keys are `customerKey(clientId, customerId)` (domain/customer.ts).
+ *
+ * The reads run in the caller's unit of work: the engine opens accounts inside a day's
+ * transaction, and the store serves both ports on the same connection.
+ */
+import type { IsoDate } from '../domain/period.js';
+
+export interface ImportedRow {
+  day: number;
+  amount: number;
+  description: string;
+}
+
+/** One of premia's past debits on an account, as the bank executed it. */
+export interface PastAttempt {
+  day: number;
+  amount: number;
+  /** null for a success. */
+  failure: string | null;
+  policyNumber: string;
+}
+
+/** An account's balance at the end of a day, kept so that a replay can start there. */
+export interface BalanceSnapshot {
+  day: number;
+  balance: number;
+}
+
+/** Accounts column-wise: account i is (clientId[i], customerId[i]) with balance[i]. */
+export interface BalanceColumns {
+  readonly clientId: ArrayLike<number>;
+  readonly customerId: readonly string[];
+  readonly balance: ArrayLike<number>;
+}
+
+export interface BankStore {
+  /** The seed of generated accounts and the day they open (null while no run fixed it). */
+  settings(): Promise<{ seed: number; epoch: IsoDate | null }>;
+  /** Imported rows by customer key, in file order (only `keys` when given). */
+  importedRows(keys: ReadonlySet<string> | null): Promise<Map<string, ImportedRow[]>>;
+  /** The latest balance kept on or before `notAfter`, by customer key. */
+  snapshots(keys: ReadonlySet<string> | null, notAfter: IsoDate): Promise<Map<string, BalanceSnapshot>>;
+  /** premia's debits dated after `after`, by customer key, in (date, policy_number) order. */
+  pastAttempts(keys: ReadonlySet<string> | null, after: IsoDate): Promise<Map<string, PastAttempt[]>>;
+  /** Keep the balances of `accounts` (indices into `columns`) as of `asOf`, replacing any kept for that customer and day. */
+  keepBalances(asOf: IsoDate, accounts: readonly number[], columns: BalanceColumns): Promise<void>;
+}

@@ -1,0 +1,172 @@
+/**
+ * The simulated bank (the only bank premia has): accounts generated from the store's seed or
+ * built from imported rows, brought up to the clock's date by replaying them from the last
+ * balance kept, with premia's past debits, so each account stands exactly where the days
+ * already lived left it. The replay re-checks every recorded outcome against the ledger.
+ *
+ * While an account is replayed, each day it lives is reported to the caller (`PostedDays`):
+ * the engine keeps its own summary of the posted history from those facts.
+ */
+import { AccountSet } from './accounts.js';
+import { ImportedAccount } from './imported.js';
+import type { DayFacts, LedgerObserver, PremiaDebits } from './ledger.js';
+import type { BankStore, ImportedRow, PastAttempt } from './ports.js';
+import type { AccountSource, FailureReason } from './types.js';
+import { customerKey } from '../domain/customer.js';
+import { PremiaError } from '../domain/errors.js';
+import { formatCents } from '../domain/money.js';
+import { dayNumber, firstDay, fromDayNumber, periodOf, shiftPeriod, type IsoDate } from '../domain/period.js';
+
+/**
+ * The day generated accounts open: the first day of the month three months before
+ * `firstPeriod` — the earlier of the first collections period and the clock's month at the first
+ * run (or, before any run, the clock's month).
+ */
+export function epochFor(firstPeriod: string): number {
+  return dayNumber(firstDay(shiftPeriod(firstPeriod, -3)));
+}
+
+export function provisionalEpoch(today: IsoDate): number {
+  return epochFor(periodOf(today));
+}
+
+/** The customers whose accounts are wanted: customer k is (clientId[k], customerId[k]). */
+export interface CustomerRefs {
+  readonly clientId: ArrayLike<number>;
+  readonly customerId: readonly string[];
+}
+
+/** Told of each day an account lives while it is brought up to date. */
+export interface PostedDays {
+  /** The first day whose facts are wanted (earlier days may be reported too). */
+  readonly from: number;
+  /** Account i of `accounts` lived `day` (each account's days in order, one account after another). */
+  day(accounts: AccountSet, i: number, day: number, facts: Readonly<DayFacts>): void;
+}
+
+export interface AccountInputs {
+  seed: number;
+  epochDay: number;
+  /** Imported rows by customer key, in file order. */
+  imported: Map<string, ImportedRow[]>;
+  /** Latest usable snapshot by customer key. */
+  snapshots: Map<string, { day: number; balance: number }>;
+  /** premia's past attempts by customer key, in (date, policy_number) order. */
+  attempts: Map<string, PastAttempt[]>;
+}
+
+/** The imported source of a customer, or null when the customer has a generated account. */
+export function importedSource(inputs: Pick<AccountInputs, 'imported'>, clientId: number, customerId: string): AccountSource | null {
+  const rows = inputs.imported.get(customerKey(clientId, customerId));
+  return rows && rows.length > 0 ? new ImportedAccount(rows) : null;
+}
+
+/**
+ * Add a customer's account to `set` and replay it to `today`; returns its index. It starts from
+ * the latest snapshot before `posted.from` (none when `observer` wants every movement), else from
+ * the account's first day.
+ */
+export function replayInto(
+  set: AccountSet,
+  inputs: AccountInputs,
+  clientId: number,
+  customerId: string,
+  today: number,
+  posted: PostedDays | null,
+  observer?: LedgerObserver,
+): number {
+  const key = customerKey(clientId, customerId);
+  const source = importedSource(inputs, clientId, customerId);
+  const startDay = source ? source.startDay : inputs.epochDay;
+  const snap = observer ? undefined : inputs.snapshots.get(key);
+  const usable = snap && posted && snap.day < posted.from ? snap : undefined;
+  const lastDay = usable ? usable.day : startDay - 1;
+  const i = set.add(clientId, customerId, source, inputs.seed, inputs.epochDay, lastDay, usable ? usable.balance : 0);
+  const replay = new Replay(inputs.attempts.get(key) ?? [], lastDay, customerId);
+  const facts: DayFacts = { credits: 0, postedDebits: 0, collected: 0, premiaDebits: 0 };
+  while (set.day(i) < today) {
+    set.live(i, replay, replay.outcomes, facts, observer);
+    replay.check();
+    posted?.day(set, i, set.day(i), facts);
+  }
+  return i;
+}
+
+/** The simulated bank on the store that keeps its inputs (src/store/repos/bank.ts). */
+export class SimulatedBank {
+  constructor(private readonly store: BankStore) {}
+
+  /**
+   * The accounts of `customers` (index k of the result is customer k), each brought up to the
+   * end of `today` (a day number), the days from `posted.from` on reported as they are lived.
+   */
+  async openAccounts(customers: CustomerRefs, today: number, posted: PostedDays): Promise<AccountSet> {
+    const n = customers.customerId.length;
+    const accounts = new AccountSet(n, this.store);
+    if (n === 0) return accounts;
+    const settings = await this.store.settings();
+    const keys = new Set<string>();
+    for (let k = 0; k < n; k++) keys.add(customerKey(customers.clientId[k]!, customers.customerId[k]!));
+    const inputs: AccountInputs = {
+      seed: settings.seed,
+      epochDay: settings.epoch ? dayNumber(settings.epoch) : provisionalEpoch(fromDayNumber(today)),
+      imported: await this.store.importedRows(keys),
+      snapshots: await this.store.snapshots(keys, fromDayNumber(posted.from - 1)),
+      attempts: new Map(),
+    };
+    // premia's debits since the oldest snapshot used (all of them when an account has none).
+    let oldest = fromDayNumber(today);
+    for (const key of keys) {
+      const snap = inputs.snapshots.get(key);
+      if (!snap) {
+        oldest = '0000-00-00';
+        break;
+      }
+      const d = fromDayNumber(snap.day);
+      if (d < oldest) oldest = d;
+    }
+    inputs.attempts = await this.store.pastAttempts(keys, oldest);
+    keys.clear();
+    for (let k = 0; k < n; k++) replayInto(accounts, inputs, customers.clientId[k]!, customers.customerId[k]!, today, posted);
+    return accounts;
+  }
+}
+
+/** Feeds a ledger premia's past attempts of each day, then checks the outcomes match. */
+class Replay implements PremiaDebits {
+  readonly outcomes: Array<FailureReason | null> = [];
+  private next = 0;
+  private first = 0;
+  private count = 0;
+
+  constructor(
+    private readonly past: PastAttempt[],
+    startDay: number,
+    private readonly customerId: string,
+  ) {
+    while (this.next < past.length && past[this.next]!.day <= startDay) this.next++;
+  }
+
+  debitsFor(_balance: number, day: number, amounts: number[]): number {
+    this.first = this.next;
+    let n = 0;
+    while (this.next < this.past.length && this.past[this.next]!.day === day) amounts[n++] = this.past[this.next++]!.amount;
+    this.count = n;
+    return n;
+  }
+
+  check(): void {
+    for (let i = 0; i < this.count; i++) {
+      const a = this.past[this.first + i]!;
+      if (this.outcomes[i] !== a.failure) {
+        throw new PremiaError(
+          'INTERNAL',
+          `Replaying the account of customer ${this.customerId} gave a different outcome for premia's debit of ` +
+            `${formatCents(a.amount)} on ${fromDayNumber(a.day)} (policy ${a.policyNumber}): recorded ` +
+            `${a.failure ?? 'SUCCESS'}, replayed ${this.outcomes[i] ?? 'SUCCESS'}. The bank history changed after it was used.`,
+        );
+      }
+    }
+    this.count = 0;
+  }
+}

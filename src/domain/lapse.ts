@@ -1,0 +1,30 @@
+/**
+ * The lapse rule (README, "Lapse"): at the close of a period, an active policy whose collections
+ * were UNPAID in each of the last `n` closed periods (the one closing included) becomes lapsed.
+ * Pure: the store supplies each candidate's statuses and applies the result.
+ */
+import { previousPeriod, type Period } from './period.js';
+import type { CollectionStatus as CollectionStatusValue } from './collection.js';
+
+/** The periods the rule looks at when `period` closes, newest first: `period` and the n − 1 before it. */
+export function lapsePeriods(period: Period, n: number): Period[] {
+  const periods = [period];
+  for (let i = 1; i < n; i++) periods.push(previousPeriod(periods[i - 1]!));
+  return periods;
+}
+
+/**
+ * Whether a policy lapses: `statuses[k]` is the status of its collection in the k-th period of
+ * `lapsePeriods` (null: none was queued). It lapses when every one of the `n` periods has an
+ * UNPAID collection; `n` below 1 turns the rule off.
+ */
+export function lapses(statuses: ReadonlyArray<CollectionStatusValue | string | null>, n: number): boolean {
+  if (n < 1 || statuses.length < n) return false;
+  for (let k = 0; k < n; k++) if (statuses[k] !== 'UNPAID') return false;
+  return true;
+}
+
+/** The reason recorded in the policy's status history. */
+export function lapseReason(periods: readonly Period[]): string {
+  return `lapsed: unpaid in ${periods.length} consecutive periods (${[...periods].reverse().join(', ')})`;
+}

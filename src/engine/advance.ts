@@ -1,0 +1,157 @@
+/**
+ * The collections engine, run by the virtual clock. `advance` lives through each day after the
+ * clock's date up to the target, each day one unit of work of the store: a crash or kill leaves
+ * the store at the end of the last whole day, and advancing again resumes from there with no
+ * debit repeated or lost (a day's attempts, collection updates, new plans and the clock move
+ * commit together).
+ *
+ * A day D:
+ *  1. every customer with open collections lives through D (credits, premia's debits planned for
+ *     D in policy_number order, other debits: see bank/ledger.ts), and the outcomes update the
+ *     collections;
+ *  2. when D is the last day of a month, that period closes: its runs complete, the lapse rule
+ *     runs (domain/lapse.ts) and the bank keeps the balances of its accounts;
+ *  3. each strategy plans the debits of the action date D + 1 + leadDays from what the engine
+ *     has seen up to the end of D.
+ *
+ * The working set is kept in memory for the whole advance (state.ts) and loaded again when
+ * anything else wrote to the store in between. One advance runs at a time per store (the store's
+ * claim, renewed every day).
+ */
+import { resolveAdvanceTarget, type AdvanceTargetInput } from '../domain/advance.js';
+import { dayNumber, fromDayNumber, lastDay, periodOf, type IsoDate } from '../domain/period.js';
+import { closePeriod, DayRunner, emptySummary, insertPlans, liveDay, planAll, writeDay, type DaySummary } from './day.js';
+import type { AdvanceClaim, AdvanceHolder, Bank, EngineStore } from './ports.js';
+import { loadState, type EngineState } from './state.js';
+
+export type { DaySummary };
+
+export interface AdvanceResult {
+  from: IsoDate;
+  to: IsoDate;
+  days: DaySummary[];
+}
+
+/** Hooks for the edges of a run (memory tuning, diagnostics, fault injection), given by the wiring. */
+export interface EngineHooks {
+  /** The working set was loaded: `collections` open collections in memory. */
+  loaded?(collections: number): void;
+  /** Inside a day's unit, just before it commits (the crash tests kill the process here). */
+  beforeCommit?(date: IsoDate): void;
+  /** A day has committed. */
+  dayDone?(): void;
+  /** The advance has ended (normally or not). */
+  finished?(): void;
+}
+
+export interface AdvanceRun {
+  /** The client whose days are reported (every client's collections are collected). */
+  clientId: number;
+  /** The wall clock: its time of day stamps a day's writes (the date is the virtual clock's). */
+  now: () => Date;
+  /** Called after each day has committed. */
+  onDay?: (day: DaySummary, index: number, total: number) => void;
+  /** Called once when another advance holds the store and this one waits for it. */
+  onWait?: (holder: AdvanceHolder) => void;
+  /** Checked between days: when aborted, the advance ends after the day just committed. */
+  signal?: AbortSignal;
+  hooks?: EngineHooks;
+}
+
+/** The engine: a store and a bank, as its ports. */
+export interface Engine {
+  store: EngineStore;
+  bank: Bank;
+}
+
+/** Live through the days after the clock's date up to the target. */
+export async function advance(engine: Engine, target: AdvanceTargetInput, run: AdvanceRun): Promise<AdvanceResult> {
+  const { store } = engine;
+  // A bad target is refused at once (the clock only moves forward, so what is refused now stays
+  // refused); the range itself is resolved once this advance holds the claim, from the clock's
+  // date in that same unit (another advance may be running).
+  resolveAdvanceTarget(await store.readClock(), target);
+  const claim = await store.claimAdvance((today) => resolveAdvanceTarget(today, target), run.onWait);
+  try {
+    return await advanceHolding(engine, claim, run);
+  } finally {
+    try {
+      await store.releaseAdvance(claim);
+    } finally {
+      run.hooks?.finished?.();
+    }
+  }
+}
+
+async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceRun): Promise<AdvanceResult> {
+  const { store, bank } = engine;
+  const { from, to } = claim;
+  const hooks = run.hooks ?? {};
+  const days: DaySummary[] = [];
+  const total = dayNumber(to) - dayNumber(from);
+  let state: EngineState | null = null;
+  let runner: DayRunner | null = null;
+  if (total > 0) await store.beginDays();
+  try {
+    for (let index = 0; index < total; index++) {
+      // Between days the event loop runs (a day's work is synchronous): a Ctrl-C handler, a
+      // server's other requests. A stop asked for meanwhile ends the advance here, after the
+      // day just committed.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (run.signal?.aborted) break;
+      let result: DaySummary | null;
+      try {
+        result = await store.runDay(async (unit) => {
+          await unit.renewClaim(claim);
+          const world = await unit.readWorld();
+          const today = world.today;
+          if (today >= to) return null; // moved meanwhile by something that does not take the claim
+          const stale = state === null || unit.changedSinceLastDay || state.today !== today;
+          if (stale) {
+            state = await loadState(unit, bank);
+            runner = new DayRunner(state);
+            hooks.loaded?.(state.cols.n);
+          }
+          const s: EngineState = state!;
+          const todayDay = dayNumber(today);
+          const lead = s.settings.leadDays;
+          if (stale) {
+            // Plans for the first action day that can still be planned, for collections queued
+            // since the last planning. Existing plans stand; the same state gives the same plans.
+            await insertPlans(unit, s, planAll(s, todayDay, todayDay + 1 + lead), todayDay);
+          }
+          const day = todayDay + 1;
+          const date = fromDayNumber(day);
+          const stampMs = day * 86_400_000 + (run.now().getTime() % 86_400_000);
+
+          const out = liveDay(s, runner!, day);
+          await writeDay(unit, s, day, out);
+          let closed: string | null = null;
+          let lapsed = new Map<number, number>();
+          if (date === lastDay(periodOf(date))) {
+            closed = periodOf(date);
+            lapsed = await closePeriod(unit, s, closed, stampMs);
+          }
+          await insertPlans(unit, s, planAll(s, day, day + 1 + lead), day);
+          await unit.moveClock(date);
+          s.today = date;
+          hooks.beforeCommit?.(date);
+          const mine = out.summaries.get(run.clientId) ?? emptySummary(date);
+          mine.closed_period = closed;
+          mine.lapsed_policies = lapsed.get(run.clientId) ?? 0;
+          return mine;
+        });
+      } catch (e) {
+        state = null; // the day rolled back: what is in memory may be ahead of the store
+        throw e;
+      }
+      if (result === null) break;
+      hooks.dayDone?.();
+      days.push(result);
+      run.onDay?.(result, days.length, total);
+    }
+  } finally {
+    if (total > 0) await store.endDays();
+  }
+  return { from, to: await store.readClock(), days };
+}

@@ -1,0 +1,175 @@
+/**
+ * The open collections of the engine's working set, column-wise, grouped by customer (account)
+ * and in policy_number order within a customer: a million collections are a few typed arrays.
+ */
+import type { IsoDate } from '../domain/period.js';
+import { dayNumber, lastDay } from '../domain/period.js';
+import type { CollectionStatus } from './ports.js';
+import { STRATEGY_LIST, type CollectionView } from './strategies.js';
+
+/** A day column's "no day". */
+export const NO_DAY = -0x7fffffff;
+/** Plans a collection can hold: the action days D+1 .. D+1+leadDays. */
+export const PENDING_SLOTS = 3;
+
+export const STATUS_CODES: readonly CollectionStatus[] = ['UNPAID', 'PAID_PARTIAL', 'PAID_FULL', 'CANCELLED'];
+export const FAILURE_CODES: ReadonlyArray<string | null> = [null, 'INSUFFICIENT_FUNDS', 'ACCOUNT_CLOSED', 'PAYMENT_STOPPED', 'ACCOUNT_FROZEN'];
+export const S_UNPAID = 0;
+export const S_PARTIAL = 1;
+export const S_FULL = 2;
+export const S_CANCELLED = 3;
+
+export interface PeriodInfo {
+  period: string;
+  first: number;
+  last: number;
+}
+
+export const dayOrNone = (date: IsoDate | null): number => (date ? dayNumber(date) : NO_DAY);
+
+export class CollectionSet {
+  n = 0;
+  readonly rowid: Int32Array;
+  readonly account: Int32Array;
+  readonly policyNumber: string[] = [];
+  readonly period: Uint8Array;
+  readonly strategy: Uint8Array;
+  readonly due: Int32Array;
+  readonly collected: Int32Array;
+  readonly attempts: Int16Array;
+  readonly failed: Int16Array;
+  readonly status: Uint8Array;
+  readonly blocked: Uint8Array;
+  readonly firstDay: Int32Array;
+  readonly lastDay: Int32Array;
+  readonly failure: Uint8Array;
+  /** Submitted plans: PENDING_SLOTS (day, amount) pairs per collection, day 0 = free. */
+  readonly pendDay: Int32Array;
+  readonly pendAmount: Int32Array;
+  readonly dirty: Uint8Array;
+  readonly closed: Uint8Array;
+  readonly periods: PeriodInfo[] = [];
+
+  constructor(readonly capacity: number) {
+    const c = Math.max(1, capacity);
+    this.rowid = new Int32Array(c);
+    this.account = new Int32Array(c);
+    this.period = new Uint8Array(c);
+    this.strategy = new Uint8Array(c);
+    this.due = new Int32Array(c);
+    this.collected = new Int32Array(c);
+    this.attempts = new Int16Array(c);
+    this.failed = new Int16Array(c);
+    this.status = new Uint8Array(c);
+    this.blocked = new Uint8Array(c);
+    this.firstDay = new Int32Array(c);
+    this.lastDay = new Int32Array(c);
+    this.failure = new Uint8Array(c);
+    this.pendDay = new Int32Array(c * PENDING_SLOTS);
+    this.pendAmount = new Int32Array(c * PENDING_SLOTS);
+    this.dirty = new Uint8Array(c);
+    this.closed = new Uint8Array(c);
+  }
+
+  periodIndex(period: string): number {
+    let k = this.periods.findIndex((p) => p.period === period);
+    if (k < 0) {
+      this.periods.push({ period, first: dayNumber(`${period}-01`), last: dayNumber(lastDay(period)) });
+      k = this.periods.length - 1;
+    }
+    return k;
+  }
+
+  addPending(c: number, day: number, amount: number): void {
+    const base = c * PENDING_SLOTS;
+    for (let s = 0; s < PENDING_SLOTS; s++) {
+      if (this.pendDay[base + s] === 0) {
+        this.pendDay[base + s] = day;
+        this.pendAmount[base + s] = amount;
+        return;
+      }
+    }
+    throw new Error(`collection ${this.rowid[c]} has more than ${PENDING_SLOTS} pending debits`);
+  }
+
+  /** Take the plan for `day` out of the collection's pending slots; its amount, or 0. */
+  takePending(c: number, day: number): number {
+    const base = c * PENDING_SLOTS;
+    for (let s = 0; s < PENDING_SLOTS; s++) {
+      if (this.pendDay[base + s] === day) {
+        this.pendDay[base + s] = 0;
+        return this.pendAmount[base + s]!;
+      }
+    }
+    return 0;
+  }
+
+  /** Status from the amounts (a cancelled collection stays cancelled). */
+  statusOf(c: number): number {
+    if (this.status[c] === S_CANCELLED) return S_CANCELLED;
+    if (this.collected[c]! >= this.due[c]!) return S_FULL;
+    return this.collected[c]! > 0 ? S_PARTIAL : S_UNPAID;
+  }
+}
+
+/** Reusable CollectionView objects for the strategies (filled from the columns per call). */
+export class Views {
+  private readonly pool: CollectionView[] = [];
+  readonly list: CollectionView[] = [];
+
+  fill(cs: CollectionSet, start: number, count: number): CollectionView[] {
+    const list = this.list;
+    list.length = 0;
+    for (let j = 0; j < count; j++) {
+      const c = start + j;
+      let v = this.pool[j];
+      if (!v) {
+        v = {
+          policyNumber: '',
+          strategy: STRATEGY_LIST[0]!,
+          code: 0,
+          due: 0,
+          collected: 0,
+          attempts: 0,
+          failed: 0,
+          blocked: false,
+          periodFirst: 0,
+          periodLast: 0,
+          lastAttemptDay: null,
+          pendingDays: [],
+          pendingAmounts: [],
+        };
+        this.pool[j] = v;
+      }
+      const p = cs.periods[cs.period[c]!]!;
+      v.policyNumber = cs.policyNumber[c]!;
+      v.code = cs.strategy[c]!;
+      v.strategy = STRATEGY_LIST[v.code]!;
+      v.due = cs.due[c]!;
+      v.collected = cs.collected[c]!;
+      v.attempts = cs.attempts[c]!;
+      v.failed = cs.failed[c]!;
+      // A closed collection (its period closed earlier in this advance) plans nothing.
+      v.blocked = cs.blocked[c] === 1 || cs.closed[c] === 1;
+      v.periodFirst = p.first;
+      v.periodLast = p.last;
+      v.lastAttemptDay = cs.lastDay[c] === NO_DAY ? null : cs.lastDay[c]!;
+      v.pendingDays.length = 0;
+      v.pendingAmounts.length = 0;
+      const base = c * PENDING_SLOTS;
+      for (let s = 0; s < PENDING_SLOTS; s++) {
+        if (cs.pendDay[base + s] !== 0) {
+          v.pendingDays.push(cs.pendDay[base + s]!);
+          v.pendingAmounts.push(cs.pendAmount[base + s]!);
+        }
+      }
+      // Ascending by day, as the strategies expect.
+      if (v.pendingDays.length > 1 && v.pendingDays[0]! > v.pendingDays[1]!) {
+        v.pendingDays.reverse();
+        v.pendingAmounts.reverse();
+      }
+      list.push(v);
+    }
+    return list;
+  }
+}

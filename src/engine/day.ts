@@ -1,0 +1,323 @@
+/**
+ * One day of the engine on its working set: live the day (the bank executes premia's debits for
+ * it), write what happened, plan the debits of a later day, and close a period at its end.
+ * Synchronous over the working set (a million collections a day); the store is reached through
+ * the day's unit of work in a few bulk calls.
+ */
+import { monthOf } from '../domain/calendar.js';
+import { isRetryable } from '../domain/debit-outcome.js';
+import { lapsePeriods, lapseReason, lapses } from '../domain/lapse.js';
+import { asCents, type Cents } from '../domain/money.js';
+import { dayNumber, fromDayNumber, lastDay, type IsoDate, type Period } from '../domain/period.js';
+import type { SubmittedDebit } from '../domain/plan-reason.js';
+import { FAILURE_CODES, NO_DAY, STATUS_CODES, type CollectionSet } from './collection-set.js';
+import type { AttemptRecord, CollectionUpdate, DayUnit, DebitSource, LapseCandidate } from './ports.js';
+import type { EngineState } from './state.js';
+import { planCustomer, type Why } from './strategies.js';
+
+/** What a day did for one client. */
+export interface DaySummary {
+  date: IsoDate;
+  attempts: number;
+  succeeded: number;
+  failed: number;
+  collected: Cents;
+  /** The period that closed at the end of this day, if any. */
+  closed_period: Period | null;
+  lapsed_policies: number;
+}
+
+export function emptySummary(date: IsoDate): DaySummary {
+  return { date, attempts: 0, succeeded: 0, failed: 0, collected: asCents(0), closed_period: null, lapsed_policies: 0 };
+}
+
+/** A debit planned at the end of a day, for collection `c` of the working set. */
+interface PlanRow {
+  c: number;
+  clientId: number;
+  day: number;
+  amount: number;
+  why: Why;
+}
+
+/** An attempt made on the day, with what it is stored in order of. */
+interface DayAttempt extends AttemptRecord {
+  policyNumber: string;
+}
+
+export interface DayOutcome {
+  attempts: DayAttempt[];
+  summaries: Map<number, DaySummary>;
+}
+
+/**
+ * Whether any planner that wants to plan for account i (`state.wants`, which this clears) could
+ * plan: first those with no account test, then each one's test, in registry order.
+ */
+function mayPlanCustomer(state: EngineState, i: number, D: number, A: number, periodLast: number): boolean {
+  const wants = state.wants;
+  let may = false;
+  for (let s = 0; s < wants.length; s++) if (wants[s] === 1 && state.planners[s]!.mayPlanCustomer === undefined) may = true;
+  for (let s = 0; s < wants.length; s++) {
+    if (wants[s] === 0) continue;
+    wants[s] = 0;
+    if (!may && state.planners[s]!.mayPlanCustomer!(state.reads, i, D, A, periodLast)) may = true;
+  }
+  return may;
+}
+
+/** Plan the debits of action day `A` at the end of day `D`. Returns rows to insert. */
+export function planAll(state: EngineState, D: number, A: number): PlanRow[] {
+  const out: PlanRow[] = [];
+  const settings = state.settings;
+  const cs = state.cols;
+  const wants = state.wants;
+  for (let k = 0; k < state.activeCount; k++) {
+    const i = state.active[k]!;
+    const start = state.colStart[i]!;
+    const count = state.colCount[i]!;
+    // Skip customers for whom nothing can be planned today (most of them, most days): no
+    // collection with money due in a period containing A, or none its strategy could plan for
+    // (each planner's cheap tests: smart waits for income seen or expected just before A or
+    // the period's last chance; naive waits its 7 days; the oracle never plans ahead).
+    let periodLast = 0;
+    let wanted = false;
+    for (let c = start; c < start + count; c++) {
+      const p = cs.periods[cs.period[c]!]!;
+      if (A >= p.first && A <= p.last && p.last > periodLast) periodLast = p.last; // A's period only (see smart's setup)
+      if (cs.closed[c] === 1 || cs.blocked[c] === 1 || cs.collected[c]! >= cs.due[c]! || A < p.first || A > p.last) continue;
+      const code = cs.strategy[c]!;
+      if (wants[code] === 1) continue;
+      const last = cs.lastDay[c]!;
+      if (state.planners[code]!.mayPlanCollection(cs.attempts[c]!, cs.failed[c]!, last === NO_DAY ? null : last, A, settings)) {
+        wants[code] = 1;
+        wanted = true;
+      }
+    }
+    if (!wanted) continue;
+    if (!mayPlanCustomer(state, i, D, A, periodLast)) continue;
+    const views = state.views.fill(cs, start, count);
+    const planned = planCustomer(state.planners, state.view.at(i), views, D, A, settings);
+    for (const p of planned) {
+      const c = start + p.index;
+      cs.addPending(c, p.day, p.amount);
+      out.push({ c, clientId: state.accounts.clientId[i]!, day: p.day, amount: p.amount, why: p.why });
+    }
+  }
+  return out;
+}
+
+function summaryFor(map: Map<number, DaySummary>, clientId: number, date: string): DaySummary {
+  let s = map.get(clientId);
+  if (!s) map.set(clientId, (s = emptySummary(date)));
+  return s;
+}
+
+/**
+ * Supplies each customer's debits of the day to its account: the plans submitted for the day
+ * (in policy_number order, capped at what is still due) and, for collections whose planner
+ * takes debits on the day (the oracle), what the balance allows. One object per state: nothing
+ * is allocated per account.
+ */
+export class DayRunner implements DebitSource {
+  account = 0;
+  readonly cols: number[] = [];
+  readonly amounts: number[] = [];
+  count = 0;
+
+  constructor(private readonly state: EngineState) {}
+
+  debitsFor(balance: number, day: number, out: number[]): number {
+    const s = this.state;
+    const cs = s.cols;
+    const start = s.colStart[this.account]!;
+    const end = start + s.colCount[this.account]!;
+    const amounts = this.amounts;
+    let n = 0;
+    for (let c = start; c < end; c++) {
+      const planned = cs.takePending(c, day);
+      if (planned === 0) continue;
+      // Never more than is still due, and nothing for a blocked collection.
+      const amount = Math.min(planned, cs.due[c]! - cs.collected[c]!);
+      if (cs.blocked[c] === 1 || cs.closed[c] === 1 || amount <= 0) continue;
+      this.cols[n] = c;
+      amounts[n++] = amount;
+    }
+    // Planners that take debits on the day (the oracle) read the balance after the day's
+    // credits, and whether the account is blocked that day: the future no collector sees.
+    if (s.hasDayDebits[this.account] === 1 && s.accounts.blockedOn(this.account, day) === null) {
+      const views = s.views.fill(cs, start, end - start);
+      for (let d = 0; d < s.dayPlanners.length; d++) {
+        let committed = 0;
+        for (let j = 0; j < n; j++) committed += amounts[j]!;
+        const taken = s.dayDebits;
+        taken.length = 0;
+        s.dayPlanners[d]!.debitsOnDay!(balance - committed, views, day, taken);
+        for (const o of taken) {
+          const c = start + o.index;
+          let seen = false;
+          for (let j = 0; j < n; j++) if (this.cols[j] === c) seen = true;
+          if (seen || cs.closed[c] === 1) continue;
+          this.cols[n] = c;
+          amounts[n++] = o.amount;
+        }
+      }
+      // The bank attempts debits in policy_number order.
+      sortByPolicy(cs, this.cols, amounts, n);
+    }
+    for (let j = 0; j < n; j++) out[j] = amounts[j]!;
+    this.count = n;
+    return n;
+  }
+}
+
+function sortByPolicy(cs: CollectionSet, cols: number[], amounts: number[], n: number): void {
+  for (let i = 1; i < n; i++) {
+    for (let j = i; j > 0 && cs.policyNumber[cols[j - 1]!]! > cs.policyNumber[cols[j]!]!; j--) {
+      const c = cols[j]!;
+      cols[j] = cols[j - 1]!;
+      cols[j - 1] = c;
+      const a = amounts[j]!;
+      amounts[j] = amounts[j - 1]!;
+      amounts[j - 1] = a;
+    }
+  }
+}
+
+/** Live through `day` for every customer of the working set. */
+export function liveDay(state: EngineState, runner: DayRunner, day: number): DayOutcome {
+  const date = fromDayNumber(day);
+  const month = monthOf(day);
+  const attempts: DayAttempt[] = [];
+  const summaries = new Map<number, DaySummary>();
+  const accounts = state.accounts;
+  const cs = state.cols;
+  const outcomes = state.outcomes;
+  for (let k = 0; k < state.activeCount; k++) {
+    const i = state.active[k]!;
+    runner.account = i;
+    runner.count = 0;
+    const facts = accounts.live(i, runner, outcomes, state.facts);
+    for (let j = 0; j < facts.premiaDebits; j++) {
+      const c = runner.cols[j]!;
+      const reason = outcomes[j]!;
+      const amount = runner.amounts[j]!;
+      cs.attempts[c]!++;
+      cs.lastDay[c] = day;
+      if (cs.firstDay[c] === NO_DAY) cs.firstDay[c] = day;
+      const clientId = accounts.clientId[i]!;
+      const s = summaryFor(summaries, clientId, date);
+      s.attempts++;
+      if (reason === null) {
+        cs.collected[c]! += amount;
+        s.succeeded++;
+        s.collected = asCents(s.collected + amount);
+      } else {
+        cs.failed[c]!++;
+        cs.failure[c] = FAILURE_CODES.indexOf(reason);
+        s.failed++;
+        if (!isRetryable(reason)) cs.blocked[c] = 1;
+      }
+      cs.status[c] = cs.statusOf(c);
+      if (cs.dirty[c] === 0) {
+        cs.dirty[c] = 1;
+        state.dirty.push(c);
+      }
+      attempts.push({ clientId, policyNumber: cs.policyNumber[c]!, collectionId: cs.rowid[c]!, period: cs.periods[cs.period[c]!]!.period, amount, reason });
+    }
+    state.summaries.endOfDay(accounts, i, day, facts, true, month);
+  }
+  // Stored in (client, policy_number) order within the day: rowid order is report order.
+  attempts.sort((a, b) => a.clientId - b.clientId || (a.policyNumber < b.policyNumber ? -1 : a.policyNumber > b.policyNumber ? 1 : 0));
+  return { attempts, summaries };
+}
+
+/** Write the day's attempts and the collections they changed. */
+export async function writeDay(unit: DayUnit, state: EngineState, day: number, out: DayOutcome): Promise<void> {
+  await unit.insertAttempts(fromDayNumber(day), out.attempts);
+  const cs = state.cols;
+  // In rowid order: consecutive rows share pages, so a day's updates touch each page once
+  // (in customer order they hop across a table larger than the page cache).
+  const dirty = state.dirty;
+  dirty.sort((x, y) => cs.rowid[x]! - cs.rowid[y]!);
+  const updates: CollectionUpdate[] = new Array(dirty.length);
+  for (let r = 0; r < dirty.length; r++) {
+    const c = dirty[r]!;
+    updates[r] = {
+      id: cs.rowid[c]!,
+      collected: cs.collected[c]!,
+      status: STATUS_CODES[cs.status[c]!]!,
+      firstAttempt: cs.firstDay[c] === NO_DAY ? null : fromDayNumber(cs.firstDay[c]!),
+      lastAttempt: cs.lastDay[c] === NO_DAY ? null : fromDayNumber(cs.lastDay[c]!),
+      attempts: cs.attempts[c]!,
+      failed: cs.failed[c]!,
+      lastFailure: FAILURE_CODES[cs.failure[c]!]!,
+    };
+    cs.dirty[c] = 0;
+  }
+  dirty.length = 0;
+  await unit.updateCollections(updates);
+}
+
+/**
+ * The day's submitted debits, one batch per client (kept as the record of why each attempt was
+ * made, and of debits a success or a cancellation made unnecessary).
+ */
+export async function insertPlans(unit: DayUnit, state: EngineState, plans: PlanRow[], planDay: number): Promise<void> {
+  if (plans.length === 0) return;
+  const byClient = new Map<number, SubmittedDebit[]>();
+  for (const p of plans) {
+    let list = byClient.get(p.clientId);
+    if (!list) byClient.set(p.clientId, (list = []));
+    list.push({ collection: state.cols.rowid[p.c]!, day: p.day, amount: p.amount, why: p.why });
+  }
+  await unit.insertSubmittedDebits(fromDayNumber(planDay), byClient);
+}
+
+/**
+ * Close `period` at the end of its last day: its runs complete, the lapse rule runs, the
+ * accounts that held its collections have their balances kept, and its collections leave the
+ * working set (with the accounts that have nothing else open). Returns lapsed policies per client.
+ */
+export async function closePeriod(unit: DayUnit, state: EngineState, period: Period, stampMs: number): Promise<Map<number, number>> {
+  const day = lastDay(period);
+  await unit.completeExecutions(period, stampMs);
+
+  const lapsed = new Map<number, number>();
+  const n = state.settings.lapseAfterUnpaidPeriods;
+  if (n >= 1) {
+    const periods = lapsePeriods(period, n);
+    const lapsing: LapseCandidate[] = [];
+    for (const cand of await unit.lapseCandidates(periods)) {
+      if (!lapses(cand.statuses, n)) continue;
+      lapsing.push(cand);
+      lapsed.set(cand.clientId, (lapsed.get(cand.clientId) ?? 0) + 1);
+    }
+    await unit.lapsePolicies(lapsing, day, stampMs, lapseReason(periods));
+  }
+
+  const kept: number[] = []; // accounts whose balance is kept as of `day`
+  const cs = state.cols;
+  const k = cs.periods.findIndex((p) => p.period === period);
+  let keep = 0;
+  for (let a = 0; a < state.activeCount; a++) {
+    const i = state.active[a]!;
+    const start = state.colStart[i]!;
+    const end = start + state.colCount[i]!;
+    let had = false;
+    let open = false;
+    for (let c = start; c < end; c++) {
+      if (cs.closed[c] === 1) continue;
+      if (cs.period[c] === k) {
+        had = true;
+        cs.closed[c] = 1;
+      } else open = true;
+    }
+    if (had) kept.push(i);
+    // An account with nothing left open leaves the working set.
+    if (open) state.active[keep++] = i;
+  }
+  state.activeCount = keep;
+  await state.accounts.keepBalances(dayNumber(day), kept);
+  return lapsed;
+}

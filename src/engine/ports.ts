@@ -1,0 +1,213 @@
+/**
+ * What the engine needs from outside, declared by the engine (it depends on these, never on an
+ * implementation):
+ *  - the store (`EngineStore`, `DayUnit`): the clock and settings, the working set of open
+ *    collections and their submitted debits, and a day's writes, in one unit of work per day.
+ *    SQLite implements it in src/store/repos/engine.ts; PostgreSQL will (issue 14).
+ *  - the bank (`Bank`, `BankAccounts`): open the accounts of the working set's customers, live a
+ *    day of an account with premia's debits, read what the bank reports of an account (balance,
+ *    posted credits, whether debits are refused). The simulated bank (src/bank/) implements it.
+ *
+ * Calls to the store are bulk (a working set, a day's rows), never one per collection or account;
+ * calls to the bank are per account and synchronous while a day is lived (it is in memory).
+ * Rows cross the store port as the engine names things; the store maps them to its tables.
+ */
+import type { FailureReason } from '../domain/debit-outcome.js';
+import type { IsoDate, Period } from '../domain/period.js';
+import type { SubmittedDebit } from '../domain/plan-reason.js';
+
+// -------------------------------------------------------------------------------------------
+// The store
+
+export interface EngineStore {
+  /** The clock's date. */
+  readClock(): Promise<IsoDate>;
+  /**
+   * One advance at a time per store: wait (telling `onWait` once who holds it) until no other
+   * advance runs, then in one unit read the clock, resolve the target from it (`resolve` may
+   * throw: nothing is then taken) and take the right to advance from there to the target.
+   */
+  claimAdvance(resolve: (today: IsoDate) => IsoDate, onWait?: (holder: AdvanceHolder) => void): Promise<AdvanceClaim>;
+  /** Give the right back (when it is still this advance's). */
+  releaseAdvance(claim: AdvanceClaim): Promise<void>;
+  /**
+   * Around a run of days: the store may trade per-day durability for speed, since a day lost in
+   * a crash is recomputed exactly on resume (SQLite: synchronous = NORMAL and a larger page cache).
+   */
+  beginDays(): Promise<void>;
+  endDays(): Promise<void>;
+  /** Run `fn` as one unit of work: everything it writes commits together, or none of it does. */
+  runDay<T>(fn: (unit: DayUnit) => Promise<T>): Promise<T>;
+}
+
+export interface AdvanceClaim {
+  readonly from: IsoDate;
+  readonly to: IsoDate;
+}
+
+/** Who holds the right to advance, as the waiting side is told. */
+export interface AdvanceHolder {
+  from: IsoDate;
+  to: IsoDate;
+  host: string;
+  pid: number;
+  since: string;
+}
+
+/** One day's unit of work. */
+export interface DayUnit {
+  /**
+   * Whether anything but this engine's own days wrote to the store since the last day it ran
+   * (true for the first): a working set kept in memory must then be loaded again.
+   */
+  readonly changedSinceLastDay: boolean;
+  /** Check that `claim` is still this advance's (else throw CONFLICT) and renew it. */
+  renewClaim(claim: AdvanceClaim): Promise<void>;
+  /** The clock's date and the stored settings by key (settings.ts checks them). */
+  readWorld(): Promise<{ today: IsoDate; settings: ReadonlyMap<string, string> }>;
+  /** How many collections of the periods from `firstOpen` on there are (of every client). */
+  countOpenCollections(firstOpen: Period): Promise<number>;
+  /** Those collections, in (client, customer, policy_number) order. */
+  loadOpenCollections(firstOpen: Period, sink: (row: OpenCollection) => void): Promise<void>;
+  /** The debits submitted at the end of `fromPlanDay` or later (of every client). */
+  loadSubmittedDebits(fromPlanDay: IsoDate, sink: (debit: SubmittedDebit) => void): Promise<void>;
+  /** The day's attempts, stored in the order given (rowid order is report order). */
+  insertAttempts(date: IsoDate, attempts: readonly AttemptRecord[]): Promise<void>;
+  updateCollections(updates: readonly CollectionUpdate[]): Promise<void>;
+  /** The debits submitted at the end of `planDay`, per client. */
+  insertSubmittedDebits(planDay: IsoDate, byClient: ReadonlyMap<number, readonly SubmittedDebit[]>): Promise<void>;
+  /** The period's runs still processing become completed. */
+  completeExecutions(period: Period, stampMs: number): Promise<void>;
+  /**
+   * The lapse rule's inputs: the active policies whose collection of `periods[0]` is UNPAID, in
+   * (client, policy_number) order, each with its collections' statuses in `periods`.
+   */
+  lapseCandidates(periods: readonly Period[]): Promise<LapseCandidate[]>;
+  /** Lapse these policies (those still active) on `day`, recording `reason` in their history. */
+  lapsePolicies(policies: readonly LapseCandidate[], day: IsoDate, stampMs: number, reason: string): Promise<void>;
+  moveClock(date: IsoDate): Promise<void>;
+}
+
+export type CollectionStatus = 'UNPAID' | 'PAID_PARTIAL' | 'PAID_FULL' | 'CANCELLED';
+
+/** An open collection as stored, with its run's strategy and its policy's status. */
+export interface OpenCollection {
+  id: number;
+  clientId: number;
+  customerId: string;
+  policyNumber: string;
+  period: Period;
+  due: number;
+  collected: number;
+  status: CollectionStatus;
+  firstAttempt: IsoDate | null;
+  lastAttempt: IsoDate | null;
+  attempts: number;
+  failed: number;
+  lastFailure: string | null;
+  strategy: string;
+  policyStatus: string;
+}
+
+export interface AttemptRecord {
+  clientId: number;
+  collectionId: number;
+  period: Period;
+  amount: number;
+  /** null: the debit succeeded. */
+  reason: FailureReason | null;
+}
+
+export interface CollectionUpdate {
+  id: number;
+  collected: number;
+  status: CollectionStatus;
+  firstAttempt: IsoDate | null;
+  lastAttempt: IsoDate | null;
+  attempts: number;
+  failed: number;
+  lastFailure: string | null;
+}
+
+export interface LapseCandidate {
+  policyId: number;
+  clientId: number;
+  /** The status of its collection in each period asked for (null: none). */
+  statuses: Array<string | null>;
+}
+
+// -------------------------------------------------------------------------------------------
+// The bank
+
+/** premia's debits of one account-day, asked for once the day's credits have posted. */
+export interface DebitSource {
+  /**
+   * Write the day's debits (amounts in policy_number order) into `amounts` and return how many.
+   * `balance` is the balance at that moment; only a strategy reading the future may use it.
+   */
+  debitsFor(balance: number, day: number, amounts: number[]): number;
+}
+
+/** What the bank reports of a day an account lived. */
+export interface PostedDay {
+  /** Sum of the day's credits. */
+  credits: number;
+  /** Sum of the other debits that posted. */
+  postedDebits: number;
+  /** Sum of premia's successful debits. */
+  collected: number;
+  /** How many of premia's debits were attempted (their outcomes are in the outcomes list). */
+  premiaDebits: number;
+}
+
+export interface Credit {
+  day: number;
+  amount: number;
+}
+
+/** An account's posted history, as far as the engine reads it. */
+export interface PostedHistory {
+  /** The credits of account i posted on the days from..to inclusive, in day order. */
+  credits(i: number, from: number, to: number): readonly Credit[];
+}
+
+/** The accounts of a working set, addressed by index (customer k of the refs is account k). */
+export interface BankAccounts extends PostedHistory {
+  readonly size: number;
+  readonly clientId: ArrayLike<number>;
+  readonly customerId: readonly string[];
+  /** The balance after the last day lived (what the bank last reported). */
+  balance(i: number): number;
+  /** Why premia's debits fail on `day` whatever the balance (closed, frozen, stopped), or null. */
+  blockedOn(i: number, day: number): FailureReason | null;
+  /**
+   * Live account i through its next day: its credits post, then premia's debits for the day
+   * (from `debits`, in policy_number order) are attempted with their outcomes written to
+   * `outcomes` in the same order (null: paid), then the day's other debits. Returns `facts`.
+   */
+  live(i: number, debits: DebitSource, outcomes: Array<FailureReason | null>, facts: PostedDay): PostedDay;
+  /** A period closed: the bank may keep these accounts' balances as of `day` (a replay starts there). */
+  keepBalances(day: number, accounts: readonly number[]): Promise<void>;
+}
+
+/** The customers whose accounts are wanted: customer k is (clientId[k], customerId[k]). */
+export interface CustomerRefs {
+  readonly clientId: ArrayLike<number>;
+  readonly customerId: readonly string[];
+}
+
+/** Told of each day an account lives while the bank brings it up to date. */
+export interface PostedDays {
+  /** The first day whose facts the engine needs (earlier ones may be reported too). */
+  readonly from: number;
+  /** Account i lived `day` (each account's days in order); `history` reads its posted credits. */
+  day(history: PostedHistory, i: number, day: number, facts: Readonly<PostedDay>): void;
+}
+
+export interface Bank {
+  /**
+   * The accounts of `customers`, each brought up to the end of `today` (a day number) with the
+   * days from `posted.from` reported as they are lived.
+   */
+  openAccounts(customers: CustomerRefs, today: number, posted: PostedDays): Promise<BankAccounts>;
+}

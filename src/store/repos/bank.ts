@@ -1,0 +1,192 @@
+/**
+ * What the simulated bank keeps in the store (bank/ports.ts `BankStore`): imported transactions,
+ * balance snapshots, the seed and epoch of generated accounts, and premia's past debits (the
+ * attempts, as the bank executed them).
+ *
+ * The replay inputs are read with prepared statements iterated row by row: opening a working
+ * set reads them for up to a million customers (kysely would materialise every row first).
+ * Snapshots are written 64 rows a statement (a period close keeps a balance per customer).
+ */
+import type { BalanceColumns, BalanceSnapshot, BankStore, ImportedRow, PastAttempt } from '../../bank/ports.js';
+import { customerKey } from '../../domain/customer.js';
+import { dayNumber, type IsoDate } from '../../domain/period.js';
+import type { Selectable } from 'kysely';
+import { runInGroups, valuesList } from '../bulk.js';
+import type { AttemptsTable, BankSnapshotsTable, BankTransactionsTable, CollectionsTable } from '../schema.js';
+import type { StatementCache } from '../sqlite-dialect.js';
+import type { Store } from '../store.js';
+
+type TransactionRow = Pick<Selectable<BankTransactionsTable>, 'client_id' | 'customer_id' | 'date' | 'amount' | 'description'>;
+type SnapshotRow = Selectable<BankSnapshotsTable>;
+type PastAttemptRow = Pick<Selectable<CollectionsTable>, 'client_id' | 'customer_id' | 'policy_number'> &
+  Pick<Selectable<AttemptsTable>, 'date' | 'amount' | 'failure_reason'>;
+
+/** Imported rows by customer key, in file order (only the customers of `keys` when given). */
+export function readImportedRows(statements: StatementCache, keys: ReadonlySet<string> | null): Map<string, ImportedRow[]> {
+  const out = new Map<string, ImportedRow[]>();
+  const stmt = statements.get('select client_id, customer_id, date, amount, description from bank_transactions order by client_id, customer_id, id');
+  for (const r of stmt.iterate() as Iterable<TransactionRow>) {
+    const key = customerKey(r.client_id, r.customer_id);
+    if (keys && !keys.has(key)) continue;
+    let list = out.get(key);
+    if (!list) out.set(key, (list = []));
+    list.push({ day: dayNumber(r.date), amount: r.amount, description: r.description });
+  }
+  return out;
+}
+
+/** The latest snapshot on or before `notAfter` by customer key. */
+export function readSnapshots(statements: StatementCache, keys: ReadonlySet<string> | null, notAfter: IsoDate): Map<string, BalanceSnapshot> {
+  const out = new Map<string, BalanceSnapshot>();
+  const stmt = statements.get('select client_id, customer_id, as_of, balance from bank_snapshots where as_of <= ? order by as_of');
+  for (const r of stmt.iterate(notAfter) as Iterable<SnapshotRow>) {
+    const key = customerKey(r.client_id, r.customer_id);
+    if (keys && !keys.has(key)) continue;
+    out.set(key, { day: dayNumber(r.as_of), balance: r.balance });
+  }
+  return out;
+}
+
+/** premia's debits dated after `after` by customer key, in (date, policy_number) order. */
+export function readAttempts(statements: StatementCache, keys: ReadonlySet<string> | null, after: IsoDate): Map<string, PastAttempt[]> {
+  const out = new Map<string, PastAttempt[]>();
+  const stmt = statements.get(
+    `select c.client_id, c.customer_id, c.policy_number, a.date, a.amount, a.failure_reason
+     from attempts a join collections c on c.id = a.collection_id
+     where a.date > ? order by a.date, c.client_id, c.policy_number`,
+  );
+  for (const r of stmt.iterate(after) as Iterable<PastAttemptRow>) {
+    const key = customerKey(r.client_id, r.customer_id);
+    if (keys && !keys.has(key)) continue;
+    let list = out.get(key);
+    if (!list) out.set(key, (list = []));
+    list.push({ day: dayNumber(r.date), amount: r.amount, failure: r.failure_reason, policyNumber: r.policy_number });
+  }
+  return out;
+}
+
+const SNAPSHOT_COLUMNS = ['client_id', 'customer_id', 'as_of', 'balance'] as const satisfies ReadonlyArray<keyof BankSnapshotsTable>;
+
+function keepBalances(statements: StatementCache, asOf: IsoDate, accounts: readonly number[], columns: BalanceColumns): void {
+  runInGroups(
+    statements,
+    (k) => `insert or replace into bank_snapshots (${SNAPSHOT_COLUMNS.join(', ')}) values ${valuesList(k, SNAPSHOT_COLUMNS.length)}`,
+    SNAPSHOT_COLUMNS.length,
+    accounts.length,
+    (p, at, r) => {
+      const i = accounts[r]!;
+      p[at] = columns.clientId[i]!;
+      p[at + 1] = columns.customerId[i]!;
+      p[at + 2] = asOf;
+      p[at + 3] = columns.balance[i]!;
+    },
+  );
+}
+
+/**
+ * The simulated bank's store on `store`. Its statements run on the store's one connection: the
+ * engine calls it inside a day's transaction, whose reads and writes it then shares.
+ */
+export function bankStore(store: Store): BankStore {
+  const statements = store.statements;
+  return {
+    async settings() {
+      const meta = new Map(
+        (statements.get("select key, value from meta where key in ('seed', 'bank_epoch')").all() as Array<{ key: string; value: string }>).map((r) => [
+          r.key,
+          r.value,
+        ]),
+      );
+      return { seed: Number(meta.get('seed')), epoch: meta.get('bank_epoch') ?? null };
+    },
+    async importedRows(keys) {
+      return readImportedRows(statements, keys);
+    },
+    async snapshots(keys, notAfter) {
+      return readSnapshots(statements, keys, notAfter);
+    },
+    async pastAttempts(keys, after) {
+      return readAttempts(statements, keys, after);
+    },
+    async keepBalances(asOf, accounts, columns) {
+      keepBalances(statements, asOf, accounts, columns);
+    },
+  };
+}
+
+/** One customer's replay inputs, read in one consistent view (bank show, collections explain). */
+export interface CustomerBankInputs {
+  /** Whether the client knows the customer: a policy (any status) names it, or it has imported rows. */
+  known: boolean;
+  epoch: IsoDate | null;
+  imported: Map<string, ImportedRow[]>;
+  attempts: Map<string, PastAttempt[]>;
+}
+
+export async function readCustomerBankInputs(store: Store, clientId: number, customerId: string): Promise<CustomerBankInputs> {
+  return store.withConnection(async (_raw, statements) => {
+    const known =
+      statements.get('select 1 from bank_transactions where client_id = ? and customer_id = ? limit 1').get(clientId, customerId) !== undefined ||
+      statements.get('select 1 from policies where client_id = ? and customer_id = ? limit 1').get(clientId, customerId) !== undefined;
+    if (!known) return { known, epoch: null, imported: new Map(), attempts: new Map() };
+    const keys = new Set([customerKey(clientId, customerId)]);
+    const epochRow = statements.get("select value from meta where key = 'bank_epoch'").get() as { value: string } | undefined;
+    return { known, epoch: epochRow?.value ?? null, imported: readImportedRows(statements, keys), attempts: readAttempts(statements, keys, '0000-00-00') };
+  });
+}
+
+/** What a bank import checks its rows against, and where it writes them: one write transaction. */
+export interface BankImportUnit {
+  today: IsoDate;
+  /** A collections run exists (the clock only moves forward). */
+  locked: boolean;
+  /** Customers of the client with imported rows before this import. */
+  imported: ReadonlySet<string>;
+  /**
+   * Customers the engine is collecting from, when locked (else empty): it has read their generated
+   * history, so importing rows would replace that history under it.
+   */
+  collecting: ReadonlySet<string>;
+  /** Whether the same row was stored by an earlier import. */
+  storedBefore(customerId: string, date: IsoDate, amount: number, description: string): boolean;
+  insert(customerId: string, date: IsoDate, amount: number, description: string): void;
+}
+
+/**
+ * Run `fn` with an import unit for the client's bank transactions, in one BEGIN IMMEDIATE
+ * transaction (committed when `fn` returns, rolled back when it throws). Rows are inserted one
+ * prepared statement at a time as the file streams in.
+ */
+export async function withBankImport<T>(store: Store, clientId: number, fn: (unit: BankImportUnit) => Promise<T>): Promise<T> {
+  return store.withConnection(async (raw, statements) => {
+    raw.exec('begin immediate');
+    try {
+      const meta = new Map((statements.get('select key, value from meta').all() as Array<{ key: string; value: string }>).map((r) => [r.key, r.value]));
+      const locked = meta.get('clock_locked') === '1';
+      const customers = (sql: string) => new Set((statements.get(sql).all(clientId) as Array<{ customer_id: string }>).map((r) => r.customer_id));
+      const insert = statements.get('insert into bank_transactions (client_id, customer_id, date, amount, description) values (?, ?, ?, ?, ?)');
+      const sameRowStored = statements.get(
+        'select 1 from bank_transactions where client_id = ? and customer_id = ? and date = ? and amount = ? and description = ? and id < ? limit 1',
+      );
+      // Rows of this import get ids from here on: only rows below it were stored before.
+      const firstNewId = (statements.get('select coalesce(max(id), 0) + 1 as n from bank_transactions').get() as { n: number }).n;
+      const unit: BankImportUnit = {
+        today: meta.get('clock_date')!,
+        locked,
+        imported: customers('select distinct customer_id from bank_transactions where client_id = ?'),
+        collecting: locked ? customers('select distinct customer_id from collections where client_id = ?') : new Set<string>(),
+        storedBefore: (customerId, date, amount, description) =>
+          sameRowStored.get(clientId, customerId, date, amount, description, firstNewId) !== undefined,
+        insert: (customerId, date, amount, description) => {
+          insert.run(clientId, customerId, date, amount, description);
+        },
+      };
+      const out = await fn(unit);
+      raw.exec('commit');
+      return out;
+    } catch (e) {
+      if (raw.inTransaction) raw.exec('rollback');
+      throw e;
+    }
+  });
+}
