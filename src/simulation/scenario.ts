@@ -70,7 +70,7 @@ export interface SimulationIo {
   /** The bank transactions CSV; null: generated accounts only. */
   bank: { name: string; open: () => Promise<Upload> } | null;
   /** Before day 1 of the month after `period`: make the place its files go. */
-  prepare(period: Period): Promise<void>;
+  makeOutputDirectory(period: Period): Promise<void>;
   /** Write one of `period`'s files (under `name`, else the download's own name); the path as shown. */
   save(period: Period, download: Download, name?: string): Promise<string>;
   progress(text: string): void;
@@ -113,7 +113,7 @@ export async function runSimulation(b: Backend, plan: SimulationPlan, io: Simula
     if (signal.aborted) break;
     const next = nextPeriod(period);
     if (m + 1 < plan.months) await b.executeCollections({ period_month: next, strategy });
-    await io.prepare(period);
+    await io.makeOutputDirectory(period);
     const files: string[] = [];
     // Day 1 of the next month: the report (and the attempts behind it).
     await b.advanceClock({ days: 1 }, { signal });

@@ -98,7 +98,7 @@ export async function simulateRun({ ctx, globals, ui, createsStore, first, month
       {
         policies: { name: policiesFile, open: () => openUpload(ctx, policiesFile) },
         bank: bankFile === null ? null : { name: bankFile, open: () => openUpload(ctx, bankFile) },
-        prepare: (period) => outputDirectory(join(outDir, period), out, true).then(() => undefined),
+        makeOutputDirectory: (period) => outputDirectory(join(outDir, period), out, true).then(() => undefined),
         save: async (period, download, name) => {
           const dir = join(outDir, period);
           const path = (await writeDownload(ctx, download, name === undefined ? dir : join(dir, name), undefined, '--out')).path!;
