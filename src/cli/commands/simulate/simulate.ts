@@ -134,7 +134,7 @@ export async function simulateRun({ ctx, globals, ui, createsStore, first, month
 /** A share as a percentage with one decimal, rounded once from the exact fraction. */
 const pct = (part: number, whole: number) => `${whole === 0 ? '0.0' : (Math.round((part / whole) * 1000) / 10).toFixed(1)}%`;
 
-function printSummary(ui: Ui, s: SimulationSummary): void {
+export function printSummary(ui: Ui, s: SimulationSummary): void {
   for (const m of s.months) {
     ui.line(ui.out.bold(`Collections ${m.period_month}`) + `  (seed ${s.seed}, strategy ${s.strategy})`);
     ui.table(
@@ -151,7 +151,7 @@ function printSummary(ui: Ui, s: SimulationSummary): void {
     );
     ui.line(`attempts ${count(m.attempts)}, failed ${count(m.failed_attempts)} (${m.failed_attempts_per_policy.toFixed(3)} per policy)`);
     if (m.amount_changes || m.cancellations || m.lapsed_policies) {
-      ui.line(`policy changes: ${m.amount_changes} premium changes (from next month), ${m.cancellations} cancellations, ${m.lapsed_policies} lapsed`);
+      ui.line(`policy changes: ${plural(m.amount_changes, 'premium change')} (from next month), ${plural(m.cancellations, 'cancellation')}, ${count(m.lapsed_policies)} lapsed`);
     }
     if (m.by_income_pattern) {
       ui.line();
