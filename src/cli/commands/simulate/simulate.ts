@@ -5,7 +5,6 @@
  * --db names a file (which must not have a collections run yet). The same seed and inputs give
  * the same output.
  */
-import { fileURLToPath } from 'node:url';
 import { join, relative, resolve } from 'node:path';
 import { conflict, usageError, validationError } from '../../../domain/errors.js';
 import { addDays, isPeriod, type Period } from '../../../domain/period.js';
@@ -13,6 +12,7 @@ import { runSimulation, type PatternResult, type SimulationSummary } from '../..
 import { verb, type CommandDeps } from '../../command.js';
 import { stopped } from '../../confirm.js';
 import { resolveTarget } from '../../context.js';
+import { fixturePath } from '../../fixtures.js';
 import { openUpload } from '../../input.js';
 import { catchCtrlC } from '../../interrupt.js';
 import { outputDirectory, writeDownload } from '../../output/download.js';
@@ -21,9 +21,8 @@ import { startProgress } from '../../output/progress.js';
 import type { Ui } from '../../output/ui.js';
 import { localOnly } from '../action.js';
 
-const FIXTURES = fileURLToPath(new URL('../../../../fixtures/', import.meta.url));
-const DEFAULT_POLICIES = join(FIXTURES, 'policies.csv');
-const DEFAULT_BANK = join(FIXTURES, 'bank-transactions.csv');
+const DEFAULT_POLICIES = fixturePath('policies.csv');
+const DEFAULT_BANK = fixturePath('bank-transactions.csv');
 
 interface Flags {
   period: string;
