@@ -26,5 +26,5 @@ export function lapses(statuses: ReadonlyArray<CollectionStatusValue | string | 
 
 /** The reason recorded in the policy's status history. */
 export function lapseReason(periods: readonly Period[]): string {
-  return `lapsed: unpaid in ${periods.length} consecutive periods (${[...periods].reverse().join(', ')})`;
+  return `lapsed: unpaid in ${periods.length === 1 ? '1 period' : `${periods.length} consecutive periods`} (${[...periods].reverse().join(', ')})`;
 }
