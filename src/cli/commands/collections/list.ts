@@ -1,5 +1,4 @@
 import type { CollectionListQuery, CollectionStatus } from '../../../backend/types.js';
-import { validationError } from '../../../domain/errors.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { money } from '../../output/format.js';
 import { checkPageLimitOption } from '../../../domain/requests.js';

@@ -1,6 +1,5 @@
 import type { PolicyListQuery } from '../../../backend/types.js';
 import type { PolicyStatus } from '../../../domain/policy.js';
-import { validationError } from '../../../domain/errors.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { money } from '../../output/format.js';
 import { checkPageLimitOption } from '../../../domain/requests.js';
