@@ -1,7 +1,7 @@
 /**
  * The engine's hooks at the edge of the process: memory tuning for large working sets, debug
  * logs, and fault injection for the crash tests. Read from the environment once, when the local
- * backend is made (README, "Crash safety": PREMIA_FAULT=kill-before-commit:YYYY-MM-DD kills the
+ * backend is made (docs/bank-and-clock.md, "The virtual clock": PREMIA_FAULT=kill-before-commit:YYYY-MM-DD kills the
  * process just before that day commits; PREMIA_DEBUG_MEM logs the heap after the load and at the
  * end; PREMIA_DEBUG_HEAPSNAPSHOT=FILE writes a heap snapshot after the load).
  */
