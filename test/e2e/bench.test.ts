@@ -35,7 +35,7 @@ describe('bench/run.js', () => {
     expect(only.stderr).toContain("bench: --only takes import, engine, report, settle, serve (comma-separated); got 'network'.");
   });
 
-  it.skipIf(!tools)('measures every part at --scale 200 and reports JSON', { timeout: 120_000 }, async () => {
+  it.skipIf(!tools)('measures every part at --scale 200 and reports JSON', { timeout: 300_000 }, async () => {
     const r = await bench(['--scale', '200', '--runs', '1', '--json'], dir);
     expect(r.stderr).not.toContain('a command failed');
     expect(r.code).toBe(0);
