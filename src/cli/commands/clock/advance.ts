@@ -6,6 +6,7 @@ import { askOrCancel, confirmMode, needsYes, periodList, stopped } from '../../c
 import { catchCtrlC } from '../../interrupt.js';
 import { count, money, plural } from '../../output/format.js';
 import { startProgress } from '../../output/progress.js';
+import { advanceLine } from '../../output/live.js';
 import type { Ui } from '../../output/ui.js';
 import { advanceQuestion, plainAdvanceQuestion } from '../../questions.js';
 import { verb, type CommandDeps } from '../../command.js';
@@ -62,7 +63,7 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
       signal: ctrlC.signal,
       onDay: (day, index, total) => {
         collected += day.collected;
-        progress.update(`Day ${index} of ${total} (${day.date}): ${plural(day.attempts, 'attempt')}, ${money(collected)} collected so far`);
+        progress.update(advanceLine(index, total, day.date, day.attempts, collected));
       },
     });
   } catch (e) {
