@@ -1,5 +1,5 @@
 /**
- * The lapse rule (README, "Lapse"): at the close of a period, an active policy whose collections
+ * The lapse rule (docs/engine.md, "Lapse"): at the close of a period, an active policy whose collections
  * were UNPAID in each of the last `n` closed periods (the one closing included) becomes lapsed.
  * Pure: the store supplies each candidate's statuses and applies the result.
  */

@@ -1,6 +1,6 @@
 import type { ReportFormat } from '../../../backend/types.js';
-import { conflict, PremiaError, usageError, validationError } from '../../../domain/errors.js';
-import { isPeriod, type Period } from '../../../domain/period.js';
+import { conflict, PremiaError, usageError } from '../../../domain/errors.js';
+import type { Period } from '../../../domain/period.js';
 import { periodStateNote } from '../../../domain/period-state.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { writeDownload } from '../../output/download.js';
