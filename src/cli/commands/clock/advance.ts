@@ -86,7 +86,7 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
         { header: 'attempts', value: (d) => d.attempts, align: 'right' },
         { header: 'succeeded', value: (d) => d.succeeded, align: 'right' },
         { header: 'failed', value: (d) => d.failed, align: 'right' },
-        { header: 'collected', value: (d) => money(d.collected), align: 'right' },
+        { header: 'collected', value: (d) => d.collected, money: true },
         { header: 'closed', value: (d) => (d.closed_period ? `${d.closed_period}${d.lapsed_policies ? ` (${d.lapsed_policies} lapsed)` : ''}` : '') },
       ],
       result.days,
@@ -171,7 +171,7 @@ function printPreview(ui: Ui, p: AdvancePreview): void {
         { header: 'collections', value: (c) => count(c.collections), align: 'right' },
         { header: 'not fully paid', value: (c) => count(c.open), align: 'right' },
         { header: 'nothing collected', value: (c) => count(c.nothing_collected), align: 'right' },
-        { header: 'still owed', value: (c) => money(c.amount_remaining), align: 'right' },
+        { header: 'still owed', value: (c) => c.amount_remaining, money: true },
       ],
       p.periods_closed,
     );
