@@ -14,4 +14,18 @@ export function registerReports(program: Command, ctx: CliContext, state: RunSta
     .option('-o, --output <file>', 'write to this file (or into this directory) atomically, instead of stdout')
     .option('--require-closed', 'refuse (exit 6, nothing written) unless the period has closed: for cron')
     .action(lazyAction(ctx, state, () => import('./collections.js')));
+
+  reports
+    .command('summary')
+    .description('the month in pictures: collected vs due, collected by day, by income pattern, failures by reason, the settlement')
+    .requiredOption('--period <YYYY-MM>', 'the period to summarise')
+    .addHelpText(
+      'after',
+      `
+Plain ASCII when stdout is not a terminal or under NO_COLOR; --json gives the same figures.
+
+Example:
+  premia reports summary --period 2026-11`,
+    )
+    .action(lazyAction(ctx, state, () => import('./summary.js')));
 }
