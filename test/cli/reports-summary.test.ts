@@ -3,7 +3,7 @@
  * customers from the shipped fixtures, seed 1, the shipped bank file), printed as text (plain
  * ASCII off a terminal, Unicode bars on one), as JSON, and the same through the service.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -160,6 +160,58 @@ describe('premia reports summary (local)', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain("--period '2026-13' is not a period");
+  });
+});
+
+describe('premia reports summary --html', () => {
+  it('writes one self-contained page: the figures, the charts\' library inline, the unpaid and partial policies', async () => {
+    const r = await runCli(['--db', db, 'reports', 'summary', '--period', '2026-11', '--html', 'month.html'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    const html = readFileSync(join(dir, 'month.html'), 'utf8');
+    expect(r.stderr).toBe(`Wrote the 2026-11 summary page to ${join(dir, 'month.html')} (${Buffer.byteLength(html).toLocaleString('en-US')} bytes).\n`);
+    expect(html.startsWith('<!DOCTYPE html>\n<html lang="en">')).toBe(true);
+    expect(html).toContain('<b data-figure="collected">2,214.35</b>');
+    expect(html).toContain('<b data-figure="due">10,059.97</b>');
+    expect(html).toContain('<td class="n" data-figure="settlement.net_amount">1,488.60</td>');
+    // Nothing is fetched: no src or href attribute, no url(), no import; the only http URLs are SVG namespace names.
+    expect(html).not.toMatch(/\s(src|href)\s*=|url\(|@import|sourceMappingURL/i);
+    expect([...new Set(html.match(/https?:\/\/[^"'\s)]+/g))].sort()).toEqual([
+      'http://gionkunz.github.com/chartist-js/ct',
+      'http://www.w3.org/1999/xhtml',
+      'http://www.w3.org/1999/xlink',
+      'http://www.w3.org/2000/svg',
+      'http://www.w3.org/2000/xmlns/',
+    ]);
+    expect(html).toContain('e.LineChart=class'); // Chartist itself, inline
+    const unpaid = html.slice(html.indexOf('<table id="table-unpaid">'));
+    expect(unpaid.match(/<tr><td>POL-\d+/g)).toHaveLength(9);
+    expect(unpaid).toContain(
+      '<tr><td>POL-2026221</td><td>C100104</td><td>ACME-723576</td><td>FUNERAL_FAMILY</td><td>PAID_PARTIAL</td><td class="n">321.00</td><td class="n">171.63</td><td class="n">149.37</td><td class="n">2</td><td>2026-11-16</td><td>INSUFFICIENT_FUNDS</td></tr>',
+    );
+  });
+
+  it('into a directory: summary-<period>.html inside it; --json with --html is a usage error', async () => {
+    mkdirSync(join(dir, 'pages'));
+    const r = await runCli(['--db', db, 'reports', 'summary', '--period', '2026-11', '--html', 'pages'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(readdirSync(join(dir, 'pages'))).toEqual(['summary-2026-11.html']);
+    const both = await runCli(['--db', db, '--json', 'reports', 'summary', '--period', '2026-11', '--html', 'x.html'], { cwd: dir });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('give only one of them');
+  });
+
+  it('a missing directory is a validation error naming --html, nothing written', async () => {
+    const r = await runCli(['--db', db, 'reports', 'summary', '--period', '2026-11', '--html', 'nowhere/month.html'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Cannot write --html nowhere/month.html: the directory');
+  });
+
+  it('premia simulate wrote the same page beside its CSV files', () => {
+    const files = readdirSync(join(dir, 'out', '2026-11')).sort();
+    expect(files).toEqual(['SETTLE-2026-11-001-lines.csv', 'SETTLE-2026-11-001.csv', 'attempts-2026-11.csv', 'collections-2026-11.csv', 'summary-2026-11.html']);
+    const page = readFileSync(join(dir, 'out', '2026-11', 'summary-2026-11.html'), 'utf8');
+    expect(page).toBe(readFileSync(join(dir, 'month.html'), 'utf8'));
   });
 });
 

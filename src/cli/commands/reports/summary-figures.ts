@@ -120,7 +120,12 @@ export function share(part: number, whole: number): number {
   return whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000;
 }
 
-export async function readSummary(b: Backend, period: Period): Promise<SummaryFigures> {
+export interface SummaryReadOptions {
+  /** Each customer's income pattern, already looked up (simulate's month summary has them). */
+  incomePatterns?: ReadonlyMap<string, string> | null;
+}
+
+export async function readSummary(b: Backend, period: Period, options: SummaryReadOptions = {}): Promise<SummaryFigures> {
   const report = await b.collectionsReport(period, 'json');
   const reportBody = moneyToCents(JSON.parse(await readAll(report)) as { period_state?: PeriodState; results: CollectionReportRow[] });
   const rows = reportBody.results;
@@ -180,7 +185,7 @@ export async function readSummary(b: Backend, period: Period): Promise<SummaryFi
     }
   }
 
-  const { patterns, note } = await incomePatterns(b, rows, failedByPolicy);
+  const { patterns, note } = await incomePatterns(b, rows, failedByPolicy, options.incomePatterns ?? null);
 
   const open: OpenPolicy[] = rows
     .filter((r) => r.collection_status === 'UNPAID' || r.collection_status === 'PAID_PARTIAL')
@@ -223,12 +228,13 @@ async function incomePatterns(
   b: Backend,
   rows: CollectionReportRow[],
   failedByPolicy: Map<string, number>,
+  known: ReadonlyMap<string, string> | null,
 ): Promise<{ patterns: PatternFigures[] | null; note: string | null }> {
-  const customers = [...new Set(rows.map((r) => r.customer_id))];
+  const patternOf = new Map<string, string>(known ?? []);
+  const customers = [...new Set(rows.map((r) => r.customer_id))].filter((id) => !patternOf.has(id));
   if (customers.length > PATTERN_CUSTOMER_LIMIT) {
     return { patterns: null, note: `not analysed: ${customers.length} customers (the table looks each one up, up to ${PATTERN_CUSTOMER_LIMIT})` };
   }
-  const patternOf = new Map<string, string>();
   let refused: PremiaError | null = null;
   let next = 0;
   const worker = async () => {
