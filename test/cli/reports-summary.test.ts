@@ -3,30 +3,14 @@
  * customers from the shipped fixtures, seed 1, the shipped bank file), printed as text (plain
  * ASCII off a terminal, Unicode bars on one), as JSON, and the same through the service.
  */
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLocalBackend } from '../../src/backend/local/index.js';
 import { createServer } from '../../src/server/app.js';
 import { runCli, tempDir } from '../helpers/cli.js';
-
-/** Six customers of fixtures/policies.csv chosen for a month with every outcome. */
-export const SMALL_POLICIES =
-  'customer_id,external_customer_ref,policy_number,product_code,collection_amount\n' +
-  'C100001,ACME-707919,POL-2026001,DISABILITY,870.08\n' +
-  'C100001,ACME-707919,POL-2026002,LIFE_STANDARD,941.34\n' +
-  'C100008,ACME-763352,POL-2026015,LIFE_STANDARD,324.65\n' +
-  'C100008,ACME-763352,POL-2026016,LIFE_STANDARD,644.22\n' +
-  'C100009,ACME-771271,POL-2026017,FUNERAL_BASIC,67.00\n' +
-  'C100009,ACME-771271,POL-2026018,DISABILITY,790.48\n' +
-  'C100016,ACME-726704,POL-2026031,FUNERAL_BASIC,92.00\n' +
-  'C100016,ACME-726704,POL-2026032,DISABILITY,672.71\n' +
-  'C100085,ACME-773115,POL-2026169,LIFE_PREMIER,4917.49\n' +
-  'C100085,ACME-773115,POL-2026170,FUNERAL_BASIC,77.50\n' +
-  'C100104,ACME-723576,POL-2026220,FUNERAL_BASIC,55.50\n' +
-  'C100104,ACME-723576,POL-2026221,FUNERAL_FAMILY,321.00\n' +
-  'C100104,ACME-723576,POL-2026222,FUNERAL_FAMILY,286.00\n';
+import { simulateSmallMonth } from '../helpers/small-month.js';
 
 const EMPTY_DAYS = Array.from({ length: 13 }, (_, i) => `11-${String(i + 1).padStart(2, '0')} |${' '.repeat(40)}|   0.0%`);
 
@@ -69,16 +53,6 @@ const ASCII = [
 let dir: string;
 let cleanup: () => void;
 let db: string;
-
-/** The month: `premia simulate` of the small policy file into a store file (its CSVs in dir/out). */
-export async function simulateSmallMonth(into: string, extra: string[] = []): Promise<string> {
-  const policies = join(into, 'small-policies.csv');
-  writeFileSync(policies, SMALL_POLICIES);
-  const store = join(into, 'month.db');
-  const r = await runCli(['--db', store, '--seed', '1', 'simulate', '--policies', policies, '--out', join(into, 'out'), ...extra], { cwd: into });
-  if (r.code !== 0) throw new Error(`simulate failed (${r.code}): ${r.stderr}`);
-  return store;
-}
 
 beforeAll(async () => {
   ({ dir, cleanup } = tempDir('premia-summary-'));

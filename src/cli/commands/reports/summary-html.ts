@@ -101,6 +101,7 @@ td.n, th.n { text-align: right; }
 #chart-by-pattern .ct-series-b .ct-bar { stroke: #1f9d55; }
 #chart-failures .ct-series-a .ct-bar { stroke: #d6453d; }
 td { white-space: nowrap; }
+.wide { overflow-x: auto; }
 .chart.tall { height: 320px; }
 .legend span { display: inline-block; margin-right: 1rem; font-size: .85rem; }
 .legend i { display: inline-block; width: .8rem; height: .8rem; margin-right: .3rem; vertical-align: -1px; }
@@ -116,7 +117,7 @@ interface Column<T> {
 function table<T>(id: string, columns: Column<T>[], rows: T[]): string {
   const head = columns.map((c) => `<th${c.numeric ? ' class="n"' : ''}>${esc(c.header)}</th>`).join('');
   const body = rows.map((r) => `<tr>${columns.map((c) => `<td${c.numeric ? ' class="n"' : ''}>${esc(c.value(r))}</td>`).join('')}</tr>`).join('\n');
-  return `<table id="${id}">\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
+  return `<div class="wide"><table id="${id}">\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div>`;
 }
 
 export function renderSummaryHtml(s: SummaryFigures): string {
