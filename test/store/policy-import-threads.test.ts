@@ -22,6 +22,7 @@ import { rejection } from '../helpers/errors.js';
 import { insertClient } from '../../src/store/repos/clients.js';
 import { REPO, tempDir } from '../helpers/cli.js';
 import { localBackend } from '../helpers/local.js';
+import { asCents } from '../../src/domain/money.js';
 
 const workers = vi.hoisted(() => ({ started: 0 }));
 vi.mock('node:worker_threads', async (importOriginal) => {
@@ -729,7 +730,7 @@ describe('duplicates', () => {
     customer_id: `C9000${k}`,
     external_customer_ref: `EXT-PRE-${k}`,
     product_code: 'FUNERAL',
-    collection_amount: 1050 + k * 100,
+    collection_amount: asCents(1050 + k * 100),
   });
   const existingRows: Stored[] = [
     ['POL-00000020', 'C90000', 'EXT-PRE-0', 'FUNERAL', 1050],
