@@ -46,6 +46,9 @@ describe('the strategy registry', () => {
     expect(renderWhy(last)).toBe(
       'smart: no further income expected before month end, taking what the account can bear, 1 day after income of about 500.00 expected 2026-11-03; expected balance 200.00',
     );
+    // Plural agreement (issue 15): one day, zero days.
+    expect(renderWhy({ ...retry, triggerDays: 1 })).toBe('naive: retry 1 day after the failed attempt of 2026-11-01');
+    expect(renderWhy({ ...partial, triggerDays: 0 })).toContain(', 0 days after income of 1200.00 received 2026-11-03,');
     expect(renderWhy(blankWhy(WhyCode.ORACLE))).toBe('oracle: takes what the balance allows on the day (reads the future; a benchmark bound)');
   });
 

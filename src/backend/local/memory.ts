@@ -12,6 +12,8 @@ import type { EngineHooks } from '../../engine/advance.js';
 export interface EngineOptions {
   /** Kill the process with SIGKILL just before this day commits. */
   killBeforeCommit?: string;
+  /** Throw just before this day commits (the day rolls back; the tests' failure in the middle of a month). */
+  failBeforeCommit?: string;
   debugMemory?: boolean;
   heapSnapshot?: string;
 }
@@ -44,6 +46,7 @@ export function engineHooks(options: EngineOptions): EngineHooks {
     },
     beforeCommit(date) {
       if (options.killBeforeCommit === date) process.kill(process.pid, 'SIGKILL');
+      if (options.failBeforeCommit === date) throw new Error(`injected failure before ${date} commits`);
     },
     dayDone() {
       // Each day's objects (attempts, plans) live until its writes, so they reach the old
