@@ -277,6 +277,7 @@ async function readInWorker(
       worker.postMessage({ type: 'end' });
       await until(() => finished);
     }
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what was caught, as it was
     if (failure !== null) throw failure;
   } finally {
     signal?.removeEventListener('abort', onAbort);

@@ -31,7 +31,7 @@ export async function startProgress(ui: Ui, text: string): Promise<Progress> {
   const { default: ora } = await import('ora');
   const spinner = ora({
     text,
-    stream: ui.ctx.stderr as NodeJS.WritableStream,
+    stream: ui.ctx.stderr,
     isEnabled: true,
     // Not ora's default: it puts stdin in raw mode, where Ctrl-C is a keystroke read only when
     // the event loop runs (never, during a day's synchronous work) instead of a SIGINT.
