@@ -46,7 +46,7 @@ export interface SimulateOptions extends CommandDeps {
 
 export function simulateOptions(deps: CommandDeps, flags: Flags): SimulateOptions {
   const first = flags.period;
-  if (!isPeriod(first)) throw validationError(`--period must be a month written YYYY-MM; got '${first}'.`);
+  if (!isPeriod(first)) throw validationError(`--period must be a month written YYYY-MM; got '${flags.period}'.`);
   const months = Number(flags.months);
   if (!/^\d+$/.test(String(flags.months)) || months < 1 || months > 24) throw validationError('--months must be a whole number from 1 to 24.');
   return {
