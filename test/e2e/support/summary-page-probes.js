@@ -1,3 +1,4 @@
+/* global document, Image -- run in the browser */
 // Functions run inside the browser by test/e2e/summary-page.test.ts (page.evaluate sends their
 // source). Plain JavaScript: the tests are type-checked without the DOM library.
 
