@@ -66,6 +66,7 @@ describe('premia simulate', () => {
       'SETTLE-2026-11-001.csv',
       'attempts-2026-11.csv',
       'collections-2026-11.csv',
+      'summary-2026-11.html',
     ]);
     const report = readFileSync(join(dir, '2026-11', 'collections-2026-11.csv'), 'utf8').split('\n');
     expect(report[0]).toBe(

@@ -103,6 +103,11 @@ export async function simulateRun({ ctx, globals, ui, createsStore, first, month
           const path = (await writeDownload(ctx, download, name === undefined ? dir : join(dir, name), undefined, '--out')).path!;
           return relative(ctx.cwd, path) || path;
         },
+        // The month in pictures (reports summary --html), beside the CSV files.
+        summaryPage: async (period, incomePatterns) => {
+          const [{ readSummary }, { summaryPage }] = await Promise.all([import('../reports/summary-figures.js'), import('../reports/summary.js')]);
+          return summaryPage(await readSummary(b, period, { incomePatterns }));
+        },
         progress: (text) => progress.update(text),
         warn: (text) => ui.warn(text),
         signal,
