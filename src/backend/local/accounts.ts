@@ -12,7 +12,6 @@ import { AccountSummaries, analysisDay } from '../../engine/summary.js';
 
 export { customerKey } from '../../domain/customer.js';
 export { epochFor } from '../../bank/simulated.js';
-export { readAttempts, readImportedRows } from '../../store/repos/bank.js';
 
 export interface CustomerAccount {
   readonly balance: number;
