@@ -11,6 +11,7 @@ import { stringifyJson } from '../domain/json.js';
 import type { RunState } from './command.js';
 import type { CliContext, GlobalOptions } from './context.js';
 import { registerCommands } from './commands/index.js';
+import { applyHelpConventions } from './commands/help.js';
 import { Ui } from './output/ui.js';
 
 const require = createRequire(import.meta.url);
@@ -86,6 +87,7 @@ export function buildProgram(ctx: CliContext, state: RunState, json = false): Co
     .configureOutput(output)
     .addHelpText('after', EXIT_CODES_HELP);
   registerCommands(program, ctx, state);
+  applyHelpConventions(program);
   // Every subcommand reports through the same output and exit override.
   const configure = (cmd: Command) => {
     for (const sub of cmd.commands) {

@@ -1,5 +1,5 @@
 /**
- * The lapse rule (README, "Lapse"): at the close of a period, an active policy whose collections
+ * The lapse rule (docs/engine.md, "Lapse"): at the close of a period, an active policy whose collections
  * were UNPAID in each of the last `n` closed periods (the one closing included) becomes lapsed.
  * Pure: the store supplies each candidate's statuses and applies the result.
  */
@@ -26,5 +26,5 @@ export function lapses(statuses: ReadonlyArray<CollectionStatusValue | string | 
 
 /** The reason recorded in the policy's status history. */
 export function lapseReason(periods: readonly Period[]): string {
-  return `lapsed: unpaid in ${periods.length} consecutive periods (${[...periods].reverse().join(', ')})`;
+  return `lapsed: unpaid in ${periods.length === 1 ? '1 period' : `${periods.length} consecutive periods`} (${[...periods].reverse().join(', ')})`;
 }

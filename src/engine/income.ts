@@ -11,6 +11,7 @@
 import { monthOf, type MonthInfo } from '../domain/calendar.js';
 import { fromDayNumber } from '../domain/period.js';
 import { formatCents } from '../domain/money.js';
+import { plural } from '../domain/words.js';
 
 export interface IncomeCredit {
   day: number;
@@ -395,7 +396,7 @@ export function describeIncome(a: IncomeAnalysis): string {
   if ((a.pattern === 'weekly' || a.pattern === 'fortnightly') && a.anchorDay !== null) {
     s += ` (last paid ${fromDayNumber(a.anchorDay)})`;
   }
-  if (a.pattern === 'irregular' && a.meanGap !== null) s += ` (${a.observed} deposits, about every ${Math.round(a.meanGap)} days)`;
+  if (a.pattern === 'irregular' && a.meanGap !== null) s += ` (${plural(a.observed, 'deposit')}, about every ${plural(Math.round(a.meanGap), 'day')})`;
   if (a.pattern !== 'none') s += `, typically ${formatCents(a.typicalAmount)}`;
   return `${s}; confidence ${a.confidence.toFixed(2)}`;
 }

@@ -16,6 +16,7 @@
 import { asCents } from '../domain/money.js';
 import type { Backend, Collection, Download, Settlement, Upload } from '../backend/types.js';
 import { hashString32 } from '../domain/hash.js';
+import { plural } from '../domain/words.js';
 import { lastDay, nextPeriod, type Period } from '../domain/period.js';
 
 /** Customers above this count are not each analysed for the per-pattern table. */
@@ -92,10 +93,10 @@ export async function runSimulation(b: Backend, plan: SimulationPlan, io: Simula
   let period = plan.first;
   io.progress(`Importing ${io.policies.name}`);
   const imported = await b.importPolicies(await io.policies.open(), { signal });
-  if (imported.failed > 0) io.warn(`${imported.failed} policy rows were refused (see 'premia policies import' for the list).`);
+  if (imported.failed > 0) io.warn(`${plural(imported.failed, 'policy row was', 'policy rows were')} refused (see 'premia policies import' for the list).`);
   if (io.bank) {
     const bank = await b.importBankTransactions(await io.bank.open(), { signal });
-    if (bank.failed > 0) io.warn(`${bank.failed} bank rows were refused (see 'premia bank import' for the list).`);
+    if (bank.failed > 0) io.warn(`${plural(bank.failed, 'bank row was', 'bank rows were')} refused (see 'premia bank import' for the list).`);
   }
   await b.executeCollections({ period_month: period, strategy });
   for (let m = 0; m < plan.months && !signal.aborted; m++) {

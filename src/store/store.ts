@@ -9,7 +9,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import { isPostgresUrl } from '../lib/db-url.js';
-import { Kysely, sql } from './kysely.js';
+import { Kysely } from './kysely.js';
 import { PremiaError } from '../domain/errors.js';
 import type { Database } from './schema.js';
 import { PremiaSqliteDialect, StatementCache } from './sqlite-dialect.js';
@@ -30,7 +30,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   return openSqliteStore(options);
 }
 
-async function openSqliteStore(options: OpenStoreOptions): Promise<SqliteStore> {
+export async function openSqliteStore(options: OpenStoreOptions): Promise<SqliteStore> {
   const BetterSqlite = require('better-sqlite3') as typeof BetterSqlite3;
   const busyTimeout = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   let raw: BetterSqlite3.Database;

@@ -166,7 +166,7 @@ describe('strategies on the whole fixture book (generated accounts for all custo
     const smart = await run('smart');
     const naive = await run('naive');
     const oracle = await run('oracle');
-    // The README quotes these figures.
+    // docs/engine.md quotes these figures.
     expect(smart).toEqual({ collected: 43586963, due: 51898309, full: 465, attempts: 563, failed: 24 });
     expect(naive).toEqual({ collected: 39707997, due: 51898309, full: 463, attempts: 681, failed: 218 });
     expect(oracle).toEqual({ collected: 48601262, due: 51898309, full: 485, attempts: 576, failed: 0 });

@@ -2,7 +2,7 @@
  * In-memory fakes of the engine's ports (src/engine/ports.ts), for running src/engine without
  * SQLite: a store that keeps its rows in arrays, commits a day's writes only when the day's
  * function returns (and records every write), and a bank whose accounts follow scripted
- * statements under the README's account rules.
+ * statements under the account rules of docs/bank-and-clock.md.
  */
 import { isRetryable, type FailureReason } from '../../src/domain/debit-outcome.js';
 import { dayNumber, fromDayNumber, type IsoDate, type Period } from '../../src/domain/period.js';

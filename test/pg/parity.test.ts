@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLocalBackend, type LocalBackend } from '../../src/backend/local/index.js';
+import { asCents } from '../../src/domain/money.js';
 import { FIXTURES } from '../helpers/cli.js';
 import { allCollections, FIXED_NOW, fileUpload, fixtureMonth, readDownload, textUpload } from '../helpers/local.js';
 import { freshDatabase, noPg, pg } from './db.js';
@@ -15,6 +16,7 @@ describe.skipIf(noPg)(`SQLite and PostgreSQL give the same bytes${noPg ? ` (skip
   let lite: LocalBackend;
   let post: LocalBackend;
   const both = () => [lite, post] as const;
+  const onBoth = async <T>(f: (b: LocalBackend) => Promise<T>): Promise<[T, T]> => [await f(lite), await f(post)];
 
   beforeAll(async () => {
     lite = await openLocalBackend({ path: ':memory:', seed: 1, now: FIXED_NOW });
@@ -35,7 +37,7 @@ describe.skipIf(noPg)(`SQLite and PostgreSQL give the same bytes${noPg ? ` (skip
   });
 
   it('the month collected the same, to the cent', async () => {
-    const [l, p] = await Promise.all(both().map((b) => allCollections(b, '2026-11')));
+    const [l, p] = await onBoth((b) => allCollections(b, '2026-11'));
     expect(l).toHaveLength(520);
     expect(p).toEqual(l);
     // The README's month: 425,772.01 collected in November (clock advance's own figure).
@@ -59,7 +61,7 @@ describe.skipIf(noPg)(`SQLite and PostgreSQL give the same bytes${noPg ? ` (skip
   }
 
   it('the settlement, its export and its --lines export are byte-identical', async () => {
-    const [ls, ps] = await Promise.all(both().map((b) => b.createSettlement('2026-11')));
+    const [ls, ps] = await onBoth((b) => b.createSettlement('2026-11'));
     expect(ps).toEqual(ls);
     expect(ls.total_collections).toBe(42_577_201);
     const l = await readDownload(await lite.exportSettlement(ls.settlement_number));
@@ -70,16 +72,16 @@ describe.skipIf(noPg)(`SQLite and PostgreSQL give the same bytes${noPg ? ` (skip
     expect(ll.trimEnd().split('\n')).toHaveLength(521);
     expect(pl).toBe(ll);
     // Once per period: the second is refused the same way on both.
-    const errors = await Promise.all(both().map((b) => b.createSettlement('2026-11').then(() => null, (e: { code: string; message: string }) => [e.code, e.message])));
+    const errors = await onBoth((b) => b.createSettlement('2026-11').then(() => null, (e: { code: string; message: string }) => [e.code, e.message]));
     expect(errors[0]).not.toBeNull();
     expect(errors[1]).toEqual(errors[0]);
   });
 
   it('policies: pages, one policy and its history are the same', async () => {
-    const [l, p] = await Promise.all(both().map((b) => b.listPolicies({ limit: 1000 })));
+    const [l, p] = await onBoth((b) => b.listPolicies({ limit: 1000 }));
     expect(l.data.length).toBeGreaterThan(500);
     expect(p).toEqual(l);
-    const [lp, pp] = await Promise.all(both().map((b) => b.getPolicy('POL-2026021')));
+    const [lp, pp] = await onBoth((b) => b.getPolicy('POL-2026021'));
     expect(pp).toEqual(lp);
   });
 });
@@ -96,7 +98,7 @@ describe.skipIf(noPg)('policy import on PostgreSQL (COPY into a staging table, m
     'C6,R6,POL-D,LIFE_STANDARD,15.00\n'; // 7
 
   async function run(b: LocalBackend) {
-    await b.createPolicy({ customer_id: 'C0', external_customer_ref: 'R0', policy_number: 'POL-OLD', product_code: 'LIFE_STANDARD', collection_amount: 100 });
+    await b.createPolicy({ customer_id: 'C0', external_customer_ref: 'R0', policy_number: 'POL-OLD', product_code: 'LIFE_STANDARD', collection_amount: asCents(100) });
     const result = await b.importPolicies(textUpload('p.csv', FILE));
     const list = await b.listPolicies({ limit: 100 });
     return { result, list };

@@ -7,6 +7,7 @@
 import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openLocalBackend } from '../../src/backend/local/index.js';
+import { asCents } from '../../src/domain/money.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { sql } from '../../src/store/kysely.js';
@@ -102,10 +103,10 @@ describe.skipIf(noPg)(`the PostgreSQL store${noPg ? ` (skipped: ${pg.reason})` :
   it('ids follow SQLite: new rows take max(id) + 1, also after a rolled-back insert', async () => {
     const b = await openLocalBackend({ path: await freshDatabase('ids'), seed: 1, now: FIXED_NOW });
     cleanups.push(() => b.close());
-    const input = { customer_id: 'C1', external_customer_ref: 'R1', product_code: 'LIFE_STANDARD', collection_amount: 100 };
+    const input = { customer_id: 'C1', external_customer_ref: 'R1', product_code: 'LIFE_STANDARD', collection_amount: asCents(100) };
     await b.createPolicy({ ...input, policy_number: 'P-1' });
     await expect(b.store.transaction(async (trx) => {
-      await trx.insertInto('policies').values({ client_id: 1, policy_number: 'P-X', customer_id: 'C', external_customer_ref: 'R', product_code: 'LIFE_STANDARD', collection_amount: 1, status: 'active', created_at: 0, updated_at: 0 }).execute();
+      await trx.insertInto('policies').values({ client_id: 1, policy_number: 'P-X', customer_id: 'C', external_customer_ref: 'R', product_code: 'LIFE_STANDARD', collection_amount: asCents(1), status: 'active', created_at: 0, updated_at: 0 }).execute();
       throw new Error('rolled back');
     })).rejects.toThrow('rolled back');
     await b.createPolicy({ ...input, policy_number: 'P-2' });

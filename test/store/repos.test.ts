@@ -10,7 +10,7 @@ import * as collections from '../../src/store/repos/collections.js';
 import { setMeta } from '../../src/store/repos/meta.js';
 import * as policies from '../../src/store/repos/policies.js';
 import * as settlements from '../../src/store/repos/settlements.js';
-import { openStore, type Store } from '../../src/store/store.js';
+import { openSqliteStore as openStore, type SqliteStore as Store } from '../../src/store/store.js';
 import { tempDir } from '../helpers/cli.js';
 
 let dir: string;

@@ -29,7 +29,7 @@ describe('settlementFigures: the fee rule of the agreement', () => {
 
   // total, distribution (×0.25), collections (×0.035), total_fees, vat (×0.15 of fees), net
   it.each([
-    // the README's worked example: 308.6425 → 308.64, 43.20995 → 43.21, 52.7775 → 52.78
+    // the worked example of docs/settlements.md: 308.6425 → 308.64, 43.20995 → 43.21, 52.7775 → 52.78
     ['1234.57', '308.64', '43.21', '351.85', '52.78', '829.94'],
     ['0.00', '0.00', '0.00', '0.00', '0.00', '0.00'],
     ['0.01', '0.00', '0.00', '0.00', '0.00', '0.01'],

@@ -6,7 +6,6 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { Cents } from '../../domain/money.js';
 import type { IsoDate } from '../../domain/period.js';
 import { PremiaError } from '../../domain/errors.js';
 import { sql } from '../kysely.js';

@@ -62,7 +62,7 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
       signal: ctrlC.signal,
       onDay: (day, index, total) => {
         collected += day.collected;
-        progress.update(`Day ${index} of ${total} (${day.date}): ${count(day.attempts)} attempts, ${money(collected)} collected so far`);
+        progress.update(`Day ${index} of ${total} (${day.date}): ${plural(day.attempts, 'attempt')}, ${money(collected)} collected so far`);
       },
     });
   } catch (e) {

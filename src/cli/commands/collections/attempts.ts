@@ -1,6 +1,5 @@
 import type { ReportFormat } from '../../../backend/types.js';
-import { validationError } from '../../../domain/errors.js';
-import { isPeriod, type Period } from '../../../domain/period.js';
+import type { Period } from '../../../domain/period.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { writeDownload } from '../../output/download.js';
 import { checkPeriodOption } from '../../../domain/requests.js';

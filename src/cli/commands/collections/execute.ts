@@ -1,6 +1,4 @@
 import type { ExecuteInput } from '../../../backend/types.js';
-import { validationError } from '../../../domain/errors.js';
-import { isPeriod } from '../../../domain/period.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { plural } from '../../output/format.js';
 import { checkPeriodOption } from '../../../domain/requests.js';

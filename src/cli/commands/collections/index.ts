@@ -4,6 +4,8 @@ import type { RunState } from '../../command.js';
 import { COLLECTION_STATUSES } from '../../../domain/collection.js';
 import { STRATEGY_NAMES } from '../../../domain/strategy-names.js';
 import { lazyAction } from '../action.js';
+import { fieldsOption, formatOption } from '../../output/list-options.js';
+import { COLLECTION_FIELDS } from '../list-fields.js';
 
 export function registerCollections(program: Command, ctx: CliContext, state: RunState): void {
   const collections = program.command('collections').description('run the monthly collections and follow their results');
@@ -30,6 +32,8 @@ export function registerCollections(program: Command, ctx: CliContext, state: Ru
     .option('--policy <policy>', 'only this policy (id or policy number)')
     .option('--limit <n>', 'at most this many (default 100, at most 10000)')
     .option('--after <policy_number>', 'start after this policy number (next page)')
+    .addOption(formatOption())
+    .addOption(fieldsOption(COLLECTION_FIELDS))
     .action(lazyAction(ctx, state, () => import('./list.js')));
 
   collections

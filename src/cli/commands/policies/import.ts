@@ -21,7 +21,7 @@ export async function importRun({ ctx, ui, backend, file }: ImportOptions): Prom
       signal: ctrlC.signal,
       onProgress: ({ bytes, rows }) => {
         const pct = upload.size ? ` (${Math.floor((100 * bytes) / upload.size)}%)` : '';
-        progress.update(`Importing ${upload.name}: ${count(rows)} rows read${pct}`);
+        progress.update(`Importing ${upload.name}: ${plural(rows, 'row')} read${pct}`);
       },
     });
   } catch (e) {

@@ -2,11 +2,15 @@ import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import type { RunState } from '../../command.js';
 import { lazyAction } from '../action.js';
+import { fieldsOption, formatOption } from '../../output/list-options.js';
+import { SETTING_FIELDS } from '../list-fields.js';
 
 export function registerSettings(program: Command, ctx: CliContext, state: RunState): void {
   const settings = program
     .command('settings')
     .description('the engine settings of the local store (max failed attempts, lapse rule): list them, with their defaults')
+    .addOption(formatOption())
+    .addOption(fieldsOption(SETTING_FIELDS))
     .action(lazyAction(ctx, state, () => import('./list.js'), { localOnly: 'premia settings' }));
 
   settings

@@ -1,0 +1,143 @@
+/**
+ * List commands: --format table|csv|json and --fields, exact bytes. A table off a terminal is
+ * never cut and money is never grouped; on a terminal it fits the width (an ellipsis, no wrap)
+ * and money is grouped by thousands. CSV and JSON never group digits.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderTable } from '../../src/cli/output/table.js';
+import { runCli, tempDir, type CliOptions } from '../helpers/cli.js';
+
+const { dir, cleanup } = tempDir('premia-list-');
+const db = join(dir, 'premia.db');
+afterAll(() => cleanup());
+
+const premia = (args: string[], options: Partial<CliOptions> = {}) => runCli(['--db', db, '--seed', '1', ...args], { cwd: dir, ...options });
+
+const ID1 = 'e0790a7d-3306-81b0-b9e1-7be41bfb43d7';
+const ID2 = '8fc42a39-1824-8fea-9fcb-f40b8635e693';
+
+beforeAll(async () => {
+  const csv = join(dir, 'p.csv');
+  writeFileSync(
+    csv,
+    'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,ACME-1,P1,FUNERAL_FAMILY_EXTENDED_COVER,12345.67\nC2,ACME-2,P2,LIFE,5.00\n',
+  );
+  const r = await premia(['policies', 'import', csv]);
+  expect(r.code).toBe(0);
+});
+
+describe('policies list --format / --fields', () => {
+  it('table off a terminal: whole values, money not grouped', async () => {
+    const r = await premia(['policies', 'list']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        'policy_number  customer_id  product_code                   collection_amount  status  id',
+        `P1             C1           FUNERAL_FAMILY_EXTENDED_COVER           12345.67  active  ${ID1}`,
+        `P2             C2           LIFE                                        5.00  active  ${ID2}`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('csv: every field, money as 12345.67', async () => {
+    const r = await premia(['policies', 'list', '--format', 'csv']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        'id,policy_number,customer_id,external_customer_ref,product_code,collection_amount,collection_amount_effective_period,status,created_at,updated_at',
+        `${ID1},P1,C1,ACME-1,FUNERAL_FAMILY_EXTENDED_COVER,12345.67,,active,2026-11-21T09:30:00.000Z,2026-11-21T09:30:00.000Z`,
+        `${ID2},P2,C2,ACME-2,LIFE,5.00,,active,2026-11-21T09:30:00.000Z,2026-11-21T09:30:00.000Z`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('csv and json with --fields: those fields, in that order, never grouped even on a terminal', async () => {
+    const csv = await premia(['policies', 'list', '--format', 'csv', '--fields', 'collection_amount,policy_number'], { tty: true, env: { NO_COLOR: '1' } });
+    expect(csv.stdout).toBe('collection_amount,policy_number\n12345.67,P1\n5.00,P2\n');
+    const json = await premia(['policies', 'list', '--format', 'json', '--fields', 'policy_number, collection_amount'], { tty: true, env: { NO_COLOR: '1' } });
+    expect(json.code).toBe(0);
+    expect(json.stdout).toBe('[{"policy_number":"P1","collection_amount":12345.67},{"policy_number":"P2","collection_amount":5.00}]\n');
+  });
+
+  it('table with --fields: the field names as headers', async () => {
+    const r = await premia(['policies', 'list', '--fields', 'policy_number,collection_amount']);
+    expect(r.stdout).toBe('policy_number  collection_amount\nP1                      12345.67\nP2                          5.00\n');
+  });
+
+  it('an unknown field: exit 2 naming it and the valid ones, nothing on stdout', async () => {
+    const r = await premia(['policies', 'list', '--fields', 'policy_number,premium']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      "--fields: 'premium' is not a field of this list; the fields are: id, policy_number, customer_id, external_customer_ref, product_code, collection_amount, collection_amount_effective_period, status, created_at, updated_at.",
+    );
+    const bad = await premia(['collections', 'list', '--period', '2026-11', '--fields', 'due,status']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--fields: 'due', 'status' are not fields of this list; the fields are: id, period_month,");
+  });
+
+  it('an unknown format: exit 2', async () => {
+    const r = await premia(['policies', 'list', '--format', 'xml']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("argument 'xml' is invalid. Allowed choices are table, csv, json.");
+  });
+
+  it('--json is still the API body; with --fields or another --format it is a usage error', async () => {
+    const r = await premia(['--json', 'policies', 'list']);
+    expect(r.code).toBe(0);
+    expect(r.json()).toMatchObject({ data: [{ policy_number: 'P1', collection_amount: 12345.67 }, { policy_number: 'P2' }], next_after: null });
+    expect((await premia(['--json', 'policies', 'list', '--format', 'json'])).code).toBe(0);
+    expect((await premia(['--json', 'policies', 'list', '--format', 'csv'])).code).toBe(2);
+    expect((await premia(['--json', 'policies', 'list', '--fields', 'id'])).code).toBe(2);
+  });
+
+  it('on a terminal: cut to its width with an ellipsis, money grouped and right-aligned', async () => {
+    const r = await premia(['policies', 'list'], { tty: true, env: { NO_COLOR: '1', COLUMNS: '60' } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        'polic…  custom…  produc…  collection_amount  status  id',
+        'P1      C1       FUNERA…          12,345.67  active  e0790a…',
+        'P2      C2       LIFE                  5.00  active  8fc42a…',
+        '',
+      ].join('\n'),
+    );
+    for (const line of r.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(60);
+    // Wide enough: nothing cut, money still grouped.
+    const wide = await premia(['policies', 'list', '--fields', 'policy_number,collection_amount'], { tty: true, env: { NO_COLOR: '1', COLUMNS: '200' } });
+    expect(wide.stdout).toBe('policy_number  collection_amount\nP1                     12,345.67\nP2                          5.00\n');
+  });
+
+  it('settings and keys lists take the same options', async () => {
+    const s = await premia(['settings', '--format', 'csv', '--fields', 'key,value']);
+    expect(s.stdout).toBe('key,value\nengine.max_failed_attempts,4\nlapse.unpaid_periods,2\n');
+    const k = await premia(['keys', 'list', '--format', 'json']);
+    expect(k.stdout).toBe('[]\n');
+    const st = await premia(['settlements', 'list', '--format', 'csv', '--fields', 'settlement_number,net_amount']);
+    expect(st.stdout).toBe('settlement_number,net_amount\n');
+  });
+});
+
+describe('renderTable', () => {
+  const cols = [
+    { header: 'name', value: (r: { n: string; c: number }) => r.n },
+    { header: 'amount', value: (r: { n: string; c: number }) => r.c, money: true },
+  ];
+  const rows = [
+    { n: 'a rather long customer name', c: 123456789 },
+    { n: 'b', c: -1050 },
+  ];
+
+  it('groups money only when asked and never cuts without a width', () => {
+    expect(renderTable(cols, rows)).toBe(`name                             amount\na rather long customer name  1234567.89\nb${' '.repeat(32)}-10.50\n`);
+    expect(renderTable(cols, rows, { group: true })).toBe(`name${' '.repeat(31)}amount\na rather long customer name  1,234,567.89\nb${' '.repeat(34)}-10.50\n`);
+  });
+
+  it('cuts text columns, not money, to fit the width', () => {
+    expect(renderTable(cols, rows, { group: true, width: 24 })).toBe(`name${' '.repeat(14)}amount\na rather …  1,234,567.89\nb${' '.repeat(17)}-10.50\n`);
+  });
+});
