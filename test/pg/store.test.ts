@@ -5,7 +5,7 @@
  * never the password.
  */
 import { createServer } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLocalBackend } from '../../src/backend/local/index.js';
 import { asCents } from '../../src/domain/money.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
@@ -119,8 +119,12 @@ describe.skipIf(noPg)(`the PostgreSQL store${noPg ? ` (skipped: ${pg.reason})` :
 });
 
 describe.skipIf(noPg)('connection failures: exit 1, a clear message, never the password', () => {
-  const { dir, cleanup } = tempDir('premia-pg-cli-');
-  cleanups.push(cleanup);
+  let dir = '';
+  beforeAll(() => {
+    const made = tempDir('premia-pg-cli-');
+    dir = made.dir;
+    cleanups.push(made.cleanup);
+  });
   const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, { cwd: dir, env });
 
   it('a refused connection', async () => {
