@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
 /**
  * The summary page in a real browser: headless Chromium (Debian's package, /usr/bin/chromium)
  * driven by playwright-core, which never downloads a browser. One launch for the whole file.

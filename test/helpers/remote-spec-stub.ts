@@ -1,5 +1,5 @@
 /**
- * A stub service that implements ONLY the spec (service-spec.md section 4), as another vendor's
+ * A stub service that implements ONLY the spec (docs/spec.md section 4), as another vendor's
  * server might: the nine endpoints, the X-API-Key check, the error body of section 7 — and no
  * premia extension, no X-Premia-Version marker. Its answers carry only the fields the spec
  * lists for each response.
