@@ -22,7 +22,7 @@ beforeAll(async () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     scripts[shell] = join(dir, `premia.${shell}`);
-    writeFileSync(scripts[shell]!, r.stdout);
+    writeFileSync(scripts[shell], r.stdout);
   }
   mkdirSync(join(dir, 'work', 'month'), { recursive: true });
   writeFileSync(join(dir, 'work', 'policies.csv'), '');
