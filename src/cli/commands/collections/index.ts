@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import type { RunState } from '../../command.js';
 import { COLLECTION_STATUSES } from '../../../domain/collection.js';
-import { STRATEGY_NAMES } from '../../../domain/strategy-names.js';
+import { DEFAULT_STRATEGY, STRATEGY_NAMES } from '../../../domain/strategy-names.js';
 import { lazyAction } from '../action.js';
 import { fieldsOption, formatOption } from '../../output/list-options.js';
 import { ATTEMPT_FIELDS, COLLECTION_FIELDS } from '../list-fields.js';
@@ -15,7 +15,7 @@ export function registerCollections(program: Command, ctx: CliContext, state: Ru
     .description('trigger the collections run of a period (the engine then collects through the month)')
     .requiredOption('--period <YYYY-MM>', 'the period to collect')
     .option('--policy <policy...>', 'only these policies (ids or policy numbers); default: every active policy')
-    .addOption(new Option('--strategy <name>', 'collection strategy (default: smart)').choices(STRATEGY_NAMES))
+    .addOption(new Option('--strategy <name>', `collection strategy (default: ${DEFAULT_STRATEGY})`).choices(STRATEGY_NAMES))
     .action(lazyAction(ctx, state, () => import('./execute.js'), { writes: true }));
 
   collections
