@@ -1,4 +1,3 @@
-import { stripVTControlCharacters } from 'node:util';
 /**
  * `premia reports summary`: the month of a small fixed-seed simulation (13 policies of six
  * customers from the shipped fixtures, seed 1, the shipped bank file), printed as text (plain
