@@ -73,6 +73,7 @@ describe('premia reports summary (local)', () => {
   it('draws Unicode bars (eighths of a cell) on a colour terminal, and plain ASCII on one under NO_COLOR', async () => {
     const tty = await runCli(['--db', db, 'reports', 'summary', '--period', '2026-11'], { cwd: dir, tty: true });
     expect(tty.code).toBe(0);
+    // eslint-disable-next-line no-control-regex -- strips the terminal's colour escapes
     const plain = tty.stdout.replace(/\x1b\[[0-9;]*m/g, '');
     expect(plain).toContain('Collections 2026-11 — closed, final\n');
     // 20.7% of 40 cells = 8.28: 8 full blocks and a quarter (2/8) block.
