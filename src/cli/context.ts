@@ -25,6 +25,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Admin, Backend, Mode } from '../backend/types.js';
 import { PremiaError, usageError, validationError } from '../domain/errors.js';
 import { checkGivenKey } from '../domain/idempotency.js';
+import { isPostgresUrl, redactDbUrl } from '../lib/db-url.js';
 import { checkPrivate, checkProfileName, configPath, DEFAULT_PROFILE, readConfig, redactKey, type Profile } from './config.js';
 
 export interface GlobalOptions {
@@ -244,7 +245,8 @@ export async function resolveTarget(ctx: CliContext, globals: GlobalOptions): Pr
   }
   const local = (db: string, dbSource: ResolvedTarget['dbSource']): ResolvedTarget => {
     if (globals.apiKey !== undefined) throw usageError('--api-key is for remote mode; local mode (--db) uses no key.');
-    const file = db === ':memory:' ? db : resolve(ctx.cwd, db);
+    // A postgres:// URL names a database server's store, used as given (never shown with its password).
+    const file = db === ':memory:' ? db : isPostgresUrl(db) ? db.trim() : resolve(ctx.cwd, db);
     return { mode: 'local', db: file, dbSource, asClient: globals.asClient ?? null, profile: null, configPath: path };
   };
   if (globals.db !== undefined) return local(globals.db, 'flag');
@@ -316,12 +318,13 @@ async function openBackend(ctx: CliContext, globals: GlobalOptions, key: string,
 }
 
 async function openLocal(ctx: CliContext, globals: GlobalOptions, target: ResolvedTarget, key: string, createStore: boolean): Promise<Opened> {
-  if (target.db !== ':memory:') {
+  const onFile = target.db !== ':memory:' && !isPostgresUrl(target.db!);
+  if (onFile) {
     await checkStoreDirectory(target.db!, target.dbSource === 'env' ? 'PREMIA_DB' : '--db');
     await checkStoreFile(target.db!, target.dbSource ?? 'flag', createStore);
   }
   // The modes as found (opening makes the -wal and -shm); said once the file is known to be a store.
-  const warning = target.db !== ':memory:' ? await sharedStoreWarning(target.db!) : null;
+  const warning = onFile ? await sharedStoreWarning(target.db!) : null;
   const { openLocalBackend } = await import('../backend/local/index.js');
   const base = await openLocalBackend({ path: target.db!, seed: parseSeed(globals.seed), now: ctx.now, create: createStore });
   const admin = base.admin;
@@ -333,7 +336,7 @@ async function openLocal(ctx: CliContext, globals: GlobalOptions, target: Resolv
       if (!client) {
         throw new PremiaError(
           'NOT_FOUND',
-          `There is no client '${target.asClient}' in ${target.db}; clients are created with 'premia keys create --client NAME'.`,
+          `There is no client '${target.asClient}' in ${redactDbUrl(target.db!)}; clients are created with 'premia keys create --client NAME'.`,
         );
       }
       // This backend owns the store now: closing it closes the store.

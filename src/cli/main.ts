@@ -69,7 +69,7 @@ export function buildProgram(ctx: CliContext, state: RunState, json = false): Co
     .description('Collect monthly insurance premiums and settle with the client.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .option('--db <path>', 'store file for local mode (env PREMIA_DB; default ./premia.db)')
+    .option('--db <path>', 'store for local mode: a file, or postgres://user@host:port/db (env PREMIA_DB; default ./premia.db)')
     .option('--json', 'print exactly the API JSON body on stdout')
     .option('-q, --quiet', 'no status messages on stderr')
     .option('--no-color', 'no colour (also NO_COLOR)')

@@ -119,6 +119,8 @@ export const ERROR_CODES = {
   NOT_SUPPORTED: { status: 501, exit: ExitCode.FAILURE },
   STORE_TOO_NEW: { status: 500, exit: ExitCode.FAILURE },
   STORE_BUSY: { status: 503, exit: ExitCode.FAILURE },
+  /** A database server store that cannot be reached or refuses premia (down, wrong password, no such database). */
+  STORE_UNAVAILABLE: { status: 503, exit: ExitCode.FAILURE },
   /** The server is shutting down; clients retry. */
   SERVICE_UNAVAILABLE: { status: 503, exit: ExitCode.FAILURE },
   REMOTE_ERROR: { status: 502, exit: ExitCode.FAILURE },

@@ -15,14 +15,14 @@
  * they measure how long a process has been silent.
  *
  * This is how the SQLite store implements the engine's claim to advance (engine/ports.ts
- * `claimAdvance`); a server database would use its own locks (issue 14).
+ * `claimAdvance`); PostgreSQL holds a session advisory lock instead (repos/engine-pg.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { PremiaError } from '../domain/errors.js';
 import type { IsoDate } from '../domain/period.js';
 import type { StatementCache } from './sqlite-dialect.js';
-import type { Store } from './store.js';
+import type { SqliteStore as Store } from './store.js';
 
 export const LEASE_KEY = 'advance_lease';
 /** A lease not renewed for this long is abandoned (a day of a million policies takes seconds). */

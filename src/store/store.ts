@@ -1,63 +1,36 @@
 /**
- * Opening the embedded store: better-sqlite3 under kysely, WAL, a busy timeout, foreign keys,
- * migrations applied on open, and a refusal to touch a store written by a newer premia.
+ * Opening a store: the embedded one (better-sqlite3 under kysely, WAL, a busy timeout, foreign
+ * keys) for a file path or `:memory:`, or a PostgreSQL database (pg-store.ts) for a
+ * `postgres://` URL; migrations applied on open, and a refusal to touch a store written by a
+ * newer premia or a database of another application.
  */
 import { existsSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Transaction } from 'kysely';
-import { Kysely, sql } from './kysely.js';
+import { isPostgresUrl } from '../lib/db-url.js';
+import { Kysely } from './kysely.js';
 import { PremiaError } from '../domain/errors.js';
-import { MIGRATIONS } from './migrations.js';
 import type { Database } from './schema.js';
 import { PremiaSqliteDialect, StatementCache } from './sqlite-dialect.js';
 
-export type Db = Kysely<Database>;
-export type Trx = Transaction<Database>;
-export type { Database };
-
-export interface OpenStoreOptions {
-  /** File path, or `:memory:`. */
-  path: string;
-  /** How long to wait for another process's write lock, in ms. */
-  busyTimeoutMs?: number;
-  readonly?: boolean;
-  /** Create the file when it does not exist (default true); false: a missing file is an error and nothing is created. */
-  create?: boolean;
-}
-
-export interface Store {
-  readonly path: string;
-  readonly db: Db;
-  /** The better-sqlite3 handle, for bulk paths only; use inside `withConnection` or a transaction. */
-  readonly raw: BetterSqlite3.Database;
-  readonly statements: StatementCache;
-  /**
-   * Counts writes made through this Store (transactions and held connections). Together with
-   * SQLite's `PRAGMA data_version` (writes by other processes) it tells a long-running job that
-   * the data under it changed.
-   */
-  readonly generation: number;
-  /** Run a write transaction (BEGIN IMMEDIATE). */
-  transaction<T>(fn: (trx: Trx) => Promise<T>): Promise<T>;
-  /** Hold the one connection exclusively (for bulk paths that use raw prepared statements). */
-  withConnection<T>(fn: (raw: BetterSqlite3.Database, statements: StatementCache) => Promise<T>): Promise<T>;
-  /**
-   * Stream the rows of a read query in batches, from one consistent snapshot. On a file store
-   * this uses a separate read-only connection (in WAL mode readers never block the writer), so
-   * a long download does not hold up other requests; on `:memory:` it holds the one connection.
-   * Rows are arrays of column values in select order when `raw` is true, else objects.
-   */
-  streamRows<T = unknown[]>(query: string, params: unknown[], options?: { raw?: boolean; batch?: number }): AsyncGenerator<T[]>;
-  close(): Promise<void>;
-}
+export * from './store-types.js';
+export { migrate } from './migrate.js';
+import type { OpenStoreOptions, SqliteStore, Store } from './store-types.js';
+import { migrate, MIGRATION_TABLE } from './migrate.js';
 
 const require = createRequire(import.meta.url);
-const MIGRATION_TABLE = 'schema_migrations';
 export const DEFAULT_BUSY_TIMEOUT_MS = 30_000;
 
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
+  if (isPostgresUrl(options.path)) {
+    const { openPgStore } = await import('./pg-store.js');
+    return openPgStore({ url: options.path.trim(), create: options.create ?? true, busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS });
+  }
+  return openSqliteStore(options);
+}
+
+export async function openSqliteStore(options: OpenStoreOptions): Promise<SqliteStore> {
   const BetterSqlite = require('better-sqlite3') as typeof BetterSqlite3;
   const busyTimeout = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   let raw: BetterSqlite3.Database;
@@ -97,8 +70,10 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const mutex = dialect.driver.mutex;
 
   let generation = 0;
-  const store: Store = {
+  const store: SqliteStore = {
+    kind: 'sqlite',
     path: options.path,
+    target: options.path,
     db,
     raw,
     statements,
@@ -255,47 +230,4 @@ function storeOpenError(path: string, e: unknown): PremiaError {
     return new PremiaError('STORE_BUSY', `The store ${path} is busy (another premia holds it). Try again shortly.`, { cause: e });
   }
   return new PremiaError('INTERNAL', `Cannot open the store at ${path}: ${msg}`, { cause: e });
-}
-
-/**
- * Apply every missing migration inside one BEGIN IMMEDIATE transaction (SQLite DDL is
- * transactional), so two processes opening a fresh store at once cannot both migrate it and a
- * failed upgrade leaves the store as it was.
- */
-async function migrate(db: Db): Promise<void> {
-  const known = new Set(MIGRATIONS.map(([name]) => name));
-  const check = (applied: string[]): boolean => {
-    const unknown = applied.filter((name) => !known.has(name));
-    if (unknown.length > 0) {
-      throw new PremiaError(
-        'STORE_TOO_NEW',
-        `This store was written by a newer premia (it has schema migration ${unknown[unknown.length - 1]}, ` +
-          `which this version does not know). Upgrade premia to use it; the store was not changed.`,
-      );
-    }
-    return applied.length === MIGRATIONS.length;
-  };
-  if (check(await appliedMigrations(db))) return;
-  await db.transaction().execute(async (trx) => {
-    await sql`create table if not exists ${sql.table(MIGRATION_TABLE)} (name text primary key, applied_at integer not null)`.execute(trx);
-    const applied = await appliedMigrations(trx);
-    if (check(applied)) return;
-    const done = new Set(applied);
-    for (const [name, migration] of MIGRATIONS) {
-      if (done.has(name)) continue;
-      try {
-        await migration.up(trx);
-      } catch (e) {
-        throw new PremiaError('INTERNAL', `Upgrading the store failed at migration ${name}: ${(e as Error).message}`, { cause: e });
-      }
-      await sql`insert into ${sql.table(MIGRATION_TABLE)} (name, applied_at) values (${name}, ${Date.now()})`.execute(trx);
-    }
-  });
-}
-
-async function appliedMigrations(db: Kysely<Database>): Promise<string[]> {
-  const exists = await sql<{ n: number }>`select count(*) as n from sqlite_master where type = 'table' and name = ${MIGRATION_TABLE}`.execute(db);
-  if (exists.rows[0]!.n === 0) return [];
-  const rows = await sql<{ name: string }>`select name from ${sql.table(MIGRATION_TABLE)} order by name`.execute(db);
-  return rows.rows.map((r) => r.name);
 }

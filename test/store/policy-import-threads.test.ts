@@ -23,6 +23,7 @@ import { insertClient } from '../../src/store/repos/clients.js';
 import { REPO, tempDir } from '../helpers/cli.js';
 import { localBackend } from '../helpers/local.js';
 import { asCents } from '../../src/domain/money.js';
+import type { SqliteStore } from '../../src/store/store.js';
 
 const workers = vi.hoisted(() => ({ started: 0 }));
 vi.mock('node:worker_threads', async (importOriginal) => {
@@ -564,7 +565,7 @@ function uploaded(name: string): Promise<Outcome> {
     outcome = (async () => {
       const b = await backend();
       const run = await importAs('threads', b, fileUpload(files[name]!));
-      return { run, rows: stored(b.store.raw, b.ctx.clientId) };
+      return { run, rows: stored((b.store as SqliteStore).raw, b.ctx.clientId) };
     })();
     uploads.set(name, outcome);
   }
@@ -572,7 +573,7 @@ function uploaded(name: string): Promise<Outcome> {
 }
 
 function foreignKeys(b: LocalBackend): number {
-  return b.store.raw.pragma('foreign_keys', { simple: true }) as number;
+  return (b.store as SqliteStore).raw.pragma('foreign_keys', { simple: true }) as number;
 }
 
 const POLICY_LINE = [
@@ -645,7 +646,7 @@ describe('the same answer with the worker thread and without', () => {
       const threads = await uploaded(name);
       // Without the worker, in 64 KiB pieces rather than 1 MiB ones, and without a size.
       const b = await backend();
-      const inline = { run: await importAs('inline', b, fileUpload(f, { highWaterMark: 64 << 10, size: false })), rows: stored(b.store.raw, b.ctx.clientId) };
+      const inline = { run: await importAs('inline', b, fileUpload(f, { highWaterMark: 64 << 10, size: false })), rows: stored((b.store as SqliteStore).raw, b.ctx.clientId) };
       expect(threads.run.workers).toBe(1);
       expect(inline.run.workers).toBe(0);
       for (const { run, rows } of [threads, inline]) {
@@ -797,7 +798,7 @@ describe('duplicates', () => {
       expect(run.result.errors).toEqual(EXPECTED_ERRORS);
       expectResult(run.result, f.builder.expected());
 
-      const raw = path === undefined ? b.store.raw : new Database(path, { readonly: true });
+      const raw = path === undefined ? (b.store as SqliteStore).raw : new Database(path, { readonly: true });
       try {
         const ours = stored(raw, b.ctx.clientId);
         expectSameText(ours, asStored([...existingRows, ...f.builder.rows]));
@@ -809,7 +810,7 @@ describe('duplicates', () => {
         expect(lines.map((l) => l.slice(0, l.indexOf(','))).filter((n) => OTHER_CLIENT.includes(n))).toEqual([...OTHER_CLIENT.slice(1), 'POL-00000030']);
         expect(stored(raw, other)).toBe(asStored(otherRows));
       } finally {
-        if (raw !== b.store.raw) raw.close();
+        if (raw !== (b.store as SqliteStore).raw) raw.close();
       }
     });
   }
@@ -890,7 +891,7 @@ describe('a fatal problem deep in a large file', () => {
     it(`INVALID_FILE naming the line; the store as it was; the next import works (${mode})`, async () => {
       const b = await backend();
       await prepopulate(b);
-      const before = checksum(b.store.raw);
+      const before = checksum((b.store as SqliteStore).raw);
       expect(before.count).toBe(3);
       for (const { file, reason, message } of fatal) {
         setMode(mode);
@@ -899,7 +900,7 @@ describe('a fatal problem deep in a large file', () => {
         expect({ file: file.name, code: e.code, message: e.message }).toEqual({ file: file.name, code: 'INVALID_FILE', message });
         expect(e.details).toEqual([{ field: 'file', code: 'INVALID_FILE', message: reason }]);
         expect(workers.started - started).toBe(mode === 'threads' ? 1 : 0);
-        expect(checksum(b.store.raw)).toEqual(before);
+        expect(checksum((b.store as SqliteStore).raw)).toEqual(before);
         expect(foreignKeys(b)).toBe(1);
       }
       // The worker once more on the large file; on this thread, a small one is enough.
@@ -907,8 +908,8 @@ describe('a fatal problem deep in a large file', () => {
       const run = await importAs(mode, b, fileUpload(next));
       expect(run.workers).toBe(mode === 'threads' ? 1 : 0);
       expectResult(run.result, next.builder.expected());
-      expectSameText(stored(b.store.raw, b.ctx.clientId), asStored([...PRE_ROWS, ...next.builder.rows]));
-      expect(checksum(b.store.raw).count).toBe(3 + next.builder.rows.length);
+      expectSameText(stored((b.store as SqliteStore).raw, b.ctx.clientId), asStored([...PRE_ROWS, ...next.builder.rows]));
+      expect(checksum((b.store as SqliteStore).raw).count).toBe(3 + next.builder.rows.length);
     });
   }
 });
@@ -943,7 +944,7 @@ describe('sources', () => {
         const run = await importAs(mode, b, { name: f.name, stream: Readable.from(pieceList) });
         expect(run.workers).toBe(mode === 'threads' ? 1 : 0);
         expect(run.result).toEqual(reference.run.result);
-        expectSameText(stored(b.store.raw, b.ctx.clientId), reference.rows);
+        expectSameText(stored((b.store as SqliteStore).raw, b.ctx.clientId), reference.rows);
         expectProgress(run.progress, f.builder.dataRows, f.content.length);
       });
     }
@@ -953,7 +954,7 @@ describe('sources', () => {
     it(`a source that fails part way: its error, nothing stored, foreign_keys on (${mode})`, async () => {
       const b = await backend();
       await prepopulate(b);
-      const before = checksum(b.store.raw);
+      const before = checksum((b.store as SqliteStore).raw);
       const content = files['clean.csv']!.content;
       async function* failing() {
         for (let at = 0; at < 5 * MiB; at += 256 << 10) yield content.subarray(at, at + (256 << 10));
@@ -963,7 +964,7 @@ describe('sources', () => {
       const started = workers.started;
       await expect(b.importPolicies({ name: 'clean.csv', stream: failing() })).rejects.toThrow('connection reset by peer');
       expect(workers.started - started).toBe(mode === 'threads' ? 1 : 0);
-      expect(checksum(b.store.raw)).toEqual(before);
+      expect(checksum((b.store as SqliteStore).raw)).toEqual(before);
       expect(foreignKeys(b)).toBe(1);
     });
   }
@@ -979,7 +980,7 @@ describe('sources', () => {
       const b = await backend();
       const run = await importAs(mode, b, upload);
       expect(run.workers).toBe(0);
-      answers.push({ run, rows: stored(b.store.raw, b.ctx.clientId) });
+      answers.push({ run, rows: stored((b.store as SqliteStore).raw, b.ctx.clientId) });
     }
     expect(f.builder.failed).toBeGreaterThan(5);
     for (const { run, rows } of answers) {
@@ -1040,7 +1041,7 @@ describe('foreign_keys', () => {
   it('a client that does not exist: nothing written, foreign_keys on again (both ways)', async () => {
     const b = await backend();
     await prepopulate(b);
-    const before = checksum(b.store.raw);
+    const before = checksum((b.store as SqliteStore).raw);
     for (const mode of MODES) {
       setMode(mode);
       // A stream of the large file that needs no file descriptor: this import never reads it.
@@ -1048,15 +1049,15 @@ describe('foreign_keys', () => {
       const e = await rejection(b.forClient(999).importPolicies({ name: clean.name, stream: Readable.from([clean.content]), size: clean.content.length }));
       expect({ code: e.code, message: e.message }).toEqual({ code: 'INTERNAL', message: 'client 999 does not exist in this store' });
       expect(foreignKeys(b)).toBe(1);
-      expect(checksum(b.store.raw)).toEqual(before);
+      expect(checksum((b.store as SqliteStore).raw)).toEqual(before);
     }
   });
 
   it('left off when it was off before the import', async () => {
     const b = await backend();
-    b.store.raw.pragma('foreign_keys = OFF');
+    (b.store as SqliteStore).raw.pragma('foreign_keys = OFF');
     await prepopulate(b);
     expect(foreignKeys(b)).toBe(0);
-    b.store.raw.pragma('foreign_keys = ON');
+    (b.store as SqliteStore).raw.pragma('foreign_keys = ON');
   });
 });

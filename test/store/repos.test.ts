@@ -10,7 +10,7 @@ import * as collections from '../../src/store/repos/collections.js';
 import { setMeta } from '../../src/store/repos/meta.js';
 import * as policies from '../../src/store/repos/policies.js';
 import * as settlements from '../../src/store/repos/settlements.js';
-import { openStore, type Store } from '../../src/store/store.js';
+import { openSqliteStore as openStore, type SqliteStore as Store } from '../../src/store/store.js';
 import { tempDir } from '../helpers/cli.js';
 
 let dir: string;
@@ -94,7 +94,7 @@ describe('policies', () => {
   });
 
   it('a bulk import commits what its work inserted, and rolls back all of it when the work fails', async () => {
-    const rows = (texts: string[], cents: number[]): policies.PolicyRows => {
+    const rows = (texts: string[], cents: number[], lines: number[]): policies.PolicyImportRows => {
       const bytes = Buffer.from(texts.join(''), 'latin1');
       const offsets = new Int32Array(texts.length * 5);
       let at = 0;
@@ -104,14 +104,17 @@ describe('policies', () => {
         for (let i = 0; i < t.length; i++) if (t[i] === ',') offsets[r * 5 + k++] = at + i;
         at += t.length;
       });
-      return { count: texts.length, bytes, offsets, amounts: Int32Array.from(cents) };
+      return { count: texts.length, bytes, offsets, amounts: Int32Array.from(cents), lines: Int32Array.from(lines) };
     };
-    const result = await policies.inPolicyImport(store, ACME, async (session) => {
+    const duplicates: policies.DuplicatePolicyRow[] = [];
+    const imported = await policies.inPolicyImport(store, ACME, async (session) => {
       expect(session.today).toBe('2026-10-31');
-      return session.inserter(5000).insert(rows(['C1,E1,POL-1,FUNERAL_BASIC,149.50', 'C2,E2,POL-2,LIFE,20', 'C3,E3,POL-1,LIFE,1'], [14950, 2000, 100]));
+      const sink = session.sink(5000, (d) => duplicates.push(d));
+      sink.insert(rows(['C1,E1,POL-1,FUNERAL_BASIC,149.50', 'C2,E2,POL-2,LIFE,20', 'C3,E3,POL-1,LIFE,1'], [14950, 2000, 100], [2, 3, 7]));
+      return sink.finish();
     });
-    expect(result.inserted).toBe(2);
-    expect(result.skipped.map((s) => [s.row, s.policyNumber])).toEqual([[2, 'POL-1']]);
+    expect(imported).toBe(2);
+    expect(duplicates).toEqual([{ line: 7, policyNumber: 'POL-1', firstLine: 2 }]);
     const stored = await policies.listPolicies(store.db, ACME, { limit: 10 });
     expect(stored.map((p) => [p.policy_number, p.customer_id, p.external_customer_ref, p.product_code, p.collection_amount, p.status, p.created_at])).toEqual([
       ['POL-1', 'C1', 'E1', 'FUNERAL_BASIC', 14950, 'active', 5000],
@@ -120,7 +123,7 @@ describe('policies', () => {
 
     await expect(
       policies.inPolicyImport(store, ACME, async (session) => {
-        session.inserter(6000).insert(rows(['C9,E9,POL-9,LIFE,1'], [100]));
+        session.sink(6000, () => undefined).insert(rows(['C9,E9,POL-9,LIFE,1'], [100], [2]));
         throw new Error('the file broke off');
       }),
     ).rejects.toThrow('the file broke off');

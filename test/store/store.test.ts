@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rejection } from '../helpers/errors.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
-import { DEFAULT_BUSY_TIMEOUT_MS, openStore, PREMIA_APPLICATION_ID, type Store } from '../../src/store/store.js';
+import { DEFAULT_BUSY_TIMEOUT_MS, openSqliteStore as openStore, PREMIA_APPLICATION_ID, type SqliteStore as Store } from '../../src/store/store.js';
 import { REPO, tempDir } from '../helpers/cli.js';
 import { asCents } from '../../src/domain/money.js';
 

@@ -51,6 +51,7 @@ describe('every error code has its HTTP status and exit code', () => {
     NOT_SUPPORTED: [501, 1],
     STORE_TOO_NEW: [500, 1],
     STORE_BUSY: [503, 1],
+    STORE_UNAVAILABLE: [503, 1],
     SERVICE_UNAVAILABLE: [503, 1],
     REMOTE_ERROR: [502, 1],
     OUTCOME_UNKNOWN: [502, 1],

@@ -52,7 +52,8 @@ export class LocalAdmin implements Admin {
   }
 
   get sharedStoreFile(): string | null {
-    const path = this.store.path;
+    // What another thread opens the same store with (a PostgreSQL URL keeps its password: never shown).
+    const path = this.store.target;
     return path === ':memory:' || path === '' || this.ownBank ? null : path;
   }
 }

@@ -106,6 +106,7 @@ export async function importBankTransactions(ctx: LocalContext, file: Upload, op
         if (options.signal?.aborted) throw importStopped();
         reader.push(chunk);
         options.onProgress?.({ bytes: reader.bytesIn, rows });
+        await unit.ready?.();
       }
       reader.end();
     } catch (e) {

@@ -32,8 +32,7 @@ import {
   type ReportFormat,
 } from '../types.js';
 import { epochFor } from '../../bank/simulated.js';
-import { customerKey } from '../../domain/customer.js';
-import { readAttempts, readImportedRows } from '../../store/repos/bank.js';
+import { readCustomerBankInputs } from '../../store/repos/bank.js';
 import { openAccount } from './accounts.js';
 import type { LocalContext } from './context.js';
 import { findPolicyByRef } from './policies.js';
@@ -280,21 +279,20 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
     .sort((x, y) => x[0] - y[0])
     .map(([day, p]) => ({ date: fromDayNumber(day), amount: p.amount, reason: renderWhy(p.why) }));
   const epoch = await getMeta(ctx.store.db, 'bank_epoch');
-  const account = await ctx.store.withConnection(async (_raw, statements) => {
-    const keys = new Set([customerKey(ctx.clientId, row.customer_id)]);
-    return openAccount(
-      {
-        seed: world.seed,
-        epochDay: epoch ? dayNumber(epoch) : epochFor(periodOf(world.today)),
-        imported: readImportedRows(statements, keys),
-        snapshots: new Map(),
-        attempts: readAttempts(statements, keys, '0000-00-00'),
-      },
-      ctx.clientId,
-      row.customer_id,
-      dayNumber(world.today),
-    );
-  });
+  // The customer has a policy (this collection's), so the store knows it: its replay inputs are read.
+  const inputs = await readCustomerBankInputs(ctx.store, ctx.clientId, row.customer_id);
+  const account = openAccount(
+    {
+      seed: world.seed,
+      epochDay: epoch ? dayNumber(epoch) : epochFor(periodOf(world.today)),
+      imported: inputs.imported,
+      snapshots: new Map(),
+      attempts: inputs.attempts,
+    },
+    ctx.clientId,
+    row.customer_id,
+    dayNumber(world.today),
+  );
   const plan = plans.map((p) => `${p.date}: debit ${formatCents(p.amount)} planned (${p.reason})`);
   if (plan.length === 0 && collection.shortfall > 0 && row.status !== 'CANCELLED' && world.today < lastDay(row.period_month)) {
     plan.push('No debit is planned yet: the engine plans each debit two days ahead, after income it has seen or expects.');

@@ -16,7 +16,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { PremiaError } from '../../domain/errors.js';
-import { inPolicyImport, type PolicyInserter } from '../../store/repos/policies.js';
+import { inPolicyImport, type DuplicatePolicyRow, type PolicyImportSink } from '../../store/repos/policies.js';
 import type { ImportOptions, ImportResult, ImportRowError, Upload } from '../types.js';
 import type { LocalContext } from './context.js';
 import { PolicyRowParser, type PolicyBatch } from './policy-rows.js';
@@ -34,7 +34,8 @@ const CHUNKS_IN_FLIGHT = 4;
 export async function importPolicies(ctx: LocalContext, file: Upload, options: ImportOptions = {}): Promise<ImportResult> {
   try {
     return await inPolicyImport(ctx.store, ctx.clientId, async (session) => {
-      const sink = new BatchSink(session.inserter(stamp(session.today, ctx.now())), options);
+      const sink = new BatchSink(options);
+      sink.into(session.sink(stamp(session.today, ctx.now()), (d) => sink.duplicate(d)));
       await read(file, sink, options.signal);
       return sink.result();
     });
@@ -46,52 +47,41 @@ export async function importPolicies(ctx: LocalContext, file: Upload, options: I
 }
 
 /**
- * Receives validated batches and inserts them. A policy number the client already has is
- * skipped by the insert itself and reported: DUPLICATE_POLICY when it was there before the
- * import, DUPLICATE_IN_FILE (with the row that took it) when an earlier row of this file did.
+ * Receives validated batches and hands them to the store's import sink. A policy number the
+ * client already has is not imported and is reported: DUPLICATE_POLICY when it was there
+ * before the import, DUPLICATE_IN_FILE (with the row that took it) when an earlier row of this
+ * file did.
  */
 class BatchSink {
-  private imported = 0;
   private failed = 0;
   private rows = 0;
   private bytes = 0;
   private nextProgress = PROGRESS_EVERY;
   private readonly errors = new RowErrors<ImportRowError>();
-  /** The file line of each inserted row, in insertion (and so id) order. */
-  private insertedLines = new Int32Array(1 << 16);
+  private store!: PolicyImportSink;
 
-  constructor(
-    private readonly inserter: PolicyInserter,
-    private readonly options: ImportOptions,
-  ) {}
+  constructor(private readonly options: ImportOptions) {}
+
+  into(store: PolicyImportSink): void {
+    this.store = store;
+  }
 
   take(batch: PolicyBatch): void {
     for (const e of batch.errors) this.errors.push(e);
     this.failed += batch.failed;
-    const { inserted, skipped } = this.inserter.insert(batch);
-    if (this.imported + inserted > this.insertedLines.length) {
-      const grown = new Int32Array(Math.max(this.insertedLines.length * 2, this.imported + inserted));
-      grown.set(this.insertedLines);
-      this.insertedLines = grown;
-    }
-    let skip = 0;
-    for (let r = 0; r < batch.count; r++) {
-      const s = skipped[skip];
-      if (s !== undefined && s.row === r) {
-        this.duplicate(batch.lines[r]!, s.policyNumber, s.holder);
-        skip++;
-      } else {
-        this.insertedLines[this.imported++] = batch.lines[r]!;
-      }
-    }
+    this.store.insert(batch);
     this.read(batch.rowsRead, batch.bytesRead);
   }
 
-  private duplicate(line: number, number: string, holder: number): void {
+  /** Resolves once the store can take more batches (undefined: at once). */
+  ready(): Promise<void> | undefined {
+    return this.store.ready();
+  }
+
+  duplicate({ line, policyNumber: number, firstLine }: DuplicatePolicyRow): void {
     this.failed++;
-    const firstLine = holder > this.inserter.baseId ? this.insertedLines[holder - this.inserter.baseId - 1] : undefined;
     this.errors.push(
-      firstLine === undefined
+      firstLine === null
         ? {
             row: line,
             policy_number: number,
@@ -119,9 +109,10 @@ class BatchSink {
     }
   }
 
-  result(): ImportResult {
+  async result(): Promise<ImportResult> {
+    const imported = await this.store.finish();
     this.options.onProgress?.({ bytes: this.bytes, rows: this.rows });
-    return { imported: this.imported, failed: this.failed, ...this.errors.result() };
+    return { imported, failed: this.failed, ...this.errors.result() };
   }
 }
 
@@ -180,6 +171,7 @@ async function readInline(
     if (signal?.aborted) throw importStopped();
     parser.push(chunk);
     sink.read(0, parser.bytesRead);
+    await sink.ready();
   }
   parser.end();
   sink.read(0, parser.bytesRead);
@@ -250,6 +242,8 @@ async function readInWorker(
     inFlight++;
     worker.postMessage({ type: 'chunk', data }, [data.buffer]);
     await until(() => inFlight < CHUNKS_IN_FLIGHT);
+    // The store's side too (PostgreSQL's COPY stream): at most a few pieces of rows wait there.
+    await sink.ready();
   };
 
   try {

@@ -3,6 +3,7 @@
  * it runs; its options are parsed from what commander read, then it runs on them and its exit
  * code is kept.
  */
+import { redactDbUrl } from '../../lib/db-url.js';
 import type { Command } from 'commander';
 import { PremiaError } from '../../domain/errors.js';
 import type { CommandDeps, RunState, Verb } from '../command.js';
@@ -67,7 +68,7 @@ function commandPath(command: Command): string {
 /** The status line of a state-changing command on a terminal. */
 export function targetLine(target: Awaited<ReturnType<CliContext['target']>>): string {
   if (target.mode === 'local') {
-    return `Local mode: store ${target.db}${target.asClient ? `, client ${target.asClient}` : ''}`;
+    return `Local mode: store ${redactDbUrl(target.db!)}${target.asClient ? `, client ${target.asClient}` : ''}`;
   }
   const key = target.apiKey ? `, key …${target.apiKey.slice(-4)}` : '';
   return `Remote mode: ${target.baseUrl}${target.profile ? ` (profile ${target.profile}${key})` : key ? ` (${key.slice(2)})` : ''}`;

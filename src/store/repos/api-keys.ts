@@ -12,8 +12,8 @@ export interface ApiKeyWithClient extends ApiKeyRow {
 
 export async function insertApiKey(db: Q, row: Omit<Insertable<ApiKeysTable>, 'id' | 'revoked_at' | 'role'> & { role: KeyRole }): Promise<number> {
   // role is written explicitly (its column default, client, is for keys made before roles).
-  const result = await db.insertInto('api_keys').values(row).executeTakeFirstOrThrow();
-  return Number(result.insertId);
+  const result = await db.insertInto('api_keys').values(row).returning('id').executeTakeFirstOrThrow();
+  return Number(result.id);
 }
 
 /** The key with this hash, revoked or not, with its client's name. */

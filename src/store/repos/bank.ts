@@ -15,6 +15,10 @@ import { runInGroups, valuesList } from '../bulk.js';
 import type { AttemptsTable, BankSnapshotsTable, BankTransactionsTable, CollectionsTable } from '../schema.js';
 import type { StatementCache } from '../sqlite-dialect.js';
 import type { Store } from '../store.js';
+import { pgBankStore, readPgCustomerBankInputs } from './bank-pg.js';
+import type { BankImportUnit, CustomerBankInputs } from './bank-io.js';
+
+export type { BankImportUnit, CustomerBankInputs } from './bank-io.js';
 
 type TransactionRow = Pick<Selectable<BankTransactionsTable>, 'client_id' | 'customer_id' | 'date' | 'amount' | 'description'>;
 type SnapshotRow = Selectable<BankSnapshotsTable>;
@@ -88,6 +92,7 @@ function keepBalances(statements: StatementCache, asOf: IsoDate, accounts: reado
  * engine calls it inside a day's transaction, whose reads and writes it then shares.
  */
 export function bankStore(store: Store): BankStore {
+  if (store.kind === 'postgres') return pgBankStore(store);
   const statements = store.statements;
   return {
     async settings() {
@@ -114,16 +119,8 @@ export function bankStore(store: Store): BankStore {
   };
 }
 
-/** One customer's replay inputs, read in one consistent view (bank show, collections explain). */
-export interface CustomerBankInputs {
-  /** Whether the client knows the customer: a policy (any status) names it, or it has imported rows. */
-  known: boolean;
-  epoch: IsoDate | null;
-  imported: Map<string, ImportedRow[]>;
-  attempts: Map<string, PastAttempt[]>;
-}
-
 export async function readCustomerBankInputs(store: Store, clientId: number, customerId: string): Promise<CustomerBankInputs> {
+  if (store.kind === 'postgres') return readPgCustomerBankInputs(store, clientId, customerId);
   return store.withConnection(async (_raw, statements) => {
     const known =
       statements.get('select 1 from bank_transactions where client_id = ? and customer_id = ? limit 1').get(clientId, customerId) !== undefined ||
@@ -135,29 +132,13 @@ export async function readCustomerBankInputs(store: Store, clientId: number, cus
   });
 }
 
-/** What a bank import checks its rows against, and where it writes them: one write transaction. */
-export interface BankImportUnit {
-  today: IsoDate;
-  /** A collections run exists (the clock only moves forward). */
-  locked: boolean;
-  /** Customers of the client with imported rows before this import. */
-  imported: ReadonlySet<string>;
-  /**
-   * Customers the engine is collecting from, when locked (else empty): it has read their generated
-   * history, so importing rows would replace that history under it.
-   */
-  collecting: ReadonlySet<string>;
-  /** Whether the same row was stored by an earlier import. */
-  storedBefore(customerId: string, date: IsoDate, amount: number, description: string): boolean;
-  insert(customerId: string, date: IsoDate, amount: number, description: string): void;
-}
-
 /**
  * Run `fn` with an import unit for the client's bank transactions, in one BEGIN IMMEDIATE
  * transaction (committed when `fn` returns, rolled back when it throws). Rows are inserted one
  * prepared statement at a time as the file streams in.
  */
 export async function withBankImport<T>(store: Store, clientId: number, fn: (unit: BankImportUnit) => Promise<T>): Promise<T> {
+  if (store.kind === 'postgres') return (await import('./bank-pg.js')).withPgBankImport(store, clientId, fn);
   return store.withConnection(async (raw, statements) => {
     raw.exec('begin immediate');
     try {

@@ -14,6 +14,6 @@ export async function findClientByName(db: Q, name: string): Promise<ClientRow |
 }
 
 export async function insertClient(db: Q, row: Insertable<ClientsTable>): Promise<number> {
-  const result = await db.insertInto('clients').values(row).executeTakeFirstOrThrow();
-  return Number(result.insertId);
+  const result = await db.insertInto('clients').values(row).returning('id').executeTakeFirstOrThrow();
+  return Number(result.id);
 }

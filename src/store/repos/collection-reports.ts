@@ -11,7 +11,8 @@
  * (`policy_number > last one`, LIMIT n) on a separate read-only connection, all inside ONE read
  * transaction: every page comes from the same snapshot, exactly as streamRows promises, and a
  * long download never blocks the writer (WAL). On `:memory:` (tests) they go through
- * streamRows, which holds the one connection.
+ * streamRows, which holds the one connection. On PostgreSQL they come through a cursor
+ * (streamRows), from one snapshot as well.
  */
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
@@ -39,7 +40,9 @@ async function* periodRowsInOrder<T extends unknown[]>(
   period: string,
 ): AsyncGenerator<T[]> {
   const base = `select ${columns} from collections where client_id = ? and period_month = ?`;
-  if (store.path === ':memory:' || store.path === '') {
+  // PostgreSQL: one cursor in one read-only snapshot (pg-store.ts streamRows), PAGE_ROWS at a
+  // time, so a million rows never sit in memory and the writer is never held up.
+  if (store.kind === 'postgres' || store.path === ':memory:' || store.path === '') {
     yield* store.streamRows<T>(`${base} order by policy_number`, [clientId, period], { raw: true, batch: PAGE_ROWS });
     return;
   }

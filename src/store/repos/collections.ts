@@ -42,8 +42,8 @@ const COLLECTION_COLUMNS = [
 // Executions and queueing
 
 export async function insertExecution(db: Q, row: NewExecutionRow): Promise<number> {
-  const result = await db.insertInto('executions').values(row).executeTakeFirstOrThrow();
-  return Number(result.insertId);
+  const result = await db.insertInto('executions').values(row).returning('id').executeTakeFirstOrThrow();
+  return Number(result.id);
 }
 
 export async function deleteExecution(db: Q, clientId: number, id: number): Promise<void> {

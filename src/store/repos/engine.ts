@@ -35,6 +35,7 @@ import { decodePlans, encodePlans } from '../plan-batches.js';
 import type { AttemptsTable, CollectionsTable } from '../schema.js';
 import type { StatementCache } from '../sqlite-dialect.js';
 import type { Db, Store, Trx } from '../store.js';
+import { pgEngineStore } from './engine-pg.js';
 import { getAllMeta, getMeta } from './meta.js';
 
 /** SQLite's page cache while days are lived, as PRAGMA cache_size counts it (negative: KiB). */
@@ -42,6 +43,7 @@ const ADVANCE_CACHE_SIZE = -160 * 1024;
 
 /** The engine's store on `store`. One per advance: it remembers the last day it ran. */
 export function engineStore(store: Store): EngineStore {
+  if (store.kind === 'postgres') return pgEngineStore(store);
   /** data_version and the store's write count after this engine's last day (null: none yet). */
   let seen: { version: number; generation: number } | null = null;
   let cacheSize: number | null = null;

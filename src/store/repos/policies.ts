@@ -11,6 +11,9 @@ import { PremiaError } from '../../domain/errors.js';
 import { sql } from '../kysely.js';
 import type { Database, PoliciesTable, PolicyAmountChangesTable, PolicyStatusChangesTable } from '../schema.js';
 import type { Store } from '../store.js';
+import type { DuplicatePolicyRow, PolicyImportSession, PolicyImportSink, PolicyRows } from './policy-import-sink.js';
+
+export type { DuplicatePolicyRow, PolicyImportRows, PolicyImportSession, PolicyImportSink, PolicyRows } from './policy-import-sink.js';
 
 type Q = Kysely<Database>;
 export type PolicyRow = Selectable<PoliciesTable>;
@@ -19,8 +22,8 @@ export type NewPolicyRow = Insertable<PoliciesTable>;
 export type PolicyChange = Pick<Updateable<PoliciesTable>, 'collection_amount' | 'status' | 'updated_at'>;
 
 export async function insertPolicy(db: Q, row: NewPolicyRow): Promise<number> {
-  const result = await db.insertInto('policies').values(row).executeTakeFirstOrThrow();
-  return Number(result.insertId);
+  const result = await db.insertInto('policies').values(row).returning('id').executeTakeFirstOrThrow();
+  return Number(result.id);
 }
 
 export async function findPolicyById(db: Q, clientId: number, id: number): Promise<PolicyRow | undefined> {
@@ -111,19 +114,6 @@ export async function statusChanges(db: Q, clientId: number, policyId: number) {
  * from falling back to hundreds of single-row statements.
  */
 const STATEMENT_ROWS = [512, 32, 1] as const;
-
-/**
- * Rows to insert, as bytes: row r's text starts at offsets[5r] and has its four commas at
- * offsets[5r+1..5r+4] (customer_id, external_customer_ref, policy_number, product_code between
- * them; ASCII only). See PolicyBatch in backend/local/policy-rows.ts.
- */
-export interface PolicyRows {
-  count: number;
-  bytes: Uint8Array;
-  offsets: Int32Array;
-  /** collection_amount in cents, per row. */
-  amounts: Int32Array;
-}
 
 /** Rows of an insert that were not inserted: the client already has that policy number. */
 export interface SkippedPolicyRow {
@@ -225,25 +215,53 @@ export function policyInserter(raw: BetterSqlite3.Database, clientId: number, cr
   };
 }
 
-/** What a bulk import works with inside its transaction. */
-export interface PolicyImportSession {
-  /** The virtual clock's date, read inside the transaction. */
-  readonly today: IsoDate;
-  /** An inserter of new active policies created at `createdAt` (epoch ms); make one per import. */
-  inserter(createdAt: number): PolicyInserter;
+/** The SQLite sink: each batch inserted at once (policyInserter), duplicates told as found. */
+function sqliteImportSink(inserter: PolicyInserter, onDuplicate: (row: DuplicatePolicyRow) => void): PolicyImportSink {
+  let imported = 0;
+  /** The file line of each inserted row, in insertion (and so id) order. */
+  let insertedLines = new Int32Array(1 << 16);
+  return {
+    insert(rows) {
+      const { inserted, skipped } = inserter.insert(rows);
+      if (imported + inserted > insertedLines.length) {
+        const grown = new Int32Array(Math.max(insertedLines.length * 2, imported + inserted));
+        grown.set(insertedLines);
+        insertedLines = grown;
+      }
+      let skip = 0;
+      for (let r = 0; r < rows.count; r++) {
+        const s = skipped[skip];
+        if (s !== undefined && s.row === r) {
+          // A holder above baseId was inserted by this import: its id says which row it was.
+          const firstLine = s.holder > inserter.baseId ? insertedLines[s.holder - inserter.baseId - 1] : undefined;
+          onDuplicate({ line: rows.lines[r]!, policyNumber: s.policyNumber, firstLine: firstLine ?? null });
+          skip++;
+        } else {
+          insertedLines[imported++] = rows.lines[r]!;
+        }
+      }
+    },
+    ready: () => undefined,
+    finish: async () => imported,
+  };
 }
 
 /**
- * The transaction of a bulk policy import. The store's one connection is held for the whole
- * import (the inserts are raw prepared statements, see policyInserter); `work` runs inside
- * BEGIN IMMEDIATE and is committed when it returns, rolled back whole when it throws.
+ * The transaction of a bulk policy import, committed when `work` returns and rolled back whole
+ * when it throws. On PostgreSQL: policy-import-pg.ts.
  *
- * The only reference a new policy holds is its client, checked once here; SQLite's per-row
- * foreign key check would cost a tenth of a million-row import, so foreign keys are off for
- * the import (the pragma cannot change inside a transaction, and the connection is ours alone
- * until we return) and on again after.
+ * SQLite: the store's one connection is held for the whole import (the inserts are raw prepared
+ * statements, see policyInserter); `work` runs inside BEGIN IMMEDIATE. The only reference a new
+ * policy holds is its client, checked once here; SQLite's per-row foreign key check would cost
+ * a tenth of a million-row import, so foreign keys are off for the import (the pragma cannot
+ * change inside a transaction, and the connection is ours alone until we return) and on again
+ * after.
  */
 export async function inPolicyImport<T>(store: Store, clientId: number, work: (session: PolicyImportSession) => Promise<T>): Promise<T> {
+  if (store.kind === 'postgres') {
+    const { inPgPolicyImport } = await import('./policy-import-pg.js');
+    return inPgPolicyImport(store, clientId, work);
+  }
   return store.withConnection(async (raw, statements) => {
     const foreignKeys = raw.pragma('foreign_keys', { simple: true }) as number;
     if (foreignKeys) raw.pragma('foreign_keys = OFF');
@@ -255,7 +273,10 @@ export async function inPolicyImport<T>(store: Store, clientId: number, work: (s
       // The kysely connection is the one held here, so the clock is read on it directly.
       const clock = statements.get("select value from meta where key = 'clock_date'").get() as { value: string } | undefined;
       if (clock === undefined) throw new PremiaError('INTERNAL', 'The store has no clock; it was not initialised.');
-      const result = await work({ today: clock.value, inserter: (createdAt) => policyInserter(raw, clientId, createdAt) });
+      const result = await work({
+        today: clock.value,
+        sink: (createdAt, onDuplicate) => sqliteImportSink(policyInserter(raw, clientId, createdAt), onDuplicate),
+      });
       raw.exec('commit');
       return result;
     } catch (e) {

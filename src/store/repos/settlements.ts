@@ -59,8 +59,8 @@ export async function paymentReferenceExists(db: Q, reference: string): Promise<
 }
 
 export async function insertSettlement(db: Q, row: NewSettlementRow): Promise<number> {
-  const result = await db.insertInto('settlements').values(row).executeTakeFirstOrThrow();
-  return Number(result.insertId);
+  const result = await db.insertInto('settlements').values(row).returning('id').executeTakeFirstOrThrow();
+  return Number(result.id);
 }
 
 /** Statements with the numbers of the statements they replace and that replaced them. */
@@ -132,9 +132,11 @@ export async function insertSettlementEvent(db: Q, event: NewSettlementEvent): P
 
 /**
  * Whether an insert failed on the partial unique index that allows one live (pending or paid)
- * statement per client and period. The words are SQLite's (a PostgreSQL store would test the
- * SQLSTATE 23505 and the index name instead), which is why this lives here.
+ * statement per client and period: SQLite says so in words, PostgreSQL with SQLSTATE 23505 and
+ * the index's name.
  */
 export function isLiveSettlementConflict(e: unknown): boolean {
+  const pg = e as { code?: unknown; constraint?: unknown };
+  if (pg?.code === '23505' && pg.constraint === 'settlements_live_uq') return true;
   return /UNIQUE constraint failed: settlements\.client_id, settlements\.period_month/.test(String(e));
 }

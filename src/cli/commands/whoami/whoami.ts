@@ -5,17 +5,35 @@
  * characters only.
  */
 import { existsSync } from 'node:fs';
+import { isPostgresUrl, redactDbUrl } from '../../../lib/db-url.js';
 import type { Target } from '../../../backend/types.js';
+import { PremiaError } from '../../../domain/errors.js';
 import { verb, type CommandDeps } from '../../command.js';
+
+function isStoreNotFound(e: unknown): boolean {
+  return e instanceof PremiaError && (e.details ?? []).some((d) => d.code === 'STORE_NOT_FOUND');
+}
 
 export async function whoamiRun({ ctx, globals, ui, backend }: CommandDeps): Promise<number> {
   const target = await ctx.target(globals);
   // Asking who we are does not create a store: without one, say where it would be.
-  const noStore = target.mode === 'local' && target.db !== ':memory:' && !existsSync(target.db!);
-  const described: Target = noStore ? { mode: 'local', db: target.db, client: target.asClient ?? null } : await (await backend()).describe();
+  let noStore = target.mode === 'local' && target.db !== ':memory:' && !isPostgresUrl(target.db!) && !existsSync(target.db!);
+  const notCreated: Target = { mode: 'local', db: target.db, client: target.asClient ?? null };
+  let described: Target;
+  if (noStore) described = notCreated;
+  else {
+    try {
+      described = await (await backend()).describe();
+    } catch (e) {
+      // A PostgreSQL database without premia's tables yet: said as for a file not made yet.
+      if (!(target.mode === 'local' && isPostgresUrl(target.db!) && isStoreNotFound(e))) throw e;
+      noStore = true;
+      described = notCreated;
+    }
+  }
   const out: Target & { key_source?: string | null } =
     target.mode === 'local'
-      ? { mode: 'local', db: described.db ?? target.db, client: described.client ?? null }
+      ? { mode: 'local', db: redactDbUrl(described.db ?? target.db!), client: described.client ?? null }
       : {
           mode: 'remote',
           base_url: target.baseUrl,

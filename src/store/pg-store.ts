@@ -1,0 +1,421 @@
+/**
+ * A premia store on a PostgreSQL database (`--db postgres://user@host:port/db`), through the
+ * `pg` driver under kysely (pg-dialect.ts). The same schema as SQLite's, from the same
+ * migrations; the same answers, byte for byte.
+ *
+ * Writes take turns, as on SQLite: every write transaction first takes the store's writer lock,
+ * a transaction-scoped advisory lock (waited for up to the busy timeout, then STORE_BUSY), so
+ * every check-then-write that was safe under SQLite's BEGIN IMMEDIATE stays safe across any
+ * number of processes and machines; reads never wait (MVCC). Holding the lock, the transaction
+ * lines each id sequence up with its table (max(id) + 1, what SQLite gives a new row), so ids
+ * (and the public ids made from them) are the ones SQLite would give, even after a rolled-back
+ * transaction used some numbers.
+ *
+ * Integers: every integer column is `bigint` (ids, cents, epoch-ms timestamps); pg returns
+ * int8 and numeric (sums of bigint) as text, which this store reads as JavaScript numbers,
+ * checking that each is a safe integer (below 2^53: 90 trillion euros in cents, or a
+ * timestamp in the year 287,000). A value beyond that is an error, never a rounded number.
+ */
+import { createRequire } from 'node:module';
+import type { ClientConfig, Pool, PoolClient } from 'pg';
+import { redactDbUrl, scrubDbSecret } from '../lib/db-url.js';
+import { PremiaError } from '../domain/errors.js';
+import { Kysely, sql } from './kysely.js';
+import { PinnedPgDialect, PremiaPgDialect, type PgCursor, type PgCursorConstructor } from './pg-dialect.js';
+import type { Database } from './schema.js';
+import { migrate } from './migrate.js';
+import { PG_LOCK_SPACE, type Db, type PgStore, type PgUnit } from './store-types.js';
+
+const require = createRequire(import.meta.url);
+
+/** The default number of connections a process keeps (PREMIA_DB_POOL or `?pool=` change it). */
+export const DEFAULT_POOL_SIZE = 10;
+/** How long a connection attempt may take before it is a failure (`?connect_timeout=` seconds changes it). */
+export const DEFAULT_CONNECT_TIMEOUT_S = 10;
+/** The table that marks a database as premia's (SQLite's application_id), and its value. */
+export const MARKER_TABLE = 'premia_store';
+const PREMIA_APPLICATION_ID = 0x50524d41;
+/** The second key of the writer lock (the first is PG_LOCK_SPACE); named locks use hashtext(name). */
+const WRITER_LOCK = 0;
+
+export interface OpenPgOptions {
+  url: string;
+  /** Create premia's tables in an empty database (false: an empty database is STORE_NOT_FOUND). */
+  create: boolean;
+  /** How long a write waits for the writer lock, in ms. */
+  busyTimeoutMs: number;
+  /** Environment for PREMIA_DB_POOL and PREMIA_DB_STATEMENT_TIMEOUT (default process.env). */
+  env?: Record<string, string | undefined>;
+}
+
+/** The connection settings premia takes from the URL and the environment (README, "PostgreSQL"). */
+export interface PgSettings {
+  client: ClientConfig;
+  pool: number;
+  statementTimeoutMs: number;
+  connectTimeoutS: number;
+}
+
+/** premia's own URL parameters: taken out before the rest goes to pg-connection-string. */
+const OWN_PARAMS = ['pool', 'statement_timeout', 'connect_timeout'] as const;
+
+/**
+ * Read the settings of a `postgres://` URL: pg-connection-string's reading with libpq's meaning
+ * of `sslmode` (`require` encrypts without checking the certificate, `verify-ca` checks the
+ * chain, `verify-full` also the host name; `disable` never encrypts), plus premia's `pool`,
+ * `statement_timeout` (ms) and `connect_timeout` (s), which PREMIA_DB_POOL and
+ * PREMIA_DB_STATEMENT_TIMEOUT give when the URL does not.
+ */
+export function pgSettings(url: string, env: Record<string, string | undefined> = process.env): PgSettings {
+  const where = redactDbUrl(url);
+  const bad = (what: string, value: string) =>
+    new PremiaError('VALIDATION_ERROR', `${what} must be a whole number; got ${JSON.stringify(value)} (in ${where}).`, {
+      details: [{ field: 'db', code: 'INVALID_VALUE', message: `${what}: ${value}` }],
+    });
+  const own = new Map<string, string>();
+  const query = url.indexOf('?');
+  let rest = url;
+  if (query >= 0) {
+    const params = new URLSearchParams(url.slice(query + 1));
+    for (const name of OWN_PARAMS) {
+      const v = params.get(name);
+      if (v !== null) own.set(name, v);
+      params.delete(name);
+    }
+    const left = params.toString();
+    rest = url.slice(0, query) + (left ? `?${left}` : '');
+  }
+  const number = (what: string, value: string | undefined, fallback: number, min: number): number => {
+    if (value === undefined || value === '') return fallback;
+    if (!/^\d+$/.test(value.trim()) || Number(value) < min) throw bad(what, value);
+    return Number(value);
+  };
+  const pool = number('pool (?pool= or PREMIA_DB_POOL)', own.get('pool') ?? env.PREMIA_DB_POOL, DEFAULT_POOL_SIZE, 1);
+  const statementTimeoutMs = number(
+    'statement_timeout (?statement_timeout= or PREMIA_DB_STATEMENT_TIMEOUT, ms)',
+    own.get('statement_timeout') ?? env.PREMIA_DB_STATEMENT_TIMEOUT,
+    0,
+    0,
+  );
+  const connectTimeoutS = number('connect_timeout (seconds)', own.get('connect_timeout'), DEFAULT_CONNECT_TIMEOUT_S, 0);
+  let client: ClientConfig;
+  try {
+    const { parse, toClientConfig } = require('pg-connection-string') as typeof import('pg-connection-string');
+    const libpq = /[?&]uselibpqcompat=/i.test(rest) ? {} : { useLibpqCompat: true };
+    client = toClientConfig(parse(rest, libpq));
+  } catch (e) {
+    throw new PremiaError('VALIDATION_ERROR', `${where} is not a usable PostgreSQL URL: ${scrubDbSecret((e as Error).message, url)}.`, {
+      details: [{ field: 'db', code: 'INVALID_FORMAT', message: 'postgres://user[:password]@host[:port]/database[?sslmode=…&pool=N]' }],
+    });
+  }
+  if (!client.database) {
+    throw new PremiaError('VALIDATION_ERROR', `${where} names no database: give it after the host, as in postgres://user@host:5432/premia.`, {
+      details: [{ field: 'db', code: 'INVALID_FORMAT', message: 'the URL has no database name' }],
+    });
+  }
+  client.connectionTimeoutMillis = connectTimeoutS * 1000;
+  if (statementTimeoutMs > 0) client.statement_timeout = statementTimeoutMs;
+  client.application_name ??= 'premia';
+  return { client, pool, statementTimeoutMs, connectTimeoutS };
+}
+
+/** Read int8 and numeric as numbers, refusing any that a double cannot hold exactly. */
+function exactNumber(text: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n)) {
+    if (Number.isFinite(n) && !/^-?\d+$/.test(text)) return n; // a numeric with decimals (none is stored; an average)
+    throw new Error(`the database returned ${text}, beyond the integers premia reads exactly (2^53)`);
+  }
+  return n;
+}
+
+/** Where the database is, for messages: host:port/database, never the password. */
+function placeOf(settings: PgSettings): string {
+  const c = settings.client;
+  return `${c.host ?? 'localhost'}:${c.port ?? 5432}/${c.database}`;
+}
+
+/** A driver or server error turned into premia's, with the password scrubbed from what it says. */
+export function pgError(e: unknown, url: string, settings: PgSettings): unknown {
+  if (e instanceof PremiaError) return e;
+  const err = e as { code?: string; message?: string; errno?: number };
+  const message = scrubDbSecret(String(err?.message ?? e), url);
+  const place = placeOf(settings);
+  const user = settings.client.user ?? 'the default user';
+  const code = typeof err?.code === 'string' ? err.code : '';
+  const unavailable = (text: string) => new PremiaError('STORE_UNAVAILABLE', text, { cause: scrubbed(e, message) });
+  switch (code) {
+    case 'ECONNREFUSED':
+      return unavailable(`Cannot connect to the PostgreSQL server at ${place}: the connection was refused. Is the server running, and are the host and port in --db right?`);
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return unavailable(`Cannot connect to the PostgreSQL server at ${place}: the host name ${settings.client.host} is not known.`);
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'ETIMEDOUT':
+    case '57P01': // admin_shutdown
+    case '57P02':
+    case '57P03': // cannot_connect_now (starting up)
+      return unavailable(`The PostgreSQL server at ${place} closed or lost the connection (${message}). Try again once it is back.`);
+    case '28P01':
+    case '28000':
+      return unavailable(
+        `The PostgreSQL server at ${place} refused user ${user}: ${message.replace(/\.$/, '')}. Check the user and password in --db or PREMIA_DB (or PGPASSWORD / ~/.pgpass).`,
+      );
+    case '3D000':
+      return unavailable(`The PostgreSQL server at ${place} has no database ${settings.client.database}: create it first (createdb ${settings.client.database}), or name another in --db.`);
+    case '55P03':
+    case '40P01':
+    case '40001':
+      return new PremiaError('STORE_BUSY', `The store ${redactDbUrl(url)} is busy (another premia holds its writer lock). Try again shortly.`, { cause: scrubbed(e, message) });
+    case '57014':
+      return new PremiaError(
+        'STORE_BUSY',
+        `A statement on ${place} ran longer than the statement timeout (${settings.statementTimeoutMs} ms) and was cancelled; nothing of it was kept. Raise ?statement_timeout= or PREMIA_DB_STATEMENT_TIMEOUT.`,
+        { cause: scrubbed(e, message) },
+      );
+  }
+  if (/timeout expired|Connection terminated|connection timeout/i.test(message)) {
+    return unavailable(`Cannot connect to the PostgreSQL server at ${place}: no answer within ${settings.connectTimeoutS} s (${message}).`);
+  }
+  if (/SSL|TLS|certificate/i.test(message) && !code.match(/^[0-9A-Z]{5}$/)) {
+    return unavailable(`Cannot open a TLS connection to the PostgreSQL server at ${place}: ${message}. Check sslmode (and sslrootcert) in --db.`);
+  }
+  if (message !== String(err?.message ?? e)) return scrubbed(e, message);
+  return e;
+}
+
+/** The error with `message` in place of its own (the driver's text, scrubbed). */
+function scrubbed(e: unknown, message: string): unknown {
+  if (e instanceof Error) {
+    try {
+      e.message = message;
+      if (e.stack) e.stack = e.stack.replace(/^[^\n]*/, `${e.name}: ${message}`);
+    } catch {
+      // a frozen error: leave it
+    }
+  }
+  return e;
+}
+
+/** `?` placeholders as PostgreSQL's `$n` (the queries given are premia's own: no `?` inside quotes). */
+export function pgPlaceholders(query: string): string {
+  let n = 0;
+  let quoted = false;
+  let out = '';
+  for (const ch of query) {
+    if (ch === "'") quoted = !quoted;
+    out += ch === '?' && !quoted ? `$${++n}` : ch;
+  }
+  return out;
+}
+
+export async function openPgStore(options: OpenPgOptions): Promise<PgStore> {
+  const settings = pgSettings(options.url, options.env);
+  const pg = require('pg') as typeof import('pg');
+  const Cursor = require('pg-cursor') as PgCursorConstructor;
+  const url = options.url;
+  const translate = (e: unknown) => pgError(e, url, settings);
+  const types = {
+    getTypeParser: (oid: number, format?: string) =>
+      oid === 20 || oid === 1700 ? exactNumber : (pg.types.getTypeParser as (oid: number, format?: string) => unknown)(oid, format),
+  };
+  const pool: Pool = new pg.Pool({ ...settings.client, max: settings.pool, types } as ClientConfig & { max: number });
+  // An idle connection that the server closes must not crash the process: the next query reconnects.
+  pool.on('error', () => undefined);
+
+  /** The SQL that lines the id sequences up with their tables (null until the tables exist). */
+  let syncIds: string | null = null;
+  const beginWrite = async (client: PoolClient) => {
+    await client.query(`set local lock_timeout = ${Math.max(1, Math.floor(options.busyTimeoutMs))}`);
+    await client.query(`select pg_advisory_xact_lock(${PG_LOCK_SPACE}, ${WRITER_LOCK})`);
+    await client.query('set local lock_timeout = 0');
+    if (syncIds !== null) await client.query(syncIds);
+  };
+  const dialect = new PremiaPgDialect(pool, Cursor, beginWrite, translate);
+  const db = new Kysely<Database>({ dialect });
+  const display = redactDbUrl(url);
+
+  const unit = (client: PoolClient): PgUnit => ({
+    client,
+    db: new Kysely<Database>({ dialect: new PinnedPgDialect(client, Cursor, translate) }),
+    rows: (query, params, opts) => cursorRows(client, Cursor, query, params, opts ?? {}, translate),
+  });
+  const connect = async (): Promise<PoolClient> => {
+    try {
+      return await pool.connect();
+    } catch (e) {
+      throw translate(e);
+    }
+  };
+  const inTransaction = async <T>(begin: (client: PoolClient) => Promise<void>, fn: (unit: PgUnit) => Promise<T>): Promise<T> => {
+    const client = await connect();
+    let broken = false;
+    try {
+      await begin(client);
+      const out = await fn(unit(client));
+      await client.query('commit');
+      return out;
+    } catch (e) {
+      try {
+        await client.query('rollback');
+      } catch {
+        broken = true;
+      }
+      throw translate(e);
+    } finally {
+      client.release(broken);
+    }
+  };
+
+  const store: PgStore = {
+    kind: 'postgres',
+    path: display,
+    target: url,
+    db,
+    async transaction(fn) {
+      return db.transaction().execute(fn);
+    },
+    writeUnit(fn) {
+      return inTransaction(async (client) => {
+        await client.query('begin');
+        await beginWrite(client);
+      }, fn);
+    },
+    readUnit(fn) {
+      return inTransaction((client) => client.query('begin isolation level repeatable read read only').then(() => undefined), fn);
+    },
+    async *streamRows<T>(query: string, params: unknown[], opts: { raw?: boolean; batch?: number } = {}) {
+      const client = await connect();
+      let broken = false;
+      try {
+        await client.query('begin isolation level repeatable read read only');
+        yield* cursorRows<T>(client, Cursor, query, params, opts, translate);
+        await client.query('commit');
+      } catch (e) {
+        broken = true;
+        throw translate(e);
+      } finally {
+        // Stopped early (the consumer went away): the transaction is still open; drop the connection.
+        if (!broken) {
+          try {
+            await client.query('rollback');
+          } catch {
+            broken = true;
+          }
+        }
+        client.release(broken);
+      }
+    },
+    async openSession() {
+      const client = new pg.Client({ ...settings.client, types } as ClientConfig);
+      client.on('error', () => undefined); // seen by the next query on it
+      try {
+        await client.connect();
+      } catch (e) {
+        await client.end().catch(() => undefined);
+        throw translate(e);
+      }
+      return { client, close: () => client.end().catch(() => undefined) };
+    },
+    async close() {
+      await db.destroy();
+      await pool.end();
+    },
+  };
+
+  try {
+    // The first connection says whether the server is there and lets us in.
+    const first = await connect();
+    first.release();
+    await claim(store, options, display);
+    await migrate(db);
+    syncIds = await idSyncSql(db);
+  } catch (e) {
+    await store.close().catch(() => undefined);
+    throw translate(e);
+  }
+  return store;
+}
+
+async function* cursorRows<T>(
+  client: PoolClient,
+  Cursor: PgCursorConstructor,
+  query: string,
+  params: unknown[],
+  opts: { raw?: boolean; batch?: number },
+  translate: (e: unknown) => unknown,
+): AsyncGenerator<T[]> {
+  const batch = opts.batch ?? 2000;
+  const cursor = client.query(new Cursor<T>(pgPlaceholders(query), params, opts.raw ? { rowMode: 'array' } : {}) as never) as unknown as PgCursor<T>;
+  try {
+    for (;;) {
+      let rows: T[];
+      try {
+        rows = await cursor.read(batch);
+      } catch (e) {
+        throw translate(e);
+      }
+      if (rows.length === 0) break;
+      yield rows;
+    }
+  } finally {
+    await cursor.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Refuse a database of another application before anything is written to it (tables, none of
+ * them premia's marker), and claim an empty one for premia (the marker table, PostgreSQL's
+ * equivalent of SQLite's application_id), under the writer lock so two processes opening an
+ * empty database at once claim it once.
+ */
+async function claim(store: PgStore, options: OpenPgOptions, display: string): Promise<void> {
+  const tablesOf = async (db: Db) =>
+    (await sql<{ tablename: string }>`select tablename from pg_tables where schemaname = current_schema() order by tablename`.execute(db)).rows.map(
+      (r) => r.tablename,
+    );
+  const decide = (tables: string[]): 'ours' | 'empty' => {
+    if (tables.includes(MARKER_TABLE)) return 'ours';
+    if (tables.length === 0) {
+      if (!options.create) {
+        throw new PremiaError('VALIDATION_ERROR', `The database ${display} holds no premia store yet; nothing was created.`, {
+          details: [{ field: 'db', code: 'STORE_NOT_FOUND', message: `${display} has no premia tables` }],
+        });
+      }
+      return 'empty';
+    }
+    const shown = tables.slice(0, 5).join(', ') + (tables.length > 5 ? ', …' : '');
+    throw new PremiaError(
+      'VALIDATION_ERROR',
+      `${display} is a PostgreSQL database of another application (tables ${shown}), not a premia store; premia leaves it untouched. Name another database (or schema) in --db.`,
+      { details: [{ field: 'db', code: 'NOT_A_PREMIA_STORE', message: 'the database holds tables premia did not make' }] },
+    );
+  };
+  if (decide(await tablesOf(store.db)) === 'ours') return;
+  await store.transaction(async (trx) => {
+    if (decide(await tablesOf(trx)) === 'ours') return;
+    await trx.schema.createTable(MARKER_TABLE).addColumn('application_id', 'integer', (c) => c.notNull()).execute();
+    await sql`insert into ${sql.table(MARKER_TABLE)} (application_id) values (${PREMIA_APPLICATION_ID})`.execute(trx);
+  });
+}
+
+/** One statement that sets each identity sequence to max(id) + 1 of its table, where it is not already. */
+async function idSyncSql(db: Db): Promise<string | null> {
+  const rows = (
+    await sql<{ table: string; column: string; seq: string }>`
+      select c.relname as "table", a.attname as "column", pg_get_serial_sequence(quote_ident(c.relname), a.attname) as seq
+      from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = current_schema() and a.attidentity <> '' and c.relkind = 'r'
+      order by c.relname`.execute(db)
+  ).rows;
+  if (rows.length === 0) return null;
+  const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
+  const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
+  const parts = rows.map(
+    (r) =>
+      `select ${lit(r.seq)}::regclass as seq, (select coalesce(max(${q(r.column)}), 0) + 1 from ${q(r.table)}) as next, ` +
+      `(select last_value + case when is_called then 1 else 0 end from ${r.seq}) as cur`,
+  );
+  return `select setval(x.seq, x.next, false) from (${parts.join(' union all ')}) x where x.next <> x.cur`;
+}

@@ -1,0 +1,34 @@
+/**
+ * The shapes of the bank's reads and imports shared by the SQLite store (bank.ts) and the
+ * PostgreSQL one (bank-pg.ts).
+ */
+import type { ImportedRow, PastAttempt } from '../../bank/ports.js';
+import type { IsoDate } from '../../domain/period.js';
+
+/** One customer's replay inputs, read in one consistent view (bank show, collections explain). */
+export interface CustomerBankInputs {
+  /** Whether the client knows the customer: a policy (any status) names it, or it has imported rows. */
+  known: boolean;
+  epoch: IsoDate | null;
+  imported: Map<string, ImportedRow[]>;
+  attempts: Map<string, PastAttempt[]>;
+}
+
+/** What a bank import checks its rows against, and where it writes them: one write transaction. */
+export interface BankImportUnit {
+  today: IsoDate;
+  /** A collections run exists (the clock only moves forward). */
+  locked: boolean;
+  /** Customers of the client with imported rows before this import. */
+  imported: ReadonlySet<string>;
+  /**
+   * Customers the engine is collecting from, when locked (else empty): it has read their generated
+   * history, so importing rows would replace that history under it.
+   */
+  collecting: ReadonlySet<string>;
+  /** Whether the same row was stored by an earlier import. */
+  storedBefore(customerId: string, date: IsoDate, amount: number, description: string): boolean;
+  insert(customerId: string, date: IsoDate, amount: number, description: string): void;
+  /** Resolves once the store can take more rows (PostgreSQL's COPY stream has drained); undefined: at once. */
+  ready?(): Promise<void> | undefined;
+}

@@ -1,0 +1,202 @@
+/**
+ * The simulated bank's store (bank/ports.ts `BankStore`) and the bank's import and show on a
+ * PostgreSQL store: the same reads as bank.ts, through cursors (a working set reads them for up
+ * to a million customers), inside the engine's day when one is running (pg-day.ts), else in one
+ * read-only snapshot. Snapshots are written with one statement per 5,000 accounts (unnest).
+ */
+import { createRequire } from 'node:module';
+import type { Writable } from 'node:stream';
+import type { BalanceSnapshot, BankStore, ImportedRow, PastAttempt } from '../../bank/ports.js';
+import { customerKey } from '../../domain/customer.js';
+import { dayNumber, type IsoDate } from '../../domain/period.js';
+import type { PgStore, PgUnit } from '../store.js';
+import type { BankImportUnit, CustomerBankInputs } from './bank-io.js';
+import { dayUnitOf } from './pg-day.js';
+
+const require = createRequire(import.meta.url);
+const BATCH = 4096;
+const SNAPSHOT_ROWS = 5000;
+
+/** Run `fn` on the running day's connection, else in a read-only snapshot of its own. */
+function onUnit<T>(store: PgStore, fn: (unit: PgUnit) => Promise<T>): Promise<T> {
+  const day = dayUnitOf(store);
+  return day ? fn(day) : store.readUnit(fn);
+}
+
+async function importedRows(unit: PgUnit, keys: ReadonlySet<string> | null, only?: { clientId: number; customerId: string }): Promise<Map<string, ImportedRow[]>> {
+  const out = new Map<string, ImportedRow[]>();
+  const where = only ? 'where client_id = ? and customer_id = ?' : '';
+  for await (const rows of unit.rows<[number, string, string, number, string]>(
+    `select client_id, customer_id, date, amount, description from bank_transactions ${where} order by client_id, customer_id, id`,
+    only ? [only.clientId, only.customerId] : [],
+    { raw: true, batch: BATCH },
+  )) {
+    for (const [clientId, customerId, date, amount, description] of rows) {
+      const key = customerKey(clientId, customerId);
+      if (keys && !keys.has(key)) continue;
+      let list = out.get(key);
+      if (!list) out.set(key, (list = []));
+      list.push({ day: dayNumber(date), amount, description });
+    }
+  }
+  return out;
+}
+
+async function snapshots(unit: PgUnit, keys: ReadonlySet<string> | null, notAfter: IsoDate): Promise<Map<string, BalanceSnapshot>> {
+  const out = new Map<string, BalanceSnapshot>();
+  for await (const rows of unit.rows<[number, string, string, number]>(
+    'select client_id, customer_id, as_of, balance from bank_snapshots where as_of <= ? order by as_of',
+    [notAfter],
+    { raw: true, batch: BATCH },
+  )) {
+    for (const [clientId, customerId, asOf, balance] of rows) {
+      const key = customerKey(clientId, customerId);
+      if (keys && !keys.has(key)) continue;
+      out.set(key, { day: dayNumber(asOf), balance });
+    }
+  }
+  return out;
+}
+
+async function attempts(
+  unit: PgUnit,
+  keys: ReadonlySet<string> | null,
+  after: IsoDate,
+  only?: { clientId: number; customerId: string },
+): Promise<Map<string, PastAttempt[]>> {
+  const out = new Map<string, PastAttempt[]>();
+  const where = only ? 'and c.client_id = ? and c.customer_id = ?' : '';
+  for await (const rows of unit.rows<[number, string, string, string, number, string | null]>(
+    `select c.client_id, c.customer_id, c.policy_number, a.date, a.amount, a.failure_reason
+     from attempts a join collections c on c.id = a.collection_id
+     where a.date > ? ${where} order by a.date, c.client_id, c.policy_number`,
+    only ? [after, only.clientId, only.customerId] : [after],
+    { raw: true, batch: BATCH },
+  )) {
+    for (const [clientId, customerId, policyNumber, date, amount, failure] of rows) {
+      const key = customerKey(clientId, customerId);
+      if (keys && !keys.has(key)) continue;
+      let list = out.get(key);
+      if (!list) out.set(key, (list = []));
+      list.push({ day: dayNumber(date), amount, failure, policyNumber });
+    }
+  }
+  return out;
+}
+
+export function pgBankStore(store: PgStore): BankStore {
+  return {
+    settings: () =>
+      onUnit(store, async (unit) => {
+        const rows = (await unit.client.query<{ key: string; value: string }>("select key, value from meta where key in ('seed', 'bank_epoch')")).rows;
+        const meta = new Map(rows.map((r) => [r.key, r.value]));
+        return { seed: Number(meta.get('seed')), epoch: meta.get('bank_epoch') ?? null };
+      }),
+    importedRows: (keys) => onUnit(store, (unit) => importedRows(unit, keys)),
+    snapshots: (keys, notAfter) => onUnit(store, (unit) => snapshots(unit, keys, notAfter)),
+    pastAttempts: (keys, after) => onUnit(store, (unit) => attempts(unit, keys, after)),
+    async keepBalances(asOf, accounts, columns) {
+      const write = async (unit: PgUnit) => {
+        for (let at = 0; at < accounts.length; at += SNAPSHOT_ROWS) {
+          const part = accounts.slice(at, at + SNAPSHOT_ROWS);
+          await unit.client.query(
+            `insert into bank_snapshots (client_id, customer_id, as_of, balance)
+             select c, k, $3, b from unnest($1::bigint[], $2::text[], $4::bigint[]) as v(c, k, b)
+             on conflict (client_id, customer_id, as_of) do update set balance = excluded.balance`,
+            [part.map((i) => columns.clientId[i]!), part.map((i) => columns.customerId[i]!), asOf, part.map((i) => columns.balance[i]!)],
+          );
+        }
+      };
+      const day = dayUnitOf(store);
+      await (day ? write(day) : store.writeUnit(write));
+    },
+  };
+}
+
+export async function readPgCustomerBankInputs(store: PgStore, clientId: number, customerId: string): Promise<CustomerBankInputs> {
+  return store.readUnit(async (unit) => {
+    const known =
+      (await unit.client.query('select 1 from bank_transactions where client_id = $1 and customer_id = $2 limit 1', [clientId, customerId])).rowCount! > 0 ||
+      (await unit.client.query('select 1 from policies where client_id = $1 and customer_id = $2 limit 1', [clientId, customerId])).rowCount! > 0;
+    if (!known) return { known, epoch: null, imported: new Map(), attempts: new Map() };
+    const keys = new Set([customerKey(clientId, customerId)]);
+    const epoch = (await unit.client.query<{ value: string }>("select value from meta where key = 'bank_epoch'")).rows[0]?.value ?? null;
+    const only = { clientId, customerId };
+    return { known, epoch, imported: await importedRows(unit, keys, only), attempts: await attempts(unit, keys, '0000-00-00', only) };
+  });
+}
+
+/** A CSV field for COPY: quoted when it holds a comma, a quote or a line break. */
+function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/**
+ * The bank import in one write transaction: the rows stream into bank_transactions through COPY
+ * (in file order, so ids keep it), and a row stored by an earlier import is recognised from the
+ * client's earlier rows, read once before the file (only when the client imported before).
+ */
+export async function withPgBankImport<T>(store: PgStore, clientId: number, fn: (unit: BankImportUnit) => Promise<T>): Promise<T> {
+  return store.writeUnit(async (unit) => {
+    const { client } = unit;
+    const meta = new Map((await client.query<{ key: string; value: string }>('select key, value from meta')).rows.map((r) => [r.key, r.value]));
+    const locked = meta.get('clock_locked') === '1';
+    const customers = async (query: string) => new Set((await client.query<{ customer_id: string }>(query, [clientId])).rows.map((r) => r.customer_id));
+    const imported = await customers('select distinct customer_id from bank_transactions where client_id = $1');
+    const collecting = locked ? await customers('select distinct customer_id from collections where client_id = $1') : new Set<string>();
+    const before = new Set<string>();
+    if (imported.size > 0) {
+      for await (const rows of unit.rows<[string, string, number, string]>(
+        'select customer_id, date, amount, description from bank_transactions where client_id = ?',
+        [clientId],
+        { raw: true, batch: BATCH },
+      )) {
+        for (const [customerId, date, amount, description] of rows) before.add(`${customerId}\u0000${date}\u0000${amount}\u0000${description}`);
+      }
+    }
+    let copy: Writable | null = null;
+    let done: Promise<void> | null = null;
+    let failure: unknown = null;
+    let draining: Promise<void> | null = null;
+    const start = (): Writable => {
+      // Loaded here: bank.ts (and so every store) imports this module.
+      const { from: copyFrom } = require('pg-copy-streams') as typeof import('pg-copy-streams');
+      const stream = client.query(
+        copyFrom('copy bank_transactions (client_id, customer_id, date, amount, description) from stdin with (format csv)'),
+      ) as unknown as Writable;
+      done = new Promise<void>((resolve, reject) => {
+        stream.on('finish', resolve);
+        stream.on('error', (e) => {
+          failure ??= e;
+          reject(e);
+        });
+      });
+      done.catch(() => undefined);
+      return stream;
+    };
+    const out = await fn({
+      today: meta.get('clock_date')!,
+      locked,
+      imported,
+      collecting,
+      storedBefore: (customerId, date, amount, description) => before.has(`${customerId}\u0000${date}\u0000${amount}\u0000${description}`),
+      insert: (customerId, date, amount, description) => {
+        if (failure !== null) throw failure;
+        copy ??= start();
+        const line = `${clientId},${csvField(customerId)},${date},${amount},${csvField(description)}\n`;
+        if (!copy.write(line) && draining === null) {
+          draining = new Promise<void>((resolve) => copy!.once('drain', resolve)).then(() => {
+            draining = null;
+          });
+        }
+      },
+      ready: () => (failure !== null ? Promise.reject(failure) : (draining ?? undefined)),
+    });
+    if (copy !== null) {
+      (copy as Writable).end();
+      await done;
+    }
+    if (failure !== null) throw failure;
+    return out;
+  });
+}

@@ -1,0 +1,143 @@
+/**
+ * The same inputs on SQLite and on PostgreSQL give the same bytes: the README's month (the
+ * fixture book and bank, November executed, the clock moved past the period's end), then every
+ * report, the attempts export, the settlement and its --lines export, the collections and the
+ * policies, compared byte for byte between the two stores.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openLocalBackend, type LocalBackend } from '../../src/backend/local/index.js';
+import { asCents } from '../../src/domain/money.js';
+import { FIXTURES } from '../helpers/cli.js';
+import { allCollections, FIXED_NOW, fileUpload, fixtureMonth, readDownload, textUpload } from '../helpers/local.js';
+import { freshDatabase, noPg, pg } from './db.js';
+
+describe.skipIf(noPg)(`SQLite and PostgreSQL give the same bytes${noPg ? ` (skipped: ${pg.reason})` : ''}`, () => {
+  let lite: LocalBackend;
+  let post: LocalBackend;
+  const both = () => [lite, post] as const;
+  const onBoth = async <T>(f: (b: LocalBackend) => Promise<T>): Promise<[T, T]> => [await f(lite), await f(post)];
+
+  beforeAll(async () => {
+    lite = await openLocalBackend({ path: ':memory:', seed: 1, now: FIXED_NOW });
+    post = await openLocalBackend({ path: await freshDatabase('parity'), seed: 1, now: FIXED_NOW });
+    for (const b of both()) {
+      await fixtureMonth(b);
+      await b.advanceClock({ to: '2026-12-02' });
+    }
+  });
+  afterAll(async () => {
+    await lite?.close();
+    await post?.close();
+  });
+
+  it('the store is PostgreSQL on one side', () => {
+    expect(post.store.kind).toBe('postgres');
+    expect(lite.store.kind).toBe('sqlite');
+  });
+
+  it('the month collected the same, to the cent', async () => {
+    const [l, p] = await onBoth((b) => allCollections(b, '2026-11'));
+    expect(l).toHaveLength(520);
+    expect(p).toEqual(l);
+    // The README's month: 425,772.01 collected in November (clock advance's own figure).
+    expect(l.reduce((s, c) => s + c.collection_amount_collected, 0)).toBe(42_577_201);
+  });
+
+  for (const format of ['csv', 'json'] as const) {
+    it(`the collections report (${format}) is byte-identical`, async () => {
+      const l = await readDownload(await lite.collectionsReport('2026-11', format));
+      const p = await readDownload(await post.collectionsReport('2026-11', format));
+      expect(l.length).toBeGreaterThan(50_000);
+      expect(p).toBe(l);
+    });
+
+    it(`the attempts export (${format}) is byte-identical`, async () => {
+      const l = await readDownload(await lite.exportAttempts('2026-11', format));
+      const p = await readDownload(await post.exportAttempts('2026-11', format));
+      expect(l.length).toBeGreaterThan(1000);
+      expect(p).toBe(l);
+    });
+  }
+
+  it('the settlement, its export and its --lines export are byte-identical', async () => {
+    const [ls, ps] = await onBoth((b) => b.createSettlement('2026-11'));
+    expect(ps).toEqual(ls);
+    expect(ls.total_collections).toBe(42_577_201);
+    const l = await readDownload(await lite.exportSettlement(ls.settlement_number));
+    const p = await readDownload(await post.exportSettlement(ps.settlement_number));
+    expect(p).toBe(l);
+    const ll = await readDownload(await lite.exportSettlement(ls.settlement_number, { lines: true }));
+    const pl = await readDownload(await post.exportSettlement(ps.settlement_number, { lines: true }));
+    expect(ll.trimEnd().split('\n')).toHaveLength(521);
+    expect(pl).toBe(ll);
+    // Once per period: the second is refused the same way on both.
+    const errors = await onBoth((b) => b.createSettlement('2026-11').then(() => null, (e: { code: string; message: string }) => [e.code, e.message]));
+    expect(errors[0]).not.toBeNull();
+    expect(errors[1]).toEqual(errors[0]);
+  });
+
+  it('policies: pages, one policy and its history are the same', async () => {
+    const [l, p] = await onBoth((b) => b.listPolicies({ limit: 1000 }));
+    expect(l.data.length).toBeGreaterThan(500);
+    expect(p).toEqual(l);
+    const [lp, pp] = await onBoth((b) => b.getPolicy('POL-2026021'));
+    expect(pp).toEqual(lp);
+  });
+});
+
+describe.skipIf(noPg)('policy import on PostgreSQL (COPY into a staging table, merged in one transaction)', () => {
+  const HEADER = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\n';
+  const FILE =
+    HEADER +
+    'C1,R1,POL-B,LIFE_STANDARD,10.00\n' + // line 2
+    'C2,R2,POL-A,LIFE_STANDARD,999999.99\n' + // 3: the largest premium
+    'C3,R3,POL-B,LIFE_STANDARD,12.00\n' + // 4: DUPLICATE_IN_FILE of line 2
+    'C4,R4,POL-OLD,LIFE_STANDARD,13.00\n' + // 5: DUPLICATE_POLICY (created before)
+    'C5,R5,POL-C,NOT A CODE,14.00\n' + // 6: invalid
+    'C6,R6,POL-D,LIFE_STANDARD,15.00\n'; // 7
+
+  async function run(b: LocalBackend) {
+    await b.createPolicy({ customer_id: 'C0', external_customer_ref: 'R0', policy_number: 'POL-OLD', product_code: 'LIFE_STANDARD', collection_amount: asCents(100) });
+    const result = await b.importPolicies(textUpload('p.csv', FILE));
+    const list = await b.listPolicies({ limit: 100 });
+    return { result, list };
+  }
+
+  it('imports, refuses and reports exactly as SQLite does', async () => {
+    const lite = await openLocalBackend({ path: ':memory:', seed: 1, now: FIXED_NOW });
+    const post = await openLocalBackend({ path: await freshDatabase('import'), seed: 1, now: FIXED_NOW });
+    try {
+      const l = await run(lite);
+      const p = await run(post);
+      expect(l.result.imported).toBe(3);
+      expect(l.result.failed).toBe(3);
+      expect(p.result).toEqual(l.result);
+      expect(p.list).toEqual(l.list);
+      expect(p.list.data.find((x) => x.policy_number === 'POL-A')!.collection_amount).toBe(99_999_999);
+      // The same file again: every row a duplicate of a stored policy; nothing imported, nothing changed.
+      const again = await post.importPolicies(textUpload('p.csv', FILE));
+      expect(again.imported).toBe(0);
+      expect(await post.listPolicies({ limit: 100 })).toEqual(p.list);
+    } finally {
+      await lite.close();
+      await post.close();
+    }
+  });
+
+  it('the fixture book imports the same on both', async () => {
+    const lite = await openLocalBackend({ path: ':memory:', seed: 1, now: FIXED_NOW });
+    const post = await openLocalBackend({ path: await freshDatabase('import'), seed: 1, now: FIXED_NOW });
+    try {
+      for (const file of ['policies.csv', 'policies-invalid.csv']) {
+        const l = await lite.importPolicies(fileUpload(join(FIXTURES, file)));
+        const p = await post.importPolicies(fileUpload(join(FIXTURES, file)));
+        expect(p).toEqual(l);
+      }
+      expect(await post.listPolicies({ limit: 1000 })).toEqual(await lite.listPolicies({ limit: 1000 }));
+    } finally {
+      await lite.close();
+      await post.close();
+    }
+  });
+});

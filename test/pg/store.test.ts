@@ -1,0 +1,173 @@
+/**
+ * The PostgreSQL store itself: the schema the shared migrations make there, money as bigint
+ * cents read back as exact numbers, a database of another application left alone, and the
+ * connection failures (refused, wrong password, no such database) as a clear message, exit 1,
+ * never the password.
+ */
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openLocalBackend } from '../../src/backend/local/index.js';
+import { asCents } from '../../src/domain/money.js';
+import { MIGRATIONS } from '../../src/store/migrations.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { sql } from '../../src/store/kysely.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { FIXED_NOW } from '../helpers/local.js';
+import { freshDatabase, noPg, onDatabase, pg } from './db.js';
+
+const cleanups: Array<() => unknown> = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+async function open(url: string, create = true): Promise<Store> {
+  const store = await openStore({ path: url, create });
+  cleanups.push(() => store.close());
+  return store;
+}
+
+/** A port on 127.0.0.1 that nothing listens on. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe.skipIf(noPg)(`the PostgreSQL store${noPg ? ` (skipped: ${pg.reason})` : ''}`, () => {
+  it('the migrations make the schema: money and ids bigint, text compared byte by byte, applied once', async () => {
+    const url = await freshDatabase('schema');
+    const store = await open(url);
+    expect(store.kind).toBe('postgres');
+    const columns = await onDatabase<{ table_name: string; column_name: string; data_type: string; collation_name: string | null }>(
+      url,
+      `select table_name, column_name, data_type, collation_name from information_schema.columns
+       where table_schema = 'public' and (table_name, column_name) in
+         (('policies', 'collection_amount'), ('policies', 'id'), ('policies', 'policy_number'), ('settlements', 'period_net'), ('collections', 'amount_collected'))
+       order by table_name, column_name`,
+    );
+    expect(columns).toEqual([
+      { table_name: 'collections', column_name: 'amount_collected', data_type: 'bigint', collation_name: null },
+      { table_name: 'policies', column_name: 'collection_amount', data_type: 'bigint', collation_name: null },
+      { table_name: 'policies', column_name: 'id', data_type: 'bigint', collation_name: null },
+      { table_name: 'policies', column_name: 'policy_number', data_type: 'text', collation_name: 'C' },
+      { table_name: 'settlements', column_name: 'period_net', data_type: 'bigint', collation_name: null },
+    ]);
+    const applied = await onDatabase<{ name: string }>(url, 'select name from schema_migrations order by name');
+    expect(applied.map((r) => r.name)).toEqual(MIGRATIONS.map(([name]) => name).sort());
+    await store.close();
+    cleanups.pop();
+    // Opened again: nothing to apply, the same rows.
+    const again = await open(url);
+    expect(await onDatabase(url, 'select name from schema_migrations order by name')).toEqual(applied);
+    await again.close();
+    cleanups.pop();
+  });
+
+  it('bigint cents come back as exact numbers; one a double cannot hold is an error, never rounded', async () => {
+    const store = await open(await freshDatabase('money'));
+    const big = await sql<{ n: number; s: number }>`select (3000000000::bigint * 1000) + 7 as n, sum(x) as s from (values (2147483647::bigint), (2147483647::bigint)) v(x)`.execute(store.db);
+    expect(big.rows[0]).toEqual({ n: 3_000_000_000_007, s: 4_294_967_294 });
+    expect(typeof big.rows[0]!.s).toBe('number');
+    await expect(sql`select 9007199254740993::bigint as n`.execute(store.db)).rejects.toThrow(/9007199254740993, beyond the integers premia reads exactly/);
+  });
+
+  it('a database of another application is refused and left untouched', async () => {
+    const url = await freshDatabase('other');
+    await onDatabase(url, 'create table invoices (id int primary key)');
+    await expect(openStore({ path: url })).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ field: 'db', code: 'NOT_A_PREMIA_STORE' }],
+    });
+    const tables = await onDatabase<{ tablename: string }>(url, "select tablename from pg_tables where schemaname = 'public'");
+    expect(tables).toEqual([{ tablename: 'invoices' }]);
+  });
+
+  it('an empty database is not made a store when creation is off', async () => {
+    const url = await freshDatabase('empty');
+    await expect(openStore({ path: url, create: false })).rejects.toMatchObject({ details: [{ code: 'STORE_NOT_FOUND' }] });
+    expect(await onDatabase(url, "select tablename from pg_tables where schemaname = 'public'")).toEqual([]);
+  });
+
+  it('two processes opening one empty database at once make one store', async () => {
+    const url = await freshDatabase('race');
+    const [a, b] = await Promise.all([open(url), open(url)]);
+    expect(a.kind).toBe('postgres');
+    expect(b.kind).toBe('postgres');
+    expect(await onDatabase(url, 'select count(*)::int as n from premia_store')).toEqual([{ n: 1 }]);
+  });
+
+  it('ids follow SQLite: new rows take max(id) + 1, also after a rolled-back insert', async () => {
+    const b = await openLocalBackend({ path: await freshDatabase('ids'), seed: 1, now: FIXED_NOW });
+    cleanups.push(() => b.close());
+    const input = { customer_id: 'C1', external_customer_ref: 'R1', product_code: 'LIFE_STANDARD', collection_amount: asCents(100) };
+    await b.createPolicy({ ...input, policy_number: 'P-1' });
+    await expect(b.store.transaction(async (trx) => {
+      await trx.insertInto('policies').values({ client_id: 1, policy_number: 'P-X', customer_id: 'C', external_customer_ref: 'R', product_code: 'LIFE_STANDARD', collection_amount: asCents(1), status: 'active', created_at: 0, updated_at: 0 }).execute();
+      throw new Error('rolled back');
+    })).rejects.toThrow('rolled back');
+    await b.createPolicy({ ...input, policy_number: 'P-2' });
+    const ids = await b.store.db.selectFrom('policies').select(['id', 'policy_number']).orderBy('id').execute();
+    expect(ids).toEqual([
+      { id: 1, policy_number: 'P-1' },
+      { id: 2, policy_number: 'P-2' },
+    ]);
+  });
+});
+
+describe.skipIf(noPg)('connection failures: exit 1, a clear message, never the password', () => {
+  let dir = '';
+  beforeAll(() => {
+    const made = tempDir('premia-pg-cli-');
+    dir = made.dir;
+    cleanups.push(made.cleanup);
+  });
+  const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, { cwd: dir, env });
+
+  it('a refused connection', async () => {
+    const port = await closedPort();
+    const url = `postgres://premia:hunter2-secret@127.0.0.1:${port}/premia`;
+    const r = await cli(['--db', url, 'policies', 'list']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`Cannot connect to the PostgreSQL server at 127.0.0.1:${port}/premia: the connection was refused.`);
+    expect(r.stderr).not.toContain('hunter2');
+  });
+
+  it('a wrong password (from PREMIA_DB)', async () => {
+    const c = pg.cluster!;
+    const url = `postgres://${c.user}:wrong-pass-${c.password.slice(0, 4)}x@127.0.0.1:${c.port}/postgres`;
+    const r = await cli(['policies', 'list'], { PREMIA_DB: url });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`The PostgreSQL server at 127.0.0.1:${c.port}/postgres refused user ${c.user}: password authentication failed`);
+    expect(r.stderr).not.toContain('wrong-pass');
+    const j = await cli(['--json', 'policies', 'list'], { PREMIA_DB: url });
+    expect(j.code).toBe(1);
+    expect(JSON.parse(j.stderr).error.code).toBe('STORE_UNAVAILABLE');
+    expect(j.stderr).not.toContain('wrong-pass');
+  });
+
+  it('a missing database', async () => {
+    const c = pg.cluster!;
+    const r = await cli(['--db', `${c.base}/no_such_db`, 'clock']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`has no database no_such_db: create it first (createdb no_such_db)`);
+    expect(r.stderr).not.toContain(c.password);
+  });
+
+  it('whoami names the database with its password redacted', async () => {
+    const c = pg.cluster!;
+    const url = await freshDatabase('whoami');
+    const r = await cli(['--db', url, '--json', 'whoami']);
+    expect(r.code).toBe(0);
+    expect(r.json().db).toBe(url.replace(`:${c.password}@`, ':***@'));
+    expect(r.stdout + r.stderr).not.toContain(c.password);
+    // Asking does not make the store.
+    expect(await onDatabase(url, "select tablename from pg_tables where schemaname = 'public'")).toEqual([]);
+    const text = await cli(['--db', url, 'whoami']);
+    expect(text.stdout).toContain(`${url.replace(`:${c.password}@`, ':***@')} (not created yet)`);
+  });
+});
