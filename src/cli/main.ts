@@ -151,6 +151,7 @@ export function reportError(ctx: CliContext, globals: GlobalOptions, e: unknown)
       ctx.stderr.write(`${ui.err.red('error:')} ${e.message}\n`);
       if (Array.isArray(e.details) && e.details.length > 1) {
         for (const d of e.details as Array<Record<string, unknown>>) {
+          // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a row is a number or a string as received
           if (typeof d.message === 'string') ctx.stderr.write(`  - ${d.row !== undefined ? `row ${String(d.row)}: ` : ''}${d.message}\n`);
         }
       }
@@ -158,6 +159,7 @@ export function reportError(ctx: CliContext, globals: GlobalOptions, e: unknown)
       if (e.requestId) tags.push(`request ${e.requestId}`);
       ctx.stderr.write(ui.err.dim(`  (${tags.join(', ')})\n`));
     }
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- --debug shows whatever the cause is
     if (globals.debug && e.cause) ctx.stderr.write(`${String((e.cause as Error).stack ?? e.cause)}\n`);
     return e.exitCode;
   }

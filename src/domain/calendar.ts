@@ -30,7 +30,7 @@ function monthKey(day: number): { key: number; year: number; month: number } {
 // Day number → month, a dense array over 1900-01-01..2099-12-31 (an array read, not a Map).
 const DAY_BASE = -25_567; // 1900-01-01
 const DAY_SPAN = 73_049;
-const dayToMonth: Array<MonthInfo | undefined> = new Array(DAY_SPAN);
+const dayToMonth: Array<MonthInfo | undefined> = new Array<MonthInfo | undefined>(DAY_SPAN);
 
 /** The month containing a day number. */
 export function monthOf(day: number): MonthInfo {

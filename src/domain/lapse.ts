@@ -4,7 +4,6 @@
  * Pure: the store supplies each candidate's statuses and applies the result.
  */
 import { previousPeriod, type Period } from './period.js';
-import type { CollectionStatus as CollectionStatusValue } from './collection.js';
 
 /** The periods the rule looks at when `period` closes, newest first: `period` and the n − 1 before it. */
 export function lapsePeriods(period: Period, n: number): Period[] {
@@ -18,7 +17,7 @@ export function lapsePeriods(period: Period, n: number): Period[] {
  * `lapsePeriods` (null: none was queued). It lapses when every one of the `n` periods has an
  * UNPAID collection; `n` below 1 turns the rule off.
  */
-export function lapses(statuses: ReadonlyArray<CollectionStatusValue | string | null>, n: number): boolean {
+export function lapses(statuses: ReadonlyArray<string | null>, n: number): boolean {
   if (n < 1 || statuses.length < n) return false;
   for (let k = 0; k < n; k++) if (statuses[k] !== 'UNPAID') return false;
   return true;

@@ -140,6 +140,7 @@ function invoke(b: LocalBackend, spec: JobSpec, onProgress?: (progress: JobProgr
       return b.advanceClock(spec.args[0] as AdvanceTarget, { onDay: (day, index, total) => onProgress?.({ unit: 'days', done: index, total, day }) });
     default: {
       if (!(JOB_ACTIONS as readonly string[]).includes(spec.action)) throw new PremiaError('INTERNAL', `Unknown job '${String(spec.action)}'.`);
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- applied to b on the next line
       const method = b[spec.action] as (...args: unknown[]) => Promise<unknown>;
       return method.apply(b, spec.args);
     }

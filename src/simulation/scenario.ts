@@ -9,7 +9,7 @@
  *   day 1 of P+1               the collections report of P (and the run of P+1 was queued the
  *                              evening before);
  *   day 2 of P+1               the settlement statement of P;
- *   day 3 of P+1               its export.
+ *   day 3 of P+1               its export (and the month's summary page, when the caller makes one).
  * The caller has set the clock to the end of the month before the first period. The same seed
  * and inputs give the same figures; files are written by the caller (`io.save`).
  */
@@ -74,6 +74,12 @@ export interface SimulationIo {
   makeOutputDirectory(period: Period): Promise<void>;
   /** Write one of `period`'s files (under `name`, else the download's own name); the path as shown. */
   save(period: Period, download: Download, name?: string): Promise<string>;
+  /**
+   * The month's summary page, written beside its files once its settlement is exported (none
+   * when absent); given the income pattern of each customer the month's summary looked up
+   * (null when it did not), so that they are not all looked up twice.
+   */
+  summaryPage?(period: Period, incomePatterns: ReadonlyMap<string, string> | null): Promise<Download>;
   progress(text: string): void;
   warn(text: string): void;
   /** Ctrl-C: the day in progress finishes (imports roll back whole), then the run stops there. */
@@ -129,7 +135,9 @@ export async function runSimulation(b: Backend, plan: SimulationPlan, io: Simula
     if (signal.aborted) break;
     files.push(await io.save(period, await b.exportSettlement(settlement.id)));
     files.push(await io.save(period, await b.exportSettlement(settlement.id, { lines: true }), `${settlement.settlement_number}-lines.csv`));
-    summary.months.push(await summariseMonth(b, period, settlement, changes, files));
+    const month = await summariseMonth(b, period, settlement, changes, files);
+    if (io.summaryPage) files.push(await io.save(period, await io.summaryPage(period, month.patternOf)));
+    summary.months.push(month.summary);
     // The next month continues from day 3, where the settlement export left the clock.
     period = next;
   }
@@ -179,7 +187,7 @@ async function summariseMonth(
   settlement: Settlement,
   changes: { amount: number; cancelled: number; lapsed: number },
   files: string[],
-): Promise<MonthSummary> {
+): Promise<{ summary: MonthSummary; patternOf: Map<string, string> | null }> {
   const rows = await allCollections(b, period);
   const byStatus: Record<string, number> = { PAID_FULL: 0, PAID_PARTIAL: 0, UNPAID: 0, CANCELLED: 0 };
   let due = 0;
@@ -201,9 +209,10 @@ async function summariseMonth(
     failed += failedOf.get(c.id) ?? 0;
   }
   let patterns: PatternResult[] | null = null;
+  let patternOf: Map<string, string> | null = null;
   const customers = [...new Set(rows.map((c) => c.customer_id))];
   if (customers.length <= PATTERN_SUMMARY_LIMIT) {
-    const patternOf = new Map<string, string>();
+    patternOf = new Map<string, string>();
     for (const id of customers) patternOf.set(id, (await b.showBankAccount(id)).income.pattern);
     const acc = new Map<string, PatternResult>();
     for (const c of rows) {
@@ -219,7 +228,7 @@ async function summariseMonth(
     patterns = [...acc.values()].sort((x, y) => y.policies - x.policies || (x.pattern < y.pattern ? -1 : 1));
   }
   const { created_at: _c, paid_on: _p, paid_reference: _r, disputed_on: _d, dispute_reason: _w, ...statement } = settlement;
-  return {
+  const summary: MonthSummary = {
     period_month: period,
     policies: rows.length,
     by_status: byStatus,
@@ -237,6 +246,7 @@ async function summariseMonth(
     settlement: statement,
     files,
   };
+  return { summary, patternOf };
 }
 
 async function readAll(d: { body: AsyncIterable<Uint8Array | string> }): Promise<string> {

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderTable } from '../../src/cli/output/table.js';
-import { runCli, tempDir, type CliOptions } from '../helpers/cli.js';
+import { FIXTURES, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
 
 const { dir, cleanup } = tempDir('premia-list-');
 const db = join(dir, 'premia.db');
@@ -119,6 +119,22 @@ describe('policies list --format / --fields', () => {
     expect(k.stdout).toBe('[]\n');
     const st = await premia(['settlements', 'list', '--format', 'csv', '--fields', 'settlement_number,net_amount']);
     expect(st.stdout).toBe('settlement_number,net_amount\n');
+  });
+});
+
+describe('other tables with money', () => {
+  it('bank show: amounts and balances grouped on a terminal, not in a pipe', async () => {
+    const bankDb = join(dir, 'bank.db');
+    const run = (args: string[], options: Partial<CliOptions> = {}) => runCli(['--db', bankDb, '--seed', '1', ...args], { cwd: dir, ...options });
+    expect((await run(['policies', 'import', join(FIXTURES, 'policies.csv')])).code).toBe(0);
+    expect((await run(['bank', 'import', join(FIXTURES, 'bank-transactions.csv')])).code).toBe(0);
+    const tty = await run(['bank', 'show', 'C100001'], { tty: true, env: { NO_COLOR: '1', COLUMNS: '100' } });
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).toContain('\ndate           amount  outcome    balance  description\n2026-09-08    -380.25  posted   11,583.45  CARD PURCHASE\n');
+    expect(tty.stdout).toContain('\n2026-09-24  -1,210.00  posted    8,457.00  CARD PURCHASE\n2026-09-25  28,500.00  posted   36,957.00  SALARY ACME MINING\n');
+    const pipe = await run(['bank', 'show', 'C100001']);
+    expect(pipe.stdout).toContain('\ndate          amount  outcome   balance  description\n2026-09-08   -380.25  posted   11583.45  CARD PURCHASE\n');
+    expect(pipe.stdout).toContain('\n2026-09-24  -1210.00  posted    8457.00  CARD PURCHASE\n2026-09-25  28500.00  posted   36957.00  SALARY ACME MINING\n');
   });
 });
 

@@ -85,7 +85,7 @@ describe('errors common to every endpoint', () => {
     });
     expect(res.text).not.toContain('secret');
     const logged = logs.find((l) => l.includes(' error '));
-    expect(logged).toContain(`error ${id}: Error: secret detail at /var/lib/premia.db`);
+    expect(logged).toContain(`error ${String(id)}: Error: secret detail at /var/lib/premia.db`);
     expect(logged).toContain('at ');
     await app.close();
   });

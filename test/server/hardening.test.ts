@@ -77,7 +77,7 @@ describe('G2: answers fastify or Node would write carry the spec body and X-Requ
       const res = await call(s.app, 'GET', '/v1/policies/%E0%A4%A', { key });
       refused(res, 400, 'VALIDATION_ERROR', { field: 'path', code: 'INVALID_ENCODING' });
       // It has its access-log line like any other request.
-      expect(s.logs.some((l) => l.endsWith(` GET /v1/policies/%E0%A4%A 400 ${l.split(' ')[4]} ${res.headers['x-request-id']}`))).toBe(true);
+      expect(s.logs.some((l) => l.endsWith(` GET /v1/policies/%E0%A4%A 400 ${l.split(' ')[4]} ${String(res.headers['x-request-id'])}`))).toBe(true);
     }
   });
 

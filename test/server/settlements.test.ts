@@ -454,7 +454,7 @@ describe('concurrent creates across two premia serve processes on one store', ()
     let stderr = '';
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     const base = await new Promise<string>((resolve, reject) => {
-      child.stderr!.on('data', (c: Buffer) => {
+      child.stderr.on('data', (c: Buffer) => {
         stderr += c.toString();
         const m = stderr.match(/premia: serving (http:\/\/127\.0\.0\.1:\d+\/v1)/);
         if (m) resolve(m[1]!);

@@ -151,7 +151,7 @@ describe('premia serve (spawned binary)', () => {
     release();
     const res = await inFlight;
     const text = await res.body.text();
-    checkResponse('POST', '/v1/policies/import', { status: res.statusCode, headers: res.headers as any, text, json: () => JSON.parse(text) });
+    checkResponse('POST', '/v1/policies/import', { status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) });
     expect(res.statusCode).toBe(200);
     expect(JSON.parse(text)).toEqual({ imported: 520, failed: 0, errors: [] });
     expect(await exited).toBe(0);

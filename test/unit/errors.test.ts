@@ -164,5 +164,5 @@ describe('codes are checked by the compiler', () => {
     expect(wrong[1]).toContain('"SOMETHING_NEW"');
     expect(wrong[2]).toContain('"NOT_A_DETAIL"');
     expect(wrong[3]).toContain("'string' is not assignable");
-  }, 60_000);
+  });
 });

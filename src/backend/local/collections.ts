@@ -125,7 +125,7 @@ export function toCollection(r: repo.CollectionRow, idSalt: number): Collection 
     collection_amount_due: r.amount_due,
     collection_amount_collected: r.amount_collected,
     shortfall: asCents(r.amount_due - r.amount_collected),
-    collection_status: r.status as CollectionStatus,
+    collection_status: r.status,
     first_attempt_date: r.first_attempt_date,
     last_attempt_date: r.last_attempt_date,
     number_of_attempts: r.attempts,

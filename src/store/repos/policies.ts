@@ -163,7 +163,7 @@ export function policyInserter(raw: BetterSqlite3.Database, clientId: number, cr
 
   const numberOf = (rows: PolicyRows, r: number): string => {
     const o = r * 5;
-    return Buffer.from(rows.bytes.buffer, rows.bytes.byteOffset, rows.bytes.byteLength).toString('latin1', rows.offsets[o + 2]! + 1, rows.offsets[o + 3]!);
+    return Buffer.from(rows.bytes.buffer, rows.bytes.byteOffset, rows.bytes.byteLength).toString('latin1', rows.offsets[o + 2]! + 1, rows.offsets[o + 3]);
   };
 
   /** Insert rows [first, first + k) with one statement; find the skipped ones when fewer went in. */

@@ -46,7 +46,7 @@ export interface SimulateOptions extends CommandDeps {
 
 export function simulateOptions(deps: CommandDeps, flags: Flags): SimulateOptions {
   const first = flags.period;
-  if (!isPeriod(first)) throw validationError(`--period must be a month written YYYY-MM; got '${first}'.`);
+  if (!isPeriod(first)) throw validationError(`--period must be a month written YYYY-MM; got '${flags.period}'.`);
   const months = Number(flags.months);
   if (!/^\d+$/.test(String(flags.months)) || months < 1 || months > 24) throw validationError('--months must be a whole number from 1 to 24.');
   return {
@@ -102,6 +102,11 @@ export async function simulateRun({ ctx, globals, ui, createsStore, first, month
           const dir = join(outDir, period);
           const path = (await writeDownload(ctx, download, name === undefined ? dir : join(dir, name), undefined, '--out')).path!;
           return relative(ctx.cwd, path) || path;
+        },
+        // The month in pictures (reports summary --html), beside the CSV files.
+        summaryPage: async (period, incomePatterns) => {
+          const [{ readSummary }, { summaryPage }] = await Promise.all([import('../reports/summary-figures.js'), import('../reports/summary.js')]);
+          return summaryPage(await readSummary(b, period, { incomePatterns }));
         },
         progress: (text) => progress.update(text),
         warn: (text) => ui.warn(text),
