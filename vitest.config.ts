@@ -3,7 +3,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The PostgreSQL half runs with `npm run test:pg` (vitest.pg.config.ts), not here yet.
+    // The PostgreSQL half runs with `npm run test:pg` (vitest.pg.config.ts).
     exclude: [...configDefaults.exclude, 'test/pg/**'],
     // Generous: a test's pass never depends on how busy the machine is (a shared 2-core machine
     // under load runs a month of the fixture book 5-10 times slower than when quiet).

@@ -10,12 +10,13 @@
  * into it. `premia help …` completes command names.
  */
 import type { Argument, Command, Option } from 'commander';
+import type { FieldsOption } from './output/list-options.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 /** What a value is, for completion. */
-type ValueKind = { kind: 'choices'; choices: readonly string[] } | { kind: 'file' } | { kind: 'dir' } | { kind: 'none' };
+type ValueKind = { kind: 'choices'; choices: readonly string[] } | { kind: 'fields'; names: readonly string[] } | { kind: 'file' } | { kind: 'dir' } | { kind: 'none' };
 
 interface OptionSpec {
   names: string[];
@@ -45,6 +46,8 @@ function valueOfName(name: string, choices: readonly string[] | undefined): Valu
 }
 
 function optionSpec(o: Option): OptionSpec {
+  const fieldNames = (o as FieldsOption).fieldNames;
+  if (fieldNames) return { names: [o.long!], takesValue: true, value: { kind: 'fields', names: fieldNames }, description: o.description };
   const names = [o.long, o.short].filter((n): n is string => typeof n === 'string');
   const takesValue = o.required || o.optional;
   const placeholder = /<([^>]+)>|\[([^\]]+)\]/.exec(o.flags);
@@ -154,6 +157,12 @@ _premia_complete_value() {
   local cur="$1" kind="$2"
   case "$kind" in
     choices:*) COMPREPLY=($(compgen -W "\${kind#choices:}" -- "$cur")) ;;
+    fields:*)
+      # a,b,c: the field names, after what is typed before the last comma.
+      local prefix=''
+      [[ "$cur" == *,* ]] && prefix="\${cur%,*},"
+      COMPREPLY=($(compgen -P "$prefix" -W "\${kind#fields:}" -- "\${cur##*,}"))
+      compopt -o nospace 2>/dev/null ;;
     file) COMPREPLY=($(compgen -f -- "$cur")); compopt -o filenames 2>/dev/null ;;
     dir) COMPREPLY=($(compgen -d -- "$cur")); compopt -o filenames 2>/dev/null ;;
     *) COMPREPLY=() ;;
@@ -195,7 +204,9 @@ complete -F _premia premia
 }
 
 function bashValue(v: ValueKind): string {
-  return v.kind === 'choices' ? `choices:${v.choices.join(' ')}` : v.kind;
+  if (v.kind === 'choices') return `choices:${v.choices.join(' ')}`;
+  if (v.kind === 'fields') return `fields:${v.names.join(' ')}`;
+  return v.kind;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -246,6 +257,7 @@ ${globalValues}
 _premia_complete_kind() {
   case "$1" in
     choices:*) local -a words; words=(\${=\${1#choices:}}); compadd -a words ;;
+    fields:*) _values -s , 'field' \${=\${1#fields:}} ;;
     file) _files ;;
     dir) _files -/ ;;
   esac
@@ -384,6 +396,8 @@ function fishScript(model: CommandSpec[]): string {
       if (o.takesValue) {
         // -x: a value, and no file names; -r -F: a value that is a path.
         if (o.value.kind === 'choices') line += ` -x -a ${fq(o.value.choices.join(' '))}`;
+        // fish offers the first field (its own comma lists need a function; not worth the weight here).
+        else if (o.value.kind === 'fields') line += ` -x -a ${fq(o.value.names.join(' '))}`;
         else if (o.value.kind === 'file' || o.value.kind === 'dir') line += ' -r -F';
         else line += ' -x';
       }

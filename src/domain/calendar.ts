@@ -2,7 +2,7 @@
  * Day-number calendar facts the bank and the engine ask for millions of times a month
  * (day of month, month length, business-day shifts), computed once per month and cached.
  */
-import { dayNumber, fromDayNumber, isWeekend } from './period.js';
+import { fromDayNumber, isWeekend } from './period.js';
 
 export interface MonthInfo {
   /** `YYYY-MM` */
@@ -66,13 +66,4 @@ export function monthOf(day: number): MonthInfo {
   }
   if (slot >= 0 && slot < DAY_SPAN) dayToMonth[slot] = info;
   return info;
-}
-
-export function monthOfDate(date: string): MonthInfo {
-  return monthOf(dayNumber(date));
-}
-
-/** Day of month (1-based) of a day number. */
-export function domOf(day: number): number {
-  return day - monthOf(day).firstDay + 1;
 }

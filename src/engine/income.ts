@@ -369,13 +369,6 @@ export function predictIncome(a: IncomeAnalysis, from: number, to: number): numb
   }
 }
 
-/** Record an observed income credit (keeps cycle-based predictions anchored on the latest pay). */
-export function observeIncome(a: IncomeAnalysis, day: number, amount: number): void {
-  a.lastIncomeDay = day;
-  a.lastIncomeAmount = amount;
-  if (a.pattern === 'weekly' || a.pattern === 'fortnightly') a.anchorDay = day;
-}
-
 export function isRegular(a: IncomeAnalysis): boolean {
   return a.pattern !== 'irregular' && a.pattern !== 'none';
 }

@@ -22,7 +22,7 @@ beforeAll(async () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     scripts[shell] = join(dir, `premia.${shell}`);
-    writeFileSync(scripts[shell]!, r.stdout);
+    writeFileSync(scripts[shell], r.stdout);
   }
   mkdirSync(join(dir, 'work', 'month'), { recursive: true });
   writeFileSync(join(dir, 'work', 'policies.csv'), '');
@@ -63,6 +63,10 @@ describe.skipIf(!has('bash'))('bash completion', () => {
     expect(bashComplete('premia', 'policies', 'list', '--format', '')).toEqual(['table', 'csv', 'json']);
     expect(bashComplete('premia', 'policies', 'list', '--fo')).toEqual(['--format']);
     expect(bashComplete('premia', 'completion', '')).toEqual(['bash', 'zsh', 'fish']);
+    // --fields: the list's field names, comma after comma.
+    expect(bashComplete('premia', 'policies', 'list', '--fields', 'pol')).toEqual(['policy_number']);
+    expect(bashComplete('premia', 'policies', 'list', '--fields', 'policy_number,coll')).toEqual(['policy_number,collection_amount', 'policy_number,collection_amount_effective_period']);
+    expect(bashComplete('premia', 'settings', '--fields', 'key,d')).toEqual(['key,default', 'key,description']);
     // A global option after the command.
     expect(bashComplete('premia', 'policies', 'list', '--qu')).toEqual(['--quiet']);
   });

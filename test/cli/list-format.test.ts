@@ -15,6 +15,9 @@ afterAll(() => cleanup());
 
 const premia = (args: string[], options: Partial<CliOptions> = {}) => runCli(['--db', db, '--seed', '1', ...args], { cwd: dir, ...options });
 
+/** The attempts of the two policies by day 10 of November (seed 1): P1's account bears part of its premium. */
+const ATTEMPTS_CSV = 'policy_number,amount,outcome\nP1,6483.95,SUCCESS\nP2,5.00,SUCCESS\n';
+const ATTEMPTS_TABLE = 'policy_number    amount  outcome\nP1             6,483.95  SUCCESS\nP2                 5.00  SUCCESS\n';
 const ID1 = 'e0790a7d-3306-81b0-b9e1-7be41bfb43d7';
 const ID2 = '8fc42a39-1824-8fea-9fcb-f40b8635e693';
 
@@ -135,6 +138,26 @@ describe('other tables with money', () => {
     const pipe = await run(['bank', 'show', 'C100001']);
     expect(pipe.stdout).toContain('\ndate          amount  outcome   balance  description\n2026-09-08   -380.25  posted   11583.45  CARD PURCHASE\n');
     expect(pipe.stdout).toContain('\n2026-09-24  -1210.00  posted    8457.00  CARD PURCHASE\n2026-09-25  28500.00  posted   36957.00  SALARY ACME MINING\n');
+  });
+});
+
+describe('collections attempts', () => {
+  it('the export unchanged by default; --format table and --fields read it as a list', async () => {
+    const attemptsDb = join(dir, 'attempts.db');
+    const run = (args: string[], options: Partial<CliOptions> = {}) => runCli(['--db', attemptsDb, '--seed', '1', ...args], { cwd: dir, ...options });
+    expect((await run(['policies', 'import', join(dir, 'p.csv')])).code).toBe(0);
+    expect((await run(['collections', 'execute', '--period', '2026-11'])).code).toBe(0);
+    expect((await run(['--yes', 'clock', 'advance', '--days', '10'])).code).toBe(0);
+    const csv = await run(['collections', 'attempts', '--period', '2026-11']);
+    expect(csv.stdout.split('\n')[0]).toBe('collection_id,policy_number,customer_id,date,amount,outcome,failure_reason');
+    const fields = await run(['collections', 'attempts', '--period', '2026-11', '--format', 'csv', '--fields', 'policy_number,amount,outcome']);
+    expect(fields.code).toBe(0);
+    expect(fields.stdout).toBe(ATTEMPTS_CSV);
+    const table = await run(['collections', 'attempts', '--period', '2026-11', '--format', 'table', '--fields', 'policy_number,amount,outcome'], { tty: true, env: { NO_COLOR: '1', COLUMNS: '80' } });
+    expect(table.stdout).toBe(ATTEMPTS_TABLE);
+    const bad = await run(['collections', 'attempts', '--period', '2026-11', '--fields', 'policy']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--fields: 'policy' is not a field of this list; the fields are: collection_id, policy_number, customer_id, date, amount, outcome, failure_reason.");
   });
 });
 

@@ -6,6 +6,7 @@
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLocalBackend } from '../../src/backend/local/index.js';
 import { createServer } from '../../src/server/app.js';
@@ -73,7 +74,7 @@ describe('premia reports summary (local)', () => {
   it('draws Unicode bars (eighths of a cell) on a colour terminal, and plain ASCII on one under NO_COLOR', async () => {
     const tty = await runCli(['--db', db, 'reports', 'summary', '--period', '2026-11'], { cwd: dir, tty: true });
     expect(tty.code).toBe(0);
-    const plain = tty.stdout.replace(/\x1b\[[0-9;]*m/g, '');
+    const plain = stripVTControlCharacters(tty.stdout);
     expect(plain).toContain('Collections 2026-11 — closed, final\n');
     // 20.7% of 40 cells = 8.28: 8 full blocks and a quarter (2/8) block.
     expect(plain).toContain(`11-26 │████████▎${' '.repeat(31)}│  20.7%  +1,811.42\n`);

@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
 /**
  * The summary page in a real browser: headless Chromium (Debian's package, /usr/bin/chromium)
  * driven by playwright-core, which never downloads a browser. One launch for the whole file.
@@ -13,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { tempDir } from '../helpers/cli.js';
 import { simulateSmallMonth } from '../helpers/small-month.js';
+// Plain JavaScript run in the browser (the tests are type-checked without the DOM library).
+import { inkedPixels, measureCharts, shownFigures } from './support/summary-page-probes.js';
 
 /** Debian's chromium; PREMIA_TEST_CHROMIUM names another binary (or a missing one, to see the skip). */
 const CHROMIUM = process.env.PREMIA_TEST_CHROMIUM ?? '/usr/bin/chromium';
@@ -70,20 +74,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the summary page in headless Chromium', () => {
     expect(fetched).toEqual([]);
 
     // Each chart is an SVG with a size, holding what it plots.
-    const charts = await page.evaluate(() =>
-      [...document.querySelectorAll('.chart')].map((div) => {
-        const svg = div.querySelector('svg');
-        const box = svg?.getBoundingClientRect();
-        const length = (el: Element) => Math.abs(Number(el.getAttribute('x2')) - Number(el.getAttribute('x1')));
-        return {
-          id: div.id,
-          width: box?.width ?? 0,
-          height: box?.height ?? 0,
-          lines: [...div.querySelectorAll('path.ct-line')].map((p) => (p as SVGPathElement).getTotalLength()),
-          bars: [...div.querySelectorAll('line.ct-bar')].map(length),
-        };
-      }),
-    );
+    const charts: Array<{ id: string; width: number; height: number; lines: number[]; bars: number[] }> = await page.evaluate(measureCharts);
     expect(charts.map((c) => c.id)).toEqual(['chart-by-day', 'chart-by-pattern', 'chart-failures']);
     for (const c of charts) {
       expect(c.width).toBeGreaterThan(300);
@@ -104,13 +95,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the summary page in headless Chromium', () => {
     const due = csv.reduce((s, r) => s + cents(r[5]!), 0);
     const collected = csv.reduce((s, r) => s + cents(r[6]!), 0);
     const open = csv.filter((r) => r[8] === 'UNPAID' || r[8] === 'PAID_PARTIAL');
-    const shown = await page.evaluate(() => ({
-      due: document.querySelector('[data-figure="due"]')?.textContent,
-      collected: document.querySelector('[data-figure="collected"]')?.textContent,
-      shortfall: document.querySelector('[data-figure="shortfall"]')?.textContent,
-      settled: document.querySelector('[data-figure="settlement.total_collections"]')?.textContent,
-      unpaid: [...document.querySelectorAll('#table-unpaid tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
-    }));
+    const shown: { due: string; collected: string; shortfall: string; settled: string; unpaid: string[][] } = await page.evaluate(shownFigures);
     expect(shown.due).toBe(grouped(due));
     expect(shown.collected).toBe(grouped(collected));
     expect(shown.shortfall).toBe(grouped(due - collected));
@@ -118,24 +103,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the summary page in headless Chromium', () => {
     expect(shown.unpaid.map((r) => r[0]).sort()).toEqual(open.map((r) => r[3]).sort());
     expect(shown.unpaid.reduce((s, r) => s + cents(r[7]!.replaceAll(',', '')), 0)).toBe(open.reduce((s, r) => s + cents(r[7]!), 0));
 
-    // A screenshot, written beside the page; drawn into a canvas to count its non-white pixels.
+    // A screenshot, written to the test's directory; drawn into a canvas to count its non-white pixels.
     const png = await page.screenshot({ fullPage: true });
     writeFileSync(join(dir, 'summary-2026-11.png'), png);
     const blank = await browser.newPage();
-    const inked = await blank.evaluate(async (b64) => {
-      const img = new Image();
-      img.src = `data:image/png;base64,${b64}`;
-      await img.decode();
-      const canvas = document.createElement('canvas');
-      canvas.width = img.width;
-      canvas.height = img.height;
-      const g = canvas.getContext('2d')!;
-      g.drawImage(img, 0, 0);
-      const px = g.getImageData(0, 0, img.width, img.height).data;
-      let n = 0;
-      for (let i = 0; i < px.length; i += 4) if (px[i]! < 240 || px[i + 1]! < 240 || px[i + 2]! < 240) n++;
-      return { n, total: px.length / 4, width: img.width };
-    }, png.toString('base64'));
+    const inked: { n: number; total: number; width: number } = await blank.evaluate(inkedPixels, png.toString('base64'));
     expect(inked.width).toBe(1100);
     expect(inked.n / inked.total).toBeGreaterThan(0.01);
     await page.close();

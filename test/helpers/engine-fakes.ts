@@ -4,7 +4,7 @@
  * function returns (and records every write), and a bank whose accounts follow scripted
  * statements under the account rules of docs/bank-and-clock.md.
  */
-import { isRetryable, type FailureReason } from '../../src/domain/debit-outcome.js';
+import type { FailureReason } from '../../src/domain/debit-outcome.js';
 import { dayNumber, fromDayNumber, type IsoDate, type Period } from '../../src/domain/period.js';
 import type { SubmittedDebit } from '../../src/domain/plan-reason.js';
 import type {
@@ -359,6 +359,3 @@ class FakeAccounts implements BankAccounts {
     for (const i of accounts) this.bank.kept.push({ customerId: this.customerId[i]!, day: fromDayNumber(day), balance: this.balances[i]! });
   }
 }
-
-/** Whether a failure stops further attempts in the period (for reading results). */
-export const stopsAttempts = (reason: string | null) => reason !== null && !isRetryable(reason);

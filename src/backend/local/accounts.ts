@@ -10,9 +10,6 @@ import type { FailureReason } from '../../bank/types.js';
 import type { IncomeAnalysis } from '../../engine/income.js';
 import { AccountSummaries, analysisDay } from '../../engine/summary.js';
 
-export { customerKey } from '../../domain/customer.js';
-export { epochFor } from '../../bank/simulated.js';
-
 export interface CustomerAccount {
   readonly balance: number;
   readonly analysis: IncomeAnalysis;

@@ -12,7 +12,7 @@ import { DEFAULT_PAGE_LIMIT, validateCollectionListQuery, validateExecuteRequest
 import { describeIncome, predictIncome as predictIncomeDays, type IncomeAnalysis } from '../../engine/income.js';
 import { DEFAULT_STRATEGY, isStrategy, renderWhy, STRATEGY_NAMES, WhyCode, type Why } from '../../engine/strategies.js';
 import { blankWhy } from '../../engine/strategy.js';
-import { decodePlans } from './plan-batches.js';
+import { decodePlans } from '../../store/plan-batches.js';
 import { csvRow } from '../../lib/csv-writer.js';
 import * as repo from '../../store/repos/collections.js';
 import { getMeta, setMeta } from '../../store/repos/meta.js';
@@ -31,8 +31,9 @@ import {
   type Page,
   type ReportFormat,
 } from '../types.js';
-import { epochFor, openAccount } from './accounts.js';
+import { epochFor } from '../../bank/simulated.js';
 import { readCustomerBankInputs } from '../../store/repos/bank.js';
+import { openAccount } from './accounts.js';
 import type { LocalContext } from './context.js';
 import { findPolicyByRef } from './policies.js';
 import { readWorld, stamp, iso } from './world.js';

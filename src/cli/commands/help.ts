@@ -19,7 +19,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'collections execute': ['premia collections execute --period 2026-11', 'premia collections execute --period 2026-11 --policy POL-2026001 --strategy naive'],
   'collections get': ['premia collections get 0b4c2a1e-6f1d-4c7e-9a3b-2d5e8f7a1c90'],
   'collections list': ['premia collections list --period 2026-11 --status PAID_PARTIAL', 'premia collections list --period 2026-11 --format json --fields policy_number,collection_status'],
-  'collections attempts': ['premia collections attempts --period 2026-11 > attempts-2026-11.csv'],
+  'collections attempts': ['premia collections attempts --period 2026-11 > attempts-2026-11.csv', 'premia collections attempts --period 2026-11 --format table --fields policy_number,date,amount,outcome'],
   'collections explain': ['premia collections explain 0b4c2a1e-6f1d-4c7e-9a3b-2d5e8f7a1c90'],
   'collections execution': ['premia collections execution 7d2f0c3b-1a4e-4b6d-8c9f-0e1a2b3c4d5e'],
   clock: ['premia clock', 'premia clock advance --to-month-end'],

@@ -1,9 +1,9 @@
 /**
  * The fields of each list command: the API object's own field names, which of them are money
  * and numbers, and the columns a table shows by default (see output/list.ts). Loaded with the
- * command tree (for --help and completion), so this module imports types only.
+ * command tree (for --help and completion), so it imports only light modules (types, constants).
  */
-import type { ApiKeyView, Collection, Policy, SettingView, Settlement } from '../../backend/types.js';
+import { ATTEMPT_COLUMNS, type ApiKeyView, type Attempt, type Collection, type Policy, type SettingView, type Settlement } from '../../backend/types.js';
 import type { Field, ListSpec } from '../output/list.js';
 
 /** Fields read straight off the object by name. */
@@ -67,6 +67,13 @@ export const COLLECTION_LIST: ListSpec<Collection> = {
     },
   }),
   table: ['policy_number', 'customer_id', 'collection_amount_due', 'collection_amount_collected', 'collection_status', 'number_of_attempts', 'last_failure_reason', 'id'],
+};
+
+export const ATTEMPT_FIELDS = ATTEMPT_COLUMNS;
+
+export const ATTEMPT_LIST: ListSpec<Attempt> = {
+  fields: fields<Attempt>(ATTEMPT_FIELDS, { money: ['amount'] }),
+  table: [...ATTEMPT_FIELDS],
 };
 
 export const SETTLEMENT_FIELDS = [

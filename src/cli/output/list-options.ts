@@ -11,5 +11,10 @@ export function formatOption(): Option {
 
 /** --fields of a list command; `names` are the fields it accepts. */
 export function fieldsOption(names: readonly string[]): Option {
-  return new Option('--fields <a,b,c>', `only these fields, in this order: ${names.join(', ')}`);
+  const option: FieldsOption = new Option('--fields <a,b,c>', `only these fields, in this order: ${names.join(', ')}`);
+  option.fieldNames = names;
+  return option;
 }
+
+/** A --fields option knows its field names (shell completion offers them, comma after comma). */
+export type FieldsOption = Option & { fieldNames?: readonly string[] };

@@ -61,7 +61,8 @@ export function listOutput<T>(flags: ListFlags, globals: GlobalOptions, spec: Li
   return { format: flags.format ?? 'table', fields };
 }
 
-function checkFields<T>(text: string, spec: ListSpec<T>): string[] {
+/** The fields `--fields` names, checked against the list's (exit 2 naming an unknown one and the valid ones). */
+export function checkFields<T>(text: string, spec: ListSpec<T>): string[] {
   const valid = spec.fields.map((f) => f.name);
   const names = text
     .split(',')

@@ -39,10 +39,6 @@ export function percent(rate: number): string {
   return `${(Math.round(rate * 1000) / 10).toFixed(1)}%`;
 }
 
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${groupedCount(n)} ${n === 1 ? one : many}`;
-}
-
 /** A bar of `rate` × BAR_WIDTH characters, padded to BAR_WIDTH. */
 export function bar(rate: number, fancy: boolean): string {
   const cells = Math.max(0, Math.min(1, rate)) * BAR_WIDTH;

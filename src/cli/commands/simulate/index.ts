@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import type { RunState } from '../../command.js';
-import { STRATEGY_NAMES } from '../../../domain/strategy-names.js';
+import { DEFAULT_STRATEGY, STRATEGY_NAMES } from '../../../domain/strategy-names.js';
 import { lazyAction } from '../action.js';
 
 export function registerSimulate(program: Command, ctx: CliContext, state: RunState): void {
@@ -12,7 +12,7 @@ export function registerSimulate(program: Command, ctx: CliContext, state: RunSt
     .option('--months <n>', 'consecutive months to run', '1')
     .option('--policies <file>', 'policy CSV (default: fixtures/policies.csv)')
     .option('--bank <file>', "bank transactions CSV (default: fixtures/bank-transactions.csv; 'none' for generated accounts only)")
-    .addOption(new Option('--strategy <name>', 'collection strategy').choices(STRATEGY_NAMES).default('smart'))
+    .addOption(new Option('--strategy <name>', 'collection strategy').choices(STRATEGY_NAMES).default(DEFAULT_STRATEGY))
     .option('--out <dir>', "where to write each period's files (in <dir>/<period>/)", 'premia-out')
     .addHelpText(
       'after',
