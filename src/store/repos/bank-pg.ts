@@ -156,7 +156,7 @@ export async function withPgBankImport<T>(store: PgStore, clientId: number, fn: 
     }
     let copy: Writable | null = null;
     let done: Promise<void> | null = null;
-    let failure: unknown = null;
+    let failure: Error | null = null;
     let draining: Promise<void> | null = null;
     const start = (): Writable => {
       // Loaded here: bank.ts (and so every store) imports this module.
@@ -167,8 +167,8 @@ export async function withPgBankImport<T>(store: PgStore, clientId: number, fn: 
       done = new Promise<void>((resolve, reject) => {
         stream.on('finish', resolve);
         stream.on('error', (e) => {
-          failure ??= e;
-          reject(e);
+          failure ??= asError(e);
+          reject(asError(e));
         });
       });
       done.catch(() => undefined);
@@ -192,11 +192,20 @@ export async function withPgBankImport<T>(store: PgStore, clientId: number, fn: 
       },
       ready: () => (failure !== null ? Promise.reject(failure) : (draining ?? undefined)),
     });
-    if (copy !== null) {
-      (copy as Writable).end();
-      await done;
+    // Assigned in the callbacks above (which TypeScript's narrowing does not follow).
+    const stream = copy as Writable | null;
+    const finished = done as Promise<void> | null;
+    if (stream !== null) {
+      stream.end();
+      await finished;
     }
-    if (failure !== null) throw failure;
+    const failed = failure as Error | null;
+    if (failed !== null) throw failed;
     return out;
   });
+}
+
+/** What a stream failed with, as an Error (pg's errors are; anything else is wrapped). */
+function asError(e: unknown): Error {
+  return e instanceof Error ? e : new Error(String(e));
 }

@@ -10,7 +10,7 @@
  * the merge and the reading of what it did: ids above the largest before the merge are this
  * import's.
  */
-import { Writable } from 'node:stream';
+import { type Writable } from 'node:stream';
 import { from as copyFrom } from 'pg-copy-streams';
 import { PremiaError } from '../../domain/errors.js';
 import type { PgStore } from '../store.js';
@@ -53,7 +53,7 @@ function pgImportSink(
   if (!Number.isSafeInteger(createdAt)) throw new TypeError('createdAt must be an integer');
   const { client } = unit;
   let copy: Writable | null = null;
-  let failure: unknown = null;
+  let failure: Error | null = null;
   let draining: Promise<void> | null = null;
   let done: Promise<void> | null = null;
 
@@ -64,8 +64,8 @@ function pgImportSink(
     done = new Promise<void>((resolve, reject) => {
       stream.on('finish', resolve);
       stream.on('error', (e) => {
-        failure ??= e;
-        reject(e);
+        failure ??= asError(e);
+        reject(asError(e));
       });
     });
     done.catch(() => undefined); // reported by ready() or finish()
@@ -87,7 +87,7 @@ function pgImportSink(
           };
           const onError = (e: unknown) => {
             stream.off('drain', onDrain);
-            reject(e);
+            reject(asError(e));
           };
           stream.once('drain', onDrain);
           stream.once('error', onError);
@@ -149,8 +149,13 @@ function csvOf(rows: PolicyImportRows): Buffer {
   let at = 0;
   for (let r = 0; r < count; r++) {
     at += out.write(`${lines[r]!},`, at, 'latin1');
-    at += src.copy(out, at, offsets[r * 5]!, offsets[r * 5 + 4]!);
+    at += src.copy(out, at, offsets[r * 5], offsets[r * 5 + 4]);
     at += out.write(`,${amounts[r]!}\n`, at, 'latin1');
   }
   return out.subarray(0, at);
+}
+
+/** What a stream failed with, as an Error (pg's errors are; anything else is wrapped). */
+function asError(e: unknown): Error {
+  return e instanceof Error ? e : new Error(String(e));
 }
