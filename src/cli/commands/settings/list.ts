@@ -11,7 +11,7 @@ export async function listRun({ ui, admin }: CommandDeps): Promise<number> {
       { header: 'key', value: (s) => s.key },
       { header: 'value', value: (s) => String(s.value) },
       { header: 'default', value: (s) => String(s.default) },
-      { header: 'range', value: (s) => `${s.min}-${s.max}` },
+      { header: 'range', value: (s) => (s.choices ? s.choices.join('|') : `${s.min}-${s.max}`) },
       { header: 'what it controls', value: (s) => s.description },
     ],
     settings,
