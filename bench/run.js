@@ -21,6 +21,17 @@
  *           to the month end while one client reads `GET /whoami` over and over, one request at
  *           a time. Target: the reads' p99 latency < 50 ms (the engine runs off the thread that
  *           answers requests).
+ *   days    the same month lived day by day: thirty `clock advance --days 1`, each a process,
+ *           timed one by one. Targets: the advance from 2026-11-15 ≤ 1.5 s (issue 13: at 1M);
+ *           the thirty together ≤ 2 × the month in one advance (the engine part's, when it ran
+ *           in the same run, else measured here). The attempts are compared with the one-advance
+ *           month's, row for row.
+ *   simulate `premia simulate --months 12 --bank none` on the first min(N, 100k) policies of
+ *           the book. Measured, no target.
+ *
+ * Beside the engine month the bench prints its floor (bench/floor.js): the time to write the
+ * month's attempts and collection updates alone, with prepared multi-row statements, one
+ * transaction a day, on a copy of the store the month started from.
  *
  * Data lives in bench/.data (git-ignored; PREMIA_BENCH_DATA names another directory) and is
  * reused: the CSV, the imported store and the store after the month (the report and settle parts
@@ -61,7 +72,12 @@ const PERIOD = '2026-11';
 const CLOCK_START = '2026-10-31';
 const MONTH_END = '2026-11-30';
 const SEED = '1';
-const PARTS = ['import', 'engine', 'report', 'settle', 'serve'];
+const PARTS = ['import', 'engine', 'report', 'settle', 'serve', 'days', 'simulate'];
+/** The book `simulate --months 12` runs on: the scale's, at most this many policies. */
+const SIMULATE_MAX_POLICIES = 100_000;
+const SIMULATE_MONTHS = 12;
+/** The day-by-day line's mid-month day: the advance from the clock at this date to the next. */
+const MID_MONTH = '2026-11-15';
 const MIB = 1024 * 1024;
 
 /** The targets, in one place. */
@@ -74,6 +90,8 @@ const TARGETS = {
   report_max_rss_over_startup_mib: 128, // "flat memory": peak RSS at most this far above premia's start-up RSS
   settle_max_s: 1,
   serve_read_p99_ms: 50, // GET /whoami while POST /clock/advance lives the month
+  one_day_max_s: 1.5, // a one-day advance mid-month (issue 13: on the 1M book)
+  day_by_day_max_ratio: 2, // the month in 30 one-day advances ≤ 2 × the month in one advance
 };
 
 class CommandFailed extends Error {}
@@ -121,7 +139,7 @@ Measure premia's performance targets (each command a separate process under /usr
 
 Options:
   --scale N          policies / collections (default 1000000; e.g. 20000 for a quick check)
-  --only PARTS       some of import,engine,report,settle,serve (comma-separated; default all)
+  --only PARTS       some of import,engine,report,settle,serve,days,simulate (comma-separated; default all)
   --runs N           runs per command, the best wall time kept (default 3)
   --engine-runs N    runs of the engine month (default 1)
   --fresh            regenerate the data in bench/.data instead of reusing it
@@ -355,6 +373,7 @@ function countCsvCustomers(path) {
 const csvPath = (o) => join(DATA, `policies-${o.scale}.csv`);
 const basePath = (o) => join(DATA, `policies-${o.scale}.db`);
 const monthPath = (o) => join(DATA, `month-${o.scale}.db`);
+const floorPath = (o) => join(DATA, `floor-${o.scale}.db`);
 
 /** The imported store (N active policies, clock not locked), reused when it is whole. */
 function baseStoreReady(o) {
@@ -482,6 +501,8 @@ function runEngine(o, results, { timed }) {
         if (body.policies_queued !== o.scale) throw new CommandFailed(`execute queued ${body.policies_queued} policies, not ${o.scale}`);
       },
     });
+    // The store the month starts from, for the floor (the last run's).
+    if (timed) copyDb(work, floorPath(o));
     step('advance', `premia clock advance --to ${MONTH_END}`, ['--json', 'clock', 'advance', '--to', MONTH_END], {
       stdout: 'pipe',
       check: (r) => {
@@ -505,6 +526,29 @@ function runEngine(o, results, { timed }) {
     failNote: [!inTime && 'time', !inMemory && 'memory'].filter(Boolean).join(' and '),
     extra: { cores: pin ? TARGETS.engine_cores : os.availableParallelism(), pinned: pin },
   }));
+  results.push(measureFloor(o, advance, pin));
+}
+
+/**
+ * The floor of the month (bench/floor.js): the month's attempts and collection updates written
+ * alone, on the copy of the store the month started from. Its row's time is the write time the
+ * script measures (not its process, which first reads the rows from the month store).
+ */
+function measureFloor(o, advance, pin) {
+  const work = floorPath(o);
+  try {
+    const r = runOnce(process.execPath, [join(ROOT, 'bench', 'floor.js'), monthPath(o), work], { stdout: 'pipe', pin });
+    const f = JSON.parse(r.stdout);
+    const m = { wall: f.seconds, cpu: f.cpu_seconds, user: f.cpu_seconds, sys: 0, rssMib: r.rssMib, walls: [f.seconds] };
+    log(`  floor: ${f.attempts} attempts and ${f.updates} collection updates over ${f.days} days written in ${f.seconds.toFixed(2)} s ` +
+      `(the advance: ${(advance.wall / f.seconds).toFixed(1)} × that)`);
+    return row('engine', `floor: the month's writes alone (${f.attempts} attempts, ${f.updates} updates)`, m, null, {
+      premiaText: `${f.seconds.toFixed(2)} s`,
+      extra: { ...f, advance_over_floor: Number((advance.wall / f.seconds).toFixed(2)) },
+    });
+  } finally {
+    removeDb(work);
+  }
 }
 
 function summariseMonth(o) {
@@ -533,6 +577,132 @@ function partEngine(o, results) {
   if (month) {
     log(`  month: ${Object.entries(month.by_status).map(([s, n]) => `${n} ${s}`).join(', ')}; ` +
       `${(100 * month.collection_rate_by_amount).toFixed(1)} % of the amount due collected; ${month.attempts} attempts (${month.failed_attempts} failed)`);
+  }
+}
+
+/** The attempts of a store, hashed row by row in id order (what must not depend on how the days were lived). */
+function attemptsDigest(path) {
+  return peek(path, (db) => {
+    const h = createHash('sha256');
+    let n = 0;
+    for (const r of db.prepare('select id, collection_id, date, amount, outcome, failure_reason from attempts order by id').raw(true).iterate()) {
+      h.update(`${r.join(',')}\n`);
+      n++;
+    }
+    return { rows: n, sha256: h.digest('hex') };
+  });
+}
+
+/** The month lived day by day: thirty one-day advances on a copy of the imported store. */
+function partDays(o, results) {
+  const base = ensureBaseStore(o);
+  const work = join(DATA, `days-${o.scale}.db`);
+  const pin = shouldPin();
+  log(`\nThe month day by day: ${o.scale} policies, 30 × clock advance --days 1${pin ? `, pinned to ${TARGETS.engine_cores} cores` : ''}`);
+  copyDb(base, work);
+  try {
+    const untimed = (...args) => {
+      const [cmd, a] = premiaArgs(work, ...args);
+      runOnce(cmd, a, { stdout: 'pipe' });
+    };
+    untimed('clock', 'set', CLOCK_START);
+    untimed('collections', 'execute', '--period', PERIOD);
+    const days = [];
+    let date = CLOCK_START;
+    for (let d = 1; d <= 30; d++) {
+      const [cmd, a] = premiaArgs(work, '--json', 'clock', 'advance', '--days', '1');
+      const r = runOnce(cmd, a, { stdout: 'pipe', pin });
+      const body = JSON.parse(r.stdout);
+      if (body.from !== date || body.days.length !== 1) throw new CommandFailed(`advance ${d} went from ${body.from} to ${body.to} (${body.days.length} days)`);
+      days.push({ from: date, ...r, walls: [r.wall] });
+      date = body.to;
+      if (d % 5 === 0) log(`  … ${date}: ${r.wall.toFixed(2)} s`);
+    }
+    if (date !== MONTH_END) throw new CommandFailed(`thirty one-day advances ended at ${date}, not ${MONTH_END}`);
+    const sum = (key) => days.reduce((t, x) => t + x[key], 0);
+    const total = { wall: sum('wall'), cpu: sum('cpu'), user: sum('user'), sys: sum('sys'), rssMib: Math.max(...days.map((x) => x.rssMib)), walls: [sum('wall')] };
+    const mid = days.find((x) => x.from === MID_MONTH);
+    // The month in one advance: the engine part's of this run, else measured here.
+    let oneAdvance = results.find((r) => r.part === 'engine' && r.what.startsWith('engine: clock advance'))?.premia.wall_s ?? null;
+    if (oneAdvance === null) {
+      const one = join(DATA, `days-one-${o.scale}.db`);
+      copyDb(base, one);
+      try {
+        for (const args of [['clock', 'set', CLOCK_START], ['collections', 'execute', '--period', PERIOD]]) {
+          const [cmd, a] = premiaArgs(one, ...args);
+          runOnce(cmd, a, { stdout: 'pipe' });
+        }
+        const [cmd, a] = premiaArgs(one, 'clock', 'advance', '--to', MONTH_END);
+        oneAdvance = measure(`premia clock advance --to ${MONTH_END} (the month in one advance, for the ratio)`, cmd, a, { runs: 1, pin }).wall;
+        moveDb(one, monthPath(o));
+      } finally {
+        removeDb(one);
+      }
+    }
+    const mine = attemptsDigest(work);
+    const theirs = monthStoreInfo(o) ? attemptsDigest(monthPath(o)) : null;
+    const same = theirs === null ? null : mine.rows === theirs.rows && mine.sha256 === theirs.sha256;
+    const walls = days.map((x) => x.wall).sort((a, b) => a - b);
+    const midOk = mid.wall <= TARGETS.one_day_max_s;
+    results.push(row('days', `clock advance --days 1 from ${MID_MONTH}`, mid, null, {
+      target: `≤ ${TARGETS.one_day_max_s} s (at 1M)`,
+      pass: midOk,
+      failNote: 'time',
+      extra: { cores: pin ? TARGETS.engine_cores : os.availableParallelism(), pinned: pin },
+    }));
+    const ratio = total.wall / oneAdvance;
+    results.push(row('days', `the month day by day (30 × clock advance --days 1)`, total, null, {
+      premiaText: `${total.wall.toFixed(2)} s (${ratio.toFixed(2)} × one advance: ${oneAdvance.toFixed(2)} s)`,
+      target: `≤ ${TARGETS.day_by_day_max_ratio} × one advance`,
+      pass: ratio <= TARGETS.day_by_day_max_ratio && same !== false,
+      failNote: same === false ? 'different attempts' : 'time',
+      extra: {
+        one_advance_s: Number(oneAdvance.toFixed(3)),
+        ratio_to_one_advance: Number(ratio.toFixed(3)),
+        day_min_s: Number(walls[0].toFixed(3)),
+        day_median_s: Number(walls[15].toFixed(3)),
+        day_max_s: Number(walls.at(-1).toFixed(3)),
+        attempts: mine.rows,
+        same_attempts_as_one_advance: same,
+      },
+    }));
+    log(`  one day from ${MID_MONTH}: ${mid.wall.toFixed(2)} s; thirty days: ${total.wall.toFixed(2)} s (${ratio.toFixed(2)} × one advance)` +
+      `${same === null ? '' : same ? '; the same attempts as the one-advance month' : '; attempts DIFFER from the one-advance month'}`);
+  } finally {
+    removeDb(work);
+  }
+}
+
+/** `premia simulate --months 12` on the first min(N, 100k) policies of the book, generated accounts only. */
+function partSimulate(o, results) {
+  const policies = Math.min(o.scale, SIMULATE_MAX_POLICIES);
+  const csv = ensurePoliciesCsv({ ...o, scale: policies });
+  const db = join(DATA, `simulate-${policies}.db`);
+  const out = join(DATA, `simulate-${policies}-out`);
+  log(`\nSimulate: ${SIMULATE_MONTHS} months of ${policies} policies`);
+  const [cmd, args] = premiaArgs(db, '--seed', SEED, '--json', 'simulate', '--months', String(SIMULATE_MONTHS), '--policies', csv, '--bank', 'none', '--out', out);
+  try {
+    const m = measure(`premia simulate --months ${SIMULATE_MONTHS} (${count(policies)} policies)`, cmd, args, {
+      runs: 1,
+      stdout: 'pipe',
+      before: () => {
+        removeDb(db);
+        rmSync(out, { recursive: true, force: true });
+      },
+      check: (r) => {
+        const body = JSON.parse(r.stdout);
+        if (body.months.length !== SIMULATE_MONTHS) throw new CommandFailed(`simulate ran ${body.months.length} months, not ${SIMULATE_MONTHS}`);
+      },
+    });
+    const body = JSON.parse(m.stdout);
+    const attempts = body.months.reduce((t, x) => t + x.attempts, 0);
+    results.push(row('simulate', `simulate --months ${SIMULATE_MONTHS}, ${count(policies)} policies`, m, null, {
+      premiaText: `${m.wall.toFixed(2)} s (${(m.wall / SIMULATE_MONTHS).toFixed(2)} s a month)`,
+      extra: { policies, months: SIMULATE_MONTHS, attempts, per_month_s: Number((m.wall / SIMULATE_MONTHS).toFixed(3)) },
+    }));
+  } finally {
+    removeDb(db);
+    rmSync(out, { recursive: true, force: true });
   }
 }
 
@@ -891,6 +1061,8 @@ async function main() {
       if (part === 'report') await partReport(o, results);
       if (part === 'settle') partSettle(o, results);
       if (part === 'serve') await partServe(o, results);
+      if (part === 'days') partDays(o, results);
+      if (part === 'simulate') partSimulate(o, results);
     }
   } catch (e) {
     if (!(e instanceof CommandFailed)) throw e;
@@ -931,6 +1103,11 @@ async function main() {
         const m = r.extra.month;
         notes.push(`the month: ${Object.entries(m.by_status).map(([s, n]) => `${n} ${s}`).join(', ')}; ` +
           `${(100 * m.collection_rate_by_amount).toFixed(1)} % of the amount due collected; ${m.attempts} attempts, ${m.failed_attempts} failed; store ${m.store_mib} MiB`);
+      }
+      if (r.extra?.advance_over_floor !== undefined) notes.push(`the one-advance month takes ${r.extra.advance_over_floor} × its floor (the same attempts and updates written alone)`);
+      if (r.extra?.same_attempts_as_one_advance !== undefined) {
+        notes.push(`the day-by-day month's attempts are ${r.extra.same_attempts_as_one_advance ? 'row for row those of the one-advance month' : 'NOT those of the one-advance month'}` +
+          `; one-day advances: min ${r.extra.day_min_s} s, median ${r.extra.day_median_s} s, max ${r.extra.day_max_s} s`);
       }
       if (r.extra?.pinned) notes.push(`the ${r.part === 'serve' ? 'server' : 'engine'} ran pinned to ${r.extra.cores} cores (taskset)`);
     }

@@ -1,5 +1,5 @@
 /**
- * An account living through days under the account rules (README, "The simulated bank"):
+ * An account living through days under the account rules (docs/bank-and-clock.md, "The simulated bank"):
  *  - the balance is 0 before the account's first transaction;
  *  - each day: (1) the day's credits post; (2) premia's debits for the day are attempted in
  *    policy_number order, each succeeding when its amount is at most the balance (and taking
@@ -44,7 +44,7 @@ export interface LedgerObserver {
 }
 
 /**
- * The account rules of one day (the README's "Account rules"), the one implementation of them:
+ * The account rules of one day ("Account rules" in docs/bank-and-clock.md), the one implementation of them:
  * `act` holds the day's own activity, `blocked` why premia's debits fail whatever the balance
  * (or null). Returns the balance at the end of the day; outcomes and facts are written out.
  * `amounts` is the caller's scratch list for premia's debits of the day.

@@ -83,7 +83,11 @@ export function replayInto(
   const startDay = source ? source.startDay : inputs.epochDay;
   const snap = observer ? undefined : inputs.snapshots.get(key);
   const usable = snap && posted && snap.day < posted.from ? snap : undefined;
-  const lastDay = usable ? usable.day : startDay - 1;
+  // Without a snapshot the account lives from its first day, or from the first day the caller
+  // wants when that is earlier: an account whose first row comes after `today` (or after the
+  // start of the caller's window) lives the same calendar days, reported the same way, whichever
+  // day it is opened on. (Before its first row an account posts nothing and its balance is 0.)
+  const lastDay = usable ? usable.day : Math.min(startDay, posted ? posted.from : startDay, today + 1) - 1;
   const i = set.add(clientId, customerId, source, inputs.seed, inputs.epochDay, lastDay, usable ? usable.balance : 0);
   const replay = new Replay(inputs.attempts.get(key) ?? [], lastDay, customerId);
   const facts: DayFacts = { credits: 0, postedDebits: 0, collected: 0, premiaDebits: 0 };

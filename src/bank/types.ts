@@ -1,6 +1,6 @@
 /**
  * The simulated bank's vocabulary. An account's activity comes from a source (imported rows or
- * a generated profile); the ledger lives through days applying the account rules of the README.
+ * a generated profile); the ledger lives through days applying the account rules of docs/bank-and-clock.md.
  */
 
 export const ACCOUNT_EVENTS = ['ACCOUNT_CLOSED', 'PAYMENT_STOPPED', 'ACCOUNT_FROZEN'] as const;

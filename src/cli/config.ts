@@ -99,15 +99,6 @@ export async function checkPrivate(path: string): Promise<void> {
   }
 }
 
-/** The named profile (checked private), or null when the file or the profile does not exist. */
-export async function loadProfile(path: string, name: string): Promise<Profile | null> {
-  const config = await readConfig(path);
-  const profile = config.profiles[name];
-  if (!profile) return null;
-  await checkPrivate(path);
-  return profile;
-}
-
 /** Save (add or replace) a profile; returns nothing secret. */
 export async function saveProfile(path: string, name: string, profile: Profile): Promise<void> {
   checkProfileName(name);

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { OPERATION_LIST, type AnyOperation } from '../backend/operations.js';
+import { OPERATION_LIST, type AnyOperation, type Operation } from '../backend/operations.js';
 import type { Admin, Backend, StoredResponse, Upload } from '../backend/types.js';
 import { buildRequest, requestHash } from '../backend/wire.js';
 import { PremiaError, receivedCode } from '../domain/errors.js';
@@ -38,7 +38,7 @@ export function withIdempotency(inner: Backend, baseKey: string, records: Admin[
 
   /** Run one write at most once for its key. */
   async function once<T>(row: AnyOperation, args: unknown[], action: (args: unknown[]) => Promise<T>): Promise<T> {
-    const request = buildRequest(row, ...args);
+    const request = buildRequest(row as Operation<unknown, unknown, unknown[]>, ...args);
     const key = requestKey(baseKey, ++writes);
     const path = `/v1${request.path}`;
     let file: { upload: Upload; sha256: string; remove?: () => Promise<void> } | null = null;

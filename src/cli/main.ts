@@ -11,6 +11,7 @@ import { stringifyJson } from '../domain/json.js';
 import type { RunState } from './command.js';
 import type { CliContext, GlobalOptions } from './context.js';
 import { registerCommands } from './commands/index.js';
+import { applyHelpConventions } from './commands/help.js';
 import { Ui } from './output/ui.js';
 
 const require = createRequire(import.meta.url);
@@ -86,6 +87,7 @@ export function buildProgram(ctx: CliContext, state: RunState, json = false): Co
     .configureOutput(output)
     .addHelpText('after', EXIT_CODES_HELP);
   registerCommands(program, ctx, state);
+  applyHelpConventions(program);
   // Every subcommand reports through the same output and exit override.
   const configure = (cmd: Command) => {
     for (const sub of cmd.commands) {
@@ -149,6 +151,7 @@ export function reportError(ctx: CliContext, globals: GlobalOptions, e: unknown)
       ctx.stderr.write(`${ui.err.red('error:')} ${e.message}\n`);
       if (Array.isArray(e.details) && e.details.length > 1) {
         for (const d of e.details as Array<Record<string, unknown>>) {
+          // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a row is a number or a string as received
           if (typeof d.message === 'string') ctx.stderr.write(`  - ${d.row !== undefined ? `row ${String(d.row)}: ` : ''}${d.message}\n`);
         }
       }
@@ -156,6 +159,7 @@ export function reportError(ctx: CliContext, globals: GlobalOptions, e: unknown)
       if (e.requestId) tags.push(`request ${e.requestId}`);
       ctx.stderr.write(ui.err.dim(`  (${tags.join(', ')})\n`));
     }
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- --debug shows whatever the cause is
     if (globals.debug && e.cause) ctx.stderr.write(`${String((e.cause as Error).stack ?? e.cause)}\n`);
     return e.exitCode;
   }

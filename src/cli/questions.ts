@@ -37,7 +37,7 @@ export function advanceQuestion(p: AdvancePreview): Question {
           ? `${count(c.open)} of its ${plural(c.collections, 'collection')} ${c.open === 1 ? 'is' : 'are'} not fully paid yet`
           : c.collections === 1
             ? 'its one collection is not fully paid yet'
-            : `none of its ${count(c.collections)} collections is fully paid yet`;
+            : `none of its ${plural(c.collections, 'collection')} is fully paid yet`;
       details.push(
         `  ${c.period_month}: ${which} ` +
           `(${count(c.nothing_collected)} with nothing collected; ${money(c.amount_remaining)} still owed); ` +

@@ -42,7 +42,7 @@ function monthKey(day: number): { key: number; year: number; month: number } {
 // Day number → month, a dense array over 1900-01-01..2099-12-31 (an array read, not a Map).
 const DAY_BASE = -25_567; // 1900-01-01
 const DAY_SPAN = 73_049;
-const dayToMonth: Array<MonthInfo | undefined> = new Array(DAY_SPAN);
+const dayToMonth: Array<MonthInfo | undefined> = new Array<MonthInfo | undefined>(DAY_SPAN);
 
 /** The month containing a day number. */
 export function monthOf(day: number): MonthInfo {
@@ -65,15 +65,6 @@ export function monthOf(day: number): MonthInfo {
   }
   if (slot >= 0 && slot < DAY_SPAN) dayToMonth[slot] = info;
   return info;
-}
-
-export function monthOfDate(date: string): MonthInfo {
-  return monthOf(dayNumber(date));
-}
-
-/** Day of month (1-based) of a day number. */
-export function domOf(day: number): number {
-  return day - monthOf(day).firstDay + 1;
 }
 
 /** 0 = Sunday … 6 = Saturday. */

@@ -194,7 +194,7 @@ export class PremiaError extends Error {
   }
 }
 
-/** A wrong value: malformed, out of range, or naming something that cannot be used (README, "Global options"). */
+/** A wrong value: malformed, out of range, or naming something that cannot be used (docs/cli.md, "Errors"). */
 export function validationError(message: string, details?: FieldError[]): PremiaError {
   return new PremiaError('VALIDATION_ERROR', message, { details });
 }

@@ -66,29 +66,3 @@ export class Rng {
     return items[Math.floor(this.next() * items.length)]!;
   }
 }
-
-const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
-/**
- * A UUID-shaped identifier derived from a salt and a natural key (RFC 9562 version 8,
- * "custom"). Deterministic: the same store seed and the same natural key give the same id,
- * which keeps simulated runs byte-identical. Uniqueness is still enforced by the store.
- */
-export function uuidFromKey(salt: number, key: string): string {
-  const a = hashString32(key, salt);
-  const b = hashString32(key, a ^ 0x85ebca6b);
-  const c = hashString32(key, b ^ 0xc2b2ae35);
-  const d = hashString32(key, c ^ 0x27d4eb2f);
-  const bytes = [
-    a >>> 24, (a >>> 16) & 255, (a >>> 8) & 255, a & 255,
-    b >>> 24, (b >>> 16) & 255, ((b >>> 8) & 0x0f) | 0x80, b & 255,
-    ((c >>> 24) & 0x3f) | 0x80, (c >>> 16) & 255, (c >>> 8) & 255, c & 255,
-    d >>> 24, (d >>> 16) & 255, (d >>> 8) & 255, d & 255,
-  ];
-  let s = '';
-  for (let i = 0; i < 16; i++) {
-    if (i === 4 || i === 6 || i === 8 || i === 10) s += '-';
-    s += HEX[bytes[i]!];
-  }
-  return s;
-}

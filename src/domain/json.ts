@@ -88,7 +88,7 @@ function write(value: unknown, money: boolean): string {
  * recursively. Used by the remote client on response bodies.
  */
 export function moneyToCents<T>(value: T): T {
-  convert(value as unknown, undefined);
+  convert(value, undefined);
   return value;
 }
 

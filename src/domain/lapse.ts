@@ -1,10 +1,9 @@
 /**
- * The lapse rule (README, "Lapse"): at the close of a period, an active policy whose collections
+ * The lapse rule (docs/engine.md, "Lapse"): at the close of a period, an active policy whose collections
  * were UNPAID in each of the last `n` closed periods (the one closing included) becomes lapsed.
  * Pure: the store supplies each candidate's statuses and applies the result.
  */
 import { previousPeriod, type Period } from './period.js';
-import type { CollectionStatus as CollectionStatusValue } from './collection.js';
 
 /** The periods the rule looks at when `period` closes, newest first: `period` and the n − 1 before it. */
 export function lapsePeriods(period: Period, n: number): Period[] {
@@ -18,7 +17,7 @@ export function lapsePeriods(period: Period, n: number): Period[] {
  * `lapsePeriods` (null: none was queued). It lapses when every one of the `n` periods has an
  * UNPAID collection; `n` below 1 turns the rule off.
  */
-export function lapses(statuses: ReadonlyArray<CollectionStatusValue | string | null>, n: number): boolean {
+export function lapses(statuses: ReadonlyArray<string | null>, n: number): boolean {
   if (n < 1 || statuses.length < n) return false;
   for (let k = 0; k < n; k++) if (statuses[k] !== 'UNPAID') return false;
   return true;
@@ -26,5 +25,5 @@ export function lapses(statuses: ReadonlyArray<CollectionStatusValue | string | 
 
 /** The reason recorded in the policy's status history. */
 export function lapseReason(periods: readonly Period[]): string {
-  return `lapsed: unpaid in ${periods.length} consecutive periods (${[...periods].reverse().join(', ')})`;
+  return `lapsed: unpaid in ${periods.length === 1 ? '1 period' : `${periods.length} consecutive periods`} (${[...periods].reverse().join(', ')})`;
 }

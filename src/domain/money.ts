@@ -120,10 +120,6 @@ export function plainPremiumCents(text: string, start: number, end: number): num
   return cents;
 }
 
-export function isAmountProblem(v: Cents | AmountProblem): v is AmountProblem {
-  return typeof v !== 'number';
-}
-
 /**
  * A premium sent as a JSON number (the API) or a string (the CLI flag). JSON numbers are read
  * through their shortest text form, so 149.5 is 149.50 and 0.1 + 0.2 is refused as having too

@@ -132,7 +132,3 @@ export function dateInPeriod(period: Period, dayOfMonth: number): IsoDate {
 export function timestampOn(date: IsoDate, msOfDay: number): string {
   return new Date(dayNumber(date) * MS_PER_DAY + (msOfDay % MS_PER_DAY)).toISOString();
 }
-
-export function utcDateOf(d: Date): IsoDate {
-  return d.toISOString().slice(0, 10);
-}

@@ -29,8 +29,8 @@ class Checker {
 
   constructor(
     private readonly raw: Raw,
-    private readonly allowed: readonly string[],
-    private readonly what: string,
+    allowed: readonly string[],
+    what: string,
   ) {
     for (const key of Object.keys(raw)) {
       if (!allowed.includes(key)) {

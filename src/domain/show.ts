@@ -10,6 +10,7 @@ export function showValue(v: unknown): string {
   else if (Array.isArray(v)) s = 'a list';
   else if (v !== null && typeof v === 'object') s = 'an object';
   else if (v === undefined) s = 'nothing';
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- objects were described above
   else s = String(v);
   return s.length > 60 ? `${s.slice(0, 60)}…` : s;
 }

@@ -242,7 +242,7 @@ export async function writeDay(unit: DayUnit, state: EngineState, day: number, o
   // (in customer order they hop across a table larger than the page cache).
   const dirty = state.dirty;
   dirty.sort((x, y) => cs.rowid[x]! - cs.rowid[y]!);
-  const updates: CollectionUpdate[] = new Array(dirty.length);
+  const updates: CollectionUpdate[] = new Array<CollectionUpdate>(dirty.length);
   for (let r = 0; r < dirty.length; r++) {
     const c = dirty[r]!;
     updates[r] = {

@@ -17,6 +17,7 @@
 import { monthOf, type Calendar, type MonthInfo } from '../domain/calendar.js';
 import { fromDayNumber } from '../domain/period.js';
 import { formatCents } from '../domain/money.js';
+import { plural } from '../domain/words.js';
 
 export interface IncomeCredit {
   day: number;
@@ -429,13 +430,6 @@ export function predictIncome(a: IncomeAnalysis, from: number, to: number, cal: 
   }
 }
 
-/** Record an observed income credit (keeps cycle-based predictions anchored on the latest pay). */
-export function observeIncome(a: IncomeAnalysis, day: number, amount: number, cal: Calendar): void {
-  a.lastIncomeDay = day;
-  a.lastIncomeAmount = amount;
-  if (a.pattern === 'weekly' || a.pattern === 'fortnightly') a.anchorDay = reanchor(cal, a.anchorDay!, a.pattern === 'weekly' ? 7 : 14, day);
-}
-
 export function isRegular(a: IncomeAnalysis): boolean {
   return a.pattern !== 'irregular' && a.pattern !== 'none';
 }
@@ -456,7 +450,7 @@ export function describeIncome(a: IncomeAnalysis): string {
   if ((a.pattern === 'weekly' || a.pattern === 'fortnightly') && a.anchorDay !== null) {
     s += ` (last paid ${fromDayNumber(a.anchorDay)})`;
   }
-  if (a.pattern === 'irregular' && a.meanGap !== null) s += ` (${a.observed} deposits, about every ${Math.round(a.meanGap)} days)`;
+  if (a.pattern === 'irregular' && a.meanGap !== null) s += ` (${plural(a.observed, 'deposit')}, about every ${plural(Math.round(a.meanGap), 'day')})`;
   if (a.pattern !== 'none') s += `, typically ${formatCents(a.typicalAmount)}`;
   return `${s}; confidence ${a.confidence.toFixed(2)}`;
 }

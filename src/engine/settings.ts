@@ -6,9 +6,9 @@
  * default), read by the engine when it loads a day's working set; a key not in the table has
  * its default.
  *
- * Constants (README, "Settings"): how many days ahead debits are submitted (LEAD_DAYS), how many
+ * Constants (docs/engine.md, "Settings"): how many days ahead debits are submitted (LEAD_DAYS), how many
  * partial debits an irregular earner gets a month (MAX_SPLIT_DEBITS) and naive's schedule. They
- * are not settings: changing them changes what the strategies are (the README's figures, the
+ * are not settings: changing them changes what the strategies are (the figures of docs/engine.md, the
  * fixture-month test), and the number of days ahead also sizes the engine's plan slots.
  */
 import { CALENDAR_BASES, CALENDAR_KEY, DEFAULT_CALENDAR, IMPORTED_HOLIDAYS_KEY, storedCalendar, type Calendar } from '../domain/calendar.js';

@@ -42,7 +42,7 @@ const EXPLAINER: readonly Strategy[] = (() => {
   const owners: Strategy[] = [];
   for (const s of STRATEGY_LIST) {
     for (const code of s.whyCodes) {
-      if (owners[code]) throw new Error(`reason code ${code} belongs to both ${owners[code]!.name} and ${s.name}`);
+      if (owners[code]) throw new Error(`reason code ${code} belongs to both ${owners[code].name} and ${s.name}`);
       owners[code] = s;
     }
   }

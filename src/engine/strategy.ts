@@ -121,7 +121,7 @@ export interface DayDebit {
 export interface Strategy {
   /** The name `--strategy` takes and executions store. */
   readonly name: string;
-  /** One line for `--help` and the README: what it does. */
+  /** One line for `--help` and docs/engine.md: what it does. */
   readonly summary: string;
   /** The reason codes this strategy produces (rendered by `explain`). */
   readonly whyCodes: readonly WhyCode[];

@@ -249,7 +249,7 @@ export class AccountSummaries {
     if (!analyse) return;
     this.ensureAnalysis(history, i);
     if (credits >= this.aThreshold[i]!) {
-      // observeIncome (income.ts), on the columns
+      // an observed income credit: cycle-based predictions stay anchored on the latest pay
       this.aLastDay[i] = day;
       this.aLastAmount[i] = credits;
       const pattern = INCOME_PATTERNS[this.aPattern[i]!];

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Admin, Principal } from '../backend/types.js';
 import { PremiaError } from '../domain/errors.js';
+import { plural } from '../domain/words.js';
 import type { FailedAuthLimiter } from './auth-limit.js';
 
 /** The challenge of a 401 (RFC 9110 §11.6.1): the key goes in the X-API-Key header. */
@@ -26,7 +27,7 @@ export class RateLimited extends PremiaError {
     readonly retryAfter: number,
     what = 'Too many requests for this API key',
   ) {
-    super('RATE_LIMITED', `${what}; retry after ${retryAfter} seconds.`);
+    super('RATE_LIMITED', `${what}; retry after ${plural(retryAfter, 'second')}.`);
   }
 }
 

@@ -197,7 +197,7 @@ function routeOf(row: AnyOperation, handler: Handler, deps: RouteDeps): RouteOpt
           }
           case 'download': {
             const file = await handler.run(req);
-            // Whether the report is final: the CSV has no room for it (README, "The collections report").
+            // Whether the report is final: the CSV has no room for it (docs/settlements.md, "The collections report").
             if (row.periodState && file.periodState) reply.header(PERIOD_STATE_HEADER, formatPeriodStateHeader(file.periodState));
             return sendDownload(reply, file);
           }

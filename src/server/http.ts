@@ -6,7 +6,6 @@ import { PremiaError, validationError } from '../domain/errors.js';
 import { stringifyJson } from '../domain/json.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
-export const CSV_TYPE = 'text/csv; charset=utf-8';
 
 export function sendJson(reply: FastifyReply, status: number, value: unknown): FastifyReply {
   return reply.code(status).type(JSON_TYPE).send(stringifyJson(value));

@@ -24,6 +24,7 @@ import type { LocalBackend } from '../backend/local/index.js';
 import type { AdvanceTarget, DaySummary, IdempotencyOwner, Upload } from '../backend/types.js';
 import { PremiaError, type ExitCode } from '../domain/errors.js';
 import { stringifyJson } from '../domain/json.js';
+import { plural } from '../domain/words.js';
 
 /** The backend operations a job may run (each a write). */
 export const JOB_ACTIONS = [
@@ -139,6 +140,7 @@ function invoke(b: LocalBackend, spec: JobSpec, onProgress?: (progress: JobProgr
       return b.advanceClock(spec.args[0] as AdvanceTarget, { onDay: (day, index, total) => onProgress?.({ unit: 'days', done: index, total, day }) });
     default: {
       if (!(JOB_ACTIONS as readonly string[]).includes(spec.action)) throw new PremiaError('INTERNAL', `Unknown job '${String(spec.action)}'.`);
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- applied to b on the next line
       const method = b[spec.action] as (...args: unknown[]) => Promise<unknown>;
       return method.apply(b, spec.args);
     }
@@ -275,7 +277,7 @@ export class WorkerJobs implements Jobs {
     const fail = (why: string) => {
       if (this.worker !== worker) return;
       this.worker = null;
-      if (this.pending.size > 0) this.log(`${new Date().toISOString()} error: the job thread stopped (${why}); ${this.pending.size} job(s) failed`);
+      if (this.pending.size > 0) this.log(`${new Date().toISOString()} error: the job thread stopped (${why}); ${plural(this.pending.size, 'job')} failed`);
       for (const [id, p] of this.pending) {
         this.pending.delete(id);
         p.reject(new Error(`The job thread stopped: ${why}`));

@@ -21,7 +21,7 @@ export function useJsonParser(app: FastifyInstance): void {
       done(null, undefined);
       return;
     }
-    defaultJson(request, text, (err: Error | null, value?: unknown) => {
+    void defaultJson(request, text, (err: Error | null, value?: unknown) => {
       if (err) return done(err, undefined);
       // Before anything walks the value (the key scan, validation, the idempotency hash).
       const depth = jsonDepth(text);

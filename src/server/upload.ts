@@ -117,7 +117,7 @@ export async function receiveFile(request: FastifyRequest, limit: number, dir: s
   try {
     // throwFileSizeLimit is read by @fastify/multipart for parts() too, but typed only for file().
     const options = { limits: { fileSize: limit, files: 1, fields: 20, parts: 25 }, throwFileSizeLimit: true };
-    const parts = request.parts(options as Parameters<FastifyRequest['parts']>[0]);
+    const parts = request.parts(options);
     for await (const part of parts) {
       if (part.type !== 'file') continue;
       if (received) {

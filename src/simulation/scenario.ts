@@ -9,13 +9,14 @@
  *   day 1 of P+1               the collections report of P (and the run of P+1 was queued the
  *                              evening before);
  *   day 2 of P+1               the settlement statement of P;
- *   day 3 of P+1               its export.
+ *   day 3 of P+1               its export (and the month's summary page, when the caller makes one).
  * The caller has set the clock to the end of the month before the first period. The same seed
  * and inputs give the same figures; files are written by the caller (`io.save`).
  */
 import { asCents } from '../domain/money.js';
 import type { Backend, Collection, Download, Settlement, Upload } from '../backend/types.js';
 import { hashString32 } from '../domain/hash.js';
+import { plural } from '../domain/words.js';
 import { lastDay, nextPeriod, type Period } from '../domain/period.js';
 
 /** Customers above this count are not each analysed for the per-pattern table. */
@@ -73,6 +74,12 @@ export interface SimulationIo {
   makeOutputDirectory(period: Period): Promise<void>;
   /** Write one of `period`'s files (under `name`, else the download's own name); the path as shown. */
   save(period: Period, download: Download, name?: string): Promise<string>;
+  /**
+   * The month's summary page, written beside its files once its settlement is exported (none
+   * when absent); given the income pattern of each customer the month's summary looked up
+   * (null when it did not), so that they are not all looked up twice.
+   */
+  summaryPage?(period: Period, incomePatterns: ReadonlyMap<string, string> | null): Promise<Download>;
   progress(text: string): void;
   warn(text: string): void;
   /** Ctrl-C: the day in progress finishes (imports roll back whole), then the run stops there. */
@@ -92,10 +99,10 @@ export async function runSimulation(b: Backend, plan: SimulationPlan, io: Simula
   let period = plan.first;
   io.progress(`Importing ${io.policies.name}`);
   const imported = await b.importPolicies(await io.policies.open(), { signal });
-  if (imported.failed > 0) io.warn(`${imported.failed} policy rows were refused (see 'premia policies import' for the list).`);
+  if (imported.failed > 0) io.warn(`${plural(imported.failed, 'policy row was', 'policy rows were')} refused (see 'premia policies import' for the list).`);
   if (io.bank) {
     const bank = await b.importBankTransactions(await io.bank.open(), { signal });
-    if (bank.failed > 0) io.warn(`${bank.failed} bank rows were refused (see 'premia bank import' for the list).`);
+    if (bank.failed > 0) io.warn(`${plural(bank.failed, 'bank row was', 'bank rows were')} refused (see 'premia bank import' for the list).`);
   }
   await b.executeCollections({ period_month: period, strategy });
   for (let m = 0; m < plan.months && !signal.aborted; m++) {
@@ -128,7 +135,9 @@ export async function runSimulation(b: Backend, plan: SimulationPlan, io: Simula
     if (signal.aborted) break;
     files.push(await io.save(period, await b.exportSettlement(settlement.id)));
     files.push(await io.save(period, await b.exportSettlement(settlement.id, { lines: true }), `${settlement.settlement_number}-lines.csv`));
-    summary.months.push(await summariseMonth(b, period, settlement, changes, files));
+    const month = await summariseMonth(b, period, settlement, changes, files);
+    if (io.summaryPage) files.push(await io.save(period, await io.summaryPage(period, month.patternOf)));
+    summary.months.push(month.summary);
     // The next month continues from day 3, where the settlement export left the clock.
     period = next;
   }
@@ -178,7 +187,7 @@ async function summariseMonth(
   settlement: Settlement,
   changes: { amount: number; cancelled: number; lapsed: number },
   files: string[],
-): Promise<MonthSummary> {
+): Promise<{ summary: MonthSummary; patternOf: Map<string, string> | null }> {
   const rows = await allCollections(b, period);
   const byStatus: Record<string, number> = { PAID_FULL: 0, PAID_PARTIAL: 0, UNPAID: 0, CANCELLED: 0 };
   let due = 0;
@@ -200,9 +209,10 @@ async function summariseMonth(
     failed += failedOf.get(c.id) ?? 0;
   }
   let patterns: PatternResult[] | null = null;
+  let patternOf: Map<string, string> | null = null;
   const customers = [...new Set(rows.map((c) => c.customer_id))];
   if (customers.length <= PATTERN_SUMMARY_LIMIT) {
-    const patternOf = new Map<string, string>();
+    patternOf = new Map<string, string>();
     for (const id of customers) patternOf.set(id, (await b.showBankAccount(id)).income.pattern);
     const acc = new Map<string, PatternResult>();
     for (const c of rows) {
@@ -218,7 +228,7 @@ async function summariseMonth(
     patterns = [...acc.values()].sort((x, y) => y.policies - x.policies || (x.pattern < y.pattern ? -1 : 1));
   }
   const { created_at: _c, paid_on: _p, paid_reference: _r, disputed_on: _d, dispute_reason: _w, ...statement } = settlement;
-  return {
+  const summary: MonthSummary = {
     period_month: period,
     policies: rows.length,
     by_status: byStatus,
@@ -236,6 +246,7 @@ async function summariseMonth(
     settlement: statement,
     files,
   };
+  return { summary, patternOf };
 }
 
 async function readAll(d: { body: AsyncIterable<Uint8Array | string> }): Promise<string> {

@@ -139,6 +139,7 @@ export class PremiaSqliteDialect implements Dialect {
   createQueryCompiler(): QueryCompiler {
     return new SqliteQueryCompiler();
   }
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- kysely's Dialect interface
   createIntrospector(db: Kysely<any>): DatabaseIntrospector {
     return new SqliteIntrospector(db);
   }

@@ -1,4 +1,4 @@
-/** `clock advance --days`: 0 to 3660, as the engine and POST /clock/advance accept (README, "The virtual clock"). */
+/** `clock advance --days`: 0 to 3660, as the engine and POST /clock/advance accept (docs/bank-and-clock.md, "The virtual clock"). */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';

@@ -1,5 +1,5 @@
 /**
- * Confirmations before what cannot be undone (README, "Global options" and "The virtual clock"):
+ * Confirmations before what cannot be undone (docs/cli.md, "Confirmations"; docs/bank-and-clock.md, "The virtual clock"):
  * on a terminal the CLI says what will happen, with the store's own figures, and asks (default
  * no; no is exit 130 with nothing changed); --yes skips the question; without a terminal nothing
  * is asked, except that an advance closing more than one period is refused (exit 2) without

@@ -85,7 +85,7 @@ describe('--output through short writes', () => {
 
   it('a write that takes nothing is an error, not an endless loop', async () => {
     const { download } = body(20);
-    const files = filesWith((real) => ({ ...shortWriting(real, 1), write: (async () => ({ bytesWritten: 0, buffer: Buffer.alloc(0) })) as FileHandle['write'] }));
+    const files = filesWith((real) => ({ ...shortWriting(real, 1), write: (async () => ({ bytesWritten: 0, buffer: Buffer.alloc(0) })) as unknown as FileHandle['write'] }));
     await expect(writeDownload(context(), download(), 'r.csv', files)).rejects.toMatchObject({ code: 'INTERNAL', message: expect.stringContaining('no file was written') });
     expect(readdirSync(dir)).toEqual([]);
   });

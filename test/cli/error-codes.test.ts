@@ -1,5 +1,5 @@
 /**
- * One code for one kind of mistake (README, "Global options"): a value that is wrong (malformed,
+ * One code for one kind of mistake (docs/cli.md, "Errors"): a value that is wrong (malformed,
  * out of range, or naming a file, directory or port that cannot be used) is VALIDATION_ERROR, the
  * code the service gives the same value in a request; how the command line is put together
  * (options that conflict or do not apply, a required option, argument or choice missing, an

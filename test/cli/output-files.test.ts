@@ -57,12 +57,12 @@ function premia(args: string[], options: { umask?: string; extraFd?: boolean } =
       ? spawn('sh', ['-c', `umask ${options.umask} && exec "$0" "$@"`, process.execPath, BIN, ...args], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe', 'pipe'] })
       : spawn(process.execPath, [BIN, ...args], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe', 'pipe'] });
     const out = { stdout: '', stderr: '', fd3: '' };
-    command.stdout!.setEncoding('utf8').on('data', (c: string) => (out.stdout += c));
-    command.stderr!.setEncoding('utf8').on('data', (c: string) => (out.stderr += c));
+    command.stdout.setEncoding('utf8').on('data', (c: string) => (out.stdout += c));
+    command.stderr.setEncoding('utf8').on('data', (c: string) => (out.stderr += c));
     (command.stdio[3] as Readable).setEncoding('utf8').on('data', (c: string) => (out.fd3 += c));
     command.on('error', reject);
     command.on('close', (code) => resolve({ code, ...out }));
-    command.stdin!.end();
+    command.stdin.end();
   });
 }
 const REPORT = ['--db', ':memory:', 'reports', 'collections', '--period', '2026-11'];

@@ -449,7 +449,7 @@ describe('policies import', () => {
     expect(lines[0]).toBe('Imported 4 policies; 24 rows failed.');
     expect(lines[1]).toBe('');
     expect(lines[2]).toMatch(/^row {2}policy_number +field +code +message$/);
-    expect(lines[3]).toMatch(/^ {2}3  POL-9000002 +customer_id +REQUIRED +customer_id is required$/);
+    expect(lines[3]).toMatch(/^ {2}3 {2}POL-9000002 +customer_id +REQUIRED +customer_id is required$/);
     expect(lines.filter((l) => /^ *\d+ {2}/.test(l))).toHaveLength(27);
   });
 

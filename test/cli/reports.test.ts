@@ -168,7 +168,7 @@ describe('premia reports collections --format json', () => {
       expect(c.filename).toBe('collections-2026-11.csv');
       expect(c.contentType).toBe('text/csv; charset=utf-8');
       let text = '';
-      for await (const chunk of c.body) text += chunk;
+      for await (const chunk of c.body) text += String(chunk);
       expect(text).toBe(FIXTURE_CSV);
     } finally {
       await backend.close();
@@ -326,7 +326,7 @@ describe('large periods', () => {
         await seedCollections(memory.store, '2026-11', rows);
         const read = async (d: Download) => {
           let t = '';
-          for await (const chunk of d.body) t += chunk;
+          for await (const chunk of d.body) t += String(chunk);
           return t;
         };
         const fromFile = await read(await file.collectionsReport('2026-11', 'csv'));

@@ -7,7 +7,7 @@ import { openLocalBackend } from '../../src/backend/local/index.js';
 import type { LocalBackend } from '../../src/backend/local/index.js';
 import type { Download } from '../../src/backend/types.js';
 import { settlementFigures } from '../../src/domain/fees.js';
-import { centsFromJsonNumber } from '../../src/domain/money.js';
+import { asCents, centsFromJsonNumber } from '../../src/domain/money.js';
 import { PAGE_ROWS } from '../../src/store/repos/collection-reports.js';
 import { REPO, runCli, tempDir } from '../helpers/cli.js';
 import {
@@ -367,7 +367,7 @@ describe('premia settlements export', () => {
     const { dir, db, cli } = await fixtureStore('2026-12-02');
     await cli(['settlements', 'create', '--period', FIXTURE_PERIOD]);
     await withBackend(db, (b) =>
-      b.store.db.updateTable('collections').set({ amount_collected: 1 }).where('policy_number', '=', 'POL-0003').where('client_id', '=', 1).execute().then(() => undefined),
+      b.store.db.updateTable('collections').set({ amount_collected: asCents(1) }).where('policy_number', '=', 'POL-0003').where('client_id', '=', 1).execute().then(() => undefined),
     );
     const before = readdirSync(dir).sort();
     const r = await cli(['settlements', 'export', 'SETTLE-2026-11-001', '--lines', '--output', 'lines.csv']);
@@ -651,7 +651,7 @@ describe('a statement regenerated after a payment nets out what was paid (issue 
     expect((await cli(['settlements', 'dispute', 'SETTLE-2026-11-001', '--reason', 'POL-3 was collected short'])).code).toBe(0);
     if (change !== 0) {
       await withBackend(db, (b) =>
-        b.store.db.updateTable('collections').set((eb) => ({ amount_collected: eb('amount_collected', '+', change) })).where('policy_number', '=', 'POL-3').execute().then(() => undefined),
+        b.store.db.updateTable('collections').set((eb) => ({ amount_collected: eb('amount_collected', '+', asCents(change)) })).where('policy_number', '=', 'POL-3').execute().then(() => undefined),
       );
     }
     return { db, cli, first };

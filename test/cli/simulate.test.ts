@@ -4,18 +4,36 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pct } from '../../src/cli/commands/simulate/simulate.js';
-import { REPO, runCli, tempDir } from '../helpers/cli.js';
+import { REPO, runCli, tempDir, type CliResult } from '../helpers/cli.js';
 
 const tmp = tempDir('premia-sim-');
 afterAll(() => tmp.cleanup());
 
+/**
+ * Simulating a month costs seconds, so the tests share runs: two months into `a`, the same into
+ * `b`, one month of seed 7 into `c` with PREMIA_DB exported, the oracle's month on a store file
+ * (which the refusal test simulates on again). Each run starts when a test first needs it.
+ */
+const runs = new Map<string, Promise<CliResult>>();
+function shared(name: string, args: string[], env?: Record<string, string>): Promise<CliResult> {
+  let r = runs.get(name);
+  if (r === undefined) runs.set(name, (r = runCli(args, { cwd: tmp.dir, env })));
+  return r;
+}
+const twoMonths = (name: 'a' | 'b') => shared(name, ['simulate', '--json', '--months', '2', '--out', name]);
+const ORACLE_DB = join(tmp.dir, 'oracle.db');
+const oracle = () => shared('oracle', ['--db', ORACLE_DB, 'simulate', '--bank', 'none', '--strategy', 'oracle', '--out', 'oracle']);
+const EXPORTED_DB = join(tmp.dir, 'real.db');
+const seven = () => shared('c', ['--seed', '7', 'simulate', '--json', '--out', 'c'], { PREMIA_DB: EXPORTED_DB });
+
+
 describe('premia simulate', () => {
   it('runs the month on the shipped fixtures: summary, settlement, files', async () => {
-    const dir = join(tmp.dir, 'one');
-    const r = await runCli(['simulate', '--json', '--out', dir], { cwd: tmp.dir });
+    const dir = join(tmp.dir, 'a');
+    const r = await twoMonths('a');
     expect(r.code).toBe(0);
     const s = r.json();
-    expect([s.seed, s.strategy, s.months.length]).toEqual([1, 'smart', 1]);
+    expect([s.seed, s.strategy, s.months.length]).toEqual([1, 'smart', 2]);
     const m = s.months[0];
     expect(m).toMatchObject({
       period_month: '2026-11',
@@ -49,6 +67,7 @@ describe('premia simulate', () => {
       'SETTLE-2026-11-001.csv',
       'attempts-2026-11.csv',
       'collections-2026-11.csv',
+      'summary-2026-11.html',
     ]);
     const report = readFileSync(join(dir, '2026-11', 'collections-2026-11.csv'), 'utf8').split('\n');
     expect(report[0]).toBe(
@@ -67,18 +86,22 @@ describe('premia simulate', () => {
   });
 
   it('the same seed gives byte-identical output and files; another seed differs', async () => {
-    const run = async (name: string, seed?: string) => {
-      const r = await runCli([...(seed ? ['--seed', seed] : []), 'simulate', '--json', '--months', '2', '--out', name], { cwd: tmp.dir });
+    const output = async (name: 'a' | 'b') => {
+      const r = await twoMonths(name);
       expect(r.code).toBe(0);
       return r.stdout + readFileSync(join(tmp.dir, name, '2026-12', 'attempts-2026-12.csv'), 'utf8');
     };
-    const a = await run('a');
-    expect(await run('b')).toBe(a.replaceAll('"a/', '"b/'));
-    expect(await run('c', '7')).not.toBe(a.replaceAll('"a/', '"c/'));
-  }, 240_000); // three two-month simulations: minutes on a loaded machine
+    const a = await output('a');
+    expect(await output('b')).toBe(a.replaceAll('"a/', '"b/'));
+    const c = await seven();
+    expect(c.code).toBe(0);
+    const novemberAttempts = (name: string) => readFileSync(join(tmp.dir, name, '2026-11', 'attempts-2026-11.csv'), 'utf8');
+    expect(novemberAttempts('c')).not.toBe(novemberAttempts('a'));
+    expect(c.json().months[0].collected).not.toBe(462175.01);
+  });
 
   it('several months: a second settlement, premium changes and lapses show', async () => {
-    const r = await runCli(['simulate', '--json', '--months', '2', '--out', 'two'], { cwd: tmp.dir });
+    const r = await twoMonths('a');
     const months = r.json().months;
     expect(months.map((m: { settlement: { settlement_number: string } }) => m.settlement.settlement_number)).toEqual(['SETTLE-2026-11-001', 'SETTLE-2026-12-001']);
     expect(months[1].lapsed_policies).toBe(15);
@@ -89,24 +112,24 @@ describe('premia simulate', () => {
     expect((await runCli(['simulate', '--period', '2026-13'], { cwd: tmp.dir })).code).toBe(2);
     expect((await runCli(['simulate', '--months', '0'], { cwd: tmp.dir })).code).toBe(2);
     expect((await runCli(['simulate', '--policies', 'missing.csv'], { cwd: tmp.dir })).code).toBe(2);
-    const db = join(tmp.dir, 'used.db');
-    expect((await runCli(['--db', db, 'simulate', '--out', 'used'], { cwd: tmp.dir })).code).toBe(0);
-    const again = await runCli(['--db', db, 'simulate', '--out', 'used'], { cwd: tmp.dir });
+    // The oracle's month ran on this store: a second simulate is refused.
+    expect((await oracle()).code).toBe(0);
+    const again = await runCli(['--db', ORACLE_DB, 'simulate', '--out', 'used'], { cwd: tmp.dir });
     expect(again.code).toBe(6);
     expect(again.stderr).toContain('already has a collections run; simulate needs a new store');
   });
 
   it('PREMIA_DB does not choose its store: the fixtures never land in the store a shell exported', async () => {
-    const db = join(tmp.dir, 'real.db');
-    const r = await runCli(['simulate', '--out', 'env', '--json'], { cwd: tmp.dir, env: { PREMIA_DB: db } });
+    const r = await seven();
     expect(r.code).toBe(0);
-    expect(existsSync(db)).toBe(false);
+    expect(r.json().months[0].period_month).toBe('2026-11');
+    expect(existsSync(EXPORTED_DB)).toBe(false);
   });
 
   it('percentages are rounded once from the exact figures (93.647 %: 93.6 %, not 93.7 %)', async () => {
     // 486012.62 of 518983.09 (the oracle's figure before the business-day calendar) is 93.647 %.
     expect(pct(48601262, 51898309)).toBe('93.6%');
-    const r = await runCli(['simulate', '--bank', 'none', '--strategy', 'oracle', '--out', 'oracle'], { cwd: tmp.dir });
+    const r = await oracle();
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('collected 479440.15 of 518983.09 due: 92.4% by amount, 92.9% of policies paid in full');
   });

@@ -105,13 +105,25 @@ describe('a terminal of 100 columns', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(SPINNER_FRAMES);
     expect(r.stderr).toContain('Importing one.csv');
+    // The rows so far and a percentage by the bytes they came from (100% is the summary's).
+    expect(r.stderr).toContain('Importing one.csv [███████████████████░] 99% · 1 row');
+  });
+
+  it('a live line longer than the terminal is cut to its width, never wrapped', async () => {
+    await makeStore();
+    const r = await onTerminal(['clock', 'advance', '--days', '2'], 40);
+    expect(r.code).toBe(0);
+    // 38 characters: the spinner and a space take the other 2 of the 40 columns.
+    expect(r.stderr).toContain('Day 1 of 2 (2026-11-22) [██████████░░…');
+    expect(r.stderr).not.toContain('Day 1 of 2 (2026-11-22) [██████████░░░');
   });
 
   it('clock advance draws "Day X of Y" while the days run, though the engine never yields to timers', async () => {
     await makeStore();
     const r = await onTerminal(['clock', 'advance', '--days', '3'], 100);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/Day 1 of 3 \(2026-11-22\): 0 attempts, 0\.00 collected so far/);
+    // A bar, day X of Y and the running collected total (issue 15).
+    expect(r.stderr).toContain('Day 1 of 3 (2026-11-22) [██████░░░░░░░░░░░░░░] 33% · 0 attempts · 0.00 collected so far');
     expect(r.stderr).toContain('Clock moved from 2026-11-21 to 2026-11-24: 3 days lived, 0.00 collected.\n');
   });
 });

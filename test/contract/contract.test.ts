@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir, type CliResult } from '../helpers/cli.js';
-import { NOW, remoteEnv, runPremia, startLiveServer, type LiveServer } from '../helpers/remote.js';
+import { remoteEnv, runPremia, startLiveServer, type LiveServer } from '../helpers/remote.js';
 import { SCENARIOS, type Memory, type Step } from './scenarios.js';
 
 const CLIENTS = { acme: 'Acme Life', other: 'Other Insure' } as const;

@@ -46,6 +46,7 @@ beforeAll(async () => {
   proxy = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- a rejection here is unhandled and fails the run, as it should
     req.on('end', async () => {
       const answer = await forward(req, Buffer.concat(chunks));
       const path = req.url!.split('?')[0]!;

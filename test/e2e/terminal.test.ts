@@ -1,5 +1,5 @@
 /**
- * The built CLI on a real pseudo-terminal (README, "Global options" and "The virtual clock"):
+ * The built CLI on a real pseudo-terminal (docs/cli.md and docs/bank-and-clock.md, "The virtual clock"):
  * Ctrl-C pressed while the progress line shows a day stops the advance after the day being
  * committed, exit 130; a confirmation appears with its text, n leaves the store as it was and
  * y goes ahead. Every wait ends when the text appears on the screen (nothing here depends on

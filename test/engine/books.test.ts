@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// Plain ESM JavaScript of the bench (run with `node`), untyped here.
+// Plain ESM JavaScript of the bench (run with `node`), typed here by inference (allowJs).
 import { dayOf, holidayName, isoOf, lastBusinessDay, payDate } from '../../bench/books/calendar.js';
 import { FAMILIES, generateBook, writeBook } from '../../bench/books/generate.js';
 import { scoreBook, figures, STRATEGIES } from '../../bench/books/score.js';
@@ -68,7 +68,7 @@ describe('the generator', () => {
     // multi_policy customers hold two or three policies, everyone else one
     const perCustomer = new Map<string, number>();
     for (const l of book.policiesCsv.trimEnd().split('\n').slice(1)) perCustomer.set(l.split(',')[0]!, (perCustomer.get(l.split(',')[0]!) ?? 0) + 1);
-    for (const r of rows) expect(r[1] === 'multi_policy' ? [2, 3] : [1]).toContain(perCustomer.get(r[0]));
+    for (const r of rows) expect(r[1] === 'multi_policy' ? [2, 3] : [1]).toContain(perCustomer.get(r[0]!));
   });
 
   it('pays a 1st-of-the-month earner for November 2026 on Friday 30 October, and nothing in November', () => {
@@ -124,6 +124,7 @@ describe('the harness on one small book (November 2026, queued on 31 October)', 
       period: '2026-11',
       starts: ['prev'],
       workDir: dir,
+      keepDir: undefined,
     });
   });
   afterAll(() => {
@@ -142,12 +143,18 @@ describe('the harness on one small book (November 2026, queued on 31 October)', 
   });
 
   it('the oracle never fails and collects at least what smart and naive collect, in every family', () => {
-    const by = Object.fromEntries(result.runs.map((r) => [r.strategy, r]));
+    const runs = Object.fromEntries(result.runs.map((r) => [r.strategy, r]));
+    const run = (strategy: string) => {
+      const r = runs[strategy];
+      if (!r) throw new Error(`no run of ${strategy}`);
+      return r;
+    };
+    const by = { oracle: run('oracle'), oracle_next: run('oracle_next'), smart: run('smart'), naive: run('naive') };
     expect(by.oracle.overall.failed).toBe(0);
     expect(by.oracle_next.overall.failed).toBe(0);
     expect(by.oracle.overall.collected).toBeGreaterThan(0);
     for (const family of [...FAMILIES.map((f: { name: string }) => f.name), 'overall']) {
-      const get = (s: string) => (family === 'overall' ? by[s].overall : by[s].families[family]);
+      const get = (s: string) => (family === 'overall' ? run(s).overall : run(s).families[family]!);
       // queued a day later, the oracle is one more strategy whose first debit is a day later
       expect(get('oracle').collected).toBeGreaterThanOrEqual(get('oracle_next').collected);
       // ...and that day is smart's and naive's first debit day: it bounds them too

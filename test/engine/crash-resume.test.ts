@@ -2,13 +2,19 @@
  * A kill in the middle of a day of `clock advance` leaves the store at the end of the last whole
  * day; advancing again resumes with no debit repeated or lost, and ends exactly where an
  * uninterrupted run ends.
+ *
+ * Only the killed advance is a process of its own (the kill is the point); the store is made,
+ * the uninterrupted month lived and the stores read in this process (test/engine/determinism.test.ts
+ * holds a failed day and a day-by-day month to the same month).
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LocalBackend } from '../../src/backend/local/index.js';
 import { REPO, tempDir } from '../helpers/cli.js';
+import { allCollections, fixtureMonth, localBackend, readDownload } from '../helpers/local.js';
 
 const BIN = join(REPO, 'bin', 'premia.js');
 const tmp = tempDir('premia-crash-');
@@ -20,36 +26,37 @@ function premia(db: string, args: string[], env: Record<string, string> = {}) {
   });
 }
 
-let base: string;
-beforeAll(() => {
-  base = join(tmp.dir, 'base.db');
-  for (const args of [
-    ['clock', 'set', '2026-10-31'],
-    ['policies', 'import', join(REPO, 'fixtures', 'policies.csv')],
-    ['bank', 'import', join(REPO, 'fixtures', 'bank-transactions.csv')],
-    ['collections', 'execute', '--period', '2026-11'],
-  ]) {
-    expect(premia(base, args).status).toBe(0);
+async function withStore<T>(path: string, fn: (b: LocalBackend) => Promise<T>): Promise<T> {
+  const b = await localBackend({ path });
+  try {
+    return await fn(b);
+  } finally {
+    await b.close();
   }
+}
+
+let base: string;
+beforeAll(async () => {
+  base = join(tmp.dir, 'base.db');
+  // clock set 2026-10-31, the fixture book and bank, November executed
+  await withStore(base, (b) => fixtureMonth(b, { advance: false }));
 });
 afterAll(() => tmp.cleanup());
 
 describe('crash during clock advance', () => {
-  it('a SIGKILL before a day commits loses that day only, and the resume equals an uninterrupted run', () => {
+  it('a SIGKILL before a day commits loses that day only, and the resume equals an uninterrupted run', async () => {
     const straight = join(tmp.dir, 'straight.db');
     const crashed = join(tmp.dir, 'crashed.db');
     copyFileSync(base, straight);
     copyFileSync(base, crashed);
-    expect(premia(straight, ['clock', 'advance', '--to', '2026-11-30']).status).toBe(0);
+    const attempts = (b: LocalBackend) => b.exportAttempts('2026-11', 'csv').then(readDownload);
+    const expected = await withStore(straight, async (b) => {
+      await b.advanceClock({ to: '2026-11-30' });
+      return { attempts: await attempts(b), collections: JSON.stringify(await allCollections(b, '2026-11')) };
+    });
 
     const killed = premia(crashed, ['clock', 'advance', '--to', '2026-11-30'], { PREMIA_FAULT: 'kill-before-commit:2026-11-26' });
     expect(killed.signal).toBe('SIGKILL');
-    // The store is at the end of the last whole day: the 25th, with no attempt of the 26th.
-    expect(JSON.parse(premia(crashed, ['--json', 'clock']).stdout).date).toBe('2026-11-25');
-    const partial = premia(crashed, ['collections', 'attempts', '--period', '2026-11']).stdout;
-    expect(partial).not.toContain(',2026-11-26,');
-    expect(partial.split('\n').length).toBeGreaterThan(50);
-
     // The killed advance still holds its lease; its process is gone, so the next advance takes it over.
     const lease = () => {
       const db = new Database(crashed, { readonly: true });
@@ -61,14 +68,18 @@ describe('crash during clock advance', () => {
       }
     };
     expect(lease()).toMatchObject({ pid: killed.pid, from: '2026-10-31', to: '2026-11-30' });
-    const resumed = premia(crashed, ['clock', 'advance', '--to', '2026-11-30']);
-    expect(resumed.status).toBe(0);
-    expect(resumed.stderr).toContain('Clock moved from 2026-11-25 to 2026-11-30');
-    expect(lease()).toBeNull();
-    const a = premia(straight, ['collections', 'attempts', '--period', '2026-11']).stdout;
-    const b = premia(crashed, ['collections', 'attempts', '--period', '2026-11']).stdout;
-    expect(b).toBe(a);
-    const list = (db: string) => premia(db, ['--json', 'collections', 'list', '--period', '2026-11', '--limit', '10000']).stdout;
-    expect(list(crashed)).toBe(list(straight));
+    await withStore(crashed, async (b) => {
+      // The store is at the end of the last whole day: the 25th, with no attempt of the 26th.
+      expect((await b.getClock()).date).toBe('2026-11-25');
+      const partial = await attempts(b);
+      expect(partial).not.toContain(',2026-11-26,');
+      expect(partial.split('\n').length).toBeGreaterThan(50);
+      expect(expected.attempts.startsWith(partial)).toBe(true);
+      const resumed = await b.advanceClock({ to: '2026-11-30' });
+      expect([resumed.from, resumed.to, resumed.days.length]).toEqual(['2026-11-25', '2026-11-30', 5]);
+      expect(lease()).toBeNull();
+      expect(await attempts(b)).toBe(expected.attempts);
+      expect(JSON.stringify(await allCollections(b, '2026-11'))).toBe(expected.collections);
+    });
   });
 });

@@ -225,7 +225,7 @@ describe('the engine on in-memory ports', () => {
       ['P-B', 'active'],
       ['P-C', 'lapsed'],
     ]);
-    expect(store.tables.statusChanges).toEqual([{ policyId: 14, clientId: 1, day: '2026-11-30', reason: 'lapsed: unpaid in 1 consecutive periods (2026-11)' }]);
+    expect(store.tables.statusChanges).toEqual([{ policyId: 14, clientId: 1, day: '2026-11-30', reason: 'lapsed: unpaid in 1 period (2026-11)' }]);
   });
 
   it('a day that fails before it commits leaves the store at the day before; advancing again ends as an uninterrupted run', async () => {

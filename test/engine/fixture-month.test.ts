@@ -102,7 +102,7 @@ describe('fixture customers: one per income pattern and failure reason', () => {
     expect(e.strategy).toBe('smart');
     expect(e.income.pattern).toBe('monthly_fixed_day');
     expect(e.attempts.map((a) => [a.date, a.outcome, a.failure_reason])).toEqual([['2026-11-02', 'SUCCESS', null]]);
-    expect(e.attempts[0]!.why).toBe('smart: the balance already covers the amount due, with the usual outgoings until the debit; expected balance 4181.79');
+    expect(e.attempts[0]!.why).toBe('smart: the balance already covers the amount due, with the usual outgoings until the debit; expected balance 4241.25');
     expect(e.summary).toBe('PAID_FULL: collected 1708.74 of 1708.74 in 1 attempt (period closed).');
   });
 
@@ -156,7 +156,7 @@ describe('strategies on the whole fixture book (generated accounts for all custo
     const smart = await run('smart');
     const naive = await run('naive');
     const oracle = await run('oracle');
-    // The README quotes these figures.
+    // docs/engine.md and docs/engine-evaluation.md quote these figures.
     expect(smart).toEqual({ collected: 46163687, due: 51898309, full: 484, attempts: 539, failed: 15 });
     expect(naive).toEqual({ collected: 39079164, due: 51898309, full: 462, attempts: 684, failed: 222 });
     expect(oracle).toEqual({ collected: 47944015, due: 51898309, full: 484, attempts: 570, failed: 0 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { LocalBackend } from '../../src/backend/local/index.js';
 import { PremiaError } from '../../src/domain/errors.js';
 import { allCollections, localBackend, readDownload, textUpload } from '../helpers/local.js';
+import { asCents } from '../../src/domain/money.js';
 
 const POLICIES = `customer_id,external_customer_ref,policy_number,product_code,collection_amount
 K1,E1,P-1,LIFE,500.00
@@ -155,7 +156,7 @@ describe('policy changes during a period', () => {
     const b = await setup();
     await b.executeCollections({ period_month: '2026-11' });
     await b.advanceClock({ to: '2026-11-10' });
-    const updated = await b.updatePolicy('P-1', { collection_amount: 65000 });
+    const updated = await b.updatePolicy('P-1', { collection_amount: asCents(65000) });
     expect([updated.collection_amount, updated.collection_amount_effective_period]).toEqual([65000, '2026-12']);
     await b.advanceClock({ to: '2026-11-30' });
     await b.executeCollections({ period_month: '2026-12' });

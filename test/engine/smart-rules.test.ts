@@ -46,7 +46,7 @@ function customer(balance: number, a: IncomeAnalysis, opts: { dailyOut?: number;
 function collection(due: number, over: Partial<CollectionView> = {}): CollectionView {
   return {
     policyNumber: 'P1',
-    strategy: STRATEGIES.smart!,
+    strategy: STRATEGIES.smart,
     code: 0,
     due,
     collected: 0,
@@ -63,7 +63,7 @@ function collection(due: number, over: Partial<CollectionView> = {}): Collection
 }
 
 function plan(view: CustomerView, c: CollectionView) {
-  return STRATEGIES.smart!.planner().plan(view, [c], 0, D, A, c.due - c.collected, config);
+  return STRATEGIES.smart.planner().plan(view, [c], 0, D, A, c.due - c.collected, config);
 }
 
 describe('smart (issue 12)', () => {
@@ -71,7 +71,7 @@ describe('smart (issue 12)', () => {
     const p = plan(customer(500_000, analysis({})), collection(150_000));
     expect(p?.amount).toBe(150_000);
     expect(p?.why.code).toBe(WhyCode.SMART_BALANCE);
-    expect(STRATEGIES.smart!.explain(p!.why)).toBe('smart: the balance already covers the amount due, with the usual outgoings until the debit; expected balance 5000.00');
+    expect(STRATEGIES.smart.explain(p!.why)).toBe('smart: the balance already covers the amount due, with the usual outgoings until the debit; expected balance 5000.00');
   });
 
   it('pay due Sunday 1 November lands on Friday 30 October: seen as income on the Monday after it', () => {
@@ -82,7 +82,7 @@ describe('smart (issue 12)', () => {
     const p = plan(view, collection(700_000));
     expect(p?.amount).toBe(700_000);
     expect(p?.why.code).toBe(WhyCode.SMART_AFTER_INCOME);
-    expect(STRATEGIES.smart!.explain(p!.why)).toBe('smart: 3 days after income of 10000.00 received 2026-10-30; expected balance 8000.00');
+    expect(STRATEGIES.smart.explain(p!.why)).toBe('smart: 3 days after income of 10000.00 received 2026-10-30; expected balance 8000.00');
   });
 
   it('zero attempts: a collection not attempted yet whose posted balance covers what is due gets a debit, whatever the estimate', () => {
@@ -92,7 +92,7 @@ describe('smart (issue 12)', () => {
     const p = plan(view, collection(50_000));
     expect(p?.amount).toBe(50_000);
     expect(p?.why.code).toBe(WhyCode.SMART_SEEN_BALANCE);
-    expect(STRATEGIES.smart!.explain(p!.why)).toBe(
+    expect(STRATEGIES.smart.explain(p!.why)).toBe(
       'smart: nothing attempted yet and the posted balance covers the 500.00 due; the full amount; expected balance 0.00',
     );
     // Once attempted (or with less posted than due), the rule does not apply.
@@ -101,7 +101,7 @@ describe('smart (issue 12)', () => {
   });
 
   it('no debits are planned for a day that is not a business day (Sunday 1 November, Day of Reconciliation 16 December)', () => {
-    const planners = [STRATEGIES.smart!.planner()];
+    const planners = [STRATEGIES.smart.planner()];
     const view = customer(500_000, analysis({}));
     for (const day of ['2026-11-01', '2026-12-16']) {
       const A2 = isoDay(day);

@@ -1,6 +1,6 @@
 /**
  * The strategy registry: every strategy is reachable by its name, owns its reason codes, and the
- * README lists exactly the registered strategies with their summaries.
+ * engine documentation (docs/engine.md) lists exactly the registered strategies with their summaries.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,13 +47,17 @@ describe('the strategy registry', () => {
     expect(renderWhy(last)).toBe(
       'smart: no further income expected before month end, taking what the account can bear, 1 day after income of about 500.00 expected 2026-11-03; expected balance 200.00',
     );
+    // Plural agreement (issue 15): one day, zero days.
+    expect(renderWhy({ ...retry, triggerDays: 1 })).toBe('naive: retry 1 day after the failed attempt of 2026-11-01');
+    expect(renderWhy({ ...partial, triggerDays: 0 })).toContain(', 0 days after income of 1200.00 received 2026-11-03,');
     expect(renderWhy(blankWhy(WhyCode.ORACLE))).toBe('oracle: takes what the balance allows on the day (reads the future; a benchmark bound)');
   });
 
-  it('the README lists exactly the registered strategies, with their summaries', () => {
+  it('docs/engine.md lists exactly the registered strategies, with their summaries; the README offers them', () => {
+    const engineDoc = readFileSync(join(REPO, 'docs', 'engine.md'), 'utf8');
     const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
     // The bullets after the paragraph that starts '**Strategies**'.
-    const section = readme.slice(readme.indexOf('**Strategies**'));
+    const section = engineDoc.slice(engineDoc.indexOf('**Strategies**'));
     const bullets = section.slice(section.indexOf('\n- ') + 1, section.indexOf('\n\n')).split('\n').filter((l) => l.startsWith('- '));
     expect(bullets).toEqual(STRATEGY_LIST.map((s) => `- \`${s.name}\`${s.name === 'smart' ? ' (default)' : ''}: ${s.summary}`));
     expect(readme).toContain(`[--strategy ${STRATEGY_NAMES.join('\\|')}]`);

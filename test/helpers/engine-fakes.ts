@@ -2,9 +2,9 @@
  * In-memory fakes of the engine's ports (src/engine/ports.ts), for running src/engine without
  * SQLite: a store that keeps its rows in arrays, commits a day's writes only when the day's
  * function returns (and records every write), and a bank whose accounts follow scripted
- * statements under the README's account rules.
+ * statements under the account rules of docs/bank-and-clock.md.
  */
-import { isRetryable, type FailureReason } from '../../src/domain/debit-outcome.js';
+import type { FailureReason } from '../../src/domain/debit-outcome.js';
 import { dayNumber, fromDayNumber, type IsoDate, type Period } from '../../src/domain/period.js';
 import type { SubmittedDebit } from '../../src/domain/plan-reason.js';
 import type {
@@ -359,6 +359,3 @@ class FakeAccounts implements BankAccounts {
     for (const i of accounts) this.bank.kept.push({ customerId: this.customerId[i]!, day: fromDayNumber(day), balance: this.balances[i]! });
   }
 }
-
-/** Whether a failure stops further attempts in the period (for reading results). */
-export const stopsAttempts = (reason: string | null) => reason !== null && !isRetryable(reason);

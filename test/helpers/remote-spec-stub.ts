@@ -1,5 +1,5 @@
 /**
- * A stub service that implements ONLY the spec (service-spec.md section 4), as another vendor's
+ * A stub service that implements ONLY the spec (docs/spec.md section 4), as another vendor's
  * server might: the nine endpoints, the X-API-Key check, the error body of section 7 — and no
  * premia extension, no X-Premia-Version marker. Its answers carry only the fields the spec
  * lists for each response.
@@ -251,8 +251,10 @@ export async function startSpecStub(options: SpecStubOptions = {}): Promise<Spec
         if (!policy) return missing('Policy', seg[1]!);
         if (body.collection_amount !== undefined) policy.amount = moneyField(r, body, 'collection_amount', violation);
         if (body.status !== undefined) {
-          if (!['active', 'lapsed', 'cancelled'].includes(String(body.status))) violation(`status ${String(body.status)} is not in the spec`);
-          policy.status = String(body.status);
+          // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the stub takes whatever the client sent
+          const status = String(body.status);
+          if (!['active', 'lapsed', 'cancelled'].includes(status)) violation(`status ${status} is not in the spec`);
+          policy.status = status;
         }
         return send(res, 200, json({ id: policy.id, policy_number: policy.policy_number, collection_amount: m(policy.amount), status: policy.status, updated_at: ts }));
       }

@@ -9,6 +9,7 @@ import type { CollectionStatus } from '../../src/backend/types.js';
 import { Rng } from '../../src/domain/hash.js';
 import { setMeta } from '../../src/store/repos/meta.js';
 import type { Store } from '../../src/store/store.js';
+import { asCents } from '../../src/domain/money.js';
 
 export const TEST_NOW = () => new Date('2026-11-21T09:30:00.000Z');
 
@@ -101,7 +102,7 @@ export async function seedCollections(
             customer_id,
             external_customer_ref,
             product_code,
-            collection_amount: c.due,
+            collection_amount: asCents(c.due),
             status: c.status === 'CANCELLED' ? 'cancelled' : 'active',
             created_at: 0,
             updated_at: 0,
@@ -121,8 +122,8 @@ export async function seedCollections(
           external_customer_ref,
           policy_number: c.policy_number,
           product_code,
-          amount_due: c.due,
-          amount_collected: c.collected,
+          amount_due: asCents(c.due),
+          amount_collected: asCents(c.collected),
           status: statusOf(c),
           first_attempt_date: c.first_attempt_date ?? null,
           last_attempt_date: c.last_attempt_date ?? null,

@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, 
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
-import { NOW, runPremia, scriptedPrompter, startLiveServer, type LiveServer } from '../helpers/remote.js';
+import { runPremia, scriptedPrompter, startLiveServer, type LiveServer } from '../helpers/remote.js';
 
 let server: LiveServer;
 let dir: string;

@@ -9,6 +9,7 @@ import { OPERATIONS, type RequestOf } from '../../src/backend/operations.js';
 import { callOf } from '../../src/backend/remote/index.js';
 import { buildRequest, RESPOND_ASYNC } from '../../src/backend/wire.js';
 import { IDEMPOTENT_WRITES } from '../../src/cli/local-idempotency.js';
+import { asCents } from '../../src/domain/money.js';
 
 describe('buildRequest', () => {
   it('a PATCH: the id percent-encoded into the path, the patch as the body, an Idempotency-Key', () => {
@@ -25,7 +26,7 @@ describe('buildRequest', () => {
 
   it('a create answers 201; the collections run 202, its body only the fields given', () => {
     // The row's request type is the JSON body (money in cents until it is written).
-    const policy: RequestOf<typeof OPERATIONS.createPolicy> = { policy_number: 'P-1', customer_id: 'C1', external_customer_ref: 'E1', product_code: 'LIFE', collection_amount: 19950 };
+    const policy: RequestOf<typeof OPERATIONS.createPolicy> = { policy_number: 'P-1', customer_id: 'C1', external_customer_ref: 'E1', product_code: 'LIFE', collection_amount: asCents(19950) };
     expect(buildRequest(OPERATIONS.createPolicy, policy)).toMatchObject({ method: 'POST', path: '/policies', json: policy, status: 201, idempotencyKey: true });
     expect(buildRequest(OPERATIONS.executeCollections, { period_month: '2026-11' })).toMatchObject({
       path: '/collections/execute',

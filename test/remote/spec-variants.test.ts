@@ -15,7 +15,7 @@ const CREATE = (n: string, amount = '10') => ['policies', 'create', '--policy-nu
 
 let dir: string;
 let cleanup: () => void;
-let stubs: SpecStub[] = [];
+const stubs: SpecStub[] = [];
 
 beforeAll(() => {
   ({ dir, cleanup } = tempDir('premia-variants-'));

@@ -190,7 +190,7 @@ describe('a collections run over HTTP', () => {
     expect(body.attempts.map((a: any) => [a.date, a.amount, a.outcome, a.failure_reason])).toEqual([
       ['2026-11-02', 1708.74, 'SUCCESS', null],
     ]);
-    expect(body.attempts[0].why).toBe('smart: the balance already covers the amount due, with the usual outgoings until the debit; expected balance 4181.79');
+    expect(body.attempts[0].why).toBe('smart: the balance already covers the amount due, with the usual outgoings until the debit; expected balance 4241.25');
     expect(body.summary).toBe('PAID_FULL: collected 1708.74 of 1708.74 in 1 attempt (period closed).');
   });
 

@@ -54,7 +54,7 @@ beforeAll(async () => {
     if (req.url === '/v1/clock/advance') arrived();
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await app?.close();
   await backend?.close();

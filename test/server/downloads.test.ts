@@ -19,6 +19,7 @@ class StubDownloads extends LocalBackend {
   pulled = 0;
   override forClient(clientId: number): LocalBackend {
     const b = super.forClient(clientId);
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- read inside the generator below
     const self = this;
     b.collectionsReport = async (period: string, format: ReportFormat): Promise<Download> => {
       if (period === '2026-01') throw validationError('no such period');

@@ -85,7 +85,7 @@ describe('errors common to every endpoint', () => {
     });
     expect(res.text).not.toContain('secret');
     const logged = logs.find((l) => l.includes(' error '));
-    expect(logged).toContain(`error ${id}: Error: secret detail at /var/lib/premia.db`);
+    expect(logged).toContain(`error ${String(id)}: Error: secret detail at /var/lib/premia.db`);
     expect(logged).toContain('at ');
     await app.close();
   });
@@ -119,7 +119,7 @@ describe('deeply nested JSON (issue 10)', () => {
     ['POST', '/v1/policies', `{"policy_number":${lists(5000)}}`],
     ['POST', '/v1/clock/advance', `{"days":${objects(5000)}}`],
   ])('%s %s with a value 5,000 levels deep: 400 VALIDATION_ERROR, nothing logged as internal', async (method, url, payload) => {
-    for (const headers of [{}, { 'idempotency-key': `deep-${url}` }]) {
+    for (const headers of [{}, { 'idempotency-key': `deep-${url}` }] as Record<string, string>[]) {
       const res = await call(d.app, method, url, { key: d.keys.operator, payload, headers: { 'content-type': 'application/json', ...headers } });
       expect(res.status, res.text).toBe(400);
       expect(res.json().error).toEqual({ ...TOO_DEEP, request_id: res.headers['x-request-id'] });

@@ -77,7 +77,7 @@ describe('G2: answers fastify or Node would write carry the spec body and X-Requ
       const res = await call(s.app, 'GET', '/v1/policies/%E0%A4%A', { key });
       refused(res, 400, 'VALIDATION_ERROR', { field: 'path', code: 'INVALID_ENCODING' });
       // It has its access-log line like any other request.
-      expect(s.logs.some((l) => l.endsWith(` GET /v1/policies/%E0%A4%A 400 ${l.split(' ')[4]} ${res.headers['x-request-id']}`))).toBe(true);
+      expect(s.logs.some((l) => l.endsWith(` GET /v1/policies/%E0%A4%A 400 ${l.split(' ')[4]} ${String(res.headers['x-request-id'])}`))).toBe(true);
     }
   });
 
@@ -304,7 +304,7 @@ describe('G8: HTTP details a spec-only client may expect', () => {
 
   it('an empty body where the body is optional (mark-paid) counts as {}', async () => {
     const notFound = "Settlement 'SETTLE-2026-11-001' was not found. Check the id or number and try again.";
-    for (const headers of [{ 'content-type': 'application/json' }, { 'content-type': 'application/json', 'content-length': '0' }, {}]) {
+    for (const headers of [{ 'content-type': 'application/json' }, { 'content-type': 'application/json', 'content-length': '0' }, {}] as Record<string, string>[]) {
       const res = await call(s.app, 'POST', '/v1/settlements/SETTLE-2026-11-001/mark-paid', { key: s.keys.acme, payload: '', headers });
       refused(res, 404, 'NOT_FOUND');
       expect(res.json().error.message).toBe(notFound);

@@ -16,7 +16,7 @@ import { uploadDirectory } from '../../src/server/upload.js';
 import { REPO, tempDir } from '../helpers/cli.js';
 
 export const NOW = () => new Date('2026-11-21T09:30:00.000Z');
-export const OPENAPI = parse(readFileSync(join(REPO, 'openapi.yaml'), 'utf8')) as any;
+export const OPENAPI = parse(readFileSync(join(REPO, 'openapi.yaml'), 'utf8'));
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });

@@ -50,7 +50,7 @@ async function claimRunning(key: string, owner: IdempotencyOwner | null, started
 function deadPid(): number {
   const child = spawnSync(process.execPath, ['-e', '']);
   expect(child.status).toBe(0);
-  return child.pid!;
+  return child.pid;
 }
 const count = async (apiKey = s.keys.acme) => (await call(s.app, 'GET', '/v1/policies?limit=10000', { key: apiKey })).json().data.length;
 
@@ -388,7 +388,7 @@ describe('abandoned Idempotency-Keys (the process of the first request died)', (
       expect(late.json().policy_number).toBe('POL-SLOW');
       const warning = logs.find((l) => l.includes(' warn '));
       expect(warning).toBe(
-        `${warning!.split(' ', 1)[0]} warn ${late.headers['x-request-id']}: its Idempotency-Key was taken over by a retry while it ran; the retry's response is the one kept`,
+        `${warning!.split(' ', 1)[0]} warn ${String(late.headers['x-request-id'])}: its Idempotency-Key was taken over by a retry while it ran; the retry's response is the one kept`,
       );
       const replay = await call(app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('long') });
       expect(replay.headers['idempotent-replayed']).toBe('true');

@@ -75,7 +75,7 @@ describe('openapi.yaml', () => {
     for (const endpoint of ENDPOINTS) {
       const [method, path] = endpoint.split(' ');
       const operation = OPENAPI.paths[path!][method!.toLowerCase()];
-      for (const [status, response] of Object.entries(operation.responses) as [string, any][]) {
+      for (const [status, response] of Object.entries<any>(operation.responses)) {
         const resolved = response.$ref ? OPENAPI.components.responses[response.$ref.split('/').pop()] : response;
         expect(resolved.headers?.['X-Request-Id'], `${endpoint} ${status} X-Request-Id`).toBeDefined();
       }

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setMeta } from '../../src/store/repos/meta.js';
 import { ACME_001, seedPeriod } from './fixture-period.js';
-import { call, NOW, startServer, type TestServer } from './helpers.js';
+import { call, startServer, type TestServer } from './helpers.js';
 
 let s: TestServer;
 beforeEach(async () => {

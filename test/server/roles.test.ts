@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES } from '../helpers/cli.js';
-import { call, multipart, NOW, startServer, type TestServer } from './helpers.js';
+import { call, multipart, startServer, type TestServer } from './helpers.js';
 
 let s: TestServer;
 afterEach(async () => {

@@ -10,7 +10,7 @@ import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Download } from '../../src/backend/types.js';
 import { stringifyJson } from '../../src/domain/json.js';
-import { centsFromJsonNumber } from '../../src/domain/money.js';
+import { asCents, centsFromJsonNumber } from '../../src/domain/money.js';
 import { findIdempotencyKey } from '../../src/store/repos/idempotency.js';
 import { REPO, runCli, tempDir } from '../helpers/cli.js';
 import { seedCollections, setClock } from '../helpers/seed-collections.js';
@@ -150,7 +150,7 @@ describe('POST /v1/settlements', () => {
     expect((await markPaid(first.id, { reference: 'EFT-2026-12-0001' })).status).toBe(200);
     expect((await dispute(first.id, 'POL-C was collected short')).status).toBe(200);
     // 1,000.00 more turns up for POL-C.
-    await s.backend.store.db.updateTable('collections').set({ amount_collected: 2_657_250 }).where('policy_number', '=', 'POL-C').where('client_id', '=', acme).execute();
+    await s.backend.store.db.updateTable('collections').set({ amount_collected: asCents(2_657_250) }).where('policy_number', '=', 'POL-C').where('client_id', '=', acme).execute();
     const second = await create();
     expect(second.status).toBe(201);
     expect(second.json()).toMatchObject({
@@ -454,7 +454,7 @@ describe('concurrent creates across two premia serve processes on one store', ()
     let stderr = '';
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     const base = await new Promise<string>((resolve, reject) => {
-      child.stderr!.on('data', (c: Buffer) => {
+      child.stderr.on('data', (c: Buffer) => {
         stderr += c.toString();
         const m = stderr.match(/premia: serving (http:\/\/127\.0\.0\.1:\d+\/v1)/);
         if (m) resolve(m[1]!);

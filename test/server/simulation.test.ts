@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setMeta } from '../../src/store/repos/meta.js';
 import { FIXTURES } from '../helpers/cli.js';
-import { call, multipart, NOW, startServer, type TestServer } from './helpers.js';
+import { call, multipart, startServer, type TestServer } from './helpers.js';
 
 let s: TestServer;
 afterEach(async () => {

@@ -8,6 +8,7 @@ import { EventEmitter } from 'node:events';
 import { openAsBlob, readFileSync } from 'node:fs';
 import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { FormData, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalBackend, openLocalBackend } from '../../src/backend/local/index.js';
@@ -140,7 +141,7 @@ describe('premia serve (spawned binary)', () => {
     const inFlight = request(`${base}/policies/import`, {
       method: 'POST',
       headers: { 'x-api-key': key, 'content-type': `multipart/form-data; boundary=${boundary}` },
-      body: body(),
+      body: Readable.from(body()),
     });
     await sentFirst;
     // Let the server take the request before the signal (ordering, not a timing assertion).
@@ -150,7 +151,7 @@ describe('premia serve (spawned binary)', () => {
     release();
     const res = await inFlight;
     const text = await res.body.text();
-    checkResponse('POST', '/v1/policies/import', { status: res.statusCode, headers: res.headers as any, text, json: () => JSON.parse(text) });
+    checkResponse('POST', '/v1/policies/import', { status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) });
     expect(res.statusCode).toBe(200);
     expect(JSON.parse(text)).toEqual({ imported: 520, failed: 0, errors: [] });
     expect(await exited).toBe(0);

@@ -9,6 +9,7 @@ import { rejection } from '../helpers/errors.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, openStore, PREMIA_APPLICATION_ID, type Store } from '../../src/store/store.js';
 import { REPO, tempDir } from '../helpers/cli.js';
+import { asCents } from '../../src/domain/money.js';
 
 /** The tables of the foundation and collections migrations (later migrations add more). */
 const FOUNDATION_TABLES = [
@@ -115,7 +116,7 @@ describe('openStore on a file', () => {
       customer_id: 'C1',
       external_customer_ref: 'E1',
       product_code: 'X',
-      collection_amount: 100,
+      collection_amount: asCents(100),
       status: 'active',
       created_at: 0,
       updated_at: 0,

@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   conflict,
   ERROR_CODES,
+  type ErrorCode,
   ExitCode,
   exitCodeForStatus,
   isPremiaError,
   notFound,
   PremiaError,
+  receivedCode,
   usageError,
   validationError,
 } from '../../src/domain/errors.js';
@@ -62,7 +64,7 @@ describe('every error code has its HTTP status and exit code', () => {
   });
 
   it.each(Object.entries(expected))('%s → HTTP %j', (code, [status, exit]) => {
-    const e = new PremiaError(code, 'message');
+    const e = new PremiaError(code as ErrorCode, 'message');
     expect(e.status).toBe(status);
     expect(e.exitCode).toBe(exit);
     expect(ERROR_CODES[code as keyof typeof ERROR_CODES]).toEqual({ status, exit });
@@ -89,9 +91,9 @@ describe('exitCodeForStatus (codes premia does not know)', () => {
   });
 
   it('an unknown code takes its exit code from its status, and is 500/1 without one', () => {
-    expect(new PremiaError('SOMETHING_NEW', 'x', { status: 404 }).exitCode).toBe(5);
-    expect(new PremiaError('SOMETHING_NEW', 'x', { status: 403 }).exitCode).toBe(4);
-    const bare = new PremiaError('SOMETHING_NEW', 'x');
+    expect(new PremiaError(receivedCode('SOMETHING_NEW'), 'x', { status: 404 }).exitCode).toBe(5);
+    expect(new PremiaError(receivedCode('SOMETHING_NEW'), 'x', { status: 403 }).exitCode).toBe(4);
+    const bare = new PremiaError(receivedCode('SOMETHING_NEW'), 'x');
     expect([bare.status, bare.exitCode]).toEqual([500, 1]);
   });
 
@@ -162,5 +164,5 @@ describe('codes are checked by the compiler', () => {
     expect(wrong[1]).toContain('"SOMETHING_NEW"');
     expect(wrong[2]).toContain('"NOT_A_DETAIL"');
     expect(wrong[3]).toContain("'string' is not assignable");
-  }, 60_000);
+  });
 });

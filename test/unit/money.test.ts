@@ -171,5 +171,5 @@ describe('Cents is a brand the compiler checks, and a plain number at run time',
     );
     expect(wrong).toHaveLength(3);
     for (const message of wrong) expect(message).toContain("is not assignable to type 'Cents'");
-  }, 60_000);
+  });
 });

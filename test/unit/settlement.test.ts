@@ -18,6 +18,7 @@ import {
   settlementNumber,
   type StatementState,
 } from '../../src/domain/settlement.js';
+import { asCents } from '../../src/domain/money.js';
 
 /** The error a rule throws (fails the test when it throws none). */
 function thrown(fn: () => void): PremiaError {
@@ -74,8 +75,8 @@ describe('numbers and dates', () => {
   });
 
   it('the amount due nets out what was paid before, and may be negative', () => {
-    expect(amountDue(82994, 0)).toBe(82994);
-    expect(amountDue(80000, 82994)).toBe(-2994);
+    expect(amountDue(asCents(82994), asCents(0))).toBe(82994);
+    expect(amountDue(asCents(80000), asCents(82994))).toBe(-2994);
   });
 });
 

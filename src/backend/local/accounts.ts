@@ -11,10 +11,6 @@ import type { Calendar } from '../../domain/calendar.js';
 import type { IncomeAnalysis } from '../../engine/income.js';
 import { AccountSummaries, analysisDay } from '../../engine/summary.js';
 
-export { customerKey } from '../../domain/customer.js';
-export { epochFor } from '../../bank/simulated.js';
-export { readAttempts, readImportedRows } from '../../store/repos/bank.js';
-
 export interface CustomerAccount {
   readonly balance: number;
   readonly analysis: IncomeAnalysis;

@@ -26,7 +26,9 @@ import type {
   Upload,
 } from '../types.js';
 import { readCustomerBankInputs, withBankImport } from '../../store/repos/bank.js';
-import { customerKey, epochFor, openAccount } from './accounts.js';
+import { epochFor } from '../../bank/simulated.js';
+import { customerKey } from '../../domain/customer.js';
+import { openAccount } from './accounts.js';
 import { incomeView } from './collections.js';
 import type { LocalContext } from './context.js';
 import { readWorld } from './world.js';

@@ -13,7 +13,7 @@ import type { Calendar } from '../../domain/calendar.js';
 import { describeIncome, predictIncome as predictIncomeDays, type IncomeAnalysis } from '../../engine/income.js';
 import { DEFAULT_STRATEGY, isStrategy, renderWhy, STRATEGY_NAMES, WhyCode, type Why } from '../../engine/strategies.js';
 import { blankWhy } from '../../engine/strategy.js';
-import { decodePlans } from './plan-batches.js';
+import { decodePlans } from '../../store/plan-batches.js';
 import { csvRow } from '../../lib/csv-writer.js';
 import * as repo from '../../store/repos/collections.js';
 import { getMeta, setMeta } from '../../store/repos/meta.js';
@@ -32,7 +32,10 @@ import {
   type Page,
   type ReportFormat,
 } from '../types.js';
-import { customerKey, epochFor, openAccount, readImportedRows, readAttempts } from './accounts.js';
+import { epochFor } from '../../bank/simulated.js';
+import { customerKey } from '../../domain/customer.js';
+import { readAttempts, readImportedRows } from '../../store/repos/bank.js';
+import { openAccount } from './accounts.js';
 import type { LocalContext } from './context.js';
 import { findPolicyByRef } from './policies.js';
 import { readWorld, stamp, iso } from './world.js';
@@ -125,7 +128,7 @@ export function toCollection(r: repo.CollectionRow, idSalt: number): Collection 
     collection_amount_due: r.amount_due,
     collection_amount_collected: r.amount_collected,
     shortfall: asCents(r.amount_due - r.amount_collected),
-    collection_status: r.status as CollectionStatus,
+    collection_status: r.status,
     first_attempt_date: r.first_attempt_date,
     last_attempt_date: r.last_attempt_date,
     number_of_attempts: r.attempts,

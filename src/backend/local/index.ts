@@ -274,7 +274,3 @@ const POLICY_HOOKS: policies.PolicyChangeHooks = {
     await repriceUnattempted(trx, ctx.clientId, policy.id, effective, amount);
   },
 };
-
-function notYet(what: string): never {
-  throw new PremiaError('NOT_SUPPORTED', `'${what}' is not available in this version of premia.`);
-}

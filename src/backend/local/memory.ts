@@ -1,7 +1,7 @@
 /**
  * The engine's hooks at the edge of the process: memory tuning for large working sets, debug
  * logs, and fault injection for the crash tests. Read from the environment once, when the local
- * backend is made (README, "Crash safety": PREMIA_FAULT=kill-before-commit:YYYY-MM-DD kills the
+ * backend is made (docs/bank-and-clock.md, "The virtual clock": PREMIA_FAULT=kill-before-commit:YYYY-MM-DD kills the
  * process just before that day commits; PREMIA_DEBUG_MEM logs the heap after the load and at the
  * end; PREMIA_DEBUG_HEAPSNAPSHOT=FILE writes a heap snapshot after the load).
  */
@@ -12,6 +12,8 @@ import type { EngineHooks } from '../../engine/advance.js';
 export interface EngineOptions {
   /** Kill the process with SIGKILL just before this day commits. */
   killBeforeCommit?: string;
+  /** Throw just before this day commits (the day rolls back; the tests' failure in the middle of a month). */
+  failBeforeCommit?: string;
   debugMemory?: boolean;
   heapSnapshot?: string;
 }
@@ -44,6 +46,7 @@ export function engineHooks(options: EngineOptions): EngineHooks {
     },
     beforeCommit(date) {
       if (options.killBeforeCommit === date) process.kill(process.pid, 'SIGKILL');
+      if (options.failBeforeCommit === date) throw new Error(`injected failure before ${date} commits`);
     },
     dayDone() {
       // Each day's objects (attempts, plans) live until its writes, so they reach the old

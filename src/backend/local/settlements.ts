@@ -12,6 +12,7 @@ import { notFound, PremiaError, validationError } from '../../domain/errors.js';
 import { settlementFigures, StatementSplitter, WeightTable } from '../../domain/fees.js';
 import { decodeId, encodeId, IdKind, looksLikeId } from '../../domain/ids.js';
 import { asCents, formatCents } from '../../domain/money.js';
+import { plural } from '../../domain/words.js';
 import { validateDisputeRequest, validateMarkPaidRequest, validateSettlementListQuery, validateSettlementRequest } from '../../domain/requests.js';
 import {
   amountDue,
@@ -276,7 +277,7 @@ async function* statementLines(ctx: LocalContext, s: repo.SettlementView): Async
     throw new PremiaError(
       'INTERNAL',
       `The collections of ${s.period_month} no longer add up to settlement ${s.settlement_number} ` +
-        `(${lines} collections, ${formatCents(collected)} collected; the statement has ${s.collections_count} and ` +
+        `(${plural(lines, 'collection')}, ${formatCents(collected)} collected; the statement has ${s.collections_count} and ` +
         `${formatCents(s.total_collections)}). The lines cannot be reconciled; report this to the operator.`,
     );
   }

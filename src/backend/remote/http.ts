@@ -170,7 +170,7 @@ export class HttpClient {
       const body = await readJson(x, this.describe(call), this.apiKey);
       const location = headerText(x.headers.location);
       if (call.follow && x.status === 202 && x.premia && location && /\brespond-async\b/i.test(headerText(x.headers['preference-applied']) ?? '')) {
-        return new Accepted(location, body as unknown as OperationView, retryAfterMs(headerText(x.headers['retry-after']), Date.now()));
+        return new Accepted(location, body as OperationView, retryAfterMs(headerText(x.headers['retry-after']), Date.now()));
       }
       return body;
     });
@@ -207,13 +207,13 @@ export class HttpClient {
       await this.sleep(wait);
       if (call.signal?.aborted) throw this.cancelled(call);
       const next = await this.exchange({ method: 'GET', path, route, signal: call.signal }, 'application/json', async (x) => ({
-        body: (await readJson(x, `GET ${this.basePath}${path}`, this.apiKey)) as unknown as OperationView,
+        body: (await readJson(x, `GET ${this.basePath}${path}`, this.apiKey)) as OperationView,
         retryAfter: retryAfterMs(headerText(x.headers['retry-after']), Date.now()),
       }));
       op = next.body;
       retryAfter = next.retryAfter;
     }
-    const result = op.result!;
+    const result = op.result;
     if (result.status >= 400) {
       const text = JSON.stringify(result.body);
       const error = (result.body as { error?: { request_id?: unknown } } | null)?.error;
@@ -440,7 +440,7 @@ export class HttpClient {
         let text: string;
         try {
           text = await readBounded(exchange.body, MAX_ERROR_BODY);
-        } catch (e) {
+        } catch {
           if (controller.signal.aborted) throw aborted();
           text = '';
         }
@@ -751,6 +751,7 @@ export function filenameOf(value: string | string[] | undefined): string | null 
 }
 
 function isSafeName(name: string): boolean {
+  // eslint-disable-next-line no-control-regex -- control characters are what it refuses
   return name !== '' && !name.startsWith('.') && !/[/\\\u0000-\u001f\u007f]/.test(name) && Buffer.byteLength(name) <= 255;
 }
 

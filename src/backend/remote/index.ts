@@ -256,7 +256,7 @@ export class RemoteBackend implements Backend {
     const result = await this.json<AdvanceResult>(
       callOf(OPERATIONS.advanceClock, [target, options], {
         signal: options?.signal,
-        follow: { onProgress: (op) => tell((op.days ?? []) as DaySummary[], op.progress?.total ?? 0) },
+        follow: { onProgress: (op) => tell((op.days ?? []), op.progress?.total ?? 0) },
       }),
     );
     tell(result.days, result.days.length);

@@ -25,9 +25,9 @@ export interface ActionOptions {
 export function lazyAction(ctx: CliContext, state: RunState, load: () => Promise<{ default: Verb }>, options: ActionOptions = {}) {
   return async (...received: unknown[]): Promise<void> => {
     const command = received[received.length - 1] as Command;
-    const globals = command.optsWithGlobals() as GlobalOptions;
+    const globals = command.optsWithGlobals<GlobalOptions>();
     state.globals = globals;
-    const positional = received.slice(0, -2).flatMap((a) => (Array.isArray(a) ? a : [a])) as string[];
+    const positional = received.slice(0, -2).flatMap((a): unknown[] => (Array.isArray(a) ? a : [a])) as string[];
     const ui = new Ui(ctx, globals);
     let announced = false;
     const deps: CommandDeps = {

@@ -9,6 +9,9 @@ import { registerKeys } from './keys/index.js';
 import { registerLogin } from './login/index.js';
 import { registerLogout } from './logout/index.js';
 import { registerPolicies } from './policies/index.js';
+import { registerCompletion } from './completion/index.js';
+import { registerFixtures } from './fixtures/index.js';
+import { registerProfiles } from './profiles/index.js';
 import { registerServe } from './serve/index.js';
 import { registerReports } from './reports/index.js';
 import { registerSettings } from './settings/index.js';
@@ -31,4 +34,7 @@ export function registerCommands(program: Command, ctx: CliContext, state: RunSt
   registerLogin(program, ctx, state);
   registerLogout(program, ctx, state);
   registerWhoami(program, ctx, state);
+  registerProfiles(program, ctx, state);
+  registerFixtures(program, ctx, state);
+  registerCompletion(program, ctx, state);
 }

@@ -31,7 +31,7 @@ export async function startProgress(ui: Ui, text: string): Promise<Progress> {
   const { default: ora } = await import('ora');
   const spinner = ora({
     text,
-    stream: ui.ctx.stderr as NodeJS.WritableStream,
+    stream: ui.ctx.stderr,
     isEnabled: true,
     // Not ora's default: it puts stdin in raw mode, where Ctrl-C is a keystroke read only when
     // the event loop runs (never, during a day's synchronous work) instead of a SIGINT.
@@ -39,9 +39,14 @@ export async function startProgress(ui: Ui, text: string): Promise<Progress> {
     color: 'cyan',
   }).start();
   let drawn = 0; // the first update is drawn at once
+  // One line, never wrapped: the text is cut to the terminal's width (the spinner and a space before it).
+  const fit = (t: string) => {
+    const columns = (ui.ctx.stderr as { columns?: number }).columns ?? 80;
+    return t.length <= columns - 2 ? t : `${t.slice(0, Math.max(0, columns - 3))}…`;
+  };
   return {
     update(t) {
-      spinner.text = t;
+      spinner.text = fit(t);
       const now = Date.now();
       if (spinner.isSpinning && now - drawn >= REDRAW_MS) {
         drawn = now;

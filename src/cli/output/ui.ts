@@ -47,8 +47,21 @@ export class Ui {
     this.ctx.stderr.write(`${this.err.yellow('warning:')} ${text}\n`);
   }
 
+  /** A table on stdout: cut to the terminal's width and money grouped by thousands on a terminal (see table.ts). */
   table<T>(columns: Column<T>[], rows: T[]): void {
-    this.write(renderTable(columns, rows, this.out));
+    this.write(renderTable(columns, rows, { colour: this.out, width: this.width, group: this.ctx.stdoutIsTTY }));
+  }
+
+  /**
+   * The width of the terminal stdout is, or undefined when stdout is not a terminal (nothing is
+   * cut for a pipe or a file). A terminal that reports no width: COLUMNS, else 80.
+   */
+  get width(): number | undefined {
+    if (!this.ctx.stdoutIsTTY) return undefined;
+    const columns = (this.ctx.stdout as { columns?: unknown }).columns;
+    if (typeof columns === 'number' && columns > 0) return columns;
+    const env = Number(this.ctx.env.COLUMNS);
+    return Number.isInteger(env) && env > 0 ? env : 80;
   }
 
   /** A key/value block, keys aligned. */

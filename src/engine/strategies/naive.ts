@@ -7,6 +7,7 @@
  */
 import { fromDayNumber } from '../../domain/period.js';
 import { blankWhy, WhyCode, type CollectionView, type EngineConfig, type Plan, type Planner, type Strategy, type Why } from '../strategy.js';
+import { plural } from '../../domain/words.js';
 
 /** naive keeps no state: one planner serves every run. */
 const planner: Planner = {
@@ -42,6 +43,6 @@ export const naive: Strategy = {
   explain(w: Why): string {
     return w.code === WhyCode.NAIVE_FIRST
       ? 'naive: the full premium on the first day it can be collected'
-      : `naive: retry ${w.triggerDays} days after the failed attempt of ${fromDayNumber(w.lastAttemptDay)}`;
+      : `naive: retry ${plural(w.triggerDays, 'day')} after the failed attempt of ${fromDayNumber(w.lastAttemptDay)}`;
   },
 };

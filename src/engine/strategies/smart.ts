@@ -19,6 +19,7 @@
 import { fromDayNumber } from '../../domain/period.js';
 import { formatCents } from '../../domain/money.js';
 import { isRegular } from '../income.js';
+import { plural } from '../../domain/words.js';
 import {
   blankWhy,
   WhyCode,
@@ -337,7 +338,7 @@ export const smart: Strategy = {
   explain(w: Why): string {
     const trigger =
       w.trigger === 1
-        ? `${w.triggerDays} day${w.triggerDays > 1 ? 's' : ''} after income of ${formatCents(w.triggerAmount)} received ${fromDayNumber(w.triggerDay)}`
+        ? `${plural(w.triggerDays, 'day')} after income of ${formatCents(w.triggerAmount)} received ${fromDayNumber(w.triggerDay)}`
         : w.trigger === 2
           ? w.triggerDays === 0
             ? `on the day of income of about ${formatCents(w.triggerAmount)} expected ${fromDayNumber(w.triggerDay)}, ahead of the debit orders that take most of it`

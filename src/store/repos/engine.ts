@@ -29,7 +29,6 @@ import type {
   LapseCandidate,
   OpenCollection,
 } from '../../engine/ports.js';
-import { sql } from '../kysely.js';
 import { acquireLease, releaseLease, renewLease, type AdvanceLease } from '../advance-lease.js';
 import { runInGroups, valuesList } from '../bulk.js';
 import { decodePlans, encodePlans } from '../plan-batches.js';

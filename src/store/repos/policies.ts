@@ -6,7 +6,6 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { Cents } from '../../domain/money.js';
 import type { IsoDate } from '../../domain/period.js';
 import { PremiaError } from '../../domain/errors.js';
 import { sql } from '../kysely.js';
@@ -174,7 +173,7 @@ export function policyInserter(raw: BetterSqlite3.Database, clientId: number, cr
 
   const numberOf = (rows: PolicyRows, r: number): string => {
     const o = r * 5;
-    return Buffer.from(rows.bytes.buffer, rows.bytes.byteOffset, rows.bytes.byteLength).toString('latin1', rows.offsets[o + 2]! + 1, rows.offsets[o + 3]!);
+    return Buffer.from(rows.bytes.buffer, rows.bytes.byteOffset, rows.bytes.byteLength).toString('latin1', rows.offsets[o + 2]! + 1, rows.offsets[o + 3]);
   };
 
   /** Insert rows [first, first + k) with one statement; find the skipped ones when fewer went in. */

@@ -25,9 +25,9 @@ export async function showRun({ ui, backend, customerId }: ShowOptions): Promise
   ui.table(
     [
       { header: 'date', value: (t) => t.date },
-      { header: 'amount', value: (t) => money(t.amount), align: 'right' },
+      { header: 'amount', value: (t) => t.amount, money: true },
       { header: 'outcome', value: (t) => t.outcome },
-      { header: 'balance', value: (t) => money(t.balance), align: 'right' },
+      { header: 'balance', value: (t) => t.balance, money: true },
       { header: 'description', value: (t) => t.description },
     ],
     view.recent_transactions,

@@ -6,6 +6,7 @@ import { askOrCancel, confirmMode, needsYes, periodList, stopped } from '../../c
 import { catchCtrlC } from '../../interrupt.js';
 import { count, money, plural } from '../../output/format.js';
 import { startProgress } from '../../output/progress.js';
+import { advanceLine } from '../../output/live.js';
 import type { Ui } from '../../output/ui.js';
 import { advanceQuestion, plainAdvanceQuestion } from '../../questions.js';
 import { verb, type CommandDeps } from '../../command.js';
@@ -62,7 +63,7 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
       signal: ctrlC.signal,
       onDay: (day, index, total) => {
         collected += day.collected;
-        progress.update(`Day ${index} of ${total} (${day.date}): ${count(day.attempts)} attempts, ${money(collected)} collected so far`);
+        progress.update(advanceLine(index, total, day.date, day.attempts, collected));
       },
     });
   } catch (e) {
@@ -85,7 +86,7 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
         { header: 'attempts', value: (d) => d.attempts, align: 'right' },
         { header: 'succeeded', value: (d) => d.succeeded, align: 'right' },
         { header: 'failed', value: (d) => d.failed, align: 'right' },
-        { header: 'collected', value: (d) => money(d.collected), align: 'right' },
+        { header: 'collected', value: (d) => d.collected, money: true },
         { header: 'closed', value: (d) => (d.closed_period ? `${d.closed_period}${d.lapsed_policies ? ` (${d.lapsed_policies} lapsed)` : ''}` : '') },
       ],
       result.days,
@@ -170,7 +171,7 @@ function printPreview(ui: Ui, p: AdvancePreview): void {
         { header: 'collections', value: (c) => count(c.collections), align: 'right' },
         { header: 'not fully paid', value: (c) => count(c.open), align: 'right' },
         { header: 'nothing collected', value: (c) => count(c.nothing_collected), align: 'right' },
-        { header: 'still owed', value: (c) => money(c.amount_remaining), align: 'right' },
+        { header: 'still owed', value: (c) => c.amount_remaining, money: true },
       ],
       p.periods_closed,
     );

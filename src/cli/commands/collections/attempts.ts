@@ -1,29 +1,48 @@
-import type { ReportFormat } from '../../../backend/types.js';
-import { validationError } from '../../../domain/errors.js';
-import { isPeriod, type Period } from '../../../domain/period.js';
+import type { Attempt, ReportFormat } from '../../../backend/types.js';
+import { usageError } from '../../../domain/errors.js';
+import { moneyToCents } from '../../../domain/json.js';
+import type { Period } from '../../../domain/period.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { writeDownload } from '../../output/download.js';
+import { checkFields, printList, type ListOutput } from '../../output/list.js';
 import { checkPeriodOption } from '../../../domain/requests.js';
+import { ATTEMPT_LIST } from '../list-fields.js';
 
 interface Flags {
   period: string;
-  format?: string;
+  format?: 'csv' | 'json' | 'table';
+  fields?: string;
 }
 
 export interface AttemptsOptions extends CommandDeps {
   period: Period;
-  format: ReportFormat;
+  format: ReportFormat | 'table';
+  /** The fields --fields chose, or null for the export's every column. */
+  fields: string[] | null;
 }
 
 export function attemptsOptions(deps: CommandDeps, flags: Flags): AttemptsOptions {
   const period = checkPeriodOption(flags.period);
-  return { ...deps, period, format: flags.format === 'json' ? 'json' : 'csv' };
+  if (deps.globals.json && flags.fields !== undefined) {
+    throw usageError("--json prints the export's JSON whole; to choose fields, use --format json --fields … (or --format csv).");
+  }
+  const fields = flags.fields === undefined ? null : checkFields(flags.fields, ATTEMPT_LIST);
+  return { ...deps, period, format: flags.format === 'json' || flags.format === 'table' ? flags.format : 'csv', fields };
 }
 
-export async function attemptsRun({ ctx, backend, period, format }: AttemptsOptions): Promise<number> {
-  const download = await (await backend()).exportAttempts(period, format);
-  // Bytes as they come (a remote download's chunks may split a UTF-8 character).
-  await writeDownload(ctx, download);
+export async function attemptsRun({ ctx, ui, backend, period, format, fields }: AttemptsOptions): Promise<number> {
+  if (format !== 'table' && fields === null) {
+    // The export as the service gives it: bytes as they come (a remote download's chunks may split a UTF-8 character).
+    await writeDownload(ctx, await (await backend()).exportAttempts(period, format));
+    return 0;
+  }
+  // A table, or chosen fields: the JSON export, read whole, printed as a list.
+  const download = await (await backend()).exportAttempts(period, 'json');
+  const chunks: Buffer[] = [];
+  for await (const c of download.body) chunks.push(typeof c === 'string' ? Buffer.from(c) : Buffer.from(c));
+  const body = moneyToCents(JSON.parse(Buffer.concat(chunks).toString('utf8')) as { period_month: string; attempts: Attempt[] });
+  const output: ListOutput = { format, fields };
+  printList(ui, ATTEMPT_LIST, output, body.attempts, body);
   return 0;
 }
 

@@ -1,9 +1,8 @@
 import type { ExecuteInput } from '../../../backend/types.js';
-import { validationError } from '../../../domain/errors.js';
-import { isPeriod } from '../../../domain/period.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { plural } from '../../output/format.js';
 import { checkPeriodOption } from '../../../domain/requests.js';
+import { DEFAULT_STRATEGY } from '../../../domain/strategy-names.js';
 
 interface Flags {
   period: string;
@@ -26,7 +25,7 @@ export async function executeRun({ ui, backend, input }: ExecuteOptions): Promis
   const accepted = await b.executeCollections(input);
   if (ui.json) ui.printJson(accepted);
   else {
-    ui.status(`Queued ${plural(accepted.policies_queued, 'policy', 'policies')} for ${input.period_month} (${input.strategy ?? 'smart'}); the engine collects as the clock advances.`);
+    ui.status(`Queued ${plural(accepted.policies_queued, 'policy', 'policies')} for ${input.period_month} (${input.strategy ?? DEFAULT_STRATEGY}); the engine collects as the clock advances.`);
     ui.keyValues([
       ['execution_id', accepted.execution_id],
       ['status', accepted.status],

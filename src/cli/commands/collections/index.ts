@@ -2,8 +2,10 @@ import { Option, type Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import type { RunState } from '../../command.js';
 import { COLLECTION_STATUSES } from '../../../domain/collection.js';
-import { STRATEGY_NAMES } from '../../../domain/strategy-names.js';
+import { DEFAULT_STRATEGY, STRATEGY_NAMES } from '../../../domain/strategy-names.js';
 import { lazyAction } from '../action.js';
+import { fieldsOption, formatOption } from '../../output/list-options.js';
+import { ATTEMPT_FIELDS, COLLECTION_FIELDS } from '../list-fields.js';
 
 export function registerCollections(program: Command, ctx: CliContext, state: RunState): void {
   const collections = program.command('collections').description('run the monthly collections and follow their results');
@@ -13,7 +15,7 @@ export function registerCollections(program: Command, ctx: CliContext, state: Ru
     .description('trigger the collections run of a period (the engine then collects through the month)')
     .requiredOption('--period <YYYY-MM>', 'the period to collect')
     .option('--policy <policy...>', 'only these policies (ids or policy numbers); default: every active policy')
-    .addOption(new Option('--strategy <name>', 'collection strategy (default: smart)').choices(STRATEGY_NAMES))
+    .addOption(new Option('--strategy <name>', `collection strategy (default: ${DEFAULT_STRATEGY})`).choices(STRATEGY_NAMES))
     .action(lazyAction(ctx, state, () => import('./execute.js'), { writes: true }));
 
   collections
@@ -30,13 +32,16 @@ export function registerCollections(program: Command, ctx: CliContext, state: Ru
     .option('--policy <policy>', 'only this policy (id or policy number)')
     .option('--limit <n>', 'at most this many (default 100, at most 10000)')
     .option('--after <policy_number>', 'start after this policy number (next page)')
+    .addOption(formatOption())
+    .addOption(fieldsOption(COLLECTION_FIELDS))
     .action(lazyAction(ctx, state, () => import('./list.js')));
 
   collections
     .command('attempts')
     .description("every debit attempt of a period, in date and policy-number order")
     .requiredOption('--period <YYYY-MM>', 'the period')
-    .addOption(new Option('--format <format>', 'output format').choices(['csv', 'json']).default('csv'))
+    .addOption(new Option('--format <format>', 'csv (the export, the default), json (the export) or table').choices(['csv', 'json', 'table']).default('csv'))
+    .addOption(fieldsOption(ATTEMPT_FIELDS))
     .action(lazyAction(ctx, state, () => import('./attempts.js')));
 
   collections

@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import type { RunState } from '../../command.js';
 import { lazyAction } from '../action.js';
+import { fieldsOption, formatOption } from '../../output/list-options.js';
+import { KEY_FIELDS } from '../list-fields.js';
 
 export function registerKeys(program: Command, ctx: CliContext, state: RunState): void {
   const keys = program.command('keys').description("API keys of 'premia serve' (operator commands on the local store)");
@@ -16,6 +18,8 @@ export function registerKeys(program: Command, ctx: CliContext, state: RunState)
   keys
     .command('list')
     .description('list keys, redacted to their prefix and last 4 characters')
+    .addOption(formatOption())
+    .addOption(fieldsOption(KEY_FIELDS))
     .action(lazyAction(ctx, state, () => import('./list.js'), { localOnly: 'premia keys list' }));
 
   keys

@@ -1,6 +1,7 @@
 import { ExitCode } from '../../../domain/errors.js';
 import { count, plural } from '../../output/format.js';
 import { startProgress } from '../../output/progress.js';
+import { ImportProgressLine } from '../../output/live.js';
 import { openUpload } from '../../input.js';
 import { catchCtrlC } from '../../interrupt.js';
 import { verb, type CommandDeps } from '../../command.js';
@@ -14,15 +15,14 @@ export async function importRun({ ctx, ui, backend, file }: ImportOptions): Prom
   const upload = await openUpload(ctx, file);
   const b = await backend();
   const progress = await startProgress(ui, `Importing ${upload.name}…`);
+  const live = new ImportProgressLine(upload.name, upload.size);
+  const started = Date.now();
   const ctrlC = catchCtrlC(ctx, () => progress.stop());
   let result;
   try {
     result = await b.importPolicies(upload, {
       signal: ctrlC.signal,
-      onProgress: ({ bytes, rows }) => {
-        const pct = upload.size ? ` (${Math.floor((100 * bytes) / upload.size)}%)` : '';
-        progress.update(`Importing ${upload.name}: ${count(rows)} rows read${pct}`);
-      },
+      onProgress: ({ bytes, rows }) => progress.update(live.line(rows, bytes, Date.now() - started)),
     });
   } catch (e) {
     if (!ctrlC.signal.aborted) progress.fail(`Import of ${upload.name} failed`);

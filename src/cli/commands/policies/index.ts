@@ -2,6 +2,8 @@ import { Option, type Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import type { RunState } from '../../command.js';
 import { lazyAction } from '../action.js';
+import { fieldsOption, formatOption } from '../../output/list-options.js';
+import { POLICY_FIELDS } from '../list-fields.js';
 
 export function registerPolicies(program: Command, ctx: CliContext, state: RunState): void {
   const policies = program.command('policies').description('create, import, update and read policies');
@@ -42,5 +44,7 @@ export function registerPolicies(program: Command, ctx: CliContext, state: RunSt
     .addOption(new Option('--status <status>', 'only this status').choices(['active', 'lapsed', 'cancelled']))
     .option('--limit <n>', 'at most this many (default 100, at most 10000)')
     .option('--after <policy_number>', 'start after this policy number (next page)')
+    .addOption(formatOption())
+    .addOption(fieldsOption(POLICY_FIELDS))
     .action(lazyAction(ctx, state, () => import('./list.js')));
 }

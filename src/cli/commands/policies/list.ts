@@ -1,11 +1,11 @@
 import type { PolicyListQuery } from '../../../backend/types.js';
 import type { PolicyStatus } from '../../../domain/policy.js';
-import { validationError } from '../../../domain/errors.js';
 import { verb, type CommandDeps } from '../../command.js';
-import { money } from '../../output/format.js';
+import { listOutput, printList, type ListFlags, type ListOutput } from '../../output/list.js';
 import { checkPageLimitOption } from '../../../domain/requests.js';
+import { POLICY_LIST } from '../list-fields.js';
 
-interface Flags {
+interface Flags extends ListFlags {
   status?: PolicyStatus;
   limit?: string;
   after?: string;
@@ -13,31 +13,18 @@ interface Flags {
 
 export interface ListOptions extends CommandDeps {
   query: PolicyListQuery;
+  output: ListOutput;
 }
 
 export function listOptions(deps: CommandDeps, flags: Flags): ListOptions {
   const limit = checkPageLimitOption(flags.limit);
-  return { ...deps, query: { status: flags.status, limit, after: flags.after } };
+  return { ...deps, query: { status: flags.status, limit, after: flags.after }, output: listOutput(flags, deps.globals, POLICY_LIST) };
 }
 
-export async function listRun({ ui, backend, query }: ListOptions): Promise<number> {
+export async function listRun({ ui, backend, query, output }: ListOptions): Promise<number> {
   const page = await (await backend()).listPolicies(query);
-  if (ui.json) {
-    ui.printJson(page);
-    return 0;
-  }
-  ui.table(
-    [
-      { header: 'policy_number', value: (p) => p.policy_number },
-      { header: 'customer_id', value: (p) => p.customer_id },
-      { header: 'product_code', value: (p) => p.product_code },
-      { header: 'collection_amount', value: (p) => money(p.collection_amount), align: 'right' },
-      { header: 'status', value: (p) => p.status },
-      { header: 'id', value: (p) => p.id },
-    ],
-    page.data,
-  );
-  if (page.next_after !== null) ui.status(`More policies follow: run again with --after ${page.next_after}`);
+  printList(ui, POLICY_LIST, output, page.data, page);
+  if (!ui.json && page.next_after !== null) ui.status(`More policies follow: run again with --after ${page.next_after}`);
   return 0;
 }
 

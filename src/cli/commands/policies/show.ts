@@ -27,8 +27,8 @@ export function showPolicy(ui: Ui, p: Policy | PolicyDetail): void {
       [
         { header: 'changed_on', value: (a) => a.changed_on },
         { header: 'effective_period', value: (a) => a.effective_period },
-        { header: 'old_amount', value: (a) => money(a.old_amount), align: 'right' },
-        { header: 'new_amount', value: (a) => money(a.new_amount), align: 'right' },
+        { header: 'old_amount', value: (a) => a.old_amount, money: true },
+        { header: 'new_amount', value: (a) => a.new_amount, money: true },
       ],
       p.amount_history,
     );

@@ -1,10 +1,10 @@
 import type { ReportFormat } from '../../../backend/types.js';
-import { conflict, PremiaError, usageError, validationError } from '../../../domain/errors.js';
-import { isPeriod, type Period } from '../../../domain/period.js';
+import { conflict, PremiaError, usageError } from '../../../domain/errors.js';
+import type { Period } from '../../../domain/period.js';
 import { periodStateNote } from '../../../domain/period-state.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { writeDownload } from '../../output/download.js';
-import { count } from '../../output/format.js';
+import { plural } from '../../output/format.js';
 import { checkPeriodOption } from '../../../domain/requests.js';
 
 interface Flags {
@@ -54,7 +54,7 @@ export async function collectionsRun({ ctx, ui, backend, period, format, output,
     }
   }
   const written = await writeDownload(ctx, download, output);
-  if (written.path !== null) ui.status(`Wrote the ${period} collections report to ${written.path} (${count(written.bytes)} bytes).`);
+  if (written.path !== null) ui.status(`Wrote the ${period} collections report to ${written.path} (${plural(written.bytes, 'byte')}).`);
   // For a person at a terminal only: a cron job reads the state from --require-closed or the JSON.
   if (note && ctx.stderrIsTTY) ui.status(`${ui.err.yellow('note:')} ${note}`);
   return 0;

@@ -14,4 +14,20 @@ export function registerReports(program: Command, ctx: CliContext, state: RunSta
     .option('-o, --output <file>', 'write to this file (or into this directory) atomically, instead of stdout')
     .option('--require-closed', 'refuse (exit 6, nothing written) unless the period has closed: for cron')
     .action(lazyAction(ctx, state, () => import('./collections.js')));
+
+  reports
+    .command('summary')
+    .description('the month in pictures: collected vs due, collected by day, by income pattern, failures by reason, the settlement')
+    .requiredOption('--period <YYYY-MM>', 'the period to summarise')
+    .option('--html <file>', 'write the month as one self-contained HTML page (charts, and the unpaid and partly paid policies) to this file or into this directory, instead of the text')
+    .addHelpText(
+      'after',
+      `
+Plain ASCII when stdout is not a terminal or under NO_COLOR; --json gives the same figures.
+
+Examples:
+  premia reports summary --period 2026-11
+  premia reports summary --period 2026-11 --html november.html`,
+    )
+    .action(lazyAction(ctx, state, () => import('./summary.js')));
 }

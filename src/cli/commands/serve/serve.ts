@@ -15,7 +15,7 @@ export interface ServeOptions extends CommandDeps {
   server: ServerOptions;
 }
 
-function wholeNumber(flag: string, value: unknown, min: number, max: number): number | undefined {
+function wholeNumber(flag: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const text = String(value);
   const n = /^\d{1,16}$/.test(text) ? Number(text) : NaN;

@@ -1,22 +1,15 @@
 import { verb, type CommandDeps } from '../../command.js';
+import { listOutput, printList, type ListFlags, type ListOutput } from '../../output/list.js';
+import { SETTING_LIST } from '../list-fields.js';
 
-export async function listRun({ ui, admin }: CommandDeps): Promise<number> {
+export interface ListOptions extends CommandDeps {
+  output: ListOutput;
+}
+
+export async function listRun({ ui, admin, output }: ListOptions): Promise<number> {
   const settings = await (await admin()).settings.list();
-  if (ui.json) {
-    ui.printJson(settings);
-    return 0;
-  }
-  ui.table(
-    [
-      { header: 'key', value: (s) => s.key },
-      { header: 'value', value: (s) => String(s.value) },
-      { header: 'default', value: (s) => String(s.default) },
-      { header: 'range', value: (s) => (s.choices ? s.choices.join('|') : `${s.min}-${s.max}`) },
-      { header: 'what it controls', value: (s) => s.description },
-    ],
-    settings,
-  );
+  printList(ui, SETTING_LIST, output, settings, settings);
   return 0;
 }
 
-export default verb((deps) => deps, listRun);
+export default verb<ListFlags, ListOptions>((deps, flags) => ({ ...deps, output: listOutput(flags, deps.globals, SETTING_LIST) }), listRun);

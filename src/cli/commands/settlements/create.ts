@@ -1,6 +1,6 @@
 import type { Backend, SettlementPreview } from '../../../backend/types.js';
-import { PremiaError, validationError } from '../../../domain/errors.js';
-import { isPeriod, type Period } from '../../../domain/period.js';
+import { PremiaError } from '../../../domain/errors.js';
+import type { Period } from '../../../domain/period.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { askOrCancel, confirmMode } from '../../confirm.js';
 import { money } from '../../output/format.js';

@@ -1,5 +1,5 @@
 import { writeDownload } from '../../output/download.js';
-import { count } from '../../output/format.js';
+import { plural } from '../../output/format.js';
 import { verb, type CommandDeps } from '../../command.js';
 
 interface Flags {
@@ -20,7 +20,7 @@ export interface ExportOptions extends CommandDeps {
 export async function exportRun({ ctx, ui, backend, ref, lines, output }: ExportOptions): Promise<number> {
   const download = await (await backend()).exportSettlement(ref, { lines });
   const written = await writeDownload(ctx, download, output);
-  if (written.path !== null) ui.status(`Wrote ${download.filename} to ${written.path} (${count(written.bytes)} bytes).`);
+  if (written.path !== null) ui.status(`Wrote ${download.filename} to ${written.path} (${plural(written.bytes, 'byte')}).`);
   return 0;
 }
 

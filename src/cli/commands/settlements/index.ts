@@ -3,6 +3,8 @@ import { SETTLEMENT_STATUSES } from '../../../backend/types.js';
 import type { CliContext } from '../../context.js';
 import type { RunState } from '../../command.js';
 import { lazyAction } from '../action.js';
+import { fieldsOption, formatOption } from '../../output/list-options.js';
+import { SETTLEMENT_FIELDS } from '../list-fields.js';
 
 export function registerSettlements(program: Command, ctx: CliContext, state: RunState): void {
   const settlements = program.command('settlements').description('monthly settlement statements: create, read, export, pay, dispute');
@@ -32,6 +34,8 @@ export function registerSettlements(program: Command, ctx: CliContext, state: Ru
     .description('list statements, newest first')
     .addOption(new Option('--status <status>', 'only this status').choices([...SETTLEMENT_STATUSES]))
     .option('--period <YYYY-MM>', 'only this period')
+    .addOption(formatOption())
+    .addOption(fieldsOption(SETTLEMENT_FIELDS))
     .action(lazyAction(ctx, state, () => import('./list.js')));
 
   settlements

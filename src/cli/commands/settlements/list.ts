@@ -1,51 +1,31 @@
 import type { SettlementListQuery, SettlementStatus } from '../../../backend/types.js';
-import { validationError } from '../../../domain/errors.js';
-import { isPeriod } from '../../../domain/period.js';
 import { verb, type CommandDeps } from '../../command.js';
-import { money } from '../../output/format.js';
+import { listOutput, printList, type ListFlags, type ListOutput } from '../../output/list.js';
 import { checkPeriodOption } from '../../../domain/requests.js';
+import { SETTLEMENT_LIST } from '../list-fields.js';
 
-interface Flags {
+interface Flags extends ListFlags {
   status?: SettlementStatus;
   period?: string;
 }
 
 export interface ListOptions extends CommandDeps {
   query: SettlementListQuery;
+  output: ListOutput;
 }
 
 export function listOptions(deps: CommandDeps, flags: Flags): ListOptions {
   const period = flags.period === undefined ? undefined : checkPeriodOption(flags.period);
-  return { ...deps, query: { status: flags.status, period_month: period } };
+  return { ...deps, query: { status: flags.status, period_month: period }, output: listOutput(flags, deps.globals, SETTLEMENT_LIST) };
 }
 
-export async function listRun({ ui, backend, query }: ListOptions): Promise<number> {
+export async function listRun({ ui, backend, query, output }: ListOptions): Promise<number> {
   const page = await (await backend()).listSettlements(query);
-  if (ui.json) {
-    ui.printJson(page);
-    return 0;
-  }
-  if (page.data.length === 0) {
+  if (!ui.json && output.format === 'table' && page.data.length === 0) {
     ui.status('No settlements match.');
     return 0;
   }
-  ui.table(
-    [
-      { header: 'settlement_number', value: (s) => s.settlement_number },
-      { header: 'status', value: (s) => s.status },
-      { header: 'total_collections', value: (s) => money(s.total_collections), align: 'right' },
-      // What was paid under earlier statements of the period; net_amount is what is due now.
-      { header: 'previously_paid', value: (s) => money(s.previously_paid), align: 'right' },
-      { header: 'net_amount', value: (s) => money(s.net_amount), align: 'right' },
-      { header: 'payment_date', value: (s) => s.payment_date },
-      { header: 'payment_reference', value: (s) => s.payment_reference },
-      // A disputed statement that had been paid shows when; a replaced one, by which statement.
-      { header: 'paid_on', value: (s) => s.paid_on ?? '-' },
-      { header: 'superseded_by', value: (s) => s.superseded_by ?? '-' },
-      { header: 'id', value: (s) => s.id },
-    ],
-    page.data,
-  );
+  printList(ui, SETTLEMENT_LIST, output, page.data, page);
   return 0;
 }
 

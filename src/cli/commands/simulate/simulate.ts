@@ -5,7 +5,6 @@
  * --db names a file (which must not have a collections run yet). The same seed and inputs give
  * the same output.
  */
-import { fileURLToPath } from 'node:url';
 import { join, relative, resolve } from 'node:path';
 import { conflict, usageError, validationError } from '../../../domain/errors.js';
 import { addDays, isPeriod, type Period } from '../../../domain/period.js';
@@ -13,6 +12,7 @@ import { runSimulation, type PatternResult, type SimulationSummary } from '../..
 import { verb, type CommandDeps } from '../../command.js';
 import { stopped } from '../../confirm.js';
 import { resolveTarget } from '../../context.js';
+import { fixturePath } from '../../fixtures.js';
 import { openUpload } from '../../input.js';
 import { catchCtrlC } from '../../interrupt.js';
 import { outputDirectory, writeDownload } from '../../output/download.js';
@@ -21,9 +21,8 @@ import { startProgress } from '../../output/progress.js';
 import type { Ui } from '../../output/ui.js';
 import { localOnly } from '../action.js';
 
-const FIXTURES = fileURLToPath(new URL('../../../../fixtures/', import.meta.url));
-const DEFAULT_POLICIES = join(FIXTURES, 'policies.csv');
-const DEFAULT_BANK = join(FIXTURES, 'bank-transactions.csv');
+const DEFAULT_POLICIES = fixturePath('policies.csv');
+const DEFAULT_BANK = fixturePath('bank-transactions.csv');
 
 interface Flags {
   period: string;
@@ -47,7 +46,7 @@ export interface SimulateOptions extends CommandDeps {
 
 export function simulateOptions(deps: CommandDeps, flags: Flags): SimulateOptions {
   const first = flags.period;
-  if (!isPeriod(first)) throw validationError(`--period must be a month written YYYY-MM; got '${first}'.`);
+  if (!isPeriod(first)) throw validationError(`--period must be a month written YYYY-MM; got '${flags.period}'.`);
   const months = Number(flags.months);
   if (!/^\d+$/.test(String(flags.months)) || months < 1 || months > 24) throw validationError('--months must be a whole number from 1 to 24.');
   return {
@@ -104,6 +103,11 @@ export async function simulateRun({ ctx, globals, ui, createsStore, first, month
           const path = (await writeDownload(ctx, download, name === undefined ? dir : join(dir, name), undefined, '--out')).path!;
           return relative(ctx.cwd, path) || path;
         },
+        // The month in pictures (reports summary --html), beside the CSV files.
+        summaryPage: async (period, incomePatterns) => {
+          const [{ readSummary }, { summaryPage }] = await Promise.all([import('../reports/summary-figures.js'), import('../reports/summary.js')]);
+          return summaryPage(await readSummary(b, period, { incomePatterns }));
+        },
         progress: (text) => progress.update(text),
         warn: (text) => ui.warn(text),
         signal,
@@ -134,7 +138,7 @@ export async function simulateRun({ ctx, globals, ui, createsStore, first, month
 /** A share as a percentage with one decimal, rounded once from the exact fraction. */
 export const pct = (part: number, whole: number) => `${whole === 0 ? '0.0' : (Math.round((part / whole) * 1000) / 10).toFixed(1)}%`;
 
-function printSummary(ui: Ui, s: SimulationSummary): void {
+export function printSummary(ui: Ui, s: SimulationSummary): void {
   for (const m of s.months) {
     ui.line(ui.out.bold(`Collections ${m.period_month}`) + `  (seed ${s.seed}, strategy ${s.strategy})`);
     ui.table(
@@ -151,7 +155,7 @@ function printSummary(ui: Ui, s: SimulationSummary): void {
     );
     ui.line(`attempts ${count(m.attempts)}, failed ${count(m.failed_attempts)} (${m.failed_attempts_per_policy.toFixed(3)} per policy)`);
     if (m.amount_changes || m.cancellations || m.lapsed_policies) {
-      ui.line(`policy changes: ${m.amount_changes} premium changes (from next month), ${m.cancellations} cancellations, ${m.lapsed_policies} lapsed`);
+      ui.line(`policy changes: ${plural(m.amount_changes, 'premium change')} (from next month), ${plural(m.cancellations, 'cancellation')}, ${count(m.lapsed_policies)} lapsed`);
     }
     if (m.by_income_pattern) {
       ui.line();

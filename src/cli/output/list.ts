@@ -1,0 +1,122 @@
+/**
+ * The output of list commands (policies list, collections list, settlements list, keys list,
+ * settings, profiles): `--format table|csv|json` and `--fields a,b,c`.
+ *
+ *   table (the default)  for people: the list's usual columns, or the chosen fields; cut to the
+ *                        terminal's width, money grouped by thousands on a terminal (table.ts)
+ *   csv                  a header of field names and one row per item; money as 1234.50
+ *   json                 an array of objects with the chosen fields; money as 1234.50
+ *   --json (global)      the API's body, exactly, as every command gives it (no --fields)
+ *
+ * Field names are the API's (collection_amount, collection_status, …); csv and json give every
+ * field unless --fields chooses. An unknown field is a validation error naming the valid ones.
+ */
+import { usageError, validationError } from '../../domain/errors.js';
+import { csvRow } from '../../lib/csv-writer.js';
+import type { GlobalOptions } from '../context.js';
+import { moneyText, type Column } from './table.js';
+import type { Ui } from './ui.js';
+
+export { fieldsOption, formatOption, LIST_FORMATS, type ListFormat } from './list-options.js';
+import type { ListFormat } from './list-options.js';
+
+export interface Field<T> {
+  /** The name in CSV, JSON and --fields: the API's field name. */
+  name: string;
+  /** The table's header when the list shows it by default under a shorter name. */
+  header?: string;
+  value: (row: T) => string | number | boolean | null | undefined;
+  /** Money in integer cents. */
+  money?: boolean;
+  /** A number (right-aligned in a table). */
+  numeric?: boolean;
+}
+
+export interface ListSpec<T> {
+  fields: ReadonlyArray<Field<T>>;
+  /** The columns a table shows without --fields, in order: field names, or a column of the table alone. */
+  table: ReadonlyArray<string | Field<T>>;
+}
+
+export interface ListOutput {
+  format: ListFormat;
+  /** The chosen fields, or null for the format's default. */
+  fields: string[] | null;
+}
+
+export interface ListFlags {
+  format?: ListFormat;
+  fields?: string;
+}
+
+/** The output a list command's flags ask for, checked against the list's fields. */
+export function listOutput<T>(flags: ListFlags, globals: GlobalOptions, spec: ListSpec<T>): ListOutput {
+  if (globals.json && flags.format !== undefined && flags.format !== 'json') {
+    throw usageError(`--json asks for the API's JSON body but --format ${flags.format} asks for ${flags.format}; give only one of them.`);
+  }
+  if (globals.json && flags.fields !== undefined) {
+    throw usageError("--json prints the API's body whole; to choose fields, use --format json --fields … (or --format csv).");
+  }
+  const fields = flags.fields === undefined ? null : checkFields(flags.fields, spec);
+  return { format: flags.format ?? 'table', fields };
+}
+
+/** The fields `--fields` names, checked against the list's (exit 2 naming an unknown one and the valid ones). */
+export function checkFields<T>(text: string, spec: ListSpec<T>): string[] {
+  const valid = spec.fields.map((f) => f.name);
+  const names = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (names.length === 0) throw validationError(`--fields needs at least one field; the fields are: ${valid.join(', ')}.`, [{ field: '--fields', code: 'REQUIRED', message: 'no field named' }]);
+  const unknown = names.filter((n) => !valid.includes(n));
+  if (unknown.length > 0) {
+    const which = unknown.length === 1 ? `'${unknown[0]}' is not a field` : `${unknown.map((u) => `'${u}'`).join(', ')} are not fields`;
+    throw validationError(`--fields: ${which} of this list; the fields are: ${valid.join(', ')}.`, [
+      { field: '--fields', code: 'UNKNOWN_FIELD', message: `unknown: ${unknown.join(', ')}; valid: ${valid.join(', ')}` },
+    ]);
+  }
+  return [...new Set(names)];
+}
+
+/** Print the rows as `out` says; `apiBody` is what --json prints. */
+export function printList<T>(ui: Ui, spec: ListSpec<T>, out: ListOutput, rows: readonly T[], apiBody: unknown): void {
+  if (ui.json) {
+    ui.printJson(apiBody);
+    return;
+  }
+  const byName = new Map(spec.fields.map((f) => [f.name, f]));
+  const chosen = (out.fields ?? (out.format === 'table' ? spec.table : spec.fields.map((f) => f.name))).map((n) => (typeof n === 'string' ? byName.get(n)! : n));
+  switch (out.format) {
+    case 'csv': {
+      let text = csvRow(chosen.map((f) => f.name));
+      for (const row of rows) text += csvRow(chosen.map((f) => csvValue(f, row)));
+      ui.write(text);
+      return;
+    }
+    case 'json': {
+      // Money by field name, as every JSON premia writes (domain/json.ts).
+      ui.printJson(rows.map((row) => Object.fromEntries(chosen.map((f) => [f.name, f.value(row) ?? null]))));
+      return;
+    }
+    case 'table': {
+      const columns: Column<T>[] = chosen.map((f) => ({
+        header: out.fields === null ? (f.header ?? f.name) : f.name,
+        value: (row: T) => {
+          const v = f.value(row);
+          return typeof v === 'boolean' ? (v ? 'yes' : 'no') : v;
+        },
+        money: f.money === true,
+        align: f.numeric === true ? 'right' : 'left',
+      }));
+      ui.table(columns, [...rows]);
+    }
+  }
+}
+
+function csvValue<T>(f: Field<T>, row: T): string | null {
+  const v = f.value(row);
+  if (v === null || v === undefined) return null;
+  if (f.money && typeof v === 'number') return moneyText(v, false);
+  return String(v);
+}

@@ -1,0 +1,28 @@
+/**
+ * Numbers in sentences: digits grouped by thousands, and a noun that agrees with its count
+ * ("1 day", "2 days"). Every message that counts something goes through `plural`, so no
+ * message ever says "1 days".
+ */
+
+/**
+ * 1234567 → "1,234,567" (human output only; CSV and JSON never group digits). Written out
+ * rather than toLocaleString, whose first call loads ICU data (about 20 ms of every start).
+ */
+export function count(n: number): string {
+  if (!Number.isInteger(n)) return String(n);
+  const digits = String(Math.abs(n));
+  const head = digits.length % 3 || 3;
+  let out = digits.slice(0, head);
+  for (let i = head; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return n < 0 ? `-${out}` : out;
+}
+
+/** `n` and the noun in agreement: plural(1, 'day') → "1 day"; plural(2, 'policy', 'policies') → "2 policies". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${count(n)} ${noun(n, one, many)}`;
+}
+
+/** The noun alone, in agreement with `n`. */
+export function noun(n: number, one: string, many = `${one}s`): string {
+  return n === 1 ? one : many;
+}

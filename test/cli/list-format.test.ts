@@ -1,0 +1,182 @@
+/**
+ * List commands: --format table|csv|json and --fields, exact bytes. A table off a terminal is
+ * never cut and money is never grouped; on a terminal it fits the width (an ellipsis, no wrap)
+ * and money is grouped by thousands. CSV and JSON never group digits.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderTable } from '../../src/cli/output/table.js';
+import { FIXTURES, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
+
+const { dir, cleanup } = tempDir('premia-list-');
+const db = join(dir, 'premia.db');
+afterAll(() => cleanup());
+
+const premia = (args: string[], options: Partial<CliOptions> = {}) => runCli(['--db', db, '--seed', '1', ...args], { cwd: dir, ...options });
+
+/** The attempts of the two policies by day 10 of November (seed 1): P1's account bears part of its premium. */
+const ATTEMPTS_CSV = 'policy_number,amount,outcome\nP1,6483.95,SUCCESS\nP2,5.00,SUCCESS\n';
+const ATTEMPTS_TABLE = 'policy_number    amount  outcome\nP1             6,483.95  SUCCESS\nP2                 5.00  SUCCESS\n';
+const ID1 = 'e0790a7d-3306-81b0-b9e1-7be41bfb43d7';
+const ID2 = '8fc42a39-1824-8fea-9fcb-f40b8635e693';
+
+beforeAll(async () => {
+  const csv = join(dir, 'p.csv');
+  writeFileSync(
+    csv,
+    'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,ACME-1,P1,FUNERAL_FAMILY_EXTENDED_COVER,12345.67\nC2,ACME-2,P2,LIFE,5.00\n',
+  );
+  const r = await premia(['policies', 'import', csv]);
+  expect(r.code).toBe(0);
+});
+
+describe('policies list --format / --fields', () => {
+  it('table off a terminal: whole values, money not grouped', async () => {
+    const r = await premia(['policies', 'list']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        'policy_number  customer_id  product_code                   collection_amount  status  id',
+        `P1             C1           FUNERAL_FAMILY_EXTENDED_COVER           12345.67  active  ${ID1}`,
+        `P2             C2           LIFE                                        5.00  active  ${ID2}`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('csv: every field, money as 12345.67', async () => {
+    const r = await premia(['policies', 'list', '--format', 'csv']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        'id,policy_number,customer_id,external_customer_ref,product_code,collection_amount,collection_amount_effective_period,status,created_at,updated_at',
+        `${ID1},P1,C1,ACME-1,FUNERAL_FAMILY_EXTENDED_COVER,12345.67,,active,2026-11-21T09:30:00.000Z,2026-11-21T09:30:00.000Z`,
+        `${ID2},P2,C2,ACME-2,LIFE,5.00,,active,2026-11-21T09:30:00.000Z,2026-11-21T09:30:00.000Z`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('csv and json with --fields: those fields, in that order, never grouped even on a terminal', async () => {
+    const csv = await premia(['policies', 'list', '--format', 'csv', '--fields', 'collection_amount,policy_number'], { tty: true, env: { NO_COLOR: '1' } });
+    expect(csv.stdout).toBe('collection_amount,policy_number\n12345.67,P1\n5.00,P2\n');
+    const json = await premia(['policies', 'list', '--format', 'json', '--fields', 'policy_number, collection_amount'], { tty: true, env: { NO_COLOR: '1' } });
+    expect(json.code).toBe(0);
+    expect(json.stdout).toBe('[{"policy_number":"P1","collection_amount":12345.67},{"policy_number":"P2","collection_amount":5.00}]\n');
+  });
+
+  it('table with --fields: the field names as headers', async () => {
+    const r = await premia(['policies', 'list', '--fields', 'policy_number,collection_amount']);
+    expect(r.stdout).toBe('policy_number  collection_amount\nP1                      12345.67\nP2                          5.00\n');
+  });
+
+  it('an unknown field: exit 2 naming it and the valid ones, nothing on stdout', async () => {
+    const r = await premia(['policies', 'list', '--fields', 'policy_number,premium']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      "--fields: 'premium' is not a field of this list; the fields are: id, policy_number, customer_id, external_customer_ref, product_code, collection_amount, collection_amount_effective_period, status, created_at, updated_at.",
+    );
+    const bad = await premia(['collections', 'list', '--period', '2026-11', '--fields', 'due,status']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--fields: 'due', 'status' are not fields of this list; the fields are: id, period_month,");
+  });
+
+  it('an unknown format: exit 2', async () => {
+    const r = await premia(['policies', 'list', '--format', 'xml']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("argument 'xml' is invalid. Allowed choices are table, csv, json.");
+  });
+
+  it('--json is still the API body; with --fields or another --format it is a usage error', async () => {
+    const r = await premia(['--json', 'policies', 'list']);
+    expect(r.code).toBe(0);
+    expect(r.json()).toMatchObject({ data: [{ policy_number: 'P1', collection_amount: 12345.67 }, { policy_number: 'P2' }], next_after: null });
+    expect((await premia(['--json', 'policies', 'list', '--format', 'json'])).code).toBe(0);
+    expect((await premia(['--json', 'policies', 'list', '--format', 'csv'])).code).toBe(2);
+    expect((await premia(['--json', 'policies', 'list', '--fields', 'id'])).code).toBe(2);
+  });
+
+  it('on a terminal: cut to its width with an ellipsis, money grouped and right-aligned', async () => {
+    const r = await premia(['policies', 'list'], { tty: true, env: { NO_COLOR: '1', COLUMNS: '60' } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        'polic…  custom…  produc…  collection_amount  status  id',
+        'P1      C1       FUNERA…          12,345.67  active  e0790a…',
+        'P2      C2       LIFE                  5.00  active  8fc42a…',
+        '',
+      ].join('\n'),
+    );
+    for (const line of r.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(60);
+    // Wide enough: nothing cut, money still grouped.
+    const wide = await premia(['policies', 'list', '--fields', 'policy_number,collection_amount'], { tty: true, env: { NO_COLOR: '1', COLUMNS: '200' } });
+    expect(wide.stdout).toBe('policy_number  collection_amount\nP1                     12,345.67\nP2                          5.00\n');
+  });
+
+  it('settings and keys lists take the same options', async () => {
+    const s = await premia(['settings', '--format', 'csv', '--fields', 'key,value']);
+    expect(s.stdout).toBe('key,value\nengine.max_failed_attempts,4\nlapse.unpaid_periods,2\n');
+    const k = await premia(['keys', 'list', '--format', 'json']);
+    expect(k.stdout).toBe('[]\n');
+    const st = await premia(['settlements', 'list', '--format', 'csv', '--fields', 'settlement_number,net_amount']);
+    expect(st.stdout).toBe('settlement_number,net_amount\n');
+  });
+});
+
+describe('other tables with money', () => {
+  it('bank show: amounts and balances grouped on a terminal, not in a pipe', async () => {
+    const bankDb = join(dir, 'bank.db');
+    const run = (args: string[], options: Partial<CliOptions> = {}) => runCli(['--db', bankDb, '--seed', '1', ...args], { cwd: dir, ...options });
+    expect((await run(['policies', 'import', join(FIXTURES, 'policies.csv')])).code).toBe(0);
+    expect((await run(['bank', 'import', join(FIXTURES, 'bank-transactions.csv')])).code).toBe(0);
+    const tty = await run(['bank', 'show', 'C100001'], { tty: true, env: { NO_COLOR: '1', COLUMNS: '100' } });
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).toContain('\ndate           amount  outcome    balance  description\n2026-09-08    -380.25  posted   11,583.45  CARD PURCHASE\n');
+    expect(tty.stdout).toContain('\n2026-09-24  -1,210.00  posted    8,457.00  CARD PURCHASE\n2026-09-25  28,500.00  posted   36,957.00  SALARY ACME MINING\n');
+    const pipe = await run(['bank', 'show', 'C100001']);
+    expect(pipe.stdout).toContain('\ndate          amount  outcome   balance  description\n2026-09-08   -380.25  posted   11583.45  CARD PURCHASE\n');
+    expect(pipe.stdout).toContain('\n2026-09-24  -1210.00  posted    8457.00  CARD PURCHASE\n2026-09-25  28500.00  posted   36957.00  SALARY ACME MINING\n');
+  });
+});
+
+describe('collections attempts', () => {
+  it('the export unchanged by default; --format table and --fields read it as a list', async () => {
+    const attemptsDb = join(dir, 'attempts.db');
+    const run = (args: string[], options: Partial<CliOptions> = {}) => runCli(['--db', attemptsDb, '--seed', '1', ...args], { cwd: dir, ...options });
+    expect((await run(['policies', 'import', join(dir, 'p.csv')])).code).toBe(0);
+    expect((await run(['collections', 'execute', '--period', '2026-11'])).code).toBe(0);
+    expect((await run(['--yes', 'clock', 'advance', '--days', '10'])).code).toBe(0);
+    const csv = await run(['collections', 'attempts', '--period', '2026-11']);
+    expect(csv.stdout.split('\n')[0]).toBe('collection_id,policy_number,customer_id,date,amount,outcome,failure_reason');
+    const fields = await run(['collections', 'attempts', '--period', '2026-11', '--format', 'csv', '--fields', 'policy_number,amount,outcome']);
+    expect(fields.code).toBe(0);
+    expect(fields.stdout).toBe(ATTEMPTS_CSV);
+    const table = await run(['collections', 'attempts', '--period', '2026-11', '--format', 'table', '--fields', 'policy_number,amount,outcome'], { tty: true, env: { NO_COLOR: '1', COLUMNS: '80' } });
+    expect(table.stdout).toBe(ATTEMPTS_TABLE);
+    const bad = await run(['collections', 'attempts', '--period', '2026-11', '--fields', 'policy']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--fields: 'policy' is not a field of this list; the fields are: collection_id, policy_number, customer_id, date, amount, outcome, failure_reason.");
+  });
+});
+
+describe('renderTable', () => {
+  const cols = [
+    { header: 'name', value: (r: { n: string; c: number }) => r.n },
+    { header: 'amount', value: (r: { n: string; c: number }) => r.c, money: true },
+  ];
+  const rows = [
+    { n: 'a rather long customer name', c: 123456789 },
+    { n: 'b', c: -1050 },
+  ];
+
+  it('groups money only when asked and never cuts without a width', () => {
+    expect(renderTable(cols, rows)).toBe(`name                             amount\na rather long customer name  1234567.89\nb${' '.repeat(32)}-10.50\n`);
+    expect(renderTable(cols, rows, { group: true })).toBe(`name${' '.repeat(31)}amount\na rather long customer name  1,234,567.89\nb${' '.repeat(34)}-10.50\n`);
+  });
+
+  it('cuts text columns, not money, to fit the width', () => {
+    expect(renderTable(cols, rows, { group: true, width: 24 })).toBe(`name${' '.repeat(14)}amount\na rather …  1,234,567.89\nb${' '.repeat(17)}-10.50\n`);
+  });
+});
