@@ -4,6 +4,7 @@
  * to a million customers), inside the engine's day when one is running (pg-day.ts), else in one
  * read-only snapshot. Snapshots are written with one statement per 5,000 accounts (unnest).
  */
+import { CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY, storedCalendar } from '../../domain/calendar.js';
 import { createRequire } from 'node:module';
 import type { Writable } from 'node:stream';
 import type { BalanceSnapshot, BankStore, ImportedRow, PastAttempt } from '../../bank/ports.js';
@@ -88,9 +89,15 @@ export function pgBankStore(store: PgStore): BankStore {
   return {
     settings: () =>
       onUnit(store, async (unit) => {
-        const rows = (await unit.client.query<{ key: string; value: string }>("select key, value from meta where key in ('seed', 'bank_epoch')")).rows;
+        const rows = (
+          await unit.client.query<{ key: string; value: string }>("select key, value from meta where key in ('seed', 'bank_epoch', 'calendar', 'calendar.holidays')")
+        ).rows;
         const meta = new Map(rows.map((r) => [r.key, r.value]));
-        return { seed: Number(meta.get('seed')), epoch: meta.get('bank_epoch') ?? null };
+        return {
+          seed: Number(meta.get('seed')),
+          epoch: meta.get('bank_epoch') ?? null,
+          calendar: storedCalendar(meta.get(CALENDAR_KEY), meta.get(IMPORTED_HOLIDAYS_KEY)),
+        };
       }),
     importedRows: (keys) => onUnit(store, (unit) => importedRows(unit, keys)),
     snapshots: (keys, notAfter) => onUnit(store, (unit) => snapshots(unit, keys, notAfter)),
@@ -118,11 +125,17 @@ export async function readPgCustomerBankInputs(store: PgStore, clientId: number,
     const known =
       (await unit.client.query('select 1 from bank_transactions where client_id = $1 and customer_id = $2 limit 1', [clientId, customerId])).rowCount! > 0 ||
       (await unit.client.query('select 1 from policies where client_id = $1 and customer_id = $2 limit 1', [clientId, customerId])).rowCount! > 0;
-    if (!known) return { known, epoch: null, imported: new Map(), attempts: new Map() };
+    const meta = new Map(
+      (await unit.client.query<{ key: string; value: string }>("select key, value from meta where key in ('bank_epoch', 'calendar', 'calendar.holidays')")).rows.map(
+        (r) => [r.key, r.value],
+      ),
+    );
+    const calendar = storedCalendar(meta.get(CALENDAR_KEY), meta.get(IMPORTED_HOLIDAYS_KEY));
+    if (!known) return { known, epoch: null, calendar, imported: new Map(), attempts: new Map() };
     const keys = new Set([customerKey(clientId, customerId)]);
-    const epoch = (await unit.client.query<{ value: string }>("select value from meta where key = 'bank_epoch'")).rows[0]?.value ?? null;
+    const epoch = meta.get('bank_epoch') ?? null;
     const only = { clientId, customerId };
-    return { known, epoch, imported: await importedRows(unit, keys, only), attempts: await attempts(unit, keys, '0000-00-00', only) };
+    return { known, epoch, calendar, imported: await importedRows(unit, keys, only), attempts: await attempts(unit, keys, '0000-00-00', only) };
   });
 }
 
