@@ -208,6 +208,7 @@ export class PremiaPgDialect implements Dialect {
   createQueryCompiler(): QueryCompiler {
     return new PremiaPgQueryCompiler();
   }
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- kysely's Dialect interface
   createIntrospector(db: Kysely<any>): DatabaseIntrospector {
     return new PostgresIntrospector(db);
   }
@@ -241,6 +242,7 @@ export class PinnedPgDialect implements Dialect {
   createQueryCompiler(): QueryCompiler {
     return new PremiaPgQueryCompiler();
   }
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- kysely's Dialect interface
   createIntrospector(db: Kysely<any>): DatabaseIntrospector {
     return new PostgresIntrospector(db);
   }

@@ -220,7 +220,7 @@ export async function openPgStore(options: OpenPgOptions): Promise<PgStore> {
     getTypeParser: (oid: number, format?: string) =>
       oid === 20 || oid === 1700 ? exactNumber : (pg.types.getTypeParser as (oid: number, format?: string) => unknown)(oid, format),
   };
-  const pool: Pool = new pg.Pool({ ...settings.client, max: settings.pool, types } as ClientConfig & { max: number });
+  const pool: Pool = new pg.Pool({ ...settings.client, max: settings.pool, types });
   // An idle connection that the server closes must not crash the process: the next query reconnects.
   pool.on('error', () => undefined);
 
@@ -308,7 +308,7 @@ export async function openPgStore(options: OpenPgOptions): Promise<PgStore> {
       }
     },
     async openSession() {
-      const client = new pg.Client({ ...settings.client, types } as ClientConfig);
+      const client = new pg.Client({ ...settings.client, types });
       client.on('error', () => undefined); // seen by the next query on it
       try {
         await client.connect();

@@ -181,6 +181,7 @@ export async function withPgBankImport<T>(store: PgStore, clientId: number, fn: 
       collecting,
       storedBefore: (customerId, date, amount, description) => before.has(`${customerId}\u0000${date}\u0000${amount}\u0000${description}`),
       insert: (customerId, date, amount, description) => {
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows the failure caught from the copy stream, as it was
         if (failure !== null) throw failure;
         copy ??= start();
         const line = `${clientId},${csvField(customerId)},${date},${amount},${csvField(description)}\n`;
@@ -190,12 +191,15 @@ export async function withPgBankImport<T>(store: PgStore, clientId: number, fn: 
           });
         }
       },
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- rethrows the failure caught from the copy stream, as it was
       ready: () => (failure !== null ? Promise.reject(failure) : (draining ?? undefined)),
     });
     if (copy !== null) {
       (copy as Writable).end();
+      // eslint-disable-next-line @typescript-eslint/await-thenable -- done is set inside start(); narrowing does not see that
       await done;
     }
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows the failure caught from the copy stream, as it was
     if (failure !== null) throw failure;
     return out;
   });

@@ -10,7 +10,7 @@
  * the merge and the reading of what it did: ids above the largest before the merge are this
  * import's.
  */
-import { Writable } from 'node:stream';
+import { type Writable } from 'node:stream';
 import { from as copyFrom } from 'pg-copy-streams';
 import { PremiaError } from '../../domain/errors.js';
 import type { PgStore } from '../store.js';
@@ -74,6 +74,7 @@ function pgImportSink(
 
   return {
     insert(rows: PolicyImportRows) {
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows the failure caught from the copy stream, as it was
       if (failure !== null) throw failure;
       if (rows.count === 0) return;
       copy ??= start();
@@ -87,6 +88,7 @@ function pgImportSink(
           };
           const onError = (e: unknown) => {
             stream.off('drain', onDrain);
+            // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes on the stream error as it came
             reject(e);
           };
           stream.once('drain', onDrain);
@@ -95,6 +97,7 @@ function pgImportSink(
       }
     },
     ready() {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- rethrows the failure caught from the copy stream, as it was
       if (failure !== null) return Promise.reject(failure);
       return draining ?? undefined;
     },
@@ -103,6 +106,7 @@ function pgImportSink(
         copy.end();
         await done;
       }
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows the failure caught from the copy stream, as it was
       if (failure !== null) throw failure;
       if (copy === null) return 0;
       await client.query('set local work_mem = 65536'); // 64 MiB for the merge's sort
@@ -149,7 +153,7 @@ function csvOf(rows: PolicyImportRows): Buffer {
   let at = 0;
   for (let r = 0; r < count; r++) {
     at += out.write(`${lines[r]!},`, at, 'latin1');
-    at += src.copy(out, at, offsets[r * 5]!, offsets[r * 5 + 4]!);
+    at += src.copy(out, at, offsets[r * 5], offsets[r * 5 + 4]);
     at += out.write(`,${amounts[r]!}\n`, at, 'latin1');
   }
   return out.subarray(0, at);
