@@ -531,12 +531,46 @@ export interface Backend {
 /** A store-wide engine setting (`premia settings`, local mode only). */
 export interface SettingView {
   key: string;
-  /** The value in force (the default when unset). */
-  value: number;
-  default: number;
-  min: number;
-  max: number;
+  /** The value in force (the default when unset): a number, or a name for `calendar`. */
+  value: number | string;
+  default: number | string;
+  /** A numeric setting's range. */
+  min?: number;
+  max?: number;
+  /** A setting chosen by name: the names. */
+  choices?: string[];
   description: string;
+}
+
+/** A holiday of the business-day calendar (`premia calendar`). */
+export interface HolidayView {
+  date: IsoDate;
+  weekday: string;
+  name: string;
+  /** `za`: a South African public holiday; `imported`: imported with `premia calendar import`. */
+  source: 'za' | 'imported';
+}
+
+/** The business-day calendar of a store and the holidays of a year. */
+export interface CalendarView {
+  /** The base: `za` (South African public holidays) or `none` (weekends only). */
+  calendar: 'za' | 'none';
+  /** How many dates were imported (of every year). */
+  imported_dates: number;
+  /** Once a collections run exists: the last day whose calendar can no longer change; else null. */
+  fixed_until: IsoDate | null;
+  year: number;
+  holidays: HolidayView[];
+}
+
+export interface CalendarImportResult {
+  calendar: 'za' | 'none';
+  /** Dates new to the calendar. */
+  added: number;
+  /** Imported dates no longer in it (`--replace`). */
+  removed: number;
+  /** Imported dates the calendar holds now. */
+  imported_dates: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -621,7 +655,14 @@ export interface Admin {
   readonly settings: {
     list(): Promise<SettingView[]>;
     /** Checked first: nothing is written for an unknown key or a bad value. */
-    set(key: string, value: string): Promise<{ setting: SettingView; previous: number }>;
+    set(key: string, value: string): Promise<{ setting: SettingView; previous: number | string }>;
+  };
+  /** The business-day calendar (its base is the `calendar` setting). */
+  readonly calendar: {
+    /** The calendar in force and the holidays of `year`. */
+    show(year: number): Promise<CalendarView>;
+    /** Add holidays from a CSV `date,name` (`replace`: instead of the imported ones); checked whole. */
+    import(file: Upload, options?: { replace?: boolean }): Promise<CalendarImportResult>;
   };
   /** The records of Idempotency-Key (see backend/local/idempotency.ts). */
   readonly idempotency: {

@@ -8,11 +8,15 @@
  * What premia may read of an account is what a bank reports: the balance after the last day
  * lived, the credits that posted, whether debits are refused (closed, frozen, stopped). The
  * engine keeps its own summary of that history (src/engine/summary.ts).
+ *
+ * The set lives on the store's business-day calendar: generated paydays move over its
+ * holidays, and premia's debits are processed on business days only (ledger.ts).
  */
 import { GeneratedBook } from './generated.js';
 import { applyDay, blockedReason, eventDays, type DayFacts, type LedgerObserver, type PremiaDebits } from './ledger.js';
 import type { BankStore } from './ports.js';
 import { DayActivity, type AccountSource, type Credit, type FailureReason } from './types.js';
+import type { Calendar } from '../domain/calendar.js';
 import { fromDayNumber } from '../domain/period.js';
 
 export class AccountSet {
@@ -34,13 +38,17 @@ export class AccountSet {
   private readonly activity = new DayActivity();
   private readonly amounts: number[] = [];
 
-  /** `store`: where `keepBalances` keeps them (none for a set opened only to be looked at). */
+  /**
+   * `store`: where `keepBalances` keeps them (none for a set opened only to be looked at);
+   * `calendar`: the business days (the store's calendar).
+   */
   constructor(
     capacity: number,
-    private readonly store: BankStore | null = null,
+    private readonly store: BankStore | null,
+    readonly calendar: Calendar,
   ) {
     this.cap = Math.max(1, capacity);
-    this.book = new GeneratedBook(this.cap);
+    this.book = new GeneratedBook(this.cap, calendar);
     const c = this.cap;
     this.clientId = new Int32Array(c);
     this.genIndex = new Int32Array(c);
@@ -109,9 +117,9 @@ export class AccountSet {
 
   /**
    * Live account i through its next day (the account rules: ledger.ts applyDay): its credits
-   * post, then premia's debits for the day (from `premia`, in policy_number order) are attempted
-   * with their outcomes written to `outcomes` in the same order (null: paid), then the day's
-   * other debits. Returns the day's facts in `facts`.
+   * post, then premia's debits for the day (from `premia`, in policy_number order; none on a
+   * day that is not a business day) are attempted with their outcomes written to `outcomes` in
+   * the same order (null: paid), then the day's other debits. Returns the day's facts in `facts`.
    */
   live(i: number, premia: PremiaDebits | null, outcomes: Array<FailureReason | null>, facts: DayFacts, observer?: LedgerObserver): DayFacts {
     const day = this.dayOf[i]! + 1;
@@ -120,7 +128,8 @@ export class AccountSet {
     if (source) source.dayActivity(day, this.activity);
     else this.book.dayActivity(this.genIndex[i]!, day, this.activity);
     const blocked = blockedReason(day, this.closedFrom[i]!, this.frozenFrom[i]!, this.stoppedFrom[i]!);
-    this.balanceOf[i] = applyDay(this.activity, day, this.balanceOf[i]!, blocked, premia, outcomes, facts, this.amounts, observer);
+    const debits = this.calendar.isBusinessDay(day) ? premia : null;
+    this.balanceOf[i] = applyDay(this.activity, day, this.balanceOf[i]!, blocked, debits, outcomes, facts, this.amounts, observer);
     return facts;
   }
 

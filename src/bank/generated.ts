@@ -8,7 +8,8 @@
  *   income   monthly on a fixed day (30%: mostly the 25th), last business day (14%), twice
  *            monthly on the 15th and the last day (12%), fortnightly (10%), weekly (10%),
  *            irregular gig income of varying size (18%), no income at all (6%).
- *            A payday on a weekend moves to the Friday before.
+ *            A payday that is not a business day (a weekend or a holiday of the store's
+ *            calendar) moves to the business day before, into the month before if need be.
  *   outgoings comfortable 55% (55-85% of income), tight 30% (90-100%: income barely covers
  *            outgoings), short 15% (105-130%, debt-strapped: debit orders take 85-100% of
  *            outgoings on payday itself, so most of them never can pay a premium).
@@ -22,7 +23,7 @@
  * collections period), with a balance of 0.
  */
 import { fmix32, hashString32, mix32, Rng, unitFloat } from '../domain/hash.js';
-import { monthOf } from '../domain/calendar.js';
+import { monthOf, type Calendar, type MonthInfo } from '../domain/calendar.js';
 import type { AccountEvent, AccountSource, Credit, DayActivity } from './types.js';
 
 export type ProfileKind =
@@ -197,7 +198,8 @@ const I_MLAST = 12;
 const I_PAYMAIN = 13;
 const I_PAYPREV = 14;
 const I_PAYMID = 15;
-const I_ORDER0 = 16; // per order: (mode << 8 | offset << 4 | text), amount
+const I_PAYNEXT = 16;
+const I_ORDER0 = 17; // per order: (mode << 8 | offset << 4 | text), amount
 const I_STRIDE = I_ORDER0 + 8;
 // Real columns.
 const F_GIG = 0;
@@ -208,14 +210,18 @@ const F_STRIDE = 3;
 /**
  * Generated accounts, column-wise: a million of them live in memory during a run, so each is a
  * slice of two typed arrays (about 150 bytes) rather than an object. The current month's
- * paydays are cached per account, so living a day is a few comparisons and one hash.
+ * paydays are cached per account, so living a day is a few comparisons and one hash. Paydays
+ * are on the business days of `calendar` (the store's).
  */
 export class GeneratedBook {
   private ints: Int32Array;
   private reals: Float64Array;
   private count = 0;
 
-  constructor(capacity = 16) {
+  constructor(
+    capacity: number,
+    private readonly calendar: Calendar,
+  ) {
     this.ints = new Int32Array(capacity * I_STRIDE);
     this.reals = new Float64Array(capacity * F_STRIDE);
   }
@@ -268,16 +274,22 @@ export class GeneratedBook {
     return this.ints[i * I_STRIDE + I_START]!;
   }
 
-  private mainPaydayOf(o: number, m: ReturnType<typeof monthOf>): number {
+  /** The day month m's main pay lands on (possibly in the month before), or -1. */
+  private mainPaydayOf(o: number, m: MonthInfo): number {
     switch (this.ints[o + I_KIND]) {
       case 0:
-        return m.firstDay + m.payDom[this.ints[o + I_PAYDOM]!]! - 1;
+        return this.calendar.payMonth(m).payDay[this.ints[o + I_PAYDOM]!]!;
       case 1:
       case 2:
-        return m.firstDay + m.lastBusinessDom - 1;
+        return this.calendar.payMonth(m).lastBusinessDay;
       default:
         return -1;
     }
+  }
+
+  /** The day a weekly or fortnightly wage due on `due` is paid: the business day on or before it. */
+  private cyclePay(due: number): number {
+    return this.calendar.onOrBefore(due);
   }
 
   /** Make `day`'s month the cached one of account offset `o`. */
@@ -289,14 +301,15 @@ export class GeneratedBook {
     v[o + I_MLAST] = m.lastDay;
     v[o + I_PAYMAIN] = this.mainPaydayOf(o, m);
     v[o + I_PAYPREV] = this.mainPaydayOf(o, monthOf(m.firstDay - 1));
-    v[o + I_PAYMID] = v[o + I_KIND] === 2 ? m.firstDay + m.payDom[15]! - 1 : -1;
+    v[o + I_PAYNEXT] = this.mainPaydayOf(o, monthOf(m.lastDay + 1));
+    v[o + I_PAYMID] = v[o + I_KIND] === 2 ? this.calendar.payMonth(m).payDay[15]! : -1;
   }
 
   /** Whether `day` (this month or the last days of the one before) is a main payday. */
   private isMainPayday(o: number, day: number): boolean {
     const v = this.ints;
     if (v[o + I_PAYMAIN]! < 0) return false;
-    return day >= v[o + I_MFIRST]! ? day === v[o + I_PAYMAIN] : day === v[o + I_PAYPREV];
+    return day === v[o + I_PAYMAIN] || day === v[o + I_PAYPREV] || day === v[o + I_PAYNEXT];
   }
 
   /** The income credit of a day, or 0 (the month of `day` must be the cached one). */
@@ -307,15 +320,19 @@ export class GeneratedBook {
     switch (v[o + I_KIND]) {
       case 0:
       case 1:
-        return day === v[o + I_PAYMAIN] ? v[o + I_PAY]! : 0;
+        // This month's pay, or next month's paid early (its day 1 moved back into this month).
+        return day === v[o + I_PAYMAIN] || day === v[o + I_PAYNEXT] ? v[o + I_PAY]! : 0;
       case 2:
         return day === v[o + I_PAYMAIN] || day === v[o + I_PAYMID] ? v[o + I_PAY]! : 0;
       case 3:
       case 4: {
+        // Wages are due every period from the anchor, paid the business day before when the due
+        // day is not one.
         const period = v[o + I_KIND] === 4 ? 7 : 14;
-        if ((((day - v[o + I_ANCHOR]!) % period) + period) % period !== 0) return 0;
+        const due = day + ((((v[o + I_ANCHOR]! - day) % period) + period) % period);
+        if (this.cyclePay(due) !== day) return 0;
         // Wages vary a little with hours worked.
-        return Math.round(v[o + I_PAY]! * (0.92 + 0.16 * unitFloat(mix32(v[o + I_KEY]!, day))));
+        return Math.round(v[o + I_PAY]! * (0.92 + 0.16 * unitFloat(mix32(v[o + I_KEY]!, due))));
       }
       case 5: {
         const h = mix32(v[o + I_KEY]! ^ 0x68e31da4, day);
@@ -391,10 +408,11 @@ export class GeneratedBook {
     const last = v[o + I_EVENT] === 1 ? Math.min(to, v[o + I_EVENTDAY]! - 1) : to;
     const kind = v[o + I_KIND]!;
     if (kind <= 2) {
-      // Monthly pay: the payday(s) of each month, computed directly.
-      for (let m = monthOf(first); m.firstDay <= last; m = monthOf(m.lastDay + 1)) {
+      // Monthly pay: the payday(s) of each month, computed directly (next month's may land
+      // in this one).
+      for (let m = monthOf(first); m.firstDay <= last + 7; m = monthOf(m.lastDay + 1)) {
         const main = this.mainPaydayOf(o, m);
-        const mid = kind === 2 ? m.firstDay + m.payDom[15]! - 1 : -1;
+        const mid = kind === 2 ? this.calendar.payMonth(m).payDay[15]! : -1;
         const pay = v[o + I_PAY]!;
         if (mid >= first && mid <= last && mid < main) out.push({ day: mid, amount: pay });
         if (main >= first && main <= last) out.push({ day: main, amount: pay });
@@ -402,11 +420,13 @@ export class GeneratedBook {
       return out;
     }
     if (kind === 3 || kind === 4) {
-      // Weekly / fortnightly pay: every period from the anchor.
+      // Weekly / fortnightly pay: due every period from the anchor, paid the business day before.
       const period = kind === 4 ? 7 : 14;
       const anchor = v[o + I_ANCHOR]!;
-      for (let day = first + ((((anchor - first) % period) + period) % period); day <= last; day += period) {
-        out.push({ day, amount: Math.round(v[o + I_PAY]! * (0.92 + 0.16 * unitFloat(mix32(v[o + I_KEY]!, day)))) });
+      for (let due = first + ((((anchor - first) % period) + period) % period); ; due += period) {
+        const day = this.cyclePay(due);
+        if (day > last) break;
+        if (day >= first) out.push({ day, amount: Math.round(v[o + I_PAY]! * (0.92 + 0.16 * unitFloat(mix32(v[o + I_KEY]!, due)))) });
       }
       return out;
     }
@@ -446,8 +466,8 @@ export class GeneratedAccount implements AccountSource {
   }
 }
 
-/** A single generated account (in a book of its own). */
-export function generatedAccount(seed: number, customerId: string, epochDay: number): GeneratedAccount {
-  const book = new GeneratedBook(1);
+/** A single generated account (in a book of its own), with paydays on `calendar`. */
+export function generatedAccount(seed: number, customerId: string, epochDay: number, calendar: Calendar): GeneratedAccount {
+  const book = new GeneratedBook(1, calendar);
   return new GeneratedAccount(book, book.add(seed, customerId, epochDay));
 }

@@ -3,13 +3,16 @@
  *  - the balance is 0 before the account's first transaction;
  *  - each day: (1) the day's credits post; (2) premia's debits for the day are attempted in
  *    policy_number order, each succeeding when its amount is at most the balance (and taking
- *    it), else failing with INSUFFICIENT_FUNDS; (3) the day's other debits post in file order,
- *    each declined (skipped) when it exceeds the balance at that moment;
+ *    it), else failing with INSUFFICIENT_FUNDS — on business days only: on a weekend or a
+ *    holiday of the store's calendar premia's debits are not processed (the engine submits
+ *    none for such a day); (3) the day's other debits post in file order, each declined
+ *    (skipped) when it exceeds the balance at that moment;
  *  - from the day of an ACCOUNT_CLOSED, ACCOUNT_FROZEN or PAYMENT_STOPPED event on, premia's
  *    debits fail with that reason (in that order of precedence when several apply). Events do
  *    not change how the account's own rows post.
  * The balance can therefore never go below zero.
  */
+import type { Calendar } from '../domain/calendar.js';
 import type { AccountSource, FailureReason } from './types.js';
 import { DayActivity } from './types.js';
 
@@ -131,11 +134,16 @@ export class Ledger {
   private readonly activity = new DayActivity();
   private readonly amounts: number[] = [];
 
-  /** An account that has lived through `lastDay` with `balance` (0 and the day before its start when new). */
+  /**
+   * An account that has lived through `lastDay` with `balance` (0 and the day before its start
+   * when new). With a `calendar`, premia's debits are processed on its business days only;
+   * without one (tests of a day's rules), every day.
+   */
   constructor(
     readonly source: AccountSource,
     lastDay: number,
     balance: number,
+    private readonly calendar: Calendar | null = null,
   ) {
     this.day = lastDay;
     this.balance = balance;
@@ -156,7 +164,8 @@ export class Ledger {
     const day = this.day + 1;
     this.day = day;
     this.source.dayActivity(day, this.activity);
-    this.balance = applyDay(this.activity, day, this.balance, this.blockedOn(day), premia, outcomes, facts, this.amounts, observer);
+    const debits = this.calendar === null || this.calendar.isBusinessDay(day) ? premia : null;
+    this.balance = applyDay(this.activity, day, this.balance, this.blockedOn(day), debits, outcomes, facts, this.amounts, observer);
     return facts;
   }
 }

@@ -7,6 +7,7 @@
  * The reads run in the caller's unit of work: the engine opens accounts inside a day's
  * transaction, and the store serves both ports on the same connection.
  */
+import type { Calendar } from '../domain/calendar.js';
 import type { IsoDate } from '../domain/period.js';
 
 export interface ImportedRow {
@@ -38,8 +39,11 @@ export interface BalanceColumns {
 }
 
 export interface BankStore {
-  /** The seed of generated accounts and the day they open (null while no run fixed it). */
-  settings(): Promise<{ seed: number; epoch: IsoDate | null }>;
+  /**
+   * The seed of generated accounts, the day they open (null while no run fixed it) and the
+   * business-day calendar (the `calendar` setting and imported holidays).
+   */
+  settings(): Promise<{ seed: number; epoch: IsoDate | null; calendar: Calendar }>;
   /** Imported rows by customer key, in file order (only `keys` when given). */
   importedRows(keys: ReadonlySet<string> | null): Promise<Map<string, ImportedRow[]>>;
   /** The latest balance kept on or before `notAfter`, by customer key. */

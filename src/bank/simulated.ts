@@ -8,6 +8,7 @@
  * the engine keeps its own summary of the posted history from those facts.
  */
 import { AccountSet } from './accounts.js';
+import type { Calendar } from '../domain/calendar.js';
 import { ImportedAccount } from './imported.js';
 import type { DayFacts, LedgerObserver, PremiaDebits } from './ledger.js';
 import type { BankStore, ImportedRow, PastAttempt } from './ports.js';
@@ -46,6 +47,8 @@ export interface PostedDays {
 
 export interface AccountInputs {
   seed: number;
+  /** The store's business-day calendar (generated paydays; premia's debits on business days only). */
+  calendar: Calendar;
   epochDay: number;
   /** Imported rows by customer key, in file order. */
   imported: Map<string, ImportedRow[]>;
@@ -106,13 +109,14 @@ export class SimulatedBank {
    */
   async openAccounts(customers: CustomerRefs, today: number, posted: PostedDays): Promise<AccountSet> {
     const n = customers.customerId.length;
-    const accounts = new AccountSet(n, this.store);
-    if (n === 0) return accounts;
     const settings = await this.store.settings();
+    const accounts = new AccountSet(n, this.store, settings.calendar);
+    if (n === 0) return accounts;
     const keys = new Set<string>();
     for (let k = 0; k < n; k++) keys.add(customerKey(customers.clientId[k]!, customers.customerId[k]!));
     const inputs: AccountInputs = {
       seed: settings.seed,
+      calendar: settings.calendar,
       epochDay: settings.epoch ? dayNumber(settings.epoch) : provisionalEpoch(fromDayNumber(today)),
       imported: await this.store.importedRows(keys),
       snapshots: await this.store.snapshots(keys, fromDayNumber(posted.from - 1)),

@@ -105,6 +105,7 @@ export const ERROR_CODES = {
   CLOCK_LOCKED: { status: 409, exit: ExitCode.CONFLICT },
   CLOCK_BACKWARDS: { status: 409, exit: ExitCode.CONFLICT },
   SEED_LOCKED: { status: 409, exit: ExitCode.CONFLICT },
+  CALENDAR_LOCKED: { status: 409, exit: ExitCode.CONFLICT },
   PERIOD_CLOSED: { status: 409, exit: ExitCode.CONFLICT },
   PERIOD_OPEN: { status: 409, exit: ExitCode.CONFLICT },
   NO_COLLECTIONS: { status: 409, exit: ExitCode.CONFLICT },

@@ -36,6 +36,8 @@ export const WhyCode = {
   SMART_NO_INCOME_MONTH_END: 8,
   SMART_LAST_CHANCE: 9,
   ORACLE: 10,
+  SMART_BALANCE: 11,
+  SMART_SEEN_BALANCE: 12,
 } as const;
 export type WhyCode = (typeof WhyCode)[keyof typeof WhyCode];
 

@@ -69,6 +69,8 @@ function mayPlanCustomer(state: EngineState, i: number, D: number, A: number, pe
 /** Plan the debits of action day `A` at the end of day `D`. Returns rows to insert. */
 export function planAll(state: EngineState, D: number, A: number): PlanRow[] {
   const out: PlanRow[] = [];
+  // Debits are submitted for business days only (the bank processes none on other days).
+  if (!state.settings.calendar.isBusinessDay(A)) return out;
   const settings = state.settings;
   const cs = state.cols;
   const wants = state.wants;

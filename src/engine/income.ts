@@ -7,8 +7,14 @@
  * fortnightly, weekly) is scored by how well its expected paydays and the candidates match
  * (F1 of precision = candidates explained, recall = expected paydays seen). The best pattern
  * scoring at least 0.6 wins; otherwise income is irregular (or there is none).
+ *
+ * Paydays are read on a business-day calendar (domain/calendar.ts): a pay due on a day that is
+ * not a business day is expected on the business day before it, even in the month before (a
+ * salary due on the 1st lands on the last business day of the month before when the 1st is a
+ * weekend or a holiday); weekly and fortnightly wages due on a holiday come the business day
+ * before.
  */
-import { monthOf, type MonthInfo } from '../domain/calendar.js';
+import { monthOf, type Calendar, type MonthInfo } from '../domain/calendar.js';
 import { fromDayNumber } from '../domain/period.js';
 import { formatCents } from '../domain/money.js';
 import { plural } from '../domain/words.js';
@@ -53,7 +59,7 @@ export const MIN_INCOME_CENTS = 1_000;
 const MIN_SCORE = 0.6;
 
 
-export function analyzeIncome(credits: readonly IncomeCredit[], today: number, windowStart: number): IncomeAnalysis {
+export function analyzeIncome(credits: readonly IncomeCredit[], today: number, windowStart: number, cal: Calendar): IncomeAnalysis {
   const cs: IncomeCredit[] = [];
   let sorted = true;
   for (const c of credits) {
@@ -71,36 +77,40 @@ export function analyzeIncome(credits: readonly IncomeCredit[], today: number, w
   const last = cands[cands.length - 1]!;
   const n = cands.length;
 
-  // The months of the window; each monthly pattern expects one or two paydays in each.
+  // The months of the window; each monthly pattern expects one or two paydays in each (the
+  // month after today's too: its pay due on the 1st may land in today's month, before today).
   const months: MonthInfo[] = [];
-  for (let m = monthOf(from); m.firstDay <= today; m = monthOf(m.lastDay + 1)) months.push(m);
+  for (let m = monthOf(from); m.firstDay <= today + 1; m = monthOf(m.lastDay + 1)) months.push(m);
+  if (months[months.length - 1]!.lastDay < today + 7) months.push(monthOf(months[months.length - 1]!.lastDay + 1));
 
   // Scores are F1 = 2·hits / (expected + candidates); the highest wins, ties going to the
   // earlier pattern (last business day, twice monthly, fixed day, fortnightly, weekly).
   let bestPattern: IncomePattern = 'monthly_last_business_day';
-  let bestScore = monthlyScore(cands, months, from, today, LAST_BUSINESS, 0, -1);
+  let bestScore = monthlyScore(cal, cands, months, from, today, LAST_BUSINESS, 0, -1);
   let bestT = 0;
-  const twice = monthlyScore(cands, months, from, today, MID_MONTH, 0, LAST_BUSINESS);
+  const twice = monthlyScore(cal, cands, months, from, today, MID_MONTH, 0, LAST_BUSINESS);
   if (twice > bestScore + 1e-9) {
     bestScore = twice;
     bestPattern = 'twice_monthly';
   }
   // Fixed day t: only days of month the income credits themselves suggest can score (a credit on
-  // day d is a hit for t = d, for t = d+1, d+2 moved back from a weekend, for any t ≥ d at a
-  // month end, and for t = 1 moved forward from a weekend); all others score 0.
+  // day d is a hit for t = d, for t up to d+4 moved back over a weekend and holidays, for any
+  // t ≥ d at a month end, and for t = 1 moved back into the month before); all others score 0.
   let mask = 0;
   for (const c of cands) {
     const m = monthOf(c.day);
     const dom = c.day - m.firstDay + 1;
-    for (let t = dom; t <= Math.min(31, dom + 2); t++) mask |= 1 << t;
-    if (dom >= 26) for (let t = dom; t <= 31; t++) mask |= 1 << t;
-    if (dom <= 3) mask |= 1 << 1;
+    for (let t = dom; t <= Math.min(31, dom + 4); t++) mask |= 1 << t;
+    if (dom >= 26) {
+      for (let t = dom; t <= 31; t++) mask |= 1 << t;
+      mask |= 1 << 1;
+    }
   }
   let fixedScore = -1;
   let fixedT = 0;
   for (let t = 1; t <= 31; t++) {
     if ((mask & (1 << t)) === 0) continue;
-    const sc = monthlyScore(cands, months, from, today, FIXED, t, -1);
+    const sc = monthlyScore(cal, cands, months, from, today, FIXED, t, -1);
     if (fixedScore < 0 || sc > fixedScore + 1e-9) {
       fixedScore = sc;
       fixedT = t;
@@ -112,7 +122,7 @@ export function analyzeIncome(credits: readonly IncomeCredit[], today: number, w
     bestT = fixedT;
   }
   for (const [pattern, period] of CYCLES) {
-    const sc = cycleScore(cands, last.day, from, period, null);
+    const sc = cycleScore(cal, cands, last.day, from, period, null);
     if (sc > bestScore + 1e-9) {
       bestScore = sc;
       bestPattern = pattern;
@@ -121,10 +131,11 @@ export function analyzeIncome(credits: readonly IncomeCredit[], today: number, w
 
   // The credits the winner explains.
   const matched: IncomeCredit[] = [];
-  if (bestPattern === 'weekly' || bestPattern === 'fortnightly') cycleScore(cands, last.day, from, bestPattern === 'weekly' ? 7 : 14, matched);
-  else if (bestPattern === 'twice_monthly') monthlyScore(cands, months, from, today, MID_MONTH, 0, LAST_BUSINESS, matched);
-  else if (bestPattern === 'monthly_fixed_day') monthlyScore(cands, months, from, today, FIXED, bestT, -1, matched);
-  else monthlyScore(cands, months, from, today, LAST_BUSINESS, 0, -1, matched);
+  const cycle = bestPattern === 'weekly' ? 7 : bestPattern === 'fortnightly' ? 14 : 0;
+  if (cycle > 0) cycleScore(cal, cands, last.day, from, cycle, matched);
+  else if (bestPattern === 'twice_monthly') monthlyScore(cal, cands, months, from, today, MID_MONTH, 0, LAST_BUSINESS, matched);
+  else if (bestPattern === 'monthly_fixed_day') monthlyScore(cal, cands, months, from, today, FIXED, bestT, -1, matched);
+  else monthlyScore(cal, cands, months, from, today, LAST_BUSINESS, 0, -1, matched);
 
   if (bestScore >= MIN_SCORE && matched.length >= 2) {
     return {
@@ -133,7 +144,7 @@ export function analyzeIncome(credits: readonly IncomeCredit[], today: number, w
       typicalAmount: median(matched.map((c) => c.amount)),
       threshold,
       dayOfMonth: bestPattern === 'monthly_fixed_day' ? bestT : null,
-      anchorDay: bestPattern === 'weekly' || bestPattern === 'fortnightly' ? last.day : null,
+      anchorDay: cycle > 0 ? cycleAnchor(cal, matched, last.day, cycle) : null,
       meanGap: null,
       lastIncomeDay: last.day,
       lastIncomeAmount: last.amount,
@@ -171,8 +182,9 @@ function f1(expected: number, hits: number, candidates: number): number {
   return denominator === 0 ? 0 : (2 * hits) / denominator;
 }
 
-function paydayOf(m: MonthInfo, kind: number, t: number): number {
-  return m.firstDay - 1 + (kind === LAST_BUSINESS ? m.lastBusinessDom : kind === MID_MONTH ? m.payDom[15]! : m.payDom[t]!);
+function paydayOf(cal: Calendar, m: MonthInfo, kind: number, t: number): number {
+  const p = cal.payMonth(m);
+  return kind === LAST_BUSINESS ? p.lastBusinessDay : kind === MID_MONTH ? p.payDay[15]! : p.payDay[t]!;
 }
 
 /**
@@ -181,6 +193,7 @@ function paydayOf(m: MonthInfo, kind: number, t: number): number {
  * candidates are collected into `sink` when given.
  */
 function monthlyScore(
+  cal: Calendar,
   cands: readonly IncomeCredit[],
   months: readonly MonthInfo[],
   from: number,
@@ -194,8 +207,8 @@ function monthlyScore(
   let expected = 0;
   let hits = 0;
   for (const m of months) {
-    const d1 = paydayOf(m, kind1, t);
-    const d2 = kind2 > 0 ? paydayOf(m, kind2, t) : -1;
+    const d1 = paydayOf(cal, m, kind1, t);
+    const d2 = kind2 > 0 ? paydayOf(cal, m, kind2, t) : -1;
     let v1: number;
     let v2 = 0;
     if (d2 < 0 || d2 === d1) v1 = visit(cands, d1, from, today, sink);
@@ -223,17 +236,22 @@ function visit(cands: readonly IncomeCredit[], d: number, from: number, today: n
   return 1;
 }
 
-/** F1 of a weekly / fortnightly cycle anchored on the last income credit, a hit within ±1 day. */
-function cycleScore(cands: readonly IncomeCredit[], lastDay: number, from: number, period: number, sink: IncomeCredit[] | null): number {
+/**
+ * F1 of a weekly / fortnightly cycle anchored on the last income credit, a hit within ±1 day
+ * (a wage due on a holiday comes the business day before: within the tolerance but for a run
+ * of holidays, which the calendar moves it over).
+ */
+function cycleScore(cal: Calendar, cands: readonly IncomeCredit[], lastDay: number, from: number, period: number, sink: IncomeCredit[] | null): number {
   let expected = 0;
   let hits = 0;
   let first = lastDay;
   while (first - period >= from) first -= period;
   let j = 0;
-  for (let day = first; day <= lastDay; day += period) {
+  for (let cycleDay = first; cycleDay <= lastDay; cycleDay += period) {
     expected++;
+    const day = cal.onOrBefore(cycleDay);
     while (j < cands.length && cands[j]!.day < day - 1) j++;
-    if (j < cands.length && cands[j]!.day <= day + 1) {
+    if (j < cands.length && cands[j]!.day <= cycleDay + 1) {
       hits++;
       sink?.push(cands[j]!);
       j++;
@@ -278,68 +296,106 @@ function lowerBound(cands: readonly IncomeCredit[], day: number): number {
 
 
 
-function monthlyDays(from: number, to: number, domsOf: (m: MonthInfo) => number[]): number[] {
-  const out: number[] = [];
-  let m = monthOf(from);
-  while (m.firstDay <= to) {
-    for (const dom of domsOf(m)) {
-      const d = m.firstDay + dom - 1;
-      if (d >= from && d <= to && !out.includes(d)) out.push(d);
-    }
-    m = monthOf(m.lastDay + 1);
-  }
-  return out.sort((a, b) => a - b);
+/**
+ * The anchor of a weekly or fortnightly cycle: a day the wage is due on (a holiday's wage comes
+ * the business day before). The last credit, unless it came early for a holiday: then the day it
+ * was due, on the weekday most of the matched credits came on.
+ */
+function cycleAnchor(cal: Calendar, matched: readonly IncomeCredit[], lastDay: number, period: number): number {
+  const counts = new Array<number>(period).fill(0);
+  for (const c of matched) counts[((c.day % period) + period) % period]!++;
+  let best = ((lastDay % period) + period) % period;
+  for (let r = 0; r < period; r++) if (counts[r]! > counts[best]!) best = r;
+  const due = lastDay + ((best - lastDay) % period + period) % period;
+  return due !== lastDay && due - lastDay <= 4 && cal.onOrBefore(due) === lastDay ? due : lastDay;
 }
 
+/**
+ * A weekly or fortnightly cycle's anchor after income on `day`: the cycle's due day that income
+ * belongs to (on its day, paid early for a holiday, or up to three days late); income off the
+ * cycle leaves the anchor as it was (the next month-end analysis reads the cycle again).
+ */
+export function reanchor(cal: Calendar, anchor: number, period: number, day: number): number {
+  const next = day + ((((anchor - day) % period) + period) % period); // the first due day on or after `day`
+  if (next === day || cal.onOrBefore(next) === day) return next;
+  const prev = next - period;
+  return day - prev <= 3 ? prev : anchor;
+}
+
+/** The day the wage of cycle day `due` is paid: the business day on or before it. */
+function cyclePayDay(cal: Calendar, due: number): number {
+  return cal.onOrBefore(due);
+}
+
+/** The first cycle day on or after `day`. */
+function cycleDayFrom(anchor: number, period: number, day: number): number {
+  return day + ((((anchor - day) % period) + period) % period);
+}
+
+/** The monthly paydays (day numbers, ascending) a pattern expects for month m. */
+function monthPaydays(cal: Calendar, a: IncomeAnalysis, m: MonthInfo, out: number[]): number[] {
+  out.length = 0;
+  const p = cal.payMonth(m);
+  if (a.pattern === 'monthly_fixed_day') out.push(p.payDay[a.dayOfMonth!]!);
+  else if (a.pattern === 'monthly_last_business_day') out.push(p.lastBusinessDay);
+  else if (a.pattern === 'twice_monthly') {
+    const mid = p.payDay[15]!;
+    if (mid < p.lastBusinessDay) out.push(mid);
+    out.push(p.lastBusinessDay);
+  }
+  return out;
+}
+
+const scratchDays: number[] = [];
+
 /** Whether `day` is a predicted income day (regular patterns; irregular income has none). */
-export function isIncomeDay(a: IncomeAnalysis, day: number): boolean {
+export function isIncomeDay(a: IncomeAnalysis, day: number, cal: Calendar): boolean {
   switch (a.pattern) {
-    case 'monthly_fixed_day': {
-      const m = monthOf(day);
-      return day === m.firstDay + m.payDom[a.dayOfMonth!]! - 1;
-    }
-    case 'monthly_last_business_day': {
-      const m = monthOf(day);
-      return day === m.firstDay + m.lastBusinessDom - 1;
-    }
+    case 'monthly_fixed_day':
+    case 'monthly_last_business_day':
     case 'twice_monthly': {
       const m = monthOf(day);
-      const dom = day - m.firstDay + 1;
-      return dom === m.lastBusinessDom || dom === m.payDom[15];
+      for (const d of monthPaydays(cal, a, m, scratchDays)) if (d === day) return true;
+      // A pay due early next month may land on this month's last business days.
+      if (a.pattern === 'monthly_fixed_day' && day >= m.lastDay - 6) return cal.payMonth(monthOf(m.lastDay + 1)).payDay[a.dayOfMonth!] === day;
+      return false;
     }
     case 'weekly':
     case 'fortnightly': {
       const period = a.pattern === 'weekly' ? 7 : 14;
-      return (((day - a.anchorDay!) % period) + period) % period === 0;
+      if (!cal.isBusinessDay(day)) return false;
+      return cyclePayDay(cal, cycleDayFrom(a.anchorDay!, period, day)) === day;
     }
     default:
       return false;
   }
 }
 
-/** The latest predicted income day in [from, to], or null (closed form per pattern). */
-export function lastIncomeDayIn(a: IncomeAnalysis, from: number, to: number): number | null {
+/** The latest predicted income day in [from, to], or null. */
+export function lastIncomeDayIn(a: IncomeAnalysis, from: number, to: number, cal: Calendar): number | null {
   if (to < from) return null;
   switch (a.pattern) {
     case 'weekly':
     case 'fortnightly': {
       const period = a.pattern === 'weekly' ? 7 : 14;
-      const d = to - ((((to - a.anchorDay!) % period) + period) % period);
-      return d >= from ? d : null;
+      let due = cycleDayFrom(a.anchorDay!, period, to);
+      let pay = cyclePayDay(cal, due);
+      if (pay > to) {
+        due -= period;
+        pay = cyclePayDay(cal, due);
+      }
+      return pay >= from ? pay : null;
     }
     case 'monthly_fixed_day':
     case 'monthly_last_business_day':
     case 'twice_monthly': {
-      // At most two paydays a month: look at the month of `to`, then the months before.
-      for (let m = monthOf(to); m.lastDay >= from; m = monthOf(m.firstDay - 1)) {
-        const late = m.firstDay + (a.pattern === 'monthly_fixed_day' ? m.payDom[a.dayOfMonth!]! : m.lastBusinessDom) - 1;
-        if (late <= to && late >= from) return late;
-        if (a.pattern === 'twice_monthly') {
-          const mid = m.firstDay + m.payDom[15]! - 1;
-          if (mid <= to && mid >= from) return mid;
-        }
+      // The month after `to` (its 1st may land before `to`), then `to`'s month and the ones before.
+      let best: number | null = null;
+      for (let m = monthOf(monthOf(to).lastDay + 1); m.lastDay >= from - 7; m = monthOf(m.firstDay - 1)) {
+        for (const d of monthPaydays(cal, a, m, scratchDays)) if (d >= from && d <= to && (best === null || d > best)) best = d;
+        if (best !== null && m.lastDay < best) break;
       }
-      return null;
+      return best;
     }
     default:
       return null;
@@ -347,25 +403,30 @@ export function lastIncomeDayIn(a: IncomeAnalysis, from: number, to: number): nu
 }
 
 /** Predicted income days in [from, to], by the pattern. Irregular income has no predictions. */
-export function predictIncome(a: IncomeAnalysis, from: number, to: number): number[] {
+export function predictIncome(a: IncomeAnalysis, from: number, to: number, cal: Calendar): number[] {
+  const out: number[] = [];
   switch (a.pattern) {
     case 'monthly_fixed_day':
-      return monthlyDays(from, to, (m) => [m.payDom[a.dayOfMonth!]!]);
     case 'monthly_last_business_day':
-      return monthlyDays(from, to, (m) => [m.lastBusinessDom]);
-    case 'twice_monthly':
-      return monthlyDays(from, to, (m) => [m.payDom[15]!, m.lastBusinessDom]);
+    case 'twice_monthly': {
+      const days: number[] = [];
+      for (let m = monthOf(from); m.firstDay <= to + 7; m = monthOf(m.lastDay + 1)) {
+        for (const d of monthPaydays(cal, a, m, days)) if (d >= from && d <= to && !out.includes(d)) out.push(d);
+      }
+      return out.sort((x, y) => x - y);
+    }
     case 'weekly':
     case 'fortnightly': {
       const period = a.pattern === 'weekly' ? 7 : 14;
-      const out: number[] = [];
-      const anchor = a.anchorDay!;
-      let d = anchor + Math.ceil((from - anchor) / period) * period;
-      for (; d <= to; d += period) out.push(d);
+      for (let due = cycleDayFrom(a.anchorDay!, period, from); ; due += period) {
+        const pay = cyclePayDay(cal, due);
+        if (pay > to) break;
+        if (pay >= from) out.push(pay);
+      }
       return out;
     }
     default:
-      return [];
+      return out;
   }
 }
 
@@ -385,7 +446,7 @@ const PATTERN_TEXT: Record<IncomePattern, string> = {
 
 export function describeIncome(a: IncomeAnalysis): string {
   let s = PATTERN_TEXT[a.pattern];
-  if (a.pattern === 'monthly_fixed_day') s += ` (day ${a.dayOfMonth}, moved to the Friday before a weekend)`;
+  if (a.pattern === 'monthly_fixed_day') s += ` (day ${a.dayOfMonth}, moved to the business day before on weekends and holidays)`;
   if ((a.pattern === 'weekly' || a.pattern === 'fortnightly') && a.anchorDay !== null) {
     s += ` (last paid ${fromDayNumber(a.anchorDay)})`;
   }

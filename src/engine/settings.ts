@@ -11,6 +11,7 @@
  * are not settings: changing them changes what the strategies are (the figures of docs/engine.md, the
  * fixture-month test), and the number of days ahead also sizes the engine's plan slots.
  */
+import { CALENDAR_BASES, CALENDAR_KEY, DEFAULT_CALENDAR, IMPORTED_HOLIDAYS_KEY, storedCalendar, type Calendar } from '../domain/calendar.js';
 import { validationError } from '../domain/errors.js';
 import type { EngineConfig } from './strategy.js';
 
@@ -22,7 +23,9 @@ export const MAX_SPLIT_DEBITS = 4;
 export const NAIVE_MAX_ATTEMPTS = 4;
 export const NAIVE_RETRY_DAYS = 7;
 
-export interface SettingDef {
+/** A setting whose value is a whole number in a range. */
+export interface NumberSettingDef {
+  kind: 'number';
   key: string;
   default: number;
   min: number;
@@ -31,13 +34,27 @@ export interface SettingDef {
   description: string;
 }
 
+/** A setting whose value is one of a few names. */
+export interface ChoiceSettingDef {
+  kind: 'choice';
+  key: string;
+  default: string;
+  choices: readonly string[];
+  description: string;
+}
+
+export type SettingDef = NumberSettingDef | ChoiceSettingDef;
+export type SettingValue = number | string;
+
 export const SETTING_KEYS = {
   maxFailedAttempts: 'engine.max_failed_attempts',
   lapseAfterUnpaidPeriods: 'lapse.unpaid_periods',
+  calendar: CALENDAR_KEY,
 } as const;
 
 export const SETTINGS: readonly SettingDef[] = [
   {
+    kind: 'number',
     key: SETTING_KEYS.maxFailedAttempts,
     default: 4,
     min: 1,
@@ -45,11 +62,19 @@ export const SETTINGS: readonly SettingDef[] = [
     description: 'failed debit attempts per policy and month, after which no more are planned',
   },
   {
+    kind: 'number',
     key: SETTING_KEYS.lapseAfterUnpaidPeriods,
     default: 2,
     min: 1,
     max: 12,
     description: 'consecutive closed periods UNPAID after which an active policy lapses',
+  },
+  {
+    kind: 'choice',
+    key: SETTING_KEYS.calendar,
+    default: DEFAULT_CALENDAR,
+    choices: CALENDAR_BASES,
+    description: 'business days: za (South African public holidays) or none (weekends only), plus imported dates',
   },
 ];
 
@@ -64,8 +89,16 @@ export function settingDef(key: string): SettingDef {
   return def;
 }
 
-/** A value given for a setting, checked: a whole number within its range. */
-export function parseSettingValue(def: SettingDef, text: string): number {
+/** A value given for a setting, checked: a whole number within its range, or one of its names. */
+export function parseSettingValue(def: SettingDef, text: string): SettingValue {
+  if (def.kind === 'choice') {
+    if (!def.choices.includes(text)) {
+      throw validationError(`${def.key} must be one of ${def.choices.join(', ')}; got '${text.slice(0, 40)}'.`, [
+        { field: 'value', code: 'INVALID_VALUE', message: `one of ${def.choices.join(', ')}` },
+      ]);
+    }
+    return text;
+  }
   const n = /^\d{1,6}$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isInteger(n) || n < def.min || n > def.max) {
     throw validationError(`${def.key} must be a whole number from ${def.min} to ${def.max}; got '${text.slice(0, 40)}'.`, [
@@ -76,15 +109,23 @@ export function parseSettingValue(def: SettingDef, text: string): number {
 }
 
 /** A stored value in force: the default when unset, or when the stored text is not a valid value. */
-export function storedSetting(def: SettingDef, stored: string | undefined): number {
+export function storedSetting(def: SettingDef, stored: string | undefined): SettingValue {
   if (stored === undefined) return def.default;
+  if (def.kind === 'choice') return def.choices.includes(stored) ? stored : def.default;
   const n = /^\d{1,6}$/.test(stored) ? Number(stored) : Number.NaN;
   return Number.isInteger(n) && n >= def.min && n <= def.max ? n : def.default;
 }
 
-/** The value in force of `key` from the stored settings. */
+/** The value in force of a numeric setting `key` from the stored settings. */
 export function settingIn(stored: ReadonlyMap<string, string>, key: string): number {
-  return storedSetting(settingDef(key), stored.get(key));
+  const def = settingDef(key);
+  if (def.kind !== 'number') throw new Error(`${key} is not a numeric setting`);
+  return storedSetting(def, stored.get(key)) as number;
+}
+
+/** The business-day calendar in force: the `calendar` setting's base and the imported dates. */
+export function calendarIn(stored: ReadonlyMap<string, string>): Calendar {
+  return storedCalendar(stored.get(CALENDAR_KEY), stored.get(IMPORTED_HOLIDAYS_KEY));
 }
 
 export interface EngineSettings extends EngineConfig {
@@ -101,5 +142,6 @@ export function engineSettings(stored: ReadonlyMap<string, string>): EngineSetti
     naiveRetryDays: NAIVE_RETRY_DAYS,
     maxFailedAttempts: settingIn(stored, SETTING_KEYS.maxFailedAttempts),
     lapseAfterUnpaidPeriods: settingIn(stored, SETTING_KEYS.lapseAfterUnpaidPeriods),
+    calendar: calendarIn(stored),
   };
 }

@@ -56,7 +56,7 @@ export class EngineState {
     this.colCount = new Uint16Array(Math.max(1, n));
     this.hasDayDebits = new Uint8Array(Math.max(1, n));
     this.reads = new AccountReads(accounts, summaries);
-    this.view = new AccountView(this.reads);
+    this.view = new AccountView(this.reads, settings.calendar);
   }
 }
 
@@ -117,7 +117,7 @@ export async function loadState(unit: DayUnit, bank: Bank): Promise<EngineState>
   }
 
   // Account k is customer k (client customerClient[k], customer customerIds[k]).
-  const summaries = new AccountSummaries(customerIds.length, analysisDay(todayDay));
+  const summaries = new AccountSummaries(customerIds.length, analysisDay(todayDay), settings.calendar);
   const accounts = await bank.openAccounts({ clientId: customerClient, customerId: customerIds }, todayDay, summaries.postedDays(todayDay));
   const state = new EngineState(today, settings, accounts, summaries, cols, customerIds.length);
   if (cols.n === 0) return state;

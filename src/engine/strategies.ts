@@ -72,6 +72,8 @@ export function planCustomer(
   config: EngineConfig,
 ): PlannedDebit[] {
   const out: PlannedDebit[] = [];
+  // Debits are submitted for business days only (the bank processes none on other days).
+  if (!config.calendar.isBusinessDay(A)) return out;
   for (let s = 0; s < planners.length; s++) planners[s]!.beginCustomer?.();
   for (let i = 0; i < collections.length; i++) {
     const c = collections[i]!;

@@ -16,6 +16,7 @@
  * allocate except for what they return (a planned debit and its reason); per-customer state
  * lives in the planner object (one per run: nothing is shared between two runs).
  */
+import type { Calendar } from '../domain/calendar.js';
 import type { IncomeAnalysis, IncomePattern } from './income.js';
 import { blankWhy, WhyCode, type Why } from '../domain/plan-reason.js';
 
@@ -30,6 +31,8 @@ export interface EngineConfig {
   /** Naive: attempts at most, and days between them. */
   naiveMaxAttempts: number;
   naiveRetryDays: number;
+  /** Business days: debits are planned for business days only (the bank processes none on other days). */
+  calendar: Calendar;
 }
 
 /** The engine's view of one collection. */

@@ -17,8 +17,8 @@
  *    (a replay from a snapshot before it sees them all) and need no income analysis: a replay
  *    analyses once, at E.
  */
-import { monthOf, type MonthInfo } from '../domain/calendar.js';
-import { analyzeIncome, INCOME_PATTERNS, isIncomeDay, lastIncomeDayIn, MIN_INCOME_CENTS, type IncomeAnalysis, type IncomePattern } from './income.js';
+import { monthOf, type Calendar, type MonthInfo } from '../domain/calendar.js';
+import { analyzeIncome, INCOME_PATTERNS, isIncomeDay, lastIncomeDayIn, MIN_INCOME_CENTS, reanchor, type IncomeAnalysis, type IncomePattern } from './income.js';
 import type { BankAccounts, PostedDay, PostedDays, PostedHistory } from './ports.js';
 import type { AccountFacts, CustomerView } from './strategy.js';
 
@@ -73,9 +73,14 @@ export class AccountSummaries {
 
   /**
    * Summaries of `capacity` accounts that have seen nothing yet, their income analysis due as of
-   * `analysedAsOf` (the last month end before the clock's date: `analysisDay`).
+   * `analysedAsOf` (the last month end before the clock's date: `analysisDay`), paydays read on
+   * the business-day calendar `calendar`.
    */
-  constructor(capacity: number, analysedAsOf: number) {
+  constructor(
+    capacity: number,
+    analysedAsOf: number,
+    readonly calendar: Calendar,
+  ) {
     const c = Math.max(1, capacity);
     this.c1Day = new Int32Array(c).fill(NO_DAY);
     this.c2Day = new Int32Array(c).fill(NO_DAY);
@@ -102,7 +107,7 @@ export class AccountSummaries {
   /** Analyse account i's posted credits of the window ending on `day`. */
   private startAnalysis(history: PostedHistory, i: number, day: number): void {
     const windowStart = day - ANALYSIS_WINDOW_DAYS + 1;
-    const a = analyzeIncome(history.credits(i, windowStart, day), day, windowStart);
+    const a = analyzeIncome(history.credits(i, windowStart, day), day, windowStart, this.calendar);
     this.aStarted[i] = 1;
     this.aPattern[i] = PATTERN_CODES[a.pattern];
     this.aConfidence[i] = Math.round(a.confidence * 100);
@@ -165,11 +170,11 @@ export class AccountSummaries {
   }
 
   isIncomeExpected(history: PostedHistory, i: number, day: number): boolean {
-    return isIncomeDay(this.forecastOf(history, i), day);
+    return isIncomeDay(this.forecastOf(history, i), day, this.calendar);
   }
 
   lastExpectedIncomeIn(history: PostedHistory, i: number, from: number, to: number): number | null {
-    return lastIncomeDayIn(this.forecastOf(history, i), from, to);
+    return lastIncomeDayIn(this.forecastOf(history, i), from, to, this.calendar);
   }
 
   /** Income observed on a recent day (one of the last two credit days) of at least the threshold. */
@@ -181,11 +186,17 @@ export class AccountSummaries {
     return 0;
   }
 
-  /** Expected other debits on the k-th day after income (the average of the window's days). */
+  /**
+   * Expected other debits on the k-th day after income: the average of that day after the
+   * window's paydays (k < 4), or of the window's other days (k ≥ 4: the debit orders and
+   * spending of payday and the three days after it are not what leaves later in the month).
+   */
   expectedDebits(i: number, k: number): number {
     const base = i * BUCKETS * SUMS;
     let dSum = 0;
     let dCount = 0;
+    let earlySum = 0;
+    let earlyCount = 0;
     let sum = 0;
     let count = 0;
     for (let b = 0; b < BUCKETS; b++) {
@@ -194,10 +205,15 @@ export class AccountSummaries {
         dSum += this.sums[at + k]!;
         dCount += this.counts[at + k]!;
       }
+      for (let j = 0; j < 4; j++) {
+        earlySum += this.sums[at + j]!;
+        earlyCount += this.counts[at + j]!;
+      }
       sum += this.sums[at + 4]!;
       count += this.counts[at + 4]!;
     }
     if (dCount > 0) return Math.round(dSum / dCount);
+    if (k >= 4 && count > earlyCount) return Math.round(Math.max(0, sum - earlySum) / (count - earlyCount));
     return count > 0 ? Math.round(sum / count) : 0;
   }
 
@@ -237,7 +253,7 @@ export class AccountSummaries {
       this.aLastDay[i] = day;
       this.aLastAmount[i] = credits;
       const pattern = INCOME_PATTERNS[this.aPattern[i]!];
-      if (pattern === 'weekly' || pattern === 'fortnightly') this.aAnchor[i] = day;
+      if (pattern === 'weekly' || pattern === 'fortnightly') this.aAnchor[i] = reanchor(this.calendar, this.aAnchor[i]!, pattern === 'weekly' ? 7 : 14, day);
     }
     if (day === month.lastDay) {
       this.aStarted[i] = 2;
@@ -309,7 +325,10 @@ export class AccountView implements CustomerView {
   private i = 0;
   readonly analysis: IncomeAnalysis = {} as IncomeAnalysis;
 
-  constructor(private readonly reads: AccountFacts) {}
+  constructor(
+    private readonly reads: AccountFacts,
+    private readonly calendar: Calendar,
+  ) {}
 
   at(i: number): this {
     this.i = i;
@@ -330,10 +349,10 @@ export class AccountView implements CustomerView {
   }
 
   isPredicted(day: number): boolean {
-    return isIncomeDay(this.analysis, day);
+    return isIncomeDay(this.analysis, day, this.calendar);
   }
 
   lastPredictedIn(from: number, to: number): number | null {
-    return lastIncomeDayIn(this.analysis, from, to);
+    return lastIncomeDayIn(this.analysis, from, to, this.calendar);
   }
 }

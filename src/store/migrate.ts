@@ -2,7 +2,7 @@
  * The schema migrations (migrations.ts), applied the same way to either store.
  */
 import { PremiaError } from '../domain/errors.js';
-import { Kysely, sql } from './kysely.js';
+import { type Kysely, sql } from './kysely.js';
 import { MIGRATIONS } from './migrations.js';
 import type { Database } from './schema.js';
 import { isPostgres, type Db } from './store-types.js';

@@ -82,8 +82,7 @@ export interface SqliteStore extends StoreBase {
 }
 
 /** Whether `db` (a store's kysely, or a transaction of it) runs on PostgreSQL. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any store: kysely over either schema
-export function isPostgres(db: Kysely<any>): boolean {
+export function isPostgres(db: Kysely<Database>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 

@@ -75,9 +75,9 @@ const clockOf = async (db: string) => (await cli(db, ['--json', 'clock'])).json(
 
 const ADVANCE_DETAILS = [
   'Advancing the clock 54 days, from 2026-11-12 to 2027-01-05, closes 2 periods for good: 2026-11 and 2026-12.',
-  '  2026-11: 302 of its 520 collections are not fully paid yet (283 with nothing collected; 330942.05 still owed); what is not collected by 2026-11-30 stays unpaid for good (UNPAID or PAID_PARTIAL).',
+  '  2026-11: 66 of its 520 collections are not fully paid yet (53 with nothing collected; 115970.68 still owed); what is not collected by 2026-11-30 stays unpaid for good (UNPAID or PAID_PARTIAL).',
   '  2026-12: none of its 520 collections is fully paid yet (520 with nothing collected; 518983.09 still owed); what is not collected by 2026-12-31 stays unpaid for good (UNPAID or PAID_PARTIAL).',
-  '  Already planned in these days: 106 debits for 63958.91 (2026-11-13 to 2026-11-14).',
+  '  Already planned in these days: 4 debits for 1031.98 (2026-11-13).',
 ];
 const ADVANCE_QUESTION = 'Advance the clock 54 days, to 2027-01-05, and close 2 periods (2026-11 and 2026-12)?';
 
@@ -105,7 +105,7 @@ describe('clock advance on a terminal', () => {
     const attempts = (await cli(db, ['collections', 'attempts', '--period', '2026-11'])).stdout.split('\n').slice(1, -1);
     const early = attempts.filter((l) => l.split(',')[3]! <= '2026-11-14' && l.split(',')[3]! >= '2026-11-13');
     const cents = early.reduce((s, l) => s + Math.round(Number(l.split(',')[4]) * 100), 0);
-    expect([early.length, cents]).toEqual([106, 6395891]);
+    expect([early.length, cents]).toEqual([4, 103198]);
   });
 
   it('--json: the question and "Nothing changed." go to stderr (the error body), stdout stays empty', async () => {
@@ -189,11 +189,11 @@ describe('clock advance --dry-run', () => {
         'to              2027-01-05',
         'days            54',
         'periods closed  2 (2026-11 and 2026-12)',
-        'planned debits  106 for 63958.91 (2026-11-13 to 2026-11-14)',
+        'planned debits  4 for 1031.98 (2026-11-13)',
         'locked          yes (a collections run exists: closed periods are final)',
         '',
         'period   last day    collections  not fully paid  nothing collected  still owed',
-        '2026-11  2026-11-30          520             302                283   330942.05',
+        '2026-11  2026-11-30          520              66                 53   115970.68',
         '2026-12  2026-12-31          520             520                520   518983.09',
         '',
       ].join('\n'),
@@ -209,7 +209,7 @@ describe('clock advance --dry-run', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       '{"from":"2026-11-12","to":"2026-11-15","days":3,"locked":true,"periods_closed":[],' +
-        '"planned_debits":{"count":106,"amount":63958.91,"first_date":"2026-11-13","last_date":"2026-11-14"}}\n',
+        '"planned_debits":{"count":4,"amount":1031.98,"first_date":"2026-11-13","last_date":"2026-11-13"}}\n',
     );
     expect(r.stderr).toBe('');
   });
@@ -287,36 +287,36 @@ describe('a policy cancellation', () => {
   it('asks, naming the collections it cancels and the planned debit it withdraws; yes withdraws it', async () => {
     const db = copyOfBase();
     const asked: string[] = [];
-    const no = await cli(db, ['policies', 'update', 'POL-2026049', '--status', 'cancelled'], terminal([false], asked));
+    const no = await cli(db, ['policies', 'update', 'POL-2026315', '--status', 'cancelled'], terminal([false], asked));
     expect(no.code).toBe(130);
-    expect(asked).toEqual(['Cancel policy POL-2026049?']);
+    expect(asked).toEqual(['Cancel policy POL-2026315?']);
     expect(no.stderr).toBe(
       [
         `Local mode: store ${db}`,
-        'Cancelling policy POL-2026049 (customer C100025, 7544.03 a month, active) is final: it cannot be made active again.',
-        '  2026-11: its collection (7544.03 due, 0.00 collected, UNPAID) becomes CANCELLED; what was collected stays collected.',
-        '  2026-12: its collection (7544.03 due, 0.00 collected, UNPAID) becomes CANCELLED; what was collected stays collected.',
-        '  Planned debits withdrawn: 1 debit for 2167.38 (2026-11-13).',
+        'Cancelling policy POL-2026315 (customer C100195, 372.00 a month, active) is final: it cannot be made active again.',
+        '  2026-11: its collection (372.00 due, 0.00 collected, UNPAID) becomes CANCELLED; what was collected stays collected.',
+        '  2026-12: its collection (372.00 due, 0.00 collected, UNPAID) becomes CANCELLED; what was collected stays collected.',
+        '  Planned debits withdrawn: 1 debit for 372.00 (2026-11-13).',
         'Nothing changed.',
         '',
       ].join('\n'),
     );
-    expect((await cli(db, ['--json', 'policies', 'get', 'POL-2026049'])).json().status).toBe('active');
+    expect((await cli(db, ['--json', 'policies', 'get', 'POL-2026315'])).json().status).toBe('active');
 
     // Left alone, that debit is made on the 13th; cancelled, it is not.
     const kept = copyOfBase();
     expect((await cli(kept, ['clock', 'advance', '--days', '1'])).code).toBe(0);
-    expect((await cli(kept, ['collections', 'attempts', '--period', '2026-11'])).stdout).toContain(',POL-2026049,C100025,2026-11-13,2167.38,SUCCESS,\n');
-    expect((await cli(db, ['policies', 'update', 'POL-2026049', '--status', 'cancelled'], terminal([true]))).code).toBe(0);
+    expect((await cli(kept, ['collections', 'attempts', '--period', '2026-11'])).stdout).toContain(',POL-2026315,C100195,2026-11-13,372.00,SUCCESS,\n');
+    expect((await cli(db, ['policies', 'update', 'POL-2026315', '--status', 'cancelled'], terminal([true]))).code).toBe(0);
     expect((await cli(db, ['clock', 'advance', '--days', '1'])).code).toBe(0);
-    expect((await cli(db, ['collections', 'attempts', '--period', '2026-11'])).stdout).not.toContain(',POL-2026049,');
+    expect((await cli(db, ['collections', 'attempts', '--period', '2026-11'])).stdout).not.toContain(',POL-2026315,');
   });
 
   it('other changes, and cancelling a cancelled policy, ask nothing; without a terminal nothing is asked', async () => {
     const db = copyOfBase();
-    expect((await cli(db, ['policies', 'update', 'POL-2026049', '--amount', '10.00'], terminal([]))).code).toBe(0);
-    expect((await cli(db, ['policies', 'update', 'POL-2026049', '--status', 'cancelled'], { prompter: answering([]) })).code).toBe(0);
-    expect((await cli(db, ['policies', 'update', 'POL-2026049', '--status', 'cancelled'], terminal([]))).code).toBe(0);
+    expect((await cli(db, ['policies', 'update', 'POL-2026315', '--amount', '10.00'], terminal([]))).code).toBe(0);
+    expect((await cli(db, ['policies', 'update', 'POL-2026315', '--status', 'cancelled'], { prompter: answering([]) })).code).toBe(0);
+    expect((await cli(db, ['policies', 'update', 'POL-2026315', '--status', 'cancelled'], terminal([]))).code).toBe(0);
   });
 });
 
@@ -401,11 +401,11 @@ describe('remote mode', () => {
 
   it('settlement and cancellation questions come from the service’s previews', async () => {
     const asked: string[] = [];
-    const cancel = await runPremia(['policies', 'update', 'POL-2026049', '--status', 'cancelled'], { cwd: tmp.dir, env, ...terminal([false], asked) });
-    const here = await local(['policies', 'update', 'POL-2026049', '--status', 'cancelled'], terminal([false], asked));
+    const cancel = await runPremia(['policies', 'update', 'POL-2026315', '--status', 'cancelled'], { cwd: tmp.dir, env, ...terminal([false], asked) });
+    const here = await local(['policies', 'update', 'POL-2026315', '--status', 'cancelled'], terminal([false], asked));
     expect([cancel.code, here.code]).toEqual([130, 130]);
     expect(cancel.stderr.split('\n').slice(1)).toEqual(here.stderr.split('\n').slice(1));
-    expect(asked).toEqual(['Cancel policy POL-2026049?', 'Cancel policy POL-2026049?']);
+    expect(asked).toEqual(['Cancel policy POL-2026315?', 'Cancel policy POL-2026315?']);
   });
 });
 

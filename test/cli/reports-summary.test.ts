@@ -12,6 +12,9 @@ import { openLocalBackend } from '../../src/backend/local/index.js';
 import { createServer } from '../../src/server/app.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { simulateSmallMonth } from '../helpers/small-month.js';
+import { moneyToCents } from '../../src/domain/json.js';
+import type { SummaryFigures } from '../../src/cli/commands/reports/summary-figures.js';
+import { renderSummaryHtml } from '../../src/cli/commands/reports/summary-html.js';
 
 const EMPTY_DAYS = Array.from({ length: 13 }, (_, i) => `11-${String(i + 1).padStart(2, '0')} |${' '.repeat(40)}|   0.0%`);
 
@@ -164,6 +167,16 @@ describe('premia reports summary --html', () => {
     expect(unpaid).toContain(
       '<tr><td>POL-2026221</td><td>C100104</td><td>ACME-723576</td><td>FUNERAL_FAMILY</td><td>PAID_PARTIAL</td><td class="n">321.00</td><td class="n">171.63</td><td class="n">149.37</td><td class="n">2</td><td>2026-11-16</td><td>INSUFFICIENT_FUNDS</td></tr>',
     );
+  });
+
+  it('a long unpaid table keeps the largest shortfalls and says where the rest are', async () => {
+    const r = await runCli(['--db', db, '--json', 'reports', 'summary', '--period', '2026-11'], { cwd: dir });
+    const figures = moneyToCents(r.json()) as SummaryFigures;
+    const html = renderSummaryHtml(figures, { unpaidRows: 2 });
+    const unpaid = html.slice(html.indexOf('<table id="table-unpaid">'));
+    expect(unpaid.match(/<tr><td>POL-\d+/g)).toEqual(['<tr><td>POL-2026169', '<tr><td>POL-2026018']);
+    expect(html).toContain('<p class="note">The 2 largest shortfalls of 9; every one is in the collections report (premia reports collections --period 2026-11).</p>');
+    expect(renderSummaryHtml(figures)).not.toContain('largest shortfalls');
   });
 
   it('into a directory: summary-<period>.html inside it; --json with --html is a usage error', async () => {

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { pct } from '../../src/cli/commands/simulate/simulate.js';
 import { REPO, runCli, tempDir, type CliResult } from '../helpers/cli.js';
 
 const tmp = tempDir('premia-sim-');
@@ -37,13 +38,13 @@ describe('premia simulate', () => {
     expect(m).toMatchObject({
       period_month: '2026-11',
       policies: 520,
-      by_status: { PAID_FULL: 459, PAID_PARTIAL: 27, UNPAID: 33, CANCELLED: 1 },
+      by_status: { PAID_FULL: 484, PAID_PARTIAL: 17, UNPAID: 18, CANCELLED: 1 },
       due: 518983.09,
-      collected: 425772.01,
-      collection_rate_amount: 0.8204,
-      collection_rate_count: 0.8827,
-      attempts: 563,
-      failed_attempts: 28,
+      collected: 462175.01,
+      collection_rate_amount: 0.8905,
+      collection_rate_count: 0.9308,
+      attempts: 537,
+      failed_attempts: 13,
       amount_changes: 8,
       cancellations: 1,
       lapsed_policies: 0,
@@ -52,12 +53,12 @@ describe('premia simulate', () => {
     expect(m.settlement).toMatchObject({
       settlement_number: 'SETTLE-2026-11-001',
       period_month: '2026-11',
-      total_collections: 425772.01,
-      distribution_fee: 106443.0,
-      collections_fee: 14902.02,
-      total_fees: 121345.02,
-      vat: 18201.75,
-      net_amount: 286225.24,
+      total_collections: 462175.01,
+      distribution_fee: 115543.75,
+      collections_fee: 16176.13,
+      total_fees: 131719.88,
+      vat: 19757.98,
+      net_amount: 310697.15,
       payment_date: '2026-12-03',
       status: 'pending',
     });
@@ -74,14 +75,14 @@ describe('premia simulate', () => {
     );
     expect(report.length).toBe(522); // header, 520 rows, final newline
     const collectedCents = report.slice(1, -1).reduce((sum, line) => sum + Math.round(Number(line.split(',')[6]) * 100), 0);
-    expect(collectedCents).toBe(42577201);
+    expect(collectedCents).toBe(46217501);
     const statement = readFileSync(join(dir, '2026-11', 'SETTLE-2026-11-001.csv'), 'utf8');
     expect(statement).toBe(
       'settlement_number,period_month,total_collections,distribution_fee,collections_fee,total_fees,vat,net_amount,payment_date,payment_reference\n' +
-        'SETTLE-2026-11-001,2026-11,425772.01,106443.00,14902.02,121345.02,18201.75,286225.24,2026-12-03,PRM2611001-28KTXAGP\n',
+        'SETTLE-2026-11-001,2026-11,462175.01,115543.75,16176.13,131719.88,19757.98,310697.15,2026-12-03,PRM2611001-28KTXAGP\n',
     );
     const byPattern = Object.fromEntries(m.by_income_pattern.map((p: { pattern: string; policies: number }) => [p.pattern, p.policies]));
-    expect(byPattern).toEqual({ monthly_fixed_day: 161, irregular: 121, monthly_last_business_day: 76, twice_monthly: 59, weekly: 52, fortnightly: 50, none: 1 });
+    expect(byPattern).toEqual({ monthly_fixed_day: 161, irregular: 112, monthly_last_business_day: 76, twice_monthly: 59, weekly: 61, fortnightly: 50, none: 1 });
   });
 
   it('the same seed gives byte-identical output and files; another seed differs', async () => {
@@ -96,14 +97,14 @@ describe('premia simulate', () => {
     expect(c.code).toBe(0);
     const novemberAttempts = (name: string) => readFileSync(join(tmp.dir, name, '2026-11', 'attempts-2026-11.csv'), 'utf8');
     expect(novemberAttempts('c')).not.toBe(novemberAttempts('a'));
-    expect(c.json().months[0].collected).not.toBe(425772.01);
+    expect(c.json().months[0].collected).not.toBe(462175.01);
   });
 
   it('several months: a second settlement, premium changes and lapses show', async () => {
     const r = await twoMonths('a');
     const months = r.json().months;
     expect(months.map((m: { settlement: { settlement_number: string } }) => m.settlement.settlement_number)).toEqual(['SETTLE-2026-11-001', 'SETTLE-2026-12-001']);
-    expect(months[1].lapsed_policies).toBe(25);
+    expect(months[1].lapsed_policies).toBe(15);
     expect(months[1].policies).toBe(519); // one cancelled in November is not queued again
   });
 
@@ -125,17 +126,19 @@ describe('premia simulate', () => {
     expect(existsSync(EXPORTED_DB)).toBe(false);
   });
 
-  it('percentages are rounded once from the exact figures (the oracle collects 93.647 %: 93.6 %, not 93.7 %)', async () => {
+  it('percentages are rounded once from the exact figures (93.647 %: 93.6 %, not 93.7 %)', async () => {
+    // 486012.62 of 518983.09 (the oracle's figure before the business-day calendar) is 93.647 %.
+    expect(pct(48601262, 51898309)).toBe('93.6%');
     const r = await oracle();
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('collected 486012.62 of 518983.09 due: 93.6% by amount, 93.1% of policies paid in full');
+    expect(r.stdout).toContain('collected 479440.15 of 518983.09 due: 92.4% by amount, 92.9% of policies paid in full');
   });
 
   it('the quick start: the built binary, from any directory', () => {
     const r = spawnSync(process.execPath, [join(REPO, 'bin', 'premia.js'), 'simulate'], { cwd: tmp.dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('Settlement SETTLE-2026-11-001 (pending; EFT on 2026-12-03, reference PRM2611001-28KTXAGP)');
-    expect(r.stdout).toContain('collected 425772.01 of 518983.09 due: 82.0% by amount, 88.3% of policies paid in full');
+    expect(r.stdout).toContain('collected 462175.01 of 518983.09 due: 89.1% by amount, 93.1% of policies paid in full');
     expect(r.stderr).toBe('');
   });
 });

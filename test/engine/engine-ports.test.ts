@@ -6,18 +6,19 @@
  *
  * The customers (statements from July; the analysis reads the 120 days up to 31 October):
  *  - K-A, a monthly earner: 20,000.00 on the 25th (the Friday before when it falls on a
- *    weekend: 24 Jul, 25 Aug, 25 Sep, 23 Oct, 25 Nov), rent of 6,000.00 on the 1st; policies
- *    P-A1 (500.00) and P-A2 (200.00). smart debits a day after the predicted pay: both on
- *    26 Nov, in policy order, paid.
+ *    weekend: 24 Jul, 25 Aug, 25 Sep, 23 Oct, 25 Nov), each pay before November spent the day
+ *    after (the rent of 6,000.00 on the 1st is declined); policies P-A1 (500.00) and P-A2
+ *    (200.00). Nothing is there before the pay: smart debits a day after the predicted pay, both
+ *    on 26 Nov, in policy order, paid.
  *  - K-B, an irregular earner: deposits of 3,000 (3 Jul, before the window), 1,500, 2,200,
- *    800, 2,500, 1,000 and 1,800 (20 Jul … 19 Oct), then 1,200.00 on 6 Nov and 900.00 on 17 Nov;
- *    nothing goes out; policy P-B (1,000.00). Income is a credit of at least a third of the
- *    median of the larger third (2,500 and 2,200: 783.33). Two days after each November deposit
- *    smart takes what 60% of it can bear: 720.00 on 8 Nov (partial), the remaining 280.00 on
- *    19 Nov.
- *  - K-C, paid 15,000.00 on the 15th (14 Aug, 13 Nov on weekends), whose account closes on
- *    10 Nov (nothing arrives after); policy P-C (300.00). smart plans the day after the
- *    predicted pay, 14 Nov; the bank refuses it (ACCOUNT_CLOSED) and nothing more is tried.
+ *    800, 2,500, 1,000 and 1,800 (20 Jul … 19 Oct), each spent the day after, then 1,200.00 on
+ *    Friday 6 Nov and 900.00 on 17 Nov; policy P-B (1,000.00). On the first business day two
+ *    days after the deposit, Monday 9 Nov (no debits on the weekend), the balance covers the
+ *    premium: smart takes all of it.
+ *  - K-C, paid 15,000.00 on the 15th (14 Aug, 13 Nov on weekends) and spending nothing, whose
+ *    account closes on 2 Nov; policy P-C (300.00). The balance covers the premium on 31
+ *    October: smart debits it on the first business day, Monday 2 Nov (the balance rule); the
+ *    bank refuses it (ACCOUNT_CLOSED) and nothing more is tried.
  */
 import { describe, expect, it } from 'vitest';
 import { advance } from '../../src/engine/advance.js';
@@ -37,11 +38,16 @@ const STATEMENTS: Statement[] = [
       ['2026-10-23', 2_000_000],
       ['2026-11-25', 2_000_000],
     ],
+    // Each pay before November is spent the day after it (the rent is declined: nothing left).
     debits: [
       ['2026-07-01', 600_000],
+      ['2026-07-25', 2_000_000],
       ['2026-08-01', 600_000],
+      ['2026-08-26', 2_000_000],
       ['2026-09-01', 600_000],
+      ['2026-09-26', 2_000_000],
       ['2026-10-01', 600_000],
+      ['2026-10-24', 2_000_000],
       ['2026-11-01', 600_000],
     ],
   },
@@ -60,6 +66,16 @@ const STATEMENTS: Statement[] = [
       ['2026-11-06', 120_000],
       ['2026-11-17', 90_000],
     ],
+    // Each deposit before November is spent the day after it.
+    debits: [
+      ['2026-07-04', 300_000],
+      ['2026-07-21', 150_000],
+      ['2026-08-10', 220_000],
+      ['2026-08-29', 80_000],
+      ['2026-09-15', 250_000],
+      ['2026-10-03', 100_000],
+      ['2026-10-20', 180_000],
+    ],
   },
   {
     clientId: 1,
@@ -72,7 +88,7 @@ const STATEMENTS: Statement[] = [
       ['2026-10-15', 1_500_000],
       ['2026-11-13', 1_500_000],
     ],
-    closes: '2026-11-10',
+    closes: '2026-11-02',
   },
 ];
 
@@ -120,9 +136,8 @@ function world(settings: Record<string, string> = {}) {
 }
 
 const EXPECTED_ATTEMPTS = [
-  { date: '2026-11-08', collectionId: 103, amount: 72_000, outcome: 'SUCCESS', reason: null },
-  { date: '2026-11-14', collectionId: 104, amount: 30_000, outcome: 'FAILED', reason: 'ACCOUNT_CLOSED' },
-  { date: '2026-11-19', collectionId: 103, amount: 28_000, outcome: 'SUCCESS', reason: null },
+  { date: '2026-11-02', collectionId: 104, amount: 30_000, outcome: 'FAILED', reason: 'ACCOUNT_CLOSED' },
+  { date: '2026-11-09', collectionId: 103, amount: 100_000, outcome: 'SUCCESS', reason: null },
   { date: '2026-11-26', collectionId: 101, amount: 50_000, outcome: 'SUCCESS', reason: null },
   { date: '2026-11-26', collectionId: 102, amount: 20_000, outcome: 'SUCCESS', reason: null },
 ];
@@ -135,8 +150,8 @@ const finalStates = (store: FakeStore) =>
 const EXPECTED_FINAL = [
   ['P-A1', 'PAID_FULL', 50_000, 1, 0, '2026-11-26', '2026-11-26', null],
   ['P-A2', 'PAID_FULL', 20_000, 1, 0, '2026-11-26', '2026-11-26', null],
-  ['P-B', 'PAID_FULL', 100_000, 2, 0, '2026-11-08', '2026-11-19', null],
-  ['P-C', 'UNPAID', 0, 1, 1, '2026-11-14', '2026-11-14', 'ACCOUNT_CLOSED'],
+  ['P-B', 'PAID_FULL', 100_000, 1, 0, '2026-11-09', '2026-11-09', null],
+  ['P-C', 'UNPAID', 0, 1, 1, '2026-11-02', '2026-11-02', 'ACCOUNT_CLOSED'],
 ];
 
 describe('the engine on in-memory ports', () => {
@@ -149,9 +164,8 @@ describe('the engine on in-memory ports', () => {
     expect(result.from).toBe('2026-10-31');
     expect(result.to).toBe('2026-11-30');
     expect(result.days.filter((d) => d.attempts > 0).map((d) => [d.date, d.attempts, d.succeeded, d.failed, d.collected])).toEqual([
-      ['2026-11-08', 1, 1, 0, 72_000],
-      ['2026-11-14', 1, 0, 1, 0],
-      ['2026-11-19', 1, 1, 0, 28_000],
+      ['2026-11-02', 1, 0, 1, 0],
+      ['2026-11-09', 1, 1, 0, 100_000],
       ['2026-11-26', 2, 2, 0, 70_000],
     ]);
     expect(result.days).toHaveLength(30);
@@ -167,25 +181,24 @@ describe('the engine on in-memory ports', () => {
     // Plans go out two days ahead: each attempt was submitted at the end of the day two before it.
     const plans = store.tables.batches.flatMap((b) => b.debits.map((d) => [b.planDay, d.collection, d.day, d.amount]));
     expect(plans.map(([planDay, collection, day, amount]) => [planDay, collection, day, amount])).toEqual([
-      ['2026-11-06', 103, 20_765, 72_000], // for 2026-11-08
-      ['2026-11-12', 104, 20_771, 30_000], // for 2026-11-14
-      ['2026-11-17', 103, 20_776, 28_000], // for 2026-11-19
+      ['2026-10-31', 104, 20_759, 30_000], // for 2026-11-02 (1 November is a Sunday)
+      ['2026-11-07', 103, 20_766, 100_000], // for 2026-11-09
       ['2026-11-24', 101, 20_783, 50_000], // for 2026-11-26
       ['2026-11-24', 102, 20_783, 20_000],
     ]);
-    expect(store.tables.batches.map((b) => b.debits[0]!.why.code)).toEqual([4, 3, 5, 3]); // partial, after income, the rest, after income
+    expect(store.tables.batches.map((b) => b.debits[0]!.why.code)).toEqual([11, 5, 3]); // the balance covers it, the rest after a deposit, after income
 
     const kinds = store.writes.map((w) => (w.kind === 'clock' ? `clock ${w.date}` : w.kind));
     // Every day ends with the clock move; days with attempts write them, then the collections.
     expect(kinds.filter((k) => k.startsWith('clock'))).toHaveLength(30);
-    expect(kinds.slice(kinds.indexOf('clock 2026-11-07') + 1, kinds.indexOf('clock 2026-11-08') + 1)).toEqual(['attempts', 'collections', 'clock 2026-11-08']);
+    expect(kinds.slice(kinds.indexOf('clock 2026-11-08') + 1, kinds.indexOf('clock 2026-11-09') + 1)).toEqual(['attempts', 'collections', 'clock 2026-11-09']);
     const updates = store.writes.flatMap((w) => (w.kind === 'collections' ? w.rows : []));
     expect(updates.find((u) => u.id === 104)).toEqual({
       id: 104,
       collected: 0,
       status: 'UNPAID',
-      firstAttempt: '2026-11-14',
-      lastAttempt: '2026-11-14',
+      firstAttempt: '2026-11-02',
+      lastAttempt: '2026-11-02',
       attempts: 1,
       failed: 1,
       lastFailure: 'ACCOUNT_CLOSED',
@@ -196,8 +209,8 @@ describe('the engine on in-memory ports', () => {
     expect(store.tables.executions).toEqual([{ period: '2026-11', status: 'completed', completedAt: expect.any(Number) }]);
     expect(store.writes.find((w) => w.kind === 'lapse')).toEqual({ kind: 'lapse', day: '2026-11-30', policies: [], reason: 'lapsed: unpaid in 2 consecutive periods (2026-10, 2026-11)' });
     expect(bank.kept.map((k) => [k.customerId, k.day, k.balance])).toEqual([
-      ['K-A', '2026-11-30', 5 * 2_000_000 - 4 * 600_000 - 70_000], // the rent of 1 July was declined (nothing there yet)
-      ['K-B', '2026-11-30', 1_280_000 + 120_000 + 90_000 - 100_000],
+      ['K-A', '2026-11-30', 5 * 2_000_000 - 4 * 2_000_000 - 70_000], // every rent declined (the pay was spent)
+      ['K-B', '2026-11-30', 120_000 + 90_000 - 100_000],
       ['K-C', '2026-11-30', 6_000_000],
     ]);
   });
@@ -253,6 +266,6 @@ describe('the engine on in-memory ports', () => {
     });
     expect(result.days.map((d) => d.date).at(-1)).toBe('2026-11-10');
     expect(result.to).toBe('2026-11-10');
-    expect(store.tables.attempts).toEqual(EXPECTED_ATTEMPTS.slice(0, 1));
+    expect(store.tables.attempts).toEqual(EXPECTED_ATTEMPTS.slice(0, 2));
   });
 });

@@ -15,28 +15,28 @@ beforeAll(async () => {
 
 // policy, status, collected (cents), attempts, failed, first, last, last failure
 const EXPECTED: Array<[string, string, number, number, number, string | null, string | null, string | null]> = [
-  ['POL-2026001', 'PAID_FULL', 87008, 1, 0, '2026-11-26', '2026-11-26', null], // salary 25th → day after payday
-  ['POL-2026002', 'PAID_FULL', 94134, 1, 0, '2026-11-26', '2026-11-26', null],
-  ['POL-2026003', 'PAID_FULL', 19450, 1, 0, '2026-11-02', '2026-11-02', null], // last business day → early, from the balance
+  ['POL-2026001', 'PAID_FULL', 87008, 1, 0, '2026-11-02', '2026-11-02', null], // every account that holds the premium on 31 October is collected on the first business day, 2 November
+  ['POL-2026002', 'PAID_FULL', 94134, 1, 0, '2026-11-02', '2026-11-02', null],
+  ['POL-2026003', 'PAID_FULL', 19450, 1, 0, '2026-11-02', '2026-11-02', null],
   ['POL-2026004', 'PAID_FULL', 175048, 1, 0, '2026-11-02', '2026-11-02', null],
-  ['POL-2026005', 'PAID_FULL', 32500, 1, 0, '2026-11-14', '2026-11-14', null], // twice monthly → after the 13th (15th is a Sunday)
-  ['POL-2026006', 'PAID_FULL', 861341, 1, 0, '2026-11-14', '2026-11-14', null],
-  ['POL-2026007', 'PAID_FULL', 9370, 1, 0, '2026-11-07', '2026-11-07', null], // weekly → the Saturday after Friday's pay
-  ['POL-2026008', 'PAID_FULL', 28900, 1, 0, '2026-11-07', '2026-11-07', null],
-  ['POL-2026009', 'PAID_FULL', 116226, 1, 0, '2026-11-14', '2026-11-14', null], // fortnightly → day after the 13th
-  ['POL-2026010', 'PAID_FULL', 13400, 1, 0, '2026-11-14', '2026-11-14', null],
-  ['POL-2026011', 'PAID_FULL', 274346, 3, 0, '2026-11-05', '2026-11-21', null], // irregular → partial debits
-  ['POL-2026012', 'PAID_FULL', 32799, 2, 0, '2026-11-21', '2026-11-27', null],
-  ['POL-2026013', 'UNPAID', 0, 0, 0, null, null, null], // no income → nothing worth attempting
+  ['POL-2026005', 'PAID_FULL', 32500, 1, 0, '2026-11-02', '2026-11-02', null],
+  ['POL-2026006', 'PAID_FULL', 861341, 1, 0, '2026-11-02', '2026-11-02', null],
+  ['POL-2026007', 'PAID_FULL', 9370, 1, 0, '2026-11-02', '2026-11-02', null],
+  ['POL-2026008', 'PAID_FULL', 28900, 1, 0, '2026-11-02', '2026-11-02', null],
+  ['POL-2026009', 'PAID_FULL', 116226, 1, 0, '2026-11-02', '2026-11-02', null],
+  ['POL-2026010', 'PAID_FULL', 13400, 1, 0, '2026-11-02', '2026-11-02', null],
+  ['POL-2026011', 'PAID_FULL', 274346, 1, 0, '2026-11-02', '2026-11-02', null], // irregular: the balance covers it, no partial debits needed
+  ['POL-2026012', 'PAID_FULL', 32799, 1, 0, '2026-11-02', '2026-11-02', null],
+  ['POL-2026013', 'UNPAID', 0, 0, 0, null, null, null], // no income, no balance → nothing worth attempting
   ['POL-2026014', 'UNPAID', 0, 0, 0, null, null, null],
-  ['POL-2026015', 'UNPAID', 0, 1, 1, '2026-11-21', '2026-11-21', 'ACCOUNT_CLOSED'],
-  ['POL-2026016', 'UNPAID', 0, 1, 1, '2026-11-21', '2026-11-21', 'ACCOUNT_CLOSED'],
-  ['POL-2026017', 'UNPAID', 0, 1, 1, '2026-11-14', '2026-11-14', 'PAYMENT_STOPPED'],
-  ['POL-2026018', 'UNPAID', 0, 1, 1, '2026-11-14', '2026-11-14', 'PAYMENT_STOPPED'],
-  ['POL-2026019', 'UNPAID', 0, 1, 1, '2026-11-26', '2026-11-26', 'ACCOUNT_FROZEN'],
-  ['POL-2026020', 'UNPAID', 0, 1, 1, '2026-11-26', '2026-11-26', 'ACCOUNT_FROZEN'],
-  ['POL-2026021', 'PAID_FULL', 170874, 2, 1, '2026-11-26', '2026-11-29', 'INSUFFICIENT_FUNDS'], // the spec's retry example
-  ['POL-2026022', 'PAID_FULL', 14500, 1, 0, '2026-11-26', '2026-11-26', null],
+  ['POL-2026015', 'PAID_FULL', 32465, 1, 0, '2026-11-02', '2026-11-02', null], // closed on 21 Nov, stopped on 14 Nov, frozen on 26 Nov: collected before
+  ['POL-2026016', 'PAID_FULL', 64422, 1, 0, '2026-11-02', '2026-11-02', null],
+  ['POL-2026017', 'PAID_FULL', 6700, 1, 0, '2026-11-02', '2026-11-02', null],
+  ['POL-2026018', 'PAID_FULL', 79048, 1, 0, '2026-11-02', '2026-11-02', null],
+  ['POL-2026019', 'PAID_FULL', 794847, 1, 0, '2026-11-02', '2026-11-02', null],
+  ['POL-2026020', 'PAID_FULL', 86094, 1, 0, '2026-11-02', '2026-11-02', null],
+  ['POL-2026021', 'PAID_FULL', 170874, 1, 0, '2026-11-02', '2026-11-02', null], // the spec's retry example: the balance covers it before the late salary matters
+  ['POL-2026022', 'PAID_FULL', 14500, 1, 0, '2026-11-02', '2026-11-02', null],
 ];
 
 describe('fixture customers: one per income pattern and failure reason', () => {
@@ -67,53 +67,43 @@ describe('fixture customers: one per income pattern and failure reason', () => {
       .filter((f) => f[1]! <= 'POL-2026022')
       .map((f) => [f[1], f[3], f[4], f[5], f[6]]);
     expect(lines).toEqual([
+      ['POL-2026001', '2026-11-02', '870.08', 'SUCCESS', ''],
+      ['POL-2026002', '2026-11-02', '941.34', 'SUCCESS', ''],
       ['POL-2026003', '2026-11-02', '194.50', 'SUCCESS', ''],
       ['POL-2026004', '2026-11-02', '1750.48', 'SUCCESS', ''],
-      ['POL-2026011', '2026-11-05', '540.00', 'SUCCESS', ''],
-      ['POL-2026007', '2026-11-07', '93.70', 'SUCCESS', ''],
-      ['POL-2026008', '2026-11-07', '289.00', 'SUCCESS', ''],
-      ['POL-2026011', '2026-11-10', '960.00', 'SUCCESS', ''],
-      ['POL-2026005', '2026-11-14', '325.00', 'SUCCESS', ''],
-      ['POL-2026006', '2026-11-14', '8613.41', 'SUCCESS', ''],
-      ['POL-2026009', '2026-11-14', '1162.26', 'SUCCESS', ''],
-      ['POL-2026010', '2026-11-14', '134.00', 'SUCCESS', ''],
-      ['POL-2026017', '2026-11-14', '67.00', 'FAILED', 'PAYMENT_STOPPED'],
-      ['POL-2026018', '2026-11-14', '790.48', 'FAILED', 'PAYMENT_STOPPED'],
-      ['POL-2026011', '2026-11-21', '1243.46', 'SUCCESS', ''],
-      ['POL-2026012', '2026-11-21', '136.54', 'SUCCESS', ''],
-      ['POL-2026015', '2026-11-21', '324.65', 'FAILED', 'ACCOUNT_CLOSED'],
-      ['POL-2026016', '2026-11-21', '644.22', 'FAILED', 'ACCOUNT_CLOSED'],
-      ['POL-2026001', '2026-11-26', '870.08', 'SUCCESS', ''],
-      ['POL-2026002', '2026-11-26', '941.34', 'SUCCESS', ''],
-      ['POL-2026019', '2026-11-26', '7948.47', 'FAILED', 'ACCOUNT_FROZEN'],
-      ['POL-2026020', '2026-11-26', '860.94', 'FAILED', 'ACCOUNT_FROZEN'],
-      ['POL-2026021', '2026-11-26', '1708.74', 'FAILED', 'INSUFFICIENT_FUNDS'],
-      ['POL-2026022', '2026-11-26', '145.00', 'SUCCESS', ''],
-      ['POL-2026012', '2026-11-27', '191.45', 'SUCCESS', ''],
-      ['POL-2026021', '2026-11-29', '1708.74', 'SUCCESS', ''],
+      ['POL-2026005', '2026-11-02', '325.00', 'SUCCESS', ''],
+      ['POL-2026006', '2026-11-02', '8613.41', 'SUCCESS', ''],
+      ['POL-2026007', '2026-11-02', '93.70', 'SUCCESS', ''],
+      ['POL-2026008', '2026-11-02', '289.00', 'SUCCESS', ''],
+      ['POL-2026009', '2026-11-02', '1162.26', 'SUCCESS', ''],
+      ['POL-2026010', '2026-11-02', '134.00', 'SUCCESS', ''],
+      ['POL-2026011', '2026-11-02', '2743.46', 'SUCCESS', ''],
+      ['POL-2026012', '2026-11-02', '327.99', 'SUCCESS', ''],
+      ['POL-2026015', '2026-11-02', '324.65', 'SUCCESS', ''],
+      ['POL-2026016', '2026-11-02', '644.22', 'SUCCESS', ''],
+      ['POL-2026017', '2026-11-02', '67.00', 'SUCCESS', ''],
+      ['POL-2026018', '2026-11-02', '790.48', 'SUCCESS', ''],
+      ['POL-2026019', '2026-11-02', '7948.47', 'SUCCESS', ''],
+      ['POL-2026020', '2026-11-02', '860.94', 'SUCCESS', ''],
+      ['POL-2026021', '2026-11-02', '1708.74', 'SUCCESS', ''],
+      ['POL-2026022', '2026-11-02', '145.00', 'SUCCESS', ''],
     ]);
   });
 
-  it('partial debits of the irregular earner sum exactly to the amount due', async () => {
+  it('the irregular earner whose balance covers the premium is collected in one debit, not in partials', async () => {
     const csv = await readDownload(await b.exportAttempts('2026-11', 'json'));
     const attempts = JSON.parse(csv).attempts.filter((a: { policy_number: string }) => a.policy_number === 'POL-2026011');
-    expect(attempts.map((a: { amount: number }) => a.amount)).toEqual([540, 960, 1243.46]);
-    const cents = attempts.reduce((s: number, a: { amount: number }) => s + Math.round(a.amount * 100), 0);
-    expect(cents).toBe(274346);
+    expect(attempts.map((a: { date: string; amount: number }) => [a.date, a.amount])).toEqual([['2026-11-02', 2743.46]]);
   });
 
-  it('explain says why: income pattern, trigger, and the retry after the late salary', async () => {
+  it('explain says why: income pattern and the rule that placed the debit (the balance already covers it)', async () => {
     const c = (await b.listCollections({ period_month: '2026-11', policy: 'POL-2026021' })).data[0]!;
     const e = await b.explainCollection(c.id);
     expect(e.strategy).toBe('smart');
     expect(e.income.pattern).toBe('monthly_fixed_day');
-    expect(e.attempts.map((a) => [a.date, a.outcome, a.failure_reason])).toEqual([
-      ['2026-11-26', 'FAILED', 'INSUFFICIENT_FUNDS'],
-      ['2026-11-29', 'SUCCESS', null],
-    ]);
-    expect(e.attempts[0]!.why).toMatch(/^smart: 1 day after income of about 9800\.00 expected 2026-11-25;/);
-    expect(e.attempts[1]!.why).toMatch(/^smart: 2 days after income of 9800\.00 received 2026-11-27;/);
-    expect(e.summary).toBe('PAID_FULL: collected 1708.74 of 1708.74 in 2 attempts; last failure INSUFFICIENT_FUNDS (period closed).');
+    expect(e.attempts.map((a) => [a.date, a.outcome, a.failure_reason])).toEqual([['2026-11-02', 'SUCCESS', null]]);
+    expect(e.attempts[0]!.why).toBe('smart: the balance already covers the amount due, with the usual outgoings until the debit; expected balance 4241.25');
+    expect(e.summary).toBe('PAID_FULL: collected 1708.74 of 1708.74 in 1 attempt (period closed).');
   });
 
   it('the income analysis classifies each imported pattern', async () => {
@@ -141,7 +131,7 @@ describe('fixture customers: one per income pattern and failure reason', () => {
     const ex = await b.getExecution(c.execution_id);
     expect(ex.status).toBe('completed');
     expect(ex.completed_at).toMatch(/^2026-11-30T/);
-    expect(ex.counts).toEqual({ PAID_FULL: 459, PAID_PARTIAL: 27, UNPAID: 34, CANCELLED: 0 });
+    expect(ex.counts).toEqual({ PAID_FULL: 484, PAID_PARTIAL: 17, UNPAID: 19, CANCELLED: 0 });
   });
 });
 
@@ -166,10 +156,10 @@ describe('strategies on the whole fixture book (generated accounts for all custo
     const smart = await run('smart');
     const naive = await run('naive');
     const oracle = await run('oracle');
-    // docs/engine.md quotes these figures.
-    expect(smart).toEqual({ collected: 43586963, due: 51898309, full: 465, attempts: 563, failed: 24 });
-    expect(naive).toEqual({ collected: 39707997, due: 51898309, full: 463, attempts: 681, failed: 218 });
-    expect(oracle).toEqual({ collected: 48601262, due: 51898309, full: 485, attempts: 576, failed: 0 });
+    // docs/engine.md and docs/engine-evaluation.md quote these figures.
+    expect(smart).toEqual({ collected: 46163687, due: 51898309, full: 484, attempts: 539, failed: 15 });
+    expect(naive).toEqual({ collected: 39079164, due: 51898309, full: 462, attempts: 684, failed: 222 });
+    expect(oracle).toEqual({ collected: 47944015, due: 51898309, full: 484, attempts: 570, failed: 0 });
     expect(smart.collected).toBeGreaterThan(naive.collected);
     expect(smart.failed).toBeLessThan(naive.failed);
     expect(oracle.collected).toBeGreaterThanOrEqual(smart.collected);
@@ -195,7 +185,7 @@ describe('a later period queued early', () => {
 
   it("does not change the current month's collections or attempts", async () => {
     const alone = await november([]);
-    expect(alone.rows.reduce((s, c) => s + c.collection_amount_collected, 0)).toBe(43586963);
+    expect(alone.rows.reduce((s, c) => s + c.collection_amount_collected, 0)).toBe(46163687);
     const withDecember = await november([{ on: '2026-11-20', period: '2026-12' }]);
     expect(withDecember.rows).toEqual(alone.rows);
     expect(withDecember.attempts).toBe(alone.attempts);

@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { generatedAccount, generatedProfile } from '../../src/bank/generated.js';
 import { DayActivity } from '../../src/bank/types.js';
+import { ZA_CALENDAR } from '../../src/domain/calendar.js';
 import { dayNumber } from '../../src/domain/period.js';
 
 const EPOCH = dayNumber('2026-08-01');
 
 describe('generated accounts', () => {
   it('are a pure function of seed, customer and day', () => {
-    const a = generatedAccount(7, 'C123', EPOCH);
-    const b = generatedAccount(7, 'C123', EPOCH);
-    const other = generatedAccount(8, 'C123', EPOCH);
+    const a = generatedAccount(7, 'C123', EPOCH, ZA_CALENDAR);
+    const b = generatedAccount(7, 'C123', EPOCH, ZA_CALENDAR);
+    const other = generatedAccount(8, 'C123', EPOCH, ZA_CALENDAR);
     const x = new DayActivity();
     const y = new DayActivity();
     const days = Array.from({ length: 120 }, (_, k) => EPOCH + k);
@@ -23,7 +24,7 @@ describe('generated accounts', () => {
   });
 
   it('nothing happens before the account opens', () => {
-    const acc = generatedAccount(1, 'C1', EPOCH);
+    const acc = generatedAccount(1, 'C1', EPOCH, ZA_CALENDAR);
     const out = new DayActivity();
     acc.dayActivity(EPOCH - 1, out);
     expect(out.empty).toBe(true);
@@ -67,7 +68,7 @@ describe('generated accounts', () => {
   it('covers the three months before the first collections period with activity', () => {
     let withCredits = 0;
     for (let i = 0; i < 500; i++) {
-      const acc = generatedAccount(3, `C${i}`, EPOCH);
+      const acc = generatedAccount(3, `C${i}`, EPOCH, ZA_CALENDAR);
       if (acc.credits(EPOCH, EPOCH + 91).length > 0) withCredits++;
     }
     expect(withCredits).toBeGreaterThan(440); // all but the no-income customers (some of those get transfers)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeIncome, predictIncome, type IncomeCredit } from '../../src/engine/income.js';
+import { analyzeIncome, isIncomeDay, lastIncomeDayIn, predictIncome, reanchor, type IncomeCredit } from '../../src/engine/income.js';
+import { NO_HOLIDAYS, ZA_CALENDAR } from '../../src/domain/calendar.js';
 import { addDays, dayNumber, fromDayNumber, lastBusinessDay, previousBusinessDayOnOrBefore } from '../../src/domain/period.js';
 
 const d = dayNumber;
@@ -18,38 +19,40 @@ function every(start: string, step: number, until = '2026-10-31'): string[] {
 }
 
 describe('income classification', () => {
-  it('monthly on a fixed day, with weekend paydays moved to the Friday before', () => {
+  it('monthly on a fixed day, with paydays on weekends and holidays moved to the business day before', () => {
     const dates = months.map((m) => previousBusinessDayOnOrBefore(`${m}-25`));
     expect(dates).toEqual(['2026-07-24', '2026-08-25', '2026-09-25', '2026-10-23']); // Jul 25 Sat, Oct 25 Sun
-    const a = analyzeIncome(credits(dates), TODAY, WINDOW_START);
+    const a = analyzeIncome(credits(dates), TODAY, WINDOW_START, ZA_CALENDAR);
     expect([a.pattern, a.dayOfMonth, a.confidence]).toEqual(['monthly_fixed_day', 25, 1]);
-    expect(predictIncome(a, d('2026-11-01'), d('2027-01-31')).map(fromDayNumber)).toEqual(['2026-11-25', '2026-12-25', '2027-01-25']);
+    // Christmas Day 2026 is a Friday: that pay comes on Thursday the 24th (on `none`, the 25th).
+    expect(predictIncome(a, d('2026-11-01'), d('2027-01-31'), ZA_CALENDAR).map(fromDayNumber)).toEqual(['2026-11-25', '2026-12-24', '2027-01-25']);
+    expect(predictIncome(a, d('2026-11-01'), d('2027-01-31'), NO_HOLIDAYS).map(fromDayNumber)).toEqual(['2026-11-25', '2026-12-25', '2027-01-25']);
     // 2027-04-25 is a Sunday: the prediction moves to Friday the 23rd.
-    expect(predictIncome(a, d('2027-04-01'), d('2027-04-30')).map(fromDayNumber)).toEqual(['2027-04-23']);
+    expect(predictIncome(a, d('2027-04-01'), d('2027-04-30'), ZA_CALENDAR).map(fromDayNumber)).toEqual(['2027-04-23']);
   });
 
   it('last business day of the month', () => {
     const dates = months.map((m) => lastBusinessDay(m));
     expect(dates).toEqual(['2026-07-31', '2026-08-31', '2026-09-30', '2026-10-30']);
-    const a = analyzeIncome(credits(dates), TODAY, WINDOW_START);
+    const a = analyzeIncome(credits(dates), TODAY, WINDOW_START, ZA_CALENDAR);
     expect(a.pattern).toBe('monthly_last_business_day');
-    expect(predictIncome(a, d('2026-11-01'), d('2027-01-31')).map(fromDayNumber)).toEqual(['2026-11-30', '2026-12-31', '2027-01-29']);
+    expect(predictIncome(a, d('2026-11-01'), d('2027-01-31'), ZA_CALENDAR).map(fromDayNumber)).toEqual(['2026-11-30', '2026-12-31', '2027-01-29']);
   });
 
   it('twice monthly, 15th and month end', () => {
     const dates = months.flatMap((m) => [previousBusinessDayOnOrBefore(`${m}-15`), lastBusinessDay(m)]);
-    const a = analyzeIncome(credits(dates, 500_000), TODAY, WINDOW_START);
+    const a = analyzeIncome(credits(dates, 500_000), TODAY, WINDOW_START, ZA_CALENDAR);
     expect(a.pattern).toBe('twice_monthly');
-    expect(predictIncome(a, d('2026-11-01'), d('2026-11-30')).map(fromDayNumber)).toEqual(['2026-11-13', '2026-11-30']);
+    expect(predictIncome(a, d('2026-11-01'), d('2026-11-30'), ZA_CALENDAR).map(fromDayNumber)).toEqual(['2026-11-13', '2026-11-30']);
   });
 
   it('weekly and fortnightly wages', () => {
-    const weekly = analyzeIncome(credits(every('2026-07-03', 7), 250_000), TODAY, WINDOW_START);
+    const weekly = analyzeIncome(credits(every('2026-07-03', 7), 250_000), TODAY, WINDOW_START, ZA_CALENDAR);
     expect(weekly.pattern).toBe('weekly');
-    expect(predictIncome(weekly, d('2026-11-01'), d('2026-11-15')).map(fromDayNumber)).toEqual(['2026-11-06', '2026-11-13']);
-    const fortnightly = analyzeIncome(credits(every('2026-07-03', 14), 500_000), TODAY, WINDOW_START);
+    expect(predictIncome(weekly, d('2026-11-01'), d('2026-11-15'), ZA_CALENDAR).map(fromDayNumber)).toEqual(['2026-11-06', '2026-11-13']);
+    const fortnightly = analyzeIncome(credits(every('2026-07-03', 14), 500_000), TODAY, WINDOW_START, ZA_CALENDAR);
     expect(fortnightly.pattern).toBe('fortnightly');
-    expect(predictIncome(fortnightly, d('2026-11-01'), d('2026-11-30')).map(fromDayNumber)).toEqual(['2026-11-06', '2026-11-20']);
+    expect(predictIncome(fortnightly, d('2026-11-01'), d('2026-11-30'), ZA_CALENDAR).map(fromDayNumber)).toEqual(['2026-11-06', '2026-11-20']);
   });
 
   it('irregular income, and none', () => {
@@ -57,25 +60,59 @@ describe('income classification', () => {
       day: WINDOW_START + k,
       amount: [80_000, 190_000, 42_000, 275_000, 64_000, 132_000, 56_000][k % 7]!,
     }));
-    const a = analyzeIncome(gig, TODAY, WINDOW_START);
+    const a = analyzeIncome(gig, TODAY, WINDOW_START, ZA_CALENDAR);
     expect(a.pattern).toBe('irregular');
     expect(a.confidence).toBeLessThan(0.7);
-    expect(predictIncome(a, d('2026-11-01'), d('2026-11-30'))).toEqual([]);
-    expect(analyzeIncome([], TODAY, WINDOW_START).pattern).toBe('none');
+    expect(predictIncome(a, d('2026-11-01'), d('2026-11-30'), ZA_CALENDAR)).toEqual([]);
+    expect(analyzeIncome([], TODAY, WINDOW_START, ZA_CALENDAR).pattern).toBe('none');
   });
 
   it('small credits (refunds, transfers) do not hide a salary', () => {
     const dates = months.map((m) => previousBusinessDayOnOrBefore(`${m}-20`));
     const noise = ['2026-07-03', '2026-07-14', '2026-08-09', '2026-09-01', '2026-09-17', '2026-10-05'].map((x) => ({ day: d(x), amount: 12_000 }));
-    const a = analyzeIncome([...credits(dates, 1_500_000), ...noise], TODAY, WINDOW_START);
+    const a = analyzeIncome([...credits(dates, 1_500_000), ...noise], TODAY, WINDOW_START, ZA_CALENDAR);
     expect([a.pattern, a.dayOfMonth]).toEqual(['monthly_fixed_day', 20]);
     expect(a.typicalAmount).toBe(1_500_050); // median of 1 500 000, 1 500 000, 1 500 100, 1 500 200
   });
 
   it('sees only credits up to today', () => {
     const dates = [...months, '2026-11', '2026-12'].map((m) => previousBusinessDayOnOrBefore(`${m}-25`));
-    const a = analyzeIncome(credits(dates), TODAY, WINDOW_START);
+    const a = analyzeIncome(credits(dates), TODAY, WINDOW_START, ZA_CALENDAR);
     expect(fromDayNumber(a.lastIncomeDay!)).toBe('2026-10-23');
     expect(a.observed).toBe(4);
+  });
+
+  it('a salary due on the 1st, paid on the last business day before when the 1st is a weekend, is monthly (issue 12)', () => {
+    // 1 Aug 2026 is a Saturday (paid Fri 31 Jul), 1 Nov a Sunday (paid Fri 30 Oct): two of the
+    // four pays land in the month before the one they are due in.
+    const dates = ['2026-07-31', '2026-09-01', '2026-10-01', '2026-10-30'];
+    const a = analyzeIncome(credits(dates, 851_400), TODAY, WINDOW_START, ZA_CALENDAR);
+    expect([a.pattern, a.dayOfMonth, a.confidence]).toEqual(['monthly_fixed_day', 1, 1]);
+    // Seen on 31 October: November's pay has come (30 Oct); December's is due Tuesday 1 Dec.
+    expect(predictIncome(a, d('2026-10-25'), d('2027-01-31'), ZA_CALENDAR).map(fromDayNumber)).toEqual(['2026-10-30', '2026-12-01', '2026-12-31']);
+    expect(fromDayNumber(lastIncomeDayIn(a, d('2026-10-01'), d('2026-11-15'), ZA_CALENDAR)!)).toBe('2026-10-30');
+    expect(isIncomeDay(a, d('2026-10-30'), ZA_CALENDAR)).toBe(true);
+    expect(isIncomeDay(a, d('2026-11-02'), ZA_CALENDAR)).toBe(false);
+    // 1 Jan 2027 is New Year's Day (a Friday): paid Thursday 31 December.
+    expect(isIncomeDay(a, d('2026-12-31'), ZA_CALENDAR)).toBe(true);
+  });
+
+  it('weekly wages due on a holiday come the business day before; the cycle stays on its weekday', () => {
+    // Fridays from 3 July; Friday 25 Dec 2026 and Friday 1 Jan 2027 are holidays.
+    const weekly = analyzeIncome(credits(every('2026-07-03', 7), 250_000), TODAY, WINDOW_START, ZA_CALENDAR);
+    expect(predictIncome(weekly, d('2026-12-14'), d('2027-01-10'), ZA_CALENDAR).map(fromDayNumber)).toEqual([
+      '2026-12-18',
+      '2026-12-24',
+      '2026-12-31',
+      '2027-01-08',
+    ]);
+    // A wage paid early for a holiday keeps the anchor on the Friday.
+    expect(fromDayNumber(reanchor(ZA_CALENDAR, d('2026-12-18'), 7, d('2026-12-24')))).toBe('2026-12-25');
+    // Paid two days late: still the Friday's wage.
+    expect(fromDayNumber(reanchor(ZA_CALENDAR, d('2026-12-18'), 7, d('2026-11-23')))).toBe('2026-11-20');
+    // The analysis of a history whose last wage came early for Christmas anchors on the Friday.
+    const withChristmas = analyzeIncome(credits([...every('2026-10-02', 7, '2026-12-18'), '2026-12-24'], 250_000), d('2026-12-27'), d('2026-09-01'), ZA_CALENDAR);
+    expect(withChristmas.pattern).toBe('weekly');
+    expect(fromDayNumber(withChristmas.anchorDay!)).toBe('2026-12-25');
   });
 });

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { addDays } from '../../src/domain/period.js';
 import { STRATEGY_NAMES as DOMAIN_NAMES } from '../../src/domain/strategy-names.js';
 import { blankWhy, isStrategy, renderWhy, STRATEGIES, STRATEGY_LIST, STRATEGY_NAMES, strategyCode, strategyOf, WhyCode } from '../../src/engine/strategies.js';
 import { FIXTURES, REPO, runCli, tempDir } from '../helpers/cli.js';
@@ -80,16 +81,23 @@ describe('--strategy', () => {
 
 describe('naive: the first day it can', () => {
   it.each([
-    ['2026-10-30', '2026-11-01'],
-    ['2026-10-31', '2026-11-02'],
-  ])('queued with the clock at %s, its first debits are on %s (submitted two days ahead)', async (clock, first) => {
+    // Sunday 1 November is not a business day under the default calendar (za), nor under none.
+    ['za', '2026-10-30', '2026-11-02'],
+    ['none', '2026-10-30', '2026-11-02'],
+    ['za', '2026-10-31', '2026-11-02'],
+    // Wednesday 16 December is the Day of Reconciliation: za moves the first debits to the 17th.
+    ['za', '2026-12-14', '2026-12-17'],
+    ['none', '2026-12-14', '2026-12-16'],
+  ])('calendar %s, queued with the clock at %s: its first debits are on %s (submitted two days ahead, business days only)', async (calendar, clock, first) => {
     const b = await localBackend();
     try {
+      await b.admin.settings.set('calendar', calendar);
       await b.setClock(clock);
       await b.importPolicies(fileUpload(join(FIXTURES, 'policies.csv')));
-      await b.executeCollections({ period_month: '2026-11', strategy: 'naive' });
-      await b.advanceClock({ to: '2026-11-03' });
-      const dates = (await readDownload(await b.exportAttempts('2026-11', 'csv')))
+      const period = clock.slice(0, 7) === '2026-12' ? '2026-12' : '2026-11';
+      await b.executeCollections({ period_month: period, strategy: 'naive' });
+      await b.advanceClock({ to: addDays(first, 1) });
+      const dates = (await readDownload(await b.exportAttempts(period, 'csv')))
         .trimEnd()
         .split('\n')
         .slice(1)

@@ -32,8 +32,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   process.once('exit', () => cluster.stop());
-  // eslint-disable-next-line @typescript-eslint/unbound-method -- stop is left out, never called
-  const { stop: _stop, ...info } = cluster;
+  const info: ClusterInfo = { base: cluster.base, host: cluster.host, port: cluster.port, user: cluster.user, password: cluster.password };
   project.provide('pg', { cluster: info, reason: null });
   return () => {
     process.off('SIGINT', onSignal);

@@ -103,10 +103,10 @@ describe('a collections run over HTTP', () => {
       total.collectedCents += Math.round(d.collected * 100);
       total.lapsed += d.lapsed_policies;
     }
-    expect(total).toEqual({ attempts: 563, succeeded: 535, failed: 28, collectedCents: 42_577_201, lapsed: 0 });
-    expect(result.days[25]).toEqual({ date: '2026-11-26', attempts: 89, succeeded: 81, failed: 8, collected: 77108.81, closed_period: null, lapsed_policies: 0 });
+    expect(total).toEqual({ attempts: 537, succeeded: 524, failed: 13, collectedCents: 46_217_501, lapsed: 0 });
+    expect(result.days[25]).toEqual({ date: '2026-11-26', attempts: 1, succeeded: 1, failed: 0, collected: 2671.46, closed_period: null, lapsed_policies: 0 });
     expect(result.days.filter((d: any) => d.closed_period !== null).map((d: any) => [d.date, d.closed_period])).toEqual([['2026-11-30', '2026-11']]);
-    expect(res.text).toContain('"collected":21191.68,"closed_period":"2026-11"');
+    expect(res.text).toContain('"collected":22256.36,"closed_period":"2026-11"');
   });
 
   it('refuses to queue a closed period (409 PERIOD_CLOSED) or to move the clock back (409 CLOCK_BACKWARDS)', async () => {
@@ -122,7 +122,7 @@ describe('a collections run over HTTP', () => {
     expect((await call(s.app, 'GET', '/v1/clock', { key: s.keys.operator })).json().date).toBe('2026-11-30');
   });
 
-  it('GET /v1/collections?period_month=2026-11&policy=POL-2026021: the retry example, PAID_FULL after 2 attempts', async () => {
+  it('GET /v1/collections?period_month=2026-11&policy=POL-2026021: the retry example, PAID_FULL from the balance on the first business day', async () => {
     const res = await call(s.app, 'GET', '/v1/collections?period_month=2026-11&policy=POL-2026021', { key: s.keys.acme });
     expect(res.status).toBe(200);
     const policy = (await call(s.app, 'GET', '/v1/policies/POL-2026021', { key: s.keys.acme })).json();
@@ -140,10 +140,10 @@ describe('a collections run over HTTP', () => {
           collection_amount_collected: 1708.74,
           shortfall: 0,
           collection_status: 'PAID_FULL',
-          first_attempt_date: '2026-11-26',
-          last_attempt_date: '2026-11-29',
-          number_of_attempts: 2,
-          last_failure_reason: 'INSUFFICIENT_FUNDS',
+          first_attempt_date: '2026-11-02',
+          last_attempt_date: '2026-11-02',
+          number_of_attempts: 1,
+          last_failure_reason: null,
           policy_id: policy.id,
           execution_id: executionId,
         },
@@ -164,7 +164,7 @@ describe('a collections run over HTTP', () => {
       expect(res.json().data.every((c: any) => c.collection_status === status)).toBe(true);
       counts[status] = res.json().data.length;
     }
-    expect(counts).toEqual({ PAID_FULL: 459, PAID_PARTIAL: 27, UNPAID: 34, CANCELLED: 0 });
+    expect(counts).toEqual({ PAID_FULL: 484, PAID_PARTIAL: 17, UNPAID: 19, CANCELLED: 0 });
     const first = (await call(s.app, 'GET', '/v1/collections?period_month=2026-11&limit=2', { key: s.keys.acme })).json();
     expect(first.data.map((c: any) => c.policy_number)).toEqual(['POL-2026001', 'POL-2026002']);
     expect(first.next_after).toBe('POL-2026002');
@@ -185,14 +185,13 @@ describe('a collections run over HTTP', () => {
     const body = explain.json();
     expect(body.collection).toEqual(one.json());
     expect(body.strategy).toBe('smart');
-    expect(body.income).toMatchObject({ pattern: 'monthly_fixed_day', typical_amount: 9800, next_income_dates: ['2026-12-25', '2027-01-25'] });
+    expect(body.income).toMatchObject({ pattern: 'monthly_fixed_day', typical_amount: 9800, next_income_dates: ['2026-12-24', '2027-01-25'] });
     expect(body.plan).toEqual([]);
     expect(body.attempts.map((a: any) => [a.date, a.amount, a.outcome, a.failure_reason])).toEqual([
-      ['2026-11-26', 1708.74, 'FAILED', 'INSUFFICIENT_FUNDS'],
-      ['2026-11-29', 1708.74, 'SUCCESS', null],
+      ['2026-11-02', 1708.74, 'SUCCESS', null],
     ]);
-    expect(body.attempts[1].why).toBe('smart: 2 days after income of 9800.00 received 2026-11-27; expected balance 6435.00');
-    expect(body.summary).toBe('PAID_FULL: collected 1708.74 of 1708.74 in 2 attempts; last failure INSUFFICIENT_FUNDS (period closed).');
+    expect(body.attempts[0].why).toBe('smart: the balance already covers the amount due, with the usual outgoings until the debit; expected balance 4241.25');
+    expect(body.summary).toBe('PAID_FULL: collected 1708.74 of 1708.74 in 1 attempt (period closed).');
   });
 
   it('GET /v1/executions/{id}: the run has completed, with its counts', async () => {
@@ -206,7 +205,7 @@ describe('a collections run over HTTP', () => {
       policies_queued: 520,
       created_at: '2026-10-31T09:30:00.000Z',
       completed_at: '2026-11-30T09:30:00.000Z',
-      counts: { PAID_FULL: 459, PAID_PARTIAL: 27, UNPAID: 34, CANCELLED: 0 },
+      counts: { PAID_FULL: 484, PAID_PARTIAL: 17, UNPAID: 19, CANCELLED: 0 },
     });
     expect(await s.backend.store.db.selectFrom('executions').select('id').where('client_id', '=', acmeClientId).execute()).toHaveLength(1);
   });
@@ -220,33 +219,31 @@ describe('a collections run over HTTP', () => {
     const expected = await text(await local.exportAttempts('2026-11', 'csv'));
     expect(csv.text).toBe(expected);
     const lines = csv.text.split('\n');
-    expect(lines.length).toBe(1 + 563 + 1);
+    expect(lines.length).toBe(1 + 537 + 1);
     expect(lines[0]).toBe('collection_id,policy_number,customer_id,date,amount,outcome,failure_reason');
     expect(lines.filter((l) => l.includes(',POL-2026021,'))).toEqual([
-      `${collectionId},POL-2026021,C100011,2026-11-26,1708.74,FAILED,INSUFFICIENT_FUNDS`,
-      `${collectionId},POL-2026021,C100011,2026-11-29,1708.74,SUCCESS,`,
+      `${collectionId},POL-2026021,C100011,2026-11-02,1708.74,SUCCESS,`,
     ]);
     const json = await call(s.app, 'GET', '/v1/reports/attempts?period_month=2026-11&format=json', { key: s.keys.acme });
     expect(json.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(json.text).toBe(await text(await local.exportAttempts('2026-11', 'json')));
-    expect(json.json().attempts).toHaveLength(563);
+    expect(json.json().attempts).toHaveLength(537);
   });
 
   it('GET /v1/bank/accounts/C100011: the imported account after the run, with premia\'s debits', async () => {
     const res = await call(s.app, 'GET', '/v1/bank/accounts/C100011', { key: s.keys.operator });
     expect(res.status).toBe(200);
     const view = res.json();
-    expect(view).toMatchObject({ customer_id: 'C100011', source: 'imported', as_of: '2026-11-30', balance: 3986.26, state: 'open' });
+    expect(view).toMatchObject({ customer_id: 'C100011', source: 'imported', as_of: '2026-11-30', balance: 5466.26, state: 'open' });
     expect(view.income).toEqual({
       pattern: 'monthly_fixed_day',
       confidence: 0.75,
       typical_amount: 9800,
-      next_income_dates: ['2026-12-25', '2027-01-25'],
-      description: 'monthly salary on a fixed day (day 25, moved to the Friday before a weekend), typically 9800.00; confidence 0.75',
+      next_income_dates: ['2026-12-24', '2027-01-25'],
+      description: 'monthly salary on a fixed day (day 25, moved to the business day before on weekends and holidays), typically 9800.00; confidence 0.75',
     });
     expect(view.recent_transactions.filter((t: any) => t.description.startsWith('PREMIA DEBIT POL-2026021'))).toEqual([
-      { date: '2026-11-26', amount: -1708.74, description: 'PREMIA DEBIT POL-2026021 (FAILED: INSUFFICIENT_FUNDS)', outcome: 'declined', balance: 680 },
-      { date: '2026-11-29', amount: -1708.74, description: 'PREMIA DEBIT POL-2026021', outcome: 'posted', balance: 4726.26 },
+      { date: '2026-11-02', amount: -1708.74, description: 'PREMIA DEBIT POL-2026021', outcome: 'posted', balance: 2671.26 },
     ]);
   });
 

@@ -339,6 +339,11 @@ describe('G9: only what the server did is kept for replay', () => {
   });
 });
 
+/** Resolve once `cond()` holds, checking every few milliseconds (the test's own timeout bounds it). */
+async function until(cond: () => boolean): Promise<void> {
+  while (!cond()) await new Promise((r) => setTimeout(r, 5));
+}
+
 describe('G2: a request arriving while the server shuts down', () => {
   it('gets 503 SERVICE_UNAVAILABLE with the spec body; the request in flight still finishes', async () => {
     const t = await startServer();
@@ -355,6 +360,11 @@ describe('G2: a request arriving while the server shuts down', () => {
       };
       // A: an upload in flight (headers and half the body sent).
       const form = multipart('file', 'a.csv', 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,POL-S1,LIFE,10.00\n');
+      // Requests whose headers the server has read (Node's 'request' event).
+      let requests = 0;
+      let connections = 0;
+      t.app.server.on('request', () => (requests += 1));
+      t.app.server.on('connection', () => (connections += 1));
       const a = open();
       a.socket.write(
         `POST /v1/policies/import HTTP/1.1\r\nHost: x\r\nX-API-Key: ${t.keys.acme}\r\nContent-Type: ${form.headers['content-type']}\r\n` +
@@ -364,9 +374,12 @@ describe('G2: a request arriving while the server shuts down', () => {
       // B: a connection opened before the shutdown, its request not yet complete.
       const b = open();
       b.socket.write('GET /v1/clock HTTP/1.1\r\nHost: x\r\n');
-      await new Promise((r) => setTimeout(r, 100));
+      // No fixed sleeps (they fail on a busy machine): wait for the events themselves. A's request
+      // has started and B's connection is open before the shutdown begins; the shutdown has
+      // stopped listening (after its preClose hook) before B's request completes.
+      await until(() => requests === 1 && connections === 2);
       const closed = t.app.close();
-      await new Promise((r) => setTimeout(r, 100));
+      await until(() => !t.app.server.listening);
       b.socket.write(`X-API-Key: ${t.keys.acme}\r\n\r\n`);
       const answerB = await b.done;
       const [headB, bodyB] = answerB.split('\r\n\r\n', 2) as [string, string];

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
-import { openAsBlob, readFileSync } from 'node:fs';
+import { existsSync, openAsBlob, readdirSync, readFileSync } from 'node:fs';
 import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -13,6 +13,7 @@ import { FormData, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalBackend, openLocalBackend } from '../../src/backend/local/index.js';
 import { isLoopback, serve } from '../../src/server/serve.js';
+import { uploadDirectory } from '../../src/server/upload.js';
 import { FIXTURES, REPO, runCli, tempDir } from '../helpers/cli.js';
 import { checkResponse, NOW } from './helpers.js';
 
@@ -144,8 +145,10 @@ describe('premia serve (spawned binary)', () => {
       body: Readable.from(body()),
     });
     await sentFirst;
-    // Let the server take the request before the signal (ordering, not a timing assertion).
-    await new Promise((r) => setTimeout(r, 300));
+    // The server has taken the request once it spools the upload: wait for the spool file (an
+    // event, not a fixed sleep, which a busy machine would outrun).
+    const spoolDir = uploadDirectory('/tmp', db); // the child's env has no TMPDIR
+    while (!(existsSync(spoolDir) && readdirSync(spoolDir).some((f) => f.startsWith('upload-')))) await new Promise((r) => setTimeout(r, 5));
     child.kill('SIGTERM');
     await waitFor(/SIGTERM received/);
     release();

@@ -37,6 +37,7 @@ describe('every error code has its HTTP status and exit code', () => {
     CLOCK_LOCKED: [409, 6],
     CLOCK_BACKWARDS: [409, 6],
     SEED_LOCKED: [409, 6],
+    CALENDAR_LOCKED: [409, 6],
     PERIOD_CLOSED: [409, 6],
     PERIOD_OPEN: [409, 6],
     NO_COLLECTIONS: [409, 6],

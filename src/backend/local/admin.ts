@@ -10,11 +10,13 @@ import type { Admin, IdempotencyOwner, KeyRole, StoredResponse } from '../types.
 import { authenticate, createKey, listKeys, revokeKey } from './api-keys.js';
 import { claimKey, completeKey, processOwner, releaseKey } from './idempotency.js';
 import { listSettings, setSetting } from './settings.js';
+import { importHolidays, showCalendar } from './calendar.js';
 
 export class LocalAdmin implements Admin {
   readonly keys: Admin['keys'];
   readonly clients: Admin['clients'];
   readonly settings: Admin['settings'];
+  readonly calendar: Admin['calendar'];
   readonly idempotency: Admin['idempotency'];
 
   constructor(
@@ -38,6 +40,10 @@ export class LocalAdmin implements Admin {
     this.settings = {
       list: () => listSettings(store),
       set: (key: string, value: string) => setSetting(store, key, value),
+    };
+    this.calendar = {
+      show: (year: number) => showCalendar(store, year),
+      import: (file, options) => importHolidays(store, file, options),
     };
     this.idempotency = {
       owner: processOwner(),

@@ -163,6 +163,7 @@ export async function showBankAccount(ctx: LocalContext, customerId: string): Pr
   const account = openAccount(
     {
       seed: world.seed,
+      calendar: inputs.calendar,
       epochDay: inputs.epoch ? dayNumber(inputs.epoch) : epochFor(periodOf(world.today)),
       imported: inputs.imported,
       snapshots: new Map(),
@@ -183,7 +184,7 @@ export async function showBankAccount(ctx: LocalContext, customerId: string): Pr
     balance: account.balance,
     state,
     recent_transactions: entries.slice(-RECENT),
-    income: incomeView(account.analysis, today + 1),
+    income: incomeView(account.analysis, today + 1, account.calendar),
   };
 }
 

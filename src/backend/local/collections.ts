@@ -9,6 +9,7 @@ import { stringifyJson } from '../../domain/json.js';
 import { asCents, formatCents } from '../../domain/money.js';
 import { addDays, dayNumber, fromDayNumber, lastDay, periodOf, type Period } from '../../domain/period.js';
 import { DEFAULT_PAGE_LIMIT, validateCollectionListQuery, validateExecuteRequest, validateReportQuery } from '../../domain/requests.js';
+import type { Calendar } from '../../domain/calendar.js';
 import { describeIncome, predictIncome as predictIncomeDays, type IncomeAnalysis } from '../../engine/income.js';
 import { DEFAULT_STRATEGY, isStrategy, renderWhy, STRATEGY_NAMES, WhyCode, type Why } from '../../engine/strategies.js';
 import { blankWhy } from '../../engine/strategy.js';
@@ -234,23 +235,23 @@ export async function exportAttempts(ctx: LocalContext, periodInput: Period, for
     : { filename: `attempts-${period}.csv`, contentType: 'text/csv; charset=utf-8', body: csv() };
 }
 
-export function incomeView(a: IncomeAnalysis, fromDay: number): IncomePatternView {
+export function incomeView(a: IncomeAnalysis, fromDay: number, calendar: Calendar): IncomePatternView {
   return {
     pattern: a.pattern,
     confidence: a.confidence,
     typical_amount: asCents(a.typicalAmount),
-    next_income_dates: predictNext(a, fromDay),
+    next_income_dates: predictNext(a, fromDay, calendar),
     description: describeIncome(a),
   };
 }
 
-function predictNext(a: IncomeAnalysis, fromDay: number): string[] {
+function predictNext(a: IncomeAnalysis, fromDay: number, calendar: Calendar): string[] {
   if (a.pattern === 'irregular' && a.lastIncomeDay !== null && a.meanGap !== null) {
     const next = Math.max(fromDay, Math.round(a.lastIncomeDay + a.meanGap));
     return [`${fromDayNumber(next)}`];
   }
   // Regular patterns: the next three predicted days.
-  return predictIncomeDays(a, fromDay, fromDay + 62).slice(0, 3).map(fromDayNumber);
+  return predictIncomeDays(a, fromDay, fromDay + 62, calendar).slice(0, 3).map(fromDayNumber);
 }
 
 const ORACLE_WHY: Why = blankWhy(WhyCode.ORACLE);
@@ -284,6 +285,7 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
   const account = openAccount(
     {
       seed: world.seed,
+      calendar: world.calendar,
       epochDay: epoch ? dayNumber(epoch) : epochFor(periodOf(world.today)),
       imported: inputs.imported,
       snapshots: new Map(),
@@ -306,7 +308,7 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
   return {
     collection,
     strategy,
-    income: incomeView(account.analysis, today + 1),
+    income: incomeView(account.analysis, today + 1, account.calendar),
     plan,
     attempts: attempts.map((a) => ({
       collection_id: collection.id,

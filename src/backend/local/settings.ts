@@ -3,13 +3,17 @@
  * kept in the meta table. Operator functions (like API keys): they act on the store, for every
  * client, and exist only in local mode.
  */
-import { parseSettingValue, settingDef, SETTINGS, storedSetting, type SettingDef } from '../../engine/settings.js';
-import { getAllMeta, getMeta, setMeta } from '../../store/repos/meta.js';
+import { parseSettingValue, settingDef, SETTING_KEYS, SETTINGS, storedSetting, type SettingDef, type SettingValue } from '../../engine/settings.js';
+import { getAllMeta, setMeta } from '../../store/repos/meta.js';
 import type { Store } from '../../store/store.js';
 import type { SettingView } from '../types.js';
+import { checkCalendarChange } from './calendar.js';
 
 function view(def: SettingDef, stored: string | undefined): SettingView {
-  return { key: def.key, value: storedSetting(def, stored), default: def.default, min: def.min, max: def.max, description: def.description };
+  const value = storedSetting(def, stored);
+  return def.kind === 'number'
+    ? { key: def.key, value, default: def.default, min: def.min, max: def.max, description: def.description }
+    : { key: def.key, value, default: def.default, choices: [...def.choices], description: def.description };
 }
 
 export async function listSettings(store: Store): Promise<SettingView[]> {
@@ -17,12 +21,17 @@ export async function listSettings(store: Store): Promise<SettingView[]> {
   return SETTINGS.map((def) => view(def, meta.get(def.key)));
 }
 
-/** Set a setting (checked first: nothing is written for an unknown key or a bad value). */
-export async function setSetting(store: Store, key: string, value: string): Promise<{ setting: SettingView; previous: number }> {
+/**
+ * Set a setting (checked first: nothing is written for an unknown key or a bad value; the
+ * calendar cannot change once a collections run exists).
+ */
+export async function setSetting(store: Store, key: string, value: string): Promise<{ setting: SettingView; previous: SettingValue }> {
   const def = settingDef(key);
   const n = parseSettingValue(def, value);
   return store.transaction(async (trx) => {
-    const previous = storedSetting(def, await getMeta(trx, def.key));
+    const meta = await getAllMeta(trx);
+    const previous = storedSetting(def, meta.get(def.key));
+    if (def.key === SETTING_KEYS.calendar) checkCalendarChange(meta, String(previous), String(n));
     await setMeta(trx, def.key, String(n));
     return { setting: view(def, String(n)), previous };
   });

@@ -4,6 +4,7 @@
  * cached), because a CLI beside `premia serve` may change them at any time.
  */
 import { randomBytes } from 'node:crypto';
+import { CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY, storedCalendar, type Calendar } from '../../domain/calendar.js';
 import { PremiaError } from '../../domain/errors.js';
 import { hashString32 } from '../../domain/hash.js';
 import { dayNumber, type IsoDate } from '../../domain/period.js';
@@ -18,6 +19,8 @@ export const LOCAL_CLIENT_NAME = 'Local';
 export interface World {
   today: IsoDate;
   seed: number;
+  /** The business-day calendar (the `calendar` setting and imported holidays). */
+  calendar: Calendar;
   idSalt: number;
   /** True once a collections run exists. */
   locked: boolean;
@@ -84,6 +87,7 @@ export async function readWorld(db: Db | Trx): Promise<World> {
   return {
     today,
     seed: Number(seed),
+    calendar: storedCalendar(meta.get(CALENDAR_KEY), meta.get(IMPORTED_HOLIDAYS_KEY)),
     idSalt: Number(meta.get('id_salt') ?? 0),
     locked: meta.get('clock_locked') === '1',
   };

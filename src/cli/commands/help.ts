@@ -37,9 +37,8 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   settings: ['premia settings', 'premia settings set lapse.unpaid_periods 3'],
   'settings set': ['premia settings set lapse.unpaid_periods 3'],
   serve: ['premia serve --port 8080', 'premia --db /srv/premia.db serve --host 0.0.0.0 --no-simulation'],
-  reports: ['premia reports collections --period 2026-11 > collections-2026-11.csv'],
+  reports: ['premia reports collections --period 2026-11 > collections-2026-11.csv', 'premia reports summary --period 2026-11'],
   'reports collections': ['premia reports collections --period 2026-11 > collections-2026-11.csv', 'premia reports collections --period 2026-11 --require-closed --output /srv/reports/'],
-  // Being built on another branch (issue 15's pictures of the month); ready for when it lands.
   'reports summary': ['premia reports summary --period 2026-11', 'premia reports summary --period 2026-11 --html month-2026-11.html'],
   settlements: ['premia settlements create --period 2026-11', 'premia settlements list --status pending'],
   'settlements create': ['premia settlements create --period 2026-11'],

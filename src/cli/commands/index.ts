@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import type { RunState } from '../command.js';
 import { registerBank } from './bank/index.js';
+import { registerCalendar } from './calendar/index.js';
 import { registerClock } from './clock/index.js';
 import { registerCollections } from './collections/index.js';
 import { registerKeys } from './keys/index.js';
@@ -25,6 +26,7 @@ export function registerCommands(program: Command, ctx: CliContext, state: RunSt
   registerBank(program, ctx, state);
   registerKeys(program, ctx, state);
   registerSettings(program, ctx, state);
+  registerCalendar(program, ctx, state);
   registerServe(program, ctx, state);
   registerReports(program, ctx, state);
   registerSettlements(program, ctx, state);

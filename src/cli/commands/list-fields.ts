@@ -121,7 +121,7 @@ export const SETTING_FIELDS = ['key', 'value', 'default', 'min', 'max', 'descrip
 
 export const SETTING_LIST: ListSpec<SettingView> = {
   fields: fields<SettingView>(SETTING_FIELDS, { headers: { description: 'what it controls' } }),
-  table: ['key', 'value', 'default', { name: 'range', value: (s) => `${s.min}-${s.max}` }, 'description'],
+  table: ['key', 'value', 'default', { name: 'range', value: (s) => (s.choices ? s.choices.join('|') : `${s.min}-${s.max}`) }, 'description'],
 };
 
 /** A saved profile as `premia profiles` lists it (the key redacted). */

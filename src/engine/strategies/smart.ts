@@ -1,12 +1,20 @@
 /**
- * smart (the default): debits 1 day after a predicted income or 2 days after an observed one,
- * sized to the balance it expects at the debit (balance now + expected income − the customer's
- * usual post-payday outgoings − premia's own pending debits, less a 10% margin). Irregular
- * earners get partial debits sized to each deposit (at most `maxSplitDebits` a month). After
- * INSUFFICIENT_FUNDS it waits for the next expected income (a predicted pay that has not
- * arrived is treated as late, not missing). When no income is expected before month end, the
- * remaining attempts go on the best remaining days for what the account can bear. At most
- * `maxFailedAttempts` failures per policy and month.
+ * smart (the default): debits on business days only, sized to the balance it expects at the
+ * debit (balance now + expected income − the customer's usual outgoings − premia's own pending
+ * debits, less a 10% margin). The rules, each one a collector could state:
+ *  - money already there: when the balance expected at the debit covers what is due, collect it
+ *    now rather than wait for the next payday (closures, stops and spending come in between);
+ *  - after pay: the first business day 1 day after a predicted income or 2 days after an
+ *    observed one (pay on a Friday is collected on the Monday); on payday itself for customers
+ *    whose debit orders take most of the pay on the day it lands;
+ *  - partial debits from deposits smaller than the premium, sized to what the balance will
+ *    bear (at most `maxSplitDebits` a month, smaller after a failure);
+ *  - month end: when no income is expected before the period ends, what the account can bear;
+ *  - never nothing: a collection not attempted yet whose posted balance covers what is due gets
+ *    a debit (what the balance will bear, or the whole amount).
+ * After INSUFFICIENT_FUNDS it waits for the next expected income (a predicted pay that has not
+ * arrived is treated as late, not missing). At most `maxFailedAttempts` failures per policy and
+ * month.
  */
 import { fromDayNumber } from '../../domain/period.js';
 import { formatCents } from '../../domain/money.js';
@@ -26,6 +34,8 @@ import {
 } from '../strategy.js';
 
 const SAFETY = 0.9;
+/** Below this posted balance (cents) nothing but income can make a debit worth planning. */
+const MIN_BALANCE = 100;
 
 /** What smart knows about one customer on action day A, shared by the customer's collections. */
 interface SmartContext {
@@ -44,6 +54,10 @@ interface SmartContext {
   lastChance: boolean;
   /** The balance expected at the debit, for the reason. */
   estimate: number;
+  /** The posted balance less premia's pending debits (what the engine sees now). */
+  posted: number;
+  /** Like `available`, without income predicted but not seen yet. */
+  onHand: number;
 }
 
 
@@ -57,15 +71,17 @@ function why(code: WhyCode, ctx: SmartContext): Why {
   return w;
 }
 
-function setup(ctx: SmartContext, customer: CustomerView, collections: readonly CollectionView[], D: number, A: number): void {
+function setup(ctx: SmartContext, customer: CustomerView, collections: readonly CollectionView[], D: number, A: number, config: EngineConfig): void {
   const a = customer.analysis;
   const regular = isRegular(a) && a.confidence >= 0.5;
   // Expected balance at the moment of the debit on A: credits of A post before it.
   let estimate = customer.balance;
   let lastIncome = a.lastIncomeDay ?? Number.NEGATIVE_INFINITY;
+  let predicted = 0;
   for (let d = D + 1; d <= A; d++) {
     if (regular && customer.isPredicted(d)) {
       estimate += a.typicalAmount;
+      predicted += a.typicalAmount;
       lastIncome = d;
     }
     if (d === A) break;
@@ -80,18 +96,36 @@ function setup(ctx: SmartContext, customer: CustomerView, collections: readonly 
   // out of what is available after the margin, exactly as a debit planned in this call would:
   // the same state gives the same plans however the days were lived.
   let available = Math.max(0, Math.floor(estimate * SAFETY));
+  // The same without the income predicted but not seen yet: what the money already there bears.
+  let onHand = Math.max(0, Math.floor((estimate - predicted) * SAFETY));
+  let posted = customer.balance;
   for (const c of collections) {
     const k = c.pendingDays.indexOf(A);
-    if (k >= 0) available -= c.pendingAmounts[k]!;
+    if (k >= 0) {
+      available -= c.pendingAmounts[k]!;
+      onHand -= c.pendingAmounts[k]!;
+    }
+    for (let j = 0; j < c.pendingAmounts.length; j++) posted -= c.pendingAmounts[j]!;
   }
 
   let trigger: 0 | 1 | 2 = 0;
   let triggerDays = 0;
   let triggerDay = 0;
   let deposit = 0;
-  for (let k = 1; k <= 2; k++) {
+  // The first business day at least 2 days after an observed income, or 1 day after a predicted
+  // one (pay on a Friday is collected on the Monday; debits go out on business days only).
+  const cal = config.calendar;
+  // Payday itself, for customers whose debit orders take most of the pay on the day it lands
+  // (premia's debits go before the day's other debits).
+  if (regular && customer.isPredicted(A) && customer.expectedDebits(0) * 2 >= a.typicalAmount) {
+    trigger = 2;
+    triggerDay = A;
+    deposit = a.typicalAmount;
+  }
+  for (let k = 1; trigger === 0 && k <= 7; k++) {
     const day = A - k;
     if (day <= D) {
+      if (cal.onOrAfter(day + 2) !== A) continue;
       const seen = customer.incomeOn(day);
       if (seen > 0) {
         trigger = 1;
@@ -100,9 +134,9 @@ function setup(ctx: SmartContext, customer: CustomerView, collections: readonly 
         deposit = seen;
         break;
       }
-    } else if (regular && customer.isPredicted(day)) {
+    } else if (regular && cal.onOrAfter(day + 1) === A && customer.isPredicted(day)) {
       trigger = 2;
-      triggerDays = 1;
+      triggerDays = k;
       triggerDay = day;
       deposit = a.typicalAmount;
       break;
@@ -137,19 +171,46 @@ function setup(ctx: SmartContext, customer: CustomerView, collections: readonly 
   ctx.depositBudget = Math.max(0, budget);
   ctx.lastChance = lastChance;
   ctx.estimate = Math.max(0, estimate);
+  ctx.posted = Math.max(0, posted);
+  ctx.onHand = onHand;
 }
 
 function planOne(customer: CustomerView, c: CollectionView, ctx: SmartContext, remaining: number, config: EngineConfig): Plan | null {
+  const p = planRule(customer, c, ctx, remaining, config);
+  if (p !== null) return p;
+  // Never nothing: a collection not attempted yet whose posted balance covers what is due gets a
+  // debit — what the balance will bear, or the whole amount when the estimate leaves too little.
+  if (c.attempts === 0 && c.pendingDays.length === 0 && ctx.posted >= remaining) {
+    const minPartial = Math.min(remaining, Math.max(1_000, Math.ceil(c.due / 10)));
+    const amount = ctx.available >= minPartial ? Math.min(remaining, ctx.available) : remaining;
+    const w = why(WhyCode.SMART_SEEN_BALANCE, ctx);
+    w.remaining = remaining;
+    w.full = amount < remaining ? 0 : 1;
+    return { amount, why: w };
+  }
+  return null;
+}
+
+function planRule(customer: CustomerView, c: CollectionView, ctx: SmartContext, remaining: number, config: EngineConfig): Plan | null {
   const a = customer.analysis;
   const minPartial = Math.min(remaining, Math.max(1_000, Math.ceil(c.due / 10)));
   const available = ctx.available;
   if (available <= 0) return null;
 
+  if (ctx.trigger !== 0 && available >= remaining && a.pattern !== 'none') {
+    return { amount: remaining, why: why(a.pattern === 'irregular' ? WhyCode.SMART_REST : WhyCode.SMART_AFTER_INCOME, ctx) };
+  }
+  // Money already there: the balance expected at the debit, without income not seen yet, covers
+  // what is due.
+  if (ctx.onHand >= remaining && a.pattern !== 'none') return { amount: remaining, why: why(WhyCode.SMART_BALANCE, ctx) };
+
   if (a.pattern === 'irregular') {
     const debitsLeft = config.maxSplitDebits - c.attempts - c.pendingDays.length;
     if (debitsLeft <= 0) return null;
     if (ctx.trigger !== 0) {
-      const amount = debitsLeft === 1 ? Math.min(remaining, available) : Math.min(remaining, ctx.depositBudget, available);
+      // What the deposit can bear, less after a failure.
+      let amount = debitsLeft === 1 ? Math.min(remaining, available) : Math.min(remaining, ctx.depositBudget, available);
+      if (c.failed > 0 && amount < remaining) amount = Math.floor(amount / (1 + c.failed));
       if (amount < minPartial && amount < remaining && !ctx.lastChance) return null;
       if (amount <= 0) return null;
       let w: Why;
@@ -177,7 +238,6 @@ function planOne(customer: CustomerView, c: CollectionView, ctx: SmartContext, r
     return null;
   }
 
-  if (ctx.trigger !== 0 && available >= remaining) return { amount: remaining, why: why(WhyCode.SMART_AFTER_INCOME, ctx) };
   if (ctx.lastChance) {
     const amount = Math.min(remaining, available);
     if (amount < minPartial) return null;
@@ -197,13 +257,15 @@ function planOne(customer: CustomerView, c: CollectionView, ctx: SmartContext, r
 function mayPlanFor(accounts: AccountFacts, i: number, D: number, A: number, periodLast: number): boolean {
   const pattern = accounts.incomePattern(i);
   if (pattern === 'none') return true;
-  for (let k = 1; k <= 2; k++) {
+  // Money already there (the balance rule, and never nothing while the balance covers what is due).
+  if (accounts.balance(i) >= MIN_BALANCE) return true;
+  for (let k = 1; k <= 7; k++) {
     const day = A - k;
     if (day <= D && accounts.incomeOn(i, day) > 0) return true;
   }
   if (pattern === 'irregular') return A >= periodLast - 3;
   if (accounts.incomeConfidence(i) < 0.5) return A >= periodLast - 3 || accounts.lastExpectedIncomeIn(i, A, periodLast - 1) === null;
-  for (let k = 1; k <= 2; k++) {
+  for (let k = 0; k <= 7; k++) {
     const day = A - k;
     if (day > D && accounts.isIncomeExpected(i, day)) return true;
   }
@@ -222,6 +284,8 @@ function smartPlanner(): Planner {
     depositBudget: 0,
     lastChance: false,
     estimate: 0,
+    posted: 0,
+    onHand: 0,
   };
   return {
     mayPlanCollection(): boolean {
@@ -240,10 +304,12 @@ function smartPlanner(): Planner {
     plan(customer, collections, index, D, A, remaining, config): Plan | null {
       const c = collections[index]!;
       if (c.failed >= config.maxFailedAttempts) return null;
-      if (!ctx.ready) setup(ctx, customer, collections, D, A);
+      if (!ctx.ready) setup(ctx, customer, collections, D, A, config);
       const p = planOne(customer, c, ctx, remaining, config);
       if (p) {
         ctx.available -= p.amount;
+        ctx.onHand -= p.amount;
+        ctx.posted -= p.amount;
         ctx.depositBudget = Math.max(0, ctx.depositBudget - p.amount);
       }
       return p;
@@ -263,6 +329,8 @@ export const smart: Strategy = {
     WhyCode.SMART_NO_INCOME_ENOUGH,
     WhyCode.SMART_NO_INCOME_MONTH_END,
     WhyCode.SMART_LAST_CHANCE,
+    WhyCode.SMART_BALANCE,
+    WhyCode.SMART_SEEN_BALANCE,
   ],
 
   planner: smartPlanner,
@@ -272,7 +340,9 @@ export const smart: Strategy = {
       w.trigger === 1
         ? `${plural(w.triggerDays, 'day')} after income of ${formatCents(w.triggerAmount)} received ${fromDayNumber(w.triggerDay)}`
         : w.trigger === 2
-          ? `1 day after income of about ${formatCents(w.triggerAmount)} expected ${fromDayNumber(w.triggerDay)}`
+          ? w.triggerDays === 0
+            ? `on the day of income of about ${formatCents(w.triggerAmount)} expected ${fromDayNumber(w.triggerDay)}, ahead of the debit orders that take most of it`
+            : `${w.triggerDays} day${w.triggerDays > 1 ? 's' : ''} after income of about ${formatCents(w.triggerAmount)} expected ${fromDayNumber(w.triggerDay)}`
           : '';
     const estimate = `expected balance ${formatCents(w.estimate)}`;
     switch (w.code) {
@@ -284,6 +354,10 @@ export const smart: Strategy = {
         return `smart: the rest due, ${trigger}, sized to what the deposit can bear; ${estimate}`;
       case WhyCode.SMART_IRREGULAR_MONTH_END:
         return `smart: month end is near and ${formatCents(w.remaining)} is still due; ${estimate}`;
+      case WhyCode.SMART_BALANCE:
+        return `smart: the balance already covers the amount due, with the usual outgoings until the debit; ${estimate}`;
+      case WhyCode.SMART_SEEN_BALANCE:
+        return `smart: nothing attempted yet and the posted balance covers the ${formatCents(w.remaining)} due; ${w.full ? 'the full amount' : 'what the balance will bear'}; ${estimate}`;
       case WhyCode.SMART_NO_INCOME_ENOUGH:
         return `smart: no income pattern, but the account holds enough; ${estimate}`;
       case WhyCode.SMART_NO_INCOME_MONTH_END:

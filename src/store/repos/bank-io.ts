@@ -3,6 +3,7 @@
  * PostgreSQL one (bank-pg.ts).
  */
 import type { ImportedRow, PastAttempt } from '../../bank/ports.js';
+import type { Calendar } from '../../domain/calendar.js';
 import type { IsoDate } from '../../domain/period.js';
 
 /** One customer's replay inputs, read in one consistent view (bank show, collections explain). */
@@ -10,6 +11,8 @@ export interface CustomerBankInputs {
   /** Whether the client knows the customer: a policy (any status) names it, or it has imported rows. */
   known: boolean;
   epoch: IsoDate | null;
+  /** The store's business-day calendar. */
+  calendar: Calendar;
   imported: Map<string, ImportedRow[]>;
   attempts: Map<string, PastAttempt[]>;
 }

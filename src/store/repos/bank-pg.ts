@@ -4,6 +4,7 @@
  * to a million customers), inside the engine's day when one is running (pg-day.ts), else in one
  * read-only snapshot. Snapshots are written with one statement per 5,000 accounts (unnest).
  */
+import { CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY, storedCalendar } from '../../domain/calendar.js';
 import { createRequire } from 'node:module';
 import type { Writable } from 'node:stream';
 import type { BalanceSnapshot, BankStore, ImportedRow, PastAttempt } from '../../bank/ports.js';
@@ -88,9 +89,15 @@ export function pgBankStore(store: PgStore): BankStore {
   return {
     settings: () =>
       onUnit(store, async (unit) => {
-        const rows = (await unit.client.query<{ key: string; value: string }>("select key, value from meta where key in ('seed', 'bank_epoch')")).rows;
+        const rows = (
+          await unit.client.query<{ key: string; value: string }>("select key, value from meta where key in ('seed', 'bank_epoch', 'calendar', 'calendar.holidays')")
+        ).rows;
         const meta = new Map(rows.map((r) => [r.key, r.value]));
-        return { seed: Number(meta.get('seed')), epoch: meta.get('bank_epoch') ?? null };
+        return {
+          seed: Number(meta.get('seed')),
+          epoch: meta.get('bank_epoch') ?? null,
+          calendar: storedCalendar(meta.get(CALENDAR_KEY), meta.get(IMPORTED_HOLIDAYS_KEY)),
+        };
       }),
     importedRows: (keys) => onUnit(store, (unit) => importedRows(unit, keys)),
     snapshots: (keys, notAfter) => onUnit(store, (unit) => snapshots(unit, keys, notAfter)),
@@ -118,11 +125,17 @@ export async function readPgCustomerBankInputs(store: PgStore, clientId: number,
     const known =
       (await unit.client.query('select 1 from bank_transactions where client_id = $1 and customer_id = $2 limit 1', [clientId, customerId])).rowCount! > 0 ||
       (await unit.client.query('select 1 from policies where client_id = $1 and customer_id = $2 limit 1', [clientId, customerId])).rowCount! > 0;
-    if (!known) return { known, epoch: null, imported: new Map(), attempts: new Map() };
+    const meta = new Map(
+      (await unit.client.query<{ key: string; value: string }>("select key, value from meta where key in ('bank_epoch', 'calendar', 'calendar.holidays')")).rows.map(
+        (r) => [r.key, r.value],
+      ),
+    );
+    const calendar = storedCalendar(meta.get(CALENDAR_KEY), meta.get(IMPORTED_HOLIDAYS_KEY));
+    if (!known) return { known, epoch: null, calendar, imported: new Map(), attempts: new Map() };
     const keys = new Set([customerKey(clientId, customerId)]);
-    const epoch = (await unit.client.query<{ value: string }>("select value from meta where key = 'bank_epoch'")).rows[0]?.value ?? null;
+    const epoch = meta.get('bank_epoch') ?? null;
     const only = { clientId, customerId };
-    return { known, epoch, imported: await importedRows(unit, keys, only), attempts: await attempts(unit, keys, '0000-00-00', only) };
+    return { known, epoch, calendar, imported: await importedRows(unit, keys, only), attempts: await attempts(unit, keys, '0000-00-00', only) };
   });
 }
 
@@ -156,7 +169,7 @@ export async function withPgBankImport<T>(store: PgStore, clientId: number, fn: 
     }
     let copy: Writable | null = null;
     let done: Promise<void> | null = null;
-    let failure: unknown = null;
+    let failure: Error | null = null;
     let draining: Promise<void> | null = null;
     const start = (): Writable => {
       // Loaded here: bank.ts (and so every store) imports this module.
@@ -167,8 +180,8 @@ export async function withPgBankImport<T>(store: PgStore, clientId: number, fn: 
       done = new Promise<void>((resolve, reject) => {
         stream.on('finish', resolve);
         stream.on('error', (e) => {
-          failure ??= e;
-          reject(e);
+          failure ??= asError(e);
+          reject(asError(e));
         });
       });
       done.catch(() => undefined);
@@ -181,7 +194,6 @@ export async function withPgBankImport<T>(store: PgStore, clientId: number, fn: 
       collecting,
       storedBefore: (customerId, date, amount, description) => before.has(`${customerId}\u0000${date}\u0000${amount}\u0000${description}`),
       insert: (customerId, date, amount, description) => {
-        // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows the failure caught from the copy stream, as it was
         if (failure !== null) throw failure;
         copy ??= start();
         const line = `${clientId},${csvField(customerId)},${date},${amount},${csvField(description)}\n`;
@@ -191,16 +203,22 @@ export async function withPgBankImport<T>(store: PgStore, clientId: number, fn: 
           });
         }
       },
-      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- rethrows the failure caught from the copy stream, as it was
       ready: () => (failure !== null ? Promise.reject(failure) : (draining ?? undefined)),
     });
-    if (copy !== null) {
-      (copy as Writable).end();
-      // eslint-disable-next-line @typescript-eslint/await-thenable -- done is set inside start(); narrowing does not see that
-      await done;
+    // Assigned in the callbacks above (which TypeScript's narrowing does not follow).
+    const stream = copy as Writable | null;
+    const finished = done as Promise<void> | null;
+    if (stream !== null) {
+      stream.end();
+      await finished;
     }
-    // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows the failure caught from the copy stream, as it was
-    if (failure !== null) throw failure;
+    const failed = failure as Error | null;
+    if (failed !== null) throw failed;
     return out;
   });
+}
+
+/** What a stream failed with, as an Error (pg's errors are; anything else is wrapped). */
+function asError(e: unknown): Error {
+  return e instanceof Error ? e : new Error(String(e));
 }

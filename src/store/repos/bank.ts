@@ -8,6 +8,7 @@
  * Snapshots are written 64 rows a statement (a period close keeps a balance per customer).
  */
 import type { BalanceColumns, BalanceSnapshot, BankStore, ImportedRow, PastAttempt } from '../../bank/ports.js';
+import { CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY, storedCalendar } from '../../domain/calendar.js';
 import { customerKey } from '../../domain/customer.js';
 import { dayNumber, type IsoDate } from '../../domain/period.js';
 import type { Selectable } from 'kysely';
@@ -97,12 +98,18 @@ export function bankStore(store: Store): BankStore {
   return {
     async settings() {
       const meta = new Map(
-        (statements.get("select key, value from meta where key in ('seed', 'bank_epoch')").all() as Array<{ key: string; value: string }>).map((r) => [
-          r.key,
-          r.value,
-        ]),
+        (
+          statements.get("select key, value from meta where key in ('seed', 'bank_epoch', 'calendar', 'calendar.holidays')").all() as Array<{
+            key: string;
+            value: string;
+          }>
+        ).map((r) => [r.key, r.value]),
       );
-      return { seed: Number(meta.get('seed')), epoch: meta.get('bank_epoch') ?? null };
+      return {
+        seed: Number(meta.get('seed')),
+        epoch: meta.get('bank_epoch') ?? null,
+        calendar: storedCalendar(meta.get(CALENDAR_KEY), meta.get(IMPORTED_HOLIDAYS_KEY)),
+      };
     },
     async importedRows(keys) {
       return readImportedRows(statements, keys);
@@ -125,10 +132,17 @@ export async function readCustomerBankInputs(store: Store, clientId: number, cus
     const known =
       statements.get('select 1 from bank_transactions where client_id = ? and customer_id = ? limit 1').get(clientId, customerId) !== undefined ||
       statements.get('select 1 from policies where client_id = ? and customer_id = ? limit 1').get(clientId, customerId) !== undefined;
-    if (!known) return { known, epoch: null, imported: new Map(), attempts: new Map() };
+    const metaValue = (key: string) => (statements.get('select value from meta where key = ?').get(key) as { value: string } | undefined)?.value;
+    const calendar = storedCalendar(metaValue(CALENDAR_KEY), metaValue(IMPORTED_HOLIDAYS_KEY));
+    if (!known) return { known, epoch: null, calendar, imported: new Map(), attempts: new Map() };
     const keys = new Set([customerKey(clientId, customerId)]);
-    const epochRow = statements.get("select value from meta where key = 'bank_epoch'").get() as { value: string } | undefined;
-    return { known, epoch: epochRow?.value ?? null, imported: readImportedRows(statements, keys), attempts: readAttempts(statements, keys, '0000-00-00') };
+    return {
+      known,
+      epoch: metaValue('bank_epoch') ?? null,
+      calendar,
+      imported: readImportedRows(statements, keys),
+      attempts: readAttempts(statements, keys, '0000-00-00'),
+    };
   });
 }
 

@@ -53,7 +53,7 @@ function pgImportSink(
   if (!Number.isSafeInteger(createdAt)) throw new TypeError('createdAt must be an integer');
   const { client } = unit;
   let copy: Writable | null = null;
-  let failure: unknown = null;
+  let failure: Error | null = null;
   let draining: Promise<void> | null = null;
   let done: Promise<void> | null = null;
 
@@ -64,8 +64,8 @@ function pgImportSink(
     done = new Promise<void>((resolve, reject) => {
       stream.on('finish', resolve);
       stream.on('error', (e) => {
-        failure ??= e;
-        reject(e);
+        failure ??= asError(e);
+        reject(asError(e));
       });
     });
     done.catch(() => undefined); // reported by ready() or finish()
@@ -74,7 +74,6 @@ function pgImportSink(
 
   return {
     insert(rows: PolicyImportRows) {
-      // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows the failure caught from the copy stream, as it was
       if (failure !== null) throw failure;
       if (rows.count === 0) return;
       copy ??= start();
@@ -88,8 +87,7 @@ function pgImportSink(
           };
           const onError = (e: unknown) => {
             stream.off('drain', onDrain);
-            // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes on the stream error as it came
-            reject(e);
+            reject(asError(e));
           };
           stream.once('drain', onDrain);
           stream.once('error', onError);
@@ -97,7 +95,6 @@ function pgImportSink(
       }
     },
     ready() {
-      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- rethrows the failure caught from the copy stream, as it was
       if (failure !== null) return Promise.reject(failure);
       return draining ?? undefined;
     },
@@ -106,7 +103,6 @@ function pgImportSink(
         copy.end();
         await done;
       }
-      // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows the failure caught from the copy stream, as it was
       if (failure !== null) throw failure;
       if (copy === null) return 0;
       await client.query('set local work_mem = 65536'); // 64 MiB for the merge's sort
@@ -157,4 +153,9 @@ function csvOf(rows: PolicyImportRows): Buffer {
     at += out.write(`,${amounts[r]!}\n`, at, 'latin1');
   }
   return out.subarray(0, at);
+}
+
+/** What a stream failed with, as an Error (pg's errors are; anything else is wrapped). */
+function asError(e: unknown): Error {
+  return e instanceof Error ? e : new Error(String(e));
 }

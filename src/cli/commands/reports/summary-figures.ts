@@ -1,17 +1,18 @@
 /**
  * The figures of `premia reports summary`: one period's month in numbers, read through the
  * Backend interface only (so local and remote mode give the same figures):
- *   - the collections report (JSON) for what was due and collected, by status, and the unpaid
- *     and partial policies;
- *   - the attempts export (JSON) for what was collected on which day and why debits failed;
+ *   - the collections report (CSV, streamed) for what was due and collected, by status, and the
+ *     unpaid and partial policies;
+ *   - the attempts export (CSV, streamed) for what was collected on which day and why debits failed;
  *   - each customer's bank account view for its income pattern (up to PATTERN_CUSTOMER_LIMIT
  *     customers: beyond that, one request per customer is too slow, and the table is left out);
  *   - the period's settlement statement in force, if one was made.
  * Money stays in integer cents; shares are fractions rounded to four decimals (0.8839 = 88.39%).
  */
-import type { Backend, CollectionReportRow, CollectionStatus, Download, PeriodState, Settlement } from '../../../backend/types.js';
+import { ATTEMPT_COLUMNS, REPORT_COLUMNS, type Backend, type CollectionStatus, type Download, type PeriodState, type Settlement } from '../../../backend/types.js';
 import { PremiaError } from '../../../domain/errors.js';
-import { moneyToCents } from '../../../domain/json.js';
+import { centsFromJsonNumber } from '../../../domain/money.js';
+import { CsvReader } from '../../../lib/csv-reader.js';
 import { addDays, lastDay, firstDay, type IsoDate, type Period } from '../../../domain/period.js';
 
 /** Customers above this count are not each looked up for the income-pattern table. */
@@ -105,16 +106,6 @@ export interface SummaryFigures {
   unpaid_and_partial: OpenPolicy[];
 }
 
-interface AttemptRow {
-  collection_id: string;
-  policy_number: string;
-  customer_id: string;
-  date: IsoDate;
-  amount: number;
-  outcome: 'SUCCESS' | 'FAILED';
-  failure_reason: string | null;
-}
-
 /** A share rounded to four decimals; 0 of nothing is 0. */
 export function share(part: number, whole: number): number {
   return whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000;
@@ -125,56 +116,103 @@ export interface SummaryReadOptions {
   incomePatterns?: ReadonlyMap<string, string> | null;
 }
 
-export async function readSummary(b: Backend, period: Period, options: SummaryReadOptions = {}): Promise<SummaryFigures> {
-  const report = await b.collectionsReport(period, 'json');
-  const reportBody = moneyToCents(JSON.parse(await readAll(report)) as { period_state?: PeriodState; results: CollectionReportRow[] });
-  const rows = reportBody.results;
-  const attemptsBody = moneyToCents(JSON.parse(await readAll(await b.exportAttempts(period, 'json'))) as { attempts: AttemptRow[] });
-  const attempts = attemptsBody.attempts;
-  const periodState = report.periodState ?? reportBody.period_state ?? null;
+/** What one customer's collections add up to (for the income-pattern table). */
+interface CustomerTotals {
+  policies: number;
+  paid_full: number;
+  due: number;
+  collected: number;
+  failed_attempts: number;
+}
 
+/**
+ * The figures, from two streamed CSV downloads (the report and the attempts) read a chunk at a
+ * time: what is kept is one total per customer and day, and the unpaid and partial rows, so a
+ * month of a million policies is summarised without holding its report.
+ */
+export async function readSummary(b: Backend, period: Period, options: SummaryReadOptions = {}): Promise<SummaryFigures> {
+  const report = await b.collectionsReport(period, 'csv');
   const byStatus: Record<CollectionStatus, number> = { PAID_FULL: 0, PAID_PARTIAL: 0, UNPAID: 0, CANCELLED: 0 };
+  let policies = 0;
   let due = 0;
   let collected = 0;
-  for (const r of rows) {
-    byStatus[r.collection_status]++;
-    due += r.collection_amount_due;
-    collected += r.collection_amount_collected;
-  }
+  const customers = new Map<string, CustomerTotals>();
+  const lastFailures = new Map<string, number>();
+  const open: OpenPolicy[] = [];
+  await readCsv(report, 'collections report', REPORT_COLUMNS, (f) => {
+    const [, customer_id, external_customer_ref, policy_number, product_code, dueText, collectedText, , statusText, , lastAttempt, attemptsText, lastFailure] = f;
+    const status = statusText as CollectionStatus;
+    if (!(status in byStatus)) throw new Error(`unknown collection_status '${statusText}'`);
+    const rowDue = moneyCents(dueText!, 'collection_amount_due');
+    const rowCollected = moneyCents(collectedText!, 'collection_amount_collected');
+    policies++;
+    byStatus[status]++;
+    due += rowDue;
+    collected += rowCollected;
+    let c = customers.get(customer_id!);
+    if (!c) customers.set(customer_id!, (c = { policies: 0, paid_full: 0, due: 0, collected: 0, failed_attempts: 0 }));
+    c.policies++;
+    if (status === 'PAID_FULL') c.paid_full++;
+    c.due += rowDue;
+    c.collected += rowCollected;
+    const failure = lastFailure === '' ? null : lastFailure!;
+    if (failure !== null && status !== 'PAID_FULL') lastFailures.set(failure, (lastFailures.get(failure) ?? 0) + 1);
+    if (status === 'UNPAID' || status === 'PAID_PARTIAL') {
+      open.push({
+        policy_number: policy_number!,
+        customer_id: customer_id!,
+        external_customer_ref: external_customer_ref!,
+        product_code: product_code!,
+        collection_status: status,
+        collection_amount_due: rowDue,
+        collection_amount_collected: rowCollected,
+        shortfall: rowDue - rowCollected,
+        number_of_attempts: Number(attemptsText),
+        last_attempt_date: lastAttempt === '' ? null : lastAttempt!,
+        last_failure_reason: failure,
+      });
+    }
+  });
 
   // Days: what succeeded and failed on each, then the running total.
   const perDay = new Map<IsoDate, { collected: number; succeeded: number; failed: number }>();
   let lastAttempt: IsoDate | null = null;
+  let attempts = 0;
   let failedAttempts = 0;
-  const failedByPolicy = new Map<string, number>();
   const failures = new Map<string, FailureFigures>();
-  for (const a of attempts) {
-    let d = perDay.get(a.date);
-    if (!d) perDay.set(a.date, (d = { collected: 0, succeeded: 0, failed: 0 }));
-    if (lastAttempt === null || a.date > lastAttempt) lastAttempt = a.date;
-    if (a.outcome === 'SUCCESS') {
-      d.collected += a.amount;
+  const attemptsExport = await b.exportAttempts(period, 'csv');
+  await readCsv(attemptsExport, 'attempts export', ATTEMPT_COLUMNS, (f) => {
+    const [, , customer_id, date, amountText, outcome, reasonText] = f;
+    const amount = moneyCents(amountText!, 'amount');
+    attempts++;
+    let d = perDay.get(date!);
+    if (!d) perDay.set(date!, (d = { collected: 0, succeeded: 0, failed: 0 }));
+    if (lastAttempt === null || date! > lastAttempt) lastAttempt = date!;
+    if (outcome === 'SUCCESS') {
+      d.collected += amount;
       d.succeeded++;
-    } else {
-      d.failed++;
-      failedAttempts++;
-      failedByPolicy.set(a.policy_number, (failedByPolicy.get(a.policy_number) ?? 0) + 1);
-      const reason = a.failure_reason ?? 'UNKNOWN';
-      let f = failures.get(reason);
-      if (!f) failures.set(reason, (f = { reason, attempts: 0, policies: 0, failed_amount: 0 }));
-      f.attempts++;
-      f.failed_amount += a.amount;
+      return;
     }
+    d.failed++;
+    failedAttempts++;
+    const c = customers.get(customer_id!);
+    if (c) c.failed_attempts++;
+    const reason = reasonText === '' ? 'UNKNOWN' : reasonText!;
+    let r = failures.get(reason);
+    if (!r) failures.set(reason, (r = { reason, attempts: 0, policies: 0, failed_amount: 0 }));
+    r.attempts++;
+    r.failed_amount += amount;
+  });
+  for (const [reason, n] of lastFailures) {
+    let r = failures.get(reason);
+    if (!r) failures.set(reason, (r = { reason, attempts: 0, policies: 0, failed_amount: 0 }));
+    r.policies = n;
   }
-  for (const r of rows) {
-    if (r.last_failure_reason === null || r.collection_status === 'PAID_FULL') continue;
-    let f = failures.get(r.last_failure_reason);
-    if (!f) failures.set(r.last_failure_reason, (f = { reason: r.last_failure_reason, attempts: 0, policies: 0, failed_amount: 0 }));
-    f.policies++;
-  }
+
   const byDay: DayFigures[] = [];
-  if (lastAttempt !== null) {
-    const end = lastAttempt < lastDay(period) ? lastAttempt : lastDay(period);
+  const last = lastAttempt as IsoDate | null; // set in the callback above
+  if (last !== null) {
+    const end: IsoDate = last < lastDay(period) ? last : lastDay(period);
     let running = 0;
     // Attempts dated before the period (none are expected) count on its first day.
     for (const [date, d] of perDay) if (date < firstDay(period)) running += d.collected;
@@ -185,35 +223,19 @@ export async function readSummary(b: Backend, period: Period, options: SummaryRe
     }
   }
 
-  const { patterns, note } = await incomePatterns(b, rows, failedByPolicy, options.incomePatterns ?? null);
-
-  const open: OpenPolicy[] = rows
-    .filter((r) => r.collection_status === 'UNPAID' || r.collection_status === 'PAID_PARTIAL')
-    .map((r) => ({
-      policy_number: r.policy_number,
-      customer_id: r.customer_id,
-      external_customer_ref: r.external_customer_ref,
-      product_code: r.product_code,
-      collection_status: r.collection_status,
-      collection_amount_due: r.collection_amount_due,
-      collection_amount_collected: r.collection_amount_collected,
-      shortfall: r.collection_amount_due - r.collection_amount_collected,
-      number_of_attempts: r.number_of_attempts,
-      last_attempt_date: r.last_attempt_date,
-      last_failure_reason: r.last_failure_reason,
-    }))
-    .sort((x, y) => y.shortfall - x.shortfall || (x.policy_number < y.policy_number ? -1 : x.policy_number > y.policy_number ? 1 : 0));
+  const { patterns, note } = await incomePatterns(b, customers, options.incomePatterns ?? null);
+  open.sort((x, y) => y.shortfall - x.shortfall || (x.policy_number < y.policy_number ? -1 : x.policy_number > y.policy_number ? 1 : 0));
 
   return {
     period_month: period,
-    period_state: periodState,
-    policies: rows.length,
+    period_state: report.periodState ?? null,
+    policies,
     by_status: byStatus,
     due,
     collected,
     shortfall: due - collected,
     collection_rate: share(collected, due),
-    attempts: attempts.length,
+    attempts,
     failed_attempts: failedAttempts,
     by_day: byDay,
     by_income_pattern: patterns,
@@ -226,20 +248,19 @@ export async function readSummary(b: Backend, period: Period, options: SummaryRe
 
 async function incomePatterns(
   b: Backend,
-  rows: CollectionReportRow[],
-  failedByPolicy: Map<string, number>,
+  customers: Map<string, CustomerTotals>,
   known: ReadonlyMap<string, string> | null,
 ): Promise<{ patterns: PatternFigures[] | null; note: string | null }> {
   const patternOf = new Map<string, string>(known ?? []);
-  const customers = [...new Set(rows.map((r) => r.customer_id))].filter((id) => !patternOf.has(id));
-  if (customers.length > PATTERN_CUSTOMER_LIMIT) {
-    return { patterns: null, note: `not analysed: ${customers.length} customers (the table looks each one up, up to ${PATTERN_CUSTOMER_LIMIT})` };
+  const missing = [...customers.keys()].filter((id) => !patternOf.has(id));
+  if (missing.length > PATTERN_CUSTOMER_LIMIT) {
+    return { patterns: null, note: `not analysed: ${missing.length} customers (the table looks each one up, up to ${PATTERN_CUSTOMER_LIMIT})` };
   }
   let refused: PremiaError | null = null;
   let next = 0;
   const worker = async () => {
-    while (next < customers.length && refused === null) {
-      const id = customers[next++]!;
+    while (next < missing.length && refused === null) {
+      const id = missing[next++]!;
       try {
         patternOf.set(id, (await b.showBankAccount(id)).income.pattern);
       } catch (e) {
@@ -249,21 +270,60 @@ async function incomePatterns(
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(LOOKUPS_IN_FLIGHT, customers.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(LOOKUPS_IN_FLIGHT, missing.length) }, worker));
   if (refused !== null) return { patterns: null, note: `not analysed: bank accounts cannot be read here (${(refused as PremiaError).code})` };
   const acc = new Map<string, PatternFigures>();
-  for (const r of rows) {
-    const pattern = patternOf.get(r.customer_id) ?? 'unknown';
+  for (const [id, c] of customers) {
+    const pattern = patternOf.get(id) ?? 'unknown';
     let p = acc.get(pattern);
     if (!p) acc.set(pattern, (p = { pattern, policies: 0, paid_full: 0, due: 0, collected: 0, collection_rate: 0, failed_attempts: 0 }));
-    p.policies++;
-    if (r.collection_status === 'PAID_FULL') p.paid_full++;
-    p.due += r.collection_amount_due;
-    p.collected += r.collection_amount_collected;
-    p.failed_attempts += failedByPolicy.get(r.policy_number) ?? 0;
+    p.policies += c.policies;
+    p.paid_full += c.paid_full;
+    p.due += c.due;
+    p.collected += c.collected;
+    p.failed_attempts += c.failed_attempts;
   }
   for (const p of acc.values()) p.collection_rate = share(p.collected, p.due);
   return { patterns: [...acc.values()].sort((x, y) => y.policies - x.policies || (x.pattern < y.pattern ? -1 : 1)), note: null };
+}
+
+/** "149.50" → 14950; other decimal forms through the strict money parser. */
+function moneyCents(text: string, field: string): number {
+  const m = /^(-?)(\d{1,13})\.(\d\d)$/.exec(text);
+  if (m) return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 100 + Number(m[3]));
+  return centsFromJsonNumber(text, field);
+}
+
+/**
+ * Stream a CSV download through the reader, checking its header, calling `onRow` with each
+ * record's fields. A body that is not the expected CSV is an error naming the download.
+ */
+async function readCsv(d: Download, what: string, columns: readonly string[], onRow: (fields: string[]) => void): Promise<void> {
+  let header = true;
+  const failed: { error: PremiaError | null } = { error: null };
+  const reader = new CsvReader({
+    onRecord: (fields, line, problem) => {
+      if (failed.error !== null) return;
+      try {
+        if (problem !== null) throw new Error(problem);
+        if (header) {
+          header = false;
+          if (fields.join(',') !== columns.join(',')) throw new Error(`its header is not ${columns.join(',')}`);
+          return;
+        }
+        if (fields.length !== columns.length) throw new Error(`${fields.length} fields instead of ${columns.length}`);
+        onRow(fields);
+      } catch (e) {
+        failed.error = new PremiaError('INTERNAL', `The ${what} could not be read (line ${line}: ${(e as Error).message}).`, { cause: e });
+      }
+    },
+  });
+  for await (const chunk of d.body) {
+    reader.push(chunk);
+    if (failed.error !== null) throw failed.error;
+  }
+  reader.end();
+  if (failed.error !== null) throw failed.error;
 }
 
 /** The period's statement in force: the one no later statement replaced (the latest made). */
@@ -286,10 +346,4 @@ async function currentSettlement(b: Backend, period: Period): Promise<SummarySet
     payment_reference: current.payment_reference,
     collections_count: current.collections_count,
   };
-}
-
-async function readAll(d: Download): Promise<string> {
-  const parts: Buffer[] = [];
-  for await (const chunk of d.body) parts.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk));
-  return Buffer.concat(parts).toString('utf8');
 }

@@ -120,7 +120,11 @@ function table<T>(id: string, columns: Column<T>[], rows: T[]): string {
   return `<div class="wide"><table id="${id}">\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div>`;
 }
 
-export function renderSummaryHtml(s: SummaryFigures): string {
+/** Rows of the unpaid and partial table at most (the largest shortfalls): the page stays mailable. */
+export const UNPAID_ROWS_SHOWN = 5_000;
+
+export function renderSummaryHtml(s: SummaryFigures, options: { unpaidRows?: number } = {}): string {
+  const unpaidRows = options.unpaidRows ?? UNPAID_ROWS_SHOWN;
   const lib = chartist();
   const state = s.period_state === null ? '' : s.period_state.state === 'closed' ? 'closed, final' : s.period_state.state.replace('_', ' ');
   const note = s.period_state === null ? null : periodStateNote(s.period_month, s.period_state);
@@ -223,6 +227,13 @@ export function renderSummaryHtml(s: SummaryFigures): string {
   parts.push(`<h2>Unpaid and partly paid policies (${groupedCount(s.unpaid_and_partial.length)})</h2>`);
   if (s.unpaid_and_partial.length === 0) parts.push('<p>Every collection was paid in full (or cancelled).</p>');
   else {
+    const shown = s.unpaid_and_partial.slice(0, unpaidRows);
+    if (shown.length < s.unpaid_and_partial.length) {
+      parts.push(
+        `<p class="note">The ${groupedCount(shown.length)} largest shortfalls of ${groupedCount(s.unpaid_and_partial.length)}; ` +
+          `every one is in the collections report (premia reports collections --period ${esc(s.period_month)}).</p>`,
+      );
+    }
     parts.push(
       table(
         'table-unpaid',
@@ -239,7 +250,7 @@ export function renderSummaryHtml(s: SummaryFigures): string {
           { header: 'last attempt', value: (p) => p.last_attempt_date ?? '-' },
           { header: 'last failure', value: (p) => p.last_failure_reason ?? '-' },
         ],
-        s.unpaid_and_partial,
+        shown,
       ),
     );
   }

@@ -8,7 +8,7 @@ import { SETTING_FIELDS } from '../list-fields.js';
 export function registerSettings(program: Command, ctx: CliContext, state: RunState): void {
   const settings = program
     .command('settings')
-    .description('the engine settings of the local store (max failed attempts, lapse rule): list them, with their defaults')
+    .description('the engine settings of the local store (max failed attempts, lapse rule, calendar): list them, with their defaults')
     .addOption(formatOption())
     .addOption(fieldsOption(SETTING_FIELDS))
     .action(lazyAction(ctx, state, () => import('./list.js'), { localOnly: 'premia settings' }));

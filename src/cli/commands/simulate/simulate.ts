@@ -136,7 +136,7 @@ export async function simulateRun({ ctx, globals, ui, createsStore, first, month
 }
 
 /** A share as a percentage with one decimal, rounded once from the exact fraction. */
-const pct = (part: number, whole: number) => `${whole === 0 ? '0.0' : (Math.round((part / whole) * 1000) / 10).toFixed(1)}%`;
+export const pct = (part: number, whole: number) => `${whole === 0 ? '0.0' : (Math.round((part / whole) * 1000) / 10).toFixed(1)}%`;
 
 export function printSummary(ui: Ui, s: SimulationSummary): void {
   for (const m of s.months) {

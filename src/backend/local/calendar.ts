@@ -1,0 +1,189 @@
+/**
+ * The business-day calendar of a local store (`premia calendar`, `premia settings set calendar`):
+ * its base (`za`: South African public holidays, the default; `none`: weekends only) and the
+ * holidays a user imported on top of it. The engine (which plans debits on business days only,
+ * and reads paydays on them) and the simulated bank (generated paydays, premia's debits processed
+ * on business days only) read the same stored calendar (domain/calendar.ts `storedCalendar`).
+ *
+ * What is fixed once a collections run exists: the base (it reshapes the bank's past: generated
+ * paydays, the days debits could be made), and the imported dates up to two days after the
+ * clock's date (those days are lived, or their debits already submitted). Later dates may still
+ * be added or removed.
+ */
+import {
+  CALENDAR_KEY,
+  IMPORTED_HOLIDAYS_KEY,
+  isCalendarBase,
+  parseStoredHolidays,
+  storedCalendar,
+  storedHolidaysText,
+  type ImportedHoliday,
+} from '../../domain/calendar.js';
+import { PremiaError, validationError, type FieldError } from '../../domain/errors.js';
+import { printable } from '../../domain/identifiers.js';
+import { addDays, isIsoDate, weekday } from '../../domain/period.js';
+import { LEAD_DAYS } from '../../engine/settings.js';
+import { bareCrHint, CsvFormatError, CsvReader, trimCell } from '../../lib/csv-reader.js';
+import { getAllMeta, setMeta } from '../../store/repos/meta.js';
+import type { Store, Trx } from '../../store/store.js';
+import type { CalendarImportResult, CalendarView, Upload } from '../types.js';
+
+export const CALENDAR_CSV_HEADER = ['date', 'name'] as const;
+const NAME_MAX = 100;
+const MAX_FILE_BYTES = 1 << 20;
+const MAX_HOLIDAYS = 5_000;
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** The last day whose business-day status can no longer change (null before the first run). */
+function fixedUntil(meta: ReadonlyMap<string, string>): string | null {
+  if (meta.get('clock_locked') !== '1') return null;
+  // The clock's date has run; the debits of the next 1 + LEAD_DAYS days are submitted.
+  return addDays(meta.get('clock_date')!, 1 + LEAD_DAYS);
+}
+
+/** The calendar in force and the holidays of `year`. */
+export async function showCalendar(store: Store, year: number): Promise<CalendarView> {
+  if (!Number.isInteger(year) || year < 1900 || year > 2099) {
+    throw validationError(`--year must be a year from 1900 to 2099; got '${String(year).slice(0, 20)}'.`, [
+      { field: 'year', code: 'INVALID_VALUE', message: 'a year from 1900 to 2099' },
+    ]);
+  }
+  const meta = await getAllMeta(store.db);
+  const cal = storedCalendar(meta.get(CALENDAR_KEY), meta.get(IMPORTED_HOLIDAYS_KEY));
+  return {
+    calendar: cal.base,
+    imported_dates: cal.imported.length,
+    fixed_until: fixedUntil(meta),
+    year,
+    holidays: cal.holidaysOf(year).map((h) => ({ ...h, weekday: WEEKDAYS[weekday(h.date)]! })),
+  };
+}
+
+/** The text of an upload (a calendar file is small: at most 1 MiB). */
+async function readSmall(file: Upload): Promise<Uint8Array[]> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of file.stream) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    size += bytes.byteLength;
+    if (size > MAX_FILE_BYTES) throw invalidCalendarFile(file.name, `it is larger than ${MAX_FILE_BYTES} bytes`);
+    chunks.push(bytes);
+  }
+  return chunks;
+}
+
+function invalidCalendarFile(name: string, reason: string): PremiaError {
+  const sentence = /[.!?]$/.test(reason) ? reason : `${reason}.`;
+  return new PremiaError('INVALID_FILE', `${name} is not a holiday CSV file: ${sentence} Nothing was imported.`, {
+    details: [{ field: 'file', code: 'INVALID_FILE', message: reason }],
+  });
+}
+
+/** The holidays of a CSV file `date,name` (name may be empty), checked whole: any bad row refuses the file. */
+async function parseHolidays(file: Upload): Promise<ImportedHoliday[]> {
+  const chunks = await readSmall(file);
+  const out: ImportedHoliday[] = [];
+  const errors: FieldError[] = [];
+  const seen = new Map<string, number>();
+  let header: string[] | null = null;
+  const reader = new CsvReader({
+    onRecord: (fields, line, problem) => {
+      if (header === null) {
+        header = fields.map((f) => trimCell(f).toLowerCase());
+        const ok = (header.length === 2 && header[0] === 'date' && header[1] === 'name') || (header.length === 1 && header[0] === 'date');
+        if (!ok) {
+          throw invalidCalendarFile(file.name, `line 1: the header must be '${CALENDAR_CSV_HEADER.join(',')}'; found '${printable(fields.join(','), 200)}'${bareCrHint(fields)}`);
+        }
+        return;
+      }
+      if (fields.length === 1 && trimCell(fields[0]!) === '') return; // a blank line
+      const add = (field: string, code: FieldError['code'], message: string) => errors.push({ row: line, field, code, message });
+      if (fields.length !== header.length) {
+        add('row', 'WRONG_FIELD_COUNT', `expected ${header.length} field${header.length === 1 ? '' : 's'}, found ${fields.length}`);
+        return;
+      }
+      if (problem) add('row', 'MALFORMED_ROW', problem);
+      const date = trimCell(fields[0]!);
+      const name = fields.length > 1 ? trimCell(fields[1]!) : '';
+      if (!isIsoDate(date)) add('date', 'INVALID_DATE', `date '${printable(date, 40)}' is not a date written YYYY-MM-DD`);
+      else if (date < '1900-01-01' || date > '2099-12-31') add('date', 'INVALID_DATE', `date ${date} is outside 1900-2099`);
+      // eslint-disable-next-line no-control-regex
+      if (name.length > NAME_MAX || /[\u0000-\u001f\u007f]/.test(name)) add('name', 'INVALID_FORMAT', `name must be at most ${NAME_MAX} printable characters`);
+      const first = seen.get(date);
+      if (first !== undefined) add('date', 'DUPLICATE_IN_FILE', `${date} is already on line ${first}`);
+      else seen.set(date, line);
+      out.push({ date, name: name === '' ? 'Imported holiday' : name });
+    },
+  });
+  try {
+    for (const c of chunks) reader.push(c);
+    reader.end();
+  } catch (e) {
+    if (e instanceof CsvFormatError) throw invalidCalendarFile(file.name, e.message);
+    throw e;
+  }
+  if (header === null) throw invalidCalendarFile(file.name, "the file is empty; expected the header 'date,name' and a date a line");
+  if (errors.length > 0) {
+    const shown = errors.slice(0, 20);
+    throw validationError(
+      `${file.name}: ${errors.length} row${errors.length === 1 ? '' : 's'} with errors (first on line ${errors[0]!.row}: ${errors[0]!.message}). Nothing was imported.`,
+      shown,
+    );
+  }
+  if (out.length > MAX_HOLIDAYS) throw invalidCalendarFile(file.name, `it has more than ${MAX_HOLIDAYS} dates`);
+  return out;
+}
+
+/**
+ * Add the holidays of a CSV file to the calendar (`replace`: they replace the imported ones).
+ * Checked whole first: nothing is stored when a row is wrong, or when it would change a day
+ * that is fixed (lived, or with its debits submitted).
+ */
+export async function importHolidays(store: Store, file: Upload, options: { replace?: boolean } = {}): Promise<CalendarImportResult> {
+  const rows = await parseHolidays(file);
+  return store.transaction(async (trx: Trx) => {
+    const meta = await getAllMeta(trx);
+    const fixed = fixedUntil(meta);
+    const before = parseStoredHolidays(meta.get(IMPORTED_HOLIDAYS_KEY));
+    const byDate = new Map<string, ImportedHoliday>(options.replace ? [] : before.map((h) => [h.date, h]));
+    let added = 0;
+    for (const h of rows) {
+      const old = byDate.get(h.date);
+      if (!old && !before.some((b) => b.date === h.date)) added++;
+      byDate.set(h.date, h);
+    }
+    const after = [...byDate.values()];
+    if (fixed !== null) {
+      // Days up to `fixed` must stay as they were: no date added there, none removed.
+      const was = new Set(before.filter((h) => h.date <= fixed).map((h) => h.date));
+      const now = new Set(after.filter((h) => h.date <= fixed).map((h) => h.date));
+      const changed = [...new Set([...was, ...now])].filter((d) => was.has(d) !== now.has(d)).sort();
+      if (changed.length > 0) {
+        throw validationError(
+          `${changed[0]} is on or before ${fixed}: a collections run exists, so days up to two days after the clock's date ` +
+            `(${meta.get('clock_date')}) are lived or have their debits submitted, and cannot change. Nothing was imported.`,
+          changed.slice(0, 20).map((d) => ({ field: 'date', code: 'DATE_IN_PAST', message: `${d} is on or before ${fixed}` })),
+        );
+      }
+    }
+    if (after.length > MAX_HOLIDAYS) throw invalidCalendarFile(file.name, `the calendar would hold more than ${MAX_HOLIDAYS} imported dates`);
+    await setMeta(trx, IMPORTED_HOLIDAYS_KEY, storedHolidaysText(after));
+    const base = meta.get(CALENDAR_KEY);
+    return {
+      calendar: isCalendarBase(base) ? base : 'za',
+      added,
+      removed: before.filter((h) => !byDate.has(h.date)).length,
+      imported_dates: after.length,
+    };
+  });
+}
+
+/** Refuse a change of the base once a collections run exists (settings.ts calls it). */
+export function checkCalendarChange(meta: ReadonlyMap<string, string>, from: string, to: string): void {
+  if (from === to || meta.get('clock_locked') !== '1') return;
+  throw new PremiaError(
+    'CALENDAR_LOCKED',
+    `The calendar is ${from} and a collections run exists: the bank's history and the debits already made were lived on it, ` +
+      `so it can no longer change. Holidays after ${fixedUntil(meta)} can still be added with 'premia calendar import'.`,
+  );
+}

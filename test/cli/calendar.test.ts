@@ -1,0 +1,115 @@
+/**
+ * premia calendar and the `calendar` setting (issue 12): the South African public holidays by
+ * default, `none` as the alternative, imported dates on top, and what can no longer change once a
+ * collections run exists.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+
+const tmp = tempDir();
+afterAll(() => tmp.cleanup());
+let stores = 0;
+/** A CLI on a new store of its own (seed 1, clock 2026-11-21). */
+function store() {
+  const db = join(tmp.dir, `c${++stores}.db`);
+  let made: Promise<unknown> | undefined;
+  return async (args: string[]) => {
+    await (made ??= runCli(['--db', db, '--seed', '1', 'clock', 'set', '2026-11-21'], { cwd: tmp.dir }));
+    return runCli(['--db', db, '--seed', '1', ...args], { cwd: tmp.dir });
+  };
+}
+function file(name: string, text: string): string {
+  const path = join(tmp.dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+describe('premia calendar', () => {
+  it("lists the South African public holidays of the clock's year, a Sunday's holiday observed on the Monday", async () => {
+    const cli = store();
+    const r = await cli(['calendar']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toBe(
+      [
+        'calendar        za (South African public holidays)',
+        'fixed until     - (no collections run yet: the calendar can change)',
+        'holidays 2026  13',
+        '',
+        'date        weekday    name                             source',
+        "2026-01-01  Thursday   New Year's Day                   za",
+        '2026-03-21  Saturday   Human Rights Day                 za',
+        '2026-04-03  Friday     Good Friday                      za',
+        '2026-04-06  Monday     Family Day                       za',
+        '2026-04-27  Monday     Freedom Day                      za',
+        "2026-05-01  Friday     Workers' Day                     za",
+        '2026-06-16  Tuesday    Youth Day                        za',
+        "2026-08-09  Sunday     National Women's Day             za",
+        "2026-08-10  Monday     National Women's Day (observed)  za",
+        '2026-09-24  Thursday   Heritage Day                     za',
+        '2026-12-16  Wednesday  Day of Reconciliation            za',
+        '2026-12-25  Friday     Christmas Day                    za',
+        '2026-12-26  Saturday   Day of Goodwill                  za',
+        '',
+      ].join('\n'),
+    );
+    const y2027 = await cli(['--json', 'calendar', '--year', '2027']);
+    expect(y2027.code).toBe(0);
+    const observed = y2027.json().holidays.filter((h: { name: string }) => h.name.endsWith('(observed)'));
+    expect(observed.map((h: { date: string }) => h.date)).toEqual(['2027-03-22', '2027-12-27']);
+  });
+
+  it('settings set calendar none: weekends only; imported dates add to it', async () => {
+    const cli = store();
+    const set = await cli(['settings', 'set', 'calendar', 'none']);
+    expect([set.code, set.stderr]).toEqual([0, 'calendar set to none (was za; default za).\n']);
+    const imp = await cli(['calendar', 'import', file('days.csv', 'date,name\n2026-12-15,Company day\n2026-12-28,\n')]);
+    expect([imp.code, imp.stdout, imp.stderr]).toEqual([0, '', 'Calendar none: 2 dates added; 2 imported dates in all.\n']);
+    const json = (await cli(['--json', 'calendar', '--year', '2026'])).json();
+    expect(json).toEqual({
+      calendar: 'none',
+      imported_dates: 2,
+      fixed_until: null,
+      year: 2026,
+      holidays: [
+        { date: '2026-12-15', weekday: 'Tuesday', name: 'Company day', source: 'imported' },
+        { date: '2026-12-28', weekday: 'Monday', name: 'Imported holiday', source: 'imported' },
+      ],
+    });
+    const replaced = await cli(['calendar', 'import', '--replace', file('one.csv', 'date\n2026-12-28\n')]);
+    expect([replaced.code, replaced.stderr]).toEqual([0, 'Calendar none: 0 dates added, 1 removed; 1 imported date in all.\n']);
+  });
+
+  it('a bad row refuses the whole file (exit 2) and imports nothing', async () => {
+    const cli = store();
+    const r = await cli(['calendar', 'import', file('bad.csv', 'date,name\n2026-12-15,ok\n2026-13-01,bad month\n2026-12-15,again\n')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe(
+      "error: bad.csv: 2 rows with errors (first on line 3: date '2026-13-01' is not a date written YYYY-MM-DD). Nothing was imported.",
+    );
+    expect((await cli(['--json', 'calendar'])).json().imported_dates).toBe(0);
+    const header = await cli(['calendar', 'import', file('header.csv', 'day,name\n2026-12-15,x\n')]);
+    expect(header.code).toBe(2);
+    expect(header.stderr.split('\n')[0]).toBe("error: header.csv is not a holiday CSV file: line 1: the header must be 'date,name'; found 'day,name'. Nothing was imported.");
+  });
+
+  it('once a collections run exists the base is fixed (exit 6), and so are the dates up to two days after the clock', async () => {
+    const cli = store();
+    expect((await cli(['--quiet', 'collections', 'execute', '--period', '2026-11'])).code).toBe(0);
+    const base = await cli(['settings', 'set', 'calendar', 'none']);
+    expect(base.code).toBe(6);
+    expect(base.stderr).toBe(
+      "error: The calendar is za and a collections run exists: the bank's history and the debits already made were lived on it, so it can no longer change. Holidays after 2026-11-23 can still be added with 'premia calendar import'.\n  (code CALENDAR_LOCKED)\n",
+    );
+    expect((await cli(['settings', 'set', 'calendar', 'za'])).code).toBe(0); // no change
+    const early = await cli(['calendar', 'import', file('early.csv', 'date,name\n2026-11-23,too late\n2026-11-24,fine\n')]);
+    expect(early.code).toBe(2);
+    expect(early.stderr.split('\n')[0]).toBe(
+      "error: 2026-11-23 is on or before 2026-11-23: a collections run exists, so days up to two days after the clock's date (2026-11-21) are lived or have their debits submitted, and cannot change. Nothing was imported.",
+    );
+    const later = await cli(['calendar', 'import', file('later.csv', 'date,name\n2026-11-24,fine\n')]);
+    expect([later.code, later.stderr]).toEqual([0, 'Calendar za: 1 date added; 1 imported date in all.\n']);
+    expect((await cli(['--json', 'calendar'])).json().fixed_until).toBe('2026-11-23');
+  });
+});
