@@ -16,8 +16,8 @@ afterAll(() => cleanup());
 const premia = (args: string[], options: Partial<CliOptions> = {}) => runCli(['--db', db, '--seed', '1', ...args], { cwd: dir, ...options });
 
 /** The attempts of the two policies by day 10 of November (seed 1): P1's account bears part of its premium. */
-const ATTEMPTS_CSV = 'policy_number,amount,outcome\nP1,6483.95,SUCCESS\nP2,5.00,SUCCESS\n';
-const ATTEMPTS_TABLE = 'policy_number    amount  outcome\nP1             6,483.95  SUCCESS\nP2                 5.00  SUCCESS\n';
+const ATTEMPTS_CSV = 'policy_number,amount,outcome\nP1,6780.95,SUCCESS\nP2,5.00,SUCCESS\n';
+const ATTEMPTS_TABLE = 'policy_number    amount  outcome\nP1             6,780.95  SUCCESS\nP2                 5.00  SUCCESS\n';
 const ID1 = 'e0790a7d-3306-81b0-b9e1-7be41bfb43d7';
 const ID2 = '8fc42a39-1824-8fea-9fcb-f40b8635e693';
 
@@ -117,7 +117,7 @@ describe('policies list --format / --fields', () => {
 
   it('settings and keys lists take the same options', async () => {
     const s = await premia(['settings', '--format', 'csv', '--fields', 'key,value']);
-    expect(s.stdout).toBe('key,value\nengine.max_failed_attempts,4\nlapse.unpaid_periods,2\n');
+    expect(s.stdout).toBe('key,value\nengine.max_failed_attempts,4\nlapse.unpaid_periods,2\ncalendar,za\n');
     const k = await premia(['keys', 'list', '--format', 'json']);
     expect(k.stdout).toBe('[]\n');
     const st = await premia(['settlements', 'list', '--format', 'csv', '--fields', 'settlement_number,net_amount']);

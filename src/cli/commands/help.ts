@@ -27,6 +27,8 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'clock advance': ['premia clock advance --days 1', 'premia clock advance --to 2026-11-30 --dry-run'],
   'clock set': ['premia clock set 2026-10-31'],
   bank: ['premia bank import bank-transactions.csv', 'premia bank show C100001'],
+  calendar: ['premia calendar --year 2027', 'premia calendar import company-days.csv'],
+  'calendar import': ['premia calendar import company-days.csv', 'premia calendar import holidays-2027.csv --replace'],
   'bank import': ['premia bank import bank-transactions.csv'],
   'bank show': ['premia bank show C100001'],
   'bank seed': ['premia bank seed 7'],
