@@ -16,41 +16,36 @@ import { moneyToCents } from '../../src/domain/json.js';
 import type { SummaryFigures } from '../../src/cli/commands/reports/summary-figures.js';
 import { renderSummaryHtml } from '../../src/cli/commands/reports/summary-html.js';
 
-const EMPTY_DAYS = Array.from({ length: 13 }, (_, i) => `11-${String(i + 1).padStart(2, '0')} |${' '.repeat(40)}|   0.0%`);
+/** 11-03 to 11-26: nothing collected, the running share stays at 43.7% (17.46 of 40 cells). */
+const FLAT_DAYS = Array.from({ length: 24 }, (_, i) => `11-${String(i + 3).padStart(2, '0')} |${'#'.repeat(17)}${' '.repeat(23)}|  43.7%`);
 
 const ASCII = [
   'Collections 2026-11 - closed, final',
-  'Collected  2,214.35 of 10,059.97 due (22.0%); shortfall 7,845.62',
-  'Policies   13: 4 paid in full, 2 partly paid, 7 unpaid, 0 cancelled',
-  'Attempts   15, 8 failed',
+  'Collected  4,480.47 of 10,059.97 due (44.5%); shortfall 5,579.50',
+  'Policies   13: 10 paid in full, 1 partly paid, 2 unpaid, 0 cancelled',
+  'Attempts   13, 2 failed',
   '',
   'Collected by day (cumulative share of what is due)',
-  ...EMPTY_DAYS,
-  '11-14 |                                        |   0.6%     +55.50',
-  '11-15 |                                        |   0.6%',
-  '11-16 |#                                       |   2.3%    +171.63',
-  ...['17', '18', '19', '20', '21', '22', '23', '24'].map((d) => `11-${d} |#                                       |   2.3%`),
-  '11-25 |#                                       |   2.7%     +48.00',
-  '11-26 |########                                |  20.7%  +1,811.42',
-  '11-27 |#########                               |  22.0%    +127.80',
+  `11-01 |${' '.repeat(40)}|   0.0%`,
+  '11-02 |#################                       |  43.7%  +4,392.27',
+  ...FLAT_DAYS,
+  '11-27 |##################                      |  44.5%     +88.20',
   '',
   'By income pattern',
-  'income pattern     policies  paid in full       due  collected  share  failed attempts',
-  'monthly_fixed_day         9             3  4,300.27   2,038.55  47.4%                6',
-  'irregular                 4             1  5,759.70     175.80   3.1%                2',
+  'income pattern     policies  paid in full       due  collected   share  failed attempts',
+  'monthly_fixed_day         9             9  4,300.27   4,300.27  100.0%                0',
+  'irregular                 4             1  5,759.70     180.20    3.1%                2',
   '',
   'Failures by reason',
   'reason              failed attempts  amount asked  policies left unpaid',
-  'INSUFFICIENT_FUNDS                4        762.00                     3',
-  'ACCOUNT_CLOSED                    2        968.87                     2',
-  'PAYMENT_STOPPED                   2        857.48                     2',
+  'INSUFFICIENT_FUNDS                2        155.00                     1',
   '',
   'Settlement SETTLE-2026-11-001 (pending; EFT on 2026-12-03, reference PRM2611001-28KTXAGP)',
-  '  total collections  2,214.35',
-  '  distribution fee     553.59',
-  '  collections fee       77.50',
-  '  VAT on fees           94.66',
-  '  net amount         1,488.60',
+  '  total collections  4,480.47',
+  '  distribution fee   1,120.12',
+  '  collections fee      156.82',
+  '  VAT on fees          191.54',
+  '  net amount         3,011.99',
   '',
 ].join('\n');
 
@@ -79,9 +74,10 @@ describe('premia reports summary (local)', () => {
     expect(tty.code).toBe(0);
     const plain = stripVTControlCharacters(tty.stdout);
     expect(plain).toContain('Collections 2026-11 — closed, final\n');
-    // 20.7% of 40 cells = 8.28: 8 full blocks and a quarter (2/8) block.
-    expect(plain).toContain(`11-26 │████████▎${' '.repeat(31)}│  20.7%  +1,811.42\n`);
-    expect(plain).toContain(`11-14 │▎${' '.repeat(39)}│   0.6%     +55.50\n`);
+    // 43.66% of 40 cells = 17.46: 17 full blocks and a half (4/8) block;
+    // 44.54% of 40 cells = 17.82: 17 full blocks and a seven-eighths block.
+    expect(plain).toContain(`11-02 │█████████████████▌${' '.repeat(22)}│  43.7%  +4,392.27\n`);
+    expect(plain).toContain(`11-27 │█████████████████▉${' '.repeat(22)}│  44.5%     +88.20\n`);
     expect(tty.stdout).toContain('\x1b[1mBy income pattern\x1b[22m');
 
     const noColor = await runCli(['--db', db, 'reports', 'summary', '--period', '2026-11'], { cwd: dir, tty: true, env: { NO_COLOR: '1' } });
@@ -95,33 +91,26 @@ describe('premia reports summary (local)', () => {
     const s = r.json();
     expect(s.period_month).toBe('2026-11');
     expect(s.period_state.state).toBe('closed');
-    expect([s.policies, s.due, s.collected, s.shortfall, s.collection_rate]).toEqual([13, 10059.97, 2214.35, 7845.62, 0.2201]);
-    expect(r.stdout).toContain('"due":10059.97,"collected":2214.35,"shortfall":7845.62');
-    expect(s.by_status).toEqual({ PAID_FULL: 4, PAID_PARTIAL: 2, UNPAID: 7, CANCELLED: 0 });
-    expect([s.attempts, s.failed_attempts]).toEqual([15, 8]);
+    expect([s.policies, s.due, s.collected, s.shortfall, s.collection_rate]).toEqual([13, 10059.97, 4480.47, 5579.5, 0.4454]);
+    expect(r.stdout).toContain('"due":10059.97,"collected":4480.47,"shortfall":5579.50');
+    expect(s.by_status).toEqual({ PAID_FULL: 10, PAID_PARTIAL: 1, UNPAID: 2, CANCELLED: 0 });
+    expect([s.attempts, s.failed_attempts]).toEqual([13, 2]);
     expect(s.by_day).toHaveLength(27);
-    expect(s.by_day[25]).toEqual({ date: '2026-11-26', collected: 1811.42, amount_collected: 2086.55, cumulative_rate: 0.2074, succeeded: 2, failed: 0 });
-    expect(s.by_day[26].amount_collected).toBe(2214.35);
+    expect(s.by_day[1]).toEqual({ date: '2026-11-02', collected: 4392.27, amount_collected: 4392.27, cumulative_rate: 0.4366, succeeded: 10, failed: 0 });
+    expect(s.by_day[18]).toEqual({ date: '2026-11-19', collected: 0, amount_collected: 4392.27, cumulative_rate: 0.4366, succeeded: 0, failed: 1 });
+    expect(s.by_day[26]).toEqual({ date: '2026-11-27', collected: 88.2, amount_collected: 4480.47, cumulative_rate: 0.4454, succeeded: 1, failed: 0 });
     expect(s.by_income_pattern).toEqual([
-      { pattern: 'monthly_fixed_day', policies: 9, paid_full: 3, due: 4300.27, collected: 2038.55, collection_rate: 0.4741, failed_attempts: 6 },
-      { pattern: 'irregular', policies: 4, paid_full: 1, due: 5759.7, collected: 175.8, collection_rate: 0.0305, failed_attempts: 2 },
+      { pattern: 'monthly_fixed_day', policies: 9, paid_full: 9, due: 4300.27, collected: 4300.27, collection_rate: 1, failed_attempts: 0 },
+      { pattern: 'irregular', policies: 4, paid_full: 1, due: 5759.7, collected: 180.2, collection_rate: 0.0313, failed_attempts: 2 },
     ]);
     expect(s.failures_by_reason).toEqual([
-      { reason: 'INSUFFICIENT_FUNDS', attempts: 4, policies: 3, failed_amount: 762 },
-      { reason: 'ACCOUNT_CLOSED', attempts: 2, policies: 2, failed_amount: 968.87 },
-      { reason: 'PAYMENT_STOPPED', attempts: 2, policies: 2, failed_amount: 857.48 },
+      { reason: 'INSUFFICIENT_FUNDS', attempts: 2, policies: 1, failed_amount: 155 },
     ]);
-    expect(s.settlement).toMatchObject({ settlement_number: 'SETTLE-2026-11-001', status: 'pending', total_collections: 2214.35, total_fees: 631.09, vat: 94.66, net_amount: 1488.6 });
+    expect(s.settlement).toMatchObject({ settlement_number: 'SETTLE-2026-11-001', status: 'pending', total_collections: 4480.47, total_fees: 1276.94, vat: 191.54, net_amount: 3011.99 });
     expect(s.unpaid_and_partial.map((p: { policy_number: string; shortfall: number }) => [p.policy_number, p.shortfall])).toEqual([
       ['POL-2026169', 4917.49],
-      ['POL-2026018', 790.48],
-      ['POL-2026016', 644.22],
-      ['POL-2026032', 588.91],
-      ['POL-2026015', 324.65],
-      ['POL-2026222', 286],
-      ['POL-2026221', 149.37],
+      ['POL-2026032', 584.51],
       ['POL-2026170', 77.5],
-      ['POL-2026017', 67],
     ]);
   });
 
@@ -149,9 +138,9 @@ describe('premia reports summary --html', () => {
     const html = readFileSync(join(dir, 'month.html'), 'utf8');
     expect(r.stderr).toBe(`Wrote the 2026-11 summary page to ${join(dir, 'month.html')} (${Buffer.byteLength(html).toLocaleString('en-US')} bytes).\n`);
     expect(html.startsWith('<!DOCTYPE html>\n<html lang="en">')).toBe(true);
-    expect(html).toContain('<b data-figure="collected">2,214.35</b>');
+    expect(html).toContain('<b data-figure="collected">4,480.47</b>');
     expect(html).toContain('<b data-figure="due">10,059.97</b>');
-    expect(html).toContain('<td class="n" data-figure="settlement.net_amount">1,488.60</td>');
+    expect(html).toContain('<td class="n" data-figure="settlement.net_amount">3,011.99</td>');
     // Nothing is fetched: no src or href attribute, no url(), no import; the only http URLs are SVG namespace names.
     expect(html).not.toMatch(/\s(src|href)\s*=|url\(|@import|sourceMappingURL/i);
     expect([...new Set(html.match(/https?:\/\/[^"'\s)]+/g))].sort()).toEqual([
@@ -163,9 +152,12 @@ describe('premia reports summary --html', () => {
     ]);
     expect(html).toContain('e.LineChart=class'); // Chartist itself, inline
     const unpaid = html.slice(html.indexOf('<table id="table-unpaid">'));
-    expect(unpaid.match(/<tr><td>POL-\d+/g)).toHaveLength(9);
+    expect(unpaid.match(/<tr><td>POL-\d+/g)).toHaveLength(3);
     expect(unpaid).toContain(
-      '<tr><td>POL-2026221</td><td>C100104</td><td>ACME-723576</td><td>FUNERAL_FAMILY</td><td>PAID_PARTIAL</td><td class="n">321.00</td><td class="n">171.63</td><td class="n">149.37</td><td class="n">2</td><td>2026-11-16</td><td>INSUFFICIENT_FUNDS</td></tr>',
+      '<tr><td>POL-2026032</td><td>C100016</td><td>ACME-726704</td><td>DISABILITY</td><td>PAID_PARTIAL</td><td class="n">672.71</td><td class="n">88.20</td><td class="n">584.51</td><td class="n">1</td><td>2026-11-27</td><td>-</td></tr>',
+    );
+    expect(unpaid).toContain(
+      '<tr><td>POL-2026170</td><td>C100085</td><td>ACME-773115</td><td>FUNERAL_BASIC</td><td>UNPAID</td><td class="n">77.50</td><td class="n">0.00</td><td class="n">77.50</td><td class="n">2</td><td>2026-11-19</td><td>INSUFFICIENT_FUNDS</td></tr>',
     );
   });
 
@@ -174,8 +166,8 @@ describe('premia reports summary --html', () => {
     const figures = moneyToCents(r.json()) as SummaryFigures;
     const html = renderSummaryHtml(figures, { unpaidRows: 2 });
     const unpaid = html.slice(html.indexOf('<table id="table-unpaid">'));
-    expect(unpaid.match(/<tr><td>POL-\d+/g)).toEqual(['<tr><td>POL-2026169', '<tr><td>POL-2026018']);
-    expect(html).toContain('<p class="note">The 2 largest shortfalls of 9; every one is in the collections report (premia reports collections --period 2026-11).</p>');
+    expect(unpaid.match(/<tr><td>POL-\d+/g)).toEqual(['<tr><td>POL-2026169', '<tr><td>POL-2026032']);
+    expect(html).toContain('<p class="note">The 2 largest shortfalls of 3; every one is in the collections report (premia reports collections --period 2026-11).</p>');
     expect(renderSummaryHtml(figures)).not.toContain('largest shortfalls');
   });
 
