@@ -106,6 +106,9 @@ describe('the generator', () => {
 describe('the harness on one small book (November 2026, queued on 31 October)', () => {
   let dir: string;
   let result: { runs: Array<{ start: string; strategy: string; families: Record<string, any>; overall: any }> };
+  // The same book queued on Saturday 28 November, after every closing, stop and freeze (the 2nd
+  // to the 27th): every strategy's first debit day, Monday 30 November, finds them in force.
+  let late: typeof result;
   let policies: number;
 
   beforeAll(async () => {
@@ -123,6 +126,17 @@ describe('the harness on one small book (November 2026, queued on 31 October)', 
       familyOf: (id: string) => familyOf.get(id),
       period: '2026-11',
       starts: ['prev'],
+      workDir: dir,
+      keepDir: undefined,
+    });
+    late = await scoreBook({
+      cli,
+      policiesFile: files.policies,
+      bankFile: files.bank,
+      familyOf: (id: string) => familyOf.get(id),
+      period: '2026-11',
+      starts: ['28'],
+      oracleNext: false,
       workDir: dir,
       keepDir: undefined,
     });
@@ -165,9 +179,24 @@ describe('the harness on one small book (November 2026, queued on 31 October)', 
       expect(get('smart').zero_attempts_collectible).toBeLessThanOrEqual(get('smart').zero_attempts);
       expect(get('smart').failed).toBe(get('smart').failed_insufficient + get('smart').failed_blocked);
     }
-    // premia's own events reach premia: debits on closed, stopped or frozen accounts fail as such
-    expect(by.smart.families.closed_stopped.failed_blocked).toBeGreaterThan(0);
+    // premia's own events reach premia: debits on closed, stopped or frozen accounts fail as such,
+    // and only there. (Queued on 31 October, smart collects what the balance already covers on
+    // Monday 2 November, before any event of this book: the late run below meets them.)
     expect(by.smart.overall.failed_blocked).toBe(by.smart.families.closed_stopped.failed_blocked);
+    const after = Object.fromEntries(late.runs.map((r) => [r.strategy, r]));
+    expect(Object.keys(after)).toEqual([...STRATEGIES]);
+    const blockedPolicies = after.naive!.families.closed_stopped.policies;
+    expect(blockedPolicies).toBeGreaterThan(0);
+    // naive's one full-premium debit per policy fails as blocked, on every account of the family
+    expect(after.naive!.families.closed_stopped).toMatchObject({ attempts: blockedPolicies, failed_blocked: blockedPolicies, failed_insufficient: 0, collected: 0 });
+    expect(after.naive!.overall.failed_blocked).toBe(blockedPolicies);
+    // smart's debits there (accounts that still hold money: stopped or frozen) fail as blocked too
+    expect(after.smart!.families.closed_stopped.failed_blocked).toBeGreaterThan(0);
+    expect(after.smart!.families.closed_stopped).toMatchObject({ failed: after.smart!.families.closed_stopped.failed_blocked, collected: 0 });
+    expect(after.smart!.overall.failed_blocked).toBe(after.smart!.families.closed_stopped.failed_blocked);
+    // and the oracle, which sees the block, makes no attempt on them
+    expect(after.oracle!.families.closed_stopped).toMatchObject({ attempts: 0, collected: 0 });
+    expect(after.oracle!.overall.failed).toBe(0);
     // dormant accounts hold nothing: naive's full-premium debits there fail
     expect(by.naive.families.no_history.failed_insufficient).toBeGreaterThan(0);
     const f = figures(by.smart.overall, by.oracle.overall);

@@ -126,8 +126,8 @@ describe('the clock', () => {
     expect([e.status, e.counts]).toEqual(['completed', { PAID_FULL: 2, PAID_PARTIAL: 0, UNPAID: 1, CANCELLED: 0 }]);
     const rows = await byNumber(b, '2026-11');
     expect(['P-1', 'P-2', 'P-3'].map((p) => [rows[p]!.collection_status, rows[p]!.first_attempt_date])).toEqual([
-      ['PAID_FULL', '2026-11-26'],
-      ['PAID_FULL', '2026-11-26'],
+      ['PAID_FULL', '2026-11-02'],
+      ['PAID_FULL', '2026-11-02'],
       ['UNPAID', null],
     ]);
     // Executing a period once closed is refused.
@@ -193,7 +193,7 @@ describe('attempts export', () => {
     const csv = await readDownload(await b.exportAttempts('2026-11', 'csv'));
     const lines = csv.split('\n');
     expect(lines[0]).toBe('collection_id,policy_number,customer_id,date,amount,outcome,failure_reason');
-    expect(lines.slice(1).map((l) => l.split(',').slice(1).join(','))).toEqual(['P-1,K1,2026-11-26,500.00,SUCCESS,', 'P-2,K2,2026-11-26,300.00,SUCCESS,', '']);
+    expect(lines.slice(1).map((l) => l.split(',').slice(1).join(','))).toEqual(['P-1,K1,2026-11-02,500.00,SUCCESS,', 'P-2,K2,2026-11-02,300.00,SUCCESS,', '']);
     const json = JSON.parse(await readDownload(await b.exportAttempts('2026-11', 'json')));
     expect(Object.keys(json.attempts[0])).toEqual(['collection_id', 'policy_number', 'customer_id', 'date', 'amount', 'outcome', 'failure_reason']);
     expect(json.attempts[0].amount).toBe(500);
