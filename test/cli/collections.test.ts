@@ -59,7 +59,7 @@ describe('a month through the CLI', () => {
     expect(unpaid.json().next_after).toMatch(/^POL-/);
     const human = await cli(['collections', 'explain', c.id]);
     expect(human.code).toBe(0);
-    expect(human.stdout).toContain('2026-11-02     1708.74  collected\n            why: smart: the balance already covers the amount due, with the usual outgoings until the debit; expected balance 4241.25\n');
+    expect(human.stdout).toContain('2026-11-02    1,708.74  collected\n            why: smart: the balance already covers the amount due, with the usual outgoings until the debit; expected balance 4241.25\n');
     expect(human.stdout).toContain('PAID_FULL: collected 1708.74 of 1708.74 in 1 attempt');
   });
 

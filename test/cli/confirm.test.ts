@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { groupedUnits } from '../helpers/grouped.js';
 import type { Prompter } from '../../src/cli/context.js';
 import { FIXTURES, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
 import { remoteEnv, runPremia, startLiveServer, type LiveServer } from '../helpers/remote.js';
@@ -75,9 +76,9 @@ const clockOf = async (db: string) => (await cli(db, ['--json', 'clock'])).json(
 
 const ADVANCE_DETAILS = [
   'Advancing the clock 54 days, from 2026-11-12 to 2027-01-05, closes 2 periods for good: 2026-11 and 2026-12.',
-  '  2026-11: 66 of its 520 collections are not fully paid yet (53 with nothing collected; 115970.68 still owed); what is not collected by 2026-11-30 stays unpaid for good (UNPAID or PAID_PARTIAL).',
-  '  2026-12: none of its 520 collections is fully paid yet (520 with nothing collected; 518983.09 still owed); what is not collected by 2026-12-31 stays unpaid for good (UNPAID or PAID_PARTIAL).',
-  '  Already planned in these days: 4 debits for 1031.98 (2026-11-13).',
+  '  2026-11: 66 of its 520 collections are not fully paid yet (53 with nothing collected; 115,970.68 still owed); what is not collected by 2026-11-30 stays unpaid for good (UNPAID or PAID_PARTIAL).',
+  '  2026-12: none of its 520 collections is fully paid yet (520 with nothing collected; 518,983.09 still owed); what is not collected by 2026-12-31 stays unpaid for good (UNPAID or PAID_PARTIAL).',
+  '  Already planned in these days: 4 debits for 1,031.98 (2026-11-13).',
 ];
 const ADVANCE_QUESTION = 'Advance the clock 54 days, to 2027-01-05, and close 2 periods (2026-11 and 2026-12)?';
 
@@ -189,7 +190,7 @@ describe('clock advance --dry-run', () => {
         'to              2027-01-05',
         'days            54',
         'periods closed  2 (2026-11 and 2026-12)',
-        'planned debits  4 for 1031.98 (2026-11-13)',
+        'planned debits  4 for 1,031.98 (2026-11-13)',
         'locked          yes (a collections run exists: closed periods are final)',
         '',
         'period   last day    collections  not fully paid  nothing collected  still owed',
@@ -239,12 +240,12 @@ describe('settlements', () => {
     const yes = await cli(db, ['--json', 'settlements', 'create', '--period', '2026-11'], terminal([true], asked));
     expect(yes.code).toBe(0);
     const s = yes.json();
-    expect(asked).toEqual([`Create SETTLE-2026-11-001 (net ${s.net_amount.toFixed(2)})?`, `Create SETTLE-2026-11-001 (net ${s.net_amount.toFixed(2)})?`]);
+    expect(asked).toEqual([`Create SETTLE-2026-11-001 (net ${groupedUnits(s.net_amount)})?`, `Create SETTLE-2026-11-001 (net ${groupedUnits(s.net_amount)})?`]);
     expect(no.stderr).toBe(
       [
         `Local mode: store ${db}`,
-        `Settlement statement SETTLE-2026-11-001 for 2026-11: 520 collections, ${s.total_collections.toFixed(2)} collected; ` +
-          `fees ${s.total_fees.toFixed(2)} and VAT ${s.vat.toFixed(2)}; net ${s.net_amount.toFixed(2)}, to be paid by 2026-12-03 (reference ${s.payment_reference}).`,
+        `Settlement statement SETTLE-2026-11-001 for 2026-11: 520 collections, ${groupedUnits(s.total_collections)} collected; ` +
+          `fees ${groupedUnits(s.total_fees)} and VAT ${groupedUnits(s.vat)}; net ${groupedUnits(s.net_amount)}, to be paid by 2026-12-03 (reference ${s.payment_reference}).`,
         'A statement stays on record: it can be marked paid or disputed, never deleted.',
         'Nothing changed.',
         '',
@@ -269,7 +270,7 @@ describe('settlements', () => {
     expect(no.stderr).toBe(
       [
         `Local mode: store ${db}`,
-        `Disputing SETTLE-2026-11-001 (2026-11, net ${s.net_amount.toFixed(2)}, paid on 2026-12-02 with reference ${s.payment_reference}) is final: ` +
+        `Disputing SETTLE-2026-11-001 (2026-11, net ${groupedUnits(s.net_amount)}, paid on 2026-12-02 with reference ${s.payment_reference}) is final: ` +
           "it can no longer be paid or changed; 'premia settlements create --period 2026-11' then makes a new statement for the period.",
         '  Reason: Totals differ from our books',
         'Nothing changed.',

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { groupedCents } from '../helpers/grouped.js';
 import type { AdvanceOptions, AdvanceTarget, Backend } from '../../src/backend/types.js';
 import type { CliContext } from '../../src/cli/context.js';
 import { catchCtrlC } from '../../src/cli/interrupt.js';
@@ -92,7 +93,7 @@ describe('clock advance', () => {
     expect([result.from, result.to]).toEqual(['2026-10-31', '2026-11-03']);
     const collected = result.days.reduce((s: number, d: { collected: number }) => s + Math.round(d.collected * 100), 0);
     expect(collected).toBeGreaterThan(0);
-    const amount = (collected / 100).toFixed(2);
+    const amount = groupedCents(collected);
     expect(r.stderr).toBe(
       'Ctrl-C: stopping after the day in progress (press Ctrl-C again to quit at once).\n' +
         `{"error":{"code":"CANCELLED","message":"Stopped by Ctrl-C after 2026-11-03: 3 of 30 days lived, ${amount} collected; the clock is at 2026-11-03.","request_id":null}}\n`,
@@ -116,7 +117,7 @@ describe('clock advance', () => {
     const r = await cli(db, ['clock', 'advance', '--to', '2026-11-30'], { signals, prepare: ctrlCAfter('2026-11-01', signals) });
     expect(r.code).toBe(130);
     expect(r.stdout).toMatch(/^date +attempts +succeeded +failed +collected +closed\n2026-11-01 +\d+ +\d+ +\d+ +[\d.]+ *\n$/);
-    expect(r.stderr).toMatch(/\nStopped by Ctrl-C after 2026-11-01: 1 of 30 days lived, [\d.]+ collected; the clock is at 2026-11-01\.\n$/);
+    expect(r.stderr).toMatch(/\nStopped by Ctrl-C after 2026-11-01: 1 of 30 days lived, [\d,.]+ collected; the clock is at 2026-11-01\.\n$/);
   });
 
   it('without Ctrl-C the handler is gone afterwards (Ctrl-C after the work has its usual effect)', async () => {

@@ -710,12 +710,12 @@ describe('a statement regenerated after a payment nets out what was paid (issue 
     const { cli } = await paidThenDisputed(100_000);
     const r = await cli(['settlements', 'create', '--period', '2026-11']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^Created SETTLE-2026-11-002 \(supersedes SETTLE-2026-11-001; 286225\.24 already paid for 2026-11\): net 672\.25 to pay by 2026-12-03 with reference PRM2611002-\S+\.\n$/);
+    expect(r.stderr).toMatch(/^Created SETTLE-2026-11-002 \(supersedes SETTLE-2026-11-001; 286,225\.24 already paid for 2026-11\): net 672\.25 to pay by 2026-12-03 with reference PRM2611002-\S+\.\n$/);
     const lines = r.stdout.split('\n');
-    expect(lines).toContain('total_collections  426772.01');
-    expect(lines).toContain('period_net         286897.49');
-    expect(lines).toContain('previously_paid    286225.24');
-    expect(lines).toContain('net_amount            672.25');
+    expect(lines).toContain('total_collections  426,772.01');
+    expect(lines).toContain('period_net         286,897.49');
+    expect(lines).toContain('previously_paid    286,225.24');
+    expect(lines).toContain('net_amount             672.25');
     expect(lines).toContain('supersedes         SETTLE-2026-11-001');
     const s2 = (await cli(['--json', 'settlements', 'get', 'SETTLE-2026-11-002'])).json();
     expect(s2).toMatchObject({ total_collections: 426772.01, distribution_fee: 106693.0, collections_fee: 14937.02, total_fees: 121630.02, vat: 18244.5, previously_paid: 286225.24, net_amount: 672.25 });
@@ -727,7 +727,7 @@ describe('a statement regenerated after a payment nets out what was paid (issue 
   it('less collected meanwhile: a negative net (-672.25, money the client owes back), exported with its sign; a third statement nets both payments', async () => {
     const { cli } = await paidThenDisputed(-100_000);
     const r = await cli(['settlements', 'create', '--period', '2026-11']);
-    expect(r.stderr).toMatch(/^Created SETTLE-2026-11-002 \(supersedes SETTLE-2026-11-001; 286225\.24 already paid for 2026-11\): net -672\.25: the client owes 672\.25 back by 2026-12-03, reference PRM2611002-\S+\.\n$/);
+    expect(r.stderr).toMatch(/^Created SETTLE-2026-11-002 \(supersedes SETTLE-2026-11-001; 286,225\.24 already paid for 2026-11\): net -672\.25: the client owes 672\.25 back by 2026-12-03, reference PRM2611002-\S+\.\n$/);
     const s2 = (await cli(['--json', 'settlements', 'get', 'SETTLE-2026-11-002'])).json();
     expect(s2).toMatchObject({ total_collections: 424772.01, previously_paid: 286225.24, net_amount: -672.25 });
     expect((await cli(['--json', 'settlements', 'get', 'SETTLE-2026-11-002'])).stdout).toContain('"net_amount":-672.25,');

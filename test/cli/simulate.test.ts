@@ -131,14 +131,14 @@ describe('premia simulate', () => {
     expect(pct(48601262, 51898309)).toBe('93.6%');
     const r = await oracle();
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('collected 479440.15 of 518983.09 due: 92.4% by amount, 92.9% of policies paid in full');
+    expect(r.stdout).toContain('collected 479,440.15 of 518,983.09 due: 92.4% by amount, 92.9% of policies paid in full');
   });
 
   it('the quick start: the built binary, from any directory', () => {
     const r = spawnSync(process.execPath, [join(REPO, 'bin', 'premia.js'), 'simulate'], { cwd: tmp.dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('Settlement SETTLE-2026-11-001 (pending; EFT on 2026-12-03, reference PRM2611001-28KTXAGP)');
-    expect(r.stdout).toContain('collected 462175.01 of 518983.09 due: 89.1% by amount, 93.1% of policies paid in full');
+    expect(r.stdout).toContain('collected 462,175.01 of 518,983.09 due: 89.1% by amount, 93.1% of policies paid in full');
     expect(r.stderr).toBe('');
   });
 });

@@ -80,7 +80,7 @@ describe('a cron job against a running server (spawned bin/premia.js)', () => {
     const advanced = await run(mode, [...as, 'clock', 'advance', '--to-month-end']);
     expect(advanced.code).toBe(0);
     expect(advanced.stdout.split('\n')[0]).toMatch(/^date +attempts +succeeded +failed +collected +closed$/);
-    expect(advanced.stderr).toMatch(/^Clock moved from 2026-10-31 to 2026-11-30: 30 days lived, [\d.]+ collected\.\n$/);
+    expect(advanced.stderr).toMatch(/^Clock moved from 2026-10-31 to 2026-11-30: 30 days lived, \d{1,3}(?:,\d{3})*\.\d\d collected\.\n$/);
 
     const report = await run(mode, [...as, 'reports', 'collections', '--period', '2026-11']);
     expect(report.code).toBe(0);

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { groupedCents } from '../helpers/grouped.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { premiaOnTerminal, ptyUnavailable } from '../helpers/pty.js';
 
@@ -81,7 +82,7 @@ onPty('on a pseudo-terminal', () => {
     const end = await term.ended;
     expect(end.code).toBe(130);
     expect(end.screen).toContain('Ctrl-C: stopping after the day in progress (press Ctrl-C again to quit at once).\n');
-    const stop = end.screen.match(/\nStopped by Ctrl-C after (2026-1\d-\d\d): (\d+) of 61 days lived, (\d+\.\d\d) collected; the clock is at \1\.\n/);
+    const stop = end.screen.match(/\nStopped by Ctrl-C after (2026-1\d-\d\d): (\d+) of 61 days lived, (\d{1,3}(?:,\d{3})*\.\d\d) collected; the clock is at \1\.\n/);
     expect(stop, end.screen).not.toBeNull();
     const [, day, lived] = stop!;
     expect(Number(lived)).toBe(Math.round((Date.parse(day!) - Date.parse('2026-10-31')) / 86_400_000));
@@ -103,7 +104,7 @@ onPty('on a pseudo-terminal', () => {
     const db = copyOf(small.db);
     const before = bytesOf(db);
     const question = 'Advance the clock 30 days, to 2026-11-30, and close 2026-11?';
-    const owed = (small.due / 100).toFixed(2);
+    const owed = groupedCents(small.due);
     const no = premiaOnTerminal(['--db', db, 'clock', 'advance', '--to-month-end'], { cwd: tmp.dir });
     await no.waitFor(new RegExp(`\\? ${question.replace(/[?()]/g, '\\$&')} \\(y/N\\)`));
     expect(no.screen()).toContain(
@@ -122,7 +123,7 @@ onPty('on a pseudo-terminal', () => {
     yes.type('y\r');
     const done = await yes.ended;
     expect(done.code, done.screen).toBe(0);
-    expect(done.screen).toMatch(/\nClock moved from 2026-10-31 to 2026-11-30: 30 days lived, \d+\.\d\d collected\.\n/);
+    expect(done.screen).toMatch(/\nClock moved from 2026-10-31 to 2026-11-30: 30 days lived, \d{1,3}(?:,\d{3})*\.\d\d collected\.\n/);
     expect((await cli(db, ['--json', 'clock'])).json().date).toBe('2026-11-30');
   });
 });

@@ -5,6 +5,8 @@
  * plain ASCII. Money has thousands separators here (human output only; never in --json).
  */
 import { periodStateNote } from '../../../domain/period-state.js';
+import { count } from '../../../domain/words.js';
+import { moneyText } from '../../output/table.js';
 import type { SummaryFigures } from './summary-figures.js';
 
 export interface TextStyle {
@@ -18,21 +20,10 @@ export interface TextStyle {
 export const BAR_WIDTH = 40;
 
 /** 123456789 → "1,234,567.89" (cents; human output only). */
-export function groupedMoney(cents: number): string {
-  const negative = cents < 0;
-  const abs = Math.abs(cents);
-  const whole = String(Math.floor(abs / 100));
-  const frac = String(abs % 100).padStart(2, '0');
-  const head = whole.length % 3 || 3;
-  let out = whole.slice(0, head);
-  for (let i = head; i < whole.length; i += 3) out += `,${whole.slice(i, i + 3)}`;
-  return `${negative ? '-' : ''}${out}.${frac}`;
-}
+export const groupedMoney = (cents: number): string => moneyText(cents, true);
 
 /** 1234567 → "1,234,567". */
-export function groupedCount(n: number): string {
-  return groupedMoney(n * 100).slice(0, -3);
-}
+export const groupedCount = count;
 
 /** A share (0.2201) as a percentage with one decimal ("22.0%"). */
 export function percent(rate: number): string {
