@@ -4,7 +4,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // The PostgreSQL half runs with `npm run test:pg` (vitest.pg.config.ts).
-    exclude: [...configDefaults.exclude, 'test/pg/**'],
+    // The bench's smoke test (it runs every bench part at a tiny scale, about 15 s of CPU) runs
+    // with `npm run test:bench`, which CI (.ci/run) runs after `npm test`.
+    exclude: [...configDefaults.exclude, 'test/pg/**', ...(process.env.PREMIA_TEST_BENCH === '1' ? [] : ['test/e2e/bench.test.ts'])],
     // Generous: a test's pass never depends on how busy the machine is (a shared 2-core machine
     // under load runs a month of the fixture book 5-10 times slower than when quiet).
     testTimeout: 180_000,
