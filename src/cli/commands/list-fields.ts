@@ -3,7 +3,7 @@
  * and numbers, and the columns a table shows by default (see output/list.ts). Loaded with the
  * command tree (for --help and completion), so it imports only light modules (types, constants).
  */
-import { ATTEMPT_COLUMNS, type ApiKeyView, type Attempt, type Collection, type Policy, type SettingView, type Settlement } from '../../backend/types.js';
+import { ATTEMPT_COLUMNS, REPORT_COLUMNS, type ApiKeyView, type Attempt, type Collection, type Policy, type SettingView, type Settlement } from '../../backend/types.js';
 import type { Field, ListSpec } from '../output/list.js';
 
 /** Fields read straight off the object by name. */
@@ -35,24 +35,8 @@ export const POLICY_LIST: ListSpec<Policy> = {
   table: ['policy_number', 'customer_id', 'product_code', 'collection_amount', 'status', 'id'],
 };
 
-export const COLLECTION_FIELDS = [
-  'id',
-  'period_month',
-  'policy_id',
-  'execution_id',
-  'customer_id',
-  'external_customer_ref',
-  'policy_number',
-  'product_code',
-  'collection_amount_due',
-  'collection_amount_collected',
-  'shortfall',
-  'collection_status',
-  'first_attempt_date',
-  'last_attempt_date',
-  'number_of_attempts',
-  'last_failure_reason',
-] as const satisfies readonly (keyof Collection)[];
+/** A collection's fields: its ids, then the report's 13 columns (period_month among the ids, as the API orders them). */
+export const COLLECTION_FIELDS: readonly (keyof Collection)[] = ['id', 'period_month', 'policy_id', 'execution_id', ...REPORT_COLUMNS.slice(1)];
 
 export const COLLECTION_LIST: ListSpec<Collection> = {
   fields: fields<Collection>(COLLECTION_FIELDS, {
