@@ -20,6 +20,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { PremiaError } from '../domain/errors.js';
+import { processIsAlive } from '../lib/process.js';
 import type { IsoDate } from '../domain/period.js';
 import type { StatementCache } from './sqlite-dialect.js';
 import type { SqliteStore as Store } from './store.js';
@@ -55,16 +56,6 @@ const PROCESS_TOKEN = randomBytes(12).toString('hex');
 const HOST = hostname();
 /** The leases this process's advances hold right now. */
 const running = new Set<string>();
-
-function processIsAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export function readLease(statements: StatementCache): AdvanceLease | null {
   const row = statements.get('select value from meta where key = ?').get(LEASE_KEY) as { value: string } | undefined;

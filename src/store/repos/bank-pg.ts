@@ -5,16 +5,14 @@
  * read-only snapshot. Snapshots are written with one statement per 5,000 accounts (unnest).
  */
 import { CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY, storedCalendar } from '../../domain/calendar.js';
-import { createRequire } from 'node:module';
-import type { Writable } from 'node:stream';
 import type { BalanceSnapshot, BankStore, ImportedRow, PastAttempt } from '../../bank/ports.js';
 import { customerKey } from '../../domain/customer.js';
 import { dayNumber, type IsoDate } from '../../domain/period.js';
+import { CopyIn } from '../pg-copy.js';
 import type { PgStore, PgUnit } from '../store.js';
 import type { BankImportUnit, CustomerBankInputs } from './bank-io.js';
 import { dayUnitOf } from './pg-day.js';
 
-const require = createRequire(import.meta.url);
 const BATCH = 4096;
 const SNAPSHOT_ROWS = 5000;
 
@@ -167,26 +165,7 @@ export async function withPgBankImport<T>(store: PgStore, clientId: number, fn: 
         for (const [customerId, date, amount, description] of rows) before.add(`${customerId}\u0000${date}\u0000${amount}\u0000${description}`);
       }
     }
-    let copy: Writable | null = null;
-    let done: Promise<void> | null = null;
-    let failure: Error | null = null;
-    let draining: Promise<void> | null = null;
-    const start = (): Writable => {
-      // Loaded here: bank.ts (and so every store) imports this module.
-      const { from: copyFrom } = require('pg-copy-streams') as typeof import('pg-copy-streams');
-      const stream = client.query(
-        copyFrom('copy bank_transactions (client_id, customer_id, date, amount, description) from stdin with (format csv)'),
-      ) as unknown as Writable;
-      done = new Promise<void>((resolve, reject) => {
-        stream.on('finish', resolve);
-        stream.on('error', (e) => {
-          failure ??= asError(e);
-          reject(asError(e));
-        });
-      });
-      done.catch(() => undefined);
-      return stream;
-    };
+    const copy = new CopyIn(client, 'copy bank_transactions (client_id, customer_id, date, amount, description) from stdin with (format csv)');
     const out = await fn({
       today: meta.get('clock_date')!,
       locked,
@@ -194,31 +173,11 @@ export async function withPgBankImport<T>(store: PgStore, clientId: number, fn: 
       collecting,
       storedBefore: (customerId, date, amount, description) => before.has(`${customerId}\u0000${date}\u0000${amount}\u0000${description}`),
       insert: (customerId, date, amount, description) => {
-        if (failure !== null) throw failure;
-        copy ??= start();
-        const line = `${clientId},${csvField(customerId)},${date},${amount},${csvField(description)}\n`;
-        if (!copy.write(line) && draining === null) {
-          draining = new Promise<void>((resolve) => copy!.once('drain', resolve)).then(() => {
-            draining = null;
-          });
-        }
+        copy.write(`${clientId},${csvField(customerId)},${date},${amount},${csvField(description)}\n`);
       },
-      ready: () => (failure !== null ? Promise.reject(failure) : (draining ?? undefined)),
+      ready: () => copy.ready(),
     });
-    // Assigned in the callbacks above (which TypeScript's narrowing does not follow).
-    const stream = copy as Writable | null;
-    const finished = done as Promise<void> | null;
-    if (stream !== null) {
-      stream.end();
-      await finished;
-    }
-    const failed = failure as Error | null;
-    if (failed !== null) throw failed;
+    await copy.end();
     return out;
   });
-}
-
-/** What a stream failed with, as an Error (pg's errors are; anything else is wrapped). */
-function asError(e: unknown): Error {
-  return e instanceof Error ? e : new Error(String(e));
 }

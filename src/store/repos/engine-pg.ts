@@ -32,6 +32,7 @@ import type {
 } from '../../engine/ports.js';
 import { decodePlans, encodePlans } from '../plan-batches.js';
 import { PG_LOCK_SPACE, type PgStore, type PgUnit } from '../store.js';
+import { unpaidActiveCollections } from './lapse-candidates.js';
 import { getAllMeta, getMeta, setMeta } from './meta.js';
 import { inDayUnit } from './pg-day.js';
 
@@ -265,16 +266,7 @@ class PgDay implements DayUnit {
   }
 
   async lapseCandidates(periods: readonly Period[]): Promise<LapseCandidate[]> {
-    const candidates = await this.unit.db
-      .selectFrom('collections as c')
-      .innerJoin('policies as p', 'p.id', 'c.policy_id')
-      .select(['c.policy_id as policyId', 'c.client_id as clientId'])
-      .where('c.period_month', '=', periods[0]!)
-      .where('c.status', '=', 'UNPAID')
-      .where('p.status', '=', 'active')
-      .orderBy('c.client_id')
-      .orderBy('c.policy_number')
-      .execute();
+    const candidates = await unpaidActiveCollections(this.unit.db, periods[0]!);
     const found = new Map<number, Array<string | null>>();
     for (const c of candidates) found.set(c.policyId, periods.map(() => null));
     for (let at = 0; at < candidates.length; at += WRITE_ROWS) {

@@ -36,6 +36,7 @@ import type { AttemptsTable, CollectionsTable } from '../schema.js';
 import type { StatementCache } from '../sqlite-dialect.js';
 import type { Db, Store, Trx } from '../store.js';
 import { pgEngineStore } from './engine-pg.js';
+import { unpaidActiveCollections } from './lapse-candidates.js';
 import { getAllMeta, getMeta } from './meta.js';
 
 /** SQLite's page cache while days are lived, as PRAGMA cache_size counts it (negative: KiB). */
@@ -274,16 +275,7 @@ class SqliteDay implements DayUnit {
   }
 
   async lapseCandidates(periods: readonly Period[]): Promise<LapseCandidate[]> {
-    const candidates = await this.trx
-      .selectFrom('collections as c')
-      .innerJoin('policies as p', 'p.id', 'c.policy_id')
-      .select(['c.policy_id as policyId', 'c.client_id as clientId'])
-      .where('c.period_month', '=', periods[0]!)
-      .where('c.status', '=', 'UNPAID')
-      .where('p.status', '=', 'active')
-      .orderBy('c.client_id')
-      .orderBy('c.policy_number')
-      .execute();
+    const candidates = await unpaidActiveCollections(this.trx, periods[0]!);
     // One indexed lookup per candidate (collections_policy_idx): tens of thousands at a large close.
     const statuses = this.statements.get(`select period_month, status from collections where policy_id = ? and period_month in (${periods.map(() => '?').join(',')})`);
     const out: LapseCandidate[] = [];

@@ -10,9 +10,8 @@
  * the merge and the reading of what it did: ids above the largest before the merge are this
  * import's.
  */
-import { type Writable } from 'node:stream';
-import { from as copyFrom } from 'pg-copy-streams';
 import { PremiaError } from '../../domain/errors.js';
+import { CopyIn } from '../pg-copy.js';
 import type { PgStore } from '../store.js';
 import type { DuplicatePolicyRow, PolicyImportRows, PolicyImportSession, PolicyImportSink } from './policy-import-sink.js';
 
@@ -52,59 +51,18 @@ function pgImportSink(
 ): PolicyImportSink {
   if (!Number.isSafeInteger(createdAt)) throw new TypeError('createdAt must be an integer');
   const { client } = unit;
-  let copy: Writable | null = null;
-  let failure: Error | null = null;
-  let draining: Promise<void> | null = null;
-  let done: Promise<void> | null = null;
-
-  const start = (): Writable => {
-    const stream = client.query(
-      copyFrom(`copy ${STAGE} (line, customer_id, external_customer_ref, policy_number, product_code, amount) from stdin with (format csv)`),
-    ) as unknown as Writable;
-    done = new Promise<void>((resolve, reject) => {
-      stream.on('finish', resolve);
-      stream.on('error', (e) => {
-        failure ??= asError(e);
-        reject(asError(e));
-      });
-    });
-    done.catch(() => undefined); // reported by ready() or finish()
-    return stream;
-  };
+  const copy = new CopyIn(client, `copy ${STAGE} (line, customer_id, external_customer_ref, policy_number, product_code, amount) from stdin with (format csv)`);
 
   return {
     insert(rows: PolicyImportRows) {
-      if (failure !== null) throw failure;
-      if (rows.count === 0) return;
-      copy ??= start();
-      if (!copy.write(csvOf(rows))) {
-        draining ??= new Promise<void>((resolve, reject) => {
-          const stream = copy!;
-          const onDrain = () => {
-            stream.off('error', onError);
-            draining = null;
-            resolve();
-          };
-          const onError = (e: unknown) => {
-            stream.off('drain', onDrain);
-            reject(asError(e));
-          };
-          stream.once('drain', onDrain);
-          stream.once('error', onError);
-        });
-      }
+      copy.check();
+      if (rows.count > 0) copy.write(csvOf(rows));
     },
     ready() {
-      if (failure !== null) return Promise.reject(failure);
-      return draining ?? undefined;
+      return copy.ready();
     },
     async finish() {
-      if (copy !== null) {
-        copy.end();
-        await done;
-      }
-      if (failure !== null) throw failure;
-      if (copy === null) return 0;
+      if (!(await copy.end())) return 0;
       await client.query('set local work_mem = 65536'); // 64 MiB for the merge's sort
       const base = Number((await client.query<{ id: number }>('select coalesce(max(id), 0) as id from policies')).rows[0]!.id);
       const merged = await client.query(
@@ -155,7 +113,3 @@ function csvOf(rows: PolicyImportRows): Buffer {
   return out.subarray(0, at);
 }
 
-/** What a stream failed with, as an Error (pg's errors are; anything else is wrapped). */
-function asError(e: unknown): Error {
-  return e instanceof Error ? e : new Error(String(e));
-}
