@@ -167,4 +167,24 @@ describe.skipIf(noPg)(`premia db copy${noPg ? ` (skipped: ${pg.reason})` : ''}`,
       expect((await onDatabase<{ n: string }>(lossy, `select count(*)::text as n from ${table}`))[0]!.n, table).toBe('0');
     }
   });
+
+  it('refuses to copy a store onto itself, however its URL is written (exit 2); --json gives the report', async () => {
+    const url = new URL(target);
+    const self = await run(['db', 'copy', '--from', target, '--to', `postgres://${url.username}@${url.host}${url.pathname}?pool=2`], dir);
+    expect(self.code).toBe(2);
+    expect(self.stderr).toContain('--from and --to name the same store: copy it to another one.');
+    const file2 = await run(['db', 'copy', '--from', 'premia.db', '--to', './sub/../premia.db'], dir);
+    expect(file2.code).toBe(2);
+
+    const json = await run(['--json', 'db', 'copy', '--from', 'premia.db', '--to', await freshDatabase('copy_json')], dir);
+    expect(json.code, json.stderr).toBe(0);
+    const body = json.json();
+    expect(body.identical).toBe(true);
+    expect(body.replaced).toEqual([]);
+    expect(body.from).toBe(file);
+    expect(body.to).toMatch(/^postgres:\/\/premia_test:\*\*\*@127\.0\.0\.1:\d+\/copy_json_[0-9a-f]+$/);
+    const policies = body.tables.find((t: { table: string }) => t.table === 'policies');
+    expect(policies).toEqual({ table: 'policies', from: { table: 'policies', rows: '520', money: '51898309' }, to: { table: 'policies', rows: '520', money: '51898309' }, same: true });
+    expect(json.stdout).not.toContain(pg.cluster!.password);
+  });
 });
