@@ -299,4 +299,23 @@ class PgDay implements DayUnit {
   async moveClock(date: IsoDate): Promise<void> {
     await this.unit.db.updateTable('meta').set({ value: date }).where('key', '=', 'clock_date').execute();
   }
+
+  async readResumeState(asOf: IsoDate, tag: string, sink: (block: Uint8Array) => void): Promise<boolean> {
+    let any = false;
+    for await (const rows of this.unit.rows<[Uint8Array]>('select data from engine_resume where as_of = ? and tag = ? order by block', [asOf, tag], { raw: true, batch: 8 })) {
+      for (const [data] of rows) {
+        any = true;
+        sink(data);
+      }
+    }
+    return any;
+  }
+
+  async writeResumeState(asOf: IsoDate, tag: string, blocks: Iterable<Uint8Array>): Promise<void> {
+    await this.client.query('delete from engine_resume');
+    let block = 0;
+    for (const data of blocks) {
+      await this.client.query('insert into engine_resume (block, as_of, tag, data) values ($1, $2, $3, $4)', [block++, asOf, tag, Buffer.from(data.buffer, data.byteOffset, data.byteLength)]);
+    }
+  }
 }
