@@ -16,12 +16,12 @@
  * A state under another tag, or as of another day, is not used. A bank import drops it (the
  * store does, in the import's transaction): imported rows change the history of their accounts.
  *
- * Blocks of up to BLOCK accounts, each: count (u32), then aligned to 8 bytes each section:
+ * Blocks of up to BLOCK accounts of one client, each: count (u32), then aligned to 8 bytes each section:
  * balances (f64), client ids (i32), each summary column in order (its type, stride values per
  * account), customer id lengths (u32, in UTF-16 units), the customer ids (UTF-8, concatenated).
  */
 import { CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY } from '../domain/calendar.js';
-import type { BankAccounts } from './ports.js';
+import type { BankAccounts, ResumeBlock } from './ports.js';
 import { SETTING_KEYS } from './settings.js';
 import type { AccountSummaries, SummaryColumn } from './summary.js';
 
@@ -39,11 +39,11 @@ export function resumeTag(settings: ReadonlyMap<string, string>, summaries: Acco
 }
 
 /** The blocks of the accounts of `accounts` that have lived through `day` (one at a time, as the caller takes them). */
-export function* encodeResume(accounts: BankAccounts, summaries: AccountSummaries, day: number): Generator<Uint8Array> {
+export function* encodeResume(accounts: BankAccounts, summaries: AccountSummaries, day: number): Generator<ResumeBlock> {
   const columns = summaries.columns();
   const encoder = new TextEncoder();
   const pick: number[] = [];
-  const flush = (): Uint8Array => {
+  const flush = (): ResumeBlock => {
     const n = pick.length;
     const ids = pick.map((i) => accounts.customerId[i]!);
     const idBytes = encoder.encode(ids.join(''));
@@ -77,11 +77,13 @@ export function* encodeResume(accounts: BankAccounts, summaries: AccountSummarie
     at += align8(n * 4);
     new Uint8Array(buf, at, idBytes.length).set(idBytes);
     pick.length = 0;
-    return new Uint8Array(buf);
+    return { clientId: clients[0]!, data: new Uint8Array(buf) };
   };
   if (accounts.lastLived === undefined) return;
   for (let i = 0; i < accounts.size; i++) {
     if (accounts.lastLived(i) !== day) continue;
+    // A block holds one client's accounts (the working set is in client order).
+    if (pick.length > 0 && accounts.clientId[pick[0]!] !== accounts.clientId[i]) yield flush();
     pick.push(i);
     if (pick.length === BLOCK) yield flush();
   }
