@@ -62,13 +62,19 @@ export function* encodeResume(accounts: BankAccounts, summaries: AccountSummarie
       balances[j] = accounts.balance(pick[j]!);
       clients[j] = accounts.clientId[pick[j]!]!;
     }
+    // Usually the block's accounts are consecutive: each column is then one copy.
+    const first = pick[0]!;
+    const consecutive = pick[n - 1]! - first === n - 1;
     for (const c of columns) {
       const Ctor = c.data.constructor as new (b: ArrayBufferLike, o: number, l: number) => SummaryColumn['data'];
       const out = new Ctor(buf, at, n * c.stride);
       const s = c.stride;
-      for (let j = 0; j < n; j++) {
-        const from = pick[j]! * s;
-        for (let v = 0; v < s; v++) out[j * s + v] = c.data[from + v]!;
+      if (consecutive) out.set(c.data.subarray(first * s, (first + n) * s));
+      else {
+        for (let j = 0; j < n; j++) {
+          const from = pick[j]! * s;
+          for (let v = 0; v < s; v++) out[j * s + v] = c.data[from + v]!;
+        }
       }
       at += align8(n * s * c.data.BYTES_PER_ELEMENT);
     }
@@ -168,10 +174,17 @@ export class ResumeReader {
       this.balances[k] = balances[j]!;
       this.found++;
     }
+    // Usually the block's accounts are consecutive customers: each column is then one copy.
+    const first = target[0]!;
+    const consecutive = first >= 0 && target[n - 1] === first + n - 1 && target.every((k, j) => k === first + j);
     this.columns.forEach((c, x) => {
       const Ctor = c.data.constructor as new (b: ArrayBufferLike, o: number, l: number) => SummaryColumn['data'];
       const src = new Ctor(buf, columnAt[x]!, n * c.stride);
       const s = c.stride;
+      if (consecutive) {
+        c.data.set(src, first * s);
+        return;
+      }
       for (let j = 0; j < n; j++) {
         const k = target[j]!;
         if (k < 0) continue;
