@@ -97,7 +97,13 @@ export interface DayUnit {
    * bytes to the store, see engine/resume.ts) in place of anything kept before, in the day's
    * unit (it commits with the day). `tag` names the inputs of the history they were lived from.
    */
-  writeResumeState?(asOf: IsoDate, tag: string, blocks: Iterable<Uint8Array>): Promise<void>;
+  writeResumeState?(asOf: IsoDate, tag: string, blocks: Iterable<ResumeBlock>): Promise<void>;
+}
+
+/** A block of the kept working set: accounts of one client. */
+export interface ResumeBlock {
+  clientId: number;
+  data: Uint8Array;
 }
 
 export type CollectionStatus = 'UNPAID' | 'PAID_PARTIAL' | 'PAID_FULL' | 'CANCELLED';

@@ -16,12 +16,12 @@
  * A state under another tag, or as of another day, is not used. A bank import drops it (the
  * store does, in the import's transaction): imported rows change the history of their accounts.
  *
- * Blocks of up to BLOCK accounts, each: count (u32), then aligned to 8 bytes each section:
+ * Blocks of up to BLOCK accounts of one client, each: count (u32), then aligned to 8 bytes each section:
  * balances (f64), client ids (i32), each summary column in order (its type, stride values per
  * account), customer id lengths (u32, in UTF-16 units), the customer ids (UTF-8, concatenated).
  */
 import { CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY } from '../domain/calendar.js';
-import type { BankAccounts } from './ports.js';
+import type { BankAccounts, ResumeBlock } from './ports.js';
 import { SETTING_KEYS } from './settings.js';
 import type { AccountSummaries, SummaryColumn } from './summary.js';
 
@@ -39,11 +39,11 @@ export function resumeTag(settings: ReadonlyMap<string, string>, summaries: Acco
 }
 
 /** The blocks of the accounts of `accounts` that have lived through `day` (one at a time, as the caller takes them). */
-export function* encodeResume(accounts: BankAccounts, summaries: AccountSummaries, day: number): Generator<Uint8Array> {
+export function* encodeResume(accounts: BankAccounts, summaries: AccountSummaries, day: number): Generator<ResumeBlock> {
   const columns = summaries.columns();
   const encoder = new TextEncoder();
   const pick: number[] = [];
-  const flush = (): Uint8Array => {
+  const flush = (): ResumeBlock => {
     const n = pick.length;
     const ids = pick.map((i) => accounts.customerId[i]!);
     const idBytes = encoder.encode(ids.join(''));
@@ -62,13 +62,19 @@ export function* encodeResume(accounts: BankAccounts, summaries: AccountSummarie
       balances[j] = accounts.balance(pick[j]!);
       clients[j] = accounts.clientId[pick[j]!]!;
     }
+    // Usually the block's accounts are consecutive: each column is then one copy.
+    const first = pick[0]!;
+    const consecutive = pick[n - 1]! - first === n - 1;
     for (const c of columns) {
       const Ctor = c.data.constructor as new (b: ArrayBufferLike, o: number, l: number) => SummaryColumn['data'];
       const out = new Ctor(buf, at, n * c.stride);
       const s = c.stride;
-      for (let j = 0; j < n; j++) {
-        const from = pick[j]! * s;
-        for (let v = 0; v < s; v++) out[j * s + v] = c.data[from + v]!;
+      if (consecutive) out.set(c.data.subarray(first * s, (first + n) * s));
+      else {
+        for (let j = 0; j < n; j++) {
+          const from = pick[j]! * s;
+          for (let v = 0; v < s; v++) out[j * s + v] = c.data[from + v]!;
+        }
       }
       at += align8(n * s * c.data.BYTES_PER_ELEMENT);
     }
@@ -77,11 +83,13 @@ export function* encodeResume(accounts: BankAccounts, summaries: AccountSummarie
     at += align8(n * 4);
     new Uint8Array(buf, at, idBytes.length).set(idBytes);
     pick.length = 0;
-    return new Uint8Array(buf);
+    return { clientId: clients[0]!, data: new Uint8Array(buf) };
   };
   if (accounts.lastLived === undefined) return;
   for (let i = 0; i < accounts.size; i++) {
     if (accounts.lastLived(i) !== day) continue;
+    // A block holds one client's accounts (the working set is in client order).
+    if (pick.length > 0 && accounts.clientId[pick[0]!] !== accounts.clientId[i]) yield flush();
     pick.push(i);
     if (pick.length === BLOCK) yield flush();
   }
@@ -166,10 +174,17 @@ export class ResumeReader {
       this.balances[k] = balances[j]!;
       this.found++;
     }
+    // Usually the block's accounts are consecutive customers: each column is then one copy.
+    const first = target[0]!;
+    const consecutive = first >= 0 && target[n - 1] === first + n - 1 && target.every((k, j) => k === first + j);
     this.columns.forEach((c, x) => {
       const Ctor = c.data.constructor as new (b: ArrayBufferLike, o: number, l: number) => SummaryColumn['data'];
       const src = new Ctor(buf, columnAt[x]!, n * c.stride);
       const s = c.stride;
+      if (consecutive) {
+        c.data.set(src, first * s);
+        return;
+      }
       for (let j = 0; j < n; j++) {
         const k = target[j]!;
         if (k < 0) continue;

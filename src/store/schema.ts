@@ -111,6 +111,7 @@ export interface PlanBatchesTable {
 /** The engine's working set kept at the end of an advance, one block of accounts a row (engine/resume.ts). */
 export interface EngineResumeTable {
   block: number;
+  client_id: number;
   /** The day the accounts had lived through. */
   as_of: string;
   tag: string;

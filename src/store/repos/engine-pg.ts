@@ -29,6 +29,7 @@ import type {
   EngineStore,
   LapseCandidate,
   OpenCollection,
+  ResumeBlock,
 } from '../../engine/ports.js';
 import { decodePlans, encodePlans } from '../plan-batches.js';
 import { PG_LOCK_SPACE, type PgStore, type PgUnit } from '../store.js';
@@ -311,11 +312,17 @@ class PgDay implements DayUnit {
     return any;
   }
 
-  async writeResumeState(asOf: IsoDate, tag: string, blocks: Iterable<Uint8Array>): Promise<void> {
+  async writeResumeState(asOf: IsoDate, tag: string, blocks: Iterable<ResumeBlock>): Promise<void> {
     await this.client.query('delete from engine_resume');
     let block = 0;
-    for (const data of blocks) {
-      await this.client.query('insert into engine_resume (block, as_of, tag, data) values ($1, $2, $3, $4)', [block++, asOf, tag, Buffer.from(data.buffer, data.byteOffset, data.byteLength)]);
+    for (const { clientId, data } of blocks) {
+      await this.client.query('insert into engine_resume (block, client_id, as_of, tag, data) values ($1, $2, $3, $4, $5)', [
+        block++,
+        clientId,
+        asOf,
+        tag,
+        Buffer.from(data.buffer, data.byteOffset, data.byteLength),
+      ]);
     }
   }
 }

@@ -28,6 +28,7 @@ import type {
   EngineStore,
   LapseCandidate,
   OpenCollection,
+  ResumeBlock,
 } from '../../engine/ports.js';
 import { acquireLease, releaseLease, renewLease, type AdvanceLease } from '../advance-lease.js';
 import { runInGroups, valuesList } from '../bulk.js';
@@ -315,11 +316,11 @@ class SqliteDay implements DayUnit {
     return any;
   }
 
-  async writeResumeState(asOf: IsoDate, tag: string, blocks: Iterable<Uint8Array>): Promise<void> {
+  async writeResumeState(asOf: IsoDate, tag: string, blocks: Iterable<ResumeBlock>): Promise<void> {
     this.statements.get('delete from engine_resume').run();
-    const insert = this.statements.get('insert into engine_resume (block, as_of, tag, data) values (?, ?, ?, ?)');
+    const insert = this.statements.get('insert into engine_resume (block, client_id, as_of, tag, data) values (?, ?, ?, ?, ?)');
     let block = 0;
-    for (const data of blocks) insert.run(block++, asOf, tag, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+    for (const { clientId, data } of blocks) insert.run(block++, clientId, asOf, tag, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
   }
 }
 
