@@ -2,13 +2,15 @@
  * `premia db copy`: a store file copied to PostgreSQL (and back), verified, and usable: the
  * copy gives the same report bytes and, advanced, the same attempts as the original.
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLocalBackend } from '../../src/backend/local/index.js';
 import { openStore } from '../../src/store/store.js';
-import { runCli, tempDir, type CliResult } from '../helpers/cli.js';
-import { FIXED_NOW, fixtureMonth } from '../helpers/local.js';
+import { FIXTURES, runCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { FIXED_NOW, fileUpload, fixtureMonth } from '../helpers/local.js';
 import { freshDatabase, noPg, onDatabase, pg } from './db.js';
 
 const run = (args: string[], cwd: string, extra: { tty?: boolean; confirm?: boolean[] } = {}): Promise<CliResult> =>
@@ -187,5 +189,36 @@ describe.skipIf(noPg)(`premia db copy${noPg ? ` (skipped: ${pg.reason})` : ''}`,
     const policies = body.tables.find((t: { table: string }) => t.table === 'policies');
     expect(policies).toEqual({ table: 'policies', from: { table: 'policies', rows: '520', money: '51898309' }, to: { table: 'policies', rows: '520', money: '51898309' }, same: true });
     expect(json.stdout).not.toContain(pg.cluster!.password);
+  });
+
+  it('mid-month, with the engine kept working set: its bytes copied as they are, and the month ends the same', async () => {
+    // No bank import (which drops the kept state): the advance keeps its working set (engine_resume).
+    const mid = join(dir, 'mid.db');
+    const b = await openLocalBackend({ path: mid, seed: 1, now: FIXED_NOW });
+    try {
+      await b.setClock('2026-10-31');
+      await b.importPolicies(fileUpload(join(FIXTURES, 'policies.csv')));
+      await b.executeCollections({ period_month: '2026-11' });
+      await b.advanceClock({ to: '2026-11-20' });
+    } finally {
+      await b.close();
+    }
+    const lite = new Database(mid, { readonly: true });
+    const kept = lite.prepare('select block, data from engine_resume order by block').all() as Array<{ block: number; data: Buffer }>;
+    lite.close();
+    expect(kept.length).toBeGreaterThan(0);
+    const to = await freshDatabase('copy_mid');
+    const r = await run(['db', 'copy', '--from', 'mid.db', '--to', to], dir);
+    expect(r.code, r.stderr).toBe(0);
+    const copied = await onDatabase<{ block: string; md5: string }>(to, 'select block::text, md5(data) as md5 from engine_resume order by block');
+    expect(copied).toEqual(kept.map((k) => ({ block: String(k.block), md5: createHash('md5').update(k.data).digest('hex') })));
+    const ends = [];
+    for (const db of [mid, to]) {
+      const advanced = await run(['--db', db, '--json', 'clock', 'advance', '--to', '2026-11-30'], dir);
+      expect(advanced.code, advanced.stderr).toBe(0);
+      ends.push((await run(['--db', db, 'collections', 'attempts', '--period', '2026-11'], dir)).stdout);
+    }
+    expect(ends[0]!.trimEnd().split('\n').length).toBeGreaterThan(500);
+    expect(ends[1] === ends[0]).toBe(true);
   });
 });
