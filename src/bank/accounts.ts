@@ -110,6 +110,11 @@ export class AccountSet {
     return this.dayOf[i]!;
   }
 
+  /** The last day account i has lived (the engine's name for it: engine/ports.ts). */
+  lastLived(i: number): number {
+    return this.dayOf[i]!;
+  }
+
   /** Why premia's debits fail on `day` whatever the balance (closed, frozen, stopped), or null. */
   blockedOn(i: number, day: number): FailureReason | null {
     return blockedReason(day, this.closedFrom[i]!, this.frozenFrom[i]!, this.stoppedFrom[i]!);

@@ -5,13 +5,15 @@
  * already lived left it. The replay re-checks every recorded outcome against the ledger.
  *
  * While an account is replayed, each day it lives is reported to the caller (`PostedDays`):
- * the engine keeps its own summary of the posted history from those facts.
+ * the engine keeps its own summary of the posted history from those facts. An account the
+ * engine kept at the end of its last advance (the balance as of the clock's date, with its own
+ * summary: engine/resume.ts) opens there in O(1), without a replay or its inputs.
  */
 import { AccountSet } from './accounts.js';
 import type { Calendar } from '../domain/calendar.js';
 import { ImportedAccount } from './imported.js';
 import type { DayFacts, LedgerObserver, PremiaDebits } from './ledger.js';
-import type { BankStore, ImportedRow, PastAttempt } from './ports.js';
+import type { BalanceSnapshot, BankStore, ImportedRow, PastAttempt } from './ports.js';
 import type { AccountSource, FailureReason } from './types.js';
 import { customerKey } from '../domain/customer.js';
 import { PremiaError } from '../domain/errors.js';
@@ -101,43 +103,69 @@ export function replayInto(
 
 /** The simulated bank on the store that keeps its inputs (src/store/repos/bank.ts). */
 export class SimulatedBank {
+  /** Opens an account kept by the engine where it stands (engine/ports.ts). */
+  readonly resumes = true;
+
   constructor(private readonly store: BankStore) {}
 
   /**
    * The accounts of `customers` (index k of the result is customer k), each brought up to the
    * end of `today` (a day number), the days from `posted.from` on reported as they are lived.
    */
-  async openAccounts(customers: CustomerRefs, today: number, posted: PostedDays): Promise<AccountSet> {
+  async openAccounts(customers: CustomerRefs, today: number, posted: PostedDays, resumed?: Float64Array): Promise<AccountSet> {
     const n = customers.customerId.length;
     const settings = await this.store.settings();
     const accounts = new AccountSet(n, this.store, settings.calendar);
     if (n === 0) return accounts;
+    // Every customer's imported rows (an account's source); the replay's inputs (snapshots,
+    // premia's past debits) only for the accounts that are replayed.
     const keys = new Set<string>();
-    for (let k = 0; k < n; k++) keys.add(customerKey(customers.clientId[k]!, customers.customerId[k]!));
+    const replayed = new Set<string>();
+    for (let k = 0; k < n; k++) {
+      const key = customerKey(customers.clientId[k]!, customers.customerId[k]!);
+      keys.add(key);
+      if (!isResumed(resumed, k)) replayed.add(key);
+    }
+    const epochDay = settings.epoch ? dayNumber(settings.epoch) : provisionalEpoch(fromDayNumber(today));
+    const imported = await this.store.importedRows(keys);
+    keys.clear();
     const inputs: AccountInputs = {
       seed: settings.seed,
       calendar: settings.calendar,
-      epochDay: settings.epoch ? dayNumber(settings.epoch) : provisionalEpoch(fromDayNumber(today)),
-      imported: await this.store.importedRows(keys),
-      snapshots: await this.store.snapshots(keys, fromDayNumber(posted.from - 1)),
+      epochDay,
+      imported,
+      snapshots: replayed.size > 0 ? await this.store.snapshots(replayed, fromDayNumber(posted.from - 1)) : new Map<string, BalanceSnapshot>(),
       attempts: new Map(),
     };
-    // premia's debits since the oldest snapshot used (all of them when an account has none).
-    let oldest = fromDayNumber(today);
-    for (const key of keys) {
-      const snap = inputs.snapshots.get(key);
-      if (!snap) {
-        oldest = '0000-00-00';
-        break;
+    if (replayed.size > 0) {
+      // premia's debits since the oldest snapshot used (all of them when an account has none).
+      let oldest = fromDayNumber(today);
+      for (const key of replayed) {
+        const snap = inputs.snapshots.get(key);
+        if (!snap) {
+          oldest = '0000-00-00';
+          break;
+        }
+        const d = fromDayNumber(snap.day);
+        if (d < oldest) oldest = d;
       }
-      const d = fromDayNumber(snap.day);
-      if (d < oldest) oldest = d;
+      inputs.attempts = await this.store.pastAttempts(replayed, oldest);
     }
-    inputs.attempts = await this.store.pastAttempts(keys, oldest);
-    keys.clear();
-    for (let k = 0; k < n; k++) replayInto(accounts, inputs, customers.clientId[k]!, customers.customerId[k]!, today, posted);
+    replayed.clear();
+    for (let k = 0; k < n; k++) {
+      const clientId = customers.clientId[k]!;
+      const customerId = customers.customerId[k]!;
+      if (isResumed(resumed, k)) {
+        // Kept by the engine at the end of `today`: the account stands there, nothing to replay.
+        accounts.add(clientId, customerId, importedSource(inputs, clientId, customerId), inputs.seed, epochDay, today, resumed![k]!);
+      } else replayInto(accounts, inputs, clientId, customerId, today, posted);
+    }
     return accounts;
   }
+}
+
+function isResumed(resumed: Float64Array | undefined, k: number): boolean {
+  return resumed !== undefined && !Number.isNaN(resumed[k]!);
 }
 
 /** Feeds a ledger premia's past attempts of each day, then checks the outcomes match. */

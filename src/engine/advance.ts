@@ -22,6 +22,7 @@ import { resolveAdvanceTarget, type AdvanceTargetInput } from '../domain/advance
 import { dayNumber, fromDayNumber, lastDay, periodOf, type IsoDate } from '../domain/period.js';
 import { closePeriod, DayRunner, emptySummary, insertPlans, liveDay, planAll, writeDay, type DaySummary } from './day.js';
 import type { AdvanceClaim, AdvanceHolder, Bank, EngineStore } from './ports.js';
+import { encodeResume } from './resume.js';
 import { loadState, type EngineState } from './state.js';
 
 export type { DaySummary };
@@ -34,8 +35,11 @@ export interface AdvanceResult {
 
 /** Hooks for the edges of a run (memory tuning, diagnostics, fault injection), given by the wiring. */
 export interface EngineHooks {
-  /** The working set was loaded: `collections` open collections in memory. */
-  loaded?(collections: number): void;
+  /**
+   * The working set was loaded: `collections` open collections in memory, `resumed` of its
+   * accounts opened from the state the last advance kept (the others replayed).
+   */
+  loaded?(collections: number, resumed: number): void;
   /** Inside a day's unit, just before it commits (the crash tests kill the process here). */
   beforeCommit?(date: IsoDate): void;
   /** A day has committed. */
@@ -110,7 +114,7 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
           if (stale) {
             state = await loadState(unit, bank);
             runner = new DayRunner(state);
-            hooks.loaded?.(state.cols.n);
+            hooks.loaded?.(state.cols.n, state.resumed);
           }
           const s: EngineState = state!;
           const todayDay = dayNumber(today);
@@ -133,6 +137,9 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
             lapsed = await closePeriod(unit, s, closed, stampMs);
           }
           await insertPlans(unit, s, planAll(s, day, day + 1 + lead), day);
+          // The advance's last day keeps the working set, so that the next advance opens its
+          // accounts where they stand instead of replaying them (resume.ts).
+          if (date === to && s.resumeTag !== '' && unit.writeResumeState) await unit.writeResumeState(date, s.resumeTag, encodeResume(s.accounts, s.summaries, day));
           await unit.moveClock(date);
           s.today = date;
           hooks.beforeCommit?.(date);

@@ -86,6 +86,24 @@ export interface DayUnit {
   /** Lapse these policies (those still active) on `day`, recording `reason` in their history. */
   lapsePolicies(policies: readonly LapseCandidate[], day: IsoDate, stampMs: number, reason: string): Promise<void>;
   moveClock(date: IsoDate): Promise<void>;
+  /**
+   * The working set's accounts and summaries kept at the end of an advance (`writeResumeState`),
+   * when they were kept as of the end of `asOf` under `tag`: each block to `sink`, in the order
+   * written. Returns whether any was. Optional: without it accounts are always replayed.
+   */
+  readResumeState?(asOf: IsoDate, tag: string, sink: (block: Uint8Array) => void): Promise<boolean>;
+  /**
+   * Keep `blocks` (the engine's compact form of its working set as of the end of `asOf`: opaque
+   * bytes to the store, see engine/resume.ts) in place of anything kept before, in the day's
+   * unit (it commits with the day). `tag` names the inputs of the history they were lived from.
+   */
+  writeResumeState?(asOf: IsoDate, tag: string, blocks: Iterable<ResumeBlock>): Promise<void>;
+}
+
+/** A block of the kept working set: accounts of one client. */
+export interface ResumeBlock {
+  clientId: number;
+  data: Uint8Array;
 }
 
 export type CollectionStatus = 'UNPAID' | 'PAID_PARTIAL' | 'PAID_FULL' | 'CANCELLED';
@@ -178,6 +196,8 @@ export interface BankAccounts extends PostedHistory {
   readonly customerId: readonly string[];
   /** The balance after the last day lived (what the bank last reported). */
   balance(i: number): number;
+  /** The last day account i has lived (optional: without it the working set is not kept for the next advance). */
+  lastLived?(i: number): number;
   /** Why premia's debits fail on `day` whatever the balance (closed, frozen, stopped), or null. */
   blockedOn(i: number, day: number): FailureReason | null;
   /**
@@ -206,8 +226,15 @@ export interface PostedDays {
 
 export interface Bank {
   /**
-   * The accounts of `customers`, each brought up to the end of `today` (a day number) with the
-   * days from `posted.from` reported as they are lived.
+   * Whether `openAccounts` opens an account from the balance in `resumed` without replaying it
+   * (without it the engine neither keeps its working set nor passes `resumed`).
    */
-  openAccounts(customers: CustomerRefs, today: number, posted: PostedDays): Promise<BankAccounts>;
+  readonly resumes?: boolean;
+  /**
+   * The accounts of `customers`, each brought up to the end of `today` (a day number) with the
+   * days from `posted.from` reported as they are lived. `resumed[k]`, when given and not NaN,
+   * is customer k's balance at the end of `today`, kept by the engine from an earlier advance:
+   * that account opens there without a replay (and reports no days).
+   */
+  openAccounts(customers: CustomerRefs, today: number, posted: PostedDays, resumed?: Float64Array): Promise<BankAccounts>;
 }

@@ -11,6 +11,7 @@ import { CollectionSet, dayOrNone, FAILURE_CODES, STATUS_CODES, Views } from './
 import type { Bank, BankAccounts, DayUnit, PostedDay } from './ports.js';
 import { engineSettings, type EngineSettings } from './settings.js';
 import { planners, strategyCode, type DayDebit, type Planner } from './strategies.js';
+import { ResumeReader, resumeTag } from './resume.js';
 import { AccountReads, AccountSummaries, analysisDay, AccountView } from './summary.js';
 
 export class EngineState {
@@ -38,6 +39,10 @@ export class EngineState {
   readonly dayDebits: DayDebit[] = [];
   readonly outcomes: Array<FailureReason | null> = [];
   readonly facts: PostedDay = { credits: 0, postedDebits: 0, collected: 0, premiaDebits: 0 };
+  /** The tag the working set is kept under at the end of the advance (resume.ts). */
+  resumeTag = '';
+  /** How many accounts were opened from the state kept by the last advance (not replayed). */
+  resumed = 0;
 
   constructor(
     today: IsoDate,
@@ -118,8 +123,20 @@ export async function loadState(unit: DayUnit, bank: Bank): Promise<EngineState>
 
   // Account k is customer k (client customerClient[k], customer customerIds[k]).
   const summaries = new AccountSummaries(customerIds.length, analysisDay(todayDay), settings.calendar);
-  const accounts = await bank.openAccounts({ clientId: customerClient, customerId: customerIds }, todayDay, summaries.postedDays(todayDay));
+  // The accounts kept by the last advance as of today (resume.ts) open from there; the others
+  // (or all, when nothing usable is kept) are replayed by the bank.
+  const tag = resumeTag(world.settings, summaries);
+  const customers = { clientId: customerClient, customerId: customerIds };
+  let resumed: ResumeReader | null = null;
+  if (bank.resumes === true && unit.readResumeState && customerIds.length > 0) {
+    const reader = new ResumeReader(customers, summaries);
+    await unit.readResumeState(today, tag, (block) => reader.block(block));
+    if (reader.found > 0) resumed = reader;
+  }
+  const accounts = await bank.openAccounts(customers, todayDay, summaries.postedDays(todayDay), resumed?.balances);
   const state = new EngineState(today, settings, accounts, summaries, cols, customerIds.length);
+  state.resumeTag = bank.resumes === true ? tag : '';
+  state.resumed = resumed?.found ?? 0;
   if (cols.n === 0) return state;
 
   for (let k = 0; k < customerIds.length; k++) {

@@ -42,6 +42,13 @@ export function analysisDay(today: number): number {
   return monthOf(today).firstDay - 1;
 }
 
+/** A per-account column of the summaries: account i's values are data[i*stride .. (i+1)*stride-1]. */
+export interface SummaryColumn {
+  readonly name: string;
+  readonly data: Int8Array | Uint8Array | Int16Array | Int32Array | Float64Array;
+  readonly stride: number;
+}
+
 export class AccountSummaries {
   // the last two credit days, the statistics payday and the month's largest credit
   private readonly c1Day: Int32Array;
@@ -70,6 +77,7 @@ export class AccountSummaries {
   private readonly aObserved: Int32Array;
   /** Scratch of the prediction reads (filled per call: nothing is allocated per account). */
   private readonly forecast = {} as IncomeAnalysis;
+  private readonly capacity: number;
 
   /**
    * Summaries of `capacity` accounts that have seen nothing yet, their income analysis due as of
@@ -82,6 +90,7 @@ export class AccountSummaries {
     readonly calendar: Calendar,
   ) {
     const c = Math.max(1, capacity);
+    this.capacity = c;
     this.c1Day = new Int32Array(c).fill(NO_DAY);
     this.c2Day = new Int32Array(c).fill(NO_DAY);
     this.c1Amount = new Float64Array(c);
@@ -102,6 +111,21 @@ export class AccountSummaries {
     this.aLastDay = new Int32Array(c);
     this.aLastAmount = new Float64Array(c);
     this.aObserved = new Int32Array(c);
+  }
+
+  /**
+   * Every per-account field, as columns (all the typed arrays of this object, by name): what an
+   * account's summary is, for keeping it between advances (engine/resume.ts). A field added to
+   * the class is kept with no other change (and a changed layout is not read back).
+   */
+  columns(): SummaryColumn[] {
+    const out: SummaryColumn[] = [];
+    for (const [name, value] of Object.entries(this) as Array<[string, unknown]>) {
+      if (!ArrayBuffer.isView(value) || value instanceof DataView) continue;
+      const data = value as SummaryColumn['data'];
+      out.push({ name, data, stride: data.length / this.capacity });
+    }
+    return out;
   }
 
   /** Analyse account i's posted credits of the window ending on `day`. */

@@ -328,6 +328,23 @@ const m0007_key_roles: Migration = {
   },
 };
 
+// The engine's working set kept at the end of an advance (issue 13): one row per block of up to
+// 4096 accounts of one client, in the engine's own compact form (engine/resume.ts), all as of one
+// day and under one tag; an advance replaces them all. Nothing else refers to it: deleting its rows only makes
+// the next advance replay the accounts.
+const m0008_engine_resume: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('engine_resume')
+      .addColumn('block', 'integer', (c) => c.primaryKey())
+      .addColumn('client_id', 'integer', (c) => c.notNull().references('clients.id'))
+      .addColumn('as_of', 'text', (c) => c.notNull())
+      .addColumn('tag', 'text', (c) => c.notNull())
+      .addColumn('data', 'blob', (c) => c.notNull())
+      .execute();
+  },
+};
+
 export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> = [
   ['0001_foundation', m0001_foundation],
   ['0002_collections', m0002_collections],
@@ -336,4 +353,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0005_idempotency_owner', m0005_idempotency_owner],
   ['0006_settlement_supersedes', m0006_settlement_supersedes],
   ['0007_key_roles', m0007_key_roles],
+  ['0008_engine_resume', m0008_engine_resume],
 ];

@@ -108,6 +108,16 @@ export interface PlanBatchesTable {
   data: Uint8Array;
 }
 
+/** The engine's working set kept at the end of an advance, one block of accounts a row (engine/resume.ts). */
+export interface EngineResumeTable {
+  block: number;
+  client_id: number;
+  /** The day the accounts had lived through. */
+  as_of: string;
+  tag: string;
+  data: Uint8Array;
+}
+
 export interface BankTransactionsTable {
   id: Generated<number>;
   client_id: number;
@@ -215,6 +225,7 @@ export interface Database {
   collections: CollectionsTable;
   attempts: AttemptsTable;
   plan_batches: PlanBatchesTable;
+  engine_resume: EngineResumeTable;
   bank_transactions: BankTransactionsTable;
   bank_snapshots: BankSnapshotsTable;
   api_keys: ApiKeysTable;

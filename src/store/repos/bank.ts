@@ -177,6 +177,8 @@ export async function withBankImport<T>(store: Store, clientId: number, fn: (uni
         },
       };
       const out = await fn(unit);
+      // Imported rows change their accounts' history: the engine's kept working set goes.
+      raw.exec('delete from engine_resume');
       raw.exec('commit');
       return out;
     } catch (e) {

@@ -29,6 +29,7 @@ import type {
   EngineStore,
   LapseCandidate,
   OpenCollection,
+  ResumeBlock,
 } from '../../engine/ports.js';
 import { decodePlans, encodePlans } from '../plan-batches.js';
 import { PG_LOCK_SPACE, type PgStore, type PgUnit } from '../store.js';
@@ -298,5 +299,30 @@ class PgDay implements DayUnit {
 
   async moveClock(date: IsoDate): Promise<void> {
     await this.unit.db.updateTable('meta').set({ value: date }).where('key', '=', 'clock_date').execute();
+  }
+
+  async readResumeState(asOf: IsoDate, tag: string, sink: (block: Uint8Array) => void): Promise<boolean> {
+    let any = false;
+    for await (const rows of this.unit.rows<[Uint8Array]>('select data from engine_resume where as_of = ? and tag = ? order by block', [asOf, tag], { raw: true, batch: 8 })) {
+      for (const [data] of rows) {
+        any = true;
+        sink(data);
+      }
+    }
+    return any;
+  }
+
+  async writeResumeState(asOf: IsoDate, tag: string, blocks: Iterable<ResumeBlock>): Promise<void> {
+    await this.client.query('delete from engine_resume');
+    let block = 0;
+    for (const { clientId, data } of blocks) {
+      await this.client.query('insert into engine_resume (block, client_id, as_of, tag, data) values ($1, $2, $3, $4, $5)', [
+        block++,
+        clientId,
+        asOf,
+        tag,
+        Buffer.from(data.buffer, data.byteOffset, data.byteLength),
+      ]);
+    }
   }
 }

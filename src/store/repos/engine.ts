@@ -28,6 +28,7 @@ import type {
   EngineStore,
   LapseCandidate,
   OpenCollection,
+  ResumeBlock,
 } from '../../engine/ports.js';
 import { acquireLease, releaseLease, renewLease, type AdvanceLease } from '../advance-lease.js';
 import { runInGroups, valuesList } from '../bulk.js';
@@ -303,6 +304,23 @@ class SqliteDay implements DayUnit {
 
   async moveClock(date: IsoDate): Promise<void> {
     await this.trx.updateTable('meta').set({ value: date }).where('key', '=', 'clock_date').execute();
+  }
+
+  async readResumeState(asOf: IsoDate, tag: string, sink: (block: Uint8Array) => void): Promise<boolean> {
+    let any = false;
+    const rows = this.statements.get('select data from engine_resume where as_of = ? and tag = ? order by block').raw(true).iterate(asOf, tag) as Iterable<[Uint8Array]>;
+    for (const [data] of rows) {
+      any = true;
+      sink(data);
+    }
+    return any;
+  }
+
+  async writeResumeState(asOf: IsoDate, tag: string, blocks: Iterable<ResumeBlock>): Promise<void> {
+    this.statements.get('delete from engine_resume').run();
+    const insert = this.statements.get('insert into engine_resume (block, client_id, as_of, tag, data) values (?, ?, ?, ?, ?)');
+    let block = 0;
+    for (const { clientId, data } of blocks) insert.run(block++, clientId, asOf, tag, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
   }
 }
 
