@@ -38,11 +38,16 @@ export function resumeTag(settings: ReadonlyMap<string, string>, summaries: Acco
   return JSON.stringify([FORMAT, layout, keys.map((k) => [k, settings.get(k) ?? null])]);
 }
 
-/** The blocks of the accounts of `accounts` that have lived through `day` (one at a time, as the caller takes them). */
+/**
+ * The blocks of the accounts of `accounts` that have lived through `day`, one at a time as the
+ * caller takes them: a block's bytes are valid until the next is asked for (one buffer is reused,
+ * so that keeping a million accounts leaves no hundred megabytes of garbage behind).
+ */
 export function* encodeResume(accounts: BankAccounts, summaries: AccountSummaries, day: number): Generator<ResumeBlock> {
   const columns = summaries.columns();
   const encoder = new TextEncoder();
   const pick: number[] = [];
+  let scratch = new ArrayBuffer(0);
   const flush = (): ResumeBlock => {
     const n = pick.length;
     const ids = pick.map((i) => accounts.customerId[i]!);
@@ -51,7 +56,8 @@ export function* encodeResume(accounts: BankAccounts, summaries: AccountSummarie
     size += align8(n * 8) + align8(n * 4);
     for (const c of columns) size += align8(n * c.stride * c.data.BYTES_PER_ELEMENT);
     size += align8(n * 4) + idBytes.length;
-    const buf = new ArrayBuffer(size);
+    if (scratch.byteLength < size) scratch = new ArrayBuffer(size);
+    const buf = scratch;
     new Uint32Array(buf, 0, 2).set([n, columns.length]);
     let at = 8;
     const balances = new Float64Array(buf, at, n);
@@ -83,7 +89,7 @@ export function* encodeResume(accounts: BankAccounts, summaries: AccountSummarie
     at += align8(n * 4);
     new Uint8Array(buf, at, idBytes.length).set(idBytes);
     pick.length = 0;
-    return { clientId: clients[0]!, data: new Uint8Array(buf) };
+    return { clientId: clients[0]!, data: new Uint8Array(buf, 0, size) };
   };
   if (accounts.lastLived === undefined) return;
   for (let i = 0; i < accounts.size; i++) {
