@@ -110,6 +110,7 @@ function parseOptions(argv) {
       'engine-runs': { type: 'string' },
       fresh: { type: 'boolean' },
       json: { type: 'boolean' },
+      db: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -130,7 +131,15 @@ function parseOptions(argv) {
     only: PARTS.filter((p) => only.includes(p)),
     fresh: values.fresh === true,
     json: values.json === true,
+    db: pgTarget(values.db),
   };
+}
+
+/** --db: absent (the SQLite lines), `postgres` (a throwaway cluster) or a postgres:// URL (bench/pg.js). */
+function pgTarget(db) {
+  if (db === undefined) return null;
+  if (db === 'postgres' || /^postgres(ql)?:\/\//.test(db)) return db;
+  throw new UsageProblem(`--db takes postgres (a throwaway cluster) or a postgres:// URL; got '${db}'.`);
 }
 
 const HELP = `Usage: npm run bench -- [options]
@@ -144,6 +153,8 @@ Options:
   --engine-runs N    runs of the engine month (default 1)
   --fresh            regenerate the data in bench/.data instead of reusing it
   --json             print the results as JSON on stdout (progress stays on stderr)
+  --db postgres      the PostgreSQL lines instead (import, engine, report against psql; bench/pg.js):
+                     on a throwaway PostgreSQL 15 cluster, or --db postgres://… (needs CREATEDB)
   -h, --help         this help
 
 Exit code 0 even when a target is missed; 1 when a command fails; 2 for bad options.
@@ -1055,7 +1066,12 @@ async function main() {
   let failure = null;
   const started = Date.now();
   try {
-    for (const part of o.only) {
+    if (o.db !== null) {
+      const { benchPostgres } = await import('./pg.js');
+      const helpers = { log, row, count, rate, CommandFailed, measureTogether, ensurePoliciesCsv, BIN, SEED, CLOCK_START, PERIOD, MONTH_END, TARGETS };
+      await benchPostgres(o, helpers, results);
+    }
+    for (const part of o.db !== null ? [] : o.only) {
       if (part === 'import') partImport(o, results);
       if (part === 'engine') partEngine(o, results);
       if (part === 'report') await partReport(o, results);
@@ -1099,6 +1115,8 @@ async function main() {
         notes.push(`the report (${r.extra.output_mib} MiB) is byte for byte the CSV sqlite3 writes; ` +
           `flat RSS = peak RSS ≤ premia's start-up RSS (${r.extra.startup_rss_mib.toFixed(0)} MiB) + ${TARGETS.report_max_rss_over_startup_mib} MiB`);
       }
+      if (r.extra?.same_bytes_as_psql !== undefined) notes.push(`the PostgreSQL report is ${r.extra.same_bytes_as_psql ? '' : 'NOT '}byte for byte the CSV psql's \\copy writes`);
+      if (r.extra?.server_cpu_s !== undefined) notes.push(`${r.what}: the server's CPU time ${r.extra.server_cpu_s} s${r.extra.psql_server_cpu_s !== undefined ? ` (for psql's: ${r.extra.psql_server_cpu_s} s)` : ''}`);
       if (r.extra?.month) {
         const m = r.extra.month;
         notes.push(`the month: ${Object.entries(m.by_status).map(([s, n]) => `${n} ${s}`).join(', ')}; ` +

@@ -683,3 +683,34 @@ export interface Admin {
    */
   readonly sharedStoreFile: string | null;
 }
+
+// -- premia db copy: one store copied into another and verified (store/copy.ts) -----------------
+
+/** Row count and money total (integer cents) of one table, as decimal text; money null: none. */
+export interface StoreTableTotals {
+  table: string;
+  rows: string;
+  money: string | null;
+}
+
+export interface StoreCopyReport {
+  /** The stores as shown (a PostgreSQL URL with its password as ***). */
+  from: string;
+  to: string;
+  tables: Array<{ table: string; from: StoreTableTotals; to: StoreTableTotals; same: boolean }>;
+  /** Every count and total the same: committed. False: rolled back, the target unchanged. */
+  identical: boolean;
+  /** What the target held and the copy replaced (empty for an empty target). */
+  replaced: Array<{ table: string; rows: number }>;
+}
+
+export interface StoreCopyRequest {
+  from: string;
+  to: string;
+  /** A target holding rows may be replaced (after `confirm`); false: CONFLICT, nothing copied. */
+  replace: boolean;
+  /** Told what a non-empty target holds before anything is replaced; throws to stop. */
+  confirm?: (what: { target: string; tables: Array<{ table: string; rows: number }> }) => Promise<void>;
+  /** Told as each table is copied. */
+  onTable?: (table: string, rows: number) => void;
+}

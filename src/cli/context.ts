@@ -22,7 +22,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { EventEmitter } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
-import type { Admin, Backend, Mode } from '../backend/types.js';
+import type { Admin, Backend, Mode, StoreCopyReport, StoreCopyRequest } from '../backend/types.js';
 import { PremiaError, usageError, validationError } from '../domain/errors.js';
 import { checkGivenKey } from '../domain/idempotency.js';
 import { isPostgresUrl, redactDbUrl } from '../lib/db-url.js';
@@ -135,6 +135,8 @@ export interface CliContext {
   remote: (globals: GlobalOptions, connection: { baseUrl: string; apiKey: string; profile: string | null }) => Promise<Backend>;
   /** `premia serve`: the HTTP service, as the process entry gave it (absent: serving is refused). */
   serve: ServeFn;
+  /** `premia db copy`: copy one local store (file or PostgreSQL) into another and verify it. */
+  copyStore: (request: StoreCopyRequest) => Promise<StoreCopyReport>;
   /** Tests: run this instead of a verb's own run, with the options its command line parsed into. */
   runF?: (command: string, options: object) => Promise<number>;
   /** Release what `backend` and `remote` opened. */
@@ -200,6 +202,10 @@ export function createContext(init: ContextInit): CliContext {
       const remote = openRemote(ctx, globals, { ...connection, keySource: null }, keyOf(globals), init.remoteTuning).then((b): Opened => ({ backend: b, admin: null }));
       opened.push(remote);
       return remote.then((o) => o.backend);
+    },
+    async copyStore(request) {
+      const { copyStore } = await import('../backend/local/index.js');
+      return copyStore(request);
     },
     runF: init.runF,
     serve:

@@ -38,6 +38,8 @@ export const WhyCode = {
   ORACLE: 10,
   SMART_BALANCE: 11,
   SMART_SEEN_BALANCE: 12,
+  SMART_SEEN_BALANCE_SHARE: 13,
+  SMART_PARTIAL_SHARE: 14,
 } as const;
 export type WhyCode = (typeof WhyCode)[keyof typeof WhyCode];
 

@@ -401,7 +401,7 @@ async function claim(store: PgStore, options: OpenPgOptions, display: string): P
 }
 
 /** One statement that sets each identity sequence to max(id) + 1 of its table, where it is not already. */
-async function idSyncSql(db: Db): Promise<string | null> {
+export async function idSyncSql(db: Db): Promise<string | null> {
   const rows = (
     await sql<{ table: string; column: string; seq: string }>`
       select c.relname as "table", a.attname as "column", pg_get_serial_sequence(quote_ident(c.relname), a.attname) as seq

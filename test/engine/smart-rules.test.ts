@@ -32,12 +32,12 @@ function analysis(over: Partial<IncomeAnalysis>): IncomeAnalysis {
   };
 }
 
-function customer(balance: number, a: IncomeAnalysis, opts: { dailyOut?: number; income?: Record<number, number> } = {}): CustomerView {
+function customer(balance: number, a: IncomeAnalysis, opts: { dailyOut?: number; outAfterPay?: (k: number) => number; income?: Record<number, number> } = {}): CustomerView {
   return {
     balance,
     analysis: a,
     incomeOn: (day) => opts.income?.[day] ?? 0,
-    expectedDebits: () => opts.dailyOut ?? 0,
+    expectedDebits: (k) => opts.outAfterPay?.(k) ?? opts.dailyOut ?? 0,
     isPredicted: (day) => isIncomeDay(a, day, ZA_CALENDAR),
     lastPredictedIn: (from, to) => lastIncomeDayIn(a, from, to, ZA_CALENDAR),
   };
@@ -87,14 +87,22 @@ describe('smart (issue 12)', () => {
 
   it('zero attempts: a collection not attempted yet whose posted balance covers what is due gets a debit, whatever the estimate', () => {
     // An irregular earner with no recent deposit: 600.00 posted, 600.00 a day usually going out.
+    // The usual spending would leave nothing: a tenth of the posted balance (60.00), a debit that
+    // succeeds, rather than the whole 500.00 that the spending before it would make fail.
     const a = analysis({ pattern: 'irregular', confidence: 0.4, dayOfMonth: null, lastIncomeDay: isoDay('2026-10-02') });
     const view = customer(60_000, a, { dailyOut: 60_000 });
     const p = plan(view, collection(50_000));
-    expect(p?.amount).toBe(50_000);
-    expect(p?.why.code).toBe(WhyCode.SMART_SEEN_BALANCE);
+    expect(p?.amount).toBe(6_000);
+    expect(p?.why.code).toBe(WhyCode.SMART_SEEN_BALANCE_SHARE);
     expect(STRATEGIES.smart.explain(p!.why)).toBe(
-      'smart: nothing attempted yet and the posted balance covers the 500.00 due; the full amount; expected balance 0.00',
+      'smart: nothing attempted yet and the posted balance covers the 500.00 due, but the usual spending before the debit may take most of it; a tenth of the posted balance; expected balance 0.00',
     );
+    // What the balance will bear when the estimate leaves enough: 600.00 posted, 100.00 going out.
+    const bears = plan(customer(60_000, a, { dailyOut: 10_000 }), collection(50_000));
+    expect([bears?.amount, bears?.why.code]).toEqual([45_000, WhyCode.SMART_SEEN_BALANCE]);
+    // Never less than a minimum partial (a tenth of the premium): 5,000.00 due, 6,000.00 posted.
+    expect(plan(customer(600_000, a, { dailyOut: 600_000 }), collection(500_000))?.amount).toBe(60_000);
+    expect(plan(customer(510_000, a, { dailyOut: 600_000 }), collection(500_000))?.amount).toBe(51_000);
     // Once attempted (or with less posted than due), the rule does not apply.
     expect(plan(view, collection(50_000, { attempts: 1, failed: 1 }))).toBeNull();
     expect(plan(customer(40_000, a, { dailyOut: 60_000 }), collection(50_000))).toBeNull();
@@ -108,5 +116,47 @@ describe('smart (issue 12)', () => {
       expect(planCustomer(planners, view, [collection(150_000, { periodFirst: A2 - 20, periodLast: A2 + 10 })], A2 - 2, A2, config)).toEqual([]);
     }
     expect(planCustomer(planners, view, [collection(150_000)], D, A, config).map((p) => [p.day, p.amount])).toEqual([[A, 150_000]]);
+  });
+
+  it('pay of the month before: the days after a month-end salary are expected at payday\'s pace, not a quiet day\'s', () => {
+    // Salary of 30,000.00 on Friday 30 October (the last business day); 4,000.00 posted at the end
+    // of Saturday the 31st. On paydays 20,000.00 usually leaves; no statistic exists for the days
+    // after a month-end pay (they fall in the next month), so a quiet day's 50.00 is all there is.
+    const a = analysis({ pattern: 'monthly_last_business_day', dayOfMonth: null, lastIncomeDay: isoDay('2026-10-30'), typicalAmount: 3_000_000 });
+    const view = customer(400_000, a, { outAfterPay: (k) => (k === 0 ? 2_000_000 : 5_000), income: { [isoDay('2026-10-30')]: 3_000_000 } });
+    // Sunday 1 November is the second day after that pay: spending like payday's leaves nothing
+    // to time a 1,357.50 debit on, so it is not the whole premium 3 days after income (which the
+    // quiet-day figure would have planned, and the customer's spending on the Sunday would have
+    // made fail), but the zero-attempt debit: a tenth of the posted balance.
+    const p = plan(view, collection(135_750));
+    expect(p?.amount).toBe(40_000);
+    expect(p?.why.code).toBe(WhyCode.SMART_SEEN_BALANCE_SHARE);
+    // Within the month of the pay the learnt figure stands: pay on Tuesday 27 October, the
+    // Wednesday is its first day after it and 50.00 is expected to go out then.
+    const D2 = isoDay('2026-10-27');
+    const within = customer(400_000, analysis({ pattern: 'monthly_last_business_day', dayOfMonth: null, lastIncomeDay: D2 }), {
+      outAfterPay: (k) => (k === 0 ? 2_000_000 : 5_000),
+      income: { [D2]: 3_000_000 },
+    });
+    const q = STRATEGIES.smart.planner().plan(within, [collection(135_750, { periodFirst: isoDay('2026-10-01'), periodLast: isoDay('2026-10-31') })], 0, D2, D2 + 2, 135_750, config);
+    expect(q?.why.code).toBe(WhyCode.SMART_AFTER_INCOME);
+    expect(q?.amount).toBe(135_750);
+  });
+
+  it('partial debits from small deposits take at most a third of the posted balance', () => {
+    // An irregular earner living on deposits below the premium: 450.00 arrived on Saturday
+    // 31 October, 400.00 posted that evening, 50.00 usually leaving the next day; 700.00 due.
+    const a = analysis({ pattern: 'irregular', confidence: 0.6, dayOfMonth: null, lastIncomeDay: D, typicalAmount: 40_000, threshold: 10_000 });
+    const view = customer(40_000, a, { dailyOut: 5_000, income: { [D]: 45_000 } });
+    const p = plan(view, collection(70_000));
+    // The deposit would bear 270.00 (60% of it) and the estimate 315.00; a third of 400.00 it is.
+    expect(p?.amount).toBe(13_333);
+    expect(p?.why.code).toBe(WhyCode.SMART_PARTIAL_SHARE);
+    expect(STRATEGIES.smart.explain(p!.why)).toBe(
+      'smart: partial debit 1 of at most 4, 2 days after income of 450.00 received 2026-10-31, at most a third of the posted balance (deposits smaller than the premium are mostly spent within two days); expected balance 350.00',
+    );
+    // What covers the rest is not capped: 100.00 still due is taken whole.
+    const rest = plan(view, collection(70_000, { collected: 60_000, attempts: 2 }));
+    expect([rest?.amount, rest?.why.code]).toEqual([10_000, WhyCode.SMART_REST]);
   });
 });

@@ -17,12 +17,25 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => void> {
   const reason = missingReason();
   if (reason !== null) {
+    if (process.env.PREMIA_PG_REQUIRED === '1') throw new Error(`[test:pg] PREMIA_PG_REQUIRED=1 and ${reason}`);
     process.stderr.write(`\n[test:pg] PostgreSQL tests SKIPPED: ${reason}\n\n`);
     project.provide('pg', { cluster: null, reason });
     return () => undefined;
   }
   const started = Date.now();
-  const cluster = await startCluster();
+  let cluster: Awaited<ReturnType<typeof startCluster>>;
+  try {
+    cluster = await startCluster();
+  } catch (e) {
+    // initdb or the server cannot run here (a container without shared memory, a postgres user
+    // that cannot write the temporary folder…): skipped with the reason, unless PostgreSQL is
+    // required (PREMIA_PG_REQUIRED=1), where it fails the run.
+    const why = `the throwaway cluster could not be started: ${(e as Error).message.trim().split('\n').slice(0, 6).join(' | ')}`;
+    if (process.env.PREMIA_PG_REQUIRED === '1') throw new Error(`[test:pg] PREMIA_PG_REQUIRED=1 and ${why}`);
+    process.stderr.write(`\n[test:pg] PostgreSQL tests SKIPPED: ${why}\n\n`);
+    project.provide('pg', { cluster: null, reason: why });
+    return () => undefined;
+  }
   process.stderr.write(`[test:pg] throwaway PostgreSQL cluster on 127.0.0.1:${cluster.port} (started in ${Date.now() - started} ms)\n`);
   // Stopped whatever ends the run: the teardown below, an interrupt, or the process exiting.
   const onSignal = (signal: NodeJS.Signals) => {

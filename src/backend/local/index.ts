@@ -274,3 +274,6 @@ const POLICY_HOOKS: policies.PolicyChangeHooks = {
     await repriceUnattempted(trx, ctx.clientId, policy.id, effective, amount);
   },
 };
+
+/** `premia db copy`: one store copied into another and verified (store/copy.ts). */
+export { copyStore } from '../../store/copy.js';

@@ -38,6 +38,8 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'keys revoke': ['premia keys revoke 5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d'],
   settings: ['premia settings', 'premia settings set lapse.unpaid_periods 3'],
   'settings set': ['premia settings set lapse.unpaid_periods 3'],
+  db: ['premia db copy --from ./premia.db --to postgres://premia@db.example.com/premia'],
+  'db copy': ['premia db copy --from ./premia.db --to postgres://premia@db.example.com/premia', 'premia --yes db copy --from postgres://premia@db.example.com/premia --to ./back.db'],
   serve: ['premia serve --port 8080', 'premia --db /srv/premia.db serve --host 0.0.0.0 --no-simulation'],
   reports: ['premia reports collections --period 2026-11 > collections-2026-11.csv', 'premia reports summary --period 2026-11'],
   'reports collections': ['premia reports collections --period 2026-11 > collections-2026-11.csv', 'premia reports collections --period 2026-11 --require-closed --output /srv/reports/'],

@@ -10,6 +10,7 @@ import { registerLogin } from './login/index.js';
 import { registerLogout } from './logout/index.js';
 import { registerPolicies } from './policies/index.js';
 import { registerCompletion } from './completion/index.js';
+import { registerDb } from './db/index.js';
 import { registerFixtures } from './fixtures/index.js';
 import { registerProfiles } from './profiles/index.js';
 import { registerServe } from './serve/index.js';
@@ -28,6 +29,7 @@ export function registerCommands(program: Command, ctx: CliContext, state: RunSt
   registerSettings(program, ctx, state);
   registerCalendar(program, ctx, state);
   registerServe(program, ctx, state);
+  registerDb(program, ctx, state);
   registerReports(program, ctx, state);
   registerSettlements(program, ctx, state);
   registerSimulate(program, ctx, state);

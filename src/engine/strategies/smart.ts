@@ -17,6 +17,7 @@
  * month.
  */
 import { fromDayNumber } from '../../domain/period.js';
+import { monthOf } from '../../domain/calendar.js';
 import { formatCents } from '../../domain/money.js';
 import { isRegular } from '../income.js';
 import { plural } from '../../domain/words.js';
@@ -34,6 +35,18 @@ import {
 } from '../strategy.js';
 
 const SAFETY = 0.9;
+/**
+ * A partial debit from a small deposit takes at most this share of the posted balance: customers
+ * who live on deposits smaller than the premium spend most of each within two days, and premia's
+ * debit lands two days after the deposit it saw.
+ */
+const DEPOSIT_SHARE = 1 / 3;
+/**
+ * The never-nothing debit when the customer's usual spending before the debit is expected to take
+ * nearly all of the posted balance: this share of it (a small debit that succeeds, not the whole
+ * premium that fails).
+ */
+const SEEN_BALANCE_SHARE = 1 / 10;
 /** Below this posted balance (cents) nothing but income can make a debit worth planning. */
 const MIN_BALANCE = 100;
 
@@ -90,7 +103,13 @@ function setup(ctx: SmartContext, customer: CustomerView, collections: readonly 
       const k = c.pendingDays.indexOf(d);
       if (k >= 0) estimate -= c.pendingAmounts[k]!;
     }
-    estimate -= customer.expectedDebits(Number.isFinite(lastIncome) ? d - lastIncome : 99);
+    const k = Number.isFinite(lastIncome) ? d - lastIncome : 99;
+    let out = customer.expectedDebits(k);
+    // The first days after a pay of the month before (a month-end salary, or pay due on the 1st
+    // moved back over a weekend): the usual outgoings after payday are learnt within a month, so
+    // none are known for these days; expect them at payday's pace, not a quiet day's.
+    if (k >= 1 && k <= 3 && monthOf(d).firstDay > lastIncome) out = Math.max(out, customer.expectedDebits(0));
+    estimate -= out;
   }
   // Debits already submitted for A itself (another policy of the customer planned earlier) come
   // out of what is available after the margin, exactly as a debit planned in this call would:
@@ -179,11 +198,19 @@ function planOne(customer: CustomerView, c: CollectionView, ctx: SmartContext, r
   const p = planRule(customer, c, ctx, remaining, config);
   if (p !== null) return p;
   // Never nothing: a collection not attempted yet whose posted balance covers what is due gets a
-  // debit — what the balance will bear, or the whole amount when the estimate leaves too little.
+  // debit — what the balance will bear, or, when the usual spending before the debit leaves too
+  // little, a tenth of the posted balance (a debit that succeeds rather than the whole amount).
   if (c.attempts === 0 && c.pendingDays.length === 0 && ctx.posted >= remaining) {
     const minPartial = Math.min(remaining, Math.max(1_000, Math.ceil(c.due / 10)));
-    const amount = ctx.available >= minPartial ? Math.min(remaining, ctx.available) : remaining;
-    const w = why(WhyCode.SMART_SEEN_BALANCE, ctx);
+    if (ctx.available >= minPartial) {
+      const amount = Math.min(remaining, ctx.available);
+      const w = why(WhyCode.SMART_SEEN_BALANCE, ctx);
+      w.remaining = remaining;
+      w.full = amount < remaining ? 0 : 1;
+      return { amount, why: w };
+    }
+    const amount = Math.min(remaining, Math.max(minPartial, Math.floor(ctx.posted * SEEN_BALANCE_SHARE)));
+    const w = why(WhyCode.SMART_SEEN_BALANCE_SHARE, ctx);
     w.remaining = remaining;
     w.full = amount < remaining ? 0 : 1;
     return { amount, why: w };
@@ -210,12 +237,16 @@ function planRule(customer: CustomerView, c: CollectionView, ctx: SmartContext, 
     if (ctx.trigger !== 0) {
       // What the deposit can bear, less after a failure.
       let amount = debitsLeft === 1 ? Math.min(remaining, available) : Math.min(remaining, ctx.depositBudget, available);
+      // Deposits like these are mostly spent within two days: at most a share of the posted balance.
+      const share = Math.floor(ctx.posted * DEPOSIT_SHARE);
+      const capped = amount < remaining && share < amount;
+      if (capped) amount = share;
       if (c.failed > 0 && amount < remaining) amount = Math.floor(amount / (1 + c.failed));
       if (amount < minPartial && amount < remaining && !ctx.lastChance) return null;
       if (amount <= 0) return null;
       let w: Why;
       if (amount < remaining) {
-        w = why(WhyCode.SMART_PARTIAL, ctx);
+        w = why(capped ? WhyCode.SMART_PARTIAL_SHARE : WhyCode.SMART_PARTIAL, ctx);
         w.part = c.attempts + c.pendingDays.length + 1;
         w.maxSplit = config.maxSplitDebits;
       } else w = why(WhyCode.SMART_REST, ctx);
@@ -331,6 +362,8 @@ export const smart: Strategy = {
     WhyCode.SMART_LAST_CHANCE,
     WhyCode.SMART_BALANCE,
     WhyCode.SMART_SEEN_BALANCE,
+    WhyCode.SMART_SEEN_BALANCE_SHARE,
+    WhyCode.SMART_PARTIAL_SHARE,
   ],
 
   planner: smartPlanner,
@@ -356,6 +389,10 @@ export const smart: Strategy = {
         return `smart: month end is near and ${formatCents(w.remaining)} is still due; ${estimate}`;
       case WhyCode.SMART_BALANCE:
         return `smart: the balance already covers the amount due, with the usual outgoings until the debit; ${estimate}`;
+      case WhyCode.SMART_PARTIAL_SHARE:
+        return `smart: partial debit ${w.part} of at most ${w.maxSplit}, ${trigger}, at most a third of the posted balance (deposits smaller than the premium are mostly spent within two days); ${estimate}`;
+      case WhyCode.SMART_SEEN_BALANCE_SHARE:
+        return `smart: nothing attempted yet and the posted balance covers the ${formatCents(w.remaining)} due, but the usual spending before the debit may take most of it; a tenth of the posted balance; ${estimate}`;
       case WhyCode.SMART_SEEN_BALANCE:
         return `smart: nothing attempted yet and the posted balance covers the ${formatCents(w.remaining)} due; ${w.full ? 'the full amount' : 'what the balance will bear'}; ${estimate}`;
       case WhyCode.SMART_NO_INCOME_ENOUGH:

@@ -52,11 +52,13 @@ function pgImportSink(
   if (!Number.isSafeInteger(createdAt)) throw new TypeError('createdAt must be an integer');
   const { client } = unit;
   const copy = new CopyIn(client, `copy ${STAGE} (line, customer_id, external_customer_ref, policy_number, product_code, amount) from stdin with (format csv)`);
+  let staged = 0;
 
   return {
     insert(rows: PolicyImportRows) {
       copy.check();
       if (rows.count > 0) copy.write(csvOf(rows));
+      staged += rows.count;
     },
     ready() {
       return copy.ready();
@@ -73,6 +75,10 @@ function pgImportSink(
          order by f.line`,
         [clientId, createdAt],
       );
+      // Every row merged: no number was taken, so there is nothing to read back (at 100k rows
+      // the query below costs a fifth of the import).
+      const inserted = merged.rowCount ?? 0;
+      if (inserted === staged) return inserted;
       // Every other row of a number: the number was there before (DUPLICATE_POLICY, the first
       // row too) or an earlier row of the file took it (DUPLICATE_IN_FILE).
       for await (const rows of unit.rows<[number, string, number | null]>(
@@ -87,7 +93,7 @@ function pgImportSink(
       )) {
         for (const [line, policyNumber, firstLine] of rows) onDuplicate({ line, policyNumber, firstLine });
       }
-      return merged.rowCount ?? 0;
+      return inserted;
     },
   };
 }

@@ -1,0 +1,327 @@
+/**
+ * `npm run bench -- --db postgres` (or `--db postgres://user@host:port/db`): premia on PostgreSQL
+ * against PostgreSQL's own tools (issue 14). Kept apart from bench/run.js, which calls it with its
+ * helpers (timing under /usr/bin/time, the generated CSV, the result rows).
+ *
+ *   pg-import  `premia policies import` of the generated N-row CSV into a fresh database (COPY
+ *              into a staging table, merged into policies) against `psql -c "\copy policies from
+ *              FILE csv header"` of the same file into a fresh database's table of the CSV's
+ *              columns (text and numeric: what `sqlite3 .import` is to the SQLite line).
+ *              Target: ≥ 0.6 × psql's speed.
+ *   pg-engine  on the imported database: `clock set`, `collections execute` and the month in one
+ *              `clock advance --to 2026-11-30`, each timed.
+ *   pg-report  `premia reports collections` of that month against `psql -c "\copy (select …) to
+ *              stdout csv header"` writing the same bytes. Target: ≥ 0.5 × psql's speed.
+ *
+ * `--db postgres` starts a throwaway PostgreSQL 15 cluster (as test/pg/cluster.ts does: initdb
+ * into a temporary folder, as the postgres user when run as root, a free port on 127.0.0.1,
+ * `trust` for local TCP connections) and removes it at the end, also on Ctrl-C. `--db
+ * postgres://…` uses that server instead: the bench then creates and drops databases named
+ * premia_bench_* on it (the user needs CREATEDB).
+ *
+ * Wall time is what the ratios compare: the work is the server's, in another process. The CPU
+ * columns are the client processes' (premia, psql); with a throwaway cluster the server's CPU
+ * time for each run is added to the row's extra (`server_cpu_s`, from /proc).
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import { join } from 'node:path';
+
+const PG_BIN = process.env.PREMIA_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+const SUPERUSER = 'premia_bench';
+
+/** The throwaway cluster: { base (URL without database), stop(), serverCpu() }. */
+async function startCluster(log) {
+  for (const tool of ['initdb', 'pg_ctl', 'postgres']) {
+    if (!existsSync(join(PG_BIN, tool))) throw new Error(`${join(PG_BIN, tool)} is missing: install PostgreSQL 15 (apt-get install postgresql-15) or set PREMIA_PG_BIN`);
+  }
+  const asPostgres = os.userInfo().uid === 0;
+  const run = (name, args) => {
+    const cmd = asPostgres ? 'runuser' : join(PG_BIN, name);
+    const argv = asPostgres ? ['-u', 'postgres', '--', join(PG_BIN, name), ...args] : args;
+    const r = spawnSync(cmd, argv, { encoding: 'utf8', timeout: 120_000 });
+    if (r.status !== 0) throw new Error(`${name} ${args.join(' ')} failed (${r.status ?? r.signal}):\n${r.stdout}\n${r.stderr}`);
+  };
+  const dir = mkdtempSync(join(os.tmpdir(), 'premia-bench-pg-'));
+  const data = join(dir, 'data');
+  let started = false;
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    if (started) {
+      try {
+        run('pg_ctl', ['stop', '-D', data, '-m', 'fast', '-w']);
+      } catch {
+        // already gone
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const onSignal = (signal) => {
+    stop();
+    process.kill(process.pid, signal);
+  };
+  try {
+    if (asPostgres) {
+      const uid = Number(spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout.trim());
+      const gid = Number(spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).stdout.trim());
+      if (!Number.isInteger(uid)) throw new Error('running as root and there is no postgres user to run the cluster as (initdb refuses root)');
+      chownSync(dir, uid, gid);
+    }
+    chmodSync(dir, 0o700);
+    const t0 = Date.now();
+    run('initdb', ['-D', data, '-U', SUPERUSER, '--auth-local=trust', '--auth-host=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
+    const port = await freePort();
+    // Durable as a real server would be, bar fsync (a throwaway cluster on a shared disk).
+    const options = [`-p ${port}`, '-c listen_addresses=127.0.0.1', `-c unix_socket_directories=${dir}`, '-c fsync=off', '-c shared_buffers=256MB', '-c max_wal_size=4GB'].join(' ');
+    started = true;
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    process.once('exit', stop);
+    run('pg_ctl', ['start', '-D', data, '-w', '-t', '60', '-l', join(dir, 'server.log'), '-o', options]);
+    log(`  throwaway PostgreSQL 15 cluster on 127.0.0.1:${port} (fsync off, shared_buffers 256MB), started in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return {
+      base: `postgres://${SUPERUSER}@127.0.0.1:${port}`,
+      stop: () => {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+        stop();
+      },
+      serverCpu: () => serverCpu(postmaster),
+      children: () => children(postmaster).length,
+    };
+  } catch (e) {
+    stop();
+    throw e;
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * CPU seconds the server has used: the postmaster's own and its exited children's (each
+ * connection's backend is reaped by it), plus its live children's.
+ */
+function serverCpu(postmaster) {
+  const tick = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+  const fields = (pid) => {
+    try {
+      const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return text.slice(text.lastIndexOf(')') + 2).split(' ');
+    } catch {
+      return null;
+    }
+  };
+  const own = fields(postmaster);
+  if (own === null) return null;
+  // After the ')': state(0) ppid(1) … utime(11) stime(12) cutime(13) cstime(14)
+  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+  for (const pid of children(postmaster)) {
+    const f = fields(pid);
+    if (f !== null) ticks += Number(f[11]) + Number(f[12]);
+  }
+  return ticks / tick;
+}
+
+function children(pid) {
+  return spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+}
+
+/** Wait (up to 5 s) until the server has reaped the backends of a client that exited. */
+function settle(cluster, count) {
+  const until = Date.now() + 5000;
+  while (cluster.children() > count && Date.now() < until) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+}
+
+/** The database part of a URL replaced (or added). */
+function withDatabase(base, name) {
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** Run statements on the server's postgres database (psql, synchronously: the bench's runs are). */
+function admin(base, statements) {
+  const args = ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', withDatabase(base, 'postgres')];
+  for (const s of statements) args.push('-c', s);
+  const r = spawnSync('psql', args, { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`psql: ${statements.join('; ')} failed: ${r.stderr.trim()}`);
+}
+
+/**
+ * The PostgreSQL lines. `h`: bench/run.js's helpers and constants; `o`: its options (scale,
+ * runs, only, db). Pushes rows onto `results`.
+ */
+export async function benchPostgres(o, h, results) {
+  const { log, row, count, rate, CommandFailed } = h;
+  if (spawnSync('psql', ['--version'], { stdio: 'ignore' }).status !== 0) throw new CommandFailed('psql is needed for the PostgreSQL baselines; install postgresql-client-15.');
+  const cluster = o.db === 'postgres' ? await startCluster(log) : null;
+  const base = cluster ? cluster.base : o.db;
+  // The bench's databases, made afresh before each run that needs an empty one.
+  const dbName = (name) => `premia_bench_${name}`;
+  const fresh = (name) => {
+    admin(base, [`drop database if exists ${dbName(name)} with (force)`, `create database ${dbName(name)}`]);
+    return withDatabase(base, dbName(name));
+  };
+  const dropAll = () => {
+    for (const name of ['import', 'psql']) {
+      try {
+        admin(base, [`drop database if exists ${dbName(name)} with (force)`]);
+      } catch {
+        // the server is gone: nothing to drop
+      }
+    }
+  };
+  /** A spec for measureTogether with the server's CPU time of each run kept on the result. */
+  const serverRuns = new Map(); // label → [{ wall, cpu }] of each run
+  const withServerCpu = (spec) => {
+    if (!cluster) return spec;
+    let before = 0;
+    let idle = 0;
+    serverRuns.set(spec.label, []);
+    return {
+      ...spec,
+      before: () => {
+        spec.before?.();
+        idle = cluster.children();
+        before = cluster.serverCpu();
+      },
+      check: (r) => {
+        settle(cluster, idle);
+        serverRuns.get(spec.label).push({ wall: r.wall, cpu: cluster.serverCpu() - before });
+        spec.check?.(r);
+      },
+    };
+  };
+  /** The server's CPU time of the run measureTogether kept (the best wall time). */
+  const serverCpuOf = (m) => serverRuns.get(m.label)?.find((x) => x.wall === m.wall)?.cpu;
+  const extraCpu = (m) => {
+    const cpu = serverCpuOf(m);
+    return cpu === undefined ? {} : { server_cpu_s: Number(cpu.toFixed(2)) };
+  };
+  const premia = (url, ...args) => [process.execPath, [h.BIN, '--db', url, '--quiet', ...args]];
+
+  try {
+    let month = null;
+    if (o.only.includes('import') || o.only.includes('engine') || o.only.includes('report')) {
+      month = importPart(o.only.includes('import'));
+    }
+    if (month && (o.only.includes('engine') || o.only.includes('report'))) enginePart(month);
+    if (month && o.only.includes('report')) reportPart(month);
+  } finally {
+    dropAll();
+    cluster?.stop();
+  }
+
+  function importPart(timed) {
+    const csv = h.ensurePoliciesCsv(o);
+    const rows = o.scale;
+    const header = readFileSync(csv, 'utf8').slice(0, 200).split('\n')[0];
+    log(`\nPostgreSQL import: ${rows} rows (${(statSync(csv).size / 1024 / 1024).toFixed(1)} MiB)`);
+    const premiaDb = withDatabase(base, dbName('import'));
+    const psqlDb = withDatabase(base, dbName('psql'));
+    const psqlSpec = withServerCpu({
+      label: 'psql \\copy policies from FILE csv header (fresh database)',
+      cmd: 'psql',
+      args: ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', psqlDb, '-c',
+        'create table policies (customer_id text, external_customer_ref text, policy_number text, product_code text, collection_amount numeric(12,2))',
+        '-c', `\\copy policies (${header}) from '${csv}' with (format csv, header true)`],
+      before: () => fresh('psql'),
+    });
+    const premiaSpec = withServerCpu({
+      label: 'premia policies import (fresh database)',
+      cmd: process.execPath,
+      args: premia(premiaDb, '--seed', h.SEED, '--json', 'policies', 'import', csv)[1],
+      before: () => fresh('import'),
+      stdout: 'pipe',
+      check: (r) => {
+        const body = JSON.parse(r.stdout);
+        if (body.imported !== rows || body.failed !== 0) throw new CommandFailed(`premia imported ${body.imported} and failed ${body.failed} of ${rows} rows`);
+      },
+    });
+    if (!timed) {
+      h.measureTogether([premiaSpec], 1);
+      return premiaDb;
+    }
+    const [psql, mine] = h.measureTogether([psqlSpec, premiaSpec], o.runs);
+    admin(base, [`drop database if exists ${dbName('psql')} with (force)`]);
+    const ratio = psql.wall / mine.wall;
+    results.push(row('pg-import', `PostgreSQL: policies import, ${count(rows)} rows`, mine, psql, {
+      ratio,
+      target: `≥ ${h.TARGETS.import_ratio.toFixed(2)} ×`,
+      pass: ratio >= h.TARGETS.import_ratio,
+      failNote: 'speed',
+      premiaText: `${mine.wall.toFixed(2)} s ${rate(rows, mine.wall)}`,
+      baselineText: `${psql.wall.toFixed(2)} s ${rate(rows, psql.wall)}`,
+      extra: { rows, ...extraCpu(mine), ...(serverCpuOf(psql) === undefined ? {} : { psql_server_cpu_s: Number(serverCpuOf(psql).toFixed(2)) }) },
+    }));
+    return premiaDb;
+  }
+
+  function enginePart(db) {
+    log(`\nPostgreSQL engine month: ${o.scale} policies`);
+    const step = (label, args, check) => {
+      const [cmd, a] = premia(db, ...args);
+      const [m] = h.measureTogether([withServerCpu({ label, cmd, args: a, stdout: 'pipe', check })], 1);
+      results.push(row('pg-engine', `PostgreSQL: ${label}`, m, null, { extra: extraCpu(m) }));
+    };
+    step(`clock set ${h.CLOCK_START}`, ['clock', 'set', h.CLOCK_START]);
+    step(`collections execute (${count(o.scale)} queued)`, ['--json', 'collections', 'execute', '--period', h.PERIOD], (r) => {
+      const body = JSON.parse(r.stdout);
+      if (body.policies_queued !== o.scale) throw new CommandFailed(`execute queued ${body.policies_queued} policies, not ${o.scale}`);
+    });
+    step(`clock advance --to ${h.MONTH_END} (30 days)`, ['--json', 'clock', 'advance', '--to', h.MONTH_END], (r) => {
+      const body = JSON.parse(r.stdout);
+      if (body.to !== h.MONTH_END || body.days.length !== 30) throw new CommandFailed(`advance ended at ${body.to} after ${body.days.length} days`);
+    });
+  }
+
+  function reportPart(db) {
+    log(`\nPostgreSQL report: ${o.scale} collections of ${h.PERIOD}`);
+    const sqlText = reportSql(h.PERIOD);
+    const [cmd, args] = premia(db, 'reports', 'collections', '--period', h.PERIOD);
+    const psqlArgs = ['-X', '-q', '-d', db, '-c', `\\copy (${sqlText}) to stdout with (format csv, header true)`];
+    const [psql, mine] = h.measureTogether([
+      withServerCpu({ label: 'psql \\copy (the same report) to stdout csv', cmd: 'psql', args: psqlArgs, stdout: 'pipe' }),
+      withServerCpu({ label: 'premia reports collections (csv to stdout)', cmd, args, stdout: 'pipe' }),
+    ], o.runs);
+    const same = psql.stdout === mine.stdout;
+    if (!same) log('  note: premia\'s report and psql\'s CSV differ');
+    const ratio = psql.wall / mine.wall;
+    results.push(row('pg-report', `PostgreSQL: reports collections csv, ${count(o.scale)} rows`, mine, psql, {
+      ratio,
+      target: `≥ ${h.TARGETS.report_ratio.toFixed(2)} ×`,
+      pass: ratio >= h.TARGETS.report_ratio,
+      failNote: 'speed',
+      extra: {
+        same_bytes_as_psql: same,
+        output_mib: Number((Buffer.byteLength(mine.stdout) / 1024 / 1024).toFixed(1)),
+        ...extraCpu(mine),
+        ...(serverCpuOf(psql) === undefined ? {} : { psql_server_cpu_s: Number(serverCpuOf(psql).toFixed(2)) }),
+      },
+    }));
+  }
+}
+
+/** The collections report as SQL on premia's PostgreSQL schema: the bytes `premia reports collections` writes. */
+function reportSql(period) {
+  const money = (expr) => `to_char((${expr}) / 100.0, 'FM999999999990.00')`;
+  return `select period_month, customer_id, external_customer_ref, policy_number, product_code,
+  ${money('amount_due')} as collection_amount_due, ${money('amount_collected')} as collection_amount_collected,
+  ${money('amount_due - amount_collected')} as shortfall, status as collection_status, first_attempt_date, last_attempt_date,
+  attempts as number_of_attempts, last_failure_reason
+  from collections where period_month = '${period}' order by policy_number`.replace(/\s+/g, ' ');
+}
