@@ -20,6 +20,7 @@
  * balances (f64), client ids (i32), each summary column in order (its type, stride values per
  * account), customer id lengths (u32, in UTF-16 units), the customer ids (UTF-8, concatenated).
  */
+import { createHash } from 'node:crypto';
 import { CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY } from '../domain/calendar.js';
 import type { BankAccounts, ResumeBlock } from './ports.js';
 import { SETTING_KEYS } from './settings.js';
@@ -35,7 +36,9 @@ const align8 = (n: number) => (n + 7) & ~7;
 export function resumeTag(settings: ReadonlyMap<string, string>, summaries: AccountSummaries): string {
   const layout = summaries.columns().map((c) => `${c.name}:${c.data.constructor.name}:${c.stride}`);
   const keys = ['seed', 'bank_epoch', CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY, ...Object.values(SETTING_KEYS)];
-  return JSON.stringify([FORMAT, layout, keys.map((k) => [k, settings.get(k) ?? null])]);
+  // Hashed: imported holidays can make the inputs long, and the tag is stored with every block.
+  const inputs = JSON.stringify([FORMAT, layout, keys.map((k) => [k, settings.get(k) ?? null])]);
+  return `${FORMAT}:${createHash('sha256').update(inputs).digest('hex')}`;
 }
 
 /**
