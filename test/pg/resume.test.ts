@@ -69,7 +69,7 @@ describe.skipIf(noPg)(`the kept working set on PostgreSQL${noPg ? ` (skipped: ${
     await lite.advanceClock({ to: '2026-11-30' });
     const l = await readDownload(await lite.exportAttempts('2026-11', 'csv'));
     const p = await readDownload(await post.exportAttempts('2026-11', 'csv'));
-    expect(l.trimEnd().split('\n')).toHaveLength(538);
+    expect(l.trimEnd().split('\n')).toHaveLength(554);
     expect(p).toBe(l);
   });
 });
