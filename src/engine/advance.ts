@@ -122,7 +122,7 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
           if (stale) {
             // Plans for the first action day that can still be planned, for collections queued
             // since the last planning. Existing plans stand; the same state gives the same plans.
-            await insertPlans(unit, s, planAll(s, todayDay, todayDay + 1 + lead), todayDay);
+            await insertPlans(unit, planAll(s, todayDay, todayDay + 1 + lead), todayDay);
           }
           const day = todayDay + 1;
           const date = fromDayNumber(day);
@@ -136,7 +136,7 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
             closed = periodOf(date);
             lapsed = await closePeriod(unit, s, closed, stampMs);
           }
-          await insertPlans(unit, s, planAll(s, day, day + 1 + lead), day);
+          await insertPlans(unit, planAll(s, day, day + 1 + lead), day);
           // The advance's last day keeps the working set, so that the next advance opens its
           // accounts where they stand instead of replaying them (resume.ts).
           if (date === to && s.resumeTag !== '' && unit.writeResumeState) await unit.writeResumeState(date, s.resumeTag, encodeResume(s.accounts, s.summaries, day));

@@ -13,7 +13,7 @@ import type { SubmittedDebit } from '../domain/plan-reason.js';
 import { FAILURE_CODES, NO_DAY, STATUS_CODES, type CollectionSet } from './collection-set.js';
 import type { AttemptRecord, CollectionUpdate, DayUnit, DebitSource, LapseCandidate } from './ports.js';
 import type { EngineState } from './state.js';
-import { planCustomer, type Why } from './strategies.js';
+import { planCustomer } from './strategies.js';
 
 /** What a day did for one client. */
 export interface DaySummary {
@@ -31,13 +31,12 @@ export function emptySummary(date: IsoDate): DaySummary {
   return { date, attempts: 0, succeeded: 0, failed: 0, collected: asCents(0), closed_period: null, lapsed_policies: 0 };
 }
 
-/** A debit planned at the end of a day, for collection `c` of the working set. */
-interface PlanRow {
-  c: number;
+/**
+ * A debit planned at the end of a day, as it is submitted (`collection` is the row id), with its
+ * client: one object per debit (a million-policy month's first business day plans ~900,000).
+ */
+interface PlanRow extends SubmittedDebit {
   clientId: number;
-  day: number;
-  amount: number;
-  why: Why;
 }
 
 /** An attempt made on the day, with what it is stored in order of. */
@@ -103,7 +102,7 @@ export function planAll(state: EngineState, D: number, A: number): PlanRow[] {
     for (const p of planned) {
       const c = start + p.index;
       cs.addPending(c, p.day, p.amount);
-      out.push({ c, clientId: state.accounts.clientId[i]!, day: p.day, amount: p.amount, why: p.why });
+      out.push({ collection: cs.rowid[c]!, clientId: state.accounts.clientId[i]!, day: p.day, amount: p.amount, why: p.why });
     }
   }
   return out;
@@ -242,10 +241,12 @@ export async function writeDay(unit: DayUnit, state: EngineState, day: number, o
   // (in customer order they hop across a table larger than the page cache).
   const dirty = state.dirty;
   dirty.sort((x, y) => cs.rowid[x]! - cs.rowid[y]!);
-  const updates: CollectionUpdate[] = new Array<CollectionUpdate>(dirty.length);
+  // Written UPDATE_CHUNK rows a call: a day can change ~900,000 collections (the first business
+  // day of a million-policy month), whose update objects all at once cost ~150 MB.
+  const updates: CollectionUpdate[] = [];
   for (let r = 0; r < dirty.length; r++) {
     const c = dirty[r]!;
-    updates[r] = {
+    updates.push({
       id: cs.rowid[c]!,
       collected: cs.collected[c]!,
       status: STATUS_CODES[cs.status[c]!]!,
@@ -254,24 +255,31 @@ export async function writeDay(unit: DayUnit, state: EngineState, day: number, o
       attempts: cs.attempts[c]!,
       failed: cs.failed[c]!,
       lastFailure: FAILURE_CODES[cs.failure[c]!]!,
-    };
+    });
     cs.dirty[c] = 0;
+    if (updates.length === UPDATE_CHUNK || r === dirty.length - 1) {
+      await unit.updateCollections(updates);
+      updates.length = 0;
+    }
   }
+  if (dirty.length === 0) await unit.updateCollections(updates);
   dirty.length = 0;
-  await unit.updateCollections(updates);
 }
+
+/** Collection updates per store call. */
+const UPDATE_CHUNK = 16_384;
 
 /**
  * The day's submitted debits, one batch per client (kept as the record of why each attempt was
  * made, and of debits a success or a cancellation made unnecessary).
  */
-export async function insertPlans(unit: DayUnit, state: EngineState, plans: PlanRow[], planDay: number): Promise<void> {
+export async function insertPlans(unit: DayUnit, plans: PlanRow[], planDay: number): Promise<void> {
   if (plans.length === 0) return;
   const byClient = new Map<number, SubmittedDebit[]>();
   for (const p of plans) {
     let list = byClient.get(p.clientId);
     if (!list) byClient.set(p.clientId, (list = []));
-    list.push({ collection: state.cols.rowid[p.c]!, day: p.day, amount: p.amount, why: p.why });
+    list.push(p);
   }
   await unit.insertSubmittedDebits(fromDayNumber(planDay), byClient);
 }

@@ -16,10 +16,13 @@
  * A state under another tag, or as of another day, is not used. A bank import drops it (the
  * store does, in the import's transaction): imported rows change the history of their accounts.
  *
- * Blocks of up to BLOCK accounts of one client, each: count (u32), then aligned to 8 bytes each section:
- * balances (f64), client ids (i32), each summary column in order (its type, stride values per
- * account), customer id lengths (u32, in UTF-16 units), the customer ids (UTF-8, concatenated).
+ * Blocks of up to BLOCK accounts of one client, each: count and column count (u32), each column's
+ * stored type (u8: STORED), then aligned to 8 bytes each section: balances (f64), client ids
+ * (i32), each summary column in order (stride values per account, in the narrowest of STORED
+ * that holds the block's values exactly), customer id lengths (u32, in UTF-16 units), the customer ids
+ * (UTF-8, concatenated).
  */
+import { createHash } from 'node:crypto';
 import { CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY } from '../domain/calendar.js';
 import type { BankAccounts, ResumeBlock } from './ports.js';
 import { SETTING_KEYS } from './settings.js';
@@ -31,29 +34,73 @@ const FORMAT = 1;
 
 const align8 = (n: number) => (n + 7) & ~7;
 
+/** The types a column's values are stored in, by code (the narrowest that holds a block's values exactly). */
+const STORED = [Int8Array, Uint8Array, Int16Array, Int32Array, Float64Array] as const;
+
+function narrowest(v: SummaryColumn['data']): number {
+  let min = 0;
+  let max = 0;
+  for (let k = 0; k < v.length; k++) {
+    const x = v[k]!;
+    if (!Number.isInteger(x) || Object.is(x, -0)) return 4; // also NaN, ±Infinity; -0 kept as it is
+    if (x < min) min = x;
+    else if (x > max) max = x;
+  }
+  if (min >= -128 && max <= 127) return 0;
+  if (min >= 0 && max <= 255) return 1;
+  if (min >= -32768 && max <= 32767) return 2;
+  if (min >= -2147483648 && max <= 2147483647) return 3;
+  return 4;
+}
+
 /** The tag of a working set lived under `settings` (the stored meta and settings) with `summaries`' layout. */
 export function resumeTag(settings: ReadonlyMap<string, string>, summaries: AccountSummaries): string {
   const layout = summaries.columns().map((c) => `${c.name}:${c.data.constructor.name}:${c.stride}`);
   const keys = ['seed', 'bank_epoch', CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY, ...Object.values(SETTING_KEYS)];
-  return JSON.stringify([FORMAT, layout, keys.map((k) => [k, settings.get(k) ?? null])]);
+  // Hashed: imported holidays can make the inputs long, and the tag is stored with every block.
+  const inputs = JSON.stringify([FORMAT, layout, keys.map((k) => [k, settings.get(k) ?? null])]);
+  return `${FORMAT}:${createHash('sha256').update(inputs).digest('hex')}`;
 }
 
-/** The blocks of the accounts of `accounts` that have lived through `day` (one at a time, as the caller takes them). */
+/**
+ * The blocks of the accounts of `accounts` that have lived through `day`, one at a time as the
+ * caller takes them: a block's bytes are valid until the next is asked for (one buffer is reused,
+ * so that keeping a million accounts leaves no hundred megabytes of garbage behind).
+ */
 export function* encodeResume(accounts: BankAccounts, summaries: AccountSummaries, day: number): Generator<ResumeBlock> {
   const columns = summaries.columns();
   const encoder = new TextEncoder();
   const pick: number[] = [];
+  let scratch = new ArrayBuffer(0);
   const flush = (): ResumeBlock => {
     const n = pick.length;
     const ids = pick.map((i) => accounts.customerId[i]!);
     const idBytes = encoder.encode(ids.join(''));
-    let size = 8;
+    // Each column's values of the block (a view when the accounts are consecutive, as they
+    // usually are), stored in the narrowest type that holds them exactly.
+    const first = pick[0]!;
+    const consecutive = pick[n - 1]! - first === n - 1;
+    const slices = columns.map((c) => {
+      const s = c.stride;
+      if (consecutive) return c.data.subarray(first * s, (first + n) * s);
+      const Ctor = c.data.constructor as new (l: number) => SummaryColumn['data'];
+      const out = new Ctor(n * s);
+      for (let j = 0; j < n; j++) {
+        const from = pick[j]! * s;
+        for (let v = 0; v < s; v++) out[j * s + v] = c.data[from + v]!;
+      }
+      return out;
+    });
+    const codes = slices.map(narrowest);
+    let size = align8(8 + columns.length);
     size += align8(n * 8) + align8(n * 4);
-    for (const c of columns) size += align8(n * c.stride * c.data.BYTES_PER_ELEMENT);
+    slices.forEach((v, x) => (size += align8(v.length * STORED[codes[x]!]!.BYTES_PER_ELEMENT)));
     size += align8(n * 4) + idBytes.length;
-    const buf = new ArrayBuffer(size);
+    if (scratch.byteLength < size) scratch = new ArrayBuffer(size);
+    const buf = scratch;
     new Uint32Array(buf, 0, 2).set([n, columns.length]);
-    let at = 8;
+    new Uint8Array(buf, 8, columns.length).set(codes);
+    let at = align8(8 + columns.length);
     const balances = new Float64Array(buf, at, n);
     at += align8(n * 8);
     const clients = new Int32Array(buf, at, n);
@@ -62,28 +109,17 @@ export function* encodeResume(accounts: BankAccounts, summaries: AccountSummarie
       balances[j] = accounts.balance(pick[j]!);
       clients[j] = accounts.clientId[pick[j]!]!;
     }
-    // Usually the block's accounts are consecutive: each column is then one copy.
-    const first = pick[0]!;
-    const consecutive = pick[n - 1]! - first === n - 1;
-    for (const c of columns) {
-      const Ctor = c.data.constructor as new (b: ArrayBufferLike, o: number, l: number) => SummaryColumn['data'];
-      const out = new Ctor(buf, at, n * c.stride);
-      const s = c.stride;
-      if (consecutive) out.set(c.data.subarray(first * s, (first + n) * s));
-      else {
-        for (let j = 0; j < n; j++) {
-          const from = pick[j]! * s;
-          for (let v = 0; v < s; v++) out[j * s + v] = c.data[from + v]!;
-        }
-      }
-      at += align8(n * s * c.data.BYTES_PER_ELEMENT);
-    }
+    slices.forEach((v, x) => {
+      const Stored = STORED[codes[x]!]!;
+      new Stored(buf, at, v.length).set(v);
+      at += align8(v.length * Stored.BYTES_PER_ELEMENT);
+    });
     const lengths = new Uint32Array(buf, at, n);
     for (let j = 0; j < n; j++) lengths[j] = ids[j]!.length;
     at += align8(n * 4);
     new Uint8Array(buf, at, idBytes.length).set(idBytes);
     pick.length = 0;
-    return { clientId: clients[0]!, data: new Uint8Array(buf) };
+    return { clientId: clients[0]!, data: new Uint8Array(buf, 0, size) };
   };
   if (accounts.lastLived === undefined) return;
   for (let i = 0; i < accounts.size; i++) {
@@ -150,16 +186,18 @@ export class ResumeReader {
     const base = bytes.byteOffset;
     const [n, ncols] = new Uint32Array(buf, base, 2) as unknown as [number, number];
     if (ncols !== this.columns.length) throw new Error('resume block layout differs from the summaries');
-    let at = base + 8;
+    const codes = new Uint8Array(buf, base + 8, ncols);
+    let at = base + align8(8 + ncols);
     const balances = new Float64Array(buf, at, n);
     at += align8(n * 8);
     const clients = new Int32Array(buf, at, n);
     at += align8(n * 4);
-    const columnAt: number[] = [];
-    for (const c of this.columns) {
-      columnAt.push(at);
-      at += align8(n * c.stride * c.data.BYTES_PER_ELEMENT);
-    }
+    const stored: Array<SummaryColumn['data']> = [];
+    this.columns.forEach((c, x) => {
+      const Stored = STORED[codes[x]!]!;
+      stored.push(new Stored(buf as ArrayBuffer, at, n * c.stride));
+      at += align8(n * c.stride * Stored.BYTES_PER_ELEMENT);
+    });
     const lengths = new Uint32Array(buf, at, n);
     at += align8(n * 4);
     const ids = this.decoder.decode(new Uint8Array(buf, at, base + bytes.length - at));
@@ -178,8 +216,7 @@ export class ResumeReader {
     const first = target[0]!;
     const consecutive = first >= 0 && target[n - 1] === first + n - 1 && target.every((k, j) => k === first + j);
     this.columns.forEach((c, x) => {
-      const Ctor = c.data.constructor as new (b: ArrayBufferLike, o: number, l: number) => SummaryColumn['data'];
-      const src = new Ctor(buf, columnAt[x]!, n * c.stride);
+      const src = stored[x]!;
       const s = c.stride;
       if (consecutive) {
         c.data.set(src, first * s);

@@ -123,6 +123,8 @@ export class AccountSummaries {
     for (const [name, value] of Object.entries(this) as Array<[string, unknown]>) {
       if (!ArrayBuffer.isView(value) || value instanceof DataView) continue;
       const data = value as SummaryColumn['data'];
+      // Every typed array here is per account (scratch that is not belongs in a plain array).
+      if (data.length % this.capacity !== 0) throw new Error(`AccountSummaries.${name} is not a per-account column`);
       out.push({ name, data, stride: data.length / this.capacity });
     }
     return out;

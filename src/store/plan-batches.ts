@@ -14,6 +14,8 @@ export type PlanEntry = SubmittedDebit;
 const INTS = 10; // collection, day, code, trigger, triggerDays, triggerDay, part, maxSplit, full, lastAttemptDay
 const REALS = 4; // amount, triggerAmount, estimate, remaining
 const VERSION = 1;
+/** The most debits a batch holds (a client's day with more is stored in several, in order). */
+export const PLAN_BATCH = 65_536;
 
 export function encodePlans(entries: readonly PlanEntry[]): Buffer {
   const n = entries.length;

@@ -31,7 +31,7 @@ import type {
   OpenCollection,
   ResumeBlock,
 } from '../../engine/ports.js';
-import { decodePlans, encodePlans } from '../plan-batches.js';
+import { decodePlans, encodePlans, PLAN_BATCH } from '../plan-batches.js';
 import { PG_LOCK_SPACE, type PgStore, type PgUnit } from '../store.js';
 import { unpaidActiveCollections } from './lapse-candidates.js';
 import { getAllMeta, getMeta, setMeta } from './meta.js';
@@ -253,7 +253,12 @@ class PgDay implements DayUnit {
 
   async insertSubmittedDebits(planDay: IsoDate, byClient: ReadonlyMap<number, readonly SubmittedDebit[]>): Promise<void> {
     for (const [clientId, entries] of byClient) {
-      await this.unit.db.insertInto('plan_batches').values({ client_id: clientId, plan_day: planDay, data: encodePlans(entries) }).execute();
+      // A batch of at most PLAN_BATCH debits: the first day of a million-policy month plans
+      // ~900,000, whose batch took ~130 MB to encode at once.
+      for (let at = 0; at < entries.length; at += PLAN_BATCH) {
+        const data = encodePlans(entries.slice(at, at + PLAN_BATCH));
+        await this.unit.db.insertInto('plan_batches').values({ client_id: clientId, plan_day: planDay, data }).execute();
+      }
     }
   }
 

@@ -32,7 +32,7 @@ import type {
 } from '../../engine/ports.js';
 import { acquireLease, releaseLease, renewLease, type AdvanceLease } from '../advance-lease.js';
 import { runInGroups, valuesList } from '../bulk.js';
-import { decodePlans, encodePlans } from '../plan-batches.js';
+import { decodePlans, encodePlans, PLAN_BATCH } from '../plan-batches.js';
 import type { AttemptsTable, CollectionsTable } from '../schema.js';
 import type { StatementCache } from '../sqlite-dialect.js';
 import type { Db, Store, Trx } from '../store.js';
@@ -262,7 +262,12 @@ class SqliteDay implements DayUnit {
 
   async insertSubmittedDebits(planDay: IsoDate, byClient: ReadonlyMap<number, readonly SubmittedDebit[]>): Promise<void> {
     for (const [clientId, entries] of byClient) {
-      await this.trx.insertInto('plan_batches').values({ client_id: clientId, plan_day: planDay, data: encodePlans(entries) }).execute();
+      // A batch of at most PLAN_BATCH debits: the first day of a million-policy month plans
+      // ~900,000, whose batch took ~130 MB to encode at once.
+      for (let at = 0; at < entries.length; at += PLAN_BATCH) {
+        const data = encodePlans(entries.slice(at, at + PLAN_BATCH));
+        await this.trx.insertInto('plan_batches').values({ client_id: clientId, plan_day: planDay, data }).execute();
+      }
     }
   }
 

@@ -1,0 +1,75 @@
+/**
+ * The working set kept between advances (engine/resume.ts, issue 13) on PostgreSQL: kept as bytea
+ * at an advance's end, read back by the next advance, it opens every account exactly as a replay
+ * does, and the month lived day by day gives the attempts of SQLite's month in one advance.
+ */
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openLocalBackend, type LocalBackend } from '../../src/backend/local/index.js';
+import { simulatedBankOn } from '../../src/backend/local/engine.js';
+import type { DayUnit } from '../../src/engine/ports.js';
+import { loadState, type EngineState } from '../../src/engine/state.js';
+import { engineStore } from '../../src/store/repos/engine.js';
+import { FIXTURES } from '../helpers/cli.js';
+import { FIXED_NOW, fileUpload, readDownload } from '../helpers/local.js';
+import { freshDatabase, noPg, pg } from './db.js';
+
+async function book(path: string): Promise<LocalBackend> {
+  const b = await openLocalBackend({ path, seed: 1, now: FIXED_NOW });
+  await b.setClock('2026-10-31');
+  await b.importPolicies(fileUpload(join(FIXTURES, 'policies.csv')));
+  await b.importBankTransactions(fileUpload(join(FIXTURES, 'bank-transactions.csv')));
+  await b.executeCollections({ period_month: '2026-11' });
+  return b;
+}
+
+function replaying(unit: DayUnit): DayUnit {
+  const u = Object.create(unit) as DayUnit & { readResumeState?: unknown };
+  u.readResumeState = undefined;
+  return u;
+}
+
+async function loadBoth(b: LocalBackend): Promise<{ kept: EngineState; replayed: EngineState }> {
+  const bank = simulatedBankOn(b.store);
+  return engineStore(b.store).runDay(async (unit) => ({ kept: await loadState(unit, bank), replayed: await loadState(replaying(unit), bank) }));
+}
+
+function snapshot(s: EngineState): unknown[] {
+  const columns = s.summaries.columns();
+  const out: unknown[] = [];
+  for (let i = 0; i < s.accounts.size; i++) {
+    out.push(s.accounts.customerId[i], s.accounts.balance(i), s.accounts.lastLived!(i));
+    for (const c of columns) out.push(c.name, Array.from(c.data.subarray(i * c.stride, (i + 1) * c.stride)));
+  }
+  return out;
+}
+
+describe.skipIf(noPg)(`the kept working set on PostgreSQL${noPg ? ` (skipped: ${pg.reason})` : ''}`, () => {
+  const open: LocalBackend[] = [];
+  afterAll(async () => {
+    for (const b of open) await b.close();
+  });
+
+  it('opens every account as a replay does; day by day gives SQLite one-advance month', async () => {
+    const post = await book(await freshDatabase('resume'));
+    open.push(post);
+    expect(post.store.kind).toBe('postgres');
+    await post.advanceClock({ to: '2026-11-05' });
+    for (let d = 0; d < 3; d++) {
+      const { kept, replayed } = await loadBoth(post);
+      expect(kept.resumed).toBe(400);
+      expect(replayed.resumed).toBe(0);
+      expect(snapshot(kept)).toEqual(snapshot(replayed));
+      await post.advanceClock({ days: 1 });
+    }
+    await post.advanceClock({ to: '2026-11-30' });
+
+    const lite = await book(':memory:');
+    open.push(lite);
+    await lite.advanceClock({ to: '2026-11-30' });
+    const l = await readDownload(await lite.exportAttempts('2026-11', 'csv'));
+    const p = await readDownload(await post.exportAttempts('2026-11', 'csv'));
+    expect(l.trimEnd().split('\n')).toHaveLength(554);
+    expect(p).toBe(l);
+  });
+});
