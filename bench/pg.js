@@ -177,7 +177,7 @@ export async function benchPostgres(o, h, results) {
     return withDatabase(base, dbName(name));
   };
   const dropAll = () => {
-    for (const name of ['import', 'psql']) {
+    for (const name of ['import', 'psql', 'floor']) {
       try {
         admin(base, [`drop database if exists ${dbName(name)} with (force)`]);
       } catch {
@@ -252,12 +252,31 @@ export async function benchPostgres(o, h, results) {
         if (body.imported !== rows || body.failed !== 0) throw new CommandFailed(`premia imported ${body.imported} and failed ${body.failed} of ${rows} rows`);
       },
     });
+    // The same file into premia's own policies table with SQL alone: \copy into a staging table,
+    // then one insert (no validation, no duplicate answers): the cost of the table itself (its
+    // unique index, identity ids and the foreign key to clients).
+    const floorDb = withDatabase(base, dbName('floor'));
+    const floorSpec = withServerCpu({
+      label: "psql \\copy to a staging table + insert into premia's policies (fresh store)",
+      cmd: 'psql',
+      args: ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', floorDb, '-c',
+        'create temporary table stage (customer_id text, external_customer_ref text, policy_number text, product_code text, collection_amount numeric(12,2))',
+        '-c', `\\copy stage (${header}) from '${csv}' with (format csv, header true)`,
+        '-c', `insert into policies (client_id, policy_number, customer_id, external_customer_ref, product_code, collection_amount, status, created_at, updated_at)
+          select 1, policy_number, customer_id, external_customer_ref, product_code, (collection_amount * 100)::bigint, 'active', 0, 0 from stage`],
+      before: () => {
+        fresh('floor');
+        // A premia store with its Local client (id 1), made by premia itself, untimed.
+        const r = spawnSync(process.execPath, [h.BIN, '--db', floorDb, '--quiet', '--seed', h.SEED, 'keys', 'create', '--operator'], { encoding: 'utf8' });
+        if (r.status !== 0) throw new CommandFailed(`premia keys create on ${dbName('floor')} failed: ${r.stderr}`);
+      },
+    });
     if (!timed) {
       h.measureTogether([premiaSpec], 1);
       return premiaDb;
     }
-    const [psql, mine] = h.measureTogether([psqlSpec, premiaSpec], o.runs);
-    admin(base, [`drop database if exists ${dbName('psql')} with (force)`]);
+    const [psql, floor, mine] = h.measureTogether([psqlSpec, floorSpec, premiaSpec], o.runs);
+    admin(base, [`drop database if exists ${dbName('psql')} with (force)`, `drop database if exists ${dbName('floor')} with (force)`]);
     const ratio = psql.wall / mine.wall;
     results.push(row('pg-import', `PostgreSQL: policies import, ${count(rows)} rows`, mine, psql, {
       ratio,
@@ -267,6 +286,13 @@ export async function benchPostgres(o, h, results) {
       premiaText: `${mine.wall.toFixed(2)} s ${rate(rows, mine.wall)}`,
       baselineText: `${psql.wall.toFixed(2)} s ${rate(rows, psql.wall)}`,
       extra: { rows, ...extraCpu(mine), ...(serverCpuOf(psql) === undefined ? {} : { psql_server_cpu_s: Number(serverCpuOf(psql).toFixed(2)) }) },
+    }));
+    const floorRatio = floor.wall / mine.wall;
+    results.push(row('pg-import', "PostgreSQL: the same into premia's policies with SQL alone", mine, floor, {
+      ratio: floorRatio,
+      premiaText: `${mine.wall.toFixed(2)} s ${rate(rows, mine.wall)}`,
+      baselineText: `${floor.wall.toFixed(2)} s ${rate(rows, floor.wall)}`,
+      extra: { rows, ...(serverCpuOf(floor) === undefined ? {} : { floor_server_cpu_s: Number(serverCpuOf(floor).toFixed(2)) }) },
     }));
     return premiaDb;
   }

@@ -1117,6 +1117,7 @@ async function main() {
       }
       if (r.extra?.same_bytes_as_psql !== undefined) notes.push(`the PostgreSQL report is ${r.extra.same_bytes_as_psql ? '' : 'NOT '}byte for byte the CSV psql's \\copy writes`);
       if (r.extra?.server_cpu_s !== undefined) notes.push(`${r.what}: the server's CPU time ${r.extra.server_cpu_s} s${r.extra.psql_server_cpu_s !== undefined ? ` (for psql's: ${r.extra.psql_server_cpu_s} s)` : ''}`);
+      if (r.extra?.floor_server_cpu_s !== undefined) notes.push(`${r.what}: the server's CPU time for the SQL alone ${r.extra.floor_server_cpu_s} s`);
       if (r.extra?.month) {
         const m = r.extra.month;
         notes.push(`the month: ${Object.entries(m.by_status).map(([s, n]) => `${n} ${s}`).join(', ')}; ` +

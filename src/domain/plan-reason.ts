@@ -40,6 +40,7 @@ export const WhyCode = {
   SMART_SEEN_BALANCE: 12,
   SMART_SEEN_BALANCE_SHARE: 13,
   SMART_PARTIAL_SHARE: 14,
+  SMART_PARTIAL_BALANCE: 15,
 } as const;
 export type WhyCode = (typeof WhyCode)[keyof typeof WhyCode];
 

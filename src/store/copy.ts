@@ -23,7 +23,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { isPostgresUrl } from '../lib/db-url.js';
 import { PremiaError } from '../domain/errors.js';
 import { CopyIn } from './pg-copy.js';
-import { idSyncSql, MARKER_TABLE } from './pg-store.js';
+import { idSyncSql, MARKER_TABLE, pgSettings } from './pg-store.js';
 import { MIGRATION_TABLE } from './migrate.js';
 import { openStore } from './store.js';
 import type { PgUnit, Store } from './store-types.js';
@@ -112,7 +112,17 @@ class Mismatch extends Error {
 }
 
 export async function copyStore(options: StoreCopyOptions): Promise<StoreCopyReport> {
-  const same = (a: string, b: string) => (isPostgresUrl(a) || isPostgresUrl(b) ? a.trim() === b.trim() : a !== ':memory:' && resolve(a) === resolve(b));
+  const same = (a: string, b: string) => {
+    if (isPostgresUrl(a) && isPostgresUrl(b)) {
+      // The same server and database, however the URLs are written (parameters, password).
+      const place = (url: string) => {
+        const c = pgSettings(url).client;
+        return `${c.host ?? 'localhost'}:${c.port ?? 5432}/${c.database}`;
+      };
+      return place(a) === place(b);
+    }
+    return !isPostgresUrl(a) && !isPostgresUrl(b) && a !== ':memory:' && resolve(a) === resolve(b);
+  };
   if (same(options.from, options.to)) {
     throw new PremiaError('USAGE_ERROR', '--from and --to name the same store: copy it to another one.');
   }

@@ -97,9 +97,9 @@ describe('smart (issue 12)', () => {
     expect(STRATEGIES.smart.explain(p!.why)).toBe(
       'smart: nothing attempted yet and the posted balance covers the 500.00 due, but the usual spending before the debit may take most of it; a tenth of the posted balance; expected balance 0.00',
     );
-    // What the balance will bear when the estimate leaves enough: 600.00 posted, 100.00 going out.
-    const bears = plan(customer(60_000, a, { dailyOut: 10_000 }), collection(50_000));
-    expect([bears?.amount, bears?.why.code]).toEqual([45_000, WhyCode.SMART_SEEN_BALANCE]);
+    // What the balance will bear when the estimate leaves enough: 600.00 posted, 400.00 going out.
+    const bears = plan(customer(60_000, a, { dailyOut: 40_000 }), collection(50_000));
+    expect([bears?.amount, bears?.why.code]).toEqual([18_000, WhyCode.SMART_SEEN_BALANCE]);
     // Never less than a minimum partial (a tenth of the premium): 5,000.00 due, 6,000.00 posted.
     expect(plan(customer(600_000, a, { dailyOut: 600_000 }), collection(500_000))?.amount).toBe(60_000);
     expect(plan(customer(510_000, a, { dailyOut: 600_000 }), collection(500_000))?.amount).toBe(51_000);
@@ -158,5 +158,22 @@ describe('smart (issue 12)', () => {
     // What covers the rest is not capped: 100.00 still due is taken whole.
     const rest = plan(view, collection(70_000, { collected: 60_000, attempts: 2 }));
     expect([rest?.amount, rest?.why.code]).toEqual([10_000, WhyCode.SMART_REST]);
+  });
+
+  it('an irregular earner with no deposit in view: part of what is due from money already there, when it bears at least half', () => {
+    // Last deposit 20 October; 400.00 posted, 20.00 a day usually going out; 600.00 due. No
+    // deposit to time the debit to and the month end is far: the 342.00 the balance bears now
+    // (less the Sunday's 20.00, less the 10% margin), not a wait for the month end while it is spent.
+    const a = analysis({ pattern: 'irregular', confidence: 0.6, dayOfMonth: null, lastIncomeDay: isoDay('2026-10-20'), typicalAmount: 80_000, threshold: 20_000 });
+    const view = customer(40_000, a, { dailyOut: 2_000 });
+    const p = plan(view, collection(60_000));
+    expect(p?.amount).toBe(34_200);
+    expect(p?.why.code).toBe(WhyCode.SMART_PARTIAL_BALANCE);
+    expect(STRATEGIES.smart.explain(p!.why)).toBe(
+      'smart: partial debit 1 of at most 4, from money already there: no deposit to wait for, and the balance bears a good part of the 600.00 due; expected balance 380.00',
+    );
+    // Less than half of what is due (342.00 of 700.00), or after a failure: it waits.
+    expect(plan(view, collection(70_000))).toBeNull();
+    expect(plan(view, collection(60_000, { attempts: 1, failed: 1 }))).toBeNull();
   });
 });

@@ -2,13 +2,15 @@
  * `premia db copy`: a store file copied to PostgreSQL (and back), verified, and usable: the
  * copy gives the same report bytes and, advanced, the same attempts as the original.
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLocalBackend } from '../../src/backend/local/index.js';
 import { openStore } from '../../src/store/store.js';
-import { runCli, tempDir, type CliResult } from '../helpers/cli.js';
-import { FIXED_NOW, fixtureMonth } from '../helpers/local.js';
+import { FIXTURES, runCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { FIXED_NOW, fileUpload, fixtureMonth } from '../helpers/local.js';
 import { freshDatabase, noPg, onDatabase, pg } from './db.js';
 
 const run = (args: string[], cwd: string, extra: { tty?: boolean; confirm?: boolean[] } = {}): Promise<CliResult> =>
@@ -31,16 +33,17 @@ clients                            2            2               -             - 
 api_keys                           1            1               -             -  same
 executions                         2            2               -             -  same
 policies                         520          520       518983.09     518983.09  same
-collections                     1040         1040      1500141.19    1500141.19  same
-attempts                         537          537       464919.68     464919.68  same
-bank_snapshots                   400          400     10050247.68   10050247.68  same
+collections                     1040         1040      1500106.20    1500106.20  same
+attempts                         553          553       464676.63     464676.63  same
+bank_snapshots                   400          400     10050790.42   10050790.42  same
 bank_transactions                473          473       213992.20     213992.20  same
+engine_resume                      0            0               -             -  same
 idempotency_keys                   0            0               -             -  same
 meta                               5            5               -             -  same
 plan_batches                      18           18               -             -  same
 policy_amount_changes              0            0            0.00          0.00  same
 policy_status_changes              0            0               -             -  same
-settlements                        1            1      1056069.90    1056069.90  same
+settlements                        1            1      1055989.95    1055989.95  same
 settlement_events                  1            1               -             -  same
 `;
 
@@ -72,7 +75,7 @@ describe.skipIf(noPg)(`premia db copy${noPg ? ` (skipped: ${pg.reason})` : ''}`,
     // The figures are the target's own: the policies' cents summed there.
     const [sum] = await onDatabase<{ cents: string }>(target, 'select sum(collection_amount)::text as cents from policies');
     expect(sum!.cents).toBe('51898309');
-    expect(r.stderr).toMatch(/Copied .*premia\.db to postgres:\/\/premia_test:\*\*\*@127\.0\.0\.1:\d+\/copy_to_[0-9a-f]+: 15 tables, 3,000 rows; counts and money totals identical\.\n$/);
+    expect(r.stderr).toMatch(/Copied .*premia\.db to postgres:\/\/premia_test:\*\*\*@127\.0\.0\.1:\d+\/copy_to_[0-9a-f]+: 16 tables, 3,016 rows; counts and money totals identical\.\n$/);
     expect(r.stdout + r.stderr).not.toContain(pg.cluster!.password);
     // The id sequences follow the tables: the next policy id is max(id) + 1.
     const [seq] = await onDatabase<{ next: string; max: string }>(
@@ -159,12 +162,63 @@ describe.skipIf(noPg)(`premia db copy${noPg ? ` (skipped: ${pg.reason})` : ''}`,
     expect(r.code).toBe(1);
     // (The original was advanced to 2026-12-31 above: November's and December's attempts.)
     const line = /\nattempts +(\d+) +(\d+) +(\d+\.\d\d) +(\d+\.\d\d) {2}DIFFERS\n/.exec(r.stdout);
-    expect(line?.slice(1, 3)).toEqual(['1069', '1068']);
+    expect(line?.slice(1, 3)).toEqual(['1106', '1105']);
     expect(line![3]).not.toBe(line![4]);
     expect(r.stdout.match(/DIFFERS/g)).toHaveLength(1);
     expect(r.stderr).toMatch(/the copy differs from its source in attempts; it was rolled back and postgres:\/\/premia_test:\*\*\*@[^ ]+ is unchanged\.\n$/);
     for (const table of ['clients', 'policies', 'attempts', 'meta']) {
       expect((await onDatabase<{ n: string }>(lossy, `select count(*)::text as n from ${table}`))[0]!.n, table).toBe('0');
     }
+  });
+
+  it('refuses to copy a store onto itself, however its URL is written (exit 2); --json gives the report', async () => {
+    const url = new URL(target);
+    const self = await run(['db', 'copy', '--from', target, '--to', `postgres://${url.username}@${url.host}${url.pathname}?pool=2`], dir);
+    expect(self.code).toBe(2);
+    expect(self.stderr).toContain('--from and --to name the same store: copy it to another one.');
+    const file2 = await run(['db', 'copy', '--from', 'premia.db', '--to', './sub/../premia.db'], dir);
+    expect(file2.code).toBe(2);
+
+    const json = await run(['--json', 'db', 'copy', '--from', 'premia.db', '--to', await freshDatabase('copy_json')], dir);
+    expect(json.code, json.stderr).toBe(0);
+    const body = json.json();
+    expect(body.identical).toBe(true);
+    expect(body.replaced).toEqual([]);
+    expect(body.from).toBe(file);
+    expect(body.to).toMatch(/^postgres:\/\/premia_test:\*\*\*@127\.0\.0\.1:\d+\/copy_json_[0-9a-f]+$/);
+    const policies = body.tables.find((t: { table: string }) => t.table === 'policies');
+    expect(policies).toEqual({ table: 'policies', from: { table: 'policies', rows: '520', money: '51898309' }, to: { table: 'policies', rows: '520', money: '51898309' }, same: true });
+    expect(json.stdout).not.toContain(pg.cluster!.password);
+  });
+
+  it('mid-month, with the engine kept working set: its bytes copied as they are, and the month ends the same', async () => {
+    // No bank import (which drops the kept state): the advance keeps its working set (engine_resume).
+    const mid = join(dir, 'mid.db');
+    const b = await openLocalBackend({ path: mid, seed: 1, now: FIXED_NOW });
+    try {
+      await b.setClock('2026-10-31');
+      await b.importPolicies(fileUpload(join(FIXTURES, 'policies.csv')));
+      await b.executeCollections({ period_month: '2026-11' });
+      await b.advanceClock({ to: '2026-11-20' });
+    } finally {
+      await b.close();
+    }
+    const lite = new Database(mid, { readonly: true });
+    const kept = lite.prepare('select block, data from engine_resume order by block').all() as Array<{ block: number; data: Buffer }>;
+    lite.close();
+    expect(kept.length).toBeGreaterThan(0);
+    const to = await freshDatabase('copy_mid');
+    const r = await run(['db', 'copy', '--from', 'mid.db', '--to', to], dir);
+    expect(r.code, r.stderr).toBe(0);
+    const copied = await onDatabase<{ block: string; md5: string }>(to, 'select block::text, md5(data) as md5 from engine_resume order by block');
+    expect(copied).toEqual(kept.map((k) => ({ block: String(k.block), md5: createHash('md5').update(k.data).digest('hex') })));
+    const ends = [];
+    for (const db of [mid, to]) {
+      const advanced = await run(['--db', db, '--json', 'clock', 'advance', '--to', '2026-11-30'], dir);
+      expect(advanced.code, advanced.stderr).toBe(0);
+      ends.push((await run(['--db', db, 'collections', 'attempts', '--period', '2026-11'], dir)).stdout);
+    }
+    expect(ends[0]!.trimEnd().split('\n').length).toBeGreaterThan(500);
+    expect(ends[1] === ends[0]).toBe(true);
   });
 });

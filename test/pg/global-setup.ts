@@ -25,7 +25,8 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const started = Date.now();
   let cluster: Awaited<ReturnType<typeof startCluster>>;
   try {
-    cluster = await startCluster();
+    // A second try: the free port picked can be taken by another process before the server binds it.
+    cluster = await startCluster().catch(() => startCluster());
   } catch (e) {
     // initdb or the server cannot run here (a container without shared memory, a postgres user
     // that cannot write the temporary folder…): skipped with the reason, unless PostgreSQL is

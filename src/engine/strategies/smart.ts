@@ -8,10 +8,14 @@
  *    observed one (pay on a Friday is collected on the Monday); on payday itself for customers
  *    whose debit orders take most of the pay on the day it lands;
  *  - partial debits from deposits smaller than the premium, sized to what the balance will
- *    bear (at most `maxSplitDebits` a month, smaller after a failure);
+ *    bear and at most a third of the posted balance (at most `maxSplitDebits` a month, smaller
+ *    after a failure); for an irregular earner with no deposit in view, a partial debit from
+ *    money already there when it bears at least half of what is due;
+ *  - the days after a pay of the month before are expected at payday's pace of outgoings;
  *  - month end: when no income is expected before the period ends, what the account can bear;
  *  - never nothing: a collection not attempted yet whose posted balance covers what is due gets
- *    a debit (what the balance will bear, or the whole amount).
+ *    a debit (what the balance will bear, or a tenth of the posted balance when the usual
+ *    spending before the debit would leave too little).
  * After INSUFFICIENT_FUNDS it waits for the next expected income (a predicted pay that has not
  * arrived is treated as late, not missing). At most `maxFailedAttempts` failures per policy and
  * month.
@@ -47,6 +51,11 @@ const DEPOSIT_SHARE = 1 / 3;
  * premium that fails).
  */
 const SEEN_BALANCE_SHARE = 1 / 10;
+/**
+ * An irregular earner with no deposit to time the debit to: a partial debit from money already
+ * there when the balance bears at least this share of what is due (the rest after a deposit).
+ */
+const PARTIAL_BALANCE_SHARE = 1 / 2;
 /** Below this posted balance (cents) nothing but income can make a debit worth planning. */
 const MIN_BALANCE = 100;
 
@@ -252,6 +261,17 @@ function planRule(customer: CustomerView, c: CollectionView, ctx: SmartContext, 
       } else w = why(WhyCode.SMART_REST, ctx);
       return { amount, why: w };
     }
+    // Part of it from money already there: no deposit to time the debit to, but the money the
+    // account holds now (without income not seen yet) bears at least half of what is due. Not
+    // after a failure: then it waits for new money.
+    if (!ctx.lastChance && c.failed === 0 && ctx.onHand >= Math.max(minPartial, Math.ceil(remaining * PARTIAL_BALANCE_SHARE))) {
+      const amount = Math.min(remaining, ctx.onHand);
+      const w = why(WhyCode.SMART_PARTIAL_BALANCE, ctx);
+      w.part = c.attempts + c.pendingDays.length + 1;
+      w.maxSplit = config.maxSplitDebits;
+      w.remaining = remaining;
+      return { amount, why: w };
+    }
     if (ctx.lastChance) {
       const amount = Math.min(remaining, available);
       if (amount < minPartial) return null;
@@ -364,6 +384,7 @@ export const smart: Strategy = {
     WhyCode.SMART_SEEN_BALANCE,
     WhyCode.SMART_SEEN_BALANCE_SHARE,
     WhyCode.SMART_PARTIAL_SHARE,
+    WhyCode.SMART_PARTIAL_BALANCE,
   ],
 
   planner: smartPlanner,
@@ -389,6 +410,8 @@ export const smart: Strategy = {
         return `smart: month end is near and ${formatCents(w.remaining)} is still due; ${estimate}`;
       case WhyCode.SMART_BALANCE:
         return `smart: the balance already covers the amount due, with the usual outgoings until the debit; ${estimate}`;
+      case WhyCode.SMART_PARTIAL_BALANCE:
+        return `smart: partial debit ${w.part} of at most ${w.maxSplit}, from money already there: no deposit to wait for, and the balance bears a good part of the ${formatCents(w.remaining)} due; ${estimate}`;
       case WhyCode.SMART_PARTIAL_SHARE:
         return `smart: partial debit ${w.part} of at most ${w.maxSplit}, ${trigger}, at most a third of the posted balance (deposits smaller than the premium are mostly spent within two days); ${estimate}`;
       case WhyCode.SMART_SEEN_BALANCE_SHARE:
