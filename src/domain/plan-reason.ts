@@ -41,6 +41,7 @@ export const WhyCode = {
   SMART_SEEN_BALANCE_SHARE: 13,
   SMART_PARTIAL_SHARE: 14,
   SMART_PARTIAL_BALANCE: 15,
+  SMART_IRREGULAR_NO_DEPOSIT_DUE: 16,
 } as const;
 export type WhyCode = (typeof WhyCode)[keyof typeof WhyCode];
 

@@ -38,12 +38,12 @@ describe('premia simulate', () => {
     expect(m).toMatchObject({
       period_month: '2026-11',
       policies: 520,
-      by_status: { PAID_FULL: 485, PAID_PARTIAL: 17, UNPAID: 17, CANCELLED: 1 },
+      by_status: { PAID_FULL: 485, PAID_PARTIAL: 18, UNPAID: 16, CANCELLED: 1 },
       due: 518983.09,
-      collected: 469311.98,
-      collection_rate_amount: 0.9043,
+      collected: 469793.25,
+      collection_rate_amount: 0.9052,
       collection_rate_count: 0.9327,
-      attempts: 556,
+      attempts: 562,
       failed_attempts: 12,
       amount_changes: 8,
       cancellations: 1,
@@ -53,12 +53,12 @@ describe('premia simulate', () => {
     expect(m.settlement).toMatchObject({
       settlement_number: 'SETTLE-2026-11-001',
       period_month: '2026-11',
-      total_collections: 469311.98,
-      distribution_fee: 117328,
-      collections_fee: 16425.92,
-      total_fees: 133753.92,
-      vat: 20063.09,
-      net_amount: 315494.97,
+      total_collections: 469793.25,
+      distribution_fee: 117448.31,
+      collections_fee: 16442.76,
+      total_fees: 133891.07,
+      vat: 20083.66,
+      net_amount: 315818.52,
       payment_date: '2026-12-03',
       status: 'pending',
     });
@@ -75,11 +75,11 @@ describe('premia simulate', () => {
     );
     expect(report.length).toBe(522); // header, 520 rows, final newline
     const collectedCents = report.slice(1, -1).reduce((sum, line) => sum + Math.round(Number(line.split(',')[6]) * 100), 0);
-    expect(collectedCents).toBe(46931198);
+    expect(collectedCents).toBe(46979325);
     const statement = readFileSync(join(dir, '2026-11', 'SETTLE-2026-11-001.csv'), 'utf8');
     expect(statement).toBe(
       'settlement_number,period_month,total_collections,distribution_fee,collections_fee,total_fees,vat,net_amount,payment_date,payment_reference\n' +
-        'SETTLE-2026-11-001,2026-11,469311.98,117328.00,16425.92,133753.92,20063.09,315494.97,2026-12-03,PRM2611001-28KTXAGP\n',
+        'SETTLE-2026-11-001,2026-11,469793.25,117448.31,16442.76,133891.07,20083.66,315818.52,2026-12-03,PRM2611001-28KTXAGP\n',
     );
     const byPattern = Object.fromEntries(m.by_income_pattern.map((p: { pattern: string; policies: number }) => [p.pattern, p.policies]));
     expect(byPattern).toEqual({ monthly_fixed_day: 161, irregular: 112, monthly_last_business_day: 76, twice_monthly: 59, weekly: 61, fortnightly: 50, none: 1 });
@@ -97,14 +97,14 @@ describe('premia simulate', () => {
     expect(c.code).toBe(0);
     const novemberAttempts = (name: string) => readFileSync(join(tmp.dir, name, '2026-11', 'attempts-2026-11.csv'), 'utf8');
     expect(novemberAttempts('c')).not.toBe(novemberAttempts('a'));
-    expect(c.json().months[0].collected).not.toBe(469311.98);
+    expect(c.json().months[0].collected).not.toBe(469793.25);
   });
 
   it('several months: a second settlement, premium changes and lapses show', async () => {
     const r = await twoMonths('a');
     const months = r.json().months;
     expect(months.map((m: { settlement: { settlement_number: string } }) => m.settlement.settlement_number)).toEqual(['SETTLE-2026-11-001', 'SETTLE-2026-12-001']);
-    expect(months[1].lapsed_policies).toBe(14);
+    expect(months[1].lapsed_policies).toBe(13);
     expect(months[1].policies).toBe(519); // one cancelled in November is not queued again
   });
 
@@ -138,7 +138,7 @@ describe('premia simulate', () => {
     const r = spawnSync(process.execPath, [join(REPO, 'bin', 'premia.js'), 'simulate'], { cwd: tmp.dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('Settlement SETTLE-2026-11-001 (pending; EFT on 2026-12-03, reference PRM2611001-28KTXAGP)');
-    expect(r.stdout).toContain('collected 469,311.98 of 518,983.09 due: 90.4% by amount, 93.3% of policies paid in full');
+    expect(r.stdout).toContain('collected 469,793.25 of 518,983.09 due: 90.5% by amount, 93.3% of policies paid in full');
     expect(r.stderr).toBe('');
   });
 });

@@ -176,4 +176,26 @@ describe('smart (issue 12)', () => {
     expect(plan(view, collection(70_000))).toBeNull();
     expect(plan(view, collection(60_000, { attempts: 1, failed: 1 }))).toBeNull();
   });
+
+  it('an irregular earner whose next deposit, at their usual pace, comes after the period ends: what the account bears now', () => {
+    // Planned at the end of Saturday 21 November for Monday the 23rd. Last deposit 14 November,
+    // one about every 17 days: the next is due about 1 December, after the period. 300.00
+    // posted, 20.00 a day going out, 1,000.00 due (the balance bears less than half of it): the
+    // 252.00 it bears now (less Sunday's 20.00, less the 10% margin), not a wait for the last days.
+    const D21 = isoDay('2026-11-21');
+    const A23 = isoDay('2026-11-23');
+    const at = (meanGap: number) => {
+      const a = analysis({ pattern: 'irregular', confidence: 0.6, dayOfMonth: null, lastIncomeDay: isoDay('2026-11-14'), meanGap, typicalAmount: 80_000, threshold: 20_000 });
+      const c = collection(100_000);
+      return STRATEGIES.smart.planner().plan(customer(30_000, a, { dailyOut: 2_000 }), [c], 0, D21, A23, c.due, config);
+    };
+    const p = at(17);
+    expect(p?.amount).toBe(25_200);
+    expect(p?.why.code).toBe(WhyCode.SMART_IRREGULAR_NO_DEPOSIT_DUE);
+    expect(STRATEGIES.smart.explain(p!.why)).toBe(
+      "smart: no deposit expected before the period ends at this customer's usual pace, and 1000.00 is still due; taking what the account can bear; expected balance 280.00",
+    );
+    // A deposit about every 9 days: the next one is due about the 23rd, inside the period; it waits.
+    expect(at(9)).toBeNull();
+  });
 });

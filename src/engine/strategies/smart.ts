@@ -12,7 +12,8 @@
  *    after a failure); for an irregular earner with no deposit in view, a partial debit from
  *    money already there when it bears at least half of what is due;
  *  - the days after a pay of the month before are expected at payday's pace of outgoings;
- *  - month end: when no income is expected before the period ends, what the account can bear;
+ *  - month end: when no income is expected before the period ends, what the account can bear
+ *    (for an irregular earner, also when the next deposit at their usual pace comes after it);
  *  - never nothing: a collection not attempted yet whose posted balance covers what is due gets
  *    a debit (what the balance will bear, or a tenth of the posted balance when the usual
  *    spending before the debit would leave too little).
@@ -74,6 +75,8 @@ interface SmartContext {
   /** What the triggering deposit can bear, shared by the customer's policies (irregular earners). */
   depositBudget: number;
   lastChance: boolean;
+  /** An irregular earner whose next deposit, at their usual pace, comes after the period ends. */
+  noDepositDue: boolean;
   /** The balance expected at the debit, for the reason. */
   estimate: number;
   /** The posted balance less premia's pending debits (what the engine sees now). */
@@ -175,6 +178,7 @@ function setup(ctx: SmartContext, customer: CustomerView, collections: readonly 
   let periodLast = 0;
   for (const c of collections) if (c.periodFirst <= A && A <= c.periodLast && c.periodLast > periodLast) periodLast = c.periodLast;
   let lastChance: boolean;
+  let noDepositDue = false;
   if (regular) {
     // Income predicted in the last days but not seen yet is late, not gone: wait for it, and
     // take what the account can bear only on the period's last day.
@@ -183,6 +187,12 @@ function setup(ctx: SmartContext, customer: CustomerView, collections: readonly 
     lastChance = overdue ? A >= periodLast : customer.lastPredictedIn(A, periodLast - 1) === null;
   } else {
     lastChance = A >= periodLast - 3;
+    // An irregular earner whose next deposit, at their usual pace (the last one plus the mean gap
+    // between deposits), would come after the period ends: no deposit to wait for before then, so
+    // what the account bears now is taken, as in the month's last days.
+    const nextDeposit = a.lastIncomeDay !== null && a.meanGap !== null ? a.lastIncomeDay + a.meanGap : Number.NEGATIVE_INFINITY;
+    noDepositDue = !lastChance && a.pattern === 'irregular' && nextDeposit > periodLast;
+    if (noDepositDue) lastChance = true;
   }
   // Debits already submitted for A used part of what the deposit can bear.
   let budget = Math.floor(deposit * 0.6);
@@ -198,6 +208,7 @@ function setup(ctx: SmartContext, customer: CustomerView, collections: readonly 
   ctx.deposit = deposit;
   ctx.depositBudget = Math.max(0, budget);
   ctx.lastChance = lastChance;
+  ctx.noDepositDue = noDepositDue;
   ctx.estimate = Math.max(0, estimate);
   ctx.posted = Math.max(0, posted);
   ctx.onHand = onHand;
@@ -275,7 +286,7 @@ function planRule(customer: CustomerView, c: CollectionView, ctx: SmartContext, 
     if (ctx.lastChance) {
       const amount = Math.min(remaining, available);
       if (amount < minPartial) return null;
-      const w = why(WhyCode.SMART_IRREGULAR_MONTH_END, ctx);
+      const w = why(ctx.noDepositDue ? WhyCode.SMART_IRREGULAR_NO_DEPOSIT_DUE : WhyCode.SMART_IRREGULAR_MONTH_END, ctx);
       w.remaining = remaining;
       return { amount, why: w };
     }
@@ -334,6 +345,7 @@ function smartPlanner(): Planner {
     deposit: 0,
     depositBudget: 0,
     lastChance: false,
+    noDepositDue: false,
     estimate: 0,
     posted: 0,
     onHand: 0,
@@ -385,6 +397,7 @@ export const smart: Strategy = {
     WhyCode.SMART_SEEN_BALANCE_SHARE,
     WhyCode.SMART_PARTIAL_SHARE,
     WhyCode.SMART_PARTIAL_BALANCE,
+    WhyCode.SMART_IRREGULAR_NO_DEPOSIT_DUE,
   ],
 
   planner: smartPlanner,
@@ -408,6 +421,8 @@ export const smart: Strategy = {
         return `smart: the rest due, ${trigger}, sized to what the deposit can bear; ${estimate}`;
       case WhyCode.SMART_IRREGULAR_MONTH_END:
         return `smart: month end is near and ${formatCents(w.remaining)} is still due; ${estimate}`;
+      case WhyCode.SMART_IRREGULAR_NO_DEPOSIT_DUE:
+        return `smart: no deposit expected before the period ends at this customer's usual pace, and ${formatCents(w.remaining)} is still due; taking what the account can bear; ${estimate}`;
       case WhyCode.SMART_BALANCE:
         return `smart: the balance already covers the amount due, with the usual outgoings until the debit; ${estimate}`;
       case WhyCode.SMART_PARTIAL_BALANCE:
