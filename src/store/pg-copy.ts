@@ -16,6 +16,11 @@ export function asError(e: unknown): Error {
   return e instanceof Error ? e : new Error(String(e));
 }
 
+/** A text value as a PostgreSQL string literal, for statements that take no parameters (COPY … TO). */
+export function pgLiteral(value: string): string {
+  return (require('pg') as typeof import('pg')).escapeLiteral(value);
+}
+
 export class CopyIn {
   private stream: Writable | null = null;
   private done: Promise<void> | null = null;

@@ -307,6 +307,23 @@ export async function openPgStore(options: OpenPgOptions): Promise<PgStore> {
         client.release(broken);
       }
     },
+    async *copyOut(statement: string) {
+      const { to: copyTo } = require('pg-copy-streams') as typeof import('pg-copy-streams');
+      const client = await connect();
+      let clean = false;
+      try {
+        const stream = client.query(copyTo(statement));
+        for await (const chunk of stream) yield chunk as Buffer;
+        clean = true;
+      } catch (e) {
+        throw translate(e);
+      } finally {
+        // Failed, or stopped early (the consumer went away mid-COPY): the connection is in no
+        // state to reuse; drop it. After the last chunk it only awaits the server's
+        // CommandComplete, which pg reads before the connection's next query.
+        client.release(!clean);
+      }
+    },
     async openSession() {
       const client = new pg.Client({ ...settings.client, types });
       client.on('error', () => undefined); // seen by the next query on it

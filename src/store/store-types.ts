@@ -60,6 +60,13 @@ export interface PgStore extends StoreBase {
   readUnit<T>(fn: (unit: PgUnit) => Promise<T>): Promise<T>;
   /** A connection of its own, outside the pool (a session lock held across transactions); close it when done. */
   openSession(): Promise<{ client: ClientBase; close(): Promise<void> }>;
+  /**
+   * The bytes of a `COPY (select …) TO STDOUT` statement as the server sends them, chunk by
+   * chunk with backpressure (a slow reader pauses the connection), so a million rows never sit
+   * in memory. One statement: one snapshot. Values go into the statement as literals (COPY
+   * takes no parameters): quote text with `pgLiteral`.
+   */
+  copyOut(statement: string): AsyncGenerator<Buffer>;
 }
 
 export type Store = SqliteStore | PgStore;

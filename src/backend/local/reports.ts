@@ -2,7 +2,8 @@
  * The collections report of a period (spec 4.6) as a streamed download. Rows come from the
  * store in batches (a separate read-only connection on a file store) and are written by
  * string concatenation from raw arrays, so a million-row period never sits in memory and a
- * closed period gives byte-identical output on every export.
+ * closed period gives byte-identical output on every export. On PostgreSQL the CSV is written
+ * by the server (COPY … TO STDOUT, store/repos/collection-reports.ts) and streamed through.
  */
 import { encodeId, IdKind } from '../../domain/ids.js';
 import { asCents, formatCents } from '../../domain/money.js';
@@ -10,7 +11,7 @@ import { lastDay, type IsoDate, type Period } from '../../domain/period.js';
 import { periodStateOf, type PeriodState } from '../../domain/period-state.js';
 import { validateReportQuery } from '../../domain/requests.js';
 import { csvCell, csvRow } from '../../lib/csv-writer.js';
-import { streamReportRows, type ReportRow } from '../../store/repos/collection-reports.js';
+import { copyReportCsv, streamReportRows, type ReportRow } from '../../store/repos/collection-reports.js';
 import { periodHasCollections, periodOpenCounts } from '../../store/repos/collections.js';
 import { REPORT_COLUMNS, type CollectionReportRow, type CollectionStatus, type Download, type ReportFormat } from '../types.js';
 import type { LocalContext } from './context.js';
@@ -27,7 +28,9 @@ export async function collectionsReport(ctx: LocalContext, periodInput: Period, 
   const { idSalt, today } = await readWorld(ctx.store.db);
   const periodState = await readPeriodState(ctx, period, today);
   if (format === 'csv') {
-    return { filename: `collections-${period}.csv`, contentType: CSV_CONTENT_TYPE, body: reportCsv(ctx, period), periodState };
+    // PostgreSQL writes the CSV itself (COPY … TO STDOUT), the same bytes as reportCsv.
+    const body = ctx.store.kind === 'postgres' ? copyReportCsv(ctx.store, ctx.clientId, period, REPORT_COLUMNS) : reportCsv(ctx, period);
+    return { filename: `collections-${period}.csv`, contentType: CSV_CONTENT_TYPE, body, periodState };
   }
   return { filename: `collections-${period}.json`, contentType: JSON_CONTENT_TYPE, body: reportJson(ctx, period, idSalt, periodState), periodState };
 }

@@ -13,6 +13,7 @@ import { settlementFigures, StatementSplitter, WeightTable } from '../../domain/
 import { decodeId, encodeId, IdKind, looksLikeId } from '../../domain/ids.js';
 import { asCents, formatCents } from '../../domain/money.js';
 import { plural } from '../../domain/words.js';
+import type { Period } from '../../domain/period.js';
 import { validateDisputeRequest, validateMarkPaidRequest, validateSettlementListQuery, validateSettlementRequest } from '../../domain/requests.js';
 import {
   amountDue,
@@ -94,71 +95,89 @@ function exists(live: repo.SettlementRow, idSalt: number): PremiaError {
 // ---------------------------------------------------------------------------------------------
 // Operations
 
+/** How many times a statement is tried when another statement took its id, number or reference. */
+const CREATE_ATTEMPTS = 3;
+
 export async function createSettlement(ctx: LocalContext, periodInput: string): Promise<Settlement> {
   const { period_month: period } = validateSettlementRequest({ period_month: periodInput });
-  try {
-    return await ctx.store.transaction(async (trx) => {
-      const world = await readWorld(trx);
-      checkPeriodClosed(period, world.today);
-      const live = await repo.findLiveSettlement(trx, ctx.clientId, period);
-      if (live) throw exists(live, world.idSalt);
-
-      const totals = await repo.periodCollectionTotals(trx, ctx.clientId, period);
-      if (totals.count === 0) throw noCollections(period);
-
-      // A regenerated statement (the period's newest is disputed: none is live) replaces it and
-      // nets out what the period's statements were paid so far, so paying it never pays twice.
-      const replaced = await repo.latestSettlement(trx, ctx.clientId, period);
-      const previouslyPaid = replaced ? await repo.paidForPeriod(trx, ctx.clientId, period) : asCents(0);
-      const { net_amount: periodNet, ...fees } = settlementFigures(totals.collected);
-      const seq = await repo.nextSettlementSeq(trx, ctx.clientId, period);
-      const number = settlementNumber(period, seq);
-      let reference = paymentReference(world.idSalt, ctx.clientId, number, period, seq);
-      for (let attempt = 1; await repo.paymentReferenceExists(trx, reference); attempt++) {
-        reference = paymentReference(world.idSalt, ctx.clientId, number, period, seq, attempt);
-      }
-      const now = stamp(world.today, ctx.now());
-      const row = {
-        client_id: ctx.clientId,
-        period_month: period,
-        seq,
-        settlement_number: number,
-        ...fees,
-        period_net: periodNet,
-        collections_count: totals.count,
-        payment_date: paymentDateOf(period, seq, world.today),
-        payment_reference: reference,
-        status: 'pending',
-        created_at: now,
-        updated_at: now,
-        paid_on: null,
-        paid_reference: null,
-        disputed_on: null,
-        dispute_reason: null,
-        previously_paid: previouslyPaid,
-        supersedes_id: replaced?.id ?? null,
-      } satisfies repo.NewSettlementRow;
-      const id = await repo.insertSettlement(trx, row);
-      await repo.insertSettlementEvent(trx, {
-        client_id: ctx.clientId,
-        settlement_id: id,
-        event: 'created',
-        status: 'pending',
-        on_date: world.today,
-        at: now,
-        detail: null,
-      });
-      return toSettlement({ id, ...row, supersedes_number: replaced?.settlement_number ?? null, superseded_by_number: null }, world.idSalt);
-    });
-  } catch (e) {
-    // The partial unique index caught a live statement the check did not see: report it the same way.
-    if (!(e instanceof PremiaError) && repo.isLiveSettlementConflict(e)) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await createSettlementOnce(ctx, period);
+    } catch (e) {
+      // A unique guard of the settlements table caught what the checks inside the transaction
+      // did not see (a statement made at the same time, by a write that skipped the writer lock).
+      // The period now has a live statement: the same 409 as when the check sees it. Otherwise
+      // the other statement was another period's (or is no longer live): try again afresh.
+      const guard = e instanceof PremiaError ? null : repo.settlementUniqueConflict(e);
+      if (guard === null) throw e;
       const world = await readWorld(ctx.store.db);
       const live = await repo.findLiveSettlement(ctx.store.db, ctx.clientId, period);
       if (live) throw exists(live, world.idSalt);
+      if (attempt >= CREATE_ATTEMPTS) {
+        throw new PremiaError(
+          'STORE_BUSY',
+          `The settlement of ${period} collided ${CREATE_ATTEMPTS} times with statements made at the same time (its ${guard} was taken); nothing was stored. Try again.`,
+          { cause: e },
+        );
+      }
     }
-    throw e;
   }
+}
+
+async function createSettlementOnce(ctx: LocalContext, period: Period): Promise<Settlement> {
+  return ctx.store.transaction(async (trx) => {
+    const world = await readWorld(trx);
+    checkPeriodClosed(period, world.today);
+    const live = await repo.findLiveSettlement(trx, ctx.clientId, period);
+    if (live) throw exists(live, world.idSalt);
+
+    const totals = await repo.periodCollectionTotals(trx, ctx.clientId, period);
+    if (totals.count === 0) throw noCollections(period);
+
+    // A regenerated statement (the period's newest is disputed: none is live) replaces it and
+    // nets out what the period's statements were paid so far, so paying it never pays twice.
+    const replaced = await repo.latestSettlement(trx, ctx.clientId, period);
+    const previouslyPaid = replaced ? await repo.paidForPeriod(trx, ctx.clientId, period) : asCents(0);
+    const { net_amount: periodNet, ...fees } = settlementFigures(totals.collected);
+    const seq = await repo.nextSettlementSeq(trx, ctx.clientId, period);
+    const number = settlementNumber(period, seq);
+    let reference = paymentReference(world.idSalt, ctx.clientId, number, period, seq);
+    for (let attempt = 1; await repo.paymentReferenceExists(trx, reference); attempt++) {
+      reference = paymentReference(world.idSalt, ctx.clientId, number, period, seq, attempt);
+    }
+    const now = stamp(world.today, ctx.now());
+    const row = {
+      client_id: ctx.clientId,
+      period_month: period,
+      seq,
+      settlement_number: number,
+      ...fees,
+      period_net: periodNet,
+      collections_count: totals.count,
+      payment_date: paymentDateOf(period, seq, world.today),
+      payment_reference: reference,
+      status: 'pending',
+      created_at: now,
+      updated_at: now,
+      paid_on: null,
+      paid_reference: null,
+      disputed_on: null,
+      dispute_reason: null,
+      previously_paid: previouslyPaid,
+      supersedes_id: replaced?.id ?? null,
+    } satisfies repo.NewSettlementRow;
+    const id = await repo.insertSettlement(trx, row);
+    await repo.insertSettlementEvent(trx, {
+      client_id: ctx.clientId,
+      settlement_id: id,
+      event: 'created',
+      status: 'pending',
+      on_date: world.today,
+      at: now,
+      detail: null,
+    });
+    return toSettlement({ id, ...row, supersedes_number: replaced?.settlement_number ?? null, superseded_by_number: null }, world.idSalt);
+  });
 }
 
 export async function getSettlement(ctx: LocalContext, ref: string): Promise<Settlement> {

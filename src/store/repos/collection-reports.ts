@@ -17,7 +17,9 @@
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Cents } from '../../domain/money.js';
+import { pgLiteral } from '../pg-copy.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, type Store } from '../store.js';
+import type { PgStore } from '../store-types.js';
 
 const require = createRequire(import.meta.url);
 
@@ -90,6 +92,55 @@ const REPORT_COLUMNS_SQL = `customer_id, external_customer_ref, policy_number, p
 
 export function streamReportRows(store: Store, clientId: number, period: string): AsyncGenerator<ReportRow[]> {
   return periodRowsInOrder<ReportRow>(store, REPORT_COLUMNS_SQL, 2, clientId, period);
+}
+
+/**
+ * PostgreSQL: the collections report as CSV, written by the server (`COPY (select …) TO STDOUT`)
+ * and streamed as it comes: the bytes premia's CSV writer (lib/csv-writer.ts, as
+ * backend/local/reports.ts uses it) gives for the same rows, header first. `columns`: the 13
+ * header names, in report order. How each difference between the two writers is closed:
+ *
+ *  - money: integer cents × 0.01 is a numeric of scale 2, whose text is formatCents' (`149.50`,
+ *    `0.00`, `-0.05`), exactly, with no float and no locale;
+ *  - empty text: PostgreSQL writes NULL as an empty field but an empty string as `""`, where
+ *    premia writes both as an empty field: every text column goes through nullif(…, '');
+ *  - quoting: both quote a field only when it holds a comma, a double quote, CR or LF, doubling
+ *    the quotes inside (PostgreSQL also quotes `\.` alone, but only in a one-column COPY);
+ *  - order: policy_number (collate "C": byte order, as SQLite), the unique index's order;
+ *  - line ends `\n`, UTF-8 (pg's connections are client_encoding UTF8).
+ *
+ * test/pg/report-copy.test.ts holds the bytes equal to SQLite's on awkward values.
+ */
+export function copyReportCsv(store: PgStore, clientId: number, period: string, columns: readonly string[]): AsyncGenerator<Buffer> {
+  if (!Number.isSafeInteger(clientId)) throw new RangeError(`not a client id: ${clientId}`);
+  if (columns.length !== 13) throw new RangeError(`the report has 13 columns, not ${columns.length}`);
+  const text = (col: string) => `nullif(${col}, '')`;
+  const money = (expr: string) => `(${expr}) * 0.01`;
+  const cells = [
+    text('period_month'),
+    text('customer_id'),
+    text('external_customer_ref'),
+    text('policy_number'),
+    text('product_code'),
+    money('amount_due'),
+    money('amount_collected'),
+    money('amount_due - amount_collected'),
+    'status',
+    text('first_attempt_date'),
+    text('last_attempt_date'),
+    'attempts',
+    text('last_failure_reason'),
+  ];
+  const select = cells.map((cell, i) => `${cell} as ${pgIdentifier(columns[i]!)}`).join(', ');
+  return store.copyOut(
+    `copy (select ${select} from collections where client_id = ${clientId} and period_month = ${pgLiteral(period)} ` +
+      'order by policy_number) to stdout with (format csv, header true)',
+  );
+}
+
+/** A column name as a quoted PostgreSQL identifier. */
+function pgIdentifier(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
 }
 
 /** [amount_collected, number of collections] per distinct collected amount of a period. */

@@ -136,7 +136,38 @@ export async function insertSettlementEvent(db: Q, event: NewSettlementEvent): P
  * the index's name.
  */
 export function isLiveSettlementConflict(e: unknown): boolean {
-  const pg = e as { code?: unknown; constraint?: unknown };
-  if (pg?.code === '23505' && pg.constraint === 'settlements_live_uq') return true;
-  return /UNIQUE constraint failed: settlements\.client_id, settlements\.period_month/.test(String(e));
+  return settlementUniqueConflict(e) === 'live';
 }
+
+/**
+ * Which unique guard of the settlements table an insert failed on, if any: `live` (one pending or
+ * paid statement per client and period), `id` (the primary key), `number` (client and
+ * settlement_number), `seq` (client, period and seq) or `reference` (payment_reference). When a
+ * write skips the store's writer lock (or two stores' ids drift), two statements made at once
+ * compute the same id, number, seq and reference, and the later insert fails on one of these.
+ * SQLite names the columns in its message; PostgreSQL gives SQLSTATE 23505 and the constraint.
+ */
+export function settlementUniqueConflict(e: unknown): 'live' | 'id' | 'number' | 'seq' | 'reference' | null {
+  const pg = e as { code?: unknown; constraint?: unknown } | null | undefined;
+  if (pg?.code === '23505' && typeof pg.constraint === 'string') {
+    return PG_SETTLEMENT_GUARDS[pg.constraint] ?? null;
+  }
+  const m = /UNIQUE constraint failed: (settlements\.[a-z_]+(?:, settlements\.[a-z_]+)*)$/m.exec(String((e as Error | null)?.message ?? e));
+  return m ? (SQLITE_SETTLEMENT_GUARDS[m[1]!] ?? null) : null;
+}
+
+const PG_SETTLEMENT_GUARDS: Record<string, 'live' | 'id' | 'number' | 'seq' | 'reference'> = {
+  settlements_live_uq: 'live',
+  settlements_pkey: 'id',
+  settlements_client_number_uq: 'number',
+  settlements_client_period_seq_uq: 'seq',
+  settlements_payment_reference_key: 'reference',
+};
+
+const SQLITE_SETTLEMENT_GUARDS: Record<string, 'live' | 'id' | 'number' | 'seq' | 'reference'> = {
+  'settlements.client_id, settlements.period_month': 'live',
+  'settlements.id': 'id',
+  'settlements.client_id, settlements.settlement_number': 'number',
+  'settlements.client_id, settlements.period_month, settlements.seq': 'seq',
+  'settlements.payment_reference': 'reference',
+};
