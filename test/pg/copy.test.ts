@@ -33,17 +33,17 @@ clients                            2            2               -             - 
 api_keys                           1            1               -             -  same
 executions                         2            2               -             -  same
 policies                         520          520       518983.09     518983.09  same
-collections                     1040         1040      1500106.20    1500106.20  same
-attempts                         553          553       464676.63     464676.63  same
-bank_snapshots                   400          400     10050790.42   10050790.42  same
+collections                     1040         1040      1507759.43    1507759.43  same
+attempts                         562          562       476068.39     476068.39  same
+bank_snapshots                   400          400     10050359.91   10050359.91  same
 bank_transactions                473          473       213992.20     213992.20  same
 engine_resume                      0            0               -             -  same
 idempotency_keys                   0            0               -             -  same
 meta                               5            5               -             -  same
-plan_batches                      18           18               -             -  same
+plan_batches                      20           20               -             -  same
 policy_amount_changes              0            0            0.00          0.00  same
 policy_status_changes              0            0               -             -  same
-settlements                        1            1      1055989.95    1055989.95  same
+settlements                        1            1      1073477.57    1073477.57  same
 settlement_events                  1            1               -             -  same
 `;
 
@@ -75,7 +75,7 @@ describe.skipIf(noPg)(`premia db copy${noPg ? ` (skipped: ${pg.reason})` : ''}`,
     // The figures are the target's own: the policies' cents summed there.
     const [sum] = await onDatabase<{ cents: string }>(target, 'select sum(collection_amount)::text as cents from policies');
     expect(sum!.cents).toBe('51898309');
-    expect(r.stderr).toMatch(/Copied .*premia\.db to postgres:\/\/premia_test:\*\*\*@127\.0\.0\.1:\d+\/copy_to_[0-9a-f]+: 16 tables, 3,016 rows; counts and money totals identical\.\n$/);
+    expect(r.stderr).toMatch(/Copied .*premia\.db to postgres:\/\/premia_test:\*\*\*@127\.0\.0\.1:\d+\/copy_to_[0-9a-f]+: 16 tables, 3,027 rows; counts and money totals identical\.\n$/);
     expect(r.stdout + r.stderr).not.toContain(pg.cluster!.password);
     // The id sequences follow the tables: the next policy id is max(id) + 1.
     const [seq] = await onDatabase<{ next: string; max: string }>(
@@ -162,7 +162,7 @@ describe.skipIf(noPg)(`premia db copy${noPg ? ` (skipped: ${pg.reason})` : ''}`,
     expect(r.code).toBe(1);
     // (The original was advanced to 2026-12-31 above: November's and December's attempts.)
     const line = /\nattempts +(\d+) +(\d+) +(\d+\.\d\d) +(\d+\.\d\d) {2}DIFFERS\n/.exec(r.stdout);
-    expect(line?.slice(1, 3)).toEqual(['1106', '1105']);
+    expect(line?.slice(1, 3)).toEqual(['1122', '1121']);
     expect(line![3]).not.toBe(line![4]);
     expect(r.stdout.match(/DIFFERS/g)).toHaveLength(1);
     expect(r.stderr).toMatch(/the copy differs from its source in attempts; it was rolled back and postgres:\/\/premia_test:\*\*\*@[^ ]+ is unchanged\.\n$/);
