@@ -11,11 +11,9 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LocalBackend } from '../../src/backend/local/index.js';
-import { simulatedBankOn } from '../../src/backend/local/engine.js';
-import type { DayUnit } from '../../src/engine/ports.js';
-import { loadState, type EngineState } from '../../src/engine/state.js';
-import { engineStore } from '../../src/store/repos/engine.js';
+import type { EngineState } from '../../src/engine/state.js';
 import { FIXTURES } from '../helpers/cli.js';
+import { loadBoth } from '../helpers/resume.js';
 import { fileUpload, localBackend, textUpload } from '../helpers/local.js';
 
 const open: LocalBackend[] = [];
@@ -39,18 +37,7 @@ function rawOf(b: LocalBackend) {
   return b.store.raw;
 }
 
-/** The unit without the kept state: the bank replays every account. */
-function replaying(unit: DayUnit): DayUnit {
-  const u = Object.create(unit) as DayUnit & { readResumeState?: unknown };
-  u.readResumeState = undefined;
-  return u;
-}
 
-/** The working set as the next advance would load it, opened from the kept state and by replay. */
-async function loadBoth(b: LocalBackend): Promise<{ kept: EngineState; replayed: EngineState }> {
-  const bank = simulatedBankOn(b.store);
-  return engineStore(b.store).runDay(async (unit) => ({ kept: await loadState(unit, bank), replayed: await loadState(replaying(unit), bank) }));
-}
 
 /** Every account's balance, last day lived and summary columns, by customer. */
 function snapshot(s: EngineState): Map<string, unknown[]> {

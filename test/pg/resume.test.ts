@@ -6,11 +6,9 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openLocalBackend, type LocalBackend } from '../../src/backend/local/index.js';
-import { simulatedBankOn } from '../../src/backend/local/engine.js';
-import type { DayUnit } from '../../src/engine/ports.js';
-import { loadState, type EngineState } from '../../src/engine/state.js';
-import { engineStore } from '../../src/store/repos/engine.js';
+import type { EngineState } from '../../src/engine/state.js';
 import { FIXTURES } from '../helpers/cli.js';
+import { loadBoth } from '../helpers/resume.js';
 import { FIXED_NOW, fileUpload, readDownload } from '../helpers/local.js';
 import { freshDatabase, noPg, pg } from './db.js';
 
@@ -23,16 +21,7 @@ async function book(path: string): Promise<LocalBackend> {
   return b;
 }
 
-function replaying(unit: DayUnit): DayUnit {
-  const u = Object.create(unit) as DayUnit & { readResumeState?: unknown };
-  u.readResumeState = undefined;
-  return u;
-}
 
-async function loadBoth(b: LocalBackend): Promise<{ kept: EngineState; replayed: EngineState }> {
-  const bank = simulatedBankOn(b.store);
-  return engineStore(b.store).runDay(async (unit) => ({ kept: await loadState(unit, bank), replayed: await loadState(replaying(unit), bank) }));
-}
 
 function snapshot(s: EngineState): unknown[] {
   const columns = s.summaries.columns();
