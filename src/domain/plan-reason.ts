@@ -6,8 +6,11 @@
 
 export interface Why {
   code: WhyCode;
-  /** 0 none, 1 income observed, 2 income predicted. */
-  trigger: 0 | 1 | 2;
+  /**
+   * 0 none, 1 income observed, 2 income predicted, 3 income predicted on the action day itself,
+   * the last business day before a weekend or holiday.
+   */
+  trigger: 0 | 1 | 2 | 3;
   /** Days between the income and the debit. */
   triggerDays: number;
   triggerDay: number;
@@ -42,6 +45,7 @@ export const WhyCode = {
   SMART_PARTIAL_SHARE: 14,
   SMART_PARTIAL_BALANCE: 15,
   SMART_IRREGULAR_NO_DEPOSIT_DUE: 16,
+  SMART_PAYDAY_BEFORE_CLOSED_DAYS: 17,
 } as const;
 export type WhyCode = (typeof WhyCode)[keyof typeof WhyCode];
 

@@ -198,4 +198,23 @@ describe('smart (issue 12)', () => {
     // A deposit about every 9 days: the next one is due about the 23rd, inside the period; it waits.
     expect(at(9)).toBeNull();
   });
+
+  it('pay expected on the last business day before a weekend: debited on payday itself, not on the Monday after the weekend', () => {
+    // Planned at the end of Wednesday 25 November for Friday the 27th, a salary paid on the 27th;
+    // nothing in the account before it. The Monday after comes after the weekend's spending.
+    const D25 = isoDay('2026-11-25');
+    const at = (dayOfMonth: number, A: number) => {
+      const a = analysis({ dayOfMonth, lastIncomeDay: isoDay(`2026-10-${dayOfMonth}`) });
+      const c = collection(150_000);
+      return STRATEGIES.smart.planner().plan(customer(0, a), [c], 0, D25, A, c.due, config);
+    };
+    const p = at(27, isoDay('2026-11-27'));
+    expect(p?.amount).toBe(150_000);
+    expect(p?.why.code).toBe(WhyCode.SMART_PAYDAY_BEFORE_CLOSED_DAYS);
+    expect(STRATEGIES.smart.explain(p!.why)).toBe(
+      "smart: on the day of income of about 10000.00 expected 2026-11-27, the last business day before a weekend or holiday (the first business day after it comes after those days' spending); expected balance 10000.00",
+    );
+    // Pay on Thursday the 26th: the next day is a business day, so the debit waits for it.
+    expect(at(26, isoDay('2026-11-26'))).toBeNull();
+  });
 });

@@ -5,8 +5,10 @@
  *  - money already there: when the balance expected at the debit covers what is due, collect it
  *    now rather than wait for the next payday (closures, stops and spending come in between);
  *  - after pay: the first business day 1 day after a predicted income or 2 days after an
- *    observed one (pay on a Friday is collected on the Monday); on payday itself for customers
- *    whose debit orders take most of the pay on the day it lands;
+ *    observed one (observed pay on a Friday is collected on the Monday); on payday itself for customers
+ *    whose debit orders take most of the pay on the day it lands, and for pay expected on the last
+ *    business day before a weekend or holiday (a Friday wage: Monday comes after the weekend's
+ *    spending);
  *  - partial debits from deposits smaller than the premium, sized to what the balance will
  *    bear and at most a third of the posted balance (at most `maxSplitDebits` a month, smaller
  *    after a failure); for an irregular earner with no deposit in view, a partial debit from
@@ -66,8 +68,8 @@ interface SmartContext {
   ready: boolean;
   /** Money expected to be there for premia's debits on A (after the safety margin). */
   available: number;
-  /** 0 no trigger, 1 income observed, 2 income predicted. */
-  trigger: 0 | 1 | 2;
+  /** 0 no trigger, 1 income observed, 2 income predicted, 3 predicted on A before a weekend or holiday. */
+  trigger: 0 | 1 | 2 | 3;
   triggerDays: number;
   triggerDay: number;
   /** The triggering income (observed, or the typical amount when predicted). */
@@ -139,7 +141,7 @@ function setup(ctx: SmartContext, customer: CustomerView, collections: readonly 
     for (let j = 0; j < c.pendingAmounts.length; j++) posted -= c.pendingAmounts[j]!;
   }
 
-  let trigger: 0 | 1 | 2 = 0;
+  let trigger: 0 | 1 | 2 | 3 = 0;
   let triggerDays = 0;
   let triggerDay = 0;
   let deposit = 0;
@@ -148,10 +150,15 @@ function setup(ctx: SmartContext, customer: CustomerView, collections: readonly 
   const cal = config.calendar;
   // Payday itself, for customers whose debit orders take most of the pay on the day it lands
   // (premia's debits go before the day's other debits).
-  if (regular && customer.isPredicted(A) && customer.expectedDebits(0) * 2 >= a.typicalAmount) {
-    trigger = 2;
-    triggerDay = A;
-    deposit = a.typicalAmount;
+  // Pay expected on the last business day before a weekend or holiday (a Friday wage): on payday
+  // itself too, since the first business day after it comes after those days' spending.
+  if (regular && customer.isPredicted(A)) {
+    const ordersTakeMost = customer.expectedDebits(0) * 2 >= a.typicalAmount;
+    if (ordersTakeMost || cal.onOrAfter(A + 1) > A + 1) {
+      trigger = ordersTakeMost ? 2 : 3;
+      triggerDay = A;
+      deposit = a.typicalAmount;
+    }
   }
   for (let k = 1; trigger === 0 && k <= 7; k++) {
     const day = A - k;
@@ -245,7 +252,8 @@ function planRule(customer: CustomerView, c: CollectionView, ctx: SmartContext, 
   if (available <= 0) return null;
 
   if (ctx.trigger !== 0 && available >= remaining && a.pattern !== 'none') {
-    return { amount: remaining, why: why(a.pattern === 'irregular' ? WhyCode.SMART_REST : WhyCode.SMART_AFTER_INCOME, ctx) };
+    const code = a.pattern === 'irregular' ? WhyCode.SMART_REST : ctx.trigger === 3 ? WhyCode.SMART_PAYDAY_BEFORE_CLOSED_DAYS : WhyCode.SMART_AFTER_INCOME;
+    return { amount: remaining, why: why(code, ctx) };
   }
   // Money already there: the balance expected at the debit, without income not seen yet, covers
   // what is due.
@@ -398,6 +406,7 @@ export const smart: Strategy = {
     WhyCode.SMART_PARTIAL_SHARE,
     WhyCode.SMART_PARTIAL_BALANCE,
     WhyCode.SMART_IRREGULAR_NO_DEPOSIT_DUE,
+    WhyCode.SMART_PAYDAY_BEFORE_CLOSED_DAYS,
   ],
 
   planner: smartPlanner,
@@ -410,11 +419,15 @@ export const smart: Strategy = {
           ? w.triggerDays === 0
             ? `on the day of income of about ${formatCents(w.triggerAmount)} expected ${fromDayNumber(w.triggerDay)}, ahead of the debit orders that take most of it`
             : `${w.triggerDays} day${w.triggerDays > 1 ? 's' : ''} after income of about ${formatCents(w.triggerAmount)} expected ${fromDayNumber(w.triggerDay)}`
-          : '';
+          : w.trigger === 3
+            ? `on the day of income of about ${formatCents(w.triggerAmount)} expected ${fromDayNumber(w.triggerDay)}, the last business day before a weekend or holiday`
+            : '';
     const estimate = `expected balance ${formatCents(w.estimate)}`;
     switch (w.code) {
       case WhyCode.SMART_AFTER_INCOME:
         return `smart: ${trigger}; ${estimate}`;
+      case WhyCode.SMART_PAYDAY_BEFORE_CLOSED_DAYS:
+        return `smart: ${trigger} (the first business day after it comes after those days' spending); ${estimate}`;
       case WhyCode.SMART_PARTIAL:
         return `smart: partial debit ${w.part} of at most ${w.maxSplit}, ${trigger}, sized to what the deposit can bear; ${estimate}`;
       case WhyCode.SMART_REST:
