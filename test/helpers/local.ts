@@ -23,9 +23,10 @@ export function textUpload(name: string, text: string): Upload {
 }
 
 export async function readDownload(d: Download): Promise<string> {
-  let out = '';
-  for await (const chunk of d.body) out += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-  return out;
+  // Bytes are joined before decoding: a character split across two chunks stays whole.
+  const parts: Buffer[] = [];
+  for await (const chunk of d.body) parts.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk));
+  return Buffer.concat(parts).toString('utf8');
 }
 
 /** The README's month: clock to 2026-10-31, import the book (and the bank fixture), execute November. */
