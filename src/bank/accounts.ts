@@ -129,11 +129,16 @@ export class AccountSet {
   live(i: number, premia: PremiaDebits | null, outcomes: Array<FailureReason | null>, facts: DayFacts, observer?: LedgerObserver): DayFacts {
     const day = this.dayOf[i]! + 1;
     this.dayOf[i] = day;
-    const source = this.imported[i];
-    if (source) source.dayActivity(day, this.activity);
-    else this.book.dayActivity(this.genIndex[i]!, day, this.activity);
     const blocked = blockedReason(day, this.closedFrom[i]!, this.frozenFrom[i]!, this.stoppedFrom[i]!);
     const debits = this.calendar.isBusinessDay(day) ? premia : null;
+    const source = this.imported[i];
+    if (!source && observer === undefined) {
+      // A generated account: its day and the account rules in one step (generated.ts liveDay).
+      this.balanceOf[i] = this.book.liveDay(this.genIndex[i]!, day, this.balanceOf[i]!, blocked, debits, outcomes, facts, this.amounts);
+      return facts;
+    }
+    if (source) source.dayActivity(day, this.activity);
+    else this.book.dayActivity(this.genIndex[i]!, day, this.activity);
     this.balanceOf[i] = applyDay(this.activity, day, this.balanceOf[i]!, blocked, debits, outcomes, facts, this.amounts, observer);
     return facts;
   }

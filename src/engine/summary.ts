@@ -37,9 +37,13 @@ export function summaryWindowStart(today: number): number {
   return monthOf(monthOf(m.firstDay - 1).firstDay - 1).firstDay;
 }
 
-/** The day the income analysis of the summary at `today` is made as of: the last month end before it. */
+/**
+ * The day the income analysis of the summary at `today` is made as of: the last month end on or
+ * before it (today itself on a month's last day: the analysis is then due again, as of today).
+ */
 export function analysisDay(today: number): number {
-  return monthOf(today).firstDay - 1;
+  const m = monthOf(today);
+  return today === m.lastDay ? today : m.firstDay - 1;
 }
 
 /** A per-account column of the summaries: account i's values are data[i*stride .. (i+1)*stride-1]. */
@@ -81,7 +85,7 @@ export class AccountSummaries {
 
   /**
    * Summaries of `capacity` accounts that have seen nothing yet, their income analysis due as of
-   * `analysedAsOf` (the last month end before the clock's date: `analysisDay`), paydays read on
+   * `analysedAsOf` (the last month end on or before the clock's date: `analysisDay`), paydays read on
    * the business-day calendar `calendar`.
    */
   constructor(
@@ -281,10 +285,27 @@ export class AccountSummaries {
       const pattern = INCOME_PATTERNS[this.aPattern[i]!];
       if (pattern === 'weekly' || pattern === 'fortnightly') this.aAnchor[i] = reanchor(this.calendar, this.aAnchor[i]!, pattern === 'weekly' ? 7 : 14, day);
     }
-    if (day === month.lastDay) {
-      this.aStarted[i] = 2;
-      this.aDueDay[i] = day;
-    }
+    if (day === month.lastDay) this.analysisDue(i, day);
+  }
+
+  /**
+   * The analysis of account i is due again as of `day` (a month end): made when next read. Its
+   * fields are cleared meanwhile (nothing reads them before it is made), so that the summary
+   * stays one function of the clock date however the days were lived (resume.ts keeps it).
+   */
+  private analysisDue(i: number, day: number): void {
+    this.aStarted[i] = 2;
+    this.aDueDay[i] = day;
+    this.aPattern[i] = 0;
+    this.aConfidence[i] = 0;
+    this.aTypical[i] = 0;
+    this.aThreshold[i] = 0;
+    this.aDom[i] = 0;
+    this.aAnchor[i] = 0;
+    this.aGap[i] = 0;
+    this.aLastDay[i] = 0;
+    this.aLastAmount[i] = 0;
+    this.aObserved[i] = 0;
   }
 
   /**
