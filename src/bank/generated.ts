@@ -229,7 +229,9 @@ const I_PAYMAIN = 13;
 const I_PAYPREV = 14;
 const I_PAYMID = 15;
 const I_PAYNEXT = 16;
-const I_ORDER0 = 17; // per order: (mode << 8 | offset << 4 | text), amount
+const I_CYCLEDUE = 17; // weekly / fortnightly: the last due day computed (0: none yet) …
+const I_CYCLEPAY = 18; // … and the day its wage is paid
+const I_ORDER0 = 19; // per order: (mode << 8 | offset << 4 | text), amount
 const I_STRIDE = I_ORDER0 + 8;
 // Real columns.
 const F_GIG = 0;
@@ -334,8 +336,14 @@ export class GeneratedBook {
         // Wages are due every period from the anchor, paid the business day before when the due
         // day is not one.
         const period = v[o + I_KIND] === 4 ? 7 : 14;
-        const due = day + ((((v[o + I_ANCHOR]! - day) % period) + period) % period);
-        if (this.cyclePay(due) !== day) return 0;
+        // The due day on or after `day`: the cached one while `day` is in its cycle.
+        let due = v[o + I_CYCLEDUE]!;
+        if (day > due || day <= due - period) {
+          due = day + ((((v[o + I_ANCHOR]! - day) % period) + period) % period);
+          v[o + I_CYCLEDUE] = due;
+          v[o + I_CYCLEPAY] = this.cyclePay(due);
+        }
+        if (v[o + I_CYCLEPAY] !== day) return 0;
         // Wages vary a little with hours worked.
         return Math.round(v[o + I_PAY]! * (0.92 + 0.16 * unitFloat(mix32(v[o + I_KEY]!, due))));
       }

@@ -22,6 +22,7 @@ import { resolveAdvanceTarget, type AdvanceTargetInput } from '../domain/advance
 import { dayNumber, fromDayNumber, lastDay, periodOf, type IsoDate } from '../domain/period.js';
 import { closePeriod, DayRunner, emptySummary, insertPlans, liveDay, planAll, writeDay, type DaySummary } from './day.js';
 import type { AdvanceClaim, AdvanceHolder, Bank, EngineStore } from './ports.js';
+import { catchUpSleepers, sleepIdle } from './awake.js';
 import { encodeResume } from './resume.js';
 import { loadState, type EngineState } from './state.js';
 
@@ -123,6 +124,7 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
             // Plans for the first action day that can still be planned, for collections queued
             // since the last planning. Existing plans stand; the same state gives the same plans.
             await insertPlans(unit, planAll(s, todayDay, todayDay + 1 + lead), todayDay);
+            if (s.canSleep) sleepIdle(s, todayDay);
           }
           const day = todayDay + 1;
           const date = fromDayNumber(day);
@@ -137,9 +139,13 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
             lapsed = await closePeriod(unit, s, closed, stampMs);
           }
           await insertPlans(unit, planAll(s, day, day + 1 + lead), day);
+          if (s.canSleep) sleepIdle(s, day);
           // The advance's last day keeps the working set, so that the next advance opens its
           // accounts where they stand instead of replaying them (resume.ts).
-          if (date === to && s.resumeTag !== '' && unit.writeResumeState) await unit.writeResumeState(date, s.resumeTag, encodeResume(s.accounts, s.summaries, day));
+          if (date === to && s.resumeTag !== '' && unit.writeResumeState) {
+            catchUpSleepers(s, day);
+            await unit.writeResumeState(date, s.resumeTag, encodeResume(s.accounts, s.summaries, day));
+          }
           await unit.moveClock(date);
           s.today = date;
           hooks.beforeCommit?.(date);

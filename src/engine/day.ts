@@ -12,6 +12,7 @@ import { dayNumber, fromDayNumber, lastDay, type IsoDate, type Period } from '..
 import type { SubmittedDebit } from '../domain/plan-reason.js';
 import { FAILURE_CODES, NO_DAY, STATUS_CODES, type CollectionSet } from './collection-set.js';
 import type { AttemptRecord, CollectionUpdate, DayUnit, DebitSource, LapseCandidate } from './ports.js';
+import { ACTIVE, catchUp, GONE, wake } from './awake.js';
 import type { EngineState } from './state.js';
 import { planCustomer } from './strategies.js';
 
@@ -194,6 +195,7 @@ export function liveDay(state: EngineState, runner: DayRunner, day: number): Day
   const accounts = state.accounts;
   const cs = state.cols;
   const outcomes = state.outcomes;
+  wake(state, day);
   for (let k = 0; k < state.activeCount; k++) {
     const i = state.active[k]!;
     runner.account = i;
@@ -309,6 +311,27 @@ export async function closePeriod(unit: DayUnit, state: EngineState, period: Per
   const kept: number[] = []; // accounts whose balance is kept as of `day`
   const cs = state.cols;
   const k = cs.periods.findIndex((p) => p.period === period);
+  // Sleeping accounts with a collection of the period: brought up to the day (their balance is
+  // kept) and their collections closed; those with nothing else open leave the working set.
+  const lastDayNumber = dayNumber(day);
+  for (let i = 0; i < state.accounts.size; i++) {
+    const w = state.wakeDay[i]!;
+    if (w === ACTIVE || w === GONE) continue;
+    const start = state.colStart[i]!;
+    const end = start + state.colCount[i]!;
+    let had = false;
+    let open = false;
+    for (let c = start; c < end; c++) {
+      if (cs.closed[c] === 1) continue;
+      if (cs.period[c] === k) had = true;
+      else open = true;
+    }
+    if (!had) continue;
+    catchUp(state, i, lastDayNumber);
+    for (let c = start; c < end; c++) if (cs.period[c] === k) cs.closed[c] = 1;
+    kept.push(i);
+    if (!open) state.wakeDay[i] = GONE;
+  }
   let keep = 0;
   for (let a = 0; a < state.activeCount; a++) {
     const i = state.active[a]!;
@@ -326,8 +349,10 @@ export async function closePeriod(unit: DayUnit, state: EngineState, period: Per
     if (had) kept.push(i);
     // An account with nothing left open leaves the working set.
     if (open) state.active[keep++] = i;
+    else state.wakeDay[i] = GONE;
   }
   state.activeCount = keep;
-  await state.accounts.keepBalances(dayNumber(day), kept);
+  kept.sort((a, b) => a - b);
+  await state.accounts.keepBalances(lastDayNumber, kept);
   return lapsed;
 }

@@ -25,6 +25,12 @@ export class EngineState {
   readonly colCount: Uint16Array;
   /** Per account: whether a collection's planner takes debits on the day itself (the oracle). */
   readonly hasDayDebits: Uint8Array;
+  /** Per account: ACTIVE (lived each day), the day a sleeping one wakes, or GONE (awake.ts). */
+  readonly wakeDay: Int32Array;
+  /** The sleeping accounts by the day they wake on. */
+  readonly wakes = new Map<number, number[]>();
+  /** Whether accounts may sleep (the bank tells the last day each has lived). */
+  readonly canSleep: boolean;
   /** Collections changed since the last write. */
   readonly dirty: number[] = [];
   readonly reads: AccountReads;
@@ -60,6 +66,8 @@ export class EngineState {
     this.colStart = new Int32Array(Math.max(1, n));
     this.colCount = new Uint16Array(Math.max(1, n));
     this.hasDayDebits = new Uint8Array(Math.max(1, n));
+    this.wakeDay = new Int32Array(Math.max(1, n));
+    this.canSleep = accounts.lastLived !== undefined;
     this.reads = new AccountReads(accounts, summaries);
     this.view = new AccountView(this.reads, settings.calendar);
   }
