@@ -6,8 +6,8 @@
  *
  * While an account is replayed, each day it lives is reported to the caller (`PostedDays`):
  * the engine keeps its own summary of the posted history from those facts. An account the
- * engine kept at the end of its last advance (the balance as of the clock's date, with its own
- * summary: engine/resume.ts) opens there in O(1), without a replay or its inputs.
+ * engine kept in its image (its balance at the end of the last day it lived, with the engine's
+ * own summary: engine/image.ts) opens there in O(1), without a replay or its inputs.
  */
 import { AccountSet } from './accounts.js';
 import type { Calendar } from '../domain/calendar.js';
@@ -112,7 +112,7 @@ export class SimulatedBank {
    * The accounts of `customers` (index k of the result is customer k), each brought up to the
    * end of `today` (a day number), the days from `posted.from` on reported as they are lived.
    */
-  async openAccounts(customers: CustomerRefs, today: number, posted: PostedDays, resumed?: Float64Array): Promise<AccountSet> {
+  async openAccounts(customers: CustomerRefs, today: number, posted: PostedDays, kept?: KeptAccounts): Promise<AccountSet> {
     const n = customers.customerId.length;
     const settings = await this.store.settings();
     const accounts = new AccountSet(n, this.store, settings.calendar);
@@ -124,7 +124,7 @@ export class SimulatedBank {
     for (let k = 0; k < n; k++) {
       const key = customerKey(customers.clientId[k]!, customers.customerId[k]!);
       keys.add(key);
-      if (!isResumed(resumed, k)) replayed.add(key);
+      if (!isKept(kept, k)) replayed.add(key);
     }
     const epochDay = settings.epoch ? dayNumber(settings.epoch) : provisionalEpoch(fromDayNumber(today));
     const imported = await this.store.importedRows(keys);
@@ -155,17 +155,23 @@ export class SimulatedBank {
     for (let k = 0; k < n; k++) {
       const clientId = customers.clientId[k]!;
       const customerId = customers.customerId[k]!;
-      if (isResumed(resumed, k)) {
-        // Kept by the engine at the end of `today`: the account stands there, nothing to replay.
-        accounts.add(clientId, customerId, importedSource(inputs, clientId, customerId), inputs.seed, epochDay, today, resumed![k]!);
+      if (isKept(kept, k)) {
+        // Kept by the engine as of the last day it lived: the account stands there, nothing to replay.
+        accounts.add(clientId, customerId, importedSource(inputs, clientId, customerId), inputs.seed, epochDay, kept!.lastLived[k]!, kept!.balance[k]!);
       } else replayInto(accounts, inputs, clientId, customerId, today, posted);
     }
     return accounts;
   }
 }
 
-function isResumed(resumed: Float64Array | undefined, k: number): boolean {
-  return resumed !== undefined && !Number.isNaN(resumed[k]!);
+function isKept(kept: KeptAccounts | undefined, k: number): boolean {
+  return kept !== undefined && !Number.isNaN(kept.balance[k]!);
+}
+
+/** Accounts the engine kept: customer k's balance at the end of lastLived[k] (NaN: not kept). */
+export interface KeptAccounts {
+  readonly balance: Float64Array;
+  readonly lastLived: Int32Array;
 }
 
 /** Feeds a ledger premia's past attempts of each day, then checks the outcomes match. */

@@ -22,9 +22,10 @@ import { resolveAdvanceTarget, type AdvanceTargetInput } from '../domain/advance
 import { dayNumber, fromDayNumber, lastDay, periodOf, type IsoDate } from '../domain/period.js';
 import { closePeriod, DayRunner, emptySummary, insertPlans, liveDay, planAll, writeDay, type DaySummary } from './day.js';
 import type { AdvanceClaim, AdvanceHolder, Bank, EngineStore } from './ports.js';
-import { catchUpSleepers, sleepIdle } from './awake.js';
-import { encodeResume } from './resume.js';
-import { loadState, type EngineState } from './state.js';
+import { sleepIdle } from './awake.js';
+import { encodeImage } from './image.js';
+import { loadState } from './load.js';
+import type { EngineState } from './state.js';
 
 export type { DaySummary };
 
@@ -113,7 +114,7 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
           if (today >= to) return null; // moved meanwhile by something that does not take the claim
           const stale = state === null || unit.changedSinceLastDay || state.today !== today;
           if (stale) {
-            state = await loadState(unit, bank);
+            state = await loadState(unit, bank, dayNumber(to));
             runner = new DayRunner(state);
             hooks.loaded?.(state.cols.n, state.resumed);
           }
@@ -140,12 +141,9 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
           }
           await insertPlans(unit, planAll(s, day, day + 1 + lead), day);
           if (s.canSleep) sleepIdle(s, day);
-          // The advance's last day keeps the working set, so that the next advance opens its
-          // accounts where they stand instead of replaying them (resume.ts).
-          if (date === to && s.resumeTag !== '' && unit.writeResumeState) {
-            catchUpSleepers(s, day);
-            await unit.writeResumeState(date, s.resumeTag, encodeResume(s.accounts, s.summaries, day));
-          }
+          // The advance's last day keeps the working set, so that the next advance opens only
+          // the customers with something to do, where they stand (image.ts).
+          if (date === to && s.imageTag !== '' && unit.writeImage) await unit.writeImage(date, s.imageTag, !s.lapsed, s.consumed, encodeImage(s, day));
           await unit.moveClock(date);
           s.today = date;
           hooks.beforeCommit?.(date);

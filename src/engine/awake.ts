@@ -5,9 +5,9 @@
  * taken for it again), or due only in a period whose first plannable day is later (a run queued
  * early), and no debit submitted and not yet made. Such an account is not lived day by day:
  * nothing premia does touches it, and its summary is read by nobody, so its days are lived later
- * in one go (`catchUp`: the same days, the same facts, the same summary) when it is needed again
- * — on its wake day, at a period close that keeps its balance, or when the working set is kept.
- * What the strategies see is the same whichever way the days were lived.
+ * in one go (`catchUp`: the same days, the same facts, the same summary) when it is needed again:
+ * on its wake day, or when a later advance loads it. The engine's image keeps it as of the last
+ * day it lived (image.ts). What the strategies see is the same whichever way the days were lived.
  */
 import { monthOf } from '../domain/calendar.js';
 import type { DebitSource, PostedDay } from './ports.js';
@@ -112,14 +112,5 @@ export function catchUp(state: EngineState, i: number, day: number): void {
     if (lived > month.lastDay) month = monthOf(lived);
     accounts.live(i, NO_DEBITS, state.outcomes, catchUpFacts);
     state.summaries.endOfDay(accounts, i, lived, catchUpFacts, true, month);
-  }
-}
-
-/** Bring every sleeping account still in the working set up to the end of `day`. */
-export function catchUpSleepers(state: EngineState, day: number): void {
-  const n = state.accounts.size;
-  for (let i = 0; i < n; i++) {
-    const w = state.wakeDay[i]!;
-    if (w !== ACTIVE && w !== GONE) catchUp(state, i, day);
   }
 }

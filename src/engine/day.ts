@@ -12,7 +12,7 @@ import { dayNumber, fromDayNumber, lastDay, type IsoDate, type Period } from '..
 import type { SubmittedDebit } from '../domain/plan-reason.js';
 import { FAILURE_CODES, NO_DAY, STATUS_CODES, type CollectionSet } from './collection-set.js';
 import type { AttemptRecord, CollectionUpdate, DayUnit, DebitSource, LapseCandidate } from './ports.js';
-import { ACTIVE, catchUp, GONE, wake } from './awake.js';
+import { ACTIVE, GONE, wake } from './awake.js';
 import type { EngineState } from './state.js';
 import { planCustomer } from './strategies.js';
 
@@ -306,30 +306,26 @@ export async function closePeriod(unit: DayUnit, state: EngineState, period: Per
       lapsed.set(cand.clientId, (lapsed.get(cand.clientId) ?? 0) + 1);
     }
     await unit.lapsePolicies(lapsing, day, stampMs, lapseReason(periods));
+    if (lapsing.length > 0) state.lapsed = true;
   }
 
   const kept: number[] = []; // accounts whose balance is kept as of `day`
   const cs = state.cols;
   const k = cs.periods.findIndex((p) => p.period === period);
-  // Sleeping accounts with a collection of the period: brought up to the day (their balance is
-  // kept) and their collections closed; those with nothing else open leave the working set.
-  const lastDayNumber = dayNumber(day);
+  // Sleeping accounts: their collections of the period close too, and those with nothing else
+  // open leave the working set. Their balances are not kept: they stand as of the last day they
+  // lived (the image keeps them there: awake.ts).
   for (let i = 0; i < state.accounts.size; i++) {
     const w = state.wakeDay[i]!;
     if (w === ACTIVE || w === GONE) continue;
     const start = state.colStart[i]!;
     const end = start + state.colCount[i]!;
-    let had = false;
     let open = false;
     for (let c = start; c < end; c++) {
       if (cs.closed[c] === 1) continue;
-      if (cs.period[c] === k) had = true;
+      if (cs.period[c] === k) cs.closed[c] = 1;
       else open = true;
     }
-    if (!had) continue;
-    catchUp(state, i, lastDayNumber);
-    for (let c = start; c < end; c++) if (cs.period[c] === k) cs.closed[c] = 1;
-    kept.push(i);
     if (!open) state.wakeDay[i] = GONE;
   }
   let keep = 0;
@@ -352,7 +348,6 @@ export async function closePeriod(unit: DayUnit, state: EngineState, period: Per
     else state.wakeDay[i] = GONE;
   }
   state.activeCount = keep;
-  kept.sort((a, b) => a - b);
-  await state.accounts.keepBalances(lastDayNumber, kept);
+  await state.accounts.keepBalances(dayNumber(day), kept);
   return lapsed;
 }

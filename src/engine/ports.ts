@@ -87,22 +87,40 @@ export interface DayUnit {
   lapsePolicies(policies: readonly LapseCandidate[], day: IsoDate, stampMs: number, reason: string): Promise<void>;
   moveClock(date: IsoDate): Promise<void>;
   /**
-   * The working set's accounts and summaries kept at the end of an advance (`writeResumeState`),
-   * when they were kept as of the end of `asOf` under `tag`: each block to `sink`, in the order
-   * written. Returns whether any was. Optional: without it accounts are always replayed.
+   * The engine's image (engine/image.ts): its head, and the store's engine inputs version now (a
+   * counter the store moves whenever a policy, an execution or a collection's fixed fields change
+   * other than by the engine's own days). Optional: without it every advance loads its working set
+   * from the open collections and replays the accounts.
    */
-  readResumeState?(asOf: IsoDate, tag: string, sink: (block: Uint8Array) => void): Promise<boolean>;
+  readImageHead?(): Promise<{ head: ImageHead | null; inputs: number }>;
+  /** How many customers and collections the image's blocks whose wake day is at most `maxWake` hold (every block when null). */
+  countImage?(maxWake: number | null): Promise<{ customers: number; collections: number }>;
+  /** Those blocks, each to `sink` (bytes valid during the call). */
+  readImageBlocks?(maxWake: number | null, sink: (block: Uint8Array) => void): Promise<void>;
   /**
-   * Keep `blocks` (the engine's compact form of its working set as of the end of `asOf`: opaque
-   * bytes to the store, see engine/resume.ts) in place of anything kept before, in the day's
-   * unit (it commits with the day). `tag` names the inputs of the history they were lived from.
+   * Replace the image's blocks whose wake day is at most `consumed` (every block when null) by
+   * `blocks` (taken one at a time: a block's bytes are valid until the next is asked for), and
+   * keep the head as of `asOf` under `tag`, with the store's engine inputs version as this unit's
+   * writes leave it (-1 when `trusted` is false: the next advance then reads the collections).
    */
-  writeResumeState?(asOf: IsoDate, tag: string, blocks: Iterable<ResumeBlock>): Promise<void>;
+  writeImage?(asOf: IsoDate, tag: string, trusted: boolean, consumed: number | null, blocks: Iterable<ImageBlock>): Promise<void>;
 }
 
-/** A block of the kept working set: accounts of one client. */
-export interface ResumeBlock {
+/** The image's head (engine/image.ts). */
+export interface ImageHead {
+  /** The clock's date it was kept as of. */
+  asOf: IsoDate;
+  tag: string;
+  /** The store's engine inputs version it saw (-1: not to be trusted for the collections). */
+  inputs: number;
+}
+
+/** A block of the image: customers of one client and one wake day (day number), opaque bytes to the store. */
+export interface ImageBlock {
   clientId: number;
+  wake: number;
+  customers: number;
+  collections: number;
   data: Uint8Array;
 }
 
@@ -224,17 +242,23 @@ export interface PostedDays {
   day(history: PostedHistory, i: number, day: number, facts: Readonly<PostedDay>): void;
 }
 
+/** Accounts the engine kept (engine/image.ts): customer k's balance at the end of lastLived[k] (NaN: not kept). */
+export interface KeptAccounts {
+  readonly balance: Float64Array;
+  readonly lastLived: Int32Array;
+}
+
 export interface Bank {
   /**
-   * Whether `openAccounts` opens an account from the balance in `resumed` without replaying it
-   * (without it the engine neither keeps its working set nor passes `resumed`).
+   * Whether `openAccounts` opens an account from `kept` without replaying it (without it the
+   * engine neither keeps its image nor passes `kept`).
    */
   readonly resumes?: boolean;
   /**
    * The accounts of `customers`, each brought up to the end of `today` (a day number) with the
-   * days from `posted.from` reported as they are lived. `resumed[k]`, when given and not NaN,
-   * is customer k's balance at the end of `today`, kept by the engine from an earlier advance:
-   * that account opens there without a replay (and reports no days).
+   * days from `posted.from` reported as they are lived — but for customer k with a balance in
+   * `kept`: that account opens as the engine kept it, at the end of kept.lastLived[k] (on or before
+   * `today`), without a replay (and reports no days).
    */
-  openAccounts(customers: CustomerRefs, today: number, posted: PostedDays, resumed?: Float64Array): Promise<BankAccounts>;
+  openAccounts(customers: CustomerRefs, today: number, posted: PostedDays, kept?: KeptAccounts): Promise<BankAccounts>;
 }

@@ -77,7 +77,7 @@ describe('generated accounts', () => {
 
   it("live a day in one step exactly as their day's activity under the account rules", () => {
     // Premia's debits of a day: a few amounts from a hash of (account, day), sometimes none.
-    const premiaOn = (k: number, day: number): PremiaDebits => ({
+    const premiaOn = (k: number): PremiaDebits => ({
       debitsFor(_balance, d, amounts) {
         const h = (k * 7919 + d * 104729) % 1000;
         if (h < 500) return 0;
@@ -100,7 +100,7 @@ describe('generated accounts', () => {
       let fusedBalance = 0;
       for (let day = EPOCH - 2; day < EPOCH + 400; day++) {
         const blocked = blockedReason(day, ev.closed, ev.frozen, ev.stopped);
-        const premia = ZA_CALENDAR.isBusinessDay(day) ? premiaOn(k, day) : null;
+        const premia = ZA_CALENDAR.isBusinessDay(day) ? premiaOn(k) : null;
         book.dayActivity(k, day, activity);
         balance = applyDay(activity, day, balance, blocked, premia, outcomes, facts, []);
         fusedBalance = book.liveDay(k, day, fusedBalance, blocked, premia, fusedOutcomes, fused, []);

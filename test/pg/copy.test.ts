@@ -195,8 +195,8 @@ describe.skipIf(noPg)(`premia db copy${noPg ? ` (skipped: ${pg.reason})` : ''}`,
     expect(json.stdout).not.toContain(pg.cluster!.password);
   });
 
-  it('mid-month, with the engine kept working set: its bytes copied as they are, and the month ends the same', async () => {
-    // No bank import (which drops the kept state): the advance keeps its working set (engine_resume).
+  it("mid-month, with the engine's image: its bytes copied as they are, and the month ends the same", async () => {
+    // No bank import (which drops the image): the advance keeps its image (engine_image).
     const mid = join(dir, 'mid.db');
     const b = await openLocalBackend({ path: mid, seed: 1, now: FIXED_NOW });
     try {
@@ -208,13 +208,13 @@ describe.skipIf(noPg)(`premia db copy${noPg ? ` (skipped: ${pg.reason})` : ''}`,
       await b.close();
     }
     const lite = new Database(mid, { readonly: true });
-    const kept = lite.prepare('select block, data from engine_resume order by block').all() as Array<{ block: number; data: Buffer }>;
+    const kept = lite.prepare('select block, data from engine_image order by block').all() as Array<{ block: number; data: Buffer }>;
     lite.close();
     expect(kept.length).toBeGreaterThan(0);
     const to = await freshDatabase('copy_mid');
     const r = await run(['db', 'copy', '--from', 'mid.db', '--to', to], dir);
     expect(r.code, r.stderr).toBe(0);
-    const copied = await onDatabase<{ block: string; md5: string }>(to, 'select block::text, md5(data) as md5 from engine_resume order by block');
+    const copied = await onDatabase<{ block: string; md5: string }>(to, 'select block::text, md5(data) as md5 from engine_image order by block');
     expect(copied).toEqual(kept.map((k) => ({ block: String(k.block), md5: createHash('md5').update(k.data).digest('hex') })));
     const ends = [];
     for (const db of [mid, to]) {

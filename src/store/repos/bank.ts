@@ -177,8 +177,8 @@ export async function withBankImport<T>(store: Store, clientId: number, fn: (uni
         },
       };
       const out = await fn(unit);
-      // Imported rows change their accounts' history: the engine's kept working set goes.
-      raw.exec('delete from engine_resume');
+      // Imported rows change their accounts' history: the engine's image goes.
+      raw.exec('delete from engine_image; delete from engine_image_head');
       raw.exec('commit');
       return out;
     } catch (e) {

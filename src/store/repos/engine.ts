@@ -26,14 +26,15 @@ import type {
   CollectionUpdate,
   DayUnit,
   EngineStore,
+  ImageBlock,
+  ImageHead,
   LapseCandidate,
   OpenCollection,
-  ResumeBlock,
 } from '../../engine/ports.js';
 import { acquireLease, releaseLease, renewLease, type AdvanceLease } from '../advance-lease.js';
 import { runInGroups, valuesList } from '../bulk.js';
 import { decodePlans, encodePlans, PLAN_BATCH } from '../plan-batches.js';
-import type { AttemptsTable, CollectionsTable } from '../schema.js';
+import type { AttemptsTable, CollectionsTable, EngineImageHeadTable, EngineInputsTable } from '../schema.js';
 import type { StatementCache } from '../sqlite-dialect.js';
 import type { Db, Store, Trx } from '../store.js';
 import { pgEngineStore } from './engine-pg.js';
@@ -311,22 +312,39 @@ class SqliteDay implements DayUnit {
     await this.trx.updateTable('meta').set({ value: date }).where('key', '=', 'clock_date').execute();
   }
 
-  async readResumeState(asOf: IsoDate, tag: string, sink: (block: Uint8Array) => void): Promise<boolean> {
-    let any = false;
-    const rows = this.statements.get('select data from engine_resume where as_of = ? and tag = ? order by block').raw(true).iterate(asOf, tag) as Iterable<[Uint8Array]>;
-    for (const [data] of rows) {
-      any = true;
-      sink(data);
-    }
-    return any;
+  async readImageHead(): Promise<{ head: ImageHead | null; inputs: number }> {
+    const head = this.statements.get('select as_of, tag, inputs from engine_image_head where id = 1').get() as
+      | Pick<Selectable<EngineImageHeadTable>, 'as_of' | 'tag' | 'inputs'>
+      | undefined;
+    return { head: head ? { asOf: head.as_of, tag: head.tag, inputs: head.inputs } : null, inputs: inputsVersion(this.statements) };
   }
 
-  async writeResumeState(asOf: IsoDate, tag: string, blocks: Iterable<ResumeBlock>): Promise<void> {
-    this.statements.get('delete from engine_resume').run();
-    const insert = this.statements.get('insert into engine_resume (block, client_id, as_of, tag, data) values (?, ?, ?, ?, ?)');
-    let block = 0;
-    for (const { clientId, data } of blocks) insert.run(block++, clientId, asOf, tag, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+  async countImage(maxWake: number | null): Promise<{ customers: number; collections: number }> {
+    const row = this.statements
+      .get('select coalesce(sum(customers), 0) as customers, coalesce(sum(collections), 0) as collections from engine_image where wake <= ?')
+      .get(maxWake ?? Number.MAX_SAFE_INTEGER) as { customers: number; collections: number };
+    return row;
   }
+
+  async readImageBlocks(maxWake: number | null, sink: (block: Uint8Array) => void): Promise<void> {
+    const rows = this.statements.get('select data from engine_image where wake <= ? order by block').raw(true).iterate(maxWake ?? Number.MAX_SAFE_INTEGER) as Iterable<[Uint8Array]>;
+    for (const [data] of rows) sink(data);
+  }
+
+  async writeImage(asOf: IsoDate, tag: string, trusted: boolean, consumed: number | null, blocks: Iterable<ImageBlock>): Promise<void> {
+    if (consumed === null) this.statements.get('delete from engine_image').run();
+    else this.statements.get('delete from engine_image where wake <= ?').run(consumed);
+    const insert = this.statements.get('insert into engine_image (wake, client_id, customers, collections, data) values (?, ?, ?, ?, ?)');
+    for (const b of blocks) insert.run(b.wake, b.clientId, b.customers, b.collections, Buffer.from(b.data.buffer, b.data.byteOffset, b.data.byteLength));
+    this.statements
+      .get('insert into engine_image_head (id, as_of, tag, inputs) values (1, ?, ?, ?) on conflict (id) do update set as_of = excluded.as_of, tag = excluded.tag, inputs = excluded.inputs')
+      .run(asOf, tag, trusted ? inputsVersion(this.statements) : -1);
+  }
+}
+
+/** The store's engine inputs version (moved by the triggers of migration 0009). */
+function inputsVersion(statements: StatementCache): number {
+  return (statements.get('select version from engine_inputs where id = 1').get() as Pick<Selectable<EngineInputsTable>, 'version'>).version;
 }
 
 /** The debits a client submitted at the end of `fromPlanDay` or later (clock advance --dry-run, cancellation previews). */

@@ -1,0 +1,200 @@
+/**
+ * Loading the engine's working set (state.ts): from the engine's image when nothing else changed
+ * its inputs (only the customers that wake before the advance ends), else from the open
+ * collections, with the accounts the image holds and the others replayed (image.ts).
+ */
+import { isRetryable } from '../domain/debit-outcome.js';
+import { dayNumber, firstOpenPeriod, fromDayNumber, type IsoDate } from '../domain/period.js';
+import { catchUp, NEVER } from './awake.js';
+import { CollectionSet, dayOrNone, FAILURE_CODES, STATUS_CODES } from './collection-set.js';
+import { copyCollection, copySummary, decodeBlock, imageTag, imageUse } from './image.js';
+import type { Bank, BankAccounts, DayUnit, KeptAccounts } from './ports.js';
+import { engineSettings, type EngineSettings } from './settings.js';
+import { EngineState } from './state.js';
+import { strategyCode } from './strategies.js';
+import { AccountSummaries, analysisDay } from './summary.js';
+
+/**
+ * Load the working set as of the clock's date, in `unit`, for an advance whose last day is
+ * `lastDay` (a day number: the image's customers waking after it are not read).
+ */
+export async function loadState(unit: DayUnit, bank: Bank, lastDay: number): Promise<EngineState> {
+  const world = await unit.readWorld();
+  const settings = engineSettings(world.settings);
+  const tag = bank.resumes === true && unit.readImageHead ? imageTag(world.settings, new AccountSummaries(1, 0, settings.calendar)) : '';
+  const image = tag !== '' ? await unit.readImageHead!() : null;
+  const use = image === null ? 'none' : imageUse(image.head, image.inputs, world.today, tag);
+  const state = use === 'all' ? await loadFromImage(unit, bank, world.today, settings, lastDay) : await loadFromCollections(unit, bank, world.today, settings, use === 'accounts');
+  state.imageTag = tag;
+  return state;
+}
+
+/** The customers being loaded, in load order, with their collections' first column. */
+class Customers {
+  readonly clientId: number[] = [];
+  readonly customerId: string[] = [];
+  readonly firstCol: number[] = [];
+
+  add(clientId: number, customerId: string, firstCol: number): void {
+    this.clientId.push(clientId);
+    this.customerId.push(customerId);
+    this.firstCol.push(firstCol);
+  }
+}
+
+/** The state of `customers` (collections in `cols`, accounts opened), every account active. */
+function assemble(today: IsoDate, settings: EngineSettings, accounts: BankAccounts, summaries: AccountSummaries, cols: CollectionSet, customers: Customers): EngineState {
+  const n = customers.customerId.length;
+  const state = new EngineState(today, settings, accounts, summaries, cols, n);
+  for (let k = 0; k < n; k++) {
+    const start = customers.firstCol[k]!;
+    const end = k + 1 < n ? customers.firstCol[k + 1]! : cols.n;
+    state.colStart[k] = start;
+    state.colCount[k] = end - start;
+    for (let c = start; c < end; c++) if (state.planners[cols.strategy[c]!]!.debitsOnDay !== undefined) state.hasDayDebits[k] = 1;
+  }
+  return state;
+}
+
+/**
+ * The working set from the open collections (in (client, customer, policy_number) order) and
+ * their submitted debits; the accounts from the image when `fromImage` (as kept: a sleeping one
+ * is then brought up to today), the others replayed by the bank.
+ */
+async function loadFromCollections(unit: DayUnit, bank: Bank, today: IsoDate, settings: EngineSettings, fromImage: boolean): Promise<EngineState> {
+  const todayDay = dayNumber(today);
+  // Open collections: those of periods whose last day has not run.
+  const firstOpen = firstOpenPeriod(today);
+  const cols = new CollectionSet(await unit.countOpenCollections(firstOpen));
+
+  // The open collections into the columns; the distinct customers in the same order.
+  const customers = new Customers();
+  let prevClient = -1;
+  let prevCustomer = '';
+  await unit.loadOpenCollections(firstOpen, (r) => {
+    const c = cols.n++;
+    if (r.clientId !== prevClient || r.customerId !== prevCustomer) {
+      prevClient = r.clientId;
+      prevCustomer = r.customerId;
+      customers.add(r.clientId, r.customerId, c);
+    }
+    cols.rowid[c] = r.id;
+    cols.account[c] = customers.customerId.length - 1;
+    cols.policyNumber[c] = r.policyNumber;
+    cols.period[c] = cols.periodIndex(r.period);
+    cols.strategy[c] = strategyCode(r.strategy);
+    cols.due[c] = r.due;
+    cols.collected[c] = r.collected;
+    cols.status[c] = STATUS_CODES.indexOf(r.status);
+    cols.firstDay[c] = dayOrNone(r.firstAttempt);
+    cols.lastDay[c] = dayOrNone(r.lastAttempt);
+    cols.attempts[c] = r.attempts;
+    cols.failed[c] = r.failed;
+    cols.failure[c] = Math.max(0, FAILURE_CODES.indexOf(r.lastFailure));
+    cols.blocked[c] = r.status === 'CANCELLED' || r.policyStatus !== 'active' || (r.lastFailure !== null && !isRetryable(r.lastFailure)) ? 1 : 0;
+  });
+
+  // Debits submitted for the days after today (planned at most leadDays + 1 days ago). Read
+  // before the accounts are opened: the rowid map and the replay's temporaries never coexist.
+  if (cols.n > 0) {
+    // Collections were read in customer order, not rowid order: find them by rowid.
+    const byRowid = new Map<number, number>();
+    for (let c = 0; c < cols.n; c++) byRowid.set(cols.rowid[c]!, c);
+    await unit.loadSubmittedDebits(fromDayNumber(todayDay - 1 - Math.max(2, settings.leadDays)), (p) => {
+      if (p.day <= todayDay) return;
+      const c = byRowid.get(p.collection);
+      if (c !== undefined) cols.addPending(c, p.day, p.amount);
+    });
+    byRowid.clear();
+  }
+
+  // Account k is customer k (client customers.clientId[k], customer customers.customerId[k]).
+  const n = customers.customerId.length;
+  const summaries = new AccountSummaries(n, analysisDay(todayDay), settings.calendar);
+  // The accounts the image holds open from there; the others (or all, without a usable image)
+  // are replayed by the bank.
+  let kept: KeptAccounts | undefined;
+  let found = 0;
+  if (fromImage && n > 0) {
+    const index = new Map<string, number>();
+    for (let k = 0; k < n; k++) index.set(`${customers.clientId[k]}\u0000${customers.customerId[k]}`, k);
+    const balance = new Float64Array(n).fill(Number.NaN);
+    const lastLived = new Int32Array(n);
+    await unit.readImageBlocks!(null, (data) => {
+      const b = decodeBlock(data, summaries);
+      for (let j = 0; j < b.n; j++) {
+        const k = index.get(`${b.clientId[j]}\u0000${b.customerIds[j]}`);
+        if (k === undefined) continue;
+        balance[k] = b.balance[j]!;
+        lastLived[k] = b.lastLived[j]!;
+        copySummary(b, j, summaries, k);
+        found++;
+      }
+    });
+    kept = { balance, lastLived };
+  }
+  const accounts = await bank.openAccounts(customers, todayDay, summaries.postedDays(todayDay), found > 0 ? kept : undefined);
+  const state = assemble(today, settings, accounts, summaries, cols, customers);
+  state.resumed = found;
+  // Every account of the working set is active: those the image kept asleep are brought up to today.
+  if (found > 0) for (let k = 0; k < n; k++) catchUp(state, k, todayDay);
+  return state;
+}
+
+/**
+ * The working set from the image alone (nothing else changed the engine's inputs since it was
+ * kept): the customers waking by `lastDay`, their collections and accounts as kept. Those waking
+ * tomorrow are active (brought up to today); the others sleep until their day.
+ */
+async function loadFromImage(unit: DayUnit, bank: Bank, today: IsoDate, settings: EngineSettings, lastDay: number): Promise<EngineState> {
+  const todayDay = dayNumber(today);
+  const openFrom = dayNumber(`${firstOpenPeriod(today)}-01`);
+  const counts = await unit.countImage!(lastDay);
+  const cols = new CollectionSet(counts.collections);
+  const summaries = new AccountSummaries(counts.customers, analysisDay(todayDay), settings.calendar);
+  const customers = new Customers();
+  const balance = new Float64Array(Math.max(1, counts.customers));
+  const lastLived = new Int32Array(Math.max(1, counts.customers));
+  const wake = new Int32Array(Math.max(1, counts.customers));
+  await unit.readImageBlocks!(lastDay, (data) => {
+    const b = decodeBlock(data, summaries);
+    let q = 0;
+    for (let j = 0; j < b.n; j++) {
+      const k = customers.customerId.length;
+      customers.add(b.clientId[j]!, b.customerIds[j]!, cols.n);
+      balance[k] = b.balance[j]!;
+      lastLived[k] = b.lastLived[j]!;
+      wake[k] = b.wake[j]!;
+      copySummary(b, j, summaries, k);
+      for (let end = q + b.colCount[j]!; q < end; q++) {
+        // A sleeping customer's record can hold collections of a period closed since: gone.
+        if (b.collections.periodFirst[q]! < openFrom) continue;
+        const c = cols.n++;
+        copyCollection(b, q, cols, c);
+        cols.account[c] = k;
+      }
+    }
+  });
+  const accounts = await bank.openAccounts(customers, todayDay, summaries.postedDays(todayDay), { balance, lastLived });
+  const state = assemble(today, settings, accounts, summaries, cols, customers);
+  const n = customers.customerId.length;
+  state.resumed = n;
+  state.consumed = lastDay;
+  let keep = 0;
+  for (let k = 0; k < n; k++) {
+    const w = wake[k]!;
+    if (w <= todayDay + 1) {
+      catchUp(state, k, todayDay);
+      state.active[keep++] = k;
+      continue;
+    }
+    state.wakeDay[k] = w;
+    if (w !== NEVER) {
+      let list = state.wakes.get(w);
+      if (!list) state.wakes.set(w, (list = []));
+      list.push(k);
+    }
+  }
+  state.activeCount = keep;
+  return state;
+}
