@@ -54,7 +54,7 @@ const align8 = (n: number) => (n + 7) & ~7;
 /** The types a column's values are stored in, by code (the narrowest that holds a block's values exactly). */
 const STORED = [Int8Array, Uint8Array, Int16Array, Int32Array, Float64Array] as const;
 
-function narrowest(v: Column): number {
+function narrowest(v: Float64Array): number {
   let min = 0;
   let max = 0;
   for (let k = 0; k < v.length; k++) {
@@ -101,11 +101,34 @@ export function imageTag(settings: ReadonlyMap<string, string>, summaries: Accou
   return `${FORMAT}:${createHash('sha256').update(inputs).digest('hex')}`;
 }
 
-/** A typed column of `length` values like `like`, or Float64Array. */
-const columnLike = (like: Column | undefined, length: number): Column => {
-  const Ctor = (like?.constructor ?? Float64Array) as new (n: number) => Column;
-  return new Ctor(length);
-};
+/**
+ * Values [pick[j] * stride, (pick[j] + 1) * stride) of `src` for each j, into `out` (as numbers).
+ * One loop per source type: a loop reading several kinds of typed array is slow in V8.
+ */
+function gather(src: Column, stride: number, pick: readonly number[], out: Float64Array): Float64Array {
+  if (src instanceof Float64Array) gatherFloat64(src, stride, pick, out);
+  else if (src instanceof Int32Array) gatherInt32(src, stride, pick, out);
+  else if (src instanceof Int16Array) gatherInt16(src, stride, pick, out);
+  else if (src instanceof Uint8Array) gatherUint8(src, stride, pick, out);
+  else gatherInt8(src, stride, pick, out);
+  return out;
+}
+
+function gatherFloat64(src: Float64Array, s: number, pick: readonly number[], out: Float64Array): void {
+  for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
+}
+function gatherInt32(src: Int32Array, s: number, pick: readonly number[], out: Float64Array): void {
+  for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
+}
+function gatherInt16(src: Int16Array, s: number, pick: readonly number[], out: Float64Array): void {
+  for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
+}
+function gatherUint8(src: Uint8Array, s: number, pick: readonly number[], out: Float64Array): void {
+  for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
+}
+function gatherInt8(src: Int8Array, s: number, pick: readonly number[], out: Float64Array): void {
+  for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
+}
 
 /**
  * The records of every account of `state` (those that left the working set asleep for good, as
@@ -146,33 +169,20 @@ export function* encodeImage(state: EngineState, day: number): Generator<ImageBl
         }
       });
       const m = cols.length;
-      const numeric: Column[] = [];
-      const customer = (fill: (i: number) => number, Ctor: new (n: number) => Column = Int32Array): void => {
-        const v = new Ctor(n);
-        for (let j = 0; j < n; j++) v[j] = fill(pick[j]!);
-        numeric.push(v);
-      };
-      customer((i) => accounts.clientId[i]!);
-      customer((i) => accounts.balance(i), Float64Array);
-      customer((i) => accounts.lastLived!(i));
-      customer(() => g.wake);
-      numeric.push(counts);
-      for (const c of summaryColumns) {
-        const s = c.stride;
-        const v = columnLike(c.data, n * s);
-        for (let j = 0; j < n; j++) for (let x = 0; x < s; x++) v[j * s + x] = c.data[pick[j]! * s + x]!;
-        numeric.push(v);
+      const numeric: Float64Array[] = [];
+      const clients = new Float64Array(n);
+      const balance = new Float64Array(n);
+      const lastLived = new Float64Array(n);
+      for (let j = 0; j < n; j++) {
+        clients[j] = accounts.clientId[pick[j]!]!;
+        balance[j] = accounts.balance(pick[j]!);
+        lastLived[j] = accounts.lastLived!(pick[j]!);
       }
+      numeric.push(clients, balance, lastLived, new Float64Array(n).fill(g.wake), Float64Array.from(counts));
+      for (const c of summaryColumns) numeric.push(gather(c.data, c.stride, pick, new Float64Array(n * c.stride)));
       for (const name of COLLECTION_COLUMNS) {
-        const s = strideOf(name);
-        const v = new Float64Array(m * s);
-        for (let j = 0; j < m; j++) {
-          const c = cols[j]!;
-          if (name === 'periodFirst') v[j] = cs.periods[cs.period[c]!]!.first;
-          else if (s === 1) v[j] = (cs[name] as Column)[c]!;
-          else for (let x = 0; x < s; x++) v[j * s + x] = (cs[name] as Column)[c * s + x]!;
-        }
-        numeric.push(v);
+        if (name === 'periodFirst') numeric.push(Float64Array.from(cols, (c) => cs.periods[cs.period[c]!]!.first));
+        else numeric.push(gather(cs[name], strideOf(name), cols, new Float64Array(m * strideOf(name))));
       }
       const ids = pick.map((i) => accounts.customerId[i]!);
       const policies = cols.map((c) => cs.policyNumber[c]!);
@@ -270,13 +280,13 @@ export function decodeBlock(data: Uint8Array, summaries: AccountSummaries): Deco
   return { n, m, clientId, balance, lastLived, wake, colCount, summary, collections, customerIds, policyNumbers };
 }
 
-/** Copy customer j of `block` into account k of `summaries` (same layout). */
-export function copySummary(block: DecodedBlock, j: number, summaries: AccountSummaries, k: number): void {
-  summaries.columns().forEach((c, x) => {
+/** Copy customers j .. j + count - 1 of `block` into accounts k .. k + count - 1 of `columns` (summaries.columns(), the block's layout). */
+export function copySummaries(block: DecodedBlock, j: number, columns: readonly SummaryColumn[], k: number, count: number): void {
+  for (let x = 0; x < columns.length; x++) {
+    const c = columns[x]!;
     const s = c.stride;
-    const from = block.summary[x]!;
-    for (let v = 0; v < s; v++) c.data[k * s + v] = from[j * s + v]!;
-  });
+    c.data.set(block.summary[x]!.subarray(j * s, (j + count) * s), k * s);
+  }
 }
 
 /** Copy collection q of `block` into collection c of `cols` (its period added to cols' periods). */

@@ -7,7 +7,7 @@ import { isRetryable } from '../domain/debit-outcome.js';
 import { dayNumber, firstOpenPeriod, fromDayNumber, type IsoDate } from '../domain/period.js';
 import { catchUp, NEVER } from './awake.js';
 import { CollectionSet, dayOrNone, FAILURE_CODES, STATUS_CODES } from './collection-set.js';
-import { copyCollection, copySummary, decodeBlock, imageTag, imageUse } from './image.js';
+import { copyCollection, copySummaries, decodeBlock, imageTag, imageUse } from './image.js';
 import type { Bank, BankAccounts, DayUnit, KeptAccounts } from './ports.js';
 import { engineSettings, type EngineSettings } from './settings.js';
 import { EngineState } from './state.js';
@@ -42,6 +42,51 @@ class Customers {
   }
 }
 
+/**
+ * Copy `rows` (collection r of customer customerOf[r]) into `cols` grouped by customer, in
+ * customer order, each customer's collections in policy_number order; sets each customer's
+ * first column and each collection's account.
+ */
+function groupByCustomer(rows: CollectionSet, customerOf: Int32Array, customers: Customers, cols: CollectionSet): void {
+  const n = customers.customerId.length;
+  const first = new Int32Array(n + 1);
+  for (let r = 0; r < rows.n; r++) first[customerOf[r]! + 1]!++;
+  for (let k = 0; k < n; k++) first[k + 1]! += first[k]!;
+  const at = first.slice(0, n);
+  const order = new Int32Array(Math.max(1, rows.n));
+  for (let r = 0; r < rows.n; r++) {
+    const k = customerOf[r]!;
+    // Insertion in policy_number order among the customer's few collections.
+    let j = at[k]!++;
+    const number = rows.policyNumber[r]!;
+    while (j > first[k]! && rows.policyNumber[order[j - 1]!]! > number) {
+      order[j] = order[j - 1]!;
+      j--;
+    }
+    order[j] = r;
+  }
+  for (const p of rows.periods) cols.periodIndex(p.period);
+  for (let c = 0; c < rows.n; c++) {
+    const r = order[c]!;
+    cols.rowid[c] = rows.rowid[r]!;
+    cols.account[c] = customerOf[r]!;
+    cols.policyNumber[c] = rows.policyNumber[r]!;
+    cols.period[c] = rows.period[r]!;
+    cols.strategy[c] = rows.strategy[r]!;
+    cols.due[c] = rows.due[r]!;
+    cols.collected[c] = rows.collected[r]!;
+    cols.status[c] = rows.status[r]!;
+    cols.firstDay[c] = rows.firstDay[r]!;
+    cols.lastDay[c] = rows.lastDay[r]!;
+    cols.attempts[c] = rows.attempts[r]!;
+    cols.failed[c] = rows.failed[r]!;
+    cols.failure[c] = rows.failure[r]!;
+    cols.blocked[c] = rows.blocked[r]!;
+  }
+  cols.n = rows.n;
+  for (let k = 0; k < n; k++) customers.firstCol[k] = first[k]!;
+}
+
 /** The state of `customers` (collections in `cols`, accounts opened), every account active. */
 function assemble(today: IsoDate, settings: EngineSettings, accounts: BankAccounts, summaries: AccountSummaries, cols: CollectionSet, customers: Customers): EngineState {
   const n = customers.customerId.length;
@@ -67,32 +112,38 @@ async function loadFromCollections(unit: DayUnit, bank: Bank, today: IsoDate, se
   const firstOpen = firstOpenPeriod(today);
   const cols = new CollectionSet(await unit.countOpenCollections(firstOpen));
 
-  // The open collections into the columns; the distinct customers in the same order.
+  // The open collections into the columns, grouped by customer (customers in the order they
+  // first come, each one's collections in policy_number order: the order the bank takes debits).
   const customers = new Customers();
-  let prevClient = -1;
-  let prevCustomer = '';
+  const rows = new CollectionSet(cols.capacity);
+  const customerOf = new Int32Array(Math.max(1, cols.capacity));
+  const index = new Map<string, number>();
   await unit.loadOpenCollections(firstOpen, (r) => {
-    const c = cols.n++;
-    if (r.clientId !== prevClient || r.customerId !== prevCustomer) {
-      prevClient = r.clientId;
-      prevCustomer = r.customerId;
-      customers.add(r.clientId, r.customerId, c);
+    const c = rows.n++;
+    const key = `${r.clientId}\u0000${r.customerId}`;
+    let k = index.get(key);
+    if (k === undefined) {
+      k = customers.customerId.length;
+      index.set(key, k);
+      customers.add(r.clientId, r.customerId, 0);
     }
-    cols.rowid[c] = r.id;
-    cols.account[c] = customers.customerId.length - 1;
-    cols.policyNumber[c] = r.policyNumber;
-    cols.period[c] = cols.periodIndex(r.period);
-    cols.strategy[c] = strategyCode(r.strategy);
-    cols.due[c] = r.due;
-    cols.collected[c] = r.collected;
-    cols.status[c] = STATUS_CODES.indexOf(r.status);
-    cols.firstDay[c] = dayOrNone(r.firstAttempt);
-    cols.lastDay[c] = dayOrNone(r.lastAttempt);
-    cols.attempts[c] = r.attempts;
-    cols.failed[c] = r.failed;
-    cols.failure[c] = Math.max(0, FAILURE_CODES.indexOf(r.lastFailure));
-    cols.blocked[c] = r.status === 'CANCELLED' || r.policyStatus !== 'active' || (r.lastFailure !== null && !isRetryable(r.lastFailure)) ? 1 : 0;
+    customerOf[c] = k;
+    rows.rowid[c] = r.id;
+    rows.policyNumber[c] = r.policyNumber;
+    rows.period[c] = rows.periodIndex(r.period);
+    rows.strategy[c] = strategyCode(r.strategy);
+    rows.due[c] = r.due;
+    rows.collected[c] = r.collected;
+    rows.status[c] = STATUS_CODES.indexOf(r.status);
+    rows.firstDay[c] = dayOrNone(r.firstAttempt);
+    rows.lastDay[c] = dayOrNone(r.lastAttempt);
+    rows.attempts[c] = r.attempts;
+    rows.failed[c] = r.failed;
+    rows.failure[c] = Math.max(0, FAILURE_CODES.indexOf(r.lastFailure));
+    rows.blocked[c] = r.status === 'CANCELLED' || r.policyStatus !== 'active' || (r.lastFailure !== null && !isRetryable(r.lastFailure)) ? 1 : 0;
   });
+  index.clear();
+  groupByCustomer(rows, customerOf, customers, cols);
 
   // Debits submitted for the days after today (planned at most leadDays + 1 days ago). Read
   // before the accounts are opened: the rowid map and the replay's temporaries never coexist.
@@ -120,6 +171,7 @@ async function loadFromCollections(unit: DayUnit, bank: Bank, today: IsoDate, se
     for (let k = 0; k < n; k++) index.set(`${customers.clientId[k]}\u0000${customers.customerId[k]}`, k);
     const balance = new Float64Array(n).fill(Number.NaN);
     const lastLived = new Int32Array(n);
+    const columns = summaries.columns();
     await unit.readImageBlocks!(null, (data) => {
       const b = decodeBlock(data, summaries);
       for (let j = 0; j < b.n; j++) {
@@ -127,7 +179,7 @@ async function loadFromCollections(unit: DayUnit, bank: Bank, today: IsoDate, se
         if (k === undefined) continue;
         balance[k] = b.balance[j]!;
         lastLived[k] = b.lastLived[j]!;
-        copySummary(b, j, summaries, k);
+        copySummaries(b, j, columns, k, 1);
         found++;
       }
     });
@@ -156,8 +208,10 @@ async function loadFromImage(unit: DayUnit, bank: Bank, today: IsoDate, settings
   const balance = new Float64Array(Math.max(1, counts.customers));
   const lastLived = new Int32Array(Math.max(1, counts.customers));
   const wake = new Int32Array(Math.max(1, counts.customers));
+  const columns = summaries.columns();
   await unit.readImageBlocks!(lastDay, (data) => {
     const b = decodeBlock(data, summaries);
+    copySummaries(b, 0, columns, customers.customerId.length, b.n);
     let q = 0;
     for (let j = 0; j < b.n; j++) {
       const k = customers.customerId.length;
@@ -165,7 +219,6 @@ async function loadFromImage(unit: DayUnit, bank: Bank, today: IsoDate, settings
       balance[k] = b.balance[j]!;
       lastLived[k] = b.lastLived[j]!;
       wake[k] = b.wake[j]!;
-      copySummary(b, j, summaries, k);
       for (let end = q + b.colCount[j]!; q < end; q++) {
         // A sleeping customer's record can hold collections of a period closed since: gone.
         if (b.collections.periodFirst[q]! < openFrom) continue;

@@ -67,7 +67,7 @@ export interface DayUnit {
   readWorld(): Promise<{ today: IsoDate; settings: ReadonlyMap<string, string> }>;
   /** How many collections of the periods from `firstOpen` on there are (of every client). */
   countOpenCollections(firstOpen: Period): Promise<number>;
-  /** Those collections, in (client, customer, policy_number) order. */
+  /** Those collections, in any order (the engine groups them by customer). */
   loadOpenCollections(firstOpen: Period, sink: (row: OpenCollection) => void): Promise<void>;
   /** The debits submitted at the end of `fromPlanDay` or later (of every client). */
   loadSubmittedDebits(fromPlanDay: IsoDate, sink: (debit: SubmittedDebit) => void): Promise<void>;
