@@ -143,6 +143,19 @@ export class AccountSet {
     return facts;
   }
 
+  /**
+   * Live generated account i through its days up to `to` with none of premia's debits, in one run
+   * (generated.ts liveDays), `onDay` told each day's facts (written into `facts`). False, having
+   * done nothing, for an account of imported rows.
+   */
+  liveQuietly(i: number, to: number, facts: DayFacts, onDay: ((day: number, facts: DayFacts) => void) | null): boolean {
+    const g = this.genIndex[i]!;
+    if (g < 0) return false;
+    this.balanceOf[i] = this.book.liveDays(g, this.dayOf[i]! + 1, to, this.balanceOf[i]!, null, null, [], facts, this.amounts, onDay);
+    this.dayOf[i] = to;
+    return true;
+  }
+
   /** Keep the balances of `accounts` as of `day` (they have lived through it): a later replay starts there. */
   async keepBalances(day: number, accounts: readonly number[]): Promise<void> {
     if (this.store === null || accounts.length === 0) return;

@@ -408,11 +408,10 @@ export class GeneratedBook {
 
   /**
    * Live generated account i through `day` from the balance `opening`: its day's activity
-   * (`dayActivity`) under the account rules (ledger.ts `applyDay`, which this follows step for
-   * step), without building the day's activity or its texts. `premia` (null: none that day)
-   * supplies premia's debits once the credits have posted; `blocked` is why they fail whatever
-   * the balance. Returns the balance at the end of the day; outcomes and facts are written out.
-   * This is the bank's hot path: a million accounts live every simulated day.
+   * (`dayActivity`) under the account rules (ledger.ts `applyDay`). `premia` (null: none that
+   * day) supplies premia's debits once the credits have posted; `blocked` is why they fail
+   * whatever the balance. Returns the balance at the end of the day; outcomes and facts are
+   * written out.
    */
   liveDay(
     i: number,
@@ -424,70 +423,125 @@ export class GeneratedBook {
     facts: DayFacts,
     amounts: number[],
   ): number {
+    return this.liveDays(i, day, day, opening, blocked, premia, outcomes, facts, amounts, null);
+  }
+
+  /**
+   * Live generated account i through the days first..last from the balance `opening`, following
+   * the account rules (ledger.ts `applyDay`) step for step without building a day's activity or
+   * its texts: the bank's hot path (a million accounts live every simulated day, and a first
+   * opening lives each three months back). premia's debits come from `premia` each day (null:
+   * none; with one, first = last: outcomes and facts are the day's). `onDay`, when given, is told
+   * each day's facts. Returns the balance at the end of `last`.
+   */
+  liveDays(
+    i: number,
+    first: number,
+    last: number,
+    opening: number,
+    blocked: FailureReason | null,
+    premia: PremiaDebits | null,
+    outcomes: Array<FailureReason | null>,
+    facts: DayFacts,
+    amounts: number[],
+    onDay: ((day: number, facts: DayFacts) => void) | null,
+  ): number {
     const v = this.ints;
     const o = i * I_STRIDE;
+    const r = i * F_STRIDE;
+    // The account's columns, once for the run of days.
+    const start = v[o + I_START]!;
+    const key = v[o + I_KEY]!;
+    const kind = v[o + I_KIND]!;
+    const pay = v[o + I_PAY]!;
+    const eventDay = v[o + I_EVENTDAY]!;
+    const event = v[o + I_EVENT]!;
+    const closedFrom = event === 1 ? eventDay : NO_DAY;
+    const frozenFrom = event === 2 ? eventDay : NO_DAY;
+    const period = kind === 4 ? 7 : 14;
+    const anchor = v[o + I_ANCHOR]!;
+    const spendProb = this.reals[r + F_SPENDP]!;
+    const spendMean = this.reals[r + F_SPENDM]!;
+    const orders = v[o + I_ORDERS]!;
+    let mFirst = v[o + I_MFIRST]!;
+    let mLast = v[o + I_MLAST]!;
+    let cycleDue = v[o + I_CYCLEDUE]!;
+    let cyclePay = v[o + I_CYCLEPAY]!;
     let balance = opening;
-    let credits = 0;
-    // 0: no activity (before the first day, or closed); 1: credits only (frozen); 2: everything.
-    let activity = 0;
-    if (day >= v[o + I_START]!) {
-      this.enterMonth(o, day);
-      const eventDay = v[o + I_EVENTDAY]!;
-      const event = v[o + I_EVENT]!;
-      if (!(day >= eventDay && event === 1)) {
-        const income = this.incomeOn(i, o, day);
+    for (let day = first; day <= last; day++) {
+      let credits = 0;
+      // 0: no activity (before the first day, or closed); 1: credits only (frozen); 2: everything.
+      let activity = 0;
+      if (day >= start && day < closedFrom) {
+        if (day > mLast || day < mFirst) {
+          this.enterMonth(o, day);
+          mFirst = v[o + I_MFIRST]!;
+          mLast = v[o + I_MLAST]!;
+        }
+        let income = 0;
+        if (kind === 3 || kind === 4) {
+          // Wages are due every period from the anchor, paid the business day before when the due
+          // day is not one; the due day on or after `day` is the cached one while `day` is in its cycle.
+          if (day > cycleDue || day <= cycleDue - period) {
+            cycleDue = day + ((((anchor - day) % period) + period) % period);
+            cyclePay = this.cyclePay(cycleDue);
+          }
+          // Wages vary a little with hours worked.
+          if (cyclePay === day) income = Math.round(pay * (0.92 + 0.16 * unitFloat(mix32(key, cycleDue))));
+        } else income = this.incomeOn(i, o, day);
         if (income > 0) {
           balance += income;
           credits = income;
         }
-        activity = day >= eventDay && event === 2 ? 1 : 2;
+        activity = day >= frozenFrom ? 1 : 2;
       }
-    }
-    let collected = 0;
-    let n = 0;
-    if (premia !== null) {
-      n = premia.debitsFor(balance, day, amounts);
-      for (let k = 0; k < n; k++) {
-        const amount = amounts[k]!;
-        let reason = blocked;
-        if (reason === null) {
+      let collected = 0;
+      let n = 0;
+      if (premia !== null) {
+        n = premia.debitsFor(balance, day, amounts);
+        for (let k = 0; k < n; k++) {
+          const amount = amounts[k]!;
+          let reason = blocked;
+          if (reason === null) {
+            if (amount <= balance) {
+              balance -= amount;
+              collected += amount;
+            } else reason = 'INSUFFICIENT_FUNDS';
+          }
+          outcomes[k] = reason;
+        }
+      }
+      let posted = 0;
+      if (activity === 2) {
+        for (let k = 0; k < orders; k++) {
+          const at = o + I_ORDER0 + 2 * k;
+          const meta = v[at]!;
+          const offset = (meta >> 4) & 15;
+          const due = meta >> 8 === 0 ? day - mFirst + 1 === offset : this.isMainPayday(o, day - offset);
+          if (!due) continue;
+          const amount = v[at + 1]!;
           if (amount <= balance) {
             balance -= amount;
-            collected += amount;
-          } else reason = 'INSUFFICIENT_FUNDS';
+            posted += amount;
+          }
         }
-        outcomes[k] = reason;
+        const h = mix32(key ^ 0x3c6ef372, day);
+        if (unitFloat(h) < spendProb) {
+          const amount = Math.round(spendMean * (0.3 + 1.4 * unitFloat(fmix32(h ^ 0x165667b1))));
+          if (amount > 0 && amount <= balance) {
+            balance -= amount;
+            posted += amount;
+          }
+        }
       }
+      facts.credits = credits;
+      facts.postedDebits = posted;
+      facts.collected = collected;
+      facts.premiaDebits = n;
+      if (onDay !== null) onDay(day, facts);
     }
-    let posted = 0;
-    if (activity === 2) {
-      const orders = v[o + I_ORDERS]!;
-      for (let k = 0; k < orders; k++) {
-        const at = o + I_ORDER0 + 2 * k;
-        const meta = v[at]!;
-        const offset = (meta >> 4) & 15;
-        const due = meta >> 8 === 0 ? day - v[o + I_MFIRST]! + 1 === offset : this.isMainPayday(o, day - offset);
-        if (!due) continue;
-        const amount = v[at + 1]!;
-        if (amount <= balance) {
-          balance -= amount;
-          posted += amount;
-        }
-      }
-      const h = mix32(v[o + I_KEY]! ^ 0x3c6ef372, day);
-      const r = i * F_STRIDE;
-      if (unitFloat(h) < this.reals[r + F_SPENDP]!) {
-        const amount = Math.round(this.reals[r + F_SPENDM]! * (0.3 + 1.4 * unitFloat(fmix32(h ^ 0x165667b1))));
-        if (amount > 0 && amount <= balance) {
-          balance -= amount;
-          posted += amount;
-        }
-      }
-    }
-    facts.credits = credits;
-    facts.postedDebits = posted;
-    facts.collected = collected;
-    facts.premiaDebits = n;
+    v[o + I_CYCLEDUE] = cycleDue;
+    v[o + I_CYCLEPAY] = cyclePay;
     return balance;
   }
 

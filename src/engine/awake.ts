@@ -107,6 +107,12 @@ export function catchUp(state: EngineState, i: number, day: number): void {
   let lived = accounts.lastLived!(i);
   if (lived >= day) return;
   let month = monthOf(lived + 1);
+  const summaries = state.summaries;
+  const learn = (d: number, facts: PostedDay) => {
+    if (d > month.lastDay) month = monthOf(d);
+    summaries.endOfDay(accounts, i, d, facts, true, month);
+  };
+  if (accounts.liveQuietly?.(i, day, catchUpFacts, learn) === true) return;
   while (lived < day) {
     lived++;
     if (lived > month.lastDay) month = monthOf(lived);

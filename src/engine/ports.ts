@@ -224,6 +224,12 @@ export interface BankAccounts extends PostedHistory {
    * `outcomes` in the same order (null: paid), then the day's other debits. Returns `facts`.
    */
   live(i: number, debits: DebitSource, outcomes: Array<FailureReason | null>, facts: PostedDay): PostedDay;
+  /**
+   * Optional: live account i through its days up to `to` with none of premia's debits, `onDay`
+   * told each day's facts (written into `facts`) — as `live` day by day would, in one run. False
+   * (nothing done) when the bank cannot for this account: the engine then lives it day by day.
+   */
+  liveQuietly?(i: number, to: number, facts: PostedDay, onDay: (day: number, facts: PostedDay) => void): boolean;
   /** A period closed: the bank may keep these accounts' balances as of `day` (a replay starts there). */
   keepBalances(day: number, accounts: readonly number[]): Promise<void>;
 }
