@@ -10,7 +10,7 @@ import { lapsePeriods, lapseReason, lapses } from '../domain/lapse.js';
 import { asCents, type Cents } from '../domain/money.js';
 import { dayNumber, fromDayNumber, lastDay, type IsoDate, type Period } from '../domain/period.js';
 import type { SubmittedDebit } from '../domain/plan-reason.js';
-import { FAILURE_CODES, NO_DAY, STATUS_CODES, type CollectionSet } from './collection-set.js';
+import { FAILURE_CODES, NO_DAY, PENDING_SLOTS, STATUS_CODES, type CollectionSet } from './collection-set.js';
 import type { AttemptRecord, CollectionUpdate, DayUnit, DebitSource, LapseCandidate } from './ports.js';
 import { ACTIVE, GONE, wake } from './awake.js';
 import type { EngineState } from './state.js';
@@ -79,7 +79,8 @@ export function planAll(state: EngineState, D: number, A: number): PlanRow[] {
     const start = state.colStart[i]!;
     const count = state.colCount[i]!;
     // Skip customers for whom nothing can be planned today (most of them, most days): no
-    // collection with money due in a period containing A, or none its strategy could plan for
+    // collection with money due in a period containing A and not covered by debits submitted, or
+    // none its strategy could plan for
     // (each planner's cheap tests: smart waits for income seen or expected just before A or
     // the period's last chance; naive waits its 7 days; the oracle never plans ahead).
     let periodLast = 0;
@@ -88,6 +89,16 @@ export function planAll(state: EngineState, D: number, A: number): PlanRow[] {
       const p = cs.periods[cs.period[c]!]!;
       if (A >= p.first && A <= p.last && p.last > periodLast) periodLast = p.last; // A's period only (see smart's setup)
       if (cs.closed[c] === 1 || cs.blocked[c] === 1 || cs.collected[c]! >= cs.due[c]! || A < p.first || A > p.last) continue;
+      // Nor one whose submitted debits already cover what is due, or that has one for A
+      // (planCustomer would skip it: most customers, the day after a month's first planning).
+      let pending = 0;
+      let onA = false;
+      for (let x = c * PENDING_SLOTS; x < (c + 1) * PENDING_SLOTS; x++) {
+        if (cs.pendDay[x] === 0) continue;
+        pending += cs.pendAmount[x]!;
+        if (cs.pendDay[x] === A) onA = true;
+      }
+      if (onA || cs.due[c]! - cs.collected[c]! - pending <= 0) continue;
       const code = cs.strategy[c]!;
       if (wants[code] === 1) continue;
       const last = cs.lastDay[c]!;
