@@ -143,7 +143,7 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
           if (s.canSleep) sleepIdle(s, day);
           // The advance's last day keeps the working set, so that the next advance opens only
           // the customers with something to do, where they stand (image.ts).
-          if (date === to && s.imageTag !== '' && unit.writeImage) await unit.writeImage(date, s.imageTag, !s.lapsed, s.consumed, encodeImage(s, day));
+          if (date === to && s.imageTag !== '' && unit.writeImage) await unit.writeImage(date, s.imageTag, s.inputsVersion, s.consumed, encodeImage(s, day));
           await unit.moveClock(date);
           s.today = date;
           hooks.beforeCommit?.(date);

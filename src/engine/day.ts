@@ -317,7 +317,6 @@ export async function closePeriod(unit: DayUnit, state: EngineState, period: Per
       lapsed.set(cand.clientId, (lapsed.get(cand.clientId) ?? 0) + 1);
     }
     await unit.lapsePolicies(lapsing, day, stampMs, lapseReason(periods));
-    if (lapsing.length > 0) state.lapsed = true;
   }
 
   const kept: number[] = []; // accounts whose balance is kept as of `day`

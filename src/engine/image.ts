@@ -16,8 +16,9 @@
  * from (the format, the summaries' layout, the strategies, the seed and epoch of generated
  * accounts, the calendar and its imported holidays, the engine's settings) and the version of
  * the store's engine inputs it saw (a counter the store moves whenever a policy, an execution
- * or a collection's fixed fields change other than by the engine's own days, and which the engine
- * reads at the end of its last day).
+ * or a collection's fixed fields change, and which the engine reads when it loads: the engine's
+ * own days change none of these but for a lapse, after which the next advance reads the
+ * collections again, as it did before the image).
  *
  * An advance whose store holds an image as of the clock's date under the same tag and inputs
  * version reads only the blocks whose wake day comes before its last day: the others sleep
@@ -39,7 +40,7 @@ import { fromDayNumber, type IsoDate } from '../domain/period.js';
 import { STRATEGY_NAMES } from '../domain/strategy-names.js';
 import { ACTIVE, GONE, NEVER } from './awake.js';
 import { CollectionSet, PENDING_SLOTS } from './collection-set.js';
-import type { ImageBlock } from './ports.js';
+import type { ImageBlock, ImageHead } from './ports.js';
 import { SETTING_KEYS } from './settings.js';
 import type { EngineState } from './state.js';
 import type { AccountSummaries, SummaryColumn } from './summary.js';
@@ -311,17 +312,8 @@ export function copyCollection(block: DecodedBlock, q: number, cols: CollectionS
   cols.policyNumber[c] = block.policyNumbers[q]!;
 }
 
-/** The image as an advance finds it. */
-export interface ImageHead {
-  /** The clock's date it was kept as of. */
-  asOf: IsoDate;
-  tag: string;
-  /** The store's engine inputs version it saw (-1: never to be trusted for the collections). */
-  inputs: number;
-}
-
 /** How an advance may use the image found in the store. */
 export function imageUse(head: ImageHead | null, inputs: number, today: IsoDate, tag: string): 'none' | 'accounts' | 'all' {
   if (head === null || head.asOf !== today || head.tag !== tag) return 'none';
-  return head.inputs >= 0 && head.inputs === inputs ? 'all' : 'accounts';
+  return head.inputs === inputs ? 'all' : 'accounts';
 }

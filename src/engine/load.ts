@@ -26,6 +26,7 @@ export async function loadState(unit: DayUnit, bank: Bank, lastDay: number): Pro
   const use = image === null ? 'none' : imageUse(image.head, image.inputs, world.today, tag);
   const state = use === 'all' ? await loadFromImage(unit, bank, world.today, settings, lastDay) : await loadFromCollections(unit, bank, world.today, settings, use === 'accounts');
   state.imageTag = tag;
+  state.inputsVersion = image?.inputs ?? -1;
   return state;
 }
 

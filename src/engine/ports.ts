@@ -100,10 +100,9 @@ export interface DayUnit {
   /**
    * Replace the image's blocks whose wake day is at most `consumed` (every block when null) by
    * `blocks` (taken one at a time: a block's bytes are valid until the next is asked for), and
-   * keep the head as of `asOf` under `tag`, with the store's engine inputs version as this unit's
-   * writes leave it (-1 when `trusted` is false: the next advance then reads the collections).
+   * keep the head as of `asOf` under `tag`, having seen the store's engine inputs version `inputs`.
    */
-  writeImage?(asOf: IsoDate, tag: string, trusted: boolean, consumed: number | null, blocks: Iterable<ImageBlock>): Promise<void>;
+  writeImage?(asOf: IsoDate, tag: string, inputs: number, consumed: number | null, blocks: Iterable<ImageBlock>): Promise<void>;
 }
 
 /** The image's head (engine/image.ts). */
@@ -111,7 +110,7 @@ export interface ImageHead {
   /** The clock's date it was kept as of. */
   asOf: IsoDate;
   tag: string;
-  /** The store's engine inputs version it saw (-1: not to be trusted for the collections). */
+  /** The store's engine inputs version it saw. */
   inputs: number;
 }
 

@@ -48,8 +48,12 @@ export class EngineState {
   imageTag = '';
   /** The image's blocks this state was loaded from: those waking by this day, or all (null). */
   consumed: number | null = null;
-  /** Whether a policy lapsed while this state lived (the image kept then is not trusted: image.ts). */
-  lapsed = false;
+  /**
+   * The store's engine inputs version when this state was loaded (image.ts): kept with the image,
+   * so that anything changing the engine's inputs since (a lapse of the engine's own included)
+   * makes the next advance read the collections.
+   */
+  inputsVersion = -1;
   /** How many accounts were opened from the image (not replayed). */
   resumed = 0;
 

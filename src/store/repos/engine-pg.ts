@@ -327,7 +327,7 @@ class PgDay implements DayUnit {
     }
   }
 
-  async writeImage(asOf: IsoDate, tag: string, trusted: boolean, consumed: number | null, blocks: Iterable<ImageBlock>): Promise<void> {
+  async writeImage(asOf: IsoDate, tag: string, inputs: number, consumed: number | null, blocks: Iterable<ImageBlock>): Promise<void> {
     if (consumed === null) await this.client.query('delete from engine_image');
     else await this.client.query('delete from engine_image where wake <= $1', [consumed]);
     for (const b of blocks) {
@@ -341,7 +341,7 @@ class PgDay implements DayUnit {
     }
     await this.client.query(
       'insert into engine_image_head (id, as_of, tag, inputs) values (1, $1, $2, $3) on conflict (id) do update set as_of = excluded.as_of, tag = excluded.tag, inputs = excluded.inputs',
-      [asOf, tag, trusted ? await this.inputsVersion() : -1],
+      [asOf, tag, inputs],
     );
   }
 

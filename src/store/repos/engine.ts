@@ -370,14 +370,14 @@ class SqliteDay implements DayUnit {
     for (const [data] of rows) sink(data);
   }
 
-  async writeImage(asOf: IsoDate, tag: string, trusted: boolean, consumed: number | null, blocks: Iterable<ImageBlock>): Promise<void> {
+  async writeImage(asOf: IsoDate, tag: string, inputs: number, consumed: number | null, blocks: Iterable<ImageBlock>): Promise<void> {
     if (consumed === null) this.statements.get('delete from engine_image').run();
     else this.statements.get('delete from engine_image where wake <= ?').run(consumed);
     const insert = this.statements.get('insert into engine_image (wake, client_id, customers, collections, data) values (?, ?, ?, ?, ?)');
     for (const b of blocks) insert.run(b.wake, b.clientId, b.customers, b.collections, Buffer.from(b.data.buffer, b.data.byteOffset, b.data.byteLength));
     this.statements
       .get('insert into engine_image_head (id, as_of, tag, inputs) values (1, ?, ?, ?) on conflict (id) do update set as_of = excluded.as_of, tag = excluded.tag, inputs = excluded.inputs')
-      .run(asOf, tag, trusted ? inputsVersion(this.statements) : -1);
+      .run(asOf, tag, inputs);
   }
 }
 
