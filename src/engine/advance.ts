@@ -97,17 +97,38 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
   const total = dayNumber(to) - dayNumber(from);
   let state: EngineState | null = null;
   let runner: DayRunner | null = null;
-  if (total > 0) await store.beginDays();
+  /** Days lived and handed to the store, not yet known to have committed, in order. */
+  const pending: Array<{ summary: DaySummary; lapsed: Promise<Map<number, number>> }> = [];
+  // A store may take days over before they commit (another thread writes them while the next
+  // is lived), but not when a hook must run just before a day commits (the crash tests).
+  const pipelined = total > 0 && (await store.beginDays(total > 1 && hooks.beforeCommit === undefined));
+  /** The days committed since the last call (all of them when `wait`), reported in order. */
+  const collect = async (wait: boolean): Promise<void> => {
+    const committed = pipelined ? await store.settle!(wait) : pending.length;
+    for (let k = 0; k < committed; k++) {
+      const p = pending.shift()!;
+      p.summary.lapsed_policies = (await p.lapsed).get(run.clientId) ?? 0;
+      hooks.dayDone?.();
+      days.push(p.summary);
+      run.onDay?.(p.summary, days.length, total);
+    }
+  };
   try {
-    for (let index = 0; index < total; index++) {
+    for (;;) {
       // Between days the event loop runs (a day's work is synchronous): a Ctrl-C handler, a
       // server's other requests. A stop asked for meanwhile ends the advance here, after the
-      // day just committed.
+      // day just lived.
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (run.signal?.aborted) break;
-      let result: DaySummary | null;
+      let lived: (typeof pending)[number] | null;
       try {
-        result = await store.runDay(async (unit) => {
+        lived = await store.runDay(async (unit) => {
+          if (unit.changedSinceLastDay && pipelined) {
+            // Days handed over after something else wrote were not committed: they are lived
+            // again from the last day that was, on the working set loaded again.
+            await collect(true);
+            pending.length = 0;
+          }
           await unit.renewClaim(claim);
           const world = await unit.readWorld();
           const today = world.today;
@@ -134,10 +155,10 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
           const out = liveDay(s, runner!, day);
           await writeDay(unit, s, day, out);
           let closed: string | null = null;
-          let lapsed = new Map<number, number>();
+          let lapsed = Promise.resolve(new Map<number, number>());
           if (date === lastDay(periodOf(date))) {
             closed = periodOf(date);
-            lapsed = await closePeriod(unit, s, closed, stampMs);
+            lapsed = (await closePeriod(unit, s, closed, stampMs)).lapsed;
           }
           await insertPlans(unit, planAll(s, day, day + 1 + lead), day);
           if (s.canSleep) sleepIdle(s, day);
@@ -149,18 +170,17 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
           hooks.beforeCommit?.(date);
           const mine = out.summaries.get(run.clientId) ?? emptySummary(date);
           mine.closed_period = closed;
-          mine.lapsed_policies = lapsed.get(run.clientId) ?? 0;
-          return mine;
+          return { summary: mine, lapsed };
         });
       } catch (e) {
         state = null; // the day rolled back: what is in memory may be ahead of the store
         throw e;
       }
-      if (result === null) break;
-      hooks.dayDone?.();
-      days.push(result);
-      run.onDay?.(result, days.length, total);
+      if (lived === null) break;
+      pending.push(lived);
+      await collect(false);
     }
+    await collect(true);
   } finally {
     if (total > 0) await store.endDays();
   }

@@ -6,7 +6,7 @@
  */
 import { monthOf } from '../domain/calendar.js';
 import { isRetryable } from '../domain/debit-outcome.js';
-import { lapsePeriods, lapseReason, lapses } from '../domain/lapse.js';
+import { applyLapseRule } from '../domain/lapse.js';
 import { asCents, type Cents } from '../domain/money.js';
 import { dayNumber, fromDayNumber, lastDay, type IsoDate, type Period } from '../domain/period.js';
 import type { SubmittedDebit } from '../domain/plan-reason.js';
@@ -299,24 +299,25 @@ export async function insertPlans(unit: DayUnit, plans: PlanRow[], planDay: numb
 
 /**
  * Close `period` at the end of its last day: its runs complete, the lapse rule runs, the
- * accounts that held its collections have their balances kept, and its collections leave the
- * working set (with the accounts that have nothing else open). Returns lapsed policies per client.
+ * accounts active that day that held its collections have their balances kept, and its
+ * collections leave the working set (with the accounts that have nothing else open). Returns,
+ * once known, the lapsed policies per client: at once from a store that commits the day with the
+ * unit, once the day has committed from one that hands the day over (`DayUnit.closePeriod`).
  */
-export async function closePeriod(unit: DayUnit, state: EngineState, period: Period, stampMs: number): Promise<Map<number, number>> {
+export async function closePeriod(unit: DayUnit, state: EngineState, period: Period, stampMs: number): Promise<{ lapsed: Promise<Map<number, number>> }> {
   const day = lastDay(period);
-  await unit.completeExecutions(period, stampMs);
-
-  const lapsed = new Map<number, number>();
   const n = state.settings.lapseAfterUnpaidPeriods;
-  if (n >= 1) {
-    const periods = lapsePeriods(period, n);
-    const lapsing: LapseCandidate[] = [];
-    for (const cand of await unit.lapseCandidates(periods)) {
-      if (!lapses(cand.statuses, n)) continue;
-      lapsing.push(cand);
-      lapsed.set(cand.clientId, (lapsed.get(cand.clientId) ?? 0) + 1);
-    }
-    await unit.lapsePolicies(lapsing, day, stampMs, lapseReason(periods));
+  let lapsed: Promise<Map<number, number>>;
+  if (unit.closePeriod) lapsed = unit.closePeriod(period, n, day, stampMs);
+  else {
+    await unit.completeExecutions(period, stampMs);
+    const now = await applyLapseRule(
+      period,
+      n,
+      (periods) => unit.lapseCandidates(periods),
+      (policies, reason) => unit.lapsePolicies(policies as LapseCandidate[], day, stampMs, reason),
+    );
+    lapsed = Promise.resolve(now);
   }
 
   const kept: number[] = []; // accounts whose balance is kept as of `day`
@@ -359,5 +360,5 @@ export async function closePeriod(unit: DayUnit, state: EngineState, period: Per
   }
   state.activeCount = keep;
   await state.accounts.keepBalances(dayNumber(day), kept);
-  return lapsed;
+  return { lapsed };
 }

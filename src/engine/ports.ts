@@ -33,9 +33,20 @@ export interface EngineStore {
   /**
    * Around a run of days: the store may trade per-day durability for speed, since a day lost in
    * a crash is recomputed exactly on resume (SQLite: synchronous = NORMAL and a larger page cache).
+   * With `pipeline` the store may also take days over before they commit: it then answers true,
+   * `runDay` resolves once a day's writes are handed over (its reads are served at once), the
+   * days commit in order, each as one unit, and `settle` tells how many did. A day handed over
+   * after something else wrote to the store does not commit, nor do those after it: the next unit
+   * then has `changedSinceLastDay` and reads the clock of the last day that did.
    */
-  beginDays(): Promise<void>;
+  beginDays(pipeline: boolean): Promise<boolean>;
   endDays(): Promise<void>;
+  /**
+   * While days are handed over (`beginDays`): how many of them committed since the last call,
+   * in the order handed over; with `wait`, once every day handed over has committed or been
+   * dropped. Rejects with the error that stopped a day.
+   */
+  settle?(wait: boolean): Promise<number>;
   /** Run `fn` as one unit of work: everything it writes commits together, or none of it does. */
   runDay<T>(fn: (unit: DayUnit) => Promise<T>): Promise<T>;
 }
@@ -85,6 +96,13 @@ export interface DayUnit {
   lapseCandidates(periods: readonly Period[]): Promise<LapseCandidate[]>;
   /** Lapse these policies (those still active) on `day`, recording `reason` in their history. */
   lapsePolicies(policies: readonly LapseCandidate[], day: IsoDate, stampMs: number, reason: string): Promise<void>;
+  /**
+   * Optional, for a store that hands a day over before it commits: close `period` in this
+   * unit's writes (its runs complete, the lapse rule over `lapseAfter` periods runs as of `day`),
+   * the lapsed policies per client once the day has committed. Without it the engine runs the
+   * rule through the three methods above.
+   */
+  closePeriod?(period: Period, lapseAfter: number, day: IsoDate, stampMs: number): Promise<Map<number, number>>;
   moveClock(date: IsoDate): Promise<void>;
   /**
    * The engine's image (engine/image.ts): its head, and the store's engine inputs version now (a

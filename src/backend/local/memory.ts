@@ -44,10 +44,15 @@ export function engineHooks(options: EngineOptions): EngineHooks {
       if (options.debugMemory) memLog('after load');
       if (options.heapSnapshot) v8.writeHeapSnapshot(options.heapSnapshot);
     },
-    beforeCommit(date) {
-      if (options.killBeforeCommit === date) process.kill(process.pid, 'SIGKILL');
-      if (options.failBeforeCommit === date) throw new Error(`injected failure before ${date} commits`);
-    },
+    // Only when a fault is asked for: a hook before each commit keeps the days from being
+    // handed over to the store's writer before they commit (engine/advance.ts).
+    beforeCommit:
+      options.killBeforeCommit === undefined && options.failBeforeCommit === undefined
+        ? undefined
+        : (date) => {
+            if (options.killBeforeCommit === date) process.kill(process.pid, 'SIGKILL');
+            if (options.failBeforeCommit === date) throw new Error(`injected failure before ${date} commits`);
+          },
     dayDone() {
       // Each day's objects (attempts, plans) live until its writes, so they reach the old
       // generation, and V8 (sized for a 23 GiB machine) let a 1M month's garbage grow from

@@ -99,7 +99,9 @@ export function pgEngineStore(store: PgStore): EngineStore {
         await session.close();
       }
     },
-    async beginDays() {},
+    async beginDays() {
+      return false;
+    },
     async endDays() {},
     async runDay(fn) {
       return store.writeUnit(async (unit) => {

@@ -66,6 +66,7 @@ export function engineStore(store: Store): EngineStore {
       cacheSize = store.raw.pragma('cache_size', { simple: true }) as number;
       store.raw.pragma('synchronous = NORMAL');
       store.raw.pragma(`cache_size = ${ADVANCE_CACHE_SIZE}`);
+      return false;
     },
     async endDays() {
       store.raw.pragma('synchronous = FULL');
