@@ -15,9 +15,8 @@
  * Row types come from the schema (`Selectable<>`/`Insertable<>`, or kysely's inference of a
  * query); the engine's names are mapped to the columns here.
  */
-import { asCents } from '../../domain/money.js';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { InferResult, Insertable, Selectable } from 'kysely';
+import type { InferResult, Selectable } from 'kysely';
 import type { IsoDate, Period } from '../../domain/period.js';
 import type { SubmittedDebit } from '../../domain/plan-reason.js';
 import type {
@@ -32,13 +31,12 @@ import type {
   OpenCollection,
 } from '../../engine/ports.js';
 import { acquireLease, releaseLease, renewLease, type AdvanceLease } from '../advance-lease.js';
-import { runInGroups, valuesList } from '../bulk.js';
+import { attemptColumns, completeExecutions, lapseCandidates, lapsePolicies, moveClock, updateColumns, writeAttempts, writeImage, writeUpdates } from '../engine-days.js';
 import { decodePlans, encodePlans, PLAN_BATCH } from '../plan-batches.js';
-import type { AttemptsTable, CollectionsTable, EngineImageHeadTable, EngineInputsTable, ExecutionsTable } from '../schema.js';
+import type { EngineImageHeadTable, EngineInputsTable, ExecutionsTable } from '../schema.js';
 import type { StatementCache } from '../sqlite-dialect.js';
 import type { Db, Store, Trx } from '../store.js';
 import { pgEngineStore } from './engine-pg.js';
-import { unpaidActiveCollections } from './lapse-candidates.js';
 import { getAllMeta, getMeta } from './meta.js';
 
 /** SQLite's page cache while days are lived, as PRAGMA cache_size counts it (negative: KiB). */
@@ -185,39 +183,6 @@ function submittedDebitsQuery(db: Db | Trx, fromPlanDay: IsoDate) {
 }
 type SubmittedBatchRow = InferResult<ReturnType<typeof submittedDebitsQuery>>[number];
 
-/** The attempts table's columns in the order the multi-row insert takes them. */
-const ATTEMPT_COLUMNS = ['client_id', 'collection_id', 'period_month', 'date', 'amount', 'outcome', 'failure_reason'] as const satisfies ReadonlyArray<
-  keyof Insertable<AttemptsTable>
->;
-type AttemptRow = Required<Pick<Insertable<AttemptsTable>, (typeof ATTEMPT_COLUMNS)[number]>>;
-const INSERT_ATTEMPTS = (k: number) => `insert into attempts (${ATTEMPT_COLUMNS.join(', ')}) values ${valuesList(k, ATTEMPT_COLUMNS.length)}`;
-
-/** The collections table's columns a day changes, after the row's id, in the order the update takes them. */
-const UPDATE_COLUMNS = [
-  'id',
-  'amount_collected',
-  'status',
-  'first_attempt_date',
-  'last_attempt_date',
-  'attempts',
-  'failed_attempts',
-  'last_failure_reason',
-] as const satisfies ReadonlyArray<keyof Selectable<CollectionsTable>>;
-type UpdateRow = Pick<Selectable<CollectionsTable>, (typeof UPDATE_COLUMNS)[number]>;
-/** Rows by id from a VALUES list: one statement updates 64 collections. */
-const UPDATE_COLLECTIONS = (k: number) =>
-  `update collections set ${UPDATE_COLUMNS.slice(1)
-    .map((c, j) => `${c} = v.column${j + 2}`)
-    .join(', ')} from (values ${valuesList(k, UPDATE_COLUMNS.length)}) as v where collections.id = v.column1`;
-
-/** A row's values in the order of `Columns` (a tuple typed by the schema's row `R`). */
-type ValuesOf<R, Columns extends readonly (keyof R)[]> = { -readonly [K in keyof Columns]: R[Columns[K]] };
-
-/** Copy a row's values into a statement's parameters at `at`. */
-function putValues(params: unknown[], at: number, values: readonly unknown[]): void {
-  for (let k = 0; k < values.length; k++) params[at + k] = values[k];
-}
-
 /** One day's unit of work: the day's transaction. */
 class SqliteDay implements DayUnit {
   constructor(
@@ -269,36 +234,11 @@ class SqliteDay implements DayUnit {
   }
 
   async insertAttempts(date: IsoDate, attempts: readonly AttemptRecord[]): Promise<void> {
-    runInGroups(this.statements, INSERT_ATTEMPTS, ATTEMPT_COLUMNS.length, attempts.length, (p, at, r) => {
-      const a = attempts[r]!;
-      const values: ValuesOf<AttemptRow, typeof ATTEMPT_COLUMNS> = [
-        a.clientId,
-        a.collectionId,
-        a.period,
-        date,
-        asCents(a.amount),
-        a.reason === null ? 'SUCCESS' : 'FAILED',
-        a.reason,
-      ];
-      putValues(p, at, values);
-    });
+    writeAttempts(this.statements, date, attemptColumns(attempts));
   }
 
   async updateCollections(updates: readonly CollectionUpdate[]): Promise<void> {
-    runInGroups(this.statements, UPDATE_COLLECTIONS, UPDATE_COLUMNS.length, updates.length, (p, at, r) => {
-      const u = updates[r]!;
-      const values: ValuesOf<UpdateRow, typeof UPDATE_COLUMNS> = [
-        u.id,
-        asCents(u.collected),
-        u.status,
-        u.firstAttempt,
-        u.lastAttempt,
-        u.attempts,
-        u.failed,
-        u.lastFailure,
-      ];
-      putValues(p, at, values);
-    });
+    writeUpdates(this.statements, updateColumns(updates));
   }
 
   async insertSubmittedDebits(planDay: IsoDate, byClient: ReadonlyMap<number, readonly SubmittedDebit[]>): Promise<void> {
@@ -307,49 +247,25 @@ class SqliteDay implements DayUnit {
       // ~900,000, whose batch took ~130 MB to encode at once.
       for (let at = 0; at < entries.length; at += PLAN_BATCH) {
         const data = encodePlans(entries.slice(at, at + PLAN_BATCH));
-        await this.trx.insertInto('plan_batches').values({ client_id: clientId, plan_day: planDay, data }).execute();
+        this.statements.get('insert into plan_batches (client_id, plan_day, data) values (?, ?, ?)').run(clientId, planDay, data);
       }
     }
   }
 
   async completeExecutions(period: Period, stampMs: number): Promise<void> {
-    await this.trx
-      .updateTable('executions')
-      .set({ status: 'completed', completed_at: stampMs })
-      .where('period_month', '=', period)
-      .where('status', '=', 'processing')
-      .execute();
+    completeExecutions(this.statements, period, stampMs);
   }
 
   async lapseCandidates(periods: readonly Period[]): Promise<LapseCandidate[]> {
-    const candidates = await unpaidActiveCollections(this.trx, periods[0]!);
-    // One indexed lookup per candidate (collections_policy_idx): tens of thousands at a large close.
-    const statuses = this.statements.get(`select period_month, status from collections where policy_id = ? and period_month in (${periods.map(() => '?').join(',')})`);
-    const out: LapseCandidate[] = [];
-    for (const c of candidates) {
-      const rows = statuses.all(c.policyId, ...periods) as Array<Pick<Selectable<CollectionsTable>, 'period_month' | 'status'>>;
-      const found: Array<string | null> = periods.map(() => null);
-      for (const r of rows) found[periods.indexOf(r.period_month)] = r.status;
-      out.push({ policyId: c.policyId, clientId: c.clientId, statuses: found });
-    }
-    return out;
+    return lapseCandidates(this.statements, periods);
   }
 
   async lapsePolicies(policies: readonly LapseCandidate[], day: IsoDate, stampMs: number, reason: string): Promise<void> {
-    if (policies.length === 0) return;
-    const lapse = this.statements.get("update policies set status = 'lapsed', updated_at = ? where id = ? and status = 'active'");
-    const history = this.statements.get(
-      `insert into policy_status_changes (client_id, policy_id, old_status, new_status, changed_on, changed_at, reason)
-       values (?, ?, 'active', 'lapsed', ?, ?, ?)`,
-    );
-    for (const p of policies) {
-      lapse.run(stampMs, p.policyId);
-      history.run(p.clientId, p.policyId, day, stampMs, reason);
-    }
+    lapsePolicies(this.statements, policies, day, stampMs, reason);
   }
 
   async moveClock(date: IsoDate): Promise<void> {
-    await this.trx.updateTable('meta').set({ value: date }).where('key', '=', 'clock_date').execute();
+    moveClock(this.statements, date);
   }
 
   async readImageHead(): Promise<{ head: ImageHead | null; inputs: number }> {
@@ -372,14 +288,9 @@ class SqliteDay implements DayUnit {
   }
 
   async writeImage(asOf: IsoDate, tag: string, inputs: number, consumed: number | null, blocks: Iterable<ImageBlock>): Promise<void> {
-    if (consumed === null) this.statements.get('delete from engine_image').run();
-    else this.statements.get('delete from engine_image where wake <= ?').run(consumed);
-    const insert = this.statements.get('insert into engine_image (wake, client_id, customers, collections, data) values (?, ?, ?, ?, ?)');
-    for (const b of blocks) insert.run(b.wake, b.clientId, b.customers, b.collections, Buffer.from(b.data.buffer, b.data.byteOffset, b.data.byteLength));
-    this.statements
-      .get('insert into engine_image_head (id, as_of, tag, inputs) values (1, ?, ?, ?) on conflict (id) do update set as_of = excluded.as_of, tag = excluded.tag, inputs = excluded.inputs')
-      .run(asOf, tag, inputs);
+    writeImage(this.statements, asOf, tag, inputs, consumed, blocks);
   }
+
 }
 
 /** The store's engine inputs version (moved by the triggers of migration 0009). */
