@@ -95,9 +95,14 @@ export function replayInto(
   const facts: DayFacts = { credits: 0, postedDebits: 0, collected: 0, premiaDebits: 0 };
   const report = posted === null ? null : (day: number, f: DayFacts) => posted.day(set, i, day, f);
   while (set.day(i) < today) {
-    // The days before premia's next debit in one run (a generated account's fast path).
+    // The days before premia's next debit in one run (a generated account's fast path), those
+    // before the first the caller wants not reported.
     const quietTo = Math.min(today, replay.nextDay() - 1);
-    if (observer === undefined && quietTo > set.day(i) && set.liveQuietly(i, quietTo, facts, report)) continue;
+    if (observer === undefined && quietTo > set.day(i)) {
+      const unreported = posted === null ? quietTo : Math.min(quietTo, posted.from - 1);
+      if (unreported > set.day(i) && set.liveQuietly(i, unreported, facts, null)) continue;
+      if (set.liveQuietly(i, quietTo, facts, report)) continue;
+    }
     set.live(i, replay, replay.outcomes, facts, observer);
     replay.check();
     posted?.day(set, i, set.day(i), facts);

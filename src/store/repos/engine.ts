@@ -35,12 +35,15 @@ import { attemptColumns, completeExecutions, lapseCandidates, lapsePolicies, mov
 import { decodePlans, encodePlans, PLAN_BATCH } from '../plan-batches.js';
 import type { EngineImageHeadTable, EngineInputsTable, ExecutionsTable } from '../schema.js';
 import type { StatementCache } from '../sqlite-dialect.js';
-import type { Db, Store, Trx } from '../store.js';
+import { DEFAULT_BUSY_TIMEOUT_MS, type Db, type SqliteStore, type Store, type Trx } from '../store.js';
+import { DayPipeline, HandedDay } from './engine-pipeline.js';
 import { pgEngineStore } from './engine-pg.js';
 import { getAllMeta, getMeta } from './meta.js';
 
 /** SQLite's page cache while days are lived, as PRAGMA cache_size counts it (negative: KiB). */
 const ADVANCE_CACHE_SIZE = -160 * 1024;
+/** The store's connection's page cache while a day writer writes the days: it only reads the working set. */
+const READ_CACHE_SIZE = -16 * 1024;
 
 /** The engine's store on `store`. One per advance: it remembers the last day it ran. */
 export function engineStore(store: Store): EngineStore {
@@ -48,13 +51,16 @@ export function engineStore(store: Store): EngineStore {
   /** data_version and the store's write count after this engine's last day (null: none yet). */
   let seen: { version: number; generation: number } | null = null;
   let cacheSize: number | null = null;
+  /** The day writer while days are handed over (engine-pipeline.ts), with the clock as the last day handed over leaves it. */
+  let pipeline: DayPipeline | null = null;
+  let handedWorld: { today: IsoDate; settings: ReadonlyMap<string, string> } | null = null;
   return {
     async readClock() {
       return (await getMeta(store.db, 'clock_date'))!;
     },
     claimAdvance: (resolve, onWait) => acquireLease(store, resolve, onWait),
     releaseAdvance: (claim) => releaseLease(store, claim as AdvanceLease),
-    async beginDays() {
+    async beginDays(handOver) {
       // Simulated days are recomputed exactly on resume (the bank lives in the store too), so a
       // day commits without waiting for the disk; the store stays consistent whatever happens.
       // Ordinary writes keep synchronous = FULL. A larger page cache: a day's updates land all
@@ -63,14 +69,26 @@ export function engineStore(store: Store): EngineStore {
       // (measured: 160 MiB took the 1M month from ~55 s to ~49 s, peak RSS ~0.8 GiB).
       cacheSize = store.raw.pragma('cache_size', { simple: true }) as number;
       store.raw.pragma('synchronous = NORMAL');
-      store.raw.pragma(`cache_size = ${ADVANCE_CACHE_SIZE}`);
-      return false;
+      pipeline = handOver ? await DayPipeline.start(store, ADVANCE_CACHE_SIZE, DEFAULT_BUSY_TIMEOUT_MS) : null;
+      // With a day writer, this connection only reads the working set (a scan): the writer has the large cache.
+      store.raw.pragma(`cache_size = ${pipeline ? READ_CACHE_SIZE : ADVANCE_CACHE_SIZE}`);
+      handedWorld = null;
+      return pipeline !== null;
     },
     async endDays() {
-      store.raw.pragma('synchronous = FULL');
-      if (cacheSize !== null) store.raw.pragma(`cache_size = ${cacheSize}`);
+      try {
+        await pipeline?.close();
+      } finally {
+        pipeline = null;
+        store.raw.pragma('synchronous = FULL');
+        if (cacheSize !== null) store.raw.pragma(`cache_size = ${cacheSize}`);
+      }
+    },
+    async settle(wait) {
+      return pipeline ? pipeline.settle(wait) : 0;
     },
     async runDay(fn) {
+      if (pipeline !== null) return handOver(pipeline, fn);
       return store.transaction(async (trx) => {
         const version = dataVersion(store.raw);
         const changed = seen === null || version !== seen.version || store.generation !== seen.generation;
@@ -82,6 +100,35 @@ export function engineStore(store: Store): EngineStore {
       });
     },
   };
+
+  /**
+   * A day handed over to the writer: its reads served here inside a transaction when the engine
+   * loads (the first day, or after something else wrote: the writer has then written or dropped
+   * every day before, and checks the store from now on), its writes recorded for the writer.
+   */
+  async function handOver<T>(p: DayPipeline, fn: (unit: DayUnit) => Promise<T>): Promise<T> {
+    const sqlite = store as SqliteStore;
+    p.check();
+    let day: HandedDay;
+    let out: T;
+    if (handedWorld === null || p.changed) {
+      await p.baseline();
+      out = await sqlite.transaction(async (trx) => {
+        const reads = new SqliteDay(trx, sqlite.statements, true);
+        handedWorld = await reads.readWorld();
+        day = new HandedDay(reads, handedWorld);
+        return day.diverting(sqlite, () => fn(day));
+      });
+    } else {
+      day = new HandedDay(null, handedWorld);
+      out = await day.diverting(sqlite, () => fn(day));
+    }
+    const clock = day!.ops.findLast((o) => o.op === 'clock');
+    if (clock === undefined) return out; // nothing lived (the clock is at the target)
+    handedWorld = { today: clock.date, settings: handedWorld!.settings };
+    await p.hand(day!.ops, day!.handed());
+    return out;
+  }
 }
 
 function dataVersion(raw: BetterSqlite3.Database): number {
