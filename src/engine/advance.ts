@@ -102,15 +102,23 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
   // A store may take days over before they commit (another thread writes them while the next
   // is lived), but not when a hook must run just before a day commits (the crash tests).
   const pipelined = total > 0 && (await store.beginDays(total > 1 && hooks.beforeCommit === undefined));
-  /** The days committed since the last call (all of them when `wait`), reported in order. */
-  const collect = async (wait: boolean): Promise<void> => {
-    const committed = pipelined ? await store.settle!(wait) : pending.length;
-    for (let k = 0; k < committed; k++) {
-      const p = pending.shift()!;
-      p.summary.lapsed_policies = (await p.lapsed).get(run.clientId) ?? 0;
-      hooks.dayDone?.();
-      days.push(p.summary);
-      run.onDay?.(p.summary, days.length, total);
+  /**
+   * Report the days committed, in order: those committed by now (waiting while too many are in
+   * flight), or, when `all`, every day handed over that commits.
+   */
+  const collect = async (all: boolean): Promise<void> => {
+    for (;;) {
+      const committed = pipelined ? await store.settle!(all ? 'one' : 'room') : pending.length;
+      if (committed === 0) return;
+      for (let k = 0; k < committed; k++) {
+        const p = pending.shift()!;
+        p.summary.lapsed_policies = (await p.lapsed).get(run.clientId) ?? 0;
+        hooks.dayDone?.();
+        days.push(p.summary);
+        run.onDay?.(p.summary, days.length, total);
+      }
+      // A stop asked for while these days were reported: none after them commits.
+      if (pipelined) store.reported!(run.signal?.aborted === true);
     }
   };
   try {

@@ -43,10 +43,14 @@ export interface EngineStore {
   endDays(): Promise<void>;
   /**
    * While days are handed over (`beginDays`): how many of them committed since the last call,
-   * in the order handed over; with `wait`, once every day handed over has committed or been
-   * dropped. Rejects with the error that stopped a day.
+   * in the order handed over, once: at once ('now'), when few enough are still in flight
+   * ('room'), or when one more has committed or none is left in flight ('one'). Rejects with the
+   * error that stopped a day. A day commits only after the engine has reported the one before
+   * (`reported`), so that a stop asked for while a day is reported leaves the store at that day.
    */
-  settle?(wait: boolean): Promise<number>;
+  settle?(mode: 'now' | 'room' | 'one'): Promise<number>;
+  /** The days settled so far are reported; with `stop`, no day handed over after them commits. */
+  reported?(stop: boolean): void;
   /** Run `fn` as one unit of work: everything it writes commits together, or none of it does. */
   runDay<T>(fn: (unit: DayUnit) => Promise<T>): Promise<T>;
 }

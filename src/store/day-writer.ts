@@ -17,26 +17,8 @@ import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import { PremiaError } from '../domain/errors.js';
-import { applyDayOps, type DayOp } from './engine-days.js';
+import { ACKED, applyDayOps, STOP, type DayWriterData, type DayWriterIn, type DayWriterOut } from './engine-days.js';
 import { StatementCache } from './sqlite-dialect.js';
-
-/** What the writer is started with. */
-export interface DayWriterData {
-  path: string;
-  busyTimeoutMs: number;
-  /** PRAGMA cache_size while it writes (negative: KiB). */
-  cacheSize: number;
-}
-
-export type DayWriterIn = { type: 'baseline' } | { type: 'day'; seq: number; ops: DayOp[] } | { type: 'close' };
-export type DayWriterOut =
-  | { type: 'ready' }
-  | { type: 'baseline' }
-  | { type: 'committed'; seq: number; lapsed: Array<[number, number]> }
-  /** Not written: something else committed first (`changed`), or an earlier day was not written. */
-  | { type: 'dropped'; seq: number; changed: boolean }
-  | { type: 'failed'; seq: number; error: { message: string; code?: string; name: string } }
-  | { type: 'closed' };
 
 const port = parentPort!;
 const data = workerData as DayWriterData;
@@ -49,6 +31,7 @@ raw.pragma('foreign_keys = ON');
 raw.pragma('synchronous = NORMAL');
 raw.pragma(`cache_size = ${data.cacheSize}`);
 const statements = new StatementCache(raw);
+const shared = new Int32Array(data.shared);
 const dataVersion = () => raw.pragma('data_version', { simple: true }) as number;
 
 let baseline = dataVersion();
@@ -60,7 +43,7 @@ const post = (m: DayWriterOut) => port.postMessage(m);
 async function handle(m: DayWriterIn): Promise<void> {
   if (m.type === 'baseline') {
     baseline = dataVersion();
-    stopped = false;
+    stopped = Atomics.load(shared, STOP) !== 0;
     post({ type: 'baseline' });
     return;
   }
@@ -83,6 +66,18 @@ async function handle(m: DayWriterIn): Promise<void> {
       return;
     }
     const lapsed = await applyDayOps(statements, m.ops);
+    // The day before reported (or a stop), then the commit.
+    while (Atomics.load(shared, STOP) === 0) {
+      const acked = Atomics.load(shared, ACKED);
+      if (acked >= m.seq - 1) break;
+      Atomics.wait(shared, ACKED, acked, 1000);
+    }
+    if (Atomics.load(shared, STOP) !== 0) {
+      raw.exec('rollback');
+      stopped = true;
+      post({ type: 'dropped', seq: m.seq, changed: false });
+      return;
+    }
     raw.exec('commit');
     post({ type: 'committed', seq: m.seq, lapsed: [...lapsed] });
   } catch (e) {

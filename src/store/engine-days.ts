@@ -318,3 +318,35 @@ export async function applyDayOps(statements: StatementCache, ops: readonly DayO
   }
   return lapsed;
 }
+
+// -------------------------------------------------------------------------------------------
+// The day writer's messages (day-writer.ts)
+
+/** What the writer is started with. */
+export interface DayWriterData {
+  path: string;
+  busyTimeoutMs: number;
+  /** PRAGMA cache_size while it writes (negative: KiB). */
+  cacheSize: number;
+  /**
+   * Two Int32 cells shared with the engine's thread: [ACKED] the last day (seq) whose commit the
+   * engine has reported, [STOP] 1 once it stops. A day commits only once the day before it has
+   * been reported without a stop: a Ctrl-C pressed when a day is reported leaves the store at
+   * that day, as when each day commits before the next is lived.
+   */
+  shared: SharedArrayBuffer;
+}
+
+/** The cells of DayWriterData.shared. */
+export const ACKED = 0;
+export const STOP = 1;
+
+export type DayWriterIn = { type: 'baseline' } | { type: 'day'; seq: number; ops: DayOp[] } | { type: 'close' };
+export type DayWriterOut =
+  | { type: 'ready' }
+  | { type: 'baseline' }
+  | { type: 'committed'; seq: number; lapsed: Array<[number, number]> }
+  /** Not written: something else committed first (`changed`), or an earlier day was not written. */
+  | { type: 'dropped'; seq: number; changed: boolean }
+  | { type: 'failed'; seq: number; error: { message: string; code?: string; name: string } }
+  | { type: 'closed' };

@@ -21,12 +21,11 @@ import type { IsoDate, Period } from '../../domain/period.js';
 import type { SubmittedDebit } from '../../domain/plan-reason.js';
 import type { AdvanceClaim, AttemptRecord, CollectionUpdate, DayUnit, ImageBlock, ImageHead, LapseCandidate, OpenCollection } from '../../engine/ports.js';
 import type { AdvanceLease } from '../advance-lease.js';
-import type { DayWriterData, DayWriterIn, DayWriterOut } from '../day-writer.js';
-import { attemptColumns, transferables, updateColumns, type DayOp, type SnapshotRows } from '../engine-days.js';
+import { ACKED, attemptColumns, STOP, transferables, updateColumns, type DayOp, type DayWriterData, type DayWriterIn, type DayWriterOut, type SnapshotRows } from '../engine-days.js';
 import { packPlans, PLAN_BATCH } from '../plan-batches.js';
 import type { SqliteStore } from '../store-types.js';
 
-/** Days handed over and not yet committed, at most: the engine waits beyond. */
+/** Days handed over and not yet committed, at most: beyond, `settle('room')` waits. */
 const IN_FLIGHT = 2;
 
 /** The day writer's compiled module, or null (from TypeScript sources it is taken from dist/, which `npm test` builds first). */
@@ -66,8 +65,14 @@ export class DayPipeline {
   private waiters: Array<() => void> = [];
   private answer: ((m: DayWriterOut) => void) | null = null;
 
-  private constructor(worker: Worker) {
+  /** The cells shared with the writer (day-writer.ts ACKED, STOP). */
+  private readonly shared: Int32Array;
+  /** The last day (seq) committed and reported by `settle`. */
+  private lastCommitted = 0;
+
+  private constructor(worker: Worker, shared: SharedArrayBuffer) {
     this.worker = worker;
+    this.shared = new Int32Array(shared);
     worker.on('message', (m: DayWriterOut) => this.receive(m));
     worker.on('error', (e) => this.fail(e));
   }
@@ -76,9 +81,10 @@ export class DayPipeline {
   static async start(store: SqliteStore, cacheSize: number, busyTimeoutMs: number): Promise<DayPipeline | null> {
     const module = writerModule();
     if (module === null || store.path === ':memory:' || store.path === '') return null;
-    const data: DayWriterData = { path: store.path, busyTimeoutMs, cacheSize };
+    const shared = new SharedArrayBuffer(8);
+    const data: DayWriterData = { path: store.path, busyTimeoutMs, cacheSize, shared };
     const worker = new Worker(module, { workerData: data });
-    const pipeline = new DayPipeline(worker);
+    const pipeline = new DayPipeline(worker, shared);
     await pipeline.request(null, 'ready');
     return pipeline;
   }
@@ -88,6 +94,7 @@ export class DayPipeline {
       const h = this.inFlight.shift()!;
       if (m.type === 'committed') {
         this.committed++;
+        this.lastCommitted = m.seq;
         h.lapsed(new Map(m.lapsed));
       } else if (m.type === 'dropped') {
         if (m.changed) this.changed = true;
@@ -142,24 +149,38 @@ export class DayPipeline {
     this.changed = false;
   }
 
-  /** Hand a day's operations over; resolves once few enough days are in flight. */
-  async hand(ops: DayOp[], handed: Omit<Handed, 'seq'>): Promise<void> {
+  /** Hand a day's operations over. */
+  hand(ops: DayOp[], handed: Omit<Handed, 'seq'>): void {
     const seq = ++this.seq;
     this.inFlight.push({ seq, ...handed });
     this.worker.postMessage({ type: 'day', seq, ops } satisfies DayWriterIn, transferables(ops));
-    await this.drain(IN_FLIGHT);
   }
 
-  /** How many days committed since the last call (every day handed over settled first when `wait`). */
-  async settle(wait: boolean): Promise<number> {
-    if (wait) await this.drain(0);
+  /**
+   * How many days committed since the last call, once: at once ('now'), when few enough are in
+   * flight ('room'), or when one more has committed or none is left in flight ('one'). The
+   * caller reports them, then calls `reported`.
+   */
+  async settle(mode: 'now' | 'room' | 'one'): Promise<number> {
+    if (mode === 'room' && this.committed === 0) await this.drain(IN_FLIGHT);
+    if (mode === 'one' && this.committed === 0) await this.drain(this.inFlight.length === 0 ? 0 : this.inFlight.length - 1);
     this.check();
     const n = this.committed;
     this.committed = 0;
     return n;
   }
 
+  /** The days settled so far are reported: the next may commit (or, with `stop`, none after them). */
+  reported(stop: boolean): void {
+    if (stop) Atomics.store(this.shared, STOP, 1);
+    else Atomics.store(this.shared, ACKED, this.lastCommitted);
+    Atomics.notify(this.shared, ACKED);
+  }
+
   async close(): Promise<void> {
+    // Days not reported are not waited for: none commits after a stop.
+    Atomics.store(this.shared, STOP, 1);
+    Atomics.notify(this.shared, ACKED);
     await this.drain(0);
     await this.request({ type: 'close' }, 'closed');
     await this.worker.terminate();

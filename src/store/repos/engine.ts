@@ -84,8 +84,11 @@ export function engineStore(store: Store): EngineStore {
         if (cacheSize !== null) store.raw.pragma(`cache_size = ${cacheSize}`);
       }
     },
-    async settle(wait) {
-      return pipeline ? pipeline.settle(wait) : 0;
+    async settle(mode) {
+      return pipeline ? pipeline.settle(mode) : 0;
+    },
+    reported(stop) {
+      pipeline?.reported(stop);
     },
     async runDay(fn) {
       if (pipeline !== null) return handOver(pipeline, fn);
@@ -126,7 +129,7 @@ export function engineStore(store: Store): EngineStore {
     const clock = day!.ops.findLast((o) => o.op === 'clock');
     if (clock === undefined) return out; // nothing lived (the clock is at the target)
     handedWorld = { today: clock.date, settings: handedWorld!.settings };
-    await p.hand(day!.ops, day!.handed());
+    p.hand(day!.ops, day!.handed());
     return out;
   }
 }
