@@ -164,6 +164,7 @@ export class SimulatedBank {
     for (let k = 0; k < n; k++) {
       const clientId = customers.clientId[k]!;
       const customerId = customers.customerId[k]!;
+      if (k === kept?.pending?.from) await kept.pending.ready(accounts);
       if (isKept(kept, k)) {
         // Kept by the engine as of the last day it lived: the account stands there, nothing to replay.
         accounts.add(clientId, customerId, importedSource(inputs, clientId, customerId), inputs.seed, epochDay, kept!.lastLived[k]!, kept!.balance[k]!);
@@ -174,13 +175,17 @@ export class SimulatedBank {
 }
 
 function isKept(kept: KeptAccounts | undefined, k: number): boolean {
-  return kept !== undefined && !Number.isNaN(kept.balance[k]!);
+  return kept !== undefined && ((kept.pending !== undefined && k >= kept.pending.from) || !Number.isNaN(kept.balance[k]!));
 }
 
-/** Accounts the engine kept: customer k's balance at the end of lastLived[k] (NaN: not kept). */
+/**
+ * Accounts the engine kept: customer k's balance at the end of lastLived[k] (NaN: not kept);
+ * from `pending.from` on, known once `pending.ready` (given the accounts opened so far) resolves.
+ */
 export interface KeptAccounts {
   readonly balance: Float64Array;
   readonly lastLived: Int32Array;
+  readonly pending?: { from: number; ready(opened: AccountSet): Promise<void> };
 }
 
 /** Feeds a ledger premia's past attempts of each day, then checks the outcomes match. */

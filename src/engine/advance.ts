@@ -21,7 +21,7 @@
 import { resolveAdvanceTarget, type AdvanceTargetInput } from '../domain/advance.js';
 import { dayNumber, fromDayNumber, lastDay, periodOf, type IsoDate } from '../domain/period.js';
 import { closePeriod, DayRunner, emptySummary, insertPlans, liveDay, planAll, writeDay, type DaySummary } from './day.js';
-import type { AdvanceClaim, AdvanceHolder, Bank, EngineStore } from './ports.js';
+import type { AdvanceClaim, AdvanceHolder, Bank, EngineHelper, EngineStore } from './ports.js';
 import { sleepIdle } from './awake.js';
 import { encodeImage } from './image.js';
 import { loadState } from './load.js';
@@ -68,6 +68,8 @@ export interface AdvanceRun {
 export interface Engine {
   store: EngineStore;
   bank: Bank;
+  /** Another thread that may open half the accounts of a large working set with no image. */
+  helper?: EngineHelper;
 }
 
 /** Live through the days after the clock's date up to the target. */
@@ -121,6 +123,10 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
       if (pipelined) store.reported!(run.signal?.aborted === true);
     }
   };
+  const yieldAndCollect = async (): Promise<void> => {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await collect(false);
+  };
   try {
     for (;;) {
       // Between days the event loop runs (a day's work is synchronous): a Ctrl-C handler, a
@@ -143,7 +149,7 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
           if (today >= to) return null; // moved meanwhile by something that does not take the claim
           const stale = state === null || unit.changedSinceLastDay || state.today !== today;
           if (stale) {
-            state = await loadState(unit, bank, dayNumber(to));
+            state = await loadState(unit, bank, dayNumber(to), engine.helper);
             runner = new DayRunner(state);
             hooks.loaded?.(state.cols.n, state.resumed);
           }
@@ -162,6 +168,9 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
 
           const out = liveDay(s, runner!, day);
           await writeDay(unit, s, day, out);
+          // The writer waits for each day it has committed to be reported before it writes the
+          // next: report them between the parts of a long day too.
+          if (pipelined) await yieldAndCollect();
           let closed: string | null = null;
           let lapsed = Promise.resolve(new Map<number, number>());
           if (date === lastDay(periodOf(date))) {
@@ -170,6 +179,7 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
           }
           await insertPlans(unit, planAll(s, day, day + 1 + lead), day);
           if (s.canSleep) sleepIdle(s, day);
+          if (pipelined) await yieldAndCollect();
           // The advance's last day keeps the working set, so that the next advance opens only
           // the customers with something to do, where they stand (image.ts).
           if (date === to && s.imageTag !== '' && unit.writeImage) await unit.writeImage(date, s.imageTag, s.inputsVersion, s.consumed, encodeImage(s, day));

@@ -39,8 +39,8 @@ import { CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY } from '../domain/calendar.js';
 import { fromDayNumber, type IsoDate } from '../domain/period.js';
 import { STRATEGY_NAMES } from '../domain/strategy-names.js';
 import { ACTIVE, GONE, NEVER } from './awake.js';
-import { CollectionSet, PENDING_SLOTS } from './collection-set.js';
-import type { ImageBlock, ImageHead } from './ports.js';
+import { PENDING_SLOTS, type CollectionSet } from './collection-set.js';
+import type { BankAccounts, ImageBlock, ImageHead } from './ports.js';
 import { SETTING_KEYS } from './settings.js';
 import type { EngineState } from './state.js';
 import type { AccountSummaries, SummaryColumn } from './summary.js';
@@ -139,8 +139,6 @@ function gatherInt8(src: Int8Array, s: number, pick: readonly number[], out: Flo
 export function* encodeImage(state: EngineState, day: number): Generator<ImageBlock> {
   const accounts = state.accounts;
   const cs = state.cols;
-  const summaryColumns = state.summaries.columns();
-  const encoder = new TextEncoder();
   // The accounts to keep, grouped by (client, wake day), each group in account order.
   const groups = new Map<string, { clientId: number; wake: number; accounts: number[] }>();
   for (let i = 0; i < accounts.size; i++) {
@@ -152,14 +150,13 @@ export function* encodeImage(state: EngineState, day: number): Generator<ImageBl
     if (!g) groups.set(key, (g = { clientId, wake, accounts: [] }));
     g.accounts.push(i);
   }
-  let scratch = new ArrayBuffer(0);
+  const encoder = new BlockEncoder(accounts, state.summaries, cs);
   for (const g of groups.values()) {
     for (let at = 0; at < g.accounts.length; at += BLOCK) {
       const pick = g.accounts.slice(at, at + BLOCK);
-      const n = pick.length;
       // The picked accounts' open collections, in account order.
       const cols: number[] = [];
-      const counts = new Uint8Array(n);
+      const counts = new Uint8Array(pick.length);
       pick.forEach((i, j) => {
         const start = state.colStart[i]!;
         const end = start + state.colCount[i]!;
@@ -169,51 +166,91 @@ export function* encodeImage(state: EngineState, day: number): Generator<ImageBl
           counts[j]!++;
         }
       });
-      const m = cols.length;
-      const numeric: Float64Array[] = [];
-      const clients = new Float64Array(n);
-      const balance = new Float64Array(n);
-      const lastLived = new Float64Array(n);
-      for (let j = 0; j < n; j++) {
-        clients[j] = accounts.clientId[pick[j]!]!;
-        balance[j] = accounts.balance(pick[j]!);
-        lastLived[j] = accounts.lastLived!(pick[j]!);
-      }
-      numeric.push(clients, balance, lastLived, new Float64Array(n).fill(g.wake), Float64Array.from(counts));
-      for (const c of summaryColumns) numeric.push(gather(c.data, c.stride, pick, new Float64Array(n * c.stride)));
-      for (const name of COLLECTION_COLUMNS) {
-        if (name === 'periodFirst') numeric.push(Float64Array.from(cols, (c) => cs.periods[cs.period[c]!]!.first));
-        else numeric.push(gather(cs[name], strideOf(name), cols, new Float64Array(m * strideOf(name))));
-      }
-      const ids = pick.map((i) => accounts.customerId[i]!);
-      const policies = cols.map((c) => cs.policyNumber[c]!);
-      const idBytes = encoder.encode(ids.join(''));
-      const policyBytes = encoder.encode(policies.join(''));
-      const codes = numeric.map(narrowest);
-      let size = align8(16 + numeric.length);
-      numeric.forEach((v, x) => (size += align8(v.length * STORED[codes[x]!]!.BYTES_PER_ELEMENT)));
-      size += align8(n * 4) + align8(m * 4) + align8(idBytes.length) + policyBytes.length;
-      if (scratch.byteLength < size) scratch = new ArrayBuffer(size);
-      const buf = scratch;
-      new Uint32Array(buf, 0, 4).set([n, m, numeric.length, idBytes.length]);
-      new Uint8Array(buf, 16, numeric.length).set(codes);
-      let off = align8(16 + numeric.length);
-      numeric.forEach((v, x) => {
-        const Stored = STORED[codes[x]!]!;
-        new Stored(buf, off, v.length).set(v);
-        off += align8(v.length * Stored.BYTES_PER_ELEMENT);
-      });
-      const idLengths = new Uint32Array(buf, off, n);
-      ids.forEach((id, j) => (idLengths[j] = id.length));
-      off += align8(n * 4);
-      const policyLengths = new Uint32Array(buf, off, m);
-      policies.forEach((p, j) => (policyLengths[j] = p.length));
-      off += align8(m * 4);
-      new Uint8Array(buf, off, idBytes.length).set(idBytes);
-      off += align8(idBytes.length);
-      new Uint8Array(buf, off, policyBytes.length).set(policyBytes);
-      yield { clientId: g.clientId, wake: g.wake, customers: n, collections: m, data: new Uint8Array(buf, 0, size) };
+      yield encoder.block(g.clientId, g.wake, pick, cols, counts);
     }
+  }
+}
+
+/**
+ * The records of `accounts` with their summaries and no collections (asleep for good), in
+ * account order: a block per run of one client's accounts (bytes valid until the next is taken).
+ */
+export function* encodeAccounts(accounts: BankAccounts, summaries: AccountSummaries): Generator<ImageBlock> {
+  const encoder = new BlockEncoder(accounts, summaries, null);
+  for (let at = 0; at < accounts.size; ) {
+    const clientId = accounts.clientId[at]!;
+    let end = at + 1;
+    while (end < accounts.size && end - at < BLOCK && accounts.clientId[end] === clientId) end++;
+    const pick = Array.from({ length: end - at }, (_, j) => at + j);
+    yield encoder.block(clientId, NEVER, pick, [], new Uint8Array(pick.length));
+    at = end;
+  }
+}
+
+/** Encodes blocks of one working set into one reused buffer. */
+class BlockEncoder {
+  private scratch = new ArrayBuffer(0);
+  private readonly text = new TextEncoder();
+  private readonly summaryColumns: SummaryColumn[];
+
+  constructor(
+    private readonly accounts: BankAccounts,
+    summaries: AccountSummaries,
+    private readonly cs: CollectionSet | null,
+  ) {
+    this.summaryColumns = summaries.columns();
+  }
+
+  /** The block of accounts `pick` (of `clientId`, waking on `wake`) with collections `cols` (`counts` a customer). */
+  block(clientId: number, wake: number, pick: readonly number[], cols: readonly number[], counts: Uint8Array): ImageBlock {
+    const accounts = this.accounts;
+    const cs = this.cs;
+    const n = pick.length;
+    const m = cols.length;
+    const numeric: Float64Array[] = [];
+    const clients = new Float64Array(n);
+    const balance = new Float64Array(n);
+    const lastLived = new Float64Array(n);
+    for (let j = 0; j < n; j++) {
+      clients[j] = accounts.clientId[pick[j]!]!;
+      balance[j] = accounts.balance(pick[j]!);
+      lastLived[j] = accounts.lastLived!(pick[j]!);
+    }
+    numeric.push(clients, balance, lastLived, new Float64Array(n).fill(wake), Float64Array.from(counts));
+    for (const c of this.summaryColumns) numeric.push(gather(c.data, c.stride, pick, new Float64Array(n * c.stride)));
+    for (const name of COLLECTION_COLUMNS) {
+      if (cs === null) numeric.push(new Float64Array(0));
+      else if (name === 'periodFirst') numeric.push(Float64Array.from(cols, (c) => cs.periods[cs.period[c]!]!.first));
+      else numeric.push(gather(cs[name], strideOf(name), cols, new Float64Array(m * strideOf(name))));
+    }
+    const ids = pick.map((i) => accounts.customerId[i]!);
+    const policies = cs === null ? [] : cols.map((c) => cs.policyNumber[c]!);
+    const idBytes = this.text.encode(ids.join(''));
+    const policyBytes = this.text.encode(policies.join(''));
+    const codes = numeric.map(narrowest);
+    let size = align8(16 + numeric.length);
+    numeric.forEach((v, x) => (size += align8(v.length * STORED[codes[x]!]!.BYTES_PER_ELEMENT)));
+    size += align8(n * 4) + align8(m * 4) + align8(idBytes.length) + policyBytes.length;
+    if (this.scratch.byteLength < size) this.scratch = new ArrayBuffer(size);
+    const buf = this.scratch;
+    new Uint32Array(buf, 0, 4).set([n, m, numeric.length, idBytes.length]);
+    new Uint8Array(buf, 16, numeric.length).set(codes);
+    let off = align8(16 + numeric.length);
+    numeric.forEach((v, x) => {
+      const Stored = STORED[codes[x]!]!;
+      new Stored(buf, off, v.length).set(v);
+      off += align8(v.length * Stored.BYTES_PER_ELEMENT);
+    });
+    const idLengths = new Uint32Array(buf, off, n);
+    ids.forEach((id, j) => (idLengths[j] = id.length));
+    off += align8(n * 4);
+    const policyLengths = new Uint32Array(buf, off, m);
+    policies.forEach((p, j) => (policyLengths[j] = p.length));
+    off += align8(m * 4);
+    new Uint8Array(buf, off, idBytes.length).set(idBytes);
+    off += align8(idBytes.length);
+    new Uint8Array(buf, off, policyBytes.length).set(policyBytes);
+    return { clientId, wake, customers: n, collections: m, data: new Uint8Array(buf, 0, size) };
   }
 }
 

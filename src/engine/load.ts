@@ -8,7 +8,8 @@ import { dayNumber, firstOpenPeriod, fromDayNumber, type IsoDate } from '../doma
 import { catchUp, NEVER } from './awake.js';
 import { CollectionSet, dayOrNone, FAILURE_CODES, STATUS_CODES } from './collection-set.js';
 import { copyCollection, copySummaries, decodeBlock, imageTag, imageUse } from './image.js';
-import type { Bank, BankAccounts, DayUnit, KeptAccounts } from './ports.js';
+import type { IncomeAnalysis } from './income.js';
+import type { Bank, BankAccounts, DayUnit, EngineHelper, KeptAccounts } from './ports.js';
 import { engineSettings, type EngineSettings } from './settings.js';
 import { EngineState } from './state.js';
 import { strategyCode } from './strategies.js';
@@ -18,13 +19,14 @@ import { AccountSummaries, analysisDay } from './summary.js';
  * Load the working set as of the clock's date, in `unit`, for an advance whose last day is
  * `lastDay` (a day number: the image's customers waking after it are not read).
  */
-export async function loadState(unit: DayUnit, bank: Bank, lastDay: number): Promise<EngineState> {
+export async function loadState(unit: DayUnit, bank: Bank, lastDay: number, helper?: EngineHelper): Promise<EngineState> {
   const world = await unit.readWorld();
   const settings = engineSettings(world.settings);
   const tag = bank.resumes === true && unit.readImageHead ? imageTag(world.settings, new AccountSummaries(1, 0, settings.calendar)) : '';
   const image = tag !== '' ? await unit.readImageHead!() : null;
   const use = image === null ? 'none' : imageUse(image.head, image.inputs, world.today, tag);
-  const state = use === 'all' ? await loadFromImage(unit, bank, world.today, settings, lastDay) : await loadFromCollections(unit, bank, world.today, settings, use === 'accounts');
+  const state =
+    use === 'all' ? await loadFromImage(unit, bank, world.today, settings, lastDay) : await loadFromCollections(unit, bank, world.today, settings, use === 'accounts', helper);
   state.imageTag = tag;
   state.inputsVersion = image?.inputs ?? -1;
   return state;
@@ -107,7 +109,14 @@ function assemble(today: IsoDate, settings: EngineSettings, accounts: BankAccoun
  * their submitted debits; the accounts from the image when `fromImage` (as kept: a sleeping one
  * is then brought up to today), the others replayed by the bank.
  */
-async function loadFromCollections(unit: DayUnit, bank: Bank, today: IsoDate, settings: EngineSettings, fromImage: boolean): Promise<EngineState> {
+async function loadFromCollections(
+  unit: DayUnit,
+  bank: Bank,
+  today: IsoDate,
+  settings: EngineSettings,
+  fromImage: boolean,
+  helper: EngineHelper | undefined,
+): Promise<EngineState> {
   const todayDay = dayNumber(today);
   // Open collections: those of periods whose last day has not run.
   const firstOpen = firstOpenPeriod(today);
@@ -186,12 +195,55 @@ async function loadFromCollections(unit: DayUnit, bank: Bank, today: IsoDate, se
     });
     kept = { balance, lastLived };
   }
-  const accounts = await bank.openAccounts(customers, todayDay, summaries.postedDays(todayDay), found > 0 ? kept : undefined);
+  // Many accounts to replay and a helper: it opens the second half while the bank opens the first.
+  if (found === 0 && helper !== undefined && n >= HELPED && bank.resumes === true) kept = helpedAccounts(helper, customers, todayDay, summaries);
+  const accounts = await bank.openAccounts(customers, todayDay, summaries.postedDays(todayDay), found > 0 || kept?.pending ? kept : undefined);
   const state = assemble(today, settings, accounts, summaries, cols, customers);
   state.resumed = found;
   // Every account of the working set is active: those the image kept asleep are brought up to today.
   if (found > 0) for (let k = 0; k < n; k++) catchUp(state, k, todayDay);
   return state;
+}
+
+/** Accounts to replay from which a helper (another thread) opens half of them. */
+const HELPED = 200_000;
+
+/**
+ * The accounts of the second half of `customers` opened by `helper`, given to the bank as kept
+ * once it has opened the first half; meanwhile this thread makes the first half's income
+ * analyses (the helper makes those of its half).
+ */
+function helpedAccounts(helper: EngineHelper, customers: Customers, today: number, summaries: AccountSummaries): KeptAccounts {
+  const n = customers.customerId.length;
+  const from = n >> 1;
+  const job = helper.openAccounts({ clientId: customers.clientId.slice(from), customerId: customers.customerId.slice(from) }, today);
+  job.catch(() => {}); // awaited below; a failure is thrown there
+  const balance = new Float64Array(n).fill(Number.NaN);
+  const lastLived = new Int32Array(n);
+  return {
+    balance,
+    lastLived,
+    pending: {
+      from,
+      async ready(opened) {
+        const scratch = {} as IncomeAnalysis;
+        for (let k = 0; k < from; k++) summaries.analysis(opened, k, scratch);
+        const columns = summaries.columns();
+        let k = from;
+        for (const data of await job) {
+          const b = decodeBlock(data, summaries);
+          for (let j = 0; j < b.n; j++) {
+            if (b.clientId[j] !== customers.clientId[k + j] || b.customerIds[j] !== customers.customerId[k + j]) throw new Error('the helper opened other accounts');
+            balance[k + j] = b.balance[j]!;
+            lastLived[k + j] = b.lastLived[j]!;
+          }
+          copySummaries(b, 0, columns, k, b.n);
+          k += b.n;
+        }
+        if (k !== n) throw new Error(`the helper opened ${k - from} accounts of ${n - from}`);
+      },
+    },
+  };
 }
 
 /**

@@ -273,6 +273,21 @@ export interface PostedDays {
 export interface KeptAccounts {
   readonly balance: Float64Array;
   readonly lastLived: Int32Array;
+  /**
+   * Customers from `from` on are kept too, their balances known once `ready` (given the
+   * accounts opened so far) resolves: the bank opens the others first, then waits for it.
+   */
+  readonly pending?: { from: number; ready(opened: PostedHistory): Promise<void> };
+}
+
+/** Work the engine may give another thread while it loads its working set (the wiring's). */
+export interface EngineHelper {
+  /**
+   * The accounts of `customers` opened as the bank opens them to the end of `today` (a day
+   * number), with the engine's summaries of them (`AccountSummaries.postedDays`), their income
+   * analyses made: image blocks (image.ts) of the customers in order, without collections.
+   */
+  openAccounts(customers: CustomerRefs, today: number): Promise<Uint8Array[]>;
 }
 
 export interface Bank {

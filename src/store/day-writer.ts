@@ -57,6 +57,18 @@ async function handle(m: DayWriterIn): Promise<void> {
     post({ type: 'dropped', seq: m.seq, changed: false });
     return;
   }
+  // The day before reported (or a stop) first, outside any transaction: the engine's thread may
+  // be waiting for the store's lock itself (another advance asking for the claim).
+  while (Atomics.load(shared, STOP) === 0) {
+    const acked = Atomics.load(shared, ACKED);
+    if (acked >= m.seq - 1) break;
+    Atomics.wait(shared, ACKED, acked, 1000);
+  }
+  if (Atomics.load(shared, STOP) !== 0) {
+    stopped = true;
+    post({ type: 'dropped', seq: m.seq, changed: false });
+    return;
+  }
   try {
     raw.exec('begin immediate');
     if (dataVersion() !== baseline) {
@@ -66,18 +78,6 @@ async function handle(m: DayWriterIn): Promise<void> {
       return;
     }
     const lapsed = await applyDayOps(statements, m.ops);
-    // The day before reported (or a stop), then the commit.
-    while (Atomics.load(shared, STOP) === 0) {
-      const acked = Atomics.load(shared, ACKED);
-      if (acked >= m.seq - 1) break;
-      Atomics.wait(shared, ACKED, acked, 1000);
-    }
-    if (Atomics.load(shared, STOP) !== 0) {
-      raw.exec('rollback');
-      stopped = true;
-      post({ type: 'dropped', seq: m.seq, changed: false });
-      return;
-    }
     raw.exec('commit');
     post({ type: 'committed', seq: m.seq, lapsed: [...lapsed] });
   } catch (e) {

@@ -330,7 +330,7 @@ export interface DayWriterData {
   cacheSize: number;
   /**
    * Two Int32 cells shared with the engine's thread: [ACKED] the last day (seq) whose commit the
-   * engine has reported, [STOP] 1 once it stops. A day commits only once the day before it has
+   * engine has reported, [STOP] 1 once it stops. A day is written only once the day before it has
    * been reported without a stop: a Ctrl-C pressed when a day is reported leaves the store at
    * that day, as when each day commits before the next is lived.
    */
