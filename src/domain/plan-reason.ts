@@ -46,6 +46,7 @@ export const WhyCode = {
   SMART_PARTIAL_BALANCE: 15,
   SMART_IRREGULAR_NO_DEPOSIT_DUE: 16,
   SMART_PAYDAY_BEFORE_CLOSED_DAYS: 17,
+  SMART_MONTH_END_PAYDAY: 18,
 } as const;
 export type WhyCode = (typeof WhyCode)[keyof typeof WhyCode];
 

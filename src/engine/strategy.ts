@@ -62,6 +62,10 @@ export interface CustomerView {
   readonly analysis: IncomeAnalysis;
   /** Income credit observed on one of the last two income days (0 when none that day). */
   incomeOn(day: number): number;
+  /** The last day any credit posted (whatever its size; within the summary's window), or null. */
+  readonly lastCreditDay: number | null;
+  /** The last day any of the account's own debits posted (within the summary's window), or null. */
+  readonly lastDebitDay: number | null;
   /** Expected other debits on a day that is `k` days after an income credit (k ≥ 0). */
   expectedDebits(k: number): number;
   /** Whether income is predicted on `day` (regular patterns only). */
@@ -87,6 +91,10 @@ export interface AccountFacts {
   lastExpectedIncomeIn(i: number, from: number, to: number): number | null;
   /** Income observed on a recent day (one of the last two credit days) of account i, or 0. */
   incomeOn(i: number, day: number): number;
+  /** The last day any credit posted to account i (within the summary's window), or null. */
+  lastCreditDay(i: number): number | null;
+  /** The last day any of account i's own debits posted (within the summary's window), or null. */
+  lastDebitDay(i: number): number | null;
   /** Expected other debits on a day `k` days after an income credit (k ≥ 0). */
   expectedDebits(i: number, k: number): number;
   /** Balance at the end of the last day lived. */

@@ -62,6 +62,8 @@ export class AccountSummaries {
   private readonly c2Amount: Float64Array;
   private readonly payday: Int32Array;
   private readonly monthMax: Float64Array;
+  // the last day any of the account's own debits posted
+  private readonly debitDay: Int32Array;
   // the outgoing statistics: BUCKETS × SUMS sums (integer cents, saturating) and day counts
   private readonly sums: Int32Array;
   private readonly counts: Uint8Array;
@@ -102,6 +104,7 @@ export class AccountSummaries {
     this.c2Amount = new Float64Array(c);
     this.payday = new Int32Array(c).fill(NO_DAY);
     this.monthMax = new Float64Array(c);
+    this.debitDay = new Int32Array(c).fill(NO_DAY);
     this.sums = new Int32Array(c * BUCKETS * SUMS);
     this.counts = new Uint8Array(c * BUCKETS * SUMS);
     this.aStarted = new Uint8Array(c).fill(2);
@@ -217,6 +220,16 @@ export class AccountSummaries {
     return 0;
   }
 
+  /** The last day any credit posted (within the window the summary reads), or null. */
+  lastCreditDay(i: number): number | null {
+    return this.c1Day[i] === NO_DAY ? null : this.c1Day[i]!;
+  }
+
+  /** The last day any of the account's own debits posted (within the window the summary reads), or null. */
+  lastDebitDay(i: number): number | null {
+    return this.debitDay[i] === NO_DAY ? null : this.debitDay[i]!;
+  }
+
   /**
    * Expected other debits on the k-th day after income: the average of that day after the
    * window's paydays (k < 4), or of the window's other days (k ≥ 4: the debit orders and
@@ -281,6 +294,7 @@ export class AccountSummaries {
       if (credits > this.monthMax[i]!) this.monthMax[i] = credits;
       if (credits >= Math.max(MIN_INCOME_CENTS, this.monthMax[i]! / 3)) this.payday[i] = day;
     }
+    if (facts.postedDebits > 0) this.debitDay[i] = day;
     const k = day - this.payday[i]!;
     if (k >= 0 && k < 4) {
       this.sums[at + k] = Math.min(INT32_MAX, this.sums[at + k]! + facts.postedDebits);
@@ -374,6 +388,14 @@ export class AccountReads implements AccountFacts {
     return this.summaries.expectedDebits(i, k);
   }
 
+  lastCreditDay(i: number): number | null {
+    return this.summaries.lastCreditDay(i);
+  }
+
+  lastDebitDay(i: number): number | null {
+    return this.summaries.lastDebitDay(i);
+  }
+
   balance(i: number): number {
     return this.accounts.balance(i);
   }
@@ -401,6 +423,14 @@ export class AccountView implements CustomerView {
 
   incomeOn(day: number): number {
     return this.reads.incomeOn(this.i, day);
+  }
+
+  get lastCreditDay(): number | null {
+    return this.reads.lastCreditDay(this.i);
+  }
+
+  get lastDebitDay(): number | null {
+    return this.reads.lastDebitDay(this.i);
   }
 
   expectedDebits(k: number): number {

@@ -7,9 +7,10 @@
  * The customers (statements from July; the analysis reads the 120 days up to 31 October):
  *  - K-A, a monthly earner: 20,000.00 on the 25th (the Friday before when it falls on a
  *    weekend: 24 Jul, 25 Aug, 25 Sep, 23 Oct, 25 Nov), each pay before November spent the day
- *    after (the rent of 6,000.00 on the 1st is declined); policies P-A1 (500.00) and P-A2
- *    (200.00). Nothing is there before the pay: smart debits a day after the predicted pay, both
- *    on 26 Nov, in policy order, paid.
+ *    after but for 10.00 (the rent of 6,000.00 on the 1st is declined); policies P-A1 (500.00)
+ *    and P-A2 (200.00). Next to nothing is there before the pay: smart debits a day after the
+ *    predicted pay, both on 26 Nov, in policy order, paid. (An account emptied to exactly 0.00
+ *    and silent for a week would look closed: smart would wait to see the pay.)
  *  - K-B, an irregular earner: deposits of 3,000 (3 Jul, before the window), 1,500, 2,200,
  *    800, 2,500, 1,000 and 1,800 (20 Jul … 19 Oct), each spent the day after, then 1,200.00 on
  *    Friday 6 Nov and 900.00 on 17 Nov; policy P-B (1,000.00). On the first business day two
@@ -38,16 +39,16 @@ const STATEMENTS: Statement[] = [
       ['2026-10-23', 2_000_000],
       ['2026-11-25', 2_000_000],
     ],
-    // Each pay before November is spent the day after it (the rent is declined: nothing left).
+    // Each pay before November is spent the day after it but for 10.00 (the rent is declined).
     debits: [
       ['2026-07-01', 600_000],
-      ['2026-07-25', 2_000_000],
+      ['2026-07-25', 1_999_000],
       ['2026-08-01', 600_000],
-      ['2026-08-26', 2_000_000],
+      ['2026-08-26', 1_999_000],
       ['2026-09-01', 600_000],
-      ['2026-09-26', 2_000_000],
+      ['2026-09-26', 1_999_000],
       ['2026-10-01', 600_000],
-      ['2026-10-24', 2_000_000],
+      ['2026-10-24', 1_999_000],
       ['2026-11-01', 600_000],
     ],
   },
@@ -209,7 +210,7 @@ describe('the engine on in-memory ports', () => {
     expect(store.tables.executions).toEqual([{ period: '2026-11', status: 'completed', completedAt: expect.any(Number) }]);
     expect(store.writes.find((w) => w.kind === 'lapse')).toEqual({ kind: 'lapse', day: '2026-11-30', policies: [], reason: 'lapsed: unpaid in 2 consecutive periods (2026-10, 2026-11)' });
     expect(bank.kept.map((k) => [k.customerId, k.day, k.balance])).toEqual([
-      ['K-A', '2026-11-30', 5 * 2_000_000 - 4 * 2_000_000 - 70_000], // every rent declined (the pay was spent)
+      ['K-A', '2026-11-30', 5 * 2_000_000 - 4 * 1_999_000 - 70_000], // every rent declined (the pay was spent)
       ['K-B', '2026-11-30', 120_000 + 90_000 - 100_000],
       ['K-C', '2026-11-30', 6_000_000],
     ]);

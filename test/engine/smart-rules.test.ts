@@ -1,7 +1,9 @@
 /**
  * smart's rules of issue 12 on one customer, through its planner: money already there is
- * collected at once, pay just before the period (over a weekend) is seen, and no collection is
- * left without an attempt while the posted balance covers what is due (the zero-attempt rule).
+ * collected at once, pay just before the period (over a weekend) is seen, no collection is left
+ * without an attempt while the posted balance covers what is due (the zero-attempt rule), a
+ * customer whose payday is not known is tried on the month's last business day, income smaller
+ * than the premium is split, and an account that looks closed is left alone.
  */
 import { describe, expect, it } from 'vitest';
 import { dayNumber as isoDay } from '../../src/domain/period.js';
@@ -32,11 +34,21 @@ function analysis(over: Partial<IncomeAnalysis>): IncomeAnalysis {
   };
 }
 
-function customer(balance: number, a: IncomeAnalysis, opts: { dailyOut?: number; outAfterPay?: (k: number) => number; income?: Record<number, number> } = {}): CustomerView {
+interface CustomerOpts {
+  dailyOut?: number;
+  outAfterPay?: (k: number) => number;
+  income?: Record<number, number>;
+  lastCreditDay?: number | null;
+  lastDebitDay?: number | null;
+}
+
+function customer(balance: number, a: IncomeAnalysis, opts: CustomerOpts = {}): CustomerView {
   return {
     balance,
     analysis: a,
     incomeOn: (day) => opts.income?.[day] ?? 0,
+    lastCreditDay: opts.lastCreditDay ?? a.lastIncomeDay,
+    lastDebitDay: opts.lastDebitDay ?? null,
     expectedDebits: (k) => opts.outAfterPay?.(k) ?? opts.dailyOut ?? 0,
     isPredicted: (day) => isIncomeDay(a, day, ZA_CALENDAR),
     lastPredictedIn: (from, to) => lastIncomeDayIn(a, from, to, ZA_CALENDAR),
@@ -216,5 +228,63 @@ describe('smart (issue 12)', () => {
     );
     // Pay on Thursday the 26th: the next day is a business day, so the debit waits for it.
     expect(at(26, isoDay('2026-11-26'))).toBeNull();
+  });
+
+  it("payday not known yet: a customer new to premia whose account is in use is asked for the whole premium on the month's last business day", () => {
+    // No income in the 120 days before November (pattern none); a 428.19 cash deposit on the
+    // 15th, mostly spent; 11.91 posted at the end of Saturday the 28th; 1,033.50 due. Monday the
+    // 30th is the last business day, when most salaries are paid: credits post before the debit.
+    const none = analysis({ pattern: 'none', confidence: 1, typicalAmount: 0, threshold: Number.MAX_SAFE_INTEGER, dayOfMonth: null, lastIncomeDay: null, observed: 0 });
+    const D28 = isoDay('2026-11-28');
+    const at = (A: number, opts: CustomerOpts, over: Partial<CollectionView> = {}) => {
+      const c = collection(103_350, over);
+      return STRATEGIES.smart.planner().plan(customer(1_191, none, { dailyOut: 300, ...opts }), [c], 0, A - 2, A, c.due - c.collected, config);
+    };
+    const p = at(isoDay('2026-11-30'), { lastCreditDay: isoDay('2026-11-15'), lastDebitDay: D28 - 1 });
+    expect(p?.amount).toBe(103_350);
+    expect(p?.why.code).toBe(WhyCode.SMART_MONTH_END_PAYDAY);
+    expect(STRATEGIES.smart.explain(p!.why)).toBe(
+      'smart: payday not known yet and the account has had money paid in lately; the last business day of the month, when most salaries are paid (they post before the debit), for the 1033.50 due; expected balance 8.91',
+    );
+    // Not on an earlier day (Friday the 27th: what the account bears is below the minimum part).
+    expect(at(isoDay('2026-11-27'), { lastCreditDay: isoDay('2026-11-15'), lastDebitDay: isoDay('2026-11-24') })).toBeNull();
+    // Not for a dormant account (nothing paid in for more than 35 days), nor after a failure.
+    expect(at(isoDay('2026-11-30'), { lastCreditDay: isoDay('2026-10-20'), lastDebitDay: isoDay('2026-10-21') })).toBeNull();
+    expect(at(isoDay('2026-11-30'), { lastCreditDay: isoDay('2026-11-15'), lastDebitDay: D28 - 1 }, { attempts: 1, failed: 1 })).toBeNull();
+    // December: the last business day is Thursday the 31st.
+    const dec = collection(103_350, { periodFirst: isoDay('2026-12-01'), periodLast: isoDay('2026-12-31') });
+    const q = STRATEGIES.smart.planner().plan(customer(1_191, none, { lastCreditDay: isoDay('2026-12-10') }), [dec], 0, isoDay('2026-12-29'), isoDay('2026-12-31'), dec.due, config);
+    expect(q?.why.code).toBe(WhyCode.SMART_MONTH_END_PAYDAY);
+  });
+
+  it('income smaller than the premium: a regular earner gets part of each deposit seen, as an irregular one does', () => {
+    // Read as weekly (confidence 0.61) from deposits of about 640.00; 597.26 arrived on Saturday
+    // 31 October, 450.00 posted that evening, 50.00 usually leaving the next day; 1,236.62 due.
+    // No deposit bears the premium: waiting for one that does never ends.
+    const weekly = analysis({ pattern: 'weekly', confidence: 0.61, dayOfMonth: null, anchorDay: isoDay('2026-10-30'), lastIncomeDay: D, typicalAmount: 64_318, threshold: 32_154 });
+    const view = customer(45_000, weekly, { dailyOut: 5_000, income: { [D]: 59_726 } });
+    const p = plan(view, collection(123_662));
+    expect(p?.amount).toBe(15_000);
+    expect(p?.why.code).toBe(WhyCode.SMART_PARTIAL_SHARE);
+    // A deposit that bears what is due is taken whole, after income, as before.
+    const paid = plan(customer(200_000, weekly, { dailyOut: 5_000, income: { [D]: 190_000 } }), collection(123_662));
+    expect([paid?.amount, paid?.why.code]).toEqual([123_662, WhyCode.SMART_AFTER_INCOME]);
+  });
+
+  it('an account emptied to 0.00 by its own debits and silent for a week looks closed: no debit, not even on the predicted payday', () => {
+    // A monthly earner paid on the 2nd (Monday 2 November), planned at the end of Saturday 31
+    // October for that day... the debit would come a day after the pay, on the 3rd.
+    const a = analysis({ dayOfMonth: 2, lastIncomeDay: isoDay('2026-10-02') });
+    const D1 = isoDay('2026-11-01');
+    const A3 = isoDay('2026-11-03');
+    const at = (balance: number, lastDebitDay: number) => {
+      const c = collection(50_000);
+      return STRATEGIES.smart.planner().plan(customer(balance, a, { lastCreditDay: isoDay('2026-10-02'), lastDebitDay }), [c], 0, D1, A3, c.due, config);
+    };
+    // Emptied on 20 October, nothing since: it waits until money is paid in again.
+    expect(at(0, isoDay('2026-10-20'))).toBeNull();
+    // Emptied three days ago (it may still be in use), or a few rand left: the pay is expected.
+    expect(at(0, isoDay('2026-10-29'))?.why.code).toBe(WhyCode.SMART_AFTER_INCOME);
+    expect(at(1_000, isoDay('2026-10-20'))?.why.code).toBe(WhyCode.SMART_AFTER_INCOME);
   });
 });

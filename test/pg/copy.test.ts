@@ -33,9 +33,9 @@ clients                            2            2               -             - 
 api_keys                           1            1               -             -  same
 executions                         2            2               -             -  same
 policies                         520          520       518983.09     518983.09  same
-collections                     1040         1040      1507759.43    1507759.43  same
-attempts                         562          562       476068.39     476068.39  same
-bank_snapshots                   400          400     10050359.91   10050359.91  same
+collections                     1040         1040      1507920.79    1507920.79  same
+attempts                         564          564       476229.75     476229.75  same
+bank_snapshots                   400          400     10050367.01   10050367.01  same
 bank_transactions                473          473       213992.20     213992.20  same
 engine_resume                      0            0               -             -  same
 idempotency_keys                   0            0               -             -  same
@@ -43,7 +43,7 @@ meta                               5            5               -             - 
 plan_batches                      20           20               -             -  same
 policy_amount_changes              0            0            0.00          0.00  same
 policy_status_changes              0            0               -             -  same
-settlements                        1            1      1073477.57    1073477.57  same
+settlements                        1            1      1073846.28    1073846.28  same
 settlement_events                  1            1               -             -  same
 `;
 
@@ -75,7 +75,7 @@ describe.skipIf(noPg)(`premia db copy${noPg ? ` (skipped: ${pg.reason})` : ''}`,
     // The figures are the target's own: the policies' cents summed there.
     const [sum] = await onDatabase<{ cents: string }>(target, 'select sum(collection_amount)::text as cents from policies');
     expect(sum!.cents).toBe('51898309');
-    expect(r.stderr).toMatch(/Copied .*premia\.db to postgres:\/\/premia_test:\*\*\*@127\.0\.0\.1:\d+\/copy_to_[0-9a-f]+: 16 tables, 3,027 rows; counts and money totals identical\.\n$/);
+    expect(r.stderr).toMatch(/Copied .*premia\.db to postgres:\/\/premia_test:\*\*\*@127\.0\.0\.1:\d+\/copy_to_[0-9a-f]+: 16 tables, 3,029 rows; counts and money totals identical\.\n$/);
     expect(r.stdout + r.stderr).not.toContain(pg.cluster!.password);
     // The id sequences follow the tables: the next policy id is max(id) + 1.
     const [seq] = await onDatabase<{ next: string; max: string }>(

@@ -18,7 +18,12 @@
  *    (for an irregular earner, also when the next deposit at their usual pace comes after it);
  *  - never nothing: a collection not attempted yet whose posted balance covers what is due gets
  *    a debit (what the balance will bear, or a tenth of the posted balance when the usual
- *    spending before the debit would leave too little).
+ *    spending before the debit would leave too little);
+ *  - income smaller than the premium: part of each deposit seen, whatever the pattern;
+ *  - payday not known yet (no income pattern) but money paid in lately: the whole amount on the
+ *    month's last business day, when most salaries are paid;
+ *  - an account emptied to 0.00 by its own debits and silent for a week looks closed: no debit
+ *    until money is paid in again.
  * After INSUFFICIENT_FUNDS it waits for the next expected income (a predicted pay that has not
  * arrived is treated as late, not missing). At most `maxFailedAttempts` failures per policy and
  * month.
@@ -59,6 +64,12 @@ const SEEN_BALANCE_SHARE = 1 / 10;
  * there when the balance bears at least this share of what is due (the rest after a deposit).
  */
 const PARTIAL_BALANCE_SHARE = 1 / 2;
+/** Days with nothing paid in or out after an account was emptied to zero, after which it looks closed. */
+const CLOSED_QUIET_DAYS = 7;
+/** Movements at most this many days old tell whether an account looks closed (within the summary's window). */
+const MOVEMENT_HORIZON_DAYS = 45;
+/** A credit within this many days makes an account one in use (the month-end payday try). */
+const RECENT_INCOME_DAYS = 35;
 /** Below this posted balance (cents) nothing but income can make a debit worth planning. */
 const MIN_BALANCE = 100;
 
@@ -85,6 +96,13 @@ interface SmartContext {
   posted: number;
   /** Like `available`, without income predicted but not seen yet. */
   onHand: number;
+  /**
+   * A is the last business day of its period and the customer, whose payday is not known, has
+   * had money paid in lately: the day most salaries are paid.
+   */
+  monthEndPayday: boolean;
+  /** The account looks closed (emptied to zero by its own debits, nothing since): no debit until money comes in. */
+  closed: boolean;
 }
 
 
@@ -219,6 +237,24 @@ function setup(ctx: SmartContext, customer: CustomerView, collections: readonly 
   ctx.estimate = Math.max(0, estimate);
   ctx.posted = Math.max(0, posted);
   ctx.onHand = onHand;
+  ctx.closed = looksClosed(customer, D);
+  ctx.monthEndPayday = periodLast > 0 && A === cal.onOrBefore(periodLast) && customer.lastCreditDay !== null && customer.lastCreditDay >= A - RECENT_INCOME_DAYS;
+}
+
+/**
+ * Whether the account looks closed at the end of D, from its posted movements: emptied to
+ * exactly zero by its own debits, with nothing paid in or out for at least a week since. A debit
+ * would be refused; premia waits until money is paid in again.
+ */
+function looksClosed(customer: CustomerView, D: number): boolean {
+  if (customer.balance !== 0) return false;
+  // Movements older than the horizon count as none: the summary's window (two months back and
+  // more) may or may not still hold them, depending on how far back the account was read.
+  const horizon = D - MOVEMENT_HORIZON_DAYS;
+  const debit = customer.lastDebitDay;
+  if (debit === null || debit <= horizon || debit > D - CLOSED_QUIET_DAYS) return false;
+  const credit = customer.lastCreditDay;
+  return credit === null || credit <= debit;
 }
 
 function planOne(customer: CustomerView, c: CollectionView, ctx: SmartContext, remaining: number, config: EngineConfig): Plan | null {
@@ -228,7 +264,7 @@ function planOne(customer: CustomerView, c: CollectionView, ctx: SmartContext, r
   // debit — what the balance will bear, or, when the usual spending before the debit leaves too
   // little, a tenth of the posted balance (a debit that succeeds rather than the whole amount).
   if (c.attempts === 0 && c.pendingDays.length === 0 && ctx.posted >= remaining) {
-    const minPartial = Math.min(remaining, Math.max(1_000, Math.ceil(c.due / 10)));
+    const minPartial = minPartialOf(c, remaining);
     if (ctx.available >= minPartial) {
       const amount = Math.min(remaining, ctx.available);
       const w = why(WhyCode.SMART_SEEN_BALANCE, ctx);
@@ -242,12 +278,52 @@ function planOne(customer: CustomerView, c: CollectionView, ctx: SmartContext, r
     w.full = amount < remaining ? 0 : 1;
     return { amount, why: w };
   }
+  // Income smaller than what is due (a regular earner whose pay cannot bear the premium, or
+  // deposits read as a pattern): part of each deposit seen, as for irregular earners.
+  const a = customer.analysis;
+  if (a.pattern !== 'none' && a.pattern !== 'irregular' && ctx.trigger === 1 && ctx.deposit < remaining && splitDebitsLeft(c, config) > 0) {
+    return partialFromDeposit(c, ctx, remaining, minPartialOf(c, remaining), config);
+  }
   return null;
+}
+
+/** The smallest partial debit worth planning: a tenth of the premium, at least 10.00 (or all that is left). */
+function minPartialOf(c: CollectionView, remaining: number): number {
+  return Math.min(remaining, Math.max(1_000, Math.ceil(c.due / 10)));
+}
+
+/** Partial debits a collection may still get this month. */
+function splitDebitsLeft(c: CollectionView, config: EngineConfig): number {
+  return config.maxSplitDebits - c.attempts - c.pendingDays.length;
+}
+
+/**
+ * A partial debit from the deposit that triggered planning: what the deposit can bear (less
+ * after a failure), at most a share of the posted balance; the rest due when it bears all of it.
+ */
+function partialFromDeposit(c: CollectionView, ctx: SmartContext, remaining: number, minPartial: number, config: EngineConfig): Plan | null {
+  const available = ctx.available;
+  const debitsLeft = splitDebitsLeft(c, config);
+  let amount = debitsLeft === 1 ? Math.min(remaining, available) : Math.min(remaining, ctx.depositBudget, available);
+  // Deposits like these are mostly spent within two days: at most a share of the posted balance.
+  const share = Math.floor(ctx.posted * DEPOSIT_SHARE);
+  const capped = amount < remaining && share < amount;
+  if (capped) amount = share;
+  if (c.failed > 0 && amount < remaining) amount = Math.floor(amount / (1 + c.failed));
+  if (amount < minPartial && amount < remaining && !ctx.lastChance) return null;
+  if (amount <= 0) return null;
+  let w: Why;
+  if (amount < remaining) {
+    w = why(capped ? WhyCode.SMART_PARTIAL_SHARE : WhyCode.SMART_PARTIAL, ctx);
+    w.part = c.attempts + c.pendingDays.length + 1;
+    w.maxSplit = config.maxSplitDebits;
+  } else w = why(WhyCode.SMART_REST, ctx);
+  return { amount, why: w };
 }
 
 function planRule(customer: CustomerView, c: CollectionView, ctx: SmartContext, remaining: number, config: EngineConfig): Plan | null {
   const a = customer.analysis;
-  const minPartial = Math.min(remaining, Math.max(1_000, Math.ceil(c.due / 10)));
+  const minPartial = minPartialOf(c, remaining);
   const available = ctx.available;
   if (available <= 0) return null;
 
@@ -260,26 +336,8 @@ function planRule(customer: CustomerView, c: CollectionView, ctx: SmartContext, 
   if (ctx.onHand >= remaining && a.pattern !== 'none') return { amount: remaining, why: why(WhyCode.SMART_BALANCE, ctx) };
 
   if (a.pattern === 'irregular') {
-    const debitsLeft = config.maxSplitDebits - c.attempts - c.pendingDays.length;
-    if (debitsLeft <= 0) return null;
-    if (ctx.trigger !== 0) {
-      // What the deposit can bear, less after a failure.
-      let amount = debitsLeft === 1 ? Math.min(remaining, available) : Math.min(remaining, ctx.depositBudget, available);
-      // Deposits like these are mostly spent within two days: at most a share of the posted balance.
-      const share = Math.floor(ctx.posted * DEPOSIT_SHARE);
-      const capped = amount < remaining && share < amount;
-      if (capped) amount = share;
-      if (c.failed > 0 && amount < remaining) amount = Math.floor(amount / (1 + c.failed));
-      if (amount < minPartial && amount < remaining && !ctx.lastChance) return null;
-      if (amount <= 0) return null;
-      let w: Why;
-      if (amount < remaining) {
-        w = why(capped ? WhyCode.SMART_PARTIAL_SHARE : WhyCode.SMART_PARTIAL, ctx);
-        w.part = c.attempts + c.pendingDays.length + 1;
-        w.maxSplit = config.maxSplitDebits;
-      } else w = why(WhyCode.SMART_REST, ctx);
-      return { amount, why: w };
-    }
+    if (splitDebitsLeft(c, config) <= 0) return null;
+    if (ctx.trigger !== 0) return partialFromDeposit(c, ctx, remaining, minPartial, config);
     // Part of it from money already there: no deposit to time the debit to, but the money the
     // account holds now (without income not seen yet) bears at least half of what is due. Not
     // after a failure: then it waits for new money.
@@ -304,6 +362,13 @@ function planRule(customer: CustomerView, c: CollectionView, ctx: SmartContext, 
   if (a.pattern === 'none') {
     // No income to time the debit to: collect from money already there.
     if (available >= remaining) return { amount: remaining, why: why(WhyCode.SMART_NO_INCOME_ENOUGH, ctx) };
+    // Payday not known yet, but the account is in use: the last business day of the month is
+    // when most salaries are paid (credits post before premia's debits), so ask for all of it.
+    if (ctx.monthEndPayday && c.failed === 0) {
+      const w = why(WhyCode.SMART_MONTH_END_PAYDAY, ctx);
+      w.remaining = remaining;
+      return { amount: remaining, why: w };
+    }
     if (ctx.lastChance && available >= minPartial) return { amount: available, why: why(WhyCode.SMART_NO_INCOME_MONTH_END, ctx) };
     return null;
   }
@@ -357,6 +422,8 @@ function smartPlanner(): Planner {
     estimate: 0,
     posted: 0,
     onHand: 0,
+    monthEndPayday: false,
+    closed: false,
   };
   return {
     mayPlanCollection(): boolean {
@@ -376,6 +443,7 @@ function smartPlanner(): Planner {
       const c = collections[index]!;
       if (c.failed >= config.maxFailedAttempts) return null;
       if (!ctx.ready) setup(ctx, customer, collections, D, A, config);
+      if (ctx.closed) return null;
       const p = planOne(customer, c, ctx, remaining, config);
       if (p) {
         ctx.available -= p.amount;
@@ -407,6 +475,7 @@ export const smart: Strategy = {
     WhyCode.SMART_PARTIAL_BALANCE,
     WhyCode.SMART_IRREGULAR_NO_DEPOSIT_DUE,
     WhyCode.SMART_PAYDAY_BEFORE_CLOSED_DAYS,
+    WhyCode.SMART_MONTH_END_PAYDAY,
   ],
 
   planner: smartPlanner,
@@ -448,6 +517,8 @@ export const smart: Strategy = {
         return `smart: nothing attempted yet and the posted balance covers the ${formatCents(w.remaining)} due; ${w.full ? 'the full amount' : 'what the balance will bear'}; ${estimate}`;
       case WhyCode.SMART_NO_INCOME_ENOUGH:
         return `smart: no income pattern, but the account holds enough; ${estimate}`;
+      case WhyCode.SMART_MONTH_END_PAYDAY:
+        return `smart: payday not known yet and the account has had money paid in lately; the last business day of the month, when most salaries are paid (they post before the debit), for the ${formatCents(w.remaining)} due; ${estimate}`;
       case WhyCode.SMART_NO_INCOME_MONTH_END:
         return `smart: month end is near; taking what the account can bear; ${estimate}`;
       default:
