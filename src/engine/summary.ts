@@ -10,7 +10,8 @@
  * debits either way:
  *  - the income analysis is the analysis of the posted credits up to the last month end E ≤ D,
  *    updated by the income observed on the days after E;
- *  - the last two credit days are those of the window (the current month and the two before it);
+ *  - the last two credit days and the last own debit day are those of the window (the current
+ *    month and the two before it);
  *  - the usual outgoings after payday are averaged over exactly the current month and the two
  *    before it (a ring of three month buckets); a "payday" for these statistics is a day whose
  *    credits reach a third of the largest credit of its month so far, and only days after a
@@ -268,8 +269,8 @@ export class AccountSummaries {
   endOfDay(history: PostedHistory, i: number, day: number, facts: Readonly<PostedDay>, analyse: boolean, month: MonthInfo): void {
     const at = i * BUCKETS * SUMS + (month.index % BUCKETS) * SUMS;
     // A new month reuses the bucket of the month three back, and starts without a payday; the
-    // last credits kept are those of the window only (they are read for recent days alone, and a
-    // replay sees no earlier day: summaryWindowStart).
+    // last credits and the last debit day kept are those of the window only (they are read for
+    // recent days alone, and a replay sees no earlier day: summaryWindowStart).
     if (day === month.firstDay) {
       this.sums.fill(0, at, at + SUMS);
       this.counts.fill(0, at, at + SUMS);
@@ -284,6 +285,7 @@ export class AccountSummaries {
         this.c1Day[i] = NO_DAY;
         this.c1Amount[i] = 0;
       }
+      if (this.debitDay[i]! < windowStart) this.debitDay[i] = NO_DAY;
     }
     const credits = facts.credits;
     if (credits > 0) {
