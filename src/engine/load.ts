@@ -196,7 +196,7 @@ async function loadFromCollections(
     kept = { balance, lastLived };
   }
   // Many accounts to replay and a helper: it opens the second half while the bank opens the first.
-  if (found === 0 && helper !== undefined && n >= HELPED && bank.resumes === true) kept = helpedAccounts(helper, customers, todayDay, summaries);
+  if (found === 0 && helper !== undefined && n >= (helper.minAccounts ?? HELPED) && n >= 2 && bank.resumes === true) kept = helpedAccounts(helper, customers, todayDay, summaries);
   const accounts = await bank.openAccounts(customers, todayDay, summaries.postedDays(todayDay), found > 0 || kept?.pending ? kept : undefined);
   const state = assemble(today, settings, accounts, summaries, cols, customers);
   state.resumed = found;

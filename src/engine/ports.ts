@@ -282,6 +282,8 @@ export interface KeptAccounts {
 
 /** Work the engine may give another thread while it loads its working set (the wiring's). */
 export interface EngineHelper {
+  /** Accounts to replay from which the helper is worth its start (default: the engine's choice). */
+  readonly minAccounts?: number;
   /**
    * The accounts of `customers` opened as the bank opens them to the end of `today` (a day
    * number), with the engine's summaries of them (`AccountSummaries.postedDays`), their income

@@ -30,12 +30,13 @@ function workerModule(): URL | null {
   return existsSync(fileURLToPath(url)) ? url : null;
 }
 
-/** A helper on `store`, when it is a SQLite file store (undefined otherwise). */
-export function accountHelper(store: Store): EngineHelper | undefined {
+/** A helper on `store`, when it is a SQLite file store (undefined otherwise); `minAccounts`: see EngineHelper. */
+export function accountHelper(store: Store, minAccounts?: number): EngineHelper | undefined {
   const module = workerModule();
   if (store.kind !== 'sqlite' || store.path === ':memory:' || store.path === '' || module === null) return undefined;
   const path = store.path;
   return {
+    minAccounts,
     openAccounts(customers: CustomerRefs, today: number): Promise<Uint8Array[]> {
       const data: AccountHelperData = { path, clientIds: Int32Array.from(customers.clientId), customerIds: customers.customerId.join('\n'), today };
       const worker = new Worker(module, { workerData: data });

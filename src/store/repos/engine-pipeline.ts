@@ -145,6 +145,8 @@ export class DayPipeline {
   async baseline(): Promise<void> {
     await this.drain(0);
     this.check();
+    // Every day handed over so far is settled (committed and reported, or dropped): the next may be written.
+    Atomics.store(this.shared, ACKED, this.seq);
     await this.request({ type: 'baseline' }, 'baseline');
     this.changed = false;
   }
