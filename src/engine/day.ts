@@ -11,7 +11,7 @@ import { asCents, type Cents } from '../domain/money.js';
 import { dayNumber, fromDayNumber, lastDay, type IsoDate, type Period } from '../domain/period.js';
 import type { SubmittedDebit } from '../domain/plan-reason.js';
 import { FAILURE_CODES, NO_DAY, PENDING_SLOTS, STATUS_CODES, type CollectionSet } from './collection-set.js';
-import type { AttemptRecord, CollectionUpdate, DayUnit, DebitSource, LapseCandidate } from './ports.js';
+import type { AttemptRecord, CollectionUpdate, DayUnit, DebitSource } from './ports.js';
 import { ACTIVE, GONE, wake } from './awake.js';
 import type { EngineState } from './state.js';
 import { planCustomer } from './strategies.js';
@@ -315,7 +315,7 @@ export async function closePeriod(unit: DayUnit, state: EngineState, period: Per
       period,
       n,
       (periods) => unit.lapseCandidates(periods),
-      (policies, reason) => unit.lapsePolicies(policies as LapseCandidate[], day, stampMs, reason),
+      (policies, reason) => unit.lapsePolicies(policies, day, stampMs, reason),
     );
     lapsed = Promise.resolve(now);
   }

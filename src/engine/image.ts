@@ -15,7 +15,7 @@
  * has a head: the clock's date it was kept as of, the tag of the inputs its history was lived
  * from (the format, the summaries' layout, the strategies, the seed and epoch of generated
  * accounts, the calendar and its imported holidays, the engine's settings) and the version of
- * the store's engine inputs it saw (a counter the store moves whenever a policy, an execution
+ * the store's engine inputs it saw (a value the store changes whenever a policy, an execution
  * or a collection's fixed fields change, and which the engine reads when it loads: the engine's
  * own days change none of these but for a lapse, after which the next advance reads the
  * collections again, as it did before the image).

@@ -110,7 +110,7 @@ export interface DayUnit {
   moveClock(date: IsoDate): Promise<void>;
   /**
    * The engine's image (engine/image.ts): its head, and the store's engine inputs version now (a
-   * counter the store moves whenever a policy, an execution or a collection's fixed fields change
+   * value the store changes whenever a policy, an execution or a collection's fixed fields change
    * other than by the engine's own days). Optional: without it every advance loads its working set
    * from the open collections and replays the accounts.
    */

@@ -347,8 +347,8 @@ const m0008_engine_resume: Migration = {
 
 // The engine's image (issue 13: engine/image.ts) replaces the kept working set: one row per block
 // of customers of one client and one wake day, the head (as of which clock date, under which tag,
-// having seen which version of the engine's inputs), and that version: a counter the triggers
-// below move whenever something other than the engine's days changes what it reads of policies,
+// having seen which version of the engine's inputs), and that version: a value the triggers
+// below change whenever something other than the engine's days changes what it reads of policies,
 // executions and collections (the engine's own writes to collections touch none of the columns
 // watched, so its days pay nothing for them). Nothing else refers to the image: deleting it only
 // makes the next advance read the collections and replay the accounts.
@@ -387,8 +387,11 @@ const m0009_engine_image: Migration = {
       .addColumn('version', 'integer', (c) => c.notNull())
       .execute();
     await db.insertInto('engine_inputs').values({ id: 1, version: 0 }).execute();
-    const bump = 'update engine_inputs set version = version + 1';
-    if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    // A new random version, not version + 1: a copy of the store (premia db copy) moves its own,
+    // and must not land on the version its copied image saw. 53 bits: exact in JavaScript.
+    const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+    const bump = `update engine_inputs set version = ${pg ? 'floor(random() * 9007199254740992)::bigint' : 'random() >> 11'}`;
+    if (pg) {
       await sql.raw(`create function engine_inputs_bump() returns trigger language plpgsql as $$ begin ${bump}; return null; end $$`).execute(db);
       for (const [name, event] of IMAGE_TRIGGERS) {
         await sql.raw(`create trigger ${name} after ${event} for each statement execute function engine_inputs_bump()`).execute(db);

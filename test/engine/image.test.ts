@@ -152,7 +152,7 @@ describe("the engine's image", () => {
     expect(before.status).not.toBe('CANCELLED');
     expectSame(cancelled.kept, cancelled.replayed);
     await b.advanceClock({ days: 1 });
-    expect(head().inputs).toBeGreaterThan(version);
+    expect(head().inputs).not.toBe(version);
     expect((await loadBoth(b, dayNumber('2026-11-07'))).kept.consumed).toBe(dayNumber('2026-11-07'));
 
     // A setting of the engine changes the tag: ignored, until an advance keeps it again.

@@ -60,7 +60,7 @@ export class DayPipeline {
   private committed = 0;
   /** A day was dropped because something else wrote: the next unit loads again. */
   changed = false;
-  private error: unknown = null;
+  private error: Error | null = null;
   /** Waiters for the in-flight list to shrink, or for a baseline or close answer. */
   private waiters: Array<() => void> = [];
   private answer: ((m: DayWriterOut) => void) | null = null;
@@ -112,7 +112,7 @@ export class DayPipeline {
     this.answer?.(m);
   }
 
-  private fail(e: unknown): void {
+  private fail(e: Error): void {
     this.error ??= e;
     for (const h of this.inFlight.splice(0)) h.failed(e);
     for (const w of this.waiters.splice(0)) w();
