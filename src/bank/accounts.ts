@@ -133,8 +133,8 @@ export class AccountSet {
     const debits = this.calendar.isBusinessDay(day) ? premia : null;
     const source = this.imported[i];
     if (!source && observer === undefined) {
-      // A generated account: its day and the account rules in one step (generated.ts liveDay).
-      this.balanceOf[i] = this.book.liveDay(this.genIndex[i]!, day, this.balanceOf[i]!, blocked, debits, outcomes, facts, this.amounts);
+      // A generated account: its day and the account rules in one step (generated.ts liveDays).
+      this.balanceOf[i] = this.book.liveDays(this.genIndex[i]!, day, day, this.balanceOf[i]!, blocked, debits, outcomes, facts, this.amounts, null);
       return facts;
     }
     if (source) source.dayActivity(day, this.activity);

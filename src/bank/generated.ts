@@ -24,7 +24,7 @@
  */
 import { fmix32, hashString32, mix32, Rng, unitFloat } from '../domain/hash.js';
 import { monthAt, monthOf, type Calendar, type MonthInfo } from '../domain/calendar.js';
-import type { DayFacts, PremiaDebits } from './ledger.js';
+import { premiaDebits, type DayFacts, type PremiaDebits } from './ledger.js';
 import type { AccountEvent, AccountSource, Credit, DayActivity, FailureReason } from './types.js';
 
 export type ProfileKind =
@@ -407,26 +407,6 @@ export class GeneratedBook {
   }
 
   /**
-   * Live generated account i through `day` from the balance `opening`: its day's activity
-   * (`dayActivity`) under the account rules (ledger.ts `applyDay`). `premia` (null: none that
-   * day) supplies premia's debits once the credits have posted; `blocked` is why they fail
-   * whatever the balance. Returns the balance at the end of the day; outcomes and facts are
-   * written out.
-   */
-  liveDay(
-    i: number,
-    day: number,
-    opening: number,
-    blocked: FailureReason | null,
-    premia: PremiaDebits | null,
-    outcomes: Array<FailureReason | null>,
-    facts: DayFacts,
-    amounts: number[],
-  ): number {
-    return this.liveDays(i, day, day, opening, blocked, premia, outcomes, facts, amounts, null);
-  }
-
-  /**
    * Live generated account i through the days first..last from the balance `opening`, following
    * the account rules (ledger.ts `applyDay`) step for step without building a day's activity or
    * its texts: the bank's hot path (a million accounts live every simulated day, and a first
@@ -495,22 +475,9 @@ export class GeneratedBook {
         }
         activity = day >= frozenFrom ? 1 : 2;
       }
-      let collected = 0;
-      let n = 0;
-      if (premia !== null) {
-        n = premia.debitsFor(balance, day, amounts);
-        for (let k = 0; k < n; k++) {
-          const amount = amounts[k]!;
-          let reason = blocked;
-          if (reason === null) {
-            if (amount <= balance) {
-              balance -= amount;
-              collected += amount;
-            } else reason = 'INSUFFICIENT_FUNDS';
-          }
-          outcomes[k] = reason;
-        }
-      }
+      facts.collected = 0;
+      facts.premiaDebits = 0;
+      if (premia !== null) balance = premiaDebits(premia, day, balance, blocked, outcomes, facts, amounts);
       let posted = 0;
       if (activity === 2) {
         for (let k = 0; k < orders; k++) {
@@ -536,8 +503,6 @@ export class GeneratedBook {
       }
       facts.credits = credits;
       facts.postedDebits = posted;
-      facts.collected = collected;
-      facts.premiaDebits = n;
       if (onDay !== null) onDay(day, facts);
     }
     v[o + I_CYCLEDUE] = cycleDue;

@@ -63,14 +63,18 @@ export function sleepIdle(state: EngineState, D: number): void {
       state.active[keep++] = i;
       continue;
     }
-    state.wakeDay[i] = next;
-    if (next !== NEVER) {
-      let list = state.wakes.get(next);
-      if (!list) state.wakes.set(next, (list = []));
-      list.push(i);
-    }
+    sleepUntil(state, i, next);
   }
   state.activeCount = keep;
+}
+
+/** Account i (not in the active list) sleeps until `day` (NEVER: until a later advance loads it again). */
+export function sleepUntil(state: EngineState, i: number, day: number): void {
+  state.wakeDay[i] = day;
+  if (day === NEVER) return;
+  let list = state.wakes.get(day);
+  if (!list) state.wakes.set(day, (list = []));
+  list.push(i);
 }
 
 /**

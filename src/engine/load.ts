@@ -5,7 +5,7 @@
  */
 import { isRetryable } from '../domain/debit-outcome.js';
 import { dayNumber, firstOpenPeriod, fromDayNumber, type IsoDate } from '../domain/period.js';
-import { catchUp, NEVER } from './awake.js';
+import { catchUp, sleepUntil } from './awake.js';
 import { CollectionSet, dayOrNone, FAILURE_CODES, STATUS_CODES } from './collection-set.js';
 import { copyCollection, copySummaries, decodeBlock, imageTag, imageUse } from './image.js';
 import type { IncomeAnalysis } from './income.js';
@@ -294,12 +294,7 @@ async function loadFromImage(unit: DayUnit, bank: Bank, today: IsoDate, settings
       state.active[keep++] = k;
       continue;
     }
-    state.wakeDay[k] = w;
-    if (w !== NEVER) {
-      let list = state.wakes.get(w);
-      if (!list) state.wakes.set(w, (list = []));
-      list.push(k);
-    }
+    sleepUntil(state, k, w);
   }
   state.activeCount = keep;
   return state;

@@ -103,7 +103,7 @@ describe('generated accounts', () => {
         const premia = ZA_CALENDAR.isBusinessDay(day) ? premiaOn(k) : null;
         book.dayActivity(k, day, activity);
         balance = applyDay(activity, day, balance, blocked, premia, outcomes, facts, []);
-        fusedBalance = book.liveDay(k, day, fusedBalance, blocked, premia, fusedOutcomes, fused, []);
+        fusedBalance = book.liveDays(k, day, day, fusedBalance, blocked, premia, fusedOutcomes, fused, [], null);
         expect(fusedBalance).toBe(balance);
         expect(fused).toEqual(facts);
         expect(fusedOutcomes.slice(0, fused.premiaDebits)).toEqual(outcomes.slice(0, facts.premiaDebits));
