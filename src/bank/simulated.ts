@@ -130,6 +130,8 @@ export class SimulatedBank {
     // premia's past debits) only for the accounts that are replayed.
     const keys = new Set<string>();
     const replayed = new Set<string>();
+    // Customers the engine may still get from elsewhere (kept.pending) have their replay's
+    // inputs read too: they are replayed here if it does not.
     for (let k = 0; k < n; k++) {
       const key = customerKey(customers.clientId[k]!, customers.customerId[k]!);
       keys.add(key);
@@ -175,17 +177,18 @@ export class SimulatedBank {
 }
 
 function isKept(kept: KeptAccounts | undefined, k: number): boolean {
-  return kept !== undefined && ((kept.pending !== undefined && k >= kept.pending.from) || !Number.isNaN(kept.balance[k]!));
+  return kept !== undefined && !Number.isNaN(kept.balance[k]!);
 }
 
 /**
  * Accounts the engine kept: customer k's balance at the end of lastLived[k] (NaN: not kept);
- * from `pending.from` on, known once `pending.ready` (given the accounts opened so far) resolves.
+ * from `pending.from` on, known once `pending.ready` (given the accounts opened so far) resolves
+ * true (false: not kept after all).
  */
 export interface KeptAccounts {
   readonly balance: Float64Array;
   readonly lastLived: Int32Array;
-  readonly pending?: { from: number; ready(opened: AccountSet): Promise<void> };
+  readonly pending?: { from: number; ready(opened: AccountSet): Promise<boolean> };
 }
 
 /** Feeds a ledger premia's past attempts of each day, then checks the outcomes match. */

@@ -275,9 +275,10 @@ export interface KeptAccounts {
   readonly lastLived: Int32Array;
   /**
    * Customers from `from` on are kept too, their balances known once `ready` (given the
-   * accounts opened so far) resolves: the bank opens the others first, then waits for it.
+   * accounts opened so far) resolves true: the bank opens the others first, then waits for it
+   * (false: they are not kept after all, and the bank opens them itself).
    */
-  readonly pending?: { from: number; ready(opened: PostedHistory): Promise<void> };
+  readonly pending?: { from: number; ready(opened: PostedHistory): Promise<boolean> };
 }
 
 /** Work the engine may give another thread while it loads its working set (the wiring's). */

@@ -118,5 +118,9 @@ describe("the engine's threads", () => {
     };
     expect(helped.accounts.size).toBe(400);
     expect(analysed(helped)).toEqual(analysed(replayed));
+    // A helper that fails: the bank opens its half itself.
+    const failing = { minAccounts: 1, openAccounts: () => Promise.reject(new Error('the helper is gone')) };
+    const fallen = await engineStore(b.store).runDay((unit) => loadState(unit, bank, last, failing));
+    expect(analysed(fallen)).toEqual(analysed(replayed));
   });
 });
