@@ -23,8 +23,9 @@
  * collections period), with a balance of 0.
  */
 import { fmix32, hashString32, mix32, Rng, unitFloat } from '../domain/hash.js';
-import { monthOf, type Calendar, type MonthInfo } from '../domain/calendar.js';
-import type { AccountEvent, AccountSource, Credit, DayActivity } from './types.js';
+import { monthAt, monthOf, type Calendar, type MonthInfo } from '../domain/calendar.js';
+import { premiaDebits, type DayFacts, type PremiaDebits } from './ledger.js';
+import type { AccountEvent, AccountSource, Credit, DayActivity, FailureReason } from './types.js';
 
 export type ProfileKind =
   | 'monthly_fixed_day'
@@ -84,100 +85,129 @@ const PAY_DOM_WEIGHTS: Array<[number, number]> = [
 const EMPLOYERS = ['ACME MINING', 'CITY COUNCIL', 'BLUE RETAIL', 'NORTH LOGISTICS', 'HARBOUR FOODS', 'STATE HEALTH'];
 const DEBIT_ORDER_TEXT = ['DEBIT ORDER VEHICLE FINANCE', 'DEBIT ORDER HOME LOAN', 'DEBIT ORDER CELLPHONE', 'DEBIT ORDER RETAIL CREDIT', 'DEBIT ORDER SCHOOL FEES', 'DEBIT ORDER GYM'];
 
-function weighted<T>(rng: Rng, table: Array<[T, number]>): T {
+/** The index of a weighted table's entry drawn by `rng` (one draw). */
+function weighted(rng: Rng, weights: readonly number[]): number {
   let r = rng.next();
-  for (const [value, w] of table) {
-    if ((r -= w) < 0) return value;
+  for (let k = 0; k < weights.length; k++) {
+    if ((r -= weights[k]!) < 0) return k;
   }
-  return table[table.length - 1]![0];
+  return weights.length - 1;
 }
+
+const KIND_WEIGHT = KIND_WEIGHTS.map(([, w]) => w);
+const PAY_DOM_WEIGHT = PAY_DOM_WEIGHTS.map(([, w]) => w);
+const AFFORDABILITY: readonly Affordability[] = ['comfortable', 'tight', 'short'];
 
 const round10 = (cents: number) => Math.max(10, Math.round(cents / 10) * 10);
 
-export function generatedProfile(seed: number, customerId: string, epochDay: number): GeneratedProfile {
+/**
+ * Draw the profile of (seed, customer) opening on `epochDay` into the integer columns `v` at
+ * offset `o` and the real columns `f` at offset `r` of a book (see I_* and F_*; the month cache is
+ * left for enterMonth). Returns the affordability's index in AFFORDABILITY. Draws nothing but
+ * numbers: a million profiles are made when a million-policy book is first opened.
+ */
+function drawProfile(seed: number, customerId: string, epochDay: number, v: Int32Array, o: number, f: Float64Array, r: number): number {
   const rng = new Rng(hashString32(customerId, seed ^ 0x5bd1e995));
-  const kind = weighted(rng, KIND_WEIGHTS);
+  const kind = weighted(rng, KIND_WEIGHT);
   const affordabilityRoll = rng.next();
-  const affordability: Affordability = affordabilityRoll < 0.55 ? 'comfortable' : affordabilityRoll < 0.85 ? 'tight' : 'short';
+  const affordability = affordabilityRoll < 0.55 ? 0 : affordabilityRoll < 0.85 ? 1 : 2;
   // Monthly income log-uniform between 3 500.00 and 65 000.00.
   const monthlyIncome = Math.round(350_000 * Math.pow(6_500_000 / 350_000, rng.next()));
-  const ratio =
-    affordability === 'comfortable' ? 0.55 + 0.3 * rng.next() : affordability === 'tight' ? 0.9 + 0.1 * rng.next() : 1.05 + 0.25 * rng.next();
+  const ratio = affordability === 0 ? 0.55 + 0.3 * rng.next() : affordability === 1 ? 0.9 + 0.1 * rng.next() : 1.05 + 0.25 * rng.next();
   const outgoings = monthlyIncome * ratio;
   // Debt-strapped customers: debit orders take nearly everything on payday itself.
-  const debitShare = affordability === 'short' ? 0.85 + 0.15 * rng.next() : 0.4 + 0.25 * rng.next();
-  const payDom = weighted(rng, PAY_DOM_WEIGHTS);
+  const debitShare = affordability === 2 ? 0.85 + 0.15 * rng.next() : 0.4 + 0.25 * rng.next();
+  const payDom = PAY_DOM_WEIGHTS[weighted(rng, PAY_DOM_WEIGHT)]![0];
   // First Friday on or after the epoch, then a random phase for fortnightly pay; weekly wages are
   // paid on Fridays (80%) or Thursdays.
   let firstFriday = epochDay;
   while (((firstFriday + 4) % 7 + 7) % 7 !== 5) firstFriday++;
-  const anchor = firstFriday - (kind === 'weekly' && rng.next() < 0.2 ? 1 : 0) + (kind === 'fortnightly' && rng.next() < 0.5 ? 7 : 0);
+  const anchor = firstFriday - (kind === K_WEEKLY && rng.next() < 0.2 ? 1 : 0) + (kind === K_FORTNIGHTLY && rng.next() < 0.5 ? 7 : 0);
   const payAmount =
-    kind === 'twice_monthly'
+    kind === K_TWICE
       ? Math.round(monthlyIncome / 2)
-      : kind === 'fortnightly'
+      : kind === K_FORTNIGHTLY
         ? Math.round((monthlyIncome * 12) / 26)
-        : kind === 'weekly'
+        : kind === K_WEEKLY
           ? Math.round((monthlyIncome * 12) / 52)
           : monthlyIncome;
-  const gigRate = 0.12 + 0.23 * rng.next();
+  f[r + F_GIG] = 0.12 + 0.23 * rng.next();
 
-  const orders: DebitOrder[] = [];
   const count = 1 + Math.floor(rng.next() * 4);
   let left = outgoings * debitShare;
-  const monthlyPay = kind === 'monthly_fixed_day' || kind === 'monthly_last_business_day' || kind === 'twice_monthly';
+  const monthlyPay = kind <= K_TWICE;
   for (let i = 0; i < count; i++) {
     const amount = i === count - 1 ? left : left * (0.3 + 0.4 * rng.next());
     left -= amount;
-    orders.push({
-      mode: monthlyPay ? 'payday' : 'dom',
-      offset: monthlyPay ? (affordability === 'short' || rng.next() < 0.55 ? 0 : 1) : 1 + Math.floor(rng.next() * 6),
-      amount: round10(amount),
-      text: DEBIT_ORDER_TEXT[Math.floor(rng.next() * DEBIT_ORDER_TEXT.length)]!,
-    });
+    const offset = monthlyPay ? (affordability === 2 || rng.next() < 0.55 ? 0 : 1) : 1 + Math.floor(rng.next() * 6);
+    const at = o + I_ORDER0 + 2 * i;
+    v[at + 1] = round10(amount);
+    v[at] = ((monthlyPay ? 1 : 0) << 8) | (offset << 4) | Math.floor(rng.next() * DEBIT_ORDER_TEXT.length);
   }
   const spendProb = 0.3 + 0.3 * rng.next();
-  const spendMean = (outgoings * (1 - debitShare)) / (30.4 * spendProb);
+  f[r + F_SPENDP] = spendProb;
+  f[r + F_SPENDM] = (outgoings * (1 - debitShare)) / (30.4 * spendProb);
 
   // Account events: months until the first event, geometric with a monthly hazard.
-  let event: AccountEvent | null = null;
-  let eventDay = Number.POSITIVE_INFINITY;
+  let event = 0;
+  let eventDay = NO_DAY;
   const hazard = 0.0135;
   const u = rng.next();
   const monthsAfter = Math.floor(Math.log(1 - u) / Math.log(1 - hazard));
   if (monthsAfter < 240) {
     const roll = rng.next();
-    event = roll < 0.37 ? 'ACCOUNT_CLOSED' : roll < 0.63 ? 'ACCOUNT_FROZEN' : 'PAYMENT_STOPPED';
-    let month = monthOf(epochDay);
-    for (let m = 0; m < 3 + monthsAfter; m++) month = monthOf(month.lastDay + 1);
+    event = roll < 0.37 ? 1 : roll < 0.63 ? 2 : 3;
+    const month = monthAt(monthOf(epochDay).index + 3 + monthsAfter);
     eventDay = month.firstDay + Math.floor(rng.next() * month.daysInMonth);
   }
 
+  const key = hashString32(customerId, seed ^ 0x1b873593);
+  v[o + I_KEY] = key;
+  v[o + I_KIND] = kind;
+  v[o + I_PAYDOM] = payDom;
+  v[o + I_ANCHOR] = anchor;
+  v[o + I_PAY] = payAmount;
+  v[o + I_MONTHLY] = monthlyIncome;
+  v[o + I_EVENT] = event;
+  v[o + I_EVENTDAY] = eventDay;
+  v[o + I_EMPLOYER] = key % EMPLOYERS.length;
+  v[o + I_START] = epochDay;
+  v[o + I_ORDERS] = count;
+  v[o + I_MFIRST] = 1;
+  v[o + I_MLAST] = 0;
+  return affordability;
+}
+
+/** The profile of (seed, customer) opening on `epochDay`, as an object (what a book keeps in its columns). */
+export function generatedProfile(seed: number, customerId: string, epochDay: number): GeneratedProfile {
+  const v = new Int32Array(I_STRIDE);
+  const f = new Float64Array(F_STRIDE);
+  const affordability = drawProfile(seed, customerId, epochDay, v, 0, f, 0);
+  const debitOrders: DebitOrder[] = [];
+  for (let k = 0; k < v[I_ORDERS]!; k++) {
+    const meta = v[I_ORDER0 + 2 * k]!;
+    debitOrders.push({ mode: meta >> 8 === 0 ? 'dom' : 'payday', offset: (meta >> 4) & 15, amount: v[I_ORDER0 + 2 * k + 1]!, text: DEBIT_ORDER_TEXT[meta & 15]! });
+  }
   return {
-    kind,
-    affordability,
-    monthlyIncome,
-    payDom,
-    anchor,
-    payAmount,
-    gigRate,
-    debitOrders: orders,
-    spendProb,
-    spendMean,
-    event,
-    eventDay,
+    kind: KIND_WEIGHTS[v[I_KIND]!]![0],
+    affordability: AFFORDABILITY[affordability]!,
+    monthlyIncome: v[I_MONTHLY]!,
+    payDom: v[I_PAYDOM]!,
+    anchor: v[I_ANCHOR]!,
+    payAmount: v[I_PAY]!,
+    gigRate: f[F_GIG]!,
+    debitOrders,
+    spendProb: f[F_SPENDP]!,
+    spendMean: f[F_SPENDM]!,
+    event: EVENT_NAMES[v[I_EVENT]!] ?? null,
+    eventDay: v[I_EVENT] === 0 ? Number.POSITIVE_INFINITY : v[I_EVENTDAY]!,
   };
 }
 
-const KIND_CODES: Record<ProfileKind, number> = {
-  monthly_fixed_day: 0,
-  monthly_last_business_day: 1,
-  twice_monthly: 2,
-  fortnightly: 3,
-  weekly: 4,
-  irregular: 5,
-  none: 6,
-};
+// Kind codes: the index in KIND_WEIGHTS.
+const K_TWICE = 2;
+const K_FORTNIGHTLY = 3;
+const K_WEEKLY = 4;
 const EVENT_NAMES: Array<AccountEvent | null> = [null, 'ACCOUNT_CLOSED', 'ACCOUNT_FROZEN', 'PAYMENT_STOPPED'];
 const NO_DAY = 0x7fffffff;
 
@@ -199,7 +229,9 @@ const I_PAYMAIN = 13;
 const I_PAYPREV = 14;
 const I_PAYMID = 15;
 const I_PAYNEXT = 16;
-const I_ORDER0 = 17; // per order: (mode << 8 | offset << 4 | text), amount
+const I_CYCLEDUE = 17; // weekly / fortnightly: the last due day computed (0: none yet) …
+const I_CYCLEPAY = 18; // … and the day its wage is paid
+const I_ORDER0 = 19; // per order: (mode << 8 | offset << 4 | text), amount
 const I_STRIDE = I_ORDER0 + 8;
 // Real columns.
 const F_GIG = 0;
@@ -232,7 +264,6 @@ export class GeneratedBook {
 
   /** Add the account of (seed, customer) opening on `epochDay`; returns its index. */
   add(seed: number, customerId: string, epochDay: number): number {
-    const p = generatedProfile(seed, customerId, epochDay);
     if ((this.count + 1) * I_STRIDE > this.ints.length) {
       const ints = new Int32Array(this.ints.length * 2);
       ints.set(this.ints);
@@ -242,31 +273,7 @@ export class GeneratedBook {
       this.reals = reals;
     }
     const i = this.count++;
-    const o = i * I_STRIDE;
-    const v = this.ints;
-    const key = hashString32(customerId, seed ^ 0x1b873593);
-    v[o + I_KEY] = key;
-    v[o + I_KIND] = KIND_CODES[p.kind];
-    v[o + I_PAYDOM] = p.payDom;
-    v[o + I_ANCHOR] = p.anchor;
-    v[o + I_PAY] = p.payAmount;
-    v[o + I_MONTHLY] = p.monthlyIncome;
-    v[o + I_EVENT] = p.event === null ? 0 : EVENT_NAMES.indexOf(p.event);
-    v[o + I_EVENTDAY] = p.event === null ? NO_DAY : p.eventDay;
-    v[o + I_EMPLOYER] = key % EMPLOYERS.length;
-    v[o + I_START] = epochDay;
-    v[o + I_ORDERS] = p.debitOrders.length;
-    v[o + I_MFIRST] = 1;
-    v[o + I_MLAST] = 0;
-    p.debitOrders.forEach((d, k) => {
-      const at = o + I_ORDER0 + 2 * k;
-      v[at] = ((d.mode === 'dom' ? 0 : 1) << 8) | (d.offset << 4) | DEBIT_ORDER_TEXT.indexOf(d.text);
-      v[at + 1] = d.amount;
-    });
-    const r = i * F_STRIDE;
-    this.reals[r + F_GIG] = p.gigRate;
-    this.reals[r + F_SPENDP] = p.spendProb;
-    this.reals[r + F_SPENDM] = p.spendMean;
+    drawProfile(seed, customerId, epochDay, this.ints, i * I_STRIDE, this.reals, i * F_STRIDE);
     return i;
   }
 
@@ -329,8 +336,14 @@ export class GeneratedBook {
         // Wages are due every period from the anchor, paid the business day before when the due
         // day is not one.
         const period = v[o + I_KIND] === 4 ? 7 : 14;
-        const due = day + ((((v[o + I_ANCHOR]! - day) % period) + period) % period);
-        if (this.cyclePay(due) !== day) return 0;
+        // The due day on or after `day`: the cached one while `day` is in its cycle.
+        let due = v[o + I_CYCLEDUE]!;
+        if (day > due || day <= due - period) {
+          due = day + ((((v[o + I_ANCHOR]! - day) % period) + period) % period);
+          v[o + I_CYCLEDUE] = due;
+          v[o + I_CYCLEPAY] = this.cyclePay(due);
+        }
+        if (v[o + I_CYCLEPAY] !== day) return 0;
         // Wages vary a little with hours worked.
         return Math.round(v[o + I_PAY]! * (0.92 + 0.16 * unitFloat(mix32(v[o + I_KEY]!, due))));
       }
@@ -391,6 +404,110 @@ export class GeneratedBook {
       const amount = Math.round(this.reals[r + F_SPENDM]! * (0.3 + 1.4 * unitFloat(fmix32(h ^ 0x165667b1))));
       if (amount > 0) out.addDebit(amount, h % 3 === 0 ? 'CASH WITHDRAWAL' : 'CARD PURCHASE');
     }
+  }
+
+  /**
+   * Live generated account i through the days first..last from the balance `opening`, following
+   * the account rules (ledger.ts `applyDay`) step for step without building a day's activity or
+   * its texts: the bank's hot path (a million accounts live every simulated day, and a first
+   * opening lives each three months back). premia's debits come from `premia` each day (null:
+   * none; with one, first = last: outcomes and facts are the day's). `onDay`, when given, is told
+   * each day's facts. Returns the balance at the end of `last`.
+   */
+  liveDays(
+    i: number,
+    first: number,
+    last: number,
+    opening: number,
+    blocked: FailureReason | null,
+    premia: PremiaDebits | null,
+    outcomes: Array<FailureReason | null>,
+    facts: DayFacts,
+    amounts: number[],
+    onDay: ((day: number, facts: DayFacts) => void) | null,
+  ): number {
+    const v = this.ints;
+    const o = i * I_STRIDE;
+    const r = i * F_STRIDE;
+    // The account's columns, once for the run of days.
+    const start = v[o + I_START]!;
+    const key = v[o + I_KEY]!;
+    const kind = v[o + I_KIND]!;
+    const pay = v[o + I_PAY]!;
+    const eventDay = v[o + I_EVENTDAY]!;
+    const event = v[o + I_EVENT]!;
+    const closedFrom = event === 1 ? eventDay : NO_DAY;
+    const frozenFrom = event === 2 ? eventDay : NO_DAY;
+    const period = kind === 4 ? 7 : 14;
+    const anchor = v[o + I_ANCHOR]!;
+    const spendProb = this.reals[r + F_SPENDP]!;
+    const spendMean = this.reals[r + F_SPENDM]!;
+    const orders = v[o + I_ORDERS]!;
+    let mFirst = v[o + I_MFIRST]!;
+    let mLast = v[o + I_MLAST]!;
+    let cycleDue = v[o + I_CYCLEDUE]!;
+    let cyclePay = v[o + I_CYCLEPAY]!;
+    let balance = opening;
+    for (let day = first; day <= last; day++) {
+      let credits = 0;
+      // 0: no activity (before the first day, or closed); 1: credits only (frozen); 2: everything.
+      let activity = 0;
+      if (day >= start && day < closedFrom) {
+        if (day > mLast || day < mFirst) {
+          this.enterMonth(o, day);
+          mFirst = v[o + I_MFIRST]!;
+          mLast = v[o + I_MLAST]!;
+        }
+        let income = 0;
+        if (kind === 3 || kind === 4) {
+          // Wages are due every period from the anchor, paid the business day before when the due
+          // day is not one; the due day on or after `day` is the cached one while `day` is in its cycle.
+          if (day > cycleDue || day <= cycleDue - period) {
+            cycleDue = day + ((((anchor - day) % period) + period) % period);
+            cyclePay = this.cyclePay(cycleDue);
+          }
+          // Wages vary a little with hours worked.
+          if (cyclePay === day) income = Math.round(pay * (0.92 + 0.16 * unitFloat(mix32(key, cycleDue))));
+        } else income = this.incomeOn(i, o, day);
+        if (income > 0) {
+          balance += income;
+          credits = income;
+        }
+        activity = day >= frozenFrom ? 1 : 2;
+      }
+      facts.collected = 0;
+      facts.premiaDebits = 0;
+      if (premia !== null) balance = premiaDebits(premia, day, balance, blocked, outcomes, facts, amounts);
+      let posted = 0;
+      if (activity === 2) {
+        for (let k = 0; k < orders; k++) {
+          const at = o + I_ORDER0 + 2 * k;
+          const meta = v[at]!;
+          const offset = (meta >> 4) & 15;
+          const due = meta >> 8 === 0 ? day - mFirst + 1 === offset : this.isMainPayday(o, day - offset);
+          if (!due) continue;
+          const amount = v[at + 1]!;
+          if (amount <= balance) {
+            balance -= amount;
+            posted += amount;
+          }
+        }
+        const h = mix32(key ^ 0x3c6ef372, day);
+        if (unitFloat(h) < spendProb) {
+          const amount = Math.round(spendMean * (0.3 + 1.4 * unitFloat(fmix32(h ^ 0x165667b1))));
+          if (amount > 0 && amount <= balance) {
+            balance -= amount;
+            posted += amount;
+          }
+        }
+      }
+      facts.credits = credits;
+      facts.postedDebits = posted;
+      if (onDay !== null) onDay(day, facts);
+    }
+    v[o + I_CYCLEDUE] = cycleDue;
+    v[o + I_CYCLEPAY] = cyclePay;
+    return balance;
   }
 
   events(i: number): Array<{ event: AccountEvent; day: number }> {

@@ -68,23 +68,9 @@ export function applyDay(
     credits += amount;
     if (observer) observer.credit(day, amount, act.creditText[i]!, balance);
   }
-  let collected = 0;
-  let n = 0;
-  if (premia !== null) {
-    n = premia.debitsFor(balance, day, amounts);
-    for (let i = 0; i < n; i++) {
-      const amount = amounts[i]!;
-      let reason: FailureReason | null = blocked;
-      if (reason === null) {
-        if (amount <= balance) {
-          balance -= amount;
-          collected += amount;
-        } else reason = 'INSUFFICIENT_FUNDS';
-      }
-      outcomes[i] = reason;
-      if (observer) observer.premiaDebit(day, amount, reason, balance);
-    }
-  }
+  facts.collected = 0;
+  facts.premiaDebits = 0;
+  if (premia !== null) balance = premiaDebits(premia, day, balance, blocked, outcomes, facts, amounts, observer);
   let posted = 0;
   for (let i = 0; i < act.debitCount; i++) {
     const amount = act.debits[i]!;
@@ -97,6 +83,38 @@ export function applyDay(
   }
   facts.credits = credits;
   facts.postedDebits = posted;
+  return balance;
+}
+
+/**
+ * Step (2) of a day's account rules: premia's debits of the day from `premia`, attempted in
+ * order on `balance` (after the day's credits), their outcomes into `outcomes`, their sum and
+ * count into `facts` (collected, premiaDebits). Returns the balance after them.
+ */
+export function premiaDebits(
+  premia: PremiaDebits,
+  day: number,
+  balance: number,
+  blocked: FailureReason | null,
+  outcomes: Array<FailureReason | null>,
+  facts: DayFacts,
+  amounts: number[],
+  observer?: LedgerObserver,
+): number {
+  let collected = 0;
+  const n = premia.debitsFor(balance, day, amounts);
+  for (let i = 0; i < n; i++) {
+    const amount = amounts[i]!;
+    let reason: FailureReason | null = blocked;
+    if (reason === null) {
+      if (amount <= balance) {
+        balance -= amount;
+        collected += amount;
+      } else reason = 'INSUFFICIENT_FUNDS';
+    }
+    outcomes[i] = reason;
+    if (observer) observer.premiaDebit(day, amount, reason, balance);
+  }
   facts.collected = collected;
   facts.premiaDebits = n;
   return balance;

@@ -6,8 +6,8 @@
  *
  * While an account is replayed, each day it lives is reported to the caller (`PostedDays`):
  * the engine keeps its own summary of the posted history from those facts. An account the
- * engine kept at the end of its last advance (the balance as of the clock's date, with its own
- * summary: engine/resume.ts) opens there in O(1), without a replay or its inputs.
+ * engine kept in its image (its balance at the end of the last day it lived, with the engine's
+ * own summary: engine/image.ts) opens there in O(1), without a replay or its inputs.
  */
 import { AccountSet } from './accounts.js';
 import type { Calendar } from '../domain/calendar.js';
@@ -93,7 +93,16 @@ export function replayInto(
   const i = set.add(clientId, customerId, source, inputs.seed, inputs.epochDay, lastDay, usable ? usable.balance : 0);
   const replay = new Replay(inputs.attempts.get(key) ?? [], lastDay, customerId);
   const facts: DayFacts = { credits: 0, postedDebits: 0, collected: 0, premiaDebits: 0 };
+  const report = posted === null ? null : (day: number, f: DayFacts) => posted.day(set, i, day, f);
   while (set.day(i) < today) {
+    // The days before premia's next debit in one run (a generated account's fast path), those
+    // before the first the caller wants not reported.
+    const quietTo = Math.min(today, replay.nextDay() - 1);
+    if (observer === undefined && quietTo > set.day(i)) {
+      const unreported = posted === null ? quietTo : Math.min(quietTo, posted.from - 1);
+      if (unreported > set.day(i) && set.liveQuietly(i, unreported, facts, null)) continue;
+      if (set.liveQuietly(i, quietTo, facts, report)) continue;
+    }
     set.live(i, replay, replay.outcomes, facts, observer);
     replay.check();
     posted?.day(set, i, set.day(i), facts);
@@ -112,7 +121,7 @@ export class SimulatedBank {
    * The accounts of `customers` (index k of the result is customer k), each brought up to the
    * end of `today` (a day number), the days from `posted.from` on reported as they are lived.
    */
-  async openAccounts(customers: CustomerRefs, today: number, posted: PostedDays, resumed?: Float64Array): Promise<AccountSet> {
+  async openAccounts(customers: CustomerRefs, today: number, posted: PostedDays, kept?: KeptAccounts): Promise<AccountSet> {
     const n = customers.customerId.length;
     const settings = await this.store.settings();
     const accounts = new AccountSet(n, this.store, settings.calendar);
@@ -121,10 +130,12 @@ export class SimulatedBank {
     // premia's past debits) only for the accounts that are replayed.
     const keys = new Set<string>();
     const replayed = new Set<string>();
+    // Customers the engine may still get from elsewhere (kept.pending) have their replay's
+    // inputs read too: they are replayed here if it does not.
     for (let k = 0; k < n; k++) {
       const key = customerKey(customers.clientId[k]!, customers.customerId[k]!);
       keys.add(key);
-      if (!isResumed(resumed, k)) replayed.add(key);
+      if (!isKept(kept, k)) replayed.add(key);
     }
     const epochDay = settings.epoch ? dayNumber(settings.epoch) : provisionalEpoch(fromDayNumber(today));
     const imported = await this.store.importedRows(keys);
@@ -155,17 +166,29 @@ export class SimulatedBank {
     for (let k = 0; k < n; k++) {
       const clientId = customers.clientId[k]!;
       const customerId = customers.customerId[k]!;
-      if (isResumed(resumed, k)) {
-        // Kept by the engine at the end of `today`: the account stands there, nothing to replay.
-        accounts.add(clientId, customerId, importedSource(inputs, clientId, customerId), inputs.seed, epochDay, today, resumed![k]!);
+      if (k === kept?.pending?.from) await kept.pending.ready(accounts);
+      if (isKept(kept, k)) {
+        // Kept by the engine as of the last day it lived: the account stands there, nothing to replay.
+        accounts.add(clientId, customerId, importedSource(inputs, clientId, customerId), inputs.seed, epochDay, kept!.lastLived[k]!, kept!.balance[k]!);
       } else replayInto(accounts, inputs, clientId, customerId, today, posted);
     }
     return accounts;
   }
 }
 
-function isResumed(resumed: Float64Array | undefined, k: number): boolean {
-  return resumed !== undefined && !Number.isNaN(resumed[k]!);
+function isKept(kept: KeptAccounts | undefined, k: number): boolean {
+  return kept !== undefined && !Number.isNaN(kept.balance[k]!);
+}
+
+/**
+ * Accounts the engine kept: customer k's balance at the end of lastLived[k] (NaN: not kept);
+ * from `pending.from` on, known once `pending.ready` (given the accounts opened so far) resolves
+ * true (false: not kept after all).
+ */
+export interface KeptAccounts {
+  readonly balance: Float64Array;
+  readonly lastLived: Int32Array;
+  readonly pending?: { from: number; ready(opened: AccountSet): Promise<boolean> };
 }
 
 /** Feeds a ledger premia's past attempts of each day, then checks the outcomes match. */
@@ -181,6 +204,11 @@ class Replay implements PremiaDebits {
     private readonly customerId: string,
   ) {
     while (this.next < past.length && past[this.next]!.day <= startDay) this.next++;
+  }
+
+  /** The day of premia's next past debit (Infinity when none is left). */
+  nextDay(): number {
+    return this.next < this.past.length ? this.past[this.next]!.day : Number.POSITIVE_INFINITY;
   }
 
   debitsFor(_balance: number, day: number, amounts: number[]): number {

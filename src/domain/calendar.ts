@@ -67,6 +67,12 @@ export function monthOf(day: number): MonthInfo {
   return info;
 }
 
+/** The month of index `index` (year × 12 + month, 0-based: MonthInfo.index). */
+export function monthAt(index: number): MonthInfo {
+  const year = Math.floor(index / 12);
+  return monthOf(Math.round(Date.UTC(year, index - 12 * year, 1) / 86_400_000));
+}
+
 /** 0 = Sunday … 6 = Saturday. */
 function weekdayOf(day: number): number {
   return (((day + 4) % 7) + 7) % 7; // 1970-01-01 was a Thursday
@@ -166,6 +172,10 @@ export interface ImportedHoliday {
   name: string;
 }
 
+/** The months whose paydays a calendar keeps in its dense array: 1900-01 .. 2099-12 (MonthInfo.index). */
+const PAY_BASE = 1900 * 12;
+const PAY_SPAN = 200 * 12;
+
 /**
  * A business-day calendar: a base (`za` or `none`) and imported dates. Immutable; calendars
  * equal in base and dates are one object (`calendarOf`), and each caches its days and months.
@@ -173,7 +183,8 @@ export interface ImportedHoliday {
 export class Calendar {
   /** Per day of 1900..2099: 0 not computed, 1 business day, 2 not a business day. */
   private readonly flags = new Uint8Array(DAY_SPAN);
-  private readonly pays = new Map<number, PayMonth>();
+  /** Where each month's paydays land, by month index − PAY_BASE (a dense array: read millions of times a month). */
+  private readonly pays: Array<PayMonth | null> = new Array<PayMonth | null>(PAY_SPAN).fill(null);
   private readonly importedDays: ReadonlyMap<number, string>;
 
   constructor(
@@ -238,12 +249,13 @@ export class Calendar {
 
   /** Where the paydays of month `m` land. */
   payMonth(m: MonthInfo): PayMonth {
-    let p = this.pays.get(m.index);
+    const slot = m.index - PAY_BASE;
+    let p = slot >= 0 && slot < PAY_SPAN ? this.pays[slot] : null;
     if (p) return p;
     const payDay = new Int32Array(32);
     for (let t = 1; t <= 31; t++) payDay[t] = this.onOrBefore(m.firstDay + Math.min(t, m.daysInMonth) - 1);
     p = { payDay, lastBusinessDay: this.onOrBefore(m.lastDay) };
-    this.pays.set(m.index, p);
+    if (slot >= 0 && slot < PAY_SPAN) this.pays[slot] = p;
     return p;
   }
 

@@ -27,3 +27,34 @@ export function lapses(statuses: ReadonlyArray<string | null>, n: number): boole
 export function lapseReason(periods: readonly Period[]): string {
   return `lapsed: unpaid in ${periods.length === 1 ? '1 period' : `${periods.length} consecutive periods`} (${[...periods].reverse().join(', ')})`;
 }
+
+/** A policy the rule may lapse, with the status of its collection in each period of `lapsePeriods` (null: none). */
+export interface LapseCandidateStatuses {
+  policyId: number;
+  clientId: number;
+  statuses: Array<string | null>;
+}
+
+/**
+ * The lapse rule at the close of `period` with `n` periods: the candidates (the active policies
+ * whose collection of `period` is UNPAID) from `candidates`, those that lapse handed to `lapse`
+ * with the reason to record. Returns how many policies lapsed per client.
+ */
+export async function applyLapseRule(
+  period: Period,
+  n: number,
+  candidates: (periods: readonly Period[]) => Promise<readonly LapseCandidateStatuses[]>,
+  lapse: (policies: readonly LapseCandidateStatuses[], reason: string) => Promise<void>,
+): Promise<Map<number, number>> {
+  const lapsed = new Map<number, number>();
+  if (n < 1) return lapsed;
+  const periods = lapsePeriods(period, n);
+  const lapsing: LapseCandidateStatuses[] = [];
+  for (const cand of await candidates(periods)) {
+    if (!lapses(cand.statuses, n)) continue;
+    lapsing.push(cand);
+    lapsed.set(cand.clientId, (lapsed.get(cand.clientId) ?? 0) + 1);
+  }
+  await lapse(lapsing, lapseReason(periods));
+  return lapsed;
+}

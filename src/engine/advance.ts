@@ -21,9 +21,11 @@
 import { resolveAdvanceTarget, type AdvanceTargetInput } from '../domain/advance.js';
 import { dayNumber, fromDayNumber, lastDay, periodOf, type IsoDate } from '../domain/period.js';
 import { closePeriod, DayRunner, emptySummary, insertPlans, liveDay, planAll, writeDay, type DaySummary } from './day.js';
-import type { AdvanceClaim, AdvanceHolder, Bank, EngineStore } from './ports.js';
-import { encodeResume } from './resume.js';
-import { loadState, type EngineState } from './state.js';
+import type { AdvanceClaim, AdvanceHolder, Bank, EngineHelper, EngineStore } from './ports.js';
+import { sleepIdle } from './awake.js';
+import { encodeImage } from './image.js';
+import { loadState } from './load.js';
+import type { EngineState } from './state.js';
 
 export type { DaySummary };
 
@@ -66,6 +68,8 @@ export interface AdvanceRun {
 export interface Engine {
   store: EngineStore;
   bank: Bank;
+  /** Another thread that may open half the accounts of a large working set with no image. */
+  helper?: EngineHelper;
 }
 
 /** Live through the days after the clock's date up to the target. */
@@ -95,24 +99,57 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
   const total = dayNumber(to) - dayNumber(from);
   let state: EngineState | null = null;
   let runner: DayRunner | null = null;
-  if (total > 0) await store.beginDays();
+  /** Days lived and handed to the store, not yet known to have committed, in order. */
+  const pending: Array<{ summary: DaySummary; lapsed: Promise<Map<number, number>> }> = [];
+  // A store may take days over before they commit (another thread writes them while the next
+  // is lived), but not when a hook must run just before a day commits (the crash tests).
+  const pipelined = total > 0 && (await store.beginDays(total > 1 && hooks.beforeCommit === undefined));
+  /**
+   * Report the days committed, in order: those committed by now (waiting while too many are in
+   * flight), or, when `all`, every day handed over that commits.
+   */
+  const collect = async (all: boolean): Promise<void> => {
+    for (;;) {
+      const committed = pipelined ? await store.settle!(all ? 'one' : 'room') : pending.length;
+      if (committed === 0) return;
+      for (let k = 0; k < committed; k++) {
+        const p = pending.shift()!;
+        p.summary.lapsed_policies = (await p.lapsed).get(run.clientId) ?? 0;
+        hooks.dayDone?.();
+        days.push(p.summary);
+        run.onDay?.(p.summary, days.length, total);
+      }
+      // A stop asked for while these days were reported: none after them commits.
+      if (pipelined) store.reported!(run.signal?.aborted === true);
+    }
+  };
+  const yieldAndCollect = async (): Promise<void> => {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await collect(false);
+  };
   try {
-    for (let index = 0; index < total; index++) {
+    for (;;) {
       // Between days the event loop runs (a day's work is synchronous): a Ctrl-C handler, a
       // server's other requests. A stop asked for meanwhile ends the advance here, after the
-      // day just committed.
+      // day just lived.
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (run.signal?.aborted) break;
-      let result: DaySummary | null;
+      let lived: (typeof pending)[number] | null;
       try {
-        result = await store.runDay(async (unit) => {
+        lived = await store.runDay(async (unit) => {
+          if (unit.changedSinceLastDay && pipelined) {
+            // Days handed over after something else wrote were not committed: they are lived
+            // again from the last day that was, on the working set loaded again.
+            await collect(true);
+            pending.length = 0;
+          }
           await unit.renewClaim(claim);
           const world = await unit.readWorld();
           const today = world.today;
           if (today >= to) return null; // moved meanwhile by something that does not take the claim
           const stale = state === null || unit.changedSinceLastDay || state.today !== today;
           if (stale) {
-            state = await loadState(unit, bank);
+            state = await loadState(unit, bank, dayNumber(to), engine.helper);
             runner = new DayRunner(state);
             hooks.loaded?.(state.cols.n, state.resumed);
           }
@@ -123,6 +160,7 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
             // Plans for the first action day that can still be planned, for collections queued
             // since the last planning. Existing plans stand; the same state gives the same plans.
             await insertPlans(unit, planAll(s, todayDay, todayDay + 1 + lead), todayDay);
+            if (s.canSleep) sleepIdle(s, todayDay);
           }
           const day = todayDay + 1;
           const date = fromDayNumber(day);
@@ -130,33 +168,37 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
 
           const out = liveDay(s, runner!, day);
           await writeDay(unit, s, day, out);
+          // The writer waits for each day it has committed to be reported before it writes the
+          // next: report them between the parts of a long day too.
+          if (pipelined) await yieldAndCollect();
           let closed: string | null = null;
-          let lapsed = new Map<number, number>();
+          let lapsed = Promise.resolve(new Map<number, number>());
           if (date === lastDay(periodOf(date))) {
             closed = periodOf(date);
-            lapsed = await closePeriod(unit, s, closed, stampMs);
+            lapsed = (await closePeriod(unit, s, closed, stampMs)).lapsed;
           }
           await insertPlans(unit, planAll(s, day, day + 1 + lead), day);
-          // The advance's last day keeps the working set, so that the next advance opens its
-          // accounts where they stand instead of replaying them (resume.ts).
-          if (date === to && s.resumeTag !== '' && unit.writeResumeState) await unit.writeResumeState(date, s.resumeTag, encodeResume(s.accounts, s.summaries, day));
+          if (s.canSleep) sleepIdle(s, day);
+          if (pipelined) await yieldAndCollect();
+          // The advance's last day keeps the working set, so that the next advance opens only
+          // the customers with something to do, where they stand (image.ts).
+          if (date === to && s.imageTag !== '' && unit.writeImage) await unit.writeImage(date, s.imageTag, s.inputsVersion, s.consumed, encodeImage(s, day));
           await unit.moveClock(date);
           s.today = date;
           hooks.beforeCommit?.(date);
           const mine = out.summaries.get(run.clientId) ?? emptySummary(date);
           mine.closed_period = closed;
-          mine.lapsed_policies = lapsed.get(run.clientId) ?? 0;
-          return mine;
+          return { summary: mine, lapsed };
         });
       } catch (e) {
         state = null; // the day rolled back: what is in memory may be ahead of the store
         throw e;
       }
-      if (result === null) break;
-      hooks.dayDone?.();
-      days.push(result);
-      run.onDay?.(result, days.length, total);
+      if (lived === null) break;
+      pending.push(lived);
+      await collect(false);
     }
+    await collect(true);
   } finally {
     if (total > 0) await store.endDays();
   }

@@ -6,12 +6,13 @@
  */
 import { monthOf } from '../domain/calendar.js';
 import { isRetryable } from '../domain/debit-outcome.js';
-import { lapsePeriods, lapseReason, lapses } from '../domain/lapse.js';
+import { applyLapseRule } from '../domain/lapse.js';
 import { asCents, type Cents } from '../domain/money.js';
 import { dayNumber, fromDayNumber, lastDay, type IsoDate, type Period } from '../domain/period.js';
 import type { SubmittedDebit } from '../domain/plan-reason.js';
-import { FAILURE_CODES, NO_DAY, STATUS_CODES, type CollectionSet } from './collection-set.js';
-import type { AttemptRecord, CollectionUpdate, DayUnit, DebitSource, LapseCandidate } from './ports.js';
+import { FAILURE_CODES, NO_DAY, PENDING_SLOTS, STATUS_CODES, type CollectionSet } from './collection-set.js';
+import type { AttemptRecord, CollectionUpdate, DayUnit, DebitSource } from './ports.js';
+import { ACTIVE, GONE, wake } from './awake.js';
 import type { EngineState } from './state.js';
 import { planCustomer } from './strategies.js';
 
@@ -78,7 +79,8 @@ export function planAll(state: EngineState, D: number, A: number): PlanRow[] {
     const start = state.colStart[i]!;
     const count = state.colCount[i]!;
     // Skip customers for whom nothing can be planned today (most of them, most days): no
-    // collection with money due in a period containing A, or none its strategy could plan for
+    // collection with money due in a period containing A and not covered by debits submitted, or
+    // none its strategy could plan for
     // (each planner's cheap tests: smart waits for income seen or expected just before A or
     // the period's last chance; naive waits its 7 days; the oracle never plans ahead).
     let periodLast = 0;
@@ -87,6 +89,16 @@ export function planAll(state: EngineState, D: number, A: number): PlanRow[] {
       const p = cs.periods[cs.period[c]!]!;
       if (A >= p.first && A <= p.last && p.last > periodLast) periodLast = p.last; // A's period only (see smart's setup)
       if (cs.closed[c] === 1 || cs.blocked[c] === 1 || cs.collected[c]! >= cs.due[c]! || A < p.first || A > p.last) continue;
+      // Nor one whose submitted debits already cover what is due, or that has one for A
+      // (planCustomer would skip it: most customers, the day after a month's first planning).
+      let pending = 0;
+      let onA = false;
+      for (let x = c * PENDING_SLOTS; x < (c + 1) * PENDING_SLOTS; x++) {
+        if (cs.pendDay[x] === 0) continue;
+        pending += cs.pendAmount[x]!;
+        if (cs.pendDay[x] === A) onA = true;
+      }
+      if (onA || cs.due[c]! - cs.collected[c]! - pending <= 0) continue;
       const code = cs.strategy[c]!;
       if (wants[code] === 1) continue;
       const last = cs.lastDay[c]!;
@@ -194,6 +206,7 @@ export function liveDay(state: EngineState, runner: DayRunner, day: number): Day
   const accounts = state.accounts;
   const cs = state.cols;
   const outcomes = state.outcomes;
+  wake(state, day);
   for (let k = 0; k < state.activeCount; k++) {
     const i = state.active[k]!;
     runner.account = i;
@@ -286,29 +299,46 @@ export async function insertPlans(unit: DayUnit, plans: PlanRow[], planDay: numb
 
 /**
  * Close `period` at the end of its last day: its runs complete, the lapse rule runs, the
- * accounts that held its collections have their balances kept, and its collections leave the
- * working set (with the accounts that have nothing else open). Returns lapsed policies per client.
+ * accounts active that day that held its collections have their balances kept, and its
+ * collections leave the working set (with the accounts that have nothing else open). Returns,
+ * once known, the lapsed policies per client: at once from a store that commits the day with the
+ * unit, once the day has committed from one that hands the day over (`DayUnit.closePeriod`).
  */
-export async function closePeriod(unit: DayUnit, state: EngineState, period: Period, stampMs: number): Promise<Map<number, number>> {
+export async function closePeriod(unit: DayUnit, state: EngineState, period: Period, stampMs: number): Promise<{ lapsed: Promise<Map<number, number>> }> {
   const day = lastDay(period);
-  await unit.completeExecutions(period, stampMs);
-
-  const lapsed = new Map<number, number>();
   const n = state.settings.lapseAfterUnpaidPeriods;
-  if (n >= 1) {
-    const periods = lapsePeriods(period, n);
-    const lapsing: LapseCandidate[] = [];
-    for (const cand of await unit.lapseCandidates(periods)) {
-      if (!lapses(cand.statuses, n)) continue;
-      lapsing.push(cand);
-      lapsed.set(cand.clientId, (lapsed.get(cand.clientId) ?? 0) + 1);
-    }
-    await unit.lapsePolicies(lapsing, day, stampMs, lapseReason(periods));
+  let lapsed: Promise<Map<number, number>>;
+  if (unit.closePeriod) lapsed = unit.closePeriod(period, n, day, stampMs);
+  else {
+    await unit.completeExecutions(period, stampMs);
+    const now = await applyLapseRule(
+      period,
+      n,
+      (periods) => unit.lapseCandidates(periods),
+      (policies, reason) => unit.lapsePolicies(policies, day, stampMs, reason),
+    );
+    lapsed = Promise.resolve(now);
   }
 
   const kept: number[] = []; // accounts whose balance is kept as of `day`
   const cs = state.cols;
   const k = cs.periods.findIndex((p) => p.period === period);
+  // Sleeping accounts: their collections of the period close too, and those with nothing else
+  // open leave the working set. Their balances are not kept: they stand as of the last day they
+  // lived (the image keeps them there: awake.ts).
+  for (let i = 0; i < state.accounts.size; i++) {
+    const w = state.wakeDay[i]!;
+    if (w === ACTIVE || w === GONE) continue;
+    const start = state.colStart[i]!;
+    const end = start + state.colCount[i]!;
+    let open = false;
+    for (let c = start; c < end; c++) {
+      if (cs.closed[c] === 1) continue;
+      if (cs.period[c] === k) cs.closed[c] = 1;
+      else open = true;
+    }
+    if (!open) state.wakeDay[i] = GONE;
+  }
   let keep = 0;
   for (let a = 0; a < state.activeCount; a++) {
     const i = state.active[a]!;
@@ -326,8 +356,9 @@ export async function closePeriod(unit: DayUnit, state: EngineState, period: Per
     if (had) kept.push(i);
     // An account with nothing left open leaves the working set.
     if (open) state.active[keep++] = i;
+    else state.wakeDay[i] = GONE;
   }
   state.activeCount = keep;
   await state.accounts.keepBalances(dayNumber(day), kept);
-  return lapsed;
+  return { lapsed };
 }

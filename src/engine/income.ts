@@ -76,6 +76,7 @@ export function analyzeIncome(credits: readonly IncomeCredit[], today: number, w
   const from = Math.max(windowStart, cs[0]!.day);
   const last = cands[cands.length - 1]!;
   const n = cands.length;
+  indexCandidates(cands, from, today);
 
   // The months of the window; each monthly pattern expects one or two paydays in each (the
   // month after today's too: its pay due on the 1st may land in today's month, before today).
@@ -141,7 +142,7 @@ export function analyzeIncome(credits: readonly IncomeCredit[], today: number, w
     return {
       pattern: bestPattern,
       confidence: round2(bestScore * Math.min(1, matched.length / 3)),
-      typicalAmount: median(matched.map((c) => c.amount)),
+      typicalAmount: medianAmount(matched),
       threshold,
       dayOfMonth: bestPattern === 'monthly_fixed_day' ? bestT : null,
       anchorDay: cycle > 0 ? cycleAnchor(cal, matched, last.day, cycle) : null,
@@ -155,7 +156,7 @@ export function analyzeIncome(credits: readonly IncomeCredit[], today: number, w
   return {
     pattern: 'irregular',
     confidence: round2(Math.min(0.6, 0.1 * n)),
-    typicalAmount: median(cands.map((c) => c.amount)),
+    typicalAmount: medianAmount(cands),
     threshold,
     dayOfMonth: null,
     anchorDay: null,
@@ -225,12 +226,26 @@ function monthlyScore(
   return f1(expected, hits, cands.length);
 }
 
+/**
+ * The analysis's candidates by day: firstCandidate[d - from] is 1 + the index of the first
+ * candidate on day d (0: none), for the days from..today of the analysis being made (a scratch
+ * reused by every analysis: the scores look up a day in it instead of searching the candidates).
+ */
+let firstCandidate = new Int32Array(256);
+
+function indexCandidates(cands: readonly IncomeCredit[], from: number, today: number): void {
+  const span = today - from + 1;
+  if (firstCandidate.length < span) firstCandidate = new Int32Array(Math.max(span, 2 * firstCandidate.length));
+  firstCandidate.fill(0, 0, span);
+  for (let k = cands.length - 1; k >= 0; k--) firstCandidate[cands[k]!.day - from] = k + 1;
+}
+
 /** Whether payday `d` is expected in the window (0: no; 1: yes, no income that day; 2: yes, with income, added to `sink`). */
 function visit(cands: readonly IncomeCredit[], d: number, from: number, today: number, sink?: IncomeCredit[]): number {
   if (d < from || d > today) return 0;
-  const k = lowerBound(cands, d);
-  if (k < cands.length && cands[k]!.day === d) {
-    sink?.push(cands[k]!);
+  const k = firstCandidate[d - from]!;
+  if (k > 0) {
+    sink?.push(cands[k - 1]!);
     return 2;
   }
   return 1;
@@ -277,24 +292,10 @@ function noIncome(): IncomeAnalysis {
 
 /** Income candidates: at least a third of the median of the larger third of credits. */
 function incomeThreshold(cs: readonly IncomeCredit[]): number {
-  const sorted = cs.map((c) => c.amount).sort((a, b) => b - a);
-  const top = sorted.slice(0, Math.max(1, Math.ceil(sorted.length / 3)));
-  return Math.max(MIN_INCOME_CENTS, Math.round(median(top) / 3));
+  const n = cs.length;
+  const sorted = sortedAmounts(cs);
+  return Math.max(MIN_INCOME_CENTS, Math.round(medianOf(sorted, n - Math.max(1, Math.ceil(n / 3)), n) / 3));
 }
-
-/** Index of the first candidate on or after `day` (candidates in day order). */
-function lowerBound(cands: readonly IncomeCredit[], day: number): number {
-  let lo = 0;
-  let hi = cands.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (cands[mid]!.day < day) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-
 
 /**
  * The anchor of a weekly or fortnightly cycle: a day the wage is due on (a holiday's wage comes
@@ -455,11 +456,33 @@ export function describeIncome(a: IncomeAnalysis): string {
   return `${s}; confidence ${a.confidence.toFixed(2)}`;
 }
 
-function median(values: number[]): number {
-  if (values.length === 0) return 0;
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? s[mid]! : Math.round((s[mid - 1]! + s[mid]!) / 2);
+/** Scratch of sortedAmounts (the analysis runs for every account a month: no arrays per call). */
+let amounts = new Float64Array(128);
+
+/** The amounts of `credits` sorted ascending, in amounts[0 .. length - 1] of a scratch buffer valid until the next call. */
+function sortedAmounts(credits: readonly IncomeCredit[]): Float64Array {
+  const n = credits.length;
+  if (amounts.length < n) amounts = new Float64Array(Math.max(n, 2 * amounts.length));
+  // Insertion sort: a window holds a few dozen credits at most.
+  for (let i = 0; i < n; i++) {
+    const x = credits[i]!.amount;
+    let j = i;
+    for (; j > 0 && amounts[j - 1]! > x; j--) amounts[j] = amounts[j - 1]!;
+    amounts[j] = x;
+  }
+  return amounts;
+}
+
+/** The median of sorted[from .. to - 1] (ascending); 0 when empty. */
+function medianOf(sorted: Float64Array, from: number, to: number): number {
+  const length = to - from;
+  if (length <= 0) return 0;
+  const mid = from + (length >> 1);
+  return length % 2 === 1 ? sorted[mid]! : Math.round((sorted[mid - 1]! + sorted[mid]!) / 2);
+}
+
+function medianAmount(credits: readonly IncomeCredit[]): number {
+  return medianOf(sortedAmounts(credits), 0, credits.length);
 }
 
 function round2(n: number): number {

@@ -33,9 +33,24 @@ export interface EngineStore {
   /**
    * Around a run of days: the store may trade per-day durability for speed, since a day lost in
    * a crash is recomputed exactly on resume (SQLite: synchronous = NORMAL and a larger page cache).
+   * With `pipeline` the store may also take days over before they commit: it then answers true,
+   * `runDay` resolves once a day's writes are handed over (its reads are served at once), the
+   * days commit in order, each as one unit, and `settle` tells how many did. A day handed over
+   * after something else wrote to the store does not commit, nor do those after it: the next unit
+   * then has `changedSinceLastDay` and reads the clock of the last day that did.
    */
-  beginDays(): Promise<void>;
+  beginDays(pipeline: boolean): Promise<boolean>;
   endDays(): Promise<void>;
+  /**
+   * While days are handed over (`beginDays`): how many of them committed since the last call,
+   * in the order handed over, once: at once ('now'), when few enough are still in flight
+   * ('room'), or when one more has committed or none is left in flight ('one'). Rejects with the
+   * error that stopped a day. A day commits only after the engine has reported the one before
+   * (`reported`), so that a stop asked for while a day is reported leaves the store at that day.
+   */
+  settle?(mode: 'now' | 'room' | 'one'): Promise<number>;
+  /** The days settled so far are reported; with `stop`, no day handed over after them commits. */
+  reported?(stop: boolean): void;
   /** Run `fn` as one unit of work: everything it writes commits together, or none of it does. */
   runDay<T>(fn: (unit: DayUnit) => Promise<T>): Promise<T>;
 }
@@ -67,7 +82,7 @@ export interface DayUnit {
   readWorld(): Promise<{ today: IsoDate; settings: ReadonlyMap<string, string> }>;
   /** How many collections of the periods from `firstOpen` on there are (of every client). */
   countOpenCollections(firstOpen: Period): Promise<number>;
-  /** Those collections, in (client, customer, policy_number) order. */
+  /** Those collections, in any order (the engine groups them by customer). */
   loadOpenCollections(firstOpen: Period, sink: (row: OpenCollection) => void): Promise<void>;
   /** The debits submitted at the end of `fromPlanDay` or later (of every client). */
   loadSubmittedDebits(fromPlanDay: IsoDate, sink: (debit: SubmittedDebit) => void): Promise<void>;
@@ -85,24 +100,48 @@ export interface DayUnit {
   lapseCandidates(periods: readonly Period[]): Promise<LapseCandidate[]>;
   /** Lapse these policies (those still active) on `day`, recording `reason` in their history. */
   lapsePolicies(policies: readonly LapseCandidate[], day: IsoDate, stampMs: number, reason: string): Promise<void>;
+  /**
+   * Optional, for a store that hands a day over before it commits: close `period` in this
+   * unit's writes (its runs complete, the lapse rule over `lapseAfter` periods runs as of `day`),
+   * the lapsed policies per client once the day has committed. Without it the engine runs the
+   * rule through the three methods above.
+   */
+  closePeriod?(period: Period, lapseAfter: number, day: IsoDate, stampMs: number): Promise<Map<number, number>>;
   moveClock(date: IsoDate): Promise<void>;
   /**
-   * The working set's accounts and summaries kept at the end of an advance (`writeResumeState`),
-   * when they were kept as of the end of `asOf` under `tag`: each block to `sink`, in the order
-   * written. Returns whether any was. Optional: without it accounts are always replayed.
+   * The engine's image (engine/image.ts): its head, and the store's engine inputs version now (a
+   * value the store changes whenever a policy, an execution or a collection's fixed fields change
+   * other than by the engine's own days). Optional: without it every advance loads its working set
+   * from the open collections and replays the accounts.
    */
-  readResumeState?(asOf: IsoDate, tag: string, sink: (block: Uint8Array) => void): Promise<boolean>;
+  readImageHead?(): Promise<{ head: ImageHead | null; inputs: number }>;
+  /** How many customers and collections the image's blocks whose wake day is at most `maxWake` hold (every block when null). */
+  countImage?(maxWake: number | null): Promise<{ customers: number; collections: number }>;
+  /** Those blocks, each to `sink` (bytes valid during the call). */
+  readImageBlocks?(maxWake: number | null, sink: (block: Uint8Array) => void): Promise<void>;
   /**
-   * Keep `blocks` (the engine's compact form of its working set as of the end of `asOf`: opaque
-   * bytes to the store, see engine/resume.ts) in place of anything kept before, in the day's
-   * unit (it commits with the day). `tag` names the inputs of the history they were lived from.
+   * Replace the image's blocks whose wake day is at most `consumed` (every block when null) by
+   * `blocks` (taken one at a time: a block's bytes are valid until the next is asked for), and
+   * keep the head as of `asOf` under `tag`, having seen the store's engine inputs version `inputs`.
    */
-  writeResumeState?(asOf: IsoDate, tag: string, blocks: Iterable<ResumeBlock>): Promise<void>;
+  writeImage?(asOf: IsoDate, tag: string, inputs: number, consumed: number | null, blocks: Iterable<ImageBlock>): Promise<void>;
 }
 
-/** A block of the kept working set: accounts of one client. */
-export interface ResumeBlock {
+/** The image's head (engine/image.ts). */
+export interface ImageHead {
+  /** The clock's date it was kept as of. */
+  asOf: IsoDate;
+  tag: string;
+  /** The store's engine inputs version it saw. */
+  inputs: number;
+}
+
+/** A block of the image: customers of one client and one wake day (day number), opaque bytes to the store. */
+export interface ImageBlock {
   clientId: number;
+  wake: number;
+  customers: number;
+  collections: number;
   data: Uint8Array;
 }
 
@@ -206,6 +245,12 @@ export interface BankAccounts extends PostedHistory {
    * `outcomes` in the same order (null: paid), then the day's other debits. Returns `facts`.
    */
   live(i: number, debits: DebitSource, outcomes: Array<FailureReason | null>, facts: PostedDay): PostedDay;
+  /**
+   * Optional: live account i through its days up to `to` with none of premia's debits, `onDay`
+   * told each day's facts (written into `facts`) — as `live` day by day would, in one run. False
+   * (nothing done) when the bank cannot for this account: the engine then lives it day by day.
+   */
+  liveQuietly?(i: number, to: number, facts: PostedDay, onDay: (day: number, facts: PostedDay) => void): boolean;
   /** A period closed: the bank may keep these accounts' balances as of `day` (a replay starts there). */
   keepBalances(day: number, accounts: readonly number[]): Promise<void>;
 }
@@ -224,17 +269,41 @@ export interface PostedDays {
   day(history: PostedHistory, i: number, day: number, facts: Readonly<PostedDay>): void;
 }
 
+/** Accounts the engine kept (engine/image.ts): customer k's balance at the end of lastLived[k] (NaN: not kept). */
+export interface KeptAccounts {
+  readonly balance: Float64Array;
+  readonly lastLived: Int32Array;
+  /**
+   * Customers from `from` on are kept too, their balances known once `ready` (given the
+   * accounts opened so far) resolves true: the bank opens the others first, then waits for it
+   * (false: they are not kept after all, and the bank opens them itself).
+   */
+  readonly pending?: { from: number; ready(opened: PostedHistory): Promise<boolean> };
+}
+
+/** Work the engine may give another thread while it loads its working set (the wiring's). */
+export interface EngineHelper {
+  /** Accounts to replay from which the helper is worth its start (default: the engine's choice). */
+  readonly minAccounts?: number;
+  /**
+   * The accounts of `customers` opened as the bank opens them to the end of `today` (a day
+   * number), with the engine's summaries of them (`AccountSummaries.postedDays`), their income
+   * analyses made: image blocks (image.ts) of the customers in order, without collections.
+   */
+  openAccounts(customers: CustomerRefs, today: number): Promise<Uint8Array[]>;
+}
+
 export interface Bank {
   /**
-   * Whether `openAccounts` opens an account from the balance in `resumed` without replaying it
-   * (without it the engine neither keeps its working set nor passes `resumed`).
+   * Whether `openAccounts` opens an account from `kept` without replaying it (without it the
+   * engine neither keeps its image nor passes `kept`).
    */
   readonly resumes?: boolean;
   /**
    * The accounts of `customers`, each brought up to the end of `today` (a day number) with the
-   * days from `posted.from` reported as they are lived. `resumed[k]`, when given and not NaN,
-   * is customer k's balance at the end of `today`, kept by the engine from an earlier advance:
-   * that account opens there without a replay (and reports no days).
+   * days from `posted.from` reported as they are lived — but for customer k with a balance in
+   * `kept`: that account opens as the engine kept it, at the end of kept.lastLived[k] (on or before
+   * `today`), without a replay (and reports no days).
    */
-  openAccounts(customers: CustomerRefs, today: number, posted: PostedDays, resumed?: Float64Array): Promise<BankAccounts>;
+  openAccounts(customers: CustomerRefs, today: number, posted: PostedDays, kept?: KeptAccounts): Promise<BankAccounts>;
 }

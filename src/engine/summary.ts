@@ -10,6 +10,8 @@
  * debits either way:
  *  - the income analysis is the analysis of the posted credits up to the last month end E ≤ D,
  *    updated by the income observed on the days after E;
+ *  - the last two credit days and the last own debit day are those of the window (the current
+ *    month and the two before it);
  *  - the usual outgoings after payday are averaged over exactly the current month and the two
  *    before it (a ring of three month buckets); a "payday" for these statistics is a day whose
  *    credits reach a third of the largest credit of its month so far, and only days after a
@@ -37,9 +39,13 @@ export function summaryWindowStart(today: number): number {
   return monthOf(monthOf(m.firstDay - 1).firstDay - 1).firstDay;
 }
 
-/** The day the income analysis of the summary at `today` is made as of: the last month end before it. */
+/**
+ * The day the income analysis of the summary at `today` is made as of: the last month end on or
+ * before it (today itself on a month's last day: the analysis is then due again, as of today).
+ */
 export function analysisDay(today: number): number {
-  return monthOf(today).firstDay - 1;
+  const m = monthOf(today);
+  return today === m.lastDay ? today : m.firstDay - 1;
 }
 
 /** A per-account column of the summaries: account i's values are data[i*stride .. (i+1)*stride-1]. */
@@ -83,7 +89,7 @@ export class AccountSummaries {
 
   /**
    * Summaries of `capacity` accounts that have seen nothing yet, their income analysis due as of
-   * `analysedAsOf` (the last month end before the clock's date: `analysisDay`), paydays read on
+   * `analysedAsOf` (the last month end on or before the clock's date: `analysisDay`), paydays read on
    * the business-day calendar `calendar`.
    */
   constructor(
@@ -262,12 +268,24 @@ export class AccountSummaries {
    */
   endOfDay(history: PostedHistory, i: number, day: number, facts: Readonly<PostedDay>, analyse: boolean, month: MonthInfo): void {
     const at = i * BUCKETS * SUMS + (month.index % BUCKETS) * SUMS;
-    // A new month reuses the bucket of the month three back, and starts without a payday.
+    // A new month reuses the bucket of the month three back, and starts without a payday; the
+    // last credits and the last debit day kept are those of the window only (they are read for
+    // recent days alone, and a replay sees no earlier day: summaryWindowStart).
     if (day === month.firstDay) {
       this.sums.fill(0, at, at + SUMS);
       this.counts.fill(0, at, at + SUMS);
       this.payday[i] = NO_DAY;
       this.monthMax[i] = 0;
+      const windowStart = summaryWindowStart(day);
+      if (this.c2Day[i]! < windowStart) {
+        this.c2Day[i] = NO_DAY;
+        this.c2Amount[i] = 0;
+      }
+      if (this.c1Day[i]! < windowStart) {
+        this.c1Day[i] = NO_DAY;
+        this.c1Amount[i] = 0;
+      }
+      if (this.debitDay[i]! < windowStart) this.debitDay[i] = NO_DAY;
     }
     const credits = facts.credits;
     if (credits > 0) {
@@ -295,10 +313,27 @@ export class AccountSummaries {
       const pattern = INCOME_PATTERNS[this.aPattern[i]!];
       if (pattern === 'weekly' || pattern === 'fortnightly') this.aAnchor[i] = reanchor(this.calendar, this.aAnchor[i]!, pattern === 'weekly' ? 7 : 14, day);
     }
-    if (day === month.lastDay) {
-      this.aStarted[i] = 2;
-      this.aDueDay[i] = day;
-    }
+    if (day === month.lastDay) this.analysisDue(i, day);
+  }
+
+  /**
+   * The analysis of account i is due again as of `day` (a month end): made when next read. Its
+   * fields are cleared meanwhile (nothing reads them before it is made), so that the summary
+   * stays one function of the clock date however the days were lived (resume.ts keeps it).
+   */
+  private analysisDue(i: number, day: number): void {
+    this.aStarted[i] = 2;
+    this.aDueDay[i] = day;
+    this.aPattern[i] = 0;
+    this.aConfidence[i] = 0;
+    this.aTypical[i] = 0;
+    this.aThreshold[i] = 0;
+    this.aDom[i] = 0;
+    this.aAnchor[i] = 0;
+    this.aGap[i] = 0;
+    this.aLastDay[i] = 0;
+    this.aLastAmount[i] = 0;
+    this.aObserved[i] = 0;
   }
 
   /**

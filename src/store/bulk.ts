@@ -16,7 +16,8 @@ export function valuesList(rows: number, width: number): string {
 
 /**
  * Run `sql(k)` (a statement over k rows) for `count` rows, WRITE_ROWS at a time; `fill`
- * writes row `r`'s values into `params` at `at`.
+ * writes row `r`'s values into `params` at `at`. `lead` are parameters the statement takes
+ * before the rows' (the same for every group).
  */
 export function runInGroups(
   statements: StatementCache,
@@ -24,22 +25,25 @@ export function runInGroups(
   width: number,
   count: number,
   fill: (params: unknown[], at: number, r: number) => void,
+  ...lead: unknown[]
 ): void {
-  const full = new Array<unknown>(WRITE_ROWS * width);
+  const full = new Array<unknown>(lead.length + WRITE_ROWS * width);
+  for (let k = 0; k < lead.length; k++) full[k] = lead[k];
   let r = 0;
   if (count >= WRITE_ROWS) {
     const stmt = statements.get(sql(WRITE_ROWS));
     for (; r + WRITE_ROWS <= count; r += WRITE_ROWS) {
-      for (let k = 0; k < WRITE_ROWS; k++) fill(full, k * width, r + k);
+      for (let k = 0; k < WRITE_ROWS; k++) fill(full, lead.length + k * width, r + k);
       stmt.run(full);
     }
   }
   if (r < count) {
     // The rest one row at a time: one statement per size would crowd the statement cache.
     const stmt = statements.get(sql(1));
-    const params = new Array<unknown>(width);
+    const params = new Array<unknown>(lead.length + width);
+    for (let k = 0; k < lead.length; k++) params[k] = lead[k];
     for (; r < count; r++) {
-      fill(params, 0, r);
+      fill(params, lead.length, r);
       stmt.run(params);
     }
   }

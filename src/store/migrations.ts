@@ -4,7 +4,7 @@
  * that point). Names sort in application order.
  */
 import type { Kysely, Migration } from 'kysely';
-import { sql } from './kysely.js';
+import { PostgresAdapter, sql } from './kysely.js';
 
 // Migrations are written against `Kysely<any>` on purpose: see the note above.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -345,6 +345,63 @@ const m0008_engine_resume: Migration = {
   },
 };
 
+// The engine's image (issue 13: engine/image.ts) replaces the kept working set: one row per block
+// of customers of one client and one wake day, the head (as of which clock date, under which tag,
+// having seen which version of the engine's inputs), and that version: a value the triggers
+// below change whenever something other than the engine's days changes what it reads of policies,
+// executions and collections (the engine's own writes to collections touch none of the columns
+// watched, so its days pay nothing for them). Nothing else refers to the image: deleting it only
+// makes the next advance read the collections and replay the accounts.
+const IMAGE_TRIGGERS: ReadonlyArray<readonly [name: string, event: string]> = [
+  ['engine_inputs_policies', 'update on policies'],
+  ['engine_inputs_executions_insert', 'insert on executions'],
+  ['engine_inputs_executions_delete', 'delete on executions'],
+  ['engine_inputs_executions_strategy', 'update of strategy on executions'],
+  ['engine_inputs_collections_delete', 'delete on collections'],
+  ['engine_inputs_collections_fixed', 'update of client_id, execution_id, policy_id, period_month, customer_id, policy_number, amount_due on collections'],
+];
+
+const m0009_engine_image: Migration = {
+  async up(db: AnyDb) {
+    await db.schema.dropTable('engine_resume').ifExists().execute();
+    await db.schema
+      .createTable('engine_image')
+      .addColumn('block', 'integer', (c) => c.primaryKey())
+      .addColumn('wake', 'integer', (c) => c.notNull())
+      .addColumn('client_id', 'integer', (c) => c.notNull().references('clients.id'))
+      .addColumn('customers', 'integer', (c) => c.notNull())
+      .addColumn('collections', 'integer', (c) => c.notNull())
+      .addColumn('data', 'blob', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('engine_image_wake_idx').on('engine_image').columns(['wake']).execute();
+    await db.schema
+      .createTable('engine_image_head')
+      .addColumn('id', 'integer', (c) => c.primaryKey().check(sql`id = 1`))
+      .addColumn('as_of', 'text', (c) => c.notNull())
+      .addColumn('tag', 'text', (c) => c.notNull())
+      .addColumn('inputs', 'integer', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('engine_inputs')
+      .addColumn('id', 'integer', (c) => c.primaryKey().check(sql`id = 1`))
+      .addColumn('version', 'integer', (c) => c.notNull())
+      .execute();
+    await db.insertInto('engine_inputs').values({ id: 1, version: 0 }).execute();
+    // A new random version, not version + 1: a copy of the store (premia db copy) moves its own,
+    // and must not land on the version its copied image saw. 53 bits: exact in JavaScript.
+    const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+    const bump = `update engine_inputs set version = ${pg ? 'floor(random() * 9007199254740992)::bigint' : 'random() >> 11'}`;
+    if (pg) {
+      await sql.raw(`create function engine_inputs_bump() returns trigger language plpgsql as $$ begin ${bump}; return null; end $$`).execute(db);
+      for (const [name, event] of IMAGE_TRIGGERS) {
+        await sql.raw(`create trigger ${name} after ${event} for each statement execute function engine_inputs_bump()`).execute(db);
+      }
+    } else {
+      for (const [name, event] of IMAGE_TRIGGERS) await sql.raw(`create trigger ${name} after ${event} begin ${bump}; end`).execute(db);
+    }
+  },
+};
+
 export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> = [
   ['0001_foundation', m0001_foundation],
   ['0002_collections', m0002_collections],
@@ -354,4 +411,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0006_settlement_supersedes', m0006_settlement_supersedes],
   ['0007_key_roles', m0007_key_roles],
   ['0008_engine_resume', m0008_engine_resume],
+  ['0009_engine_image', m0009_engine_image],
 ];

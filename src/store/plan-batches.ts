@@ -18,6 +18,11 @@ const VERSION = 1;
 export const PLAN_BATCH = 65_536;
 
 export function encodePlans(entries: readonly PlanEntry[]): Buffer {
+  return compressPlans(packPlans(entries));
+}
+
+/** A batch's numbers, not yet compressed (what encodePlans compresses). */
+export function packPlans(entries: readonly PlanEntry[]): Uint8Array {
   const n = entries.length;
   const ints = new Int32Array(2 + n * INTS);
   const reals = new Float64Array(n * REALS);
@@ -42,7 +47,15 @@ export function encodePlans(entries: readonly PlanEntry[]): Buffer {
     reals[r + 2] = w.estimate;
     reals[r + 3] = w.remaining;
   });
-  return deflateRawSync(Buffer.concat([Buffer.from(ints.buffer), Buffer.from(reals.buffer)]), { level: 1 });
+  const packed = new Uint8Array(ints.byteLength + reals.byteLength);
+  packed.set(new Uint8Array(ints.buffer), 0);
+  packed.set(new Uint8Array(reals.buffer), ints.byteLength);
+  return packed;
+}
+
+/** A packed batch (packPlans) as stored. */
+export function compressPlans(packed: Uint8Array): Buffer {
+  return deflateRawSync(packed, { level: 1 });
 }
 
 export function decodePlans(data: Uint8Array): PlanEntry[] {

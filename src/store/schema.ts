@@ -108,14 +108,29 @@ export interface PlanBatchesTable {
   data: Uint8Array;
 }
 
-/** The engine's working set kept at the end of an advance, one block of accounts a row (engine/resume.ts). */
-export interface EngineResumeTable {
+/** The engine's image: one block of customers of one client and one wake day a row (engine/image.ts). */
+export interface EngineImageTable {
   block: number;
+  /** The day (number) its customers must next be lived. */
+  wake: number;
   client_id: number;
-  /** The day the accounts had lived through. */
+  customers: number;
+  collections: number;
+  data: Uint8Array;
+}
+
+/** The image's head (one row, id 1): as of which clock date, under which tag, having seen which inputs version. */
+export interface EngineImageHeadTable {
+  id: number;
   as_of: string;
   tag: string;
-  data: Uint8Array;
+  inputs: number;
+}
+
+/** The version of the engine's inputs (one row, id 1), moved by triggers (migrations.ts, 0009). */
+export interface EngineInputsTable {
+  id: number;
+  version: number;
 }
 
 export interface BankTransactionsTable {
@@ -225,7 +240,9 @@ export interface Database {
   collections: CollectionsTable;
   attempts: AttemptsTable;
   plan_batches: PlanBatchesTable;
-  engine_resume: EngineResumeTable;
+  engine_image: EngineImageTable;
+  engine_image_head: EngineImageHeadTable;
+  engine_inputs: EngineInputsTable;
   bank_transactions: BankTransactionsTable;
   bank_snapshots: BankSnapshotsTable;
   api_keys: ApiKeysTable;

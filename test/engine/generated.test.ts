@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { generatedAccount, generatedProfile } from '../../src/bank/generated.js';
-import { DayActivity } from '../../src/bank/types.js';
+import { GeneratedBook, generatedAccount, generatedProfile } from '../../src/bank/generated.js';
+import { applyDay, blockedReason, eventDays, type DayFacts, type PremiaDebits } from '../../src/bank/ledger.js';
+import { DayActivity, type FailureReason } from '../../src/bank/types.js';
 import { ZA_CALENDAR } from '../../src/domain/calendar.js';
 import { dayNumber } from '../../src/domain/period.js';
 
@@ -72,5 +73,43 @@ describe('generated accounts', () => {
       if (acc.credits(EPOCH, EPOCH + 91).length > 0) withCredits++;
     }
     expect(withCredits).toBeGreaterThan(440); // all but the no-income customers (some of those get transfers)
+  });
+
+  it("live a day in one step exactly as their day's activity under the account rules", () => {
+    // Premia's debits of a day: a few amounts from a hash of (account, day), sometimes none.
+    const premiaOn = (k: number): PremiaDebits => ({
+      debitsFor(_balance, d, amounts) {
+        const h = (k * 7919 + d * 104729) % 1000;
+        if (h < 500) return 0;
+        amounts[0] = 1_000 + h * 97;
+        amounts[1] = 200 + h;
+        return h < 800 ? 1 : 2;
+      },
+    });
+    const book = new GeneratedBook(400, ZA_CALENDAR);
+    for (let k = 0; k < 400; k++) book.add(5, `C${k}`, EPOCH);
+    const activity = new DayActivity();
+    const facts: DayFacts = { credits: 0, postedDebits: 0, collected: 0, premiaDebits: 0 };
+    const fused: DayFacts = { credits: 0, postedDebits: 0, collected: 0, premiaDebits: 0 };
+    const outcomes: Array<FailureReason | null> = [];
+    const fusedOutcomes: Array<FailureReason | null> = [];
+    let checked = 0;
+    for (let k = 0; k < 400; k++) {
+      const ev = eventDays({ events: () => book.events(k) } as never);
+      let balance = 0;
+      let fusedBalance = 0;
+      for (let day = EPOCH - 2; day < EPOCH + 400; day++) {
+        const blocked = blockedReason(day, ev.closed, ev.frozen, ev.stopped);
+        const premia = ZA_CALENDAR.isBusinessDay(day) ? premiaOn(k) : null;
+        book.dayActivity(k, day, activity);
+        balance = applyDay(activity, day, balance, blocked, premia, outcomes, facts, []);
+        fusedBalance = book.liveDays(k, day, day, fusedBalance, blocked, premia, fusedOutcomes, fused, [], null);
+        expect(fusedBalance).toBe(balance);
+        expect(fused).toEqual(facts);
+        expect(fusedOutcomes.slice(0, fused.premiaDebits)).toEqual(outcomes.slice(0, facts.premiaDebits));
+        checked++;
+      }
+    }
+    expect(checked).toBe(400 * 402);
   });
 });

@@ -119,7 +119,9 @@ export class FakeStore implements EngineStore {
   }
 
   async releaseAdvance(): Promise<void> {}
-  async beginDays(): Promise<void> {}
+  async beginDays(): Promise<boolean> {
+    return false;
+  }
   async endDays(): Promise<void> {}
 
   /** A day's writes go to a copy of the tables, which replaces them when `fn` returns. */

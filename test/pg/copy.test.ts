@@ -35,9 +35,10 @@ executions                         2            2               -             - 
 policies                         520          520       518983.09     518983.09  same
 collections                     1040         1040      1507920.79    1507920.79  same
 attempts                         564          564       476229.75     476229.75  same
-bank_snapshots                   400          400     10050367.01   10050367.01  same
+bank_snapshots                    19           19        17770.63      17770.63  same
 bank_transactions                473          473       213992.20     213992.20  same
-engine_resume                      0            0               -             -  same
+engine_image                       1            1               -             -  same
+engine_image_head                  1            1               -             -  same
 idempotency_keys                   0            0               -             -  same
 meta                               5            5               -             -  same
 plan_batches                      20           20               -             -  same
@@ -75,7 +76,7 @@ describe.skipIf(noPg)(`premia db copy${noPg ? ` (skipped: ${pg.reason})` : ''}`,
     // The figures are the target's own: the policies' cents summed there.
     const [sum] = await onDatabase<{ cents: string }>(target, 'select sum(collection_amount)::text as cents from policies');
     expect(sum!.cents).toBe('51898309');
-    expect(r.stderr).toMatch(/Copied .*premia\.db to postgres:\/\/premia_test:\*\*\*@127\.0\.0\.1:\d+\/copy_to_[0-9a-f]+: 16 tables, 3,029 rows; counts and money totals identical\.\n$/);
+    expect(r.stderr).toMatch(/Copied .*premia\.db to postgres:\/\/premia_test:\*\*\*@127\.0\.0\.1:\d+\/copy_to_[0-9a-f]+: 17 tables, 2,650 rows; counts and money totals identical\.\n$/);
     expect(r.stdout + r.stderr).not.toContain(pg.cluster!.password);
     // The id sequences follow the tables: the next policy id is max(id) + 1.
     const [seq] = await onDatabase<{ next: string; max: string }>(
@@ -195,8 +196,8 @@ describe.skipIf(noPg)(`premia db copy${noPg ? ` (skipped: ${pg.reason})` : ''}`,
     expect(json.stdout).not.toContain(pg.cluster!.password);
   });
 
-  it('mid-month, with the engine kept working set: its bytes copied as they are, and the month ends the same', async () => {
-    // No bank import (which drops the kept state): the advance keeps its working set (engine_resume).
+  it("mid-month, with the engine's image: its bytes copied as they are, and the month ends the same", async () => {
+    // No bank import (which drops the image): the advance keeps its image (engine_image).
     const mid = join(dir, 'mid.db');
     const b = await openLocalBackend({ path: mid, seed: 1, now: FIXED_NOW });
     try {
@@ -208,13 +209,13 @@ describe.skipIf(noPg)(`premia db copy${noPg ? ` (skipped: ${pg.reason})` : ''}`,
       await b.close();
     }
     const lite = new Database(mid, { readonly: true });
-    const kept = lite.prepare('select block, data from engine_resume order by block').all() as Array<{ block: number; data: Buffer }>;
+    const kept = lite.prepare('select block, data from engine_image order by block').all() as Array<{ block: number; data: Buffer }>;
     lite.close();
     expect(kept.length).toBeGreaterThan(0);
     const to = await freshDatabase('copy_mid');
     const r = await run(['db', 'copy', '--from', 'mid.db', '--to', to], dir);
     expect(r.code, r.stderr).toBe(0);
-    const copied = await onDatabase<{ block: string; md5: string }>(to, 'select block::text, md5(data) as md5 from engine_resume order by block');
+    const copied = await onDatabase<{ block: string; md5: string }>(to, 'select block::text, md5(data) as md5 from engine_image order by block');
     expect(copied).toEqual(kept.map((k) => ({ block: String(k.block), md5: createHash('md5').update(k.data).digest('hex') })));
     const ends = [];
     for (const db of [mid, to]) {

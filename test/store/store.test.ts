@@ -27,8 +27,8 @@ const FOUNDATION_TABLES = [
   'schema_migrations',
 ];
 const MIGRATION_NAMES = MIGRATIONS.map(([name]) => name);
-/** Tables that are not client data: store settings, the migration log, the clients themselves. */
-const NOT_CLIENT_DATA = ['meta', 'schema_migrations', 'clients'];
+/** Tables that are not client data: store settings, the migration log, the clients themselves, the engine image's head and inputs version. */
+const NOT_CLIENT_DATA = ['meta', 'schema_migrations', 'clients', 'engine_image_head', 'engine_inputs'];
 
 function tables(raw: Database.Database): string[] {
   return raw
@@ -143,8 +143,12 @@ describe('openStore on a file', () => {
     await closeAll();
     const first = schemaOf(path);
     const raw = new Database(path);
-    for (const t of ['bank_snapshots', 'bank_transactions', 'plan_batches', 'attempts', 'collections', 'executions']) raw.exec(`drop table ${t}`);
-    raw.prepare("delete from schema_migrations where name = '0002_collections'").run();
+    // 0002's tables, and 0009's (its triggers watch 0002's tables): both are applied again.
+    for (const t of ['engine_image', 'engine_image_head', 'engine_inputs', 'bank_snapshots', 'bank_transactions', 'plan_batches', 'attempts', 'collections', 'executions']) {
+      raw.exec(`drop table ${t}`);
+    }
+    raw.exec('drop trigger engine_inputs_policies');
+    raw.prepare("delete from schema_migrations where name in ('0002_collections', '0009_engine_image')").run();
     raw.close();
     const store = await openAt(path);
     expect(tables(store.raw)).toEqual(expect.arrayContaining(FOUNDATION_TABLES));
@@ -152,7 +156,7 @@ describe('openStore on a file', () => {
     const upgraded = schemaOf(path);
     expect(upgraded.schema).toEqual(first.schema);
     // The others keep their original timestamps: they were not applied again.
-    const others = (m: unknown[]) => (m as Array<{ name: string }>).filter((r) => r.name !== '0002_collections');
+    const others = (m: unknown[]) => (m as Array<{ name: string }>).filter((r) => r.name !== '0002_collections' && r.name !== '0009_engine_image');
     expect(others(upgraded.migrations)).toEqual(others(first.migrations));
     expect((upgraded.migrations as Array<{ name: string }>).map((r) => r.name)).toEqual(MIGRATION_NAMES);
   });

@@ -10,6 +10,7 @@ import { engineStore } from '../../store/repos/engine.js';
 import type { Store } from '../../store/store.js';
 import type { AdvanceOptions, AdvanceTarget } from '../types.js';
 import type { LocalContext } from './context.js';
+import { accountHelper } from './account-helper.js';
 import { engineHooks } from './memory.js';
 
 /** The simulated bank on `store` (what the engine collects through unless told otherwise). */
@@ -20,7 +21,9 @@ export function simulatedBankOn(store: Store): Bank {
 /** Live through the days after the clock's date up to the target. */
 export function advanceClock(ctx: LocalContext, target: AdvanceTarget, options: AdvanceOptions = {}): Promise<AdvanceResult> {
   const bank = (ctx.bank ?? simulatedBankOn)(ctx.store);
-  return advance({ store: engineStore(ctx.store), bank }, target, {
+  // The helper opens accounts as the simulated bank does: not for another bank.
+  const helper = ctx.bank === undefined ? accountHelper(ctx.store) : undefined;
+  return advance({ store: engineStore(ctx.store), bank, helper }, target, {
     clientId: ctx.clientId,
     now: ctx.now,
     onDay: options.onDay,

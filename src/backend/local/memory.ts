@@ -44,11 +44,17 @@ export function engineHooks(options: EngineOptions): EngineHooks {
       if (options.debugMemory) memLog('after load');
       if (options.heapSnapshot) v8.writeHeapSnapshot(options.heapSnapshot);
     },
-    beforeCommit(date) {
-      if (options.killBeforeCommit === date) process.kill(process.pid, 'SIGKILL');
-      if (options.failBeforeCommit === date) throw new Error(`injected failure before ${date} commits`);
-    },
+    // Only when a fault is asked for: a hook before each commit keeps the days from being
+    // handed over to the store's writer before they commit (engine/advance.ts).
+    beforeCommit:
+      options.killBeforeCommit === undefined && options.failBeforeCommit === undefined
+        ? undefined
+        : (date) => {
+            if (options.killBeforeCommit === date) process.kill(process.pid, 'SIGKILL');
+            if (options.failBeforeCommit === date) throw new Error(`injected failure before ${date} commits`);
+          },
     dayDone() {
+      if (options.debugMemory) memLog('day committed');
       // Each day's objects (attempts, plans) live until its writes, so they reach the old
       // generation, and V8 (sized for a 23 GiB machine) let a 1M month's garbage grow from
       // 130 MB to 460 MB before collecting it: RSS passed 1 GiB. A full collection when the heap
@@ -83,5 +89,9 @@ function collectGarbage(): number {
 function memLog(what: string): void {
   (globalThis as { gc?: () => void }).gc?.();
   const m = process.memoryUsage();
-  process.stderr.write(`[mem] ${what}: heap ${(m.heapUsed / 1e6).toFixed(0)} MB, rss ${(m.rss / 1e6).toFixed(0)} MB, external ${(m.external / 1e6).toFixed(0)} MB\n`);
+  const cpu = process.cpuUsage();
+  process.stderr.write(
+    `[mem] ${what} at ${process.uptime().toFixed(2)} s (cpu ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s): ` +
+      `heap ${(m.heapUsed / 1e6).toFixed(0)} MB, rss ${(m.rss / 1e6).toFixed(0)} MB, external ${(m.external / 1e6).toFixed(0)} MB\n`,
+  );
 }

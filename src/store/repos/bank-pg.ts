@@ -178,8 +178,9 @@ export async function withPgBankImport<T>(store: PgStore, clientId: number, fn: 
       ready: () => copy.ready(),
     });
     await copy.end();
-    // Imported rows change their accounts' history: the engine's kept working set goes.
-    await client.query('delete from engine_resume');
+    // Imported rows change their accounts' history: the engine's image goes.
+    await client.query('delete from engine_image');
+    await client.query('delete from engine_image_head');
     return out;
   });
 }

@@ -7,16 +7,17 @@
  * set reads them for up to a million customers (kysely would materialise every row first).
  * Snapshots are written 64 rows a statement (a period close keeps a balance per customer).
  */
-import type { BalanceColumns, BalanceSnapshot, BankStore, ImportedRow, PastAttempt } from '../../bank/ports.js';
+import type { BalanceSnapshot, BankStore, ImportedRow, PastAttempt } from '../../bank/ports.js';
 import { CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY, storedCalendar } from '../../domain/calendar.js';
 import { customerKey } from '../../domain/customer.js';
 import { dayNumber, type IsoDate } from '../../domain/period.js';
 import type { Selectable } from 'kysely';
-import { runInGroups, valuesList } from '../bulk.js';
+import { writeSnapshots, type SnapshotRows } from '../engine-days.js';
 import type { AttemptsTable, BankSnapshotsTable, BankTransactionsTable, CollectionsTable } from '../schema.js';
 import type { StatementCache } from '../sqlite-dialect.js';
 import type { Store } from '../store.js';
 import { pgBankStore, readPgCustomerBankInputs } from './bank-pg.js';
+import { snapshotsDiverted } from './engine-pipeline.js';
 import type { BankImportUnit, CustomerBankInputs } from './bank-io.js';
 
 export type { BankImportUnit, CustomerBankInputs } from './bank-io.js';
@@ -70,24 +71,6 @@ export function readAttempts(statements: StatementCache, keys: ReadonlySet<strin
   return out;
 }
 
-const SNAPSHOT_COLUMNS = ['client_id', 'customer_id', 'as_of', 'balance'] as const satisfies ReadonlyArray<keyof BankSnapshotsTable>;
-
-function keepBalances(statements: StatementCache, asOf: IsoDate, accounts: readonly number[], columns: BalanceColumns): void {
-  runInGroups(
-    statements,
-    (k) => `insert or replace into bank_snapshots (${SNAPSHOT_COLUMNS.join(', ')}) values ${valuesList(k, SNAPSHOT_COLUMNS.length)}`,
-    SNAPSHOT_COLUMNS.length,
-    accounts.length,
-    (p, at, r) => {
-      const i = accounts[r]!;
-      p[at] = columns.clientId[i]!;
-      p[at + 1] = columns.customerId[i]!;
-      p[at + 2] = asOf;
-      p[at + 3] = columns.balance[i]!;
-    },
-  );
-}
-
 /**
  * The simulated bank's store on `store`. Its statements run on the store's one connection: the
  * engine calls it inside a day's transaction, whose reads and writes it then shares.
@@ -121,7 +104,17 @@ export function bankStore(store: Store): BankStore {
       return readAttempts(statements, keys, after);
     },
     async keepBalances(asOf, accounts, columns) {
-      keepBalances(statements, asOf, accounts, columns);
+      const n = accounts.length;
+      const rows: SnapshotRows = { asOf, clientId: new Int32Array(n), customerId: new Array<string>(n), balance: new Float64Array(n) };
+      accounts.forEach((i, r) => {
+        rows.clientId[r] = columns.clientId[i]!;
+        rows.customerId[r] = columns.customerId[i]!;
+        rows.balance[r] = columns.balance[i]!;
+      });
+      // While the engine hands its days over to a writer, the day's snapshots go with it.
+      const divert = snapshotsDiverted(store);
+      if (divert === undefined) writeSnapshots(statements, rows);
+      else divert(rows);
     },
   };
 }
@@ -177,8 +170,8 @@ export async function withBankImport<T>(store: Store, clientId: number, fn: (uni
         },
       };
       const out = await fn(unit);
-      // Imported rows change their accounts' history: the engine's kept working set goes.
-      raw.exec('delete from engine_resume');
+      // Imported rows change their accounts' history: the engine's image goes.
+      raw.exec('delete from engine_image; delete from engine_image_head');
       raw.exec('commit');
       return out;
     } catch (e) {

@@ -27,9 +27,10 @@ import type {
   CollectionUpdate,
   DayUnit,
   EngineStore,
+  ImageBlock,
+  ImageHead,
   LapseCandidate,
   OpenCollection,
-  ResumeBlock,
 } from '../../engine/ports.js';
 import { decodePlans, encodePlans, PLAN_BATCH } from '../plan-batches.js';
 import { PG_LOCK_SPACE, type PgStore, type PgUnit } from '../store.js';
@@ -98,7 +99,9 @@ export function pgEngineStore(store: PgStore): EngineStore {
         await session.close();
       }
     },
-    async beginDays() {},
+    async beginDays() {
+      return false;
+    },
     async endDays() {},
     async runDay(fn) {
       return store.writeUnit(async (unit) => {
@@ -306,28 +309,46 @@ class PgDay implements DayUnit {
     await this.unit.db.updateTable('meta').set({ value: date }).where('key', '=', 'clock_date').execute();
   }
 
-  async readResumeState(asOf: IsoDate, tag: string, sink: (block: Uint8Array) => void): Promise<boolean> {
-    let any = false;
-    for await (const rows of this.unit.rows<[Uint8Array]>('select data from engine_resume where as_of = ? and tag = ? order by block', [asOf, tag], { raw: true, batch: 8 })) {
-      for (const [data] of rows) {
-        any = true;
-        sink(data);
-      }
-    }
-    return any;
+  async readImageHead(): Promise<{ head: ImageHead | null; inputs: number }> {
+    const head = await this.client.query<{ as_of: string; tag: string; inputs: number }>('select as_of, tag, inputs from engine_image_head where id = 1');
+    const row = head.rows[0];
+    return { head: row ? { asOf: row.as_of, tag: row.tag, inputs: Number(row.inputs) } : null, inputs: await this.inputsVersion() };
   }
 
-  async writeResumeState(asOf: IsoDate, tag: string, blocks: Iterable<ResumeBlock>): Promise<void> {
-    await this.client.query('delete from engine_resume');
-    let block = 0;
-    for (const { clientId, data } of blocks) {
-      await this.client.query('insert into engine_resume (block, client_id, as_of, tag, data) values ($1, $2, $3, $4, $5)', [
-        block++,
-        clientId,
-        asOf,
-        tag,
-        Buffer.from(data.buffer, data.byteOffset, data.byteLength),
+  async countImage(maxWake: number | null): Promise<{ customers: number; collections: number }> {
+    const r = await this.client.query<{ customers: string; collections: string }>(
+      'select coalesce(sum(customers), 0) as customers, coalesce(sum(collections), 0) as collections from engine_image where wake <= $1',
+      [maxWake ?? Number.MAX_SAFE_INTEGER],
+    );
+    return { customers: Number(r.rows[0]!.customers), collections: Number(r.rows[0]!.collections) };
+  }
+
+  async readImageBlocks(maxWake: number | null, sink: (block: Uint8Array) => void): Promise<void> {
+    for await (const rows of this.unit.rows<[Uint8Array]>('select data from engine_image where wake <= ? order by block', [maxWake ?? Number.MAX_SAFE_INTEGER], { raw: true, batch: 8 })) {
+      for (const [data] of rows) sink(data);
+    }
+  }
+
+  async writeImage(asOf: IsoDate, tag: string, inputs: number, consumed: number | null, blocks: Iterable<ImageBlock>): Promise<void> {
+    if (consumed === null) await this.client.query('delete from engine_image');
+    else await this.client.query('delete from engine_image where wake <= $1', [consumed]);
+    for (const b of blocks) {
+      await this.client.query('insert into engine_image (wake, client_id, customers, collections, data) values ($1, $2, $3, $4, $5)', [
+        b.wake,
+        b.clientId,
+        b.customers,
+        b.collections,
+        Buffer.from(b.data.buffer, b.data.byteOffset, b.data.byteLength),
       ]);
     }
+    await this.client.query(
+      'insert into engine_image_head (id, as_of, tag, inputs) values (1, $1, $2, $3) on conflict (id) do update set as_of = excluded.as_of, tag = excluded.tag, inputs = excluded.inputs',
+      [asOf, tag, inputs],
+    );
+  }
+
+  private async inputsVersion(): Promise<number> {
+    const r = await this.client.query<{ version: string }>('select version from engine_inputs where id = 1');
+    return Number(r.rows[0]!.version);
   }
 }

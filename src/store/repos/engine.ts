@@ -8,16 +8,15 @@
  *    batches of the day (one row per client), completing executions, the lapse candidates, the
  *    clock move;
  *  - prepared statements through the store's StatementCache, for what runs per row over up to a
- *    million rows: the working set (a kysely-built query, typed by kysely, iterated row by row
- *    instead of materialised), the day's attempts and collection updates (64-row multi-row
+ *    million rows: the working set (its rows as text SQLite writes, a chunk at a time), the
+ *    day's attempts and collection updates (64-row multi-row
  *    statements: a day at a million policies writes ~35,000 of each, and one statement per row
  *    cost several seconds a month), and the lapse rule's per-policy statements at a period close.
  * Row types come from the schema (`Selectable<>`/`Insertable<>`, or kysely's inference of a
  * query); the engine's names are mapped to the columns here.
  */
-import { asCents } from '../../domain/money.js';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { InferResult, Insertable, Selectable } from 'kysely';
+import type { InferResult, Selectable } from 'kysely';
 import type { IsoDate, Period } from '../../domain/period.js';
 import type { SubmittedDebit } from '../../domain/plan-reason.js';
 import type {
@@ -26,22 +25,25 @@ import type {
   CollectionUpdate,
   DayUnit,
   EngineStore,
+  ImageBlock,
+  ImageHead,
   LapseCandidate,
   OpenCollection,
-  ResumeBlock,
 } from '../../engine/ports.js';
 import { acquireLease, releaseLease, renewLease, type AdvanceLease } from '../advance-lease.js';
-import { runInGroups, valuesList } from '../bulk.js';
+import { attemptColumns, completeExecutions, lapseCandidates, lapsePolicies, moveClock, updateColumns, writeAttempts, writeImage, writeUpdates } from '../engine-days.js';
 import { decodePlans, encodePlans, PLAN_BATCH } from '../plan-batches.js';
-import type { AttemptsTable, CollectionsTable } from '../schema.js';
+import type { EngineImageHeadTable, EngineInputsTable, ExecutionsTable } from '../schema.js';
 import type { StatementCache } from '../sqlite-dialect.js';
-import type { Db, Store, Trx } from '../store.js';
+import { DEFAULT_BUSY_TIMEOUT_MS, type Db, type SqliteStore, type Store, type Trx } from '../store.js';
+import { DayPipeline, HandedDay } from './engine-pipeline.js';
 import { pgEngineStore } from './engine-pg.js';
-import { unpaidActiveCollections } from './lapse-candidates.js';
 import { getAllMeta, getMeta } from './meta.js';
 
 /** SQLite's page cache while days are lived, as PRAGMA cache_size counts it (negative: KiB). */
 const ADVANCE_CACHE_SIZE = -160 * 1024;
+/** The store's connection's page cache while a day writer writes the days: it only reads the working set. */
+const READ_CACHE_SIZE = -16 * 1024;
 
 /** The engine's store on `store`. One per advance: it remembers the last day it ran. */
 export function engineStore(store: Store): EngineStore {
@@ -49,13 +51,16 @@ export function engineStore(store: Store): EngineStore {
   /** data_version and the store's write count after this engine's last day (null: none yet). */
   let seen: { version: number; generation: number } | null = null;
   let cacheSize: number | null = null;
+  /** The day writer while days are handed over (engine-pipeline.ts), with the clock as the last day handed over leaves it. */
+  let pipeline: DayPipeline | null = null;
+  let handedWorld: { today: IsoDate; settings: ReadonlyMap<string, string> } | null = null;
   return {
     async readClock() {
       return (await getMeta(store.db, 'clock_date'))!;
     },
     claimAdvance: (resolve, onWait) => acquireLease(store, resolve, onWait),
     releaseAdvance: (claim) => releaseLease(store, claim as AdvanceLease),
-    async beginDays() {
+    async beginDays(handOver) {
       // Simulated days are recomputed exactly on resume (the bank lives in the store too), so a
       // day commits without waiting for the disk; the store stays consistent whatever happens.
       // Ordinary writes keep synchronous = FULL. A larger page cache: a day's updates land all
@@ -64,13 +69,29 @@ export function engineStore(store: Store): EngineStore {
       // (measured: 160 MiB took the 1M month from ~55 s to ~49 s, peak RSS ~0.8 GiB).
       cacheSize = store.raw.pragma('cache_size', { simple: true }) as number;
       store.raw.pragma('synchronous = NORMAL');
-      store.raw.pragma(`cache_size = ${ADVANCE_CACHE_SIZE}`);
+      pipeline = handOver ? await DayPipeline.start(store, ADVANCE_CACHE_SIZE, DEFAULT_BUSY_TIMEOUT_MS) : null;
+      // With a day writer, this connection only reads the working set (a scan): the writer has the large cache.
+      store.raw.pragma(`cache_size = ${pipeline ? READ_CACHE_SIZE : ADVANCE_CACHE_SIZE}`);
+      handedWorld = null;
+      return pipeline !== null;
     },
     async endDays() {
-      store.raw.pragma('synchronous = FULL');
-      if (cacheSize !== null) store.raw.pragma(`cache_size = ${cacheSize}`);
+      try {
+        await pipeline?.close();
+      } finally {
+        pipeline = null;
+        store.raw.pragma('synchronous = FULL');
+        if (cacheSize !== null) store.raw.pragma(`cache_size = ${cacheSize}`);
+      }
+    },
+    async settle(mode) {
+      return pipeline ? pipeline.settle(mode) : 0;
+    },
+    reported(stop) {
+      pipeline?.reported(stop);
     },
     async runDay(fn) {
+      if (pipeline !== null) return handOver(pipeline, fn);
       return store.transaction(async (trx) => {
         const version = dataVersion(store.raw);
         const changed = seen === null || version !== seen.version || store.generation !== seen.generation;
@@ -82,48 +103,126 @@ export function engineStore(store: Store): EngineStore {
       });
     },
   };
+
+  /**
+   * A day handed over to the writer: its reads served here inside a transaction when the engine
+   * loads (the first day, or after something else wrote: the writer has then written or dropped
+   * every day before, and checks the store from now on), its writes recorded for the writer.
+   */
+  async function handOver<T>(p: DayPipeline, fn: (unit: DayUnit) => Promise<T>): Promise<T> {
+    const sqlite = store as SqliteStore;
+    p.check();
+    let day: HandedDay;
+    let out: T;
+    if (handedWorld === null || p.changed) {
+      await p.baseline();
+      out = await sqlite.transaction(async (trx) => {
+        const reads = new SqliteDay(trx, sqlite.statements, true);
+        handedWorld = await reads.readWorld();
+        day = new HandedDay(reads, handedWorld);
+        return day.diverting(sqlite, () => fn(day));
+      });
+    } else {
+      day = new HandedDay(null, handedWorld);
+      out = await day.diverting(sqlite, () => fn(day));
+    }
+    const clock = day!.ops.findLast((o) => o.op === 'clock');
+    if (clock === undefined) return out; // nothing lived (the clock is at the target)
+    handedWorld = { today: clock.date, settings: handedWorld!.settings };
+    p.hand(day!.ops, day!.handed());
+    return out;
+  }
 }
 
 function dataVersion(raw: BetterSqlite3.Database): number {
   return raw.pragma('data_version', { simple: true }) as number;
 }
 
-/** The working set's columns, as the engine names them (the select list of its query). */
-const OPEN_COLUMNS = [
-  'c.id',
-  'c.client_id as clientId',
-  'c.customer_id as customerId',
-  'c.policy_number as policyNumber',
-  'c.period_month as period',
-  'c.amount_due as due',
-  'c.amount_collected as collected',
-  'c.status',
-  'c.first_attempt_date as firstAttempt',
-  'c.last_attempt_date as lastAttempt',
-  'c.attempts',
-  'c.failed_attempts as failed',
-  'c.last_failure_reason as lastFailure',
-  'e.strategy',
-  'p.status as policyStatus',
-] as const;
+/**
+ * The working set's collections OPEN_CHUNK_ROWS at a time in id order, as one text per chunk:
+ * a line per collection, `id,client,customer,policy number,period,due,execution,policy status`
+ * (the status empty when active), then, for a collection attempted or changed since it was
+ * queued, `,collected,status,first attempt,last attempt,attempts,failed,last failure` (dates and
+ * reason empty when null). SQLite writes the text: a million rows cost a third of what reading
+ * them row by row does (identifiers hold no commas: domain/identifiers.ts). The `+` keeps SQLite
+ * on the rowid (through the (client, period) index it sorted the whole period for every chunk).
+ */
+const OPEN_CHUNK_ROWS = 65_536;
+const OPEN_CHUNK = `select group_concat(line, char(10)), max(id) from (
+  select c.id, c.id || ',' || c.client_id || ',' || c.customer_id || ',' || c.policy_number || ',' || c.period_month || ',' ||
+    c.amount_due || ',' || c.execution_id || ',' || (case when p.status = 'active' then '' else p.status end) ||
+    (case when c.attempts = 0 and c.failed_attempts = 0 and c.amount_collected = 0 and c.status = 'UNPAID'
+            and c.first_attempt_date is null and c.last_attempt_date is null and c.last_failure_reason is null then ''
+          else ',' || c.amount_collected || ',' || c.status || ',' || ifnull(c.first_attempt_date, '') || ',' ||
+            ifnull(c.last_attempt_date, '') || ',' || c.attempts || ',' || c.failed_attempts || ',' || ifnull(c.last_failure_reason, '') end) as line
+  from collections c join policies p on p.id = c.policy_id
+  where +c.period_month >= ? and c.id > ? and +c.client_id in (select id from clients)
+  order by c.id limit ${OPEN_CHUNK_ROWS})`;
 
-/** The working set's query: the open collections with their run's strategy and policy's status. */
-function openCollectionsQuery(db: Db | Trx, firstOpen: Period) {
-  return db
-    .selectFrom('collections as c')
-    .innerJoin('executions as e', 'e.id', 'c.execution_id')
-    .innerJoin('policies as p', 'p.id', 'c.policy_id')
-    .select(OPEN_COLUMNS)
-    .where('c.client_id', 'in', (eb) => eb.selectFrom('clients').select('id'))
-    .where('c.period_month', '>=', firstOpen)
-    .orderBy('c.client_id')
-    .orderBy('c.customer_id')
-    .orderBy('c.policy_number');
+/** The collections of a chunk of OPEN_CHUNK's text into `row`, each to `sink`. */
+function parseOpenLines(text: string, strategies: ReadonlyMap<number, string>, row: OpenCollection, sink: (row: OpenCollection) => void): void {
+  let at = 0;
+  /** The text up to the next comma (or the line's end), moving past it. */
+  const field = (end: number): string => {
+    let comma = text.indexOf(',', at);
+    if (comma < 0 || comma > end) comma = end;
+    const f = text.slice(at, comma);
+    at = comma + 1;
+    return f;
+  };
+  /** A whole number up to the next comma (or the line's end), moving past it. */
+  const integer = (): number => {
+    let v = 0;
+    let c = text.charCodeAt(at);
+    const negative = c === 45;
+    if (negative) c = text.charCodeAt(++at);
+    while (c >= 48 && c <= 57) {
+      v = v * 10 + (c - 48);
+      c = text.charCodeAt(++at);
+    }
+    at++;
+    return negative ? -v : v;
+  };
+  let period = '';
+  while (at < text.length) {
+    let end = text.indexOf('\n', at);
+    if (end < 0) end = text.length;
+    row.id = integer();
+    row.clientId = integer();
+    row.customerId = field(end);
+    row.policyNumber = field(end);
+    // Periods repeat: keep one string for a run of them.
+    if (!text.startsWith(period, at) || text.charCodeAt(at + period.length) !== 44) period = text.slice(at, text.indexOf(',', at));
+    at += period.length + 1;
+    row.period = period;
+    row.due = integer();
+    row.strategy = strategies.get(integer())!;
+    const policyStatus = field(end);
+    row.policyStatus = policyStatus === '' ? 'active' : policyStatus;
+    if (at > end) {
+      row.collected = 0;
+      row.status = 'UNPAID';
+      row.firstAttempt = null;
+      row.lastAttempt = null;
+      row.attempts = 0;
+      row.failed = 0;
+      row.lastFailure = null;
+    } else {
+      row.collected = integer();
+      row.status = field(end) as OpenCollection['status'];
+      const first = field(end);
+      row.firstAttempt = first === '' ? null : first;
+      const last = field(end);
+      row.lastAttempt = last === '' ? null : last;
+      row.attempts = integer();
+      row.failed = integer();
+      const reason = field(end);
+      row.lastFailure = reason === '' ? null : reason;
+    }
+    if (at !== end + 1) throw new Error(`unexpected collection line: ${text.slice(text.lastIndexOf('\n', end - 1) + 1, end)}`);
+    sink(row);
+  }
 }
-type OpenCollectionRow = InferResult<ReturnType<typeof openCollectionsQuery>>[number];
-
-/** Each column's position in a row of the query (rows are read as arrays: a million objects cost more). */
-const OPEN_AT = Object.fromEntries(OPEN_COLUMNS.map((c, k) => [c.split(/ as |\./).pop()!, k])) as Record<keyof OpenCollectionRow, number>;
 
 function submittedDebitsQuery(db: Db | Trx, fromPlanDay: IsoDate) {
   return db
@@ -133,39 +232,6 @@ function submittedDebitsQuery(db: Db | Trx, fromPlanDay: IsoDate) {
     .where('plan_day', '>=', fromPlanDay);
 }
 type SubmittedBatchRow = InferResult<ReturnType<typeof submittedDebitsQuery>>[number];
-
-/** The attempts table's columns in the order the multi-row insert takes them. */
-const ATTEMPT_COLUMNS = ['client_id', 'collection_id', 'period_month', 'date', 'amount', 'outcome', 'failure_reason'] as const satisfies ReadonlyArray<
-  keyof Insertable<AttemptsTable>
->;
-type AttemptRow = Required<Pick<Insertable<AttemptsTable>, (typeof ATTEMPT_COLUMNS)[number]>>;
-const INSERT_ATTEMPTS = (k: number) => `insert into attempts (${ATTEMPT_COLUMNS.join(', ')}) values ${valuesList(k, ATTEMPT_COLUMNS.length)}`;
-
-/** The collections table's columns a day changes, after the row's id, in the order the update takes them. */
-const UPDATE_COLUMNS = [
-  'id',
-  'amount_collected',
-  'status',
-  'first_attempt_date',
-  'last_attempt_date',
-  'attempts',
-  'failed_attempts',
-  'last_failure_reason',
-] as const satisfies ReadonlyArray<keyof Selectable<CollectionsTable>>;
-type UpdateRow = Pick<Selectable<CollectionsTable>, (typeof UPDATE_COLUMNS)[number]>;
-/** Rows by id from a VALUES list: one statement updates 64 collections. */
-const UPDATE_COLLECTIONS = (k: number) =>
-  `update collections set ${UPDATE_COLUMNS.slice(1)
-    .map((c, j) => `${c} = v.column${j + 2}`)
-    .join(', ')} from (values ${valuesList(k, UPDATE_COLUMNS.length)}) as v where collections.id = v.column1`;
-
-/** A row's values in the order of `Columns` (a tuple typed by the schema's row `R`). */
-type ValuesOf<R, Columns extends readonly (keyof R)[]> = { -readonly [K in keyof Columns]: R[Columns[K]] };
-
-/** Copy a row's values into a statement's parameters at `at`. */
-function putValues(params: unknown[], at: number, values: readonly unknown[]): void {
-  for (let k = 0; k < values.length; k++) params[at + k] = values[k];
-}
 
 /** One day's unit of work: the day's transaction. */
 class SqliteDay implements DayUnit {
@@ -195,28 +261,18 @@ class SqliteDay implements DayUnit {
   }
 
   async loadOpenCollections(firstOpen: Period, sink: (row: OpenCollection) => void): Promise<void> {
-    const q = openCollectionsQuery(this.trx, firstOpen).compile();
-    // One row object, refilled for each row (the sink copies what it keeps); passing it to the
-    // sink checks, at compile time, that the schema's row is what the engine reads.
-    const row = {} as OpenCollectionRow;
-    const column = <K extends keyof OpenCollectionRow>(r: unknown[], key: K) => r[OPEN_AT[key]] as OpenCollectionRow[K];
-    for (const r of this.statements.get(q.sql).raw(true).iterate(...q.parameters) as Iterable<unknown[]>) {
-      row.id = column(r, 'id');
-      row.clientId = column(r, 'clientId');
-      row.customerId = column(r, 'customerId');
-      row.policyNumber = column(r, 'policyNumber');
-      row.period = column(r, 'period');
-      row.due = column(r, 'due');
-      row.collected = column(r, 'collected');
-      row.status = column(r, 'status');
-      row.firstAttempt = column(r, 'firstAttempt');
-      row.lastAttempt = column(r, 'lastAttempt');
-      row.attempts = column(r, 'attempts');
-      row.failed = column(r, 'failed');
-      row.lastFailure = column(r, 'lastFailure');
-      row.strategy = column(r, 'strategy');
-      row.policyStatus = column(r, 'policyStatus');
-      sink(row);
+    const strategies = new Map(
+      (this.statements.get('select id, strategy from executions').all() as Array<Pick<Selectable<ExecutionsTable>, 'id' | 'strategy'>>).map((e) => [e.id, e.strategy]),
+    );
+    const from = this.statements.get('select min(id) as id from collections where client_id in (select id from clients) and period_month >= ?').get(firstOpen) as { id: number | null };
+    if (from.id === null) return;
+    const chunk = this.statements.get(OPEN_CHUNK).raw(true);
+    const row = {} as OpenCollection;
+    for (let after = from.id - 1; ; ) {
+      const [text, last] = chunk.get(firstOpen, after) as [string | null, number | null];
+      if (text === null || last === null) return;
+      after = last;
+      parseOpenLines(text, strategies, row, sink);
     }
   }
 
@@ -228,36 +284,11 @@ class SqliteDay implements DayUnit {
   }
 
   async insertAttempts(date: IsoDate, attempts: readonly AttemptRecord[]): Promise<void> {
-    runInGroups(this.statements, INSERT_ATTEMPTS, ATTEMPT_COLUMNS.length, attempts.length, (p, at, r) => {
-      const a = attempts[r]!;
-      const values: ValuesOf<AttemptRow, typeof ATTEMPT_COLUMNS> = [
-        a.clientId,
-        a.collectionId,
-        a.period,
-        date,
-        asCents(a.amount),
-        a.reason === null ? 'SUCCESS' : 'FAILED',
-        a.reason,
-      ];
-      putValues(p, at, values);
-    });
+    writeAttempts(this.statements, date, attemptColumns(attempts));
   }
 
   async updateCollections(updates: readonly CollectionUpdate[]): Promise<void> {
-    runInGroups(this.statements, UPDATE_COLLECTIONS, UPDATE_COLUMNS.length, updates.length, (p, at, r) => {
-      const u = updates[r]!;
-      const values: ValuesOf<UpdateRow, typeof UPDATE_COLUMNS> = [
-        u.id,
-        asCents(u.collected),
-        u.status,
-        u.firstAttempt,
-        u.lastAttempt,
-        u.attempts,
-        u.failed,
-        u.lastFailure,
-      ];
-      putValues(p, at, values);
-    });
+    writeUpdates(this.statements, updateColumns(updates));
   }
 
   async insertSubmittedDebits(planDay: IsoDate, byClient: ReadonlyMap<number, readonly SubmittedDebit[]>): Promise<void> {
@@ -266,67 +297,55 @@ class SqliteDay implements DayUnit {
       // ~900,000, whose batch took ~130 MB to encode at once.
       for (let at = 0; at < entries.length; at += PLAN_BATCH) {
         const data = encodePlans(entries.slice(at, at + PLAN_BATCH));
-        await this.trx.insertInto('plan_batches').values({ client_id: clientId, plan_day: planDay, data }).execute();
+        this.statements.get('insert into plan_batches (client_id, plan_day, data) values (?, ?, ?)').run(clientId, planDay, data);
       }
     }
   }
 
   async completeExecutions(period: Period, stampMs: number): Promise<void> {
-    await this.trx
-      .updateTable('executions')
-      .set({ status: 'completed', completed_at: stampMs })
-      .where('period_month', '=', period)
-      .where('status', '=', 'processing')
-      .execute();
+    completeExecutions(this.statements, period, stampMs);
   }
 
   async lapseCandidates(periods: readonly Period[]): Promise<LapseCandidate[]> {
-    const candidates = await unpaidActiveCollections(this.trx, periods[0]!);
-    // One indexed lookup per candidate (collections_policy_idx): tens of thousands at a large close.
-    const statuses = this.statements.get(`select period_month, status from collections where policy_id = ? and period_month in (${periods.map(() => '?').join(',')})`);
-    const out: LapseCandidate[] = [];
-    for (const c of candidates) {
-      const rows = statuses.all(c.policyId, ...periods) as Array<Pick<Selectable<CollectionsTable>, 'period_month' | 'status'>>;
-      const found: Array<string | null> = periods.map(() => null);
-      for (const r of rows) found[periods.indexOf(r.period_month)] = r.status;
-      out.push({ policyId: c.policyId, clientId: c.clientId, statuses: found });
-    }
-    return out;
+    return lapseCandidates(this.statements, periods);
   }
 
   async lapsePolicies(policies: readonly LapseCandidate[], day: IsoDate, stampMs: number, reason: string): Promise<void> {
-    if (policies.length === 0) return;
-    const lapse = this.statements.get("update policies set status = 'lapsed', updated_at = ? where id = ? and status = 'active'");
-    const history = this.statements.get(
-      `insert into policy_status_changes (client_id, policy_id, old_status, new_status, changed_on, changed_at, reason)
-       values (?, ?, 'active', 'lapsed', ?, ?, ?)`,
-    );
-    for (const p of policies) {
-      lapse.run(stampMs, p.policyId);
-      history.run(p.clientId, p.policyId, day, stampMs, reason);
-    }
+    lapsePolicies(this.statements, policies, day, stampMs, reason);
   }
 
   async moveClock(date: IsoDate): Promise<void> {
-    await this.trx.updateTable('meta').set({ value: date }).where('key', '=', 'clock_date').execute();
+    moveClock(this.statements, date);
   }
 
-  async readResumeState(asOf: IsoDate, tag: string, sink: (block: Uint8Array) => void): Promise<boolean> {
-    let any = false;
-    const rows = this.statements.get('select data from engine_resume where as_of = ? and tag = ? order by block').raw(true).iterate(asOf, tag) as Iterable<[Uint8Array]>;
-    for (const [data] of rows) {
-      any = true;
-      sink(data);
-    }
-    return any;
+  async readImageHead(): Promise<{ head: ImageHead | null; inputs: number }> {
+    const head = this.statements.get('select as_of, tag, inputs from engine_image_head where id = 1').get() as
+      | Pick<Selectable<EngineImageHeadTable>, 'as_of' | 'tag' | 'inputs'>
+      | undefined;
+    return { head: head ? { asOf: head.as_of, tag: head.tag, inputs: head.inputs } : null, inputs: inputsVersion(this.statements) };
   }
 
-  async writeResumeState(asOf: IsoDate, tag: string, blocks: Iterable<ResumeBlock>): Promise<void> {
-    this.statements.get('delete from engine_resume').run();
-    const insert = this.statements.get('insert into engine_resume (block, client_id, as_of, tag, data) values (?, ?, ?, ?, ?)');
-    let block = 0;
-    for (const { clientId, data } of blocks) insert.run(block++, clientId, asOf, tag, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+  async countImage(maxWake: number | null): Promise<{ customers: number; collections: number }> {
+    const row = this.statements
+      .get('select coalesce(sum(customers), 0) as customers, coalesce(sum(collections), 0) as collections from engine_image where wake <= ?')
+      .get(maxWake ?? Number.MAX_SAFE_INTEGER) as { customers: number; collections: number };
+    return row;
   }
+
+  async readImageBlocks(maxWake: number | null, sink: (block: Uint8Array) => void): Promise<void> {
+    const rows = this.statements.get('select data from engine_image where wake <= ? order by block').raw(true).iterate(maxWake ?? Number.MAX_SAFE_INTEGER) as Iterable<[Uint8Array]>;
+    for (const [data] of rows) sink(data);
+  }
+
+  async writeImage(asOf: IsoDate, tag: string, inputs: number, consumed: number | null, blocks: Iterable<ImageBlock>): Promise<void> {
+    writeImage(this.statements, asOf, tag, inputs, consumed, blocks);
+  }
+
+}
+
+/** The store's engine inputs version (moved by the triggers of migration 0009). */
+function inputsVersion(statements: StatementCache): number {
+  return (statements.get('select version from engine_inputs where id = 1').get() as Pick<Selectable<EngineInputsTable>, 'version'>).version;
 }
 
 /** The debits a client submitted at the end of `fromPlanDay` or later (clock advance --dry-run, cancellation previews). */

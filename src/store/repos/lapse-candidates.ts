@@ -1,7 +1,8 @@
 /**
- * The policies a period close may lapse: active policies whose collection of the newest closed
- * period ended UNPAID, in (client, policy number) order. One query for both stores; each store
- * then looks up the earlier periods its own way (engine.ts, engine-pg.ts).
+ * The policies a period close may lapse on PostgreSQL: active policies whose collection of the
+ * newest closed period ended UNPAID, in (client, policy number) order (engine-pg.ts then looks up
+ * the earlier periods; SQLite's day writes do both in engine-days.ts, with raw statements: they
+ * also run on the day writer's connection, where there is no kysely).
  */
 import type { Period } from '../../domain/period.js';
 import type { Db } from '../store-types.js';

@@ -1,14 +1,15 @@
 /**
- * The working set kept between advances (engine/resume.ts, issue 13) on PostgreSQL: kept as bytea
- * at an advance's end, read back by the next advance, it opens every account exactly as a replay
- * does, and the month lived day by day gives the attempts of SQLite's month in one advance.
+ * The engine's image (engine/image.ts, issue 13) on PostgreSQL: kept as bytea at an advance's
+ * end, read back by the next advance, it opens every account exactly as a replay does, the
+ * triggers of the engine's inputs move its version, and the month lived day by day gives the
+ * attempts of SQLite's month in one advance.
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openLocalBackend, type LocalBackend } from '../../src/backend/local/index.js';
-import type { EngineState } from '../../src/engine/state.js';
+import { asCents } from '../../src/domain/money.js';
 import { FIXTURES } from '../helpers/cli.js';
-import { loadBoth } from '../helpers/resume.js';
+import { accountsOf, loadBoth } from '../helpers/image.js';
 import { FIXED_NOW, fileUpload, readDownload } from '../helpers/local.js';
 import { freshDatabase, noPg, pg } from './db.js';
 
@@ -23,17 +24,7 @@ async function book(path: string): Promise<LocalBackend> {
 
 
 
-function snapshot(s: EngineState): unknown[] {
-  const columns = s.summaries.columns();
-  const out: unknown[] = [];
-  for (let i = 0; i < s.accounts.size; i++) {
-    out.push(s.accounts.customerId[i], s.accounts.balance(i), s.accounts.lastLived!(i));
-    for (const c of columns) out.push(c.name, Array.from(c.data.subarray(i * c.stride, (i + 1) * c.stride)));
-  }
-  return out;
-}
-
-describe.skipIf(noPg)(`the kept working set on PostgreSQL${noPg ? ` (skipped: ${pg.reason})` : ''}`, () => {
+describe.skipIf(noPg)(`the engine's image on PostgreSQL${noPg ? ` (skipped: ${pg.reason})` : ''}`, () => {
   const open: LocalBackend[] = [];
   afterAll(async () => {
     for (const b of open) await b.close();
@@ -47,10 +38,17 @@ describe.skipIf(noPg)(`the kept working set on PostgreSQL${noPg ? ` (skipped: ${
     for (let d = 0; d < 3; d++) {
       const { kept, replayed } = await loadBoth(post);
       expect(kept.resumed).toBe(400);
+      expect(kept.consumed).not.toBe(null);
       expect(replayed.resumed).toBe(0);
-      expect(snapshot(kept)).toEqual(snapshot(replayed));
+      expect(accountsOf(kept)).toEqual(accountsOf(replayed));
       await post.advanceClock({ days: 1 });
     }
+    // A policy update moves the engine's inputs version (a statement trigger): the collections
+    // are read afresh, the accounts still open from the image.
+    await post.updatePolicy('POL-2026001', { collection_amount: asCents(15_000) });
+    const changed = await loadBoth(post);
+    expect([changed.kept.resumed, changed.kept.consumed]).toEqual([400, null]);
+    expect(accountsOf(changed.kept)).toEqual(accountsOf(changed.replayed));
     await post.advanceClock({ to: '2026-11-30' });
 
     const lite = await book(':memory:');

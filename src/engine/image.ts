@@ -1,0 +1,356 @@
+/**
+ * The engine's image: its working set kept in the store between advances, customer by customer,
+ * so that an advance opens only the customers that have something to do (issue 13).
+ *
+ * A customer's record holds everything the engine knows of it: its account as the bank last
+ * reported it (balance, last day lived), the engine's summary of it (every column of
+ * AccountSummaries, read generically: a field added there is kept with no change here), its open
+ * collections as the engine holds them (amounts, counts, days, debits submitted and not yet
+ * made), and the day it must next be lived (its wake day: the next day for an active customer,
+ * a later one or NEVER for one asleep: awake.ts). A sleeping customer's account is kept as of the
+ * last day it lived: nothing happened to it since, so living its missing days later gives what
+ * living them on time would have.
+ *
+ * Records are kept in blocks of up to BLOCK customers of one client and one wake day. The image
+ * has a head: the clock's date it was kept as of, the tag of the inputs its history was lived
+ * from (the format, the summaries' layout, the strategies, the seed and epoch of generated
+ * accounts, the calendar and its imported holidays, the engine's settings) and the version of
+ * the store's engine inputs it saw (a value the store changes whenever a policy, an execution
+ * or a collection's fixed fields change, and which the engine reads when it loads: the engine's
+ * own days change none of these but for a lapse, after which the next advance reads the
+ * collections again, as it did before the image).
+ *
+ * An advance whose store holds an image as of the clock's date under the same tag and inputs
+ * version reads only the blocks whose wake day comes before its last day: the others sleep
+ * through it. Otherwise (anything else changed the engine's inputs) the open collections are
+ * read from their table as before and the image gives only the accounts and summaries of the
+ * customers it holds (still valid: the bank history they were lived from has not changed, and a
+ * sleeping account had none of premia's debits since); the others are replayed.
+ *
+ * A block: customer and collection counts, column count and the customer ids' UTF-8 length (u32), each column's stored type (u8:
+ * STORED), then, each section aligned to 8 bytes: the numeric columns in order (per customer:
+ * client, balance, last day lived, wake day, collection count, the summary columns; per
+ * collection: the CollectionSet columns below), each in the narrowest of STORED that holds the
+ * block's values exactly, then the UTF-16 lengths (u32) and UTF-8 bytes of the customer ids and
+ * of the policy numbers.
+ */
+import { createHash } from 'node:crypto';
+import { CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY } from '../domain/calendar.js';
+import { fromDayNumber, type IsoDate } from '../domain/period.js';
+import { STRATEGY_NAMES } from '../domain/strategy-names.js';
+import { ACTIVE, GONE, NEVER } from './awake.js';
+import { PENDING_SLOTS, type CollectionSet } from './collection-set.js';
+import type { BankAccounts, ImageBlock, ImageHead } from './ports.js';
+import { SETTING_KEYS } from './settings.js';
+import type { EngineState } from './state.js';
+import type { AccountSummaries, SummaryColumn } from './summary.js';
+
+/** Customers per block. */
+export const BLOCK = 4096;
+const FORMAT = 2;
+
+type Column = SummaryColumn['data'];
+const align8 = (n: number) => (n + 7) & ~7;
+
+/** The types a column's values are stored in, by code (the narrowest that holds a block's values exactly). */
+const STORED = [Int8Array, Uint8Array, Int16Array, Int32Array, Float64Array] as const;
+
+function narrowest(v: Float64Array): number {
+  let min = 0;
+  let max = 0;
+  for (let k = 0; k < v.length; k++) {
+    const x = v[k]!;
+    if (!Number.isInteger(x) || Object.is(x, -0)) return 4; // also NaN, ±Infinity; -0 kept as it is
+    if (x < min) min = x;
+    else if (x > max) max = x;
+  }
+  if (min >= -128 && max <= 127) return 0;
+  if (min >= 0 && max <= 255) return 1;
+  if (min >= -32768 && max <= 32767) return 2;
+  if (min >= -2147483648 && max <= 2147483647) return 3;
+  return 4;
+}
+
+/** The per-collection columns of a record, in block order. */
+const COLLECTION_COLUMNS = [
+  'rowid',
+  'periodFirst',
+  'strategy',
+  'due',
+  'collected',
+  'status',
+  'attempts',
+  'failed',
+  'blocked',
+  'firstDay',
+  'lastDay',
+  'failure',
+  'pendDay',
+  'pendAmount',
+] as const;
+type CollectionColumn = (typeof COLLECTION_COLUMNS)[number];
+const strideOf = (name: CollectionColumn) => (name === 'pendDay' || name === 'pendAmount' ? PENDING_SLOTS : 1);
+/** Per customer before the summary columns: client, balance, last day lived, wake day, collection count. */
+const CUSTOMER_COLUMNS = 5;
+
+/** The tag of an image lived under `settings` (the stored meta and settings) with `summaries`' layout. */
+export function imageTag(settings: ReadonlyMap<string, string>, summaries: AccountSummaries): string {
+  const layout = summaries.columns().map((c) => `${c.name}:${c.data.constructor.name}:${c.stride}`);
+  const keys = ['seed', 'bank_epoch', CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY, ...Object.values(SETTING_KEYS)];
+  // Hashed: imported holidays can make the inputs long, and the tag is stored with the head.
+  const inputs = JSON.stringify([FORMAT, layout, COLLECTION_COLUMNS, STRATEGY_NAMES, PENDING_SLOTS, keys.map((k) => [k, settings.get(k) ?? null])]);
+  return `${FORMAT}:${createHash('sha256').update(inputs).digest('hex')}`;
+}
+
+/**
+ * Values [pick[j] * stride, (pick[j] + 1) * stride) of `src` for each j, into `out` (as numbers).
+ * One loop per source type: a loop reading several kinds of typed array is slow in V8.
+ */
+function gather(src: Column, stride: number, pick: readonly number[], out: Float64Array): Float64Array {
+  if (src instanceof Float64Array) gatherFloat64(src, stride, pick, out);
+  else if (src instanceof Int32Array) gatherInt32(src, stride, pick, out);
+  else if (src instanceof Int16Array) gatherInt16(src, stride, pick, out);
+  else if (src instanceof Uint8Array) gatherUint8(src, stride, pick, out);
+  else gatherInt8(src, stride, pick, out);
+  return out;
+}
+
+function gatherFloat64(src: Float64Array, s: number, pick: readonly number[], out: Float64Array): void {
+  for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
+}
+function gatherInt32(src: Int32Array, s: number, pick: readonly number[], out: Float64Array): void {
+  for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
+}
+function gatherInt16(src: Int16Array, s: number, pick: readonly number[], out: Float64Array): void {
+  for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
+}
+function gatherUint8(src: Uint8Array, s: number, pick: readonly number[], out: Float64Array): void {
+  for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
+}
+function gatherInt8(src: Int8Array, s: number, pick: readonly number[], out: Float64Array): void {
+  for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
+}
+
+/**
+ * The records of every account of `state` (those that left the working set asleep for good, as
+ * of the last day they lived), as blocks of one client and one wake day.
+ * A block's bytes are valid until the next block is asked for (one buffer is reused).
+ */
+export function* encodeImage(state: EngineState, day: number): Generator<ImageBlock> {
+  const accounts = state.accounts;
+  const cs = state.cols;
+  // The accounts to keep, grouped by (client, wake day), each group in account order.
+  const groups = new Map<string, { clientId: number; wake: number; accounts: number[] }>();
+  for (let i = 0; i < accounts.size; i++) {
+    const w = state.wakeDay[i]!;
+    const wake = w === ACTIVE ? day + 1 : w === GONE ? NEVER : w;
+    const clientId = accounts.clientId[i]!;
+    const key = `${clientId}:${wake}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { clientId, wake, accounts: [] }));
+    g.accounts.push(i);
+  }
+  const encoder = new BlockEncoder(accounts, state.summaries, cs);
+  for (const g of groups.values()) {
+    for (let at = 0; at < g.accounts.length; at += BLOCK) {
+      const pick = g.accounts.slice(at, at + BLOCK);
+      // The picked accounts' open collections, in account order.
+      const cols: number[] = [];
+      const counts = new Uint8Array(pick.length);
+      pick.forEach((i, j) => {
+        const start = state.colStart[i]!;
+        const end = start + state.colCount[i]!;
+        for (let c = start; c < end; c++) {
+          if (cs.closed[c] === 1) continue;
+          cols.push(c);
+          counts[j]!++;
+        }
+      });
+      yield encoder.block(g.clientId, g.wake, pick, cols, counts);
+    }
+  }
+}
+
+/**
+ * The records of `accounts` with their summaries and no collections (asleep for good), in
+ * account order: a block per run of one client's accounts (bytes valid until the next is taken).
+ */
+export function* encodeAccounts(accounts: BankAccounts, summaries: AccountSummaries): Generator<ImageBlock> {
+  const encoder = new BlockEncoder(accounts, summaries, null);
+  for (let at = 0; at < accounts.size; ) {
+    const clientId = accounts.clientId[at]!;
+    let end = at + 1;
+    while (end < accounts.size && end - at < BLOCK && accounts.clientId[end] === clientId) end++;
+    const pick = Array.from({ length: end - at }, (_, j) => at + j);
+    yield encoder.block(clientId, NEVER, pick, [], new Uint8Array(pick.length));
+    at = end;
+  }
+}
+
+/** Encodes blocks of one working set into one reused buffer. */
+class BlockEncoder {
+  private scratch = new ArrayBuffer(0);
+  private readonly text = new TextEncoder();
+  private readonly summaryColumns: SummaryColumn[];
+
+  constructor(
+    private readonly accounts: BankAccounts,
+    summaries: AccountSummaries,
+    private readonly cs: CollectionSet | null,
+  ) {
+    this.summaryColumns = summaries.columns();
+  }
+
+  /** The block of accounts `pick` (of `clientId`, waking on `wake`) with collections `cols` (`counts` a customer). */
+  block(clientId: number, wake: number, pick: readonly number[], cols: readonly number[], counts: Uint8Array): ImageBlock {
+    const accounts = this.accounts;
+    const cs = this.cs;
+    const n = pick.length;
+    const m = cols.length;
+    const numeric: Float64Array[] = [];
+    const clients = new Float64Array(n);
+    const balance = new Float64Array(n);
+    const lastLived = new Float64Array(n);
+    for (let j = 0; j < n; j++) {
+      clients[j] = accounts.clientId[pick[j]!]!;
+      balance[j] = accounts.balance(pick[j]!);
+      lastLived[j] = accounts.lastLived!(pick[j]!);
+    }
+    numeric.push(clients, balance, lastLived, new Float64Array(n).fill(wake), Float64Array.from(counts));
+    for (const c of this.summaryColumns) numeric.push(gather(c.data, c.stride, pick, new Float64Array(n * c.stride)));
+    for (const name of COLLECTION_COLUMNS) {
+      if (cs === null) numeric.push(new Float64Array(0));
+      else if (name === 'periodFirst') numeric.push(Float64Array.from(cols, (c) => cs.periods[cs.period[c]!]!.first));
+      else numeric.push(gather(cs[name], strideOf(name), cols, new Float64Array(m * strideOf(name))));
+    }
+    const ids = pick.map((i) => accounts.customerId[i]!);
+    const policies = cs === null ? [] : cols.map((c) => cs.policyNumber[c]!);
+    const idBytes = this.text.encode(ids.join(''));
+    const policyBytes = this.text.encode(policies.join(''));
+    const codes = numeric.map(narrowest);
+    let size = align8(16 + numeric.length);
+    numeric.forEach((v, x) => (size += align8(v.length * STORED[codes[x]!]!.BYTES_PER_ELEMENT)));
+    size += align8(n * 4) + align8(m * 4) + align8(idBytes.length) + policyBytes.length;
+    if (this.scratch.byteLength < size) this.scratch = new ArrayBuffer(size);
+    const buf = this.scratch;
+    new Uint32Array(buf, 0, 4).set([n, m, numeric.length, idBytes.length]);
+    new Uint8Array(buf, 16, numeric.length).set(codes);
+    let off = align8(16 + numeric.length);
+    numeric.forEach((v, x) => {
+      const Stored = STORED[codes[x]!]!;
+      new Stored(buf, off, v.length).set(v);
+      off += align8(v.length * Stored.BYTES_PER_ELEMENT);
+    });
+    const idLengths = new Uint32Array(buf, off, n);
+    ids.forEach((id, j) => (idLengths[j] = id.length));
+    off += align8(n * 4);
+    const policyLengths = new Uint32Array(buf, off, m);
+    policies.forEach((p, j) => (policyLengths[j] = p.length));
+    off += align8(m * 4);
+    new Uint8Array(buf, off, idBytes.length).set(idBytes);
+    off += align8(idBytes.length);
+    new Uint8Array(buf, off, policyBytes.length).set(policyBytes);
+    return { clientId, wake, customers: n, collections: m, data: new Uint8Array(buf, 0, size) };
+  }
+}
+
+/** One decoded block: typed views on its bytes (valid while the block is). */
+export interface DecodedBlock {
+  n: number;
+  m: number;
+  clientId: Column;
+  balance: Column;
+  lastLived: Column;
+  wake: Column;
+  colCount: Column;
+  /** The summary columns, in AccountSummaries.columns() order. */
+  summary: Column[];
+  /** The collection columns, by name. */
+  collections: Record<CollectionColumn, Column>;
+  customerIds: string[];
+  policyNumbers: string[];
+}
+
+const decoder = new TextDecoder();
+
+/** Decode a block kept with `summaries`' layout. */
+export function decodeBlock(data: Uint8Array, summaries: AccountSummaries): DecodedBlock {
+  // Typed views need aligned offsets: copy a block that does not start on 8 bytes.
+  const bytes = data.byteOffset % 8 === 0 ? data : data.slice();
+  const buf = bytes.buffer as ArrayBuffer;
+  const base = bytes.byteOffset;
+  const [n, m, ncols, idByteLength] = new Uint32Array(buf, base, 4) as unknown as [number, number, number, number];
+  const summaryColumns = summaries.columns();
+  if (ncols !== CUSTOMER_COLUMNS + summaryColumns.length + COLLECTION_COLUMNS.length) throw new Error('image block layout differs from the engine');
+  const codes = new Uint8Array(buf, base + 16, ncols);
+  let off = base + align8(16 + ncols);
+  let x = 0;
+  const next = (length: number): Column => {
+    const Stored = STORED[codes[x++]!]!;
+    const v = new Stored(buf, off, length);
+    off += align8(length * Stored.BYTES_PER_ELEMENT);
+    return v;
+  };
+  const clientId = next(n);
+  const balance = next(n);
+  const lastLived = next(n);
+  const wake = next(n);
+  const colCount = next(n);
+  const summary = summaryColumns.map((c) => next(n * c.stride));
+  const collections = {} as Record<CollectionColumn, Column>;
+  for (const name of COLLECTION_COLUMNS) collections[name] = next(m * strideOf(name));
+  const split = (lengths: Uint32Array, text: string): string[] => {
+    const out = new Array<string>(lengths.length);
+    let pos = 0;
+    for (let j = 0; j < lengths.length; j++) {
+      out[j] = text.slice(pos, pos + lengths[j]!);
+      pos += lengths[j]!;
+    }
+    return out;
+  };
+  const idLengths = new Uint32Array(buf, off, n);
+  off += align8(n * 4);
+  const policyLengths = new Uint32Array(buf, off, m);
+  off += align8(m * 4);
+  const customerIds = split(idLengths, decoder.decode(new Uint8Array(buf, off, idByteLength)));
+  off += align8(idByteLength);
+  const policyNumbers = split(policyLengths, decoder.decode(new Uint8Array(buf, off, base + bytes.length - off)));
+  return { n, m, clientId, balance, lastLived, wake, colCount, summary, collections, customerIds, policyNumbers };
+}
+
+/** Copy customers j .. j + count - 1 of `block` into accounts k .. k + count - 1 of `columns` (summaries.columns(), the block's layout). */
+export function copySummaries(block: DecodedBlock, j: number, columns: readonly SummaryColumn[], k: number, count: number): void {
+  for (let x = 0; x < columns.length; x++) {
+    const c = columns[x]!;
+    const s = c.stride;
+    c.data.set(block.summary[x]!.subarray(j * s, (j + count) * s), k * s);
+  }
+}
+
+/** Copy collection q of `block` into collection c of `cols` (its period added to cols' periods). */
+export function copyCollection(block: DecodedBlock, q: number, cols: CollectionSet, c: number): void {
+  const b = block.collections;
+  cols.rowid[c] = b.rowid[q]!;
+  cols.period[c] = cols.periodIndex(fromDayNumber(b.periodFirst[q]!).slice(0, 7));
+  cols.strategy[c] = b.strategy[q]!;
+  cols.due[c] = b.due[q]!;
+  cols.collected[c] = b.collected[q]!;
+  cols.status[c] = b.status[q]!;
+  cols.attempts[c] = b.attempts[q]!;
+  cols.failed[c] = b.failed[q]!;
+  cols.blocked[c] = b.blocked[q]!;
+  cols.firstDay[c] = b.firstDay[q]!;
+  cols.lastDay[c] = b.lastDay[q]!;
+  cols.failure[c] = b.failure[q]!;
+  for (let s = 0; s < PENDING_SLOTS; s++) {
+    cols.pendDay[c * PENDING_SLOTS + s] = b.pendDay[q * PENDING_SLOTS + s]!;
+    cols.pendAmount[c * PENDING_SLOTS + s] = b.pendAmount[q * PENDING_SLOTS + s]!;
+  }
+  cols.policyNumber[c] = block.policyNumbers[q]!;
+}
+
+/** How an advance may use the image found in the store. */
+export function imageUse(head: ImageHead | null, inputs: number, today: IsoDate, tag: string): 'none' | 'accounts' | 'all' {
+  if (head === null || head.asOf !== today || head.tag !== tag) return 'none';
+  return head.inputs === inputs ? 'all' : 'accounts';
+}

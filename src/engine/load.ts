@@ -1,0 +1,308 @@
+/**
+ * Loading the engine's working set (state.ts): from the engine's image when nothing else changed
+ * its inputs (only the customers that wake before the advance ends), else from the open
+ * collections, with the accounts the image holds and the others replayed (image.ts).
+ */
+import { isRetryable } from '../domain/debit-outcome.js';
+import { dayNumber, firstOpenPeriod, fromDayNumber, type IsoDate } from '../domain/period.js';
+import { catchUp, sleepUntil } from './awake.js';
+import { CollectionSet, dayOrNone, FAILURE_CODES, STATUS_CODES } from './collection-set.js';
+import { copyCollection, copySummaries, decodeBlock, imageTag, imageUse } from './image.js';
+import type { IncomeAnalysis } from './income.js';
+import type { Bank, BankAccounts, DayUnit, EngineHelper, KeptAccounts } from './ports.js';
+import { engineSettings, type EngineSettings } from './settings.js';
+import { EngineState } from './state.js';
+import { strategyCode } from './strategies.js';
+import { AccountSummaries, analysisDay } from './summary.js';
+
+/**
+ * Load the working set as of the clock's date, in `unit`, for an advance whose last day is
+ * `lastDay` (a day number: the image's customers waking after it are not read).
+ */
+export async function loadState(unit: DayUnit, bank: Bank, lastDay: number, helper?: EngineHelper): Promise<EngineState> {
+  const world = await unit.readWorld();
+  const settings = engineSettings(world.settings);
+  const tag = bank.resumes === true && unit.readImageHead ? imageTag(world.settings, new AccountSummaries(1, 0, settings.calendar)) : '';
+  const image = tag !== '' ? await unit.readImageHead!() : null;
+  const use = image === null ? 'none' : imageUse(image.head, image.inputs, world.today, tag);
+  const state =
+    use === 'all' ? await loadFromImage(unit, bank, world.today, settings, lastDay) : await loadFromCollections(unit, bank, world.today, settings, use === 'accounts', helper);
+  state.imageTag = tag;
+  state.inputsVersion = image?.inputs ?? -1;
+  return state;
+}
+
+/** The customers being loaded, in load order, with their collections' first column. */
+class Customers {
+  readonly clientId: number[] = [];
+  readonly customerId: string[] = [];
+  readonly firstCol: number[] = [];
+
+  add(clientId: number, customerId: string, firstCol: number): void {
+    this.clientId.push(clientId);
+    this.customerId.push(customerId);
+    this.firstCol.push(firstCol);
+  }
+}
+
+/**
+ * Copy `rows` (collection r of customer customerOf[r]) into `cols` grouped by customer, in
+ * customer order, each customer's collections in policy_number order; sets each customer's
+ * first column and each collection's account.
+ */
+function groupByCustomer(rows: CollectionSet, customerOf: Int32Array, customers: Customers, cols: CollectionSet): void {
+  const n = customers.customerId.length;
+  const first = new Int32Array(n + 1);
+  for (let r = 0; r < rows.n; r++) first[customerOf[r]! + 1]!++;
+  for (let k = 0; k < n; k++) first[k + 1]! += first[k]!;
+  const at = first.slice(0, n);
+  const order = new Int32Array(Math.max(1, rows.n));
+  for (let r = 0; r < rows.n; r++) {
+    const k = customerOf[r]!;
+    // Insertion in policy_number order among the customer's few collections.
+    let j = at[k]!++;
+    const number = rows.policyNumber[r]!;
+    while (j > first[k]! && rows.policyNumber[order[j - 1]!]! > number) {
+      order[j] = order[j - 1]!;
+      j--;
+    }
+    order[j] = r;
+  }
+  for (const p of rows.periods) cols.periodIndex(p.period);
+  for (let c = 0; c < rows.n; c++) {
+    const r = order[c]!;
+    cols.rowid[c] = rows.rowid[r]!;
+    cols.account[c] = customerOf[r]!;
+    cols.policyNumber[c] = rows.policyNumber[r]!;
+    cols.period[c] = rows.period[r]!;
+    cols.strategy[c] = rows.strategy[r]!;
+    cols.due[c] = rows.due[r]!;
+    cols.collected[c] = rows.collected[r]!;
+    cols.status[c] = rows.status[r]!;
+    cols.firstDay[c] = rows.firstDay[r]!;
+    cols.lastDay[c] = rows.lastDay[r]!;
+    cols.attempts[c] = rows.attempts[r]!;
+    cols.failed[c] = rows.failed[r]!;
+    cols.failure[c] = rows.failure[r]!;
+    cols.blocked[c] = rows.blocked[r]!;
+  }
+  cols.n = rows.n;
+  for (let k = 0; k < n; k++) customers.firstCol[k] = first[k]!;
+}
+
+/** The state of `customers` (collections in `cols`, accounts opened), every account active. */
+function assemble(today: IsoDate, settings: EngineSettings, accounts: BankAccounts, summaries: AccountSummaries, cols: CollectionSet, customers: Customers): EngineState {
+  const n = customers.customerId.length;
+  const state = new EngineState(today, settings, accounts, summaries, cols, n);
+  for (let k = 0; k < n; k++) {
+    const start = customers.firstCol[k]!;
+    const end = k + 1 < n ? customers.firstCol[k + 1]! : cols.n;
+    state.colStart[k] = start;
+    state.colCount[k] = end - start;
+    for (let c = start; c < end; c++) if (state.planners[cols.strategy[c]!]!.debitsOnDay !== undefined) state.hasDayDebits[k] = 1;
+  }
+  return state;
+}
+
+/**
+ * The working set from the open collections (in (client, customer, policy_number) order) and
+ * their submitted debits; the accounts from the image when `fromImage` (as kept: a sleeping one
+ * is then brought up to today), the others replayed by the bank.
+ */
+async function loadFromCollections(
+  unit: DayUnit,
+  bank: Bank,
+  today: IsoDate,
+  settings: EngineSettings,
+  fromImage: boolean,
+  helper: EngineHelper | undefined,
+): Promise<EngineState> {
+  const todayDay = dayNumber(today);
+  // Open collections: those of periods whose last day has not run.
+  const firstOpen = firstOpenPeriod(today);
+  const cols = new CollectionSet(await unit.countOpenCollections(firstOpen));
+
+  // The open collections into the columns, grouped by customer (customers in the order they
+  // first come, each one's collections in policy_number order: the order the bank takes debits).
+  const customers = new Customers();
+  const rows = new CollectionSet(cols.capacity);
+  const customerOf = new Int32Array(Math.max(1, cols.capacity));
+  const index = new Map<string, number>();
+  await unit.loadOpenCollections(firstOpen, (r) => {
+    const c = rows.n++;
+    const key = `${r.clientId}\u0000${r.customerId}`;
+    let k = index.get(key);
+    if (k === undefined) {
+      k = customers.customerId.length;
+      index.set(key, k);
+      customers.add(r.clientId, r.customerId, 0);
+    }
+    customerOf[c] = k;
+    rows.rowid[c] = r.id;
+    rows.policyNumber[c] = r.policyNumber;
+    rows.period[c] = rows.periodIndex(r.period);
+    rows.strategy[c] = strategyCode(r.strategy);
+    rows.due[c] = r.due;
+    rows.collected[c] = r.collected;
+    rows.status[c] = STATUS_CODES.indexOf(r.status);
+    rows.firstDay[c] = dayOrNone(r.firstAttempt);
+    rows.lastDay[c] = dayOrNone(r.lastAttempt);
+    rows.attempts[c] = r.attempts;
+    rows.failed[c] = r.failed;
+    rows.failure[c] = Math.max(0, FAILURE_CODES.indexOf(r.lastFailure));
+    rows.blocked[c] = r.status === 'CANCELLED' || r.policyStatus !== 'active' || (r.lastFailure !== null && !isRetryable(r.lastFailure)) ? 1 : 0;
+  });
+  index.clear();
+  groupByCustomer(rows, customerOf, customers, cols);
+
+  // Debits submitted for the days after today (planned at most leadDays + 1 days ago). Read
+  // before the accounts are opened: the rowid map and the replay's temporaries never coexist.
+  if (cols.n > 0) {
+    // Collections were read in customer order, not rowid order: find them by rowid.
+    const byRowid = new Map<number, number>();
+    for (let c = 0; c < cols.n; c++) byRowid.set(cols.rowid[c]!, c);
+    await unit.loadSubmittedDebits(fromDayNumber(todayDay - 1 - Math.max(2, settings.leadDays)), (p) => {
+      if (p.day <= todayDay) return;
+      const c = byRowid.get(p.collection);
+      if (c !== undefined) cols.addPending(c, p.day, p.amount);
+    });
+    byRowid.clear();
+  }
+
+  // Account k is customer k (client customers.clientId[k], customer customers.customerId[k]).
+  const n = customers.customerId.length;
+  const summaries = new AccountSummaries(n, analysisDay(todayDay), settings.calendar);
+  // The accounts the image holds open from there; the others (or all, without a usable image)
+  // are replayed by the bank.
+  let kept: KeptAccounts | undefined;
+  let found = 0;
+  if (fromImage && n > 0) {
+    const index = new Map<string, number>();
+    for (let k = 0; k < n; k++) index.set(`${customers.clientId[k]}\u0000${customers.customerId[k]}`, k);
+    const balance = new Float64Array(n).fill(Number.NaN);
+    const lastLived = new Int32Array(n);
+    const columns = summaries.columns();
+    await unit.readImageBlocks!(null, (data) => {
+      const b = decodeBlock(data, summaries);
+      for (let j = 0; j < b.n; j++) {
+        const k = index.get(`${b.clientId[j]}\u0000${b.customerIds[j]}`);
+        if (k === undefined) continue;
+        balance[k] = b.balance[j]!;
+        lastLived[k] = b.lastLived[j]!;
+        copySummaries(b, j, columns, k, 1);
+        found++;
+      }
+    });
+    kept = { balance, lastLived };
+  }
+  // Many accounts to replay and a helper: it opens the second half while the bank opens the first.
+  if (found === 0 && helper !== undefined && n >= (helper.minAccounts ?? HELPED) && n >= 2 && bank.resumes === true) kept = helpedAccounts(helper, customers, todayDay, summaries);
+  const accounts = await bank.openAccounts(customers, todayDay, summaries.postedDays(todayDay), found > 0 || kept?.pending ? kept : undefined);
+  const state = assemble(today, settings, accounts, summaries, cols, customers);
+  state.resumed = found;
+  // Every account of the working set is active: those the image kept asleep are brought up to today.
+  if (found > 0) for (let k = 0; k < n; k++) catchUp(state, k, todayDay);
+  return state;
+}
+
+/** Accounts to replay from which a helper (another thread) opens half of them. */
+const HELPED = 200_000;
+
+/**
+ * The accounts of the second half of `customers` opened by `helper`, given to the bank as kept
+ * once it has opened the first half; meanwhile this thread makes the first half's income
+ * analyses (the helper makes those of its half).
+ */
+function helpedAccounts(helper: EngineHelper, customers: Customers, today: number, summaries: AccountSummaries): KeptAccounts {
+  const n = customers.customerId.length;
+  const from = n >> 1;
+  const job = helper.openAccounts({ clientId: customers.clientId.slice(from), customerId: customers.customerId.slice(from) }, today);
+  job.catch(() => {}); // awaited below; a failure is thrown there
+  const balance = new Float64Array(n).fill(Number.NaN);
+  const lastLived = new Int32Array(n);
+  return {
+    balance,
+    lastLived,
+    pending: {
+      from,
+      async ready(opened) {
+        const scratch = {} as IncomeAnalysis;
+        for (let k = 0; k < from; k++) summaries.analysis(opened, k, scratch);
+        let blocks: Uint8Array[];
+        try {
+          blocks = await job;
+        } catch {
+          return false; // the helper failed: the bank opens its half itself
+        }
+        const columns = summaries.columns();
+        let k = from;
+        for (const data of blocks) {
+          const b = decodeBlock(data, summaries);
+          for (let j = 0; j < b.n; j++) {
+            if (b.clientId[j] !== customers.clientId[k + j] || b.customerIds[j] !== customers.customerId[k + j]) throw new Error('the helper opened other accounts');
+            balance[k + j] = b.balance[j]!;
+            lastLived[k + j] = b.lastLived[j]!;
+          }
+          copySummaries(b, 0, columns, k, b.n);
+          k += b.n;
+        }
+        if (k !== n) throw new Error(`the helper opened ${k - from} accounts of ${n - from}`);
+        return true;
+      },
+    },
+  };
+}
+
+/**
+ * The working set from the image alone (nothing else changed the engine's inputs since it was
+ * kept): the customers waking by `lastDay`, their collections and accounts as kept. Those waking
+ * tomorrow are active (brought up to today); the others sleep until their day.
+ */
+async function loadFromImage(unit: DayUnit, bank: Bank, today: IsoDate, settings: EngineSettings, lastDay: number): Promise<EngineState> {
+  const todayDay = dayNumber(today);
+  const openFrom = dayNumber(`${firstOpenPeriod(today)}-01`);
+  const counts = await unit.countImage!(lastDay);
+  const cols = new CollectionSet(counts.collections);
+  const summaries = new AccountSummaries(counts.customers, analysisDay(todayDay), settings.calendar);
+  const customers = new Customers();
+  const balance = new Float64Array(Math.max(1, counts.customers));
+  const lastLived = new Int32Array(Math.max(1, counts.customers));
+  const wake = new Int32Array(Math.max(1, counts.customers));
+  const columns = summaries.columns();
+  await unit.readImageBlocks!(lastDay, (data) => {
+    const b = decodeBlock(data, summaries);
+    copySummaries(b, 0, columns, customers.customerId.length, b.n);
+    let q = 0;
+    for (let j = 0; j < b.n; j++) {
+      const k = customers.customerId.length;
+      customers.add(b.clientId[j]!, b.customerIds[j]!, cols.n);
+      balance[k] = b.balance[j]!;
+      lastLived[k] = b.lastLived[j]!;
+      wake[k] = b.wake[j]!;
+      for (let end = q + b.colCount[j]!; q < end; q++) {
+        // A sleeping customer's record can hold collections of a period closed since: gone.
+        if (b.collections.periodFirst[q]! < openFrom) continue;
+        const c = cols.n++;
+        copyCollection(b, q, cols, c);
+        cols.account[c] = k;
+      }
+    }
+  });
+  const accounts = await bank.openAccounts(customers, todayDay, summaries.postedDays(todayDay), { balance, lastLived });
+  const state = assemble(today, settings, accounts, summaries, cols, customers);
+  const n = customers.customerId.length;
+  state.resumed = n;
+  state.consumed = lastDay;
+  let keep = 0;
+  for (let k = 0; k < n; k++) {
+    const w = wake[k]!;
+    if (w <= todayDay + 1) {
+      catchUp(state, k, todayDay);
+      state.active[keep++] = k;
+      continue;
+    }
+    sleepUntil(state, k, w);
+  }
+  state.activeCount = keep;
+  return state;
+}

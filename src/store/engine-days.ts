@@ -1,0 +1,352 @@
+/**
+ * A collections day's writes on SQLite, as operations on plain data (typed arrays, numbers,
+ * strings): what the engine's day unit writes (repos/engine.ts), and what the day writer applies
+ * on its own connection in another thread (day-writer.ts), the same statements either way.
+ *
+ * Rows go in with multi-row statements of WRITE_ROWS rows whose values are numbers: the fixed
+ * texts (outcome, status, failure reason) come from CASE expressions over codes, the dates from
+ * strings made once per day number. Binding a million strings cost more than the rows themselves.
+ */
+import { applyLapseRule, type LapseCandidateStatuses } from '../domain/lapse.js';
+import { FAILURE_REASONS } from '../domain/debit-outcome.js';
+import { dayNumber, fromDayNumber, type IsoDate, type Period } from '../domain/period.js';
+import type { AttemptRecord, CollectionUpdate } from '../engine/ports.js';
+import { renewLease, type AdvanceLease } from './advance-lease.js';
+import { runInGroups, valuesList } from './bulk.js';
+import { compressPlans } from './plan-batches.js';
+import type { StatementCache } from './sqlite-dialect.js';
+
+/** A failure reason's code in day operations: 0 for none (a success), else 1 + its index in FAILURE_REASONS. */
+export const failureCode = (reason: string | null): number => (reason === null ? 0 : 1 + FAILURE_REASONS.indexOf(reason as (typeof FAILURE_REASONS)[number]));
+/** The collection statuses, by code. */
+export const STATUS_NAMES = ['UNPAID', 'PAID_PARTIAL', 'PAID_FULL', 'CANCELLED'] as const;
+/** A day column's "no day" (engine/collection-set.ts NO_DAY). */
+const NO_DAY = -0x7fffffff;
+
+/** The day's attempts, in the order they are stored (rowid order is report order). */
+export interface AttemptColumns {
+  n: number;
+  clientId: Int32Array;
+  collectionId: Int32Array;
+  /** Index into `periods`. */
+  period: Uint8Array;
+  periods: Period[];
+  amount: Float64Array;
+  /** failureCode of the outcome. */
+  reason: Uint8Array;
+}
+
+/** Collections after the day, by row id. */
+export interface UpdateColumns {
+  n: number;
+  id: Int32Array;
+  collected: Float64Array;
+  /** Index into STATUS_NAMES. */
+  status: Uint8Array;
+  /** Day numbers, NO_DAY for none. */
+  first: Int32Array;
+  last: Int32Array;
+  attempts: Int32Array;
+  failed: Int32Array;
+  /** failureCode of the last failure. */
+  failure: Uint8Array;
+}
+
+/** Balances the bank keeps as of a day (bank_snapshots). */
+export interface SnapshotRows {
+  asOf: IsoDate;
+  clientId: Int32Array;
+  customerId: string[];
+  balance: Float64Array;
+}
+
+/** A block of the engine's image, as stored. */
+export interface ImageRow {
+  wake: number;
+  clientId: number;
+  customers: number;
+  collections: number;
+  data: Uint8Array;
+}
+
+/** One write of a day, in the order the engine made it. */
+export type DayOp =
+  | { op: 'lease'; lease: AdvanceLease }
+  | { op: 'attempts'; date: IsoDate; rows: AttemptColumns }
+  | { op: 'updates'; rows: UpdateColumns }
+  /** A plan batch: packed (plan-batches.ts packPlans), compressed when written. */
+  | { op: 'plans'; clientId: number; planDay: IsoDate; packed: Uint8Array }
+  | { op: 'close'; period: Period; lapseAfter: number; day: IsoDate; stampMs: number }
+  | { op: 'snapshots'; rows: SnapshotRows }
+  | { op: 'image'; asOf: IsoDate; tag: string; inputs: number; consumed: number | null; blocks: ImageRow[] }
+  | { op: 'clock'; date: IsoDate };
+
+/** The engine's attempts of a day as columns. */
+export function attemptColumns(records: readonly AttemptRecord[]): AttemptColumns {
+  const n = records.length;
+  const rows: AttemptColumns = {
+    n,
+    clientId: new Int32Array(n),
+    collectionId: new Int32Array(n),
+    period: new Uint8Array(n),
+    periods: [],
+    amount: new Float64Array(n),
+    reason: new Uint8Array(n),
+  };
+  for (let r = 0; r < n; r++) {
+    const a = records[r]!;
+    let p = rows.periods.indexOf(a.period);
+    if (p < 0) p = rows.periods.push(a.period) - 1;
+    rows.clientId[r] = a.clientId;
+    rows.collectionId[r] = a.collectionId;
+    rows.period[r] = p;
+    rows.amount[r] = a.amount;
+    rows.reason[r] = failureCode(a.reason);
+  }
+  return rows;
+}
+
+/** The engine's collection updates as columns. */
+export function updateColumns(updates: readonly CollectionUpdate[]): UpdateColumns {
+  const n = updates.length;
+  const rows: UpdateColumns = {
+    n,
+    id: new Int32Array(n),
+    collected: new Float64Array(n),
+    status: new Uint8Array(n),
+    first: new Int32Array(n),
+    last: new Int32Array(n),
+    attempts: new Int32Array(n),
+    failed: new Int32Array(n),
+    failure: new Uint8Array(n),
+  };
+  for (let r = 0; r < n; r++) {
+    const u = updates[r]!;
+    rows.id[r] = u.id;
+    rows.collected[r] = u.collected;
+    rows.status[r] = STATUS_NAMES.indexOf(u.status);
+    rows.first[r] = u.firstAttempt === null ? NO_DAY : dayNumber(u.firstAttempt);
+    rows.last[r] = u.lastAttempt === null ? NO_DAY : dayNumber(u.lastAttempt);
+    rows.attempts[r] = u.attempts;
+    rows.failed[r] = u.failed;
+    rows.failure[r] = failureCode(u.lastFailure);
+  }
+  return rows;
+}
+
+/** The typed arrays of `ops` (transferred, not copied, to another thread). */
+export function transferables(ops: readonly DayOp[]): ArrayBuffer[] {
+  const out = new Set<ArrayBuffer>();
+  const add = (...arrays: ArrayBufferView[]) => {
+    for (const a of arrays) out.add(a.buffer as ArrayBuffer);
+  };
+  for (const o of ops) {
+    if (o.op === 'attempts') add(o.rows.clientId, o.rows.collectionId, o.rows.period, o.rows.amount, o.rows.reason);
+    else if (o.op === 'updates') add(o.rows.id, o.rows.collected, o.rows.status, o.rows.first, o.rows.last, o.rows.attempts, o.rows.failed, o.rows.failure);
+    else if (o.op === 'plans') add(o.packed);
+    else if (o.op === 'snapshots') add(o.rows.clientId, o.rows.balance);
+    else if (o.op === 'image') add(...o.blocks.map((b) => b.data));
+  }
+  return [...out];
+}
+
+const REASON_CASE = (column: string) => `case ${column} ${FAILURE_REASONS.map((r, k) => `when ${k + 1} then '${r}'`).join(' ')} end`;
+const STATUS_CASE = (column: string) => `case ${column} ${STATUS_NAMES.map((s, k) => `when ${k} then '${s}'`).join(' ')} end`;
+
+/** `periods` as a CASE over a code column. */
+const periodCase = (column: string, periods: readonly Period[]) => `case ${column} ${periods.map((p, k) => `when ${k} then '${p}'`).join(' ')} end`;
+
+const ATTEMPT_WIDTH = 4;
+const insertAttempts = (periods: readonly Period[]) => (k: number) =>
+  'insert into attempts (client_id, collection_id, period_month, date, amount, outcome, failure_reason) ' +
+  `select v.column1, v.column2, ${periodCase('v.column3', periods)}, t.d, v.column4, case when v.column5 = 0 then 'SUCCESS' else 'FAILED' end, ${REASON_CASE('v.column5')} ` +
+  `from (select ? as d) t, (values ${valuesList(k, ATTEMPT_WIDTH + 1)}) v where true`;
+
+const UPDATE_WIDTH = 8;
+const updateCollections = (k: number) =>
+  `update collections set amount_collected = v.column2, status = ${STATUS_CASE('v.column3')}, first_attempt_date = v.column4, ` +
+  `last_attempt_date = v.column5, attempts = v.column6, failed_attempts = v.column7, last_failure_reason = ${REASON_CASE('v.column8')} ` +
+  `from (values ${valuesList(k, UPDATE_WIDTH)}) as v where collections.id = v.column1`;
+
+const SNAPSHOT_WIDTH = 4;
+const keepSnapshots = (k: number) => `insert or replace into bank_snapshots (client_id, customer_id, as_of, balance) values ${valuesList(k, SNAPSHOT_WIDTH)}`;
+
+/** The date text of a day number (or null for none), made once per day. */
+const dates = new Map<number, string>();
+function dateText(day: number): string | null {
+  if (day === NO_DAY) return null;
+  let d = dates.get(day);
+  if (d === undefined) dates.set(day, (d = fromDayNumber(day)));
+  return d;
+}
+
+/** Write the attempts of `date`. */
+export function writeAttempts(statements: StatementCache, date: IsoDate, rows: AttemptColumns): void {
+  if (rows.n === 0) return;
+  // The date is the statement's first parameter, then the rows' values.
+  runInGroups(
+    statements,
+    (k) => insertAttempts(rows.periods)(k),
+    ATTEMPT_WIDTH + 1,
+    rows.n,
+    (p, at, r) => {
+      p[at] = rows.clientId[r];
+      p[at + 1] = rows.collectionId[r];
+      p[at + 2] = rows.period[r];
+      p[at + 3] = rows.amount[r];
+      p[at + 4] = rows.reason[r];
+    },
+    date,
+  );
+}
+
+/** Write collections as they stand after the day. */
+export function writeUpdates(statements: StatementCache, rows: UpdateColumns): void {
+  if (rows.n === 0) return;
+  runInGroups(statements, updateCollections, UPDATE_WIDTH, rows.n, (p, at, r) => {
+    p[at] = rows.id[r];
+    p[at + 1] = rows.collected[r];
+    p[at + 2] = rows.status[r];
+    p[at + 3] = dateText(rows.first[r]!);
+    p[at + 4] = dateText(rows.last[r]!);
+    p[at + 5] = rows.attempts[r];
+    p[at + 6] = rows.failed[r];
+    p[at + 7] = rows.failure[r];
+  });
+}
+
+/** Keep balances as of a day (replacing any kept for the same customer and day). */
+export function writeSnapshots(statements: StatementCache, rows: SnapshotRows): void {
+  runInGroups(statements, keepSnapshots, SNAPSHOT_WIDTH, rows.customerId.length, (p, at, r) => {
+    p[at] = rows.clientId[r];
+    p[at + 1] = rows.customerId[r];
+    p[at + 2] = rows.asOf;
+    p[at + 3] = rows.balance[r];
+  });
+}
+
+/** The period's runs still processing become completed. */
+export function completeExecutions(statements: StatementCache, period: Period, stampMs: number): void {
+  statements.get("update executions set status = 'completed', completed_at = ? where period_month = ? and status = 'processing'").run(stampMs, period);
+}
+
+/**
+ * The lapse rule's inputs: the active policies whose collection of `periods[0]` is UNPAID, in
+ * (client, policy_number) order, each with its collections' statuses in `periods` (one indexed
+ * lookup per candidate: tens of thousands at a large close).
+ */
+export function lapseCandidates(statements: StatementCache, periods: readonly Period[]): LapseCandidateStatuses[] {
+  const candidates = statements
+    .get(
+      `select c.policy_id as policyId, c.client_id as clientId from collections c join policies p on p.id = c.policy_id
+       where c.period_month = ? and c.status = 'UNPAID' and p.status = 'active' order by c.client_id, c.policy_number`,
+    )
+    .all(periods[0]) as Array<{ policyId: number; clientId: number }>;
+  const statuses = statements.get(`select period_month, status from collections where policy_id = ? and period_month in (${periods.map(() => '?').join(',')})`);
+  return candidates.map((c) => {
+    const found: Array<string | null> = periods.map(() => null);
+    for (const r of statuses.all(c.policyId, ...periods) as Array<{ period_month: string; status: string }>) found[periods.indexOf(r.period_month)] = r.status;
+    return { policyId: c.policyId, clientId: c.clientId, statuses: found };
+  });
+}
+
+/** Lapse these policies (those still active) on `day`, recording `reason` in their history. */
+export function lapsePolicies(statements: StatementCache, policies: readonly LapseCandidateStatuses[], day: IsoDate, stampMs: number, reason: string): void {
+  if (policies.length === 0) return;
+  const lapse = statements.get("update policies set status = 'lapsed', updated_at = ? where id = ? and status = 'active'");
+  const history = statements.get(
+    `insert into policy_status_changes (client_id, policy_id, old_status, new_status, changed_on, changed_at, reason)
+     values (?, ?, 'active', 'lapsed', ?, ?, ?)`,
+  );
+  for (const p of policies) {
+    lapse.run(stampMs, p.policyId);
+    history.run(p.clientId, p.policyId, day, stampMs, reason);
+  }
+}
+
+/** Replace the image's consumed blocks by `blocks` and keep its head. */
+export function writeImage(statements: StatementCache, asOf: IsoDate, tag: string, inputs: number, consumed: number | null, blocks: Iterable<ImageRow>): void {
+  if (consumed === null) statements.get('delete from engine_image').run();
+  else statements.get('delete from engine_image where wake <= ?').run(consumed);
+  const insert = statements.get('insert into engine_image (wake, client_id, customers, collections, data) values (?, ?, ?, ?, ?)');
+  for (const b of blocks) insert.run(b.wake, b.clientId, b.customers, b.collections, Buffer.from(b.data.buffer, b.data.byteOffset, b.data.byteLength));
+  statements
+    .get('insert into engine_image_head (id, as_of, tag, inputs) values (1, ?, ?, ?) on conflict (id) do update set as_of = excluded.as_of, tag = excluded.tag, inputs = excluded.inputs')
+    .run(asOf, tag, inputs);
+}
+
+export function moveClock(statements: StatementCache, date: IsoDate): void {
+  statements.get("update meta set value = ? where key = 'clock_date'").run(date);
+}
+
+/** Apply a day's operations in order (inside the caller's transaction); the lapsed policies per client. */
+export async function applyDayOps(statements: StatementCache, ops: readonly DayOp[]): Promise<Map<number, number>> {
+  let lapsed = new Map<number, number>();
+  for (const o of ops) {
+    switch (o.op) {
+      case 'lease':
+        renewLease(statements, o.lease);
+        break;
+      case 'attempts':
+        writeAttempts(statements, o.date, o.rows);
+        break;
+      case 'updates':
+        writeUpdates(statements, o.rows);
+        break;
+      case 'plans':
+        statements.get('insert into plan_batches (client_id, plan_day, data) values (?, ?, ?)').run(o.clientId, o.planDay, compressPlans(o.packed));
+        break;
+      case 'close':
+        completeExecutions(statements, o.period, o.stampMs);
+        lapsed = await applyLapseRule(
+          o.period,
+          o.lapseAfter,
+          async (periods) => lapseCandidates(statements, periods),
+          async (policies, reason) => lapsePolicies(statements, policies, o.day, o.stampMs, reason),
+        );
+        break;
+      case 'snapshots':
+        writeSnapshots(statements, o.rows);
+        break;
+      case 'image':
+        writeImage(statements, o.asOf, o.tag, o.inputs, o.consumed, o.blocks);
+        break;
+      case 'clock':
+        moveClock(statements, o.date);
+        break;
+    }
+  }
+  return lapsed;
+}
+
+// -------------------------------------------------------------------------------------------
+// The day writer's messages (day-writer.ts)
+
+/** What the writer is started with. */
+export interface DayWriterData {
+  path: string;
+  busyTimeoutMs: number;
+  /** PRAGMA cache_size while it writes (negative: KiB). */
+  cacheSize: number;
+  /**
+   * Two Int32 cells shared with the engine's thread: [ACKED] the last day (seq) whose commit the
+   * engine has reported, [STOP] 1 once it stops. A day is written only once the day before it has
+   * been reported without a stop: a Ctrl-C pressed when a day is reported leaves the store at
+   * that day, as when each day commits before the next is lived.
+   */
+  shared: SharedArrayBuffer;
+}
+
+/** The cells of DayWriterData.shared. */
+export const ACKED = 0;
+export const STOP = 1;
+
+export type DayWriterIn = { type: 'baseline' } | { type: 'day'; seq: number; ops: DayOp[] } | { type: 'close' };
+export type DayWriterOut =
+  | { type: 'ready' }
+  | { type: 'baseline' }
+  | { type: 'committed'; seq: number; lapsed: Array<[number, number]> }
+  /** Not written: something else committed first (`changed`), or an earlier day was not written. */
+  | { type: 'dropped'; seq: number; changed: boolean }
+  | { type: 'failed'; seq: number; error: { message: string; code?: string; name: string } }
+  | { type: 'closed' };

@@ -1,0 +1,320 @@
+/**
+ * Days handed over before they commit (issue 13): on a SQLite file store the engine's days are
+ * written by the day writer (day-writer.ts), a thread with its own connection, while the engine
+ * lives the next day. A day unit here serves the engine's reads on the store's connection (only
+ * when it loads its working set, inside a transaction) and records its writes as operations
+ * (engine-days.ts) that the writer applies, one transaction per day, in order.
+ *
+ * What stays as it was: each day commits as one unit (its attempts, collection updates, plans,
+ * period close and clock move), in order; a crash leaves the store at the end of the last day
+ * committed, and the next advance lives the rest again exactly. What a store that commits each
+ * day before the next is lived also did: stop when something else wrote — here the writer checks,
+ * before each day, that nothing but itself committed since the engine read the store; when
+ * something did, that day and those after it are dropped and the next unit tells the engine
+ * (changedSinceLastDay), which reads the store again from the last day committed.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { PremiaError, type ErrorCode } from '../../domain/errors.js';
+import type { IsoDate, Period } from '../../domain/period.js';
+import type { SubmittedDebit } from '../../domain/plan-reason.js';
+import type { AdvanceClaim, AttemptRecord, CollectionUpdate, DayUnit, ImageBlock, ImageHead, LapseCandidate, OpenCollection } from '../../engine/ports.js';
+import type { AdvanceLease } from '../advance-lease.js';
+import { ACKED, attemptColumns, STOP, transferables, updateColumns, type DayOp, type DayWriterData, type DayWriterIn, type DayWriterOut, type SnapshotRows } from '../engine-days.js';
+import { packPlans, PLAN_BATCH } from '../plan-batches.js';
+import type { SqliteStore } from '../store-types.js';
+
+/** Days handed over and not yet committed, at most: beyond, `settle('room')` waits. */
+const IN_FLIGHT = 2;
+
+/** The day writer's compiled module, or null (from TypeScript sources it is taken from dist/, which `npm test` builds first). */
+function writerModule(): URL | null {
+  if (process.env.PREMIA_DAY_WRITER === '0') return null;
+  const here = import.meta.url;
+  const url = here.endsWith('.ts') ? new URL('../../../dist/store/day-writer.js', here) : new URL('../day-writer.js', here);
+  return existsSync(fileURLToPath(url)) ? url : null;
+}
+
+/** Writes a store's bank makes while a handed-over day is being lived go into that day (bank.ts keepBalances). */
+const divertedSnapshots = new WeakMap<SqliteStore, (rows: SnapshotRows) => void>();
+
+/** Where the bank's snapshots of `store` go now, if not to the store itself. */
+export function snapshotsDiverted(store: SqliteStore): ((rows: SnapshotRows) => void) | undefined {
+  return divertedSnapshots.get(store);
+}
+
+interface Handed {
+  seq: number;
+  /** Resolved with the day's lapsed policies when it commits. */
+  lapsed: (result: Map<number, number>) => void;
+  failed: (e: unknown) => void;
+}
+
+/** The day writer of one run of days, and the days handed to it. */
+export class DayPipeline {
+  private readonly worker: Worker;
+  private seq = 0;
+  private readonly inFlight: Handed[] = [];
+  /** Days committed since the last `settle`. */
+  private committed = 0;
+  /** A day was dropped because something else wrote: the next unit loads again. */
+  changed = false;
+  private error: Error | null = null;
+  /** Waiters for the in-flight list to shrink, or for a baseline or close answer. */
+  private waiters: Array<() => void> = [];
+  private answer: ((m: DayWriterOut) => void) | null = null;
+
+  /** The cells shared with the writer (day-writer.ts ACKED, STOP). */
+  private readonly shared: Int32Array;
+  /** The last day (seq) committed and reported by `settle`. */
+  private lastCommitted = 0;
+
+  private constructor(worker: Worker, shared: SharedArrayBuffer) {
+    this.worker = worker;
+    this.shared = new Int32Array(shared);
+    worker.on('message', (m: DayWriterOut) => this.receive(m));
+    worker.on('error', (e) => this.fail(e));
+  }
+
+  /** Start a writer on `store`'s file (null when there is none to start). */
+  static async start(store: SqliteStore, cacheSize: number, busyTimeoutMs: number): Promise<DayPipeline | null> {
+    const module = writerModule();
+    if (module === null || store.path === ':memory:' || store.path === '') return null;
+    const shared = new SharedArrayBuffer(8);
+    const data: DayWriterData = { path: store.path, busyTimeoutMs, cacheSize, shared };
+    const worker = new Worker(module, { workerData: data });
+    const pipeline = new DayPipeline(worker, shared);
+    await pipeline.request(null, 'ready');
+    return pipeline;
+  }
+
+  private receive(m: DayWriterOut): void {
+    if (m.type === 'committed' || m.type === 'dropped' || m.type === 'failed') {
+      const h = this.inFlight.shift()!;
+      if (m.type === 'committed') {
+        this.committed++;
+        this.lastCommitted = m.seq;
+        h.lapsed(new Map(m.lapsed));
+      } else if (m.type === 'dropped') {
+        if (m.changed) this.changed = true;
+        h.failed(new Error('the day was not written'));
+      } else {
+        const e = m.error.code ? new PremiaError(m.error.code as ErrorCode, m.error.message) : new Error(m.error.message);
+        this.error ??= e;
+        h.failed(e);
+      }
+      const waiters = this.waiters;
+      this.waiters = [];
+      for (const w of waiters) w();
+      return;
+    }
+    this.answer?.(m);
+  }
+
+  private fail(e: Error): void {
+    this.error ??= e;
+    for (const h of this.inFlight.splice(0)) h.failed(e);
+    for (const w of this.waiters.splice(0)) w();
+    this.answer?.({ type: 'closed' });
+  }
+
+  /** Send `m` (none: just wait) and wait for the answer of type `type`. */
+  private request(m: DayWriterIn | null, type: DayWriterOut['type']): Promise<void> {
+    return new Promise((resolve) => {
+      this.answer = (a) => {
+        if (a.type !== type && a.type !== 'closed') return;
+        this.answer = null;
+        resolve();
+      };
+      if (m) this.worker.postMessage(m);
+    });
+  }
+
+  /** Until at most `n` days are in flight. */
+  private async drain(n: number): Promise<void> {
+    while (this.inFlight.length > n && this.error === null) await new Promise<void>((r) => this.waiters.push(r));
+  }
+
+  /** Rethrow what stopped the writer, if anything did. */
+  check(): void {
+    if (this.error !== null) throw this.error;
+  }
+
+  /** Every day handed over written or dropped, and a new baseline taken (before the engine reads the store). */
+  async baseline(): Promise<void> {
+    await this.drain(0);
+    this.check();
+    // Every day handed over so far is settled (committed and reported, or dropped): the next may be written.
+    Atomics.store(this.shared, ACKED, this.seq);
+    await this.request({ type: 'baseline' }, 'baseline');
+    this.changed = false;
+  }
+
+  /** Hand a day's operations over. */
+  hand(ops: DayOp[], handed: Omit<Handed, 'seq'>): void {
+    const seq = ++this.seq;
+    this.inFlight.push({ seq, ...handed });
+    this.worker.postMessage({ type: 'day', seq, ops } satisfies DayWriterIn, transferables(ops));
+  }
+
+  /**
+   * How many days committed since the last call, once: at once ('now'), when few enough are in
+   * flight ('room'), or when one more has committed or none is left in flight ('one'). The
+   * caller reports them, then calls `reported`.
+   */
+  async settle(mode: 'now' | 'room' | 'one'): Promise<number> {
+    if (mode === 'room' && this.committed === 0) await this.drain(IN_FLIGHT);
+    if (mode === 'one' && this.committed === 0) await this.drain(this.inFlight.length === 0 ? 0 : this.inFlight.length - 1);
+    this.check();
+    const n = this.committed;
+    this.committed = 0;
+    return n;
+  }
+
+  /** The days settled so far are reported: the next may commit (or, with `stop`, none after them). */
+  reported(stop: boolean): void {
+    if (stop) Atomics.store(this.shared, STOP, 1);
+    else Atomics.store(this.shared, ACKED, this.lastCommitted);
+    Atomics.notify(this.shared, ACKED);
+  }
+
+  async close(): Promise<void> {
+    // Days not reported are not waited for: none commits after a stop.
+    Atomics.store(this.shared, STOP, 1);
+    Atomics.notify(this.shared, ACKED);
+    await this.drain(0);
+    await this.request({ type: 'close' }, 'closed');
+    await this.worker.terminate();
+  }
+}
+
+/**
+ * A day unit whose writes are recorded for the writer. Its reads are served by `reads` (the
+ * store's own day unit, inside a transaction) when the engine loads its working set; otherwise
+ * only the clock's date is read, and it is the one the last day handed over moved to.
+ */
+export class HandedDay implements DayUnit {
+  readonly ops: DayOp[] = [];
+  /** The day's lapsed policies, once it commits (when it closes a period). */
+  private lapsedPromise: Promise<Map<number, number>> | null = null;
+  private settleLapsed: ((m: Map<number, number>) => void) | null = null;
+  private failLapsed: ((e: unknown) => void) | null = null;
+
+  constructor(
+    private readonly reads: DayUnit | null,
+    private readonly world: { today: IsoDate; settings: ReadonlyMap<string, string> },
+  ) {}
+
+  get changedSinceLastDay(): boolean {
+    return this.reads !== null;
+  }
+
+  /** The day's callbacks for the pipeline. */
+  handed(): Omit<Handed, 'seq'> {
+    return {
+      lapsed: (m) => this.settleLapsed?.(m),
+      failed: (e) => this.failLapsed?.(e),
+    };
+  }
+
+  private readUnit(): DayUnit {
+    if (this.reads === null) throw new Error('a handed-over day reads nothing but the clock');
+    return this.reads;
+  }
+
+  async renewClaim(claim: AdvanceClaim): Promise<void> {
+    this.ops.push({ op: 'lease', lease: claim as AdvanceLease });
+  }
+
+  async readWorld(): Promise<{ today: IsoDate; settings: ReadonlyMap<string, string> }> {
+    return this.reads ? this.reads.readWorld() : this.world;
+  }
+
+  countOpenCollections(firstOpen: Period): Promise<number> {
+    return this.readUnit().countOpenCollections(firstOpen);
+  }
+
+  loadOpenCollections(firstOpen: Period, sink: (row: OpenCollection) => void): Promise<void> {
+    return this.readUnit().loadOpenCollections(firstOpen, sink);
+  }
+
+  loadSubmittedDebits(fromPlanDay: IsoDate, sink: (debit: SubmittedDebit) => void): Promise<void> {
+    return this.readUnit().loadSubmittedDebits(fromPlanDay, sink);
+  }
+
+  readImageHead(): Promise<{ head: ImageHead | null; inputs: number }> {
+    return this.readUnit().readImageHead!();
+  }
+
+  countImage(maxWake: number | null): Promise<{ customers: number; collections: number }> {
+    return this.readUnit().countImage!(maxWake);
+  }
+
+  readImageBlocks(maxWake: number | null, sink: (block: Uint8Array) => void): Promise<void> {
+    return this.readUnit().readImageBlocks!(maxWake, sink);
+  }
+
+  async insertAttempts(date: IsoDate, attempts: readonly AttemptRecord[]): Promise<void> {
+    this.ops.push({ op: 'attempts', date, rows: attemptColumns(attempts) });
+  }
+
+  async updateCollections(updates: readonly CollectionUpdate[]): Promise<void> {
+    this.ops.push({ op: 'updates', rows: updateColumns(updates) });
+  }
+
+  async insertSubmittedDebits(planDay: IsoDate, byClient: ReadonlyMap<number, readonly SubmittedDebit[]>): Promise<void> {
+    for (const [clientId, entries] of byClient) {
+      for (let at = 0; at < entries.length; at += PLAN_BATCH) this.ops.push({ op: 'plans', clientId, planDay, packed: packPlans(entries.slice(at, at + PLAN_BATCH)) });
+    }
+  }
+
+  closePeriod(period: Period, lapseAfter: number, day: IsoDate, stampMs: number): Promise<Map<number, number>> {
+    this.ops.push({ op: 'close', period, lapseAfter, day, stampMs });
+    this.lapsedPromise ??= new Promise((resolve, reject) => {
+      this.settleLapsed = resolve;
+      this.failLapsed = reject;
+    });
+    // Nobody else may wait for it (a dropped day rejects it): no unhandled rejection.
+    this.lapsedPromise.catch(() => {});
+    return this.lapsedPromise;
+  }
+
+  async completeExecutions(): Promise<void> {
+    throw new Error('a handed-over day closes a period with closePeriod');
+  }
+
+  async lapseCandidates(): Promise<LapseCandidate[]> {
+    throw new Error('a handed-over day closes a period with closePeriod');
+  }
+
+  async lapsePolicies(): Promise<void> {
+    throw new Error('a handed-over day closes a period with closePeriod');
+  }
+
+  async moveClock(date: IsoDate): Promise<void> {
+    this.ops.push({ op: 'clock', date });
+  }
+
+  async writeImage(asOf: IsoDate, tag: string, inputs: number, consumed: number | null, blocks: Iterable<ImageBlock>): Promise<void> {
+    // A block's bytes are valid until the next is taken: copied as they come.
+    const kept: ImageBlock[] = [];
+    for (const b of blocks) kept.push({ wake: b.wake, clientId: b.clientId, customers: b.customers, collections: b.collections, data: b.data.slice() });
+    this.ops.push({ op: 'image', asOf, tag, inputs, consumed, blocks: kept });
+  }
+
+  /** Record the bank's snapshots (diverted from the store while this day is lived). */
+  snapshots(rows: SnapshotRows): void {
+    this.ops.push({ op: 'snapshots', rows });
+  }
+
+  /** Divert `store`'s bank snapshots into this day while `fn` runs. */
+  async diverting<T>(store: SqliteStore, fn: () => Promise<T>): Promise<T> {
+    divertedSnapshots.set(store, (rows) => this.snapshots(rows));
+    try {
+      return await fn();
+    } finally {
+      divertedSnapshots.delete(store);
+    }
+  }
+}

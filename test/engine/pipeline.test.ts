@@ -1,0 +1,126 @@
+/**
+ * The engine's threads on SQLite file stores (issue 13): days handed over to the day writer
+ * (store/day-writer.ts) while the next is lived, and half the accounts of a large first load
+ * opened by the helper (backend/local/account-helper.ts). The month they make is byte for byte
+ * the month of a store that commits each day before the next is lived and opens every account
+ * itself, and a write by someone else in the middle of an advance is seen exactly as before:
+ * after the day reported when it happened.
+ *
+ * Both threads run compiled code (dist/), which `npm test` builds first.
+ */
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { accountHelper } from '../../src/backend/local/account-helper.js';
+import { simulatedBankOn } from '../../src/backend/local/engine.js';
+import type { LocalBackend } from '../../src/backend/local/index.js';
+import type { AdvanceOptions } from '../../src/backend/types.js';
+import type { IncomeAnalysis } from '../../src/engine/income.js';
+import { loadState } from '../../src/engine/load.js';
+import type { EngineState } from '../../src/engine/state.js';
+import { engineStore } from '../../src/store/repos/engine.js';
+import { tempDir } from '../helpers/cli.js';
+import { accountsOf, replaying } from '../helpers/image.js';
+import { allCollections, fixtureMonth, localBackend, readDownload } from '../helpers/local.js';
+
+const tmp = tempDir('premia-pipeline-');
+afterAll(() => tmp.cleanup());
+const open: LocalBackend[] = [];
+afterEach(async () => {
+  for (const b of open.splice(0)) await b.close();
+});
+
+let files = 0;
+/** The fixture book queued for November on a new file store. */
+async function book(): Promise<LocalBackend> {
+  const b = await localBackend({ path: join(tmp.dir, `store-${++files}.db`), seed: 1 });
+  open.push(b);
+  await fixtureMonth(b, { advance: false });
+  return b;
+}
+
+/** Run `fn` with days committed one by one on the store's connection (no day writer). */
+async function withoutWriter<T>(fn: () => Promise<T>): Promise<T> {
+  process.env.PREMIA_DAY_WRITER = '0';
+  try {
+    return await fn();
+  } finally {
+    delete process.env.PREMIA_DAY_WRITER;
+  }
+}
+
+async function month(b: LocalBackend, options: AdvanceOptions = {}) {
+  await b.advanceClock({ to: '2026-11-30' }, options);
+  return {
+    attempts: await readDownload(await b.exportAttempts('2026-11', 'csv')),
+    collections: JSON.stringify(await allCollections(b, '2026-11')),
+  };
+}
+
+/** Cancel a policy from another connection, at once (as another process would). */
+function cancelElsewhere(file: string, policyNumber: string): void {
+  const other = new Database(file, { timeout: 10_000 });
+  try {
+    other.exec('begin immediate');
+    other.prepare("update policies set status = 'cancelled' where policy_number = ?").run(policyNumber);
+    other.prepare("update collections set status = 'CANCELLED' where policy_number = ? and period_month = '2026-11'").run(policyNumber);
+    other.exec('commit');
+  } finally {
+    other.close();
+  }
+}
+
+describe("the engine's threads", () => {
+  it('a month whose days are handed over to the writer is the month committed day by day', async () => {
+    const handed = await book();
+    if (handed.store.kind !== 'sqlite') throw new Error('a SQLite store is expected');
+    // A file store hands its days over (the writer starts).
+    const probe = engineStore(handed.store);
+    expect(await probe.beginDays(true)).toBe(true);
+    await probe.endDays();
+    const one = await month(handed);
+    const plain = await withoutWriter(async () => month(await book()));
+    expect(one.attempts.trimEnd().split('\n').length).toBeGreaterThan(500);
+    expect(one.attempts).toBe(plain.attempts);
+    expect(one.collections).toBe(plain.collections);
+  });
+
+  it('a write by someone else while days are handed over is seen after the day reported then', async () => {
+    const run = async (b: LocalBackend) => {
+      if (b.store.kind !== 'sqlite') throw new Error('a SQLite store is expected');
+      const file = b.store.path;
+      return month(b, { onDay: (day) => void (day.date === '2026-11-05' && cancelElsewhere(file, 'POL-2026034')) });
+    };
+    const handed = await run(await book());
+    const plain = await withoutWriter(async () => run(await book()));
+    expect(handed.attempts).toBe(plain.attempts);
+    expect(handed.collections).toBe(plain.collections);
+    // Left alone, POL-2026034 is debited on 2026-11-27 and 2026-11-30: cancelled on the 5th, never.
+    expect(handed.attempts.split('\n').filter((l) => l.includes(',POL-2026034,'))).toEqual([]);
+    expect(JSON.parse(handed.collections).find((c: { policy_number: string }) => c.policy_number === 'POL-2026034').collection_status).toBe('CANCELLED');
+  });
+
+  it('the helper opens accounts as the bank and the summaries do', async () => {
+    const b = await book();
+    const bank = simulatedBankOn(b.store);
+    const helper = accountHelper(b.store, 1)!;
+    expect(helper).toBeDefined();
+    const last = 0x7fffffff;
+    const { helped, replayed } = await engineStore(b.store).runDay(async (unit) => ({
+      helped: await loadState(unit, bank, last, helper),
+      replayed: await loadState(replaying(unit), bank, last),
+    }));
+    // The analyses the helper made, made on both sides before comparing every column.
+    const analysed = (s: EngineState) => {
+      const scratch = {} as IncomeAnalysis;
+      for (let i = 0; i < s.accounts.size; i++) s.summaries.analysis(s.accounts, i, scratch);
+      return accountsOf(s);
+    };
+    expect(helped.accounts.size).toBe(400);
+    expect(analysed(helped)).toEqual(analysed(replayed));
+    // A helper that fails: the bank opens its half itself.
+    const failing = { minAccounts: 1, openAccounts: () => Promise.reject(new Error('the helper is gone')) };
+    const fallen = await engineStore(b.store).runDay((unit) => loadState(unit, bank, last, failing));
+    expect(analysed(fallen)).toEqual(analysed(replayed));
+  });
+});
