@@ -76,3 +76,12 @@ export interface SubmittedDebit {
   amount: number;
   why: Why;
 }
+
+/**
+ * A submitted debit as numbers (the engine's plan columns, the store's plan batches): PLAN_INTS
+ * integers (collection, action day, and its reason's code, trigger, triggerDays, triggerDay,
+ * part, maxSplit, full, lastAttemptDay) and PLAN_REALS doubles (amount, and its reason's
+ * triggerAmount, estimate, remaining).
+ */
+export const PLAN_INTS = 10;
+export const PLAN_REALS = 4;

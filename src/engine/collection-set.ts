@@ -48,6 +48,11 @@ export class CollectionSet {
   readonly pendAmount: Int32Array;
   readonly dirty: Uint8Array;
   readonly closed: Uint8Array;
+  /**
+   * Each collection's place in (client, policy_number) order, ties in column order: the order a
+   * day's attempts are stored in (`rankByPolicy`).
+   */
+  readonly rank: Int32Array;
   readonly periods: PeriodInfo[] = [];
 
   constructor(readonly capacity: number) {
@@ -69,6 +74,43 @@ export class CollectionSet {
     this.pendAmount = new Int32Array(c * PENDING_SLOTS);
     this.dirty = new Uint8Array(c);
     this.closed = new Uint8Array(c);
+    this.rank = new Int32Array(c);
+  }
+
+  /**
+   * Set `rank` from the collections' clients (`clientOf`). `guess`, when given, lists the
+   * columns in an order that may be the one wanted already (row id order: a run queues a
+   * client's period in policy_number order), checked in one pass; otherwise the columns are
+   * sorted.
+   */
+  rankByPolicy(clientOf: (c: number) => number, guess?: Int32Array): void {
+    const n = this.n;
+    const before = (a: number, b: number): number => {
+      const ca = clientOf(a);
+      const cb = clientOf(b);
+      if (ca !== cb) return ca - cb;
+      const pa = this.policyNumber[a]!;
+      const pb = this.policyNumber[b]!;
+      return pa < pb ? -1 : pa > pb ? 1 : a - b;
+    };
+    let order = guess;
+    if (order !== undefined) {
+      for (let k = 1; k < n; k++) {
+        const a = order[k - 1]!;
+        const b = order[k]!;
+        // Strictly increasing (client, policy_number): no tie to order by column.
+        if (clientOf(a) > clientOf(b) || (clientOf(a) === clientOf(b) && this.policyNumber[a]! >= this.policyNumber[b]!)) {
+          order = undefined;
+          break;
+        }
+      }
+    }
+    if (order === undefined) {
+      order = new Int32Array(n);
+      for (let c = 0; c < n; c++) order[c] = c;
+      order.sort(before);
+    }
+    for (let k = 0; k < n; k++) this.rank[order[k]!] = k;
   }
 
   periodIndex(period: string): number {

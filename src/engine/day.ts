@@ -9,12 +9,14 @@ import { isRetryable } from '../domain/debit-outcome.js';
 import { applyLapseRule } from '../domain/lapse.js';
 import { asCents, type Cents } from '../domain/money.js';
 import { dayNumber, fromDayNumber, lastDay, type IsoDate, type Period } from '../domain/period.js';
-import type { SubmittedDebit } from '../domain/plan-reason.js';
-import { FAILURE_CODES, NO_DAY, PENDING_SLOTS, STATUS_CODES, type CollectionSet } from './collection-set.js';
-import type { AttemptRecord, CollectionUpdate, DayUnit, DebitSource } from './ports.js';
+import { FAILURE_CODES, NO_DAY, PENDING_SLOTS, type CollectionSet } from './collection-set.js';
+import { DayPlans, insertAttempts, insertPlans, orderBy, updateCollections, updateColumns } from './day-rows.js';
+import type { AttemptColumns, DayUnit, DebitSource } from './ports.js';
 import { ACTIVE, GONE, wake } from './awake.js';
 import type { EngineState } from './state.js';
 import { planCustomer } from './strategies.js';
+
+export { insertPlans };
 
 /** What a day did for one client. */
 export interface DaySummary {
@@ -32,21 +34,9 @@ export function emptySummary(date: IsoDate): DaySummary {
   return { date, attempts: 0, succeeded: 0, failed: 0, collected: asCents(0), closed_period: null, lapsed_policies: 0 };
 }
 
-/**
- * A debit planned at the end of a day, as it is submitted (`collection` is the row id), with its
- * client: one object per debit (a million-policy month's first business day plans ~900,000).
- */
-interface PlanRow extends SubmittedDebit {
-  clientId: number;
-}
-
-/** An attempt made on the day, with what it is stored in order of. */
-interface DayAttempt extends AttemptRecord {
-  policyNumber: string;
-}
-
 export interface DayOutcome {
-  attempts: DayAttempt[];
+  /** The day's attempts, in the order they are stored. */
+  attempts: AttemptColumns;
   summaries: Map<number, DaySummary>;
 }
 
@@ -67,8 +57,8 @@ function mayPlanCustomer(state: EngineState, i: number, D: number, A: number, pe
 }
 
 /** Plan the debits of action day `A` at the end of day `D`. Returns rows to insert. */
-export function planAll(state: EngineState, D: number, A: number): PlanRow[] {
-  const out: PlanRow[] = [];
+export function planAll(state: EngineState, D: number, A: number): DayPlans {
+  const out = new DayPlans();
   // Debits are submitted for business days only (the bank processes none on other days).
   if (!state.settings.calendar.isBusinessDay(A)) return out;
   const settings = state.settings;
@@ -114,7 +104,7 @@ export function planAll(state: EngineState, D: number, A: number): PlanRow[] {
     for (const p of planned) {
       const c = start + p.index;
       cs.addPending(c, p.day, p.amount);
-      out.push({ collection: cs.rowid[c]!, clientId: state.accounts.clientId[i]!, day: p.day, amount: p.amount, why: p.why });
+      out.push(state.accounts.clientId[i]!, cs.rowid[c]!, p.day, p.amount, p.why);
     }
   }
   return out;
@@ -201,7 +191,8 @@ function sortByPolicy(cs: CollectionSet, cols: number[], amounts: number[], n: n
 export function liveDay(state: EngineState, runner: DayRunner, day: number): DayOutcome {
   const date = fromDayNumber(day);
   const month = monthOf(day);
-  const attempts: DayAttempt[] = [];
+  const attempts = state.dayAttempts;
+  attempts.n = 0;
   const summaries = new Map<number, DaySummary>();
   const accounts = state.accounts;
   const cs = state.cols;
@@ -222,13 +213,15 @@ export function liveDay(state: EngineState, runner: DayRunner, day: number): Day
       const clientId = accounts.clientId[i]!;
       const s = summaryFor(summaries, clientId, date);
       s.attempts++;
+      let code = 0;
       if (reason === null) {
         cs.collected[c]! += amount;
         s.succeeded++;
         s.collected = asCents(s.collected + amount);
       } else {
+        code = FAILURE_CODES.indexOf(reason);
         cs.failed[c]!++;
-        cs.failure[c] = FAILURE_CODES.indexOf(reason);
+        cs.failure[c] = code;
         s.failed++;
         if (!isRetryable(reason)) cs.blocked[c] = 1;
       }
@@ -237,65 +230,32 @@ export function liveDay(state: EngineState, runner: DayRunner, day: number): Day
         cs.dirty[c] = 1;
         state.dirty.push(c);
       }
-      attempts.push({ clientId, policyNumber: cs.policyNumber[c]!, collectionId: cs.rowid[c]!, period: cs.periods[cs.period[c]!]!.period, amount, reason });
+      attempts.push(c, amount, code);
     }
     state.summaries.endOfDay(accounts, i, day, facts, true, month);
   }
   // Stored in (client, policy_number) order within the day: rowid order is report order.
-  attempts.sort((a, b) => a.clientId - b.clientId || (a.policyNumber < b.policyNumber ? -1 : a.policyNumber > b.policyNumber ? 1 : 0));
-  return { attempts, summaries };
+  return { attempts: attempts.columns(cs, (c) => accounts.clientId[cs.account[c]!]!), summaries };
 }
 
 /** Write the day's attempts and the collections they changed. */
 export async function writeDay(unit: DayUnit, state: EngineState, day: number, out: DayOutcome): Promise<void> {
-  await unit.insertAttempts(fromDayNumber(day), out.attempts);
+  await insertAttempts(unit, fromDayNumber(day), out.attempts);
   const cs = state.cols;
   // In rowid order: consecutive rows share pages, so a day's updates touch each page once
   // (in customer order they hop across a table larger than the page cache).
   const dirty = state.dirty;
-  dirty.sort((x, y) => cs.rowid[x]! - cs.rowid[y]!);
-  // Written UPDATE_CHUNK rows a call: a day can change ~900,000 collections (the first business
-  // day of a million-policy month), whose update objects all at once cost ~150 MB.
-  const updates: CollectionUpdate[] = [];
-  for (let r = 0; r < dirty.length; r++) {
-    const c = dirty[r]!;
-    updates.push({
-      id: cs.rowid[c]!,
-      collected: cs.collected[c]!,
-      status: STATUS_CODES[cs.status[c]!]!,
-      firstAttempt: cs.firstDay[c] === NO_DAY ? null : fromDayNumber(cs.firstDay[c]!),
-      lastAttempt: cs.lastDay[c] === NO_DAY ? null : fromDayNumber(cs.lastDay[c]!),
-      attempts: cs.attempts[c]!,
-      failed: cs.failed[c]!,
-      lastFailure: FAILURE_CODES[cs.failure[c]!]!,
-    });
-    cs.dirty[c] = 0;
-    if (updates.length === UPDATE_CHUNK || r === dirty.length - 1) {
-      await unit.updateCollections(updates);
-      updates.length = 0;
-    }
-  }
-  if (dirty.length === 0) await unit.updateCollections(updates);
+  const order = orderBy(dirty.length, (j) => cs.rowid[dirty[j]!]!);
+  for (let k = 0; k < order.length; k++) order[k] = dirty[order[k]!]!;
+  for (const c of dirty) cs.dirty[c] = 0;
   dirty.length = 0;
+  // Handed over UPDATE_CHUNK rows a call, as the day's attempts are written.
+  for (let at = 0; at < order.length; at += UPDATE_CHUNK) await updateCollections(unit, updateColumns(cs, order, at, Math.min(order.length, at + UPDATE_CHUNK)));
+  if (order.length === 0) await updateCollections(unit, updateColumns(cs, order, 0, 0));
 }
 
 /** Collection updates per store call. */
 const UPDATE_CHUNK = 16_384;
-
-/**
- * The day's submitted debits, one batch per client (kept as the record of why each attempt was
- * made, and of debits a success or a cancellation made unnecessary).
- */
-export async function insertPlans(unit: DayUnit, plans: PlanRow[], planDay: number): Promise<void> {
-  if (plans.length === 0) return;
-  const byClient = new Map<number, SubmittedDebit[]>();
-  for (const p of plans) {
-    let list = byClient.get(p.clientId);
-    if (!list) byClient.set(p.clientId, (list = []));
-    list.push(p);
-  }
-  await unit.insertSubmittedDebits(fromDayNumber(planDay), byClient);
-}
 
 /**
  * Close `period` at the end of its last day: its runs complete, the lapse rule runs, the

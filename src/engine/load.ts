@@ -7,6 +7,7 @@ import { isRetryable } from '../domain/debit-outcome.js';
 import { dayNumber, firstOpenPeriod, fromDayNumber, type IsoDate } from '../domain/period.js';
 import { catchUp, sleepUntil } from './awake.js';
 import { CollectionSet, dayOrNone, FAILURE_CODES, STATUS_CODES } from './collection-set.js';
+import { orderBy } from './day-rows.js';
 import { copyCollection, copySummaries, decodeBlock, imageTag, imageUse } from './image.js';
 import type { IncomeAnalysis } from './income.js';
 import type { Bank, BankAccounts, DayUnit, EngineHelper, KeptAccounts } from './ports.js';
@@ -50,7 +51,7 @@ class Customers {
  * customer order, each customer's collections in policy_number order; sets each customer's
  * first column and each collection's account.
  */
-function groupByCustomer(rows: CollectionSet, customerOf: Int32Array, customers: Customers, cols: CollectionSet): void {
+function groupByCustomer(rows: CollectionSet, customerOf: Int32Array, customers: Customers, cols: CollectionSet): Int32Array {
   const n = customers.customerId.length;
   const first = new Int32Array(n + 1);
   for (let r = 0; r < rows.n; r++) first[customerOf[r]! + 1]!++;
@@ -88,11 +89,20 @@ function groupByCustomer(rows: CollectionSet, customerOf: Int32Array, customers:
   }
   cols.n = rows.n;
   for (let k = 0; k < n; k++) customers.firstCol[k] = first[k]!;
+  // The columns in the rows' order.
+  const byRow = new Int32Array(rows.n);
+  for (let c = 0; c < rows.n; c++) byRow[order[c]!] = c;
+  return byRow;
 }
 
-/** The state of `customers` (collections in `cols`, accounts opened), every account active. */
-function assemble(today: IsoDate, settings: EngineSettings, accounts: BankAccounts, summaries: AccountSummaries, cols: CollectionSet, customers: Customers): EngineState {
+/**
+ * The state of `customers` (collections in `cols`, accounts opened), every account active;
+ * `byRow`: the columns in the order the store gave the collections, when known.
+ */
+function assemble(today: IsoDate, settings: EngineSettings, accounts: BankAccounts, summaries: AccountSummaries, cols: CollectionSet, customers: Customers, byRow?: Int32Array): EngineState {
   const n = customers.customerId.length;
+  // The order attempts are stored in: usually row id order (collection-set.ts rankByPolicy).
+  cols.rankByPolicy((c) => customers.clientId[cols.account[c]!]!, byRow ?? orderBy(cols.n, (c) => cols.rowid[c]!));
   const state = new EngineState(today, settings, accounts, summaries, cols, n);
   for (let k = 0; k < n; k++) {
     const start = customers.firstCol[k]!;
@@ -153,7 +163,7 @@ async function loadFromCollections(
     rows.blocked[c] = r.status === 'CANCELLED' || r.policyStatus !== 'active' || (r.lastFailure !== null && !isRetryable(r.lastFailure)) ? 1 : 0;
   });
   index.clear();
-  groupByCustomer(rows, customerOf, customers, cols);
+  const byRow = groupByCustomer(rows, customerOf, customers, cols);
 
   // Debits submitted for the days after today (planned at most leadDays + 1 days ago). Read
   // before the accounts are opened: the rowid map and the replay's temporaries never coexist.
@@ -198,7 +208,7 @@ async function loadFromCollections(
   // Many accounts to replay and a helper: it opens the second half while the bank opens the first.
   if (found === 0 && helper !== undefined && n >= (helper.minAccounts ?? HELPED) && n >= 2 && bank.resumes === true) kept = helpedAccounts(helper, customers, todayDay, summaries);
   const accounts = await bank.openAccounts(customers, todayDay, summaries.postedDays(todayDay), found > 0 || kept?.pending ? kept : undefined);
-  const state = assemble(today, settings, accounts, summaries, cols, customers);
+  const state = assemble(today, settings, accounts, summaries, cols, customers, byRow);
   state.resumed = found;
   // Every account of the working set is active: those the image kept asleep are brought up to today.
   if (found > 0) for (let k = 0; k < n; k++) catchUp(state, k, todayDay);

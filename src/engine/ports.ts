@@ -91,6 +91,14 @@ export interface DayUnit {
   updateCollections(updates: readonly CollectionUpdate[]): Promise<void>;
   /** The debits submitted at the end of `planDay`, per client. */
   insertSubmittedDebits(planDay: IsoDate, byClient: ReadonlyMap<number, readonly SubmittedDebit[]>): Promise<void>;
+  /**
+   * Optional, the same three as columns (a million-policy month's first business day makes
+   * ~900,000 of each: as objects they took ~400 MB at once). The engine uses them when present.
+   */
+  insertAttemptColumns?(date: IsoDate, rows: AttemptColumns): Promise<void>;
+  updateCollectionColumns?(rows: UpdateColumns): Promise<void>;
+  /** A client's debits submitted at the end of `planDay`, in order (a client's day may come in several calls). */
+  insertPlanColumns?(planDay: IsoDate, clientId: number, rows: PlanColumns): Promise<void>;
   /** The period's runs still processing become completed. */
   completeExecutions(period: Period, stampMs: number): Promise<void>;
   /**
@@ -184,6 +192,48 @@ export interface CollectionUpdate {
   attempts: number;
   failed: number;
   lastFailure: string | null;
+}
+
+/**
+ * A day's attempts as columns, in the order they are stored. A failure code is 0 for none (a
+ * success), else 1 + the reason's index in FAILURE_REASONS (domain/debit-outcome.ts).
+ */
+export interface AttemptColumns {
+  n: number;
+  clientId: Int32Array;
+  collectionId: Int32Array;
+  /** Index into `periods`. */
+  period: Uint8Array;
+  periods: Period[];
+  amount: Float64Array;
+  /** The failure code of the outcome. */
+  reason: Uint8Array;
+}
+
+/** Collections as they stand after a day, as columns, by row id. */
+export interface UpdateColumns {
+  n: number;
+  id: Int32Array;
+  collected: Float64Array;
+  /** Index into UNPAID, PAID_PARTIAL, PAID_FULL, CANCELLED. */
+  status: Uint8Array;
+  /** Day numbers, NO_DAY (-0x7fffffff) for none. */
+  first: Int32Array;
+  last: Int32Array;
+  attempts: Int32Array;
+  failed: Int32Array;
+  /** The failure code of the last failure. */
+  failure: Uint8Array;
+}
+
+/**
+ * Submitted debits as columns: debit k's numbers are ints[k * PLAN_INTS ..] and
+ * reals[k * PLAN_REALS ..] (domain/plan-reason.ts).
+ */
+export interface PlanColumns {
+  readonly n: number;
+  readonly ints: Int32Array;
+  readonly reals: Float64Array;
 }
 
 export interface LapseCandidate {

@@ -8,6 +8,7 @@
 import type { FailureReason } from '../domain/debit-outcome.js';
 import type { IsoDate } from '../domain/period.js';
 import { Views, type CollectionSet } from './collection-set.js';
+import { DayAttempts } from './day-rows.js';
 import type { BankAccounts, PostedDay } from './ports.js';
 import type { EngineSettings } from './settings.js';
 import { planners, type DayDebit, type Planner } from './strategies.js';
@@ -42,6 +43,7 @@ export class EngineState {
   /** planAll: per strategy code, whether one of the customer's collections wants planning. */
   readonly wants = new Uint8Array(this.planners.length);
   readonly dayDebits: DayDebit[] = [];
+  readonly dayAttempts = new DayAttempts();
   readonly outcomes: Array<FailureReason | null> = [];
   readonly facts: PostedDay = { credits: 0, postedDebits: 0, collected: 0, premiaDebits: 0 };
   /** The tag the working set is kept under at the end of the advance (image.ts; '' when not kept). */

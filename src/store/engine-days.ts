@@ -10,7 +10,7 @@
 import { applyLapseRule, type LapseCandidateStatuses } from '../domain/lapse.js';
 import { FAILURE_REASONS } from '../domain/debit-outcome.js';
 import { dayNumber, fromDayNumber, type IsoDate, type Period } from '../domain/period.js';
-import type { AttemptRecord, CollectionUpdate } from '../engine/ports.js';
+import type { AttemptColumns, AttemptRecord, CollectionUpdate, UpdateColumns } from '../engine/ports.js';
 import { renewLease, type AdvanceLease } from './advance-lease.js';
 import { runInGroups, valuesList } from './bulk.js';
 import { compressPlans } from './plan-batches.js';
@@ -23,34 +23,7 @@ export const STATUS_NAMES = ['UNPAID', 'PAID_PARTIAL', 'PAID_FULL', 'CANCELLED']
 /** A day column's "no day" (engine/collection-set.ts NO_DAY). */
 const NO_DAY = -0x7fffffff;
 
-/** The day's attempts, in the order they are stored (rowid order is report order). */
-export interface AttemptColumns {
-  n: number;
-  clientId: Int32Array;
-  collectionId: Int32Array;
-  /** Index into `periods`. */
-  period: Uint8Array;
-  periods: Period[];
-  amount: Float64Array;
-  /** failureCode of the outcome. */
-  reason: Uint8Array;
-}
-
-/** Collections after the day, by row id. */
-export interface UpdateColumns {
-  n: number;
-  id: Int32Array;
-  collected: Float64Array;
-  /** Index into STATUS_NAMES. */
-  status: Uint8Array;
-  /** Day numbers, NO_DAY for none. */
-  first: Int32Array;
-  last: Int32Array;
-  attempts: Int32Array;
-  failed: Int32Array;
-  /** failureCode of the last failure. */
-  failure: Uint8Array;
-}
+export type { AttemptColumns, UpdateColumns };
 
 /** Balances the bank keeps as of a day (bank_snapshots). */
 export interface SnapshotRows {

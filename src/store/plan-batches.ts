@@ -6,13 +6,15 @@
  * only when someone reads them (`collections explain`).
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { SubmittedDebit, WhyCode } from '../domain/plan-reason.js';
+import { PLAN_INTS, PLAN_REALS, type SubmittedDebit, type WhyCode } from '../domain/plan-reason.js';
+import type { PlanColumns } from '../engine/ports.js';
 
 /** One submitted debit of a batch. */
 export type PlanEntry = SubmittedDebit;
 
-const INTS = 10; // collection, day, code, trigger, triggerDays, triggerDay, part, maxSplit, full, lastAttemptDay
-const REALS = 4; // amount, triggerAmount, estimate, remaining
+// Per debit (domain/plan-reason.ts):
+const INTS = PLAN_INTS; // collection, day, code, trigger, triggerDays, triggerDay, part, maxSplit, full, lastAttemptDay
+const REALS = PLAN_REALS; // amount, triggerAmount, estimate, remaining
 const VERSION = 1;
 /** The most debits a batch holds (a client's day with more is stored in several, in order). */
 export const PLAN_BATCH = 65_536;
@@ -50,6 +52,18 @@ export function packPlans(entries: readonly PlanEntry[]): Uint8Array {
   const packed = new Uint8Array(ints.byteLength + reals.byteLength);
   packed.set(new Uint8Array(ints.buffer), 0);
   packed.set(new Uint8Array(reals.buffer), ints.byteLength);
+  return packed;
+}
+
+/** Debits k = from .. to - 1 of `rows` packed as packPlans packs them. */
+export function packPlanColumns(rows: PlanColumns, from: number, to: number): Uint8Array {
+  const n = to - from;
+  const packed = new Uint8Array(4 * (2 + n * INTS) + 8 * n * REALS);
+  const head = new Int32Array(packed.buffer, 0, 2);
+  head[0] = VERSION;
+  head[1] = n;
+  new Int32Array(packed.buffer, 8, n * INTS).set(rows.ints.subarray(from * INTS, to * INTS));
+  new Float64Array(packed.buffer, 4 * (2 + n * INTS), n * REALS).set(rows.reals.subarray(from * REALS, to * REALS));
   return packed;
 }
 

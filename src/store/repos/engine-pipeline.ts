@@ -19,10 +19,22 @@ import { Worker } from 'node:worker_threads';
 import { PremiaError, type ErrorCode } from '../../domain/errors.js';
 import type { IsoDate, Period } from '../../domain/period.js';
 import type { SubmittedDebit } from '../../domain/plan-reason.js';
-import type { AdvanceClaim, AttemptRecord, CollectionUpdate, DayUnit, ImageBlock, ImageHead, LapseCandidate, OpenCollection } from '../../engine/ports.js';
+import type {
+  AdvanceClaim,
+  AttemptColumns,
+  AttemptRecord,
+  CollectionUpdate,
+  DayUnit,
+  ImageBlock,
+  ImageHead,
+  LapseCandidate,
+  OpenCollection,
+  PlanColumns,
+  UpdateColumns,
+} from '../../engine/ports.js';
 import type { AdvanceLease } from '../advance-lease.js';
 import { ACKED, attemptColumns, STOP, transferables, updateColumns, type DayOp, type DayWriterData, type DayWriterIn, type DayWriterOut, type SnapshotRows } from '../engine-days.js';
-import { packPlans, PLAN_BATCH } from '../plan-batches.js';
+import { packPlanColumns, packPlans, PLAN_BATCH } from '../plan-batches.js';
 import type { SqliteStore } from '../store-types.js';
 
 /** Days handed over and not yet committed, at most: beyond, `settle('room')` waits. */
@@ -267,6 +279,18 @@ export class HandedDay implements DayUnit {
     for (const [clientId, entries] of byClient) {
       for (let at = 0; at < entries.length; at += PLAN_BATCH) this.ops.push({ op: 'plans', clientId, planDay, packed: packPlans(entries.slice(at, at + PLAN_BATCH)) });
     }
+  }
+
+  async insertAttemptColumns(date: IsoDate, rows: AttemptColumns): Promise<void> {
+    this.ops.push({ op: 'attempts', date, rows });
+  }
+
+  async updateCollectionColumns(rows: UpdateColumns): Promise<void> {
+    this.ops.push({ op: 'updates', rows });
+  }
+
+  async insertPlanColumns(planDay: IsoDate, clientId: number, rows: PlanColumns): Promise<void> {
+    for (let at = 0; at < rows.n; at += PLAN_BATCH) this.ops.push({ op: 'plans', clientId, planDay, packed: packPlanColumns(rows, at, Math.min(rows.n, at + PLAN_BATCH)) });
   }
 
   closePeriod(period: Period, lapseAfter: number, day: IsoDate, stampMs: number): Promise<Map<number, number>> {

@@ -21,6 +21,7 @@ import type { IsoDate, Period } from '../../domain/period.js';
 import type { SubmittedDebit } from '../../domain/plan-reason.js';
 import type {
   AdvanceClaim,
+  AttemptColumns,
   AttemptRecord,
   CollectionUpdate,
   DayUnit,
@@ -29,10 +30,12 @@ import type {
   ImageHead,
   LapseCandidate,
   OpenCollection,
+  PlanColumns,
+  UpdateColumns,
 } from '../../engine/ports.js';
 import { acquireLease, releaseLease, renewLease, type AdvanceLease } from '../advance-lease.js';
 import { attemptColumns, completeExecutions, lapseCandidates, lapsePolicies, moveClock, updateColumns, writeAttempts, writeImage, writeUpdates } from '../engine-days.js';
-import { decodePlans, encodePlans, PLAN_BATCH } from '../plan-batches.js';
+import { compressPlans, decodePlans, encodePlans, packPlanColumns, PLAN_BATCH } from '../plan-batches.js';
 import type { EngineImageHeadTable, EngineInputsTable, ExecutionsTable } from '../schema.js';
 import type { StatementCache } from '../sqlite-dialect.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, type Db, type SqliteStore, type Store, type Trx } from '../store.js';
@@ -304,6 +307,21 @@ class SqliteDay implements DayUnit {
         const data = encodePlans(entries.slice(at, at + PLAN_BATCH));
         this.statements.get('insert into plan_batches (client_id, plan_day, data) values (?, ?, ?)').run(clientId, planDay, data);
       }
+    }
+  }
+
+  async insertAttemptColumns(date: IsoDate, rows: AttemptColumns): Promise<void> {
+    writeAttempts(this.statements, date, rows);
+  }
+
+  async updateCollectionColumns(rows: UpdateColumns): Promise<void> {
+    writeUpdates(this.statements, rows);
+  }
+
+  async insertPlanColumns(planDay: IsoDate, clientId: number, rows: PlanColumns): Promise<void> {
+    for (let at = 0; at < rows.n; at += PLAN_BATCH) {
+      const data = compressPlans(packPlanColumns(rows, at, Math.min(rows.n, at + PLAN_BATCH)));
+      this.statements.get('insert into plan_batches (client_id, plan_day, data) values (?, ?, ?)').run(clientId, planDay, data);
     }
   }
 

@@ -1,0 +1,253 @@
+/**
+ * A day's rows as the engine makes them: its attempts, the collections they changed and the
+ * debits it submits, in typed arrays rather than one object per row (a million-policy month's
+ * first business day plans, attempts and updates ~900,000 of each), handed to the store as
+ * columns (ports.ts AttemptColumns, UpdateColumns, PlanColumns), or as the port's records for a
+ * store without the column methods.
+ */
+import { FAILURE_REASONS } from '../domain/debit-outcome.js';
+import { fromDayNumber, type IsoDate } from '../domain/period.js';
+import { PLAN_INTS, PLAN_REALS, type SubmittedDebit, type Why } from '../domain/plan-reason.js';
+import { FAILURE_CODES, NO_DAY, STATUS_CODES, type CollectionSet } from './collection-set.js';
+import type { AttemptColumns, AttemptRecord, CollectionUpdate, DayUnit, PlanColumns, UpdateColumns } from './ports.js';
+
+/** Debits submitted at the end of a day for one client, growing as they are planned. */
+export class PlanBuffer implements PlanColumns {
+  n = 0;
+  ints = new Int32Array(64 * PLAN_INTS);
+  reals = new Float64Array(64 * PLAN_REALS);
+
+  push(collection: number, day: number, amount: number, w: Why): void {
+    if (this.n * PLAN_INTS === this.ints.length) {
+      const ints = new Int32Array(this.ints.length * 2);
+      ints.set(this.ints);
+      this.ints = ints;
+      const reals = new Float64Array(this.reals.length * 2);
+      reals.set(this.reals);
+      this.reals = reals;
+    }
+    const o = this.n * PLAN_INTS;
+    const ints = this.ints;
+    ints[o] = collection;
+    ints[o + 1] = day;
+    ints[o + 2] = w.code;
+    ints[o + 3] = w.trigger;
+    ints[o + 4] = w.triggerDays;
+    ints[o + 5] = w.triggerDay;
+    ints[o + 6] = w.part;
+    ints[o + 7] = w.maxSplit;
+    ints[o + 8] = w.full;
+    ints[o + 9] = w.lastAttemptDay;
+    const r = this.n * PLAN_REALS;
+    const reals = this.reals;
+    reals[r] = amount;
+    reals[r + 1] = w.triggerAmount;
+    reals[r + 2] = w.estimate;
+    reals[r + 3] = w.remaining;
+    this.n++;
+  }
+
+  /** The debits as the port's records. */
+  records(): SubmittedDebit[] {
+    const out: SubmittedDebit[] = [];
+    for (let k = 0; k < this.n; k++) {
+      const o = k * PLAN_INTS;
+      const r = k * PLAN_REALS;
+      const i = this.ints;
+      out.push({
+        collection: i[o]!,
+        day: i[o + 1]!,
+        amount: this.reals[r]!,
+        why: {
+          code: i[o + 2]! as Why['code'],
+          trigger: i[o + 3]! as Why['trigger'],
+          triggerDays: i[o + 4]!,
+          triggerDay: i[o + 5]!,
+          triggerAmount: this.reals[r + 1]!,
+          estimate: this.reals[r + 2]!,
+          part: i[o + 6]!,
+          maxSplit: i[o + 7]!,
+          remaining: this.reals[r + 3]!,
+          full: i[o + 8]!,
+          lastAttemptDay: i[o + 9]!,
+        },
+      });
+    }
+    return out;
+  }
+}
+
+/** The debits planned at the end of a day, per client (clients in the order their first debit was planned). */
+export class DayPlans {
+  readonly byClient = new Map<number, PlanBuffer>();
+  count = 0;
+
+  push(clientId: number, collection: number, day: number, amount: number, why: Why): void {
+    let b = this.byClient.get(clientId);
+    if (!b) this.byClient.set(clientId, (b = new PlanBuffer()));
+    b.push(collection, day, amount, why);
+    this.count++;
+  }
+}
+
+/** The day's submitted debits to the store: as columns when it takes them, else as records. */
+export async function insertPlans(unit: DayUnit, plans: DayPlans, planDay: number): Promise<void> {
+  if (plans.count === 0) return;
+  const date = fromDayNumber(planDay);
+  if (unit.insertPlanColumns) {
+    for (const [clientId, rows] of plans.byClient) await unit.insertPlanColumns(date, clientId, rows);
+    return;
+  }
+  const byClient = new Map<number, SubmittedDebit[]>();
+  for (const [clientId, rows] of plans.byClient) byClient.set(clientId, rows.records());
+  await unit.insertSubmittedDebits(date, byClient);
+}
+
+/**
+ * The attempts a day makes, in the order they are made: the collection (its column), the
+ * amount and the failure code of each. Scratch reused by every day of a working set.
+ */
+export class DayAttempts {
+  n = 0;
+  col = new Int32Array(1024);
+  amount = new Float64Array(1024);
+  reason = new Uint8Array(1024);
+
+  push(c: number, amount: number, reason: number): void {
+    if (this.n === this.col.length) {
+      const col = new Int32Array(this.n * 2);
+      col.set(this.col);
+      this.col = col;
+      const a = new Float64Array(this.n * 2);
+      a.set(this.amount);
+      this.amount = a;
+      const r = new Uint8Array(this.n * 2);
+      r.set(this.reason);
+      this.reason = r;
+    }
+    this.col[this.n] = c;
+    this.amount[this.n] = amount;
+    this.reason[this.n] = reason;
+    this.n++;
+  }
+
+  /**
+   * The attempts as stored: in (client, policy_number) order (rowid order is report order), of
+   * which `rank` gives each collection's place (collection-set.ts).
+   */
+  columns(cs: CollectionSet, clientOf: (c: number) => number): AttemptColumns {
+    const n = this.n;
+    const order = orderBy(n, (j) => cs.rank[this.col[j]!]!);
+    const rows: AttemptColumns = {
+      n,
+      clientId: new Int32Array(n),
+      collectionId: new Int32Array(n),
+      period: new Uint8Array(n),
+      periods: cs.periods.map((p) => p.period),
+      amount: new Float64Array(n),
+      reason: new Uint8Array(n),
+    };
+    for (let k = 0; k < n; k++) {
+      const j = order[k]!;
+      const c = this.col[j]!;
+      rows.clientId[k] = clientOf(c);
+      rows.collectionId[k] = cs.rowid[c]!;
+      rows.period[k] = cs.period[c]!;
+      rows.amount[k] = this.amount[j]!;
+      rows.reason[k] = this.reason[j]!;
+    }
+    return rows;
+  }
+}
+
+/** 0 .. n - 1 ordered by `key` (distinct whole numbers from 0 to 2^31 - 1). */
+export function orderBy(n: number, key: (j: number) => number): Int32Array {
+  const order = new Int32Array(n);
+  if (n <= PACKED_MAX) {
+    // Key and index packed in one double, sorted natively (no comparator calls).
+    const packed = new Float64Array(n);
+    for (let j = 0; j < n; j++) packed[j] = key(j) * PACKED_MAX + j;
+    packed.sort();
+    for (let k = 0; k < n; k++) order[k] = packed[k]! % PACKED_MAX;
+    return order;
+  }
+  for (let j = 0; j < n; j++) order[j] = j;
+  const keys = new Float64Array(n);
+  for (let j = 0; j < n; j++) keys[j] = key(j);
+  return order.sort((a, b) => keys[a]! - keys[b]!);
+}
+/** Indices up to this many pack with a 31-bit key into a double exactly. */
+const PACKED_MAX = 1 << 22;
+
+/** The attempts as the port's records. */
+export function attemptRecords(rows: AttemptColumns): AttemptRecord[] {
+  const out: AttemptRecord[] = [];
+  for (let k = 0; k < rows.n; k++) {
+    out.push({
+      clientId: rows.clientId[k]!,
+      collectionId: rows.collectionId[k]!,
+      period: rows.periods[rows.period[k]!]!,
+      amount: rows.amount[k]!,
+      reason: rows.reason[k] === 0 ? null : FAILURE_REASONS[rows.reason[k]! - 1]!,
+    });
+  }
+  return out;
+}
+
+/** Collections `cols[from .. to - 1]` as they stand, as update columns. */
+export function updateColumns(cs: CollectionSet, cols: Int32Array, from: number, to: number): UpdateColumns {
+  const n = to - from;
+  const rows: UpdateColumns = {
+    n,
+    id: new Int32Array(n),
+    collected: new Float64Array(n),
+    status: new Uint8Array(n),
+    first: new Int32Array(n),
+    last: new Int32Array(n),
+    attempts: new Int32Array(n),
+    failed: new Int32Array(n),
+    failure: new Uint8Array(n),
+  };
+  for (let k = 0; k < n; k++) {
+    const c = cols[from + k]!;
+    rows.id[k] = cs.rowid[c]!;
+    rows.collected[k] = cs.collected[c]!;
+    rows.status[k] = cs.status[c]!;
+    rows.first[k] = cs.firstDay[c]!;
+    rows.last[k] = cs.lastDay[c]!;
+    rows.attempts[k] = cs.attempts[c]!;
+    rows.failed[k] = cs.failed[c]!;
+    rows.failure[k] = cs.failure[c]!;
+  }
+  return rows;
+}
+
+/** Update columns as the port's records. */
+export function updateRecords(rows: UpdateColumns): CollectionUpdate[] {
+  const out: CollectionUpdate[] = [];
+  for (let k = 0; k < rows.n; k++) {
+    out.push({
+      id: rows.id[k]!,
+      collected: rows.collected[k]!,
+      status: STATUS_CODES[rows.status[k]!]!,
+      firstAttempt: rows.first[k] === NO_DAY ? null : fromDayNumber(rows.first[k]!),
+      lastAttempt: rows.last[k] === NO_DAY ? null : fromDayNumber(rows.last[k]!),
+      attempts: rows.attempts[k]!,
+      failed: rows.failed[k]!,
+      lastFailure: FAILURE_CODES[rows.failure[k]!]!,
+    });
+  }
+  return out;
+}
+
+/** A day's attempts to the store. */
+export async function insertAttempts(unit: DayUnit, date: IsoDate, rows: AttemptColumns): Promise<void> {
+  if (unit.insertAttemptColumns) await unit.insertAttemptColumns(date, rows);
+  else await unit.insertAttempts(date, attemptRecords(rows));
+}
+
+/** Collection updates to the store. */
+export async function updateCollections(unit: DayUnit, rows: UpdateColumns): Promise<void> {
+  if (unit.updateCollectionColumns) await unit.updateCollectionColumns(rows);
+  else await unit.updateCollections(updateRecords(rows));
+}
