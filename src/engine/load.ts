@@ -4,7 +4,7 @@
  * collections, with the accounts the image holds and the others replayed (image.ts).
  */
 import { isRetryable } from '../domain/debit-outcome.js';
-import { dayNumber, firstOpenPeriod, fromDayNumber, type IsoDate } from '../domain/period.js';
+import { dayNumber, firstOpenPeriod, fromDayNumber, type IsoDate, type Period } from '../domain/period.js';
 import { catchUp, sleepUntil } from './awake.js';
 import { CollectionSet, dayOrNone, FAILURE_CODES, STATUS_CODES } from './collection-set.js';
 import { orderBy } from './day-rows.js';
@@ -115,25 +115,12 @@ function assemble(today: IsoDate, settings: EngineSettings, accounts: BankAccoun
 }
 
 /**
- * The working set from the open collections (in (client, customer, policy_number) order) and
- * their submitted debits; the accounts from the image when `fromImage` (as kept: a sleeping one
- * is then brought up to today), the others replayed by the bank.
+ * The open collections of periods from `firstOpen` on into `cols`, grouped by customer (customers
+ * in the order they first come, each one's collections in policy_number order: the order the bank
+ * takes debits); with the columns in the order the store gave them. Its temporaries (a second
+ * set of columns) are gone once it returns.
  */
-async function loadFromCollections(
-  unit: DayUnit,
-  bank: Bank,
-  today: IsoDate,
-  settings: EngineSettings,
-  fromImage: boolean,
-  helper: EngineHelper | undefined,
-): Promise<EngineState> {
-  const todayDay = dayNumber(today);
-  // Open collections: those of periods whose last day has not run.
-  const firstOpen = firstOpenPeriod(today);
-  const cols = new CollectionSet(await unit.countOpenCollections(firstOpen));
-
-  // The open collections into the columns, grouped by customer (customers in the order they
-  // first come, each one's collections in policy_number order: the order the bank takes debits).
+async function readOpenCollections(unit: DayUnit, firstOpen: Period, cols: CollectionSet): Promise<{ customers: Customers; byRow: Int32Array }> {
   const customers = new Customers();
   const rows = new CollectionSet(cols.capacity);
   const customerOf = new Int32Array(Math.max(1, cols.capacity));
@@ -163,20 +150,44 @@ async function loadFromCollections(
     rows.blocked[c] = r.status === 'CANCELLED' || r.policyStatus !== 'active' || (r.lastFailure !== null && !isRetryable(r.lastFailure)) ? 1 : 0;
   });
   index.clear();
-  const byRow = groupByCustomer(rows, customerOf, customers, cols);
+  return { customers, byRow: groupByCustomer(rows, customerOf, customers, cols) };
+}
+
+/**
+ * The working set from the open collections (in (client, customer, policy_number) order) and
+ * their submitted debits; the accounts from the image when `fromImage` (as kept: a sleeping one
+ * is then brought up to today), the others replayed by the bank.
+ */
+async function loadFromCollections(
+  unit: DayUnit,
+  bank: Bank,
+  today: IsoDate,
+  settings: EngineSettings,
+  fromImage: boolean,
+  helper: EngineHelper | undefined,
+): Promise<EngineState> {
+  const todayDay = dayNumber(today);
+  // Open collections: those of periods whose last day has not run.
+  const firstOpen = firstOpenPeriod(today);
+  const cols = new CollectionSet(await unit.countOpenCollections(firstOpen));
+
+  const { customers, byRow } = await readOpenCollections(unit, firstOpen, cols);
 
   // Debits submitted for the days after today (planned at most leadDays + 1 days ago). Read
   // before the accounts are opened: the rowid map and the replay's temporaries never coexist.
   if (cols.n > 0) {
-    // Collections were read in customer order, not rowid order: find them by rowid.
-    const byRowid = new Map<number, number>();
-    for (let c = 0; c < cols.n; c++) byRowid.set(cols.rowid[c]!, c);
+    // Collections were read in customer order, not rowid order: find them by rowid (a map made
+    // for the first debit: a new period has none).
+    let byRowid: Map<number, number> | null = null;
     await unit.loadSubmittedDebits(fromDayNumber(todayDay - 1 - Math.max(2, settings.leadDays)), (p) => {
       if (p.day <= todayDay) return;
+      if (byRowid === null) {
+        byRowid = new Map<number, number>();
+        for (let c = 0; c < cols.n; c++) byRowid.set(cols.rowid[c]!, c);
+      }
       const c = byRowid.get(p.collection);
       if (c !== undefined) cols.addPending(c, p.day, p.amount);
     });
-    byRowid.clear();
   }
 
   // Account k is customer k (client customers.clientId[k], customer customers.customerId[k]).
