@@ -210,6 +210,9 @@ const K_FORTNIGHTLY = 3;
 const K_WEEKLY = 4;
 const EVENT_NAMES: Array<AccountEvent | null> = [null, 'ACCOUNT_CLOSED', 'ACCOUNT_FROZEN', 'PAYMENT_STOPPED'];
 const NO_DAY = 0x7fffffff;
+const TWO_POW_MINUS_32 = 1 / 4294967296;
+/** The no-income kind's transfers: unitFloat(h) < 0.03 (quietDays). */
+const NONE_BELOW = 0.03 * 4294967296;
 
 // Integer columns of an account (I_STRIDE per account), then up to 4 debit orders of 4 numbers.
 const I_KEY = 0;
@@ -504,6 +507,130 @@ export class GeneratedBook {
       facts.credits = credits;
       facts.postedDebits = posted;
       if (onDay !== null) onDay(day, facts);
+    }
+    v[o + I_CYCLEDUE] = cycleDue;
+    v[o + I_CYCLEPAY] = cyclePay;
+    return balance;
+  }
+
+  /**
+   * Live generated account i through the days first..last from the balance `opening` with none
+   * of premia's debits, as `liveDays` does, writing each day's credits and posted debits into
+   * credits[k] and debits[k] (k = day - first). The replay's hot path: a month's paydays and
+   * debit order days are found once per month, not tested day by day. Returns the balance at
+   * the end of `last`.
+   */
+  quietDays(i: number, first: number, last: number, opening: number, credits: Float64Array, debits: Float64Array): number {
+    const v = this.ints;
+    const o = i * I_STRIDE;
+    const r = i * F_STRIDE;
+    const start = v[o + I_START]!;
+    const key = v[o + I_KEY]!;
+    const kind = v[o + I_KIND]!;
+    const pay = v[o + I_PAY]!;
+    const monthly = v[o + I_MONTHLY]!;
+    const eventDay = v[o + I_EVENTDAY]!;
+    const event = v[o + I_EVENT]!;
+    const closedFrom = event === 1 ? eventDay : NO_DAY;
+    const frozenFrom = event === 2 ? eventDay : NO_DAY;
+    const period = kind === 4 ? 7 : 14;
+    const anchor = v[o + I_ANCHOR]!;
+    const gigRate = this.reals[r + F_GIG]!;
+    const spendProb = this.reals[r + F_SPENDP]!;
+    const spendMean = this.reals[r + F_SPENDM]!;
+    const orders = v[o + I_ORDERS]!;
+    const spendKey = key ^ 0x3c6ef372;
+    const gigKey = key ^ 0x68e31da4;
+    const noneKey = key ^ 0x7a3b9c1d;
+    const gigMean = monthly / (30.4 * gigRate);
+    // unitFloat(h) < p exactly when h < p * 2^32 (both sides scaled by a power of two), and
+    // unitFloat(x) is x * 2^-32: no division a day.
+    const spendBelow = spendProb * 4294967296;
+    const gigBelow = gigRate * 4294967296;
+    let cycleDue = v[o + I_CYCLEDUE]!;
+    let cyclePay = v[o + I_CYCLEPAY]!;
+    // Per month: the days (as bits from the month's first day) with a monthly pay, and with a
+    // debit order due.
+    let balance = opening;
+    let day = first;
+    while (day <= last) {
+      this.enterMonth(o, day);
+      const mFirst = v[o + I_MFIRST]!;
+      const mLast = v[o + I_MLAST]!;
+      const end = last < mLast ? last : mLast;
+      let payBits = 0;
+      if (kind <= 2) {
+        const a = v[o + I_PAYMAIN]!;
+        const b = kind === 2 ? v[o + I_PAYMID]! : v[o + I_PAYNEXT]!;
+        if (a >= mFirst && a <= mLast) payBits |= 1 << (a - mFirst);
+        if (b >= mFirst && b <= mLast) payBits |= 1 << (b - mFirst);
+      }
+      let orderBits = 0;
+      for (let k = 0; k < orders; k++) {
+        const meta = v[o + I_ORDER0 + 2 * k]!;
+        const offset = (meta >> 4) & 15;
+        if (meta >> 8 === 0) {
+          const d = mFirst + offset - 1;
+          if (d <= mLast) orderBits |= 1 << (d - mFirst);
+        } else if (v[o + I_PAYMAIN]! >= 0) {
+          for (const p of [v[o + I_PAYMAIN]!, v[o + I_PAYPREV]!, v[o + I_PAYNEXT]!]) {
+            const d = p + offset;
+            if (d >= mFirst && d <= mLast) orderBits |= 1 << (d - mFirst);
+          }
+        }
+      }
+      for (; day <= end; day++) {
+        let credit = 0;
+        let posted = 0;
+        if (day >= start && day < closedFrom) {
+          const bit = 1 << (day - mFirst);
+          if (kind <= 2) {
+            if ((payBits & bit) !== 0) credit = pay;
+          } else if (kind <= 4) {
+            if (day > cycleDue || day <= cycleDue - period) {
+              cycleDue = day + ((((anchor - day) % period) + period) % period);
+              cyclePay = this.cyclePay(cycleDue);
+            }
+            if (cyclePay === day) credit = Math.round(pay * (0.92 + 0.16 * (mix32(key, cycleDue) * TWO_POW_MINUS_32)));
+          } else if (kind === 5) {
+            const h = mix32(gigKey, day);
+            if (h < gigBelow) {
+              const factor = -Math.log(1 - 0.999 * (fmix32(h ^ 0x2545f491) * TWO_POW_MINUS_32));
+              credit = Math.max(500, Math.round((gigMean * factor) / 10) * 10);
+            }
+          } else {
+            const h = mix32(noneKey, day);
+            if (h < NONE_BELOW) credit = 5_000 + (h % 20) * 1_000;
+          }
+          balance += credit;
+          if (day < frozenFrom) {
+            if ((orderBits & bit) !== 0) {
+              for (let k = 0; k < orders; k++) {
+                const at = o + I_ORDER0 + 2 * k;
+                const meta = v[at]!;
+                const offset = (meta >> 4) & 15;
+                const due = meta >> 8 === 0 ? day - mFirst + 1 === offset : this.isMainPayday(o, day - offset);
+                if (!due) continue;
+                const amount = v[at + 1]!;
+                if (amount <= balance) {
+                  balance -= amount;
+                  posted += amount;
+                }
+              }
+            }
+            const h = mix32(spendKey, day);
+            if (h < spendBelow) {
+              const amount = Math.round(spendMean * (0.3 + 1.4 * (fmix32(h ^ 0x165667b1) * TWO_POW_MINUS_32)));
+              if (amount > 0 && amount <= balance) {
+                balance -= amount;
+                posted += amount;
+              }
+            }
+          }
+        }
+        credits[day - first] = credit;
+        debits[day - first] = posted;
+      }
     }
     v[o + I_CYCLEDUE] = cycleDue;
     v[o + I_CYCLEPAY] = cyclePay;

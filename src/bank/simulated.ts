@@ -45,7 +45,17 @@ export interface PostedDays {
   readonly from: number;
   /** Account i of `accounts` lived `day` (each account's days in order, one account after another). */
   day(accounts: AccountSet, i: number, day: number, facts: Readonly<DayFacts>): void;
+  /**
+   * Optional: account i lived the days first .. first + count - 1 with none of premia's debits,
+   * their credits and posted debits in credits[k] and debits[k] (k = day - first): as `day`
+   * told each in turn.
+   */
+  days?(accounts: AccountSet, i: number, first: number, count: number, credits: Float64Array, debits: Float64Array): void;
 }
+
+/** Scratch of a replay's runs of days (replayInto): the days' credits and posted debits. */
+let runCredits = new Float64Array(512);
+let runDebits = new Float64Array(512);
 
 export interface AccountInputs {
   seed: number;
@@ -100,7 +110,18 @@ export function replayInto(
     const quietTo = Math.min(today, replay.nextDay() - 1);
     if (observer === undefined && quietTo > set.day(i)) {
       const unreported = posted === null ? quietTo : Math.min(quietTo, posted.from - 1);
-      if (unreported > set.day(i) && set.liveQuietly(i, unreported, facts, null)) continue;
+      const first = set.day(i) + 1;
+      if (unreported >= first) {
+        if (runCredits.length < unreported - first + 1) growRun(unreported - first + 1);
+        if (set.liveQuietlyInto(i, unreported, runCredits, runDebits)) continue;
+      }
+      if (posted?.days !== undefined) {
+        if (runCredits.length < quietTo - first + 1) growRun(quietTo - first + 1);
+        if (set.liveQuietlyInto(i, quietTo, runCredits, runDebits)) {
+          posted.days(set, i, first, quietTo - first + 1, runCredits, runDebits);
+          continue;
+        }
+      }
       if (set.liveQuietly(i, quietTo, facts, report)) continue;
     }
     set.live(i, replay, replay.outcomes, facts, observer);
@@ -108,6 +129,11 @@ export function replayInto(
     posted?.day(set, i, set.day(i), facts);
   }
   return i;
+}
+
+function growRun(days: number): void {
+  runCredits = new Float64Array(Math.max(days, 2 * runCredits.length));
+  runDebits = new Float64Array(runCredits.length);
 }
 
 /** The simulated bank on the store that keeps its inputs (src/store/repos/bank.ts). */

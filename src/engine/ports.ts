@@ -317,6 +317,12 @@ export interface PostedDays {
   readonly from: number;
   /** Account i lived `day` (each account's days in order); `history` reads its posted credits. */
   day(history: PostedHistory, i: number, day: number, facts: Readonly<PostedDay>): void;
+  /**
+   * Optional: account i lived the days first .. first + count - 1 with none of premia's debits,
+   * their credits and posted debits in credits[k] and debits[k] (k = day - first): as `day`
+   * told each in turn.
+   */
+  days?(history: PostedHistory, i: number, first: number, count: number, credits: Float64Array, debits: Float64Array): void;
 }
 
 /** Accounts the engine kept (engine/image.ts): customer k's balance at the end of lastLived[k] (NaN: not kept). */

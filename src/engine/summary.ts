@@ -85,6 +85,8 @@ export class AccountSummaries {
   private readonly aObserved: Int32Array;
   /** Scratch of the prediction reads (filled per call: nothing is allocated per account). */
   private readonly forecast = {} as IncomeAnalysis;
+  /** Scratch of endOfDays. */
+  private readonly dayFacts: PostedDay = { credits: 0, postedDebits: 0, collected: 0, premiaDebits: 0 };
   private readonly capacity: number;
 
   /**
@@ -317,6 +319,86 @@ export class AccountSummaries {
   }
 
   /**
+   * Learn from the days first .. first + count - 1 account i has just lived, their credits and
+   * posted debits in credits[k] and debits[k] (k = day - first): as endOfDay each day in order,
+   * analysing after `asOf` (a replay's run of days: the days up to the analysis day in one
+   * loop over the account's fields).
+   */
+  endOfDays(history: PostedHistory, i: number, first: number, count: number, credits: Float64Array, debits: Float64Array, asOf: number): void {
+    const last = first + count - 1;
+    const quietLast = last < asOf ? last : asOf;
+    if (quietLast >= first) {
+      let c1Day = this.c1Day[i]!;
+      let c1Amount = this.c1Amount[i]!;
+      let c2Day = this.c2Day[i]!;
+      let c2Amount = this.c2Amount[i]!;
+      let payday = this.payday[i]!;
+      let monthMax = this.monthMax[i]!;
+      let debitDay = this.debitDay[i]!;
+      const sums = this.sums;
+      const counts = this.counts;
+      let month = monthOf(first);
+      let at = i * BUCKETS * SUMS + (month.index % BUCKETS) * SUMS;
+      for (let day = first; day <= quietLast; day++) {
+        if (day > month.lastDay) {
+          month = monthOf(day);
+          at = i * BUCKETS * SUMS + (month.index % BUCKETS) * SUMS;
+        }
+        if (day === month.firstDay) {
+          sums.fill(0, at, at + SUMS);
+          counts.fill(0, at, at + SUMS);
+          payday = NO_DAY;
+          monthMax = 0;
+          const windowStart = summaryWindowStart(day);
+          if (c2Day < windowStart) {
+            c2Day = NO_DAY;
+            c2Amount = 0;
+          }
+          if (c1Day < windowStart) {
+            c1Day = NO_DAY;
+            c1Amount = 0;
+          }
+          if (debitDay < windowStart) debitDay = NO_DAY;
+        }
+        const credit = credits[day - first]!;
+        if (credit > 0) {
+          c2Day = c1Day;
+          c2Amount = c1Amount;
+          c1Day = day;
+          c1Amount = credit;
+          if (credit > monthMax) monthMax = credit;
+          if (credit >= Math.max(MIN_INCOME_CENTS, monthMax / 3)) payday = day;
+        }
+        const posted = debits[day - first]!;
+        if (posted > 0) debitDay = day;
+        const k = day - payday;
+        if (k >= 0 && k < 4) {
+          sums[at + k] = Math.min(INT32_MAX, sums[at + k]! + posted);
+          counts[at + k]!++;
+        }
+        sums[at + 4] = Math.min(INT32_MAX, sums[at + 4]! + posted);
+        counts[at + 4]!++;
+      }
+      this.c1Day[i] = c1Day;
+      this.c1Amount[i] = c1Amount;
+      this.c2Day[i] = c2Day;
+      this.c2Amount[i] = c2Amount;
+      this.payday[i] = payday;
+      this.monthMax[i] = monthMax;
+      this.debitDay[i] = debitDay;
+    }
+    if (quietLast >= last) return;
+    const facts = this.dayFacts;
+    let month = monthOf(quietLast + 1);
+    for (let day = Math.max(first, quietLast + 1); day <= last; day++) {
+      if (day > month.lastDay) month = monthOf(day);
+      facts.credits = credits[day - first]!;
+      facts.postedDebits = debits[day - first]!;
+      this.endOfDay(history, i, day, facts, true, month);
+    }
+  }
+
+  /**
    * The analysis of account i is due again as of `day` (a month end): made when next read. Its
    * fields are cleared meanwhile (nothing reads them before it is made), so that the summary
    * stays one function of the clock date however the days were lived (resume.ts keeps it).
@@ -351,6 +433,7 @@ export class AccountSummaries {
         if (day > month.lastDay || day < month.firstDay) month = monthOf(day);
         this.endOfDay(history, i, day, facts, day > asOf, month);
       },
+      days: (history, i, first, count, credits, debits) => this.endOfDays(history, i, first, count, credits, debits, asOf),
     };
   }
 }
