@@ -168,6 +168,19 @@ export class AccountSet {
     return true;
   }
 
+  /**
+   * The first day after `after`, up to `until`, on which a credit posts to account i (until + 1
+   * when none does): what a bank's feed of accounts with activity tells, asked ahead.
+   */
+  nextCreditDay(i: number, after: number, until: number): number {
+    const source = this.imported[i];
+    if (source) {
+      for (const c of source.credits(after + 1, until)) if (c.amount > 0) return c.day;
+      return until + 1;
+    }
+    return this.book.nextCreditDay(this.genIndex[i]!, after + 1, until);
+  }
+
   /** Keep the balances of `accounts` as of `day` (they have lived through it): a later replay starts there. */
   async keepBalances(day: number, accounts: readonly number[]): Promise<void> {
     if (this.store === null || accounts.length === 0) return;

@@ -637,6 +637,16 @@ export class GeneratedBook {
     return balance;
   }
 
+  /** The first day from..to on which a credit posts to account i, or to + 1 when none does. */
+  nextCreditDay(i: number, from: number, to: number): number {
+    const o = i * I_STRIDE;
+    for (let day = from; day <= to; day++) {
+      this.enterMonth(o, day);
+      if (this.incomeOn(i, o, day) > 0) return day;
+    }
+    return to + 1;
+  }
+
   events(i: number): Array<{ event: AccountEvent; day: number }> {
     const o = i * I_STRIDE;
     const event = this.ints[o + I_EVENT]!;

@@ -12,6 +12,7 @@
 import { monthOf } from '../domain/calendar.js';
 import type { DebitSource, PostedDay } from './ports.js';
 import { PENDING_SLOTS } from './collection-set.js';
+import { mayPlan } from './may-plan.js';
 import type { EngineState } from './state.js';
 
 /** wakeDay of an active account. */
@@ -53,12 +54,42 @@ export function nextNeeded(state: EngineState, i: number, D: number): number {
   return next;
 }
 
+/**
+ * The first day after D on which account i, needed tomorrow by nextNeeded but with no debit
+ * submitted, could have anything planned for it at the end of the day, as the bank and the
+ * planners tell: the day a credit posts to it (the bank's feed of accounts with activity), the
+ * last day of the month (its income analysis is made again as of that day), or the first day
+ * before those on which the planning's cheap tests (may-plan.ts) pass with what the engine
+ * knows of it now. Until then none of its facts those tests read changes but its balance, which
+ * can only fall (no credit): its planner's account test says no on those days lived or not
+ * (smart's reads the income analysis and recent income, and whether the balance reaches a
+ * minimum). D + 1 when it must be lived tomorrow.
+ */
+function quietUntil(state: EngineState, i: number, D: number): number {
+  if (state.hasDayDebits[i] === 1) return D + 1;
+  const cs = state.cols;
+  const start = state.colStart[i]!;
+  const end = start + state.colCount[i]!;
+  for (let x = start * PENDING_SLOTS; x < end * PENDING_SLOTS; x++) if (cs.pendDay[x] !== 0) return D + 1;
+  const monthEnd = monthOf(D + 1).lastDay;
+  const until = Math.min(monthEnd, state.accounts.nextCreditDay!(i, D, monthEnd));
+  const lead = state.settings.leadDays;
+  const calendar = state.settings.calendar;
+  for (let d = D + 1; d < until; d++) {
+    const A = d + 1 + lead;
+    if (calendar.isBusinessDay(A) && mayPlan(state, i, d, A)) return d;
+  }
+  return until;
+}
+
 /** After the planning at the end of day D: the active accounts with nothing to do tomorrow fall asleep. */
 export function sleepIdle(state: EngineState, D: number): void {
+  const quiet = state.accounts.nextCreditDay !== undefined;
   let keep = 0;
   for (let k = 0; k < state.activeCount; k++) {
     const i = state.active[k]!;
-    const next = nextNeeded(state, i, D);
+    let next = nextNeeded(state, i, D);
+    if (next === D + 1 && quiet) next = quietUntil(state, i, D);
     if (next === D + 1) {
       state.active[keep++] = i;
       continue;

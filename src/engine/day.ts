@@ -9,10 +9,11 @@ import { isRetryable } from '../domain/debit-outcome.js';
 import { applyLapseRule } from '../domain/lapse.js';
 import { asCents, type Cents } from '../domain/money.js';
 import { dayNumber, fromDayNumber, lastDay, type IsoDate, type Period } from '../domain/period.js';
-import { FAILURE_CODES, NO_DAY, PENDING_SLOTS, type CollectionSet } from './collection-set.js';
+import { FAILURE_CODES, NO_DAY, type CollectionSet } from './collection-set.js';
 import { DayPlans, insertAttempts, insertPlans, orderBy, updateCollections, updateColumns } from './day-rows.js';
 import type { AttemptColumns, DayUnit, DebitSource } from './ports.js';
 import { ACTIVE, GONE, wake } from './awake.js';
+import { mayPlan } from './may-plan.js';
 import type { EngineState } from './state.js';
 import { planCustomer } from './strategies.js';
 
@@ -40,22 +41,6 @@ export interface DayOutcome {
   summaries: Map<number, DaySummary>;
 }
 
-/**
- * Whether any planner that wants to plan for account i (`state.wants`, which this clears) could
- * plan: first those with no account test, then each one's test, in registry order.
- */
-function mayPlanCustomer(state: EngineState, i: number, D: number, A: number, periodLast: number): boolean {
-  const wants = state.wants;
-  let may = false;
-  for (let s = 0; s < wants.length; s++) if (wants[s] === 1 && state.planners[s]!.mayPlanCustomer === undefined) may = true;
-  for (let s = 0; s < wants.length; s++) {
-    if (wants[s] === 0) continue;
-    wants[s] = 0;
-    if (!may && state.planners[s]!.mayPlanCustomer!(state.reads, i, D, A, periodLast)) may = true;
-  }
-  return may;
-}
-
 /** Plan the debits of action day `A` at the end of day `D`. Returns rows to insert. */
 export function planAll(state: EngineState, D: number, A: number): DayPlans {
   const out = new DayPlans();
@@ -63,42 +48,12 @@ export function planAll(state: EngineState, D: number, A: number): DayPlans {
   if (!state.settings.calendar.isBusinessDay(A)) return out;
   const settings = state.settings;
   const cs = state.cols;
-  const wants = state.wants;
   for (let k = 0; k < state.activeCount; k++) {
     const i = state.active[k]!;
+    // Most customers, most days, fail the cheap tests: nothing can be planned for them today.
+    if (!mayPlan(state, i, D, A)) continue;
     const start = state.colStart[i]!;
     const count = state.colCount[i]!;
-    // Skip customers for whom nothing can be planned today (most of them, most days): no
-    // collection with money due in a period containing A and not covered by debits submitted, or
-    // none its strategy could plan for
-    // (each planner's cheap tests: smart waits for income seen or expected just before A or
-    // the period's last chance; naive waits its 7 days; the oracle never plans ahead).
-    let periodLast = 0;
-    let wanted = false;
-    for (let c = start; c < start + count; c++) {
-      const p = cs.periods[cs.period[c]!]!;
-      if (A >= p.first && A <= p.last && p.last > periodLast) periodLast = p.last; // A's period only (see smart's setup)
-      if (cs.closed[c] === 1 || cs.blocked[c] === 1 || cs.collected[c]! >= cs.due[c]! || A < p.first || A > p.last) continue;
-      // Nor one whose submitted debits already cover what is due, or that has one for A
-      // (planCustomer would skip it: most customers, the day after a month's first planning).
-      let pending = 0;
-      let onA = false;
-      for (let x = c * PENDING_SLOTS; x < (c + 1) * PENDING_SLOTS; x++) {
-        if (cs.pendDay[x] === 0) continue;
-        pending += cs.pendAmount[x]!;
-        if (cs.pendDay[x] === A) onA = true;
-      }
-      if (onA || cs.due[c]! - cs.collected[c]! - pending <= 0) continue;
-      const code = cs.strategy[c]!;
-      if (wants[code] === 1) continue;
-      const last = cs.lastDay[c]!;
-      if (state.planners[code]!.mayPlanCollection(cs.attempts[c]!, cs.failed[c]!, last === NO_DAY ? null : last, A, settings)) {
-        wants[code] = 1;
-        wanted = true;
-      }
-    }
-    if (!wanted) continue;
-    if (!mayPlanCustomer(state, i, D, A, periodLast)) continue;
     const views = state.views.fill(cs, start, count);
     const planned = planCustomer(state.planners, state.view.at(i), views, D, A, settings);
     for (const p of planned) {

@@ -301,6 +301,13 @@ export interface BankAccounts extends PostedHistory {
    * (nothing done) when the bank cannot for this account: the engine then lives it day by day.
    */
   liveQuietly?(i: number, to: number, facts: PostedDay, onDay: (day: number, facts: PostedDay) => void): boolean;
+  /**
+   * Optional: the first day after `after`, up to `until`, on which a credit posts to account i
+   * (until + 1 when none does): what a bank's feed of the accounts with activity tells, asked
+   * ahead. The engine only wakes a sleeping account on that day with it (awake.ts): what it
+   * plans is what it would plan without.
+   */
+  nextCreditDay?(i: number, after: number, until: number): number;
   /** A period closed: the bank may keep these accounts' balances as of `day` (a replay starts there). */
   keepBalances(day: number, accounts: readonly number[]): Promise<void>;
 }
