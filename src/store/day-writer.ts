@@ -1,8 +1,10 @@
 /**
  * The day writer (issue 13): a worker thread that commits the engine's days on its own
  * connection to a SQLite file store while the engine lives the next ones
- * (repos/engine-pipeline.ts hands them over). Each day is one BEGIN IMMEDIATE transaction, in the
- * order handed over, with exactly the statements the engine's day unit runs (engine-days.ts).
+ * (repos/engine-pipeline.ts hands them over). Days commit in the order handed over, each in
+ * one BEGIN IMMEDIATE transaction with exactly the statements the engine's day unit runs
+ * (engine-days.ts), or, for a run of light days waiting together, several in one transaction
+ * (`writeDays`): a crash still leaves the store at the end of a whole day.
  *
  * Before a day is written the writer checks that nothing but itself has committed since the
  * engine read the store (`PRAGMA data_version` of this connection, taken when the engine loaded
@@ -14,7 +16,7 @@
  * {type: 'dropped', seq, changed} | {type: 'failed', seq, error} | {type: 'closed'}.
  */
 import { createRequire } from 'node:module';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import { PremiaError } from '../domain/errors.js';
 import { ACKED, applyDayOps, STOP, type DayWriterData, type DayWriterIn, type DayWriterOut } from './engine-days.js';
@@ -53,57 +55,109 @@ let stopped = false;
 
 const post = (m: DayWriterOut) => port.postMessage(m);
 
-async function handle(m: DayWriterIn): Promise<void> {
+/** Attempts and collection updates a day writes. */
+function rowsOf(m: Extract<DayWriterIn, { type: 'day' }>): number {
+  let n = 0;
+  for (const o of m.ops) if (o.op === 'attempts' || o.op === 'updates') n += o.rows.n;
+  return n;
+}
+
+/**
+ * Days waiting here when one is written are written with it, in the same transaction, while
+ * each writes at least JOIN_MIN_ROWS rows and together at most GROUP_ROWS (GROUP_DAYS days at
+ * most): a day's updates land on pages all over the collections table and its attempts' index,
+ * and a transaction writes each page it changed once to the WAL however many of its days
+ * changed it (issue 13: a million-policy month's light days each wrote ~70 MB of pages). Days
+ * with few rows cost little one by one and are written alone, as a store's first days are.
+ */
+const JOIN_MIN_ROWS = 1_000;
+const GROUP_ROWS = 400_000;
+const GROUP_DAYS = 8;
+
+type Day = Extract<DayWriterIn, { type: 'day' }>;
+const failure = (e: unknown) => {
+  const err = e as Error;
+  return { message: err.message, name: err.name, code: err instanceof PremiaError ? err.code : undefined };
+};
+
+/** Messages received and not handled yet, in order. */
+const inbox: DayWriterIn[] = [];
+let draining = false;
+
+/** Handle the messages received, in order (those still queued on the port pulled in as days are grouped). */
+async function drain(): Promise<void> {
+  draining = true;
+  try {
+    while (inbox.length > 0) {
+      const m = inbox.shift()!;
+      if (m.type === 'day') await writeDays(m);
+      else handle(m);
+    }
+  } finally {
+    draining = false;
+  }
+}
+
+function handle(m: Exclude<DayWriterIn, Day>): void {
   if (m.type === 'baseline') {
     baseline = dataVersion();
     stopped = Atomics.load(shared, STOP) !== 0;
     post({ type: 'baseline' });
     return;
   }
-  if (m.type === 'close') {
-    raw.close();
-    post({ type: 'closed' });
-    port.close();
-    return;
-  }
+  raw.close();
+  post({ type: 'closed' });
+  port.close();
+}
+
+/** Write day `first` and the days waiting after it that join it (one transaction), or drop them. */
+async function writeDays(first: Day): Promise<void> {
   if (stopped) {
-    post({ type: 'dropped', seq: m.seq, changed: false });
+    post({ type: 'dropped', seq: first.seq, changed: false });
     return;
   }
   // The day before reported (or a stop) first, outside any transaction: the engine's thread may
   // be waiting for the store's lock itself (another advance asking for the claim).
   while (Atomics.load(shared, STOP) === 0) {
     const acked = Atomics.load(shared, ACKED);
-    if (acked >= m.seq - 1) break;
+    if (acked >= first.seq - 1) break;
     Atomics.wait(shared, ACKED, acked, 1000);
   }
   if (Atomics.load(shared, STOP) !== 0) {
     stopped = true;
-    post({ type: 'dropped', seq: m.seq, changed: false });
+    post({ type: 'dropped', seq: first.seq, changed: false });
     return;
+  }
+  for (let r = receiveMessageOnPort(port); r !== undefined; r = receiveMessageOnPort(port)) inbox.push(r.message as DayWriterIn);
+  const days = [first];
+  let rows = rowsOf(first);
+  while (rows >= JOIN_MIN_ROWS && days.length < GROUP_DAYS && inbox[0]?.type === 'day') {
+    const next = rowsOf(inbox[0]);
+    if (next < JOIN_MIN_ROWS || rows + next > GROUP_ROWS) break;
+    days.push(inbox.shift() as Day);
+    rows += next;
   }
   try {
     raw.exec('begin immediate');
     if (dataVersion() !== baseline) {
       raw.exec('rollback');
       stopped = true;
-      post({ type: 'dropped', seq: m.seq, changed: true });
+      days.forEach((d, k) => post({ type: 'dropped', seq: d.seq, changed: k === 0 }));
       return;
     }
-    const lapsed = await applyDayOps(statements, m.ops, 'or rollback ');
+    const lapsed: Array<Map<number, number>> = [];
+    for (const d of days) lapsed.push(await applyDayOps(statements, d.ops, 'or rollback '));
     raw.exec('commit');
-    post({ type: 'committed', seq: m.seq, lapsed: [...lapsed] });
+    days.forEach((d, k) => post({ type: 'committed', seq: d.seq, lapsed: [...lapsed[k]!] }));
   } catch (e) {
     if (raw.inTransaction) raw.exec('rollback');
     stopped = true;
-    const err = e as Error;
-    post({ type: 'failed', seq: m.seq, error: { message: err.message, name: err.name, code: err instanceof PremiaError ? err.code : undefined } });
+    for (const d of days) post({ type: 'failed', seq: d.seq, error: failure(e) });
   }
 }
 
-// One message at a time, in order.
-let queue = Promise.resolve();
 port.on('message', (m: DayWriterIn) => {
-  queue = queue.then(() => handle(m));
+  inbox.push(m);
+  if (!draining) void drain();
 });
 post({ type: 'ready' });

@@ -316,7 +316,8 @@ export interface DayWriterData {
    * Two Int32 cells shared with the engine's thread: [ACKED] the last day (seq) whose commit the
    * engine has reported, [STOP] 1 once it stops. A day is written only once the day before it has
    * been reported without a stop: a Ctrl-C pressed when a day is reported leaves the store at
-   * that day, as when each day commits before the next is lived.
+   * that day, as when each day commits before the next is lived (or, when it was written with
+   * the light days after it in one transaction, at the last of those, reported with it).
    */
   shared: SharedArrayBuffer;
 }

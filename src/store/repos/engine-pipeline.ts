@@ -37,8 +37,14 @@ import { ACKED, attemptColumns, STOP, transferables, updateColumns, type DayOp, 
 import { packPlanColumns, packPlans, PLAN_BATCH } from '../plan-batches.js';
 import type { SqliteStore } from '../store-types.js';
 
-/** Days handed over and not yet committed, at most: beyond, `settle('room')` waits. */
+/**
+ * Days handed over and not yet committed, at most (beyond, `settle('room')` waits): two, or up
+ * to LIGHT_DAYS while together they write at most LIGHT_ROWS attempts and updates (the writer
+ * then writes the light days waiting together: day-writer.ts).
+ */
 const IN_FLIGHT = 2;
+const LIGHT_DAYS = 8;
+const LIGHT_ROWS = 400_000;
 
 /** The day writer's compiled module, or null (from TypeScript sources it is taken from dist/, which `npm test` builds first). */
 function writerModule(): URL | null {
@@ -58,6 +64,8 @@ export function snapshotsDiverted(store: SqliteStore): ((rows: SnapshotRows) => 
 
 interface Handed {
   seq: number;
+  /** Attempts and updates the day writes. */
+  rows: number;
   /** Resolved with the day's lapsed policies when it commits. */
   lapsed: (result: Map<number, number>) => void;
   failed: (e: unknown) => void;
@@ -164,9 +172,11 @@ export class DayPipeline {
   }
 
   /** Hand a day's operations over. */
-  hand(ops: DayOp[], handed: Omit<Handed, 'seq'>): void {
+  hand(ops: DayOp[], handed: Omit<Handed, 'seq' | 'rows'>): void {
     const seq = ++this.seq;
-    this.inFlight.push({ seq, ...handed });
+    let rows = 0;
+    for (const o of ops) if (o.op === 'attempts' || o.op === 'updates') rows += o.rows.n;
+    this.inFlight.push({ seq, rows, ...handed });
     this.worker.postMessage({ type: 'day', seq, ops } satisfies DayWriterIn, transferables(ops));
   }
 
@@ -176,7 +186,11 @@ export class DayPipeline {
    * caller reports them, then calls `reported`.
    */
   async settle(mode: 'now' | 'room' | 'one'): Promise<number> {
-    if (mode === 'room' && this.committed === 0) await this.drain(IN_FLIGHT);
+    if (mode === 'room' && this.committed === 0) {
+      while (this.error === null && this.inFlight.length > IN_FLIGHT && (this.inFlight.length > LIGHT_DAYS || this.inFlight.reduce((n, h) => n + h.rows, 0) > LIGHT_ROWS)) {
+        await new Promise<void>((r) => this.waiters.push(r));
+      }
+    }
     if (mode === 'one' && this.committed === 0) await this.drain(this.inFlight.length === 0 ? 0 : this.inFlight.length - 1);
     this.check();
     const n = this.committed;
@@ -223,7 +237,7 @@ export class HandedDay implements DayUnit {
   }
 
   /** The day's callbacks for the pipeline. */
-  handed(): Omit<Handed, 'seq'> {
+  handed(): Omit<Handed, 'seq' | 'rows'> {
     return {
       lapsed: (m) => this.settleLapsed?.(m),
       failed: (e) => this.failLapsed?.(e),
