@@ -58,7 +58,6 @@ export class ShardCache {
   put(shards: number, shard: number, kept: Kept): void {
     this.kept.set(`${shards}/${shard}`, kept);
   }
-
 }
 
 /** Hooks of a shard's day (fault injection in the tests). */
