@@ -9,7 +9,10 @@
  *              columns (text and numeric: what `sqlite3 .import` is to the SQLite line).
  *              Target: ≥ 0.6 × psql's speed.
  *   pg-engine  on the imported database: `clock set`, `collections execute` and the month in one
- *              `clock advance --to 2026-11-30`, each timed.
+ *              `clock advance --to 2026-11-30`, each timed; then the same queued month (copies of
+ *              the database) in 16 customer shards (engine.shards), by the advance alone and by
+ *              the advance beside one `premia engine work` (issue 14), their attempts checked
+ *              against the month in one piece.
  *   pg-report  `premia reports collections` of that month against `psql -c "\copy (select …) to
  *              stdout csv header"` writing the same bytes. Target: ≥ 0.5 × psql's speed.
  *
@@ -23,7 +26,8 @@
  * columns are the client processes' (premia, psql); with a throwaway cluster the server's CPU
  * time for each run is added to the row's extra (`server_cpu_s`, from /proc).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -31,6 +35,8 @@ import { join } from 'node:path';
 
 const PG_BIN = process.env.PREMIA_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 const SUPERUSER = 'premia_bench';
+/** The shards of the sharded months (engine.shards). */
+const SHARDS = 16;
 
 /** The throwaway cluster: { base (URL without database), stop(), serverCpu() }. */
 async function startCluster(log) {
@@ -177,7 +183,7 @@ export async function benchPostgres(o, h, results) {
     return withDatabase(base, dbName(name));
   };
   const dropAll = () => {
-    for (const name of ['import', 'psql', 'floor']) {
+    for (const name of ['import', 'psql', 'floor', 'w1', 'w2']) {
       try {
         admin(base, [`drop database if exists ${dbName(name)} with (force)`]);
       } catch {
@@ -219,7 +225,7 @@ export async function benchPostgres(o, h, results) {
     if (o.only.includes('import') || o.only.includes('engine') || o.only.includes('report')) {
       month = importPart(o.only.includes('import'));
     }
-    if (month && (o.only.includes('engine') || o.only.includes('report'))) enginePart(month);
+    if (month && (o.only.includes('engine') || o.only.includes('report'))) await enginePart(month);
     if (month && o.only.includes('report')) reportPart(month);
   } finally {
     dropAll();
@@ -299,7 +305,7 @@ export async function benchPostgres(o, h, results) {
     return premiaDb;
   }
 
-  function enginePart(db) {
+  async function enginePart(db) {
     log(`\nPostgreSQL engine month: ${o.scale} policies`);
     const step = (label, args, check) => {
       const [cmd, a] = premia(db, ...args);
@@ -311,9 +317,63 @@ export async function benchPostgres(o, h, results) {
       const body = JSON.parse(r.stdout);
       if (body.policies_queued !== o.scale) throw new CommandFailed(`execute queued ${body.policies_queued} policies, not ${o.scale}`);
     });
-    step(`clock advance --to ${h.MONTH_END} (30 days)`, ['--json', 'clock', 'advance', '--to', h.MONTH_END], (r) => {
+    const monthDone = (r) => {
       const body = JSON.parse(r.stdout);
       if (body.to !== h.MONTH_END || body.days.length !== 30) throw new CommandFailed(`advance ended at ${body.to} after ${body.days.length} days`);
+    };
+    // Copies of the queued month for the months in shards (made before the month is lived).
+    const sharded = o.only.includes('engine');
+    if (sharded) for (const name of ['w1', 'w2']) admin(base, [`drop database if exists ${dbName(name)} with (force)`, `create database ${dbName(name)} template ${dbName('import')}`]);
+    step(`clock advance --to ${h.MONTH_END} (30 days)`, ['--json', 'clock', 'advance', '--to', h.MONTH_END], monthDone);
+    if (!sharded) return;
+    const attempts = (url) => {
+      const [cmd, a] = premia(url, 'collections', 'attempts', '--period', h.PERIOD);
+      const r = spawnSync(cmd, a, { maxBuffer: 1 << 30 });
+      if (r.status !== 0) throw new CommandFailed(`collections attempts failed: ${r.stderr}`);
+      return createHash('sha256').update(r.stdout).digest('hex');
+    };
+    const want = attempts(db);
+    for (const [name, workers] of [['w1', 1], ['w2', 2]]) {
+      const url = withDatabase(base, dbName(name));
+      const set = spawnSync(...premia(url, 'settings', 'set', 'engine.shards', String(SHARDS)));
+      if (set.status !== 0) throw new CommandFailed(`settings set engine.shards failed: ${set.stderr}`);
+      const label = `clock advance --to ${h.MONTH_END} in ${SHARDS} shards, ${workers === 1 ? 'one process' : `beside ${workers - 1} premia engine work`}`;
+      const others = [];
+      const [cmd, a] = premia(url, '--json', 'clock', 'advance', '--to', h.MONTH_END);
+      const spec = withServerCpu({ label, cmd, args: a, stdout: 'pipe', check: monthDone, before: () => {
+        for (let k = 1; k < workers; k++) others.push(engineWorker(url, h.MONTH_END));
+      } });
+      const [m] = h.measureTogether([spec], 1);
+      const helpers = await Promise.all(others);
+      const same = attempts(url) === want;
+      if (!same) log(`  note: the month in ${SHARDS} shards gave other attempts than the month in one piece`);
+      results.push(row('pg-engine', `PostgreSQL: ${label}`, m, null, {
+        extra: {
+          ...extraCpu(m),
+          same_attempts_as_one_piece: same,
+          ...(helpers.length > 0 ? { workers_cpu_s: Number(helpers.reduce((t, w) => t + w.cpu, 0).toFixed(2)), workers_peak_rss_mib: Math.max(...helpers.map((w) => w.rssMib)), workers_shards: helpers.reduce((t, w) => t + w.shards, 0) } : {}),
+        },
+      }));
+    }
+  }
+
+  /** `premia engine work --until DATE` beside the timed advance: its CPU time, peak RSS and shards lived once it exits. */
+  function engineWorker(url, until) {
+    const timeFile = join(os.tmpdir(), `premia-bench-worker-${process.pid}-${Math.random().toString(36).slice(2)}`);
+    const [cmd, a] = premia(url, '--json', 'engine', 'work', '--until', until);
+    const child = spawn('/usr/bin/time', ['-o', timeFile, '-f', '%U %S %M', cmd, ...a], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    return new Promise((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (code) => {
+        if (code !== 0) return reject(new CommandFailed(`premia engine work exited ${code}: ${err.trim()}`));
+        const [user, sys, rssKb] = readFileSync(timeFile, 'utf8').trim().split(/\s+/).map(Number);
+        rmSync(timeFile, { force: true });
+        resolve({ cpu: user + sys, rssMib: rssKb / 1024, shards: JSON.parse(out).shards });
+      });
     });
   }
 

@@ -638,6 +638,16 @@ export interface IdempotencyClaimInput {
   isAlive?: (pid: number) => boolean;
 }
 
+export interface EngineWorkOptions {
+  /** Stop once the clock's date is this date or later and no shard is pending. */
+  until?: string;
+  signal?: AbortSignal;
+  /** Told once the store is known to take workers, before the first shard. */
+  onStart?: () => void;
+  /** Told of each shard lived. */
+  onShard?: () => void;
+}
+
 export interface Admin {
   readonly keys: {
     /** A key for a client (made when new); `client` null: an operator key of the Local client. */
@@ -663,6 +673,14 @@ export interface Admin {
     show(year: number): Promise<CalendarView>;
     /** Add holidays from a CSV `date,name` (`replace`: instead of the imported ones); checked whole. */
     import(file: Upload, options?: { replace?: boolean }): Promise<CalendarImportResult>;
+  };
+  /** The engine's days in customer shards (engine/shards.ts). */
+  readonly engine: {
+    /**
+     * Live the shards of the days other processes open on this store (PostgreSQL), until `signal`
+     * aborts or, with `until`, the clock has reached that date. Returns the shards lived.
+     */
+    work(options: EngineWorkOptions): Promise<number>;
   };
   /** The records of Idempotency-Key (see backend/local/idempotency.ts). */
   readonly idempotency: {

@@ -25,6 +25,7 @@ import type { AdvanceClaim, AdvanceHolder, Bank, EngineHelper, EngineStore } fro
 import { sleepIdle } from './awake.js';
 import { encodeImage } from './image.js';
 import { loadState } from './load.js';
+import { advanceInShards, livesInShards } from './shards.js';
 import type { EngineState } from './state.js';
 
 export type { DaySummary };
@@ -44,6 +45,8 @@ export interface EngineHooks {
   loaded?(collections: number, resumed: number): void;
   /** Inside a day's unit, just before it commits (the crash tests kill the process here). */
   beforeCommit?(date: IsoDate): void;
+  /** Inside a shard's unit of a day lived in shards, just before it commits (shards.ts). */
+  beforeShardCommit?(date: IsoDate, shard: number): void;
   /** A day has committed. */
   dayDone?(): void;
   /** The advance has ended (normally or not). */
@@ -81,6 +84,21 @@ export async function advance(engine: Engine, target: AdvanceTargetInput, run: A
   resolveAdvanceTarget(await store.readClock(), target);
   const claim = await store.claimAdvance((today) => resolveAdvanceTarget(today, target), run.onWait);
   try {
+    if (await livesInShards(store)) {
+      // The days in customer shards, with any other worker on the store (shards.ts).
+      const days = await advanceInShards(engine, claim, {
+        clientId: run.clientId,
+        now: run.now,
+        signal: run.signal,
+        beforeCommit: (date) => run.hooks?.beforeCommit?.(date),
+        hooks: { beforeShardCommit: (date, shard) => run.hooks?.beforeShardCommit?.(date, shard) },
+        onDay: (day, index, total) => {
+          run.hooks?.dayDone?.();
+          run.onDay?.(day, index, total);
+        },
+      });
+      return { from: claim.from, to: await store.readClock(), days };
+    }
     return await advanceHolding(engine, claim, run);
   } finally {
     try {

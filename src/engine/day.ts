@@ -220,21 +220,34 @@ const UPDATE_CHUNK = 16_384;
  * unit, once the day has committed from one that hands the day over (`DayUnit.closePeriod`).
  */
 export async function closePeriod(unit: DayUnit, state: EngineState, period: Period, stampMs: number): Promise<{ lapsed: Promise<Map<number, number>> }> {
-  const day = lastDay(period);
-  const n = state.settings.lapseAfterUnpaidPeriods;
-  let lapsed: Promise<Map<number, number>>;
-  if (unit.closePeriod) lapsed = unit.closePeriod(period, n, day, stampMs);
-  else {
-    await unit.completeExecutions(period, stampMs);
-    const now = await applyLapseRule(
-      period,
-      n,
-      (periods) => unit.lapseCandidates(periods),
-      (policies, reason) => unit.lapsePolicies(policies, day, stampMs, reason),
-    );
-    lapsed = Promise.resolve(now);
-  }
+  const runs = await closePeriodRuns(unit, state.settings.lapseAfterUnpaidPeriods, period, stampMs);
+  await closePeriodAccounts(state, period);
+  return runs;
+}
 
+/**
+ * The store-wide part of closing `period`: its runs complete and the lapse rule runs over every
+ * client's collections (a day lived in shards does this once, when every shard is done).
+ */
+export async function closePeriodRuns(unit: DayUnit, lapseAfter: number, period: Period, stampMs: number): Promise<{ lapsed: Promise<Map<number, number>> }> {
+  const day = lastDay(period);
+  if (unit.closePeriod) return { lapsed: unit.closePeriod(period, lapseAfter, day, stampMs) };
+  await unit.completeExecutions(period, stampMs);
+  const now = await applyLapseRule(
+    period,
+    lapseAfter,
+    (periods) => unit.lapseCandidates(periods),
+    (policies, reason) => unit.lapsePolicies(policies, day, stampMs, reason),
+  );
+  return { lapsed: Promise.resolve(now) };
+}
+
+/**
+ * The working set's part of closing `period`: its collections close, the accounts active that
+ * day that held them have their balances kept, and accounts with nothing else open leave.
+ */
+export async function closePeriodAccounts(state: EngineState, period: Period): Promise<void> {
+  const day = lastDay(period);
   const kept: number[] = []; // accounts whose balance is kept as of `day`
   const cs = state.cols;
   const k = cs.periods.findIndex((p) => p.period === period);
@@ -275,5 +288,4 @@ export async function closePeriod(unit: DayUnit, state: EngineState, period: Per
   }
   state.activeCount = keep;
   await state.accounts.keepBalances(dayNumber(day), kept);
-  return { lapsed };
 }

@@ -53,6 +53,61 @@ export interface EngineStore {
   reported?(stop: boolean): void;
   /** Run `fn` as one unit of work: everything it writes commits together, or none of it does. */
   runDay<T>(fn: (unit: DayUnit) => Promise<T>): Promise<T>;
+  /** Days lived in customer shards by several processes (engine/shards.ts); optional. */
+  readonly shards?: ShardedDays;
+}
+
+/**
+ * A day lived in customer shards (PostgreSQL). The advance opens the day after the clock's date
+ * in S shards; any process (the advance itself, `premia engine work`) claims a pending shard and
+ * lives that shard's customers through the day in one unit, which marks the shard done as it
+ * commits; once every shard is done the advance closes the day (the period's close, the clock)
+ * in one unit. From the day's opening to its closing no other write reaches the store, so every
+ * shard sees the same inputs.
+ */
+export interface ShardedDays {
+  /** The day open (the day after the clock's date) and its shard count, or null. */
+  openDay(): Promise<{ day: IsoDate; shards: number } | null>;
+  /** The stored settings by key (a read of its own: settings.ts checks them). */
+  readSettings(): Promise<ReadonlyMap<string, string>>;
+  /**
+   * For the advance holding `claim`: open `day` in `shards` shards, or take over the day left
+   * open by an advance that stopped (its shard count stands). Returns the day's shard count.
+   */
+  beginDay(claim: AdvanceClaim, day: IsoDate, shards: number): Promise<number>;
+  /**
+   * Join the workers as `worker` (until `leave`): while it is joined, the shards it lived the day
+   * before are left to it (it holds their working sets), unless it holds more than its share.
+   */
+  join(worker: string): Promise<{ leave(): Promise<void> }>;
+  /**
+   * Claim a pending shard of the open day for `worker` (joined) and run `fn` on it in one unit:
+   * what `fn` writes, and the shard done with the summary it returns, commit together. The shards
+   * it lived the day before come first, then those whose worker of the day before has left, then
+   * (to even the load) one of a worker that lived more of them than this one. Null when none of
+   * these is pending (the others are being lived, or left to their workers).
+   */
+  workShard<T>(worker: string, fn: (unit: ShardUnit) => Promise<{ result: T; summary: string }>): Promise<{ result: T } | null>;
+  /** How many shards of `day` are not done yet (pending or being lived). */
+  unfinished(day: IsoDate): Promise<number>;
+  /**
+   * Close `day` for the advance holding `claim`: `fn` runs in one unit with the shards'
+   * summaries (the period's close, the clock's move), the shards become closed, and other
+   * writes reach the store again.
+   */
+  endDay<T>(claim: AdvanceClaim, day: IsoDate, fn: (unit: DayUnit, summaries: readonly string[]) => Promise<T>): Promise<T>;
+  /** Give the day's hold back without closing it (the advance stopped): the day stays open. */
+  abandonDay(claim: AdvanceClaim): Promise<void>;
+}
+
+/** One shard of a day: a unit whose open collections are the shard's customers' only. */
+export interface ShardUnit extends DayUnit {
+  /** The day being lived (the day after the clock's date). */
+  readonly day: IsoDate;
+  readonly shard: number;
+  readonly shards: number;
+  /** The store's engine inputs version now (image.ts): a state kept in memory is current while it stands. */
+  inputsVersion(): Promise<number>;
 }
 
 export interface AdvanceClaim {

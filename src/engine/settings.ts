@@ -46,6 +46,13 @@ export interface ChoiceSettingDef {
 export type SettingDef = NumberSettingDef | ChoiceSettingDef;
 export type SettingValue = number | string;
 
+/**
+ * The setting of how many customer shards a day is lived in (PostgreSQL; engine/shards.ts). Not
+ * among SETTING_KEYS, the inputs of what the engine decides: sharding changes where a customer's
+ * day is lived, never what happens in it.
+ */
+export const SHARDS_KEY = 'engine.shards';
+
 export const SETTING_KEYS = {
   maxFailedAttempts: 'engine.max_failed_attempts',
   lapseAfterUnpaidPeriods: 'lapse.unpaid_periods',
@@ -75,6 +82,14 @@ export const SETTINGS: readonly SettingDef[] = [
     default: DEFAULT_CALENDAR,
     choices: CALENDAR_BASES,
     description: 'business days: za (South African public holidays) or none (weekends only), plus imported dates',
+  },
+  {
+    kind: 'number',
+    key: SHARDS_KEY,
+    default: 1,
+    min: 1,
+    max: 256,
+    description: 'PostgreSQL: customer shards each day is lived in, shared with premia engine work (1: in one piece)',
   },
 ];
 

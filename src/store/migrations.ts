@@ -402,6 +402,27 @@ const m0009_engine_image: Migration = {
   },
 };
 
+/**
+ * The engine's day in customer shards (PostgreSQL, issue 14): one row per shard of a day being
+ * lived; `state` pending until a worker has lived that shard's customers through the day and
+ * written what it did (in the same transaction), then done; closed once the day itself is.
+ * `summary` holds the shard's per-client counts (JSON) for the day's report.
+ */
+const m0010_engine_shards: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('engine_shards')
+      .addColumn('day', 'text', (c) => c.notNull())
+      .addColumn('shard', 'integer', (c) => c.notNull())
+      .addColumn('shards', 'integer', (c) => c.notNull())
+      .addColumn('state', 'text', (c) => c.notNull().check(sql`state = 'pending' or state = 'done' or state = 'closed'`))
+      .addColumn('worker', 'text')
+      .addColumn('summary', 'text')
+      .addPrimaryKeyConstraint('engine_shards_pk', ['day', 'shard'])
+      .execute();
+  },
+};
+
 export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> = [
   ['0001_foundation', m0001_foundation],
   ['0002_collections', m0002_collections],
@@ -412,4 +433,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migrat
   ['0007_key_roles', m0007_key_roles],
   ['0008_engine_resume', m0008_engine_resume],
   ['0009_engine_image', m0009_engine_image],
+  ['0010_engine_shards', m0010_engine_shards],
 ];

@@ -36,7 +36,7 @@ export const DEFAULT_CONNECT_TIMEOUT_S = 10;
 export const MARKER_TABLE = 'premia_store';
 const PREMIA_APPLICATION_ID = 0x50524d41;
 /** The second key of the writer lock (the first is PG_LOCK_SPACE); named locks use hashtext(name). */
-const WRITER_LOCK = 0;
+export const WRITER_LOCK = 0;
 
 export interface OpenPgOptions {
   url: string;
@@ -284,6 +284,27 @@ export async function openPgStore(options: OpenPgOptions): Promise<PgStore> {
     },
     readUnit(fn) {
       return inTransaction((client) => client.query('begin isolation level repeatable read read only').then(() => undefined), fn);
+    },
+    sharedWriteUnit(fn) {
+      return inTransaction(async (client) => {
+        await client.query('begin');
+        await client.query(`set local lock_timeout = ${Math.max(1, Math.floor(options.busyTimeoutMs))}`);
+        await client.query(`select pg_advisory_xact_lock_shared(${PG_LOCK_SPACE}, ${WRITER_LOCK})`);
+        await client.query('set local lock_timeout = 0');
+      }, fn);
+    },
+    async sessionWriteUnit(session, fn) {
+      const client = session as PoolClient;
+      try {
+        await client.query('begin');
+        await beginWrite(client);
+        const out = await fn(unit(client));
+        await client.query('commit');
+        return out;
+      } catch (e) {
+        await client.query('rollback').catch(() => undefined);
+        throw translate(e);
+      }
     },
     async *streamRows<T>(query: string, params: unknown[], opts: { raw?: boolean; batch?: number } = {}) {
       const client = await connect();

@@ -133,6 +133,16 @@ export interface EngineInputsTable {
   version: number;
 }
 
+/** A shard of a day the engine lives in customer shards (migrations.ts, 0010; PostgreSQL). */
+export interface EngineShardsTable {
+  day: string;
+  shard: number;
+  shards: number;
+  state: 'pending' | 'done' | 'closed';
+  worker: string | null;
+  summary: string | null;
+}
+
 export interface BankTransactionsTable {
   id: Generated<number>;
   client_id: number;
@@ -243,6 +253,7 @@ export interface Database {
   engine_image: EngineImageTable;
   engine_image_head: EngineImageHeadTable;
   engine_inputs: EngineInputsTable;
+  engine_shards: EngineShardsTable;
   bank_transactions: BankTransactionsTable;
   bank_snapshots: BankSnapshotsTable;
   api_keys: ApiKeysTable;

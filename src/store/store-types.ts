@@ -58,6 +58,13 @@ export interface PgStore extends StoreBase {
   writeUnit<T>(fn: (unit: PgUnit) => Promise<T>): Promise<T>;
   /** A read on one connection from one snapshot (repeatable read, read only). */
   readUnit<T>(fn: (unit: PgUnit) => Promise<T>): Promise<T>;
+  /**
+   * A write transaction on one connection taking the writer lock shared (engine/shards.ts: the
+   * shards of a day are written side by side while the advance keeps other writers out).
+   */
+  sharedWriteUnit<T>(fn: (unit: PgUnit) => Promise<T>): Promise<T>;
+  /** A write transaction (the writer lock taken) on a session's connection (`openSession`). */
+  sessionWriteUnit<T>(session: ClientBase, fn: (unit: PgUnit) => Promise<T>): Promise<T>;
   /** A connection of its own, outside the pool (a session lock held across transactions); close it when done. */
   openSession(): Promise<{ client: ClientBase; close(): Promise<void> }>;
   /**

@@ -117,7 +117,7 @@ describe('policies list --format / --fields', () => {
 
   it('settings and keys lists take the same options', async () => {
     const s = await premia(['settings', '--format', 'csv', '--fields', 'key,value']);
-    expect(s.stdout).toBe('key,value\nengine.max_failed_attempts,4\nlapse.unpaid_periods,2\ncalendar,za\n');
+    expect(s.stdout).toBe('key,value\nengine.max_failed_attempts,4\nlapse.unpaid_periods,2\ncalendar,za\nengine.shards,1\n');
     const k = await premia(['keys', 'list', '--format', 'json']);
     expect(k.stdout).toBe('[]\n');
     const st = await premia(['settlements', 'list', '--format', 'csv', '--fields', 'settlement_number,net_amount']);

@@ -43,6 +43,14 @@ const DEFAULTS = [
     choices: ['za', 'none'],
     description: 'business days: za (South African public holidays) or none (weekends only), plus imported dates',
   },
+  {
+    key: 'engine.shards',
+    value: 1,
+    default: 1,
+    min: 1,
+    max: 256,
+    description: 'PostgreSQL: customer shards each day is lived in, shared with premia engine work (1: in one piece)',
+  },
 ];
 
 describe('premia settings', () => {
@@ -56,6 +64,7 @@ describe('premia settings', () => {
         'engine.max_failed_attempts  4      4        1-31     failed debit attempts per policy and month, after which no more are planned',
         'lapse.unpaid_periods        2      2        1-12     consecutive closed periods UNPAID after which an active policy lapses',
         'calendar                    za     za       za|none  business days: za (South African public holidays) or none (weekends only), plus imported dates',
+        'engine.shards               1      1        1-256    PostgreSQL: customer shards each day is lived in, shared with premia engine work (1: in one piece)',
         '',
       ].join('\n'),
     );
@@ -74,7 +83,7 @@ describe('premia settings', () => {
     expect(json.code).toBe(0);
     expect(json.json()).toEqual({ ...DEFAULTS[1], value: 12, previous: 2 });
     const list = await cli(['--json', 'settings']);
-    expect(list.json().map((s: { value: number }) => s.value)).toEqual([1, 12, 'za']);
+    expect(list.json().map((s: { value: number }) => s.value)).toEqual([1, 12, 'za', 1]);
     // The bounds are accepted.
     expect((await cli(['settings', 'set', 'engine.max_failed_attempts', '31'])).code).toBe(0);
     expect((await cli(['settings', 'set', 'lapse.unpaid_periods', '1'])).code).toBe(0);
@@ -88,8 +97,8 @@ describe('premia settings', () => {
     ['engine.max_failed_attempts', ' 3', "engine.max_failed_attempts must be a whole number from 1 to 31; got ' 3'."],
     ['lapse.unpaid_periods', '13', "lapse.unpaid_periods must be a whole number from 1 to 12; got '13'."],
     ['lapse.unpaid_periods', 'two', "lapse.unpaid_periods must be a whole number from 1 to 12; got 'two'."],
-    ['engine.lead_days', '2', "'engine.lead_days' is not a setting; the settings are engine.max_failed_attempts, lapse.unpaid_periods, calendar."],
-    ['max_failed_attempts', '2', "'max_failed_attempts' is not a setting; the settings are engine.max_failed_attempts, lapse.unpaid_periods, calendar."],
+    ['engine.lead_days', '2', "'engine.lead_days' is not a setting; the settings are engine.max_failed_attempts, lapse.unpaid_periods, calendar, engine.shards."],
+    ['max_failed_attempts', '2', "'max_failed_attempts' is not a setting; the settings are engine.max_failed_attempts, lapse.unpaid_periods, calendar, engine.shards."],
     ['calendar', 'ZA', "calendar must be one of za, none; got 'ZA'."],
     ['calendar', 'us', "calendar must be one of za, none; got 'us'."],
   ])('set %s %j is refused (exit 2) and changes nothing', async (key, value, message) => {

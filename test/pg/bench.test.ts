@@ -31,8 +31,14 @@ describe.skipIf(noPg || !tools)(`bench --db postgres${noPg ? ` (skipped: ${pg.re
       'PostgreSQL: clock set 2026-10-31',
       'PostgreSQL: collections execute (200 queued)',
       'PostgreSQL: clock advance --to 2026-11-30 (30 days)',
+      'PostgreSQL: clock advance --to 2026-11-30 in 16 shards, one process',
+      'PostgreSQL: clock advance --to 2026-11-30 in 16 shards, beside 1 premia engine work',
       'PostgreSQL: reports collections csv, 200 rows',
     ]);
+    // The months in shards gave the attempts of the month in one piece; the worker lived some of them.
+    const sharded = body.results.filter((x) => x.what.includes('in 16 shards'));
+    expect(sharded.map((x) => x.extra?.same_attempts_as_one_piece)).toEqual([true, true]);
+    expect(sharded[1]!.extra?.workers_shards).toEqual(expect.any(Number));
     const report = body.results.find((x) => x.part === 'pg-report')!;
     expect(report.extra?.same_bytes_as_psql).toBe(true);
     expect(report.ratio).toBeGreaterThan(0);

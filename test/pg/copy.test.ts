@@ -39,6 +39,7 @@ bank_snapshots                    19           19        17770.63      17770.63 
 bank_transactions                473          473       213992.20     213992.20  same
 engine_image                       1            1               -             -  same
 engine_image_head                  1            1               -             -  same
+engine_shards                      0            0               -             -  same
 idempotency_keys                   0            0               -             -  same
 meta                               5            5               -             -  same
 plan_batches                      20           20               -             -  same
@@ -76,7 +77,7 @@ describe.skipIf(noPg)(`premia db copy${noPg ? ` (skipped: ${pg.reason})` : ''}`,
     // The figures are the target's own: the policies' cents summed there.
     const [sum] = await onDatabase<{ cents: string }>(target, 'select sum(collection_amount)::text as cents from policies');
     expect(sum!.cents).toBe('51898309');
-    expect(r.stderr).toMatch(/Copied .*premia\.db to postgres:\/\/premia_test:\*\*\*@127\.0\.0\.1:\d+\/copy_to_[0-9a-f]+: 17 tables, 2,650 rows; counts and money totals identical\.\n$/);
+    expect(r.stderr).toMatch(/Copied .*premia\.db to postgres:\/\/premia_test:\*\*\*@127\.0\.0\.1:\d+\/copy_to_[0-9a-f]+: 18 tables, 2,650 rows; counts and money totals identical\.\n$/);
     expect(r.stdout + r.stderr).not.toContain(pg.cluster!.password);
     // The id sequences follow the tables: the next policy id is max(id) + 1.
     const [seq] = await onDatabase<{ next: string; max: string }>(

@@ -28,7 +28,7 @@ const FOUNDATION_TABLES = [
 ];
 const MIGRATION_NAMES = MIGRATIONS.map(([name]) => name);
 /** Tables that are not client data: store settings, the migration log, the clients themselves, the engine image's head and inputs version. */
-const NOT_CLIENT_DATA = ['meta', 'schema_migrations', 'clients', 'engine_image_head', 'engine_inputs'];
+const NOT_CLIENT_DATA = ['meta', 'schema_migrations', 'clients', 'engine_image_head', 'engine_inputs', 'engine_shards'];
 
 function tables(raw: Database.Database): string[] {
   return raw

@@ -11,12 +11,15 @@ import { authenticate, createKey, listKeys, revokeKey } from './api-keys.js';
 import { claimKey, completeKey, processOwner, releaseKey } from './idempotency.js';
 import { listSettings, setSetting } from './settings.js';
 import { importHolidays, showCalendar } from './calendar.js';
+import { workEngine } from './engine.js';
+import { PremiaError } from '../../domain/errors.js';
 
 export class LocalAdmin implements Admin {
   readonly keys: Admin['keys'];
   readonly clients: Admin['clients'];
   readonly settings: Admin['settings'];
   readonly calendar: Admin['calendar'];
+  readonly engine: Admin['engine'];
   readonly idempotency: Admin['idempotency'];
 
   constructor(
@@ -44,6 +47,12 @@ export class LocalAdmin implements Admin {
     this.calendar = {
       show: (year: number) => showCalendar(store, year),
       import: (file, options) => importHolidays(store, file, options),
+    };
+    this.engine = {
+      work: (options) => {
+        if (ownBank) throw new PremiaError('CONFLICT', 'premia engine work lives days with the simulated bank of the store; this backend collects through a bank of its own.');
+        return workEngine(store, options);
+      },
     };
     this.idempotency = {
       owner: processOwner(),

@@ -3,15 +3,17 @@
  * engine repository and the simulated bank on the same store (or the bank the context names).
  */
 import { advance, type AdvanceResult } from '../../engine/advance.js';
+import { workShards } from '../../engine/shards.js';
+import { PremiaError } from '../../domain/errors.js';
 import type { Bank } from '../../engine/ports.js';
 import { SimulatedBank } from '../../bank/simulated.js';
 import { bankStore } from '../../store/repos/bank.js';
 import { engineStore } from '../../store/repos/engine.js';
 import type { Store } from '../../store/store.js';
-import type { AdvanceOptions, AdvanceTarget } from '../types.js';
+import type { AdvanceOptions, AdvanceTarget, EngineWorkOptions } from '../types.js';
 import type { LocalContext } from './context.js';
 import { accountHelper } from './account-helper.js';
-import { engineHooks } from './memory.js';
+import { engineHooks, engineOptionsFromEnv } from './memory.js';
 
 /** The simulated bank on `store` (what the engine collects through unless told otherwise). */
 export function simulatedBankOn(store: Store): Bank {
@@ -31,4 +33,21 @@ export function advanceClock(ctx: LocalContext, target: AdvanceTarget, options: 
     signal: options.signal,
     hooks: engineHooks(ctx.engine ?? {}),
   });
+}
+
+/**
+ * `premia engine work`: live the shards of the days that advances open on this store, with the
+ * simulated bank, until stopped (or until the clock reaches `options.until`).
+ */
+export async function workEngine(store: Store, options: EngineWorkOptions): Promise<number> {
+  const engine = { store: engineStore(store), bank: simulatedBankOn(store) };
+  if (engine.store.shards === undefined) {
+    throw new PremiaError(
+      'VALIDATION_ERROR',
+      `premia engine work needs a store several processes share: a PostgreSQL database (--db postgres://…); ${store.path} lives its days in one process.`,
+    );
+  }
+  options.onStart?.();
+  const hooks = engineHooks(engineOptionsFromEnv(process.env));
+  return workShards(engine, { until: options.until, signal: options.signal, onShard: options.onShard, hooks: { beforeShardCommit: (date, shard) => hooks.beforeShardCommit?.(date, shard) } });
 }

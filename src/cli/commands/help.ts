@@ -40,6 +40,8 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'settings set': ['premia settings set lapse.unpaid_periods 3'],
   db: ['premia db copy --from ./premia.db --to postgres://premia@db.example.com/premia'],
   'db copy': ['premia db copy --from ./premia.db --to postgres://premia@db.example.com/premia', 'premia --yes db copy --from postgres://premia@db.example.com/premia --to ./back.db'],
+  engine: ['premia --db postgres://premia@db.example.com/premia engine work'],
+  'engine work': ['premia --db postgres://premia@db.example.com/premia engine work', 'premia --db postgres://premia@db.example.com/premia engine work --until 2026-11-30'],
   serve: ['premia serve --port 8080', 'premia --db /srv/premia.db serve --host 0.0.0.0 --no-simulation'],
   reports: ['premia reports collections --period 2026-11 > collections-2026-11.csv', 'premia reports summary --period 2026-11'],
   'reports collections': ['premia reports collections --period 2026-11 > collections-2026-11.csv', 'premia reports collections --period 2026-11 --require-closed --output /srv/reports/'],

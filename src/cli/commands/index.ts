@@ -11,6 +11,7 @@ import { registerLogout } from './logout/index.js';
 import { registerPolicies } from './policies/index.js';
 import { registerCompletion } from './completion/index.js';
 import { registerDb } from './db/index.js';
+import { registerEngine } from './engine/index.js';
 import { registerFixtures } from './fixtures/index.js';
 import { registerProfiles } from './profiles/index.js';
 import { registerServe } from './serve/index.js';
@@ -30,6 +31,7 @@ export function registerCommands(program: Command, ctx: CliContext, state: RunSt
   registerCalendar(program, ctx, state);
   registerServe(program, ctx, state);
   registerDb(program, ctx, state);
+  registerEngine(program, ctx, state);
   registerReports(program, ctx, state);
   registerSettlements(program, ctx, state);
   registerSimulate(program, ctx, state);

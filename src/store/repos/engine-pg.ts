@@ -31,8 +31,11 @@ import type {
   ImageHead,
   LapseCandidate,
   OpenCollection,
+  ShardedDays,
+  ShardUnit,
 } from '../../engine/ports.js';
 import { decodePlans, encodePlans, PLAN_BATCH } from '../plan-batches.js';
+import { pgPlaceholders, WRITER_LOCK } from '../pg-store.js';
 import { PG_LOCK_SPACE, type PgStore, type PgUnit } from '../store.js';
 import { unpaidActiveCollections } from './lapse-candidates.js';
 import { getAllMeta, getMeta, setMeta } from './meta.js';
@@ -99,6 +102,7 @@ export function pgEngineStore(store: PgStore): EngineStore {
         await session.close();
       }
     },
+    shards: pgShardedDays(store),
     async beginDays() {
       return false;
     },
@@ -111,12 +115,164 @@ export function pgEngineStore(store: PgStore): EngineStore {
         const next = (await unit.client.query<{ next: string }>('select pg_snapshot_xmax(pg_current_snapshot())::text as next')).rows[0]!.next;
         const changed = lastXid === null || BigInt(next) !== BigInt(lastXid) + 1n;
         lastXid = null;
-        const out = await inDayUnit(store, unit, () => fn(new PgDay(unit, changed)));
+        const out = await inDayUnit(store, unit, () => fn(new PgAdvanceDay(unit, changed)));
         lastXid = (await unit.client.query<{ xid: string }>('select pg_current_xact_id()::text as xid')).rows[0]!.xid;
         return out;
       });
     },
   };
+}
+
+/**
+ * Days in customer shards on PostgreSQL (engine/shards.ts). The advance keeps other writers out
+ * for the whole day by holding the writer lock shared on its own connection (the one holding its
+ * claim) from the day's opening to its closing; the shards' units take it shared too, so they run
+ * side by side, while any other write waits for the exclusive lock. A worker claims a shard with
+ * `for update skip locked`: the row stays locked until its unit commits (done) or rolls back, a
+ * worker that dies taking its lock with it, so a shard is lived once.
+ */
+function pgShardedDays(store: PgStore): ShardedDays {
+  const writerLock = `${PG_LOCK_SPACE}, ${WRITER_LOCK}`;
+  const release = async (claim: AdvanceClaim) => {
+    const { session } = claim as PgClaim;
+    // False (with a server warning) when not held: nothing to give back.
+    await session.client.query(`select pg_advisory_unlock_shared(${writerLock})`).catch(() => undefined);
+  };
+  return {
+    async openDay() {
+      const r = await store.db.selectFrom('engine_shards').select(['day', 'shards']).where('state', '<>', 'closed').orderBy('day').limit(1).executeTakeFirst();
+      return r ? { day: r.day, shards: Number(r.shards) } : null;
+    },
+    async readSettings() {
+      return getAllMeta(store.db);
+    },
+    async beginDay(claim, day, shards) {
+      const { session } = claim as PgClaim;
+      await session.client.query(`select pg_advisory_lock_shared(${writerLock})`);
+      try {
+        return await store.sessionWriteUnit(session.client, async (unit) => {
+          const open = await unit.db.selectFrom('engine_shards').select(['day', 'shards']).where('state', '<>', 'closed').execute();
+          if (open.length > 0) {
+            if (open.some((r) => r.day !== day)) {
+              throw new PremiaError('CONFLICT', `A day in shards is open for ${open[0]!.day}, not ${day}: the store's clock and its engine days disagree.`);
+            }
+            return Number(open[0]!.shards);
+          }
+          await unit.client.query(
+            `insert into engine_shards (day, shard, shards, state) select $1, k, $2, 'pending' from generate_series(0, $2::integer - 1) as k`,
+            [day, shards],
+          );
+          return shards;
+        });
+      } catch (e) {
+        await release(claim);
+        throw e;
+      }
+    },
+    async join(worker) {
+      const session = await store.openSession();
+      try {
+        await session.client.query(`select pg_advisory_lock(${PG_LOCK_SPACE}, hashtext($1))`, [WORKER_KEY + worker]);
+      } catch (e) {
+        await session.close();
+        throw e;
+      }
+      // Closing the session gives the lock back.
+      return { leave: () => session.close() };
+    },
+    async workShard(worker, fn) {
+      return store.sharedWriteUnit(async (unit) => {
+        await unit.client.query('set local synchronous_commit = off');
+        const order = await claimOrder(unit.client, worker);
+        if (order === null) return null;
+        const got = await unit.client.query<{ day: string; shard: number; shards: number }>(
+          `select day, shard, shards from engine_shards where day = $1 and state = 'pending' and shard = any($2::integer[])
+           order by array_position($2::integer[], shard) for update skip locked limit 1`,
+          [order.day, order.shards],
+        );
+        const row = got.rows[0];
+        if (row === undefined) return null;
+        const out = await inDayUnit(store, unit, () => fn(new PgShardDay(unit, row.day, Number(row.shard), Number(row.shards))));
+        await unit.client.query("update engine_shards set state = 'done', worker = $1, summary = $2 where day = $3 and shard = $4", [
+          worker,
+          out.summary,
+          row.day,
+          row.shard,
+        ]);
+        return { result: out.result };
+      });
+    },
+    async unfinished(day) {
+      const r = await store.db
+        .selectFrom('engine_shards')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('day', '=', day)
+        .where('state', '=', 'pending')
+        .executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
+    async endDay(claim, day, fn) {
+      const { session } = claim as PgClaim;
+      try {
+        return await store.sessionWriteUnit(session.client, async (unit) => {
+          await unit.client.query('set local synchronous_commit = off');
+          const rows = await unit.db.selectFrom('engine_shards').select(['state', 'summary']).where('day', '=', day).orderBy('shard').execute();
+          if (rows.length === 0 || rows.some((r) => r.state !== 'done')) {
+            throw new PremiaError('CONFLICT', `The day ${day} cannot close: ${rows.filter((r) => r.state !== 'done').length} of its ${rows.length} shards are not done.`);
+          }
+          const out = await inDayUnit(store, unit, () => fn(new PgDay(unit, true), rows.map((r) => r.summary ?? '[]')));
+          await unit.db.updateTable('engine_shards').set({ state: 'closed' }).where('day', '=', day).execute();
+          return out;
+        });
+      } finally {
+        await release(claim);
+      }
+    },
+    async abandonDay(claim) {
+      await release(claim);
+    },
+  };
+}
+
+/** The prefix of a joined worker's session lock (its second key is hashtext of this and its name). */
+const WORKER_KEY = 'shard-worker:';
+
+/**
+ * The pending shards of the open day `worker` may claim, in the order to try them (ShardedDays.
+ * workShard): those it lived the day before; then those whose worker of the day before is no
+ * longer joined (or that nobody lived: the first day in shards); then, while it has lived no
+ * more of today's shards than the day before's count, those of a joined worker that lived at
+ * least two more of them than it did, the busiest first. Null when no shard is pending.
+ */
+async function claimOrder(client: ClientBase, worker: string): Promise<{ day: string; shards: number[] } | null> {
+  const open = (await client.query<{ day: string; shards: number }>("select day, shards from engine_shards where state <> 'closed' order by day limit 1")).rows[0];
+  if (open === undefined) return null;
+  const rows = (
+    await client.query<{ shard: number; state: string; worker: string | null; before: string | null; joined: boolean }>(
+      `select s.shard, s.state, s.worker, p.worker as before,
+              p.worker is not null and exists (
+                select 1 from pg_locks l where l.locktype = 'advisory' and l.granted and l.objsubid = 2 and l.classid = $3::bigint
+                  and l.objid::bigint = (hashtext($4 || p.worker)::bigint + 4294967296) % 4294967296) as joined
+       from engine_shards s
+       left join engine_shards p on p.shard = s.shard and p.shards = s.shards
+         and p.day = (select max(day) from engine_shards where day < $1)
+       where s.day = $1 and s.shards = $2`,
+      [open.day, open.shards, PG_LOCK_SPACE, WORKER_KEY],
+    )
+  ).rows;
+  const before = new Map<string, number>();
+  for (const r of rows) if (r.before !== null) before.set(r.before, (before.get(r.before) ?? 0) + 1);
+  const mineBefore = before.get(worker) ?? 0;
+  const mineToday = rows.filter((r) => r.worker === worker).length;
+  const pending = rows.filter((r) => r.state === 'pending');
+  const own = pending.filter((r) => r.before === worker);
+  const orphans = pending.filter((r) => r.before !== worker && !r.joined);
+  const others =
+    mineToday > mineBefore
+      ? []
+      : pending.filter((r) => r.joined && r.before !== worker && before.get(r.before!)! >= mineBefore + 2).sort((x, y) => before.get(y.before!)! - before.get(x.before!)!);
+  const order = [...own, ...orphans, ...others].map((r) => Number(r.shard));
+  return order.length === 0 && pending.length === 0 ? null : { day: open.day, shards: order };
 }
 
 async function holder(store: PgStore): Promise<AdvanceHolder> {
@@ -147,12 +303,17 @@ type OpenRow = [number, number, string, string, string, number, number, OpenColl
 
 class PgDay implements DayUnit {
   constructor(
-    private readonly unit: PgUnit,
+    protected readonly unit: PgUnit,
     readonly changedSinceLastDay: boolean,
   ) {}
 
-  private get client(): ClientBase {
+  protected get client(): ClientBase {
     return this.unit.client;
+  }
+
+  /** The open collections' condition beyond the period (a shard's customers: PgShardDay). */
+  protected shardWhere(): { sql: string; params: unknown[] } {
+    return { sql: '', params: [] };
   }
 
   async renewClaim(claim: AdvanceClaim): Promise<void> {
@@ -174,13 +335,19 @@ class PgDay implements DayUnit {
   }
 
   async countOpenCollections(firstOpen: Period): Promise<number> {
-    const r = await this.client.query<{ n: number }>('select count(*) as n from collections where client_id in (select id from clients) and period_month >= $1', [firstOpen]);
+    const shard = this.shardWhere();
+    const r = await this.client.query<{ n: number }>(
+      pgPlaceholders(`select count(*) as n from collections c where c.client_id in (select id from clients) and c.period_month >= ?${shard.sql}`),
+      [firstOpen, ...shard.params],
+    );
     return Number(r.rows[0]!.n);
   }
 
   async loadOpenCollections(firstOpen: Period, sink: (row: OpenCollection) => void): Promise<void> {
     const row = {} as OpenCollection;
-    for await (const rows of this.unit.rows<OpenRow>(OPEN_COLLECTIONS, [firstOpen], { raw: true, batch: READ_ROWS })) {
+    const shard = this.shardWhere();
+    const query = OPEN_COLLECTIONS.replace('and c.period_month >= ?', `and c.period_month >= ?${shard.sql}`);
+    for await (const rows of this.unit.rows<OpenRow>(query, [firstOpen, ...shard.params], { raw: true, batch: READ_ROWS })) {
       for (const r of rows) {
         row.id = r[0];
         row.clientId = r[1];
@@ -309,6 +476,15 @@ class PgDay implements DayUnit {
     await this.unit.db.updateTable('meta').set({ value: date }).where('key', '=', 'clock_date').execute();
   }
 
+  /** The store's engine inputs version (image.ts). */
+  async inputsVersion(): Promise<number> {
+    const r = await this.client.query<{ version: string }>('select version from engine_inputs where id = 1');
+    return Number(r.rows[0]!.version);
+  }
+}
+
+/** A day of an advance lived whole: a PgDay that also reads and keeps the engine's image. */
+class PgAdvanceDay extends PgDay {
   async readImageHead(): Promise<{ head: ImageHead | null; inputs: number }> {
     const head = await this.client.query<{ as_of: string; tag: string; inputs: number }>('select as_of, tag, inputs from engine_image_head where id = 1');
     const row = head.rows[0];
@@ -346,9 +522,26 @@ class PgDay implements DayUnit {
       [asOf, tag, inputs],
     );
   }
+}
 
-  private async inputsVersion(): Promise<number> {
-    const r = await this.client.query<{ version: string }>('select version from engine_inputs where id = 1');
-    return Number(r.rows[0]!.version);
+/**
+ * The shard's hash of a customer: the same for every process on the database (computed by the
+ * server), customers spread evenly over the shards.
+ */
+const SHARD_OF = `mod(mod(hashtextextended(c.client_id::text || '/' || c.customer_id, 0), ?::bigint) + ?::bigint, ?::bigint)`;
+
+/** One shard of a day (engine/shards.ts): the open collections are the shard's customers' only; no image. */
+class PgShardDay extends PgDay implements ShardUnit {
+  constructor(
+    unit: PgUnit,
+    readonly day: IsoDate,
+    readonly shard: number,
+    readonly shards: number,
+  ) {
+    super(unit, true);
+  }
+
+  protected override shardWhere(): { sql: string; params: unknown[] } {
+    return { sql: ` and ${SHARD_OF} = ?`, params: [this.shards, this.shards, this.shards, this.shard] };
   }
 }

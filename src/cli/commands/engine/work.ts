@@ -1,0 +1,40 @@
+import { usageError } from '../../../domain/errors.js';
+import { isIsoDate } from '../../../domain/period.js';
+import { redactDbUrl } from '../../../lib/db-url.js';
+import { verb, type CommandDeps } from '../../command.js';
+import { catchCtrlC } from '../../interrupt.js';
+
+interface Flags {
+  until?: string;
+}
+
+export interface WorkOptions extends CommandDeps {
+  until?: string;
+}
+
+export function workOptions(deps: CommandDeps, flags: Flags): WorkOptions {
+  const until = flags.until?.trim();
+  if (until !== undefined && !isIsoDate(until)) throw usageError(`--until must be a date written YYYY-MM-DD; got '${String(until).slice(0, 40)}'.`);
+  return { ...deps, until };
+}
+
+export async function workRun({ ctx, ui, admin, until }: WorkOptions): Promise<number> {
+  const a = await admin();
+  const ctrlC = catchCtrlC(ctx, () => ui.status('Ctrl-C: stopping after the shard in progress (press Ctrl-C again to quit at once).'));
+  // A service manager stops a worker with SIGTERM: the same stop as Ctrl-C.
+  const term = () => ctx.signals.emit('SIGINT');
+  ctx.signals.on('SIGTERM', term);
+  const start = () => ui.status(`Working on the days of ${redactDbUrl(a.storePath)}${until ? ` until ${until}` : ''}; Ctrl-C stops after the shard in progress.`);
+  let lived = 0;
+  try {
+    lived = await a.engine.work({ until, signal: ctrlC.signal, onStart: start, onShard: () => lived++ });
+  } finally {
+    ctrlC.release();
+    ctx.signals.removeListener('SIGTERM', term);
+  }
+  if (ui.json) ui.printJson({ shards: lived, stopped: ctrlC.signal.aborted });
+  else ui.status(`Lived ${lived} ${lived === 1 ? 'shard' : 'shards'}${ctrlC.signal.aborted ? '; stopped by Ctrl-C' : ''}.`);
+  return ctrlC.signal.aborted ? 130 : 0;
+}
+
+export default verb<Flags, WorkOptions>(workOptions, workRun);
