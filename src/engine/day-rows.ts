@@ -47,6 +47,31 @@ export class PlanBuffer implements PlanColumns {
     this.n++;
   }
 
+  /**
+   * The debits in collection id order. The order they are planned in is the working set's
+   * account order, which depends on how it was loaded (from the collections, or from the image's
+   * blocks of one wake day each): stored in id order, the same month gives the same plan batches
+   * lived in one advance or day by day. Usually already in order (a pass, no copy).
+   */
+  inIdOrder(): this {
+    const n = this.n;
+    const ints = this.ints;
+    let k = 1;
+    while (k < n && ints[(k - 1) * PLAN_INTS]! < ints[k * PLAN_INTS]!) k++;
+    if (k >= n) return this;
+    const order = orderBy(n, (j) => ints[j * PLAN_INTS]!);
+    const sortedInts = new Int32Array(ints.length);
+    const sortedReals = new Float64Array(this.reals.length);
+    for (let to = 0; to < n; to++) {
+      const from = order[to]!;
+      sortedInts.set(ints.subarray(from * PLAN_INTS, (from + 1) * PLAN_INTS), to * PLAN_INTS);
+      sortedReals.set(this.reals.subarray(from * PLAN_REALS, (from + 1) * PLAN_REALS), to * PLAN_REALS);
+    }
+    this.ints = sortedInts;
+    this.reals = sortedReals;
+    return this;
+  }
+
   /** The debits as the port's records. */
   records(): SubmittedDebit[] {
     const out: SubmittedDebit[] = [];
@@ -95,11 +120,11 @@ export async function insertPlans(unit: DayUnit, plans: DayPlans, planDay: numbe
   if (plans.count === 0) return;
   const date = fromDayNumber(planDay);
   if (unit.insertPlanColumns) {
-    for (const [clientId, rows] of plans.byClient) await unit.insertPlanColumns(date, clientId, rows);
+    for (const [clientId, rows] of plans.byClient) await unit.insertPlanColumns(date, clientId, rows.inIdOrder());
     return;
   }
   const byClient = new Map<number, SubmittedDebit[]>();
-  for (const [clientId, rows] of plans.byClient) byClient.set(clientId, rows.records());
+  for (const [clientId, rows] of plans.byClient) byClient.set(clientId, rows.inIdOrder().records());
   await unit.insertSubmittedDebits(date, byClient);
 }
 

@@ -35,6 +35,14 @@ interface MonthResult {
   attemptsCsv: string;
   attemptsJson: string;
   collections: string;
+  /** The plan batches (client, plan day, the debits submitted, as stored), in id order. */
+  plans: string;
+}
+
+/** The SQLite handle of a test store. */
+function rawOf(b: LocalBackend) {
+  if (b.store.kind !== 'sqlite') throw new Error('a SQLite store is expected');
+  return b.store.raw;
 }
 
 async function result(b: LocalBackend): Promise<MonthResult> {
@@ -43,6 +51,7 @@ async function result(b: LocalBackend): Promise<MonthResult> {
     attemptsCsv: await readDownload(await b.exportAttempts('2026-11', 'csv')),
     attemptsJson: await readDownload(await b.exportAttempts('2026-11', 'json')),
     collections: JSON.stringify(await allCollections(b, '2026-11')),
+    plans: JSON.stringify(rawOf(b).prepare("select client_id, plan_day, hex(data) as data from plan_batches order by id").all()),
   };
 }
 
@@ -71,7 +80,7 @@ describe('the same month, however it is lived', () => {
     ]);
   });
 
-  it('day by day: thirty one-day advances give byte-identical attempts and collections', async () => {
+  it('day by day: thirty one-day advances give byte-identical attempts, collections and plans', async () => {
     const b = await book();
     open.push(b);
     for (let d = 1; d <= 30; d++) {
@@ -82,6 +91,7 @@ describe('the same month, however it is lived', () => {
     expect(daily.attemptsCsv).toBe(oneAdvance.attemptsCsv);
     expect(daily.attemptsJson).toBe(oneAdvance.attemptsJson);
     expect(daily.collections).toBe(oneAdvance.collections);
+    expect(daily.plans).toBe(oneAdvance.plans);
   });
 
   it('a day that fails before it commits, then a rerun: the same month', async () => {
@@ -101,5 +111,6 @@ describe('the same month, however it is lived', () => {
     expect(resumed.attemptsCsv).toBe(oneAdvance.attemptsCsv);
     expect(resumed.attemptsJson).toBe(oneAdvance.attemptsJson);
     expect(resumed.collections).toBe(oneAdvance.collections);
+    expect(resumed.plans).toBe(oneAdvance.plans);
   });
 });
