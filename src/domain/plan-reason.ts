@@ -85,3 +85,43 @@ export interface SubmittedDebit {
  */
 export const PLAN_INTS = 10;
 export const PLAN_REALS = 4;
+
+/** Writes one submitted debit's numbers at ints[o..o+PLAN_INTS) and reals[r..r+PLAN_REALS). */
+export function packSubmitted(ints: Int32Array, o: number, reals: Float64Array, r: number, collection: number, day: number, amount: number, w: Why): void {
+  ints[o] = collection;
+  ints[o + 1] = day;
+  ints[o + 2] = w.code;
+  ints[o + 3] = w.trigger;
+  ints[o + 4] = w.triggerDays;
+  ints[o + 5] = w.triggerDay;
+  ints[o + 6] = w.part;
+  ints[o + 7] = w.maxSplit;
+  ints[o + 8] = w.full;
+  ints[o + 9] = w.lastAttemptDay;
+  reals[r] = amount;
+  reals[r + 1] = w.triggerAmount;
+  reals[r + 2] = w.estimate;
+  reals[r + 3] = w.remaining;
+}
+
+/** The submitted debit whose numbers packSubmitted wrote at ints[o..] and reals[r..]. */
+export function unpackSubmitted(ints: Int32Array, o: number, reals: Float64Array, r: number): SubmittedDebit {
+  return {
+    collection: ints[o]!,
+    day: ints[o + 1]!,
+    amount: reals[r]!,
+    why: {
+      code: ints[o + 2]! as Why['code'],
+      trigger: ints[o + 3]! as Why['trigger'],
+      triggerDays: ints[o + 4]!,
+      triggerDay: ints[o + 5]!,
+      triggerAmount: reals[r + 1]!,
+      estimate: reals[r + 2]!,
+      part: ints[o + 6]!,
+      maxSplit: ints[o + 7]!,
+      remaining: reals[r + 3]!,
+      full: ints[o + 8]!,
+      lastAttemptDay: ints[o + 9]!,
+    },
+  };
+}

@@ -7,7 +7,7 @@
  */
 import { FAILURE_REASONS } from '../domain/debit-outcome.js';
 import { fromDayNumber, type IsoDate } from '../domain/period.js';
-import { PLAN_INTS, PLAN_REALS, type SubmittedDebit, type Why } from '../domain/plan-reason.js';
+import { packSubmitted, PLAN_INTS, PLAN_REALS, unpackSubmitted, type SubmittedDebit, type Why } from '../domain/plan-reason.js';
 import { FAILURE_CODES, NO_DAY, STATUS_CODES, type CollectionSet } from './collection-set.js';
 import type { AttemptColumns, AttemptRecord, CollectionUpdate, DayUnit, PlanColumns, UpdateColumns } from './ports.js';
 
@@ -26,24 +26,7 @@ export class PlanBuffer implements PlanColumns {
       reals.set(this.reals);
       this.reals = reals;
     }
-    const o = this.n * PLAN_INTS;
-    const ints = this.ints;
-    ints[o] = collection;
-    ints[o + 1] = day;
-    ints[o + 2] = w.code;
-    ints[o + 3] = w.trigger;
-    ints[o + 4] = w.triggerDays;
-    ints[o + 5] = w.triggerDay;
-    ints[o + 6] = w.part;
-    ints[o + 7] = w.maxSplit;
-    ints[o + 8] = w.full;
-    ints[o + 9] = w.lastAttemptDay;
-    const r = this.n * PLAN_REALS;
-    const reals = this.reals;
-    reals[r] = amount;
-    reals[r + 1] = w.triggerAmount;
-    reals[r + 2] = w.estimate;
-    reals[r + 3] = w.remaining;
+    packSubmitted(this.ints, this.n * PLAN_INTS, this.reals, this.n * PLAN_REALS, collection, day, amount, w);
     this.n++;
   }
 
@@ -75,29 +58,7 @@ export class PlanBuffer implements PlanColumns {
   /** The debits as the port's records. */
   records(): SubmittedDebit[] {
     const out: SubmittedDebit[] = [];
-    for (let k = 0; k < this.n; k++) {
-      const o = k * PLAN_INTS;
-      const r = k * PLAN_REALS;
-      const i = this.ints;
-      out.push({
-        collection: i[o]!,
-        day: i[o + 1]!,
-        amount: this.reals[r]!,
-        why: {
-          code: i[o + 2]! as Why['code'],
-          trigger: i[o + 3]! as Why['trigger'],
-          triggerDays: i[o + 4]!,
-          triggerDay: i[o + 5]!,
-          triggerAmount: this.reals[r + 1]!,
-          estimate: this.reals[r + 2]!,
-          part: i[o + 6]!,
-          maxSplit: i[o + 7]!,
-          remaining: this.reals[r + 3]!,
-          full: i[o + 8]!,
-          lastAttemptDay: i[o + 9]!,
-        },
-      });
-    }
+    for (let k = 0; k < this.n; k++) out.push(unpackSubmitted(this.ints, k * PLAN_INTS, this.reals, k * PLAN_REALS));
     return out;
   }
 }

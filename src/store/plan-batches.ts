@@ -6,7 +6,7 @@
  * only when someone reads them (`collections explain`).
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { PLAN_INTS, PLAN_REALS, type SubmittedDebit, type WhyCode } from '../domain/plan-reason.js';
+import { packSubmitted, PLAN_INTS, PLAN_REALS, unpackSubmitted, type SubmittedDebit } from '../domain/plan-reason.js';
 import type { PlanColumns } from '../engine/ports.js';
 
 /** One submitted debit of a batch. */
@@ -30,25 +30,7 @@ export function packPlans(entries: readonly PlanEntry[]): Uint8Array {
   const reals = new Float64Array(n * REALS);
   ints[0] = VERSION;
   ints[1] = n;
-  entries.forEach((e, k) => {
-    const o = 2 + k * INTS;
-    const w = e.why;
-    ints[o] = e.collection;
-    ints[o + 1] = e.day;
-    ints[o + 2] = w.code;
-    ints[o + 3] = w.trigger;
-    ints[o + 4] = w.triggerDays;
-    ints[o + 5] = w.triggerDay;
-    ints[o + 6] = w.part;
-    ints[o + 7] = w.maxSplit;
-    ints[o + 8] = w.full;
-    ints[o + 9] = w.lastAttemptDay;
-    const r = k * REALS;
-    reals[r] = e.amount;
-    reals[r + 1] = w.triggerAmount;
-    reals[r + 2] = w.estimate;
-    reals[r + 3] = w.remaining;
-  });
+  entries.forEach((e, k) => packSubmitted(ints, 2 + k * INTS, reals, k * REALS, e.collection, e.day, e.amount, e.why));
   const packed = new Uint8Array(ints.byteLength + reals.byteLength);
   packed.set(new Uint8Array(ints.buffer), 0);
   packed.set(new Uint8Array(reals.buffer), ints.byteLength);
@@ -83,27 +65,6 @@ export function decodePlans(data: Uint8Array): PlanEntry[] {
   const reals = new Float64Array(n * REALS);
   new Uint8Array(reals.buffer).set(raw.subarray(ints.byteLength, ints.byteLength + reals.byteLength));
   const out: PlanEntry[] = [];
-  for (let k = 0; k < n; k++) {
-    const o = 2 + k * INTS;
-    const r = k * REALS;
-    out.push({
-      collection: ints[o]!,
-      day: ints[o + 1]!,
-      amount: reals[r]!,
-      why: {
-        code: ints[o + 2]! as WhyCode,
-        trigger: ints[o + 3]! as 0 | 1 | 2,
-        triggerDays: ints[o + 4]!,
-        triggerDay: ints[o + 5]!,
-        triggerAmount: reals[r + 1]!,
-        estimate: reals[r + 2]!,
-        part: ints[o + 6]!,
-        maxSplit: ints[o + 7]!,
-        remaining: reals[r + 3]!,
-        full: ints[o + 8]!,
-        lastAttemptDay: ints[o + 9]!,
-      },
-    });
-  }
+  for (let k = 0; k < n; k++) out.push(unpackSubmitted(ints, 2 + k * INTS, reals, k * REALS));
   return out;
 }
