@@ -3,11 +3,11 @@
  * against PostgreSQL's own tools (issue 14). Kept apart from bench/run.js, which calls it with its
  * helpers (timing under /usr/bin/time, the generated CSV, the result rows).
  *
- *   pg-import  `premia policies import` of the generated N-row CSV into a fresh store against
- *              `psql -c "\copy policies (<the CSV's header>) from FILE csv header"` of the same
- *              file into the same table: the policies table of a fresh premia store (made by
- *              premia's migrations: its identity ids, unique index, foreign key to clients and
- *              CHECKs). The CSV has no client and no status or timestamps, and gives amounts in
+ *   pg-import  `premia policies import` of the generated N-row CSV against `psql -c "\copy
+ *              policies (<the CSV's header>) from FILE csv header"` of the same file into the
+ *              same table: each into the policies table of a fresh premia store, made untimed by
+ *              premia's migrations (`premia keys create`: its identity ids, unique index, foreign
+ *              key to clients and CHECKs). The CSV has no client and no status or timestamps, and gives amounts in
  *              rands, so in the baseline's database only, before the timed run, those columns get
  *              defaults (the store's client, 'active', 0) and collection_amount takes numeric(12,2)
  *              for bigint cents; the baseline must load every row. Target: ≥ 0.6 × psql's speed.
@@ -251,16 +251,31 @@ export async function benchPostgres(o, h, results) {
       const n = Number(r.stdout.trim());
       if (r.status !== 0 || n !== rows) throw new CommandFailed(`${what} loaded ${r.status === 0 ? n : `? (${r.stderr.trim()})`} of ${rows} rows`);
     };
+    // Before each timed run: no other run's table left for autovacuum to work through, and no
+    // other run's WAL left for the checkpointer, so each run has the server to itself.
+    const quiet = () => {
+      admin(base, ['import', 'psql', 'bare'].map((name) => `drop database if exists ${dbName(name)} with (force)`));
+      try {
+        admin(base, ['checkpoint']);
+      } catch {
+        // not allowed to this user (--db postgres://…): the runs share what is left
+      }
+    };
+    // A fresh database holding a fresh premia store with its Local client, made by premia itself
+    // (untimed): both sides start from the same empty policies table.
+    const freshStore = (name) => {
+      const url = fresh(name);
+      const r = spawnSync(process.execPath, [h.BIN, '--db', url, '--quiet', '--seed', h.SEED, 'keys', 'create', '--operator'], { encoding: 'utf8' });
+      if (r.status !== 0) throw new CommandFailed(`premia keys create on ${dbName(name)} failed: ${r.stderr}`);
+    };
     // The issue's baseline: the same file into the same table, premia's policies in a fresh store.
     const psqlSpec = withServerCpu({
       label: "psql \\copy into premia's policies table (fresh store)",
       cmd: 'psql',
       args: psqlCopy(psqlDb),
       before: () => {
-        fresh('psql');
-        // A premia store with its Local client, made by premia itself, untimed.
-        const r = spawnSync(process.execPath, [h.BIN, '--db', psqlDb, '--quiet', '--seed', h.SEED, 'keys', 'create', '--operator'], { encoding: 'utf8' });
-        if (r.status !== 0) throw new CommandFailed(`premia keys create on ${dbName('psql')} failed: ${r.stderr}`);
+        quiet();
+        freshStore('psql');
         // What the CSV does not carry, as column defaults; its amounts are rands. The rest of
         // the table (identity, unique index, foreign key, CHECKs) stays as premia made it.
         const q = spawnSync('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', psqlDb, '-c',
@@ -275,7 +290,10 @@ export async function benchPostgres(o, h, results) {
       label: 'premia policies import (fresh store)',
       cmd: process.execPath,
       args: premia(premiaDb, '--seed', h.SEED, '--json', 'policies', 'import', csv)[1],
-      before: () => fresh('import'),
+      before: () => {
+        quiet();
+        freshStore('import');
+      },
       stdout: 'pipe',
       check: (r) => {
         const body = JSON.parse(r.stdout);
@@ -289,6 +307,7 @@ export async function benchPostgres(o, h, results) {
       cmd: 'psql',
       args: psqlCopy(bareDb),
       before: () => {
+        quiet();
         fresh('bare');
         const q = spawnSync('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', bareDb, '-c',
           'create table policies (customer_id text, external_customer_ref text, policy_number text, product_code text, collection_amount numeric(12,2))'], { encoding: 'utf8' });
