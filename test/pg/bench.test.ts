@@ -27,7 +27,7 @@ describe.skipIf(noPg || !tools)(`bench --db postgres${noPg ? ` (skipped: ${pg.re
     const body = JSON.parse(r.stdout) as { results: Array<{ part: string; what: string; ratio: number | null; extra?: Record<string, unknown> }> };
     expect(body.results.map((x) => x.what)).toEqual([
       'PostgreSQL: policies import, 200 rows',
-      "PostgreSQL: the same into premia's policies with SQL alone",
+      "PostgreSQL: the same against psql into a bare table of the CSV's columns",
       'PostgreSQL: clock set 2026-10-31',
       'PostgreSQL: collections execute (200 queued)',
       'PostgreSQL: clock advance --to 2026-11-30 (30 days)',

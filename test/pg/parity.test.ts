@@ -5,12 +5,14 @@
  * policies, compared byte for byte between the two stores.
  */
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLocalBackend, type LocalBackend } from '../../src/backend/local/index.js';
+import type { Upload } from '../../src/backend/types.js';
 import { asCents } from '../../src/domain/money.js';
 import { FIXTURES } from '../helpers/cli.js';
 import { allCollections, FIXED_NOW, fileUpload, fixtureMonth, readDownload, textUpload } from '../helpers/local.js';
-import { freshDatabase, noPg, pg } from './db.js';
+import { freshDatabase, noPg, onDatabase, pg } from './db.js';
 
 describe.skipIf(noPg)(`SQLite and PostgreSQL give the same bytes${noPg ? ` (skipped: ${pg.reason})` : ''}`, () => {
   let lite: LocalBackend;
@@ -86,7 +88,7 @@ describe.skipIf(noPg)(`SQLite and PostgreSQL give the same bytes${noPg ? ` (skip
   });
 });
 
-describe.skipIf(noPg)('policy import on PostgreSQL (COPY into a staging table, merged in one transaction)', () => {
+describe.skipIf(noPg)('policy import on PostgreSQL (COPY into policies or a staging table, in one transaction)', () => {
   const HEADER = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\n';
   const FILE =
     HEADER +
@@ -121,6 +123,73 @@ describe.skipIf(noPg)('policy import on PostgreSQL (COPY into a staging table, m
       expect(await post.listPolicies({ limit: 100 })).toEqual(p.list);
     } finally {
       await lite.close();
+      await post.close();
+    }
+  });
+
+  it('into a client without policies (COPY straight into policies): duplicates in the file answered as SQLite does', async () => {
+    const file =
+      HEADER +
+      'C1,R1,POL-B,LIFE_STANDARD,10.00\n' + // line 2
+      'C2,R2,POL-A,LIFE_STANDARD,11.00\n' + // 3
+      'C3,R3,POL-B,LIFE_STANDARD,12.00\n' + // 4: DUPLICATE_IN_FILE of line 2
+      'C4,R4,POL-C,NOT A CODE,13.00\n' + // 5: invalid, so it takes no number
+      'C5,R5,POL-C,LIFE_STANDARD,14.00\n' + // 6: imports POL-C
+      'C6,R6,POL-B,LIFE_STANDARD,15.00\n' + // 7: DUPLICATE_IN_FILE of line 2 again
+      'C7,R7,POL-C,LIFE_STANDARD,16.00\n' + // 8: DUPLICATE_IN_FILE of line 6
+      'C8,R8,POL-BB,LIFE_STANDARD,17.00\n' + // 9: a number that starts as another does
+      'C9,R9,POL-D,LIFE_STANDARD,999999.99\n'; // 10
+    const lite = await openLocalBackend({ path: ':memory:', seed: 1, now: FIXED_NOW });
+    const url = await freshDatabase('import');
+    const post = await openLocalBackend({ path: url, seed: 1, now: FIXED_NOW });
+    try {
+      const l = await lite.importPolicies(textUpload('p.csv', file));
+      const p = await post.importPolicies(textUpload('p.csv', file));
+      expect(l.imported).toBe(5);
+      expect(l.errors.map((e) => [e.row, e.field, e.code === 'DUPLICATE_IN_FILE' ? e.message : '…'])).toEqual([
+        [4, 'policy_number', 'policy POL-B already appears on row 2 of this file'],
+        [5, 'product_code', '…'],
+        [7, 'policy_number', 'policy POL-B already appears on row 2 of this file'],
+        [8, 'policy_number', 'policy POL-C already appears on row 6 of this file'],
+      ]);
+      expect(p).toEqual(l);
+      expect(await post.listPolicies({ limit: 100 })).toEqual(await lite.listPolicies({ limit: 100 }));
+      // Ids in file order from 1, the amounts in cents.
+      const rows = await onDatabase<{ id: string; policy_number: string; collection_amount: string }>(url, 'select id, policy_number, collection_amount from policies order by id');
+      expect(rows.map((r) => [Number(r.id), r.policy_number, Number(r.collection_amount)])).toEqual([
+        [1, 'POL-B', 1000],
+        [2, 'POL-A', 1100],
+        [3, 'POL-C', 1400],
+        [4, 'POL-BB', 1700],
+        [5, 'POL-D', 99_999_999],
+      ]);
+    } finally {
+      await lite.close();
+      await post.close();
+    }
+  });
+
+  it('a file that fails part-way leaves nothing behind, into a client with policies or without', async () => {
+    const url = await freshDatabase('import');
+    const post = await openLocalBackend({ path: url, seed: 1, now: FIXED_NOW });
+    const failing = (): Upload => ({
+      name: 'p.csv',
+      stream: Readable.from(
+        (async function* () {
+          // More than a batch of rows (4096), so some have gone to the server before the break.
+          yield Buffer.from(HEADER + Array.from({ length: 10_000 }, (_, i) => `C${i},R${i},POL-X${i},LIFE_STANDARD,10.00\n`).join(''));
+          throw new Error('the upload broke off');
+        })(),
+      ),
+    });
+    const count = async () => Number((await onDatabase<{ n: string }>(url, 'select count(*) as n from policies'))[0]!.n);
+    try {
+      await expect(post.importPolicies(failing())).rejects.toThrow();
+      expect(await count()).toBe(0);
+      await post.createPolicy({ customer_id: 'C0', external_customer_ref: 'R0', policy_number: 'POL-OLD', product_code: 'LIFE_STANDARD', collection_amount: asCents(100) });
+      await expect(post.importPolicies(failing())).rejects.toThrow();
+      expect(await count()).toBe(1);
+    } finally {
       await post.close();
     }
   });
