@@ -271,7 +271,7 @@ describe('smart (issue 12)', () => {
     expect([paid?.amount, paid?.why.code]).toEqual([123_662, WhyCode.SMART_AFTER_INCOME]);
   });
 
-  it('an account emptied to 0.00 by its own debits and silent for a week looks closed: no debit, not even on the predicted payday', () => {
+  it('an account emptied to 0.00 by its own debits and silent for two days looks closed: no debit, not even on the predicted payday', () => {
     // A monthly earner paid on the 2nd (Monday 2 November), planned at the end of Saturday 31
     // October for that day... the debit would come a day after the pay, on the 3rd.
     const a = analysis({ dayOfMonth: 2, lastIncomeDay: isoDay('2026-10-02') });
@@ -281,10 +281,12 @@ describe('smart (issue 12)', () => {
       const c = collection(50_000);
       return STRATEGIES.smart.planner().plan(customer(balance, a, { lastCreditDay: isoDay('2026-10-02'), lastDebitDay }), [c], 0, D1, A3, c.due, config);
     };
-    // Emptied on 20 October, nothing since: it waits until money is paid in again.
+    // Emptied on 20 October, or on Friday 30 October (two days before the end of Sunday the
+    // 1st), nothing since: it waits until money is paid in again.
     expect(at(0, isoDay('2026-10-20'))).toBeNull();
-    // Emptied three days ago (it may still be in use), or a few rand left: the pay is expected.
-    expect(at(0, isoDay('2026-10-29'))?.why.code).toBe(WhyCode.SMART_AFTER_INCOME);
+    expect(at(0, isoDay('2026-10-30'))).toBeNull();
+    // Emptied yesterday (it may still be in use), or a few rand left: the pay is expected.
+    expect(at(0, isoDay('2026-10-31'))?.why.code).toBe(WhyCode.SMART_AFTER_INCOME);
     expect(at(1_000, isoDay('2026-10-20'))?.why.code).toBe(WhyCode.SMART_AFTER_INCOME);
   });
 });

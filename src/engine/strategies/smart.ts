@@ -22,7 +22,7 @@
  *  - income smaller than the premium: part of each deposit seen, whatever the pattern;
  *  - payday not known yet (no income pattern) but money paid in lately: the whole amount on the
  *    month's last business day, when most salaries are paid;
- *  - an account emptied to 0.00 by its own debits and silent for a week looks closed: no debit
+ *  - an account emptied to 0.00 by its own debits and silent for two days looks closed: no debit
  *    until money is paid in again.
  * After INSUFFICIENT_FUNDS it waits for the next expected income (a predicted pay that has not
  * arrived is treated as late, not missing). At most `maxFailedAttempts` failures per policy and
@@ -64,8 +64,12 @@ const SEEN_BALANCE_SHARE = 1 / 10;
  * there when the balance bears at least this share of what is due (the rest after a deposit).
  */
 const PARTIAL_BALANCE_SHARE = 1 / 2;
-/** Days with nothing paid in or out after an account was emptied to zero, after which it looks closed. */
-const CLOSED_QUIET_DAYS = 7;
+/**
+ * Days with nothing paid in or out after an account was emptied to zero, after which it looks
+ * closed. Two, not a week (issue 12): a closed account's last movement is the transfer that
+ * empties it, and waiting a week let the debits planned for the paydays of that week be refused.
+ */
+const CLOSED_QUIET_DAYS = 2;
 /** Movements at most this many days old tell whether an account looks closed (within the summary's window). */
 const MOVEMENT_HORIZON_DAYS = 45;
 /** A credit within this many days makes an account one in use (the month-end payday try). */
@@ -243,7 +247,7 @@ function setup(ctx: SmartContext, customer: CustomerView, collections: readonly 
 
 /**
  * Whether the account looks closed at the end of D, from its posted movements: emptied to
- * exactly zero by its own debits, with nothing paid in or out for at least a week since. A debit
+ * exactly zero by its own debits, with nothing paid in or out for at least two days since. A debit
  * would be refused; premia waits until money is paid in again.
  */
 function looksClosed(customer: CustomerView, D: number): boolean {
