@@ -19,6 +19,7 @@ export function mayPlan(state: EngineState, i: number, D: number, A: number): bo
   const end = start + state.colCount[i]!;
   let periodLast = 0;
   let wanted = false;
+  let least = Number.POSITIVE_INFINITY;
   for (let c = start; c < end; c++) {
     const p = cs.periods[cs.period[c]!]!;
     if (A >= p.first && A <= p.last && p.last > periodLast) periodLast = p.last; // A's period only (see smart's setup)
@@ -32,7 +33,10 @@ export function mayPlan(state: EngineState, i: number, D: number, A: number): bo
       pending += cs.pendAmount[x]!;
       if (cs.pendDay[x] === A) onA = true;
     }
-    if (onA || cs.due[c]! - cs.collected[c]! - pending <= 0) continue;
+    const remaining = cs.due[c]! - cs.collected[c]! - pending;
+    if (onA || remaining <= 0) continue;
+    // Of every such collection, wanted by its planner or not: a bound from below.
+    if (remaining < least) least = remaining;
     const code = cs.strategy[c]!;
     if (wants[code] === 1) continue;
     const last = cs.lastDay[c]!;
@@ -42,21 +46,21 @@ export function mayPlan(state: EngineState, i: number, D: number, A: number): bo
     }
   }
   if (!wanted) return false;
-  return mayPlanCustomer(state, i, D, A, periodLast);
+  return mayPlanCustomer(state, i, D, A, periodLast, least);
 }
 
 /**
  * Whether any planner that wants to plan for account i (`state.wants`, which this clears) could
  * plan: first those with no account test, then each one's test, in registry order.
  */
-function mayPlanCustomer(state: EngineState, i: number, D: number, A: number, periodLast: number): boolean {
+function mayPlanCustomer(state: EngineState, i: number, D: number, A: number, periodLast: number, leastRemaining: number): boolean {
   const wants = state.wants;
   let may = false;
   for (let s = 0; s < wants.length; s++) if (wants[s] === 1 && state.planners[s]!.mayPlanCustomer === undefined) may = true;
   for (let s = 0; s < wants.length; s++) {
     if (wants[s] === 0) continue;
     wants[s] = 0;
-    if (!may && state.planners[s]!.mayPlanCustomer!(state.reads, i, D, A, periodLast)) may = true;
+    if (!may && state.planners[s]!.mayPlanCustomer!(state.reads, i, D, A, periodLast, leastRemaining)) may = true;
   }
   return may;
 }

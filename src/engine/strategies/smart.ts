@@ -393,11 +393,17 @@ function planRule(customer: CustomerView, c: CollectionView, ctx: SmartContext, 
  * period, or no income pattern), so most customers waiting for their payday are skipped without
  * building views.
  */
-function mayPlanFor(accounts: AccountFacts, i: number, D: number, A: number, periodLast: number): boolean {
+function mayPlanFor(accounts: AccountFacts, i: number, D: number, A: number, periodLast: number, leastRemaining: number): boolean {
   const pattern = accounts.incomePattern(i);
   if (pattern === 'none') return true;
-  // Money already there (the balance rule, and never nothing while the balance covers what is due).
-  if (accounts.balance(i) >= MIN_BALANCE) return true;
+  // Money already there: without income seen or expected near A, every rule that plans from the
+  // balance asks for at least what is still due of a collection (the balance rule, never
+  // nothing: onHand, posted and available never exceed the posted balance) or, for an irregular
+  // earner, its smallest partial debit (minPartialOf: at least 10.00 or all that is left).
+  // Below that the balance cannot plan anything whatever the day; the tests below say whether
+  // income or the period's last days can.
+  const balance = accounts.balance(i);
+  if (balance >= MIN_BALANCE && balance >= (pattern === 'irregular' ? Math.min(leastRemaining, 1_000) : leastRemaining)) return true;
   for (let k = 1; k <= 7; k++) {
     const day = A - k;
     if (day <= D && accounts.incomeOn(i, day) > 0) return true;
@@ -435,8 +441,8 @@ function smartPlanner(): Planner {
       return true;
     },
 
-    mayPlanCustomer(accounts: AccountFacts, i: number, D: number, A: number, periodLast: number): boolean {
-      return mayPlanFor(accounts, i, D, A, periodLast);
+    mayPlanCustomer(accounts: AccountFacts, i: number, D: number, A: number, periodLast: number, leastRemaining: number): boolean {
+      return mayPlanFor(accounts, i, D, A, periodLast, leastRemaining);
     },
 
     beginCustomer(): void {
