@@ -24,6 +24,7 @@
  */
 import { fmix32, hashString32, mix32, Rng, unitFloat } from '../domain/hash.js';
 import { monthAt, monthOf, type Calendar, type MonthInfo } from '../domain/calendar.js';
+import { grown } from '../domain/typed-arrays.js';
 import { premiaDebits, type DayFacts, type PremiaDebits } from './ledger.js';
 import type { AccountEvent, AccountSource, Credit, DayActivity, FailureReason } from './types.js';
 
@@ -267,14 +268,8 @@ export class GeneratedBook {
 
   /** Add the account of (seed, customer) opening on `epochDay`; returns its index. */
   add(seed: number, customerId: string, epochDay: number): number {
-    if ((this.count + 1) * I_STRIDE > this.ints.length) {
-      const ints = new Int32Array(this.ints.length * 2);
-      ints.set(this.ints);
-      this.ints = ints;
-      const reals = new Float64Array(this.reals.length * 2);
-      reals.set(this.reals);
-      this.reals = reals;
-    }
+    this.ints = grown(this.ints, (this.count + 1) * I_STRIDE);
+    this.reals = grown(this.reals, (this.count + 1) * F_STRIDE);
     const i = this.count++;
     drawProfile(seed, customerId, epochDay, this.ints, i * I_STRIDE, this.reals, i * F_STRIDE);
     return i;
@@ -380,6 +375,16 @@ export class GeneratedBook {
     }
   }
 
+  /**
+   * Whether the debit order at ints[at] of the account at `o` is due on `day` (in the month that
+   * starts on `mFirst`): on its day of the month, or `offset` days after a main payday.
+   */
+  private orderDue(o: number, at: number, day: number, mFirst: number): boolean {
+    const meta = this.ints[at]!;
+    const offset = (meta >> 4) & 15;
+    return meta >> 8 === 0 ? day - mFirst + 1 === offset : this.isMainPayday(o, day - offset);
+  }
+
   dayActivity(i: number, day: number, out: DayActivity): void {
     out.clear();
     const v = this.ints;
@@ -396,10 +401,7 @@ export class GeneratedBook {
     const orders = v[o + I_ORDERS]!;
     for (let k = 0; k < orders; k++) {
       const at = o + I_ORDER0 + 2 * k;
-      const meta = v[at]!;
-      const offset = (meta >> 4) & 15;
-      const due = meta >> 8 === 0 ? day - v[o + I_MFIRST]! + 1 === offset : this.isMainPayday(o, day - offset);
-      if (due) out.addDebit(v[at + 1]!, DEBIT_ORDER_TEXT[meta & 15]!);
+      if (this.orderDue(o, at, day, v[o + I_MFIRST]!)) out.addDebit(v[at + 1]!, DEBIT_ORDER_TEXT[v[at]! & 15]!);
     }
     const h = mix32(v[o + I_KEY]! ^ 0x3c6ef372, day);
     const r = i * F_STRIDE;
@@ -485,10 +487,7 @@ export class GeneratedBook {
       if (activity === 2) {
         for (let k = 0; k < orders; k++) {
           const at = o + I_ORDER0 + 2 * k;
-          const meta = v[at]!;
-          const offset = (meta >> 4) & 15;
-          const due = meta >> 8 === 0 ? day - mFirst + 1 === offset : this.isMainPayday(o, day - offset);
-          if (!due) continue;
+          if (!this.orderDue(o, at, day, mFirst)) continue;
           const amount = v[at + 1]!;
           if (amount <= balance) {
             balance -= amount;
@@ -607,10 +606,7 @@ export class GeneratedBook {
             if ((orderBits & bit) !== 0) {
               for (let k = 0; k < orders; k++) {
                 const at = o + I_ORDER0 + 2 * k;
-                const meta = v[at]!;
-                const offset = (meta >> 4) & 15;
-                const due = meta >> 8 === 0 ? day - mFirst + 1 === offset : this.isMainPayday(o, day - offset);
-                if (!due) continue;
+                if (!this.orderDue(o, at, day, mFirst)) continue;
                 const amount = v[at + 1]!;
                 if (amount <= balance) {
                   balance -= amount;

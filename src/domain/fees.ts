@@ -15,6 +15,7 @@
  * 43.21; total_fees 351.85; vat 52.7775 → 52.78; net 1234.57 − 351.85 − 52.78 = 829.94.
  */
 import { applyRate, asCents, Money, type Cents } from './money.js';
+import { grown } from './typed-arrays.js';
 
 /** Distribution fee: 25 % of the total collected (client agreement). */
 export const DISTRIBUTION_FEE_RATE = new Money('0.25');
@@ -75,14 +76,8 @@ export class WeightTable {
     if (!Number.isSafeInteger(weight) || weight < 0) throw new RangeError(`weight must be non-negative cents, not ${weight}`);
     if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`count must be a non-negative whole number, not ${count}`);
     if (count === 0) return;
-    if (this.length === this.weights.length) {
-      const weights = new Float64Array(this.length * 2);
-      weights.set(this.weights);
-      this.weights = weights;
-      const counts = new Float64Array(this.length * 2);
-      counts.set(this.counts);
-      this.counts = counts;
-    }
+    this.weights = grown(this.weights, this.length + 1);
+    this.counts = grown(this.counts, this.length + 1);
     this.weights[this.length] = weight;
     this.counts[this.length] = count;
     this.length++;

@@ -8,6 +8,7 @@
 import { FAILURE_REASONS } from '../domain/debit-outcome.js';
 import { fromDayNumber, type IsoDate } from '../domain/period.js';
 import { packSubmitted, PLAN_INTS, PLAN_REALS, unpackSubmitted, type SubmittedDebit, type Why } from '../domain/plan-reason.js';
+import { grown } from '../domain/typed-arrays.js';
 import { FAILURE_CODES, NO_DAY, STATUS_CODES, type CollectionSet } from './collection-set.js';
 import type { AttemptColumns, AttemptRecord, CollectionUpdate, DayUnit, PlanColumns, UpdateColumns } from './ports.js';
 
@@ -18,14 +19,8 @@ export class PlanBuffer implements PlanColumns {
   reals = new Float64Array(64 * PLAN_REALS);
 
   push(collection: number, day: number, amount: number, w: Why): void {
-    if (this.n * PLAN_INTS === this.ints.length) {
-      const ints = new Int32Array(this.ints.length * 2);
-      ints.set(this.ints);
-      this.ints = ints;
-      const reals = new Float64Array(this.reals.length * 2);
-      reals.set(this.reals);
-      this.reals = reals;
-    }
+    this.ints = grown(this.ints, (this.n + 1) * PLAN_INTS);
+    this.reals = grown(this.reals, (this.n + 1) * PLAN_REALS);
     packSubmitted(this.ints, this.n * PLAN_INTS, this.reals, this.n * PLAN_REALS, collection, day, amount, w);
     this.n++;
   }
@@ -101,15 +96,9 @@ export class DayAttempts {
 
   push(c: number, amount: number, reason: number): void {
     if (this.n === this.col.length) {
-      const col = new Int32Array(this.n * 2);
-      col.set(this.col);
-      this.col = col;
-      const a = new Float64Array(this.n * 2);
-      a.set(this.amount);
-      this.amount = a;
-      const r = new Uint8Array(this.n * 2);
-      r.set(this.reason);
-      this.reason = r;
+      this.col = grown(this.col, this.n + 1);
+      this.amount = grown(this.amount, this.n + 1);
+      this.reason = grown(this.reason, this.n + 1);
     }
     this.col[this.n] = c;
     this.amount[this.n] = amount;
