@@ -132,3 +132,6 @@ export function dateInPeriod(period: Period, dayOfMonth: number): IsoDate {
 export function timestampOn(date: IsoDate, msOfDay: number): string {
   return new Date(dayNumber(date) * MS_PER_DAY + (msOfDay % MS_PER_DAY)).toISOString();
 }
+
+/** A day-number column's "no day" (the engine's columns, the day rows it hands the store). */
+export const NO_DAY = -0x7fffffff;

@@ -3,17 +3,14 @@
  * and in policy_number order within a customer: a million collections are a few typed arrays.
  */
 import type { IsoDate } from '../domain/period.js';
-import { dayNumber, lastDay } from '../domain/period.js';
-import type { CollectionStatus } from './ports.js';
+import { dayNumber, lastDay, NO_DAY } from '../domain/period.js';
 import { STRATEGY_LIST, type CollectionView } from './strategies.js';
 
-/** A day column's "no day". */
-export const NO_DAY = -0x7fffffff;
+export { NO_DAY };
 /** Plans a collection can hold: the action days D+1 .. D+1+leadDays. */
 export const PENDING_SLOTS = 3;
 
-export const STATUS_CODES: readonly CollectionStatus[] = ['UNPAID', 'PAID_PARTIAL', 'PAID_FULL', 'CANCELLED'];
-export const FAILURE_CODES: ReadonlyArray<string | null> = [null, 'INSUFFICIENT_FUNDS', 'ACCOUNT_CLOSED', 'PAYMENT_STOPPED', 'ACCOUNT_FROZEN'];
+/** Status codes: index into domain/collection.ts STATUS_BY_CODE (failure codes: debit-outcome.ts FAILURE_BY_CODE). */
 export const S_UNPAID = 0;
 export const S_PARTIAL = 1;
 export const S_FULL = 2;

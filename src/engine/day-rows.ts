@@ -2,15 +2,13 @@
  * A day's rows as the engine makes them: its attempts, the collections they changed and the
  * debits it submits, in typed arrays rather than one object per row (a million-policy month's
  * first business day plans, attempts and updates ~900,000 of each), handed to the store as
- * columns (ports.ts AttemptColumns, UpdateColumns, PlanColumns), or as the port's records for a
- * store without the column methods.
+ * columns (ports.ts AttemptColumns, UpdateColumns, PlanColumns).
  */
-import { FAILURE_REASONS } from '../domain/debit-outcome.js';
-import { fromDayNumber, type IsoDate } from '../domain/period.js';
-import { packSubmitted, PLAN_INTS, PLAN_REALS, unpackSubmitted, type SubmittedDebit, type Why } from '../domain/plan-reason.js';
+import { fromDayNumber } from '../domain/period.js';
+import { packSubmitted, PLAN_INTS, PLAN_REALS, type Why } from '../domain/plan-reason.js';
 import { grown } from '../domain/typed-arrays.js';
-import { FAILURE_CODES, NO_DAY, STATUS_CODES, type CollectionSet } from './collection-set.js';
-import type { AttemptColumns, AttemptRecord, CollectionUpdate, DayUnit, PlanColumns, UpdateColumns } from './ports.js';
+import type { CollectionSet } from './collection-set.js';
+import type { AttemptColumns, DayUnit, PlanColumns, UpdateColumns } from './ports.js';
 
 /** Debits submitted at the end of a day for one client, growing as they are planned. */
 export class PlanBuffer implements PlanColumns {
@@ -49,13 +47,6 @@ export class PlanBuffer implements PlanColumns {
     this.reals = sortedReals;
     return this;
   }
-
-  /** The debits as the port's records. */
-  records(): SubmittedDebit[] {
-    const out: SubmittedDebit[] = [];
-    for (let k = 0; k < this.n; k++) out.push(unpackSubmitted(this.ints, k * PLAN_INTS, this.reals, k * PLAN_REALS));
-    return out;
-  }
 }
 
 /** The debits planned at the end of a day, per client (clients in the order their first debit was planned). */
@@ -71,17 +62,11 @@ export class DayPlans {
   }
 }
 
-/** The day's submitted debits to the store: as columns when it takes them, else as records. */
+/** The day's submitted debits to the store, each client's in collection id order. */
 export async function insertPlans(unit: DayUnit, plans: DayPlans, planDay: number): Promise<void> {
   if (plans.count === 0) return;
   const date = fromDayNumber(planDay);
-  if (unit.insertPlanColumns) {
-    for (const [clientId, rows] of plans.byClient) await unit.insertPlanColumns(date, clientId, rows.inIdOrder());
-    return;
-  }
-  const byClient = new Map<number, SubmittedDebit[]>();
-  for (const [clientId, rows] of plans.byClient) byClient.set(clientId, rows.inIdOrder().records());
-  await unit.insertSubmittedDebits(date, byClient);
+  for (const [clientId, rows] of plans.byClient) await unit.insertPlanColumns(date, clientId, rows.inIdOrder());
 }
 
 /**
@@ -154,21 +139,6 @@ export function orderBy(n: number, key: (j: number) => number): Int32Array {
 /** Indices up to this many pack with a 31-bit key into a double exactly. */
 const PACKED_MAX = 1 << 22;
 
-/** The attempts as the port's records. */
-export function attemptRecords(rows: AttemptColumns): AttemptRecord[] {
-  const out: AttemptRecord[] = [];
-  for (let k = 0; k < rows.n; k++) {
-    out.push({
-      clientId: rows.clientId[k]!,
-      collectionId: rows.collectionId[k]!,
-      period: rows.periods[rows.period[k]!]!,
-      amount: rows.amount[k]!,
-      reason: rows.reason[k] === 0 ? null : FAILURE_REASONS[rows.reason[k]! - 1]!,
-    });
-  }
-  return out;
-}
-
 /** Collections `cols[from .. to - 1]` as they stand, as update columns. */
 export function updateColumns(cs: CollectionSet, cols: Int32Array, from: number, to: number): UpdateColumns {
   const n = to - from;
@@ -195,34 +165,4 @@ export function updateColumns(cs: CollectionSet, cols: Int32Array, from: number,
     rows.failure[k] = cs.failure[c]!;
   }
   return rows;
-}
-
-/** Update columns as the port's records. */
-export function updateRecords(rows: UpdateColumns): CollectionUpdate[] {
-  const out: CollectionUpdate[] = [];
-  for (let k = 0; k < rows.n; k++) {
-    out.push({
-      id: rows.id[k]!,
-      collected: rows.collected[k]!,
-      status: STATUS_CODES[rows.status[k]!]!,
-      firstAttempt: rows.first[k] === NO_DAY ? null : fromDayNumber(rows.first[k]!),
-      lastAttempt: rows.last[k] === NO_DAY ? null : fromDayNumber(rows.last[k]!),
-      attempts: rows.attempts[k]!,
-      failed: rows.failed[k]!,
-      lastFailure: FAILURE_CODES[rows.failure[k]!]!,
-    });
-  }
-  return out;
-}
-
-/** A day's attempts to the store. */
-export async function insertAttempts(unit: DayUnit, date: IsoDate, rows: AttemptColumns): Promise<void> {
-  if (unit.insertAttemptColumns) await unit.insertAttemptColumns(date, rows);
-  else await unit.insertAttempts(date, attemptRecords(rows));
-}
-
-/** Collection updates to the store. */
-export async function updateCollections(unit: DayUnit, rows: UpdateColumns): Promise<void> {
-  if (unit.updateCollectionColumns) await unit.updateCollectionColumns(rows);
-  else await unit.updateCollections(updateRecords(rows));
 }

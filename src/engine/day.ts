@@ -9,8 +9,9 @@ import { isRetryable } from '../domain/debit-outcome.js';
 import { applyLapseRule } from '../domain/lapse.js';
 import { asCents, type Cents } from '../domain/money.js';
 import { dayNumber, fromDayNumber, lastDay, type IsoDate, type Period } from '../domain/period.js';
-import { FAILURE_CODES, NO_DAY, type CollectionSet } from './collection-set.js';
-import { DayPlans, insertAttempts, insertPlans, orderBy, updateCollections, updateColumns } from './day-rows.js';
+import { failureCode } from '../domain/debit-outcome.js';
+import { NO_DAY, type CollectionSet } from './collection-set.js';
+import { DayPlans, insertPlans, orderBy, updateColumns } from './day-rows.js';
 import type { AttemptColumns, DayUnit, DebitSource } from './ports.js';
 import { ACTIVE, GONE, wake } from './awake.js';
 import { mayPlan } from './may-plan.js';
@@ -174,7 +175,7 @@ export function liveDay(state: EngineState, runner: DayRunner, day: number): Day
         s.succeeded++;
         s.collected = asCents(s.collected + amount);
       } else {
-        code = FAILURE_CODES.indexOf(reason);
+        code = failureCode(reason);
         cs.failed[c]!++;
         cs.failure[c] = code;
         s.failed++;
@@ -195,7 +196,7 @@ export function liveDay(state: EngineState, runner: DayRunner, day: number): Day
 
 /** Write the day's attempts and the collections they changed. */
 export async function writeDay(unit: DayUnit, state: EngineState, day: number, out: DayOutcome): Promise<void> {
-  await insertAttempts(unit, fromDayNumber(day), out.attempts);
+  await unit.insertAttemptColumns(fromDayNumber(day), out.attempts);
   const cs = state.cols;
   // In rowid order: consecutive rows share pages, so a day's updates touch each page once
   // (in customer order they hop across a table larger than the page cache).
@@ -205,8 +206,8 @@ export async function writeDay(unit: DayUnit, state: EngineState, day: number, o
   for (const c of dirty) cs.dirty[c] = 0;
   dirty.length = 0;
   // Handed over UPDATE_CHUNK rows a call, as the day's attempts are written.
-  for (let at = 0; at < order.length; at += UPDATE_CHUNK) await updateCollections(unit, updateColumns(cs, order, at, Math.min(order.length, at + UPDATE_CHUNK)));
-  if (order.length === 0) await updateCollections(unit, updateColumns(cs, order, 0, 0));
+  for (let at = 0; at < order.length; at += UPDATE_CHUNK) await unit.updateCollectionColumns(updateColumns(cs, order, at, Math.min(order.length, at + UPDATE_CHUNK)));
+  if (order.length === 0) await unit.updateCollectionColumns(updateColumns(cs, order, 0, 0));
 }
 
 /** Collection updates per store call. */

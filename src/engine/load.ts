@@ -6,7 +6,9 @@
 import { isRetryable } from '../domain/debit-outcome.js';
 import { dayNumber, firstOpenPeriod, fromDayNumber, type IsoDate, type Period } from '../domain/period.js';
 import { catchUp, sleepUntil } from './awake.js';
-import { CollectionSet, dayOrNone, FAILURE_CODES, STATUS_CODES } from './collection-set.js';
+import { STATUS_BY_CODE } from '../domain/collection.js';
+import { failureCode } from '../domain/debit-outcome.js';
+import { CollectionSet, dayOrNone } from './collection-set.js';
 import { orderBy } from './day-rows.js';
 import { copyCollection, copySummaries, decodeBlock, imageTag, imageUse } from './image.js';
 import type { IncomeAnalysis } from './income.js';
@@ -141,12 +143,12 @@ async function readOpenCollections(unit: DayUnit, firstOpen: Period, cols: Colle
     rows.strategy[c] = strategyCode(r.strategy);
     rows.due[c] = r.due;
     rows.collected[c] = r.collected;
-    rows.status[c] = STATUS_CODES.indexOf(r.status);
+    rows.status[c] = STATUS_BY_CODE.indexOf(r.status);
     rows.firstDay[c] = dayOrNone(r.firstAttempt);
     rows.lastDay[c] = dayOrNone(r.lastAttempt);
     rows.attempts[c] = r.attempts;
     rows.failed[c] = r.failed;
-    rows.failure[c] = Math.max(0, FAILURE_CODES.indexOf(r.lastFailure));
+    rows.failure[c] = failureCode(r.lastFailure);
     rows.blocked[c] = r.status === 'CANCELLED' || r.policyStatus !== 'active' || (r.lastFailure !== null && !isRetryable(r.lastFailure)) ? 1 : 0;
   });
   index.clear();

@@ -141,19 +141,16 @@ export interface DayUnit {
   loadOpenCollections(firstOpen: Period, sink: (row: OpenCollection) => void): Promise<void>;
   /** The debits submitted at the end of `fromPlanDay` or later (of every client). */
   loadSubmittedDebits(fromPlanDay: IsoDate, sink: (debit: SubmittedDebit) => void): Promise<void>;
-  /** The day's attempts, stored in the order given (rowid order is report order). */
-  insertAttempts(date: IsoDate, attempts: readonly AttemptRecord[]): Promise<void>;
-  updateCollections(updates: readonly CollectionUpdate[]): Promise<void>;
-  /** The debits submitted at the end of `planDay`, per client. */
-  insertSubmittedDebits(planDay: IsoDate, byClient: ReadonlyMap<number, readonly SubmittedDebit[]>): Promise<void>;
   /**
-   * Optional, the same three as columns (a million-policy month's first business day makes
-   * ~900,000 of each: as objects they took ~400 MB at once). The engine uses them when present.
+   * The day's rows come as columns (a million-policy month's first business day makes ~900,000
+   * attempts, updates and plans: as objects they took ~400 MB at once).
+   * The day's attempts, stored in the order given (rowid order is report order).
    */
-  insertAttemptColumns?(date: IsoDate, rows: AttemptColumns): Promise<void>;
-  updateCollectionColumns?(rows: UpdateColumns): Promise<void>;
+  insertAttemptColumns(date: IsoDate, rows: AttemptColumns): Promise<void>;
+  /** Collections as they stand after the day. */
+  updateCollectionColumns(rows: UpdateColumns): Promise<void>;
   /** A client's debits submitted at the end of `planDay`, in order (a client's day may come in several calls). */
-  insertPlanColumns?(planDay: IsoDate, clientId: number, rows: PlanColumns): Promise<void>;
+  insertPlanColumns(planDay: IsoDate, clientId: number, rows: PlanColumns): Promise<void>;
   /** The period's runs still processing become completed. */
   completeExecutions(period: Period, stampMs: number): Promise<void>;
   /**
@@ -229,29 +226,9 @@ export interface OpenCollection {
   policyStatus: string;
 }
 
-export interface AttemptRecord {
-  clientId: number;
-  collectionId: number;
-  period: Period;
-  amount: number;
-  /** null: the debit succeeded. */
-  reason: FailureReason | null;
-}
-
-export interface CollectionUpdate {
-  id: number;
-  collected: number;
-  status: CollectionStatus;
-  firstAttempt: IsoDate | null;
-  lastAttempt: IsoDate | null;
-  attempts: number;
-  failed: number;
-  lastFailure: string | null;
-}
-
 /**
- * A day's attempts as columns, in the order they are stored. A failure code is 0 for none (a
- * success), else 1 + the reason's index in FAILURE_REASONS (domain/debit-outcome.ts).
+ * A day's attempts as columns, in the order they are stored. A failure code is an index into
+ * domain/debit-outcome.ts FAILURE_BY_CODE (0: none, a success).
  */
 export interface AttemptColumns {
   n: number;
@@ -270,7 +247,7 @@ export interface UpdateColumns {
   n: number;
   id: Int32Array;
   collected: Float64Array;
-  /** Index into UNPAID, PAID_PARTIAL, PAID_FULL, CANCELLED. */
+  /** Index into domain/collection.ts STATUS_BY_CODE. */
   status: Uint8Array;
   /** Day numbers, NO_DAY (-0x7fffffff) for none. */
   first: Int32Array;

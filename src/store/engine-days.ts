@@ -8,20 +8,15 @@
  * strings made once per day number. Binding a million strings cost more than the rows themselves.
  */
 import { applyLapseRule, type LapseCandidateStatuses } from '../domain/lapse.js';
+import { STATUS_BY_CODE } from '../domain/collection.js';
 import { FAILURE_REASONS } from '../domain/debit-outcome.js';
-import { dayNumber, fromDayNumber, type IsoDate, type Period } from '../domain/period.js';
-import type { AttemptColumns, AttemptRecord, CollectionUpdate, UpdateColumns } from '../engine/ports.js';
+import { fromDayNumber, NO_DAY, type IsoDate, type Period } from '../domain/period.js';
+import type { AttemptColumns, UpdateColumns } from '../engine/ports.js';
 import { renewLease, type AdvanceLease } from './advance-lease.js';
 import { runInGroups, valuesList } from './bulk.js';
 import { compressPlans } from './plan-batches.js';
 import type { StatementCache } from './sqlite-dialect.js';
 
-/** A failure reason's code in day operations: 0 for none (a success), else 1 + its index in FAILURE_REASONS. */
-export const failureCode = (reason: string | null): number => (reason === null ? 0 : 1 + FAILURE_REASONS.indexOf(reason as (typeof FAILURE_REASONS)[number]));
-/** The collection statuses, by code. */
-export const STATUS_NAMES = ['UNPAID', 'PAID_PARTIAL', 'PAID_FULL', 'CANCELLED'] as const;
-/** A day column's "no day" (engine/collection-set.ts NO_DAY). */
-const NO_DAY = -0x7fffffff;
 
 export type { AttemptColumns, UpdateColumns };
 
@@ -47,65 +42,12 @@ export type DayOp =
   | { op: 'lease'; lease: AdvanceLease }
   | { op: 'attempts'; date: IsoDate; rows: AttemptColumns }
   | { op: 'updates'; rows: UpdateColumns }
-  /** A plan batch: packed (plan-batches.ts packPlans), compressed when written. */
+  /** A plan batch: packed (plan-batches.ts planBatches), compressed when written. */
   | { op: 'plans'; clientId: number; planDay: IsoDate; packed: Uint8Array }
   | { op: 'close'; period: Period; lapseAfter: number; day: IsoDate; stampMs: number }
   | { op: 'snapshots'; rows: SnapshotRows }
   | { op: 'image'; asOf: IsoDate; tag: string; inputs: number; consumed: number | null; blocks: ImageRow[] }
   | { op: 'clock'; date: IsoDate };
-
-/** The engine's attempts of a day as columns. */
-export function attemptColumns(records: readonly AttemptRecord[]): AttemptColumns {
-  const n = records.length;
-  const rows: AttemptColumns = {
-    n,
-    clientId: new Int32Array(n),
-    collectionId: new Int32Array(n),
-    period: new Uint8Array(n),
-    periods: [],
-    amount: new Float64Array(n),
-    reason: new Uint8Array(n),
-  };
-  for (let r = 0; r < n; r++) {
-    const a = records[r]!;
-    let p = rows.periods.indexOf(a.period);
-    if (p < 0) p = rows.periods.push(a.period) - 1;
-    rows.clientId[r] = a.clientId;
-    rows.collectionId[r] = a.collectionId;
-    rows.period[r] = p;
-    rows.amount[r] = a.amount;
-    rows.reason[r] = failureCode(a.reason);
-  }
-  return rows;
-}
-
-/** The engine's collection updates as columns. */
-export function updateColumns(updates: readonly CollectionUpdate[]): UpdateColumns {
-  const n = updates.length;
-  const rows: UpdateColumns = {
-    n,
-    id: new Int32Array(n),
-    collected: new Float64Array(n),
-    status: new Uint8Array(n),
-    first: new Int32Array(n),
-    last: new Int32Array(n),
-    attempts: new Int32Array(n),
-    failed: new Int32Array(n),
-    failure: new Uint8Array(n),
-  };
-  for (let r = 0; r < n; r++) {
-    const u = updates[r]!;
-    rows.id[r] = u.id;
-    rows.collected[r] = u.collected;
-    rows.status[r] = STATUS_NAMES.indexOf(u.status);
-    rows.first[r] = u.firstAttempt === null ? NO_DAY : dayNumber(u.firstAttempt);
-    rows.last[r] = u.lastAttempt === null ? NO_DAY : dayNumber(u.lastAttempt);
-    rows.attempts[r] = u.attempts;
-    rows.failed[r] = u.failed;
-    rows.failure[r] = failureCode(u.lastFailure);
-  }
-  return rows;
-}
 
 /** The typed arrays of `ops` (transferred, not copied, to another thread). */
 export function transferables(ops: readonly DayOp[]): ArrayBuffer[] {
@@ -124,7 +66,7 @@ export function transferables(ops: readonly DayOp[]): ArrayBuffer[] {
 }
 
 const REASON_CASE = (column: string) => `case ${column} ${FAILURE_REASONS.map((r, k) => `when ${k + 1} then '${r}'`).join(' ')} end`;
-const STATUS_CASE = (column: string) => `case ${column} ${STATUS_NAMES.map((s, k) => `when ${k} then '${s}'`).join(' ')} end`;
+const STATUS_CASE = (column: string) => `case ${column} ${STATUS_BY_CODE.map((s, k) => `when ${k} then '${s}'`).join(' ')} end`;
 
 /** `periods` as a CASE over a code column. */
 const periodCase = (column: string, periods: readonly Period[]) => `case ${column} ${periods.map((p, k) => `when ${k} then '${p}'`).join(' ')} end`;

@@ -6,6 +6,7 @@
 import { afterEach, expect, it } from 'vitest';
 import type { LocalBackend } from '../../src/backend/local/index.js';
 import type { SubmittedDebit } from '../../src/domain/plan-reason.js';
+import { PlanBuffer } from '../../src/engine/day-rows.js';
 import { PLAN_BATCH } from '../../src/store/plan-batches.js';
 import { engineStore } from '../../src/store/repos/engine.js';
 import { localBackend } from '../helpers/local.js';
@@ -23,8 +24,10 @@ it('a client-day of PLAN_BATCH + 5 debits is two batches and reads back whole, i
   const why = { code: 1, trigger: 0, triggerDays: 0, triggerDay: 0, triggerAmount: 0, estimate: 0, part: 0, maxSplit: 0, remaining: 0, full: 1, lastAttemptDay: 0 };
   const debits: SubmittedDebit[] = [];
   for (let k = 0; k < n; k++) debits.push({ collection: k + 1, day: 20_760 + (k % 3), amount: 100 + k, why: { ...why, estimate: k } } as SubmittedDebit);
+  const rows = new PlanBuffer();
+  for (const d of debits) rows.push(d.collection, d.day, d.amount, d.why);
   const store = engineStore(b.store);
-  await store.runDay((unit) => unit.insertSubmittedDebits('2026-11-01', new Map([[1, debits]])));
+  await store.runDay((unit) => unit.insertPlanColumns('2026-11-01', 1, rows));
   if (b.store.kind !== 'sqlite') throw new Error('a SQLite store is expected');
   expect(b.store.raw.prepare("select count(*) as n from plan_batches where plan_day = '2026-11-01'").get()).toEqual({ n: 2 });
   const read: SubmittedDebit[] = [];

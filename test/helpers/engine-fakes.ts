@@ -4,16 +4,16 @@
  * function returns (and records every write), and a bank whose accounts follow scripted
  * statements under the account rules of docs/bank-and-clock.md.
  */
-import type { FailureReason } from '../../src/domain/debit-outcome.js';
-import { dayNumber, fromDayNumber, type IsoDate, type Period } from '../../src/domain/period.js';
-import type { SubmittedDebit } from '../../src/domain/plan-reason.js';
+import { STATUS_BY_CODE } from '../../src/domain/collection.js';
+import { FAILURE_BY_CODE, type FailureReason } from '../../src/domain/debit-outcome.js';
+import { dayNumber, fromDayNumber, NO_DAY, type IsoDate, type Period } from '../../src/domain/period.js';
+import { PLAN_INTS, PLAN_REALS, unpackSubmitted, type SubmittedDebit } from '../../src/domain/plan-reason.js';
 import type {
   AdvanceClaim,
-  AttemptRecord,
+  AttemptColumns,
   Bank,
   BankAccounts,
   CollectionStatus,
-  CollectionUpdate,
   Credit,
   CustomerRefs,
   DayUnit,
@@ -21,9 +21,33 @@ import type {
   EngineStore,
   LapseCandidate,
   OpenCollection,
+  PlanColumns,
   PostedDay,
   PostedDays,
+  UpdateColumns,
 } from '../../src/engine/ports.js';
+
+/** An attempt the engine wrote, in words. */
+export interface AttemptRecord {
+  clientId: number;
+  collectionId: number;
+  period: Period;
+  amount: number;
+  /** null: the debit succeeded. */
+  reason: FailureReason | null;
+}
+
+/** A collection as the engine left it after a day, in words. */
+export interface CollectionUpdate {
+  id: number;
+  collected: number;
+  status: CollectionStatus;
+  firstAttempt: IsoDate | null;
+  lastAttempt: IsoDate | null;
+  attempts: number;
+  failed: number;
+  lastFailure: string | null;
+}
 
 export interface FakeCollection {
   id: number;
@@ -170,14 +194,38 @@ class FakeDay implements DayUnit {
     for (const b of this.t.batches) if (b.planDay >= fromPlanDay) for (const d of b.debits) sink(d);
   }
 
-  async insertAttempts(date: IsoDate, attempts: readonly AttemptRecord[]): Promise<void> {
+  async insertAttemptColumns(date: IsoDate, rows: AttemptColumns): Promise<void> {
+    const attempts: AttemptRecord[] = [];
+    for (let k = 0; k < rows.n; k++) {
+      attempts.push({
+        clientId: rows.clientId[k]!,
+        collectionId: rows.collectionId[k]!,
+        period: rows.periods[rows.period[k]!]!,
+        amount: rows.amount[k]!,
+        reason: FAILURE_BY_CODE[rows.reason[k]!]!,
+      });
+    }
     for (const a of attempts) {
       this.t.attempts.push({ date, collectionId: a.collectionId, amount: a.amount, outcome: a.reason === null ? 'SUCCESS' : 'FAILED', reason: a.reason });
     }
     if (attempts.length > 0) this.writes.push({ kind: 'attempts', date, rows: attempts.map((a) => ({ ...a })) });
   }
 
-  async updateCollections(updates: readonly CollectionUpdate[]): Promise<void> {
+  async updateCollectionColumns(rows: UpdateColumns): Promise<void> {
+    const date = (day: number) => (day === NO_DAY ? null : fromDayNumber(day));
+    const updates: CollectionUpdate[] = [];
+    for (let k = 0; k < rows.n; k++) {
+      updates.push({
+        id: rows.id[k]!,
+        collected: rows.collected[k]!,
+        status: STATUS_BY_CODE[rows.status[k]!]!,
+        firstAttempt: date(rows.first[k]!),
+        lastAttempt: date(rows.last[k]!),
+        attempts: rows.attempts[k]!,
+        failed: rows.failed[k]!,
+        lastFailure: FAILURE_BY_CODE[rows.failure[k]!]!,
+      });
+    }
     for (const u of updates) {
       const c = this.t.collections.find((x) => x.id === u.id)!;
       Object.assign(c, { collected: u.collected, status: u.status, firstAttempt: u.firstAttempt, lastAttempt: u.lastAttempt, attempts: u.attempts, failed: u.failed, lastFailure: u.lastFailure });
@@ -185,13 +233,16 @@ class FakeDay implements DayUnit {
     if (updates.length > 0) this.writes.push({ kind: 'collections', rows: updates.map((u) => ({ ...u })) });
   }
 
-  async insertSubmittedDebits(planDay: IsoDate, byClient: ReadonlyMap<number, readonly SubmittedDebit[]>): Promise<void> {
-    let debits = 0;
-    for (const [clientId, list] of byClient) {
-      this.t.batches.push({ clientId, planDay, debits: [...list] });
-      debits += list.length;
-    }
-    this.writes.push({ kind: 'plans', planDay, clients: [...byClient.keys()], debits });
+  async insertPlanColumns(planDay: IsoDate, clientId: number, rows: PlanColumns): Promise<void> {
+    const debits: SubmittedDebit[] = [];
+    for (let k = 0; k < rows.n; k++) debits.push(unpackSubmitted(rows.ints, k * PLAN_INTS, rows.reals, k * PLAN_REALS));
+    this.t.batches.push({ clientId, planDay, debits });
+    // A day's plans come client by client: one write for them all.
+    const last = this.writes.at(-1);
+    if (last?.kind === 'plans' && last.planDay === planDay) {
+      last.clients.push(clientId);
+      last.debits += debits.length;
+    } else this.writes.push({ kind: 'plans', planDay, clients: [clientId], debits: debits.length });
   }
 
   async completeExecutions(period: Period, stampMs: number): Promise<void> {

@@ -18,23 +18,26 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ClientBase } from 'pg';
 import { PremiaError } from '../../domain/errors.js';
-import type { IsoDate, Period } from '../../domain/period.js';
+import { STATUS_BY_CODE } from '../../domain/collection.js';
+import { FAILURE_BY_CODE } from '../../domain/debit-outcome.js';
+import { fromDayNumber, NO_DAY, type IsoDate, type Period } from '../../domain/period.js';
 import type { SubmittedDebit } from '../../domain/plan-reason.js';
 import type {
   AdvanceClaim,
   AdvanceHolder,
-  AttemptRecord,
-  CollectionUpdate,
+  AttemptColumns,
   DayUnit,
   EngineStore,
   ImageBlock,
   ImageHead,
   LapseCandidate,
   OpenCollection,
+  PlanColumns,
   ShardedDays,
   ShardUnit,
+  UpdateColumns,
 } from '../../engine/ports.js';
-import { decodePlans, encodePlans, PLAN_BATCH } from '../plan-batches.js';
+import { compressPlans, decodePlans, planBatches } from '../plan-batches.js';
 import { pgPlaceholders, WRITER_LOCK } from '../pg-store.js';
 import { PG_LOCK_SPACE, type PgStore, type PgUnit } from '../store.js';
 import { unpaidActiveCollections } from './lapse-candidates.js';
@@ -379,28 +382,30 @@ class PgDay implements DayUnit {
     }
   }
 
-  async insertAttempts(date: IsoDate, attempts: readonly AttemptRecord[]): Promise<void> {
-    for (let at = 0; at < attempts.length; at += WRITE_ROWS) {
-      const part = attempts.slice(at, at + WRITE_ROWS);
+  async insertAttemptColumns(date: IsoDate, rows: AttemptColumns): Promise<void> {
+    for (let at = 0; at < rows.n; at += WRITE_ROWS) {
+      const end = Math.min(rows.n, at + WRITE_ROWS);
+      const reasons = Array.from(rows.reason.subarray(at, end), (code) => FAILURE_BY_CODE[code]!);
       await this.client.query(
         `insert into attempts (client_id, collection_id, period_month, date, amount, outcome, failure_reason)
          select c, k, p, $4, a, o, f from unnest($1::bigint[], $2::bigint[], $3::text[], $5::bigint[], $6::text[], $7::text[]) as v(c, k, p, a, o, f)`,
         [
-          part.map((a) => a.clientId),
-          part.map((a) => a.collectionId),
-          part.map((a) => a.period),
+          Array.from(rows.clientId.subarray(at, end)),
+          Array.from(rows.collectionId.subarray(at, end)),
+          Array.from(rows.period.subarray(at, end), (p) => rows.periods[p]!),
           date,
-          part.map((a) => a.amount),
-          part.map((a) => (a.reason === null ? 'SUCCESS' : 'FAILED')),
-          part.map((a) => a.reason),
+          Array.from(rows.amount.subarray(at, end)),
+          reasons.map((r) => (r === null ? 'SUCCESS' : 'FAILED')),
+          reasons,
         ],
       );
     }
   }
 
-  async updateCollections(updates: readonly CollectionUpdate[]): Promise<void> {
-    for (let at = 0; at < updates.length; at += WRITE_ROWS) {
-      const part = updates.slice(at, at + WRITE_ROWS);
+  async updateCollectionColumns(rows: UpdateColumns): Promise<void> {
+    const date = (day: number) => (day === NO_DAY ? null : fromDayNumber(day));
+    for (let at = 0; at < rows.n; at += WRITE_ROWS) {
+      const end = Math.min(rows.n, at + WRITE_ROWS);
       await this.client.query(
         `update collections set amount_collected = v.collected, status = v.status, first_attempt_date = v.first, last_attempt_date = v.last,
            attempts = v.attempts, failed_attempts = v.failed, last_failure_reason = v.reason
@@ -408,27 +413,22 @@ class PgDay implements DayUnit {
            as v(id, collected, status, first, last, attempts, failed, reason)
          where collections.id = v.id`,
         [
-          part.map((u) => u.id),
-          part.map((u) => u.collected),
-          part.map((u) => u.status),
-          part.map((u) => u.firstAttempt),
-          part.map((u) => u.lastAttempt),
-          part.map((u) => u.attempts),
-          part.map((u) => u.failed),
-          part.map((u) => u.lastFailure),
+          Array.from(rows.id.subarray(at, end)),
+          Array.from(rows.collected.subarray(at, end)),
+          Array.from(rows.status.subarray(at, end), (code) => STATUS_BY_CODE[code]!),
+          Array.from(rows.first.subarray(at, end), date),
+          Array.from(rows.last.subarray(at, end), date),
+          Array.from(rows.attempts.subarray(at, end)),
+          Array.from(rows.failed.subarray(at, end)),
+          Array.from(rows.failure.subarray(at, end), (code) => FAILURE_BY_CODE[code]!),
         ],
       );
     }
   }
 
-  async insertSubmittedDebits(planDay: IsoDate, byClient: ReadonlyMap<number, readonly SubmittedDebit[]>): Promise<void> {
-    for (const [clientId, entries] of byClient) {
-      // A batch of at most PLAN_BATCH debits: the first day of a million-policy month plans
-      // ~900,000, whose batch took ~130 MB to encode at once.
-      for (let at = 0; at < entries.length; at += PLAN_BATCH) {
-        const data = encodePlans(entries.slice(at, at + PLAN_BATCH));
-        await this.unit.db.insertInto('plan_batches').values({ client_id: clientId, plan_day: planDay, data }).execute();
-      }
+  async insertPlanColumns(planDay: IsoDate, clientId: number, rows: PlanColumns): Promise<void> {
+    for (const packed of planBatches(rows)) {
+      await this.unit.db.insertInto('plan_batches').values({ client_id: clientId, plan_day: planDay, data: compressPlans(packed) }).execute();
     }
   }
 

@@ -22,8 +22,6 @@ import type { SubmittedDebit } from '../../domain/plan-reason.js';
 import type {
   AdvanceClaim,
   AttemptColumns,
-  AttemptRecord,
-  CollectionUpdate,
   DayUnit,
   ImageBlock,
   ImageHead,
@@ -33,8 +31,8 @@ import type {
   UpdateColumns,
 } from '../../engine/ports.js';
 import type { AdvanceLease } from '../advance-lease.js';
-import { ACKED, attemptColumns, STOP, transferables, updateColumns, type DayOp, type DayWriterData, type DayWriterIn, type DayWriterOut, type SnapshotRows } from '../engine-days.js';
-import { packPlanColumns, packPlans, PLAN_BATCH } from '../plan-batches.js';
+import { ACKED, STOP, transferables, type DayOp, type DayWriterData, type DayWriterIn, type DayWriterOut, type SnapshotRows } from '../engine-days.js';
+import { planBatches } from '../plan-batches.js';
 import type { SqliteStore } from '../store-types.js';
 
 /**
@@ -281,20 +279,6 @@ export class HandedDay implements DayUnit {
     return this.readUnit().readImageBlocks!(maxWake, sink);
   }
 
-  async insertAttempts(date: IsoDate, attempts: readonly AttemptRecord[]): Promise<void> {
-    this.ops.push({ op: 'attempts', date, rows: attemptColumns(attempts) });
-  }
-
-  async updateCollections(updates: readonly CollectionUpdate[]): Promise<void> {
-    this.ops.push({ op: 'updates', rows: updateColumns(updates) });
-  }
-
-  async insertSubmittedDebits(planDay: IsoDate, byClient: ReadonlyMap<number, readonly SubmittedDebit[]>): Promise<void> {
-    for (const [clientId, entries] of byClient) {
-      for (let at = 0; at < entries.length; at += PLAN_BATCH) this.ops.push({ op: 'plans', clientId, planDay, packed: packPlans(entries.slice(at, at + PLAN_BATCH)) });
-    }
-  }
-
   async insertAttemptColumns(date: IsoDate, rows: AttemptColumns): Promise<void> {
     this.ops.push({ op: 'attempts', date, rows });
   }
@@ -304,7 +288,7 @@ export class HandedDay implements DayUnit {
   }
 
   async insertPlanColumns(planDay: IsoDate, clientId: number, rows: PlanColumns): Promise<void> {
-    for (let at = 0; at < rows.n; at += PLAN_BATCH) this.ops.push({ op: 'plans', clientId, planDay, packed: packPlanColumns(rows, at, Math.min(rows.n, at + PLAN_BATCH)) });
+    for (const packed of planBatches(rows)) this.ops.push({ op: 'plans', clientId, planDay, packed });
   }
 
   closePeriod(period: Period, lapseAfter: number, day: IsoDate, stampMs: number): Promise<Map<number, number>> {

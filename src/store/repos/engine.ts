@@ -22,8 +22,6 @@ import type { SubmittedDebit } from '../../domain/plan-reason.js';
 import type {
   AdvanceClaim,
   AttemptColumns,
-  AttemptRecord,
-  CollectionUpdate,
   DayUnit,
   EngineStore,
   ImageBlock,
@@ -34,8 +32,8 @@ import type {
   UpdateColumns,
 } from '../../engine/ports.js';
 import { acquireLease, releaseLease, renewLease, type AdvanceLease } from '../advance-lease.js';
-import { attemptColumns, completeExecutions, lapseCandidates, lapsePolicies, moveClock, updateColumns, writeAttempts, writeImage, writeUpdates } from '../engine-days.js';
-import { compressPlans, decodePlans, encodePlans, packPlanColumns, PLAN_BATCH } from '../plan-batches.js';
+import { completeExecutions, lapseCandidates, lapsePolicies, moveClock, writeAttempts, writeImage, writeUpdates } from '../engine-days.js';
+import { compressPlans, decodePlans, planBatches } from '../plan-batches.js';
 import type { EngineImageHeadTable, EngineInputsTable, ExecutionsTable } from '../schema.js';
 import type { StatementCache } from '../sqlite-dialect.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, type Db, type SqliteStore, type Store, type Trx } from '../store.js';
@@ -291,25 +289,6 @@ class SqliteDay implements DayUnit {
     }
   }
 
-  async insertAttempts(date: IsoDate, attempts: readonly AttemptRecord[]): Promise<void> {
-    writeAttempts(this.statements, date, attemptColumns(attempts));
-  }
-
-  async updateCollections(updates: readonly CollectionUpdate[]): Promise<void> {
-    writeUpdates(this.statements, updateColumns(updates));
-  }
-
-  async insertSubmittedDebits(planDay: IsoDate, byClient: ReadonlyMap<number, readonly SubmittedDebit[]>): Promise<void> {
-    for (const [clientId, entries] of byClient) {
-      // A batch of at most PLAN_BATCH debits: the first day of a million-policy month plans
-      // ~900,000, whose batch took ~130 MB to encode at once.
-      for (let at = 0; at < entries.length; at += PLAN_BATCH) {
-        const data = encodePlans(entries.slice(at, at + PLAN_BATCH));
-        this.statements.get('insert into plan_batches (client_id, plan_day, data) values (?, ?, ?)').run(clientId, planDay, data);
-      }
-    }
-  }
-
   async insertAttemptColumns(date: IsoDate, rows: AttemptColumns): Promise<void> {
     writeAttempts(this.statements, date, rows);
   }
@@ -319,9 +298,8 @@ class SqliteDay implements DayUnit {
   }
 
   async insertPlanColumns(planDay: IsoDate, clientId: number, rows: PlanColumns): Promise<void> {
-    for (let at = 0; at < rows.n; at += PLAN_BATCH) {
-      const data = compressPlans(packPlanColumns(rows, at, Math.min(rows.n, at + PLAN_BATCH)));
-      this.statements.get('insert into plan_batches (client_id, plan_day, data) values (?, ?, ?)').run(clientId, planDay, data);
+    for (const packed of planBatches(rows)) {
+      this.statements.get('insert into plan_batches (client_id, plan_day, data) values (?, ?, ?)').run(clientId, planDay, compressPlans(packed));
     }
   }
 
