@@ -38,16 +38,7 @@ export interface AttemptRecord {
 }
 
 /** A collection as the engine left it after a day, in words. */
-export interface CollectionUpdate {
-  id: number;
-  collected: number;
-  status: CollectionStatus;
-  firstAttempt: IsoDate | null;
-  lastAttempt: IsoDate | null;
-  attempts: number;
-  failed: number;
-  lastFailure: string | null;
-}
+export type CollectionUpdate = Pick<FakeCollection, 'id' | 'collected' | 'status' | 'firstAttempt' | 'lastAttempt' | 'attempts' | 'failed' | 'lastFailure'>;
 
 export interface FakeCollection {
   id: number;
