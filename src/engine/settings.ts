@@ -16,7 +16,7 @@ import { validationError } from '../domain/errors.js';
 import type { EngineConfig } from './strategy.js';
 
 /** Days between submitting a debit and its action date: at the end of day D the engine plans D + 1 + LEAD_DAYS. */
-export const LEAD_DAYS = 1;
+export const LEAD_DAYS = 0;
 /** Partial debits an irregular earner gets at most per policy and month (smart). */
 export const MAX_SPLIT_DEBITS = 4;
 /** naive: attempts at most per policy and month, and days between them. */

@@ -94,22 +94,22 @@ describe('premia calendar', () => {
     expect(header.stderr.split('\n')[0]).toBe("error: header.csv is not a holiday CSV file: line 1: the header must be 'date,name'; found 'day,name'. Nothing was imported.");
   });
 
-  it('once a collections run exists the base is fixed (exit 6), and so are the dates up to two days after the clock', async () => {
+  it('once a collections run exists the base is fixed (exit 6), and so are the dates up to one day after the clock (the debits of the next day are submitted the evening before)', async () => {
     const cli = store();
     expect((await cli(['--quiet', 'collections', 'execute', '--period', '2026-11'])).code).toBe(0);
     const base = await cli(['settings', 'set', 'calendar', 'none']);
     expect(base.code).toBe(6);
     expect(base.stderr).toBe(
-      "error: The calendar is za and a collections run exists: the bank's history and the debits already made were lived on it, so it can no longer change. Holidays after 2026-11-23 can still be added with 'premia calendar import'.\n  (code CALENDAR_LOCKED)\n",
+      "error: The calendar is za and a collections run exists: the bank's history and the debits already made were lived on it, so it can no longer change. Holidays after 2026-11-22 can still be added with 'premia calendar import'.\n  (code CALENDAR_LOCKED)\n",
     );
     expect((await cli(['settings', 'set', 'calendar', 'za'])).code).toBe(0); // no change
-    const early = await cli(['calendar', 'import', file('early.csv', 'date,name\n2026-11-23,too late\n2026-11-24,fine\n')]);
+    const early = await cli(['calendar', 'import', file('early.csv', 'date,name\n2026-11-22,too late\n2026-11-23,fine\n')]);
     expect(early.code).toBe(2);
     expect(early.stderr.split('\n')[0]).toBe(
-      "error: 2026-11-23 is on or before 2026-11-23: a collections run exists, so days up to two days after the clock's date (2026-11-21) are lived or have their debits submitted, and cannot change. Nothing was imported.",
+      "error: 2026-11-22 is on or before 2026-11-22: a collections run exists, so days up to 1 day after the clock's date (2026-11-21) are lived or have their debits submitted, and cannot change. Nothing was imported.",
     );
-    const later = await cli(['calendar', 'import', file('later.csv', 'date,name\n2026-11-24,fine\n')]);
+    const later = await cli(['calendar', 'import', file('later.csv', 'date,name\n2026-11-23,fine\n')]);
     expect([later.code, later.stderr]).toEqual([0, 'Calendar za: 1 date added; 1 imported date in all.\n']);
-    expect((await cli(['--json', 'calendar'])).json().fixed_until).toBe('2026-11-23');
+    expect((await cli(['--json', 'calendar'])).json().fixed_until).toBe('2026-11-22');
   });
 });

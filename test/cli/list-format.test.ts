@@ -15,9 +15,12 @@ afterAll(() => cleanup());
 
 const premia = (args: string[], options: Partial<CliOptions> = {}) => runCli(['--db', db, '--seed', '1', ...args], { cwd: dir, ...options });
 
-/** The attempts of the two policies by day 10 of November (seed 1): P1's account bears part of its premium. */
-const ATTEMPTS_CSV = 'policy_number,amount,outcome\nP1,6780.95,SUCCESS\nP2,5.00,SUCCESS\n';
-const ATTEMPTS_TABLE = 'policy_number    amount  outcome\nP1             6,780.95  SUCCESS\nP2                 5.00  SUCCESS\n';
+/**
+ * The attempts of the two policies in the 10 days from the clock (seed 1, 2026-11-21): both on Monday 2026-11-23, submitted
+ * the evening before; P1's account bears part of its premium (what Sunday's posted balance bears, less the margin).
+ */
+const ATTEMPTS_CSV = 'policy_number,amount,outcome\nP1,6611.96,SUCCESS\nP2,5.00,SUCCESS\n';
+const ATTEMPTS_TABLE = 'policy_number    amount  outcome\nP1             6,611.96  SUCCESS\nP2                 5.00  SUCCESS\n';
 const ID1 = 'e0790a7d-3306-81b0-b9e1-7be41bfb43d7';
 const ID2 = '8fc42a39-1824-8fea-9fcb-f40b8635e693';
 

@@ -1,9 +1,11 @@
 /**
  * `premia reports summary`: the month of a small fixed-seed simulation (13 policies of six
  * customers from the shipped fixtures, seed 1, the shipped bank file), printed as text (plain
- * ASCII off a terminal, Unicode bars on one), as JSON, and the same through the service.
+ * ASCII off a terminal, Unicode bars on one), as JSON, and the same through the service. Its
+ * debits all succeed (planned the evening before, they no longer ask for pay that did not come),
+ * so failed debits are read in a month of their own: two customers whose debits fail.
  */
-import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { stripVTControlCharacters } from 'node:util';
@@ -23,7 +25,7 @@ const ASCII = [
   'Collections 2026-11 - closed, final',
   'Collected  4,480.47 of 10,059.97 due (44.5%); shortfall 5,579.50',
   'Policies   13: 10 paid in full, 1 partly paid, 2 unpaid, 0 cancelled',
-  'Attempts   13, 2 failed',
+  'Attempts   11, 0 failed',
   '',
   'Collected by day (cumulative share of what is due)',
   `11-01 |${' '.repeat(40)}|   0.0%`,
@@ -34,11 +36,10 @@ const ASCII = [
   'By income pattern',
   'income pattern     policies  paid in full       due  collected   share  failed attempts',
   'monthly_fixed_day         9             9  4,300.27   4,300.27  100.0%                0',
-  'irregular                 4             1  5,759.70     180.20    3.1%                2',
+  'irregular                 4             1  5,759.70     180.20    3.1%                0',
   '',
   'Failures by reason',
-  'reason              failed attempts  amount asked  policies left unpaid',
-  'INSUFFICIENT_FUNDS                2        155.00                     1',
+  'No debit failed.',
   '',
   'Settlement SETTLE-2026-11-001 (pending; EFT on 2026-12-03, reference PRM2611001-28KTXAGP)',
   '  total collections  4,480.47',
@@ -94,18 +95,16 @@ describe('premia reports summary (local)', () => {
     expect([s.policies, s.due, s.collected, s.shortfall, s.collection_rate]).toEqual([13, 10059.97, 4480.47, 5579.5, 0.4454]);
     expect(r.stdout).toContain('"due":10059.97,"collected":4480.47,"shortfall":5579.50');
     expect(s.by_status).toEqual({ PAID_FULL: 10, PAID_PARTIAL: 1, UNPAID: 2, CANCELLED: 0 });
-    expect([s.attempts, s.failed_attempts]).toEqual([13, 2]);
+    expect([s.attempts, s.failed_attempts]).toEqual([11, 0]);
     expect(s.by_day).toHaveLength(27);
     expect(s.by_day[1]).toEqual({ date: '2026-11-02', collected: 4392.27, amount_collected: 4392.27, cumulative_rate: 0.4366, succeeded: 10, failed: 0 });
-    expect(s.by_day[18]).toEqual({ date: '2026-11-19', collected: 0, amount_collected: 4392.27, cumulative_rate: 0.4366, succeeded: 0, failed: 1 });
+    expect(s.by_day[18]).toEqual({ date: '2026-11-19', collected: 0, amount_collected: 4392.27, cumulative_rate: 0.4366, succeeded: 0, failed: 0 });
     expect(s.by_day[26]).toEqual({ date: '2026-11-27', collected: 88.2, amount_collected: 4480.47, cumulative_rate: 0.4454, succeeded: 1, failed: 0 });
     expect(s.by_income_pattern).toEqual([
       { pattern: 'monthly_fixed_day', policies: 9, paid_full: 9, due: 4300.27, collected: 4300.27, collection_rate: 1, failed_attempts: 0 },
-      { pattern: 'irregular', policies: 4, paid_full: 1, due: 5759.7, collected: 180.2, collection_rate: 0.0313, failed_attempts: 2 },
+      { pattern: 'irregular', policies: 4, paid_full: 1, due: 5759.7, collected: 180.2, collection_rate: 0.0313, failed_attempts: 0 },
     ]);
-    expect(s.failures_by_reason).toEqual([
-      { reason: 'INSUFFICIENT_FUNDS', attempts: 2, policies: 1, failed_amount: 155 },
-    ]);
+    expect(s.failures_by_reason).toEqual([]);
     expect(s.settlement).toMatchObject({ settlement_number: 'SETTLE-2026-11-001', status: 'pending', total_collections: 4480.47, total_fees: 1276.94, vat: 191.54, net_amount: 3011.99 });
     expect(s.unpaid_and_partial.map((p: { policy_number: string; shortfall: number }) => [p.policy_number, p.shortfall])).toEqual([
       ['POL-2026169', 4917.49],
@@ -157,7 +156,7 @@ describe('premia reports summary --html', () => {
       '<tr><td>POL-2026032</td><td>C100016</td><td>ACME-726704</td><td>DISABILITY</td><td>PAID_PARTIAL</td><td class="n">672.71</td><td class="n">88.20</td><td class="n">584.51</td><td class="n">1</td><td>2026-11-27</td><td>-</td></tr>',
     );
     expect(unpaid).toContain(
-      '<tr><td>POL-2026170</td><td>C100085</td><td>ACME-773115</td><td>FUNERAL_BASIC</td><td>UNPAID</td><td class="n">77.50</td><td class="n">0.00</td><td class="n">77.50</td><td class="n">2</td><td>2026-11-19</td><td>INSUFFICIENT_FUNDS</td></tr>',
+      '<tr><td>POL-2026170</td><td>C100085</td><td>ACME-773115</td><td>FUNERAL_BASIC</td><td>UNPAID</td><td class="n">77.50</td><td class="n">0.00</td><td class="n">77.50</td><td class="n">0</td><td>-</td><td>-</td></tr>',
     );
   });
 
@@ -192,6 +191,77 @@ describe('premia reports summary --html', () => {
     expect(files).toEqual(['SETTLE-2026-11-001-lines.csv', 'SETTLE-2026-11-001.csv', 'attempts-2026-11.csv', 'collections-2026-11.csv', 'summary-2026-11.html']);
     const page = readFileSync(join(dir, 'out', '2026-11', 'summary-2026-11.html'), 'utf8');
     expect(page).toBe(readFileSync(join(dir, 'month.html'), 'utf8'));
+  });
+});
+
+describe('premia reports summary: a month with failed debits', () => {
+  // Two customers of fixtures/policies.csv (seed 1, the shipped bank file): C100101's income, read
+  // as due on Fridays, does not come (INSUFFICIENT_FUNDS on 2026-11-06 and 2026-11-13, POL-2026213
+  // left unpaid); C100019's account is closed (ACCOUNT_CLOSED on 2026-11-09).
+  const FAILING_POLICIES =
+    'customer_id,external_customer_ref,policy_number,product_code,collection_amount\n' +
+    'C100019,ACME-750461,POL-2026037,FUNERAL_BASIC,113.50\n' +
+    'C100019,ACME-750461,POL-2026038,LIFE_STANDARD,997.07\n' +
+    'C100101,ACME-799819,POL-2026211,FUNERAL_FAMILY,345.00\n' +
+    'C100101,ACME-799819,POL-2026212,FUNERAL_FAMILY,286.00\n' +
+    'C100101,ACME-799819,POL-2026213,HOSPITAL_CASH,202.45\n';
+  let failing: string;
+  beforeAll(async () => {
+    const into = join(dir, 'failing');
+    mkdirSync(into);
+    writeFileSync(join(into, 'policies.csv'), FAILING_POLICIES);
+    failing = join(into, 'month.db');
+    const r = await runCli(['--db', failing, '--seed', '1', 'simulate', '--policies', join(into, 'policies.csv'), '--out', join(into, 'out')], { cwd: into });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+  }, 60_000);
+
+  it('counts them, by income pattern and by reason, with the policies they left unpaid', async () => {
+    const r = await runCli(['--db', failing, 'reports', 'summary', '--period', '2026-11'], { cwd: dir });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toContain(
+      '\nCollected  157.24 of 1,944.02 due (8.1%); shortfall 1,786.78\nPolicies   5: 0 paid in full, 1 partly paid, 4 unpaid, 0 cancelled\nAttempts   5, 3 failed\n',
+    );
+    expect(r.stdout).toContain(
+      [
+        '',
+        'By income pattern',
+        'income pattern     policies  paid in full       due  collected  share  failed attempts',
+        'irregular                 3             0    833.45     157.24  18.9%                2',
+        'monthly_fixed_day         2             0  1,110.57       0.00   0.0%                1',
+        '',
+        'Failures by reason',
+        'reason              failed attempts  amount asked  policies left unpaid',
+        'INSUFFICIENT_FUNDS                2        404.90                     1',
+        'ACCOUNT_CLOSED                    1         44.15                     1',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('--json: the failures by reason and by day', async () => {
+    const s = (await runCli(['--db', failing, '--json', 'reports', 'summary', '--period', '2026-11'], { cwd: dir })).json();
+    expect([s.attempts, s.failed_attempts]).toEqual([5, 3]);
+    expect(s.failures_by_reason).toEqual([
+      { reason: 'INSUFFICIENT_FUNDS', attempts: 2, policies: 1, failed_amount: 404.9 },
+      { reason: 'ACCOUNT_CLOSED', attempts: 1, policies: 1, failed_amount: 44.15 },
+    ]);
+    expect(s.by_day.filter((d: { failed: number }) => d.failed > 0)).toEqual([
+      { date: '2026-11-06', collected: 0, amount_collected: 66, cumulative_rate: 0.034, succeeded: 0, failed: 1 },
+      { date: '2026-11-09', collected: 0, amount_collected: 66, cumulative_rate: 0.034, succeeded: 0, failed: 1 },
+      { date: '2026-11-13', collected: 0, amount_collected: 66, cumulative_rate: 0.034, succeeded: 0, failed: 1 },
+    ]);
+  });
+
+  it('the page gives each unpaid policy its attempts, last attempt and last failure', async () => {
+    const html = readFileSync(join(dir, 'failing', 'out', '2026-11', 'summary-2026-11.html'), 'utf8');
+    const unpaid = html.slice(html.indexOf('<table id="table-unpaid">'));
+    expect(unpaid.match(/<tr><td>POL-\d+/g)).toHaveLength(5);
+    expect(unpaid).toContain(
+      '<tr><td>POL-2026213</td><td>C100101</td><td>ACME-799819</td><td>HOSPITAL_CASH</td><td>UNPAID</td><td class="n">202.45</td><td class="n">0.00</td><td class="n">202.45</td><td class="n">2</td><td>2026-11-13</td><td>INSUFFICIENT_FUNDS</td></tr>',
+    );
+    expect(unpaid).toContain(
+      '<tr><td>POL-2026037</td><td>C100019</td><td>ACME-750461</td><td>FUNERAL_BASIC</td><td>UNPAID</td><td class="n">113.50</td><td class="n">0.00</td><td class="n">113.50</td><td class="n">1</td><td>2026-11-09</td><td>ACCOUNT_CLOSED</td></tr>',
+    );
   });
 });
 

@@ -71,12 +71,12 @@ afterAll(async () => {
 describe('the same month, however it is lived', () => {
   it('the one-advance month: its attempts, the late account on its own calendar', () => {
     const lines = oneAdvance.attemptsCsv.trimEnd().split('\n');
-    expect(lines.length - 1).toBe(563);
+    expect(lines.length - 1).toBe(546);
     // The late account lives its own calendar: the salary of the 10th (a Tuesday) is seen that
-    // evening and both premiums are debited on the 12th, in full.
+    // evening and both premiums are debited the next day, the 11th, in full.
     expect(lines.filter((l) => l.includes(',C100030,'))).toEqual([
-      '116472bc-a235-8b57-8be4-c2da4a2647b8,POL-2026059,C100030,2026-11-12,180.00,SUCCESS,',
-      '974b494e-4611-808e-ac65-cd88cfea8481,POL-2026060,C100030,2026-11-12,1618.63,SUCCESS,',
+      '116472bc-a235-8b57-8be4-c2da4a2647b8,POL-2026059,C100030,2026-11-11,180.00,SUCCESS,',
+      '974b494e-4611-808e-ac65-cd88cfea8481,POL-2026060,C100030,2026-11-11,1618.63,SUCCESS,',
     ]);
   });
 

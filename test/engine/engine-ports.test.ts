@@ -13,9 +13,9 @@
  *    and silent for a week would look closed: smart would wait to see the pay.)
  *  - K-B, an irregular earner: deposits of 3,000 (3 Jul, before the window), 1,500, 2,200,
  *    800, 2,500, 1,000 and 1,800 (20 Jul … 19 Oct), each spent the day after, then 1,200.00 on
- *    Friday 6 Nov and 900.00 on 17 Nov; policy P-B (1,000.00). On the first business day two
- *    days after the deposit, Monday 9 Nov (no debits on the weekend), the balance covers the
- *    premium: smart takes all of it.
+ *    Friday 6 Nov and 900.00 on 17 Nov; policy P-B (1,000.00). On the first business day after
+ *    the deposit, Monday 9 Nov (no debits on the weekend), the balance covers the premium: smart
+ *    takes all of it.
  *  - K-C, paid 15,000.00 on the 15th (14 Aug, 13 Nov on weekends) and spending nothing, whose
  *    account closes on 2 Nov; policy P-C (300.00). The balance covers the premium on 31
  *    October: smart debits it on the first business day, Monday 2 Nov (the balance rule); the
@@ -179,13 +179,13 @@ describe('the engine on in-memory ports', () => {
     const { store, bank } = world();
     await advance({ store, bank }, { to: '2026-11-30' }, { clientId: 1, now: FIXED_NOW });
 
-    // Plans go out two days ahead: each attempt was submitted at the end of the day two before it.
+    // Plans go out the evening before: each attempt was submitted at the end of the day before it.
     const plans = store.tables.batches.flatMap((b) => b.debits.map((d) => [b.planDay, d.collection, d.day, d.amount]));
     expect(plans.map(([planDay, collection, day, amount]) => [planDay, collection, day, amount])).toEqual([
-      ['2026-10-31', 104, 20_759, 30_000], // for 2026-11-02 (1 November is a Sunday)
-      ['2026-11-07', 103, 20_766, 100_000], // for 2026-11-09
-      ['2026-11-24', 101, 20_783, 50_000], // for 2026-11-26
-      ['2026-11-24', 102, 20_783, 20_000],
+      ['2026-11-01', 104, 20_759, 30_000], // for 2026-11-02 (a Monday: planned on the Sunday before)
+      ['2026-11-08', 103, 20_766, 100_000], // for 2026-11-09
+      ['2026-11-25', 101, 20_783, 50_000], // for 2026-11-26
+      ['2026-11-25', 102, 20_783, 20_000],
     ]);
     expect(store.tables.batches.map((b) => b.debits[0]!.why.code)).toEqual([11, 5, 3]); // the balance covers it, the rest after a deposit, after income
 

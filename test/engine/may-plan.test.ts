@@ -6,7 +6,8 @@
  *
  * Checked on the fixture book (400 customers, smart, its generated and imported accounts) at the
  * end of every day of November, for the action day that day plans for, with the working set
- * replayed to that day: every customer, with money due or not.
+ * replayed to that day and the debits that day's planning submitted taken out (so the planning
+ * is asked again what it decided then): every customer, with money due or not.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +41,8 @@ describe('the planning’s cheap tests', () => {
       const { replayed: s } = await loadBoth(b);
       const A = D + 1 + s.settings.leadDays;
       if (!s.settings.calendar.isBusinessDay(A)) continue;
+      // As the planning at the end of D saw it: without the debits that planning submitted for A.
+      for (let c = 0; c < s.cols.n; c++) s.cols.takePending(c, A);
       for (let i = 0; i < s.accounts.size; i++) {
         const may = mayPlan(s, i, D, A);
         const views = s.views.fill(s.cols, s.colStart[i]!, s.colCount[i]!);
@@ -59,9 +62,9 @@ describe('the planning’s cheap tests', () => {
     }
     // Not vacuous: the month plans, the tests refuse, and some refusals are of accounts holding
     // money (where smart's test reads what is still due).
-    // (365, 7,795 and 686 customer-days as this was written.)
+    // (439, 7,377 and 242 customer-days as this was written, debits submitted the evening before.)
     expect(planned).toBeGreaterThan(300);
     expect(refused).toBeGreaterThan(5_000);
-    expect(refusedWithMoney).toBeGreaterThan(500);
+    expect(refusedWithMoney).toBeGreaterThan(150);
   }, 120_000);
 });

@@ -85,10 +85,14 @@ describe('naive: the first day it can', () => {
     ['za', '2026-10-30', '2026-11-02'],
     ['none', '2026-10-30', '2026-11-02'],
     ['za', '2026-10-31', '2026-11-02'],
-    // Wednesday 16 December is the Day of Reconciliation: za moves the first debits to the 17th.
-    ['za', '2026-12-14', '2026-12-17'],
-    ['none', '2026-12-14', '2026-12-16'],
-  ])('calendar %s, queued with the clock at %s: its first debits are on %s (submitted two days ahead, business days only)', async (calendar, clock, first) => {
+    // Queued on Monday 14 December: the debits of Tuesday the 15th go out that evening, whatever the calendar.
+    ['za', '2026-12-14', '2026-12-15'],
+    ['none', '2026-12-14', '2026-12-15'],
+    // Wednesday 16 December is the Day of Reconciliation: queued on the 15th, za moves the first
+    // debits to the 17th.
+    ['za', '2026-12-15', '2026-12-17'],
+    ['none', '2026-12-15', '2026-12-16'],
+  ])('calendar %s, queued with the clock at %s: its first debits are on %s (submitted the evening before, business days only)', async (calendar, clock, first) => {
     const b = await localBackend();
     try {
       await b.admin.settings.set('calendar', calendar);

@@ -6,8 +6,8 @@
  * on business days only) read the same stored calendar (domain/calendar.ts `storedCalendar`).
  *
  * What is fixed once a collections run exists: the base (it reshapes the bank's past: generated
- * paydays, the days debits could be made), and the imported dates up to two days after the
- * clock's date (those days are lived, or their debits already submitted). Later dates may still
+ * paydays, the days debits could be made), and the imported dates up to 1 + LEAD_DAYS days after
+ * the clock's date (those days are lived, or their debits already submitted). Later dates may still
  * be added or removed.
  */
 import {
@@ -23,6 +23,7 @@ import { PremiaError, validationError, type FieldError } from '../../domain/erro
 import { printable } from '../../domain/identifiers.js';
 import { addDays, isIsoDate, weekday } from '../../domain/period.js';
 import { LEAD_DAYS } from '../../engine/settings.js';
+import { plural } from '../../domain/words.js';
 import { bareCrHint, CsvFormatError, CsvReader, trimCell } from '../../lib/csv-reader.js';
 import { getAllMeta, setMeta } from '../../store/repos/meta.js';
 import type { Store, Trx } from '../../store/store.js';
@@ -160,7 +161,7 @@ export async function importHolidays(store: Store, file: Upload, options: { repl
       const changed = [...new Set([...was, ...now])].filter((d) => was.has(d) !== now.has(d)).sort();
       if (changed.length > 0) {
         throw validationError(
-          `${changed[0]} is on or before ${fixed}: a collections run exists, so days up to two days after the clock's date ` +
+          `${changed[0]} is on or before ${fixed}: a collections run exists, so days up to ${plural(1 + LEAD_DAYS, 'day')} after the clock's date ` +
             `(${meta.get('clock_date')}) are lived or have their debits submitted, and cannot change. Nothing was imported.`,
           changed.slice(0, 20).map((d) => ({ field: 'date', code: 'DATE_IN_PAST', message: `${d} is on or before ${fixed}` })),
         );

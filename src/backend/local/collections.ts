@@ -6,6 +6,7 @@
 import { conflict, notFound, validationError, type FieldError } from '../../domain/errors.js';
 import { decodeId, encodeId, IdKind } from '../../domain/ids.js';
 import { stringifyJson } from '../../domain/json.js';
+import { plural } from '../../domain/words.js';
 import { asCents, formatCents } from '../../domain/money.js';
 import { addDays, dayNumber, fromDayNumber, lastDay, periodOf, type Period } from '../../domain/period.js';
 import { DEFAULT_PAGE_LIMIT, validateCollectionListQuery, validateExecuteRequest, validateReportQuery } from '../../domain/requests.js';
@@ -13,6 +14,7 @@ import type { Calendar } from '../../domain/calendar.js';
 import { describeIncome, predictIncome as predictIncomeDays, type IncomeAnalysis } from '../../engine/income.js';
 import { DEFAULT_STRATEGY, isStrategy, renderWhy, STRATEGY_NAMES, WhyCode, type Why } from '../../engine/strategies.js';
 import { blankWhy } from '../../engine/strategy.js';
+import { LEAD_DAYS } from '../../engine/settings.js';
 import { decodePlans } from '../../store/plan-batches.js';
 import { csvRow } from '../../lib/csv-writer.js';
 import * as repo from '../../store/repos/collections.js';
@@ -297,7 +299,7 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
   );
   const plan = plans.map((p) => `${p.date}: debit ${formatCents(p.amount)} planned (${p.reason})`);
   if (plan.length === 0 && collection.shortfall > 0 && row.status !== 'CANCELLED' && world.today < lastDay(row.period_month)) {
-    plan.push('No debit is planned yet: the engine plans each debit two days ahead, after income it has seen or expects.');
+    plan.push(`No debit is planned yet: the engine plans each debit ${plural(1 + LEAD_DAYS, 'day')} ahead, after income it has seen or expects.`);
   }
   const done = collection.collection_amount_collected;
   const summary =

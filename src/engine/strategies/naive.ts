@@ -1,6 +1,6 @@
 /**
- * naive: the full premium on the first day it can (the 1st of the month when queued two days
- * before it or earlier: debits are submitted two days ahead), retried
+ * naive: the full premium on the first day it can (the next business day after the run is
+ * queued, not before the period's first: debits are submitted the evening before), retried
  * every `naiveRetryDays` days (7), at most `naiveMaxAttempts` attempts (4), and no more failed
  * ones than `maxFailedAttempts` (`engine.max_failed_attempts`: with its default of 4 that changes
  * nothing). What a collector without any analysis does; the baseline smart is measured against.
@@ -36,7 +36,7 @@ const planner: Planner = {
 
 export const naive: Strategy = {
   name: 'naive',
-  summary: 'the full premium on the first day it can (debits are submitted two days ahead: the 2nd of the month for a run queued on the last day of the month before, the 1st for one queued earlier), retried every 7 days, at most 4 attempts',
+  summary: 'the full premium on the first day it can (debits are submitted the evening before: the next business day after the day the run is queued, and not before the period\'s first day), retried every 7 days, at most 4 attempts',
   whyCodes: [WhyCode.NAIVE_FIRST, WhyCode.NAIVE_RETRY],
   planner: () => planner,
 

@@ -4,14 +4,14 @@
  * debits, less a 10% margin). The rules, each one a collector could state:
  *  - money already there: when the balance expected at the debit covers what is due, collect it
  *    now rather than wait for the next payday (closures, stops and spending come in between);
- *  - after pay: the first business day 1 day after a predicted income or 2 days after an
- *    observed one (observed pay on a Friday is collected on the Monday); on payday itself for customers
+ *  - after pay: the first business day it can plan for after income it has seen (debits are
+ *    submitted the evening before: the day after the income, or the Monday for pay seen on a
+ *    Friday) or, with a longer lead, 1 day after a predicted income; on payday itself for customers
  *    whose debit orders take most of the pay on the day it lands, and for pay expected on the last
  *    business day before a weekend or holiday (a Friday wage: Monday comes after the weekend's
  *    spending);
- *  - partial debits from deposits smaller than the premium, sized to what the balance will
- *    bear and at most a third of the posted balance (at most `maxSplitDebits` a month, smaller
- *    after a failure); for an irregular earner with no deposit in view, a partial debit from
+ *  - partial debits from deposits smaller than the premium, sized to what the deposit and the
+ *    balance will bear (at most `maxSplitDebits` a month, smaller after a failure); for an irregular earner with no deposit in view, a partial debit from
  *    money already there when it bears at least half of what is due;
  *  - the days after a pay of the month before are expected at payday's pace of outgoings;
  *  - month end: when no income is expected before the period ends, what the account can bear
@@ -47,12 +47,6 @@ import {
 } from '../strategy.js';
 
 const SAFETY = 0.9;
-/**
- * A partial debit from a small deposit takes at most this share of the posted balance: customers
- * who live on deposits smaller than the premium spend most of each within two days, and premia's
- * debit lands two days after the deposit it saw.
- */
-const DEPOSIT_SHARE = 1 / 3;
 /**
  * The never-nothing debit when the customer's usual spending before the debit is expected to take
  * nearly all of the posted balance: this share of it (a small debit that succeeds, not the whole
@@ -167,8 +161,9 @@ function setup(ctx: SmartContext, customer: CustomerView, collections: readonly 
   let triggerDays = 0;
   let triggerDay = 0;
   let deposit = 0;
-  // The first business day at least 2 days after an observed income, or 1 day after a predicted
-  // one (pay on a Friday is collected on the Monday; debits go out on business days only).
+  // The first business day smart can plan for after an observed income (D + 1 + leadDays for
+  // income of D), or 1 day after a predicted one (pay seen on a Friday is collected on the
+  // Monday; debits go out on business days only).
   const cal = config.calendar;
   // Payday itself, for customers whose debit orders take most of the pay on the day it lands
   // (premia's debits go before the day's other debits).
@@ -185,7 +180,7 @@ function setup(ctx: SmartContext, customer: CustomerView, collections: readonly 
   for (let k = 1; trigger === 0 && k <= 7; k++) {
     const day = A - k;
     if (day <= D) {
-      if (cal.onOrAfter(day + 2) !== A) continue;
+      if (cal.onOrAfter(day + 1 + config.leadDays) !== A) continue;
       const seen = customer.incomeOn(day);
       if (seen > 0) {
         trigger = 1;
@@ -302,23 +297,23 @@ function splitDebitsLeft(c: CollectionView, config: EngineConfig): number {
 }
 
 /**
- * A partial debit from the deposit that triggered planning: what the deposit can bear (less
- * after a failure), at most a share of the posted balance; the rest due when it bears all of it.
+ * A partial debit from the deposit that triggered planning: what the deposit and the expected
+ * balance can bear (less after a failure); the rest due when it bears all of it. (While debits
+ * were submitted two days ahead, a partial also took at most a third of the posted balance, the
+ * deposit being mostly spent by then: issue 12. Submitted the evening before, the debit goes out
+ * before the day's spending, and that cap only lost money: SMART_PARTIAL_SHARE now explains the
+ * plans of stores that made them.)
  */
 function partialFromDeposit(c: CollectionView, ctx: SmartContext, remaining: number, minPartial: number, config: EngineConfig): Plan | null {
   const available = ctx.available;
   const debitsLeft = splitDebitsLeft(c, config);
   let amount = debitsLeft === 1 ? Math.min(remaining, available) : Math.min(remaining, ctx.depositBudget, available);
-  // Deposits like these are mostly spent within two days: at most a share of the posted balance.
-  const share = Math.floor(ctx.posted * DEPOSIT_SHARE);
-  const capped = amount < remaining && share < amount;
-  if (capped) amount = share;
   if (c.failed > 0 && amount < remaining) amount = Math.floor(amount / (1 + c.failed));
   if (amount < minPartial && amount < remaining && !ctx.lastChance) return null;
   if (amount <= 0) return null;
   let w: Why;
   if (amount < remaining) {
-    w = why(capped ? WhyCode.SMART_PARTIAL_SHARE : WhyCode.SMART_PARTIAL, ctx);
+    w = why(WhyCode.SMART_PARTIAL, ctx);
     w.part = c.attempts + c.pendingDays.length + 1;
     w.maxSplit = config.maxSplitDebits;
   } else w = why(WhyCode.SMART_REST, ctx);
@@ -389,7 +384,7 @@ function planRule(customer: CustomerView, c: CollectionView, ctx: SmartContext, 
 
 /**
  * A cheap test on the account's facts that is true whenever planning might plan for account i on
- * action day A at the end of D (income seen or expected 1-2 days before A, the last chance of the
+ * action day A at the end of D (income seen or expected just before A, the last chance of the
  * period, or no income pattern), so most customers waiting for their payday are skipped without
  * building views.
  */
