@@ -3,10 +3,10 @@
 /**
  * The summary page in a real browser: headless Chromium (Debian's package, /usr/bin/chromium)
  * driven by playwright-core, which never downloads a browser. One launch for the whole file.
- * The page `premia simulate` wrote for a small fixed-seed month is opened from its file: every
- * chart is drawn (SVG with a size, and bars whose lengths follow the figures), nothing is
- * fetched from anywhere, the totals it shows are the CSV report's, and a screenshot of it is
- * not blank. Where Chromium is not installed the test is skipped, and says why.
+ * The page `premia simulate` wrote for a small fixed-seed month (test/helpers/small-month.ts:
+ * every outcome, failed debits of two reasons included) is opened from its file: every chart is
+ * drawn (SVG with a size, and bars whose lengths follow the figures), nothing is fetched from
+ * anywhere, the totals it shows are the CSV report's, and a screenshot of it is not blank. Where Chromium is not installed the test is skipped, and says why.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -85,16 +85,19 @@ describe.skipIf(!HAVE_CHROMIUM)('the summary page in headless Chromium', () => {
     expect(byDay!.lines[0]).toBeGreaterThan(100);
     expect(byPattern!.bars).toHaveLength(4); // two patterns, due and collected
     expect(byPattern!.bars.every((l) => l > 0)).toBe(true);
-    // Due bottom-up (irregular 5,759.70, monthly_fixed_day 4,300.27), then collected (180.20, 4,300.27):
+    // Due bottom-up (irregular 6,593.15, monthly_fixed_day 5,410.84), then collected (337.44, 4,300.27):
     // the lengths follow the figures.
     const [dueIrregular, dueMonthly, collectedIrregular, collectedMonthly] = byPattern!.bars as [number, number, number, number];
-    expect(collectedMonthly).toBeCloseTo(dueMonthly, 3);
-    expect(dueIrregular / dueMonthly).toBeCloseTo(5759.7 / 4300.27, 3);
-    expect(collectedIrregular / dueIrregular).toBeCloseTo(180.2 / 5759.7, 3);
-    // Failures: one reason (INSUFFICIENT_FUNDS, 2 failed attempts); its sole bar runs to the end of
-    // its axis, so it is at least as long as the longest pattern bar (whose axis ends above 5,759.70).
-    expect(failures!.bars).toHaveLength(1);
-    expect(failures!.bars[0]).toBeGreaterThanOrEqual(Math.max(...byPattern!.bars));
+    expect(dueIrregular / dueMonthly).toBeCloseTo(6593.15 / 5410.84, 3);
+    expect(collectedMonthly / dueMonthly).toBeCloseTo(4300.27 / 5410.84, 3);
+    expect(collectedIrregular / dueIrregular).toBeCloseTo(337.44 / 6593.15, 3);
+    // Failures: two reasons, bottom-up ACCOUNT_CLOSED (1 failed attempt) then INSUFFICIENT_FUNDS (2).
+    // The longer runs to the end of its axis (which ends at 2, integers only), so it is at least as
+    // long as the longest pattern bar (whose axis ends above 6,593.15); the shorter is half of it.
+    expect(failures!.bars).toHaveLength(2);
+    const [accountClosed, insufficientFunds] = failures!.bars as [number, number];
+    expect(insufficientFunds).toBeGreaterThanOrEqual(Math.max(...byPattern!.bars));
+    expect(accountClosed / insufficientFunds).toBeCloseTo(1 / 2, 3);
 
     // The totals shown are the CSV report's, to the cent.
     const csv = readFileSync(join(monthDir, 'collections-2026-11.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
