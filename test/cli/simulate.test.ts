@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pct } from '../../src/cli/commands/simulate/simulate.js';
+import { percentOf } from '../../src/cli/output/format.js';
 import { REPO, runCli, tempDir, type CliResult } from '../helpers/cli.js';
 
 const tmp = tempDir('premia-sim-');
@@ -128,7 +128,7 @@ describe('premia simulate', () => {
 
   it('percentages are rounded once from the exact figures (93.647 %: 93.6 %, not 93.7 %)', async () => {
     // 486012.62 of 518983.09 (the oracle's figure before the business-day calendar) is 93.647 %.
-    expect(pct(48601262, 51898309)).toBe('93.6%');
+    expect(percentOf(48601262, 51898309)).toBe('93.6%');
     const r = await oracle();
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('collected 479,440.15 of 518,983.09 due: 92.4% by amount, 92.9% of policies paid in full');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { count, plural } from '../../src/cli/output/format.js';
+import { count, percentOf, plural } from '../../src/cli/output/format.js';
 
 describe('count groups digits in threes for people', () => {
   it.each([
@@ -25,5 +25,20 @@ describe('count groups digits in threes for people', () => {
     expect(plural(1, 'row')).toBe('1 row');
     expect(plural(1200, 'row')).toBe('1,200 rows');
     expect(plural(2, 'policy', 'policies')).toBe('2 policies');
+  });
+});
+
+describe('percentOf rounds once, from the amounts', () => {
+  it.each([
+    [0, 0, '0.0%'],
+    [48_601_262, 51_898_309, '93.6%'],
+    [1, 3, '33.3%'],
+    [2, 3, '66.7%'],
+    // 8.345%: a rate first rounded to 0.0835 would read 8.4%; from the amounts it is 8.3%, as
+    // simulate prints it for the same month.
+    [8_345, 100_000, '8.3%'],
+    [100, 100, '100.0%'],
+  ])('%d of %d → %s', (part, whole, text) => {
+    expect(percentOf(part, whole)).toBe(text);
   });
 });

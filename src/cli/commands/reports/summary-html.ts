@@ -13,7 +13,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { periodStateNote } from '../../../domain/period-state.js';
 import type { SummaryFigures } from './summary-figures.js';
-import { groupedCount, groupedMoney, percent } from './summary-text.js';
+import { percentOf } from '../../output/format.js';
+import { groupedCount, groupedMoney } from './summary-text.js';
 
 let library: { js: string; css: string } | undefined;
 
@@ -138,7 +139,7 @@ export function renderSummaryHtml(s: SummaryFigures, options: { unpaidRows?: num
     '<section class="totals">',
     total('collected', groupedMoney(s.collected), 'collected'),
     total('due', groupedMoney(s.due), 'due'),
-    total('collection_rate', percent(s.collection_rate), 'of what is due'),
+    total('collection_rate', percentOf(s.collected, s.due), 'of what is due'),
     total('shortfall', groupedMoney(s.shortfall), 'shortfall'),
     total('policies', groupedCount(s.policies), `policies: ${groupedCount(st.PAID_FULL)} paid in full, ${groupedCount(st.PAID_PARTIAL)} partly, ${groupedCount(st.UNPAID)} unpaid, ${groupedCount(st.CANCELLED)} cancelled`),
     total('attempts', groupedCount(s.attempts), `debits attempted, ${groupedCount(s.failed_attempts)} failed`),
@@ -157,7 +158,7 @@ export function renderSummaryHtml(s: SummaryFigures, options: { unpaidRows?: num
           { header: 'day', value: (d) => d.date },
           { header: 'collected that day', value: (d) => groupedMoney(d.collected), numeric: true },
           { header: 'collected so far', value: (d) => groupedMoney(d.amount_collected), numeric: true },
-          { header: 'share of due', value: (d) => percent(d.cumulative_rate), numeric: true },
+          { header: 'share of due', value: (d) => percentOf(d.amount_collected, s.due), numeric: true },
           { header: 'debits', value: (d) => groupedCount(d.succeeded), numeric: true },
           { header: 'failed', value: (d) => groupedCount(d.failed), numeric: true },
         ],
@@ -180,7 +181,7 @@ export function renderSummaryHtml(s: SummaryFigures, options: { unpaidRows?: num
           { header: 'paid in full', value: (p) => groupedCount(p.paid_full), numeric: true },
           { header: 'due', value: (p) => groupedMoney(p.due), numeric: true },
           { header: 'collected', value: (p) => groupedMoney(p.collected), numeric: true },
-          { header: 'share', value: (p) => percent(p.collection_rate), numeric: true },
+          { header: 'share', value: (p) => percentOf(p.collected, p.due), numeric: true },
           { header: 'failed attempts', value: (p) => groupedCount(p.failed_attempts), numeric: true },
         ],
         s.by_income_pattern,

@@ -6,6 +6,7 @@
  */
 import { periodStateNote } from '../../../domain/period-state.js';
 import { count } from '../../../domain/words.js';
+import { percentOf } from '../../output/format.js';
 import { moneyText } from '../../output/table.js';
 import type { SummaryFigures } from './summary-figures.js';
 
@@ -25,10 +26,6 @@ export const groupedMoney = (cents: number): string => moneyText(cents, true);
 /** 1234567 → "1,234,567". */
 export const groupedCount = count;
 
-/** A share (0.2201) as a percentage with one decimal ("22.0%"). */
-export function percent(rate: number): string {
-  return `${(Math.round(rate * 1000) / 10).toFixed(1)}%`;
-}
 
 /** A bar of `rate` × BAR_WIDTH characters, padded to BAR_WIDTH. */
 export function bar(rate: number, fancy: boolean): string {
@@ -72,7 +69,7 @@ export function renderSummaryText(s: SummaryFigures, style: TextStyle): string {
   out.push(style.heading(`Collections ${s.period_month}${state}`));
   const note = s.period_state === null ? null : periodStateNote(s.period_month, s.period_state);
   if (note !== null) out.push(note);
-  out.push(`Collected  ${groupedMoney(s.collected)} of ${groupedMoney(s.due)} due (${percent(s.collection_rate)}); shortfall ${groupedMoney(s.shortfall)}`);
+  out.push(`Collected  ${groupedMoney(s.collected)} of ${groupedMoney(s.due)} due (${percentOf(s.collected, s.due)}); shortfall ${groupedMoney(s.shortfall)}`);
   const st = s.by_status;
   out.push(
     `Policies   ${groupedCount(s.policies)}: ${groupedCount(st.PAID_FULL)} paid in full, ${groupedCount(st.PAID_PARTIAL)} partly paid, ` +
@@ -86,7 +83,7 @@ export function renderSummaryText(s: SummaryFigures, style: TextStyle): string {
   const amounts = s.by_day.map((d) => (d.collected === 0 ? '' : `+${groupedMoney(d.collected)}`));
   const amountWidth = Math.max(0, ...amounts.map((a) => a.length));
   s.by_day.forEach((d, i) => {
-    const line = `${d.date.slice(5)} ${edge}${bar(d.cumulative_rate, style.fancy)}${edge} ${percent(d.cumulative_rate).padStart(6)}  ${amounts[i]!.padStart(amountWidth)}`;
+    const line = `${d.date.slice(5)} ${edge}${bar(d.cumulative_rate, style.fancy)}${edge} ${percentOf(d.amount_collected, s.due).padStart(6)}  ${amounts[i]!.padStart(amountWidth)}`;
     out.push(line.trimEnd());
   });
 
@@ -101,7 +98,7 @@ export function renderSummaryText(s: SummaryFigures, style: TextStyle): string {
           { header: 'paid in full', value: (p) => groupedCount(p.paid_full), right: true },
           { header: 'due', value: (p) => groupedMoney(p.due), right: true },
           { header: 'collected', value: (p) => groupedMoney(p.collected), right: true },
-          { header: 'share', value: (p) => percent(p.collection_rate), right: true },
+          { header: 'share', value: (p) => percentOf(p.collected, p.due), right: true },
           { header: 'failed attempts', value: (p) => groupedCount(p.failed_attempts), right: true },
         ],
         s.by_income_pattern,

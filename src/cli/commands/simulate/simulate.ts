@@ -16,7 +16,7 @@ import { fixturePath } from '../../fixtures.js';
 import { openUpload } from '../../input.js';
 import { catchCtrlC } from '../../interrupt.js';
 import { outputDirectory, writeDownload } from '../../output/download.js';
-import { count, money, plural } from '../../output/format.js';
+import { count, money, percentOf, plural } from '../../output/format.js';
 import { startProgress } from '../../output/progress.js';
 import type { Ui } from '../../output/ui.js';
 import { localOnly } from '../action.js';
@@ -136,7 +136,6 @@ export async function simulateRun({ ctx, globals, ui, createsStore, first, month
 }
 
 /** A share as a percentage with one decimal, rounded once from the exact fraction. */
-export const pct = (part: number, whole: number) => `${whole === 0 ? '0.0' : (Math.round((part / whole) * 1000) / 10).toFixed(1)}%`;
 
 export function printSummary(ui: Ui, s: SimulationSummary): void {
   for (const m of s.months) {
@@ -145,13 +144,13 @@ export function printSummary(ui: Ui, s: SimulationSummary): void {
       [
         { header: 'status', value: (r: [string, number]) => r[0] },
         { header: 'policies', value: (r) => count(r[1]), align: 'right' },
-        { header: 'share', value: (r) => pct(r[1], m.policies), align: 'right' },
+        { header: 'share', value: (r) => percentOf(r[1], m.policies), align: 'right' },
       ],
       Object.entries(m.by_status),
     );
     ui.line(
-      `collected ${money(m.collected)} of ${money(m.due)} due: ${pct(m.collected, m.due)} by amount, ` +
-        `${pct(m.by_status.PAID_FULL ?? 0, m.policies)} of policies paid in full`,
+      `collected ${money(m.collected)} of ${money(m.due)} due: ${percentOf(m.collected, m.due)} by amount, ` +
+        `${percentOf(m.by_status.PAID_FULL ?? 0, m.policies)} of policies paid in full`,
     );
     ui.line(`attempts ${count(m.attempts)}, failed ${count(m.failed_attempts)} (${m.failed_attempts_per_policy.toFixed(3)} per policy)`);
     if (m.amount_changes || m.cancellations || m.lapsed_policies) {
@@ -163,8 +162,8 @@ export function printSummary(ui: Ui, s: SimulationSummary): void {
         [
           { header: 'income pattern', value: (r: PatternResult) => r.pattern },
           { header: 'policies', value: (r) => r.policies, align: 'right' },
-          { header: 'paid full', value: (r) => pct(r.paid_full, r.policies), align: 'right' },
-          { header: 'collected', value: (r) => pct(r.collected, r.due), align: 'right' },
+          { header: 'paid full', value: (r) => percentOf(r.paid_full, r.policies), align: 'right' },
+          { header: 'collected', value: (r) => percentOf(r.collected, r.due), align: 'right' },
           { header: 'failed/policy', value: (r) => (r.failed_attempts / r.policies).toFixed(2), align: 'right' },
         ],
         m.by_income_pattern,
