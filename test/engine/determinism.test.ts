@@ -94,6 +94,30 @@ describe('the same month, however it is lived', () => {
     expect(daily.plans).toBe(oneAdvance.plans);
   });
 
+  it('a day whose writes break a constraint rolls back whole (a one-day advance), then a rerun: the same month', async () => {
+    const b = await book();
+    open.push(b);
+    await b.advanceClock({ to: '2026-11-01' });
+    // Something else already recorded an attempt of POL-2026021 for 2 November, the day smart
+    // debits it: the engine's attempt of that day breaks the (collection, date) key.
+    const raw = rawOf(b);
+    raw
+      .prepare("insert into attempts (client_id, collection_id, period_month, date, amount, outcome) select client_id, id, period_month, '2026-11-02', 1, 'SUCCESS' from collections where policy_number = 'POL-2026021'")
+      .run();
+    await expect(b.advanceClock({ days: 1 })).rejects.toThrow(/UNIQUE constraint failed: attempts\.collection_id, attempts\.date/);
+    // Nothing of the day was written: the clock, the other attempts, the collections.
+    expect((await b.getClock()).date).toBe('2026-11-01');
+    expect(raw.prepare("select count(*) as n from attempts where date = '2026-11-02'").get()).toEqual({ n: 1 });
+    expect(raw.prepare('select count(*) as n from collections where attempts > 0 or amount_collected > 0').get()).toEqual({ n: 0 });
+    expect(raw.inTransaction).toBe(false);
+    raw.prepare("delete from attempts where date = '2026-11-02'").run();
+    await b.advanceClock({ days: 1 });
+    await b.advanceClock({ to: '2026-11-30' });
+    const rerun = await result(b);
+    expect(rerun.attemptsCsv).toBe(oneAdvance.attemptsCsv);
+    expect(rerun.collections).toBe(oneAdvance.collections);
+  });
+
   it('a day that fails before it commits, then a rerun: the same month', async () => {
     const b = await book();
     open.push(b);
