@@ -60,7 +60,7 @@ function mayPlanCustomer(state: EngineState, i: number, D: number, A: number, pe
   for (let s = 0; s < wants.length; s++) {
     if (wants[s] === 0) continue;
     wants[s] = 0;
-    if (!may && state.planners[s]!.mayPlanCustomer!(state.reads, i, D, A, periodLast, leastRemaining)) may = true;
+    if (!may && state.planners[s]!.mayPlanCustomer!(state.reads, i, D, A, periodLast, leastRemaining, state.settings)) may = true;
   }
   return may;
 }

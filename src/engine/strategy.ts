@@ -153,7 +153,7 @@ export interface Planner {
    * the period A belongs to; `leastRemaining` the least still due (after the debits submitted) of
    * the customer's collections it is asked about, or less.
    */
-  mayPlanCustomer?(accounts: AccountFacts, i: number, D: number, A: number, periodLast: number, leastRemaining: number): boolean;
+  mayPlanCustomer?(accounts: AccountFacts, i: number, D: number, A: number, periodLast: number, leastRemaining: number, config: EngineConfig): boolean;
   /** Called once per customer before its collections are planned (reset per-customer state). */
   beginCustomer?(): void;
   /**

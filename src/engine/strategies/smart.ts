@@ -31,7 +31,7 @@
 import { fromDayNumber } from '../../domain/period.js';
 import { monthOf } from '../../domain/calendar.js';
 import { formatCents } from '../../domain/money.js';
-import { isRegular } from '../income.js';
+import { isRegular, type IncomeAnalysis } from '../income.js';
 import { plural } from '../../domain/words.js';
 import {
   blankWhy,
@@ -388,22 +388,34 @@ function planRule(customer: CustomerView, c: CollectionView, ctx: SmartContext, 
  * period, or no income pattern), so most customers waiting for their payday are skipped without
  * building views.
  */
-function mayPlanFor(accounts: AccountFacts, i: number, D: number, A: number, periodLast: number, leastRemaining: number): boolean {
+function mayPlanFor(accounts: AccountFacts, i: number, D: number, A: number, periodLast: number, leastRemaining: number, config: EngineConfig): boolean {
   const pattern = accounts.incomePattern(i);
   if (pattern === 'none') return true;
-  // Money already there: without income seen or expected near A, every rule that plans from the
-  // balance asks for at least what is still due of a collection (the balance rule, never
-  // nothing: onHand, posted and available never exceed the posted balance) or, for an irregular
-  // earner, its smallest partial debit (minPartialOf: at least 10.00 or all that is left).
-  // Below that the balance cannot plan anything whatever the day; the tests below say whether
-  // income or the period's last days can.
+  // Money already there: without income seen or expected near A, the balance rule and never
+  // nothing ask for at least what is still due of a collection (onHand, posted and available
+  // never exceed the posted balance). Below that, the tests below say whether income, the
+  // period's last days or (an irregular earner) a partial debit from the balance can plan.
   const balance = accounts.balance(i);
-  if (balance >= MIN_BALANCE && balance >= (pattern === 'irregular' ? Math.min(leastRemaining, 1_000) : leastRemaining)) return true;
+  if (balance >= MIN_BALANCE && balance >= leastRemaining) return true;
+  // Income seen on a day whose first business day smart can plan for is A (the after-income
+  // trigger, as setup finds it).
+  const cal = config.calendar;
   for (let k = 1; k <= 7; k++) {
     const day = A - k;
-    if (day <= D && accounts.incomeOn(i, day) > 0) return true;
+    if (day <= D && cal.onOrAfter(day + 1 + config.leadDays) === A && accounts.incomeOn(i, day) > 0) return true;
   }
-  if (pattern === 'irregular') return A >= periodLast - 3;
+  if (pattern === 'irregular') {
+    // Month end (rule 8): what the account bears.
+    if (A >= periodLast - 3) return true;
+    if (balance < MIN_BALANCE) return false;
+    // Part of it from money already there (rule 6): the balance bears at least half of what is due.
+    if (2 * balance >= leastRemaining) return true;
+    // Rule 8's clause: no deposit due before the period ends at the customer's pace, and the
+    // balance bears a smallest partial debit (minPartialOf: at least 10.00 or all that is left).
+    const a = accounts.analysis(i, scratchAnalysis);
+    const next = a.lastIncomeDay !== null && a.meanGap !== null ? a.lastIncomeDay + a.meanGap : Number.NEGATIVE_INFINITY;
+    return next > periodLast && balance >= Math.min(leastRemaining, 1_000);
+  }
   if (accounts.incomeConfidence(i) < 0.5) return A >= periodLast - 3 || accounts.lastExpectedIncomeIn(i, A, periodLast - 1) === null;
   for (let k = 0; k <= 7; k++) {
     const day = A - k;
@@ -411,6 +423,9 @@ function mayPlanFor(accounts: AccountFacts, i: number, D: number, A: number, per
   }
   return accounts.lastExpectedIncomeIn(i, A, periodLast - 1) === null;
 }
+
+/** The analysis mayPlanFor reads an irregular earner's pace into (one per process: it is read at once). */
+const scratchAnalysis = {} as IncomeAnalysis;
 
 /** smart in one run: its context, reused for every customer (no allocation per customer). */
 function smartPlanner(): Planner {
@@ -436,8 +451,8 @@ function smartPlanner(): Planner {
       return true;
     },
 
-    mayPlanCustomer(accounts: AccountFacts, i: number, D: number, A: number, periodLast: number, leastRemaining: number): boolean {
-      return mayPlanFor(accounts, i, D, A, periodLast, leastRemaining);
+    mayPlanCustomer(accounts: AccountFacts, i: number, D: number, A: number, periodLast: number, leastRemaining: number, config: EngineConfig): boolean {
+      return mayPlanFor(accounts, i, D, A, periodLast, leastRemaining, config);
     },
 
     beginCustomer(): void {
