@@ -20,6 +20,7 @@ export function mayPlan(state: EngineState, i: number, D: number, A: number): bo
   let periodLast = 0;
   let wanted = false;
   let least = Number.POSITIVE_INFINITY;
+  let leastDue = Number.POSITIVE_INFINITY;
   for (let c = start; c < end; c++) {
     const p = cs.periods[cs.period[c]!]!;
     if (A >= p.first && A <= p.last && p.last > periodLast) periodLast = p.last; // A's period only (see smart's setup)
@@ -37,6 +38,7 @@ export function mayPlan(state: EngineState, i: number, D: number, A: number): bo
     if (onA || remaining <= 0) continue;
     // Of every such collection, wanted by its planner or not: a bound from below.
     if (remaining < least) least = remaining;
+    if (cs.due[c]! < leastDue) leastDue = cs.due[c]!;
     const code = cs.strategy[c]!;
     if (wants[code] === 1) continue;
     const last = cs.lastDay[c]!;
@@ -46,21 +48,21 @@ export function mayPlan(state: EngineState, i: number, D: number, A: number): bo
     }
   }
   if (!wanted) return false;
-  return mayPlanCustomer(state, i, D, A, periodLast, least);
+  return mayPlanCustomer(state, i, D, A, periodLast, least, leastDue);
 }
 
 /**
  * Whether any planner that wants to plan for account i (`state.wants`, which this clears) could
  * plan: first those with no account test, then each one's test, in registry order.
  */
-function mayPlanCustomer(state: EngineState, i: number, D: number, A: number, periodLast: number, leastRemaining: number): boolean {
+function mayPlanCustomer(state: EngineState, i: number, D: number, A: number, periodLast: number, leastRemaining: number, leastDue: number): boolean {
   const wants = state.wants;
   let may = false;
   for (let s = 0; s < wants.length; s++) if (wants[s] === 1 && state.planners[s]!.mayPlanCustomer === undefined) may = true;
   for (let s = 0; s < wants.length; s++) {
     if (wants[s] === 0) continue;
     wants[s] = 0;
-    if (!may && state.planners[s]!.mayPlanCustomer!(state.reads, i, D, A, periodLast, leastRemaining, state.settings)) may = true;
+    if (!may && state.planners[s]!.mayPlanCustomer!(state.reads, i, D, A, periodLast, leastRemaining, leastDue, state.settings)) may = true;
   }
   return may;
 }

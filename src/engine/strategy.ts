@@ -151,9 +151,10 @@ export interface Planner {
    * A cheap test on the customer's account (after `mayPlanCollection` said yes for one of its
    * collections): could anything be planned on A? Omitted: yes. `periodLast` is the last day of
    * the period A belongs to; `leastRemaining` the least still due (after the debits submitted) of
-   * the customer's collections it is asked about, or less.
+   * the customer's collections it is asked about, or less; `leastDue` the least amount due of
+   * those collections, or less.
    */
-  mayPlanCustomer?(accounts: AccountFacts, i: number, D: number, A: number, periodLast: number, leastRemaining: number, config: EngineConfig): boolean;
+  mayPlanCustomer?(accounts: AccountFacts, i: number, D: number, A: number, periodLast: number, leastRemaining: number, leastDue: number, config: EngineConfig): boolean;
   /** Called once per customer before its collections are planned (reset per-customer state). */
   beginCustomer?(): void;
   /**

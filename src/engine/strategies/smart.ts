@@ -68,8 +68,6 @@ const CLOSED_QUIET_DAYS = 2;
 const MOVEMENT_HORIZON_DAYS = 45;
 /** A credit within this many days makes an account one in use (the month-end payday try). */
 const RECENT_INCOME_DAYS = 35;
-/** Below this posted balance (cents) nothing but income can make a debit worth planning. */
-const MIN_BALANCE = 100;
 
 /** What smart knows about one customer on action day A, shared by the customer's collections. */
 interface SmartContext {
@@ -388,40 +386,43 @@ function planRule(customer: CustomerView, c: CollectionView, ctx: SmartContext, 
  * period, or no income pattern), so most customers waiting for their payday are skipped without
  * building views.
  */
-function mayPlanFor(accounts: AccountFacts, i: number, D: number, A: number, periodLast: number, leastRemaining: number, config: EngineConfig): boolean {
+function mayPlanFor(accounts: AccountFacts, i: number, D: number, A: number, periodLast: number, leastRemaining: number, leastDue: number, config: EngineConfig): boolean {
   const pattern = accounts.incomePattern(i);
-  if (pattern === 'none') return true;
-  // Money already there: without income seen or expected near A, the balance rule and never
-  // nothing ask for at least what is still due of a collection (onHand, posted and available
-  // never exceed the posted balance). Below that, the tests below say whether income, the
-  // period's last days or (an irregular earner) a partial debit from the balance can plan.
+  // Money already there: the balance rule and never nothing ask for at least what is still due
+  // of a collection (onHand, posted and available never exceed the posted balance when no income
+  // is predicted on A, and a predicted one passes below).
   const balance = accounts.balance(i);
-  if (balance >= MIN_BALANCE && balance >= leastRemaining) return true;
+  if (balance >= leastRemaining) return true;
+  // Every rule but those after income takes at most what the balance bears, and at least a
+  // smallest partial debit of one of the collections (minPartialOf: 10.00 or a tenth of the
+  // premium, or all that is left).
+  const bearsPartial = balance >= Math.min(leastRemaining, Math.max(1_000, Math.ceil(leastDue / 10)));
+  const cal = config.calendar;
+  // No income pattern: the month's last business day asks for the whole amount (rule 10), the
+  // period's last days for what the balance bears.
+  if (pattern === 'none') return A >= cal.onOrBefore(periodLast) || (bearsPartial && A >= periodLast - 3);
   // Income seen on a day whose first business day smart can plan for is A (the after-income
   // trigger, as setup finds it).
-  const cal = config.calendar;
   for (let k = 1; k <= 7; k++) {
     const day = A - k;
     if (day <= D && cal.onOrAfter(day + 1 + config.leadDays) === A && accounts.incomeOn(i, day) > 0) return true;
   }
   if (pattern === 'irregular') {
-    // Month end (rule 8): what the account bears.
-    if (A >= periodLast - 3) return true;
-    if (balance < MIN_BALANCE) return false;
-    // Part of it from money already there (rule 6): the balance bears at least half of what is due.
-    if (2 * balance >= leastRemaining) return true;
-    // Rule 8's clause: no deposit due before the period ends at the customer's pace, and the
-    // balance bears a smallest partial debit (minPartialOf: at least 10.00 or all that is left).
+    if (!bearsPartial) return false;
+    // Month end (rule 8), or part of it from money already there (rule 6: at least half of what is due).
+    if (A >= periodLast - 3 || 2 * balance >= leastRemaining) return true;
+    // Rule 8's clause: no deposit due before the period ends at the customer's pace.
     const a = accounts.analysis(i, scratchAnalysis);
-    const next = a.lastIncomeDay !== null && a.meanGap !== null ? a.lastIncomeDay + a.meanGap : Number.NEGATIVE_INFINITY;
-    return next > periodLast && balance >= Math.min(leastRemaining, 1_000);
+    return a.lastIncomeDay !== null && a.meanGap !== null && a.lastIncomeDay + a.meanGap > periodLast;
   }
-  if (accounts.incomeConfidence(i) < 0.5) return A >= periodLast - 3 || accounts.lastExpectedIncomeIn(i, A, periodLast - 1) === null;
+  // A regular pattern: pay predicted on A itself (payday debits), else the period's last chance
+  // (no pay predicted before the period ends), which takes what the balance bears.
+  if (accounts.incomeConfidence(i) < 0.5) return bearsPartial && (A >= periodLast - 3 || accounts.lastExpectedIncomeIn(i, A, periodLast - 1) === null);
   for (let k = 0; k <= 7; k++) {
     const day = A - k;
     if (day > D && accounts.isIncomeExpected(i, day)) return true;
   }
-  return accounts.lastExpectedIncomeIn(i, A, periodLast - 1) === null;
+  return bearsPartial && accounts.lastExpectedIncomeIn(i, A, periodLast - 1) === null;
 }
 
 /** The analysis mayPlanFor reads an irregular earner's pace into (one per process: it is read at once). */
@@ -451,8 +452,8 @@ function smartPlanner(): Planner {
       return true;
     },
 
-    mayPlanCustomer(accounts: AccountFacts, i: number, D: number, A: number, periodLast: number, leastRemaining: number, config: EngineConfig): boolean {
-      return mayPlanFor(accounts, i, D, A, periodLast, leastRemaining, config);
+    mayPlanCustomer(accounts: AccountFacts, i: number, D: number, A: number, periodLast: number, leastRemaining: number, leastDue: number, config: EngineConfig): boolean {
+      return mayPlanFor(accounts, i, D, A, periodLast, leastRemaining, leastDue, config);
     },
 
     beginCustomer(): void {
