@@ -62,9 +62,9 @@ describe('the planning’s cheap tests', () => {
     }
     // Not vacuous: the month plans, the tests refuse, and some refusals are of accounts holding
     // money (where smart's test reads what is still due).
-    // (439, 7,377 and 242 customer-days as this was written, debits submitted the evening before.)
+    // (436, 7,928 and 793 customer-days as this was written, with smart's tests rule by rule.)
     expect(planned).toBeGreaterThan(300);
     expect(refused).toBeGreaterThan(5_000);
-    expect(refusedWithMoney).toBeGreaterThan(150);
+    expect(refusedWithMoney).toBeGreaterThan(500);
   }, 120_000);
 });

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { dayNumber as isoDay } from '../../src/domain/period.js';
 import { engineSettings } from '../../src/engine/settings.js';
 import { planCustomer, STRATEGIES, WhyCode } from '../../src/engine/strategies.js';
-import type { CollectionView, CustomerView } from '../../src/engine/strategy.js';
+import type { AccountFacts, CollectionView, CustomerView } from '../../src/engine/strategy.js';
 import type { IncomeAnalysis } from '../../src/engine/income.js';
 import { isIncomeDay, lastIncomeDayIn } from '../../src/engine/income.js';
 import { ZA_CALENDAR } from '../../src/domain/calendar.js';
@@ -264,6 +264,22 @@ describe('smart (issue 12)', () => {
     const dec = collection(103_350, { periodFirst: isoDay('2026-12-01'), periodLast: isoDay('2026-12-31') });
     const q = STRATEGIES.smart.planner().plan(customer(1_191, none, { lastCreditDay: isoDay('2026-12-10') }), [dec], 0, isoDay('2026-12-29'), isoDay('2026-12-31'), dec.due, config);
     expect(q?.why.code).toBe(WhyCode.SMART_MONTH_END_PAYDAY);
+    // smart's cheap test (the filter before planning, and what keeps an account awake) lets this
+    // customer be planned on the month's last business day, not before: 11.91 bears no part of it.
+    const facts: AccountFacts = {
+      analysis: (_i, into) => Object.assign(into, none),
+      incomePattern: () => 'none',
+      incomeConfidence: () => 1,
+      isIncomeExpected: () => false,
+      lastExpectedIncomeIn: () => null,
+      incomeOn: () => 0,
+      lastCreditDay: () => isoDay('2026-11-15'),
+      lastDebitDay: () => D28 - 1,
+      expectedDebits: () => 300,
+      balance: () => 1_191,
+    };
+    const may = (A: number) => STRATEGIES.smart.planner().mayPlanCustomer!(facts, 0, A - 1, A, isoDay('2026-11-30'), 103_350, 103_350, config);
+    expect([isoDay('2026-11-20'), isoDay('2026-11-27'), isoDay('2026-11-30')].map(may)).toEqual([false, false, true]);
   });
 
   it('income smaller than the premium: a regular earner gets part of each deposit seen, as an irregular one does', () => {
