@@ -89,7 +89,13 @@ export function sleepIdle(state: EngineState, D: number): void {
   for (let k = 0; k < state.activeCount; k++) {
     const i = state.active[k]!;
     let next = nextNeeded(state, i, D);
-    if (next === D + 1 && quiet) next = quietUntil(state, i, D);
+    if (next === D + 1 && quiet) {
+      next = quietUntil(state, i, D);
+      // Quiet past its collections' last evening of planning: not needed then either (asleep, its
+      // collections do not change), so it wakes when nextNeeded would have it, as a working set
+      // loaded on that day would have it (NEVER, or a later period's first evening).
+      if (next > D + 1) next = nextNeeded(state, i, next - 1);
+    }
     if (next === D + 1) {
       state.active[keep++] = i;
       continue;

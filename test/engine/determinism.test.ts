@@ -37,6 +37,8 @@ interface MonthResult {
   collections: string;
   /** The plan batches (client, plan day, the debits submitted, as stored), in id order. */
   plans: string;
+  /** The balances the bank keeps (bank_snapshots: at each period's close, of the accounts lived through it). */
+  snapshots: string;
 }
 
 /** The SQLite handle of a test store. */
@@ -52,6 +54,7 @@ async function result(b: LocalBackend): Promise<MonthResult> {
     attemptsJson: await readDownload(await b.exportAttempts('2026-11', 'json')),
     collections: JSON.stringify(await allCollections(b, '2026-11')),
     plans: JSON.stringify(rawOf(b).prepare("select client_id, plan_day, hex(data) as data from plan_batches order by id").all()),
+    snapshots: JSON.stringify(rawOf(b).prepare('select client_id, customer_id, as_of, balance from bank_snapshots order by client_id, customer_id, as_of').all()),
   };
 }
 
@@ -80,7 +83,7 @@ describe('the same month, however it is lived', () => {
     ]);
   });
 
-  it('day by day: thirty one-day advances give byte-identical attempts, collections and plans', async () => {
+  it('day by day: thirty one-day advances give byte-identical attempts, collections, plans and kept balances', async () => {
     const b = await book();
     open.push(b);
     for (let d = 1; d <= 30; d++) {
@@ -92,6 +95,7 @@ describe('the same month, however it is lived', () => {
     expect(daily.attemptsJson).toBe(oneAdvance.attemptsJson);
     expect(daily.collections).toBe(oneAdvance.collections);
     expect(daily.plans).toBe(oneAdvance.plans);
+    expect(daily.snapshots).toBe(oneAdvance.snapshots);
   });
 
   it('a day whose writes break a constraint rolls back whole (a one-day advance), then a rerun: the same month', async () => {
@@ -136,5 +140,6 @@ describe('the same month, however it is lived', () => {
     expect(resumed.attemptsJson).toBe(oneAdvance.attemptsJson);
     expect(resumed.collections).toBe(oneAdvance.collections);
     expect(resumed.plans).toBe(oneAdvance.plans);
+    expect(resumed.snapshots).toBe(oneAdvance.snapshots);
   });
 });
