@@ -146,7 +146,7 @@ async function writeDays(first: Day): Promise<void> {
       return;
     }
     const lapsed: Array<Map<number, number>> = [];
-    for (const d of days) lapsed.push(await applyDayOps(statements, d.ops, 'or rollback '));
+    for (const d of days) lapsed.push(await applyDayOps(statements, d.ops));
     raw.exec('commit');
     days.forEach((d, k) => post({ type: 'committed', seq: d.seq, lapsed: [...lapsed[k]!] }));
   } catch (e) {

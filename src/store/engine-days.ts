@@ -71,23 +71,22 @@ const STATUS_CASE = (column: string) => `case ${column} ${STATUS_BY_CODE.map((s,
 /** `periods` as a CASE over a code column. */
 const periodCase = (column: string, periods: readonly Period[]) => `case ${column} ${periods.map((p, k) => `when ${k} then '${p}'`).join(' ')} end`;
 
-/**
- * How a day's multi-row statements meet a failed constraint: '' (the statement aborts: SQLite
- * keeps a statement journal, a temporary file each statement copies the pages it changes into),
- * or 'or rollback ' (the whole transaction rolls back: no statement journal). The day writer
- * uses the second: a day is one transaction, written whole or not at all.
+/*
+ * A day's multi-row statements meet a failed constraint with OR ROLLBACK: a day is one
+ * transaction, written whole or not at all, so the whole transaction rolls back rather than the
+ * one statement, and SQLite keeps no statement journal (a temporary file each statement would
+ * copy the pages it changes into first: issue 13, 54.5 MB on a quiet day at 1M). The callers'
+ * rollback sees it already done (sqlite-dialect.ts, day-writer.ts).
  */
-export type OnConflict = '' | 'or rollback ';
-
 const ATTEMPT_WIDTH = 4;
-const insertAttempts = (periods: readonly Period[], conflict: OnConflict) => (k: number) =>
-  `insert ${conflict}into attempts (client_id, collection_id, period_month, date, amount, outcome, failure_reason) ` +
+const insertAttempts = (periods: readonly Period[]) => (k: number) =>
+  `insert or rollback into attempts (client_id, collection_id, period_month, date, amount, outcome, failure_reason) ` +
   `select v.column1, v.column2, ${periodCase('v.column3', periods)}, t.d, v.column4, case when v.column5 = 0 then 'SUCCESS' else 'FAILED' end, ${REASON_CASE('v.column5')} ` +
   `from (select ? as d) t, (values ${valuesList(k, ATTEMPT_WIDTH + 1)}) v where true`;
 
 const UPDATE_WIDTH = 8;
-const updateCollections = (conflict: OnConflict) => (k: number) =>
-  `update ${conflict}collections set amount_collected = v.column2, status = ${STATUS_CASE('v.column3')}, first_attempt_date = v.column4, ` +
+const updateCollections = (k: number) =>
+  `update or rollback collections set amount_collected = v.column2, status = ${STATUS_CASE('v.column3')}, first_attempt_date = v.column4, ` +
   `last_attempt_date = v.column5, attempts = v.column6, failed_attempts = v.column7, last_failure_reason = ${REASON_CASE('v.column8')} ` +
   `from (values ${valuesList(k, UPDATE_WIDTH)}) as v where collections.id = v.column1`;
 
@@ -104,12 +103,12 @@ function dateText(day: number): string | null {
 }
 
 /** Write the attempts of `date`. */
-export function writeAttempts(statements: StatementCache, date: IsoDate, rows: AttemptColumns, conflict: OnConflict = ''): void {
+export function writeAttempts(statements: StatementCache, date: IsoDate, rows: AttemptColumns): void {
   if (rows.n === 0) return;
   // The date is the statement's first parameter, then the rows' values.
   runInGroups(
     statements,
-    insertAttempts(rows.periods, conflict),
+    insertAttempts(rows.periods),
     ATTEMPT_WIDTH + 1,
     rows.n,
     (p, at, r) => {
@@ -124,9 +123,9 @@ export function writeAttempts(statements: StatementCache, date: IsoDate, rows: A
 }
 
 /** Write collections as they stand after the day. */
-export function writeUpdates(statements: StatementCache, rows: UpdateColumns, conflict: OnConflict = ''): void {
+export function writeUpdates(statements: StatementCache, rows: UpdateColumns): void {
   if (rows.n === 0) return;
-  runInGroups(statements, updateCollections(conflict), UPDATE_WIDTH, rows.n, (p, at, r) => {
+  runInGroups(statements, updateCollections, UPDATE_WIDTH, rows.n, (p, at, r) => {
     p[at] = rows.id[r];
     p[at + 1] = rows.collected[r];
     p[at + 2] = rows.status[r];
@@ -202,11 +201,8 @@ export function moveClock(statements: StatementCache, date: IsoDate): void {
   statements.get("update meta set value = ? where key = 'clock_date'").run(date);
 }
 
-/**
- * Apply a day's operations in order (inside the caller's transaction); the lapsed policies per
- * client. `conflict`: how the attempts and collection updates meet a failed constraint.
- */
-export async function applyDayOps(statements: StatementCache, ops: readonly DayOp[], conflict: OnConflict = ''): Promise<Map<number, number>> {
+/** Apply a day's operations in order (inside the caller's transaction); the lapsed policies per client. */
+export async function applyDayOps(statements: StatementCache, ops: readonly DayOp[]): Promise<Map<number, number>> {
   let lapsed = new Map<number, number>();
   for (const o of ops) {
     switch (o.op) {
@@ -214,10 +210,10 @@ export async function applyDayOps(statements: StatementCache, ops: readonly DayO
         renewLease(statements, o.lease);
         break;
       case 'attempts':
-        writeAttempts(statements, o.date, o.rows, conflict);
+        writeAttempts(statements, o.date, o.rows);
         break;
       case 'updates':
-        writeUpdates(statements, o.rows, conflict);
+        writeUpdates(statements, o.rows);
         break;
       case 'plans':
         statements.get('insert into plan_batches (client_id, plan_day, data) values (?, ?, ?)').run(o.clientId, o.planDay, compressPlans(o.packed));

@@ -11,8 +11,9 @@
  *    business day before a weekend or holiday (a Friday wage: Monday comes after the weekend's
  *    spending);
  *  - partial debits from deposits smaller than the premium, sized to what the deposit and the
- *    balance will bear (at most `maxSplitDebits` a month, smaller after a failure); for an irregular earner with no deposit in view, a partial debit from
- *    money already there when it bears at least half of what is due;
+ *    balance will bear (at most `maxSplitDebits` a month, smaller after a failure); for an
+ *    irregular earner with no deposit in view, a partial debit from money already there when it
+ *    bears at least half of what is due;
  *  - the days after a pay of the month before are expected at payday's pace of outgoings;
  *  - month end: when no income is expected before the period ends, what the account can bear
  *    (for an irregular earner, also when the next deposit at their usual pace comes after it);
@@ -178,7 +179,7 @@ function setup(ctx: SmartContext, customer: CustomerView, collections: readonly 
   for (let k = 1; trigger === 0 && k <= 7; k++) {
     const day = A - k;
     if (day <= D) {
-      if (cal.onOrAfter(day + 1 + config.leadDays) !== A) continue;
+      if (dayAfterIncome(day, config) !== A) continue;
       const seen = customer.incomeOn(day);
       if (seen > 0) {
         trigger = 1;
@@ -286,7 +287,17 @@ function planOne(customer: CustomerView, c: CollectionView, ctx: SmartContext, r
 
 /** The smallest partial debit worth planning: a tenth of the premium, at least 10.00 (or all that is left). */
 function minPartialOf(c: CollectionView, remaining: number): number {
-  return Math.min(remaining, Math.max(1_000, Math.ceil(c.due / 10)));
+  return Math.min(remaining, partialFloor(c.due));
+}
+
+/** A tenth of what is due, at least 10.00: the smallest partial debit of a collection due `due`. */
+function partialFloor(due: number): number {
+  return Math.max(1_000, Math.ceil(due / 10));
+}
+
+/** The first action day smart can plan after income seen on `day` (the after-income trigger's day). */
+function dayAfterIncome(day: number, config: EngineConfig): number {
+  return config.calendar.onOrAfter(day + 1 + config.leadDays);
 }
 
 /** Partial debits a collection may still get this month. */
@@ -396,16 +407,15 @@ function mayPlanFor(accounts: AccountFacts, i: number, D: number, A: number, per
   // Every rule but those after income takes at most what the balance bears, and at least a
   // smallest partial debit of one of the collections (minPartialOf: 10.00 or a tenth of the
   // premium, or all that is left).
-  const bearsPartial = balance >= Math.min(leastRemaining, Math.max(1_000, Math.ceil(leastDue / 10)));
-  const cal = config.calendar;
+  const bearsPartial = balance >= Math.min(leastRemaining, partialFloor(leastDue));
   // No income pattern: the month's last business day asks for the whole amount (rule 10), the
   // period's last days for what the balance bears.
-  if (pattern === 'none') return A >= cal.onOrBefore(periodLast) || (bearsPartial && A >= periodLast - 3);
+  if (pattern === 'none') return A >= config.calendar.onOrBefore(periodLast) || (bearsPartial && A >= periodLast - 3);
   // Income seen on a day whose first business day smart can plan for is A (the after-income
   // trigger, as setup finds it).
   for (let k = 1; k <= 7; k++) {
     const day = A - k;
-    if (day <= D && cal.onOrAfter(day + 1 + config.leadDays) === A && accounts.incomeOn(i, day) > 0) return true;
+    if (day <= D && dayAfterIncome(day, config) === A && accounts.incomeOn(i, day) > 0) return true;
   }
   if (pattern === 'irregular') {
     if (!bearsPartial) return false;

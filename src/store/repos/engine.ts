@@ -289,17 +289,12 @@ class SqliteDay implements DayUnit {
     }
   }
 
-  // A day is one transaction, written whole or not at all, here as in the day writer: a failed
-  // constraint rolls the whole day back ('or rollback', and the dialect's rollback sees it done)
-  // rather than the one statement, so SQLite keeps no statement journal. With one, every page a
-  // day's updates touch all over the collections table was copied to a temporary file first
-  // (issue 13: a one-day advance mid-month at 1M wrote 54.5 MB there).
   async insertAttemptColumns(date: IsoDate, rows: AttemptColumns): Promise<void> {
-    writeAttempts(this.statements, date, rows, 'or rollback ');
+    writeAttempts(this.statements, date, rows);
   }
 
   async updateCollectionColumns(rows: UpdateColumns): Promise<void> {
-    writeUpdates(this.statements, rows, 'or rollback ');
+    writeUpdates(this.statements, rows);
   }
 
   async insertPlanColumns(planDay: IsoDate, clientId: number, rows: PlanColumns): Promise<void> {

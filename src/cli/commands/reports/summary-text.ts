@@ -26,7 +26,6 @@ export const groupedMoney = (cents: number): string => moneyText(cents, true);
 /** 1234567 → "1,234,567". */
 export const groupedCount = count;
 
-
 /** A bar of `rate` × BAR_WIDTH characters, padded to BAR_WIDTH. */
 export function bar(rate: number, fancy: boolean): string {
   const cells = Math.max(0, Math.min(1, rate)) * BAR_WIDTH;

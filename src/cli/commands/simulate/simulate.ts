@@ -135,8 +135,6 @@ export async function simulateRun({ ctx, globals, ui, createsStore, first, month
   return 0;
 }
 
-/** A share as a percentage with one decimal, rounded once from the exact fraction. */
-
 export function printSummary(ui: Ui, s: SimulationSummary): void {
   for (const m of s.months) {
     ui.line(ui.out.bold(`Collections ${m.period_month}`) + `  (seed ${s.seed}, strategy ${s.strategy})`);
