@@ -174,9 +174,10 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
           const s: EngineState = state!;
           const todayDay = dayNumber(today);
           const lead = s.settings.leadDays;
-          if (stale) {
+          if (stale && !s.eveningDone) {
             // Plans for the first action day that can still be planned, for collections queued
-            // since the last planning. Existing plans stand; the same state gives the same plans.
+            // since the last planning. Existing plans stand; the same state gives the same plans
+            // (and none at all when the state is the image of this evening, planning done).
             await insertPlans(unit, planAll(s, todayDay, todayDay + 1 + lead), todayDay);
             if (s.canSleep) sleepIdle(s, todayDay);
           }

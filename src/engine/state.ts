@@ -58,6 +58,12 @@ export class EngineState {
   inputsVersion = -1;
   /** How many accounts were opened from the image (not replayed). */
   resumed = 0;
+  /**
+   * Whether the evening of `today` is already in this state: loaded from an image kept at the end
+   * of that day (its plans for tomorrow made, its idle accounts asleep), so the load's own
+   * planning would add nothing.
+   */
+  eveningDone = false;
 
   constructor(
     today: IsoDate,

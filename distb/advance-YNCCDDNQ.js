@@ -1,0 +1,204 @@
+import {
+  advanceLine
+} from "./chunk-4YPIQLG5.js";
+import {
+  startProgress
+} from "./chunk-GIGWEC74.js";
+import {
+  advanceQuestion,
+  plainAdvanceQuestion
+} from "./chunk-KWEFP6XG.js";
+import {
+  askOrCancel,
+  confirmMode,
+  needsYes,
+  periodList,
+  stopped
+} from "./chunk-ICH5SV3J.js";
+import {
+  advanceTargetDate,
+  daysBetween,
+  periodsClosedBetween
+} from "./chunk-V3ZTTVYI.js";
+import {
+  MAX_ADVANCE_DAYS,
+  MIN_ADVANCE_DAYS,
+  validateAdvanceRequest
+} from "./chunk-HUXLOL7T.js";
+import "./chunk-IVFONV4X.js";
+import "./chunk-LWLCY3JA.js";
+import "./chunk-K26TIJNB.js";
+import "./chunk-CXYRJJKB.js";
+import "./chunk-JX2JAKWC.js";
+import {
+  catchCtrlC
+} from "./chunk-XJNWV2JP.js";
+import {
+  money
+} from "./chunk-RYOHSQ24.js";
+import {
+  verb
+} from "./chunk-ZHXFIFOW.js";
+import "./chunk-RB5YZ7WD.js";
+import {
+  count,
+  plural
+} from "./chunk-7BKCKV6J.js";
+import {
+  PremiaError,
+  usageError,
+  validationError
+} from "./chunk-U6UK7MPY.js";
+
+// dist/cli/commands/clock/advance.js
+function advanceOptions(deps, flags) {
+  const given = [flags.days, flags.to, flags.toMonthEnd].filter((v) => v !== void 0 && v !== false);
+  if (given.length !== 1)
+    throw usageError("Say how far to advance with exactly one of --days N, --to YYYY-MM-DD or --to-month-end.");
+  const raw = {};
+  if (flags.days !== void 0) {
+    const text = String(flags.days);
+    if (!/^\d{1,9}$/.test(text)) {
+      throw validationError(`--days must be a whole number from ${MIN_ADVANCE_DAYS} to ${MAX_ADVANCE_DAYS} (ten years); got '${text.slice(0, 40)}'.`);
+    }
+    raw.days = Number(flags.days);
+  } else if (flags.to !== void 0)
+    raw.to = flags.to;
+  else
+    raw.to_month_end = true;
+  return { ...deps, target: validateAdvanceRequest(raw), dryRun: flags.dryRun === true };
+}
+async function advanceRun(opts) {
+  const { ctx, ui, backend, target } = opts;
+  const b = await backend();
+  if (opts.dryRun) {
+    printPreview(ui, await b.previewAdvance(target));
+    return 0;
+  }
+  await confirmAdvance(opts, b, target);
+  const progress = await startProgress(ui, "Advancing the clock\u2026");
+  const remote = b.mode === "remote";
+  const ctrlC = catchCtrlC(ctx, () => {
+    progress.stop();
+    ui.status(remote ? "Ctrl-C: no longer waiting for the service." : "Ctrl-C: stopping after the day in progress (press Ctrl-C again to quit at once).");
+  });
+  let collected = 0;
+  let result;
+  try {
+    result = await b.advanceClock(target, {
+      onWait: (h) => progress.update(`Waiting for another clock advance (${h.from} to ${h.to}, process ${h.pid}) to finish\u2026`),
+      signal: ctrlC.signal,
+      onDay: (day, index, total2) => {
+        collected += day.collected;
+        progress.update(advanceLine(index, total2, day.date, day.attempts, collected));
+      }
+    });
+  } catch (e) {
+    if (ctrlC.signal.aborted && e instanceof PremiaError && e.code === "CANCELLED") {
+      throw stopped("Stopped by Ctrl-C: premia stopped waiting for the service, which may still finish the advance; 'premia clock' shows the date it has reached.");
+    }
+    progress.fail("Advancing the clock stopped; the store is at the end of the last whole day.");
+    throw e;
+  } finally {
+    ctrlC.release();
+  }
+  progress.stop();
+  if (ui.json)
+    ui.printJson(result);
+  else if (result.days.length > 0) {
+    ui.table([
+      { header: "date", value: (d) => d.date },
+      { header: "attempts", value: (d) => d.attempts, align: "right" },
+      { header: "succeeded", value: (d) => d.succeeded, align: "right" },
+      { header: "failed", value: (d) => d.failed, align: "right" },
+      { header: "collected", value: (d) => d.collected, money: true },
+      { header: "closed", value: (d) => d.closed_period ? `${d.closed_period}${d.lapsed_policies ? ` (${d.lapsed_policies} lapsed)` : ""}` : "" }
+    ], result.days);
+  }
+  const total = result.days.reduce((s, d) => s + d.collected, 0);
+  if (ctrlC.signal.aborted) {
+    const planned = daysBetween(result.from, advanceTargetDate(result.from, target));
+    const lived = result.days.length;
+    throw stopped(lived === 0 ? `Stopped by Ctrl-C before the first day: no day lived; the clock is still at ${result.to}.` : `Stopped by Ctrl-C after ${result.to}: ${lived} of ${plural(planned, "day")} lived, ${money(total)} collected; the clock is at ${result.to}.`);
+  }
+  if (!ui.json)
+    ui.status(`Clock moved from ${result.from} to ${result.to}: ${plural(result.days.length, "day")} lived, ${money(total)} collected.`);
+  return 0;
+}
+async function confirmAdvance(env, b, target) {
+  const mode = confirmMode(env);
+  if (mode === "yes")
+    return;
+  if (mode === "unattended") {
+    const clock = await clockOf(b);
+    if (clock === null)
+      return;
+    const closes = periodsClosedBetween(clock.date, advanceTargetDate(clock.date, target));
+    if (clock.locked && closes.length > 1)
+      throw needsYes(closes);
+    return;
+  }
+  let preview = null;
+  try {
+    preview = await b.previewAdvance(target);
+  } catch (e) {
+    if (!(e instanceof PremiaError) || e.code !== "NOT_SUPPORTED")
+      throw e;
+  }
+  if (preview === null) {
+    const clock = await clockOf(b);
+    if (clock === null)
+      return;
+    const to = advanceTargetDate(clock.date, target);
+    if (!clock.locked || to <= clock.date || periodsClosedBetween(clock.date, to).length === 0)
+      return;
+    await askOrCancel(env, plainAdvanceQuestion(clock.date, to, daysBetween(clock.date, to)));
+    return;
+  }
+  if (!preview.locked || preview.periods_closed.length === 0)
+    return;
+  await askOrCancel(env, advanceQuestion(preview));
+}
+async function clockOf(b) {
+  try {
+    return await b.getClock();
+  } catch (e) {
+    if (e instanceof PremiaError && e.code === "NOT_SUPPORTED")
+      return null;
+    throw e;
+  }
+}
+function printPreview(ui, p) {
+  if (ui.json) {
+    ui.printJson(p);
+    return;
+  }
+  const periods = p.periods_closed.map((c) => c.period_month);
+  const d = p.planned_debits;
+  ui.keyValues([
+    ["from", p.from],
+    ["to", p.to],
+    ["days", p.days],
+    ["periods closed", periods.length === 0 ? "none" : periods.length === 1 ? periods[0] : `${periods.length} (${periodList(periods)})`],
+    ["planned debits", d.count === 0 ? "none yet" : `${count(d.count)} for ${money(d.amount)} (${d.first_date === d.last_date ? d.first_date : `${d.first_date} to ${d.last_date}`})`],
+    ["locked", p.locked ? "yes (a collections run exists: closed periods are final)" : "no (no collections run yet: clock set can still move the clock back)"]
+  ]);
+  if (p.periods_closed.length > 0) {
+    ui.line();
+    ui.table([
+      { header: "period", value: (c) => c.period_month },
+      { header: "last day", value: (c) => c.last_day },
+      { header: "collections", value: (c) => count(c.collections), align: "right" },
+      { header: "not fully paid", value: (c) => count(c.open), align: "right" },
+      { header: "nothing collected", value: (c) => count(c.nothing_collected), align: "right" },
+      { header: "still owed", value: (c) => c.amount_remaining, money: true }
+    ], p.periods_closed);
+  }
+  ui.status(`Dry run: nothing changed. Without --dry-run this lives ${plural(p.days, "day")}${periods.length > 0 ? ` and closes ${periodList(periods)}` : ""}.`);
+}
+var advance_default = verb(advanceOptions, advanceRun);
+export {
+  advanceOptions,
+  advanceRun,
+  advance_default as default
+};

@@ -1,0 +1,54 @@
+import {
+  money
+} from "./chunk-RYOHSQ24.js";
+import {
+  count
+} from "./chunk-7BKCKV6J.js";
+
+// dist/cli/commands/settlements/show.js
+function showSettlement(ui, s) {
+  const regenerated = (s.previously_paid ?? 0) !== 0 || s.supersedes != null;
+  const periodNet = s.net_amount + (s.previously_paid ?? 0);
+  const width = Math.max(...[s.total_collections, s.distribution_fee, s.collections_fee, s.total_fees, s.vat, s.net_amount, ...regenerated ? [periodNet, s.previously_paid] : []].map((c) => money(c).length));
+  const m = (cents) => money(cents).padStart(width);
+  const pairs = [
+    ["settlement_number", s.settlement_number],
+    ["id", s.id],
+    ["period_month", s.period_month],
+    ["status", s.status],
+    // A server that implements only the spec may leave out premia's extra fields (shown as -).
+    ["collections", s.collections_count == null ? null : count(s.collections_count)],
+    ["total_collections", m(s.total_collections)],
+    ["distribution_fee", m(s.distribution_fee)],
+    ["collections_fee", m(s.collections_fee)],
+    ["total_fees", m(s.total_fees)],
+    ["vat", m(s.vat)],
+    ...regenerated ? [
+      ["period_net", m(periodNet)],
+      ["previously_paid", m(s.previously_paid)]
+    ] : [],
+    ["net_amount", m(s.net_amount)],
+    ["payment_date", s.payment_date],
+    ["payment_reference", s.payment_reference],
+    ["created_at", s.created_at]
+  ];
+  if (s.paid_on != null)
+    pairs.push(["paid_on", s.paid_on], ["paid_reference", s.paid_reference]);
+  if (s.disputed_on != null)
+    pairs.push(["disputed_on", s.disputed_on], ["dispute_reason", s.dispute_reason]);
+  if (s.supersedes != null)
+    pairs.push(["supersedes", s.supersedes]);
+  if (s.superseded_by != null)
+    pairs.push(["superseded_by", s.superseded_by]);
+  ui.keyValues(pairs);
+}
+function printSettlement(ui, s) {
+  if (ui.json)
+    ui.printJson(s);
+  else
+    showSettlement(ui, s);
+}
+
+export {
+  printSettlement
+};

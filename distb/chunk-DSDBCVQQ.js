@@ -1,0 +1,27 @@
+import {
+  money
+} from "./chunk-RYOHSQ24.js";
+
+// dist/cli/commands/collections/show.js
+function showCollection(ui, c) {
+  ui.keyValues([
+    ["id", c.id],
+    ["period_month", c.period_month],
+    ["policy_number", c.policy_number],
+    ["customer_id", c.customer_id],
+    ["external_customer_ref", c.external_customer_ref],
+    ["product_code", c.product_code],
+    ["collection_amount_due", money(c.collection_amount_due)],
+    ["collection_amount_collected", money(c.collection_amount_collected)],
+    ["shortfall", money(c.shortfall)],
+    ["collection_status", c.collection_status],
+    ["first_attempt_date", c.first_attempt_date],
+    ["last_attempt_date", c.last_attempt_date],
+    ["number_of_attempts", c.number_of_attempts],
+    ["last_failure_reason", c.last_failure_reason]
+  ]);
+}
+
+export {
+  showCollection
+};

@@ -1,0 +1,119 @@
+import {
+  periodList
+} from "./chunk-ICH5SV3J.js";
+import {
+  periodsClosedBetween
+} from "./chunk-V3ZTTVYI.js";
+import {
+  money
+} from "./chunk-RYOHSQ24.js";
+import {
+  count,
+  plural
+} from "./chunk-7BKCKV6J.js";
+
+// dist/cli/questions.js
+var span = (first, last) => first === last ? `${first}` : `${first} to ${last}`;
+function planned(p) {
+  return `${plural(p.count, "debit")} for ${money(p.amount)} (${span(p.first_date, p.last_date)})`;
+}
+function advanceAsk(from, to, days, periods) {
+  const closing = periods.length === 1 ? periods[0] : `${plural(periods.length, "period")} (${periodList(periods)})`;
+  return {
+    head: `Advancing the clock ${plural(days, "day")}, from ${from} to ${to}, closes ${periods.length === 1 ? `${periods[0]} for good` : `${plural(periods.length, "period")} for good: ${periodList(periods)}`}.`,
+    question: `Advance the clock ${plural(days, "day")}, to ${to}, and close ${closing}?`
+  };
+}
+function advanceQuestion(p) {
+  const names = p.periods_closed.map((c) => c.period_month);
+  const { head, question } = advanceAsk(p.from, p.to, p.days, names);
+  const details = [head];
+  const empty = [];
+  for (const c of p.periods_closed) {
+    if (c.collections === 0) {
+      empty.push(c.period_month);
+    } else if (c.open > 0) {
+      const which = c.open < c.collections ? `${count(c.open)} of its ${plural(c.collections, "collection")} ${c.open === 1 ? "is" : "are"} not fully paid yet` : c.collections === 1 ? "its one collection is not fully paid yet" : `none of its ${plural(c.collections, "collection")} is fully paid yet`;
+      details.push(`  ${c.period_month}: ${which} (${count(c.nothing_collected)} with nothing collected; ${money(c.amount_remaining)} still owed); what is not collected by ${c.last_day} stays unpaid for good (UNPAID or PAID_PARTIAL).`);
+    } else {
+      details.push(`  ${c.period_month}: ${c.collections === 1 ? "its one collection is" : `all ${count(c.collections)} of its collections are`} paid in full or cancelled.`);
+    }
+  }
+  if (empty.length > 0) {
+    details.push(`  ${periodList(empty)}: no collections queued; once closed, ${empty.length === 1 ? "it" : "they"} can no longer be run.`);
+  }
+  if (p.planned_debits.count > 0)
+    details.push(`  Already planned in these days: ${planned(p.planned_debits)}.`);
+  return { details, question };
+}
+function plainAdvanceQuestion(from, to, days) {
+  const periods = periodsClosedBetween(from, to);
+  const { head, question } = advanceAsk(from, to, days, periods);
+  return { details: [head, "  (This server does not say how many of its collections are still open.)"], question };
+}
+var STAYS = "A statement stays on record: it can be marked paid or disputed, never deleted.";
+function settlementQuestion(s) {
+  return {
+    details: [
+      `Settlement statement ${s.settlement_number} for ${s.period_month}: ${plural(s.collections_count, "collection")}, ${money(s.total_collections)} collected; fees ${money(s.total_fees)} and VAT ${money(s.vat)}; net ${money(s.net_amount)}, to be paid by ${s.payment_date}${s.payment_reference ? ` (reference ${s.payment_reference})` : ""}.`,
+      STAYS
+    ],
+    question: `Create ${s.settlement_number} (net ${money(s.net_amount)})?`
+  };
+}
+function plainSettlementQuestion(period) {
+  return {
+    details: [`${STAYS} (This server does not show a statement's figures before it is made.)`],
+    question: `Create the settlement statement for ${period}?`
+  };
+}
+function cancellationQuestion(p) {
+  const details = [`Cancelling policy ${p.policy_number} (customer ${p.customer_id}, ${money(p.collection_amount)} a month, ${p.status}) is final: it cannot be made active again.`];
+  if (p.open_collections.length === 0)
+    details.push("  It has no collection in a period still open.");
+  for (const c of p.open_collections) {
+    details.push(`  ${c.period_month}: its collection (${money(c.amount_due)} due, ${money(c.amount_collected)} collected, ${c.status}) becomes CANCELLED; what was collected stays collected.`);
+  }
+  if (p.planned_debits.count > 0)
+    details.push(`  Planned debits withdrawn: ${planned(p.planned_debits)}.`);
+  else if (p.open_collections.length > 0)
+    details.push("  No debit is planned for it yet.");
+  return { details, question: `Cancel policy ${p.policy_number}?` };
+}
+function plainCancellationQuestion(ref) {
+  return {
+    details: [
+      `Cancelling policy ${ref} is final: it cannot be made active again; its collections in open periods become CANCELLED and their planned debits are withdrawn. (This server does not show which ones beforehand.)`
+    ],
+    question: `Cancel policy ${ref}?`
+  };
+}
+function disputeQuestion(s, reason) {
+  const state = s.status === "paid" ? `paid on ${s.paid_on}${s.paid_reference ? ` with reference ${s.paid_reference}` : ""}` : `${s.status}, to be paid by ${s.payment_date}`;
+  return {
+    details: [
+      `Disputing ${s.settlement_number} (${s.period_month}, net ${money(s.net_amount)}, ${state}) is final: it can no longer be paid or changed; 'premia settlements create --period ${s.period_month}' then makes a new statement for the period.`,
+      `  Reason: ${reason}`
+    ],
+    question: `Dispute ${s.settlement_number}?`
+  };
+}
+function revokeQuestion(key, otherActive) {
+  const details = [
+    `Revoking key ${key.id} (${key.key}) of ${key.client}, created ${key.created_at}: every request with it is refused from then on, and a revoked key cannot be restored.`
+  ];
+  if (otherActive === 0)
+    details.push(`  ${key.client} has no other active key: its requests all stop until 'premia keys create --client ${key.client}' makes one.`);
+  return { details, question: `Revoke key ${key.id} of ${key.client}?` };
+}
+
+export {
+  advanceQuestion,
+  plainAdvanceQuestion,
+  settlementQuestion,
+  plainSettlementQuestion,
+  cancellationQuestion,
+  plainCancellationQuestion,
+  disputeQuestion,
+  revokeQuestion
+};
