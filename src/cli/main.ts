@@ -5,7 +5,6 @@
  * HTTP code.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { createRequire } from 'node:module';
 import { ExitCode, PremiaError } from '../domain/errors.js';
 import { stringifyJson } from '../domain/json.js';
 import type { RunState } from './command.js';
@@ -13,9 +12,8 @@ import type { CliContext, GlobalOptions } from './context.js';
 import { registerCommands } from './commands/index.js';
 import { applyHelpConventions } from './commands/help.js';
 import { Ui } from './output/ui.js';
+import { VERSION } from '../lib/version.js';
 
-const require = createRequire(import.meta.url);
-export const VERSION: string = (require('../../package.json') as { version: string }).version;
 
 const EXIT_CODES_HELP = `
 Exit codes:

@@ -13,7 +13,6 @@
  * X-Request-Id (equal to the body's request_id on errors) and X-Premia-Version (see MARKER_HEADER).
  */
 import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import multipart from '@fastify/multipart';
@@ -32,6 +31,7 @@ import { createJobs } from './jobs.js';
 import { useJsonParser } from './json.js';
 import { RESOURCE_ROUTES } from './routes/index.js';
 import { prepareUploadDirectory } from './upload.js';
+import { VERSION } from '../lib/version.js';
 
 export const DEFAULT_JSON_LIMIT = 1024 * 1024;
 export const DEFAULT_UPLOAD_LIMIT = 100 * 1024 * 1024;
@@ -98,7 +98,6 @@ const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
  * resource" (a 404 that premia itself wrote).
  */
 export const MARKER_HEADER = 'x-premia-version';
-const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 
 export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
   const now = options.now ?? (() => new Date());

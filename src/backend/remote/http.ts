@@ -15,7 +15,6 @@
  * The API key is sent only in X-API-Key and appears in no message or debug line (last 4 only).
  */
 import { randomInt } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
@@ -26,9 +25,8 @@ import { parsePeriodStateHeader, PERIOD_STATE_HEADER } from '../../domain/period
 import { moneyToCents, stringifyJson } from '../../domain/json.js';
 import { connectionError, connectionWords, errorFromResponse, maskKey, outcomeUnknown, parseErrorBody, redactText, remoteError, type RouteInfo } from './errors.js';
 import { multipartBody, newBoundary, type BodyState } from './multipart.js';
+import { VERSION } from '../../lib/version.js';
 
-const require = createRequire(import.meta.url);
-const VERSION: string = (require('../../../package.json') as { version: string }).version;
 
 /** A placeholder id that no service has: used to probe a spec route without touching anything. */
 export const PROBE_ID = '00000000-0000-4000-8000-000000000000';

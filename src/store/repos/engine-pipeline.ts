@@ -13,8 +13,6 @@
  * something did, that day and those after it are dropped and the next unit tells the engine
  * (changedSinceLastDay), which reads the store again from the last day committed.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { PremiaError, type ErrorCode } from '../../domain/errors.js';
 import type { IsoDate, Period } from '../../domain/period.js';
@@ -31,6 +29,7 @@ import type {
   UpdateColumns,
 } from '../../engine/ports.js';
 import type { AdvanceLease } from '../advance-lease.js';
+import { dayWriterModule } from '../day-writer-url.js';
 import { ACKED, STOP, transferables, type DayOp, type DayWriterData, type DayWriterIn, type DayWriterOut, type SnapshotRows } from '../engine-days.js';
 import { planBatches } from '../plan-batches.js';
 import type { SqliteStore } from '../store-types.js';
@@ -43,14 +42,6 @@ import type { SqliteStore } from '../store-types.js';
 const IN_FLIGHT = 2;
 const LIGHT_DAYS = 8;
 const LIGHT_ROWS = 400_000;
-
-/** The day writer's compiled module, or null (from TypeScript sources it is taken from dist/, which `npm test` builds first). */
-function writerModule(): URL | null {
-  if (process.env.PREMIA_DAY_WRITER === '0') return null;
-  const here = import.meta.url;
-  const url = here.endsWith('.ts') ? new URL('../../../dist/store/day-writer.js', here) : new URL('../day-writer.js', here);
-  return existsSync(fileURLToPath(url)) ? url : null;
-}
 
 /** Writes a store's bank makes while a handed-over day is being lived go into that day (bank.ts keepBalances). */
 const divertedSnapshots = new WeakMap<SqliteStore, (rows: SnapshotRows) => void>();
@@ -97,7 +88,7 @@ export class DayPipeline {
 
   /** Start a writer on `store`'s file (null when there is none to start). */
   static async start(store: SqliteStore, cacheSize: number, busyTimeoutMs: number): Promise<DayPipeline | null> {
-    const module = writerModule();
+    const module = dayWriterModule();
     if (module === null || store.path === ':memory:' || store.path === '') return null;
     const shared = new SharedArrayBuffer(8);
     const data: DayWriterData = { path: store.path, busyTimeoutMs, cacheSize, shared };
