@@ -2,12 +2,13 @@
  * What the simulated bank keeps in premia's store, declared here and implemented by the store
  * (src/store/repos/bank.ts). The bank stores no transaction of a generated account: an account
  * is a function of the seed, its imported rows and premia's debits, replayed from the last
- * balance it kept. Keys are `customerKey(clientId, customerId)` (domain/customer.ts).
+ * balance it kept. Customers are keyed by (clientId, customerId): CustomerMap (domain/customer.ts).
  *
  * The reads run in the caller's unit of work: the engine opens accounts inside a day's
  * transaction, and the store serves both ports on the same connection.
  */
 import type { Calendar } from '../domain/calendar.js';
+import type { CustomerMap, CustomerSet } from '../domain/customer.js';
 import type { IsoDate } from '../domain/period.js';
 
 export interface ImportedRow {
@@ -44,12 +45,12 @@ export interface BankStore {
    * business-day calendar (the `calendar` setting and imported holidays).
    */
   settings(): Promise<{ seed: number; epoch: IsoDate | null; calendar: Calendar }>;
-  /** Imported rows by customer key, in file order (only `keys` when given). */
-  importedRows(keys: ReadonlySet<string> | null): Promise<Map<string, ImportedRow[]>>;
-  /** The latest balance kept on or before `notAfter`, by customer key. */
-  snapshots(keys: ReadonlySet<string> | null, notAfter: IsoDate): Promise<Map<string, BalanceSnapshot>>;
-  /** premia's debits dated after `after`, by customer key, in (date, policy_number) order. */
-  pastAttempts(keys: ReadonlySet<string> | null, after: IsoDate): Promise<Map<string, PastAttempt[]>>;
+  /** Imported rows by customer, in file order (only those of `keys` when given). */
+  importedRows(keys: CustomerSet | null): Promise<CustomerMap<ImportedRow[]>>;
+  /** The latest balance kept on or before `notAfter`, by customer. */
+  snapshots(keys: CustomerSet | null, notAfter: IsoDate): Promise<CustomerMap<BalanceSnapshot>>;
+  /** premia's debits dated after `after`, by customer, in (date, policy_number) order. */
+  pastAttempts(keys: CustomerSet | null, after: IsoDate): Promise<CustomerMap<PastAttempt[]>>;
   /** Keep the balances of `accounts` (indices into `columns`) as of `asOf`, replacing any kept for that customer and day. */
   keepBalances(asOf: IsoDate, accounts: readonly number[], columns: BalanceColumns): Promise<void>;
 }

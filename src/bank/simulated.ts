@@ -15,7 +15,7 @@ import { ImportedAccount } from './imported.js';
 import type { DayFacts, LedgerObserver, PremiaDebits } from './ledger.js';
 import type { BalanceSnapshot, BankStore, ImportedRow, PastAttempt } from './ports.js';
 import type { AccountSource, FailureReason } from './types.js';
-import { customerKey } from '../domain/customer.js';
+import { CustomerMap, CustomerSet } from '../domain/customer.js';
 import { PremiaError } from '../domain/errors.js';
 import { formatCents } from '../domain/money.js';
 import { dayNumber, firstDay, fromDayNumber, periodOf, shiftPeriod, type IsoDate } from '../domain/period.js';
@@ -62,17 +62,17 @@ export interface AccountInputs {
   /** The store's business-day calendar (generated paydays; premia's debits on business days only). */
   calendar: Calendar;
   epochDay: number;
-  /** Imported rows by customer key, in file order. */
-  imported: Map<string, ImportedRow[]>;
-  /** Latest usable snapshot by customer key. */
-  snapshots: Map<string, { day: number; balance: number }>;
-  /** premia's past attempts by customer key, in (date, policy_number) order. */
-  attempts: Map<string, PastAttempt[]>;
+  /** Imported rows by customer, in file order. */
+  imported: CustomerMap<ImportedRow[]>;
+  /** Latest usable snapshot by customer. */
+  snapshots: CustomerMap<{ day: number; balance: number }>;
+  /** premia's past attempts by customer, in (date, policy_number) order. */
+  attempts: CustomerMap<PastAttempt[]>;
 }
 
 /** The imported source of a customer, or null when the customer has a generated account. */
 export function importedSource(inputs: Pick<AccountInputs, 'imported'>, clientId: number, customerId: string): AccountSource | null {
-  const rows = inputs.imported.get(customerKey(clientId, customerId));
+  const rows = inputs.imported.size === 0 ? undefined : inputs.imported.get(clientId, customerId);
   return rows && rows.length > 0 ? new ImportedAccount(rows) : null;
 }
 
@@ -90,10 +90,9 @@ export function replayInto(
   posted: PostedDays | null,
   observer?: LedgerObserver,
 ): number {
-  const key = customerKey(clientId, customerId);
   const source = importedSource(inputs, clientId, customerId);
   const startDay = source ? source.startDay : inputs.epochDay;
-  const snap = observer ? undefined : inputs.snapshots.get(key);
+  const snap = observer ? undefined : inputs.snapshots.get(clientId, customerId);
   const usable = snap && posted && snap.day < posted.from ? snap : undefined;
   // Without a snapshot the account lives from its first day, or from the first day the caller
   // wants when that is earlier: an account whose first row comes after `today` (or after the
@@ -101,7 +100,7 @@ export function replayInto(
   // day it is opened on. (Before its first row an account posts nothing and its balance is 0.)
   const lastDay = usable ? usable.day : Math.min(startDay, posted ? posted.from : startDay, today + 1) - 1;
   const i = set.add(clientId, customerId, source, inputs.seed, inputs.epochDay, lastDay, usable ? usable.balance : 0);
-  const replay = new Replay(inputs.attempts.get(key) ?? [], lastDay, customerId);
+  const replay = new Replay(inputs.attempts.get(clientId, customerId) ?? [], lastDay, customerId);
   const facts: DayFacts = { credits: 0, postedDebits: 0, collected: 0, premiaDebits: 0 };
   const report = posted === null ? null : (day: number, f: DayFacts) => posted.day(set, i, day, f);
   while (set.day(i) < today) {
@@ -154,31 +153,32 @@ export class SimulatedBank {
     if (n === 0) return accounts;
     // Every customer's imported rows (an account's source); the replay's inputs (snapshots,
     // premia's past debits) only for the accounts that are replayed.
-    const keys = new Set<string>();
-    const replayed = new Set<string>();
+    const keys = new CustomerSet();
+    const replayed = new CustomerSet();
     // Customers the engine may still get from elsewhere (kept.pending) have their replay's
     // inputs read too: they are replayed here if it does not.
     for (let k = 0; k < n; k++) {
-      const key = customerKey(customers.clientId[k]!, customers.customerId[k]!);
-      keys.add(key);
-      if (!isKept(kept, k)) replayed.add(key);
+      const clientId = customers.clientId[k]!;
+      const customerId = customers.customerId[k]!;
+      keys.add(clientId, customerId);
+      if (!isKept(kept, k)) replayed.add(clientId, customerId);
     }
     const epochDay = settings.epoch ? dayNumber(settings.epoch) : provisionalEpoch(fromDayNumber(today));
     const imported = await this.store.importedRows(keys);
-    keys.clear();
     const inputs: AccountInputs = {
       seed: settings.seed,
       calendar: settings.calendar,
       epochDay,
       imported,
-      snapshots: replayed.size > 0 ? await this.store.snapshots(replayed, fromDayNumber(posted.from - 1)) : new Map<string, BalanceSnapshot>(),
-      attempts: new Map(),
+      snapshots: replayed.size > 0 ? await this.store.snapshots(replayed, fromDayNumber(posted.from - 1)) : new CustomerMap<BalanceSnapshot>(),
+      attempts: new CustomerMap(),
     };
     if (replayed.size > 0) {
       // premia's debits since the oldest snapshot used (all of them when an account has none).
       let oldest = fromDayNumber(today);
-      for (const key of replayed) {
-        const snap = inputs.snapshots.get(key);
+      for (let k = 0; k < n; k++) {
+        if (isKept(kept, k)) continue;
+        const snap = inputs.snapshots.get(customers.clientId[k]!, customers.customerId[k]!);
         if (!snap) {
           oldest = '0000-00-00';
           break;
@@ -188,7 +188,6 @@ export class SimulatedBank {
       }
       inputs.attempts = await this.store.pastAttempts(replayed, oldest);
     }
-    replayed.clear();
     for (let k = 0; k < n; k++) {
       const clientId = customers.clientId[k]!;
       const customerId = customers.customerId[k]!;

@@ -1,6 +1,44 @@
 /** A customer is known per client: the same customer_id at two clients is two customers. */
 
-/** One string naming (client, customer), for maps keyed by customer. */
-export function customerKey(clientId: number, customerId: string): string {
-  return `${clientId}\u0000${customerId}`;
+/**
+ * A map keyed by customer: one map of customer ids per client. A lookup hashes the customer id
+ * string itself, whose hash the string keeps, where a key joining client and customer would be
+ * a new string to build and hash at every call: opening a million accounts spent about 0.4 s
+ * just adding such keys to a set (issue 13).
+ */
+export class CustomerMap<V> {
+  private readonly byClient = new Map<number, Map<string, V>>();
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  get(clientId: number, customerId: string): V | undefined {
+    return this.byClient.get(clientId)?.get(customerId);
+  }
+
+  has(clientId: number, customerId: string): boolean {
+    return this.byClient.get(clientId)?.has(customerId) === true;
+  }
+
+  set(clientId: number, customerId: string, value: V): this {
+    let ids = this.byClient.get(clientId);
+    if (ids === undefined) this.byClient.set(clientId, (ids = new Map<string, V>()));
+    if (!ids.has(customerId)) this.count++;
+    ids.set(customerId, value);
+    return this;
+  }
+
+  /** Every value, client by client in the order clients were first set. */
+  *values(): IterableIterator<V> {
+    for (const ids of this.byClient.values()) yield* ids.values();
+  }
+}
+
+/** A set of customers (a CustomerMap of nothing). */
+export class CustomerSet extends CustomerMap<true> {
+  add(clientId: number, customerId: string): this {
+    return this.set(clientId, customerId, true);
+  }
 }

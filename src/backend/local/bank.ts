@@ -27,7 +27,7 @@ import type {
 } from '../types.js';
 import { readCustomerBankInputs, withBankImport } from '../../store/repos/bank.js';
 import { epochFor } from '../../bank/simulated.js';
-import { customerKey } from '../../domain/customer.js';
+import { CustomerMap } from '../../domain/customer.js';
 import { openAccount } from './accounts.js';
 import { incomeView } from './collections.js';
 import type { LocalContext } from './context.js';
@@ -159,14 +159,14 @@ export async function showBankAccount(ctx: LocalContext, customerId: string): Pr
       `Customer '${customerId}' is not known: no policy of this client names it and no bank transactions were imported for it. Check the customer_id.`,
     );
   }
-  for (const a of inputs.attempts.get(customerKey(ctx.clientId, customerId)) ?? []) labels.push(a.policyNumber);
+  for (const a of inputs.attempts.get(ctx.clientId, customerId) ?? []) labels.push(a.policyNumber);
   const account = openAccount(
     {
       seed: world.seed,
       calendar: inputs.calendar,
       epochDay: inputs.epoch ? dayNumber(inputs.epoch) : epochFor(periodOf(world.today)),
       imported: inputs.imported,
-      snapshots: new Map(),
+      snapshots: new CustomerMap(),
       attempts: inputs.attempts,
     },
     ctx.clientId,

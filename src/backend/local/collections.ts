@@ -35,6 +35,7 @@ import {
   type ReportFormat,
 } from '../types.js';
 import { epochFor } from '../../bank/simulated.js';
+import { CustomerMap } from '../../domain/customer.js';
 import { readCustomerBankInputs } from '../../store/repos/bank.js';
 import { openAccount } from './accounts.js';
 import type { LocalContext } from './context.js';
@@ -290,7 +291,7 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
       calendar: world.calendar,
       epochDay: epoch ? dayNumber(epoch) : epochFor(periodOf(world.today)),
       imported: inputs.imported,
-      snapshots: new Map(),
+      snapshots: new CustomerMap(),
       attempts: inputs.attempts,
     },
     ctx.clientId,

@@ -4,6 +4,7 @@
  */
 import type { ImportedRow, PastAttempt } from '../../bank/ports.js';
 import type { Calendar } from '../../domain/calendar.js';
+import type { CustomerMap } from '../../domain/customer.js';
 import type { IsoDate } from '../../domain/period.js';
 
 /** One customer's replay inputs, read in one consistent view (bank show, collections explain). */
@@ -13,8 +14,8 @@ export interface CustomerBankInputs {
   epoch: IsoDate | null;
   /** The store's business-day calendar. */
   calendar: Calendar;
-  imported: Map<string, ImportedRow[]>;
-  attempts: Map<string, PastAttempt[]>;
+  imported: CustomerMap<ImportedRow[]>;
+  attempts: CustomerMap<PastAttempt[]>;
 }
 
 /** What a bank import checks its rows against, and where it writes them: one write transaction. */

@@ -6,7 +6,7 @@
  */
 import { CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY, storedCalendar } from '../../domain/calendar.js';
 import type { BalanceSnapshot, BankStore, ImportedRow, PastAttempt } from '../../bank/ports.js';
-import { customerKey } from '../../domain/customer.js';
+import { CustomerMap, CustomerSet } from '../../domain/customer.js';
 import { dayNumber, type IsoDate } from '../../domain/period.js';
 import { CopyIn } from '../pg-copy.js';
 import type { PgStore, PgUnit } from '../store.js';
@@ -22,8 +22,8 @@ function onUnit<T>(store: PgStore, fn: (unit: PgUnit) => Promise<T>): Promise<T>
   return day ? fn(day) : store.readUnit(fn);
 }
 
-async function importedRows(unit: PgUnit, keys: ReadonlySet<string> | null, only?: { clientId: number; customerId: string }): Promise<Map<string, ImportedRow[]>> {
-  const out = new Map<string, ImportedRow[]>();
+async function importedRows(unit: PgUnit, keys: CustomerSet | null, only?: { clientId: number; customerId: string }): Promise<CustomerMap<ImportedRow[]>> {
+  const out = new CustomerMap<ImportedRow[]>();
   const where = only ? 'where client_id = ? and customer_id = ?' : '';
   for await (const rows of unit.rows<[number, string, string, number, string]>(
     `select client_id, customer_id, date, amount, description from bank_transactions ${where} order by client_id, customer_id, id`,
@@ -31,27 +31,25 @@ async function importedRows(unit: PgUnit, keys: ReadonlySet<string> | null, only
     { raw: true, batch: BATCH },
   )) {
     for (const [clientId, customerId, date, amount, description] of rows) {
-      const key = customerKey(clientId, customerId);
-      if (keys && !keys.has(key)) continue;
-      let list = out.get(key);
-      if (!list) out.set(key, (list = []));
+      if (keys && !keys.has(clientId, customerId)) continue;
+      let list = out.get(clientId, customerId);
+      if (!list) out.set(clientId, customerId, (list = []));
       list.push({ day: dayNumber(date), amount, description });
     }
   }
   return out;
 }
 
-async function snapshots(unit: PgUnit, keys: ReadonlySet<string> | null, notAfter: IsoDate): Promise<Map<string, BalanceSnapshot>> {
-  const out = new Map<string, BalanceSnapshot>();
+async function snapshots(unit: PgUnit, keys: CustomerSet | null, notAfter: IsoDate): Promise<CustomerMap<BalanceSnapshot>> {
+  const out = new CustomerMap<BalanceSnapshot>();
   for await (const rows of unit.rows<[number, string, string, number]>(
     'select client_id, customer_id, as_of, balance from bank_snapshots where as_of <= ? order by as_of',
     [notAfter],
     { raw: true, batch: BATCH },
   )) {
     for (const [clientId, customerId, asOf, balance] of rows) {
-      const key = customerKey(clientId, customerId);
-      if (keys && !keys.has(key)) continue;
-      out.set(key, { day: dayNumber(asOf), balance });
+      if (keys && !keys.has(clientId, customerId)) continue;
+      out.set(clientId, customerId, { day: dayNumber(asOf), balance });
     }
   }
   return out;
@@ -59,11 +57,11 @@ async function snapshots(unit: PgUnit, keys: ReadonlySet<string> | null, notAfte
 
 async function attempts(
   unit: PgUnit,
-  keys: ReadonlySet<string> | null,
+  keys: CustomerSet | null,
   after: IsoDate,
   only?: { clientId: number; customerId: string },
-): Promise<Map<string, PastAttempt[]>> {
-  const out = new Map<string, PastAttempt[]>();
+): Promise<CustomerMap<PastAttempt[]>> {
+  const out = new CustomerMap<PastAttempt[]>();
   const where = only ? 'and c.client_id = ? and c.customer_id = ?' : '';
   for await (const rows of unit.rows<[number, string, string, string, number, string | null]>(
     `select c.client_id, c.customer_id, c.policy_number, a.date, a.amount, a.failure_reason
@@ -73,10 +71,9 @@ async function attempts(
     { raw: true, batch: BATCH },
   )) {
     for (const [clientId, customerId, policyNumber, date, amount, failure] of rows) {
-      const key = customerKey(clientId, customerId);
-      if (keys && !keys.has(key)) continue;
-      let list = out.get(key);
-      if (!list) out.set(key, (list = []));
+      if (keys && !keys.has(clientId, customerId)) continue;
+      let list = out.get(clientId, customerId);
+      if (!list) out.set(clientId, customerId, (list = []));
       list.push({ day: dayNumber(date), amount, failure, policyNumber });
     }
   }
@@ -129,8 +126,8 @@ export async function readPgCustomerBankInputs(store: PgStore, clientId: number,
       ),
     );
     const calendar = storedCalendar(meta.get(CALENDAR_KEY), meta.get(IMPORTED_HOLIDAYS_KEY));
-    if (!known) return { known, epoch: null, calendar, imported: new Map(), attempts: new Map() };
-    const keys = new Set([customerKey(clientId, customerId)]);
+    if (!known) return { known, epoch: null, calendar, imported: new CustomerMap(), attempts: new CustomerMap() };
+    const keys = new CustomerSet().add(clientId, customerId);
     const epoch = meta.get('bank_epoch') ?? null;
     const only = { clientId, customerId };
     return { known, epoch, calendar, imported: await importedRows(unit, keys, only), attempts: await attempts(unit, keys, '0000-00-00', only) };

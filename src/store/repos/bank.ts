@@ -9,7 +9,7 @@
  */
 import type { BalanceSnapshot, BankStore, ImportedRow, PastAttempt } from '../../bank/ports.js';
 import { CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY, storedCalendar } from '../../domain/calendar.js';
-import { customerKey } from '../../domain/customer.js';
+import { CustomerMap, CustomerSet } from '../../domain/customer.js';
 import { dayNumber, type IsoDate } from '../../domain/period.js';
 import type { Selectable } from 'kysely';
 import { writeSnapshots, type SnapshotRows } from '../engine-days.js';
@@ -27,45 +27,42 @@ type SnapshotRow = Selectable<BankSnapshotsTable>;
 type PastAttemptRow = Pick<Selectable<CollectionsTable>, 'client_id' | 'customer_id' | 'policy_number'> &
   Pick<Selectable<AttemptsTable>, 'date' | 'amount' | 'failure_reason'>;
 
-/** Imported rows by customer key, in file order (only the customers of `keys` when given). */
-export function readImportedRows(statements: StatementCache, keys: ReadonlySet<string> | null): Map<string, ImportedRow[]> {
-  const out = new Map<string, ImportedRow[]>();
+/** Imported rows by customer, in file order (only the customers of `keys` when given). */
+export function readImportedRows(statements: StatementCache, keys: CustomerSet | null): CustomerMap<ImportedRow[]> {
+  const out = new CustomerMap<ImportedRow[]>();
   const stmt = statements.get('select client_id, customer_id, date, amount, description from bank_transactions order by client_id, customer_id, id');
   for (const r of stmt.iterate() as Iterable<TransactionRow>) {
-    const key = customerKey(r.client_id, r.customer_id);
-    if (keys && !keys.has(key)) continue;
-    let list = out.get(key);
-    if (!list) out.set(key, (list = []));
+    if (keys && !keys.has(r.client_id, r.customer_id)) continue;
+    let list = out.get(r.client_id, r.customer_id);
+    if (!list) out.set(r.client_id, r.customer_id, (list = []));
     list.push({ day: dayNumber(r.date), amount: r.amount, description: r.description });
   }
   return out;
 }
 
-/** The latest snapshot on or before `notAfter` by customer key. */
-export function readSnapshots(statements: StatementCache, keys: ReadonlySet<string> | null, notAfter: IsoDate): Map<string, BalanceSnapshot> {
-  const out = new Map<string, BalanceSnapshot>();
+/** The latest snapshot on or before `notAfter` by customer. */
+export function readSnapshots(statements: StatementCache, keys: CustomerSet | null, notAfter: IsoDate): CustomerMap<BalanceSnapshot> {
+  const out = new CustomerMap<BalanceSnapshot>();
   const stmt = statements.get('select client_id, customer_id, as_of, balance from bank_snapshots where as_of <= ? order by as_of');
   for (const r of stmt.iterate(notAfter) as Iterable<SnapshotRow>) {
-    const key = customerKey(r.client_id, r.customer_id);
-    if (keys && !keys.has(key)) continue;
-    out.set(key, { day: dayNumber(r.as_of), balance: r.balance });
+    if (keys && !keys.has(r.client_id, r.customer_id)) continue;
+    out.set(r.client_id, r.customer_id, { day: dayNumber(r.as_of), balance: r.balance });
   }
   return out;
 }
 
-/** premia's debits dated after `after` by customer key, in (date, policy_number) order. */
-export function readAttempts(statements: StatementCache, keys: ReadonlySet<string> | null, after: IsoDate): Map<string, PastAttempt[]> {
-  const out = new Map<string, PastAttempt[]>();
+/** premia's debits dated after `after` by customer, in (date, policy_number) order. */
+export function readAttempts(statements: StatementCache, keys: CustomerSet | null, after: IsoDate): CustomerMap<PastAttempt[]> {
+  const out = new CustomerMap<PastAttempt[]>();
   const stmt = statements.get(
     `select c.client_id, c.customer_id, c.policy_number, a.date, a.amount, a.failure_reason
      from attempts a join collections c on c.id = a.collection_id
      where a.date > ? order by a.date, c.client_id, c.policy_number`,
   );
   for (const r of stmt.iterate(after) as Iterable<PastAttemptRow>) {
-    const key = customerKey(r.client_id, r.customer_id);
-    if (keys && !keys.has(key)) continue;
-    let list = out.get(key);
-    if (!list) out.set(key, (list = []));
+    if (keys && !keys.has(r.client_id, r.customer_id)) continue;
+    let list = out.get(r.client_id, r.customer_id);
+    if (!list) out.set(r.client_id, r.customer_id, (list = []));
     list.push({ day: dayNumber(r.date), amount: r.amount, failure: r.failure_reason, policyNumber: r.policy_number });
   }
   return out;
@@ -127,8 +124,8 @@ export async function readCustomerBankInputs(store: Store, clientId: number, cus
       statements.get('select 1 from policies where client_id = ? and customer_id = ? limit 1').get(clientId, customerId) !== undefined;
     const metaValue = (key: string) => (statements.get('select value from meta where key = ?').get(key) as { value: string } | undefined)?.value;
     const calendar = storedCalendar(metaValue(CALENDAR_KEY), metaValue(IMPORTED_HOLIDAYS_KEY));
-    if (!known) return { known, epoch: null, calendar, imported: new Map(), attempts: new Map() };
-    const keys = new Set([customerKey(clientId, customerId)]);
+    if (!known) return { known, epoch: null, calendar, imported: new CustomerMap(), attempts: new CustomerMap() };
+    const keys = new CustomerSet().add(clientId, customerId);
     return {
       known,
       epoch: metaValue('bank_epoch') ?? null,

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { CustomerMap, CustomerSet } from '../../src/domain/customer.js';
+
+describe('CustomerMap', () => {
+  it('keys by client and customer: the same customer id at two clients is two customers', () => {
+    const m = new CustomerMap<number>();
+    m.set(1, 'C1', 10).set(2, 'C1', 20).set(1, 'C2', 30);
+    expect(m.size).toBe(3);
+    expect(m.get(1, 'C1')).toBe(10);
+    expect(m.get(2, 'C1')).toBe(20);
+    expect(m.get(2, 'C2')).toBeUndefined();
+    expect(m.get(3, 'C1')).toBeUndefined();
+    expect(m.has(1, 'C2')).toBe(true);
+    expect(m.has(2, 'C2')).toBe(false);
+  });
+
+  it('replacing a value keeps the size; values come client by client in first-set order', () => {
+    const m = new CustomerMap<string>();
+    m.set(2, 'B', 'b').set(1, 'A', 'a').set(2, 'C', 'c').set(2, 'B', 'b2');
+    expect(m.size).toBe(3);
+    expect([...m.values()]).toEqual(['b2', 'c', 'a']);
+  });
+
+  it('a customer id is a string, never confused with a joined key', () => {
+    const m = new CustomerMap<number>();
+    m.set(1, '2\u0000x', 1);
+    expect(m.get(12, 'x')).toBeUndefined();
+    expect(m.get(1, '2\u0000x')).toBe(1);
+  });
+});
+
+describe('CustomerSet', () => {
+  it('adds each customer once', () => {
+    const s = new CustomerSet().add(1, 'C1').add(1, 'C1').add(2, 'C1');
+    expect(s.size).toBe(2);
+    expect(s.has(1, 'C1')).toBe(true);
+    expect(s.has(2, 'C1')).toBe(true);
+    expect(s.has(3, 'C1')).toBe(false);
+  });
+});
