@@ -104,7 +104,7 @@ describe('the same month, however it is lived', () => {
     raw
       .prepare("insert into attempts (client_id, collection_id, period_month, date, amount, outcome) select client_id, id, period_month, '2026-11-02', 1, 'SUCCESS' from collections where policy_number = 'POL-2026021'")
       .run();
-    await expect(b.advanceClock({ days: 1 })).rejects.toThrow(/UNIQUE constraint failed: attempts\.collection_id, attempts\.date/);
+    await expect(b.advanceClock({ days: 1 })).rejects.toThrow(/UNIQUE constraint failed: attempts\.date, attempts\.collection_id/);
     // Nothing of the day was written: the clock, the other attempts, the collections.
     expect((await b.getClock()).date).toBe('2026-11-01');
     expect(raw.prepare("select count(*) as n from attempts where date = '2026-11-02'").get()).toEqual({ n: 1 });

@@ -185,12 +185,23 @@ describe('collections and executions', () => {
     expect(await collections.periodClosings(store.db, ACME, [])).toEqual([]);
   });
 
+  it("a collection's attempts outside its period's days are still found (the count tells)", async () => {
+    const { rows } = await seeded();
+    await store.db
+      .insertInto('attempts')
+      .values({ client_id: ACME, collection_id: rows[0]!.id, period_month: '2026-11', date: '2026-12-01', amount: C(100), outcome: 'FAILED', failure_reason: 'INSUFFICIENT_FUNDS' })
+      .execute();
+    expect((await collections.attemptsOfCollection(store.db, { ...rows[0]!, attempts: 2 })).map((a) => a.date)).toEqual(['2026-11-25', '2026-12-01']);
+  });
+
   it('attempts: of a collection by date, and of a period in the order made', async () => {
     const { rows } = await seeded();
-    expect(await collections.attemptsOfCollection(store.db, rows[1]!.id)).toEqual([
+    // rows were listed before seeded() recorded the attempts made: the counts as it set them.
+    expect(await collections.attemptsOfCollection(store.db, { ...rows[1]!, attempts: 2 })).toEqual([
       { date: '2026-11-25', amount: 15000, outcome: 'FAILED', failure_reason: 'INSUFFICIENT_FUNDS' },
       { date: '2026-11-26', amount: 5000, outcome: 'SUCCESS', failure_reason: null },
     ]);
+    expect(await collections.attemptsOfCollection(store.db, { ...rows[2]!, attempts: 0 })).toEqual([]);
     const batches: collections.AttemptExportRow[][] = [];
     for await (const batch of collections.streamPeriodAttempts(store, ACME, '2026-11')) batches.push(batch);
     expect(batches.flat()).toEqual([

@@ -148,7 +148,7 @@ describe('openStore on a file', () => {
       raw.exec(`drop table ${t}`);
     }
     raw.exec('drop trigger engine_inputs_policies');
-    raw.prepare("delete from schema_migrations where name in ('0002_collections', '0009_engine_image')").run();
+    raw.prepare("delete from schema_migrations where name in ('0002_collections', '0009_engine_image', '0011_attempts_by_date')").run();
     raw.close();
     const store = await openAt(path);
     expect(tables(store.raw)).toEqual(expect.arrayContaining(FOUNDATION_TABLES));
@@ -156,9 +156,45 @@ describe('openStore on a file', () => {
     const upgraded = schemaOf(path);
     expect(upgraded.schema).toEqual(first.schema);
     // The others keep their original timestamps: they were not applied again.
-    const others = (m: unknown[]) => (m as Array<{ name: string }>).filter((r) => r.name !== '0002_collections' && r.name !== '0009_engine_image');
+    const again = ['0002_collections', '0009_engine_image', '0011_attempts_by_date'];
+    const others = (m: unknown[]) => (m as Array<{ name: string }>).filter((r) => !again.includes(r.name));
     expect(others(upgraded.migrations)).toEqual(others(first.migrations));
     expect((upgraded.migrations as Array<{ name: string }>).map((r) => r.name)).toEqual(MIGRATION_NAMES);
+  });
+
+  it('0011 keeps every attempt of an older store, ids and all, and the same rule: one attempt per collection a day', async () => {
+    const path = join(dir, 'premia.db');
+    await openAt(path);
+    await closeAll();
+    const fresh = schemaOf(path);
+    // The attempts table as 0002 made it, with attempts in it (and only the collections they name).
+    const raw = new Database(path);
+    raw.pragma('foreign_keys = OFF');
+    raw.exec('drop table attempts');
+    raw.exec(`create table "attempts" ("id" integer primary key, "client_id" integer not null references "clients" ("id"), "collection_id" integer not null references "collections" ("id"), "period_month" text not null, "date" text not null, "amount" integer not null check (amount > 0), "outcome" text not null check (outcome = 'SUCCESS' or outcome = 'FAILED'), "failure_reason" text, constraint "attempts_collection_date_uq" unique ("collection_id", "date"))`);
+    raw.exec('create index "attempts_client_period_idx" on "attempts" ("client_id", "period_month")');
+    // Their client and collections (the attempts' foreign keys are checked as the rows are copied).
+    raw.prepare("insert into clients (id, name, created_at) values (1, 'local', 0)").run();
+    const collection = raw.prepare(
+      "insert into collections (id, client_id, execution_id, policy_id, period_month, customer_id, external_customer_ref, policy_number, product_code, amount_due, status) values (?, 1, 1, 1, '2026-11', 'C', 'E', ?, 'P', 100000, 'UNPAID')",
+    );
+    collection.run(10, 'POL-10');
+    collection.run(20, 'POL-20');
+    const insert = raw.prepare('insert into attempts values (?, 1, ?, ?, ?, ?, ?, ?)');
+    const rows = [
+      [7, 20, '2026-11', '2026-11-03', 500, 'FAILED', 'INSUFFICIENT_FUNDS'],
+      [9, 10, '2026-11', '2026-11-02', 12345, 'SUCCESS', null],
+      [12, 20, '2026-11', '2026-11-04', 500, 'SUCCESS', null],
+    ] as const;
+    for (const r of rows) insert.run(...r);
+    raw.prepare("delete from schema_migrations where name = '0011_attempts_by_date'").run();
+    raw.close();
+    const store = await openAt(path);
+    expect(store.raw.prepare('select * from attempts order by id').raw().all()).toEqual(rows.map(([id, c, p, d, a, o, f]) => [id, 1, c, p, d, a, o, f]));
+    expect(() => store.raw.prepare("insert into attempts values (13, 1, 20, '2026-11', '2026-11-04', 1, 'FAILED', null)").run()).toThrow(/UNIQUE constraint failed: attempts.date, attempts.collection_id/);
+    store.raw.prepare("insert into attempts values (13, 1, 20, '2026-11', '2026-11-05', 1, 'FAILED', null)").run();
+    await closeAll();
+    expect(schemaOf(path).schema).toEqual(fresh.schema);
   });
 
   it('refuses a store written by a newer premia (STORE_TOO_NEW) and leaves it unchanged', async () => {

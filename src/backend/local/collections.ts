@@ -265,7 +265,7 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
   const row = await findCollectionRow(ctx, world.idSalt, id);
   const collection = toCollection(row, world.idSalt);
   const strategy = await repo.executionStrategy(ctx.store.db, row.execution_id);
-  const attempts = await repo.attemptsOfCollection(ctx.store.db, row.id);
+  const attempts = await repo.attemptsOfCollection(ctx.store.db, row);
   // The plans behind the attempts (and those still pending), from the batches of the days they
   // were planned on: at most a few days before each action day.
   const planDays = new Set<string>();

@@ -5,6 +5,7 @@
  */
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Cents } from '../../domain/money.js';
+import { dayNumber, firstDay, fromDayNumber, lastDay } from '../../domain/period.js';
 import { sql } from '../kysely.js';
 import type { CollectionsTable, Database, ExecutionsTable } from '../schema.js';
 import type { Store } from '../store.js';
@@ -259,9 +260,19 @@ export async function periodOpenCounts(db: Q, clientId: number, period: string):
 // ---------------------------------------------------------------------------------------------
 // Attempts and the plans behind them
 
-/** A collection's attempts, by date. */
-export async function attemptsOfCollection(db: Q, collectionId: number) {
-  return db.selectFrom('attempts').select(['date', 'amount', 'outcome', 'failure_reason']).where('collection_id', '=', collectionId).orderBy('date').execute();
+/**
+ * A collection's attempts, by date. Attempts are unique by (date, collection_id), the order a
+ * day's attempts are written in (migration 0011): they are found by seeking each day of the
+ * collection's period, where the engine makes them. Should the count differ from the `made` the
+ * collection records, every attempt of the collection is read instead (a scan).
+ */
+export async function attemptsOfCollection(db: Q, collection: { id: number; period_month: string; attempts: number }) {
+  if (collection.attempts === 0) return [];
+  const select = db.selectFrom('attempts').select(['date', 'amount', 'outcome', 'failure_reason']).where('collection_id', '=', collection.id);
+  const days: string[] = [];
+  for (let d = dayNumber(firstDay(collection.period_month)), last = dayNumber(lastDay(collection.period_month)); d <= last; d++) days.push(fromDayNumber(d));
+  const rows = await select.where('date', 'in', days).orderBy('date').execute();
+  return rows.length === collection.attempts ? rows : select.orderBy('date').execute();
 }
 
 /** An attempt of the export: collection id, policy_number, customer_id, date, amount, outcome, failure_reason. */
