@@ -8,7 +8,7 @@
  * transaction, and the store serves both ports on the same connection.
  */
 import type { Calendar } from '../domain/calendar.js';
-import type { CustomerMap, CustomerSet } from '../domain/customer.js';
+import type { CustomerFilter, CustomerMap } from '../domain/customer.js';
 import type { IsoDate } from '../domain/period.js';
 
 export interface ImportedRow {
@@ -46,11 +46,11 @@ export interface BankStore {
    */
   settings(): Promise<{ seed: number; epoch: IsoDate | null; calendar: Calendar }>;
   /** Imported rows by customer, in file order (only those of `keys` when given). */
-  importedRows(keys: CustomerSet | null): Promise<CustomerMap<ImportedRow[]>>;
+  importedRows(keys: CustomerFilter | null): Promise<CustomerMap<ImportedRow[]>>;
   /** The latest balance kept on or before `notAfter`, by customer. */
-  snapshots(keys: CustomerSet | null, notAfter: IsoDate): Promise<CustomerMap<BalanceSnapshot>>;
+  snapshots(keys: CustomerFilter | null, notAfter: IsoDate): Promise<CustomerMap<BalanceSnapshot>>;
   /** premia's debits dated after `after`, by customer, in (date, policy_number) order. */
-  pastAttempts(keys: CustomerSet | null, after: IsoDate): Promise<CustomerMap<PastAttempt[]>>;
+  pastAttempts(keys: CustomerFilter | null, after: IsoDate): Promise<CustomerMap<PastAttempt[]>>;
   /** Keep the balances of `accounts` (indices into `columns`) as of `asOf`, replacing any kept for that customer and day. */
   keepBalances(asOf: IsoDate, accounts: readonly number[], columns: BalanceColumns): Promise<void>;
 }

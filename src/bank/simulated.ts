@@ -15,7 +15,7 @@ import { ImportedAccount } from './imported.js';
 import type { DayFacts, LedgerObserver, PremiaDebits } from './ledger.js';
 import type { BalanceSnapshot, BankStore, ImportedRow, PastAttempt } from './ports.js';
 import type { AccountSource, FailureReason } from './types.js';
-import { CustomerMap, CustomerSet } from '../domain/customer.js';
+import { CustomerMap, lazyCustomerFilter } from '../domain/customer.js';
 import { PremiaError } from '../domain/errors.js';
 import { formatCents } from '../domain/money.js';
 import { dayNumber, firstDay, fromDayNumber, periodOf, shiftPeriod, type IsoDate } from '../domain/period.js';
@@ -153,16 +153,12 @@ export class SimulatedBank {
     if (n === 0) return accounts;
     // Every customer's imported rows (an account's source); the replay's inputs (snapshots,
     // premia's past debits) only for the accounts that are replayed.
-    const keys = new CustomerSet();
-    const replayed = new CustomerSet();
     // Customers the engine may still get from elsewhere (kept.pending) have their replay's
     // inputs read too: they are replayed here if it does not.
-    for (let k = 0; k < n; k++) {
-      const clientId = customers.clientId[k]!;
-      const customerId = customers.customerId[k]!;
-      keys.add(clientId, customerId);
-      if (!isKept(kept, k)) replayed.add(clientId, customerId);
-    }
+    const keys = lazyCustomerFilter(customers.clientId, customers.customerId);
+    const replayed = lazyCustomerFilter(customers.clientId, customers.customerId, (k) => !isKept(kept, k));
+    let replayedCount = 0;
+    for (let k = 0; k < n; k++) if (!isKept(kept, k)) replayedCount++;
     const epochDay = settings.epoch ? dayNumber(settings.epoch) : provisionalEpoch(fromDayNumber(today));
     const imported = await this.store.importedRows(keys);
     const inputs: AccountInputs = {
@@ -170,10 +166,10 @@ export class SimulatedBank {
       calendar: settings.calendar,
       epochDay,
       imported,
-      snapshots: replayed.size > 0 ? await this.store.snapshots(replayed, fromDayNumber(posted.from - 1)) : new CustomerMap<BalanceSnapshot>(),
+      snapshots: replayedCount > 0 ? await this.store.snapshots(replayed, fromDayNumber(posted.from - 1)) : new CustomerMap<BalanceSnapshot>(),
       attempts: new CustomerMap(),
     };
-    if (replayed.size > 0) {
+    if (replayedCount > 0) {
       // premia's debits since the oldest snapshot used (all of them when an account has none).
       let oldest = fromDayNumber(today);
       for (let k = 0; k < n; k++) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CustomerMap, CustomerSet } from '../../src/domain/customer.js';
+import { CustomerMap, CustomerSet, lazyCustomerFilter } from '../../src/domain/customer.js';
 
 describe('CustomerMap', () => {
   it('keys by client and customer: the same customer id at two clients is two customers', () => {
@@ -36,5 +36,27 @@ describe('CustomerSet', () => {
     expect(s.has(1, 'C1')).toBe(true);
     expect(s.has(2, 'C1')).toBe(true);
     expect(s.has(3, 'C1')).toBe(false);
+  });
+});
+
+describe('lazyCustomerFilter', () => {
+  it('keeps the customers picked, and makes its set only when first asked', () => {
+    const asked: number[] = [];
+    const filter = lazyCustomerFilter([1, 1, 2], ['A', 'B', 'A'], (k) => {
+      asked.push(k);
+      return k !== 1;
+    });
+    expect(asked).toEqual([]);
+    expect(filter.has(1, 'A')).toBe(true);
+    expect(filter.has(1, 'B')).toBe(false);
+    expect(filter.has(2, 'A')).toBe(true);
+    expect(filter.has(2, 'B')).toBe(false);
+    expect(asked).toEqual([0, 1, 2]);
+  });
+
+  it('without a pick keeps every customer given', () => {
+    const filter = lazyCustomerFilter([3], ['X']);
+    expect(filter.has(3, 'X')).toBe(true);
+    expect(filter.has(4, 'X')).toBe(false);
   });
 });

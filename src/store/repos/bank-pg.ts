@@ -6,7 +6,7 @@
  */
 import { CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY, storedCalendar } from '../../domain/calendar.js';
 import type { BalanceSnapshot, BankStore, ImportedRow, PastAttempt } from '../../bank/ports.js';
-import { CustomerMap, CustomerSet } from '../../domain/customer.js';
+import { CustomerMap, CustomerSet, type CustomerFilter } from '../../domain/customer.js';
 import { dayNumber, type IsoDate } from '../../domain/period.js';
 import { CopyIn } from '../pg-copy.js';
 import type { PgStore, PgUnit } from '../store.js';
@@ -22,7 +22,7 @@ function onUnit<T>(store: PgStore, fn: (unit: PgUnit) => Promise<T>): Promise<T>
   return day ? fn(day) : store.readUnit(fn);
 }
 
-async function importedRows(unit: PgUnit, keys: CustomerSet | null, only?: { clientId: number; customerId: string }): Promise<CustomerMap<ImportedRow[]>> {
+async function importedRows(unit: PgUnit, keys: CustomerFilter | null, only?: { clientId: number; customerId: string }): Promise<CustomerMap<ImportedRow[]>> {
   const out = new CustomerMap<ImportedRow[]>();
   const where = only ? 'where client_id = ? and customer_id = ?' : '';
   for await (const rows of unit.rows<[number, string, string, number, string]>(
@@ -40,7 +40,7 @@ async function importedRows(unit: PgUnit, keys: CustomerSet | null, only?: { cli
   return out;
 }
 
-async function snapshots(unit: PgUnit, keys: CustomerSet | null, notAfter: IsoDate): Promise<CustomerMap<BalanceSnapshot>> {
+async function snapshots(unit: PgUnit, keys: CustomerFilter | null, notAfter: IsoDate): Promise<CustomerMap<BalanceSnapshot>> {
   const out = new CustomerMap<BalanceSnapshot>();
   for await (const rows of unit.rows<[number, string, string, number]>(
     'select client_id, customer_id, as_of, balance from bank_snapshots where as_of <= ? order by as_of',
@@ -57,7 +57,7 @@ async function snapshots(unit: PgUnit, keys: CustomerSet | null, notAfter: IsoDa
 
 async function attempts(
   unit: PgUnit,
-  keys: CustomerSet | null,
+  keys: CustomerFilter | null,
   after: IsoDate,
   only?: { clientId: number; customerId: string },
 ): Promise<CustomerMap<PastAttempt[]>> {

@@ -9,7 +9,7 @@
  */
 import type { BalanceSnapshot, BankStore, ImportedRow, PastAttempt } from '../../bank/ports.js';
 import { CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY, storedCalendar } from '../../domain/calendar.js';
-import { CustomerMap, CustomerSet } from '../../domain/customer.js';
+import { CustomerMap, CustomerSet, type CustomerFilter } from '../../domain/customer.js';
 import { dayNumber, type IsoDate } from '../../domain/period.js';
 import type { Selectable } from 'kysely';
 import { writeSnapshots, type SnapshotRows } from '../engine-days.js';
@@ -28,7 +28,7 @@ type PastAttemptRow = Pick<Selectable<CollectionsTable>, 'client_id' | 'customer
   Pick<Selectable<AttemptsTable>, 'date' | 'amount' | 'failure_reason'>;
 
 /** Imported rows by customer, in file order (only the customers of `keys` when given). */
-export function readImportedRows(statements: StatementCache, keys: CustomerSet | null): CustomerMap<ImportedRow[]> {
+export function readImportedRows(statements: StatementCache, keys: CustomerFilter | null): CustomerMap<ImportedRow[]> {
   const out = new CustomerMap<ImportedRow[]>();
   const stmt = statements.get('select client_id, customer_id, date, amount, description from bank_transactions order by client_id, customer_id, id');
   for (const r of stmt.iterate() as Iterable<TransactionRow>) {
@@ -41,7 +41,7 @@ export function readImportedRows(statements: StatementCache, keys: CustomerSet |
 }
 
 /** The latest snapshot on or before `notAfter` by customer. */
-export function readSnapshots(statements: StatementCache, keys: CustomerSet | null, notAfter: IsoDate): CustomerMap<BalanceSnapshot> {
+export function readSnapshots(statements: StatementCache, keys: CustomerFilter | null, notAfter: IsoDate): CustomerMap<BalanceSnapshot> {
   const out = new CustomerMap<BalanceSnapshot>();
   const stmt = statements.get('select client_id, customer_id, as_of, balance from bank_snapshots where as_of <= ? order by as_of');
   for (const r of stmt.iterate(notAfter) as Iterable<SnapshotRow>) {
@@ -52,7 +52,7 @@ export function readSnapshots(statements: StatementCache, keys: CustomerSet | nu
 }
 
 /** premia's debits dated after `after` by customer, in (date, policy_number) order. */
-export function readAttempts(statements: StatementCache, keys: CustomerSet | null, after: IsoDate): CustomerMap<PastAttempt[]> {
+export function readAttempts(statements: StatementCache, keys: CustomerFilter | null, after: IsoDate): CustomerMap<PastAttempt[]> {
   const out = new CustomerMap<PastAttempt[]>();
   const stmt = statements.get(
     `select c.client_id, c.customer_id, c.policy_number, a.date, a.amount, a.failure_reason
