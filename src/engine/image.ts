@@ -55,7 +55,14 @@ const align8 = (n: number) => (n + 7) & ~7;
 /** The types a column's values are stored in, by code (the narrowest that holds a block's values exactly). */
 const STORED = [Int8Array, Uint8Array, Int16Array, Int32Array, Float64Array] as const;
 
-function narrowest(v: Float64Array): number {
+function narrowest(v: Column): number {
+  if (v instanceof Float64Array) return narrowestFloat64(v);
+  // Integers already: by range only, each type in its own loop (see gather).
+  const [min, max] = v instanceof Int32Array ? rangeInt32(v) : v instanceof Int16Array ? rangeInt16(v) : v instanceof Uint8Array ? rangeUint8(v) : rangeInt8(v);
+  return codeOfRange(min, max);
+}
+
+function narrowestFloat64(v: Float64Array): number {
   let min = 0;
   let max = 0;
   for (let k = 0; k < v.length; k++) {
@@ -64,11 +71,51 @@ function narrowest(v: Float64Array): number {
     if (x < min) min = x;
     else if (x > max) max = x;
   }
+  return codeOfRange(min, max);
+}
+
+function codeOfRange(min: number, max: number): number {
   if (min >= -128 && max <= 127) return 0;
   if (min >= 0 && max <= 255) return 1;
   if (min >= -32768 && max <= 32767) return 2;
   if (min >= -2147483648 && max <= 2147483647) return 3;
   return 4;
+}
+
+function rangeInt32(v: Int32Array): [number, number] {
+  let min = 0;
+  let max = 0;
+  for (let k = 0; k < v.length; k++) {
+    const x = v[k]!;
+    if (x < min) min = x;
+    else if (x > max) max = x;
+  }
+  return [min, max];
+}
+function rangeInt16(v: Int16Array): [number, number] {
+  let min = 0;
+  let max = 0;
+  for (let k = 0; k < v.length; k++) {
+    const x = v[k]!;
+    if (x < min) min = x;
+    else if (x > max) max = x;
+  }
+  return [min, max];
+}
+function rangeUint8(v: Uint8Array): [number, number] {
+  let max = 0;
+  for (let k = 0; k < v.length; k++) if (v[k]! > max) max = v[k]!;
+  return [0, max];
+}
+function rangeInt8(v: Int8Array): [number, number] {
+  let min = 0;
+  let max = 0;
+  for (let k = 0; k < v.length; k++) {
+    const x = v[k]!;
+    if (x < min) min = x;
+    else if (x > max) max = x;
+  }
+  return [min, max];
 }
 
 /** The per-collection columns of a record, in block order. */
@@ -103,32 +150,43 @@ export function imageTag(settings: ReadonlyMap<string, string>, summaries: Accou
 }
 
 /**
- * Values [pick[j] * stride, (pick[j] + 1) * stride) of `src` for each j, into `out` (as numbers).
- * One loop per source type: a loop reading several kinds of typed array is slow in V8.
+ * Values [pick[j] * stride, (pick[j] + 1) * stride) of `src` for each j, as a new array of src's
+ * own type (stored from there without passing through doubles). One loop per source type: a
+ * loop reading several kinds of typed array is slow in V8.
  */
-function gather(src: Column, stride: number, pick: readonly number[], out: Float64Array): Float64Array {
-  if (src instanceof Float64Array) gatherFloat64(src, stride, pick, out);
-  else if (src instanceof Int32Array) gatherInt32(src, stride, pick, out);
-  else if (src instanceof Int16Array) gatherInt16(src, stride, pick, out);
-  else if (src instanceof Uint8Array) gatherUint8(src, stride, pick, out);
-  else gatherInt8(src, stride, pick, out);
-  return out;
+function gather(src: Column, stride: number, pick: readonly number[]): Column {
+  const n = pick.length * stride;
+  if (src instanceof Float64Array) return gatherFloat64(src, stride, pick, new Float64Array(n));
+  if (src instanceof Int32Array) return gatherInt32(src, stride, pick, new Int32Array(n));
+  if (src instanceof Int16Array) return gatherInt16(src, stride, pick, new Int16Array(n));
+  if (src instanceof Uint8Array) return gatherUint8(src, stride, pick, new Uint8Array(n));
+  return gatherInt8(src, stride, pick, new Int8Array(n));
 }
 
-function gatherFloat64(src: Float64Array, s: number, pick: readonly number[], out: Float64Array): void {
-  for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
+function gatherFloat64(src: Float64Array, s: number, pick: readonly number[], out: Float64Array): Float64Array {
+  if (s === 1) for (let j = 0; j < pick.length; j++) out[j] = src[pick[j]!]!;
+  else for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
+  return out;
 }
-function gatherInt32(src: Int32Array, s: number, pick: readonly number[], out: Float64Array): void {
-  for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
+function gatherInt32(src: Int32Array, s: number, pick: readonly number[], out: Int32Array): Int32Array {
+  if (s === 1) for (let j = 0; j < pick.length; j++) out[j] = src[pick[j]!]!;
+  else for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
+  return out;
 }
-function gatherInt16(src: Int16Array, s: number, pick: readonly number[], out: Float64Array): void {
-  for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
+function gatherInt16(src: Int16Array, s: number, pick: readonly number[], out: Int16Array): Int16Array {
+  if (s === 1) for (let j = 0; j < pick.length; j++) out[j] = src[pick[j]!]!;
+  else for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
+  return out;
 }
-function gatherUint8(src: Uint8Array, s: number, pick: readonly number[], out: Float64Array): void {
-  for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
+function gatherUint8(src: Uint8Array, s: number, pick: readonly number[], out: Uint8Array): Uint8Array {
+  if (s === 1) for (let j = 0; j < pick.length; j++) out[j] = src[pick[j]!]!;
+  else for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
+  return out;
 }
-function gatherInt8(src: Int8Array, s: number, pick: readonly number[], out: Float64Array): void {
-  for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
+function gatherInt8(src: Int8Array, s: number, pick: readonly number[], out: Int8Array): Int8Array {
+  if (s === 1) for (let j = 0; j < pick.length; j++) out[j] = src[pick[j]!]!;
+  else for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
+  return out;
 }
 
 /**
@@ -187,6 +245,13 @@ export function* encodeAccounts(accounts: BankAccounts, summaries: AccountSummar
   }
 }
 
+/** The first day of each of `cols`' periods. */
+function periodFirsts(cs: CollectionSet, cols: readonly number[]): Float64Array {
+  const out = new Float64Array(cols.length);
+  for (let j = 0; j < cols.length; j++) out[j] = cs.periods[cs.period[cols[j]!]!]!.first;
+  return out;
+}
+
 /** Encodes blocks of one working set into one reused buffer. */
 class BlockEncoder {
   private scratch = new ArrayBuffer(0);
@@ -207,7 +272,7 @@ class BlockEncoder {
     const cs = this.cs;
     const n = pick.length;
     const m = cols.length;
-    const numeric: Float64Array[] = [];
+    const numeric: Column[] = [];
     const clients = new Float64Array(n);
     const balance = new Float64Array(n);
     const lastLived = new Float64Array(n);
@@ -217,11 +282,11 @@ class BlockEncoder {
       lastLived[j] = accounts.lastLived!(pick[j]!);
     }
     numeric.push(clients, balance, lastLived, new Float64Array(n).fill(wake), Float64Array.from(counts));
-    for (const c of this.summaryColumns) numeric.push(gather(c.data, c.stride, pick, new Float64Array(n * c.stride)));
+    for (const c of this.summaryColumns) numeric.push(gather(c.data, c.stride, pick));
     for (const name of COLLECTION_COLUMNS) {
       if (cs === null) numeric.push(new Float64Array(0));
-      else if (name === 'periodFirst') numeric.push(Float64Array.from(cols, (c) => cs.periods[cs.period[c]!]!.first));
-      else numeric.push(gather(cs[name], strideOf(name), cols, new Float64Array(m * strideOf(name))));
+      else if (name === 'periodFirst') numeric.push(periodFirsts(cs, cols));
+      else numeric.push(gather(cs[name], strideOf(name), cols));
     }
     const ids = pick.map((i) => accounts.customerId[i]!);
     const policies = cs === null ? [] : cols.map((c) => cs.policyNumber[c]!);
