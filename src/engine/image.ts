@@ -82,6 +82,7 @@ function codeOfRange(min: number, max: number): number {
   return 4;
 }
 
+/** The least and greatest of v (and 0): one function per type, as gather. */
 function rangeInt32(v: Int32Array): [number, number] {
   let min = 0;
   let max = 0;
