@@ -3,6 +3,7 @@
  * its inputs (only the customers that wake before the advance ends), else from the open
  * collections, with the accounts the image holds and the others replayed (image.ts).
  */
+import { CustomerMap } from '../domain/customer.js';
 import { isRetryable } from '../domain/debit-outcome.js';
 import { dayNumber, firstOpenPeriod, fromDayNumber, type IsoDate, type Period } from '../domain/period.js';
 import { catchUp, sleepUntil } from './awake.js';
@@ -126,14 +127,13 @@ async function readOpenCollections(unit: DayUnit, firstOpen: Period, cols: Colle
   const customers = new Customers();
   const rows = new CollectionSet(cols.capacity);
   const customerOf = new Int32Array(Math.max(1, cols.capacity));
-  const index = new Map<string, number>();
+  const index = new CustomerMap<number>();
   await unit.loadOpenCollections(firstOpen, (r) => {
     const c = rows.n++;
-    const key = `${r.clientId}\u0000${r.customerId}`;
-    let k = index.get(key);
+    let k = index.get(r.clientId, r.customerId);
     if (k === undefined) {
       k = customers.customerId.length;
-      index.set(key, k);
+      index.set(r.clientId, r.customerId, k);
       customers.add(r.clientId, r.customerId, 0);
     }
     customerOf[c] = k;
@@ -151,7 +151,6 @@ async function readOpenCollections(unit: DayUnit, firstOpen: Period, cols: Colle
     rows.failure[c] = failureCode(r.lastFailure);
     rows.blocked[c] = r.status === 'CANCELLED' || r.policyStatus !== 'active' || (r.lastFailure !== null && !isRetryable(r.lastFailure)) ? 1 : 0;
   });
-  index.clear();
   return { customers, byRow: groupByCustomer(rows, customerOf, customers, cols) };
 }
 
@@ -200,15 +199,15 @@ async function loadFromCollections(
   let kept: KeptAccounts | undefined;
   let found = 0;
   if (fromImage && n > 0) {
-    const index = new Map<string, number>();
-    for (let k = 0; k < n; k++) index.set(`${customers.clientId[k]}\u0000${customers.customerId[k]}`, k);
+    const index = new CustomerMap<number>();
+    for (let k = 0; k < n; k++) index.set(customers.clientId[k]!, customers.customerId[k]!, k);
     const balance = new Float64Array(n).fill(Number.NaN);
     const lastLived = new Int32Array(n);
     const columns = summaries.columns();
     await unit.readImageBlocks!(null, (data) => {
       const b = decodeBlock(data, summaries);
       for (let j = 0; j < b.n; j++) {
-        const k = index.get(`${b.clientId[j]}\u0000${b.customerIds[j]}`);
+        const k = index.get(b.clientId[j]!, b.customerIds[j]!);
         if (k === undefined) continue;
         balance[k] = b.balance[j]!;
         lastLived[k] = b.lastLived[j]!;
