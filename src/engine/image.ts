@@ -55,13 +55,7 @@ const align8 = (n: number) => (n + 7) & ~7;
 /** The types a column's values are stored in, by code (the narrowest that holds a block's values exactly). */
 const STORED = [Int8Array, Uint8Array, Int16Array, Int32Array, Float64Array] as const;
 
-function narrowest(v: Column): number {
-  if (v instanceof Float64Array) return narrowestFloat64(v);
-  // Integers already: by range only, each type in its own loop (see gather).
-  const [min, max] = v instanceof Int32Array ? rangeInt32(v) : v instanceof Int16Array ? rangeInt16(v) : v instanceof Uint8Array ? rangeUint8(v) : rangeInt8(v);
-  return codeOfRange(min, max);
-}
-
+/** The code of the narrowest of STORED that holds doubles `v` exactly. */
 function narrowestFloat64(v: Float64Array): number {
   let min = 0;
   let max = 0;
@@ -80,43 +74,6 @@ function codeOfRange(min: number, max: number): number {
   if (min >= -32768 && max <= 32767) return 2;
   if (min >= -2147483648 && max <= 2147483647) return 3;
   return 4;
-}
-
-/** The least and greatest of v (and 0): one function per type, as gather. */
-function rangeInt32(v: Int32Array): [number, number] {
-  let min = 0;
-  let max = 0;
-  for (let k = 0; k < v.length; k++) {
-    const x = v[k]!;
-    if (x < min) min = x;
-    else if (x > max) max = x;
-  }
-  return [min, max];
-}
-function rangeInt16(v: Int16Array): [number, number] {
-  let min = 0;
-  let max = 0;
-  for (let k = 0; k < v.length; k++) {
-    const x = v[k]!;
-    if (x < min) min = x;
-    else if (x > max) max = x;
-  }
-  return [min, max];
-}
-function rangeUint8(v: Uint8Array): [number, number] {
-  let max = 0;
-  for (let k = 0; k < v.length; k++) if (v[k]! > max) max = v[k]!;
-  return [0, max];
-}
-function rangeInt8(v: Int8Array): [number, number] {
-  let min = 0;
-  let max = 0;
-  for (let k = 0; k < v.length; k++) {
-    const x = v[k]!;
-    if (x < min) min = x;
-    else if (x > max) max = x;
-  }
-  return [min, max];
 }
 
 /** The per-collection columns of a record, in block order. */
@@ -150,44 +107,87 @@ export function imageTag(settings: ReadonlyMap<string, string>, summaries: Accou
   return `${FORMAT}:${createHash('sha256').update(inputs).digest('hex')}`;
 }
 
-/**
- * Values [pick[j] * stride, (pick[j] + 1) * stride) of `src` for each j, as a new array of src's
- * own type (stored from there without passing through doubles). One loop per source type: a
- * loop reading several kinds of typed array is slow in V8.
- */
-function gather(src: Column, stride: number, pick: readonly number[]): Column {
-  const n = pick.length * stride;
-  if (src instanceof Float64Array) return gatherFloat64(src, stride, pick, new Float64Array(n));
-  if (src instanceof Int32Array) return gatherInt32(src, stride, pick, new Int32Array(n));
-  if (src instanceof Int16Array) return gatherInt16(src, stride, pick, new Int16Array(n));
-  if (src instanceof Uint8Array) return gatherUint8(src, stride, pick, new Uint8Array(n));
-  return gatherInt8(src, stride, pick, new Int8Array(n));
+/** A column of a block: its values, and the code of the narrowest of STORED that holds them. */
+interface Gathered {
+  values: Column;
+  code: number;
 }
 
-function gatherFloat64(src: Float64Array, s: number, pick: readonly number[], out: Float64Array): Float64Array {
-  if (s === 1) for (let j = 0; j < pick.length; j++) out[j] = src[pick[j]!]!;
-  else for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
+/**
+ * Values [pick[j] * stride, (pick[j] + 1) * stride) of `src` for each j, in src's own type (an
+ * integer column is stored from there without passing through doubles), with its code: an
+ * integer column's by the range met as it is gathered. One function per source type: one loop
+ * reading several kinds of typed array ran 4-5 times slower in V8 (measured).
+ */
+function gather(src: Column, stride: number, pick: readonly number[]): Gathered {
+  if (src instanceof Float64Array) {
+    const values = gatherFloat64(src, stride, pick);
+    return { values, code: narrowestFloat64(values) };
+  }
+  if (src instanceof Int32Array) return gatherInt32(src, stride, pick);
+  if (src instanceof Int16Array) return gatherInt16(src, stride, pick);
+  if (src instanceof Uint8Array) return gatherUint8(src, stride, pick);
+  return gatherInt8(src, stride, pick);
+}
+
+function gatherFloat64(src: Float64Array, s: number, pick: readonly number[]): Float64Array {
+  const out = new Float64Array(pick.length * s);
+  for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
   return out;
 }
-function gatherInt32(src: Int32Array, s: number, pick: readonly number[], out: Int32Array): Int32Array {
-  if (s === 1) for (let j = 0; j < pick.length; j++) out[j] = src[pick[j]!]!;
-  else for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
-  return out;
+function gatherInt32(src: Int32Array, s: number, pick: readonly number[]): Gathered {
+  const out = new Int32Array(pick.length * s);
+  let min = 0;
+  let max = 0;
+  for (let j = 0; j < pick.length; j++) {
+    for (let x = 0; x < s; x++) {
+      const v = src[pick[j]! * s + x]!;
+      out[j * s + x] = v;
+      if (v < min) min = v;
+      else if (v > max) max = v;
+    }
+  }
+  return { values: out, code: codeOfRange(min, max) };
 }
-function gatherInt16(src: Int16Array, s: number, pick: readonly number[], out: Int16Array): Int16Array {
-  if (s === 1) for (let j = 0; j < pick.length; j++) out[j] = src[pick[j]!]!;
-  else for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
-  return out;
+function gatherInt16(src: Int16Array, s: number, pick: readonly number[]): Gathered {
+  const out = new Int16Array(pick.length * s);
+  let min = 0;
+  let max = 0;
+  for (let j = 0; j < pick.length; j++) {
+    for (let x = 0; x < s; x++) {
+      const v = src[pick[j]! * s + x]!;
+      out[j * s + x] = v;
+      if (v < min) min = v;
+      else if (v > max) max = v;
+    }
+  }
+  return { values: out, code: codeOfRange(min, max) };
 }
-function gatherUint8(src: Uint8Array, s: number, pick: readonly number[], out: Uint8Array): Uint8Array {
-  if (s === 1) for (let j = 0; j < pick.length; j++) out[j] = src[pick[j]!]!;
-  else for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
-  return out;
+function gatherUint8(src: Uint8Array, s: number, pick: readonly number[]): Gathered {
+  const out = new Uint8Array(pick.length * s);
+  let max = 0;
+  for (let j = 0; j < pick.length; j++) {
+    for (let x = 0; x < s; x++) {
+      const v = src[pick[j]! * s + x]!;
+      out[j * s + x] = v;
+      if (v > max) max = v;
+    }
+  }
+  return { values: out, code: codeOfRange(0, max) };
 }
-function gatherInt8(src: Int8Array, s: number, pick: readonly number[], out: Int8Array): Int8Array {
-  if (s === 1) for (let j = 0; j < pick.length; j++) out[j] = src[pick[j]!]!;
-  else for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
-  return out;
+function gatherInt8(src: Int8Array, s: number, pick: readonly number[]): Gathered {
+  const out = new Int8Array(pick.length * s);
+  let min = 0;
+  let max = 0;
+  for (let j = 0; j < pick.length; j++) {
+    for (let x = 0; x < s; x++) {
+      const v = src[pick[j]! * s + x]!;
+      out[j * s + x] = v;
+      if (v < min) min = v;
+      else if (v > max) max = v;
+    }
+  }
+  return { values: out, code: codeOfRange(min, max) };
 }
 
 /**
@@ -246,6 +246,9 @@ export function* encodeAccounts(accounts: BankAccounts, summaries: AccountSummar
   }
 }
 
+/** A column of doubles with its code. */
+const doubles = (values: Float64Array): Gathered => ({ values, code: narrowestFloat64(values) });
+
 /** The first day of each of `cols`' periods. */
 function periodFirsts(cs: CollectionSet, cols: readonly number[]): Float64Array {
   const out = new Float64Array(cols.length);
@@ -273,7 +276,7 @@ class BlockEncoder {
     const cs = this.cs;
     const n = pick.length;
     const m = cols.length;
-    const numeric: Column[] = [];
+    const numeric: Gathered[] = [];
     const clients = new Float64Array(n);
     const balance = new Float64Array(n);
     const lastLived = new Float64Array(n);
@@ -282,31 +285,30 @@ class BlockEncoder {
       balance[j] = accounts.balance(pick[j]!);
       lastLived[j] = accounts.lastLived!(pick[j]!);
     }
-    numeric.push(clients, balance, lastLived, new Float64Array(n).fill(wake), Float64Array.from(counts));
+    for (const v of [clients, balance, lastLived, new Float64Array(n).fill(wake), Float64Array.from(counts)]) numeric.push(doubles(v));
     for (const c of this.summaryColumns) numeric.push(gather(c.data, c.stride, pick));
     for (const name of COLLECTION_COLUMNS) {
-      if (cs === null) numeric.push(new Float64Array(0));
-      else if (name === 'periodFirst') numeric.push(periodFirsts(cs, cols));
+      if (cs === null) numeric.push(doubles(new Float64Array(0)));
+      else if (name === 'periodFirst') numeric.push(doubles(periodFirsts(cs, cols)));
       else numeric.push(gather(cs[name], strideOf(name), cols));
     }
     const ids = pick.map((i) => accounts.customerId[i]!);
     const policies = cs === null ? [] : cols.map((c) => cs.policyNumber[c]!);
     const idBytes = this.text.encode(ids.join(''));
     const policyBytes = this.text.encode(policies.join(''));
-    const codes = numeric.map(narrowest);
     let size = align8(16 + numeric.length);
-    numeric.forEach((v, x) => (size += align8(v.length * STORED[codes[x]!]!.BYTES_PER_ELEMENT)));
+    for (const { values, code } of numeric) size += align8(values.length * STORED[code]!.BYTES_PER_ELEMENT);
     size += align8(n * 4) + align8(m * 4) + align8(idBytes.length) + policyBytes.length;
     if (this.scratch.byteLength < size) this.scratch = new ArrayBuffer(size);
     const buf = this.scratch;
     new Uint32Array(buf, 0, 4).set([n, m, numeric.length, idBytes.length]);
-    new Uint8Array(buf, 16, numeric.length).set(codes);
+    new Uint8Array(buf, 16, numeric.length).set(numeric.map((c) => c.code));
     let off = align8(16 + numeric.length);
-    numeric.forEach((v, x) => {
-      const Stored = STORED[codes[x]!]!;
-      new Stored(buf, off, v.length).set(v);
-      off += align8(v.length * Stored.BYTES_PER_ELEMENT);
-    });
+    for (const { values, code } of numeric) {
+      const Type = STORED[code]!;
+      new Type(buf, off, values.length).set(values);
+      off += align8(values.length * Type.BYTES_PER_ELEMENT);
+    }
     const idLengths = new Uint32Array(buf, off, n);
     ids.forEach((id, j) => (idLengths[j] = id.length));
     off += align8(n * 4);
