@@ -17,9 +17,9 @@
  * (`offload: false`, for tests that substitute backend methods) runs its jobs on the request
  * thread instead, exactly as before.
  */
-import { createReadStream, existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { createReadStream } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { workerModule } from '../lib/worker-module.js';
 import type { LocalBackend } from '../backend/local/index.js';
 import type { AdvanceTarget, DaySummary, IdempotencyOwner, Upload } from '../backend/types.js';
 import { PremiaError, type ExitCode } from '../domain/errors.js';
@@ -295,10 +295,7 @@ export class WorkerJobs implements Jobs {
  * (the test runner) it is taken from dist/, which `npm test` builds first.
  */
 export function jobWorkerModule(): URL | null {
-  if (process.env.PREMIA_SERVER_THREADS === '0') return null;
-  const here = import.meta.url;
-  const url = here.endsWith('.ts') ? new URL('../../dist/server/job-worker.js', here) : new URL('./job-worker.js', here);
-  return existsSync(fileURLToPath(url)) ? url : null;
+  return workerModule(import.meta.url, 'server', 'job-worker.js', 'PREMIA_SERVER_THREADS');
 }
 
 /** The jobs of a server on this backend. */

@@ -5,9 +5,8 @@
  * opens the other half (issue 13). Only for the simulated bank on a SQLite file store: the worker
  * reads the store on its own read-only connection (account-helper-worker.ts).
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerModule } from '../../lib/worker-module.js';
 import type { CustomerRefs, EngineHelper } from '../../engine/ports.js';
 import type { Store } from '../../store/store.js';
 
@@ -23,16 +22,13 @@ export interface AccountHelperData {
 export type AccountHelperOut = { type: 'blocks'; blocks: Uint8Array[] } | { type: 'failed'; message: string };
 
 /** The worker's compiled module, or null (from TypeScript sources it is taken from dist/, which `npm test` builds first). */
-function workerModule(): URL | null {
-  if (process.env.PREMIA_ACCOUNT_HELPER === '0') return null;
-  const here = import.meta.url;
-  const url = here.endsWith('.ts') ? new URL('../../../dist/backend/local/account-helper-worker.js', here) : new URL('./account-helper-worker.js', here);
-  return existsSync(fileURLToPath(url)) ? url : null;
+function helperModule(): URL | null {
+  return workerModule(import.meta.url, 'backend/local', 'account-helper-worker.js', 'PREMIA_ACCOUNT_HELPER');
 }
 
 /** A helper on `store`, when it is a SQLite file store (undefined otherwise); `minAccounts`: see EngineHelper. */
 export function accountHelper(store: Store, minAccounts?: number): EngineHelper | undefined {
-  const module = workerModule();
+  const module = helperModule();
   if (store.kind !== 'sqlite' || store.path === ':memory:' || store.path === '' || module === null) return undefined;
   const path = store.path;
   return {

@@ -12,9 +12,8 @@
  * worker's module is not there are read on this thread; the result is the same.
  */
 import { importStopped, RowErrors } from './row-errors.js';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerModule } from '../../lib/worker-module.js';
 import { PremiaError } from '../../domain/errors.js';
 import { inPolicyImport, type DuplicatePolicyRow, type PolicyImportSink } from '../../store/repos/policies.js';
 import type { ImportOptions, ImportResult, ImportRowError, Upload } from '../types.js';
@@ -121,7 +120,7 @@ class BatchSink {
  * by reading up to INLINE_MAX_BYTES before deciding), else through the worker.
  */
 async function read(file: Upload, sink: BatchSink, signal: AbortSignal | undefined): Promise<void> {
-  const url = workerModule();
+  const url = importWorkerModule();
   // Known to be large: start the worker at once, while the first pieces are read.
   if (url !== null && file.size !== undefined && file.size > INLINE_MAX_BYTES) return readInWorker([], file.stream, file.name, sink, url, signal);
   const iterator = file.stream[Symbol.asyncIterator]();
@@ -284,11 +283,6 @@ async function readInWorker(
  * The worker's compiled module, or null when it is not there. Running from TypeScript sources
  * (the test runner) it is taken from dist/, which `npm test` builds first.
  */
-function workerModule(): URL | null {
-  if (process.env.PREMIA_IMPORT_THREADS === '0') return null;
-  const here = import.meta.url;
-  const url = here.endsWith('.ts')
-    ? new URL('../../../dist/backend/local/policy-import-worker.js', here)
-    : new URL('./policy-import-worker.js', here);
-  return existsSync(fileURLToPath(url)) ? url : null;
+function importWorkerModule(): URL | null {
+  return workerModule(import.meta.url, 'backend/local', 'policy-import-worker.js', 'PREMIA_IMPORT_THREADS');
 }
