@@ -72,7 +72,7 @@ export interface AccountInputs {
 
 /** The imported source of a customer, or null when the customer has a generated account. */
 export function importedSource(inputs: Pick<AccountInputs, 'imported'>, clientId: number, customerId: string): AccountSource | null {
-  const rows = inputs.imported.size === 0 ? undefined : inputs.imported.get(clientId, customerId);
+  const rows = inputs.imported.get(clientId, customerId);
   return rows && rows.length > 0 ? new ImportedAccount(rows) : null;
 }
 

@@ -28,11 +28,6 @@ export class CustomerMap<V> {
     ids.set(customerId, value);
     return this;
   }
-
-  /** Every value, client by client in the order clients were first set. */
-  *values(): IterableIterator<V> {
-    for (const ids of this.byClient.values()) yield* ids.values();
-  }
 }
 
 /** A set of customers (a CustomerMap of nothing). */

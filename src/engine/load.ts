@@ -315,7 +315,6 @@ async function loadFromImage(unit: DayUnit, bank: Bank, today: IsoDate, settings
   const n = customers.customerId.length;
   state.resumed = n;
   state.consumed = lastDay;
-  state.eveningDone = true;
   let keep = 0;
   for (let k = 0; k < n; k++) {
     const w = wake[k]!;

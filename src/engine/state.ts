@@ -59,11 +59,13 @@ export class EngineState {
   /** How many accounts were opened from the image (not replayed). */
   resumed = 0;
   /**
-   * Whether the evening of `today` is already in this state: loaded from an image kept at the end
-   * of that day (its plans for tomorrow made, its idle accounts asleep), so the load's own
-   * planning would add nothing.
+   * Whether the evening of `today` is already in this state: loaded from the image alone (the
+   * only load that sets `consumed`), kept at the end of that day with its plans for tomorrow made
+   * and its idle accounts asleep, so the load's own planning would add nothing.
    */
-  eveningDone = false;
+  get eveningDone(): boolean {
+    return this.consumed !== null;
+  }
 
   constructor(
     today: IsoDate,
