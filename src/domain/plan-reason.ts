@@ -86,6 +86,33 @@ export interface SubmittedDebit {
 export const PLAN_INTS = 10;
 export const PLAN_REALS = 4;
 
+/**
+ * A packed batch of submitted debits, as the engine fills it and the store keeps it (compressed):
+ * PLAN_BATCH_VERSION and the count n (Int32), the n debits' PLAN_INTS integers, then their
+ * PLAN_REALS doubles (at byte 8 + 4·PLAN_INTS·n, a multiple of 8).
+ */
+export const PLAN_BATCH_VERSION = 1;
+/** The most debits a batch holds (a client's day with more is kept in several, in order). */
+export const PLAN_BATCH = 65_536;
+/** Bytes of a packed batch of n debits. */
+export const planBatchBytes = (n: number): number => 8 + n * (4 * PLAN_INTS + 8 * PLAN_REALS);
+
+/** The debits of a packed batch, in order. */
+export function unpackBatch(packed: Uint8Array): SubmittedDebit[] {
+  // Copied into aligned arrays (an inflated buffer need not be 8-byte aligned).
+  const head = new Int32Array(2);
+  new Uint8Array(head.buffer).set(packed.subarray(0, 8));
+  if (head[0] !== PLAN_BATCH_VERSION) throw new Error(`unknown plan batch version ${head[0]}`);
+  const n = head[1]!;
+  const ints = new Int32Array(n * PLAN_INTS);
+  new Uint8Array(ints.buffer).set(packed.subarray(8, 8 + ints.byteLength));
+  const reals = new Float64Array(n * PLAN_REALS);
+  new Uint8Array(reals.buffer).set(packed.subarray(8 + ints.byteLength, 8 + ints.byteLength + reals.byteLength));
+  const out: SubmittedDebit[] = [];
+  for (let k = 0; k < n; k++) out.push(unpackSubmitted(ints, k * PLAN_INTS, reals, k * PLAN_REALS));
+  return out;
+}
+
 /** Writes one submitted debit's numbers at ints[o..o+PLAN_INTS) and reals[r..r+PLAN_REALS). */
 export function packSubmitted(ints: Int32Array, o: number, reals: Float64Array, r: number, collection: number, day: number, amount: number, w: Why): void {
   ints[o] = collection;

@@ -5,47 +5,119 @@
  * columns (ports.ts AttemptColumns, UpdateColumns, PlanColumns).
  */
 import { fromDayNumber } from '../domain/period.js';
-import { packSubmitted, PLAN_INTS, PLAN_REALS, type Why } from '../domain/plan-reason.js';
+import { packSubmitted, PLAN_BATCH, PLAN_BATCH_VERSION, PLAN_INTS, PLAN_REALS, planBatchBytes, type Why } from '../domain/plan-reason.js';
 import { grown } from '../domain/typed-arrays.js';
 import type { CollectionSet } from './collection-set.js';
 import type { AttemptColumns, DayUnit, PlanColumns, UpdateColumns } from './ports.js';
 
-/** Debits submitted at the end of a day for one client, growing as they are planned. */
+/**
+ * Debits submitted at the end of a day for one client, packed as they are planned into the
+ * batches the store keeps (domain/plan-reason.ts): the first batch grows by doubling up to
+ * PLAN_BATCH debits, the next ones are made whole. The first business day of a million-policy
+ * month plans ~800,000: packed as they come, they are ~58 MB held once, where growing columns
+ * (doubled, then copied into batches) held ~140 MB at their peak.
+ */
 export class PlanBuffer implements PlanColumns {
   n = 0;
-  ints = new Int32Array(64 * PLAN_INTS);
-  reals = new Float64Array(64 * PLAN_REALS);
+  /** Batches filled, each PLAN_BATCH debits (their counts not yet written). */
+  private readonly done: ArrayBuffer[] = [];
+  private cap = 64;
+  private buf = new ArrayBuffer(planBatchBytes(64));
+  private ints = new Int32Array(this.buf, 8, 64 * PLAN_INTS);
+  private reals = new Float64Array(this.buf, planBatchBytes(0) + 64 * 4 * PLAN_INTS, 64 * PLAN_REALS);
+  /** Debits in the batch filling. */
+  private m = 0;
+  /** Whether the collection ids came in increasing order. */
+  private ordered = true;
+  private lastId = Number.NEGATIVE_INFINITY;
 
   push(collection: number, day: number, amount: number, w: Why): void {
-    this.ints = grown(this.ints, (this.n + 1) * PLAN_INTS);
-    this.reals = grown(this.reals, (this.n + 1) * PLAN_REALS);
-    packSubmitted(this.ints, this.n * PLAN_INTS, this.reals, this.n * PLAN_REALS, collection, day, amount, w);
+    if (this.m === this.cap) this.room();
+    packSubmitted(this.ints, this.m * PLAN_INTS, this.reals, this.m * PLAN_REALS, collection, day, amount, w);
+    if (collection <= this.lastId) this.ordered = false;
+    this.lastId = collection;
+    this.m++;
     this.n++;
   }
 
+  /** Room for one more debit: the batch filling doubled, or (full) a new one. */
+  private room(): void {
+    let cap = this.cap * 2;
+    if (this.cap === PLAN_BATCH) {
+      this.done.push(this.buf);
+      this.m = 0;
+      cap = PLAN_BATCH;
+    } else cap = Math.min(cap, PLAN_BATCH);
+    const buf = new ArrayBuffer(planBatchBytes(cap));
+    const ints = new Int32Array(buf, 8, cap * PLAN_INTS);
+    const reals = new Float64Array(buf, 8 + cap * 4 * PLAN_INTS, cap * PLAN_REALS);
+    ints.set(this.ints.subarray(0, this.m * PLAN_INTS));
+    reals.set(this.reals.subarray(0, this.m * PLAN_REALS));
+    this.cap = cap;
+    this.buf = buf;
+    this.ints = ints;
+    this.reals = reals;
+  }
+
   /**
-   * The debits in collection id order. The order they are planned in is the working set's
-   * account order, which depends on how it was loaded (from the collections, or from the image's
-   * blocks of one wake day each): stored in id order, the same month gives the same plan batches
-   * lived in one advance or day by day. Usually already in order (a pass, no copy).
+   * The debits as packed batches in collection id order (the store keeps them so). The order
+   * they are planned in is the working set's account order, which depends on how it was loaded
+   * (from the collections, or from the image's blocks of one wake day each): stored in id order,
+   * the same month gives the same plan batches lived in one advance or day by day. Usually
+   * already in order: the batches themselves, no copy. Their buffers may be handed on
+   * (transferred): the buffer is spent once they are taken.
    */
-  inIdOrder(): this {
-    const n = this.n;
-    const ints = this.ints;
-    let k = 1;
-    while (k < n && ints[(k - 1) * PLAN_INTS]! < ints[k * PLAN_INTS]!) k++;
-    if (k >= n) return this;
-    const order = orderBy(n, (j) => ints[j * PLAN_INTS]!);
-    const sortedInts = new Int32Array(ints.length);
-    const sortedReals = new Float64Array(this.reals.length);
-    for (let to = 0; to < n; to++) {
-      const from = order[to]!;
-      sortedInts.set(ints.subarray(from * PLAN_INTS, (from + 1) * PLAN_INTS), to * PLAN_INTS);
-      sortedReals.set(this.reals.subarray(from * PLAN_REALS, (from + 1) * PLAN_REALS), to * PLAN_REALS);
+  *batches(): Generator<Uint8Array> {
+    if (!this.ordered) {
+      yield* this.sortedBatches();
+      return;
     }
-    this.ints = sortedInts;
-    this.reals = sortedReals;
-    return this;
+    for (const buf of this.done) {
+      const head = new Int32Array(buf, 0, 2);
+      head[0] = PLAN_BATCH_VERSION;
+      head[1] = PLAN_BATCH;
+      yield new Uint8Array(buf);
+    }
+    const m = this.m;
+    if (m === 0) return;
+    const head = new Int32Array(this.buf, 0, 2);
+    head[0] = PLAN_BATCH_VERSION;
+    head[1] = m;
+    // The doubles move down to follow the m debits' integers.
+    const bytes = new Uint8Array(this.buf);
+    const from = 8 + this.cap * 4 * PLAN_INTS;
+    bytes.copyWithin(8 + m * 4 * PLAN_INTS, from, from + m * 8 * PLAN_REALS);
+    yield new Uint8Array(this.buf, 0, planBatchBytes(m));
+  }
+
+  /** The debits sorted by collection id (stable), packed in batches of PLAN_BATCH. */
+  private *sortedBatches(): Generator<Uint8Array> {
+    const n = this.n;
+    const parts = [...this.done.map((buf) => ({ buf, cap: PLAN_BATCH, m: PLAN_BATCH })), { buf: this.buf, cap: this.cap, m: this.m }];
+    const ints = new Int32Array(n * PLAN_INTS);
+    const reals = new Float64Array(n * PLAN_REALS);
+    let at = 0;
+    for (const p of parts) {
+      ints.set(new Int32Array(p.buf, 8, p.m * PLAN_INTS), at * PLAN_INTS);
+      reals.set(new Float64Array(p.buf, 8 + p.cap * 4 * PLAN_INTS, p.m * PLAN_REALS), at * PLAN_REALS);
+      at += p.m;
+    }
+    const order = orderBy(n, (j) => ints[j * PLAN_INTS]!);
+    for (let first = 0; first < n; first += PLAN_BATCH) {
+      const m = Math.min(PLAN_BATCH, n - first);
+      const buf = new ArrayBuffer(planBatchBytes(m));
+      const head = new Int32Array(buf, 0, 2);
+      head[0] = PLAN_BATCH_VERSION;
+      head[1] = m;
+      const outInts = new Int32Array(buf, 8, m * PLAN_INTS);
+      const outReals = new Float64Array(buf, 8 + m * 4 * PLAN_INTS, m * PLAN_REALS);
+      for (let k = 0; k < m; k++) {
+        const j = order[first + k]!;
+        outInts.set(ints.subarray(j * PLAN_INTS, (j + 1) * PLAN_INTS), k * PLAN_INTS);
+        outReals.set(reals.subarray(j * PLAN_REALS, (j + 1) * PLAN_REALS), k * PLAN_REALS);
+      }
+      yield new Uint8Array(buf);
+    }
   }
 }
 
@@ -66,7 +138,7 @@ export class DayPlans {
 export async function insertPlans(unit: DayUnit, plans: DayPlans, planDay: number): Promise<void> {
   if (plans.count === 0) return;
   const date = fromDayNumber(planDay);
-  for (const [clientId, rows] of plans.byClient) await unit.insertPlanColumns(date, clientId, rows.inIdOrder());
+  for (const [clientId, rows] of plans.byClient) await unit.insertPlanColumns(date, clientId, rows);
 }
 
 /**

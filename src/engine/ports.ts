@@ -258,14 +258,11 @@ export interface UpdateColumns {
   failure: Uint8Array;
 }
 
-/**
- * Submitted debits as columns: debit k's numbers are ints[k * PLAN_INTS ..] and
- * reals[k * PLAN_REALS ..] (domain/plan-reason.ts).
- */
+/** A client's submitted debits of one planning evening: how many, and packed batches of them in collection id order (domain/plan-reason.ts). */
 export interface PlanColumns {
   readonly n: number;
-  readonly ints: Int32Array;
-  readonly reals: Float64Array;
+  /** The packed batches (taken once: their buffers may then be handed on). */
+  batches(): Iterable<Uint8Array>;
 }
 
 export interface LapseCandidate {

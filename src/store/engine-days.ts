@@ -42,7 +42,7 @@ export type DayOp =
   | { op: 'lease'; lease: AdvanceLease }
   | { op: 'attempts'; date: IsoDate; rows: AttemptColumns }
   | { op: 'updates'; rows: UpdateColumns }
-  /** A plan batch: packed (plan-batches.ts planBatches), compressed when written. */
+  /** A plan batch: packed (domain/plan-reason.ts, the engine's PlanBuffer), compressed when written. */
   | { op: 'plans'; clientId: number; planDay: IsoDate; packed: Uint8Array }
   | { op: 'close'; period: Period; lapseAfter: number; day: IsoDate; stampMs: number }
   | { op: 'snapshots'; rows: SnapshotRows }

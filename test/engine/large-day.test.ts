@@ -7,7 +7,7 @@ import { afterEach, expect, it } from 'vitest';
 import type { LocalBackend } from '../../src/backend/local/index.js';
 import type { SubmittedDebit } from '../../src/domain/plan-reason.js';
 import { PlanBuffer } from '../../src/engine/day-rows.js';
-import { PLAN_BATCH } from '../../src/store/plan-batches.js';
+import { PLAN_BATCH } from '../../src/domain/plan-reason.js';
 import { engineStore } from '../../src/store/repos/engine.js';
 import { localBackend } from '../helpers/local.js';
 

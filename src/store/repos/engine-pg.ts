@@ -37,7 +37,7 @@ import type {
   ShardUnit,
   UpdateColumns,
 } from '../../engine/ports.js';
-import { compressPlans, decodePlans, planBatches } from '../plan-batches.js';
+import { compressPlans, decodePlans } from '../plan-batches.js';
 import { pgPlaceholders, WRITER_LOCK } from '../pg-store.js';
 import { PG_LOCK_SPACE, type PgStore, type PgUnit } from '../store.js';
 import { unpaidActiveCollections } from './lapse-candidates.js';
@@ -427,7 +427,7 @@ class PgDay implements DayUnit {
   }
 
   async insertPlanColumns(planDay: IsoDate, clientId: number, rows: PlanColumns): Promise<void> {
-    for (const packed of planBatches(rows)) {
+    for (const packed of rows.batches()) {
       await this.unit.db.insertInto('plan_batches').values({ client_id: clientId, plan_day: planDay, data: compressPlans(packed) }).execute();
     }
   }

@@ -31,7 +31,6 @@ import type {
 import type { AdvanceLease } from '../advance-lease.js';
 import { dayWriterModule } from '../day-writer-url.js';
 import { ACKED, STOP, transferables, type DayOp, type DayWriterData, type DayWriterIn, type DayWriterOut, type SnapshotRows } from '../engine-days.js';
-import { planBatches } from '../plan-batches.js';
 import type { SqliteStore } from '../store-types.js';
 
 /**
@@ -279,7 +278,7 @@ export class HandedDay implements DayUnit {
   }
 
   async insertPlanColumns(planDay: IsoDate, clientId: number, rows: PlanColumns): Promise<void> {
-    for (const packed of planBatches(rows)) this.ops.push({ op: 'plans', clientId, planDay, packed });
+    for (const packed of rows.batches()) this.ops.push({ op: 'plans', clientId, planDay, packed });
   }
 
   closePeriod(period: Period, lapseAfter: number, day: IsoDate, stampMs: number): Promise<Map<number, number>> {

@@ -33,7 +33,7 @@ import type {
 } from '../../engine/ports.js';
 import { acquireLease, releaseLease, renewLease, type AdvanceLease } from '../advance-lease.js';
 import { completeExecutions, lapseCandidates, lapsePolicies, moveClock, writeAttempts, writeImage, writeUpdates } from '../engine-days.js';
-import { compressPlans, decodePlans, planBatches } from '../plan-batches.js';
+import { compressPlans, decodePlans } from '../plan-batches.js';
 import type { EngineImageHeadTable, EngineInputsTable, ExecutionsTable } from '../schema.js';
 import type { StatementCache } from '../sqlite-dialect.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, type Db, type SqliteStore, type Store, type Trx } from '../store.js';
@@ -298,7 +298,7 @@ class SqliteDay implements DayUnit {
   }
 
   async insertPlanColumns(planDay: IsoDate, clientId: number, rows: PlanColumns): Promise<void> {
-    for (const packed of planBatches(rows)) {
+    for (const packed of rows.batches()) {
       this.statements.get('insert into plan_batches (client_id, plan_day, data) values (?, ?, ?)').run(clientId, planDay, compressPlans(packed));
     }
   }

@@ -1,0 +1,72 @@
+/**
+ * The engine's buffer of one client's submitted debits packs them as they come into the batches
+ * the store keeps (domain/plan-reason.ts): read back, the batches hold every debit once, in
+ * collection id order (stable for a collection planned twice), at most PLAN_BATCH a batch.
+ */
+import { expect, it } from 'vitest';
+import { PLAN_BATCH, PLAN_BATCH_VERSION, planBatchBytes, unpackBatch, type SubmittedDebit, type Why } from '../../src/domain/plan-reason.js';
+import { PlanBuffer } from '../../src/engine/day-rows.js';
+
+const why = (k: number): Why => ({
+  code: (1 + (k % 5)) as Why['code'],
+  trigger: (k % 3) as Why['trigger'],
+  triggerDays: k % 7,
+  triggerDay: 20_700 + (k % 11),
+  triggerAmount: 1_000 + k,
+  estimate: k / 4,
+  part: k % 2,
+  maxSplit: 2,
+  remaining: 50_000 - k,
+  full: k % 2,
+  lastAttemptDay: 20_690 + (k % 13),
+});
+
+function fill(ids: number[]): { rows: PlanBuffer; debits: SubmittedDebit[] } {
+  const rows = new PlanBuffer();
+  const debits: SubmittedDebit[] = [];
+  ids.forEach((collection, k) => {
+    const d: SubmittedDebit = { collection, day: 20_760 + (k % 3), amount: 100 + k, why: why(k) };
+    debits.push(d);
+    rows.push(d.collection, d.day, d.amount, d.why);
+  });
+  return { rows, debits };
+}
+
+const readBack = (rows: PlanBuffer) => [...rows.batches()].map((b) => ({ bytes: b.byteLength, debits: unpackBatch(b) }));
+
+it('debits planned in id order come back as they were, in batches of PLAN_BATCH and the rest', () => {
+  const n = 2 * PLAN_BATCH + 3;
+  const { rows, debits } = fill(Array.from({ length: n }, (_, k) => 10 + 2 * k));
+  expect(rows.n).toBe(n);
+  const batches = readBack(rows);
+  expect(batches.map((b) => b.debits.length)).toEqual([PLAN_BATCH, PLAN_BATCH, 3]);
+  expect(batches.map((b) => b.bytes)).toEqual([planBatchBytes(PLAN_BATCH), planBatchBytes(PLAN_BATCH), planBatchBytes(3)]);
+  expect(batches.flatMap((b) => b.debits)).toEqual(debits);
+});
+
+it('a batch that never filled (grown from 64) is cut to its debits, with its doubles after them', () => {
+  const { rows, debits } = fill(Array.from({ length: 1_000 }, (_, k) => k + 1));
+  const [only, ...more] = [...rows.batches()];
+  expect(more).toHaveLength(0);
+  expect(only!.byteLength).toBe(8 + 1_000 * (4 * 10 + 8 * 4));
+  expect([...new Int32Array(only!.buffer, only!.byteOffset, 2)]).toEqual([PLAN_BATCH_VERSION, 1_000]);
+  expect(unpackBatch(only!)).toEqual(debits);
+});
+
+it('debits planned out of id order are sorted by collection, a collection planned twice in planning order', () => {
+  // Ids from a working set loaded in wake-day blocks: descending runs, one id twice.
+  const ids = Array.from({ length: PLAN_BATCH + 10 }, (_, k) => (k < PLAN_BATCH ? PLAN_BATCH + 100 - k : k - PLAN_BATCH + 1));
+  ids.push(5);
+  const { rows, debits } = fill(ids);
+  const batches = readBack(rows);
+  expect(batches.map((b) => b.debits.length)).toEqual([PLAN_BATCH, 11]);
+  const back = batches.flatMap((b) => b.debits);
+  const expected = debits.map((d, k) => ({ d, k })).sort((a, b) => a.d.collection - b.d.collection || a.k - b.k).map((x) => x.d);
+  expect(back).toEqual(expected);
+  const fives = back.filter((d) => d.collection === 5);
+  expect(fives.map((d) => d.amount)).toEqual([100 + PLAN_BATCH + 4, 100 + PLAN_BATCH + 10]);
+});
+
+it('no debits: no batch', () => {
+  expect([...new PlanBuffer().batches()]).toEqual([]);
+});
