@@ -19,7 +19,7 @@ import { createRequire } from 'node:module';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import { PremiaError } from '../domain/errors.js';
-import { ACKED, applyDayOps, STOP, type DayWriterData, type DayWriterIn, type DayWriterOut } from './engine-days.js';
+import { ACKED, applyDayOps, STOP, type DayWriterData, type DayWriterIn, type DayWriterOut, type ImageRow } from './engine-days.js';
 import { StatementCache } from './sqlite-dialect.js';
 
 /** WAL pages between checkpoints while days are written (256 MiB of 16 KiB pages). */
@@ -91,6 +91,7 @@ async function drain(): Promise<void> {
     while (inbox.length > 0) {
       const m = inbox.shift()!;
       if (m.type === 'day') await writeDays(m);
+      else if (m.type === 'image-block' || m.type === 'image-end') continue; // of a day not written
       else handle(m);
     }
   } finally {
@@ -98,7 +99,7 @@ async function drain(): Promise<void> {
   }
 }
 
-function handle(m: Exclude<DayWriterIn, Day>): void {
+function handle(m: Extract<DayWriterIn, { type: 'baseline' | 'close' }>): void {
   if (m.type === 'baseline') {
     baseline = dataVersion();
     stopped = Atomics.load(shared, STOP) !== 0;
@@ -146,7 +147,7 @@ async function writeDays(first: Day): Promise<void> {
       return;
     }
     const lapsed: Array<Map<number, number>> = [];
-    for (const d of days) lapsed.push(await applyDayOps(statements, d.ops));
+    for (const d of days) lapsed.push(await applyDayOps(statements, d.ops, () => imageBlocks(d.seq)));
     raw.exec('commit');
     days.forEach((d, k) => post({ type: 'committed', seq: d.seq, lapsed: [...lapsed[k]!] }));
   } catch (e) {
@@ -156,8 +157,35 @@ async function writeDays(first: Day): Promise<void> {
   }
 }
 
+/** Woken when a message arrives while a streamed image waits for its next block. */
+let arrived: (() => void) | null = null;
+
+/**
+ * Day `seq`'s streamed image blocks as the engine sends them (engine-pipeline.ts), each one
+ * acknowledged once written so that the engine sends another: ends at its image-end.
+ */
+async function* imageBlocks(seq: number): AsyncGenerator<ImageRow> {
+  for (;;) {
+    const k = inbox.findIndex((m) => (m.type === 'image-block' || m.type === 'image-end') && m.seq === seq);
+    if (k < 0) {
+      await new Promise<void>((resolve) => (arrived = resolve));
+      continue;
+    }
+    const m = inbox.splice(k, 1)[0] as Extract<DayWriterIn, { type: 'image-block' | 'image-end' }>;
+    if (m.type === 'image-end') {
+      if (m.error !== undefined) throw new Error(m.error);
+      return;
+    }
+    yield m.block;
+    post({ type: 'image-taken', seq });
+  }
+}
+
 port.on('message', (m: DayWriterIn) => {
   inbox.push(m);
+  const wake = arrived;
+  arrived = null;
+  wake?.();
   if (!draining) void drain();
 });
 post({ type: 'ready' });

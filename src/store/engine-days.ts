@@ -46,7 +46,12 @@ export type DayOp =
   | { op: 'plans'; clientId: number; planDay: IsoDate; packed: Uint8Array }
   | { op: 'close'; period: Period; lapseAfter: number; day: IsoDate; stampMs: number }
   | { op: 'snapshots'; rows: SnapshotRows }
-  | { op: 'image'; asOf: IsoDate; tag: string; inputs: number; consumed: number | null; blocks: ImageRow[] }
+  /**
+   * The engine's image: its blocks here, or (null) streamed to the day writer after the day's
+   * message, a few at a time, as the writer takes them (image-block messages, then image-end), so
+   * that the image of a million-policy month (~180 MB) is never held whole.
+   */
+  | { op: 'image'; asOf: IsoDate; tag: string; inputs: number; consumed: number | null; blocks: ImageRow[] | null }
   | { op: 'clock'; date: IsoDate };
 
 /** The typed arrays of `ops` (transferred, not copied, to another thread). */
@@ -60,7 +65,7 @@ export function transferables(ops: readonly DayOp[]): ArrayBuffer[] {
     else if (o.op === 'updates') add(o.rows.id, o.rows.collected, o.rows.status, o.rows.first, o.rows.last, o.rows.attempts, o.rows.failed, o.rows.failure);
     else if (o.op === 'plans') add(o.packed);
     else if (o.op === 'snapshots') add(o.rows.clientId, o.rows.balance);
-    else if (o.op === 'image') add(...o.blocks.map((b) => b.data));
+    else if (o.op === 'image' && o.blocks !== null) add(...o.blocks.map((b) => b.data));
   }
   return [...out];
 }
@@ -188,10 +193,30 @@ export function lapsePolicies(statements: StatementCache, policies: readonly Lap
 
 /** Replace the image's consumed blocks by `blocks` and keep its head. */
 export function writeImage(statements: StatementCache, asOf: IsoDate, tag: string, inputs: number, consumed: number | null, blocks: Iterable<ImageRow>): void {
+  dropConsumedImage(statements, consumed);
+  for (const b of blocks) insertImageBlock(statements, b);
+  keepImageHead(statements, asOf, tag, inputs);
+}
+
+/** writeImage of blocks that come one at a time (a streamed image: day-writer.ts). */
+async function writeStreamedImage(statements: StatementCache, asOf: IsoDate, tag: string, inputs: number, consumed: number | null, blocks: AsyncIterable<ImageRow>): Promise<void> {
+  dropConsumedImage(statements, consumed);
+  for await (const b of blocks) insertImageBlock(statements, b);
+  keepImageHead(statements, asOf, tag, inputs);
+}
+
+function dropConsumedImage(statements: StatementCache, consumed: number | null): void {
   if (consumed === null) statements.get('delete from engine_image').run();
   else statements.get('delete from engine_image where wake <= ?').run(consumed);
-  const insert = statements.get('insert into engine_image (wake, client_id, customers, collections, data) values (?, ?, ?, ?, ?)');
-  for (const b of blocks) insert.run(b.wake, b.clientId, b.customers, b.collections, Buffer.from(b.data.buffer, b.data.byteOffset, b.data.byteLength));
+}
+
+function insertImageBlock(statements: StatementCache, b: ImageRow): void {
+  statements
+    .get('insert into engine_image (wake, client_id, customers, collections, data) values (?, ?, ?, ?, ?)')
+    .run(b.wake, b.clientId, b.customers, b.collections, Buffer.from(b.data.buffer, b.data.byteOffset, b.data.byteLength));
+}
+
+function keepImageHead(statements: StatementCache, asOf: IsoDate, tag: string, inputs: number): void {
   statements
     .get('insert into engine_image_head (id, as_of, tag, inputs) values (1, ?, ?, ?) on conflict (id) do update set as_of = excluded.as_of, tag = excluded.tag, inputs = excluded.inputs')
     .run(asOf, tag, inputs);
@@ -201,8 +226,11 @@ export function moveClock(statements: StatementCache, date: IsoDate): void {
   statements.get("update meta set value = ? where key = 'clock_date'").run(date);
 }
 
-/** Apply a day's operations in order (inside the caller's transaction); the lapsed policies per client. */
-export async function applyDayOps(statements: StatementCache, ops: readonly DayOp[]): Promise<Map<number, number>> {
+/**
+ * Apply a day's operations in order (inside the caller's transaction); the lapsed policies per
+ * client. `streamed`: the blocks of an image op that does not hold them.
+ */
+export async function applyDayOps(statements: StatementCache, ops: readonly DayOp[], streamed?: () => AsyncIterable<ImageRow>): Promise<Map<number, number>> {
   let lapsed = new Map<number, number>();
   for (const o of ops) {
     switch (o.op) {
@@ -231,7 +259,9 @@ export async function applyDayOps(statements: StatementCache, ops: readonly DayO
         writeSnapshots(statements, o.rows);
         break;
       case 'image':
-        writeImage(statements, o.asOf, o.tag, o.inputs, o.consumed, o.blocks);
+        if (o.blocks !== null) writeImage(statements, o.asOf, o.tag, o.inputs, o.consumed, o.blocks);
+        else if (streamed) await writeStreamedImage(statements, o.asOf, o.tag, o.inputs, o.consumed, streamed());
+        else throw new Error('an image streamed to the day writer was applied elsewhere');
         break;
       case 'clock':
         moveClock(statements, o.date);
@@ -264,7 +294,14 @@ export interface DayWriterData {
 export const ACKED = 0;
 export const STOP = 1;
 
-export type DayWriterIn = { type: 'baseline' } | { type: 'day'; seq: number; ops: DayOp[] } | { type: 'close' };
+export type DayWriterIn =
+  | { type: 'baseline' }
+  | { type: 'day'; seq: number; ops: DayOp[] }
+  /** A block of day `seq`'s streamed image (its op 'image' with no blocks), in order. */
+  | { type: 'image-block'; seq: number; block: ImageRow }
+  /** The last of them; `error`: the engine could not make the rest (the day must not commit). */
+  | { type: 'image-end'; seq: number; error?: string }
+  | { type: 'close' };
 export type DayWriterOut =
   | { type: 'ready' }
   | { type: 'baseline' }
@@ -272,4 +309,6 @@ export type DayWriterOut =
   /** Not written: something else committed first (`changed`), or an earlier day was not written. */
   | { type: 'dropped'; seq: number; changed: boolean }
   | { type: 'failed'; seq: number; error: { message: string; code?: string; name: string } }
+  /** A block of day `seq`'s streamed image was taken: room for another. */
+  | { type: 'image-taken'; seq: number }
   | { type: 'closed' };

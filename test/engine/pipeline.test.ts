@@ -85,6 +85,52 @@ describe("the engine's threads", () => {
     expect(one.collections).toBe(plain.collections);
   });
 
+  it("the image a handed-over month keeps, streamed to the writer, is the image of the month committed day by day", async () => {
+    const image = (b: LocalBackend) => {
+      if (b.store.kind !== 'sqlite') throw new Error('a SQLite store is expected');
+      return b.store.raw.prepare('select wake, client_id, customers, collections, hex(data) as data from engine_image order by block').all() as Array<{ data: string }>;
+    };
+    // Mid-month, sleeping customers wake on many days: a block per client and wake day.
+    const handed = await book();
+    await handed.advanceClock({ to: '2026-11-04' });
+    const plain = await withoutWriter(async () => {
+      const b = await book();
+      await b.advanceClock({ to: '2026-11-04' });
+      return b;
+    });
+    const kept = image(handed);
+    // More blocks than are ever in flight to the writer at once (engine-pipeline.ts IMAGE_WINDOW).
+    expect(kept.length).toBeGreaterThan(8);
+    expect(kept).toEqual(image(plain));
+  });
+
+  it('a handed-over day whose image cannot be made does not commit, and the advance hears why', async () => {
+    const b = await book();
+    if (b.store.kind !== 'sqlite') throw new Error('a SQLite store is expected');
+    const clock = () => (b.store.kind === 'sqlite' ? b.store.raw.prepare("select value from meta where key = 'clock_date'").pluck().get() : null);
+    const before = clock();
+    const store = engineStore(b.store);
+    expect(await store.beginDays(true)).toBe(true);
+    const data = new Uint8Array(64).fill(7);
+    function* blocks() {
+      for (let k = 0; k < 20; k++) {
+        if (k === 12) throw new Error('the image failed at block 12');
+        yield { wake: 20_800, clientId: 1, customers: 1, collections: 0, data };
+      }
+    }
+    try {
+      await store.runDay(async (unit) => {
+        await unit.writeImage!('2026-11-01', 'tag', 0, null, blocks());
+        await unit.moveClock('2026-11-01');
+      });
+      await expect(store.settle!('one')).rejects.toThrow('the image failed at block 12');
+    } finally {
+      await store.endDays();
+    }
+    expect(clock()).toBe(before);
+    expect(b.store.raw.prepare('select count(*) from engine_image').pluck().get()).toBe(0);
+  });
+
   it('a write by someone else while days are handed over is seen after the day reported then', async () => {
     const run = async (b: LocalBackend) => {
       if (b.store.kind !== 'sqlite') throw new Error('a SQLite store is expected');

@@ -39,6 +39,8 @@ import type { SqliteStore } from '../store-types.js';
  * then writes the light days waiting together: day-writer.ts).
  */
 const IN_FLIGHT = 2;
+/** Blocks of a streamed image sent to the writer and not yet taken, at most (~5 MB at 1M). */
+const IMAGE_WINDOW = 8;
 const LIGHT_DAYS = 8;
 const LIGHT_ROWS = 400_000;
 
@@ -72,6 +74,8 @@ export class DayPipeline {
   /** Waiters for the in-flight list to shrink, or for a baseline or close answer. */
   private waiters: Array<() => void> = [];
   private answer: ((m: DayWriterOut) => void) | null = null;
+  /** Blocks of streamed images the writer has taken. */
+  private imageTaken = 0;
 
   /** The cells shared with the writer (day-writer.ts ACKED, STOP). */
   private readonly shared: Int32Array;
@@ -98,6 +102,11 @@ export class DayPipeline {
   }
 
   private receive(m: DayWriterOut): void {
+    if (m.type === 'image-taken') {
+      this.imageTaken++;
+      this.wake();
+      return;
+    }
     if (m.type === 'committed' || m.type === 'dropped' || m.type === 'failed') {
       const h = this.inFlight.shift()!;
       if (m.type === 'committed') {
@@ -112,12 +121,16 @@ export class DayPipeline {
         this.error ??= e;
         h.failed(e);
       }
-      const waiters = this.waiters;
-      this.waiters = [];
-      for (const w of waiters) w();
+      this.wake();
       return;
     }
     this.answer?.(m);
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
   }
 
   private fail(e: Error): void {
@@ -159,13 +172,43 @@ export class DayPipeline {
     this.changed = false;
   }
 
-  /** Hand a day's operations over. */
-  hand(ops: DayOp[], handed: Omit<Handed, 'seq' | 'rows'>): void {
+  /** Hand a day's operations over, and the blocks of its image when its image op holds none. */
+  hand(ops: DayOp[], handed: Omit<Handed, 'seq' | 'rows'>, image?: Iterable<ImageBlock>): void {
     const seq = ++this.seq;
     let rows = 0;
     for (const o of ops) if (o.op === 'attempts' || o.op === 'updates') rows += o.rows.n;
     this.inFlight.push({ seq, rows, ...handed });
     this.worker.postMessage({ type: 'day', seq, ops } satisfies DayWriterIn, transferables(ops));
+    if (image) void this.streamImage(seq, image);
+  }
+
+  /**
+   * Send day `seq`'s image blocks as the writer takes them, at most IMAGE_WINDOW ahead (each
+   * copied out of the encoder's buffer and transferred), then its end; given up once the day is
+   * no longer in flight (dropped or failed: the writer then ignores what it was sent).
+   */
+  private async streamImage(seq: number, blocks: Iterable<ImageBlock>): Promise<void> {
+    const gone = () => this.error !== null || !this.inFlight.some((h) => h.seq === seq);
+    let sent = 0;
+    const first = this.imageTaken;
+    try {
+      for (const b of blocks) {
+        while (sent - (this.imageTaken - first) >= IMAGE_WINDOW && !gone()) await new Promise<void>((r) => this.waiters.push(r));
+        if (gone()) return;
+        const data = b.data.slice();
+        const block = { wake: b.wake, clientId: b.clientId, customers: b.customers, collections: b.collections, data };
+        this.worker.postMessage({ type: 'image-block', seq, block } satisfies DayWriterIn, [data.buffer]);
+        sent++;
+      }
+      this.worker.postMessage({ type: 'image-end', seq } satisfies DayWriterIn);
+    } catch (e) {
+      // The day must not commit without its image: the writer fails it, and the engine hears why.
+      try {
+        if (!gone()) this.worker.postMessage({ type: 'image-end', seq, error: (e as Error).message } satisfies DayWriterIn);
+      } catch (f) {
+        this.fail(f as Error);
+      }
+    }
   }
 
   /**
@@ -308,11 +351,14 @@ export class HandedDay implements DayUnit {
     this.ops.push({ op: 'clock', date });
   }
 
+  /** The blocks of this day's image, streamed to the writer once the day is handed over. */
+  image: Iterable<ImageBlock> | undefined;
+
   async writeImage(asOf: IsoDate, tag: string, inputs: number, consumed: number | null, blocks: Iterable<ImageBlock>): Promise<void> {
-    // A block's bytes are valid until the next is taken: copied as they come.
-    const kept: ImageBlock[] = [];
-    for (const b of blocks) kept.push({ wake: b.wake, clientId: b.clientId, customers: b.customers, collections: b.collections, data: b.data.slice() });
-    this.ops.push({ op: 'image', asOf, tag, inputs, consumed, blocks: kept });
+    // Encoded as the writer takes them (DayPipeline.streamImage): the engine's state stays as the
+    // day left it, the advance's last (nothing is lived after the day that keeps the image).
+    this.image = blocks;
+    this.ops.push({ op: 'image', asOf, tag, inputs, consumed, blocks: null });
   }
 
   /** Record the bank's snapshots (diverted from the store while this day is lived). */

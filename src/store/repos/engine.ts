@@ -135,7 +135,7 @@ export function engineStore(store: Store): EngineStore {
     const clock = day!.ops.findLast((o) => o.op === 'clock');
     if (clock === undefined) return out; // nothing lived (the clock is at the target)
     handedWorld = { today: clock.date, settings: handedWorld!.settings };
-    p.hand(day!.ops, day!.handed());
+    p.hand(day!.ops, day!.handed(), day!.image);
     return out;
   }
 }
