@@ -9,6 +9,8 @@
  * Both threads run compiled code (dist/), which `npm test` builds first.
  */
 import Database from 'better-sqlite3';
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { accountHelper } from '../../src/backend/local/account-helper.js';
@@ -19,6 +21,8 @@ import type { IncomeAnalysis } from '../../src/engine/income.js';
 import { loadState } from '../../src/engine/load.js';
 import type { EngineState } from '../../src/engine/state.js';
 import { engineStore } from '../../src/store/repos/engine.js';
+import type { Store } from '../../src/store/store.js';
+import { dayNumber } from '../../src/domain/period.js';
 import { tempDir } from '../helpers/cli.js';
 import { accountsOf, replaying } from '../helpers/image.js';
 import { allCollections, fixtureMonth, localBackend, readDownload } from '../helpers/local.js';
@@ -168,5 +172,19 @@ describe("the engine's threads", () => {
     const failing = { minAccounts: 1, openAccounts: () => Promise.reject(new Error('the helper is gone')) };
     const fallen = await engineStore(b.store).runDay((unit) => loadState(unit, bank, last, failing));
     expect(analysed(fallen)).toEqual(analysed(replayed));
+  });
+
+  it('the helper process leaves no file behind, and one that cannot open the store says why', async () => {
+    const b = await book();
+    const exchanges = () => readdirSync(tmpdir()).filter((name) => name.startsWith('premia-helper-'));
+    const before = exchanges();
+    const customers = { clientId: [1, 1], customerId: ['CUST-000001', 'CUST-000002'] };
+    const blocks = await accountHelper(b.store, 1)!.openAccounts(customers, dayNumber('2026-10-31'));
+    expect(blocks.map((d) => d.byteOffset % 8)).toEqual(blocks.map(() => 0));
+    expect(blocks.reduce((n, d) => n + new Uint32Array(d.buffer, d.byteOffset, 1)[0]!, 0)).toBe(2);
+    expect(exchanges()).toEqual(before);
+    const missing = { ...b.store, path: join(tmp.dir, 'missing.db') } as Store;
+    await expect(accountHelper(missing, 1)!.openAccounts(customers, dayNumber('2026-10-31'))).rejects.toThrow(/^the account helper failed: .*missing\.db/);
+    expect(exchanges()).toEqual(before);
   });
 });

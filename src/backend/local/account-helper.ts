@@ -1,29 +1,84 @@
 /**
- * The engine's helper (engine/ports.ts EngineHelper): a worker thread that opens half the
+ * The engine's helper (engine/ports.ts EngineHelper): another process that opens half the
  * accounts of a large working set that has no image (the first advance of a store, or after a
  * bank import), as the simulated bank and the engine's summaries open them, while the engine
- * opens the other half (issue 13). Only for the simulated bank on a SQLite file store: the worker
+ * opens the other half (issue 13). Only for the simulated bank on a SQLite file store: the helper
  * reads the store on its own read-only connection (account-helper-worker.ts).
+ *
+ * A process rather than a thread: the helper's own working set (~250 MB at a million policies)
+ * goes back to the system when it exits, where a worker thread's stayed with the C allocator for
+ * the rest of the advance (the 1M month peaked at ~950 MiB with a helper thread, ~800 MiB with no
+ * helper). What it is given and what it answers (the accounts as image blocks, ~64 MB at 1M)
+ * pass through a temporary file both hold open and nobody can see: removed from its directory
+ * before anything is written to it, so nothing of a client's data outlives the two processes.
+ * Only a few bytes go over the IPC channel, which the engine's thread does not read while it
+ * opens its own half.
  */
-import { Worker } from 'node:worker_threads';
+import { fork } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { workerModule } from '../../lib/worker-module.js';
 import type { CustomerRefs, EngineHelper } from '../../engine/ports.js';
 import type { Store } from '../../store/store.js';
 
-/** What the worker is started with. */
-export interface AccountHelperData {
-  path: string;
-  clientIds: Int32Array;
-  /** The customer ids, joined by newlines (identifiers hold none). */
-  customerIds: string;
-  today: number;
-}
+/** The file descriptor the helper finds the exchange file on (stdio index). */
+export const EXCHANGE_FD = 4;
 
-export type AccountHelperOut = { type: 'blocks'; blocks: Uint8Array[] } | { type: 'failed'; message: string };
+/**
+ * What the helper is given, at the start of the exchange file: a header (HEADER_INTS Int32:
+ * today, the count, the bytes of the customer ids), the client ids (Int32), then the customer
+ * ids joined by newlines (identifiers hold none), UTF-8.
+ */
+export const HEADER_INTS = 3;
 
-/** The worker's compiled module, or null (from TypeScript sources it is taken from dist/, which `npm test` builds first). */
+/**
+ * What the helper answers over IPC: where its blocks are in the exchange file (from byte `at`,
+ * `length` bytes; block k at `offsets[k]` from there, a multiple of 8, `sizes[k]` bytes long).
+ */
+export type AccountHelperOut = { type: 'blocks'; at: number; length: number; offsets: number[]; sizes: number[] } | { type: 'failed'; message: string };
+
+/** The helper's compiled module, or null (from TypeScript sources it is taken from dist/, which `npm test` builds first). */
 function helperModule(): URL | null {
   return workerModule(import.meta.url, 'backend/local', 'account-helper-worker.js', 'PREMIA_ACCOUNT_HELPER');
+}
+
+/** A file open for reading and writing, already gone from its (private, temporary) directory where the system allows. */
+function exchangeFile(): { fd: number; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'premia-helper-'));
+  const path = join(dir, 'exchange');
+  const fd = openSync(path, 'w+', 0o600);
+  const remove = () => {
+    try {
+      unlinkSync(path);
+    } catch {
+      // gone already
+    }
+    try {
+      rmdirSync(dir);
+    } catch {
+      // gone already
+    }
+  };
+  try {
+    remove(); // where an open file cannot be removed (Windows), it is removed once closed
+  } catch {
+    // remove() swallows its errors
+  }
+  return { fd, remove };
+}
+
+/** The input of the exchange file for `customers` as of `today`. */
+function input(customers: CustomerRefs, today: number): Buffer {
+  const ids = Buffer.from(customers.customerId.join('\n'), 'utf8');
+  const n = customers.customerId.length;
+  const head = new Int32Array(HEADER_INTS + n);
+  head[0] = today;
+  head[1] = n;
+  head[2] = ids.length;
+  for (let k = 0; k < n; k++) head[HEADER_INTS + k] = customers.clientId[k]!;
+  return Buffer.concat([Buffer.from(head.buffer, head.byteOffset, head.byteLength), ids]);
 }
 
 /** A helper on `store`, when it is a SQLite file store (undefined otherwise); `minAccounts`: see EngineHelper. */
@@ -34,16 +89,43 @@ export function accountHelper(store: Store, minAccounts?: number): EngineHelper 
   return {
     minAccounts,
     openAccounts(customers: CustomerRefs, today: number): Promise<Uint8Array[]> {
-      const data: AccountHelperData = { path, clientIds: Int32Array.from(customers.clientId), customerIds: customers.customerId.join('\n'), today };
-      const worker = new Worker(module, { workerData: data });
+      const exchange = exchangeFile();
+      let child: ReturnType<typeof fork> | undefined;
       return new Promise<Uint8Array[]>((resolve, reject) => {
-        worker.once('message', (m: AccountHelperOut) => {
-          if (m.type === 'blocks') resolve(m.blocks);
-          else reject(new Error(`the account helper failed: ${m.message}`));
+        const given = input(customers, today);
+        writeSync(exchange.fd, given, 0, given.length, 0);
+        // Nothing on stdout (premia's own output); errors on stderr; no flags of this process's
+        // (a test runner's, a profiler's) carried over.
+        const stdio = ['ignore', 'ignore', 'inherit', 'ipc', exchange.fd] as const;
+        child = fork(fileURLToPath(module), [path], { stdio: [...stdio], execArgv: [] });
+        child.once('message', (m: AccountHelperOut) => {
+          if (m.type === 'failed') {
+            reject(new Error(`the account helper failed: ${m.message}`));
+            return;
+          }
+          try {
+            // One buffer of its own (offset 0): the blocks keep the 8-byte alignment their views need.
+            const all = new Uint8Array(m.length);
+            for (let got = 0; got < m.length; ) {
+              const n = readSync(exchange.fd, all, got, m.length - got, m.at + got);
+              if (n === 0) throw new Error('the account helper answered less than it said');
+              got += n;
+            }
+            resolve(m.sizes.map((size, k) => all.subarray(m.offsets[k], m.offsets[k]! + size)));
+          } catch (e) {
+            reject(e instanceof Error ? e : new Error(String(e)));
+          }
         });
-        worker.once('error', reject);
-        worker.once('exit', (code) => reject(new Error(`the account helper stopped (exit code ${code})`)));
-      }).finally(() => void worker.terminate());
+        child.once('error', reject);
+        // After its messages (the channel is closed by then).
+        child.once('close', (code, signal) => reject(new Error(`the account helper stopped (${signal ?? `exit code ${code}`})`)));
+      }).finally(() => {
+        // It exits once disconnected (or at once, if it is still working: the advance gave up).
+        if (child?.connected) child.disconnect();
+        if (child && child.exitCode === null && child.signalCode === null) child.kill();
+        closeSync(exchange.fd);
+        exchange.remove();
+      });
     },
   };
 }
