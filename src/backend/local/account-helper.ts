@@ -89,14 +89,18 @@ export function accountHelper(store: Store, minAccounts?: number): EngineHelper 
   return {
     minAccounts,
     openAccounts(customers: CustomerRefs, today: number): Promise<Uint8Array[]> {
-      const exchange = exchangeFile();
+      let exchange: ReturnType<typeof exchangeFile> | undefined;
       let child: ReturnType<typeof fork> | undefined;
+      // Whatever fails here (no temporary directory, no process) rejects: the engine then opens
+      // this half itself.
       return new Promise<Uint8Array[]>((resolve, reject) => {
+        exchange = exchangeFile();
+        const fd = exchange.fd;
         const given = input(customers, today);
-        writeSync(exchange.fd, given, 0, given.length, 0);
+        writeSync(fd, given, 0, given.length, 0);
         // Nothing on stdout (premia's own output); errors on stderr; no flags of this process's
         // (a test runner's, a profiler's) carried over.
-        const stdio = ['ignore', 'ignore', 'inherit', 'ipc', exchange.fd] as const;
+        const stdio = ['ignore', 'ignore', 'inherit', 'ipc', fd] as const;
         child = fork(fileURLToPath(module), [path], { stdio: [...stdio], execArgv: [] });
         child.once('message', (m: AccountHelperOut) => {
           if (m.type === 'failed') {
@@ -107,7 +111,7 @@ export function accountHelper(store: Store, minAccounts?: number): EngineHelper 
             // One buffer of its own (offset 0): the blocks keep the 8-byte alignment their views need.
             const all = new Uint8Array(m.length);
             for (let got = 0; got < m.length; ) {
-              const n = readSync(exchange.fd, all, got, m.length - got, m.at + got);
+              const n = readSync(fd, all, got, m.length - got, m.at + got);
               if (n === 0) throw new Error('the account helper answered less than it said');
               got += n;
             }
@@ -123,8 +127,10 @@ export function accountHelper(store: Store, minAccounts?: number): EngineHelper 
         // It exits once disconnected (or at once, if it is still working: the advance gave up).
         if (child?.connected) child.disconnect();
         if (child && child.exitCode === null && child.signalCode === null) child.kill();
-        closeSync(exchange.fd);
-        exchange.remove();
+        if (exchange) {
+          closeSync(exchange.fd);
+          exchange.remove();
+        }
       });
     },
   };
