@@ -16,7 +16,10 @@ import { openStore } from '../../store/store.js';
 import { EXCHANGE_FD, HEADER_INTS, type AccountHelperOut } from './account-helper.js';
 import { simulatedBankOn } from './engine.js';
 
-const post = (m: AccountHelperOut) => process.send!(m);
+/** The answer, unless the engine has gone (disconnected: this process is on its way out). */
+const post = (m: AccountHelperOut) => {
+  if (process.connected) process.send!(m);
+};
 process.once('disconnect', () => process.exit(0));
 // Ctrl-C at a terminal reaches the whole process group: the engine stops after the day it is
 // living, and that day's load needs this half.
