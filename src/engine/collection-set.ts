@@ -28,7 +28,6 @@ export class CollectionSet {
   n = 0;
   readonly rowid: Int32Array;
   readonly account: Int32Array;
-  readonly policyNumber: string[] = [];
   readonly period: Uint8Array;
   readonly strategy: Uint8Array;
   readonly due: Int32Array;
@@ -75,19 +74,20 @@ export class CollectionSet {
   }
 
   /**
-   * Set `rank` from the collections' clients (`clientOf`). `guess`, when given, lists the
-   * columns in an order that may be the one wanted already (row id order: a run queues a
-   * client's period in policy_number order), checked in one pass; otherwise the columns are
-   * sorted.
+   * Set `rank` from the collections' clients (`clientOf`) and policy numbers (`policyOf`), when
+   * they are read from the store (a load from the image reads the ranks it kept: the policy
+   * numbers are not kept in memory). `guess`, when given, lists the columns in an order that may
+   * be the one wanted already (row id order: a run queues a client's period in policy_number
+   * order), checked in one pass; otherwise the columns are sorted.
    */
-  rankByPolicy(clientOf: (c: number) => number, guess?: Int32Array): void {
+  rankByPolicy(clientOf: (c: number) => number, policyOf: (c: number) => string, guess?: Int32Array): void {
     const n = this.n;
     const before = (a: number, b: number): number => {
       const ca = clientOf(a);
       const cb = clientOf(b);
       if (ca !== cb) return ca - cb;
-      const pa = this.policyNumber[a]!;
-      const pb = this.policyNumber[b]!;
+      const pa = policyOf(a);
+      const pb = policyOf(b);
       return pa < pb ? -1 : pa > pb ? 1 : a - b;
     };
     let order = guess;
@@ -96,7 +96,7 @@ export class CollectionSet {
         const a = order[k - 1]!;
         const b = order[k]!;
         // Strictly increasing (client, policy_number): no tie to order by column.
-        if (clientOf(a) > clientOf(b) || (clientOf(a) === clientOf(b) && this.policyNumber[a]! >= this.policyNumber[b]!)) {
+        if (clientOf(a) > clientOf(b) || (clientOf(a) === clientOf(b) && policyOf(a) >= policyOf(b))) {
           order = undefined;
           break;
         }
@@ -164,7 +164,6 @@ export class Views {
       let v = this.pool[j];
       if (!v) {
         v = {
-          policyNumber: '',
           strategy: STRATEGY_LIST[0]!,
           code: 0,
           due: 0,
@@ -181,7 +180,6 @@ export class Views {
         this.pool[j] = v;
       }
       const p = cs.periods[cs.period[c]!]!;
-      v.policyNumber = cs.policyNumber[c]!;
       v.code = cs.strategy[c]!;
       v.strategy = STRATEGY_LIST[v.code]!;
       v.due = cs.due[c]!;

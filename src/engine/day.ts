@@ -132,7 +132,7 @@ export class DayRunner implements DebitSource {
 
 function sortByPolicy(cs: CollectionSet, cols: number[], amounts: number[], n: number): void {
   for (let i = 1; i < n; i++) {
-    for (let j = i; j > 0 && cs.policyNumber[cols[j - 1]!]! > cs.policyNumber[cols[j]!]!; j--) {
+    for (let j = i; j > 0 && cs.rank[cols[j - 1]!]! > cs.rank[cols[j]!]!; j--) {
       const c = cols[j]!;
       cols[j] = cols[j - 1]!;
       cols[j - 1] = c;

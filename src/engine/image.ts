@@ -31,8 +31,10 @@
  * STORED), then, each section aligned to 8 bytes: the numeric columns in order (per customer:
  * client, balance, last day lived, wake day, collection count, the summary columns; per
  * collection: the CollectionSet columns below), each in the narrowest of STORED that holds the
- * block's values exactly, then the UTF-16 lengths (u32) and UTF-8 bytes of the customer ids and
- * of the policy numbers.
+ * block's values exactly, then the UTF-16 lengths (u32) and UTF-8 bytes of the customer ids. A
+ * collection's policy number is not kept, only its rank (its place in (client, policy_number)
+ * order among the open collections of the load that read them from the store: the image is
+ * rewritten whole by such a load, so the ranks of its blocks are of one order).
  */
 import { createHash } from 'node:crypto';
 import { CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY } from '../domain/calendar.js';
@@ -47,7 +49,7 @@ import type { AccountSummaries, SummaryColumn } from './summary.js';
 
 /** Customers per block. */
 export const BLOCK = 4096;
-const FORMAT = 2;
+const FORMAT = 3;
 
 type Column = SummaryColumn['data'];
 const align8 = (n: number) => (n + 7) & ~7;
@@ -92,6 +94,7 @@ const COLLECTION_COLUMNS = [
   'failure',
   'pendDay',
   'pendAmount',
+  'rank',
 ] as const;
 type CollectionColumn = (typeof COLLECTION_COLUMNS)[number];
 const strideOf = (name: CollectionColumn) => (name === 'pendDay' || name === 'pendAmount' ? PENDING_SLOTS : 1);
@@ -293,12 +296,10 @@ class BlockEncoder {
       else numeric.push(gather(cs[name], strideOf(name), cols));
     }
     const ids = pick.map((i) => accounts.customerId[i]!);
-    const policies = cs === null ? [] : cols.map((c) => cs.policyNumber[c]!);
     const idBytes = this.text.encode(ids.join(''));
-    const policyBytes = this.text.encode(policies.join(''));
     let size = align8(16 + numeric.length);
     for (const { values, code } of numeric) size += align8(values.length * STORED[code]!.BYTES_PER_ELEMENT);
-    size += align8(n * 4) + align8(m * 4) + align8(idBytes.length) + policyBytes.length;
+    size += align8(n * 4) + idBytes.length;
     if (this.scratch.byteLength < size) this.scratch = new ArrayBuffer(size);
     const buf = this.scratch;
     new Uint32Array(buf, 0, 4).set([n, m, numeric.length, idBytes.length]);
@@ -312,12 +313,7 @@ class BlockEncoder {
     const idLengths = new Uint32Array(buf, off, n);
     ids.forEach((id, j) => (idLengths[j] = id.length));
     off += align8(n * 4);
-    const policyLengths = new Uint32Array(buf, off, m);
-    policies.forEach((p, j) => (policyLengths[j] = p.length));
-    off += align8(m * 4);
     new Uint8Array(buf, off, idBytes.length).set(idBytes);
-    off += align8(idBytes.length);
-    new Uint8Array(buf, off, policyBytes.length).set(policyBytes);
     return { clientId, wake, customers: n, collections: m, data: new Uint8Array(buf, 0, size) };
   }
 }
@@ -336,7 +332,6 @@ export interface DecodedBlock {
   /** The collection columns, by name. */
   collections: Record<CollectionColumn, Column>;
   customerIds: string[];
-  policyNumbers: string[];
 }
 
 const decoder = new TextDecoder();
@@ -378,12 +373,8 @@ export function decodeBlock(data: Uint8Array, summaries: AccountSummaries): Deco
   };
   const idLengths = new Uint32Array(buf, off, n);
   off += align8(n * 4);
-  const policyLengths = new Uint32Array(buf, off, m);
-  off += align8(m * 4);
   const customerIds = split(idLengths, decoder.decode(new Uint8Array(buf, off, idByteLength)));
-  off += align8(idByteLength);
-  const policyNumbers = split(policyLengths, decoder.decode(new Uint8Array(buf, off, base + bytes.length - off)));
-  return { n, m, clientId, balance, lastLived, wake, colCount, summary, collections, customerIds, policyNumbers };
+  return { n, m, clientId, balance, lastLived, wake, colCount, summary, collections, customerIds };
 }
 
 /** Copy customers j .. j + count - 1 of `block` into accounts k .. k + count - 1 of `columns` (summaries.columns(), the block's layout). */
@@ -414,7 +405,7 @@ export function copyCollection(block: DecodedBlock, q: number, cols: CollectionS
     cols.pendDay[c * PENDING_SLOTS + s] = b.pendDay[q * PENDING_SLOTS + s]!;
     cols.pendAmount[c * PENDING_SLOTS + s] = b.pendAmount[q * PENDING_SLOTS + s]!;
   }
-  cols.policyNumber[c] = block.policyNumbers[q]!;
+  cols.rank[c] = b.rank[q]!;
 }
 
 /** How an advance may use the image found in the store. */

@@ -10,7 +10,6 @@ import { catchUp, sleepUntil } from './awake.js';
 import { STATUS_BY_CODE } from '../domain/collection.js';
 import { failureCode } from '../domain/debit-outcome.js';
 import { CollectionSet, dayOrNone } from './collection-set.js';
-import { orderBy } from './day-rows.js';
 import { copyCollection, copySummaries, decodeBlock, imageTag, imageUse } from './image.js';
 import type { IncomeAnalysis } from './income.js';
 import type { Bank, BankAccounts, DayUnit, EngineHelper, KeptAccounts } from './ports.js';
@@ -50,11 +49,12 @@ class Customers {
 }
 
 /**
- * Copy `rows` (collection r of customer customerOf[r]) into `cols` grouped by customer, in
- * customer order, each customer's collections in policy_number order; sets each customer's
- * first column and each collection's account.
+ * Copy `rows` (collection r of customer customerOf[r], policy number policyNumbers[r]) into
+ * `cols` grouped by customer, in customer order, each customer's collections in policy_number
+ * order; sets each customer's first column, each collection's account and their ranks
+ * (collection-set.ts rankByPolicy: the policy numbers are not kept).
  */
-function groupByCustomer(rows: CollectionSet, customerOf: Int32Array, customers: Customers, cols: CollectionSet): Int32Array {
+function groupByCustomer(rows: CollectionSet, policyNumbers: readonly string[], customerOf: Int32Array, customers: Customers, cols: CollectionSet): void {
   const n = customers.customerId.length;
   const first = new Int32Array(n + 1);
   for (let r = 0; r < rows.n; r++) first[customerOf[r]! + 1]!++;
@@ -65,8 +65,8 @@ function groupByCustomer(rows: CollectionSet, customerOf: Int32Array, customers:
     const k = customerOf[r]!;
     // Insertion in policy_number order among the customer's few collections.
     let j = at[k]!++;
-    const number = rows.policyNumber[r]!;
-    while (j > first[k]! && rows.policyNumber[order[j - 1]!]! > number) {
+    const number = policyNumbers[r]!;
+    while (j > first[k]! && policyNumbers[order[j - 1]!]! > number) {
       order[j] = order[j - 1]!;
       j--;
     }
@@ -77,7 +77,6 @@ function groupByCustomer(rows: CollectionSet, customerOf: Int32Array, customers:
     const r = order[c]!;
     cols.rowid[c] = rows.rowid[r]!;
     cols.account[c] = customerOf[r]!;
-    cols.policyNumber[c] = rows.policyNumber[r]!;
     cols.period[c] = rows.period[r]!;
     cols.strategy[c] = rows.strategy[r]!;
     cols.due[c] = rows.due[r]!;
@@ -92,20 +91,19 @@ function groupByCustomer(rows: CollectionSet, customerOf: Int32Array, customers:
   }
   cols.n = rows.n;
   for (let k = 0; k < n; k++) customers.firstCol[k] = first[k]!;
-  // The columns in the rows' order.
+  // The columns in the rows' order: the order attempts are stored in, usually.
   const byRow = new Int32Array(rows.n);
   for (let c = 0; c < rows.n; c++) byRow[order[c]!] = c;
-  return byRow;
+  cols.rankByPolicy(
+    (c) => customers.clientId[cols.account[c]!]!,
+    (c) => policyNumbers[order[c]!]!,
+    byRow,
+  );
 }
 
-/**
- * The state of `customers` (collections in `cols`, accounts opened), every account active;
- * `byRow`: the columns in the order the store gave the collections, when known.
- */
-function assemble(today: IsoDate, settings: EngineSettings, accounts: BankAccounts, summaries: AccountSummaries, cols: CollectionSet, customers: Customers, byRow?: Int32Array): EngineState {
+/** The state of `customers` (collections in `cols`, ranked, accounts opened), every account active. */
+function assemble(today: IsoDate, settings: EngineSettings, accounts: BankAccounts, summaries: AccountSummaries, cols: CollectionSet, customers: Customers): EngineState {
   const n = customers.customerId.length;
-  // The order attempts are stored in: usually row id order (collection-set.ts rankByPolicy).
-  cols.rankByPolicy((c) => customers.clientId[cols.account[c]!]!, byRow ?? orderBy(cols.n, (c) => cols.rowid[c]!));
   const state = new EngineState(today, settings, accounts, summaries, cols, n);
   for (let k = 0; k < n; k++) {
     const start = customers.firstCol[k]!;
@@ -120,12 +118,13 @@ function assemble(today: IsoDate, settings: EngineSettings, accounts: BankAccoun
 /**
  * The open collections of periods from `firstOpen` on into `cols`, grouped by customer (customers
  * in the order they first come, each one's collections in policy_number order: the order the bank
- * takes debits); with the columns in the order the store gave them. Its temporaries (a second
- * set of columns) are gone once it returns.
+ * takes debits), ranked. Its temporaries (a second set of columns, the policy numbers) are gone
+ * once it returns.
  */
-async function readOpenCollections(unit: DayUnit, firstOpen: Period, cols: CollectionSet): Promise<{ customers: Customers; byRow: Int32Array }> {
+async function readOpenCollections(unit: DayUnit, firstOpen: Period, cols: CollectionSet): Promise<Customers> {
   const customers = new Customers();
   const rows = new CollectionSet(cols.capacity);
+  const policyNumbers: string[] = [];
   const customerOf = new Int32Array(Math.max(1, cols.capacity));
   const index = new CustomerMap<number>();
   await unit.loadOpenCollections(firstOpen, (r) => {
@@ -138,7 +137,7 @@ async function readOpenCollections(unit: DayUnit, firstOpen: Period, cols: Colle
     }
     customerOf[c] = k;
     rows.rowid[c] = r.id;
-    rows.policyNumber[c] = r.policyNumber;
+    policyNumbers[c] = r.policyNumber;
     rows.period[c] = rows.periodIndex(r.period);
     rows.strategy[c] = strategyCode(r.strategy);
     rows.due[c] = r.due;
@@ -151,7 +150,8 @@ async function readOpenCollections(unit: DayUnit, firstOpen: Period, cols: Colle
     rows.failure[c] = failureCode(r.lastFailure);
     rows.blocked[c] = r.status === 'CANCELLED' || r.policyStatus !== 'active' || (r.lastFailure !== null && !isRetryable(r.lastFailure)) ? 1 : 0;
   });
-  return { customers, byRow: groupByCustomer(rows, customerOf, customers, cols) };
+  groupByCustomer(rows, policyNumbers, customerOf, customers, cols);
+  return customers;
 }
 
 /**
@@ -172,7 +172,7 @@ async function loadFromCollections(
   const firstOpen = firstOpenPeriod(today);
   const cols = new CollectionSet(await unit.countOpenCollections(firstOpen));
 
-  const { customers, byRow } = await readOpenCollections(unit, firstOpen, cols);
+  const customers = await readOpenCollections(unit, firstOpen, cols);
 
   // Debits submitted for the days after today (planned at most leadDays + 1 days ago). Read
   // before the accounts are opened: the rowid map and the replay's temporaries never coexist.
@@ -220,7 +220,7 @@ async function loadFromCollections(
   // Many accounts to replay and a helper: it opens the second half while the bank opens the first.
   if (found === 0 && helper !== undefined && n >= (helper.minAccounts ?? HELPED) && n >= 2 && bank.resumes === true) kept = helpedAccounts(helper, customers, todayDay, summaries);
   const accounts = await bank.openAccounts(customers, todayDay, summaries.postedDays(todayDay), found > 0 || kept?.pending ? kept : undefined);
-  const state = assemble(today, settings, accounts, summaries, cols, customers, byRow);
+  const state = assemble(today, settings, accounts, summaries, cols, customers);
   state.resumed = found;
   // Every account of the working set is active: those the image kept asleep are brought up to today.
   if (found > 0) for (let k = 0; k < n; k++) catchUp(state, k, todayDay);

@@ -37,7 +37,6 @@ export interface EngineConfig {
 
 /** The engine's view of one collection. */
 export interface CollectionView {
-  policyNumber: string;
   strategy: Strategy;
   /** The strategy's index in the registry (its planner's index in the run). */
   code: number;

@@ -60,7 +60,6 @@ function customer(balance: number, a: IncomeAnalysis, opts: CustomerOpts = {}): 
 
 function collection(due: number, over: Partial<CollectionView> = {}): CollectionView {
   return {
-    policyNumber: 'P1',
     strategy: STRATEGIES.smart,
     code: 0,
     due,
