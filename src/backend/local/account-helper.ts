@@ -89,6 +89,9 @@ export function accountHelper(store: Store, minAccounts?: number): EngineHelper 
   return {
     minAccounts,
     openAccounts(customers: CustomerRefs, today: number): Promise<Uint8Array[]> {
+      // Made here, not in the closures below: they live as long as the process handle, and would
+      // keep the customers' ids with them.
+      const given = input(customers, today);
       let exchange: ReturnType<typeof exchangeFile> | undefined;
       let child: ReturnType<typeof fork> | undefined;
       // Whatever fails here (no temporary directory, no process) rejects: the engine then opens
@@ -96,7 +99,6 @@ export function accountHelper(store: Store, minAccounts?: number): EngineHelper 
       return new Promise<Uint8Array[]>((resolve, reject) => {
         exchange = exchangeFile();
         const fd = exchange.fd;
-        const given = input(customers, today);
         writeSync(fd, given, 0, given.length, 0);
         // Nothing on stdout (premia's own output); errors on stderr; no flags of this process's
         // (a test runner's, a profiler's) carried over.
