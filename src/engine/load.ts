@@ -238,7 +238,9 @@ const HELPED = 200_000;
 function helpedAccounts(helper: EngineHelper, customers: Customers, today: number, summaries: AccountSummaries): KeptAccounts {
   const n = customers.customerId.length;
   const from = n >> 1;
-  const job = helper.openAccounts({ clientId: customers.clientId.slice(from), customerId: customers.customerId.slice(from) }, today);
+  // Let go of once awaited: the closure below lives as long as the accounts, and the blocks the
+  // promise holds (~64 MB at 1M) would with it.
+  let job: Promise<Uint8Array[]> | null = helper.openAccounts({ clientId: customers.clientId.slice(from), customerId: customers.customerId.slice(from) }, today);
   job.catch(() => {}); // awaited below; a failure is thrown there
   const balance = new Float64Array(n).fill(Number.NaN);
   const lastLived = new Int32Array(n);
@@ -251,8 +253,10 @@ function helpedAccounts(helper: EngineHelper, customers: Customers, today: numbe
         const scratch = {} as IncomeAnalysis;
         for (let k = 0; k < from; k++) summaries.analysis(opened, k, scratch);
         let blocks: Uint8Array[];
+        const answer = job!;
+        job = null;
         try {
-          blocks = await job;
+          blocks = await answer;
         } catch {
           return false; // the helper failed: the bank opens its half itself
         }

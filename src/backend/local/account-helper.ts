@@ -89,9 +89,9 @@ export function accountHelper(store: Store, minAccounts?: number): EngineHelper 
   return {
     minAccounts,
     openAccounts(customers: CustomerRefs, today: number): Promise<Uint8Array[]> {
-      // Made here, not in the closures below: they live as long as the process handle, and would
-      // keep the customers' ids with them.
-      const given = input(customers, today);
+      // Made here and let go of once written: the closures below live as long as the process
+      // handle, and would keep the customers' ids with them.
+      let given: Buffer | null = input(customers, today);
       let exchange: ReturnType<typeof exchangeFile> | undefined;
       let child: ReturnType<typeof fork> | undefined;
       // Whatever fails here (no temporary directory, no process) rejects: the engine then opens
@@ -99,7 +99,8 @@ export function accountHelper(store: Store, minAccounts?: number): EngineHelper 
       return new Promise<Uint8Array[]>((resolve, reject) => {
         exchange = exchangeFile();
         const fd = exchange.fd;
-        writeSync(fd, given, 0, given.length, 0);
+        writeSync(fd, given!, 0, given!.length, 0);
+        given = null;
         // Nothing on stdout (premia's own output); errors on stderr; no flags of this process's
         // (a test runner's, a profiler's) carried over.
         const stdio = ['ignore', 'ignore', 'inherit', 'ipc', fd] as const;
@@ -126,9 +127,15 @@ export function accountHelper(store: Store, minAccounts?: number): EngineHelper 
         // After its messages (the channel is closed by then).
         child.once('close', (code, signal) => reject(new Error(`the account helper stopped (${signal ?? `exit code ${code}`})`)));
       }).finally(() => {
-        // It exits once disconnected (or at once, if it is still working: the advance gave up).
-        if (child?.connected) child.disconnect();
-        if (child && child.exitCode === null && child.signalCode === null) child.kill();
+        if (child) {
+          // Its handle lives until its exit is seen, and with it these listeners, which hold the
+          // promise and so its answer (~64 MB at 1M): the engine's thread may not look for a while.
+          child.removeAllListeners('message').removeAllListeners('close').removeAllListeners('error');
+          child.on('error', () => {}); // a late one (its kill below) is nobody's concern now
+          // It exits once disconnected (or at once, if it is still working: the advance gave up).
+          if (child.connected) child.disconnect();
+          if (child.exitCode === null && child.signalCode === null) child.kill();
+        }
         if (exchange) {
           closeSync(exchange.fd);
           exchange.remove();
