@@ -97,6 +97,18 @@ export const PLAN_BATCH = 65_536;
 /** Bytes of a packed batch of n debits. */
 export const planBatchBytes = (n: number): number => 8 + n * (4 * PLAN_INTS + 8 * PLAN_REALS);
 
+/** The integers and the doubles of a batch laid out for `cap` debits in `buf`. */
+export function planBatchViews(buf: ArrayBuffer, cap: number): { ints: Int32Array; reals: Float64Array } {
+  return { ints: new Int32Array(buf, 8, cap * PLAN_INTS), reals: new Float64Array(buf, 8 + cap * 4 * PLAN_INTS, cap * PLAN_REALS) };
+}
+
+/** Write the head of a batch of n debits in `buf`. */
+export function sealPlanBatch(buf: ArrayBuffer, n: number): void {
+  const head = new Int32Array(buf, 0, 2);
+  head[0] = PLAN_BATCH_VERSION;
+  head[1] = n;
+}
+
 /** The debits of a packed batch, in order. */
 export function unpackBatch(packed: Uint8Array): SubmittedDebit[] {
   // Copied into aligned arrays (an inflated buffer need not be 8-byte aligned).

@@ -5,7 +5,7 @@
  * columns (ports.ts AttemptColumns, UpdateColumns, PlanColumns).
  */
 import { fromDayNumber } from '../domain/period.js';
-import { packSubmitted, PLAN_BATCH, PLAN_BATCH_VERSION, PLAN_INTS, PLAN_REALS, planBatchBytes, type Why } from '../domain/plan-reason.js';
+import { packSubmitted, PLAN_BATCH, PLAN_INTS, PLAN_REALS, planBatchBytes, planBatchViews, sealPlanBatch, type Why } from '../domain/plan-reason.js';
 import { grown } from '../domain/typed-arrays.js';
 import type { CollectionSet } from './collection-set.js';
 import type { AttemptColumns, DayUnit, PlanColumns, UpdateColumns } from './ports.js';
@@ -23,13 +23,19 @@ export class PlanBuffer implements PlanColumns {
   private readonly done: ArrayBuffer[] = [];
   private cap = 64;
   private buf = new ArrayBuffer(planBatchBytes(64));
-  private ints = new Int32Array(this.buf, 8, 64 * PLAN_INTS);
-  private reals = new Float64Array(this.buf, planBatchBytes(0) + 64 * 4 * PLAN_INTS, 64 * PLAN_REALS);
+  private ints: Int32Array;
+  private reals: Float64Array;
   /** Debits in the batch filling. */
   private m = 0;
   /** Whether the collection ids came in increasing order. */
   private ordered = true;
   private lastId = Number.NEGATIVE_INFINITY;
+
+  constructor() {
+    const views = planBatchViews(this.buf, this.cap);
+    this.ints = views.ints;
+    this.reals = views.reals;
+  }
 
   push(collection: number, day: number, amount: number, w: Why): void {
     if (this.m === this.cap) this.room();
@@ -42,15 +48,13 @@ export class PlanBuffer implements PlanColumns {
 
   /** Room for one more debit: the batch filling doubled, or (full) a new one. */
   private room(): void {
-    let cap = this.cap * 2;
     if (this.cap === PLAN_BATCH) {
       this.done.push(this.buf);
       this.m = 0;
-      cap = PLAN_BATCH;
-    } else cap = Math.min(cap, PLAN_BATCH);
+    }
+    const cap = Math.min(this.cap * 2, PLAN_BATCH);
     const buf = new ArrayBuffer(planBatchBytes(cap));
-    const ints = new Int32Array(buf, 8, cap * PLAN_INTS);
-    const reals = new Float64Array(buf, 8 + cap * 4 * PLAN_INTS, cap * PLAN_REALS);
+    const { ints, reals } = planBatchViews(buf, cap);
     ints.set(this.ints.subarray(0, this.m * PLAN_INTS));
     reals.set(this.reals.subarray(0, this.m * PLAN_REALS));
     this.cap = cap;
@@ -73,20 +77,14 @@ export class PlanBuffer implements PlanColumns {
       return;
     }
     for (const buf of this.done) {
-      const head = new Int32Array(buf, 0, 2);
-      head[0] = PLAN_BATCH_VERSION;
-      head[1] = PLAN_BATCH;
+      sealPlanBatch(buf, PLAN_BATCH);
       yield new Uint8Array(buf);
     }
     const m = this.m;
     if (m === 0) return;
-    const head = new Int32Array(this.buf, 0, 2);
-    head[0] = PLAN_BATCH_VERSION;
-    head[1] = m;
+    sealPlanBatch(this.buf, m);
     // The doubles move down to follow the m debits' integers.
-    const bytes = new Uint8Array(this.buf);
-    const from = 8 + this.cap * 4 * PLAN_INTS;
-    bytes.copyWithin(8 + m * 4 * PLAN_INTS, from, from + m * 8 * PLAN_REALS);
+    planBatchViews(this.buf, m).reals.set(this.reals.subarray(0, m * PLAN_REALS));
     yield new Uint8Array(this.buf, 0, planBatchBytes(m));
   }
 
@@ -98,19 +96,17 @@ export class PlanBuffer implements PlanColumns {
     const reals = new Float64Array(n * PLAN_REALS);
     let at = 0;
     for (const p of parts) {
-      ints.set(new Int32Array(p.buf, 8, p.m * PLAN_INTS), at * PLAN_INTS);
-      reals.set(new Float64Array(p.buf, 8 + p.cap * 4 * PLAN_INTS, p.m * PLAN_REALS), at * PLAN_REALS);
+      const part = planBatchViews(p.buf, p.cap);
+      ints.set(part.ints.subarray(0, p.m * PLAN_INTS), at * PLAN_INTS);
+      reals.set(part.reals.subarray(0, p.m * PLAN_REALS), at * PLAN_REALS);
       at += p.m;
     }
     const order = orderBy(n, (j) => ints[j * PLAN_INTS]!);
     for (let first = 0; first < n; first += PLAN_BATCH) {
       const m = Math.min(PLAN_BATCH, n - first);
       const buf = new ArrayBuffer(planBatchBytes(m));
-      const head = new Int32Array(buf, 0, 2);
-      head[0] = PLAN_BATCH_VERSION;
-      head[1] = m;
-      const outInts = new Int32Array(buf, 8, m * PLAN_INTS);
-      const outReals = new Float64Array(buf, 8 + m * 4 * PLAN_INTS, m * PLAN_REALS);
+      sealPlanBatch(buf, m);
+      const { ints: outInts, reals: outReals } = planBatchViews(buf, m);
       for (let k = 0; k < m; k++) {
         const j = order[first + k]!;
         outInts.set(ints.subarray(j * PLAN_INTS, (j + 1) * PLAN_INTS), k * PLAN_INTS);

@@ -191,32 +191,22 @@ export function lapsePolicies(statements: StatementCache, policies: readonly Lap
   }
 }
 
-/** Replace the image's consumed blocks by `blocks` and keep its head. */
-export function writeImage(statements: StatementCache, asOf: IsoDate, tag: string, inputs: number, consumed: number | null, blocks: Iterable<ImageRow>): void {
-  dropConsumedImage(statements, consumed);
-  for (const b of blocks) insertImageBlock(statements, b);
-  keepImageHead(statements, asOf, tag, inputs);
-}
-
-/** writeImage of blocks that come one at a time (a streamed image: day-writer.ts). */
-async function writeStreamedImage(statements: StatementCache, asOf: IsoDate, tag: string, inputs: number, consumed: number | null, blocks: AsyncIterable<ImageRow>): Promise<void> {
-  dropConsumedImage(statements, consumed);
-  for await (const b of blocks) insertImageBlock(statements, b);
-  keepImageHead(statements, asOf, tag, inputs);
-}
-
-function dropConsumedImage(statements: StatementCache, consumed: number | null): void {
+/**
+ * Replace the image's consumed blocks by `blocks` and keep its head. The blocks may come one at a
+ * time (a streamed image: day-writer.ts).
+ */
+export async function writeImage(
+  statements: StatementCache,
+  asOf: IsoDate,
+  tag: string,
+  inputs: number,
+  consumed: number | null,
+  blocks: Iterable<ImageRow> | AsyncIterable<ImageRow>,
+): Promise<void> {
   if (consumed === null) statements.get('delete from engine_image').run();
   else statements.get('delete from engine_image where wake <= ?').run(consumed);
-}
-
-function insertImageBlock(statements: StatementCache, b: ImageRow): void {
-  statements
-    .get('insert into engine_image (wake, client_id, customers, collections, data) values (?, ?, ?, ?, ?)')
-    .run(b.wake, b.clientId, b.customers, b.collections, Buffer.from(b.data.buffer, b.data.byteOffset, b.data.byteLength));
-}
-
-function keepImageHead(statements: StatementCache, asOf: IsoDate, tag: string, inputs: number): void {
+  const insert = statements.get('insert into engine_image (wake, client_id, customers, collections, data) values (?, ?, ?, ?, ?)');
+  for await (const b of blocks) insert.run(b.wake, b.clientId, b.customers, b.collections, Buffer.from(b.data.buffer, b.data.byteOffset, b.data.byteLength));
   statements
     .get('insert into engine_image_head (id, as_of, tag, inputs) values (1, ?, ?, ?) on conflict (id) do update set as_of = excluded.as_of, tag = excluded.tag, inputs = excluded.inputs')
     .run(asOf, tag, inputs);
@@ -259,9 +249,8 @@ export async function applyDayOps(statements: StatementCache, ops: readonly DayO
         writeSnapshots(statements, o.rows);
         break;
       case 'image':
-        if (o.blocks !== null) writeImage(statements, o.asOf, o.tag, o.inputs, o.consumed, o.blocks);
-        else if (streamed) await writeStreamedImage(statements, o.asOf, o.tag, o.inputs, o.consumed, streamed());
-        else throw new Error('an image streamed to the day writer was applied elsewhere');
+        if (o.blocks === null && !streamed) throw new Error('an image streamed to the day writer was applied elsewhere');
+        await writeImage(statements, o.asOf, o.tag, o.inputs, o.consumed, o.blocks ?? streamed!());
         break;
       case 'clock':
         moveClock(statements, o.date);

@@ -6,14 +6,14 @@
  * given in the exchange file it inherits. It exits when the engine disconnects (it has the
  * answer, or the advance stopped or died).
  */
-import { readSync, writeSync } from 'node:fs';
+import { writeSync } from 'node:fs';
 import { encodeAccounts } from '../../engine/image.js';
 import type { IncomeAnalysis } from '../../engine/income.js';
 import { engineSettings } from '../../engine/settings.js';
 import { AccountSummaries, analysisDay } from '../../engine/summary.js';
 import { getAllMeta } from '../../store/repos/meta.js';
 import { openStore } from '../../store/store.js';
-import { EXCHANGE_FD, HEADER_INTS, type AccountHelperOut } from './account-helper.js';
+import { EXCHANGE_FD, HEADER_INTS, readExchange, type AccountHelperOut } from './account-helper.js';
 import { simulatedBankOn } from './engine.js';
 
 /** The answer, unless the engine has gone (disconnected: this process is on its way out). */
@@ -25,16 +25,7 @@ process.once('disconnect', () => process.exit(0));
 // living, and that day's load needs this half.
 process.on('SIGINT', () => {});
 
-/** `length` bytes of the exchange file from `at`. */
-function read(at: number, length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  for (let got = 0; got < length; ) {
-    const n = readSync(EXCHANGE_FD, out, got, length - got, at + got);
-    if (n === 0) throw new Error('the exchange file is shorter than its header says');
-    got += n;
-  }
-  return out;
-}
+const read = (at: number, length: number) => readExchange(EXCHANGE_FD, at, length);
 
 async function open(path: string): Promise<void> {
   try {

@@ -61,12 +61,19 @@ function exchangeFile(): { fd: number; remove: () => void } {
       // gone already
     }
   };
-  try {
-    remove(); // where an open file cannot be removed (Windows), it is removed once closed
-  } catch {
-    // remove() swallows its errors
-  }
+  remove(); // where an open file cannot be removed (Windows), it is removed once closed
   return { fd, remove };
+}
+
+/** `length` bytes of the exchange file `fd` from byte `at` (the helper's and the engine's reads). */
+export function readExchange(fd: number, at: number, length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  for (let got = 0; got < length; ) {
+    const n = readSync(fd, out, got, length - got, at + got);
+    if (n === 0) throw new Error("the account helper's exchange file is shorter than it should be");
+    got += n;
+  }
+  return out;
 }
 
 /** The input of the exchange file for `customers` as of `today`. */
@@ -112,12 +119,7 @@ export function accountHelper(store: Store, minAccounts?: number): EngineHelper 
           }
           try {
             // One buffer of its own (offset 0): the blocks keep the 8-byte alignment their views need.
-            const all = new Uint8Array(m.length);
-            for (let got = 0; got < m.length; ) {
-              const n = readSync(fd, all, got, m.length - got, m.at + got);
-              if (n === 0) throw new Error('the account helper answered less than it said');
-              got += n;
-            }
+            const all = readExchange(fd, m.at, m.length);
             resolve(m.sizes.map((size, k) => all.subarray(m.offsets[k], m.offsets[k]! + size)));
           } catch (e) {
             reject(e instanceof Error ? e : new Error(String(e)));

@@ -339,7 +339,7 @@ class SqliteDay implements DayUnit {
   }
 
   async writeImage(asOf: IsoDate, tag: string, inputs: number, consumed: number | null, blocks: Iterable<ImageBlock>): Promise<void> {
-    writeImage(this.statements, asOf, tag, inputs, consumed, blocks);
+    await writeImage(this.statements, asOf, tag, inputs, consumed, blocks);
   }
 
 }
