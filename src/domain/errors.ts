@@ -59,6 +59,8 @@ export const DETAIL_CODES = [
   'MALFORMED_MULTIPART',
   'DUPLICATE_KEY',
   'TOO_DEEP',
+  'TOO_FAR_AHEAD',
+  'FORBIDDEN_KEY',
   // paths on this machine
   'STORE_NOT_FOUND',
   'NOT_A_PREMIA_STORE',

@@ -7,6 +7,7 @@
  */
 import { Decimal } from 'decimal.js';
 import { printable } from './identifiers.js';
+import { showValue } from './show.js';
 
 /** Decimal configured for money: half-up rounding ("away from zero" at .5). */
 export const Money = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
@@ -29,7 +30,7 @@ export const MAX_PREMIUM_CENTS = 100_000_000 as Cents; // 1,000,000.00
 
 /** Why an amount is refused. `message` reads after the field name: `collection_amount ${message}`. */
 export interface AmountProblem {
-  code: 'REQUIRED' | 'INVALID_AMOUNT' | 'AMOUNT_OUT_OF_RANGE';
+  code: 'REQUIRED' | 'INVALID_AMOUNT' | 'AMOUNT_OUT_OF_RANGE' | 'INVALID_TYPE';
   message: string;
 }
 
@@ -121,18 +122,22 @@ export function plainPremiumCents(text: string, start: number, end: number): num
 }
 
 /**
- * A premium sent as a JSON number (the API) or a string (the CLI flag). JSON numbers are read
- * through their shortest text form, so 149.5 is 149.50 and 0.1 + 0.2 is refused as having too
- * many decimals rather than silently rounded.
+ * A premium sent as a JSON number (the API: `from` 'json') or a string (a CLI flag: 'text').
+ * JSON numbers are read through their shortest text form, so 149.5 is 149.50 and 0.1 + 0.2 is
+ * refused as having too many decimals rather than silently rounded. The API's amount is a
+ * number (spec 4.1, 4.3): a JSON string is refused there, as a number is for a text field.
  */
-export function premiumFromInput(value: unknown): Cents | AmountProblem {
+export function premiumFromInput(value: unknown, from: 'json' | 'text' = 'text'): Cents | AmountProblem {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return { code: 'INVALID_AMOUNT', message: 'must be a finite number like 149.50' };
     // String() gives the shortest text that reads back as this number; exponent forms
     // (1e21, 1e-7) stay as they are and are refused.
     return parsePremium(String(value));
   }
-  if (typeof value === 'string') return parsePremium(value.trim());
+  if (typeof value === 'string') {
+    if (from === 'json') return { code: 'INVALID_TYPE', message: `must be a JSON number like 149.50, not a string (got ${showValue(value)})` };
+    return parsePremium(value.trim());
+  }
   if (value === undefined || value === null) return { code: 'REQUIRED', message: 'is required; give a premium like 149.50' };
   return { code: 'INVALID_AMOUNT', message: 'must be a number like 149.50' };
 }

@@ -53,8 +53,11 @@ export interface PolicyInput {
 
 const IDENTIFIER_FIELDS = ['policy_number', 'customer_id', 'external_customer_ref'] as const;
 
-/** Validate a new policy (JSON body or CLI flags). Throws VALIDATION_ERROR listing every bad field. */
-export function validatePolicyInput(raw: Record<string, unknown>): PolicyInput {
+/**
+ * Validate a new policy (a JSON body: `from` 'json', or CLI flags: 'text', where the amount is a
+ * string). Throws VALIDATION_ERROR listing every bad field.
+ */
+export function validatePolicyInput(raw: Record<string, unknown>, from: 'json' | 'text' = 'text'): PolicyInput {
   const errors: FieldError[] = [];
   const text = (field: string): string => {
     const v = raw[field];
@@ -79,7 +82,7 @@ export function validatePolicyInput(raw: Record<string, unknown>): PolicyInput {
     if (problem) errors.push({ field: 'product_code', ...problem });
     else out.product_code = product;
   }
-  const amount = premiumFromInput(raw.collection_amount);
+  const amount = premiumFromInput(raw.collection_amount, from);
   if (typeof amount === 'number') out.collection_amount = amount;
   else errors.push({ field: 'collection_amount', code: amount.code, message: `collection_amount ${amount.message}` });
 
@@ -97,12 +100,12 @@ export interface PolicyPatchInput {
   status?: PolicyStatus;
 }
 
-/** Validate a policy update. At least one of collection_amount and status is required. */
-export function validatePolicyPatch(raw: Record<string, unknown>): PolicyPatchInput {
+/** Validate a policy update (`from`: as validatePolicyInput). At least one of collection_amount and status is required. */
+export function validatePolicyPatch(raw: Record<string, unknown>, from: 'json' | 'text' = 'text'): PolicyPatchInput {
   const errors: FieldError[] = [];
   const out: PolicyPatchInput = {};
   if (raw.collection_amount !== undefined) {
-    const amount = premiumFromInput(raw.collection_amount);
+    const amount = premiumFromInput(raw.collection_amount, from);
     if (typeof amount === 'number') out.collection_amount = amount;
     else errors.push({ field: 'collection_amount', code: amount.code, message: `collection_amount ${amount.message}` });
   }

@@ -5,7 +5,8 @@
  *
  *   pending ──mark paid──▶ paid
  *      │                    │
- *      └──────dispute───────┴──▶ disputed (final; within DISPUTE_WINDOW_DAYS of the payment date)
+ *      └──────dispute───────┴──▶ disputed (final; within DISPUTE_WINDOW_DAYS of the payment date,
+ *                                           or of the day it was made when that is later)
  *
  * A disputed statement is replaced by a regenerated one for the same period, which nets out
  * what the period's statements were already paid and names the statement it supersedes; the
@@ -21,7 +22,11 @@ export type SettlementStatus = (typeof SETTLEMENT_STATUSES)[number];
 
 /** Payment (EFT) is due on this calendar day of the month after the period (spec 8). */
 export const PAYMENT_DAY_OF_NEXT_MONTH = 3;
-/** A statement may be disputed until this many days after its payment date (spec 8). */
+/**
+ * A statement may be disputed until this many days after its payment date (spec 8: "30 days
+ * from receipt"), or after the day it was made when that is later: a first statement made
+ * late (its period settled weeks after the 3rd) is received when it is made, not before.
+ */
 export const DISPUTE_WINDOW_DAYS = 30;
 /** Longest dispute reason, in characters (after trimming). */
 export const DISPUTE_REASON_MAX = 500;
@@ -60,9 +65,9 @@ export function paymentDateOf(period: Period, seq: number, today: IsoDate): IsoD
   return seq === 1 ? paymentDate(period) : paymentDate(period, today);
 }
 
-/** The last day a statement due on `payment` may be disputed. */
-export function lastDisputeDate(payment: IsoDate): IsoDate {
-  return addDays(payment, DISPUTE_WINDOW_DAYS);
+/** The last day a statement due on `payment` and made on `madeOn` may be disputed. */
+export function lastDisputeDate(payment: IsoDate, madeOn?: IsoDate): IsoDate {
+  return addDays(madeOn !== undefined && madeOn > payment ? madeOn : payment, DISPUTE_WINDOW_DAYS);
 }
 
 /**
@@ -119,11 +124,15 @@ export function settlementExists(existing: { id: string; settlement_number: stri
   );
 }
 
-/** A period that was never executed has nothing to settle. */
+/**
+ * A period that was never executed has nothing to settle (and, closed, can no longer be: its
+ * collections are queued before its last day has run).
+ */
 export function noCollections(period: Period): PremiaError {
   return conflict(
     'NO_COLLECTIONS',
-    `Period ${period} has no collections: it was never executed. Run 'premia collections execute --period ${period}' first.`,
+    `Period ${period} has no collections: it was never executed, so there is nothing to settle ` +
+      `(a period's collections can only be queued before its last day, ${lastDay(period)}, has run).`,
     [{ period_month: period }],
   );
 }
@@ -137,6 +146,8 @@ export interface StatementState {
   period_month: Period;
   status: SettlementStatus;
   payment_date: IsoDate;
+  /** When it was made (an ISO timestamp whose date is the clock's: the first 10 characters). */
+  created_at: string;
   /** The number of the statement that replaced this one, or null. */
   superseded_by: string | null;
 }
@@ -152,15 +163,17 @@ export function checkMarkPaid(s: StatementState): void {
   if (!NEXT[s.status].includes('paid')) throw invalidTransition(s, 'paid');
 }
 
-/** Dispute a statement: a pending or paid one, until DISPUTE_WINDOW_DAYS after its payment date. */
+/** Dispute a statement: a pending or paid one, until DISPUTE_WINDOW_DAYS after its payment date (or the day it was made, if later). */
 export function checkDispute(s: StatementState, today: IsoDate): void {
   if (!NEXT[s.status].includes('disputed')) throw invalidTransition(s, 'disputed');
-  const lastAllowed = lastDisputeDate(s.payment_date);
+  const madeOn = s.created_at.slice(0, 10);
+  const lastAllowed = lastDisputeDate(s.payment_date, madeOn);
   if (today > lastAllowed) {
+    const from = madeOn > s.payment_date ? `the day it was made, ${madeOn}, after its payment date ${s.payment_date}` : `its payment date ${s.payment_date}`;
     throw conflict(
       'DISPUTE_WINDOW_CLOSED',
-      `The dispute window of ${s.settlement_number} closed on ${lastAllowed} (${DISPUTE_WINDOW_DAYS} days after its payment date ` +
-        `${s.payment_date}); the clock is at ${today}. Raise the matter with the operator.`,
+      `The dispute window of ${s.settlement_number} closed on ${lastAllowed} (${DISPUTE_WINDOW_DAYS} days after ${from}); ` +
+        `the clock is at ${today}. Raise the matter with the operator.`,
       [{ settlement_number: s.settlement_number, payment_date: s.payment_date, last_allowed_date: lastAllowed, today }],
     );
   }

@@ -203,10 +203,20 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   });
   // Every route (method and path pattern), so that a known path with the wrong method is a 405.
   const routes: Array<{ method: string; pattern: RegExp }> = [];
+  /** The methods of each path without parameters (`/v1/collections/execute`): see the 405 in the API's onRequest. */
+  const literalPaths = new Map<string, string[]>();
   app.addHook('onRoute', (route) => {
     const pattern = new RegExp(`^${route.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+')}$`);
-    for (const method of [route.method].flat()) routes.push({ method, pattern });
+    for (const method of [route.method].flat()) {
+      routes.push({ method, pattern });
+      if (!route.url.includes(':')) literalPaths.set(route.url, [...(literalPaths.get(route.url) ?? []), method]);
+    }
   });
+  const methodNotAllowed = (reply: FastifyReply, method: string, path: string, allowed: string[]): PremiaError => {
+    const sorted = [...new Set(allowed)].sort();
+    reply.header('allow', sorted.join(', '));
+    return new PremiaError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; it takes ${sorted.join(', ')}.`, { status: 405 });
+  };
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
     reply.header(MARKER_HEADER, VERSION);
@@ -229,10 +239,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     // Under /v1 the key comes first: without a valid one, a path that exists (405 with Allow)
     // and one that does not (404) both answer 401, so the route map is shown only to callers.
     if (path === '/v1' || path.startsWith('/v1/')) request.principal = await authenticateRequest(request);
-    const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))].sort();
+    // A path of its own (`/v1/policies/import`) takes its own methods, not those of a pattern it also matches.
+    const allowed = literalPaths.get(path) ?? routes.filter((r) => r.pattern.test(path)).map((r) => r.method);
     if (allowed.length > 0) {
-      const error = new PremiaError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; it takes ${allowed.join(', ')}.`, { status: 405 });
-      return reply.code(405).header('allow', allowed.join(', ')).type(JSON_TYPE).send(errorBody(error, request.id));
+      const error = methodNotAllowed(reply, request.method, path, allowed);
+      return reply.code(405).type(JSON_TYPE).send(errorBody(error, request.id));
     }
     const error = new PremiaError('NOT_FOUND', `There is no endpoint ${request.method} ${path}; see GET /v1/openapi.json for the endpoints.`);
     return reply.code(404).type(JSON_TYPE).send(errorBody(error, request.id));
@@ -241,11 +252,19 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   /** The API: the key and rate limit of every request, then the operations table's routes. */
   const api = async (v1: FastifyInstance): Promise<void> => {
     // Every route needs a key, the OpenAPI document included (spec section 5: every request).
-    v1.addHook('onRequest', async (request) => {
+    v1.addHook('onRequest', async (request, reply) => {
       request.principal = await authenticateRequest(request);
       if (limiter) {
         const verdict = await limiter(request);
         if (!verdict.isAllowed && verdict.isExceeded) throw new RateLimited(Math.max(1, verdict.ttlInSeconds));
+      }
+      // A path of its own taken by a pattern with another method (GET /collections/execute
+      // matching GET /collections/{id}): the path is known, the method is not its: 405, not a
+      // lookup of a collection called 'execute'.
+      if (request.routeOptions.url?.includes(':') === true) {
+        const path = request.url.split('?', 1)[0]!;
+        const own = literalPaths.get(path);
+        if (own !== undefined && !own.includes(request.method)) throw methodNotAllowed(reply, request.method, path, own);
       }
       if (request.method === 'POST' || request.method === 'PATCH' || request.method === 'PUT') {
         // A compressed body is not decoded (nor mistaken for plain JSON): 415 before it is read.

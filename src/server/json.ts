@@ -22,7 +22,8 @@ export function useJsonParser(app: FastifyInstance): void {
       return;
     }
     void defaultJson(request, text, (err: Error | null, value?: unknown) => {
-      if (err) return done(err, undefined);
+      // fastify words both alike: valid JSON refused by the parser is the prototype guard.
+      if (err) return done(parses(text) ? forbiddenKeyError() : err, undefined);
       // Before anything walks the value (the key scan, validation, the idempotency hash).
       const depth = jsonDepth(text);
       if (depth > MAX_JSON_DEPTH) return done(tooDeepError(depth), undefined);
@@ -111,6 +112,23 @@ export function jsonDepth(text: string): number {
     }
   }
   return deepest;
+}
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A valid JSON body with a `__proto__` key, or `constructor` holding `prototype`: refused (prototype poisoning), and said so. */
+export function forbiddenKeyError(): PremiaError {
+  return validationError(
+    'The JSON body has a key premia never accepts: "__proto__", or "constructor" holding "prototype" (no request has either).',
+    [{ field: 'body', code: 'FORBIDDEN_KEY', message: 'the body has a "__proto__" key, or "constructor" holding "prototype"' }],
+  );
 }
 
 export function tooDeepError(depth: number): PremiaError {

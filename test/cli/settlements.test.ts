@@ -136,7 +136,7 @@ describe('premia settlements create', () => {
     const { cli } = await fixtureStore('2026-12-02');
     const r = await cli(['settlements', 'create', '--period', '2026-08']);
     expect(r.code).toBe(6);
-    expect(r.stderr).toContain("Period 2026-08 has no collections: it was never executed. Run 'premia collections execute --period 2026-08' first.");
+    expect(r.stderr).toContain("Period 2026-08 has no collections: it was never executed, so there is nothing to settle (a period's collections can only be queued before its last day, 2026-08-31, has run).");
     expect(r.stderr).toContain('code NO_COLLECTIONS');
   });
 
@@ -523,16 +523,16 @@ describe('premia settlements dispute', () => {
     const onTheDay = await cli(['--json', 'settlements', 'dispute', 'SETTLE-2026-11-001', '--reason', '  VAT wrong  ']);
     expect(onTheDay.code).toBe(0);
     expect(onTheDay.json()).toMatchObject({ status: 'disputed', disputed_on: '2027-01-02', dispute_reason: 'VAT wrong' });
-    // 2026-10: payment 2026-11-03, last day 2026-12-03; the clock moves on to 2027-01-03 anyway
+    // 2026-10: payment 2026-11-03 but made on 2026-12-02, so received then: last day 2027-01-01
     await withBackend(db, (b) => setClock(b.store, '2027-01-03'));
     const late = await cli(['--json', 'settlements', 'dispute', 'SETTLE-2026-10-001', '--reason', 'late']);
     expect(late.code).toBe(6);
     const error = errorBody(late.stderr);
     expect(error.code).toBe('DISPUTE_WINDOW_CLOSED');
     expect(error.message).toBe(
-      'The dispute window of SETTLE-2026-10-001 closed on 2026-12-03 (30 days after its payment date 2026-11-03); the clock is at 2027-01-03. Raise the matter with the operator.',
+      'The dispute window of SETTLE-2026-10-001 closed on 2027-01-01 (30 days after the day it was made, 2026-12-02, after its payment date 2026-11-03); the clock is at 2027-01-03. Raise the matter with the operator.',
     );
-    expect(error.details).toEqual([{ settlement_number: 'SETTLE-2026-10-001', payment_date: '2026-11-03', last_allowed_date: '2026-12-03', today: '2027-01-03' }]);
+    expect(error.details).toEqual([{ settlement_number: 'SETTLE-2026-10-001', payment_date: '2026-11-03', last_allowed_date: '2027-01-01', today: '2027-01-03' }]);
   });
 
   it('payment_date + 31 days is refused, + 30 allowed (same statement)', async () => {

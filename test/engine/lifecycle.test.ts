@@ -78,13 +78,39 @@ describe('collections execute', () => {
     expect(await b.store.db.selectFrom('executions').select('policies_queued').execute()).toEqual([{ policies_queued: 0 }]);
   });
 
+  it('a run is queued at most 12 months after the clock\'s month: a mistyped year queues nothing', async () => {
+    const b = await setup();
+    const err = await b.executeCollections({ period_month: '2062-11' }).catch((e) => e as PremiaError);
+    expect([(err as PremiaError).code, (err as PremiaError).exitCode]).toEqual(['VALIDATION_ERROR', 2]);
+    expect((err as PremiaError).message).toBe(
+      "Period 2062-11 is 433 months after the clock's month 2026-10; a run can be queued at most 12 months ahead. Nothing was queued.",
+    );
+    expect(await b.store.db.selectFrom('collections').select('id').execute()).toEqual([]);
+    expect((await b.executeCollections({ period_month: '2027-10' })).policies_queued).toBe(3);
+  });
+
+  it('a cancelled policy in the list is named as cancelled, not as one to reinstate', async () => {
+    const b = await setup();
+    await b.updatePolicy('P-2', { status: 'cancelled' });
+    await b.updatePolicy('P-3', { status: 'lapsed' });
+    const err = await b.executeCollections({ period_month: '2026-11', policy_ids: ['P-2', 'P-3'] }).catch((e) => e as PremiaError);
+    expect((err as PremiaError).message).toBe(
+      'Nothing was queued: lapsed (reinstate them first): P-3; cancelled (a cancelled policy is never collected again): P-2.',
+    );
+    expect((err as PremiaError).details).toEqual([
+      { field: 'policy_ids', code: 'POLICY_NOT_ACTIVE', message: 'policy P-2 is cancelled', ref: 'P-2' },
+      { field: 'policy_ids', code: 'POLICY_NOT_ACTIVE', message: 'policy P-3 is lapsed', ref: 'P-3' },
+    ]);
+    expect(await allCollections(b, '2026-11')).toEqual([]);
+  });
+
   it('unknown or inactive policies make the whole request a VALIDATION_ERROR naming them, with nothing queued', async () => {
     const b = await setup();
     await b.updatePolicy('P-3', { status: 'lapsed' });
     const err = await b.executeCollections({ period_month: '2026-11', policy_ids: ['P-1', 'NOPE', 'P-3'] }).catch((e) => e as PremiaError);
     expect(err).toBeInstanceOf(PremiaError);
     expect((err as PremiaError).code).toBe('VALIDATION_ERROR');
-    expect((err as PremiaError).message).toBe('Nothing was queued: unknown policies: NOPE; not active (reinstate them first): P-3.');
+    expect((err as PremiaError).message).toBe('Nothing was queued: unknown policies: NOPE; lapsed (reinstate them first): P-3.');
     expect(await allCollections(b, '2026-11')).toEqual([]);
     // By id or by number; lapsed policies are skipped when no list is given.
     const p1 = await b.getPolicy('P-1');

@@ -194,9 +194,10 @@ describe('G6: a JSON body with a key given twice is refused, naming the key', ()
 
   it('keeps the prototype-poisoning guard and the body limit', async () => {
     const proto = await call(s.app, 'POST', '/v1/settlements', { key: s.keys.acme, payload: '{"__proto__":{"x":1}}', headers: { 'content-type': 'application/json' } });
-    refused(proto, 400, 'VALIDATION_ERROR', { field: 'body', code: 'INVALID_JSON' });
+    refused(proto, 400, 'VALIDATION_ERROR', { field: 'body', code: 'FORBIDDEN_KEY' });
+    expect(proto.json().error.message).toBe('The JSON body has a key premia never accepts: "__proto__", or "constructor" holding "prototype" (no request has either).');
     const ctor = await call(s.app, 'POST', '/v1/settlements', { key: s.keys.acme, payload: '{"constructor":{"prototype":{"x":1}}}', headers: { 'content-type': 'application/json' } });
-    refused(ctor, 400, 'VALIDATION_ERROR', { field: 'body', code: 'INVALID_JSON' });
+    refused(ctor, 400, 'VALIDATION_ERROR', { field: 'body', code: 'FORBIDDEN_KEY' });
     const large = await call(s.app, 'POST', '/v1/settlements', { key: s.keys.acme, body: { period_month: '2026-11', pad: 'x'.repeat(1024 * 1024) } });
     refused(large, 413, 'PAYLOAD_TOO_LARGE');
   });
@@ -229,7 +230,9 @@ describe('G8: HTTP details a spec-only client may expect', () => {
     ['DELETE', '/v1/policies/POL-1', 'GET, HEAD, PATCH'],
     ['PUT', '/v1/settlements', 'GET, HEAD, POST'],
     ['PATCH', '/v1/executions/x', 'GET, HEAD'],
-    ['DELETE', '/v1/policies/import', 'GET, HEAD, PATCH, POST'],
+    ['DELETE', '/v1/policies/import', 'POST'],
+    ['GET', '/v1/policies/import', 'POST'],
+    ['GET', '/v1/collections/execute', 'POST'],
     ['POST', '/v1/reports/collections', 'GET, HEAD'],
     ['DELETE', '/v1/clock', 'GET, HEAD, PUT'],
   ])('%s %s: 405 METHOD_NOT_ALLOWED with Allow: %s to a caller with a key', async (method, url, allow) => {

@@ -62,16 +62,26 @@ describe('POST /v1/policies', () => {
     }
   });
 
-  it('refuses a missing body, an array body and a string amount of the wrong shape', async () => {
+  it('refuses a missing body, an array body and an amount sent as a string', async () => {
     const empty = await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme });
     expect(empty.status).toBe(400);
     expect(empty.json().error.details).toEqual([{ field: 'body', code: 'REQUIRED', message: 'a JSON object body is required' }]);
     const array = await create([POLICY]);
     expect(array.status).toBe(400);
     expect(array.json().error.message).toBe('The body must be a JSON object.');
-    const amount = await create({ ...POLICY, collection_amount: '1,000.00' });
-    expect(amount.status).toBe(400);
-    expect(amount.json().error.details[0].message).toBe("collection_amount '1,000.00' has a thousands separator; write it without one, like 1000.00");
+    // The spec's collection_amount is a number: a string is refused however well it reads.
+    for (const text of ['1,000.00', '149.50', ' 12.5 ']) {
+      const amount = await create({ ...POLICY, collection_amount: text });
+      expect(amount.status).toBe(400);
+      expect(amount.json().error.details).toEqual([
+        { field: 'collection_amount', code: 'INVALID_TYPE', message: `collection_amount must be a JSON number like 149.50, not a string (got ${JSON.stringify(text)})` },
+      ]);
+    }
+    const { id } = (await create(POLICY)).json();
+    const patch = await call(s.app, 'PATCH', `/v1/policies/${id}`, { key: s.keys.acme, body: { collection_amount: '13.00' } });
+    expect(patch.status).toBe(400);
+    expect(patch.json().error.details[0].code).toBe('INVALID_TYPE');
+    expect((await call(s.app, 'GET', `/v1/policies/${id}`, { key: s.keys.acme })).json().collection_amount).toBe(POLICY.collection_amount);
   });
 
   it('answers 409 DUPLICATE_POLICY for a policy number the client already has', async () => {

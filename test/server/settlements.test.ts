@@ -96,7 +96,7 @@ describe('POST /v1/settlements', () => {
     expect(res.status).toBe(409);
     expect(res.json().error).toMatchObject({
       code: 'NO_COLLECTIONS',
-      message: "Period 2026-09 has no collections: it was never executed. Run 'premia collections execute --period 2026-09' first.",
+      message: "Period 2026-09 has no collections: it was never executed, so there is nothing to settle (a period's collections can only be queued before its last day, 2026-09-30, has run).",
       details: [{ period_month: '2026-09' }],
     });
   });
@@ -359,6 +359,14 @@ describe('POST /v1/settlements/{id}/mark-paid and /dispute', () => {
       details: [{ settlement_number: 'SETTLE-2026-11-001', payment_date: '2026-12-03', last_allowed_date: '2027-01-02', today: '2027-01-03' }],
     });
     expect((await get(id)).json().status).toBe('pending');
+  });
+
+  it('a statement made after its payment date may be disputed for 30 days from the day it was made', async () => {
+    await clock('2027-02-01');
+    const made = (await create()).json();
+    expect(made.payment_date).toBe('2026-12-03');
+    await clock('2027-03-03');
+    expect((await dispute(made.id, 'Received on 1 February.')).status).toBe(200);
   });
 
   it('answers 400 for a bad dispute reason and 404 for an unknown statement', async () => {

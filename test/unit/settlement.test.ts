@@ -36,6 +36,7 @@ const pending: StatementState = {
   period_month: '2026-11',
   status: 'pending',
   payment_date: '2026-12-03',
+  created_at: '2026-11-30T16:02:11.000Z',
   superseded_by: null,
 };
 
@@ -95,7 +96,7 @@ describe('when a statement may be made', () => {
     expect(e.code).toBe('SETTLEMENT_EXISTS');
     expect(e.message).toContain('Period 2026-11 already has settlement SETTLE-2026-11-001 (id abc, paid).');
     expect(e.details).toEqual([{ id: 'abc', settlement_number: 'SETTLE-2026-11-001', status: 'paid', period_month: '2026-11' }]);
-    expect(noCollections('2026-07').message).toBe("Period 2026-07 has no collections: it was never executed. Run 'premia collections execute --period 2026-07' first.");
+    expect(noCollections('2026-07').message).toBe("Period 2026-07 has no collections: it was never executed, so there is nothing to settle (a period's collections can only be queued before its last day, 2026-07-31, has run).");
   });
 });
 
@@ -117,6 +118,15 @@ describe('status moves', () => {
     expect([late.code, late.exitCode]).toEqual(['DISPUTE_WINDOW_CLOSED', 6]);
     expect(late.message).toBe(
       'The dispute window of SETTLE-2026-11-001 closed on 2027-01-02 (30 days after its payment date 2026-12-03); the clock is at 2027-01-03. Raise the matter with the operator.',
+    );
+    // Made after its payment date (the period settled late): the window runs from the day it was made.
+    const madeLate = { ...pending, status: 'paid' as const, created_at: '2027-02-01T09:00:00.000Z' };
+    expect(lastDisputeDate('2026-12-03', '2027-02-01')).toBe('2027-03-03');
+    expect(lastDisputeDate('2026-12-03', '2026-11-30')).toBe('2027-01-02');
+    expect(() => checkDispute(madeLate, '2027-02-10')).not.toThrow();
+    expect(() => checkDispute(madeLate, '2027-03-03')).not.toThrow();
+    expect(thrown(() => checkDispute(madeLate, '2027-03-04')).message).toBe(
+      'The dispute window of SETTLE-2026-11-001 closed on 2027-03-03 (30 days after the day it was made, 2027-02-01, after its payment date 2026-12-03); the clock is at 2027-03-04. Raise the matter with the operator.',
     );
     const twice = thrown(() => checkDispute({ ...pending, status: 'disputed' }, '2026-12-20'));
     expect(twice.code).toBe('INVALID_TRANSITION');

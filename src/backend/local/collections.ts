@@ -8,7 +8,7 @@ import { decodeId, encodeId, IdKind } from '../../domain/ids.js';
 import { stringifyJson } from '../../domain/json.js';
 import { plural } from '../../domain/words.js';
 import { asCents, formatCents } from '../../domain/money.js';
-import { addDays, dayNumber, fromDayNumber, lastDay, periodOf, type Period } from '../../domain/period.js';
+import { addDays, dayNumber, fromDayNumber, lastDay, monthsBetween, periodOf, type Period } from '../../domain/period.js';
 import { DEFAULT_PAGE_LIMIT, validateCollectionListQuery, validateExecuteRequest, validateReportQuery } from '../../domain/requests.js';
 import type { Calendar } from '../../domain/calendar.js';
 import { describeIncome, predictIncome as predictIncomeDays, type IncomeAnalysis } from '../../engine/income.js';
@@ -42,6 +42,9 @@ import type { LocalContext } from './context.js';
 import { findPolicyByRef } from './policies.js';
 import { readWorld, stamp, iso } from './world.js';
 
+/** How many months after the clock's month a run may be queued for. */
+export const MAX_MONTHS_AHEAD = 12;
+
 /** Queue the period's collections. Planning starts with the next day the clock lives through. */
 export async function executeCollections(ctx: LocalContext, input: ExecuteInput): Promise<ExecutionAccepted> {
   const request = validateExecuteRequest({ period_month: input.period_month, policy_ids: input.policy_ids, strategy: input.strategy });
@@ -61,6 +64,14 @@ export async function executeCollections(ctx: LocalContext, input: ExecuteInput)
         `Period ${period} has closed (its last day, ${lastDay(period)}, has run; the clock is at ${world.today}). Its collections can no longer be queued.`,
       );
     }
+    // A year ahead at most: 2062-11 for 2026-11 is a slip of the keyboard, not a plan.
+    const ahead = monthsBetween(periodOf(world.today), period);
+    if (ahead > MAX_MONTHS_AHEAD) {
+      throw validationError(
+        `Period ${period} is ${ahead} months after the clock's month ${periodOf(world.today)}; a run can be queued at most ${MAX_MONTHS_AHEAD} months ahead. Nothing was queued.`,
+        [{ field: 'period_month', code: 'TOO_FAR_AHEAD', message: `at most ${MAX_MONTHS_AHEAD} months after the clock's month` }],
+      );
+    }
     let policyIds: number[] | null = null;
     if (refs !== undefined) {
       const problems: FieldError[] = [];
@@ -74,10 +85,12 @@ export async function executeCollections(ctx: LocalContext, input: ExecuteInput)
       }
       if (problems.length > 0) {
         const unknown = problems.filter((p) => p.code === 'UNKNOWN_POLICY').map((p) => p.ref);
-        const inactive = problems.filter((p) => p.code === 'POLICY_NOT_ACTIVE').map((p) => p.ref);
+        const lapsed = problems.filter((p) => p.code === 'POLICY_NOT_ACTIVE' && p.message.endsWith(' lapsed')).map((p) => p.ref);
+        const cancelled = problems.filter((p) => p.code === 'POLICY_NOT_ACTIVE' && !p.message.endsWith(' lapsed')).map((p) => p.ref);
         const parts: string[] = [];
         if (unknown.length > 0) parts.push(`unknown policies: ${unknown.join(', ')}`);
-        if (inactive.length > 0) parts.push(`not active (reinstate them first): ${inactive.join(', ')}`);
+        if (lapsed.length > 0) parts.push(`lapsed (reinstate them first): ${lapsed.join(', ')}`);
+        if (cancelled.length > 0) parts.push(`cancelled (a cancelled policy is never collected again): ${cancelled.join(', ')}`);
         throw validationError(`Nothing was queued: ${parts.join('; ')}.`, problems);
       }
       policyIds = [...ids];

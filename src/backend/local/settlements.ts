@@ -64,7 +64,7 @@ export function toSettlement(row: repo.SettlementView, idSalt: number): Settleme
 }
 
 function stateOf(row: repo.SettlementView): StatementState {
-  return { ...row, superseded_by: row.superseded_by_number };
+  return { ...row, created_at: iso(row.created_at), superseded_by: row.superseded_by_number };
 }
 
 /** A statement by its public id, else by its settlement number. */

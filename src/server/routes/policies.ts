@@ -4,11 +4,11 @@ import { validatePolicyListQuery } from '../../domain/requests.js';
 import { defineRoutes, read, write } from '../dispatch.js';
 
 export const policiesRoutes = defineRoutes('policies', {
-  createPolicy: write(({ body }) => ({ args: [validatePolicyInput(body)] })),
+  createPolicy: write(({ body }) => ({ args: [validatePolicyInput(body, 'json')] })),
   importPolicies: write(() => ({ args: [] })),
   listPolicies: read(({ backend, query }) => backend.listPolicies(validatePolicyListQuery(query))),
   getPolicy: read(({ backend, params }) => backend.getPolicy(params.id!)),
-  updatePolicy: write(({ body, params }) => ({ args: [params.id!, validatePolicyPatch(body)] })),
+  updatePolicy: write(({ body, params }) => ({ args: [params.id!, validatePolicyPatch(body, 'json')] })),
   // What a cancellation would withdraw (the CLI's confirmation); changes nothing.
   previewCancellation: read(({ backend, params }) => backend.previewCancellation(params.id!)),
 });
