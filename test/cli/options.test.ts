@@ -55,7 +55,9 @@ describe('command lines parse into typed options', () => {
       ref: 'SETTLE-2026-11-001',
       lines: true,
       output: 'out.csv',
+      force: false,
     });
+    expect((await parsed(['settlements', 'export', 'SETTLE-2026-11-001', '-o', 'out.csv', '--force'])).options).toMatchObject({ force: true });
     expect((await parsed(['keys', 'create', '--operator'])).options).toEqual({ client: null, role: 'operator' });
   });
 

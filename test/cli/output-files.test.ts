@@ -25,6 +25,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Download } from '../../src/backend/types.js';
 import { createContext } from '../../src/cli/context.js';
 import { writeDownload } from '../../src/cli/output/download.js';
+import { PremiaError } from '../../src/domain/errors.js';
 import { rejection } from '../helpers/errors.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { BIN } from '../e2e/spawn.js';
@@ -34,6 +35,8 @@ const HEADER =
   'collection_amount_collected,shortfall,collection_status,first_attempt_date,last_attempt_date,number_of_attempts,last_failure_reason\n';
 const BODY = '2026-11,C100001,EXT-1,POL-0001,FUNERAL_BASIC,149.50,149.50,0.00,PAID_FULL,2026-11-03,2026-11-05,2,\n'.repeat(50);
 const isRoot = process.getuid?.() === 0;
+/** An earlier download of the same kind (its first line the same): what a report replaces without --force. */
+const EARLIER = BODY.slice(0, BODY.indexOf('\n') + 1);
 
 let dir: string;
 let cleanup: () => void;
@@ -69,7 +72,7 @@ const REPORT = ['--db', ':memory:', 'reports', 'collections', '--period', '2026-
 
 describe('a regular file is replaced atomically, keeping its mode and owner', () => {
   it.each([0o600, 0o640])('mode %o is kept', async (m) => {
-    writeFileSync(join(dir, 'r.csv'), 'previous\n');
+    writeFileSync(join(dir, 'r.csv'), EARLIER);
     chmodSync(join(dir, 'r.csv'), m);
     const before = statSync(join(dir, 'r.csv')).ino;
     const written = await writeDownload(context(), download(), 'r.csv');
@@ -81,7 +84,7 @@ describe('a regular file is replaced atomically, keeping its mode and owner', ()
   });
 
   it.skipIf(!isRoot)('its owner and group are kept (where permitted: here, as root)', async () => {
-    writeFileSync(join(dir, 'r.csv'), 'previous\n');
+    writeFileSync(join(dir, 'r.csv'), EARLIER);
     chownSync(join(dir, 'r.csv'), 1234, 5678);
     chmodSync(join(dir, 'r.csv'), 0o640);
     await writeDownload(context(), download(), 'r.csv');
@@ -102,10 +105,50 @@ describe('a regular file is replaced atomically, keeping its mode and owner', ()
   });
 });
 
+describe('an existing file is replaced only by a download of its kind; a database never', () => {
+  it('a file of something else (the input book) is refused, untouched, with no temporary file left; --force replaces it', async () => {
+    const book = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,P1,LIFE,10.00\n';
+    writeFileSync(join(dir, 'policies.csv'), book);
+    const refused = await writeDownload(context(), download(), 'policies.csv').catch((e: PremiaError) => e);
+    expect(refused).toBeInstanceOf(PremiaError);
+    expect([(refused as PremiaError).code, (refused as PremiaError).exitCode]).toEqual(['VALIDATION_ERROR', 2]);
+    expect((refused as PremiaError).message).toBe(
+      `Cannot write --output policies.csv: ${join(dir, 'policies.csv')} already exists and is not a download of this kind ` +
+        `(its first line is 'customer_id,external_customer_ref,policy_number,product_code'). Nothing was written; give another file name, or --force to replace it.`,
+    );
+    expect(readFileSync(join(dir, 'policies.csv'), 'utf8')).toBe(book);
+    expect(readdirSync(dir)).toEqual(['policies.csv']);
+    await writeDownload(context(), download(), 'policies.csv', undefined, '--output', true);
+    expect(readFileSync(join(dir, 'policies.csv'), 'utf8')).toBe(BODY);
+  });
+
+  it('an empty file is replaced', async () => {
+    writeFileSync(join(dir, 'r.csv'), '');
+    await writeDownload(context(), download(), 'r.csv');
+    expect(readFileSync(join(dir, 'r.csv'), 'utf8')).toBe(BODY);
+  });
+
+  it('the store itself (or any SQLite file, or its WAL) is refused even with --force, before the report is read', async () => {
+    const store = await runCli(['--db', 'premia.db', 'clock', 'set', '2026-10-31'], { cwd: dir });
+    expect(store.code).toBe(0);
+    const before = readFileSync(join(dir, 'premia.db'));
+    const r = await premia(['--db', 'premia.db', 'reports', 'collections', '--period', '2026-11', '--output', 'premia.db', '--force']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`Cannot write --output premia.db: ${join(dir, 'premia.db')} is a SQLite database (a premia store?), and a report is never written over one.`);
+    expect(readFileSync(join(dir, 'premia.db')).equals(before)).toBe(true);
+    const wal = Buffer.alloc(32);
+    wal.writeUInt32BE(0x377f0682, 0);
+    writeFileSync(join(dir, 'x.db-wal'), wal);
+    const e = await writeDownload(context(), download(), 'x.db-wal', undefined, '--output', true).catch((err: PremiaError) => err);
+    expect((e as PremiaError).details?.[0]).toMatchObject({ code: 'WOULD_OVERWRITE' });
+    expect(readFileSync(join(dir, 'x.db-wal')).equals(wal)).toBe(true);
+  });
+});
+
 describe('a symlink is followed: its target is replaced, the link stays', () => {
   it('a relative link to an existing file', async () => {
     mkdirSync(join(dir, 'reports'));
-    writeFileSync(join(dir, 'reports', 'r-2026-11.csv'), 'stale\n');
+    writeFileSync(join(dir, 'reports', 'r-2026-11.csv'), EARLIER);
     chmodSync(join(dir, 'reports', 'r-2026-11.csv'), 0o600);
     symlinkSync('reports/r-2026-11.csv', join(dir, 'latest.csv'));
     const written = await writeDownload(context(), download(), 'latest.csv');
@@ -120,7 +163,7 @@ describe('a symlink is followed: its target is replaced, the link stays', () => 
 
   it('a chain of links, relative then absolute, through a linked directory', async () => {
     mkdirSync(join(dir, 'real'));
-    writeFileSync(join(dir, 'real', 'c.csv'), 'stale\n');
+    writeFileSync(join(dir, 'real', 'c.csv'), EARLIER);
     symlinkSync(join(dir, 'real'), join(dir, 'linked-dir'));
     symlinkSync(join(dir, 'linked-dir', 'c.csv'), join(dir, 'b')); // absolute
     symlinkSync('b', join(dir, 'a')); // relative
@@ -136,7 +179,7 @@ describe('a symlink is followed: its target is replaced, the link stays', () => 
 
   it('a relative link inside a linked directory is read from the directory the link is in', async () => {
     mkdirSync(join(dir, 'deep', 'inner'), { recursive: true });
-    writeFileSync(join(dir, 'deep', 'target.csv'), 'stale\n');
+    writeFileSync(join(dir, 'deep', 'target.csv'), EARLIER);
     symlinkSync('../target.csv', join(dir, 'deep', 'inner', 'link.csv'));
     symlinkSync(join(dir, 'deep', 'inner'), join(dir, 'shortcut'));
     // Lexically shortcut/../target.csv would be <dir>/target.csv; the kernel reads deep/target.csv.

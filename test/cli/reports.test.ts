@@ -255,8 +255,8 @@ describe('--output writes atomically', () => {
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
-  it('replaces an existing file whole', async () => {
-    writeFileSync(join(dir, 'old.json'), 'x'.repeat(10_000));
+  it('replaces an existing file whole: an earlier report of the same kind', async () => {
+    writeFileSync(join(dir, 'old.json'), '{"period_month":"2026-08","results":[' + ' '.repeat(10_000) + ']}\n');
     const r = await cli(['reports', 'collections', '--period', '2026-09', '--format', 'json', '-o', 'old.json']);
     expect(r.code).toBe(0);
     expect(readFileSync(join(dir, 'old.json'), 'utf8')).toBe(

@@ -22,6 +22,13 @@
  * Every buffer is written whole (a write may take only part of it, for example when the disk is
  * nearly full), and a replaced file's size on disk is compared with the bytes streamed before the
  * rename.
+ *
+ * What an existing file may be replaced by (a tired operator's `--output premia.db`): never a
+ * SQLite database or its WAL (a store, premia's or another's), even with `force`; otherwise a
+ * non-empty file only if it looks like a download of the same kind, that is its first line is the
+ * new body's first line (last month's report, with the same header) or, for JSON, both are JSON,
+ * or with `force`. The check on the first line is made once the body has been streamed into the
+ * temporary file, so a refusal costs nothing but the time and leaves the old file as it was.
  */
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -64,6 +71,7 @@ export async function writeDownload(
   output?: string,
   files: OutputFiles = NODE_FILES,
   option = '--output',
+  force = false,
 ): Promise<Written> {
   if (output === undefined || output === '-') return { path: null, bytes: await toStream(ctx.stdout, download) };
   const named = resolve(ctx.cwd, output);
@@ -78,7 +86,7 @@ export async function writeDownload(
       ]);
     }
   }
-  const where = { output, option };
+  const where = { output, option, force };
   switch (place.kind) {
     case 'file':
       return { path, bytes: await replaceFile(download, place.path, place.existing, files, where) };
@@ -119,6 +127,54 @@ export async function outputDirectory(dir: string, where: Where, create: boolean
 export interface Where {
   output: string;
   option: string;
+  /** Replace an existing file that does not look like a download of the same kind (never a database). */
+  force?: boolean;
+}
+
+/** The first bytes of a SQLite database and of a SQLite WAL file. */
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+const WAL_MAGICS = [0x377f0682, 0x377f0683];
+/** How much of each file's start is compared. */
+const HEAD_BYTES = 4096;
+
+/** The first HEAD_BYTES bytes of the file at `path` (fewer if it is shorter). */
+async function headOf(path: string): Promise<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await handle.read(buf, 0, HEAD_BYTES, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The first line of `head` (without its line end), or all of it when it has none. */
+function firstLine(head: Buffer): string {
+  const end = head.indexOf(10);
+  return head.subarray(0, end < 0 ? head.length : end).toString('utf8').replace(/\r$/, '');
+}
+
+/** Refuse to replace `target` (existing, `head` its first bytes) with a file starting `fresh`, unless it looks like the same kind of download. */
+function checkReplace(where: Where, target: string, head: Buffer, fresh: Buffer | null, contentType: string): void {
+  const { output, option } = where;
+  const isDatabase = head.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC) || (head.length >= 4 && WAL_MAGICS.includes(head.readUInt32BE(0)));
+  if (isDatabase) {
+    throw validationError(
+      `Cannot write ${option} ${output}: ${target} is a SQLite database (a premia store?), and a report is never written over one. Nothing was written; give another file name.`,
+      [{ field: option, code: 'WOULD_OVERWRITE', message: `${target} is a SQLite database` }],
+    );
+  }
+  if (fresh === null || where.force === true || head.length === 0) return;
+  const json = /json/i.test(contentType);
+  const same = json ? /^\s*[[{]/.test(head.toString('utf8')) && /^\s*[[{]/.test(fresh.toString('utf8')) : firstLine(head) === firstLine(fresh);
+  if (same) return;
+  const shown = firstLine(head).replace(/[^\x20-\x7e]/g, '?').slice(0, 60);
+  throw validationError(
+    `Cannot write ${option} ${output}: ${target} already exists and is not a download of this kind (its first line is '${shown}'). ` +
+      `Nothing was written; give another file name, or --force to replace it.`,
+    [{ field: option, code: 'WOULD_OVERWRITE', message: `${target} exists and holds something else` }],
+  );
 }
 
 type Place =
@@ -270,6 +326,17 @@ async function throughSocket(download: Download, path: string, where: Where): Pr
 /** Stream into a temporary file beside `target`, fsync it and rename it over `target`. */
 async function replaceFile(download: Download, target: string, existing: Stats | null, files: OutputFiles, where: Where): Promise<number> {
   const dir = dirname(target);
+  let head: Buffer | null = null;
+  if (existing && existing.size > 0) {
+    try {
+      head = await headOf(target);
+    } catch (e) {
+      throw outputError(e, where, target);
+    }
+    checkReplace(where, target, head, null, download.contentType); // a database: before any work
+  }
+  const fresh: Buffer[] = [];
+  let freshBytes = 0;
   const temp = join(dir, `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
   let file: OutputFile | undefined;
   try {
@@ -291,8 +358,13 @@ async function replaceFile(download: Download, target: string, existing: Stats |
       if (chunk.length === 0) continue;
       const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
       bytes += buf.byteLength;
+      if (head !== null && freshBytes < HEAD_BYTES) {
+        fresh.push(Buffer.from(buf.subarray(0, HEAD_BYTES - freshBytes)));
+        freshBytes += Math.min(buf.byteLength, HEAD_BYTES - freshBytes);
+      }
       await writeAll(file, buf);
     }
+    if (head !== null) checkReplace(where, target, head, Buffer.concat(fresh), download.contentType);
     await file.sync();
     const size = (await file.stat()).size;
     if (size !== bytes) {

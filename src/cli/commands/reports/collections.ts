@@ -12,6 +12,7 @@ interface Flags {
   format?: ReportFormat;
   output?: string;
   requireClosed?: boolean;
+  force?: boolean;
 }
 
 export interface CollectionsOptions extends CommandDeps {
@@ -21,6 +22,8 @@ export interface CollectionsOptions extends CommandDeps {
   output: string | undefined;
   /** Refuse (exit 6, nothing written) unless the period has closed. */
   requireClosed: boolean;
+  /** Replace an existing file of another kind (not a database). */
+  force: boolean;
 }
 
 export function collectionsOptions(deps: CommandDeps, flags: Flags): CollectionsOptions {
@@ -28,7 +31,7 @@ export function collectionsOptions(deps: CommandDeps, flags: Flags): Collections
   if (deps.globals.json && flags.format === 'csv') throw usageError('--json asks for JSON but --format csv asks for CSV; give only one of them.');
   // --json alone means the API's JSON body, which is the report in JSON.
   const format = flags.format ?? (deps.globals.json ? 'json' : 'csv');
-  return { ...deps, period, format, output: flags.output, requireClosed: flags.requireClosed === true };
+  return { ...deps, period, format, output: flags.output, requireClosed: flags.requireClosed === true, force: flags.force === true };
 }
 
 /**
@@ -36,7 +39,7 @@ export function collectionsOptions(deps: CommandDeps, flags: Flags): Collections
  * Whether it is final (the period's state) goes beside it: a note on a terminal, and with
  * --require-closed a refusal (exit 6, nothing written) while it is not.
  */
-export async function collectionsRun({ ctx, ui, backend, period, format, output, requireClosed }: CollectionsOptions): Promise<number> {
+export async function collectionsRun({ ctx, ui, backend, period, format, output, requireClosed, force }: CollectionsOptions): Promise<number> {
   const download = await (await backend()).collectionsReport(period, format);
   const state = download.periodState;
   const note = state ? periodStateNote(period, state) : null;
@@ -53,7 +56,7 @@ export async function collectionsRun({ ctx, ui, backend, period, format, output,
       throw conflict(state.state === 'open' ? 'PERIOD_OPEN' : 'NO_COLLECTIONS', words, [{ period_month: period, ...state }]);
     }
   }
-  const written = await writeDownload(ctx, download, output);
+  const written = await writeDownload(ctx, download, output, undefined, '--output', force);
   if (written.path !== null) ui.status(`Wrote the ${period} collections report to ${written.path} (${plural(written.bytes, 'byte')}).`);
   // For a person at a terminal only: a cron job reads the state from --require-closed or the JSON.
   if (note && ctx.stderrIsTTY) ui.status(`${ui.err.yellow('note:')} ${note}`);

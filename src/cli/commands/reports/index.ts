@@ -13,6 +13,7 @@ export function registerReports(program: Command, ctx: CliContext, state: RunSta
     .addOption(new Option('--format <format>', 'csv (default) or json').choices(['csv', 'json']))
     .option('-o, --output <file>', 'write to this file (or into this directory) atomically, instead of stdout')
     .option('--require-closed', 'refuse (exit 6, nothing written) unless the period has closed: for cron')
+    .option('--force', 'replace an existing --output file that is not an earlier report (never a database)')
     .action(lazyAction(ctx, state, () => import('./collections.js')));
 
   reports
@@ -20,6 +21,7 @@ export function registerReports(program: Command, ctx: CliContext, state: RunSta
     .description('the month in pictures: collected vs due, collected by day, by income pattern, failures by reason, the settlement')
     .requiredOption('--period <YYYY-MM>', 'the period to summarise')
     .option('--html <file>', 'write the month as one self-contained HTML page (charts, and the unpaid and partly paid policies) to this file or into this directory, instead of the text')
+    .option('--force', 'replace an existing --html file that is not an earlier page (never a database)')
     .addHelpText(
       'after',
       `

@@ -17,18 +17,21 @@ import type { Download } from '../../../backend/types.js';
 interface Flags {
   period: string;
   html?: string;
+  force?: boolean;
 }
 
 export interface SummaryOptions extends CommandDeps {
   period: Period;
   /** Write the page here (a file, a directory for summary-<period>.html, or - for stdout) instead of the text. */
   html: string | undefined;
+  /** Replace an existing file of another kind (not a database). */
+  force: boolean;
 }
 
 export function summaryOptions(deps: CommandDeps, flags: Flags): SummaryOptions {
   const period = checkPeriodOption(flags.period);
   if (deps.globals.json && flags.html !== undefined) throw usageError('--json prints the figures as JSON and --html writes them as a page; give only one of them.');
-  return { ...deps, period, html: flags.html };
+  return { ...deps, period, html: flags.html, force: flags.force === true };
 }
 
 /** The page as a download, so it is written by the rules of every other output file. */
@@ -42,10 +45,10 @@ export function summaryPage(figures: SummaryFigures): Download {
   };
 }
 
-export async function summaryRun({ ctx, ui, backend, period, html }: SummaryOptions): Promise<number> {
+export async function summaryRun({ ctx, ui, backend, period, html, force }: SummaryOptions): Promise<number> {
   const figures = await readSummary(await backend(), period);
   if (html !== undefined) {
-    const written = await writeDownload(ctx, summaryPage(figures), html, undefined, '--html');
+    const written = await writeDownload(ctx, summaryPage(figures), html, undefined, '--html', force);
     if (written.path !== null) ui.status(`Wrote the ${period} summary page to ${written.path} (${groupedCount(written.bytes)} bytes).`);
     return 0;
   }

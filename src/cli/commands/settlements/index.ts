@@ -27,6 +27,7 @@ export function registerSettlements(program: Command, ctx: CliContext, state: Ru
     .argument('<settlement>', 'settlement id or settlement number')
     .option('-o, --output <file>', 'write to this file (or into this directory) atomically, instead of stdout')
     .option('--lines', 'one row per collection with its share of each fee; columns sum to the statement')
+    .option('--force', 'replace an existing --output file that is not an earlier export (never a database)')
     .action(lazyAction(ctx, state, () => import('./export.js')));
 
   settlements
