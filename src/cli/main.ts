@@ -9,6 +9,7 @@ import { ExitCode, PremiaError } from '../domain/errors.js';
 import { stringifyJson } from '../domain/json.js';
 import type { RunState } from './command.js';
 import type { CliContext, GlobalOptions } from './context.js';
+import { redactKeysIn } from './config.js';
 import { registerCommands } from './commands/index.js';
 import { applyHelpConventions } from './commands/help.js';
 import { Ui } from './output/ui.js';
@@ -44,9 +45,9 @@ function commanderCode(e: CommanderError): 'VALIDATION_ERROR' | 'USAGE_ERROR' {
 function commanderOutput(ctx: CliContext, json: boolean) {
   return {
     writeOut: (s: string) => ctx.stdout.write(s),
-    writeErr: (s: string) => ctx.stderr.write(s),
+    writeErr: (s: string) => ctx.stderr.write(redactKeysIn(s)),
     outputError: (s: string, write: (s: string) => void) => {
-      if (!json) write(s);
+      if (!json) write(redactKeysIn(s));
     },
   };
 }
@@ -146,11 +147,11 @@ export function reportError(ctx: CliContext, globals: GlobalOptions, e: unknown)
     if (globals.json) {
       writeJsonError(ctx, e);
     } else {
-      ctx.stderr.write(`${ui.err.red('error:')} ${e.message}\n`);
+      ctx.stderr.write(`${ui.err.red('error:')} ${redactKeysIn(e.message)}\n`);
       if (Array.isArray(e.details) && e.details.length > 1) {
         for (const d of e.details as Array<Record<string, unknown>>) {
           // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a row is a number or a string as received
-          if (typeof d.message === 'string') ctx.stderr.write(`  - ${d.row !== undefined ? `row ${String(d.row)}: ` : ''}${d.message}\n`);
+          if (typeof d.message === 'string') ctx.stderr.write(redactKeysIn(`  - ${d.row !== undefined ? `row ${String(d.row)}: ` : ''}${d.message}\n`));
         }
       }
       const tags = [`code ${e.code}`];
@@ -158,11 +159,11 @@ export function reportError(ctx: CliContext, globals: GlobalOptions, e: unknown)
       ctx.stderr.write(ui.err.dim(`  (${tags.join(', ')})\n`));
     }
     // eslint-disable-next-line @typescript-eslint/no-base-to-string -- --debug shows whatever the cause is
-    if (globals.debug && e.cause) ctx.stderr.write(`${String((e.cause as Error).stack ?? e.cause)}\n`);
+    if (globals.debug && e.cause) ctx.stderr.write(redactKeysIn(`${String((e.cause as Error).stack ?? e.cause)}\n`));
     return e.exitCode;
   }
   const err = e as Error;
-  const message = `premia failed unexpectedly: ${err?.message ?? String(e)}`;
+  const message = redactKeysIn(`premia failed unexpectedly: ${err?.message ?? String(e)}`);
   if (globals.json) {
     writeJsonError(ctx, new PremiaError('INTERNAL', `${message} (run again with --debug for details)`));
     if (globals.debug && err?.stack) ctx.stderr.write(`${err.stack}\n`);
@@ -175,7 +176,7 @@ export function reportError(ctx: CliContext, globals: GlobalOptions, e: unknown)
 }
 
 function writeJsonError(ctx: CliContext, e: PremiaError): void {
-  ctx.stderr.write(`${stringifyJson(e.toBody(e.requestId ?? null))}\n`);
+  ctx.stderr.write(`${redactKeysIn(stringifyJson(e.toBody(e.requestId ?? null)))}\n`);
 }
 
 /** commander's message without its "error: " prefix. */

@@ -125,3 +125,23 @@ describe('PremiaErrors with --json are unchanged', () => {
     expect((errorBody(r) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
   });
 });
+
+describe('an API key typed where something else belongs is never printed whole', () => {
+  const KEY = 'pmk_8Lm7abcdefghijklmnopqrstuvwxyz0123AIcW';
+
+  it.each([
+    ['as the base URL', ['--base-url', KEY, 'clock'], {}, 4, 'No API key for pmk_…AIcW'],
+    ['as the base URL, with the key in the environment', ['--base-url', KEY, 'clock'], { PREMIA_API_KEY: KEY }, 2, "'pmk_…AIcW' is not a URL"],
+    ['as a client of the store', ['--as-client', KEY, 'clock'], {}, 5, "There is no client 'pmk_…AIcW'"],
+    ['to keys revoke', ['keys', 'revoke', KEY], {}, 5, "API key 'pmk_…AIcW' was not found"],
+  ] as const)('%s', async (_, args, env, code, shown) => {
+    expect((await premia(['clock', 'set', '2026-10-31'])).code).toBe(0);
+    for (const json of [false, true]) {
+      const local = args[0] !== '--base-url' ? ['--db', join(dir, 'premia.db')] : [];
+      const r = await runCli([...local, ...(json ? ['--json'] : []), ...args], { cwd: dir, env: { ...env } });
+      expect(r.code).toBe(code);
+      expect(r.stderr).toContain(shown);
+      expect(r.stderr + r.stdout).not.toContain(KEY.slice(4, 30));
+    }
+  });
+});
