@@ -54,6 +54,15 @@ export function needsYes(periods: Period[]): PremiaError {
   );
 }
 
+/** An unattended advance would close periods nobody queued collections for. */
+export function neverRunNeedsYes(periods: Period[]): PremiaError {
+  const one = periods.length === 1;
+  return usageError(
+    `This advance would close ${periodList(periods)} with no collections queued: once closed, ${one ? 'its' : 'their'} premiums can never be collected. ` +
+      `Queue ${one ? 'them' : 'each'} first ('premia collections execute --period ${periods[0]}'), or add --yes to close ${one ? 'it' : 'them'} anyway. Nothing changed.`,
+  );
+}
+
 /** 2026-11 · 2026-11 and 2026-12 · 2026-11, 2026-12 and 2027-01 · 2026-11, 2026-12, …, 2027-08 */
 export function periodList(periods: readonly string[]): string {
   if (periods.length <= 1) return periods.join('');

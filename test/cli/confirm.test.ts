@@ -177,6 +177,23 @@ describe('clock advance without a terminal', () => {
     expect(r.code).toBe(0);
     expect(await clockOf(db)).toBe('2026-11-30');
   });
+
+  it('closing a period nobody queued collections for is refused without --yes (a cron rerun, a forgotten execute)', async () => {
+    const db = copyOfBase();
+    expect((await cli(db, ['--yes', 'clock', 'advance', '--to', '2026-12-31'])).code).toBe(0); // November and December were queued
+    const before = bytesOf(db);
+    const r = await cli(db, ['clock', 'advance', '--to-month-end'], { prompter: answering([]) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      "error: This advance would close 2027-01 with no collections queued: once closed, its premiums can never be collected. Queue them first ('premia collections execute --period 2027-01'), or add --yes to close it anyway. Nothing changed.\n  (code USAGE_ERROR)\n",
+    );
+    expect(bytesOf(db)).toBe(before);
+    expect(await clockOf(db)).toBe('2026-12-31');
+    // Queued, the same advance goes ahead.
+    expect((await cli(db, ['collections', 'execute', '--period', '2027-01'])).code).toBe(0);
+    expect((await cli(db, ['clock', 'advance', '--to-month-end'])).code).toBe(0);
+    expect(await clockOf(db)).toBe('2027-01-31');
+  });
 });
 
 describe('clock advance --dry-run', () => {

@@ -2,7 +2,7 @@ import type { AdvancePreview, AdvanceResult, AdvanceTarget, Backend, ClockState 
 import { advanceTargetDate, daysBetween, periodsClosedBetween } from '../../../domain/advance.js';
 import { PremiaError, usageError, validationError } from '../../../domain/errors.js';
 import { MAX_ADVANCE_DAYS, MIN_ADVANCE_DAYS, validateAdvanceRequest } from '../../../domain/requests.js';
-import { askOrCancel, confirmMode, needsYes, periodList, stopped } from '../../confirm.js';
+import { askOrCancel, confirmMode, needsYes, neverRunNeedsYes, periodList, stopped } from '../../confirm.js';
 import { catchCtrlC } from '../../interrupt.js';
 import { count, money, plural } from '../../output/format.js';
 import { startProgress } from '../../output/progress.js';
@@ -106,7 +106,10 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
   return 0;
 }
 
-/** On a terminal, say what closes and ask; unattended, refuse to close more than one period without --yes. */
+/**
+ * On a terminal, say what closes and ask; unattended, refuse without --yes to close more than one
+ * period, or one that was never run (no collections queued: its premiums could never be collected).
+ */
 async function confirmAdvance(env: CommandDeps, b: Backend, target: AdvanceTarget): Promise<void> {
   const mode = confirmMode(env);
   if (mode === 'yes') return;
@@ -115,7 +118,20 @@ async function confirmAdvance(env: CommandDeps, b: Backend, target: AdvanceTarge
     const clock = await clockOf(b);
     if (clock === null) return; // a server without the clock: the advance says so itself
     const closes = periodsClosedBetween(clock.date, advanceTargetDate(clock.date, target));
-    if (clock.locked && closes.length > 1) throw needsYes(closes);
+    if (!clock.locked || closes.length === 0) return;
+    if (closes.length > 1) throw needsYes(closes);
+    // With an idempotency key this may be a cron job's rerun, which the store answers with the
+    // first run's result (a rerun of --to-month-end on the 30th is not a new month's advance).
+    if (env.globals.idempotencyKey !== undefined) return;
+    let closing: AdvancePreview;
+    try {
+      closing = await b.previewAdvance(target);
+    } catch (e) {
+      if (e instanceof PremiaError && e.code === 'NOT_SUPPORTED') return; // a server without the preview: the dates alone
+      throw e;
+    }
+    const neverRun = closing.periods_closed.filter((c) => c.collections === 0).map((c) => c.period_month);
+    if (neverRun.length > 0) throw neverRunNeedsYes(neverRun);
     return;
   }
   let preview: AdvancePreview | null = null;
