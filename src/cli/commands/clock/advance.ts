@@ -123,15 +123,15 @@ async function confirmAdvance(env: CommandDeps, b: Backend, target: AdvanceTarge
     // With an idempotency key this may be a cron job's rerun, which the store answers with the
     // first run's result (a rerun of --to-month-end on the 30th is not a new month's advance).
     if (env.globals.idempotencyKey !== undefined) return;
-    let closing: AdvancePreview;
+    // One collection is enough to know the period was run (the preview would count them all).
+    let run: boolean;
     try {
-      closing = await b.previewAdvance(target);
+      run = (await b.listCollections({ period_month: closes[0]!, limit: 1 })).data.length > 0;
     } catch (e) {
-      if (e instanceof PremiaError && e.code === 'NOT_SUPPORTED') return; // a server without the preview: the dates alone
+      if (e instanceof PremiaError && e.code === 'NOT_SUPPORTED') return; // a server without the list: the dates alone
       throw e;
     }
-    const neverRun = closing.periods_closed.filter((c) => c.collections === 0).map((c) => c.period_month);
-    if (neverRun.length > 0) throw neverRunNeedsYes(neverRun);
+    if (!run) throw neverRunNeedsYes(closes);
     return;
   }
   let preview: AdvancePreview | null = null;
