@@ -1,6 +1,6 @@
 /** `premia simulate`: the README's main job. */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { percentOf } from '../../src/cli/output/format.js';
@@ -117,6 +117,18 @@ describe('premia simulate', () => {
     const again = await runCli(['--db', ORACLE_DB, 'simulate', '--out', 'used'], { cwd: tmp.dir });
     expect(again.code).toBe(6);
     expect(again.stderr).toContain('already has a collections run; simulate needs a new store');
+  });
+
+  it('refuses a store that holds policies of its own, and changes nothing in it', async () => {
+    const book = join(tmp.dir, 'book.db');
+    const own = join(tmp.dir, 'own.csv');
+    writeFileSync(own, 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC9,E9,OWN-1,LIFE,10.00\n');
+    expect((await runCli(['--db', book, 'policies', 'import', own], { cwd: tmp.dir })).code).toBe(0);
+    const before = readFileSync(book);
+    const r = await runCli(['--db', book, 'simulate', '--out', 'unused'], { cwd: tmp.dir });
+    expect(r.code).toBe(6);
+    expect(r.stderr).toContain(`The store ${book} already holds policies; simulate needs a new store (choose another --db, or none for a temporary one). Nothing changed.`);
+    expect(readFileSync(book).equals(before)).toBe(true);
   });
 
   it('PREMIA_DB does not choose its store: the fixtures never land in the store a shell exported', async () => {

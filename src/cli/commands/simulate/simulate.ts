@@ -80,6 +80,10 @@ export async function simulateRun({ ctx, globals, ui, createsStore, first, month
   if (clock.locked) {
     throw conflict('CONFLICT', `The store ${dbChosen} already has a collections run; simulate needs a new store (choose another --db, or none for a temporary one).`);
   }
+  // A store with a book of its own (a real one, named by a shell alias or a habit) is not the place for the fixtures' month.
+  if ((await b.listPolicies({ limit: 1 })).data.length > 0) {
+    throw conflict('CONFLICT', `The store ${dbChosen} already holds policies; simulate needs a new store (choose another --db, or none for a temporary one). Nothing changed.`);
+  }
   await b.setClock(addDays(`${first}-01`, -1));
 
   const progress = await startProgress(ui, 'Simulating…');
