@@ -125,7 +125,10 @@ export async function run(argv: string[], ctx: CliContext): Promise<number> {
 export function reportError(ctx: CliContext, globals: GlobalOptions, e: unknown): number {
   if (e instanceof CommanderError) {
     // Without --json commander has already printed its message (or the help / version text).
-    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return ExitCode.OK;
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return ExitCode.OK;
+    // No subcommand (`premia`, `premia policies`): the help on stderr, and exit 2, so a cron line
+    // built from an empty variable does not pass for a job done.
+    if (e.code === 'commander.help') return ExitCode.USAGE;
     if (e.code === 'commander.executeSubCommandAsync') return ExitCode.OK;
     if (globals.json) writeJsonError(ctx, new PremiaError(commanderCode(e), commanderMessage(e), { exitCode: ExitCode.USAGE }));
     else ctx.stderr.write(`  (code ${commanderCode(e)}; run with --help for usage)\n`);

@@ -79,6 +79,18 @@ describe('help', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('no subcommand (an empty variable in a cron line): the help on stderr and exit 2; --help asked for is exit 0 on stdout', async () => {
+    for (const args of [[], ['policies'], ['settlements']]) {
+      const r = await runCli(args, { cwd: dir });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(`Usage: premia${args.length > 0 ? ` ${args[0]}` : ''} [options]`);
+    }
+    const asked = await runCli(['policies', '--help'], { cwd: dir });
+    expect(asked.code).toBe(0);
+    expect(asked.stdout).toContain('Usage: premia policies [options]');
+  });
+
   it('premia help alone is premia --help', async () => {
     const a = await runCli(['help'], { cwd: dir });
     const b = await runCli(['--help'], { cwd: dir });
