@@ -274,7 +274,17 @@ export async function resolveTarget(ctx: CliContext, globals: GlobalOptions): Pr
   }
 
   const baseUrl = globals.baseUrl ?? (env.PREMIA_BASE_URL || undefined) ?? profile?.base_url;
-  if (baseUrl === undefined) return env.PREMIA_DB ? local(env.PREMIA_DB, 'env') : local(DEFAULT_DB_FILE, 'default');
+  if (baseUrl === undefined) {
+    if (env.PREMIA_DB) return local(env.PREMIA_DB, 'env');
+    // A key for a service and no service named: a misspelt PREMIA_BASE_URL, not a wish for ./premia.db.
+    if (env.PREMIA_API_KEY) {
+      throw usageError(
+        `PREMIA_API_KEY is set but no service is named (PREMIA_BASE_URL, --base-url or a profile), so premia would work on the local store ./${DEFAULT_DB_FILE} instead. ` +
+          'Set PREMIA_BASE_URL (is it misspelt?), or give --db (or PREMIA_DB) to use a local store. Nothing changed.',
+      );
+    }
+    return local(DEFAULT_DB_FILE, 'default');
+  }
   if (globals.asClient !== undefined) {
     throw usageError('--as-client selects a client of a local store; in remote mode the API key decides the client.');
   }

@@ -1,5 +1,5 @@
 /** A store path whose directory is missing is the user's mistake: exit 2, naming the directory. */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
@@ -48,5 +48,23 @@ describe('a store in a directory that does not exist', () => {
     const r = await runCli(['--json', '--db', join(dir, 'x.db'), 'clock', 'set', '2026-11-21'], { cwd: dir });
     expect(r.code).toBe(0);
     expect(existsSync(join(dir, 'x.db'))).toBe(true);
+  });
+});
+
+describe('an API key with no service named', () => {
+  it('is refused (exit 2), not taken for local mode on ./premia.db: nothing is created', async () => {
+    const { dir, cleanup } = tempDir('premia-key-no-url-');
+    try {
+      const r = await runCli(['policies', 'list'], { cwd: dir, env: { PREMIA_API_KEY: 'pmk_0000000000000000000000000000000000000000', PREMIA_BASEURL: 'http://127.0.0.1:9/v1' } });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(
+        'PREMIA_API_KEY is set but no service is named (PREMIA_BASE_URL, --base-url or a profile), so premia would work on the local store ./premia.db instead.',
+      );
+      expect(readdirSync(dir)).toEqual([]);
+      // With a store named, the key is simply not used.
+      expect((await runCli(['--db', 'x.db', 'clock', 'set', '2026-10-31'], { cwd: dir, env: { PREMIA_API_KEY: 'pmk_0000000000000000000000000000000000000000' } })).code).toBe(0);
+    } finally {
+      cleanup();
+    }
   });
 });
