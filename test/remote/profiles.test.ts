@@ -261,7 +261,9 @@ describe('on a terminal', () => {
     expect(r.code).toBe(0);
     expect(r.stderr.split('\n')[0]).toBe(`\u001b[2mRemote mode: ${server.url} (profile default, key …${server.keys.operator.slice(-4)})\u001b[22m`);
     const local = await premia(['--db', join(home, 'tty.db'), 'clock', 'set', '2026-10-31'], {}, { tty: true });
-    expect(local.stderr.split('\n')[0]).toBe(`\u001b[2mLocal mode: store ${join(home, 'tty.db')}\u001b[22m`);
+    expect(local.stderr.split('\n')[0]).toBe(`\u001b[2mLocal mode: new store (created now) ${join(home, 'tty.db')}\u001b[22m`);
+    const again = await premia(['--db', join(home, 'tty.db'), 'clock', 'set', '2026-10-30'], {}, { tty: true });
+    expect(again.stderr.split('\n')[0]).toBe(`\u001b[2mLocal mode: store ${join(home, 'tty.db')}\u001b[22m`);
     const read = await premia(['clock'], {}, { tty: true });
     expect(read.stderr).toBe('');
   });

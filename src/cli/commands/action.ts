@@ -3,7 +3,8 @@
  * it runs; its options are parsed from what commander read, then it runs on them and its exit
  * code is kept.
  */
-import { redactDbUrl } from '../../lib/db-url.js';
+import { existsSync } from 'node:fs';
+import { isPostgresUrl, redactDbUrl } from '../../lib/db-url.js';
 import type { Command } from 'commander';
 import { PremiaError } from '../../domain/errors.js';
 import type { CommandDeps, RunState, Verb } from '../command.js';
@@ -39,10 +40,12 @@ export function lazyAction(ctx: CliContext, state: RunState, load: () => Promise
       backend: async () => {
         const target = await ctx.target(globals);
         if (options.localOnly && target.mode === 'remote') throw localOnly(options.localOnly);
+        // A store this command makes is said so, so a mistyped path is seen at once.
+        const made = target.mode === 'local' && options.createsStore === true && isStoreFile(target.db!) && !existsSync(target.db!);
         const backend = await ctx.backend(globals, { createStore: options.createsStore === true });
         if (options.writes && !announced && ui.interactive) {
           announced = true;
-          ui.status(ui.err.dim(targetLine(target)));
+          ui.status(ui.err.dim(targetLine(target, made)));
         }
         return backend;
       },
@@ -65,10 +68,15 @@ function commandPath(command: Command): string {
   return words.join(' ');
 }
 
-/** The status line of a state-changing command on a terminal. */
-export function targetLine(target: Awaited<ReturnType<CliContext['target']>>): string {
+/** A local store that is a file (not :memory:, not a PostgreSQL URL). */
+function isStoreFile(db: string): boolean {
+  return db !== ':memory:' && !isPostgresUrl(db);
+}
+
+/** The status line of a state-changing command on a terminal (`made`: the command created the store). */
+export function targetLine(target: Awaited<ReturnType<CliContext['target']>>, made = false): string {
   if (target.mode === 'local') {
-    return `Local mode: store ${redactDbUrl(target.db!)}${target.asClient ? `, client ${target.asClient}` : ''}`;
+    return `Local mode: ${made ? 'new store (created now) ' : 'store '}${redactDbUrl(target.db!)}${target.asClient ? `, client ${target.asClient}` : ''}`;
   }
   const key = target.apiKey ? `, key …${target.apiKey.slice(-4)}` : '';
   return `Remote mode: ${target.baseUrl}${target.profile ? ` (profile ${target.profile}${key})` : key ? ` (${key.slice(2)})` : ''}`;
