@@ -83,6 +83,8 @@ export async function openSqliteStore(options: OpenStoreOptions): Promise<Sqlite
     async transaction(fn) {
       try {
         return await db.transaction().execute(fn);
+      } catch (e) {
+        throw readOnlyStoreError(options.path, e) ?? e;
       } finally {
         generation++;
       }
@@ -212,8 +214,26 @@ function refuseForeignDatabase(raw: BetterSqlite3.Database, path: string): boole
   return true;
 }
 
+/**
+ * A write refused because the store cannot be written by this user (the file, its -wal or -shm,
+ * or its directory): the operator's to fix (exit 2), not an unexpected failure; null otherwise.
+ */
+function readOnlyStoreError(path: string, e: unknown): PremiaError | null {
+  const code = (e as { code?: unknown })?.code;
+  const msg = (e as Error)?.message ?? '';
+  if (!(typeof code === 'string' && code.startsWith('SQLITE_READONLY')) && !/readonly database/i.test(msg)) return null;
+  return new PremiaError(
+    'VALIDATION_ERROR',
+    `The store ${path} cannot be written by this user: it, its -wal or -shm file, or its directory is read-only (${msg}). ` +
+      'Nothing was changed; run as the store\'s owner, or fix its permissions.',
+    { cause: e, details: [{ field: 'db', code: 'STORE_READ_ONLY', message: `${path} is read-only for this user` }] },
+  );
+}
+
 function storeOpenError(path: string, e: unknown): PremiaError {
   if (e instanceof PremiaError) return e;
+  const readOnly = readOnlyStoreError(path, e);
+  if (readOnly) return readOnly;
   const msg = (e as Error).message ?? String(e);
   if (/file is not a database/i.test(msg)) {
     // --db pointed at a spreadsheet or a text file: the user's mistake, and the file is not touched.

@@ -2,11 +2,14 @@
  * The store file itself: created private (0600, also its -wal and -shm, whatever the umask), and
  * a warning when an existing store can be read by others.
  */
-import { chmodSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/store.js';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { BIN } from '../e2e/spawn.js';
 
 let dir: string;
 let cleanup: () => void;
@@ -152,5 +155,28 @@ describe('a command that only reads does not create a store', () => {
     const db = join(dir, 'x.db');
     await expect(openStore({ path: db, create: false })).rejects.toMatchObject({ code: 'VALIDATION_ERROR', message: `There is no store at ${db}; nothing was created.` });
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+// Another user's store: as root (CI here), through runuser as `nobody`; elsewhere there is no
+// second user to be, and the case is skipped with that reason in its name.
+const asNobody = process.getuid?.() === 0 && spawnSync('runuser', ['-u', 'nobody', '--', 'true']).status === 0;
+
+describe('a store this user cannot write', () => {
+  it.skipIf(!asNobody)('(as root through runuser -u nobody; skipped when not root) is exit 2 naming it, not an unexpected failure', async () => {
+    const shared = mkdtempSync(join(tmpdir(), 'premia-ro-'));
+    try {
+      chmodSync(shared, 0o755);
+      const db = join(shared, 'premia.db');
+      expect((await runCli(['--db', db, 'clock', 'set', '2026-10-31'], { cwd: shared })).code).toBe(0);
+      chmodSync(db, 0o644);
+      const r = spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, BIN, '--db', db, 'clock', 'set', '2026-10-30'], { encoding: 'utf8' });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain(`error: The store ${db} cannot be written by this user: it, its -wal or -shm file, or its directory is read-only`);
+      expect(r.stderr).toContain('(code VALIDATION_ERROR)');
+      expect((await runCli(['--db', db, '--json', 'clock'], { cwd: shared })).json().date).toBe('2026-10-31');
+    } finally {
+      rmSync(shared, { recursive: true, force: true });
+    }
   });
 });
