@@ -668,16 +668,21 @@ describe('clock', () => {
     expect(human.stdout).toBe('date    2028-02-29\nseed    1\nlocked  no\n');
   });
 
-  it.each(['2026-02-29', '2026-13-01', 'tomorrow', '2026-1-1'])('clock set %s is exit 2', async (date) => {
+  it.each([
+    ['2026-02-29', 'INVALID_VALUE', 'date 2026-02-29 is not a day of the calendar: 2026-02 has 28 days'],
+    ['2026-11-31', 'INVALID_VALUE', 'date 2026-11-31 is not a day of the calendar: 2026-11 has 30 days'],
+    ['2026-13-01', 'INVALID_FORMAT', 'date must be a date written YYYY-MM-DD, like 2026-11-30; got "2026-13-01"'],
+    ['tomorrow', 'INVALID_FORMAT', 'date must be a date written YYYY-MM-DD, like 2026-11-30; got "tomorrow"'],
+    ['2026-1-1', 'INVALID_FORMAT', 'date must be a date written YYYY-MM-DD, like 2026-11-30; got "2026-1-1"'],
+  ])('clock set %s is exit 2', async (date, code, problem) => {
     const r = await premia(['clock', 'set', date, '--json']);
     expect(r.code).toBe(2);
     // The CLI checks the date as the service checks PUT /v1/clock, so both modes word it alike.
-    const problem = `date must be a date written YYYY-MM-DD, like 2026-11-30; got "${date}"`;
     expect(errorBody(r)).toEqual({
       code: 'VALIDATION_ERROR',
       message: `The clock setting is not valid: ${problem}.`,
       request_id: null,
-      details: [{ field: 'date', code: 'INVALID_FORMAT', message: problem }],
+      details: [{ field: 'date', code, message: problem }],
     });
   });
 

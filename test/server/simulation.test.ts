@@ -42,7 +42,7 @@ describe('simulation endpoints (clock and bank)', () => {
     const bad = await call(s.app, 'PUT', '/v1/clock', { key: s.keys.operator, body: { date: '2026-02-30' } });
     expect(bad.status).toBe(400);
     expect(bad.json().error.details).toEqual([
-      { field: 'date', code: 'INVALID_FORMAT', message: 'date must be a date written YYYY-MM-DD, like 2026-11-30; got "2026-02-30"' },
+      { field: 'date', code: 'INVALID_VALUE', message: 'date 2026-02-30 is not a day of the calendar: 2026-02 has 28 days' },
     ]);
     const extra = await call(s.app, 'PUT', '/v1/clock', { key: s.keys.operator, body: { date: '2026-11-02', time: '10:00' } });
     expect(extra.status).toBe(400);
