@@ -71,7 +71,7 @@ class Checker {
       // Written right but not on the calendar (2026-11-31, 2027-02-29): said so, not "write YYYY-MM-DD".
       const m = typeof v === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(v) : null;
       if (m && Number(m[2]) >= 1 && Number(m[2]) <= 12 && Number(m[3]) >= 1) {
-        this.add(field, 'INVALID_VALUE', `${field} ${v} is not a day of the calendar: ${m[1]}-${m[2]} has ${daysInMonth(Number(m[1]), Number(m[2]))} days`);
+        this.add(field, 'INVALID_VALUE', `${field} ${m[0]} is not a day of the calendar: ${m[1]}-${m[2]} has ${daysInMonth(Number(m[1]), Number(m[2]))} days`);
       } else {
         this.add(field, 'INVALID_FORMAT', `${field} must be a date written YYYY-MM-DD, like 2026-11-30; got ${show(v)}`);
       }
