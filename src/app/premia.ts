@@ -21,14 +21,21 @@ export async function main(): Promise<void> {
     signals: process,
     serve,
   });
-  // A closed pipe (premia ... | head) is not an error worth a stack trace.
+  // A closed pipe (premia ... | head) is not an error worth a stack trace, nor a reason to
+  // report success or failure the command did not have: nothing more is written, the command
+  // finishes (an import's rows are in the store either way) and exits with its own code.
+  let stdoutGone = false;
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(0);
+    if (e.code !== 'EPIPE') return;
+    stdoutGone = true;
+    process.stdout.write = (() => true) as typeof process.stdout.write;
   });
   const code = await run(process.argv.slice(2), ctx);
   process.exitCode = code;
   // Let stdout drain, then exit even if a library left a handle open.
   const exit = () => process.exit(code);
-  if (process.stdout.writableNeedDrain) process.stdout.once('drain', exit);
-  else setImmediate(exit);
+  if (process.stdout.writableNeedDrain && !stdoutGone) {
+    process.stdout.once('drain', exit);
+    process.stdout.once('close', exit); // the reader left while it drained
+  } else setImmediate(exit);
 }

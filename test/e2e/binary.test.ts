@@ -1,4 +1,5 @@
 /** Smoke tests of the installed launcher, `node bin/premia.js`, on the compiled dist/. */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +49,26 @@ describe('bin/premia.js', () => {
       failed: 1,
       errors: [{ row: 3, policy_number: 'P2', field: 'collection_amount', code: 'AMOUNT_OUT_OF_RANGE', message: "collection_amount '0' must be greater than 0.00" }],
     });
+  });
+
+  it('a reader that closes the pipe early (premia … | head) does not change the exit code: the rows are imported, exit 3', async () => {
+    const csv = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\n' + 'C1,E1,P1,X,1.00\nC2,E2,P2,X,0\n';
+    const db = join(dir, 'closed-pipe.db');
+    // The shell's `| true` closes the read end at once: premia's first write meets EPIPE.
+    const r = spawnSync('bash', ['-c', `set -o pipefail; printf '%s' "$CSV" | "$NODE" "$BIN" --db "$DB" policies import - --json | true; echo "\${PIPESTATUS[@]}"`], {
+      env: { ...process.env, CSV: csv, NODE: process.execPath, BIN: join(REPO, 'bin', 'premia.js'), DB: db },
+      encoding: 'utf8',
+    });
+    expect(r.stdout.trim()).toBe('0 3 0');
+    const list = spawnSync(process.execPath, [join(REPO, 'bin', 'premia.js'), '--db', db, '--json', 'policies', 'list'], { encoding: 'utf8' });
+    expect(JSON.parse(list.stdout).data.map((p: { policy_number: string }) => p.policy_number)).toEqual(['P1']);
+    // A report whose reader left: what it wanted was sent; exit 0 and no error.
+    const report = spawnSync('bash', ['-c', `"$NODE" "$BIN" --db "$DB" reports collections --period 2026-11 | true; echo "\${PIPESTATUS[@]}"`], {
+      env: { ...process.env, NODE: process.execPath, BIN: join(REPO, 'bin', 'premia.js'), DB: db },
+      encoding: 'utf8',
+    });
+    expect(report.stdout.trim()).toBe('0 0');
+    expect(report.stderr).toBe('');
   });
 
   it('a usage error exits 2 with the message on stderr and nothing on stdout', async () => {

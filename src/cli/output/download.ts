@@ -244,7 +244,13 @@ async function toStream(stream: Writable, download: Download): Promise<number> {
   for await (const chunk of download.body) {
     if (chunk.length === 0) continue;
     bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
-    if (!stream.write(chunk)) await once(stream, 'drain');
+    try {
+      if (!stream.write(chunk)) await once(stream, 'drain');
+    } catch (e) {
+      // The reader left (premia reports … | head): it has what it wanted; the rest is not made.
+      if ((e as NodeJS.ErrnoException).code === 'EPIPE') return bytes;
+      throw e;
+    }
   }
   return bytes;
 }
