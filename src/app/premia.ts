@@ -28,7 +28,7 @@ export async function main(): Promise<void> {
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code !== 'EPIPE') return;
     stdoutGone = true;
-    process.stdout.write = (() => true) as typeof process.stdout.write;
+    process.stdout.write = (() => true);
   });
   const code = await run(process.argv.slice(2), ctx);
   process.exitCode = code;
