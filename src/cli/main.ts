@@ -108,6 +108,7 @@ export async function run(argv: string[], ctx: CliContext): Promise<number> {
   const state: RunState = { exitCode: ExitCode.OK, globals: json ? { json } : {} };
   try {
     const program = buildProgram(ctx, state, json);
+    checkCommandWords(program, argv);
     await program.parseAsync(argv, { from: 'user' });
     return state.exitCode;
   } catch (e) {
@@ -115,6 +116,57 @@ export async function run(argv: string[], ctx: CliContext): Promise<number> {
   } finally {
     await ctx.dispose();
   }
+}
+
+/**
+ * A word after a command group (`clock`, `calendar`, `settings`: groups that also act alone) that
+ * names none of its commands is an unknown command, said so with a suggestion. Left to commander,
+ * `clock advanc --days 1` was "unknown option '--days'" and `settings sett x` "too many
+ * arguments". Options and their values are skipped on the way (`--db FILE` before the words).
+ */
+function checkCommandWords(program: Command, argv: string[]): void {
+  let cmd = program;
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') return;
+    if (word.startsWith('-')) {
+      if (word.includes('=')) continue;
+      const option = [...cmd.options, ...program.options].find((o) => o.long === word || o.short === word);
+      if (option && (option.required || option.optional)) i++; // its value
+      continue;
+    }
+    if (cmd.commands.length === 0) return; // a leaf: its own arguments from here
+    const next = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (next) {
+      cmd = next;
+      continue;
+    }
+    if (cmd === program || cmd.registeredArguments.length > 0) return; // commander's own "unknown command"; or the group's own argument
+    const names = cmd.commands.map((c) => c.name());
+    const close = names.filter((n) => editDistance(n, word) <= Math.max(1, Math.floor(n.length / 3)) || (word.length >= 3 && n.startsWith(word)));
+    const path = commandPathOf(cmd);
+    cmd.error(`error: unknown command '${word}' for 'premia ${path}'; its commands are: ${names.join(', ')}.${close.length > 0 ? `\n(Did you mean ${close.join(' or ')}?)` : ''}`, {
+      code: 'commander.unknownCommand',
+    });
+  }
+}
+
+/** `clock`, `bank accounts`: the words of a command below the program. */
+function commandPathOf(cmd: Command): string {
+  const words: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) words.unshift(c.name());
+  return words.join(' ');
+}
+
+/** Levenshtein distance (short words: command names). */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
 }
 
 /**

@@ -52,7 +52,8 @@ describe('commander errors with --json', () => {
   it.each([
     ['an unknown global option', ['--json', '--bogus', 'clock'], "unknown option '--bogus'"],
     ['an unknown option of a command', ['--json', 'clock', 'advance', '--weeks', '2'], "unknown option '--weeks'"],
-    ['an unknown subcommand', ['--json', 'policies', 'bogus'], "unknown command 'bogus'"],
+    ['an unknown subcommand', ['--json', 'policies', 'bogus'], "unknown command 'bogus' for 'premia policies'; its commands are: create, import, update, get, list."],
+    ['a mistyped subcommand before options', ['--json', 'settings', 'sett', 'calendar', 'none'], "unknown command 'sett' for 'premia settings'; its commands are: set.\n(Did you mean set?)"],
     ['a missing argument', ['--json', 'policies', 'get'], "missing required argument 'policy'"],
     ['an option without its value', ['--json', 'clock', 'advance', '--days'], "option '--days <n>' argument missing"],
   ])('%s: USAGE_ERROR, exit 2', async (_name, args, message) => {

@@ -25,7 +25,8 @@ export function registerClock(program: Command, ctx: CliContext, state: RunState
       'after',
       `
 An advance that closes a period asks first on a terminal (global --yes skips the question);
-without a terminal it goes ahead, unless it would close more than one period: that needs --yes.
+without a terminal it goes ahead, unless it would close more than one period, or one with no
+collections queued: that needs --yes.
 Ctrl-C stops it after the day being committed (exit 130); a second Ctrl-C quits at once.`,
     )
     .action(lazyAction(ctx, state, () => import('./advance.js'), { writes: true }));
