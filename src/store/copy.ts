@@ -130,9 +130,9 @@ export async function copyStore(options: StoreCopyOptions): Promise<StoreCopyRep
   if (same(options.from, options.to)) {
     throw new PremiaError('USAGE_ERROR', '--from and --to name the same store: copy it to another one.');
   }
-  const source = await openStore({ path: options.from, create: false });
+  const source = await openStore({ path: options.from, create: false, option: '--from' });
   try {
-    const target = await openStore({ path: options.to, create: true });
+    const target = await openStore({ path: options.to, create: true, option: '--to' });
     try {
       return await copyBetween(source, target, options);
     } finally {

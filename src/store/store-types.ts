@@ -22,6 +22,8 @@ export interface OpenStoreOptions {
   readonly?: boolean;
   /** Create the file when it does not exist (default true); false: a missing file is an error and nothing is created. */
   create?: boolean;
+  /** The option that named the store, for messages (default `--db`; `db copy` names `--from` and `--to`). */
+  option?: string;
 }
 
 interface StoreBase {

@@ -61,7 +61,7 @@ export async function openSqliteStore(options: OpenStoreOptions): Promise<Sqlite
     raw.pragma('cache_size = -65536'); // 64 MiB
   } catch (e) {
     raw.close();
-    throw storeOpenError(options.path, e);
+    throw storeOpenError(options.path, e, options.option);
   }
 
   const statements = new StatementCache(raw);
@@ -127,7 +127,7 @@ export async function openSqliteStore(options: OpenStoreOptions): Promise<Sqlite
     if (!options.readonly) await migrate(db);
   } catch (e) {
     await store.close();
-    throw e instanceof PremiaError ? e : storeOpenError(options.path, e);
+    throw e instanceof PremiaError ? e : storeOpenError(options.path, e, options.option);
   }
   return store;
 }
@@ -230,7 +230,7 @@ function readOnlyStoreError(path: string, e: unknown): PremiaError | null {
   );
 }
 
-function storeOpenError(path: string, e: unknown): PremiaError {
+function storeOpenError(path: string, e: unknown, option = '--db'): PremiaError {
   if (e instanceof PremiaError) return e;
   const readOnly = readOnlyStoreError(path, e);
   if (readOnly) return readOnly;
@@ -239,12 +239,12 @@ function storeOpenError(path: string, e: unknown): PremiaError {
     // --db pointed at a spreadsheet or a text file: the user's mistake, and the file is not touched.
     return new PremiaError(
       'VALIDATION_ERROR',
-      `${path} is not a premia store: the file is not an SQLite database. premia leaves it untouched; choose another file with --db.`,
+      `${path} is not a premia store: the file is not an SQLite database. premia leaves it untouched; choose another file with ${option}.`,
       { cause: e, details: [{ field: 'db', code: 'NOT_A_PREMIA_STORE', message: 'the file is not an SQLite database' }] },
     );
   }
   if (/malformed/i.test(msg)) {
-    return new PremiaError('INTERNAL', `The store ${path} is damaged (${msg}); restore it from a backup or choose another file with --db.`, { cause: e });
+    return new PremiaError('INTERNAL', `The store ${path} is damaged (${msg}); restore it from a backup or choose another file with ${option}.`, { cause: e });
   }
   if (/database is locked|SQLITE_BUSY/i.test(msg)) {
     return new PremiaError('STORE_BUSY', `The store ${path} is busy (another premia holds it). Try again shortly.`, { cause: e });

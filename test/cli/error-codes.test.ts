@@ -146,4 +146,13 @@ describe('a --db that is not a store file: VALIDATION_ERROR naming it, not INTER
     );
     expect(existsSync(join(dir, 'notes.txt-wal'))).toBe(false);
   });
+
+  it('db copy names its own option (--to), not --db', async () => {
+    expect((await runCli(['--db', 'a.db', 'clock', 'set', '2026-10-31'], { cwd: dir })).code).toBe(0);
+    writeFileSync(join(dir, 'keep.csv'), 'a,b\n1,2\n');
+    const r = await runCli(['db', 'copy', '--from', 'a.db', '--to', 'keep.csv', '--yes'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${join(dir, 'keep.csv')} is not a premia store: the file is not an SQLite database. premia leaves it untouched; choose another file with --to.`);
+    expect(readFileSync(join(dir, 'keep.csv'), 'utf8')).toBe('a,b\n1,2\n');
+  });
 });
