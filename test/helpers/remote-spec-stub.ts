@@ -118,6 +118,8 @@ export interface SpecStubOptions {
   echoKey?: boolean;
   /** The import's answer has these errors (their shape is not shown in the spec), one failed row each. */
   importErrors?: unknown[];
+  /** The import's whole answer instead of the spec's (a server that leaves `errors` out, or answers with a job id). */
+  importAnswer?: (imported: number) => unknown;
   /** Content-Disposition of the settlement export. */
   exportDisposition?: string;
 }
@@ -239,6 +241,7 @@ export async function startSpecStub(options: SpecStubOptions = {}): Promise<Spec
           policies.set(policy.id, policy);
           imported++;
         }
+        if (options.importAnswer) return send(res, 200, JSON.stringify(options.importAnswer(imported)));
         const errors = options.importErrors ?? [];
         return send(res, 200, JSON.stringify({ imported, failed: errors.length, errors }));
       }

@@ -392,6 +392,25 @@ describe('G7/G8: errors and import results of other shapes', () => {
     const json = await premia(s, ['policies', 'import', join(FIXTURES, 'policies.csv'), '--json']);
     expect(json.json().errors).toEqual(errors);
   });
+
+  it('an import answer without errors (left out, or null) is no errors: exit 0, not a crash after the import', async () => {
+    for (const errors of [undefined, null]) {
+      const s = await stub({ importAnswer: (imported) => ({ imported, failed: 0, ...(errors === null ? { errors } : {}) }) });
+      const r = await premia(s, ['policies', 'import', join(FIXTURES, 'policies.csv')]);
+      expect([r.code, r.stdout, r.stderr]).toEqual([0, 'Imported 520 policies; 0 rows failed.\n', '']);
+    }
+  });
+
+  it('an import answered with something else (a job id): exit 1, the outcome said to be unknown, nothing claimed', async () => {
+    const s = await stub({ importAnswer: () => ({ job_id: 'j-1' }) });
+    const r = await premia(s, ['policies', 'import', join(FIXTURES, 'policies.csv')]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      'The service answered the import with {"job_id":"j-1"}, which is not an import result (imported, failed, errors): premia cannot tell what was imported. Check which policies of policies.csv exist at the service',
+    );
+    expect(r.stderr).not.toContain('undefined');
+  });
 });
 
 describe('G12: a key with whitespace around it', () => {

@@ -58,6 +58,27 @@ export function openRemoteBackend(options: RemoteBackendOptions): RemoteBackend 
 }
 
 
+/**
+ * The import's answer as the spec gives it (imported, failed, errors), from a server that may
+ * leave `errors` out, send null or one string: those are read as no errors or that one. Counts
+ * that are not there (a job id, another shape) are a REMOTE_ERROR saying the import's outcome is
+ * unknown, never "Imported undefined policies" or a crash after the import took place.
+ */
+export function importResultOf(answer: unknown, verify: string): ImportResult {
+  const body = answer && typeof answer === 'object' && !Array.isArray(answer) ? (answer as Record<string, unknown>) : null;
+  const count = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+  if (body === null || !count(body.imported) || !count(body.failed)) {
+    const shown = JSON.stringify(answer)?.slice(0, 200) ?? String(answer);
+    throw new PremiaError(
+      'REMOTE_ERROR',
+      `The service answered the import with ${shown}, which is not an import result (imported, failed, errors): premia cannot tell what was imported. ${verify}.`,
+    );
+  }
+  const errors = body.errors;
+  const list = errors === undefined || errors === null ? [] : Array.isArray(errors) ? errors : [errors];
+  return { ...(body as unknown as ImportResult), errors: list as ImportResult['errors'] };
+}
+
 function parseObject(text: string): Record<string, unknown> | null {
   try {
     const v = JSON.parse(text) as unknown;
@@ -202,15 +223,13 @@ export class RemoteBackend implements Backend {
     );
   }
 
-  importPolicies(file: Upload, options?: ImportOptions): Promise<ImportResult> {
-    return this.json({
-      ...callOf(OPERATIONS.importPolicies, [file, options], {
-        signal: options?.signal,
-        follow: {},
-        verify: `Check which policies of ${file.name} exist at the service (an import sent twice may be refused as duplicates or make every policy twice)`,
-      }),
+  async importPolicies(file: Upload, options?: ImportOptions): Promise<ImportResult> {
+    const verify = `Check which policies of ${file.name} exist at the service (an import sent twice may be refused as duplicates or make every policy twice)`;
+    const answer = await this.json<unknown>({
+      ...callOf(OPERATIONS.importPolicies, [file, options], { signal: options?.signal, follow: {}, verify }),
       upload: { file, onProgress: options?.onProgress },
     });
+    return importResultOf(answer, verify);
   }
 
   updatePolicy(ref: string, patch: PolicyPatch): Promise<Policy> {
