@@ -16,6 +16,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { AsyncOperation, Download, ImportProgress, Upload } from '../types.js';
@@ -268,8 +269,17 @@ export class HttpClient {
       const html = type === 'text/html' || type === 'application/xhtml+xml';
       const json = type === 'application/json' || type.endsWith('+json');
       if (html || (format === 'csv' && json)) await refuse(type);
+      // A body compressed all the same (Content-Encoding) is decompressed: never saved as it came.
+      const encoding = headerText(x.headers['content-encoding'])?.trim().toLowerCase() ?? '';
+      let source: AsyncIterable<Buffer> = x.body as AsyncIterable<Buffer>;
+      if (encoding !== '' && encoding !== 'identity') {
+        const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : null;
+        if (decoder === null) await refuse(`a body encoded as '${encoding.slice(0, 40)}', which premia cannot decode,`);
+        source = (x.body as Readable).pipe(decoder!);
+        x.body.on('error', (e: Error) => decoder!.destroy(e));
+      }
       // Look at the start of the body: an error page sent with a neutral type is refused too.
-      const iterator = (x.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+      const iterator = source[Symbol.asyncIterator]();
       const head: Buffer[] = [];
       let seen = '';
       while (seen.trim().length < 16) {
@@ -338,6 +348,8 @@ export class HttpClient {
       for (let attempt = 1; ; attempt++) {
         const headers: Record<string, string> = {
           accept,
+          // Bodies uncompressed: a server may still compress a download (see `download`).
+          'accept-encoding': 'identity',
           'user-agent': `premia/${VERSION}`,
         };
         if (!call.noKey) headers['x-api-key'] = this.apiKey;
@@ -529,7 +541,7 @@ export class HttpClient {
       const res = await this.pool.request({
         path: `${this.basePath}/whoami`,
         method: 'GET',
-        headers: { 'x-api-key': this.apiKey, accept: 'application/json', 'user-agent': `premia/${VERSION}` },
+        headers: { 'x-api-key': this.apiKey, accept: 'application/json', 'accept-encoding': 'identity', 'user-agent': `premia/${VERSION}` },
         signal: AbortSignal.timeout(left),
       });
       await res.body.dump().catch(() => undefined);
@@ -583,7 +595,7 @@ export class HttpClient {
     const left = Math.min(DEFAULT_CONNECT_TIMEOUT_MS, deadline - Date.now());
     if (left <= 0) return null;
     try {
-      const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `premia/${VERSION}` };
+      const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': 'identity', 'user-agent': `premia/${VERSION}` };
       if (withKey) headers['x-api-key'] = this.apiKey;
       const res = await this.pool.request({ path, method: 'GET', headers, signal: AbortSignal.timeout(left) });
       const text = await readBounded(res.body, MAX_ERROR_BODY);
