@@ -20,6 +20,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 
 export interface StubRequest {
   method: string;
@@ -108,6 +109,8 @@ export interface SpecStubOptions {
   csvType?: string | null;
   /** Content-Type of the JSON report. Default application/json. */
   jsonReportType?: string | null;
+  /** The collections report's CSV compressed, with this Content-Encoding (premia asks for identity). */
+  csvEncoding?: 'gzip' | 'compress';
   /** The CSV downloads' body instead of the file (an error page sent with a neutral type). */
   csvBody?: string;
   /** Errors other than 401 and 404: the spec's body (default), {"message"}, problem+json or plain text. */
@@ -308,7 +311,13 @@ export async function startSpecStub(options: SpecStubOptions = {}): Promise<Spec
           const row = reportRow(c);
           return [row.period_month, row.customer_id, row.external_customer_ref, row.policy_number, row.product_code, money(c.due), money(c.collected), money(c.due - c.collected), row.collection_status, row.first_attempt_date, row.last_attempt_date, row.number_of_attempts, ''].join(',');
         });
-        return send(res, 200, options.csvBody ?? `${REPORT_COLUMNS}\n${lines.map((l) => `${l}\n`).join('')}`, options.csvType === undefined ? 'text/csv' : options.csvType);
+        const csv = options.csvBody ?? `${REPORT_COLUMNS}\n${lines.map((l) => `${l}\n`).join('')}`;
+        if (options.csvEncoding) {
+          res.writeHead(200, { 'content-type': 'text/csv', 'content-encoding': options.csvEncoding });
+          res.end(options.csvEncoding === 'gzip' ? gzipSync(csv) : Buffer.from(csv));
+          return;
+        }
+        return send(res, 200, csv, options.csvType === undefined ? 'text/csv' : options.csvType);
       }
       case 'POST /settlements': {
         query([]);

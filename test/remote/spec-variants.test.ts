@@ -413,6 +413,28 @@ describe('G7/G8: errors and import results of other shapes', () => {
   });
 });
 
+describe('a compressed download (Content-Encoding), though premia asks for identity', () => {
+  it('gzip is decompressed: the report is written as CSV, never as gzip bytes; an unknown encoding is refused, no file', async () => {
+    const plain = await stub();
+    await seeded(plain);
+    const expected = (await premia(plain, ['reports', 'collections', '--period', '2026-11'])).stdout;
+    expect(expected.startsWith('period_month,customer_id,')).toBe(true);
+    const gz = await stub({ csvEncoding: 'gzip' });
+    await seeded(gz);
+    const out = join(dir, `gz-${Date.now()}.csv`);
+    const r = await premia(gz, ['reports', 'collections', '--period', '2026-11', '--output', out]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(expected);
+    expect(gz.requests.some((q) => q.headers['accept-encoding'] === 'identity')).toBe(true);
+    const odd = await stub({ csvEncoding: 'compress' });
+    await seeded(odd);
+    const refused = await premia(odd, ['reports', 'collections', '--period', '2026-11', '--output', join(dir, 'never.csv')]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("a body encoded as 'compress', which premia cannot decode,");
+    expect(existsSync(join(dir, 'never.csv'))).toBe(false);
+  });
+});
+
 describe('G12: a key with whitespace around it', () => {
   it('a trailing newline (a key from a secret file) is trimmed; a control character inside is exit 4 before any request', async () => {
     const s = await stub();
