@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../helpers/cli.js';
 import { instantRetries, remoteEnv, runPremia } from '../helpers/remote.js';
+import { REPORT_COLUMNS, SETTLEMENT_EXPORT_COLUMNS } from '../../src/backend/types.js';
 
 const KEY = 'pmk_test0000000000000000000000000000000Zz9Q';
 
@@ -315,7 +316,7 @@ describe('answers that are not the expected JSON', () => {
   it('a download that breaks off: REMOTE_ERROR, and --output leaves no file behind', async () => {
     const broken: Handler = (_q, res) => {
       res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-length': '100000' });
-      res.write('period_month,customer_id\n2026-11,C1\n');
+      res.write(`${REPORT_COLUMNS.join(',')}\n2026-11,C1\n`);
       setTimeout(() => res.socket?.destroy(), 10);
     };
     handlers = [broken];
@@ -326,6 +327,35 @@ describe('answers that are not the expected JSON', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('error: GET /v1/reports/collections: the download broke off before it was complete');
     expect(readdirSync(out)).toEqual([]);
+  });
+
+  it('a download that is not what was asked (another header, nothing, a first page, a statement without its row): exit 1, no file', async () => {
+    const header = REPORT_COLUMNS.join(',');
+    const cases: Array<[string, Handler, string[], string]> = [
+      ['another header', (_q, res) => res.writeHead(200, { 'content-type': 'text/csv' }).end('policy_number,amount\nP1,1.00\n'), ['--period', '2026-11'], "a CSV whose header is 'policy_number,amount', not the spec's columns"],
+      ['an empty body', (_q, res) => res.writeHead(200, { 'content-type': 'text/csv' }).end(''), ['--period', '2026-11'], 'answered with an empty body instead of a CSV file'],
+      ['a first page', (_q, res) => res.writeHead(200, { 'content-type': 'text/csv', link: '<http://x/v1/reports/collections?page=2>; rel="next"' }).end(`${header}\n`), ['--period', '2026-11'], 'one page of a longer answer (Link: rel="next")'],
+      [
+        'a JSON first page',
+        (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"period_month":"2026-11","results":[],"has_more":true,"next_cursor":"c2"}'),
+        ['--period', '2026-11', '--format', 'json'],
+        'one page of a longer answer (has_more / a next cursor)',
+      ],
+    ];
+    for (const [name, handler, args, said] of cases) {
+      handlers = [handler];
+      const out = join(dir, `shape-${name.replace(/ /g, '-')}.out`);
+      const r = await premia(['reports', 'collections', ...args, '--output', out]);
+      expect(r.code, name).toBe(1);
+      expect(r.stderr, name).toContain(said);
+      expect(existsSync(out), name).toBe(false);
+    }
+    handlers = [(_q, res) => res.writeHead(200, { 'content-type': 'text/csv' }).end(`${SETTLEMENT_EXPORT_COLUMNS.join(',')}\n`)];
+    const out = join(dir, 'statement.csv');
+    const r = await premia(['settlements', 'export', '00000000-0000-4000-8000-000000000001', '--output', out]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('a CSV with 0 data rows where 1 was expected');
+    expect(existsSync(out)).toBe(false);
   });
 
   it('a download of the wrong type is refused before anything is written', async () => {

@@ -258,7 +258,7 @@ export class HttpClient {
    * without a type; only what is clearly not the file is refused (an HTML page, or JSON when CSV
    * was asked). A JSON report is taken whatever its type when the body is JSON.
    */
-  async download(call: Call, format: 'csv' | 'json', defaultName: string): Promise<Download> {
+  async download(call: Call, format: 'csv' | 'json', defaultName: string, expect: DownloadShape = {}): Promise<Download> {
     return this.exchange(call, format === 'csv' ? 'text/csv' : 'application/json', async (x) => {
       const type = mediaType(x.headers['content-type']);
       const what = this.describe(call);
@@ -297,12 +297,24 @@ export class HttpClient {
       if (/^<(!doctype|html|head|body)\b/i.test(start)) await refuse(`an HTML page${type ? ` (${type})` : ''}`);
       if (format === 'json' && start !== '' && !start.startsWith('{') && !start.startsWith('[')) await refuse(`${type || 'no content type'} that is not JSON`);
       if (format === 'csv' && !json && /^\{\s*"/.test(start) && type !== 'text/csv') await refuse(`JSON${type ? ` (${type})` : ''}`);
+      if (start === '') await refuse('an empty body');
+      // A page of a longer answer (a Link to the next page): premia cannot tell how to read the rest.
+      if (/<[^>]*>\s*;[^,]*rel\s*=\s*"?next"?/i.test(headerText(x.headers.link) ?? '')) await refuse('one page of a longer answer (Link: rel="next")');
+      if (format === 'csv' && expect.columns) {
+        const header = firstCsvLine(seen.replace(/^\uFEFF/, ''));
+        if (header !== null && header.join(',') !== expect.columns.join(',')) {
+          await refuse(`a CSV whose header is '${header.join(',').slice(0, 120)}', not the spec's columns (${expect.columns.join(',')}),`);
+        }
+      }
       // A premia service says whether a collections report is final (another server says nothing).
       const periodState = parsePeriodStateHeader(x.headers[PERIOD_STATE_HEADER]);
       return {
         filename: filenameOf(x.headers['content-disposition']) ?? safeName(defaultName, format),
         contentType: String(x.headers['content-type'] ?? (format === 'csv' ? 'text/csv' : 'application/json')),
-        body: guardStream(head, iterator, what, x.requestId),
+        body: guardStream(head, iterator, what, x.requestId, (text) => {
+          const why = wholeDownloadProblem(text, format, expect);
+          if (why !== null) throw remoteError(`${what} answered with ${why}; nothing complete was received.`, x.requestId);
+        }),
         ...(periodState ? { periodState } : {}),
       };
     });
@@ -731,19 +743,78 @@ async function readBounded(body: Exchange['body'], limit: number): Promise<strin
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** A downloaded body, whose failures halfway (connection lost) are REMOTE_ERRORs, not stack traces. */
-async function* guardStream(head: Buffer[], rest: AsyncIterator<Buffer>, what: string, requestId: string | null): AsyncGenerator<Uint8Array> {
-  yield* head;
+/** What a download must be, beyond its media type (checked on its first line, and once it has all come). */
+export interface DownloadShape {
+  /** A CSV's header: exactly these columns, in this order. */
+  columns?: readonly string[];
+  /** A CSV's number of data rows (the settlement export's one). */
+  dataRows?: number;
+}
+
+/** The cells of the first line of a CSV (quotes removed), or null when the line has not all come. */
+function firstCsvLine(text: string): string[] | null {
+  const end = text.indexOf('\n');
+  if (end < 0) return null;
+  return text
+    .slice(0, end)
+    .replace(/\r$/, '')
+    .split(',')
+    .map((c) => c.trim().replace(/^"(.*)"$/, '$1'));
+}
+
+/** The start and the end of a download, and its lines: what the checks once it has all come read. */
+interface DownloadText {
+  head: string;
+  tail: string;
+  lines: number;
+}
+
+/** Why a whole download is not what was asked for, or null. */
+function wholeDownloadProblem(text: DownloadText, format: 'csv' | 'json', expect: DownloadShape): string | null {
+  if (format === 'json') {
+    // A paginated JSON answer (the spec shows none): its first page is not the report.
+    const marker = /"(has_more|hasMore)"\s*:\s*true|"(next_cursor|nextCursor|next_page|next)"\s*:\s*"/;
+    if (marker.test(text.head) || marker.test(text.tail)) return 'one page of a longer answer (has_more / a next cursor), which premia cannot follow';
+    return null;
+  }
+  if (expect.dataRows !== undefined) {
+    const rows = text.lines - 1 + (text.tail.endsWith('\n') ? 0 : 1);
+    if (rows !== expect.dataRows) return `a CSV with ${rows} data row${rows === 1 ? '' : 's'} where ${expect.dataRows} ${expect.dataRows === 1 ? 'was' : 'were'} expected`;
+  }
+  return null;
+}
+
+/** How much of a download's start and end the checks keep. */
+const KEEP = 4096;
+
+/**
+ * A downloaded body, whose failures halfway (connection lost) are REMOTE_ERRORs, not stack
+ * traces; `done` checks the whole of it once it has come (and may throw: the download is then a
+ * failure, and a file being written is not kept).
+ */
+async function* guardStream(head: Buffer[], rest: AsyncIterator<Buffer>, what: string, requestId: string | null, done?: (text: DownloadText) => void): AsyncGenerator<Uint8Array> {
+  const text: DownloadText = { head: '', tail: '', lines: 0 };
+  const see = (chunk: Buffer) => {
+    if (text.head.length < KEEP) text.head += chunk.subarray(0, KEEP).toString('utf8');
+    text.tail = (text.tail + chunk.subarray(Math.max(0, chunk.length - KEEP)).toString('utf8')).slice(-KEEP);
+    for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) text.lines++;
+  };
+  for (const chunk of head) {
+    see(chunk);
+    yield chunk;
+  }
   try {
     for (;;) {
       const next = await rest.next();
-      if (next.done) return;
+      if (next.done) break;
+      see(next.value);
       yield next.value;
     }
   } catch (e) {
     if (e instanceof PremiaError) throw e;
     throw remoteError(`${what}: the download broke off before it was complete (${errorCodeOf(e)}); nothing complete was received, run it again.`, requestId);
   }
+  done?.(text);
 }
 
 /**

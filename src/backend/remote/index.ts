@@ -39,6 +39,7 @@ import type {
   Target,
   Upload,
 } from '../types.js';
+import { REPORT_COLUMNS, SETTLEMENT_EXPORT_COLUMNS } from '../types.js';
 import type { IsoDate, Period } from '../../domain/period.js';
 import { PremiaError } from '../../domain/errors.js';
 import { OPERATIONS, type AnyOperation, type ArgsOf } from '../operations.js';
@@ -335,7 +336,7 @@ export class RemoteBackend implements Backend {
   // -- reports (spec 4.6) ----------------------------------------------------------------
 
   collectionsReport(period: Period, format: ReportFormat): Promise<Download> {
-    return this.http.download(callOf(OPERATIONS.collectionsReport, [period, format]), format, `collections-${period}.${format}`);
+    return this.http.download(callOf(OPERATIONS.collectionsReport, [period, format]), format, `collections-${period}.${format}`, { columns: REPORT_COLUMNS });
   }
 
   // -- settlements (spec 4.7–4.9; list, mark-paid and dispute are extensions) ---------------
@@ -361,6 +362,7 @@ export class RemoteBackend implements Backend {
       callOf(OPERATIONS.exportSettlement, [ref, options], { ref: { noun: 'settlement', value: ref }, item: { noun: 'settlement', value: ref } }),
       'csv',
       lines ? `${ref}-lines.csv` : `${ref}.csv`,
+      lines ? {} : { columns: SETTLEMENT_EXPORT_COLUMNS, dataRows: 1 },
     );
   }
 
