@@ -197,6 +197,18 @@ describe('retries', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('--json keeps what the server said beside code and message: details of any shape, and its own fields', async () => {
+    handlers = [json(409, { error: { code: 'SETTLEMENT_EXISTS', message: 'exists', request_id: 'r-1', settlement_id: 's-9', details: { field: 'period_month' } } })];
+    const r = await premia(['settlements', 'create', '--period', '2026-11', '--json']);
+    expect(r.code).toBe(6);
+    expect(JSON.parse(r.stderr).error).toEqual({
+      code: 'SETTLEMENT_EXISTS',
+      message: 'exists',
+      request_id: 'r-1',
+      details: [{ field: 'period_month' }, { settlement_id: 's-9' }],
+    });
+  });
+
   it("waits out IDEMPOTENCY_IN_PROGRESS when its own earlier attempt is still running", async () => {
     handlers = [drop, json(200, WHOAMI), json(409, errorBody('IDEMPOTENCY_IN_PROGRESS', 'still running')), json(201, CREATED, { 'idempotent-replayed': 'true' })];
     const r = await premia([...POLICY, '--json']);

@@ -150,8 +150,20 @@ export function excerptOf(text: string, contentType: string): string | null {
   return line.length > EXCERPT_LIMIT ? `${line.slice(0, EXCERPT_LIMIT - 1)}…` : line;
 }
 
+/**
+ * The error's details as premia shows them (a list of objects), from whatever the server sent: a
+ * list as it is (strings wrapped as {message}), one object as a list of one, and fields of the
+ * error beside code and message (`settlement_id`: the one pointer to an existing statement) as
+ * one more entry, so `--json` loses nothing the server said.
+ */
 function detailsOf(body: ErrorBody): Record<string, unknown>[] | undefined {
-  return Array.isArray(body.details) && body.details.every((d) => typeof d === 'object' && d !== null) ? (body.details as Record<string, unknown>[]) : undefined;
+  const out: Record<string, unknown>[] = [];
+  const item = (d: unknown): Record<string, unknown> => (d !== null && typeof d === 'object' && !Array.isArray(d) ? (d as Record<string, unknown>) : { message: d });
+  if (Array.isArray(body.details)) out.push(...(body.details as unknown[]).map(item));
+  else if (body.details !== undefined && body.details !== null) out.push(item(body.details));
+  const extra = Object.fromEntries(Object.entries(body).filter(([k]) => !['code', 'message', 'request_id', 'details'].includes(k)));
+  if (Object.keys(extra).length > 0) out.push(extra);
+  return out.length > 0 ? out : undefined;
 }
 
 export function errorFromResponse(r: FailedResponse): PremiaError {

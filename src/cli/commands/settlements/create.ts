@@ -1,4 +1,5 @@
-import type { Backend, SettlementPreview } from '../../../backend/types.js';
+import type { Backend, Settlement, SettlementPreview } from '../../../backend/types.js';
+import { settlementFigures } from '../../../domain/fees.js';
 import { PremiaError } from '../../../domain/errors.js';
 import type { Period } from '../../../domain/period.js';
 import { verb, type CommandDeps } from '../../command.js';
@@ -40,7 +41,31 @@ export async function createRun(opts: CreateOptions): Promise<number> {
     }
   }
   printSettlement(ui, s);
+  for (const w of statementWarnings(s)) ui.warn(w);
   return 0;
+}
+
+/**
+ * What a careful reader of another server's statement would point out (premia's own never
+ * warrant it): no id to read it again by, and figures that do not follow the spec's fee rule
+ * from its own total (a cent either way is left alone: the spec does not state the rounding).
+ */
+export function statementWarnings(s: Settlement): string[] {
+  const out: string[] = [];
+  if (!s.id) {
+    out.push(`the service gave no id for ${s.settlement_number}: 'settlements get' and 'export' take its id on a server that implements only the spec; ask the service's operator for it.`);
+  }
+  if (Number.isSafeInteger(s.total_collections) && s.total_collections >= 0) {
+    const rule = settlementFigures(s.total_collections);
+    const net = rule.net_amount - (s.previously_paid ?? 0);
+    const expected = { distribution_fee: rule.distribution_fee, collections_fee: rule.collections_fee, total_fees: rule.total_fees, vat: rule.vat, net_amount: net };
+    const off = (Object.keys(expected) as Array<keyof typeof expected>).filter((k) => Math.abs(s[k] - expected[k]) > 1);
+    if (off.length > 0) {
+      const shown = off.map((k) => `${k} ${money(s[k])} (the rule gives ${money(expected[k])})`).join(', ');
+      out.push(`the statement's figures do not follow the fee rule (25 % + 3.5 % of ${money(s.total_collections)}, 15 % VAT on the fees): ${shown}. Check them with the service before paying.`);
+    }
+  }
+  return out;
 }
 
 /** The statement as it would be made; null from a server that cannot say. A refusal (the period open...) is reported at once. */
