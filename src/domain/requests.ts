@@ -5,7 +5,7 @@
  * the typed input, or throws VALIDATION_ERROR listing every problem in `details`.
  */
 import { validationError, type DetailCode, type FieldError } from './errors.js';
-import { daysInMonth, isIsoDate, isPeriod, type IsoDate, type Period } from './period.js';
+import { isIsoDate, isPeriod, whyNotADate, type IsoDate, type Period } from './period.js';
 import { COLLECTION_STATUSES, type CollectionStatus } from './collection.js';
 import { isPolicyStatus, POLICY_STATUSES, summarise, type PolicyStatus } from './policy.js';
 import { showValue } from './show.js';
@@ -69,12 +69,9 @@ class Checker {
     }
     if (!isIsoDate(v)) {
       // Written right but not on the calendar (2026-11-31, 2027-02-29): said so, not "write YYYY-MM-DD".
-      const m = typeof v === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(v) : null;
-      if (m && Number(m[2]) >= 1 && Number(m[2]) <= 12 && Number(m[3]) >= 1) {
-        this.add(field, 'INVALID_VALUE', `${field} ${m[0]} is not a day of the calendar: ${m[1]}-${m[2]} has ${daysInMonth(Number(m[1]), Number(m[2]))} days`);
-      } else {
-        this.add(field, 'INVALID_FORMAT', `${field} must be a date written YYYY-MM-DD, like 2026-11-30; got ${show(v)}`);
-      }
+      const why = typeof v === 'string' ? whyNotADate(v) : '';
+      if (typeof v === 'string' && why.startsWith('is not a day of the calendar')) this.add(field, 'INVALID_VALUE', `${field} ${v} ${why}`);
+      else this.add(field, 'INVALID_FORMAT', `${field} must be a date written YYYY-MM-DD, like 2026-11-30; got ${show(v)}`);
       return undefined;
     }
     return v;

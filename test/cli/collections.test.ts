@@ -128,6 +128,7 @@ describe('bank commands', () => {
     const csv = [
       'customer_id,date,amount,description',
       'NEW-1,2026-12-03,100.00,TRANSFER',
+      '   ',
       'NEW-1,2026-02-30,100.00,TRANSFER',
       'NEW-1,2026-12-04,1.234,TRANSFER',
       'NEW-1,2026-12-05,0,HELLO',
@@ -142,14 +143,15 @@ describe('bank commands', () => {
     const body = r.json();
     expect([body.imported, body.failed]).toEqual([2, 7]);
     expect(body.errors.map((e: { row: number; field: string; code: string }) => [e.row, e.field, e.code])).toEqual([
-      [3, 'date', 'INVALID_DATE'],
-      [4, 'amount', 'INVALID_AMOUNT'],
+      [4, 'date', 'INVALID_DATE'], // line 3, only spaces, is a blank line
       [5, 'amount', 'INVALID_AMOUNT'],
-      [6, 'date', 'DATE_IN_PAST'],
-      [7, 'customer_id', 'INVALID_FORMAT'],
-      [9, 'row', 'WRONG_FIELD_COUNT'],
-      [10, 'customer_id', 'ACCOUNT_IN_USE'], // its generated account has been debited already
+      [6, 'amount', 'INVALID_AMOUNT'],
+      [7, 'date', 'DATE_IN_PAST'],
+      [8, 'customer_id', 'INVALID_FORMAT'],
+      [10, 'row', 'WRONG_FIELD_COUNT'],
+      [11, 'customer_id', 'ACCOUNT_IN_USE'], // its generated account has been debited already
     ]);
+    expect(body.errors[0].message).toBe("date '2026-02-30' is not a day of the calendar: 2026-02 has 28 days");
     const bad = await cli(['bank', 'import', '-'], 'customer,date,amount\nx,y,z\n');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("stdin is not a bank transactions CSV file: line 1: the header must be 'customer_id,date,amount,description'");

@@ -453,12 +453,12 @@ describe('policies import', () => {
     expect(lines.filter((l) => /^ *\d+ {2}/.test(l))).toHaveLength(27);
   });
 
-  it('imports a file with a BOM, CRLF line ends, spaces around cells, quoted cells and a trailing empty line', async () => {
+  it('imports a file with a BOM, CRLF line ends, spaces around cells, quoted cells, lines of only spaces and a trailing empty line', async () => {
     const file = csvFile(
       'windows.csv',
       Buffer.concat([
         Buffer.from([0xef, 0xbb, 0xbf]),
-        Buffer.from(`${HEADER}\r\n  C1 , E1 ,P-1, FUNERAL ,  99.5 \r\n"C2","E2","P-2","LIFE","1000"\r\n\r\n`),
+        Buffer.from(`${HEADER}\r\n  C1 , E1 ,P-1, FUNERAL ,  99.5 \r\n   \r\n"C2","E2","P-2","LIFE","1000"\r\n\t\r\n\r\n`),
       ]),
     );
     const r = await premia(['policies', 'import', file, '--json']);

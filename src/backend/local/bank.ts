@@ -10,7 +10,7 @@ import { importStopped, RowErrors } from './row-errors.js';
 import { PremiaError, validationError } from '../../domain/errors.js';
 import { checkIdentifier, printable } from '../../domain/identifiers.js';
 import { parseSignedAmount } from '../../domain/money.js';
-import { dayNumber, fromDayNumber, isIsoDate, periodOf } from '../../domain/period.js';
+import { dayNumber, fromDayNumber, isIsoDate, periodOf, whyNotADate } from '../../domain/period.js';
 import { isAccountEvent, ACCOUNT_EVENTS, type FailureReason } from '../../bank/types.js';
 import type { LedgerObserver } from '../../bank/ledger.js';
 import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, trimCell } from '../../lib/csv-reader.js';
@@ -56,6 +56,7 @@ export async function importBankTransactions(ctx: LocalContext, file: Upload, op
           }
           return;
         }
+        if (fields.length === 1 && trimCell(fields[0]!) === '') return; // a line of only spaces: blank, like an empty one
         rows++;
         const rowErrors: BankImportRowError[] = [];
         const customer = fields.length > 0 ? trimCell(fields[0]!) : '';
@@ -68,7 +69,7 @@ export async function importBankTransactions(ctx: LocalContext, file: Upload, op
           const idProblem = checkIdentifier(customer, 'customer_id');
           if (idProblem) add('customer_id', idProblem.code, idProblem.message);
           const date = trimCell(fields[1]!);
-          if (!isIsoDate(date)) add('date', 'INVALID_DATE', `date '${printable(date, 40)}' is not a date written YYYY-MM-DD`);
+          if (!isIsoDate(date)) add('date', 'INVALID_DATE', `date '${printable(date, 40)}' ${whyNotADate(date)}`);
           const amount = parseSignedAmount(trimCell(fields[2]!));
           if (typeof amount !== 'number') add('amount', amount.code, `amount ${amount.message}`);
           const description = trimCell(fields[3]!);

@@ -133,6 +133,7 @@ export class PolicyRowParser {
       if (wrong) throw invalidFile(this.fileName, wrong);
       return;
     }
+    if (fields.length === 1 && trimCell(fields[0]!) === '') return; // a line of only spaces: blank, like an empty one
     this.rowsRead++;
     const rowErrors = validateRow(fields, line, problem);
     if (rowErrors !== null) {
