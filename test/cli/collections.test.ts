@@ -124,6 +124,27 @@ describe('bank commands', () => {
     expect(history.json()).toMatchObject({ customer_id: 'HIST-ONLY', source: 'imported' });
   });
 
+  it('bank import: a description is counted in characters (an emoji is one); controls and invisible characters are refused', async () => {
+    const csv = [
+      'customer_id,date,amount,description',
+      `DESC-1,2027-01-05,1.00,${'💸'.repeat(150)}`,
+      `DESC-1,2027-01-06,1.00,${'a'.repeat(201)}`,
+      'DESC-1,2027-01-07,1.00,PAY\u200bROLL',
+      'DESC-1,2027-01-08,1.00,"TAB\tINSIDE"',
+      'DESC-1,2027-01-09,1.00,\u202eLLORYAP',
+    ].join('\n');
+    const r = await cli(['--json', 'bank', 'import', '-'], csv);
+    expect(r.code).toBe(3);
+    const body = r.json();
+    expect([body.imported, body.failed]).toEqual([1, 4]);
+    expect(body.errors.map((e: { row: number; message: string }) => [e.row, e.message])).toEqual([
+      [3, 'description is longer than 200 characters'],
+      [4, 'description holds an unprintable or invisible character (U+200B); write it on one line of visible text'],
+      [5, 'description holds an unprintable or invisible character (U+0009); write it on one line of visible text'],
+      [6, 'description holds an unprintable or invisible character (U+202E); write it on one line of visible text'],
+    ]);
+  });
+
   it('bank import validates every row and refuses days already lived', async () => {
     const csv = [
       'customer_id,date,amount,description',

@@ -35,6 +35,23 @@ import { readWorld } from './world.js';
 
 export const BANK_CSV_HEADER = ['customer_id', 'date', 'amount', 'description'] as const;
 const DESCRIPTION_MAX = 200;
+
+/**
+ * Characters a description may not hold: C0 and C1 controls (a tab, a line break), and the
+ * invisible ones that change how a line reads on screen (zero-width characters, bidirectional
+ * overrides and isolates, line and paragraph separators, a byte order mark).
+ */
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
+
+/** Why a bank row's description is refused (a phrase after "description"), or null. */
+function checkDescription(description: string): string | null {
+  const bad = UNPRINTABLE.exec(description);
+  if (bad) return `holds an unprintable or invisible character (U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}); write it on one line of visible text`;
+  // Counted in characters as a person counts them (an emoji is one), not UTF-16 units.
+  if (description.length > DESCRIPTION_MAX && [...description].length > DESCRIPTION_MAX) return `is longer than ${DESCRIPTION_MAX} characters`;
+  return null;
+}
 const RECENT = 25;
 
 export async function importBankTransactions(ctx: LocalContext, file: Upload, options: ImportOptions = {}): Promise<BankImportResult> {
@@ -73,10 +90,8 @@ export async function importBankTransactions(ctx: LocalContext, file: Upload, op
           const amount = parseSignedAmount(trimCell(fields[2]!));
           if (typeof amount !== 'number') add('amount', amount.code, `amount ${amount.message}`);
           const description = trimCell(fields[3]!);
-          // eslint-disable-next-line no-control-regex
-          if (description.length > DESCRIPTION_MAX || /[\u0000-\u001f\u007f]/.test(description)) {
-            add('description', 'INVALID_FORMAT', `description must be at most ${DESCRIPTION_MAX} printable characters`);
-          }
+          const descriptionProblem = checkDescription(description);
+          if (descriptionProblem) add('description', 'INVALID_FORMAT', `description ${descriptionProblem}`);
           if (typeof amount === 'number' && amount === 0 && !isAccountEvent(description)) {
             add('amount', 'INVALID_AMOUNT', `amount 0 is only for event rows (${ACCOUNT_EVENTS.join(', ')}); '${printable(description, 40)}' is not one`);
           }
