@@ -51,15 +51,6 @@ export function redactKey(key: string | null | undefined): string | null {
   return k.length > 8 ? `…${k.slice(-4)}` : '…';
 }
 
-/**
- * `text` with every premia API key in it (pmk_ and at least 8 more characters: one given where
- * something else belonged, `--base-url pmk_…`, or named to `keys revoke`) shown as `pmk_…` and
- * its last 4 characters: what the CLI prints on stderr never holds a whole key (issue 1).
- */
-export function redactKeysIn(text: string): string {
-  return text.replace(/pmk_[A-Za-z0-9]{8,}/g, (k) => `pmk_…${k.slice(-4)}`);
-}
-
 /** The file's profiles; an absent file has none. Throws a usage error for a file that is not premia's config. */
 export async function readConfig(path: string): Promise<ConfigFile> {
   let text: string;

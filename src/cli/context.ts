@@ -17,6 +17,7 @@
  *             PREMIA_API_KEY, else the profile's key — only when the base URL is the profile's
  *             own, so that a saved key is never sent to another server.
  */
+import { redactKeysIn } from '../lib/key-text.js';
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -466,7 +467,8 @@ async function openRemote(
         : connection.keySource === 'env'
           ? "The key comes from PREMIA_API_KEY: set it to a valid key (it was not revoked?), or unset it and run 'premia login'."
           : undefined;
-  const debug = globals.debug ? (line: string) => ctx.stderr.write(`debug: ${line}\n`) : undefined;
+  // Any key in a line (one pasted as an id lands in a URL path) is shown redacted.
+  const debug = globals.debug ? (line: string) => ctx.stderr.write(redactKeysIn(`debug: ${line}\n`)) : undefined;
   debug?.(`remote mode: ${connection.baseUrl}${connection.profile ? ` (profile ${connection.profile})` : ''}, key ${redactKey(connection.apiKey)}${connection.keySource ? ` from ${connection.keySource}` : ''}`);
   return openRemoteBackend({
     baseUrl: connection.baseUrl,

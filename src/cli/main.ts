@@ -9,7 +9,7 @@ import { ExitCode, PremiaError } from '../domain/errors.js';
 import { stringifyJson } from '../domain/json.js';
 import type { RunState } from './command.js';
 import type { CliContext, GlobalOptions } from './context.js';
-import { redactKeysIn } from './config.js';
+import { redactKeysIn } from '../lib/key-text.js';
 import { registerCommands } from './commands/index.js';
 import { applyHelpConventions } from './commands/help.js';
 import { Ui } from './output/ui.js';

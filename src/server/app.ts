@@ -21,6 +21,7 @@ import type { LocalBackend } from '../backend/local/index.js';
 import { OPERATION_LIST } from '../backend/operations.js';
 import type { Principal } from '../backend/types.js';
 import { PremiaError, type ErrorCode } from '../domain/errors.js';
+import { redactKeysIn } from '../lib/key-text.js';
 import { AsyncOperations } from './async-operations.js';
 import { DEFAULT_AUTH_FAILURES, DEFAULT_AUTH_WINDOW_MS, FailedAuthLimiter } from './auth-limit.js';
 import { authenticator, RateLimited, WWW_AUTHENTICATE } from './auth.js';
@@ -115,7 +116,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   const operations = new AsyncOperations(() => now().getTime());
   const limits = { jsonLimit, uploadLimit };
   const logLine = (method: string, url: string, status: number, ms: number, id: string) =>
-    log(`${new Date().toISOString()} ${method} ${url.split('?', 1)[0]} ${status} ${ms.toFixed(1)}ms ${id}`);
+    // A key pasted as an id (GET /v1/policies/pmk_…) is logged redacted, like every key.
+    log(`${new Date().toISOString()} ${method} ${redactKeysIn(url.split('?', 1)[0]!)} ${status} ${ms.toFixed(1)}ms ${id}`);
 
   const app = Fastify({
     logger: false,

@@ -459,6 +459,15 @@ describe('timeouts and --debug', () => {
     expect(r.stderr).toContain("--timeout (or its environment variable) is a number of seconds from 1 to 86400; got 'soon'.");
   });
 
+  it('--debug redacts a key pasted as an id, in the request line too', async () => {
+    const other = 'pmk_1ao6qYmAWWfzOfDz04KWxQWtwO91Vt1W1SqLeVEj';
+    handlers = [json(404, errorBody('NOT_FOUND', 'Not found.'))];
+    const r = await premia(['--debug', 'settlements', 'get', other]);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toContain(`debug: → GET ${base}/settlements/pmk_…eVEj (attempt 1 of 4`);
+    expect(r.stderr).not.toContain(other.slice(4, 30));
+  });
+
   it('--debug prints request lines and timings on stderr, the key redacted', async () => {
     handlers = [html(503), json(200, CLOCK)];
     const r = await premia(['--debug', 'clock', '--json']);

@@ -71,6 +71,13 @@ describe('authentication (spec 5)', () => {
     expect(s.logs.join('\n')).not.toContain(s.keys.other);
     expect(s.logs.at(-1)).toMatch(/^\d{4}-\d{2}-\d{2}T\S+Z GET \/v1\/whoami 200 \d+\.\dms [0-9a-f-]{36}$/);
   });
+
+  it('nor a key pasted as an id into a path: the log line shows it redacted', async () => {
+    const res = await call(s.app, 'GET', `/v1/policies/${s.keys.other}`, { key: s.keys.acme });
+    expect(res.status).toBe(404);
+    expect(s.logs.join('\n')).not.toContain(s.keys.other);
+    expect(s.logs.at(-1)).toContain(`GET /v1/policies/pmk_…${s.keys.other.slice(-4)} 404 `);
+  });
 });
 
 describe('isolation between clients', () => {
