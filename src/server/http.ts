@@ -22,7 +22,26 @@ export function errorBody(e: PremiaError, requestId: string): string {
  */
 export async function sendDownload(reply: FastifyReply, download: Download): Promise<FastifyReply> {
   const iterator = download.body[Symbol.asyncIterator]();
-  const first = await iterator.next();
+  // The body's source (a store connection, a PostgreSQL COPY) is given back however the download
+  // ends: read to the end, failed, or abandoned by the client (also before the first chunk came).
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    void Promise.resolve(iterator.return?.()).catch(() => undefined);
+  };
+  let gone = false;
+  const left = () => (gone = true);
+  reply.raw.once('close', left);
+  const first = await iterator.next().catch((e: unknown) => {
+    close();
+    throw e;
+  });
+  reply.raw.removeListener('close', left);
+  if (gone || reply.raw.destroyed) {
+    close(); // the client went away while the first chunk was awaited: nothing to send it to
+    return reply;
+  }
   async function* rest(): AsyncGenerator<Buffer> {
     try {
       if (first.done) return;
@@ -33,14 +52,17 @@ export async function sendDownload(reply: FastifyReply, download: Download): Pro
         yield toBuffer(next.value);
       }
     } finally {
-      await iterator.return?.();
+      close();
     }
   }
   reply.code(200).type(download.contentType);
   if (download.contentType.startsWith('text/csv')) {
     reply.header('content-disposition', `attachment; filename="${download.filename.replace(/["\\\r\n]/g, '_')}"`);
   }
-  return reply.send(Readable.from(rest(), { objectMode: false }));
+  const stream = Readable.from(rest(), { objectMode: false });
+  // Destroyed before rest() ran (a generator that never started skips its finally).
+  stream.once('close', close);
+  return reply.send(stream);
 }
 
 function toBuffer(chunk: Uint8Array | string): Buffer {

@@ -223,6 +223,11 @@ export async function openPgStore(options: OpenPgOptions): Promise<PgStore> {
   const pool: Pool = new pg.Pool({ ...settings.client, max: settings.pool, types });
   // An idle connection that the server closes must not crash the process: the next query reconnects.
   pool.on('error', () => undefined);
+  // Nor one checked out (a download's COPY, a transaction) when the server goes away or restarts
+  // (57P01): the query on it fails with the error, and the connection is dropped on release.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
 
   /** The SQL that lines the id sequences up with their tables (null until the tables exist). */
   let syncIds: string | null = null;
