@@ -18,6 +18,8 @@
  * The schema is the target's (both stores are at this premia's migrations once opened): its
  * tables bar the bookkeeping ones, parents before children (foreign keys), its columns.
  */
+import { randomInt } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { isPostgresUrl } from '../lib/db-url.js';
@@ -134,12 +136,56 @@ export async function copyStore(options: StoreCopyOptions): Promise<StoreCopyRep
   try {
     const target = await openStore({ path: options.to, create: true, option: '--to' });
     try {
+      if (await sameStore(source, target)) {
+        throw new PremiaError('USAGE_ERROR', '--from and --to name the same store (the same database or file, reached another way): copy it to another one.');
+      }
       return await copyBetween(source, target, options);
     } finally {
       await target.close();
     }
   } finally {
     await source.close();
+  }
+}
+
+/** The advisory lock space of the same-database probe (sameStore). */
+const SAME_STORE_PROBE = 0x70726d63; // 'prmc'
+
+/**
+ * Whether two open stores are one, however they were named: a file reached through a link or
+ * another path (the same device and inode), or a PostgreSQL database reached through another
+ * host name or address (a session-level advisory lock taken on the source is seen from the
+ * target's database). Copying a store onto itself would wait on its own locks for good.
+ */
+async function sameStore(source: Store, target: Store): Promise<boolean> {
+  if (source.kind === 'sqlite' && target.kind === 'sqlite') {
+    if (source.path === ':memory:' || target.path === ':memory:') return false;
+    try {
+      const [a, b] = await Promise.all([stat(source.path), stat(target.path)]);
+      return a.dev === b.dev && a.ino === b.ino;
+    } catch {
+      return false;
+    }
+  }
+  if (source.kind !== 'postgres' || target.kind !== 'postgres') return false;
+  const a = await source.openSession();
+  try {
+    const b = await target.openSession();
+    try {
+      const key = randomInt(1, 2 ** 31 - 1);
+      await a.client.query('select pg_advisory_lock($1::int, $2::int)', [SAME_STORE_PROBE, key]);
+      const seen = await b.client.query<{ n: number }>(
+        `select count(*)::int as n from pg_locks where locktype = 'advisory' and classid = $1::int::oid and objid = $2::int::oid
+           and database = (select oid from pg_database where datname = current_database())`,
+        [SAME_STORE_PROBE, key],
+      );
+      await a.client.query('select pg_advisory_unlock($1::int, $2::int)', [SAME_STORE_PROBE, key]);
+      return seen.rows[0]!.n > 0;
+    } finally {
+      await b.close();
+    }
+  } finally {
+    await a.close();
   }
 }
 

@@ -3,7 +3,7 @@
  * copy gives the same report bytes and, advanced, the same attempts as the original.
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -184,6 +184,16 @@ describe.skipIf(noPg)(`premia db copy${noPg ? ` (skipped: ${pg.reason})` : ''}`,
     expect(self.stderr).toContain('--from and --to name the same store: copy it to another one.');
     const file2 = await run(['db', 'copy', '--from', 'premia.db', '--to', './sub/../premia.db'], dir);
     expect(file2.code).toBe(2);
+    // Reached another way (localhost for 127.0.0.1; a link to the file): found once both are open, before anything is changed.
+    const other = new URL(target);
+    other.hostname = 'localhost';
+    const byName = await run(['--yes', 'db', 'copy', '--from', target, '--to', other.toString()], dir);
+    expect(byName.code, byName.stderr).toBe(2);
+    expect(byName.stderr).toContain('--from and --to name the same store (the same database or file, reached another way): copy it to another one.');
+    symlinkSync(join(dir, 'premia.db'), join(dir, 'link.db'));
+    const linked = await run(['--yes', 'db', 'copy', '--from', 'premia.db', '--to', 'link.db'], dir);
+    expect(linked.code, linked.stderr).toBe(2);
+    expect(linked.stderr).toContain('the same database or file, reached another way');
 
     const json = await run(['--json', 'db', 'copy', '--from', 'premia.db', '--to', await freshDatabase('copy_json')], dir);
     expect(json.code, json.stderr).toBe(0);
