@@ -585,6 +585,8 @@ export type KeyRole = 'client' | 'operator';
 export interface CreatedApiKey {
   id: string;
   client: string;
+  /** Whether the client was made with this key (its first). */
+  new_client: boolean;
   role: KeyRole;
   key: string;
 }

@@ -124,6 +124,11 @@ export function revokeQuestion(key: { id: string; client: string; key: string; c
   const details = [
     `Revoking key ${key.id} (${key.key}) of ${key.client}, created ${key.created_at}: every request with it is refused from then on, and a revoked key cannot be restored.`,
   ];
-  if (otherActive === 0) details.push(`  ${key.client} has no other active key: its requests all stop until 'premia keys create --client ${key.client}' makes one.`);
+  if (otherActive === 0) details.push(`  ${key.client} has no other active key: its requests all stop until premia keys create --client ${shellWord(key.client)} makes one.`);
   return { details, question: `Revoke key ${key.id} of ${key.client}?` };
+}
+
+/** A word as a POSIX shell reads it back: as it is when plain, else in single quotes. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:@%+=-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }

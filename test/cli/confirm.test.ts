@@ -357,7 +357,7 @@ describe('keys revoke', () => {
     );
     expect((await cli(db, ['keys', 'revoke', first.id], terminal([true], asked))).code).toBe(0);
     const last = await cli(db, ['keys', 'revoke', second.id], terminal([false], asked));
-    expect(last.stderr).toContain("\n  acme has no other active key: its requests all stop until 'premia keys create --client acme' makes one.\nNothing changed.\n");
+    expect(last.stderr).toContain("\n  acme has no other active key: its requests all stop until premia keys create --client acme makes one.\nNothing changed.\n");
     expect(asked).toEqual([`Revoke key ${first.id} of acme?`, `Revoke key ${first.id} of acme?`, `Revoke key ${second.id} of acme?`]);
     const keys = (await cli(db, ['--json', 'keys', 'list'])).json();
     expect(keys.map((k: { revoked_at: string | null }) => k.revoked_at !== null)).toEqual([true, false]);

@@ -20,12 +20,14 @@ describe('premia keys', () => {
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(/^pmk_[0-9A-Za-z]{40}\n$/);
     const key = res.stdout.trim();
-    expect(res.stderr).toMatch(/^Created key [0-9a-f-]{36} for client Acme Life\.\n/);
+    expect(res.stderr).toMatch(/^Created key [0-9a-f-]{36} for the new client Acme Life\.\n/);
+    const second = await cli('keys', 'create', '--client', 'Acme Life');
+    expect(second.stderr).toMatch(/^Created key [0-9a-f-]{36} for client Acme Life\.\n/);
     expect(res.stderr).not.toContain(key);
     const raw = new Database(db, { readonly: true });
     try {
       const rows = raw.prepare('select * from api_keys').all() as Record<string, unknown>[];
-      expect(rows).toHaveLength(1);
+      expect(rows).toHaveLength(2);
       expect(rows[0]).toMatchObject({ prefix: 'pmk_', last4: key.slice(-4), revoked_at: null });
       expect(rows[0]!.key_hash).toMatch(/^[0-9a-f]{64}$/);
       const everything = JSON.stringify(raw.prepare('select * from api_keys').all()) + JSON.stringify(raw.prepare('select * from clients').all());
@@ -38,13 +40,31 @@ describe('premia keys', () => {
   it('create --json prints {id, client, role, key}; a second key for the same client reuses the client', async () => {
     const a = (await cli('--json', 'keys', 'create', '--client', 'Acme Life')).json();
     const b = (await cli('--json', 'keys', 'create', '--client', '  Acme Life ')).json();
-    expect(Object.keys(a)).toEqual(['id', 'client', 'role', 'key']);
+    expect(Object.keys(a)).toEqual(['id', 'client', 'new_client', 'role', 'key']);
     expect(a.role).toBe('client');
     expect(b.client).toBe('Acme Life');
+    expect([a.new_client, b.new_client]).toEqual([true, false]);
     expect(a.key).not.toBe(b.key);
     const raw = new Database(db, { readonly: true });
     try {
       expect(raw.prepare("select count(*) as n from clients where name = 'Acme Life'").get()).toEqual({ n: 1 });
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('a name that differs from a client only in case or spacing is refused (exit 6), not made a second client', async () => {
+    expect((await cli('keys', 'create', '--client', 'Acme Life')).code).toBe(0);
+    for (const lookalike of ['acme life', 'Acme  Life', 'Acme\u00a0Life', 'ACME LIFE']) {
+      const r = await cli('keys', 'create', '--client', lookalike);
+      expect(r.code, lookalike).toBe(6);
+      expect(r.stderr).toContain(`There is a client 'Acme Life' already, and '${lookalike}' differs from it only in case or spacing.`);
+    }
+    expect((await cli('keys', 'create', '--client', 'Acme Lfe')).stderr).toMatch(/for the new client Acme Lfe\./);
+    const raw = new Database(db, { readonly: true });
+    try {
+      expect(raw.prepare("select name from clients where name like 'Acme%' order by name").all()).toEqual([{ name: 'Acme Lfe' }, { name: 'Acme Life' }]);
+      expect(raw.prepare('select count(*) as n from api_keys').get()).toEqual({ n: 2 });
     } finally {
       raw.close();
     }

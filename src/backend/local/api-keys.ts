@@ -9,7 +9,7 @@
  * store, so a key revoked from the CLI stops working at once.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { notFound, PremiaError, usageError, validationError } from '../../domain/errors.js';
+import { conflict, notFound, PremiaError, usageError, validationError } from '../../domain/errors.js';
 import { decodeId, encodeId, IdKind } from '../../domain/ids.js';
 import * as repo from '../../store/repos/api-keys.js';
 import { findClientById, findClientByName, insertClient } from '../../store/repos/clients.js';
@@ -46,6 +46,12 @@ function redact(prefix: string, last4: string): string {
   return `${prefix}…${last4}`;
 }
 
+/** Client names an operator would read as one: equal once case, spacing and Unicode forms are set aside. */
+function sameClientName(a: string, b: string): boolean {
+  const plain = (s: string) => s.normalize('NFKC').replace(/\s+/gu, ' ').trim().toLowerCase();
+  return plain(a) === plain(b);
+}
+
 function checkClientName(raw: string): string {
   const name = raw.trim();
   // eslint-disable-next-line no-control-regex
@@ -71,6 +77,7 @@ export async function createKey(store: Store, clientName: string | null, now: ()
     const at = now().getTime();
     let clientId: number;
     let clientShown: string;
+    let newClient = false;
     if (name === null) {
       const local = await findClientById(trx, LOCAL_CLIENT_ID);
       if (!local) throw new PremiaError('INTERNAL', 'The store has no Local client; it was not initialised.');
@@ -78,8 +85,22 @@ export async function createKey(store: Store, clientName: string | null, now: ()
       clientShown = local.name;
     } else {
       const client = await findClientByName(trx, name);
+      if (!client) {
+        // A new client, unless the name is an existing one typed differently (case, spacing, a
+        // non-breaking space): two clients an operator cannot tell apart in `keys list`.
+        const twin = (await trx.selectFrom('clients').select(['id', 'name']).execute()).find((c) => sameClientName(c.name, name));
+        if (twin) {
+          throw conflict(
+            'CONFLICT',
+            `There is a client '${twin.name}' already, and '${name}' differs from it only in case or spacing. ` +
+              `Give its exact name for a key of that client, or a clearly different name for a new one. No key was created.`,
+            [{ field: 'client', code: 'SIMILAR_CLIENT', message: `'${name}' looks like the client '${twin.name}'`, existing: twin.name }],
+          );
+        }
+      }
       clientId = client ? client.id : await insertClient(trx, { name, created_at: at });
       clientShown = name;
+      newClient = !client;
     }
     const id = await repo.insertApiKey(trx, {
       client_id: clientId,
@@ -89,7 +110,7 @@ export async function createKey(store: Store, clientName: string | null, now: ()
       created_at: at,
       role,
     });
-    return { id: encodeId(IdKind.apiKey, world.idSalt, id), client: clientShown, role, key };
+    return { id: encodeId(IdKind.apiKey, world.idSalt, id), client: clientShown, new_client: newClient, role, key };
   });
 }
 

@@ -29,7 +29,7 @@ export async function createRun({ ui, admin, client, role }: CreateOptions): Pro
     ui.status(
       created.role === 'operator'
         ? `Created operator key ${created.id} (acts for client ${created.client}).`
-        : `Created key ${created.id} for client ${created.client}.`,
+        : `Created key ${created.id} for ${created.new_client ? 'the new client' : 'client'} ${created.client}.`,
     );
     ui.status('Keep it secret and store it now: it is not shown again (only its last 4 characters are kept).');
   }
