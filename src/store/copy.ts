@@ -20,7 +20,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { isPostgresUrl } from '../lib/db-url.js';
 import { PremiaError } from '../domain/errors.js';
@@ -131,6 +131,16 @@ export async function copyStore(options: StoreCopyOptions): Promise<StoreCopyRep
   };
   if (same(options.from, options.to)) {
     throw new PremiaError('USAGE_ERROR', '--from and --to name the same store: copy it to another one.');
+  }
+  // A file target's directory must exist (premia makes the file, never directories).
+  if (!isPostgresUrl(options.to) && options.to !== ':memory:') {
+    const dir = dirname(resolve(options.to));
+    const isDir = await stat(dir).then((st) => st.isDirectory(), () => false);
+    if (!isDir) {
+      throw new PremiaError('VALIDATION_ERROR', `The directory ${dir} of --to ${options.to} does not exist (or is not a directory). Create it first, or give another path. Nothing was copied.`, {
+        details: [{ field: '--to', code: 'DIRECTORY_NOT_FOUND', message: `${dir} does not exist` }],
+      });
+    }
   }
   const source = await openStore({ path: options.from, create: false, option: '--from' });
   try {

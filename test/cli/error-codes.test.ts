@@ -154,5 +154,8 @@ describe('a --db that is not a store file: VALIDATION_ERROR naming it, not INTER
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${join(dir, 'keep.csv')} is not a premia store: the file is not an SQLite database. premia leaves it untouched; choose another file with --to.`);
     expect(readFileSync(join(dir, 'keep.csv'), 'utf8')).toBe('a,b\n1,2\n');
+    const missing = await runCli(['--json', 'db', 'copy', '--from', 'a.db', '--to', join(dir, 'no', 'such', 'x.db')], { cwd: dir });
+    expect(missing.code).toBe(2);
+    expect(JSON.parse(missing.stderr).error.details).toEqual([{ field: '--to', code: 'DIRECTORY_NOT_FOUND', message: `${join(dir, 'no', 'such')} does not exist` }]);
   });
 });
