@@ -156,6 +156,6 @@ describe('a --db that is not a store file: VALIDATION_ERROR naming it, not INTER
     expect(readFileSync(join(dir, 'keep.csv'), 'utf8')).toBe('a,b\n1,2\n');
     const missing = await runCli(['--json', 'db', 'copy', '--from', 'a.db', '--to', join(dir, 'no', 'such', 'x.db')], { cwd: dir });
     expect(missing.code).toBe(2);
-    expect(JSON.parse(missing.stderr).error.details).toEqual([{ field: '--to', code: 'DIRECTORY_NOT_FOUND', message: `${join(dir, 'no', 'such')} does not exist` }]);
+    expect(JSON.parse(missing.stderr.trim().split('\n').at(-1)!).error.details).toEqual([{ field: '--to', code: 'DIRECTORY_NOT_FOUND', message: `${join(dir, 'no', 'such')} does not exist` }]);
   });
 });
