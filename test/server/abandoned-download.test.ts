@@ -45,7 +45,7 @@ function heldDownload() {
 async function serve(download: Download, started: () => void, left: () => void = () => undefined): Promise<number> {
   const app = Fastify();
   apps.push(app);
-  app.get('/r', async (req, reply) => {
+  app.get('/r', async (_req, reply) => {
     reply.raw.once('close', left); // the server has seen the client go
     started();
     return sendDownload(reply, download);

@@ -12,7 +12,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { conflict, notFound, PremiaError, usageError, validationError } from '../../domain/errors.js';
 import { decodeId, encodeId, IdKind } from '../../domain/ids.js';
 import * as repo from '../../store/repos/api-keys.js';
-import { findClientById, findClientByName, insertClient } from '../../store/repos/clients.js';
+import { findClientById, findClientByName, insertClient, listClientNames } from '../../store/repos/clients.js';
 import type { Store } from '../../store/store.js';
 import type { ApiKeyView, CreatedApiKey, KeyRole, Principal } from '../types.js';
 import { iso, LOCAL_CLIENT_ID, readWorld } from './world.js';
@@ -88,7 +88,7 @@ export async function createKey(store: Store, clientName: string | null, now: ()
       if (!client) {
         // A new client, unless the name is an existing one typed differently (case, spacing, a
         // non-breaking space): two clients an operator cannot tell apart in `keys list`.
-        const twin = (await trx.selectFrom('clients').select(['id', 'name']).execute()).find((c) => sameClientName(c.name, name));
+        const twin = (await listClientNames(trx)).find((c) => sameClientName(c.name, name));
         if (twin) {
           throw conflict(
             'CONFLICT',

@@ -13,6 +13,11 @@ export async function findClientByName(db: Q, name: string): Promise<ClientRow |
   return db.selectFrom('clients').selectAll().where('name', '=', name).executeTakeFirst();
 }
 
+/** Every client's id and name (a store has a few). */
+export async function listClientNames(db: Q): Promise<Array<{ id: number; name: string }>> {
+  return db.selectFrom('clients').select(['id', 'name']).orderBy('id').execute();
+}
+
 export async function insertClient(db: Q, row: Insertable<ClientsTable>): Promise<number> {
   const result = await db.insertInto('clients').values(row).returning('id').executeTakeFirstOrThrow();
   return Number(result.id);
