@@ -54,12 +54,11 @@ export function needsYes(periods: Period[]): PremiaError {
   );
 }
 
-/** An unattended advance would close periods nobody queued collections for. */
-export function neverRunNeedsYes(periods: Period[]): PremiaError {
-  const one = periods.length === 1;
+/** An unattended advance would close a period nobody queued collections for (more than one is needsYes). */
+export function neverRunNeedsYes(period: Period): PremiaError {
   return usageError(
-    `This advance would close ${periodList(periods)} with no collections queued: once closed, ${one ? 'its' : 'their'} premiums can never be collected. ` +
-      `Queue ${one ? 'them' : 'each'} first ('premia collections execute --period ${periods[0]}'), or add --yes to close ${one ? 'it' : 'them'} anyway. Nothing changed.`,
+    `This advance would close ${period} with no collections queued: once closed, its premiums can never be collected. ` +
+      `Queue them first ('premia collections execute --period ${period}'), or add --yes to close it anyway. Nothing changed.`,
   );
 }
 

@@ -26,7 +26,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Admin, Backend, Mode, StoreCopyReport, StoreCopyRequest } from '../backend/types.js';
 import { PremiaError, usageError, validationError } from '../domain/errors.js';
 import { checkGivenKey } from '../domain/idempotency.js';
-import { isPostgresUrl, redactDbUrl } from '../lib/db-url.js';
+import { isPostgresUrl, isStoreFile, redactDbUrl } from '../lib/db-url.js';
 import { checkPrivate, checkProfileName, configPath, DEFAULT_PROFILE, readConfig, redactKey, type Profile } from './config.js';
 
 export interface GlobalOptions {
@@ -335,7 +335,7 @@ async function openBackend(ctx: CliContext, globals: GlobalOptions, key: string,
 }
 
 async function openLocal(ctx: CliContext, globals: GlobalOptions, target: ResolvedTarget, key: string, createStore: boolean): Promise<Opened> {
-  const onFile = target.db !== ':memory:' && !isPostgresUrl(target.db!);
+  const onFile = isStoreFile(target.db!);
   if (onFile) {
     await checkStoreDirectory(target.db!, target.dbSource === 'env' ? 'PREMIA_DB' : '--db');
     await checkStoreFile(target.db!, target.dbSource ?? 'flag', createStore);
@@ -371,9 +371,10 @@ async function openLocal(ctx: CliContext, globals: GlobalOptions, target: Resolv
 
 /**
  * The store's directory must exist (premia creates the file, never directories): a mistyped
- * --db or PREMIA_DB is a validation error naming the directory, not an internal failure.
+ * --db, PREMIA_DB or `db copy --to` is a validation error naming the directory, not an internal
+ * failure.
  */
-async function checkStoreDirectory(db: string, source: '--db' | 'PREMIA_DB'): Promise<void> {
+export async function checkStoreDirectory(db: string, source: string): Promise<void> {
   const dir = dirname(db);
   let problem: string | null = null;
   try {

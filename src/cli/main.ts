@@ -11,7 +11,7 @@ import type { RunState } from './command.js';
 import type { CliContext, GlobalOptions } from './context.js';
 import { redactKeysIn } from '../lib/key-text.js';
 import { registerCommands } from './commands/index.js';
-import { applyHelpConventions } from './commands/help.js';
+import { applyHelpConventions, commandWords } from './commands/help.js';
 import { Ui } from './output/ui.js';
 import { VERSION } from '../lib/version.js';
 
@@ -144,18 +144,11 @@ function checkCommandWords(program: Command, argv: string[]): void {
     if (cmd === program || cmd.registeredArguments.length > 0) return; // commander's own "unknown command"; or the group's own argument
     const names = cmd.commands.map((c) => c.name());
     const close = names.filter((n) => editDistance(n, word) <= Math.max(1, Math.floor(n.length / 3)) || (word.length >= 3 && n.startsWith(word)));
-    const path = commandPathOf(cmd);
+    const path = commandWords(cmd);
     cmd.error(`error: unknown command '${word}' for 'premia ${path}'; its commands are: ${names.join(', ')}.${close.length > 0 ? `\n(Did you mean ${close.join(' or ')}?)` : ''}`, {
       code: 'commander.unknownCommand',
     });
   }
-}
-
-/** `clock`, `bank accounts`: the words of a command below the program. */
-function commandPathOf(cmd: Command): string {
-  const words: string[] = [];
-  for (let c: Command | null = cmd; c?.parent; c = c.parent) words.unshift(c.name());
-  return words.join(' ');
 }
 
 /** Levenshtein distance (short words: command names). */

@@ -27,17 +27,18 @@ export function isIsoDate(s: unknown): s is IsoDate {
 }
 
 /**
- * Why `text` (not a valid date by isIsoDate) is not one, as a phrase after it: written right but
- * not on the calendar (2026-02-30), outside the years premia takes, or not written YYYY-MM-DD.
+ * Why `text` (not a valid date by isIsoDate) is not one, as a phrase after it; `offCalendar`
+ * when it is written right but is no day of the calendar (2026-02-30), else it is outside the
+ * years premia takes or not written YYYY-MM-DD.
  */
-export function whyNotADate(text: string): string {
+export function whyNotADate(text: string): { phrase: string; offCalendar: boolean } {
   const m = DATE_RE.exec(text);
-  if (!m) return 'is not a date written YYYY-MM-DD';
+  if (!m) return { phrase: 'is not a date written YYYY-MM-DD', offCalendar: false };
   const y = Number(m[1]);
   const mo = Number(m[2]);
-  if (y < 1900 || y > 2999) return 'is outside the years 1900-2999';
-  if (mo < 1 || mo > 12) return `is not a date: there is no month ${m[2]}`;
-  return `is not a day of the calendar: ${m[1]}-${m[2]} has ${daysInMonth(y, mo)} days`;
+  if (y < 1900 || y > 2999) return { phrase: 'is outside the years 1900-2999', offCalendar: false };
+  if (mo < 1 || mo > 12) return { phrase: `is not a date: there is no month ${m[2]}`, offCalendar: false };
+  return { phrase: `is not a day of the calendar: ${m[1]}-${m[2]} has ${daysInMonth(y, mo)} days`, offCalendar: true };
 }
 
 export function daysInMonth(year: number, month: number): number {

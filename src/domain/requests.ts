@@ -69,8 +69,8 @@ class Checker {
     }
     if (!isIsoDate(v)) {
       // Written right but not on the calendar (2026-11-31, 2027-02-29): said so, not "write YYYY-MM-DD".
-      const why = typeof v === 'string' ? whyNotADate(v) : '';
-      if (typeof v === 'string' && why.startsWith('is not a day of the calendar')) this.add(field, 'INVALID_VALUE', `${field} ${v} ${why}`);
+      const why = typeof v === 'string' ? whyNotADate(v) : null;
+      if (why?.offCalendar === true) this.add(field, 'INVALID_VALUE', `${field} ${v as string} ${why.phrase}`);
       else this.add(field, 'INVALID_FORMAT', `${field} must be a date written YYYY-MM-DD, like 2026-11-30; got ${show(v)}`);
       return undefined;
     }

@@ -305,6 +305,11 @@ export function trimCell(s: string): string {
   return s.trim();
 }
 
+/** A record that is a line of only spaces and tabs: a blank line to the imports, like an empty one. */
+export function isBlankRecord(fields: readonly string[]): boolean {
+  return fields.length === 1 && trimCell(fields[0]!) === '';
+}
+
 /** For a header that holds a carriage return: the whole file ran together. */
 export const CR_LINE_ENDS =
   "The file's lines end with a carriage return alone (the old Mac format), which CSV does not take as a line end; save it with LF or CRLF line ends.";

@@ -13,6 +13,11 @@ export function isPostgresUrl(db: string): boolean {
   return PG_SCHEME.test(db.trim());
 }
 
+/** Whether `db` names an SQLite file on disk (not `:memory:`, not a PostgreSQL URL). */
+export function isStoreFile(db: string): boolean {
+  return db !== ':memory:' && !isPostgresUrl(db);
+}
+
 /**
  * The URL with its password (in the user-info part or as a `password=` parameter) shown as
  * `***`. Works on text that does not parse as a URL too (it never throws): a mistyped URL in

@@ -19,8 +19,8 @@
  * tables bar the bookkeeping ones, parents before children (foreign keys), its columns.
  */
 import { randomInt } from 'node:crypto';
+import { resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { isPostgresUrl } from '../lib/db-url.js';
 import { PremiaError } from '../domain/errors.js';
@@ -118,37 +118,20 @@ class Mismatch extends Error {
 }
 
 export async function copyStore(options: StoreCopyOptions): Promise<StoreCopyReport> {
-  const same = (a: string, b: string) => {
-    if (isPostgresUrl(a) && isPostgresUrl(b)) {
-      // The same server and database, however the URLs are written (parameters, password).
-      const place = (url: string) => {
-        const c = pgSettings(url).client;
-        return `${c.host ?? 'localhost'}:${c.port ?? 5432}/${c.database}`;
-      };
-      return place(a) === place(b);
-    }
-    return !isPostgresUrl(a) && !isPostgresUrl(b) && a !== ':memory:' && resolve(a) === resolve(b);
+  // Named alike (the same file path, or the same server and database however the URL is written,
+  // with or without its password): refused before connecting to either. Reached another way (a
+  // host alias, a link): found by sameStore once both are open.
+  const place = (store: string) => {
+    if (!isPostgresUrl(store)) return store === ':memory:' ? null : `file:${resolve(store)}`;
+    const c = pgSettings(store).client;
+    return `pg:${c.host ?? 'localhost'}:${c.port ?? 5432}/${c.database}`;
   };
-  if (same(options.from, options.to)) {
-    throw new PremiaError('USAGE_ERROR', '--from and --to name the same store: copy it to another one.');
-  }
-  // A file target's directory must exist (premia makes the file, never directories).
-  if (!isPostgresUrl(options.to) && options.to !== ':memory:') {
-    const dir = dirname(resolve(options.to));
-    const isDir = await stat(dir).then((st) => st.isDirectory(), () => false);
-    if (!isDir) {
-      throw new PremiaError('VALIDATION_ERROR', `The directory ${dir} of --to ${options.to} does not exist (or is not a directory). Create it first, or give another path. Nothing was copied.`, {
-        details: [{ field: '--to', code: 'DIRECTORY_NOT_FOUND', message: `${dir} does not exist` }],
-      });
-    }
-  }
+  if (place(options.from) !== null && place(options.from) === place(options.to)) throw sameStoreError();
   const source = await openStore({ path: options.from, create: false, option: '--from' });
   try {
     const target = await openStore({ path: options.to, create: true, option: '--to' });
     try {
-      if (await sameStore(source, target)) {
-        throw new PremiaError('USAGE_ERROR', '--from and --to name the same store (the same database or file, reached another way): copy it to another one.');
-      }
+      if (await sameStore(source, target)) throw sameStoreError();
       return await copyBetween(source, target, options);
     } finally {
       await target.close();
@@ -158,14 +141,18 @@ export async function copyStore(options: StoreCopyOptions): Promise<StoreCopyRep
   }
 }
 
+function sameStoreError(): PremiaError {
+  return new PremiaError('USAGE_ERROR', '--from and --to name the same store: copy it to another one.');
+}
+
 /** The advisory lock space of the same-database probe (sameStore). */
 const SAME_STORE_PROBE = 0x70726d63; // 'prmc'
 
 /**
- * Whether two open stores are one, however they were named: a file reached through a link or
- * another path (the same device and inode), or a PostgreSQL database reached through another
- * host name or address (a session-level advisory lock taken on the source is seen from the
- * target's database). Copying a store onto itself would wait on its own locks for good.
+ * Whether two open stores are one, however they were reached: a file through a link (the same
+ * device and inode), or a PostgreSQL database through another host name or address (a
+ * session-level advisory lock taken on the source is seen from the target's database). Copying
+ * a store onto itself would wait on its own locks for good.
  */
 async function sameStore(source: Store, target: Store): Promise<boolean> {
   if (source.kind === 'sqlite' && target.kind === 'sqlite') {

@@ -13,7 +13,7 @@ import { parseSignedAmount } from '../../domain/money.js';
 import { dayNumber, fromDayNumber, isIsoDate, periodOf, whyNotADate } from '../../domain/period.js';
 import { isAccountEvent, ACCOUNT_EVENTS, type FailureReason } from '../../bank/types.js';
 import type { LedgerObserver } from '../../bank/ledger.js';
-import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, trimCell } from '../../lib/csv-reader.js';
+import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, isBlankRecord, trimCell } from '../../lib/csv-reader.js';
 import { setMeta } from '../../store/repos/meta.js';
 import type {
   AccountState,
@@ -35,6 +35,7 @@ import { readWorld } from './world.js';
 
 export const BANK_CSV_HEADER = ['customer_id', 'date', 'amount', 'description'] as const;
 const DESCRIPTION_MAX = 200;
+const RECENT = 25;
 
 /**
  * Characters a description may not hold: C0 and C1 controls (a tab, a line break), and the
@@ -52,7 +53,6 @@ function checkDescription(description: string): string | null {
   if (description.length > DESCRIPTION_MAX && [...description].length > DESCRIPTION_MAX) return `is longer than ${DESCRIPTION_MAX} characters`;
   return null;
 }
-const RECENT = 25;
 
 export async function importBankTransactions(ctx: LocalContext, file: Upload, options: ImportOptions = {}): Promise<BankImportResult> {
   return withBankImport(ctx.store, ctx.clientId, async (unit) => {
@@ -73,7 +73,7 @@ export async function importBankTransactions(ctx: LocalContext, file: Upload, op
           }
           return;
         }
-        if (fields.length === 1 && trimCell(fields[0]!) === '') return; // a line of only spaces: blank, like an empty one
+        if (isBlankRecord(fields)) return;
         rows++;
         const rowErrors: BankImportRowError[] = [];
         const customer = fields.length > 0 ? trimCell(fields[0]!) : '';
@@ -86,7 +86,7 @@ export async function importBankTransactions(ctx: LocalContext, file: Upload, op
           const idProblem = checkIdentifier(customer, 'customer_id');
           if (idProblem) add('customer_id', idProblem.code, idProblem.message);
           const date = trimCell(fields[1]!);
-          if (!isIsoDate(date)) add('date', 'INVALID_DATE', `date '${printable(date, 40)}' ${whyNotADate(date)}`);
+          if (!isIsoDate(date)) add('date', 'INVALID_DATE', `date '${printable(date, 40)}' ${whyNotADate(date).phrase}`);
           const amount = parseSignedAmount(trimCell(fields[2]!));
           if (typeof amount !== 'number') add('amount', amount.code, `amount ${amount.message}`);
           const description = trimCell(fields[3]!);

@@ -24,7 +24,7 @@ import { printable } from '../../domain/identifiers.js';
 import { addDays, isIsoDate, weekday } from '../../domain/period.js';
 import { LEAD_DAYS } from '../../engine/settings.js';
 import { plural } from '../../domain/words.js';
-import { bareCrHint, CsvFormatError, CsvReader, trimCell } from '../../lib/csv-reader.js';
+import { bareCrHint, CsvFormatError, CsvReader, isBlankRecord, trimCell } from '../../lib/csv-reader.js';
 import { getAllMeta, setMeta } from '../../store/repos/meta.js';
 import type { Store, Trx } from '../../store/store.js';
 import type { CalendarImportResult, CalendarView, Upload } from '../types.js';
@@ -97,7 +97,7 @@ async function parseHolidays(file: Upload): Promise<ImportedHoliday[]> {
         }
         return;
       }
-      if (fields.length === 1 && trimCell(fields[0]!) === '') return; // a blank line
+      if (isBlankRecord(fields)) return;
       const add = (field: string, code: FieldError['code'], message: string) => errors.push({ row: line, field, code, message });
       if (fields.length !== header.length) {
         add('row', 'WRONG_FIELD_COUNT', `expected ${header.length} field${header.length === 1 ? '' : 's'}, found ${fields.length}`);

@@ -76,17 +76,20 @@ export async function executeCollections(ctx: LocalContext, input: ExecuteInput)
     if (refs !== undefined) {
       const problems: FieldError[] = [];
       const ids = new Set<number>();
+      const unknown: string[] = [];
+      const lapsed: string[] = [];
+      const cancelled: string[] = [];
       for (const ref of new Set(refs)) {
         const row = await findPolicyByRef(trx, ctx.clientId, world.idSalt, ref);
-        if (!row) problems.push({ field: 'policy_ids', code: 'UNKNOWN_POLICY', message: `no policy '${ref}'`, ref });
-        else if (row.status !== 'active') {
+        if (!row) {
+          problems.push({ field: 'policy_ids', code: 'UNKNOWN_POLICY', message: `no policy '${ref}'`, ref });
+          unknown.push(ref);
+        } else if (row.status !== 'active') {
           problems.push({ field: 'policy_ids', code: 'POLICY_NOT_ACTIVE', message: `policy ${row.policy_number} is ${row.status}`, ref });
+          (row.status === 'lapsed' ? lapsed : cancelled).push(ref);
         } else ids.add(row.id);
       }
       if (problems.length > 0) {
-        const unknown = problems.filter((p) => p.code === 'UNKNOWN_POLICY').map((p) => p.ref);
-        const lapsed = problems.filter((p) => p.code === 'POLICY_NOT_ACTIVE' && p.message.endsWith(' lapsed')).map((p) => p.ref);
-        const cancelled = problems.filter((p) => p.code === 'POLICY_NOT_ACTIVE' && !p.message.endsWith(' lapsed')).map((p) => p.ref);
         const parts: string[] = [];
         if (unknown.length > 0) parts.push(`unknown policies: ${unknown.join(', ')}`);
         if (lapsed.length > 0) parts.push(`lapsed (reinstate them first): ${lapsed.join(', ')}`);

@@ -20,7 +20,7 @@ import {
   PRODUCT_CODE_MAX,
 } from '../../domain/identifiers.js';
 import { parsePremium, plainPremiumCents } from '../../domain/money.js';
-import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, trimCell } from '../../lib/csv-reader.js';
+import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, isBlankRecord, trimCell } from '../../lib/csv-reader.js';
 import type { ImportRowError } from '../types.js';
 
 export const POLICY_CSV_HEADER = ['customer_id', 'external_customer_ref', 'policy_number', 'product_code', 'collection_amount'] as const;
@@ -133,7 +133,7 @@ export class PolicyRowParser {
       if (wrong) throw invalidFile(this.fileName, wrong);
       return;
     }
-    if (fields.length === 1 && trimCell(fields[0]!) === '') return; // a line of only spaces: blank, like an empty one
+    if (isBlankRecord(fields)) return;
     this.rowsRead++;
     const rowErrors = validateRow(fields, line, problem);
     if (rowErrors !== null) {

@@ -116,6 +116,9 @@ export interface RawAnswer {
   text: string;
 }
 
+/** Headers of every request: bodies uncompressed (a server may still compress a download: see `download`), and who asks. */
+const BASE_HEADERS = { 'accept-encoding': 'identity', 'user-agent': `premia/${VERSION}` } as const;
+
 export interface Exchange {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -358,12 +361,7 @@ export class HttpClient {
     let maybeSent = false;
     try {
       for (let attempt = 1; ; attempt++) {
-        const headers: Record<string, string> = {
-          accept,
-          // Bodies uncompressed: a server may still compress a download (see `download`).
-          'accept-encoding': 'identity',
-          'user-agent': `premia/${VERSION}`,
-        };
+        const headers: Record<string, string> = { accept, ...BASE_HEADERS };
         if (!call.noKey) headers['x-api-key'] = this.apiKey;
         let body: string | Readable | undefined;
         if (call.json !== undefined) {
@@ -553,7 +551,7 @@ export class HttpClient {
       const res = await this.pool.request({
         path: `${this.basePath}/whoami`,
         method: 'GET',
-        headers: { 'x-api-key': this.apiKey, accept: 'application/json', 'accept-encoding': 'identity', 'user-agent': `premia/${VERSION}` },
+        headers: { 'x-api-key': this.apiKey, accept: 'application/json', ...BASE_HEADERS },
         signal: AbortSignal.timeout(left),
       });
       await res.body.dump().catch(() => undefined);
@@ -607,7 +605,7 @@ export class HttpClient {
     const left = Math.min(DEFAULT_CONNECT_TIMEOUT_MS, deadline - Date.now());
     if (left <= 0) return null;
     try {
-      const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': 'identity', 'user-agent': `premia/${VERSION}` };
+      const headers: Record<string, string> = { accept: 'application/json', ...BASE_HEADERS };
       if (withKey) headers['x-api-key'] = this.apiKey;
       const res = await this.pool.request({ path, method: 'GET', headers, signal: AbortSignal.timeout(left) });
       const text = await readBounded(res.body, MAX_ERROR_BODY);

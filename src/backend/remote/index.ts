@@ -65,7 +65,7 @@ export function openRemoteBackend(options: RemoteBackendOptions): RemoteBackend 
  * that are not there (a job id, another shape) are a REMOTE_ERROR saying the import's outcome is
  * unknown, never "Imported undefined policies" or a crash after the import took place.
  */
-export function importResultOf(answer: unknown, verify: string): ImportResult {
+function importResultOf(answer: unknown, verify: string): ImportResult {
   const body = answer && typeof answer === 'object' && !Array.isArray(answer) ? (answer as Record<string, unknown>) : null;
   const count = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
   if (body === null || !count(body.imported) || !count(body.failed)) {

@@ -4,12 +4,13 @@
  * code is kept.
  */
 import { existsSync } from 'node:fs';
-import { isPostgresUrl, redactDbUrl } from '../../lib/db-url.js';
+import { isStoreFile, redactDbUrl } from '../../lib/db-url.js';
 import type { Command } from 'commander';
 import { PremiaError } from '../../domain/errors.js';
 import type { CommandDeps, RunState, Verb } from '../command.js';
 import type { CliContext, GlobalOptions } from '../context.js';
 import { Ui } from '../output/ui.js';
+import { commandWords } from './help.js';
 
 export interface ActionOptions {
   /** The command changes state: on a terminal, say which store or service it acts on. */
@@ -56,21 +57,9 @@ export function lazyAction(ctx: CliContext, state: RunState, load: () => Promise
     };
     const { default: verb } = await load();
     const opts = verb.options(deps, command.opts(), positional);
-    const code = ctx.runF ? await ctx.runF(commandPath(command), opts) : await verb.run(opts);
+    const code = ctx.runF ? await ctx.runF(commandWords(command), opts) : await verb.run(opts);
     state.exitCode = typeof code === 'number' ? code : 0;
   };
-}
-
-/** The command's words without the program's: `policies list`. */
-function commandPath(command: Command): string {
-  const words: string[] = [];
-  for (let c: Command | null = command; c?.parent; c = c.parent) words.unshift(c.name());
-  return words.join(' ');
-}
-
-/** A local store that is a file (not :memory:, not a PostgreSQL URL). */
-function isStoreFile(db: string): boolean {
-  return db !== ':memory:' && !isPostgresUrl(db);
 }
 
 /** The status line of a state-changing command on a terminal (`made`: the command created the store). */

@@ -155,17 +155,20 @@ function firstLine(head: Buffer): string {
   return head.subarray(0, end < 0 ? head.length : end).toString('utf8').replace(/\r$/, '');
 }
 
-/** Refuse to replace `target` (existing, `head` its first bytes) with a file starting `fresh`, unless it looks like the same kind of download. */
-function checkReplace(where: Where, target: string, head: Buffer, fresh: Buffer | null, contentType: string): void {
-  const { output, option } = where;
+/** Refuse to replace `target` (existing, `head` its first bytes) when it is a SQLite database or WAL: never, even with force. */
+function refuseDatabase(where: Where, target: string, head: Buffer): void {
   const isDatabase = head.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC) || (head.length >= 4 && WAL_MAGICS.includes(head.readUInt32BE(0)));
-  if (isDatabase) {
-    throw validationError(
-      `Cannot write ${option} ${output}: ${target} is a SQLite database (a premia store?), and a report is never written over one. Nothing was written; give another file name.`,
-      [{ field: option, code: 'WOULD_OVERWRITE', message: `${target} is a SQLite database` }],
-    );
-  }
-  if (fresh === null || where.force === true || head.length === 0) return;
+  if (!isDatabase) return;
+  throw validationError(
+    `Cannot write ${where.option} ${where.output}: ${target} is a SQLite database (a premia store?), and a report is never written over one. Nothing was written; give another file name.`,
+    [{ field: where.option, code: 'WOULD_OVERWRITE', message: `${target} is a SQLite database` }],
+  );
+}
+
+/** Refuse to replace `target` (`head` its first bytes) with a file starting `fresh`, unless it looks like the same kind of download (or force). */
+function checkSameKind(where: Where, target: string, head: Buffer, fresh: Buffer, contentType: string): void {
+  const { output, option } = where;
+  if (where.force === true) return;
   const json = /json/i.test(contentType);
   const same = json ? /^\s*[[{]/.test(head.toString('utf8')) && /^\s*[[{]/.test(fresh.toString('utf8')) : firstLine(head) === firstLine(fresh);
   if (same) return;
@@ -339,7 +342,7 @@ async function replaceFile(download: Download, target: string, existing: Stats |
     } catch (e) {
       throw outputError(e, where, target);
     }
-    checkReplace(where, target, head, null, download.contentType); // a database: before any work
+    refuseDatabase(where, target, head); // before any work
   }
   const fresh: Buffer[] = [];
   let freshBytes = 0;
@@ -370,7 +373,7 @@ async function replaceFile(download: Download, target: string, existing: Stats |
       }
       await writeAll(file, buf);
     }
-    if (head !== null) checkReplace(where, target, head, Buffer.concat(fresh), download.contentType);
+    if (head !== null) checkSameKind(where, target, head, Buffer.concat(fresh), download.contentType);
     await file.sync();
     const size = (await file.stat()).size;
     if (size !== bytes) {

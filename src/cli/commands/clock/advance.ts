@@ -131,7 +131,7 @@ async function confirmAdvance(env: CommandDeps, b: Backend, target: AdvanceTarge
       if (e instanceof PremiaError && e.code === 'NOT_SUPPORTED') return; // a server without the list: the dates alone
       throw e;
     }
-    if (!run) throw neverRunNeedsYes(closes);
+    if (!run) throw neverRunNeedsYes(closes[0]!);
     return;
   }
   let preview: AdvancePreview | null = null;

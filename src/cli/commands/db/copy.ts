@@ -1,7 +1,8 @@
 import type { StoreCopyReport } from '../../../backend/types.js';
 import { usageError } from '../../../domain/errors.js';
 import { resolve } from 'node:path';
-import { isPostgresUrl, redactDbUrl } from '../../../lib/db-url.js';
+import { isStoreFile, redactDbUrl } from '../../../lib/db-url.js';
+import { checkStoreDirectory } from '../../context.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { confirmMode, declined } from '../../confirm.js';
 import { moneyText } from '../../output/table.js';
@@ -21,7 +22,7 @@ export function copyOptions(deps: CommandDeps, flags: Flags): CopyOptions {
   const to = String(flags.to ?? '').trim();
   if (from === '' || to === '') throw usageError('Name both stores: premia db copy --from ./premia.db --to postgres://user@host/db.');
   // A file is relative to where premia runs (as --db is); a URL is taken as written.
-  const place = (store: string) => (isPostgresUrl(store) || store === ':memory:' ? store : resolve(deps.ctx.cwd, store));
+  const place = (store: string) => (isStoreFile(store) ? resolve(deps.ctx.cwd, store) : store);
   return { ...deps, from: place(from), to: place(to) };
 }
 
@@ -35,6 +36,7 @@ function money(cents: string | null, group: boolean): string {
 
 export async function copyRun({ ctx, ui, globals, from, to }: CopyOptions): Promise<number> {
   const mode = confirmMode({ ctx, globals });
+  if (isStoreFile(to)) await checkStoreDirectory(to, '--to');
   ui.status(`Copying ${redactDbUrl(from)} to ${redactDbUrl(to)}…`);
   const report: StoreCopyReport = await ctx.copyStore({
     from,
