@@ -103,8 +103,7 @@ const round10 = (cents: number) => Math.max(10, Math.round(cents / 10) * 10);
 
 /**
  * Draw the profile of (seed, customer) opening on `epochDay` into the integer columns `v` at
- * offset `o` and the real columns `f` at offset `r` of a book (see I_* and F_*; the month cache is
- * left for enterMonth). Returns the affordability's index in AFFORDABILITY. Draws nothing but
+ * offset `o` and the real columns `f` at offset `r` of a book (see I_* and F_*). Returns the affordability's index in AFFORDABILITY. Draws nothing but
  * numbers: a million profiles are made when a million-policy book is first opened.
  */
 function drawProfile(seed: number, customerId: string, epochDay: number, v: Int32Array, o: number, f: Float64Array, r: number): number {
@@ -174,8 +173,6 @@ function drawProfile(seed: number, customerId: string, epochDay: number, v: Int3
   v[o + I_EMPLOYER] = key % EMPLOYERS.length;
   v[o + I_START] = epochDay;
   v[o + I_ORDERS] = count;
-  v[o + I_MFIRST] = 1;
-  v[o + I_MLAST] = 0;
   return affordability;
 }
 
@@ -227,15 +224,7 @@ const I_EVENTDAY = 7;
 const I_EMPLOYER = 8;
 const I_START = 9;
 const I_ORDERS = 10;
-const I_MFIRST = 11;
-const I_MLAST = 12;
-const I_PAYMAIN = 13;
-const I_PAYPREV = 14;
-const I_PAYMID = 15;
-const I_PAYNEXT = 16;
-const I_CYCLEDUE = 17; // weekly / fortnightly: the last due day computed (0: none yet) …
-const I_CYCLEPAY = 18; // … and the day its wage is paid
-const I_ORDER0 = 19; // per order: (mode << 8 | offset << 4 | text), amount
+const I_ORDER0 = 11; // per order: (mode << 8 | offset << 4 | text), amount
 const I_STRIDE = I_ORDER0 + 8;
 // Real columns.
 const F_GIG = 0;
@@ -245,14 +234,25 @@ const F_STRIDE = 3;
 
 /**
  * Generated accounts, column-wise: a million of them live in memory during a run, so each is a
- * slice of two typed arrays (about 150 bytes) rather than an object. The current month's
- * paydays are cached per account, so living a day is a few comparisons and one hash. Paydays
- * are on the business days of `calendar` (the store's).
+ * slice of two typed arrays (about 100 bytes) rather than an object. The paydays of the month
+ * an account is living are kept for the account last entered (enterMonth), so living a day is a
+ * few comparisons and one hash. Paydays are on the business days of `calendar` (the store's).
  */
 export class GeneratedBook {
   private ints: Int32Array;
   private reals: Float64Array;
   private count = 0;
+  // The month of the account entered last (offset `mo`): its days, and the account's main paydays
+  // in it, the month before and the month after (-1: none), and its mid-month payday (twice
+  // monthly; else -1). One set for the book, not per account: 32 bytes an account (24 MiB at
+  // 800,000 accounts) held only to skip these few lookups when an account's next day comes.
+  private mo = -1;
+  private mFirst = 1;
+  private mLast = 0;
+  private payMain = -1;
+  private payPrev = -1;
+  private payNext = -1;
+  private payMid = -1;
 
   constructor(
     capacity: number,
@@ -297,27 +297,26 @@ export class GeneratedBook {
     return this.calendar.onOrBefore(due);
   }
 
-  /** Make `day`'s month the cached one of account offset `o`. */
+  /** Enter `day`'s month for the account at offset `o` (mFirst .. payMid are then its). */
   private enterMonth(o: number, day: number): void {
-    const v = this.ints;
-    if (day <= v[o + I_MLAST]! && day >= v[o + I_MFIRST]!) return;
+    if (o === this.mo && day <= this.mLast && day >= this.mFirst) return;
     const m = monthOf(day);
-    v[o + I_MFIRST] = m.firstDay;
-    v[o + I_MLAST] = m.lastDay;
-    v[o + I_PAYMAIN] = this.mainPaydayOf(o, m);
-    v[o + I_PAYPREV] = this.mainPaydayOf(o, monthOf(m.firstDay - 1));
-    v[o + I_PAYNEXT] = this.mainPaydayOf(o, monthOf(m.lastDay + 1));
-    v[o + I_PAYMID] = v[o + I_KIND] === 2 ? this.calendar.payMonth(m).payDay[15]! : -1;
+    this.mo = o;
+    this.mFirst = m.firstDay;
+    this.mLast = m.lastDay;
+    this.payMain = this.mainPaydayOf(o, m);
+    this.payPrev = this.mainPaydayOf(o, monthOf(m.firstDay - 1));
+    this.payNext = this.mainPaydayOf(o, monthOf(m.lastDay + 1));
+    this.payMid = this.ints[o + I_KIND] === 2 ? this.calendar.payMonth(m).payDay[15]! : -1;
   }
 
-  /** Whether `day` (this month or the last days of the one before) is a main payday. */
-  private isMainPayday(o: number, day: number): boolean {
-    const v = this.ints;
-    if (v[o + I_PAYMAIN]! < 0) return false;
-    return day === v[o + I_PAYMAIN] || day === v[o + I_PAYPREV] || day === v[o + I_PAYNEXT];
+  /** Whether `day` (this month or the last days of the one before) is a main payday of the account entered. */
+  private isMainPayday(day: number): boolean {
+    if (this.payMain < 0) return false;
+    return day === this.payMain || day === this.payPrev || day === this.payNext;
   }
 
-  /** The income credit of a day, or 0 (the month of `day` must be the cached one). */
+  /** The income credit of a day, or 0 (`day`'s month must be entered for the account: enterMonth). */
   private incomeOn(i: number, o: number, day: number): number {
     const v = this.ints;
     if (day < v[o + I_START]!) return 0;
@@ -326,22 +325,17 @@ export class GeneratedBook {
       case 0:
       case 1:
         // This month's pay, or next month's paid early (its day 1 moved back into this month).
-        return day === v[o + I_PAYMAIN] || day === v[o + I_PAYNEXT] ? v[o + I_PAY]! : 0;
+        return day === this.payMain || day === this.payNext ? v[o + I_PAY]! : 0;
       case 2:
-        return day === v[o + I_PAYMAIN] || day === v[o + I_PAYMID] ? v[o + I_PAY]! : 0;
+        return day === this.payMain || day === this.payMid ? v[o + I_PAY]! : 0;
       case 3:
       case 4: {
         // Wages are due every period from the anchor, paid the business day before when the due
         // day is not one.
         const period = v[o + I_KIND] === 4 ? 7 : 14;
-        // The due day on or after `day`: the cached one while `day` is in its cycle.
-        let due = v[o + I_CYCLEDUE]!;
-        if (day > due || day <= due - period) {
-          due = day + ((((v[o + I_ANCHOR]! - day) % period) + period) % period);
-          v[o + I_CYCLEDUE] = due;
-          v[o + I_CYCLEPAY] = this.cyclePay(due);
-        }
-        if (v[o + I_CYCLEPAY] !== day) return 0;
+        // The due day on or after `day`.
+        const due = day + ((((v[o + I_ANCHOR]! - day) % period) + period) % period);
+        if (this.cyclePay(due) !== day) return 0;
         // Wages vary a little with hours worked.
         return Math.round(v[o + I_PAY]! * (0.92 + 0.16 * unitFloat(mix32(v[o + I_KEY]!, due))));
       }
@@ -376,13 +370,13 @@ export class GeneratedBook {
   }
 
   /**
-   * Whether the debit order at ints[at] of the account at `o` is due on `day` (in the month that
+   * Whether the debit order at ints[at] of the account entered (enterMonth) is due on `day` (in the month that
    * starts on `mFirst`): on its day of the month, or `offset` days after a main payday.
    */
-  private orderDue(o: number, at: number, day: number, mFirst: number): boolean {
+  private orderDue(at: number, day: number, mFirst: number): boolean {
     const meta = this.ints[at]!;
     const offset = (meta >> 4) & 15;
-    return meta >> 8 === 0 ? day - mFirst + 1 === offset : this.isMainPayday(o, day - offset);
+    return meta >> 8 === 0 ? day - mFirst + 1 === offset : this.isMainPayday(day - offset);
   }
 
   dayActivity(i: number, day: number, out: DayActivity): void {
@@ -401,7 +395,7 @@ export class GeneratedBook {
     const orders = v[o + I_ORDERS]!;
     for (let k = 0; k < orders; k++) {
       const at = o + I_ORDER0 + 2 * k;
-      if (this.orderDue(o, at, day, v[o + I_MFIRST]!)) out.addDebit(v[at + 1]!, DEBIT_ORDER_TEXT[v[at]! & 15]!);
+      if (this.orderDue(at, day, this.mFirst)) out.addDebit(v[at + 1]!, DEBIT_ORDER_TEXT[v[at]! & 15]!);
     }
     const h = mix32(v[o + I_KEY]! ^ 0x3c6ef372, day);
     const r = i * F_STRIDE;
@@ -448,25 +442,26 @@ export class GeneratedBook {
     const spendProb = this.reals[r + F_SPENDP]!;
     const spendMean = this.reals[r + F_SPENDM]!;
     const orders = v[o + I_ORDERS]!;
-    let mFirst = v[o + I_MFIRST]!;
-    let mLast = v[o + I_MLAST]!;
-    let cycleDue = v[o + I_CYCLEDUE]!;
-    let cyclePay = v[o + I_CYCLEPAY]!;
+    // The month entered (none yet), and the wage's due day and payday (none yet: 0).
+    let mFirst = 1;
+    let mLast = 0;
+    let cycleDue = 0;
+    let cyclePay = 0;
     let balance = opening;
     for (let day = first; day <= last; day++) {
       let credits = 0;
       // 0: no activity (before the first day, or closed); 1: credits only (frozen); 2: everything.
       let activity = 0;
       if (day >= start && day < closedFrom) {
-        if (day > mLast || day < mFirst) {
+        if (day > mLast || day < mFirst || this.mo !== o) {
           this.enterMonth(o, day);
-          mFirst = v[o + I_MFIRST]!;
-          mLast = v[o + I_MLAST]!;
+          mFirst = this.mFirst;
+          mLast = this.mLast;
         }
         let income = 0;
         if (kind === 3 || kind === 4) {
           // Wages are due every period from the anchor, paid the business day before when the due
-          // day is not one; the due day on or after `day` is the cached one while `day` is in its cycle.
+          // day is not one; the due day on or after `day` is the one found last while `day` is in its cycle.
           if (day > cycleDue || day <= cycleDue - period) {
             cycleDue = day + ((((anchor - day) % period) + period) % period);
             cyclePay = this.cyclePay(cycleDue);
@@ -487,7 +482,7 @@ export class GeneratedBook {
       if (activity === 2) {
         for (let k = 0; k < orders; k++) {
           const at = o + I_ORDER0 + 2 * k;
-          if (!this.orderDue(o, at, day, mFirst)) continue;
+          if (!this.orderDue(at, day, mFirst)) continue;
           const amount = v[at + 1]!;
           if (amount <= balance) {
             balance -= amount;
@@ -507,8 +502,6 @@ export class GeneratedBook {
       facts.postedDebits = posted;
       if (onDay !== null) onDay(day, facts);
     }
-    v[o + I_CYCLEDUE] = cycleDue;
-    v[o + I_CYCLEPAY] = cyclePay;
     return balance;
   }
 
@@ -546,21 +539,21 @@ export class GeneratedBook {
     // unitFloat(x) is x * 2^-32: no division a day.
     const spendBelow = spendProb * 4294967296;
     const gigBelow = gigRate * 4294967296;
-    let cycleDue = v[o + I_CYCLEDUE]!;
-    let cyclePay = v[o + I_CYCLEPAY]!;
+    let cycleDue = 0;
+    let cyclePay = 0;
     // Per month: the days (as bits from the month's first day) with a monthly pay, and with a
     // debit order due.
     let balance = opening;
     let day = first;
     while (day <= last) {
       this.enterMonth(o, day);
-      const mFirst = v[o + I_MFIRST]!;
-      const mLast = v[o + I_MLAST]!;
+      const mFirst = this.mFirst;
+      const mLast = this.mLast;
       const end = last < mLast ? last : mLast;
       let payBits = 0;
       if (kind <= 2) {
-        const a = v[o + I_PAYMAIN]!;
-        const b = kind === 2 ? v[o + I_PAYMID]! : v[o + I_PAYNEXT]!;
+        const a = this.payMain;
+        const b = kind === 2 ? this.payMid : this.payNext;
         if (a >= mFirst && a <= mLast) payBits |= 1 << (a - mFirst);
         if (b >= mFirst && b <= mLast) payBits |= 1 << (b - mFirst);
       }
@@ -571,8 +564,8 @@ export class GeneratedBook {
         if (meta >> 8 === 0) {
           const d = mFirst + offset - 1;
           if (d <= mLast) orderBits |= 1 << (d - mFirst);
-        } else if (v[o + I_PAYMAIN]! >= 0) {
-          for (const p of [v[o + I_PAYMAIN]!, v[o + I_PAYPREV]!, v[o + I_PAYNEXT]!]) {
+        } else if (this.payMain >= 0) {
+          for (const p of [this.payMain, this.payPrev, this.payNext]) {
             const d = p + offset;
             if (d >= mFirst && d <= mLast) orderBits |= 1 << (d - mFirst);
           }
@@ -606,7 +599,7 @@ export class GeneratedBook {
             if ((orderBits & bit) !== 0) {
               for (let k = 0; k < orders; k++) {
                 const at = o + I_ORDER0 + 2 * k;
-                if (!this.orderDue(o, at, day, mFirst)) continue;
+                if (!this.orderDue(at, day, mFirst)) continue;
                 const amount = v[at + 1]!;
                 if (amount <= balance) {
                   balance -= amount;
@@ -628,8 +621,6 @@ export class GeneratedBook {
         debits[day - first] = posted;
       }
     }
-    v[o + I_CYCLEDUE] = cycleDue;
-    v[o + I_CYCLEPAY] = cyclePay;
     return balance;
   }
 
