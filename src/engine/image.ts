@@ -118,28 +118,28 @@ interface Gathered {
 
 /**
  * Values [pick[j] * stride, (pick[j] + 1) * stride) of `src` for each j, in src's own type (an
- * integer column is stored from there without passing through doubles), with its code: an
- * integer column's by the range met as it is gathered. One function per source type: one loop
- * reading several kinds of typed array ran 4-5 times slower in V8 (measured).
+ * integer column is stored from there without passing through doubles), into `out` (reused from
+ * block to block: a million-account image allocated ~130 MB of columns block by block, ~25 MiB
+ * of them waiting for the collector at the month's peak), with its code: an integer column's by
+ * the range met as it is gathered. One function per source type: one loop reading several kinds
+ * of typed array ran 4-5 times slower in V8 (measured).
  */
-function gather(src: Column, stride: number, pick: readonly number[]): Gathered {
+function gather(src: Column, stride: number, pick: readonly number[], out: Column): Gathered {
+  const values = out.subarray(0, pick.length * stride);
   if (src instanceof Float64Array) {
-    const values = gatherFloat64(src, stride, pick);
-    return { values, code: narrowestFloat64(values) };
+    gatherFloat64(src, stride, pick, values as Float64Array);
+    return { values, code: narrowestFloat64(values as Float64Array) };
   }
-  if (src instanceof Int32Array) return gatherInt32(src, stride, pick);
-  if (src instanceof Int16Array) return gatherInt16(src, stride, pick);
-  if (src instanceof Uint8Array) return gatherUint8(src, stride, pick);
-  return gatherInt8(src, stride, pick);
+  if (src instanceof Int32Array) return { values, code: gatherInt32(src, stride, pick, values as Int32Array) };
+  if (src instanceof Int16Array) return { values, code: gatherInt16(src, stride, pick, values as Int16Array) };
+  if (src instanceof Uint8Array) return { values, code: gatherUint8(src, stride, pick, values as Uint8Array) };
+  return { values, code: gatherInt8(src, stride, pick, values as Int8Array) };
 }
 
-function gatherFloat64(src: Float64Array, s: number, pick: readonly number[]): Float64Array {
-  const out = new Float64Array(pick.length * s);
+function gatherFloat64(src: Float64Array, s: number, pick: readonly number[], out: Float64Array): void {
   for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
-  return out;
 }
-function gatherInt32(src: Int32Array, s: number, pick: readonly number[]): Gathered {
-  const out = new Int32Array(pick.length * s);
+function gatherInt32(src: Int32Array, s: number, pick: readonly number[], out: Int32Array): number {
   let min = 0;
   let max = 0;
   for (let j = 0; j < pick.length; j++) {
@@ -150,10 +150,9 @@ function gatherInt32(src: Int32Array, s: number, pick: readonly number[]): Gathe
       else if (v > max) max = v;
     }
   }
-  return { values: out, code: codeOfRange(min, max) };
+  return codeOfRange(min, max);
 }
-function gatherInt16(src: Int16Array, s: number, pick: readonly number[]): Gathered {
-  const out = new Int16Array(pick.length * s);
+function gatherInt16(src: Int16Array, s: number, pick: readonly number[], out: Int16Array): number {
   let min = 0;
   let max = 0;
   for (let j = 0; j < pick.length; j++) {
@@ -164,10 +163,9 @@ function gatherInt16(src: Int16Array, s: number, pick: readonly number[]): Gathe
       else if (v > max) max = v;
     }
   }
-  return { values: out, code: codeOfRange(min, max) };
+  return codeOfRange(min, max);
 }
-function gatherUint8(src: Uint8Array, s: number, pick: readonly number[]): Gathered {
-  const out = new Uint8Array(pick.length * s);
+function gatherUint8(src: Uint8Array, s: number, pick: readonly number[], out: Uint8Array): number {
   let max = 0;
   for (let j = 0; j < pick.length; j++) {
     for (let x = 0; x < s; x++) {
@@ -176,10 +174,9 @@ function gatherUint8(src: Uint8Array, s: number, pick: readonly number[]): Gathe
       if (v > max) max = v;
     }
   }
-  return { values: out, code: codeOfRange(0, max) };
+  return codeOfRange(0, max);
 }
-function gatherInt8(src: Int8Array, s: number, pick: readonly number[]): Gathered {
-  const out = new Int8Array(pick.length * s);
+function gatherInt8(src: Int8Array, s: number, pick: readonly number[], out: Int8Array): number {
   let min = 0;
   let max = 0;
   for (let j = 0; j < pick.length; j++) {
@@ -190,7 +187,7 @@ function gatherInt8(src: Int8Array, s: number, pick: readonly number[]): Gathere
       else if (v > max) max = v;
     }
   }
-  return { values: out, code: codeOfRange(min, max) };
+  return codeOfRange(min, max);
 }
 
 /**
@@ -201,21 +198,40 @@ function gatherInt8(src: Int8Array, s: number, pick: readonly number[]): Gathere
 export function* encodeImage(state: EngineState, day: number): Generator<ImageBlock> {
   const accounts = state.accounts;
   const cs = state.cols;
-  // The accounts to keep, grouped by (client, wake day), each group in account order.
-  const groups = new Map<string, { clientId: number; wake: number; accounts: number[] }>();
-  for (let i = 0; i < accounts.size; i++) {
+  const n = accounts.size;
+  // The accounts to keep, grouped by (client, wake day) in the order the groups first appear,
+  // each group in account order: a counting sort into one array (a list per group held a
+  // million-account working set's indexes as ~13 MiB of JS arrays at the month's peak).
+  const groupIndex = new Map<number, Map<number, number>>();
+  const groups: Array<{ clientId: number; wake: number; size: number; start: number }> = [];
+  const groupOf = new Int32Array(Math.max(1, n));
+  for (let i = 0; i < n; i++) {
     const w = state.wakeDay[i]!;
     const wake = w === ACTIVE ? day + 1 : w === GONE ? NEVER : w;
     const clientId = accounts.clientId[i]!;
-    const key = `${clientId}:${wake}`;
-    let g = groups.get(key);
-    if (!g) groups.set(key, (g = { clientId, wake, accounts: [] }));
-    g.accounts.push(i);
+    let byWake = groupIndex.get(clientId);
+    if (!byWake) groupIndex.set(clientId, (byWake = new Map<number, number>()));
+    let g = byWake.get(wake);
+    if (g === undefined) {
+      g = groups.length;
+      byWake.set(wake, g);
+      groups.push({ clientId, wake, size: 0, start: 0 });
+    }
+    groupOf[i] = g;
+    groups[g]!.size++;
   }
+  let filled = 0;
+  for (const g of groups) {
+    g.start = filled;
+    filled += g.size;
+  }
+  const order = new Int32Array(Math.max(1, n));
+  const next = groups.map((g) => g.start);
+  for (let i = 0; i < n; i++) order[next[groupOf[i]!]!++] = i;
   const encoder = new BlockEncoder(accounts, state.summaries, cs);
-  for (const g of groups.values()) {
-    for (let at = 0; at < g.accounts.length; at += BLOCK) {
-      const pick = g.accounts.slice(at, at + BLOCK);
+  for (const g of groups) {
+    for (let at = 0; at < g.size; at += BLOCK) {
+      const pick = Array.from(order.subarray(g.start + at, g.start + Math.min(g.size, at + BLOCK)));
       // The picked accounts' open collections, in account order.
       const cols: number[] = [];
       const counts = new Uint8Array(pick.length);
@@ -264,6 +280,8 @@ class BlockEncoder {
   private scratch = new ArrayBuffer(0);
   private readonly text = new TextEncoder();
   private readonly summaryColumns: SummaryColumn[];
+  /** Per gathered column (in block order), the array it is gathered into, reused (gather). */
+  private readonly pools: Column[] = [];
 
   constructor(
     private readonly accounts: BankAccounts,
@@ -271,6 +289,15 @@ class BlockEncoder {
     private readonly cs: CollectionSet | null,
   ) {
     this.summaryColumns = summaries.columns();
+  }
+
+  /** Gathered column x's array, of `like`'s type, with room for `length` values. */
+  private pool(x: number, like: Column, length: number): Column {
+    const have = this.pools[x];
+    if (have !== undefined && have.constructor === like.constructor && have.length >= length) return have;
+    const Type = like.constructor as new (length: number) => Column;
+    // Collection columns vary with the block: room for half as many again when one grows.
+    return (this.pools[x] = new Type(Math.max(length, Math.ceil((have?.length ?? 0) * 1.5))));
   }
 
   /** The block of accounts `pick` (of `clientId`, waking on `wake`) with collections `cols` (`counts` a customer). */
@@ -289,11 +316,12 @@ class BlockEncoder {
       lastLived[j] = accounts.lastLived!(pick[j]!);
     }
     for (const v of [clients, balance, lastLived, new Float64Array(n).fill(wake), Float64Array.from(counts)]) numeric.push(doubles(v));
-    for (const c of this.summaryColumns) numeric.push(gather(c.data, c.stride, pick));
+    let x = 0;
+    for (const c of this.summaryColumns) numeric.push(gather(c.data, c.stride, pick, this.pool(x++, c.data, n * c.stride)));
     for (const name of COLLECTION_COLUMNS) {
       if (cs === null) numeric.push(doubles(new Float64Array(0)));
       else if (name === 'periodFirst') numeric.push(doubles(periodFirsts(cs, cols)));
-      else numeric.push(gather(cs[name], strideOf(name), cols));
+      else numeric.push(gather(cs[name], strideOf(name), cols, this.pool(x++, cs[name], m * strideOf(name))));
     }
     const ids = pick.map((i) => accounts.customerId[i]!);
     const idBytes = this.text.encode(ids.join(''));
