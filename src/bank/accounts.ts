@@ -18,6 +18,7 @@ import type { BankStore } from './ports.js';
 import { DayActivity, type AccountSource, type Credit, type FailureReason } from './types.js';
 import type { Calendar } from '../domain/calendar.js';
 import { fromDayNumber } from '../domain/period.js';
+import { PackedStrings } from '../domain/typed-arrays.js';
 
 export class AccountSet {
   private n = 0;
@@ -26,7 +27,8 @@ export class AccountSet {
   // identity and source: an index into the book, else (-1) an imported source object, kept by
   // account only for those (a slot per account was 6.4 MB of nulls at 800,000 generated accounts)
   readonly clientId: Int32Array;
-  readonly customerId: string[] = [];
+  /** Customer ids, packed (800,000 of them as JS strings were ~25 MiB of a 1M month's heap). */
+  private readonly customerIds = new PackedStrings();
   private readonly imported = new Map<number, AccountSource>();
   private readonly genIndex: Int32Array;
   // the ledger
@@ -72,7 +74,7 @@ export class AccountSet {
     if (this.n === this.cap) throw new Error('AccountSet is full');
     const i = this.n++;
     this.clientId[i] = clientId;
-    this.customerId[i] = customerId;
+    this.customerIds.push(customerId);
     if (source !== null) this.imported.set(i, source);
     let events;
     if (source === null) {
@@ -89,6 +91,10 @@ export class AccountSet {
     this.balanceOf[i] = balance;
     this.dayOf[i] = lastDay;
     return i;
+  }
+
+  customerIdOf(i: number): string {
+    return this.customerIds.get(i);
   }
 
   sourceKind(i: number): 'imported' | 'generated' {
@@ -184,6 +190,6 @@ export class AccountSet {
   /** Keep the balances of `accounts` as of `day` (they have lived through it): a later replay starts there. */
   async keepBalances(day: number, accounts: readonly number[]): Promise<void> {
     if (this.store === null || accounts.length === 0) return;
-    await this.store.keepBalances(fromDayNumber(day), accounts, { clientId: this.clientId, customerId: this.customerId, balance: this.balanceOf });
+    await this.store.keepBalances(fromDayNumber(day), accounts, { clientId: this.clientId, customerIdOf: (i) => this.customerIds.get(i), balance: this.balanceOf });
   }
 }

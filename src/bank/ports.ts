@@ -32,10 +32,10 @@ export interface BalanceSnapshot {
   balance: number;
 }
 
-/** Accounts column-wise: account i is (clientId[i], customerId[i]) with balance[i]. */
+/** Accounts column-wise: account i is (clientId[i], customerIdOf(i)) with balance[i]. */
 export interface BalanceColumns {
   readonly clientId: ArrayLike<number>;
-  readonly customerId: readonly string[];
+  customerIdOf(i: number): string;
   readonly balance: ArrayLike<number>;
 }
 

@@ -12,3 +12,53 @@ export function grown<T extends Column>(a: T, length: number): T {
   b.set(a);
   return b;
 }
+
+/**
+ * A list of strings packed into one byte array (UTF-8) with their end offsets: a million short
+ * identifiers held as JS strings in an array cost ~32 bytes each on the heap, packed ~14.
+ * Decoded again on each `get`.
+ */
+export class PackedStrings {
+  private bytes = new Uint8Array(1024);
+  private ends = new Int32Array(64);
+  private n = 0;
+  private used = 0;
+  /** Whether every string pushed is ASCII (decoded byte for character, without a decoder). */
+  private ascii = true;
+  private static readonly encoder = new TextEncoder();
+  private static readonly decoder = new TextDecoder();
+
+  get length(): number {
+    return this.n;
+  }
+
+  push(s: string): void {
+    const at = this.used;
+    // An ASCII string (identifiers are: domain/identifiers.ts) is copied code unit by code unit.
+    let end = at + s.length;
+    this.bytes = grown(this.bytes, end);
+    let k = 0;
+    for (; k < s.length; k++) {
+      const c = s.charCodeAt(k);
+      if (c >= 0x80) break;
+      this.bytes[at + k] = c;
+    }
+    if (k < s.length) {
+      const utf8 = PackedStrings.encoder.encode(s);
+      end = at + utf8.length;
+      this.bytes = grown(this.bytes, end);
+      this.bytes.set(utf8, at);
+      this.ascii = false;
+    }
+    this.ends = grown(this.ends, this.n + 1);
+    this.ends[this.n++] = end;
+    this.used = end;
+  }
+
+  get(i: number): string {
+    if (i < 0 || i >= this.n) throw new RangeError(`no string ${i} of ${this.n}`);
+    const start = i === 0 ? 0 : this.ends[i - 1]!;
+    const part = this.bytes.subarray(start, this.ends[i]);
+    return this.ascii ? String.fromCharCode(...part) : PackedStrings.decoder.decode(part);
+  }
+}

@@ -323,7 +323,7 @@ class BlockEncoder {
       else if (name === 'periodFirst') numeric.push(doubles(periodFirsts(cs, cols)));
       else numeric.push(gather(cs[name], strideOf(name), cols, this.pool(x++, cs[name], m * strideOf(name))));
     }
-    const ids = pick.map((i) => accounts.customerId[i]!);
+    const ids = pick.map((i) => accounts.customerIdOf(i));
     const idBytes = this.text.encode(ids.join(''));
     let size = align8(16 + numeric.length);
     for (const { values, code } of numeric) size += align8(values.length * STORED[code]!.BYTES_PER_ELEMENT);

@@ -311,7 +311,7 @@ export interface PostedHistory {
 export interface BankAccounts extends PostedHistory {
   readonly size: number;
   readonly clientId: ArrayLike<number>;
-  readonly customerId: readonly string[];
+  customerIdOf(i: number): string;
   /** The balance after the last day lived (what the bank last reported). */
   balance(i: number): number;
   /** The last day account i has lived (optional: without it the working set is not kept for the next advance). */

@@ -24,11 +24,11 @@ function freezingBank(frozen: Set<string>, calls: { opened: number; lived: Map<s
         const inner = await simulated.openAccounts(customers, today, posted);
         const wrapped: BankAccounts = Object.create(inner) as BankAccounts;
         Object.assign(wrapped, {
-          blockedOn: (i: number, day: number) => (frozen.has(inner.customerId[i]!) ? 'ACCOUNT_FROZEN' : inner.blockedOn(i, day)),
+          blockedOn: (i: number, day: number) => (frozen.has(inner.customerIdOf(i)) ? 'ACCOUNT_FROZEN' : inner.blockedOn(i, day)),
           live: (i: number, debits: Parameters<BankAccounts['live']>[1], outcomes: Parameters<BankAccounts['live']>[2], facts: Parameters<BankAccounts['live']>[3]) => {
-            calls.lived.set(inner.customerId[i]!, (calls.lived.get(inner.customerId[i]!) ?? 0) + 1);
+            calls.lived.set(inner.customerIdOf(i), (calls.lived.get(inner.customerIdOf(i)) ?? 0) + 1);
             const result = inner.live(i, debits, outcomes, facts);
-            if (frozen.has(inner.customerId[i]!)) for (let j = 0; j < result.premiaDebits; j++) outcomes[j] = 'ACCOUNT_FROZEN';
+            if (frozen.has(inner.customerIdOf(i))) for (let j = 0; j < result.premiaDebits; j++) outcomes[j] = 'ACCOUNT_FROZEN';
             return result;
           },
         });

@@ -117,7 +117,7 @@ describe("the engine's image", () => {
     expect(kept.resumed).toBeGreaterThan(0);
     expect(kept.resumed).toBeLessThan(100);
     expectSame(kept, replayed, false);
-    const loaded = new Set(kept.accounts.customerId);
+    const loaded = new Set(Array.from({ length: kept.accounts.size }, (_, i) => kept.accounts.customerIdOf(i)));
     const cs = replayed.cols;
     const tomorrow = today + 1;
     // The planning at the end of tomorrow (a Friday) is for a Sunday: nothing is planned then.
@@ -125,7 +125,7 @@ describe("the engine's image", () => {
     const plans = replayed.settings.calendar.isBusinessDay(action);
     let unpaid = 0;
     for (let i = 0; i < replayed.accounts.size; i++) {
-      if (loaded.has(replayed.accounts.customerId[i]!)) continue;
+      if (loaded.has(replayed.accounts.customerIdOf(i))) continue;
       // A customer not read has nothing to do tomorrow: nothing submitted, and every collection
       // paid or blocked, or, with money due, no credit posting to it and nothing the planning
       // could plan for it (awake.ts).

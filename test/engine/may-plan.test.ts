@@ -49,7 +49,7 @@ describe('the planning’s cheap tests', () => {
         const plans = planCustomer(s.planners, s.view.at(i), views, D, A, s.settings);
         if (plans.length > 0) {
           planned++;
-          expect({ customer: s.accounts.customerId[i], D: fromDayNumber(D), may }).toEqual({ customer: s.accounts.customerId[i], D: fromDayNumber(D), may: true });
+          expect({ customer: s.accounts.customerIdOf(i), D: fromDayNumber(D), may }).toEqual({ customer: s.accounts.customerIdOf(i), D: fromDayNumber(D), may: true });
         }
         if (!may) {
           refused++;

@@ -344,6 +344,10 @@ class FakeAccounts implements BankAccounts {
     return this.statements.length;
   }
 
+  customerIdOf(i: number): string {
+    return this.customerId[i]!;
+  }
+
   balance(i: number): number {
     return this.balances[i]!;
   }

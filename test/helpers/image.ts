@@ -43,7 +43,7 @@ export function accountsOf(s: EngineState): Map<string, unknown[]> {
     catchUp(s, i, today);
     const row: unknown[] = [s.accounts.balance(i), s.accounts.lastLived!(i)];
     for (const c of columns) row.push(c.name, Array.from(c.data.subarray(i * c.stride, (i + 1) * c.stride)));
-    out.set(`${s.accounts.clientId[i]}/${s.accounts.customerId[i]}`, row);
+    out.set(`${s.accounts.clientId[i]}/${s.accounts.customerIdOf(i)}`, row);
   }
   return out;
 }

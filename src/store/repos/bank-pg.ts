@@ -105,7 +105,7 @@ export function pgBankStore(store: PgStore): BankStore {
             `insert into bank_snapshots (client_id, customer_id, as_of, balance)
              select c, k, $3, b from unnest($1::bigint[], $2::text[], $4::bigint[]) as v(c, k, b)
              on conflict (client_id, customer_id, as_of) do update set balance = excluded.balance`,
-            [part.map((i) => columns.clientId[i]!), part.map((i) => columns.customerId[i]!), asOf, part.map((i) => columns.balance[i]!)],
+            [part.map((i) => columns.clientId[i]!), part.map((i) => columns.customerIdOf(i)), asOf, part.map((i) => columns.balance[i]!)],
           );
         }
       };

@@ -105,7 +105,7 @@ export function bankStore(store: Store): BankStore {
       const rows: SnapshotRows = { asOf, clientId: new Int32Array(n), customerId: new Array<string>(n), balance: new Float64Array(n) };
       accounts.forEach((i, r) => {
         rows.clientId[r] = columns.clientId[i]!;
-        rows.customerId[r] = columns.customerId[i]!;
+        rows.customerId[r] = columns.customerIdOf(i);
         rows.balance[r] = columns.balance[i]!;
       });
       // While the engine hands its days over to a writer, the day's snapshots go with it.
