@@ -32,6 +32,7 @@ import type { AdvanceLease } from '../advance-lease.js';
 import { dayWriterModule } from '../day-writer-url.js';
 import { ACKED, STOP, transferables, type DayOp, type DayWriterData, type DayWriterIn, type DayWriterOut, type SnapshotRows } from '../engine-days.js';
 import type { SqliteStore } from '../store-types.js';
+import { releaseFreedMemory } from '../../lib/memory.js';
 
 /**
  * Days handed over and not yet committed, at most (beyond, `settle('room')` waits): two, or up
@@ -43,6 +44,11 @@ const IN_FLIGHT = 2;
 const IMAGE_WINDOW = 8;
 const LIGHT_DAYS = 8;
 const LIGHT_ROWS = 400_000;
+/**
+ * A day that wrote at least this many attempts and updates frees enough (its rows, the writer's
+ * statements' buffers) to give back (lib/memory.ts) once it commits.
+ */
+const TRIM_ROWS = 100_000;
 
 /** Writes a store's bank makes while a handed-over day is being lived go into that day (bank.ts keepBalances). */
 const divertedSnapshots = new WeakMap<SqliteStore, (rows: SnapshotRows) => void>();
@@ -112,6 +118,8 @@ export class DayPipeline {
       if (m.type === 'committed') {
         this.committed++;
         this.lastCommitted = m.seq;
+        // A large day's rows are freed once written: give the pages back (lib/memory.ts).
+        if (h.rows >= TRIM_ROWS) releaseFreedMemory();
         h.lapsed(new Map(m.lapsed));
       } else if (m.type === 'dropped') {
         if (m.changed) this.changed = true;

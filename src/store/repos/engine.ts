@@ -40,6 +40,7 @@ import { DEFAULT_BUSY_TIMEOUT_MS, type Db, type SqliteStore, type Store, type Tr
 import { DayPipeline, HandedDay } from './engine-pipeline.js';
 import { pgEngineStore } from './engine-pg.js';
 import { getAllMeta, getMeta } from './meta.js';
+import { releaseFreedMemory } from '../../lib/memory.js';
 
 /** SQLite's page cache while days are lived, as PRAGMA cache_size counts it (negative: KiB). */
 const ADVANCE_CACHE_SIZE = -160 * 1024;
@@ -136,6 +137,8 @@ export function engineStore(store: Store): EngineStore {
       // RSS ~18 MiB lower).
       sqlite.raw.pragma(`cache_size = ${IDLE_CACHE_SIZE}`);
       sqlite.raw.pragma('shrink_memory');
+      // And what the load freed (its text, the helper's answer) goes back too (lib/memory.ts).
+      releaseFreedMemory();
     } else {
       day = new HandedDay(null, handedWorld);
       out = await day.diverting(sqlite, () => fn(day));
