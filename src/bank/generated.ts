@@ -103,8 +103,9 @@ const round10 = (cents: number) => Math.max(10, Math.round(cents / 10) * 10);
 
 /**
  * Draw the profile of (seed, customer) opening on `epochDay` into the integer columns `v` at
- * offset `o` and the real columns `f` at offset `r` of a book (see I_* and F_*). Returns the affordability's index in AFFORDABILITY. Draws nothing but
- * numbers: a million profiles are made when a million-policy book is first opened.
+ * offset `o` and the real columns `f` at offset `r` of a book (see I_* and F_*). Returns the
+ * affordability's index in AFFORDABILITY. Draws nothing but numbers: a million profiles are
+ * made when a million-policy book is first opened.
  */
 function drawProfile(seed: number, customerId: string, epochDay: number, v: Int32Array, o: number, f: Float64Array, r: number): number {
   const rng = new Rng(hashString32(customerId, seed ^ 0x5bd1e995));
@@ -370,8 +371,9 @@ export class GeneratedBook {
   }
 
   /**
-   * Whether the debit order at ints[at] of the account entered (enterMonth) is due on `day` (in the month that
-   * starts on `mFirst`): on its day of the month, or `offset` days after a main payday.
+   * Whether the debit order at ints[at] of the account entered (enterMonth) is due on `day` (in
+   * the month that starts on `mFirst`): on its day of the month, or `offset` days after a main
+   * payday.
    */
   private orderDue(at: number, day: number, mFirst: number): boolean {
     const meta = this.ints[at]!;

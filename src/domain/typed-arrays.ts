@@ -22,7 +22,6 @@ export class PackedStrings {
   private bytes = new Uint8Array(1024);
   private ends = new Int32Array(64);
   private n = 0;
-  private used = 0;
   /** Whether every string pushed is ASCII (decoded byte for character, without a decoder). */
   private ascii = true;
   private static readonly encoder = new TextEncoder();
@@ -33,7 +32,7 @@ export class PackedStrings {
   }
 
   push(s: string): void {
-    const at = this.used;
+    const at = this.n === 0 ? 0 : this.ends[this.n - 1]!;
     // An ASCII string (identifiers are: domain/identifiers.ts) is copied code unit by code unit.
     let end = at + s.length;
     this.bytes = grown(this.bytes, end);
@@ -52,7 +51,6 @@ export class PackedStrings {
     }
     this.ends = grown(this.ends, this.n + 1);
     this.ends[this.n++] = end;
-    this.used = end;
   }
 
   get(i: number): string {

@@ -15,14 +15,17 @@ let trim: (() => void) | null | undefined;
 
 /** Return the allocator's free pages to the system (all its arenas: every thread's). */
 export function releaseFreedMemory(): void {
-  if (trim === undefined) trim = loadTrim();
-  trim?.();
+  trimmer()?.();
 }
 
 /** How freed memory is given back here: glibc's malloc_trim, or not at all. */
 export function freedMemoryRelease(): 'malloc_trim' | 'none' {
+  return trimmer() === null ? 'none' : 'malloc_trim';
+}
+
+function trimmer(): (() => void) | null {
   if (trim === undefined) trim = loadTrim();
-  return trim === null ? 'none' : 'malloc_trim';
+  return trim;
 }
 
 function loadTrim(): (() => void) | null {
