@@ -12,7 +12,7 @@ import { failureCode } from '../domain/debit-outcome.js';
 import { CollectionSet, dayOrNone } from './collection-set.js';
 import { copyCollection, copySummaries, decodeBlock, imageTag, imageUse } from './image.js';
 import type { IncomeAnalysis } from './income.js';
-import type { Bank, BankAccounts, DayUnit, EngineHelper, KeptAccounts } from './ports.js';
+import type { Bank, BankAccounts, DayUnit, EngineHelper, HelperAnswer, HelperJob, KeptAccounts } from './ports.js';
 import { engineSettings, type EngineSettings } from './settings.js';
 import { EngineState } from './state.js';
 import { strategyCode } from './strategies.js';
@@ -171,7 +171,29 @@ async function loadFromCollections(
   // Open collections: those of periods whose last day has not run.
   const firstOpen = firstOpenPeriod(today);
   const cols = new CollectionSet(await unit.countOpenCollections(firstOpen));
+  // A large working set with no image: a helper opens the later half of its accounts, starting
+  // now, while this thread reads the collections and then opens the first half.
+  const helped = !fromImage && helper !== undefined && bank.resumes === true && cols.capacity >= (helper.minCollections ?? HELPED);
+  const job = helped ? helper.openLaterHalf(firstOpen, todayDay) : null;
+  try {
+    return await loadHelped(unit, bank, today, settings, fromImage, cols, job);
+  } finally {
+    job?.cancel(); // a no-op once its answer came; else (too few customers, a failure) not wanted
+  }
+}
 
+/** loadFromCollections' work once it knows how many collections it reads into `cols`, and its helper's job. */
+async function loadHelped(
+  unit: DayUnit,
+  bank: Bank,
+  today: IsoDate,
+  settings: EngineSettings,
+  fromImage: boolean,
+  cols: CollectionSet,
+  job: HelperJob | null,
+): Promise<EngineState> {
+  const todayDay = dayNumber(today);
+  const firstOpen = firstOpenPeriod(today);
   const customers = await readOpenCollections(unit, firstOpen, cols);
 
   // Debits submitted for the days after today (planned at most leadDays + 1 days ago). Read
@@ -217,8 +239,8 @@ async function loadFromCollections(
     });
     kept = { balance, lastLived };
   }
-  // Many accounts to replay and a helper: it opens the second half while the bank opens the first.
-  if (found === 0 && helper !== undefined && n >= (helper.minAccounts ?? HELPED) && n >= 2 && bank.resumes === true) kept = helpedAccounts(helper, customers, todayDay, summaries);
+  // The helper opens the later half while the bank opens the first.
+  if (job !== null && n >= 2) kept = helpedAccounts(job, customers, summaries);
   const accounts = await bank.openAccounts(customers, todayDay, summaries.postedDays(todayDay), found > 0 || kept?.pending ? kept : undefined);
   const state = assemble(today, settings, accounts, summaries, cols, customers);
   state.resumed = found;
@@ -227,21 +249,21 @@ async function loadFromCollections(
   return state;
 }
 
-/** Accounts to replay from which a helper (another thread) opens half of them. */
+/** Open collections from which a helper (another process) opens half of the accounts. */
 const HELPED = 200_000;
 
 /**
- * The accounts of the second half of `customers` opened by `helper`, given to the bank as kept
- * once it has opened the first half; meanwhile this thread makes the first half's income
- * analyses (the helper makes those of its half).
+ * The accounts of the later half of `customers` as `job` opens them, given to the bank as kept
+ * once it has opened the first half (meanwhile this thread makes the first half's income
+ * analyses; the helper made those of its half), or not kept after all (the bank opens them
+ * itself) when the helper failed or found other customers than those read here.
  */
-function helpedAccounts(helper: EngineHelper, customers: Customers, today: number, summaries: AccountSummaries): KeptAccounts {
+function helpedAccounts(job: HelperJob, customers: Customers, summaries: AccountSummaries): KeptAccounts {
   const n = customers.customerId.length;
   const from = n >> 1;
   // Let go of once awaited: the closure below lives as long as the accounts, and the blocks the
-  // promise holds (~64 MB at 1M) would with it.
-  let job: Promise<Uint8Array[]> | null = helper.openAccounts({ clientId: customers.clientId.slice(from), customerId: customers.customerId.slice(from) }, today);
-  job.catch(() => {}); // awaited below; a failure is thrown there
+  // answer holds (~64 MB at 1M) would with it.
+  let answer: Promise<HelperAnswer> | null = job.answer;
   const balance = new Float64Array(n).fill(Number.NaN);
   const lastLived = new Int32Array(n);
   return {
@@ -252,27 +274,32 @@ function helpedAccounts(helper: EngineHelper, customers: Customers, today: numbe
       async ready(opened) {
         const scratch = {} as IncomeAnalysis;
         for (let k = 0; k < from; k++) summaries.analysis(opened, k, scratch);
-        let blocks: Uint8Array[];
-        const answer = job!;
-        job = null;
+        let got: HelperAnswer;
+        const waited = answer!;
+        answer = null;
         try {
-          blocks = await answer;
+          got = await waited;
         } catch {
           return false; // the helper failed: the bank opens its half itself
         }
-        const columns = summaries.columns();
+        if (got.customers !== n) return false;
+        // Its customers are the ones read here, every one, before anything is taken from it.
+        const blocks = got.blocks.map((data) => decodeBlock(data, summaries));
         let k = from;
-        for (const data of blocks) {
-          const b = decodeBlock(data, summaries);
+        for (const b of blocks) {
+          for (let j = 0; j < b.n; j++, k++) if (k >= n || b.clientId[j] !== customers.clientId[k] || b.customerIds[j] !== customers.customerId[k]) return false;
+        }
+        if (k !== n) return false;
+        const columns = summaries.columns();
+        k = from;
+        for (const b of blocks) {
           for (let j = 0; j < b.n; j++) {
-            if (b.clientId[j] !== customers.clientId[k + j] || b.customerIds[j] !== customers.customerId[k + j]) throw new Error('the helper opened other accounts');
             balance[k + j] = b.balance[j]!;
             lastLived[k + j] = b.lastLived[j]!;
           }
           copySummaries(b, 0, columns, k, b.n);
           k += b.n;
         }
-        if (k !== n) throw new Error(`the helper opened ${k - from} accounts of ${n - from}`);
         return true;
       },
     },

@@ -373,16 +373,34 @@ export interface KeptAccounts {
   readonly pending?: { from: number; ready(opened: PostedHistory): Promise<boolean> };
 }
 
-/** Work the engine may give another thread while it loads its working set (the wiring's). */
+/** What a helper answers (EngineHelper.openLaterHalf). */
+export interface HelperAnswer {
+  /** The customers it found (n): it opened those from n >> 1 on. */
+  readonly customers: number;
+  /** Image blocks (image.ts) of the accounts it opened, customers in order, without collections. */
+  readonly blocks: Uint8Array[];
+}
+
+/** A helper's work under way: its answer (which rejects when it fails), and a way to stop it. */
+export interface HelperJob {
+  readonly answer: Promise<HelperAnswer>;
+  /** The answer is not wanted (a no-op once it came). */
+  cancel(): void;
+}
+
+/** Work the engine may give another process while it loads its working set (the wiring's). */
 export interface EngineHelper {
-  /** Accounts to replay from which the helper is worth its start (default: the engine's choice). */
-  readonly minAccounts?: number;
+  /** Open collections from which the helper is worth its start (default: the engine's choice). */
+  readonly minCollections?: number;
   /**
-   * The accounts of `customers` opened as the bank opens them to the end of `today` (a day
-   * number), with the engine's summaries of them (`AccountSummaries.postedDays`), their income
-   * analyses made: image blocks (image.ts) of the customers in order, without collections.
+   * Start opening the later half of the working set's accounts on the store as it stands: of
+   * the n customers of the collections of periods from `firstOpen` on, in the order the first
+   * of each comes (by id: the order the load reads them in), customers n >> 1 to n - 1, opened
+   * as the bank opens them to the end of `today` (a day number), with the engine's summaries of
+   * them (`AccountSummaries.postedDays`) and their income analyses made. It starts before the
+   * engine has read its collections; the engine checks that the customers are the ones it read.
    */
-  openAccounts(customers: CustomerRefs, today: number): Promise<Uint8Array[]>;
+  openLaterHalf(firstOpen: Period, today: number): HelperJob;
 }
 
 export interface Bank {

@@ -19,6 +19,9 @@ import type { LocalBackend } from '../../src/backend/local/index.js';
 import type { AdvanceOptions } from '../../src/backend/types.js';
 import type { IncomeAnalysis } from '../../src/engine/income.js';
 import { loadState } from '../../src/engine/load.js';
+import type { HelperAnswer } from '../../src/engine/ports.js';
+import { encodeAccounts } from '../../src/engine/image.js';
+import { AccountSummaries, analysisDay } from '../../src/engine/summary.js';
 import type { EngineState } from '../../src/engine/state.js';
 import { engineStore } from '../../src/store/repos/engine.js';
 import type { Store } from '../../src/store/store.js';
@@ -169,22 +172,44 @@ describe("the engine's threads", () => {
     expect(helped.accounts.size).toBe(400);
     expect(analysed(helped)).toEqual(analysed(replayed));
     // A helper that fails: the bank opens its half itself.
-    const failing = { minAccounts: 1, openAccounts: () => Promise.reject(new Error('the helper is gone')) };
+    const failing = { minCollections: 1, openLaterHalf: () => ({ answer: Promise.reject(new Error('the helper is gone')), cancel() {} }) };
     const fallen = await engineStore(b.store).runDay((unit) => loadState(unit, bank, last, failing));
     expect(analysed(fallen)).toEqual(analysed(replayed));
+    // A helper whose customers are not the ones the engine read (the store changed under it, a
+    // helper of another version): not taken, the bank opens that half itself.
+    const real = helper.openLaterHalf('2026-11', dayNumber('2026-10-31')).answer;
+    const skewed = async (skew: (a: HelperAnswer) => HelperAnswer) => {
+      const other = { minCollections: 1, openLaterHalf: () => ({ answer: real.then(skew), cancel() {} }) };
+      return analysed(await engineStore(b.store).runDay((unit) => loadState(unit, bank, last, other)));
+    };
+    expect(await skewed((a) => ({ ...a, customers: a.customers + 1 }))).toEqual(analysed(replayed));
+    // The later half's accounts in the reverse order: as many, every one opened right, but each
+    // in another customer's place.
+    const laterHalf = Array.from({ length: 200 }, (_, j) => 399 - j);
+    const later = { clientId: laterHalf.map((i) => replayed.accounts.clientId[i]!), customerId: laterHalf.map((i) => replayed.accounts.customerIdOf(i)) };
+    const today = dayNumber('2026-10-31');
+    const summaries = new AccountSummaries(200, analysisDay(today), replayed.settings.calendar);
+    const reversed = await bank.openAccounts(later, today, summaries.postedDays(today));
+    const reversedBlocks = [...encodeAccounts(reversed, summaries)].map((block) => block.data);
+    expect(await skewed((a) => ({ ...a, blocks: reversedBlocks }))).toEqual(analysed(replayed));
   });
 
   it('the helper process leaves no file behind, and one that cannot open the store says why', async () => {
     const b = await book();
     const exchanges = () => readdirSync(tmpdir()).filter((name) => name.startsWith('premia-helper-'));
     const before = exchanges();
-    const customers = { clientId: [1, 1], customerId: ['CUST-000001', 'CUST-000002'] };
-    const blocks = await accountHelper(b.store, 1)!.openAccounts(customers, dayNumber('2026-10-31'));
+    const { customers, blocks } = await accountHelper(b.store, 1)!.openLaterHalf('2026-11', dayNumber('2026-10-31')).answer;
+    expect(customers).toBe(400);
     expect(blocks.map((d) => d.byteOffset % 8)).toEqual(blocks.map(() => 0));
-    expect(blocks.reduce((n, d) => n + new Uint32Array(d.buffer, d.byteOffset, 1)[0]!, 0)).toBe(2);
+    expect(blocks.reduce((n, d) => n + new Uint32Array(d.buffer, d.byteOffset, 1)[0]!, 0)).toBe(200);
     expect(exchanges()).toEqual(before);
     const missing = { ...b.store, path: join(tmp.dir, 'missing.db') } as Store;
-    await expect(accountHelper(missing, 1)!.openAccounts(customers, dayNumber('2026-10-31'))).rejects.toThrow(/^the account helper failed: .*missing\.db/);
+    await expect(accountHelper(missing, 1)!.openLaterHalf('2026-11', dayNumber('2026-10-31')).answer).rejects.toThrow(/^the account helper failed: .*missing\.db/);
+    expect(exchanges()).toEqual(before);
+    // Cancelled while it works: it stops, and leaves nothing behind either.
+    const cancelled = accountHelper(b.store, 1)!.openLaterHalf('2026-11', dayNumber('2026-10-31'));
+    cancelled.cancel();
+    await expect(cancelled.answer).rejects.toThrow(/^the account helper stopped \(SIGTERM\)/);
     expect(exchanges()).toEqual(before);
   });
 });

@@ -1,19 +1,21 @@
 /**
- * The account helper's process (account-helper.ts): opens the accounts it is given on a
- * read-only connection to the store, as the engine's load would (the simulated bank replays them
- * to the clock's date, reporting their days to the engine's summaries, whose income analyses it
- * then makes), and answers them as image blocks (engine/image.ts), written after what it was
- * given in the exchange file it inherits. It exits when the engine disconnects (it has the
- * answer, or the advance stopped or died).
+ * The account helper's process (account-helper.ts): on a read-only connection to the store, finds
+ * the working set's customers as the engine's load will, and opens the later half of their
+ * accounts as the load would (the simulated bank replays them to the clock's date, reporting
+ * their days to the engine's summaries, whose income analyses it then makes), and answers them
+ * as image blocks (engine/image.ts) written to the exchange file it inherits. It exits when the
+ * engine disconnects (it has the answer, or the advance stopped or died).
  */
 import { writeSync } from 'node:fs';
+import type { Period } from '../../domain/period.js';
 import { encodeAccounts } from '../../engine/image.js';
 import type { IncomeAnalysis } from '../../engine/income.js';
 import { engineSettings } from '../../engine/settings.js';
 import { AccountSummaries, analysisDay } from '../../engine/summary.js';
 import { getAllMeta } from '../../store/repos/meta.js';
 import { openStore } from '../../store/store.js';
-import { EXCHANGE_FD, HEADER_INTS, readExchange, type AccountHelperOut } from './account-helper.js';
+import { openCustomers } from '../../store/repos/engine.js';
+import { EXCHANGE_FD, type AccountHelperOut } from './account-helper.js';
 import { simulatedBankOn } from './engine.js';
 
 /** The answer, unless the engine has gone (disconnected: this process is on its way out). */
@@ -25,36 +27,31 @@ process.once('disconnect', () => process.exit(0));
 // living, and that day's load needs this half.
 process.on('SIGINT', () => {});
 
-const read = (at: number, length: number) => readExchange(EXCHANGE_FD, at, length);
-
-async function open(path: string): Promise<void> {
+async function open(path: string, firstOpen: Period, today: number): Promise<void> {
   try {
-    const head = new Int32Array(read(0, 4 * HEADER_INTS).buffer);
-    const [today, n, idBytes] = [head[0]!, head[1]!, head[2]!];
-    const clientIds = new Int32Array(read(4 * HEADER_INTS, 4 * n).buffer);
-    const inputEnd = 4 * (HEADER_INTS + n) + idBytes;
-    const customerIds = Buffer.from(read(4 * (HEADER_INTS + n), idBytes)).toString('utf8').split('\n');
     const store = await openStore({ path, create: false, readonly: true });
     try {
+      if (store.kind !== 'sqlite') throw new Error('the account helper works on a SQLite store');
       const settings = engineSettings(await getAllMeta(store.db));
-      const customers = { clientId: clientIds, customerId: customerIds };
-      const summaries = new AccountSummaries(customerIds.length, analysisDay(today), settings.calendar);
+      const all = openCustomers(store.raw, firstOpen);
+      const from = all.customerId.length >> 1;
+      const customers = { clientId: all.clientId.slice(from), customerId: all.customerId.slice(from) };
+      const summaries = new AccountSummaries(customers.customerId.length, analysisDay(today), settings.calendar);
       const accounts = await simulatedBankOn(store).openAccounts(customers, today, summaries.postedDays(today));
       const scratch = {} as IncomeAnalysis;
       for (let i = 0; i < accounts.size; i++) summaries.analysis(accounts, i, scratch);
-      // The answer from the first multiple of 8 after the input, each block on a multiple of 8.
-      const at = inputEnd + ((8 - (inputEnd % 8)) % 8);
+      // The answer from the file's start, each block on a multiple of 8.
       const offsets: number[] = [];
       const sizes: number[] = [];
       let length = 0;
       for (const b of encodeAccounts(accounts, summaries)) {
         length += (8 - (length % 8)) % 8;
-        for (let put = 0; put < b.data.length; ) put += writeSync(EXCHANGE_FD, b.data, put, b.data.length - put, at + length + put);
+        for (let put = 0; put < b.data.length; ) put += writeSync(EXCHANGE_FD, b.data, put, b.data.length - put, length + put);
         offsets.push(length);
         sizes.push(b.data.length);
         length += b.data.length;
       }
-      post({ type: 'blocks', at, length, offsets, sizes });
+      post({ type: 'blocks', customers: all.customerId.length, length, offsets, sizes });
     } finally {
       await store.close();
     }
@@ -63,4 +60,4 @@ async function open(path: string): Promise<void> {
   }
 }
 
-void open(process.argv[2]!);
+void open(process.argv[2]!, process.argv[3]!, Number(process.argv[4]));

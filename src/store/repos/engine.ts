@@ -176,6 +176,28 @@ const OPEN_CHUNK = `select group_concat(line, char(10)), max(id) from (
   where +c.period_month >= ? and c.id > ? and +c.client_id in (select id from clients)
   order by c.id limit ${OPEN_CHUNK_ROWS})`;
 
+/**
+ * The customers of the working set's collections (OPEN_CHUNK's rows), each once, in the order
+ * its first collection comes (by id): the order the engine loads its customers in, read on
+ * another connection by the engine's helper (backend/local/account-helper-worker.ts).
+ */
+export function openCustomers(raw: BetterSqlite3.Database, firstOpen: Period): { clientId: number[]; customerId: string[] } {
+  const clientId: number[] = [];
+  const customerId: string[] = [];
+  const query = raw
+    .prepare(
+      // OPEN_CHUNK's join with the policies finds every collection's (a foreign key).
+      `select client_id, customer_id from collections where +period_month >= ? and +client_id in (select id from clients)
+       group by client_id, customer_id order by min(id)`,
+    )
+    .raw(true);
+  for (const [client, customer] of query.iterate(firstOpen) as Iterable<[number, string]>) {
+    clientId.push(client);
+    customerId.push(customer);
+  }
+  return { clientId, customerId };
+}
+
 /** The collections of a chunk of OPEN_CHUNK's text into `row`, each to `sink`. */
 function parseOpenLines(text: string, strategies: ReadonlyMap<number, string>, row: OpenCollection, sink: (row: OpenCollection) => void): void {
   let at = 0;
