@@ -97,6 +97,10 @@ export class AccountSet {
     return this.customerIds.get(i);
   }
 
+  customerIdInto(i: number, out: Uint8Array, at: number): number {
+    return this.customerIds.asciiInto(i, out, at);
+  }
+
   sourceKind(i: number): 'imported' | 'generated' {
     return this.genIndex[i]! < 0 ? 'imported' : 'generated';
   }

@@ -53,6 +53,19 @@ export class PackedStrings {
     this.ends[this.n++] = end;
   }
 
+  /**
+   * String i's length in bytes when every string is ASCII (a byte a character), its bytes copied
+   * into `out` from `at` when they fit; -1 when some string is not (read it with `get`).
+   */
+  asciiInto(i: number, out: Uint8Array, at: number): number {
+    if (!this.ascii) return -1;
+    if (i < 0 || i >= this.n) throw new RangeError(`no string ${i} of ${this.n}`);
+    const start = i === 0 ? 0 : this.ends[i - 1]!;
+    const length = this.ends[i]! - start;
+    if (at + length <= out.length) out.set(this.bytes.subarray(start, start + length), at);
+    return length;
+  }
+
   get(i: number): string {
     if (i < 0 || i >= this.n) throw new RangeError(`no string ${i} of ${this.n}`);
     const start = i === 0 ? 0 : this.ends[i - 1]!;

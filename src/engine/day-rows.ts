@@ -5,22 +5,27 @@
  * columns (ports.ts AttemptColumns, UpdateColumns, PlanColumns).
  */
 import { fromDayNumber } from '../domain/period.js';
-import { packSubmitted, PLAN_BATCH, PLAN_INTS, PLAN_REALS, planBatchBytes, planBatchViews, sealPlanBatch, type Why } from '../domain/plan-reason.js';
+import { packedBatch, packSubmitted, PLAN_BATCH, PLAN_INTS, PLAN_REALS, planBatchBytes, planBatchViews, sealPlanBatch, storedBatch, type Why } from '../domain/plan-reason.js';
 import { grown } from '../domain/typed-arrays.js';
 import type { CollectionSet } from './collection-set.js';
 import type { AttemptColumns, DayUnit, PlanColumns, UpdateColumns } from './ports.js';
 
+/** Buffers of full batches compressed, for the next ones (PlanBuffer.room). */
+const spareBatches: ArrayBuffer[] = [];
+const SPARE_BATCHES = 2;
+
 /**
  * Debits submitted at the end of a day for one client, packed as they are planned into the
  * batches the store keeps (domain/plan-reason.ts): the first batch grows by doubling up to
- * PLAN_BATCH debits, the next ones are made whole. The first business day of a million-policy
- * month plans ~800,000: packed as they come, they are ~58 MB held once, where growing columns
- * (doubled, then copied into batches) held ~140 MB at their peak.
+ * PLAN_BATCH debits, the next ones are made whole, and each is compressed as the store keeps it
+ * once full, on libuv's thread pool while the planning goes on. The first business day of a
+ * million-policy month plans ~800,000: ~55 MB packed, ~11 MB compressed, held until the day is
+ * written (growing columns, doubled then copied into batches, held ~140 MB at their peak).
  */
 export class PlanBuffer implements PlanColumns {
   n = 0;
-  /** Batches filled, each PLAN_BATCH debits (their counts not yet written). */
-  private readonly done: ArrayBuffer[] = [];
+  /** Batches filled, each PLAN_BATCH debits, as stored (compressed; their counts written). */
+  private readonly done: Array<Promise<Uint8Array>> = [];
   private cap = 64;
   private buf = new ArrayBuffer(planBatchBytes(64));
   private ints: Int32Array;
@@ -46,17 +51,25 @@ export class PlanBuffer implements PlanColumns {
     this.n++;
   }
 
-  /** Room for one more debit: the batch filling doubled, or (full) a new one. */
+  /** Room for one more debit: the batch filling doubled, or (full) sent to be stored and a new one begun. */
   private room(): void {
     if (this.cap === PLAN_BATCH) {
-      this.done.push(this.buf);
+      const full = this.buf;
+      sealPlanBatch(full, PLAN_BATCH);
+      const stored = storedBatch(new Uint8Array(full));
+      // Its buffer serves a later batch once compressed (each one new, ~4.7 MB, they waited for
+      // the collector: ~50 MB more at the peak of a million-policy month).
+      stored.then(() => void (spareBatches.length < SPARE_BATCHES && spareBatches.push(full))).catch(() => {}); // a failure is seen by batches()
+      this.done.push(stored);
       this.m = 0;
     }
     const cap = Math.min(this.cap * 2, PLAN_BATCH);
-    const buf = new ArrayBuffer(planBatchBytes(cap));
+    const buf = (cap === PLAN_BATCH ? spareBatches.pop() : undefined) ?? new ArrayBuffer(planBatchBytes(cap));
     const { ints, reals } = planBatchViews(buf, cap);
-    ints.set(this.ints.subarray(0, this.m * PLAN_INTS));
-    reals.set(this.reals.subarray(0, this.m * PLAN_REALS));
+    if (this.m > 0) {
+      ints.set(this.ints.subarray(0, this.m * PLAN_INTS));
+      reals.set(this.reals.subarray(0, this.m * PLAN_REALS));
+    }
     this.cap = cap;
     this.buf = buf;
     this.ints = ints;
@@ -64,34 +77,29 @@ export class PlanBuffer implements PlanColumns {
   }
 
   /**
-   * The debits as packed batches in collection id order (the store keeps them so). The order
+   * The debits as stored batches in collection id order (the store keeps them so). The order
    * they are planned in is the working set's account order, which depends on how it was loaded
    * (from the collections, or from the image's blocks of one wake day each): stored in id order,
    * the same month gives the same plan batches lived in one advance or day by day. Usually
-   * already in order: the batches themselves, no copy. Their buffers may be handed on
-   * (transferred): the buffer is spent once they are taken.
+   * already in order: the batches as they were stored. Taken once (their buffers may be
+   * handed on).
    */
-  *batches(): Generator<Uint8Array> {
-    if (!this.ordered) {
-      yield* this.sortedBatches();
-      return;
-    }
-    for (const buf of this.done) {
-      sealPlanBatch(buf, PLAN_BATCH);
-      yield new Uint8Array(buf);
-    }
+  async batches(): Promise<Uint8Array[]> {
+    if (!this.ordered) return this.sortedBatches();
+    const out = await Promise.all(this.done);
     const m = this.m;
-    if (m === 0) return;
+    if (m === 0) return out;
     sealPlanBatch(this.buf, m);
     // The doubles move down to follow the m debits' integers.
     planBatchViews(this.buf, m).reals.set(this.reals.subarray(0, m * PLAN_REALS));
-    yield new Uint8Array(this.buf, 0, planBatchBytes(m));
+    out.push(await storedBatch(new Uint8Array(this.buf, 0, planBatchBytes(m))));
+    return out;
   }
 
-  /** The debits sorted by collection id (stable), packed in batches of PLAN_BATCH. */
-  private *sortedBatches(): Generator<Uint8Array> {
+  /** The debits sorted by collection id (stable), stored in batches of PLAN_BATCH. */
+  private async sortedBatches(): Promise<Uint8Array[]> {
     const n = this.n;
-    const parts = [...this.done.map((buf) => ({ buf, cap: PLAN_BATCH, m: PLAN_BATCH })), { buf: this.buf, cap: this.cap, m: this.m }];
+    const parts = [...(await Promise.all(this.done)).map((stored) => ({ buf: packedBatch(stored), cap: PLAN_BATCH, m: PLAN_BATCH })), { buf: this.buf, cap: this.cap, m: this.m }];
     const ints = new Int32Array(n * PLAN_INTS);
     const reals = new Float64Array(n * PLAN_REALS);
     let at = 0;
@@ -102,6 +110,7 @@ export class PlanBuffer implements PlanColumns {
       at += p.m;
     }
     const order = orderBy(n, (j) => ints[j * PLAN_INTS]!);
+    const out: Array<Promise<Uint8Array>> = [];
     for (let first = 0; first < n; first += PLAN_BATCH) {
       const m = Math.min(PLAN_BATCH, n - first);
       const buf = new ArrayBuffer(planBatchBytes(m));
@@ -112,8 +121,9 @@ export class PlanBuffer implements PlanColumns {
         outInts.set(ints.subarray(j * PLAN_INTS, (j + 1) * PLAN_INTS), k * PLAN_INTS);
         outReals.set(reals.subarray(j * PLAN_REALS, (j + 1) * PLAN_REALS), k * PLAN_REALS);
       }
-      yield new Uint8Array(buf);
+      out.push(storedBatch(new Uint8Array(buf)));
     }
+    return Promise.all(out);
   }
 }
 

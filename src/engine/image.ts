@@ -39,6 +39,7 @@
 import { createHash } from 'node:crypto';
 import { CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY } from '../domain/calendar.js';
 import { fromDayNumber, type IsoDate } from '../domain/period.js';
+import { grown } from '../domain/typed-arrays.js';
 import { STRATEGY_NAMES } from '../domain/strategy-names.js';
 import { ACTIVE, GONE, NEVER } from './awake.js';
 import { PENDING_SLOTS, type CollectionSet } from './collection-set.js';
@@ -124,7 +125,7 @@ interface Gathered {
  * the range met as it is gathered. One function per source type: one loop reading several kinds
  * of typed array ran 4-5 times slower in V8 (measured).
  */
-function gather(src: Column, stride: number, pick: readonly number[], out: Column): Gathered {
+function gather(src: Column, stride: number, pick: Int32Array, out: Column): Gathered {
   const values = out.subarray(0, pick.length * stride);
   if (src instanceof Float64Array) {
     gatherFloat64(src, stride, pick, values as Float64Array);
@@ -136,10 +137,10 @@ function gather(src: Column, stride: number, pick: readonly number[], out: Colum
   return { values, code: gatherInt8(src, stride, pick, values as Int8Array) };
 }
 
-function gatherFloat64(src: Float64Array, s: number, pick: readonly number[], out: Float64Array): void {
+function gatherFloat64(src: Float64Array, s: number, pick: Int32Array, out: Float64Array): void {
   for (let j = 0; j < pick.length; j++) for (let x = 0; x < s; x++) out[j * s + x] = src[pick[j]! * s + x]!;
 }
-function gatherInt32(src: Int32Array, s: number, pick: readonly number[], out: Int32Array): number {
+function gatherInt32(src: Int32Array, s: number, pick: Int32Array, out: Int32Array): number {
   let min = 0;
   let max = 0;
   for (let j = 0; j < pick.length; j++) {
@@ -152,7 +153,7 @@ function gatherInt32(src: Int32Array, s: number, pick: readonly number[], out: I
   }
   return codeOfRange(min, max);
 }
-function gatherInt16(src: Int16Array, s: number, pick: readonly number[], out: Int16Array): number {
+function gatherInt16(src: Int16Array, s: number, pick: Int32Array, out: Int16Array): number {
   let min = 0;
   let max = 0;
   for (let j = 0; j < pick.length; j++) {
@@ -165,7 +166,7 @@ function gatherInt16(src: Int16Array, s: number, pick: readonly number[], out: I
   }
   return codeOfRange(min, max);
 }
-function gatherUint8(src: Uint8Array, s: number, pick: readonly number[], out: Uint8Array): number {
+function gatherUint8(src: Uint8Array, s: number, pick: Int32Array, out: Uint8Array): number {
   let max = 0;
   for (let j = 0; j < pick.length; j++) {
     for (let x = 0; x < s; x++) {
@@ -176,7 +177,7 @@ function gatherUint8(src: Uint8Array, s: number, pick: readonly number[], out: U
   }
   return codeOfRange(0, max);
 }
-function gatherInt8(src: Int8Array, s: number, pick: readonly number[], out: Int8Array): number {
+function gatherInt8(src: Int8Array, s: number, pick: Int32Array, out: Int8Array): number {
   let min = 0;
   let max = 0;
   for (let j = 0; j < pick.length; j++) {
@@ -229,22 +230,26 @@ export function* encodeImage(state: EngineState, day: number): Generator<ImageBl
   const next = groups.map((g) => g.start);
   for (let i = 0; i < n; i++) order[next[groupOf[i]!]!++] = i;
   const encoder = new BlockEncoder(accounts, state.summaries, cs);
+  let picked = new Int32Array(4096);
   for (const g of groups) {
     for (let at = 0; at < g.size; at += BLOCK) {
-      const pick = Array.from(order.subarray(g.start + at, g.start + Math.min(g.size, at + BLOCK)));
+      const pick = order.subarray(g.start + at, g.start + Math.min(g.size, at + BLOCK));
       // The picked accounts' open collections, in account order.
-      const cols: number[] = [];
+      let m = 0;
+      for (let j = 0; j < pick.length; j++) m += state.colCount[pick[j]!]!;
+      if (picked.length < m) picked = new Int32Array(Math.max(m, 2 * picked.length));
       const counts = new Uint8Array(pick.length);
-      pick.forEach((i, j) => {
-        const start = state.colStart[i]!;
-        const end = start + state.colCount[i]!;
+      m = 0;
+      for (let j = 0; j < pick.length; j++) {
+        const start = state.colStart[pick[j]!]!;
+        const end = start + state.colCount[pick[j]!]!;
         for (let c = start; c < end; c++) {
           if (cs.closed[c] === 1) continue;
-          cols.push(c);
+          picked[m++] = c;
           counts[j]!++;
         }
-      });
-      yield encoder.block(g.clientId, g.wake, pick, cols, counts);
+      }
+      yield encoder.block(g.clientId, g.wake, pick, picked.subarray(0, m), counts);
     }
   }
 }
@@ -259,8 +264,8 @@ export function* encodeAccounts(accounts: BankAccounts, summaries: AccountSummar
     const clientId = accounts.clientId[at]!;
     let end = at + 1;
     while (end < accounts.size && end - at < BLOCK && accounts.clientId[end] === clientId) end++;
-    const pick = Array.from({ length: end - at }, (_, j) => at + j);
-    yield encoder.block(clientId, NEVER, pick, [], new Uint8Array(pick.length));
+    const pick = Int32Array.from({ length: end - at }, (_, j) => at + j);
+    yield encoder.block(clientId, NEVER, pick, new Int32Array(0), new Uint8Array(pick.length));
     at = end;
   }
 }
@@ -269,7 +274,7 @@ export function* encodeAccounts(accounts: BankAccounts, summaries: AccountSummar
 const doubles = (values: Float64Array): Gathered => ({ values, code: narrowestFloat64(values) });
 
 /** The first day of each of `cols`' periods. */
-function periodFirsts(cs: CollectionSet, cols: readonly number[]): Float64Array {
+function periodFirsts(cs: CollectionSet, cols: Int32Array): Float64Array {
   const out = new Float64Array(cols.length);
   for (let j = 0; j < cols.length; j++) out[j] = cs.periods[cs.period[cols[j]!]!]!.first;
   return out;
@@ -278,6 +283,9 @@ function periodFirsts(cs: CollectionSet, cols: readonly number[]): Float64Array 
 /** Encodes blocks of one working set into one reused buffer. */
 class BlockEncoder {
   private scratch = new ArrayBuffer(0);
+  /** The customer ids of a block (customerIds). */
+  private idBytes = new Uint8Array(4096);
+  private idLengths = new Uint32Array(0);
   private readonly text = new TextEncoder();
   private readonly summaryColumns: SummaryColumn[];
   /** Per gathered column (in block order), the array it is gathered into, reused (gather). */
@@ -300,8 +308,38 @@ class BlockEncoder {
     return (this.pools[x] = new Type(Math.max(length, Math.ceil((have?.length ?? 0) * 1.5))));
   }
 
+  /**
+   * The ids of the customers `pick`, as UTF-8 bytes one after another, and each one's length in
+   * characters (UTF-16 code units, as decodeBlock splits them): copied as they are kept when they
+   * are ASCII (a million-account image made and dropped as many strings), else encoded.
+   */
+  private customerIds(pick: Int32Array): { idBytes: Uint8Array; idLengths: Uint32Array } {
+    const accounts = this.accounts;
+    const n = pick.length;
+    if (this.idLengths.length < n) this.idLengths = new Uint32Array(n);
+    const idLengths = this.idLengths.subarray(0, n);
+    if (accounts.customerIdInto !== undefined) {
+      let at = 0;
+      let j = 0;
+      for (; j < n; j++) {
+        let length = accounts.customerIdInto(pick[j]!, this.idBytes, at);
+        if (length < 0) break;
+        if (at + length > this.idBytes.length) {
+          this.idBytes = grown(this.idBytes, at + length);
+          length = accounts.customerIdInto(pick[j]!, this.idBytes, at);
+        }
+        idLengths[j] = length;
+        at += length;
+      }
+      if (j === n) return { idBytes: this.idBytes.subarray(0, at), idLengths };
+    }
+    const ids = Array.from(pick, (i) => accounts.customerIdOf(i));
+    ids.forEach((id, j) => (idLengths[j] = id.length));
+    return { idBytes: this.text.encode(ids.join('')), idLengths };
+  }
+
   /** The block of accounts `pick` (of `clientId`, waking on `wake`) with collections `cols` (`counts` a customer). */
-  block(clientId: number, wake: number, pick: readonly number[], cols: readonly number[], counts: Uint8Array): ImageBlock {
+  block(clientId: number, wake: number, pick: Int32Array, cols: Int32Array, counts: Uint8Array): ImageBlock {
     const accounts = this.accounts;
     const cs = this.cs;
     const n = pick.length;
@@ -323,8 +361,7 @@ class BlockEncoder {
       else if (name === 'periodFirst') numeric.push(doubles(periodFirsts(cs, cols)));
       else numeric.push(gather(cs[name], strideOf(name), cols, this.pool(x++, cs[name], m * strideOf(name))));
     }
-    const ids = pick.map((i) => accounts.customerIdOf(i));
-    const idBytes = this.text.encode(ids.join(''));
+    const { idBytes, idLengths: lengths } = this.customerIds(pick);
     let size = align8(16 + numeric.length);
     for (const { values, code } of numeric) size += align8(values.length * STORED[code]!.BYTES_PER_ELEMENT);
     size += align8(n * 4) + idBytes.length;
@@ -338,8 +375,7 @@ class BlockEncoder {
       new Type(buf, off, values.length).set(values);
       off += align8(values.length * Type.BYTES_PER_ELEMENT);
     }
-    const idLengths = new Uint32Array(buf, off, n);
-    ids.forEach((id, j) => (idLengths[j] = id.length));
+    new Uint32Array(buf, off, n).set(lengths);
     off += align8(n * 4);
     new Uint8Array(buf, off, idBytes.length).set(idBytes);
     return { clientId, wake, customers: n, collections: m, data: new Uint8Array(buf, 0, size) };

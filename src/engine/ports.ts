@@ -261,8 +261,11 @@ export interface UpdateColumns {
 /** A client's submitted debits of one planning evening: how many, and packed batches of them in collection id order (domain/plan-reason.ts). */
 export interface PlanColumns {
   readonly n: number;
-  /** The packed batches (taken once: their buffers may then be handed on). */
-  batches(): Iterable<Uint8Array>;
+  /**
+   * The batches as the store keeps them (domain/plan-reason.ts storedBatch), taken once: their
+   * buffers may then be handed on.
+   */
+  batches(): Promise<Uint8Array[]>;
 }
 
 export interface LapseCandidate {
@@ -312,6 +315,11 @@ export interface BankAccounts extends PostedHistory {
   readonly size: number;
   readonly clientId: ArrayLike<number>;
   customerIdOf(i: number): string;
+  /**
+   * Optional: customer i's id's length in bytes when the ids are ASCII (a byte a character), its
+   * bytes copied into `out` from `at` when they fit; -1 when they are not (customerIdOf then).
+   */
+  customerIdInto?(i: number, out: Uint8Array, at: number): number;
   /** The balance after the last day lived (what the bank last reported). */
   balance(i: number): number;
   /** The last day account i has lived (optional: without it the working set is not kept for the next advance). */

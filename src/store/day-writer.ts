@@ -177,7 +177,10 @@ async function* imageBlocks(seq: number): AsyncGenerator<ImageRow> {
       return;
     }
     yield m.block;
-    post({ type: 'image-taken', seq });
+    // Written (SQLite copied it): the engine fills its buffer with a later block. Freed here, it
+    // would wait for this thread's next full collection while the engine made new ones.
+    const buffer = m.block.data.buffer as ArrayBuffer;
+    port.postMessage({ type: 'image-taken', seq, buffer } satisfies DayWriterOut, [buffer]);
   }
 }
 

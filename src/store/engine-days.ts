@@ -14,7 +14,6 @@ import { fromDayNumber, NO_DAY, type IsoDate, type Period } from '../domain/peri
 import type { AttemptColumns, UpdateColumns } from '../engine/ports.js';
 import { renewLease, type AdvanceLease } from './advance-lease.js';
 import { runInGroups, valuesList } from './bulk.js';
-import { compressPlans } from './plan-batches.js';
 import type { StatementCache } from './sqlite-dialect.js';
 
 
@@ -42,8 +41,8 @@ export type DayOp =
   | { op: 'lease'; lease: AdvanceLease }
   | { op: 'attempts'; date: IsoDate; rows: AttemptColumns }
   | { op: 'updates'; rows: UpdateColumns }
-  /** A plan batch: packed (domain/plan-reason.ts, the engine's PlanBuffer), compressed when written. */
-  | { op: 'plans'; clientId: number; planDay: IsoDate; packed: Uint8Array }
+  /** A plan batch as stored (domain/plan-reason.ts storedBatch: the engine's PlanBuffer compresses it). */
+  | { op: 'plans'; clientId: number; planDay: IsoDate; data: Uint8Array }
   | { op: 'close'; period: Period; lapseAfter: number; day: IsoDate; stampMs: number }
   | { op: 'snapshots'; rows: SnapshotRows }
   /**
@@ -63,7 +62,7 @@ export function transferables(ops: readonly DayOp[]): ArrayBuffer[] {
   for (const o of ops) {
     if (o.op === 'attempts') add(o.rows.clientId, o.rows.collectionId, o.rows.period, o.rows.amount, o.rows.reason);
     else if (o.op === 'updates') add(o.rows.id, o.rows.collected, o.rows.status, o.rows.first, o.rows.last, o.rows.attempts, o.rows.failed, o.rows.failure);
-    else if (o.op === 'plans') add(o.packed);
+    else if (o.op === 'plans') add(o.data);
     else if (o.op === 'snapshots') add(o.rows.clientId, o.rows.balance);
     else if (o.op === 'image' && o.blocks !== null) add(...o.blocks.map((b) => b.data));
   }
@@ -234,7 +233,7 @@ export async function applyDayOps(statements: StatementCache, ops: readonly DayO
         writeUpdates(statements, o.rows);
         break;
       case 'plans':
-        statements.get('insert into plan_batches (client_id, plan_day, data) values (?, ?, ?)').run(o.clientId, o.planDay, compressPlans(o.packed));
+        statements.get('insert into plan_batches (client_id, plan_day, data) values (?, ?, ?)').run(o.clientId, o.planDay, o.data);
         break;
       case 'close':
         completeExecutions(statements, o.period, o.stampMs);
@@ -298,6 +297,9 @@ export type DayWriterOut =
   /** Not written: something else committed first (`changed`), or an earlier day was not written. */
   | { type: 'dropped'; seq: number; changed: boolean }
   | { type: 'failed'; seq: number; error: { message: string; code?: string; name: string } }
-  /** A block of day `seq`'s streamed image was taken: room for another. */
-  | { type: 'image-taken'; seq: number }
+  /**
+   * A block of day `seq`'s streamed image was written: room for another, in its buffer, handed
+   * back (transferred) for the next block.
+   */
+  | { type: 'image-taken'; seq: number; buffer: ArrayBuffer }
   | { type: 'closed' };

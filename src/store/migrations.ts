@@ -150,7 +150,7 @@ const m0002_collections: Migration = {
     await db.schema.createIndex('attempts_client_period_idx').on('attempts').columns(['client_id', 'period_month']).execute();
 
     // Debit instructions submitted to the bank ahead of their action date: one compressed
-    // batch per client and planning day (backend/local/plan-batches.ts), kept after the action
+    // batch per client and planning day (domain/plan-reason.ts storedBatch), kept after the action
     // date as the record of why each attempt was made.
     await db.schema
       .createTable('plan_batches')

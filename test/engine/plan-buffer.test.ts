@@ -1,10 +1,11 @@
 /**
  * The engine's buffer of one client's submitted debits packs them as they come into the batches
- * the store keeps (domain/plan-reason.ts): read back, the batches hold every debit once, in
- * collection id order (stable for a collection planned twice), at most PLAN_BATCH a batch.
+ * the store keeps (domain/plan-reason.ts), compressed as stored: read back, the batches hold
+ * every debit once, in collection id order (stable for a collection planned twice), at most
+ * PLAN_BATCH a batch.
  */
 import { expect, it } from 'vitest';
-import { PLAN_BATCH, PLAN_BATCH_VERSION, planBatchBytes, unpackBatch, type SubmittedDebit, type Why } from '../../src/domain/plan-reason.js';
+import { packedBatch, PLAN_BATCH, PLAN_BATCH_VERSION, planBatchBytes, storedBatch, unpackBatch, type SubmittedDebit, type Why } from '../../src/domain/plan-reason.js';
 import { PlanBuffer } from '../../src/engine/day-rows.js';
 
 const why = (k: number): Why => ({
@@ -32,33 +33,42 @@ function fill(ids: number[]): { rows: PlanBuffer; debits: SubmittedDebit[] } {
   return { rows, debits };
 }
 
-const readBack = (rows: PlanBuffer) => [...rows.batches()].map((b) => ({ bytes: b.byteLength, debits: unpackBatch(b) }));
+const readBack = async (rows: PlanBuffer) =>
+  (await rows.batches()).map((stored) => {
+    const packed = new Uint8Array(packedBatch(stored));
+    return { bytes: packed.byteLength, debits: unpackBatch(packed) };
+  });
 
-it('debits planned in id order come back as they were, in batches of PLAN_BATCH and the rest', () => {
+it('debits planned in id order come back as they were, in batches of PLAN_BATCH and the rest', async () => {
   const n = 2 * PLAN_BATCH + 3;
   const { rows, debits } = fill(Array.from({ length: n }, (_, k) => 10 + 2 * k));
   expect(rows.n).toBe(n);
-  const batches = readBack(rows);
+  const batches = await readBack(rows);
   expect(batches.map((b) => b.debits.length)).toEqual([PLAN_BATCH, PLAN_BATCH, 3]);
   expect(batches.map((b) => b.bytes)).toEqual([planBatchBytes(PLAN_BATCH), planBatchBytes(PLAN_BATCH), planBatchBytes(3)]);
   expect(batches.flatMap((b) => b.debits)).toEqual(debits);
 });
 
-it('a batch that never filled (grown from 64) is cut to its debits, with its doubles after them', () => {
+it('a batch that never filled (grown from 64) is cut to its debits, with its doubles after them', async () => {
   const { rows, debits } = fill(Array.from({ length: 1_000 }, (_, k) => k + 1));
-  const [only, ...more] = [...rows.batches()];
+  const [stored, ...more] = await rows.batches();
   expect(more).toHaveLength(0);
-  expect(only!.byteLength).toBe(8 + 1_000 * (4 * 10 + 8 * 4));
-  expect([...new Int32Array(only!.buffer, only!.byteOffset, 2)]).toEqual([PLAN_BATCH_VERSION, 1_000]);
-  expect(unpackBatch(only!)).toEqual(debits);
+  const only = packedBatch(stored!);
+  expect(only.byteLength).toBe(8 + 1_000 * (4 * 10 + 8 * 4));
+  expect([...new Int32Array(only, 0, 2)]).toEqual([PLAN_BATCH_VERSION, 1_000]);
+  expect(unpackBatch(new Uint8Array(only))).toEqual(debits);
+  // Stored as the store keeps it: compressed, in a buffer of its own (handed to the day writer).
+  expect(stored!.byteLength).toBeLessThan(only.byteLength / 2);
+  expect([stored!.byteOffset, stored!.buffer.byteLength]).toEqual([0, stored!.byteLength]);
+  expect(stored).toEqual(await storedBatch(new Uint8Array(only)));
 });
 
-it('debits planned out of id order are sorted by collection, a collection planned twice in planning order', () => {
+it('debits planned out of id order are sorted by collection, a collection planned twice in planning order', async () => {
   // Ids from a working set loaded in wake-day blocks: descending runs, one id twice.
   const ids = Array.from({ length: PLAN_BATCH + 10 }, (_, k) => (k < PLAN_BATCH ? PLAN_BATCH + 100 - k : k - PLAN_BATCH + 1));
   ids.push(5);
   const { rows, debits } = fill(ids);
-  const batches = readBack(rows);
+  const batches = await readBack(rows);
   expect(batches.map((b) => b.debits.length)).toEqual([PLAN_BATCH, 11]);
   const back = batches.flatMap((b) => b.debits);
   const expected = debits.map((d, k) => ({ d, k })).sort((a, b) => a.d.collection - b.d.collection || a.k - b.k).map((x) => x.d);
@@ -67,6 +77,6 @@ it('debits planned out of id order are sorted by collection, a collection planne
   expect(fives.map((d) => d.amount)).toEqual([100 + PLAN_BATCH + 4, 100 + PLAN_BATCH + 10]);
 });
 
-it('no debits: no batch', () => {
-  expect([...new PlanBuffer().batches()]).toEqual([]);
+it('no debits: no batch', async () => {
+  expect(await new PlanBuffer().batches()).toEqual([]);
 });

@@ -7,7 +7,7 @@
 import { STATUS_BY_CODE } from '../../src/domain/collection.js';
 import { FAILURE_BY_CODE, type FailureReason } from '../../src/domain/debit-outcome.js';
 import { dayNumber, fromDayNumber, NO_DAY, type IsoDate, type Period } from '../../src/domain/period.js';
-import { unpackBatch, type SubmittedDebit } from '../../src/domain/plan-reason.js';
+import { readStoredBatch, type SubmittedDebit } from '../../src/domain/plan-reason.js';
 import type {
   AdvanceClaim,
   AttemptColumns,
@@ -226,7 +226,7 @@ class FakeDay implements DayUnit {
 
   async insertPlanColumns(planDay: IsoDate, clientId: number, rows: PlanColumns): Promise<void> {
     const debits: SubmittedDebit[] = [];
-    for (const packed of rows.batches()) for (const d of unpackBatch(packed)) debits.push(d);
+    for (const stored of await rows.batches()) for (const d of readStoredBatch(stored)) debits.push(d);
     this.t.batches.push({ clientId, planDay, debits });
     // A day's plans come client by client: one write for them all.
     const last = this.writes.at(-1);

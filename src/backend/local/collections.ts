@@ -15,7 +15,7 @@ import { describeIncome, predictIncome as predictIncomeDays, type IncomeAnalysis
 import { DEFAULT_STRATEGY, isStrategy, renderWhy, STRATEGY_NAMES, WhyCode, type Why } from '../../engine/strategies.js';
 import { blankWhy } from '../../engine/strategy.js';
 import { LEAD_DAYS } from '../../engine/settings.js';
-import { decodePlans } from '../../store/plan-batches.js';
+import { readStoredBatch } from '../../domain/plan-reason.js';
 import { csvRow } from '../../lib/csv-writer.js';
 import * as repo from '../../store/repos/collections.js';
 import { getMeta, setMeta } from '../../store/repos/meta.js';
@@ -290,7 +290,7 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
   const batches = await repo.planBatchesOn(ctx.store.db, ctx.clientId, [...planDays]);
   const whyOn = new Map<number, { amount: number; why: Why }>();
   for (const data of batches) {
-    for (const p of decodePlans(data)) if (p.collection === row.id) whyOn.set(p.day, { amount: p.amount, why: p.why });
+    for (const p of readStoredBatch(data)) if (p.collection === row.id) whyOn.set(p.day, { amount: p.amount, why: p.why });
   }
   const today = dayNumber(world.today);
   // A cancelled collection's leftover submissions are skipped by the engine: none is pending.

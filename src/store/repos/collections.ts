@@ -294,7 +294,7 @@ export function streamPeriodAttempts(store: Store, clientId: number, period: str
   );
 }
 
-/** The encoded plan batches made on these days (backend/local/plan-batches.ts decodes them). */
+/** The encoded plan batches made on these days (domain/plan-reason.ts readStoredBatch decodes them). */
 export async function planBatchesOn(db: Q, clientId: number, days: readonly string[]): Promise<Uint8Array[]> {
   if (days.length === 0) return [];
   const rows = await db.selectFrom('plan_batches').select('data').where('client_id', '=', clientId).where('plan_day', 'in', [...days]).execute();

@@ -21,7 +21,7 @@ import { PremiaError } from '../../domain/errors.js';
 import { STATUS_BY_CODE } from '../../domain/collection.js';
 import { FAILURE_BY_CODE } from '../../domain/debit-outcome.js';
 import { fromDayNumber, NO_DAY, type IsoDate, type Period } from '../../domain/period.js';
-import type { SubmittedDebit } from '../../domain/plan-reason.js';
+import { readStoredBatch, type SubmittedDebit } from '../../domain/plan-reason.js';
 import type {
   AdvanceClaim,
   AdvanceHolder,
@@ -37,7 +37,6 @@ import type {
   ShardUnit,
   UpdateColumns,
 } from '../../engine/ports.js';
-import { compressPlans, decodePlans } from '../plan-batches.js';
 import { pgPlaceholders, WRITER_LOCK } from '../pg-store.js';
 import { PG_LOCK_SPACE, type PgStore, type PgUnit } from '../store.js';
 import { unpaidActiveCollections } from './lapse-candidates.js';
@@ -378,7 +377,7 @@ class PgDay implements DayUnit {
       [fromPlanDay],
       { raw: true, batch: 64 },
     )) {
-      for (const [data] of rows) for (const p of decodePlans(data)) sink(p);
+      for (const [data] of rows) for (const p of readStoredBatch(data)) sink(p);
     }
   }
 
@@ -427,8 +426,8 @@ class PgDay implements DayUnit {
   }
 
   async insertPlanColumns(planDay: IsoDate, clientId: number, rows: PlanColumns): Promise<void> {
-    for (const packed of rows.batches()) {
-      await this.unit.db.insertInto('plan_batches').values({ client_id: clientId, plan_day: planDay, data: compressPlans(packed) }).execute();
+    for (const data of await rows.batches()) {
+      await this.unit.db.insertInto('plan_batches').values({ client_id: clientId, plan_day: planDay, data }).execute();
     }
   }
 

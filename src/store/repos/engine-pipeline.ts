@@ -49,6 +49,8 @@ const LIGHT_ROWS = 400_000;
  * statements' buffers) to give back (lib/memory.ts) once it commits.
  */
 const TRIM_ROWS = 100_000;
+/** The day writer's young generation, MiB (see `start`). */
+const WRITER_YOUNG_MB = 4;
 
 /** Writes a store's bank makes while a handed-over day is being lived go into that day (bank.ts keepBalances). */
 const divertedSnapshots = new WeakMap<SqliteStore, (rows: SnapshotRows) => void>();
@@ -82,6 +84,8 @@ export class DayPipeline {
   private answer: ((m: DayWriterOut) => void) | null = null;
   /** Blocks of streamed images the writer has taken. */
   private imageTaken = 0;
+  /** Buffers of image blocks the writer has written, for the next blocks (streamImage). */
+  private imageBuffers: ArrayBuffer[] = [];
 
   /** The cells shared with the writer (day-writer.ts ACKED, STOP). */
   private readonly shared: Int32Array;
@@ -101,7 +105,9 @@ export class DayPipeline {
     if (module === null || store.path === ':memory:' || store.path === '') return null;
     const shared = new SharedArrayBuffer(8);
     const data: DayWriterData = { path: store.path, busyTimeoutMs, cacheSize, shared };
-    const worker = new Worker(module, { workerData: data });
+    // Its young generation small: what it allocates is short-lived and little (its rows come as
+    // buffers), and a young generation left to grow to V8's default came on top of the peak.
+    const worker = new Worker(module, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: WRITER_YOUNG_MB } });
     const pipeline = new DayPipeline(worker, shared);
     await pipeline.request(null, 'ready');
     return pipeline;
@@ -110,6 +116,7 @@ export class DayPipeline {
   private receive(m: DayWriterOut): void {
     if (m.type === 'image-taken') {
       this.imageTaken++;
+      if (this.imageBuffers.length < IMAGE_WINDOW) this.imageBuffers.push(m.buffer);
       this.wake();
       return;
     }
@@ -191,6 +198,21 @@ export class DayPipeline {
   }
 
   /**
+   * A copy of `bytes` to hand to the writer, in a buffer of a block it has written when one is
+   * large enough (else a new one, rounded up so that it serves later blocks too): the image of a
+   * million-policy month is ~180 MB of blocks, each freed in the writer only by its next full
+   * collection, which came after the engine had made ~40 MB more.
+   */
+  private imageBuffer(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+    const n = bytes.byteLength;
+    const k = this.imageBuffers.findIndex((b) => b.byteLength >= n);
+    const buffer = k >= 0 ? this.imageBuffers.splice(k, 1)[0]! : new ArrayBuffer(Math.max(65_536, 2 ** Math.ceil(Math.log2(Math.max(1, n)))));
+    const out = new Uint8Array(buffer, 0, n);
+    out.set(bytes);
+    return out;
+  }
+
+  /**
    * Send day `seq`'s image blocks as the writer takes them, at most IMAGE_WINDOW ahead (each
    * copied out of the encoder's buffer and transferred), then its end; given up once the day is
    * no longer in flight (dropped or failed: the writer then ignores what it was sent).
@@ -203,7 +225,7 @@ export class DayPipeline {
       for (const b of blocks) {
         while (sent - (this.imageTaken - first) >= IMAGE_WINDOW && !gone()) await new Promise<void>((r) => this.waiters.push(r));
         if (gone()) return;
-        const data = b.data.slice();
+        const data = this.imageBuffer(b.data);
         const block = { wake: b.wake, clientId: b.clientId, customers: b.customers, collections: b.collections, data };
         this.worker.postMessage({ type: 'image-block', seq, block } satisfies DayWriterIn, [data.buffer]);
         sent++;
@@ -329,7 +351,7 @@ export class HandedDay implements DayUnit {
   }
 
   async insertPlanColumns(planDay: IsoDate, clientId: number, rows: PlanColumns): Promise<void> {
-    for (const packed of rows.batches()) this.ops.push({ op: 'plans', clientId, planDay, packed });
+    for (const data of await rows.batches()) this.ops.push({ op: 'plans', clientId, planDay, data });
   }
 
   closePeriod(period: Period, lapseAfter: number, day: IsoDate, stampMs: number): Promise<Map<number, number>> {

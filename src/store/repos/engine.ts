@@ -18,7 +18,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { InferResult, Selectable } from 'kysely';
 import type { IsoDate, Period } from '../../domain/period.js';
-import type { SubmittedDebit } from '../../domain/plan-reason.js';
+import { readStoredBatch, type SubmittedDebit } from '../../domain/plan-reason.js';
 import type {
   AdvanceClaim,
   AttemptColumns,
@@ -33,7 +33,6 @@ import type {
 } from '../../engine/ports.js';
 import { acquireLease, releaseLease, renewLease, type AdvanceLease } from '../advance-lease.js';
 import { completeExecutions, lapseCandidates, lapsePolicies, moveClock, writeAttempts, writeImage, writeUpdates } from '../engine-days.js';
-import { compressPlans, decodePlans } from '../plan-batches.js';
 import type { EngineImageHeadTable, EngineInputsTable, ExecutionsTable } from '../schema.js';
 import type { StatementCache } from '../sqlite-dialect.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, type Db, type SqliteStore, type Store, type Trx } from '../store.js';
@@ -318,7 +317,7 @@ class SqliteDay implements DayUnit {
   async loadSubmittedDebits(fromPlanDay: IsoDate, sink: (debit: SubmittedDebit) => void): Promise<void> {
     const q = submittedDebitsQuery(this.trx, fromPlanDay).compile();
     for (const row of this.statements.get(q.sql).iterate(...q.parameters) as Iterable<SubmittedBatchRow>) {
-      for (const p of decodePlans(row.data)) sink(p);
+      for (const p of readStoredBatch(row.data)) sink(p);
     }
   }
 
@@ -331,8 +330,8 @@ class SqliteDay implements DayUnit {
   }
 
   async insertPlanColumns(planDay: IsoDate, clientId: number, rows: PlanColumns): Promise<void> {
-    for (const packed of rows.batches()) {
-      this.statements.get('insert into plan_batches (client_id, plan_day, data) values (?, ?, ?)').run(clientId, planDay, compressPlans(packed));
+    for (const data of await rows.batches()) {
+      this.statements.get('insert into plan_batches (client_id, plan_day, data) values (?, ?, ?)').run(clientId, planDay, data);
     }
   }
 
@@ -385,6 +384,6 @@ function inputsVersion(statements: StatementCache): number {
 /** The debits a client submitted at the end of `fromPlanDay` or later (clock advance --dry-run, cancellation previews). */
 export async function clientSubmittedDebits(db: Db | Trx, clientId: number, fromPlanDay: IsoDate): Promise<SubmittedDebit[]> {
   const batches = await db.selectFrom('plan_batches').select('data').where('client_id', '=', clientId).where('plan_day', '>=', fromPlanDay).execute();
-  return batches.flatMap((b) => decodePlans(b.data));
+  return batches.flatMap((b) => readStoredBatch(b.data));
 }
 
