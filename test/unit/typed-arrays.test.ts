@@ -28,6 +28,20 @@ describe('PackedStrings', () => {
     expect(Array.from({ length: p.length }, (_, i) => p.get(i))).toEqual(ids);
   });
 
+  it('copies ASCII strings as they are kept, and says when they are not ASCII', () => {
+    const p = new PackedStrings();
+    for (const s of ['CUST-1', '', 'POL/2']) p.push(s);
+    const out = new Uint8Array(16).fill(42);
+    expect([p.asciiInto(0, out, 0), p.asciiInto(1, out, 6), p.asciiInto(2, out, 6)]).toEqual([6, 0, 5]);
+    expect(new TextDecoder().decode(out.subarray(0, 11))).toBe('CUST-1POL/2');
+    // No room: the length, nothing written.
+    expect(p.asciiInto(0, out, 12)).toBe(6);
+    expect(Array.from(out.subarray(11))).toEqual([42, 42, 42, 42, 42]);
+    p.push('Zoë');
+    expect(p.asciiInto(0, out, 0)).toBe(-1);
+    expect(() => new PackedStrings().asciiInto(0, out, 0)).toThrow('no string 0 of 0');
+  });
+
   it('refuses an index it does not hold', () => {
     const p = new PackedStrings();
     p.push('A');
