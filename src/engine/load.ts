@@ -176,77 +176,62 @@ async function loadFromCollections(
   const helped = !fromImage && helper !== undefined && bank.resumes === true && cols.capacity >= (helper.minCollections ?? HELPED);
   const job = helped ? helper.openLaterHalf(firstOpen, todayDay) : null;
   try {
-    return await loadHelped(unit, bank, today, settings, fromImage, cols, job);
+    const customers = await readOpenCollections(unit, firstOpen, cols);
+
+    // Debits submitted for the days after today (planned at most leadDays + 1 days ago). Read
+    // before the accounts are opened: the rowid map and the replay's temporaries never coexist.
+    if (cols.n > 0) {
+      // Collections were read in customer order, not rowid order: find them by rowid (a map made
+      // for the first debit: a new period has none).
+      let byRowid: Map<number, number> | null = null;
+      await unit.loadSubmittedDebits(fromDayNumber(todayDay - 1 - Math.max(2, settings.leadDays)), (p) => {
+        if (p.day <= todayDay) return;
+        if (byRowid === null) {
+          byRowid = new Map<number, number>();
+          for (let c = 0; c < cols.n; c++) byRowid.set(cols.rowid[c]!, c);
+        }
+        const c = byRowid.get(p.collection);
+        if (c !== undefined) cols.addPending(c, p.day, p.amount);
+      });
+    }
+
+    // Account k is customer k (client customers.clientId[k], customer customers.customerId[k]).
+    const n = customers.customerId.length;
+    const summaries = new AccountSummaries(n, analysisDay(todayDay), settings.calendar);
+    // The accounts the image holds open from there; the others (or all, without a usable image)
+    // are replayed by the bank.
+    let kept: KeptAccounts | undefined;
+    let found = 0;
+    if (fromImage && n > 0) {
+      const index = new CustomerMap<number>();
+      for (let k = 0; k < n; k++) index.set(customers.clientId[k]!, customers.customerId[k]!, k);
+      const balance = new Float64Array(n).fill(Number.NaN);
+      const lastLived = new Int32Array(n);
+      const columns = summaries.columns();
+      await unit.readImageBlocks!(null, (data) => {
+        const b = decodeBlock(data, summaries);
+        for (let j = 0; j < b.n; j++) {
+          const k = index.get(b.clientId[j]!, b.customerIds[j]!);
+          if (k === undefined) continue;
+          balance[k] = b.balance[j]!;
+          lastLived[k] = b.lastLived[j]!;
+          copySummaries(b, j, columns, k, 1);
+          found++;
+        }
+      });
+      kept = { balance, lastLived };
+    }
+    // The helper opens the later half while the bank opens the first.
+    if (job !== null && n >= 2) kept = helpedAccounts(job, customers, summaries);
+    const accounts = await bank.openAccounts(customers, todayDay, summaries.postedDays(todayDay), found > 0 || kept?.pending ? kept : undefined);
+    const state = assemble(today, settings, accounts, summaries, cols, customers);
+    state.resumed = found;
+    // Every account of the working set is active: those the image kept asleep are brought up to today.
+    if (found > 0) for (let k = 0; k < n; k++) catchUp(state, k, todayDay);
+    return state;
   } finally {
     job?.cancel(); // a no-op once its answer came; else (too few customers, a failure) not wanted
   }
-}
-
-/** loadFromCollections' work once it knows how many collections it reads into `cols`, and its helper's job. */
-async function loadHelped(
-  unit: DayUnit,
-  bank: Bank,
-  today: IsoDate,
-  settings: EngineSettings,
-  fromImage: boolean,
-  cols: CollectionSet,
-  job: HelperJob | null,
-): Promise<EngineState> {
-  const todayDay = dayNumber(today);
-  const firstOpen = firstOpenPeriod(today);
-  const customers = await readOpenCollections(unit, firstOpen, cols);
-
-  // Debits submitted for the days after today (planned at most leadDays + 1 days ago). Read
-  // before the accounts are opened: the rowid map and the replay's temporaries never coexist.
-  if (cols.n > 0) {
-    // Collections were read in customer order, not rowid order: find them by rowid (a map made
-    // for the first debit: a new period has none).
-    let byRowid: Map<number, number> | null = null;
-    await unit.loadSubmittedDebits(fromDayNumber(todayDay - 1 - Math.max(2, settings.leadDays)), (p) => {
-      if (p.day <= todayDay) return;
-      if (byRowid === null) {
-        byRowid = new Map<number, number>();
-        for (let c = 0; c < cols.n; c++) byRowid.set(cols.rowid[c]!, c);
-      }
-      const c = byRowid.get(p.collection);
-      if (c !== undefined) cols.addPending(c, p.day, p.amount);
-    });
-  }
-
-  // Account k is customer k (client customers.clientId[k], customer customers.customerId[k]).
-  const n = customers.customerId.length;
-  const summaries = new AccountSummaries(n, analysisDay(todayDay), settings.calendar);
-  // The accounts the image holds open from there; the others (or all, without a usable image)
-  // are replayed by the bank.
-  let kept: KeptAccounts | undefined;
-  let found = 0;
-  if (fromImage && n > 0) {
-    const index = new CustomerMap<number>();
-    for (let k = 0; k < n; k++) index.set(customers.clientId[k]!, customers.customerId[k]!, k);
-    const balance = new Float64Array(n).fill(Number.NaN);
-    const lastLived = new Int32Array(n);
-    const columns = summaries.columns();
-    await unit.readImageBlocks!(null, (data) => {
-      const b = decodeBlock(data, summaries);
-      for (let j = 0; j < b.n; j++) {
-        const k = index.get(b.clientId[j]!, b.customerIds[j]!);
-        if (k === undefined) continue;
-        balance[k] = b.balance[j]!;
-        lastLived[k] = b.lastLived[j]!;
-        copySummaries(b, j, columns, k, 1);
-        found++;
-      }
-    });
-    kept = { balance, lastLived };
-  }
-  // The helper opens the later half while the bank opens the first.
-  if (job !== null && n >= 2) kept = helpedAccounts(job, customers, summaries);
-  const accounts = await bank.openAccounts(customers, todayDay, summaries.postedDays(todayDay), found > 0 || kept?.pending ? kept : undefined);
-  const state = assemble(today, settings, accounts, summaries, cols, customers);
-  state.resumed = found;
-  // Every account of the working set is active: those the image kept asleep are brought up to today.
-  if (found > 0) for (let k = 0; k < n; k++) catchUp(state, k, todayDay);
-  return state;
 }
 
 /** Open collections from which a helper (another process) opens half of the accounts. */
