@@ -141,9 +141,9 @@ function drawProfile(seed: number, customerId: string, epochDay: number, v: Int3
     const amount = i === count - 1 ? left : left * (0.3 + 0.4 * rng.next());
     left -= amount;
     const offset = monthlyPay ? (affordability === 2 || rng.next() < 0.55 ? 0 : 1) : 1 + Math.floor(rng.next() * 6);
-    const at = o + I_ORDER0 + 2 * i;
-    v[at + 1] = round10(amount);
-    v[at] = ((monthlyPay ? 1 : 0) << 8) | (offset << 4) | Math.floor(rng.next() * DEBIT_ORDER_TEXT.length);
+    v[o + I_AMOUNT0 + i] = round10(amount);
+    const meta = ((monthlyPay ? 1 : 0) << 8) | (offset << 4) | Math.floor(rng.next() * DEBIT_ORDER_TEXT.length);
+    v[o + I_METAS + (i >> 1)] = v[o + I_METAS + (i >> 1)]! | (meta << ((i & 1) << 4));
   }
   const spendProb = 0.3 + 0.3 * rng.next();
   f[r + F_SPENDP] = spendProb;
@@ -164,16 +164,12 @@ function drawProfile(seed: number, customerId: string, epochDay: number, v: Int3
 
   const key = hashString32(customerId, seed ^ 0x1b873593);
   v[o + I_KEY] = key;
-  v[o + I_KIND] = kind;
-  v[o + I_PAYDOM] = payDom;
+  v[o + I_SHAPE] = shape(kind, payDom, event, count);
   v[o + I_ANCHOR] = anchor;
   v[o + I_PAY] = payAmount;
   v[o + I_MONTHLY] = monthlyIncome;
-  v[o + I_EVENT] = event;
   v[o + I_EVENTDAY] = eventDay;
-  v[o + I_EMPLOYER] = key % EMPLOYERS.length;
   v[o + I_START] = epochDay;
-  v[o + I_ORDERS] = count;
   return affordability;
 }
 
@@ -183,23 +179,23 @@ export function generatedProfile(seed: number, customerId: string, epochDay: num
   const f = new Float64Array(F_STRIDE);
   const affordability = drawProfile(seed, customerId, epochDay, v, 0, f, 0);
   const debitOrders: DebitOrder[] = [];
-  for (let k = 0; k < v[I_ORDERS]!; k++) {
-    const meta = v[I_ORDER0 + 2 * k]!;
-    debitOrders.push({ mode: meta >> 8 === 0 ? 'dom' : 'payday', offset: (meta >> 4) & 15, amount: v[I_ORDER0 + 2 * k + 1]!, text: DEBIT_ORDER_TEXT[meta & 15]! });
+  for (let k = 0; k < ordersOf(v, 0); k++) {
+    const meta = orderMeta(v, 0, k);
+    debitOrders.push({ mode: meta >> 8 === 0 ? 'dom' : 'payday', offset: (meta >> 4) & 15, amount: v[I_AMOUNT0 + k]!, text: DEBIT_ORDER_TEXT[meta & 15]! });
   }
   return {
-    kind: KIND_WEIGHTS[v[I_KIND]!]![0],
+    kind: KIND_WEIGHTS[kindOf(v, 0)]![0],
     affordability: AFFORDABILITY[affordability]!,
     monthlyIncome: v[I_MONTHLY]!,
-    payDom: v[I_PAYDOM]!,
+    payDom: payDomOf(v, 0),
     anchor: v[I_ANCHOR]!,
     payAmount: v[I_PAY]!,
     gigRate: f[F_GIG]!,
     debitOrders,
     spendProb: f[F_SPENDP]!,
     spendMean: f[F_SPENDM]!,
-    event: EVENT_NAMES[v[I_EVENT]!] ?? null,
-    eventDay: v[I_EVENT] === 0 ? Number.POSITIVE_INFINITY : v[I_EVENTDAY]!,
+    event: EVENT_NAMES[eventOf(v, 0)] ?? null,
+    eventDay: eventOf(v, 0) === 0 ? Number.POSITIVE_INFINITY : v[I_EVENTDAY]!,
   };
 }
 
@@ -213,20 +209,31 @@ const TWO_POW_MINUS_32 = 1 / 4294967296;
 /** The no-income kind's transfers: unitFloat(h) < 0.03 (quietDays). */
 const NONE_BELOW = 0.03 * 4294967296;
 
-// Integer columns of an account (I_STRIDE per account), then up to 4 debit orders of 4 numbers.
+// Integer columns of an account (I_STRIDE per account): its small fields in one (SHAPE), then its
+// up to 4 debit orders: their metas (mode << 8 | offset << 4 | text, 16 bits each, two an
+// integer: orderMeta) and their amounts: 13 integers (a field an integer took 19, 18 MiB more at
+// 800,000 accounts). The employer is drawn from the key (employerOf).
 const I_KEY = 0;
-const I_KIND = 1;
-const I_PAYDOM = 2;
-const I_ANCHOR = 3;
-const I_PAY = 4;
-const I_MONTHLY = 5;
-const I_EVENT = 6;
-const I_EVENTDAY = 7;
-const I_EMPLOYER = 8;
-const I_START = 9;
-const I_ORDERS = 10;
-const I_ORDER0 = 11; // per order: (mode << 8 | offset << 4 | text), amount
-const I_STRIDE = I_ORDER0 + 8;
+const I_SHAPE = 1;
+const I_ANCHOR = 2;
+const I_PAY = 3;
+const I_MONTHLY = 4;
+const I_EVENTDAY = 5;
+const I_START = 6;
+const I_METAS = 7;
+const I_AMOUNT0 = 9;
+const I_STRIDE = I_AMOUNT0 + 4;
+
+/** The small fields of an account, in its SHAPE integer: kind (3 bits), pay day of month (5), event (2), debit orders (3). */
+const shape = (kind: number, payDom: number, event: number, orders: number): number => kind | (payDom << 3) | (event << 8) | (orders << 10);
+const kindOf = (v: Int32Array, o: number): number => v[o + I_SHAPE]! & 7;
+const payDomOf = (v: Int32Array, o: number): number => (v[o + I_SHAPE]! >> 3) & 31;
+const eventOf = (v: Int32Array, o: number): number => (v[o + I_SHAPE]! >> 8) & 3;
+const ordersOf = (v: Int32Array, o: number): number => (v[o + I_SHAPE]! >> 10) & 7;
+/** Debit order k's meta (mode << 8 | offset << 4 | text). */
+const orderMeta = (v: Int32Array, o: number, k: number): number => (v[o + I_METAS + (k >> 1)]! >>> ((k & 1) << 4)) & 0xffff;
+/** The employer named in an account's income (the key as drawn, unsigned). */
+const employerOf = (v: Int32Array, o: number): number => (v[o + I_KEY]! >>> 0) % EMPLOYERS.length;
 // Real columns.
 const F_GIG = 0;
 const F_SPENDP = 1;
@@ -235,7 +242,7 @@ const F_STRIDE = 3;
 
 /**
  * Generated accounts, column-wise: a million of them live in memory during a run, so each is a
- * slice of two typed arrays (about 100 bytes) rather than an object. The paydays of the month
+ * slice of two typed arrays (76 bytes) rather than an object. The paydays of the month
  * an account is living are kept for the account last entered (enterMonth), so living a day is a
  * few comparisons and one hash. Paydays are on the business days of `calendar` (the store's).
  */
@@ -282,9 +289,9 @@ export class GeneratedBook {
 
   /** The day month m's main pay lands on (possibly in the month before), or -1. */
   private mainPaydayOf(o: number, m: MonthInfo): number {
-    switch (this.ints[o + I_KIND]) {
+    switch (kindOf(this.ints, o)) {
       case 0:
-        return this.calendar.payMonth(m).payDay[this.ints[o + I_PAYDOM]!]!;
+        return this.calendar.payMonth(m).payDay[payDomOf(this.ints, o)]!;
       case 1:
       case 2:
         return this.calendar.payMonth(m).lastBusinessDay;
@@ -308,7 +315,7 @@ export class GeneratedBook {
     this.payMain = this.mainPaydayOf(o, m);
     this.payPrev = this.mainPaydayOf(o, monthOf(m.firstDay - 1));
     this.payNext = this.mainPaydayOf(o, monthOf(m.lastDay + 1));
-    this.payMid = this.ints[o + I_KIND] === 2 ? this.calendar.payMonth(m).payDay[15]! : -1;
+    this.payMid = kindOf(this.ints, o) === 2 ? this.calendar.payMonth(m).payDay[15]! : -1;
   }
 
   /** Whether `day` (this month or the last days of the one before) is a main payday of the account entered. */
@@ -321,8 +328,9 @@ export class GeneratedBook {
   private incomeOn(i: number, o: number, day: number): number {
     const v = this.ints;
     if (day < v[o + I_START]!) return 0;
-    if (day >= v[o + I_EVENTDAY]! && v[o + I_EVENT] === 1) return 0;
-    switch (v[o + I_KIND]) {
+    if (day >= v[o + I_EVENTDAY]! && eventOf(v, o) === 1) return 0;
+    const kind = kindOf(v, o);
+    switch (kind) {
       case 0:
       case 1:
         // This month's pay, or next month's paid early (its day 1 moved back into this month).
@@ -333,7 +341,7 @@ export class GeneratedBook {
       case 4: {
         // Wages are due every period from the anchor, paid the business day before when the due
         // day is not one.
-        const period = v[o + I_KIND] === 4 ? 7 : 14;
+        const period = kind === 4 ? 7 : 14;
         // The due day on or after `day`.
         const due = day + ((((v[o + I_ANCHOR]! - day) % period) + period) % period);
         if (this.cyclePay(due) !== day) return 0;
@@ -356,8 +364,8 @@ export class GeneratedBook {
   }
 
   private incomeText(o: number): string {
-    const employer = this.ints[o + I_EMPLOYER]!;
-    switch (this.ints[o + I_KIND]) {
+    const employer = employerOf(this.ints, o);
+    switch (kindOf(this.ints, o)) {
       case 5:
         return 'GIG PLATFORM PAYOUT';
       case 6:
@@ -371,12 +379,11 @@ export class GeneratedBook {
   }
 
   /**
-   * Whether the debit order at ints[at] of the account entered (enterMonth) is due on `day` (in
-   * the month that starts on `mFirst`): on its day of the month, or `offset` days after a main
-   * payday.
+   * Whether the debit order of `meta` (orderMeta) of the account entered (enterMonth) is due on
+   * `day` (in the month that starts on `mFirst`): on its day of the month, or `offset` days after
+   * a main payday.
    */
-  private orderDue(at: number, day: number, mFirst: number): boolean {
-    const meta = this.ints[at]!;
+  private orderDue(meta: number, day: number, mFirst: number): boolean {
     const offset = (meta >> 4) & 15;
     return meta >> 8 === 0 ? day - mFirst + 1 === offset : this.isMainPayday(day - offset);
   }
@@ -388,16 +395,16 @@ export class GeneratedBook {
     if (day < v[o + I_START]!) return;
     this.enterMonth(o, day);
     const eventDay = v[o + I_EVENTDAY]!;
-    const event = v[o + I_EVENT]!;
+    const event = eventOf(v, o);
     if (day === eventDay) out.addEvent(EVENT_NAMES[event]!);
     if (day >= eventDay && event === 1) return;
     const income = this.incomeOn(i, o, day);
     if (income > 0) out.addCredit(income, this.incomeText(o));
     if (day >= eventDay && event === 2) return; // a frozen account pays nothing out
-    const orders = v[o + I_ORDERS]!;
+    const orders = ordersOf(v, o);
     for (let k = 0; k < orders; k++) {
-      const at = o + I_ORDER0 + 2 * k;
-      if (this.orderDue(at, day, this.mFirst)) out.addDebit(v[at + 1]!, DEBIT_ORDER_TEXT[v[at]! & 15]!);
+      const meta = orderMeta(v, o, k);
+      if (this.orderDue(meta, day, this.mFirst)) out.addDebit(v[o + I_AMOUNT0 + k]!, DEBIT_ORDER_TEXT[meta & 15]!);
     }
     const h = mix32(v[o + I_KEY]! ^ 0x3c6ef372, day);
     const r = i * F_STRIDE;
@@ -433,17 +440,17 @@ export class GeneratedBook {
     // The account's columns, once for the run of days.
     const start = v[o + I_START]!;
     const key = v[o + I_KEY]!;
-    const kind = v[o + I_KIND]!;
+    const kind = kindOf(v, o);
     const pay = v[o + I_PAY]!;
     const eventDay = v[o + I_EVENTDAY]!;
-    const event = v[o + I_EVENT]!;
+    const event = eventOf(v, o);
     const closedFrom = event === 1 ? eventDay : NO_DAY;
     const frozenFrom = event === 2 ? eventDay : NO_DAY;
     const period = kind === 4 ? 7 : 14;
     const anchor = v[o + I_ANCHOR]!;
     const spendProb = this.reals[r + F_SPENDP]!;
     const spendMean = this.reals[r + F_SPENDM]!;
-    const orders = v[o + I_ORDERS]!;
+    const orders = ordersOf(v, o);
     // The month entered (none yet), and the wage's due day and payday (none yet: 0).
     let mFirst = 1;
     let mLast = 0;
@@ -483,9 +490,8 @@ export class GeneratedBook {
       let posted = 0;
       if (activity === 2) {
         for (let k = 0; k < orders; k++) {
-          const at = o + I_ORDER0 + 2 * k;
-          if (!this.orderDue(at, day, mFirst)) continue;
-          const amount = v[at + 1]!;
+          if (!this.orderDue(orderMeta(v, o, k), day, mFirst)) continue;
+          const amount = v[o + I_AMOUNT0 + k]!;
           if (amount <= balance) {
             balance -= amount;
             posted += amount;
@@ -520,11 +526,11 @@ export class GeneratedBook {
     const r = i * F_STRIDE;
     const start = v[o + I_START]!;
     const key = v[o + I_KEY]!;
-    const kind = v[o + I_KIND]!;
+    const kind = kindOf(v, o);
     const pay = v[o + I_PAY]!;
     const monthly = v[o + I_MONTHLY]!;
     const eventDay = v[o + I_EVENTDAY]!;
-    const event = v[o + I_EVENT]!;
+    const event = eventOf(v, o);
     const closedFrom = event === 1 ? eventDay : NO_DAY;
     const frozenFrom = event === 2 ? eventDay : NO_DAY;
     const period = kind === 4 ? 7 : 14;
@@ -532,7 +538,7 @@ export class GeneratedBook {
     const gigRate = this.reals[r + F_GIG]!;
     const spendProb = this.reals[r + F_SPENDP]!;
     const spendMean = this.reals[r + F_SPENDM]!;
-    const orders = v[o + I_ORDERS]!;
+    const orders = ordersOf(v, o);
     const spendKey = key ^ 0x3c6ef372;
     const gigKey = key ^ 0x68e31da4;
     const noneKey = key ^ 0x7a3b9c1d;
@@ -561,7 +567,7 @@ export class GeneratedBook {
       }
       let orderBits = 0;
       for (let k = 0; k < orders; k++) {
-        const meta = v[o + I_ORDER0 + 2 * k]!;
+        const meta = orderMeta(v, o, k);
         const offset = (meta >> 4) & 15;
         if (meta >> 8 === 0) {
           const d = mFirst + offset - 1;
@@ -600,9 +606,8 @@ export class GeneratedBook {
           if (day < frozenFrom) {
             if ((orderBits & bit) !== 0) {
               for (let k = 0; k < orders; k++) {
-                const at = o + I_ORDER0 + 2 * k;
-                if (!this.orderDue(at, day, mFirst)) continue;
-                const amount = v[at + 1]!;
+                if (!this.orderDue(orderMeta(v, o, k), day, mFirst)) continue;
+                const amount = v[o + I_AMOUNT0 + k]!;
                 if (amount <= balance) {
                   balance -= amount;
                   posted += amount;
@@ -638,7 +643,7 @@ export class GeneratedBook {
 
   events(i: number): Array<{ event: AccountEvent; day: number }> {
     const o = i * I_STRIDE;
-    const event = this.ints[o + I_EVENT]!;
+    const event = eventOf(this.ints, o);
     return event === 0 ? [] : [{ event: EVENT_NAMES[event]!, day: this.ints[o + I_EVENTDAY]! }];
   }
 
@@ -648,8 +653,8 @@ export class GeneratedBook {
     const out: Credit[] = [];
     const first = Math.max(from, v[o + I_START]!);
     // Nothing arrives once the account is closed.
-    const last = v[o + I_EVENT] === 1 ? Math.min(to, v[o + I_EVENTDAY]! - 1) : to;
-    const kind = v[o + I_KIND]!;
+    const last = eventOf(v, o) === 1 ? Math.min(to, v[o + I_EVENTDAY]! - 1) : to;
+    const kind = kindOf(v, o);
     if (kind <= 2) {
       // Monthly pay: the payday(s) of each month, computed directly (next month's may land
       // in this one).
