@@ -126,10 +126,7 @@ export function storedBatch(packed: Uint8Array): Promise<Uint8Array> {
 
 /** The packed batch of a stored one, in a buffer of its own (for planBatchViews). */
 export function packedBatch(stored: Uint8Array): ArrayBuffer {
-  const z = inflateRawSync(stored);
-  const out = new Uint8Array(z.byteLength);
-  out.set(z);
-  return out.buffer;
+  return new Uint8Array(inflateRawSync(stored)).buffer;
 }
 
 /** The debits of a stored batch, in order. */

@@ -59,17 +59,20 @@ export class PackedStrings {
    */
   asciiInto(i: number, out: Uint8Array, at: number): number {
     if (!this.ascii) return -1;
-    if (i < 0 || i >= this.n) throw new RangeError(`no string ${i} of ${this.n}`);
-    const start = i === 0 ? 0 : this.ends[i - 1]!;
+    const start = this.start(i);
     const length = this.ends[i]! - start;
     if (at + length <= out.length) out.set(this.bytes.subarray(start, start + length), at);
     return length;
   }
 
   get(i: number): string {
-    if (i < 0 || i >= this.n) throw new RangeError(`no string ${i} of ${this.n}`);
-    const start = i === 0 ? 0 : this.ends[i - 1]!;
-    const part = this.bytes.subarray(start, this.ends[i]);
+    const part = this.bytes.subarray(this.start(i), this.ends[i]);
     return this.ascii ? String.fromCharCode(...part) : PackedStrings.decoder.decode(part);
+  }
+
+  /** Where string i's bytes start (it ends at ends[i]). */
+  private start(i: number): number {
+    if (i < 0 || i >= this.n) throw new RangeError(`no string ${i} of ${this.n}`);
+    return i === 0 ? 0 : this.ends[i - 1]!;
   }
 }
