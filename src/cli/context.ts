@@ -343,7 +343,8 @@ async function openLocal(ctx: CliContext, globals: GlobalOptions, target: Resolv
   // The modes as found (opening makes the -wal and -shm); said once the file is known to be a store.
   const warning = onFile ? await sharedStoreWarning(target.db!) : null;
   const { openLocalBackend } = await import('../backend/local/index.js');
-  const base = await openLocalBackend({ path: target.db!, seed: parseSeed(globals.seed), now: ctx.now, create: createStore });
+  // One command per process: nothing else on this thread uses the store while it advances.
+  const base = await openLocalBackend({ path: target.db!, seed: parseSeed(globals.seed), now: ctx.now, create: createStore, aloneOnThread: true });
   const admin = base.admin;
   try {
     if (warning) ctx.stderr.write(warning);

@@ -29,7 +29,8 @@ port.on('message', (m: ToWorker) => {
     send({ type: 'start', id: m.id });
     try {
       // The store the server serves (made by then): opened once, as a backend owning it.
-      store ??= openLocalBackend({ path: storePath, create: false });
+      // Jobs run one at a time: nothing else on this thread uses the store while one advances.
+      store ??= openLocalBackend({ path: storePath, create: false, aloneOnThread: true });
       const base = await store.catch((e) => {
         store = null; // try again with the next job
         throw e;

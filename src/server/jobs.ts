@@ -162,7 +162,8 @@ export class InlineJobs implements Jobs {
 
   run(spec: JobSpec, hooks: JobHooks = {}): Promise<JobOutcome> {
     hooks.onStart?.();
-    const job = runJob(this.base, (clientId) => this.base.forClient(clientId), spec, hooks.onProgress);
+    // Other requests share this thread (and the store's connection) while a job runs.
+    const job = runJob(this.base, (clientId) => this.base.forClient(clientId, { aloneOnThread: false }), spec, hooks.onProgress);
     this.running.add(job);
     void job.catch(() => {}).finally(() => this.running.delete(job));
     return job;

@@ -276,6 +276,12 @@ export interface DayWriterData {
    * the light days after it in one transaction, at the last of those, reported with it).
    */
   shared: SharedArrayBuffer;
+  /**
+   * Where the writer waits for the day before to be reported: in the day's transaction, once its
+   * statements have run (true), or before it begins (false: the engine's thread may itself be
+   * waiting for the store's write lock, another backend on the same thread asking for it).
+   */
+  waitInTransaction: boolean;
 }
 
 /** The cells of DayWriterData.shared. */

@@ -39,8 +39,8 @@ afterEach(async () => {
 
 let files = 0;
 /** The fixture book queued for November on a new file store. */
-async function book(): Promise<LocalBackend> {
-  const b = await localBackend({ path: join(tmp.dir, `store-${++files}.db`), seed: 1 });
+async function book(options: { aloneOnThread?: boolean } = {}): Promise<LocalBackend> {
+  const b = await localBackend({ path: join(tmp.dir, `store-${++files}.db`), seed: 1, aloneOnThread: options.aloneOnThread });
   open.push(b);
   await fixtureMonth(b, { advance: false });
   return b;
@@ -90,6 +90,39 @@ describe("the engine's threads", () => {
     expect(one.attempts.trimEnd().split('\n').length).toBeGreaterThan(500);
     expect(one.attempts).toBe(plain.attempts);
     expect(one.collections).toBe(plain.collections);
+  });
+
+  it('a writer that writes a day before the one before is reported (alone on its thread) makes the same month, and stops where asked', async () => {
+    // The CLI and the server's job thread: the writer waits for the report in the day's transaction.
+    const plain = await withoutWriter(async () => month(await book()));
+    const alone = await month(await book({ aloneOnThread: true }));
+    expect(alone.attempts).toBe(plain.attempts);
+    expect(alone.collections).toBe(plain.collections);
+
+    // A stop asked for while 10 November is reported: the day after, written meanwhile, rolls back.
+    const tenth = await withoutWriter(async () => {
+      const b = await book();
+      await b.advanceClock({ to: '2026-11-10' });
+      return readDownload(await b.exportAttempts('2026-11', 'csv'));
+    });
+    const b = await book({ aloneOnThread: true });
+    const stop = new AbortController();
+    const stopped = await b.advanceClock(
+      { to: '2026-11-30' },
+      {
+        signal: stop.signal,
+        onDay: (day) => {
+          if (day.date !== '2026-11-10') return;
+          stop.abort();
+          // The reporting takes a while: the writer has written the 11th by the time it ends.
+          const until = Date.now() + 200;
+          while (Date.now() < until);
+        },
+      },
+    );
+    expect(stopped.days.at(-1)!.date).toBe('2026-11-10');
+    expect((await b.getClock()).date).toBe('2026-11-10');
+    expect(await readDownload(await b.exportAttempts('2026-11', 'csv'))).toBe(tenth);
   });
 
   it("the image a handed-over month keeps, streamed to the writer, is the image of the month committed day by day", async () => {

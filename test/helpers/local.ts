@@ -9,9 +9,9 @@ import { FIXTURES } from './cli.js';
 export const FIXED_NOW = () => new Date('2026-11-21T09:30:00.000Z');
 
 /** A backend on a new store (seed 1 unless told: tests see the same ids every run) or an existing one. */
-export function localBackend(options: { path?: string; seed?: number } = {}): Promise<LocalBackend> {
+export function localBackend(options: { path?: string; seed?: number; aloneOnThread?: boolean } = {}): Promise<LocalBackend> {
   const seed = options.seed ?? (options.path === undefined ? 1 : undefined);
-  return openLocalBackend({ path: options.path ?? ':memory:', seed, now: FIXED_NOW });
+  return openLocalBackend({ path: options.path ?? ':memory:', seed, now: FIXED_NOW, aloneOnThread: options.aloneOnThread });
 }
 
 export function fileUpload(path: string): Upload {

@@ -25,7 +25,7 @@ export function advanceClock(ctx: LocalContext, target: AdvanceTarget, options: 
   const bank = (ctx.bank ?? simulatedBankOn)(ctx.store);
   // The helper opens accounts as the simulated bank does: not for another bank.
   const helper = ctx.bank === undefined ? accountHelper(ctx.store) : undefined;
-  return advance({ store: engineStore(ctx.store), bank, helper }, target, {
+  return advance({ store: engineStore(ctx.store, { aloneOnThread: ctx.aloneOnThread === true }), bank, helper }, target, {
     clientId: ctx.clientId,
     now: ctx.now,
     onDay: options.onDay,

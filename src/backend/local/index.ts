@@ -65,6 +65,8 @@ export interface LocalBackendOptions {
   bank?: LocalContext['bank'];
   /** Create the store file if it does not exist (default true); false: a missing store is an error. */
   create?: boolean;
+  /** See LocalContext.aloneOnThread (the CLI's one command, the server's job thread). */
+  aloneOnThread?: boolean;
 }
 
 /** Open (creating it if needed and allowed) the store at `path` and return a backend on it. */
@@ -77,7 +79,7 @@ export async function openLocalBackend(options: LocalBackendOptions): Promise<Lo
     await store.close();
     throw e;
   }
-  return new LocalBackend({ store, clientId: options.clientId ?? LOCAL_CLIENT_ID, now, bank: options.bank }, true);
+  return new LocalBackend({ store, clientId: options.clientId ?? LOCAL_CLIENT_ID, now, bank: options.bank, aloneOnThread: options.aloneOnThread }, true);
 }
 
 export class LocalBackend implements Backend {
@@ -107,10 +109,12 @@ export class LocalBackend implements Backend {
   /**
    * The same store, acting for another client (the server makes one per request). `now`: another
    * wall clock (the server's job thread stamps with the request's). `ownsStore`: the new backend
-   * closes the store, instead of this one (local mode's --as-client).
+   * closes the store, instead of this one (local mode's --as-client). `aloneOnThread`: see
+   * LocalContext (as this one when not given).
    */
-  forClient(clientId: number, options: { now?: () => Date; ownsStore?: boolean } = {}): LocalBackend {
-    return new LocalBackend({ ...this.ctx, clientId, now: options.now ?? this.ctx.now }, options.ownsStore === true);
+  forClient(clientId: number, options: { now?: () => Date; ownsStore?: boolean; aloneOnThread?: boolean } = {}): LocalBackend {
+    const aloneOnThread = options.aloneOnThread ?? this.ctx.aloneOnThread;
+    return new LocalBackend({ ...this.ctx, clientId, now: options.now ?? this.ctx.now, aloneOnThread }, options.ownsStore === true);
   }
 
   async describe(): Promise<Target> {

@@ -100,11 +100,11 @@ export class DayPipeline {
   }
 
   /** Start a writer on `store`'s file (null when there is none to start). */
-  static async start(store: SqliteStore, cacheSize: number, busyTimeoutMs: number): Promise<DayPipeline | null> {
+  static async start(store: SqliteStore, cacheSize: number, busyTimeoutMs: number, waitInTransaction: boolean): Promise<DayPipeline | null> {
     const module = dayWriterModule();
     if (module === null || store.path === ':memory:' || store.path === '') return null;
     const shared = new SharedArrayBuffer(8);
-    const data: DayWriterData = { path: store.path, busyTimeoutMs, cacheSize, shared };
+    const data: DayWriterData = { path: store.path, busyTimeoutMs, cacheSize, shared, waitInTransaction };
     // Its young generation small: what it allocates is short-lived and little (its rows come as
     // buffers), and a young generation left to grow to V8's default came on top of the peak.
     const worker = new Worker(module, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: WRITER_YOUNG_MB } });

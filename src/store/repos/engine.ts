@@ -54,7 +54,12 @@ const READ_CACHE_SIZE = -16 * 1024;
 const IDLE_CACHE_SIZE = -1024;
 
 /** The engine's store on `store`. One per advance: it remembers the last day it ran. */
-export function engineStore(store: Store): EngineStore {
+/**
+ * The engine's store. `aloneOnThread`: nothing else on the engine's thread uses the store while it
+ * advances (backend/local/context.ts): the day writer then writes each day at once and waits, in
+ * its transaction, only for the day before to be reported before it commits.
+ */
+export function engineStore(store: Store, options: { aloneOnThread?: boolean } = {}): EngineStore {
   if (store.kind === 'postgres') return pgEngineStore(store);
   /** data_version and the store's write count after this engine's last day (null: none yet). */
   let seen: { version: number; generation: number } | null = null;
@@ -77,7 +82,7 @@ export function engineStore(store: Store): EngineStore {
       // (measured: 160 MiB took the 1M month from ~55 s to ~49 s, peak RSS ~0.8 GiB).
       cacheSize = store.raw.pragma('cache_size', { simple: true }) as number;
       store.raw.pragma('synchronous = NORMAL');
-      pipeline = handOver ? await DayPipeline.start(store, WRITER_CACHE_SIZE, DEFAULT_BUSY_TIMEOUT_MS) : null;
+      pipeline = handOver ? await DayPipeline.start(store, WRITER_CACHE_SIZE, DEFAULT_BUSY_TIMEOUT_MS, options.aloneOnThread === true) : null;
       // With a day writer, this connection only reads the working set (a scan): the writer has the large cache.
       store.raw.pragma(`cache_size = ${pipeline ? READ_CACHE_SIZE : ADVANCE_CACHE_SIZE}`);
       handedWorld = null;
