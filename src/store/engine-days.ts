@@ -158,22 +158,30 @@ export function completeExecutions(statements: StatementCache, period: Period, s
 
 /**
  * The lapse rule's inputs: the active policies whose collection of `periods[0]` is UNPAID, in
- * (client, policy_number) order, each with its collections' statuses in `periods` (one indexed
- * lookup per candidate: tens of thousands at a large close).
+ * (client, policy_number) order, each with its collections' statuses in `periods`: one statement,
+ * a row per candidate and collection of `periods` (tens of thousands of candidates at a large
+ * close: a lookup statement per candidate cost the 1M month's writer ~0.17 s, this ~0.01 s).
  */
 export function lapseCandidates(statements: StatementCache, periods: readonly Period[]): LapseCandidateStatuses[] {
-  const candidates = statements
+  const rows = statements
     .get(
-      `select c.policy_id as policyId, c.client_id as clientId from collections c join policies p on p.id = c.policy_id
+      `select c.id as id, c.policy_id as policyId, c.client_id as clientId, o.period_month as period, o.status as status
+       from collections c join policies p on p.id = c.policy_id
+       left join collections o on o.policy_id = c.policy_id and o.period_month in (${periods.map(() => '?').join(',')})
        where c.period_month = ? and c.status = 'UNPAID' and p.status = 'active' order by c.client_id, c.policy_number`,
     )
-    .all(periods[0]) as Array<{ policyId: number; clientId: number }>;
-  const statuses = statements.get(`select period_month, status from collections where policy_id = ? and period_month in (${periods.map(() => '?').join(',')})`);
-  return candidates.map((c) => {
-    const found: Array<string | null> = periods.map(() => null);
-    for (const r of statuses.all(c.policyId, ...periods) as Array<{ period_month: string; status: string }>) found[periods.indexOf(r.period_month)] = r.status;
-    return { policyId: c.policyId, clientId: c.clientId, statuses: found };
-  });
+    .all(...periods, periods[0]) as Array<{ id: number; policyId: number; clientId: number; period: string | null; status: string | null }>;
+  const out: LapseCandidateStatuses[] = [];
+  let last = -1;
+  for (const r of rows) {
+    // A candidate's rows come together (one candidate per collection of periods[0]).
+    if (r.id !== last) {
+      out.push({ policyId: r.policyId, clientId: r.clientId, statuses: periods.map(() => null) });
+      last = r.id;
+    }
+    if (r.period !== null) out.at(-1)!.statuses[periods.indexOf(r.period as Period)] = r.status;
+  }
+  return out;
 }
 
 /** Lapse these policies (those still active) on `day`, recording `reason` in their history. */
