@@ -158,7 +158,8 @@ export class Views {
 
   fill(cs: CollectionSet, start: number, count: number): CollectionView[] {
     const list = this.list;
-    list.length = 0;
+    // Lengths set only when they change (setting an array's length is a call into the runtime).
+    if (list.length > count) list.length = count;
     for (let j = 0; j < count; j++) {
       const c = start + j;
       let v = this.pool[j];
@@ -191,8 +192,10 @@ export class Views {
       v.periodFirst = p.first;
       v.periodLast = p.last;
       v.lastAttemptDay = cs.lastDay[c] === NO_DAY ? null : cs.lastDay[c]!;
-      v.pendingDays.length = 0;
-      v.pendingAmounts.length = 0;
+      if (v.pendingDays.length !== 0) {
+        v.pendingDays.length = 0;
+        v.pendingAmounts.length = 0;
+      }
       const base = c * PENDING_SLOTS;
       for (let s = 0; s < PENDING_SLOTS; s++) {
         if (cs.pendDay[base + s] !== 0) {
@@ -205,7 +208,7 @@ export class Views {
         v.pendingDays.reverse();
         v.pendingAmounts.reverse();
       }
-      list.push(v);
+      list[j] = v;
     }
     return list;
   }

@@ -333,21 +333,34 @@ function cycleDayFrom(anchor: number, period: number, day: number): number {
   return day + ((((anchor - day) % period) + period) % period);
 }
 
-/** The monthly paydays (day numbers, ascending) a pattern expects for month m. */
-function monthPaydays(cal: Calendar, a: IncomeAnalysis, m: MonthInfo, out: number[]): number[] {
-  out.length = 0;
-  const p = cal.payMonth(m);
-  if (a.pattern === 'monthly_fixed_day') out.push(p.payDay[a.dayOfMonth!]!);
-  else if (a.pattern === 'monthly_last_business_day') out.push(p.lastBusinessDay);
-  else if (a.pattern === 'twice_monthly') {
-    const mid = p.payDay[15]!;
-    if (mid < p.lastBusinessDay) out.push(mid);
-    out.push(p.lastBusinessDay);
-  }
-  return out;
-}
+/** monthPaydays' answer: PAYDAYS[0..n), ascending. */
+const PAYDAYS = new Int32Array(2);
 
-const scratchDays: number[] = [];
+/**
+ * How many monthly paydays a pattern expects for month m, the days (day numbers, ascending) in
+ * PAYDAYS: no array made or emptied per call (the planning asks this for every customer, every
+ * day).
+ */
+function monthPaydays(cal: Calendar, a: IncomeAnalysis, m: MonthInfo): number {
+  const p = cal.payMonth(m);
+  switch (a.pattern) {
+    case 'monthly_fixed_day':
+      PAYDAYS[0] = p.payDay[a.dayOfMonth!]!;
+      return 1;
+    case 'monthly_last_business_day':
+      PAYDAYS[0] = p.lastBusinessDay;
+      return 1;
+    case 'twice_monthly': {
+      const mid = p.payDay[15]!;
+      let n = 0;
+      if (mid < p.lastBusinessDay) PAYDAYS[n++] = mid;
+      PAYDAYS[n++] = p.lastBusinessDay;
+      return n;
+    }
+    default:
+      return 0;
+  }
+}
 
 /** Whether `day` is a predicted income day (regular patterns; irregular income has none). */
 export function isIncomeDay(a: IncomeAnalysis, day: number, cal: Calendar): boolean {
@@ -356,7 +369,7 @@ export function isIncomeDay(a: IncomeAnalysis, day: number, cal: Calendar): bool
     case 'monthly_last_business_day':
     case 'twice_monthly': {
       const m = monthOf(day);
-      for (const d of monthPaydays(cal, a, m, scratchDays)) if (d === day) return true;
+      for (let j = monthPaydays(cal, a, m) - 1; j >= 0; j--) if (PAYDAYS[j] === day) return true;
       // A pay due early next month may land on this month's last business days.
       if (a.pattern === 'monthly_fixed_day' && day >= m.lastDay - 6) return cal.payMonth(monthOf(m.lastDay + 1)).payDay[a.dayOfMonth!] === day;
       return false;
@@ -393,7 +406,10 @@ export function lastIncomeDayIn(a: IncomeAnalysis, from: number, to: number, cal
       // The month after `to` (its 1st may land before `to`), then `to`'s month and the ones before.
       let best: number | null = null;
       for (let m = monthOf(monthOf(to).lastDay + 1); m.lastDay >= from - 7; m = monthOf(m.firstDay - 1)) {
-        for (const d of monthPaydays(cal, a, m, scratchDays)) if (d >= from && d <= to && (best === null || d > best)) best = d;
+        for (let j = monthPaydays(cal, a, m) - 1; j >= 0; j--) {
+          const d = PAYDAYS[j]!;
+          if (d >= from && d <= to && (best === null || d > best)) best = d;
+        }
         if (best !== null && m.lastDay < best) break;
       }
       return best;
@@ -410,9 +426,12 @@ export function predictIncome(a: IncomeAnalysis, from: number, to: number, cal: 
     case 'monthly_fixed_day':
     case 'monthly_last_business_day':
     case 'twice_monthly': {
-      const days: number[] = [];
       for (let m = monthOf(from); m.firstDay <= to + 7; m = monthOf(m.lastDay + 1)) {
-        for (const d of monthPaydays(cal, a, m, days)) if (d >= from && d <= to && !out.includes(d)) out.push(d);
+        const n = monthPaydays(cal, a, m);
+        for (let j = 0; j < n; j++) {
+          const d = PAYDAYS[j]!;
+          if (d >= from && d <= to && !out.includes(d)) out.push(d);
+        }
       }
       return out.sort((x, y) => x - y);
     }
