@@ -198,24 +198,48 @@ export class DayAttempts {
   }
 }
 
-/** 0 .. n - 1 ordered by `key` (distinct whole numbers from 0 to 2^31 - 1). */
+/**
+ * 0 .. n - 1 ordered by `key` (whole numbers from 0 to 2^31 - 1; equal keys keep their order):
+ * a least-significant-digit radix sort, RADIX_BITS of the key a pass, as many passes as the
+ * largest key needs (two for a million collections' ranks or rowids). A day's ~800,000 attempts,
+ * updates and plans each sorted so in a few milliseconds, against ~40 ms as packed doubles.
+ */
 export function orderBy(n: number, key: (j: number) => number): Int32Array {
-  const order = new Int32Array(n);
-  if (n <= PACKED_MAX) {
-    // Key and index packed in one double, sorted natively (no comparator calls).
-    const packed = new Float64Array(n);
-    for (let j = 0; j < n; j++) packed[j] = key(j) * PACKED_MAX + j;
-    packed.sort();
-    for (let k = 0; k < n; k++) order[k] = packed[k]! % PACKED_MAX;
-    return order;
+  let keys = new Int32Array(n);
+  let max = 0;
+  for (let j = 0; j < n; j++) {
+    const k = key(j);
+    keys[j] = k;
+    if (k > max) max = k;
   }
+  let order = new Int32Array(n);
   for (let j = 0; j < n; j++) order[j] = j;
-  const keys = new Float64Array(n);
-  for (let j = 0; j < n; j++) keys[j] = key(j);
-  return order.sort((a, b) => keys[a]! - keys[b]!);
+  let keysOut = new Int32Array(n);
+  let orderOut = new Int32Array(n);
+  const starts = new Int32Array(RADIX);
+  for (let shift = 0; shift < 31 && max >>> shift > 0; shift += RADIX_BITS) {
+    starts.fill(0);
+    for (let j = 0; j < n; j++) starts[(keys[j]! >>> shift) & RADIX_MASK]!++;
+    let at = 0;
+    for (let d = 0; d < RADIX; d++) {
+      const count = starts[d]!;
+      starts[d] = at;
+      at += count;
+    }
+    for (let j = 0; j < n; j++) {
+      const k = keys[j]!;
+      const to = starts[(k >>> shift) & RADIX_MASK]!++;
+      keysOut[to] = k;
+      orderOut[to] = order[j]!;
+    }
+    [keys, keysOut] = [keysOut, keys];
+    [order, orderOut] = [orderOut, order];
+  }
+  return order;
 }
-/** Indices up to this many pack with a 31-bit key into a double exactly. */
-const PACKED_MAX = 1 << 22;
+const RADIX_BITS = 11;
+const RADIX = 1 << RADIX_BITS;
+const RADIX_MASK = RADIX - 1;
 
 /** Collections `cols[from .. to - 1]` as they stand, as update columns. */
 export function updateColumns(cs: CollectionSet, cols: Int32Array, from: number, to: number): UpdateColumns {
