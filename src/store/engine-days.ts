@@ -179,7 +179,7 @@ export function lapseCandidates(statements: StatementCache, periods: readonly Pe
       out.push({ policyId: r.policyId, clientId: r.clientId, statuses: periods.map(() => null) });
       last = r.id;
     }
-    if (r.period !== null) out.at(-1)!.statuses[periods.indexOf(r.period as Period)] = r.status;
+    if (r.period !== null) out.at(-1)!.statuses[periods.indexOf(r.period)] = r.status;
   }
   return out;
 }
