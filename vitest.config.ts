@@ -1,12 +1,14 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
+/**
+ * Test files run with the modules of the files before them in the same worker (no fresh module
+ * graph per file: importing premia's sources again for each of ~120 files was ~45 s of the
+ * suite's ~105 s), except those that replace a module (vi.mock), each in a graph of its own.
+ */
+const OWN_MODULES = ['test/store/policy-import-threads.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // The PostgreSQL half runs with `npm run test:pg` (vitest.pg.config.ts).
-    // The bench's smoke test (it runs every bench part at a tiny scale, about 15 s of CPU) runs
-    // with `npm run test:bench`, which CI (.ci/run) runs after `npm test`.
-    exclude: [...configDefaults.exclude, 'test/pg/**', ...(process.env.PREMIA_TEST_BENCH === '1' ? [] : ['test/e2e/bench.test.ts'])],
     // Generous: a test's pass never depends on how busy the machine is (a shared 2-core machine
     // under load runs a month of the fixture book 5-10 times slower than when quiet).
     testTimeout: 180_000,
@@ -16,5 +18,25 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     reporters: ['default'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'premia',
+          include: ['test/**/*.test.ts'],
+          // The PostgreSQL half runs with `npm run test:pg` (vitest.pg.config.ts).
+          // The bench's smoke test (it runs every bench part at a tiny scale, about 15 s of CPU)
+          // runs with `npm run test:bench`, which CI (.ci/run) runs after `npm test`.
+          exclude: [
+            ...configDefaults.exclude,
+            'test/pg/**',
+            ...OWN_MODULES,
+            ...(process.env.PREMIA_TEST_BENCH === '1' ? [] : ['test/e2e/bench.test.ts']),
+          ],
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: 'own modules', include: OWN_MODULES, isolate: true } },
+    ],
   },
 });
