@@ -631,10 +631,48 @@ export class GeneratedBook {
     return balance;
   }
 
-  /** The first day from..to on which a credit posts to account i, or to + 1 when none does. */
+  /**
+   * The first day from..to on which a credit posts to account i, or to + 1 when none does. Asked
+   * for every account the engine puts to sleep (engine/awake.ts): regular pay is looked for on
+   * its paydays only (the only days incomeOn can pay it), each confirmed by incomeOn; irregular
+   * deposits day by day.
+   */
   nextCreditDay(i: number, from: number, to: number): number {
+    const v = this.ints;
     const o = i * I_STRIDE;
-    for (let day = from; day <= to; day++) {
+    const kind = kindOf(v, o);
+    let day = Math.max(from, v[o + I_START]!);
+    if (kind <= 2) {
+      // This month's main pay, and the next month's paid early (or the 15th's, twice monthly).
+      while (day <= to) {
+        this.enterMonth(o, day);
+        const last = Math.min(to, this.mLast);
+        const a = this.payMain;
+        const b = kind === 2 ? this.payMid : this.payNext;
+        let next = last + 1;
+        if (a >= day && a < next) next = a;
+        if (b >= day && b < next) next = b;
+        if (next > last) {
+          day = last + 1;
+          continue;
+        }
+        if (this.incomeOn(i, o, next) > 0) return next;
+        day = next + 1;
+      }
+      return to + 1;
+    }
+    if (kind <= 4) {
+      // Paid on the business day on or before each due day, the due days a period apart.
+      const period = kind === 4 ? 7 : 14;
+      for (let due = day + ((((v[o + I_ANCHOR]! - day) % period) + period) % period); ; due += period) {
+        const pay = this.cyclePay(due);
+        if (pay > to) return to + 1;
+        if (pay < day) continue;
+        this.enterMonth(o, pay);
+        if (this.incomeOn(i, o, pay) > 0) return pay;
+      }
+    }
+    for (; day <= to; day++) {
       this.enterMonth(o, day);
       if (this.incomeOn(i, o, day) > 0) return day;
     }

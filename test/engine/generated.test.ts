@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GeneratedBook, generatedAccount, generatedProfile } from '../../src/bank/generated.js';
 import { applyDay, blockedReason, eventDays, type DayFacts, type PremiaDebits } from '../../src/bank/ledger.js';
 import { DayActivity, type FailureReason } from '../../src/bank/types.js';
-import { ZA_CALENDAR } from '../../src/domain/calendar.js';
+import { calendarOf, ZA_CALENDAR } from '../../src/domain/calendar.js';
 import { dayNumber } from '../../src/domain/period.js';
 
 const EPOCH = dayNumber('2026-08-01');
@@ -113,3 +113,32 @@ describe('generated accounts', () => {
     expect(checked).toBe(400 * 402);
   });
 });
+
+describe('the next credit day of a generated account', () => {
+  it('is the first day with a credit in its day-by-day activity, for every kind, range and calendar', () => {
+    const activity = new DayActivity();
+    let found = 0;
+    for (const calendar of [ZA_CALENDAR, calendarOf('none')]) {
+      const book = new GeneratedBook(300, calendar);
+      for (let k = 0; k < 300; k++) book.add(9, `N${k}`, EPOCH);
+      for (let k = 0; k < 300; k++) {
+        // Each range's first credit day as the days themselves say.
+        const creditDays: number[] = [];
+        for (let day = EPOCH - 3; day < EPOCH + 430; day++) {
+          book.dayActivity(k, day, activity);
+          if (activity.creditCount > 0) creditDays.push(day);
+        }
+        for (let from = EPOCH - 3; from < EPOCH + 400; from += 7 + (k % 5)) {
+          for (const span of [0, 1, 6, 20, 31]) {
+            const to = from + span;
+            const expected = creditDays.find((d) => d >= from && d <= to) ?? to + 1;
+            expect(book.nextCreditDay(k, from, to)).toBe(expected);
+            if (expected <= to) found++;
+          }
+        }
+      }
+    }
+    expect(found).toBeGreaterThan(10_000);
+  });
+});
+
