@@ -21,6 +21,26 @@ export class CustomerMap<V> {
     return this.byClient.get(clientId)?.has(customerId) === true;
   }
 
+  /**
+   * The value of (client, customer), or `value` once it is set for them when they have none (one
+   * lookup of the customer's id either way; the last client's map is kept at hand: a million
+   * rows of one client cost a million lookups, not three million).
+   */
+  getOrSet(clientId: number, customerId: string, value: V): V {
+    let ids = clientId === this.lastClient ? this.lastIds : this.byClient.get(clientId);
+    if (ids === undefined) this.byClient.set(clientId, (ids = new Map<string, V>()));
+    this.lastClient = clientId;
+    this.lastIds = ids;
+    const found = ids.get(customerId);
+    if (found !== undefined) return found;
+    ids.set(customerId, value);
+    this.count++;
+    return value;
+  }
+
+  private lastClient = Number.NaN;
+  private lastIds: Map<string, V> | undefined;
+
   set(clientId: number, customerId: string, value: V): this {
     let ids = this.byClient.get(clientId);
     if (ids === undefined) this.byClient.set(clientId, (ids = new Map<string, V>()));

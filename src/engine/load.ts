@@ -129,12 +129,9 @@ async function readOpenCollections(unit: DayUnit, firstOpen: Period, cols: Colle
   const index = new CustomerMap<number>();
   await unit.loadOpenCollections(firstOpen, (r) => {
     const c = rows.n++;
-    let k = index.get(r.clientId, r.customerId);
-    if (k === undefined) {
-      k = customers.customerId.length;
-      index.set(r.clientId, r.customerId, k);
-      customers.add(r.clientId, r.customerId, 0);
-    }
+    const next = customers.customerId.length;
+    const k = index.getOrSet(r.clientId, r.customerId, next);
+    if (k === next) customers.add(r.clientId, r.customerId, 0);
     customerOf[c] = k;
     rows.rowid[c] = r.id;
     policyNumbers[c] = r.policyNumber;

@@ -21,6 +21,19 @@ describe('CustomerMap', () => {
     expect([m.get(2, 'B'), m.get(1, 'A'), m.get(2, 'C')]).toEqual(['b2', 'a', 'c']);
   });
 
+  it('getOrSet: the value a customer has, or the one given once set; clients apart, the last one at hand', () => {
+    const m = new CustomerMap<number>();
+    expect(m.getOrSet(1, 'C1', 0)).toBe(0);
+    expect(m.getOrSet(1, 'C2', 1)).toBe(1);
+    expect(m.getOrSet(1, 'C1', 2)).toBe(0);
+    expect(m.getOrSet(2, 'C1', 3)).toBe(3);
+    expect(m.getOrSet(1, 'C2', 4)).toBe(1);
+    m.set(2, 'C9', 9);
+    expect(m.getOrSet(2, 'C9', 5)).toBe(9);
+    expect(m.size).toBe(4);
+    expect([m.get(1, 'C1'), m.get(1, 'C2'), m.get(2, 'C1'), m.get(2, 'C9')]).toEqual([0, 1, 3, 9]);
+  });
+
   it('a customer id is a string, never confused with a joined key', () => {
     const m = new CustomerMap<number>();
     m.set(1, '2\u0000x', 1);
