@@ -12,13 +12,48 @@
  * The set lives on the store's business-day calendar: generated paydays move over its
  * holidays, and premia's debits are processed on business days only (ledger.ts).
  */
-import { GeneratedBook } from './generated.js';
+import { GeneratedBook, PROFILE_INTS, PROFILE_REALS } from './generated.js';
 import { applyDay, blockedReason, eventDays, type DayFacts, type LedgerObserver, type PremiaDebits } from './ledger.js';
 import type { BankStore } from './ports.js';
 import { DayActivity, type AccountSource, type Credit, type FailureReason } from './types.js';
 import type { Calendar } from '../domain/calendar.js';
 import { fromDayNumber } from '../domain/period.js';
 import { PackedStrings } from '../domain/typed-arrays.js';
+
+/**
+ * The generated accounts' profiles of a set opened in another process (AccountSet.drawnProfiles'
+ * bytes), for a set that opens the same accounts to copy rather than draw again: account j's
+ * profile, or none for an account with a source of its own.
+ */
+export class DrawnProfiles {
+  private readonly generated: Uint8Array;
+  private readonly ints: Int32Array;
+  private readonly reals: Float64Array;
+  readonly size: number;
+
+  constructor(bytes: Uint8Array) {
+    const n = new DataView(bytes.buffer, bytes.byteOffset, 8).getUint32(0, true);
+    const layout = profileLayout(n);
+    if (bytes.byteLength !== layout.bytes || bytes.byteOffset % 8 !== 0) throw new Error('drawn profiles of an unexpected size');
+    this.size = n;
+    this.generated = bytes.subarray(8, 8 + n);
+    this.ints = new Int32Array(bytes.buffer, bytes.byteOffset + layout.ints, n * PROFILE_INTS);
+    this.reals = new Float64Array(bytes.buffer, bytes.byteOffset + layout.reals, n * PROFILE_REALS);
+  }
+
+  /** Add account j's profile to `book` for (seed, customer, epochDay), or -1 when it has none here. */
+  addTo(book: GeneratedBook, j: number, seed: number, customerId: string, epochDay: number): number {
+    if (j < 0 || j >= this.size || this.generated[j] !== 1) return -1;
+    return book.addDrawn(seed, customerId, epochDay, this.ints, j * PROFILE_INTS, this.reals, j * PROFILE_REALS);
+  }
+}
+
+/** Where DrawnProfiles' parts are for n accounts: a count, a flag each, then the integers and the doubles (each on a multiple of 8). */
+function profileLayout(n: number): { ints: number; reals: number; bytes: number } {
+  const ints = 8 + Math.ceil(n / 8) * 8;
+  const reals = ints + Math.ceil((n * PROFILE_INTS * 4) / 8) * 8;
+  return { ints, reals, bytes: reals + n * PROFILE_REALS * 8 };
+}
 
 export class AccountSet {
   private n = 0;
@@ -70,7 +105,16 @@ export class AccountSet {
    * Add an account that has lived through `lastDay` with `balance`: a generated one (source
    * null: it is added to the book) or one with its own source (imported rows).
    */
-  add(clientId: number, customerId: string, source: AccountSource | null, seed: number, epochDay: number, lastDay: number, balance: number): number {
+  add(
+    clientId: number,
+    customerId: string,
+    source: AccountSource | null,
+    seed: number,
+    epochDay: number,
+    lastDay: number,
+    balance: number,
+    drawn?: { profiles: DrawnProfiles; at: number },
+  ): number {
     if (this.n === this.cap) throw new Error('AccountSet is full');
     const i = this.n++;
     this.clientId[i] = clientId;
@@ -78,7 +122,9 @@ export class AccountSet {
     if (source !== null) this.imported.set(i, source);
     let events;
     if (source === null) {
-      const g = this.book.add(seed, customerId, epochDay);
+      // Copied when another process drew it (the engine's helper), else drawn here.
+      const copied = drawn ? drawn.profiles.addTo(this.book, drawn.at, seed, customerId, epochDay) : -1;
+      const g = copied >= 0 ? copied : this.book.add(seed, customerId, epochDay);
       this.genIndex[i] = g;
       events = eventDays({ events: () => this.book.events(g) } as AccountSource);
     } else {
@@ -91,6 +137,23 @@ export class AccountSet {
     this.balanceOf[i] = balance;
     this.dayOf[i] = lastDay;
     return i;
+  }
+
+  /** The generated accounts' profiles, for DrawnProfiles in another process (the engine's helper). */
+  drawnProfiles(): Uint8Array<ArrayBuffer> {
+    const n = this.n;
+    const layout = profileLayout(n);
+    const bytes = new Uint8Array(layout.bytes);
+    new DataView(bytes.buffer).setUint32(0, n, true);
+    const ints = new Int32Array(bytes.buffer, layout.ints, n * PROFILE_INTS);
+    const reals = new Float64Array(bytes.buffer, layout.reals, n * PROFILE_REALS);
+    for (let i = 0; i < n; i++) {
+      const g = this.genIndex[i]!;
+      if (g < 0) continue;
+      bytes[8 + i] = 1;
+      this.book.profileInto(g, ints, i * PROFILE_INTS, reals, i * PROFILE_REALS);
+    }
+    return bytes;
   }
 
   customerIdOf(i: number): string {

@@ -162,8 +162,7 @@ function drawProfile(seed: number, customerId: string, epochDay: number, v: Int3
     eventDay = month.firstDay + Math.floor(rng.next() * month.daysInMonth);
   }
 
-  const key = hashString32(customerId, seed ^ 0x1b873593);
-  v[o + I_KEY] = key;
+  v[o + I_KEY] = keyOf(seed, customerId);
   v[o + I_SHAPE] = shape(kind, payDom, event, count);
   v[o + I_ANCHOR] = anchor;
   v[o + I_PAY] = payAmount;
@@ -171,6 +170,11 @@ function drawProfile(seed: number, customerId: string, epochDay: number, v: Int3
   v[o + I_EVENTDAY] = eventDay;
   v[o + I_START] = epochDay;
   return affordability;
+}
+
+/** The key a generated account's per-day draws start from. */
+function keyOf(seed: number, customerId: string): number {
+  return hashString32(customerId, seed ^ 0x1b873593);
 }
 
 /** The profile of (seed, customer) opening on `epochDay`, as an object (what a book keeps in its columns). */
@@ -240,6 +244,10 @@ const F_SPENDP = 1;
 const F_SPENDM = 2;
 const F_STRIDE = 3;
 
+/** The integers and the doubles of one account's profile in a book (GeneratedBook.profileInto). */
+export const PROFILE_INTS = I_STRIDE;
+export const PROFILE_REALS = F_STRIDE;
+
 /**
  * Generated accounts, column-wise: a million of them live in memory during a run, so each is a
  * slice of two typed arrays (76 bytes) rather than an object. The paydays of the month
@@ -280,6 +288,27 @@ export class GeneratedBook {
     this.reals = grown(this.reals, (this.count + 1) * F_STRIDE);
     const i = this.count++;
     drawProfile(seed, customerId, epochDay, this.ints, i * I_STRIDE, this.reals, i * F_STRIDE);
+    return i;
+  }
+
+  /** Account i's profile into ints[io ..] and reals[ro ..] (PROFILE_INTS and PROFILE_REALS of them), for `addDrawn`. */
+  profileInto(i: number, ints: Int32Array, io: number, reals: Float64Array, ro: number): void {
+    for (let x = 0; x < I_STRIDE; x++) ints[io + x] = this.ints[i * I_STRIDE + x]!;
+    for (let x = 0; x < F_STRIDE; x++) reals[ro + x] = this.reals[i * F_STRIDE + x]!;
+  }
+
+  /**
+   * Add the account of (seed, customer) opening on `epochDay` with the profile another book drew
+   * for it (profileInto: the same function of the three), copied rather than drawn again; drawn
+   * after all when that profile is not this account's (another key or first day).
+   */
+  addDrawn(seed: number, customerId: string, epochDay: number, ints: Int32Array, io: number, reals: Float64Array, ro: number): number {
+    if (ints[io + I_KEY] !== (keyOf(seed, customerId) | 0) || ints[io + I_START] !== epochDay) return this.add(seed, customerId, epochDay);
+    this.ints = grown(this.ints, (this.count + 1) * I_STRIDE);
+    this.reals = grown(this.reals, (this.count + 1) * F_STRIDE);
+    const i = this.count++;
+    for (let x = 0; x < I_STRIDE; x++) this.ints[i * I_STRIDE + x] = ints[io + x]!;
+    for (let x = 0; x < F_STRIDE; x++) this.reals[i * F_STRIDE + x] = reals[ro + x]!;
     return i;
   }
 

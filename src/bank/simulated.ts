@@ -9,7 +9,7 @@
  * engine kept in its image (its balance at the end of the last day it lived, with the engine's
  * own summary: engine/image.ts) opens there in O(1), without a replay or its inputs.
  */
-import { AccountSet } from './accounts.js';
+import { AccountSet, DrawnProfiles } from './accounts.js';
 import type { Calendar } from '../domain/calendar.js';
 import { ImportedAccount } from './imported.js';
 import type { DayFacts, LedgerObserver, PremiaDebits } from './ledger.js';
@@ -184,16 +184,30 @@ export class SimulatedBank {
       }
       inputs.attempts = await this.store.pastAttempts(replayed, oldest);
     }
+    // The profiles of the accounts another process opened (the engine's helper), from `drawnFrom` on.
+    let drawn: DrawnProfiles | null = null;
+    const drawnFrom = kept?.pending?.from ?? n;
     for (let k = 0; k < n; k++) {
       const clientId = customers.clientId[k]!;
       const customerId = customers.customerId[k]!;
-      if (k === kept?.pending?.from) await kept.pending.ready(accounts);
+      if (k === kept?.pending?.from && (await kept.pending.ready(accounts))) drawn = drawnProfiles(kept.pending.bankState?.() ?? null);
       if (isKept(kept, k)) {
         // Kept by the engine as of the last day it lived: the account stands there, nothing to replay.
-        accounts.add(clientId, customerId, importedSource(inputs, clientId, customerId), inputs.seed, epochDay, kept!.lastLived[k]!, kept!.balance[k]!);
+        const profile = drawn !== null && k >= drawnFrom ? { profiles: drawn, at: k - drawnFrom } : undefined;
+        accounts.add(clientId, customerId, importedSource(inputs, clientId, customerId), inputs.seed, epochDay, kept!.lastLived[k]!, kept!.balance[k]!, profile);
       } else replayInto(accounts, inputs, clientId, customerId, today, posted);
     }
     return accounts;
+  }
+}
+
+/** The profiles in `bytes` (AccountSet.drawnProfiles), or null (none, or not readable: drawn here then). */
+function drawnProfiles(bytes: Uint8Array | null): DrawnProfiles | null {
+  if (bytes === null) return null;
+  try {
+    return new DrawnProfiles(bytes);
+  } catch {
+    return null;
   }
 }
 
@@ -209,7 +223,7 @@ function isKept(kept: KeptAccounts | undefined, k: number): boolean {
 export interface KeptAccounts {
   readonly balance: Float64Array;
   readonly lastLived: Int32Array;
-  readonly pending?: { from: number; ready(opened: AccountSet): Promise<boolean> };
+  readonly pending?: { from: number; ready(opened: AccountSet): Promise<boolean>; bankState?(): Uint8Array | null };
 }
 
 /** Feeds a ledger premia's past attempts of each day, then checks the outcomes match. */

@@ -246,6 +246,7 @@ function helpedAccounts(job: HelperJob, customers: Customers, summaries: Account
   // Let go of once awaited: the closure below lives as long as the accounts, and the blocks the
   // answer holds (~64 MB at 1M) would with it.
   let answer: Promise<HelperAnswer> | null = job.answer;
+  let bank: Uint8Array | null = null;
   const balance = new Float64Array(n).fill(Number.NaN);
   const lastLived = new Int32Array(n);
   return {
@@ -282,7 +283,13 @@ function helpedAccounts(job: HelperJob, customers: Customers, summaries: Account
           copySummaries(b, 0, columns, k, b.n);
           k += b.n;
         }
+        bank = got.bank ?? null;
         return true;
+      },
+      bankState() {
+        const state = bank;
+        bank = null;
+        return state;
       },
     },
   };

@@ -378,7 +378,15 @@ export interface KeptAccounts {
    * accounts opened so far) resolves true: the bank opens the others first, then waits for it
    * (false: they are not kept after all, and the bank opens them itself).
    */
-  readonly pending?: { from: number; ready(opened: PostedHistory): Promise<boolean> };
+  readonly pending?: {
+    from: number;
+    ready(opened: PostedHistory): Promise<boolean>;
+    /**
+     * Once `ready` said true: what the bank that opened those accounts in the other process gave
+     * of them for this one (HelperAnswer.bank), taken once, or null.
+     */
+    bankState?(): Uint8Array | null;
+  };
 }
 
 /** What a helper answers (EngineHelper.openLaterHalf). */
@@ -387,6 +395,11 @@ export interface HelperAnswer {
   readonly customers: number;
   /** Image blocks (image.ts) of the accounts it opened, customers in order, without collections. */
   readonly blocks: Uint8Array[];
+  /**
+   * What the bank that opened them there keeps of them itself, for the bank here (opaque to the
+   * engine: the simulated bank's generated profiles, copied rather than drawn again), if anything.
+   */
+  readonly bank?: Uint8Array;
 }
 
 /** A helper's work under way: its answer (which rejects when it fails), and a way to stop it. */

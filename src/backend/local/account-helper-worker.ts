@@ -16,7 +16,8 @@ import { getAllMeta } from '../../store/repos/meta.js';
 import { openStore } from '../../store/store.js';
 import { openCustomers } from '../../store/repos/engine.js';
 import { EXCHANGE_FD, type AccountHelperOut } from './account-helper.js';
-import { simulatedBankOn } from './engine.js';
+import { SimulatedBank } from '../../bank/simulated.js';
+import { bankStore } from '../../store/repos/bank.js';
 
 /** The answer, unless the engine has gone (disconnected: this process is on its way out). */
 const post = (m: AccountHelperOut) => {
@@ -37,21 +38,29 @@ async function open(path: string, firstOpen: Period, today: number): Promise<voi
       const from = all.customerId.length >> 1;
       const customers = { clientId: all.clientId.slice(from), customerId: all.customerId.slice(from) };
       const summaries = new AccountSummaries(customers.customerId.length, analysisDay(today), settings.calendar);
-      const accounts = await simulatedBankOn(store).openAccounts(customers, today, summaries.postedDays(today));
+      // The simulated bank itself (the helper is for it alone): its accounts give their profiles.
+      const accounts = await new SimulatedBank(bankStore(store)).openAccounts(customers, today, summaries.postedDays(today));
       const scratch = {} as IncomeAnalysis;
       for (let i = 0; i < accounts.size; i++) summaries.analysis(accounts, i, scratch);
       // The answer from the file's start, each block on a multiple of 8.
       const offsets: number[] = [];
       const sizes: number[] = [];
       let length = 0;
-      for (const b of encodeAccounts(accounts, summaries)) {
+      const put = (data: Uint8Array): number => {
         length += (8 - (length % 8)) % 8;
-        for (let put = 0; put < b.data.length; ) put += writeSync(EXCHANGE_FD, b.data, put, b.data.length - put, length + put);
-        offsets.push(length);
+        const at = length;
+        for (let done = 0; done < data.length; ) done += writeSync(EXCHANGE_FD, data, done, data.length - done, at + done);
+        length += data.length;
+        return at;
+      };
+      for (const b of encodeAccounts(accounts, summaries)) {
+        offsets.push(put(b.data));
         sizes.push(b.data.length);
-        length += b.data.length;
       }
-      post({ type: 'blocks', customers: all.customerId.length, length, offsets, sizes });
+      // Their generated profiles too: the engine's bank copies them rather than drawing them again.
+      const profiles = accounts.drawnProfiles();
+      const bank = { offset: put(profiles), size: profiles.length };
+      post({ type: 'blocks', customers: all.customerId.length, length, offsets, sizes, bank });
     } finally {
       await store.close();
     }

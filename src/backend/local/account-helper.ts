@@ -31,9 +31,12 @@ export const EXCHANGE_FD = 4;
 /**
  * What the helper answers over IPC: the customers it found, and where its blocks are in the
  * exchange file (`length` bytes from its start; block k at `offsets[k]`, a multiple of 8,
- * `sizes[k]` bytes long).
+ * `sizes[k]` bytes long), and the bank's own part (HelperAnswer.bank: the accounts' generated
+ * profiles) at `bank.offset`.
  */
-export type AccountHelperOut = { type: 'blocks'; customers: number; length: number; offsets: number[]; sizes: number[] } | { type: 'failed'; message: string };
+export type AccountHelperOut =
+  | { type: 'blocks'; customers: number; length: number; offsets: number[]; sizes: number[]; bank?: { offset: number; size: number } }
+  | { type: 'failed'; message: string };
 
 /** The helper's compiled module, or null (from TypeScript sources it is taken from dist/, which `npm test` builds first). */
 function helperModule(): URL | null {
@@ -102,7 +105,8 @@ export function accountHelper(store: Store, minCollections?: number): EngineHelp
           try {
             // One buffer of its own (offset 0): the blocks keep the 8-byte alignment their views need.
             const all = readExchange(fd, 0, m.length);
-            resolve({ customers: m.customers, blocks: m.sizes.map((size, k) => all.subarray(m.offsets[k], m.offsets[k]! + size)) });
+            const bank = m.bank ? all.subarray(m.bank.offset, m.bank.offset + m.bank.size) : undefined;
+            resolve({ customers: m.customers, blocks: m.sizes.map((size, k) => all.subarray(m.offsets[k], m.offsets[k]! + size)), bank });
           } catch (e) {
             reject(e instanceof Error ? e : new Error(String(e)));
           }
