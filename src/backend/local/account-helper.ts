@@ -103,9 +103,10 @@ export function accountHelper(store: Store, minCollections?: number): EngineHelp
             return;
           }
           try {
-            // One buffer of its own (offset 0): the blocks keep the 8-byte alignment their views need.
-            const all = readExchange(fd, 0, m.length);
-            const bank = m.bank ? all.subarray(m.bank.offset, m.bank.offset + m.bank.size) : undefined;
+            // One buffer of its own (offset 0): the blocks keep the 8-byte alignment their views need;
+            // the bank's part in another, so that neither keeps the other from being freed.
+            const all = readExchange(fd, 0, m.bank ? m.bank.offset : m.length);
+            const bank = m.bank ? readExchange(fd, m.bank.offset, m.bank.size) : undefined;
             resolve({ customers: m.customers, blocks: m.sizes.map((size, k) => all.subarray(m.offsets[k], m.offsets[k]! + size)), bank });
           } catch (e) {
             reject(e instanceof Error ? e : new Error(String(e)));
