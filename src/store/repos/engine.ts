@@ -53,11 +53,11 @@ const READ_CACHE_SIZE = -16 * 1024;
 /** Its page cache once the working set is read, until the writer's days end. */
 const IDLE_CACHE_SIZE = -1024;
 
-/** The engine's store on `store`. One per advance: it remembers the last day it ran. */
 /**
- * The engine's store. `aloneOnThread`: nothing else on the engine's thread uses the store while it
- * advances (backend/local/context.ts): the day writer then writes each day at once and waits, in
- * its transaction, only for the day before to be reported before it commits.
+ * The engine's store on `store`. One per advance: it remembers the last day it ran.
+ * `aloneOnThread`: nothing else on the engine's thread uses the store while it advances
+ * (backend/local/context.ts): the day writer then writes each day at once and waits, in its
+ * transaction, only for the day before to be reported before it commits.
  */
 export function engineStore(store: Store, options: { aloneOnThread?: boolean } = {}): EngineStore {
   if (store.kind === 'postgres') return pgEngineStore(store);
