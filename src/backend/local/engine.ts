@@ -14,6 +14,7 @@ import type { AdvanceOptions, AdvanceTarget, EngineWorkOptions } from '../types.
 import type { LocalContext } from './context.js';
 import { accountHelper } from './account-helper.js';
 import { engineHooks, engineOptionsFromEnv } from './memory.js';
+import { keepLargeBuffersMapped } from '../../lib/memory.js';
 
 /** The simulated bank on `store` (what the engine collects through unless told otherwise). */
 export function simulatedBankOn(store: Store): Bank {
@@ -22,6 +23,7 @@ export function simulatedBankOn(store: Store): Bank {
 
 /** Live through the days after the clock's date up to the target. */
 export function advanceClock(ctx: LocalContext, target: AdvanceTarget, options: AdvanceOptions = {}): Promise<AdvanceResult> {
+  keepLargeBuffersMapped();
   const bank = (ctx.bank ?? simulatedBankOn)(ctx.store);
   // The helper opens accounts as the simulated bank does: not for another bank.
   const helper = ctx.bank === undefined ? accountHelper(ctx.store) : undefined;
