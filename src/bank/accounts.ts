@@ -103,7 +103,8 @@ export class AccountSet {
 
   /**
    * Add an account that has lived through `lastDay` with `balance`: a generated one (source
-   * null: it is added to the book) or one with its own source (imported rows).
+   * null: it is added to the book, its profile copied from `drawn`'s account `at` when that is
+   * its own) or one with its own source (imported rows).
    */
   add(
     clientId: number,
@@ -113,7 +114,8 @@ export class AccountSet {
     epochDay: number,
     lastDay: number,
     balance: number,
-    drawn?: { profiles: DrawnProfiles; at: number },
+    drawn: DrawnProfiles | null = null,
+    at = -1,
   ): number {
     if (this.n === this.cap) throw new Error('AccountSet is full');
     const i = this.n++;
@@ -123,7 +125,7 @@ export class AccountSet {
     let events;
     if (source === null) {
       // Copied when another process drew it (the engine's helper), else drawn here.
-      const copied = drawn ? drawn.profiles.addTo(this.book, drawn.at, seed, customerId, epochDay) : -1;
+      const copied = drawn === null ? -1 : drawn.addTo(this.book, at, seed, customerId, epochDay);
       const g = copied >= 0 ? copied : this.book.add(seed, customerId, epochDay);
       this.genIndex[i] = g;
       events = eventDays({ events: () => this.book.events(g) } as AccountSource);

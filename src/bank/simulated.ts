@@ -193,8 +193,7 @@ export class SimulatedBank {
       if (k === kept?.pending?.from && (await kept.pending.ready(accounts))) drawn = drawnProfiles(kept.pending.bankState?.() ?? null);
       if (isKept(kept, k)) {
         // Kept by the engine as of the last day it lived: the account stands there, nothing to replay.
-        const profile = drawn !== null && k >= drawnFrom ? { profiles: drawn, at: k - drawnFrom } : undefined;
-        accounts.add(clientId, customerId, importedSource(inputs, clientId, customerId), inputs.seed, epochDay, kept!.lastLived[k]!, kept!.balance[k]!, profile);
+        accounts.add(clientId, customerId, importedSource(inputs, clientId, customerId), inputs.seed, epochDay, kept!.lastLived[k]!, kept!.balance[k]!, drawn, k - drawnFrom);
       } else replayInto(accounts, inputs, clientId, customerId, today, posted);
     }
     return accounts;

@@ -11,7 +11,12 @@
  */
 import { createRequire } from 'node:module';
 
-let trim: (() => void) | null | undefined;
+/** glibc's two calls, once loaded (null: not here, or turned off). */
+interface Allocator {
+  mallocTrim(pad: number): number;
+  mallopt(param: number, value: number): number;
+}
+let allocator: Allocator | null | undefined;
 let threshold: 'fixed' | 'none' | undefined;
 
 /**
@@ -23,18 +28,7 @@ let threshold: 'fixed' | 'none' | undefined;
  * ~20 MiB lower (issue 13). Once per process; the same conditions as releaseFreedMemory.
  */
 export function keepLargeBuffersMapped(): 'fixed' | 'none' {
-  if (threshold === undefined) {
-    threshold = 'none';
-    if (trimmer() !== null) {
-      try {
-        const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi');
-        const mallopt = koffi.load('libc.so.6').func('int mallopt(int param, int value)') as (param: number, value: number) => number;
-        if (mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD) === 1) threshold = 'fixed';
-      } catch {
-        // none
-      }
-    }
-  }
+  threshold ??= glibc()?.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD) === 1 ? 'fixed' : 'none';
   return threshold;
 }
 
@@ -44,26 +38,29 @@ const MMAP_THRESHOLD = 128 * 1024;
 
 /** Return the allocator's free pages to the system (all its arenas: every thread's). */
 export function releaseFreedMemory(): void {
-  trimmer()?.();
+  glibc()?.mallocTrim(0);
 }
 
 /** How freed memory is given back here: glibc's malloc_trim, or not at all. */
 export function freedMemoryRelease(): 'malloc_trim' | 'none' {
-  return trimmer() === null ? 'none' : 'malloc_trim';
+  return glibc() === null ? 'none' : 'malloc_trim';
 }
 
-function trimmer(): (() => void) | null {
-  if (trim === undefined) trim = loadTrim();
-  return trim;
+function glibc(): Allocator | null {
+  if (allocator === undefined) allocator = loadGlibc();
+  return allocator;
 }
 
-function loadTrim(): (() => void) | null {
+function loadGlibc(): Allocator | null {
   if (process.platform !== 'linux' || process.env.PREMIA_MALLOC_TRIM === '0') return null;
   try {
     // Loaded on first use only: most commands never free that much.
     const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi');
-    const mallocTrim = koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as (pad: number) => number;
-    return () => void mallocTrim(0);
+    const libc = koffi.load('libc.so.6');
+    return {
+      mallocTrim: libc.func('int malloc_trim(size_t pad)') as (pad: number) => number,
+      mallopt: libc.func('int mallopt(int param, int value)') as (param: number, value: number) => number,
+    };
   } catch {
     return null;
   }

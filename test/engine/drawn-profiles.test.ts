@@ -23,7 +23,7 @@ function opened(seed: number, epoch: number, drawn?: DrawnProfiles): { set: Acco
     drawnHere++;
     return add(...args);
   };
-  for (let k = 0; k < N; k++) set.add(1, id(k), null, seed, epoch, epoch, 0, drawn ? { profiles: drawn, at: k } : undefined);
+  for (let k = 0; k < N; k++) set.add(1, id(k), null, seed, epoch, epoch, 0, drawn ?? null, k);
   return { set, drawnHere };
 }
 
