@@ -377,18 +377,10 @@ export class GeneratedBook {
         // Wages vary a little with hours worked.
         return Math.round(v[o + I_PAY]! * (0.92 + 0.16 * unitFloat(mix32(v[o + I_KEY]!, due))));
       }
-      case 5: {
-        const h = mix32(v[o + I_KEY]! ^ 0x68e31da4, day);
-        const rate = this.reals[i * F_STRIDE + F_GIG]!;
-        if (unitFloat(h) >= rate) return 0;
-        // Deposits of widely varying size: mean monthlyIncome / (30.4 × rate).
-        const factor = -Math.log(1 - 0.999 * unitFloat(fmix32(h ^ 0x2545f491)));
-        return Math.max(500, Math.round(((v[o + I_MONTHLY]! / (30.4 * rate)) * factor) / 10) * 10);
-      }
-      default: {
-        const h = mix32(v[o + I_KEY]! ^ 0x7a3b9c1d, day);
-        return unitFloat(h) < 0.03 ? 5_000 + (h % 20) * 1_000 : 0;
-      }
+      case 5:
+        return gigIncome(mix32(v[o + I_KEY]! ^ GIG_SALT, day), this.reals[i * F_STRIDE + F_GIG]!, v[o + I_MONTHLY]!);
+      default:
+        return otherIncome(mix32(v[o + I_KEY]! ^ OTHER_SALT, day));
     }
   }
 
@@ -745,12 +737,33 @@ export class GeneratedBook {
       }
       return out;
     }
+    // Deposits on days of their own (incomeOn's last two cases, the account's facts read once).
+    const rate = this.reals[i * F_STRIDE + F_GIG]!;
+    const monthly = v[o + I_MONTHLY]!;
+    const key = v[o + I_KEY]! ^ (kind === 5 ? GIG_SALT : OTHER_SALT);
     for (let day = first; day <= last; day++) {
-      const amount = this.incomeOn(i, o, day);
+      const h = mix32(key, day);
+      const amount = kind === 5 ? gigIncome(h, rate, monthly) : otherIncome(h);
       if (amount > 0) out.push({ day, amount });
     }
     return out;
   }
+}
+
+/** The salts of the daily draws of a gig worker's deposits and of other accounts' odd credits. */
+const GIG_SALT = 0x68e31da4;
+const OTHER_SALT = 0x7a3b9c1d;
+
+/** A gig worker's deposit of a day (0: none) from its draw `h`: on a `rate` share of days, of widely varying size, mean monthly / (30.4 × rate). */
+function gigIncome(h: number, rate: number, monthly: number): number {
+  if (unitFloat(h) >= rate) return 0;
+  const factor = -Math.log(1 - 0.999 * unitFloat(fmix32(h ^ 0x2545f491)));
+  return Math.max(500, Math.round(((monthly / (30.4 * rate)) * factor) / 10) * 10);
+}
+
+/** An account with no pay's odd credit of a day (0: none) from its draw `h`: 3 % of days, 50.00 to 240.00. */
+function otherIncome(h: number): number {
+  return unitFloat(h) < 0.03 ? 5_000 + (h % 20) * 1_000 : 0;
 }
 
 const SALARY_TEXT = EMPLOYERS.map((e) => `SALARY ${e}`);

@@ -76,6 +76,105 @@ export function analyzeIncome(credits: readonly IncomeCredit[], today: number, w
   const from = Math.max(windowStart, cs[0]!.day);
   const last = cands[cands.length - 1]!;
   const n = cands.length;
+  const score = scoreFor(cal, cands, from, today);
+
+  if (score.regular) {
+    // The credits the winner explains.
+    const matched: IncomeCredit[] = [];
+    for (const k of score.matched) matched.push(cands[k]!);
+    const cycle = score.pattern === 'weekly' ? 7 : score.pattern === 'fortnightly' ? 14 : 0;
+    return {
+      pattern: score.pattern,
+      confidence: score.confidence,
+      typicalAmount: medianAmount(matched),
+      threshold,
+      dayOfMonth: score.pattern === 'monthly_fixed_day' ? score.dayOfMonth : null,
+      anchorDay: cycle > 0 ? cycleAnchor(cal, matched, last.day, cycle) : null,
+      meanGap: null,
+      lastIncomeDay: last.day,
+      lastIncomeAmount: last.amount,
+      observed: n,
+    };
+  }
+  const gap = n >= 2 ? (last.day - cands[0]!.day) / (n - 1) : null;
+  return {
+    pattern: 'irregular',
+    confidence: round2(Math.min(0.6, 0.1 * n)),
+    typicalAmount: medianAmount(cands),
+    threshold,
+    dayOfMonth: null,
+    anchorDay: null,
+    meanGap: gap === null ? null : Math.max(1, round2(gap)),
+    lastIncomeDay: last.day,
+    lastIncomeAmount: last.amount,
+    observed: n,
+  };
+}
+
+/**
+ * Which pattern the income candidates' days fit (the scoring of analyzeIncome): its days alone
+ * decide it, with the window's first credit day and today, never the amounts. `matched`: the
+ * candidates (indices) the winner explains, in the order found.
+ */
+interface DayScore {
+  regular: boolean;
+  pattern: IncomePattern;
+  confidence: number;
+  dayOfMonth: number;
+  matched: Int32Array;
+}
+
+/** A scored set of candidate days, kept for the next account whose candidates fall on the same days. */
+interface ScoreEntry extends DayScore {
+  days: Int32Array;
+  from: number;
+  today: number;
+}
+
+/**
+ * The scores of regular patterns already made, by calendar and a hash of (today, from, the
+ * candidate days): accounts paid on the same days (most salaries of a book, by pay day) share
+ * one scoring instead of each making it again (issue 13: the scoring was ~60 % of each
+ * analysis, and a million-policy book's first advance makes 800,000). Irregular scores are not
+ * kept (their days rarely repeat). Bounded: emptied when full.
+ */
+const scores = new WeakMap<Calendar, Map<number, ScoreEntry>>();
+const SCORES_KEPT = 1 << 14;
+
+/**
+ * For tests: with `on` false every pattern is scored and nothing is kept, the plain method the
+ * shortcuts (scores kept, patterns that cannot win not scored) must agree with to the byte.
+ */
+export const scoringShortcuts = { on: true };
+
+/** The scoring of `cands` (from `from` to `today`), from those kept when the same days were scored before. */
+function scoreFor(cal: Calendar, cands: readonly IncomeCredit[], from: number, today: number): DayScore {
+  if (!scoringShortcuts.on) return scoreDays(cal, cands, from, today, false);
+  let h = Math.imul(today ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(from, 0xc2b2ae35) ^ cands.length;
+  for (const c of cands) h = Math.imul(h ^ c.day, 0x27d4eb2f) + 0x165667b1;
+  let kept = scores.get(cal);
+  if (kept === undefined) scores.set(cal, (kept = new Map<number, ScoreEntry>()));
+  const found = kept.get(h);
+  if (found !== undefined && sameDays(found, cands, from, today)) return found;
+  const score = scoreDays(cal, cands, from, today, true);
+  if (score.regular && found === undefined) {
+    if (kept.size >= SCORES_KEPT) kept.clear();
+    const days = new Int32Array(cands.length);
+    for (let k = 0; k < cands.length; k++) days[k] = cands[k]!.day;
+    kept.set(h, { ...score, days, from, today });
+  }
+  return score;
+}
+
+function sameDays(e: ScoreEntry, cands: readonly IncomeCredit[], from: number, today: number): boolean {
+  if (e.from !== from || e.today !== today || e.days.length !== cands.length) return false;
+  for (let k = 0; k < cands.length; k++) if (e.days[k] !== cands[k]!.day) return false;
+  return true;
+}
+
+/** Score every pattern on the candidates' days (see the method at the top); `prune`: not those that cannot win. */
+function scoreDays(cal: Calendar, cands: readonly IncomeCredit[], from: number, today: number, prune: boolean): DayScore {
+  const last = cands[cands.length - 1]!;
   indexCandidates(cands, from, today);
 
   // The months of the window; each monthly pattern expects one or two paydays in each (the
@@ -85,11 +184,17 @@ export function analyzeIncome(credits: readonly IncomeCredit[], today: number, w
   if (months[months.length - 1]!.lastDay < today + 7) months.push(monthOf(months[months.length - 1]!.lastDay + 1));
 
   // Scores are F1 = 2·hits / (expected + candidates); the highest wins, ties going to the
-  // earlier pattern (last business day, twice monthly, fixed day, fortnightly, weekly).
+  // earlier pattern (last business day, twice monthly, fixed day, fortnightly, weekly). A
+  // pattern that cannot reach MIN_SCORE is not scored: it could not win over one that does (F1s
+  // are fractions of small integers: never within 1e-9 of each other unless equal), and with
+  // none that does the income is irregular whichever scored highest. Many candidates (frequent
+  // deposits) rule out the monthly patterns: each expects a payday or two a month of the window.
+  const n = cands.length;
+  const monthly = !prune || mayReach(Math.min(months.length, n), n);
   let bestPattern: IncomePattern = 'monthly_last_business_day';
-  let bestScore = monthlyScore(cal, cands, months, from, today, LAST_BUSINESS, 0, -1);
+  let bestScore = monthly ? monthlyScore(cal, cands, months, from, today, LAST_BUSINESS, 0, -1) : 0;
   let bestT = 0;
-  const twice = monthlyScore(cal, cands, months, from, today, MID_MONTH, 0, LAST_BUSINESS);
+  const twice = !prune || mayReach(Math.min(2 * months.length, n), n) ? monthlyScore(cal, cands, months, from, today, MID_MONTH, 0, LAST_BUSINESS) : 0;
   if (twice > bestScore + 1e-9) {
     bestScore = twice;
     bestPattern = 'twice_monthly';
@@ -98,13 +203,15 @@ export function analyzeIncome(credits: readonly IncomeCredit[], today: number, w
   // day d is a hit for t = d, for t up to d+4 moved back over a weekend and holidays, for any
   // t ≥ d at a month end, and for t = 1 moved back into the month before); all others score 0.
   let mask = 0;
-  for (const c of cands) {
-    const m = monthOf(c.day);
-    const dom = c.day - m.firstDay + 1;
-    for (let t = dom; t <= Math.min(31, dom + 4); t++) mask |= 1 << t;
-    if (dom >= 26) {
-      for (let t = dom; t <= 31; t++) mask |= 1 << t;
-      mask |= 1 << 1;
+  if (monthly) {
+    for (const c of cands) {
+      const m = monthOf(c.day);
+      const dom = c.day - m.firstDay + 1;
+      for (let t = dom; t <= Math.min(31, dom + 4); t++) mask |= 1 << t;
+      if (dom >= 26) {
+        for (let t = dom; t <= 31; t++) mask |= 1 << t;
+        mask |= 1 << 1;
+      }
     }
   }
   let fixedScore = -1;
@@ -130,40 +237,25 @@ export function analyzeIncome(credits: readonly IncomeCredit[], today: number, w
     }
   }
 
-  // The credits the winner explains.
+  // The credits the winner explains (none to find when it is not regular).
   const matched: IncomeCredit[] = [];
   const cycle = bestPattern === 'weekly' ? 7 : bestPattern === 'fortnightly' ? 14 : 0;
-  if (cycle > 0) cycleScore(cal, cands, last.day, from, cycle, matched);
+  if (prune && bestScore < MIN_SCORE) {
+    // irregular: no pattern scores enough
+  } else if (cycle > 0) cycleScore(cal, cands, last.day, from, cycle, matched);
   else if (bestPattern === 'twice_monthly') monthlyScore(cal, cands, months, from, today, MID_MONTH, 0, LAST_BUSINESS, matched);
   else if (bestPattern === 'monthly_fixed_day') monthlyScore(cal, cands, months, from, today, FIXED, bestT, -1, matched);
   else monthlyScore(cal, cands, months, from, today, LAST_BUSINESS, 0, -1, matched);
 
-  if (bestScore >= MIN_SCORE && matched.length >= 2) {
-    return {
-      pattern: bestPattern,
-      confidence: round2(bestScore * Math.min(1, matched.length / 3)),
-      typicalAmount: medianAmount(matched),
-      threshold,
-      dayOfMonth: bestPattern === 'monthly_fixed_day' ? bestT : null,
-      anchorDay: cycle > 0 ? cycleAnchor(cal, matched, last.day, cycle) : null,
-      meanGap: null,
-      lastIncomeDay: last.day,
-      lastIncomeAmount: last.amount,
-      observed: n,
-    };
-  }
-  const gap = n >= 2 ? (last.day - cands[0]!.day) / (n - 1) : null;
+  const regular = bestScore >= MIN_SCORE && matched.length >= 2;
+  const indices = new Int32Array(regular ? matched.length : 0);
+  for (let k = 0; k < indices.length; k++) indices[k] = cands.indexOf(matched[k]!);
   return {
-    pattern: 'irregular',
-    confidence: round2(Math.min(0.6, 0.1 * n)),
-    typicalAmount: medianAmount(cands),
-    threshold,
-    dayOfMonth: null,
-    anchorDay: null,
-    meanGap: gap === null ? null : Math.max(1, round2(gap)),
-    lastIncomeDay: last.day,
-    lastIncomeAmount: last.amount,
-    observed: n,
+    regular,
+    pattern: regular ? bestPattern : 'irregular',
+    confidence: regular ? round2(bestScore * Math.min(1, matched.length / 3)) : 0,
+    dayOfMonth: bestT,
+    matched: indices,
   };
 }
 
@@ -176,6 +268,14 @@ const CYCLES: ReadonlyArray<readonly [IncomePattern, number]> = [
 const LAST_BUSINESS = 1;
 const MID_MONTH = 2;
 const FIXED = 3;
+
+/**
+ * Whether a pattern with at most `hits` hits can score MIN_SCORE against `candidates` candidates:
+ * its F1 is at most 2·hits / (hits + candidates), as it expects at least the paydays it hits.
+ */
+function mayReach(hits: number, candidates: number): boolean {
+  return f1(hits, hits, candidates) >= MIN_SCORE - 1e-6;
+}
 
 /** F1 of `expected` paydays, `hits` of them with income, against `candidates` income credits. */
 function f1(expected: number, hits: number, candidates: number): number {
@@ -482,7 +582,13 @@ let amounts = new Float64Array(128);
 function sortedAmounts(credits: readonly IncomeCredit[]): Float64Array {
   const n = credits.length;
   if (amounts.length < n) amounts = new Float64Array(Math.max(n, 2 * amounts.length));
-  // Insertion sort: a window holds a few dozen credits at most.
+  if (n > 16) {
+    // Frequent deposits (up to one or two a day): the typed array's own numeric sort.
+    for (let i = 0; i < n; i++) amounts[i] = credits[i]!.amount;
+    amounts.subarray(0, n).sort();
+    return amounts;
+  }
+  // Insertion sort: a monthly or weekly earner's window holds a few credits.
   for (let i = 0; i < n; i++) {
     const x = credits[i]!.amount;
     let j = i;

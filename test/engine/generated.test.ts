@@ -142,3 +142,29 @@ describe('the next credit day of a generated account', () => {
   });
 });
 
+describe('the credits of a generated account', () => {
+  it('are those its day-by-day activity posts, for every kind, range and calendar', () => {
+    const activity = new DayActivity();
+    const kinds = new Set<string>();
+    let seen = 0;
+    for (const calendar of [ZA_CALENDAR, calendarOf('none')]) {
+      const book = new GeneratedBook(300, calendar);
+      for (let k = 0; k < 300; k++) book.add(11, `K${k}`, EPOCH);
+      for (let k = 0; k < 300; k++) {
+        kinds.add(generatedProfile(11, `K${k}`, EPOCH).kind);
+        const posted: Array<{ day: number; amount: number }> = [];
+        for (let day = EPOCH - 3; day < EPOCH + 200; day++) {
+          book.dayActivity(k, day, activity);
+          for (let c = 0; c < activity.creditCount; c++) posted.push({ day, amount: activity.credits[c]! });
+        }
+        for (const [from, to] of [[EPOCH - 3, EPOCH + 89], [EPOCH + 40, EPOCH + 40], [EPOCH + 17, EPOCH + 199]] as const) {
+          const expected = posted.filter((c) => c.day >= from && c.day <= to);
+          expect(book.credits(k, from, to)).toEqual(expected);
+          seen += expected.length;
+        }
+      }
+    }
+    expect([...kinds].sort()).toEqual(['fortnightly', 'irregular', 'monthly_fixed_day', 'monthly_last_business_day', 'none', 'twice_monthly', 'weekly']);
+    expect(seen).toBeGreaterThan(5_000);
+  });
+});

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyzeIncome, isIncomeDay, lastIncomeDayIn, predictIncome, reanchor, type IncomeCredit } from '../../src/engine/income.js';
-import { NO_HOLIDAYS, ZA_CALENDAR } from '../../src/domain/calendar.js';
+import { analyzeIncome, scoringShortcuts, isIncomeDay, lastIncomeDayIn, predictIncome, reanchor, type IncomeCredit } from '../../src/engine/income.js';
+import { calendarOf, NO_HOLIDAYS, ZA_CALENDAR } from '../../src/domain/calendar.js';
 import { addDays, dayNumber, fromDayNumber, lastBusinessDay, previousBusinessDayOnOrBefore } from '../../src/domain/period.js';
 
 const d = dayNumber;
@@ -114,5 +115,79 @@ describe('income classification', () => {
     const withChristmas = analyzeIncome(credits([...every('2026-10-02', 7, '2026-12-18'), '2026-12-24'], 250_000), d('2026-12-27'), d('2026-09-01'), ZA_CALENDAR);
     expect(withChristmas.pattern).toBe('weekly');
     expect(fromDayNumber(withChristmas.anchorDay!)).toBe('2026-12-25');
+  });
+});
+
+describe('the scoring shortcuts (issue 13)', () => {
+  it('accounts paid on the same days share a scoring; what the amounts decide stays each one\'s own', () => {
+    const calendar = calendarOf('za'); // its own kept scores
+    const dates = months.map((m) => previousBusinessDayOnOrBefore(`${m}-25`));
+    const first = analyzeIncome(credits(dates, 1_000_000), TODAY, WINDOW_START, calendar);
+    const second = analyzeIncome(credits(dates, 730_000), TODAY, WINDOW_START, calendar);
+    expect([first.pattern, first.dayOfMonth, first.confidence]).toEqual(['monthly_fixed_day', 25, 1]);
+    expect([second.pattern, second.dayOfMonth, second.confidence]).toEqual(['monthly_fixed_day', 25, 1]);
+    // 730 000, 730 100, 730 200, 730 000: the median 730 050; the threshold a third of the
+    // larger two's median (730 150).
+    expect([second.typicalAmount, second.threshold, second.lastIncomeAmount]).toEqual([730_050, 243_383, 730_000]);
+    expect([first.typicalAmount, first.threshold, first.lastIncomeAmount]).toEqual([1_000_050, 333_383, 1_000_000]);
+    // The same days from a later window start are another scoring.
+    const later = analyzeIncome(credits(dates.slice(1), 730_000), TODAY, d('2026-08-01'), calendar);
+    expect([later.pattern, later.dayOfMonth, later.observed]).toEqual(['monthly_fixed_day', 25, 3]);
+  });
+
+  it('many deposits: weekly wages stay weekly, daily gig payouts irregular', () => {
+    const weekly = analyzeIncome(credits(every('2026-07-03', 7), 250_000), TODAY, WINDOW_START, ZA_CALENDAR);
+    expect([weekly.pattern, weekly.observed, weekly.confidence, fromDayNumber(weekly.anchorDay!)]).toEqual(['weekly', 18, 1, '2026-10-30']);
+    const payouts = Array.from({ length: 40 }, (_, k) => ({ day: WINDOW_START + 3 * k, amount: 40_000 + ((k * 7) % 13) * 5_000 }));
+    const gig = analyzeIncome(payouts, TODAY, WINDOW_START, ZA_CALENDAR);
+    expect([gig.pattern, gig.observed, gig.meanGap, gig.typicalAmount, gig.confidence]).toEqual(['irregular', 40, 3, 70_000, 0.6]);
+  });
+
+  it('agree to the byte with every pattern scored and nothing kept', () => {
+    // Credits of a pattern (a monthly day, month ends, 15th and month end, weekly, fortnightly)
+    // with paydays missed, moved and noise, or scattered deposits; amounts often equal.
+    const day = fc.integer({ min: WINDOW_START - 10, max: TODAY + 5 });
+    const amount = fc.oneof(fc.constantFrom(1_000_000, 250_000, 12_000, 800), fc.integer({ min: 100, max: 3_000_000 }));
+    const scattered = fc.array(fc.record({ day, amount }), { maxLength: 60 });
+    const patterned = fc
+      .record({
+        kind: fc.integer({ min: 0, max: 4 }),
+        t: fc.integer({ min: 1, max: 31 }),
+        anchor: fc.integer({ min: 0, max: 13 }),
+        pay: amount,
+        skip: fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }),
+        noise: fc.array(fc.record({ day, amount }), { maxLength: 12 }),
+      })
+      .map(({ kind, t, anchor, pay, skip, noise }) => {
+        const out = [...noise];
+        if (kind <= 2) {
+          for (const m of ['2026-06', ...months, '2026-11']) {
+            const last = lastBusinessDay(`${m}-01`);
+            const fixed = previousBusinessDayOnOrBefore(`${m}-${String(Math.min(t, 28)).padStart(2, '0')}`);
+            for (const x of kind === 0 ? [fixed] : kind === 1 ? [last] : [previousBusinessDayOnOrBefore(`${m}-15`), last]) out.push({ day: d(x), amount: pay });
+          }
+        } else {
+          const period = kind === 3 ? 7 : 14;
+          for (let x = WINDOW_START - 14 + anchor; x <= TODAY + 3; x += period) out.push({ day: x, amount: pay });
+        }
+        return out.filter((_, k) => !skip[k % skip.length] || k % 3 !== 0);
+      });
+    const today = fc.integer({ min: TODAY - 20, max: TODAY + 3 });
+    fc.assert(
+      fc.property(fc.oneof(scattered, patterned), today, fc.boolean(), (cs, at, za) => {
+        const calendar = za ? ZA_CALENDAR : NO_HOLIDAYS;
+        const start = at - 122;
+        scoringShortcuts.on = false;
+        let plain: ReturnType<typeof analyzeIncome>;
+        try {
+          plain = analyzeIncome(cs, at, start, calendar);
+        } finally {
+          scoringShortcuts.on = true;
+        }
+        expect(analyzeIncome(cs, at, start, calendar)).toEqual(plain);
+        expect(analyzeIncome(cs, at, start, calendar)).toEqual(plain); // kept from the call before
+      }),
+      { numRuns: 400, seed: 13 },
+    );
   });
 });
