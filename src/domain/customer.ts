@@ -21,32 +21,69 @@ export class CustomerMap<V> {
     return this.byClient.get(clientId)?.has(customerId) === true;
   }
 
-  /**
-   * The value of (client, customer), or `value` once it is set for them when they have none (one
-   * lookup of the customer's id either way; the last client's map is kept at hand: a million
-   * rows of one client cost a million lookups, not three million).
-   */
-  getOrSet(clientId: number, customerId: string, value: V): V {
-    let ids = clientId === this.lastClient ? this.lastIds : this.byClient.get(clientId);
-    if (ids === undefined) this.byClient.set(clientId, (ids = new Map<string, V>()));
-    this.lastClient = clientId;
-    this.lastIds = ids;
-    const found = ids.get(customerId);
-    if (found !== undefined) return found;
-    ids.set(customerId, value);
-    this.count++;
-    return value;
-  }
-
-  private lastClient = Number.NaN;
-  private lastIds: Map<string, V> | undefined;
-
   set(clientId: number, customerId: string, value: V): this {
     let ids = this.byClient.get(clientId);
     if (ids === undefined) this.byClient.set(clientId, (ids = new Map<string, V>()));
     if (!ids.has(customerId)) this.count++;
     ids.set(customerId, value);
     return this;
+  }
+}
+
+/**
+ * Customers numbered 0, 1, 2… in the order first seen, for a read that knows how many it may
+ * meet: an open-addressing table of that size, made once, the key compared with the ids kept.
+ * A Map of 800,000 customer ids grows and rehashes as it fills: numbering a million-policy
+ * load's 1M rows took ~0.65 s on the engine's thread through CustomerMap, ~0.2 s here (issue 13).
+ */
+export class CustomerNumbers {
+  readonly clientId: number[] = [];
+  readonly customerId: string[] = [];
+  private readonly slots: Int32Array;
+  private readonly mask: number;
+
+  /** At most `capacity` customers (more is an error). */
+  constructor(private readonly capacity: number) {
+    let size = 16;
+    while (size < 2 * capacity) size *= 2;
+    this.slots = new Int32Array(size);
+    this.mask = size - 1;
+  }
+
+  get size(): number {
+    return this.customerId.length;
+  }
+
+  /** The number of (client, customer), given the next one when first seen. */
+  number(clientId: number, customerId: string): number {
+    let x = this.slotOf(clientId, customerId);
+    for (;;) {
+      const v = this.slots[x]!;
+      if (v === 0) break;
+      if (this.customerId[v - 1] === customerId && this.clientId[v - 1] === clientId) return v - 1;
+      x = (x + 1) & this.mask;
+    }
+    const k = this.customerId.length;
+    if (k >= this.capacity) throw new Error(`more than ${this.capacity} customers to number`);
+    this.clientId.push(clientId);
+    this.customerId.push(customerId);
+    this.slots[x] = k + 1;
+    return k;
+  }
+
+  /** The number of (client, customer), or -1 when it has none. */
+  find(clientId: number, customerId: string): number {
+    for (let x = this.slotOf(clientId, customerId); ; x = (x + 1) & this.mask) {
+      const v = this.slots[x]!;
+      if (v === 0) return -1;
+      if (this.customerId[v - 1] === customerId && this.clientId[v - 1] === clientId) return v - 1;
+    }
+  }
+
+  private slotOf(clientId: number, customerId: string): number {
+    let h = Math.imul(clientId ^ 0x811c9dc5, 0x9e3779b1);
+    for (let j = 0; j < customerId.length; j++) h = Math.imul(h ^ customerId.charCodeAt(j), 0x01000193);
+    return (h ^ (h >>> 15)) & this.mask;
   }
 }
 

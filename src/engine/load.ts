@@ -3,7 +3,7 @@
  * its inputs (only the customers that wake before the advance ends), else from the open
  * collections, with the accounts the image holds and the others replayed (image.ts).
  */
-import { CustomerMap } from '../domain/customer.js';
+import { CustomerNumbers } from '../domain/customer.js';
 import { isRetryable } from '../domain/debit-outcome.js';
 import { dayNumber, firstOpenPeriod, fromDayNumber, type IsoDate, type Period } from '../domain/period.js';
 import { catchUp, sleepUntil } from './awake.js';
@@ -126,12 +126,11 @@ async function readOpenCollections(unit: DayUnit, firstOpen: Period, cols: Colle
   const rows = new CollectionSet(cols.capacity);
   const policyNumbers: string[] = [];
   const customerOf = new Int32Array(Math.max(1, cols.capacity));
-  const index = new CustomerMap<number>();
+  const index = new CustomerNumbers(cols.capacity);
   await unit.loadOpenCollections(firstOpen, (r) => {
     const c = rows.n++;
-    const next = customers.customerId.length;
-    const k = index.getOrSet(r.clientId, r.customerId, next);
-    if (k === next) customers.add(r.clientId, r.customerId, 0);
+    const k = index.number(r.clientId, r.customerId);
+    if (k === customers.customerId.length) customers.add(r.clientId, r.customerId, 0);
     customerOf[c] = k;
     rows.rowid[c] = r.id;
     policyNumbers[c] = r.policyNumber;
@@ -200,16 +199,16 @@ async function loadFromCollections(
     let kept: KeptAccounts | undefined;
     let found = 0;
     if (fromImage && n > 0) {
-      const index = new CustomerMap<number>();
-      for (let k = 0; k < n; k++) index.set(customers.clientId[k]!, customers.customerId[k]!, k);
+      const index = new CustomerNumbers(n);
+      for (let k = 0; k < n; k++) index.number(customers.clientId[k]!, customers.customerId[k]!);
       const balance = new Float64Array(n).fill(Number.NaN);
       const lastLived = new Int32Array(n);
       const columns = summaries.columns();
       await unit.readImageBlocks!(null, (data) => {
         const b = decodeBlock(data, summaries);
         for (let j = 0; j < b.n; j++) {
-          const k = index.get(b.clientId[j]!, b.customerIds[j]!);
-          if (k === undefined) continue;
+          const k = index.find(b.clientId[j]!, b.customerIds[j]!);
+          if (k < 0) continue;
           balance[k] = b.balance[j]!;
           lastLived[k] = b.lastLived[j]!;
           copySummaries(b, j, columns, k, 1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CustomerMap, CustomerSet, lazyCustomerFilter } from '../../src/domain/customer.js';
+import { CustomerMap, CustomerNumbers, CustomerSet, lazyCustomerFilter } from '../../src/domain/customer.js';
 
 describe('CustomerMap', () => {
   it('keys by client and customer: the same customer id at two clients is two customers', () => {
@@ -19,19 +19,6 @@ describe('CustomerMap', () => {
     m.set(2, 'B', 'b').set(1, 'A', 'a').set(2, 'C', 'c').set(2, 'B', 'b2');
     expect(m.size).toBe(3);
     expect([m.get(2, 'B'), m.get(1, 'A'), m.get(2, 'C')]).toEqual(['b2', 'a', 'c']);
-  });
-
-  it('getOrSet: the value a customer has, or the one given once set; clients apart, the last one at hand', () => {
-    const m = new CustomerMap<number>();
-    expect(m.getOrSet(1, 'C1', 0)).toBe(0);
-    expect(m.getOrSet(1, 'C2', 1)).toBe(1);
-    expect(m.getOrSet(1, 'C1', 2)).toBe(0);
-    expect(m.getOrSet(2, 'C1', 3)).toBe(3);
-    expect(m.getOrSet(1, 'C2', 4)).toBe(1);
-    m.set(2, 'C9', 9);
-    expect(m.getOrSet(2, 'C9', 5)).toBe(9);
-    expect(m.size).toBe(4);
-    expect([m.get(1, 'C1'), m.get(1, 'C2'), m.get(2, 'C1'), m.get(2, 'C9')]).toEqual([0, 1, 3, 9]);
   });
 
   it('a customer id is a string, never confused with a joined key', () => {
@@ -71,5 +58,42 @@ describe('lazyCustomerFilter', () => {
     const filter = lazyCustomerFilter([3], ['X']);
     expect(filter.has(3, 'X')).toBe(true);
     expect(filter.has(4, 'X')).toBe(false);
+  });
+});
+
+describe('CustomerNumbers', () => {
+  it('numbers customers in the order first seen, clients apart; find knows only those numbered', () => {
+    const n = new CustomerNumbers(5);
+    expect([n.number(1, 'C1'), n.number(1, 'C2'), n.number(1, 'C1'), n.number(2, 'C1'), n.number(1, 'C2')]).toEqual([0, 1, 0, 2, 1]);
+    expect(n.size).toBe(3);
+    expect([n.find(2, 'C1'), n.find(1, 'C2'), n.find(2, 'C2'), n.find(3, 'C1')]).toEqual([2, 1, -1, -1]);
+    expect([n.clientId, n.customerId]).toEqual([[1, 1, 2], ['C1', 'C2', 'C1']]);
+    n.number(1, '2\u0000x');
+    expect(n.find(12, 'x')).toBe(-1);
+  });
+
+  it('agrees with a Map over many customers, colliding slots included; more than its capacity is refused', () => {
+    const rows = 50_000;
+    const n = new CustomerNumbers(rows);
+    const seen = new Map<string, number>();
+    const expected: number[] = [];
+    const got: number[] = [];
+    for (let r = 0; r < rows; r++) {
+      const client = 1 + (r % 3);
+      const id = `C${(r * 7919) % 20_011}`;
+      const key = `${client}/${id}`;
+      if (!seen.has(key)) seen.set(key, seen.size);
+      expected.push(seen.get(key)!);
+      got.push(n.number(client, id));
+    }
+    expect(got).toEqual(expected);
+    expect(n.size).toBe(seen.size);
+    const found = [...seen.keys()].map((key) => n.find(Number(key.split('/')[0]), key.split('/')[1]!));
+    expect(found).toEqual([...seen.values()]);
+    const full = new CustomerNumbers(2);
+    full.number(1, 'A');
+    full.number(1, 'B');
+    expect(full.number(1, 'A')).toBe(0);
+    expect(() => full.number(1, 'C')).toThrow('more than 2 customers to number');
   });
 });
