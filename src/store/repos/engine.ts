@@ -18,6 +18,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { InferResult, Selectable } from 'kysely';
 import type { IsoDate, Period } from '../../domain/period.js';
+import { CustomerNumbers } from '../../domain/customer.js';
 import { readStoredBatch, type SubmittedDebit } from '../../domain/plan-reason.js';
 import type {
   AdvanceClaim,
@@ -183,23 +184,35 @@ const OPEN_CHUNK = `select group_concat(line, char(10)), max(id) from (
 /**
  * The customers of the working set's collections (OPEN_CHUNK's rows), each once, in the order
  * its first collection comes (by id): the order the engine loads its customers in, read on
- * another connection by the engine's helper (backend/local/account-helper-worker.ts).
+ * another connection by the engine's helper (backend/local/account-helper-worker.ts). The rows
+ * are read in id order as OPEN_CHUNK's are, `client,customer` lines a chunk at a time, and
+ * numbered as they come: SQLite's `group by … order by min(id)` sorted them in a temporary
+ * b-tree (1M rows: 1.13-1.24 s against ~0.3 s).
  */
 export function openCustomers(raw: BetterSqlite3.Database, firstOpen: Period): { clientId: number[]; customerId: string[] } {
-  const clientId: number[] = [];
-  const customerId: string[] = [];
-  const query = raw
+  const customers = new CustomerNumbers(OPEN_CHUNK_ROWS);
+  // OPEN_CHUNK's join with the policies finds every collection's (a foreign key).
+  const from = raw.prepare('select min(id) from collections where client_id in (select id from clients) and period_month >= ?').pluck().get(firstOpen) as number | null;
+  if (from === null) return customers;
+  const chunk = raw
     .prepare(
-      // OPEN_CHUNK's join with the policies finds every collection's (a foreign key).
-      `select client_id, customer_id from collections where +period_month >= ? and +client_id in (select id from clients)
-       group by client_id, customer_id order by min(id)`,
+      `select group_concat(client_id || ',' || customer_id, char(10)), max(id) from (
+         select id, client_id, customer_id from collections where +period_month >= ? and id > ? and +client_id in (select id from clients)
+         order by id limit ${OPEN_CHUNK_ROWS})`,
     )
     .raw(true);
-  for (const [client, customer] of query.iterate(firstOpen) as Iterable<[number, string]>) {
-    clientId.push(client);
-    customerId.push(customer);
+  for (let after = from - 1; ; ) {
+    const [text, last] = chunk.get(firstOpen, after) as [string | null, number | null];
+    if (text === null || last === null) return customers;
+    after = last;
+    for (let at = 0; at < text.length; ) {
+      let end = text.indexOf('\n', at);
+      if (end < 0) end = text.length;
+      const comma = text.indexOf(',', at);
+      customers.number(Number(text.slice(at, comma)), text.slice(comma + 1, end));
+      at = end + 1;
+    }
   }
-  return { clientId, customerId };
 }
 
 /** The collections of a chunk of OPEN_CHUNK's text into `row`, each to `sink`. */
