@@ -93,11 +93,20 @@ export class CustomerNumbers {
   }
 
   private slotOf(clientId: number, customerId: string): number {
-    let h = Math.imul(clientId ^ 0x811c9dc5, 0x9e3779b1);
+    let h = Math.imul(clientId ^ HASH_SEED, 0x9e3779b1);
     for (let j = 0; j < customerId.length; j++) h = Math.imul(h ^ customerId.charCodeAt(j), 0x01000193);
-    return (h ^ (h >>> 15)) & this.mask;
+    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+    return (h ^ (h >>> 13)) & this.mask;
   }
 }
+
+/**
+ * CustomerNumbers' hash starts from a value drawn for each process: customer ids come from files
+ * (a policy import), and ids made to share slots under a hash known in advance would turn each
+ * lookup into a walk through all of them (V8's own string hash is seeded for the same reason).
+ * The numbers given never depend on it.
+ */
+const HASH_SEED = globalThis.crypto.getRandomValues(new Uint32Array(1))[0]! | 0;
 
 /** A set of customers (a CustomerMap of nothing). */
 export class CustomerSet extends CustomerMap<true> {
