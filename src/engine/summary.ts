@@ -337,16 +337,15 @@ export class AccountSummaries {
       let debitDay = this.debitDay[i]!;
       const sums = this.sums;
       const counts = this.counts;
-      let month = monthOf(first);
-      let at = i * BUCKETS * SUMS + (month.index % BUCKETS) * SUMS;
-      for (let day = first; day <= quietLast; day++) {
-        if (day > month.lastDay) {
-          month = monthOf(day);
-          at = i * BUCKETS * SUMS + (month.index % BUCKETS) * SUMS;
-        }
+      // A month at a time, its bucket's five sums and counts in locals (written back at the
+      // month's end: the sums saturate once, the same as at every day, every amount being ≥ 0).
+      for (let day = first; day <= quietLast; ) {
+        const month = monthOf(day);
+        const at = i * BUCKETS * SUMS + (month.index % BUCKETS) * SUMS;
+        const end = quietLast < month.lastDay ? quietLast : month.lastDay;
+        let s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0;
+        let n0 = 0, n1 = 0, n2 = 0, n3 = 0, n4 = 0;
         if (day === month.firstDay) {
-          sums.fill(0, at, at + SUMS);
-          counts.fill(0, at, at + SUMS);
           payday = NO_DAY;
           monthMax = 0;
           const windowStart = summaryWindowStart(day);
@@ -359,25 +358,57 @@ export class AccountSummaries {
             c1Amount = 0;
           }
           if (debitDay < windowStart) debitDay = NO_DAY;
+        } else {
+          s0 = sums[at]!;
+          s1 = sums[at + 1]!;
+          s2 = sums[at + 2]!;
+          s3 = sums[at + 3]!;
+          s4 = sums[at + 4]!;
+          n0 = counts[at]!;
+          n1 = counts[at + 1]!;
+          n2 = counts[at + 2]!;
+          n3 = counts[at + 3]!;
+          n4 = counts[at + 4]!;
         }
-        const credit = credits[day - first]!;
-        if (credit > 0) {
-          c2Day = c1Day;
-          c2Amount = c1Amount;
-          c1Day = day;
-          c1Amount = credit;
-          if (credit > monthMax) monthMax = credit;
-          if (credit >= Math.max(MIN_INCOME_CENTS, monthMax / 3)) payday = day;
+        for (; day <= end; day++) {
+          const credit = credits[day - first]!;
+          if (credit > 0) {
+            c2Day = c1Day;
+            c2Amount = c1Amount;
+            c1Day = day;
+            c1Amount = credit;
+            if (credit > monthMax) monthMax = credit;
+            if (credit >= Math.max(MIN_INCOME_CENTS, monthMax / 3)) payday = day;
+          }
+          const posted = debits[day - first]!;
+          if (posted > 0) debitDay = day;
+          const k = day - payday;
+          if (k === 0) {
+            s0 += posted;
+            n0++;
+          } else if (k === 1) {
+            s1 += posted;
+            n1++;
+          } else if (k === 2) {
+            s2 += posted;
+            n2++;
+          } else if (k === 3) {
+            s3 += posted;
+            n3++;
+          }
+          s4 += posted;
+          n4++;
         }
-        const posted = debits[day - first]!;
-        if (posted > 0) debitDay = day;
-        const k = day - payday;
-        if (k >= 0 && k < 4) {
-          sums[at + k] = Math.min(INT32_MAX, sums[at + k]! + posted);
-          counts[at + k]!++;
-        }
-        sums[at + 4] = Math.min(INT32_MAX, sums[at + 4]! + posted);
-        counts[at + 4]!++;
+        sums[at] = Math.min(INT32_MAX, s0);
+        sums[at + 1] = Math.min(INT32_MAX, s1);
+        sums[at + 2] = Math.min(INT32_MAX, s2);
+        sums[at + 3] = Math.min(INT32_MAX, s3);
+        sums[at + 4] = Math.min(INT32_MAX, s4);
+        counts[at] = n0;
+        counts[at + 1] = n1;
+        counts[at + 2] = n2;
+        counts[at + 3] = n3;
+        counts[at + 4] = n4;
       }
       this.c1Day[i] = c1Day;
       this.c1Amount[i] = c1Amount;
