@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyzeIncome, scoringShortcuts, isIncomeDay, lastIncomeDayIn, predictIncome, reanchor, type IncomeCredit } from '../../src/engine/income.js';
+import { analyzeIncome, scoringShortcuts, type IncomeAnalysis, isIncomeDay, lastIncomeDayIn, predictIncome, reanchor, type IncomeCredit } from '../../src/engine/income.js';
 import { calendarOf, NO_HOLIDAYS, ZA_CALENDAR } from '../../src/domain/calendar.js';
 import { addDays, dayNumber, fromDayNumber, lastBusinessDay, previousBusinessDayOnOrBefore } from '../../src/domain/period.js';
 
@@ -189,5 +189,29 @@ describe('the scoring shortcuts (issue 13)', () => {
       }),
       { numRuns: 400, seed: 13 },
     );
+  });
+});
+
+describe('predicted income days', () => {
+  it('lastIncomeDayIn finds one in a window exactly when isIncomeDay holds on a day of it (smart asks either)', () => {
+    const patterns: IncomeAnalysis[] = [];
+    const base = analyzeIncome([], TODAY, WINDOW_START, ZA_CALENDAR);
+    for (let t = 1; t <= 31; t++) patterns.push({ ...base, pattern: 'monthly_fixed_day', dayOfMonth: t });
+    patterns.push({ ...base, pattern: 'monthly_last_business_day' }, { ...base, pattern: 'twice_monthly' });
+    for (let k = 0; k < 14; k++) patterns.push({ ...base, pattern: 'weekly', anchorDay: TODAY + k }, { ...base, pattern: 'fortnightly', anchorDay: TODAY + k });
+    let found = 0;
+    for (const calendar of [ZA_CALENDAR, NO_HOLIDAYS]) {
+      for (const a of patterns) {
+        for (let to = d('2026-11-20'); to <= d('2027-01-10'); to++) {
+          for (const span of [0, 3, 7]) {
+            const days = Array.from({ length: span + 1 }, (_, k) => to - span + k).filter((x) => isIncomeDay(a, x, calendar));
+            const last = lastIncomeDayIn(a, to - span, to, calendar);
+            expect(last).toBe(days.length === 0 ? null : days[days.length - 1]);
+            if (last !== null) found++;
+          }
+        }
+      }
+    }
+    expect(found).toBeGreaterThan(5_000);
   });
 });

@@ -428,10 +428,8 @@ function mayPlanFor(accounts: AccountFacts, i: number, D: number, A: number, per
   // A regular pattern: pay predicted on A itself (payday debits), else the period's last chance
   // (no pay predicted before the period ends), which takes what the balance bears.
   if (accounts.incomeConfidence(i) < 0.5) return bearsPartial && (A >= periodLast - 3 || accounts.lastExpectedIncomeIn(i, A, periodLast - 1) === null);
-  for (let k = 0; k <= 7; k++) {
-    const day = A - k;
-    if (day > D && accounts.isIncomeExpected(i, day)) return true;
-  }
+  // (Pay predicted on A or the seven days before it, after D: one search of the predicted days.)
+  if (accounts.lastExpectedIncomeIn(i, Math.max(D + 1, A - 7), A) !== null) return true;
   return bearsPartial && accounts.lastExpectedIncomeIn(i, A, periodLast - 1) === null;
 }
 
