@@ -121,7 +121,7 @@ interface DayScore {
   pattern: IncomePattern;
   confidence: number;
   dayOfMonth: number;
-  matched: Int32Array;
+  matched: readonly number[];
 }
 
 /** A scored set of candidate days, kept for the next account whose candidates fall on the same days. */
@@ -238,7 +238,7 @@ function scoreDays(cal: Calendar, cands: readonly IncomeCredit[], from: number, 
   }
 
   // The credits the winner explains (none to find when it is not regular).
-  const matched: IncomeCredit[] = [];
+  const matched: number[] = [];
   const cycle = bestPattern === 'weekly' ? 7 : bestPattern === 'fortnightly' ? 14 : 0;
   if (prune && bestScore < MIN_SCORE) {
     // irregular: no pattern scores enough
@@ -248,14 +248,12 @@ function scoreDays(cal: Calendar, cands: readonly IncomeCredit[], from: number, 
   else monthlyScore(cal, cands, months, from, today, LAST_BUSINESS, 0, -1, matched);
 
   const regular = bestScore >= MIN_SCORE && matched.length >= 2;
-  const indices = new Int32Array(regular ? matched.length : 0);
-  for (let k = 0; k < indices.length; k++) indices[k] = cands.indexOf(matched[k]!);
   return {
     regular,
     pattern: regular ? bestPattern : 'irregular',
     confidence: regular ? round2(bestScore * Math.min(1, matched.length / 3)) : 0,
     dayOfMonth: bestT,
-    matched: indices,
+    matched: regular ? matched : [],
   };
 }
 
@@ -291,7 +289,7 @@ function paydayOf(cal: Calendar, m: MonthInfo, kind: number, t: number): number 
 /**
  * F1 of a monthly pattern (one kind of payday a month, or two): its expected paydays in the
  * window against the income candidates, a hit being a candidate on the very day; the matched
- * candidates are collected into `sink` when given.
+ * candidates' indices are collected into `sink` when given.
  */
 function monthlyScore(
   cal: Calendar,
@@ -302,7 +300,7 @@ function monthlyScore(
   kind1: number,
   t: number,
   kind2: number,
-  sink?: IncomeCredit[],
+  sink?: number[],
 ): number {
   // visit: 0 not expected (outside the window), 1 expected, 2 expected and hit.
   let expected = 0;
@@ -312,13 +310,13 @@ function monthlyScore(
     const d2 = kind2 > 0 ? paydayOf(cal, m, kind2, t) : -1;
     let v1: number;
     let v2 = 0;
-    if (d2 < 0 || d2 === d1) v1 = visit(cands, d1, from, today, sink);
+    if (d2 < 0 || d2 === d1) v1 = visit(d1, from, today, sink);
     else if (d2 < d1) {
-      v2 = visit(cands, d2, from, today, sink);
-      v1 = visit(cands, d1, from, today, sink);
+      v2 = visit(d2, from, today, sink);
+      v1 = visit(d1, from, today, sink);
     } else {
-      v1 = visit(cands, d1, from, today, sink);
-      v2 = visit(cands, d2, from, today, sink);
+      v1 = visit(d1, from, today, sink);
+      v2 = visit(d2, from, today, sink);
     }
     expected += (v1 > 0 ? 1 : 0) + (v2 > 0 ? 1 : 0);
     hits += (v1 >> 1) + (v2 >> 1);
@@ -340,12 +338,12 @@ function indexCandidates(cands: readonly IncomeCredit[], from: number, today: nu
   for (let k = cands.length - 1; k >= 0; k--) firstCandidate[cands[k]!.day - from] = k + 1;
 }
 
-/** Whether payday `d` is expected in the window (0: no; 1: yes, no income that day; 2: yes, with income, added to `sink`). */
-function visit(cands: readonly IncomeCredit[], d: number, from: number, today: number, sink?: IncomeCredit[]): number {
+/** Whether payday `d` is expected in the window (0: no; 1: yes, no income that day; 2: yes, with income: its candidate's index added to `sink`). */
+function visit(d: number, from: number, today: number, sink?: number[]): number {
   if (d < from || d > today) return 0;
   const k = firstCandidate[d - from]!;
   if (k > 0) {
-    sink?.push(cands[k - 1]!);
+    sink?.push(k - 1);
     return 2;
   }
   return 1;
@@ -356,7 +354,7 @@ function visit(cands: readonly IncomeCredit[], d: number, from: number, today: n
  * (a wage due on a holiday comes the business day before: within the tolerance but for a run
  * of holidays, which the calendar moves it over).
  */
-function cycleScore(cal: Calendar, cands: readonly IncomeCredit[], lastDay: number, from: number, period: number, sink: IncomeCredit[] | null): number {
+function cycleScore(cal: Calendar, cands: readonly IncomeCredit[], lastDay: number, from: number, period: number, sink: number[] | null): number {
   let expected = 0;
   let hits = 0;
   let first = lastDay;
@@ -368,7 +366,7 @@ function cycleScore(cal: Calendar, cands: readonly IncomeCredit[], lastDay: numb
     while (j < cands.length && cands[j]!.day < day - 1) j++;
     if (j < cands.length && cands[j]!.day <= cycleDay + 1) {
       hits++;
-      sink?.push(cands[j]!);
+      sink?.push(j);
       j++;
     }
   }

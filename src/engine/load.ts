@@ -35,11 +35,19 @@ export async function loadState(unit: DayUnit, bank: Bank, lastDay: number, help
   return state;
 }
 
-/** The customers being loaded, in load order, with their collections' first column. */
+/**
+ * The customers being loaded, in load order, with their collections' first column; `numbers`,
+ * when they were read from the collections: customer k is number k there (its lookup by id).
+ */
 class Customers {
-  readonly clientId: number[] = [];
-  readonly customerId: string[] = [];
+  readonly clientId: number[];
+  readonly customerId: string[];
   readonly firstCol: number[] = [];
+
+  constructor(readonly numbers: CustomerNumbers | null = null) {
+    this.clientId = numbers?.clientId ?? [];
+    this.customerId = numbers?.customerId ?? [];
+  }
 
   add(clientId: number, customerId: string, firstCol: number): void {
     this.clientId.push(clientId);
@@ -122,16 +130,14 @@ function assemble(today: IsoDate, settings: EngineSettings, accounts: BankAccoun
  * once it returns.
  */
 async function readOpenCollections(unit: DayUnit, firstOpen: Period, cols: CollectionSet): Promise<Customers> {
-  const customers = new Customers();
+  const numbers = new CustomerNumbers(cols.capacity);
+  const customers = new Customers(numbers);
   const rows = new CollectionSet(cols.capacity);
   const policyNumbers: string[] = [];
   const customerOf = new Int32Array(Math.max(1, cols.capacity));
-  const index = new CustomerNumbers(cols.capacity);
   await unit.loadOpenCollections(firstOpen, (r) => {
     const c = rows.n++;
-    const k = index.number(r.clientId, r.customerId);
-    if (k === customers.customerId.length) customers.add(r.clientId, r.customerId, 0);
-    customerOf[c] = k;
+    customerOf[c] = numbers.number(r.clientId, r.customerId);
     rows.rowid[c] = r.id;
     policyNumbers[c] = r.policyNumber;
     rows.period[c] = rows.periodIndex(r.period);
@@ -199,8 +205,7 @@ async function loadFromCollections(
     let kept: KeptAccounts | undefined;
     let found = 0;
     if (fromImage && n > 0) {
-      const index = new CustomerNumbers(n);
-      for (let k = 0; k < n; k++) index.number(customers.clientId[k]!, customers.customerId[k]!);
+      const index = customers.numbers!;
       const balance = new Float64Array(n).fill(Number.NaN);
       const lastLived = new Int32Array(n);
       const columns = summaries.columns();

@@ -181,6 +181,9 @@ const OPEN_CHUNK = `select group_concat(line, char(10)), max(id) from (
   where +c.period_month >= ? and c.id > ? and +c.client_id in (select id from clients)
   order by c.id limit ${OPEN_CHUNK_ROWS})`;
 
+/** The first id of OPEN_CHUNK's rows (null: none), where its chunks start. */
+const OPEN_FIRST_ID = 'select min(id) as id from collections where client_id in (select id from clients) and period_month >= ?';
+
 /**
  * The customers of the working set's collections (OPEN_CHUNK's rows), each once, in the order
  * its first collection comes (by id): the order the engine loads its customers in, read on
@@ -192,7 +195,7 @@ const OPEN_CHUNK = `select group_concat(line, char(10)), max(id) from (
 export function openCustomers(raw: BetterSqlite3.Database, firstOpen: Period): { clientId: number[]; customerId: string[] } {
   const customers = new CustomerNumbers(OPEN_CHUNK_ROWS);
   // OPEN_CHUNK's join with the policies finds every collection's (a foreign key).
-  const from = raw.prepare('select min(id) from collections where client_id in (select id from clients) and period_month >= ?').pluck().get(firstOpen) as number | null;
+  const from = (raw.prepare(OPEN_FIRST_ID).get(firstOpen) as { id: number | null }).id;
   if (from === null) return customers;
   const chunk = raw
     .prepare(
@@ -320,7 +323,7 @@ class SqliteDay implements DayUnit {
     const strategies = new Map(
       (this.statements.get('select id, strategy from executions').all() as Array<Pick<Selectable<ExecutionsTable>, 'id' | 'strategy'>>).map((e) => [e.id, e.strategy]),
     );
-    const from = this.statements.get('select min(id) as id from collections where client_id in (select id from clients) and period_month >= ?').get(firstOpen) as { id: number | null };
+    const from = this.statements.get(OPEN_FIRST_ID).get(firstOpen) as { id: number | null };
     if (from.id === null) return;
     const chunk = this.statements.get(OPEN_CHUNK).raw(true);
     const row = {} as OpenCollection;
