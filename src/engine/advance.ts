@@ -121,7 +121,7 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
   const pending: Array<{ summary: DaySummary; lapsed: Promise<Map<number, number>> }> = [];
   // A store may take days over before they commit (another thread writes them while the next
   // is lived), but not when a hook must run just before a day commits (the crash tests).
-  const pipelined = total > 0 && (await store.beginDays(total > 1 && hooks.beforeCommit === undefined));
+  const pipelined = total > 0 && (await store.beginDays(total, hooks.beforeCommit === undefined));
   /**
    * Report the days committed, in order: those committed by now (waiting while too many are in
    * flight), or, when `all`, every day handed over that commits.

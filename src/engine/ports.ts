@@ -33,13 +33,14 @@ export interface EngineStore {
   /**
    * Around a run of days: the store may trade per-day durability for speed, since a day lost in
    * a crash is recomputed exactly on resume (SQLite: synchronous = NORMAL and a larger page cache).
-   * With `pipeline` the store may also take days over before they commit: it then answers true,
+   * With `pipeline` the store may also take the `days` over before they commit (a store may keep
+   * a single light day to itself: starting a writer costs more than it saves there): it then answers true,
    * `runDay` resolves once a day's writes are handed over (its reads are served at once), the
    * days commit in order, each as one unit, and `settle` tells how many did. A day handed over
    * after something else wrote to the store does not commit, nor do those after it: the next unit
    * then has `changedSinceLastDay` and reads the clock of the last day that did.
    */
-  beginDays(pipeline: boolean): Promise<boolean>;
+  beginDays(days: number, pipeline: boolean): Promise<boolean>;
   endDays(): Promise<void>;
   /**
    * While days are handed over (`beginDays`): how many of them committed since the last call,

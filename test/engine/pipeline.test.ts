@@ -83,13 +83,46 @@ describe("the engine's threads", () => {
     if (handed.store.kind !== 'sqlite') throw new Error('a SQLite store is expected');
     // A file store hands its days over (the writer starts).
     const probe = engineStore(handed.store);
-    expect(await probe.beginDays(true)).toBe(true);
+    expect(await probe.beginDays(2, true)).toBe(true);
     await probe.endDays();
     const one = await month(handed);
     const plain = await withoutWriter(async () => month(await book()));
     expect(one.attempts.trimEnd().split('\n').length).toBeGreaterThan(500);
     expect(one.attempts).toBe(plain.attempts);
     expect(one.collections).toBe(plain.collections);
+  });
+
+  it('one day is handed over only when the debits submitted for it are many (1 MiB of plan batches as stored)', async () => {
+    const b = await book();
+    if (b.store.kind !== 'sqlite') throw new Error('a SQLite store is expected');
+    await b.advanceClock({ days: 1 });
+    const raw = b.store.raw;
+    const clock = raw.prepare("select value from meta where key = 'clock_date'").pluck().get() as string;
+    const planned = raw.prepare('select coalesce(sum(length(data)), 0) from plan_batches where plan_day = ?').pluck();
+    // The fixture book's plans for 2 November: a few KiB.
+    expect(planned.get(clock)).toBeGreaterThan(0);
+    expect(planned.get(clock)).toBeLessThan(64 * 1024);
+    const handsOver = async (days: number, pipeline: boolean) => {
+      const store = engineStore(b.store);
+      try {
+        return await store.beginDays(days, pipeline);
+      } finally {
+        await store.endDays();
+      }
+    };
+    expect(await handsOver(1, true)).toBe(false);
+    expect(await handsOver(2, true)).toBe(true);
+    // Plans for the next day reaching 1 MiB (a stand-in batch, removed below).
+    const filler = raw.prepare('insert into plan_batches (client_id, plan_day, data) values ((select min(id) from clients), ?, ?)');
+    filler.run(clock, Buffer.alloc(1024 * 1024 - Number(planned.get(clock)) - 1));
+    expect(await handsOver(1, true)).toBe(false);
+    filler.run(clock, Buffer.alloc(1));
+    expect(await handsOver(1, true)).toBe(true);
+    // Never when the advance asks for its days to commit on this connection (the crash tests).
+    expect(await handsOver(1, false)).toBe(false);
+    // A day's plans are those made on the clock's date: the same bytes a day earlier count for nothing.
+    raw.prepare("update plan_batches set plan_day = '2026-10-31' where plan_day = ? and length(data) >= 1024").run(clock);
+    expect(await handsOver(1, true)).toBe(false);
   });
 
   it('a writer that writes a day before the one before is reported (alone on its thread) makes the same month, and stops where asked', async () => {
@@ -150,7 +183,7 @@ describe("the engine's threads", () => {
     const clock = () => (b.store.kind === 'sqlite' ? b.store.raw.prepare("select value from meta where key = 'clock_date'").pluck().get() : null);
     const before = clock();
     const store = engineStore(b.store);
-    expect(await store.beginDays(true)).toBe(true);
+    expect(await store.beginDays(2, true)).toBe(true);
     const data = new Uint8Array(64).fill(7);
     function* blocks() {
       for (let k = 0; k < 20; k++) {

@@ -49,6 +49,25 @@ const ADVANCE_CACHE_SIZE = -160 * 1024;
  * writes alone took the same time with 64 MiB as with 160 (6.5 s; 7.5 s with 32 MiB).
  */
 const WRITER_CACHE_SIZE = -64 * 1024;
+/**
+ * The bytes of debits submitted for the clock's next day (plan batches as stored, compressed:
+ * ~12 bytes a debit, so ~90,000 debits) from which a one-day advance hands its day to the day
+ * writer. Lived alone, the 1M book's first business day (~923,000 debits, 11 MB) took 5.7-6.3 s
+ * so and 6.5-6.6 s on this connection; the writer's start costs a light day ~0.05 s (issue 13).
+ */
+const HEAVY_DAY_PLAN_BYTES = 1 << 20;
+
+/** Whether the debits submitted for the clock's next day make a day worth the day writer's start. */
+function heavyDayAhead(raw: BetterSqlite3.Database): boolean {
+  const row = raw
+    .prepare(
+      `select coalesce(sum(length(data)), 0) as bytes from plan_batches
+       where client_id in (select id from clients) and plan_day = (select value from meta where key = 'clock_date')`,
+    )
+    .get() as { bytes: number };
+  return row.bytes >= HEAVY_DAY_PLAN_BYTES;
+}
+
 /** The store's connection's page cache while a day writer writes the days: it only reads the working set. */
 const READ_CACHE_SIZE = -16 * 1024;
 /** Its page cache once the working set is read, until the writer's days end. */
@@ -74,7 +93,7 @@ export function engineStore(store: Store, options: { aloneOnThread?: boolean } =
     },
     claimAdvance: (resolve, onWait) => acquireLease(store, resolve, onWait),
     releaseAdvance: (claim) => releaseLease(store, claim as AdvanceLease),
-    async beginDays(handOver) {
+    async beginDays(days, mayHandOver) {
       // Simulated days are recomputed exactly on resume (the bank lives in the store too), so a
       // day commits without waiting for the disk; the store stays consistent whatever happens.
       // Ordinary writes keep synchronous = FULL. A larger page cache: a day's updates land all
@@ -83,6 +102,7 @@ export function engineStore(store: Store, options: { aloneOnThread?: boolean } =
       // (measured: 160 MiB took the 1M month from ~55 s to ~49 s, peak RSS ~0.8 GiB).
       cacheSize = store.raw.pragma('cache_size', { simple: true }) as number;
       store.raw.pragma('synchronous = NORMAL');
+      const handOver = mayHandOver && (days > 1 || heavyDayAhead(store.raw));
       pipeline = handOver ? await DayPipeline.start(store, WRITER_CACHE_SIZE, DEFAULT_BUSY_TIMEOUT_MS, options.aloneOnThread === true) : null;
       // With a day writer, this connection only reads the working set (a scan): the writer has the large cache.
       store.raw.pragma(`cache_size = ${pipeline ? READ_CACHE_SIZE : ADVANCE_CACHE_SIZE}`);
