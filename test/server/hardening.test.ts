@@ -8,7 +8,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WWW_AUTHENTICATE } from '../../src/server/auth.js';
-import { duplicateKey } from '../../src/server/json.js';
+import { duplicateKey, inexactNumber } from '../../src/server/json.js';
 import { findIdempotencyKey } from '../../src/store/repos/idempotency.js';
 import { call, multipart, POLICY, startServer, type Reply, type TestServer } from './helpers.js';
 
@@ -200,6 +200,63 @@ describe('G6: a JSON body with a key given twice is refused, naming the key', ()
     refused(ctor, 400, 'VALIDATION_ERROR', { field: 'body', code: 'FORBIDDEN_KEY' });
     const large = await call(s.app, 'POST', '/v1/settlements', { key: s.keys.acme, body: { period_month: '2026-11', pad: 'x'.repeat(1024 * 1024) } });
     refused(large, 413, 'PAYLOAD_TOO_LARGE');
+  });
+});
+
+describe('a JSON number a double cannot hold as written is refused, never rounded', () => {
+  const post = (amount: string) =>
+    call(s.app, 'POST', '/v1/policies', {
+      key: s.keys.acme,
+      payload: `{"policy_number":"X-9","customer_id":"C1","external_customer_ref":"E1","product_code":"LIFE","collection_amount":${amount}}`,
+      headers: { 'content-type': 'application/json' },
+    });
+
+  it('POST /v1/policies with 149.999999999999999 (read as 150): 400 INEXACT_NUMBER, nothing created', async () => {
+    const before = await policyCount();
+    const res = await post('149.999999999999999');
+    refused(res, 400, 'VALIDATION_ERROR', { field: 'collection_amount', code: 'INEXACT_NUMBER' });
+    expect(res.json().error.message).toBe(
+      "The JSON body's collection_amount: the number 149.999999999999999 cannot be read exactly (a JSON number is read as a double: it would become 150); send it as written to be kept, amounts with at most two decimals.",
+    );
+    expect(await policyCount()).toBe(before);
+    noStackLogged();
+  });
+
+  it('PATCH with 10.10000000000000001 keeps the premium as it was', async () => {
+    const res = await call(s.app, 'PATCH', '/v1/policies/POL-1', {
+      key: s.keys.acme,
+      payload: '{"collection_amount": 10.10000000000000001}',
+      headers: { 'content-type': 'application/json' },
+    });
+    refused(res, 400, 'VALIDATION_ERROR', { field: 'collection_amount', code: 'INEXACT_NUMBER' });
+  });
+
+  it('an exact number passes on to the field rules as before', async () => {
+    // 150.000 is 150 exactly: the amount rules take it (two decimals at most apply to the value read).
+    refused(await post('149.995'), 400, 'VALIDATION_ERROR', { field: 'collection_amount', code: 'INVALID_AMOUNT' });
+    const res = await post('150.000');
+    expect(res.status, res.text).toBe(201);
+    expect(res.json().collection_amount).toBe(150);
+  });
+
+  it('finds the first inexact number at any depth, with its path, and is not fooled by strings', () => {
+    expect(inexactNumber('{"a":149.5,"b":[1,2.25,-3e2,0.1,-0,1E-7]}')).toBeNull();
+    expect(inexactNumber('{"a":"149.999999999999999","b":123456789012345}')).toBeNull();
+    expect(inexactNumber('{"a":{"b":[0,12345678901234567890]}}')).toEqual({ path: 'a.b[1]', text: '12345678901234567890' });
+    expect(inexactNumber('[1e400]')).toEqual({ path: '[0]', text: '1e400' });
+    expect(inexactNumber('{"x":-1e-400}')).toEqual({ path: 'x', text: '-1e-400' });
+    expect(inexactNumber('{"x":0.30000000000000004}')).toBeNull();
+    expect(inexactNumber('{"x":0.300000000000000004}')).toEqual({ path: 'x', text: '0.300000000000000004' });
+    expect(inexactNumber('7.0000000000000000001')).toEqual({ path: '', text: '7.0000000000000000001' });
+  });
+});
+
+describe('an error body never holds a whole API key', () => {
+  it('a key sent where a policy id belongs comes back redacted', async () => {
+    const res = await call(s.app, 'GET', `/v1/policies/${s.keys.acme}`, { key: s.keys.acme });
+    refused(res, 404, 'NOT_FOUND');
+    expect(res.text).not.toContain(s.keys.acme);
+    expect(res.json().error.message).toContain(`pmk_…${s.keys.acme.slice(-4)}`);
   });
 });
 

@@ -118,5 +118,15 @@ function csvValue<T>(f: Field<T>, row: T): string | null {
   const v = f.value(row);
   if (v === null || v === undefined) return null;
   if (f.money && typeof v === 'number') return moneyText(v, false);
-  return String(v);
+  if (typeof v !== 'string' || f.money || f.numeric) return String(v);
+  return inertText(v);
+}
+
+/**
+ * Free text (a dispute reason, a client's name) as a CSV cell a spreadsheet shows and never runs:
+ * text that begins as a formula would (`= + - @`, a tab or a carriage return) gets a leading
+ * apostrophe, the usual guard. Identifiers cannot begin so (domain/identifiers.ts).
+ */
+function inertText(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
