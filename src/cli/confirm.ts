@@ -1,6 +1,6 @@
 /**
  * Confirmations before what cannot be undone (closing periods, creating a settlement statement,
- * cancelling a policy, disputing a statement, revoking a key).
+ * marking one paid, cancelling a policy, disputing a statement, revoking a key).
  *
  * - `--yes`: nothing is asked.
  * - A terminal (stdin and stderr both): what will happen is printed on stderr, with the

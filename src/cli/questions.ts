@@ -120,6 +120,17 @@ export function disputeQuestion(s: Settlement, reason: string): Question {
   };
 }
 
+export function markPaidQuestion(s: Settlement, reference: string, today: string): Question {
+  return {
+    details: [
+      `Marking ${s.settlement_number} (${s.period_month}, net ${money(s.net_amount)}, to be paid by ${s.payment_date}) as paid on ${today} ` +
+        `with reference ${reference} is final: a paid statement can only be disputed, and a statement made for ${s.period_month} after that ` +
+        'counts this payment as made (previously_paid).',
+    ],
+    question: `Mark ${s.settlement_number} as paid?`,
+  };
+}
+
 export function revokeQuestion(key: { id: string; client: string; key: string; created_at: string }, otherActive: number): Question {
   const details = [
     `Revoking key ${key.id} (${key.key}) of ${key.client}, created ${key.created_at}: every request with it is refused from then on, and a revoked key cannot be restored.`,

@@ -277,6 +277,32 @@ describe('settlements', () => {
     expect(r.stderr).toContain('Period 2026-11 is still open');
   });
 
+  it('mark-paid asks, naming the statement, the day and the reference it records; no leaves it pending', async () => {
+    const db = await novemberClosed();
+    const s = (await cli(db, ['--json', 'settlements', 'create', '--period', '2026-11'])).json();
+    const asked: string[] = [];
+    const no = await cli(db, ['settlements', 'mark-paid', 'SETTLE-2026-11-001'], terminal([false], asked));
+    expect(no.code).toBe(130);
+    expect(asked).toEqual(['Mark SETTLE-2026-11-001 as paid?']);
+    expect(no.stderr).toBe(
+      [
+        `Local mode: store ${db}`,
+        `Marking SETTLE-2026-11-001 (2026-11, net ${groupedUnits(s.net_amount)}, to be paid by 2026-12-03) as paid on 2026-12-02 with reference ${s.payment_reference} is final: ` +
+          'a paid statement can only be disputed, and a statement made for 2026-11 after that counts this payment as made (previously_paid).',
+        'Nothing changed.',
+        '',
+      ].join('\n'),
+    );
+    expect((await cli(db, ['--json', 'settlements', 'get', 'SETTLE-2026-11-001'])).json().status).toBe('pending');
+    const yes = await cli(db, ['--json', 'settlements', 'mark-paid', 'SETTLE-2026-11-001', '--reference', 'EFT-778/2'], terminal([true], asked));
+    expect(yes.code).toBe(0);
+    expect(asked[1]).toBe('Mark SETTLE-2026-11-001 as paid?');
+    expect(yes.json()).toMatchObject({ status: 'paid', paid_on: '2026-12-02', paid_reference: 'EFT-778/2' });
+    // Paid already: refused by the move itself, nothing asked.
+    const again = await cli(db, ['settlements', 'mark-paid', 'SETTLE-2026-11-001'], terminal([]));
+    expect(again.code).toBe(6);
+  });
+
   it('dispute asks, naming the statement, its state and the reason; no leaves it as it was', async () => {
     const db = await novemberClosed();
     const s = (await cli(db, ['--json', 'settlements', 'create', '--period', '2026-11'])).json();

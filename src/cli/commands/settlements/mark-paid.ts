@@ -1,5 +1,7 @@
 import { validateMarkPaidRequest } from '../../../domain/requests.js';
 import { verb, type CommandDeps } from '../../command.js';
+import { askOrCancel, confirmMode } from '../../confirm.js';
+import { markPaidQuestion } from '../../questions.js';
 import { printSettlement } from './show.js';
 
 interface Flags {
@@ -18,8 +20,15 @@ export function markPaidOptions(deps: CommandDeps, flags: Flags, [ref]: string[]
   return { ...deps, ref: ref!, input: validateMarkPaidRequest(flags.reference === undefined ? {} : { reference: flags.reference }) };
 }
 
-export async function markPaidRun({ ui, backend, ref, input }: MarkPaidOptions): Promise<number> {
-  const s = await (await backend()).markSettlementPaid(ref, input);
+export async function markPaidRun(opts: MarkPaidOptions): Promise<number> {
+  const { ui, backend, ref, input } = opts;
+  const b = await backend();
+  if (confirmMode(opts) === 'ask') {
+    // A statement that is not pending is refused by the move itself: nothing to ask.
+    const current = await b.getSettlement(ref);
+    if (current.status === 'pending') await askOrCancel(opts, markPaidQuestion(current, input.reference ?? current.payment_reference, (await b.getClock()).date));
+  }
+  const s = await b.markSettlementPaid(ref, input);
   if (!ui.json) ui.status(`${s.settlement_number} is paid (on ${s.paid_on}, reference ${s.paid_reference}).`);
   printSettlement(ui, s);
   return 0;
