@@ -255,6 +255,20 @@ describe('policies update', () => {
     ]);
   });
 
+  it('cancelling and changing the premium in one update is refused whole (exit 6): the premium history stays clean', async () => {
+    await premia(CREATE_P1);
+    const both = await premia(['policies', 'update', 'P1', '--status', 'cancelled', '--amount', '5', '--yes', '--json']);
+    expect(both.code).toBe(6);
+    expect(errorBody(both)).toMatchObject({
+      code: 'INVALID_TRANSITION',
+      message: 'Policy P1: a cancellation is final and leaves no premium to change; cancel it, or change its premium, not both in one update.',
+    });
+    const got = (await premia(['policies', 'get', 'P1', '--json'])).json();
+    expect(got).toMatchObject({ status: 'active', collection_amount: 149.5, amount_history: [], status_history: [] });
+    // The same amount with the cancellation changes no premium: it is a plain cancellation.
+    expect((await premia(['policies', 'update', 'P1', '--status', 'cancelled', '--amount', '149.50', '--yes'])).code).toBe(0);
+  });
+
   it('setting the same status again is a no-op: updated_at stays, no history', async () => {
     await premia(CREATE_P1);
     const r = await premia(['policies', 'update', 'P1', '--status', 'active', '--json'], { now: at('2026-11-21T15:45:00.000Z') });

@@ -77,6 +77,14 @@ export async function updatePolicy(
       if (from === 'cancelled') {
         throw conflict('INVALID_TRANSITION', `Policy ${row.policy_number} is cancelled, which is final: its premium no longer changes.`);
       }
+      // Applied in turn, the new premium would be recorded for periods the cancellation then
+      // leaves with no collection: a premium history of a policy that pays nothing more.
+      if (patch.status === 'cancelled') {
+        throw conflict(
+          'INVALID_TRANSITION',
+          `Policy ${row.policy_number}: a cancellation is final and leaves no premium to change; cancel it, or change its premium, not both in one update.`,
+        );
+      }
       const effective = nextPeriod(periodOf(world.today));
       await repo.insertAmountChange(trx, {
         client_id: ctx.clientId,
