@@ -86,6 +86,39 @@ describe('policies list --format / --fields', () => {
     expect(bad.stderr).toContain("--fields: 'due', 'status' are not fields of this list; the fields are: id, period_month,");
   });
 
+  it('csv and json list every policy, page after page; a table and --limit show one page and say so', async () => {
+    // The fixture book (520 policies) in a store of its own: more than a page of 100.
+    const book = join(dir, 'book.db');
+    const run = (args: string[]) => runCli(['--db', book, '--seed', '1', ...args], { cwd: dir });
+    expect((await run(['policies', 'import', join(FIXTURES, 'policies.csv')])).code).toBe(0);
+    const csv = await run(['--quiet', 'policies', 'list', '--format', 'csv', '--fields', 'policy_number']);
+    expect(csv.code).toBe(0);
+    expect(csv.stderr).toBe('');
+    const numbers = csv.stdout.trimEnd().split('\n');
+    expect(numbers[0]).toBe('policy_number');
+    expect(numbers.length).toBe(521);
+    expect(new Set(numbers.slice(1)).size).toBe(520);
+    expect(numbers.slice(1)).toEqual([...numbers.slice(1)].sort());
+    const json = await run(['policies', 'list', '--format', 'json', '--fields', 'policy_number,collection_amount']);
+    const items = JSON.parse(json.stdout) as Array<{ policy_number: string; collection_amount: number }>;
+    expect(items.map((i) => i.policy_number)).toEqual(numbers.slice(1));
+    expect(json.stdout).toBe(`${JSON.stringify(items).replace(/"collection_amount":(\d+)(?:\.(\d))?(?=[,}])/g, (_, w: string, d?: string) => `"collection_amount":${w}.${(d ?? '').padEnd(2, '0')}`)}\n`);
+    // From --after on, to the end.
+    const rest = await run(['policies', 'list', '--format', 'csv', '--fields', 'policy_number', '--after', numbers[500]!]);
+    expect(rest.stdout.trimEnd().split('\n').slice(1)).toEqual(numbers.slice(501));
+    // --limit: that many, and where to go on from.
+    const five = await run(['policies', 'list', '--format', 'csv', '--fields', 'policy_number', '--limit', '5']);
+    expect(five.stdout.trimEnd().split('\n')).toEqual(numbers.slice(0, 6));
+    expect(five.stderr).toBe(`More policies follow: run again with --after ${numbers[5]}\n`);
+    const table = await run(['policies', 'list', '--fields', 'policy_number']);
+    expect(table.stdout.trimEnd().split('\n')).toHaveLength(101);
+    expect(table.stderr).toBe(`More policies follow: run again with --after ${numbers[100]}\n`);
+    // collections list too.
+    expect((await run(['collections', 'execute', '--period', '2026-11'])).code).toBe(0);
+    const collections = await run(['collections', 'list', '--period', '2026-11', '--format', 'csv', '--fields', 'policy_number']);
+    expect(collections.stdout.trimEnd().split('\n')).toEqual(numbers);
+  });
+
   it('an unknown format: exit 2', async () => {
     const r = await premia(['policies', 'list', '--format', 'xml']);
     expect(r.code).toBe(2);

@@ -12,6 +12,7 @@
  * field unless --fields chooses. An unknown field is a validation error naming the valid ones.
  */
 import { usageError, validationError } from '../../domain/errors.js';
+import { stringifyJson } from '../../domain/json.js';
 import { csvRow } from '../../lib/csv-writer.js';
 import type { GlobalOptions } from '../context.js';
 import { moneyText, type Column } from './table.js';
@@ -85,18 +86,14 @@ export function printList<T>(ui: Ui, spec: ListSpec<T>, out: ListOutput, rows: r
     ui.printJson(apiBody);
     return;
   }
-  const byName = new Map(spec.fields.map((f) => [f.name, f]));
-  const chosen = (out.fields ?? (out.format === 'table' ? spec.table : spec.fields.map((f) => f.name))).map((n) => (typeof n === 'string' ? byName.get(n)! : n));
+  const chosen = chosenFields(spec, out);
   switch (out.format) {
     case 'csv': {
-      let text = csvRow(chosen.map((f) => f.name));
-      for (const row of rows) text += csvRow(chosen.map((f) => csvValue(f, row)));
-      ui.write(text);
+      ui.write(csvRow(chosen.map((f) => f.name)) + csvRows(chosen, rows));
       return;
     }
     case 'json': {
-      // Money by field name, as every JSON premia writes (domain/json.ts).
-      ui.printJson(rows.map((row) => Object.fromEntries(chosen.map((f) => [f.name, f.value(row) ?? null]))));
+      ui.printJson(jsonItems(chosen, rows));
       return;
     }
     case 'table': {
@@ -112,6 +109,68 @@ export function printList<T>(ui: Ui, spec: ListSpec<T>, out: ListOutput, rows: r
       ui.table(columns, [...rows]);
     }
   }
+}
+
+/** The fields `out` shows, in order: the chosen ones, else the format's default. */
+function chosenFields<T>(spec: ListSpec<T>, out: ListOutput): Array<Field<T>> {
+  const byName = new Map(spec.fields.map((f) => [f.name, f]));
+  return (out.fields ?? (out.format === 'table' ? spec.table : spec.fields.map((f) => f.name))).map((n) => (typeof n === 'string' ? byName.get(n)! : n));
+}
+
+function csvRows<T>(chosen: ReadonlyArray<Field<T>>, rows: readonly T[]): string {
+  let text = '';
+  for (const row of rows) text += csvRow(chosen.map((f) => csvValue(f, row)));
+  return text;
+}
+
+/** The rows as JSON objects of the chosen fields (money by field name, as every JSON premia writes: domain/json.ts). */
+function jsonItems<T>(chosen: ReadonlyArray<Field<T>>, rows: readonly T[]): Array<Record<string, unknown>> {
+  return rows.map((row) => Object.fromEntries(chosen.map((f) => [f.name, f.value(row) ?? null])));
+}
+
+/**
+ * Whether a paged list prints every item rather than one page: as an export (`--format csv` or
+ * `json`) with no `--limit`, so that `policies list --format csv > policies.csv` is the whole
+ * book. A table shows one page and says how to see the next; `--json` prints the API's page.
+ */
+export function wholeList(ui: Ui, out: ListOutput, limit: number | undefined): boolean {
+  return !ui.json && out.format !== 'table' && limit === undefined;
+}
+
+/**
+ * Every page of a list, from `after` on: `fetch` asked for the page after each one's last item
+ * until none follows (a server that gives no `next_after`, or the same one again, has no more).
+ */
+export async function* allPages<T>(fetch: (after: string | undefined) => Promise<{ data: T[]; next_after?: string | null }>, after?: string): AsyncGenerator<T[]> {
+  for (;;) {
+    const page = await fetch(after);
+    yield page.data;
+    const next = page.next_after ?? null;
+    if (next === null || next === after || page.data.length === 0) return;
+    after = next;
+  }
+}
+
+/**
+ * Print a whole list (wholeList) page by page as `printList` prints one: CSV's header once, JSON's
+ * one array, each page written as it comes (a million policies never sit in memory at once).
+ */
+export async function printListPages<T>(ui: Ui, spec: ListSpec<T>, out: ListOutput, pages: AsyncIterable<readonly T[]>): Promise<void> {
+  const chosen = chosenFields(spec, out);
+  let first = true;
+  if (out.format === 'csv') ui.write(csvRow(chosen.map((f) => f.name)));
+  else ui.write('[');
+  for await (const rows of pages) {
+    if (out.format === 'csv') {
+      ui.write(csvRows(chosen, rows));
+      continue;
+    }
+    for (const item of jsonItems(chosen, rows)) {
+      ui.write(`${first ? '' : ','}${stringifyJson(item)}`);
+      first = false;
+    }
+  }
+  if (out.format !== 'csv') ui.write(']\n');
 }
 
 function csvValue<T>(f: Field<T>, row: T): string | null {

@@ -30,7 +30,7 @@ export function registerCollections(program: Command, ctx: CliContext, state: Ru
     .requiredOption('--period <YYYY-MM>', 'the period')
     .addOption(new Option('--status <status>', 'only this status').choices(COLLECTION_STATUSES))
     .option('--policy <policy>', 'only this policy (id or policy number)')
-    .option('--limit <n>', 'at most this many (default 100, at most 10000)')
+    .option('--limit <n>', 'at most this many (1-10000; default: a page of 100 in a table, every one with --format csv or json)')
     .option('--after <policy_number>', 'start after this policy number (next page)')
     .addOption(formatOption())
     .addOption(fieldsOption(COLLECTION_FIELDS))

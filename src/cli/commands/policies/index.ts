@@ -42,7 +42,7 @@ export function registerPolicies(program: Command, ctx: CliContext, state: RunSt
     .command('list')
     .description('list policies in policy-number order')
     .addOption(new Option('--status <status>', 'only this status').choices(['active', 'lapsed', 'cancelled']))
-    .option('--limit <n>', 'at most this many (default 100, at most 10000)')
+    .option('--limit <n>', 'at most this many (1-10000; default: a page of 100 in a table, every one with --format csv or json)')
     .option('--after <policy_number>', 'start after this policy number (next page)')
     .addOption(formatOption())
     .addOption(fieldsOption(POLICY_FIELDS))
