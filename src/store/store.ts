@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { isPostgresUrl } from '../lib/db-url.js';
 import { Kysely } from './kysely.js';
@@ -18,6 +19,7 @@ export * from './store-types.js';
 export { migrate } from './migrate.js';
 import type { OpenStoreOptions, SqliteStore, Store } from './store-types.js';
 import { migrate, MIGRATION_TABLE } from './migrate.js';
+import { MIGRATIONS } from './migrations.js';
 
 const require = createRequire(import.meta.url);
 export const DEFAULT_BUSY_TIMEOUT_MS = 30_000;
@@ -37,7 +39,7 @@ export async function openSqliteStore(options: OpenStoreOptions): Promise<Sqlite
   try {
     const file = options.path !== ':memory:' && options.path !== '';
     const create = options.create ?? true;
-    if (file && create && !options.readonly) await createPrivately(options.path);
+    if (file && create && !options.readonly) await createPrivately(options.path, options.option);
     if (file && !create && !existsSync(options.path)) throw storeNotFound(options.path);
     // fileMustExist: a store that vanished since that check is still not created here.
     raw = new BetterSqlite(options.path, { timeout: busyTimeout, readonly: options.readonly ?? false, fileMustExist: file && !create });
@@ -47,7 +49,7 @@ export async function openSqliteStore(options: OpenStoreOptions): Promise<Sqlite
     throw new PremiaError('INTERNAL', `Cannot open the store at ${options.path}: ${(e as Error).message}.`, { cause: e });
   }
   try {
-    const claim = refuseForeignDatabase(raw, options.path);
+    const claim = refuseForeignDatabase(raw, options.path, options.option);
     // 16 KiB pages: measured 20% faster bulk inserts than 4 KiB. Only takes effect on a new file.
     if (!options.readonly) raw.pragma('page_size = 16384');
     if (options.path !== ':memory:' && !options.readonly) await enableWal(raw, busyTimeout);
@@ -145,12 +147,25 @@ function storeNotFound(path: string): PremiaError {
  * files it makes the mode of the database file, so they are 0600 too. An existing file is left
  * as it is (the CLI warns when others can read it).
  */
-async function createPrivately(path: string): Promise<void> {
+async function createPrivately(path: string, option = '--db'): Promise<void> {
   let file: FileHandle;
   try {
     file = await open(path, 'wx', 0o600);
-  } catch {
-    return; // it exists (or cannot be made here: SQLite's own open says why)
+  } catch (e) {
+    // A directory this user cannot write is the operator's to fix, as a store it cannot write is
+    // (SQLite would only say "unable to open database file"). An existing file is left to
+    // SQLite's open, as is any other reason (a missing directory): it says why.
+    const code = (e as NodeJS.ErrnoException).code;
+    if ((code === 'EACCES' || code === 'EPERM' || code === 'EROFS') && !existsSync(path)) {
+      const dir = dirname(resolve(path));
+      throw storeReadOnly(
+        `Cannot create the store ${path}: this user cannot write in its directory ${dir} (${code}). ` +
+          `Nothing was created; choose another path with ${option}, run as a user who may write there, or fix its permissions.`,
+        `${dir} is read-only for this user`,
+        e,
+      );
+    }
+    return;
   }
   try {
     await file.chmod(0o600);
@@ -194,24 +209,50 @@ function* iterateInBatches<T>(stmt: BetterSqlite3.Statement, params: unknown[], 
 /** SQLite's application_id of a premia store ("PRMA"), so `file` and premia itself can tell. */
 export const PREMIA_APPLICATION_ID = 0x50524d41;
 
+/** The kinds of schema object, in the order a refusal names them. */
+const SCHEMA_OBJECTS = ['table', 'view', 'index', 'trigger'] as const;
+
 /**
- * Refuse a database that belongs to another application (tables, none of them premia's), before
- * anything is written to it: `--db` pointed at the wrong file must not add premia's tables to it
- * or switch it to WAL. Returns true when the file is to be claimed for premia (a new or empty
- * file, or a store made by an earlier premia, which had no application_id yet).
+ * Refuse a database that belongs to another application, before anything is written to it:
+ * `--db` pointed at the wrong file must not add premia's tables to it, switch it to WAL or
+ * overwrite its application_id. A database is premia's when it carries premia's application_id,
+ * or, made by a premia older than that mark, holds premia's migration log (its first migration
+ * recorded: another tool's `schema_migrations` is not premia's). Anything else that another
+ * application has set is refused, even with no table yet: an application_id or a user_version
+ * (premia never sets it), or any schema object. Returns true when the file is to be claimed for
+ * premia (a new or empty database, or a store made by an earlier premia).
  */
-function refuseForeignDatabase(raw: BetterSqlite3.Database, path: string): boolean {
-  if (raw.pragma('application_id', { simple: true }) === PREMIA_APPLICATION_ID) return false;
-  const tables = raw.prepare("select name from sqlite_schema where type = 'table' and name not like 'sqlite_%'").pluck().all() as string[];
-  if (tables.length > 0 && !tables.includes(MIGRATION_TABLE)) {
-    const shown = tables.slice(0, 5).join(', ') + (tables.length > 5 ? ', …' : '');
-    throw new PremiaError(
-      'VALIDATION_ERROR',
-      `${path} is an SQLite database of another application (tables ${shown}), not a premia store; premia leaves it untouched. Choose another file with --db.`,
-      { details: [{ field: 'db', code: 'NOT_A_PREMIA_STORE', message: 'the database holds tables premia did not make' }] },
-    );
+function refuseForeignDatabase(raw: BetterSqlite3.Database, path: string, option = '--db'): boolean {
+  const applicationId = raw.pragma('application_id', { simple: true }) as number;
+  if (applicationId === PREMIA_APPLICATION_ID) return false;
+  const userVersion = raw.pragma('user_version', { simple: true }) as number;
+  const objects = raw
+    .prepare("select type, name from sqlite_schema where name not like 'sqlite_%' order by type, name")
+    .all() as Array<{ type: (typeof SCHEMA_OBJECTS)[number]; name: string }>;
+  const signs: string[] = [];
+  if (applicationId !== 0) signs.push(`application_id ${applicationId}`);
+  if (userVersion !== 0) signs.push(`user_version ${userVersion}`);
+  if (signs.length === 0 && (objects.length === 0 || hasPremiaMigrationLog(raw, objects))) return true;
+  for (const type of SCHEMA_OBJECTS) {
+    const names = objects.filter((o) => o.type === type).map((o) => o.name);
+    if (names.length > 0) signs.push(`${type === 'index' ? 'indexes' : `${type}s`} ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}`);
   }
-  return true;
+  const what = signs.join('; ');
+  throw new PremiaError(
+    'VALIDATION_ERROR',
+    `${path} is an SQLite database of another application (${what}), not a premia store; premia leaves it untouched. Choose another file with ${option}.`,
+    { details: [{ field: 'db', code: 'NOT_A_PREMIA_STORE', message: `the database is another application's (${what})` }] },
+  );
+}
+
+/** Whether `objects` include premia's migration log with premia's first migration in it (a store made before the application_id). */
+function hasPremiaMigrationLog(raw: BetterSqlite3.Database, objects: ReadonlyArray<{ type: string; name: string }>): boolean {
+  if (!objects.some((o) => o.type === 'table' && o.name === MIGRATION_TABLE)) return false;
+  try {
+    return raw.prepare(`select 1 from ${MIGRATION_TABLE} where name = ?`).get(MIGRATIONS[0]![0]) !== undefined;
+  } catch {
+    return false; // a table of that name without premia's columns
+  }
 }
 
 /**
@@ -222,12 +263,17 @@ function readOnlyStoreError(path: string, e: unknown): PremiaError | null {
   const code = (e as { code?: unknown })?.code;
   const msg = (e as Error)?.message ?? '';
   if (!(typeof code === 'string' && code.startsWith('SQLITE_READONLY')) && !/readonly database/i.test(msg)) return null;
-  return new PremiaError(
-    'VALIDATION_ERROR',
+  return storeReadOnly(
     `The store ${path} cannot be written by this user: it, its -wal or -shm file, or its directory is read-only (${msg}). ` +
       'Nothing was changed; run as the store\'s owner, or fix its permissions.',
-    { cause: e, details: [{ field: 'db', code: 'STORE_READ_ONLY', message: `${path} is read-only for this user` }] },
+    `${path} is read-only for this user`,
+    e,
   );
+}
+
+/** The error for a store, or the directory of a new one, that this user cannot write (exit 2). */
+function storeReadOnly(message: string, detail: string, cause: unknown): PremiaError {
+  return new PremiaError('VALIDATION_ERROR', message, { cause, details: [{ field: 'db', code: 'STORE_READ_ONLY', message: detail }] });
 }
 
 function storeOpenError(path: string, e: unknown, option = '--db'): PremiaError {

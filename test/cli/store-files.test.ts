@@ -3,7 +3,7 @@
  * a warning when an existing store can be read by others.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -179,4 +179,47 @@ describe('a store this user cannot write', () => {
       rmSync(shared, { recursive: true, force: true });
     }
   });
+
+  // A user who is not root is refused by a read-only directory itself; root ignores directory
+  // permissions, so it is `nobody` through runuser. A user the permissions do not hold for (root
+  // without runuser, or one with CAP_DAC_OVERRIDE) skips the case, saying why.
+  it('a new store in a directory this user cannot write is exit 2 (STORE_READ_ONLY) naming the directory, and nothing is created', async (t) => {
+    const parent = mkdtempSync(join(tmpdir(), 'premia-ro-dir-'));
+    try {
+      chmodSync(parent, 0o555);
+      const root = process.getuid?.() === 0;
+      if (root && !asNobody) t.skip('running as root, which ignores directory permissions, and runuser -u nobody is not available');
+      if (!root && probeWrite(parent)) t.skip(`this user (uid ${process.getuid?.()}) can write in a directory of mode 0555: permissions do not hold for it`);
+      const db = join(parent, 'premia.db');
+      const args = [BIN, '--json', '--db', db, 'clock', 'set', '2026-10-30'];
+      const r = root ? spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, ...args], { encoding: 'utf8' }) : spawnSync(process.execPath, args, { encoding: 'utf8' });
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(JSON.parse(r.stderr)).toEqual({
+        error: {
+          code: 'VALIDATION_ERROR',
+          message:
+            `Cannot create the store ${db}: this user cannot write in its directory ${parent} (EACCES). ` +
+            'Nothing was created; choose another path with --db, run as a user who may write there, or fix its permissions.',
+          request_id: null,
+          details: [{ field: 'db', code: 'STORE_READ_ONLY', message: `${parent} is read-only for this user` }],
+        },
+      });
+      expect(readdirSync(parent)).toEqual([]);
+    } finally {
+      chmodSync(parent, 0o700);
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
 });
+
+/** Whether this process can create a file in `dir` (the probe is removed again). */
+function probeWrite(dir: string): boolean {
+  try {
+    writeFileSync(join(dir, 'probe'), '');
+  } catch {
+    return false;
+  }
+  rmSync(join(dir, 'probe'));
+  return true;
+}

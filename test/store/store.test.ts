@@ -247,6 +247,47 @@ describe('openStore on a file', () => {
     expect(existsSync(`${path}-wal`)).toBe(false);
   });
 
+  // With no table of its data yet, another application's database still says whose it is: its
+  // header (application_id, user_version; premia sets only the first) or any schema object.
+  it.each([
+    ['its application_id and user_version', ['pragma application_id = 1234', 'pragma user_version = 7'], 'application_id 1234; user_version 7'],
+    ['its user_version only', ['pragma user_version = 3'], 'user_version 3'],
+    ['only a view', ['create view v as select 1'], 'views v'],
+    ["another tool's schema_migrations", ["create table schema_migrations (version text primary key); insert into schema_migrations values ('20240101000000')"], 'tables schema_migrations'],
+  ])('a database of another application (%s) is refused before anything is written, byte for byte as it was', async (_, statements, what) => {
+    const path = join(dir, 'app.db');
+    const other = new Database(path);
+    for (const statement of statements) other.exec(statement);
+    other.close();
+    const bytes = readFileSync(path);
+    const e = await rejection(openStore({ path }));
+    expect([e.code, e.exitCode]).toEqual(['VALIDATION_ERROR', 2]);
+    expect(e.message).toBe(`${path} is an SQLite database of another application (${what}), not a premia store; premia leaves it untouched. Choose another file with --db.`);
+    expect(e.details).toEqual([{ field: 'db', code: 'NOT_A_PREMIA_STORE', message: `the database is another application's (${what})` }]);
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+    expect([existsSync(`${path}-wal`), existsSync(`${path}-shm`), existsSync(`${path}-journal`)]).toEqual([false, false, false]);
+  });
+
+  it('an empty SQLite database (a header, no object) is claimed; a store of a premia before application_id is opened and marked', async () => {
+    const empty = join(dir, 'empty.db');
+    const raw = new Database(empty);
+    raw.exec('create table t (a); drop table t');
+    raw.close();
+    expect(readFileSync(empty).length).toBeGreaterThan(0);
+    const claimed = await openAt(empty);
+    expect(claimed.raw.pragma('application_id', { simple: true })).toBe(PREMIA_APPLICATION_ID);
+    await closeAll();
+    const old = join(dir, 'old.db');
+    await openAt(old);
+    await closeAll();
+    const unmarked = new Database(old);
+    unmarked.pragma('application_id = 0');
+    unmarked.close();
+    const reopened = await openAt(old);
+    expect(reopened.raw.pragma('application_id', { simple: true })).toBe(PREMIA_APPLICATION_ID);
+    expect(reopened.raw.prepare('select name from schema_migrations order by name').pluck().all()).toEqual(MIGRATION_NAMES);
+  });
+
   it('marks its stores with an application_id; an empty SQLite file is claimed', async () => {
     const made = await openAt(join(dir, 'premia.db'));
     expect(made.raw.pragma('application_id', { simple: true })).toBe(PREMIA_APPLICATION_ID);
