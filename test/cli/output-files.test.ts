@@ -143,6 +143,49 @@ describe('an existing file is replaced only by a download of its kind; a databas
     expect((e as PremiaError).details?.[0]).toMatchObject({ code: 'WOULD_OVERWRITE' });
     expect(readFileSync(join(dir, 'x.db-wal')).equals(wal)).toBe(true);
   });
+
+  // SQLite removes the store's WAL and shared memory when it closes: a report renamed over either
+  // was reported written, then gone. An idle WAL is empty and a -shm has no header, so the name
+  // beside the store is what is refused, existing or not.
+  it.each([
+    ['premia.db-wal', 'without --force', []],
+    ['premia.db-shm', 'with --force', ['--force']],
+    ['premia.db-journal', 'with --force', ['--force']],
+  ])("the store's own %s is refused %s, existing or not (exit 2, WOULD_OVERWRITE), and nothing is written", async (name, _how, force) => {
+    const store = await runCli(['--db', 'premia.db', 'clock', 'set', '2026-10-31'], { cwd: dir });
+    expect(store.code).toBe(0);
+    const before = readFileSync(join(dir, 'premia.db'));
+    const r = await premia(['--json', '--db', 'premia.db', 'reports', 'collections', '--period', '2026-11', '--output', name, ...force]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    const target = join(dir, name);
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: {
+        code: 'VALIDATION_ERROR',
+        message:
+          `Cannot write --output ${name}: ${target} is the ${name.slice(name.lastIndexOf('-'))} file of the SQLite database ${join(dir, 'premia.db')} (a premia store?), ` +
+          'which SQLite alone writes and removes, and a report is never written there. Nothing was written; give another file name.',
+        request_id: null,
+        details: [{ field: '--output', code: 'WOULD_OVERWRITE', message: `${target} belongs to the SQLite database ${join(dir, 'premia.db')}` }],
+      },
+    });
+    expect(readFileSync(join(dir, 'premia.db')).equals(before)).toBe(true);
+    expect(readdirSync(dir)).toEqual(['premia.db']);
+  });
+
+  it("a database's -shm that exists (no header to tell it by), reached through a link, is refused even with force; a -wal beside a file that is not a database is written", async () => {
+    const header = Buffer.from('SQLite format 3\0', 'latin1');
+    writeFileSync(join(dir, 'x.db'), Buffer.concat([header, Buffer.alloc(100 - header.length)]));
+    const shm = Buffer.alloc(32, 7);
+    writeFileSync(join(dir, 'x.db-shm'), shm);
+    symlinkSync('x.db-shm', join(dir, 'latest.csv'));
+    const e = await rejection(writeDownload(context(), download(), 'latest.csv', undefined, '--output', true));
+    expect([e.code, e.exitCode, e.details?.[0]?.code]).toEqual(['VALIDATION_ERROR', 2, 'WOULD_OVERWRITE']);
+    expect(readFileSync(join(dir, 'x.db-shm')).equals(shm)).toBe(true);
+    writeFileSync(join(dir, 'notes'), 'not a database\n');
+    await writeDownload(context(), download(), 'notes-wal');
+    expect(readFileSync(join(dir, 'notes-wal'), 'utf8')).toBe(BODY);
+  });
 });
 
 describe('a symlink is followed: its target is replaced, the link stays', () => {

@@ -24,7 +24,8 @@
  * rename.
  *
  * What an existing file may be replaced by (a tired operator's `--output premia.db`): never a
- * SQLite database or its WAL (a store, premia's or another's), even with `force`; otherwise a
+ * SQLite database or its WAL (a store, premia's or another's), even with `force`, nor (existing
+ * or not) the -wal, -shm or -journal file of a SQLite database beside it; otherwise a
  * non-empty file only if it looks like a download of the same kind, that is its first line is the
  * new body's first line (last month's report, with the same header) or, for JSON, both are JSON,
  * or with `force`. The check on the first line is made once the body has been streamed into the
@@ -155,13 +156,46 @@ function firstLine(head: Buffer): string {
   return head.subarray(0, end < 0 ? head.length : end).toString('utf8').replace(/\r$/, '');
 }
 
+/** Whether `head`, a file's first bytes, is the start of a SQLite database. */
+const isSqliteDatabase = (head: Buffer): boolean => head.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC);
+
 /** Refuse to replace `target` (existing, `head` its first bytes) when it is a SQLite database or WAL: never, even with force. */
 function refuseDatabase(where: Where, target: string, head: Buffer): void {
-  const isDatabase = head.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC) || (head.length >= 4 && WAL_MAGICS.includes(head.readUInt32BE(0)));
+  const isDatabase = isSqliteDatabase(head) || (head.length >= 4 && WAL_MAGICS.includes(head.readUInt32BE(0)));
   if (!isDatabase) return;
   throw validationError(
     `Cannot write ${where.option} ${where.output}: ${target} is a SQLite database (a premia store?), and a report is never written over one. Nothing was written; give another file name.`,
     [{ field: where.option, code: 'WOULD_OVERWRITE', message: `${target} is a SQLite database` }],
+  );
+}
+
+/** The files SQLite keeps beside a database `X`: `X-wal`, `X-shm` and `X-journal`. */
+const SQLITE_COMPANION = /^(.+)-(wal|shm|journal)$/;
+
+/**
+ * Refuse to write `target` when it is the -wal, -shm or -journal file of a SQLite database beside
+ * it (the store this command has open, or any other), whether or not it exists yet, even with
+ * force: SQLite alone owns those names. A report renamed over the open store's WAL or shared
+ * memory is deleted with them when the store closes (after "Wrote …"), and one written where
+ * SQLite looks for a journal or WAL is taken for one the next time the database opens. The name
+ * is what tells, not the contents (an idle WAL is empty, a -shm has no header), so the database
+ * itself is looked at: its first bytes.
+ */
+async function refuseDatabaseCompanion(where: Where, target: string): Promise<void> {
+  const companion = SQLITE_COMPANION.exec(basename(target));
+  if (!companion) return;
+  const database = join(dirname(target), companion[1]!);
+  let head: Buffer;
+  try {
+    head = await headOf(database);
+  } catch {
+    return; // nothing there (or nothing this user can read): no database of which it is a part
+  }
+  if (!isSqliteDatabase(head)) return;
+  throw validationError(
+    `Cannot write ${where.option} ${where.output}: ${target} is the -${companion[2]} file of the SQLite database ${database} (a premia store?), ` +
+      `which SQLite alone writes and removes, and a report is never written there. Nothing was written; give another file name.`,
+    [{ field: where.option, code: 'WOULD_OVERWRITE', message: `${target} belongs to the SQLite database ${database}` }],
   );
 }
 
@@ -335,6 +369,7 @@ async function throughSocket(download: Download, path: string, where: Where): Pr
 /** Stream into a temporary file beside `target`, fsync it and rename it over `target`. */
 async function replaceFile(download: Download, target: string, existing: Stats | null, files: OutputFiles, where: Where): Promise<number> {
   const dir = dirname(target);
+  await refuseDatabaseCompanion(where, target); // before any work
   let head: Buffer | null = null;
   if (existing && existing.size > 0) {
     try {
