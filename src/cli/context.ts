@@ -256,7 +256,12 @@ export async function resolveTarget(ctx: CliContext, globals: GlobalOptions): Pr
     const file = db === ':memory:' ? db : isPostgresUrl(db) ? db.trim() : resolve(ctx.cwd, db);
     return { mode: 'local', db: file, dbSource, asClient: globals.asClient ?? null, profile: null, configPath: path };
   };
-  if (globals.db !== undefined) return local(globals.db, 'flag');
+  if (globals.db !== undefined) {
+    // `--db "$DB"` with DB unset: an empty path resolves to the current directory, which was then
+    // reported as "a directory, not a store file" although no directory was named.
+    if (globals.db.trim() === '') throw usageError('--db is empty; give the store: a file such as ./premia.db, :memory:, or a postgres:// URL.');
+    return local(globals.db, 'flag');
+  }
 
   const envRemote = !!env.PREMIA_BASE_URL || !!env.PREMIA_PROFILE;
   let profileName: string | null = globals.profile ?? (env.PREMIA_PROFILE || null);

@@ -5,7 +5,7 @@
  * HTTP code.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { ExitCode, PremiaError } from '../domain/errors.js';
+import { ExitCode, PremiaError, usageError } from '../domain/errors.js';
 import { stringifyJson } from '../domain/json.js';
 import type { RunState } from './command.js';
 import type { CliContext, GlobalOptions } from './context.js';
@@ -87,6 +87,14 @@ export function buildProgram(ctx: CliContext, state: RunState, json = false): Co
     .addHelpText('after', EXIT_CODES_HELP);
   registerCommands(program, ctx, state);
   applyHelpConventions(program);
+  if (json) {
+    // A group without its command (`premia policies`): commander shows the group's help on stderr
+    // and exits. With --json stderr holds only the error body, so the mistake is reported as one
+    // (thrown before the help is written; reportError prints it). Help asked for is not an error.
+    program.on('beforeAllHelp', ({ error, command }: { error: boolean; command: Command }) => {
+      if (error) throw missingCommand(command);
+    });
+  }
   // Every subcommand reports through the same output and exit override.
   const configure = (cmd: Command) => {
     for (const sub of cmd.commands) {
@@ -142,13 +150,23 @@ function checkCommandWords(program: Command, argv: string[]): void {
       continue;
     }
     if (cmd === program || cmd.registeredArguments.length > 0) return; // commander's own "unknown command"; or the group's own argument
-    const names = cmd.commands.map((c) => c.name());
+    const names = commandNames(cmd);
     const close = names.filter((n) => editDistance(n, word) <= Math.max(1, Math.floor(n.length / 3)) || (word.length >= 3 && n.startsWith(word)));
     const path = commandWords(cmd);
     cmd.error(`error: unknown command '${word}' for 'premia ${path}'; its commands are: ${names.join(', ')}.${close.length > 0 ? `\n(Did you mean ${close.join(' or ')}?)` : ''}`, {
       code: 'commander.unknownCommand',
     });
   }
+}
+
+/** The names of a group's commands, as its error messages list them. */
+function commandNames(cmd: Command): string[] {
+  return cmd.commands.map((c) => c.name());
+}
+
+/** A group run without one of its commands, as a USAGE_ERROR naming them (the text of --json's error body). */
+function missingCommand(cmd: Command): PremiaError {
+  return usageError(`missing command for '${`premia ${commandWords(cmd)}`.trim()}'; its commands are: ${commandNames(cmd).join(', ')}.`);
 }
 
 /** Levenshtein distance (short words: command names). */
@@ -172,7 +190,8 @@ export function reportError(ctx: CliContext, globals: GlobalOptions, e: unknown)
     // Without --json commander has already printed its message (or the help / version text).
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return ExitCode.OK;
     // No subcommand (`premia`, `premia policies`): the help on stderr, and exit 2, so a cron line
-    // built from an empty variable does not pass for a job done.
+    // built from an empty variable does not pass for a job done. (With --json it never gets here:
+    // buildProgram makes it an error body.)
     if (e.code === 'commander.help') return ExitCode.USAGE;
     if (e.code === 'commander.executeSubCommandAsync') return ExitCode.OK;
     if (globals.json) writeJsonError(ctx, new PremiaError(commanderCode(e), commanderMessage(e), { exitCode: ExitCode.USAGE }));

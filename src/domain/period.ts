@@ -11,8 +11,18 @@ const PERIOD_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const MS_PER_DAY = 86_400_000;
 
+/**
+ * The years premia accepts in a date or a period, and so the first and last date it takes. Every
+ * date and month premia reads is checked against them, so a message about one outside them
+ * names them (whyNotADate) rather than the format, which the date meets.
+ */
+const FIRST_YEAR = 1900;
+const LAST_YEAR = 2999;
+const FIRST_DATE: IsoDate = `${FIRST_YEAR}-01-01`;
+const LAST_DATE: IsoDate = `${LAST_YEAR}-12-31`;
+
 export function isPeriod(s: unknown): s is Period {
-  return typeof s === 'string' && PERIOD_RE.test(s) && s >= '1900-01' && s <= '2999-12';
+  return typeof s === 'string' && PERIOD_RE.test(s) && s >= `${FIRST_YEAR}-01` && s <= `${LAST_YEAR}-12`;
 }
 
 export function isIsoDate(s: unknown): s is IsoDate {
@@ -22,23 +32,26 @@ export function isIsoDate(s: unknown): s is IsoDate {
   const y = Number(m[1]);
   const mo = Number(m[2]);
   const d = Number(m[3]);
-  if (y < 1900 || y > 2999 || mo < 1 || mo > 12 || d < 1) return false;
+  if (y < FIRST_YEAR || y > LAST_YEAR || mo < 1 || mo > 12 || d < 1) return false;
   return d <= daysInMonth(y, mo);
 }
 
 /**
- * Why `text` (not a valid date by isIsoDate) is not one, as a phrase after it; `offCalendar`
- * when it is written right but is no day of the calendar (2026-02-30), else it is outside the
- * years premia takes or not written YYYY-MM-DD.
+ * Why `text` (not a valid date by isIsoDate) is not one, as a phrase after it: the one wording of
+ * every date premia reads (options, request fields, the rows of a file). `wellFormed` when it is
+ * written YYYY-MM-DD with a real month but is no date premia takes: outside FIRST_DATE..LAST_DATE
+ * (3000-01-01), or no day of the calendar (2026-02-30); a caller then names the value, not the
+ * format it already has.
  */
-export function whyNotADate(text: string): { phrase: string; offCalendar: boolean } {
+export function whyNotADate(text: string): { phrase: string; wellFormed: boolean } {
   const m = DATE_RE.exec(text);
-  if (!m) return { phrase: 'is not a date written YYYY-MM-DD', offCalendar: false };
+  if (!m) return { phrase: 'is not a date written YYYY-MM-DD', wellFormed: false };
   const y = Number(m[1]);
   const mo = Number(m[2]);
-  if (y < 1900 || y > 2999) return { phrase: 'is outside the years 1900-2999', offCalendar: false };
-  if (mo < 1 || mo > 12) return { phrase: `is not a date: there is no month ${m[2]}`, offCalendar: false };
-  return { phrase: `is not a day of the calendar: ${m[1]}-${m[2]} has ${daysInMonth(y, mo)} days`, offCalendar: true };
+  if (y < FIRST_YEAR) return { phrase: `is before ${FIRST_DATE}, the first date premia accepts`, wellFormed: true };
+  if (y > LAST_YEAR) return { phrase: `is after ${LAST_DATE}, the last date premia accepts`, wellFormed: true };
+  if (mo < 1 || mo > 12) return { phrase: `is not a date: there is no month ${m[2]}`, wellFormed: false };
+  return { phrase: `is not a day of the calendar: ${m[1]}-${m[2]} has ${daysInMonth(y, mo)} days`, wellFormed: true };
 }
 
 export function daysInMonth(year: number, month: number): number {

@@ -68,9 +68,9 @@ class Checker {
       return undefined;
     }
     if (!isIsoDate(v)) {
-      // Written right but not on the calendar (2026-11-31, 2027-02-29): said so, not "write YYYY-MM-DD".
+      // Written right but no date premia takes (2026-11-31, 3000-01-01): said so, not "write YYYY-MM-DD".
       const why = typeof v === 'string' ? whyNotADate(v) : null;
-      if (why?.offCalendar === true) this.add(field, 'INVALID_VALUE', `${field} ${v as string} ${why.phrase}`);
+      if (why?.wellFormed === true) this.add(field, 'INVALID_VALUE', `${field} ${v as string} ${why.phrase}`);
       else this.add(field, 'INVALID_FORMAT', `${field} must be a date written YYYY-MM-DD, like 2026-11-30; got ${show(v)}`);
       return undefined;
     }

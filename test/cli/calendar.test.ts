@@ -86,12 +86,25 @@ describe('premia calendar', () => {
     const r = await cli(['calendar', 'import', file('bad.csv', 'date,name\n2026-12-15,ok\n2026-13-01,bad month\n2026-12-15,again\n')]);
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe(
-      "error: bad.csv: 2 rows with errors (first on line 3: date '2026-13-01' is not a date written YYYY-MM-DD). Nothing was imported.",
+      "error: bad.csv: 2 rows with errors (first on line 3: date '2026-13-01' is not a date: there is no month 13). Nothing was imported.",
     );
     expect((await cli(['--json', 'calendar'])).json().imported_dates).toBe(0);
     const header = await cli(['calendar', 'import', file('header.csv', 'day,name\n2026-12-15,x\n')]);
     expect(header.code).toBe(2);
     expect(header.stderr.split('\n')[0]).toBe("error: header.csv is not a holiday CSV file: line 1: the header must be 'date,name'; found 'day,name'. Nothing was imported.");
+  });
+
+  it('a date is checked and worded as every other date premia reads: February has 28 days, 3000 is past the last date', async () => {
+    const cli = store();
+    const r = await cli(['--json', 'calendar', 'import', file('dates.csv', 'date,name\n2027-02-30,a\n3000-01-01,b\n31/12/2027,c\n')]);
+    expect(r.code).toBe(2);
+    const { error } = JSON.parse(r.stderr);
+    expect(error.message).toBe("dates.csv: 3 rows with errors (first on line 2: date '2027-02-30' is not a day of the calendar: 2027-02 has 28 days). Nothing was imported.");
+    expect(error.details).toEqual([
+      { row: 2, field: 'date', code: 'INVALID_DATE', message: "date '2027-02-30' is not a day of the calendar: 2027-02 has 28 days" },
+      { row: 3, field: 'date', code: 'INVALID_DATE', message: "date '3000-01-01' is after 2999-12-31, the last date premia accepts" },
+      { row: 4, field: 'date', code: 'INVALID_DATE', message: "date '31/12/2027' is not a date written YYYY-MM-DD" },
+    ]);
   });
 
   it('once a collections run exists the base is fixed (exit 6), and so are the dates up to one day after the clock (the debits of the next day are submitted the evening before)', async () => {

@@ -82,3 +82,30 @@ describe('clock set before the first run', () => {
     expect((await premia(['--json', 'clock', 'set', '2026-10-31'])).json()).toEqual({ date: '2026-10-31', locked: false, seed: 1 });
   });
 });
+
+describe('a date outside the years premia accepts (1900-01-01 to 2999-12-31)', () => {
+  it.each([
+    [['clock', 'set', '3000-01-01'], 'The clock setting is not valid', 'date 3000-01-01 is after 2999-12-31, the last date premia accepts'],
+    [['clock', 'set', '1899-12-31'], 'The clock setting is not valid', 'date 1899-12-31 is before 1900-01-01, the first date premia accepts'],
+    [['clock', 'advance', '--to', '9999-12-31'], 'The clock advance is not valid', 'to 9999-12-31 is after 2999-12-31, the last date premia accepts'],
+  ])('%j names the range, not the format it already has (exit 2)', async (args, what, problem) => {
+    const r = await premia(['--json', ...args]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: { code: 'VALIDATION_ERROR', message: `${what}: ${problem}.`, request_id: null, details: [{ field: problem.split(' ')[0], code: 'INVALID_VALUE', message: problem }] },
+    });
+    expect((await premia(['--json', 'clock'])).json().date).toBe('2026-11-21');
+  });
+
+  it('the last and first dates themselves are accepted', async () => {
+    expect((await premia(['--json', 'clock', 'set', '2999-12-31'])).json().date).toBe('2999-12-31');
+    expect((await premia(['--json', 'clock', 'set', '1900-01-01'])).json().date).toBe('1900-01-01');
+  });
+
+  it('engine work --until words it alike: VALIDATION_ERROR, before the store is opened', async () => {
+    const r = await premia(['engine', 'work', '--until', '3000-01-01']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("error: --until '3000-01-01' is after 2999-12-31, the last date premia accepts.\n  (code VALIDATION_ERROR)\n");
+  });
+});

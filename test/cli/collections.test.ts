@@ -90,6 +90,20 @@ describe('a month through the CLI', () => {
     expect(lines[0]).toBe('collection_id,policy_number,customer_id,date,amount,outcome,failure_reason');
     expect(lines.length).toBe(548); // header + 546 attempts + final newline
   });
+
+  it('--json is the export\'s JSON body (format=json); --json with --format csv or table is USAGE_ERROR, exit 2', async () => {
+    const json = await cli(['--json', 'collections', 'attempts', '--period', '2026-11']);
+    expect([json.code, json.stderr]).toEqual([0, '']);
+    expect(json.stdout).toBe((await cli(['collections', 'attempts', '--period', '2026-11', '--format', 'json'])).stdout);
+    expect(json.json().attempts).toHaveLength(546);
+    for (const format of ['csv', 'table']) {
+      const both = await cli(['--json', 'collections', 'attempts', '--period', '2026-11', '--format', format]);
+      expect([both.code, both.stdout]).toEqual([2, '']);
+      expect(JSON.parse(both.stderr)).toEqual({
+        error: { code: 'USAGE_ERROR', message: `--json asks for the API's JSON body but --format ${format} asks for ${format}; give only one of them.`, request_id: null },
+      });
+    }
+  });
 });
 
 describe('bank commands', () => {

@@ -78,7 +78,12 @@ describe('how the command line is put together: USAGE_ERROR, exit 2', () => {
     ['no way to advance', [...MEM, 'clock', 'advance'], 'Say how far to advance with exactly one of --days N, --to YYYY-MM-DD or --to-month-end.'],
     ['two ways to advance', [...MEM, 'clock', 'advance', '--days', '1', '--to', '2026-12-01'], 'Say how far to advance with exactly one of --days N, --to YYYY-MM-DD or --to-month-end.'],
     ['nothing to update', [...MEM, 'policies', 'update', 'P1'], 'Nothing to update: give --amount, --status, or both.'],
-    ['--json against --format csv', [...MEM, 'reports', 'collections', '--period', '2026-11', '--format', 'csv'], '--json asks for JSON but --format csv asks for CSV; give only one of them.'],
+    ['--json against --format csv', [...MEM, 'reports', 'collections', '--period', '2026-11', '--format', 'csv'], "--json asks for the API's JSON body but --format csv asks for csv; give only one of them."],
+    [
+      '--json on a CSV-only export',
+      [...MEM, 'settlements', 'export', 'SETTLE-2026-11-001'],
+      'The settlement export is CSV only (the API gives no JSON of it), so --json does not apply; leave it out (the settlement as JSON: premia settlements get SETTLE-2026-11-001 --json).',
+    ],
     ['an unknown option', [...MEM, 'clock', 'advance', '--weeks', '2'], "unknown option '--weeks'"],
     ['an unknown command', [...MEM, 'policies', 'bogus'], "unknown command 'bogus' for 'premia policies'; its commands are: create, import, update, get, list."],
     ['a mistyped command of a group that also acts alone', [...MEM, 'clock', 'advanc', '--days', '1'], "unknown command 'advanc' for 'premia clock'; its commands are: show, advance, set.\n(Did you mean advance?)"],

@@ -1,7 +1,7 @@
 /**
  * With --json every error reaches stderr as the API's error body, on one line and nothing else:
  * commander's own errors as exit 2 (a bad choice or option value VALIDATION_ERROR; an unknown
- * option or command, a missing argument or value USAGE_ERROR), unexpected failures as INTERNAL
+ * option or command, a missing argument, value or subcommand USAGE_ERROR), unexpected failures as INTERNAL
  * with exit 1. Without --json the same errors stay plain text.
  */
 import { join } from 'node:path';
@@ -60,6 +60,23 @@ describe('commander errors with --json', () => {
     const r = await runCli(args, { cwd: dir });
     expect(r.code).toBe(2);
     expect(errorBody(r)).toEqual(usage(message));
+  });
+
+  it.each([
+    [['--json', 'reports'], "missing command for 'premia reports'; its commands are: collections, summary."],
+    [['keys', '--json'], "missing command for 'premia keys'; its commands are: create, list, revoke."],
+  ])('a group without its command (%j): USAGE_ERROR naming its commands, exit 2, not its help', async (args, message) => {
+    const r = await runCli(args, { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(errorBody(r)).toEqual(usage(message));
+  });
+
+  it('premia --json alone: the same, naming the top-level commands', async () => {
+    const r = await runCli(['--json'], { cwd: dir });
+    expect(r.code).toBe(2);
+    const body = errorBody(r) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('USAGE_ERROR');
+    expect(body.error.message).toMatch(/^missing command for 'premia'; its commands are: policies, collections, .*\.$/);
   });
 
   it('after a "--", --json is an argument, not the flag: commander\'s plain text', async () => {

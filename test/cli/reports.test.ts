@@ -154,6 +154,10 @@ describe('premia reports collections --format json', () => {
     const both = await cli(['--json', 'reports', 'collections', '--period', FIXTURE_PERIOD, '--format', 'csv']);
     expect(both.code).toBe(2);
     expect(both.stdout).toBe('');
+    // Worded as every download and list words it (collections attempts, policies list).
+    expect(JSON.parse(both.stderr)).toEqual({
+      error: { code: 'USAGE_ERROR', message: "--json asks for the API's JSON body but --format csv asks for csv; give only one of them.", request_id: null },
+    });
   });
 
   it('the backend validates the period and format itself (for the API)', async () => {

@@ -343,6 +343,25 @@ describe('premia settlements export', () => {
     expect(file.stderr).toContain('Wrote SETTLE-2026-11-001.csv to ');
   });
 
+  it('--json: USAGE_ERROR, exit 2, nothing written: the export is CSV only, so there is no JSON body to print', async () => {
+    const { dir, cli } = await fixtureStore('2026-12-02');
+    await cli(['settlements', 'create', '--period', FIXTURE_PERIOD]);
+    const before = readdirSync(dir).sort();
+    for (const args of [['--json', 'settlements', 'export', 'SETTLE-2026-11-001'], ['settlements', 'export', 'SETTLE-2026-11-001', '--lines', '--output', 'x.csv', '--json']]) {
+      const r = await cli(args);
+      expect([r.code, r.stdout]).toEqual([2, '']);
+      expect(JSON.parse(r.stderr)).toEqual({
+        error: {
+          code: 'USAGE_ERROR',
+          message:
+            'The settlement export is CSV only (the API gives no JSON of it), so --json does not apply; leave it out (the settlement as JSON: premia settlements get SETTLE-2026-11-001 --json).',
+          request_id: null,
+        },
+      });
+    }
+    expect(readdirSync(dir).sort()).toEqual(before);
+  });
+
   it('--lines: one row per collection in policy_number order, each fee split so columns sum to the statement', async () => {
     const { dir, cli } = await fixtureStore('2026-12-02');
     await cli(['settlements', 'create', '--period', FIXTURE_PERIOD]);

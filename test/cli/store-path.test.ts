@@ -51,6 +51,20 @@ describe('a store in a directory that does not exist', () => {
   });
 });
 
+describe('an empty --db', () => {
+  it.each([[''], ['  ']])('--db %j is said to be empty (USAGE_ERROR, exit 2), not taken for the working directory', async (db) => {
+    const json = await runCli(['--json', '--db', db, 'clock'], { cwd: dir });
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stderr)).toEqual({
+      error: { code: 'USAGE_ERROR', message: '--db is empty; give the store: a file such as ./premia.db, :memory:, or a postgres:// URL.', request_id: null },
+    });
+    const text = await runCli([`--db=${db}`, 'clock', 'set', '2026-11-21'], { cwd: dir });
+    expect(text.code).toBe(2);
+    expect(text.stderr).toBe('error: --db is empty; give the store: a file such as ./premia.db, :memory:, or a postgres:// URL.\n  (code USAGE_ERROR)\n');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
 describe('an API key with no service named', () => {
   it('is refused (exit 2), not taken for local mode on ./premia.db: nothing is created', async () => {
     const { dir, cleanup } = tempDir('premia-key-no-url-');

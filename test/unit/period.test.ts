@@ -20,6 +20,7 @@ import {
   shiftPeriod,
   timestampOn,
   weekday,
+  whyNotADate,
 } from '../../src/domain/period.js';
 
 describe('isIsoDate', () => {
@@ -55,6 +56,19 @@ describe('isIsoDate', () => {
 
   it.each([null, undefined, 20261121, new Date(0), {}])('a non-string (%j) is not a date', (value) => {
     expect(isIsoDate(value)).toBe(false);
+  });
+});
+
+describe('whyNotADate: the one wording of a date premia does not take', () => {
+  it.each([
+    ['3000-01-01', 'is after 2999-12-31, the last date premia accepts', true],
+    ['9999-12-31', 'is after 2999-12-31, the last date premia accepts', true],
+    ['1899-12-31', 'is before 1900-01-01, the first date premia accepts', true],
+    ['2027-02-30', 'is not a day of the calendar: 2027-02 has 28 days', true],
+    ['2026-13-01', 'is not a date: there is no month 13', false],
+    ['31/12/2027', 'is not a date written YYYY-MM-DD', false],
+  ])('%s %s', (text, phrase, wellFormed) => {
+    expect(whyNotADate(text)).toEqual({ phrase, wellFormed });
   });
 });
 

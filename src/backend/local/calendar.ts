@@ -21,7 +21,7 @@ import {
 } from '../../domain/calendar.js';
 import { PremiaError, validationError, type FieldError } from '../../domain/errors.js';
 import { printable } from '../../domain/identifiers.js';
-import { addDays, isIsoDate, weekday } from '../../domain/period.js';
+import { addDays, isIsoDate, weekday, whyNotADate } from '../../domain/period.js';
 import { LEAD_DAYS } from '../../engine/settings.js';
 import { plural } from '../../domain/words.js';
 import { bareCrHint, CsvFormatError, CsvReader, isBlankRecord, trimCell } from '../../lib/csv-reader.js';
@@ -106,7 +106,8 @@ async function parseHolidays(file: Upload): Promise<ImportedHoliday[]> {
       if (problem) add('row', 'MALFORMED_ROW', problem);
       const date = trimCell(fields[0]!);
       const name = fields.length > 1 ? trimCell(fields[1]!) : '';
-      if (!isIsoDate(date)) add('date', 'INVALID_DATE', `date '${printable(date, 40)}' is not a date written YYYY-MM-DD`);
+      // Worded as every date premia reads (bank rows, options, requests): 2027-02-30 names February's length.
+      if (!isIsoDate(date)) add('date', 'INVALID_DATE', `date '${printable(date, 40)}' ${whyNotADate(date).phrase}`);
       else if (date < '1900-01-01' || date > '2099-12-31') add('date', 'INVALID_DATE', `date ${date} is outside 1900-2099`);
       // eslint-disable-next-line no-control-regex
       if (name.length > NAME_MAX || /[\u0000-\u001f\u007f]/.test(name)) add('name', 'INVALID_FORMAT', `name must be at most ${NAME_MAX} printable characters`);

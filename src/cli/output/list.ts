@@ -15,6 +15,7 @@ import { usageError, validationError } from '../../domain/errors.js';
 import { stringifyJson } from '../../domain/json.js';
 import { csvRow } from '../../lib/csv-writer.js';
 import type { GlobalOptions } from '../context.js';
+import { jsonFormatClash } from './download-json.js';
 import { moneyText, type Column } from './table.js';
 import type { Ui } from './ui.js';
 
@@ -52,9 +53,7 @@ export interface ListFlags {
 
 /** The output a list command's flags ask for, checked against the list's fields. */
 export function listOutput<T>(flags: ListFlags, globals: GlobalOptions, spec: ListSpec<T>): ListOutput {
-  if (globals.json && flags.format !== undefined && flags.format !== 'json') {
-    throw usageError(`--json asks for the API's JSON body but --format ${flags.format} asks for ${flags.format}; give only one of them.`);
-  }
+  if (globals.json && flags.format !== undefined && flags.format !== 'json') throw jsonFormatClash(flags.format);
   if (globals.json && flags.fields !== undefined) {
     throw usageError("--json prints the API's body whole; to choose fields, use --format json --fields … (or --format csv).");
   }

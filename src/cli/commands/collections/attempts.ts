@@ -4,6 +4,7 @@ import { moneyToCents } from '../../../domain/json.js';
 import type { Period } from '../../../domain/period.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { writeDownload } from '../../output/download.js';
+import { downloadFormat } from '../../output/download-json.js';
 import { checkFields, printList, type ListOutput } from '../../output/list.js';
 import { checkPeriodOption } from '../../../domain/requests.js';
 import { ATTEMPT_LIST } from '../list-fields.js';
@@ -23,11 +24,13 @@ export interface AttemptsOptions extends CommandDeps {
 
 export function attemptsOptions(deps: CommandDeps, flags: Flags): AttemptsOptions {
   const period = checkPeriodOption(flags.period);
+  // --json is the export's JSON body (format=json), as the API gives it.
+  const format = downloadFormat(deps.globals, flags.format, 'csv');
   if (deps.globals.json && flags.fields !== undefined) {
     throw usageError("--json prints the export's JSON whole; to choose fields, use --format json --fields … (or --format csv).");
   }
   const fields = flags.fields === undefined ? null : checkFields(flags.fields, ATTEMPT_LIST);
-  return { ...deps, period, format: flags.format === 'json' || flags.format === 'table' ? flags.format : 'csv', fields };
+  return { ...deps, period, format, fields };
 }
 
 export async function attemptsRun({ ctx, ui, backend, period, format, fields }: AttemptsOptions): Promise<number> {

@@ -40,7 +40,7 @@ export function registerCollections(program: Command, ctx: CliContext, state: Ru
     .command('attempts')
     .description("every debit attempt of a period, in date and policy-number order")
     .requiredOption('--period <YYYY-MM>', 'the period')
-    .addOption(new Option('--format <format>', 'csv (the export, the default), json (the export) or table').choices(['csv', 'json', 'table']).default('csv'))
+    .addOption(new Option('--format <format>', 'csv (the export, the default), json (the export) or table').choices(['csv', 'json', 'table'])) // no commander default: --json alone means json (attempts.ts)
     .addOption(fieldsOption(ATTEMPT_FIELDS))
     .action(lazyAction(ctx, state, () => import('./attempts.js')));
 

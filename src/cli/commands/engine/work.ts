@@ -1,5 +1,6 @@
-import { usageError } from '../../../domain/errors.js';
-import { isIsoDate } from '../../../domain/period.js';
+import { validationError } from '../../../domain/errors.js';
+import { printable } from '../../../domain/identifiers.js';
+import { isIsoDate, whyNotADate } from '../../../domain/period.js';
 import { redactDbUrl } from '../../../lib/db-url.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { catchCtrlC } from '../../interrupt.js';
@@ -14,7 +15,8 @@ export interface WorkOptions extends CommandDeps {
 
 export function workOptions(deps: CommandDeps, flags: Flags): WorkOptions {
   const until = flags.until?.trim();
-  if (until !== undefined && !isIsoDate(until)) throw usageError(`--until must be a date written YYYY-MM-DD; got '${String(until).slice(0, 40)}'.`);
+  // A wrong value, worded as every date premia reads (3000-01-01 is past the last date, not misspelt).
+  if (until !== undefined && !isIsoDate(until)) throw validationError(`--until '${printable(until, 40)}' ${whyNotADate(until).phrase}.`);
   return { ...deps, until };
 }
 

@@ -1,9 +1,10 @@
 import type { ReportFormat } from '../../../backend/types.js';
-import { conflict, PremiaError, usageError } from '../../../domain/errors.js';
+import { conflict, PremiaError } from '../../../domain/errors.js';
 import type { Period } from '../../../domain/period.js';
 import { periodStateNote } from '../../../domain/period-state.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { writeDownload } from '../../output/download.js';
+import { downloadFormat } from '../../output/download-json.js';
 import { plural } from '../../output/format.js';
 import { checkPeriodOption } from '../../../domain/requests.js';
 
@@ -28,9 +29,8 @@ export interface CollectionsOptions extends CommandDeps {
 
 export function collectionsOptions(deps: CommandDeps, flags: Flags): CollectionsOptions {
   const period = checkPeriodOption(flags.period);
-  if (deps.globals.json && flags.format === 'csv') throw usageError('--json asks for JSON but --format csv asks for CSV; give only one of them.');
-  // --json alone means the API's JSON body, which is the report in JSON.
-  const format = flags.format ?? (deps.globals.json ? 'json' : 'csv');
+  // --json is the report's JSON body (format=json), as the API gives it.
+  const format = downloadFormat(deps.globals, flags.format, 'csv');
   return { ...deps, period, format, output: flags.output, requireClosed: flags.requireClosed === true, force: flags.force === true };
 }
 

@@ -1,4 +1,6 @@
+import { printable } from '../../../domain/identifiers.js';
 import { writeDownload } from '../../output/download.js';
+import { refuseJsonForCsvOnly } from '../../output/download-json.js';
 import { plural } from '../../output/format.js';
 import { verb, type CommandDeps } from '../../command.js';
 
@@ -19,7 +21,12 @@ export interface ExportOptions extends CommandDeps {
   force: boolean;
 }
 
-/** `premia settlements export`: CSV is the API body of the export, with or without --json. */
+function exportOptions(deps: CommandDeps, flags: Flags, [ref]: string[]): ExportOptions {
+  refuseJsonForCsvOnly(deps.globals, 'The settlement export', `the settlement as JSON: premia settlements get ${printable(ref!, 64)} --json`);
+  return { ...deps, ref: ref!, lines: flags.lines === true, output: flags.output, force: flags.force === true };
+}
+
+/** `premia settlements export`: the API's CSV (it has no JSON of an export: see exportOptions). */
 export async function exportRun({ ctx, ui, backend, ref, lines, output, force }: ExportOptions): Promise<number> {
   const download = await (await backend()).exportSettlement(ref, { lines });
   const written = await writeDownload(ctx, download, output, undefined, '--output', force);
@@ -27,4 +34,4 @@ export async function exportRun({ ctx, ui, backend, ref, lines, output, force }:
   return 0;
 }
 
-export default verb<Flags, ExportOptions>((deps, flags, [ref]) => ({ ...deps, ref: ref!, lines: flags.lines === true, output: flags.output, force: flags.force === true }), exportRun);
+export default verb(exportOptions, exportRun);
