@@ -54,6 +54,17 @@ export function whyNotADate(text: string): { phrase: string; wellFormed: boolean
   return { phrase: `is not a day of the calendar: ${m[1]}-${m[2]} has ${daysInMonth(y, mo)} days`, wellFormed: true };
 }
 
+/**
+ * Why a month written YYYY-MM with a real month (2026-11) is still no period premia takes (it is
+ * outside FIRST_YEAR..LAST_YEAR), as a phrase after it; null when it is one, or is not written so
+ * (the caller words the format).
+ */
+export function whyNotAPeriodInRange(text: string): string | null {
+  const year = PERIOD_RE.exec(text)?.[1];
+  if (year === undefined || (Number(year) >= FIRST_YEAR && Number(year) <= LAST_YEAR)) return null;
+  return Number(year) < FIRST_YEAR ? `is before ${FIRST_YEAR}-01, the first month premia accepts` : `is after ${LAST_YEAR}-12, the last month premia accepts`;
+}
+
 export function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }

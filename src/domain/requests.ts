@@ -5,7 +5,7 @@
  * the typed input, or throws VALIDATION_ERROR listing every problem in `details`.
  */
 import { validationError, type DetailCode, type FieldError } from './errors.js';
-import { isIsoDate, isPeriod, whyNotADate, type IsoDate, type Period } from './period.js';
+import { isIsoDate, isPeriod, whyNotADate, whyNotAPeriodInRange, type IsoDate, type Period } from './period.js';
 import { COLLECTION_STATUSES, type CollectionStatus } from './collection.js';
 import { isPolicyStatus, POLICY_STATUSES, summarise, type PolicyStatus } from './policy.js';
 import { showValue } from './show.js';
@@ -55,7 +55,9 @@ class Checker {
       return undefined;
     }
     if (!isPeriod(v)) {
-      this.add(field, 'INVALID_FORMAT', `${field} must be a month written YYYY-MM, like 2026-11; got ${show(v)}`);
+      const range = typeof v === 'string' ? whyNotAPeriodInRange(v) : null;
+      if (typeof v === 'string' && range !== null) this.add(field, 'INVALID_VALUE', `${field} ${v} ${range}`);
+      else this.add(field, 'INVALID_FORMAT', `${field} must be a month written YYYY-MM, like 2026-11; got ${show(v)}`);
       return undefined;
     }
     return v;
@@ -389,6 +391,8 @@ export function validateNoQuery(raw: Raw): void {
 /** `--period`: a month written YYYY-MM. */
 export function checkPeriodOption(value: unknown, option = '--period'): Period {
   if (isPeriod(value)) return value;
+  const range = typeof value === 'string' ? whyNotAPeriodInRange(value) : null;
+  if (range !== null) throw validationError(`${option} ${String(value)} ${range}.`);
   throw validationError(`${option} '${String(value)}' is not a period; write it as YYYY-MM, e.g. 2026-11.`);
 }
 

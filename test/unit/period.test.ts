@@ -21,6 +21,7 @@ import {
   timestampOn,
   weekday,
   whyNotADate,
+  whyNotAPeriodInRange,
 } from '../../src/domain/period.js';
 
 describe('isIsoDate', () => {
@@ -261,5 +262,19 @@ describe('days', () => {
   it('timestampOn writes ISO 8601 UTC', () => {
     expect(timestampOn('2026-11-21', 34_200_000)).toBe('2026-11-21T09:30:00.000Z');
     expect(timestampOn('2026-11-21', 86_400_000 + 1)).toBe('2026-11-21T00:00:00.001Z'); // time of day wraps
+  });
+});
+
+describe('whyNotAPeriodInRange: a month written YYYY-MM outside the years premia takes', () => {
+  it.each([
+    ['3000-01', 'is after 2999-12, the last month premia accepts'],
+    ['1899-12', 'is before 1900-01, the first month premia accepts'],
+    ['2026-11', null],
+    ['2999-12', null],
+    ['1900-01', null],
+    ['2026-13', null],
+    ['202611', null],
+  ])('%s: %s', (text, phrase) => {
+    expect(whyNotAPeriodInRange(text)).toBe(phrase);
   });
 });
