@@ -120,10 +120,10 @@ export function disputeQuestion(s: Settlement, reason: string): Question {
   };
 }
 
-export function markPaidQuestion(s: Settlement, reference: string, today: string): Question {
+export function markPaidQuestion(s: Settlement, reference: string): Question {
   return {
     details: [
-      `Marking ${s.settlement_number} (${s.period_month}, net ${money(s.net_amount)}, to be paid by ${s.payment_date}) as paid on ${today} ` +
+      `Marking ${s.settlement_number} (${s.period_month}, net ${money(s.net_amount)}, to be paid by ${s.payment_date}) as paid today ` +
         `with reference ${reference} is final: a paid statement can only be disputed, and a statement made for ${s.period_month} after that ` +
         'counts this payment as made (previously_paid).',
     ],

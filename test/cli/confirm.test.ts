@@ -287,7 +287,7 @@ describe('settlements', () => {
     expect(no.stderr).toBe(
       [
         `Local mode: store ${db}`,
-        `Marking SETTLE-2026-11-001 (2026-11, net ${groupedUnits(s.net_amount)}, to be paid by 2026-12-03) as paid on 2026-12-02 with reference ${s.payment_reference} is final: ` +
+        `Marking SETTLE-2026-11-001 (2026-11, net ${groupedUnits(s.net_amount)}, to be paid by 2026-12-03) as paid today with reference ${s.payment_reference} is final: ` +
           'a paid statement can only be disputed, and a statement made for 2026-11 after that counts this payment as made (previously_paid).',
         'Nothing changed.',
         '',

@@ -26,7 +26,8 @@ export async function markPaidRun(opts: MarkPaidOptions): Promise<number> {
   if (confirmMode(opts) === 'ask') {
     // A statement that is not pending is refused by the move itself: nothing to ask.
     const current = await b.getSettlement(ref);
-    if (current.status === 'pending') await askOrCancel(opts, markPaidQuestion(current, input.reference ?? current.payment_reference, (await b.getClock()).date));
+    // "today", not the clock's date: a server that keeps no virtual clock (a spec-only one) has none to read.
+    if (current.status === 'pending') await askOrCancel(opts, markPaidQuestion(current, input.reference ?? current.payment_reference));
   }
   const s = await b.markSettlementPaid(ref, input);
   if (!ui.json) ui.status(`${s.settlement_number} is paid (on ${s.paid_on}, reference ${s.paid_reference}).`);
