@@ -315,4 +315,16 @@ describe('smart (issue 12)', () => {
     expect(at(0, isoDay('2026-10-31'))?.why.code).toBe(WhyCode.SMART_AFTER_INCOME);
     expect(at(1_000, isoDay('2026-10-20'))?.why.code).toBe(WhyCode.SMART_AFTER_INCOME);
   });
+
+  it('a salary swept out by debit orders the day it lands is not a closed account: the next payday is planned', () => {
+    // Paid on the 2nd, and on 2 October the debit orders took the whole salary that same day,
+    // leaving 0.00: money was paid in on the day it was emptied, so the account is in use.
+    const a = analysis({ dayOfMonth: 2, lastIncomeDay: isoDay('2026-10-02') });
+    const c = collection(50_000);
+    const swept = customer(0, a, { lastCreditDay: isoDay('2026-10-02'), lastDebitDay: isoDay('2026-10-02') });
+    expect(STRATEGIES.smart.planner().plan(swept, [c], 0, isoDay('2026-11-01'), isoDay('2026-11-03'), c.due, config)?.why.code).toBe(WhyCode.SMART_AFTER_INCOME);
+    // Emptied the day after the pay, nothing since: it still looks closed.
+    const emptied = customer(0, a, { lastCreditDay: isoDay('2026-10-02'), lastDebitDay: isoDay('2026-10-03') });
+    expect(STRATEGIES.smart.planner().plan(emptied, [c], 0, isoDay('2026-11-01'), isoDay('2026-11-03'), c.due, config)).toBeNull();
+  });
 });

@@ -242,7 +242,10 @@ function setup(ctx: SmartContext, customer: CustomerView, collections: readonly 
 /**
  * Whether the account looks closed at the end of D, from its posted movements: emptied to
  * exactly zero by its own debits, with nothing paid in or out for at least two days since. A debit
- * would be refused; premia waits until money is paid in again.
+ * would be refused; premia waits until money is paid in again. Money paid in on the day it was
+ * emptied counts: that is a salary swept out by the customer's own debit orders the day it lands
+ * (premia's debit on payday posts first), not a closure, whose last movement takes out what was
+ * already there.
  */
 function looksClosed(customer: CustomerView, D: number): boolean {
   if (customer.balance !== 0) return false;
@@ -252,7 +255,7 @@ function looksClosed(customer: CustomerView, D: number): boolean {
   const debit = customer.lastDebitDay;
   if (debit === null || debit <= horizon || debit > D - CLOSED_QUIET_DAYS) return false;
   const credit = customer.lastCreditDay;
-  return credit === null || credit <= debit;
+  return credit === null || credit < debit;
 }
 
 function planOne(customer: CustomerView, c: CollectionView, ctx: SmartContext, remaining: number, config: EngineConfig): Plan | null {
