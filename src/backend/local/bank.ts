@@ -95,6 +95,11 @@ export async function importBankTransactions(ctx: LocalContext, file: Upload, op
           if (typeof amount === 'number' && amount === 0 && !isAccountEvent(description)) {
             add('amount', 'INVALID_AMOUNT', `amount 0 is only for event rows (${ACCOUNT_EVENTS.join(', ')}); '${printable(description, 40)}' is not one`);
           }
+          // The reverse too: a statement line saying the account closed is no deposit for premia
+          // to debit, and which of the two the file meant is not premia's guess.
+          if (typeof amount === 'number' && amount !== 0 && isAccountEvent(description)) {
+            add('amount', 'INVALID_AMOUNT', `an event row (${description}) has amount 0: the event is not money; write the account's own movement on a row of its own`);
+          }
           if (rowErrors.length === 0 && locked) {
             if (date <= today) add('date', 'DATE_IN_PAST', `${date} is on or before the clock's date ${today}; days already lived cannot change`);
             else if (!imported.has(customer) && collecting.has(customer)) {
