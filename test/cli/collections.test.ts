@@ -30,6 +30,21 @@ describe('a month through the CLI', () => {
     expect(exec.json()).toMatchObject({ status: 'completed', policies_queued: 520, counts: { PAID_FULL: 485, PAID_PARTIAL: 18, UNPAID: 17, CANCELLED: 0 } });
   });
 
+  it('a period already queued keeps its strategy: a rerun names it, and warns when --strategy asked for another', async () => {
+    const first = await cli(['collections', 'execute', '--period', '2027-01', '--strategy', 'naive']);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain('Queued 520 policies for 2027-01 (naive); the engine collects as the clock advances.');
+    const id = first.stdout.match(/execution_id\s+(\S+)/)![1]!;
+    const rerun = await cli(['collections', 'execute', '--period', '2027-01', '--strategy', 'oracle']);
+    expect(rerun.code).toBe(0);
+    expect(rerun.stderr).toBe(
+      `warning: --strategy oracle was not applied: 2027-01 is already queued with naive (execution ${id}), and an execution keeps its strategy.\n` +
+        'Queued 0 policies for 2027-01 (naive); the engine collects as the clock advances.\n',
+    );
+    const plain = await cli(['collections', 'execute', '--period', '2027-01']);
+    expect(plain.stderr).toBe('Queued 0 policies for 2027-01 (naive); the engine collects as the clock advances.\n');
+  });
+
   it('get and list return the spec fields plus id; list filters by status and policy', async () => {
     const list = await cli(['--json', 'collections', 'list', '--period', '2026-11', '--policy', 'POL-2026021']);
     expect(list.code).toBe(0);

@@ -23,9 +23,20 @@ export function executeOptions(deps: CommandDeps, flags: Flags): ExecuteOptions 
 export async function executeRun({ ui, backend, input }: ExecuteOptions): Promise<number> {
   const b = await backend();
   const accepted = await b.executeCollections(input);
+  // A period already queued keeps its execution, and the execution its strategy: name the one in
+  // effect, and say so when --strategy asked for another (a server that implements only the
+  // spec has no executions to read: what was asked is all there is to say).
+  const asked = input.strategy ?? DEFAULT_STRATEGY;
+  const strategy = await b.getExecution(accepted.execution_id).then(
+    (e) => e.strategy,
+    () => asked,
+  );
+  if (strategy !== asked && input.strategy !== undefined) {
+    ui.warn(`--strategy ${asked} was not applied: ${input.period_month} is already queued with ${strategy} (execution ${accepted.execution_id}), and an execution keeps its strategy.`);
+  }
   if (ui.json) ui.printJson(accepted);
   else {
-    ui.status(`Queued ${plural(accepted.policies_queued, 'policy', 'policies')} for ${input.period_month} (${input.strategy ?? DEFAULT_STRATEGY}); the engine collects as the clock advances.`);
+    ui.status(`Queued ${plural(accepted.policies_queued, 'policy', 'policies')} for ${input.period_month} (${strategy}); the engine collects as the clock advances.`);
     ui.keyValues([
       ['execution_id', accepted.execution_id],
       ['status', accepted.status],
