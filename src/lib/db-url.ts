@@ -19,42 +19,65 @@ export function isStoreFile(db: string): boolean {
 }
 
 /**
+ * A PostgreSQL URL's user-info password as it is written: everything from the colon after the user
+ * name to the LAST `@` of the line (not crossing another URL). The driver reads a URL as a browser
+ * does (the user-info ends at the last `@` before the host), and a password written unencoded
+ * may hold `@`, `/` or a space (`my@Secret`, `Sec ret`): stopping at the first `@` or at a space
+ * showed the rest. A URL with no user-info password but a port (`postgres://host:5432/db`)
+ * followed on its line by an `@` loses a little more than the password: the safe side.
+ */
+const USERINFO_PASSWORD = /(postgres(?:ql)?:\/\/[^:@/?#\s]*:)(?:(?!postgres(?:ql)?:\/\/)[^\n])*@/gi;
+const PASSWORD_PARAM = /([?&]password=)[^&#\s]*/gi;
+
+/**
  * The URL with its password (in the user-info part or as a `password=` parameter) shown as
  * `***`. Works on text that does not parse as a URL too (it never throws): a mistyped URL in
  * an error message is redacted all the same.
  */
 export function redactDbUrl(url: string): string {
-  return url
-    .replace(/(postgres(?:ql)?:\/\/[^:@/?#\s]*:)[^@\s]*@/gi, '$1***@')
-    .replace(/([?&]password=)[^&#\s]*/gi, '$1***');
-}
-
-/** The password a URL carries (user-info or `password=`), decoded, or null. */
-export function dbUrlPassword(url: string): string | null {
-  const info = /^postgres(?:ql)?:\/\/[^:@/?#\s]*:([^@\s]*)@/i.exec(url.trim());
-  const param = /[?&]password=([^&#\s]*)/i.exec(url);
-  const raw = info?.[1] ?? param?.[1];
-  if (raw === undefined || raw === '') return null;
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
+  return url.replace(USERINFO_PASSWORD, '$1***@').replace(PASSWORD_PARAM, '$1***');
 }
 
 /**
- * `text` with every occurrence of the URL's password (as written and decoded) replaced by
+ * Every form the password of `url` may take in a message (user-info up to the last `@`, as the
+ * driver parses it, a `password=` parameter; each as written and decoded), longest first.
+ */
+function passwordForms(url: string): string[] {
+  const text = url.trim();
+  const forms = new Set<string>();
+  const add = (raw: string | undefined) => {
+    if (raw === undefined || raw === '') return;
+    forms.add(raw);
+    try {
+      forms.add(decodeURIComponent(raw));
+    } catch {
+      // not percent-encoded as a whole: as written only
+    }
+    forms.add(encodeURIComponent(raw));
+  };
+  add(/^postgres(?:ql)?:\/\/[^:@/?#\s]*:([^\n]*)@/i.exec(text)?.[1]);
+  try {
+    add(new URL(text).password);
+  } catch {
+    // not a URL the parser takes: the forms above
+  }
+  for (const m of text.matchAll(/[?&]password=([^&#\s]*)/gi)) add(m[1]);
+  return [...forms].filter((f) => f.length > 0).sort((a, b) => b.length - a.length);
+}
+
+/**
+ * `text` with every occurrence of the URL's password (in each form it may take) replaced by
  * `***`, and any URL in it redacted: for messages that come from the driver or the server,
- * which might quote what they were given.
+ * which might quote what they were given (or a piece of a mistyped URL as a host name).
  */
 export function scrubDbSecret(text: string, url: string): string {
   let out = redactDbUrl(text);
-  const password = dbUrlPassword(url);
-  if (password !== null && password.length > 0) {
-    const raw = /^postgres(?:ql)?:\/\/[^:@/?#\s]*:([^@\s]*)@/i.exec(url.trim())?.[1];
-    for (const secret of new Set([password, raw ?? password, encodeURIComponent(password)])) {
-      if (secret.length > 0) out = out.split(secret).join('***');
-    }
+  for (const secret of passwordForms(url)) out = out.split(secret).join('***');
+  // Pieces of an unencoded password the driver took for a host or a path (`my@Sec/ret9`: host
+  // `Sec`), each 3 characters or more.
+  const written = /^postgres(?:ql)?:\/\/[^:@/?#\s]*:([^\n]*)@/i.exec(url.trim())?.[1];
+  if (written !== undefined) {
+    for (const piece of written.split(/[@/:?#\s]/)) if (piece.length >= 3) out = out.split(piece).join('***');
   }
   return out;
 }
