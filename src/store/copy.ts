@@ -22,7 +22,7 @@ import { randomInt } from 'node:crypto';
 import { resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
 import type BetterSqlite3 from 'better-sqlite3';
-import { isPostgresUrl } from '../lib/db-url.js';
+import { isPostgresUrl, redactDbUrl } from '../lib/db-url.js';
 import { PremiaError } from '../domain/errors.js';
 import { CopyIn } from './pg-copy.js';
 import { idSyncSql, MARKER_TABLE, pgSettings } from './pg-store.js';
@@ -191,11 +191,20 @@ async function copyBetween(source: Store, target: Store, options: StoreCopyOptio
   const sourceTables = new Map((await tableColumns(source)).map((t) => [t.name, t]));
   for (const t of tables) {
     const from = sourceTables.get(t.name);
-    const missing = from === undefined ? ['the table'] : t.columns.filter((c) => !from.columns.includes(c));
-    if (missing.length > 0) {
-      throw new PremiaError('VALIDATION_ERROR', `${source.path} has no ${missing.join(', ')} of table ${t.name}: is it a premia store of another version?`);
+    if (from === undefined) {
+      throw new PremiaError(
+        'VALIDATION_ERROR',
+        `${redactDbUrl(target.path)} has a table ${t.name} that ${redactDbUrl(source.path)} has not: a table premia did not make in the target, or two stores of different premia versions. Nothing was copied.`,
+      );
     }
-    t.key = from!.key;
+    const missing = t.columns.filter((c) => !from.columns.includes(c));
+    if (missing.length > 0) {
+      throw new PremiaError(
+        'VALIDATION_ERROR',
+        `${redactDbUrl(source.path)} has no column ${missing.join(', ')} of table ${t.name}, which ${redactDbUrl(target.path)} has: are the two stores of different premia versions? Nothing was copied.`,
+      );
+    }
+    t.key = from.key;
   }
 
   // What the target holds, told before anything is changed.

@@ -23,7 +23,7 @@ import { PremiaError } from '../domain/errors.js';
 import { Kysely, sql } from './kysely.js';
 import { PinnedPgDialect, PremiaPgDialect, type PgCursor, type PgCursorConstructor } from './pg-dialect.js';
 import type { Database } from './schema.js';
-import { migrate } from './migrate.js';
+import { migrate, MIGRATION_TABLE } from './migrate.js';
 import { PG_LOCK_SPACE, type Db, type PgStore, type PgUnit } from './store-types.js';
 
 const require = createRequire(import.meta.url);
@@ -418,14 +418,19 @@ async function claim(store: PgStore, options: OpenPgOptions, display: string): P
     (await sql<{ tablename: string }>`select tablename from pg_tables where schemaname = current_schema() order by tablename`.execute(db)).rows.map(
       (r) => r.tablename,
     );
+  const notCreatedYet = () =>
+    new PremiaError('VALIDATION_ERROR', `The database ${display} holds no premia store yet; nothing was created.`, {
+      details: [{ field: 'db', code: 'STORE_NOT_FOUND', message: `${display} has no premia tables` }],
+    });
   const decide = (tables: string[]): 'ours' | 'empty' => {
-    if (tables.includes(MARKER_TABLE)) return 'ours';
+    if (tables.includes(MARKER_TABLE)) {
+      // The mark alone: a creation or a `db copy` stopped before premia's tables were made. A
+      // command that only reads leaves it so (a rerun of the copy then finds it empty).
+      if (!options.create && !tables.includes(MIGRATION_TABLE)) throw notCreatedYet();
+      return 'ours';
+    }
     if (tables.length === 0) {
-      if (!options.create) {
-        throw new PremiaError('VALIDATION_ERROR', `The database ${display} holds no premia store yet; nothing was created.`, {
-          details: [{ field: 'db', code: 'STORE_NOT_FOUND', message: `${display} has no premia tables` }],
-        });
-      }
+      if (!options.create) throw notCreatedYet();
       return 'empty';
     }
     const shown = tables.slice(0, 5).join(', ') + (tables.length > 5 ? ', …' : '');

@@ -4,7 +4,7 @@
  * `postgres://` URL; migrations applied on open, and a refusal to touch a store written by a
  * newer premia or a database of another application.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
@@ -46,10 +46,24 @@ export async function openSqliteStore(options: OpenStoreOptions): Promise<Sqlite
   } catch (e) {
     if (e instanceof PremiaError) throw e;
     if (options.create === false && !existsSync(options.path)) throw storeNotFound(options.path);
+    if (statSync(options.path, { throwIfNoEntry: false })?.isDirectory()) {
+      const option = options.option ?? '--db';
+      throw new PremiaError('VALIDATION_ERROR', `The store ${options.path} (${option}) is a directory, not a store file. Give the path of the store file.`, {
+        cause: e,
+        details: [{ field: option, code: 'NOT_A_FILE', message: `${options.path} is a directory` }],
+      });
+    }
     throw new PremiaError('INTERNAL', `Cannot open the store at ${options.path}: ${(e as Error).message}.`, { cause: e });
   }
   try {
     const claim = refuseForeignDatabase(raw, options.path, options.option);
+    // An empty file (or an SQLite database with nothing in it) holds no store: one that must not
+    // be created here (a command that only reads, `db copy --from`) is not made of it.
+    if (claim && options.create === false && options.path !== ':memory:' && raw.prepare('select count(*) from sqlite_schema').pluck().get() === 0) {
+      throw new PremiaError('VALIDATION_ERROR', `There is no store at ${options.path}: the file holds no database yet; nothing was written to it.`, {
+        details: [{ field: options.option ?? 'db', code: 'STORE_NOT_FOUND', message: `${options.path} is empty` }],
+      });
+    }
     // 16 KiB pages: measured 20% faster bulk inserts than 4 KiB. Only takes effect on a new file.
     if (!options.readonly) raw.pragma('page_size = 16384');
     if (options.path !== ':memory:' && !options.readonly) await enableWal(raw, busyTimeout);

@@ -6,6 +6,7 @@
  * unknown option or command) is USAGE_ERROR. Both exit 2. And a --db that is a directory or a
  * file of another kind is the user's mistake, not an internal error.
  */
+import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -151,6 +152,47 @@ describe('a --db that is not a store file: VALIDATION_ERROR naming it, not INTER
       `error: ${join(dir, 'notes.txt')} is not a premia store: the file is not an SQLite database. premia leaves it untouched; choose another file with --db.\n  (code VALIDATION_ERROR)\n`,
     );
     expect(existsSync(join(dir, 'notes.txt-wal'))).toBe(false);
+  });
+
+  it('an empty file holds no store: a command that only reads, or db copy --from, writes nothing to it (exit 2)', async () => {
+    writeFileSync(join(dir, 'empty.db'), '');
+    const read = await runCli(['--json', '--db', 'empty.db', 'policies', 'list'], { cwd: dir });
+    expect(read.code).toBe(2);
+    expect(JSON.parse(read.stderr.trim()).error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: `There is no store at ${join(dir, 'empty.db')}: the file holds no database yet; nothing was written to it.`,
+    });
+    const copy = await runCli(['--json', 'db', 'copy', '--from', 'empty.db', '--to', 'copy.db'], { cwd: dir });
+    expect(copy.code).toBe(2);
+    expect(JSON.parse(copy.stderr.trim().split('\n').at(-1)!).error.details).toEqual([{ field: '--from', code: 'STORE_NOT_FOUND', message: `${join(dir, 'empty.db')} is empty` }]);
+    expect(readFileSync(join(dir, 'empty.db')).length).toBe(0);
+    expect(existsSync(join(dir, 'copy.db'))).toBe(false);
+    expect(existsSync(join(dir, 'empty.db-wal'))).toBe(false);
+  });
+
+  it('db copy with a directory for --from or --to: NOT_A_FILE naming the option (exit 2), not an internal error', async () => {
+    expect((await runCli(['--db', 'src.db', 'clock', 'set', '2026-10-31'], { cwd: dir })).code).toBe(0);
+    for (const [args, option] of [
+      [['--from', dir, '--to', 'to.db'], '--from'],
+      [['--from', 'src.db', '--to', dir, '--yes'], '--to'],
+    ] as const) {
+      const r = await runCli(['--json', 'db', 'copy', ...args], { cwd: dir });
+      expect(r.code).toBe(2);
+      expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!).error.details).toEqual([{ field: option, code: 'NOT_A_FILE', message: `${dir} is a directory` }]);
+    }
+  });
+
+  it('db copy into a store holding a table premia did not make names that table and the target (exit 2)', async () => {
+    expect((await runCli(['--db', 'from.db', 'clock', 'set', '2026-10-31'], { cwd: dir })).code).toBe(0);
+    expect((await runCli(['--db', 'into.db', 'clock', 'set', '2026-10-31'], { cwd: dir })).code).toBe(0);
+    const other = new Database(join(dir, 'into.db'));
+    other.exec('create table notes (t text)');
+    other.close();
+    const r = await runCli(['db', 'copy', '--from', 'from.db', '--to', 'into.db', '--yes'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      `${join(dir, 'into.db')} has a table notes that ${join(dir, 'from.db')} has not: a table premia did not make in the target, or two stores of different premia versions. Nothing was copied.`,
+    );
   });
 
   it('db copy names its own option (--to), not --db', async () => {

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLocalBackend } from '../../src/backend/local/index.js';
-import { openStore } from '../../src/store/store.js';
+import { openStore, PREMIA_APPLICATION_ID } from '../../src/store/store.js';
+import { MARKER_TABLE } from '../../src/store/pg-store.js';
 import { FIXTURES, runCli, tempDir, type CliResult } from '../helpers/cli.js';
 import { FIXED_NOW, fileUpload, fixtureMonth } from '../helpers/local.js';
 import { freshDatabase, noPg, onDatabase, pg } from './db.js';
@@ -111,6 +112,21 @@ describe.skipIf(noPg)(`premia db copy${noPg ? ` (skipped: ${pg.reason})` : ''}`,
     expect(advanced[0]!.attempts.trimEnd().split('\n').length).toBeGreaterThan(40);
     expect(advanced[1]!.attempts === advanced[0]!.attempts).toBe(true);
     expect(advanced[1]!.result === advanced[0]!.result).toBe(true);
+  });
+
+  it("a database holding only premia's mark (a copy stopped early): a command that only reads creates nothing, and the copy takes it as empty", async () => {
+    const stopped = await freshDatabase('copy_stopped');
+    await onDatabase(stopped, `create table ${MARKER_TABLE} (application_id integer not null)`);
+    await onDatabase(stopped, `insert into ${MARKER_TABLE} (application_id) values (${PREMIA_APPLICATION_ID})`);
+    const tables = async () => (await onDatabase<{ t: string }>(stopped, "select tablename as t from pg_tables where schemaname = current_schema() order by 1")).map((r) => r.t);
+    const who = await run(['--db', stopped, 'whoami'], dir);
+    expect(who.code).toBe(0);
+    expect(who.stdout).toContain('(not created yet)');
+    expect((await run(['--db', stopped, 'policies', 'list'], dir)).code).toBe(2);
+    expect(await tables()).toEqual([MARKER_TABLE]);
+    const copied = await run(['db', 'copy', '--from', 'premia.db', '--to', stopped], dir);
+    expect(copied.code).toBe(0);
+    expect(Number((await onDatabase<{ n: string }>(stopped, 'select count(*)::text as n from policies'))[0]!.n)).toBe(520);
   });
 
   it('refuses a non-empty target without --yes (exit 6, naming what is there); nothing changes', async () => {
