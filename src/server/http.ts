@@ -87,10 +87,13 @@ export interface ErrorContext {
 export function toPremiaError(e: unknown, ctx: ErrorContext): { error: PremiaError; internal: boolean } {
   if (e instanceof PremiaError) {
     if (e.status >= 500 && e.code !== 'NOT_SUPPORTED' && e.code !== SERVICE_UNAVAILABLE) {
+      // What the caller can act on, and nothing of the internals (a store's address, a driver's words).
       const message =
         e.code === 'STORE_BUSY'
           ? 'The store is busy (another process holds it); try again shortly.'
-          : 'The service failed unexpectedly; the error was logged with this request id.';
+          : e.code === 'STORE_UNAVAILABLE'
+            ? "The service cannot reach its database just now; nothing was done. Try again shortly (the operator's log has the details under this request id)."
+            : 'The service failed unexpectedly; the error was logged with this request id.';
       return { error: new PremiaError(e.code, message, { status: e.status }), internal: true };
     }
     return { error: e, internal: false };

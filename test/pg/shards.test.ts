@@ -5,7 +5,7 @@
  * process lives on SQLite (the day summaries the advance reports included), with every shard of
  * every day lived once.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLocalBackend, type LocalBackend } from '../../src/backend/local/index.js';
@@ -48,11 +48,18 @@ async function shardedStore(prefix: string): Promise<{ url: string; b: LocalBack
 }
 
 /** `premia …` as a process of its own; resolves with its exit code (null when killed) and signal. */
-function premia(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+function premia(
+  args: string[],
+  env: Record<string, string> = {},
+  onStderr?: (text: string, child: ChildProcess) => void,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(REPO, 'bin', 'premia.js'), ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString('utf8');
+      onStderr?.(stderr, child);
+    });
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stderr }));
   });
@@ -112,6 +119,19 @@ describe.skipIf(noPg)(`the engine's day in customer shards${noPg ? ` (skipped: $
     expect(byWorker.reduce((s, w) => s + Number(w.n), 0)).toBe(DAYS * SHARDS);
     const lived = done.reduce((s, w) => s + Number(/Lived (\d+) shard/.exec(w.stderr)![1]), 0);
     expect(byWorker.filter((w) => !w.worker.endsWith(`:${process.pid}`)).reduce((s, w) => s + Number(w.n), 0)).toBe(lived);
+  });
+
+  it('engine work stopped by SIGTERM (a service manager) says so, and exits 130 after the shard in progress', async () => {
+    const { url } = await shardedStore('shards_term');
+    let sent = false;
+    const r = await premia(['--db', url, 'engine', 'work'], {}, (text, child) => {
+      if (!sent && text.includes('Working on the days of')) {
+        sent = true;
+        child.kill('SIGTERM');
+      }
+    });
+    expect([r.code, r.signal]).toEqual([130, null]);
+    expect(r.stderr).toMatch(/\nSIGTERM: stopping after the shard in progress\.\nLived 0 shards; stopped by SIGTERM\.\n$/);
   });
 
   it('an advance killed inside a shard: the day stays open, the next advance lives what is left, the same month', async () => {

@@ -22,9 +22,15 @@ export function workOptions(deps: CommandDeps, flags: Flags): WorkOptions {
 
 export async function workRun({ ctx, ui, admin, until }: WorkOptions): Promise<number> {
   const a = await admin();
-  const ctrlC = catchCtrlC(ctx, () => ui.status('Ctrl-C: stopping after the shard in progress (press Ctrl-C again to quit at once).'));
-  // A service manager stops a worker with SIGTERM: the same stop as Ctrl-C.
-  const term = () => ctx.signals.emit('SIGINT');
+  let by = 'Ctrl-C';
+  const ctrlC = catchCtrlC(ctx, () =>
+    ui.status(by === 'Ctrl-C' ? 'Ctrl-C: stopping after the shard in progress (press Ctrl-C again to quit at once).' : `${by}: stopping after the shard in progress.`),
+  );
+  // A service manager stops a worker with SIGTERM: the same stop as Ctrl-C, said as what it is.
+  const term = () => {
+    by = 'SIGTERM';
+    ctx.signals.emit('SIGINT');
+  };
   ctx.signals.on('SIGTERM', term);
   const start = () => ui.status(`Working on the days of ${redactDbUrl(a.storePath)}${until ? ` until ${until}` : ''}; Ctrl-C stops after the shard in progress.`);
   let lived = 0;
@@ -35,7 +41,7 @@ export async function workRun({ ctx, ui, admin, until }: WorkOptions): Promise<n
     ctx.signals.removeListener('SIGTERM', term);
   }
   if (ui.json) ui.printJson({ shards: lived, stopped: ctrlC.signal.aborted });
-  else ui.status(`Lived ${lived} ${lived === 1 ? 'shard' : 'shards'}${ctrlC.signal.aborted ? '; stopped by Ctrl-C' : ''}.`);
+  else ui.status(`Lived ${lived} ${lived === 1 ? 'shard' : 'shards'}${ctrlC.signal.aborted ? `; stopped by ${by}` : ''}.`);
   return ctrlC.signal.aborted ? 130 : 0;
 }
 

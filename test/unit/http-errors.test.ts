@@ -1,0 +1,21 @@
+/** The service's answer to premia's own server-side failures (src/server/http.ts toPremiaError): what a caller can act on, nothing of the internals. */
+import { describe, expect, it } from 'vitest';
+import { PremiaError } from '../../src/domain/errors.js';
+import { toPremiaError } from '../../src/server/http.js';
+
+const ctx = { jsonLimit: 1024, uploadLimit: 4096 };
+
+describe('toPremiaError', () => {
+  it('a database out of reach: 503 STORE_UNAVAILABLE saying so, without the driver\'s words', () => {
+    const { error, internal } = toPremiaError(new PremiaError('STORE_UNAVAILABLE', 'Cannot connect to the PostgreSQL server at db.internal:5432: connection refused.'), ctx);
+    expect(internal).toBe(true);
+    expect([error.code, error.status]).toEqual(['STORE_UNAVAILABLE', 503]);
+    expect(error.message).toBe("The service cannot reach its database just now; nothing was done. Try again shortly (the operator's log has the details under this request id).");
+  });
+
+  it('a busy store and any other failure keep their own words', () => {
+    expect(toPremiaError(new PremiaError('STORE_BUSY', 'database is locked'), ctx).error.message).toBe('The store is busy (another process holds it); try again shortly.');
+    const other = toPremiaError(new PremiaError('INTERNAL', 'TypeError: x is undefined'), ctx);
+    expect([other.error.code, other.error.message]).toEqual(['INTERNAL', 'The service failed unexpectedly; the error was logged with this request id.']);
+  });
+});
