@@ -24,13 +24,17 @@ export async function executeRun({ ui, backend, input }: ExecuteOptions): Promis
   const b = await backend();
   const accepted = await b.executeCollections(input);
   // A period already queued keeps its execution, and the execution its strategy: name the one in
-  // effect, and say so when --strategy asked for another (a server that implements only the
-  // spec has no executions to read: what was asked is all there is to say).
+  // effect, and say so when --strategy asked for another. Remote, only when --strategy was given:
+  // a server that implements only the spec has no executions to read (nor strategies), and is
+  // sent nothing it was not asked for; what was asked is then all there is to say.
   const asked = input.strategy ?? DEFAULT_STRATEGY;
-  const strategy = await b.getExecution(accepted.execution_id).then(
-    (e) => e.strategy,
-    () => asked,
-  );
+  const strategy =
+    b.mode === 'local' || input.strategy !== undefined
+      ? await b.getExecution(accepted.execution_id).then(
+          (e) => e.strategy,
+          () => asked,
+        )
+      : asked;
   if (strategy !== asked && input.strategy !== undefined) {
     ui.warn(`--strategy ${asked} was not applied: ${input.period_month} is already queued with ${strategy} (execution ${accepted.execution_id}), and an execution keeps its strategy.`);
   }
