@@ -164,10 +164,13 @@ export async function printListPages<T>(ui: Ui, spec: ListSpec<T>, out: ListOutp
       ui.write(csvRows(chosen, rows));
       continue;
     }
+    // One write a page (a file or a pipe as stdout is written synchronously).
+    let text = '';
     for (const item of jsonItems(chosen, rows)) {
-      ui.write(`${first ? '' : ','}${stringifyJson(item)}`);
+      text += `${first ? '' : ','}${stringifyJson(item)}`;
       first = false;
     }
+    ui.write(text);
   }
   if (out.format !== 'csv') ui.write(']\n');
 }
