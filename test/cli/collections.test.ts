@@ -76,6 +76,15 @@ describe('a month through the CLI', () => {
     expect(human.code).toBe(0);
     expect(human.stdout).toContain('2026-11-02    1,708.74  collected\n            why: smart: the balance already covers the amount due, with the usual outgoings until the debit; expected balance 4380.00\n');
     expect(human.stdout).toContain('PAID_FULL: collected 1708.74 of 1708.74 in 1 attempt');
+    // A collection the closed month never attempted: no "yet", and the summary says the period is closed.
+    const untried = (await cli(['--json', 'collections', 'list', '--period', '2026-11', '--status', 'UNPAID', '--limit', '10000'])).json().data.find(
+      (x: { number_of_attempts: number }) => x.number_of_attempts === 0,
+    );
+    expect(untried).toBeDefined();
+    const none = await cli(['collections', 'explain', untried.id]);
+    expect(none.stdout).toContain('\nNo attempts.\n');
+    expect(none.stdout).toContain('UNPAID: collected 0.00 of ');
+    expect(none.stdout).toContain(' in 0 attempts (period closed).');
   });
 
   it('exit codes: not found 5, conflicts 6, validation 2', async () => {

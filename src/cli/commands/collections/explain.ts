@@ -19,7 +19,8 @@ export async function explainRun({ ui, backend, id }: ExplainOptions): Promise<n
   ui.line(`Income: ${e.income.description}`);
   if (e.income.next_income_dates.length > 0) ui.line(`Next income expected: ${e.income.next_income_dates.join(', ')}`);
   ui.line();
-  if (e.attempts.length === 0) ui.line('No attempts yet.');
+  // Not "yet": in a closed period none will come (the summary says which; the plan, what is next).
+  if (e.attempts.length === 0) ui.line('No attempts.');
   for (const a of e.attempts) {
     const outcome = a.outcome === 'SUCCESS' ? 'collected' : `FAILED (${a.failure_reason})`;
     ui.line(`${a.date}  ${money(a.amount).padStart(10)}  ${outcome}`);
