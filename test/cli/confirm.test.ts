@@ -194,6 +194,25 @@ describe('clock advance without a terminal', () => {
     expect((await cli(db, ['clock', 'advance', '--to-month-end'])).code).toBe(0);
     expect(await clockOf(db)).toBe('2027-01-31');
   });
+
+  it('a client with no active policy (an operator acting for its own, the books under others) is not refused for them', async () => {
+    const db = join(tmp.dir, 'clients.db');
+    for (const args of [
+      ['clock', 'set', '2026-10-31'],
+      ['keys', 'create', '--client', 'Acme Life'],
+      ['--as-client', 'Acme Life', 'policies', 'import', join(FIXTURES, 'policies.csv')],
+      ['--as-client', 'Acme Life', 'collections', 'execute', '--period', '2026-11'],
+    ]) {
+      expect((await cli(db, args)).code).toBe(0);
+    }
+    // Acme Life has not queued December: refused for it, as above.
+    const acme = await cli(db, ['--as-client', 'Acme Life', 'clock', 'advance', '--to', '2026-12-31']);
+    expect(acme.code).toBe(2);
+    // November queued by Acme Life; the store's own client (Local) has no policy: nothing of its own to lose.
+    const local = await cli(db, ['clock', 'advance', '--to', '2026-11-30']);
+    expect(local.code).toBe(0);
+    expect(await clockOf(db)).toBe('2026-11-30');
+  });
 });
 
 describe('clock advance --dry-run', () => {

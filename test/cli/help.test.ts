@@ -45,6 +45,8 @@ describe('help', () => {
     expect(examples.length).toBeLessThanOrEqual(2);
     const tail = ['', examples.length === 1 ? 'Example:' : 'Examples:', ...examples.map((e) => `  ${e}`), '', GLOBAL_OPTIONS_LINE, ''].join('\n');
     expect(r.stdout.endsWith(tail)).toBe(true);
+    // Its examples once: a command's own help text adds none of its own.
+    expect(r.stdout.split(/^Examples?:$/m).length).toBe(2);
     expect(r.stdout.startsWith(`Usage: premia ${command} `)).toBe(true);
     const viaHelp = await runCli(['help', ...path], { cwd: dir });
     expect(viaHelp.code).toBe(0);

@@ -25,11 +25,7 @@ export function registerReports(program: Command, ctx: CliContext, state: RunSta
     .addHelpText(
       'after',
       `
-Plain ASCII when stdout is not a terminal or under NO_COLOR; --json gives the same figures.
-
-Examples:
-  premia reports summary --period 2026-11
-  premia reports summary --period 2026-11 --html november.html`,
+Plain ASCII when stdout is not a terminal or under NO_COLOR; --json gives the same figures.`,
     )
     .action(lazyAction(ctx, state, () => import('./summary.js')));
 }
