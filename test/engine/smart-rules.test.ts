@@ -316,6 +316,22 @@ describe('smart (issue 12)', () => {
     expect(at(1_000, isoDay('2026-10-20'))?.why.code).toBe(WhyCode.SMART_AFTER_INCOME);
   });
 
+  it('a pay pattern read with little confidence that predicts no pay before the period ends: what the account bears now, not at month end', () => {
+    // A pension paid on the first business day after the 1st (2 November), read as the 1st moved
+    // back (confidence 0.44, below the 0.5 that times debits); queued on the 10th with 939.57 left.
+    const a = analysis({ dayOfMonth: 1, confidence: 0.44, lastIncomeDay: isoDay('2026-11-02'), typicalAmount: 2_125_970 });
+    const c = collection(105_913);
+    const view = customer(93_957, a, { dailyOut: 2_000, lastCreditDay: isoDay('2026-11-02'), lastDebitDay: isoDay('2026-11-09') });
+    const p = STRATEGIES.smart.planner().plan(view, [c], 0, isoDay('2026-11-10'), isoDay('2026-11-11'), c.due, config);
+    expect(p?.why.code).toBe(WhyCode.SMART_IRREGULAR_NO_DEPOSIT_DUE);
+    expect(p!.amount).toBeGreaterThan(c.due / 2);
+    expect(p!.amount).toBeLessThanOrEqual(93_957);
+    // The same reading with pay predicted before the period ends (the 25th): it waits for it.
+    const later = analysis({ dayOfMonth: 25, confidence: 0.44, lastIncomeDay: isoDay('2026-10-23') });
+    const waiting = customer(93_957, later, { dailyOut: 2_000, lastCreditDay: isoDay('2026-10-23'), lastDebitDay: isoDay('2026-11-09') });
+    expect(STRATEGIES.smart.planner().plan(waiting, [c], 0, isoDay('2026-11-10'), isoDay('2026-11-11'), c.due, config)).toBeNull();
+  });
+
   it('a salary swept out by debit orders the day it lands is not a closed account: the next payday is planned', () => {
     // Paid on the 2nd, and on 2 October the debit orders took the whole salary that same day,
     // leaving 0.00: money was paid in on the day it was emptied, so the account is in use.

@@ -215,6 +215,11 @@ function setup(ctx: SmartContext, customer: CustomerView, collections: readonly 
     // what the account bears now is taken, as in the month's last days.
     const nextDeposit = a.lastIncomeDay !== null && a.meanGap !== null ? a.lastIncomeDay + a.meanGap : Number.NEGATIVE_INFINITY;
     noDepositDue = !lastChance && a.pattern === 'irregular' && nextDeposit > periodLast;
+    // A pay pattern read with too little confidence to time a debit to (a pension paid on the
+    // first business day after the 1st, read as the 1st moved back): when it predicts no pay
+    // before the period ends either, there is nothing to wait for, as for a regular payer whose
+    // pay of the month has come: what the account bears now is taken, not what is left at month end.
+    if (!lastChance && a.pattern !== 'irregular' && a.pattern !== 'none' && customer.lastPredictedIn(A, periodLast - 1) === null) noDepositDue = true;
     if (noDepositDue) lastChance = true;
   }
   // Debits already submitted for A used part of what the deposit can bear.
@@ -387,6 +392,11 @@ function planRule(customer: CustomerView, c: CollectionView, ctx: SmartContext, 
   if (ctx.lastChance) {
     const amount = Math.min(remaining, available);
     if (amount < minPartial) return null;
+    if (ctx.noDepositDue) {
+      const w = why(WhyCode.SMART_IRREGULAR_NO_DEPOSIT_DUE, ctx);
+      w.remaining = remaining;
+      return { amount, why: w };
+    }
     const w = why(WhyCode.SMART_LAST_CHANCE, ctx);
     w.full = amount < remaining ? 0 : 1;
     return { amount, why: w };
