@@ -11,6 +11,7 @@
  * (the same pid reused, as a container's pid 1 is), or that nobody has written for a day. A file
  * of a live server on the same store is left alone.
  */
+import { once } from 'node:events';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, realpathSync } from 'node:fs';
 import { chmod, lstat, mkdir, readdir, rm } from 'node:fs/promises';
@@ -152,12 +153,13 @@ export function tooManyParts(): PremiaError {
   ]);
 }
 
-/** Stream one file part to a 0600 temporary file, hashing and counting on the way. */
-async function spool(file: Readable & { truncated?: boolean }, filename: string | undefined, limit: number, dir: string): Promise<ReceivedFile> {
+/** Stream one file part to a 0600 temporary file, hashing and counting on the way (exported for its test). */
+export async function spool(file: Readable & { truncated?: boolean }, filename: string | undefined, limit: number, dir: string): Promise<ReceivedFile> {
   const path = join(dir, `upload-${process.pid}-${PROCESS_TOKEN}-${randomUUID()}`);
   const hash = createHash('sha256');
   let size = 0;
   const remove = () => rm(path, { force: true });
+  const out = createWriteStream(path, { flags: 'wx', mode: 0o600 });
   try {
     await pipeline(
       file,
@@ -168,9 +170,12 @@ async function spool(file: Readable & { truncated?: boolean }, filename: string 
           callback(null, chunk);
         },
       }),
-      createWriteStream(path, { flags: 'wx', mode: 0o600 }),
+      out,
     );
   } catch (e) {
+    // A form that breaks off at once can fail the pipeline before the file is even open: the
+    // stream opens it after that (and then closes it), so removing it sooner left it behind.
+    if (!out.closed) await once(out, 'close').catch(() => undefined);
     await remove();
     throw e;
   }
