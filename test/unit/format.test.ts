@@ -38,6 +38,10 @@ describe('percentOf rounds once, from the amounts', () => {
     // simulate prints it for the same month.
     [8_345, 100_000, '8.3%'],
     [100, 100, '100.0%'],
+    // Short of the whole is never 100.0%, more than nothing never 0.0%.
+    [100_000, 100_010, '99.9%'],
+    [200_140_964, 200_190_964, '99.9%'],
+    [1, 100_000, '0.1%'],
   ])('%d of %d → %s', (part, whole, text) => {
     expect(percentOf(part, whole)).toBe(text);
   });

@@ -8,6 +8,14 @@ export const money = (cents: number | null | undefined): string => (cents === nu
 
 /**
  * `part` of `whole` as a percentage with one decimal ("93.6%"), rounded once from the exact
- * ratio (a rate already rounded to 4 decimals and rounded again can read 0.1 point off).
+ * ratio (a rate already rounded to 4 decimals and rounded again can read 0.1 point off). Never
+ * 100.0% short of the whole, nor 0.0% above nothing: 1,000.00 of 1,000.10 is 99.9%, a shortfall
+ * shown beside it.
  */
-export const percentOf = (part: number, whole: number): string => `${whole === 0 ? '0.0' : (Math.round((part / whole) * 1000) / 10).toFixed(1)}%`;
+export function percentOf(part: number, whole: number): string {
+  if (whole === 0) return '0.0%';
+  let tenths = Math.round((part / whole) * 1000);
+  if (tenths >= 1000 && part < whole) tenths = 999;
+  else if (tenths === 0 && part > 0) tenths = 1;
+  return `${(tenths / 10).toFixed(1)}%`;
+}
