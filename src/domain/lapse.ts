@@ -1,9 +1,10 @@
 /**
  * The lapse rule (docs/engine.md, "Lapse"): at the close of a period, an active policy whose collections
- * were UNPAID in each of the last `n` closed periods (the one closing included) becomes lapsed.
+ * were UNPAID in each of the last `n` closed periods (the one closing included) becomes lapsed;
+ * periods that ended before its last reinstatement do not count (they lapsed it once already).
  * Pure: the store supplies each candidate's statuses and applies the result.
  */
-import { previousPeriod, type Period } from './period.js';
+import { lastDay, previousPeriod, type IsoDate, type Period } from './period.js';
 
 /** The periods the rule looks at when `period` closes, newest first: `period` and the n − 1 before it. */
 export function lapsePeriods(period: Period, n: number): Period[] {
@@ -33,6 +34,15 @@ export interface LapseCandidateStatuses {
   policyId: number;
   clientId: number;
   statuses: Array<string | null>;
+  /** The day it was last reinstated (lapsed → active), or null. */
+  reinstatedOn?: IsoDate | null;
+}
+
+/** The statuses the rule reads: a period that ended before the reinstatement counts as none. */
+function sinceReinstatement(periods: readonly Period[], cand: LapseCandidateStatuses): ReadonlyArray<string | null> {
+  const on = cand.reinstatedOn;
+  if (on === undefined || on === null) return cand.statuses;
+  return cand.statuses.map((s, k) => (lastDay(periods[k]!) < on ? null : s));
 }
 
 /**
@@ -51,7 +61,7 @@ export async function applyLapseRule(
   const periods = lapsePeriods(period, n);
   const lapsing: LapseCandidateStatuses[] = [];
   for (const cand of await candidates(periods)) {
-    if (!lapses(cand.statuses, n)) continue;
+    if (!lapses(sinceReinstatement(periods, cand), n)) continue;
     lapsing.push(cand);
     lapsed.set(cand.clientId, (lapsed.get(cand.clientId) ?? 0) + 1);
   }

@@ -274,6 +274,8 @@ export interface LapseCandidate {
   clientId: number;
   /** The status of its collection in each period asked for (null: none). */
   statuses: Array<string | null>;
+  /** The day it was last reinstated (lapsed → active), or null: periods ended before it do not count. */
+  reinstatedOn?: IsoDate | null;
 }
 
 // -------------------------------------------------------------------------------------------

@@ -165,18 +165,19 @@ export function completeExecutions(statements: StatementCache, period: Period, s
 export function lapseCandidates(statements: StatementCache, periods: readonly Period[]): LapseCandidateStatuses[] {
   const rows = statements
     .get(
-      `select c.id as id, c.policy_id as policyId, c.client_id as clientId, o.period_month as period, o.status as status
+      `select c.id as id, c.policy_id as policyId, c.client_id as clientId, o.period_month as period, o.status as status,
+         (select max(s.changed_on) from policy_status_changes s where s.policy_id = c.policy_id and s.old_status = 'lapsed' and s.new_status = 'active') as reinstatedOn
        from collections c join policies p on p.id = c.policy_id
        left join collections o on o.policy_id = c.policy_id and o.period_month in (${periods.map(() => '?').join(',')})
        where c.period_month = ? and c.status = 'UNPAID' and p.status = 'active' order by c.client_id, c.policy_number`,
     )
-    .all(...periods, periods[0]) as Array<{ id: number; policyId: number; clientId: number; period: string | null; status: string | null }>;
+    .all(...periods, periods[0]) as Array<{ id: number; policyId: number; clientId: number; period: string | null; status: string | null; reinstatedOn: string | null }>;
   const out: LapseCandidateStatuses[] = [];
   let last = -1;
   for (const r of rows) {
     // A candidate's rows come together (one candidate per collection of periods[0]).
     if (r.id !== last) {
-      out.push({ policyId: r.policyId, clientId: r.clientId, statuses: periods.map(() => null) });
+      out.push({ policyId: r.policyId, clientId: r.clientId, statuses: periods.map(() => null), reinstatedOn: r.reinstatedOn });
       last = r.id;
     }
     if (r.period !== null) out.at(-1)!.statuses[periods.indexOf(r.period)] = r.status;

@@ -4,6 +4,7 @@ import type { LocalBackend } from '../../src/backend/local/index.js';
 import { PremiaError } from '../../src/domain/errors.js';
 import { allCollections, localBackend, readDownload, textUpload } from '../helpers/local.js';
 import { asCents } from '../../src/domain/money.js';
+import { lastDay } from '../../src/domain/period.js';
 
 const POLICIES = `customer_id,external_customer_ref,policy_number,product_code,collection_amount
 K1,E1,P-1,LIFE,500.00
@@ -208,6 +209,31 @@ describe('policy changes during a period', () => {
     expect((await b.executeCollections({ period_month: '2027-01' })).policies_queued).toBe(2);
     await b.updatePolicy('P-3', { status: 'active' });
     expect((await b.executeCollections({ period_month: '2027-01' })).policies_queued).toBe(1);
+  });
+
+  it('a reinstated policy lapses again only after n unpaid periods since its reinstatement, not on the one that lapsed it', async () => {
+    const b = await setup();
+    for (const period of ['2026-11', '2026-12']) {
+      await b.executeCollections({ period_month: period });
+      await b.advanceClock({ to: lastDay(period) });
+    }
+    expect((await b.getPolicy('P-3')).status).toBe('lapsed');
+    await b.advanceClock({ to: '2027-01-05' });
+    await b.updatePolicy('P-3', { status: 'active' });
+    await b.executeCollections({ period_month: '2027-01' });
+    // January unpaid: with December (which lapsed it) it would be two; since the reinstatement it is one.
+    const jan = await b.advanceClock({ to: '2027-01-31' });
+    expect(jan.days.at(-1)!.lapsed_policies).toBe(0);
+    expect((await b.getPolicy('P-3')).status).toBe('active');
+    await b.executeCollections({ period_month: '2027-02' });
+    const feb = await b.advanceClock({ to: '2027-02-28' });
+    expect(feb.days.at(-1)!.lapsed_policies).toBe(1);
+    expect((await b.getPolicy('P-3')).status_history.at(-1)).toEqual({
+      old_status: 'active',
+      new_status: 'lapsed',
+      changed_on: '2027-02-28',
+      reason: 'lapsed: unpaid in 2 consecutive periods (2027-01, 2027-02)',
+    });
   });
 });
 

@@ -210,3 +210,35 @@ describe.skipIf(noPg)('policy import on PostgreSQL (COPY into policies or a stag
     }
   });
 });
+
+describe.skipIf(noPg)(`a reinstated policy's lapse count on PostgreSQL as on SQLite${noPg ? ` (skipped: ${pg.reason})` : ''}`, () => {
+  it('lapses again only after two unpaid periods since its reinstatement, on both stores alike', async () => {
+    const histories: unknown[] = [];
+    for (const path of [':memory:', await freshDatabase('reinstated')]) {
+      const b = await openLocalBackend({ path, seed: 1, now: FIXED_NOW });
+      try {
+        await b.setClock('2026-10-31');
+        await b.importPolicies(textUpload('p.csv', 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nR1,E1,L-1,LIFE,100.00\n'));
+        await b.importBankTransactions(textUpload('b.csv', 'customer_id,date,amount,description\nR1,2026-07-01,1.00,DEPOSIT\n'));
+        for (const period of ['2026-11', '2026-12']) {
+          await b.executeCollections({ period_month: period });
+          await b.advanceClock({ to: period === '2026-11' ? '2026-11-30' : '2027-01-05' });
+        }
+        await b.updatePolicy('L-1', { status: 'active' });
+        for (const [period, to] of [['2027-01', '2027-01-31'], ['2027-02', '2027-02-28']] as const) {
+          await b.executeCollections({ period_month: period });
+          await b.advanceClock({ to });
+        }
+        histories.push((await b.getPolicy('L-1')).status_history.map((h) => `${h.changed_on} ${h.new_status} ${h.reason}`));
+      } finally {
+        await b.close();
+      }
+    }
+    expect(histories[0]).toEqual([
+      '2026-12-31 lapsed lapsed: unpaid in 2 consecutive periods (2026-11, 2026-12)',
+      '2027-01-05 active update',
+      '2027-02-28 lapsed lapsed: unpaid in 2 consecutive periods (2027-01, 2027-02)',
+    ]);
+    expect(histories[1]).toEqual(histories[0]);
+  });
+});

@@ -443,6 +443,7 @@ class PgDay implements DayUnit {
   async lapseCandidates(periods: readonly Period[]): Promise<LapseCandidate[]> {
     const candidates = await unpaidActiveCollections(this.unit.db, periods[0]!);
     const found = new Map<number, Array<string | null>>();
+    const reinstated = new Map<number, string>();
     for (const c of candidates) found.set(c.policyId, periods.map(() => null));
     for (let at = 0; at < candidates.length; at += WRITE_ROWS) {
       const ids = candidates.slice(at, at + WRITE_ROWS).map((c) => c.policyId);
@@ -451,8 +452,14 @@ class PgDay implements DayUnit {
         [ids, [...periods]],
       );
       for (const r of rows.rows) found.get(Number(r.policy_id))![periods.indexOf(r.period_month)] = r.status;
+      const back = await this.client.query<{ policy_id: number; on: string }>(
+        `select policy_id, max(changed_on) as on from policy_status_changes
+         where policy_id = any($1::bigint[]) and old_status = 'lapsed' and new_status = 'active' group by policy_id`,
+        [ids],
+      );
+      for (const r of back.rows) reinstated.set(Number(r.policy_id), r.on);
     }
-    return candidates.map((c) => ({ policyId: c.policyId, clientId: c.clientId, statuses: found.get(c.policyId)! }));
+    return candidates.map((c) => ({ policyId: c.policyId, clientId: c.clientId, statuses: found.get(c.policyId)!, reinstatedOn: reinstated.get(c.policyId) ?? null }));
   }
 
   async lapsePolicies(policies: readonly LapseCandidate[], day: IsoDate, stampMs: number, reason: string): Promise<void> {
