@@ -85,6 +85,8 @@ export interface ServeOptions {
   rateLimit?: number;
   /** false: no clock or bank endpoints (--no-simulation). */
   simulation?: boolean;
+  /** The store did not exist before this server made it (said on the start line). */
+  newStore?: boolean;
 }
 
 export interface ServeIo {

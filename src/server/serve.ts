@@ -4,7 +4,8 @@
  * and exits 0). fastify is loaded only from here, and this module only by the serve command.
  */
 import type { EventEmitter } from 'node:events';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Writable } from 'node:stream';
 import { LocalBackend } from '../backend/local/index.js';
 import type { Backend } from '../backend/types.js';
@@ -18,6 +19,10 @@ export interface ServeOptions {
   uploadLimit?: number;
   rateLimit?: number;
   simulation?: boolean;
+  /** The store did not exist before this server made it (said on the start line). */
+  newStore?: boolean;
+  /** How long a stop waits for a request still arriving (default SHUTDOWN_GRACE_MS; tests). */
+  shutdownGraceMs?: number;
 }
 
 export interface ServeIo {
@@ -57,6 +62,7 @@ export async function serve(backend: Backend, options: ServeOptions, io: ServeIo
       await app.close();
       throw listenError(e, options);
     }
+    const stragglers = trackConnections(app.server);
     const address = app.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const url = `http://${host}:${address.port}/v1`;
@@ -64,19 +70,59 @@ export async function serve(backend: Backend, options: ServeOptions, io: ServeIo
       write(`warning: listening on ${options.host}, reachable from other machines; anyone with a key can use the API over plain HTTP.`);
     }
     const simulation = options.simulation ?? true;
-    write(`premia: serving ${url} (store ${backend.admin.storePath}; ${simulation ? 'simulated bank' : 'no simulation: no clock or bank endpoints'}; SIGTERM or Ctrl-C stops)`);
+    const store = `${options.newStore === true ? 'new store, created now: ' : 'store '}${backend.admin.storePath}`;
+    write(`premia: serving ${url} (${store}; ${simulation ? 'simulated bank' : 'no simulation: no clock or bank endpoints'}; SIGTERM or Ctrl-C stops)`);
     io.onListening?.(url);
 
     const signal = await stop;
     write(`premia: ${signal} received; finishing requests in flight…`);
-    // Stops accepting connections, closes idle ones, and waits for the requests in flight.
-    await app.close();
+    // Stops accepting connections, closes idle ones, and waits for the requests in flight. Node
+    // stops timing requests out once its server closes, so a client still sending (a header a
+    // line at a time, a body a byte at a time) would hold the stop for as long as it liked.
+    const cut = stragglers(options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS);
+    try {
+      await app.close();
+    } finally {
+      cut();
+    }
     write('premia: stopped.');
     return 0;
   } finally {
     io.signals.off('SIGTERM', onTerm);
     io.signals.off('SIGINT', onInt);
   }
+}
+
+/** How long a stop waits for a request still arriving (its body not all received) before it is cut off. */
+const SHUTDOWN_GRACE_MS = 30_000;
+
+/**
+ * Follow the server's connections and requests; the function returned, called when the server
+ * stops, cuts off at once the connections with no request under way (idle, or a request's
+ * headers still arriving: nothing has started for them), and after `graceMs` those whose
+ * request's body has still not all arrived. A request received whole (an advance, an import
+ * being written) is never cut: it finishes. Its own returned function clears the timer.
+ */
+function trackConnections(server: Server): (graceMs: number) => () => void {
+  const sockets = new Set<Socket>();
+  const requests = new Set<IncomingMessage>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    requests.add(req);
+    res.once('close', () => requests.delete(req));
+  });
+  return (graceMs) => {
+    const busy = new Set([...requests].map((r) => r.socket));
+    for (const socket of sockets) if (!busy.has(socket)) socket.destroy();
+    const timer = setTimeout(() => {
+      for (const req of requests) if (!req.complete) req.socket.destroy();
+    }, graceMs);
+    timer.unref();
+    return () => clearTimeout(timer);
+  };
 }
 
 function listenError(e: unknown, options: ServeOptions): unknown {

@@ -16,6 +16,7 @@ import { isLoopback, serve } from '../../src/server/serve.js';
 import { uploadDirectory } from '../../src/server/upload.js';
 import { FIXTURES, REPO, runCli, tempDir } from '../helpers/cli.js';
 import { checkResponse, NOW } from './helpers.js';
+import type { ServeFn } from '../../src/cli/context.js';
 
 async function send(method: string, url: string, options: { key?: string; body?: any; headers?: Record<string, string> } = {}) {
   const res = await request(url, {
@@ -270,5 +271,72 @@ describe('closing while a request is in flight (in-process, real socket)', () =>
       await backend.close();
       cleanup();
     }
+  });
+});
+
+describe('premia serve on a store it makes', () => {
+  it('says so on its start line (a mistyped --db is seen at once); an existing store is just "store"', async () => {
+    const tmp = tempDir();
+    try {
+      const seen: Array<boolean | undefined> = [];
+      const fake: ServeFn = async (backend, options, io) => {
+        seen.push(options.newStore);
+        io.stderr.write('served\n');
+        await backend.close?.();
+        return 0;
+      };
+      const db = join(tmp.dir, 'typo.db');
+      expect((await runCli(['--db', db, 'serve', '--port', '0'], { cwd: tmp.dir, prepare: (ctx) => (ctx.serve = fake) })).code).toBe(0);
+      expect((await runCli(['--db', db, 'serve', '--port', '0'], { cwd: tmp.dir, prepare: (ctx) => (ctx.serve = fake) })).code).toBe(0);
+      expect(seen).toEqual([true, false]);
+      // The server's own line with it.
+      const backend = await openLocalBackend({ path: join(tmp.dir, 'other.db'), now: NOW });
+      const signals = new EventEmitter();
+      const lines: string[] = [];
+      const done = serve(backend, { host: '127.0.0.1', port: 0, newStore: true }, {
+        stderr: { write: (s: string) => lines.push(s) } as never,
+        signals,
+        onListening: () => signals.emit('SIGTERM'),
+      });
+      expect(await done).toBe(0);
+      await backend.close();
+      expect(lines.join('')).toContain(`(new store, created now: ${join(tmp.dir, 'other.db')}; simulated bank;`);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
+
+describe('premia serve stopping while clients are still sending', () => {
+  it('cuts off a request still arriving (headers at once, a body after the grace) instead of waiting for it', async () => {
+    const tmp = tempDir();
+    const backend = await openLocalBackend({ path: join(tmp.dir, 'stop.db'), now: NOW });
+    const key = (await backend.admin.keys.create('Acme Life', 'client')).key;
+    const signals = new EventEmitter();
+    let done: Promise<number> = Promise.resolve(1);
+    const url = await new Promise<string>((resolve) => {
+      done = serve(backend, { host: '127.0.0.1', port: 0, shutdownGraceMs: 300 }, { stderr: { write: () => true } as never, signals, onListening: resolve });
+    });
+    const port = Number(new URL(url).port);
+    const open = (text: string) =>
+      new Promise<{ closed: Promise<void> }>((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          socket.write(text);
+          resolve({ closed: new Promise<void>((r) => socket.once('close', () => r())) });
+        });
+        socket.on('error', () => {});
+      });
+    // Headers a line at a time (no request yet), and a body that will never all arrive.
+    const headers = await open('GET /v1/whoami HTTP/1.1\r\nHost: x\r\n');
+    const body = await open(
+      `POST /v1/policies/import HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: multipart/form-data; boundary=BB\r\nContent-Length: 100000\r\n\r\n--BB\r\n`,
+    );
+    await new Promise((r) => setTimeout(r, 100)); // the server has read both
+    signals.emit('SIGTERM');
+    expect(await done).toBe(0);
+    await headers.closed;
+    await body.closed;
+    await backend.close();
+    tmp.cleanup();
   });
 });
