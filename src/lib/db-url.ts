@@ -38,6 +38,11 @@ export function redactDbUrl(url: string): string {
   return url.replace(USERINFO_PASSWORD, '$1***@').replace(PASSWORD_PARAM, '$1***');
 }
 
+/** The user-info password of a single URL as written (USERINFO_PASSWORD's part, unredacted), or undefined. */
+function writtenPassword(url: string): string | undefined {
+  return /^postgres(?:ql)?:\/\/[^:@/?#\s]*:([^\n]*)@/i.exec(url.trim())?.[1];
+}
+
 /**
  * Every form the password of `url` may take in a message (user-info up to the last `@`, as the
  * driver parses it, a `password=` parameter; each as written and decoded), longest first.
@@ -55,7 +60,7 @@ function passwordForms(url: string): string[] {
     }
     forms.add(encodeURIComponent(raw));
   };
-  add(/^postgres(?:ql)?:\/\/[^:@/?#\s]*:([^\n]*)@/i.exec(text)?.[1]);
+  add(writtenPassword(text));
   try {
     add(new URL(text).password);
   } catch {
@@ -75,7 +80,7 @@ export function scrubDbSecret(text: string, url: string): string {
   for (const secret of passwordForms(url)) out = out.split(secret).join('***');
   // Pieces of an unencoded password the driver took for a host or a path (`my@Sec/ret9`: host
   // `Sec`), each 3 characters or more.
-  const written = /^postgres(?:ql)?:\/\/[^:@/?#\s]*:([^\n]*)@/i.exec(url.trim())?.[1];
+  const written = writtenPassword(url);
   if (written !== undefined) {
     for (const piece of written.split(/[@/:?#\s]/)) if (piece.length >= 3) out = out.split(piece).join('***');
   }

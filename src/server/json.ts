@@ -28,10 +28,8 @@ export function useJsonParser(app: FastifyInstance): void {
       // Before anything walks the value (the key scan, validation, the idempotency hash).
       const depth = jsonDepth(text);
       if (depth > MAX_JSON_DEPTH) return done(tooDeepError(depth), undefined);
-      const duplicate = duplicateKey(text);
-      if (duplicate !== null) return done(duplicateKeyError(duplicate), undefined);
-      const inexact = inexactNumber(text);
-      if (inexact !== null) return done(inexactNumberError(inexact), undefined);
+      const problem = bodyProblem(text);
+      if (problem !== null) return done(problem, undefined);
       done(null, value);
     });
   });
@@ -53,6 +51,24 @@ export function duplicateKey(text: string): string | null {
  */
 export function inexactNumber(text: string): { path: string; text: string } | null {
   return walkJson(text, () => null, (path, token) => (readsExactly(token) ? null : { path, text: token }));
+}
+
+/**
+ * A key given twice (first found), else a number read inexactly (first found), in one walk of a
+ * valid JSON text; null when neither.
+ */
+function bodyProblem(text: string): PremiaError | null {
+  let inexact: { path: string; text: string } | null = null;
+  const duplicate = walkJson(
+    text,
+    (path, seen) => (seen ? path : null),
+    (path, token) => {
+      if (inexact === null && !readsExactly(token)) inexact = { path, text: token };
+      return null;
+    },
+  );
+  if (duplicate !== null) return duplicateKeyError(duplicate);
+  return inexact === null ? null : inexactNumberError(inexact);
 }
 
 /** Whether a JSON number's text denotes exactly the value JSON.parse gives it (shown as String() shows it). */
@@ -119,7 +135,7 @@ function walkJson<T>(text: string, onKey: (path: string, seen: boolean) => T | n
   return null;
 }
 
-export function inexactNumberError(found: { path: string; text: string }): PremiaError {
+function inexactNumberError(found: { path: string; text: string }): PremiaError {
   const field = found.path === '' ? 'body' : found.path.length > 100 ? `${found.path.slice(0, 100)}…` : found.path;
   const shown = found.text.length > 40 ? `${found.text.slice(0, 40)}…` : found.text;
   const message = `the number ${shown} cannot be read exactly (a JSON number is read as a double: it would become ${String(Number(found.text))}); send it as written to be kept, amounts with at most two decimals`;

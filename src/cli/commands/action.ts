@@ -42,7 +42,7 @@ export function lazyAction(ctx: CliContext, state: RunState, load: () => Promise
         const target = await ctx.target(globals);
         if (options.localOnly && target.mode === 'remote') throw localOnly(options.localOnly);
         // A store this command makes is said so, so a mistyped path is seen at once.
-        const made = target.mode === 'local' && options.createsStore === true && isStoreFile(target.db!) && !existsSync(target.db!);
+        const made = options.createsStore === true && makesNewStore(target);
         const backend = await ctx.backend(globals, { createStore: options.createsStore === true });
         if (options.writes && !announced && ui.interactive) {
           announced = true;
@@ -60,6 +60,11 @@ export function lazyAction(ctx: CliContext, state: RunState, load: () => Promise
     const code = ctx.runF ? await ctx.runF(commandWords(command), opts) : await verb.run(opts);
     state.exitCode = typeof code === 'number' ? code : 0;
   };
+}
+
+/** Whether opening `target` makes a new store file (none is there yet): said so, so a mistyped path is seen at once. */
+export function makesNewStore(target: Awaited<ReturnType<CliContext['target']>>): boolean {
+  return target.mode === 'local' && isStoreFile(target.db!) && !existsSync(target.db!);
 }
 
 /** The status line of a state-changing command on a terminal (`made`: the command created the store). */

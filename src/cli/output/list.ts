@@ -11,7 +11,9 @@
  * Field names are the API's (collection_amount, collection_status, …); csv and json give every
  * field unless --fields chooses. An unknown field is a validation error naming the valid ones.
  */
+import type { Page } from '../../backend/types.js';
 import { usageError, validationError } from '../../domain/errors.js';
+import { MAX_PAGE_LIMIT } from '../../domain/requests.js';
 import { stringifyJson } from '../../domain/json.js';
 import { csvRow } from '../../lib/csv-writer.js';
 import type { GlobalOptions } from '../context.js';
@@ -128,12 +130,26 @@ function jsonItems<T>(chosen: ReadonlyArray<Field<T>>, rows: readonly T[]): Arra
 }
 
 /**
- * Whether a paged list prints every item rather than one page: as an export (`--format csv` or
- * `json`) with no `--limit`, so that `policies list --format csv > policies.csv` is the whole
- * book. A table shows one page and says how to see the next; `--json` prints the API's page.
+ * A paged list (`policies list`, `collections list`) as `out` asks: as an export (`--format csv`
+ * or `json`) with no `--limit`, every item, page after page, so that `policies list --format csv >
+ * policies.csv` is the whole book; else the page asked for, with a note on stderr when more
+ * follow (`--json` prints the API's page as it is). `noun` names the items in that note.
  */
-export function wholeList(ui: Ui, out: ListOutput, limit: number | undefined): boolean {
-  return !ui.json && out.format !== 'table' && limit === undefined;
+export async function printPagedList<T, Q extends { limit?: number; after?: string }>(
+  ui: Ui,
+  spec: ListSpec<T>,
+  out: ListOutput,
+  query: Q,
+  fetch: (query: Q) => Promise<Page<T>>,
+  noun: string,
+): Promise<void> {
+  if (!ui.json && out.format !== 'table' && query.limit === undefined) {
+    await printListPages(ui, spec, out, allPages((after) => fetch({ ...query, limit: MAX_PAGE_LIMIT, after }), query.after));
+    return;
+  }
+  const page = await fetch(query);
+  printList(ui, spec, out, page.data, page);
+  if (!ui.json && page.next_after !== null) ui.status(`More ${noun} follow: run again with --after ${page.next_after}`);
 }
 
 /**
@@ -151,10 +167,10 @@ export async function* allPages<T>(fetch: (after: string | undefined) => Promise
 }
 
 /**
- * Print a whole list (wholeList) page by page as `printList` prints one: CSV's header once, JSON's
+ * Print a whole list (printPagedList) page by page as `printList` prints one: CSV's header once, JSON's
  * one array, each page written as it comes (a million policies never sit in memory at once).
  */
-export async function printListPages<T>(ui: Ui, spec: ListSpec<T>, out: ListOutput, pages: AsyncIterable<readonly T[]>): Promise<void> {
+async function printListPages<T>(ui: Ui, spec: ListSpec<T>, out: ListOutput, pages: AsyncIterable<readonly T[]>): Promise<void> {
   const chosen = chosenFields(spec, out);
   let first = true;
   if (out.format === 'csv') ui.write(csvRow(chosen.map((f) => f.name)));

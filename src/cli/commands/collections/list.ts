@@ -1,7 +1,7 @@
 import type { CollectionListQuery, CollectionStatus } from '../../../backend/types.js';
 import { verb, type CommandDeps } from '../../command.js';
-import { allPages, listOutput, printList, printListPages, wholeList, type ListFlags, type ListOutput } from '../../output/list.js';
-import { checkPageLimitOption, MAX_PAGE_LIMIT } from '../../../domain/requests.js';
+import { listOutput, printPagedList, type ListFlags, type ListOutput } from '../../output/list.js';
+import { checkPageLimitOption } from '../../../domain/requests.js';
 import { COLLECTION_LIST } from '../list-fields.js';
 
 interface Flags extends ListFlags {
@@ -28,13 +28,7 @@ export function listOptions(deps: CommandDeps, flags: Flags): ListOptions {
 
 export async function listRun({ ui, backend, query, output }: ListOptions): Promise<number> {
   const b = await backend();
-  if (wholeList(ui, output, query.limit)) {
-    await printListPages(ui, COLLECTION_LIST, output, allPages((after) => b.listCollections({ ...query, limit: MAX_PAGE_LIMIT, after }), query.after));
-    return 0;
-  }
-  const page = await b.listCollections(query);
-  printList(ui, COLLECTION_LIST, output, page.data, page);
-  if (!ui.json && page.next_after !== null) ui.status(`More collections follow: run again with --after ${page.next_after}`);
+  await printPagedList(ui, COLLECTION_LIST, output, query, (q) => b.listCollections(q), 'collections');
   return 0;
 }
 

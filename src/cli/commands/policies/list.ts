@@ -1,8 +1,8 @@
 import type { PolicyListQuery } from '../../../backend/types.js';
 import type { PolicyStatus } from '../../../domain/policy.js';
 import { verb, type CommandDeps } from '../../command.js';
-import { allPages, listOutput, printList, printListPages, wholeList, type ListFlags, type ListOutput } from '../../output/list.js';
-import { checkPageLimitOption, MAX_PAGE_LIMIT } from '../../../domain/requests.js';
+import { listOutput, printPagedList, type ListFlags, type ListOutput } from '../../output/list.js';
+import { checkPageLimitOption } from '../../../domain/requests.js';
 import { POLICY_LIST } from '../list-fields.js';
 
 interface Flags extends ListFlags {
@@ -23,13 +23,7 @@ export function listOptions(deps: CommandDeps, flags: Flags): ListOptions {
 
 export async function listRun({ ui, backend, query, output }: ListOptions): Promise<number> {
   const b = await backend();
-  if (wholeList(ui, output, query.limit)) {
-    await printListPages(ui, POLICY_LIST, output, allPages((after) => b.listPolicies({ ...query, limit: MAX_PAGE_LIMIT, after }), query.after));
-    return 0;
-  }
-  const page = await b.listPolicies(query);
-  printList(ui, POLICY_LIST, output, page.data, page);
-  if (!ui.json && page.next_after !== null) ui.status(`More policies follow: run again with --after ${page.next_after}`);
+  await printPagedList(ui, POLICY_LIST, output, query, (q) => b.listPolicies(q), 'policies');
   return 0;
 }
 

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
-import { isStoreFile } from '../../../lib/db-url.js';
 import { validationError } from '../../../domain/errors.js';
 import { verb, type CommandDeps } from '../../command.js';
+import { makesNewStore } from '../action.js';
 import type { ServeOptions as ServerOptions } from '../../context.js';
 
 interface Flags {
@@ -42,8 +41,7 @@ export function serveOptions(deps: CommandDeps, flags: Flags): ServeOptions {
 export async function serveRun({ ctx, globals, backend, server }: ServeOptions): Promise<number> {
   // A store the server makes is said so on its start line: a mistyped --db is seen at once, not as
   // every key refused by an empty store.
-  const target = await ctx.target(globals);
-  const newStore = target.mode === 'local' && isStoreFile(target.db!) && !existsSync(target.db!);
+  const newStore = makesNewStore(await ctx.target(globals));
   // The server (and fastify with it) is loaded only when this command runs.
   return ctx.serve(await backend(), { ...server, newStore }, { stderr: ctx.stderr, signals: process });
 }
