@@ -83,8 +83,25 @@ describe('a month through the CLI', () => {
     expect(untried).toBeDefined();
     const none = await cli(['collections', 'explain', untried.id]);
     expect(none.stdout).toContain('\nNo attempts.\n');
-    expect(none.stdout).toContain('UNPAID: collected 0.00 of ');
-    expect(none.stdout).toContain(' in 0 attempts (period closed).');
+    // What the bank shows of the account on the evenings the run could plan a debit (queued on
+    // 31 October: 1 to 29 November), against what was due (the fixtures' C100007: 300.00 in
+    // August, 280.00 spent the next day, nothing since).
+    expect(untried.policy_number).toBe('POL-2026013');
+    expect(none.stdout).toContain(
+      '\nUNPAID: collected 0.00 of 648.12 in 0 attempts (period closed). Its account\'s posted balance on the evenings the run could plan a debit ' +
+        'of this period (2026-11-01 to 2026-11-29) was at most 20.00 (2026-11-01), against 648.12 due.\n',
+    );
+    // An account closed since: said too (C100019: 49.06 from 7 October, its other policy's debit
+    // refused ACCOUNT_CLOSED on 9 November).
+    const all = (await cli(['--json', 'collections', 'list', '--period', '2026-11', '--limit', '10000'])).json().data;
+    const closed = all.find((x: { policy_number: string }) => x.policy_number === 'POL-2026038');
+    const explained = await cli(['--json', 'collections', 'explain', closed.id]);
+    expect(explained.json().summary).toBe(
+      "UNPAID: collected 0.00 of 997.07 in 0 attempts (period closed). Its account's posted balance on the evenings the run could plan a debit " +
+        'of this period (2026-11-01 to 2026-11-29) was at most 49.06 (2026-11-01), against 997.07 due; the account is closed.',
+    );
+    // An attempted collection's summary has no such facts.
+    expect(human.stdout).toContain('\nPAID_FULL: collected 1708.74 of 1708.74 in 1 attempt (period closed).\n');
   });
 
   it('exit codes: not found 5, conflicts 6, validation 2', async () => {
@@ -214,5 +231,26 @@ describe('bank commands', () => {
     const bad = await cli(['bank', 'import', '-'], 'customer,date,amount\nx,y,z\n');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("stdin is not a bank transactions CSV file: line 1: the header must be 'customer_id,date,amount,description'");
+  });
+});
+
+describe('explain, for a collection never attempted', () => {
+  const mid = join(tmp.dir, 'mid.db');
+  const at = (args: string[]) => runCli(['--db', mid, ...args], { cwd: tmp.dir });
+
+  it('shows the balances of the evenings the run could plan on so far: none before its first', async () => {
+    expect((await at(['clock', 'set', '2026-11-15'])).code).toBe(0);
+    expect((await at(['policies', 'import', join(FIXTURES, 'policies.csv')])).code).toBe(0);
+    expect((await at(['bank', 'import', join(FIXTURES, 'bank-transactions.csv')])).code).toBe(0);
+    expect((await at(['collections', 'execute', '--period', '2026-11'])).code).toBe(0);
+    const list = (await at(['--json', 'collections', 'list', '--period', '2026-11', '--limit', '10000'])).json().data;
+    const id = list.find((x: { policy_number: string }) => x.policy_number === 'POL-2026013').id;
+    // Queued on 15 November: its first evening is the 16th, not lived yet.
+    expect((await at(['--json', 'collections', 'explain', id])).json().summary).toBe('UNPAID: collected 0.00 of 648.12 in 0 attempts (period open; clock at 2026-11-15).');
+    expect((await at(['clock', 'advance', '--to', '2026-11-20'])).code).toBe(0);
+    expect((await at(['--json', 'collections', 'explain', id])).json().summary).toBe(
+      "UNPAID: collected 0.00 of 648.12 in 0 attempts (period open; clock at 2026-11-20). Its account's posted balance on the evenings the run " +
+        'could plan a debit of this period (2026-11-16 to 2026-11-20) was at most 20.00 (2026-11-16), against 648.12 due.',
+    );
   });
 });

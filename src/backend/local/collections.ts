@@ -8,7 +8,7 @@ import { decodeId, encodeId, IdKind } from '../../domain/ids.js';
 import { stringifyJson } from '../../domain/json.js';
 import { plural } from '../../domain/words.js';
 import { asCents, formatCents } from '../../domain/money.js';
-import { addDays, dayNumber, fromDayNumber, lastDay, monthsBetween, periodOf, type Period } from '../../domain/period.js';
+import { addDays, dayNumber, firstDay, fromDayNumber, lastDay, monthsBetween, periodOf, type Period } from '../../domain/period.js';
 import { DEFAULT_PAGE_LIMIT, validateCollectionListQuery, validateExecuteRequest, validateReportQuery } from '../../domain/requests.js';
 import type { Calendar } from '../../domain/calendar.js';
 import { describeIncome, predictIncome as predictIncomeDays, type IncomeAnalysis } from '../../engine/income.js';
@@ -35,12 +35,14 @@ import {
   type ReportFormat,
 } from '../types.js';
 import { epochFor } from '../../bank/simulated.js';
+import type { LedgerObserver } from '../../bank/ledger.js';
+import type { FailureReason } from '../../domain/debit-outcome.js';
 import { CustomerMap } from '../../domain/customer.js';
 import { readCustomerBankInputs } from '../../store/repos/bank.js';
 import { openAccount } from './accounts.js';
 import type { LocalContext } from './context.js';
 import { findPolicyByRef } from './policies.js';
-import { readWorld, stamp, iso } from './world.js';
+import { readWorld, stamp, stampDay, iso } from './world.js';
 
 /** How many months after the clock's month a run may be queued for. */
 export const MAX_MONTHS_AHEAD = 12;
@@ -275,12 +277,78 @@ function predictNext(a: IncomeAnalysis, fromDay: number, calendar: Calendar): st
 
 const ORACLE_WHY: Why = blankWhy(WhyCode.ORACLE);
 
+/** The account's posted balance at the end of each day, as a replay reports its entries (cents). */
+class EndOfDayBalances implements LedgerObserver {
+  /** Days with an entry, ascending, and the balance after the day's last one. */
+  readonly days: number[] = [];
+  readonly balances: number[] = [];
+  /** The balance before the first entry (null: no entry). */
+  opening: number | null = null;
+
+  private entry(day: number, before: number, after: number): void {
+    this.opening ??= before;
+    if (this.days[this.days.length - 1] === day) this.balances[this.balances.length - 1] = after;
+    else {
+      this.days.push(day);
+      this.balances.push(after);
+    }
+  }
+  credit(day: number, amount: number, _text: string, balance: number): void {
+    this.entry(day, balance - amount, balance);
+  }
+  premiaDebit(day: number, amount: number, reason: FailureReason | null, balance: number): void {
+    this.entry(day, reason === null ? balance + amount : balance, balance);
+  }
+  debit(day: number, amount: number, _text: string, posted: boolean, balance: number): void {
+    this.entry(day, posted ? balance + amount : balance, balance);
+  }
+
+  /** The highest end-of-day balance from `from` to `to` (days, both included) and its first day; `closing` when there was no entry at all. */
+  highest(from: number, to: number, closing: number): { cents: number; day: number } {
+    let k = 0;
+    let balance = this.opening ?? closing;
+    while (k < this.days.length && this.days[k]! < from) balance = this.balances[k++]!;
+    let best = { cents: balance, day: from };
+    for (; k < this.days.length && this.days[k]! <= to; k++) {
+      if (this.balances[k]! > best.cents) best = { cents: this.balances[k]!, day: this.days[k]! };
+    }
+    return best;
+  }
+}
+
+const ACCOUNT_BLOCKED: Record<FailureReason, string> = {
+  ACCOUNT_CLOSED: 'the account is closed',
+  ACCOUNT_FROZEN: 'the account is frozen',
+  PAYMENT_STOPPED: 'the customer has stopped payments to premia',
+  INSUFFICIENT_FUNDS: '',
+};
+
+/**
+ * For a collection its run never attempted: what its account held on the evenings the run could
+ * plan a debit of its period (from the day after the run was queued, `queuedOn`, to the clock's
+ * day or the period's last such evening), and whether the account refuses debits now. Facts the
+ * bank shows, not the engine's reasons: a finance user can tell a customer who never had the
+ * money from one who had it while another of its policies took it.
+ */
+function untriedFacts(balances: EndOfDayBalances, row: { period_month: Period; amount_due: number }, queuedOn: number, today: number, blocked: FailureReason | null): string {
+  const from = Math.max(queuedOn + 1, dayNumber(firstDay(row.period_month)) - 1 - LEAD_DAYS);
+  const to = Math.min(today, dayNumber(lastDay(row.period_month)) - 1 - LEAD_DAYS);
+  const state = blocked === null ? '' : ACCOUNT_BLOCKED[blocked];
+  if (from > to) return state === '' ? '' : ` Now ${state}.`;
+  const high = balances.highest(from, to, balances.balances[balances.balances.length - 1] ?? 0);
+  const range = from === to ? fromDayNumber(from) : `${fromDayNumber(from)} to ${fromDayNumber(to)}`;
+  return (
+    ` Its account's posted balance on the evenings the run could plan a debit of this period (${range}) was at most ` +
+    `${formatCents(high.cents)} (${fromDayNumber(high.day)}), against ${formatCents(row.amount_due)} due${state === '' ? '' : `; ${state}`}.`
+  );
+}
+
 /** Why each attempt was made when it was, and what comes next. */
 export async function explainCollection(ctx: LocalContext, id: string): Promise<Explanation> {
   const world = await readWorld(ctx.store.db);
   const row = await findCollectionRow(ctx, world.idSalt, id);
   const collection = toCollection(row, world.idSalt);
-  const strategy = await repo.executionStrategy(ctx.store.db, row.execution_id);
+  const { strategy, createdAt } = await repo.executionStrategy(ctx.store.db, row.execution_id);
   const attempts = await repo.attemptsOfCollection(ctx.store.db, row);
   // The plans behind the attempts (and those still pending), from the batches of the days they
   // were planned on: at most a few days before each action day.
@@ -301,6 +369,7 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
   const epoch = await getMeta(ctx.store.db, 'bank_epoch');
   // The customer has a policy (this collection's), so the store knows it: its replay inputs are read.
   const inputs = await readCustomerBankInputs(ctx.store, ctx.clientId, row.customer_id);
+  const balances = new EndOfDayBalances();
   const account = openAccount(
     {
       seed: world.seed,
@@ -313,6 +382,7 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
     ctx.clientId,
     row.customer_id,
     dayNumber(world.today),
+    balances,
   );
   const plan = plans.map((p) => `${p.date}: debit ${formatCents(p.amount)} planned (${p.reason})`);
   if (plan.length === 0 && collection.shortfall > 0 && row.status !== 'CANCELLED' && world.today < lastDay(row.period_month)) {
@@ -323,7 +393,8 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
     `${collection.collection_status}: collected ${formatCents(done)} of ${formatCents(collection.collection_amount_due)} ` +
     `in ${attempts.length} attempt${attempts.length === 1 ? '' : 's'}` +
     (collection.last_failure_reason ? `; last failure ${collection.last_failure_reason}` : '') +
-    (world.today >= lastDay(row.period_month) ? ' (period closed).' : ` (period open; clock at ${world.today}).`);
+    (world.today >= lastDay(row.period_month) ? ' (period closed).' : ` (period open; clock at ${world.today}).`) +
+    (attempts.length === 0 && row.status !== 'CANCELLED' ? untriedFacts(balances, row, stampDay(createdAt), today, account.blockedOn(today)) : '');
   return {
     collection,
     strategy,

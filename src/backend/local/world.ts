@@ -98,6 +98,11 @@ export function stamp(today: IsoDate, now: Date): number {
   return dayNumber(today) * 86_400_000 + (now.getTime() % 86_400_000);
 }
 
+/** The clock's day (a day number) a stored timestamp was taken on (stamp's inverse, to the day). */
+export function stampDay(ms: number): number {
+  return Math.floor(ms / 86_400_000);
+}
+
 /** ISO 8601 UTC text of a stored timestamp. */
 export function iso(ms: number): string {
   return new Date(ms).toISOString();

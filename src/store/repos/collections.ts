@@ -124,9 +124,10 @@ export async function executionStatusCounts(db: Q, executionId: number): Promise
   return rows.map((r) => ({ status: r.status, count: Number(r.n) }));
 }
 
-export async function executionStrategy(db: Q, executionId: number): Promise<string> {
-  const row = await db.selectFrom('executions').select('strategy').where('id', '=', executionId).executeTakeFirstOrThrow();
-  return row.strategy;
+/** A run's strategy and when it was queued (its created_at, a stamp of the clock). */
+export async function executionStrategy(db: Q, executionId: number): Promise<{ strategy: string; createdAt: number }> {
+  const row = await db.selectFrom('executions').select(['strategy', 'created_at']).where('id', '=', executionId).executeTakeFirstOrThrow();
+  return { strategy: row.strategy, createdAt: Number(row.created_at) };
 }
 
 // ---------------------------------------------------------------------------------------------
