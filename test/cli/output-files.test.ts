@@ -114,12 +114,18 @@ describe('an existing file is replaced only by a download of its kind; a databas
     expect([(refused as PremiaError).code, (refused as PremiaError).exitCode]).toEqual(['VALIDATION_ERROR', 2]);
     expect((refused as PremiaError).message).toBe(
       `Cannot write --output policies.csv: ${join(dir, 'policies.csv')} already exists and is not a download of this kind ` +
-        `(its first line is 'customer_id,external_customer_ref,policy_number,product_code'). Nothing was written; give another file name, or --force to replace it.`,
+        `(its first line is 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'). Nothing was written; give another file name, or --force to replace it.`,
     );
     expect(readFileSync(join(dir, 'policies.csv'), 'utf8')).toBe(book);
     expect(readdirSync(dir)).toEqual(['policies.csv']);
     await writeDownload(context(), download(), 'policies.csv', undefined, '--output', true);
     expect(readFileSync(join(dir, 'policies.csv'), 'utf8')).toBe(BODY);
+  });
+
+  it('a long first line is quoted to 80 characters, marked as cut', async () => {
+    writeFileSync(join(dir, 'notes.csv'), `${'x'.repeat(79)}yz\n`);
+    const refused = await writeDownload(context(), download(), 'notes.csv').catch((e: PremiaError) => e);
+    expect((refused as PremiaError).message).toContain(`(its first line is '${'x'.repeat(79)}y…')`);
   });
 
   it('an empty file is replaced', async () => {

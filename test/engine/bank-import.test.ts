@@ -52,7 +52,7 @@ describe('bank import', () => {
         customer_id: 'K2',
         field: 'amount',
         code: 'INVALID_AMOUNT',
-        message: "an event row (ACCOUNT_CLOSED) has amount 0: the event is not money; write the account's own movement on a row of its own",
+        message: "an event row (ACCOUNT_CLOSED) must have amount 0, not 1000.00: the event is not money; write the account's own movement on a row of its own",
       },
       {
         row: 4,

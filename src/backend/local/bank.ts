@@ -9,7 +9,7 @@
 import { importStopped, RowErrors } from './row-errors.js';
 import { PremiaError, validationError } from '../../domain/errors.js';
 import { checkIdentifier, printable } from '../../domain/identifiers.js';
-import { parseSignedAmount } from '../../domain/money.js';
+import { formatCents, parseSignedAmount } from '../../domain/money.js';
 import { dayNumber, fromDayNumber, isIsoDate, periodOf, whyNotADate } from '../../domain/period.js';
 import { isAccountEvent, ACCOUNT_EVENTS, type FailureReason } from '../../bank/types.js';
 import type { LedgerObserver } from '../../bank/ledger.js';
@@ -98,7 +98,7 @@ export async function importBankTransactions(ctx: LocalContext, file: Upload, op
           // The reverse too: a statement line saying the account closed is no deposit for premia
           // to debit, and which of the two the file meant is not premia's guess.
           if (typeof amount === 'number' && amount !== 0 && isAccountEvent(description)) {
-            add('amount', 'INVALID_AMOUNT', `an event row (${description}) has amount 0: the event is not money; write the account's own movement on a row of its own`);
+            add('amount', 'INVALID_AMOUNT', `an event row (${description}) must have amount 0, not ${formatCents(amount)}: the event is not money; write the account's own movement on a row of its own`);
           }
           if (rowErrors.length === 0 && locked) {
             if (date <= today) add('date', 'DATE_IN_PAST', `${date} is on or before the clock's date ${today}; days already lived cannot change`);

@@ -206,7 +206,8 @@ function checkSameKind(where: Where, target: string, head: Buffer, fresh: Buffer
   const json = /json/i.test(contentType);
   const same = json ? /^\s*[[{]/.test(head.toString('utf8')) && /^\s*[[{]/.test(fresh.toString('utf8')) : firstLine(head) === firstLine(fresh);
   if (same) return;
-  const shown = firstLine(head).replace(/[^\x20-\x7e]/g, '?').slice(0, 60);
+  const line = firstLine(head).replace(/[^\x20-\x7e]/g, '?');
+  const shown = line.length > 80 ? `${line.slice(0, 80)}…` : line;
   throw validationError(
     `Cannot write ${option} ${output}: ${target} already exists and is not a download of this kind (its first line is '${shown}'). ` +
       `Nothing was written; give another file name, or --force to replace it.`,

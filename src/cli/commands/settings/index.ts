@@ -17,6 +17,6 @@ export function registerSettings(program: Command, ctx: CliContext, state: RunSt
     .command('set')
     .description('change a setting of the local store (takes effect from the next day the clock lives through)')
     .argument('<key>', 'the setting (premia settings lists them)')
-    .argument('<value>', 'a whole number within the setting\'s range')
+    .argument('<value>', 'a whole number within the setting\'s range, or for calendar: za or none')
     .action(lazyAction(ctx, state, () => import('./set.js'), { writes: true, localOnly: 'premia settings set' }));
 }
