@@ -407,6 +407,15 @@ async function* cursorRows<T>(
   }
 }
 
+/** pg_class kinds, as a refusal names them. */
+const RELATION_KINDS: ReadonlyArray<readonly [string, string]> = [
+  ['rp', 'tables'],
+  ['v', 'views'],
+  ['m', 'materialized views'],
+  ['f', 'foreign tables'],
+  ['S', 'sequences'],
+];
+
 /**
  * Refuse a database of another application before anything is written to it (tables, none of
  * them premia's marker), and claim an empty one for premia (the marker table, PostgreSQL's
@@ -414,35 +423,45 @@ async function* cursorRows<T>(
  * empty database at once claim it once.
  */
 async function claim(store: PgStore, options: OpenPgOptions, display: string): Promise<void> {
-  const tablesOf = async (db: Db) =>
-    (await sql<{ tablename: string }>`select tablename from pg_tables where schemaname = current_schema() order by tablename`.execute(db)).rows.map(
-      (r) => r.tablename,
-    );
+  // Every relation of the schema a user or another application makes (tables, views, sequences
+  // and the like): a schema holding only views is someone's, not empty.
+  const relationsOf = async (db: Db) =>
+    (
+      await sql<{ name: string; kind: string }>`
+        select c.relname as name, c.relkind as kind from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = current_schema() and c.relkind in ('r', 'p', 'v', 'm', 'f', 'S') order by c.relname`.execute(db)
+    ).rows;
   const notCreatedYet = () =>
     new PremiaError('VALIDATION_ERROR', `The database ${display} holds no premia store yet; nothing was created.`, {
       details: [{ field: 'db', code: 'STORE_NOT_FOUND', message: `${display} has no premia tables` }],
     });
-  const decide = (tables: string[]): 'ours' | 'empty' => {
+  const decide = (relations: Array<{ name: string; kind: string }>): 'ours' | 'empty' => {
+    const tables = relations.filter((r) => r.kind === 'r' || r.kind === 'p').map((r) => r.name);
     if (tables.includes(MARKER_TABLE)) {
       // The mark alone: a creation or a `db copy` stopped before premia's tables were made. A
       // command that only reads leaves it so (a rerun of the copy then finds it empty).
       if (!options.create && !tables.includes(MIGRATION_TABLE)) throw notCreatedYet();
       return 'ours';
     }
-    if (tables.length === 0) {
+    if (relations.length === 0) {
       if (!options.create) throw notCreatedYet();
       return 'empty';
     }
-    const shown = tables.slice(0, 5).join(', ') + (tables.length > 5 ? ', …' : '');
+    const shown = RELATION_KINDS.map(([kinds, word]) => {
+      const names = relations.filter((r) => kinds.includes(r.kind)).map((r) => r.name);
+      return names.length === 0 ? '' : `${word} ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}`;
+    })
+      .filter((part) => part !== '')
+      .join('; ');
     throw new PremiaError(
       'VALIDATION_ERROR',
-      `${display} is a PostgreSQL database of another application (tables ${shown}), not a premia store; premia leaves it untouched. Name another database (or schema) in --db.`,
-      { details: [{ field: 'db', code: 'NOT_A_PREMIA_STORE', message: 'the database holds tables premia did not make' }] },
+      `${display} is a PostgreSQL database of another application (${shown}), not a premia store; premia leaves it untouched. Name another database (or schema) in --db.`,
+      { details: [{ field: 'db', code: 'NOT_A_PREMIA_STORE', message: 'the database holds tables, views or sequences premia did not make' }] },
     );
   };
-  if (decide(await tablesOf(store.db)) === 'ours') return;
+  if (decide(await relationsOf(store.db)) === 'ours') return;
   await store.transaction(async (trx) => {
-    if (decide(await tablesOf(trx)) === 'ours') return;
+    if (decide(await relationsOf(trx)) === 'ours') return;
     await trx.schema.createTable(MARKER_TABLE).addColumn('application_id', 'integer', (c) => c.notNull()).execute();
     await sql`insert into ${sql.table(MARKER_TABLE)} (application_id) values (${PREMIA_APPLICATION_ID})`.execute(trx);
   });

@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLocalBackend } from '../../src/backend/local/index.js';
 import { asCents } from '../../src/domain/money.js';
+import type { PremiaError } from '../../src/domain/errors.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { sql } from '../../src/store/kysely.js';
@@ -84,6 +85,20 @@ describe.skipIf(noPg)(`the PostgreSQL store${noPg ? ` (skipped: ${pg.reason})` :
     });
     const tables = await onDatabase<{ tablename: string }>(url, "select tablename from pg_tables where schemaname = 'public'");
     expect(tables).toEqual([{ tablename: 'invoices' }]);
+  });
+
+  it('a database holding only views and sequences of another application is refused too, untouched', async () => {
+    const url = await freshDatabase('views');
+    await onDatabase(url, 'create view totals as select 1 as n');
+    await onDatabase(url, 'create sequence invoice_numbers');
+    const e = await openStore({ path: url }).catch((err: PremiaError) => err);
+    expect((e as PremiaError).details).toEqual([{ field: 'db', code: 'NOT_A_PREMIA_STORE', message: 'the database holds tables, views or sequences premia did not make' }]);
+    expect((e as PremiaError).message).toMatch(/ is a PostgreSQL database of another application \(views totals; sequences invoice_numbers\), not a premia store; premia leaves it untouched\./);
+    expect(await onDatabase(url, "select tablename from pg_tables where schemaname = 'public'")).toEqual([]);
+    expect(await onDatabase(url, "select relname from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' order by relname")).toEqual([
+      { relname: 'invoice_numbers' },
+      { relname: 'totals' },
+    ]);
   });
 
   it('an empty database is not made a store when creation is off', async () => {
