@@ -120,6 +120,11 @@ export interface Operation<Req = unknown, Res = unknown, Args extends unknown[] 
   readonly role: Role;
   /** The virtual clock or the simulated bank: not served under --no-simulation (404). */
   readonly simulation: boolean;
+  /**
+   * Acts on the whole store, not on one client's data (the clock, the bank's seed): its
+   * Idempotency-Key is one key of the store's, whichever operator key (of whichever client) sends it.
+   */
+  readonly storeWide?: boolean;
   /** The collections report: says in a header whether the period is final (Premia-Period-State). */
   readonly periodState?: boolean;
   /** The error codes of its own (see the header for those every row may answer). */
@@ -486,6 +491,7 @@ export const OPERATIONS = {
     what: 'setting the virtual clock',
     role: 'operator',
     simulation: true,
+    storeWide: true,
     errors: ['CLOCK_LOCKED', 'CLOCK_BACKWARDS'],
     backend: 'setClock',
     encode: (date: IsoDate) => ({ json: { date } }),
@@ -514,6 +520,7 @@ export const OPERATIONS = {
     async: true,
     role: 'operator',
     simulation: true,
+    storeWide: true,
     // CONFLICT: another advance took the store over, judging this one abandoned.
     errors: ['CLOCK_BACKWARDS', 'CONFLICT'],
     backend: 'advanceClock',
@@ -528,6 +535,7 @@ export const OPERATIONS = {
     what: 'the simulated bank',
     role: 'operator',
     simulation: true,
+    storeWide: true,
     errors: ['SEED_LOCKED'],
     backend: 'seedBank',
     encode: (seed: number) => ({ json: { seed } }),

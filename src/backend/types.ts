@@ -688,6 +688,8 @@ export interface Admin {
   readonly idempotency: {
     /** This process, as the owner of the claims it makes. */
     readonly owner: IdempotencyOwner;
+    /** The client whose keys those of a store-wide operation are (the store's own: Local). */
+    readonly storeScope: number;
     /** Claim the key for a request, or get the stored response to replay. */
     claim(input: IdempotencyClaimInput): Promise<IdempotencyClaim>;
     /** Store the response of a claimed request; false when the claim was taken over meanwhile. */

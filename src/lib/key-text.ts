@@ -1,9 +1,25 @@
+/** One character of a key as text may carry it: itself or, in a URL, its percent-encoding. */
+const KEY_PATTERN = (() => {
+  const encoded = (ch: string) => `(?:${ch}|%${ch.charCodeAt(0).toString(16).replace(/[a-f]/g, (h) => `[${h}${h.toUpperCase()}]`)})`;
+  const alnum = '(?:[A-Za-z0-9]|%(?:3[0-9]|4[1-9A-Fa-f]|5[0-9Aa]|6[1-9A-Fa-f]|7[0-9Aa]))';
+  return new RegExp(`${[...'pmk_'].map(encoded).join('')}${alnum}{8,}`, 'g');
+})();
+
 /**
  * `text` with every premia API key in it (pmk_ and at least 8 more characters: one given where
  * something else belonged, `--base-url pmk_…`, a key pasted as an id into a URL path, or named
  * to `keys revoke`) shown as `pmk_…` and its last 4 characters: what the CLI writes on stderr
- * and what the service logs never hold a whole key (issue 1).
+ * and what the service logs never hold a whole key (issue 1). A key percent-encoded in a URL
+ * (`pmk%5F…`, `%70mk_…`, any of its characters) is one too.
  */
 export function redactKeysIn(text: string): string {
-  return text.replace(/pmk_[A-Za-z0-9]{8,}/g, (k) => `pmk_…${k.slice(-4)}`);
+  return text.replace(KEY_PATTERN, (k) => `pmk_…${decodeURIComponent(k).slice(-4)}`);
+}
+
+/** Whether `text` holds a premia API key, as redactKeysIn finds them. */
+export function holdsKey(text: string): boolean {
+  KEY_PATTERN.lastIndex = 0;
+  const found = KEY_PATTERN.test(text);
+  KEY_PATTERN.lastIndex = 0;
+  return found;
 }

@@ -13,6 +13,7 @@
  * X-Request-Id (equal to the body's request_id on errors) and X-Premia-Version (see MARKER_HEADER).
  */
 import { randomUUID } from 'node:crypto';
+import { rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import multipart from '@fastify/multipart';
@@ -195,6 +196,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   // answered 202) finish, then the job thread closes its connection.
   app.addHook('onClose', async () => {
     await jobs.close();
+    // The store's upload directory goes with the last server using it: removed when empty (a
+    // server still running on the store makes it again for its next upload).
+    await rmdir(uploadDir).catch(() => {});
   });
   // A request that arrives while the server shuts down (on a connection opened before) is not
   // started: 503 SERVICE_UNAVAILABLE, and its connection closes. Clients retry a 503.

@@ -255,6 +255,7 @@ async function runWrite(request: FastifyRequest, reply: FastifyReply, row: AnyOp
         ? undefined
         : {
             key,
+            scope: row.storeWide === true ? base.admin.idempotency.storeScope : principal.clientId,
             hash: requestHash(request.method, path, work.hashBody, upload?.sha256),
             method: request.method,
             path,

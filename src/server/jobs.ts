@@ -53,7 +53,8 @@ export interface JobSpec {
   now: number;
   /** The status of a success. */
   status: number;
-  idempotency?: { key: string; hash: string; method: string; path: string; now: number; owner: IdempotencyOwner };
+  /** `scope`: the client whose keys it is one of (the store's own client for a store-wide operation). */
+  idempotency?: { key: string; scope: number; hash: string; method: string; path: string; now: number; owner: IdempotencyOwner };
 }
 
 export interface JobOutcome {
@@ -97,21 +98,21 @@ export async function runJob(
   const records = base.admin.idempotency;
   const action = () => invoke(backendFor(spec.clientId), spec, onProgress);
   if (!idem) return { status: spec.status, body: stringifyJson(await action()), replayed: false, kept: true };
-  const claim = await records.claim({ clientId: spec.clientId, key: idem.key, hash: idem.hash, method: idem.method, path: idem.path, now: idem.now, owner: idem.owner });
+  const claim = await records.claim({ clientId: idem.scope, key: idem.key, hash: idem.hash, method: idem.method, path: idem.path, now: idem.now, owner: idem.owner });
   if (claim.kind === 'replay') return { status: claim.response.status, body: claim.response.body, replayed: true, kept: true };
   let value: unknown;
   try {
     value = await action();
   } catch (e) {
-    await records.release(spec.clientId, idem.key, idem.owner).catch(() => {});
+    await records.release(idem.scope, idem.key, idem.owner).catch(() => {});
     throw e;
   }
   const body = stringifyJson(value);
   let kept: boolean;
   try {
-    kept = await records.complete(spec.clientId, idem.key, { status: spec.status, contentType: 'application/json; charset=utf-8', body }, idem.owner);
+    kept = await records.complete(idem.scope, idem.key, { status: spec.status, contentType: 'application/json; charset=utf-8', body }, idem.owner);
   } catch (e) {
-    await records.release(spec.clientId, idem.key, idem.owner).catch(() => {});
+    await records.release(idem.scope, idem.key, idem.owner).catch(() => {});
     throw e;
   }
   return { status: spec.status, body, replayed: false, kept };

@@ -3,6 +3,7 @@
  * with Retry-After before any key lookup; keys that already worked from it keep working.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FailedAuthLimiter, MAX_GOOD_KEYS } from '../../src/server/auth-limit.js';
 import { NOW, startServer, checkResponse, type TestServer } from './helpers.js';
 
 let s: TestServer;
@@ -54,5 +55,40 @@ describe('failed authentications per address', () => {
     clock += 30_000;
     expect((await from('10.0.0.1', 'pmk_wrong')).status).toBe(401);
     expect((await from('10.0.0.1', fresh.key)).status).toBe(200);
+  });
+});
+
+const digest = (k: number) => `digest-${k}`;
+
+describe('FailedAuthLimiter', () => {
+  it('blocks an address after its failures, but not the keys that authenticated from it, however many', () => {
+    const now = 1_000_000;
+    const limiter = new FailedAuthLimiter(20, 60_000, () => now);
+    // A proxy in front of 50 clients: each authenticates once, the first ones long before a broken client fails.
+    for (let k = 0; k < 50; k++) limiter.succeeded('10.0.0.1', digest(k));
+    for (let i = 0; i < 19; i++) limiter.failed('10.0.0.1');
+    expect(limiter.blocked('10.0.0.1', null)).toBeNull();
+    limiter.failed('10.0.0.1');
+    expect(limiter.blocked('10.0.0.1', null)).toBe(60);
+    expect(limiter.blocked('10.0.0.1', 'digest-unknown')).toBe(60);
+    for (let k = 0; k < 50; k++) expect(limiter.blocked('10.0.0.1', digest(k)), `key ${k}`).toBeNull();
+    // Another address is not blocked, and does not know these keys (nor needs to).
+    expect(limiter.blocked('10.0.0.2', null)).toBeNull();
+  });
+
+  it('forgets the least recently used key of an address first, once it holds MAX_GOOD_KEYS', () => {
+    let now = 0;
+    const limiter = new FailedAuthLimiter(1, 60_000, () => now);
+    for (let k = 0; k < MAX_GOOD_KEYS; k++) limiter.succeeded('a', digest(k));
+    limiter.succeeded('a', digest(0)); // used again: the most recent now
+    limiter.succeeded('a', digest(MAX_GOOD_KEYS)); // one more: key 1, the least recently used, goes
+    limiter.failed('a');
+    expect(limiter.blocked('a', digest(0))).toBeNull();
+    expect(limiter.blocked('a', digest(MAX_GOOD_KEYS))).toBeNull();
+    expect(limiter.blocked('a', digest(2))).toBeNull();
+    expect(limiter.blocked('a', digest(1))).toBe(60);
+    // The window passes: nobody is blocked.
+    now = 60_000;
+    expect(limiter.blocked('a', digest(1))).toBeNull();
   });
 });

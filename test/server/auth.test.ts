@@ -78,6 +78,27 @@ describe('authentication (spec 5)', () => {
     expect(s.logs.join('\n')).not.toContain(s.keys.other);
     expect(s.logs.at(-1)).toContain(`GET /v1/policies/pmk_…${s.keys.other.slice(-4)} 404 `);
   });
+
+  it('nor one percent-encoded in a path, in the log or in an error body, with or without a key of its own', async () => {
+    const rest = s.keys.other.slice('pmk_'.length);
+    const hex = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`;
+    const forms = [`pmk%5F${rest}`, `%70mk_${rest}`, `pmk_${rest.slice(0, -3)}${[...rest.slice(-3)].map(hex).join('')}`, `pmk%5f${rest}`];
+    const tail = `pmk_…${s.keys.other.slice(-4)}`;
+    for (const form of forms) {
+      for (const [method, path, key, status] of [
+        ['GET', `/v1/policies/${form}`, s.keys.acme, 404],
+        ['DELETE', `/v1/policies/${form}`, s.keys.acme, 405],
+        ['GET', `/v1/nowhere/${form}`, s.keys.acme, 404],
+        ['GET', `/v1/policies/${form}`, undefined, 401],
+      ] as const) {
+        const res = await call(s.app, method, path, { key });
+        expect(res.status, `${method} ${path}`).toBe(status);
+        expect(res.text).not.toContain(rest.slice(0, -4));
+        expect(s.logs.at(-1)).toContain(`${method} /v1/${path.split('/')[2]}/${tail} ${status} `);
+      }
+    }
+    expect(s.logs.join('\n')).not.toContain(rest.slice(0, -4));
+  });
 });
 
 describe('isolation between clients', () => {

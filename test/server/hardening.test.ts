@@ -3,7 +3,8 @@
  * error body and an X-Request-Id (never a 500, never fastify's own body), and the HTTP details a
  * spec-only client may rely on (405 with Allow, WWW-Authenticate, ignored cache-busters).
  */
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { connect, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -458,6 +459,28 @@ describe('G2: a request arriving while the server shuts down', () => {
       expect(t.logs.filter((l) => / error /.test(l))).toEqual([]);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('the upload directory', () => {
+  it('is removed, empty, when the server stops; a file still in it keeps it', async () => {
+    const one = await startServer();
+    try {
+      expect(existsSync(one.uploads)).toBe(true);
+      await one.app.close();
+      expect(existsSync(one.uploads)).toBe(false);
+    } finally {
+      await one.close();
+    }
+    const two = await startServer();
+    try {
+      const left = join(two.uploads, 'not-premias.txt');
+      writeFileSync(left, 'x');
+      await two.app.close();
+      expect(readdirSync(two.uploads)).toEqual(['not-premias.txt']);
+    } finally {
+      await two.close();
     }
   });
 });

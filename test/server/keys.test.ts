@@ -70,6 +70,23 @@ describe('premia keys', () => {
     }
   });
 
+  it('a key pasted as the client name is refused (exit 2), shown redacted, and no client is made', async () => {
+    const key = (await cli('keys', 'create', '--client', 'Acme Life')).stdout.trim();
+    for (const name of [key, ` ${key} `, `Acme ${key}`]) {
+      const r = await cli('keys', 'create', '--client', name);
+      expect(r.code, name).toBe(2);
+      expect(r.stderr).not.toContain(key.slice(4, -4));
+      expect(r.stderr).toContain(`error: The client name ${name.trim().replace(key, `pmk_…${key.slice(-4)}`)} holds an API key; give the client's name. No key was created.`);
+    }
+    const raw = new Database(db, { readonly: true });
+    try {
+      expect(raw.prepare('select name from clients order by id').all()).toEqual([{ name: 'Local' }, { name: 'Acme Life' }]);
+      expect(raw.prepare('select count(*) as n from api_keys').get()).toEqual({ n: 1 });
+    } finally {
+      raw.close();
+    }
+  });
+
   it('list shows keys redacted; revoke marks one revoked; revoking again changes nothing', async () => {
     const a = (await cli('--json', 'keys', 'create', '--client', 'Acme Life')).json();
     const b = (await cli('--json', 'keys', 'create', '--client', 'Other Insure')).json();

@@ -62,6 +62,21 @@ describe('roles', () => {
     expect((await call(s.app, 'GET', '/v1/bank/accounts/C100011', { key: s.keys.operator })).json().source).toBe('imported');
   });
 
+  it("an advance's Idempotency-Key is the store's: a retry through another client's operator key replays it, once", async () => {
+    s = await startServer();
+    const local = await s.backend.admin.keys.create(null, 'operator');
+    const headers = { 'idempotency-key': 'cron-advance-1' };
+    const first = await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.operator, body: { days: 1 }, headers });
+    expect([first.status, first.json().from, first.json().to]).toEqual([200, '2026-11-21', '2026-11-22']);
+    const retry = await call(s.app, 'POST', '/v1/clock/advance', { key: local.key, body: { days: 1 }, headers });
+    expect([retry.status, retry.headers['idempotent-replayed'], retry.text]).toEqual([200, 'true', first.text]);
+    expect((await call(s.app, 'GET', '/v1/clock', { key: s.keys.acme })).json().date).toBe('2026-11-22');
+    // Another request under that key, from either client, is refused; a client's own keys stay its own.
+    expect((await call(s.app, 'POST', '/v1/clock/advance', { key: local.key, body: { days: 2 }, headers })).status).toBe(422);
+    const policy = { customer_id: 'C9', external_customer_ref: 'R9', policy_number: 'P-9', product_code: 'LIFE_STANDARD', collection_amount: 100 };
+    expect((await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme, body: policy, headers })).status).toBe(201);
+  });
+
   it('whoami names the role', async () => {
     s = await startServer();
     expect((await call(s.app, 'GET', '/v1/whoami', { key: s.keys.acme })).json()).toMatchObject({ client: 'Acme Life', role: 'client' });

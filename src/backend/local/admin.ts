@@ -12,6 +12,7 @@ import { claimKey, completeKey, processOwner, releaseKey } from './idempotency.j
 import { listSettings, setSetting } from './settings.js';
 import { importHolidays, showCalendar } from './calendar.js';
 import { workEngine } from './engine.js';
+import { LOCAL_CLIENT_ID } from './world.js';
 import { PremiaError } from '../../domain/errors.js';
 
 export class LocalAdmin implements Admin {
@@ -56,6 +57,7 @@ export class LocalAdmin implements Admin {
     };
     this.idempotency = {
       owner: processOwner(),
+      storeScope: LOCAL_CLIENT_ID,
       claim: (input) => claimKey(store, input),
       complete: (clientId: number, key: string, response: StoredResponse, owner?: IdempotencyOwner) => completeKey(store, clientId, key, response, owner),
       release: (clientId: number, key: string, owner?: IdempotencyOwner) => releaseKey(store, clientId, key, owner),

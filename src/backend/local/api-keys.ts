@@ -11,6 +11,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { conflict, notFound, PremiaError, usageError, validationError } from '../../domain/errors.js';
 import { decodeId, encodeId, IdKind } from '../../domain/ids.js';
+import { holdsKey, redactKeysIn } from '../../lib/key-text.js';
 import * as repo from '../../store/repos/api-keys.js';
 import { findClientById, findClientByName, insertClient, listClientNames } from '../../store/repos/clients.js';
 import type { Store } from '../../store/store.js';
@@ -58,6 +59,13 @@ function checkClientName(raw: string): string {
   if (name === '' || name.length > MAX_CLIENT_NAME || /[\u0000-\u001f\u007f]/.test(name)) {
     throw validationError(`The client name must be 1–${MAX_CLIENT_NAME} printable characters.`, [
       { field: 'client', code: 'INVALID_VALUE', message: `client must be 1–${MAX_CLIENT_NAME} printable characters` },
+    ]);
+  }
+  // A key pasted where the name belongs (`--client pmk_…`) would be stored, listed and answered by
+  // whoami in full: the one place a key would be kept in clear.
+  if (holdsKey(name)) {
+    throw validationError(`The client name ${redactKeysIn(name)} holds an API key; give the client's name. No key was created.`, [
+      { field: 'client', code: 'INVALID_VALUE', message: 'a client name is not an API key' },
     ]);
   }
   return name;
