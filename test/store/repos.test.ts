@@ -164,7 +164,7 @@ describe('collections and executions', () => {
     expect((await collections.listCollections(store.db, ACME, { period: '2026-11', policyNumber: 'POL-2', limit: 10 })).map((r) => r.id)).toEqual([rows[1]!.id]);
     expect((await collections.findExecution(store.db, ACME, exec))?.policies_queued).toBe(3);
     expect(await collections.findExecution(store.db, OTHER, exec)).toBeUndefined();
-    expect(await collections.executionStrategy(store.db, exec)).toBe('smart');
+    expect(await collections.executionStrategy(store.db, exec)).toEqual({ strategy: 'smart', createdAt: 2000 });
     expect((await collections.executionStatusCounts(store.db, exec)).sort((a, b) => a.status.localeCompare(b.status))).toEqual([
       { status: 'PAID_FULL', count: 1 },
       { status: 'PAID_PARTIAL', count: 1 },
