@@ -229,6 +229,11 @@ export interface PeriodClosing {
   nothing_collected: number;
   /** What the open ones still owe. */
   amount_remaining: Cents;
+  /**
+   * The store's other clients (the clock is the store's: an advance closes the period for every
+   * one of them) with an active policy and no collection queued for the period, by name.
+   */
+  other_clients_not_run: string[];
 }
 
 /** What `clock advance` would do, computed without changing anything (`--dry-run`, confirmations). */

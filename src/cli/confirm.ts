@@ -62,6 +62,22 @@ export function neverRunNeedsYes(period: Period): PremiaError {
   );
 }
 
+/** An unattended advance would close `period` for other clients of the store that never queued it. */
+export function othersNeverRunNeedsYes(period: Period, clients: readonly string[]): PremiaError {
+  return usageError(
+    `This advance would close ${period} for the whole store, and ${nameList(clients)} ${clients.length === 1 ? 'has' : 'have'} active policies ` +
+      `and no collections queued for it: once closed, ${clients.length === 1 ? 'its' : 'their'} premiums for it can never be collected. ` +
+      `Have ${clients.length === 1 ? 'it' : 'them'} queued first ('premia collections execute --period ${period}' with ${clients.length === 1 ? 'its' : 'each one\'s'} key), ` +
+      `or add --yes to close it anyway. Nothing changed.`,
+  );
+}
+
+/** Client names in a sentence: A · A and B · A, B and C · A, B, C and 2 more. */
+export function nameList(names: readonly string[]): string {
+  const shown = names.length > 4 ? [...names.slice(0, 3), `${names.length - 3} more`] : [...names];
+  return shown.length <= 1 ? shown.join('') : `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
+}
+
 /** 2026-11 · 2026-11 and 2026-12 · 2026-11, 2026-12 and 2027-01 · 2026-11, 2026-12, …, 2027-08 */
 export function periodList(periods: readonly string[]): string {
   if (periods.length <= 1) return periods.join('');

@@ -6,7 +6,7 @@ import type { AdvancePreview, CancellationPreview, PlannedDebits, Settlement, Se
 import { periodsClosedBetween } from '../domain/advance.js';
 import type { IsoDate } from '../domain/period.js';
 import type { Question } from './confirm.js';
-import { periodList } from './confirm.js';
+import { nameList, periodList } from './confirm.js';
 import { count, money, plural } from './output/format.js';
 
 const span = (first: IsoDate | null, last: IsoDate | null) => (first === last ? `${first}` : `${first} to ${last}`);
@@ -49,6 +49,14 @@ export function advanceQuestion(p: AdvancePreview): Question {
   }
   if (empty.length > 0) {
     details.push(`  ${periodList(empty)}: no collections queued; once closed, ${empty.length === 1 ? 'it' : 'they'} can no longer be run.`);
+  }
+  for (const c of p.periods_closed) {
+    const others = c.other_clients_not_run ?? []; // a server of an earlier version does not say
+    if (others.length === 0) continue;
+    details.push(
+      `  ${c.period_month}, for the store's other clients: ${nameList(others)} ${others.length === 1 ? 'has' : 'have'} active policies and no collections queued; ` +
+        `once closed, ${others.length === 1 ? 'its' : 'their'} premiums for it can no longer be collected.`,
+    );
   }
   if (p.planned_debits.count > 0) details.push(`  Already planned in these days: ${planned(p.planned_debits)}.`);
   return { details, question };

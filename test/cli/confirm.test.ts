@@ -213,6 +213,37 @@ describe('clock advance without a terminal', () => {
     expect(local.code).toBe(0);
     expect(await clockOf(db)).toBe('2026-11-30');
   });
+
+  it("closing a period another client of the store never queued is refused without --yes, and named in the question", async () => {
+    const db = join(tmp.dir, 'others.db');
+    for (const args of [
+      ['clock', 'set', '2026-10-31'],
+      ['policies', 'import', join(FIXTURES, 'policies.csv')],
+      ['collections', 'execute', '--period', '2026-11'],
+      ['keys', 'create', '--client', 'Acme Life'],
+      ['--as-client', 'Acme Life', 'policies', 'import', join(FIXTURES, 'policies.csv')],
+    ]) {
+      expect((await cli(db, args)).code).toBe(0);
+    }
+    // The store's own client queued November; Acme Life, with 520 active policies, queued nothing.
+    const before = bytesOf(db);
+    const r = await cli(db, ['clock', 'advance', '--to', '2026-11-30']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'error: This advance would close 2026-11 for the whole store, and Acme Life has active policies and no collections queued for it: ' +
+        "once closed, its premiums for it can never be collected. Have it queued first ('premia collections execute --period 2026-11' with its key), " +
+        'or add --yes to close it anyway. Nothing changed.\n  (code USAGE_ERROR)\n',
+    );
+    expect(bytesOf(db)).toBe(before);
+    const dry = await cli(db, ['--json', 'clock', 'advance', '--to', '2026-11-30', '--dry-run']);
+    expect(dry.json().periods_closed[0].other_clients_not_run).toEqual(['Acme Life']);
+    // Acme Life's own view names the store's client.
+    const asAcme = await cli(db, ['--json', '--as-client', 'Acme Life', 'clock', 'advance', '--to', '2026-11-30', '--dry-run']);
+    expect(asAcme.json().periods_closed[0]).toMatchObject({ collections: 0, other_clients_not_run: [] });
+    expect((await cli(db, ['--as-client', 'Acme Life', 'collections', 'execute', '--period', '2026-11'])).code).toBe(0);
+    expect((await cli(db, ['clock', 'advance', '--to', '2026-11-30'])).code).toBe(0);
+    expect(await clockOf(db)).toBe('2026-11-30');
+  });
 });
 
 describe('clock advance --dry-run', () => {

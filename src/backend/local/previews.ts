@@ -13,7 +13,7 @@ import type { AdvancePreview, AdvanceTarget, CancellationPreview, PeriodClosing,
 import type { LocalContext } from './context.js';
 import { LEAD_DAYS } from '../../engine/settings.js';
 import { clientSubmittedDebits } from '../../store/repos/engine.js';
-import { debitStates, liveCollectionsOfPolicy, periodClosings } from '../../store/repos/collections.js';
+import { clientsNotRun, debitStates, liveCollectionsOfPolicy, periodClosings } from '../../store/repos/collections.js';
 import { findPolicyByRef } from './policies.js';
 import { createSettlement } from './settlements.js';
 import { readWorld } from './world.js';
@@ -24,7 +24,7 @@ export async function previewAdvance(ctx: LocalContext, target: AdvanceTarget): 
   // The same checks (and errors) as the advance itself: a target before the clock is CLOCK_BACKWARDS.
   const to = resolveAdvanceTarget(world.today, target);
   const periods = periodsClosedBetween(world.today, to);
-  const counts = new Map<string, PeriodClosing>();
+  const counts = new Map<string, Omit<PeriodClosing, 'other_clients_not_run'>>();
   for (const r of await periodClosings(db, ctx.clientId, periods)) {
     counts.set(r.period_month, {
       period_month: r.period_month,
@@ -35,14 +35,17 @@ export async function previewAdvance(ctx: LocalContext, target: AdvanceTarget): 
       amount_remaining: r.amount_remaining,
     });
   }
+  const closing: PeriodClosing[] = [];
+  for (const p of periods) {
+    const own = counts.get(p) ?? { period_month: p, last_day: lastDay(p), collections: 0, open: 0, nothing_collected: 0, amount_remaining: asCents(0) };
+    closing.push({ ...own, other_clients_not_run: await clientsNotRun(db, ctx.clientId, p) });
+  }
   return {
     from: world.today,
     to,
     days: daysBetween(world.today, to),
     locked: world.locked,
-    periods_closed: periods.map(
-      (p) => counts.get(p) ?? { period_month: p, last_day: lastDay(p), collections: 0, open: 0, nothing_collected: 0, amount_remaining: asCents(0) },
-    ),
+    periods_closed: closing,
     planned_debits: await plannedDebits(db, ctx.clientId, world.today, to, null),
   };
 }

@@ -238,6 +238,24 @@ export async function periodClosings(db: Q, clientId: number, periods: readonly 
   }));
 }
 
+/**
+ * The clients other than `clientId` with an active policy and no collection of `period`, by
+ * name: those a clock advance closing the period would leave with premiums never collected.
+ */
+export async function clientsNotRun(db: Q, clientId: number, period: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('clients as c')
+    .select('c.name')
+    .where('c.id', '<>', clientId)
+    .where(({ exists, selectFrom }) => exists(selectFrom('policies as p').select('p.id').whereRef('p.client_id', '=', 'c.id').where('p.status', '=', 'active')))
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('collections as k').select('k.id').whereRef('k.client_id', '=', 'c.id').where('k.period_month', '=', period))),
+    )
+    .orderBy('c.name')
+    .execute();
+  return rows.map((r) => r.name);
+}
+
 /** Whether the period has any collection. */
 export async function periodHasCollections(db: Q, clientId: number, period: string): Promise<boolean> {
   const row = await db.selectFrom('collections').select('id').where('client_id', '=', clientId).where('period_month', '=', period).limit(1).executeTakeFirst();

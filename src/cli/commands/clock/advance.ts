@@ -2,7 +2,7 @@ import type { AdvancePreview, AdvanceResult, AdvanceTarget, Backend, ClockState 
 import { advanceTargetDate, daysBetween, periodsClosedBetween } from '../../../domain/advance.js';
 import { PremiaError, usageError, validationError } from '../../../domain/errors.js';
 import { MAX_ADVANCE_DAYS, MIN_ADVANCE_DAYS, validateAdvanceRequest } from '../../../domain/requests.js';
-import { askOrCancel, confirmMode, needsYes, neverRunNeedsYes, periodList, stopped } from '../../confirm.js';
+import { askOrCancel, confirmMode, needsYes, neverRunNeedsYes, othersNeverRunNeedsYes, periodList, stopped } from '../../confirm.js';
 import { catchCtrlC } from '../../interrupt.js';
 import { count, money, plural } from '../../output/format.js';
 import { startProgress } from '../../output/progress.js';
@@ -134,14 +134,12 @@ async function confirmAdvance(env: CommandDeps, b: Backend, target: AdvanceTarge
     // The clock is the store's, the check this client's: a client with no active policy (an
     // operator's own, with the books under other clients) has nothing a missed run could lose.
     if (!run && (await b.listPolicies({ status: 'active', limit: 1 })).data.length > 0) throw neverRunNeedsYes(closes[0]!);
+    // The store's other clients, as the preview tells (an operator's; a server without it: none known).
+    const others = (await previewOf(b, target))?.periods_closed[0]?.other_clients_not_run ?? [];
+    if (others.length > 0) throw othersNeverRunNeedsYes(closes[0]!, others);
     return;
   }
-  let preview: AdvancePreview | null = null;
-  try {
-    preview = await b.previewAdvance(target);
-  } catch (e) {
-    if (!(e instanceof PremiaError) || e.code !== 'NOT_SUPPORTED') throw e;
-  }
+  const preview = await previewOf(b, target);
   if (preview === null) {
     // A server without the preview: the dates alone.
     const clock = await clockOf(b);
@@ -153,6 +151,16 @@ async function confirmAdvance(env: CommandDeps, b: Backend, target: AdvanceTarge
   }
   if (!preview.locked || preview.periods_closed.length === 0) return;
   await askOrCancel(env, advanceQuestion(preview));
+}
+
+/** The advance's preview, or null from a server that does not offer it. */
+async function previewOf(b: Backend, target: AdvanceTarget): Promise<AdvancePreview | null> {
+  try {
+    return await b.previewAdvance(target);
+  } catch (e) {
+    if (e instanceof PremiaError && e.code === 'NOT_SUPPORTED') return null;
+    throw e;
+  }
 }
 
 /** The clock, or null from a server that does not offer it. */
