@@ -247,10 +247,8 @@ export async function clientsNotRun(db: Q, clientId: number, period: string): Pr
     .selectFrom('clients as c')
     .select('c.name')
     .where('c.id', '<>', clientId)
-    .where(({ exists, selectFrom }) => exists(selectFrom('policies as p').select('p.id').whereRef('p.client_id', '=', 'c.id').where('p.status', '=', 'active')))
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('collections as k').select('k.id').whereRef('k.client_id', '=', 'c.id').where('k.period_month', '=', period))),
-    )
+    .where((eb) => eb.exists(eb.selectFrom('policies as p').select('p.id').whereRef('p.client_id', '=', 'c.id').where('p.status', '=', 'active')))
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('collections as k').select('k.id').whereRef('k.client_id', '=', 'c.id').where('k.period_month', '=', period))))
     .orderBy('c.name')
     .execute();
   return rows.map((r) => r.name);
