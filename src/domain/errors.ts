@@ -5,6 +5,8 @@
  */
 
 /** Exit codes of the CLI (documented in the README). */
+import { printable } from './identifiers.js';
+
 export const ExitCode = {
   OK: 0,
   FAILURE: 1,
@@ -212,7 +214,7 @@ export function usageError(message: string): PremiaError {
 }
 
 export function notFound(what: string, ref: string): PremiaError {
-  return new PremiaError('NOT_FOUND', `${what} '${ref}' was not found. Check the id or number and try again.`);
+  return new PremiaError('NOT_FOUND', `${what} '${printable(ref)}' was not found. Check the id or number and try again.`);
 }
 
 export function conflict(code: ErrorCode, message: string, details?: Record<string, unknown>[]): PremiaError {

@@ -70,16 +70,43 @@ function describe(value: string, what: string, max: number, allowed: RegExp, all
   return { code: 'INVALID_FORMAT', message: `${what} '${printable(value)}' is not valid; only ${allowedText} are allowed` };
 }
 
+/**
+ * Characters a terminal acts on or a reader cannot see: C0 and C1 controls, zero-width and
+ * direction marks and overrides, the byte order mark.
+ */
+// eslint-disable-next-line no-control-regex
+const UNSEEN = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+
+let graphemes: Intl.Segmenter | undefined;
+
+/** The characters of `text` as a person counts them: grapheme clusters (an emoji, a letter with its accents). */
+export function characterCount(text: string): number {
+  graphemes ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
+  let n = 0;
+  for (const _ of graphemes.segment(text)) n++;
+  return n;
+}
+
+/** The first character of `text` a terminal acts on or a reader cannot see, as U+XXXX (null: none). */
+export function firstUnseen(text: string): string | null {
+  UNSEEN.lastIndex = 0;
+  const bad = UNSEEN.exec(text);
+  UNSEEN.lastIndex = 0;
+  return bad ? `U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}` : null;
+}
+
 function describeChar(ch: string): string {
   const code = ch.codePointAt(0)!;
-  if (code < 32 || code === 127) return `a control character (U+${code.toString(16).toUpperCase().padStart(4, '0')})`;
+  const hex = code.toString(16).toUpperCase().padStart(4, '0');
+  if (code < 32 || code === 127 || (code >= 0x80 && code <= 0x9f)) return `a control character (U+${hex})`;
+  UNSEEN.lastIndex = 0;
+  if (UNSEEN.test(ch)) return `an invisible character (U+${hex})`;
   if (ch === ' ') return 'a space';
   return `'${ch}'`;
 }
 
-/** Text safe to echo in an error message: control characters escaped, long values cut. */
+/** Text safe to echo in an error message: controls and invisible characters escaped, long values cut. */
 export function printable(value: string, max = 80): string {
-  // eslint-disable-next-line no-control-regex
-  const s = value.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const s = value.replace(UNSEEN, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return s.length > max ? `${s.slice(0, max)}…` : s;
 }

@@ -94,6 +94,18 @@ describe('premia calendar', () => {
     expect(header.stderr.split('\n')[0]).toBe("error: header.csv is not a holiday CSV file: line 1: the header must be 'date,name'; found 'day,name'. Nothing was imported.");
   });
 
+  it('a name holding a control or invisible character is refused, by its code point; one of 100 accented letters is not too long', async () => {
+    const cli = store();
+    for (const [name, code] of [['Evil\u009b31mRED', 'U+009B'], ['Bidi\u202eyad', 'U+202E'], ['Zero\u200bwidth', 'U+200B']]) {
+      const r = await cli(['calendar', 'import', file('names.csv', `date,name\n2027-04-05,${name}\n`)]);
+      expect(r.code, code).toBe(2);
+      expect(r.stderr.split('\n')[0]).toBe(
+        `error: names.csv: 1 row with errors (first on line 2: name holds an unprintable or invisible character (${code}); write it as visible text). Nothing was imported.`,
+      );
+    }
+    expect((await cli(['calendar', 'import', file('long.csv', `date,name\n2027-04-05,${'e\u0301'.repeat(100)}\n`)])).code).toBe(0);
+  });
+
   it('a date is checked and worded as every other date premia reads: February has 28 days, 3000 is past the last date', async () => {
     const cli = store();
     const r = await cli(['--json', 'calendar', 'import', file('dates.csv', 'date,name\n2027-02-30,a\n3000-01-01,b\n31/12/2027,c\n')]);

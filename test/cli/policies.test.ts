@@ -181,6 +181,21 @@ describe('policies get', () => {
     // An id minted with another store's salt is not an id here.
     expect((await premia(['policies', 'get', encodeId(IdKind.policy, 42, 1)])).code).toBe(5);
   });
+
+  it('a ref that can be neither an id nor a number is exit 2 VALIDATION_ERROR, echoed safely', async () => {
+    await premia(CREATE_P1);
+    const cases: Array<[string[], string]> = [
+      [['policies', 'get', ''], 'A policy id or number is required.'],
+      [['policies', 'update', '', '--amount', '12'], 'A policy id or number is required.'],
+      [['policies', 'get', 'x'.repeat(5000)], 'A policy id or number is 5000 characters long; at most 64 are allowed.'],
+      [['policies', 'update', '\u001b[31mX', '--amount', '12'], "A policy id or number '\\u001b[31mX' has a control character (U+001B) at position 1; only letters, digits and - _ . / are allowed."],
+    ];
+    for (const [args, message] of cases) {
+      const r = await premia([...args, '--json']);
+      expect(r.code, args.join(' ').slice(0, 40)).toBe(2);
+      expect(errorBody(r)).toMatchObject({ code: 'VALIDATION_ERROR', message });
+    }
+  });
 });
 
 describe('policies update', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ASCII_CHAR_CLASS, checkIdentifier, checkProductCode, IDENTIFIER_CHAR, printable, PRODUCT_CODE_CHAR } from '../../src/domain/identifiers.js';
+import { ASCII_CHAR_CLASS, characterCount, checkIdentifier, checkProductCode, firstUnseen, IDENTIFIER_CHAR, printable, PRODUCT_CODE_CHAR } from '../../src/domain/identifiers.js';
 
 const ONLY = 'only letters, digits and - _ . / are allowed';
 
@@ -88,9 +88,28 @@ describe('checkProductCode', () => {
 describe('printable', () => {
   it('escapes control characters and cuts long values', () => {
     expect(printable('a\u0000b\u001fc\u007f')).toBe('a\\u0000b\\u001fc\\u007f');
+    // C1 controls (U+009B starts a terminal's control sequence), zero-width and direction marks, a BOM.
+    expect(printable('\u009b31mRED \u202eyad \u200bzw \ufeffbom')).toBe('\\u009b31mRED \\u202eyad \\u200bzw \\ufeffbom');
+    expect(printable('é ü 💸')).toBe('é ü 💸');
     expect(printable('x'.repeat(81))).toBe(`${'x'.repeat(80)}…`);
     expect(printable('x'.repeat(80))).toBe('x'.repeat(80));
     expect(printable('abcdef', 3)).toBe('abc…');
+  });
+});
+
+describe('an invisible character in an identifier, and characters as a person counts them', () => {
+  it('names the invisible character by its code point, not as itself', () => {
+    expect(checkIdentifier('ZW\u200b1', 'policy_number')?.message).toBe("policy_number 'ZW\\u200b1' has an invisible character (U+200B) at position 3; only letters, digits and - _ . / are allowed");
+    expect(checkIdentifier('X\u009b', 'policy_number')?.message).toBe("policy_number 'X\\u009b' has a control character (U+009B) at position 2; only letters, digits and - _ . / are allowed");
+    expect(firstUnseen('Bidi\u202eyad')).toBe('U+202E');
+    expect(firstUnseen('Family Day')).toBeNull();
+  });
+
+  it('counts grapheme clusters', () => {
+    expect(characterCount('e\u0301'.repeat(3))).toBe(3);
+    expect(characterCount('💸💸')).toBe(2);
+    expect(characterCount('👩\u200d👩\u200d👧')).toBe(1);
+    expect(characterCount('')).toBe(0);
   });
 });
 

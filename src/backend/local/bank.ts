@@ -8,7 +8,7 @@
  */
 import { importStopped, RowErrors } from './row-errors.js';
 import { PremiaError, validationError } from '../../domain/errors.js';
-import { checkIdentifier, printable } from '../../domain/identifiers.js';
+import { characterCount, checkIdentifier, firstUnseen, printable } from '../../domain/identifiers.js';
 import { formatCents, parseSignedAmount } from '../../domain/money.js';
 import { dayNumber, fromDayNumber, isIsoDate, periodOf, whyNotADate } from '../../domain/period.js';
 import { isAccountEvent, ACCOUNT_EVENTS, type FailureReason } from '../../bank/types.js';
@@ -37,20 +37,12 @@ export const BANK_CSV_HEADER = ['customer_id', 'date', 'amount', 'description'] 
 const DESCRIPTION_MAX = 200;
 const RECENT = 25;
 
-/**
- * Characters a description may not hold: C0 and C1 controls (a tab, a line break), and the
- * invisible ones that change how a line reads on screen (zero-width characters, bidirectional
- * overrides and isolates, line and paragraph separators, a byte order mark).
- */
-// eslint-disable-next-line no-control-regex
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
-
 /** Why a bank row's description is refused (a phrase after "description"), or null. */
 function checkDescription(description: string): string | null {
-  const bad = UNPRINTABLE.exec(description);
-  if (bad) return `holds an unprintable or invisible character (U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}); write it on one line of visible text`;
-  // Counted in characters as a person counts them (an emoji is one), not UTF-16 units.
-  if (description.length > DESCRIPTION_MAX && [...description].length > DESCRIPTION_MAX) return `is longer than ${DESCRIPTION_MAX} characters`;
+  const bad = firstUnseen(description);
+  if (bad) return `holds an unprintable or invisible character (${bad}); write it on one line of visible text`;
+  // Counted in characters as a person counts them (an emoji is one, a letter and its accent one), not UTF-16 units.
+  if (description.length > DESCRIPTION_MAX && characterCount(description) > DESCRIPTION_MAX) return `is longer than ${DESCRIPTION_MAX} characters`;
   return null;
 }
 

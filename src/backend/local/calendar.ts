@@ -20,7 +20,7 @@ import {
   type ImportedHoliday,
 } from '../../domain/calendar.js';
 import { PremiaError, validationError, type FieldError } from '../../domain/errors.js';
-import { printable } from '../../domain/identifiers.js';
+import { characterCount, firstUnseen, printable } from '../../domain/identifiers.js';
 import { addDays, isIsoDate, weekday, whyNotADate } from '../../domain/period.js';
 import { LEAD_DAYS } from '../../engine/settings.js';
 import { plural } from '../../domain/words.js';
@@ -109,8 +109,9 @@ async function parseHolidays(file: Upload): Promise<ImportedHoliday[]> {
       // Worded as every date premia reads (bank rows, options, requests): 2027-02-30 names February's length.
       if (!isIsoDate(date)) add('date', 'INVALID_DATE', `date '${printable(date, 40)}' ${whyNotADate(date).phrase}`);
       else if (date < '1900-01-01' || date > '2099-12-31') add('date', 'INVALID_DATE', `date ${date} is outside 1900-2099`);
-      // eslint-disable-next-line no-control-regex
-      if (name.length > NAME_MAX || /[\u0000-\u001f\u007f]/.test(name)) add('name', 'INVALID_FORMAT', `name must be at most ${NAME_MAX} printable characters`);
+      const unseen = firstUnseen(name);
+      if (unseen) add('name', 'INVALID_FORMAT', `name holds an unprintable or invisible character (${unseen}); write it as visible text`);
+      else if (name.length > NAME_MAX && characterCount(name) > NAME_MAX) add('name', 'INVALID_FORMAT', `name must be at most ${NAME_MAX} printable characters`);
       const first = seen.get(date);
       if (first !== undefined) add('date', 'DUPLICATE_IN_FILE', `${date} is already on line ${first}`);
       else seen.set(date, line);

@@ -5,6 +5,7 @@ import type { Cents } from '../../domain/money.js';
 import { nextPeriod, periodOf, type Period } from '../../domain/period.js';
 import { checkTransition, type PolicyInput, type PolicyPatchInput, type PolicyStatus } from '../../domain/policy.js';
 import { DEFAULT_PAGE_LIMIT, validatePolicyListQuery } from '../../domain/requests.js';
+import { checkIdentifier } from '../../domain/identifiers.js';
 import * as repo from '../../store/repos/policies.js';
 import type { Db, Trx } from '../../store/store.js';
 import type { AmountChange, Page, Policy, PolicyDetail, PolicyListQuery, StatusChange } from '../types.js';
@@ -25,6 +26,18 @@ export async function findPolicyByRef(db: Db | Trx, clientId: number, idSalt: nu
     if (row) return row;
   }
   return repo.findPolicyByNumber(db, clientId, ref);
+}
+
+/**
+ * The policy `ref` names (its id or its number), or NOT_FOUND; a ref that can be neither (empty,
+ * too long, characters no policy number has) is a VALIDATION_ERROR, shown safely.
+ */
+export async function requirePolicy(db: Db | Trx, clientId: number, idSalt: number, ref: string): Promise<repo.PolicyRow> {
+  const problem = decodeId(IdKind.policy, idSalt, ref) === null ? checkIdentifier(ref, 'a policy id or number') : null;
+  if (problem) throw validationError(`${problem.message[0]!.toUpperCase()}${problem.message.slice(1)}.`, [{ field: 'id', ...problem }]);
+  const row = await findPolicyByRef(db, clientId, idSalt, ref);
+  if (!row) throw notFound('Policy', ref);
+  return row;
 }
 
 export async function createPolicy(ctx: LocalContext, input: PolicyInput): Promise<Policy> {
@@ -66,8 +79,7 @@ export async function updatePolicy(
   }
   return ctx.store.transaction(async (trx) => {
     const world = await readWorld(trx);
-    const row = await findPolicyByRef(trx, ctx.clientId, world.idSalt, ref);
-    if (!row) throw notFound('Policy', ref);
+    const row = await requirePolicy(trx, ctx.clientId, world.idSalt, ref);
     const now = stamp(world.today, ctx.now());
     const from = row.status as PolicyStatus;
     const statusMove = patch.status !== undefined ? checkTransition(from, patch.status, row.policy_number) : 'noop';
@@ -128,8 +140,7 @@ export async function updatePolicy(
 export async function getPolicy(ctx: LocalContext, ref: string): Promise<PolicyDetail> {
   const db = ctx.store.db;
   const world = await readWorld(db);
-  const row = await findPolicyByRef(db, ctx.clientId, world.idSalt, ref);
-  if (!row) throw notFound('Policy', ref);
+  const row = await requirePolicy(db, ctx.clientId, world.idSalt, ref);
   const amounts = await repo.amountChanges(db, ctx.clientId, [row.id]);
   const statuses = await repo.statusChanges(db, ctx.clientId, row.id);
   const amount_history: AmountChange[] = amounts.map(({ policy_id: _, ...a }) => a);

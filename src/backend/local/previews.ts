@@ -5,7 +5,6 @@
  */
 import { isRetryable } from '../../domain/debit-outcome.js';
 import { daysBetween, periodsClosedBetween, resolveAdvanceTarget } from '../../domain/advance.js';
-import { notFound } from '../../domain/errors.js';
 import { asCents } from '../../domain/money.js';
 import { addDays, dayNumber, firstOpenPeriod, fromDayNumber, lastDay, type IsoDate, type Period } from '../../domain/period.js';
 import type { Db, Store, Trx } from '../../store/store.js';
@@ -14,7 +13,7 @@ import type { LocalContext } from './context.js';
 import { LEAD_DAYS } from '../../engine/settings.js';
 import { clientSubmittedDebits } from '../../store/repos/engine.js';
 import { clientsNotRun, debitStates, liveCollectionsOfPolicy, periodClosings } from '../../store/repos/collections.js';
-import { findPolicyByRef } from './policies.js';
+import { requirePolicy } from './policies.js';
 import { createSettlement } from './settlements.js';
 import { readWorld } from './world.js';
 
@@ -85,8 +84,7 @@ function rollingBack(store: Store): Store {
 export async function previewCancellation(ctx: LocalContext, ref: string): Promise<CancellationPreview> {
   const db = ctx.store.db;
   const world = await readWorld(db);
-  const policy = await findPolicyByRef(db, ctx.clientId, world.idSalt, ref);
-  if (!policy) throw notFound('Policy', ref);
+  const policy = await requirePolicy(db, ctx.clientId, world.idSalt, ref);
   // What a cancellation turns CANCELLED (backend/local/index.ts): the collections of the open periods.
   const rows = await liveCollectionsOfPolicy(db, ctx.clientId, policy.id, firstOpenPeriod(world.today));
   return {
