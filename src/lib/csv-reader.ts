@@ -43,6 +43,8 @@ const QUOTE = 34;
 const COMMA = 44;
 const LF = 10;
 const CR = 13;
+const SPACE = 32;
+const TAB = 9;
 const NEED_MORE = -1;
 
 export class CsvReader {
@@ -154,6 +156,11 @@ export class CsvReader {
     let i = start;
     for (;;) {
       let value: string;
+      // Spaces or tabs before an opening quote surround a quoted cell (`a, "b"`): skipped.
+      let lead = i;
+      while (lead < n && (buf.charCodeAt(lead) === SPACE || buf.charCodeAt(lead) === TAB)) lead++;
+      if (lead > i && lead >= n && !final) return NEED_MORE;
+      if (lead > i && lead < n && buf.charCodeAt(lead) === QUOTE) i = lead;
       if (i < n && buf.charCodeAt(i) === QUOTE) {
         // Quoted field: runs to the next lone quote; "" is an escaped quote.
         let segStart = i + 1;
@@ -187,7 +194,8 @@ export class CsvReader {
         if (k >= n && !final) return NEED_MORE;
         if (k > i) {
           const junk = buf.slice(i, k);
-          if (!(junk === '\r' && k < n)) {
+          // Spaces or tabs after the closing quote (`"a" ,`) surround the cell: not text of it.
+          if (!/^[ \t]*\r?$/.test(junk) || (junk.endsWith('\r') && k >= n)) {
             problem ??= `unexpected text after a closing quote: ${JSON.stringify(junk.slice(0, 20))}`;
             value += junk.endsWith('\r') && k < n ? junk.slice(0, -1) : junk;
           }

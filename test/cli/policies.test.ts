@@ -482,17 +482,19 @@ describe('policies import', () => {
     expect(lines.filter((l) => /^ *\d+ {2}/.test(l))).toHaveLength(27);
   });
 
-  it('imports a file with a BOM, CRLF line ends, spaces around cells, quoted cells, lines of only spaces and a trailing empty line', async () => {
+  it('imports a file with a BOM, CRLF line ends, spaces around cells (quoted or not), quoted cells, lines of only spaces and a trailing empty line', async () => {
     const file = csvFile(
       'windows.csv',
       Buffer.concat([
         Buffer.from([0xef, 0xbb, 0xbf]),
-        Buffer.from(`${HEADER}\r\n  C1 , E1 ,P-1, FUNERAL ,  99.5 \r\n   \r\n"C2","E2","P-2","LIFE","1000"\r\n\t\r\n\r\n`),
+        Buffer.from(`${HEADER}\r\n  C1 , E1 ,P-1, FUNERAL ,  99.5 \r\n   \r\n"C2","E2","P-2","LIFE","1000"\r\n\t\r\n"C3", "E3" ,\t"P-3"\t, "LIFE" , "12.50" \r\n\r\n`),
       ]),
     );
     const r = await premia(['policies', 'import', file, '--json']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe('{"imported":2,"failed":0,"errors":[]}\n');
+    expect(r.stdout).toBe('{"imported":3,"failed":0,"errors":[]}\n');
+    // Spaces around quoted cells too (a hand-written `"a", "b"`).
+    expect((await premia(['policies', 'get', 'P-3', '--json'])).json()).toMatchObject({ customer_id: 'C3', external_customer_ref: 'E3', collection_amount: 12.5 });
     expect((await premia(['policies', 'get', 'P-1', '--json'])).json()).toMatchObject({
       customer_id: 'C1',
       external_customer_ref: 'E1',

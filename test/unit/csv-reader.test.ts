@@ -148,6 +148,22 @@ describe('CsvReader: records and line numbers', () => {
       { fields: ['d', 'e'], line: 2, problem: null },
     ]);
   });
+
+  it('spaces and tabs around a quoted cell surround it: not text of it, nor a problem', () => {
+    const out = read(['a, "b" ,c\n\t"d,e"\t\r\n"f"  \n "g" h\n']);
+    expect(out.error).toBeNull();
+    expect(out.records).toEqual([
+      { fields: ['a', 'b', 'c'], line: 1, problem: null },
+      { fields: ['d,e'], line: 2, problem: null },
+      { fields: ['f'], line: 3, problem: null },
+      { fields: ['g h'], line: 4, problem: 'unexpected text after a closing quote: " h"' },
+    ]);
+    // Split anywhere, the same.
+    const text = 'a, "b" ,c\n\t"d,e"\t\r\n"f"  \n "g" h\n';
+    for (let cut = 0; cut <= text.length; cut++) expect(read([text.slice(0, cut), text.slice(cut)])).toEqual(out);
+    // An unquoted cell with a quote inside stays as it is.
+    expect(records(' a"b,c\n')).toEqual([[[' a"b', 'c'], 1]]);
+  });
 });
 
 describe('CsvReader: files that are not CSV text', () => {
