@@ -89,6 +89,10 @@ function clientErrorAnswer(code: string | undefined): { status: number; reason: 
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT' || code === 'ERR_HTTP_HEADERS_TIMEOUT') {
     return { status: 408, reason: 'Request Timeout', code: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time.' };
   }
+  if (code === 'HPE_INVALID_EOF_STATE') {
+    // The client closed its side before sending the whole body its Content-Length announced.
+    return { status: 400, reason: 'Bad Request', code: 'VALIDATION_ERROR', message: 'The request ended before its body was complete (fewer bytes than its Content-Length); nothing was done.' };
+  }
   return { status: 400, reason: 'Bad Request', code: 'VALIDATION_ERROR', message: 'The request is not valid HTTP (a malformed request line or header).' };
 }
 

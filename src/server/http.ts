@@ -130,6 +130,9 @@ export function toPremiaError(e: unknown, ctx: ErrorContext): { error: PremiaErr
           { field: 'file', code: 'TOO_MANY_PARTS', message: 'the form has more than one file or too many parts' },
         ]),
       );
+    // The client went away while its body was being read (Node's 'aborted'): nobody gets the
+    // answer, but it is a client's doing, logged as one line, not a server failure's stack.
+    case 'ECONNRESET':
     case 'FST_MP_PREMATURE_CLOSE':
       return known(
         validationError('The upload ended before the file was complete.', [{ field: 'file', code: 'INCOMPLETE', message: 'the multipart body ended early' }]),

@@ -121,6 +121,28 @@ describe('G2: answers fastify or Node would write carry the spec body and X-Requ
       expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     });
 
+    it('a body cut short by the client closing its side: 400 saying so, one log line, nothing imported', async () => {
+      const form = multipart('file', 'cut.csv', 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,POL-CUT1,LIFE,10.00\n');
+      const response = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1');
+        let data = '';
+        socket.on('data', (d) => (data += d.toString()));
+        socket.on('close', () => resolve(data));
+        socket.on('error', reject);
+        socket.write(
+          `POST /v1/policies/import HTTP/1.1\r\nHost: x\r\nX-API-Key: ${s.keys.acme}\r\nContent-Type: ${form.headers['content-type']}\r\n` +
+            `Content-Length: ${form.payload.length + 500}\r\n\r\n`,
+        );
+        socket.end(form.payload);
+      });
+      const res = parse(response);
+      expect(res.status).toBe(400);
+      expect(res.json.error.message).toMatch(/^The (request|upload) ended before (its body|the file) was complete/);
+      await until(() => s.logs.some((l) => l.includes(String(res.headers['x-request-id']))));
+      expect(s.logs.filter((l) => / error /.test(l))).toEqual([]);
+      expect(await policyCount()).toBe(0);
+    });
+
     it('headers over the size limit: 431 HEADERS_TOO_LARGE', async () => {
       const res = parse(await raw(`GET /v1/clock HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
       expect(res.status).toBe(431);

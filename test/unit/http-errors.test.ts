@@ -18,4 +18,10 @@ describe('toPremiaError', () => {
     const other = toPremiaError(new PremiaError('INTERNAL', 'TypeError: x is undefined'), ctx);
     expect([other.error.code, other.error.message]).toEqual(['INTERNAL', 'The service failed unexpectedly; the error was logged with this request id.']);
   });
+
+  it("a client that went away mid-body (Node's 'aborted') is the client's doing: not internal, INCOMPLETE", () => {
+    const { error, internal } = toPremiaError(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }), ctx);
+    expect(internal).toBe(false);
+    expect([error.code, error.status, error.details]).toEqual(['VALIDATION_ERROR', 400, [{ field: 'file', code: 'INCOMPLETE', message: 'the multipart body ended early' }]]);
+  });
 });
