@@ -307,10 +307,17 @@ function newlinesBeforeInvalidUtf8(chunk: Uint8Array): number {
 export function trimCell(s: string): string {
   const n = s.length;
   if (n === 0) return s;
-  const a = s.charCodeAt(0);
-  const b = s.charCodeAt(n - 1);
-  if (a > 32 && b > 32 && a !== 160 && b !== 160) return s;
+  // String.prototype.trim's own spaces, so that a cell is trimmed the same whichever of them
+  // comes first (an ideographic space, a byte order mark, a non-breaking space).
+  if (!trimmable(s.charCodeAt(0)) && !trimmable(s.charCodeAt(n - 1))) return s;
   return s.trim();
+}
+
+/** Whether String.prototype.trim removes code unit `c` (ECMAScript WhiteSpace and LineTerminator), or it is another control character. */
+function trimmable(c: number): boolean {
+  if (c <= 32) return true;
+  if (c < 160) return false;
+  return c === 160 || c === 0xfeff || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
 }
 
 /** A record that is a line of only spaces and tabs: a blank line to the imports, like an empty one. */

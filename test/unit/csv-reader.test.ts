@@ -404,7 +404,26 @@ describe('trimCell', () => {
     ['', ''],
     ['   ', ''],
     ['a b', 'a b'],
+    // Trimmed the same whichever of trim's spaces comes first.
+    ['\u3000A', 'A'],
+    [' \u3000A', 'A'],
+    ['\ufeffA', 'A'],
+    ['A\u2028', 'A'],
+    ['\u0001A', '\u0001A'],
   ])('%j → %j', (cell, trimmed) => {
     expect(trimCell(cell)).toBe(trimmed);
+  });
+
+  it('is String.prototype.trim on every cell, fast path or not', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 6 }), (cell) => {
+        expect(trimCell(cell)).toBe(cell.trim());
+      }),
+      { numRuns: 2000 },
+    );
+    for (let c = 0; c < 0x10000; c++) {
+      const ch = String.fromCharCode(c);
+      expect(trimCell(`${ch}x${ch}`), `U+${c.toString(16)}`).toBe(`${ch}x${ch}`.trim());
+    }
   });
 });
