@@ -78,6 +78,19 @@ export function nameList(names: readonly string[]): string {
   return shown.length <= 1 ? shown.join('') : `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
 }
 
+/**
+ * What `call` answers, or null from a server that does not offer it (NOT_SUPPORTED): the
+ * previews and checks a question is made of, which it then does without.
+ */
+export async function unlessUnsupported<T>(call: () => Promise<T>): Promise<T | null> {
+  try {
+    return await call();
+  } catch (e) {
+    if (e instanceof PremiaError && e.code === 'NOT_SUPPORTED') return null;
+    throw e;
+  }
+}
+
 /** 2026-11 · 2026-11 and 2026-12 · 2026-11, 2026-12 and 2027-01 · 2026-11, 2026-12, …, 2027-08 */
 export function periodList(periods: readonly string[]): string {
   if (periods.length <= 1) return periods.join('');

@@ -2,7 +2,7 @@ import type { AdvancePreview, AdvanceResult, AdvanceTarget, Backend, ClockState 
 import { advanceTargetDate, daysBetween, periodsClosedBetween } from '../../../domain/advance.js';
 import { PremiaError, usageError, validationError } from '../../../domain/errors.js';
 import { MAX_ADVANCE_DAYS, MIN_ADVANCE_DAYS, validateAdvanceRequest } from '../../../domain/requests.js';
-import { askOrCancel, confirmMode, needsYes, neverRunNeedsYes, othersNeverRunNeedsYes, periodList, stopped } from '../../confirm.js';
+import { askOrCancel, confirmMode, needsYes, neverRunNeedsYes, othersNeverRunNeedsYes, periodList, stopped, unlessUnsupported } from '../../confirm.js';
 import { catchCtrlC } from '../../interrupt.js';
 import { count, money, plural } from '../../output/format.js';
 import { startProgress } from '../../output/progress.js';
@@ -154,24 +154,10 @@ async function confirmAdvance(env: CommandDeps, b: Backend, target: AdvanceTarge
 }
 
 /** The advance's preview, or null from a server that does not offer it. */
-async function previewOf(b: Backend, target: AdvanceTarget): Promise<AdvancePreview | null> {
-  try {
-    return await b.previewAdvance(target);
-  } catch (e) {
-    if (e instanceof PremiaError && e.code === 'NOT_SUPPORTED') return null;
-    throw e;
-  }
-}
+const previewOf = (b: Backend, target: AdvanceTarget): Promise<AdvancePreview | null> => unlessUnsupported(() => b.previewAdvance(target));
 
 /** The clock, or null from a server that does not offer it. */
-async function clockOf(b: Backend): Promise<ClockState | null> {
-  try {
-    return await b.getClock();
-  } catch (e) {
-    if (e instanceof PremiaError && e.code === 'NOT_SUPPORTED') return null;
-    throw e;
-  }
-}
+const clockOf = (b: Backend): Promise<ClockState | null> => unlessUnsupported(() => b.getClock());
 
 function printPreview(ui: Ui, p: AdvancePreview): void {
   if (ui.json) {

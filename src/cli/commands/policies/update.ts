@@ -1,8 +1,8 @@
 import type { Backend, CancellationPreview, PolicyPatch } from '../../../backend/types.js';
 import { validatePolicyPatch, type PolicyStatus } from '../../../domain/policy.js';
-import { PremiaError, usageError } from '../../../domain/errors.js';
+import { usageError } from '../../../domain/errors.js';
 import { verb, type CommandDeps } from '../../command.js';
-import { askOrCancel, confirmMode } from '../../confirm.js';
+import { askOrCancel, confirmMode, unlessUnsupported } from '../../confirm.js';
 import { cancellationQuestion, plainCancellationQuestion } from '../../questions.js';
 import { showPolicy } from './show.js';
 
@@ -46,13 +46,6 @@ export async function updateRun(opts: UpdateOptions): Promise<number> {
 }
 
 /** What the cancellation withdraws; null from a server that cannot say. An unknown policy is reported at once. */
-async function previewOf(b: Backend, ref: string): Promise<CancellationPreview | null> {
-  try {
-    return await b.previewCancellation(ref);
-  } catch (e) {
-    if (e instanceof PremiaError && e.code === 'NOT_SUPPORTED') return null;
-    throw e;
-  }
-}
+const previewOf = (b: Backend, ref: string): Promise<CancellationPreview | null> => unlessUnsupported(() => b.previewCancellation(ref));
 
 export default verb(updateOptions, updateRun);

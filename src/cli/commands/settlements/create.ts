@@ -1,9 +1,8 @@
 import type { Backend, Settlement, SettlementPreview } from '../../../backend/types.js';
 import { settlementFigures } from '../../../domain/fees.js';
-import { PremiaError } from '../../../domain/errors.js';
 import type { Period } from '../../../domain/period.js';
 import { verb, type CommandDeps } from '../../command.js';
-import { askOrCancel, confirmMode } from '../../confirm.js';
+import { askOrCancel, confirmMode, unlessUnsupported } from '../../confirm.js';
 import { money } from '../../output/format.js';
 import { plainSettlementQuestion, settlementQuestion } from '../../questions.js';
 import { printSettlement } from './show.js';
@@ -69,13 +68,6 @@ export function statementWarnings(s: Settlement): string[] {
 }
 
 /** The statement as it would be made; null from a server that cannot say. A refusal (the period open...) is reported at once. */
-async function previewOf(b: Backend, period: Period): Promise<SettlementPreview | null> {
-  try {
-    return await b.previewSettlement(period);
-  } catch (e) {
-    if (e instanceof PremiaError && e.code === 'NOT_SUPPORTED') return null;
-    throw e;
-  }
-}
+const previewOf = (b: Backend, period: Period): Promise<SettlementPreview | null> => unlessUnsupported(() => b.previewSettlement(period));
 
 export default verb(createOptions, createRun);
