@@ -237,6 +237,8 @@ describe('clock advance without a terminal', () => {
     expect(bytesOf(db)).toBe(before);
     const dry = await cli(db, ['--json', 'clock', 'advance', '--to', '2026-11-30', '--dry-run']);
     expect(dry.json().periods_closed[0].other_clients_not_run).toEqual(['Acme Life']);
+    const human = await cli(db, ['clock', 'advance', '--to', '2026-11-30', '--dry-run']);
+    expect(human.stdout).toContain("\n2026-11, the store's other clients with active policies and no collections queued: Acme Life\n");
     // Acme Life's own view names the store's client.
     const asAcme = await cli(db, ['--json', '--as-client', 'Acme Life', 'clock', 'advance', '--to', '2026-11-30', '--dry-run']);
     expect(asAcme.json().periods_closed[0]).toMatchObject({ collections: 0, other_clients_not_run: [] });

@@ -2,7 +2,7 @@ import type { AdvancePreview, AdvanceResult, AdvanceTarget, Backend, ClockState 
 import { advanceTargetDate, daysBetween, periodsClosedBetween } from '../../../domain/advance.js';
 import { PremiaError, usageError, validationError } from '../../../domain/errors.js';
 import { MAX_ADVANCE_DAYS, MIN_ADVANCE_DAYS, validateAdvanceRequest } from '../../../domain/requests.js';
-import { askOrCancel, confirmMode, needsYes, neverRunNeedsYes, othersNeverRunNeedsYes, periodList, stopped, unlessUnsupported } from '../../confirm.js';
+import { askOrCancel, confirmMode, nameList, needsYes, neverRunNeedsYes, othersNeverRunNeedsYes, periodList, stopped, unlessUnsupported } from '../../confirm.js';
 import { catchCtrlC } from '../../interrupt.js';
 import { count, money, plural } from '../../output/format.js';
 import { startProgress } from '../../output/progress.js';
@@ -187,6 +187,10 @@ function printPreview(ui: Ui, p: AdvancePreview): void {
       ],
       p.periods_closed,
     );
+    for (const c of p.periods_closed) {
+      const others = c.other_clients_not_run ?? []; // a server of an earlier version does not say
+      if (others.length > 0) ui.line(`${c.period_month}, the store's other clients with active policies and no collections queued: ${nameList(others)}`);
+    }
   }
   ui.status(`Dry run: nothing changed. Without --dry-run this lives ${plural(p.days, 'day')}${periods.length > 0 ? ` and closes ${periodList(periods)}` : ''}.`);
 }
