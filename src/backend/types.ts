@@ -176,6 +176,8 @@ export interface AdvanceTarget {
   days?: number;
   to?: IsoDate;
   to_month_end?: boolean;
+  /** See domain/requests.ts AdvanceRequest: refuse an unsafe close once this advance's turn has come. */
+  safe_close?: boolean;
 }
 
 export interface DaySummary {

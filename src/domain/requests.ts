@@ -230,11 +230,17 @@ export interface AdvanceRequest {
   days?: number;
   to?: IsoDate;
   to_month_end?: boolean;
+  /**
+   * Refuse, with nothing done, an advance that would close more than one period, or one that a
+   * client with an active policy has no collections queued for (once a run exists), as judged
+   * once this advance's turn has come: what an unattended `clock advance` asks for.
+   */
+  safe_close?: boolean;
 }
 
-/** POST /clock/advance: exactly one of {days}, {to}, {to_month_end: true}. */
+/** POST /clock/advance: exactly one of {days}, {to}, {to_month_end: true}; optionally safe_close. */
 export function validateAdvanceRequest(raw: Raw): AdvanceRequest {
-  const c = new Checker(raw, ['days', 'to', 'to_month_end'], 'a clock advance');
+  const c = new Checker(raw, ['days', 'to', 'to_month_end', 'safe_close'], 'a clock advance');
   const out: AdvanceRequest = {};
   const days = c.integer('days', MIN_ADVANCE_DAYS, MAX_ADVANCE_DAYS, false);
   if (days !== undefined) out.days = days;
@@ -243,6 +249,10 @@ export function validateAdvanceRequest(raw: Raw): AdvanceRequest {
   if (raw.to_month_end !== undefined) {
     if (raw.to_month_end === true) out.to_month_end = true;
     else c.add('to_month_end', 'INVALID_VALUE', 'to_month_end must be true (or left out)');
+  }
+  if (raw.safe_close !== undefined) {
+    if (typeof raw.safe_close === 'boolean') out.safe_close = raw.safe_close;
+    else c.add('safe_close', 'INVALID_TYPE', 'safe_close must be true or false');
   }
   const given = ['days', 'to', 'to_month_end'].filter((f) => raw[f] !== undefined);
   if (c.errors.length === 0 && given.length !== 1) {

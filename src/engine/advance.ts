@@ -64,6 +64,11 @@ export interface AdvanceRun {
   onWait?: (holder: AdvanceHolder) => void;
   /** Checked between days: when aborted, the advance ends after the day just committed. */
   signal?: AbortSignal;
+  /**
+   * Once this advance holds the store (after waiting for any other), before its first day: may
+   * refuse the range it resolved (throw), nothing done.
+   */
+  beforeDays?: (from: IsoDate, to: IsoDate) => Promise<void>;
   hooks?: EngineHooks;
 }
 
@@ -84,6 +89,7 @@ export async function advance(engine: Engine, target: AdvanceTargetInput, run: A
   resolveAdvanceTarget(await store.readClock(), target);
   const claim = await store.claimAdvance((today) => resolveAdvanceTarget(today, target), run.onWait);
   try {
+    await run.beforeDays?.(claim.from, claim.to);
     if (await livesInShards(store)) {
       // The days in customer shards, with any other worker on the store (shards.ts).
       const days = await advanceInShards(engine, claim, {

@@ -189,6 +189,12 @@ describe('clock advance without a terminal', () => {
     );
     expect(bytesOf(db)).toBe(before);
     expect(await clockOf(db)).toBe('2026-12-31');
+    // A new Idempotency-Key is no way round it: the store judges the close as it runs the advance
+    // (safe_close), and refuses it the same way, nothing done.
+    const keyed = await cli(db, ['clock', 'advance', '--to-month-end', '--idempotency-key', 'nightly-2026-12-31'], { prompter: answering([]) });
+    expect(keyed.code).toBe(2);
+    expect(keyed.stderr).toBe(r.stderr);
+    expect(await clockOf(db)).toBe('2026-12-31');
     // Queued, the same advance goes ahead.
     expect((await cli(db, ['collections', 'execute', '--period', '2027-01'])).code).toBe(0);
     expect((await cli(db, ['clock', 'advance', '--to-month-end'])).code).toBe(0);

@@ -69,6 +69,33 @@ describe('two clock advances on one store', () => {
   });
 });
 
+describe('safe_close: judged once the advance holds the store', () => {
+  it('a month-end advance that waited for another, which reached the month end, is refused before closing a month nobody queued', async () => {
+    const [a, b] = await twoBackends();
+    await a.advanceClock({ to: '2026-11-28' });
+    // Both asked on the 28th, when --to-month-end meant 30 November (queued): the second's turn
+    // comes with the clock at the 30th, where it means 31 December, which nobody queued.
+    let second: Promise<unknown> | undefined;
+    const first = await a.advanceClock(
+      { to_month_end: true, safe_close: true },
+      { onDay: (_d, i) => void (i === 1 && (second = b.advanceClock({ to_month_end: true, safe_close: true }).catch((e: unknown) => e))) },
+    );
+    expect(range(first)).toEqual({ from: '2026-11-28', to: '2026-11-30', days: ['2026-11-29', '2026-11-30'] });
+    expect(await second).toMatchObject({
+      code: 'CONFLICT',
+      message:
+        'This advance (from 2026-11-30 to 2026-12-31) would close 2026-12, and Local has active policies and no collections queued for it: once closed, those premiums can never be collected. Nothing was done.',
+      details: [{ field: 'safe_close', code: 'UNRUN_PERIOD', message: 'no collections queued for 2026-12', periods: ['2026-12'], clients: ['Local'], own: true }],
+    });
+    expect((await b.getClock()).date).toBe('2026-11-30');
+    expect(await a.store.db.selectFrom('meta').select('key').where('key', '=', 'advance_lease').execute()).toEqual([]);
+    // More than one period: refused too; one period that was queued: goes ahead.
+    await expect(b.advanceClock({ to: '2027-01-31', safe_close: true })).rejects.toMatchObject({ details: [{ field: 'safe_close', code: 'SEVERAL_PERIODS', periods: ['2026-12', '2027-01'] }] });
+    await b.executeCollections({ period_month: '2026-12' });
+    expect(range(await b.advanceClock({ to_month_end: true, safe_close: true })).to).toBe('2026-12-31');
+  });
+});
+
 describe('an abandoned lease is taken over', () => {
   const lease = (over: Partial<AdvanceLease>): AdvanceLease => ({
     token: 't',

@@ -4,7 +4,12 @@
  */
 import { advance, type AdvanceResult } from '../../engine/advance.js';
 import { workShards } from '../../engine/shards.js';
-import { PremiaError } from '../../domain/errors.js';
+import { conflict, PremiaError } from '../../domain/errors.js';
+import { periodsClosedBetween } from '../../domain/advance.js';
+import type { IsoDate } from '../../domain/period.js';
+import { clientsNotRun } from '../../store/repos/collections.js';
+import { findClientById } from '../../store/repos/clients.js';
+import { readWorld } from './world.js';
 import type { Bank } from '../../engine/ports.js';
 import { SimulatedBank } from '../../bank/simulated.js';
 import { bankStore } from '../../store/repos/bank.js';
@@ -34,7 +39,34 @@ export function advanceClock(ctx: LocalContext, target: AdvanceTarget, options: 
     onWait: options.onWait,
     signal: options.signal,
     hooks: engineHooks(ctx.engine ?? {}),
+    beforeDays: target.safe_close === true ? (from, to) => refuseUnsafeClose(ctx, from, to) : undefined,
   });
+}
+
+/**
+ * An advance asked to close safely (AdvanceTarget.safe_close), judged once its turn has come
+ * (another advance may have moved the clock while it waited): refused when a collections run
+ * exists and it would close more than one period, or one that a client of the store with an
+ * active policy has no collections queued for (whose premiums could then never be collected).
+ * The details say which, for the CLI's message (cli/confirm.ts).
+ */
+async function refuseUnsafeClose(ctx: LocalContext, from: IsoDate, to: IsoDate): Promise<void> {
+  const closes = periodsClosedBetween(from, to);
+  if (closes.length === 0 || !(await readWorld(ctx.store.db)).locked) return;
+  if (closes.length > 1) {
+    throw conflict('CONFLICT', `This advance (from ${from} to ${to}) would close ${closes.length} periods (${closes.join(', ')}); asked to close safely, it closes at most one. Nothing was done.`, [
+      { field: 'safe_close', code: 'SEVERAL_PERIODS', message: `it would close ${closes.join(', ')}`, periods: closes },
+    ]);
+  }
+  const period = closes[0]!;
+  const unrun = await clientsNotRun(ctx.store.db, 0, period);
+  if (unrun.length === 0) return;
+  const own = await findClientById(ctx.store.db, ctx.clientId);
+  throw conflict(
+    'CONFLICT',
+    `This advance (from ${from} to ${to}) would close ${period}, and ${unrun.join(', ')} ${unrun.length === 1 ? 'has' : 'have'} active policies and no collections queued for it: once closed, those premiums can never be collected. Nothing was done.`,
+    [{ field: 'safe_close', code: 'UNRUN_PERIOD', message: `no collections queued for ${period}`, periods: [period], clients: unrun, own: own !== undefined && unrun.includes(own.name) }],
+  );
 }
 
 /**

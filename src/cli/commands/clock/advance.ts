@@ -1,5 +1,6 @@
 import type { AdvancePreview, AdvanceResult, AdvanceTarget, Backend, ClockState } from '../../../backend/types.js';
 import { advanceTargetDate, daysBetween, periodsClosedBetween } from '../../../domain/advance.js';
+import type { Period } from '../../../domain/period.js';
 import { PremiaError, usageError, validationError } from '../../../domain/errors.js';
 import { MAX_ADVANCE_DAYS, MIN_ADVANCE_DAYS, validateAdvanceRequest } from '../../../domain/requests.js';
 import { askOrCancel, confirmMode, nameList, needsYes, neverRunNeedsYes, othersNeverRunNeedsYes, periodList, stopped, unlessUnsupported } from '../../confirm.js';
@@ -47,6 +48,9 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
     printPreview(ui, await b.previewAdvance(target));
     return 0;
   }
+  // Unattended, the service judges the close again once this advance's turn has come (another
+  // may move the clock while it waits; an Idempotency-Key's first use is checked too).
+  const unattended = confirmMode(opts) === 'unattended';
   await confirmAdvance(opts, b, target);
 
   const progress = await startProgress(ui, 'Advancing the clock…');
@@ -58,7 +62,7 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
   let collected = 0;
   let result: AdvanceResult;
   try {
-    result = await b.advanceClock(target, {
+    result = await b.advanceClock(unattended ? { ...target, safe_close: true } : target, {
       onWait: (h) => progress.update(`Waiting for another clock advance (${h.from} to ${h.to}, process ${h.pid}) to finish…`),
       signal: ctrlC.signal,
       onDay: (day, index, total) => {
@@ -67,6 +71,11 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
       },
     });
   } catch (e) {
+    const unsafe = unsafeClose(e);
+    if (unsafe) {
+      progress.stop();
+      throw unsafe;
+    }
     if (ctrlC.signal.aborted && e instanceof PremiaError && e.code === 'CANCELLED') {
       throw stopped(
         "Stopped by Ctrl-C: premia stopped waiting for the service, which may still finish the advance; 'premia clock' shows the date it has reached.",
@@ -121,7 +130,8 @@ async function confirmAdvance(env: CommandDeps, b: Backend, target: AdvanceTarge
     if (!clock.locked || closes.length === 0) return;
     if (closes.length > 1) throw needsYes(closes);
     // With an idempotency key this may be a cron job's rerun, which the store answers with the
-    // first run's result (a rerun of --to-month-end on the 30th is not a new month's advance).
+    // first run's result (a rerun of --to-month-end on the 30th is not a new month's advance):
+    // the service judges the close (safe_close) only when the key is new, as it runs it.
     if (env.globals.idempotencyKey !== undefined) return;
     // One collection is enough to know the period was run (the preview would count them all).
     let run: boolean;
@@ -151,6 +161,16 @@ async function confirmAdvance(env: CommandDeps, b: Backend, target: AdvanceTarge
   }
   if (!preview.locked || preview.periods_closed.length === 0) return;
   await askOrCancel(env, advanceQuestion(preview));
+}
+
+/** The refusal of an unattended advance the service judged unsafe to close (safe_close), as the CLI words it; null for any other error. */
+function unsafeClose(e: unknown): PremiaError | null {
+  if (!(e instanceof PremiaError) || e.code !== 'CONFLICT') return null;
+  const d = (e.details ?? [])[0] as { field?: string; code?: string; periods?: Period[]; clients?: string[]; own?: boolean } | undefined;
+  if (d?.field !== 'safe_close' || !Array.isArray(d.periods) || d.periods.length === 0) return null;
+  if (d.code === 'SEVERAL_PERIODS') return needsYes(d.periods);
+  if (d.own === true) return neverRunNeedsYes(d.periods[0]!);
+  return othersNeverRunNeedsYes(d.periods[0]!, d.clients ?? []);
 }
 
 /** The advance's preview, or null from a server that does not offer it. */
