@@ -47,7 +47,9 @@ export function withIdempotency(inner: Backend, baseKey: string, records: Admin[
       // The JSON body as the API would receive it (money as two-decimal numbers), or the file's hash.
       const body = file ? null : (JSON.parse(stringifyJson(request.json ?? null)) as unknown);
       const hash = requestHash(request.method, path, body, file?.sha256);
-      const claim = await records.claim({ clientId, key, hash, method: request.method, path, now: now().getTime() });
+      // A store-wide operation's key is the store's, as the service keeps it (operations.ts storeWide).
+      const scope = row.storeWide === true ? records.storeScope : clientId;
+      const claim = await records.claim({ clientId: scope, key, hash, method: request.method, path, now: now().getTime() });
       if (claim.kind === 'replay') return replay<T>(claim.response);
       // An upload is read from its spooled copy (stdin can be read once only).
       const actual = file ? [file.upload, ...args.slice(1)] : args;
@@ -57,13 +59,19 @@ export function withIdempotency(inner: Backend, baseKey: string, records: Admin[
       } catch (e) {
         // A refusal or failure is not kept, as the service does not keep it: the key stays free, so
         // a cron rerun after the state changed (a period that has closed since) is judged afresh.
-        await records.release(clientId, key).catch(() => false);
+        await records.release(scope, key).catch(() => false);
         throw e;
       }
+      // Stopped by Ctrl-C part way (an advance answers with the days it lived): not the answer to
+      // the request, which a rerun with the key must finish rather than be told it was done.
+      if (args.some((a) => (a as { signal?: AbortSignal } | null)?.signal?.aborted === true)) {
+        await records.release(scope, key).catch(() => false);
+        return value;
+      }
       try {
-        await records.complete(clientId, key, { status: request.status, contentType: JSON_TYPE, body: stringifyJson(value) });
+        await records.complete(scope, key, { status: request.status, contentType: JSON_TYPE, body: stringifyJson(value) });
       } catch (e) {
-        await records.release(clientId, key).catch(() => false);
+        await records.release(scope, key).catch(() => false);
         throw e;
       }
       return value;

@@ -111,6 +111,20 @@ describe('clock advance', () => {
     expect(await collections(db)).toBe(await collections(straight));
   });
 
+  it('with --idempotency-key: the stop is no answer to keep, so a rerun with the key finishes the advance', async () => {
+    const db = copyOfBase();
+    const signals = new EventEmitter();
+    const args = ['--json', 'clock', 'advance', '--to', '2026-11-30', '--idempotency-key', 'nightly-1'];
+    const stopped = await cli(db, args, { signals, prepare: ctrlCAfter('2026-11-02', signals) });
+    expect(stopped.code).toBe(130);
+    const rerun = await cli(db, args);
+    expect(rerun.code).toBe(0);
+    expect([rerun.json().from, rerun.json().to, rerun.json().days.length]).toEqual(['2026-11-02', '2026-11-30', 28]);
+    // Done now, the key answers with this run's result.
+    const again = await cli(db, args);
+    expect([again.code, again.stdout]).toEqual([0, rerun.stdout]);
+  });
+
   it('in words: the days lived so far, then the stop (one day: "1 of 30 days")', async () => {
     const db = copyOfBase();
     const signals = new EventEmitter();
