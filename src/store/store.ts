@@ -100,7 +100,7 @@ export async function openSqliteStore(options: OpenStoreOptions): Promise<Sqlite
       try {
         return await db.transaction().execute(fn);
       } catch (e) {
-        throw readOnlyStoreError(options.path, e) ?? e;
+        throw readOnlyStoreError(options.path, e) ?? busyStoreError(options.path, e) ?? e;
       } finally {
         generation++;
       }
@@ -109,6 +109,8 @@ export async function openSqliteStore(options: OpenStoreOptions): Promise<Sqlite
       await mutex.lock();
       try {
         return await fn(raw, statements);
+      } catch (e) {
+        throw busyStoreError(options.path, e) ?? e;
       } finally {
         generation++;
         mutex.unlock();
@@ -306,8 +308,17 @@ function storeOpenError(path: string, e: unknown, option = '--db'): PremiaError 
   if (/malformed/i.test(msg)) {
     return new PremiaError('INTERNAL', `The store ${path} is damaged (${msg}); restore it from a backup or choose another file with ${option}.`, { cause: e });
   }
-  if (/database is locked|SQLITE_BUSY/i.test(msg)) {
-    return new PremiaError('STORE_BUSY', `The store ${path} is busy (another premia holds it). Try again shortly.`, { cause: e });
-  }
-  return new PremiaError('INTERNAL', `Cannot open the store at ${path}: ${msg}`, { cause: e });
+  return busyStoreError(path, e) ?? new PremiaError('INTERNAL', `Cannot open the store at ${path}: ${msg}`, { cause: e });
+}
+
+/**
+ * SQLite's "database is locked" (another process held the store's write lock for the whole busy
+ * timeout) as STORE_BUSY: the caller may retry (the service answers 503), nothing was written.
+ */
+function busyStoreError(path: string, e: unknown): PremiaError | null {
+  if (e instanceof PremiaError) return null;
+  const err = e as { code?: unknown; message?: unknown } | null;
+  const message = typeof err?.message === 'string' ? err.message : '';
+  if (err?.code !== 'SQLITE_BUSY' && !/database is locked/i.test(message)) return null;
+  return new PremiaError('STORE_BUSY', `The store ${path} is busy (another process holds it); nothing was done. Try again shortly.`, { cause: e });
 }

@@ -381,11 +381,30 @@ describe('opening a store another connection is writing', () => {
       const e = await rejection(openStore({ path, busyTimeoutMs: 100 }));
       expect(e.code).toBe('STORE_BUSY');
       expect(e.exitCode).toBe(1);
-      expect(e.message).toBe(`The store ${path} is busy (another premia holds it). Try again shortly.`);
+      expect(e.message).toBe(`The store ${path} is busy (another process holds it); nothing was done. Try again shortly.`);
     } finally {
       other.exec('rollback');
       other.close();
     }
+  });
+
+  it('a write of an open store held past the busy timeout is STORE_BUSY too, in a transaction or on the connection', async () => {
+    const path = join(dir, 'held.db');
+    const store = await openStore({ path, busyTimeoutMs: 100 });
+    open.push(store);
+    const other = new Database(path);
+    other.exec('begin immediate');
+    try {
+      const inTransaction = await rejection(store.transaction(async (trx) => trx.insertInto('meta').values({ key: 'k', value: 'v' }).execute()));
+      expect([inTransaction.code, inTransaction.exitCode]).toEqual(['STORE_BUSY', 1]);
+      expect(inTransaction.message).toBe(`The store ${path} is busy (another process holds it); nothing was done. Try again shortly.`);
+      const onConnection = await rejection(store.withConnection(async (raw) => raw.exec('begin immediate')));
+      expect(onConnection.code).toBe('STORE_BUSY');
+    } finally {
+      other.exec('rollback');
+      other.close();
+    }
+    expect(await store.db.selectFrom('meta').select('key').where('key', '=', 'k').execute()).toEqual([]);
   });
 });
 
