@@ -1,4 +1,5 @@
 /** The engine's commands through the CLI, in-process: exit codes, JSON shapes, messages. */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, runCli, tempDir } from '../helpers/cli.js';
@@ -130,6 +131,15 @@ describe('a month through the CLI', () => {
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('collection_id,policy_number,customer_id,date,amount,outcome,failure_reason');
     expect(lines.length).toBe(548); // header + 546 attempts + final newline
+    // --output writes the same bytes to a file, atomically, and says so.
+    const file = join(tmp.dir, 'attempts-out.csv');
+    const out = await cli(['collections', 'attempts', '--period', '2026-11', '--output', file]);
+    expect([out.code, out.stdout]).toEqual([0, '']);
+    expect(out.stderr).toBe(`Wrote the 2026-11 attempts to ${file} (${Buffer.byteLength(r.stdout).toLocaleString('en-US')} bytes).\n`);
+    expect(readFileSync(file, 'utf8')).toBe(r.stdout);
+    const table = await cli(['collections', 'attempts', '--period', '2026-11', '--format', 'table', '--output', file]);
+    expect(table.code).toBe(2);
+    expect(table.stderr).toContain('--output writes the export whole (--format csv or json, no --fields); a table or chosen fields go to stdout.');
   });
 
   it('--json is the export\'s JSON body (format=json); --json with --format csv or table is USAGE_ERROR, exit 2', async () => {

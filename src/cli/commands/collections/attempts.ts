@@ -5,6 +5,7 @@ import type { Period } from '../../../domain/period.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { writeDownload } from '../../output/download.js';
 import { downloadFormat } from '../../output/download-json.js';
+import { plural } from '../../output/format.js';
 import { checkFields, printList, type ListOutput } from '../../output/list.js';
 import { checkPeriodOption } from '../../../domain/requests.js';
 import { ATTEMPT_LIST } from '../list-fields.js';
@@ -13,6 +14,8 @@ interface Flags {
   period: string;
   format?: 'csv' | 'json' | 'table';
   fields?: string;
+  output?: string;
+  force?: boolean;
 }
 
 export interface AttemptsOptions extends CommandDeps {
@@ -20,6 +23,9 @@ export interface AttemptsOptions extends CommandDeps {
   format: ReportFormat | 'table';
   /** The fields --fields chose, or null for the export's every column. */
   fields: string[] | null;
+  /** Where the export goes (a file or a directory), instead of stdout. */
+  output: string | undefined;
+  force: boolean;
 }
 
 export function attemptsOptions(deps: CommandDeps, flags: Flags): AttemptsOptions {
@@ -30,13 +36,17 @@ export function attemptsOptions(deps: CommandDeps, flags: Flags): AttemptsOption
     throw usageError("--json prints the export's JSON whole; to choose fields, use --format json --fields … (or --format csv).");
   }
   const fields = flags.fields === undefined ? null : checkFields(flags.fields, ATTEMPT_LIST);
-  return { ...deps, period, format, fields };
+  if (flags.output !== undefined && (format === 'table' || fields !== null)) {
+    throw usageError('--output writes the export whole (--format csv or json, no --fields); a table or chosen fields go to stdout.');
+  }
+  return { ...deps, period, format, fields, output: flags.output, force: flags.force === true };
 }
 
-export async function attemptsRun({ ctx, ui, backend, period, format, fields }: AttemptsOptions): Promise<number> {
+export async function attemptsRun({ ctx, ui, backend, period, format, fields, output, force }: AttemptsOptions): Promise<number> {
   if (format !== 'table' && fields === null) {
     // The export as the service gives it: bytes as they come (a remote download's chunks may split a UTF-8 character).
-    await writeDownload(ctx, await (await backend()).exportAttempts(period, format));
+    const written = await writeDownload(ctx, await (await backend()).exportAttempts(period, format), output, undefined, '--output', force);
+    if (written.path !== null) ui.status(`Wrote the ${period} attempts to ${written.path} (${plural(written.bytes, 'byte')}).`);
     return 0;
   }
   // A table, or chosen fields: the JSON export, read whole, printed as a list.
@@ -44,8 +54,8 @@ export async function attemptsRun({ ctx, ui, backend, period, format, fields }: 
   const chunks: Buffer[] = [];
   for await (const c of download.body) chunks.push(typeof c === 'string' ? Buffer.from(c) : Buffer.from(c));
   const body = moneyToCents(JSON.parse(Buffer.concat(chunks).toString('utf8')) as { period_month: string; attempts: Attempt[] });
-  const output: ListOutput = { format, fields };
-  printList(ui, ATTEMPT_LIST, output, body.attempts, body);
+  const list: ListOutput = { format, fields };
+  printList(ui, ATTEMPT_LIST, list, body.attempts, body);
   return 0;
 }
 

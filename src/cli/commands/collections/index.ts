@@ -42,6 +42,8 @@ export function registerCollections(program: Command, ctx: CliContext, state: Ru
     .requiredOption('--period <YYYY-MM>', 'the period')
     .addOption(new Option('--format <format>', 'csv (the export, the default), json (the export) or table').choices(['csv', 'json', 'table'])) // no commander default: --json alone means json (attempts.ts)
     .addOption(fieldsOption(ATTEMPT_FIELDS))
+    .option('-o, --output <file>', 'write the export (csv or json) to this file (or into this directory) atomically, instead of stdout')
+    .option('--force', 'replace an existing --output file that is not an earlier export (never a database)')
     .action(lazyAction(ctx, state, () => import('./attempts.js')));
 
   collections
