@@ -118,6 +118,20 @@ export async function removeProfile(path: string, name: string): Promise<boolean
 
 /** Write the whole file: a 0600 temporary file in a 0700 directory, flushed, then renamed over the old one. */
 export async function writeConfig(path: string, config: ConfigFile): Promise<void> {
+  try {
+    await writeConfigFile(path, config);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS' && code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
+    const why = code === 'EROFS' ? 'a read-only file system' : code === 'ENOENT' || code === 'ENOTDIR' ? 'no such directory' : 'permission denied';
+    throw validationError(
+      `Cannot write the premia config at ${path} (${why}); nothing was saved. Point XDG_CONFIG_HOME (or HOME) at a directory you can write, or pass --base-url and PREMIA_API_KEY without a profile.`,
+      [{ field: 'config', code: 'PERMISSION_DENIED', message: `${path}: ${why}` }],
+    );
+  }
+}
+
+async function writeConfigFile(path: string, config: ConfigFile): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   // mkdir leaves an existing directory as it is; premia's own directory should be private too.

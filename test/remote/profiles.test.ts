@@ -89,6 +89,19 @@ describe('premia login', () => {
     expect(existsSync(configFile())).toBe(false);
   });
 
+  it('a config directory that cannot be made is exit 2 saying where and why, nothing saved', async () => {
+    const file = join(home, 'not-a-dir');
+    writeFileSync(file, 'x');
+    const r = await premia(['login', '--base-url', server.url, '--json'], { XDG_CONFIG_HOME: file, PREMIA_API_KEY: server.keys.other });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr.trim().split('\n').pop()!).error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: `Cannot write the premia config at ${join(file, 'premia', 'config.json')} (no such directory); nothing was saved. Point XDG_CONFIG_HOME (or HOME) at a directory you can write, or pass --base-url and PREMIA_API_KEY without a profile.`,
+    });
+    expect(r.stderr).not.toContain(server.keys.other.slice(4, -4));
+    expect(readFileSync(file, 'utf8')).toBe('x');
+  });
+
   it('without a terminal and without PREMIA_API_KEY it never prompts: a usage error naming what to set', async () => {
     const r = await premia(['login', '--base-url', server.url], {}, { answers: [] });
     expect(r.code).toBe(2);
