@@ -232,7 +232,7 @@ describe('clock advance without a terminal', () => {
       expect((await cli(db, args)).code).toBe(0);
     }
     // The store's own client queued November; Acme Life, with 520 active policies, queued nothing.
-    const before = bytesOf(db);
+    // The store judges it as the advance starts (safe_close): refused before the first day.
     const r = await cli(db, ['clock', 'advance', '--to', '2026-11-30']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
@@ -240,7 +240,8 @@ describe('clock advance without a terminal', () => {
         "once closed, its premiums for it can never be collected. Have it queued first ('premia collections execute --period 2026-11' with its key), " +
         'or add --yes to close it anyway. Nothing changed.\n  (code USAGE_ERROR)\n',
     );
-    expect(bytesOf(db)).toBe(before);
+    expect(await clockOf(db)).toBe('2026-10-31');
+    expect((await cli(db, ['collections', 'attempts', '--period', '2026-11'])).stdout.split('\n').length).toBe(2); // the header alone
     const dry = await cli(db, ['--json', 'clock', 'advance', '--to', '2026-11-30', '--dry-run']);
     expect(dry.json().periods_closed[0].other_clients_not_run).toEqual(['Acme Life']);
     const human = await cli(db, ['clock', 'advance', '--to', '2026-11-30', '--dry-run']);

@@ -144,9 +144,8 @@ async function confirmAdvance(env: CommandDeps, b: Backend, target: AdvanceTarge
     // The clock is the store's, the check this client's: a client with no active policy (an
     // operator's own, with the books under other clients) has nothing a missed run could lose.
     if (!run && (await b.listPolicies({ status: 'active', limit: 1 })).data.length > 0) throw neverRunNeedsYes(closes[0]!);
-    // The store's other clients, as the preview tells (an operator's; a server without it: none known).
-    const others = (await previewOf(b, target))?.periods_closed[0]?.other_clients_not_run ?? [];
-    if (others.length > 0) throw othersNeverRunNeedsYes(closes[0]!, others);
+    // The store's other clients are judged by the store itself, as the advance runs (safe_close):
+    // no preview of the whole period's figures for that (~0.35 s at a million policies).
     return;
   }
   const preview = await previewOf(b, target);
