@@ -100,6 +100,17 @@ describe('premia simulate', () => {
     expect(c.json().months[0].collected).not.toBe(470922.46); // seed 1's November
   });
 
+  it('on a new --db file too, without --seed: the same output every run (its ids from the default seed)', async () => {
+    const run = async (name: string) => {
+      const r = await runCli(['simulate', '--db', join(tmp.dir, `${name}.db`), '--out', join(tmp.dir, name)], { cwd: tmp.dir });
+      expect(r.code).toBe(0);
+      return r.stdout + readFileSync(join(tmp.dir, name, '2026-11', 'collections-2026-11.csv'), 'utf8');
+    };
+    const first = await run('newdb1');
+    expect(await run('newdb2')).toBe(first.replaceAll('newdb1', 'newdb2'));
+    expect(first).toContain('reference PRM2611001-28KTXAGP'); // the README's, made in memory
+  });
+
   it('several months: a second settlement, premium changes and lapses show', async () => {
     const r = await twoMonths('a');
     const months = r.json().months;

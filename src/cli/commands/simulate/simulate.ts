@@ -5,6 +5,7 @@
  * --db names a file (which must not have a collections run yet). The same seed and inputs give
  * the same output.
  */
+import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { conflict, usageError, validationError } from '../../../domain/errors.js';
 import { addDays, isPeriod, type Period } from '../../../domain/period.js';
@@ -72,9 +73,11 @@ export async function simulateRun({ ctx, globals, ui, createsStore, first, month
   // (resolveTarget, not ctx.target: that one is remembered, and the store is chosen below.)
   if (globals.db === undefined && (await resolveTarget(ctx, globals)).mode === 'remote') throw localOnly('premia simulate');
   const dbChosen = globals.db;
-  // A temporary store takes the default seed explicitly, so its ids too are the same every run.
+  // A store simulate makes (a temporary one, or a --db file not there yet) takes the default seed
+  // explicitly, so its ids too are the same every run; an existing store keeps its own.
   // '1': the default seed. createsStore: simulate is declared as a command that may make its --db.
-  const b = await ctx.backend({ ...globals, db: dbChosen ?? ':memory:', seed: globals.seed ?? (dbChosen === undefined ? '1' : undefined) }, { createStore: createsStore });
+  const fresh = dbChosen === undefined || dbChosen === ':memory:' || !existsSync(resolve(ctx.cwd, dbChosen));
+  const b = await ctx.backend({ ...globals, db: dbChosen ?? ':memory:', seed: globals.seed ?? (fresh ? '1' : undefined) }, { createStore: createsStore });
   if (b.mode !== 'local') throw usageError('simulate runs on a local store; drop --base-url / PREMIA_BASE_URL to use it.');
   const clock = await b.getClock();
   if (clock.locked) {
