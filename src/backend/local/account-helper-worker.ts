@@ -19,11 +19,19 @@ import { EXCHANGE_FD, type AccountHelperOut } from './account-helper.js';
 import { SimulatedBank } from '../../bank/simulated.js';
 import { bankStore } from '../../store/repos/bank.js';
 
-/** The answer, unless the engine has gone (disconnected: this process is on its way out). */
+/**
+ * The answer, unless the engine has gone: disconnected, or killed while this process was busy
+ * (the channel then fails as it is written: EPIPE), this process just ends, quietly.
+ */
 const post = (m: AccountHelperOut) => {
-  if (process.connected) process.send!(m);
+  if (!process.connected) process.exit(0);
+  process.send!(m, undefined, undefined, (e) => {
+    if (e) process.exit(0);
+  });
 };
 process.once('disconnect', () => process.exit(0));
+// The channel's own errors (the engine gone mid-write) end it the same way, not with a stack.
+process.on('error', () => process.exit(0));
 // Ctrl-C at a terminal reaches the whole process group: the engine stops after the day it is
 // living, and that day's load needs this half.
 process.on('SIGINT', () => {});
