@@ -16,6 +16,7 @@ import {
   readlinkSync,
   statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
@@ -126,6 +127,19 @@ describe('an existing file is replaced only by a download of its kind; a databas
     writeFileSync(join(dir, 'notes.csv'), `${'x'.repeat(79)}yz\n`);
     const refused = await writeDownload(context(), download(), 'notes.csv').catch((e: PremiaError) => e);
     expect((refused as PremiaError).message).toContain(`(its first line is '${'x'.repeat(79)}y…')`);
+  });
+
+  it("an export removes the temporary files a killed export of the same name left (not a live one's)", async () => {
+    const old = join(dir, '.r.csv.0123456789ab.tmp');
+    const live = join(dir, '.r.csv.ba9876543210.tmp');
+    const other = join(dir, '.q.csv.0123456789ab.tmp');
+    for (const f of [old, live, other]) writeFileSync(f, 'partial');
+    const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
+    utimesSync(old, hourAgo, hourAgo);
+    utimesSync(other, hourAgo, hourAgo);
+    await writeDownload(context(), download(), 'r.csv');
+    expect(readFileSync(join(dir, 'r.csv'), 'utf8')).toBe(BODY);
+    expect(readdirSync(dir).sort()).toEqual(['.q.csv.0123456789ab.tmp', '.r.csv.ba9876543210.tmp', 'r.csv']);
   });
 
   it('an empty file is replaced', async () => {

@@ -34,7 +34,7 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { constants, write as writeFd, type Stats } from 'node:fs';
-import { lstat, mkdir, open, readlink, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readlink, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -424,7 +424,32 @@ async function replaceFile(download: Download, target: string, existing: Stats |
     throw e instanceof PremiaError ? e : outputError(e, where, target);
   }
   await syncDirectory(dir);
+  await removeAbandonedTemps(dir, basename(target));
   return bytes;
+}
+
+/** A temporary file nobody has written for this long is no live export's (one writes as it streams). */
+const ABANDONED_TEMP_MS = 10 * 60 * 1000;
+
+/**
+ * The temporary files of earlier exports to the same name that were killed before they could
+ * remove their own (SIGKILL, a power cut): partial copies of a report, left hidden beside it.
+ */
+async function removeAbandonedTemps(dir: string, name: string): Promise<void> {
+  const prefix = `.${name}.`;
+  let entries: string[];
+  try {
+    entries = await readdir(dir);
+  } catch {
+    return;
+  }
+  const now = Date.now();
+  for (const entry of entries) {
+    if (!entry.startsWith(prefix) || !/^[0-9a-f]{12}\.tmp$/.test(entry.slice(prefix.length))) continue;
+    const path = join(dir, entry);
+    const st = await lstat(path).catch(() => null);
+    if (st?.isFile() && now - st.mtimeMs > ABANDONED_TEMP_MS) await rm(path, { force: true }).catch(() => undefined);
+  }
 }
 
 /** Write the whole buffer, however many calls it takes. */
