@@ -5,6 +5,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startProgress } from '../../src/cli/output/progress.js';
+import type { Ui } from '../../src/cli/output/ui.js';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createContext } from '../../src/cli/context.js';
@@ -96,6 +98,18 @@ describe('a terminal that reports no width', () => {
     expect(r.stderr).not.toMatch(SPINNER_FRAMES);
     expect(r.stderr).toContain('Advancing the clock…\n');
     expect(r.stderr).toContain('Clock moved from 2026-11-21 to 2026-11-24: 3 days lived, 0.00 collected.\n');
+  });
+});
+
+describe('plain status lines', () => {
+  it('are a few seconds apart, but a line that must be seen (waiting for another advance) comes at once', async () => {
+    const lines: string[] = [];
+    const ui = { interactive: true, canAnimate: false, ctx: { stderr: { write: (t: string) => lines.push(t) } } } as unknown as Ui;
+    const progress = await startProgress(ui, 'Advancing the clock…');
+    progress.update('Day 1 of 30');
+    progress.update('Waiting for another clock advance (2026-11-01 to 2026-11-30, process 4242) to finish…', true);
+    progress.succeed('done');
+    expect(lines).toEqual(['Advancing the clock…\n', 'Waiting for another clock advance (2026-11-01 to 2026-11-30, process 4242) to finish…\n', 'done\n']);
   });
 });
 

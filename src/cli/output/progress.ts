@@ -12,7 +12,8 @@
 import type { Ui } from './ui.js';
 
 export interface Progress {
-  update(text: string): void;
+  /** The text of the work in progress; `shown`: a line that must be seen at once (plain lines are otherwise a few seconds apart). */
+  update(text: string, shown?: boolean): void;
   succeed(text?: string): void;
   fail(text?: string): void;
   stop(): void;
@@ -45,10 +46,10 @@ export async function startProgress(ui: Ui, text: string): Promise<Progress> {
     return t.length <= columns - 2 ? t : `${t.slice(0, Math.max(0, columns - 3))}…`;
   };
   return {
-    update(t) {
+    update(t, shown = false) {
       spinner.text = fit(t);
       const now = Date.now();
-      if (spinner.isSpinning && now - drawn >= REDRAW_MS) {
+      if (spinner.isSpinning && (shown || now - drawn >= REDRAW_MS)) {
         drawn = now;
         spinner.render();
       }
@@ -72,9 +73,9 @@ function plainProgress(ui: Ui, text: string): Progress {
   let written = Date.now();
   let done = false;
   return {
-    update(t) {
+    update(t, shown = false) {
       const now = Date.now();
-      if (done || now - written < PLAIN_UPDATE_MS) return;
+      if (done || (!shown && now - written < PLAIN_UPDATE_MS)) return;
       written = now;
       write(t);
     },

@@ -63,7 +63,7 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
   let result: AdvanceResult;
   try {
     result = await b.advanceClock(unattended ? { ...target, safe_close: true } : target, {
-      onWait: (h) => progress.update(`Waiting for another clock advance (${h.from} to ${h.to}, process ${h.pid}) to finish…`),
+      onWait: (h) => progress.update(`Waiting for another clock advance (${h.from} to ${h.to}, process ${h.pid}) to finish…`, true),
       signal: ctrlC.signal,
       onDay: (day, index, total) => {
         collected += day.collected;
