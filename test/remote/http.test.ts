@@ -453,6 +453,16 @@ describe('timeouts and --debug', () => {
     server.closeAllConnections();
   });
 
+  it('--timeout before any answer from a premia service: it asks who the service is, then advises the rerun with the key', async () => {
+    handlers = [() => undefined, json(200, WHOAMI)]; // the write never answers; /whoami does, as premia
+    const r = await premia(['--timeout', '1', '--idempotency-key', 'job-7', ...POLICY]);
+    expect(r.code).toBe(1);
+    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(['POST /v1/policies', 'GET /v1/whoami']);
+    expect(r.stderr).toContain('Whether it was done is unknown: rerun the same command with --idempotency-key job-7 to finish it safely.');
+    expect(r.stderr).not.toContain('OUTCOME_UNKNOWN');
+    server.closeAllConnections();
+  });
+
   it('a bad --timeout is a usage error', async () => {
     const r = await premia(['--timeout', 'soon', 'clock']);
     expect(r.code).toBe(2);

@@ -354,7 +354,7 @@ export class HttpClient {
     const onUserAbort = () => controller.abort();
     user?.addEventListener('abort', onUserAbort, { once: true });
     /** Why the request was aborted: the user (Ctrl-C) or the deadline. */
-    const aborted = () => (user?.aborted ? this.cancelled(call) : this.timeoutError(call, key));
+    const aborted = async () => (user?.aborted ? this.cancelled(call) : this.timeoutError(call, key));
     const bodyState: BodyState = { started: false, bytes: 0, lines: 0 };
     const boundary = call.upload ? newBoundary() : '';
     /** Some attempt may have reached the service (a write: it may have acted). */
@@ -393,7 +393,7 @@ export class HttpClient {
         try {
           response = await this.pool.request({ path, method: call.method, headers, body, signal: controller.signal });
         } catch (e) {
-          if (controller.signal.aborted) throw aborted();
+          if (controller.signal.aborted) throw await aborted();
           if (!NEVER_SENT_CODES.has(errorCodeOf(e))) maybeSent = true;
           const canResend = !call.upload || !bodyState.started || call.upload.file.reopen !== undefined;
           const wait = this.backoff(attempt);
@@ -404,7 +404,7 @@ export class HttpClient {
           }
           if (retry) {
             await this.sleep(wait);
-            if (user?.aborted) throw aborted();
+            if (user?.aborted) throw await aborted();
             continue;
           }
           throw connectionError(e, {
@@ -429,7 +429,7 @@ export class HttpClient {
           try {
             return await take(exchange);
           } catch (e) {
-            if (controller.signal.aborted) throw aborted();
+            if (controller.signal.aborted) throw await aborted();
             if (e instanceof PremiaError) throw e;
             // A body cut off in the middle is a connection failure: the request may be sent again.
             const canResend = !call.upload || call.upload.file.reopen !== undefined;
@@ -449,7 +449,7 @@ export class HttpClient {
               const wait = this.backoff(attempt);
               this.debug(`✗ the response broke off (${errorCodeOf(e)}); retrying in ${wait} ms`);
               await this.sleep(wait);
-              if (user?.aborted) throw aborted();
+              if (user?.aborted) throw await aborted();
               continue;
             }
             throw connectionError(e, { url: this.baseUrl, attempts: attempt, baseKey: key && this.options.idempotencyKey, broken: true });
@@ -461,7 +461,7 @@ export class HttpClient {
         try {
           text = await readBounded(exchange.body, MAX_ERROR_BODY);
         } catch {
-          if (controller.signal.aborted) throw aborted();
+          if (controller.signal.aborted) throw await aborted();
           text = '';
         }
         const contentType = mediaType(exchange.headers['content-type']);
@@ -493,7 +493,7 @@ export class HttpClient {
         if (wait !== null) {
           this.debug(`  retrying in ${wait} ms`);
           await this.sleep(wait);
-          if (user?.aborted) throw aborted();
+          if (user?.aborted) throw await aborted();
           continue;
         }
         if (call.raw) {
@@ -634,10 +634,13 @@ export class HttpClient {
     );
   }
 
-  private timeoutError(call: Call, key: string | undefined): PremiaError {
+  private async timeoutError(call: Call, key: string | undefined): Promise<PremiaError> {
     const seconds = Math.round(this.timeoutMs / 1000);
     const happened = `${this.describe(call)} got no complete answer from ${this.baseUrl} within ${seconds} s (raise it with --timeout or PREMIA_TIMEOUT).`;
     if (!key) return remoteError(happened, null);
+    // Nothing has shown what the server is yet (the time ran out before any answer): ask, with a
+    // budget of its own (the command's has run out), as a broken connection does.
+    if (this.premiaVersion === undefined) await this.honoursKeys(Date.now() + DEFAULT_CONNECT_TIMEOUT_MS);
     if (this.premiaVersion) {
       return remoteError(`${happened} Whether it was done is unknown: rerun the same command with --idempotency-key ${this.options.idempotencyKey} to finish it safely.`, null);
     }
