@@ -8,8 +8,10 @@
  *   "Nothing changed.", exit 130, as Ctrl-C at a prompt. `--json` asks the same way: the JSON
  *   stays on stdout.
  * - No terminal (cron, pipes): nothing is asked and the command acts, except an advance that
- *   would close more than one period, which is refused (USAGE_ERROR, exit 2) before anything
- *   changes unless `--yes` is given.
+ *   would close more than one period, or one nobody queued collections for, which is refused
+ *   (USAGE_ERROR, exit 2) before anything changes unless `--yes` is given: checked here for the
+ *   client acted for, and by the store for every client once the advance's turn has come
+ *   (safe_close: commands/clock/advance.ts).
  */
 import { ExitCode, PremiaError, usageError } from '../domain/errors.js';
 import type { Period } from '../domain/period.js';
