@@ -4,9 +4,9 @@
  * what went wrong and what to do next; they never contain secrets.
  */
 
-/** Exit codes of the CLI (documented in the README). */
 import { printable } from './identifiers.js';
 
+/** Exit codes of the CLI (documented in the README). */
 export const ExitCode = {
   OK: 0,
   FAILURE: 1,

@@ -87,20 +87,21 @@ export function characterCount(text: string): number {
   return n;
 }
 
+/** A character's code point as U+XXXX. */
+const codePoint = (ch: string) => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+
 /** The first character of `text` a terminal acts on or a reader cannot see, as U+XXXX (null: none). */
 export function firstUnseen(text: string): string | null {
   UNSEEN.lastIndex = 0;
   const bad = UNSEEN.exec(text);
   UNSEEN.lastIndex = 0;
-  return bad ? `U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}` : null;
+  return bad ? codePoint(bad[0]) : null;
 }
 
 function describeChar(ch: string): string {
   const code = ch.codePointAt(0)!;
-  const hex = code.toString(16).toUpperCase().padStart(4, '0');
-  if (code < 32 || code === 127 || (code >= 0x80 && code <= 0x9f)) return `a control character (U+${hex})`;
-  UNSEEN.lastIndex = 0;
-  if (UNSEEN.test(ch)) return `an invisible character (U+${hex})`;
+  if (code < 32 || (code >= 0x7f && code <= 0x9f)) return `a control character (${codePoint(ch)})`;
+  if (firstUnseen(ch) !== null) return `an invisible character (${codePoint(ch)})`;
   if (ch === ' ') return 'a space';
   return `'${ch}'`;
 }

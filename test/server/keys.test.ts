@@ -14,6 +14,16 @@ afterEach(() => cleanup());
 
 const cli = (...args: string[]) => runCli(['--db', db, ...args], { cwd: dir });
 
+/** Look into the store file directly (read-only), as another process would. */
+function inStore(look: (raw: Database.Database) => void): void {
+  const raw = new Database(db, { readonly: true });
+  try {
+    look(raw);
+  } finally {
+    raw.close();
+  }
+}
+
 describe('premia keys', () => {
   it('create prints a new key once on stdout and stores only its hash, prefix and last 4', async () => {
     const res = await cli('keys', 'create', '--client', 'Acme Life');
@@ -24,17 +34,14 @@ describe('premia keys', () => {
     const second = await cli('keys', 'create', '--client', 'Acme Life');
     expect(second.stderr).toMatch(/^Created key [0-9a-f-]{36} for client Acme Life\.\n/);
     expect(res.stderr).not.toContain(key);
-    const raw = new Database(db, { readonly: true });
-    try {
+    inStore((raw) => {
       const rows = raw.prepare('select * from api_keys').all() as Record<string, unknown>[];
       expect(rows).toHaveLength(2);
       expect(rows[0]).toMatchObject({ prefix: 'pmk_', last4: key.slice(-4), revoked_at: null });
       expect(rows[0]!.key_hash).toMatch(/^[0-9a-f]{64}$/);
       const everything = JSON.stringify(raw.prepare('select * from api_keys').all()) + JSON.stringify(raw.prepare('select * from clients').all());
       expect(everything).not.toContain(key.slice(4, 20));
-    } finally {
-      raw.close();
-    }
+    });
   });
 
   it('create --json prints {id, client, role, key}; a second key for the same client reuses the client', async () => {
@@ -45,12 +52,9 @@ describe('premia keys', () => {
     expect(b.client).toBe('Acme Life');
     expect([a.new_client, b.new_client]).toEqual([true, false]);
     expect(a.key).not.toBe(b.key);
-    const raw = new Database(db, { readonly: true });
-    try {
+    inStore((raw) => {
       expect(raw.prepare("select count(*) as n from clients where name = 'Acme Life'").get()).toEqual({ n: 1 });
-    } finally {
-      raw.close();
-    }
+    });
   });
 
   it('a name that differs from a client only in case or spacing is refused (exit 6), not made a second client', async () => {
@@ -61,13 +65,10 @@ describe('premia keys', () => {
       expect(r.stderr).toContain(`There is a client 'Acme Life' already, and '${lookalike}' differs from it only in case or spacing.`);
     }
     expect((await cli('keys', 'create', '--client', 'Acme Lfe')).stderr).toMatch(/for the new client Acme Lfe\./);
-    const raw = new Database(db, { readonly: true });
-    try {
+    inStore((raw) => {
       expect(raw.prepare("select name from clients where name like 'Acme%' order by name").all()).toEqual([{ name: 'Acme Lfe' }, { name: 'Acme Life' }]);
       expect(raw.prepare('select count(*) as n from api_keys').get()).toEqual({ n: 2 });
-    } finally {
-      raw.close();
-    }
+    });
   });
 
   it('a key pasted as the client name is refused (exit 2), shown redacted, and no client is made', async () => {
@@ -78,13 +79,10 @@ describe('premia keys', () => {
       expect(r.stderr).not.toContain(key.slice(4, -4));
       expect(r.stderr).toContain(`error: The client name ${name.trim().replace(key, `pmk_…${key.slice(-4)}`)} holds an API key; give the client's name. No key was created.`);
     }
-    const raw = new Database(db, { readonly: true });
-    try {
+    inStore((raw) => {
       expect(raw.prepare('select name from clients order by id').all()).toEqual([{ name: 'Local' }, { name: 'Acme Life' }]);
       expect(raw.prepare('select count(*) as n from api_keys').get()).toEqual({ n: 1 });
-    } finally {
-      raw.close();
-    }
+    });
   });
 
   it('list shows keys redacted; revoke marks one revoked; revoking again changes nothing', async () => {

@@ -303,7 +303,7 @@ class EndOfDayBalances implements LedgerObserver {
     this.entry(day, posted ? balance + amount : balance, balance);
   }
 
-  /** The highest end-of-day balance from `from` to `to` (days, both included) and its first day; `closing` when there was no entry at all. */
+  /** The highest end-of-day balance from `from` to `to` (days, both included) and its first day; `closing` (the balance now) when there was no entry at all. */
   highest(from: number, to: number, closing: number): { cents: number; day: number } {
     let k = 0;
     let balance = this.opening ?? closing;
@@ -330,12 +330,12 @@ const ACCOUNT_BLOCKED: Record<FailureReason, string> = {
  * bank shows, not the engine's reasons: a finance user can tell a customer who never had the
  * money from one who had it while another of its policies took it.
  */
-function untriedFacts(balances: EndOfDayBalances, row: { period_month: Period; amount_due: number }, queuedOn: number, today: number, blocked: FailureReason | null): string {
+function untriedFacts(balances: EndOfDayBalances, closing: number, row: { period_month: Period; amount_due: number }, queuedOn: number, today: number, blocked: FailureReason | null): string {
   const from = Math.max(queuedOn + 1, dayNumber(firstDay(row.period_month)) - 1 - LEAD_DAYS);
   const to = Math.min(today, dayNumber(lastDay(row.period_month)) - 1 - LEAD_DAYS);
   const state = blocked === null ? '' : ACCOUNT_BLOCKED[blocked];
   if (from > to) return state === '' ? '' : ` Now ${state}.`;
-  const high = balances.highest(from, to, balances.balances[balances.balances.length - 1] ?? 0);
+  const high = balances.highest(from, to, closing);
   const range = from === to ? fromDayNumber(from) : `${fromDayNumber(from)} to ${fromDayNumber(to)}`;
   return (
     ` Its account's posted balance on the evenings the run could plan a debit of this period (${range}) was at most ` +
@@ -394,7 +394,7 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
     `in ${attempts.length} attempt${attempts.length === 1 ? '' : 's'}` +
     (collection.last_failure_reason ? `; last failure ${collection.last_failure_reason}` : '') +
     (world.today >= lastDay(row.period_month) ? ' (period closed).' : ` (period open; clock at ${world.today}).`) +
-    (attempts.length === 0 && row.status !== 'CANCELLED' ? untriedFacts(balances, row, stampDay(createdAt), today, account.blockedOn(today)) : '');
+    (attempts.length === 0 && row.status !== 'CANCELLED' ? untriedFacts(balances, account.balance, row, stampDay(createdAt), today, account.blockedOn(today)) : '');
   return {
     collection,
     strategy,

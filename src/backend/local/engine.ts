@@ -8,7 +8,6 @@ import { conflict, PremiaError } from '../../domain/errors.js';
 import { periodsClosedBetween } from '../../domain/advance.js';
 import type { IsoDate } from '../../domain/period.js';
 import { clientsNotRun } from '../../store/repos/collections.js';
-import { findClientById } from '../../store/repos/clients.js';
 import { readWorld } from './world.js';
 import type { Bank } from '../../engine/ports.js';
 import { SimulatedBank } from '../../bank/simulated.js';
@@ -59,13 +58,13 @@ async function refuseUnsafeClose(ctx: LocalContext, from: IsoDate, to: IsoDate):
     ]);
   }
   const period = closes[0]!;
-  const unrun = await clientsNotRun(ctx.store.db, 0, period);
+  const unrun = await clientsNotRun(ctx.store.db, period);
   if (unrun.length === 0) return;
-  const own = await findClientById(ctx.store.db, ctx.clientId);
+  const names = unrun.map((c) => c.name);
   throw conflict(
     'CONFLICT',
-    `This advance (from ${from} to ${to}) would close ${period}, and ${unrun.join(', ')} ${unrun.length === 1 ? 'has' : 'have'} active policies and no collections queued for it: once closed, those premiums can never be collected. Nothing was done.`,
-    [{ field: 'safe_close', code: 'UNRUN_PERIOD', message: `no collections queued for ${period}`, periods: [period], clients: unrun, own: own !== undefined && unrun.includes(own.name) }],
+    `This advance (from ${from} to ${to}) would close ${period}, and ${names.join(', ')} ${names.length === 1 ? 'has' : 'have'} active policies and no collections queued for it: once closed, those premiums can never be collected. Nothing was done.`,
+    [{ field: 'safe_close', code: 'UNRUN_PERIOD', message: `no collections queued for ${period}`, periods: [period], clients: names, own: unrun.some((c) => c.id === ctx.clientId) }],
   );
 }
 

@@ -33,11 +33,12 @@ export async function findPolicyByRef(db: Db | Trx, clientId: number, idSalt: nu
  * too long, characters no policy number has) is a VALIDATION_ERROR, shown safely.
  */
 export async function requirePolicy(db: Db | Trx, clientId: number, idSalt: number, ref: string): Promise<repo.PolicyRow> {
-  const problem = decodeId(IdKind.policy, idSalt, ref) === null ? checkIdentifier(ref, 'a policy id or number') : null;
-  if (problem) throw validationError(`${problem.message[0]!.toUpperCase()}${problem.message.slice(1)}.`, [{ field: 'id', ...problem }]);
   const row = await findPolicyByRef(db, clientId, idSalt, ref);
-  if (!row) throw notFound('Policy', ref);
-  return row;
+  if (row) return row;
+  // Every id (hex and dashes) and every stored policy number meets the identifier rule.
+  const problem = checkIdentifier(ref, 'a policy id or number');
+  if (problem) throw validationError(`${problem.message[0]!.toUpperCase()}${problem.message.slice(1)}.`, [{ field: 'id', ...problem }]);
+  throw notFound('Policy', ref);
 }
 
 export async function createPolicy(ctx: LocalContext, input: PolicyInput): Promise<Policy> {

@@ -37,7 +37,8 @@ export async function previewAdvance(ctx: LocalContext, target: AdvanceTarget): 
   const closing: PeriodClosing[] = [];
   for (const p of periods) {
     const own = counts.get(p) ?? { period_month: p, last_day: lastDay(p), collections: 0, open: 0, nothing_collected: 0, amount_remaining: asCents(0) };
-    closing.push({ ...own, other_clients_not_run: await clientsNotRun(db, ctx.clientId, p) });
+    const unrun = await clientsNotRun(db, p);
+    closing.push({ ...own, other_clients_not_run: unrun.filter((c) => c.id !== ctx.clientId).map((c) => c.name) });
   }
   return {
     from: world.today,

@@ -239,19 +239,17 @@ export async function periodClosings(db: Q, clientId: number, periods: readonly 
 }
 
 /**
- * The clients other than `clientId` with an active policy and no collection of `period`, by
- * name: those a clock advance closing the period would leave with premiums never collected.
+ * The clients with an active policy and no collection of `period`, by name: those a clock
+ * advance closing the period would leave with premiums never collected.
  */
-export async function clientsNotRun(db: Q, clientId: number, period: string): Promise<string[]> {
-  const rows = await db
+export async function clientsNotRun(db: Q, period: string): Promise<Array<{ id: number; name: string }>> {
+  return db
     .selectFrom('clients as c')
-    .select('c.name')
-    .where('c.id', '<>', clientId)
+    .select(['c.id', 'c.name'])
     .where((eb) => eb.exists(eb.selectFrom('policies as p').select('p.id').whereRef('p.client_id', '=', 'c.id').where('p.status', '=', 'active')))
     .where((eb) => eb.not(eb.exists(eb.selectFrom('collections as k').select('k.id').whereRef('k.client_id', '=', 'c.id').where('k.period_month', '=', period))))
     .orderBy('c.name')
     .execute();
-  return rows.map((r) => r.name);
 }
 
 /** Whether the period has any collection. */
