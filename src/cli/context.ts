@@ -27,6 +27,7 @@ import type { Admin, Backend, Mode, StoreCopyReport, StoreCopyRequest } from '..
 import { PremiaError, usageError, validationError } from '../domain/errors.js';
 import { checkGivenKey } from '../domain/idempotency.js';
 import { isPostgresUrl, isStoreFile, redactDbUrl } from '../lib/db-url.js';
+import { parseBaseUrl } from '../backend/remote/base-url.js';
 import { checkPrivate, checkProfileName, configPath, DEFAULT_PROFILE, readConfig, redactKey, type Profile } from './config.js';
 
 export interface GlobalOptions {
@@ -293,6 +294,8 @@ export async function resolveTarget(ctx: CliContext, globals: GlobalOptions): Pr
     }
     return local(DEFAULT_DB_FILE, 'default');
   }
+  // Checked before any message quotes it: a password written into it is refused, not printed.
+  parseBaseUrl(baseUrl);
   if (globals.asClient !== undefined) {
     throw usageError('--as-client selects a client of a local store; in remote mode the API key decides the client.');
   }
@@ -466,8 +469,7 @@ async function openRemote(
   key: string,
   tuning: RemoteTuning | undefined,
 ): Promise<Backend> {
-  const { openRemoteBackend, parseBaseUrl } = await import('../backend/remote/index.js');
-  parseBaseUrl(connection.baseUrl);
+  const { openRemoteBackend } = await import('../backend/remote/index.js');
   const keyHint =
     connection.keySource === 'profile'
       ? `The key comes from profile '${connection.profile}': run 'premia login${connection.profile === DEFAULT_PROFILE ? '' : ` --profile ${connection.profile}`}' to save a valid one, or set PREMIA_API_KEY.`

@@ -266,6 +266,22 @@ describe('errors as local mode words them', () => {
     expect(r.stderr).toContain(`No API key for ${base}: set PREMIA_API_KEY, or run 'premia login --base-url ${base}'`);
     expect(seen).toEqual([]);
   });
+
+  it('a password written into the base URL is refused, never shown, before any request (exit 2)', async () => {
+    const withPassword = base.replace('http://', 'http://user:hunter2secret@');
+    for (const [args, env] of [
+      [['--base-url', withPassword, 'clock'], {}],
+      [['clock'], { PREMIA_BASE_URL: withPassword }],
+      [['--base-url', withPassword, 'login'], { PREMIA_API_KEY: KEY }],
+      [['--base-url', 'http://user:hunter2secret@127.0.0.1:99999/v1', 'clock'], {}],
+    ] as const) {
+      const r = await runPremia([...args], { cwd: dir, env: { HOME: dir, ...env } });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^error: (The base URL must not contain a user name or password \(http:\/\/\*\*\*@127\.0\.0\.1:\d+\/v1\)|'http:\/\/\*\*\*@127\.0\.0\.1:99999\/v1' is not a URL)/);
+      expect(r.stderr).not.toContain('hunter2');
+    }
+    expect(seen).toEqual([]);
+  });
 });
 
 describe('answers that are not the expected JSON', () => {

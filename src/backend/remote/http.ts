@@ -27,6 +27,7 @@ import { moneyToCents, stringifyJson } from '../../domain/json.js';
 import { connectionError, connectionWords, errorFromResponse, maskKey, outcomeUnknown, parseErrorBody, redactText, remoteError, type RouteInfo } from './errors.js';
 import { multipartBody, newBoundary, type BodyState } from './multipart.js';
 import { VERSION } from '../../lib/version.js';
+import { parseBaseUrl } from './base-url.js';
 
 
 /** A placeholder id that no service has: used to probe a spec route without touching anything. */
@@ -659,24 +660,6 @@ class Accepted {
     readonly operation: OperationView,
     readonly retryAfterMs: number | null,
   ) {}
-}
-
-/** A base URL must be http(s), without credentials, query or fragment. */
-export function parseBaseUrl(text: string): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new PremiaError('VALIDATION_ERROR', `'${text.slice(0, 200)}' is not a URL; give the service's base URL, e.g. http://127.0.0.1:8080/v1.`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new PremiaError('VALIDATION_ERROR', `The base URL must start with http:// or https://; got '${url.protocol}'.`);
-  }
-  if (url.username || url.password) {
-    throw new PremiaError('VALIDATION_ERROR', 'The base URL must not contain a user name or password; the API key goes in PREMIA_API_KEY or a profile.');
-  }
-  if (url.search || url.hash) throw new PremiaError('VALIDATION_ERROR', 'The base URL must not have a query string or fragment.');
-  return url;
 }
 
 function toExchange(response: Dispatcher.ResponseData): Exchange {

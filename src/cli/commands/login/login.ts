@@ -7,6 +7,7 @@
 import { PremiaError, usageError } from '../../../domain/errors.js';
 import { checkProfileName, configPath, DEFAULT_PROFILE, readConfig, redactKey, saveProfile } from '../../config.js';
 import { verb, type CommandDeps } from '../../command.js';
+import { parseBaseUrl } from '../../../backend/remote/base-url.js';
 
 export async function loginRun({ ctx, globals, ui }: CommandDeps): Promise<number> {
   const path = configPath(ctx.env);
@@ -21,6 +22,8 @@ export async function loginRun({ ctx, globals, ui }: CommandDeps): Promise<numbe
     baseUrl = (await ctx.prompter.input('Base URL of the service (including /v1):')).trim();
     if (baseUrl === '') throw usageError('No base URL given; nothing was saved.');
   }
+  // Before the prompt quotes it: a password written into it is refused, not shown.
+  parseBaseUrl(baseUrl);
 
   let key: string;
   if (globals.apiKey !== undefined) {
