@@ -12,6 +12,7 @@ import type { CliContext, GlobalOptions } from './context.js';
 import { redactKeysIn } from '../lib/key-text.js';
 import { registerCommands } from './commands/index.js';
 import { applyHelpConventions, commandWords } from './commands/help.js';
+import { streamError } from './output/download.js';
 import { Ui } from './output/ui.js';
 import { VERSION } from '../lib/version.js';
 
@@ -114,14 +115,25 @@ function parseSeedOption(value: string): string {
 export async function run(argv: string[], ctx: CliContext): Promise<number> {
   const json = wantsJson(argv);
   const state: RunState = { exitCode: ExitCode.OK, globals: json ? { json } : {} };
+  // A failed write to stdout other than its reader leaving (a full disk under `> file`) leaves
+  // the output incomplete: a command that succeeded otherwise exits 1 with the reason, so a cron
+  // job does not take a cut file for done.
+  let outputFailed: unknown = null;
+  const onOutputError = (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') outputFailed ??= e;
+  };
+  ctx.stdout.on('error', onOutputError);
   try {
     const program = buildProgram(ctx, state, json);
     checkCommandWords(program, argv);
     await program.parseAsync(argv, { from: 'user' });
+    await new Promise((r) => setImmediate(r)); // a last write's error is emitted on the next tick
+    if (outputFailed !== null && state.exitCode === ExitCode.OK) throw streamError(outputFailed, 'standard output');
     return state.exitCode;
   } catch (e) {
     return reportError(ctx, state.globals, e);
   } finally {
+    ctx.stdout.off('error', onOutputError);
     await ctx.dispose();
   }
 }

@@ -71,6 +71,23 @@ describe('bin/premia.js', () => {
     expect(report.stderr).toBe('');
   });
 
+  it.skipIf(!existsSync('/dev/full'))('a full disk under `> file` is exit 1 with the reason, never a cut output passed for done', () => {
+    const db = join(dir, 'full.db');
+    const csv = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\n' + 'C1,E1,P1,X,1.00\n';
+    spawnSync(process.execPath, [join(REPO, 'bin', 'premia.js'), '--db', db, 'policies', 'import', '-'], { input: csv, encoding: 'utf8' });
+    for (const args of [['policies', 'list'], ['clock'], ['reports', 'collections', '--period', '2026-11']]) {
+      const r = spawnSync('bash', ['-c', `"$NODE" "$BIN" --db "$DB" ${args.join(' ')} > /dev/full`], {
+        env: { ...process.env, NODE: process.execPath, BIN: join(REPO, 'bin', 'premia.js'), DB: db },
+        encoding: 'utf8',
+      });
+      expect([args, r.status, r.stderr]).toEqual([
+        args,
+        1,
+        'error: Writing to standard output failed: no space left on the device; what was written there is incomplete.\n  (code INTERNAL)\n',
+      ]);
+    }
+  });
+
   it('a usage error exits 2 with the message on stderr and nothing on stdout', async () => {
     const r = await premiaBin(['policies', 'list', '--bogus'], { cwd: dir });
     expect(r.code).toBe(2);

@@ -277,7 +277,7 @@ function ownDescriptor(path: string): number | null {
   return Number(fd[2]);
 }
 
-async function toStream(stream: Writable, download: Download): Promise<number> {
+async function toStream(stream: Writable, download: Download, name = 'standard output'): Promise<number> {
   let bytes = 0;
   for await (const chunk of download.body) {
     if (chunk.length === 0) continue;
@@ -287,7 +287,7 @@ async function toStream(stream: Writable, download: Download): Promise<number> {
     } catch (e) {
       // The reader left (premia reports … | head): it has what it wanted; the rest is not made.
       if ((e as NodeJS.ErrnoException).code === 'EPIPE') return bytes;
-      throw e;
+      throw streamError(e, name);
     }
   }
   return bytes;
@@ -298,7 +298,7 @@ const writeToFd = promisify(writeFd);
 /** Write through one of this process's descriptors: 1 and 2 are the command's own stdout and stderr. */
 async function toDescriptor(ctx: CliContext, download: Download, fd: number, where: Where): Promise<number> {
   if (fd === 1) return toStream(ctx.stdout, download);
-  if (fd === 2) return toStream(ctx.stderr, download);
+  if (fd === 2) return toStream(ctx.stderr, download, 'standard error');
   let bytes = 0;
   try {
     for await (const chunk of download.body) {
@@ -475,6 +475,16 @@ async function syncDirectory(dir: string): Promise<void> {
   } finally {
     await handle?.close().catch(() => undefined);
   }
+}
+
+/**
+ * The error for a failure writing the stream `name` (standard output, or error) other than its
+ * reader leaving: what was written there is incomplete, and the command must not pass for done.
+ */
+export function streamError(e: unknown, name: string): PremiaError {
+  const code = (e as NodeJS.ErrnoException).code;
+  const why = code === 'ENOSPC' || code === 'EDQUOT' ? 'no space left on the device' : (e as Error).message;
+  return new PremiaError('INTERNAL', `Writing to ${name} failed: ${why}; what was written there is incomplete.`, { cause: e });
 }
 
 /**
