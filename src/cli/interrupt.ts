@@ -8,7 +8,8 @@
  * including a spinner library's cursor restorer, which would otherwise swallow it), so a second
  * Ctrl-C ends the process at once, even in the middle of a day's synchronous work; the shell
  * sees 130 (128 + SIGINT). The store stays consistent: SQLite discards a transaction that did
- * not commit.
+ * not commit. Once the work is done (release), a first Ctrl-C is let pass: the command finishes
+ * with its own exit code and message.
  */
 import type { CliContext } from './context.js';
 
@@ -27,5 +28,12 @@ export function catchCtrlC(ctx: Pick<CliContext, 'signals'>, onFirst: () => void
     onFirst();
   };
   signals.on('SIGINT', handler);
-  return { signal: controller.signal, release: () => signals.removeListener('SIGINT', handler) };
+  const release = () => {
+    signals.removeListener('SIGINT', handler);
+    // The work is done (an import committed, the days lived): a Ctrl-C now, while the command says
+    // so and closes the store, would only hide that behind a bare exit 130. It is let pass once;
+    // a second has its default effect.
+    if (!controller.signal.aborted) signals.once('SIGINT', () => {});
+  };
+  return { signal: controller.signal, release };
 }

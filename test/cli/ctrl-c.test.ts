@@ -134,10 +134,12 @@ describe('clock advance', () => {
     expect(r.stderr).toMatch(/\nStopped by Ctrl-C after 2026-11-01: 1 of 30 days lived, [\d,.]+ collected; the clock is at 2026-11-01\.\n$/);
   });
 
-  it('without Ctrl-C the handler is gone afterwards (Ctrl-C after the work has its usual effect)', async () => {
+  it('once the work is done, one Ctrl-C is let pass (the command ends with its own code and words), a second has its default effect', async () => {
     const signals = new EventEmitter();
     const r = await cli(copyOfBase(), ['clock', 'advance', '--days', '2'], { signals });
     expect(r.code).toBe(0);
+    expect(signals.listenerCount('SIGINT')).toBe(1);
+    signals.emit('SIGINT');
     expect(signals.listenerCount('SIGINT')).toBe(0);
   });
 });
@@ -262,13 +264,19 @@ describe('catchCtrlC', () => {
     signals.emit('SIGINT');
     expect([ctrlC.signal.aborted, stopping, signals.listenerCount('SIGINT')]).toEqual([true, 1, 0]);
     ctrlC.release();
+    expect(signals.listenerCount('SIGINT')).toBe(0); // stopped by Ctrl-C: nothing is let pass any more
   });
 
-  it('release() removes its own listener only', () => {
+  it('release() removes its own listener, leaves the others, and lets the next Ctrl-C pass once', () => {
     const signals = new EventEmitter();
     const other = () => {};
     signals.on('SIGINT', other);
-    catchCtrlC({ signals }, () => {}).release();
-    expect(signals.listeners('SIGINT')).toEqual([other]);
+    let stopping = 0;
+    const ctrlC = catchCtrlC({ signals }, () => stopping++);
+    ctrlC.release();
+    expect(signals.listeners('SIGINT')[0]).toBe(other);
+    expect(signals.listenerCount('SIGINT')).toBe(2);
+    signals.emit('SIGINT');
+    expect([ctrlC.signal.aborted, stopping, signals.listeners('SIGINT')]).toEqual([false, 0, [other]]);
   });
 });
