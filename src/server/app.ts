@@ -120,9 +120,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   const jobs = createJobs(base, { offload: options.offload, log });
   const operations = new AsyncOperations(() => now().getTime());
   const limits = { jsonLimit, uploadLimit };
-  const logLine = (method: string, url: string, status: number, ms: number, id: string) =>
+  const logLine = (method: string, url: string, status: number, ms: number, id: string, note = '') =>
     // A key pasted as an id (GET /v1/policies/pmk_…) is logged redacted, like every key.
-    log(`${new Date().toISOString()} ${method} ${redactKeysIn(url.split('?', 1)[0]!)} ${status} ${ms.toFixed(1)}ms ${id}`);
+    log(`${new Date().toISOString()} ${method} ${redactKeysIn(url.split('?', 1)[0]!)} ${status} ${ms.toFixed(1)}ms ${id}${note}`);
+  /** Requests whose answer was handed to the connection (onSend ran): see the access log's hooks below. */
+  const answered = new WeakSet<object>();
 
   const app = Fastify({
     logger: false,
@@ -206,7 +208,16 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   });
   // A request that arrives while the server shuts down (on a connection opened before) is not
   // started: 503 SERVICE_UNAVAILABLE, and its connection closes. Clients retry a 503.
-  app.addHook('onRequest', async () => {
+  // The access log has a line for every request, also one whose client left: onResponse runs only
+  // for an answer delivered whole. A client gone before the answer (the work still finished: an
+  // advance committed, an import stored) is logged by onSend with the work's status; one gone
+  // while the answer streamed, when its connection closes.
+  app.addHook('onRequest', async (request, reply) => {
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished && answered.has(request)) {
+        logLine(request.method, request.url, reply.statusCode, reply.elapsedTime, request.id, ' (the client left during the answer: not delivered whole)');
+      }
+    });
     if (closing) {
       throw new PremiaError(SERVICE_UNAVAILABLE, 'The service is shutting down; retry in a moment (with the same Idempotency-Key).', { status: 503 });
     }
@@ -228,6 +239,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     return new PremiaError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; it takes ${sorted.join(', ')}.`, { status: 405 });
   };
   app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.raw.destroyed) {
+      logLine(request.method, request.url, reply.statusCode, reply.elapsedTime, request.id, ' (the client had left: the answer was not delivered)');
+      return payload;
+    }
+    answered.add(request);
     reply.header('x-request-id', request.id);
     reply.header(MARKER_HEADER, VERSION);
     if (closing) reply.header('connection', 'close');
