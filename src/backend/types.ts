@@ -232,6 +232,12 @@ export interface PeriodClosing {
   /** What the open ones still owe. */
   amount_remaining: Cents;
   /**
+   * The client's active policies with no collection of the period although it was run (added
+   * after the run, or left out of it): closing it leaves them uncollected for it. 0 for a period
+   * never run (`collections` 0 says that).
+   */
+  policies_not_queued: number;
+  /**
    * The store's other clients (the clock is the store's: an advance closes the period for every
    * one of them) with an active policy and no collection queued for the period, by name.
    */

@@ -51,6 +51,14 @@ export function advanceQuestion(p: AdvancePreview): Question {
     details.push(`  ${periodList(empty)}: no collections queued; once closed, ${empty.length === 1 ? 'it' : 'they'} can no longer be run.`);
   }
   for (const c of p.periods_closed) {
+    const n = c.policies_not_queued ?? 0; // a server of an earlier version does not say
+    if (n === 0) continue;
+    details.push(
+      `  ${c.period_month}: ${n === 1 ? '1 active policy has' : `${count(n)} active policies have`} no collection queued (added after its run, or left out of it); ` +
+        `once closed, ${n === 1 ? 'its premium' : 'their premiums'} for it can no longer be collected ('premia collections execute --period ${c.period_month}' queues ${n === 1 ? 'it' : 'them'}).`,
+    );
+  }
+  for (const c of p.periods_closed) {
     const others = c.other_clients_not_run ?? []; // a server of an earlier version does not say
     if (others.length === 0) continue;
     details.push(

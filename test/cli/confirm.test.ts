@@ -6,7 +6,7 @@
  * --yes. `clock advance --dry-run` prints the same figures and changes nothing.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupedUnits } from '../helpers/grouped.js';
@@ -535,5 +535,43 @@ describe('a server that implements only the spec', () => {
       '',
     ]);
     expect(stub.requests.filter((q) => q.method === 'POST')).toEqual([]);
+  });
+});
+
+describe('policies added after their month was queued', () => {
+  it('are named when added (also under --quiet), in the dry run and in the question; a rerun of the month queues them', async () => {
+    const db = copyOfBase(); // 2026-11 queued; the clock at 2026-11-12
+    const csv = join(tmp.dir, 'late.csv');
+    writeFileSync(csv, 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC9,E9,LATE1,FUNERAL,100.00\nC10,E10,LATE2,FUNERAL,50.00\n');
+    const WARNING =
+      "warning: 2026-11 was queued before these policies were added, so they are not in it. To collect them this month, run 'premia collections execute --period 2026-11' " +
+      'before 2026-11-30 closes it (it queues only the policies not yet queued).\n';
+    const imported = await cli(db, ['-q', 'policies', 'import', csv]);
+    expect([imported.code, imported.stdout, imported.stderr]).toEqual([0, 'Imported 2 policies; 0 rows failed.\n', WARNING]);
+    const created = await cli(db, ['-q', 'policies', 'create', '--policy-number', 'LATE3', '--customer-id', 'C11', '--external-ref', 'E11', '--product-code', 'FUNERAL', '--amount', '75.00']);
+    expect(created.code).toBe(0);
+    expect(created.stderr).toBe(WARNING.replace('these policies were', 'this policy was').replace('they are', 'it is').replace('collect them', 'collect it'));
+
+    const dry = await cli(db, ['--json', 'clock', 'advance', '--to-month-end', '--dry-run']);
+    expect(dry.json().periods_closed[0]).toMatchObject({ period_month: '2026-11', collections: 520, policies_not_queued: 3 });
+    const human = await cli(db, ['clock', 'advance', '--to-month-end', '--dry-run']);
+    expect(human.stdout).toContain(
+      "\n2026-11: 3 active policies have no collection queued (added after its run, or left out of it): 'premia collections execute --period 2026-11' queues them\n",
+    );
+    const asked: string[] = [];
+    const declined = await cli(db, ['clock', 'advance', '--to-month-end'], terminal([false], asked));
+    expect(declined.code).toBe(130);
+    expect(declined.stderr).toContain(
+      "\n  2026-11: 3 active policies have no collection queued (added after its run, or left out of it); once closed, their premiums for it can no longer be collected ('premia collections execute --period 2026-11' queues them).\n",
+    );
+
+    const rerun = await cli(db, ['--json', 'collections', 'execute', '--period', '2026-11']);
+    expect(rerun.json().policies_queued).toBe(3);
+    expect((await cli(db, ['--json', 'clock', 'advance', '--to-month-end', '--dry-run'])).json().periods_closed[0]).toMatchObject({ collections: 523, policies_not_queued: 0 });
+    // Added before their month is queued: nothing to say.
+    const fresh = join(tmp.dir, 'late-fresh.db');
+    expect((await cli(fresh, ['-q', 'clock', 'set', '2026-10-31'])).code).toBe(0);
+    const early = await cli(fresh, ['-q', 'policies', 'import', csv]);
+    expect([early.code, early.stderr]).toEqual([0, '']);
   });
 });

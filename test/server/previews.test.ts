@@ -54,13 +54,13 @@ describe('GET /v1/clock/preview', () => {
       days: 10,
       locked: false,
       // Acme's seeded 2026-11: POL-0002 partly paid (150.00 owed), POL-0003 unpaid (99.99).
-      periods_closed: [{ period_month: '2026-11', last_day: '2026-11-30', collections: 5, open: 2, nothing_collected: 1, amount_remaining: 249.99, other_clients_not_run: [] }],
+      periods_closed: [{ period_month: '2026-11', last_day: '2026-11-30', collections: 5, open: 2, nothing_collected: 1, amount_remaining: 249.99, policies_not_queued: 0, other_clients_not_run: [] }],
       planned_debits: { count: 0, amount: 0, first_date: null, last_date: null },
     });
     expect((await call(s.app, 'GET', '/v1/clock', { key: s.keys.acme })).json().date).toBe('2026-11-20');
     const otherOperator = (await s.backend.admin.keys.create('Other Insure', 'operator')).key;
     const other = await call(s.app, 'GET', '/v1/clock/preview?days=10', { key: otherOperator });
-    expect(other.json().periods_closed).toEqual([{ period_month: '2026-11', last_day: '2026-11-30', collections: 1, open: 0, nothing_collected: 0, amount_remaining: 0, other_clients_not_run: [] }]);
+    expect(other.json().periods_closed).toEqual([{ period_month: '2026-11', last_day: '2026-11-30', collections: 1, open: 0, nothing_collected: 0, amount_remaining: 0, policies_not_queued: 0, other_clients_not_run: [] }]);
   });
 
   it('answers 400 for what POST /clock/advance refuses, and for an unknown parameter', async () => {

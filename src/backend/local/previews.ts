@@ -12,7 +12,7 @@ import type { AdvancePreview, AdvanceTarget, CancellationPreview, PeriodClosing,
 import type { LocalContext } from './context.js';
 import { LEAD_DAYS } from '../../engine/settings.js';
 import { clientSubmittedDebits } from '../../store/repos/engine.js';
-import { clientsNotRun, debitStates, liveCollectionsOfPolicy, periodClosings } from '../../store/repos/collections.js';
+import { clientsNotRun, debitStates, liveCollectionsOfPolicy, periodClosings, policiesNotQueued } from '../../store/repos/collections.js';
 import { requirePolicy } from './policies.js';
 import { createSettlement } from './settlements.js';
 import { readWorld } from './world.js';
@@ -23,7 +23,7 @@ export async function previewAdvance(ctx: LocalContext, target: AdvanceTarget): 
   // The same checks (and errors) as the advance itself: a target before the clock is CLOCK_BACKWARDS.
   const to = resolveAdvanceTarget(world.today, target);
   const periods = periodsClosedBetween(world.today, to);
-  const counts = new Map<string, Omit<PeriodClosing, 'other_clients_not_run'>>();
+  const counts = new Map<string, Omit<PeriodClosing, 'other_clients_not_run' | 'policies_not_queued'>>();
   for (const r of await periodClosings(db, ctx.clientId, periods)) {
     counts.set(r.period_month, {
       period_month: r.period_month,
@@ -38,7 +38,9 @@ export async function previewAdvance(ctx: LocalContext, target: AdvanceTarget): 
   for (const p of periods) {
     const own = counts.get(p) ?? { period_month: p, last_day: lastDay(p), collections: 0, open: 0, nothing_collected: 0, amount_remaining: asCents(0) };
     const unrun = await clientsNotRun(db, p);
-    closing.push({ ...own, other_clients_not_run: unrun.filter((c) => c.id !== ctx.clientId).map((c) => c.name) });
+    // A period never run is said as such; one run has those added since (or left out) counted.
+    const notQueued = own.collections > 0 ? await policiesNotQueued(db, ctx.clientId, p) : 0;
+    closing.push({ ...own, policies_not_queued: notQueued, other_clients_not_run: unrun.filter((c) => c.id !== ctx.clientId).map((c) => c.name) });
   }
   return {
     from: world.today,

@@ -252,6 +252,21 @@ export async function clientsNotRun(db: Q, period: string): Promise<Array<{ id: 
     .execute();
 }
 
+/**
+ * The client's active policies with no collection of `period` (added after its run, or left out
+ * of it): those a clock advance closing the period would leave uncollected for it.
+ */
+export async function policiesNotQueued(db: Q, clientId: number, period: string): Promise<number> {
+  const row = await db
+    .selectFrom('policies as p')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('p.client_id', '=', clientId)
+    .where('p.status', '=', 'active')
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('collections as k').select('k.id').whereRef('k.policy_id', '=', 'p.id').where('k.period_month', '=', period))))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** Whether the period has any collection. */
 export async function periodHasCollections(db: Q, clientId: number, period: string): Promise<boolean> {
   const row = await db.selectFrom('collections').select('id').where('client_id', '=', clientId).where('period_month', '=', period).limit(1).executeTakeFirst();

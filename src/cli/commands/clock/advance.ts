@@ -207,6 +207,10 @@ function printPreview(ui: Ui, p: AdvancePreview): void {
       p.periods_closed,
     );
     for (const c of p.periods_closed) {
+      const n = c.policies_not_queued ?? 0; // a server of an earlier version does not say
+      if (n > 0) ui.line(`${c.period_month}: ${n === 1 ? '1 active policy has' : `${count(n)} active policies have`} no collection queued (added after its run, or left out of it): 'premia collections execute --period ${c.period_month}' queues ${n === 1 ? 'it' : 'them'}`);
+    }
+    for (const c of p.periods_closed) {
       const others = c.other_clients_not_run ?? []; // a server of an earlier version does not say
       if (others.length > 0) ui.line(`${c.period_month}, the store's other clients with active policies and no collections queued: ${nameList(others)}`);
     }

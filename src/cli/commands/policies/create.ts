@@ -3,6 +3,7 @@ import { usageError } from '../../../domain/errors.js';
 import { validatePolicyInput } from '../../../domain/policy.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { showPolicy } from './show.js';
+import { warnIfMonthQueued } from './queued-notice.js';
 
 interface Flags {
   policyNumber?: string;
@@ -31,12 +32,14 @@ export function createOptions(deps: CommandDeps, flags: Flags): CreateOptions {
 }
 
 export async function createRun({ ui, backend, policy: input }: CreateOptions): Promise<number> {
-  const policy = await (await backend()).createPolicy(input);
+  const b = await backend();
+  const policy = await b.createPolicy(input);
   if (ui.json) ui.printJson(policy);
   else {
     ui.status(`Created policy ${policy.policy_number}.`);
     showPolicy(ui, policy);
   }
+  if (policy.status === 'active') await warnIfMonthQueued(ui, b, 1);
   return 0;
 }
 

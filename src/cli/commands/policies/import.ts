@@ -5,6 +5,7 @@ import { ImportProgressLine } from '../../output/live.js';
 import { openUpload } from '../../input.js';
 import { catchCtrlC } from '../../interrupt.js';
 import { verb, type CommandDeps } from '../../command.js';
+import { warnIfMonthQueued } from './queued-notice.js';
 
 export interface ImportOptions extends CommandDeps {
   /** The CSV file, or - for stdin. */
@@ -56,6 +57,7 @@ export async function importRun({ ctx, ui, backend, file }: ImportOptions): Prom
       if (result.errors_omitted) ui.line(`… and ${plural(result.errors_omitted, 'more error')} not shown (the first ${count(result.errors.length)} by row are listed).`);
     }
   }
+  await warnIfMonthQueued(ui, b, result.imported);
   return result.failed > 0 ? ExitCode.PARTIAL : ExitCode.OK;
 }
 

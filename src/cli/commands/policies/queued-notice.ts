@@ -1,0 +1,27 @@
+/**
+ * After policies were added: when the month under way was queued before they existed, they are
+ * not in it (a run queues the policies of its moment; rerunning it queues only those not yet
+ * queued). Said on stderr (also under --quiet and --json), so that a policy added mid-month is
+ * not left out of its month without notice.
+ */
+import type { Backend } from '../../../backend/types.js';
+import { firstOpenPeriod, lastDay } from '../../../domain/period.js';
+import type { Ui } from '../../output/ui.js';
+
+export async function warnIfMonthQueued(ui: Ui, backend: Backend, added: number): Promise<void> {
+  if (added === 0) return;
+  let period;
+  try {
+    period = firstOpenPeriod((await backend.getClock()).date);
+    const page = await backend.listCollections({ period_month: period, limit: 1 });
+    if (page.data.length === 0) return;
+  } catch {
+    return; // a server without these reads: nothing to say
+  }
+  const these = added === 1 ? 'this policy was' : 'these policies were';
+  ui.warn(
+    `${period} was queued before ${these} added, so ${added === 1 ? 'it is' : 'they are'} not in it. ` +
+      `To collect ${added === 1 ? 'it' : 'them'} this month, run 'premia collections execute --period ${period}' before ${lastDay(period)} closes it ` +
+      '(it queues only the policies not yet queued).',
+  );
+}
