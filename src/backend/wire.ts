@@ -1,11 +1,14 @@
 /**
  * Wire conventions of the /v1 API shared by the server, the remote client and local
  * --idempotency-key: a backend call as the request of its row of the operations table, and what
- * makes two requests "the same" for an Idempotency-Key.
+ * makes two requests "the same" for an Idempotency-Key; and the base URL a client takes, checked
+ * as soon as it is known (before any message quotes it: a password written into it is refused,
+ * not printed), with no HTTP stack loaded.
  */
 import { createHash } from 'node:crypto';
 import { idless, type HttpMethod, type Operation, type QueryValues } from './operations.js';
 import type { Upload } from './types.js';
+import { PremiaError } from '../domain/errors.js';
 
 /** What a client asks of a long request it will follow (RFC 7240): 202 unless done within a second. */
 export const RESPOND_ASYNC = 'respond-async, wait=1';
@@ -70,4 +73,30 @@ export function requestHash(method: string, path: string, body: unknown, fileSha
   h.update(`${method}\n${path}\n`);
   h.update(fileSha256 !== undefined ? `file:${fileSha256}` : `json:${canonical(body ?? null)}`);
   return h.digest('hex');
+}
+
+/** `text` with any user-info of a URL in it (`//user:password@`) shown as `//***@`. */
+function withoutUserInfo(text: string): string {
+  return text.replace(/\/\/[^/?#\s]*@/g, '//***@');
+}
+
+/** A base URL must be http(s), without credentials, query or fragment. */
+export function parseBaseUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new PremiaError('VALIDATION_ERROR', `'${withoutUserInfo(text.slice(0, 200))}' is not a URL; give the service's base URL, e.g. http://127.0.0.1:8080/v1.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new PremiaError('VALIDATION_ERROR', `The base URL must start with http:// or https://; got '${url.protocol}'.`);
+  }
+  if (url.username || url.password) {
+    throw new PremiaError(
+      'VALIDATION_ERROR',
+      `The base URL must not contain a user name or password (${withoutUserInfo(url.href)}); the API key goes in PREMIA_API_KEY or a profile.`,
+    );
+  }
+  if (url.search || url.hash) throw new PremiaError('VALIDATION_ERROR', 'The base URL must not have a query string or fragment.');
+  return url;
 }

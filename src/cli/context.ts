@@ -27,7 +27,7 @@ import type { Admin, Backend, Mode, StoreCopyReport, StoreCopyRequest } from '..
 import { PremiaError, usageError, validationError } from '../domain/errors.js';
 import { checkGivenKey } from '../domain/idempotency.js';
 import { isPostgresUrl, isStoreFile, redactDbUrl } from '../lib/db-url.js';
-import { parseBaseUrl } from '../backend/remote/base-url.js';
+import { parseBaseUrl } from '../backend/wire.js';
 import { checkPrivate, checkProfileName, configPath, DEFAULT_PROFILE, readConfig, redactKey, type Profile } from './config.js';
 
 export interface GlobalOptions {

@@ -214,7 +214,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   // while the answer streamed, when its connection closes.
   app.addHook('onRequest', async (request, reply) => {
     reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished && answered.has(request)) {
+      // answered: onSend ran and onResponse did not (it comes first for an answer delivered whole).
+      if (answered.has(request) && !reply.raw.writableFinished) {
         logLine(request.method, request.url, reply.statusCode, reply.elapsedTime, request.id, ' (the client left during the answer: not delivered whole)');
       }
     });
@@ -250,6 +251,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     return payload;
   });
   app.addHook('onResponse', async (request, reply) => {
+    answered.delete(request);
     logLine(request.method, request.url, reply.statusCode, reply.elapsedTime, request.id);
   });
 

@@ -148,7 +148,7 @@ describe('an API key typed where something else belongs is never printed whole',
   const KEY = 'pmk_8Lm7abcdefghijklmnopqrstuvwxyz0123AIcW';
 
   it.each([
-    ['as the base URL', ['--base-url', KEY, 'clock'], {}, 4, 'No API key for pmk_…AIcW'],
+    ['as the base URL', ['--base-url', KEY, 'clock'], {}, 2, "'pmk_…AIcW' is not a URL"],
     ['as the base URL, with the key in the environment', ['--base-url', KEY, 'clock'], { PREMIA_API_KEY: KEY }, 2, "'pmk_…AIcW' is not a URL"],
     ['as a client of the store', ['--as-client', KEY, 'clock'], {}, 5, "There is no client 'pmk_…AIcW'"],
     ['to keys revoke', ['keys', 'revoke', KEY], {}, 5, "API key 'pmk_…AIcW' was not found"],

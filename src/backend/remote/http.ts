@@ -27,7 +27,7 @@ import { moneyToCents, stringifyJson } from '../../domain/json.js';
 import { connectionError, connectionWords, errorFromResponse, maskKey, outcomeUnknown, parseErrorBody, redactText, remoteError, type RouteInfo } from './errors.js';
 import { multipartBody, newBoundary, type BodyState } from './multipart.js';
 import { VERSION } from '../../lib/version.js';
-import { parseBaseUrl } from './base-url.js';
+import { parseBaseUrl } from '../wire.js';
 
 
 /** A placeholder id that no service has: used to probe a spec route without touching anything. */

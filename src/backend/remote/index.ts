@@ -47,7 +47,6 @@ import { buildRequest } from '../wire.js';
 import { maskKey, notSupported, remoteError, type RouteInfo } from './errors.js';
 import { HttpClient, PROBE_ID, type Call, type HttpOptions, type RawAnswer } from './http.js';
 
-export { parseBaseUrl } from './base-url.js';
 
 export interface RemoteBackendOptions extends HttpOptions {
   /** The profile the URL or key came from (shown by whoami). */

@@ -7,7 +7,7 @@
 import { PremiaError, usageError } from '../../../domain/errors.js';
 import { checkProfileName, configPath, DEFAULT_PROFILE, readConfig, redactKey, saveProfile } from '../../config.js';
 import { verb, type CommandDeps } from '../../command.js';
-import { parseBaseUrl } from '../../../backend/remote/base-url.js';
+import { parseBaseUrl } from '../../../backend/wire.js';
 
 export async function loginRun({ ctx, globals, ui }: CommandDeps): Promise<number> {
   const path = configPath(ctx.env);

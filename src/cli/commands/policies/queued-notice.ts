@@ -1,7 +1,7 @@
 /**
  * After policies were added: when the month under way was queued before they existed, they are
  * not in it (a run queues the policies of its moment; rerunning it queues only those not yet
- * queued). Said on stderr (also under --quiet and --json), so that a policy added mid-month is
+ * queued). Said on stderr in local mode (also under --quiet and --json), so that a policy added mid-month is
  * not left out of its month without notice.
  */
 import type { Backend } from '../../../backend/types.js';
@@ -9,14 +9,16 @@ import { firstOpenPeriod, lastDay } from '../../../domain/period.js';
 import type { Ui } from '../../output/ui.js';
 
 export async function warnIfMonthQueued(ui: Ui, backend: Backend, added: number): Promise<void> {
-  if (added === 0) return;
+  // Local mode only: in remote mode it would be two more requests after every write, to a
+  // service that may not offer them (the advance's preview and question say it there).
+  if (added === 0 || backend.mode !== 'local') return;
   let period;
   try {
     period = firstOpenPeriod((await backend.getClock()).date);
     const page = await backend.listCollections({ period_month: period, limit: 1 });
     if (page.data.length === 0) return;
   } catch {
-    return; // a server without these reads: nothing to say
+    return; // the store's own reads failing here is not this command's failure: nothing to say
   }
   const these = added === 1 ? 'this policy was' : 'these policies were';
   ui.warn(
