@@ -104,12 +104,14 @@ export interface PolicyPatchInput {
 export function validatePolicyPatch(raw: Record<string, unknown>, from: 'json' | 'text' = 'text'): PolicyPatchInput {
   const errors: FieldError[] = [];
   const out: PolicyPatchInput = {};
-  if (raw.collection_amount !== undefined) {
+  // Each field is optional (spec 4.3), and a JSON null is a field not given: many clients'
+  // serialisers write every field of their type, with null for those not set.
+  if (raw.collection_amount !== undefined && raw.collection_amount !== null) {
     const amount = premiumFromInput(raw.collection_amount, from);
     if (typeof amount === 'number') out.collection_amount = amount;
     else errors.push({ field: 'collection_amount', code: amount.code, message: `collection_amount ${amount.message}` });
   }
-  if (raw.status !== undefined) {
+  if (raw.status !== undefined && raw.status !== null) {
     if (isPolicyStatus(raw.status)) out.status = raw.status;
     else {
       errors.push({

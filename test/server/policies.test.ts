@@ -108,6 +108,19 @@ describe('PATCH /v1/policies/{id}', () => {
     expect(back.json().error.code).toBe('INVALID_TRANSITION');
   });
 
+  it('takes a field given as null as not given (clients whose serialisers write every field)', async () => {
+    const { id } = (await create(POLICY)).json();
+    const lapse = await call(s.app, 'PATCH', `/v1/policies/${id}`, { key: s.keys.acme, body: { collection_amount: null, status: 'lapsed' } });
+    expect(lapse.status).toBe(200);
+    expect(lapse.json()).toMatchObject({ id, collection_amount: POLICY.collection_amount, collection_amount_effective_period: null, status: 'lapsed' });
+    const amount = await call(s.app, 'PATCH', `/v1/policies/${id}`, { key: s.keys.acme, body: { collection_amount: 20, status: null } });
+    expect(amount.status).toBe(200);
+    expect(amount.json()).toMatchObject({ id, collection_amount: 20, collection_amount_effective_period: '2026-12', status: 'lapsed' });
+    const nothing = await call(s.app, 'PATCH', `/v1/policies/${id}`, { key: s.keys.acme, body: { collection_amount: null, status: null } });
+    expect(nothing.status).toBe(400);
+    expect(nothing.json().error.details).toEqual([{ field: 'body', code: 'REQUIRED', message: 'give collection_amount, status, or both' }]);
+  });
+
   it('answers 400 for an empty or unknown update and 404 for an unknown policy', async () => {
     await create(POLICY);
     const empty = await call(s.app, 'PATCH', '/v1/policies/POL-0001', { key: s.keys.acme, body: {} });
