@@ -115,12 +115,16 @@ export async function receiveFile(request: FastifyRequest, limit: number, dir: s
   // (files: 1 makes @fastify/multipart throw FST_FILES_LIMIT at it), and a body that breaks off
   // after the file is an incomplete upload. Other (non-file) fields are read and ignored.
   let received: ReceivedFile | undefined;
+  let fieldNamedFile = false;
   try {
     // throwFileSizeLimit is read by @fastify/multipart for parts() too, but typed only for file().
     const options = { limits: { fileSize: limit, files: 1, fields: 20, parts: 25 }, throwFileSizeLimit: true };
     const parts = request.parts(options);
     for await (const part of parts) {
-      if (part.type !== 'file') continue;
+      if (part.type !== 'file') {
+        if (part.fieldname === 'file') fieldNamedFile = true;
+        continue;
+      }
       if (received) {
         part.file.resume();
         throw tooManyParts();
@@ -137,6 +141,15 @@ export async function receiveFile(request: FastifyRequest, limit: number, dir: s
   } catch (e) {
     await received?.remove();
     throw e;
+  }
+  if (!received && fieldNamedFile) {
+    // A part named file without a filename is a plain form field (curl -F 'file=<x.csv', or
+    // FormData.append('file', text)): said as such, not as a missing part.
+    throw validationError(
+      "The form's part named file is a plain field, not a file: it has no filename. Send the file as a file part " +
+        "(curl -F file=@policies.csv, or FormData.append('file', blob, 'policies.csv')); nothing was imported.",
+      [{ field: 'file', code: 'NOT_A_FILE', message: 'the part named file has no filename' }],
+    );
   }
   if (!received) {
     throw validationError('The form has no file: send it in a part named file.', [

@@ -243,6 +243,21 @@ describe('POST /v1/policies/import', () => {
     const wrongName = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, ...multipart('upload', 'p.csv', 'a\n') });
     expect(wrongName.status).toBe(400);
     expect(wrongName.json().error.message).toBe("The file part must be named file; got 'upload'.");
+    // A part named file with no filename (curl -F 'file=<p.csv', FormData.append('file', text)) is a plain field.
+    const boundary = 'b0undary';
+    const field = await call(s.app, 'POST', '/v1/policies/import', {
+      key: s.keys.acme,
+      payload: `--${boundary}\r\nContent-Disposition: form-data; name="file"\r\n\r\ncustomer_id,external_customer_ref,policy_number,product_code,collection_amount\r\n--${boundary}--\r\n`,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    expect(field.status).toBe(400);
+    expect(field.json().error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message:
+        "The form's part named file is a plain field, not a file: it has no filename. Send the file as a file part " +
+        "(curl -F file=@policies.csv, or FormData.append('file', blob, 'policies.csv')); nothing was imported.",
+      details: [{ field: 'file', code: 'NOT_A_FILE', message: 'the part named file has no filename' }],
+    });
   });
 });
 
