@@ -54,8 +54,8 @@ export function advanceQuestion(p: AdvancePreview): Question {
     const n = c.policies_not_queued ?? 0; // a server of an earlier version does not say
     if (n === 0) continue;
     details.push(
-      `  ${c.period_month}: ${n === 1 ? '1 active policy has' : `${count(n)} active policies have`} no collection queued (added after its run, or left out of it); ` +
-        `once closed, ${n === 1 ? 'its premium' : 'their premiums'} for it can no longer be collected ('premia collections execute --period ${c.period_month}' queues ${n === 1 ? 'it' : 'them'}).`,
+      `  ${c.period_month}: ${notQueued(n)}; once closed, ${n === 1 ? 'its premium' : 'their premiums'} for it can no longer be collected ` +
+        `(${queuesThem(c.period_month, n)}).`,
     );
   }
   for (const c of p.periods_closed) {
@@ -68,6 +68,16 @@ export function advanceQuestion(p: AdvancePreview): Question {
   }
   if (p.planned_debits.count > 0) details.push(`  Already planned in these days: ${planned(p.planned_debits)}.`);
   return { details, question };
+}
+
+/** A closing period's active policies with no collection (PeriodClosing.policies_not_queued), in words. */
+export function notQueued(n: number): string {
+  return `${n === 1 ? '1 active policy has' : `${count(n)} active policies have`} no collection queued (added after its run, or left out of it)`;
+}
+
+/** The command that queues them. */
+export function queuesThem(period: string, n: number): string {
+  return `'premia collections execute --period ${period}' queues ${n === 1 ? 'it' : 'them'}`;
 }
 
 /** For a server that offers no preview: the dates alone. */

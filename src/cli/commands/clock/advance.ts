@@ -9,7 +9,7 @@ import { count, money, plural } from '../../output/format.js';
 import { startProgress } from '../../output/progress.js';
 import { advanceLine } from '../../output/live.js';
 import type { Ui } from '../../output/ui.js';
-import { advanceQuestion, plainAdvanceQuestion } from '../../questions.js';
+import { advanceQuestion, notQueued, plainAdvanceQuestion, queuesThem } from '../../questions.js';
 import { verb, type CommandDeps } from '../../command.js';
 
 interface Flags {
@@ -208,7 +208,7 @@ function printPreview(ui: Ui, p: AdvancePreview): void {
     );
     for (const c of p.periods_closed) {
       const n = c.policies_not_queued ?? 0; // a server of an earlier version does not say
-      if (n > 0) ui.line(`${c.period_month}: ${n === 1 ? '1 active policy has' : `${count(n)} active policies have`} no collection queued (added after its run, or left out of it): 'premia collections execute --period ${c.period_month}' queues ${n === 1 ? 'it' : 'them'}`);
+      if (n > 0) ui.line(`${c.period_month}: ${notQueued(n)}: ${queuesThem(c.period_month, n)}`);
     }
     for (const c of p.periods_closed) {
       const others = c.other_clients_not_run ?? []; // a server of an earlier version does not say

@@ -1,8 +1,8 @@
 /**
  * After policies were added: when the month under way was queued before they existed, they are
  * not in it (a run queues the policies of its moment; rerunning it queues only those not yet
- * queued). Said on stderr in local mode (also under --quiet and --json), so that a policy added mid-month is
- * not left out of its month without notice.
+ * queued). Said on stderr in local mode (also under --quiet and --json), so that a policy added
+ * mid-month is not left out of its month without notice.
  */
 import type { Backend } from '../../../backend/types.js';
 import { firstOpenPeriod, lastDay } from '../../../domain/period.js';
