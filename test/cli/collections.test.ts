@@ -266,3 +266,21 @@ describe('explain, for a collection never attempted', () => {
     );
   });
 });
+
+describe('collections execute late in the month', () => {
+  it('warns when a week or less of the month is left to collect in (a forgotten clock set), and not before', async () => {
+    const late = join(tmp.dir, 'late-month.db');
+    const run = (args: string[]) => runCli(['--db', late, ...args], { cwd: tmp.dir });
+    expect((await run(['-q', 'clock', 'set', '2026-11-29'])).code).toBe(0);
+    expect((await run(['-q', 'policies', 'import', join(FIXTURES, 'policies.csv')])).code).toBe(0);
+    const r = await run(['-q', 'collections', 'execute', '--period', '2026-11']);
+    expect([r.code, r.stderr]).toEqual([
+      0,
+      'warning: 2026-11 was queued with the clock at 2026-11-29: 1 day of it is left to collect in, so many of its collections may end unpaid. ' +
+        'A month is queued before it starts (the clock on the last day of the month before).\n',
+    ]);
+    // A rerun queues nothing: nothing to say; the next month, queued before it starts, neither.
+    expect((await run(['-q', 'collections', 'execute', '--period', '2026-11'])).stderr).toBe('');
+    expect((await run(['-q', 'collections', 'execute', '--period', '2026-12'])).stderr).toBe('');
+  });
+});

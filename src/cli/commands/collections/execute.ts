@@ -1,4 +1,7 @@
-import type { ExecuteInput } from '../../../backend/types.js';
+import type { Backend, ExecuteInput } from '../../../backend/types.js';
+import { daysBetween } from '../../../domain/advance.js';
+import { lastDay, type Period } from '../../../domain/period.js';
+import type { Ui } from '../../output/ui.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { plural } from '../../output/format.js';
 import { checkPeriodOption } from '../../../domain/requests.js';
@@ -38,6 +41,7 @@ export async function executeRun({ ui, backend, input }: ExecuteOptions): Promis
   if (strategy !== asked && input.strategy !== undefined) {
     ui.warn(`--strategy ${asked} was not applied: ${input.period_month} is already queued with ${strategy} (execution ${accepted.execution_id}), and an execution keeps its strategy.`);
   }
+  if (b.mode === 'local' && accepted.policies_queued > 0) await warnIfLate(ui, b, input.period_month);
   if (ui.json) ui.printJson(accepted);
   else {
     ui.status(`Queued ${plural(accepted.policies_queued, 'policy', 'policies')} for ${input.period_month} (${strategy}); the engine collects as the clock advances.`);
@@ -49,5 +53,25 @@ export async function executeRun({ ui, backend, input }: ExecuteOptions): Promis
   }
   return 0;
 }
+
+/**
+ * A month queued with most of it already lived (a new store's clock starts at today's date: a
+ * forgotten `clock set`) leaves the engine a few days to collect in: said, so that the UNPAID
+ * results at its close are no surprise.
+ */
+async function warnIfLate(ui: Ui, b: Backend, period: Period): Promise<void> {
+  const today = (await b.getClock()).date;
+  const first = `${period}-01`;
+  if (today < first) return;
+  const left = daysBetween(today, lastDay(period));
+  if (left > LATE_DAYS_LEFT) return;
+  ui.warn(
+    `${period} was queued with the clock at ${today}: ${plural(left, 'day')} of it ${left === 1 ? 'is' : 'are'} left to collect in, ` +
+      'so many of its collections may end unpaid. A month is queued before it starts (the clock on the last day of the month before).',
+  );
+}
+
+/** Days left in the month at most, for the warning above (a week: a payday may not come). */
+const LATE_DAYS_LEFT = 7;
 
 export default verb(executeOptions, executeRun);
