@@ -373,7 +373,7 @@ async function openLocal(ctx: CliContext, globals: GlobalOptions, target: Resolv
     if (globals.idempotencyKey === undefined) return { backend, admin };
     // --idempotency-key in local mode: the same records as the service keeps, so a rerun acts once.
     const { withIdempotency } = await import('./local-idempotency.js');
-    return { backend: withIdempotency(backend, key, admin.idempotency, backend.ctx.clientId, ctx.now), admin };
+    return { backend: withIdempotency(backend, key, admin.idempotency, backend.ctx.clientId, ctx.now, { advanceResultFor: (r) => backend.advanceResultFor(r) }), admin };
   } catch (e) {
     await base.close();
     throw e;

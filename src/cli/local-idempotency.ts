@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { OPERATION_LIST, type AnyOperation, type Operation } from '../backend/operations.js';
-import type { Admin, Backend, StoredResponse, Upload } from '../backend/types.js';
+import type { AdvanceResult, Admin, Backend, StoredResponse, Upload } from '../backend/types.js';
 import { buildRequest, requestHash } from '../backend/wire.js';
 import { PremiaError, receivedCode } from '../domain/errors.js';
 import { requestKey } from '../domain/idempotency.js';
@@ -33,7 +33,14 @@ export const IDEMPOTENT_WRITES: ReadonlyMap<string, AnyOperation> = new Map(
 );
 
 /** `inner` with its writes done at most once per key of the invocation (`baseKey`, then `baseKey:2`…). */
-export function withIdempotency(inner: Backend, baseKey: string, records: Admin['idempotency'], clientId: number, now: () => Date): Backend {
+export function withIdempotency(
+  inner: Backend,
+  baseKey: string,
+  records: Admin['idempotency'],
+  clientId: number,
+  now: () => Date,
+  view: { advanceResultFor?: (stored: AdvanceResult) => Promise<AdvanceResult> } = {},
+): Backend {
   let writes = 0;
 
   /** Run one write at most once for its key. */
@@ -50,7 +57,11 @@ export function withIdempotency(inner: Backend, baseKey: string, records: Admin[
       // A store-wide operation's key is the store's, as the service keeps it (operations.ts storeWide).
       const scope = row.storeWide === true ? records.storeScope : clientId;
       const claim = await records.claim({ clientId: scope, key, hash, method: request.method, path, now: now().getTime() });
-      if (claim.kind === 'replay') return replay<T>(claim.response);
+      if (claim.kind === 'replay') {
+        const value = replay<T>(claim.response);
+        // An advance's key is the store's: replayed with this client's own figures (the server does the same).
+        return row.name === 'advanceClock' && view.advanceResultFor ? ((await view.advanceResultFor(value as AdvanceResult)) as T) : value;
+      }
       // An upload is read from its spooled copy (stdin can be read once only).
       const actual = file ? [file.upload, ...args.slice(1)] : args;
       let value: T;

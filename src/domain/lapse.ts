@@ -24,9 +24,12 @@ export function lapses(statuses: ReadonlyArray<string | null>, n: number): boole
   return true;
 }
 
+/** How the lapse rule's reasons begin (lapseReason), to tell its lapses from a user's. */
+export const LAPSE_REASON_PREFIX = 'lapsed: unpaid in ';
+
 /** The reason recorded in the policy's status history. */
 export function lapseReason(periods: readonly Period[]): string {
-  return `lapsed: unpaid in ${periods.length === 1 ? '1 period' : `${periods.length} consecutive periods`} (${[...periods].reverse().join(', ')})`;
+  return `${LAPSE_REASON_PREFIX}${periods.length === 1 ? '1 period' : `${periods.length} consecutive periods`} (${[...periods].reverse().join(', ')})`;
 }
 
 /** A policy the rule may lapse, with the status of its collection in each period of `lapsePeriods` (null: none). */

@@ -21,9 +21,9 @@ import { createReadStream } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { workerModule } from '../lib/worker-module.js';
 import type { LocalBackend } from '../backend/local/index.js';
-import type { AdvanceTarget, DaySummary, IdempotencyOwner, Upload } from '../backend/types.js';
+import type { AdvanceResult, AdvanceTarget, DaySummary, IdempotencyOwner, Upload } from '../backend/types.js';
 import { PremiaError, type ExitCode } from '../domain/errors.js';
-import { stringifyJson } from '../domain/json.js';
+import { moneyToCents, stringifyJson } from '../domain/json.js';
 import { plural } from '../domain/words.js';
 
 /** The backend operations a job may run (each a write). */
@@ -99,7 +99,15 @@ export async function runJob(
   const action = () => invoke(backendFor(spec.clientId), spec, onProgress);
   if (!idem) return { status: spec.status, body: stringifyJson(await action()), replayed: false, kept: true };
   const claim = await records.claim({ clientId: idem.scope, key: idem.key, hash: idem.hash, method: idem.method, path: idem.path, now: idem.now, owner: idem.owner });
-  if (claim.kind === 'replay') return { status: claim.response.status, body: claim.response.body, replayed: true, kept: true };
+  if (claim.kind === 'replay') {
+    // An advance's key is the store's (operations.ts storeWide): its answer is replayed with the
+    // figures of the client asking, never those of the client whose request stored it.
+    const body =
+      spec.action === 'advanceClock' && claim.response.status < 400
+        ? stringifyJson(await backendFor(spec.clientId).advanceResultFor(moneyToCents(JSON.parse(claim.response.body) as AdvanceResult)))
+        : claim.response.body;
+    return { status: claim.response.status, body, replayed: true, kept: true };
+  }
   let value: unknown;
   try {
     value = await action();

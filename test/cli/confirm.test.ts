@@ -575,3 +575,36 @@ describe('policies added after their month was queued', () => {
     expect([early.code, early.stderr]).toEqual([0, '']);
   });
 });
+
+describe("local --idempotency-key on an advance, a key of the store's", () => {
+  it("replays for another client of the store with that client's own figures", async () => {
+    const db = copyOfBase(); // the store's client: 520 policies, 2026-11 queued; the clock at 2026-11-12
+    const firstHundred = readFileSync(join(FIXTURES, 'policies.csv'), 'utf8').split('\n').slice(0, 101).join('\n') + '\n';
+    const csv = join(tmp.dir, 'acme-100.csv');
+    writeFileSync(csv, firstHundred);
+    for (const args of [
+      ['keys', 'create', '--client', 'Acme Life'],
+      ['-q', '--as-client', 'Acme Life', 'policies', 'import', csv],
+      ['--as-client', 'Acme Life', 'collections', 'execute', '--period', '2026-11'],
+    ]) {
+      expect((await cli(db, args)).code, args.join(' ')).toBe(0);
+    }
+    const advance = (asAcme: boolean) =>
+      cli(db, ['--json', ...(asAcme ? ['--as-client', 'Acme Life'] : []), '--idempotency-key', 'mid-month', 'clock', 'advance', '--to', '2026-11-20']);
+    const acme = await advance(true);
+    expect(acme.code).toBe(0);
+    const mine = await advance(false);
+    expect(mine.code).toBe(0);
+    const attempts = (await cli(db, ['--json', 'collections', 'attempts', '--period', '2026-11'])).json().attempts as Array<{ date: string; amount: number; outcome: string }>;
+    const expected = acme.json().days.map((d: { date: string; closed_period: string | null }) => {
+      const day = attempts.filter((a) => a.date === d.date);
+      const ok = day.filter((a) => a.outcome === 'SUCCESS');
+      const collected = Math.round(ok.reduce((sum, a) => sum + a.amount * 100, 0)) / 100;
+      return { date: d.date, attempts: day.length, succeeded: ok.length, failed: day.length - ok.length, collected, closed_period: d.closed_period, lapsed_policies: 0 };
+    });
+    expect(mine.json()).toEqual({ from: '2026-11-12', to: '2026-11-20', days: expected });
+    expect(mine.json().days).not.toEqual(acme.json().days);
+    expect((await advance(true)).stdout).toBe(acme.stdout);
+    expect(await clockOf(db)).toBe('2026-11-20');
+  });
+});

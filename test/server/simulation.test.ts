@@ -188,3 +188,47 @@ describe('without simulation', () => {
     expect((await call(s.app, 'GET', '/v1/whoami', { key: s.keys.acme })).json().simulation).toBe(false);
   });
 });
+
+describe("an advance's Idempotency-Key, the store's", () => {
+  it("replays through another client's operator key with that client's own figures, and through the same one byte for byte", async () => {
+    s = await startServer();
+    const otherOperator = (await s.backend.admin.keys.create('Other Insure', 'operator')).key;
+    const other = (await s.backend.admin.keys.create('Other Insure', 'client')).key;
+    expect((await call(s.app, 'PUT', '/v1/clock', { key: s.keys.operator, body: { date: '2026-10-31' } })).status).toBe(200);
+    const book = readFileSync(join(FIXTURES, 'policies.csv'), 'utf8');
+    const firstHundred = book.split('\n').slice(0, 101).join('\n') + '\n';
+    for (const [key, csv] of [[s.keys.acme, book], [other, firstHundred]] as const) {
+      expect((await call(s.app, 'POST', '/v1/policies/import', { key, ...multipart('file', 'policies.csv', csv) })).status).toBe(200);
+      expect((await call(s.app, 'POST', '/v1/collections/execute', { key, body: { period_month: '2026-11' } })).status).toBe(202);
+    }
+    const advance = (key: string) =>
+      call(s.app, 'POST', '/v1/clock/advance', { key, body: { to: '2026-11-05' }, headers: { 'content-type': 'application/json', 'idempotency-key': 'month-start' } });
+    const first = await advance(s.keys.operator);
+    expect(first.status).toBe(200);
+    const replayed = await advance(otherOperator);
+    expect([replayed.status, replayed.headers['idempotent-replayed']]).toEqual([200, 'true']);
+
+    // Other Insure's own attempts of those days, from its report.
+    const report = await call(s.app, 'GET', '/v1/reports/attempts?period_month=2026-11&format=json', { key: other });
+    const rows = report.json().attempts as Array<{ date: string; amount: number; outcome: string }>;
+    const expected = first.json().days.map((d: { date: string; closed_period: string | null }) => {
+      const mine = rows.filter((r) => r.date === d.date);
+      const ok = mine.filter((r) => r.outcome === 'SUCCESS');
+      return {
+        date: d.date,
+        attempts: mine.length,
+        succeeded: ok.length,
+        failed: mine.length - ok.length,
+        collected: Math.round(ok.reduce((sum, r) => sum + r.amount * 100, 0)) / 100,
+        closed_period: d.closed_period,
+        lapsed_policies: 0,
+      };
+    });
+    expect(replayed.json()).toEqual({ from: '2026-10-31', to: '2026-11-05', days: expected });
+    expect(rows.length).toBeGreaterThan(0);
+    expect(replayed.json().days).not.toEqual(first.json().days); // Acme Life's figures are not shown to Other Insure
+    // Through Acme Life's own key: the very answer it got.
+    const again = await advance(s.keys.operator);
+    expect([again.headers['idempotent-replayed'], again.text]).toEqual(['true', first.text]);
+  });
+});

@@ -7,14 +7,15 @@ import { workShards } from '../../engine/shards.js';
 import { conflict, PremiaError } from '../../domain/errors.js';
 import { periodsClosedBetween } from '../../domain/advance.js';
 import type { IsoDate } from '../../domain/period.js';
-import { clientsNotRun } from '../../store/repos/collections.js';
+import { clientDayFigures, clientsNotRun } from '../../store/repos/collections.js';
 import { readWorld } from './world.js';
 import type { Bank } from '../../engine/ports.js';
 import { SimulatedBank } from '../../bank/simulated.js';
 import { bankStore } from '../../store/repos/bank.js';
 import { engineStore } from '../../store/repos/engine.js';
 import type { Store } from '../../store/store.js';
-import type { AdvanceOptions, AdvanceTarget, EngineWorkOptions } from '../types.js';
+import type { AdvanceOptions, AdvanceResult as AdvanceView, AdvanceTarget, EngineWorkOptions } from '../types.js';
+import { asCents } from '../../domain/money.js';
 import type { LocalContext } from './context.js';
 import { accountHelper } from './account-helper.js';
 import { engineHooks, engineOptionsFromEnv } from './memory.js';
@@ -40,6 +41,31 @@ export function advanceClock(ctx: LocalContext, target: AdvanceTarget, options: 
     hooks: engineHooks(ctx.engine ?? {}),
     beforeDays: target.safe_close === true ? (from, to) => refuseUnsafeClose(ctx, from, to) : undefined,
   });
+}
+
+/**
+ * A stored advance result (an Idempotency-Key's answer, kept for the whole store) as the client
+ * of `ctx` sees it: the same days, dates and closed periods, with this client's own figures read
+ * from the store. The key of an advance is the store's, so a retry through another client's
+ * operator key is recognised; the answer it replays must not show the first client's money.
+ */
+export async function advanceResultFor(ctx: LocalContext, stored: AdvanceView): Promise<AdvanceView> {
+  if (stored.days.length === 0) return stored;
+  const figures = await clientDayFigures(ctx.store.db, ctx.clientId, stored.days[0]!.date, stored.days[stored.days.length - 1]!.date);
+  return {
+    ...stored,
+    days: stored.days.map((d) => {
+      const f = figures.get(d.date);
+      return {
+        ...d,
+        attempts: f?.attempts ?? 0,
+        succeeded: f?.succeeded ?? 0,
+        failed: f?.failed ?? 0,
+        collected: asCents(f?.collected ?? 0),
+        lapsed_policies: d.closed_period !== null ? (f?.lapsed ?? 0) : 0,
+      };
+    }),
+  };
 }
 
 /**

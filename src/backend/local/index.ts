@@ -46,7 +46,7 @@ import { LocalAdmin } from './admin.js';
 import type { LocalContext } from './context.js';
 import * as bank from './bank.js';
 import * as collections from './collections.js';
-import { advanceClock } from './engine.js';
+import { advanceClock, advanceResultFor } from './engine.js';
 import { engineOptionsFromEnv } from './memory.js';
 import * as policies from './policies.js';
 import * as previews from './previews.js';
@@ -182,6 +182,11 @@ export class LocalBackend implements Backend {
 
   advanceClock(target: AdvanceTarget, options?: AdvanceOptions): Promise<AdvanceResult> {
     return advanceClock(this.ctx, target, options);
+  }
+
+  /** A stored advance result (a replayed Idempotency-Key's) with this client's own figures (engine.ts). */
+  advanceResultFor(stored: AdvanceResult): Promise<AdvanceResult> {
+    return advanceResultFor(this.ctx, stored);
   }
 
   previewAdvance(target: AdvanceTarget): Promise<AdvancePreview> {

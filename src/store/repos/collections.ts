@@ -7,6 +7,7 @@ import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Cents } from '../../domain/money.js';
 import { dayNumber, firstDay, fromDayNumber, lastDay } from '../../domain/period.js';
 import { sql } from '../kysely.js';
+import { LAPSE_REASON_PREFIX } from '../../domain/lapse.js';
 import type { CollectionsTable, Database, ExecutionsTable } from '../schema.js';
 import type { Store } from '../store.js';
 
@@ -265,6 +266,57 @@ export async function policiesNotQueued(db: Q, clientId: number, period: string)
     .where((eb) => eb.not(eb.exists(eb.selectFrom('collections as k').select('k.id').whereRef('k.policy_id', '=', 'p.id').where('k.period_month', '=', period))))
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/**
+ * The client's attempts of the days first..last, per day (attempts, succeeded, failed, collected
+ * in cents), and its policies the lapse rule lapsed on each day: a lived day's figures for the
+ * client, as the engine summed them when it lived the day (engine/day.ts DaySummary).
+ */
+export async function clientDayFigures(
+  db: Q,
+  clientId: number,
+  first: string,
+  last: string,
+): Promise<Map<string, { attempts: number; succeeded: number; failed: number; collected: number; lapsed: number }>> {
+  const out = new Map<string, { attempts: number; succeeded: number; failed: number; collected: number; lapsed: number }>();
+  const day = (d: string) => {
+    let f = out.get(d);
+    if (f === undefined) out.set(d, (f = { attempts: 0, succeeded: 0, failed: 0, collected: 0, lapsed: 0 }));
+    return f;
+  };
+  const attempts = await db
+    .selectFrom('attempts')
+    .select((eb) => [
+      'date',
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number>(eb.case().when('outcome', '=', 'SUCCESS').then(1).else(0).end()).as('ok'),
+      eb.fn.sum<number>(eb.case().when('outcome', '=', 'SUCCESS').then(eb.ref('amount')).else(0).end()).as('collected'),
+    ])
+    .where('client_id', '=', clientId)
+    .where('date', '>=', first)
+    .where('date', '<=', last)
+    .groupBy('date')
+    .execute();
+  for (const r of attempts) {
+    const f = day(r.date);
+    f.attempts = Number(r.n);
+    f.succeeded = Number(r.ok);
+    f.failed = f.attempts - f.succeeded;
+    f.collected = Number(r.collected);
+  }
+  const lapses = await db
+    .selectFrom('policy_status_changes')
+    .select((eb) => ['changed_on', eb.fn.countAll<number>().as('n')])
+    .where('client_id', '=', clientId)
+    .where('new_status', '=', 'lapsed')
+    .where('reason', 'like', `${LAPSE_REASON_PREFIX}%`)
+    .where('changed_on', '>=', first)
+    .where('changed_on', '<=', last)
+    .groupBy('changed_on')
+    .execute();
+  for (const r of lapses) day(r.changed_on).lapsed = Number(r.n);
+  return out;
 }
 
 /** Whether the period has any collection. */
