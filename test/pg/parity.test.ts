@@ -46,6 +46,18 @@ describe.skipIf(noPg)(`SQLite and PostgreSQL give the same bytes${noPg ? ` (skip
     expect(l.reduce((s, c) => s + c.collection_amount_collected, 0)).toBe(47_092_246);
   });
 
+  it("an advance's figures read back from the store (a replayed Idempotency-Key's) are the same on both, and the month's", async () => {
+    const days = Array.from({ length: 30 }, (_, i) => {
+      const date = `2026-11-${String(i + 1).padStart(2, '0')}`;
+      return { date, attempts: 0, succeeded: 0, failed: 0, collected: asCents(0), closed_period: date === '2026-11-30' ? '2026-11' : null, lapsed_policies: 0 };
+    });
+    const [l, p] = await onBoth((b) => b.advanceResultFor({ from: '2026-10-31', to: '2026-11-30', days }));
+    expect(p).toEqual(l);
+    expect(l.days.reduce((s, d) => s + d.collected, 0)).toBe(47_092_246);
+    expect(l.days.reduce((s, d) => s + d.attempts, 0)).toBe(l.days.reduce((s, d) => s + d.succeeded + d.failed, 0));
+    expect(l.days.find((d) => d.date === '2026-11-02')!.attempts).toBeGreaterThan(0);
+  });
+
   for (const format of ['csv', 'json'] as const) {
     it(`the collections report (${format}) is byte-identical`, async () => {
       const l = await readDownload(await lite.collectionsReport('2026-11', format));
