@@ -143,6 +143,13 @@ export function premiumFromInput(value: unknown, from: 'json' | 'text' = 'text')
 }
 
 /** A signed amount with at most two decimals (bank transactions): `-1200.5`, `0`, `15000.00`. */
+/**
+ * The most money one account's imported statement may move in all (the sum of its rows' amounts,
+ * either way), in cents: 10,000,000,000,000.00. Any balance of the account then stays an exact
+ * integer of cents, far inside Number.MAX_SAFE_INTEGER (~90,071,992,547,409.91).
+ */
+export const MAX_ACCOUNT_TURNOVER = 1_000_000_000_000_000;
+
 export function parseSignedAmount(text: string): Cents | AmountProblem {
   const s = text.trim();
   const shown = printable(s, 40);

@@ -20,6 +20,32 @@ afterEach(async () => {
 });
 
 describe('bank import', () => {
+  it("what one account's statement moves in all is bounded, across imports, so its money stays exact to the cent", async () => {
+    const b = await backend();
+    await b.setClock('2026-10-31');
+    const HEAD = 'customer_id,date,amount,description\n';
+    const big = (n: number, tag: string) => HEAD + Array.from({ length: n }, (_, i) => `X001,2026-10-${String((i % 28) + 1).padStart(2, '0')},1000000000.00,BIG ${tag} ${i}\n`).join('');
+    // 9,999 rows of the largest amount, then 2 more in the next file: the first of them reaches
+    // 10,000,000,000,000.00 exactly, the second would pass it; another account is not held back.
+    expect(await b.importBankTransactions(textUpload('a.csv', big(9_999, 'a')))).toMatchObject({ imported: 9_999, failed: 0 });
+    const next = await b.importBankTransactions(textUpload('b.csv', big(2, 'b') + 'X002,2026-10-05,1000000000.00,OTHER\n'));
+    expect(next).toEqual({
+      imported: 2,
+      failed: 1,
+      errors: [
+        {
+          row: 3,
+          customer_id: 'X001',
+          field: 'amount',
+          code: 'AMOUNT_OUT_OF_RANGE',
+          message: "X001's statement would move more than 10000000000000.00 in all with this row; premia counts an account's money to the cent up to that",
+        },
+      ],
+    });
+    const account = await b.showBankAccount('X001');
+    expect(account.balance).toBe(1_000_000_000_000_000);
+  });
+
   it('the same statement imported twice: the second import takes nothing and says why, row by row', async () => {
     const b = await backend();
     await b.setClock('2026-07-31');

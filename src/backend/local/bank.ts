@@ -9,7 +9,7 @@
 import { importStopped, RowErrors } from './row-errors.js';
 import { PremiaError, validationError } from '../../domain/errors.js';
 import { characterCount, checkIdentifier, firstUnseen, printable } from '../../domain/identifiers.js';
-import { formatCents, parseSignedAmount } from '../../domain/money.js';
+import { formatCents, MAX_ACCOUNT_TURNOVER, parseSignedAmount } from '../../domain/money.js';
 import { dayNumber, fromDayNumber, isIsoDate, periodOf, whyNotADate } from '../../domain/period.js';
 import { isAccountEvent, ACCOUNT_EVENTS, type FailureReason } from '../../bank/types.js';
 import type { LedgerObserver } from '../../bank/ledger.js';
@@ -54,6 +54,8 @@ export async function importBankTransactions(ctx: LocalContext, file: Upload, op
     let imported_ = 0;
     let failed = 0;
     let rows = 0;
+    /** What each customer's statement moves in all, with this file's rows so far. */
+    const turnover = new Map<string, number>();
     const reader = new CsvReader({
       onRecord: (fields, line, problem) => {
         if (header === null) {
@@ -105,9 +107,20 @@ export async function importBankTransactions(ctx: LocalContext, file: Upload, op
             add('row', 'DUPLICATE_TRANSACTION', `${customer} already has this transaction on ${date} from an earlier import; a statement is imported once`);
           }
           if (rowErrors.length === 0) {
-            unit.insert(customer, date, amount as number, description);
-            imported_++;
-            return;
+            // An account's money stays countable to the cent: what its statement moves in all is bounded.
+            const moved = (turnover.get(customer) ?? unit.turnoverBefore(customer)) + Math.abs(amount as number);
+            if (moved > MAX_ACCOUNT_TURNOVER) {
+              add(
+                'amount',
+                'AMOUNT_OUT_OF_RANGE',
+                `${customer}'s statement would move more than ${formatCents(MAX_ACCOUNT_TURNOVER)} in all with this row; premia counts an account's money to the cent up to that`,
+              );
+            } else {
+              turnover.set(customer, moved);
+              unit.insert(customer, date, amount as number, description);
+              imported_++;
+              return;
+            }
           }
         }
         failed++;

@@ -30,6 +30,8 @@ export interface BankImportUnit {
    * history, so importing rows would replace that history under it.
    */
   collecting: ReadonlySet<string>;
+  /** What the customer's rows stored by earlier imports move in all (the sum of their amounts, either way), in cents. */
+  turnoverBefore(customerId: string): number;
   /** Whether the same row was stored by an earlier import. */
   storedBefore(customerId: string, date: IsoDate, amount: number, description: string): boolean;
   insert(customerId: string, date: IsoDate, amount: number, description: string): void;

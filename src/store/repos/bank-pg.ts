@@ -153,13 +153,17 @@ export async function withPgBankImport<T>(store: PgStore, clientId: number, fn: 
     const imported = await customers('select distinct customer_id from bank_transactions where client_id = $1');
     const collecting = locked ? await customers('select distinct customer_id from collections where client_id = $1') : new Set<string>();
     const before = new Set<string>();
+    const turnover = new Map<string, number>();
     if (imported.size > 0) {
       for await (const rows of unit.rows<[string, string, number, string]>(
         'select customer_id, date, amount, description from bank_transactions where client_id = ?',
         [clientId],
         { raw: true, batch: BATCH },
       )) {
-        for (const [customerId, date, amount, description] of rows) before.add(`${customerId}\u0000${date}\u0000${amount}\u0000${description}`);
+        for (const [customerId, date, amount, description] of rows) {
+          before.add(`${customerId}\u0000${date}\u0000${amount}\u0000${description}`);
+          turnover.set(customerId, (turnover.get(customerId) ?? 0) + Math.abs(Number(amount)));
+        }
       }
     }
     const copy = new CopyIn(client, 'copy bank_transactions (client_id, customer_id, date, amount, description) from stdin with (format csv)');
@@ -168,6 +172,7 @@ export async function withPgBankImport<T>(store: PgStore, clientId: number, fn: 
       locked,
       imported,
       collecting,
+      turnoverBefore: (customerId) => turnover.get(customerId) ?? 0,
       storedBefore: (customerId, date, amount, description) => before.has(`${customerId}\u0000${date}\u0000${amount}\u0000${description}`),
       insert: (customerId, date, amount, description) => {
         copy.write(`${clientId},${csvField(customerId)},${date},${amount},${csvField(description)}\n`);

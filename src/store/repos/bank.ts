@@ -155,11 +155,13 @@ export async function withBankImport<T>(store: Store, clientId: number, fn: (uni
       );
       // Rows of this import get ids from here on: only rows below it were stored before.
       const firstNewId = (statements.get('select coalesce(max(id), 0) + 1 as n from bank_transactions').get() as { n: number }).n;
+      const turnover = statements.get('select coalesce(sum(abs(amount)), 0) as n from bank_transactions where client_id = ? and customer_id = ? and id < ?');
       const unit: BankImportUnit = {
         today: meta.get('clock_date')!,
         locked,
         imported: customers('select distinct customer_id from bank_transactions where client_id = ?'),
         collecting: locked ? customers('select distinct customer_id from collections where client_id = ?') : new Set<string>(),
+        turnoverBefore: (customerId) => (turnover.get(clientId, customerId, firstNewId) as { n: number }).n,
         storedBefore: (customerId, date, amount, description) =>
           sameRowStored.get(clientId, customerId, date, amount, description, firstNewId) !== undefined,
         insert: (customerId, date, amount, description) => {
