@@ -56,6 +56,29 @@ export interface PgSettings {
   connectTimeoutS: number;
 }
 
+/** The sslmode values the driver knows (libpq's, and node-postgres's no-verify). */
+const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify'];
+
+/**
+ * A URL whose user name or password (up to the last '@', as the driver reads it: an unencoded
+ * '@' or space works) holds a '/' or a '%' that starts no escape is refused before the driver
+ * reads it: the '/' ends the host part there, and the driver would take a piece of the password
+ * for the host and name it in its error. Only the redacted URL is shown.
+ */
+function checkUserInfo(url: string, where: string): void {
+  const afterScheme = url.slice(url.indexOf('://') + 3).split(/[?#]/, 1)[0]!;
+  const at = afterScheme.lastIndexOf('@');
+  if (at < 0) return;
+  const userInfo = afterScheme.slice(0, at);
+  if (/\/|%(?![0-9A-Fa-f]{2})/.test(userInfo)) {
+    throw new PremiaError(
+      'VALIDATION_ERROR',
+      `The user name or password in ${where} holds a character that must be percent-encoded ('/' as %2F, a '%' that starts no escape as %25); the password is not shown.`,
+      { details: [{ field: 'db', code: 'INVALID_FORMAT', message: 'percent-encode the user name and password of the URL' }] },
+    );
+  }
+}
+
 /** premia's own URL parameters: taken out before the rest goes to pg-connection-string. */
 const OWN_PARAMS = ['pool', 'statement_timeout', 'connect_timeout'] as const;
 
@@ -72,6 +95,7 @@ export function pgSettings(url: string, env: Record<string, string | undefined> 
     new PremiaError('VALIDATION_ERROR', `${what} must be a whole number; got ${JSON.stringify(value)} (in ${where}).`, {
       details: [{ field: 'db', code: 'INVALID_VALUE', message: `${what}: ${value}` }],
     });
+  checkUserInfo(url, where);
   const own = new Map<string, string>();
   const query = url.indexOf('?');
   let rest = url;
@@ -81,6 +105,12 @@ export function pgSettings(url: string, env: Record<string, string | undefined> 
       const v = params.get(name);
       if (v !== null) own.set(name, v);
       params.delete(name);
+    }
+    const sslmode = params.get('sslmode');
+    if (sslmode !== null && !SSL_MODES.includes(sslmode)) {
+      throw new PremiaError('VALIDATION_ERROR', `sslmode must be one of ${SSL_MODES.join(', ')}; got ${JSON.stringify(sslmode.slice(0, 40))} (in ${where}).`, {
+        details: [{ field: 'db', code: 'INVALID_VALUE', message: `sslmode: ${sslmode.slice(0, 40)}` }],
+      });
     }
     const left = params.toString();
     rest = url.slice(0, query) + (left ? `?${left}` : '');
@@ -455,7 +485,7 @@ async function claim(store: PgStore, options: OpenPgOptions, display: string): P
       .join('; ');
     throw new PremiaError(
       'VALIDATION_ERROR',
-      `${display} is a PostgreSQL database of another application (${shown}), not a premia store; premia leaves it untouched. Name another database (or schema) in --db.`,
+      `${display} is a PostgreSQL database of another application (${shown}), not a premia store; premia leaves it untouched. Name another database (or schema) in the URL.`,
       { details: [{ field: 'db', code: 'NOT_A_PREMIA_STORE', message: 'the database holds tables, views or sequences premia did not make' }] },
     );
   };

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { redactDbUrl, scrubDbSecret } from '../../src/lib/db-url.js';
+import { pgSettings } from '../../src/store/pg-store.js';
 
 describe('redactDbUrl', () => {
   it.each([
@@ -34,5 +35,20 @@ describe('scrubDbSecret', () => {
     expect(message).not.toMatch(/Sec|ret9/);
     expect(scrubDbSecret('password authentication failed: got "Sec ret9"', 'postgres://sp1:Sec ret9@h/db')).toBe('password authentication failed: got "***"');
     expect(scrubDbSecret('bad p@ss:w/rd%x#? here', 'postgres://weird:p@ss:w/rd%x#?@127.0.0.1:55439/pw')).not.toContain('rd%x');
+  });
+});
+
+describe('pgSettings refuses what the driver would misread, naming no password', () => {
+  it.each([
+    ['postgres://weird:p@ss/w%rd x@127.0.0.1:55731/weirddb', "The user name or password in postgres://weird:***@127.0.0.1:55731/weirddb holds a character that must be percent-encoded ('/' as %2F, a '%' that starts no escape as %25); the password is not shown."],
+    ['postgres://u:pa%zz@127.0.0.1:5432/db', "The user name or password in postgres://u:***@127.0.0.1:5432/db holds a character that must be percent-encoded ('/' as %2F, a '%' that starts no escape as %25); the password is not shown."],
+    ['postgres://u:secret@127.0.0.1:5432/db?sslmode=bogus', 'sslmode must be one of disable, allow, prefer, require, verify-ca, verify-full, no-verify; got "bogus" (in postgres://u:***@127.0.0.1:5432/db?sslmode=bogus).'],
+  ])('%s', (url, message) => {
+    expect(() => pgSettings(url, {})).toThrow(message);
+  });
+
+  it('takes an unencoded @ or space in the password, and an encoded /, as the driver reads them', () => {
+    expect(pgSettings('postgres://at1:my@Sec ret9@127.0.0.1:55439/atdb', {}).client).toMatchObject({ user: 'at1', password: 'my@Sec ret9', host: '127.0.0.1', port: 55439, database: 'atdb' });
+    expect(pgSettings('postgres://u:p%2Fss@h:5432/db?sslmode=disable', {}).client).toMatchObject({ password: 'p/ss', host: 'h', database: 'db' });
   });
 });
