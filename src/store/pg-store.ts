@@ -489,7 +489,13 @@ async function claim(store: PgStore, options: OpenPgOptions, display: string): P
       { details: [{ field: 'db', code: 'NOT_A_PREMIA_STORE', message: 'the database holds tables, views or sequences premia did not make' }] },
     );
   };
-  if (decide(await relationsOf(store.db)) === 'ours') return;
+  if (decide(await relationsOf(store.db)) === 'ours') {
+    // premia's tables with no clock yet: a creation or a `db copy` stopped after the tables were
+    // made. A command that only reads leaves it so, as above (else opening it would write the
+    // store's first rows, and a rerun of the copy would find the target no longer empty).
+    if (!options.create && Number((await sql<{ n: number }>`select count(*) as n from meta where key = 'clock_date'`.execute(store.db)).rows[0]!.n) === 0) throw notCreatedYet();
+    return;
+  }
   await store.transaction(async (trx) => {
     if (decide(await relationsOf(trx)) === 'ours') return;
     await trx.schema.createTable(MARKER_TABLE).addColumn('application_id', 'integer', (c) => c.notNull()).execute();

@@ -107,6 +107,15 @@ describe.skipIf(noPg)(`the PostgreSQL store${noPg ? ` (skipped: ${pg.reason})` :
     expect(await onDatabase(url, "select tablename from pg_tables where schemaname = 'public'")).toEqual([]);
   });
 
+  it("premia's tables with no clock (a creation or a db copy stopped part way) are left so by a command that only reads", async () => {
+    const url = await freshDatabase('halfmade');
+    await (await openLocalBackend({ path: url, now: FIXED_NOW })).close(); // made: tables, then the world (clock, seed, the local client)
+    await onDatabase(url, 'delete from clients');
+    await onDatabase(url, 'delete from meta');
+    await expect(openLocalBackend({ path: url, create: false, now: FIXED_NOW })).rejects.toMatchObject({ details: [{ code: 'STORE_NOT_FOUND' }] });
+    expect(await onDatabase(url, 'select (select count(*)::int from meta) as meta, (select count(*)::int from clients) as clients')).toEqual([{ meta: 0, clients: 0 }]);
+  });
+
   it('two processes opening one empty database at once make one store', async () => {
     const url = await freshDatabase('race');
     const [a, b] = await Promise.all([open(url), open(url)]);
