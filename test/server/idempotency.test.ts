@@ -94,10 +94,22 @@ describe('Idempotency-Key', () => {
     const stored = await findIdempotencyKey(s.backend.store.db, 2, 'slow');
     expect(stored).toMatchObject({ status: 201, owner_host: processOwner().host, owner_pid: process.pid, owner_token: processOwner().token });
     // Another key whose first request is still running in this very process (claimed, no response yet).
-    await claimRunning('running', processOwner());
+    const claim = { clientId: ACME, key: 'running', hash: POLICY_HASH, method: 'POST', path: '/v1/policies', now: Date.now() };
+    expect(await claimKey(s.backend.store, claim)).toEqual({ kind: 'claimed' });
     const retry = await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('running') });
     expect(retry.status).toBe(409);
     expect(retry.json().error.code).toBe('IDEMPOTENCY_IN_PROGRESS');
+  });
+
+  it('a claim this process gave up on but could not release (the database gone meanwhile) is taken over by the retry at once', async () => {
+    const claim = { clientId: ACME, key: 'outage', hash: POLICY_HASH, method: 'POST', path: '/v1/policies', now: Date.now() };
+    expect(await claimKey(s.backend.store, claim)).toEqual({ kind: 'claimed' });
+    const down = { ...s.backend.store, transaction: () => Promise.reject(new Error('connection terminated')) } as unknown as typeof s.backend.store;
+    await expect(releaseKey(down, ACME, 'outage')).rejects.toThrow('connection terminated');
+    expect(await findIdempotencyKey(s.backend.store.db, ACME, 'outage')).toMatchObject({ status: null, owner_token: processOwner().token });
+    const retry = await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('outage') });
+    expect(retry.status).toBe(201);
+    expect(await findIdempotencyKey(s.backend.store.db, ACME, 'outage')).toMatchObject({ status: 201 });
   });
 
   it('does not store a 4xx refusal: the retry runs again (see hardening.test.ts G9)', async () => {

@@ -10,7 +10,10 @@ describe('toPremiaError', () => {
     const { error, internal } = toPremiaError(new PremiaError('STORE_UNAVAILABLE', 'Cannot connect to the PostgreSQL server at db.internal:5432: connection refused.'), ctx);
     expect(internal).toBe(true);
     expect([error.code, error.status]).toEqual(['STORE_UNAVAILABLE', 503]);
-    expect(error.message).toBe("The service cannot reach its database just now; nothing was done. Try again shortly (the operator's log has the details under this request id).");
+    expect(error.message).toBe(
+      "The service cannot reach its database just now. What this request had committed before stays (an advance keeps the days it lived: GET /clock shows the date); " +
+        "nothing more was done. Try again shortly with the same Idempotency-Key (the operator's log has the details under this request id).",
+    );
   });
 
   it('a busy store and any other failure keep their own words', () => {

@@ -62,8 +62,23 @@ export function claimAbandoned(
   return !isAlive(row.owner_pid);
 }
 
+/**
+ * The claims this module holds for requests still running (claimed, not yet completed or
+ * released). A claim in progress under this owner's token that is not among them was left by a
+ * completion or release that failed (the database unreachable meanwhile): nothing runs it any
+ * more, and a retry takes it over at once rather than waiting out ABANDONED_AFTER_MS.
+ */
+const HELD = new Set<string>();
+const held = (clientId: number, key: string) => `${clientId}\u0000${key}`;
+
 /** Claim the key for this request, or return the stored response to replay. */
 export async function claimKey(store: Store, input: IdempotencyClaimInput): Promise<IdempotencyClaim> {
+  const claim = await claimKeyOnce(store, input);
+  if (claim.kind === 'claimed') HELD.add(held(input.clientId, input.key));
+  return claim;
+}
+
+async function claimKeyOnce(store: Store, input: IdempotencyClaimInput): Promise<IdempotencyClaim> {
   const owner = input.owner ?? PROCESS_OWNER;
   return store.transaction(async (trx) => {
     await purgeExpiredIdempotencyKeys(trx, input.now);
@@ -93,8 +108,9 @@ export async function claimKey(store: Store, input: IdempotencyClaimInput): Prom
       );
     }
     if (row.status === null) {
+      const leftByThisOwner = row.owner_token === owner.token && !HELD.has(held(input.clientId, input.key));
       if (
-        claimAbandoned(row, owner, input.now, input.isAlive) &&
+        (leftByThisOwner || claimAbandoned(row, owner, input.now, input.isAlive)) &&
         (await takeOverIdempotencyKey(trx, input.clientId, input.key, row.owner_token, owner, input.now, input.now + IDEMPOTENCY_TTL_MS))
       ) {
         return { kind: 'claimed' } as const;
@@ -122,6 +138,7 @@ export async function completeKey(
   response: StoredResponse,
   owner: IdempotencyOwner = PROCESS_OWNER,
 ): Promise<boolean> {
+  HELD.delete(held(clientId, key)); // done with, stored or not (see HELD)
   return store.transaction((trx) =>
     completeIdempotencyKey(trx, clientId, key, owner.token, { status: response.status, content_type: response.contentType, body: response.body }),
   );
@@ -129,5 +146,6 @@ export async function completeKey(
 
 /** Forget a claimed key (the request was refused or failed: a retry may run again). */
 export async function releaseKey(store: Store, clientId: number, key: string, owner: IdempotencyOwner = PROCESS_OWNER): Promise<boolean> {
+  HELD.delete(held(clientId, key)); // done with, released or not (see HELD)
   return store.transaction((trx) => deleteIdempotencyKey(trx, clientId, key, owner.token));
 }
