@@ -92,7 +92,7 @@ export function toPremiaError(e: unknown, ctx: ErrorContext): { error: PremiaErr
         e.code === 'STORE_BUSY'
           ? 'The store is busy (another process holds it); try again shortly.'
           : e.code === 'STORE_UNAVAILABLE'
-            ? "The service cannot reach its database just now. What this request had committed before stays (an advance keeps the days it lived: GET /clock shows the date); nothing more was done. Try again shortly with the same Idempotency-Key (the operator's log has the details under this request id)."
+            ? "The service cannot reach its database just now. What this request had committed before stays (an advance keeps the days it lived: GET /clock shows the date reached; resume it with a date, not a number of days); nothing more was done. Try again shortly (the operator's log has the details under this request id)."
             : 'The service failed unexpectedly; the error was logged with this request id.';
       return { error: new PremiaError(e.code, message, { status: e.status }), internal: true };
     }

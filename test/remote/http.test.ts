@@ -101,6 +101,16 @@ describe('retries', () => {
     expect(waits).toEqual([125, 250, 500]);
   });
 
+  it('an advance by days that failed on the service (503) is reported, not resent: its days would count from a later clock', async () => {
+    const MESSAGE = 'The service cannot reach its database just now. What this request had committed before stays.';
+    handlers = [json(503, errorBody('STORE_UNAVAILABLE', MESSAGE))];
+    const r = await premia(['--yes', 'clock', 'advance', '--days', '40']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(MESSAGE);
+    expect(seen.map((q) => `${q.method} ${q.url}`)).toEqual(['POST /v1/clock/advance']);
+    expect(waits).toEqual([]);
+  });
+
   it('honours Retry-After on 429', async () => {
     handlers = [json(429, errorBody('RATE_LIMITED', 'Too many requests'), { 'retry-after': '3' }), json(200, CLOCK)];
     const r = await premia(['clock', '--json']);

@@ -11,8 +11,8 @@ describe('toPremiaError', () => {
     expect(internal).toBe(true);
     expect([error.code, error.status]).toEqual(['STORE_UNAVAILABLE', 503]);
     expect(error.message).toBe(
-      "The service cannot reach its database just now. What this request had committed before stays (an advance keeps the days it lived: GET /clock shows the date); " +
-        "nothing more was done. Try again shortly with the same Idempotency-Key (the operator's log has the details under this request id).",
+      'The service cannot reach its database just now. What this request had committed before stays (an advance keeps the days it lived: GET /clock shows the date reached; ' +
+        "resume it with a date, not a number of days); nothing more was done. Try again shortly (the operator's log has the details under this request id).",
     );
   });
 
