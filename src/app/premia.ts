@@ -30,7 +30,7 @@ export async function main(): Promise<void> {
     stdoutGone = true;
     process.stdout.write = (() => true);
   });
-  const code = await run(process.argv.slice(2), ctx);
+  const code = await run(process.argv.slice(2), ctx, (c) => (process.exitCode = c));
   process.exitCode = code;
   // Let stdout drain, then exit even if a library left a handle open.
   const exit = () => process.exit(code);

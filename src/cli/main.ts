@@ -112,7 +112,13 @@ function parseSeedOption(value: string): string {
   return value;
 }
 
-export async function run(argv: string[], ctx: CliContext): Promise<number> {
+/**
+ * Run one command line; its exit code. `onExitCode` hears the code before the store or the
+ * service connection is closed: the process entry sets it as the process's exit code there, so
+ * that a close that leaves nothing for the event loop (the process then ends without returning
+ * here) still ends with it, not 0.
+ */
+export async function run(argv: string[], ctx: CliContext, onExitCode?: (code: number) => void): Promise<number> {
   const json = wantsJson(argv);
   const state: RunState = { exitCode: ExitCode.OK, globals: json ? { json } : {} };
   // A failed write to stdout other than its reader leaving (a full disk under `> file`) leaves
@@ -123,19 +129,21 @@ export async function run(argv: string[], ctx: CliContext): Promise<number> {
     if (e.code !== 'EPIPE') outputFailed ??= e;
   };
   ctx.stdout.on('error', onOutputError);
+  let code: number;
   try {
     const program = buildProgram(ctx, state, json);
     checkCommandWords(program, argv);
     await program.parseAsync(argv, { from: 'user' });
     await new Promise((r) => setImmediate(r)); // a last write's error is emitted on the next tick
     if (outputFailed !== null && state.exitCode === ExitCode.OK) throw streamError(outputFailed, 'standard output');
-    return state.exitCode;
+    code = state.exitCode;
   } catch (e) {
-    return reportError(ctx, state.globals, e);
-  } finally {
-    ctx.stdout.off('error', onOutputError);
-    await ctx.dispose();
+    code = reportError(ctx, state.globals, e);
   }
+  onExitCode?.(code);
+  ctx.stdout.off('error', onOutputError);
+  await ctx.dispose();
+  return code;
 }
 
 /**

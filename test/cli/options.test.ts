@@ -5,7 +5,10 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PassThrough, Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createContext } from '../../src/cli/context.js';
+import { run } from '../../src/cli/main.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 
 let dir: string;
@@ -69,5 +72,18 @@ describe('command lines parse into typed options', () => {
     expect(update).toMatchObject({ code: 2, command: undefined });
     expect(update.stderr).toContain('Nothing to update: give --amount, --status, or both.');
     expect(existsSync(join(dir, 'premia.db'))).toBe(false);
+  });
+});
+
+describe('the exit code is known before the store or the service connection is closed', () => {
+  it('run() tells it while dispose() has not ended (a close that leaves the event loop empty ends the process there)', async () => {
+    const ctx = createContext({ stdout: new PassThrough(), stderr: new PassThrough(), stdin: Readable.from([]), env: {} });
+    let closed!: () => void;
+    ctx.dispose = () => new Promise<void>((resolve) => (closed = resolve));
+    let told: number | undefined;
+    const done = run(['policies', 'list', '--bogus'], ctx, (code) => (told = code));
+    await vi.waitFor(() => expect(told).toBe(2));
+    closed();
+    expect(await done).toBe(2);
   });
 });
