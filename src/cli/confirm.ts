@@ -33,9 +33,9 @@ export interface Question {
 }
 
 /** Print what will happen and ask; anything but yes ends the command with nothing changed (exit 130). */
-export async function askOrCancel(env: Pick<CommandDeps, 'ctx'>, q: Question): Promise<void> {
+export async function askOrCancel(env: Pick<CommandDeps, 'ctx' | 'ui'>, q: Question): Promise<void> {
   for (const line of q.details) env.ctx.stderr.write(`${line}\n`);
-  if (!(await env.ctx.prompter.confirm(q.question))) throw declined();
+  if (!(await env.ctx.prompter.confirm(q.question, { colour: env.ui.colour }))) throw declined();
 }
 
 /** A declined confirmation: the user cancelled (exit 130); main.ts prints the message as it is. */

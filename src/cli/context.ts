@@ -50,12 +50,17 @@ export interface GlobalOptions {
 }
 
 /** Questions asked on a terminal (never without one). */
+/** How a question is drawn: `colour: false` (--no-color, NO_COLOR, TERM=dumb) draws it plain. */
+export interface PromptOptions {
+  colour?: boolean;
+}
+
 export interface Prompter {
   /** A masked answer (API keys). */
-  password(message: string): Promise<string>;
-  input(message: string): Promise<string>;
+  password(message: string, options?: PromptOptions): Promise<string>;
+  input(message: string, options?: PromptOptions): Promise<string>;
   /** A yes/no question; the default answer (Enter) is no. */
-  confirm(message: string): Promise<boolean>;
+  confirm(message: string, options?: PromptOptions): Promise<boolean>;
 }
 
 /** Where commands go: resolved from flags, environment and the saved profiles, without opening anything. */
@@ -504,20 +509,35 @@ function seconds(flag: string, text: string | undefined, min: number, max: numbe
   return Math.round(n * 1000);
 }
 
+/** @inquirer/prompts' look without colour or bold (its own theme styles with escape codes whatever the stream). */
+const PLAIN_THEME = {
+  prefix: { idle: '?', done: '✔' },
+  style: {
+    answer: (t: string) => t,
+    message: (t: string) => t,
+    error: (t: string) => `> ${t}`,
+    defaultAnswer: (t: string) => `(${t})`,
+    help: (t: string) => t,
+    highlight: (t: string) => t,
+    key: (t: string) => `<${t}>`,
+  },
+};
+
 function inquirerPrompter(init: ContextInit): Prompter {
   const context = { input: init.stdin as NodeJS.ReadableStream, output: init.stderr as NodeJS.WritableStream };
+  const theme = (options?: PromptOptions) => (options?.colour === false ? { theme: PLAIN_THEME } : {});
   return {
-    async password(message) {
+    async password(message, options) {
       const { password } = await import('@inquirer/prompts');
-      return password({ message, mask: '*' }, context);
+      return password({ message, mask: '*', ...theme(options) }, context);
     },
-    async input(message) {
+    async input(message, options) {
       const { input } = await import('@inquirer/prompts');
-      return input({ message }, context);
+      return input({ message, ...theme(options) }, context);
     },
-    async confirm(message) {
+    async confirm(message, options) {
       const { confirm } = await import('@inquirer/prompts');
-      return confirm({ message, default: false }, context);
+      return confirm({ message, default: false, ...theme(options) }, context);
     },
   };
 }

@@ -608,3 +608,23 @@ describe("local --idempotency-key on an advance, a key of the store's", () => {
     expect(await clockOf(db)).toBe('2026-11-20');
   });
 });
+
+describe('the question drawn plain', () => {
+  it('under --no-color (as under NO_COLOR) the prompter is told to draw without colour', async () => {
+    const told: Array<boolean | undefined> = [];
+    const prompter: Prompter = {
+      password: async () => '',
+      input: async () => '',
+      confirm: async (_message, options) => {
+        told.push(options?.colour);
+        return false;
+      },
+    };
+    for (const args of [['clock', 'advance', '--to-month-end'], ['--no-color', 'clock', 'advance', '--to-month-end']]) {
+      const r = await cli(copyOfBase(), args, { tty: true, prompter, env: { NO_COLOR: '' } });
+      expect(r.code).toBe(130);
+    }
+    expect((await cli(copyOfBase(), ['clock', 'advance', '--to-month-end'], { tty: true, prompter })).code).toBe(130); // NO_COLOR=1
+    expect(told).toEqual([true, false, false]);
+  });
+});

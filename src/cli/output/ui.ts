@@ -25,6 +25,11 @@ export class Ui {
     this.err = new Chalk({ level: allowed && ctx.stderrIsTTY ? 1 : 0 });
   }
 
+  /** Whether stderr (where questions are asked) is drawn in colour. */
+  get colour(): boolean {
+    return this.err.level > 0;
+  }
+
   /** Write data to stdout. */
   write(text: string): void {
     this.ctx.stdout.write(text);

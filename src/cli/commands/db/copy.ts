@@ -47,7 +47,7 @@ export async function copyRun({ ctx, ui, globals, from, to }: CopyOptions): Prom
       ctx.stderr.write(`${target} is not empty: the copy replaces all it holds: ${list}.\n`);
       // --yes allows the replacement; on a terminal premia still asks, since it cannot be undone.
       if (mode !== 'unattended' && ctx.stdinIsTTY && ctx.stderrIsTTY) {
-        if (!(await ctx.prompter.confirm(`Replace everything in ${target} with the copy of ${redactDbUrl(from)}?`))) throw declined();
+        if (!(await ctx.prompter.confirm(`Replace everything in ${target} with the copy of ${redactDbUrl(from)}?`, { colour: ui.colour }))) throw declined();
       }
     },
     onTable: (table, rows) => {

@@ -19,7 +19,7 @@ export async function loginRun({ ctx, globals, ui }: CommandDeps): Promise<numbe
   let baseUrl = globals.baseUrl ?? (ctx.env.PREMIA_BASE_URL || undefined) ?? existing?.base_url;
   if (baseUrl === undefined) {
     if (!terminal) throw usageError("Say which service to log in to: give --base-url URL (the service's address, including /v1), or set PREMIA_BASE_URL.");
-    baseUrl = (await ctx.prompter.input('Base URL of the service (including /v1):')).trim();
+    baseUrl = (await ctx.prompter.input('Base URL of the service (including /v1):', { colour: ui.colour })).trim();
     if (baseUrl === '') throw usageError('No base URL given; nothing was saved.');
   }
   // Before the prompt quotes it: a password written into it is refused, not shown.
@@ -33,7 +33,7 @@ export async function loginRun({ ctx, globals, ui }: CommandDeps): Promise<numbe
     key = ctx.env.PREMIA_API_KEY;
     ui.status('Using the API key in PREMIA_API_KEY.');
   } else if (terminal) {
-    key = await ctx.prompter.password(`API key for ${baseUrl}:`);
+    key = await ctx.prompter.password(`API key for ${baseUrl}:`, { colour: ui.colour });
   } else {
     throw usageError('No terminal to ask for the API key: set PREMIA_API_KEY to the key and run premia login again.');
   }
