@@ -215,4 +215,19 @@ describe('renderTable', () => {
   it('cuts text columns, not money, to fit the width', () => {
     expect(renderTable(cols, rows, { group: true, width: 24 })).toBe(`name${' '.repeat(14)}amount\na rather …  1,234,567.89\nb${' '.repeat(17)}-10.50\n`);
   });
+
+  it('never cuts money, numbers or dates: too narrow for them, a number header gives way, then the line is longer than the width', () => {
+    const wide = [
+      { header: 'date', value: (r: { d: string; n: number; c: number }) => r.d },
+      { header: 'attempts', value: (r: { d: string; n: number; c: number }) => r.n, align: 'right' as const },
+      { header: 'collected', value: (r: { d: string; n: number; c: number }) => r.c, money: true },
+    ];
+    const days = [{ d: '2026-11-02', n: 274561, c: 21117874223 }];
+    // 40 columns: all fits.
+    expect(renderTable(wide, days, { group: true, width: 40 })).toBe('date        attempts       collected\n2026-11-02    274561  211,178,742.23\n');
+    // 30: the date stays whole, the number header is cut to its values; nothing else can give.
+    expect(renderTable(wide, days, { group: true, width: 30 })).toBe('date        attem…       collected\n2026-11-02  274561  211,178,742.23\n');
+    const narrow = renderTable(wide, days, { group: true, width: 20 }).split('\n');
+    expect(narrow[1]).toBe('2026-11-02  274561  211,178,742.23');
+  });
 });

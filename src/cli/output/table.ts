@@ -1,7 +1,8 @@
 /**
  * Plain-text tables for human output. Off a terminal (a pipe, a file) values are never cut:
  * finance users need them whole. On a terminal the table fits its width: the widest text
- * columns give way first and a cut value ends in an ellipsis; a line never wraps. Money is
+ * columns give way first and a cut value ends in an ellipsis; money, numbers and dates are
+ * never cut (too narrow for them, a line is longer than the width). Money is
  * right-aligned, and on a terminal its digits are grouped by thousands (1,234,567.89); CSV
  * and JSON never group digits.
  */
@@ -53,7 +54,16 @@ export function renderTable<T>(columns: Column<T>[], rows: T[], options: TableOp
   const right = columns.map((c) => c.align === 'right' || c.money === true);
   const cells = rows.map((row) => columns.map((c) => cellText(c.value(row), c.money === true, group)));
   const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((r) => r[i]!.length)));
-  if (opts.width !== undefined && opts.width > 0) fit(widths, right, opts.width);
+  // What a column may be narrowed to: a text column to MIN_WIDTH, but a column of dates not
+  // below a date; a number or money column only by its header, never below its values.
+  const floors = columns.map((_c, i) =>
+    right[i]
+      ? Math.max(MIN_WIDTH, ...cells.map((r) => r[i]!.length))
+      : cells.length > 0 && cells.every((r) => ISO_DATE.test(r[i]!) || r[i] === '-')
+        ? Math.max(MIN_WIDTH, ...cells.map((r) => r[i]!.length))
+        : MIN_WIDTH,
+  );
+  if (opts.width !== undefined && opts.width > 0) fit(widths, right, floors, opts.width);
   const fmt = (values: string[]) =>
     values
       .map((v, i) => {
@@ -63,26 +73,34 @@ export function renderTable<T>(columns: Column<T>[], rows: T[], options: TableOp
       .join(' '.repeat(GAP))
       .trimEnd();
   const header = fmt(columns.map((c) => c.header));
-  let lines = [header, ...cells.map(fmt)];
-  // Money and numbers are never cut; when they alone overflow, each line is cut at the edge.
-  if (opts.width !== undefined && opts.width > 0) lines = lines.map((l) => truncate(l, opts.width!));
+  // Money, numbers and dates are never cut: when they alone do not fit, the lines are longer
+  // than the width (the terminal wraps them) rather than show a figure or a date in part.
+  const lines = [header, ...cells.map(fmt)];
   if (opts.colour) lines[0] = opts.colour.bold(lines[0]!);
   return `${lines.join('\n')}\n`;
 }
 
-/** Narrow the widest left-aligned (text) columns, one character at a time, until the row fits `width`. */
-function fit(widths: number[], right: boolean[], width: number): void {
+/**
+ * Narrow the widest left-aligned (text) columns, one character at a time, until the row fits
+ * `width`; then the headers of number and money columns wider than their values. No column
+ * goes below its floor.
+ */
+function fit(widths: number[], right: boolean[], floors: number[], width: number): void {
   const total = () => widths.reduce((s, w) => s + w, 0) + GAP * (widths.length - 1);
-  while (total() > width) {
-    let widest = -1;
-    for (let i = 0; i < widths.length; i++) {
-      if (right[i] || widths[i]! <= MIN_WIDTH) continue;
-      if (widest === -1 || widths[i]! > widths[widest]!) widest = i;
+  for (const numbers of [false, true]) {
+    while (total() > width) {
+      let widest = -1;
+      for (let i = 0; i < widths.length; i++) {
+        if (right[i] !== numbers || widths[i]! <= floors[i]!) continue;
+        if (widest === -1 || widths[i]! > widths[widest]!) widest = i;
+      }
+      if (widest === -1) break;
+      widths[widest] = widths[widest]! - 1;
     }
-    if (widest === -1) return;
-    widths[widest] = widths[widest]! - 1;
   }
 }
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 function cellText(v: string | number | null | undefined, money: boolean, group: boolean): string {
   if (v === null || v === undefined) return '-';
