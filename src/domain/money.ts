@@ -142,7 +142,6 @@ export function premiumFromInput(value: unknown, from: 'json' | 'text' = 'text')
   return { code: 'INVALID_AMOUNT', message: 'must be a number like 149.50' };
 }
 
-/** A signed amount with at most two decimals (bank transactions): `-1200.5`, `0`, `15000.00`. */
 /**
  * The most money one account's imported statement may move in all (the sum of its rows' amounts,
  * either way), in cents: 10,000,000,000,000.00. Any balance of the account then stays an exact
@@ -150,6 +149,7 @@ export function premiumFromInput(value: unknown, from: 'json' | 'text' = 'text')
  */
 export const MAX_ACCOUNT_TURNOVER = 1_000_000_000_000_000;
 
+/** A signed amount with at most two decimals (bank transactions): `-1200.5`, `0`, `15000.00`. */
 export function parseSignedAmount(text: string): Cents | AmountProblem {
   const s = text.trim();
   const shown = printable(s, 40);
@@ -157,6 +157,13 @@ export function parseSignedAmount(text: string): Cents | AmountProblem {
   const m = /^([+-]?)(\d+)(?:\.(\d{1,2}))?$/.exec(s);
   if (!m) {
     if (/^[+-]?\d+\.\d{3,}$/.test(s)) return { code: 'INVALID_AMOUNT', message: `'${shown}' has more than two decimals` };
+    // As a premium's problems are worded (classifyMalformedAmount), the sign aside.
+    const unsigned = s.replace(/^[+-]/, '');
+    if (/^\d{1,3}([, '\u00a0]\d{3})+([.,]\d+)?$/.test(unsigned)) {
+      return { code: 'INVALID_AMOUNT', message: `'${shown}' has a thousands separator; write it without one, like -1200.50` };
+    }
+    if (/^\d+,\d{1,2}$/.test(unsigned)) return { code: 'INVALID_AMOUNT', message: `'${shown}' uses a decimal comma; use a decimal point, like -1200.50` };
+    if (/^[\d.]*[eE][+-]?\d*$/.test(unsigned)) return { code: 'INVALID_AMOUNT', message: `'${shown}' uses exponent notation; write a plain decimal like -1200.50` };
     return { code: 'INVALID_AMOUNT', message: `'${shown}' is not a signed decimal amount like -1200.50` };
   }
   const value = new Money(s);

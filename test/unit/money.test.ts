@@ -122,6 +122,14 @@ describe('signed amounts (bank transactions)', () => {
     ['+25.5', 2550],
   ])('%s', (text, cents) => expect(parseSignedAmount(text)).toBe(cents));
   it.each(['1.234', '1e3', 'x', '', '1,000'])('rejects %j', (text) => expect(typeof parseSignedAmount(text)).toBe('object'));
+  it.each([
+    ['1,000.00', "'1,000.00' has a thousands separator; write it without one, like -1200.50"],
+    ['-1 234,50', "'-1 234,50' has a thousands separator; write it without one, like -1200.50"],
+    ['+1\u00a0000', "'+1\u00a0000' has a thousands separator; write it without one, like -1200.50"],
+    ['-12,50', "'-12,50' uses a decimal comma; use a decimal point, like -1200.50"],
+    ['1e3', "'1e3' uses exponent notation; write a plain decimal like -1200.50"],
+    ['12.5.1', "'12.5.1' is not a signed decimal amount like -1200.50"],
+  ])('words %j as a premium is worded', (text, message) => expect(parseSignedAmount(text)).toEqual({ code: 'INVALID_AMOUNT', message }));
 });
 
 describe('centsFromJsonNumber', () => {
