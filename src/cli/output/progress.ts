@@ -40,10 +40,12 @@ export async function startProgress(ui: Ui, text: string): Promise<Progress> {
     color: 'cyan',
   }).start();
   let drawn = 0; // the first update is drawn at once
-  // One line, never wrapped: the text is cut to the terminal's width (the spinner and a space before it).
+  // One line, never wrapped: the text is cut to the terminal's width (the spinner and a space
+  // before it), with two columns to spare for the `^C` the terminal echoes: a line that filled the
+  // width was wrapped by it, and the stop then cleared the wrong line.
   const fit = (t: string) => {
     const columns = (ui.ctx.stderr as { columns?: number }).columns ?? 80;
-    return t.length <= columns - 2 ? t : `${t.slice(0, Math.max(0, columns - 3))}…`;
+    return t.length <= columns - 4 ? t : `${t.slice(0, Math.max(0, columns - 5))}…`;
   };
   return {
     update(t, shown = false) {
