@@ -106,3 +106,17 @@ export function decodeId(kind: IdKind, salt: number, id: string): number | null 
 export function looksLikeId(s: string): boolean {
   return s.length === 36 && UUID_RE.test(s);
 }
+
+/**
+ * Why `policyNumber` may not be a policy number of the store whose id key is `salt`: it is written
+ * as one of that store's policy ids (GET /policies/{id} and policy_ids look an id up first, so
+ * the policy would be out of reach by its number). Null when it may be. Other UUIDs (a client's
+ * own policy numbers) are not ids of this store and are taken.
+ */
+export function policyNumberIdProblem(policyNumber: string, salt: number): { code: 'INVALID_FORMAT'; message: string } | null {
+  if (policyNumber.length !== 36 || decodeId(IdKind.policy, salt, policyNumber) === null) return null;
+  return {
+    code: 'INVALID_FORMAT',
+    message: `policy_number '${policyNumber}' is written as a policy id of this store, so a lookup by it would find that policy; choose a number that is not an id`,
+  };
+}

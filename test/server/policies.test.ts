@@ -93,6 +93,26 @@ describe('POST /v1/policies', () => {
   });
 });
 
+describe("a policy number written as one of the store's policy ids", () => {
+  it('is refused by create and by import (a lookup by it would find that policy); another UUID is taken', async () => {
+    const { id } = (await create(POLICY)).json();
+    const taken = await create({ ...POLICY, policy_number: id });
+    expect(taken.status).toBe(400);
+    const message = `policy_number '${id}' is written as a policy id of this store, so a lookup by it would find that policy; choose a number that is not an id`;
+    expect(taken.json().error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: `P${message.slice(1)}.`,
+      details: [{ field: 'policy_number', code: 'INVALID_FORMAT', message }],
+    });
+    const uuid = 'a9595df3-133b-47fc-a571-73b49312805b';
+    expect((await create({ ...POLICY, policy_number: uuid })).status).toBe(201);
+    const csv = `customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC9,E9,${id},LIFE,10.00\nC8,E8,POL-8,LIFE,10.00\n`;
+    const imported = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, ...multipart('file', 'p.csv', csv) });
+    expect(imported.json()).toEqual({ imported: 1, failed: 1, errors: [{ row: 2, policy_number: id, field: 'policy_number', code: 'INVALID_FORMAT', message }] });
+    expect((await call(s.app, 'GET', `/v1/policies/${id}`, { key: s.keys.acme })).json().policy_number).toBe(POLICY.policy_number);
+  });
+});
+
 describe('PATCH /v1/policies/{id}', () => {
   it('changes the premium from the next month and cancels, by id or by number', async () => {
     const { id } = (await create(POLICY)).json();

@@ -1,6 +1,6 @@
 /** Policies on the local store: create, update, get, list. */
 import { conflict, notFound, validationError } from '../../domain/errors.js';
-import { decodeId, encodeId, IdKind } from '../../domain/ids.js';
+import { decodeId, encodeId, IdKind, policyNumberIdProblem } from '../../domain/ids.js';
 import type { Cents } from '../../domain/money.js';
 import { nextPeriod, periodOf, type Period } from '../../domain/period.js';
 import { checkTransition, type PolicyInput, type PolicyPatchInput, type PolicyStatus } from '../../domain/policy.js';
@@ -44,6 +44,8 @@ export async function requirePolicy(db: Db | Trx, clientId: number, idSalt: numb
 export async function createPolicy(ctx: LocalContext, input: PolicyInput): Promise<Policy> {
   return ctx.store.transaction(async (trx) => {
     const world = await readWorld(trx);
+    const asId = policyNumberIdProblem(input.policy_number, world.idSalt);
+    if (asId) throw validationError(`${asId.message[0]!.toUpperCase()}${asId.message.slice(1)}.`, [{ field: 'policy_number', ...asId }]);
     const existing = await repo.findPolicyByNumber(trx, ctx.clientId, input.policy_number);
     if (existing) throw duplicatePolicy(input.policy_number, encodeId(IdKind.policy, world.idSalt, existing.id));
     const now = stamp(world.today, ctx.now());

@@ -11,12 +11,16 @@ import { PremiaError } from '../../domain/errors.js';
 import { PolicyRowParser, type PolicyBatch } from './policy-rows.js';
 
 const port = parentPort!;
-const { fileName } = workerData as { fileName: string };
+const { fileName, idSalt } = workerData as { fileName: string; idSalt: number | null };
 let stopped = false;
 
-const parser = new PolicyRowParser(fileName, (batch: PolicyBatch) => {
-  port.postMessage({ type: 'batch', batch }, [batch.bytes.buffer as ArrayBuffer, batch.offsets.buffer as ArrayBuffer, batch.amounts.buffer as ArrayBuffer, batch.lines.buffer as ArrayBuffer]);
-});
+const parser = new PolicyRowParser(
+  fileName,
+  (batch: PolicyBatch) => {
+    port.postMessage({ type: 'batch', batch }, [batch.bytes.buffer as ArrayBuffer, batch.offsets.buffer as ArrayBuffer, batch.amounts.buffer as ArrayBuffer, batch.lines.buffer as ArrayBuffer]);
+  },
+  idSalt,
+);
 
 port.on('message', (message: { type: 'chunk'; data: Uint8Array } | { type: 'end' }) => {
   if (stopped) return;

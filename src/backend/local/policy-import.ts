@@ -19,7 +19,7 @@ import { inPolicyImport, type DuplicatePolicyRow, type PolicyImportSink } from '
 import type { ImportOptions, ImportResult, ImportRowError, Upload } from '../types.js';
 import type { LocalContext } from './context.js';
 import { PolicyRowParser, type PolicyBatch } from './policy-rows.js';
-import { stamp } from './world.js';
+import { readWorld, stamp } from './world.js';
 
 export { POLICY_CSV_HEADER } from './policy-rows.js';
 
@@ -32,10 +32,11 @@ const CHUNKS_IN_FLIGHT = 4;
 
 export async function importPolicies(ctx: LocalContext, file: Upload, options: ImportOptions = {}): Promise<ImportResult> {
   try {
+    const { idSalt } = await readWorld(ctx.store.db); // set once, when the store is made
     return await inPolicyImport(ctx.store, ctx.clientId, async (session) => {
       const sink = new BatchSink(options);
       sink.into(session.sink(stamp(session.today, ctx.now()), (d) => sink.duplicate(d)));
-      await read(file, sink, options.signal);
+      await read(file, sink, options.signal, idSalt);
       return sink.result();
     });
   } catch (e) {
@@ -119,10 +120,10 @@ class BatchSink {
  * Read the file into the sink: on this thread when it is small (by its size when known, else
  * by reading up to INLINE_MAX_BYTES before deciding), else through the worker.
  */
-async function read(file: Upload, sink: BatchSink, signal: AbortSignal | undefined): Promise<void> {
+async function read(file: Upload, sink: BatchSink, signal: AbortSignal | undefined, idSalt: number): Promise<void> {
   const url = importWorkerModule();
   // Known to be large: start the worker at once, while the first pieces are read.
-  if (url !== null && file.size !== undefined && file.size > INLINE_MAX_BYTES) return readInWorker([], file.stream, file.name, sink, url, signal);
+  if (url !== null && file.size !== undefined && file.size > INLINE_MAX_BYTES) return readInWorker([], file.stream, file.name, sink, url, signal, idSalt);
   const iterator = file.stream[Symbol.asyncIterator]();
   const head: Uint8Array[] = [];
   let size = 0;
@@ -148,8 +149,8 @@ async function read(file: Upload, sink: BatchSink, signal: AbortSignal | undefin
         },
       }),
     };
-    if (url === null || ended) await readInline(head, rest, file.name, sink, signal);
-    else await readInWorker(head, rest, file.name, sink, url, signal);
+    if (url === null || ended) await readInline(head, rest, file.name, sink, signal, idSalt);
+    else await readInWorker(head, rest, file.name, sink, url, signal, idSalt);
   } catch (e) {
     await iterator.return?.().catch(() => undefined);
     throw e;
@@ -162,8 +163,9 @@ async function readInline(
   name: string,
   sink: BatchSink,
   signal: AbortSignal | undefined,
+  idSalt: number,
 ): Promise<void> {
-  const parser = new PolicyRowParser(name, (batch) => sink.take(batch));
+  const parser = new PolicyRowParser(name, (batch) => sink.take(batch), idSalt);
   for (const chunk of head) parser.push(chunk);
   sink.read(0, parser.bytesRead);
   for await (const chunk of rest) {
@@ -194,8 +196,9 @@ async function readInWorker(
   sink: BatchSink,
   url: URL,
   signal: AbortSignal | undefined,
+  idSalt: number,
 ): Promise<void> {
-  const worker = new Worker(url, { workerData: { fileName: name } });
+  const worker = new Worker(url, { workerData: { fileName: name, idSalt } });
   let failure: unknown = null;
   let finished = false;
   let inFlight = 0;

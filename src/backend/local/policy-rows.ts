@@ -19,6 +19,7 @@ import {
   PRODUCT_CODE_CHAR,
   PRODUCT_CODE_MAX,
 } from '../../domain/identifiers.js';
+import { policyNumberIdProblem } from '../../domain/ids.js';
 import { parsePremium, plainPremiumCents } from '../../domain/money.js';
 import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, isBlankRecord, trimCell } from '../../lib/csv-reader.js';
 import type { ImportRowError } from '../types.js';
@@ -69,6 +70,8 @@ export class PolicyRowParser {
   constructor(
     private readonly fileName: string,
     private readonly onBatch: (batch: PolicyBatch) => void,
+    /** The store's id key: a policy number written as one of its policy ids is refused (policyNumberIdProblem). */
+    private readonly idSalt: number | null = null,
     private readonly batchRows = 4096,
   ) {
     this.offsets = new Int32Array(batchRows * OFFSETS_PER_ROW);
@@ -135,7 +138,7 @@ export class PolicyRowParser {
     }
     if (isBlankRecord(fields)) return;
     this.rowsRead++;
-    const rowErrors = validateRow(fields, line, problem);
+    const rowErrors = validateRow(fields, line, problem, this.idSalt);
     if (rowErrors !== null) {
       this.failed++;
       for (const e of rowErrors) this.errors.push(e);
@@ -184,6 +187,8 @@ export class PolicyRowParser {
       if (end === -1) return false;
       commas[field] = end;
       const width = end - start;
+      // A policy number as long as an id: onRecord checks it is not one of this store's.
+      if (field === 2 && width === 36 && this.idSalt !== null) return false;
       const mask = field === 3 ? PRODUCT_CODE_CHAR : IDENTIFIER_CHAR;
       if (width === 0 || width > (field === 3 ? PRODUCT_CODE_MAX : IDENTIFIER_MAX) || line.charCodeAt(start) === 45 /* - */) return false;
       for (let i = start; i < end; i++) {
@@ -227,7 +232,7 @@ function headerProblem(found: string[]): string | null {
 }
 
 /** Validate one data row. Returns null when it is valid, else every problem found. */
-function validateRow(fields: string[], line: number, problem: string | null): ImportRowError[] | null {
+function validateRow(fields: string[], line: number, problem: string | null, idSalt: number | null): ImportRowError[] | null {
   if (fields.length !== POLICY_CSV_HEADER.length) {
     const policyNumber = fields.length > 2 ? numberForError(trimCell(fields[2]!)) : null;
     return [
@@ -247,7 +252,7 @@ function validateRow(fields: string[], line: number, problem: string | null): Im
   const amountText = trimCell(fields[4]!);
   const p1 = checkIdentifier(customerId, 'customer_id');
   const p2 = checkIdentifier(externalRef, 'external_customer_ref');
-  const p3 = checkIdentifier(policyNumber, 'policy_number');
+  const p3 = checkIdentifier(policyNumber, 'policy_number') ?? (idSalt === null ? null : policyNumberIdProblem(policyNumber, idSalt));
   const p4 = checkProductCode(productCode);
   const amount = parsePremium(amountText);
   if (p1 === null && p2 === null && p3 === null && p4 === null && typeof amount === 'number' && problem === null) return null;
