@@ -125,6 +125,13 @@ export interface Operation<Req = unknown, Res = unknown, Args extends unknown[] 
    * Idempotency-Key is one key of the store's, whichever operator key (of whichever client) sends it.
    */
   readonly storeWide?: boolean;
+  /**
+   * Commits in parts (an advance: day by day): one cut off part way has done some of its work,
+   * and the same request run again would do it from where the first stopped (`days` counted from
+   * the later clock). Its key's claim is not taken over at once after a failed release
+   * (backend/local/idempotency.ts), and a 5xx to it is reported, not resent (remote/http.ts).
+   */
+  readonly commitsInParts?: boolean;
   /** The collections report: says in a header whether the period is final (Premia-Period-State). */
   readonly periodState?: boolean;
   /** The error codes of its own (see the header for those every row may answer). */
@@ -521,6 +528,7 @@ export const OPERATIONS = {
     role: 'operator',
     simulation: true,
     storeWide: true,
+    commitsInParts: true,
     // CONFLICT: another advance took the store over, judging this one abandoned.
     errors: ['CLOCK_BACKWARDS', 'CONFLICT'],
     backend: 'advanceClock',

@@ -651,6 +651,8 @@ export interface IdempotencyClaimInput {
   owner?: IdempotencyOwner;
   /** Whether a process of this host is alive (default: a signal-0 probe). */
   isAlive?: (pid: number) => boolean;
+  /** The request commits in parts (operations.ts commitsInParts). */
+  inParts?: boolean;
 }
 
 export interface EngineWorkOptions {

@@ -30,7 +30,7 @@ export interface BuiltRequest {
   /** The Prefer header (RESPOND_ASYNC for a long request that may be answered 202), or null. */
   prefer: string | null;
   /** For messages: the operation in words, whether it is an extension, whether a 404 can only mean the route is missing. */
-  route: { what: string; extension: boolean; idless: boolean };
+  route: { what: string; extension: boolean; idless: boolean; inParts?: true };
 }
 
 /** The request of one call of `row`'s backend method with these arguments. */
@@ -47,7 +47,7 @@ export function buildRequest<A extends unknown[]>(row: Operation<unknown, unknow
     status: row.status,
     idempotencyKey: row.idempotent,
     prefer: row.async ? RESPOND_ASYNC : null,
-    route: { what: `${row.what} (${row.method} ${row.path})`, extension: !row.spec, idless: idless(row) },
+    route: { what: `${row.what} (${row.method} ${row.path})`, extension: !row.spec, idless: idless(row), ...(row.commitsInParts === true ? { inParts: true as const } : {}) },
   };
   if (wire.query !== undefined) request.query = wire.query;
   if (wire.json !== undefined) request.json = wire.json;

@@ -56,7 +56,7 @@ export function withIdempotency(
       const hash = requestHash(request.method, path, body, file?.sha256);
       // A store-wide operation's key is the store's, as the service keeps it (operations.ts storeWide).
       const scope = row.storeWide === true ? records.storeScope : clientId;
-      const claim = await records.claim({ clientId: scope, key, hash, method: request.method, path, now: now().getTime() });
+      const claim = await records.claim({ clientId: scope, key, hash, method: request.method, path, now: now().getTime(), inParts: row.commitsInParts === true });
       if (claim.kind === 'replay') {
         const value = replay<T>(claim.response);
         // An advance's key is the store's: replayed with this client's own figures (the server does the same).

@@ -261,6 +261,7 @@ async function runWrite(request: FastifyRequest, reply: FastifyReply, row: AnyOp
             path,
             now: now().getTime(),
             owner: base.admin.idempotency.owner,
+            inParts: row.commitsInParts === true,
           },
   };
   const preference = row.async ? respondAsync(request.headers.prefer) : null;

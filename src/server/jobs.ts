@@ -54,7 +54,7 @@ export interface JobSpec {
   /** The status of a success. */
   status: number;
   /** `scope`: the client whose keys it is one of (the store's own client for a store-wide operation). */
-  idempotency?: { key: string; scope: number; hash: string; method: string; path: string; now: number; owner: IdempotencyOwner };
+  idempotency?: { key: string; scope: number; hash: string; method: string; path: string; now: number; owner: IdempotencyOwner; inParts: boolean };
 }
 
 export interface JobOutcome {
@@ -98,7 +98,7 @@ export async function runJob(
   const records = base.admin.idempotency;
   const action = () => invoke(backendFor(spec.clientId), spec, onProgress);
   if (!idem) return { status: spec.status, body: stringifyJson(await action()), replayed: false, kept: true };
-  const claim = await records.claim({ clientId: idem.scope, key: idem.key, hash: idem.hash, method: idem.method, path: idem.path, now: idem.now, owner: idem.owner });
+  const claim = await records.claim({ clientId: idem.scope, key: idem.key, hash: idem.hash, method: idem.method, path: idem.path, now: idem.now, owner: idem.owner, inParts: idem.inParts });
   if (claim.kind === 'replay') {
     // An advance's key is the store's (operations.ts storeWide): its answer is replayed with the
     // figures of the client asking, never those of the client whose request stored it.

@@ -110,8 +110,8 @@ describe('Idempotency-Key', () => {
     const retry = await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('outage') });
     expect(retry.status).toBe(201);
     expect(await findIdempotencyKey(s.backend.store.db, ACME, 'outage')).toMatchObject({ status: 201 });
-    // Not an advance's: cut off part way, run again at once its days would count from a later clock.
-    const advance = { clientId: ACME, key: 'advance-outage', hash: 'h', method: 'POST', path: '/v1/clock/advance', now: Date.now() };
+    // Not an advance's (it commits in parts): cut off part way, run again at once its days would count from a later clock.
+    const advance = { clientId: ACME, key: 'advance-outage', hash: 'h', method: 'POST', path: '/v1/clock/advance', now: Date.now(), inParts: true };
     expect(await claimKey(s.backend.store, advance)).toEqual({ kind: 'claimed' });
     await expect(releaseKey(down, ACME, 'advance-outage')).rejects.toThrow('connection terminated');
     await expect(claimKey(s.backend.store, { ...advance, now: Date.now() })).rejects.toMatchObject({ code: 'IDEMPOTENCY_IN_PROGRESS' });

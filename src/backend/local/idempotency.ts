@@ -66,8 +66,8 @@ export function claimAbandoned(
  * The claims this module holds for requests still running (claimed, not yet completed or
  * released). A claim in progress under this owner's token that is not among them was left by a
  * completion or release that failed (the database unreachable meanwhile): nothing runs it any
- * more, and a retry takes it over at once rather than waiting out ABANDONED_AFTER_MS (but for an
- * advance, see claimKeyOnce).
+ * more, and a retry takes it over at once rather than waiting out ABANDONED_AFTER_MS (but for a
+ * request that commits in parts, see claimKeyOnce).
  */
 const HELD = new Set<string>();
 const held = (clientId: number, key: string) => `${clientId}\u0000${key}`;
@@ -109,9 +109,9 @@ async function claimKeyOnce(store: Store, input: IdempotencyClaimInput): Promise
       );
     }
     if (row.status === null) {
-      // Not an advance: it commits day by day, and one cut off part way must not be run again at
-      // once (`days` would count from the later clock); its key waits out ABANDONED_AFTER_MS.
-      const leftByThisOwner = row.owner_token === owner.token && !HELD.has(held(input.clientId, input.key)) && !input.path.endsWith('/clock/advance');
+      // Not a request that commits in parts: run again at once, it would redo from where the
+      // first stopped; its key waits out ABANDONED_AFTER_MS.
+      const leftByThisOwner = row.owner_token === owner.token && !HELD.has(held(input.clientId, input.key)) && input.inParts !== true;
       if (
         (leftByThisOwner || claimAbandoned(row, owner, input.now, input.isAlive)) &&
         (await takeOverIdempotencyKey(trx, input.clientId, input.key, row.owner_token, owner, input.now, input.now + IDEMPOTENCY_TTL_MS))

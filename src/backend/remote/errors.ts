@@ -13,6 +13,8 @@ export interface RouteInfo {
   extension: boolean;
   /** No resource in the path: a 404 there can only mean that the route itself is missing. */
   idless?: boolean;
+  /** The request commits in parts (operations.ts commitsInParts): a 5xx to it is not resent. */
+  inParts?: boolean;
   /** A reference in the path that premia also accepts as a number (policy or settlement). */
   ref?: { noun: 'policy' | 'settlement'; value: string };
   /**

@@ -477,10 +477,10 @@ export class HttpClient {
           wait = this.backoff(attempt + 1);
         }
         if (wait !== null && (attempt >= this.maxAttempts || Date.now() + wait >= deadline)) wait = null;
-        // An advance by a number of days that failed on the service may have lived some of them:
-        // sent again, its days would count from the later clock. Reported, not resent (the error
-        // says to resume with a date).
-        if (wait !== null && exchange.status >= 500 && call.path === '/clock/advance' && (call.json as { days?: unknown } | undefined)?.days !== undefined) wait = null;
+        // A request that commits in parts (an advance) and failed on the service may have done
+        // some of its work: sent again, it would redo from there (`days` from the later clock).
+        // Reported, not resent (the error says to resume with a date).
+        if (wait !== null && exchange.status >= 500 && call.route.inParts === true) wait = null;
         // A gateway's 502/503/504 to a write may come after the service acted: resent only to a
         // service that honours Idempotency-Key (a 429 refused the request: nothing was done).
         if (wait !== null && write && exchange.status !== 429 && !(await this.honoursKeys(deadline))) {

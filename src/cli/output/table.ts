@@ -56,13 +56,10 @@ export function renderTable<T>(columns: Column<T>[], rows: T[], options: TableOp
   const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((r) => r[i]!.length)));
   // What a column may be narrowed to: a text column to MIN_WIDTH, but a column of dates not
   // below a date; a number or money column only by its header, never below its values.
-  const floors = columns.map((_c, i) =>
-    right[i]
-      ? Math.max(MIN_WIDTH, ...cells.map((r) => r[i]!.length))
-      : cells.length > 0 && cells.every((r) => ISO_DATE.test(r[i]!) || r[i] === '-')
-        ? Math.max(MIN_WIDTH, ...cells.map((r) => r[i]!.length))
-        : MIN_WIDTH,
-  );
+  const floors = columns.map((_c, i) => {
+    const whole = right[i] || (cells.length > 0 && cells.every((r) => ISO_DATE.test(r[i]!) || r[i] === '-'));
+    return whole ? Math.max(MIN_WIDTH, ...cells.map((r) => r[i]!.length)) : MIN_WIDTH;
+  });
   if (opts.width !== undefined && opts.width > 0) fit(widths, right, floors, opts.width);
   const fmt = (values: string[]) =>
     values

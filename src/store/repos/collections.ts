@@ -268,18 +268,22 @@ export async function policiesNotQueued(db: Q, clientId: number, period: string)
   return Number(row.n);
 }
 
+/** One day's figures for a client (clientDayFigures); `collected` in cents. */
+export interface DayFigures {
+  attempts: number;
+  succeeded: number;
+  failed: number;
+  collected: number;
+  lapsed: number;
+}
+
 /**
  * The client's attempts of the days first..last, per day (attempts, succeeded, failed, collected
  * in cents), and its policies the lapse rule lapsed on each day: a lived day's figures for the
  * client, as the engine summed them when it lived the day (engine/day.ts DaySummary).
  */
-export async function clientDayFigures(
-  db: Q,
-  clientId: number,
-  first: string,
-  last: string,
-): Promise<Map<string, { attempts: number; succeeded: number; failed: number; collected: number; lapsed: number }>> {
-  const out = new Map<string, { attempts: number; succeeded: number; failed: number; collected: number; lapsed: number }>();
+export async function clientDayFigures(db: Q, clientId: number, first: string, last: string): Promise<Map<string, DayFigures>> {
+  const out = new Map<string, DayFigures>();
   const day = (d: string) => {
     let f = out.get(d);
     if (f === undefined) out.set(d, (f = { attempts: 0, succeeded: 0, failed: 0, collected: 0, lapsed: 0 }));

@@ -5,18 +5,17 @@
  * mid-month is not left out of its month without notice.
  */
 import type { Backend } from '../../../backend/types.js';
-import { firstOpenPeriod, lastDay } from '../../../domain/period.js';
+import { firstOpenPeriod, lastDay, type Period } from '../../../domain/period.js';
 import type { Ui } from '../../output/ui.js';
 
 export async function warnIfMonthQueued(ui: Ui, backend: Backend, added: number): Promise<void> {
   // Local mode only: in remote mode it would be two more requests after every write, to a
   // service that may not offer them (the advance's preview and question say it there).
   if (added === 0 || backend.mode !== 'local') return;
-  let period;
+  let period: Period;
   try {
     period = firstOpenPeriod((await backend.getClock()).date);
-    const page = await backend.listCollections({ period_month: period, limit: 1 });
-    if (page.data.length === 0) return;
+    if ((await backend.listCollections({ period_month: period, limit: 1 })).data.length === 0) return;
   } catch {
     return; // the store's own reads failing here is not this command's failure: nothing to say
   }
