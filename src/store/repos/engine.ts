@@ -45,10 +45,13 @@ import { releaseFreedMemory } from '../../lib/memory.js';
 /** SQLite's page cache while days are lived, as PRAGMA cache_size counts it (negative: KiB). */
 const ADVANCE_CACHE_SIZE = -160 * 1024;
 /**
- * The day writer's page cache: with its checkpoints far apart (day-writer.ts) the 1M month's
- * writes alone took the same time with 64 MiB as with 160 (6.5 s; 7.5 s with 32 MiB).
+ * The day writer's page cache. It writes each day's rows in rowid order and its checkpoints are
+ * far apart (day-writer.ts), so a page is seldom touched again once it left the cache: on the 1M
+ * month (three alternated rounds, load 1.5-2.0) 32 MiB gave 11.90-12.49 s and a peak RSS of
+ * 572-580 MiB against 12.24-12.88 s and 590-617 MiB with 64 MiB; the 1M book's first business
+ * day lived alone 5.2-5.4 s against 5.8-5.9 s (16-40 MiB all alike; 160 MiB was no faster).
  */
-const WRITER_CACHE_SIZE = -64 * 1024;
+const WRITER_CACHE_SIZE = -32 * 1024;
 /**
  * The bytes of debits submitted for the clock's next day (plan batches as stored, compressed:
  * ~12 bytes a debit, so ~90,000 debits) from which a one-day advance hands its day to the day
