@@ -125,6 +125,39 @@ describe("the engine's threads", () => {
     expect(await handsOver(1, true)).toBe(false);
   });
 
+  it('one day is handed over when its load cannot come from the image alone and 65,536 collections or more are queued', async () => {
+    const b = await book();
+    if (b.store.kind !== 'sqlite') throw new Error('a SQLite store is expected');
+    await b.advanceClock({ days: 1 });
+    const raw = b.store.raw;
+    const handsOver = async () => {
+      const store = engineStore(b.store);
+      try {
+        return await store.beginDays(1, true);
+      } finally {
+        await store.endDays();
+      }
+    };
+    const queued = (n: number) => raw.prepare("update executions set policies_queued = ? where status = 'processing'").run(n);
+    const processing = raw.prepare("select count(*) from executions where status = 'processing'").pluck().get() as number;
+    expect(processing).toBe(1);
+    // The image kept by that advance is as of today, with today's inputs: a light day, however large the run.
+    queued(1_000_000);
+    expect(await handsOver()).toBe(false);
+    // A run changed since (the inputs' version moved): the load reads every customer and keeps them all.
+    raw.prepare('update engine_inputs set version = version + 1').run();
+    expect(await handsOver()).toBe(true);
+    queued(65_535);
+    expect(await handsOver()).toBe(false);
+    queued(65_536);
+    expect(await handsOver()).toBe(true);
+    // No image at all (a store's first advance).
+    raw.prepare('delete from engine_image_head').run();
+    expect(await handsOver()).toBe(true);
+    queued(100);
+    expect(await handsOver()).toBe(false);
+  });
+
   it('a writer that writes a day before the one before is reported (alone on its thread) makes the same month, and stops where asked', async () => {
     // The CLI and the server's job thread: the writer waits for the report in the day's transaction.
     const plain = await withoutWriter(async () => month(await book()));

@@ -59,16 +59,29 @@ const WRITER_CACHE_SIZE = -32 * 1024;
  * so and 6.5-6.6 s on this connection; the writer's start costs a light day ~0.05 s (issue 13).
  */
 const HEAVY_DAY_PLAN_BYTES = 1 << 20;
+/**
+ * The collections queued in runs still processing from which a one-day advance that cannot load
+ * from the engine's image alone (none kept as of today with today's inputs: a store's first
+ * advance, a run queued since) hands its day to the day writer: such a load writes the image of
+ * every customer back, ~160 bytes each. The 1M store's first advance of a day: 7.81-8.44 s and
+ * 703-705 MiB on this connection, 7.50-7.64 s and 574-576 MiB with the writer (issue 13).
+ */
+const HEAVY_LOAD_COLLECTIONS = 65_536;
 
-/** Whether the debits submitted for the clock's next day make a day worth the day writer's start. */
-function heavyDayAhead(raw: BetterSqlite3.Database): boolean {
+/** Whether the clock's next day is worth the day writer's start: many debits due, or a large working set to load and keep. */
+function heavyDayAhead(raw: BetterSqlite3.Database, statements: StatementCache): boolean {
   const row = raw
     .prepare(
       `select coalesce(sum(length(data)), 0) as bytes from plan_batches
        where client_id in (select id from clients) and plan_day = (select value from meta where key = 'clock_date')`,
     )
     .get() as { bytes: number };
-  return row.bytes >= HEAVY_DAY_PLAN_BYTES;
+  if (row.bytes >= HEAVY_DAY_PLAN_BYTES) return true;
+  const head = raw.prepare(`select as_of as asOf, inputs from engine_image_head where id = 1`).get() as { asOf: string; inputs: number } | undefined;
+  const clock = raw.prepare(`select value from meta where key = 'clock_date'`).pluck().get() as string | undefined;
+  if (head !== undefined && head.asOf === clock && head.inputs === inputsVersion(statements)) return false;
+  const queued = raw.prepare(`select coalesce(sum(policies_queued), 0) from executions where status = 'processing'`).pluck().get() as number;
+  return queued >= HEAVY_LOAD_COLLECTIONS;
 }
 
 /** The store's connection's page cache while a day writer writes the days: it only reads the working set. */
@@ -105,7 +118,7 @@ export function engineStore(store: Store, options: { aloneOnThread?: boolean } =
       // (measured: 160 MiB took the 1M month from ~55 s to ~49 s, peak RSS ~0.8 GiB).
       cacheSize = store.raw.pragma('cache_size', { simple: true }) as number;
       store.raw.pragma('synchronous = NORMAL');
-      const handOver = mayHandOver && (days > 1 || heavyDayAhead(store.raw));
+      const handOver = mayHandOver && (days > 1 || heavyDayAhead(store.raw, store.statements));
       pipeline = handOver ? await DayPipeline.start(store, WRITER_CACHE_SIZE, DEFAULT_BUSY_TIMEOUT_MS, options.aloneOnThread === true) : null;
       // With a day writer, this connection only reads the working set (a scan): the writer has the large cache.
       store.raw.pragma(`cache_size = ${pipeline ? READ_CACHE_SIZE : ADVANCE_CACHE_SIZE}`);
