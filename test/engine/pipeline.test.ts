@@ -77,6 +77,16 @@ function cancelElsewhere(file: string, policyNumber: string): void {
   }
 }
 
+/** Whether the store would hand `days` over to its day writer (beginDays), asked and ended at once. */
+async function takesDaysOver(store: Store, days: number, pipeline: boolean): Promise<boolean> {
+  const engine = engineStore(store);
+  try {
+    return await engine.beginDays(days, pipeline);
+  } finally {
+    await engine.endDays();
+  }
+}
+
 describe("the engine's threads", () => {
   it('a month whose days are handed over to the writer is the month committed day by day', async () => {
     const handed = await book();
@@ -102,14 +112,7 @@ describe("the engine's threads", () => {
     // The fixture book's plans for 2 November: a few KiB.
     expect(planned.get(clock)).toBeGreaterThan(0);
     expect(planned.get(clock)).toBeLessThan(64 * 1024);
-    const handsOver = async (days: number, pipeline: boolean) => {
-      const store = engineStore(b.store);
-      try {
-        return await store.beginDays(days, pipeline);
-      } finally {
-        await store.endDays();
-      }
-    };
+    const handsOver = (days: number, pipeline: boolean) => takesDaysOver(b.store, days, pipeline);
     expect(await handsOver(1, true)).toBe(false);
     expect(await handsOver(2, true)).toBe(true);
     // Plans for the next day reaching 1 MiB (a stand-in batch, removed below).
@@ -130,14 +133,7 @@ describe("the engine's threads", () => {
     if (b.store.kind !== 'sqlite') throw new Error('a SQLite store is expected');
     await b.advanceClock({ days: 1 });
     const raw = b.store.raw;
-    const handsOver = async () => {
-      const store = engineStore(b.store);
-      try {
-        return await store.beginDays(1, true);
-      } finally {
-        await store.endDays();
-      }
-    };
+    const handsOver = () => takesDaysOver(b.store, 1, true);
     const queued = (n: number) => raw.prepare("update executions set policies_queued = ? where status = 'processing'").run(n);
     const processing = raw.prepare("select count(*) from executions where status = 'processing'").pluck().get() as number;
     expect(processing).toBe(1);
