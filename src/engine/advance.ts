@@ -222,6 +222,15 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
       if (lived === null) break;
       pending.push(lived);
       await collect(false);
+      const closed = lived.summary.closed_period;
+      const s = state as EngineState | null; // set in the day above
+      if (closed !== null && s !== null && s.cols.periods.some((p) => p.period > closed)) {
+        // The close lapsed policies whose collections of later periods the working set holds:
+        // those are debited no more, as after a load that follows the close (the lapse rule runs
+        // as the day commits; the store says which collections it took).
+        if (pipelined) await collect(true);
+        if ([...(await lived.lapsed).values()].some((n) => n > 0)) s.cols.blockIds(await store.lapsedCollections(closed));
+      }
     }
     await collect(true);
   } finally {

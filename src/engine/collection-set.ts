@@ -119,6 +119,13 @@ export class CollectionSet {
     return k;
   }
 
+  /** Block the collections whose store ids are `ids`: none of them is debited again (their policies lapsed). */
+  blockIds(ids: readonly number[]): void {
+    if (ids.length === 0) return;
+    const wanted = new Set(ids);
+    for (let c = 0; c < this.n; c++) if (wanted.has(this.rowid[c]!)) this.blocked[c] = 1;
+  }
+
   addPending(c: number, day: number, amount: number): void {
     const base = c * PENDING_SLOTS;
     for (let s = 0; s < PENDING_SLOTS; s++) {

@@ -54,6 +54,12 @@ export interface EngineStore {
   reported?(stop: boolean): void;
   /** Run `fn` as one unit of work: everything it writes commits together, or none of it does. */
   runDay<T>(fn: (unit: DayUnit) => Promise<T>): Promise<T>;
+  /**
+   * The ids of the open collections (UNPAID or PAID_PARTIAL) of periods after `period` whose
+   * policies the close of `period` lapsed (on its last day), as committed: the working set blocks
+   * them, as a load after that close does (docs/engine.md, "Lapse").
+   */
+  lapsedCollections(period: Period): Promise<number[]>;
   /** Days lived in customer shards by several processes (engine/shards.ts); optional. */
   readonly shards?: ShardedDays;
 }

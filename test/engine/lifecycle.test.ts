@@ -1,7 +1,9 @@
 /** Runs, cancellations, lapses, amount changes and the clock, on the local backend. */
-import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { LocalBackend } from '../../src/backend/local/index.js';
 import { PremiaError } from '../../src/domain/errors.js';
+import { tempDir } from '../helpers/cli.js';
 import { allCollections, localBackend, readDownload, textUpload } from '../helpers/local.js';
 import { asCents } from '../../src/domain/money.js';
 import { lastDay } from '../../src/domain/period.js';
@@ -23,8 +25,9 @@ function bank(): string {
   return `${lines.join('\n')}\n`;
 }
 
-async function setup(): Promise<LocalBackend> {
-  const b = await localBackend();
+/** The three policies and their bank, on a store in memory or (`path`) in a file, where days go to the day writer. */
+async function setup(path?: string): Promise<LocalBackend> {
+  const b = await localBackend({ path, seed: 1 });
   await b.setClock('2026-10-31');
   expect((await b.importPolicies(textUpload('p.csv', POLICIES))).imported).toBe(3);
   expect((await b.importBankTransactions(textUpload('b.csv', bank()))).failed).toBe(0);
@@ -209,6 +212,43 @@ describe('policy changes during a period', () => {
     expect((await b.executeCollections({ period_month: '2027-01' })).policies_queued).toBe(2);
     await b.updatePolicy('P-3', { status: 'active' });
     expect((await b.executeCollections({ period_month: '2027-01' })).policies_queued).toBe(1);
+  });
+
+  it.each(['in memory', 'in a file'])('a policy lapsed at a close inside one advance is debited no more after it, as when the close ends an advance (store %s)', async (where) => {
+    // K4's pay starts in January: November and December go unpaid, and January's pay would cover
+    // the premium of a policy still in force.
+    const tmp = tempDir('premia-lapse-');
+    let files = 0;
+    const opened: LocalBackend[] = [];
+    onTestFinished(async () => {
+      for (const b of opened) await b.close();
+      tmp.cleanup();
+    });
+    const run = async (stops: string[]) => {
+      const b = await setup(where === 'in a file' ? join(tmp.dir, `s${++files}.db`) : undefined);
+      opened.push(b);
+      await b.importPolicies(textUpload('k4.csv', 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nK4,E4,P-4,LIFE,80.00\n'));
+      await b.importBankTransactions(textUpload('k4-bank.csv', 'customer_id,date,amount,description\nK4,2027-01-04,5000.00,SALARY\nK4,2027-01-08,20.00,TRANSFER\n'));
+      for (const period of ['2026-11', '2026-12', '2027-01']) await b.executeCollections({ period_month: period });
+      const lapsed: number[] = [];
+      for (const to of stops) lapsed.push(...(await b.advanceClock({ to })).days.filter((d) => d.closed_period !== null).map((d) => d.lapsed_policies));
+      const jan = await byNumber(b, '2027-01');
+      return { b, lapsed, jan, attempts: await readDownload(await b.exportAttempts('2027-01', 'csv')) };
+    };
+    const one = await run(['2027-01-12']);
+    const two = await run(['2026-12-31', '2027-01-12']);
+    // December's close lapses P-3 (no income) and P-4 (none before January) in both.
+    expect(one.lapsed).toEqual([0, 2]);
+    expect(two.lapsed).toEqual([0, 2]);
+    expect((await one.b.getPolicy('P-4')).status).toBe('lapsed');
+    // January's collections of the lapsed policies stay UNPAID with no attempt; the others are collected.
+    for (const r of [one, two]) {
+      const j = r.jan;
+      expect([j['P-3']!.collection_status, j['P-3']!.number_of_attempts, j['P-4']!.collection_status, j['P-4']!.number_of_attempts]).toEqual(['UNPAID', 0, 'UNPAID', 0]);
+      expect([j['P-1']!.collection_status, j['P-2']!.collection_status]).toEqual(['PAID_FULL', 'PAID_FULL']);
+    }
+    expect(one.attempts.split('\n').filter((l) => l.includes('P-4') || l.includes('P-3'))).toEqual([]);
+    expect(one.attempts).toBe(two.attempts);
   });
 
   it('a reinstated policy lapses again only after n unpaid periods since its reinstatement, not on the one that lapsed it', async () => {

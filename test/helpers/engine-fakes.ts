@@ -6,7 +6,7 @@
  */
 import { STATUS_BY_CODE } from '../../src/domain/collection.js';
 import { FAILURE_BY_CODE, type FailureReason } from '../../src/domain/debit-outcome.js';
-import { dayNumber, fromDayNumber, NO_DAY, type IsoDate, type Period } from '../../src/domain/period.js';
+import { dayNumber, fromDayNumber, lastDay, NO_DAY, type IsoDate, type Period } from '../../src/domain/period.js';
 import { readStoredBatch, type SubmittedDebit } from '../../src/domain/plan-reason.js';
 import type {
   AdvanceClaim,
@@ -134,6 +134,15 @@ export class FakeStore implements EngineStore {
   }
 
   async releaseAdvance(): Promise<void> {}
+  async lapsedCollections(period: Period): Promise<number[]> {
+    const t = this.tables;
+    const lapsedThen = new Set(t.statusChanges.filter((x) => x.day === lastDay(period)).map((x) => x.policyId));
+    return t.collections
+      .filter((c) => lapsedThen.has(c.policyId) && c.period > period && (c.status === 'UNPAID' || c.status === 'PAID_PARTIAL'))
+      .filter((c) => t.policies.find((p) => p.id === c.policyId)!.status !== 'active')
+      .map((c) => c.id)
+      .sort((a, b) => a - b);
+  }
   async beginDays(): Promise<boolean> {
     return false;
   }

@@ -253,4 +253,25 @@ describe.skipIf(noPg)(`a reinstated policy's lapse count on PostgreSQL as on SQL
     ]);
     expect(histories[1]).toEqual(histories[0]);
   });
+
+  it('a policy lapsed at a close inside one advance is debited no more after it, on both stores alike', async () => {
+    const outcomes: unknown[] = [];
+    for (const path of [':memory:', await freshDatabase('lapsed_inside')]) {
+      const b = await openLocalBackend({ path, seed: 1, now: FIXED_NOW });
+      try {
+        await b.setClock('2026-10-31');
+        await b.importPolicies(textUpload('p.csv', 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nR1,E1,L-1,LIFE,100.00\n'));
+        // Pay only from January: November and December unpaid, then enough for January's premium.
+        await b.importBankTransactions(textUpload('b.csv', 'customer_id,date,amount,description\nR1,2026-07-01,1.00,DEPOSIT\nR1,2027-01-04,5000.00,SALARY\n'));
+        for (const period of ['2026-11', '2026-12', '2027-01']) await b.executeCollections({ period_month: period });
+        const lapsed = (await b.advanceClock({ to: '2027-01-12' })).days.filter((d) => d.closed_period !== null).map((d) => d.lapsed_policies);
+        const jan = (await allCollections(b, '2027-01'))[0]!;
+        outcomes.push([lapsed, (await b.getPolicy('L-1')).status, jan.collection_status, jan.number_of_attempts, await readDownload(await b.exportAttempts('2027-01', 'csv'))]);
+      } finally {
+        await b.close();
+      }
+    }
+    expect(outcomes[0]).toEqual([[0, 1], 'lapsed', 'UNPAID', 0, 'collection_id,policy_number,customer_id,date,amount,outcome,failure_reason\n']);
+    expect(outcomes[1]).toEqual(outcomes[0]);
+  });
 });

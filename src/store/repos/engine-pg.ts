@@ -39,7 +39,7 @@ import type {
 } from '../../engine/ports.js';
 import { pgPlaceholders, WRITER_LOCK } from '../pg-store.js';
 import { PG_LOCK_SPACE, type PgStore, type PgUnit } from '../store.js';
-import { unpaidActiveCollections } from './lapse-candidates.js';
+import { lapsedCollections, unpaidActiveCollections } from './lapse-candidates.js';
 import { getAllMeta, getMeta, setMeta } from './meta.js';
 import { inDayUnit } from './pg-day.js';
 
@@ -105,6 +105,7 @@ export function pgEngineStore(store: PgStore): EngineStore {
       }
     },
     shards: pgShardedDays(store),
+    lapsedCollections: (period) => lapsedCollections(store.db, period),
     async beginDays() {
       return false;
     },

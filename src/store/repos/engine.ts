@@ -40,6 +40,7 @@ import { DEFAULT_BUSY_TIMEOUT_MS, type Db, type SqliteStore, type Store, type Tr
 import { DayPipeline, HandedDay } from './engine-pipeline.js';
 import { pgEngineStore } from './engine-pg.js';
 import { getAllMeta, getMeta } from './meta.js';
+import { lapsedCollections } from './lapse-candidates.js';
 import { releaseFreedMemory } from '../../lib/memory.js';
 
 /** SQLite's page cache while days are lived, as PRAGMA cache_size counts it (negative: KiB). */
@@ -140,6 +141,7 @@ export function engineStore(store: Store, options: { aloneOnThread?: boolean } =
     reported(stop) {
       pipeline?.reported(stop);
     },
+    lapsedCollections: (period) => lapsedCollections(store.db, period),
     async runDay(fn) {
       if (pipeline !== null) return handOver(pipeline, fn);
       return store.transaction(async (trx) => {
