@@ -111,12 +111,14 @@ export function looksLikeId(s: string): boolean {
  * Why `policyNumber` may not be a policy number of the store whose id key is `salt`: it is written
  * as one of that store's policy ids (GET /policies/{id} and policy_ids look an id up first, so
  * the policy would be out of reach by its number). Null when it may be. Other UUIDs (a client's
- * own policy numbers) are not ids of this store and are taken.
+ * own policy numbers) are not ids of this store and are taken. A question of the string's form
+ * alone (it decodes under the store's id key), never of what is stored: the answer is the same
+ * whether a policy has that id or not, and whichever client holds it.
  */
 export function policyNumberIdProblem(policyNumber: string, salt: number): { code: 'INVALID_FORMAT'; message: string } | null {
   if (policyNumber.length !== 36 || decodeId(IdKind.policy, salt, policyNumber) === null) return null;
   return {
     code: 'INVALID_FORMAT',
-    message: `policy_number '${policyNumber}' is written as a policy id of this store, so a lookup by it would find that policy; choose a number that is not an id`,
+    message: `policy_number '${policyNumber}' is written as a policy id of this store, so a lookup by it would be taken as that id and never find this policy by its number; choose a number that is not an id`,
   };
 }

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FIXTURES, runCli, tempDir } from '../helpers/cli.js';
+import { encodeId, IdKind } from '../../src/domain/ids.js';
 import { call, multipart, NOW, POLICY, startServer, type TestServer } from './helpers.js';
 
 let s: TestServer;
@@ -94,11 +95,11 @@ describe('POST /v1/policies', () => {
 });
 
 describe("a policy number written as one of the store's policy ids", () => {
-  it('is refused by create and by import (a lookup by it would find that policy); another UUID is taken', async () => {
+  it('is refused by create and by import (a lookup by it would be taken as that id); another UUID is taken', async () => {
     const { id } = (await create(POLICY)).json();
     const taken = await create({ ...POLICY, policy_number: id });
     expect(taken.status).toBe(400);
-    const message = `policy_number '${id}' is written as a policy id of this store, so a lookup by it would find that policy; choose a number that is not an id`;
+    const message = `policy_number '${id}' is written as a policy id of this store, so a lookup by it would be taken as that id and never find this policy by its number; choose a number that is not an id`;
     expect(taken.json().error).toMatchObject({
       code: 'VALIDATION_ERROR',
       message: `P${message.slice(1)}.`,
@@ -110,6 +111,24 @@ describe("a policy number written as one of the store's policy ids", () => {
     const imported = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, ...multipart('file', 'p.csv', csv) });
     expect(imported.json()).toEqual({ imported: 1, failed: 1, errors: [{ row: 2, policy_number: id, field: 'policy_number', code: 'INVALID_FORMAT', message }] });
     expect((await call(s.app, 'GET', `/v1/policies/${id}`, { key: s.keys.acme })).json().policy_number).toBe(POLICY.policy_number);
+  });
+
+  it("answers by the number's form alone: another client, and an id no policy has, get the same refusal", async () => {
+    const { id } = (await create(POLICY)).json();
+    const salt = Number((await s.backend.store.db.selectFrom('meta').select('value').where('key', '=', 'id_salt').executeTakeFirstOrThrow()).value);
+    const unused = encodeId(IdKind.policy, salt, 987_654);
+    expect((await call(s.app, 'GET', `/v1/policies/${unused}`, { key: s.keys.acme })).status).toBe(404);
+    const refusal = (number: string) => ({
+      code: 'VALIDATION_ERROR',
+      details: [{ field: 'policy_number', code: 'INVALID_FORMAT', message: `policy_number '${number}' is written as a policy id of this store, so a lookup by it would be taken as that id and never find this policy by its number; choose a number that is not an id` }],
+    });
+    for (const [number, key] of [[id, s.keys.other], [unused, s.keys.other], [unused, s.keys.acme]] as const) {
+      const res = await create({ ...POLICY, policy_number: number }, key);
+      expect(res.status).toBe(400);
+      expect(res.json().error).toMatchObject(refusal(number));
+    }
+    // The other client reads nothing of Acme's policy.
+    expect((await call(s.app, 'GET', `/v1/policies/${id}`, { key: s.keys.other })).status).toBe(404);
   });
 });
 
