@@ -75,7 +75,7 @@ describe('a month through the CLI', () => {
     expect(unpaid.json().next_after).toMatch(/^POL-/);
     const human = await cli(['collections', 'explain', c.id]);
     expect(human.code).toBe(0);
-    expect(human.stdout).toContain('2026-11-02    1,708.74  collected\n            why: smart: the balance already covers the amount due, with the usual outgoings until the debit; expected balance 4380.00\n');
+    expect(human.stdout).toContain('2026-11-02     1708.74  collected\n            why: smart: the balance already covers the amount due, with the usual outgoings until the debit; expected balance 4380.00\n');
     expect(human.stdout).toContain('PAID_FULL: collected 1708.74 of 1708.74 in 1 attempt');
     // A collection the closed month never attempted: no "yet", and the summary says the period is closed.
     const untried = (await cli(['--json', 'collections', 'list', '--period', '2026-11', '--status', 'UNPAID', '--limit', '10000'])).json().data.find(

@@ -267,7 +267,7 @@ describe('clock advance --dry-run', () => {
         'to              2027-01-05',
         'days            54',
         'periods closed  2 (2026-11 and 2026-12)',
-        'planned debits  7 for 1,745.89 (2026-11-13)',
+        'planned debits  7 for 1745.89 (2026-11-13)',
         'locked          yes (a collections run exists: closed periods are final)',
         '',
         'period   last day    collections  not fully paid  nothing collected  still owed',

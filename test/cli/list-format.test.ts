@@ -177,6 +177,32 @@ describe('other tables with money', () => {
   });
 });
 
+describe('key/value views follow the tables: money grouped on a terminal only', () => {
+  it('policies get: collection_amount 12345.67 in a pipe, 12,345.67 on a terminal', async () => {
+    const pipe = await premia(['policies', 'get', 'P1']);
+    expect(pipe.code).toBe(0);
+    expect(pipe.stdout.split('\n')).toContain(`collection_amount${' '.repeat(6)}12345.67`);
+    const tty = await premia(['policies', 'get', 'P1'], { tty: true, env: { NO_COLOR: '1', COLUMNS: '100' } });
+    expect(tty.code).toBe(0);
+    expect(tty.stdout.split('\n')).toContain(`collection_amount${' '.repeat(6)}12,345.67`);
+    // Nothing else differs.
+    expect(tty.stdout.replace('12,345.67', '12345.67')).toBe(pipe.stdout);
+  });
+
+  it('bank show: balance 28046.90 in a pipe, 28,046.90 on a terminal', async () => {
+    const bankDb = join(dir, 'bank-kv.db');
+    const run = (args: string[], options: Partial<CliOptions> = {}) => runCli(['--db', bankDb, '--seed', '1', ...args], { cwd: dir, ...options });
+    expect((await run(['policies', 'import', join(FIXTURES, 'policies.csv')])).code).toBe(0);
+    expect((await run(['bank', 'import', join(FIXTURES, 'bank-transactions.csv')])).code).toBe(0);
+    const pipe = await run(['bank', 'show', 'C100001']);
+    expect(pipe.code).toBe(0);
+    expect(pipe.stdout.split('\n')).toContain('balance      28046.90');
+    const tty = await run(['bank', 'show', 'C100001'], { tty: true, env: { NO_COLOR: '1', COLUMNS: '100' } });
+    expect(tty.code).toBe(0);
+    expect(tty.stdout.split('\n')).toContain('balance      28,046.90');
+  });
+});
+
 describe('collections attempts', () => {
   it('the export unchanged by default; --format table and --fields read it as a list', async () => {
     const attemptsDb = join(dir, 'attempts.db');

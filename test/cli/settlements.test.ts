@@ -743,10 +743,11 @@ describe('a statement regenerated after a payment nets out what was paid (issue 
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^Created SETTLE-2026-11-002 \(supersedes SETTLE-2026-11-001; 286,225\.24 already paid for 2026-11\): net 672\.25 to pay by 2026-12-03 with reference PRM2611002-\S+\.\n$/);
     const lines = r.stdout.split('\n');
-    expect(lines).toContain('total_collections  426,772.01');
-    expect(lines).toContain('period_net         286,897.49');
-    expect(lines).toContain('previously_paid    286,225.24');
-    expect(lines).toContain('net_amount             672.25');
+    // Off a terminal money is not grouped (on one, see 'a statement for people' below).
+    expect(lines).toContain('total_collections  426772.01');
+    expect(lines).toContain('period_net         286897.49');
+    expect(lines).toContain('previously_paid    286225.24');
+    expect(lines).toContain('net_amount            672.25');
     expect(lines).toContain('supersedes         SETTLE-2026-11-001');
     const s2 = (await cli(['--json', 'settlements', 'get', 'SETTLE-2026-11-002'])).json();
     expect(s2).toMatchObject({ total_collections: 426772.01, distribution_fee: 106693.0, collections_fee: 14937.02, total_fees: 121630.02, vat: 18244.5, previously_paid: 286225.24, net_amount: 672.25 });
@@ -784,5 +785,56 @@ describe('a statement regenerated after a payment nets out what was paid (issue 
     await cli(['settlements', 'dispute', 'SETTLE-2026-11-001', '--reason', 'not yet paid, wrong']);
     const s2 = (await cli(['--json', 'settlements', 'create', '--period', '2026-11'])).json();
     expect(s2).toMatchObject({ previously_paid: 0, net_amount: 286225.24, supersedes: 'SETTLE-2026-11-001' });
+  });
+});
+
+describe('a statement for people: money grouped on a terminal only, as in tables', () => {
+  const ROWS = [
+    { policy_number: 'POL-1', customer_id: 'C1', due: 20_000_000, collected: 20_000_000 },
+    { policy_number: 'POL-2', customer_id: 'C2', due: 20_000_000, collected: 20_000_000 },
+    { policy_number: 'POL-3', customer_id: 'C3', due: 5_000_000, collected: 2_577_201 },
+  ];
+
+  it('settlements get: 425772.01 in a pipe, 425,772.01 on a terminal', async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const db = dbPath(dir);
+    const backend = await openTestBackend(db);
+    await seedCollections(backend.store, '2026-11', ROWS);
+    await setClock(backend.store, '2026-12-02');
+    await backend.close();
+    const created = await runCli(['--db', db, '--json', 'settlements', 'create', '--period', '2026-11'], { cwd: dir });
+    expect(created.code).toBe(0);
+    const s = created.json();
+    const tail = ['payment_date       2026-12-03', `payment_reference  ${s.payment_reference}`, `created_at         ${s.created_at}`, ''];
+    const head = ['settlement_number  SETTLE-2026-11-001', `id                 ${s.id}`, 'period_month       2026-11', 'status             pending', 'collections        3'];
+    const pipe = await runCli(['--db', db, 'settlements', 'get', 'SETTLE-2026-11-001'], { cwd: dir });
+    expect(pipe.code).toBe(0);
+    expect(pipe.stdout).toBe(
+      [
+        ...head,
+        'total_collections  425772.01',
+        'distribution_fee   106443.00',
+        'collections_fee     14902.02',
+        'total_fees         121345.02',
+        'vat                 18201.75',
+        'net_amount         286225.24',
+        ...tail,
+      ].join('\n'),
+    );
+    const tty = await runCli(['--db', db, 'settlements', 'get', 'SETTLE-2026-11-001'], { cwd: dir, tty: true, env: { NO_COLOR: '1' } });
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).toBe(
+      [
+        ...head,
+        'total_collections  425,772.01',
+        'distribution_fee   106,443.00',
+        'collections_fee     14,902.02',
+        'total_fees         121,345.02',
+        'vat                 18,201.75',
+        'net_amount         286,225.24',
+        ...tail,
+      ].join('\n'),
+    );
   });
 });

@@ -154,14 +154,17 @@ describe('premia simulate', () => {
     expect(percentOf(48601262, 51898309)).toBe('93.6%');
     const r = await oracle();
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('collected 479,440.15 of 518,983.09 due: 92.4% by amount, 92.9% of policies paid in full');
+    // Off a terminal money is not grouped (docs/terminal.md); on one it reads 479,440.15 of 518,983.09.
+    expect(r.stdout).toContain('collected 479440.15 of 518983.09 due: 92.4% by amount, 92.9% of policies paid in full');
   });
 
   it('the quick start: the built binary, from any directory', () => {
     const r = spawnSync(process.execPath, [join(REPO, 'bin', 'premia.js'), 'simulate'], { cwd: tmp.dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('Settlement SETTLE-2026-11-001 (pending; EFT on 2026-12-03, reference PRM2611001-28KTXAGP)');
-    expect(r.stdout).toContain('collected 470,922.46 of 518,983.09 due: 90.7% by amount, 93.3% of policies paid in full');
+    // A pipe: money not grouped (the README shows a terminal's 470,922.46).
+    expect(r.stdout).toContain('collected 470922.46 of 518983.09 due: 90.7% by amount, 93.3% of policies paid in full');
+    expect(r.stdout).toContain('\ntotal_collections       470922.46\n');
     expect(r.stderr).toBe('');
   });
 });

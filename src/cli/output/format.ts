@@ -3,7 +3,11 @@ import { moneyText } from './table.js';
 
 export { count, noun, plural } from '../../domain/words.js';
 
-/** Money in human output (sentences, key/value blocks): grouped by thousands like counts, 1,234,567.89. CSV and JSON never group. */
+/**
+ * Money in sentences for people on stderr (status lines, questions, warnings): grouped by
+ * thousands like counts, 1,234,567.89. What goes to stdout (tables, key/value blocks) is grouped
+ * on a terminal only: Ui.money. CSV and JSON never group.
+ */
 export const money = (cents: number | null | undefined): string => (cents === null || cents === undefined ? '-' : moneyText(cents, true));
 
 /**

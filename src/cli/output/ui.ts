@@ -5,7 +5,8 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import { stringifyJson } from '../../domain/json.js';
 import type { CliContext, GlobalOptions } from '../context.js';
-import { renderTable, type Column } from './table.js';
+import { count } from '../../domain/words.js';
+import { moneyText, renderTable, type Column } from './table.js';
 
 export class Ui {
   readonly json: boolean;
@@ -52,9 +53,28 @@ export class Ui {
     this.ctx.stderr.write(`${this.err.yellow('warning:')} ${text}\n`);
   }
 
-  /** A table on stdout: cut to the terminal's width and money grouped by thousands on a terminal (see table.ts). */
+  /**
+   * Whether figures on stdout are grouped by thousands (12,345.67): on a terminal only. Off a
+   * terminal (a pipe, a file) they are written plain (12345.67), so the output can be read back
+   * by a program. The one rule for tables, key/value blocks and lines on stdout alike.
+   */
+  get group(): boolean {
+    return this.ctx.stdoutIsTTY;
+  }
+
+  /** Money (integer cents) for stdout: grouped by thousands on a terminal only (see `group`); '-' for none. */
+  money(cents: number | null | undefined): string {
+    return cents === null || cents === undefined ? '-' : moneyText(cents, this.group);
+  }
+
+  /** A count for stdout: grouped by thousands on a terminal only (see `group`). */
+  count(n: number): string {
+    return this.group ? count(n) : String(n);
+  }
+
+  /** A table on stdout: cut to the terminal's width and money grouped by thousands on a terminal (see `group`, table.ts). */
   table<T>(columns: Column<T>[], rows: T[]): void {
-    this.write(renderTable(columns, rows, { colour: this.out, width: this.width, group: this.ctx.stdoutIsTTY }));
+    this.write(renderTable(columns, rows, { colour: this.out, width: this.width, group: this.group }));
   }
 
   /**
@@ -69,7 +89,7 @@ export class Ui {
     return Number.isInteger(env) && env > 0 ? env : 80;
   }
 
-  /** A key/value block, keys aligned. */
+  /** A key/value block, keys aligned. Money and counts in it are written with `money` and `count` (grouped on a terminal only). */
   keyValues(pairs: Array<[string, string | number | null | undefined]>): void {
     const width = Math.max(...pairs.map(([k]) => k.length));
     for (const [k, v] of pairs) this.line(`${this.out.dim(k.padEnd(width))}  ${v === null || v === undefined ? '-' : v}`);

@@ -1,4 +1,3 @@
-import { money } from '../../output/format.js';
 import { verb, type CommandDeps } from '../../command.js';
 
 export interface ShowOptions extends CommandDeps {
@@ -16,7 +15,7 @@ export async function showRun({ ui, backend, customerId }: ShowOptions): Promise
     ['customer_id', view.customer_id],
     ['source', view.source],
     ['as_of', view.as_of],
-    ['balance', money(view.balance)],
+    ['balance', ui.money(view.balance)],
     ['state', view.state],
     ['income', view.income.description],
     ['next_income', view.income.next_income_dates.join(', ') || '-'],

@@ -5,7 +5,7 @@ import { PremiaError, usageError, validationError } from '../../../domain/errors
 import { MAX_ADVANCE_DAYS, MIN_ADVANCE_DAYS, validateAdvanceRequest } from '../../../domain/requests.js';
 import { askOrCancel, confirmMode, nameList, needsYes, neverRunNeedsYes, othersNeverRunNeedsYes, periodList, stopped, unlessUnsupported } from '../../confirm.js';
 import { catchCtrlC } from '../../interrupt.js';
-import { count, money, plural } from '../../output/format.js';
+import { money, plural } from '../../output/format.js';
 import { startProgress } from '../../output/progress.js';
 import { advanceLine } from '../../output/live.js';
 import type { Ui } from '../../output/ui.js';
@@ -190,7 +190,7 @@ function printPreview(ui: Ui, p: AdvancePreview): void {
     ['to', p.to],
     ['days', p.days],
     ['periods closed', periods.length === 0 ? 'none' : periods.length === 1 ? periods[0] : `${periods.length} (${periodList(periods)})`],
-    ['planned debits', d.count === 0 ? 'none yet' : `${count(d.count)} for ${money(d.amount)} (${d.first_date === d.last_date ? d.first_date : `${d.first_date} to ${d.last_date}`})`],
+    ['planned debits', d.count === 0 ? 'none yet' : `${ui.count(d.count)} for ${ui.money(d.amount)} (${d.first_date === d.last_date ? d.first_date : `${d.first_date} to ${d.last_date}`})`],
     ['locked', p.locked ? 'yes (a collections run exists: closed periods are final)' : 'no (no collections run yet: clock set can still move the clock back)'],
   ]);
   if (p.periods_closed.length > 0) {
@@ -199,9 +199,9 @@ function printPreview(ui: Ui, p: AdvancePreview): void {
       [
         { header: 'period', value: (c) => c.period_month },
         { header: 'last day', value: (c) => c.last_day },
-        { header: 'collections', value: (c) => count(c.collections), align: 'right' },
-        { header: 'not fully paid', value: (c) => count(c.open), align: 'right' },
-        { header: 'nothing collected', value: (c) => count(c.nothing_collected), align: 'right' },
+        { header: 'collections', value: (c) => ui.count(c.collections), align: 'right' },
+        { header: 'not fully paid', value: (c) => ui.count(c.open), align: 'right' },
+        { header: 'nothing collected', value: (c) => ui.count(c.nothing_collected), align: 'right' },
         { header: 'still owed', value: (c) => c.amount_remaining, money: true },
       ],
       p.periods_closed,

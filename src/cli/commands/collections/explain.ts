@@ -1,4 +1,3 @@
-import { money } from '../../output/format.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { showCollection } from './show.js';
 
@@ -23,7 +22,7 @@ export async function explainRun({ ui, backend, id }: ExplainOptions): Promise<n
   if (e.attempts.length === 0) ui.line('No attempts.');
   for (const a of e.attempts) {
     const outcome = a.outcome === 'SUCCESS' ? 'collected' : `FAILED (${a.failure_reason})`;
-    ui.line(`${a.date}  ${money(a.amount).padStart(10)}  ${outcome}`);
+    ui.line(`${a.date}  ${ui.money(a.amount).padStart(10)}  ${outcome}`);
     ui.line(`            why: ${a.why}`);
   }
   for (const p of e.plan) ui.line(`Plan: ${p}`);

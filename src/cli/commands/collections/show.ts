@@ -1,5 +1,4 @@
 import type { Collection } from '../../../backend/types.js';
-import { money } from '../../output/format.js';
 import type { Ui } from '../../output/ui.js';
 
 export function showCollection(ui: Ui, c: Collection): void {
@@ -10,9 +9,9 @@ export function showCollection(ui: Ui, c: Collection): void {
     ['customer_id', c.customer_id],
     ['external_customer_ref', c.external_customer_ref],
     ['product_code', c.product_code],
-    ['collection_amount_due', money(c.collection_amount_due)],
-    ['collection_amount_collected', money(c.collection_amount_collected)],
-    ['shortfall', money(c.shortfall)],
+    ['collection_amount_due', ui.money(c.collection_amount_due)],
+    ['collection_amount_collected', ui.money(c.collection_amount_collected)],
+    ['shortfall', ui.money(c.shortfall)],
     ['collection_status', c.collection_status],
     ['first_attempt_date', c.first_attempt_date],
     ['last_attempt_date', c.last_attempt_date],

@@ -56,7 +56,7 @@ export async function copyRun({ ctx, ui, globals, from, to }: CopyOptions): Prom
   });
   if (ui.json) ui.printJson(report);
   else {
-    const group = ctx.stdoutIsTTY;
+    const group = ui.group;
     ui.table(
       [
         { header: 'table', value: (r: StoreCopyReport['tables'][number]) => r.table },

@@ -1,14 +1,13 @@
 /** Human rendering of policies, shared by the policy commands. */
 import type { Policy, PolicyDetail } from '../../../backend/types.js';
-import { money } from '../../output/format.js';
 import type { Ui } from '../../output/ui.js';
 
 export function showPolicy(ui: Ui, p: Policy | PolicyDetail): void {
   const amount =
     // == null: a server that implements only the spec may leave out premia's extra fields.
     p.collection_amount_effective_period == null
-      ? money(p.collection_amount)
-      : `${money(p.collection_amount)} (from ${p.collection_amount_effective_period})`;
+      ? ui.money(p.collection_amount)
+      : `${ui.money(p.collection_amount)} (from ${p.collection_amount_effective_period})`;
   ui.keyValues([
     ['id', p.id],
     ['policy_number', p.policy_number],

@@ -1,6 +1,5 @@
 /** Human rendering of a settlement statement, shared by the settlement commands. */
 import type { Settlement } from '../../../backend/types.js';
-import { count, money } from '../../output/format.js';
 import type { Ui } from '../../output/ui.js';
 
 export function showSettlement(ui: Ui, s: Settlement): void {
@@ -9,16 +8,16 @@ export function showSettlement(ui: Ui, s: Settlement): void {
   const periodNet = s.net_amount + (s.previously_paid ?? 0);
   // Money right-aligned so the statement reads as a sum.
   const width = Math.max(
-    ...[s.total_collections, s.distribution_fee, s.collections_fee, s.total_fees, s.vat, s.net_amount, ...(regenerated ? [periodNet, s.previously_paid] : [])].map((c) => money(c).length),
+    ...[s.total_collections, s.distribution_fee, s.collections_fee, s.total_fees, s.vat, s.net_amount, ...(regenerated ? [periodNet, s.previously_paid] : [])].map((c) => ui.money(c).length),
   );
-  const m = (cents: number) => money(cents).padStart(width);
+  const m = (cents: number) => ui.money(cents).padStart(width);
   const pairs: Array<[string, string | number | null]> = [
     ['settlement_number', s.settlement_number],
     ['id', s.id],
     ['period_month', s.period_month],
     ['status', s.status],
     // A server that implements only the spec may leave out premia's extra fields (shown as -).
-    ['collections', s.collections_count == null ? null : count(s.collections_count)],
+    ['collections', s.collections_count == null ? null : ui.count(s.collections_count)],
     ['total_collections', m(s.total_collections)],
     ['distribution_fee', m(s.distribution_fee)],
     ['collections_fee', m(s.collections_fee)],

@@ -17,7 +17,7 @@ import { fixturePath } from '../../fixtures.js';
 import { openUpload } from '../../input.js';
 import { catchCtrlC } from '../../interrupt.js';
 import { outputDirectory, writeDownload } from '../../output/download.js';
-import { count, money, percentOf, plural } from '../../output/format.js';
+import { percentOf, plural } from '../../output/format.js';
 import { startProgress } from '../../output/progress.js';
 import type { Ui } from '../../output/ui.js';
 import { localOnly } from '../action.js';
@@ -148,18 +148,18 @@ export function printSummary(ui: Ui, s: SimulationSummary): void {
     ui.table(
       [
         { header: 'status', value: (r: [string, number]) => r[0] },
-        { header: 'policies', value: (r) => count(r[1]), align: 'right' },
+        { header: 'policies', value: (r) => ui.count(r[1]), align: 'right' },
         { header: 'share', value: (r) => percentOf(r[1], m.policies), align: 'right' },
       ],
       Object.entries(m.by_status),
     );
     ui.line(
-      `collected ${money(m.collected)} of ${money(m.due)} due: ${percentOf(m.collected, m.due)} by amount, ` +
+      `collected ${ui.money(m.collected)} of ${ui.money(m.due)} due: ${percentOf(m.collected, m.due)} by amount, ` +
         `${percentOf(m.by_status.PAID_FULL ?? 0, m.policies)} of policies paid in full`,
     );
-    ui.line(`attempts ${count(m.attempts)}, failed ${count(m.failed_attempts)} (${m.failed_attempts_per_policy.toFixed(3)} per policy)`);
+    ui.line(`attempts ${ui.count(m.attempts)}, failed ${ui.count(m.failed_attempts)} (${m.failed_attempts_per_policy.toFixed(3)} per policy)`);
     if (m.amount_changes || m.cancellations || m.lapsed_policies) {
-      ui.line(`policy changes: ${plural(m.amount_changes, 'premium change')} (from next month), ${plural(m.cancellations, 'cancellation')}, ${count(m.lapsed_policies)} lapsed`);
+      ui.line(`policy changes: ${plural(m.amount_changes, 'premium change')} (from next month), ${plural(m.cancellations, 'cancellation')}, ${ui.count(m.lapsed_policies)} lapsed`);
     }
     if (m.by_income_pattern) {
       ui.line();
@@ -178,12 +178,12 @@ export function printSummary(ui: Ui, s: SimulationSummary): void {
     ui.line();
     ui.line(ui.out.bold(`Settlement ${st.settlement_number}`) + ` (${st.status}; EFT on ${st.payment_date}, reference ${st.payment_reference})`);
     ui.keyValues([
-      ['total_collections', money(st.total_collections)],
-      ['distribution_fee (25%)', money(st.distribution_fee)],
-      ['collections_fee (3.5%)', money(st.collections_fee)],
-      ['total_fees', money(st.total_fees)],
-      ['vat (15% of fees)', money(st.vat)],
-      ['net_amount', money(st.net_amount)],
+      ['total_collections', ui.money(st.total_collections)],
+      ['distribution_fee (25%)', ui.money(st.distribution_fee)],
+      ['collections_fee (3.5%)', ui.money(st.collections_fee)],
+      ['total_fees', ui.money(st.total_fees)],
+      ['vat (15% of fees)', ui.money(st.vat)],
+      ['net_amount', ui.money(st.net_amount)],
     ]);
     ui.line();
     ui.line(`Files: ${m.files.join(', ')}`);
