@@ -106,6 +106,21 @@ describe('premia keys', () => {
     expect(again.stderr).toMatch(/was already revoked on \d{4}-\d{2}-\d{2}T/);
   });
 
+  it("created_at and revoked_at are stamped like every record: the virtual clock's date, the wall clock's time of day", async () => {
+    // runCli's wall clock reads 2026-11-21T09:30:00.000Z; the virtual clock is ten years on.
+    expect((await cli('clock', 'set', '2036-11-01')).code).toBe(0);
+    const key = (await cli('--json', 'keys', 'create', '--client', 'Zed')).json();
+    const policy = (await cli('--json', 'policies', 'create', '--policy-number', 'P1', '--customer-id', 'C1', '--external-ref', 'E1', '--product-code', 'LIFE', '--amount', '10.00')).json();
+    expect(policy.created_at).toBe('2036-11-01T09:30:00.000Z');
+    const created = await cli('keys', 'list', '--format', 'csv', '--fields', 'id,client,created_at,revoked_at');
+    expect(created.code).toBe(0);
+    expect(created.stdout).toBe(`id,client,created_at,revoked_at\n${key.id},Zed,2036-11-01T09:30:00.000Z,\n`);
+    expect((await cli('clock', 'set', '2036-11-05')).code).toBe(0);
+    expect((await cli('keys', 'revoke', key.id)).code).toBe(0);
+    const revoked = await cli('keys', 'list', '--format', 'csv', '--fields', 'id,client,created_at,revoked_at');
+    expect(revoked.stdout).toBe(`id,client,created_at,revoked_at\n${key.id},Zed,2036-11-01T09:30:00.000Z,2036-11-05T09:30:00.000Z\n`);
+  });
+
   it('revoke of an unknown key is NOT_FOUND (exit 5); a bad client name is exit 2', async () => {
     expect((await cli('clock', 'set', '2026-11-21')).code).toBe(0); // a store to look in
     const unknown = await cli('keys', 'revoke', '00000000-0000-8000-8000-000000000000');

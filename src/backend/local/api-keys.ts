@@ -16,7 +16,7 @@ import * as repo from '../../store/repos/api-keys.js';
 import { findClientById, findClientByName, insertClient, listClientNames } from '../../store/repos/clients.js';
 import type { Store } from '../../store/store.js';
 import type { ApiKeyView, CreatedApiKey, KeyRole, Principal } from '../types.js';
-import { iso, LOCAL_CLIENT_ID, readWorld } from './world.js';
+import { iso, LOCAL_CLIENT_ID, readWorld, stamp } from './world.js';
 
 const KEY_PREFIX = 'pmk_';
 const KEY_RANDOM_CHARS = 40;
@@ -82,7 +82,8 @@ export async function createKey(store: Store, clientName: string | null, now: ()
   const key = generateKey();
   return store.transaction(async (trx) => {
     const world = await readWorld(trx);
-    const at = now().getTime();
+    // A stamp like every record's: the clock's date, the wall clock's time of day (docs/decisions.md).
+    const at = stamp(world.today, now());
     let clientId: number;
     let clientShown: string;
     let newClient = false;
@@ -135,7 +136,7 @@ export async function revokeKey(store: Store, keyId: string, now: () => Date): P
     const rowid = decodeId(IdKind.apiKey, world.idSalt, keyId.trim());
     const row = rowid === null ? undefined : await repo.findApiKeyById(trx, rowid);
     if (!row) throw notFound('API key', keyId);
-    const changed = await repo.revokeApiKey(trx, row.id, now().getTime());
+    const changed = await repo.revokeApiKey(trx, row.id, stamp(world.today, now()));
     const after = (await repo.findApiKeyById(trx, row.id))!;
     return { key: toView(after, world.idSalt), changed };
   });
