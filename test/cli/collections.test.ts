@@ -284,3 +284,33 @@ describe('collections execute late in the month', () => {
     expect((await run(['-q', 'collections', 'execute', '--period', '2026-12'])).stderr).toBe('');
   });
 });
+
+describe('collections execute refusing many policies', () => {
+  it('names the first 10 of each kind and how many more; details list at most 100 (local mode)', async () => {
+    const many = join(tmp.dir, 'many-refused.db');
+    const run = (args: string[]) => runCli(['--db', many, ...args], { cwd: tmp.dir });
+    expect((await run(['-q', 'clock', 'set', '2026-10-31'])).code).toBe(0);
+    expect((await run(['-q', 'policies', 'import', join(FIXTURES, 'policies.csv')])).code).toBe(0);
+    expect((await run(['-q', '--yes', 'policies', 'update', 'POL-2026001', '--status', 'cancelled'])).code).toBe(0);
+    const nope = (n: number) => Array.from({ length: n }, (_, i) => `NOPE-${String(i + 1).padStart(3, '0')}`);
+    const cancelled = 'cancelled (a cancelled policy is never collected again): POL-2026001';
+
+    const few = await run(['--json', 'collections', 'execute', '--period', '2026-11', '--policy', ...nope(12), 'POL-2026001']);
+    expect(few.code).toBe(2);
+    const fewError = JSON.parse(few.stderr).error;
+    expect(fewError.message).toBe(`Nothing was queued: unknown policies: ${nope(10).join(', ')} and 2 more; ${cancelled}.`);
+    expect(fewError.details).toHaveLength(13);
+    expect(fewError.details[12]).toEqual({ field: 'policy_ids', code: 'POLICY_NOT_ACTIVE', message: 'policy POL-2026001 is cancelled', ref: 'POL-2026001' });
+
+    const lots = await run(['--json', 'collections', 'execute', '--period', '2026-11', '--policy', ...nope(150), 'POL-2026001']);
+    expect(lots.code).toBe(2);
+    const lotsError = JSON.parse(lots.stderr).error;
+    expect(lotsError.message).toBe(
+      `Nothing was queued: unknown policies: ${nope(10).join(', ')} and 140 more; ${cancelled}. ` +
+        'The details list the first 100 of the 151 policies refused; 51 more are not listed.',
+    );
+    expect(lotsError.details).toEqual(nope(100).map((ref) => ({ field: 'policy_ids', code: 'UNKNOWN_POLICY', message: `no policy '${ref}'`, ref })));
+    // Nothing was queued.
+    expect((await run(['--json', 'collections', 'list', '--period', '2026-11'])).json().data).toEqual([]);
+  });
+});

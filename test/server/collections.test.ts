@@ -273,3 +273,19 @@ describe('a collections run over HTTP', () => {
     expect(execute.json().error.details.map((d: any) => d.code)).toEqual(['UNKNOWN_POLICY', 'UNKNOWN_POLICY']);
   });
 });
+
+describe('an execute naming many unknown policies', () => {
+  it('60,000 unknown ids (a 660 KB body): 400 in kilobytes, 10 named in the message, 100 in details', async () => {
+    const ids = Array.from({ length: 60_000 }, (_, i) => `NO-${String(i).padStart(5, '0')}`);
+    const res = await call(s.app, 'POST', '/v1/collections/execute', { key: s.keys.other, body: { period_month: '2026-12', policy_ids: ids } });
+    expect(res.status).toBe(400);
+    const error = res.json().error;
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.message).toBe(
+      `Nothing was queued: unknown policies: ${ids.slice(0, 10).join(', ')} and 59,990 more. ` +
+        'The details list the first 100 of the 60,000 policies refused; 59,900 more are not listed.',
+    );
+    expect(error.details).toEqual(ids.slice(0, 100).map((ref) => ({ field: 'policy_ids', code: 'UNKNOWN_POLICY', message: `no policy '${ref}'`, ref })));
+    expect(res.text.length).toBeLessThan(16_384);
+  });
+});

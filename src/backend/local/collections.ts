@@ -6,7 +6,7 @@
 import { conflict, notFound, validationError, type FieldError } from '../../domain/errors.js';
 import { decodeId, encodeId, IdKind } from '../../domain/ids.js';
 import { stringifyJson } from '../../domain/json.js';
-import { plural } from '../../domain/words.js';
+import { count, plural } from '../../domain/words.js';
 import { asCents, formatCents } from '../../domain/money.js';
 import { addDays, dayNumber, firstDay, fromDayNumber, lastDay, monthsBetween, periodOf, type Period } from '../../domain/period.js';
 import { DEFAULT_PAGE_LIMIT, validateCollectionListQuery, validateExecuteRequest, validateReportQuery } from '../../domain/requests.js';
@@ -46,6 +46,20 @@ import { readWorld, stamp, stampDay, iso } from './world.js';
 
 /** How many months after the clock's month a run may be queued for. */
 export const MAX_MONTHS_AHEAD = 12;
+
+/**
+ * A refused execute names at most this many policies of each kind in its message, and lists at
+ * most EXECUTE_DETAILS problems in its details: 60,000 unknown ids (a 529 KB body) answer in
+ * kilobytes, not megabytes, as a hostile import file does (docs/decisions.md).
+ */
+export const EXECUTE_NAMED = 10;
+export const EXECUTE_DETAILS = 100;
+
+/** `refs` for a message: the first EXECUTE_NAMED, then how many more. */
+function namedRefs(refs: readonly string[]): string {
+  const shown = refs.slice(0, EXECUTE_NAMED).join(', ');
+  return refs.length <= EXECUTE_NAMED ? shown : `${shown} and ${count(refs.length - EXECUTE_NAMED)} more`;
+}
 
 /** Queue the period's collections. Planning starts with the next day the clock lives through. */
 export async function executeCollections(ctx: LocalContext, input: ExecuteInput): Promise<ExecutionAccepted> {
@@ -93,10 +107,12 @@ export async function executeCollections(ctx: LocalContext, input: ExecuteInput)
       }
       if (problems.length > 0) {
         const parts: string[] = [];
-        if (unknown.length > 0) parts.push(`unknown policies: ${unknown.join(', ')}`);
-        if (lapsed.length > 0) parts.push(`lapsed (reinstate them first): ${lapsed.join(', ')}`);
-        if (cancelled.length > 0) parts.push(`cancelled (a cancelled policy is never collected again): ${cancelled.join(', ')}`);
-        throw validationError(`Nothing was queued: ${parts.join('; ')}.`, problems);
+        if (unknown.length > 0) parts.push(`unknown policies: ${namedRefs(unknown)}`);
+        if (lapsed.length > 0) parts.push(`lapsed (reinstate them first): ${namedRefs(lapsed)}`);
+        if (cancelled.length > 0) parts.push(`cancelled (a cancelled policy is never collected again): ${namedRefs(cancelled)}`);
+        const left = problems.length - EXECUTE_DETAILS;
+        const listed = left > 0 ? ` The details list the first ${count(EXECUTE_DETAILS)} of the ${count(problems.length)} policies refused; ${count(left)} more are not listed.` : '';
+        throw validationError(`Nothing was queued: ${parts.join('; ')}.${listed}`, problems.slice(0, EXECUTE_DETAILS));
       }
       policyIds = [...ids];
     }
