@@ -85,6 +85,36 @@ describe('POST /v1/policies', () => {
     expect((await call(s.app, 'GET', `/v1/policies/${id}`, { key: s.keys.acme })).json().collection_amount).toBe(POLICY.collection_amount);
   });
 
+  it('reads a JSON amount by its value: an exponent or trailing zeros are fine, a third decimal in value is not', async () => {
+    const raw = (n: number, amount: string) =>
+      call(s.app, 'POST', '/v1/policies', {
+        key: s.keys.acme,
+        headers: { 'content-type': 'application/json' },
+        payload: `{"policy_number":"POL-${n}","customer_id":"C1","external_customer_ref":"E1","product_code":"LIFE","collection_amount":${amount}}`,
+      });
+    for (const [n, amount, stored] of [
+      [1, '1E3', '1000.00'],
+      [2, '1.5e-1', '0.15'],
+      [3, '5.000', '5.00'],
+      [4, '1e6', '1000000.00'],
+      [5, '12.345e1', '123.45'],
+    ] as const) {
+      const res = await raw(n, amount);
+      expect(res.status, amount).toBe(201);
+      expect(res.text, amount).toContain(`"collection_amount":${stored},`);
+    }
+    for (const [n, amount, code, message] of [
+      [11, '0.125', 'INVALID_AMOUNT', "collection_amount '0.125' has more than two decimals"],
+      [12, '1e-3', 'INVALID_AMOUNT', "collection_amount '0.001' has more than two decimals"],
+      [13, '1.0000001e6', 'AMOUNT_OUT_OF_RANGE', "collection_amount '1000000.1' is above the maximum premium of 1000000.00"],
+      [14, '0', 'AMOUNT_OUT_OF_RANGE', "collection_amount '0' must be greater than 0.00"],
+    ] as const) {
+      const res = await raw(n, amount);
+      expect(res.status, amount).toBe(400);
+      expect(res.json().error.details, amount).toEqual([{ field: 'collection_amount', code, message }]);
+    }
+  });
+
   it('answers 409 DUPLICATE_POLICY for a policy number the client already has', async () => {
     const first = await create(POLICY);
     const again = await create({ ...POLICY, customer_id: 'C2' });
