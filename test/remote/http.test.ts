@@ -543,3 +543,25 @@ describe('no stray files', () => {
     writeFileSync(join(dir, '.keep'), '');
   });
 });
+
+describe('--json in remote mode', () => {
+  it('prints the answer re-serialised: compact, keys in the order sent, money with two decimals, other numbers as JavaScript writes them', async () => {
+    handlers.push(
+      json(
+        200,
+        '{ "policy_number" : "X",\n  "collection_amount": 100, "status": "active", "extra": 1.50, "n": 1.0, "old_amount": 1e2, "dup": 1, "dup": 2 }',
+      ),
+    );
+    const r = await premia(['--json', 'policies', 'get', 'X']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('{"policy_number":"X","collection_amount":100.00,"status":"active","extra":1.5,"n":1,"old_amount":100.00,"dup":2}\n');
+  });
+
+  it("passes a download's JSON on byte for byte as the service sent it", async () => {
+    const body = '{ "period_month": "2026-11",\n  "results": [ {"policy_number": "P1", "collection_amount_due": 100, "x": 1.50} ] }\n';
+    handlers.push(json(200, body));
+    const r = await premia(['--json', 'reports', 'collections', '--period', '2026-11']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(body);
+  });
+});
