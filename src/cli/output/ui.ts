@@ -1,6 +1,7 @@
 /**
  * Output for commands: data to stdout, status and errors to stderr; colour only on a terminal
- * and never with NO_COLOR or --no-color; `--json` writes the API's JSON answer as docs/cli.md says (a download's as sent).
+ * and never with NO_COLOR or --no-color; `--json` writes the API's JSON answer as docs/cli.md
+ * says (a download's as it was sent).
  */
 import { Chalk, type ChalkInstance } from 'chalk';
 import { stringifyJson } from '../../domain/json.js';
