@@ -404,6 +404,61 @@ describe('answers that are not the expected JSON', () => {
     expect(r.stderr).toContain('error: GET /v1/reports/collections answered with text/html instead of a CSV file; is something other than the service answering at');
   });
 
+  const STATEMENT = { settlement_number: 'SETTLE-2026-11-001', period_month: '2026-11', total_collections: 10, distribution_fee: 2.5, collections_fee: 0.35, total_fees: 2.85, vat: 0.43, net_amount: 6.72, payment_date: '2026-12-03', status: 'pending' };
+  const SETTLEMENT_ID = '00000000-0000-4000-8000-000000000001';
+  it.each<[string, string[], unknown, string]>([
+    [
+      'policies create without policy_number',
+      POLICY,
+      { id: 'p-1', status: 'active', created_at: '2026-11-21T09:30:00Z' },
+      "The service's answer to the policy creation lacks policy_number (its fields: id, status, created_at): premia cannot tell what was done. Check whether policy P1 exists at the service (a second create may be refused as a duplicate or make a second policy).",
+    ],
+    [
+      'policies update without the amount, a status that is not a string',
+      ['policies', 'update', 'a', '--amount', '61'],
+      { id: 'a', policy_number: 'P1', status: 3, updated_at: '2026-11-21T09:30:00Z' },
+      "The service's answer to the policy update lacks collection_amount, status as a string (its fields: id, policy_number, status, updated_at): premia cannot tell what was done. Check policy a at the service (its amount and status).",
+    ],
+    [
+      'collections execute with only an execution id',
+      ['collections', 'execute', '--period', '2026-11'],
+      { execution_id: 'e1' },
+      "The service's answer to the collections run lacks status, policies_queued (its fields: execution_id): premia cannot tell what was done. Check whether the 2026-11 run was queued (premia reports collections --period 2026-11).",
+    ],
+    [
+      'settlements create with only an id and a status',
+      ['settlements', 'create', '--period', '2026-11'],
+      { id: 's1', status: 'pending' },
+      "The service's answer to the settlement creation lacks settlement_number, period_month, total_collections, distribution_fee, collections_fee, total_fees, vat, net_amount, payment_date (its fields: id, status): premia cannot tell what was done. Check whether a settlement for 2026-11 exists at the service.",
+    ],
+    [
+      'settlements mark-paid without the payment',
+      ['settlements', 'mark-paid', SETTLEMENT_ID, '--yes'],
+      { ...STATEMENT, status: 'paid' },
+      `The service's answer to the payment record lacks paid_on, paid_reference (its fields: ${Object.keys(STATEMENT).join(', ')}): premia cannot tell what was done. Check settlement ${SETTLEMENT_ID} at the service (premia settlements get ${SETTLEMENT_ID}).`,
+    ],
+    [
+      'settlements dispute with an empty object',
+      ['settlements', 'dispute', SETTLEMENT_ID, '--reason', 'fees', '--yes'],
+      {},
+      `The service's answer to the dispute lacks settlement_number, period_month, total_collections, distribution_fee, collections_fee, total_fees, vat, net_amount, payment_date, status (its fields: none): premia cannot tell what was done. Check settlement ${SETTLEMENT_ID} at the service (premia settlements get ${SETTLEMENT_ID}).`,
+    ],
+  ])('a write answered without what premia prints (%s): REMOTE_ERROR, exit 1, nothing claimed', async (_name, args, answer, message) => {
+    handlers = [json(args[1] === 'execute' ? 202 : 201, answer)];
+    const r = await premia(args);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`error: ${message}\n  (code REMOTE_ERROR)\n`);
+  });
+
+  it('a write answer with extra fields, and a statement without the id the spec leaves out, is taken', async () => {
+    handlers = [json(201, { ...STATEMENT, links: { self: '/v1/settlements/x' } })];
+    const r = await premia(['settlements', 'create', '--period', '2026-11']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('Created SETTLE-2026-11-001: net 6.72 to pay by 2026-12-03.');
+    expect(r.stderr).toContain("warning: the service gave no id for SETTLE-2026-11-001");
+  });
+
   it('a 404 page on a spec route without an id (a wrong base URL) is REMOTE_ERROR, exit 1', async () => {
     handlers = [(_q, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>')];
     const r = await premia(['reports', 'collections', '--period', '2026-11']);

@@ -79,6 +79,53 @@ function importResultOf(answer: unknown, verify: string): ImportResult {
   return { ...(body as unknown as ImportResult), errors: list as ImportResult['errors'] };
 }
 
+/** What a field of a write's answer must be for premia to print it or rely on it. */
+type FieldKind = 'string' | 'amount' | 'count';
+
+const KIND_WORDS: Record<FieldKind, string> = { string: 'a string', amount: 'an amount', count: 'a whole number' };
+
+function fieldIs(value: unknown, kind: FieldKind): boolean {
+  if (kind === 'string') return typeof value === 'string';
+  // Amounts arrive as cents (moneyToCents): a whole number of cents, which may be negative.
+  if (kind === 'amount') return typeof value === 'number' && Number.isSafeInteger(value);
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+/**
+ * A write's answer, checked for the fields premia prints or relies on before it says the write
+ * was done: an answer without them (another shape, a job id, a partial object) is a REMOTE_ERROR
+ * naming what it lacks and what to check, never "Created policy undefined." with exit 0. Extra
+ * fields, and fields the spec leaves optional, are accepted as they come.
+ */
+function checkedAnswer<T>(answer: unknown, what: string, fields: Record<string, FieldKind>, verify: string): T {
+  const body = answer && typeof answer === 'object' && !Array.isArray(answer) ? (answer as Record<string, unknown>) : {};
+  const lacking = Object.entries(fields)
+    .filter(([name, kind]) => !fieldIs(body[name], kind))
+    .map(([name, kind]) => (body[name] === undefined || body[name] === null ? name : `${name} as ${KIND_WORDS[kind]}`));
+  if (lacking.length > 0) {
+    const had = Object.keys(body);
+    throw new PremiaError(
+      'REMOTE_ERROR',
+      `The service's answer to ${what} lacks ${lacking.join(', ')} (its fields: ${had.length > 0 ? had.slice(0, 20).join(', ') : 'none'}): premia cannot tell what was done. ${verify}.`,
+    );
+  }
+  return answer as T;
+}
+
+/** The fields of a statement premia prints after writing one (id is left out: the spec does not show it on create). */
+const SETTLEMENT_FIELDS: Record<string, FieldKind> = {
+  settlement_number: 'string',
+  period_month: 'string',
+  total_collections: 'amount',
+  distribution_fee: 'amount',
+  collections_fee: 'amount',
+  total_fees: 'amount',
+  vat: 'amount',
+  net_amount: 'amount',
+  payment_date: 'string',
+  status: 'string',
+};
+
 function parseObject(text: string): Record<string, unknown> | null {
   try {
     const v = JSON.parse(text) as unknown;
@@ -215,12 +262,11 @@ export class RemoteBackend implements Backend {
 
   // -- policies (spec 4.1–4.3; get and list are extensions) ---------------------------------
 
-  createPolicy(input: PolicyInput): Promise<Policy> {
-    return this.json(
-      callOf(OPERATIONS.createPolicy, [input], {
-        verify: `Check whether policy ${input.policy_number} exists at the service (a second create may be refused as a duplicate or make a second policy)`,
-      }),
-    );
+  async createPolicy(input: PolicyInput): Promise<Policy> {
+    const verify = `Check whether policy ${input.policy_number} exists at the service (a second create may be refused as a duplicate or make a second policy)`;
+    const answer = await this.json<unknown>(callOf(OPERATIONS.createPolicy, [input], { verify }));
+    // Spec 4.1: id, policy_number, status, created_at.
+    return checkedAnswer(answer, 'the policy creation', { id: 'string', policy_number: 'string', status: 'string', created_at: 'string' }, verify);
   }
 
   async importPolicies(file: Upload, options?: ImportOptions): Promise<ImportResult> {
@@ -232,14 +278,17 @@ export class RemoteBackend implements Backend {
     return importResultOf(answer, verify);
   }
 
-  updatePolicy(ref: string, patch: PolicyPatch): Promise<Policy> {
-    return this.json(
+  async updatePolicy(ref: string, patch: PolicyPatch): Promise<Policy> {
+    const verify = `Check policy ${ref} at the service (its amount and status)`;
+    const answer = await this.json<unknown>(
       callOf(OPERATIONS.updatePolicy, [ref, patch], {
         ref: { noun: 'policy', value: ref },
         item: { noun: 'policy', value: ref },
-        verify: `Check policy ${ref} at the service (its amount and status)`,
+        verify,
       }),
     );
+    // Spec 4.3: id, policy_number, collection_amount, status, updated_at.
+    return checkedAnswer(answer, 'the policy update', { id: 'string', policy_number: 'string', collection_amount: 'amount', status: 'string', updated_at: 'string' }, verify);
   }
 
   async previewCancellation(ref: string): Promise<CancellationPreview> {
@@ -305,11 +354,10 @@ export class RemoteBackend implements Backend {
 
   async executeCollections(input: ExecuteInput): Promise<ExecutionAccepted> {
     if (input.strategy !== undefined) await this.requirePremia('collection strategies (--strategy)');
-    return this.json(
-      callOf(OPERATIONS.executeCollections, [input], {
-        verify: `Check whether the ${input.period_month} run was queued (premia reports collections --period ${input.period_month})`,
-      }),
-    );
+    const verify = `Check whether the ${input.period_month} run was queued (premia reports collections --period ${input.period_month})`;
+    const answer = await this.json<unknown>(callOf(OPERATIONS.executeCollections, [input], { verify }));
+    // Spec 4.4: execution_id, status, policies_queued.
+    return checkedAnswer(answer, 'the collections run', { execution_id: 'string', status: 'string', policies_queued: 'count' }, verify);
   }
 
   getCollection(id: string): Promise<Collection> {
@@ -340,8 +388,11 @@ export class RemoteBackend implements Backend {
 
   // -- settlements (spec 4.7–4.9; list, mark-paid and dispute are extensions) ---------------
 
-  createSettlement(period: Period): Promise<Settlement> {
-    return this.json(callOf(OPERATIONS.createSettlement, [period], { verify: `Check whether a settlement for ${period} exists at the service` }));
+  async createSettlement(period: Period): Promise<Settlement> {
+    const verify = `Check whether a settlement for ${period} exists at the service`;
+    const answer = await this.json<unknown>(callOf(OPERATIONS.createSettlement, [period], { verify }));
+    // Spec 4.7: the statement's figures and status; whether it carries id is not shown (a warning says so).
+    return checkedAnswer(answer, 'the settlement creation', SETTLEMENT_FIELDS, verify);
   }
 
   async previewSettlement(period: Period): Promise<SettlementPreview> {
@@ -369,12 +420,16 @@ export class RemoteBackend implements Backend {
     return this.json(callOf(OPERATIONS.listSettlements, [query]));
   }
 
-  markSettlementPaid(ref: string, options?: { reference?: string }): Promise<Settlement> {
-    return this.json(callOf(OPERATIONS.markSettlementPaid, [ref, options]));
+  async markSettlementPaid(ref: string, options?: { reference?: string }): Promise<Settlement> {
+    const answer = await this.json<unknown>(callOf(OPERATIONS.markSettlementPaid, [ref, options]));
+    const verify = `Check settlement ${ref} at the service (premia settlements get ${ref})`;
+    return checkedAnswer(answer, 'the payment record', { ...SETTLEMENT_FIELDS, paid_on: 'string', paid_reference: 'string' }, verify);
   }
 
-  disputeSettlement(ref: string, reason: string): Promise<Settlement> {
-    return this.json(callOf(OPERATIONS.disputeSettlement, [ref, reason]));
+  async disputeSettlement(ref: string, reason: string): Promise<Settlement> {
+    const answer = await this.json<unknown>(callOf(OPERATIONS.disputeSettlement, [ref, reason]));
+    const verify = `Check settlement ${ref} at the service (premia settlements get ${ref})`;
+    return checkedAnswer(answer, 'the dispute', SETTLEMENT_FIELDS, verify);
   }
 
   close(): Promise<void> {
