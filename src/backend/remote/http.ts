@@ -42,6 +42,11 @@ export const DEFAULT_TIMEOUT_MS = 600_000;
 export const MAX_ATTEMPTS = 4;
 const RETRY_BASE_MS = 250;
 const RETRY_CAP_MS = 8_000;
+/**
+ * A write to a server that has not yet shown what it is keeps the last quarter of --timeout, at
+ * most this, to ask GET /whoami whether it honours Idempotency-Key should its time run out.
+ */
+const WHOAMI_RESERVE_MS = 1_000;
 /** A Retry-After longer than this is not waited for: the error is reported instead. */
 const MAX_RETRY_AFTER_MS = 60_000;
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
@@ -348,14 +353,16 @@ export class HttpClient {
     const url = `${this.origin}${path}`;
     const controller = new AbortController();
     const deadline = Date.now() + this.timeoutMs;
-    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    // The whole command stays within --timeout: what the check after a timeout needs is kept back.
+    const reserve = key !== undefined && this.premiaVersion === undefined ? Math.min(WHOAMI_RESERVE_MS, Math.floor(this.timeoutMs / 4)) : 0;
+    const timer = setTimeout(() => controller.abort(), this.timeoutMs - reserve);
     timer.unref?.();
     const user = call.signal;
     if (user?.aborted) throw this.cancelled(call);
     const onUserAbort = () => controller.abort();
     user?.addEventListener('abort', onUserAbort, { once: true });
     /** Why the request was aborted: the user (Ctrl-C) or the deadline. */
-    const aborted = async () => (user?.aborted ? this.cancelled(call) : this.timeoutError(call, key));
+    const aborted = async () => (user?.aborted ? this.cancelled(call) : this.timeoutError(call, key, Math.min(deadline, Date.now() + reserve)));
     const bodyState: BodyState = { started: false, bytes: 0, lines: 0 };
     const boundary = call.upload ? newBoundary() : '';
     /** Some attempt may have reached the service (a write: it may have acted). */
@@ -550,8 +557,12 @@ export class HttpClient {
   private async honoursKeys(deadline: number): Promise<boolean> {
     if (this.premiaVersion !== undefined) return this.premiaVersion !== null;
     const left = Math.min(DEFAULT_CONNECT_TIMEOUT_MS, deadline - Date.now());
-    if (left <= 0) return false;
+    if (left <= 0) {
+      this.debug(`  does the service honour Idempotency-Key? no time is left of --timeout to ask: not known`);
+      return false;
+    }
     try {
+      this.debug(`  does the service honour Idempotency-Key? asking GET ${this.basePath}/whoami within ${left} ms`);
       const started = performance.now();
       const res = await this.pool.request({
         path: `${this.basePath}/whoami`,
@@ -639,13 +650,14 @@ export class HttpClient {
     );
   }
 
-  private async timeoutError(call: Call, key: string | undefined): Promise<PremiaError> {
+  /** The time ran out; `checkBy`: until when the service may be asked what it is (what is left of --timeout). */
+  private async timeoutError(call: Call, key: string | undefined, checkBy: number): Promise<PremiaError> {
     const seconds = Math.round(this.timeoutMs / 1000);
     const happened = `${this.describe(call)} got no complete answer from ${this.baseUrl} within ${seconds} s (raise it with --timeout or PREMIA_TIMEOUT).`;
     if (!key) return remoteError(happened, null);
-    // Nothing has shown what the server is yet (the time ran out before any answer): ask, with a
-    // budget of its own (the command's has run out), as a broken connection does.
-    if (this.premiaVersion === undefined) await this.honoursKeys(Date.now() + DEFAULT_CONNECT_TIMEOUT_MS);
+    // Nothing has shown what the server is yet (the time ran out before any answer): ask, as a
+    // broken connection does, within what is left of --timeout (the part kept back for it).
+    if (this.premiaVersion === undefined) await this.honoursKeys(checkBy);
     if (this.premiaVersion) {
       return remoteError(`${happened} Whether it was done is unknown: rerun the same command with --idempotency-key ${this.options.idempotencyKey} to finish it safely.`, null);
     }
