@@ -17,7 +17,7 @@
  *             PREMIA_API_KEY, else the profile's key — only when the base URL is the profile's
  *             own, so that a saved key is never sent to another server.
  */
-import { redactKeysIn } from '../lib/key-text.js';
+import { redactGivenKeys, redactKeysIn } from '../lib/key-text.js';
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -127,6 +127,13 @@ export interface CliContext {
    * in-process run never touches the host's signal handlers (tests emit 'SIGINT' on it).
    */
   signals: EventEmitter;
+  /**
+   * The API keys configured for this run (--api-key, PREMIA_API_KEY, a profile's), as they become
+   * known: a value given to another option that equals one is never shown whole (see `redact`).
+   */
+  secrets: Set<string>;
+  /** Text for stderr: any premia key (pmk_…) and any configured key shown by its last 4 characters only. */
+  redact: (text: string) => string;
   /** Where these global options point (memoised: one resolution per invocation). */
   target: (globals: GlobalOptions) => Promise<ResolvedTarget>;
   /**
@@ -195,6 +202,10 @@ export function createContext(init: ContextInit): CliContext {
     now,
     prompter: init.prompter ?? inquirerPrompter(init),
     signals: init.signals ?? new EventEmitter(),
+    secrets: new Set(env.PREMIA_API_KEY ? [env.PREMIA_API_KEY] : []),
+    redact(text) {
+      return redactGivenKeys(redactKeysIn(text), ctx.secrets);
+    },
     target(globals) {
       resolved ??= resolveTarget(ctx, globals);
       return resolved;
@@ -300,6 +311,9 @@ export async function resolveTarget(ctx: CliContext, globals: GlobalOptions): Pr
     return local(DEFAULT_DB_FILE, 'default');
   }
   // Checked before any message quotes it: a password written into it is refused, not printed.
+  // A key given as the URL is shown redacted: every key that may be configured is known by now.
+  if (globals.apiKey !== undefined) ctx.secrets.add(globals.apiKey);
+  if (profile) ctx.secrets.add(profile.api_key);
   parseBaseUrl(baseUrl);
   if (globals.asClient !== undefined) {
     throw usageError('--as-client selects a client of a local store; in remote mode the API key decides the client.');
@@ -484,7 +498,7 @@ async function openRemote(
           ? "The key comes from PREMIA_API_KEY: set it to a valid key (it was not revoked?), or unset it and run 'premia login'."
           : undefined;
   // Any key in a line (one pasted as an id lands in a URL path) is shown redacted.
-  const debug = globals.debug ? (line: string) => ctx.stderr.write(redactKeysIn(`debug: ${line}\n`)) : undefined;
+  const debug = globals.debug ? (line: string) => ctx.stderr.write(ctx.redact(`debug: ${line}\n`)) : undefined;
   debug?.(`remote mode: ${connection.baseUrl}${connection.profile ? ` (profile ${connection.profile})` : ''}, key ${redactKey(connection.apiKey)}${connection.keySource ? ` from ${connection.keySource}` : ''}`);
   return openRemoteBackend({
     baseUrl: connection.baseUrl,

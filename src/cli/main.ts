@@ -9,7 +9,6 @@ import { ExitCode, PremiaError, usageError } from '../domain/errors.js';
 import { stringifyJson } from '../domain/json.js';
 import type { RunState } from './command.js';
 import type { CliContext, GlobalOptions } from './context.js';
-import { redactKeysIn } from '../lib/key-text.js';
 import { registerCommands } from './commands/index.js';
 import { applyHelpConventions, commandWords } from './commands/help.js';
 import { streamError } from './output/download.js';
@@ -46,11 +45,23 @@ function commanderCode(e: CommanderError): 'VALIDATION_ERROR' | 'USAGE_ERROR' {
 function commanderOutput(ctx: CliContext, json: boolean) {
   return {
     writeOut: (s: string) => ctx.stdout.write(s),
-    writeErr: (s: string) => ctx.stderr.write(redactKeysIn(s)),
+    writeErr: (s: string) => ctx.stderr.write(ctx.redact(s)),
     outputError: (s: string, write: (s: string) => void) => {
-      if (!json) write(redactKeysIn(s));
+      if (!json) write(ctx.redact(s));
     },
   };
+}
+
+/** The values given to --api-key (before a `--`). */
+function apiKeysIn(argv: string[]): string[] {
+  const keys: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') break;
+    if (a === '--api-key' && i + 1 < argv.length) keys.push(argv[++i]!);
+    else if (a.startsWith('--api-key=')) keys.push(a.slice('--api-key='.length));
+  }
+  return keys;
 }
 
 /** Whether `--json` is among the arguments (before a `--`), wherever it is given. */
@@ -129,6 +140,8 @@ export async function run(argv: string[], ctx: CliContext, onExitCode?: (code: n
     if (e.code !== 'EPIPE') outputFailed ??= e;
   };
   ctx.stdout.on('error', onOutputError);
+  // A key given with --api-key is never shown whole, whatever else it was given to (--base-url …).
+  for (const key of apiKeysIn(argv)) ctx.secrets.add(key);
   let code: number;
   try {
     const program = buildProgram(ctx, state, json);
@@ -234,11 +247,11 @@ export function reportError(ctx: CliContext, globals: GlobalOptions, e: unknown)
     if (globals.json) {
       writeJsonError(ctx, e);
     } else {
-      ctx.stderr.write(`${ui.err.red('error:')} ${redactKeysIn(e.message)}\n`);
+      ctx.stderr.write(`${ui.err.red('error:')} ${ctx.redact(e.message)}\n`);
       if (Array.isArray(e.details) && e.details.length > 1) {
         for (const d of e.details as Array<Record<string, unknown>>) {
           // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a row is a number or a string as received
-          if (typeof d.message === 'string') ctx.stderr.write(redactKeysIn(`  - ${d.row !== undefined ? `row ${String(d.row)}: ` : ''}${d.message}\n`));
+          if (typeof d.message === 'string') ctx.stderr.write(ctx.redact(`  - ${d.row !== undefined ? `row ${String(d.row)}: ` : ''}${d.message}\n`));
         }
       }
       const tags = [`code ${e.code}`];
@@ -246,11 +259,11 @@ export function reportError(ctx: CliContext, globals: GlobalOptions, e: unknown)
       ctx.stderr.write(ui.err.dim(`  (${tags.join(', ')})\n`));
     }
     // eslint-disable-next-line @typescript-eslint/no-base-to-string -- --debug shows whatever the cause is
-    if (globals.debug && e.cause) ctx.stderr.write(redactKeysIn(`${String((e.cause as Error).stack ?? e.cause)}\n`));
+    if (globals.debug && e.cause) ctx.stderr.write(ctx.redact(`${String((e.cause as Error).stack ?? e.cause)}\n`));
     return e.exitCode;
   }
   const err = e as Error;
-  const message = redactKeysIn(`premia failed unexpectedly: ${err?.message ?? String(e)}`);
+  const message = ctx.redact(`premia failed unexpectedly: ${err?.message ?? String(e)}`);
   if (globals.json) {
     writeJsonError(ctx, new PremiaError('INTERNAL', `${message} (run again with --debug for details)`));
     if (globals.debug && err?.stack) ctx.stderr.write(`${err.stack}\n`);
@@ -263,7 +276,7 @@ export function reportError(ctx: CliContext, globals: GlobalOptions, e: unknown)
 }
 
 function writeJsonError(ctx: CliContext, e: PremiaError): void {
-  ctx.stderr.write(`${redactKeysIn(stringifyJson(e.toBody(e.requestId ?? null)))}\n`);
+  ctx.stderr.write(`${ctx.redact(stringifyJson(e.toBody(e.requestId ?? null)))}\n`);
 }
 
 /** commander's message without its "error: " prefix. */

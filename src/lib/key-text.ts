@@ -23,3 +23,24 @@ export function holdsKey(text: string): boolean {
   KEY_PATTERN.lastIndex = 0;
   return found;
 }
+
+/** The shortest configured key redactGivenKeys looks for: a shorter one could blank out ordinary words (and shows nothing of itself elsewhere). */
+const GIVEN_KEY_MIN = 9;
+
+/**
+ * `text` with each of these keys (the API keys configured for a run: --api-key, PREMIA_API_KEY,
+ * a profile's), as is or URL-encoded, shown as premia shows a key: its last 4 characters
+ * (`…3456`). A key of any form, given where something else belonged (`--base-url sk_live_…`),
+ * is then never printed whole; premia's own `pmk_` keys are found by redactKeysIn besides.
+ */
+export function redactGivenKeys(text: string, keys: Iterable<string>): string {
+  let out = text;
+  const sorted = [...keys].map((k) => k.trim()).filter((k) => k.length >= GIVEN_KEY_MIN).sort((a, b) => b.length - a.length);
+  for (const key of sorted) {
+    const shown = `…${key.slice(-4)}`;
+    out = out.split(key).join(shown);
+    const encoded = encodeURIComponent(key);
+    if (encoded !== key) out = out.split(encoded).join(shown);
+  }
+  return out;
+}

@@ -4,6 +4,7 @@
  * option or command, a missing argument, value or subcommand USAGE_ERROR), unexpected failures as INTERNAL
  * with exit 1. Without --json the same errors stay plain text.
  */
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir, type CliResult } from '../helpers/cli.js';
@@ -160,6 +161,35 @@ describe('an API key typed where something else belongs is never printed whole',
       expect(r.code).toBe(code);
       expect(r.stderr).toContain(shown);
       expect(r.stderr + r.stdout).not.toContain(KEY.slice(4, 30));
+    }
+  });
+  // A key of another form (not pmk_) is known only as the configured key: from the flag, the
+  // environment or a profile. Shown as keys are shown elsewhere: its last 4 characters.
+  const OTHER = 'sk_live_TOPSECRET_abcdef123456';
+  it.each([
+    ['the environment', [], { PREMIA_API_KEY: OTHER }],
+    ['the flag', ['--api-key', OTHER], {}],
+    ['the flag, written with =', [`--api-key=${OTHER}`], {}],
+    ['a profile', [], {}],
+  ] as const)('another form of key, configured by %s, given as the base URL', async (source, flags, env) => {
+    const config = join(dir, 'config');
+    if (source === 'a profile') {
+      mkdirSync(join(config, 'premia'), { recursive: true });
+      const file = join(config, 'premia', 'config.json');
+      writeFileSync(file, JSON.stringify({ profiles: { default: { base_url: 'http://127.0.0.1:9/v1', api_key: OTHER } } }));
+      chmodSync(file, 0o600);
+    }
+    for (const json of [false, true]) {
+      const r = await runCli([...flags, ...(json ? ['--json'] : []), '--base-url', OTHER, 'reports', 'collections', '--period', '2026-11'], {
+        cwd: dir,
+        env: { XDG_CONFIG_HOME: config, ...env },
+      });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      const message = "'…3456' is not a URL; give the service's base URL, e.g. http://127.0.0.1:8080/v1.";
+      if (json) expect(JSON.parse(r.stderr.split('\n').at(-2)!)).toMatchObject({ error: { code: 'VALIDATION_ERROR', message } });
+      else expect(r.stderr.endsWith(`error: ${message}\n  (code VALIDATION_ERROR)\n`)).toBe(true);
+      expect(r.stderr).not.toContain('TOPSECRET');
     }
   });
 });
