@@ -129,7 +129,6 @@ describe('against a server that implements only the spec', () => {
   it.each([
     ['policies get', () => ['policies', 'get', ids.policy!], 'reading a policy (GET /policies/{id})'],
     ['policies list', () => ['policies', 'list'], 'policy lists (GET /policies)'],
-    ['policies update by number', () => ['policies', 'update', 'POL-2', '--status', 'cancelled'], 'a lookup by policy number'],
     ['collections list', () => ['collections', 'list', '--period', '2026-11'], 'collection lists (GET /collections)'],
     ['collections explain', () => ['collections', 'explain', ids.collection!], 'collection explanations'],
     ['collections execution', () => ['collections', 'execution', ids.collection!], 'execution status (GET /executions/{id})'],
@@ -141,7 +140,6 @@ describe('against a server that implements only the spec', () => {
     ['bank seed', () => ['bank', 'seed', '5'], 'the simulated bank (POST /bank/seed)'],
     ['bank import', () => ['bank', 'import', join(FIXTURES, 'bank-transactions.csv')], 'the simulated bank (POST /bank/import)'],
     ['bank show', () => ['bank', 'show', 'C100001'], 'the simulated bank (GET /bank/accounts/{customer_id})'],
-    ['settlements get by number', () => ['settlements', 'get', 'SETTLE-2026-11-001'], 'a lookup by settlement number'],
     ['settlements export --lines', () => ['settlements', 'export', ids.settlement!, '--lines'], 'settlement lines (export --lines)'],
     ['settlements list', () => ['settlements', 'list'], 'settlement lists (GET /settlements)'],
     ['settlements mark-paid', () => ['settlements', 'mark-paid', ids.settlement!], 'recording payments'],
@@ -155,6 +153,20 @@ describe('against a server that implements only the spec', () => {
     expect(r.stderr).toContain('code NOT_SUPPORTED');
     expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
     expect(stub.requests.length).toBeGreaterThan(before);
+  });
+
+  it.each([
+    ['policies update', ['policies', 'update', 'POL-9', '--amount', '61'], "Policy POL-9 not found. If 'POL-9' is the policy's number"],
+    ['settlements get', ['settlements', 'get', 'SETTLE-2026-11-001'], "Settlement SETTLE-2026-11-001 not found. If 'SETTLE-2026-11-001' is the settlement's number"],
+    ['settlements export', ['settlements', 'export', 'SETTLE-2026-11-001'], "Settlement SETTLE-2026-11-001 not found. If 'SETTLE-2026-11-001' is the settlement's number"],
+  ])('%s of a reference that is not UUID-shaped (a number, or this server\'s own id): a 404 is not found, exit 5', async (_name, args, said) => {
+    const r = await premia(args);
+    expect(r.code).toBe(5);
+    expect(r.stdout).toBe('');
+    const noun = args[0] === 'policies' ? 'policy' : 'settlement';
+    expect(r.stderr).toContain(
+      `error: ${said}: looking a ${noun} up by number is a premia extension this server does not offer; give the ${noun}'s id as the service returned it.\n  (code NOT_FOUND, request `,
+    );
   });
 
   it('asks before sending a strategy, so an ignored field can never start the wrong run', async () => {

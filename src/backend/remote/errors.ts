@@ -208,25 +208,26 @@ export function errorFromResponse(r: FailedResponse): PremiaError {
     const urlHint = body ? '' : ` (It answered HTTP ${r.status}${r.contentType ? ` with ${r.contentType}` : ''}; if every command fails like this, check the base URL: it includes the version, e.g. http://host:8080/v1.)`;
     return new PremiaError('NOT_SUPPORTED', `${notSupported(r.route.what, null).message}${urlHint}`, { requestId: requestId ?? undefined });
   }
-  if (r.status === 404 && !r.premia && r.route.ref && !UUID_SHAPED.test(r.route.ref.value)) {
-    const { noun, value } = r.route.ref;
-    return new PremiaError(
-      'NOT_SUPPORTED',
-      `This server does not offer a lookup by ${noun} number (a premia extension), and found no ${noun} with the id '${value}'. ` +
-        `Give the ${noun}'s id as the service returned it.`,
-      { requestId: requestId ?? undefined },
-    );
-  }
-
   // A spec route with an id: a 404 is that resource not found (exit 5), whatever the body is.
+  // The spec's ids are only "UUID-like", so any reference may be one; but one that does not look
+  // like a UUID may be a number, which only premia's own service looks up (its 404 carries its
+  // marker): the message says so.
   if (r.status === 404 && r.route.item && !r.route.extension) {
-    if (body) return new PremiaError(receivedCode(body.code), body.message, { status: 404, exitCode: ExitCode.NOT_FOUND, details: detailsOf(body), requestId: requestId ?? undefined });
+    const ref = !r.premia && r.route.ref && !UUID_SHAPED.test(r.route.ref.value) ? r.route.ref : null;
+    const numberHint = ref
+      ? ` If '${ref.value}' is the ${ref.noun}'s number: looking a ${ref.noun} up by number is a premia extension this server does not offer; give the ${ref.noun}'s id as the service returned it.`
+      : '';
+    if (body) {
+      const said = numberHint && !/[.!?]$/.test(body.message.trim()) ? `${body.message.trim()}.` : body.message;
+      return new PremiaError(receivedCode(body.code), `${said}${numberHint}`, { status: 404, exitCode: ExitCode.NOT_FOUND, details: detailsOf(body), requestId: requestId ?? undefined });
+    }
     const { noun, value } = r.route.item;
     const what = `HTTP 404${r.contentType ? ` with ${r.contentType}` : ''}`;
     return new PremiaError(
       'NOT_FOUND',
       `The service found no ${noun} with the id '${value}' (it answered ${what}${excerpt ? `: ${excerpt}` : ''}).` +
-        (excerpt ? '' : ' If every command fails like this, check the base URL: it includes the version, e.g. http://host:8080/v1.'),
+        (excerpt ? '' : ' If every command fails like this, check the base URL: it includes the version, e.g. http://host:8080/v1.') +
+        numberHint,
       { status: 404, requestId: requestId ?? undefined },
     );
   }
