@@ -108,6 +108,8 @@ export type ServeFn = (backend: Backend, options: ServeOptions, io: ServeIo) => 
 export interface RemoteTuning {
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
+  /** The low-speed window of downloads (default: --timeout), tiny in tests. */
+  lowSpeedWindowMs?: number;
 }
 
 export interface CliContext {
@@ -511,6 +513,7 @@ async function openRemote(
     debug,
     sleep: tuning?.sleep,
     random: tuning?.random,
+    lowSpeedWindowMs: tuning?.lowSpeedWindowMs,
   });
 }
 

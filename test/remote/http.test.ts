@@ -367,6 +367,31 @@ describe('answers that are not the expected JSON', () => {
     expect(readdirSync(out)).toEqual([]);
   });
 
+  it('a download that trickles (a byte now and then, never idle long) is stopped by the low-speed limit: exit 1, no file', async () => {
+    const trickle: Handler = (_q, res) => {
+      res.writeHead(200, { 'content-type': 'text/csv' });
+      res.write(`${REPORT_COLUMNS.join(',')}\n`);
+      const row = '2026-11,C1,E1,P1,LIFE,1.00,1.00,0.00,PAID_FULL,2026-11-03,2026-11-03,1,\n';
+      let i = 0;
+      const timer = setInterval(() => res.write(row[i++ % row.length]!), 10);
+      res.on('close', () => clearInterval(timer));
+    };
+    const out = join(dir, 'trickle-out');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(out, { recursive: true });
+    // The window is --timeout; here a tenth of a second, so that the test does not wait for one.
+    const tuning = { ...instantRetries(waits), lowSpeedWindowMs: 100 };
+    for (const output of [[], ['--output', join(out, 'report.csv')]]) {
+      handlers = [trickle];
+      const r = await runPremia(['reports', 'collections', '--period', '2026-11', ...output], { cwd: dir, env: remoteEnv(base, KEY), tuning });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(
+        /^error: GET \/v1\/reports\/collections: the server is too slow: only \d+ bytes? arrived in 0\.1 s, where premia needs at least 1024 bytes every 0\.1 s \(--timeout\); premia stopped the download, nothing complete was received \(an --output file is not kept\), run it again\.\n {2}\(code REMOTE_ERROR\)\n$/,
+      );
+      expect(readdirSync(out)).toEqual([]);
+    }
+  });
+
   it('a download that is not what was asked (another header, nothing, a first page, a statement without its row): exit 1, no file', async () => {
     const header = REPORT_COLUMNS.join(',');
     const cases: Array<[string, Handler, string[], string]> = [

@@ -50,6 +50,12 @@ const WHOAMI_RESERVE_MS = 1_000;
 /** A Retry-After longer than this is not waited for: the error is reported instead. */
 const MAX_RETRY_AFTER_MS = 60_000;
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+/**
+ * A download must bring at least this many bytes in every window of --timeout spent waiting for
+ * it: a server that trickles (a byte now and then, never stalling long enough for the idle
+ * timeout) is stopped instead of holding the command for ever.
+ */
+const LOW_SPEED_BYTES = 1024;
 /** Error bodies are read up to this size (an error page can be anything). */
 const MAX_ERROR_BODY = 64 * 1024;
 
@@ -68,6 +74,8 @@ export interface HttpOptions {
   debug?: (line: string) => void;
   /** Tests: waiting and jitter. */
   sleep?: (ms: number) => Promise<void>;
+  /** Tests: the low-speed window of downloads (default: the timeout; see LOW_SPEED_BYTES). */
+  lowSpeedWindowMs?: number;
   random?: () => number;
   maxAttempts?: number;
 }
@@ -320,9 +328,12 @@ export class HttpClient {
       return {
         filename: filenameOf(x.headers['content-disposition']) ?? safeName(defaultName, format),
         contentType: String(x.headers['content-type'] ?? (format === 'csv' ? 'text/csv' : 'application/json')),
-        body: guardStream(head, iterator, what, x.requestId, (text) => {
-          const why = wholeDownloadProblem(text, format, expect);
-          if (why !== null) throw remoteError(`${what} answered with ${why}; nothing complete was received.`, x.requestId);
+        body: guardStream(head, iterator, what, x.requestId, {
+          done: (text) => {
+            const why = wholeDownloadProblem(text, format, expect);
+            if (why !== null) throw remoteError(`${what} answered with ${why}; nothing complete was received.`, x.requestId);
+          },
+          lowSpeed: { windowMs: this.options.lowSpeedWindowMs ?? this.timeoutMs, stop: () => x.body.destroy() },
         }),
         ...(periodState ? { periodState } : {}),
       };
@@ -792,7 +803,14 @@ const KEEP = 4096;
  * traces; `done` checks the whole of it once it has come (and may throw: the download is then a
  * failure, and a file being written is not kept).
  */
-async function* guardStream(head: Buffer[], rest: AsyncIterator<Buffer>, what: string, requestId: string | null, done?: (text: DownloadText) => void): AsyncGenerator<Uint8Array> {
+async function* guardStream(
+  head: Buffer[],
+  rest: AsyncIterator<Buffer>,
+  what: string,
+  requestId: string | null,
+  checks: { done?: (text: DownloadText) => void; lowSpeed?: { windowMs: number; stop: () => void } } = {},
+): AsyncGenerator<Uint8Array> {
+  const { done, lowSpeed } = checks;
   const text: DownloadText = { head: '', tail: '', lines: 0 };
   const see = (chunk: Buffer) => {
     if (text.head.length < KEEP) text.head += chunk.subarray(0, KEEP).toString('utf8');
@@ -803,10 +821,30 @@ async function* guardStream(head: Buffer[], rest: AsyncIterator<Buffer>, what: s
     see(chunk);
     yield chunk;
   }
+  // The low-speed window counts only time spent waiting for the server (not for the reader of
+  // the output); it starts again each time LOW_SPEED_BYTES have come.
+  let waited = 0;
+  let arrived = 0;
   try {
     for (;;) {
-      const next = await rest.next();
+      const started = Date.now();
+      const next = lowSpeed ? await withinWindow(rest.next(), lowSpeed.windowMs - waited) : await rest.next();
+      if (next === null) {
+        lowSpeed!.stop();
+        const seconds = Math.round(lowSpeed!.windowMs / 100) / 10;
+        throw remoteError(
+          `${what}: the server is too slow: only ${arrived} byte${arrived === 1 ? '' : 's'} arrived in ${seconds} s, where premia needs at least ${LOW_SPEED_BYTES} bytes ` +
+            `every ${seconds} s (--timeout); premia stopped the download, nothing complete was received (an --output file is not kept), run it again.`,
+          requestId,
+        );
+      }
       if (next.done) break;
+      waited += Date.now() - started;
+      arrived += next.value.length;
+      if (arrived >= LOW_SPEED_BYTES) {
+        waited = 0;
+        arrived = 0;
+      }
       see(next.value);
       yield next.value;
     }
@@ -815,6 +853,24 @@ async function* guardStream(head: Buffer[], rest: AsyncIterator<Buffer>, what: s
     throw remoteError(`${what}: the download broke off before it was complete (${errorCodeOf(e)}); nothing complete was received, run it again.`, requestId);
   }
   done?.(text);
+}
+
+/** The next chunk, or null when `ms` pass first (the chunk still on its way is then dropped). */
+async function withinWindow<T>(next: Promise<T>, ms: number): Promise<T | null> {
+  if (ms <= 0) {
+    next.catch(() => undefined);
+    return null;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  try {
+    return await Promise.race([next, late]);
+  } finally {
+    clearTimeout(timer);
+    next.catch(() => undefined);
+  }
 }
 
 /**
