@@ -170,6 +170,12 @@ export class AccountSet {
     return this.genIndex[i]! < 0 ? 'imported' : 'generated';
   }
 
+  /** The first day of account i's statement: its first imported row, or the day a generated account's history starts. */
+  startDay(i: number): number {
+    const g = this.genIndex[i]!;
+    return g < 0 ? this.imported.get(i)!.startDay : this.book.startDay(g);
+  }
+
   /** The credits of account i posted on the days from..to inclusive, in day order. */
   credits(i: number, from: number, to: number): Credit[] {
     const g = this.genIndex[i]!;

@@ -48,6 +48,7 @@ export const WhyCode = {
   SMART_IRREGULAR_NO_DEPOSIT_DUE: 16,
   SMART_PAYDAY_BEFORE_CLOSED_DAYS: 17,
   SMART_MONTH_END_PAYDAY: 18,
+  SMART_MONTH_END_NEW_ACCOUNT: 19,
 } as const;
 export type WhyCode = (typeof WhyCode)[keyof typeof WhyCode];
 

@@ -336,6 +336,11 @@ export interface BankAccounts extends PostedHistory {
   /** Why premia's debits fail on `day` whatever the balance (closed, frozen, stopped), or null. */
   blockedOn(i: number, day: number): FailureReason | null;
   /**
+   * The first day of account i's statement (its first movement: an account opened later has
+   * nothing posted before it). Optional: without it every account counts as one with a past.
+   */
+  startDay?(i: number): number;
+  /**
    * Live account i through its next day: its credits post, then premia's debits for the day
    * (from `debits`, in policy_number order) are attempted with their outcomes written to
    * `outcomes` in the same order (null: paid), then the day's other debits. Returns `facts`.

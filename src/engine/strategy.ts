@@ -65,6 +65,8 @@ export interface CustomerView {
   readonly lastCreditDay: number | null;
   /** The last day any of the account's own debits posted (within the summary's window), or null. */
   readonly lastDebitDay: number | null;
+  /** Whether the account's statement has not begun by `day`: a new account, nothing ever posted to it. */
+  isNewOn(day: number): boolean;
   /** Expected other debits on a day that is `k` days after an income credit (k ≥ 0). */
   expectedDebits(k: number): number;
   /** Whether income is predicted on `day` (regular patterns only). */
@@ -94,6 +96,8 @@ export interface AccountFacts {
   lastCreditDay(i: number): number | null;
   /** The last day any of account i's own debits posted (within the summary's window), or null. */
   lastDebitDay(i: number): number | null;
+  /** Whether account i's statement has not begun by `day` (CustomerView.isNewOn). */
+  isNewOn(i: number, day: number): boolean;
   /** Expected other debits on a day `k` days after an income credit (k ≥ 0). */
   expectedDebits(i: number, k: number): number;
   /** Balance at the end of the last day lived. */

@@ -512,6 +512,10 @@ export class AccountReads implements AccountFacts {
     return this.summaries.lastDebitDay(i);
   }
 
+  isNewOn(i: number, day: number): boolean {
+    return this.accounts.startDay !== undefined && this.accounts.startDay(i) > day;
+  }
+
   balance(i: number): number {
     return this.accounts.balance(i);
   }
@@ -547,6 +551,10 @@ export class AccountView implements CustomerView {
 
   get lastDebitDay(): number | null {
     return this.reads.lastDebitDay(this.i);
+  }
+
+  isNewOn(day: number): boolean {
+    return this.reads.isNewOn(this.i, day);
   }
 
   expectedDebits(k: number): number {

@@ -43,6 +43,8 @@ interface CustomerOpts {
   income?: Record<number, number>;
   lastCreditDay?: number | null;
   lastDebitDay?: number | null;
+  /** The first day of the account's statement (default: long before the window). */
+  startDay?: number;
 }
 
 function customer(balance: number, a: IncomeAnalysis, opts: CustomerOpts = {}): CustomerView {
@@ -52,6 +54,7 @@ function customer(balance: number, a: IncomeAnalysis, opts: CustomerOpts = {}): 
     incomeOn: (day) => opts.income?.[day] ?? 0,
     lastCreditDay: opts.lastCreditDay ?? a.lastIncomeDay,
     lastDebitDay: opts.lastDebitDay ?? null,
+    isNewOn: (day) => (opts.startDay ?? Number.NEGATIVE_INFINITY) > day,
     expectedDebits: (k) => opts.outAfterPay?.(k) ?? opts.dailyOut ?? 0,
     isPredicted: (day) => isIncomeDay(a, day, ZA_CALENDAR),
     lastPredictedIn: (from, to) => lastIncomeDayIn(a, from, to, ZA_CALENDAR),
@@ -274,11 +277,35 @@ describe('smart (issue 12)', () => {
       incomeOn: () => 0,
       lastCreditDay: () => isoDay('2026-11-15'),
       lastDebitDay: () => D28 - 1,
+      isNewOn: () => false,
       expectedDebits: () => 300,
       balance: () => 1_191,
     };
     const may = (A: number) => STRATEGIES.smart.planner().mayPlanCustomer!(facts, 0, A - 1, A, isoDay('2026-11-30'), 103_350, 103_350, config);
     expect([isoDay('2026-11-20'), isoDay('2026-11-27'), isoDay('2026-11-30')].map(may)).toEqual([false, false, true]);
+  });
+
+  it("a new account (nothing ever posted to it) is asked for the whole premium on the month's last business day; a dormant one is not", () => {
+    // A customer whose account's statement begins with a salary on Monday 30 November, the last
+    // business day: nothing posted by the evening before, 868.70 due.
+    const none = analysis({ pattern: 'none', confidence: 1, typicalAmount: 0, threshold: Number.MAX_SAFE_INTEGER, dayOfMonth: null, lastIncomeDay: null, observed: 0 });
+    const at = (A: number, opts: CustomerOpts, over: Partial<CollectionView> = {}) => {
+      const c = collection(86_870, over);
+      return STRATEGIES.smart.planner().plan(customer(0, none, opts), [c], 0, A - 1, A, c.due - c.collected, config);
+    };
+    const nov30 = isoDay('2026-11-30');
+    const p = at(nov30, { startDay: nov30, lastCreditDay: null });
+    expect([p?.amount, p?.why.code]).toEqual([86_870, WhyCode.SMART_MONTH_END_NEW_ACCOUNT]);
+    expect(STRATEGIES.smart.explain(p!.why)).toBe(
+      'smart: a new account, nothing posted to it yet; the last business day of the month, when most salaries are paid (they post before the debit), for the 868.70 due; expected balance 0.00',
+    );
+    // Not before the last business day, nor after a failed attempt.
+    expect(at(isoDay('2026-11-27'), { startDay: nov30, lastCreditDay: null })).toBeNull();
+    expect(at(nov30, { startDay: nov30, lastCreditDay: null }, { attempts: 1, failed: 1 })).toBeNull();
+    // A dormant account (its statement began long ago, nothing paid in within 35 days) is left alone.
+    expect(at(nov30, { startDay: isoDay('2026-04-02'), lastCreditDay: null })).toBeNull();
+    // An account opened on the evening the debit is planned (its first row posted that day) is not new.
+    expect(at(nov30, { startDay: nov30 - 1, lastCreditDay: null })).toBeNull();
   });
 
   it('income smaller than the premium: a regular earner gets part of each deposit seen, as an irregular one does', () => {

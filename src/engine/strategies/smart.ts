@@ -98,6 +98,8 @@ interface SmartContext {
    * had money paid in lately: the day most salaries are paid.
    */
   monthEndPayday: boolean;
+  /** A new account (nothing ever posted to it by the evening before): the month-end payday try too. */
+  newAccount: boolean;
   /** The account looks closed (emptied to zero by its own debits, nothing since): no debit until money comes in. */
   closed: boolean;
 }
@@ -241,7 +243,9 @@ function setup(ctx: SmartContext, customer: CustomerView, collections: readonly 
   ctx.posted = Math.max(0, posted);
   ctx.onHand = onHand;
   ctx.closed = looksClosed(customer, D);
-  ctx.monthEndPayday = periodLast > 0 && A === cal.onOrBefore(periodLast) && customer.lastCreditDay !== null && customer.lastCreditDay >= A - RECENT_INCOME_DAYS;
+  const lastBusinessDay = periodLast > 0 && A === cal.onOrBefore(periodLast);
+  ctx.newAccount = lastBusinessDay && customer.isNewOn(D);
+  ctx.monthEndPayday = lastBusinessDay && ((customer.lastCreditDay !== null && customer.lastCreditDay >= A - RECENT_INCOME_DAYS) || ctx.newAccount);
 }
 
 /**
@@ -341,7 +345,9 @@ function planRule(customer: CustomerView, c: CollectionView, ctx: SmartContext, 
   const a = customer.analysis;
   const minPartial = minPartialOf(c, remaining);
   const available = ctx.available;
-  if (available <= 0) return null;
+  // Nothing to take, but for a new account on the month's last business day: its first money is
+  // what that debit waits for (the month-end payday try below).
+  if (available <= 0 && !ctx.newAccount) return null;
 
   if (ctx.trigger !== 0 && available >= remaining && a.pattern !== 'none') {
     const code = a.pattern === 'irregular' ? WhyCode.SMART_REST : ctx.trigger === 3 ? WhyCode.SMART_PAYDAY_BEFORE_CLOSED_DAYS : WhyCode.SMART_AFTER_INCOME;
@@ -378,10 +384,12 @@ function planRule(customer: CustomerView, c: CollectionView, ctx: SmartContext, 
   if (a.pattern === 'none') {
     // No income to time the debit to: collect from money already there.
     if (available >= remaining) return { amount: remaining, why: why(WhyCode.SMART_NO_INCOME_ENOUGH, ctx) };
-    // Payday not known yet, but the account is in use: the last business day of the month is
-    // when most salaries are paid (credits post before premia's debits), so ask for all of it.
+    // Payday not known yet, but the account is in use, or new (nothing posted to it ever: opened
+    // for this policy): the last business day of the month is when most salaries are paid
+    // (credits post before premia's debits), so ask for all of it. A dormant account (money paid
+    // in long ago, nothing since) is left alone.
     if (ctx.monthEndPayday && c.failed === 0) {
-      const w = why(WhyCode.SMART_MONTH_END_PAYDAY, ctx);
+      const w = why(ctx.newAccount ? WhyCode.SMART_MONTH_END_NEW_ACCOUNT : WhyCode.SMART_MONTH_END_PAYDAY, ctx);
       w.remaining = remaining;
       return { amount: remaining, why: w };
     }
@@ -465,6 +473,7 @@ function smartPlanner(): Planner {
     posted: 0,
     onHand: 0,
     monthEndPayday: false,
+    newAccount: false,
     closed: false,
   };
   return {
@@ -518,6 +527,7 @@ export const smart: Strategy = {
     WhyCode.SMART_IRREGULAR_NO_DEPOSIT_DUE,
     WhyCode.SMART_PAYDAY_BEFORE_CLOSED_DAYS,
     WhyCode.SMART_MONTH_END_PAYDAY,
+    WhyCode.SMART_MONTH_END_NEW_ACCOUNT,
   ],
 
   planner: smartPlanner,
@@ -561,6 +571,8 @@ export const smart: Strategy = {
         return `smart: no income pattern, but the account holds enough; ${estimate}`;
       case WhyCode.SMART_MONTH_END_PAYDAY:
         return `smart: payday not known yet and the account has had money paid in lately; the last business day of the month, when most salaries are paid (they post before the debit), for the ${formatCents(w.remaining)} due; ${estimate}`;
+      case WhyCode.SMART_MONTH_END_NEW_ACCOUNT:
+        return `smart: a new account, nothing posted to it yet; the last business day of the month, when most salaries are paid (they post before the debit), for the ${formatCents(w.remaining)} due; ${estimate}`;
       case WhyCode.SMART_NO_INCOME_MONTH_END:
         return `smart: month end is near; taking what the account can bear; ${estimate}`;
       default:
