@@ -44,6 +44,18 @@ async function fixtureStore(clock: string, seed = 1): Promise<{ dir: string; db:
   return { dir, db, cli: (args) => runCli(['--db', db, ...args], { cwd: dir }) };
 }
 
+/** A new store holding November's collections `rows`, with the clock at 2026-12-02 (the statement can be made). */
+async function seededStore(rows: Parameters<typeof seedCollections>[2]): Promise<{ dir: string; db: string }> {
+  const { dir, cleanup } = tempDir();
+  cleanups.push(cleanup);
+  const db = dbPath(dir);
+  const backend = await openTestBackend(db);
+  await seedCollections(backend.store, '2026-11', rows);
+  await setClock(backend.store, '2026-12-02');
+  await backend.close();
+  return { dir, db };
+}
+
 async function withBackend<T>(db: string, fn: (b: LocalBackend) => Promise<T>): Promise<T> {
   const backend = await openTestBackend(db);
   try {
@@ -668,13 +680,7 @@ describe('a statement regenerated after a payment nets out what was paid (issue 
 
   /** -001 created, paid (286,225.24) and disputed; then POL-3's collected amount moved by `change` cents (a correction). */
   async function paidThenDisputed(change = 0) {
-    const { dir, cleanup } = tempDir();
-    cleanups.push(cleanup);
-    const db = dbPath(dir);
-    const backend = await openTestBackend(db);
-    await seedCollections(backend.store, '2026-11', ROWS);
-    await setClock(backend.store, '2026-12-02');
-    await backend.close();
+    const { dir, db } = await seededStore(ROWS);
     const cli = (args: string[]) => runCli(['--db', db, ...args], { cwd: dir });
     const first = (await cli(['--json', 'settlements', 'create', '--period', '2026-11'])).json();
     expect(first).toMatchObject({ settlement_number: 'SETTLE-2026-11-001', ...PERIOD_FIGURES, net_amount: 286225.24, previously_paid: 0, supersedes: null });
@@ -773,13 +779,7 @@ describe('a statement regenerated after a payment nets out what was paid (issue 
   });
 
   it('a statement disputed before it was paid passes nothing on: -002 is the full net again', async () => {
-    const { dir, cleanup } = tempDir();
-    cleanups.push(cleanup);
-    const db = dbPath(dir);
-    const backend = await openTestBackend(db);
-    await seedCollections(backend.store, '2026-11', ROWS);
-    await setClock(backend.store, '2026-12-02');
-    await backend.close();
+    const { dir, db } = await seededStore(ROWS);
     const cli = (args: string[]) => runCli(['--db', db, ...args], { cwd: dir });
     await cli(['settlements', 'create', '--period', '2026-11']);
     await cli(['settlements', 'dispute', 'SETTLE-2026-11-001', '--reason', 'not yet paid, wrong']);
@@ -796,13 +796,7 @@ describe('a statement for people: money grouped on a terminal only, as in tables
   ];
 
   it('settlements get: 425772.01 in a pipe, 425,772.01 on a terminal', async () => {
-    const { dir, cleanup } = tempDir();
-    cleanups.push(cleanup);
-    const db = dbPath(dir);
-    const backend = await openTestBackend(db);
-    await seedCollections(backend.store, '2026-11', ROWS);
-    await setClock(backend.store, '2026-12-02');
-    await backend.close();
+    const { dir, db } = await seededStore(ROWS);
     const created = await runCli(['--db', db, '--json', 'settlements', 'create', '--period', '2026-11'], { cwd: dir });
     expect(created.code).toBe(0);
     const s = created.json();
