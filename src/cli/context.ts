@@ -26,7 +26,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Admin, Backend, Mode, StoreCopyReport, StoreCopyRequest } from '../backend/types.js';
 import { PremiaError, usageError, validationError } from '../domain/errors.js';
 import { checkGivenKey } from '../domain/idempotency.js';
-import { isPostgresUrl, isStoreFile, redactDbUrl } from '../lib/db-url.js';
+import { foreignUrlProblem, isPostgresUrl, isStoreFile, redactDbUrl } from '../lib/db-url.js';
 import { parseBaseUrl } from '../backend/wire.js';
 import { checkPrivate, checkProfileName, configPath, DEFAULT_PROFILE, readConfig, redactKey, type Profile } from './config.js';
 
@@ -273,6 +273,8 @@ export async function resolveTarget(ctx: CliContext, globals: GlobalOptions): Pr
   }
   const local = (db: string, dbSource: ResolvedTarget['dbSource']): ResolvedTarget => {
     if (globals.apiKey !== undefined) throw usageError('--api-key is for remote mode; local mode (--db) uses no key.');
+    const foreign = foreignUrlProblem(db, dbSource === 'env' ? 'PREMIA_DB' : '--db');
+    if (foreign !== null) throw validationError(foreign.message, [foreign.detail]);
     // A postgres:// URL names a database server's store, used as given (never shown with its password).
     const file = db === ':memory:' ? db : isPostgresUrl(db) ? db.trim() : resolve(ctx.cwd, db);
     return { mode: 'local', db: file, dbSource, asClient: globals.asClient ?? null, profile: null, configPath: path };

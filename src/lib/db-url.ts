@@ -13,9 +13,32 @@ export function isPostgresUrl(db: string): boolean {
   return PG_SCHEME.test(db.trim());
 }
 
-/** Whether `db` names an SQLite file on disk (not `:memory:`, not a PostgreSQL URL). */
+/** Whether `db` names an SQLite file on disk (not `:memory:`, not a PostgreSQL URL, not another URL). */
 export function isStoreFile(db: string): boolean {
-  return db !== ':memory:' && !isPostgresUrl(db);
+  return db !== ':memory:' && !isPostgresUrl(db) && foreignUrlScheme(db) === null;
+}
+
+/**
+ * The scheme of `db` when it is written as a URL of another kind than PostgreSQL's (a mistyped
+ * `postgress://`, a `mysql://`), else null: it names no file, and may hold a password, so it is
+ * neither taken as a path nor shown.
+ */
+export function foreignUrlScheme(db: string): string | null {
+  const m = /^\s*([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(db);
+  return m !== null && !isPostgresUrl(db) ? m[1]! : null;
+}
+
+/**
+ * Why `option`'s value `db` is refused when it is a URL of another kind (foreignUrlScheme), as a
+ * message and its detail (the value itself not shown), else null.
+ */
+export function foreignUrlProblem(db: string, option: string): { message: string; detail: { field: string; code: 'INVALID_FORMAT'; message: string } } | null {
+  const scheme = foreignUrlScheme(db);
+  if (scheme === null) return null;
+  return {
+    message: `${option} is written as a ${scheme}:// URL, which names no store premia knows: give postgres://user@host:port/database (or postgresql://) for a PostgreSQL database, or the path of an SQLite file. The rest of the value is not shown (it may hold a password).`,
+    detail: { field: option.replace(/^--/, ''), code: 'INVALID_FORMAT', message: `${scheme}:// is not a store's scheme` },
+  };
 }
 
 /**

@@ -57,7 +57,7 @@ export interface PgSettings {
 }
 
 /** The sslmode values the driver knows (libpq's, and node-postgres's no-verify). */
-const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify'];
+const SSL_MODES = ['disable', 'require', 'verify-ca', 'verify-full', 'no-verify'];
 
 /**
  * A URL whose user name or password (up to the last '@', as the driver reads it: an unencoded
@@ -66,14 +66,17 @@ const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify
  * for the host and name it in its error. Only the redacted URL is shown.
  */
 function checkUserInfo(url: string, where: string): void {
-  const afterScheme = url.slice(url.indexOf('://') + 3).split(/[?#]/, 1)[0]!;
-  const at = afterScheme.lastIndexOf('@');
+  const afterScheme = url.slice(url.indexOf('://') + 3);
+  // The user-info ends at the last '@' that a host and a database path follow, wherever a '?' or
+  // '#' of the password put it; an '@' with no '/' after it is in a query value or a fragment.
+  let at = afterScheme.lastIndexOf('@');
+  if (at >= 0 && !afterScheme.slice(at + 1).includes('/')) at = afterScheme.split(/[?#]/, 1)[0]!.lastIndexOf('@');
   if (at < 0) return;
   const userInfo = afterScheme.slice(0, at);
-  if (/\/|%(?![0-9A-Fa-f]{2})/.test(userInfo)) {
+  if (/[/?#]|%(?![0-9A-Fa-f]{2})/.test(userInfo)) {
     throw new PremiaError(
       'VALIDATION_ERROR',
-      `The user name or password in ${where} holds a character that must be percent-encoded ('/' as %2F, a '%' that starts no escape as %25); the password is not shown.`,
+      `The user name or password in ${where} holds a character that must be percent-encoded ('/' as %2F, '?' as %3F, '#' as %23, a '%' that starts no escape as %25); the password is not shown.`,
       { details: [{ field: 'db', code: 'INVALID_FORMAT', message: 'percent-encode the user name and password of the URL' }] },
     );
   }
@@ -91,8 +94,8 @@ const OWN_PARAMS = ['pool', 'statement_timeout', 'connect_timeout'] as const;
  */
 export function pgSettings(url: string, env: Record<string, string | undefined> = process.env): PgSettings {
   const where = redactDbUrl(url);
-  const bad = (what: string, value: string) =>
-    new PremiaError('VALIDATION_ERROR', `${what} must be a whole number; got ${JSON.stringify(value)} (in ${where}).`, {
+  const bad = (what: string, value: string, min: number) =>
+    new PremiaError('VALIDATION_ERROR', `${what} must be a whole number${min > 0 ? ` of ${min} or more` : ''}; got ${JSON.stringify(value)} (in ${where}).`, {
       details: [{ field: 'db', code: 'INVALID_VALUE', message: `${what}: ${value}` }],
     });
   checkUserInfo(url, where);
@@ -107,6 +110,13 @@ export function pgSettings(url: string, env: Record<string, string | undefined> 
       params.delete(name);
     }
     const sslmode = params.get('sslmode');
+    if (sslmode === 'prefer' || sslmode === 'allow') {
+      throw new PremiaError(
+        'VALIDATION_ERROR',
+        `sslmode=${sslmode} (TLS if the server offers it, else a plain connection) is not available: the PostgreSQL driver premia uses cannot fall back from one to the other. Give sslmode=require (or verify-ca, verify-full) for TLS, or sslmode=disable (in ${where}).`,
+        { details: [{ field: 'db', code: 'INVALID_VALUE', message: `sslmode: ${sslmode}` }] },
+      );
+    }
     if (sslmode !== null && !SSL_MODES.includes(sslmode)) {
       throw new PremiaError('VALIDATION_ERROR', `sslmode must be one of ${SSL_MODES.join(', ')}; got ${JSON.stringify(sslmode.slice(0, 40))} (in ${where}).`, {
         details: [{ field: 'db', code: 'INVALID_VALUE', message: `sslmode: ${sslmode.slice(0, 40)}` }],
@@ -117,7 +127,7 @@ export function pgSettings(url: string, env: Record<string, string | undefined> 
   }
   const number = (what: string, value: string | undefined, fallback: number, min: number): number => {
     if (value === undefined || value === '') return fallback;
-    if (!/^\d+$/.test(value.trim()) || Number(value) < min) throw bad(what, value);
+    if (!/^\d+$/.test(value.trim()) || Number(value) < min) throw bad(what, value, min);
     return Number(value);
   };
   const pool = number('pool (?pool= or PREMIA_DB_POOL)', own.get('pool') ?? env.PREMIA_DB_POOL, DEFAULT_POOL_SIZE, 1);
@@ -240,6 +250,26 @@ export function pgPlaceholders(query: string): string {
   return out;
 }
 
+/**
+ * The password when the URL gives none, asked for only when the server wants one: PGPASSWORD,
+ * else the password file (~/.pgpass, or PGPASSFILE) read as libpq reads it (through pgpass, the
+ * module the driver itself uses, called here: the driver's own use of it is deprecated and
+ * printed a warning on every command). None at all is the operator's to fix, not an internal error.
+ */
+function passwordLookup(settings: PgSettings, env: Record<string, string | undefined>): (params?: { host?: string; port?: number; database?: string; user?: string }) => Promise<string> {
+  const pgpass = require('pgpass') as (connInfo: object, cb: (password: string | undefined) => void) => void;
+  // The driver passes the connection's parameters (its defaults filled in); the URL's otherwise.
+  return async (params = { host: settings.client.host, port: settings.client.port, database: settings.client.database, user: settings.client.user }) => {
+    if (env.PGPASSWORD !== undefined && env.PGPASSWORD !== '') return env.PGPASSWORD;
+    const found = await new Promise<string | undefined>((resolve) => pgpass(params, resolve));
+    if (found !== undefined) return found;
+    throw new PremiaError(
+      'STORE_UNAVAILABLE',
+      `The PostgreSQL server at ${placeOf(settings)} asks for the password of user ${params.user ?? settings.client.user ?? 'premia runs as'} and none was given: put it in the URL (percent-encoded: postgres://user:password@host/db), in PGPASSWORD, or in ~/.pgpass.`,
+    );
+  };
+}
+
 export async function openPgStore(options: OpenPgOptions): Promise<PgStore> {
   const settings = pgSettings(options.url, options.env);
   const pg = require('pg') as typeof import('pg');
@@ -250,7 +280,7 @@ export async function openPgStore(options: OpenPgOptions): Promise<PgStore> {
     getTypeParser: (oid: number, format?: string) =>
       oid === 20 || oid === 1700 ? exactNumber : (pg.types.getTypeParser as (oid: number, format?: string) => unknown)(oid, format),
   };
-  const pool: Pool = new pg.Pool({ ...settings.client, max: settings.pool, types });
+  const pool: Pool = new pg.Pool({ ...settings.client, password: settings.client.password || passwordLookup(settings, options.env ?? process.env), max: settings.pool, types });
   // An idle connection that the server closes must not crash the process: the next query reconnects.
   pool.on('error', () => undefined);
   // Nor one checked out (a download's COPY, a transaction) when the server goes away or restarts

@@ -9,7 +9,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { isPostgresUrl } from '../lib/db-url.js';
+import { foreignUrlProblem, isPostgresUrl } from '../lib/db-url.js';
 import { Kysely } from './kysely.js';
 import { PremiaError } from '../domain/errors.js';
 import type { Database } from './schema.js';
@@ -25,6 +25,8 @@ const require = createRequire(import.meta.url);
 export const DEFAULT_BUSY_TIMEOUT_MS = 30_000;
 
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
+  const foreign = foreignUrlProblem(options.path, options.option ?? '--db');
+  if (foreign !== null) throw new PremiaError('VALIDATION_ERROR', foreign.message, { details: [foreign.detail] });
   if (isPostgresUrl(options.path)) {
     const { openPgStore } = await import('./pg-store.js');
     return openPgStore({ url: options.path.trim(), create: options.create ?? true, busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS });

@@ -87,3 +87,23 @@ describe('the exit code is known before the store or the service connection is c
     expect(await done).toBe(2);
   });
 });
+
+describe('a store named by a URL of another kind (a mistyped postgres://)', () => {
+  it('is refused, exit 2, naming only its scheme, whether given by --db, PREMIA_DB, serve --db or db copy; no file is made', async () => {
+    const url = 'postgress://premia:S3cret!pw@127.0.0.1:55432/pdb';
+    const runs = [
+      await runCli(['--db', url, 'clock'], { cwd: dir }),
+      await runCli(['clock'], { cwd: dir, env: { PREMIA_DB: url } }),
+      await runCli(['serve', '--db', url, '--port', '0'], { cwd: dir }),
+      await runCli(['db', 'copy', '--from', join(dir, 'x.db'), '--to', url], { cwd: dir }),
+      await runCli(['--json', '--db', url, 'clock'], { cwd: dir }),
+    ];
+    for (const r of runs) {
+      expect(r.code).toBe(2);
+      expect(r.stdout + r.stderr).not.toMatch(/S3cret|premia:|@127/);
+    }
+    expect(runs.slice(0, 4).map((r) => r.stderr.split(' is written as')[0])).toEqual(['error: --db', 'error: PREMIA_DB', 'error: --db', 'error: --to']);
+    expect(JSON.parse(runs[4]!.stderr).error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'db', code: 'INVALID_FORMAT', message: "postgress:// is not a store's scheme" }] });
+    expect(existsSync(join(dir, 'postgress:'))).toBe(false);
+  });
+});

@@ -4,6 +4,8 @@
  * connection failures (refused, wrong password, no such database) as a clear message, exit 1,
  * never the password.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLocalBackend } from '../../src/backend/local/index.js';
@@ -172,6 +174,39 @@ describe.skipIf(noPg)('connection failures: exit 1, a clear message, never the p
     expect(j.code).toBe(1);
     expect(JSON.parse(j.stderr).error.code).toBe('STORE_UNAVAILABLE');
     expect(j.stderr).not.toContain('wrong-pass');
+  });
+
+  it('no password anywhere for a server that asks for one: STORE_UNAVAILABLE naming where to give it; ~/.pgpass and PGPASSWORD give it, silently', async () => {
+    const c = pg.cluster!;
+    const home = join(dir, 'home');
+    mkdirSync(home, { recursive: true });
+    const url = `postgres://${c.user}@127.0.0.1:${c.port}/postgres`;
+    // The driver and the password file are read from the process's environment, as libpq reads them.
+    const saved = { HOME: process.env.HOME, PGPASSWORD: process.env.PGPASSWORD, PGPASSFILE: process.env.PGPASSFILE };
+    Object.assign(process.env, { HOME: home });
+    delete process.env.PGPASSWORD;
+    delete process.env.PGPASSFILE;
+    try {
+      for (const db of [url, url.replace('@', ':@')]) {
+        const r = await cli(['--db', db, 'clock']);
+        expect(r.code).toBe(1);
+        expect(r.stderr).toBe(
+          `error: The PostgreSQL server at 127.0.0.1:${c.port}/postgres asks for the password of user ${c.user} and none was given: put it in the URL (percent-encoded: postgres://user:password@host/db), in PGPASSWORD, or in ~/.pgpass.\n  (code STORE_UNAVAILABLE)\n`,
+        );
+      }
+      writeFileSync(join(home, '.pgpass'), `127.0.0.1:${c.port}:*:${c.user}:${c.password}\n`, { mode: 0o600 });
+      const fromFile = await cli(['--db', url, '--json', 'whoami']);
+      expect([fromFile.code, fromFile.stderr]).toEqual([0, '']);
+      process.env.HOME = join(dir, 'nowhere');
+      process.env.PGPASSWORD = c.password;
+      const fromEnv = await cli(['--db', url, '--json', 'whoami']);
+      expect([fromEnv.code, fromEnv.stderr]).toEqual([0, '']);
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
   });
 
   it('a missing database', async () => {

@@ -4,7 +4,7 @@
  * parameter, and in the driver's messages about a mistyped URL.
  */
 import { describe, expect, it } from 'vitest';
-import { redactDbUrl, scrubDbSecret } from '../../src/lib/db-url.js';
+import { foreignUrlProblem, isStoreFile, redactDbUrl, scrubDbSecret } from '../../src/lib/db-url.js';
 import { pgSettings } from '../../src/store/pg-store.js';
 
 describe('redactDbUrl', () => {
@@ -40,15 +40,41 @@ describe('scrubDbSecret', () => {
 
 describe('pgSettings refuses what the driver would misread, naming no password', () => {
   it.each([
-    ['postgres://weird:p@ss/w%rd x@127.0.0.1:55731/weirddb', "The user name or password in postgres://weird:***@127.0.0.1:55731/weirddb holds a character that must be percent-encoded ('/' as %2F, a '%' that starts no escape as %25); the password is not shown."],
-    ['postgres://u:pa%zz@127.0.0.1:5432/db', "The user name or password in postgres://u:***@127.0.0.1:5432/db holds a character that must be percent-encoded ('/' as %2F, a '%' that starts no escape as %25); the password is not shown."],
-    ['postgres://u:secret@127.0.0.1:5432/db?sslmode=bogus', 'sslmode must be one of disable, allow, prefer, require, verify-ca, verify-full, no-verify; got "bogus" (in postgres://u:***@127.0.0.1:5432/db?sslmode=bogus).'],
+    ['postgres://weird:p@ss/w%rd x@127.0.0.1:55731/weirddb', "The user name or password in postgres://weird:***@127.0.0.1:55731/weirddb holds a character that must be percent-encoded ('/' as %2F, '?' as %3F, '#' as %23, a '%' that starts no escape as %25); the password is not shown."],
+    ['postgres://u:pa%zz@127.0.0.1:5432/db', "The user name or password in postgres://u:***@127.0.0.1:5432/db holds a character that must be percent-encoded ('/' as %2F, '?' as %3F, '#' as %23, a '%' that starts no escape as %25); the password is not shown."],
+    // A '?' or '#' in the password: the driver would end the host there and take a piece of it for one.
+    ['postgres://spec:p@ss/w:rd%?#&x@127.0.0.1:55432/sdb', "The user name or password in postgres://spec:***@127.0.0.1:55432/sdb holds a character that must be percent-encoded ('/' as %2F, '?' as %3F, '#' as %23, a '%' that starts no escape as %25); the password is not shown."],
+    ['postgres://u:pa?ss@127.0.0.1:5432/db', "The user name or password in postgres://u:***@127.0.0.1:5432/db holds a character that must be percent-encoded ('/' as %2F, '?' as %3F, '#' as %23, a '%' that starts no escape as %25); the password is not shown."],
+    ['postgres://u:secret@127.0.0.1:5432/db?sslmode=bogus', 'sslmode must be one of disable, require, verify-ca, verify-full, no-verify; got "bogus" (in postgres://u:***@127.0.0.1:5432/db?sslmode=bogus).'],
+    ['postgres://u:secret@127.0.0.1:5432/db?sslmode=prefer', 'sslmode=prefer (TLS if the server offers it, else a plain connection) is not available: the PostgreSQL driver premia uses cannot fall back from one to the other. Give sslmode=require (or verify-ca, verify-full) for TLS, or sslmode=disable (in postgres://u:***@127.0.0.1:5432/db?sslmode=prefer).'],
+    ['postgres://u@h/db?sslmode=allow', 'sslmode=allow (TLS if the server offers it, else a plain connection) is not available'],
+    ['postgres://u@h/db?pool=0', 'pool (?pool= or PREMIA_DB_POOL) must be a whole number of 1 or more; got "0" (in postgres://u@h/db?pool=0).'],
   ])('%s', (url, message) => {
     expect(() => pgSettings(url, {})).toThrow(message);
+  });
+
+  it("an '@' in a query value is not taken for the end of a user-info", () => {
+    expect(pgSettings('postgres://u:pw@h:5432/db?application_name=ops@night', {}).client).toMatchObject({ user: 'u', password: 'pw', host: 'h', database: 'db', application_name: 'ops@night' });
   });
 
   it('takes an unencoded @ or space in the password, and an encoded /, as the driver reads them', () => {
     expect(pgSettings('postgres://at1:my@Sec ret9@127.0.0.1:55439/atdb', {}).client).toMatchObject({ user: 'at1', password: 'my@Sec ret9', host: '127.0.0.1', port: 55439, database: 'atdb' });
     expect(pgSettings('postgres://u:p%2Fss@h:5432/db?sslmode=disable', {}).client).toMatchObject({ password: 'p/ss', host: 'h', database: 'db' });
+  });
+});
+
+describe('a --db written as a URL of another kind', () => {
+  it('is no file and names no store; the message shows only its scheme', () => {
+    for (const db of ['postgress://premia:S3cret!pw@127.0.0.1:55432/pdb', 'postgre://u:pw@h/db', ' mysql://u:S3cret@h/db']) {
+      expect(isStoreFile(db)).toBe(false);
+      const problem = foreignUrlProblem(db, '--db')!;
+      expect(problem.message).not.toMatch(/S3cret|pw@|premia:/);
+    }
+    expect(foreignUrlProblem('postgress://premia:S3cret!pw@127.0.0.1:55432/pdb', 'PREMIA_DB')).toEqual({
+      message:
+        'PREMIA_DB is written as a postgress:// URL, which names no store premia knows: give postgres://user@host:port/database (or postgresql://) for a PostgreSQL database, or the path of an SQLite file. The rest of the value is not shown (it may hold a password).',
+      detail: { field: 'PREMIA_DB', code: 'INVALID_FORMAT', message: "postgress:// is not a store's scheme" },
+    });
+    for (const db of ['./premia.db', 'C:\\stores\\premia.db', ':memory:', 'postgres://u@h/db', 'POSTGRESQL://u@h/db', 'file:premia.db']) expect(foreignUrlProblem(db, '--db')).toBeNull();
   });
 });

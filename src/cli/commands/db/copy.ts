@@ -1,7 +1,7 @@
 import type { StoreCopyReport } from '../../../backend/types.js';
-import { usageError } from '../../../domain/errors.js';
+import { usageError, validationError } from '../../../domain/errors.js';
 import { resolve } from 'node:path';
-import { isStoreFile, redactDbUrl } from '../../../lib/db-url.js';
+import { foreignUrlProblem, isStoreFile, redactDbUrl } from '../../../lib/db-url.js';
 import { checkStoreDirectory } from '../../context.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { confirmMode, declined } from '../../confirm.js';
@@ -21,6 +21,10 @@ export function copyOptions(deps: CommandDeps, flags: Flags): CopyOptions {
   const from = String(flags.from ?? '').trim();
   const to = String(flags.to ?? '').trim();
   if (from === '' || to === '') throw usageError('Name both stores: premia db copy --from ./premia.db --to postgres://user@host/db.');
+  for (const [value, option] of [[from, '--from'], [to, '--to']] as const) {
+    const foreign = foreignUrlProblem(value, option);
+    if (foreign !== null) throw validationError(foreign.message, [foreign.detail]);
+  }
   // A file is relative to where premia runs (as --db is); a URL is taken as written.
   const place = (store: string) => (isStoreFile(store) ? resolve(deps.ctx.cwd, store) : store);
   return { ...deps, from: place(from), to: place(to) };
