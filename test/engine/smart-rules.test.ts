@@ -84,6 +84,26 @@ function plan(view: CustomerView, c: CollectionView) {
 }
 
 describe('smart (issue 12)', () => {
+  it('engine.max_failed_attempts: a collection that failed that many times this month gets no further debit', () => {
+    const c = collection(150_000, { attempts: 1, failed: 1, lastAttemptDay: isoDay('2026-10-30') });
+    const at = (max: string) => STRATEGIES.smart.planner().plan(customer(500_000, analysis({})), [c], 0, D, A, c.due, engineSettings(new Map([['engine.max_failed_attempts', max]])));
+    expect(at('2')?.amount).toBe(150_000);
+    expect(at('1')).toBeNull();
+  });
+
+  it("a payday whose pay came early (December's pay before Christmas) is not counted on, timed to or waited for", () => {
+    // Pay on the 25th, moved back over holidays: Thursday 24 December. This December it came on
+    // Friday the 18th (17,266.62) and went the same day; 11.91 left. Debit orders take most of a pay.
+    const dec = collection(32_115, { periodFirst: isoDay('2026-12-01'), periodLast: isoDay('2026-12-31') });
+    const paid = (lastIncomeDay: string) =>
+      customer(1_191, analysis({ dayOfMonth: 25, typicalAmount: 1_362_504, lastIncomeDay: isoDay(lastIncomeDay), lastIncomeAmount: 1_726_662 }), { outAfterPay: (k) => (k === 0 ? 1_000_000 : 30_000) });
+    const on24th = (view: CustomerView) => STRATEGIES.smart.planner().plan(view, [dec], 0, isoDay('2026-12-23'), isoDay('2026-12-24'), dec.due, config);
+    // Paid as usual in November (last income on the 25th): the 24th is payday, debited that day.
+    expect(on24th(paid('2026-11-25'))?.amount).toBe(32_115);
+    // Paid early on the 18th: nothing is planned for the 24th on a pay that will not come.
+    expect(on24th(paid('2026-12-18'))).toBeNull();
+  });
+
   it('money already there: a salary earner whose balance covers the premium is debited on the first business day, not after the next payday', () => {
     const p = plan(customer(500_000, analysis({})), collection(150_000));
     expect(p?.amount).toBe(150_000);

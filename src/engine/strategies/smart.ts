@@ -118,12 +118,16 @@ function why(code: WhyCode, ctx: SmartContext): Why {
 function setup(ctx: SmartContext, customer: CustomerView, collections: readonly CollectionView[], D: number, A: number, config: EngineConfig): void {
   const a = customer.analysis;
   const regular = isRegular(a) && a.confidence >= 0.5;
+  // A payday whose pay has come early (December's pay before Christmas: an income credit seen
+  // nearer this payday than the one before it) brings no second pay: it is not counted on,
+  // triggers nothing, and is not waited for.
+  const paidEarly = (P: number): boolean => payCameEarly(a.lastIncomeDay, P, (from, to) => customer.lastPredictedIn(from, to));
   // Expected balance at the moment of the debit on A: credits of A post before it.
   let estimate = customer.balance;
   let lastIncome = a.lastIncomeDay ?? Number.NEGATIVE_INFINITY;
   let predicted = 0;
   for (let d = D + 1; d <= A; d++) {
-    if (regular && customer.isPredicted(d)) {
+    if (regular && customer.isPredicted(d) && !paidEarly(d)) {
       estimate += a.typicalAmount;
       predicted += a.typicalAmount;
       lastIncome = d;
@@ -170,7 +174,7 @@ function setup(ctx: SmartContext, customer: CustomerView, collections: readonly 
   // (premia's debits go before the day's other debits).
   // Pay expected on the last business day before a weekend or holiday (a Friday wage): on payday
   // itself too, since the first business day after it comes after those days' spending.
-  if (regular && customer.isPredicted(A)) {
+  if (regular && customer.isPredicted(A) && !paidEarly(A)) {
     const ordersTakeMost = customer.expectedDebits(0) * 2 >= a.typicalAmount;
     if (ordersTakeMost || cal.onOrAfter(A + 1) > A + 1) {
       trigger = ordersTakeMost ? 2 : 3;
@@ -190,7 +194,7 @@ function setup(ctx: SmartContext, customer: CustomerView, collections: readonly 
         deposit = seen;
         break;
       }
-    } else if (regular && cal.onOrAfter(day + 1) === A && customer.isPredicted(day)) {
+    } else if (regular && cal.onOrAfter(day + 1) === A && customer.isPredicted(day) && !paidEarly(day)) {
       trigger = 2;
       triggerDays = k;
       triggerDay = day;
@@ -208,8 +212,9 @@ function setup(ctx: SmartContext, customer: CustomerView, collections: readonly 
     // Income predicted in the last days but not seen yet is late, not gone: wait for it, and
     // take what the account can bear only on the period's last day.
     const recent = customer.lastPredictedIn(D - 6, D);
-    const overdue = recent !== null && (a.lastIncomeDay ?? Number.NEGATIVE_INFINITY) < recent - 1;
-    lastChance = overdue ? A >= periodLast : customer.lastPredictedIn(A, periodLast - 1) === null;
+    const overdue = recent !== null && (a.lastIncomeDay ?? Number.NEGATIVE_INFINITY) < recent - 1 && !paidEarly(recent);
+    const ahead = customer.lastPredictedIn(A, periodLast - 1);
+    lastChance = overdue ? A >= periodLast : ahead === null || paidEarly(ahead);
   } else {
     lastChance = A >= periodLast - 3;
     // An irregular earner whose next deposit, at their usual pace (the last one plus the mean gap
@@ -295,6 +300,17 @@ function planOne(customer: CustomerView, c: CollectionView, ctx: SmartContext, r
     return partialFromDeposit(c, ctx, remaining, minPartialOf(c, remaining), config);
   }
   return null;
+}
+
+/**
+ * Whether the pay of predicted payday P has come already: the last income credit came before P,
+ * nearer to P than to the payday predicted before it (`predictedIn`: the latest predicted payday
+ * in a range, or null).
+ */
+function payCameEarly(lastIncomeDay: number | null, P: number, predictedIn: (from: number, to: number) => number | null): boolean {
+  if (lastIncomeDay === null || lastIncomeDay >= P) return false;
+  const before = predictedIn(P - 45, P - 1);
+  return before !== null && lastIncomeDay - before > P - lastIncomeDay;
 }
 
 /** The smallest partial debit worth planning: a tenth of the premium, at least 10.00 (or all that is left). */
@@ -451,7 +467,10 @@ function mayPlanFor(accounts: AccountFacts, i: number, D: number, A: number, per
   if (accounts.incomeConfidence(i) < 0.5) return bearsPartial && (A >= periodLast - 3 || accounts.lastExpectedIncomeIn(i, A, periodLast - 1) === null);
   // (Pay predicted on A or the seven days before it, after D: one search of the predicted days.)
   if (accounts.lastExpectedIncomeIn(i, Math.max(D + 1, A - 7), A) !== null) return true;
-  return bearsPartial && accounts.lastExpectedIncomeIn(i, A, periodLast - 1) === null;
+  const ahead = accounts.lastExpectedIncomeIn(i, A, periodLast - 1);
+  if (ahead === null) return bearsPartial;
+  // The pay of that payday came early: nothing to wait for (as setup finds it).
+  return bearsPartial && payCameEarly(accounts.analysis(i, scratchAnalysis).lastIncomeDay, ahead, (from, to) => accounts.lastExpectedIncomeIn(i, from, to));
 }
 
 /** The analysis mayPlanFor reads an irregular earner's pace into (one per process: it is read at once). */
