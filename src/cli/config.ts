@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { PremiaError, validationError } from '../domain/errors.js';
+import { maskKey } from '../lib/key-text.js';
 
 export interface Profile {
   /** The service's base URL, including /v1, exactly as given. */
@@ -46,9 +47,7 @@ export function checkProfileName(name: string): string {
 
 /** A key as it may be shown: its last 4 characters only, and nothing of a key of 8 characters or fewer. */
 export function redactKey(key: string | null | undefined): string | null {
-  if (!key) return null;
-  const k = key.trim();
-  return k.length > 8 ? `…${k.slice(-4)}` : '…';
+  return key ? maskKey(key.trim()) : null;
 }
 
 /** The file's profiles; an absent file has none. Throws a usage error for a file that is not premia's config. */

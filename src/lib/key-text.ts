@@ -24,6 +24,20 @@ export function holdsKey(text: string): boolean {
   return found;
 }
 
+/** A key as it may be shown: the last 4 characters of a key longer than 8, nothing of a shorter one. */
+export function maskKey(key: string): string {
+  return key.length > 8 ? `…${key.slice(-4)}` : '…';
+}
+
+/** The text with every occurrence of the key (as is, or URL-encoded) replaced by its mask. */
+export function redactText(text: string, key: string | undefined): string {
+  if (!key) return text;
+  let out = text.split(key).join(maskKey(key));
+  const encoded = encodeURIComponent(key);
+  if (encoded !== key) out = out.split(encoded).join(maskKey(key));
+  return out;
+}
+
 /** The shortest configured key redactGivenKeys looks for: a shorter one could blank out ordinary words (and shows nothing of itself elsewhere). */
 const GIVEN_KEY_MIN = 9;
 
@@ -36,11 +50,6 @@ const GIVEN_KEY_MIN = 9;
 export function redactGivenKeys(text: string, keys: Iterable<string>): string {
   let out = text;
   const sorted = [...keys].map((k) => k.trim()).filter((k) => k.length >= GIVEN_KEY_MIN).sort((a, b) => b.length - a.length);
-  for (const key of sorted) {
-    const shown = `…${key.slice(-4)}`;
-    out = out.split(key).join(shown);
-    const encoded = encodeURIComponent(key);
-    if (encoded !== key) out = out.split(encoded).join(shown);
-  }
+  for (const key of sorted) out = redactText(out, key);
   return out;
 }

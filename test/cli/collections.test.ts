@@ -267,12 +267,18 @@ describe('explain, for a collection never attempted', () => {
   });
 });
 
+/** A store `name` holding the fixture book with the clock at `clock`, and a way to run premia on it. */
+async function fixtureBook(name: string, clock: string): Promise<(args: string[]) => ReturnType<typeof runCli>> {
+  const db = join(tmp.dir, name);
+  const run = (args: string[]) => runCli(['--db', db, ...args], { cwd: tmp.dir });
+  expect((await run(['-q', 'clock', 'set', clock])).code).toBe(0);
+  expect((await run(['-q', 'policies', 'import', join(FIXTURES, 'policies.csv')])).code).toBe(0);
+  return run;
+}
+
 describe('collections execute late in the month', () => {
   it('warns when a week or less of the month is left to collect in (a forgotten clock set), and not before', async () => {
-    const late = join(tmp.dir, 'late-month.db');
-    const run = (args: string[]) => runCli(['--db', late, ...args], { cwd: tmp.dir });
-    expect((await run(['-q', 'clock', 'set', '2026-11-29'])).code).toBe(0);
-    expect((await run(['-q', 'policies', 'import', join(FIXTURES, 'policies.csv')])).code).toBe(0);
+    const run = await fixtureBook('late-month.db', '2026-11-29');
     const r = await run(['-q', 'collections', 'execute', '--period', '2026-11']);
     expect([r.code, r.stderr]).toEqual([
       0,
@@ -287,10 +293,7 @@ describe('collections execute late in the month', () => {
 
 describe('collections execute refusing many policies', () => {
   it('names the first 10 of each kind and how many more; details list at most 100 (local mode)', async () => {
-    const many = join(tmp.dir, 'many-refused.db');
-    const run = (args: string[]) => runCli(['--db', many, ...args], { cwd: tmp.dir });
-    expect((await run(['-q', 'clock', 'set', '2026-10-31'])).code).toBe(0);
-    expect((await run(['-q', 'policies', 'import', join(FIXTURES, 'policies.csv')])).code).toBe(0);
+    const run = await fixtureBook('many-refused.db', '2026-10-31');
     expect((await run(['-q', '--yes', 'policies', 'update', 'POL-2026001', '--status', 'cancelled'])).code).toBe(0);
     const nope = (n: number) => Array.from({ length: n }, (_, i) => `NOPE-${String(i + 1).padStart(3, '0')}`);
     const cancelled = 'cancelled (a cancelled policy is never collected again): POL-2026001';

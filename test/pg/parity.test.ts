@@ -223,29 +223,40 @@ describe.skipIf(noPg)('policy import on PostgreSQL (COPY into policies or a stag
   });
 });
 
+/**
+ * What `fn` finds on a store in memory and on a fresh PostgreSQL database (`name`), each holding one
+ * policy (L-1 of R1, 100.00) and R1's bank rows `bank`, with the clock at 2026-10-31.
+ */
+async function onBothStores<T>(name: string, bank: string, fn: (b: LocalBackend) => Promise<T>): Promise<[T, T]> {
+  const out: T[] = [];
+  for (const path of [':memory:', await freshDatabase(name)]) {
+    const b = await openLocalBackend({ path, seed: 1, now: FIXED_NOW });
+    try {
+      await b.setClock('2026-10-31');
+      await b.importPolicies(textUpload('p.csv', 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nR1,E1,L-1,LIFE,100.00\n'));
+      await b.importBankTransactions(textUpload('b.csv', `customer_id,date,amount,description\n${bank}`));
+      out.push(await fn(b));
+    } finally {
+      await b.close();
+    }
+  }
+  return [out[0]!, out[1]!];
+}
+
 describe.skipIf(noPg)(`a reinstated policy's lapse count on PostgreSQL as on SQLite${noPg ? ` (skipped: ${pg.reason})` : ''}`, () => {
   it('lapses again only after two unpaid periods since its reinstatement, on both stores alike', async () => {
-    const histories: unknown[] = [];
-    for (const path of [':memory:', await freshDatabase('reinstated')]) {
-      const b = await openLocalBackend({ path, seed: 1, now: FIXED_NOW });
-      try {
-        await b.setClock('2026-10-31');
-        await b.importPolicies(textUpload('p.csv', 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nR1,E1,L-1,LIFE,100.00\n'));
-        await b.importBankTransactions(textUpload('b.csv', 'customer_id,date,amount,description\nR1,2026-07-01,1.00,DEPOSIT\n'));
-        for (const period of ['2026-11', '2026-12']) {
-          await b.executeCollections({ period_month: period });
-          await b.advanceClock({ to: period === '2026-11' ? '2026-11-30' : '2027-01-05' });
-        }
-        await b.updatePolicy('L-1', { status: 'active' });
-        for (const [period, to] of [['2027-01', '2027-01-31'], ['2027-02', '2027-02-28']] as const) {
-          await b.executeCollections({ period_month: period });
-          await b.advanceClock({ to });
-        }
-        histories.push((await b.getPolicy('L-1')).status_history.map((h) => `${h.changed_on} ${h.new_status} ${h.reason}`));
-      } finally {
-        await b.close();
+    const histories = await onBothStores('reinstated', 'R1,2026-07-01,1.00,DEPOSIT\n', async (b) => {
+      for (const period of ['2026-11', '2026-12']) {
+        await b.executeCollections({ period_month: period });
+        await b.advanceClock({ to: period === '2026-11' ? '2026-11-30' : '2027-01-05' });
       }
-    }
+      await b.updatePolicy('L-1', { status: 'active' });
+      for (const [period, to] of [['2027-01', '2027-01-31'], ['2027-02', '2027-02-28']] as const) {
+        await b.executeCollections({ period_month: period });
+        await b.advanceClock({ to });
+      }
+      return (await b.getPolicy('L-1')).status_history.map((h) => `${h.changed_on} ${h.new_status} ${h.reason}`);
+    });
     expect(histories[0]).toEqual([
       '2026-12-31 lapsed lapsed: unpaid in 2 consecutive periods (2026-11, 2026-12)',
       '2027-01-05 active update',
@@ -255,22 +266,13 @@ describe.skipIf(noPg)(`a reinstated policy's lapse count on PostgreSQL as on SQL
   });
 
   it('a policy lapsed at a close inside one advance is debited no more after it, on both stores alike', async () => {
-    const outcomes: unknown[] = [];
-    for (const path of [':memory:', await freshDatabase('lapsed_inside')]) {
-      const b = await openLocalBackend({ path, seed: 1, now: FIXED_NOW });
-      try {
-        await b.setClock('2026-10-31');
-        await b.importPolicies(textUpload('p.csv', 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nR1,E1,L-1,LIFE,100.00\n'));
-        // Pay only from January: November and December unpaid, then enough for January's premium.
-        await b.importBankTransactions(textUpload('b.csv', 'customer_id,date,amount,description\nR1,2026-07-01,1.00,DEPOSIT\nR1,2027-01-04,5000.00,SALARY\n'));
-        for (const period of ['2026-11', '2026-12', '2027-01']) await b.executeCollections({ period_month: period });
-        const lapsed = (await b.advanceClock({ to: '2027-01-12' })).days.filter((d) => d.closed_period !== null).map((d) => d.lapsed_policies);
-        const jan = (await allCollections(b, '2027-01'))[0]!;
-        outcomes.push([lapsed, (await b.getPolicy('L-1')).status, jan.collection_status, jan.number_of_attempts, await readDownload(await b.exportAttempts('2027-01', 'csv'))]);
-      } finally {
-        await b.close();
-      }
-    }
+    // Pay only from January: November and December unpaid, then enough for January's premium.
+    const outcomes = await onBothStores('lapsed_inside', 'R1,2026-07-01,1.00,DEPOSIT\nR1,2027-01-04,5000.00,SALARY\n', async (b) => {
+      for (const period of ['2026-11', '2026-12', '2027-01']) await b.executeCollections({ period_month: period });
+      const lapsed = (await b.advanceClock({ to: '2027-01-12' })).days.filter((d) => d.closed_period !== null).map((d) => d.lapsed_policies);
+      const jan = (await allCollections(b, '2027-01'))[0]!;
+      return [lapsed, (await b.getPolicy('L-1')).status, jan.collection_status, jan.number_of_attempts, await readDownload(await b.exportAttempts('2027-01', 'csv'))];
+    });
     expect(outcomes[0]).toEqual([[0, 1], 'lapsed', 'UNPAID', 0, 'collection_id,policy_number,customer_id,date,amount,outcome,failure_reason\n']);
     expect(outcomes[1]).toEqual(outcomes[0]);
   });

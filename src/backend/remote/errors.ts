@@ -5,6 +5,10 @@
  * error page, a connection that cannot be made.
  */
 import { ExitCode, exitCodeForStatus, PremiaError, receivedCode } from '../../domain/errors.js';
+import { redactText } from '../../lib/key-text.js';
+
+// Masking a key has one home (lib/key-text.ts); remote mode's modules take it from here.
+export { maskKey, redactText } from '../../lib/key-text.js';
 
 export interface RouteInfo {
   /** The operation in words, for "this server does not offer …". */
@@ -84,19 +88,6 @@ export function parseErrorBody(text: string): ErrorBody | null {
   return error as ErrorBody;
 }
 
-/** A key as it may be shown: the last 4 characters of a key longer than 8, nothing of a shorter one. */
-export function maskKey(key: string): string {
-  return key.length > 8 ? `…${key.slice(-4)}` : '…';
-}
-
-/** The text with every occurrence of the key (as is, or URL-encoded) replaced by its mask. */
-export function redactText(text: string, key: string | undefined): string {
-  if (!key) return text;
-  let out = text.split(key).join(maskKey(key));
-  const encoded = encodeURIComponent(key);
-  if (encoded !== key) out = out.split(encoded).join(maskKey(key));
-  return out;
-}
 
 /** Every string in a JSON value, redacted. */
 export function redactDeep<T>(value: T, key: string | undefined): T {

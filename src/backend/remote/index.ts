@@ -126,6 +126,9 @@ const SETTLEMENT_FIELDS: Record<string, FieldKind> = {
   status: 'string',
 };
 
+/** What to check after a write to settlement `ref` whose answer was not understood. */
+const settlementVerify = (ref: string) => `Check settlement ${ref} at the service (premia settlements get ${ref})`;
+
 function parseObject(text: string): Record<string, unknown> | null {
   try {
     const v = JSON.parse(text) as unknown;
@@ -177,6 +180,11 @@ export class RemoteBackend implements Backend {
   private json<T>(call: Call): Promise<T> {
     return this.http.json<T>(call);
   }
+  /** A write's answer, checked for the fields premia prints or relies on (checkedAnswer). */
+  private async checkedJson<T>(call: Call, what: string, fields: Record<string, FieldKind>, verify: string): Promise<T> {
+    return checkedAnswer<T>(await this.json<unknown>(call), what, fields, verify);
+  }
+
 
   /**
    * Before sending an extension field to a spec route (which another server might silently
@@ -264,9 +272,8 @@ export class RemoteBackend implements Backend {
 
   async createPolicy(input: PolicyInput): Promise<Policy> {
     const verify = `Check whether policy ${input.policy_number} exists at the service (a second create may be refused as a duplicate or make a second policy)`;
-    const answer = await this.json<unknown>(callOf(OPERATIONS.createPolicy, [input], { verify }));
     // Spec 4.1: id, policy_number, status, created_at.
-    return checkedAnswer(answer, 'the policy creation', { id: 'string', policy_number: 'string', status: 'string', created_at: 'string' }, verify);
+    return this.checkedJson(callOf(OPERATIONS.createPolicy, [input], { verify }), 'the policy creation', { id: 'string', policy_number: 'string', status: 'string', created_at: 'string' }, verify);
   }
 
   async importPolicies(file: Upload, options?: ImportOptions): Promise<ImportResult> {
@@ -280,15 +287,9 @@ export class RemoteBackend implements Backend {
 
   async updatePolicy(ref: string, patch: PolicyPatch): Promise<Policy> {
     const verify = `Check policy ${ref} at the service (its amount and status)`;
-    const answer = await this.json<unknown>(
-      callOf(OPERATIONS.updatePolicy, [ref, patch], {
-        ref: { noun: 'policy', value: ref },
-        item: { noun: 'policy', value: ref },
-        verify,
-      }),
-    );
+    const call = callOf(OPERATIONS.updatePolicy, [ref, patch], { ref: { noun: 'policy', value: ref }, item: { noun: 'policy', value: ref }, verify });
     // Spec 4.3: id, policy_number, collection_amount, status, updated_at.
-    return checkedAnswer(answer, 'the policy update', { id: 'string', policy_number: 'string', collection_amount: 'amount', status: 'string', updated_at: 'string' }, verify);
+    return this.checkedJson(call, 'the policy update', { id: 'string', policy_number: 'string', collection_amount: 'amount', status: 'string', updated_at: 'string' }, verify);
   }
 
   async previewCancellation(ref: string): Promise<CancellationPreview> {
@@ -355,9 +356,8 @@ export class RemoteBackend implements Backend {
   async executeCollections(input: ExecuteInput): Promise<ExecutionAccepted> {
     if (input.strategy !== undefined) await this.requirePremia('collection strategies (--strategy)');
     const verify = `Check whether the ${input.period_month} run was queued (premia reports collections --period ${input.period_month})`;
-    const answer = await this.json<unknown>(callOf(OPERATIONS.executeCollections, [input], { verify }));
     // Spec 4.4: execution_id, status, policies_queued.
-    return checkedAnswer(answer, 'the collections run', { execution_id: 'string', status: 'string', policies_queued: 'count' }, verify);
+    return this.checkedJson(callOf(OPERATIONS.executeCollections, [input], { verify }), 'the collections run', { execution_id: 'string', status: 'string', policies_queued: 'count' }, verify);
   }
 
   getCollection(id: string): Promise<Collection> {
@@ -390,9 +390,8 @@ export class RemoteBackend implements Backend {
 
   async createSettlement(period: Period): Promise<Settlement> {
     const verify = `Check whether a settlement for ${period} exists at the service`;
-    const answer = await this.json<unknown>(callOf(OPERATIONS.createSettlement, [period], { verify }));
     // Spec 4.7: the statement's figures and status; whether it carries id is not shown (a warning says so).
-    return checkedAnswer(answer, 'the settlement creation', SETTLEMENT_FIELDS, verify);
+    return this.checkedJson(callOf(OPERATIONS.createSettlement, [period], { verify }), 'the settlement creation', SETTLEMENT_FIELDS, verify);
   }
 
   async previewSettlement(period: Period): Promise<SettlementPreview> {
@@ -421,15 +420,12 @@ export class RemoteBackend implements Backend {
   }
 
   async markSettlementPaid(ref: string, options?: { reference?: string }): Promise<Settlement> {
-    const answer = await this.json<unknown>(callOf(OPERATIONS.markSettlementPaid, [ref, options]));
-    const verify = `Check settlement ${ref} at the service (premia settlements get ${ref})`;
-    return checkedAnswer(answer, 'the payment record', { ...SETTLEMENT_FIELDS, paid_on: 'string', paid_reference: 'string' }, verify);
+    const fields: Record<string, FieldKind> = { ...SETTLEMENT_FIELDS, paid_on: 'string', paid_reference: 'string' };
+    return this.checkedJson(callOf(OPERATIONS.markSettlementPaid, [ref, options]), 'the payment record', fields, settlementVerify(ref));
   }
 
   async disputeSettlement(ref: string, reason: string): Promise<Settlement> {
-    const answer = await this.json<unknown>(callOf(OPERATIONS.disputeSettlement, [ref, reason]));
-    const verify = `Check settlement ${ref} at the service (premia settlements get ${ref})`;
-    return checkedAnswer(answer, 'the dispute', SETTLEMENT_FIELDS, verify);
+    return this.checkedJson(callOf(OPERATIONS.disputeSettlement, [ref, reason]), 'the dispute', SETTLEMENT_FIELDS, settlementVerify(ref));
   }
 
   close(): Promise<void> {
