@@ -59,9 +59,17 @@ export function planners(): Planner[] {
   return STRATEGY_LIST.map((s) => s.planner());
 }
 
+/** The collections planCustomer plans (index, remaining), reused: planning allocates nothing per customer. */
+const candidates: number[] = [];
+const remainders: number[] = [];
+
 /**
- * Debits to submit at the end of day D for action day A, for one customer's collections (in
- * policy_number order), each planned by the planner of its strategy (`planners`, by code).
+ * Debits to submit at the end of day D for action day A, for one customer's collections, each
+ * planned by the planner of its strategy (`planners`, by code). Collections are offered smallest
+ * amount still due first (then in policy_number order): when the money a planner expects cannot
+ * pay every policy, it pays as many in full as it covers and puts what is left toward the others,
+ * rather than a part of the largest and nothing of the rest (issue 12). The bank attempts a day's
+ * debits in policy_number order, as they are returned.
  */
 export function planCustomer(
   planners: readonly Planner[],
@@ -75,6 +83,8 @@ export function planCustomer(
   // Debits are submitted for business days only (the bank processes none on other days).
   if (!config.calendar.isBusinessDay(A)) return out;
   for (let s = 0; s < planners.length; s++) planners[s]!.beginCustomer?.();
+  candidates.length = 0;
+  remainders.length = 0;
   for (let i = 0; i < collections.length; i++) {
     const c = collections[i]!;
     if (c.blocked || A < c.periodFirst || A > c.periodLast || c.pendingDays.includes(A)) continue;
@@ -82,9 +92,19 @@ export function planCustomer(
     for (let k = 0; k < c.pendingAmounts.length; k++) pending += c.pendingAmounts[k]!;
     const remaining = c.due - c.collected - pending;
     if (remaining <= 0) continue;
-    const p = planners[c.code]!.plan(customer, collections, i, D, A, remaining, config);
+    // Insertion by remaining (stable: equal amounts stay in policy_number order).
+    let at = candidates.length;
+    while (at > 0 && remainders[at - 1]! > remaining) at--;
+    candidates.splice(at, 0, i);
+    remainders.splice(at, 0, remaining);
+  }
+  for (let k = 0; k < candidates.length; k++) {
+    const i = candidates[k]!;
+    const p = planners[collections[i]!.code]!.plan(customer, collections, i, D, A, remainders[k]!, config);
     if (p) out.push({ index: i, day: A, amount: p.amount, why: p.why });
   }
+  // Returned in policy_number order, as the debits are stored and attempted.
+  if (out.length > 1) out.sort((x, y) => x.index - y.index);
   return out;
 }
 

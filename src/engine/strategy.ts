@@ -163,8 +163,8 @@ export interface Planner {
   /**
    * The debit to submit for collection `collections[index]` on action day A at the end of D, or
    * null. `remaining` is what is still due after the pending debits (> 0). Collections of the
-   * customer are planned in order; a planner may share state across its own collections of one
-   * customer (reset in `beginCustomer`).
+   * customer are planned smallest amount still due first (planCustomer); a planner may share
+   * state across its own collections of one customer (reset in `beginCustomer`).
    */
   plan(
     customer: CustomerView,

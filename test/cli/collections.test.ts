@@ -130,7 +130,7 @@ describe('a month through the CLI', () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('collection_id,policy_number,customer_id,date,amount,outcome,failure_reason');
-    expect(lines.length).toBe(547); // header + 545 attempts + final newline
+    expect(lines.length).toBe(546); // header + 544 attempts + final newline
     // --output writes the same bytes to a file, atomically, and says so.
     const file = join(tmp.dir, 'attempts-out.csv');
     const out = await cli(['collections', 'attempts', '--period', '2026-11', '--output', file]);
@@ -146,7 +146,7 @@ describe('a month through the CLI', () => {
     const json = await cli(['--json', 'collections', 'attempts', '--period', '2026-11']);
     expect([json.code, json.stderr]).toEqual([0, '']);
     expect(json.stdout).toBe((await cli(['collections', 'attempts', '--period', '2026-11', '--format', 'json'])).stdout);
-    expect(json.json().attempts).toHaveLength(545);
+    expect(json.json().attempts).toHaveLength(544);
     for (const format of ['csv', 'table']) {
       const both = await cli(['--json', 'collections', 'attempts', '--period', '2026-11', '--format', format]);
       expect([both.code, both.stdout]).toEqual([2, '']);

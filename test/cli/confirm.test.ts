@@ -76,9 +76,9 @@ const clockOf = async (db: string) => (await cli(db, ['--json', 'clock'])).json(
 
 const ADVANCE_DETAILS = [
   'Advancing the clock 54 days, from 2026-11-12 to 2027-01-05, closes 2 periods for good: 2026-11 and 2026-12.',
-  '  2026-11: 64 of its 520 collections are not fully paid yet (46 with nothing collected; 97,092.59 still owed); what is not collected by 2026-11-30 stays unpaid for good (UNPAID or PAID_PARTIAL).',
+  '  2026-11: 63 of its 520 collections are not fully paid yet (45 with nothing collected; 97,579.78 still owed); what is not collected by 2026-11-30 stays unpaid for good (UNPAID or PAID_PARTIAL).',
   '  2026-12: none of its 520 collections is fully paid yet (520 with nothing collected; 518,983.09 still owed); what is not collected by 2026-12-31 stays unpaid for good (UNPAID or PAID_PARTIAL).',
-  '  Already planned in these days: 7 debits for 1,745.89 (2026-11-13).',
+  '  Already planned in these days: 7 debits for 1,679.89 (2026-11-13).',
 ];
 const ADVANCE_QUESTION = 'Advance the clock 54 days, to 2027-01-05, and close 2 periods (2026-11 and 2026-12)?';
 
@@ -107,7 +107,7 @@ describe('clock advance on a terminal', () => {
     // Submitted the evening before: at the clock's date (2026-11-12) the debits of 2026-11-13 are planned, no later ones.
     const early = attempts.filter((l) => l.split(',')[3]! === '2026-11-13');
     const cents = early.reduce((s, l) => s + Math.round(Number(l.split(',')[4]) * 100), 0);
-    expect([early.length, cents]).toEqual([7, 174589]);
+    expect([early.length, cents]).toEqual([7, 167989]);
   });
 
   it('--json: the question and "Nothing changed." go to stderr (the error body), stdout stays empty', async () => {
@@ -267,11 +267,11 @@ describe('clock advance --dry-run', () => {
         'to              2027-01-05',
         'days            54',
         'periods closed  2 (2026-11 and 2026-12)',
-        'planned debits  7 for 1745.89 (2026-11-13)',
+        'planned debits  7 for 1679.89 (2026-11-13)',
         'locked          yes (a collections run exists: closed periods are final)',
         '',
         'period   last day    collections  not fully paid  nothing collected  still owed',
-        '2026-11  2026-11-30          520              64                 46    97092.59',
+        '2026-11  2026-11-30          520              63                 45    97579.78',
         '2026-12  2026-12-31          520             520                520   518983.09',
         '',
       ].join('\n'),
@@ -287,7 +287,7 @@ describe('clock advance --dry-run', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       '{"from":"2026-11-12","to":"2026-11-15","days":3,"locked":true,"periods_closed":[],' +
-        '"planned_debits":{"count":7,"amount":1745.89,"first_date":"2026-11-13","last_date":"2026-11-13"}}\n',
+        '"planned_debits":{"count":7,"amount":1679.89,"first_date":"2026-11-13","last_date":"2026-11-13"}}\n',
     );
     expect(r.stderr).toBe('');
   });

@@ -25,7 +25,7 @@ const ASCII = [
   'Collections 2026-11 - closed, final',
   'Collected  4,637.71 of 12,003.99 due (38.6%); shortfall 7,366.28',
   'Policies   18: 10 paid in full, 2 partly paid, 6 unpaid, 0 cancelled',
-  'Attempts   15, 2 failed',
+  'Attempts   16, 3 failed',
   '',
   'Collected by day (cumulative share of what is due)',
   `11-01 |${' '.repeat(40)}|   0.0%`,
@@ -39,12 +39,12 @@ const ASCII = [
   'By income pattern',
   'income pattern     policies  paid in full       due  collected  share  failed attempts',
   'monthly_fixed_day        11             9  5,410.84   4,300.27  79.5%                1',
-  'irregular                 7             1  6,593.15     337.44   5.1%                1',
+  'irregular                 7             1  6,593.15     337.44   5.1%                2',
   '',
   'Failures by reason',
   'reason              failed attempts  amount asked  policies left unpaid',
+  'INSUFFICIENT_FUNDS                2        272.90                     1',
   'ACCOUNT_CLOSED                    1         44.15                     1',
-  'INSUFFICIENT_FUNDS                1        202.45                     1',
   '',
   'Settlement SETTLE-2026-11-001 (pending; EFT on 2026-12-03, reference PRM2611001-28KTXAGP)',
   '  total collections  4,637.71',
@@ -100,36 +100,37 @@ describe('premia reports summary (local)', () => {
     expect([s.policies, s.due, s.collected, s.shortfall, s.collection_rate]).toEqual([18, 12003.99, 4637.71, 7366.28, 0.3863]);
     expect(r.stdout).toContain('"due":12003.99,"collected":4637.71,"shortfall":7366.28');
     expect(s.by_status).toEqual({ PAID_FULL: 10, PAID_PARTIAL: 2, UNPAID: 6, CANCELLED: 0 });
-    expect([s.attempts, s.failed_attempts]).toEqual([15, 2]);
+    expect([s.attempts, s.failed_attempts]).toEqual([16, 3]);
     expect(s.by_day).toHaveLength(27);
     expect(s.by_day[1]).toEqual({ date: '2026-11-02', collected: 4392.27, amount_collected: 4392.27, cumulative_rate: 0.3659, succeeded: 10, failed: 0 });
     expect(s.by_day[4]).toEqual({ date: '2026-11-05', collected: 66, amount_collected: 4458.27, cumulative_rate: 0.3714, succeeded: 1, failed: 0 });
     expect(s.by_day[18]).toEqual({ date: '2026-11-19', collected: 0, amount_collected: 4458.27, cumulative_rate: 0.3714, succeeded: 0, failed: 0 });
     expect(s.by_day[25]).toEqual({ date: '2026-11-26', collected: 91.24, amount_collected: 4549.51, cumulative_rate: 0.379, succeeded: 1, failed: 0 });
     expect(s.by_day[26]).toEqual({ date: '2026-11-27', collected: 88.2, amount_collected: 4637.71, cumulative_rate: 0.3863, succeeded: 1, failed: 0 });
-    // The days with failures: ACCOUNT_CLOSED on the 9th, INSUFFICIENT_FUNDS on the 13th.
+    // The days with failures: ACCOUNT_CLOSED on the 9th, INSUFFICIENT_FUNDS on the 13th and the 20th.
     expect(s.by_day.filter((d: { failed: number }) => d.failed > 0)).toEqual([
       { date: '2026-11-09', collected: 0, amount_collected: 4458.27, cumulative_rate: 0.3714, succeeded: 0, failed: 1 },
       { date: '2026-11-13', collected: 0, amount_collected: 4458.27, cumulative_rate: 0.3714, succeeded: 0, failed: 1 },
+      { date: '2026-11-20', collected: 0, amount_collected: 4458.27, cumulative_rate: 0.3714, succeeded: 0, failed: 1 },
     ]);
     expect(s.by_income_pattern).toEqual([
       { pattern: 'monthly_fixed_day', policies: 11, paid_full: 9, due: 5410.84, collected: 4300.27, collection_rate: 0.7948, failed_attempts: 1 },
-      { pattern: 'irregular', policies: 7, paid_full: 1, due: 6593.15, collected: 337.44, collection_rate: 0.0512, failed_attempts: 1 },
+      { pattern: 'irregular', policies: 7, paid_full: 1, due: 6593.15, collected: 337.44, collection_rate: 0.0512, failed_attempts: 2 },
     ]);
     expect(s.failures_by_reason).toEqual([
+      { reason: 'INSUFFICIENT_FUNDS', attempts: 2, policies: 1, failed_amount: 272.9 },
       { reason: 'ACCOUNT_CLOSED', attempts: 1, policies: 1, failed_amount: 44.15 },
-      { reason: 'INSUFFICIENT_FUNDS', attempts: 1, policies: 1, failed_amount: 202.45 },
     ]);
     expect(s.settlement).toMatchObject({ settlement_number: 'SETTLE-2026-11-001', status: 'pending', total_collections: 4637.71, total_fees: 1321.75, vat: 198.26, net_amount: 3117.7 });
     expect(s.unpaid_and_partial.map((p: { policy_number: string; shortfall: number }) => [p.policy_number, p.shortfall])).toEqual([
       ['POL-2026169', 4917.49],
       ['POL-2026038', 997.07],
       ['POL-2026032', 584.51],
+      ['POL-2026211', 345],
       ['POL-2026212', 286],
-      ['POL-2026213', 202.45],
-      ['POL-2026211', 187.76],
       ['POL-2026037', 113.5],
       ['POL-2026170', 77.5],
+      ['POL-2026213', 45.21],
     ]);
   });
 
@@ -172,8 +173,8 @@ describe('premia reports summary --html', () => {
     expect(html).toContain('e.LineChart=class'); // Chartist itself, inline
     const failures = html.slice(html.indexOf('<table id="table-failures">'), html.indexOf('<h2>Settlement</h2>'));
     expect(failures.match(/<tr><td>[A-Z_]+<\/td>.*<\/tr>/g)).toEqual([
+      '<tr><td>INSUFFICIENT_FUNDS</td><td class="n">2</td><td class="n">272.90</td><td class="n">1</td></tr>',
       '<tr><td>ACCOUNT_CLOSED</td><td class="n">1</td><td class="n">44.15</td><td class="n">1</td></tr>',
-      '<tr><td>INSUFFICIENT_FUNDS</td><td class="n">1</td><td class="n">202.45</td><td class="n">1</td></tr>',
     ]);
     const unpaid = html.slice(html.indexOf('<table id="table-unpaid">'));
     expect(unpaid.match(/<tr><td>POL-\d+/g)).toHaveLength(8);
@@ -185,10 +186,10 @@ describe('premia reports summary --html', () => {
       '<tr><td>POL-2026170</td><td>C100085</td><td>ACME-773115</td><td>FUNERAL_BASIC</td><td>UNPAID</td><td class="n">77.50</td><td class="n">0.00</td><td class="n">77.50</td><td class="n">0</td><td>-</td><td>-</td></tr>',
     );
     expect(unpaid).toContain(
-      '<tr><td>POL-2026211</td><td>C100101</td><td>ACME-799819</td><td>FUNERAL_FAMILY</td><td>PAID_PARTIAL</td><td class="n">345.00</td><td class="n">157.24</td><td class="n">187.76</td><td class="n">2</td><td>2026-11-26</td><td>-</td></tr>',
+      '<tr><td>POL-2026211</td><td>C100101</td><td>ACME-799819</td><td>FUNERAL_FAMILY</td><td>UNPAID</td><td class="n">345.00</td><td class="n">0.00</td><td class="n">345.00</td><td class="n">0</td><td>-</td><td>-</td></tr>',
     );
     expect(unpaid).toContain(
-      '<tr><td>POL-2026213</td><td>C100101</td><td>ACME-799819</td><td>HOSPITAL_CASH</td><td>UNPAID</td><td class="n">202.45</td><td class="n">0.00</td><td class="n">202.45</td><td class="n">1</td><td>2026-11-13</td><td>INSUFFICIENT_FUNDS</td></tr>',
+      '<tr><td>POL-2026213</td><td>C100101</td><td>ACME-799819</td><td>HOSPITAL_CASH</td><td>PAID_PARTIAL</td><td class="n">202.45</td><td class="n">157.24</td><td class="n">45.21</td><td class="n">4</td><td>2026-11-26</td><td>INSUFFICIENT_FUNDS</td></tr>',
     );
     expect(unpaid).toContain(
       '<tr><td>POL-2026037</td><td>C100019</td><td>ACME-750461</td><td>FUNERAL_BASIC</td><td>UNPAID</td><td class="n">113.50</td><td class="n">0.00</td><td class="n">113.50</td><td class="n">1</td><td>2026-11-09</td><td>ACCOUNT_CLOSED</td></tr>',

@@ -3,7 +3,8 @@
  * collected at once, pay just before the period (over a weekend) is seen, no collection is left
  * without an attempt while the posted balance covers what is due (the zero-attempt rule), a
  * customer whose payday is not known is tried on the month's last business day, income smaller
- * than the premium is split, and an account that looks closed is left alone.
+ * than the premium is split, an account that looks closed is left alone, and an account's money
+ * pays whole premiums before parts.
  */
 import { describe, expect, it } from 'vitest';
 import { dayNumber as isoDay } from '../../src/domain/period.js';
@@ -389,5 +390,29 @@ describe('smart (issue 12)', () => {
     // Emptied the day after the pay, nothing since: it still looks closed.
     const emptied = customer(0, a, { lastCreditDay: isoDay('2026-10-02'), lastDebitDay: isoDay('2026-10-03') });
     expect(STRATEGIES.smart.planner().plan(emptied, [c], 0, isoDay('2026-11-01'), isoDay('2026-11-03'), c.due, config)).toBeNull();
+  });
+
+  it('whole premiums before parts: the money pays as many of an account\'s policies in full as it covers, smallest first', () => {
+    // Paid on the 15th (Friday 13 November), nothing more before the period ends: on Thursday 26
+    // November smart takes what the account bears (541.11 posted, 486.99 after the margin). The
+    // policies in policy_number order: 1,647.85, 382.55 and 66.97.
+    const a = analysis({ dayOfMonth: 15, lastIncomeDay: isoDay('2026-11-13') });
+    const collections = [collection(164_785), collection(38_255), collection(6_697)];
+    const planned = (balance: number) =>
+      planCustomer([STRATEGIES.smart.planner()], customer(balance, a), collections, isoDay('2026-11-25'), isoDay('2026-11-26'), config).map((p) => [p.index, p.amount, p.why.code]);
+    // The two smaller premiums in full (449.52); the 37.47 left is below the smallest part of the
+    // largest (164.79), which waits. Offered in policy_number order, the largest took it all as a
+    // part (486.99) and the two others nothing.
+    expect(planned(54_111)).toEqual([
+      [1, 38_255, WhyCode.SMART_BALANCE],
+      [2, 6_697, WhyCode.SMART_BALANCE],
+    ]);
+    // Enough for the two smaller and a part of the largest: the part is what is left (returned in
+    // policy_number order, as the bank attempts them).
+    expect(planned(100_000)).toEqual([
+      [0, 45_048, WhyCode.SMART_LAST_CHANCE],
+      [1, 38_255, WhyCode.SMART_BALANCE],
+      [2, 6_697, WhyCode.SMART_BALANCE],
+    ]);
   });
 });

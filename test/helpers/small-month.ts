@@ -8,9 +8,9 @@
  * - C100019 (monthly_fixed_day): its account is closed (ACCOUNT_CLOSED on 2026-11-09, asking 44.15
  *   for POL-2026037); both policies unpaid, POL-2026038 never attempted;
  * - C100085 (irregular): both policies unpaid, never attempted;
- * - C100101 (irregular): POL-2026211 partly paid (66.00 on 2026-11-05, 91.24 on 2026-11-26: 157.24
- *   of 345.00); POL-2026213 unpaid after INSUFFICIENT_FUNDS on 2026-11-06 and 2026-11-13;
- *   POL-2026212 unpaid, never attempted.
+ * - C100101 (irregular): its smallest premium first (issue 12): POL-2026213 partly paid (66.00 on
+ *   2026-11-05, INSUFFICIENT_FUNDS on 2026-11-13 and 2026-11-20, 91.24 on 2026-11-26: 157.24 of
+ *   202.45); POL-2026211 and POL-2026212 unpaid, never attempted.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -24,7 +24,9 @@
  *  - payday not known yet (no income pattern) but money paid in lately: the whole amount on the
  *    month's last business day, when most salaries are paid;
  *  - an account emptied to 0.00 by its own debits and silent for two days looks closed: no debit
- *    until money is paid in again.
+ *    until money is paid in again;
+ *  - whole premiums before parts: a customer's collections are offered smallest amount still due
+ *    first (planCustomer), so money that cannot pay every policy pays as many as it covers in full.
  * After INSUFFICIENT_FUNDS it waits for the next expected income (a predicted pay that has not
  * arrived is treated as late, not missing). At most `maxFailedAttempts` failures per policy and
  * month.
