@@ -95,7 +95,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the summary page in headless Chromium', () => {
     // one. The longer runs to the end of its axis (which ends at 2, integers only), so it is at
     // least as long as the longest pattern bar (whose axis ends above 6,593.15); the other is half.
     expect(failures!.bars).toHaveLength(2);
-    const [accountClosed, insufficientFunds] = [...(failures!.bars as number[])].sort((x, y) => x - y) as [number, number];
+    const [accountClosed, insufficientFunds] = [...failures!.bars].sort((x, y) => x - y) as [number, number];
     expect(insufficientFunds).toBeGreaterThanOrEqual(Math.max(...byPattern!.bars));
     expect(accountClosed / insufficientFunds).toBeCloseTo(0.5, 3);
 
