@@ -156,7 +156,16 @@ export interface PayMonth {
   readonly payDay: Int32Array;
   /** The month's last business day. */
   readonly lastBusinessDay: number;
+  /**
+   * nthBusinessDay[n], n = 1..NTH_BUSINESS_DAYS: the month's n-th business day (grants and
+   * pensions paid on the first business days of the month, moved forward over weekends and
+   * holidays).
+   */
+  readonly nthBusinessDay: Int32Array;
 }
+
+/** The business days of a month's start a pay can be read as due on (the 1st to the 5th). */
+export const NTH_BUSINESS_DAYS = 5;
 
 /** A holiday of a calendar, for listings. */
 export interface Holiday {
@@ -254,7 +263,9 @@ export class Calendar {
     if (p) return p;
     const payDay = new Int32Array(32);
     for (let t = 1; t <= 31; t++) payDay[t] = this.onOrBefore(m.firstDay + Math.min(t, m.daysInMonth) - 1);
-    p = { payDay, lastBusinessDay: this.onOrBefore(m.lastDay) };
+    const nthBusinessDay = new Int32Array(NTH_BUSINESS_DAYS + 1);
+    for (let n = 1, d = m.firstDay - 1; n <= NTH_BUSINESS_DAYS; n++) nthBusinessDay[n] = d = this.onOrAfter(d + 1);
+    p = { payDay, lastBusinessDay: this.onOrBefore(m.lastDay), nthBusinessDay };
     if (slot >= 0 && slot < PAY_SPAN) this.pays[slot] = p;
     return p;
   }

@@ -14,7 +14,7 @@
  * weekend or a holiday); weekly and fortnightly wages due on a holiday come the business day
  * before.
  */
-import { monthOf, type Calendar, type MonthInfo } from '../domain/calendar.js';
+import { monthOf, NTH_BUSINESS_DAYS, type Calendar, type MonthInfo } from '../domain/calendar.js';
 import { fromDayNumber } from '../domain/period.js';
 import { formatCents } from '../domain/money.js';
 import { plural } from '../domain/words.js';
@@ -32,6 +32,8 @@ export const INCOME_PATTERNS = [
   'weekly',
   'irregular',
   'none',
+  // After 'none': a pattern's code is its index here, and engine images keep codes.
+  'monthly_nth_business_day',
 ] as const;
 export type IncomePattern = (typeof INCOME_PATTERNS)[number];
 
@@ -43,7 +45,10 @@ export interface IncomeAnalysis {
   typicalAmount: number;
   /** A credit of at least this many cents counts as income. */
   threshold: number;
-  /** monthly_fixed_day: the day of month paid (before the weekend shift). */
+  /**
+   * monthly_fixed_day: the day of month paid (before the weekend shift); monthly_nth_business_day:
+   * which business day of the month (1 to NTH_BUSINESS_DAYS).
+   */
   dayOfMonth: number | null;
   /** weekly / fortnightly: a payday the cycle repeats from. */
   anchorDay: number | null;
@@ -88,7 +93,7 @@ export function analyzeIncome(credits: readonly IncomeCredit[], today: number, w
       confidence: score.confidence,
       typicalAmount: medianAmount(matched),
       threshold,
-      dayOfMonth: score.pattern === 'monthly_fixed_day' ? score.dayOfMonth : null,
+      dayOfMonth: score.pattern === 'monthly_fixed_day' || score.pattern === 'monthly_nth_business_day' ? score.dayOfMonth : null,
       anchorDay: cycle > 0 ? cycleAnchor(cal, matched, last.day, cycle) : null,
       meanGap: null,
       lastIncomeDay: last.day,
@@ -203,10 +208,12 @@ function scoreDays(cal: Calendar, cands: readonly IncomeCredit[], from: number, 
   // day d is a hit for t = d, for t up to d+4 moved back over a weekend and holidays, for any
   // t ≥ d at a month end, and for t = 1 moved back into the month before); all others score 0.
   let mask = 0;
+  let early = false;
   if (monthly) {
     for (const c of cands) {
       const m = monthOf(c.day);
       const dom = c.day - m.firstDay + 1;
+      if (dom <= EARLY_DAY_LAST) early = true;
       for (let t = dom; t <= Math.min(31, dom + 4); t++) mask |= 1 << t;
       if (dom >= 26) {
         for (let t = dom; t <= 31; t++) mask |= 1 << t;
@@ -229,6 +236,19 @@ function scoreDays(cal: Calendar, cands: readonly IncomeCredit[], from: number, 
     bestPattern = 'monthly_fixed_day';
     bestT = fixedT;
   }
+  // The n-th business day of the month (grants, pensions): only when a credit falls in the
+  // month's first days, and only where it fits better than every pattern above (a pay due on the
+  // 1st that moves back over a weekend stays a fixed day).
+  if (early) {
+    for (let t = 1; t <= NTH_BUSINESS_DAYS; t++) {
+      const sc = monthlyScore(cal, cands, months, from, today, NTH_BUSINESS, t, -1);
+      if (sc > bestScore + 1e-9) {
+        bestScore = sc;
+        bestPattern = 'monthly_nth_business_day';
+        bestT = t;
+      }
+    }
+  }
   for (const [pattern, period] of CYCLES) {
     const sc = cycleScore(cal, cands, last.day, from, period, null);
     if (sc > bestScore + 1e-9) {
@@ -245,6 +265,7 @@ function scoreDays(cal: Calendar, cands: readonly IncomeCredit[], from: number, 
   } else if (cycle > 0) cycleScore(cal, cands, last.day, from, cycle, matched);
   else if (bestPattern === 'twice_monthly') monthlyScore(cal, cands, months, from, today, MID_MONTH, 0, LAST_BUSINESS, matched);
   else if (bestPattern === 'monthly_fixed_day') monthlyScore(cal, cands, months, from, today, FIXED, bestT, -1, matched);
+  else if (bestPattern === 'monthly_nth_business_day') monthlyScore(cal, cands, months, from, today, NTH_BUSINESS, bestT, -1, matched);
   else monthlyScore(cal, cands, months, from, today, LAST_BUSINESS, 0, -1, matched);
 
   const regular = bestScore >= MIN_SCORE && matched.length >= 2;
@@ -266,6 +287,9 @@ const CYCLES: ReadonlyArray<readonly [IncomePattern, number]> = [
 const LAST_BUSINESS = 1;
 const MID_MONTH = 2;
 const FIXED = 3;
+const NTH_BUSINESS = 4;
+/** The last day of a month its NTH_BUSINESS_DAYS-th business day can fall on (holidays included). */
+const EARLY_DAY_LAST = 11;
 
 /**
  * Whether a pattern with at most `hits` hits can score MIN_SCORE against `candidates` candidates:
@@ -283,7 +307,7 @@ function f1(expected: number, hits: number, candidates: number): number {
 
 function paydayOf(cal: Calendar, m: MonthInfo, kind: number, t: number): number {
   const p = cal.payMonth(m);
-  return kind === LAST_BUSINESS ? p.lastBusinessDay : kind === MID_MONTH ? p.payDay[15]! : p.payDay[t]!;
+  return kind === LAST_BUSINESS ? p.lastBusinessDay : kind === MID_MONTH ? p.payDay[15]! : kind === NTH_BUSINESS ? p.nthBusinessDay[t]! : p.payDay[t]!;
 }
 
 /**
@@ -448,6 +472,9 @@ function monthPaydays(cal: Calendar, a: IncomeAnalysis, m: MonthInfo): number {
     case 'monthly_last_business_day':
       PAYDAYS[0] = p.lastBusinessDay;
       return 1;
+    case 'monthly_nth_business_day':
+      PAYDAYS[0] = p.nthBusinessDay[a.dayOfMonth!]!;
+      return 1;
     case 'twice_monthly': {
       const mid = p.payDay[15]!;
       let n = 0;
@@ -465,6 +492,7 @@ export function isIncomeDay(a: IncomeAnalysis, day: number, cal: Calendar): bool
   switch (a.pattern) {
     case 'monthly_fixed_day':
     case 'monthly_last_business_day':
+    case 'monthly_nth_business_day':
     case 'twice_monthly': {
       const m = monthOf(day);
       for (let j = monthPaydays(cal, a, m) - 1; j >= 0; j--) if (PAYDAYS[j] === day) return true;
@@ -500,6 +528,7 @@ export function lastIncomeDayIn(a: IncomeAnalysis, from: number, to: number, cal
     }
     case 'monthly_fixed_day':
     case 'monthly_last_business_day':
+    case 'monthly_nth_business_day':
     case 'twice_monthly': {
       // The month after `to` (its 1st may land before `to`), then `to`'s month and the ones before.
       let best: number | null = null;
@@ -523,6 +552,7 @@ export function predictIncome(a: IncomeAnalysis, from: number, to: number, cal: 
   switch (a.pattern) {
     case 'monthly_fixed_day':
     case 'monthly_last_business_day':
+    case 'monthly_nth_business_day':
     case 'twice_monthly': {
       for (let m = monthOf(from); m.firstDay <= to + 7; m = monthOf(m.lastDay + 1)) {
         const n = monthPaydays(cal, a, m);
@@ -555,6 +585,7 @@ export function isRegular(a: IncomeAnalysis): boolean {
 const PATTERN_TEXT: Record<IncomePattern, string> = {
   monthly_fixed_day: 'monthly salary on a fixed day',
   monthly_last_business_day: 'monthly salary on the last business day',
+  monthly_nth_business_day: 'monthly pay on a business day of the month',
   twice_monthly: 'pay twice a month (15th and month end)',
   fortnightly: 'fortnightly wages',
   weekly: 'weekly wages',
@@ -565,6 +596,7 @@ const PATTERN_TEXT: Record<IncomePattern, string> = {
 export function describeIncome(a: IncomeAnalysis): string {
   let s = PATTERN_TEXT[a.pattern];
   if (a.pattern === 'monthly_fixed_day') s += ` (day ${a.dayOfMonth}, moved to the business day before on weekends and holidays)`;
+  if (a.pattern === 'monthly_nth_business_day') s += ` (business day ${a.dayOfMonth}: weekends and holidays move it later)`;
   if ((a.pattern === 'weekly' || a.pattern === 'fortnightly') && a.anchorDay !== null) {
     s += ` (last paid ${fromDayNumber(a.anchorDay)})`;
   }

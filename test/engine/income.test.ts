@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyzeIncome, scoringShortcuts, type IncomeAnalysis, isIncomeDay, lastIncomeDayIn, predictIncome, reanchor, type IncomeCredit } from '../../src/engine/income.js';
-import { calendarOf, NO_HOLIDAYS, ZA_CALENDAR } from '../../src/domain/calendar.js';
+import { analyzeIncome, describeIncome, scoringShortcuts, type IncomeAnalysis, isIncomeDay, lastIncomeDayIn, predictIncome, reanchor, type IncomeCredit } from '../../src/engine/income.js';
+import { calendarOf, monthOf, NO_HOLIDAYS, ZA_CALENDAR } from '../../src/domain/calendar.js';
 import { addDays, dayNumber, fromDayNumber, lastBusinessDay, previousBusinessDayOnOrBefore } from '../../src/domain/period.js';
 
 const d = dayNumber;
@@ -98,6 +98,23 @@ describe('income classification', () => {
     expect(isIncomeDay(a, d('2026-12-31'), ZA_CALENDAR)).toBe(true);
   });
 
+  it('paid on the n-th business day of the month (a grant, a pension), moved forward over weekends and holidays', () => {
+    // The second business day: Thu 2 Jul, Tue 4 Aug (1 Aug a Saturday), Wed 2 Sep, Fri 2 Oct.
+    const dates = ['2026-07-02', '2026-08-04', '2026-09-02', '2026-10-02'];
+    const a = analyzeIncome(credits(dates, 231_500), TODAY, WINDOW_START, ZA_CALENDAR);
+    expect([a.pattern, a.dayOfMonth, a.confidence]).toEqual(['monthly_nth_business_day', 2, 1]);
+    // 1 November is a Sunday: Mon 2 (first), Tue 3 (second). 1 January 2027 is a holiday: Mon 4
+    // (first), Tue 5 (second).
+    expect(predictIncome(a, d('2026-11-01'), d('2027-01-31'), ZA_CALENDAR).map(fromDayNumber)).toEqual(['2026-11-03', '2026-12-02', '2027-01-05']);
+    expect(fromDayNumber(lastIncomeDayIn(a, d('2026-11-01'), d('2026-11-30'), ZA_CALENDAR)!)).toBe('2026-11-03');
+    expect([isIncomeDay(a, d('2026-11-03'), ZA_CALENDAR), isIncomeDay(a, d('2026-11-02'), ZA_CALENDAR)]).toEqual([true, false]);
+    expect(describeIncome(a)).toBe('monthly pay on a business day of the month (business day 2: weekends and holidays move it later), typically 2315.50; confidence 1.00');
+    // The first business day when the 1st is a weekend (1 Aug Sat -> Mon 3 Aug) is not the 1st
+    // moved back: it is read as the first business day, not as a fixed day.
+    const first = analyzeIncome(credits(['2026-07-01', '2026-08-03', '2026-09-01', '2026-10-01'], 231_500), TODAY, WINDOW_START, ZA_CALENDAR);
+    expect([first.pattern, first.dayOfMonth]).toEqual(['monthly_nth_business_day', 1]);
+  });
+
   it('weekly wages due on a holiday come the business day before; the cycle stays on its weekday', () => {
     // Fridays from 3 July; Friday 25 Dec 2026 and Friday 1 Jan 2027 are holidays.
     const weekly = analyzeIncome(credits(every('2026-07-03', 7), 250_000), TODAY, WINDOW_START, ZA_CALENDAR);
@@ -151,7 +168,7 @@ describe('the scoring shortcuts (issue 13)', () => {
     const scattered = fc.array(fc.record({ day, amount }), { maxLength: 60 });
     const patterned = fc
       .record({
-        kind: fc.integer({ min: 0, max: 4 }),
+        kind: fc.integer({ min: 0, max: 5 }),
         t: fc.integer({ min: 1, max: 31 }),
         anchor: fc.integer({ min: 0, max: 13 }),
         pay: amount,
@@ -160,7 +177,10 @@ describe('the scoring shortcuts (issue 13)', () => {
       })
       .map(({ kind, t, anchor, pay, skip, noise }) => {
         const out = [...noise];
-        if (kind <= 2) {
+        if (kind === 5) {
+          // The n-th business day of each month (n = t mod 5 + 1), on the ZA calendar.
+          for (const m of ['2026-06', ...months, '2026-11']) out.push({ day: ZA_CALENDAR.payMonth(monthOf(d(`${m}-01`))).nthBusinessDay[(t % 5) + 1]!, amount: pay });
+        } else if (kind <= 2) {
           for (const m of ['2026-06', ...months, '2026-11']) {
             const last = lastBusinessDay(`${m}-01`);
             const fixed = previousBusinessDayOnOrBefore(`${m}-${String(Math.min(t, 28)).padStart(2, '0')}`);
@@ -198,6 +218,7 @@ describe('predicted income days', () => {
     const base = analyzeIncome([], TODAY, WINDOW_START, ZA_CALENDAR);
     for (let t = 1; t <= 31; t++) patterns.push({ ...base, pattern: 'monthly_fixed_day', dayOfMonth: t });
     patterns.push({ ...base, pattern: 'monthly_last_business_day' }, { ...base, pattern: 'twice_monthly' });
+    for (let n = 1; n <= 5; n++) patterns.push({ ...base, pattern: 'monthly_nth_business_day', dayOfMonth: n });
     for (let k = 0; k < 14; k++) patterns.push({ ...base, pattern: 'weekly', anchorDay: TODAY + k }, { ...base, pattern: 'fortnightly', anchorDay: TODAY + k });
     let found = 0;
     for (const calendar of [ZA_CALENDAR, NO_HOLIDAYS]) {
