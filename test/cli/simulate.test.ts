@@ -40,8 +40,8 @@ describe('premia simulate', () => {
       policies: 520,
       by_status: { PAID_FULL: 485, PAID_PARTIAL: 18, UNPAID: 16, CANCELLED: 1 },
       due: 518983.09,
-      collected: 470864.46,
-      collection_rate_amount: 0.9073,
+      collected: 470922.46,
+      collection_rate_amount: 0.9074,
       collection_rate_count: 0.9327,
       attempts: 544,
       failed_attempts: 8,
@@ -53,12 +53,12 @@ describe('premia simulate', () => {
     expect(m.settlement).toMatchObject({
       settlement_number: 'SETTLE-2026-11-001',
       period_month: '2026-11',
-      total_collections: 470864.46,
-      distribution_fee: 117716.12,
-      collections_fee: 16480.26,
-      total_fees: 134196.38,
-      vat: 20129.46,
-      net_amount: 316538.62,
+      total_collections: 470922.46,
+      distribution_fee: 117730.62,
+      collections_fee: 16482.29,
+      total_fees: 134212.91,
+      vat: 20131.94,
+      net_amount: 316577.61,
       payment_date: '2026-12-03',
       status: 'pending',
     });
@@ -75,11 +75,11 @@ describe('premia simulate', () => {
     );
     expect(report.length).toBe(522); // header, 520 rows, final newline
     const collectedCents = report.slice(1, -1).reduce((sum, line) => sum + Math.round(Number(line.split(',')[6]) * 100), 0);
-    expect(collectedCents).toBe(47086446);
+    expect(collectedCents).toBe(47092246);
     const statement = readFileSync(join(dir, '2026-11', 'SETTLE-2026-11-001.csv'), 'utf8');
     expect(statement).toBe(
       'settlement_number,period_month,total_collections,distribution_fee,collections_fee,total_fees,vat,net_amount,payment_date,payment_reference\n' +
-        'SETTLE-2026-11-001,2026-11,470864.46,117716.12,16480.26,134196.38,20129.46,316538.62,2026-12-03,PRM2611001-28KTXAGP\n',
+        'SETTLE-2026-11-001,2026-11,470922.46,117730.62,16482.29,134212.91,20131.94,316577.61,2026-12-03,PRM2611001-28KTXAGP\n',
     );
     const byPattern = Object.fromEntries(m.by_income_pattern.map((p: { pattern: string; policies: number }) => [p.pattern, p.policies]));
     expect(byPattern).toEqual({ monthly_fixed_day: 161, irregular: 112, monthly_last_business_day: 76, twice_monthly: 59, weekly: 61, fortnightly: 50, none: 1 });
@@ -97,7 +97,7 @@ describe('premia simulate', () => {
     expect(c.code).toBe(0);
     const novemberAttempts = (name: string) => readFileSync(join(tmp.dir, name, '2026-11', 'attempts-2026-11.csv'), 'utf8');
     expect(novemberAttempts('c')).not.toBe(novemberAttempts('a'));
-    expect(c.json().months[0].collected).not.toBe(470864.46); // seed 1's November
+    expect(c.json().months[0].collected).not.toBe(470922.46); // seed 1's November
   });
 
   it('on a new --db file too, without --seed: the same output every run (its ids from the default seed)', async () => {
@@ -162,9 +162,9 @@ describe('premia simulate', () => {
     const r = spawnSync(process.execPath, [join(REPO, 'bin', 'premia.js'), 'simulate'], { cwd: tmp.dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('Settlement SETTLE-2026-11-001 (pending; EFT on 2026-12-03, reference PRM2611001-28KTXAGP)');
-    // A pipe: money not grouped (the README shows a terminal's 470,864.46).
-    expect(r.stdout).toContain('collected 470864.46 of 518983.09 due: 90.7% by amount, 93.3% of policies paid in full');
-    expect(r.stdout).toContain('\ntotal_collections       470864.46\n');
+    // A pipe: money not grouped (the README shows a terminal's 470,922.46).
+    expect(r.stdout).toContain('collected 470922.46 of 518983.09 due: 90.7% by amount, 93.3% of policies paid in full');
+    expect(r.stdout).toContain('\ntotal_collections       470922.46\n');
     expect(r.stderr).toBe('');
   });
 });

@@ -415,4 +415,18 @@ describe('smart (issue 12)', () => {
       [2, 6_697, WhyCode.SMART_BALANCE],
     ]);
   });
+
+  it('what a deposit bears caps the parts taken from it; a whole premium the balance covers comes on top', () => {
+    // An irregular earner (the fixture's C100017): 160.00 paid in on Thursday 26 November, 186.33
+    // posted; premiums of 1,667.16 and 58.00; Friday the 27th is within the period's last days.
+    const a = analysis({ pattern: 'irregular', confidence: 0.4, dayOfMonth: null, meanGap: 38, lastIncomeDay: isoDay('2026-11-26'), typicalAmount: 18_000 });
+    const view = customer(18_633, a, { income: { [isoDay('2026-11-26')]: 16_000 } });
+    const planned = planCustomer([STRATEGIES.smart.planner()], view, [collection(166_716), collection(5_800)], isoDay('2026-11-26'), isoDay('2026-11-27'), config);
+    // The 58.00 in full from the balance, and the part of the larger premium the deposit bears
+    // (60 % of 160.00), not what is left of that after the 58.00 (38.00).
+    expect(planned.map((p) => [p.index, p.amount, p.why.code])).toEqual([
+      [0, 9_600, WhyCode.SMART_PARTIAL],
+      [1, 5_800, WhyCode.SMART_REST],
+    ]);
+  });
 });

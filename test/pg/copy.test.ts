@@ -34,8 +34,8 @@ clients                            2            2               -             - 
 api_keys                           1            1               -             -  same
 executions                         2            2               -             -  same
 policies                         520          520       518983.09     518983.09  same
-collections                     1040         1040      1508830.64    1508830.64  same
-attempts                         544          544       473082.48     473082.48  same
+collections                     1040         1040      1508888.64    1508888.64  same
+attempts                         544          544       473140.48     473140.48  same
 bank_snapshots                    14           14        16530.16      16530.16  same
 bank_transactions                473          473       213992.20     213992.20  same
 engine_image                       1            1               -             -  same
@@ -46,7 +46,7 @@ meta                               5            5               -             - 
 plan_batches                      20           20               -             -  same
 policy_amount_changes              0            0            0.00          0.00  same
 policy_status_changes              0            0               -             -  same
-settlements                        1            1      1075925.30    1075925.30  same
+settlements                        1            1      1076057.83    1076057.83  same
 settlement_events                  1            1               -             -  same
 `;
 

@@ -104,7 +104,7 @@ describe('a collections run over HTTP', () => {
       total.collectedCents += Math.round(d.collected * 100);
       total.lapsed += d.lapsed_policies;
     }
-    expect(total).toEqual({ attempts: 544, succeeded: 536, failed: 8, collectedCents: 47_086_446, lapsed: 0 });
+    expect(total).toEqual({ attempts: 544, succeeded: 536, failed: 8, collectedCents: 47_092_246, lapsed: 0 });
     expect(result.days[25]).toEqual({ date: '2026-11-26', attempts: 3, succeeded: 3, failed: 0, collected: 2751.93, closed_period: null, lapsed_policies: 0 });
     expect(result.days.filter((d: any) => d.closed_period !== null).map((d: any) => [d.date, d.closed_period])).toEqual([['2026-11-30', '2026-11']]);
     expect(res.text).toContain('"collected":21664.15,"closed_period":"2026-11"');

@@ -521,7 +521,10 @@ function smartPlanner(): Planner {
         ctx.available -= p.amount;
         ctx.onHand -= p.amount;
         ctx.posted -= p.amount;
-        ctx.depositBudget = Math.max(0, ctx.depositBudget - p.amount);
+        // What a deposit can bear caps the parts taken from it; a whole premium the expected
+        // balance covers comes on top (planned first, smallest first, it does not crowd out
+        // the part of a larger premium).
+        if (p.amount < remaining) ctx.depositBudget = Math.max(0, ctx.depositBudget - p.amount);
       }
       return p;
     },
