@@ -47,7 +47,8 @@ export interface IncomeAnalysis {
   threshold: number;
   /**
    * monthly_fixed_day: the day of month paid (before the weekend shift); monthly_nth_business_day:
-   * which business day of the month (1 to NTH_BUSINESS_DAYS).
+   * which business day of the month (1 to NTH_BUSINESS_DAYS); twice_monthly: the second pay's day
+   * (25 to 30, before the weekend shift), null for the last business day.
    */
   dayOfMonth: number | null;
   /** weekly / fortnightly: a payday the cycle repeats from. */
@@ -93,7 +94,7 @@ export function analyzeIncome(credits: readonly IncomeCredit[], today: number, w
       confidence: score.confidence,
       typicalAmount: medianAmount(matched),
       threshold,
-      dayOfMonth: score.pattern === 'monthly_fixed_day' || score.pattern === 'monthly_nth_business_day' ? score.dayOfMonth : null,
+      dayOfMonth: score.pattern === 'monthly_fixed_day' || score.pattern === 'monthly_nth_business_day' || (score.pattern === 'twice_monthly' && score.dayOfMonth > 0) ? score.dayOfMonth : null,
       anchorDay: cycle > 0 ? cycleAnchor(cal, matched, last.day, cycle) : null,
       meanGap: null,
       lastIncomeDay: last.day,
@@ -199,17 +200,13 @@ function scoreDays(cal: Calendar, cands: readonly IncomeCredit[], from: number, 
   let bestPattern: IncomePattern = 'monthly_last_business_day';
   let bestScore = monthly ? monthlyScore(cal, cands, months, from, today, LAST_BUSINESS, 0, -1) : 0;
   let bestT = 0;
-  const twice = !prune || mayReach(Math.min(2 * months.length, n), n) ? monthlyScore(cal, cands, months, from, today, MID_MONTH, 0, LAST_BUSINESS) : 0;
-  if (twice > bestScore + 1e-9) {
-    bestScore = twice;
-    bestPattern = 'twice_monthly';
-  }
   // Fixed day t: only days of month the income credits themselves suggest can score (a credit on
   // day d is a hit for t = d, for t up to d+4 moved back over a weekend and holidays, for any
   // t ≥ d at a month end, and for t = 1 moved back into the month before); all others score 0.
+  const twiceMay = !prune || mayReach(Math.min(2 * months.length, n), n);
   let mask = 0;
   let early = false;
-  if (monthly) {
+  if (twiceMay) {
     for (const c of cands) {
       const m = monthOf(c.day);
       const dom = c.day - m.firstDay + 1;
@@ -221,9 +218,28 @@ function scoreDays(cal: Calendar, cands: readonly IncomeCredit[], from: number, 
       }
     }
   }
+  const twice = twiceMay ? monthlyScore(cal, cands, months, from, today, MID_MONTH, 0, LAST_BUSINESS) : 0;
+  if (twice > bestScore + 1e-9) {
+    bestScore = twice;
+    bestPattern = 'twice_monthly';
+  }
+  // Twice a month on the 15th and a fixed day near the month's end (the 25th to the 30th, moved
+  // back over weekends and holidays): only where it fits better than the 15th and the last
+  // business day (they differ when the 30th is not the month's last business day).
+  if (twiceMay) {
+    for (let t = TWICE_SECOND_FIRST; t <= TWICE_SECOND_LAST; t++) {
+      if ((mask & (1 << t)) === 0) continue;
+      const sc = monthlyScore(cal, cands, months, from, today, MID_MONTH, t, FIXED);
+      if (sc > bestScore + 1e-9) {
+        bestScore = sc;
+        bestPattern = 'twice_monthly';
+        bestT = t;
+      }
+    }
+  }
   let fixedScore = -1;
   let fixedT = 0;
-  for (let t = 1; t <= 31; t++) {
+  for (let t = 1; monthly && t <= 31; t++) {
     if ((mask & (1 << t)) === 0) continue;
     const sc = monthlyScore(cal, cands, months, from, today, FIXED, t, -1);
     if (fixedScore < 0 || sc > fixedScore + 1e-9) {
@@ -239,7 +255,7 @@ function scoreDays(cal: Calendar, cands: readonly IncomeCredit[], from: number, 
   // The n-th business day of the month (grants, pensions): only when a credit falls in the
   // month's first days, and only where it fits better than every pattern above (a pay due on the
   // 1st that moves back over a weekend stays a fixed day).
-  if (early) {
+  if (monthly && early) {
     for (let t = 1; t <= NTH_BUSINESS_DAYS; t++) {
       const sc = monthlyScore(cal, cands, months, from, today, NTH_BUSINESS, t, -1);
       if (sc > bestScore + 1e-9) {
@@ -263,7 +279,7 @@ function scoreDays(cal: Calendar, cands: readonly IncomeCredit[], from: number, 
   if (prune && bestScore < MIN_SCORE) {
     // irregular: no pattern scores enough
   } else if (cycle > 0) cycleScore(cal, cands, last.day, from, cycle, matched);
-  else if (bestPattern === 'twice_monthly') monthlyScore(cal, cands, months, from, today, MID_MONTH, 0, LAST_BUSINESS, matched);
+  else if (bestPattern === 'twice_monthly') monthlyScore(cal, cands, months, from, today, MID_MONTH, bestT, bestT > 0 ? FIXED : LAST_BUSINESS, matched);
   else if (bestPattern === 'monthly_fixed_day') monthlyScore(cal, cands, months, from, today, FIXED, bestT, -1, matched);
   else if (bestPattern === 'monthly_nth_business_day') monthlyScore(cal, cands, months, from, today, NTH_BUSINESS, bestT, -1, matched);
   else monthlyScore(cal, cands, months, from, today, LAST_BUSINESS, 0, -1, matched);
@@ -288,6 +304,9 @@ const LAST_BUSINESS = 1;
 const MID_MONTH = 2;
 const FIXED = 3;
 const NTH_BUSINESS = 4;
+/** The days of month a twice-monthly pattern's second pay can be fixed on (else the last business day). */
+const TWICE_SECOND_FIRST = 25;
+const TWICE_SECOND_LAST = 30;
 /** The last day of a month its NTH_BUSINESS_DAYS-th business day can fall on (holidays included). */
 const EARLY_DAY_LAST = 11;
 
@@ -477,9 +496,10 @@ function monthPaydays(cal: Calendar, a: IncomeAnalysis, m: MonthInfo): number {
       return 1;
     case 'twice_monthly': {
       const mid = p.payDay[15]!;
+      const second = a.dayOfMonth === null ? p.lastBusinessDay : p.payDay[a.dayOfMonth]!;
       let n = 0;
-      if (mid < p.lastBusinessDay) PAYDAYS[n++] = mid;
-      PAYDAYS[n++] = p.lastBusinessDay;
+      if (mid < second) PAYDAYS[n++] = mid;
+      PAYDAYS[n++] = second;
       return n;
     }
     default:
@@ -586,7 +606,7 @@ const PATTERN_TEXT: Record<IncomePattern, string> = {
   monthly_fixed_day: 'monthly salary on a fixed day',
   monthly_last_business_day: 'monthly salary on the last business day',
   monthly_nth_business_day: 'monthly pay on a business day of the month',
-  twice_monthly: 'pay twice a month (15th and month end)',
+  twice_monthly: 'pay twice a month',
   fortnightly: 'fortnightly wages',
   weekly: 'weekly wages',
   irregular: 'irregular income',
@@ -596,6 +616,7 @@ const PATTERN_TEXT: Record<IncomePattern, string> = {
 export function describeIncome(a: IncomeAnalysis): string {
   let s = PATTERN_TEXT[a.pattern];
   if (a.pattern === 'monthly_fixed_day') s += ` (day ${a.dayOfMonth}, moved to the business day before on weekends and holidays)`;
+  if (a.pattern === 'twice_monthly') s += a.dayOfMonth === null ? ' (15th and month end)' : ` (15th and ${a.dayOfMonth}th, moved to the business day before on weekends and holidays)`;
   if (a.pattern === 'monthly_nth_business_day') s += ` (business day ${a.dayOfMonth}: weekends and holidays move it later)`;
   if ((a.pattern === 'weekly' || a.pattern === 'fortnightly') && a.anchorDay !== null) {
     s += ` (last paid ${fromDayNumber(a.anchorDay)})`;

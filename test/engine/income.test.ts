@@ -47,6 +47,21 @@ describe('income classification', () => {
     expect(predictIncome(a, d('2026-11-01'), d('2026-11-30'), ZA_CALENDAR).map(fromDayNumber)).toEqual(['2026-11-13', '2026-11-30']);
   });
 
+  it('twice monthly, 15th and 30th: the 30th is not always the last business day', () => {
+    // Thu 30 Jul (Fri 31 Jul is the last business day), Fri 28 Aug (30 Aug a Sunday; Mon 31 Aug
+    // the last), Wed 30 Sep, Fri 30 Oct.
+    const dates = ['2026-07-15', '2026-07-30', '2026-08-14', '2026-08-28', '2026-09-15', '2026-09-30', '2026-10-15', '2026-10-30'];
+    const a = analyzeIncome(credits(dates, 500_000), TODAY, WINDOW_START, ZA_CALENDAR);
+    expect([a.pattern, a.dayOfMonth, a.confidence]).toEqual(['twice_monthly', 30, 1]);
+    // December: Wednesday the 30th, not Thursday the 31st.
+    expect(predictIncome(a, d('2026-11-01'), d('2026-12-31'), ZA_CALENDAR).map(fromDayNumber)).toEqual(['2026-11-13', '2026-11-30', '2026-12-15', '2026-12-30']);
+    expect(describeIncome(a)).toBe('pay twice a month (15th and 30th, moved to the business day before on weekends and holidays), typically 5001.00; confidence 1.00');
+    // The 15th and the last business day stay that (the default reading where the two agree).
+    const last = analyzeIncome(credits(months.flatMap((m) => [previousBusinessDayOnOrBefore(`${m}-15`), lastBusinessDay(m)]), 500_000), TODAY, WINDOW_START, ZA_CALENDAR);
+    expect([last.pattern, last.dayOfMonth]).toEqual(['twice_monthly', null]);
+    expect(describeIncome(last)).toMatch(/^pay twice a month \(15th and month end\), /);
+  });
+
   it('weekly and fortnightly wages', () => {
     const weekly = analyzeIncome(credits(every('2026-07-03', 7), 250_000), TODAY, WINDOW_START, ZA_CALENDAR);
     expect(weekly.pattern).toBe('weekly');
@@ -161,14 +176,15 @@ describe('the scoring shortcuts (issue 13)', () => {
   });
 
   it('agree to the byte with every pattern scored and nothing kept', () => {
-    // Credits of a pattern (a monthly day, month ends, 15th and month end, weekly, fortnightly)
+    // Credits of a pattern (a monthly day, month ends, 15th and month end, weekly, fortnightly,
+    // the n-th business day, the 15th and a day from the 25th to the 30th)
     // with paydays missed, moved and noise, or scattered deposits; amounts often equal.
     const day = fc.integer({ min: WINDOW_START - 10, max: TODAY + 5 });
     const amount = fc.oneof(fc.constantFrom(1_000_000, 250_000, 12_000, 800), fc.integer({ min: 100, max: 3_000_000 }));
     const scattered = fc.array(fc.record({ day, amount }), { maxLength: 60 });
     const patterned = fc
       .record({
-        kind: fc.integer({ min: 0, max: 5 }),
+        kind: fc.integer({ min: 0, max: 6 }),
         t: fc.integer({ min: 1, max: 31 }),
         anchor: fc.integer({ min: 0, max: 13 }),
         pay: amount,
@@ -177,7 +193,12 @@ describe('the scoring shortcuts (issue 13)', () => {
       })
       .map(({ kind, t, anchor, pay, skip, noise }) => {
         const out = [...noise];
-        if (kind === 5) {
+        if (kind === 6) {
+          // The 15th and a day from the 25th to the 30th (t mod 6 + 25), moved back.
+          for (const m of ['2026-06', ...months, '2026-11']) {
+            for (const x of [`${m}-15`, `${m}-${(t % 6) + 25}`]) out.push({ day: d(previousBusinessDayOnOrBefore(x)), amount: pay });
+          }
+        } else if (kind === 5) {
           // The n-th business day of each month (n = t mod 5 + 1), on the ZA calendar.
           for (const m of ['2026-06', ...months, '2026-11']) out.push({ day: ZA_CALENDAR.payMonth(monthOf(d(`${m}-01`))).nthBusinessDay[(t % 5) + 1]!, amount: pay });
         } else if (kind <= 2) {
@@ -218,6 +239,7 @@ describe('predicted income days', () => {
     const base = analyzeIncome([], TODAY, WINDOW_START, ZA_CALENDAR);
     for (let t = 1; t <= 31; t++) patterns.push({ ...base, pattern: 'monthly_fixed_day', dayOfMonth: t });
     patterns.push({ ...base, pattern: 'monthly_last_business_day' }, { ...base, pattern: 'twice_monthly' });
+    for (let t = 25; t <= 30; t++) patterns.push({ ...base, pattern: 'twice_monthly', dayOfMonth: t });
     for (let n = 1; n <= 5; n++) patterns.push({ ...base, pattern: 'monthly_nth_business_day', dayOfMonth: n });
     for (let k = 0; k < 14; k++) patterns.push({ ...base, pattern: 'weekly', anchorDay: TODAY + k }, { ...base, pattern: 'fortnightly', anchorDay: TODAY + k });
     let found = 0;
