@@ -89,7 +89,7 @@ export function analyzeIncome(credits: readonly IncomeCredit[], today: number, w
     const matched: IncomeCredit[] = [];
     for (const k of score.matched) matched.push(cands[k]!);
     const cycle = score.pattern === 'weekly' ? 7 : score.pattern === 'fortnightly' ? 14 : 0;
-    return {
+    const a: IncomeAnalysis = {
       pattern: score.pattern,
       confidence: score.confidence,
       typicalAmount: medianAmount(matched),
@@ -101,6 +101,8 @@ export function analyzeIncome(credits: readonly IncomeCredit[], today: number, w
       lastIncomeAmount: last.amount,
       observed: n,
     };
+    if (cycle === 0) payMoved(cal, a, cands, from, today);
+    return a;
   }
   const gap = n >= 2 ? (last.day - cands[0]!.day) / (n - 1) : null;
   return {
@@ -116,6 +118,71 @@ export function analyzeIncome(credits: readonly IncomeCredit[], today: number, w
     observed: n,
   };
 }
+
+/** Days after a payday that brought nothing within which pay that comes is late, not moved. */
+const LATE_PAY_DAYS = 7;
+
+/**
+ * A monthly pay that has moved (a new job, a new pay run), read the way a collector would, in
+ * place on `a` (a monthly pattern the window's credits fit):
+ *  - one payday a month: when the last pay came off the pattern's days, more than a week after
+ *    the pattern's last payday, which brought nothing, the pay has moved to the day it came on:
+ *    the month's last business day when it came on that, else that day of the month (confidence
+ *    0.5: one pay to go by);
+ *  - twice a month: when one of its two paydays brought nothing on each of its last two dates
+ *    while the other brought pay on each of its own, the pay comes once a month, on the other.
+ * A pay that comes a few days late (within LATE_PAY_DAYS) changes nothing.
+ */
+function payMoved(cal: Calendar, a: IncomeAnalysis, cands: readonly IncomeCredit[], from: number, today: number): void {
+  const last = cands[cands.length - 1]!.day;
+  const paid = (day: number): boolean => {
+    for (let k = cands.length - 1; k >= 0 && cands[k]!.day >= day; k--) if (cands[k]!.day === day) return true;
+    return false;
+  };
+  if (a.pattern !== 'twice_monthly') {
+    if (isIncomeDay(a, last, cal)) return;
+    const expected = lastIncomeDayIn(a, Math.max(from, last - 45), last - 1, cal);
+    if (expected === null || last - expected <= LATE_PAY_DAYS) return;
+    // Nothing came from the missed payday until the last pay (candidates are in day order).
+    if (cands.length >= 2 && cands[cands.length - 2]!.day >= expected) return;
+    const m = monthOf(last);
+    if (cal.payMonth(m).lastBusinessDay === last) {
+      a.pattern = 'monthly_last_business_day';
+      a.dayOfMonth = null;
+    } else {
+      a.pattern = 'monthly_fixed_day';
+      a.dayOfMonth = last - m.firstDay + 1;
+    }
+    a.confidence = Math.min(a.confidence, MOVED_CONFIDENCE);
+    a.typicalAmount = cands[cands.length - 1]!.amount;
+    return;
+  }
+  // The last two dates of each of the two paydays, up to today, within the window.
+  const mids: number[] = [];
+  const ends: number[] = [];
+  for (let m = monthOf(today); m.lastDay >= from && (mids.length < 2 || ends.length < 2); m = monthOf(m.firstDay - 1)) {
+    const p = cal.payMonth(m);
+    const mid = p.payDay[15]!;
+    const end = a.dayOfMonth === null ? p.lastBusinessDay : p.payDay[a.dayOfMonth]!;
+    if (mid >= end) continue;
+    if (mid <= today && mid >= from && mids.length < 2) mids.push(mid);
+    if (end <= today && end >= from && ends.length < 2) ends.push(end);
+  }
+  if (mids.length < 2 || ends.length < 2) return;
+  const midPaid = mids.map(paid);
+  const endPaid = ends.map(paid);
+  if (!midPaid[0] && !midPaid[1] && endPaid[0] && endPaid[1]) {
+    // Pay at the month's end only.
+    if (a.dayOfMonth === null) a.pattern = 'monthly_last_business_day';
+    else a.pattern = 'monthly_fixed_day';
+  } else if (midPaid[0] && midPaid[1] && !endPaid[0] && !endPaid[1]) {
+    a.pattern = 'monthly_fixed_day';
+    a.dayOfMonth = 15;
+  }
+}
+
+/** The confidence of a pay read as moved: one pay to time debits to, the least that counts as regular. */
+const MOVED_CONFIDENCE = 0.5;
 
 /**
  * Which pattern the income candidates' days fit (the scoring of analyzeIncome): its days alone

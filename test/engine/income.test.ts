@@ -62,6 +62,33 @@ describe('income classification', () => {
     expect(describeIncome(last)).toMatch(/^pay twice a month \(15th and month end\), /);
   });
 
+  it('pay that moved (a new job): the day it came on now, once the old payday has brought nothing for more than a week', () => {
+    // The 15th from July to September; nothing on 15 October; the new salary on Friday 30 October,
+    // the month's last business day.
+    const moved = [...credits(['2026-07-15', '2026-08-14', '2026-09-15'], 1_200_000), { day: d('2026-10-30'), amount: 1_450_000 }];
+    const a = analyzeIncome(moved, TODAY, WINDOW_START, ZA_CALENDAR);
+    expect([a.pattern, a.dayOfMonth, a.confidence, a.typicalAmount]).toEqual(['monthly_last_business_day', null, 0.5, 1_450_000]);
+    expect(predictIncome(a, d('2026-11-01'), d('2026-12-31'), ZA_CALENDAR).map(fromDayNumber)).toEqual(['2026-11-30', '2026-12-31']);
+    // On Monday the 26th, not the month's end: a fixed day, the 26th.
+    const on26th = analyzeIncome([...credits(['2026-07-15', '2026-08-14', '2026-09-15'], 1_200_000), { day: d('2026-10-26'), amount: 1_450_000 }], TODAY, WINDOW_START, ZA_CALENDAR);
+    expect([on26th.pattern, on26th.dayOfMonth]).toEqual(['monthly_fixed_day', 26]);
+    // Pay up to a week late is late, not moved: the 15th stays (Thursday 15 October paid on Monday
+    // the 19th or Tuesday the 20th).
+    for (const day of ['2026-10-19', '2026-10-20']) {
+      const lateBy = analyzeIncome(credits(['2026-07-15', '2026-08-14', '2026-09-15', day]), TODAY, WINDOW_START, ZA_CALENDAR);
+      expect([lateBy.pattern, lateBy.dayOfMonth]).toEqual(['monthly_fixed_day', 15]);
+    }
+    // Twice a month whose 15th stopped: nothing on 15 October and 13 November, the month ends
+    // paid: pay once a month, at the month's end.
+    const today = d('2026-11-30');
+    const twice = credits(['2026-08-14', '2026-08-31', '2026-09-15', '2026-09-30', '2026-10-30', '2026-11-30'], 600_000);
+    const once = analyzeIncome(twice, today, today - 120, ZA_CALENDAR);
+    expect([once.pattern, once.dayOfMonth]).toEqual(['monthly_last_business_day', null]);
+    // One 15th missed only: still twice a month.
+    const once15 = analyzeIncome(twice.filter((c) => c.day !== d('2026-10-30')).concat(credits(['2026-10-15', '2026-10-30'], 600_000)).sort((x, y) => x.day - y.day), today, today - 120, ZA_CALENDAR);
+    expect(once15.pattern).toBe('twice_monthly');
+  });
+
   it('weekly and fortnightly wages', () => {
     const weekly = analyzeIncome(credits(every('2026-07-03', 7), 250_000), TODAY, WINDOW_START, ZA_CALENDAR);
     expect(weekly.pattern).toBe('weekly');
