@@ -162,6 +162,11 @@ export interface PayMonth {
    * holidays).
    */
   readonly nthBusinessDay: Int32Array;
+  /**
+   * lastWeekday[w], w = 1..5 (Monday..Friday): the month's last day of that weekday, or the
+   * business day before it when it is a holiday (pay on the last Friday of the month).
+   */
+  readonly lastWeekday: Int32Array;
 }
 
 /** The business days of a month's start a pay can be read as due on (the 1st to the 5th). */
@@ -265,7 +270,9 @@ export class Calendar {
     for (let t = 1; t <= 31; t++) payDay[t] = this.onOrBefore(m.firstDay + Math.min(t, m.daysInMonth) - 1);
     const nthBusinessDay = new Int32Array(NTH_BUSINESS_DAYS + 1);
     for (let n = 1, d = m.firstDay - 1; n <= NTH_BUSINESS_DAYS; n++) nthBusinessDay[n] = d = this.onOrAfter(d + 1);
-    p = { payDay, lastBusinessDay: this.onOrBefore(m.lastDay), nthBusinessDay };
+    const lastWeekday = new Int32Array(6);
+    for (let w = 1; w <= 5; w++) lastWeekday[w] = this.onOrBefore(m.lastDay - ((weekdayOf(m.lastDay) - w + 7) % 7));
+    p = { payDay, lastBusinessDay: this.onOrBefore(m.lastDay), nthBusinessDay, lastWeekday };
     if (slot >= 0 && slot < PAY_SPAN) this.pays[slot] = p;
     return p;
   }

@@ -15,7 +15,7 @@
  * before.
  */
 import { monthOf, NTH_BUSINESS_DAYS, type Calendar, type MonthInfo } from '../domain/calendar.js';
-import { fromDayNumber } from '../domain/period.js';
+import { fromDayNumber, weekday } from '../domain/period.js';
 import { formatCents } from '../domain/money.js';
 import { plural } from '../domain/words.js';
 
@@ -34,6 +34,7 @@ export const INCOME_PATTERNS = [
   'none',
   // After 'none': a pattern's code is its index here, and engine images keep codes.
   'monthly_nth_business_day',
+  'monthly_last_weekday',
 ] as const;
 export type IncomePattern = (typeof INCOME_PATTERNS)[number];
 
@@ -47,8 +48,9 @@ export interface IncomeAnalysis {
   threshold: number;
   /**
    * monthly_fixed_day: the day of month paid (before the weekend shift); monthly_nth_business_day:
-   * which business day of the month (1 to NTH_BUSINESS_DAYS); twice_monthly: the second pay's day
-   * (25 to 30, before the weekend shift), null for the last business day.
+   * which business day of the month (1 to NTH_BUSINESS_DAYS); monthly_last_weekday: the weekday
+   * (1 Monday to 5 Friday); twice_monthly: the second pay's day (25 to 30, before the weekend
+   * shift), null for the last business day.
    */
   dayOfMonth: number | null;
   /** weekly / fortnightly: a payday the cycle repeats from. */
@@ -94,7 +96,10 @@ export function analyzeIncome(credits: readonly IncomeCredit[], today: number, w
       confidence: score.confidence,
       typicalAmount: medianAmount(matched),
       threshold,
-      dayOfMonth: score.pattern === 'monthly_fixed_day' || score.pattern === 'monthly_nth_business_day' || (score.pattern === 'twice_monthly' && score.dayOfMonth > 0) ? score.dayOfMonth : null,
+      dayOfMonth:
+        score.pattern === 'monthly_fixed_day' || score.pattern === 'monthly_nth_business_day' || score.pattern === 'monthly_last_weekday' || (score.pattern === 'twice_monthly' && score.dayOfMonth > 0)
+          ? score.dayOfMonth
+          : null,
       anchorDay: cycle > 0 ? cycleAnchor(cal, matched, last.day, cycle) : null,
       meanGap: null,
       lastIncomeDay: last.day,
@@ -273,11 +278,18 @@ function scoreDays(cal: Calendar, cands: readonly IncomeCredit[], from: number, 
   const twiceMay = !prune || mayReach(Math.min(2 * months.length, n), n);
   let mask = 0;
   let early = false;
+  // Weekdays (bit w) a credit in a month's last week came on, or the day after (a Friday holiday
+  // moves the pay to the Thursday).
+  let lateWeekdays = 0;
   if (twiceMay) {
     for (const c of cands) {
       const m = monthOf(c.day);
       const dom = c.day - m.firstDay + 1;
       if (dom <= EARLY_DAY_LAST) early = true;
+      if (c.day > m.lastDay - 7) {
+        const w = weekday(c.day);
+        lateWeekdays |= (1 << w) | (1 << ((w + 1) % 7));
+      }
       for (let t = dom; t <= Math.min(31, dom + 4); t++) mask |= 1 << t;
       if (dom >= 26) {
         for (let t = dom; t <= 31; t++) mask |= 1 << t;
@@ -332,6 +344,18 @@ function scoreDays(cal: Calendar, cands: readonly IncomeCredit[], from: number, 
       }
     }
   }
+  // The last given weekday of the month (pay on the last Friday): only for the weekdays of credits
+  // in a month's last week, and only where it fits better than every pattern above (a month whose
+  // last business day is a Friday fits both).
+  for (let w = 1; monthly && w <= 5; w++) {
+    if ((lateWeekdays & (1 << w)) === 0) continue;
+    const sc = monthlyScore(cal, cands, months, from, today, LAST_WEEKDAY, w, -1);
+    if (sc > bestScore + 1e-9) {
+      bestScore = sc;
+      bestPattern = 'monthly_last_weekday';
+      bestT = w;
+    }
+  }
   for (const [pattern, period] of CYCLES) {
     const sc = cycleScore(cal, cands, last.day, from, period, null);
     if (sc > bestScore + 1e-9) {
@@ -349,6 +373,7 @@ function scoreDays(cal: Calendar, cands: readonly IncomeCredit[], from: number, 
   else if (bestPattern === 'twice_monthly') monthlyScore(cal, cands, months, from, today, MID_MONTH, bestT, bestT > 0 ? FIXED : LAST_BUSINESS, matched);
   else if (bestPattern === 'monthly_fixed_day') monthlyScore(cal, cands, months, from, today, FIXED, bestT, -1, matched);
   else if (bestPattern === 'monthly_nth_business_day') monthlyScore(cal, cands, months, from, today, NTH_BUSINESS, bestT, -1, matched);
+  else if (bestPattern === 'monthly_last_weekday') monthlyScore(cal, cands, months, from, today, LAST_WEEKDAY, bestT, -1, matched);
   else monthlyScore(cal, cands, months, from, today, LAST_BUSINESS, 0, -1, matched);
 
   const regular = bestScore >= MIN_SCORE && matched.length >= 2;
@@ -371,6 +396,7 @@ const LAST_BUSINESS = 1;
 const MID_MONTH = 2;
 const FIXED = 3;
 const NTH_BUSINESS = 4;
+const LAST_WEEKDAY = 5;
 /** The days of month a twice-monthly pattern's second pay can be fixed on (else the last business day). */
 const TWICE_SECOND_FIRST = 25;
 const TWICE_SECOND_LAST = 30;
@@ -393,7 +419,11 @@ function f1(expected: number, hits: number, candidates: number): number {
 
 function paydayOf(cal: Calendar, m: MonthInfo, kind: number, t: number): number {
   const p = cal.payMonth(m);
-  return kind === LAST_BUSINESS ? p.lastBusinessDay : kind === MID_MONTH ? p.payDay[15]! : kind === NTH_BUSINESS ? p.nthBusinessDay[t]! : p.payDay[t]!;
+  if (kind === LAST_BUSINESS) return p.lastBusinessDay;
+  if (kind === MID_MONTH) return p.payDay[15]!;
+  if (kind === NTH_BUSINESS) return p.nthBusinessDay[t]!;
+  if (kind === LAST_WEEKDAY) return p.lastWeekday[t]!;
+  return p.payDay[t]!;
 }
 
 /**
@@ -561,6 +591,9 @@ function monthPaydays(cal: Calendar, a: IncomeAnalysis, m: MonthInfo): number {
     case 'monthly_nth_business_day':
       PAYDAYS[0] = p.nthBusinessDay[a.dayOfMonth!]!;
       return 1;
+    case 'monthly_last_weekday':
+      PAYDAYS[0] = p.lastWeekday[a.dayOfMonth!]!;
+      return 1;
     case 'twice_monthly': {
       const mid = p.payDay[15]!;
       const second = a.dayOfMonth === null ? p.lastBusinessDay : p.payDay[a.dayOfMonth]!;
@@ -580,6 +613,7 @@ export function isIncomeDay(a: IncomeAnalysis, day: number, cal: Calendar): bool
     case 'monthly_fixed_day':
     case 'monthly_last_business_day':
     case 'monthly_nth_business_day':
+    case 'monthly_last_weekday':
     case 'twice_monthly': {
       const m = monthOf(day);
       for (let j = monthPaydays(cal, a, m) - 1; j >= 0; j--) if (PAYDAYS[j] === day) return true;
@@ -616,6 +650,7 @@ export function lastIncomeDayIn(a: IncomeAnalysis, from: number, to: number, cal
     case 'monthly_fixed_day':
     case 'monthly_last_business_day':
     case 'monthly_nth_business_day':
+    case 'monthly_last_weekday':
     case 'twice_monthly': {
       // The month after `to` (its 1st may land before `to`), then `to`'s month and the ones before.
       let best: number | null = null;
@@ -640,6 +675,7 @@ export function predictIncome(a: IncomeAnalysis, from: number, to: number, cal: 
     case 'monthly_fixed_day':
     case 'monthly_last_business_day':
     case 'monthly_nth_business_day':
+    case 'monthly_last_weekday':
     case 'twice_monthly': {
       for (let m = monthOf(from); m.firstDay <= to + 7; m = monthOf(m.lastDay + 1)) {
         const n = monthPaydays(cal, a, m);
@@ -669,10 +705,13 @@ export function isRegular(a: IncomeAnalysis): boolean {
   return a.pattern !== 'irregular' && a.pattern !== 'none';
 }
 
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
 const PATTERN_TEXT: Record<IncomePattern, string> = {
   monthly_fixed_day: 'monthly salary on a fixed day',
   monthly_last_business_day: 'monthly salary on the last business day',
   monthly_nth_business_day: 'monthly pay on a business day of the month',
+  monthly_last_weekday: 'monthly pay on a weekday at the end of the month',
   twice_monthly: 'pay twice a month',
   fortnightly: 'fortnightly wages',
   weekly: 'weekly wages',
@@ -684,6 +723,7 @@ export function describeIncome(a: IncomeAnalysis): string {
   let s = PATTERN_TEXT[a.pattern];
   if (a.pattern === 'monthly_fixed_day') s += ` (day ${a.dayOfMonth}, moved to the business day before on weekends and holidays)`;
   if (a.pattern === 'twice_monthly') s += a.dayOfMonth === null ? ' (15th and month end)' : ` (15th and ${a.dayOfMonth}th, moved to the business day before on weekends and holidays)`;
+  if (a.pattern === 'monthly_last_weekday') s += ` (the month's last ${WEEKDAYS[a.dayOfMonth!]}, moved to the business day before on holidays)`;
   if (a.pattern === 'monthly_nth_business_day') s += ` (business day ${a.dayOfMonth}: weekends and holidays move it later)`;
   if ((a.pattern === 'weekly' || a.pattern === 'fortnightly') && a.anchorDay !== null) {
     s += ` (last paid ${fromDayNumber(a.anchorDay)})`;

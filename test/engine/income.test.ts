@@ -62,6 +62,19 @@ describe('income classification', () => {
     expect(describeIncome(last)).toMatch(/^pay twice a month \(15th and month end\), /);
   });
 
+  it('paid on the last Friday of the month, the Thursday before when that Friday is a holiday', () => {
+    // Fri 31 Jul, Fri 28 Aug (Mon 31 Aug is the last business day), Fri 25 Sep, Fri 30 Oct.
+    const dates = ['2026-07-31', '2026-08-28', '2026-09-25', '2026-10-30'];
+    const a = analyzeIncome(credits(dates, 2_100_000), TODAY, WINDOW_START, ZA_CALENDAR);
+    expect([a.pattern, a.dayOfMonth, a.confidence]).toEqual(['monthly_last_weekday', 5, 1]);
+    // Fri 27 November; 25 December is Christmas Day: Thursday the 24th; Fri 29 January.
+    expect(predictIncome(a, d('2026-11-01'), d('2027-01-31'), ZA_CALENDAR).map(fromDayNumber)).toEqual(['2026-11-27', '2026-12-24', '2027-01-29']);
+    expect(describeIncome(a)).toBe('monthly pay on a weekday at the end of the month (the month\'s last Friday, moved to the business day before on holidays), typically 21000.50; confidence 1.00');
+    // The month's last business day stays that where the two agree on the months seen.
+    const end = analyzeIncome(credits(months.map((m) => lastBusinessDay(m))), TODAY, WINDOW_START, ZA_CALENDAR);
+    expect(end.pattern).toBe('monthly_last_business_day');
+  });
+
   it('pay that moved (a new job): the day it came on now, once the old payday has brought nothing for more than a week', () => {
     // The 15th from July to September; nothing on 15 October; the new salary on Friday 30 October,
     // the month's last business day.
@@ -204,14 +217,14 @@ describe('the scoring shortcuts (issue 13)', () => {
 
   it('agree to the byte with every pattern scored and nothing kept', () => {
     // Credits of a pattern (a monthly day, month ends, 15th and month end, weekly, fortnightly,
-    // the n-th business day, the 15th and a day from the 25th to the 30th)
+    // the n-th business day, the 15th and a day from the 25th to the 30th, the last Friday)
     // with paydays missed, moved and noise, or scattered deposits; amounts often equal.
     const day = fc.integer({ min: WINDOW_START - 10, max: TODAY + 5 });
     const amount = fc.oneof(fc.constantFrom(1_000_000, 250_000, 12_000, 800), fc.integer({ min: 100, max: 3_000_000 }));
     const scattered = fc.array(fc.record({ day, amount }), { maxLength: 60 });
     const patterned = fc
       .record({
-        kind: fc.integer({ min: 0, max: 6 }),
+        kind: fc.integer({ min: 0, max: 7 }),
         t: fc.integer({ min: 1, max: 31 }),
         anchor: fc.integer({ min: 0, max: 13 }),
         pay: amount,
@@ -220,7 +233,10 @@ describe('the scoring shortcuts (issue 13)', () => {
       })
       .map(({ kind, t, anchor, pay, skip, noise }) => {
         const out = [...noise];
-        if (kind === 6) {
+        if (kind === 7) {
+          // The last given weekday of each month (Monday to Friday: t mod 5 + 1), on the ZA calendar.
+          for (const m of ['2026-06', ...months, '2026-11']) out.push({ day: ZA_CALENDAR.payMonth(monthOf(d(`${m}-01`))).lastWeekday[(t % 5) + 1]!, amount: pay });
+        } else if (kind === 6) {
           // The 15th and a day from the 25th to the 30th (t mod 6 + 25), moved back.
           for (const m of ['2026-06', ...months, '2026-11']) {
             for (const x of [`${m}-15`, `${m}-${(t % 6) + 25}`]) out.push({ day: d(previousBusinessDayOnOrBefore(x)), amount: pay });
@@ -267,7 +283,7 @@ describe('predicted income days', () => {
     for (let t = 1; t <= 31; t++) patterns.push({ ...base, pattern: 'monthly_fixed_day', dayOfMonth: t });
     patterns.push({ ...base, pattern: 'monthly_last_business_day' }, { ...base, pattern: 'twice_monthly' });
     for (let t = 25; t <= 30; t++) patterns.push({ ...base, pattern: 'twice_monthly', dayOfMonth: t });
-    for (let n = 1; n <= 5; n++) patterns.push({ ...base, pattern: 'monthly_nth_business_day', dayOfMonth: n });
+    for (let n = 1; n <= 5; n++) patterns.push({ ...base, pattern: 'monthly_nth_business_day', dayOfMonth: n }, { ...base, pattern: 'monthly_last_weekday', dayOfMonth: n });
     for (let k = 0; k < 14; k++) patterns.push({ ...base, pattern: 'weekly', anchorDay: TODAY + k }, { ...base, pattern: 'fortnightly', anchorDay: TODAY + k });
     let found = 0;
     for (const calendar of [ZA_CALENDAR, NO_HOLIDAYS]) {
