@@ -18,7 +18,7 @@
  * A pay due on a day that is not a business day is paid on the business day before it, even
  * when that is in the month before (pay due Sunday 1 November 2026 lands on Friday 30 October).
  */
-import { dayNumber, fromDayNumber, isIsoDate } from './period.js';
+import { dayNumber, fromDayNumber, isIsoDate, weekday } from './period.js';
 
 export interface MonthInfo {
   /** `YYYY-MM` */
@@ -71,11 +71,6 @@ export function monthOf(day: number): MonthInfo {
 export function monthAt(index: number): MonthInfo {
   const year = Math.floor(index / 12);
   return monthOf(Math.round(Date.UTC(year, index - 12 * year, 1) / 86_400_000));
-}
-
-/** 0 = Sunday … 6 = Saturday. */
-function weekdayOf(day: number): number {
-  return (((day + 4) % 7) + 7) % 7; // 1970-01-01 was a Thursday
 }
 
 // -------------------------------------------------------------------------------------------
@@ -137,7 +132,7 @@ export function zaHolidays(year: number): ReadonlyMap<number, string> {
   named.sort((x, y) => x[0] - y[0]);
   for (const [day, name] of named) map.set(day, name);
   for (const [day, name] of named) {
-    if (weekdayOf(day) !== 0) continue;
+    if (weekday(day) !== 0) continue;
     let monday = day + 1;
     while (map.has(monday)) monday++;
     map.set(monday, `${name} (observed)`);
@@ -245,7 +240,7 @@ export class Calendar {
   }
 
   private compute(day: number): boolean {
-    const w = weekdayOf(day);
+    const w = weekday(day);
     return w !== 0 && w !== 6 && this.holidayOn(day) === null;
   }
 
@@ -271,7 +266,7 @@ export class Calendar {
     const nthBusinessDay = new Int32Array(NTH_BUSINESS_DAYS + 1);
     for (let n = 1, d = m.firstDay - 1; n <= NTH_BUSINESS_DAYS; n++) nthBusinessDay[n] = d = this.onOrAfter(d + 1);
     const lastWeekday = new Int32Array(6);
-    for (let w = 1; w <= 5; w++) lastWeekday[w] = this.onOrBefore(m.lastDay - ((weekdayOf(m.lastDay) - w + 7) % 7));
+    for (let w = 1; w <= 5; w++) lastWeekday[w] = this.onOrBefore(m.lastDay - ((weekday(m.lastDay) - w + 7) % 7));
     p = { payDay, lastBusinessDay: this.onOrBefore(m.lastDay), nthBusinessDay, lastWeekday };
     if (slot >= 0 && slot < PAY_SPAN) this.pays[slot] = p;
     return p;

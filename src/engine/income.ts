@@ -166,10 +166,9 @@ function payMoved(cal: Calendar, a: IncomeAnalysis, cands: readonly IncomeCredit
   const mids: number[] = [];
   const ends: number[] = [];
   for (let m = monthOf(today); m.lastDay >= from && (mids.length < 2 || ends.length < 2); m = monthOf(m.firstDay - 1)) {
-    const p = cal.payMonth(m);
-    const mid = p.payDay[15]!;
-    const end = a.dayOfMonth === null ? p.lastBusinessDay : p.payDay[a.dayOfMonth]!;
-    if (mid >= end) continue;
+    if (monthPaydays(cal, a, m) < 2) continue;
+    const mid = PAYDAYS[0]!;
+    const end = PAYDAYS[1]!;
     if (mid <= today && mid >= from && mids.length < 2) mids.push(mid);
     if (end <= today && end >= from && ends.length < 2) ends.push(end);
   }
@@ -318,8 +317,10 @@ function scoreDays(cal: Calendar, cands: readonly IncomeCredit[], from: number, 
   }
   let fixedScore = -1;
   let fixedT = 0;
-  for (let t = 1; monthly && t <= 31; t++) {
-    if ((mask & (1 << t)) === 0) continue;
+  // The mask serves the twice-monthly scoring too; a single fixed day is scored only when `monthly`.
+  const fixedMask = monthly ? mask : 0;
+  for (let t = 1; t <= 31; t++) {
+    if ((fixedMask & (1 << t)) === 0) continue;
     const sc = monthlyScore(cal, cands, months, from, today, FIXED, t, -1);
     if (fixedScore < 0 || sc > fixedScore + 1e-9) {
       fixedScore = sc;
