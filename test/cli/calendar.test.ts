@@ -92,6 +92,9 @@ describe('premia calendar', () => {
     const header = await cli(['calendar', 'import', file('header.csv', 'day,name\n2026-12-15,x\n')]);
     expect(header.code).toBe(2);
     expect(header.stderr.split('\n')[0]).toBe("error: header.csv is not a holiday CSV file: line 1: the header must be 'date,name'; found 'day,name'. Nothing was imported.");
+    const late = await cli(['calendar', 'import', file('late.csv', '\n\nday,name\n2026-12-15,x\n')]);
+    expect(late.code).toBe(2);
+    expect(late.stderr.split('\n')[0]).toBe("error: late.csv is not a holiday CSV file: line 3: the header must be 'date,name'; found 'day,name'. Nothing was imported.");
   });
 
   it('a name holding a control or invisible character is refused, by its code point; one of 100 accented letters is not too long', async () => {

@@ -538,6 +538,13 @@ describe('policies import', () => {
     expect((await premia(['policies', 'import', file, '--json'])).stdout).toBe('{"imported":1,"failed":0,"errors":[]}\n');
   });
 
+  it('lines of only spaces or tabs before the header are skipped like empty ones', async () => {
+    const file = csvFile('blank-first.csv', `\n  \n\t\n${HEADER}\nC1,E1,P1,X,1.00\n \nC2,E2,P2,X,abc\n`);
+    const r = await premia(['policies', 'import', file, '--json']);
+    expect(r.code).toBe(3);
+    expect(r.json()).toMatchObject({ imported: 1, failed: 1, errors: [{ row: 7, field: 'collection_amount' }] });
+  });
+
   it('counts lines inside quoted cells in the row numbers', async () => {
     const file = csvFile('multiline.csv', `${HEADER}\nC1,"E\n1",P1,X,1.00\nC2,E2,P2,X,abc\n`);
     const r = (await premia(['policies', 'import', file, '--json'])).json();
@@ -565,6 +572,11 @@ describe('policies import', () => {
         "no header.csv is not a policy CSV file: line 1: the header must be 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'; found 'C1,E1,P1,X,1.00'. Nothing was imported.",
       ],
       [
+        'wrong header after blank lines',
+        () => `\n\ncustomer,ref,number,product,amount\nC1,E1,P1,X,1.00\n`,
+        "wrong header after blank lines.csv is not a policy CSV file: line 3: the header must be 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'; found 'customer,ref,number,product,amount'. Nothing was imported.",
+      ],
+      [
         'unclosed quote',
         () => `${HEADER}\nC1,E1,P1,X,1.00\nC2,"E2,P2,X,1.00\nC3,E3,P3,X,1.00\n`,
         'unclosed quote.csv is not a policy CSV file: line 3: a quoted field opened here is never closed. Nothing was imported.',
@@ -578,6 +590,11 @@ describe('policies import', () => {
         'latin-1',
         () => Buffer.concat([Buffer.from(`${HEADER}\nC1,E1,P1,X,1.00\nC2,Jos`), Buffer.from([0xe9]), Buffer.from(',P2,X,1.00\n')]),
         'latin-1.csv is not a policy CSV file: line 3: the file is not UTF-8 text (binary content?). Nothing was imported.',
+      ],
+      [
+        'only blank lines',
+        () => '  \r\n\t\n',
+        'only blank lines.csv is not a policy CSV file: the file is empty; expected a header line and policy rows. Nothing was imported.',
       ],
       [
         'empty',

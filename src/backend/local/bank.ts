@@ -58,16 +58,16 @@ export async function importBankTransactions(ctx: LocalContext, file: Upload, op
     const turnover = new Map<string, number>();
     const reader = new CsvReader({
       onRecord: (fields, line, problem) => {
+        if (isBlankRecord(fields)) return;
         if (header === null) {
           header = fields.map((f) => trimCell(f));
           const ok = header.length === 4 && header.every((h, i) => h.toLowerCase() === BANK_CSV_HEADER[i]);
           if (!ok) {
             const hint = bareCrHint(header) ? ` ${CR_LINE_ENDS}` : '';
-            throw invalidBankFile(file.name, `line 1: the header must be '${BANK_CSV_HEADER.join(',')}'; found '${printable(header.join(','), 200)}'${hint && `.${hint}`}`);
+            throw invalidBankFile(file.name, `line ${line}: the header must be '${BANK_CSV_HEADER.join(',')}'; found '${printable(header.join(','), 200)}'${hint && `.${hint}`}`);
           }
           return;
         }
-        if (isBlankRecord(fields)) return;
         rows++;
         const rowErrors: BankImportRowError[] = [];
         const customer = fields.length > 0 ? trimCell(fields[0]!) : '';

@@ -89,15 +89,15 @@ async function parseHolidays(file: Upload): Promise<ImportedHoliday[]> {
   let header: string[] | null = null;
   const reader = new CsvReader({
     onRecord: (fields, line, problem) => {
+      if (isBlankRecord(fields)) return;
       if (header === null) {
         header = fields.map((f) => trimCell(f).toLowerCase());
         const ok = (header.length === 2 && header[0] === 'date' && header[1] === 'name') || (header.length === 1 && header[0] === 'date');
         if (!ok) {
-          throw invalidCalendarFile(file.name, `line 1: the header must be '${CALENDAR_CSV_HEADER.join(',')}'; found '${printable(fields.join(','), 200)}'${bareCrHint(fields)}`);
+          throw invalidCalendarFile(file.name, `line ${line}: the header must be '${CALENDAR_CSV_HEADER.join(',')}'; found '${printable(fields.join(','), 200)}'${bareCrHint(fields)}`);
         }
         return;
       }
-      if (isBlankRecord(fields)) return;
       const add = (field: string, code: FieldError['code'], message: string) => errors.push({ row: line, field, code, message });
       if (fields.length !== header.length) {
         add('row', 'WRONG_FIELD_COUNT', `expected ${header.length} field${header.length === 1 ? '' : 's'}, found ${fields.length}`);

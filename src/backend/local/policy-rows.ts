@@ -130,13 +130,13 @@ export class PolicyRowParser {
   }
 
   private onRecord(fields: string[], line: number, problem: string | null): void {
+    if (isBlankRecord(fields)) return;
     if (this.header === null) {
       this.header = fields.map((f) => trimCell(f));
-      const wrong = headerProblem(this.header);
+      const wrong = headerProblem(this.header, line);
       if (wrong) throw invalidFile(this.fileName, wrong);
       return;
     }
-    if (isBlankRecord(fields)) return;
     this.rowsRead++;
     const rowErrors = validateRow(fields, line, problem, this.idSalt);
     if (rowErrors !== null) {
@@ -218,8 +218,8 @@ function asciiBytes(text: string): Uint8Array {
 /** Local alias: the fast path's per-character lookup stays a plain module constant. */
 const CHAR_CLASS = ASCII_CHAR_CLASS;
 
-/** Why the header is not the spec's, or null when it is (names compared without case). */
-function headerProblem(found: string[]): string | null {
+/** Why the header (on file line `line`: blank lines may come first) is not the spec's, or null when it is (names compared without case). */
+function headerProblem(found: string[], line: number): string | null {
   const expected = POLICY_CSV_HEADER.join(',');
   const same = found.length === POLICY_CSV_HEADER.length && found.every((f, i) => f.toLowerCase() === POLICY_CSV_HEADER[i]);
   if (same) return null;
@@ -228,7 +228,7 @@ function headerProblem(found: string[]): string | null {
     found.length === POLICY_CSV_HEADER.length &&
     [...found].map((f) => f.toLowerCase()).sort().join(',') === [...POLICY_CSV_HEADER].sort().join(',');
   const hint = sameSet ? ' The columns are right but in the wrong order.' : bareCrHint(found) ? ` ${CR_LINE_ENDS}` : '';
-  return `line 1: the header must be '${expected}'; found '${foundText}'.${hint}`;
+  return `line ${line}: the header must be '${expected}'; found '${foundText}'.${hint}`;
 }
 
 /** Validate one data row. Returns null when it is valid, else every problem found. */
