@@ -329,6 +329,16 @@ export function isBlankRecord(fields: readonly string[]): boolean {
 export const CR_LINE_ENDS =
   "The file's lines end with a carriage return alone (the old Mac format), which CSV does not take as a line end; save it with LF or CRLF line ends.";
 
+/**
+ * For a header that is one cell holding semicolons or tabs: a spreadsheet saved the file with
+ * another list separator (as Excel does where the decimal mark is a comma). A sentence, or ''.
+ */
+export function separatorHint(header: readonly string[]): string {
+  if (header.length !== 1) return '';
+  const by = header[0]!.includes(';') ? "';'" : header[0]!.includes('\t') ? 'tabs' : null;
+  return by === null ? '' : `Its columns are separated by ${by}, not commas (a spreadsheet's list separator); save the file as comma-separated CSV.`;
+}
+
 /** A hint for a row whose unquoted text holds a carriage return: lines ended by CR alone ran together. */
 export function bareCrHint(fields: readonly string[]): string {
   return fields.some((f) => f.includes('\r')) ? ' (the line holds carriage returns: lines ended by CR alone ran together; save the file with LF or CRLF line ends)' : '';

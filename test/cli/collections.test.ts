@@ -243,6 +243,10 @@ describe('bank commands', () => {
     const bad = await cli(['bank', 'import', '-'], 'customer,date,amount\nx,y,z\n');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("stdin is not a bank transactions CSV file: line 1: the header must be 'customer_id,date,amount,description'");
+    const semicolons = await cli(['bank', 'import', '-'], 'customer_id;date;amount;description\n');
+    expect(semicolons.stderr).toContain(
+      "found 'customer_id;date;amount;description'. Its columns are separated by ';', not commas (a spreadsheet's list separator); save the file as comma-separated CSV. Nothing was imported.",
+    );
     // A header after blank lines is named on its own line.
     const late = await cli(['bank', 'import', '-'], '\n \ncustomer,date,amount\nx,y,z\n');
     expect(late.code).toBe(2);

@@ -577,6 +577,16 @@ describe('policies import', () => {
         "wrong header after blank lines.csv is not a policy CSV file: line 3: the header must be 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'; found 'customer,ref,number,product,amount'. Nothing was imported.",
       ],
       [
+        'semicolons',
+        () => `${HEADER.replaceAll(',', ';')}\r\nC1;E1;P1;X;1.00\r\n`,
+        "semicolons.csv is not a policy CSV file: line 1: the header must be 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'; found 'customer_id;external_customer_ref;policy_number;product_code;collection_amount'. Its columns are separated by ';', not commas (a spreadsheet's list separator); save the file as comma-separated CSV. Nothing was imported.",
+      ],
+      [
+        'tabs',
+        () => `${HEADER.replaceAll(',', '\t')}\nC1\tE1\tP1\tX\t1.00\n`,
+        "tabs.csv is not a policy CSV file: line 1: the header must be 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'; found 'customer_id\\u0009external_customer_ref\\u0009policy_number\\u0009product_code\\u0009collection_amount'. Its columns are separated by tabs, not commas (a spreadsheet's list separator); save the file as comma-separated CSV. Nothing was imported.",
+      ],
+      [
         'unclosed quote',
         () => `${HEADER}\nC1,E1,P1,X,1.00\nC2,"E2,P2,X,1.00\nC3,E3,P3,X,1.00\n`,
         'unclosed quote.csv is not a policy CSV file: line 3: a quoted field opened here is never closed. Nothing was imported.',

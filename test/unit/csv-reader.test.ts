@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CsvFormatError, CsvReader, trimCell, type CsvFatalReason } from '../../src/lib/csv-reader.js';
+import { CsvFormatError, CsvReader, separatorHint, trimCell, type CsvFatalReason } from '../../src/lib/csv-reader.js';
 
 interface Rec {
   fields: string[];
@@ -425,5 +425,14 @@ describe('trimCell', () => {
       const ch = String.fromCharCode(c);
       expect(trimCell(`${ch}x${ch}`), `U+${c.toString(16)}`).toBe(`${ch}x${ch}`.trim());
     }
+  });
+});
+
+describe('separatorHint', () => {
+  it('names semicolons or tabs in a header read as one cell, and nothing else', () => {
+    expect(separatorHint(['a;b;c'])).toBe("Its columns are separated by ';', not commas (a spreadsheet's list separator); save the file as comma-separated CSV.");
+    expect(separatorHint(['a\tb'])).toBe("Its columns are separated by tabs, not commas (a spreadsheet's list separator); save the file as comma-separated CSV.");
+    expect(separatorHint(['a;b', 'c'])).toBe('');
+    expect(separatorHint(['abc'])).toBe('');
   });
 });

@@ -13,7 +13,7 @@ import { formatCents, MAX_ACCOUNT_TURNOVER, parseSignedAmount } from '../../doma
 import { dayNumber, fromDayNumber, isIsoDate, periodOf, whyNotADate } from '../../domain/period.js';
 import { isAccountEvent, ACCOUNT_EVENTS, type FailureReason } from '../../bank/types.js';
 import type { LedgerObserver } from '../../bank/ledger.js';
-import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, isBlankRecord, trimCell } from '../../lib/csv-reader.js';
+import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, isBlankRecord, separatorHint, trimCell } from '../../lib/csv-reader.js';
 import { setMeta } from '../../store/repos/meta.js';
 import type {
   AccountState,
@@ -63,7 +63,8 @@ export async function importBankTransactions(ctx: LocalContext, file: Upload, op
           header = fields.map((f) => trimCell(f));
           const ok = header.length === 4 && header.every((h, i) => h.toLowerCase() === BANK_CSV_HEADER[i]);
           if (!ok) {
-            const hint = bareCrHint(header) ? ` ${CR_LINE_ENDS}` : '';
+            const separated = separatorHint(header);
+            const hint = bareCrHint(header) ? ` ${CR_LINE_ENDS}` : separated && ` ${separated}`;
             throw invalidBankFile(file.name, `line ${line}: the header must be '${BANK_CSV_HEADER.join(',')}'; found '${printable(header.join(','), 200)}'${hint && `.${hint}`}`);
           }
           return;

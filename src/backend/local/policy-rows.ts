@@ -21,7 +21,7 @@ import {
 } from '../../domain/identifiers.js';
 import { policyNumberIdProblem } from '../../domain/ids.js';
 import { parsePremium, plainPremiumCents } from '../../domain/money.js';
-import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, isBlankRecord, trimCell } from '../../lib/csv-reader.js';
+import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, isBlankRecord, separatorHint, trimCell } from '../../lib/csv-reader.js';
 import type { ImportRowError } from '../types.js';
 
 export const POLICY_CSV_HEADER = ['customer_id', 'external_customer_ref', 'policy_number', 'product_code', 'collection_amount'] as const;
@@ -227,7 +227,8 @@ function headerProblem(found: string[], line: number): string | null {
   const sameSet =
     found.length === POLICY_CSV_HEADER.length &&
     [...found].map((f) => f.toLowerCase()).sort().join(',') === [...POLICY_CSV_HEADER].sort().join(',');
-  const hint = sameSet ? ' The columns are right but in the wrong order.' : bareCrHint(found) ? ` ${CR_LINE_ENDS}` : '';
+  const separated = separatorHint(found);
+  const hint = sameSet ? ' The columns are right but in the wrong order.' : bareCrHint(found) ? ` ${CR_LINE_ENDS}` : separated && ` ${separated}`;
   return `line ${line}: the header must be '${expected}'; found '${foundText}'.${hint}`;
 }
 
