@@ -5,7 +5,7 @@
  * parser. The reader tracks the 1-based line on which each record starts.
  *
  * Fatal problems (the file is not CSV text at all) throw CsvFormatError: invalid UTF-8 or NUL
- * bytes (binary content), a quote left open at the end of the file, or a record longer than
+ * bytes (binary content, or UTF-16 text, which the message names), a quote left open at the end of the file, or a record longer than
  * `maxRecordLength` (which also bounds memory on hostile input). Problems confined to one record
  * (text after a closing quote) are passed to `onRecord` so the caller can reject just that row.
  *
@@ -70,6 +70,7 @@ export class CsvReader {
   }
 
   push(chunk: Uint8Array | string): void {
+    const atStart = this.bytesIn === 0;
     let text: string;
     if (typeof chunk === 'string') {
       text = chunk;
@@ -79,9 +80,13 @@ export class CsvReader {
       try {
         text = this.decoder.decode(chunk, { stream: true });
       } catch {
+        // FF FE or FE FF, never UTF-8: what Excel's "Unicode Text" and many Windows tools write.
+        if (atStart && chunk.byteLength >= 2 && chunk[0]! + chunk[1]! === 0xff + 0xfe && chunk[0] !== chunk[1]) {
+          throw new CsvFormatError('ENCODING', 1, utf16Message('it begins with a UTF-16 byte order mark'));
+        }
         // The line of the bad byte: the lines still buffered plus the line feeds before it.
         const at = this.lineNo + countNewlines(this.buf, 0) + newlinesBeforeInvalidUtf8(chunk);
-        throw new CsvFormatError('ENCODING', at, `line ${at}: the file is not UTF-8 text (binary content?)`);
+        throw new CsvFormatError('ENCODING', at, `line ${at}: the file is not UTF-8 text (a legacy encoding such as Windows-1252, or binary content); ${SAVE_AS_UTF8}`);
       }
     }
     if (!this.started && text.length > 0) {
@@ -89,6 +94,7 @@ export class CsvReader {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
     if (text.indexOf('\u0000') !== -1) {
+      if (atStart && looksLikeUtf16(text)) throw new CsvFormatError('BINARY', 1, utf16Message('every other byte is NUL'));
       const at = this.lineNo + countNewlines(this.buf + text.slice(0, text.indexOf('\u0000')), 0);
       throw new CsvFormatError('BINARY', at, `line ${at}: the file contains NUL bytes; it is binary, not CSV text`);
     }
@@ -258,6 +264,21 @@ export class CsvReader {
       `line ${this.lineNo}: the record starting here is longer than ${this.maxRecordLength} characters (a quote left open?)`,
     );
   }
+}
+
+const SAVE_AS_UTF8 = 'save it as UTF-8 ("CSV UTF-8" in Excel)';
+
+function utf16Message(why: string): string {
+  return `line 1: the file is UTF-16 text (${why}), not UTF-8; ${SAVE_AS_UTF8}`;
+}
+
+/** Whether text read as UTF-8 is UTF-16 of ASCII: its first characters alternate NUL and not NUL (either byte order). */
+function looksLikeUtf16(text: string): boolean {
+  const n = Math.min(text.length, 64) & ~1;
+  if (n === 0) return false;
+  const nulAt = text.charCodeAt(0) === 0 ? 0 : 1;
+  for (let i = 0; i < n; i++) if ((text.charCodeAt(i) === 0) !== (i % 2 === nulAt)) return false;
+  return true;
 }
 
 function countNewlines(s: string, from: number): number {

@@ -599,7 +599,17 @@ describe('policies import', () => {
       [
         'latin-1',
         () => Buffer.concat([Buffer.from(`${HEADER}\nC1,E1,P1,X,1.00\nC2,Jos`), Buffer.from([0xe9]), Buffer.from(',P2,X,1.00\n')]),
-        'latin-1.csv is not a policy CSV file: line 3: the file is not UTF-8 text (binary content?). Nothing was imported.',
+        'latin-1.csv is not a policy CSV file: line 3: the file is not UTF-8 text (a legacy encoding such as Windows-1252, or binary content); save it as UTF-8 ("CSV UTF-8" in Excel). Nothing was imported.',
+      ],
+      [
+        'utf-16',
+        () => Buffer.from(`\ufeff${HEADER}\r\nC1,E1,P1,X,1.00\r\n`, 'utf16le'),
+        'utf-16.csv is not a policy CSV file: line 1: the file is UTF-16 text (it begins with a UTF-16 byte order mark), not UTF-8; save it as UTF-8 ("CSV UTF-8" in Excel). Nothing was imported.',
+      ],
+      [
+        'utf-16 without a byte order mark',
+        () => Buffer.from(`${HEADER}\nC1,E1,P1,X,1.00\n`, 'utf16le'),
+        'utf-16 without a byte order mark.csv is not a policy CSV file: line 1: the file is UTF-16 text (every other byte is NUL), not UTF-8; save it as UTF-8 ("CSV UTF-8" in Excel). Nothing was imported.',
       ],
       [
         'only blank lines',

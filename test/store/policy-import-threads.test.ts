@@ -876,7 +876,7 @@ describe('a fatal problem deep in a large file', () => {
     add(
       'not-utf8.csv',
       Buffer.concat([clean.content.subarray(0, at), Buffer.from([0xff]), clean.content.subarray(at)]),
-      `line ${bad}: the file is not UTF-8 text (binary content?)`,
+      `line ${bad}: the file is not UTF-8 text (a legacy encoding such as Windows-1252, or binary content); save it as UTF-8 ("CSV UTF-8" in Excel)`,
     );
     add(
       'unclosed-at-end.csv',

@@ -192,10 +192,27 @@ describe('CsvReader: files that are not CSV text', () => {
     expect(fatal([Buffer.from('a,b\n'), Buffer.from([0x63, 0xff, 0xfe, 0x0a])])).toEqual({
       reason: 'ENCODING',
       line: 2,
-      message: 'line 2: the file is not UTF-8 text (binary content?)',
+      message: 'line 2: the file is not UTF-8 text (a legacy encoding such as Windows-1252, or binary content); save it as UTF-8 ("CSV UTF-8" in Excel)',
     });
     // Latin-1 text is not UTF-8 either.
     expect(fatal([Buffer.from([0x61, 0x2c, 0xe9, 0x0a])]).reason).toBe('ENCODING');
+  });
+
+  it('a UTF-16 file is refused on line 1 as UTF-16, with its byte order mark or without', () => {
+    const utf16 = (bytes: Buffer) => fatal([bytes]);
+    const text = 'a,b\nc,d\n';
+    const message = (why: string) => `line 1: the file is UTF-16 text (${why}), not UTF-8; save it as UTF-8 ("CSV UTF-8" in Excel)`;
+    const le = Buffer.from(text, 'utf16le');
+    const be = Buffer.from(le).swap16();
+    for (const bom of [Buffer.from([0xff, 0xfe, ...le]), Buffer.from([0xfe, 0xff, ...be])]) {
+      expect(utf16(bom)).toEqual({ reason: 'ENCODING', line: 1, message: message('it begins with a UTF-16 byte order mark') });
+      // The byte order mark cut from the rest.
+      expect(fatal([bom.subarray(0, 2), bom.subarray(2)]).message).toBe(message('it begins with a UTF-16 byte order mark'));
+    }
+    for (const bare of [le, be]) expect(utf16(bare)).toEqual({ reason: 'BINARY', line: 1, message: message('every other byte is NUL') });
+    // A NUL later in a file that began as text is binary content, as before.
+    expect(fatal([Buffer.from('a,b\n'), Buffer.from('c\0d\0')]).message).toBe('line 2: the file contains NUL bytes; it is binary, not CSV text');
+    expect(fatal([Buffer.from('a\0\0\0b,c\n')]).message).toBe('line 1: the file contains NUL bytes; it is binary, not CSV text');
   });
 
   it('ENCODING names the line of the bad byte, not the line the reader had reached', () => {
@@ -203,7 +220,7 @@ describe('CsvReader: files that are not CSV text', () => {
     expect(fatal([Buffer.concat([Buffer.from('h\na,b\nc,Jos'), Buffer.from([0xe9]), Buffer.from(',d\n')])])).toEqual({
       reason: 'ENCODING',
       line: 3,
-      message: 'line 3: the file is not UTF-8 text (binary content?)',
+      message: 'line 3: the file is not UTF-8 text (a legacy encoding such as Windows-1252, or binary content); save it as UTF-8 ("CSV UTF-8" in Excel)',
     });
     // A bad continuation byte right after a multibyte lead, after lines still buffered in a quoted field.
     expect(fatal([Buffer.from('h\n"a\nb'), Buffer.concat([Buffer.from('\nc'), Buffer.from([0xe2, 0x41]), Buffer.from('"\n')])]).line).toBe(4);
@@ -374,7 +391,7 @@ describe('CsvReader properties', () => {
         for (let i = 0; i < at; i++) if (good[i] === 0x0a) line++;
         for (const chunks of [[bytes], splitAt(bytes, cutPoints)]) {
           const error = read(chunks).error;
-          expect(error).toEqual({ reason: 'ENCODING', line, message: `line ${line}: the file is not UTF-8 text (binary content?)` });
+          expect(error).toEqual({ reason: 'ENCODING', line, message: `line ${line}: the file is not UTF-8 text (a legacy encoding such as Windows-1252, or binary content); save it as UTF-8 ("CSV UTF-8" in Excel)` });
         }
       }),
       { numRuns: 400 },
