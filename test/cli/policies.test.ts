@@ -617,6 +617,11 @@ describe('policies import', () => {
         'only blank lines.csv is not a policy CSV file: the file is empty; expected a header line and policy rows. Nothing was imported.',
       ],
       [
+        'a name with an escape \u001b[31m in it',
+        () => `customer,ref\n`,
+        "a name with an escape \\u001b[31m in it.csv is not a policy CSV file: line 1: the header must be 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'; found 'customer,ref'. Nothing was imported.",
+      ],
+      [
         'empty',
         () => '',
         'empty.csv is not a policy CSV file: the file is empty; expected a header line and policy rows. Nothing was imported.',

@@ -6,7 +6,7 @@
  * for a generated customer holding collections (the engine has read that history); a row equal
  * to one stored by an earlier import is refused (a statement imported twice).
  */
-import { importStopped, RowErrors } from './row-errors.js';
+import { importStopped, invalidCsvFile, RowErrors } from './row-errors.js';
 import { PremiaError, validationError } from '../../domain/errors.js';
 import { characterCount, checkIdentifier, firstUnseen, printable } from '../../domain/identifiers.js';
 import { formatCents, MAX_ACCOUNT_TURNOVER, parseSignedAmount } from '../../domain/money.js';
@@ -146,10 +146,7 @@ export async function importBankTransactions(ctx: LocalContext, file: Upload, op
 }
 
 function invalidBankFile(name: string, reason: string): PremiaError {
-  const sentence = /[.!?]$/.test(reason) ? reason : `${reason}.`;
-  return new PremiaError('INVALID_FILE', `${name} is not a bank transactions CSV file: ${sentence} Nothing was imported.`, {
-    details: [{ field: 'file', code: 'INVALID_FILE', message: reason }],
-  });
+  return invalidCsvFile(name, 'a bank transactions CSV file', reason);
 }
 
 /**

@@ -28,6 +28,7 @@ import { bareCrHint, CsvFormatError, CsvReader, isBlankRecord, trimCell } from '
 import { getAllMeta, setMeta } from '../../store/repos/meta.js';
 import type { Store, Trx } from '../../store/store.js';
 import type { CalendarImportResult, CalendarView, Upload } from '../types.js';
+import { invalidCsvFile } from './row-errors.js';
 
 export const CALENDAR_CSV_HEADER = ['date', 'name'] as const;
 const NAME_MAX = 100;
@@ -74,10 +75,7 @@ async function readSmall(file: Upload): Promise<Uint8Array[]> {
 }
 
 function invalidCalendarFile(name: string, reason: string): PremiaError {
-  const sentence = /[.!?]$/.test(reason) ? reason : `${reason}.`;
-  return new PremiaError('INVALID_FILE', `${name} is not a holiday CSV file: ${sentence} Nothing was imported.`, {
-    details: [{ field: 'file', code: 'INVALID_FILE', message: reason }],
-  });
+  return invalidCsvFile(name, 'a holiday CSV file', reason);
 }
 
 /** The holidays of a CSV file `date,name` (name may be empty), checked whole: any bad row refuses the file. */

@@ -8,7 +8,7 @@
  * found by the insert (policy-import.ts). A file that is not the expected CSV at
  * all (wrong header, binary, an unclosed quote) throws INVALID_FILE: nothing is imported.
  */
-import { PremiaError } from '../../domain/errors.js';
+import type { PremiaError } from '../../domain/errors.js';
 import {
   ASCII_CHAR_CLASS,
   checkIdentifier,
@@ -23,6 +23,7 @@ import { policyNumberIdProblem } from '../../domain/ids.js';
 import { parsePremium, plainPremiumCents } from '../../domain/money.js';
 import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, isBlankRecord, separatorHint, trimCell } from '../../lib/csv-reader.js';
 import type { ImportRowError } from '../types.js';
+import { invalidCsvFile } from './row-errors.js';
 
 export const POLICY_CSV_HEADER = ['customer_id', 'external_customer_ref', 'policy_number', 'product_code', 'collection_amount'] as const;
 
@@ -277,8 +278,5 @@ function numberForError(value: string): string | null {
 }
 
 export function invalidFile(name: string, reason: string): PremiaError {
-  const sentence = /[.!?]$/.test(reason) ? reason : `${reason}.`;
-  return new PremiaError('INVALID_FILE', `${name} is not a policy CSV file: ${sentence} Nothing was imported.`, {
-    details: [{ field: 'file', code: 'INVALID_FILE', message: reason }],
-  });
+  return invalidCsvFile(name, 'a policy CSV file', reason);
 }

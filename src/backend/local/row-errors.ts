@@ -5,6 +5,7 @@
  * `errors_omitted` says how many errors were left out.
  */
 import { ExitCode, PremiaError } from '../../domain/errors.js';
+import { printable } from '../../domain/identifiers.js';
 
 export const MAX_REPORTED_ERRORS = 10_000;
 
@@ -42,4 +43,15 @@ export class RowErrors<T extends { row: number }> {
 /** Ctrl-C during an import (ImportOptions.signal): the import's transaction is rolled back whole. */
 export function importStopped(): PremiaError {
   return new PremiaError('CANCELLED', 'Stopped by Ctrl-C: nothing was imported (the import was rolled back whole).', { exitCode: ExitCode.CANCELLED });
+}
+
+/**
+ * A file refused whole (`what`: "a policy CSV file"): its name as given (controls escaped: the name
+ * is the operator's or an uploader's), the reason, and that nothing was imported.
+ */
+export function invalidCsvFile(name: string, what: string, reason: string): PremiaError {
+  const sentence = /[.!?]$/.test(reason) ? reason : `${reason}.`;
+  return new PremiaError('INVALID_FILE', `${printable(name, 200)} is not ${what}: ${sentence} Nothing was imported.`, {
+    details: [{ field: 'file', code: 'INVALID_FILE', message: reason }],
+  });
 }
