@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type { LocalBackend } from '../backend/local/index.js';
@@ -262,7 +262,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     if (error.status === 401) reply.header('www-authenticate', WWW_AUTHENTICATE);
     return reply.code(error.status).type(JSON_TYPE).send(errorBody(error, request.id));
   });
-  app.setNotFoundHandler(async (request, reply) => {
+  /** A request no route takes: 405 with Allow for a known path, else 404. */
+  const notFound = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const path = request.url.split('?', 1)[0]!;
     // Under /v1 the key comes first: without a valid one, a path that exists (405 with Allow)
     // and one that does not (404) both answer 401, so the route map is shown only to callers.
@@ -275,7 +276,13 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     }
     const error = new PremiaError('NOT_FOUND', `There is no endpoint ${request.method} ${path}; see GET /v1/openapi.json for the endpoints.`);
     return reply.code(404).type(JSON_TYPE).send(errorBody(error, request.id));
+  };
+  // Answered before its body is read: fastify would parse it first (a malformed or over-large
+  // body, or a QUERY without Content-Type, answering 400 or 413 to a caller without a key).
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404) return notFound(request, reply);
   });
+  app.setNotFoundHandler(notFound);
 
   /** The API: the key and rate limit of every request, then the operations table's routes. */
   const api = async (v1: FastifyInstance): Promise<void> => {

@@ -64,6 +64,25 @@ describe('errors common to every endpoint', () => {
     }
   });
 
+  it('checks the key of a request no route takes before its body (401, then 404 or 405 whatever the body)', async () => {
+    const malformed = { payload: '{"period_month": ', headers: { 'content-type': 'application/json' } };
+    const tooLarge = { payload: JSON.stringify({ padding: 'x'.repeat(3000) }), headers: { 'content-type': 'application/json' } };
+    for (const [method, url, body, withKey] of [
+      ['POST', '/v1/nothing', malformed, 404],
+      ['POST', '/v1/nothing', tooLarge, 404],
+      ['PUT', '/v1/policies', malformed, 405],
+      ['DELETE', '/v1/settlements/SETTLE-2026-11-001', tooLarge, 405],
+      ['QUERY', '/v1/policies', { payload: '{}', headers: {} }, 405],
+    ] as const) {
+      const anonymous = await call(s.app, method, url, { key: null, ...body });
+      expect(anonymous.status, `${method} ${url} without a key`).toBe(401);
+      expect(anonymous.json().error.code).toBe('UNAUTHORIZED');
+      const res = await call(s.app, method, url, { key: s.keys.acme, ...body });
+      expect(res.status, `${method} ${url}`).toBe(withKey);
+      expect(res.json().error.code).toBe(withKey === 404 ? 'NOT_FOUND' : 'METHOD_NOT_ALLOWED');
+    }
+  });
+
   it('answers 500 INTERNAL without internals and logs the stack with the request id', async () => {
     class Broken extends LocalBackend {
       override forClient(clientId: number): LocalBackend {
