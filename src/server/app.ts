@@ -262,12 +262,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     if (error.status === 401) reply.header('www-authenticate', WWW_AUTHENTICATE);
     return reply.code(error.status).type(JSON_TYPE).send(errorBody(error, request.id));
   });
-  /** A request no route takes: 405 with Allow for a known path, else 404. */
-  const notFound = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+  /** A request no route takes, its key checked: 405 with Allow for a known path, else 404. */
+  const noRoute = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const path = request.url.split('?', 1)[0]!;
-    // Under /v1 the key comes first: without a valid one, a path that exists (405 with Allow)
-    // and one that does not (404) both answer 401, so the route map is shown only to callers.
-    if (path === '/v1' || path.startsWith('/v1/')) request.principal = await authenticateRequest(request);
     // A path of its own (`/v1/policies/import`) takes its own methods, not those of a pattern it also matches.
     const allowed = literalPaths.get(path) ?? routes.filter((r) => r.pattern.test(path)).map((r) => r.method);
     if (allowed.length > 0) {
@@ -276,6 +273,13 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     }
     const error = new PremiaError('NOT_FOUND', `There is no endpoint ${request.method} ${path}; see GET /v1/openapi.json for the endpoints.`);
     return reply.code(404).type(JSON_TYPE).send(errorBody(error, request.id));
+  };
+  const notFound = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    // Under /v1 the key comes first: without a valid one, a path that exists (405 with Allow)
+    // and one that does not (404) both answer 401, so the route map is shown only to callers.
+    const path = request.url.split('?', 1)[0]!;
+    if (path === '/v1' || path.startsWith('/v1/')) request.principal = await authenticateRequest(request);
+    return noRoute(request, reply);
   };
   // Answered before its body is read: fastify would parse it first (a malformed or over-large
   // body, or a QUERY without Content-Type, answering 400 or 413 to a caller without a key).
@@ -297,6 +301,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       // matching GET /collections/{id}): the path is known, the method is not its: 405, not a
       // lookup of a collection called 'execute'.
       if (request.routeOptions.url?.includes(':') === true) {
+        // An empty id (`/policies/`, `/settlements//export`) names nothing: no such path, as `POST /policies/`.
+        if (Object.values(request.params as Record<string, string>).includes('')) return noRoute(request, reply);
         const path = request.url.split('?', 1)[0]!;
         const own = literalPaths.get(path);
         if (own !== undefined && !own.includes(request.method)) throw methodNotAllowed(reply, request.method, path, own);

@@ -83,6 +83,23 @@ describe('errors common to every endpoint', () => {
     }
   });
 
+  it('answers a path whose id is empty (a trailing slash, a double slash) as one that does not exist', async () => {
+    for (const [method, url] of [
+      ['GET', '/v1/policies/'],
+      ['PATCH', '/v1/policies/'],
+      ['GET', '/v1/collections/'],
+      ['GET', '/v1/settlements/'],
+      ['GET', '/v1/settlements//export'],
+      ['POST', '/v1/settlements//mark-paid'],
+    ] as const) {
+      const res = await call(s.app, method, url, { key: s.keys.acme, body: { status: 'cancelled' } });
+      expect(res.status, `${method} ${url}`).toBe(404);
+      expect(res.json().error.message).toBe(`There is no endpoint ${method} ${url}; see GET /v1/openapi.json for the endpoints.`);
+      const anonymous = await call(s.app, method, url, { key: null });
+      expect(anonymous.status, `${method} ${url} without a key`).toBe(401);
+    }
+  });
+
   it('answers 500 INTERNAL without internals and logs the stack with the request id', async () => {
     class Broken extends LocalBackend {
       override forClient(clientId: number): LocalBackend {
