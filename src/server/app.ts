@@ -25,7 +25,7 @@ import { PremiaError, type ErrorCode } from '../domain/errors.js';
 import { redactKeysIn } from '../lib/key-text.js';
 import { AsyncOperations } from './async-operations.js';
 import { DEFAULT_AUTH_FAILURES, DEFAULT_AUTH_WINDOW_MS, FailedAuthLimiter } from './auth-limit.js';
-import { authenticator, RateLimited, WWW_AUTHENTICATE } from './auth.js';
+import { authenticator, RateLimited, retryAfterOf, WWW_AUTHENTICATE } from './auth.js';
 import { checkRoutes, fastifyPath, type ResourceRoutes, type RouteDeps } from './dispatch.js';
 import { errorBody, JSON_TYPE, SERVICE_UNAVAILABLE, toPremiaError } from './http.js';
 import { readIdempotencyKey } from './idempotency.js';
@@ -258,7 +258,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   app.setErrorHandler((err, request, reply) => {
     const { error, internal } = toPremiaError(err, limits);
     if (internal) log(`${new Date().toISOString()} error ${request.id}: ${(err as Error)?.stack ?? String(err)}`);
-    if (err instanceof RateLimited) reply.header('retry-after', String(err.retryAfter));
+    const retryAfter = retryAfterOf(err);
+    if (retryAfter !== null) reply.header('retry-after', String(retryAfter));
     if (error.status === 401) reply.header('www-authenticate', WWW_AUTHENTICATE);
     return reply.code(error.status).type(JSON_TYPE).send(errorBody(error, request.id));
   });

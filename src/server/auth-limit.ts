@@ -1,7 +1,7 @@
 /**
  * Failed authentications per source address. A request without a valid key costs a key lookup
  * and tells its sender something; an address that fails more than `max` times in a window gets
- * 429 with Retry-After until the window ends, decided before any lookup.
+ * 401 with Retry-After until the window ends, decided before any lookup (auth.ts AuthBlocked).
  *
  * Keys that have already authenticated from an address keep working while it is blocked: a good
  * client behind the same NAT (or proxy) as a broken or hostile one is not locked out with it.
@@ -11,7 +11,12 @@
  * Every request with one is still checked against the store, so a revoked key stops at once.
  */
 
-export const DEFAULT_AUTH_FAILURES = 20;
+/**
+ * 100 a minute: keys hold about 238 random bits (40 base62 characters), so the limit guards against floods rather than
+ * guessing, and a client's own checks of its error handling (a missing, a wrong and a revoked
+ * key on every endpoint) stay well under it.
+ */
+export const DEFAULT_AUTH_FAILURES = 100;
 export const DEFAULT_AUTH_WINDOW_MS = 60_000;
 /** Addresses remembered at most (least recently seen forgotten first). */
 const MAX_ADDRESSES = 10_000;

@@ -1,6 +1,7 @@
 /**
  * Who a request acts for, and what its key may not do. Keys are the local backend's (its admin
- * object); a source address that fails too often is answered 429 before its key is looked up.
+ * object); a source address that fails too often is answered 401 with Retry-After before its key
+ * is looked up.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
@@ -32,8 +33,27 @@ export class RateLimited extends PremiaError {
 }
 
 /**
+ * 401 for a key refused unseen because its address failed too often (auth-limit.ts), with the
+ * seconds until the address's window ends (the Retry-After header). 401 and not 429: the spec
+ * answers a missing or invalid key with 401, and most keys refused here are exactly that.
+ */
+export class AuthBlocked extends PremiaError {
+  constructor(readonly retryAfter: number) {
+    super(
+      'UNAUTHORIZED',
+      `Too many requests with a missing or invalid API key from this address: only keys that have worked from it before are accepted for ${plural(retryAfter, 'second')} more.`,
+    );
+  }
+}
+
+/** The seconds a refused request is told to wait (its Retry-After header), or null. */
+export function retryAfterOf(e: unknown): number | null {
+  return e instanceof RateLimited || e instanceof AuthBlocked ? e.retryAfter : null;
+}
+
+/**
  * The principal of a request's key. An address with too many failed authentications in the
- * window is answered 429 before its key is looked up (unless the key worked from it before).
+ * window is answered 401 before its key is looked up (unless the key worked from it before).
  */
 export function authenticator(admin: Admin, limiter: FailedAuthLimiter | null): (request: FastifyRequest) => Promise<Principal> {
   return async (request) => {
@@ -43,7 +63,7 @@ export function authenticator(admin: Admin, limiter: FailedAuthLimiter | null): 
     // Only a digest of a key that worked is remembered (in memory), never the key.
     const digest = typeof presented === 'string' && presented.length > 0 && presented.length <= 256 ? createHash('sha256').update(presented, 'utf8').digest('hex') : null;
     const wait = limiter.blocked(address, digest);
-    if (wait !== null) throw new RateLimited(wait, 'Too many requests with a missing or invalid API key from this address');
+    if (wait !== null) throw new AuthBlocked(wait);
     try {
       const principal = await admin.keys.authenticate(presented);
       limiter.succeeded(address, digest!);

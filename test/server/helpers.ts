@@ -135,8 +135,10 @@ export function checkResponse(method: string, url: string, reply: Reply): void {
   const responseRef = documented.$ref ? documented.$ref : `#/paths/${pointer(template)}/${method.toLowerCase()}/responses/${reply.status}`;
   const resolved = documented.$ref ? OPENAPI.components.responses[documented.$ref.split('/').pop()] : documented;
   expect(resolved.content?.[mediaType], `${mediaType} documented for ${reply.status} of ${method} ${template}`).toBeDefined();
-  for (const header of Object.keys(resolved.headers ?? {})) {
-    if (header === 'X-Request-Id' || header === 'Retry-After') expect(reply.headers[header.toLowerCase()], header).toBeDefined();
+  // Headers sent with every such response: X-Request-Id, and those marked required (Retry-After of a 429).
+  for (const [header, spec] of Object.entries<{ $ref?: string; required?: boolean }>(resolved.headers ?? {})) {
+    const required = header === 'X-Request-Id' || (spec.$ref ? OPENAPI.components.headers[spec.$ref.split('/').pop()!]?.required : spec.required) === true;
+    if (required) expect(reply.headers[header.toLowerCase()], header).toBeDefined();
   }
   if (mediaType === 'text/csv') {
     // CSV downloads are attachments with a filename (documented as Content-Disposition).
