@@ -112,7 +112,7 @@ export async function openSqliteStore(options: OpenStoreOptions): Promise<Sqlite
       try {
         return await fn(raw, statements);
       } catch (e) {
-        throw busyStoreError(options.path, e) ?? e;
+        throw readOnlyStoreError(options.path, e) ?? busyStoreError(options.path, e) ?? e;
       } finally {
         generation++;
         mutex.unlock();

@@ -180,6 +180,42 @@ describe('a store this user cannot write', () => {
     }
   });
 
+  // The writes that hold the connection themselves (an advance's lease, the imports' own
+  // transaction) are refused the same way as one in a transaction, not as an unexpected failure.
+  // In a directory all may write (where the -wal and -shm can be made), as a shared one.
+  it.skipIf(!asNobody)('(as root through runuser -u nobody) an advance, a policy import and a bank import are exit 2 naming it', async () => {
+    const shared = mkdtempSync(join(tmpdir(), 'premia-ro-'));
+    try {
+      chmodSync(shared, 0o777);
+      const db = join(shared, 'premia.db');
+      const policies = join(shared, 'policies.csv');
+      writeFileSync(policies, 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,POL-1,P,10.00\n');
+      const bank = join(shared, 'bank.csv');
+      writeFileSync(bank, 'customer_id,date,amount,description\nC1,2026-10-25,500.00,SALARY\n');
+      chmodSync(policies, 0o644);
+      chmodSync(bank, 0o644);
+      expect((await runCli(['--db', db, 'clock', 'set', '2026-10-31'], { cwd: shared })).code).toBe(0);
+      chmodSync(db, 0o644);
+      for (const command of [['clock', 'advance', '--days', '1'], ['policies', 'import', policies], ['bank', 'import', bank]]) {
+        const r = spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, BIN, '--json', '--db', db, ...command], { encoding: 'utf8' });
+        expect({ command, status: r.status, stdout: r.stdout }).toEqual({ command, status: 2, stdout: '' });
+        expect(JSON.parse(r.stderr.split('\n').filter((line) => line.startsWith('{')).join(''))).toEqual({
+          error: {
+            code: 'VALIDATION_ERROR',
+            message:
+              `The store ${db} cannot be written by this user: it, its -wal or -shm file, or its directory is read-only (attempt to write a readonly database). ` +
+              "Nothing was changed; run as the store's owner, or fix its permissions.",
+            request_id: null,
+            details: [{ field: 'db', code: 'STORE_READ_ONLY', message: `${db} is read-only for this user` }],
+          },
+        });
+      }
+      expect((await runCli(['--db', db, '--json', 'clock'], { cwd: shared })).json().date).toBe('2026-10-31');
+    } finally {
+      rmSync(shared, { recursive: true, force: true });
+    }
+  });
+
   // A user who is not root is refused by a read-only directory itself; root ignores directory
   // permissions, so it is `nobody` through runuser. A user the permissions do not hold for (root
   // without runuser, or one with CAP_DAC_OVERRIDE) skips the case, saying why.
