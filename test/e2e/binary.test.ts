@@ -1,6 +1,6 @@
 /** Smoke tests of the installed launcher, `node bin/premia.js`, on the compiled dist/. */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, REPO, tempDir } from '../helpers/cli.js';
@@ -69,6 +69,21 @@ describe('bin/premia.js', () => {
     });
     expect(report.stdout.trim()).toBe('0 0');
     expect(report.stderr).toBe('');
+  });
+
+  it('a reader of stderr that leaves (premia … 2>&1 | head) neither stops the command nor changes its exit code', () => {
+    const db = join(dir, 'closed-stderr.db');
+    const env = { ...process.env, NODE: process.execPath, BIN: join(REPO, 'bin', 'premia.js'), DB: db };
+    expect(spawnSync(process.execPath, [join(REPO, 'bin', 'premia.js'), '--db', db, 'clock', 'set', '2026-10-31'], { encoding: 'utf8' }).status).toBe(0);
+    // Readable by others: every command warns on stderr as it opens the store, before it acts.
+    chmodSync(db, 0o644);
+    const advance = spawnSync('bash', ['-c', `"$NODE" "$BIN" --db "$DB" clock advance --days 2 2>&1 >/dev/null | true; echo "\${PIPESTATUS[@]}"`], { env, encoding: 'utf8' });
+    expect(advance.stdout.trim()).toBe('0 0');
+    const clock = spawnSync(process.execPath, [join(REPO, 'bin', 'premia.js'), '--db', db, '--json', 'clock'], { encoding: 'utf8' });
+    expect(JSON.parse(clock.stdout).date).toBe('2026-11-02');
+    // A refusal keeps its own code too, its message unread.
+    const refused = spawnSync('bash', ['-c', `"$NODE" "$BIN" --db "$DB" clock advance --days x 2>&1 >/dev/null | true; echo "\${PIPESTATUS[@]}"`], { env, encoding: 'utf8' });
+    expect(refused.stdout.trim()).toBe('2 0');
   });
 
   it.skipIf(!existsSync('/dev/full'))('a full disk under `> file` is exit 1 with the reason, never a cut output passed for done', () => {
