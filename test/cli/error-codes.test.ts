@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/store.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 
 let dir: string;
@@ -168,6 +169,31 @@ describe('a --db that is not a store file: VALIDATION_ERROR naming it, not INTER
     expect(readFileSync(join(dir, 'empty.db')).length).toBe(0);
     expect(existsSync(join(dir, 'copy.db'))).toBe(false);
     expect(existsSync(join(dir, 'empty.db-wal'))).toBe(false);
+  });
+
+  it("premia's tables and nothing set up (a db copy --to stopped halfway): a command that only reads sets up nothing (exit 2), and the copy takes it as empty", async () => {
+    expect((await runCli(['--db', 'src.db', 'clock', 'set', '2026-10-31'], { cwd: dir })).code).toBe(0);
+    const db = join(dir, 'stopped.db');
+    // What the copy has committed when it is stopped: the target opened (premia's tables), no row.
+    await (await openStore({ path: db })).close();
+    const meta = () => new Database(db, { readonly: true }).prepare('select count(*) from meta').pluck().get();
+    const read = await runCli(['--json', '--db', 'stopped.db', 'policies', 'list'], { cwd: dir });
+    expect(read.code).toBe(2);
+    expect(JSON.parse(read.stderr.trim())).toEqual({
+      error: {
+        code: 'VALIDATION_ERROR',
+        message:
+          `There is no store at ${db}: it has premia's tables but was never set up (no clock; a 'premia db copy' into it that was stopped leaves this), ` +
+          'and this command reads a store and does not create one, so nothing was changed. Copy into it again, or point --db at the store.',
+        request_id: null,
+        details: [{ field: 'db', code: 'STORE_NOT_FOUND', message: `${db} holds no store yet` }],
+      },
+    });
+    expect((await runCli(['--db', 'stopped.db', 'whoami'], { cwd: dir })).stdout).toBe(`mode    local\nstore   ${db} (not created yet)\nclient  -\n`);
+    expect(meta()).toBe(0);
+    const copy = await runCli(['db', 'copy', '--from', 'src.db', '--to', 'stopped.db'], { cwd: dir });
+    expect(copy.code, copy.stderr).toBe(0);
+    expect((await runCli(['--json', '--db', 'stopped.db', 'clock'], { cwd: dir })).json().date).toBe('2026-10-31');
   });
 
   it('db copy with a directory for --from or --to: NOT_A_FILE naming the option (exit 2), not an internal error', async () => {

@@ -74,7 +74,7 @@ export async function openLocalBackend(options: LocalBackendOptions): Promise<Lo
   const now = options.now ?? (() => new Date());
   const store = await openStore({ path: options.path, create: options.create });
   try {
-    await initWorld(store, { realToday: now().toISOString().slice(0, 10), seed: options.seed });
+    await initWorld(store, { realToday: now().toISOString().slice(0, 10), seed: options.seed, create: options.create });
   } catch (e) {
     await store.close();
     throw e;

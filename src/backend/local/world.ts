@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY, storedCalendar, type Calendar } from '../../domain/calendar.js';
 import { PremiaError } from '../../domain/errors.js';
 import { hashString32 } from '../../domain/hash.js';
+import { redactDbUrl } from '../../lib/db-url.js';
 import { dayNumber, type IsoDate } from '../../domain/period.js';
 import type { Db, Store, Trx } from '../../store/store.js';
 import { getAllMeta, setMeta } from '../../store/repos/meta.js';
@@ -31,6 +32,8 @@ export interface InitOptions {
   realToday: IsoDate;
   /** `--seed`: only allowed when the store is created (or matches the stored seed). */
   seed?: number;
+  /** false: a store file never set up (no clock) is not set up here either, but STORE_NOT_FOUND. */
+  create?: boolean;
 }
 
 /** Make sure the store has a clock, a seed and the local client. Idempotent. */
@@ -39,6 +42,17 @@ export async function initWorld(store: Store, options: InitOptions): Promise<voi
   if (meta.has('clock_date') && meta.has('seed')) {
     checkSeed(meta, options.seed);
     if (await findClientById(store.db, LOCAL_CLIENT_ID)) return;
+  }
+  // premia's tables and nothing in them: what a `db copy --to` that was stopped or failed leaves
+  // (or a store's creation stopped before this). A command that only reads does not set it up:
+  // answering from a new, empty store would say "nothing to do" for the store the user meant.
+  if (options.create === false && store.path !== ':memory:' && !meta.has('clock_date')) {
+    throw new PremiaError(
+      'VALIDATION_ERROR',
+      `There is no store at ${redactDbUrl(store.path)}: it has premia's tables but was never set up (no clock; a 'premia db copy' into it that was ` +
+        'stopped leaves this), and this command reads a store and does not create one, so nothing was changed. Copy into it again, or point --db at the store.',
+      { details: [{ field: 'db', code: 'STORE_NOT_FOUND', message: `${redactDbUrl(store.path)} holds no store yet` }] },
+    );
   }
   await store.transaction(async (trx) => {
     const current = await getAllMeta(trx);

@@ -25,8 +25,9 @@ export async function whoamiRun({ ctx, globals, ui, backend }: CommandDeps): Pro
     try {
       described = await (await backend()).describe();
     } catch (e) {
-      // A PostgreSQL database without premia's tables yet: said as for a file not made yet.
-      if (!(target.mode === 'local' && isPostgresUrl(target.db!) && isStoreNotFound(e))) throw e;
+      // A PostgreSQL database without premia's tables yet, an empty file, or a store never set up
+      // (a stopped `db copy` into it): said as for a file not made yet.
+      if (!(target.mode === 'local' && isStoreNotFound(e))) throw e;
       noStore = true;
       described = notCreated;
     }
