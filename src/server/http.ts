@@ -85,6 +85,14 @@ export interface ErrorContext {
  * message says nothing of the internals (the caller logs the stack).
  */
 export function toPremiaError(e: unknown, ctx: ErrorContext): { error: PremiaError; internal: boolean } {
+  if (e instanceof PremiaError && e.details?.some((d) => d.code === 'STORE_READ_ONLY')) {
+    // The server's store is read-only for its user (the CLI's exit 2): a fault of the service's
+    // set-up, not of the request, and its path is the operator's to see, not the caller's.
+    const message =
+      "The service cannot write to its store just now (a problem of the service's set-up, not of this request); nothing was changed. " +
+      "Try again later (the operator's log has the details under this request id).";
+    return { error: new PremiaError('STORE_UNAVAILABLE', message), internal: true };
+  }
   if (e instanceof PremiaError) {
     if (e.status >= 500 && e.code !== 'NOT_SUPPORTED' && e.code !== SERVICE_UNAVAILABLE) {
       // What the caller can act on, and nothing of the internals (a store's address, a driver's words).

@@ -16,6 +16,19 @@ describe('toPremiaError', () => {
     );
   });
 
+  it("a store the server cannot write: 503 STORE_UNAVAILABLE, not the CLI's 400, and not its path", () => {
+    const readOnly = new PremiaError('VALIDATION_ERROR', 'The store /srv/premia/prod.db cannot be written by this user: … Nothing was changed.', {
+      details: [{ field: 'db', code: 'STORE_READ_ONLY', message: '/srv/premia/prod.db is read-only for this user' }],
+    });
+    const { error, internal } = toPremiaError(readOnly, ctx);
+    expect(internal).toBe(true);
+    expect([error.code, error.status, error.details]).toEqual(['STORE_UNAVAILABLE', 503, undefined]);
+    expect(error.message).toBe(
+      "The service cannot write to its store just now (a problem of the service's set-up, not of this request); nothing was changed. " +
+        "Try again later (the operator's log has the details under this request id).",
+    );
+  });
+
   it('a busy store and any other failure keep their own words', () => {
     expect(toPremiaError(new PremiaError('STORE_BUSY', 'database is locked'), ctx).error.message).toBe('The store is busy (another process holds it); try again shortly.');
     const other = toPremiaError(new PremiaError('INTERNAL', 'TypeError: x is undefined'), ctx);
