@@ -8,7 +8,11 @@ import { validationError } from '../domain/errors.js';
 import type { CliContext } from './context.js';
 
 export async function openUpload(ctx: CliContext, file: string): Promise<Upload> {
-  if (file === '-') return { name: 'stdin', stream: ctx.stdin as AsyncIterable<Uint8Array> };
+  if (file === '-') {
+    // Typed or pasted at a terminal: say how the input ends, or premia seems to hang.
+    if (ctx.stdinIsTTY) ctx.stderr.write('Reading CSV from the terminal: type or paste it, then press Ctrl-D at the start of a line to end it (Ctrl-C stops).\n');
+    return { name: 'stdin', stream: ctx.stdin as AsyncIterable<Uint8Array> };
+  }
   const path = resolve(ctx.cwd, file);
   let size: number;
   try {

@@ -649,6 +649,13 @@ describe('policies import', () => {
     });
   });
 
+  it('- at a terminal says how the input ends, so that premia does not seem to hang', async () => {
+    const r = await premia(['policies', 'import', '-', '--json'], { stdin: `${HEADER}\nC1,E1,P1,X,1.00\n`, tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('Reading CSV from the terminal: type or paste it, then press Ctrl-D at the start of a line to end it (Ctrl-C stops).\n');
+    expect(await policyNumbers()).toEqual(['P1']);
+  });
+
   it('a header-only file imports nothing and succeeds', async () => {
     const file = csvFile('header.csv', `${HEADER}\n`);
     const r = await premia(['policies', 'import', file, '--json']);
@@ -660,6 +667,7 @@ describe('policies import', () => {
     const r = await premia(['policies', 'import', '-', '--json'], { stdin: `${HEADER}\nC1,E1,P1,X,1.00\nC2,E2,P2,X,2.00\n` });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('{"imported":2,"failed":0,"errors":[]}\n');
+    expect(r.stderr).toBe('');
     expect(await policyNumbers()).toEqual(['P1', 'P2']);
   });
 
