@@ -250,6 +250,17 @@ describe('errors as local mode words them', () => {
     expect(human.stderr).toBe(`error: something about ${code}\n  (code ${code}, request req-123)\n`);
   });
 
+  it('an error body that starts with a byte order mark is read as the error body it is (as a success body is)', async () => {
+    const bom = (status: number, body: unknown): Handler => (_q, res) => res.writeHead(status, { 'content-type': 'application/json' }).end(`\uFEFF${JSON.stringify(body)}`);
+    handlers = [bom(409, errorBody('duplicate_policy', 'policy_number P1 already exists'))];
+    const r = await premia(POLICY);
+    expect([r.code, r.stderr]).toEqual([6, 'error: policy_number P1 already exists\n  (code duplicate_policy, request req-123)\n']);
+    handlers = [bom(401, errorBody('UNAUTHORIZED', 'Invalid or missing API key'))];
+    const k = await premia(['collections', 'get', 'c1']);
+    expect(k.code).toBe(4);
+    expect(k.stderr).toContain('refused the API key (the service said: Invalid or missing API key).');
+  });
+
   it('an unknown code keeps the exit code of its status', async () => {
     handlers = [json(403, errorBody('FORBIDDEN_REGION', 'Not from here.'))];
     const r = await premia(['clock']);

@@ -751,7 +751,8 @@ async function readBounded(body: Exchange['body'], limit: number): Promise<strin
     if (size < limit) chunks.push(chunk.subarray(0, limit - size));
     size += chunk.length;
   }
-  return Buffer.concat(chunks).toString('utf8');
+  // Decoded as undici decodes a success body: a leading byte order mark is dropped.
+  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 /** What a download must be, beyond its media type (checked on its first line, and once it has all come). */
