@@ -432,6 +432,20 @@ describe('answers that are not the expected JSON', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('a last page (has_more false, an empty next cursor) and blank lines after the statement are the whole download', async () => {
+    const report = '{"period_month":"2026-11","results":[],"has_more":false,"next_cursor":""}';
+    handlers = [(_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(report)];
+    const r = await premia(['reports', 'collections', '--period', '2026-11', '--format', 'json']);
+    expect(r.stderr).toBe('');
+    expect([r.code, r.stdout]).toEqual([0, report]);
+    const statement = `${SETTLEMENT_EXPORT_COLUMNS.join(',')}\r\nSETTLE-2026-11-001,2026-11,10.00,2.50,0.35,2.85,0.43,6.72,2026-12-03,EFT1\r\n\r\n`;
+    handlers = [(_q, res) => res.writeHead(200, { 'content-type': 'text/csv' }).end(statement)];
+    const out = join(dir, 'statement-blank-line.csv');
+    const e = await premia(['settlements', 'export', '00000000-0000-4000-8000-000000000001', '--output', out]);
+    expect(e.code, e.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(statement);
+  });
+
   it('a download of the wrong type is refused before anything is written', async () => {
     handlers = [(_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>')];
     const r = await premia(['reports', 'collections', '--period', '2026-11']);

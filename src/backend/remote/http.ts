@@ -784,13 +784,16 @@ interface DownloadText {
 /** Why a whole download is not what was asked for, or null. */
 function wholeDownloadProblem(text: DownloadText, format: 'csv' | 'json', expect: DownloadShape): string | null {
   if (format === 'json') {
-    // A paginated JSON answer (the spec shows none): its first page is not the report.
-    const marker = /"(has_more|hasMore)"\s*:\s*true|"(next_cursor|nextCursor|next_page|next)"\s*:\s*"/;
-    if (marker.test(text.head) || marker.test(text.tail)) return 'one page of a longer answer (has_more / a next cursor), which premia cannot follow';
-    return null;
+    // A paginated JSON answer (the spec shows none): its first page is not the report. A last
+    // page is the whole of it: an empty cursor, or a cursor beside an explicit has_more false.
+    const seen = (marker: RegExp) => marker.test(text.head) || marker.test(text.tail);
+    const more = seen(/"(has_more|hasMore)"\s*:\s*true/) || (seen(/"(next_cursor|nextCursor|next_page|next)"\s*:\s*"[^"]/) && !seen(/"(has_more|hasMore)"\s*:\s*false/));
+    return more ? 'one page of a longer answer (has_more / a next cursor), which premia cannot follow' : null;
   }
   if (expect.dataRows !== undefined) {
-    const rows = text.lines - 1 + (text.tail.endsWith('\n') ? 0 : 1);
+    // Blank lines after the last row (a writer's extra line end) are no rows.
+    const blankEnd = /[\r\n\t ]*$/.exec(text.tail)![0];
+    const rows = text.lines - (blankEnd.split('\n').length - 1);
     if (rows !== expect.dataRows) return `a CSV with ${rows} data row${rows === 1 ? '' : 's'} where ${expect.dataRows} ${expect.dataRows === 1 ? 'was' : 'were'} expected`;
   }
   return null;
