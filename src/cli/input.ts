@@ -14,10 +14,12 @@ export async function openUpload(ctx: CliContext, file: string): Promise<Upload>
     return { name: 'stdin', stream: ctx.stdin as AsyncIterable<Uint8Array> };
   }
   const path = resolve(ctx.cwd, file);
+  let regular: boolean;
   let size: number;
   try {
     const info = await stat(path);
     if (info.isDirectory()) throw validationError(`${file} is a directory; give a CSV file.`);
+    regular = info.isFile();
     size = info.size;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw validationError(`Cannot read ${file}: no such file.`);
@@ -25,6 +27,8 @@ export async function openUpload(ctx: CliContext, file: string): Promise<Upload>
     throw e;
   }
   const open = () => createReadStream(path, { highWaterMark: 1 << 20 });
+  // A pipe (`<(command)`, a FIFO) is read once, like stdin, and its size is not known.
+  if (!regular) return { name: basename(path), stream: open() };
   // A file can be read again from the start (a remote upload whose connection failed is resent).
   return { name: basename(path), stream: open(), size, reopen: open };
 }

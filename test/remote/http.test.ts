@@ -5,6 +5,8 @@
  * codes and exit codes, answers that are not the expected JSON, broken downloads, uploads
  * resent from the file but never from stdin, timeouts, redirects, and --debug without the key.
  */
+import { execFileSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -559,6 +561,29 @@ describe('uploads', () => {
     expect(seen[2]!.headers['idempotency-key']).toBe(seen[0]!.headers['idempotency-key']);
     const file = readFileSync(join(FIXTURES, 'policies.csv'));
     expect(seen[2]!.body.includes(file)).toBe(true);
+  });
+
+  it('a file is sent with its Content-Length (a server may answer 411 to a chunked body); stdin, whose size is unknown, is chunked', async () => {
+    handlers = [imported];
+    const r = await premia(['policies', 'import', join(FIXTURES, 'policies.csv'), '--json']);
+    expect(r.code).toBe(0);
+    expect(seen[0]!.headers['content-length']).toBe(String(seen[0]!.body.length));
+    expect(seen[0]!.headers['transfer-encoding']).toBeUndefined();
+    handlers = [imported];
+    const s = await premia(['policies', 'import', '-', '--json'], { stdin: 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,P1,X,1.00\n' });
+    expect(s.code).toBe(0);
+    expect(seen[1]!.headers['transfer-encoding']).toBe('chunked');
+    // A pipe given by name (`<(command)`) has no size either (stat says 0): chunked, whole.
+    const fifo = join(dir, 'policies.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const csv = readFileSync(join(FIXTURES, 'policies.csv'));
+    const writer = writeFile(fifo, csv);
+    handlers = [imported];
+    const p = await premia(['policies', 'import', fifo, '--json']);
+    await writer;
+    expect(p.code, p.stderr).toBe(0);
+    expect(seen[2]!.headers['transfer-encoding']).toBe('chunked');
+    expect(seen[2]!.body.includes(csv)).toBe(true);
   });
 
   it('stdin is not sent twice: after a broken upload it says to give the file by name', async () => {

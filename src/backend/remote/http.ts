@@ -25,7 +25,7 @@ import { requestKey } from '../../domain/idempotency.js';
 import { parsePeriodStateHeader, PERIOD_STATE_HEADER } from '../../domain/period-state.js';
 import { moneyToCents, stringifyJson } from '../../domain/json.js';
 import { connectionError, connectionWords, errorFromResponse, maskKey, outcomeUnknown, parseErrorBody, redactText, remoteError, type RouteInfo } from './errors.js';
-import { multipartBody, newBoundary, type BodyState } from './multipart.js';
+import { multipartBody, multipartLength, newBoundary, type BodyState } from './multipart.js';
 import { VERSION } from '../../lib/version.js';
 import { parseBaseUrl } from '../wire.js';
 
@@ -398,6 +398,8 @@ export class HttpClient {
           bodyState.bytes = 0;
           bodyState.lines = 0;
           headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
+          const size = call.upload.file.size;
+          if (size !== undefined) headers['content-length'] = String(multipartLength(boundary, call.upload.file.name, size));
           body = Readable.from(multipartBody(boundary, call.upload.file.name, source, bodyState, call.upload.onProgress), { objectMode: false });
         }
         if (key !== undefined) headers['idempotency-key'] = key;

@@ -21,6 +21,20 @@ function quotedName(name: string): string {
   return name.replace(/["\\\r\n]/g, '_');
 }
 
+/** What comes before the file's bytes, and after them. */
+function partHead(boundary: string, name: string): Buffer {
+  return Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quotedName(name)}"\r\nContent-Type: text/csv\r\n\r\n`, 'utf8');
+}
+const partTail = (boundary: string): Buffer => Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8');
+
+/**
+ * The length of the body around a file of `size` bytes: sent as Content-Length, since a server may
+ * refuse a chunked request (411 Length Required).
+ */
+export function multipartLength(boundary: string, name: string, size: number): number {
+  return partHead(boundary, name).length + size + partTail(boundary).length;
+}
+
 export async function* multipartBody(
   boundary: string,
   name: string,
@@ -28,10 +42,7 @@ export async function* multipartBody(
   state: BodyState,
   onProgress?: (p: ImportProgress) => void,
 ): AsyncGenerator<Buffer> {
-  yield Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quotedName(name)}"\r\nContent-Type: text/csv\r\n\r\n`,
-    'utf8',
-  );
+  yield partHead(boundary, name);
   // From here on the source may have been consumed (and a failed request destroys it): a one-time
   // stream such as stdin can no longer be sent again.
   state.started = true;
@@ -42,5 +53,5 @@ export async function* multipartBody(
     onProgress?.({ bytes: state.bytes, rows: Math.max(0, state.lines - 1) });
     yield buf;
   }
-  yield Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8');
+  yield partTail(boundary);
 }
