@@ -380,6 +380,53 @@ describe('answers that are not the expected JSON', () => {
     expect(readdirSync(out)).toEqual([]);
   });
 
+  it('a body that ends where the connection closed (HTTP/1.0, no length) and is cut off: exit 1, no file, never a half statement', async () => {
+    /** An HTTP/1.0 answer: its body ends where the connection closes, so a cut looks like its end. */
+    const http10 = (type: string, body: string): Handler => (_q, res) => {
+      res.socket!.end(`HTTP/1.0 200 OK\r\nContent-Type: ${type}\r\nConnection: close\r\n\r\n${body}`);
+    };
+    const header = REPORT_COLUMNS.join(',');
+    const row = '2026-11,C1,E1,P1,LIFE,250.50,125.25,125.25,PAID_PARTIAL,2026-11-03,2026-11-03,1,INSUFFICIENT_FUNDS';
+    const statement = `${SETTLEMENT_EXPORT_COLUMNS.join(',')}\r\nSETTLE-2026-11-001,2026-11,1425.25,356.31,49.88,406.19,60.93,958.13,2026-12-03,EFT1\r\n`;
+    const settle = ['settlements', 'export', '00000000-0000-4000-8000-000000000001'];
+    const report = ['reports', 'collections', '--period', '2026-11'];
+    const cases: Array<[string, Handler, string[], string]> = [
+      ['a report cut in a row', http10('text/csv', `${header}\n${row}\n${row.slice(0, 40)}`), report, 'a CSV cut off: its last row has 8 of the 13 columns'],
+      ['a report cut in a quoted field', http10('text/csv', `${header}\n${row}\n2026-11,C1,"Acme, Inc`), report, 'it ends inside a quoted field'],
+      ['a statement cut in its net amount', http10('text/csv', statement.slice(0, statement.indexOf('958.13') + 3)), settle, 'its last row has 8 of the 10 columns'],
+      ['a JSON report cut', http10('application/json', '{"period_month":"2026-11","results":[{"period_month":"2026-11"},{"period'), [...report, '--format', 'json'], 'JSON that does not end'],
+    ];
+    for (const [name, handler, args, said] of cases) {
+      const out = join(dir, `cut-${name.replace(/ /g, '-')}.out`);
+      handlers = [handler];
+      const r = await premia([...args, '--output', out]);
+      expect(r.code, name).toBe(1);
+      expect(r.stderr, name).toContain(said);
+      expect(r.stderr, name).toContain('nothing complete was received');
+      expect(existsSync(out), name).toBe(false);
+    }
+    // Whole ones are taken: quoted commas and a quoted line end, no final line end.
+    const whole = `${header}\r\n${row}\r\n2026-11,C2,"Acme, ""Inc""\r\nLtd",P2,LIFE,1.00,1.00,0.00,PAID_FULL,2026-11-03,2026-11-03,1,`;
+    handlers = [http10('text/csv', whole)];
+    const r = await premia(report);
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, whole, '']);
+    // Longer than the tail premia keeps, quoted fields wherever the tail may begin: whole is whole, cut is cut.
+    const quotedRow = '2026-11,C1,"Acme, ""Inc""",P1,LIFE,1.00,1.00,0.00,PAID_FULL,2026-11-03,2026-11-03,1,\n';
+    for (let rows = 60; rows < 60 + quotedRow.length; rows += 7) {
+      const big = `${header}\n${quotedRow.repeat(rows)}`;
+      handlers = [http10('text/csv', big)];
+      const b = await premia(report);
+      expect([b.code, b.stderr], `${rows} rows`).toEqual([0, '']);
+      handlers = [http10('text/csv', big.slice(0, -30))];
+      const c = await premia(report);
+      expect(c.code, `${rows} rows, cut`).toBe(1);
+      expect(c.stderr).toContain('a CSV cut off: its last row has 9 of the 13 columns');
+    }
+    handlers = [http10('text/csv', statement)];
+    const s = await premia(settle);
+    expect([s.code, s.stdout, s.stderr]).toEqual([0, statement, '']);
+  });
+
   it('a download that trickles (a byte now and then, never idle long) is stopped by the low-speed limit: exit 1, no file', async () => {
     const trickle: Handler = (_q, res) => {
       res.writeHead(200, { 'content-type': 'text/csv' });

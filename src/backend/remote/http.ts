@@ -781,6 +781,9 @@ interface DownloadText {
   head: string;
   tail: string;
   lines: number;
+  /** Bytes, and double quotes (whose parity says whether the tail begins inside a quoted CSV field). */
+  bytes: number;
+  quotes: number;
 }
 
 /** Why a whole download is not what was asked for, or null. */
@@ -790,7 +793,18 @@ function wholeDownloadProblem(text: DownloadText, format: 'csv' | 'json', expect
     // page is the whole of it: an empty cursor, or a cursor beside an explicit has_more false.
     const seen = (marker: RegExp) => marker.test(text.head) || marker.test(text.tail);
     const more = seen(/"(has_more|hasMore)"\s*:\s*true/) || (seen(/"(next_cursor|nextCursor|next_page|next)"\s*:\s*"[^"]/) && !seen(/"(has_more|hasMore)"\s*:\s*false/));
-    return more ? 'one page of a longer answer (has_more / a next cursor), which premia cannot follow' : null;
+    if (more) return 'one page of a longer answer (has_more / a next cursor), which premia cannot follow';
+    // A body without a length ends where the connection closed, cut off or not: the report must
+    // at least end by closing what it opened.
+    const opened = text.head.replace(/^\uFEFF/, '').trimStart()[0];
+    const closed = text.tail.trimEnd().at(-1);
+    if (closed !== (opened === '[' ? ']' : '}')) return `JSON that does not end where it began ('${opened}' without its '${opened === '[' ? ']' : '}'}'), as if cut off`;
+    return null;
+  }
+  if (expect.columns) {
+    const cells = lastRecordCells(text);
+    if (cells === 'open') return 'a CSV cut off: it ends inside a quoted field';
+    if (cells !== null && cells !== expect.columns.length) return `a CSV cut off: its last row has ${cells} of the ${expect.columns.length} columns`;
   }
   if (expect.dataRows !== undefined) {
     // Blank lines after the last row (a writer's extra line end) are no rows.
@@ -803,6 +817,34 @@ function wholeDownloadProblem(text: DownloadText, format: 'csv' | 'json', expect
 
 /** How much of a download's start and end the checks keep. */
 const KEEP = 4096;
+
+const countQuotes = (text: string): number => text.split('"').length - 1;
+
+/**
+ * The cells of a CSV's last record (blank lines after it are none), read from the kept tail:
+ * 'open' when the body ends inside a quoted field, null when that record began before the tail.
+ * A body sent without a length ends where the connection closed, so a cut one is told by this.
+ */
+function lastRecordCells(text: DownloadText): number | 'open' | null {
+  let quoted = (text.quotes - countQuotes(text.tail)) % 2 === 1;
+  let begun = text.bytes <= KEEP; // the tail is the whole body: a record starts where it does
+  let cells = 1;
+  let blank = true;
+  let last: number | null = null;
+  for (const ch of text.tail) {
+    if (ch === '"') quoted = !quoted;
+    if (quoted) continue;
+    if (ch === '\n') {
+      if (begun && !blank) last = cells;
+      begun = true;
+      cells = 1;
+      blank = true;
+    } else if (ch === ',') cells++;
+    if (ch !== '\n' && ch !== '\r' && ch !== ' ' && ch !== '\t') blank = false;
+  }
+  if (quoted) return 'open';
+  return begun && !blank ? cells : last;
+}
 
 /**
  * A downloaded body, whose failures halfway (connection lost) are REMOTE_ERRORs, not stack
@@ -817,8 +859,10 @@ async function* guardStream(
   checks: { done?: (text: DownloadText) => void; lowSpeed?: { windowMs: number; stop: () => void } } = {},
 ): AsyncGenerator<Uint8Array> {
   const { done, lowSpeed } = checks;
-  const text: DownloadText = { head: '', tail: '', lines: 0 };
+  const text: DownloadText = { head: '', tail: '', lines: 0, bytes: 0, quotes: 0 };
   const see = (chunk: Buffer) => {
+    text.bytes += chunk.length;
+    for (let i = chunk.indexOf(34); i >= 0; i = chunk.indexOf(34, i + 1)) text.quotes++;
     if (text.head.length < KEEP) text.head += chunk.subarray(0, KEEP).toString('utf8');
     text.tail = (text.tail + chunk.subarray(Math.max(0, chunk.length - KEEP)).toString('utf8')).slice(-KEEP);
     for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) text.lines++;
