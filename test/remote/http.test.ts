@@ -263,6 +263,21 @@ describe('errors as local mode words them', () => {
     expect(k.stderr).toContain('refused the API key (the service said: Invalid or missing API key).');
   });
 
+  it("a server's error text cannot drive the terminal: its control characters are shown as spaces", async () => {
+    const esc = '\u001b[2J\u001b[31m';
+    const body = errorBody('bad_request', `Bad amount${esc}\rAll good`, {
+      request_id: `req-1${esc}`,
+      details: [
+        { field: 'a', message: `first${esc}` },
+        { field: 'b', message: 'second\r\u009b2J' },
+      ],
+    });
+    handlers = [(_q, res) => res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(body))];
+    const r = await premia(['collections', 'get', 'c1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('error: Bad amount [2J [31m All good\n  - first [2J [31m\n  - second 2J\n  (code bad_request, request req-1 [2J [31m)\n');
+  });
+
   it('an unknown code keeps the exit code of its status', async () => {
     handlers = [json(403, errorBody('FORBIDDEN_REGION', 'Not from here.'))];
     const r = await premia(['clock']);

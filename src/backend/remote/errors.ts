@@ -85,8 +85,25 @@ export function parseErrorBody(text: string): ErrorBody | null {
   if (!error || typeof error !== 'object' || typeof error.code !== 'string' || typeof error.message !== 'string') return null;
   // The spec defines only UNAUTHORIZED: other servers spell their codes their own way (not_found, Collection.NotFound).
   if (!/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(error.code)) return null;
-  return error as ErrorBody;
+  // What premia prints of it: the message, the request id, each detail's message.
+  const details = Array.isArray(error.details)
+    ? (error.details as unknown[]).map((d) => (d !== null && typeof d === 'object' && typeof (d as { message?: unknown }).message === 'string' ? { ...d, message: printable((d as { message: string }).message) } : d))
+    : error.details;
+  return {
+    ...error,
+    message: printable(error.message),
+    ...(typeof error.request_id === 'string' ? { request_id: printable(error.request_id) } : {}),
+    ...(details !== undefined ? { details } : {}),
+  } as ErrorBody;
 }
+
+/**
+ * A server's text as premia shows it on a terminal: control characters (escape sequences, a
+ * carriage return that would overwrite the line) each run made one space. A terminal must not be
+ * driven by a server's text.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what it replaces
+const printable = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ');
 
 
 /** Every string in a JSON value, redacted. */
@@ -136,9 +153,8 @@ export function excerptOf(text: string, contentType: string): string | null {
   } catch {
     said = text;
   }
-  // One line, without control characters (a terminal must not be driven by a server's text).
-  // eslint-disable-next-line no-control-regex -- control characters are what it strips
-  const line = said.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  // One line, without control characters.
+  const line = printable(said).replace(/\s+/g, ' ').trim();
   if (line === '') return null;
   return line.length > EXCERPT_LIMIT ? `${line.slice(0, EXCERPT_LIMIT - 1)}…` : line;
 }
