@@ -278,6 +278,22 @@ describe('errors as local mode words them', () => {
     expect(r.stderr).toBe('error: Bad amount [2J [31m All good\n  - first [2J [31m\n  - second 2J\n  (code bad_request, request req-1 [2J [31m)\n');
   });
 
+  it("nor can a server's data: a field of an answer is shown with its control characters as spaces", async () => {
+    const collection = {
+      id: 'c1', period_month: '2026-11', customer_id: 'C1', external_customer_ref: 'EXT\u001b[2J\u001b[31mPWNED\r', policy_number: 'P1', product_code: 'LIFE',
+      collection_amount_due: 1, collection_amount_collected: 1, shortfall: 0, collection_status: 'PAID_FULL',
+      first_attempt_date: '2026-11-03', last_attempt_date: '2026-11-03', number_of_attempts: 1, last_failure_reason: null,
+    };
+    for (const json of [false, true]) {
+      handlers = [(_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(collection))];
+      const r = await premia(['collections', 'get', 'c1', ...(json ? ['--json'] : [])]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(json ? '"external_customer_ref":"EXT [2J [31mPWNED "' : 'EXT [2J [31mPWNED \n');
+      // eslint-disable-next-line no-control-regex -- control characters are what must not be there
+      expect(r.stdout).not.toMatch(/[\u001b\r]/);
+    }
+  });
+
   it('an unknown code keeps the exit code of its status', async () => {
     handlers = [json(403, errorBody('FORBIDDEN_REGION', 'Not from here.'))];
     const r = await premia(['clock']);

@@ -105,6 +105,23 @@ export function parseErrorBody(text: string): ErrorBody | null {
 // eslint-disable-next-line no-control-regex -- control characters are what it replaces
 const printable = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ');
 
+/** A parsed answer with every string in it (keys too) made printable, in place. */
+export function printableDeep(value: unknown): unknown {
+  if (typeof value === 'string') return printable(value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = printableDeep(value[i]);
+    return value;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  const obj = value as Record<string, unknown>;
+  for (const [k, v] of Object.entries(obj)) {
+    const shown = printable(k);
+    if (shown !== k) delete obj[k];
+    obj[shown] = printableDeep(v);
+  }
+  return obj;
+}
+
 
 /** Every string in a JSON value, redacted. */
 export function redactDeep<T>(value: T, key: string | undefined): T {

@@ -24,7 +24,7 @@ import { ExitCode, PremiaError } from '../../domain/errors.js';
 import { requestKey } from '../../domain/idempotency.js';
 import { parsePeriodStateHeader, PERIOD_STATE_HEADER } from '../../domain/period-state.js';
 import { moneyToCents, stringifyJson } from '../../domain/json.js';
-import { connectionError, connectionWords, errorFromResponse, maskKey, outcomeUnknown, parseErrorBody, redactText, remoteError, type RouteInfo } from './errors.js';
+import { connectionError, connectionWords, errorFromResponse, maskKey, outcomeUnknown, parseErrorBody, printableDeep, redactText, remoteError, type RouteInfo } from './errors.js';
 import { multipartBody, multipartLength, newBoundary, type BodyState } from './multipart.js';
 import { VERSION } from '../../lib/version.js';
 import { parseBaseUrl } from '../wire.js';
@@ -740,7 +740,8 @@ async function readJson(x: Exchange, what: string, apiKey: string): Promise<unkn
     throw remoteError(`${what} answered ${x.status} with JSON that is not an object.`, x.requestId);
   }
   try {
-    return moneyToCents(value);
+    // No string of the server's drives the terminal it is shown on (see printable).
+    return moneyToCents(printableDeep(value));
   } catch (e) {
     throw remoteError(`${what} answered with an amount premia cannot read: ${(e as Error).message}.`, x.requestId);
   }
