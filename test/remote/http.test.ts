@@ -664,6 +664,25 @@ describe('uploads', () => {
     expect(seen[2]!.body.includes(csv)).toBe(true);
   });
 
+  it('stdin read once is not sent again after a 429 either (the retry would carry an empty file): exit 1, the file by name advised', async () => {
+    const stdin = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,P1,X,1.00\n';
+    const limited: Handler = (_q, res) =>
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' }).end(JSON.stringify(errorBody('rate_limited', 'Too many requests')));
+    handlers = [limited];
+    const r = await premia(['policies', 'import', '-'], { stdin });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.body.includes(stdin)).toBe(true);
+    expect([r.code, r.stderr]).toEqual([
+      1,
+      'error: Too many requests. An upload from stdin cannot be sent again; give the file by name to let premia retry.\n  (code rate_limited, request req-123)\n',
+    ]);
+    // A file is read again from its start: retried.
+    handlers = [limited, imported];
+    const f = await premia(['policies', 'import', join(FIXTURES, 'policies.csv'), '--json']);
+    expect(f.code).toBe(0);
+    expect(seen[2]!.body.equals(seen[1]!.body)).toBe(true);
+  });
+
   it('stdin is not sent twice: after a broken upload it says to give the file by name', async () => {
     handlers = [drained, json(200, WHOAMI)];
     const r = await premia(['policies', 'import', '-'], { stdin: 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,P1,X,1.00\n' });

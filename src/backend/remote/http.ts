@@ -515,6 +515,9 @@ export class HttpClient {
           }
           wait = null; // the API's own error: report it, do not resend
         }
+        // An upload from stdin that has been read cannot be sent again: a retry would send an empty file.
+        const kept = wait !== null && call.upload !== undefined && bodyState.started && call.upload.file.reopen === undefined;
+        if (kept) wait = null;
         if (wait !== null) {
           this.debug(`  retrying in ${wait} ms`);
           await this.sleep(wait);
@@ -529,7 +532,9 @@ export class HttpClient {
           const wrongBase = await this.missingVersionHint(deadline);
           if (wrongBase) throw wrongBase;
         }
-        throw this.failure(call, exchange, text, attempt, longWait);
+        const failed = this.failure(call, exchange, text, attempt, longWait);
+        if (kept) failed.message = `${failed.message.replace(/\.$/, '')}. An upload from stdin cannot be sent again; give the file by name to let premia retry.`;
+        throw failed;
       }
     } finally {
       // JSON: the deadline covered reading the body. Downloads: it covered the wait for the
