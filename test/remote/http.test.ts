@@ -581,6 +581,20 @@ describe('answers that are not the expected JSON', () => {
     expect(r.stderr).toBe(`error: ${message}\n  (code REMOTE_ERROR)\n`);
   });
 
+  it('a write answered 2xx with what premia cannot read says it may have been done, and what to check', async () => {
+    handlers = [(_q, res) => res.writeHead(201, { 'content-type': 'text/plain' }).end(JSON.stringify({ id: 'p-1', policy_number: 'P1', status: 'active', created_at: '2026-11-21T09:30:00Z' }))];
+    const r = await premia(POLICY);
+    expect([r.code, r.stderr]).toEqual([
+      1,
+      'error: POST /v1/policies answered 201 with text/plain instead of JSON; is something other than the service answering there? The service answered 201, so it may have done it: ' +
+        'Check whether policy P1 exists at the service (a second create may be refused as a duplicate or make a second policy) before running the command again.\n  (code REMOTE_ERROR)\n',
+    ]);
+    handlers = [(_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"imported":520,"failed":0,"errors":[')];
+    const i = await premia(['policies', 'import', join(FIXTURES, 'policies.csv')]);
+    expect(i.code).toBe(1);
+    expect(i.stderr).toContain('a body that is not valid JSON (cut off?): 37 bytes received. The service answered 200, so it may have done it: Check which policies of policies.csv exist at the service');
+  });
+
   it('a write answer with extra fields, and a statement without the id the spec leaves out, is taken', async () => {
     handlers = [json(201, { ...STATEMENT, links: { self: '/v1/settlements/x' } })];
     const r = await premia(['settlements', 'create', '--period', '2026-11']);

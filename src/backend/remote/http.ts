@@ -183,7 +183,7 @@ export class HttpClient {
   /** A request whose answer is a JSON object: parsed, money fields turned into cents. */
   async json<T>(call: Call): Promise<T> {
     const answer = await this.exchange(call, 'application/json', async (x) => {
-      const body = await readJson(x, this.describe(call), this.apiKey);
+      const body = await readJson(x, this.describe(call), this.apiKey, call.route.verify);
       const location = headerText(x.headers.location);
       if (call.follow && x.status === 202 && x.premia && location && /\brespond-async\b/i.test(headerText(x.headers['preference-applied']) ?? '')) {
         return new Accepted(location, body as OperationView, retryAfterMs(headerText(x.headers['retry-after']), Date.now()));
@@ -724,11 +724,17 @@ function queryString(query: Query | undefined): string {
   return text ? `?${text}` : '';
 }
 
-async function readJson(x: Exchange, what: string, apiKey: string): Promise<unknown> {
+/**
+ * A 2xx answer's JSON object, money fields in cents. `verify`: the answer is a write's, which
+ * its status says was done: an answer premia cannot read says what to check before a rerun.
+ */
+async function readJson(x: Exchange, what: string, apiKey: string, verify?: string): Promise<unknown> {
+  const fail = (message: string) =>
+    remoteError(verify ? `${message} The service answered ${x.status}, so it may have done it: ${verify} before running the command again.` : message, x.requestId);
   const type = mediaType(x.headers['content-type']);
   if (type !== 'application/json' && !type.endsWith('+json')) {
     await x.body.dump().catch(() => undefined);
-    throw remoteError(`${what} answered ${x.status} with ${type || 'no content type'} instead of JSON; is something other than the service answering there?`, x.requestId);
+    throw fail(`${what} answered ${x.status} with ${type || 'no content type'} instead of JSON; is something other than the service answering there?`);
   }
   // The key never reaches the screen, even if the service echoes it.
   const text = redactText(await x.body.text(), apiKey);
@@ -736,19 +742,16 @@ async function readJson(x: Exchange, what: string, apiKey: string): Promise<unkn
   try {
     value = JSON.parse(text);
   } catch {
-    throw remoteError(
-      text.length === 0 ? `${what} answered ${x.status} with an empty body instead of JSON.` : `${what} answered ${x.status} with a body that is not valid JSON (cut off?): ${text.length} bytes received.`,
-      x.requestId,
-    );
+    throw fail(text.length === 0 ? `${what} answered ${x.status} with an empty body instead of JSON.` : `${what} answered ${x.status} with a body that is not valid JSON (cut off?): ${text.length} bytes received.`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw remoteError(`${what} answered ${x.status} with JSON that is not an object.`, x.requestId);
+    throw fail(`${what} answered ${x.status} with JSON that is not an object.`);
   }
   try {
     // No string of the server's drives the terminal it is shown on (see printable).
     return moneyToCents(printableDeep(value));
   } catch (e) {
-    throw remoteError(`${what} answered with an amount premia cannot read: ${(e as Error).message}.`, x.requestId);
+    throw fail(`${what} answered with an amount premia cannot read: ${(e as Error).message}.`);
   }
 }
 
