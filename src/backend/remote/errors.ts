@@ -122,20 +122,6 @@ export function printableDeep(value: unknown): unknown {
   return obj;
 }
 
-
-/** Every string in a JSON value, redacted. */
-export function redactDeep<T>(value: T, key: string | undefined): T {
-  if (!key) return value;
-  if (typeof value === 'string') return redactText(value, key) as T;
-  if (Array.isArray(value)) return (value as unknown[]).map((v) => redactDeep(v, key)) as T;
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[redactText(k, key)] = redactDeep(v, key);
-    return out as T;
-  }
-  return value;
-}
-
 const EXCERPT_LIMIT = 200;
 
 function isHtml(contentType: string, text: string): boolean {
