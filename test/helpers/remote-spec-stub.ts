@@ -125,6 +125,8 @@ export interface SpecStubOptions {
   importAnswer?: (imported: number) => unknown;
   /** Content-Disposition of the settlement export. */
   exportDisposition?: string;
+  /** Content-Disposition of the collections report's CSV. */
+  reportDisposition?: string;
 }
 
 /** Above this, the stub refuses an amount (400): a rule of its own that premia does not check. */
@@ -317,7 +319,8 @@ export async function startSpecStub(options: SpecStubOptions = {}): Promise<Spec
           res.end(options.csvEncoding === 'gzip' ? gzipSync(csv) : Buffer.from(csv));
           return;
         }
-        return send(res, 200, csv, options.csvType === undefined ? 'text/csv' : options.csvType);
+        const disposition = options.reportDisposition ? { 'content-disposition': options.reportDisposition } : {};
+        return send(res, 200, csv, options.csvType === undefined ? 'text/csv' : options.csvType, disposition);
       }
       case 'POST /settlements': {
         query([]);

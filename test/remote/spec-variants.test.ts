@@ -466,4 +466,18 @@ describe("G14: --output DIR with the server's file name", () => {
     expect(r.code).toBe(0);
     expect(readdirSync(out)).toEqual([expected.replace('SID', ids.settlement)]);
   });
+
+  it.each([
+    // The same name every month: each month's report would replace the last one's in the directory.
+    ['attachment; filename="report.csv"', 'collections-2026-11.csv'],
+    ['attachment; filename="acme-2026-11.csv"', 'acme-2026-11.csv'],
+  ])('a report: %s → %s (the server\'s name only when it holds the period)', async (disposition, expected) => {
+    const s = await stub({ reportDisposition: disposition });
+    await seeded(s);
+    const out = join(dir, `out-${Math.random().toString(36).slice(2)}`);
+    mkdirSync(out);
+    const r = await premia(s, ['reports', 'collections', '--period', '2026-11', '--output', out]);
+    expect(r.code).toBe(0);
+    expect(readdirSync(out)).toEqual([expected]);
+  });
 });

@@ -326,7 +326,7 @@ export class HttpClient {
       // A premia service says whether a collections report is final (another server says nothing).
       const periodState = parsePeriodStateHeader(x.headers[PERIOD_STATE_HEADER]);
       return {
-        filename: filenameOf(x.headers['content-disposition']) ?? safeName(defaultName, format),
+        filename: suggestedName(filenameOf(x.headers['content-disposition']), expect.nameHolds) ?? safeName(defaultName, format),
         contentType: String(x.headers['content-type'] ?? (format === 'csv' ? 'text/csv' : 'application/json')),
         body: guardStream(head, iterator, what, x.requestId, {
           done: (text) => {
@@ -772,6 +772,12 @@ export interface DownloadShape {
   columns?: readonly string[];
   /** A CSV's number of data rows (the settlement export's one). */
   dataRows?: number;
+  /**
+   * What the server's file name must hold to be used (a report's period): one that does not
+   * (`report.csv` every month) would have each month's download in a --output directory replace
+   * the last, so premia's own name is used instead.
+   */
+  nameHolds?: string;
 }
 
 /** The cells of the first line of a CSV (quotes removed), or null when the line has not all come. */
@@ -949,6 +955,11 @@ export function filenameOf(value: string | string[] | undefined): string | null 
 function isSafeName(name: string): boolean {
   // eslint-disable-next-line no-control-regex -- control characters are what it refuses
   return name !== '' && !name.startsWith('.') && !/[/\\\u0000-\u001f\u007f]/.test(name) && Buffer.byteLength(name) <= 255;
+}
+
+/** The server's safe file name, when it holds `holds` (if given), else null. */
+function suggestedName(name: string | null, holds: string | undefined): string | null {
+  return name !== null && (holds === undefined || name.includes(holds)) ? name : null;
 }
 
 /** premia's own name for a download (from the user's reference), made safe the same way. */

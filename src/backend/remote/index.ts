@@ -369,7 +369,7 @@ export class RemoteBackend implements Backend {
   }
 
   exportAttempts(period: Period, format: ReportFormat): Promise<Download> {
-    return this.http.download(callOf(OPERATIONS.attemptsReport, [period, format]), format, `attempts-${period}.${format}`);
+    return this.http.download(callOf(OPERATIONS.attemptsReport, [period, format]), format, `attempts-${period}.${format}`, { nameHolds: period });
   }
 
   explainCollection(id: string): Promise<Explanation> {
@@ -383,7 +383,7 @@ export class RemoteBackend implements Backend {
   // -- reports (spec 4.6) ----------------------------------------------------------------
 
   collectionsReport(period: Period, format: ReportFormat): Promise<Download> {
-    return this.http.download(callOf(OPERATIONS.collectionsReport, [period, format]), format, `collections-${period}.${format}`, { columns: REPORT_COLUMNS });
+    return this.http.download(callOf(OPERATIONS.collectionsReport, [period, format]), format, `collections-${period}.${format}`, { columns: REPORT_COLUMNS, nameHolds: period });
   }
 
   // -- settlements (spec 4.7–4.9; list, mark-paid and dispute are extensions) ---------------
