@@ -319,7 +319,7 @@ export async function startSpecStub(options: SpecStubOptions = {}): Promise<Spec
           res.end(options.csvEncoding === 'gzip' ? gzipSync(csv) : Buffer.from(csv));
           return;
         }
-        const disposition = options.reportDisposition ? { 'content-disposition': options.reportDisposition } : {};
+        const disposition: Record<string, string> = options.reportDisposition ? { 'content-disposition': options.reportDisposition } : {};
         return send(res, 200, csv, options.csvType === undefined ? 'text/csv' : options.csvType, disposition);
       }
       case 'POST /settlements': {
