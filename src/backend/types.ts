@@ -667,8 +667,12 @@ export interface EngineWorkOptions {
 
 export interface Admin {
   readonly keys: {
-    /** A key for a client (made when new); `client` null: an operator key of the Local client. */
-    create(client: string | null, role: KeyRole): Promise<CreatedApiKey>;
+    /**
+     * A key for a client (made when new); `client` null: an operator key of the Local client. A
+     * new client whose name is close to an existing one's is refused (CONFLICT, CLOSE_CLIENT: a
+     * typo would make a client of its own) unless `closeName` says it is meant.
+     */
+    create(client: string | null, role: KeyRole, options?: { closeName?: boolean }): Promise<CreatedApiKey>;
     list(): Promise<ApiKeyView[]>;
     /** Revoking a revoked key changes nothing (`changed` false). */
     revoke(keyId: string): Promise<{ key: ApiKeyView; changed: boolean }>;

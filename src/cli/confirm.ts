@@ -1,6 +1,7 @@
 /**
  * Confirmations before what cannot be undone (closing periods, creating a settlement statement,
- * marking one paid, cancelling a policy, disputing a statement, revoking a key).
+ * marking one paid, cancelling a policy, disputing a statement, revoking a key, making a client
+ * whose name is one typo from another's).
  *
  * - `--yes`: nothing is asked.
  * - A terminal (stdin and stderr both): what will happen is printed on stderr, with the

@@ -5,6 +5,7 @@
  * HTTP code.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { editDistance } from '../domain/words.js';
 import { ExitCode, PremiaError, usageError } from '../domain/errors.js';
 import { stringifyJson } from '../domain/json.js';
 import type { RunState } from './command.js';
@@ -200,17 +201,6 @@ function commandNames(cmd: Command): string[] {
 /** A group run without one of its commands, as a USAGE_ERROR naming them (the text of --json's error body). */
 function missingCommand(cmd: Command): PremiaError {
   return usageError(`missing command for '${`premia ${commandWords(cmd)}`.trim()}'; its commands are: ${commandNames(cmd).join(', ')}.`);
-}
-
-/** Levenshtein distance (short words: command names). */
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length]!;
 }
 
 /**

@@ -26,3 +26,14 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 export function noun(n: number, one: string, many = `${one}s`): string {
   return n === 1 ? one : many;
 }
+
+/** Levenshtein distance (short words: command names, client names). */
+export function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}

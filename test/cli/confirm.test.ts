@@ -628,3 +628,19 @@ describe('the question drawn plain', () => {
     expect(told).toEqual([true, false, false]);
   });
 });
+
+describe('keys create for a name one typo from a client', () => {
+  it('asks on a terminal: no makes nothing (exit 130), yes makes the new client', async () => {
+    const db = join(tmp.dir, 'keys-typo.db');
+    expect((await cli(db, ['keys', 'create', '--client', 'Acme Life'])).code).toBe(0);
+    const asked: string[] = [];
+    const no = await cli(db, ['keys', 'create', '--client', 'Acme Lfe'], terminal([false], asked));
+    expect(no.code).toBe(130);
+    expect(no.stderr).toContain("There is no client 'Acme Lfe', but there is a client 'Acme Life': a key for a new client sees none of its data.\n");
+    expect(asked).toEqual(["Make a new client 'Acme Lfe'?"]);
+    expect((await cli(db, ['--json', 'keys', 'list'])).json().map((k: { client: string }) => k.client)).toEqual(['Acme Life']);
+    const yes = await cli(db, ['--json', 'keys', 'create', '--client', 'Acme Lfe'], terminal([true]));
+    expect(yes.code).toBe(0);
+    expect(yes.json()).toMatchObject({ client: 'Acme Lfe', new_client: true, role: 'client' });
+  });
+});

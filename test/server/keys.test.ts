@@ -64,10 +64,20 @@ describe('premia keys', () => {
       expect(r.code, lookalike).toBe(6);
       expect(r.stderr).toContain(`There is a client 'Acme Life' already, and '${lookalike}' differs from it only in case or spacing.`);
     }
-    expect((await cli('keys', 'create', '--client', 'Acme Lfe')).stderr).toMatch(/for the new client Acme Lfe\./);
+    // One typo away: refused off a terminal (a key for a new client would see none of Acme's data)…
+    const typo = await cli('--json', 'keys', 'create', '--client', 'Acme Lfe');
+    expect(typo.code).toBe(6);
+    expect(JSON.parse(typo.stderr).error).toMatchObject({
+      code: 'CONFLICT',
+      message: "There is no client 'Acme Lfe', but there is a client 'Acme Life'. Give its exact name for a key of that client; to make a new client 'Acme Lfe' all the same, add --yes. No key was created.",
+      details: [{ field: 'client', code: 'CLOSE_CLIENT', message: "'Acme Lfe' is close to the client 'Acme Life'", existing: 'Acme Life' }],
+    });
+    // …and made with --yes. A numbered series and very short names are not typos.
+    expect((await cli('--yes', 'keys', 'create', '--client', 'Acme Lfe')).stderr).toMatch(/for the new client Acme Lfe\./);
+    for (const name of ['Fund 1', 'Fund 2', 'Fund 12', 'Ab', 'Ac']) expect((await cli('keys', 'create', '--client', name)).code, name).toBe(0);
     inStore((raw) => {
       expect(raw.prepare("select name from clients where name like 'Acme%' order by name").all()).toEqual([{ name: 'Acme Lfe' }, { name: 'Acme Life' }]);
-      expect(raw.prepare('select count(*) as n from api_keys').get()).toEqual({ n: 2 });
+      expect(raw.prepare('select count(*) as n from api_keys').get()).toEqual({ n: 7 });
     });
   });
 

@@ -30,7 +30,7 @@ export class LocalAdmin implements Admin {
     private readonly ownBank: boolean,
   ) {
     this.keys = {
-      create: (client: string | null, role: KeyRole) => createKey(store, client, now, role),
+      create: (client: string | null, role: KeyRole, options?: { closeName?: boolean }) => createKey(store, client, now, role, options?.closeName === true),
       list: () => listKeys(store),
       revoke: (keyId: string) => revokeKey(store, keyId, now),
       authenticate: (presented: unknown) => authenticate(store, presented),

@@ -11,6 +11,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { conflict, notFound, PremiaError, usageError, validationError } from '../../domain/errors.js';
 import { decodeId, encodeId, IdKind } from '../../domain/ids.js';
+import { editDistance } from '../../domain/words.js';
 import { holdsKey, redactKeysIn } from '../../lib/key-text.js';
 import * as repo from '../../store/repos/api-keys.js';
 import { findClientById, findClientByName, insertClient, listClientNames } from '../../store/repos/clients.js';
@@ -47,10 +48,25 @@ function redact(prefix: string, last4: string): string {
   return `${prefix}…${last4}`;
 }
 
-/** Client names an operator would read as one: equal once case, spacing and Unicode forms are set aside. */
+/** A client name as an operator reads it: case, spacing and Unicode forms set aside. */
+const plainName = (s: string) => s.normalize('NFKC').replace(/\s+/gu, ' ').trim().toLowerCase();
+
+/** Client names an operator would read as one. */
 function sameClientName(a: string, b: string): boolean {
-  const plain = (s: string) => s.normalize('NFKC').replace(/\s+/gu, ' ').trim().toLowerCase();
-  return plain(a) === plain(b);
+  return plainName(a) === plainName(b);
+}
+
+/**
+ * Client names one typo apart: an edit or two (one in a name of up to 5 characters), `acmee` for
+ * `acme`, `Acme Lfe` for `Acme Life`; not names of a numbered series (`Fund 1`, `Fund 2`: their
+ * digits differ), nor names shorter than 4 characters (`A`, `B`).
+ */
+function closeClientName(a: string, b: string): boolean {
+  const x = plainName(a);
+  const y = plainName(b);
+  const digits = (s: string) => s.replace(/\D+/g, ' ').trim();
+  if (Math.min(x.length, y.length) < 4 || digits(x) !== digits(y)) return false;
+  return editDistance(x, y) <= (Math.min(x.length, y.length) <= 5 ? 1 : 2);
 }
 
 function checkClientName(raw: string): string {
@@ -76,7 +92,7 @@ function checkClientName(raw: string): string {
  * operator key without a client name belongs to the store's own client (Local, the one local
  * mode acts for).
  */
-export async function createKey(store: Store, clientName: string | null, now: () => Date, role: KeyRole = 'client'): Promise<CreatedApiKey> {
+export async function createKey(store: Store, clientName: string | null, now: () => Date, role: KeyRole = 'client', closeName = false): Promise<CreatedApiKey> {
   const name = clientName === null ? null : checkClientName(clientName);
   if (name === null && role !== 'operator') throw usageError('A client key needs the client it is for: --client NAME.');
   const key = generateKey();
@@ -97,13 +113,24 @@ export async function createKey(store: Store, clientName: string | null, now: ()
       if (!client) {
         // A new client, unless the name is an existing one typed differently (case, spacing, a
         // non-breaking space): two clients an operator cannot tell apart in `keys list`.
-        const twin = (await listClientNames(trx)).find((c) => sameClientName(c.name, name));
+        const clients = await listClientNames(trx);
+        const twin = clients.find((c) => sameClientName(c.name, name));
         if (twin) {
           throw conflict(
             'CONFLICT',
             `There is a client '${twin.name}' already, and '${name}' differs from it only in case or spacing. ` +
               `Give its exact name for a key of that client, or a clearly different name for a new one. No key was created.`,
             [{ field: 'client', code: 'SIMILAR_CLIENT', message: `'${name}' looks like the client '${twin.name}'`, existing: twin.name }],
+          );
+        }
+        // A typo of an existing name would make a client of its own, whose key sees nothing.
+        const near = closeName ? undefined : clients.find((c) => closeClientName(c.name, name));
+        if (near) {
+          throw conflict(
+            'CONFLICT',
+            `There is no client '${name}', but there is a client '${near.name}'. Give its exact name for a key of that client; ` +
+              `to make a new client '${name}' all the same, add --yes. No key was created.`,
+            [{ field: 'client', code: 'CLOSE_CLIENT', message: `'${name}' is close to the client '${near.name}'`, existing: near.name }],
           );
         }
       }
