@@ -85,25 +85,26 @@ function write(value: unknown, money: boolean): string {
 
 /**
  * Turn money fields of parsed JSON (decimal numbers) back into integer cents, in place,
- * recursively. Used by the remote client on response bodies.
+ * recursively. Used by the remote client on response bodies; `floatNoise` for another server's
+ * (centsFromJsonNumber).
  */
-export function moneyToCents<T>(value: T): T {
-  convert(value, undefined);
+export function moneyToCents<T>(value: T, floatNoise = false): T {
+  convert(value, undefined, floatNoise);
   return value;
 }
 
-function convert(value: unknown, key: string | undefined): unknown {
+function convert(value: unknown, key: string | undefined, floatNoise: boolean): unknown {
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = convert(value[i], key);
+    for (let i = 0; i < value.length; i++) value[i] = convert(value[i], key, floatNoise);
     return value;
   }
   if (value !== null && typeof value === 'object') {
     const obj = value as Record<string, unknown>;
-    for (const k of Object.keys(obj)) obj[k] = convert(obj[k], k);
+    for (const k of Object.keys(obj)) obj[k] = convert(obj[k], k, floatNoise);
     return obj;
   }
   if (key !== undefined && MONEY_FIELDS.has(key) && (typeof value === 'number' || typeof value === 'string')) {
-    return centsFromJsonNumber(value, key);
+    return centsFromJsonNumber(value, key, floatNoise);
   }
   return value;
 }

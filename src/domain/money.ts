@@ -186,11 +186,19 @@ export function applyRate(cents: number, rate: MoneyDecimal | string): Cents {
   return new Money(cents).times(rate).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber() as Cents;
 }
 
-/** Read a money value from the API's JSON (a number with up to two decimals) into cents. */
-export function centsFromJsonNumber(value: unknown, field: string): Cents {
+/**
+ * Read a money value from the API's JSON (a number with up to two decimals) into cents. With
+ * `floatNoise` (another server's answers), a number that is a whole number of cents but for the
+ * last digits of binary floating point (149.5 - 50.3 sent as 99.19999999999999) is that number of
+ * cents: within a millionth of a cent, or a millionth of a millionth of the amount. A real third
+ * decimal (356.3125) is refused either way.
+ */
+export function centsFromJsonNumber(value: unknown, field: string, floatNoise = false): Cents {
   if (typeof value === 'number' && Number.isFinite(value)) {
     const d = new Money(String(value)).times(100);
     if (d.isInteger()) return d.toNumber() as Cents;
+    const whole = d.toDecimalPlaces(0);
+    if (floatNoise && d.minus(whole).abs().lte(d.abs().times(1e-12).plus(1e-6))) return whole.toNumber() as Cents;
   }
   if (typeof value === 'string' && /^-?\d+(\.\d{1,2})?$/.test(value)) return new Money(value).times(100).toNumber() as Cents;
   throw new TypeError(`${field} is not a money amount: ${JSON.stringify(value)}`);

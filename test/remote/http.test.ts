@@ -787,6 +787,14 @@ describe('money on the wire', () => {
     expect(r.stdout).toBe('{"id":"a","policy_number":"P1","collection_amount":1234.50,"status":"active","updated_at":"2026-11-21T09:30:00.000Z"}\n');
   });
 
+  it("another server's floating-point noise is read as the cent it stands for", async () => {
+    // 149.55 - 50.35 as JavaScript computes it: a server summing in binary floating point.
+    handlers = [json(200, '{"id":"a","policy_number":"P1","collection_amount":99.20000000000002,"status":"active","updated_at":"2026-11-21T09:30:00.000Z"}')];
+    const r = await premia(['policies', 'update', 'a', '--amount', '99.2', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('{"id":"a","policy_number":"P1","collection_amount":99.20,"status":"active","updated_at":"2026-11-21T09:30:00.000Z"}\n');
+  });
+
   it('an amount premia cannot read is REMOTE_ERROR', async () => {
     handlers = [json(200, '{"id":"a","collection_amount":12.345}')];
     const r = await premia(['policies', 'update', 'a', '--amount', '1', '--json']);

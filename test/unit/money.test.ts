@@ -139,6 +139,19 @@ describe('centsFromJsonNumber', () => {
     expect(centsFromJsonNumber(1234567.89, 'x')).toBe(123456789);
     expect(() => centsFromJsonNumber(0.001, 'x')).toThrow(TypeError);
   });
+
+  it("reads another server's floating-point noise as the cent it stands for, and nothing else", () => {
+    // Sums and differences as JavaScript or Python compute them.
+    expect([149.55 - 50.35, 0.1 + 0.2, 110.1 * 3, 3 * 1.15]).toEqual([99.20000000000002, 0.30000000000000004, 330.29999999999995, 3.4499999999999997]);
+    expect(centsFromJsonNumber(149.55 - 50.35, 'x', true)).toBe(9920);
+    expect(centsFromJsonNumber(0.1 + 0.2, 'x', true)).toBe(30);
+    expect(centsFromJsonNumber(110.1 * 3, 'x', true)).toBe(33030);
+    expect(centsFromJsonNumber(-(3 * 1.15), 'x', true)).toBe(-345);
+    expect(centsFromJsonNumber(123456789.12 + 0.06, 'x', true)).toBe(12345678918);
+    // Not by default (premia's own answers are exact), and never a real third decimal.
+    expect(() => centsFromJsonNumber(149.55 - 50.35, 'x')).toThrow('x is not a money amount: 99.20000000000002');
+    for (const v of [356.3125, 0.001, 0.005, 99.195]) expect(() => centsFromJsonNumber(v, 'x', true), String(v)).toThrow(TypeError);
+  });
 });
 
 describe('amount messages quote at most 40 characters of what was given', () => {

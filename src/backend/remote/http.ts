@@ -748,8 +748,9 @@ async function readJson(x: Exchange, what: string, apiKey: string, verify?: stri
     throw fail(`${what} answered ${x.status} with JSON that is not an object.`);
   }
   try {
-    // No string of the server's drives the terminal it is shown on (see printable).
-    return moneyToCents(printableDeep(value));
+    // No string of the server's drives the terminal it is shown on (see printable); an amount
+    // off a whole cent only by floating point's last digits is that cent (centsFromJsonNumber).
+    return moneyToCents(printableDeep(value), true);
   } catch (e) {
     throw fail(`${what} answered with an amount premia cannot read: ${(e as Error).message}.`);
   }
