@@ -17,6 +17,8 @@ describe('premia simulate --help', () => {
       expect(help).toContain(option);
     }
     expect(help).toContain('PREMIA_DB is ignored');
+    // simulate refuses a --db that holds policies, not only one with a run (docs/simulate.md)
+    expect(help.replace(/\s+/g, ' ')).toContain('it must hold no policies and no collections run yet');
     // --out's default was shown twice: "(default ./premia-out) (default: "premia-out")"
     expect(help.match(/premia-out/g)).toHaveLength(1);
     expect(help.match(/\(default/g)?.length).toBe(help.match(/\(default:/g)?.length);

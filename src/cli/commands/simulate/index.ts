@@ -19,8 +19,9 @@ export function registerSimulate(program: Command, ctx: CliContext, state: RunSt
       `
 Global options simulate uses (before or after 'simulate'):
   --seed <n>   seed of the simulation (default: 1); the same seed and files give the same output
-  --db <path>  run in this store file instead of a fresh temporary one; it must have no
-               collections run yet (PREMIA_DB is ignored: only --db chooses a store)
+  --db <path>  run in this store file instead of a fresh temporary one; it must hold no
+               policies and no collections run yet (PREMIA_DB is ignored: only --db
+               chooses a store)
   --json       print the summary as JSON on stdout`,
     )
     .action(lazyAction(ctx, state, () => import('./simulate.js'), { createsStore: true }));
