@@ -200,8 +200,9 @@ export class CsvReader {
         if (k >= n && !final) return NEED_MORE;
         if (k > i) {
           const junk = buf.slice(i, k);
-          // Spaces or tabs after the closing quote (`"a" ,`) surround the cell: not text of it.
-          if (!/^[ \t]*\r?$/.test(junk) || (junk.endsWith('\r') && k >= n)) {
+          // Spaces or tabs after the closing quote (`"a" ,`) surround the cell: not text of it; a
+          // CR ends the line, before an LF or at the end of the file (as after an unquoted cell).
+          if (!/^[ \t]*\r?$/.test(junk)) {
             problem ??= `unexpected text after a closing quote: ${JSON.stringify(junk.slice(0, 20))}`;
             value += junk.endsWith('\r') && k < n ? junk.slice(0, -1) : junk;
           }

@@ -62,6 +62,15 @@ describe('CsvReader: records and line numbers', () => {
   });
 
   it('reads CRLF lines without keeping the CR', () => {
+    // A CR alone at the very end of the file ends the last line, after a quoted cell as after a plain one.
+    expect(records('a,b\n1,"2"\r')).toEqual([
+      [['a', 'b'], 1],
+      [['1', '2'], 2],
+    ]);
+    expect(records('a,b\n1,2\r')).toEqual([
+      [['a', 'b'], 1],
+      [['1', '2'], 2],
+    ]);
     expect(records('a,b\r\n1,2\r\n')).toEqual([
       [['a', 'b'], 1],
       [['1', '2'], 2],
