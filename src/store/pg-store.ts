@@ -184,6 +184,7 @@ export function pgError(e: unknown, url: string, settings: PgSettings): unknown 
   const user = settings.client.user ?? 'the default user';
   const code = typeof err?.code === 'string' ? err.code : '';
   const unavailable = (text: string) => new PremiaError('STORE_UNAVAILABLE', text, { cause: scrubbed(e, message) });
+  const lost = () => unavailable(`The PostgreSQL server at ${place} closed or lost the connection (${message}). Try again once it is back.`);
   switch (code) {
     case 'ECONNREFUSED':
       return unavailable(`Cannot connect to the PostgreSQL server at ${place}: the connection was refused. Is the server running, and are the host and port in --db right?`);
@@ -196,7 +197,7 @@ export function pgError(e: unknown, url: string, settings: PgSettings): unknown 
     case '57P01': // admin_shutdown
     case '57P02':
     case '57P03': // cannot_connect_now (starting up)
-      return unavailable(`The PostgreSQL server at ${place} closed or lost the connection (${message}). Try again once it is back.`);
+      return lost();
     case '28P01':
     case '28000':
       return unavailable(
@@ -215,7 +216,12 @@ export function pgError(e: unknown, url: string, settings: PgSettings): unknown 
         { cause: scrubbed(e, message) },
       );
   }
-  if (/timeout expired|Connection terminated|connection timeout/i.test(message)) {
+  // The driver's own words for a connection that ended under it (no SQLSTATE): the server went
+  // away between two queries of a transaction, or closed the socket without a word.
+  if (/Connection terminated unexpectedly|not queryable/i.test(message)) {
+    return lost();
+  }
+  if (/timeout expired|connection timeout/i.test(message)) {
     return unavailable(`Cannot connect to the PostgreSQL server at ${place}: no answer within ${settings.connectTimeoutS} s (${message}).`);
   }
   if (/SSL|TLS|certificate/i.test(message) && !code.match(/^[0-9A-Z]{5}$/)) {

@@ -209,6 +209,43 @@ describe.skipIf(noPg)('connection failures: exit 1, a clear message, never the p
     }
   });
 
+  it('a server that closes the connection at once: lost, not a timeout', async () => {
+    const server = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+    const { port } = server.address() as { port: number };
+    const r = await cli(['--db', `postgres://premia:hunter2-secret@127.0.0.1:${port}/premia`, 'clock']);
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toBe(
+      `error: The PostgreSQL server at 127.0.0.1:${port}/premia closed or lost the connection (Connection terminated unexpectedly). Try again once it is back.\n  (code STORE_UNAVAILABLE)\n`,
+    );
+  });
+
+  it('a connection the server ends between two statements of a transaction: STORE_UNAVAILABLE, never an unexpected failure', async () => {
+    const c = pg.cluster!;
+    const url = await freshDatabase('ended');
+    const store = await open(url);
+    const failure = await store
+      .transaction(async (trx) => {
+        const { pid } = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!;
+        await onDatabase(`${c.base}/postgres`, 'select pg_terminate_backend($1)', [pid]);
+        // Gone on the server's side (and its last word read by this process) before the next statement.
+        while ((await onDatabase(`${c.base}/postgres`, 'select 1 from pg_stat_activity where pid = $1', [pid])).length > 0);
+        await new Promise((resolve) => setImmediate(resolve));
+        await sql`select 1`.execute(trx);
+      })
+      .then(
+        () => null,
+        (e: PremiaError) => e,
+      );
+    expect([failure?.code, failure?.message]).toEqual([
+      'STORE_UNAVAILABLE',
+      `The PostgreSQL server at 127.0.0.1:${c.port}/${url.split('/').pop()} closed or lost the connection (Client has encountered a connection error and is not queryable). Try again once it is back.`,
+    ]);
+    // The pool dropped that connection: the next transaction runs.
+    expect((await sql<{ one: number }>`select 1 as one`.execute(store.db)).rows).toEqual([{ one: 1 }]);
+  });
+
   it('a missing database', async () => {
     const c = pg.cluster!;
     const r = await cli(['--db', `${c.base}/no_such_db`, 'clock']);
