@@ -280,3 +280,31 @@ describe('catchCtrlC', () => {
     expect([ctrlC.signal.aborted, stopping, signals.listeners('SIGINT')]).toEqual([false, 0, [other]]);
   });
 });
+
+describe('an advance that fails after some days committed', () => {
+  it('says where the clock is and the --to that finishes it (a rerun of --days would go too far)', async () => {
+    const db = copyOfBase();
+    const failing = (ctx: CliContext) =>
+      wrapBackend(ctx, (b) => ({
+        advanceClock: (target: AdvanceTarget, options?: AdvanceOptions) =>
+          b.advanceClock(target, {
+            ...options,
+            onDay: (day, index, total) => {
+              options?.onDay?.(day, index, total);
+              if (day.date === '2026-11-02') throw new Error('the disk is full');
+            },
+          }),
+      }));
+    const r = await cli(db, ['clock', 'advance', '--days', '5'], { prepare: failing });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      "premia: 2 days of this advance committed before it stopped: the clock is at 2026-11-02. To finish it, run 'premia clock advance --to 2026-11-05' (--days would count from 2026-11-02).\n",
+    );
+    expect((await cli(db, ['--json', 'clock'])).json()).toMatchObject({ date: '2026-11-02' });
+    // --json keeps stderr to the error body alone.
+    const db2 = copyOfBase();
+    const j = await cli(db2, ['--json', 'clock', 'advance', '--days', '5'], { prepare: failing });
+    expect(j.code).toBe(1);
+    expect(JSON.parse(j.stderr).error.code).toBe('INTERNAL');
+  });
+});

@@ -1,6 +1,6 @@
 import type { AdvancePreview, AdvanceResult, AdvanceTarget, Backend, ClockState } from '../../../backend/types.js';
 import { advanceTargetDate, daysBetween, periodsClosedBetween } from '../../../domain/advance.js';
-import type { Period } from '../../../domain/period.js';
+import { addDays, type Period } from '../../../domain/period.js';
 import { PremiaError, usageError, validationError } from '../../../domain/errors.js';
 import { MAX_ADVANCE_DAYS, MIN_ADVANCE_DAYS, validateAdvanceRequest } from '../../../domain/requests.js';
 import { askOrCancel, confirmMode, nameList, needsYes, neverRunNeedsYes, othersNeverRunNeedsYes, periodList, stopped, unlessUnsupported } from '../../confirm.js';
@@ -60,6 +60,8 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
     ui.status(remote ? 'Ctrl-C: no longer waiting for the service.' : 'Ctrl-C: stopping after the day in progress (press Ctrl-C again to quit at once).');
   });
   let collected = 0;
+  /** The days committed so far (local mode says them as they commit), for a failure's note. */
+  const committed: { first: string | null; last: string | null; count: number } = { first: null, last: null, count: 0 };
   let result: AdvanceResult;
   try {
     result = await b.advanceClock(unattended ? { ...target, safe_close: true } : target, {
@@ -67,6 +69,9 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
       signal: ctrlC.signal,
       onDay: (day, index, total) => {
         collected += day.collected;
+        committed.first ??= day.date;
+        committed.last = day.date;
+        committed.count = index;
         progress.update(advanceLine(index, total, day.date, day.attempts, collected));
       },
     });
@@ -82,6 +87,16 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
       );
     }
     progress.fail('Advancing the clock stopped; the store is at the end of the last whole day.');
+    // Days did commit: where the clock is, and how to finish this advance (run again, --days
+    // would count from there: a cron job's retry would go too far).
+    const { first, last, count } = committed;
+    const to = first === null ? null : advanceTargetDate(addDays(first, -1), target);
+    if (to !== null && last !== null && last < to && !ui.json) {
+      ctx.stderr.write(
+        `premia: ${plural(count, 'day')} of this advance committed before it stopped: the clock is at ${last}. ` +
+          `To finish it, run 'premia clock advance --to ${to}' (--days would count from ${last}).\n`,
+      );
+    }
     throw e;
   } finally {
     ctrlC.release();
