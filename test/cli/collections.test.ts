@@ -275,6 +275,35 @@ describe('explain, for a collection never attempted', () => {
   });
 });
 
+describe('explain, for a policy lapsed mid-month', () => {
+  const mid = join(tmp.dir, 'lapsed.db');
+  const at = (args: string[]) => runCli(['--db', mid, ...args], { cwd: tmp.dir });
+
+  it('shows no pending debit, since none is made, and says when the policy lapsed', async () => {
+    expect((await at(['clock', 'set', '2026-10-31'])).code).toBe(0);
+    expect((await at(['policies', 'import', join(FIXTURES, 'policies.csv')])).code).toBe(0);
+    expect((await at(['bank', 'import', join(FIXTURES, 'bank-transactions.csv')])).code).toBe(0);
+    expect((await at(['collections', 'execute', '--period', '2026-11'])).code).toBe(0);
+    expect((await at(['clock', 'advance', '--to', '2026-11-10'])).code).toBe(0);
+    const id = (await at(['--json', 'collections', 'list', '--period', '2026-11', '--policy', 'POL-2026373'])).json().data[0].id;
+    // Its second partial debit is submitted for the 11th...
+    expect((await at(['--json', 'collections', 'explain', id])).json().plan).toEqual([
+      '2026-11-11: debit 2657.30 planned (smart: partial debit 2 of at most 4, from money already there: no deposit to wait for, ' +
+        'and the balance bears a good part of the 3723.32 due; expected balance 2952.56)',
+    ]);
+    // ...and is not made once the policy has lapsed: explain no longer promises it.
+    expect((await at(['policies', 'update', 'POL-2026373', '--status', 'lapsed'])).code).toBe(0);
+    const lapsed = (await at(['--json', 'collections', 'explain', id])).json();
+    expect([lapsed.plan, lapsed.summary]).toEqual([
+      ['No debit is planned: the policy is lapsed.'],
+      'PAID_PARTIAL: collected 4956.99 of 8680.31 in 1 attempt (period open; clock at 2026-11-10). ' +
+        'The policy lapsed on 2026-11-10: a lapsed policy is not debited until it is reinstated.',
+    ]);
+    expect((await at(['clock', 'advance', '--days', '1'])).code).toBe(0);
+    expect((await at(['--json', 'collections', 'get', id])).json().number_of_attempts).toBe(1);
+  });
+});
+
 /** A store `name` holding the fixture book with the clock at `clock`, and a way to run premia on it. */
 async function fixtureBook(name: string, clock: string): Promise<(args: string[]) => ReturnType<typeof runCli>> {
   const db = join(tmp.dir, name);

@@ -18,6 +18,7 @@ import { LEAD_DAYS } from '../../engine/settings.js';
 import { readStoredBatch } from '../../domain/plan-reason.js';
 import { csvRow } from '../../lib/csv-writer.js';
 import * as repo from '../../store/repos/collections.js';
+import { findPolicyById, statusChanges } from '../../store/repos/policies.js';
 import { getMeta, setMeta } from '../../store/repos/meta.js';
 import {
   ATTEMPT_COLUMNS,
@@ -377,9 +378,13 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
     for (const p of readStoredBatch(data)) if (p.collection === row.id) whyOn.set(p.day, { amount: p.amount, why: p.why });
   }
   const today = dayNumber(world.today);
-  // A cancelled collection's leftover submissions are skipped by the engine: none is pending.
+  // The day the policy lapsed, while it is lapsed (a reinstated one is debited again).
+  const lapsed = (await findPolicyById(ctx.store.db, ctx.clientId, row.policy_id))?.status === 'lapsed';
+  const lapsedOn = lapsed ? (await statusChanges(ctx.store.db, ctx.clientId, row.policy_id)).findLast((c) => c.new_status === 'lapsed')?.changed_on : undefined;
+  // A cancelled collection's leftover submissions are skipped by the engine, and a lapsed
+  // policy's are not made: none is pending.
   const plans = [...whyOn.entries()]
-    .filter(([day]) => day > today && row.status !== 'CANCELLED')
+    .filter(([day]) => day > today && row.status !== 'CANCELLED' && !lapsed)
     .sort((x, y) => x[0] - y[0])
     .map(([day, p]) => ({ date: fromDayNumber(day), amount: p.amount, reason: renderWhy(p.why) }));
   const epoch = await getMeta(ctx.store.db, 'bank_epoch');
@@ -402,7 +407,11 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
   );
   const plan = plans.map((p) => `${p.date}: debit ${formatCents(p.amount)} planned (${p.reason})`);
   if (plan.length === 0 && collection.shortfall > 0 && row.status !== 'CANCELLED' && world.today < lastDay(row.period_month)) {
-    plan.push(`No debit is planned yet: the engine plans each debit ${plural(1 + LEAD_DAYS, 'day')} ahead, after income it has seen or expects.`);
+    plan.push(
+      lapsed
+        ? 'No debit is planned: the policy is lapsed.'
+        : `No debit is planned yet: the engine plans each debit ${plural(1 + LEAD_DAYS, 'day')} ahead, after income it has seen or expects.`,
+    );
   }
   const done = collection.collection_amount_collected;
   const summary =
@@ -410,7 +419,9 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
     `in ${attempts.length} attempt${attempts.length === 1 ? '' : 's'}` +
     (collection.last_failure_reason ? `; last failure ${collection.last_failure_reason}` : '') +
     (world.today >= lastDay(row.period_month) ? ' (period closed).' : ` (period open; clock at ${world.today}).`) +
-    (attempts.length === 0 && row.status !== 'CANCELLED' ? untriedFacts(balances, account.balance, row, stampDay(createdAt), today, account.blockedOn(today)) : '');
+    (attempts.length === 0 && row.status !== 'CANCELLED' ? untriedFacts(balances, account.balance, row, stampDay(createdAt), today, account.blockedOn(today)) : '') +
+    // Lapsed before the period's last day (not by this period's own close): it stopped the debits.
+    (lapsedOn !== undefined && lapsedOn < lastDay(row.period_month) ? ` The policy lapsed on ${lapsedOn}: a lapsed policy is not debited until it is reinstated.` : '');
   return {
     collection,
     strategy,
