@@ -67,6 +67,10 @@ export function periodStateNote(period: Period, s: PeriodState): string | null {
       : `${period} has not been run: it has no collections (the clock is at ${s.as_of}).`;
   }
   const n = s.open_collections;
-  const still = n === 0 ? 'none of its collections is still being collected, but more may be queued' : `${n === 1 ? '1 collection is' : `${n.toLocaleString('en-US')} collections are`} still being collected`;
+  // Not "still being collected": an account closed or a policy lapsed ends the debits before the close.
+  const still =
+    n === 0
+      ? 'every one of its collections is paid in full or cancelled, but more may be queued'
+      : `${n === 1 ? '1 collection is' : `${n.toLocaleString('en-US')} collections are`} not paid in full yet`;
   return `${period} is open: the clock is at ${s.as_of}; ${still} (the report is final once ${s.closes_on} has run).`;
 }

@@ -215,9 +215,9 @@ describe("the period's state (issue 10, item 7): is the report final?", () => {
     const open = await at(['reports', 'collections', '--period', '2026-11'], true);
     expect(open.code).toBe(0);
     expect(open.stdout).toBe(FIXTURE_CSV);
-    expect(open.stderr).toBe('note: 2026-11 is open: the clock is at 2026-11-10; 2 collections are still being collected (the report is final once 2026-11-30 has run).\n');
+    expect(open.stderr).toBe('note: 2026-11 is open: the clock is at 2026-11-10; 2 collections are not paid in full yet (the report is final once 2026-11-30 has run).\n');
     expect((await at(['reports', 'collections', '--period', '2026-12'], true)).stderr).toBe(
-      'note: 2026-12 is open: the clock is at 2026-11-10; 1 collection is still being collected (the report is final once 2026-12-31 has run).\n',
+      'note: 2026-12 is open: the clock is at 2026-11-10; 1 collection is not paid in full yet (the report is final once 2026-12-31 has run).\n',
     );
     expect((await at(['reports', 'collections', '--period', '2027-01'], true)).stderr).toBe('note: 2027-01 has not been run: it has no collections (the clock is at 2026-11-10).\n');
     expect((await at(['reports', 'collections', '--period', '2026-09'], true)).stderr).toBe('note: 2026-09 was never run: it has no collections, and its last day 2026-09-30 has passed.\n');
@@ -231,7 +231,7 @@ describe("the period's state (issue 10, item 7): is the report final?", () => {
     const open = await at(['reports', 'collections', '--period', '2026-11', '--require-closed', '--output', 'open.csv']);
     expect([open.code, open.stdout]).toEqual([6, '']);
     expect(open.stderr).toBe(
-      'error: 2026-11 is open: the clock is at 2026-11-10; 2 collections are still being collected (the report is final once 2026-11-30 has run). ' +
+      'error: 2026-11 is open: the clock is at 2026-11-10; 2 collections are not paid in full yet (the report is final once 2026-11-30 has run). ' +
         '--require-closed writes the report only once the period has closed; nothing was written.\n  (code PERIOD_OPEN)\n',
     );
     expect(existsSync(join(stateDir, 'open.csv'))).toBe(false);

@@ -36,7 +36,7 @@ describe('against a premia service', () => {
     const r = await premia(['reports', 'collections', '--period', '2026-11'], true);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(ACME_REPORT_CSV);
-    expect(r.stderr).toBe('note: 2026-11 is open: the clock is at 2026-11-21; 2 collections are still being collected (the report is final once 2026-11-30 has run).\n');
+    expect(r.stderr).toBe('note: 2026-11 is open: the clock is at 2026-11-21; 2 collections are not paid in full yet (the report is final once 2026-11-30 has run).\n');
     expect((await premia(['reports', 'collections', '--period', '2026-11'])).stderr).toBe('');
     expect((await premia(['reports', 'collections', '--period', '2026-10'], true)).stderr).toBe('');
   });

@@ -49,7 +49,7 @@ describe('GET /v1/reports/collections', () => {
     expect(explicit.text).toBe(res.text);
     // Whether it is final travels in a header, not in the CSV.
     expect(res.headers['premia-period-state']).toBe('open; as_of=2026-11-21; closes_on=2026-11-30; open_collections=2');
-    // The other client's November: its one collection is paid, so nothing of its is still being collected.
+    // The other client's November: its one collection is paid, so none of its is left unpaid.
     expect((await report(`period_month=${PERIOD}`, s.keys.other)).headers['premia-period-state']).toBe('open; as_of=2026-11-21; closes_on=2026-11-30; open_collections=0');
     expect((await report('period_month=2026-10')).headers['premia-period-state']).toBe('closed; as_of=2026-10-31; closes_on=2026-10-31; open_collections=0');
   });
@@ -68,7 +68,7 @@ describe('GET /v1/reports/collections', () => {
     const body = res.json();
     expect(Object.keys(body)).toEqual(['period_month', 'period_state', 'results']);
     expect(body.period_month).toBe(PERIOD);
-    // The clock is at 2026-11-21: November is open, two of Acme's five collections still being collected.
+    // The clock is at 2026-11-21: November is open, two of Acme's five collections not paid in full yet.
     expect(body.period_state).toEqual({ state: 'open', as_of: '2026-11-21', closes_on: '2026-11-30', open_collections: 2 });
     expect(res.headers['premia-period-state']).toBe('open; as_of=2026-11-21; closes_on=2026-11-30; open_collections=2');
     expect(body.results.map((r: any) => r.policy_number)).toEqual(['POL-0001', 'POL-0002', 'POL-0003', 'POL-0004', 'POL-0010']);

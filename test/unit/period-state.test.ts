@@ -25,10 +25,10 @@ describe('the Premia-Period-State header', () => {
 describe('periodStateNote', () => {
   it('says why a report is not final, with the plural right; nothing for a closed one', () => {
     expect(periodStateNote('2026-11', periodStateOf('2026-11', '2026-11-10', 9, 1275))).toBe(
-      '2026-11 is open: the clock is at 2026-11-10; 1,275 collections are still being collected (the report is final once 2026-11-30 has run).',
+      '2026-11 is open: the clock is at 2026-11-10; 1,275 collections are not paid in full yet (the report is final once 2026-11-30 has run).',
     );
     expect(periodStateNote('2026-11', periodStateOf('2026-11', '2026-11-28', 9, 0))).toBe(
-      '2026-11 is open: the clock is at 2026-11-28; none of its collections is still being collected, but more may be queued (the report is final once 2026-11-30 has run).',
+      '2026-11 is open: the clock is at 2026-11-28; every one of its collections is paid in full or cancelled, but more may be queued (the report is final once 2026-11-30 has run).',
     );
     expect(periodStateNote('2026-11', periodStateOf('2026-11', '2026-12-01', 9, 0))).toBeNull();
   });

@@ -37,7 +37,7 @@ export async function collectionsReport(ctx: LocalContext, periodInput: Period, 
 
 /**
  * Whether the period's report is final. A closed period needs only to know that it has a
- * collection; an open one counts those still being collected (UNPAID or PAID_PARTIAL).
+ * collection; an open one counts those not paid in full yet (UNPAID or PAID_PARTIAL).
  */
 async function readPeriodState(ctx: LocalContext, period: Period, today: IsoDate): Promise<PeriodState> {
   if (today >= lastDay(period)) {

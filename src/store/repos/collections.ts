@@ -329,7 +329,7 @@ export async function periodHasCollections(db: Q, clientId: number, period: stri
   return row !== undefined;
 }
 
-/** The period's collections, and how many of them are still being collected (UNPAID or PAID_PARTIAL). */
+/** The period's collections, and how many of them are not paid in full yet (UNPAID or PAID_PARTIAL). */
 export async function periodOpenCounts(db: Q, clientId: number, period: string): Promise<{ collections: number; open: number }> {
   const row = await db
     .selectFrom('collections')
