@@ -200,7 +200,7 @@ export function renderSummaryHtml(s: SummaryFigures, options: { unpaidRows?: num
           { header: 'reason', value: (f) => f.reason },
           { header: 'failed attempts', value: (f) => groupedCount(f.attempts), numeric: true },
           { header: 'amount asked', value: (f) => groupedMoney(f.failed_amount), numeric: true },
-          { header: 'policies left unpaid', value: (f) => groupedCount(f.policies), numeric: true },
+          { header: 'policies not paid in full', value: (f) => groupedCount(f.policies), numeric: true },
         ],
         s.failures_by_reason,
       ),

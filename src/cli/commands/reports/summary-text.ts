@@ -115,7 +115,7 @@ export function renderSummaryText(s: SummaryFigures, style: TextStyle): string {
           { header: 'reason', value: (f) => f.reason },
           { header: 'failed attempts', value: (f) => groupedCount(f.attempts), right: true },
           { header: 'amount asked', value: (f) => groupedMoney(f.failed_amount), right: true },
-          { header: 'policies left unpaid', value: (f) => groupedCount(f.policies), right: true },
+          { header: 'policies not paid in full', value: (f) => groupedCount(f.policies), right: true },
         ],
         s.failures_by_reason,
         style,
