@@ -40,8 +40,8 @@ function wrapBackend(ctx: CliContext, change: (b: Backend) => Partial<Backend>):
   };
 }
 
-/** Press Ctrl-C once the advance has committed `date`. */
-function ctrlCAfter(date: string, signals: EventEmitter) {
+/** Do `act` once the advance has committed `date` (where the command hears of the day). */
+function afterDay(date: string, act: () => void) {
   return (ctx: CliContext) =>
     wrapBackend(ctx, (b) => ({
       advanceClock: (target: AdvanceTarget, options?: AdvanceOptions) =>
@@ -49,11 +49,14 @@ function ctrlCAfter(date: string, signals: EventEmitter) {
           ...options,
           onDay: (day, index, total) => {
             options?.onDay?.(day, index, total);
-            if (day.date === date) signals.emit('SIGINT');
+            if (day.date === date) act();
           },
         }),
     }));
 }
+
+/** Press Ctrl-C once the advance has committed `date`. */
+const ctrlCAfter = (date: string, signals: EventEmitter) => afterDay(date, () => signals.emit('SIGINT'));
 
 // The README's month queued, the clock on 2026-10-31.
 let base: string;
@@ -284,17 +287,9 @@ describe('catchCtrlC', () => {
 describe('an advance that fails after some days committed', () => {
   it('says where the clock is and the --to that finishes it (a rerun of --days would go too far)', async () => {
     const db = copyOfBase();
-    const failing = (ctx: CliContext) =>
-      wrapBackend(ctx, (b) => ({
-        advanceClock: (target: AdvanceTarget, options?: AdvanceOptions) =>
-          b.advanceClock(target, {
-            ...options,
-            onDay: (day, index, total) => {
-              options?.onDay?.(day, index, total);
-              if (day.date === '2026-11-02') throw new Error('the disk is full');
-            },
-          }),
-      }));
+    const failing = afterDay('2026-11-02', () => {
+      throw new Error('the disk is full');
+    });
     const r = await cli(db, ['clock', 'advance', '--days', '5'], { prepare: failing });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
