@@ -20,6 +20,7 @@ import { createRequire } from 'node:module';
 import type { ClientConfig, Pool, PoolClient } from 'pg';
 import { redactDbUrl, scrubDbSecret } from '../lib/db-url.js';
 import { PremiaError } from '../domain/errors.js';
+import { editDistance } from '../domain/words.js';
 import { Kysely, sql } from './kysely.js';
 import { PinnedPgDialect, PremiaPgDialect, type PgCursor, type PgCursorConstructor } from './pg-dialect.js';
 import type { Database } from './schema.js';
@@ -85,6 +86,28 @@ function checkUserInfo(url: string, where: string): void {
 /** premia's own URL parameters: taken out before the rest goes to pg-connection-string. */
 const OWN_PARAMS = ['pool', 'statement_timeout', 'connect_timeout'] as const;
 
+/** The parameters premia or the driver (pg-connection-string) reads: a near miss of one is a typo. */
+const KNOWN_PARAMS: readonly string[] = [
+  ...OWN_PARAMS,
+  'sslmode',
+  'ssl',
+  'sslcert',
+  'sslkey',
+  'sslrootcert',
+  'application_name',
+  'fallback_application_name',
+  'client_encoding',
+  'options',
+  'host',
+  'port',
+  'user',
+  'password',
+  'uselibpqcompat',
+];
+
+/** libpq's other parameters: the driver does not read them, but they are no typos either. */
+const OTHER_LIBPQ_PARAMS: readonly string[] = ['sslcrl', 'sslcrldir', 'sslpassword', 'sslsni', 'sslcompression', 'sslcertmode', 'ssl_min_protocol_version', 'ssl_max_protocol_version', 'gssencmode', 'channel_binding', 'target_session_attrs', 'keepalives', 'keepalives_idle', 'keepalives_interval', 'keepalives_count', 'tcp_user_timeout', 'passfile', 'service', 'hostaddr', 'dbname', 'krbsrvname', 'require_auth', 'load_balance_hosts', 'replication'];
+
 /**
  * Read the settings of a `postgres://` URL: pg-connection-string's reading with libpq's meaning
  * of `sslmode` (`require` encrypts without checking the certificate, `verify-ca` checks the
@@ -108,6 +131,19 @@ export function pgSettings(url: string, env: Record<string, string | undefined> 
       const v = params.get(name);
       if (v !== null) own.set(name, v);
       params.delete(name);
+    }
+    // A misspelt parameter would be passed on and ignored: `?sslmod=require` connecting without
+    // TLS, `?pol=4` with the default pool. One a letter or two from a parameter premia or the
+    // driver reads, and not that parameter, is refused with the one it looks like.
+    for (const name of params.keys()) {
+      const lower = name.toLowerCase();
+      if (KNOWN_PARAMS.includes(lower) || OTHER_LIBPQ_PARAMS.includes(lower)) continue;
+      const meant = KNOWN_PARAMS.find((known) => editDistance(known, lower) <= (known.length <= 5 ? 1 : 2));
+      if (meant !== undefined) {
+        throw new PremiaError('VALIDATION_ERROR', `${where} has a parameter ${JSON.stringify(name.slice(0, 40))}, which premia does not know: did you mean ${meant}?`, {
+          details: [{ field: 'db', code: 'INVALID_VALUE', message: `unknown parameter ${name.slice(0, 40)} (did you mean ${meant}?)` }],
+        });
+      }
     }
     const sslmode = params.get('sslmode');
     if (sslmode === 'prefer' || sslmode === 'allow') {

@@ -49,8 +49,17 @@ describe('pgSettings refuses what the driver would misread, naming no password',
     ['postgres://u:secret@127.0.0.1:5432/db?sslmode=prefer', 'sslmode=prefer (TLS if the server offers it, else a plain connection) is not available: the PostgreSQL driver premia uses cannot fall back from one to the other. Give sslmode=require (or verify-ca, verify-full) for TLS, or sslmode=disable (in postgres://u:***@127.0.0.1:5432/db?sslmode=prefer).'],
     ['postgres://u@h/db?sslmode=allow', 'sslmode=allow (TLS if the server offers it, else a plain connection) is not available'],
     ['postgres://u@h/db?pool=0', 'pool (?pool= or PREMIA_DB_POOL) must be a whole number of 1 or more; got "0" (in postgres://u@h/db?pool=0).'],
+    // A misspelt parameter would be ignored: a connection without TLS, the default pool.
+    ['postgres://u:secret@h/db?sslmod=require', 'postgres://u:***@h/db?sslmod=require has a parameter "sslmod", which premia does not know: did you mean sslmode?'],
+    ['postgres://u@h/db?ssl_mode=verify-full', 'has a parameter "ssl_mode", which premia does not know: did you mean sslmode?'],
+    ['postgres://u@h/db?pol=4', 'has a parameter "pol", which premia does not know: did you mean pool?'],
+    ['postgres://u@h/db?statement_timout=500', 'has a parameter "statement_timout", which premia does not know: did you mean statement_timeout?'],
   ])('%s', (url, message) => {
     expect(() => pgSettings(url, {})).toThrow(message);
+  });
+
+  it("libpq's parameters the driver does not read pass, as do others far from any premia reads", () => {
+    expect(pgSettings('postgres://u@h/db?sslmode=require&sslcrl=/etc/crl.pem&target_session_attrs=any&keepalives=1&Application_Name=x', {}).client).toMatchObject({ database: 'db' });
   });
 
   it("an '@' in a query value is not taken for the end of a user-info", () => {
