@@ -37,3 +37,11 @@ export function editDistance(a: string, b: string): number {
   }
   return prev[b.length]!;
 }
+
+/**
+ * Whether `a` reads as a typo of `b` (both as given: fold case first where it does not count): an
+ * edit or two apart, one when either is 5 characters or fewer. Equal words are no typo.
+ */
+export function isTypoOf(a: string, b: string): boolean {
+  return a !== b && editDistance(a, b) <= (Math.min(a.length, b.length) <= 5 ? 1 : 2);
+}

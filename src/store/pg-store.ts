@@ -20,7 +20,7 @@ import { createRequire } from 'node:module';
 import type { ClientConfig, Pool, PoolClient } from 'pg';
 import { redactDbUrl, scrubDbSecret } from '../lib/db-url.js';
 import { PremiaError } from '../domain/errors.js';
-import { editDistance } from '../domain/words.js';
+import { isTypoOf } from '../domain/words.js';
 import { Kysely, sql } from './kysely.js';
 import { PinnedPgDialect, PremiaPgDialect, type PgCursor, type PgCursorConstructor } from './pg-dialect.js';
 import type { Database } from './schema.js';
@@ -138,7 +138,7 @@ export function pgSettings(url: string, env: Record<string, string | undefined> 
     for (const name of params.keys()) {
       const lower = name.toLowerCase();
       if (KNOWN_PARAMS.includes(lower) || OTHER_LIBPQ_PARAMS.includes(lower)) continue;
-      const meant = KNOWN_PARAMS.find((known) => editDistance(known, lower) <= (known.length <= 5 ? 1 : 2));
+      const meant = KNOWN_PARAMS.find((known) => isTypoOf(lower, known));
       if (meant !== undefined) {
         throw new PremiaError('VALIDATION_ERROR', `${where} has a parameter ${JSON.stringify(name.slice(0, 40))}, which premia does not know: did you mean ${meant}?`, {
           details: [{ field: 'db', code: 'INVALID_VALUE', message: `unknown parameter ${name.slice(0, 40)} (did you mean ${meant}?)` }],

@@ -11,7 +11,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { conflict, notFound, PremiaError, usageError, validationError } from '../../domain/errors.js';
 import { decodeId, encodeId, IdKind } from '../../domain/ids.js';
-import { editDistance } from '../../domain/words.js';
+import { isTypoOf } from '../../domain/words.js';
 import { holdsKey, redactKeysIn } from '../../lib/key-text.js';
 import * as repo from '../../store/repos/api-keys.js';
 import { findClientById, findClientByName, insertClient, listClientNames } from '../../store/repos/clients.js';
@@ -65,8 +65,7 @@ function closeClientName(a: string, b: string): boolean {
   const x = plainName(a);
   const y = plainName(b);
   const digits = (s: string) => s.replace(/\D+/g, ' ').trim();
-  if (Math.min(x.length, y.length) < 4 || digits(x) !== digits(y)) return false;
-  return editDistance(x, y) <= (Math.min(x.length, y.length) <= 5 ? 1 : 2);
+  return Math.min(x.length, y.length) >= 4 && digits(x) === digits(y) && isTypoOf(x, y);
 }
 
 function checkClientName(raw: string): string {

@@ -87,12 +87,12 @@ export function parseErrorBody(text: string): ErrorBody | null {
   if (!/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(error.code)) return null;
   // What premia prints of it: the message, the request id, each detail's message.
   const details = Array.isArray(error.details)
-    ? (error.details as unknown[]).map((d) => (d !== null && typeof d === 'object' && typeof (d as { message?: unknown }).message === 'string' ? { ...d, message: printable((d as { message: string }).message) } : d))
+    ? (error.details as unknown[]).map((d) => (d !== null && typeof d === 'object' && typeof (d as { message?: unknown }).message === 'string' ? { ...d, message: withoutControls((d as { message: string }).message) } : d))
     : error.details;
   return {
     ...error,
-    message: printable(error.message),
-    ...(typeof error.request_id === 'string' ? { request_id: printable(error.request_id) } : {}),
+    message: withoutControls(error.message),
+    ...(typeof error.request_id === 'string' ? { request_id: withoutControls(error.request_id) } : {}),
     ...(details !== undefined ? { details } : {}),
   } as ErrorBody;
 }
@@ -103,21 +103,21 @@ export function parseErrorBody(text: string): ErrorBody | null {
  * driven by a server's text.
  */
 // eslint-disable-next-line no-control-regex -- control characters are what it replaces
-const printable = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ');
+const withoutControls = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ');
 
-/** A parsed answer with every string in it (keys too) made printable, in place. */
-export function printableDeep(value: unknown): unknown {
-  if (typeof value === 'string') return printable(value);
+/** A parsed answer with every string in it (keys too) without control characters, in place. */
+export function withoutControlsDeep(value: unknown): unknown {
+  if (typeof value === 'string') return withoutControls(value);
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = printableDeep(value[i]);
+    for (let i = 0; i < value.length; i++) value[i] = withoutControlsDeep(value[i]);
     return value;
   }
   if (value === null || typeof value !== 'object') return value;
   const obj = value as Record<string, unknown>;
   for (const [k, v] of Object.entries(obj)) {
-    const shown = printable(k);
+    const shown = withoutControls(k);
     if (shown !== k) delete obj[k];
-    obj[shown] = printableDeep(v);
+    obj[shown] = withoutControlsDeep(v);
   }
   return obj;
 }
@@ -157,7 +157,7 @@ export function excerptOf(text: string, contentType: string): string | null {
     said = text;
   }
   // One line, without control characters.
-  const line = printable(said).replace(/\s+/g, ' ').trim();
+  const line = withoutControls(said).replace(/\s+/g, ' ').trim();
   if (line === '') return null;
   return line.length > EXCERPT_LIMIT ? `${line.slice(0, EXCERPT_LIMIT - 1)}…` : line;
 }

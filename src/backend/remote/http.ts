@@ -24,7 +24,7 @@ import { ExitCode, PremiaError } from '../../domain/errors.js';
 import { requestKey } from '../../domain/idempotency.js';
 import { parsePeriodStateHeader, PERIOD_STATE_HEADER } from '../../domain/period-state.js';
 import { moneyToCents, stringifyJson } from '../../domain/json.js';
-import { connectionError, connectionWords, errorFromResponse, maskKey, outcomeUnknown, parseErrorBody, printableDeep, redactText, remoteError, type RouteInfo } from './errors.js';
+import { connectionError, connectionWords, errorFromResponse, maskKey, outcomeUnknown, parseErrorBody, withoutControlsDeep, redactText, remoteError, type RouteInfo } from './errors.js';
 import { multipartBody, multipartLength, newBoundary, type BodyState } from './multipart.js';
 import { VERSION } from '../../lib/version.js';
 import { parseBaseUrl } from '../wire.js';
@@ -748,9 +748,9 @@ async function readJson(x: Exchange, what: string, apiKey: string, verify?: stri
     throw fail(`${what} answered ${x.status} with JSON that is not an object.`);
   }
   try {
-    // No string of the server's drives the terminal it is shown on (see printable); an amount
+    // No string of the server's drives the terminal it is shown on (withoutControls); an amount
     // off a whole cent only by floating point's last digits is that cent (centsFromJsonNumber).
-    return moneyToCents(printableDeep(value), true);
+    return moneyToCents(withoutControlsDeep(value), true);
   } catch (e) {
     throw fail(`${what} answered with an amount premia cannot read: ${(e as Error).message}.`);
   }
