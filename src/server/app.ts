@@ -137,18 +137,32 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     // While closing, new requests get premia's 503 (the onRequest hook below), not fastify's body.
     return503OnClosing: false,
     // A URL fastify's router cannot take (a bad percent-escape, an over-long parameter) still gets
-    // the spec's error body and an X-Request-Id; it is answered before authentication.
+    // the spec's error body and an X-Request-Id. Under /v1 the key is checked first, as for any
+    // other request: without a valid one the answer is 401, whatever the path, so a caller
+    // without a key cannot tell a route (`/v1/policies/<101 characters>`) from no route.
     frameworkErrors: (err, request, reply) => {
-      const { error } = toPremiaError(err, limits);
-      // No onResponse hook runs for these requests: their access-log line is written here.
       const started = performance.now();
-      reply.raw.once('finish', () => logLine(request.method, request.url, error.status, performance.now() - started, request.id));
-      void (reply as FastifyReply)
-        .code(error.status)
-        .header('x-request-id', request.id)
-        .header(MARKER_HEADER, VERSION)
-        .type(JSON_TYPE)
-        .send(errorBody(error, request.id));
+      const answer = (cause: unknown): void => {
+        const { error, internal } = toPremiaError(cause, limits);
+        if (internal) log(`${new Date().toISOString()} error ${request.id}: ${(cause as Error)?.stack ?? String(cause)}`);
+        // No onResponse hook runs for these requests: their access-log line is written here.
+        reply.raw.once('finish', () => logLine(request.method, request.url, error.status, performance.now() - started, request.id));
+        const retryAfter = retryAfterOf(cause);
+        if (retryAfter !== null) reply.header('retry-after', String(retryAfter));
+        if (error.status === 401) reply.header('www-authenticate', WWW_AUTHENTICATE);
+        void (reply as FastifyReply)
+          .code(error.status)
+          .header('x-request-id', request.id)
+          .header(MARKER_HEADER, VERSION)
+          .type(JSON_TYPE)
+          .send(errorBody(error, request.id));
+      };
+      const path = request.url.split('?', 1)[0]!;
+      if (path !== '/v1' && !path.startsWith('/v1/')) return answer(err);
+      authenticateRequest(request).then(
+        () => answer(err),
+        (refused: unknown) => answer(refused),
+      );
     },
     // What Node's HTTP parser refuses before there is a request at all (a malformed request line
     // or header, headers over the size limit, a request that took too long to arrive): a raw

@@ -73,17 +73,29 @@ describe('G1: a malformed multipart body is a 400, not a 500', () => {
 });
 
 describe('G2: answers fastify or Node would write carry the spec body and X-Request-Id', () => {
-  it('a malformed percent-escape in the path (before authentication too)', async () => {
-    for (const key of [s.keys.acme, null]) {
-      const res = await call(s.app, 'GET', '/v1/policies/%E0%A4%A', { key });
-      refused(res, 400, 'VALIDATION_ERROR', { field: 'path', code: 'INVALID_ENCODING' });
-      // It has its access-log line like any other request.
-      expect(s.logs.some((l) => l.endsWith(` GET /v1/policies/%E0%A4%A 400 ${l.split(' ')[4]} ${String(res.headers['x-request-id'])}`))).toBe(true);
-    }
+  it('a malformed percent-escape in the path', async () => {
+    const res = await call(s.app, 'GET', '/v1/policies/%E0%A4%A', { key: s.keys.acme });
+    refused(res, 400, 'VALIDATION_ERROR', { field: 'path', code: 'INVALID_ENCODING' });
+    // It has its access-log line like any other request.
+    expect(s.logs.some((l) => l.endsWith(` GET /v1/policies/%E0%A4%A 400 ${l.split(' ')[4]} ${String(res.headers['x-request-id'])}`))).toBe(true);
   });
 
   it('a path parameter over 100 characters', async () => {
     refused(await call(s.app, 'GET', `/v1/policies/${'p'.repeat(101)}`, { key: s.keys.acme }), 400, 'VALIDATION_ERROR', { field: 'path', code: 'TOO_LONG' });
+  });
+
+  it.each([
+    ['a malformed percent-escape', '/v1/policies/%E0%A4%A'],
+    ['a path parameter over 100 characters', `/v1/policies/${'p'.repeat(101)}`],
+    ['the same on a path that is no route', `/v1/nothing/${'p'.repeat(101)}`],
+  ])('%s without a valid key: 401 first, as on every path under /v1', async (_what, url) => {
+    for (const key of [null, 'pmk_0000000000000000000000000000000000000000']) {
+      const res = await call(s.app, 'GET', url, { key });
+      refused(res, 401, 'UNAUTHORIZED');
+      expect(res.headers['www-authenticate']).toBe(WWW_AUTHENTICATE);
+      expect(res.json().error.message).toBe('Invalid or missing API key: send a valid key in the X-API-Key header.');
+      expect(s.logs.some((l) => l.endsWith(` 401 ${l.split(' ')[4]} ${String(res.headers['x-request-id'])}`))).toBe(true);
+    }
   });
 
   describe('on a real socket', () => {
