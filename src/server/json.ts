@@ -16,8 +16,9 @@ import { validationError, type PremiaError } from '../domain/errors.js';
 export function useJsonParser(app: FastifyInstance): void {
   const defaultJson = app.getDefaultJsonParser('error', 'error'); // fastify's defaults: __proto__ and constructor.prototype refused
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body as string;
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const text = utf8Text(body as Buffer);
+    if (text === null) return done(notUtf8Error(), undefined);
     if (text.length === 0) {
       done(null, undefined);
       return;
@@ -33,6 +34,26 @@ export function useJsonParser(app: FastifyInstance): void {
       done(null, value);
     });
   });
+}
+
+/**
+ * A JSON body's text: its bytes read as UTF-8 (RFC 8259: JSON between systems is UTF-8; a
+ * charset parameter does not change that), a leading BOM dropped; null when they are not UTF-8.
+ * Reading them leniently would store U+FFFD in place of what was sent (a Latin-1 'é' in a
+ * dispute reason), as the CSV import, which refuses such a file, never does.
+ */
+function utf8Text(bytes: Buffer): string | null {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+function notUtf8Error(): PremiaError {
+  return validationError('The JSON body is not UTF-8 text (a legacy encoding such as Latin-1, or binary content); send JSON encoded as UTF-8.', [
+    { field: 'body', code: 'INVALID_ENCODING', message: 'the body is not valid UTF-8' },
+  ]);
 }
 
 /**

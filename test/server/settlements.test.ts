@@ -347,6 +347,27 @@ describe('POST /v1/settlements/{id}/mark-paid and /dispute', () => {
     expect(pay.json().error.details).toEqual([{ field: 'status', from: 'disputed', to: 'paid', settlement_number: 'SETTLE-2026-11-001' }]);
   });
 
+  it('a body that is not UTF-8 is refused (400 INVALID_ENCODING), never stored with U+FFFD; UTF-8 text is kept as sent', async () => {
+    const { id } = (await create()).json();
+    // 'Café totals' in Latin-1: the é is the one byte 0xE9, which is not UTF-8.
+    const latin1 = Buffer.concat([Buffer.from('{"reason":"Caf', 'latin1'), Buffer.from([0xe9]), Buffer.from(' totals"}', 'latin1')]);
+    for (const contentType of ['application/json', 'application/json; charset=iso-8859-1']) {
+      const res = await call(s.app, 'POST', `/v1/settlements/${id}/dispute`, { key: s.keys.acme, payload: latin1, headers: { 'content-type': contentType } });
+      expect(res.status, res.text).toBe(400);
+      expect(res.json().error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        message: 'The JSON body is not UTF-8 text (a legacy encoding such as Latin-1, or binary content); send JSON encoded as UTF-8.',
+        details: [{ field: 'body', code: 'INVALID_ENCODING', message: 'the body is not valid UTF-8' }],
+      });
+    }
+    expect((await get(id)).json()).toMatchObject({ status: 'pending', dispute_reason: null });
+    // The same text in UTF-8 (with a BOM, as some clients write it) is stored exactly.
+    const utf8 = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"reason":"Café totals"}', 'utf8')]);
+    const res = await call(s.app, 'POST', `/v1/settlements/${id}/dispute`, { key: s.keys.acme, payload: utf8, headers: { 'content-type': 'application/json; charset=utf-8' } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'disputed', dispute_reason: 'Café totals' });
+  });
+
   it('answers 409 DISPUTE_WINDOW_CLOSED once the window has passed', async () => {
     const { id } = (await create()).json();
     await clock('2027-01-03');
