@@ -3,7 +3,8 @@
  * ever, but the answer is `202 Accepted` with `Location: /v1/operations/{id}`, and
  * `GET /v1/operations/{id}` tells how far it has got and, once done, the response the request
  * would have had (status and body). Operations live in the server's memory, for an hour after
- * they end (at most 1,000 of them); each is visible only to the client that made it. A server
+ * they end (at most 1,000 of each client's: one client's many never push out another's); each is
+ * visible only to the client that made it. A server
  * restart forgets them: the request's Idempotency-Key still has its stored response.
  */
 import { randomUUID } from 'node:crypto';
@@ -12,7 +13,8 @@ import { stringifyJson } from '../domain/json.js';
 import type { JobOutcome, JobProgress } from './jobs.js';
 
 export const OPERATION_TTL_MS = 60 * 60 * 1000;
-const MAX_OPERATIONS = 1000;
+/** Operations kept per client; beyond it the client's own oldest ended ones are forgotten first. */
+export const MAX_OPERATIONS_PER_CLIENT = 1000;
 
 export interface AsyncOperationState {
   id: string;
@@ -34,7 +36,7 @@ export class AsyncOperations {
   constructor(private readonly now: () => number) {}
 
   create(clientId: number, method: string, path: string): AsyncOperationState {
-    this.prune();
+    this.prune(clientId);
     const op: AsyncOperationState = {
       id: randomUUID(),
       clientId,
@@ -77,15 +79,24 @@ export class AsyncOperations {
     op.result = { status: outcome.status, body: outcome.body, replayed: outcome.replayed };
   }
 
-  /** Forget operations that ended more than an hour ago, and the oldest beyond the cap. */
-  private prune(): void {
+  /**
+   * Forget operations that ended more than an hour ago, and, making room for one more of
+   * `clientId`'s, that client's oldest ended ones beyond its cap (never another client's).
+   */
+  private prune(clientId?: number): void {
     const now = this.now();
     for (const [id, op] of this.ops) {
       if (op.completedAt !== null && now - op.completedAt > OPERATION_TTL_MS) this.ops.delete(id);
     }
+    if (clientId === undefined) return;
+    let held = 0;
+    for (const op of this.ops.values()) if (op.clientId === clientId) held++;
     for (const [id, op] of this.ops) {
-      if (this.ops.size < MAX_OPERATIONS) break;
-      if (op.completedAt !== null) this.ops.delete(id);
+      if (held < MAX_OPERATIONS_PER_CLIENT) break;
+      if (op.clientId === clientId && op.completedAt !== null) {
+        this.ops.delete(id);
+        held--;
+      }
     }
   }
 }
