@@ -2,7 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FIXTURES, runCli, tempDir } from '../helpers/cli.js';
+import { setClock } from '../helpers/seed-collections.js';
 import { encodeId, IdKind } from '../../src/domain/ids.js';
+import { openLocalBackend } from '../../src/backend/local/index.js';
+import { createServer } from '../../src/server/app.js';
 import { call, multipart, NOW, POLICY, startServer, type TestServer } from './helpers.js';
 
 let s: TestServer;
@@ -327,6 +330,36 @@ describe('POST /v1/policies/import', () => {
         "(curl -F file=@policies.csv, or FormData.append('file', blob, 'policies.csv')); nothing was imported.",
       details: [{ field: 'file', code: 'NOT_A_FILE', message: 'the part named file has no filename' }],
     });
+  });
+});
+
+describe('PATCH /v1/policies/{id}: updated_at never goes back', () => {
+  it('a change after midnight (wall clock) on the same clock date is stamped after the policy was created', async () => {
+    const { dir, cleanup } = tempDir('premia-server-');
+    // The wall clock moves; the store's clock stays at 2026-11-21 (nobody advances it).
+    let wall = new Date('2026-11-21T23:59:00.000Z');
+    const backend = await openLocalBackend({ path: join(dir, 'premia.db'), now: () => wall, seed: 1 });
+    const app = await createServer({ backend, tmpDir: dir, now: () => wall, authFailureLimit: 0, offload: false });
+    try {
+      const key = (await backend.admin.keys.create('Acme Life', 'client')).key;
+      const created = await call(app, 'POST', '/v1/policies', { key, body: POLICY });
+      expect(created.json()).toMatchObject({ created_at: '2026-11-21T23:59:00.000Z', updated_at: '2026-11-21T23:59:00.000Z' });
+      wall = new Date('2026-11-22T00:01:00.000Z');
+      const amount = await call(app, 'PATCH', '/v1/policies/POL-0001', { key, body: { collection_amount: 160 } });
+      expect(amount.status, amount.text).toBe(200);
+      expect(amount.json()).toMatchObject({ collection_amount: 160, updated_at: '2026-11-21T23:59:00.001Z' });
+      const lapsed = await call(app, 'PATCH', '/v1/policies/POL-0001', { key, body: { status: 'lapsed' } });
+      expect(lapsed.json()).toMatchObject({ status: 'lapsed', created_at: '2026-11-21T23:59:00.000Z', updated_at: '2026-11-21T23:59:00.002Z' });
+      // The next clock day stamps as ever.
+      await setClock(backend.store, '2026-11-22');
+      wall = new Date('2026-11-22T08:00:00.000Z');
+      const active = await call(app, 'PATCH', '/v1/policies/POL-0001', { key, body: { status: 'active' } });
+      expect(active.json()).toMatchObject({ status: 'active', updated_at: '2026-11-22T08:00:00.000Z' });
+    } finally {
+      await app.close();
+      await backend.close();
+      cleanup();
+    }
   });
 });
 

@@ -129,11 +129,15 @@ export async function updatePolicy(
       changed = true;
     }
     if (changed) {
-      row.updated_at = now;
+      // A timestamp is the clock's date at the wall clock's time of day (world.ts stamp), so a
+      // change made after midnight (wall) on the same clock date as the last one would stamp an
+      // earlier time: updated_at before created_at. It never goes back.
+      const updatedAt = now > row.updated_at ? now : row.updated_at + 1;
+      row.updated_at = updatedAt;
       await repo.updatePolicyRow(trx, ctx.clientId, row.id, {
         collection_amount: row.collection_amount,
         status: row.status,
-        updated_at: now,
+        updated_at: updatedAt,
       });
     }
     return toPolicy(row, await repo.latestEffectivePeriod(trx, ctx.clientId, row.id), world.idSalt);
