@@ -31,6 +31,8 @@ export function useJsonParser(app: FastifyInstance): void {
       if (depth > MAX_JSON_DEPTH) return done(tooDeepError(depth), undefined);
       const problem = bodyProblem(text);
       if (problem !== null) return done(problem, undefined);
+      const loneAt = loneSurrogatePath(value);
+      if (loneAt !== null) return done(loneSurrogateError(loneAt), undefined);
       done(null, value);
     });
   });
@@ -48,6 +50,40 @@ function utf8Text(bytes: Buffer): string | null {
   } catch {
     return null;
   }
+}
+
+/** Half of a UTF-16 surrogate pair standing alone: no character, and not storable as UTF-8. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * The path of the first string of a parsed JSON body (a value or a key) holding a lone
+ * surrogate, written as an escape (`"\ud800"`): valid JSON, but no text. The store would keep
+ * U+FFFD in its place, so what was answered and what is read back later would differ. Null
+ * when there is none. `value` is at most MAX_JSON_DEPTH deep (checked before).
+ */
+function loneSurrogatePath(value: unknown): string | null {
+  const stack: Array<{ value: unknown; path: string }> = [{ value, path: '' }];
+  while (stack.length > 0) {
+    const { value: v, path } = stack.pop()!;
+    if (typeof v === 'string') {
+      if (LONE_SURROGATE.test(v)) return path === '' ? 'body' : path;
+    } else if (Array.isArray(v)) {
+      v.forEach((item, i) => stack.push({ value: item, path: `${path}[${i}]` }));
+    } else if (v !== null && typeof v === 'object') {
+      for (const [key, item] of Object.entries(v)) {
+        const at = path === '' ? key : `${path}.${key}`;
+        if (LONE_SURROGATE.test(key)) return path === '' ? 'body' : path;
+        stack.push({ value: item, path: at });
+      }
+    }
+  }
+  return null;
+}
+
+function loneSurrogateError(path: string): PremiaError {
+  const field = path.length > 100 ? `${path.slice(0, 100)}…` : path;
+  const message = `${field} holds an escape of half a UTF-16 surrogate pair (such as \\ud800) that is no character; send text as valid Unicode`;
+  return validationError(`The JSON body's ${message}.`, [{ field, code: 'INVALID_ENCODING', message }]);
 }
 
 function notUtf8Error(): PremiaError {

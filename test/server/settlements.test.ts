@@ -368,6 +368,26 @@ describe('POST /v1/settlements/{id}/mark-paid and /dispute', () => {
     expect(res.json()).toMatchObject({ status: 'disputed', dispute_reason: 'Café totals' });
   });
 
+  it('a string holding half a surrogate pair (\\ud800) is refused, not stored as U+FFFD; a whole pair is a character', async () => {
+    const { id } = (await create()).json();
+    const lone = await call(s.app, 'POST', `/v1/settlements/${id}/dispute`, {
+      key: s.keys.acme,
+      payload: '{"reason":"Totals \\ud800 differ"}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(lone.status, lone.text).toBe(400);
+    const message = 'reason holds an escape of half a UTF-16 surrogate pair (such as \\ud800) that is no character; send text as valid Unicode';
+    expect(lone.json().error).toMatchObject({ code: 'VALIDATION_ERROR', message: `The JSON body's ${message}.`, details: [{ field: 'reason', code: 'INVALID_ENCODING', message }] });
+    expect((await get(id)).json()).toMatchObject({ status: 'pending', dispute_reason: null });
+    const pair = await call(s.app, 'POST', `/v1/settlements/${id}/dispute`, {
+      key: s.keys.acme,
+      payload: '{"reason":"Totals \\ud83d\\ude00 differ"}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(pair.status, pair.text).toBe(200);
+    expect((await get(id)).json()).toMatchObject({ status: 'disputed', dispute_reason: 'Totals \u{1F600} differ' });
+  });
+
   it('answers 409 DISPUTE_WINDOW_CLOSED once the window has passed', async () => {
     const { id } = (await create()).json();
     await clock('2027-01-03');
