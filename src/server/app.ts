@@ -105,6 +105,14 @@ const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
  */
 export const MARKER_HEADER = 'x-premia-version';
 
+/**
+ * Every answer is one client's (its key picks the client), but the key travels in X-API-Key,
+ * which caches do not know as credentials (they know Authorization): a shared cache in front of
+ * the service (a proxy, a CDN) keys on the URL alone and could hand one client's report or
+ * statement, cached, to another asking the same URL. No answer is stored anywhere.
+ */
+const NO_STORE = 'no-store';
+
 export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
   const now = options.now ?? (() => new Date());
   const resources = options.routes ?? RESOURCE_ROUTES;
@@ -154,6 +162,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
           .code(error.status)
           .header('x-request-id', request.id)
           .header(MARKER_HEADER, VERSION)
+          .header('cache-control', NO_STORE)
           .type(JSON_TYPE)
           .send(errorBody(error, request.id));
       };
@@ -261,6 +270,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     answered.add(request);
     reply.header('x-request-id', request.id);
     reply.header(MARKER_HEADER, VERSION);
+    reply.header('cache-control', NO_STORE);
     if (closing) reply.header('connection', 'close');
     return payload;
   });

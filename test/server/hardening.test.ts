@@ -518,3 +518,20 @@ describe('the upload directory', () => {
     }
   });
 });
+
+describe('no answer may be stored by a cache (Cache-Control: no-store)', () => {
+  // The key is in X-API-Key, which a shared cache does not take for a credential: a cache keyed
+  // on the URL would hand one client's report to another client asking the same URL.
+  it.each<[string, string, string | null, number]>([
+    ['a JSON answer', '/v1/whoami', 'acme', 200],
+    ['a CSV download', '/v1/reports/collections?period_month=2026-11', 'acme', 200],
+    ['the OpenAPI document', '/v1/openapi.json', 'acme', 200],
+    ['an error', '/v1/settlements/SETTLE-2026-11-001', 'acme', 404],
+    ['a 401', '/v1/reports/collections?period_month=2026-11', null, 401],
+    ['an answer to a URL the router cannot take', `/v1/policies/${'p'.repeat(101)}`, 'acme', 400],
+  ])('%s', async (_what, url, who, status) => {
+    const res = await call(s.app, 'GET', url, { key: who === null ? null : s.keys.acme });
+    expect(res.status, res.text).toBe(status);
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+});
