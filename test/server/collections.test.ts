@@ -289,3 +289,30 @@ describe('an execute naming many unknown policies', () => {
     expect(res.text.length).toBeLessThan(16_384);
   });
 });
+
+describe('an execute naming more policies than one SQL statement may bind', () => {
+  it('33,000 policy numbers (over SQLite\'s 32,766 parameters): 202, each queued once, in policy_number order; again: 0 queued, the same run', async () => {
+    const count = 33_000;
+    const numbers = Array.from({ length: count }, (_, i) => `MANY-${String(i).padStart(5, '0')}`);
+    const csv = ['customer_id,external_customer_ref,policy_number,product_code,collection_amount', ...numbers.map((n, i) => `CM${i},EM${i},${n},LIFE,10.00`)].join('\n');
+    const imported = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.other, ...multipart('file', 'many.csv', csv) });
+    expect(imported.json()).toEqual({ imported: count, failed: 0, errors: [] });
+    // Named in reverse: the collections are still inserted in policy_number order.
+    const body = { period_month: '2026-12', policy_ids: [...numbers].reverse() };
+    const first = await call(s.app, 'POST', '/v1/collections/execute', { key: s.keys.other, body });
+    expect(first.status, first.text).toBe(202);
+    expect(first.json()).toMatchObject({ status: 'processing', policies_queued: count });
+    const otherId = (await s.backend.admin.keys.authenticate(s.keys.other)).clientId;
+    const rows = await s.backend.store.db
+      .selectFrom('collections')
+      .select(['policy_number', 'execution_id'])
+      .where('client_id', '=', otherId)
+      .where('period_month', '=', '2026-12')
+      .orderBy('id')
+      .execute();
+    expect(rows.map((r) => r.policy_number)).toEqual(numbers);
+    const again = await call(s.app, 'POST', '/v1/collections/execute', { key: s.keys.other, body });
+    expect(again.status, again.text).toBe(202);
+    expect(again.json()).toEqual({ execution_id: first.json().execution_id, status: 'processing', policies_queued: 0 });
+  });
+});

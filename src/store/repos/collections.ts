@@ -63,6 +63,19 @@ export async function setPoliciesQueued(db: Q, clientId: number, id: number, que
  * Inserted in policy_number order. Returns how many were queued.
  */
 export async function queueCollections(db: Q, clientId: number, executionId: number, period: string, policyIds: number[] | null): Promise<number> {
+  if (policyIds === null || policyIds.length <= IN_LIST_MAX) return queueSome(db, clientId, executionId, period, policyIds);
+  // More ids than one statement may bind (SQLite takes 32,766 parameters; a request may name
+  // 100,000 policies): queued in lists of IN_LIST_MAX, taken in policy_number order from the
+  // client's active policies, so the collections are inserted in that order as in one statement.
+  const wanted = new Set(policyIds);
+  const active = await db.selectFrom('policies').select('id').where('client_id', '=', clientId).where('status', '=', 'active').orderBy('policy_number').execute();
+  const ordered = active.map((row) => Number(row.id)).filter((id) => wanted.has(id));
+  let queued = 0;
+  for (let i = 0; i < ordered.length; i += IN_LIST_MAX) queued += await queueSome(db, clientId, executionId, period, ordered.slice(i, i + IN_LIST_MAX));
+  return queued;
+}
+
+async function queueSome(db: Q, clientId: number, executionId: number, period: string, policyIds: number[] | null): Promise<number> {
   const only = policyIds === null ? sql`` : sql`and p.id in (${sql.join(policyIds.length > 0 ? policyIds : [-1])})`;
   const result = await sql`
     insert into collections (client_id, execution_id, policy_id, period_month, customer_id, external_customer_ref,
@@ -95,18 +108,24 @@ export async function executionHolding(db: Q, clientId: number, period: string, 
     .where('client_id', '=', clientId)
     .where('period_month', '=', period)
     .where('id', '!=', self);
-  const held =
-    policyIds === null
-      ? newest(await executions.where('policies_queued', '>', 0).executeTakeFirst())
-      : newest(
-          await db
-            .selectFrom('collections')
-            .select((eb) => eb.fn.max('execution_id').as('id'))
-            .where('policy_id', 'in', policyIds.length > 0 ? policyIds : [-1])
-            .where('period_month', '=', period)
-            .where('client_id', '=', clientId)
-            .executeTakeFirst(),
-        );
+  let held: number | null = null;
+  if (policyIds === null) held = newest(await executions.where('policies_queued', '>', 0).executeTakeFirst());
+  else {
+    // In lists of IN_LIST_MAX ids (see queueCollections): the newest over all of them.
+    const ids = policyIds.length > 0 ? policyIds : [-1];
+    for (let i = 0; i < ids.length; i += IN_LIST_MAX) {
+      const found = newest(
+        await db
+          .selectFrom('collections')
+          .select((eb) => eb.fn.max('execution_id').as('id'))
+          .where('policy_id', 'in', ids.slice(i, i + IN_LIST_MAX))
+          .where('period_month', '=', period)
+          .where('client_id', '=', clientId)
+          .executeTakeFirst(),
+      );
+      if (found !== null && (held === null || found > held)) held = found;
+    }
+  }
   return held ?? newest(await executions.executeTakeFirst());
 }
 
