@@ -342,9 +342,14 @@ function trimmable(c: number): boolean {
   return c === 160 || c === 0xfeff || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
 }
 
-/** A record that is a line of only spaces and tabs: a blank line to the imports, like an empty one. */
+/**
+ * A record that holds no data: a line of only spaces and tabs, or of only separators and empty
+ * cells (`,,,,`: the rows a spreadsheet writes where cells were cleared or only formatted). A
+ * blank line to the imports, like an empty one.
+ */
 export function isBlankRecord(fields: readonly string[]): boolean {
-  return fields.length === 1 && trimCell(fields[0]!) === '';
+  for (const f of fields) if (trimCell(f) !== '') return false;
+  return true;
 }
 
 /** For a header that holds a carriage return: the whole file ran together. */

@@ -240,6 +240,9 @@ describe('bank commands', () => {
       [11, 'customer_id', 'ACCOUNT_IN_USE'], // its generated account has been debited already
     ]);
     expect(body.errors[0].message).toBe("date '2026-02-30' is not a day of the calendar: 2026-02 has 28 days");
+    // Rows of only separators and empty cells (a spreadsheet's cleared rows) are blank lines too.
+    const cleared = await cli(['--json', 'bank', 'import', '-'], ',,,\r\ncustomer_id,date,amount,description\r\n,,,\r\nNEW-3,2026-12-06,75.00,TRANSFER\r\n"","","",""\r\n,,,\r\n');
+    expect([cleared.code, cleared.stdout]).toEqual([0, '{"imported":1,"failed":0,"errors":[]}\n']);
     const bad = await cli(['bank', 'import', '-'], 'customer,date,amount\nx,y,z\n');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("stdin is not a bank transactions CSV file: line 1: the header must be 'customer_id,date,amount,description'");

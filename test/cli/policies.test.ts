@@ -545,6 +545,19 @@ describe('policies import', () => {
     expect(r.json()).toMatchObject({ imported: 1, failed: 1, errors: [{ row: 7, field: 'collection_amount' }] });
   });
 
+  it('rows of only separators and empty cells (a spreadsheet\'s cleared rows) are skipped like blank lines', async () => {
+    const file = csvFile(
+      'cleared-rows.csv',
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`,,,,\r\n${HEADER}\r\nC1,E1,P1,X,"1.00"\r\n,,,,\r\n"","","","",""\r\n , ,\t, ,\r\nC2,E2,P2,X,abc\r\n,,,\r\n,,,,\r\n,,,,\r\n`)]),
+    );
+    const r = await premia(['policies', 'import', file, '--json']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe(
+      '{"imported":1,"failed":1,"errors":[{"row":7,"policy_number":"P2","field":"collection_amount","code":"INVALID_AMOUNT","message":"collection_amount \'abc\' is not a number; give a premium like 149.50"}]}\n',
+    );
+    expect(await policyNumbers()).toEqual(['P1']);
+  });
+
   it('counts lines inside quoted cells in the row numbers', async () => {
     const file = csvFile('multiline.csv', `${HEADER}\nC1,"E\n1",P1,X,1.00\nC2,E2,P2,X,abc\n`);
     const r = (await premia(['policies', 'import', file, '--json'])).json();
