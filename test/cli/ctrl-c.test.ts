@@ -137,6 +137,23 @@ describe('clock advance', () => {
     expect(r.stderr).toMatch(/\nStopped by Ctrl-C after 2026-11-01: 1 of 30 days lived, [\d,.]+ collected; the clock is at 2026-11-01\.\n$/);
   });
 
+  it('after --days N, names the --to that finishes the advance (the same --days again would go N days past the stop)', async () => {
+    const straight = copyOfBase();
+    expect((await cli(straight, ['clock', 'advance', '--to', '2026-11-30'])).code).toBe(0);
+
+    const db = copyOfBase();
+    const signals = new EventEmitter();
+    const r = await cli(db, ['clock', 'advance', '--days', '30'], { signals, prepare: ctrlCAfter('2026-11-02', signals) });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(
+      /\nStopped by Ctrl-C after 2026-11-02: 2 of 30 days lived, [\d,.]+ collected; the clock is at 2026-11-02\. To finish this advance, run 'premia clock advance --to 2026-11-30' \(--days would count from 2026-11-02\)\.\n$/,
+    );
+    // What it names finishes the advance exactly: the uninterrupted run's results.
+    const rest = await cli(db, ['--json', 'clock', 'advance', '--to', '2026-11-30']);
+    expect([rest.code, rest.json().from, rest.json().to]).toEqual([0, '2026-11-02', '2026-11-30']);
+    expect(await collections(db)).toBe(await collections(straight));
+  });
+
   it('once the work is done, one Ctrl-C is let pass (the command ends with its own code and words), a second has its default effect', async () => {
     const signals = new EventEmitter();
     const r = await cli(copyOfBase(), ['clock', 'advance', '--days', '2'], { signals });

@@ -118,12 +118,16 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
   }
   const total = result.days.reduce((s, d) => s + d.collected, 0);
   if (ctrlC.signal.aborted) {
-    const planned = daysBetween(result.from, advanceTargetDate(result.from, target));
+    const end = advanceTargetDate(result.from, target);
+    const planned = daysBetween(result.from, end);
     const lived = result.days.length;
+    // Run again, --days would count from where the clock stopped and go past this advance's end
+    // (--to and --to-month-end, run again, end where this one would have).
+    const finish = target.days !== undefined && result.to < end ? ` To finish this advance, run 'premia clock advance --to ${end}' (--days would count from ${result.to}).` : '';
     throw stopped(
       lived === 0
         ? `Stopped by Ctrl-C before the first day: no day lived; the clock is still at ${result.to}.`
-        : `Stopped by Ctrl-C after ${result.to}: ${lived} of ${plural(planned, 'day')} lived, ${money(total)} collected; the clock is at ${result.to}.`,
+        : `Stopped by Ctrl-C after ${result.to}: ${lived} of ${plural(planned, 'day')} lived, ${money(total)} collected; the clock is at ${result.to}.${finish}`,
     );
   }
   if (!ui.json) ui.status(`Clock moved from ${result.from} to ${result.to}: ${plural(result.days.length, 'day')} lived, ${money(total)} collected.`);
