@@ -1,6 +1,6 @@
 /** Opening input files for commands: `-` is stdin; a missing file is a validation error. */
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open as openFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { resolve } from 'node:path';
 import type { Upload } from '../backend/types.js';
@@ -21,14 +21,33 @@ export async function openUpload(ctx: CliContext, file: string): Promise<Upload>
     if (info.isDirectory()) throw validationError(`${file} is a directory; give a CSV file.`);
     regular = info.isFile();
     size = info.size;
+    // A file this user may not read is refused now: the stream below opens it only later, and
+    // its failure to open was then an 'error' event nothing listened to yet (a crash, exit 1).
+    // (Not a pipe: opening and closing one could end its writer's output.)
+    if (regular) await (await openFile(path, 'r')).close();
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw validationError(`Cannot read ${file}: no such file.`);
-    if ((e as NodeJS.ErrnoException).code === 'EACCES') throw validationError(`Cannot read ${file}: permission denied.`);
-    throw e;
+    throw unreadable(e, file);
   }
   const open = () => createReadStream(path, { highWaterMark: 1 << 20 });
   // A pipe (`<(command)`, a FIFO) is read once, like stdin, and its size is not known.
   if (!regular) return { name: basename(path), stream: open() };
   // A file can be read again from the start (a remote upload whose connection failed is resent).
   return { name: basename(path), stream: open(), size, reopen: open };
+}
+
+/** Why an input file cannot be read, as a validation error for the causes a person can fix; anything else as it is. */
+function unreadable(e: unknown, file: string): unknown {
+  switch ((e as NodeJS.ErrnoException).code) {
+    case 'ENOENT':
+      return validationError(`Cannot read ${file}: no such file.`);
+    case 'ENOTDIR':
+      return validationError(`Cannot read ${file}: a part of the path before the file name is not a directory.`);
+    case 'EACCES':
+    case 'EPERM':
+      return validationError(`Cannot read ${file}: permission denied.`);
+    case 'ELOOP':
+      return validationError(`Cannot read ${file}: it is a loop of symbolic links.`);
+    default:
+      return e;
+  }
 }

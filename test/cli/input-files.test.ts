@@ -1,0 +1,69 @@
+/**
+ * An input file the command cannot read (imports of policies, bank transactions and holidays):
+ * VALIDATION_ERROR, exit 2, a message naming the file and why, no store made or changed, never
+ * a crash. Permission is simulated (the suite may run as root, who reads every file): the open
+ * of a file named `unreadable.csv` fails as it does for a user without read permission.
+ */
+import { copyFileSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FIXTURES, runCli, tempDir } from '../helpers/cli.js';
+
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs/promises')>();
+  const open: typeof actual.open = (path, ...rest) =>
+    String(path).endsWith('unreadable.csv')
+      ? Promise.reject(Object.assign(new Error(`EACCES: permission denied, open '${String(path)}'`), { code: 'EACCES', errno: -13, syscall: 'open' }))
+      : actual.open(path, ...rest);
+  return { ...actual, default: { ...actual, open }, open };
+});
+vi.mock('node:fs', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs')>();
+  // The stream opens the file itself: for `unreadable.csv` it fails as the open above does.
+  const createReadStream: typeof actual.createReadStream = (path, options) =>
+    actual.createReadStream(String(path).endsWith('unreadable.csv') ? join(String(path), 'no-such-file') : path, options);
+  return { ...actual, default: { ...actual, createReadStream }, createReadStream };
+});
+
+let dir: string;
+let cleanup: () => void;
+beforeEach(() => ({ dir, cleanup } = tempDir('premia-input-')));
+afterEach(() => cleanup());
+
+async function outcome(args: string[]): Promise<{ exit: number; stdout: string; error: unknown }> {
+  const r = await runCli(['--json', '--db', join(dir, 'p.db'), ...args], { cwd: dir });
+  return { exit: r.code, stdout: r.stdout, error: r.stderr === '' ? null : JSON.parse(r.stderr) };
+}
+
+const body = (message: string) => ({ error: { code: 'VALIDATION_ERROR', message, request_id: null } });
+
+describe('an input file that cannot be read is exit 2 with the reason, and no store is made', () => {
+  beforeEach(() => {
+    copyFileSync(join(FIXTURES, 'policies.csv'), join(dir, 'policies.csv'));
+    copyFileSync(join(FIXTURES, 'policies.csv'), join(dir, 'unreadable.csv'));
+    symlinkSync('loop-b.csv', join(dir, 'loop-a.csv'));
+    symlinkSync('loop-a.csv', join(dir, 'loop-b.csv'));
+    mkdirSync(join(dir, 'sub'));
+    writeFileSync(join(dir, 'sub', 'note.txt'), 'not a directory\n');
+  });
+
+  it.each<[string, string[], string]>([
+    ['policies import, no read permission', ['policies', 'import', 'unreadable.csv'], 'Cannot read unreadable.csv: permission denied.'],
+    ['bank import, no read permission', ['bank', 'import', 'unreadable.csv'], 'Cannot read unreadable.csv: permission denied.'],
+    ['calendar import, no read permission', ['calendar', 'import', 'unreadable.csv'], 'Cannot read unreadable.csv: permission denied.'],
+    [
+      'a path through a file',
+      ['policies', 'import', 'policies.csv/x.csv'],
+      'Cannot read policies.csv/x.csv: a part of the path before the file name is not a directory.',
+    ],
+    ['a path through a file, deeper', ['bank', 'import', 'sub/note.txt/bank.csv'], 'Cannot read sub/note.txt/bank.csv: a part of the path before the file name is not a directory.'],
+    ['a loop of symbolic links', ['policies', 'import', 'loop-a.csv'], 'Cannot read loop-a.csv: it is a loop of symbolic links.'],
+  ])('%s', async (_name, args, message) => {
+    expect(await outcome(args)).toEqual({ exit: 2, stdout: '', error: body(message) });
+    expect(existsSync(join(dir, 'p.db'))).toBe(false);
+  });
+
+  it('a readable file beside them still imports', async () => {
+    expect(await outcome(['policies', 'import', 'policies.csv'])).toEqual({ exit: 0, stdout: '{"imported":520,"failed":0,"errors":[]}\n', error: null });
+  });
+});
