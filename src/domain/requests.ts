@@ -73,6 +73,8 @@ class Checker {
       // Written right but no date premia takes (2026-11-31, 3000-01-01): said so, not "write YYYY-MM-DD".
       const why = typeof v === 'string' ? whyNotADate(v) : null;
       if (why?.wellFormed === true) this.add(field, 'INVALID_VALUE', `${field} ${v as string} ${why.phrase}`);
+      // Shaped YYYY-MM-DD with no such month (2026-13-01): the month is named, not the format it already has.
+      else if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v)) this.add(field, 'INVALID_FORMAT', `${field} ${v} ${why!.phrase}`);
       else this.add(field, 'INVALID_FORMAT', `${field} must be a date written YYYY-MM-DD, like 2026-11-30; got ${show(v)}`);
       return undefined;
     }

@@ -765,7 +765,8 @@ describe('clock', () => {
   it.each([
     ['2026-02-29', 'INVALID_VALUE', 'date 2026-02-29 is not a day of the calendar: 2026-02 has 28 days'],
     ['2026-11-31', 'INVALID_VALUE', 'date 2026-11-31 is not a day of the calendar: 2026-11 has 30 days'],
-    ['2026-13-01', 'INVALID_FORMAT', 'date must be a date written YYYY-MM-DD, like 2026-11-30; got "2026-13-01"'],
+    ['2026-13-01', 'INVALID_FORMAT', 'date 2026-13-01 is not a date: there is no month 13'],
+    ['2026-00-10', 'INVALID_FORMAT', 'date 2026-00-10 is not a date: there is no month 00'],
     ['tomorrow', 'INVALID_FORMAT', 'date must be a date written YYYY-MM-DD, like 2026-11-30; got "tomorrow"'],
     ['2026-1-1', 'INVALID_FORMAT', 'date must be a date written YYYY-MM-DD, like 2026-11-30; got "2026-1-1"'],
   ])('clock set %s is exit 2', async (date, code, problem) => {
