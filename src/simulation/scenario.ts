@@ -102,7 +102,9 @@ export async function runSimulation(b: Backend, plan: SimulationPlan, io: Simula
   if (imported.failed > 0) io.warn(`${plural(imported.failed, 'policy row was', 'policy rows were')} refused (see 'premia policies import' for the list).`);
   if (io.bank) {
     const bank = await b.importBankTransactions(await io.bank.open(), { signal });
-    if (bank.failed > 0) io.warn(`${plural(bank.failed, 'bank row was', 'bank rows were')} refused (see 'premia bank import' for the list).`);
+    if (bank.failed > 0 && bank.imported === 0) {
+      io.warn(`${io.bank.name} was not imported (${plural(bank.failed, 'row')} with problems; see 'premia bank import' for the list): every account is a generated one.`);
+    } else if (bank.failed > 0) io.warn(`${plural(bank.failed, 'bank row was', 'bank rows were')} refused (see 'premia bank import' for the list).`);
   }
   await b.executeCollections({ period_month: period, strategy });
   for (let m = 0; m < plan.months && !signal.aborted; m++) {

@@ -202,8 +202,9 @@ describe('bank commands', () => {
     const r = await cli(['--json', 'bank', 'import', '-'], csv);
     expect(r.code).toBe(3);
     const body = r.json();
-    // 200 letters with their accents (400 code points) are 200 characters.
-    expect([body.imported, body.failed]).toEqual([2, 4]);
+    // 200 letters with their accents (400 code points) are 200 characters; rows that cannot be read
+    // refuse the file whole, so the two good ones are not imported either.
+    expect([body.imported, body.failed]).toEqual([0, 4]);
     expect(body.errors.map((e: { row: number; message: string }) => [e.row, e.message])).toEqual([
       [4, 'description is longer than 200 characters'],
       [5, 'description holds an unprintable or invisible character (U+200B); write it on one line of visible text'],
@@ -229,7 +230,8 @@ describe('bank commands', () => {
     const r = await cli(['--json', 'bank', 'import', '-'], csv);
     expect(r.code).toBe(3);
     const body = r.json();
-    expect([body.imported, body.failed]).toEqual([2, 7]);
+    // Rows that cannot be read refuse the statement whole: its two good rows are not stored either.
+    expect([body.imported, body.failed]).toEqual([0, 7]);
     expect(body.errors.map((e: { row: number; field: string; code: string }) => [e.row, e.field, e.code])).toEqual([
       [4, 'date', 'INVALID_DATE'], // line 3, only spaces, is a blank line
       [5, 'amount', 'INVALID_AMOUNT'],
@@ -254,6 +256,46 @@ describe('bank commands', () => {
     const late = await cli(['bank', 'import', '-'], '\n \ncustomer,date,amount\nx,y,z\n');
     expect(late.code).toBe(2);
     expect(late.stderr).toContain("stdin is not a bank transactions CSV file: line 3: the header must be 'customer_id,date,amount,description'; found 'customer,date,amount'.");
+  });
+});
+
+describe('bank import of a statement with rows it cannot read', () => {
+  const header = 'customer_id,date,amount,description';
+  const rowsOf = async (customer: string) => (await cli(['--json', 'bank', 'show', customer])).json();
+
+  it('stores none of it (exit 3, every bad row listed, the reason said); the corrected file then imports whole', async () => {
+    // As another bank's software writes it: a thousands separator on the salary, a total row at the end.
+    const foreign = [header, 'STMT-1,2026-12-10,"1,500.00",SALARY', 'STMT-1,2026-12-11,-250.00,RENT', 'Total,,1250.00,', ''].join('\r\n');
+    const r = await cli(['bank', 'import', '-'], foreign);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe(
+      'Imported 0 transactions; 2 rows failed.\n\n' +
+        'row  customer_id  field   code            message\n' +
+        "  2  STMT-1       amount  INVALID_AMOUNT  amount '1,500.00' has a thousands separator; write it without one, like -1200.50\n" +
+        "  4  Total        date    INVALID_DATE    date '' is not a date written YYYY-MM-DD\n",
+    );
+    expect(r.stderr).toBe(
+      'warning: Nothing was imported: a statement with a row premia cannot read is refused whole (its balances run on from row to row). Correct the rows listed and import the file again.\n',
+    );
+    // Not even the good row: the customer is still unknown.
+    expect((await cli(['bank', 'show', 'STMT-1'])).code).toBe(5);
+
+    const corrected = await cli(['--json', 'bank', 'import', '-'], [header, 'STMT-1,2026-12-10,1500.00,SALARY', 'STMT-1,2026-12-11,-250.00,RENT', ''].join('\r\n'));
+    expect([corrected.code, corrected.stdout]).toEqual([0, '{"imported":2,"failed":0,"errors":[]}\n']);
+    expect((await rowsOf('STMT-1')).customer_id).toBe('STMT-1');
+  });
+
+  it('rows it reads but may not store (already imported, a day already lived) are skipped, and the rest imported', async () => {
+    const statement = [header, 'STMT-2,2026-11-20,80.00,REFUND', 'STMT-2,2026-12-12,900.00,SALARY', 'STMT-2,2026-12-13,-40.00,CARD'].join('\n');
+    expect((await cli(['--json', 'bank', 'import', '-'], [header, 'STMT-2,2026-12-12,900.00,SALARY'].join('\n'))).stdout).toBe('{"imported":1,"failed":0,"errors":[]}\n');
+    const r = await cli(['--json', 'bank', 'import', '-'], statement);
+    expect(r.code).toBe(3);
+    expect(r.json()).toMatchObject({ imported: 1, failed: 2 });
+    expect(r.json().errors.map((e: { row: number; code: string }) => [e.row, e.code])).toEqual([
+      [2, 'DATE_IN_PAST'],
+      [3, 'DUPLICATE_TRANSACTION'],
+    ]);
+    expect(r.stderr).toBe('');
   });
 });
 

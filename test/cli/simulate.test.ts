@@ -142,6 +142,16 @@ describe('premia simulate', () => {
     expect(readFileSync(book).equals(before)).toBe(true);
   });
 
+  it('a bank file with a row it cannot read is not imported, and the warning says so', async () => {
+    const bank = join(tmp.dir, 'foreign-bank.csv');
+    writeFileSync(bank, 'customer_id,date,amount,description\nC100001,2026-10-25,9800.00,SALARY\nTotal,,9800.00,\n');
+    const r = await runCli(['--json', 'simulate', '--bank', 'foreign-bank.csv', '--out', 'foreign'], { cwd: tmp.dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      "warning: foreign-bank.csv was not imported (1 row with problems; see 'premia bank import' for the list): every account is a generated one.\n",
+    );
+  });
+
   it('PREMIA_DB does not choose its store: the fixtures never land in the store a shell exported', async () => {
     const r = await seven();
     expect(r.code).toBe(0);

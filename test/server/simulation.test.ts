@@ -128,13 +128,18 @@ describe('simulation endpoints (clock and bank)', () => {
         "found 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'. Nothing was imported.",
     });
     const mixed = 'customer_id,date,amount,description\nC100001,2026-11-25,9800.00,SALARY\nC100001,2026-11-31,-10.00,CARD\nC100001,2026-11-26,-1.234,CARD\n';
+    // Rows that cannot be read refuse the statement whole: its good row is not stored either.
     const partial = await call(s.app, 'POST', '/v1/bank/import', { key: otherOperator, ...multipart('file', 'mixed.csv', mixed) });
     expect(partial.status).toBe(200);
-    expect(partial.json()).toMatchObject({ imported: 1, failed: 2 });
+    expect(partial.json()).toMatchObject({ imported: 0, failed: 2 });
     expect(partial.json().errors.map((e: any) => [e.row, e.customer_id, e.field, e.code])).toEqual([
       [3, 'C100001', 'date', 'INVALID_DATE'],
       [4, 'C100001', 'amount', 'INVALID_AMOUNT'],
     ]);
+    expect((await call(s.app, 'GET', '/v1/bank/accounts/C100001', { key: otherOperator })).status).toBe(404);
+    const corrected = 'customer_id,date,amount,description\nC100001,2026-11-25,9800.00,SALARY\n';
+    const fixed = await call(s.app, 'POST', '/v1/bank/import', { key: otherOperator, ...multipart('file', 'mixed.csv', corrected) });
+    expect(fixed.json()).toEqual({ imported: 1, failed: 0, errors: [] });
 
     const upload = await call(s.app, 'POST', '/v1/bank/import', { key: s.keys.operator, ...multipart('file', 'bank.csv', readFileSync(join(FIXTURES, 'bank-transactions.csv'))) });
     expect(upload.status).toBe(200);

@@ -46,13 +46,38 @@ function checkDescription(description: string): string | null {
   return null;
 }
 
+/** The answer of an import refused whole for rows it could not read, thrown so that the unit rolls back. */
+class Unreadable extends Error {
+  constructor(readonly result: BankImportResult) {
+    super('a bank statement with unreadable rows is not imported');
+  }
+}
+
+/**
+ * A statement is imported whole or not at all when any row cannot be read (a bad date, amount,
+ * field count, ...): its balances run on from row to row, so storing the rest would leave every
+ * later balance wrong, and the missing row could no longer be added once the clock passed its
+ * day. Rows that are read but may not be stored (already imported, on a day already lived, of a
+ * generated account in use, past the account's total: DUPLICATE_TRANSACTION, DATE_IN_PAST,
+ * ACCOUNT_IN_USE, the account total's AMOUNT_OUT_OF_RANGE) are skipped, and the rest stored.
+ */
 export async function importBankTransactions(ctx: LocalContext, file: Upload, options: ImportOptions = {}): Promise<BankImportResult> {
+  try {
+    return await importStatement(ctx, file, options);
+  } catch (e) {
+    if (e instanceof Unreadable) return e.result;
+    throw e;
+  }
+}
+
+async function importStatement(ctx: LocalContext, file: Upload, options: ImportOptions): Promise<BankImportResult> {
   return withBankImport(ctx.store, ctx.clientId, async (unit) => {
     const { locked, today, imported, collecting } = unit;
     const errors = new RowErrors<BankImportRowError>();
     let header: string[] | null = null;
     let imported_ = 0;
     let failed = 0;
+    let unreadable = 0;
     let rows = 0;
     /** What each customer's statement moves in all, with this file's rows so far. */
     const turnover = new Map<string, number>();
@@ -76,6 +101,7 @@ export async function importBankTransactions(ctx: LocalContext, file: Upload, op
           rowErrors.push({ row: line, customer_id: customer === '' ? null : printable(customer, 64), field, code, message });
         if (fields.length !== 4) {
           add('row', 'WRONG_FIELD_COUNT', `expected 4 fields, found ${fields.length}${bareCrHint(fields)}`);
+          unreadable++;
         } else {
           if (problem) add('row', 'MALFORMED_ROW', problem);
           const idProblem = checkIdentifier(customer, 'customer_id');
@@ -95,6 +121,8 @@ export async function importBankTransactions(ctx: LocalContext, file: Upload, op
           if (typeof amount === 'number' && amount !== 0 && isAccountEvent(description)) {
             add('amount', 'INVALID_AMOUNT', `an event row (${description}) must have amount 0, not ${formatCents(amount)}: the event is not money; write the account's own movement on a row of its own`);
           }
+          // Nothing more is stored once a row could not be read: the import is refused whole.
+          if (rowErrors.length > 0) unreadable++;
           if (rowErrors.length === 0 && locked) {
             if (date <= today) add('date', 'DATE_IN_PAST', `${date} is on or before the clock's date ${today}; days already lived cannot change`);
             else if (!imported.has(customer) && collecting.has(customer)) {
@@ -118,7 +146,7 @@ export async function importBankTransactions(ctx: LocalContext, file: Upload, op
               );
             } else {
               turnover.set(customer, moved);
-              unit.insert(customer, date, amount as number, description);
+              if (unreadable === 0) unit.insert(customer, date, amount as number, description);
               imported_++;
               return;
             }
@@ -141,6 +169,7 @@ export async function importBankTransactions(ctx: LocalContext, file: Upload, op
       throw e;
     }
     if (header === null) throw invalidBankFile(file.name, 'the file is empty; expected a header line and transaction rows');
+    if (unreadable > 0) throw new Unreadable({ imported: 0, failed, ...errors.result() });
     return { imported: imported_, failed, ...errors.result() };
   });
 }
