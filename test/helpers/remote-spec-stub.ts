@@ -20,7 +20,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gzipSync } from 'node:zlib';
+import { deflateSync, gzipSync } from 'node:zlib';
 
 export interface StubRequest {
   method: string;
@@ -111,6 +111,8 @@ export interface SpecStubOptions {
   jsonReportType?: string | null;
   /** The collections report's CSV compressed, with this Content-Encoding (premia asks for identity). */
   csvEncoding?: 'gzip' | 'compress';
+  /** Every JSON answer (successes and errors) compressed, with this Content-Encoding. */
+  jsonEncoding?: 'gzip' | 'deflate' | 'compress';
   /** The CSV downloads' body instead of the file (an error page sent with a neutral type). */
   csvBody?: string;
   /** Errors other than 401 and 404: the spec's body (default), {"message"}, problem+json or plain text. */
@@ -376,8 +378,10 @@ export async function startSpecStub(options: SpecStubOptions = {}): Promise<Spec
       res.socket?.destroy(); // acted, but the client never hears of it
       return;
     }
+    const encoding = options.jsonEncoding && type !== null && /json/.test(type) ? options.jsonEncoding : null;
+    if (encoding !== null) headers = { ...headers, 'content-encoding': encoding };
     res.writeHead(status, { ...(type === null ? {} : { 'content-type': type }), ...headers });
-    res.end(body);
+    res.end(encoding === 'gzip' ? gzipSync(body) : encoding === 'deflate' ? deflateSync(body) : body);
   }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

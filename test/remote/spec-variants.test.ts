@@ -481,3 +481,30 @@ describe("G14: --output DIR with the server's file name", () => {
     expect(readdirSync(out)).toEqual([expected]);
   });
 });
+
+describe('compressed JSON answers (Content-Encoding), though premia asks for identity', () => {
+  it.each(['gzip', 'deflate'] as const)('%s: writes, reads and errors are read as the JSON they carry', async (encoding) => {
+    const s = await stub({ jsonEncoding: encoding });
+    const created = await premia(s, [...CREATE('POL-1', '12.34'), '--json']);
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+    const policy = [...s.policies.values()][0]!;
+    expect(created.stdout).toBe(`{"id":"${policy.id}","policy_number":"POL-1","status":"active","created_at":"2026-11-21T09:30:00.000Z"}\n`);
+    const queued = await premia(s, ['collections', 'execute', '--period', '2026-11', '--json']);
+    expect(queued.code).toBe(0);
+    expect(JSON.parse(queued.stdout).policies_queued).toBe(1);
+    const settlement = await premia(s, ['settlements', 'create', '--period', '2026-11', '--json']);
+    expect(settlement.code).toBe(0);
+    expect(JSON.parse(settlement.stdout).total_collections).toBe(12.34);
+    const missing = await premia(s, ['collections', 'get', '00000000-0000-4000-8000-00000000abcd']);
+    expect(missing.code).toBe(5);
+    expect(missing.stderr).toContain('error: Collection 00000000-0000-4000-8000-00000000abcd not found.');
+  });
+
+  it('an encoding premia cannot undo is a clear error that says the write may have been done', async () => {
+    const s = await stub({ jsonEncoding: 'compress' });
+    const r = await premia(s, CREATE('POL-1'));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("POST /v1/policies answered 201 with a body encoded as 'compress', which premia cannot decode. The service answered 201, so it may have done it:");
+  });
+});

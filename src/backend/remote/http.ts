@@ -16,7 +16,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { brotliDecompressSync, constants as zlibConstants, createBrotliDecompress, createGunzip, createInflate, gunzipSync, inflateSync } from 'node:zlib';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { AsyncOperation, Download, ImportProgress, Upload } from '../types.js';
@@ -257,7 +257,7 @@ export class HttpClient {
    */
   async probe(call: Call): Promise<RawAnswer> {
     return this.exchange({ ...call, raw: true }, 'application/json', async (x) => {
-      const text = (x as Exchange & { text?: string }).text ?? (await readBounded(x.body, MAX_ERROR_BODY));
+      const text = (x as Exchange & { text?: string }).text ?? (await readBounded(x.body, MAX_ERROR_BODY, x.headers['content-encoding']));
       return {
         status: x.status,
         contentType: mediaType(x.headers['content-type']),
@@ -480,7 +480,7 @@ export class HttpClient {
         // Not a success: read (a bounded part of) the body to explain it.
         let text: string;
         try {
-          text = await readBounded(exchange.body, MAX_ERROR_BODY);
+          text = await readBounded(exchange.body, MAX_ERROR_BODY, exchange.headers['content-encoding']);
         } catch {
           if (controller.signal.aborted) throw await aborted();
           text = '';
@@ -642,7 +642,7 @@ export class HttpClient {
       const headers: Record<string, string> = { accept: 'application/json', ...BASE_HEADERS };
       if (withKey) headers['x-api-key'] = this.apiKey;
       const res = await this.pool.request({ path, method: 'GET', headers, signal: AbortSignal.timeout(left) });
-      const text = await readBounded(res.body, MAX_ERROR_BODY);
+      const text = await readBounded(res.body, MAX_ERROR_BODY, (res.headers as Record<string, string | string[] | undefined>)['content-encoding']);
       const premia = headerText((res.headers as Record<string, string | string[] | undefined>)[MARKER_HEADER]);
       this.debug(`  is the API under /v1? GET ${path}${withKey ? '' : ' (no X-API-Key)'} → ${res.statusCode}${premia ? `, premia ${premia}` : ''}`);
       return { status: res.statusCode, premia, text };
@@ -736,8 +736,13 @@ async function readJson(x: Exchange, what: string, apiKey: string, verify?: stri
     await x.body.dump().catch(() => undefined);
     throw fail(`${what} answered ${x.status} with ${type || 'no content type'} instead of JSON; is something other than the service answering there?`);
   }
+  // A body compressed although premia asked for identity (Content-Encoding) is decompressed.
+  const chunks: Buffer[] = [];
+  for await (const chunk of x.body as AsyncIterable<Buffer>) chunks.push(chunk);
+  const bytes = decodeContent(Buffer.concat(chunks), x.headers['content-encoding']);
+  if (typeof bytes === 'string') throw fail(`${what} answered ${x.status} with a body encoded as '${bytes}', which premia cannot decode.`);
   // The key never reaches the screen, even if the service echoes it.
-  const text = redactText(await x.body.text(), apiKey);
+  const text = redactText(new TextDecoder().decode(bytes), apiKey);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -756,15 +761,43 @@ async function readJson(x: Exchange, what: string, apiKey: string, verify?: stri
   }
 }
 
-async function readBounded(body: Exchange['body'], limit: number): Promise<string> {
+async function readBounded(body: Exchange['body'], limit: number, contentEncoding?: string | string[]): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body as AsyncIterable<Buffer>) {
     if (size < limit) chunks.push(chunk.subarray(0, limit - size));
     size += chunk.length;
   }
+  const bytes = decodeContent(Buffer.concat(chunks), contentEncoding, limit);
+  if (typeof bytes === 'string') return `(a body encoded as '${bytes}', which premia cannot decode)`;
   // Decoded as undici decodes a success body: a leading byte order mark is dropped.
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return new TextDecoder().decode(bytes.subarray(0, limit));
+}
+
+/**
+ * A body as the server meant it: undone of its Content-Encoding (gzip, deflate, br; a list is
+ * undone from its last), as a server may compress although premia asks for identity. A body cut
+ * off (or bounded) is decoded as far as it goes; `limit` bounds what a decoded body may grow to.
+ * An encoding premia cannot undo is returned as its name.
+ */
+function decodeContent(bytes: Buffer, contentEncoding: string | string[] | undefined, limit?: number): Buffer | string {
+  const codings = (headerText(contentEncoding) ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+  let out = bytes;
+  for (const coding of codings.reverse()) {
+    const options = limit === undefined ? {} : { maxOutputLength: limit };
+    try {
+      if (coding === 'gzip' || coding === 'x-gzip') out = gunzipSync(out, { ...options, finishFlush: zlibConstants.Z_SYNC_FLUSH });
+      else if (coding === 'deflate') out = inflateSync(out, { ...options, finishFlush: zlibConstants.Z_SYNC_FLUSH });
+      else if (coding === 'br') out = brotliDecompressSync(out, { ...options, finishFlush: zlibConstants.BROTLI_OPERATION_FLUSH });
+      else return coding.slice(0, 40);
+    } catch {
+      return coding.slice(0, 40);
+    }
+  }
+  return out;
 }
 
 /** What a download must be, beyond its media type (checked on its first line, and once it has all come). */
