@@ -127,6 +127,8 @@ export interface SpecStubOptions {
   importAnswer?: (imported: number) => unknown;
   /** Content-Disposition of the settlement export. */
   exportDisposition?: string;
+  /** Cents added to every statement's net_amount (figures that do not follow the fee rule). */
+  netOffBy?: number;
   /** Content-Disposition of the collections report's CSV. */
   reportDisposition?: string;
 }
@@ -333,7 +335,7 @@ export async function startSpecStub(options: SpecStubOptions = {}): Promise<Spec
         const total = [...collections.values()].filter((c) => c.period_month === period).reduce((s, c) => s + c.collected, 0);
         const s: StubSettlement = { id: randomUUID(), settlement_number: `SETTLE-${period}-${String(settlements.size + 1).padStart(3, '0')}`, period_month: period, total };
         settlements.set(s.id, s);
-        const f = fees(total);
+        const f = fees(total, options.netOffBy);
         return send(
           res,
           201,
@@ -344,7 +346,7 @@ export async function startSpecStub(options: SpecStubOptions = {}): Promise<Spec
         query([]);
         const s = settlements.get(seg[1]!);
         if (!s) return missing('Settlement', seg[1]!);
-        const f = fees(s.total);
+        const f = fees(s.total, options.netOffBy);
         return send(
           res,
           200,
@@ -355,7 +357,7 @@ export async function startSpecStub(options: SpecStubOptions = {}): Promise<Spec
         query([]);
         const s = settlements.get(seg[1]!);
         if (!s) return missing('Settlement', seg[1]!);
-        const f = fees(s.total);
+        const f = fees(s.total, options.netOffBy);
         const row = [s.settlement_number, s.period_month, money(s.total), money(f.distribution), money(f.collections), money(f.total), money(f.vat), money(f.net), '2026-12-03', `EFT-${s.settlement_number}`].join(',');
         return send(
           res,
@@ -419,12 +421,12 @@ function reportRow(c: StubCollection) {
   };
 }
 
-function fees(total: number) {
+function fees(total: number, netOffBy = 0) {
   const distribution = Math.round(total * 0.25);
   const collections = Math.round(total * 0.035);
   const t = distribution + collections;
   const vat = Math.round(t * 0.15);
-  return { distribution, collections, total: t, vat, net: total - t - vat };
+  return { distribution, collections, total: t, vat, net: total - t - vat + netOffBy };
 }
 
 function errorJson(code: string, message: string): string {

@@ -508,3 +508,25 @@ describe('compressed JSON answers (Content-Encoding), though premia asks for ide
     expect(r.stderr).toContain("POST /v1/policies answered 201 with a body encoded as 'compress', which premia cannot decode. The service answered 201, so it may have done it:");
   });
 });
+
+describe('a statement whose figures do not follow the fee rule', () => {
+  it('settlements get warns as create does: the net is not shown as if it added up', async () => {
+    const s = await stub({ netOffBy: 500 });
+    const { settlement } = await seeded(s);
+    const warning =
+      "warning: the statement's figures do not follow the fee rule (25 % + 3.5 % of 10.00, 15 % VAT on the fees): net_amount 11.72 (the rule gives 6.72). Check them with the service before paying.\n";
+    const shown = await premia(s, ['settlements', 'get', settlement]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('net_amount         11.72\n');
+    expect(shown.stderr).toBe(warning);
+    const json = await premia(s, ['settlements', 'get', settlement, '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout).net_amount).toBe(11.72);
+    expect(json.stderr).toBe(warning);
+    const fine = await stub();
+    const ok = await seeded(fine);
+    const quiet = await premia(fine, ['settlements', 'get', ok.settlement]);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe('');
+  });
+});

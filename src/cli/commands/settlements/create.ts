@@ -54,6 +54,12 @@ export function statementWarnings(s: Settlement): string[] {
   if (!s.id) {
     out.push(`the service gave no id for ${s.settlement_number}: 'settlements get' and 'export' take its id on a server that implements only the spec; ask the service's operator for it.`);
   }
+  return [...out, ...feeRuleWarnings(s)];
+}
+
+/** The statement's figures against the spec's fee rule from its own total (a cent either way is left alone). */
+export function feeRuleWarnings(s: Settlement): string[] {
+  const out: string[] = [];
   if (Number.isSafeInteger(s.total_collections) && s.total_collections >= 0) {
     const rule = settlementFigures(s.total_collections);
     const net = rule.net_amount - (s.previously_paid ?? 0);

@@ -1,4 +1,5 @@
 import { verb, type CommandDeps } from '../../command.js';
+import { feeRuleWarnings } from './create.js';
 import { printSettlement } from './show.js';
 
 export interface GetOptions extends CommandDeps {
@@ -7,7 +8,10 @@ export interface GetOptions extends CommandDeps {
 }
 
 export async function getRun({ ui, backend, ref }: GetOptions): Promise<number> {
-  printSettlement(ui, await (await backend()).getSettlement(ref));
+  const s = await (await backend()).getSettlement(ref);
+  printSettlement(ui, s);
+  // Read before paying it: figures that do not follow the fee rule are not shown as if they did.
+  for (const w of feeRuleWarnings(s)) ui.warn(w);
   return 0;
 }
 
