@@ -526,6 +526,55 @@ describe('answers that are not the expected JSON', () => {
     expect(readFileSync(out, 'utf8')).toBe(statement);
   });
 
+  it('a JSON report paged in other words than has_more (a count of all results, a page of pages, a next token): exit 1, no file', async () => {
+    const row = (n: number) =>
+      `{"period_month":"2026-11","customer_id":"C${n}","external_customer_ref":"E${n}","policy_number":"P${n}","product_code":"LIFE","collection_amount_due":1.00,"collection_amount_collected":1.00,"shortfall":0.00,"collection_status":"PAID_FULL","first_attempt_date":"2026-11-03","last_attempt_date":"2026-11-03","number_of_attempts":1,"last_failure_reason":null}`;
+    const rows = `[${row(1)},${row(2)}]`;
+    const cases: Array<[string, string]> = [
+      [`{"period_month":"2026-11","results":${rows},"pagination":{"page":1,"per_page":2,"total":6,"total_pages":3}}`, 'one page of a longer answer (2 of the 6 results its pagination.total counts)'],
+      [`{"period_month":"2026-11","results":${rows},"total_count":3}`, 'one page of a longer answer (2 of the 3 results its total_count counts)'],
+      [`{"meta":{"current_page":1,"last_page":2},"period_month":"2026-11","results":${rows}}`, 'one page of a longer answer (page 1 of 2, by its meta.last_page)'],
+      [`{"period_month":"2026-11","results":${rows},"nextPageToken":"t2"}`, 'one page of a longer answer (has_more / a next cursor)'],
+      [`{"period_month":"2026-11","results":${rows},"_links":{"next":{"href":"/v1/reports/collections?page=2"}}}`, 'one page of a longer answer (has_more / a next cursor)'],
+    ];
+    for (const [body, said] of cases) {
+      handlers = [(_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body)];
+      const out = join(dir, 'paged-report.json');
+      const r = await premia(['reports', 'collections', '--period', '2026-11', '--format', 'json', '--output', out]);
+      expect(r.code, body).toBe(1);
+      expect(r.stderr, body).toBe(`error: GET /v1/reports/collections answered with ${said}, which premia cannot follow; nothing complete was received.\n  (code REMOTE_ERROR)\n`);
+      expect(existsSync(out), body).toBe(false);
+    }
+    // In headers: a count of all results beyond those that came, or a next page, of a CSV or JSON report.
+    const csv = `${REPORT_COLUMNS.join(',')}\r\n2026-11,C1,E1,P1,LIFE,1.00,1.00,0.00,PAID_FULL,2026-11-03,2026-11-03,1,\r\n`;
+    const headerCases: Array<[Record<string, string>, string, string[], string]> = [
+      [{ 'content-type': 'text/csv', 'x-total-count': '2' }, csv, [], '1 of the 2 results its X-Total-Count counts'],
+      [{ 'content-type': 'application/json', 'x-total-count': '3' }, `{"period_month":"2026-11","results":${rows}}`, ['--format', 'json'], '2 of the 3 results its X-Total-Count counts'],
+      [{ 'content-type': 'text/csv', 'x-next-cursor': 'c2' }, csv, [], 'x-next-cursor'],
+    ];
+    for (const [headers, body, args, said] of headerCases) {
+      handlers = [(_q, res) => res.writeHead(200, headers).end(body)];
+      const out = join(dir, 'paged-report.out');
+      const r = await premia(['reports', 'collections', '--period', '2026-11', ...args, '--output', out]);
+      expect(r.code, said).toBe(1);
+      expect(r.stderr, said).toContain(`answered with one page of a longer answer (${said})`);
+      expect(existsSync(out), said).toBe(false);
+    }
+    handlers = [(_q, res) => res.writeHead(200, { 'content-type': 'text/csv', 'x-total-count': '1', 'x-has-more': 'false' }).end(csv)];
+    const all = await premia(['reports', 'collections', '--period', '2026-11']);
+    expect([all.code, all.stderr, all.stdout]).toEqual([0, '', csv]);
+    // The whole answer in those words, and rows or a summary with words of their own, are the report.
+    const whole = [
+      `{"period_month":"2026-11","results":${rows},"pagination":{"page":1,"per_page":100,"total":2,"total_pages":1,"next":null}}`,
+      `{"period_month":"2026-11","summary":{"total":2.00,"count":2},"next_period":"2026-12","results":[${row(1).replace('}', ',"next_attempt_date":"2026-12-03","next":"x"}')}]}`,
+    ];
+    for (const body of whole) {
+      handlers = [(_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body)];
+      const r = await premia(['reports', 'collections', '--period', '2026-11', '--format', 'json']);
+      expect([r.code, r.stderr, r.stdout], body).toEqual([0, '', body]);
+    }
+  });
+
   it('a download of the wrong type is refused before anything is written', async () => {
     handlers = [(_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>')];
     const r = await premia(['reports', 'collections', '--period', '2026-11']);

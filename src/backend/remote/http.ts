@@ -25,6 +25,7 @@ import { requestKey } from '../../domain/idempotency.js';
 import { parsePeriodStateHeader, PERIOD_STATE_HEADER } from '../../domain/period-state.js';
 import { moneyToCents, stringifyJson } from '../../domain/json.js';
 import { connectionError, connectionWords, errorFromResponse, maskKey, outcomeUnknown, parseErrorBody, withoutControlsDeep, redactText, remoteError, type RouteInfo } from './errors.js';
+import { JsonOutline, pagedAnswer } from './json-outline.js';
 import { multipartBody, multipartLength, newBoundary, type BodyState } from './multipart.js';
 import { VERSION } from '../../lib/version.js';
 import { parseBaseUrl } from '../wire.js';
@@ -317,6 +318,12 @@ export class HttpClient {
       if (start === '') await refuse('an empty body');
       // A page of a longer answer (a Link to the next page): premia cannot tell how to read the rest.
       if (/<[^>]*>\s*;[^,]*rel\s*=\s*"?next"?/i.test(headerText(x.headers.link) ?? '')) await refuse('one page of a longer answer (Link: rel="next")');
+      const nextHeader = ['x-next-page', 'x-next-cursor', 'x-next-page-token', 'x-has-more'].find((h) => {
+        const v = headerText(x.headers[h])?.trim().toLowerCase() ?? '';
+        return h === 'x-has-more' ? v === 'true' : v !== '';
+      });
+      if (nextHeader !== undefined) await refuse(`one page of a longer answer (${nextHeader})`);
+      const totalCount = /^\d+$/.test(headerText(x.headers['x-total-count'])?.trim() ?? '') ? Number(headerText(x.headers['x-total-count'])!.trim()) : null;
       if (format === 'csv' && expect.columns) {
         const header = firstCsvLine(seen.replace(/^\uFEFF/, ''));
         if (header !== null && header.join(',') !== expect.columns.join(',')) {
@@ -325,12 +332,15 @@ export class HttpClient {
       }
       // A premia service says whether a collections report is final (another server says nothing).
       const periodState = parsePeriodStateHeader(x.headers[PERIOD_STATE_HEADER]);
+      // A JSON report's outline (its top-level members, the count of its results): a paged answer says so there.
+      const outline = format === 'json' ? new JsonOutline() : null;
       return {
         filename: suggestedName(filenameOf(x.headers['content-disposition']), expect.nameHolds) ?? safeName(defaultName, format),
         contentType: String(x.headers['content-type'] ?? (format === 'csv' ? 'text/csv' : 'application/json')),
         body: guardStream(head, iterator, what, x.requestId, {
+          observe: outline ? (chunk) => outline.write(chunk) : undefined,
           done: (text) => {
-            const why = wholeDownloadProblem(text, format, expect);
+            const why = wholeDownloadProblem(text, format, expect, outline, totalCount);
             if (why !== null) throw remoteError(`${what} answered with ${why}; nothing complete was received.`, x.requestId);
           },
           lowSpeed: { windowMs: this.options.lowSpeedWindowMs ?? this.timeoutMs, stop: () => x.body.destroy() },
@@ -836,13 +846,19 @@ interface DownloadText {
 }
 
 /** Why a whole download is not what was asked for, or null. */
-function wholeDownloadProblem(text: DownloadText, format: 'csv' | 'json', expect: DownloadShape): string | null {
+function wholeDownloadProblem(text: DownloadText, format: 'csv' | 'json', expect: DownloadShape, outline: JsonOutline | null = null, totalCount: number | null = null): string | null {
+  // A count of all results (X-Total-Count) beyond those that came: the answer is one page of it.
+  const carried = format === 'json' ? (outline?.results ?? null) : dataRowsOf(text);
+  if (totalCount !== null && carried !== null && totalCount > carried) {
+    return `one page of a longer answer (${carried} of the ${totalCount} results its X-Total-Count counts), which premia cannot follow`;
+  }
   if (format === 'json') {
     // A paginated JSON answer (the spec shows none): its first page is not the report. A last
-    // page is the whole of it: an empty cursor, or a cursor beside an explicit has_more false.
-    const seen = (marker: RegExp) => marker.test(text.head) || marker.test(text.tail);
-    const more = seen(/"(has_more|hasMore)"\s*:\s*true/) || (seen(/"(next_cursor|nextCursor|next_page|next)"\s*:\s*"[^"]/) && !seen(/"(has_more|hasMore)"\s*:\s*false/));
-    if (more) return 'one page of a longer answer (has_more / a next cursor), which premia cannot follow';
+    // page is the whole of it: an empty cursor, a cursor beside an explicit has_more false, a
+    // count of all results that it carries, its last page. Only the report's own members (and
+    // those of objects directly in it) are read: never the rows' fields.
+    const paged = outline ? pagedAnswer(outline) : null;
+    if (paged !== null) return `one page of a longer answer (${paged}), which premia cannot follow`;
     // A body without a length ends where the connection closed, cut off or not: the report must
     // at least end by closing what it opened.
     const opened = text.head.replace(/^\uFEFF/, '').trimStart()[0];
@@ -856,12 +872,16 @@ function wholeDownloadProblem(text: DownloadText, format: 'csv' | 'json', expect
     if (cells !== null && cells !== expect.columns.length) return `a CSV cut off: its last row has ${cells} of the ${expect.columns.length} columns`;
   }
   if (expect.dataRows !== undefined) {
-    // Blank lines after the last row (a writer's extra line end) are no rows.
-    const blankEnd = /[\r\n\t ]*$/.exec(text.tail)![0];
-    const rows = text.lines - (blankEnd.split('\n').length - 1);
+    const rows = dataRowsOf(text);
     if (rows !== expect.dataRows) return `a CSV with ${rows} data row${rows === 1 ? '' : 's'} where ${expect.dataRows} ${expect.dataRows === 1 ? 'was' : 'were'} expected`;
   }
   return null;
+}
+
+/** A CSV's data rows, by its line ends: blank lines after the last row (a writer's extra line end) are no rows. */
+function dataRowsOf(text: DownloadText): number {
+  const blankEnd = /[\r\n\t ]*$/.exec(text.tail)![0];
+  return text.lines - (blankEnd.split('\n').length - 1);
 }
 
 /** How much of a download's start and end the checks keep. */
@@ -905,11 +925,12 @@ async function* guardStream(
   rest: AsyncIterator<Buffer>,
   what: string,
   requestId: string | null,
-  checks: { done?: (text: DownloadText) => void; lowSpeed?: { windowMs: number; stop: () => void } } = {},
+  checks: { done?: (text: DownloadText) => void; observe?: (chunk: Buffer) => void; lowSpeed?: { windowMs: number; stop: () => void } } = {},
 ): AsyncGenerator<Uint8Array> {
-  const { done, lowSpeed } = checks;
+  const { done, observe, lowSpeed } = checks;
   const text: DownloadText = { head: '', tail: '', lines: 0, bytes: 0, quotes: 0 };
   const see = (chunk: Buffer) => {
+    observe?.(chunk);
     text.bytes += chunk.length;
     for (let i = chunk.indexOf(34); i >= 0; i = chunk.indexOf(34, i + 1)) text.quotes++;
     if (text.head.length < KEEP) text.head += chunk.subarray(0, KEEP).toString('utf8');
