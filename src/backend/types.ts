@@ -470,6 +470,11 @@ export interface Download {
    * from a server that does not send the Premia-Period-State header.
    */
   periodState?: PeriodState;
+  /**
+   * The settlement export from another server: its data row's cells by column, once the body has
+   * all come (what premia checks the figures of); absent when the row could not be read.
+   */
+  statementRow?: Record<string, string>;
 }
 
 // ---------------------------------------------------------------------------------------------

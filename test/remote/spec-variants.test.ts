@@ -530,3 +530,24 @@ describe('a statement whose figures do not follow the fee rule', () => {
     expect(quiet.stderr).toBe('');
   });
 });
+
+describe('a statement export whose figures do not follow the fee rule', () => {
+  it('settlements export writes the server\'s bytes and warns on stderr, exit 0', async () => {
+    const s = await stub({ netOffBy: 500, csvType: 'text/csv' });
+    const { settlement } = await seeded(s);
+    const warning =
+      "warning: the statement's figures do not follow the fee rule (25 % + 3.5 % of 10.00, 15 % VAT on the fees): net_amount 11.72 (the rule gives 6.72). Check them with the service before paying.\n";
+    const out = join(dir, `statement-off-${Date.now()}.csv`);
+    const r = await premia(s, ['settlements', 'export', settlement, '--output', out]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(
+      `settlement_number,period_month,total_collections,distribution_fee,collections_fee,total_fees,vat,net_amount,payment_date,payment_reference\nSETTLE-2026-11-001,2026-11,10.00,2.50,0.35,2.85,0.43,11.72,2026-12-03,EFT-SETTLE-2026-11-001\n`,
+    );
+    expect(r.stderr).toBe(`Wrote ${settlement}.csv to ${out} (232 bytes).\n${warning}`);
+    const fine = await stub();
+    const ok = await seeded(fine);
+    const quiet = await premia(fine, ['settlements', 'export', ok.settlement]);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe('');
+  });
+});

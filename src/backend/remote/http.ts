@@ -334,7 +334,7 @@ export class HttpClient {
       const periodState = parsePeriodStateHeader(x.headers[PERIOD_STATE_HEADER]);
       // A JSON report's outline (its top-level members, the count of its results): a paged answer says so there.
       const outline = format === 'json' ? new JsonOutline() : null;
-      return {
+      const download: Download = {
         filename: suggestedName(filenameOf(x.headers['content-disposition']), expect.nameHolds) ?? safeName(defaultName, format),
         contentType: String(x.headers['content-type'] ?? (format === 'csv' ? 'text/csv' : 'application/json')),
         body: guardStream(head, iterator, what, x.requestId, {
@@ -342,11 +342,18 @@ export class HttpClient {
           done: (text) => {
             const why = wholeDownloadProblem(text, format, expect, outline, totalCount);
             if (why !== null) throw remoteError(`${what} answered with ${why}; nothing complete was received.`, x.requestId);
+            // Another server's one-row statement: its cells, for the caller to check the figures of
+            // (a premia service's follow the rule, a superseding one's net less what was paid).
+            if (!x.premia && expect.dataRows === 1 && expect.columns && text.bytes <= KEEP) {
+              const row = csvRecords(text.tail.replace(/^\uFEFF/, ''))[1];
+              if (row && row.length === expect.columns.length) download.statementRow = Object.fromEntries(expect.columns.map((c, i) => [c, row[i]!]));
+            }
           },
           lowSpeed: { windowMs: this.options.lowSpeedWindowMs ?? this.timeoutMs, stop: () => x.body.destroy() },
         }),
         ...(periodState ? { periodState } : {}),
       };
+      return download;
     });
   }
 
@@ -876,6 +883,37 @@ function wholeDownloadProblem(text: DownloadText, format: 'csv' | 'json', expect
     if (rows !== expect.dataRows) return `a CSV with ${rows} data row${rows === 1 ? '' : 's'} where ${expect.dataRows} ${expect.dataRows === 1 ? 'was' : 'were'} expected`;
   }
   return null;
+}
+
+/** The records of a whole CSV (RFC 4180: quoted fields, doubled quotes, CRLF or LF), blank lines left out. */
+function csvRecords(text: string): string[][] {
+  const records: string[][] = [];
+  let cells: string[] = [];
+  let cell = '';
+  let quoted = false;
+  const endRecord = () => {
+    cells.push(cell);
+    if (cells.length > 1 || cells[0]!.trim() !== '') records.push(cells);
+    cells = [];
+    cell = '';
+  };
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      cells.push(cell);
+      cell = '';
+    } else if (ch === '\n') endRecord();
+    else if (ch !== '\r') cell += ch;
+  }
+  if (cell !== '' || cells.length > 0) endRecord();
+  return records;
 }
 
 /** A CSV's data rows, by its line ends: blank lines after the last row (a writer's extra line end) are no rows. */

@@ -1,8 +1,11 @@
+import type { Download, Settlement } from '../../../backend/types.js';
 import { printable } from '../../../domain/identifiers.js';
+import { centsFromJsonNumber } from '../../../domain/money.js';
 import { writeDownload } from '../../output/download.js';
 import { refuseJsonForCsvOnly } from '../../output/download-json.js';
 import { plural } from '../../output/format.js';
 import { verb, type CommandDeps } from '../../command.js';
+import { feeRuleWarnings } from './create.js';
 
 interface Flags {
   output?: string;
@@ -31,7 +34,24 @@ export async function exportRun({ ctx, ui, backend, ref, lines, output, force }:
   const download = await (await backend()).exportSettlement(ref, { lines });
   const written = await writeDownload(ctx, download, output, undefined, '--output', force);
   if (written.path !== null) ui.status(`Wrote ${download.filename} to ${written.path} (${plural(written.bytes, 'byte')}).`);
+  // The file is the server's, byte for byte; figures that do not follow the fee rule are said.
+  const figures = statementFigures(download);
+  if (figures) for (const w of feeRuleWarnings(figures)) ui.warn(w);
   return 0;
+}
+
+const FIGURES = ['total_collections', 'distribution_fee', 'collections_fee', 'total_fees', 'vat', 'net_amount'] as const;
+
+/** The statement's figures from another server's export row, or null when they cannot all be read. */
+function statementFigures(download: Download): Settlement | null {
+  const row = download.statementRow;
+  if (!row) return null;
+  try {
+    const figures = Object.fromEntries(FIGURES.map((f) => [f, centsFromJsonNumber(row[f]!.trim(), f)]));
+    return { ...row, ...figures } as unknown as Settlement;
+  } catch {
+    return null;
+  }
 }
 
 export default verb(exportOptions, exportRun);
