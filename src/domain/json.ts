@@ -67,6 +67,7 @@ function write(value: unknown, money: boolean): string {
         return `${out}]`;
       }
       if (value instanceof Date) return JSON.stringify(value.toISOString());
+      if (value instanceof ForeignValue) return JSON.stringify(value.value);
       let out = '{';
       let first = true;
       for (const key of Object.keys(value)) {
@@ -89,22 +90,40 @@ function write(value: unknown, money: boolean): string {
  * (centsFromJsonNumber).
  */
 export function moneyToCents<T>(value: T, floatNoise = false): T {
-  convert(value, undefined, floatNoise);
+  convert(value, undefined, floatNoise, 0);
   return value;
 }
 
-function convert(value: unknown, key: string | undefined, floatNoise: boolean): unknown {
+/**
+ * A value under a money field's name deep in another server's answer (an extra field of its own:
+ * `rates.collections_fee` 0.035, an import error echoing `"collection_amount": "12,50"`) that is
+ * not an amount: kept as it came, and written back as it came. The fields premia reads are the
+ * answer's own (its top level), where such a value is still refused.
+ */
+export class ForeignValue {
+  constructor(readonly value: number | string) {}
+  toJSON(): number | string {
+    return this.value;
+  }
+}
+
+function convert(value: unknown, key: string | undefined, floatNoise: boolean, depth: number): unknown {
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = convert(value[i], key, floatNoise);
+    for (let i = 0; i < value.length; i++) value[i] = convert(value[i], key, floatNoise, depth + 1);
     return value;
   }
   if (value !== null && typeof value === 'object') {
     const obj = value as Record<string, unknown>;
-    for (const k of Object.keys(obj)) obj[k] = convert(obj[k], k, floatNoise);
+    for (const k of Object.keys(obj)) obj[k] = convert(obj[k], k, floatNoise, depth + 1);
     return obj;
   }
   if (key !== undefined && MONEY_FIELDS.has(key) && (typeof value === 'number' || typeof value === 'string')) {
-    return centsFromJsonNumber(value, key, floatNoise);
+    try {
+      return centsFromJsonNumber(value, key, floatNoise);
+    } catch (e) {
+      if (floatNoise && depth > 1) return new ForeignValue(value);
+      throw e;
+    }
   }
   return value;
 }

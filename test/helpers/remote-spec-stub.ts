@@ -127,6 +127,8 @@ export interface SpecStubOptions {
   importAnswer?: (imported: number) => unknown;
   /** Content-Disposition of the settlement export. */
   exportDisposition?: string;
+  /** Extra fields of the statement's answers (POST /settlements, GET /settlements/{id}). */
+  settlementExtra?: Record<string, unknown>;
   /** Cents added to every statement's net_amount (figures that do not follow the fee rule). */
   netOffBy?: number;
   /** Content-Disposition of the collections report's CSV. */
@@ -339,7 +341,7 @@ export async function startSpecStub(options: SpecStubOptions = {}): Promise<Spec
         return send(
           res,
           201,
-          json({ id: s.id, settlement_number: s.settlement_number, period_month: period, total_collections: m(total), distribution_fee: m(f.distribution), collections_fee: m(f.collections), total_fees: m(f.total), vat: m(f.vat), net_amount: m(f.net), payment_date: '2026-12-03', status: 'pending' }),
+          json({ id: s.id, settlement_number: s.settlement_number, period_month: period, total_collections: m(total), distribution_fee: m(f.distribution), collections_fee: m(f.collections), total_fees: m(f.total), vat: m(f.vat), net_amount: m(f.net), payment_date: '2026-12-03', status: 'pending', ...options.settlementExtra }),
         );
       }
       case 'GET /settlements/{id}': {
@@ -350,7 +352,7 @@ export async function startSpecStub(options: SpecStubOptions = {}): Promise<Spec
         return send(
           res,
           200,
-          json({ id: s.id, settlement_number: s.settlement_number, period_month: s.period_month, total_collections: m(s.total), distribution_fee: m(f.distribution), collections_fee: m(f.collections), total_fees: m(f.total), vat: m(f.vat), net_amount: m(f.net), status: 'pending', payment_date: '2026-12-03', payment_reference: `EFT-${s.settlement_number}`, created_at: ts }),
+          json({ id: s.id, settlement_number: s.settlement_number, period_month: s.period_month, total_collections: m(s.total), distribution_fee: m(f.distribution), collections_fee: m(f.collections), total_fees: m(f.total), vat: m(f.vat), net_amount: m(f.net), status: 'pending', payment_date: '2026-12-03', payment_reference: `EFT-${s.settlement_number}`, created_at: ts, ...options.settlementExtra }),
         );
       }
       case 'GET /settlements/{id}/export': {

@@ -551,3 +551,29 @@ describe('a statement export whose figures do not follow the fee rule', () => {
     expect(quiet.stderr).toBe('');
   });
 });
+
+describe('extra fields of its own under the name of a money field', () => {
+  it('a statement with rates (0.035) beside its figures is taken, and --json writes them as they came', async () => {
+    const s = await stub({ settlementExtra: { rates: { distribution_fee: 0.25, collections_fee: 0.035, vat: 0.15 }, notes: [{ amount: 'R 12,50' }] } });
+    expect((await premia(s, [...CREATE('POL-1'), '--json'])).code).toBe(0);
+    expect((await premia(s, ['collections', 'execute', '--period', '2026-11'])).code).toBe(0);
+    const created = await premia(s, ['settlements', 'create', '--period', '2026-11', '--json']);
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+    const id = [...s.settlements.keys()][0]!;
+    expect(created.stdout).toBe(
+      `{"id":"${id}","settlement_number":"SETTLE-2026-11-001","period_month":"2026-11","total_collections":10.00,"distribution_fee":2.50,"collections_fee":0.35,"total_fees":2.85,"vat":0.43,"net_amount":6.72,"payment_date":"2026-12-03","status":"pending","rates":{"distribution_fee":0.25,"collections_fee":0.035,"vat":0.15},"notes":[{"amount":"R 12,50"}]}\n`,
+    );
+    const shown = await premia(s, ['settlements', 'get', id]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('collections_fee     0.35\n');
+  });
+
+  it('the figures premia reads are still held to two decimals', async () => {
+    const s = await stub({ settlementExtra: { collections_fee: 0.035 } });
+    expect((await premia(s, [...CREATE('POL-1'), '--json'])).code).toBe(0);
+    const created = await premia(s, ['settlements', 'create', '--period', '2026-11']);
+    expect(created.code).toBe(1);
+    expect(created.stderr).toContain('answered with an amount premia cannot read: collections_fee is not a money amount: 0.035.');
+  });
+});
