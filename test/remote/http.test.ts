@@ -575,6 +575,32 @@ describe('answers that are not the expected JSON', () => {
     }
   });
 
+  it('a report whose first line has no line end yet, or never: its header is checked all the same, before anything is written', async () => {
+    const header = REPORT_COLUMNS.join(',');
+    const cases: Array<[string, Handler]> = [
+      ['one line without a line end', (_q, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('No collections for 2026-11')],
+      [
+        'a header written in two parts',
+        (_q, res) => {
+          res.writeHead(200, { 'content-type': 'text/csv' });
+          res.write('policy_number,customer_id');
+          setTimeout(() => res.end(',amount\nP1,C1,1.00\n'), 20);
+        },
+      ],
+    ];
+    for (const [name, handler] of cases) {
+      handlers = [handler];
+      const r = await premia(['reports', 'collections', '--period', '2026-11']);
+      expect(r.code, name).toBe(1);
+      expect(r.stdout, name).toBe('');
+      expect(r.stderr, name).toContain("answered with a CSV whose header is '");
+    }
+    // A report without rows: the header alone, without a line end.
+    handlers = [(_q, res) => res.writeHead(200, { 'content-type': 'text/csv' }).end(header)];
+    const empty = await premia(['reports', 'collections', '--period', '2026-11']);
+    expect([empty.code, empty.stderr, empty.stdout]).toEqual([0, '', header]);
+  });
+
   it('a download of the wrong type is refused before anything is written', async () => {
     handlers = [(_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>')];
     const r = await premia(['reports', 'collections', '--period', '2026-11']);
