@@ -26,6 +26,10 @@ interface Frame {
 }
 
 const MAX_TEXT = 256;
+const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
+const DELIMITERS = new Set([...WHITESPACE, ',', ':', '}', ']']);
+const DEEP = /["{}[\]]/g;
+const STRING_STOP = /["\\]/g;
 
 export class JsonOutline {
   readonly fields: OutlineField[] = [];
@@ -40,7 +44,23 @@ export class JsonOutline {
   private literal: string | null = null;
 
   write(chunk: Buffer): void {
-    for (const ch of this.decoder.write(chunk)) this.step(ch);
+    const text = this.decoder.write(chunk);
+    for (let i = 0; i < text.length; i++) {
+      // Deep inside (a row), a string is passed over whole: only its end matters.
+      if (this.inString && !this.escaped && this.stack.length > 2) {
+        STRING_STOP.lastIndex = i;
+        const stop = STRING_STOP.exec(text);
+        if (stop === null) return;
+        i = stop.index;
+      } else if (!this.inString && this.literal === null && this.stack.length > 2) {
+        // Deep inside, between strings: only brackets and quotes matter.
+        DEEP.lastIndex = i;
+        const next = DEEP.exec(text);
+        if (next === null) return;
+        i = next.index;
+      }
+      this.step(text[i]!);
+    }
   }
 
   /** Where a value that starts now would be recorded (depth 1 or 2 of objects), or undefined. */
@@ -85,13 +105,13 @@ export class JsonOutline {
       return;
     }
     if (this.literal !== null) {
-      if (!/[\s,:}\]]/.test(ch)) {
+      if (!DELIMITERS.has(ch)) {
         if (this.literal.length < MAX_TEXT) this.literal += ch;
         return;
       }
       this.endLiteral();
     }
-    if (/\s/.test(ch)) return;
+    if (WHITESPACE.has(ch)) return;
     const top = this.stack[this.stack.length - 1];
     switch (ch) {
       case '"':
@@ -120,6 +140,7 @@ export class JsonOutline {
       case ':':
         return;
       default:
+        if (this.stack.length > 2) return; // a number or word deep inside: never recorded
         this.beginValue();
         this.literal = ch;
     }
