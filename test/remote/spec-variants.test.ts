@@ -577,3 +577,21 @@ describe('extra fields of its own under the name of a money field', () => {
     expect(created.stderr).toContain('answered with an amount premia cannot read: collections_fee is not a money amount: 0.035.');
   });
 });
+
+describe('a server that answers a settled period with the statement it made before', () => {
+  it.each([
+    ['paid', ': it is paid already, do not pay it again'],
+    ['disputed', ''],
+  ])('status %s: no "Created … to pay by", a warning instead (exit 0)', async (status, paid) => {
+    const s = await stub({ settlementExtra: { status } });
+    expect((await premia(s, [...CREATE('POL-1'), '--json'])).code).toBe(0);
+    const r = await premia(s, ['settlements', 'create', '--period', '2026-11']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`warning: the service answered with SETTLE-2026-11-001, whose status is ${status}: a statement it had made before, not a new one${paid}.\n`);
+    expect(r.stdout).toContain(`status             ${status}\n`);
+    const pending = await stub();
+    expect((await premia(pending, [...CREATE('POL-1'), '--json'])).code).toBe(0);
+    const created = await premia(pending, ['settlements', 'create', '--period', '2026-11']);
+    expect(created.stderr).toBe('Created SETTLE-2026-11-001: net 0.00 to pay by 2026-12-03.\n');
+  });
+});

@@ -29,7 +29,12 @@ export async function createRun(opts: CreateOptions): Promise<number> {
     await askOrCancel(opts, preview ? settlementQuestion(preview) : plainSettlementQuestion(period));
   }
   const s = await b.createSettlement(period);
-  if (!ui.json) {
+  // A new statement is pending (spec 3.3): another status is one the service had made before
+  // (the spec leaves open what it answers for a period settled already), never one to pay now.
+  if (s.status !== 'pending') {
+    const paid = s.status === 'paid' ? ': it is paid already, do not pay it again' : '';
+    ui.warn(`the service answered with ${s.settlement_number}, whose status is ${s.status}: a statement it had made before, not a new one${paid}.`);
+  } else if (!ui.json) {
     const replaces = s.supersedes ? ` (supersedes ${s.supersedes}; ${money(s.previously_paid ?? 0)} already paid for ${s.period_month})` : '';
     if (s.net_amount < 0) {
       const reference = s.payment_reference ? `, reference ${s.payment_reference}` : '';
