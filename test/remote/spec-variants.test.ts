@@ -501,6 +501,26 @@ describe('compressed JSON answers (Content-Encoding), though premia asks for ide
     expect(missing.stderr).toContain('error: Collection 00000000-0000-4000-8000-00000000abcd not found.');
   });
 
+  it('a compressed error page larger than premia reads of it (64 KiB) is shown by its start', async () => {
+    const { createServer } = await import('node:http');
+    const { gzipSync } = await import('node:zlib');
+    const page = `Not found at this gateway. ${'upstream said nothing more. '.repeat(5000)}`;
+    const server = createServer((_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+      res.end(gzipSync(page));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as import('node:net').AddressInfo;
+      const r = await premia({ url: `http://127.0.0.1:${port}/v1`, key: 'spec-key-0123456789' }, ['collections', 'get', '00000000-0000-4000-8000-00000000abcd']);
+      expect(r.code).toBe(5);
+      expect(r.stderr).toContain('(it answered HTTP 404 with text/plain: Not found at this gateway. upstream said nothing more.');
+      expect(r.stderr).not.toContain('cannot decode');
+    } finally {
+      server.close();
+    }
+  });
+
   it('an encoding premia cannot undo is a clear error that says the write may have been done', async () => {
     const s = await stub({ jsonEncoding: 'compress' });
     const r = await premia(s, CREATE('POL-1'));

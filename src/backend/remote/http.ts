@@ -801,7 +801,7 @@ async function readBounded(body: Exchange['body'], limit: number, contentEncodin
 /**
  * A body as the server meant it: undone of its Content-Encoding (gzip, deflate, br; a list is
  * undone from its last), as a server may compress although premia asks for identity. A body cut
- * off (or bounded) is decoded as far as it goes; `limit` bounds what a decoded body may grow to.
+ * off (or bounded) is decoded as far as it goes; `limit` (times 256) bounds what it may grow to.
  * An encoding premia cannot undo is returned as its name.
  */
 function decodeContent(bytes: Buffer, contentEncoding: string | string[] | undefined, limit?: number): Buffer | string {
@@ -811,7 +811,8 @@ function decodeContent(bytes: Buffer, contentEncoding: string | string[] | undef
     .filter((c) => c !== '' && c !== 'identity');
   let out = bytes;
   for (const coding of codings.reverse()) {
-    const options = limit === undefined ? {} : { maxOutputLength: limit };
+    // A bounded body (an error page) may grow well past its bound once decoded: it is cut after.
+    const options = limit === undefined ? {} : { maxOutputLength: limit * 256 };
     try {
       if (coding === 'gzip' || coding === 'x-gzip') out = gunzipSync(out, { ...options, finishFlush: zlibConstants.Z_SYNC_FLUSH });
       else if (coding === 'deflate') out = inflateSync(out, { ...options, finishFlush: zlibConstants.Z_SYNC_FLUSH });
