@@ -533,6 +533,7 @@ describe('answers that are not the expected JSON', () => {
     const cases: Array<[string, string]> = [
       [`{"period_month":"2026-11","results":${rows},"pagination":{"page":1,"per_page":2,"total":6,"total_pages":3}}`, 'one page of a longer answer (2 of the 6 results its pagination.total counts)'],
       [`{"period_month":"2026-11","results":${rows},"total_count":3}`, 'one page of a longer answer (2 of the 3 results its total_count counts)'],
+      [`{"count":3,"next":null,"previous":null,"results":${rows}}`, 'one page of a longer answer (2 of the 3 results its count counts)'],
       [`{"meta":{"current_page":1,"last_page":2},"period_month":"2026-11","results":${rows}}`, 'one page of a longer answer (page 1 of 2, by its meta.last_page)'],
       [`{"period_month":"2026-11","results":${rows},"nextPageToken":"t2"}`, 'one page of a longer answer (has_more / a next cursor)'],
       [`{"period_month":"2026-11","results":${rows},"_links":{"next":{"href":"/v1/reports/collections?page=2"}}}`, 'one page of a longer answer (has_more / a next cursor)'],

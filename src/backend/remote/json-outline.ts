@@ -174,7 +174,8 @@ export function pagedAnswer(outline: JsonOutline): string | null {
   const whole = (v: OutlineField['value']): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
   for (const f of fields) {
     const k = norm(f.key);
-    const counts = TOTAL.has(k) || ((k === 'total' || k === 'count') && pagingContainer(f.within));
+    // `count` beside the results (Django REST framework's pages) counts them all; `total` may be money there.
+    const counts = TOTAL.has(k) || (k === 'count' && f.within === null) || ((k === 'total' || k === 'count') && pagingContainer(f.within));
     if (counts && whole(f.value) && f.value > outline.results) {
       return `${outline.results} of the ${f.value} results its ${named(f)} counts`;
     }
