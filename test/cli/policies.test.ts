@@ -740,15 +740,23 @@ describe('the store', () => {
 });
 
 describe('clock', () => {
-  it('starts at the real UTC date of the first run, and prints it', async () => {
-    expect((await premia(CREATE_P1, { now: at('2026-03-31T23:59:59.000Z') })).code).toBe(0); // makes the store
-    const r = await premia(['clock', '--json'], { now: at('2026-03-31T23:59:59.000Z') });
+  it('starts on the day before the real UTC date of the first run (none of that day has run), and prints it', async () => {
+    // Made on a month's last day: the month is still open, and can be queued and lived.
+    const lastDay = at('2026-03-31T23:59:59.000Z');
+    expect((await premia(CREATE_P1, { now: lastDay })).code).toBe(0); // makes the store
+    const r = await premia(['clock', '--json'], { now: lastDay });
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe('{"date":"2026-03-31","locked":false,"seed":1}\n');
+    expect(r.stdout).toBe('{"date":"2026-03-30","locked":false,"seed":1}\n');
     // Later runs read the stored clock, whatever the wall clock says.
-    expect((await premia(['clock', '--json'], { now: at('2027-01-01T00:00:00.000Z') })).stdout).toBe('{"date":"2026-03-31","locked":false,"seed":1}\n');
+    expect((await premia(['clock', '--json'], { now: at('2027-01-01T00:00:00.000Z') })).stdout).toBe('{"date":"2026-03-30","locked":false,"seed":1}\n');
     const human = await premia(['clock']);
-    expect(human.stdout).toBe('date    2026-03-31\nseed    1\nlocked  no\n');
+    expect(human.stdout).toBe('date    2026-03-30\nseed    1\nlocked  no\n');
+    const queued = await premia(['collections', 'execute', '--period', '2026-03', '--json'], { now: lastDay });
+    expect(queued.code).toBe(0);
+    expect(JSON.parse(queued.stdout)).toMatchObject({ status: 'processing', policies_queued: 1 });
+    const advanced = await premia(['clock', 'advance', '--days', '1', '--yes', '--json'], { now: lastDay });
+    expect(advanced.code).toBe(0);
+    expect(JSON.parse(advanced.stdout)).toMatchObject({ from: '2026-03-30', to: '2026-03-31' });
   });
 
   it('clock set moves it, before any collections run', async () => {

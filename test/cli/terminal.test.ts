@@ -63,7 +63,7 @@ async function onTerminal(args: string[], columns: number | undefined): Promise<
     stdinIsTTY: false,
     env: { NO_COLOR: '1' },
     cwd: dir,
-    now: () => new Date('2026-11-21T09:30:00.000Z'),
+    now: () => new Date('2026-11-22T09:30:00.000Z'), // a new store's clock: 2026-11-21
   });
   const code = await run(['--db', join(dir, 'premia.db'), '--seed', '1', ...args], ctx);
   return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: stderr.text };

@@ -51,7 +51,8 @@ export async function runCli(args: string[], options: CliOptions): Promise<CliRe
     stdinIsTTY: options.tty ?? false,
     env: { ...options.env },
     cwd: options.cwd,
-    now: options.now ?? (() => new Date('2026-11-21T09:30:00.000Z')),
+    // A new store's clock then starts at 2026-11-21 (the day before: backend/local/world.ts).
+    now: options.now ?? (() => new Date('2026-11-22T09:30:00.000Z')),
     prompter: options.prompter,
     signals: options.signals,
     remoteTuning: options.tuning,

@@ -6,7 +6,9 @@ import { openLocalBackend, type LocalBackend } from '../../src/backend/local/ind
 import type { Download, Upload } from '../../src/backend/types.js';
 import { FIXTURES } from './cli.js';
 
-export const FIXED_NOW = () => new Date('2026-11-21T09:30:00.000Z');
+// The wall clock the day after the store's: a new store's clock starts on the day before today
+// (backend/local/world.ts), so stores made under it are at 2026-11-21 and stamp 2026-11-21T09:30.
+export const FIXED_NOW = () => new Date('2026-11-22T09:30:00.000Z');
 
 /** A backend on a new store (seed 1 unless told: tests see the same ids every run) or an existing one. */
 export function localBackend(options: { path?: string; seed?: number; aloneOnThread?: boolean } = {}): Promise<LocalBackend> {

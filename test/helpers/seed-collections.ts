@@ -11,7 +11,9 @@ import { setMeta } from '../../src/store/repos/meta.js';
 import type { Store } from '../../src/store/store.js';
 import { asCents } from '../../src/domain/money.js';
 
-export const TEST_NOW = () => new Date('2026-11-21T09:30:00.000Z');
+// The wall clock the day after the store's: a new store's clock starts on the day before today
+// (backend/local/world.ts), so stores made under it are at 2026-11-21 and stamp 2026-11-21T09:30.
+export const TEST_NOW = () => new Date('2026-11-22T09:30:00.000Z');
 
 export interface SeedCollection {
   policy_number: string;

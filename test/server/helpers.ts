@@ -15,7 +15,9 @@ import { createServer, type ServerOptions } from '../../src/server/app.js';
 import { uploadDirectory } from '../../src/server/upload.js';
 import { REPO, tempDir } from '../helpers/cli.js';
 
-export const NOW = () => new Date('2026-11-21T09:30:00.000Z');
+// The wall clock the day after the store's: a new store's clock starts on the day before today
+// (backend/local/world.ts), so stores made under it are at 2026-11-21 and stamp 2026-11-21T09:30.
+export const NOW = () => new Date('2026-11-22T09:30:00.000Z');
 export const OPENAPI = parse(readFileSync(join(REPO, 'openapi.yaml'), 'utf8'));
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;

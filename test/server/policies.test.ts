@@ -339,6 +339,7 @@ describe('PATCH /v1/policies/{id}: updated_at never goes back', () => {
     // The wall clock moves; the store's clock stays at 2026-11-21 (nobody advances it).
     let wall = new Date('2026-11-21T23:59:00.000Z');
     const backend = await openLocalBackend({ path: join(dir, 'premia.db'), now: () => wall, seed: 1 });
+    await setClock(backend.store, '2026-11-21'); // a new store's starts the day before
     const app = await createServer({ backend, tmpDir: dir, now: () => wall, authFailureLimit: 0, offload: false });
     try {
       const key = (await backend.admin.keys.create('Acme Life', 'client')).key;

@@ -8,7 +8,7 @@ import { CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY, storedCalendar, type Calendar } fr
 import { PremiaError } from '../../domain/errors.js';
 import { hashString32 } from '../../domain/hash.js';
 import { redactDbUrl } from '../../lib/db-url.js';
-import { dayNumber, type IsoDate } from '../../domain/period.js';
+import { addDays, dayNumber, type IsoDate } from '../../domain/period.js';
 import type { Db, Store, Trx } from '../../store/store.js';
 import { getAllMeta, setMeta } from '../../store/repos/meta.js';
 import { findClientById, insertClient } from '../../store/repos/clients.js';
@@ -28,7 +28,11 @@ export interface World {
 }
 
 export interface InitOptions {
-  /** The real UTC date: a new store's clock starts there. */
+  /**
+   * The real UTC date. A new store's clock starts on the day before it: the clock's date is the
+   * last day whose business has run, and a new store has run none of today's, so its first
+   * advance lives today (a store made on a month's last day can still queue that month).
+   */
   realToday: IsoDate;
   /** `--seed`: only allowed when the store is created (or matches the stored seed). */
   seed?: number;
@@ -63,7 +67,7 @@ export async function initWorld(store: Store, options: InitOptions): Promise<voi
     } else {
       checkSeed(current, options.seed);
     }
-    if (!current.has('clock_date')) await setMeta(trx, 'clock_date', options.realToday);
+    if (!current.has('clock_date')) await setMeta(trx, 'clock_date', addDays(options.realToday, -1));
     if (!(await findClientById(trx, LOCAL_CLIENT_ID))) {
       await insertClient(trx, { id: LOCAL_CLIENT_ID, name: LOCAL_CLIENT_NAME, created_at: Date.now() });
     }

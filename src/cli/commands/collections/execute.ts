@@ -55,9 +55,9 @@ export async function executeRun({ ui, backend, input }: ExecuteOptions): Promis
 }
 
 /**
- * A month queued with most of it already lived (a new store's clock starts at today's date: a
- * forgotten `clock set`) leaves the engine a few days to collect in: said, so that the UNPAID
- * results at its close are no surprise.
+ * A month queued with most of it already lived (a new store's clock starts on the day before
+ * today's date: a forgotten `clock set`) leaves the engine a few days to collect in: said, so
+ * that the UNPAID results at its close are no surprise.
  */
 async function warnIfLate(ui: Ui, b: Backend, period: Period): Promise<void> {
   const today = (await b.getClock()).date;
