@@ -26,6 +26,7 @@ import { parsePeriodStateHeader, PERIOD_STATE_HEADER } from '../../domain/period
 import { moneyToCents, stringifyJson } from '../../domain/json.js';
 import { connectionError, connectionWords, errorFromResponse, maskKey, outcomeUnknown, parseErrorBody, withoutControlsDeep, redactText, remoteError, type RouteInfo } from './errors.js';
 import { JsonOutline, pagedAnswer } from './json-outline.js';
+import { CsvReader, isBlankRecord } from '../../lib/csv-reader.js';
 import { multipartBody, multipartLength, newBoundary, type BodyState } from './multipart.js';
 import { VERSION } from '../../lib/version.js';
 import { parseBaseUrl } from '../wire.js';
@@ -352,7 +353,7 @@ export class HttpClient {
             // Another server's one-row statement: its cells, for the caller to check the figures of
             // (a premia service's follow the rule, a superseding one's net less what was paid).
             if (!x.premia && expect.dataRows === 1 && expect.columns && text.bytes <= KEEP) {
-              const row = csvRecords(text.tail.replace(/^\uFEFF/, ''))[1];
+              const row = csvRecords(text.tail)?.[1];
               if (row && row.length === expect.columns.length) download.statementRow = Object.fromEntries(expect.columns.map((c, i) => [c, row[i]!]));
             }
           },
@@ -893,34 +894,16 @@ function wholeDownloadProblem(text: DownloadText, format: 'csv' | 'json', expect
   return null;
 }
 
-/** The records of a whole CSV (RFC 4180: quoted fields, doubled quotes, CRLF or LF), blank lines left out. */
-function csvRecords(text: string): string[][] {
+/** The records of a whole CSV (lib/csv-reader.ts: RFC 4180, CRLF or LF), blank ones left out; null when it is not CSV text. */
+function csvRecords(text: string): string[][] | null {
   const records: string[][] = [];
-  let cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  const endRecord = () => {
-    cells.push(cell);
-    if (cells.length > 1 || cells[0]!.trim() !== '') records.push(cells);
-    cells = [];
-    cell = '';
-  };
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      cells.push(cell);
-      cell = '';
-    } else if (ch === '\n') endRecord();
-    else if (ch !== '\r') cell += ch;
+  const reader = new CsvReader({ onRecord: (fields) => (isBlankRecord(fields) ? undefined : records.push(fields)) });
+  try {
+    reader.push(text);
+    reader.end();
+  } catch {
+    return null;
   }
-  if (cell !== '' || cells.length > 0) endRecord();
   return records;
 }
 
