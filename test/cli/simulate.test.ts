@@ -63,6 +63,7 @@ describe('premia simulate', () => {
       status: 'pending',
     });
     expect(readdirSync(join(dir, '2026-11')).sort()).toEqual([
+      '.premia-simulate.json', // the files it wrote, with their SHA-256 (a rerun replaces only those)
       'SETTLE-2026-11-001-lines.csv',
       'SETTLE-2026-11-001.csv',
       'attempts-2026-11.csv',
@@ -166,6 +167,34 @@ describe('premia simulate', () => {
     expect(r.code).toBe(0);
     // Off a terminal money is not grouped (docs/terminal.md); on one it reads 479,440.15 of 518,983.09.
     expect(r.stdout).toContain('collected 479440.15 of 518983.09 due: 92.4% by amount, 92.9% of policies paid in full');
+  });
+
+  it('a rerun replaces its own files, never one it did not write there (exit 6, nothing run)', async () => {
+    const args = ['simulate', '--bank', 'none', '--out', 'rerun'];
+    const dir = join(tmp.dir, 'rerun', '2026-11');
+    const report = join(dir, 'collections-2026-11.csv');
+    expect((await runCli(args, { cwd: tmp.dir })).code).toBe(0);
+    const first = readFileSync(report);
+    const again = await runCli(args, { cwd: tmp.dir });
+    expect(again.code).toBe(0);
+    expect(readFileSync(report).equals(first)).toBe(true);
+    // A real month's report kept under the same name is left as it is, and nothing runs.
+    writeFileSync(report, 'real\n');
+    const refused = await runCli(args, { cwd: tmp.dir });
+    expect(refused.code).toBe(6);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toBe(
+      "error: premia simulate writes 2026-11's files into rerun/2026-11, which holds rerun/2026-11/collections-2026-11.csv: premia simulate did not write it there " +
+        '(or it changed since), so it is left as it is and nothing was run. Move it away, or give another --out.\n  (code CONFLICT)\n',
+    );
+    expect(readFileSync(report, 'utf8')).toBe('real\n');
+    // One of its own files changed since is not its own any more either.
+    writeFileSync(report, first);
+    writeFileSync(join(dir, 'SETTLE-2026-11-001.csv'), 'edited\n');
+    const edited = await runCli(args, { cwd: tmp.dir });
+    expect(edited.code).toBe(6);
+    expect(edited.stderr).toContain('which holds rerun/2026-11/SETTLE-2026-11-001.csv: premia simulate did not write it there');
+    expect(readFileSync(join(dir, 'SETTLE-2026-11-001.csv'), 'utf8')).toBe('edited\n');
   });
 
   it('the quick start: the built binary, from any directory', () => {

@@ -6,9 +6,9 @@
  * the same output.
  */
 import { existsSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { conflict, usageError, validationError } from '../../../domain/errors.js';
-import { addDays, isPeriod, type Period } from '../../../domain/period.js';
+import { addDays, isPeriod, shiftPeriod, type Period } from '../../../domain/period.js';
 import { runSimulation, type PatternResult, type SimulationSummary } from '../../../simulation/scenario.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { stopped } from '../../confirm.js';
@@ -21,6 +21,7 @@ import { percentOf, plural } from '../../output/format.js';
 import { startProgress } from '../../output/progress.js';
 import type { Ui } from '../../output/ui.js';
 import { localOnly } from '../action.js';
+import { recordOwnFile, refuseForeignOutputs } from './own-files.js';
 
 const DEFAULT_POLICIES = fixturePath('policies.csv');
 const DEFAULT_BANK = fixturePath('bank-transactions.csv');
@@ -65,6 +66,8 @@ export async function simulateRun({ ctx, globals, ui, createsStore, first, month
   const out = { output, option: '--out' };
   const outDir = resolve(ctx.cwd, output);
   await outputDirectory(outDir, out, false); // a file there is refused now, not after the months have run
+  // Nor does a rerun replace a file it did not write (a real month's report kept there).
+  await refuseForeignOutputs(outDir, Array.from({ length: months }, (_, k) => shiftPeriod(first, k)), ctx.cwd);
 
   // A fresh in-memory store unless --db names one on the command line; never a service. Not
   // PREMIA_DB: a shell that exported it for the month's real work must not get the fixtures in.
@@ -108,6 +111,7 @@ export async function simulateRun({ ctx, globals, ui, createsStore, first, month
         save: async (period, download, name) => {
           const dir = join(outDir, period);
           const path = (await writeDownload(ctx, download, name === undefined ? dir : join(dir, name), undefined, '--out')).path!;
+          await recordOwnFile(dir, basename(path));
           return relative(ctx.cwd, path) || path;
         },
         // The month in pictures (reports summary --html), beside the CSV files.
