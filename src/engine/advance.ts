@@ -229,6 +229,9 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
         // those are debited no more, as after a load that follows the close (the lapse rule runs
         // as the day commits; the store says which collections it took).
         if (pipelined) await collect(true);
+        // Not committed (a stop asked for while earlier days were reported, or a write by someone
+        // else): nothing lapsed, and the next day, if any, loads the store again.
+        if (pending.includes(lived)) continue;
         if ([...(await lived.lapsed).values()].some((n) => n > 0)) s.cols.blockIds(await store.lapsedCollections(closed));
       }
     }

@@ -187,6 +187,29 @@ describe("the engine's threads", () => {
     expect(await readDownload(await b.exportAttempts('2026-11', 'csv'))).toBe(tenth);
   });
 
+  it('a stop asked for while the day that closes a period is with the writer ends the advance as asked, not as a failure', async () => {
+    // December queued too: after November's close the advance waits for it to commit, to learn
+    // what lapsed. A stop asked for while the 29th is reported drops the 30th, written meanwhile.
+    const b = await book({ aloneOnThread: true });
+    await b.executeCollections({ period_month: '2026-12' });
+    const stop = new AbortController();
+    const stopped = await b.advanceClock(
+      { to: '2026-12-31' },
+      {
+        signal: stop.signal,
+        onDay: (day) => {
+          if (day.date !== '2026-11-29') return;
+          stop.abort();
+          const until = Date.now() + 200;
+          while (Date.now() < until);
+        },
+      },
+    );
+    expect(stopped.days.at(-1)!.date).toBe('2026-11-29');
+    expect((await b.getClock()).date).toBe('2026-11-29');
+    expect((await b.getExecution((await allCollections(b, '2026-11'))[0]!.execution_id)).status).toBe('processing');
+  });
+
   it("the image a handed-over month keeps, streamed to the writer, is the image of the month committed day by day", async () => {
     const image = (b: LocalBackend) => {
       if (b.store.kind !== 'sqlite') throw new Error('a SQLite store is expected');
