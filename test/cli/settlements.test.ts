@@ -182,6 +182,43 @@ describe('premia settlements create', () => {
     expect(list.data).toHaveLength(1);
   });
 
+  it('a rerun with the same --idempotency-key after the statement was paid or disputed never says it is to pay', async () => {
+    const { cli } = await fixtureStore('2026-12-02');
+    const create = ['--idempotency-key', 'settle-2026-11', 'settlements', 'create', '--period', FIXTURE_PERIOD];
+    const made = await cli(create);
+    expect(made.code).toBe(0);
+    expect(made.stderr).toBe(`Created SETTLE-2026-11-001: net 134.12 to pay by 2026-12-03 with reference ${REF_001}.\n`);
+    expect((await cli(['settlements', 'mark-paid', 'SETTLE-2026-11-001', '--reference', 'EFT-77'])).code).toBe(0);
+
+    // The stored answer (pending) is repeated; what the statement is now is said, and shown.
+    const paidNote =
+      "warning: SETTLE-2026-11-001 was made by an earlier run with idempotency key 'settle-2026-11' (that run's answer is repeated), " +
+      'and it has been paid since (on 2026-12-02 with reference EFT-77): it is not to be paid again.\n';
+    const rerun = await cli(create);
+    expect(rerun.code).toBe(0);
+    expect(rerun.stderr).toBe(paidNote);
+    const lines = rerun.stdout.split('\n');
+    expect(lines).toContain('status             paid');
+    expect(lines).toContain('net_amount         134.12');
+    expect(lines).toContain('paid_reference     EFT-77');
+    // --json keeps the stored body byte for byte (status pending), with the same warning on stderr.
+    const json = await cli(['--json', ...create]);
+    expect(json.code).toBe(0);
+    expect(json.json()).toMatchObject({ settlement_number: 'SETTLE-2026-11-001', status: 'pending', net_amount: 134.12 });
+    expect(json.stderr).toBe(paidNote);
+
+    // Disputed and replaced: the rerun names the statement that replaced it.
+    expect((await cli(['settlements', 'dispute', 'SETTLE-2026-11-001', '--reason', 'Fee looks wrong'])).code).toBe(0);
+    expect((await cli(['settlements', 'create', '--period', FIXTURE_PERIOD])).code).toBe(0);
+    const replaced = await cli(create);
+    expect(replaced.code).toBe(0);
+    expect(replaced.stderr).toBe(
+      "warning: SETTLE-2026-11-001 was made by an earlier run with idempotency key 'settle-2026-11' (that run's answer is repeated), " +
+        'and it has been disputed since (on 2026-12-02): it can no longer be paid; SETTLE-2026-11-002 replaced it.\n',
+    );
+    expect(replaced.stdout.split('\n')).toContain('status             disputed');
+  });
+
   it('after a dispute the period is regenerated as NNN 002 and the old statement stays', async () => {
     const { cli } = await fixtureStore('2026-12-02');
     const first = (await cli(['--json', 'settlements', 'create', '--period', FIXTURE_PERIOD])).json();

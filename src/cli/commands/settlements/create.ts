@@ -29,6 +29,14 @@ export async function createRun(opts: CreateOptions): Promise<number> {
     await askOrCancel(opts, preview ? settlementQuestion(preview) : plainSettlementQuestion(period));
   }
   const s = await b.createSettlement(period);
+  // A rerun with --idempotency-key is answered with the first run's stored answer (pending), though
+  // the statement may have been paid or disputed since: what it is now is read, never "to pay" again.
+  const since = opts.globals.idempotencyKey !== undefined ? await changedSince(b, s) : null;
+  if (since !== null) {
+    ui.warn(replayedNote(s, since, opts.globals.idempotencyKey!));
+    printSettlement(ui, ui.json ? s : since);
+    return 0;
+  }
   // A new statement is pending (spec 3.3): another status is one the service had made before
   // (the spec leaves open what it answers for a period settled already), never one to pay now.
   if (s.status !== 'pending') {
@@ -76,6 +84,35 @@ export function feeRuleWarnings(s: Settlement): string[] {
     }
   }
   return out;
+}
+
+/**
+ * The statement as it is now, when that is no longer what the answer says (the stored answer of an
+ * earlier run with the same idempotency key, replayed); null when it is the same, or it cannot be read.
+ */
+async function changedSince(b: Backend, s: Settlement): Promise<Settlement | null> {
+  if (!s.id) return null;
+  let now: Settlement;
+  try {
+    now = await b.getSettlement(s.id);
+  } catch {
+    return null;
+  }
+  return now.status !== s.status || (now.superseded_by ?? null) !== (s.superseded_by ?? null) ? now : null;
+}
+
+/** What a replayed create says instead of "Created … to pay": the statement was made before, and what it is now. */
+function replayedNote(s: Settlement, now: Settlement, key: string): string {
+  const made = `${s.settlement_number} was made by an earlier run with idempotency key '${key}' (that run's answer is repeated)`;
+  if (now.status === 'paid') {
+    const reference = now.paid_reference ? ` with reference ${now.paid_reference}` : '';
+    return `${made}, and it has been paid since${now.paid_on ? ` (on ${now.paid_on}${reference})` : ''}: it is not to be paid again.`;
+  }
+  if (now.status === 'disputed') {
+    const replaced = now.superseded_by ? `; ${now.superseded_by} replaced it` : `; 'premia settlements create --period ${s.period_month}' makes a new statement`;
+    return `${made}, and it has been disputed since${now.disputed_on ? ` (on ${now.disputed_on})` : ''}: it can no longer be paid${replaced}.`;
+  }
+  return `${made}; it is ${now.status} now.`;
 }
 
 /** The statement as it would be made; null from a server that cannot say. A refusal (the period open...) is reported at once. */
