@@ -224,7 +224,7 @@ describe('premia reports summary --html', () => {
 
   it('premia simulate wrote the same page beside its CSV files', () => {
     const files = readdirSync(join(dir, 'out', '2026-11')).sort();
-    expect(files).toEqual(['SETTLE-2026-11-001-lines.csv', 'SETTLE-2026-11-001.csv', 'attempts-2026-11.csv', 'collections-2026-11.csv', 'summary-2026-11.html']);
+    expect(files).toEqual(['.premia-simulate.json', 'SETTLE-2026-11-001-lines.csv', 'SETTLE-2026-11-001.csv', 'attempts-2026-11.csv', 'collections-2026-11.csv', 'summary-2026-11.html']);
     const page = readFileSync(join(dir, 'out', '2026-11', 'summary-2026-11.html'), 'utf8');
     expect(page).toBe(readFileSync(join(dir, 'month.html'), 'utf8'));
   });
