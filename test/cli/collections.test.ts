@@ -1,5 +1,5 @@
 /** The engine's commands through the CLI, in-process: exit codes, JSON shapes, messages. */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, runCli, tempDir } from '../helpers/cli.js';
@@ -310,12 +310,70 @@ describe('explain, for a collection never attempted', () => {
     expect((await at(['collections', 'execute', '--period', '2026-11'])).code).toBe(0);
     const list = (await at(['--json', 'collections', 'list', '--period', '2026-11', '--limit', '10000'])).json().data;
     const id = list.find((x: { policy_number: string }) => x.policy_number === 'POL-2026013').id;
-    // Queued on 15 November: its first evening is the 16th, not lived yet.
-    expect((await at(['--json', 'collections', 'explain', id])).json().summary).toBe('UNPAID: collected 0.00 of 648.12 in 0 attempts (period open; clock at 2026-11-15).');
+    // Queued on Sunday 15 November: its first evening is that day's, which plans Monday's debits
+    // (at the next advance).
+    expect((await at(['--json', 'collections', 'explain', id])).json().summary).toBe(
+      "UNPAID: collected 0.00 of 648.12 in 0 attempts (period open; clock at 2026-11-15). Its account's posted balance on the evenings the run " +
+        'could plan a debit of this period (2026-11-15) was at most 20.00 (2026-11-15), against 648.12 due.',
+    );
     expect((await at(['clock', 'advance', '--to', '2026-11-20'])).code).toBe(0);
+    // Friday the 20th's evening plans no debit (Saturday is not a business day).
     expect((await at(['--json', 'collections', 'explain', id])).json().summary).toBe(
       "UNPAID: collected 0.00 of 648.12 in 0 attempts (period open; clock at 2026-11-20). Its account's posted balance on the evenings the run " +
-        'could plan a debit of this period (2026-11-16 to 2026-11-20) was at most 20.00 (2026-11-16), against 648.12 due.',
+        'could plan a debit of this period (2026-11-15 to 2026-11-19) was at most 20.00 (2026-11-15), against 648.12 due.',
+    );
+  });
+});
+
+describe('explain, for a collection never attempted: the evenings the engine planned on', () => {
+  const mid = join(tmp.dir, 'evenings.db');
+  const at = (args: string[]) => runCli(['--db', mid, ...args], { cwd: tmp.dir });
+
+  it('counts the evening the run was queued on and each end-of-day balance as it was, not the evenings before a weekend', async () => {
+    // X1: salary swept by its debit order each month; 1000.00 paid in on Tuesday 10 November, the
+    // day the run is queued, of which the smaller premium takes 500.00 on the 11th and a withdrawal
+    // the rest. X2: 40.00 since October, then 1000.00 on Friday 13 November spent on the Saturday.
+    const bank = join(tmp.dir, 'evenings-bank.csv');
+    writeFileSync(
+      bank,
+      [
+        'customer_id,date,amount,description',
+        ...['2026-08-25', '2026-09-25', '2026-10-23'].flatMap((d) => [`X1,${d},6000.00,SALARY`, `X1,${d},-6000.00,DEBIT ORDER BOND`]),
+        'X1,2026-11-10,1000.00,TRANSFER FROM FAMILY',
+        'X1,2026-11-11,-500.00,CASH WITHDRAWAL',
+        'X2,2026-10-02,40.00,CASH DEPOSIT',
+        'X2,2026-11-13,1000.00,TRANSFER FROM FAMILY',
+        'X2,2026-11-14,-1030.00,CASH WITHDRAWAL',
+        '',
+      ].join('\n'),
+    );
+    const policies = join(tmp.dir, 'evenings-policies.csv');
+    writeFileSync(
+      policies,
+      'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nX1,R1,PX1-A,LIFE,500.00\nX1,R1,PX1-B,LIFE,520.00\nX2,R2,PX2-A,LIFE,500.00\n',
+    );
+    expect((await at(['clock', 'set', '2026-11-10'])).code).toBe(0);
+    expect((await at(['bank', 'import', bank])).code).toBe(0);
+    expect((await at(['policies', 'import', policies])).code).toBe(0);
+    expect((await at(['collections', 'execute', '--period', '2026-11'])).code).toBe(0);
+    expect((await at(['--yes', 'clock', 'advance', '--to', '2026-11-30'])).code).toBe(0);
+    // The debit of the 11th was planned on the evening of the 10th, the day the run was queued.
+    const attempts = (await at(['--json', 'collections', 'attempts', '--period', '2026-11'])).json().attempts;
+    expect(attempts.map((a: { policy_number: string; date: string; outcome: string }) => [a.policy_number, a.date, a.outcome])).toEqual([
+      ['PX1-A', '2026-11-11', 'SUCCESS'],
+    ]);
+    const list = (await at(['--json', 'collections', 'list', '--period', '2026-11'])).json().data;
+    const summary = async (policy: string) =>
+      (await at(['--json', 'collections', 'explain', list.find((x: { policy_number: string }) => x.policy_number === policy).id])).json().summary;
+    // The 1000.00 the smaller premium took part of was there on the 10th (0.00 on the evening of the 11th).
+    expect(await summary('PX1-B')).toBe(
+      "UNPAID: collected 0.00 of 520.00 in 0 attempts (period closed). Its account's posted balance on the evenings the run could plan a debit " +
+        'of this period (2026-11-10 to 2026-11-29) was at most 1000.00 (2026-11-10), against 520.00 due.',
+    );
+    // Friday's 1040.00 was gone by Sunday's evening, the first to plan a debit after it.
+    expect(await summary('PX2-A')).toBe(
+      "UNPAID: collected 0.00 of 500.00 in 0 attempts (period closed). Its account's posted balance on the evenings the run could plan a debit " +
+        'of this period (2026-11-10 to 2026-11-29) was at most 40.00 (2026-11-10), against 500.00 due.',
     );
   });
 });

@@ -320,14 +320,18 @@ class EndOfDayBalances implements LedgerObserver {
     this.entry(day, posted ? balance + amount : balance, balance);
   }
 
-  /** The highest end-of-day balance from `from` to `to` (days, both included) and its first day; `closing` (the balance now) when there was no entry at all. */
-  highest(from: number, to: number, closing: number): { cents: number; day: number } {
+  /**
+   * The highest end-of-day balance of the given days (ascending), and the first day it held: a
+   * day's balance is the one after its last entry, else the one carried into it; with no entry at
+   * all, `closing` (the balance now). Null for no days.
+   */
+  highest(evenings: readonly number[], closing: number): { cents: number; day: number } | null {
     let k = 0;
     let balance = this.opening ?? closing;
-    while (k < this.days.length && this.days[k]! < from) balance = this.balances[k++]!;
-    let best = { cents: balance, day: from };
-    for (; k < this.days.length && this.days[k]! <= to; k++) {
-      if (this.balances[k]! > best.cents) best = { cents: this.balances[k]!, day: this.days[k]! };
+    let best: { cents: number; day: number } | null = null;
+    for (const day of evenings) {
+      while (k < this.days.length && this.days[k]! <= day) balance = this.balances[k++]!;
+      if (best === null || balance > best.cents) best = { cents: balance, day };
     }
     return best;
   }
@@ -342,18 +346,32 @@ const ACCOUNT_BLOCKED: Record<FailureReason, string> = {
 
 /**
  * For a collection its run never attempted: what its account held on the evenings the run could
- * plan a debit of its period (from the day after the run was queued, `queuedOn`, to the clock's
- * day or the period's last such evening), and whether the account refuses debits now. Facts the
- * bank shows, not the engine's reasons: a finance user can tell a customer who never had the
- * money from one who had it while another of its policies took it.
+ * plan a debit of its period, and whether the account refuses debits now. Those evenings are the
+ * ones whose next day is a business day of the period (debits are planned the evening before
+ * their day, for business days only), from the day the run was queued (`queuedOn`: the engine
+ * plans on that evening, at the next advance) to the clock's day. Facts the bank shows, not the
+ * engine's reasons: a finance user can tell a customer who never had the money from one who had
+ * it while another of its policies took it.
  */
-function untriedFacts(balances: EndOfDayBalances, closing: number, row: { period_month: Period; amount_due: number }, queuedOn: number, today: number, blocked: FailureReason | null): string {
-  const from = Math.max(queuedOn + 1, dayNumber(firstDay(row.period_month)) - 1 - LEAD_DAYS);
+function untriedFacts(
+  balances: EndOfDayBalances,
+  closing: number,
+  calendar: Calendar,
+  row: { period_month: Period; amount_due: number },
+  queuedOn: number,
+  today: number,
+  blocked: FailureReason | null,
+): string {
+  const evenings: number[] = [];
+  const from = Math.max(queuedOn, dayNumber(firstDay(row.period_month)) - 1 - LEAD_DAYS);
   const to = Math.min(today, dayNumber(lastDay(row.period_month)) - 1 - LEAD_DAYS);
+  for (let day = from; day <= to; day++) if (calendar.isBusinessDay(day + 1 + LEAD_DAYS)) evenings.push(day);
   const state = blocked === null ? '' : ACCOUNT_BLOCKED[blocked];
-  if (from > to) return state === '' ? '' : ` Now ${state}.`;
-  const high = balances.highest(from, to, closing);
-  const range = from === to ? fromDayNumber(from) : `${fromDayNumber(from)} to ${fromDayNumber(to)}`;
+  const high = balances.highest(evenings, closing);
+  if (high === null) return state === '' ? '' : ` Now ${state}.`;
+  const first = evenings[0]!;
+  const last = evenings[evenings.length - 1]!;
+  const range = first === last ? fromDayNumber(first) : `${fromDayNumber(first)} to ${fromDayNumber(last)}`;
   return (
     ` Its account's posted balance on the evenings the run could plan a debit of this period (${range}) was at most ` +
     `${formatCents(high.cents)} (${fromDayNumber(high.day)}), against ${formatCents(row.amount_due)} due${state === '' ? '' : `; ${state}`}.`
@@ -419,7 +437,7 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
     `in ${attempts.length} attempt${attempts.length === 1 ? '' : 's'}` +
     (collection.last_failure_reason ? `; last failure ${collection.last_failure_reason}` : '') +
     (world.today >= lastDay(row.period_month) ? ' (period closed).' : ` (period open; clock at ${world.today}).`) +
-    (attempts.length === 0 && row.status !== 'CANCELLED' ? untriedFacts(balances, account.balance, row, stampDay(createdAt), today, account.blockedOn(today)) : '') +
+    (attempts.length === 0 && row.status !== 'CANCELLED' ? untriedFacts(balances, account.balance, account.calendar, row, stampDay(createdAt), today, account.blockedOn(today)) : '') +
     // Lapsed before the period's last day (not by this period's own close): it stopped the debits.
     (lapsedOn !== undefined && lapsedOn < lastDay(row.period_month) ? ` The policy lapsed on ${lapsedOn}: a lapsed policy is not debited until it is reinstated.` : '');
   return {
