@@ -378,6 +378,30 @@ describe('explain, for a collection never attempted: the evenings the engine pla
   });
 });
 
+describe('explain, for a collection never attempted: a policy lapsed before its period', () => {
+  const mid = join(tmp.dir, 'lapsed-before.db');
+  const at = (args: string[]) => runCli(['--db', mid, ...args], { cwd: tmp.dir });
+
+  it('counts no evening from the day the policy lapsed: the run plans no debit of it then', async () => {
+    // Nothing in the account in October and November (the policy lapses at November's close),
+    // then 3000.00 for a day in December, while the policy is lapsed.
+    const bank = join(tmp.dir, 'lapsed-before-bank.csv');
+    writeFileSync(bank, 'customer_id,date,amount,description\nL1,2026-12-07,3000.00,DEPOSIT\nL1,2026-12-08,-3000.00,CASH WITHDRAWAL\n');
+    const policies = join(tmp.dir, 'lapsed-before-policies.csv');
+    writeFileSync(policies, 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nL1,R1,PL-1,LIFE,400.00\n');
+    expect((await at(['clock', 'set', '2026-09-30'])).code).toBe(0);
+    expect((await at(['bank', 'import', bank])).code).toBe(0);
+    expect((await at(['policies', 'import', policies])).code).toBe(0);
+    for (const period of ['2026-10', '2026-11', '2026-12']) expect((await at(['collections', 'execute', '--period', period])).code).toBe(0);
+    expect((await at(['--yes', 'clock', 'advance', '--to', '2026-12-31'])).code).toBe(0);
+    const id = (await at(['--json', 'collections', 'list', '--period', '2026-12'])).json().data[0].id;
+    // Not "at most 3000.00 (2026-12-07), against 400.00 due": no debit of it could be planned then.
+    expect((await at(['--json', 'collections', 'explain', id])).json().summary).toBe(
+      'UNPAID: collected 0.00 of 400.00 in 0 attempts (period closed). The policy lapsed on 2026-11-30: a lapsed policy is not debited until it is reinstated.',
+    );
+  });
+});
+
 describe('explain, for a policy lapsed mid-month', () => {
   const mid = join(tmp.dir, 'lapsed.db');
   const at = (args: string[]) => runCli(['--db', mid, ...args], { cwd: tmp.dir });

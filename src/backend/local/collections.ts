@@ -349,9 +349,10 @@ const ACCOUNT_BLOCKED: Record<FailureReason, string> = {
  * plan a debit of its period, and whether the account refuses debits now. Those evenings are the
  * ones whose next day is a business day of the period (debits are planned the evening before
  * their day, for business days only), from the day the run was queued (`queuedOn`: the engine
- * plans on that evening, at the next advance) to the clock's day. Facts the bank shows, not the
- * engine's reasons: a finance user can tell a customer who never had the money from one who had
- * it while another of its policies took it.
+ * plans on that evening, at the next advance) to the clock's day, or, for a policy lapsed since
+ * (`lapsedOn`), to the day before it lapsed: no debit of it is made after that. Facts the bank
+ * shows, not the engine's reasons: a finance user can tell a customer who never had the money
+ * from one who had it while another of its policies took it.
  */
 function untriedFacts(
   balances: EndOfDayBalances,
@@ -360,11 +361,12 @@ function untriedFacts(
   row: { period_month: Period; amount_due: number },
   queuedOn: number,
   today: number,
+  lapsedOn: number | null,
   blocked: FailureReason | null,
 ): string {
   const evenings: number[] = [];
   const from = Math.max(queuedOn, dayNumber(firstDay(row.period_month)) - 1 - LEAD_DAYS);
-  const to = Math.min(today, dayNumber(lastDay(row.period_month)) - 1 - LEAD_DAYS);
+  const to = Math.min(today, dayNumber(lastDay(row.period_month)) - 1 - LEAD_DAYS, lapsedOn === null ? today : lapsedOn - 1);
   for (let day = from; day <= to; day++) if (calendar.isBusinessDay(day + 1 + LEAD_DAYS)) evenings.push(day);
   const state = blocked === null ? '' : ACCOUNT_BLOCKED[blocked];
   const high = balances.highest(evenings, closing);
@@ -437,7 +439,7 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
     `in ${attempts.length} attempt${attempts.length === 1 ? '' : 's'}` +
     (collection.last_failure_reason ? `; last failure ${collection.last_failure_reason}` : '') +
     (world.today >= lastDay(row.period_month) ? ' (period closed).' : ` (period open; clock at ${world.today}).`) +
-    (attempts.length === 0 && row.status !== 'CANCELLED' ? untriedFacts(balances, account.balance, account.calendar, row, stampDay(createdAt), today, account.blockedOn(today)) : '') +
+    (attempts.length === 0 && row.status !== 'CANCELLED' ? untriedFacts(balances, account.balance, account.calendar, row, stampDay(createdAt), today, lapsedOn === undefined ? null : dayNumber(lapsedOn), account.blockedOn(today)) : '') +
     // Lapsed before the period's last day (not by this period's own close): it stopped the debits.
     (lapsedOn !== undefined && lapsedOn < lastDay(row.period_month) ? ` The policy lapsed on ${lapsedOn}: a lapsed policy is not debited until it is reinstated.` : '');
   return {
