@@ -402,6 +402,42 @@ describe('explain, for a collection never attempted: a policy lapsed before its 
   });
 });
 
+describe('explain, for a collection the engine tries no more this period', () => {
+  const mid = join(tmp.dir, 'no-more.db');
+  const at = (args: string[]) => runCli(['--db', mid, ...args], { cwd: tmp.dir });
+
+  it('says no further debit is made, not that one is still to be planned', async () => {
+    // T1: its debits stopped from 1 November. T2: nothing in the account. Naive debits both on
+    // Monday 2 November; one failed attempt is the most a month allows here.
+    const bank = join(tmp.dir, 'no-more-bank.csv');
+    writeFileSync(
+      bank,
+      'customer_id,date,amount,description\nT1,2026-10-23,5000.00,SALARY\nT1,2026-11-01,0.00,PAYMENT_STOPPED\nT2,2026-10-23,50.00,DEPOSIT\nT2,2026-10-24,-50.00,CASH WITHDRAWAL\n',
+    );
+    const policies = join(tmp.dir, 'no-more-policies.csv');
+    writeFileSync(policies, 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nT1,R1,PT-1,LIFE,300.00\nT2,R2,PT-2,LIFE,300.00\n');
+    expect((await at(['clock', 'set', '2026-10-31'])).code).toBe(0);
+    expect((await at(['settings', 'set', 'engine.max_failed_attempts', '1'])).code).toBe(0);
+    expect((await at(['bank', 'import', bank])).code).toBe(0);
+    expect((await at(['policies', 'import', policies])).code).toBe(0);
+    expect((await at(['collections', 'execute', '--period', '2026-11', '--strategy', 'naive'])).code).toBe(0);
+    expect((await at(['clock', 'advance', '--to', '2026-11-16'])).code).toBe(0);
+    const attempts = (await at(['--json', 'collections', 'attempts', '--period', '2026-11'])).json().attempts;
+    expect(attempts.map((a: { policy_number: string; date: string; failure_reason: string }) => [a.policy_number, a.date, a.failure_reason])).toEqual([
+      ['PT-1', '2026-11-02', 'PAYMENT_STOPPED'],
+      ['PT-2', '2026-11-02', 'INSUFFICIENT_FUNDS'],
+    ]);
+    const list = (await at(['--json', 'collections', 'list', '--period', '2026-11'])).json().data;
+    const plan = async (policy: string) =>
+      (await at(['--json', 'collections', 'explain', list.find((x: { policy_number: string }) => x.policy_number === policy).id])).json().plan;
+    expect(await plan('PT-1')).toEqual(['No further debit is made in this period: the last one was refused PAYMENT_STOPPED, which is not retried.']);
+    expect(await plan('PT-2')).toEqual(['No further debit is made in this period: 1 failed attempt, the most a month allows (engine.max_failed_attempts 1).']);
+    // Nor is one made.
+    expect((await at(['--yes', 'clock', 'advance', '--to', '2026-11-30'])).code).toBe(0);
+    expect((await at(['--json', 'collections', 'attempts', '--period', '2026-11'])).json().attempts).toHaveLength(2);
+  });
+});
+
 describe('explain, for a policy lapsed mid-month', () => {
   const mid = join(tmp.dir, 'lapsed.db');
   const at = (args: string[]) => runCli(['--db', mid, ...args], { cwd: tmp.dir });

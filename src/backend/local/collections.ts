@@ -13,13 +13,13 @@ import { DEFAULT_PAGE_LIMIT, validateCollectionListQuery, validateExecuteRequest
 import type { Calendar } from '../../domain/calendar.js';
 import { describeIncome, predictIncome as predictIncomeDays, type IncomeAnalysis } from '../../engine/income.js';
 import { DEFAULT_STRATEGY, isStrategy, renderWhy, STRATEGY_NAMES, WhyCode, type Why } from '../../engine/strategies.js';
-import { blankWhy } from '../../engine/strategy.js';
-import { LEAD_DAYS } from '../../engine/settings.js';
+import { blankWhy, type EngineConfig } from '../../engine/strategy.js';
+import { engineSettings, LEAD_DAYS } from '../../engine/settings.js';
 import { readStoredBatch } from '../../domain/plan-reason.js';
 import { csvRow } from '../../lib/csv-writer.js';
 import * as repo from '../../store/repos/collections.js';
 import { findPolicyById, statusChanges } from '../../store/repos/policies.js';
-import { getMeta, setMeta } from '../../store/repos/meta.js';
+import { getAllMeta, getMeta, setMeta } from '../../store/repos/meta.js';
 import {
   ATTEMPT_COLUMNS,
   COLLECTION_STATUSES,
@@ -37,7 +37,7 @@ import {
 } from '../types.js';
 import { epochFor } from '../../bank/simulated.js';
 import type { LedgerObserver } from '../../bank/ledger.js';
-import type { FailureReason } from '../../domain/debit-outcome.js';
+import { isRetryable, type FailureReason } from '../../domain/debit-outcome.js';
 import { CustomerMap } from '../../domain/customer.js';
 import { readCustomerBankInputs } from '../../store/repos/bank.js';
 import { openAccount } from './accounts.js';
@@ -380,6 +380,24 @@ function untriedFacts(
   );
 }
 
+/**
+ * Why the engine makes no further attempt in the period, when it makes none: a failure that is
+ * not retried (the account closed, frozen or stopped), the failed attempts a month allows
+ * (`engine.max_failed_attempts`, every strategy), or naive's attempts a month. Null otherwise.
+ */
+function noMoreAttempts(strategy: string, attempts: ReadonlyArray<{ failure_reason: string | null }>, settings: EngineConfig): string | null {
+  const last = attempts.findLast((a) => a.failure_reason !== null)?.failure_reason ?? null;
+  if (last !== null && !isRetryable(last)) return `No further debit is made in this period: the last one was refused ${last}, which is not retried.`;
+  const failed = attempts.filter((a) => a.failure_reason !== null).length;
+  if (failed >= settings.maxFailedAttempts) {
+    return `No further debit is made in this period: ${plural(failed, 'failed attempt')}, the most a month allows (engine.max_failed_attempts ${settings.maxFailedAttempts}).`;
+  }
+  if (strategy === 'naive' && attempts.length >= settings.naiveMaxAttempts) {
+    return `No further debit is made in this period: naive makes at most ${settings.naiveMaxAttempts} attempts a month.`;
+  }
+  return null;
+}
+
 /** Why each attempt was made when it was, and what comes next. */
 export async function explainCollection(ctx: LocalContext, id: string): Promise<Explanation> {
   const world = await readWorld(ctx.store.db);
@@ -430,7 +448,8 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
     plan.push(
       lapsed
         ? 'No debit is planned: the policy is lapsed.'
-        : `No debit is planned yet: the engine plans each debit ${plural(1 + LEAD_DAYS, 'day')} ahead, after income it has seen or expects.`,
+        : (noMoreAttempts(strategy, attempts, engineSettings(await getAllMeta(ctx.store.db))) ??
+            `No debit is planned yet: the engine plans each debit ${plural(1 + LEAD_DAYS, 'day')} ahead, after income it has seen or expects.`),
     );
   }
   const done = collection.collection_amount_collected;
