@@ -49,7 +49,7 @@ let cleanup: () => void;
 beforeEach(() => ({ dir, cleanup } = tempDir('premia-tty-')));
 afterEach(() => cleanup());
 
-async function onTerminal(args: string[], columns: number | undefined): Promise<{ code: number; stdout: string; stderr: string }> {
+async function onTerminal(args: string[], columns: number | undefined, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdout = new PassThrough();
   const out: Buffer[] = [];
   stdout.on('data', (c: Buffer) => out.push(c));
@@ -61,7 +61,7 @@ async function onTerminal(args: string[], columns: number | undefined): Promise<
     stdoutIsTTY: false,
     stderrIsTTY: true,
     stdinIsTTY: false,
-    env: { NO_COLOR: '1' },
+    env: { NO_COLOR: '1', ...env },
     cwd: dir,
     now: () => new Date('2026-11-22T09:30:00.000Z'), // a new store's clock: 2026-11-21
   });
@@ -98,6 +98,26 @@ describe('a terminal that reports no width', () => {
     expect(r.stderr).not.toMatch(SPINNER_FRAMES);
     expect(r.stderr).toContain('Advancing the clock…\n');
     expect(r.stderr).toContain('Clock moved from 2026-11-21 to 2026-11-24: 3 days lived, 0.00 collected.\n');
+  });
+});
+
+describe('a terminal without cursor movement (TERM=dumb)', () => {
+  it('clock advance writes plain status lines, no spinner and no escape sequences', async () => {
+    await makeStore();
+    const r = await onTerminal(['clock', 'advance', '--days', '3'], 100, { TERM: 'dumb' });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      'Local mode: store ' + join(dir, 'premia.db') + '\nAdvancing the clock…\nClock moved from 2026-11-21 to 2026-11-24: 3 days lived, 0.00 collected.\n',
+    );
+  });
+
+  it('the import writes plain status lines, no spinner and no escape sequences', async () => {
+    const r = await onTerminal(['policies', 'import', oneRowCsv()], 100, { TERM: 'dumb' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('Imported 1 policy; 0 rows failed.\n');
+    expect(r.stderr).not.toContain('\u001b');
+    expect(r.stderr).not.toMatch(SPINNER_FRAMES);
+    expect(r.stderr).toContain('Importing one.csv…\n');
   });
 });
 

@@ -102,11 +102,13 @@ export class Ui {
   }
 
   /**
-   * Whether a spinner may be animated: an interactive stderr that reports a width. A terminal
-   * reporting 0 (or no) columns gets plain status lines instead (see progress.ts).
+   * Whether a spinner may be animated: an interactive stderr that reports a width, and a
+   * terminal that can move its cursor. A terminal reporting 0 (or no) columns, or TERM=dumb
+   * (which has no cursor movement: the erase sequences would be printed as they are), gets
+   * plain status lines instead (see progress.ts).
    */
   get canAnimate(): boolean {
     const columns = (this.ctx.stderr as { columns?: unknown }).columns;
-    return this.interactive && typeof columns === 'number' && columns > 0;
+    return this.interactive && typeof columns === 'number' && columns > 0 && this.ctx.env.TERM !== 'dumb';
   }
 }
