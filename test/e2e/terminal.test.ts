@@ -126,4 +126,28 @@ onPty('on a pseudo-terminal', () => {
     expect(done.screen).toMatch(/\nClock moved from 2026-10-31 to 2026-11-30: 30 days lived, \d{1,3}(?:,\d{3})*\.\d\d collected\.\n/);
     expect((await cli(db, ['--json', 'clock'])).json().date).toBe('2026-11-30');
   });
+
+  // A colour sequence (SGR with a foreground colour: red, cyan, their reset); the cursor and erase
+  // sequences a spinner needs are not colour.
+  // eslint-disable-next-line no-control-regex -- the escape character is what is looked for
+  const COLOUR = /\u001b\[(?:3\d|9\d)m/;
+
+  it('NO_COLOR: the spinner is drawn without colour', async () => {
+    const db = copyOf(small.db);
+    const term = premiaOnTerminal(['--db', db, 'clock', 'advance', '--days', '3'], { cwd: tmp.dir, env: { NO_COLOR: '1', FORCE_COLOR: undefined } });
+    const done = await term.ended;
+    expect(done.code, done.screen).toBe(0);
+    expect(term.raw()).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Advancing the clock/);
+    expect(term.raw()).not.toMatch(COLOUR);
+  });
+
+  it('--no-color: a failed import\'s mark is drawn without colour', async () => {
+    const bad = join(tmp.dir, 'not-policies.csv');
+    writeFileSync(bad, 'a,b\n1,2\n');
+    const term = premiaOnTerminal(['--db', copyOf(small.db), '--no-color', 'policies', 'import', bad], { cwd: tmp.dir, env: { NO_COLOR: undefined, FORCE_COLOR: undefined } });
+    const done = await term.ended;
+    expect(done.code).toBe(2);
+    expect(done.screen).toContain('✖ Import of not-policies.csv failed\n');
+    expect(term.raw()).not.toMatch(COLOUR);
+  });
 });

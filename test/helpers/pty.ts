@@ -30,6 +30,8 @@ export interface Ended {
 export interface Terminal {
   /** What the terminal has shown so far, escape sequences removed. */
   screen(): string;
+  /** What the command wrote to the terminal so far, escape sequences and all. */
+  raw(): string;
   /** Resolves when the screen (from `from` on) matches; rejects after `timeoutMs` with the screen. */
   waitFor(pattern: RegExp, options?: { timeoutMs?: number; from?: number }): Promise<RegExpMatchArray>;
   /** Type at the keyboard ('\x03' is Ctrl-C). */
@@ -37,11 +39,13 @@ export interface Terminal {
   ended: Promise<Ended>;
 }
 
-/** Run `node bin/premia.js ...args` on a 120-column pseudo-terminal. */
-export function premiaOnTerminal(args: string[], options: { cwd: string; env?: Record<string, string> }): Terminal {
+/** Run `node bin/premia.js ...args` on a 120-column pseudo-terminal (an `env` value of undefined unsets the variable). */
+export function premiaOnTerminal(args: string[], options: { cwd: string; env?: Record<string, string | undefined> }): Terminal {
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', TERM: 'xterm-256color', ...options.env };
+  for (const name of Object.keys(env)) if (env[name] === undefined) delete env[name];
   const child = spawn('python3', [HELPER, process.execPath, BIN, ...args], {
     cwd: options.cwd,
-    env: { ...process.env, NO_COLOR: '1', TERM: 'xterm-256color', ...options.env },
+    env,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let raw = '';
@@ -74,6 +78,7 @@ export function premiaOnTerminal(args: string[], options: { cwd: string; env?: R
   });
   return {
     screen,
+    raw: () => raw,
     type(keys) {
       child.stdin.write(keys);
     },

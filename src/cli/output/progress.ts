@@ -37,8 +37,13 @@ export async function startProgress(ui: Ui, text: string): Promise<Progress> {
     // Not ora's default: it puts stdin in raw mode, where Ctrl-C is a keystroke read only when
     // the event loop runs (never, during a day's synchronous work) instead of a SIGINT.
     discardStdin: false,
-    color: 'cyan',
+    // ora colours with its own chalk and its symbols with yoctocolors, which know neither
+    // NO_COLOR (chalk) nor --no-color (yoctocolors): colour only where premia's own is on.
+    color: ui.colour ? 'cyan' : false,
   }).start();
+  // log-symbols' ✔ and ✖ (× and √ where it draws no Unicode: TERM=linux), uncoloured.
+  const unicode = ui.ctx.env.TERM !== 'linux';
+  const plain = { succeed: unicode ? '✔' : '√', fail: unicode ? '✖' : '×' };
   let drawn = 0; // the first update is drawn at once
   // One line, never wrapped: the text is cut to the terminal's width (the spinner and a space
   // before it), with two columns to spare for the `^C` the terminal echoes: a line that filled the
@@ -57,10 +62,12 @@ export async function startProgress(ui: Ui, text: string): Promise<Progress> {
       }
     },
     succeed(t) {
-      spinner.succeed(t);
+      if (ui.colour) spinner.succeed(t);
+      else spinner.stopAndPersist({ symbol: plain.succeed, text: t });
     },
     fail(t) {
-      spinner.fail(t);
+      if (ui.colour) spinner.fail(t);
+      else spinner.stopAndPersist({ symbol: plain.fail, text: t });
     },
     stop() {
       spinner.stop();
