@@ -16,7 +16,7 @@ import type { Browser } from 'playwright-core';
 import { tempDir } from '../helpers/cli.js';
 import { simulateSmallMonth } from '../helpers/small-month.js';
 // Plain JavaScript run in the browser (the tests are type-checked without the DOM library).
-import { inkedPixels, measureCharts, shownFigures } from './support/summary-page-probes.js';
+import { inkedPixels, measureCharts, shownFigures, tablesWiderThanTheirBox } from './support/summary-page-probes.js';
 
 /** Debian's chromium; PREMIA_TEST_CHROMIUM names another binary (or a missing one, to see the skip). */
 const CHROMIUM = process.env.PREMIA_TEST_CHROMIUM ?? '/usr/bin/chromium';
@@ -121,6 +121,38 @@ describe.skipIf(!HAVE_CHROMIUM)('the summary page in headless Chromium', () => {
     expect(inked.n / inked.total).toBeGreaterThan(0.01);
     await page.close();
     await blank.close();
+  });
+});
+
+describe.skipIf(!HAVE_CHROMIUM)('the summary page on paper', () => {
+  let dir: string;
+  let cleanup: () => void;
+  let browser: Browser;
+  let pageUrl: string;
+
+  beforeAll(async () => {
+    ({ dir, cleanup } = tempDir('premia-page-'));
+    const [{ chromium }] = await Promise.all([import('playwright-core'), simulateSmallMonth(dir)]);
+    pageUrl = pathToFileURL(join(dir, 'out', '2026-11', 'summary-2026-11.html')).href;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    });
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    cleanup?.();
+  });
+
+  it('printed on A4, no table is wider than the paper', async () => {
+    // A4's printable width at Chromium's default margins: 718 CSS pixels.
+    const page = await browser.newPage({ viewport: { width: 718, height: 1000 } });
+    await page.emulateMedia({ media: 'print' });
+    await page.goto(pageUrl);
+    await page.waitForSelector('html[data-charts="drawn"]', { timeout: 30_000 });
+    expect(await page.evaluate(tablesWiderThanTheirBox)).toEqual([]);
+    await page.close();
   });
 });
 

@@ -45,3 +45,8 @@ export async function inkedPixels(b64) {
   for (let i = 0; i < px.length; i += 4) if (px[i] < 240 || px[i + 1] < 240 || px[i + 2] < 240) n++;
   return { n, total: px.length / 4, width: img.width };
 }
+
+/** The tables in scrolling boxes whose content is wider than the box (on paper, cut off). */
+export function tablesWiderThanTheirBox() {
+  return [...document.querySelectorAll('.wide')].filter((d) => d.scrollWidth > d.clientWidth).map((d) => d.firstElementChild.id);
+}

@@ -107,6 +107,13 @@ td { white-space: nowrap; }
 .legend span { display: inline-block; margin-right: 1rem; font-size: .85rem; }
 .legend i { display: inline-block; width: .8rem; height: .8rem; margin-right: .3rem; vertical-align: -1px; }
 footer { color: #8a93a3; font-size: .8rem; margin-top: 3rem; }
+@media print {
+  /* Paper does not scroll: a table wider than the page would lose its right-hand columns. */
+  .wide { overflow: visible; }
+  table { font-size: 11px; }
+  th, td { padding: .2rem .35rem; }
+  th, td:not(.n) { white-space: normal; overflow-wrap: anywhere; }
+}
 `;
 
 interface Column<T> {
