@@ -16,7 +16,7 @@ import type { Browser } from 'playwright-core';
 import { tempDir } from '../helpers/cli.js';
 import { simulateSmallMonth } from '../helpers/small-month.js';
 // Plain JavaScript run in the browser (the tests are type-checked without the DOM library).
-import { inkedPixels, measureCharts, shownFigures, tablesWiderThanTheirBox } from './support/summary-page-probes.js';
+import { chartLabels, inkedPixels, measureCharts, shownFigures, tablesWiderThanTheirBox } from './support/summary-page-probes.js';
 
 /** Debian's chromium; PREMIA_TEST_CHROMIUM names another binary (or a missing one, to see the skip). */
 const CHROMIUM = process.env.PREMIA_TEST_CHROMIUM ?? '/usr/bin/chromium';
@@ -124,7 +124,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the summary page in headless Chromium', () => {
   });
 });
 
-describe.skipIf(!HAVE_CHROMIUM)('the summary page on paper', () => {
+describe.skipIf(!HAVE_CHROMIUM)('the summary page on a phone, a desktop and paper', () => {
   let dir: string;
   let cleanup: () => void;
   let browser: Browser;
@@ -143,6 +143,19 @@ describe.skipIf(!HAVE_CHROMIUM)('the summary page on paper', () => {
   afterAll(async () => {
     await browser?.close();
     cleanup?.();
+  });
+
+  it.each([375, 1280])('%s px wide: no axis label runs into another or is cut off', async (width) => {
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    await page.goto(pageUrl);
+    await page.waitForSelector('html[data-charts="drawn"]', { timeout: 30_000 });
+    const charts: Array<{ id: string; shown: number; overlapping: string[]; cut: string[] }> = await page.evaluate(chartLabels);
+    expect(charts.map(({ id, overlapping, cut }) => ({ id, overlapping, cut }))).toEqual(
+      ['chart-by-day', 'chart-by-pattern', 'chart-failures'].map((id) => ({ id, overlapping: [], cut: [] })),
+    );
+    // The days' axis names every one of the 27 days where there is room; on a phone every 3rd.
+    expect(charts[0]!.shown).toBe(width === 375 ? 9 : 27);
+    await page.close();
   });
 
   it('printed on A4, no table is wider than the paper', async () => {

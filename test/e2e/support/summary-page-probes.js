@@ -50,3 +50,28 @@ export async function inkedPixels(b64) {
 export function tablesWiderThanTheirBox() {
   return [...document.querySelectorAll('.wide')].filter((d) => d.scrollWidth > d.clientWidth).map((d) => d.firstElementChild.id);
 }
+
+/**
+ * Each chart's x-axis labels as shown (their text's extent, not their boxes): how many, those
+ * that start before the previous one ends (run into it), and those whose text reaches past the
+ * chart's SVG (cut off).
+ */
+export function chartLabels() {
+  return [...document.querySelectorAll('.chart')].map((div) => {
+    const svg = div.querySelector('svg').getBoundingClientRect();
+    const texts = [...div.querySelectorAll('.ct-label.ct-horizontal')]
+      .filter((l) => l.textContent !== '')
+      .map((l) => {
+        const range = document.createRange();
+        range.selectNodeContents(l);
+        const box = range.getBoundingClientRect();
+        return { text: l.textContent, left: box.left, right: box.right };
+      });
+    return {
+      id: div.id,
+      shown: texts.length,
+      overlapping: texts.slice(1).filter((t, i) => t.left < texts[i].right).map((t) => t.text),
+      cut: texts.filter((t) => t.left < svg.left || t.right > svg.right).map((t) => t.text),
+    };
+  });
+}

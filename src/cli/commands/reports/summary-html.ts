@@ -58,22 +58,30 @@ const DRAW = `
   var data = JSON.parse(document.getElementById('premia-chart-data').textContent);
   var C = window.Chartist;
   if (data.byDay.labels.length > 0) {
-    new C.LineChart('#chart-by-day', data.byDay, {
+    var byDay = document.getElementById('chart-by-day');
+    new C.LineChart(byDay, data.byDay, {
       low: 0, high: 100, showArea: true, showPoint: false, fullWidth: true, lineSmooth: C.Interpolation.step(),
       chartPadding: { right: 20 },
+      // Every day's label where there is room for it (24 px), else every 2nd, 3rd ... day's: on a
+      // phone 30 labels side by side would run into one another. Asked again on every redraw.
+      axisX: { labelInterpolationFnc: function (v, i) {
+        var step = Math.max(1, Math.ceil(data.byDay.labels.length * 24 / Math.max(1, byDay.clientWidth - 60)));
+        return i % step === 0 ? v : null;
+      } },
       axisY: { labelInterpolationFnc: function (v) { return v + '%'; } }
     });
   }
+  // Room on the right for the last axis label (175,000), which starts at the chart's edge.
   if (data.byPattern.labels.length > 0) {
     new C.BarChart('#chart-by-pattern', data.byPattern, {
-      horizontalBars: true, seriesBarDistance: 14,
+      horizontalBars: true, seriesBarDistance: 14, chartPadding: { right: 60 },
       axisY: { offset: 170 },
       axisX: { scaleMinSpace: 80, labelInterpolationFnc: function (v) { return Number(v).toLocaleString('en-US'); } }
     });
   }
   if (data.failures.labels.length > 0) {
     new C.BarChart('#chart-failures', data.failures, {
-      horizontalBars: true,
+      horizontalBars: true, chartPadding: { right: 60 },
       axisY: { offset: 170 }, axisX: { onlyInteger: true, scaleMinSpace: 60 }
     });
   }
