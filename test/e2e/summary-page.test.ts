@@ -145,13 +145,19 @@ describe.skipIf(!HAVE_CHROMIUM)('the summary page on a phone, a desktop and pape
     cleanup?.();
   });
 
-  it.each([375, 1280])('%s px wide: no axis label runs into another or is cut off', async (width) => {
+  const names = [
+    'Line chart of the share of what is due collected by the end of each day: 38.6% by 2026-11-27. The figures are in the table below.',
+    'Bar chart of what was due and what was collected for each income pattern. The figures are in the table below.',
+    'Bar chart of the failed debit attempts for each reason. The figures are in the table below.',
+  ];
+
+  it.each([375, 1280])('%s px wide: no axis label runs into another or is cut off, and each chart has a name', async (width) => {
     const page = await browser.newPage({ viewport: { width, height: 900 } });
     await page.goto(pageUrl);
     await page.waitForSelector('html[data-charts="drawn"]', { timeout: 30_000 });
-    const charts: Array<{ id: string; shown: number; overlapping: string[]; cut: string[] }> = await page.evaluate(chartLabels);
-    expect(charts.map(({ id, overlapping, cut }) => ({ id, overlapping, cut }))).toEqual(
-      ['chart-by-day', 'chart-by-pattern', 'chart-failures'].map((id) => ({ id, overlapping: [], cut: [] })),
+    const charts: Array<{ id: string; role: string | null; label: string | null; shown: number; overlapping: string[]; cut: string[] }> = await page.evaluate(chartLabels);
+    expect(charts.map(({ id, role, label, overlapping, cut }) => ({ id, role, label, overlapping, cut }))).toEqual(
+      ['chart-by-day', 'chart-by-pattern', 'chart-failures'].map((id, i) => ({ id, role: 'img', label: names[i], overlapping: [], cut: [] })),
     );
     // The days' axis names every one of the 27 days where there is room; on a phone every 3rd.
     expect(charts[0]!.shown).toBe(width === 375 ? 9 : 27);

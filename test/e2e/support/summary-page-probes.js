@@ -52,9 +52,9 @@ export function tablesWiderThanTheirBox() {
 }
 
 /**
- * Each chart's x-axis labels as shown (their text's extent, not their boxes): how many, those
- * that start before the previous one ends (run into it), and those whose text reaches past the
- * chart's SVG (cut off).
+ * Each chart's accessible name (role and label) and its x-axis labels as shown (their text's
+ * extent, not their boxes): how many, those that start before the previous one ends (run into
+ * it), and those whose text reaches past the chart's SVG (cut off).
  */
 export function chartLabels() {
   return [...document.querySelectorAll('.chart')].map((div) => {
@@ -69,6 +69,8 @@ export function chartLabels() {
       });
     return {
       id: div.id,
+      role: div.getAttribute('role'),
+      label: div.getAttribute('aria-label'),
       shown: texts.length,
       overlapping: texts.slice(1).filter((t, i) => t.left < texts[i].right).map((t) => t.text),
       cut: texts.filter((t) => t.left < svg.left || t.right > svg.right).map((t) => t.text),

@@ -130,6 +130,14 @@ interface Column<T> {
   numeric?: boolean;
 }
 
+/**
+ * A chart's place: an image to assistive technology, named by what it shows (the axis labels
+ * Chartist draws would otherwise be read one by one); its figures are in the table after it.
+ */
+function chart(id: string, extraClass: string, label: string): string {
+  return `<div class="chart${extraClass}" id="${id}" role="img" aria-label="${esc(`${label} The figures are in the table below.`)}"></div>`;
+}
+
 function table<T>(id: string, columns: Column<T>[], rows: T[]): string {
   const head = columns.map((c) => `<th${c.numeric ? ' class="n"' : ''}>${esc(c.header)}</th>`).join('');
   const body = rows.map((r) => `<tr>${columns.map((c) => `<td${c.numeric ? ' class="n"' : ''}>${esc(c.value(r))}</td>`).join('')}</tr>`).join('\n');
@@ -165,7 +173,8 @@ export function renderSummaryHtml(s: SummaryFigures, options: { unpaidRows?: num
   parts.push('<h2>Collected by day</h2>', '<p>The cumulative share of what is due collected by the end of each day.</p>');
   if (s.by_day.length === 0) parts.push('<p>No debit has been attempted yet.</p>');
   else {
-    parts.push('<div class="chart" id="chart-by-day"></div>');
+    const last = s.by_day[s.by_day.length - 1]!;
+    parts.push(chart('chart-by-day', '', `Line chart of the share of what is due collected by the end of each day: ${percentOf(last.amount_collected, s.due)} by ${last.date}.`));
     parts.push(
       table(
         'table-by-day',
@@ -187,7 +196,7 @@ export function renderSummaryHtml(s: SummaryFigures, options: { unpaidRows?: num
   else {
     parts.push(
       '<p class="legend"><span><i style="background:#b9c3d3"></i>due</span><span><i style="background:#1f9d55"></i>collected</span></p>',
-      '<div class="chart tall" id="chart-by-pattern"></div>',
+      chart('chart-by-pattern', ' tall', 'Bar chart of what was due and what was collected for each income pattern.'),
       table(
         'table-by-pattern',
         [
@@ -208,7 +217,7 @@ export function renderSummaryHtml(s: SummaryFigures, options: { unpaidRows?: num
   if (s.failures_by_reason.length === 0) parts.push('<p>No debit failed.</p>');
   else {
     parts.push(
-      '<div class="chart" id="chart-failures"></div>',
+      chart('chart-failures', '', 'Bar chart of the failed debit attempts for each reason.'),
       table(
         'table-failures',
         [
