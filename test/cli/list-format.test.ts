@@ -256,4 +256,26 @@ describe('renderTable', () => {
     const narrow = renderTable(wide, days, { group: true, width: 20 }).split('\n');
     expect(narrow[1]).toBe('2026-11-02  274561  211,178,742.23');
   });
+
+  it('measures text in the columns a terminal draws: wide characters take two, accents none, and a cut keeps whole characters', () => {
+    const names = [
+      { n: '顧客一番の名前', c: 1234567 }, // 7 wide characters: 14 columns
+      { n: '😀😀😀😀😀😀', c: 500 }, // 6 emoji (two UTF-16 units each): 12 columns
+      { n: 'Zoe\u0308 Ångström', c: 9999 }, // e and a combining diaeresis: 12 columns
+    ];
+    // Not cut: the name column is 14 columns (its widest, the wide characters), every line 25.
+    expect(renderTable(cols, names, { group: true })).toBe(
+      `name${' '.repeat(15)}amount\n` +
+        '顧客一番の名前  12,345.67\n' +
+        `😀😀😀😀😀😀${' '.repeat(9)}5.00\n` +
+        `Zoe\u0308 Ångström${' '.repeat(8)}99.99\n`,
+    );
+    // 20 columns: the name column gives way to 9, each value cut to 8 columns of whole characters and an ellipsis.
+    expect(renderTable(cols, names, { group: true, width: 20 })).toBe(
+      `name${' '.repeat(10)}amount\n` +
+        '顧客一番…  12,345.67\n' +
+        `😀😀😀😀…${' '.repeat(7)}5.00\n` +
+        `Zoe\u0308 Ångs…${' '.repeat(6)}99.99\n`,
+    );
+  });
 });

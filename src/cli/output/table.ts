@@ -2,7 +2,8 @@
  * Plain-text tables for human output. Off a terminal (a pipe, a file) values are never cut:
  * finance users need them whole. On a terminal the table fits its width: the widest text
  * columns give way first and a cut value ends in an ellipsis; money, numbers and dates are
- * never cut (too narrow for them, a line is longer than the width). Money is
+ * never cut (too narrow for them, a line is longer than the width). Widths are the columns a
+ * terminal draws (a Chinese character or an emoji takes two, an accent none). Money is
  * right-aligned, and on a terminal its digits are grouped by thousands (1,234,567.89); CSV
  * and JSON never group digits.
  */
@@ -41,11 +42,54 @@ export function moneyText(cents: number, group: boolean): string {
   return `${cents < 0 ? '-' : ''}${group ? count(whole) : String(whole)}.${frac < 10 ? '0' : ''}${frac}`;
 }
 
-/** `text` cut to `width` characters, the last one an ellipsis when anything was cut. */
+/** Printable ASCII: one column a character (nearly every value; the fast path). */
+const ASCII = /^[\x20-\x7e]*$/;
+/** Characters a terminal draws two columns wide: East Asian wide and fullwidth ones, emoji. */
+const WIDE = /^(?:\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F|[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6\u{20000}-\u{3FFFD}])/u;
+/** Characters that take no column of their own: combining marks, zero-width and control ones. */
+const ZERO = /^[\p{M}\p{Cc}\u200B-\u200F\u2060\uFEFF]/u;
+
+let segmenter: Intl.Segmenter | undefined;
+/** What a terminal draws as one character (a letter with its accents, an emoji with its modifiers). */
+function graphemes(text: string): string[] {
+  segmenter ??= new Intl.Segmenter();
+  return Array.from(segmenter.segment(text), (g) => g.segment);
+}
+
+function graphemeWidth(g: string): number {
+  return WIDE.test(g) ? 2 : ZERO.test(g) ? 0 : 1;
+}
+
+/** The columns `text` takes on a terminal (not its length in UTF-16 units). */
+export function displayWidth(text: string): number {
+  if (ASCII.test(text)) return text.length;
+  return graphemes(text).reduce((w, g) => w + graphemeWidth(g), 0);
+}
+
+/**
+ * `text` cut to `width` columns, the last one an ellipsis when anything was cut: whole
+ * characters only (never half an emoji or a letter without its accent), a wide one that would
+ * cross the edge left out.
+ */
 export function truncate(text: string, width: number): string {
-  if (text.length <= width) return text;
+  if (displayWidth(text) <= width) return text;
   if (width <= 0) return '';
-  return `${text.slice(0, width - 1)}${ELLIPSIS}`;
+  if (ASCII.test(text)) return `${text.slice(0, width - 1)}${ELLIPSIS}`;
+  let kept = '';
+  let used = 0;
+  for (const g of graphemes(text)) {
+    const w = graphemeWidth(g);
+    if (used + w > width - 1) break;
+    kept += g;
+    used += w;
+  }
+  return `${kept}${ELLIPSIS}`;
+}
+
+/** `text` padded with spaces to `width` columns, on the right (or on the left: `start`). */
+function pad(text: string, width: number, start: boolean): string {
+  const fill = ' '.repeat(Math.max(0, width - displayWidth(text)));
+  return start ? fill + text : text + fill;
 }
 
 export function renderTable<T>(columns: Column<T>[], rows: T[], options: TableOptions | ChalkInstance = {}): string {
@@ -53,19 +97,19 @@ export function renderTable<T>(columns: Column<T>[], rows: T[], options: TableOp
   const group = opts.group === true;
   const right = columns.map((c) => c.align === 'right' || c.money === true);
   const cells = rows.map((row) => columns.map((c) => cellText(c.value(row), c.money === true, group)));
-  const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((r) => r[i]!.length)));
+  const widths = columns.map((c, i) => Math.max(displayWidth(c.header), ...cells.map((r) => displayWidth(r[i]!))));
   // What a column may be narrowed to: a text column to MIN_WIDTH, but a column of dates not
   // below a date; a number or money column only by its header, never below its values.
   const floors = columns.map((_c, i) => {
     const whole = right[i] || (cells.length > 0 && cells.every((r) => ISO_DATE.test(r[i]!) || r[i] === '-'));
-    return whole ? Math.max(MIN_WIDTH, ...cells.map((r) => r[i]!.length)) : MIN_WIDTH;
+    return whole ? Math.max(MIN_WIDTH, ...cells.map((r) => displayWidth(r[i]!))) : MIN_WIDTH;
   });
   if (opts.width !== undefined && opts.width > 0) fit(widths, right, floors, opts.width);
   const fmt = (values: string[]) =>
     values
       .map((v, i) => {
         const cut = truncate(v, widths[i]!);
-        return right[i] ? cut.padStart(widths[i]!) : cut.padEnd(widths[i]!);
+        return pad(cut, widths[i]!, right[i]!);
       })
       .join(' '.repeat(GAP))
       .trimEnd();
