@@ -8,6 +8,7 @@
  * and JSON never group digits.
  */
 import type { ChalkInstance } from 'chalk';
+import stringWidth from 'string-width';
 import { count } from '../../domain/words.js';
 
 export interface Column<T> {
@@ -44,10 +45,6 @@ export function moneyText(cents: number, group: boolean): string {
 
 /** Printable ASCII: one column a character (nearly every value; the fast path). */
 const ASCII = /^[\x20-\x7e]*$/;
-/** Characters a terminal draws two columns wide: East Asian wide and fullwidth ones, emoji. */
-const WIDE = /^(?:\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F|[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6\u{20000}-\u{3FFFD}])/u;
-/** Characters that take no column of their own: combining marks, zero-width and control ones. */
-const ZERO = /^[\p{M}\p{Cc}\u200B-\u200F\u2060\uFEFF]/u;
 
 let segmenter: Intl.Segmenter | undefined;
 /** What a terminal draws as one character (a letter with its accents, an emoji with its modifiers). */
@@ -56,14 +53,9 @@ function graphemes(text: string): string[] {
   return Array.from(segmenter.segment(text), (g) => g.segment);
 }
 
-function graphemeWidth(g: string): number {
-  return WIDE.test(g) ? 2 : ZERO.test(g) ? 0 : 1;
-}
-
 /** The columns `text` takes on a terminal (not its length in UTF-16 units). */
 export function displayWidth(text: string): number {
-  if (ASCII.test(text)) return text.length;
-  return graphemes(text).reduce((w, g) => w + graphemeWidth(g), 0);
+  return ASCII.test(text) ? text.length : stringWidth(text);
 }
 
 /**
@@ -78,7 +70,7 @@ export function truncate(text: string, width: number): string {
   let kept = '';
   let used = 0;
   for (const g of graphemes(text)) {
-    const w = graphemeWidth(g);
+    const w = stringWidth(g);
     if (used + w > width - 1) break;
     kept += g;
     used += w;
