@@ -241,6 +241,8 @@ export function pgError(e: unknown, url: string, settings: PgSettings): unknown 
       );
     case '3D000':
       return unavailable(`The PostgreSQL server at ${place} has no database ${settings.client.database}: create it first (createdb ${settings.client.database}), or name another in --db.`);
+    case '42501': // insufficient_privilege
+      return privilegeError(message, place, user, settings.client.database ?? '', e);
     case '55P03':
     case '40P01':
     case '40001':
@@ -265,6 +267,40 @@ export function pgError(e: unknown, url: string, settings: PgSettings): unknown 
   }
   if (message !== String(err?.message ?? e)) return scrubbed(e, message);
   return e;
+}
+
+/**
+ * A privilege the connecting user lacks (SQLSTATE 42501): the operator's to fix, as a store file
+ * this user cannot write is on SQLite (exit 2, detail STORE_READ_ONLY, which `premia serve`
+ * answers 503), never an unexpected failure. The server's words name what was refused; the
+ * transaction it happened in was rolled back.
+ */
+function privilegeError(message: string, place: string, user: string, database: string, cause: unknown): PremiaError {
+  const refused = message.replace(/\.$/, '');
+  const details = [{ field: 'db', code: 'STORE_READ_ONLY', message: `user ${user} lacks a privilege on ${place}` }];
+  if (/permission denied for database/i.test(refused)) {
+    // Refused at the door (CONNECT revoked): the same as a user the server does not let in.
+    return new PremiaError(
+      'STORE_UNAVAILABLE',
+      `The PostgreSQL server at ${place} refused user ${user}: ${refused}. Grant it CONNECT on the database, or name another user in --db.`,
+      { cause: scrubbed(cause, message) },
+    );
+  }
+  if (/permission denied for schema/i.test(refused)) {
+    // PostgreSQL 15 lets only the database's owner create tables in schema public.
+    return new PremiaError(
+      'VALIDATION_ERROR',
+      `The PostgreSQL user ${user} may not create premia's tables in ${place} (${refused}); nothing was created. ` +
+        `Make ${user} the database's owner (createdb -O ${user} ${database}, or ALTER DATABASE ${database} OWNER TO ${user}), or grant it CREATE on the schema.`,
+      { cause: scrubbed(cause, message), details },
+    );
+  }
+  return new PremiaError(
+    'VALIDATION_ERROR',
+    `The PostgreSQL user ${user} lacks a privilege premia needs on the store at ${place} (${refused}); what it was doing was rolled back. ` +
+      `premia reads and writes every table and sequence of its store: connect as the user that owns them, or grant this one those rights.`,
+    { cause: scrubbed(cause, message), details },
+  );
 }
 
 /** The error with `message` in place of its own (the driver's text, scrubbed). */

@@ -254,6 +254,43 @@ describe.skipIf(noPg)('connection failures: exit 1, a clear message, never the p
     expect(r.stderr).not.toContain(c.password);
   });
 
+  it('a user that may only read, or may not create tables: exit 2 saying what to grant, never an unexpected failure', async () => {
+    const c = pg.cluster!;
+    const url = await freshDatabase('privs');
+    const db = url.split('/').pop()!;
+    const made = await cli(['--db', url, 'clock', 'set', '2026-10-31', '--seed', '1']);
+    expect(made.code).toBe(0);
+    const role = `reader_${db.split('_').pop()}`;
+    await onDatabase(url, `create role ${role} login password 'reader-secret'`);
+    await onDatabase(url, `grant select on all tables in schema public to ${role}`);
+    await onDatabase(url, `grant select on all sequences in schema public to ${role}`);
+    const asReader = url.replace(`${c.user}:${c.password}@`, `${role}:reader-secret@`);
+    const read = await cli(['--db', asReader, '--json', 'clock']);
+    expect([read.code, read.json().date]).toEqual([0, '2026-10-31']);
+    const write = await cli(['--db', asReader, 'clock', 'set', '2026-10-30']);
+    expect([write.code, write.stdout, write.stderr]).toEqual([
+      2,
+      '',
+      `error: The PostgreSQL user ${role} lacks a privilege premia needs on the store at 127.0.0.1:${c.port}/${db} (permission denied for table meta); what it was doing was rolled back. premia reads and writes every table and sequence of its store: connect as the user that owns them, or grant this one those rights.\n  (code VALIDATION_ERROR)\n`,
+    ]);
+    const json = await cli(['--db', asReader, '--json', 'clock', 'set', '2026-10-30']);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stderr).error.details).toEqual([{ field: 'db', code: 'STORE_READ_ONLY', message: `user ${role} lacks a privilege on 127.0.0.1:${c.port}/${db}` }]);
+    expect(write.stderr + json.stderr).not.toContain('reader-secret');
+    expect((await cli(['--db', url, '--json', 'clock'])).json().date).toBe('2026-10-31');
+
+    // PostgreSQL 15: only the database's owner creates tables in schema public.
+    const other = await freshDatabase('privs_empty');
+    const otherDb = other.split('/').pop()!;
+    const create = await cli(['--db', other.replace(`${c.user}:${c.password}@`, `${role}:reader-secret@`), 'clock', 'set', '2026-10-31']);
+    expect([create.code, create.stdout, create.stderr]).toEqual([
+      2,
+      '',
+      `error: The PostgreSQL user ${role} may not create premia's tables in 127.0.0.1:${c.port}/${otherDb} (permission denied for schema public); nothing was created. Make ${role} the database's owner (createdb -O ${role} ${otherDb}, or ALTER DATABASE ${otherDb} OWNER TO ${role}), or grant it CREATE on the schema.\n  (code VALIDATION_ERROR)\n`,
+    ]);
+    expect(await onDatabase(other, "select tablename from pg_tables where schemaname = 'public'")).toEqual([]);
+  });
+
   it('whoami names the database with its password redacted', async () => {
     const c = pg.cluster!;
     const url = await freshDatabase('whoami');
