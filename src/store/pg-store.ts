@@ -561,6 +561,18 @@ const RELATION_KINDS: ReadonlyArray<readonly [string, string]> = [
  * empty database at once claim it once.
  */
 async function claim(store: PgStore, options: OpenPgOptions, display: string): Promise<void> {
+  // A search_path naming no schema that exists (a typo in the URL's options, a schema not made
+  // yet) leaves premia nowhere to look for its tables or to make them.
+  const where = (await sql<{ schema: string | null; path: string }>`select current_schema() as schema, current_setting('search_path') as path`.execute(store.db)).rows[0]!;
+  if (where.schema === null) {
+    throw new PremiaError(
+      'VALIDATION_ERROR',
+      `The database ${display} has no schema of its search_path (${where.path}) that this user may use (none of them exists, or USAGE on it is not granted), ` +
+        `so premia has nowhere to ${options.create ? 'make' : 'find'} its tables; nothing was created. ` +
+        'Create the schema (CREATE SCHEMA …) or grant USAGE on it, or correct search_path (options=-csearch_path%3D… in the URL, or the user\'s setting).',
+      { details: [{ field: 'db', code: 'STORE_NOT_FOUND', message: `no usable schema in the search_path (${where.path})` }] },
+    );
+  }
   // Every relation of the schema a user or another application makes (tables, views, sequences
   // and the like): a schema holding only views is someone's, not empty.
   const relationsOf = async (db: Db) =>

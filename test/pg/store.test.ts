@@ -291,6 +291,29 @@ describe.skipIf(noPg)('connection failures: exit 1, a clear message, never the p
     expect(await onDatabase(other, "select tablename from pg_tables where schemaname = 'public'")).toEqual([]);
   });
 
+  it('a search_path naming no schema that exists: exit 2 saying so, nothing created; a schema that exists holds the store', async () => {
+    const c = pg.cluster!;
+    const url = await freshDatabase('schemas');
+    const db = url.split('/').pop()!;
+    await onDatabase(url, 'create schema premia');
+    const typo = `${url}?options=-csearch_path%3Dpremai`;
+    for (const [args, verb] of [
+      [['clock', 'set', '2026-10-31'], 'make'],
+      [['clock'], 'find'],
+    ] as const) {
+      const r = await cli(['--db', typo, ...args]);
+      expect([r.code, r.stdout, r.stderr]).toEqual([
+        2,
+        '',
+        `error: The database postgres://${c.user}:***@127.0.0.1:${c.port}/${db}?options=-csearch_path%3Dpremai has no schema of its search_path (premai) that this user may use (none of them exists, or USAGE on it is not granted), so premia has nowhere to ${verb} its tables; nothing was created. Create the schema (CREATE SCHEMA …) or grant USAGE on it, or correct search_path (options=-csearch_path%3D… in the URL, or the user's setting).\n  (code VALIDATION_ERROR)\n`,
+      ]);
+    }
+    expect(await onDatabase(url, "select schemaname, tablename from pg_tables where schemaname in ('public', 'premia')")).toEqual([]);
+    const made = await cli(['--db', `${url}?options=-csearch_path%3Dpremia`, 'clock', 'set', '2026-10-31']);
+    expect([made.code, made.stderr]).toEqual([0, 'Clock set to 2026-10-31.\n']);
+    expect(await onDatabase(url, "select count(*)::int as n from pg_tables where schemaname = 'premia' and tablename = 'premia_store'")).toEqual([{ n: 1 }]);
+  });
+
   it('whoami names the database with its password redacted', async () => {
     const c = pg.cluster!;
     const url = await freshDatabase('whoami');
