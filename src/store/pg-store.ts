@@ -241,6 +241,12 @@ export function pgError(e: unknown, url: string, settings: PgSettings): unknown 
       );
     case '3D000':
       return unavailable(`The PostgreSQL server at ${place} has no database ${settings.client.database}: create it first (createdb ${settings.client.database}), or name another in --db.`);
+    case '53300': // too_many_connections: the server's, the role's or the database's limit
+      return unavailable(
+        `The PostgreSQL server at ${place} refused another connection of user ${user}: ${message.replace(/\.$/, '')}. ` +
+          `Each premia process opens up to ${settings.pool} (?pool= or PREMIA_DB_POOL), premia serve twice that (its job thread keeps a pool of its own) and a clock advance one more: ` +
+          'lower the pool, run fewer processes at once, or raise the limit (max_connections, or the CONNECTION LIMIT of the user or the database).',
+      );
     case '42501': // insufficient_privilege
       return privilegeError(message, place, user, settings.client.database ?? '', e);
     case '55P03':

@@ -291,6 +291,20 @@ describe.skipIf(noPg)('connection failures: exit 1, a clear message, never the p
     expect(await onDatabase(other, "select tablename from pg_tables where schemaname = 'public'")).toEqual([]);
   });
 
+  it('a connection limit reached: STORE_UNAVAILABLE saying what opens connections and what to change', async () => {
+    const c = pg.cluster!;
+    const url = await freshDatabase('limit');
+    const db = url.split('/').pop()!;
+    const role = `limited_${db.split('_').pop()}`;
+    await onDatabase(url, `create role ${role} login password 'limited-secret' connection limit 0`);
+    const r = await cli(['--db', url.replace(`${c.user}:${c.password}@`, `${role}:limited-secret@`) + '?pool=4', 'clock']);
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      1,
+      '',
+      `error: The PostgreSQL server at 127.0.0.1:${c.port}/${db} refused another connection of user ${role}: too many connections for role "${role}". Each premia process opens up to 4 (?pool= or PREMIA_DB_POOL), premia serve twice that (its job thread keeps a pool of its own) and a clock advance one more: lower the pool, run fewer processes at once, or raise the limit (max_connections, or the CONNECTION LIMIT of the user or the database).\n  (code STORE_UNAVAILABLE)\n`,
+    ]);
+  });
+
   it('a search_path naming no schema that exists: exit 2 saying so, nothing created; a schema that exists holds the store', async () => {
     const c = pg.cluster!;
     const url = await freshDatabase('schemas');
