@@ -55,6 +55,10 @@ export class CopyIn {
         stream.once('drain', onDrain);
         stream.once('error', onError);
       });
+      // A COPY that fails while the writer waits to drain (the server refuses it, or goes away)
+      // is reported by the next write(), ready() or end(); a caller that ends without asking
+      // ready() again must not leave this rejection unhandled (it would end the process).
+      this.draining.catch(() => undefined);
     }
   }
 

@@ -5,6 +5,7 @@
  * never the password.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { openLocalBackend } from '../../src/backend/local/index.js';
 import { asCents } from '../../src/domain/money.js';
 import type { PremiaError } from '../../src/domain/errors.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
+import { CopyIn } from '../../src/store/pg-copy.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { sql } from '../../src/store/kysely.js';
 import { runCli, tempDir } from '../helpers/cli.js';
@@ -124,6 +126,31 @@ describe.skipIf(noPg)(`the PostgreSQL store${noPg ? ` (skipped: ${pg.reason})` :
     expect(a.kind).toBe('postgres');
     expect(b.kind).toBe('postgres');
     expect(await onDatabase(url, 'select count(*)::int as n from premia_store')).toEqual([{ n: 1 }]);
+  });
+
+  it('a COPY the server refuses while its writer waits to drain: end() throws the refusal, nothing is left unhandled', async () => {
+    const url = await freshDatabase('copyin');
+    const { Client } = createRequire(import.meta.url)('pg') as typeof import('pg');
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    cleanups.push(() => client.end());
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      await client.query('begin read only');
+      const copy = new CopyIn(client, 'copy no_such_table from stdin with (format csv)');
+      // More than the stream takes at once (its highWaterMark): the writer now waits to drain.
+      copy.write(Buffer.alloc(256 * 1024, 'x,1\n'));
+      expect(copy.ready()).toBeInstanceOf(Promise);
+      await expect(copy.end()).rejects.toThrow('relation "no_such_table" does not exist');
+      await client.query('rollback');
+      // Unhandled rejections are reported once the microtasks have run: a macrotask later.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(unhandled).toEqual([]);
   });
 
   it('ids follow SQLite: new rows take max(id) + 1, also after a rolled-back insert', async () => {
