@@ -247,6 +247,13 @@ export function pgError(e: unknown, url: string, settings: PgSettings): unknown 
           `Each premia process opens up to ${settings.pool} (?pool= or PREMIA_DB_POOL), premia serve twice that (its job thread keeps a pool of its own) and a clock advance one more: ` +
           'lower the pool, run fewer processes at once, or raise the limit (max_connections, or the CONNECTION LIMIT of the user or the database).',
       );
+    case '25006': // read_only_sql_transaction: a standby, or default_transaction_read_only
+      return new PremiaError(
+        'VALIDATION_ERROR',
+        `The PostgreSQL database at ${place} takes no writes (${message.replace(/\.$/, '')}): it is a standby server, or default_transaction_read_only is on for it or for user ${user}. ` +
+          'What premia was doing was rolled back. Point --db at the primary server, or make the database writable.',
+        { cause: scrubbed(e, message), details: [{ field: 'db', code: 'STORE_READ_ONLY', message: `${place} is read-only` }] },
+      );
     case '42501': // insufficient_privilege
       return privilegeError(message, place, user, settings.client.database ?? '', e);
     case '55P03':

@@ -318,6 +318,32 @@ describe.skipIf(noPg)('connection failures: exit 1, a clear message, never the p
     expect(await onDatabase(other, "select tablename from pg_tables where schemaname = 'public'")).toEqual([]);
   });
 
+  it('a read-only database (a standby, default_transaction_read_only): exit 2 saying so, reads work, nothing written', async () => {
+    const c = pg.cluster!;
+    const url = await freshDatabase('readonly');
+    const db = url.split('/').pop()!;
+    expect((await cli(['--db', url, 'clock', 'set', '2026-10-31', '--seed', '1'])).code).toBe(0);
+    await onDatabase(url, `alter database ${db} set default_transaction_read_only = on`);
+    const policies = join(dir, 'readonly-policies.csv');
+    writeFileSync(policies, 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,R1,P-1,LIFE_STANDARD,100.00\n');
+    const read = await cli(['--db', url, '--json', 'clock']);
+    expect([read.code, read.json().date]).toEqual([0, '2026-10-31']);
+    for (const [args, statement] of [
+      [['clock', 'set', '2026-10-30'], 'INSERT'],
+      [['policies', 'import', policies], 'COPY FROM'],
+    ] as const) {
+      const r = await cli(['--db', url, ...args]);
+      expect([r.code, r.stdout, r.stderr]).toEqual([
+        2,
+        '',
+        `error: The PostgreSQL database at 127.0.0.1:${c.port}/${db} takes no writes (cannot execute ${statement} in a read-only transaction): it is a standby server, or default_transaction_read_only is on for it or for user ${c.user}. What premia was doing was rolled back. Point --db at the primary server, or make the database writable.\n  (code VALIDATION_ERROR)\n`,
+      ]);
+    }
+    const json = await cli(['--db', url, '--json', 'clock', 'set', '2026-10-30']);
+    expect(JSON.parse(json.stderr).error.details).toEqual([{ field: 'db', code: 'STORE_READ_ONLY', message: `127.0.0.1:${c.port}/${db} is read-only` }]);
+    expect(await onDatabase(url, "select (select count(*)::int from policies) as policies, (select value from meta where key = 'clock_date') as clock")).toEqual([{ policies: 0, clock: '2026-10-31' }]);
+  });
+
   it('a connection limit reached: STORE_UNAVAILABLE saying what opens connections and what to change', async () => {
     const c = pg.cluster!;
     const url = await freshDatabase('limit');
