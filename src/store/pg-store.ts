@@ -205,10 +205,25 @@ function exactNumber(text: string): number {
   return n;
 }
 
+/**
+ * The host, port and user the driver connects with, for messages: the URL's, else PGHOST, PGPORT
+ * and PGUSER, else the driver's defaults, filled as pg's ConnectionParameters fills them (a URL
+ * without a host, postgres:///premia, gives an empty one).
+ */
+function reached(settings: PgSettings): { host: string; port: number | string; user: string } {
+  const c = settings.client;
+  const env = process.env;
+  return {
+    host: c.host || env.PGHOST || 'localhost',
+    port: c.port || env.PGPORT || 5432,
+    user: c.user || env.PGUSER || (process.platform === 'win32' ? env.USERNAME : env.USER) || 'the default user',
+  };
+}
+
 /** Where the database is, for messages: host:port/database, never the password. */
 function placeOf(settings: PgSettings): string {
-  const c = settings.client;
-  return `${c.host ?? 'localhost'}:${c.port ?? 5432}/${c.database}`;
+  const { host, port } = reached(settings);
+  return `${host}:${port}/${settings.client.database}`;
 }
 
 /** A driver or server error turned into premia's, with the password scrubbed from what it says. */
@@ -217,7 +232,7 @@ export function pgError(e: unknown, url: string, settings: PgSettings): unknown 
   const err = e as { code?: string; message?: string; errno?: number };
   const message = scrubDbSecret(String(err?.message ?? e), url);
   const place = placeOf(settings);
-  const user = settings.client.user ?? 'the default user';
+  const { host, user } = reached(settings);
   const code = typeof err?.code === 'string' ? err.code : '';
   const unavailable = (text: string) => new PremiaError('STORE_UNAVAILABLE', text, { cause: scrubbed(e, message) });
   const lost = () => unavailable(`The PostgreSQL server at ${place} closed or lost the connection (${message}). Try again once it is back.`);
@@ -226,7 +241,7 @@ export function pgError(e: unknown, url: string, settings: PgSettings): unknown 
       return unavailable(`Cannot connect to the PostgreSQL server at ${place}: the connection was refused. Is the server running, and are the host and port in --db right?`);
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return unavailable(`Cannot connect to the PostgreSQL server at ${place}: the host name ${settings.client.host} is not known.`);
+      return unavailable(`Cannot connect to the PostgreSQL server at ${place}: the host name ${host} is not known.`);
     case 'ECONNRESET':
     case 'EPIPE':
     case 'ETIMEDOUT':
@@ -356,7 +371,7 @@ function passwordLookup(settings: PgSettings, env: Record<string, string | undef
     if (found !== undefined) return found;
     throw new PremiaError(
       'STORE_UNAVAILABLE',
-      `The PostgreSQL server at ${placeOf(settings)} asks for the password of user ${params.user ?? settings.client.user ?? 'premia runs as'} and none was given: put it in the URL (percent-encoded: postgres://user:password@host/db), in PGPASSWORD, or in ~/.pgpass.`,
+      `The PostgreSQL server at ${placeOf(settings)} asks for the password of user ${params.user || reached(settings).user} and none was given: put it in the URL (percent-encoded: postgres://user:password@host/db), in PGPASSWORD, or in ~/.pgpass.`,
     );
   };
 }

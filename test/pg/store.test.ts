@@ -236,6 +236,31 @@ describe.skipIf(noPg)('connection failures: exit 1, a clear message, never the p
     }
   });
 
+  it('host, port and user from PGHOST, PGPORT and PGUSER: the messages name those, not the defaults', async () => {
+    const c = pg.cluster!;
+    const port = await closedPort();
+    const saved = { PGHOST: process.env.PGHOST, PGPORT: process.env.PGPORT, PGUSER: process.env.PGUSER, PGPASSWORD: process.env.PGPASSWORD };
+    try {
+      Object.assign(process.env, { PGHOST: '127.0.0.1', PGPORT: String(port), PGUSER: c.user, PGPASSWORD: 'wrong-from-env' });
+      const refused = await cli(['--db', 'postgres:///premia', 'clock']);
+      expect([refused.code, refused.stderr]).toEqual([
+        1,
+        `error: Cannot connect to the PostgreSQL server at 127.0.0.1:${port}/premia: the connection was refused. Is the server running, and are the host and port in --db right?\n  (code STORE_UNAVAILABLE)\n`,
+      ]);
+      process.env.PGPORT = String(c.port);
+      const wrong = await cli(['--db', 'postgres:///postgres', 'clock']);
+      expect([wrong.code, wrong.stderr]).toEqual([
+        1,
+        `error: The PostgreSQL server at 127.0.0.1:${c.port}/postgres refused user ${c.user}: password authentication failed for user "${c.user}". Check the user and password in --db or PREMIA_DB (or PGPASSWORD / ~/.pgpass).\n  (code STORE_UNAVAILABLE)\n`,
+      ]);
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  });
+
   it('a server that closes the connection at once: lost, not a timeout', async () => {
     const server = createServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
