@@ -262,6 +262,13 @@ export function pgError(e: unknown, url: string, settings: PgSettings): unknown 
           `Each premia process opens up to ${settings.pool} (?pool= or PREMIA_DB_POOL), premia serve twice that (its job thread keeps a pool of its own) and a clock advance one more: ` +
           'lower the pool, run fewer processes at once, or raise the limit (max_connections, or the CONNECTION LIMIT of the user or the database).',
       );
+    case '22P05': // untranslatable_character: a store made in a database of another encoding than UTF8
+      return new PremiaError(
+        'VALIDATION_ERROR',
+        `The database at ${place} cannot hold a character of this request in its encoding (${message.replace(/\.$/, '')}); what premia was writing was rolled back. ` +
+          'premia keeps text as Unicode: copy the store into a UTF8 database (createdb -E UTF8 -T template0 …, then premia db copy) and use that one.',
+        { cause: scrubbed(e, message), details: [{ field: 'db', code: 'INVALID_VALUE', message: 'a character the database encoding lacks' }] },
+      );
     case '25006': // read_only_sql_transaction: a standby, or default_transaction_read_only
       return new PremiaError(
         'VALIDATION_ERROR',
@@ -643,6 +650,18 @@ async function claim(store: PgStore, options: OpenPgOptions, display: string): P
     // store's first rows, and a rerun of the copy would find the target no longer empty).
     if (!options.create && Number((await sql<{ n: number }>`select count(*) as n from meta where key = 'clock_date'`.execute(store.db)).rows[0]!.n) === 0) throw notCreatedYet();
     return;
+  }
+  // premia's text is Unicode, as SQLite's is: a database in another encoding (LATIN1, WIN1252…)
+  // would refuse any character it lacks (a client's name, a dispute's reason) in the middle of
+  // the work. A new store is made in a UTF8 (or SQL_ASCII, which stores the bytes as given) one only.
+  const encoding = (await sql<{ encoding: string }>`select pg_encoding_to_char(encoding) as encoding from pg_database where datname = current_database()`.execute(store.db)).rows[0]?.encoding;
+  if (encoding !== undefined && encoding !== 'UTF8' && encoding !== 'SQL_ASCII') {
+    throw new PremiaError(
+      'VALIDATION_ERROR',
+      `The database ${display} is encoded in ${encoding}, which cannot hold every character premia stores (its text is Unicode, as on SQLite); nothing was created. ` +
+        'Create the database with the UTF8 encoding (createdb -E UTF8 -T template0 …) and name it in the URL.',
+      { details: [{ field: 'db', code: 'INVALID_VALUE', message: `database encoding ${encoding}, not UTF8` }] },
+    );
   }
   await store.transaction(async (trx) => {
     if (decide(await relationsOf(trx)) === 'ours') return;

@@ -369,6 +369,34 @@ describe.skipIf(noPg)('connection failures: exit 1, a clear message, never the p
     expect(await onDatabase(url, "select (select count(*)::int from policies) as policies, (select value from meta where key = 'clock_date') as clock")).toEqual([{ policies: 0, clock: '2026-10-31' }]);
   });
 
+  it('a database not encoded in UTF8: no new store made in it; a character it lacks is a clear refusal, not a crash', async () => {
+    const c = pg.cluster!;
+    const names = [`latin_${Date.now().toString(36)}a`, `latin_${Date.now().toString(36)}b`];
+    for (const name of names) await onDatabase(`${c.base}/postgres`, `create database ${name} encoding 'LATIN1' template template0 lc_collate 'C' lc_ctype 'C'`);
+    const [fresh, marked] = names.map((name) => `${c.base}/${name}`) as [string, string];
+    const refused = await cli(['--db', fresh, 'clock', 'set', '2026-10-31']);
+    expect([refused.code, refused.stdout, refused.stderr]).toEqual([
+      2,
+      '',
+      `error: The database postgres://${c.user}:***@127.0.0.1:${c.port}/${names[0]} is encoded in LATIN1, which cannot hold every character premia stores (its text is Unicode, as on SQLite); nothing was created. Create the database with the UTF8 encoding (createdb -E UTF8 -T template0 …) and name it in the URL.\n  (code VALIDATION_ERROR)\n`,
+    ]);
+    expect(await onDatabase(fresh, "select tablename from pg_tables where schemaname = 'public'")).toEqual([]);
+    // A store already in such a database (premia's mark made before this check): it opens, and a
+    // character the encoding lacks is refused with what to do.
+    await onDatabase(marked, 'create table premia_store (application_id integer not null)');
+    await onDatabase(marked, `insert into premia_store values (${0x50524d41})`);
+    expect((await cli(['--db', marked, 'clock', 'set', '2026-10-31'])).code).toBe(0);
+    const latin = await cli(['--db', marked, '--json', 'keys', 'create', '--client', 'Zoë']);
+    expect([latin.code, latin.json().client]).toEqual([0, 'Zoë']);
+    const polish = await cli(['--db', marked, 'keys', 'create', '--client', 'Łódź Ins']);
+    expect([polish.code, polish.stdout, polish.stderr]).toEqual([
+      2,
+      '',
+      `error: The database at 127.0.0.1:${c.port}/${names[1]} cannot hold a character of this request in its encoding (character with byte sequence 0xc5 0x81 in encoding "UTF8" has no equivalent in encoding "LATIN1"); what premia was writing was rolled back. premia keeps text as Unicode: copy the store into a UTF8 database (createdb -E UTF8 -T template0 …, then premia db copy) and use that one.\n  (code VALIDATION_ERROR)\n`,
+    ]);
+    expect(await onDatabase(marked, 'select name from clients order by id')).toEqual([{ name: 'Local' }, { name: 'Zoë' }]);
+  });
+
   it('a connection limit reached: STORE_UNAVAILABLE saying what opens connections and what to change', async () => {
     const c = pg.cluster!;
     const url = await freshDatabase('limit');
