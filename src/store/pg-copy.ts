@@ -21,6 +21,18 @@ export function pgLiteral(value: string): string {
   return (require('pg') as typeof import('pg')).escapeLiteral(value);
 }
 
+/** The COPY in progress on each connection, for abortCopy. */
+const active = new WeakMap<ClientBase, CopyIn>();
+
+/**
+ * Stop the COPY in progress on `client`, if any, and wait until the server has given it up: a
+ * rollback sent on a connection still in COPY would wait behind it for good (the server awaits
+ * more rows), with the transaction, and the store's writer lock, held all the while.
+ */
+export async function abortCopy(client: ClientBase): Promise<void> {
+  await active.get(client)?.abort();
+}
+
 export class CopyIn {
   private stream: Writable | null = null;
   private done: Promise<void> | null = null;
@@ -78,15 +90,33 @@ export class CopyIn {
     return this.stream !== null;
   }
 
+  /**
+   * Give the COPY up (the work feeding it failed or was stopped): the stream sends CopyFail, and
+   * this resolves once the server has answered it, the connection free for the rollback.
+   */
+  async abort(): Promise<void> {
+    const stream = this.stream;
+    if (stream === null || this.failure !== null || this.settled) return;
+    this.failure = new Error('the COPY was given up');
+    stream.destroy(this.failure);
+    await this.done?.catch(() => undefined);
+  }
+
+  private settled = false;
+
   private start(): Writable {
     const { from: copyFrom } = require('pg-copy-streams') as typeof import('pg-copy-streams');
     const stream = this.client.query(copyFrom(this.statement)) as unknown as Writable;
+    active.set(this.client, this);
     this.done = new Promise<void>((resolve, reject) => {
       stream.on('finish', resolve);
       stream.on('error', (e) => {
         this.failure ??= asError(e);
         reject(asError(e));
       });
+    }).finally(() => {
+      this.settled = true;
+      if (active.get(this.client) === this) active.delete(this.client);
     });
     this.done.catch(() => undefined); // reported by write(), ready() or end()
     return stream;

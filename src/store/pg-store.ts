@@ -23,6 +23,7 @@ import { PremiaError } from '../domain/errors.js';
 import { isTypoOf } from '../domain/words.js';
 import { Kysely, sql } from './kysely.js';
 import { PinnedPgDialect, PremiaPgDialect, type PgCursor, type PgCursorConstructor } from './pg-dialect.js';
+import { abortCopy } from './pg-copy.js';
 import type { Database } from './schema.js';
 import { migrate, MIGRATION_TABLE } from './migrate.js';
 import { PG_LOCK_SPACE, type Db, type PgStore, type PgUnit } from './store-types.js';
@@ -436,6 +437,7 @@ export async function openPgStore(options: OpenPgOptions): Promise<PgStore> {
       return out;
     } catch (e) {
       try {
+        await abortCopy(client);
         await client.query('rollback');
       } catch {
         broken = true;
@@ -480,6 +482,7 @@ export async function openPgStore(options: OpenPgOptions): Promise<PgStore> {
         await client.query('commit');
         return out;
       } catch (e) {
+        await abortCopy(client).catch(() => undefined);
         await client.query('rollback').catch(() => undefined);
         throw translate(e);
       }

@@ -13,6 +13,13 @@ import { asCents } from '../../src/domain/money.js';
 import { FIXTURES } from '../helpers/cli.js';
 import { allCollections, FIXED_NOW, fileUpload, fixtureMonth, readDownload, textUpload } from '../helpers/local.js';
 import { freshDatabase, noPg, onDatabase, pg } from './db.js';
+import type { PremiaError } from '../../src/domain/errors.js';
+
+async function onEach<T>(backends: readonly LocalBackend[], f: (b: LocalBackend) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (const b of backends) out.push(await f(b));
+  return out;
+}
 
 describe.skipIf(noPg)(`SQLite and PostgreSQL give the same bytes${noPg ? ` (skipped: ${pg.reason})` : ''}`, () => {
   let lite: LocalBackend;
@@ -205,6 +212,39 @@ describe.skipIf(noPg)('policy import on PostgreSQL (COPY into policies or a stag
       await post.close();
     }
   });
+
+  it('a file found bad after rows went to the server: the same answer as SQLite, at once, and the store free for the next write', async () => {
+    const lite = await openLocalBackend({ path: ':memory:', seed: 1, now: FIXED_NOW });
+    const post = await openLocalBackend({ path: await freshDatabase('badfile'), seed: 1, now: FIXED_NOW });
+    // More than a batch of valid rows (4096), sent before the unclosed quote of the last line is read.
+    const policies = HEADER + Array.from({ length: 10_000 }, (_, i) => `C${i},R${i},POL-X${i},LIFE_STANDARD,10.00\n`).join('') + 'C1,R1,"POL-Y,LIFE_STANDARD,1.00\n';
+    // A valid row, then one that is not: the whole file is refused (exit 3), nothing imported.
+    const bank = 'customer_id,date,amount,description\nC0,2026-10-01,100.00,SALARY\nC0,2026-13-01,5.00,BAD DATE\n';
+    const outcome = (p: Promise<unknown>) =>
+      p.then(
+        (r) => ({ ok: r }),
+        (e: PremiaError) => ({ code: e.code, message: e.message, details: e.details }),
+      );
+    try {
+      for (const withPolicies of [false, true]) {
+        const [a, b] = await onEach([lite, post], (x) => outcome(x.importPolicies(textUpload('p.csv', policies))));
+        expect(b).toEqual(a);
+        expect(a).toMatchObject({ code: 'INVALID_FILE' });
+        if (!withPolicies) {
+          for (const x of [lite, post]) await x.createPolicy({ customer_id: 'C0', external_customer_ref: 'R0', policy_number: 'POL-OLD', product_code: 'LIFE_STANDARD', collection_amount: asCents(100) });
+        }
+      }
+      const [a, b] = await onEach([lite, post], (x) => outcome(x.importBankTransactions(textUpload('b.csv', bank))));
+      expect(b).toEqual(a);
+      expect(a).toMatchObject({ ok: { imported: 0, failed: 1 } });
+      // Nothing kept, and the writer lock given back: the next write goes through.
+      await post.createPolicy({ customer_id: 'C1', external_customer_ref: 'R1', policy_number: 'POL-NEW', product_code: 'LIFE_STANDARD', collection_amount: asCents(100) });
+      expect(await onDatabase(post.store.target, 'select (select count(*)::int from policies) as policies, (select count(*)::int from bank_transactions) as bank')).toEqual([{ policies: 2, bank: 0 }]);
+    } finally {
+      await lite.close();
+      await post.close();
+    }
+  }, 60_000);
 
   it('the fixture book imports the same on both', async () => {
     const lite = await openLocalBackend({ path: ':memory:', seed: 1, now: FIXED_NOW });
