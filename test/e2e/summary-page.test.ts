@@ -36,10 +36,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the summary page in headless Chromium', () => {
   let dir: string;
   let cleanup: () => void;
   let browser: Browser;
+  let pageUrl: string;
 
   beforeAll(async () => {
     ({ dir, cleanup } = tempDir('premia-page-'));
     const [{ chromium }] = await Promise.all([import('playwright-core'), simulateSmallMonth(dir)]);
+    pageUrl = pathToFileURL(join(dir, 'out', '2026-11', 'summary-2026-11.html')).href;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
@@ -122,56 +124,36 @@ describe.skipIf(!HAVE_CHROMIUM)('the summary page in headless Chromium', () => {
     await page.close();
     await blank.close();
   });
-});
 
-describe.skipIf(!HAVE_CHROMIUM)('the summary page on a phone, a desktop and paper', () => {
-  let dir: string;
-  let cleanup: () => void;
-  let browser: Browser;
-  let pageUrl: string;
+  describe('on a phone, a desktop and paper', () => {
+    const names = [
+      'Line chart of the share of what is due collected by the end of each day: 38.6% by 2026-11-27. The figures are in the table below.',
+      'Bar chart of what was due and what was collected for each income pattern. The figures are in the table below.',
+      'Bar chart of the failed debit attempts for each reason. The figures are in the table below.',
+    ];
 
-  beforeAll(async () => {
-    ({ dir, cleanup } = tempDir('premia-page-'));
-    const [{ chromium }] = await Promise.all([import('playwright-core'), simulateSmallMonth(dir)]);
-    pageUrl = pathToFileURL(join(dir, 'out', '2026-11', 'summary-2026-11.html')).href;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    it.each([375, 1280])('%s px wide: no axis label runs into another or is cut off, and each chart has a name', async (width) => {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await page.goto(pageUrl);
+      await page.waitForSelector('html[data-charts="drawn"]', { timeout: 30_000 });
+      const charts: Array<{ id: string; role: string | null; label: string | null; shown: number; overlapping: string[]; cut: string[] }> = await page.evaluate(chartLabels);
+      expect(charts.map(({ id, role, label, overlapping, cut }) => ({ id, role, label, overlapping, cut }))).toEqual(
+        ['chart-by-day', 'chart-by-pattern', 'chart-failures'].map((id, i) => ({ id, role: 'img', label: names[i], overlapping: [], cut: [] })),
+      );
+      // The days' axis names every one of the 27 days where there is room; on a phone every 3rd.
+      expect(charts[0]!.shown).toBe(width === 375 ? 9 : 27);
+      await page.close();
     });
-  }, 90_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    cleanup?.();
-  });
-
-  const names = [
-    'Line chart of the share of what is due collected by the end of each day: 38.6% by 2026-11-27. The figures are in the table below.',
-    'Bar chart of what was due and what was collected for each income pattern. The figures are in the table below.',
-    'Bar chart of the failed debit attempts for each reason. The figures are in the table below.',
-  ];
-
-  it.each([375, 1280])('%s px wide: no axis label runs into another or is cut off, and each chart has a name', async (width) => {
-    const page = await browser.newPage({ viewport: { width, height: 900 } });
-    await page.goto(pageUrl);
-    await page.waitForSelector('html[data-charts="drawn"]', { timeout: 30_000 });
-    const charts: Array<{ id: string; role: string | null; label: string | null; shown: number; overlapping: string[]; cut: string[] }> = await page.evaluate(chartLabels);
-    expect(charts.map(({ id, role, label, overlapping, cut }) => ({ id, role, label, overlapping, cut }))).toEqual(
-      ['chart-by-day', 'chart-by-pattern', 'chart-failures'].map((id, i) => ({ id, role: 'img', label: names[i], overlapping: [], cut: [] })),
-    );
-    // The days' axis names every one of the 27 days where there is room; on a phone every 3rd.
-    expect(charts[0]!.shown).toBe(width === 375 ? 9 : 27);
-    await page.close();
-  });
-
-  it('printed on A4, no table is wider than the paper', async () => {
-    // A4's printable width at Chromium's default margins: 718 CSS pixels.
-    const page = await browser.newPage({ viewport: { width: 718, height: 1000 } });
-    await page.emulateMedia({ media: 'print' });
-    await page.goto(pageUrl);
-    await page.waitForSelector('html[data-charts="drawn"]', { timeout: 30_000 });
-    expect(await page.evaluate(tablesWiderThanTheirBox)).toEqual([]);
-    await page.close();
+    it('printed on A4, no table is wider than the paper', async () => {
+      // A4's printable width at Chromium's default margins: 718 CSS pixels.
+      const page = await browser.newPage({ viewport: { width: 718, height: 1000 } });
+      await page.emulateMedia({ media: 'print' });
+      await page.goto(pageUrl);
+      await page.waitForSelector('html[data-charts="drawn"]', { timeout: 30_000 });
+      expect(await page.evaluate(tablesWiderThanTheirBox)).toEqual([]);
+      await page.close();
+    });
   });
 });
 
