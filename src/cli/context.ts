@@ -287,6 +287,13 @@ export async function resolveTarget(ctx: CliContext, globals: GlobalOptions): Pr
   }
 
   const envRemote = !!env.PREMIA_BASE_URL || !!env.PREMIA_PROFILE;
+  // PREMIA_DB="$STORE" with STORE unset, as --db "" above: not a wish for ./premia.db, nor for the
+  // service of a saved default profile, which an empty PREMIA_DB would otherwise leave to decide.
+  if (!flagRemote && !envRemote && env.PREMIA_DB !== undefined && env.PREMIA_DB.trim() === '') {
+    throw usageError(
+      'PREMIA_DB is set but empty; give the store in it (a file such as ./premia.db, :memory:, or a postgres:// URL), or unset it for the default ./premia.db. Nothing changed.',
+    );
+  }
   let profileName: string | null = globals.profile ?? (env.PREMIA_PROFILE || null);
   const explicitProfile = profileName !== null;
   let profile: Profile | null = null;

@@ -1,5 +1,5 @@
 /** A store path whose directory is missing is the user's mistake: exit 2, naming the directory. */
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
@@ -62,6 +62,35 @@ describe('an empty --db', () => {
     expect(text.code).toBe(2);
     expect(text.stderr).toBe('error: --db is empty; give the store: a file such as ./premia.db, :memory:, or a postgres:// URL.\n  (code USAGE_ERROR)\n');
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('an empty PREMIA_DB', () => {
+  const message = 'PREMIA_DB is set but empty; give the store in it (a file such as ./premia.db, :memory:, or a postgres:// URL), or unset it for the default ./premia.db. Nothing changed.';
+
+  it.each([[''], ['  ']])('PREMIA_DB=%j is refused (USAGE_ERROR, exit 2), not taken for ./premia.db: nothing is created', async (value) => {
+    const r = await runCli(['clock', 'set', '2026-11-21'], { cwd: dir, env: { PREMIA_DB: value } });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`error: ${message}\n  (code USAGE_ERROR)\n`);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('nor for the service of a saved default profile; with --db it is not read, nor by simulate', async () => {
+    const config = join(dir, 'config');
+    mkdirSync(join(config, 'premia'), { recursive: true });
+    writeFileSync(join(config, 'premia', 'config.json'), JSON.stringify({ profiles: { default: { base_url: 'http://127.0.0.1:9/v1', api_key: 'pmk_0000000000000000000000000000000000000000' } } }), { mode: 0o600 });
+    const env = { PREMIA_DB: '', XDG_CONFIG_HOME: config };
+    const r = await runCli(['--json', 'policies', 'list'], { cwd: dir, env });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr)).toEqual({ error: { code: 'USAGE_ERROR', message, request_id: null } });
+    expect((await runCli(['--db', 'x.db', 'clock', 'set', '2026-10-31'], { cwd: dir, env })).code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['config', 'x.db']);
+    // simulate passes it by (it never reads PREMIA_DB) and goes on to its own inputs.
+    const sim = await runCli(['simulate', '--policies', 'none.csv'], { cwd: dir, env: { PREMIA_DB: '' } });
+    expect(sim.code).toBe(2);
+    expect(sim.stderr).not.toContain('PREMIA_DB');
+    expect(sim.stderr).toContain('none.csv');
   });
 });
 

@@ -74,7 +74,8 @@ export async function simulateRun({ ctx, globals, ui, createsStore, first, month
   if (globals.baseUrl !== undefined || globals.profile !== undefined) throw localOnly('premia simulate');
   // Remote mode chosen by PREMIA_BASE_URL, PREMIA_PROFILE or a default profile refuses the same way.
   // (resolveTarget, not ctx.target: that one is remembered, and the store is chosen below.)
-  if (globals.db === undefined && (await resolveTarget(ctx, globals)).mode === 'remote') throw localOnly('premia simulate');
+  // PREMIA_DB is left out: simulate does not read it, empty or not.
+  if (globals.db === undefined && (await resolveTarget({ ...ctx, env: { ...ctx.env, PREMIA_DB: undefined } }, globals)).mode === 'remote') throw localOnly('premia simulate');
   const dbChosen = globals.db;
   // A store simulate makes (a temporary one, or a --db file not there yet) takes the default seed
   // explicitly, so its ids too are the same every run; an existing store keeps its own.
