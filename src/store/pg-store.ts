@@ -598,10 +598,31 @@ const RELATION_KINDS: ReadonlyArray<readonly [string, string]> = [
  * equivalent of SQLite's application_id), under the writer lock so two processes opening an
  * empty database at once claim it once.
  */
+/** The oldest PostgreSQL premia runs on: the engine's days read pg_current_snapshot() and pg_current_xact_id() (13). */
+export const OLDEST_POSTGRES = 130000;
+
+/** The refusal of a server older than OLDEST_POSTGRES (`version`: its server_version_num), or null. */
+export function tooOldServer(version: number, display: string): PremiaError | null {
+  if (!(version < OLDEST_POSTGRES)) return null;
+  const major = version >= 100000 ? Math.floor(version / 10000) : `${Math.floor(version / 10000)}.${Math.floor(version / 100) % 100}`;
+  return new PremiaError(
+    'VALIDATION_ERROR',
+    `The PostgreSQL server of ${display} is version ${major}; premia needs PostgreSQL 13 or later (its engine reads transaction snapshots with functions 13 brought), so nothing was done. ` +
+      'Upgrade the server, or use a database on a newer one.',
+    { details: [{ field: 'db', code: 'INVALID_VALUE', message: `PostgreSQL ${major}, not 13 or later` }] },
+  );
+}
+
 async function claim(store: PgStore, options: OpenPgOptions, display: string): Promise<void> {
   // A search_path naming no schema that exists (a typo in the URL's options, a schema not made
-  // yet) leaves premia nowhere to look for its tables or to make them.
-  const where = (await sql<{ schema: string | null; path: string }>`select current_schema() as schema, current_setting('search_path') as path`.execute(store.db)).rows[0]!;
+  // yet) leaves premia nowhere to look for its tables or to make them; a server older than 13
+  // would fail only in the middle of an advance.
+  const where = (
+    await sql<{ schema: string | null; path: string; version: number }>`select current_schema() as schema, current_setting('search_path') as path,
+      current_setting('server_version_num')::int as version`.execute(store.db)
+  ).rows[0]!;
+  const old = tooOldServer(Number(where.version), display);
+  if (old !== null) throw old;
   if (where.schema === null) {
     throw new PremiaError(
       'VALIDATION_ERROR',

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { foreignUrlProblem, isStoreFile, redactDbUrl, scrubDbSecret } from '../../src/lib/db-url.js';
-import { pgSettings } from '../../src/store/pg-store.js';
+import { pgSettings, tooOldServer } from '../../src/store/pg-store.js';
 
 describe('redactDbUrl', () => {
   it.each([
@@ -85,5 +85,23 @@ describe('a --db written as a URL of another kind', () => {
       detail: { field: 'PREMIA_DB', code: 'INVALID_FORMAT', message: "postgress:// is not a store's scheme" },
     });
     for (const db of ['./premia.db', 'C:\\stores\\premia.db', ':memory:', 'postgres://u@h/db', 'POSTGRESQL://u@h/db', 'file:premia.db']) expect(foreignUrlProblem(db, '--db')).toBeNull();
+  });
+});
+
+describe('the PostgreSQL server version', () => {
+  it('13 and later are taken; 12, 11 and 9.6 are refused before anything is done, naming the version', () => {
+    for (const v of [130000, 150004, 170002]) expect(tooOldServer(v, 'postgres://u@h:5432/db')).toBeNull();
+    const refusal = (v: number) => {
+      const e = tooOldServer(v, 'postgres://u@h:5432/db')!;
+      return [e.code, e.message, e.details];
+    };
+    expect(refusal(120017)).toEqual([
+      'VALIDATION_ERROR',
+      'The PostgreSQL server of postgres://u@h:5432/db is version 12; premia needs PostgreSQL 13 or later (its engine reads transaction snapshots with functions 13 brought), ' +
+        'so nothing was done. Upgrade the server, or use a database on a newer one.',
+      [{ field: 'db', code: 'INVALID_VALUE', message: 'PostgreSQL 12, not 13 or later' }],
+    ]);
+    expect(refusal(110022)[2]).toEqual([{ field: 'db', code: 'INVALID_VALUE', message: 'PostgreSQL 11, not 13 or later' }]);
+    expect(refusal(90624)[2]).toEqual([{ field: 'db', code: 'INVALID_VALUE', message: 'PostgreSQL 9.6, not 13 or later' }]);
   });
 });
