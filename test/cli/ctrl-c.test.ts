@@ -310,7 +310,7 @@ describe('an advance that fails after some days committed', () => {
     const r = await cli(db, ['clock', 'advance', '--days', '5'], { prepare: failing });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      "premia: 2 days of this advance committed before it stopped: the clock is at 2026-11-02. To finish it, run 'premia clock advance --to 2026-11-05' (--days would count from 2026-11-02).\n",
+      "premia: 2 days of this advance committed before it stopped: the clock is at 2026-11-02. To finish this advance, run 'premia clock advance --to 2026-11-05' (--days would count from 2026-11-02).\n",
     );
     expect((await cli(db, ['--json', 'clock'])).json()).toMatchObject({ date: '2026-11-02' });
     // --json keeps stderr to the error body alone.

@@ -21,6 +21,11 @@ export type NewExecutionRow = Insertable<ExecutionsTable>;
 /** Ids per `in (…)` list: well under SQLite's (and PostgreSQL's) limit on bound parameters. */
 const IN_LIST_MAX = 500;
 
+/** `ids` in lists of at most IN_LIST_MAX, in order. */
+function* inLists<T>(ids: readonly T[]): Generator<T[]> {
+  for (let i = 0; i < ids.length; i += IN_LIST_MAX) yield ids.slice(i, i + IN_LIST_MAX);
+}
+
 const COLLECTION_COLUMNS = [
   'id',
   'execution_id',
@@ -71,7 +76,7 @@ export async function queueCollections(db: Q, clientId: number, executionId: num
   const active = await db.selectFrom('policies').select('id').where('client_id', '=', clientId).where('status', '=', 'active').orderBy('policy_number').execute();
   const ordered = active.map((row) => Number(row.id)).filter((id) => wanted.has(id));
   let queued = 0;
-  for (let i = 0; i < ordered.length; i += IN_LIST_MAX) queued += await queueSome(db, clientId, executionId, period, ordered.slice(i, i + IN_LIST_MAX));
+  for (const list of inLists(ordered)) queued += await queueSome(db, clientId, executionId, period, list);
   return queued;
 }
 
@@ -112,13 +117,12 @@ export async function executionHolding(db: Q, clientId: number, period: string, 
   if (policyIds === null) held = newest(await executions.where('policies_queued', '>', 0).executeTakeFirst());
   else {
     // In lists of IN_LIST_MAX ids (see queueCollections): the newest over all of them.
-    const ids = policyIds.length > 0 ? policyIds : [-1];
-    for (let i = 0; i < ids.length; i += IN_LIST_MAX) {
+    for (const list of inLists(policyIds.length > 0 ? policyIds : [-1])) {
       const found = newest(
         await db
           .selectFrom('collections')
           .select((eb) => eb.fn.max('execution_id').as('id'))
-          .where('policy_id', 'in', ids.slice(i, i + IN_LIST_MAX))
+          .where('policy_id', 'in', list)
           .where('period_month', '=', period)
           .where('client_id', '=', clientId)
           .executeTakeFirst(),
@@ -218,12 +222,12 @@ export interface DebitState {
 
 export async function debitStates(db: Q, ids: readonly number[]): Promise<DebitState[]> {
   const out: DebitState[] = [];
-  for (let i = 0; i < ids.length; i += IN_LIST_MAX) {
+  for (const list of inLists(ids)) {
     const rows = await db
       .selectFrom('collections as c')
       .innerJoin('policies as p', 'p.id', 'c.policy_id')
       .select(['c.id', 'c.status', 'c.amount_due', 'c.amount_collected', 'c.last_failure_reason', 'p.status as policy_status'])
-      .where('c.id', 'in', ids.slice(i, i + IN_LIST_MAX))
+      .where('c.id', 'in', list)
       .execute();
     out.push(...rows);
   }

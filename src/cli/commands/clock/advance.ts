@@ -92,10 +92,7 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
     const { first, last, count } = committed;
     const to = first === null ? null : advanceTargetDate(addDays(first, -1), target);
     if (to !== null && last !== null && last < to && !ui.json) {
-      ctx.stderr.write(
-        `premia: ${plural(count, 'day')} of this advance committed before it stopped: the clock is at ${last}. ` +
-          `To finish it, run 'premia clock advance --to ${to}' (--days would count from ${last}).\n`,
-      );
+      ctx.stderr.write(`premia: ${plural(count, 'day')} of this advance committed before it stopped: the clock is at ${last}.${finishWith(to, last)}\n`);
     }
     throw e;
   } finally {
@@ -123,7 +120,7 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
     const lived = result.days.length;
     // Run again, --days would count from where the clock stopped and go past this advance's end
     // (--to and --to-month-end, run again, end where this one would have).
-    const finish = target.days !== undefined && result.to < end ? ` To finish this advance, run 'premia clock advance --to ${end}' (--days would count from ${result.to}).` : '';
+    const finish = target.days !== undefined && result.to < end ? finishWith(end, result.to) : '';
     throw stopped(
       lived === 0
         ? `Stopped by Ctrl-C before the first day: no day lived; the clock is still at ${result.to}.`
@@ -238,3 +235,8 @@ function printPreview(ui: Ui, p: AdvancePreview): void {
 }
 
 export default verb(advanceOptions, advanceRun);
+
+/** How to finish an advance stopped at `at` before its end `to`: run again, --days would count from `at` and go past it. */
+function finishWith(to: string, at: string): string {
+  return ` To finish this advance, run 'premia clock advance --to ${to}' (--days would count from ${at}).`;
+}

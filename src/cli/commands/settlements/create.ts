@@ -1,11 +1,10 @@
 import type { Backend, Settlement, SettlementPreview } from '../../../backend/types.js';
-import { settlementFigures } from '../../../domain/fees.js';
 import type { Period } from '../../../domain/period.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { askOrCancel, confirmMode, unlessUnsupported } from '../../confirm.js';
 import { money } from '../../output/format.js';
 import { plainSettlementQuestion, settlementQuestion } from '../../questions.js';
-import { printSettlement } from './show.js';
+import { feeRuleWarnings, printSettlement } from './show.js';
 import { checkPeriodOption } from '../../../domain/requests.js';
 
 interface Flags {
@@ -68,22 +67,6 @@ export function statementWarnings(s: Settlement): string[] {
     out.push(`the service gave no id for ${s.settlement_number}: 'settlements get' and 'export' take its id on a server that implements only the spec; ask the service's operator for it.`);
   }
   return [...out, ...feeRuleWarnings(s)];
-}
-
-/** The statement's figures against the spec's fee rule from its own total (a cent either way is left alone). */
-export function feeRuleWarnings(s: Settlement): string[] {
-  const out: string[] = [];
-  if (Number.isSafeInteger(s.total_collections) && s.total_collections >= 0) {
-    const rule = settlementFigures(s.total_collections);
-    const net = rule.net_amount - (s.previously_paid ?? 0);
-    const expected = { distribution_fee: rule.distribution_fee, collections_fee: rule.collections_fee, total_fees: rule.total_fees, vat: rule.vat, net_amount: net };
-    const off = (Object.keys(expected) as Array<keyof typeof expected>).filter((k) => Math.abs(s[k] - expected[k]) > 1);
-    if (off.length > 0) {
-      const shown = off.map((k) => `${k} ${money(s[k])} (the rule gives ${money(expected[k])})`).join(', ');
-      out.push(`the statement's figures do not follow the fee rule (25 % + 3.5 % of ${money(s.total_collections)}, 15 % VAT on the fees): ${shown}. Check them with the service before paying.`);
-    }
-  }
-  return out;
 }
 
 /**

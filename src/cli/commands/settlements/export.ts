@@ -5,7 +5,7 @@ import { writeDownload } from '../../output/download.js';
 import { refuseJsonForCsvOnly } from '../../output/download-json.js';
 import { plural } from '../../output/format.js';
 import { verb, type CommandDeps } from '../../command.js';
-import { feeRuleWarnings } from './create.js';
+import { feeRuleWarnings } from './show.js';
 
 interface Flags {
   output?: string;

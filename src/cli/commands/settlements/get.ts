@@ -1,5 +1,5 @@
 import { verb, type CommandDeps } from '../../command.js';
-import { feeRuleWarnings } from './create.js';
+import { feeRuleWarnings } from './show.js';
 import { printSettlement } from './show.js';
 
 export interface GetOptions extends CommandDeps {

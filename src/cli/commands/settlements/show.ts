@@ -1,5 +1,7 @@
 /** Human rendering of a settlement statement, shared by the settlement commands. */
 import type { Settlement } from '../../../backend/types.js';
+import { settlementFigures } from '../../../domain/fees.js';
+import { money } from '../../output/format.js';
 import type { Ui } from '../../output/ui.js';
 
 export function showSettlement(ui: Ui, s: Settlement): void {
@@ -45,4 +47,20 @@ export function showSettlement(ui: Ui, s: Settlement): void {
 export function printSettlement(ui: Ui, s: Settlement): void {
   if (ui.json) ui.printJson(s);
   else showSettlement(ui, s);
+}
+
+/** The statement's figures against the spec's fee rule from its own total (a cent either way is left alone). */
+export function feeRuleWarnings(s: Settlement): string[] {
+  const out: string[] = [];
+  if (Number.isSafeInteger(s.total_collections) && s.total_collections >= 0) {
+    const rule = settlementFigures(s.total_collections);
+    const net = rule.net_amount - (s.previously_paid ?? 0);
+    const expected = { distribution_fee: rule.distribution_fee, collections_fee: rule.collections_fee, total_fees: rule.total_fees, vat: rule.vat, net_amount: net };
+    const off = (Object.keys(expected) as Array<keyof typeof expected>).filter((k) => Math.abs(s[k] - expected[k]) > 1);
+    if (off.length > 0) {
+      const shown = off.map((k) => `${k} ${money(s[k])} (the rule gives ${money(expected[k])})`).join(', ');
+      out.push(`the statement's figures do not follow the fee rule (25 % + 3.5 % of ${money(s.total_collections)}, 15 % VAT on the fees): ${shown}. Check them with the service before paying.`);
+    }
+  }
+  return out;
 }
