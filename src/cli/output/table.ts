@@ -8,7 +8,7 @@
  * and JSON never group digits.
  */
 import type { ChalkInstance } from 'chalk';
-import stringWidth from 'string-width';
+import { createRequire } from 'node:module';
 import { count } from '../../domain/words.js';
 
 export interface Column<T> {
@@ -45,6 +45,18 @@ export function moneyText(cents: number, group: boolean): string {
 
 /** Printable ASCII: one column a character (nearly every value; the fast path). */
 const ASCII = /^[\x20-\x7e]*$/;
+
+let widthOf: ((text: string) => number) | undefined;
+/**
+ * string-width's answer, the package loaded on first use: loading it builds its Unicode tables
+ * (~15 ms), which every command that prints a table of ASCII only (nearly all) would pay, and a
+ * day lived by `clock advance --days 1` paid daily (issue 13). Node 20.19 loads an ES module
+ * through require.
+ */
+function stringWidth(text: string): number {
+  widthOf ??= (createRequire(import.meta.url)('string-width') as typeof import('string-width')).default;
+  return widthOf(text);
+}
 
 let segmenter: Intl.Segmenter | undefined;
 /** What a terminal draws as one character (a letter with its accents, an emoji with its modifiers). */
