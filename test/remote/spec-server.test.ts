@@ -203,6 +203,13 @@ describe('against a server that implements only the spec', () => {
     expect(refused.stderr).not.toContain('wrong-key-9999');
   });
 
+  it('says the server collects a queued run, naming no engine or clock it cannot know of', async () => {
+    const r = await premia(['collections', 'execute', '--period', '2027-03', '--policy', ids.policy!]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('Queued 0 policies for 2027-03; the server collects them.\n'); // the policy was cancelled above
+    expect(stub.requests.at(-1)!.body.toString()).toBe(`{"period_month":"2027-03","policy_ids":["${ids.policy}"]}`);
+  });
+
   it('sent every request as the spec says (the checker found nothing)', () => {
     // whoami's probe without a key (twice: the json and the human run) is deliberate: it proves the URL.
     const probe = 'GET /v1/collections/00000000-0000-4000-8000-000000000000: no X-API-Key header';

@@ -44,7 +44,13 @@ export async function executeRun({ ui, backend, input }: ExecuteOptions): Promis
   if (b.mode === 'local' && accepted.policies_queued > 0) await warnIfLate(ui, b, input.period_month);
   if (ui.json) ui.printJson(accepted);
   else {
-    ui.status(`Queued ${plural(accepted.policies_queued, 'policy', 'policies')} for ${input.period_month} (${strategy}); the engine collects as the clock advances.`);
+    const queued = `Queued ${plural(accepted.policies_queued, 'policy', 'policies')} for ${input.period_month}`;
+    // Remote with no --strategy: which engine runs there, and when, is the server's to say.
+    ui.status(
+      b.mode === 'local' || input.strategy !== undefined
+        ? `${queued} (${strategy}); the engine collects as the clock advances.`
+        : `${queued}; the server collects them.`,
+    );
     ui.keyValues([
       ['execution_id', accepted.execution_id],
       ['status', accepted.status],
