@@ -815,6 +815,7 @@ describe('colour and status output', () => {
   it.each<[string, string[], Record<string, string>, boolean]>([
     ['not a terminal', [], {}, false],
     ['NO_COLOR', [], { NO_COLOR: '1' }, true],
+    ['FORCE_COLOR=0', [], { FORCE_COLOR: '0' }, true],
     ['--no-color', ['--no-color'], {}, true],
     ['TERM=dumb', [], { TERM: 'dumb' }, true],
   ])('no ANSI escapes when %s', async (_, flags, env, tty) => {

@@ -22,7 +22,10 @@ export class Ui {
   ) {
     this.json = globals.json === true;
     this.quiet = globals.quiet === true;
-    const allowed = globals.color !== false && !('NO_COLOR' in ctx.env && ctx.env.NO_COLOR !== '') && ctx.env.TERM !== 'dumb';
+    // FORCE_COLOR=0 (or false) is the other common way to say no colour; a FORCE_COLOR that
+    // forces colour is not followed: colour stays on terminals only.
+    const forcedOff = ctx.env.FORCE_COLOR === '0' || ctx.env.FORCE_COLOR === 'false';
+    const allowed = globals.color !== false && !('NO_COLOR' in ctx.env && ctx.env.NO_COLOR !== '') && !forcedOff && ctx.env.TERM !== 'dumb';
     this.out = new Chalk({ level: allowed && ctx.stdoutIsTTY ? 1 : 0 });
     this.err = new Chalk({ level: allowed && ctx.stderrIsTTY ? 1 : 0 });
   }
