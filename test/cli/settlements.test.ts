@@ -411,6 +411,31 @@ describe('premia settlements export', () => {
     expect(readdirSync(dir).sort()).toEqual(before);
   });
 
+  it('says on stderr when the statement exported is paid, disputed or replaced (the CSV has no status column); the bytes stay the same', async () => {
+    const { cli } = await fixtureStore('2026-12-02');
+    const s1 = (await cli(['--json', 'settlements', 'create', '--period', FIXTURE_PERIOD])).json();
+    const row1 = `SETTLE-2026-11-001,2026-11,199.51,49.88,6.98,56.86,8.53,134.12,2026-12-03,${REF_001}\n`;
+    expect((await cli(['settlements', 'mark-paid', 'SETTLE-2026-11-001', '--reference', 'EFT-77'])).code).toBe(0);
+    const paid = await cli(['settlements', 'export', 'SETTLE-2026-11-001']);
+    expect([paid.code, paid.stdout]).toEqual([0, EXPORT_HEADER + row1]);
+    expect(paid.stderr).toBe('warning: SETTLE-2026-11-001 was paid on 2026-12-02 with reference EFT-77: this export is a record of it, not to be paid again.\n');
+    expect((await cli(['settlements', 'dispute', s1.id, '--reason', 'short'])).code).toBe(0);
+    const disputed = await cli(['settlements', 'export', s1.id]);
+    expect([disputed.code, disputed.stdout]).toEqual([0, EXPORT_HEADER + row1]);
+    expect(disputed.stderr).toBe(
+      "warning: SETTLE-2026-11-001 is disputed (since 2026-12-02; paid on 2026-12-02): this export is a record of it, not to be paid; 'premia settlements create --period 2026-11' makes a new statement.\n",
+    );
+    expect((await cli(['settlements', 'create', '--period', FIXTURE_PERIOD])).code).toBe(0);
+    const replaced = await cli(['settlements', 'export', 'SETTLE-2026-11-001', '--output', 'old.csv']);
+    expect(replaced.code).toBe(0);
+    expect(replaced.stderr).toMatch(
+      /^Wrote SETTLE-2026-11-001\.csv to .*old\.csv \(\d+ bytes\)\.\nwarning: SETTLE-2026-11-001 is disputed \(since 2026-12-02; paid on 2026-12-02\): this export is a record of it, not to be paid; SETTLE-2026-11-002 replaced it \(export that one for what is due\)\.\n$/,
+    );
+    // What is due now: pending, no warning; the lines are a reconciliation, never a payment run's input.
+    expect((await cli(['settlements', 'export', 'SETTLE-2026-11-002'])).stderr).toBe('');
+    expect((await cli(['settlements', 'export', 'SETTLE-2026-11-001', '--lines'])).stderr).toBe('');
+  });
+
   it('--lines: one row per collection in policy_number order, each fee split so columns sum to the statement', async () => {
     const { dir, cli } = await fixtureStore('2026-12-02');
     await cli(['settlements', 'create', '--period', FIXTURE_PERIOD]);

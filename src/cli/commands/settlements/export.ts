@@ -1,4 +1,4 @@
-import type { Download, Settlement } from '../../../backend/types.js';
+import type { Backend, Download, Settlement } from '../../../backend/types.js';
 import { printable } from '../../../domain/identifiers.js';
 import { centsFromJsonNumber } from '../../../domain/money.js';
 import { writeDownload } from '../../output/download.js';
@@ -31,13 +31,46 @@ function exportOptions(deps: CommandDeps, flags: Flags, [ref]: string[]): Export
 
 /** `premia settlements export`: the API's CSV (it has no JSON of an export: see exportOptions). */
 export async function exportRun({ ctx, ui, backend, ref, lines, output, force }: ExportOptions): Promise<number> {
-  const download = await (await backend()).exportSettlement(ref, { lines });
+  const b = await backend();
+  const download = await b.exportSettlement(ref, { lines });
   const written = await writeDownload(ctx, download, output, undefined, '--output', force);
   if (written.path !== null) ui.status(`Wrote ${download.filename} to ${written.path} (${plural(written.bytes, 'byte')}).`);
   // The file is the server's, byte for byte; figures that do not follow the fee rule are said.
   const figures = statementFigures(download);
   if (figures) for (const w of feeRuleWarnings(figures)) ui.warn(w);
+  // The one-row export is what a payment run reads, and it has no status column: a statement
+  // paid already, disputed or replaced is said to be no longer payable (its bytes stay the same).
+  if (!lines) {
+    const note = notPayableNote(await statementNow(b, ref));
+    if (note !== null) ui.warn(note);
+  }
   return 0;
+}
+
+/** The statement as it is now; null when the service cannot say (a read that fails changes nothing written). */
+async function statementNow(b: Backend, ref: string): Promise<Settlement | null> {
+  try {
+    return await b.getSettlement(ref);
+  } catch {
+    return null;
+  }
+}
+
+/** Why a statement is not to be paid from its export (paid already, disputed, replaced); null while it is pending. */
+function notPayableNote(s: Settlement | null): string | null {
+  if (s === null) return null;
+  if (s.status === 'paid') {
+    const when = s.paid_on ? ` on ${s.paid_on}${s.paid_reference ? ` with reference ${s.paid_reference}` : ''}` : '';
+    return `${s.settlement_number} was paid${when}: this export is a record of it, not to be paid again.`;
+  }
+  if (s.status === 'disputed') {
+    const since = [s.disputed_on ? `since ${s.disputed_on}` : null, s.paid_on ? `paid on ${s.paid_on}` : null].filter((x) => x !== null);
+    const next = s.superseded_by
+      ? `${s.superseded_by} replaced it (export that one for what is due)`
+      : `'premia settlements create --period ${s.period_month}' makes a new statement`;
+    return `${s.settlement_number} is disputed${since.length > 0 ? ` (${since.join('; ')})` : ''}: this export is a record of it, not to be paid; ${next}.`;
+  }
+  return null;
 }
 
 const FIGURES = ['total_collections', 'distribution_fee', 'collections_fee', 'total_fees', 'vat', 'net_amount'] as const;
