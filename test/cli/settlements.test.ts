@@ -144,6 +144,16 @@ describe('premia settlements create', () => {
     expect(lines).toContain('status             pending');
   });
 
+  it('a first statement made after its payment date keeps it, and the status line says it is already past', async () => {
+    const { cli } = await fixtureStore('2027-01-10');
+    const r = await cli(['settlements', 'create', '--period', FIXTURE_PERIOD]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      `Created SETTLE-2026-11-001: net 134.12 to pay by 2026-12-03 (already past: the statement was made on 2027-01-10; it is due now) with reference ${REF_001}.\n`,
+    );
+    expect(r.stdout.split('\n')).toContain('payment_date       2026-12-03');
+  });
+
   it('a period never executed is NO_COLLECTIONS (exit 6)', async () => {
     const { cli } = await fixtureStore('2026-12-02');
     const r = await cli(['settlements', 'create', '--period', '2026-08']);

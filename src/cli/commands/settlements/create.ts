@@ -45,15 +45,24 @@ export async function createRun(opts: CreateOptions): Promise<number> {
     const replaces = s.supersedes ? ` (supersedes ${s.supersedes}; ${money(s.previously_paid ?? 0)} already paid for ${s.period_month})` : '';
     if (s.net_amount < 0) {
       const reference = s.payment_reference ? `, reference ${s.payment_reference}` : '';
-      ui.status(`Created ${s.settlement_number}${replaces}: net ${money(s.net_amount)}: the client owes ${money(-s.net_amount)} back by ${s.payment_date}${reference}.`);
+      ui.status(`Created ${s.settlement_number}${replaces}: net ${money(s.net_amount)}: the client owes ${money(-s.net_amount)} back by ${s.payment_date}${pastDue(s)}${reference}.`);
     } else {
       const reference = s.payment_reference ? ` with reference ${s.payment_reference}` : '';
-      ui.status(`Created ${s.settlement_number}${replaces}: net ${money(s.net_amount)} to pay by ${s.payment_date}${reference}.`);
+      ui.status(`Created ${s.settlement_number}${replaces}: net ${money(s.net_amount)} to pay by ${s.payment_date}${pastDue(s)}${reference}.`);
     }
   }
   printSettlement(ui, s);
   for (const w of statementWarnings(s)) ui.warn(w);
   return 0;
+}
+
+/**
+ * A first statement made after its period's payment date (the 3rd of the month after it) keeps
+ * that date, the agreement's: said, so "to pay by" a day gone by does not read as a mistake.
+ */
+function pastDue(s: Settlement): string {
+  const madeOn = typeof s.created_at === 'string' ? s.created_at.slice(0, 10) : '';
+  return /^\d{4}-\d{2}-\d{2}$/.test(madeOn) && s.payment_date < madeOn ? ` (already past: the statement was made on ${madeOn}; it is due now)` : '';
 }
 
 /**
