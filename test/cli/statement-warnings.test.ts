@@ -37,6 +37,20 @@ describe('statementWarnings', () => {
     ]);
   });
 
+  it('says when the figures do not add up, though each is within a cent of the rule (spec rules 3 and 5 round nothing)', () => {
+    // VAT a cent down with the net unchanged: 351.85 + 52.77 + 829.94 = 1234.56, a cent short.
+    expect(statementWarnings({ ...STATEMENT, vat: c(5277) })).toEqual([
+      'the statement does not add up: net_amount 829.94 is not total_collections − total_fees − vat (829.95). Check it with the service before paying.',
+    ]);
+    // Total fees a cent above the two fees, and the net following it.
+    expect(statementWarnings({ ...STATEMENT, total_fees: c(35186), net_amount: c(82993) })).toEqual([
+      'the statement does not add up: total_fees 351.86 is not distribution_fee + collections_fee (351.85). Check it with the service before paying.',
+    ]);
+    expect(statementWarnings({ ...STATEMENT, previously_paid: c(80000), net_amount: c(2995) })).toEqual([
+      'the statement does not add up: net_amount 29.95 is not total_collections − total_fees − vat − previously_paid (29.94). Check it with the service before paying.',
+    ]);
+  });
+
   it('a regenerated statement nets out what was paid before', () => {
     expect(statementWarnings({ ...STATEMENT, previously_paid: c(80000), net_amount: c(2994) })).toEqual([]);
   });

@@ -52,15 +52,33 @@ export function printSettlement(ui: Ui, s: Settlement): void {
 /** The statement's figures against the spec's fee rule from its own total (a cent either way is left alone). */
 export function feeRuleWarnings(s: Settlement): string[] {
   const out: string[] = [];
+  // The figures already said to be off the rule (not said again below).
+  const saidOff = new Set<string>();
   if (Number.isSafeInteger(s.total_collections) && s.total_collections >= 0) {
     const rule = settlementFigures(s.total_collections);
     const net = rule.net_amount - (s.previously_paid ?? 0);
     const expected = { distribution_fee: rule.distribution_fee, collections_fee: rule.collections_fee, total_fees: rule.total_fees, vat: rule.vat, net_amount: net };
     const off = (Object.keys(expected) as Array<keyof typeof expected>).filter((k) => Math.abs(s[k] - expected[k]) > 1);
+    for (const k of off) saidOff.add(k);
     if (off.length > 0) {
       const shown = off.map((k) => `${k} ${money(s[k])} (the rule gives ${money(expected[k])})`).join(', ');
       out.push(`the statement's figures do not follow the fee rule (25 % + 3.5 % of ${money(s.total_collections)}, 15 % VAT on the fees): ${shown}. Check them with the service before paying.`);
     }
+  }
+  // The spec's rules 3 and 5 leave nothing to round: a statement whose figures do not add up to
+  // the cent is wrong whatever its rounding (each figure may still be within a cent of the rule).
+  // A figure already said to be off the rule is not said again.
+  const sums = [s.total_collections, s.distribution_fee, s.collections_fee, s.total_fees, s.vat, s.net_amount, s.previously_paid ?? 0];
+  if (sums.every((v) => Number.isSafeInteger(v))) {
+    const paid = s.previously_paid ?? 0;
+    const wrong: string[] = [];
+    const fees = s.distribution_fee + s.collections_fee;
+    if (s.total_fees !== fees && !saidOff.has('total_fees')) wrong.push(`total_fees ${money(s.total_fees)} is not distribution_fee + collections_fee (${money(fees)})`);
+    const net = s.total_collections - s.total_fees - s.vat - paid;
+    if (s.net_amount !== net && !saidOff.has('net_amount')) {
+      wrong.push(`net_amount ${money(s.net_amount)} is not total_collections − total_fees − vat${paid !== 0 ? ' − previously_paid' : ''} (${money(net)})`);
+    }
+    if (wrong.length > 0) out.push(`the statement does not add up: ${wrong.join('; ')}. Check it with the service before paying.`);
   }
   return out;
 }
