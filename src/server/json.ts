@@ -25,7 +25,10 @@ export function useJsonParser(app: FastifyInstance): void {
     }
     void defaultJson(request, text, (err: Error | null, value?: unknown) => {
       // fastify words both alike: valid JSON refused by the parser is the prototype guard.
-      if (err) return done(parses(text) ? forbiddenKeyError() : err, undefined);
+      if (err) {
+        const syntax = jsonSyntaxError(text);
+        return done(syntax === null ? forbiddenKeyError() : invalidJsonError(text, syntax), undefined);
+      }
       // Before anything walks the value (the key scan, validation, the idempotency hash).
       const depth = jsonDepth(text);
       if (depth > MAX_JSON_DEPTH) return done(tooDeepError(depth), undefined);
@@ -232,13 +235,48 @@ export function jsonDepth(text: string): number {
   return deepest;
 }
 
-function parses(text: string): boolean {
+/** JSON.parse's message for `text`, or null when it parses. */
+function jsonSyntaxError(text: string): string | null {
   try {
     JSON.parse(text);
-    return true;
-  } catch {
-    return false;
+    return null;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
   }
+}
+
+/**
+ * A body that is not JSON, said with what is wrong and where (line and column) as JSON.parse
+ * found it: fastify's own words ("Body is not valid JSON but content-type is set to
+ * 'application/json'") leave a client to hunt for a trailing comma or a single quote alone.
+ * Never a quote of the body, which V8's message may hold and which may hold anything (a key).
+ */
+export function invalidJsonError(text: string, syntax: string): PremiaError {
+  const what = describeSyntaxError(text, syntax);
+  return validationError(`The body is not valid JSON: ${what}.`, [{ field: 'body', code: 'INVALID_JSON', message: what }]);
+}
+
+function describeSyntaxError(text: string, syntax: string): string {
+  const at = /^(.+?) (in|after) JSON at position (\d+)/s.exec(syntax);
+  if (at) {
+    const position = Math.min(Number(at[3]), text.length);
+    let line = 1;
+    let lineStart = 0;
+    for (let i = text.indexOf('\n'); i !== -1 && i < position; i = text.indexOf('\n', i + 1)) {
+      line++;
+      lineStart = i + 1;
+    }
+    const what = at[1]!.charAt(0).toLowerCase() + at[1]!.slice(1) + (at[2] === 'after' ? ' after the JSON value' : '');
+    return `${what} at line ${line}, column ${position - lineStart + 1}`;
+  }
+  const token = /^Unexpected token '(.)'/su.exec(syntax);
+  if (token) {
+    const c = token[1]!;
+    const shown = c.codePointAt(0)! < 0x20 ? `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}` : `'${c}'`;
+    return `unexpected ${shown} (NaN, Infinity, comments, single quotes and unquoted names are not JSON)`;
+  }
+  if (/^Unexpected end of JSON input/.test(syntax)) return 'it ends before the JSON value does (cut short?)';
+  return 'it is not a JSON text';
 }
 
 /** A valid JSON body with a `__proto__` key, or `constructor` holding `prototype`: refused (prototype poisoning), and said so. */

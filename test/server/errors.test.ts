@@ -18,6 +18,30 @@ describe('errors common to every endpoint', () => {
     expect(res.json().error.details[0]).toMatchObject({ field: 'body', code: 'INVALID_JSON' });
   });
 
+  it('says what is wrong with malformed JSON and where, without quoting the body', async () => {
+    const key = 'pmk_' + 'A'.repeat(40);
+    const cases: Array<[string, string]> = [
+      ['{"period_month":"2026-11",}', 'expected double-quoted property name at line 1, column 27'],
+      ["{'period_month':'2026-11'}", "expected property name or '}' at line 1, column 2"],
+      ['{\n  "period_month": "2026-11"\n  "x": 1\n}', "expected ',' or '}' after property value at line 3, column 3"],
+      ['{"period_month":"2026-11"} x', 'unexpected non-whitespace character after the JSON value at line 1, column 28'],
+      ['{"period_month":NaN}', "unexpected 'N' (NaN, Infinity, comments, single quotes and unquoted names are not JSON)"],
+      [`[${key}]`, "unexpected 'p' (NaN, Infinity, comments, single quotes and unquoted names are not JSON)"],
+      ['{"period_month":"2026-11', 'unterminated string at line 1, column 25'],
+    ];
+    for (const [payload, what] of cases) {
+      const res = await call(s.app, 'POST', '/v1/settlements', { key: s.keys.acme, payload, headers: { 'content-type': 'application/json' } });
+      expect(res.status, payload).toBe(400);
+      expect(res.json().error, payload).toEqual({
+        code: 'VALIDATION_ERROR',
+        message: `The body is not valid JSON: ${what}.`,
+        request_id: res.headers['x-request-id'],
+        details: [{ field: 'body', code: 'INVALID_JSON', message: what }],
+      });
+      expect(res.text).not.toContain(key.slice(4));
+    }
+  });
+
   it('answers 400 for an empty JSON body and for a body with a forbidden __proto__ key', async () => {
     const empty = await call(s.app, 'POST', '/v1/settlements', { key: s.keys.acme, payload: '', headers: { 'content-type': 'application/json' } });
     expect(empty.status).toBe(400);
