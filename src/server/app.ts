@@ -280,7 +280,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   });
 
   app.setErrorHandler((err, request, reply) => {
-    const { error, internal } = toPremiaError(err, limits);
+    const { error, internal } = toPremiaError(err, { ...limits, body: request.routeOptions.config.operation?.body });
     if (internal) log(`${new Date().toISOString()} error ${request.id}: ${(err as Error)?.stack ?? String(err)}`);
     const retryAfter = retryAfterOf(err);
     if (retryAfter !== null) reply.header('retry-after', String(retryAfter));

@@ -26,7 +26,7 @@ import { formatPeriodStateHeader, PERIOD_STATE_HEADER } from '../domain/period-s
 import { validateNoQuery } from '../domain/requests.js';
 import { forbidden } from './auth.js';
 import { operationJson, type AsyncOperations } from './async-operations.js';
-import { errorBody, JSON_TYPE, sendDownload, sendJson, toPremiaError, type ErrorContext } from './http.js';
+import { errorBody, JSON_TYPE, sendDownload, sendJson, toPremiaError, unsupportedMediaType, type ErrorContext } from './http.js';
 import { readIdempotencyKey } from './idempotency.js';
 import type { JobAction, Jobs, JobSpec } from './jobs.js';
 import { receiveFile, type ReceivedFile } from './upload.js';
@@ -345,7 +345,7 @@ export function principalOf(request: FastifyRequest): Principal {
  */
 function jsonBody(request: FastifyRequest, optional: boolean): Record<string, unknown> {
   if (request.isMultipart()) {
-    throw new PremiaError('UNSUPPORTED_MEDIA_TYPE', 'This endpoint takes a JSON body: send Content-Type: application/json.');
+    throw unsupportedMediaType('json');
   }
   const body = request.body;
   if (body === undefined || body === null) {

@@ -1,6 +1,7 @@
 /** Response writing and error mapping of the HTTP service. */
 import { Readable } from 'node:stream';
 import type { FastifyError, FastifyReply } from 'fastify';
+import type { BodyKind } from '../backend/operations.js';
 import type { Download } from '../backend/types.js';
 import { PremiaError, validationError } from '../domain/errors.js';
 import { stringifyJson } from '../domain/json.js';
@@ -77,6 +78,23 @@ function toBuffer(chunk: Uint8Array | string): Buffer {
 export interface ErrorContext {
   jsonLimit: number;
   uploadLimit: number;
+  /** What the request's endpoint takes as its body, when known: a 415 then says what to send. */
+  body?: BodyKind;
+}
+
+/**
+ * 415 for a body of a type the endpoint does not take, saying what it does take: an upload
+ * endpoint a file in multipart/form-data, any other a JSON body. A CSV sent as text/csv to the
+ * import is told how to send it, not to "send JSON as application/json".
+ */
+export function unsupportedMediaType(body: BodyKind | undefined): PremiaError {
+  const message =
+    body === 'upload'
+      ? 'Send the file as multipart/form-data, in a part named file (curl -F file=@policies.csv).'
+      : body === 'json' || body === 'json-optional'
+        ? 'This endpoint takes a JSON body: send Content-Type: application/json.'
+        : 'This Content-Type is not accepted here: send JSON as application/json, and files as multipart/form-data.';
+  return new PremiaError('UNSUPPORTED_MEDIA_TYPE', message);
 }
 
 /**
@@ -119,9 +137,7 @@ export function toPremiaError(e: unknown, ctx: ErrorContext): { error: PremiaErr
       return known(uploadTooLarge(ctx.uploadLimit));
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      return known(
-        new PremiaError('UNSUPPORTED_MEDIA_TYPE', 'This Content-Type is not accepted here: send JSON as application/json, and files as multipart/form-data.'),
-      );
+      return known(unsupportedMediaType(ctx.body));
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return known(
         validationError('The body is empty; send a JSON object.', [{ field: 'body', code: 'REQUIRED', message: 'the JSON body is empty' }]),

@@ -22,7 +22,7 @@ import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
 import type { Upload } from '../backend/types.js';
 import { PremiaError, validationError } from '../domain/errors.js';
-import { uploadTooLarge } from './http.js';
+import { unsupportedMediaType, uploadTooLarge } from './http.js';
 import { processIsAlive } from '../lib/process.js';
 
 /** This process's token in the names of its upload files. */
@@ -106,10 +106,7 @@ async function ensureDirectory(dir: string): Promise<void> {
 /** Receive the upload of a request into `dir` (the store's upload directory). */
 export async function receiveFile(request: FastifyRequest, limit: number, dir: string): Promise<ReceivedFile> {
   if (!request.isMultipart()) {
-    throw new PremiaError(
-      'UNSUPPORTED_MEDIA_TYPE',
-      'Send the file as multipart/form-data, in a part named file (curl -F file=@policies.csv).',
-    );
+    throw unsupportedMediaType('upload');
   }
   // The whole form is read: a second file (any name) is refused rather than silently dropped
   // (files: 1 makes @fastify/multipart throw FST_FILES_LIMIT at it), and a body that breaks off

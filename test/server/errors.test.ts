@@ -60,7 +60,8 @@ describe('errors common to every endpoint', () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
       const res = await call(s.app, 'POST', '/v1/settlements', { key: s.keys.acme, payload: 'period_month=2026-11', headers: { 'content-type': type } });
       expect(res.status, type).toBe(415);
-      expect(res.json().error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+      // What the endpoint takes, not "files as multipart/form-data" to an endpoint that takes none.
+      expect(res.json().error).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'This endpoint takes a JSON body: send Content-Type: application/json.' });
     }
     const form = await call(s.app, 'POST', '/v1/settlements', {
       key: s.keys.acme,

@@ -309,9 +309,14 @@ describe('POST /v1/policies/import', () => {
   it('answers 415 for a body that is not multipart, and 400 for a form without a part named file', async () => {
     const json = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, body: { file: 'x' } });
     expect(json.status).toBe(415);
-    expect(json.json().error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
-    const csv = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, payload: 'a,b\n', headers: { 'content-type': 'text/csv' } });
-    expect(csv.status).toBe(415);
+    const send = 'Send the file as multipart/form-data, in a part named file (curl -F file=@policies.csv).';
+    expect(json.json().error).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', message: send });
+    // The CSV sent as it is (curl --data-binary @policies.csv), with a CSV type or none: told how to send it, not to send JSON.
+    for (const type of ['text/csv', 'text/plain', 'application/octet-stream']) {
+      const csv = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, payload: 'a,b\n', headers: { 'content-type': type } });
+      expect(csv.status, type).toBe(415);
+      expect(csv.json().error, type).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', message: send });
+    }
     const wrongName = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, ...multipart('upload', 'p.csv', 'a\n') });
     expect(wrongName.status).toBe(400);
     expect(wrongName.json().error.message).toBe("The file part must be named file; got 'upload'.");
