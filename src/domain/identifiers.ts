@@ -53,6 +53,26 @@ export function checkProductCode(value: string): IdentifierProblem | null {
   return describe(value, 'product_code', PRODUCT_CODE_MAX, PRODUCT_CODE_CHAR_RE, 'A-Z, 0-9, _ and -');
 }
 
+/** A premia API key as `keys create` makes it: pmk_ and 40 letters and digits (anywhere in a text). */
+const API_KEY_RE = /pmk_[A-Za-z0-9]{40}/;
+/** The length of a key: a shorter text holds none. */
+export const API_KEY_LENGTH = 44;
+
+/**
+ * Whether `text` holds a premia API key. A key pasted into a field that is stored (a policy
+ * number, a column of the import mixed up, a dispute reason) would be kept in clear and answered
+ * in every read and report afterwards, where premia keeps keys only as hashes.
+ */
+export function holdsApiKey(text: string): boolean {
+  return text.length >= API_KEY_LENGTH && API_KEY_RE.test(text);
+}
+
+/** The problem of an identifier to be stored that holds an API key (never echoing it), or null. */
+export function apiKeyProblem(value: string, what: string): IdentifierProblem | null {
+  if (!holdsApiKey(value)) return null;
+  return { code: 'INVALID_FORMAT', message: `${what} holds an API key (pmk_ and 40 letters and digits), a secret never stored as data; give the ${what} itself` };
+}
+
 function describe(value: string, what: string, max: number, allowed: RegExp, allowedText: string): IdentifierProblem {
   if (value === '') return { code: 'REQUIRED', message: `${what} is required` };
   if (value.length > max) return { code: 'TOO_LONG', message: `${what} is ${value.length} characters long; at most ${max} are allowed` };

@@ -14,6 +14,7 @@
  */
 import { conflict, type PremiaError } from './errors.js';
 import { hashString32 } from './hash.js';
+import { holdsApiKey } from './identifiers.js';
 import type { Cents } from './money.js';
 import { addDays, dateInPeriod, lastDay, nextPeriod, periodOf, type IsoDate, type Period } from './period.js';
 
@@ -204,6 +205,7 @@ function invalidTransition(s: StatementState, to: SettlementStatus): PremiaError
 
 /** Why a dispute reason (already trimmed and within length) cannot be stored, or null. */
 export function disputeReasonProblem(text: string): string | null {
+  if (holdsApiKey(text)) return 'holds an API key (pmk_ and 40 letters and digits), a secret never stored as data; write the reason without it';
   // eslint-disable-next-line no-control-regex
   return /[\u0000-\u001f\u007f]/.test(text) ? 'has a control character (such as a line break); write it on one line' : null;
 }

@@ -165,6 +165,42 @@ describe("a policy number written as one of the store's policy ids", () => {
   });
 });
 
+describe('an API key pasted into a field that is stored', () => {
+  it('is refused by create and by import, and never answered whole (premia keeps keys only as hashes)', async () => {
+    const key = s.keys.other;
+    const message = (field: string) => `${field} holds an API key (pmk_ and 40 letters and digits), a secret never stored as data; give the ${field} itself`;
+    for (const [field, value] of [['policy_number', key], ['customer_id', `C-${key}`], ['external_customer_ref', `${key}.1`]] as const) {
+      const res = await create({ ...POLICY, [field]: value });
+      expect(res.status, field).toBe(400);
+      expect(res.json().error, field).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        message: `The policy is not valid: ${message(field)}.`,
+        details: [{ field, code: 'INVALID_FORMAT', message: message(field) }],
+      });
+    }
+    const csv =
+      'customer_id,external_customer_ref,policy_number,product_code,collection_amount\n' +
+      `C1,E1,${key},LIFE,10.00\nC2,${key},POL-2,LIFE,10.00\nC3,E3,"${key}",LIFE,10.00\nC4,E4,${key}!,LIFE,10.00\nC5,E5,POL-5,LIFE,10.00\n`;
+    const imported = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, ...multipart('file', 'p.csv', csv) });
+    const shown = `pmk_…${key.slice(-4)}`;
+    expect(imported.json()).toEqual({
+      imported: 1,
+      failed: 4,
+      errors: [
+        { row: 2, policy_number: shown, field: 'policy_number', code: 'INVALID_FORMAT', message: message('policy_number') },
+        { row: 3, policy_number: 'POL-2', field: 'external_customer_ref', code: 'INVALID_FORMAT', message: message('external_customer_ref') },
+        { row: 4, policy_number: shown, field: 'policy_number', code: 'INVALID_FORMAT', message: message('policy_number') },
+        { row: 5, policy_number: `${shown}!`, field: 'policy_number', code: 'INVALID_FORMAT', message: `policy_number '${shown}!' has '!' at position 45; only letters, digits and - _ . / are allowed` },
+      ],
+    });
+    expect(imported.text).not.toContain(key.slice(4));
+    const page = await call(s.app, 'GET', '/v1/policies', { key: s.keys.acme });
+    expect(page.json().data.map((p: any) => p.policy_number)).toEqual(['POL-5']);
+    // A policy number merely starting like a key is a policy number.
+    expect((await create({ ...POLICY, policy_number: 'pmk_2026_0001' })).status).toBe(201);
+  });
+});
+
 describe('PATCH /v1/policies/{id}', () => {
   it('changes the premium from the next month and cancels, by id or by number', async () => {
     const { id } = (await create(POLICY)).json();

@@ -426,6 +426,20 @@ describe('POST /v1/settlements/{id}/mark-paid and /dispute', () => {
     expect((await dispute('SETTLE-2026-12-001', 'x')).status).toBe(404);
     expect((await markPaid('SETTLE-2026-12-001')).status).toBe(404);
   });
+
+  it('refuses a reason holding an API key: it would be stored and answered in clear (keys are kept only as hashes)', async () => {
+    await create();
+    const res = await dispute('SETTLE-2026-11-001', `Totals differ; our key is ${s.keys.acme}`);
+    expect(res.status).toBe(400);
+    const problem = 'holds an API key (pmk_ and 40 letters and digits), a secret never stored as data; write the reason without it';
+    expect(res.json().error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: `The dispute reason ${problem}.`,
+      details: [{ field: 'reason', code: 'INVALID_VALUE', message: problem }],
+    });
+    expect(res.text).not.toContain(s.keys.acme.slice(4));
+    expect((await get('SETTLE-2026-11-001')).json()).toMatchObject({ status: 'pending', dispute_reason: null });
+  });
 });
 
 describe("another client's settlements", () => {

@@ -10,6 +10,8 @@
  */
 import type { PremiaError } from '../../domain/errors.js';
 import {
+  API_KEY_LENGTH,
+  apiKeyProblem,
   ASCII_CHAR_CLASS,
   checkIdentifier,
   checkProductCode,
@@ -22,6 +24,7 @@ import {
 import { policyNumberIdProblem } from '../../domain/ids.js';
 import { parsePremium, plainPremiumCents } from '../../domain/money.js';
 import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, isBlankRecord, separatorHint, trimCell } from '../../lib/csv-reader.js';
+import { redactKeysIn } from '../../lib/key-text.js';
 import type { ImportRowError } from '../types.js';
 import { invalidCsvFile } from './row-errors.js';
 
@@ -190,6 +193,8 @@ export class PolicyRowParser {
       const width = end - start;
       // A policy number as long as an id: onRecord checks it is not one of this store's.
       if (field === 2 && width === 36 && this.idSalt !== null) return false;
+      // A field that may hold an API key (pmk_ and 40 more): onRecord refuses one.
+      if (width >= API_KEY_LENGTH && line.lastIndexOf('pmk_', end - API_KEY_LENGTH) >= start) return false;
       const mask = field === 3 ? PRODUCT_CODE_CHAR : IDENTIFIER_CHAR;
       if (width === 0 || width > (field === 3 ? PRODUCT_CODE_MAX : IDENTIFIER_MAX) || line.charCodeAt(start) === 45 /* - */) return false;
       for (let i = start; i < end; i++) {
@@ -252,16 +257,20 @@ function validateRow(fields: string[], line: number, problem: string | null, idS
   const policyNumber = trimCell(fields[2]!);
   const productCode = trimCell(fields[3]!);
   const amountText = trimCell(fields[4]!);
-  const p1 = checkIdentifier(customerId, 'customer_id');
-  const p2 = checkIdentifier(externalRef, 'external_customer_ref');
-  const p3 = checkIdentifier(policyNumber, 'policy_number') ?? (idSalt === null ? null : policyNumberIdProblem(policyNumber, idSalt));
+  const p1 = checkIdentifier(customerId, 'customer_id') ?? apiKeyProblem(customerId, 'customer_id');
+  const p2 = checkIdentifier(externalRef, 'external_customer_ref') ?? apiKeyProblem(externalRef, 'external_customer_ref');
+  const p3 =
+    checkIdentifier(policyNumber, 'policy_number') ??
+    apiKeyProblem(policyNumber, 'policy_number') ??
+    (idSalt === null ? null : policyNumberIdProblem(policyNumber, idSalt));
   const p4 = checkProductCode(productCode);
   const amount = parsePremium(amountText);
   if (p1 === null && p2 === null && p3 === null && p4 === null && typeof amount === 'number' && problem === null) return null;
 
   const number = numberForError(policyNumber);
   const out: ImportRowError[] = [];
-  const add = (field: string, code: string, message: string) => out.push({ row: line, policy_number: number, field, code, message });
+  // Redacted: the import's answer is a 200 body, which the service's error-body redaction does not see.
+  const add = (field: string, code: string, message: string) => out.push({ row: line, policy_number: number, field, code, message: redactKeysIn(message) });
   if (problem !== null) add('row', 'MALFORMED_ROW', problem);
   if (p1) add('customer_id', p1.code, p1.message);
   if (p2) add('external_customer_ref', p2.code, p2.message);
@@ -274,7 +283,7 @@ function validateRow(fields: string[], line: number, problem: string | null, idS
 /** The policy_number to echo in an error: null when empty, cut and made printable when odd. */
 function numberForError(value: string): string | null {
   if (value === '') return null;
-  return printable(value, 64);
+  return printable(redactKeysIn(value), 64);
 }
 
 export function invalidFile(name: string, reason: string): PremiaError {
