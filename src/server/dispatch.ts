@@ -348,15 +348,16 @@ function jsonBody(request: FastifyRequest, optional: boolean): Record<string, un
     throw unsupportedMediaType('json');
   }
   const body = request.body;
-  if (body === undefined || body === null) {
+  if (body === undefined || (body === null && optional)) {
     if (optional) return {};
     throw validationError('The request needs a JSON object body (Content-Type: application/json).', [
       { field: 'body', code: 'REQUIRED', message: 'a JSON object body is required' },
     ]);
   }
-  if (typeof body !== 'object' || Array.isArray(body)) {
+  // A JSON `null` was sent (an empty body is undefined): the wrong type, not a missing body.
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw validationError('The body must be a JSON object.', [
-      { field: 'body', code: 'INVALID_TYPE', message: `expected a JSON object, got ${Array.isArray(body) ? 'an array' : typeof body}` },
+      { field: 'body', code: 'INVALID_TYPE', message: `expected a JSON object, got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}` },
     ]);
   }
   return body as Record<string, unknown>;

@@ -50,6 +50,21 @@ describe('errors common to every endpoint', () => {
     expect(proto.json().error.code).toBe('VALIDATION_ERROR');
   });
 
+  it('answers 400 INVALID_TYPE naming what came for a JSON body that is not an object (null included), REQUIRED for none', async () => {
+    const body = (payload: string) => call(s.app, 'POST', '/v1/settlements', { key: s.keys.acme, payload, headers: { 'content-type': 'application/json' } });
+    for (const [payload, got] of [['null', 'null'], ['[]', 'an array'], ['"2026-11"', 'string'], ['202611', 'number']] as const) {
+      const res = await body(payload);
+      expect(res.status, payload).toBe(400);
+      expect(res.json().error, payload).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        message: 'The body must be a JSON object.',
+        details: [{ field: 'body', code: 'INVALID_TYPE', message: `expected a JSON object, got ${got}` }],
+      });
+    }
+    const none = await body('');
+    expect(none.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'body', code: 'REQUIRED', message: 'a JSON object body is required' }] });
+  });
+
   it('answers 413 PAYLOAD_TOO_LARGE for JSON over the configured limit', async () => {
     const res = await call(s.app, 'POST', '/v1/settlements', { key: s.keys.acme, body: { period_month: '2026-11', padding: 'x'.repeat(3000) } });
     expect(res.status).toBe(413);
