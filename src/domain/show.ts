@@ -1,3 +1,6 @@
+/** Invisible characters and C1 controls, which JSON.stringify leaves as they are. */
+const UNSEEN = /[\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+
 /**
  * A value a caller sent, quoted for an error message: a string in JSON quotes, a number,
  * boolean or null as written, a list or an object by name only. It never walks into a list or
@@ -6,7 +9,9 @@
  */
 export function showValue(v: unknown): string {
   let s: string;
-  if (typeof v === 'string') s = JSON.stringify(v);
+  // JSON.stringify escapes control characters but not the invisible ones (a zero-width space, a
+  // direction override): a format of "\u200bcsv" would read as the valid "csv" it is not.
+  if (typeof v === 'string') s = JSON.stringify(v).replace(UNSEEN, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   else if (Array.isArray(v)) s = 'a list';
   else if (v !== null && typeof v === 'object') s = 'an object';
   else if (v === undefined) s = 'nothing';

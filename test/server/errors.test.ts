@@ -65,6 +65,15 @@ describe('errors common to every endpoint', () => {
     expect(none.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'body', code: 'REQUIRED', message: 'a JSON object body is required' }] });
   });
 
+  it('shows an invisible character of a refused value escaped, so the value does not read as a valid one', async () => {
+    const res = await call(s.app, 'GET', '/v1/reports/collections?period_month=2026-11&format=%E2%80%8Bcsv', { key: s.keys.acme });
+    expect(res.status).toBe(400);
+    const what = 'format must be one of csv, json; got "\\u200bcsv"';
+    expect(res.json().error).toMatchObject({ message: `The report request is not valid: ${what}.`, details: [{ field: 'format', code: 'INVALID_VALUE', message: what }] });
+    const status = await call(s.app, 'PATCH', '/v1/policies/POL-1', { key: s.keys.acme, body: { status: 'cancelled\u202e' } });
+    expect(status.json().error.details[0].message).toBe('status must be one of active, lapsed, cancelled; got "cancelled\\u202e"');
+  });
+
   it('answers 413 PAYLOAD_TOO_LARGE for JSON over the configured limit', async () => {
     const res = await call(s.app, 'POST', '/v1/settlements', { key: s.keys.acme, body: { period_month: '2026-11', padding: 'x'.repeat(3000) } });
     expect(res.status).toBe(413);
