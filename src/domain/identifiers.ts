@@ -73,6 +73,22 @@ export function apiKeyProblem(value: string, what: string): IdentifierProblem | 
   return { code: 'INVALID_FORMAT', message: `${what} holds an API key (pmk_ and 40 letters and digits), a secret never stored as data; give the ${what} itself` };
 }
 
+/**
+ * Policy numbers that are the name of an endpoint under /policies (POST /policies/import): a
+ * policy so numbered could never be read or updated by its number (GET and PATCH
+ * /policies/import answer 405), so it is refused when it is created or imported.
+ */
+const ENDPOINT_NAMES: readonly string[] = ['import'];
+
+/** The problem of a policy number that names an endpoint under /policies, or null. */
+export function endpointNameProblem(policyNumber: string): IdentifierProblem | null {
+  if (!ENDPOINT_NAMES.includes(policyNumber)) return null;
+  return {
+    code: 'INVALID_FORMAT',
+    message: `policy_number '${policyNumber}' is the name of an endpoint (POST /policies/${policyNumber}), so GET and PATCH /policies/${policyNumber} could never reach this policy by its number; choose another number`,
+  };
+}
+
 function describe(value: string, what: string, max: number, allowed: RegExp, allowedText: string): IdentifierProblem {
   if (value === '') return { code: 'REQUIRED', message: `${what} is required` };
   if (value.length > max) return { code: 'TOO_LONG', message: `${what} is ${value.length} characters long; at most ${max} are allowed` };

@@ -1,6 +1,6 @@
 /** Policy status rules (spec 3.1, completed by the foundation issue). */
 import { conflict, validationError, type FieldError, type PremiaError } from './errors.js';
-import { apiKeyProblem, checkIdentifier, checkProductCode } from './identifiers.js';
+import { apiKeyProblem, checkIdentifier, checkProductCode, endpointNameProblem } from './identifiers.js';
 import { premiumFromInput, type Cents } from './money.js';
 import { showValue } from './show.js';
 
@@ -72,7 +72,7 @@ export function validatePolicyInput(raw: Record<string, unknown>, from: 'json' |
   for (const field of IDENTIFIER_FIELDS) {
     const v = text(field);
     if (v === '\u0000') continue;
-    const problem = checkIdentifier(v, field) ?? apiKeyProblem(v, field);
+    const problem = checkIdentifier(v, field) ?? apiKeyProblem(v, field) ?? (field === 'policy_number' ? endpointNameProblem(v) : null);
     if (problem) errors.push({ field, ...problem });
     else out[field] = v;
   }

@@ -201,6 +201,22 @@ describe('an API key pasted into a field that is stored', () => {
   });
 });
 
+describe('a policy number that is the name of an endpoint under /policies', () => {
+  it("'import' is refused by create and by import: GET and PATCH /policies/import could never reach it by its number", async () => {
+    expect((await call(s.app, 'GET', '/v1/policies/import', { key: s.keys.acme })).status).toBe(405);
+    const message =
+      "policy_number 'import' is the name of an endpoint (POST /policies/import), so GET and PATCH /policies/import could never reach this policy by its number; choose another number";
+    const res = await create({ ...POLICY, policy_number: 'import' });
+    expect(res.status).toBe(400);
+    expect(res.json().error).toMatchObject({ code: 'VALIDATION_ERROR', message: `The policy is not valid: ${message}.`, details: [{ field: 'policy_number', code: 'INVALID_FORMAT', message }] });
+    const csv = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,import,LIFE,10.00\nC2,E2,Import,LIFE,10.00\nC3,E3,POL-03,LIFE,10.00\n';
+    const imported = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, ...multipart('file', 'p.csv', csv) });
+    expect(imported.json()).toEqual({ imported: 2, failed: 1, errors: [{ row: 2, policy_number: 'import', field: 'policy_number', code: 'INVALID_FORMAT', message }] });
+    // Another case is another path: found by its number.
+    expect((await call(s.app, 'GET', '/v1/policies/Import', { key: s.keys.acme })).json().policy_number).toBe('Import');
+  });
+});
+
 describe('PATCH /v1/policies/{id}', () => {
   it('changes the premium from the next month and cancels, by id or by number', async () => {
     const { id } = (await create(POLICY)).json();

@@ -15,6 +15,7 @@ import {
   ASCII_CHAR_CLASS,
   checkIdentifier,
   checkProductCode,
+  endpointNameProblem,
   IDENTIFIER_CHAR,
   IDENTIFIER_MAX,
   printable,
@@ -193,6 +194,8 @@ export class PolicyRowParser {
       const width = end - start;
       // A policy number as long as an id: onRecord checks it is not one of this store's.
       if (field === 2 && width === 36 && this.idSalt !== null) return false;
+      // A policy number that may be an endpoint's name ('import'): onRecord refuses it.
+      if (field === 2 && width === 6 && line.startsWith('import', start)) return false;
       // A field that may hold an API key (pmk_ and 40 more): onRecord refuses one.
       if (width >= API_KEY_LENGTH && line.lastIndexOf('pmk_', end - API_KEY_LENGTH) >= start) return false;
       const mask = field === 3 ? PRODUCT_CODE_CHAR : IDENTIFIER_CHAR;
@@ -262,6 +265,7 @@ function validateRow(fields: string[], line: number, problem: string | null, idS
   const p3 =
     checkIdentifier(policyNumber, 'policy_number') ??
     apiKeyProblem(policyNumber, 'policy_number') ??
+    endpointNameProblem(policyNumber) ??
     (idSalt === null ? null : policyNumberIdProblem(policyNumber, idSalt));
   const p4 = checkProductCode(productCode);
   const amount = parsePremium(amountText);
