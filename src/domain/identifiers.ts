@@ -82,6 +82,14 @@ const ENDPOINT_NAMES: readonly string[] = ['import'];
 
 /** The problem of a policy number that names an endpoint under /policies, or null. */
 export function endpointNameProblem(policyNumber: string): IdentifierProblem | null {
+  if (policyNumber === '.' || policyNumber === '..') {
+    // RFC 3986 5.2.4: clients remove dot segments (curl, fetch, browsers; %2E too), so
+    // /policies/.. is sent as / and /policies/. as /policies/.
+    return {
+      code: 'INVALID_FORMAT',
+      message: `policy_number '${policyNumber}' is a dot segment, which HTTP clients remove from a URL path, so GET and PATCH /policies/${policyNumber} could never reach this policy by its number; choose another number`,
+    };
+  }
   if (!ENDPOINT_NAMES.includes(policyNumber)) return null;
   return {
     code: 'INVALID_FORMAT',

@@ -215,6 +215,26 @@ describe('a policy number that is the name of an endpoint under /policies', () =
     // Another case is another path: found by its number.
     expect((await call(s.app, 'GET', '/v1/policies/Import', { key: s.keys.acme })).json().policy_number).toBe('Import');
   });
+
+  it("'.' and '..' are refused by create and by import: clients remove dot segments from a path, so /policies/.. is /", async () => {
+    const message = (n: string) =>
+      `policy_number '${n}' is a dot segment, which HTTP clients remove from a URL path, so GET and PATCH /policies/${n} could never reach this policy by its number; choose another number`;
+    for (const n of ['.', '..']) {
+      const res = await create({ ...POLICY, policy_number: n });
+      expect(res.status, n).toBe(400);
+      expect(res.json().error.details, n).toEqual([{ field: 'policy_number', code: 'INVALID_FORMAT', message: message(n) }]);
+    }
+    const csv = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,..,LIFE,10.00\nC2,E2,.,LIFE,10.00\nC3,E3,...,LIFE,10.00\nC4,E4,.5,LIFE,10.00\n';
+    const imported = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, ...multipart('file', 'p.csv', csv) });
+    expect(imported.json()).toEqual({
+      imported: 2,
+      failed: 2,
+      errors: [
+        { row: 2, policy_number: '..', field: 'policy_number', code: 'INVALID_FORMAT', message: message('..') },
+        { row: 3, policy_number: '.', field: 'policy_number', code: 'INVALID_FORMAT', message: message('.') },
+      ],
+    });
+  });
 });
 
 describe('PATCH /v1/policies/{id}', () => {

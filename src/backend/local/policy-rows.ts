@@ -194,8 +194,8 @@ export class PolicyRowParser {
       const width = end - start;
       // A policy number as long as an id: onRecord checks it is not one of this store's.
       if (field === 2 && width === 36 && this.idSalt !== null) return false;
-      // A policy number that may be an endpoint's name ('import'): onRecord refuses it.
-      if (field === 2 && width === 6 && line.startsWith('import', start)) return false;
+      // A policy number that may be an endpoint's name ('import') or a dot segment: onRecord refuses it.
+      if (field === 2 && ((width === 6 && line.startsWith('import', start)) || (width <= 2 && line.charCodeAt(start) === 46 /* . */))) return false;
       // A field that may hold an API key (pmk_ and 40 more): onRecord refuses one.
       if (width >= API_KEY_LENGTH && line.lastIndexOf('pmk_', end - API_KEY_LENGTH) >= start) return false;
       const mask = field === 3 ? PRODUCT_CODE_CHAR : IDENTIFIER_CHAR;
