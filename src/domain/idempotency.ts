@@ -5,6 +5,7 @@
  * same keys in the same order and every write is done at most once.
  */
 import { validationError } from './errors.js';
+import { holdsApiKey } from './identifiers.js';
 
 /** Room left for the `:n` suffix under the service's limit of 255 characters. */
 export const MAX_GIVEN_KEY_LENGTH = 240;
@@ -19,6 +20,9 @@ export function checkGivenKey(key: string): string {
     throw validationError(
       `--idempotency-key must be 1-${MAX_GIVEN_KEY_LENGTH} printable ASCII characters without leading or trailing spaces.`,
     );
+  }
+  if (holdsApiKey(key)) {
+    throw validationError('--idempotency-key holds an API key; give a value of your own (the key is a secret, kept only as a hash, never stored as data).');
   }
   return key;
 }

@@ -4,6 +4,7 @@
  * object (backend/local/idempotency.ts), which local --idempotency-key shares.
  */
 import { validationError } from '../domain/errors.js';
+import { holdsApiKey } from '../domain/identifiers.js';
 
 const KEY_RE = /^[\x20-\x7e]{1,255}$/;
 
@@ -18,6 +19,12 @@ export function readIdempotencyKey(header: string | string[] | undefined): strin
   if (!KEY_RE.test(header)) {
     throw validationError('The Idempotency-Key header must be 1–255 printable ASCII characters.', [
       { field: 'Idempotency-Key', code: 'INVALID_FORMAT', message: 'Idempotency-Key must be 1–255 printable ASCII characters' },
+    ]);
+  }
+  // Kept in clear for 24 hours with the stored response, where keys are kept only as hashes.
+  if (holdsApiKey(header)) {
+    throw validationError('The Idempotency-Key header holds an API key; send the key in X-API-Key and a value of your own (a UUID) as the Idempotency-Key.', [
+      { field: 'Idempotency-Key', code: 'INVALID_FORMAT', message: 'Idempotency-Key holds an API key (pmk_ and 40 letters and digits), a secret never stored as data' },
     ]);
   }
   return header;

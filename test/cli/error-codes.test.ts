@@ -48,6 +48,7 @@ describe('a wrong value: VALIDATION_ERROR, exit 2', () => {
     ['a port', [...MEM, 'serve', '--port', '65536'], "--port must be a whole number from 0 to 65535; got '65536'."],
     ['a timeout', ['--base-url', 'http://127.0.0.1:9/v1', '--timeout', 'soon', 'policies', 'list'], "--timeout (or its environment variable) is a number of seconds from 1 to 86400; got 'soon'."],
     ['an idempotency key', [...MEM, '--idempotency-key', ' x', 'clock'], '--idempotency-key must be 1-240 printable ASCII characters without leading or trailing spaces.'],
+    ['an idempotency key holding an API key', [...MEM, '--idempotency-key', `pmk_${'A1'.repeat(20)}`, 'clock'], '--idempotency-key holds an API key; give a value of your own (the key is a secret, kept only as a hash, never stored as data).'],
     ['a base URL', ['--base-url', 'not a url', 'policies', 'list'], "'not a url' is not a URL; give the service's base URL, e.g. http://127.0.0.1:8080/v1."],
     ['a base URL scheme', ['--base-url', 'ftp://example.com/v1', 'policies', 'list'], "The base URL must start with http:// or https://; got 'ftp:'."],
     ['a profile name', ['--profile', 'no spaces', 'policies', 'list'], "'no spaces' is not a profile name: use 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit."],

@@ -200,6 +200,19 @@ describe('Idempotency-Key', () => {
     expect(await count()).toBe(0);
   });
 
+  it('answers 400 for an Idempotency-Key holding an API key: it would be stored in clear for 24 hours', async () => {
+    const res = await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey(s.keys.acme) });
+    expect(res.status).toBe(400);
+    expect(res.json().error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: 'The Idempotency-Key header holds an API key; send the key in X-API-Key and a value of your own (a UUID) as the Idempotency-Key.',
+      details: [{ field: 'Idempotency-Key', code: 'INVALID_FORMAT', message: 'Idempotency-Key holds an API key (pmk_ and 40 letters and digits), a secret never stored as data' }],
+    });
+    expect(await count()).toBe(0);
+    const stored = await s.backend.store.db.selectFrom('idempotency_keys').select('key').execute();
+    expect(stored).toEqual([]);
+  });
+
   it('accepts a key of 255 characters', async () => {
     const res = await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('k'.repeat(255)) });
     expect(res.status).toBe(201);
