@@ -62,6 +62,23 @@ describe('roles', () => {
     expect((await call(s.app, 'GET', '/v1/bank/accounts/C100011', { key: s.keys.operator })).json().source).toBe('imported');
   });
 
+  it('a bank row holding an API key is refused, and its error never shows the key whole', async () => {
+    s = await startServer();
+    const key = s.keys.acme;
+    const csv = `customer_id,date,amount,description\nC1,2026-11-02,100.00,SALARY ${key}\n${key},2026-11-02,100.00,SALARY\n`;
+    const imported = await call(s.app, 'POST', '/v1/bank/import', { key: s.keys.operator, ...multipart('file', 'bank.csv', csv) });
+    expect(imported.status).toBe(200);
+    expect(imported.json()).toEqual({
+      imported: 0,
+      failed: 2,
+      errors: [
+        { row: 2, customer_id: 'C1', field: 'description', code: 'INVALID_FORMAT', message: 'description holds an API key (pmk_ and 40 letters and digits), a secret never stored as data; write the description without it' },
+        { row: 3, customer_id: `pmk_…${key.slice(-4)}`, field: 'customer_id', code: 'INVALID_FORMAT', message: 'customer_id holds an API key (pmk_ and 40 letters and digits), a secret never stored as data; give the customer_id itself' },
+      ],
+    });
+    expect(imported.text).not.toContain(key.slice(4));
+  });
+
   it("an advance's Idempotency-Key is the store's: a retry through another client's operator key replays it, once", async () => {
     s = await startServer();
     const local = await s.backend.admin.keys.create(null, 'operator');

@@ -8,12 +8,13 @@
  */
 import { importStopped, invalidCsvFile, RowErrors } from './row-errors.js';
 import { PremiaError, validationError } from '../../domain/errors.js';
-import { characterCount, checkIdentifier, firstUnseen, printable } from '../../domain/identifiers.js';
+import { apiKeyProblem, characterCount, checkIdentifier, firstUnseen, holdsApiKey, printable } from '../../domain/identifiers.js';
 import { formatCents, MAX_ACCOUNT_TURNOVER, parseSignedAmount } from '../../domain/money.js';
 import { dayNumber, fromDayNumber, isIsoDate, periodOf, whyNotADate } from '../../domain/period.js';
 import { isAccountEvent, ACCOUNT_EVENTS, type FailureReason } from '../../bank/types.js';
 import type { LedgerObserver } from '../../bank/ledger.js';
 import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, isBlankRecord, separatorHint, trimCell } from '../../lib/csv-reader.js';
+import { redactKeysIn } from '../../lib/key-text.js';
 import { setMeta } from '../../store/repos/meta.js';
 import type {
   AccountState,
@@ -39,6 +40,7 @@ const RECENT = 25;
 
 /** Why a bank row's description is refused (a phrase after "description"), or null. */
 function checkDescription(description: string): string | null {
+  if (holdsApiKey(description)) return 'holds an API key (pmk_ and 40 letters and digits), a secret never stored as data; write the description without it';
   const bad = firstUnseen(description);
   if (bad) return `holds an unprintable or invisible character (${bad}); write it on one line of visible text`;
   // Counted in characters as a person counts them (an emoji is one, a letter and its accent one), not UTF-16 units.
@@ -98,13 +100,14 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
         const rowErrors: BankImportRowError[] = [];
         const customer = fields.length > 0 ? trimCell(fields[0]!) : '';
         const add = (field: string, code: string, message: string) =>
-          rowErrors.push({ row: line, customer_id: customer === '' ? null : printable(customer, 64), field, code, message });
+          // Redacted: the import's answer is a 200 body, which the service's error-body redaction does not see.
+          rowErrors.push({ row: line, customer_id: customer === '' ? null : printable(redactKeysIn(customer), 64), field, code, message: redactKeysIn(message) });
         if (fields.length !== 4) {
           add('row', 'WRONG_FIELD_COUNT', `expected 4 fields, found ${fields.length}${bareCrHint(fields)}`);
           unreadable++;
         } else {
           if (problem) add('row', 'MALFORMED_ROW', problem);
-          const idProblem = checkIdentifier(customer, 'customer_id');
+          const idProblem = checkIdentifier(customer, 'customer_id') ?? apiKeyProblem(customer, 'customer_id');
           if (idProblem) add('customer_id', idProblem.code, idProblem.message);
           const date = trimCell(fields[1]!);
           if (!isIsoDate(date)) add('date', 'INVALID_DATE', `date '${printable(date, 40)}' ${whyNotADate(date).phrase}`);
