@@ -9,7 +9,7 @@ import { copyFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { groupedCents } from '../helpers/grouped.js';
 import type { AdvanceOptions, AdvanceTarget, Backend } from '../../src/backend/types.js';
@@ -225,6 +225,34 @@ describe('imports', () => {
     const again = await cli(db, ['--json', 'bank', 'import', '-'], { prepare: (ctx) => (ctx.stdin = Readable.from(pieces(-1))) });
     expect(again.json()).toEqual({ imported: 2000, failed: 0, errors: [] });
   });
+
+  // A terminal with nothing typed yet, or a stalled pipe: no chunk comes, and Ctrl-C must not wait for one.
+  it.each([
+    ['policies', 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,P1,LIFE,10.00\n'],
+    ['bank', 'customer_id,date,amount,description\nC1,2026-10-25,1500.00,SALARY\n'],
+  ])('%s import from a stdin that sends nothing more: Ctrl-C stops the wait, rolled back whole, exit 130', async (what, text) => {
+    const db = join(tmp.dir, `waiting-${what}.db`);
+    const signals = new EventEmitter();
+    const stdin = new PassThrough();
+    stdin.write(text); // and never ended
+    const r = await cli(db, ['--seed', '1', what, 'import', '-'], {
+      signals,
+      prepare: (ctx) => {
+        ctx.stdin = stdin;
+        // Pressed once the import listens for it and has read all there is: it waits for more.
+        signals.on('newListener', (event) => {
+          if (event !== 'SIGINT') return;
+          const press = () => (stdin.readableLength === 0 ? setTimeout(() => signals.emit('SIGINT'), 50) : setTimeout(press, 10));
+          press();
+        });
+      },
+    });
+    expect(r.code).toBe(130);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('Stopped by Ctrl-C: nothing was imported (the import was rolled back whole).\n');
+    // The same rows import afterwards: none was kept.
+    expect((await cli(db, ['--json', what, 'import', '-'], { stdin: text })).json()).toEqual({ imported: 1, failed: 0, errors: [] });
+  }, 30_000); // before the fix it waited for the input for ever
 });
 
 describe('simulate', () => {

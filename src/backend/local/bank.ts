@@ -6,7 +6,7 @@
  * for a generated customer holding collections (the engine has read that history); a row equal
  * to one stored by an earlier import is refused (a statement imported twice).
  */
-import { importStopped, invalidCsvFile, RowErrors } from './row-errors.js';
+import { importStopped, invalidCsvFile, RowErrors, stoppable } from './row-errors.js';
 import { PremiaError, validationError } from '../../domain/errors.js';
 import { apiKeyProblem, characterCount, checkIdentifier, firstUnseen, holdsApiKey, printable } from '../../domain/identifiers.js';
 import { formatCents, MAX_ACCOUNT_TURNOVER, parseSignedAmount } from '../../domain/money.js';
@@ -160,7 +160,7 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
       },
     });
     try {
-      for await (const chunk of file.stream) {
+      for await (const chunk of stoppable(file.stream, options.signal)) {
         if (options.signal?.aborted) throw importStopped();
         reader.push(chunk);
         options.onProgress?.({ bytes: reader.bytesIn, rows });

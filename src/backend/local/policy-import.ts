@@ -11,7 +11,7 @@
  * alone). Files under 4 MiB, every file under PREMIA_IMPORT_THREADS=0, and any setup where the
  * worker's module is not there are read on this thread; the result is the same.
  */
-import { importStopped, RowErrors } from './row-errors.js';
+import { importStopped, RowErrors, stoppable } from './row-errors.js';
 import { Worker } from 'node:worker_threads';
 import { workerModule } from '../../lib/worker-module.js';
 import { PremiaError } from '../../domain/errors.js';
@@ -124,7 +124,7 @@ async function read(file: Upload, sink: BatchSink, signal: AbortSignal | undefin
   const url = importWorkerModule();
   // Known to be large: start the worker at once, while the first pieces are read.
   if (url !== null && file.size !== undefined && file.size > INLINE_MAX_BYTES) return readInWorker([], file.stream, file.name, sink, url, signal, idSalt);
-  const iterator = file.stream[Symbol.asyncIterator]();
+  const iterator = stoppable(file.stream, signal)[Symbol.asyncIterator]();
   const head: Uint8Array[] = [];
   let size = 0;
   let ended = false;

@@ -55,3 +55,47 @@ export function invalidCsvFile(name: string, what: string, reason: string): Prem
     details: [{ field: 'file', code: 'INVALID_FILE', message: reason }],
   });
 }
+
+/**
+ * An import's input, failing with importStopped() as soon as `signal` aborts, even while a read
+ * is waiting: a terminal (`policies import -` with nothing typed yet) or a stalled pipe sends no
+ * chunk, and a check made only between chunks would wait for the next one (Ctrl-C seemed
+ * ignored, and a second one killed the process without a word). A read left waiting is
+ * abandoned, not awaited: the stream is destroyed by whoever owns it, or the process exits.
+ */
+export function stoppable<T>(source: AsyncIterable<T>, signal: AbortSignal | undefined): AsyncIterable<T> {
+  if (signal === undefined) return source;
+  return {
+    [Symbol.asyncIterator]: () => {
+      const iterator = source[Symbol.asyncIterator]();
+      let onAbort = () => {};
+      const stopped = new Promise<never>((_resolve, reject) => {
+        onAbort = () => reject(importStopped());
+      });
+      stopped.catch(() => undefined); // rejected with nobody waiting yet: not an unhandled rejection
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+      const forget = () => signal.removeEventListener('abort', onAbort);
+      return {
+        next: async () => {
+          try {
+            const next = await Promise.race([iterator.next(), stopped]);
+            if (next.done) forget();
+            return next;
+          } catch (e) {
+            forget();
+            throw e;
+          }
+        },
+        return: async () => {
+          forget();
+          // After Ctrl-C a read may still be waiting, and a stream's iterator answers return()
+          // only after it: let it go.
+          if (signal.aborted) void iterator.return?.()?.catch(() => undefined);
+          else await iterator.return?.();
+          return { done: true as const, value: undefined };
+        },
+      };
+    },
+  };
+}
