@@ -4,10 +4,22 @@ import { open as openFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { resolve } from 'node:path';
 import type { Upload } from '../backend/types.js';
-import { validationError } from '../domain/errors.js';
+import { usageError, validationError } from '../domain/errors.js';
 import type { CliContext } from './context.js';
 
+/**
+ * A path given on the command line, refused when it is empty (or only blanks), as an empty --db
+ * is: `--output "$DIR"` with DIR unset resolves to the working directory (a cron job's is its
+ * home), where the file would be written without a word, and `fixtures copy ""` would fill it.
+ * `name` is the option or argument (`--output`, `DIR`), `what` what to give instead.
+ */
+export function givenPath<T extends string | undefined>(value: T, name: string, what: string): T {
+  if (value !== undefined && value.trim() === '') throw usageError(`${name} is empty; give ${what}.`);
+  return value;
+}
+
 export async function openUpload(ctx: CliContext, file: string): Promise<Upload> {
+  givenPath(file, 'The file name', 'a CSV file, or - for stdin');
   if (file === '-') {
     // Typed or pasted at a terminal: say how the input ends, or premia seems to hang.
     if (ctx.stdinIsTTY) ctx.stderr.write('Reading CSV from the terminal: type or paste it, then press Ctrl-D at the start of a line to end it (Ctrl-C stops).\n');

@@ -381,3 +381,27 @@ describe('a directory', () => {
     expect(readdirSync(dir)).toEqual(['results']);
   });
 });
+
+// `--output "$DIR"` with DIR unset: an empty path resolved to the working directory (a cron job's
+// is its home), and the file was written there, exit 0.
+describe('an empty path is a usage error, as an empty --db is: nothing written, nothing read', () => {
+  it.each([
+    [['reports', 'collections', '--period', '2026-11', '--output'], '--output is empty; give a file or a directory.'],
+    [['reports', 'summary', '--period', '2026-11', '--html'], '--html is empty; give a file or a directory.'],
+    [['collections', 'attempts', '--period', '2026-11', '--output'], '--output is empty; give a file or a directory.'],
+    [['settlements', 'export', 'SETTLE-2026-11-001', '--output'], '--output is empty; give a file or a directory.'],
+    [['simulate', '--out'], '--out is empty; give a directory.'],
+    [['fixtures', 'copy'], 'DIR is empty; give a directory.'],
+    [['policies', 'import'], 'The file name is empty; give a CSV file, or - for stdin.'],
+    [['bank', 'import'], 'The file name is empty; give a CSV file, or - for stdin.'],
+    [['calendar', 'import'], 'The file name is empty; give a CSV file, or - for stdin.'],
+  ])('%j ""', async (args, message) => {
+    for (const empty of ['', ' ']) {
+      const r = await runCli(['--db', join(dir, 'premia.db'), ...args, empty], { cwd: dir });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`error: ${message}\n  (code USAGE_ERROR)\n`);
+      expect(readdirSync(dir)).toEqual([]);
+    }
+  });
+});

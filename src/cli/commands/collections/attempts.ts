@@ -2,6 +2,7 @@ import type { Attempt, ReportFormat } from '../../../backend/types.js';
 import { usageError } from '../../../domain/errors.js';
 import { moneyToCents } from '../../../domain/json.js';
 import type { Period } from '../../../domain/period.js';
+import { givenPath } from '../../input.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { writeDownload } from '../../output/download.js';
 import { downloadFormat } from '../../output/download-json.js';
@@ -39,7 +40,7 @@ export function attemptsOptions(deps: CommandDeps, flags: Flags): AttemptsOption
   if (flags.output !== undefined && (format === 'table' || fields !== null)) {
     throw usageError('--output writes the export whole (--format csv or json, no --fields); a table or chosen fields go to stdout.');
   }
-  return { ...deps, period, format, fields, output: flags.output, force: flags.force === true };
+  return { ...deps, period, format, fields, output: givenPath(flags.output, '--output', 'a file or a directory'), force: flags.force === true };
 }
 
 export async function attemptsRun({ ctx, ui, backend, period, format, fields, output, force }: AttemptsOptions): Promise<number> {

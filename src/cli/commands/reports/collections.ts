@@ -2,6 +2,7 @@ import type { ReportFormat } from '../../../backend/types.js';
 import { conflict, PremiaError } from '../../../domain/errors.js';
 import type { Period } from '../../../domain/period.js';
 import { periodStateNote } from '../../../domain/period-state.js';
+import { givenPath } from '../../input.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { writeDownload } from '../../output/download.js';
 import { downloadFormat } from '../../output/download-json.js';
@@ -31,7 +32,7 @@ export function collectionsOptions(deps: CommandDeps, flags: Flags): Collections
   const period = checkPeriodOption(flags.period);
   // --json is the report's JSON body (format=json), as the API gives it.
   const format = downloadFormat(deps.globals, flags.format, 'csv');
-  return { ...deps, period, format, output: flags.output, requireClosed: flags.requireClosed === true, force: flags.force === true };
+  return { ...deps, period, format, output: givenPath(flags.output, '--output', 'a file or a directory'), requireClosed: flags.requireClosed === true, force: flags.force === true };
 }
 
 /**

@@ -7,6 +7,7 @@
 import { usageError } from '../../../domain/errors.js';
 import { checkPeriodOption } from '../../../domain/requests.js';
 import type { Period } from '../../../domain/period.js';
+import { givenPath } from '../../input.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { writeDownload } from '../../output/download.js';
 import { readSummary, type SummaryFigures } from './summary-figures.js';
@@ -31,7 +32,7 @@ export interface SummaryOptions extends CommandDeps {
 export function summaryOptions(deps: CommandDeps, flags: Flags): SummaryOptions {
   const period = checkPeriodOption(flags.period);
   if (deps.globals.json && flags.html !== undefined) throw usageError('--json prints the figures as JSON and --html writes them as a page; give only one of them.');
-  return { ...deps, period, html: flags.html, force: flags.force === true };
+  return { ...deps, period, html: givenPath(flags.html, '--html', 'a file or a directory'), force: flags.force === true };
 }
 
 /** The page as a download, so it is written by the rules of every other output file. */

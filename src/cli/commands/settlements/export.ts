@@ -4,6 +4,7 @@ import { centsFromJsonNumber } from '../../../domain/money.js';
 import { writeDownload } from '../../output/download.js';
 import { refuseJsonForCsvOnly } from '../../output/download-json.js';
 import { plural } from '../../output/format.js';
+import { givenPath } from '../../input.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { feeRuleWarnings } from './show.js';
 
@@ -26,7 +27,7 @@ export interface ExportOptions extends CommandDeps {
 
 function exportOptions(deps: CommandDeps, flags: Flags, [ref]: string[]): ExportOptions {
   refuseJsonForCsvOnly(deps.globals, 'The settlement export', `the settlement as JSON: premia settlements get ${printable(ref!, 64)} --json`);
-  return { ...deps, ref: ref!, lines: flags.lines === true, output: flags.output, force: flags.force === true };
+  return { ...deps, ref: ref!, lines: flags.lines === true, output: givenPath(flags.output, '--output', 'a file or a directory'), force: flags.force === true };
 }
 
 /** `premia settlements export`: the API's CSV (it has no JSON of an export: see exportOptions). */

@@ -14,7 +14,7 @@ import { verb, type CommandDeps } from '../../command.js';
 import { stopped } from '../../confirm.js';
 import { resolveTarget } from '../../context.js';
 import { fixturePath } from '../../fixtures.js';
-import { openUpload } from '../../input.js';
+import { givenPath, openUpload } from '../../input.js';
 import { catchCtrlC } from '../../interrupt.js';
 import { outputDirectory, writeDownload } from '../../output/download.js';
 import { percentOf, plural } from '../../output/format.js';
@@ -58,7 +58,7 @@ export function simulateOptions(deps: CommandDeps, flags: Flags): SimulateOption
     strategy: flags.strategy,
     policiesFile: flags.policies ?? DEFAULT_POLICIES,
     bankFile: flags.bank === 'none' ? null : (flags.bank ?? DEFAULT_BANK),
-    out: flags.out,
+    out: givenPath(flags.out, '--out', 'a directory'),
   };
 }
 
