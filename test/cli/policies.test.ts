@@ -669,6 +669,18 @@ describe('policies import', () => {
     expect(await policyNumbers()).toEqual(['P1']);
   });
 
+  it('- at a terminal draws no progress there: a spinner on the same terminal erased the line being typed', async () => {
+    const r = await premia(['policies', 'import', '-'], {
+      stdin: `${HEADER}\nC1,E1,P1,X,1.00\n`,
+      tty: true,
+      prepare: (ctx) => Object.assign(ctx.stderr, { columns: 100 }), // a terminal that reports its width: a spinner, before
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('Imported 1 policy; 0 rows failed.\n');
+    expect(r.stderr).not.toContain('Importing');
+    expect(r.stderr.startsWith('Reading CSV from the terminal: type or paste it, then press Ctrl-D at the start of a line to end it (Ctrl-C stops).\n')).toBe(true);
+  });
+
   it('a header-only file imports nothing and succeeds', async () => {
     const file = csvFile('header.csv', `${HEADER}\n`);
     const r = await premia(['policies', 'import', file, '--json']);

@@ -19,7 +19,8 @@ export interface Progress {
   stop(): void;
 }
 
-const SILENT: Progress = { update() {}, succeed() {}, fail() {}, stop() {} };
+/** No progress at all (off a terminal, or where a line drawn would erase what is being typed). */
+export const SILENT: Progress = { update() {}, succeed() {}, fail() {}, stop() {} };
 
 /** Shortest time between two spinner redraws caused by updates (ora's own frame interval). */
 const REDRAW_MS = 80;

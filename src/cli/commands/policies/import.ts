@@ -1,6 +1,6 @@
 import { ExitCode } from '../../../domain/errors.js';
 import { count, plural } from '../../output/format.js';
-import { startProgress } from '../../output/progress.js';
+import { SILENT, startProgress } from '../../output/progress.js';
 import { ImportProgressLine } from '../../output/live.js';
 import { openUpload } from '../../input.js';
 import { catchCtrlC } from '../../interrupt.js';
@@ -15,7 +15,9 @@ export interface ImportOptions extends CommandDeps {
 export async function importRun({ ctx, ui, backend, file }: ImportOptions): Promise<number> {
   const upload = await openUpload(ctx, file);
   const b = await backend();
-  const progress = await startProgress(ui, `Importing ${upload.name}…`);
+  // Typed at the terminal: a spinner redrawn there would erase the line being typed.
+  const typed = file === '-' && ctx.stdinIsTTY;
+  const progress = typed ? SILENT : await startProgress(ui, `Importing ${upload.name}…`);
   const live = new ImportProgressLine(upload.name, upload.size);
   const started = Date.now();
   const ctrlC = catchCtrlC(ctx, () => progress.stop());
