@@ -405,3 +405,45 @@ describe('an empty path is a usage error, as an empty --db is: nothing written, 
     }
   });
 });
+
+// Ctrl-C's default effect ended the process at once and left the hidden partial copy (tens of
+// megabytes for a large report) beside the target until an export ten minutes later.
+describe('Ctrl-C while a file is written: stopped at the next piece, nothing kept, exit 130', () => {
+  /** The report in pieces, with Ctrl-C pressed on `signals` once the second has been handed over. */
+  const pressedMidway = (signals: NodeJS.EventEmitter): Download => ({
+    filename: 'r.csv',
+    contentType: 'text/csv; charset=utf-8',
+    body: (async function* () {
+      yield HEADER;
+      yield BODY;
+      signals.emit('SIGINT');
+      yield BODY;
+    })(),
+  });
+
+  it('a new file is not made, and no temporary file is left', async () => {
+    const ctx = context();
+    const e = await rejection(writeDownload(ctx, pressedMidway(ctx.signals), 'r.csv'));
+    expect(e.code).toBe('CANCELLED');
+    expect(e.exitCode).toBe(130);
+    expect(e.message).toBe(`Stopped by Ctrl-C: nothing was written; ${join(dir, 'r.csv')} was not made.`);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(ctx.signals.listenerCount('SIGINT')).toBe(0);
+  });
+
+  it('an earlier report is left as it was', async () => {
+    writeFileSync(join(dir, 'r.csv'), HEADER + EARLIER);
+    const ctx = context();
+    const e = await rejection(writeDownload(ctx, pressedMidway(ctx.signals), 'r.csv'));
+    expect(e.message).toBe(`Stopped by Ctrl-C: nothing was written; ${join(dir, 'r.csv')} is as it was.`);
+    expect(readFileSync(join(dir, 'r.csv'), 'utf8')).toBe(HEADER + EARLIER);
+    expect(readdirSync(dir)).toEqual(['r.csv']);
+  });
+
+  it('once the file is in place, a Ctrl-C is let pass once (the command says what it wrote)', async () => {
+    const ctx = context();
+    await writeDownload(ctx, download(HEADER + BODY), 'r.csv');
+    expect(readFileSync(join(dir, 'r.csv'), 'utf8')).toBe(HEADER + BODY);
+    expect(ctx.signals.listenerCount('SIGINT')).toBe(1);
+  });
+});

@@ -40,7 +40,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { Writable } from 'node:stream';
 import type { Download } from '../../backend/types.js';
-import { PremiaError, validationError, type DetailCode } from '../../domain/errors.js';
+import { ExitCode, PremiaError, validationError, type DetailCode } from '../../domain/errors.js';
+import { catchCtrlC } from '../interrupt.js';
 import type { CliContext } from '../context.js';
 
 export interface Written {
@@ -90,7 +91,7 @@ export async function writeDownload(
   const where = { output, option, force };
   switch (place.kind) {
     case 'file':
-      return { path, bytes: await replaceFile(download, place.path, place.existing, files, where) };
+      return { path, bytes: await replaceFile(download, place.path, place.existing, files, where, ctx.signals) };
     case 'descriptor':
       return { path, bytes: await toDescriptor(ctx, download, place.fd, where) };
     case 'through':
@@ -368,7 +369,7 @@ async function throughSocket(download: Download, path: string, where: Where): Pr
 }
 
 /** Stream into a temporary file beside `target`, fsync it and rename it over `target`. */
-async function replaceFile(download: Download, target: string, existing: Stats | null, files: OutputFiles, where: Where): Promise<number> {
+async function replaceFile(download: Download, target: string, existing: Stats | null, files: OutputFiles, where: Where, signals?: CliContext['signals']): Promise<number> {
   const dir = dirname(target);
   await refuseDatabaseCompanion(where, target); // before any work
   let head: Buffer | null = null;
@@ -391,6 +392,10 @@ async function replaceFile(download: Download, target: string, existing: Stats |
     throw outputError(e, where, target);
   }
   let bytes = 0;
+  // Ctrl-C while the file is written: its default effect ended the process at once and left the
+  // hidden partial copy beside the target (the size of the report so far). Stop at the next piece,
+  // remove it and say so, exit 130. Not where a command already listens for Ctrl-C (simulate).
+  const ctrlC = signals !== undefined && signals.listenerCount('SIGINT') === 0 ? catchCtrlC({ signals }, () => {}) : null;
   try {
     if (existing) {
       // Owner first: chown clears set-id bits, chmod then restores the exact mode.
@@ -400,6 +405,7 @@ async function replaceFile(download: Download, target: string, existing: Stats |
       await file.chmod(existing.mode & 0o7777);
     }
     for await (const chunk of download.body) {
+      if (ctrlC?.signal.aborted) throw writeStopped(target, existing !== null);
       if (chunk.length === 0) continue;
       const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
       bytes += buf.byteLength;
@@ -409,6 +415,7 @@ async function replaceFile(download: Download, target: string, existing: Stats |
       }
       await writeAll(file, buf);
     }
+    if (ctrlC?.signal.aborted) throw writeStopped(target, existing !== null);
     if (head !== null) checkSameKind(where, target, head, Buffer.concat(fresh), download.contentType);
     await file.sync();
     const size = (await file.stat()).size;
@@ -422,10 +429,19 @@ async function replaceFile(download: Download, target: string, existing: Stats |
     if (file) await file.close().catch(() => undefined);
     await rm(temp, { force: true }).catch(() => undefined);
     throw e instanceof PremiaError ? e : outputError(e, where, target);
+  } finally {
+    ctrlC?.release();
   }
   await syncDirectory(dir);
   await removeAbandonedTemps(dir, basename(target));
   return bytes;
+}
+
+/** Ctrl-C while a file was written: nothing of it is kept. */
+function writeStopped(target: string, existed: boolean): PremiaError {
+  return new PremiaError('CANCELLED', `Stopped by Ctrl-C: nothing was written; ${target} ${existed ? 'is as it was' : 'was not made'}.`, {
+    exitCode: ExitCode.CANCELLED,
+  });
 }
 
 /** A temporary file nobody has written for this long is no live export's (one writes as it streams). */
