@@ -268,6 +268,11 @@ export async function resolveTarget(ctx: CliContext, globals: GlobalOptions): Pr
   const env = ctx.env;
   const path = configPath(env);
   const flagRemote = globals.baseUrl !== undefined || globals.profile !== undefined;
+  // `--as-client "$CLIENT"` with CLIENT unset: taken as not given, the command acted for the
+  // store's own client instead of the one meant.
+  if (globals.asClient !== undefined && globals.asClient.trim() === '') {
+    throw usageError("--as-client is empty; give the name of one of the store's clients (premia keys list shows them).");
+  }
   if (globals.db !== undefined && flagRemote) {
     throw usageError('Give either --db (local mode) or --base-url/--profile (remote mode), not both.');
   }

@@ -95,6 +95,11 @@ describe('how the command line is put together: USAGE_ERROR, exit 2', () => {
     ['a missing required option', [...MEM, 'reports', 'collections'], "required option '--period <YYYY-MM>' not specified"],
     ['an option without its value', [...MEM, 'clock', 'advance', '--days'], "option '--days <n>' argument missing"],
     ['--as-client in remote mode', ['--base-url', 'http://127.0.0.1:9/v1', '--as-client', 'acme', 'clock'], '--as-client selects a client of a local store; in remote mode the API key decides the client.'],
+    [
+      'an empty --as-client (an unset "$CLIENT"), not the store\'s own client',
+      [...MEM, '--as-client', '', 'collections', 'execute', '--period', '2026-11'],
+      "--as-client is empty; give the name of one of the store's clients (premia keys list shows them).",
+    ],
   ])('%s', async (_name, args, message) => {
     expect(await outcome(args)).toEqual({ code: 'USAGE_ERROR', exit: 2, message });
   });
