@@ -81,6 +81,7 @@ describe('how the command line is put together: USAGE_ERROR, exit 2', () => {
     ['--db beside --base-url', ['--db', 'x.db', '--base-url', 'http://127.0.0.1:9/v1', 'clock'], 'Give either --db (local mode) or --base-url/--profile (remote mode), not both.'],
     ['no way to advance', [...MEM, 'clock', 'advance'], 'Say how far to advance with exactly one of --days N, --to YYYY-MM-DD or --to-month-end.'],
     ['two ways to advance', [...MEM, 'clock', 'advance', '--days', '1', '--to', '2026-12-01'], 'Say how far to advance with exactly one of --days N, --to YYYY-MM-DD or --to-month-end.'],
+    ['an empty --to (an unset "$DATE")', [...MEM, 'clock', 'advance', '--to', ''], '--to is empty; give the last day to live, written YYYY-MM-DD (e.g. 2026-11-30).'],
     ['nothing to update', [...MEM, 'policies', 'update', 'P1'], 'Nothing to update: give --amount, --status, or both.'],
     ['--json against --format csv', [...MEM, 'reports', 'collections', '--period', '2026-11', '--format', 'csv'], "--json asks for the API's JSON body but --format csv asks for csv; give only one of them."],
     [

@@ -35,7 +35,11 @@ export function advanceOptions(deps: CommandDeps, flags: Flags): AdvanceOptions 
       throw validationError(`--days must be a whole number from ${MIN_ADVANCE_DAYS} to ${MAX_ADVANCE_DAYS} (ten years); got '${text.slice(0, 40)}'.`);
     }
     raw.days = Number(flags.days);
-  } else if (flags.to !== undefined) raw.to = flags.to;
+  } else if (flags.to !== undefined) {
+    // `--to "$DATE"` with DATE unset: the service's words for a missing field name no option.
+    if (flags.to.trim() === '') throw usageError('--to is empty; give the last day to live, written YYYY-MM-DD (e.g. 2026-11-30).');
+    raw.to = flags.to;
+  }
   else raw.to_month_end = true;
   // Checked as the service checks POST /clock/advance, so a problem reads the same in both modes.
   return { ...deps, target: validateAdvanceRequest(raw), dryRun: flags.dryRun === true };
