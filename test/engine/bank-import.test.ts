@@ -108,6 +108,20 @@ describe('bank import', () => {
     ]);
   });
 
+  it('a statement of many rows a day, imported onto another of the same days, takes linear time', async () => {
+    const b = await backend();
+    await b.setClock('2026-07-31');
+    // 30,000 rows of one account on one day, then 30,000 other rows of that day and one repeated:
+    // looking each new row up among the day's stored ones row by row took minutes.
+    const day = (tag: string) =>
+      'customer_id,date,amount,description\n' + Array.from({ length: 30_000 }, (_, i) => `BUSY-1,2026-08-03,-1.00,CARD ${tag} ${i}\n`).join('');
+    expect(await b.importBankTransactions(textUpload('a.csv', day('a')))).toEqual({ imported: 30_000, failed: 0, errors: [] });
+    const started = performance.now();
+    const next = await b.importBankTransactions(textUpload('b.csv', `${day('b')}BUSY-1,2026-08-03,-1.00,CARD a 29999\n`));
+    expect(performance.now() - started).toBeLessThan(15_000);
+    expect([next.imported, next.failed, next.errors.map((e) => [e.row, e.code])]).toEqual([30_000, 1, [[30_002, 'DUPLICATE_TRANSACTION']]]);
+  }, 60_000);
+
   it('once a run exists, a generated customer with collections keeps the generated account, debited yet or not', async () => {
     const b = await backend();
     await fixtureMonth(b, { bank: false, advance: false }); // November queued; no attempt yet

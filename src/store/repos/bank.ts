@@ -150,9 +150,11 @@ export async function withBankImport<T>(store: Store, clientId: number, fn: (uni
       const locked = meta.get('clock_locked') === '1';
       const customers = (sql: string) => new Set((statements.get(sql).all(clientId) as Array<{ customer_id: string }>).map((r) => r.customer_id));
       const insert = statements.get('insert into bank_transactions (client_id, customer_id, date, amount, description) values (?, ?, ?, ?, ?)');
-      const sameRowStored = statements.get(
-        'select 1 from bank_transactions where client_id = ? and customer_id = ? and date = ? and amount = ? and description = ? and id < ? limit 1',
-      );
+      // An account's rows of one day stored before, read once per account and day the file names:
+      // looking each row up in SQL would walk all of that day's rows per row (the index ends at the
+      // date), and a statement of many rows a day imported onto another would take quadratic time.
+      const dayRows = statements.get('select amount, description from bank_transactions where client_id = ? and customer_id = ? and date = ? and id < ?');
+      const storedDays = new Map<string, Set<string>>();
       // Rows of this import get ids from here on: only rows below it were stored before.
       const firstNewId = (statements.get('select coalesce(max(id), 0) + 1 as n from bank_transactions').get() as { n: number }).n;
       const turnover = statements.get('select coalesce(sum(abs(amount)), 0) as n from bank_transactions where client_id = ? and customer_id = ? and id < ?');
@@ -162,8 +164,16 @@ export async function withBankImport<T>(store: Store, clientId: number, fn: (uni
         imported: customers('select distinct customer_id from bank_transactions where client_id = ?'),
         collecting: locked ? customers('select distinct customer_id from collections where client_id = ?') : new Set<string>(),
         turnoverBefore: (customerId) => (turnover.get(clientId, customerId, firstNewId) as { n: number }).n,
-        storedBefore: (customerId, date, amount, description) =>
-          sameRowStored.get(clientId, customerId, date, amount, description, firstNewId) !== undefined,
+        storedBefore: (customerId, date, amount, description) => {
+          const day = `${customerId}\u0000${date}`;
+          let stored = storedDays.get(day);
+          if (stored === undefined) {
+            const rows = dayRows.all(clientId, customerId, date, firstNewId) as Array<{ amount: number; description: string }>;
+            stored = new Set(rows.map((r) => `${r.amount}\u0000${r.description}`));
+            storedDays.set(day, stored);
+          }
+          return stored.has(`${amount}\u0000${description}`);
+        },
         insert: (customerId, date, amount, description) => {
           insert.run(clientId, customerId, date, amount, description);
         },
