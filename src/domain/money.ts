@@ -164,10 +164,24 @@ export function parseSignedAmount(text: string): Cents | AmountProblem {
     }
     if (/^\d+,\d{1,2}$/.test(unsigned)) return { code: 'INVALID_AMOUNT', message: `'${shown}' uses a decimal comma; use a decimal point, like -1200.50` };
     if (/^[\d.]*[eE][+-]?\d*$/.test(unsigned)) return { code: 'INVALID_AMOUNT', message: `'${shown}' uses exponent notation; write a plain decimal like -1200.50` };
+    // As other banks' statements write money out: a sign after the number, accounting brackets, a currency.
+    const NUMBER = /\d+(?:[.,]\d+)?/.source;
+    if (new RegExp(`^${NUMBER}\\s*[+-]$`).test(s)) return { code: 'INVALID_AMOUNT', message: `'${shown}' has its sign after the number; write it before, like -1200.50` };
+    if (new RegExp(`^\\(\\s*${NUMBER}\\s*\\)$`).test(s)) {
+      return { code: 'INVALID_AMOUNT', message: `'${shown}' is in brackets; write money out with a minus sign, like -1200.50` };
+    }
+    if (new RegExp(`^${NUMBER}\\s*(?:CR|DR)$`, 'i').test(s)) {
+      return { code: 'INVALID_AMOUNT', message: `'${shown}' says credit or debit in words; write money in as it is and money out with a minus sign, like -1200.50` };
+    }
+    if (/^[+-]?\s*(?:[^\d\s.,+-]{1,3}\s*[+-]?\s*[\d.,]+|[\d.,]+\s*[^\d\s.,+-]{1,3})$/u.test(s)) {
+      return { code: 'INVALID_AMOUNT', message: `'${shown}' has a currency or other sign beside the number; write the number alone, like -1200.50` };
+    }
     return { code: 'INVALID_AMOUNT', message: `'${shown}' is not a signed decimal amount like -1200.50` };
   }
   const value = new Money(s);
-  if (value.abs().greaterThan(1_000_000_000)) return { code: 'AMOUNT_OUT_OF_RANGE', message: `'${shown}' is implausibly large for one transaction` };
+  if (value.abs().greaterThan(1_000_000_000)) {
+    return { code: 'AMOUNT_OUT_OF_RANGE', message: `'${shown}' is beyond the most one transaction may move, 1000000000.00 either way` };
+  }
   return value.times(100).toNumber() as Cents;
 }
 

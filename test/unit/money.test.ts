@@ -130,6 +130,24 @@ describe('signed amounts (bank transactions)', () => {
     ['1e3', "'1e3' uses exponent notation; write a plain decimal like -1200.50"],
     ['12.5.1', "'12.5.1' is not a signed decimal amount like -1200.50"],
   ])('words %j as a premium is worded', (text, message) => expect(parseSignedAmount(text)).toEqual({ code: 'INVALID_AMOUNT', message }));
+  it.each([
+    ['1200.50-', "'1200.50-' has its sign after the number; write it before, like -1200.50"],
+    ['(1200.50)', "'(1200.50)' is in brackets; write money out with a minus sign, like -1200.50"],
+    ['1200.50 CR', "'1200.50 CR' says credit or debit in words; write money in as it is and money out with a minus sign, like -1200.50"],
+    ['1200.50DR', "'1200.50DR' says credit or debit in words; write money in as it is and money out with a minus sign, like -1200.50"],
+    ['$1200.50', "'$1200.50' has a currency or other sign beside the number; write the number alone, like -1200.50"],
+    ['-R 12.50', "'-R 12.50' has a currency or other sign beside the number; write the number alone, like -1200.50"],
+    ['12,50 €', "'12,50 €' has a currency or other sign beside the number; write the number alone, like -1200.50"],
+    ['ZAR 12.50', "'ZAR 12.50' has a currency or other sign beside the number; write the number alone, like -1200.50"],
+    ['- 5', "'- 5' is not a signed decimal amount like -1200.50"],
+  ])('words %j, as another bank writes money, saying what to change', (text, message) => expect(parseSignedAmount(text)).toEqual({ code: 'INVALID_AMOUNT', message }));
+  it('names the bound of one transaction', () => {
+    expect(parseSignedAmount('-1000000000.00')).toBe(-100_000_000_000);
+    expect(parseSignedAmount('-1000000000.01')).toEqual({
+      code: 'AMOUNT_OUT_OF_RANGE',
+      message: "'-1000000000.01' is beyond the most one transaction may move, 1000000000.00 either way",
+    });
+  });
 });
 
 describe('centsFromJsonNumber', () => {
