@@ -108,6 +108,36 @@ describe('bank import', () => {
     ]);
   });
 
+  it('each row stored before matches one row of a later file: a statement exported mid-day, then the whole day, adds what the day added since', async () => {
+    const b = await backend();
+    await b.setClock('2026-07-31');
+    const head = 'customer_id,date,amount,description\nDAY-1,2026-08-03,500.00,SALARY\n';
+    // The first export was taken after one coffee; the second, of the whole day, shows both.
+    expect(await b.importBankTransactions(textUpload('noon.csv', `${head}DAY-1,2026-08-03,-20.00,COFFEE\n`))).toEqual({ imported: 2, failed: 0, errors: [] });
+    const r = await b.importBankTransactions(textUpload('day.csv', `${head}DAY-1,2026-08-03,-20.00,COFFEE\nDAY-1,2026-08-03,-20.00,COFFEE\n`));
+    expect([r.imported, r.failed, r.errors.map((e) => [e.row, e.code])]).toEqual([
+      1,
+      2,
+      [
+        [2, 'DUPLICATE_TRANSACTION'],
+        [3, 'DUPLICATE_TRANSACTION'],
+      ],
+    ]);
+    await b.setClock('2026-08-03');
+    const account = await b.showBankAccount('DAY-1');
+    expect([account.balance, account.recent_transactions.map((t) => [t.amount, t.description])]).toEqual([
+      46000,
+      [
+        [50000, 'SALARY'],
+        [-2000, 'COFFEE'],
+        [-2000, 'COFFEE'],
+      ],
+    ]);
+    // The same whole day once more: all three are stored already.
+    const again = await b.importBankTransactions(textUpload('day.csv', `${head}DAY-1,2026-08-03,-20.00,COFFEE\nDAY-1,2026-08-03,-20.00,COFFEE\n`));
+    expect([again.imported, again.failed]).toEqual([0, 3]);
+  });
+
   it('a statement of many rows a day, imported onto another of the same days, takes linear time', async () => {
     const b = await backend();
     await b.setClock('2026-07-31');

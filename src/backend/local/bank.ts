@@ -134,7 +134,7 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
           }
           // A row the store already held before this import (the same statement imported twice)
           // would count the money twice. Rows repeated within one file are kept: two equal
-          // purchases on one day are ordinary.
+          // purchases on one day are ordinary; each stored row answers for one of them.
           if (rowErrors.length === 0 && imported.has(customer) && unit.storedBefore(customer, date, amount as number, description)) {
             add('row', 'DUPLICATE_TRANSACTION', `${customer} already has this transaction on ${date} from an earlier import; a statement is imported once`);
           }

@@ -1,6 +1,6 @@
 /**
  * The shapes of the bank's reads and imports shared by the SQLite store (bank.ts) and the
- * PostgreSQL one (bank-pg.ts).
+ * PostgreSQL one (bank-pg.ts), and the counting of rows stored before that both do.
  */
 import type { ImportedRow, PastAttempt } from '../../bank/ports.js';
 import type { Calendar } from '../../domain/calendar.js';
@@ -32,9 +32,27 @@ export interface BankImportUnit {
   collecting: ReadonlySet<string>;
   /** What the customer's rows stored by earlier imports move in all (the sum of their amounts, either way), in cents. */
   turnoverBefore(customerId: string): number;
-  /** Whether the same row was stored by an earlier import. */
+  /**
+   * Whether the same row was stored by an earlier import and not yet matched by an earlier row of
+   * this file: each stored row matches one row of the file (two equal rows of the file, where one
+   * was stored before, are that one and a new one).
+   */
   storedBefore(customerId: string, date: IsoDate, amount: number, description: string): boolean;
   insert(customerId: string, date: IsoDate, amount: number, description: string): void;
   /** Resolves once the store can take more rows (PostgreSQL's COPY stream has drained); undefined: at once. */
   ready?(): Promise<void> | undefined;
+}
+
+/** One more of key (a row stored before, as customer, date, amount and description). */
+export function count(counts: Map<string, number>, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+/** Takes one of key, if any is left: whether there was. */
+export function take(counts: Map<string, number>, key: string): boolean {
+  const n = counts.get(key);
+  if (n === undefined) return false;
+  if (n === 1) counts.delete(key);
+  else counts.set(key, n - 1);
+  return true;
 }

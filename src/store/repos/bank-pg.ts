@@ -10,7 +10,7 @@ import { CustomerMap, CustomerSet, type CustomerFilter } from '../../domain/cust
 import { dayNumber, type IsoDate } from '../../domain/period.js';
 import { CopyIn } from '../pg-copy.js';
 import type { PgStore, PgUnit } from '../store.js';
-import type { BankImportUnit, CustomerBankInputs } from './bank-io.js';
+import { count, take, type BankImportUnit, type CustomerBankInputs } from './bank-io.js';
 import { dayUnitOf } from './pg-day.js';
 
 const BATCH = 4096;
@@ -152,7 +152,7 @@ export async function withPgBankImport<T>(store: PgStore, clientId: number, fn: 
     const customers = async (query: string) => new Set((await client.query<{ customer_id: string }>(query, [clientId])).rows.map((r) => r.customer_id));
     const imported = await customers('select distinct customer_id from bank_transactions where client_id = $1');
     const collecting = locked ? await customers('select distinct customer_id from collections where client_id = $1') : new Set<string>();
-    const before = new Set<string>();
+    const before = new Map<string, number>();
     const turnover = new Map<string, number>();
     if (imported.size > 0) {
       for await (const rows of unit.rows<[string, string, number, string]>(
@@ -161,7 +161,7 @@ export async function withPgBankImport<T>(store: PgStore, clientId: number, fn: 
         { raw: true, batch: BATCH },
       )) {
         for (const [customerId, date, amount, description] of rows) {
-          before.add(`${customerId}\u0000${date}\u0000${amount}\u0000${description}`);
+          count(before, `${customerId}\u0000${date}\u0000${amount}\u0000${description}`);
           turnover.set(customerId, (turnover.get(customerId) ?? 0) + Math.abs(Number(amount)));
         }
       }
@@ -173,7 +173,7 @@ export async function withPgBankImport<T>(store: PgStore, clientId: number, fn: 
       imported,
       collecting,
       turnoverBefore: (customerId) => turnover.get(customerId) ?? 0,
-      storedBefore: (customerId, date, amount, description) => before.has(`${customerId}\u0000${date}\u0000${amount}\u0000${description}`),
+      storedBefore: (customerId, date, amount, description) => take(before, `${customerId}\u0000${date}\u0000${amount}\u0000${description}`),
       insert: (customerId, date, amount, description) => {
         copy.write(`${clientId},${csvField(customerId)},${date},${amount},${csvField(description)}\n`);
       },

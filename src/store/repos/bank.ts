@@ -18,7 +18,7 @@ import type { StatementCache } from '../sqlite-dialect.js';
 import type { Store } from '../store.js';
 import { pgBankStore, readPgCustomerBankInputs } from './bank-pg.js';
 import { snapshotsDiverted } from './engine-pipeline.js';
-import type { BankImportUnit, CustomerBankInputs } from './bank-io.js';
+import { count, take, type BankImportUnit, type CustomerBankInputs } from './bank-io.js';
 
 export type { BankImportUnit, CustomerBankInputs } from './bank-io.js';
 
@@ -154,7 +154,7 @@ export async function withBankImport<T>(store: Store, clientId: number, fn: (uni
       // looking each row up in SQL would walk all of that day's rows per row (the index ends at the
       // date), and a statement of many rows a day imported onto another would take quadratic time.
       const dayRows = statements.get('select amount, description from bank_transactions where client_id = ? and customer_id = ? and date = ? and id < ?');
-      const storedDays = new Map<string, Set<string>>();
+      const storedDays = new Map<string, Map<string, number>>();
       // Rows of this import get ids from here on: only rows below it were stored before.
       const firstNewId = (statements.get('select coalesce(max(id), 0) + 1 as n from bank_transactions').get() as { n: number }).n;
       const turnover = statements.get('select coalesce(sum(abs(amount)), 0) as n from bank_transactions where client_id = ? and customer_id = ? and id < ?');
@@ -169,10 +169,11 @@ export async function withBankImport<T>(store: Store, clientId: number, fn: (uni
           let stored = storedDays.get(day);
           if (stored === undefined) {
             const rows = dayRows.all(clientId, customerId, date, firstNewId) as Array<{ amount: number; description: string }>;
-            stored = new Set(rows.map((r) => `${r.amount}\u0000${r.description}`));
+            stored = new Map();
+            for (const r of rows) count(stored, `${r.amount}\u0000${r.description}`);
             storedDays.set(day, stored);
           }
-          return stored.has(`${amount}\u0000${description}`);
+          return take(stored, `${amount}\u0000${description}`);
         },
         insert: (customerId, date, amount, description) => {
           insert.run(clientId, customerId, date, amount, description);
@@ -189,3 +190,4 @@ export async function withBankImport<T>(store: Store, clientId: number, fn: (uni
     }
   });
 }
+
