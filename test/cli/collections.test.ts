@@ -285,6 +285,18 @@ describe('bank import of a statement with rows it cannot read', () => {
     expect((await rowsOf('STMT-1')).customer_id).toBe('STMT-1');
   });
 
+  it('two statements joined into one file: the second header is named, and nothing is imported', async () => {
+    const joined = [header, 'JOIN-1,2026-12-10,900.00,SALARY', header.toUpperCase(), 'JOIN-1,2026-12-10,900.00,SALARY', ''].join('\n');
+    const r = await cli(['bank', 'import', '-'], joined);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe(
+      'Imported 0 transactions; 1 row failed.\n\n' +
+        'row  customer_id  field  code           message\n' +
+        '  3  CUSTOMER_ID  row    MALFORMED_ROW  this row is the header again (statements joined into one file?); import each statement as a file of its own, or remove the line if the rows before and after do not overlap\n',
+    );
+    expect((await cli(['bank', 'show', 'JOIN-1'])).code).toBe(5);
+  });
+
   it('rows it reads but may not store (already imported, a day already lived) are skipped, and the rest imported', async () => {
     const statement = [header, 'STMT-2,2026-11-20,80.00,REFUND', 'STMT-2,2026-12-12,900.00,SALARY', 'STMT-2,2026-12-13,-40.00,CARD'].join('\n');
     expect((await cli(['--json', 'bank', 'import', '-'], [header, 'STMT-2,2026-12-12,900.00,SALARY'].join('\n'))).stdout).toBe('{"imported":1,"failed":0,"errors":[]}\n');

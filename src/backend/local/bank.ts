@@ -105,6 +105,15 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
         if (fields.length !== 4) {
           add('row', 'WRONG_FIELD_COUNT', `expected 4 fields, found ${fields.length}${bareCrHint(fields)}`);
           unreadable++;
+        } else if (fields.every((f, i) => trimCell(f).toLowerCase() === BANK_CSV_HEADER[i])) {
+          // Statements joined into one file (cat a.csv b.csv): where two overlap, their common rows
+          // would count twice, equal rows of one file being separate transactions.
+          add(
+            'row',
+            'MALFORMED_ROW',
+            'this row is the header again (statements joined into one file?); import each statement as a file of its own, or remove the line if the rows before and after do not overlap',
+          );
+          unreadable++;
         } else {
           if (problem) add('row', 'MALFORMED_ROW', problem);
           const idProblem = checkIdentifier(customer, 'customer_id') ?? apiKeyProblem(customer, 'customer_id');
