@@ -114,6 +114,11 @@ describe('bank import', () => {
     const head = 'customer_id,date,amount,description\nDAY-1,2026-08-03,500.00,SALARY\n';
     // The first export was taken after one coffee; the second, of the whole day, shows both.
     expect(await b.importBankTransactions(textUpload('noon.csv', `${head}DAY-1,2026-08-03,-20.00,COFFEE\n`))).toEqual({ imported: 2, failed: 0, errors: [] });
+    // A file refused whole in between (rolled back) changes nothing of what the next one finds.
+    expect(await b.importBankTransactions(textUpload('bad.csv', `${head}DAY-1,2026-08-03,-20.00,COFFEE\nDAY-1,2026-08-03,"1,000.00",X\n`))).toMatchObject({
+      imported: 0,
+      failed: 3,
+    });
     const r = await b.importBankTransactions(textUpload('day.csv', `${head}DAY-1,2026-08-03,-20.00,COFFEE\nDAY-1,2026-08-03,-20.00,COFFEE\n`));
     expect([r.imported, r.failed, r.errors.map((e) => [e.row, e.code])]).toEqual([
       1,

@@ -1,6 +1,6 @@
 /**
  * The shapes of the bank's reads and imports shared by the SQLite store (bank.ts) and the
- * PostgreSQL one (bank-pg.ts), and the counting of rows stored before that both do.
+ * PostgreSQL one (bank-pg.ts).
  */
 import type { ImportedRow, PastAttempt } from '../../bank/ports.js';
 import type { Calendar } from '../../domain/calendar.js';
@@ -43,16 +43,3 @@ export interface BankImportUnit {
   ready?(): Promise<void> | undefined;
 }
 
-/** One more of key (a row stored before, as customer, date, amount and description). */
-export function count(counts: Map<string, number>, key: string): void {
-  counts.set(key, (counts.get(key) ?? 0) + 1);
-}
-
-/** Takes one of key, if any is left: whether there was. */
-export function take(counts: Map<string, number>, key: string): boolean {
-  const n = counts.get(key);
-  if (n === undefined) return false;
-  if (n === 1) counts.delete(key);
-  else counts.set(key, n - 1);
-  return true;
-}

@@ -10,7 +10,7 @@ import { CustomerMap, CustomerSet, type CustomerFilter } from '../../domain/cust
 import { dayNumber, type IsoDate } from '../../domain/period.js';
 import { CopyIn } from '../pg-copy.js';
 import type { PgStore, PgUnit } from '../store.js';
-import { count, take, type BankImportUnit, type CustomerBankInputs } from './bank-io.js';
+import type { BankImportUnit, CustomerBankInputs } from './bank-io.js';
 import { dayUnitOf } from './pg-day.js';
 
 const BATCH = 4096;
@@ -185,4 +185,18 @@ export async function withPgBankImport<T>(store: PgStore, clientId: number, fn: 
     await client.query('delete from engine_image_head');
     return out;
   });
+}
+
+/** One more of key (a row stored before, as customer, date, amount and description). */
+function count(counts: Map<string, number>, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+/** Takes one of key, if any is left: whether there was. */
+function take(counts: Map<string, number>, key: string): boolean {
+  const n = counts.get(key);
+  if (n === undefined) return false;
+  if (n === 1) counts.delete(key);
+  else counts.set(key, n - 1);
+  return true;
 }

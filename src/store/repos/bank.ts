@@ -18,7 +18,7 @@ import type { StatementCache } from '../sqlite-dialect.js';
 import type { Store } from '../store.js';
 import { pgBankStore, readPgCustomerBankInputs } from './bank-pg.js';
 import { snapshotsDiverted } from './engine-pipeline.js';
-import { count, take, type BankImportUnit, type CustomerBankInputs } from './bank-io.js';
+import type { BankImportUnit, CustomerBankInputs } from './bank-io.js';
 
 export type { BankImportUnit, CustomerBankInputs } from './bank-io.js';
 
@@ -136,6 +136,16 @@ export async function readCustomerBankInputs(store: Store, clientId: number, cus
   });
 }
 
+/** The bank import's tables of the rows stored before (see withBankImport), made once per connection and emptied. */
+const STORED_BEFORE_TABLES = `
+  create temp table if not exists bank_import_days (customer_id text not null, date text not null, primary key (customer_id, date)) without rowid;
+  create temp table if not exists bank_import_stored (
+    customer_id text not null, date text not null, amount integer not null, description text not null, n integer not null,
+    primary key (customer_id, date, amount, description)
+  ) without rowid;
+  delete from temp.bank_import_days; delete from temp.bank_import_stored;`;
+const CLEAR_STORED_BEFORE = 'delete from temp.bank_import_days; delete from temp.bank_import_stored';
+
 /**
  * Run `fn` with an import unit for the client's bank transactions, in one BEGIN IMMEDIATE
  * transaction (committed when `fn` returns, rolled back when it throws). Rows are inserted one
@@ -150,11 +160,20 @@ export async function withBankImport<T>(store: Store, clientId: number, fn: (uni
       const locked = meta.get('clock_locked') === '1';
       const customers = (sql: string) => new Set((statements.get(sql).all(clientId) as Array<{ customer_id: string }>).map((r) => r.customer_id));
       const insert = statements.get('insert into bank_transactions (client_id, customer_id, date, amount, description) values (?, ?, ?, ?, ?)');
-      // An account's rows of one day stored before, read once per account and day the file names:
-      // looking each row up in SQL would walk all of that day's rows per row (the index ends at the
-      // date), and a statement of many rows a day imported onto another would take quadratic time.
-      const dayRows = statements.get('select amount, description from bank_transactions where client_id = ? and customer_id = ? and date = ? and id < ?');
-      const storedDays = new Map<string, Map<string, number>>();
+      // The rows stored before, counted per account, day, amount and description, for the days
+      // the file names, read once per day into a table of the connection's own (files, not memory,
+      // as SQLite's temporary store is here): each takes one of its count. Looking each row up in
+      // bank_transactions would walk all of that account's rows of the day per row (its index ends
+      // at the date): quadratic for a statement of many rows a day onto another; and holding the
+      // rows in memory would take hundreds of MB for a store of a million rows imported again.
+      raw.exec(STORED_BEFORE_TABLES);
+      const markDay = statements.get('insert or ignore into temp.bank_import_days (customer_id, date) values (?, ?)');
+      const loadDay = statements.get(
+        `insert into temp.bank_import_stored (customer_id, date, amount, description, n)
+         select customer_id, date, amount, description, count(*) from main.bank_transactions
+         where client_id = ? and customer_id = ? and date = ? and id < ? group by customer_id, date, amount, description`,
+      );
+      const takeStored = statements.get('update temp.bank_import_stored set n = n - 1 where customer_id = ? and date = ? and amount = ? and description = ? and n > 0');
       // Rows of this import get ids from here on: only rows below it were stored before.
       const firstNewId = (statements.get('select coalesce(max(id), 0) + 1 as n from bank_transactions').get() as { n: number }).n;
       const turnover = statements.get('select coalesce(sum(abs(amount)), 0) as n from bank_transactions where client_id = ? and customer_id = ? and id < ?');
@@ -165,15 +184,8 @@ export async function withBankImport<T>(store: Store, clientId: number, fn: (uni
         collecting: locked ? customers('select distinct customer_id from collections where client_id = ?') : new Set<string>(),
         turnoverBefore: (customerId) => (turnover.get(clientId, customerId, firstNewId) as { n: number }).n,
         storedBefore: (customerId, date, amount, description) => {
-          const day = `${customerId}\u0000${date}`;
-          let stored = storedDays.get(day);
-          if (stored === undefined) {
-            const rows = dayRows.all(clientId, customerId, date, firstNewId) as Array<{ amount: number; description: string }>;
-            stored = new Map();
-            for (const r of rows) count(stored, `${r.amount}\u0000${r.description}`);
-            storedDays.set(day, stored);
-          }
-          return take(stored, `${amount}\u0000${description}`);
+          if (markDay.run(customerId, date).changes === 1) loadDay.run(clientId, customerId, date, firstNewId);
+          return takeStored.run(customerId, date, amount, description).changes === 1;
         },
         insert: (customerId, date, amount, description) => {
           insert.run(clientId, customerId, date, amount, description);
@@ -182,6 +194,7 @@ export async function withBankImport<T>(store: Store, clientId: number, fn: (uni
       const out = await fn(unit);
       // Imported rows change their accounts' history: the engine's image goes.
       raw.exec('delete from engine_image; delete from engine_image_head');
+      raw.exec(CLEAR_STORED_BEFORE);
       raw.exec('commit');
       return out;
     } catch (e) {
