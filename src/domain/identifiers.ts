@@ -131,6 +131,25 @@ export function characterCount(text: string): number {
   return n;
 }
 
+/**
+ * Whether `text` has more than `max` characters as characterCount counts them, reading no more
+ * of a long text than it needs: segmenting costs microseconds a character, and a file of long
+ * descriptions would take minutes. Where a grapheme ends depends only on the characters up to
+ * it, so a prefix's boundaries before its own end are the text's: a prefix that holds more than
+ * max + 1 of them settles it. Only a text of unusually long clusters (a letter under dozens of
+ * accents) is counted whole.
+ */
+export function moreCharactersThan(text: string, max: number): boolean {
+  if (text.length <= max) return false;
+  const prefix = text.slice(0, (max + 2) * 8);
+  if (prefix.length < text.length) {
+    graphemes ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
+    let n = 0;
+    for (const _ of graphemes.segment(prefix)) if (++n > max + 1) return true;
+  }
+  return characterCount(text) > max;
+}
+
 /** A character's code point as U+XXXX. */
 const codePoint = (ch: string) => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 

@@ -157,6 +157,21 @@ describe('bank import', () => {
     expect([next.imported, next.failed, next.errors.map((e) => [e.row, e.code])]).toEqual([30_000, 1, [[30_002, 'DUPLICATE_TRANSACTION']]]);
   }, 60_000);
 
+  it('a file of long descriptions is answered in seconds: the length is settled from their beginning', async () => {
+    const b = await backend();
+    await b.setClock('2026-07-31');
+    // 300 descriptions of 30,000 characters: counting each whole, as a person counts, took 40 s.
+    const long = 'customer_id,date,amount,description\n' + Array.from({ length: 300 }, (_, i) => `LONG-${i},2026-08-03,1.00,${'é'.repeat(30_000)}\n`).join('');
+    const started = performance.now();
+    const r = await b.importBankTransactions(textUpload('long.csv', long));
+    expect(performance.now() - started).toBeLessThan(15_000);
+    expect([r.imported, r.failed, r.errors[0]]).toEqual([
+      0,
+      300,
+      { row: 2, customer_id: 'LONG-0', field: 'description', code: 'INVALID_FORMAT', message: 'description is longer than 200 characters' },
+    ]);
+  }, 90_000);
+
   it('once a run exists, a generated customer with collections keeps the generated account, debited yet or not', async () => {
     const b = await backend();
     await fixtureMonth(b, { bank: false, advance: false }); // November queued; no attempt yet

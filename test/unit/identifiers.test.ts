@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ASCII_CHAR_CLASS, characterCount, checkIdentifier, checkProductCode, firstUnseen, IDENTIFIER_CHAR, printable, PRODUCT_CODE_CHAR } from '../../src/domain/identifiers.js';
+import {
+  ASCII_CHAR_CLASS,
+  characterCount,
+  checkIdentifier,
+  checkProductCode,
+  firstUnseen,
+  IDENTIFIER_CHAR,
+  moreCharactersThan,
+  printable,
+  PRODUCT_CODE_CHAR,
+} from '../../src/domain/identifiers.js';
 
 const ONLY = 'only letters, digits and - _ . / are allowed';
 
@@ -110,6 +120,32 @@ describe('an invisible character in an identifier, and characters as a person co
     expect(characterCount('💸💸')).toBe(2);
     expect(characterCount('👩\u200d👩\u200d👧')).toBe(1);
     expect(characterCount('')).toBe(0);
+  });
+
+  it('says whether a text is longer than a bound as characterCount counts, however long the text', () => {
+    const thumb = '👍🏽'; // 4 UTF-16 units, one character
+    const family = '👩\u200d👩\u200d👧'; // 8 units, one character
+    const zalgo = `a${'\u0301'.repeat(5_000)}`; // one character of 5,001 units
+    for (const [unit, n] of [
+      ['x', 200],
+      ['e\u0301', 200],
+      [thumb, 200],
+      [family, 200],
+      [`${family}x`, 100],
+      [zalgo, 3],
+    ] as const) {
+      const text = unit.repeat(n);
+      const count = characterCount(text);
+      for (const max of [count - 1, count, count + 1]) expect([unit, n, max, moreCharactersThan(text, max)]).toEqual([unit, n, max, count > max]);
+      expect(moreCharactersThan(`${text}${'y'.repeat(10_000)}`, count)).toBe(true);
+    }
+    // Cut inside a cluster: the prefix's last one is not counted as the text's.
+    expect(moreCharactersThan(`${'x'.repeat(199)}a${'\u0301'.repeat(3_000)}`, 200)).toBe(false);
+    expect(moreCharactersThan(`${'x'.repeat(1_614)}${zalgo}`, 1_615)).toBe(false);
+    // A long text is settled from its beginning: a million characters take no time.
+    const started = performance.now();
+    for (let k = 0; k < 100; k++) expect(moreCharactersThan('é'.repeat(1_000_000), 200)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
 

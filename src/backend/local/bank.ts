@@ -8,7 +8,7 @@
  */
 import { importStopped, invalidCsvFile, RowErrors, stoppable } from './row-errors.js';
 import { PremiaError, validationError } from '../../domain/errors.js';
-import { apiKeyProblem, characterCount, checkIdentifier, firstUnseen, holdsApiKey, printable } from '../../domain/identifiers.js';
+import { apiKeyProblem, checkIdentifier, firstUnseen, holdsApiKey, moreCharactersThan, printable } from '../../domain/identifiers.js';
 import { formatCents, MAX_ACCOUNT_TURNOVER, parseSignedAmount } from '../../domain/money.js';
 import { dayNumber, fromDayNumber, isIsoDate, periodOf, whyNotADate } from '../../domain/period.js';
 import { isAccountEvent, ACCOUNT_EVENTS, type FailureReason } from '../../bank/types.js';
@@ -44,7 +44,7 @@ function checkDescription(description: string): string | null {
   const bad = firstUnseen(description);
   if (bad) return `holds an unprintable or invisible character (${bad}); write it on one line of visible text`;
   // Counted in characters as a person counts them (an emoji is one, a letter and its accent one), not UTF-16 units.
-  if (description.length > DESCRIPTION_MAX && characterCount(description) > DESCRIPTION_MAX) return `is longer than ${DESCRIPTION_MAX} characters`;
+  if (moreCharactersThan(description, DESCRIPTION_MAX)) return `is longer than ${DESCRIPTION_MAX} characters`;
   return null;
 }
 

@@ -20,7 +20,7 @@ import {
   type ImportedHoliday,
 } from '../../domain/calendar.js';
 import { PremiaError, validationError, type FieldError } from '../../domain/errors.js';
-import { characterCount, firstUnseen, printable } from '../../domain/identifiers.js';
+import { firstUnseen, moreCharactersThan, printable } from '../../domain/identifiers.js';
 import { addDays, isIsoDate, weekday, whyNotADate } from '../../domain/period.js';
 import { LEAD_DAYS } from '../../engine/settings.js';
 import { plural } from '../../domain/words.js';
@@ -109,7 +109,7 @@ async function parseHolidays(file: Upload): Promise<ImportedHoliday[]> {
       else if (date < '1900-01-01' || date > '2099-12-31') add('date', 'INVALID_DATE', `date ${date} is outside 1900-2099`);
       const unseen = firstUnseen(name);
       if (unseen) add('name', 'INVALID_FORMAT', `name holds an unprintable or invisible character (${unseen}); write it as visible text`);
-      else if (name.length > NAME_MAX && characterCount(name) > NAME_MAX) add('name', 'INVALID_FORMAT', `name must be at most ${NAME_MAX} printable characters`);
+      else if (moreCharactersThan(name, NAME_MAX)) add('name', 'INVALID_FORMAT', `name must be at most ${NAME_MAX} printable characters`);
       const first = seen.get(date);
       if (first !== undefined) add('date', 'DUPLICATE_IN_FILE', `${date} is already on line ${first}`);
       else seen.set(date, line);
