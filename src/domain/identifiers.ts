@@ -150,6 +150,23 @@ export function moreCharactersThan(text: string, max: number): boolean {
   return characterCount(text) > max;
 }
 
+/**
+ * The first character of `text` (as characterCount counts them) made of more than `max` code
+ * points, as its 1-based position, or 0 when there is none: a letter under hundreds of stacked
+ * accents is one character to count, but no text anyone writes (Unicode's stream-safe text has at
+ * most 30 accents on a letter). Reads at most the text's first `within` characters.
+ */
+export function overlongCharacter(text: string, max: number, within: number): number {
+  if (text.length <= max) return 0;
+  graphemes ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
+  let n = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    if (++n > within) return 0;
+    if (segment.length > max && [...segment].length > max) return n;
+  }
+  return 0;
+}
+
 /** A character's code point as U+XXXX. */
 const codePoint = (ch: string) => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 

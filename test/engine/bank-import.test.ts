@@ -172,6 +172,25 @@ describe('bank import', () => {
     ]);
   }, 90_000);
 
+  it('a description of one character under 400,000 accents is refused: a character holds at most 31 code points', async () => {
+    const b = await backend();
+    await b.setClock('2026-07-31');
+    const csv = `customer_id,date,amount,description\nACC-1,2026-08-03,1.00,Caf${'e\u0301'} au lait\nACC-1,2026-08-04,1.00,Z${'\u0301'.repeat(400_000)}\n`;
+    expect(await b.importBankTransactions(textUpload('zalgo.csv', csv))).toEqual({
+      imported: 0,
+      failed: 1,
+      errors: [
+        {
+          row: 3,
+          customer_id: 'ACC-1',
+          field: 'description',
+          code: 'INVALID_FORMAT',
+          message: 'description has a character of more than 31 code points (character 1: a letter under dozens of accents); write it as plain text',
+        },
+      ],
+    });
+  });
+
   it('once a run exists, a generated customer with collections keeps the generated account, debited yet or not', async () => {
     const b = await backend();
     await fixtureMonth(b, { bank: false, advance: false }); // November queued; no attempt yet

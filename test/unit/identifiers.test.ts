@@ -7,6 +7,7 @@ import {
   firstUnseen,
   IDENTIFIER_CHAR,
   moreCharactersThan,
+  overlongCharacter,
   printable,
   PRODUCT_CODE_CHAR,
 } from '../../src/domain/identifiers.js';
@@ -120,6 +121,15 @@ describe('an invisible character in an identifier, and characters as a person co
     expect(characterCount('💸💸')).toBe(2);
     expect(characterCount('👩\u200d👩\u200d👧')).toBe(1);
     expect(characterCount('')).toBe(0);
+  });
+
+  it('finds a character of more code points than a bound, by its position in characters', () => {
+    const stacked = (marks: number) => `a${'\u0301'.repeat(marks)}`;
+    expect(overlongCharacter('plain text', 31, 200)).toBe(0);
+    expect(overlongCharacter(`x🏴\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}👍🏽${stacked(30)}`, 31, 200)).toBe(0); // a tag flag, a skin tone, 30 accents
+    expect(overlongCharacter(`xy${stacked(31)}z`, 31, 200)).toBe(3);
+    expect(overlongCharacter(`🏴${'\u{e0067}'.repeat(40)}`, 31, 200)).toBe(1); // tags are accents to Unicode too
+    expect(overlongCharacter(`${'x'.repeat(200)}${stacked(100)}`, 31, 200)).toBe(0); // past the characters it reads
   });
 
   it('says whether a text is longer than a bound as characterCount counts, however long the text', () => {

@@ -8,7 +8,7 @@
  */
 import { importStopped, invalidCsvFile, RowErrors, stoppable } from './row-errors.js';
 import { PremiaError, validationError } from '../../domain/errors.js';
-import { apiKeyProblem, checkIdentifier, firstUnseen, holdsApiKey, moreCharactersThan, printable } from '../../domain/identifiers.js';
+import { apiKeyProblem, checkIdentifier, firstUnseen, holdsApiKey, moreCharactersThan, overlongCharacter, printable } from '../../domain/identifiers.js';
 import { formatCents, MAX_ACCOUNT_TURNOVER, parseSignedAmount } from '../../domain/money.js';
 import { dayNumber, fromDayNumber, isIsoDate, periodOf, whyNotADate } from '../../domain/period.js';
 import { isAccountEvent, ACCOUNT_EVENTS, type FailureReason } from '../../bank/types.js';
@@ -36,6 +36,8 @@ import { readWorld } from './world.js';
 
 export const BANK_CSV_HEADER = ['customer_id', 'date', 'amount', 'description'] as const;
 const DESCRIPTION_MAX = 200;
+/** Code points in one character of a description: a letter and 30 accents, the most Unicode's stream-safe text puts on one. */
+const CHARACTER_MAX = 31;
 const RECENT = 25;
 
 /** Why a bank row's description is refused (a phrase after "description"), or null. */
@@ -45,6 +47,8 @@ function checkDescription(description: string): string | null {
   if (bad) return `holds an unprintable or invisible character (${bad}); write it on one line of visible text`;
   // Counted in characters as a person counts them (an emoji is one, a letter and its accent one), not UTF-16 units.
   if (moreCharactersThan(description, DESCRIPTION_MAX)) return `is longer than ${DESCRIPTION_MAX} characters`;
+  const overlong = overlongCharacter(description, CHARACTER_MAX, DESCRIPTION_MAX);
+  if (overlong > 0) return `has a character of more than ${CHARACTER_MAX} code points (character ${overlong}: a letter under dozens of accents); write it as plain text`;
   return null;
 }
 
