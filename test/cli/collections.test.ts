@@ -297,6 +297,21 @@ describe('bank import of a statement with rows it cannot read', () => {
     expect((await cli(['bank', 'show', 'JOIN-1'])).code).toBe(5);
   });
 
+  it("a spreadsheet's empty column after description: the header and the rows say so", async () => {
+    const head = await cli(['bank', 'import', '-'], `${header},\nCOL-1,2026-12-10,900.00,SALARY,\n`);
+    expect([head.code, head.stderr]).toEqual([
+      2,
+      "error: stdin is not a bank transactions CSV file: line 1: the header must be 'customer_id,date,amount,description'; found 'customer_id,date,amount,description,'. " +
+        'It ends with empty columns after description (a trailing comma, as a spreadsheet writes a column it kept); delete them. Nothing was imported.\n  (code INVALID_FILE)\n',
+    ]);
+    const rows = await cli(['--json', 'bank', 'import', '-'], `${header}\nCOL-1,2026-12-10,900.00,SALARY, ,\nCOL-1,2026-12-11,-5.00,CARD,X\n`);
+    expect(rows.code).toBe(3);
+    expect(rows.json().errors.map((e: { row: number; message: string }) => [e.row, e.message])).toEqual([
+      [2, 'expected 4 fields, found 6, the ones after description empty (a trailing comma, as a spreadsheet writes a column it kept); delete them'],
+      [3, 'expected 4 fields, found 5'],
+    ]);
+  });
+
   it('rows it reads but may not store (already imported, a day already lived) are skipped, and the rest imported', async () => {
     const statement = [header, 'STMT-2,2026-11-20,80.00,REFUND', 'STMT-2,2026-12-12,900.00,SALARY', 'STMT-2,2026-12-13,-40.00,CARD'].join('\n');
     expect((await cli(['--json', 'bank', 'import', '-'], [header, 'STMT-2,2026-12-12,900.00,SALARY'].join('\n'))).stdout).toBe('{"imported":1,"failed":0,"errors":[]}\n');

@@ -95,7 +95,7 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
           const ok = header.length === 4 && header.every((h, i) => h.toLowerCase() === BANK_CSV_HEADER[i]);
           if (!ok) {
             const separated = separatorHint(header);
-            const hint = bareCrHint(header) ? ` ${CR_LINE_ENDS}` : separated && ` ${separated}`;
+            const hint = bareCrHint(header) ? ` ${CR_LINE_ENDS}` : separated ? ` ${separated}` : emptyColumnsAfter(header) ? ` It ends with empty columns after description ${TRAILING_COMMA}; delete them` : '';
             throw invalidBankFile(file.name, `line ${line}: the header must be '${BANK_CSV_HEADER.join(',')}'; found '${printable(header.join(','), 200)}'${hint && `.${hint}`}`);
           }
           return;
@@ -107,7 +107,8 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
           // Redacted: the import's answer is a 200 body, which the service's error-body redaction does not see.
           rowErrors.push({ row: line, customer_id: customer === '' ? null : printable(redactKeysIn(customer), 64), field, code, message: redactKeysIn(message) });
         if (fields.length !== 4) {
-          add('row', 'WRONG_FIELD_COUNT', `expected 4 fields, found ${fields.length}${bareCrHint(fields)}`);
+          const trailing = emptyColumnsAfter(fields) ? `, the ones after description empty ${TRAILING_COMMA}; delete them` : '';
+          add('row', 'WRONG_FIELD_COUNT', `expected 4 fields, found ${fields.length}${bareCrHint(fields)}${trailing}`);
           unreadable++;
         } else if (fields.every((f, i) => trimCell(f).toLowerCase() === BANK_CSV_HEADER[i])) {
           // Statements joined into one file (cat a.csv b.csv): where two overlap, their common rows
@@ -188,6 +189,13 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
     if (unreadable > 0) throw new Unreadable({ imported: 0, failed, ...errors.result() });
     return { imported: imported_, failed, ...errors.result() };
   });
+}
+
+const TRAILING_COMMA = '(a trailing comma, as a spreadsheet writes a column it kept)';
+
+/** Whether a record has more than the 4 fields, and those past the 4th are all empty (a spreadsheet's stray column). */
+function emptyColumnsAfter(fields: readonly string[]): boolean {
+  return fields.length > 4 && fields.slice(4).every((f) => trimCell(f) === '');
 }
 
 function invalidBankFile(name: string, reason: string): PremiaError {
