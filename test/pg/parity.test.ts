@@ -246,6 +246,27 @@ describe.skipIf(noPg)('policy import on PostgreSQL (COPY into policies or a stag
     }
   }, 60_000);
 
+  it('a statement imported again counts each stored row against one equal row of the file, on both alike', async () => {
+    const head = 'customer_id,date,amount,description\nDAY-1,2026-08-03,500.00,SALARY\n';
+    const coffee = 'DAY-1,2026-08-03,-20.00,COFFEE\n';
+    const results: unknown[] = [];
+    for (const path of [':memory:', await freshDatabase('dupcount')]) {
+      const b = await openLocalBackend({ path, seed: 1, now: FIXED_NOW });
+      try {
+        await b.setClock('2026-07-31');
+        const first = await b.importBankTransactions(textUpload('noon.csv', head + coffee));
+        const again = await b.importBankTransactions(textUpload('day.csv', head + coffee + coffee));
+        await b.setClock('2026-08-03');
+        const account = await b.showBankAccount('DAY-1');
+        results.push([first.imported, again.imported, again.errors.map((e) => [e.row, e.code]), account.balance]);
+      } finally {
+        await b.close();
+      }
+    }
+    expect(results[0]).toEqual([2, 1, [[2, 'DUPLICATE_TRANSACTION'], [3, 'DUPLICATE_TRANSACTION']], 46000]);
+    expect(results[1]).toEqual(results[0]);
+  });
+
   it('the fixture book imports the same on both', async () => {
     const lite = await openLocalBackend({ path: ':memory:', seed: 1, now: FIXED_NOW });
     const post = await openLocalBackend({ path: await freshDatabase('import'), seed: 1, now: FIXED_NOW });
