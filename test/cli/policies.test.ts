@@ -533,6 +533,34 @@ describe('policies import', () => {
     expect((await premia(['policies', 'get', 'P1', '--json'])).json()).toMatchObject({ customer_id: 'C1', collection_amount: 149.5 });
   });
 
+  it("a spreadsheet's empty columns after collection_amount: the header and the rows say so", async () => {
+    const head = await premia(['policies', 'import', csvFile('trailing header.csv', `${HEADER},,\nC1,E1,P1,X,1.00,,\n`)]);
+    expect([head.code, head.stdout, head.stderr]).toEqual([
+      2,
+      '',
+      "error: trailing header.csv is not a policy CSV file: line 1: the header must be 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'; " +
+        "found 'customer_id,external_customer_ref,policy_number,product_code,collection_amount,,'. " +
+        'It ends with empty columns after collection_amount (a trailing comma, as a spreadsheet writes a column it kept); delete them. Nothing was imported.\n  (code INVALID_FILE)\n',
+    ]);
+    const rows = await premia(['policies', 'import', csvFile('trailing rows.csv', `${HEADER}\nC1,E1,P1,X,1.00, ,\nC2,E2,P2,X,2.00,X\nC3,E3,P3,X,3.00\n`), '--json']);
+    expect(rows.code).toBe(3);
+    expect(rows.json()).toEqual({
+      imported: 1,
+      failed: 2,
+      errors: [
+        {
+          row: 2,
+          policy_number: 'P1',
+          field: 'row',
+          code: 'WRONG_FIELD_COUNT',
+          message: 'expected 5 fields, found 7, the ones after collection_amount empty (a trailing comma, as a spreadsheet writes a column it kept); delete them',
+        },
+        { row: 3, policy_number: 'P2', field: 'row', code: 'WRONG_FIELD_COUNT', message: 'expected 5 fields, found 6' },
+      ],
+    });
+    expect(await policyNumbers()).toEqual(['P3']);
+  });
+
   it('the header is matched without regard to case or surrounding spaces', async () => {
     const file = csvFile('upper.csv', `${HEADER.toUpperCase().split(',').join(' , ')}\nC1,E1,P1,X,1.00\n`);
     expect((await premia(['policies', 'import', file, '--json'])).stdout).toBe('{"imported":1,"failed":0,"errors":[]}\n');

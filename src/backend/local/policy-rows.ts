@@ -237,8 +237,23 @@ function headerProblem(found: string[], line: number): string | null {
     found.length === POLICY_CSV_HEADER.length &&
     [...found].map((f) => f.toLowerCase()).sort().join(',') === [...POLICY_CSV_HEADER].sort().join(',');
   const separated = separatorHint(found);
-  const hint = sameSet ? ' The columns are right but in the wrong order.' : bareCrHint(found) ? ` ${CR_LINE_ENDS}` : separated && ` ${separated}`;
+  const hint = sameSet
+    ? ' The columns are right but in the wrong order.'
+    : bareCrHint(found)
+      ? ` ${CR_LINE_ENDS}`
+      : separated
+        ? ` ${separated}`
+        : emptyColumnsAfter(found)
+          ? ` It ends with empty columns after collection_amount ${TRAILING_COMMA}; delete them.`
+          : '';
   return `line ${line}: the header must be '${expected}'; found '${foundText}'.${hint}`;
+}
+
+const TRAILING_COMMA = '(a trailing comma, as a spreadsheet writes a column it kept)';
+
+/** Whether a record has more than the header's fields, and those past them are all empty (a spreadsheet's stray column). */
+function emptyColumnsAfter(fields: readonly string[]): boolean {
+  return fields.length > POLICY_CSV_HEADER.length && fields.slice(POLICY_CSV_HEADER.length).every((f) => trimCell(f) === '');
 }
 
 /** Validate one data row. Returns null when it is valid, else every problem found. */
@@ -251,7 +266,7 @@ function validateRow(fields: string[], line: number, problem: string | null, idS
         policy_number: policyNumber,
         field: 'row',
         code: 'WRONG_FIELD_COUNT',
-        message: `expected ${POLICY_CSV_HEADER.length} fields, found ${fields.length}${bareCrHint(fields)}`,
+        message: `expected ${POLICY_CSV_HEADER.length} fields, found ${fields.length}${bareCrHint(fields)}${emptyColumnsAfter(fields) ? `, the ones after collection_amount empty ${TRAILING_COMMA}; delete them` : ''}`,
       },
     ];
   }
