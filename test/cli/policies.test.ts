@@ -533,6 +533,19 @@ describe('policies import', () => {
     expect((await premia(['policies', 'get', 'P1', '--json'])).json()).toMatchObject({ customer_id: 'C1', collection_amount: 149.5 });
   });
 
+  it('two files joined into one (cat a.csv b.csv): the header again is one MALFORMED_ROW that says so, the rows around it imported', async () => {
+    const file = csvFile('joined.csv', `${HEADER}\nC1,E1,P1,X,1.00\n${HEADER.toUpperCase()}\nC2,E2,P2,X,2.00\nC3,E3,P1,X,3.00\n`);
+    const r = await premia(['policies', 'import', file]);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe(
+      'Imported 2 policies; 2 rows failed.\n\n' +
+        'row  policy_number  field          code               message\n' +
+        '  3  POLICY_NUMBER  row            MALFORMED_ROW      this row is the header again (files joined into one?); it is skipped and the rows around it are read as usual; delete the line to import the file without this error\n' +
+        '  5  P1             policy_number  DUPLICATE_IN_FILE  policy P1 already appears on row 2 of this file\n',
+    );
+    expect(await policyNumbers()).toEqual(['P1', 'P2']);
+  });
+
   it("a spreadsheet's empty columns after collection_amount: the header and the rows say so", async () => {
     const head = await premia(['policies', 'import', csvFile('trailing header.csv', `${HEADER},,\nC1,E1,P1,X,1.00,,\n`)]);
     expect([head.code, head.stdout, head.stderr]).toEqual([

@@ -256,6 +256,14 @@ function emptyColumnsAfter(fields: readonly string[]): boolean {
   return fields.length > POLICY_CSV_HEADER.length && fields.slice(POLICY_CSV_HEADER.length).every((f) => trimCell(f) === '');
 }
 
+/** Whether a record is the header again (files joined with cat), names compared without case. */
+function isHeaderAgain(fields: readonly string[]): boolean {
+  return fields.length === POLICY_CSV_HEADER.length && fields.every((f, i) => trimCell(f).toLowerCase() === POLICY_CSV_HEADER[i]);
+}
+
+const HEADER_AGAIN =
+  'this row is the header again (files joined into one?); it is skipped and the rows around it are read as usual; delete the line to import the file without this error';
+
 /** Validate one data row. Returns null when it is valid, else every problem found. */
 function validateRow(fields: string[], line: number, problem: string | null, idSalt: number | null): ImportRowError[] | null {
   if (fields.length !== POLICY_CSV_HEADER.length) {
@@ -287,6 +295,7 @@ function validateRow(fields: string[], line: number, problem: string | null, idS
   if (p1 === null && p2 === null && p3 === null && p4 === null && typeof amount === 'number' && problem === null) return null;
 
   const number = numberForError(policyNumber);
+  if (isHeaderAgain(fields)) return [{ row: line, policy_number: number, field: 'row', code: 'MALFORMED_ROW', message: HEADER_AGAIN }];
   const out: ImportRowError[] = [];
   // Redacted: the import's answer is a 200 body, which the service's error-body redaction does not see.
   const add = (field: string, code: string, message: string) => out.push({ row: line, policy_number: number, field, code, message: redactKeysIn(message) });
