@@ -102,6 +102,23 @@ const BAD_ROWS: Array<(p: Policy) => BadRow> = [
   (p) => ({ text: `${render(p)},EXTRA`, errors: [err('row', 'WRONG_FIELD_COUNT', 'expected 5 fields, found 6', p.number)] }),
   (p) => ({ text: `${p.customer},${p.ref}`, errors: [err('row', 'WRONG_FIELD_COUNT', 'expected 5 fields, found 2', null)] }),
   (p) => ({
+    text: `${render(p)},,`,
+    errors: [
+      err('row', 'WRONG_FIELD_COUNT', 'expected 5 fields, found 7, the ones after collection_amount empty (a trailing comma, as a spreadsheet writes a column it kept); delete them', p.number),
+    ],
+  }),
+  () => ({
+    text: 'Customer_ID,External_Customer_Ref,Policy_Number,Product_Code,Collection_Amount',
+    errors: [
+      err(
+        'row',
+        'MALFORMED_ROW',
+        'this row is the header again (files joined into one?); it is skipped and the rows around it are read as usual; delete the line to import the file without this error',
+        'Policy_Number',
+      ),
+    ],
+  }),
+  (p) => ({
     text: `${p.customer},${p.ref},"${p.number}"X,${p.product},${p.amount}`,
     errors: [err('row', 'MALFORMED_ROW', 'unexpected text after a closing quote: "X"', `${p.number}X`)],
   }),
