@@ -366,6 +366,23 @@ export function separatorHint(header: readonly string[]): string {
   return by === null ? '' : `Its columns are separated by ${by}, not commas (a spreadsheet's list separator); save the file as comma-separated CSV.`;
 }
 
+const TRAILING_COMMA = '(a trailing comma, as a spreadsheet writes a column it kept)';
+
+/** Whether `fields` go past the `columns` and those past them are all blank: a spreadsheet's stray columns. */
+function emptyColumnsPast(fields: readonly string[], columns: readonly string[]): boolean {
+  return fields.length > columns.length && fields.slice(columns.length).every((f) => trimCell(f) === '');
+}
+
+/** For a header of the expected `columns` followed by empty ones: a sentence, or ''. */
+export function emptyColumnsHeaderHint(found: readonly string[], columns: readonly string[]): string {
+  return emptyColumnsPast(found, columns) ? `It ends with empty columns after ${columns.at(-1)} ${TRAILING_COMMA}; delete them.` : '';
+}
+
+/** For a row of too many fields, those past the `columns` empty: what to add to its message, or ''. */
+export function emptyColumnsRowHint(fields: readonly string[], columns: readonly string[]): string {
+  return emptyColumnsPast(fields, columns) ? `, the ones after ${columns.at(-1)} empty ${TRAILING_COMMA}; delete them` : '';
+}
+
 /** A hint for a row whose unquoted text holds a carriage return: lines ended by CR alone ran together. */
 export function bareCrHint(fields: readonly string[]): string {
   return fields.some((f) => f.includes('\r')) ? ' (the line holds carriage returns: lines ended by CR alone ran together; save the file with LF or CRLF line ends)' : '';

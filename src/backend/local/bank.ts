@@ -13,7 +13,7 @@ import { formatCents, MAX_ACCOUNT_TURNOVER, parseSignedAmount } from '../../doma
 import { dayNumber, fromDayNumber, isIsoDate, periodOf, whyNotADate } from '../../domain/period.js';
 import { isAccountEvent, ACCOUNT_EVENTS, type FailureReason } from '../../bank/types.js';
 import type { LedgerObserver } from '../../bank/ledger.js';
-import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, isBlankRecord, separatorHint, trimCell } from '../../lib/csv-reader.js';
+import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, emptyColumnsHeaderHint, emptyColumnsRowHint, isBlankRecord, separatorHint, trimCell } from '../../lib/csv-reader.js';
 import { redactKeysIn } from '../../lib/key-text.js';
 import { setMeta } from '../../store/repos/meta.js';
 import type {
@@ -94,8 +94,8 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
           header = fields.map((f) => trimCell(f));
           const ok = header.length === 4 && header.every((h, i) => h.toLowerCase() === BANK_CSV_HEADER[i]);
           if (!ok) {
-            const separated = separatorHint(header);
-            const hint = bareCrHint(header) ? ` ${CR_LINE_ENDS}` : separated ? ` ${separated}` : emptyColumnsAfter(header) ? ` It ends with empty columns after description ${TRAILING_COMMA}; delete them` : '';
+            const separated = separatorHint(header) || emptyColumnsHeaderHint(header, BANK_CSV_HEADER);
+            const hint = bareCrHint(header) ? ` ${CR_LINE_ENDS}` : separated && ` ${separated}`;
             throw invalidBankFile(file.name, `line ${line}: the header must be '${BANK_CSV_HEADER.join(',')}'; found '${printable(header.join(','), 200)}'${hint && `.${hint}`}`);
           }
           return;
@@ -107,8 +107,7 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
           // Redacted: the import's answer is a 200 body, which the service's error-body redaction does not see.
           rowErrors.push({ row: line, customer_id: customer === '' ? null : printable(redactKeysIn(customer), 64), field, code, message: redactKeysIn(message) });
         if (fields.length !== 4) {
-          const trailing = emptyColumnsAfter(fields) ? `, the ones after description empty ${TRAILING_COMMA}; delete them` : '';
-          add('row', 'WRONG_FIELD_COUNT', `expected 4 fields, found ${fields.length}${bareCrHint(fields)}${trailing}`);
+          add('row', 'WRONG_FIELD_COUNT', `expected 4 fields, found ${fields.length}${bareCrHint(fields)}${emptyColumnsRowHint(fields, BANK_CSV_HEADER)}`);
           unreadable++;
         } else if (fields.every((f, i) => trimCell(f).toLowerCase() === BANK_CSV_HEADER[i])) {
           // Statements joined into one file (cat a.csv b.csv): where two overlap, their common rows
@@ -189,13 +188,6 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
     if (unreadable > 0) throw new Unreadable({ imported: 0, failed, ...errors.result() });
     return { imported: imported_, failed, ...errors.result() };
   });
-}
-
-const TRAILING_COMMA = '(a trailing comma, as a spreadsheet writes a column it kept)';
-
-/** Whether a record has more than the 4 fields, and those past the 4th are all empty (a spreadsheet's stray column). */
-function emptyColumnsAfter(fields: readonly string[]): boolean {
-  return fields.length > 4 && fields.slice(4).every((f) => trimCell(f) === '');
 }
 
 function invalidBankFile(name: string, reason: string): PremiaError {

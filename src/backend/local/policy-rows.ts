@@ -24,7 +24,7 @@ import {
 } from '../../domain/identifiers.js';
 import { policyNumberIdProblem } from '../../domain/ids.js';
 import { parsePremium, plainPremiumCents } from '../../domain/money.js';
-import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, isBlankRecord, separatorHint, trimCell } from '../../lib/csv-reader.js';
+import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, emptyColumnsHeaderHint, emptyColumnsRowHint, isBlankRecord, separatorHint, trimCell } from '../../lib/csv-reader.js';
 import { redactKeysIn } from '../../lib/key-text.js';
 import type { ImportRowError } from '../types.js';
 import { invalidCsvFile } from './row-errors.js';
@@ -236,24 +236,9 @@ function headerProblem(found: string[], line: number): string | null {
   const sameSet =
     found.length === POLICY_CSV_HEADER.length &&
     [...found].map((f) => f.toLowerCase()).sort().join(',') === [...POLICY_CSV_HEADER].sort().join(',');
-  const separated = separatorHint(found);
-  const hint = sameSet
-    ? ' The columns are right but in the wrong order.'
-    : bareCrHint(found)
-      ? ` ${CR_LINE_ENDS}`
-      : separated
-        ? ` ${separated}`
-        : emptyColumnsAfter(found)
-          ? ` It ends with empty columns after collection_amount ${TRAILING_COMMA}; delete them.`
-          : '';
+  const separated = separatorHint(found) || emptyColumnsHeaderHint(found, POLICY_CSV_HEADER);
+  const hint = sameSet ? ' The columns are right but in the wrong order.' : bareCrHint(found) ? ` ${CR_LINE_ENDS}` : separated && ` ${separated}`;
   return `line ${line}: the header must be '${expected}'; found '${foundText}'.${hint}`;
-}
-
-const TRAILING_COMMA = '(a trailing comma, as a spreadsheet writes a column it kept)';
-
-/** Whether a record has more than the header's fields, and those past them are all empty (a spreadsheet's stray column). */
-function emptyColumnsAfter(fields: readonly string[]): boolean {
-  return fields.length > POLICY_CSV_HEADER.length && fields.slice(POLICY_CSV_HEADER.length).every((f) => trimCell(f) === '');
 }
 
 /** Whether a record is the header again (files joined with cat), names compared without case. */
@@ -274,7 +259,7 @@ function validateRow(fields: string[], line: number, problem: string | null, idS
         policy_number: policyNumber,
         field: 'row',
         code: 'WRONG_FIELD_COUNT',
-        message: `expected ${POLICY_CSV_HEADER.length} fields, found ${fields.length}${bareCrHint(fields)}${emptyColumnsAfter(fields) ? `, the ones after collection_amount empty ${TRAILING_COMMA}; delete them` : ''}`,
+        message: `expected ${POLICY_CSV_HEADER.length} fields, found ${fields.length}${bareCrHint(fields)}${emptyColumnsRowHint(fields, POLICY_CSV_HEADER)}`,
       },
     ];
   }
