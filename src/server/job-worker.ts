@@ -1,6 +1,7 @@
 /**
  * The server's job thread (see jobs.ts): its own connection to the store, and the jobs the
- * request thread sends, run one at a time in the order they came. Messages:
+ * request thread sends, run one at a time in the order they came (the request thread sends one at
+ * a time, the clients taking turns: see WorkerJobs). Messages:
  *   in:  {type: 'job', id, spec}
  *   out: {type: 'start', id}, {type: 'progress', id, progress}…, then {type: 'done', id, outcome}
  *        or {type: 'error', id, error}.

@@ -5,9 +5,15 @@
  * write on the request thread while another connection writes (a clock advance living its days,
  * a 100 MB import) would block every request for as long as that write takes. So every request
  * that changes the store becomes a job — the backend operation, its Idempotency-Key claim and
- * its stored response — and jobs run one at a time, in arrival order, on one worker thread with
- * its own connection to the store (job-worker.ts). The request thread keeps only reads, which WAL
- * lets run beside the writer, and so answers other clients while the engine works.
+ * its stored response — and jobs run one at a time on one worker thread with its own connection
+ * to the store (job-worker.ts). The request thread keeps only reads, which WAL lets run beside the
+ * writer, and so answers other clients while the engine works.
+ *
+ * The clients take turns: each client's jobs run in the order they came, and a client with jobs
+ * waiting goes to the back of the line after each of its jobs. So one client's twenty queued
+ * 100 MB imports hold up another client's write by the one running and the next in line, not by
+ * twenty (the cron job behind them would time out); with at most one job waiting per client this
+ * is arrival order.
  *
  * One queue rather than a thread per job: two writers would only take turns on SQLite's lock
  * (each commit of one making the engine of the other reload its month), and a write waiting for
@@ -227,11 +233,18 @@ interface Pending {
   done: Promise<unknown>;
 }
 
-/** Jobs run one at a time on a worker thread with its own connection to the store. */
+/**
+ * Jobs run one at a time on a worker thread with its own connection to the store, the clients
+ * taking turns. The worker is given one job at a time; the others wait here, in one line per
+ * client, the clients in the order of their turns (a Map keeps insertion order).
+ */
 export class WorkerJobs implements Jobs {
   readonly offloaded = true;
   private worker: Worker | null = null;
   private readonly pending = new Map<number, Pending>();
+  private readonly waiting = new Map<number, Array<{ id: number; spec: JobSpec }>>();
+  /** The job the worker was given and has not ended, or null. */
+  private given: number | null = null;
   private nextId = 1;
 
   constructor(
@@ -241,7 +254,6 @@ export class WorkerJobs implements Jobs {
   ) {}
 
   run(spec: JobSpec, hooks: JobHooks = {}): Promise<JobOutcome> {
-    const worker = this.ensureWorker();
     const id = this.nextId++;
     let resolve!: (outcome: JobOutcome) => void;
     let reject!: (e: Error) => void;
@@ -250,8 +262,34 @@ export class WorkerJobs implements Jobs {
       reject = rej;
     });
     this.pending.set(id, { resolve, reject, hooks, done: done.catch(() => {}) });
-    worker.postMessage({ type: 'job', id, spec } satisfies ToWorker);
+    const line = this.waiting.get(spec.clientId);
+    if (line) line.push({ id, spec });
+    else this.waiting.set(spec.clientId, [{ id, spec }]);
+    this.giveNext();
     return done;
+  }
+
+  /** Give the worker the next job, when it has none: the first of the client whose turn it is. */
+  private giveNext(): void {
+    if (this.given !== null) return;
+    const first = this.waiting.entries().next();
+    if (first.done) return;
+    const [clientId, line] = first.value;
+    const job = line.shift()!;
+    // The client's turn is over: to the back of the line if it has more waiting.
+    this.waiting.delete(clientId);
+    if (line.length > 0) this.waiting.set(clientId, line);
+    let worker: Worker;
+    try {
+      worker = this.ensureWorker();
+    } catch (e) {
+      const p = this.pending.get(job.id)!;
+      this.pending.delete(job.id);
+      p.reject(e instanceof Error ? e : new Error(String(e)));
+      return this.giveNext();
+    }
+    this.given = job.id;
+    worker.postMessage({ type: 'job', id: job.id, spec: job.spec } satisfies ToWorker);
   }
 
   async close(): Promise<void> {
@@ -280,14 +318,19 @@ export class WorkerJobs implements Jobs {
       else if (m.type === 'progress') p.hooks.onProgress?.(m.progress);
       else {
         this.pending.delete(m.id);
+        if (this.given === m.id) this.given = null;
         if (m.type === 'done') p.resolve(m.outcome);
         else p.reject(receivedError(m.error));
+        this.giveNext();
       }
     });
     const fail = (why: string) => {
       if (this.worker !== worker) return;
       this.worker = null;
       if (this.pending.size > 0) this.log(`${new Date().toISOString()} error: the job thread stopped (${why}); ${plural(this.pending.size, 'job')} failed`);
+      // The jobs waiting their turn fail too, as they did when the worker held them all.
+      this.waiting.clear();
+      this.given = null;
       for (const [id, p] of this.pending) {
         this.pending.delete(id);
         p.reject(new Error(`The job thread stopped: ${why}`));
