@@ -685,8 +685,10 @@ export interface Admin {
     authenticate(presented: unknown): Promise<Principal>;
   };
   readonly clients: {
-    /** The client with exactly this name, or null. */
+    /** The client with exactly this name (spaces around it aside), or null. */
     byName(name: string): Promise<{ id: number; name: string } | null>;
+    /** The name of the client a name that is none looks like (case, spacing, a typo), or null. */
+    like(name: string): Promise<string | null>;
   };
   readonly settings: {
     list(): Promise<SettingView[]>;

@@ -397,9 +397,14 @@ async function openLocal(ctx: CliContext, globals: GlobalOptions, target: Resolv
     if (target.asClient) {
       const client = await admin.clients.byName(target.asClient);
       if (!client) {
+        // A name written in another case or spacing, or with a typo: the client meant, named.
+        const like = await admin.clients.like(target.asClient);
+        const where = `There is no client '${target.asClient}' in ${redactDbUrl(target.db!)}`;
         throw new PremiaError(
           'NOT_FOUND',
-          `There is no client '${target.asClient}' in ${redactDbUrl(target.db!)}; clients are created with 'premia keys create --client NAME'.`,
+          like === null
+            ? `${where}; clients are created with 'premia keys create --client NAME'.`
+            : `${where}, but there is a client '${like}': give its name exactly as written.`,
         );
       }
       // This backend owns the store now: closing it closes the store.

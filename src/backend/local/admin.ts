@@ -4,10 +4,9 @@
  * premia settings, --as-client, local --idempotency-key) and the server (authentication, the
  * idempotency of its writes) both use it, so neither reaches into the store.
  */
-import { findClientByName } from '../../store/repos/clients.js';
 import type { Store } from '../../store/store.js';
 import type { Admin, IdempotencyOwner, KeyRole, StoredResponse } from '../types.js';
-import { authenticate, createKey, listKeys, revokeKey } from './api-keys.js';
+import { authenticate, clientByName, clientLike, createKey, listKeys, revokeKey } from './api-keys.js';
 import { claimKey, completeKey, processOwner, releaseKey } from './idempotency.js';
 import { listSettings, setSetting } from './settings.js';
 import { importHolidays, showCalendar } from './calendar.js';
@@ -36,10 +35,8 @@ export class LocalAdmin implements Admin {
       authenticate: (presented: unknown) => authenticate(store, presented),
     };
     this.clients = {
-      byName: async (name: string) => {
-        const row = await findClientByName(store.db, name);
-        return row ? { id: row.id, name: row.name } : null;
-      },
+      byName: (name: string) => clientByName(store, name),
+      like: (name: string) => clientLike(store, name),
     };
     this.settings = {
       list: () => listSettings(store),

@@ -149,6 +149,27 @@ export async function createKey(store: Store, clientName: string | null, now: ()
   });
 }
 
+/**
+ * The client a name gives, as `keys create --client` takes it (spaces around it trimmed), or
+ * null. Only the exact name: one written in another case or spacing is another name (see
+ * `clientLike`).
+ */
+export async function clientByName(store: Store, raw: string): Promise<{ id: number; name: string } | null> {
+  const row = await findClientByName(store.db, raw.trim());
+  return row ? { id: row.id, name: row.name } : null;
+}
+
+/**
+ * The existing client a name that is none looks like: the same but for case or spacing, or one
+ * typo away (as `keys create` judges a new client's name), or null.
+ */
+export async function clientLike(store: Store, raw: string): Promise<string | null> {
+  const name = raw.trim();
+  const clients = await listClientNames(store.db);
+  const like = clients.find((c) => sameClientName(c.name, name)) ?? clients.find((c) => closeClientName(c.name, name));
+  return like ? like.name : null;
+}
+
 export async function listKeys(store: Store): Promise<ApiKeyView[]> {
   const world = await readWorld(store.db);
   const rows = await repo.listApiKeys(store.db);
