@@ -287,6 +287,12 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     if (error.status === 401) reply.header('www-authenticate', WWW_AUTHENTICATE);
     return reply.code(error.status).type(JSON_TYPE).send(errorBody(error, request.id));
   });
+  /** Counts an authenticated request against its key's limit: 429 RATE_LIMITED once it is over. */
+  const checkRateLimit = async (request: FastifyRequest): Promise<void> => {
+    if (!limiter) return;
+    const verdict = await limiter(request);
+    if (!verdict.isAllowed && verdict.isExceeded) throw new RateLimited(Math.max(1, verdict.ttlInSeconds));
+  };
   /** A request no route takes, its key checked: 405 with Allow for a known path, else 404. */
   const noRoute = (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const path = request.url.split('?', 1)[0]!;
@@ -303,7 +309,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     // Under /v1 the key comes first: without a valid one, a path that exists (405 with Allow)
     // and one that does not (404) both answer 401, so the route map is shown only to callers.
     const path = request.url.split('?', 1)[0]!;
-    if (path === '/v1' || path.startsWith('/v1/')) request.principal = await authenticateRequest(request);
+    if (path === '/v1' || path.startsWith('/v1/')) {
+      request.principal = await authenticateRequest(request);
+      // A request is a request: one to no endpoint counts against its key's limit as any other.
+      await checkRateLimit(request);
+    }
     return noRoute(request, reply);
   };
   // Answered before its body is read: fastify would parse it first (a malformed or over-large
@@ -318,10 +328,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     // Every route needs a key, the OpenAPI document included (spec section 5: every request).
     v1.addHook('onRequest', async (request, reply) => {
       request.principal = await authenticateRequest(request);
-      if (limiter) {
-        const verdict = await limiter(request);
-        if (!verdict.isAllowed && verdict.isExceeded) throw new RateLimited(Math.max(1, verdict.ttlInSeconds));
-      }
+      await checkRateLimit(request);
       // A path of its own taken by a pattern with another method (GET /collections/execute
       // matching GET /collections/{id}): the path is known, the method is not its: 405, not a
       // lookup of a collection called 'execute'.

@@ -114,15 +114,16 @@ export function checkResponse(method: string, url: string, reply: Reply): void {
   const path = url.split('?', 1)[0]!.replace(/^\/v1/, '');
   const template = matchPath(path);
   if (template === null) {
-    // 401 first under /v1 without a valid key (the route map is not revealed), else 404.
-    expect([401, 404], `undocumented path ${path}`).toContain(reply.status);
+    // 401 first under /v1 without a valid key (the route map is not revealed), 429 for a key
+    // over its rate limit (a request is a request), else 404.
+    expect([401, 404, 429], `undocumented path ${path}`).toContain(reply.status);
     return;
   }
   const operation = OPENAPI.paths[template][method.toLowerCase()];
   if (!operation) {
     // A documented path with another method: 405 with the methods it takes (404 for a simulation
-    // path while simulation is off, where the path is not served at all).
-    expect([401, 404, 405], `undocumented operation ${method} ${template}`).toContain(reply.status);
+    // path while simulation is off, where the path is not served at all); 429 for a key over its limit.
+    expect([401, 404, 405, 429], `undocumented operation ${method} ${template}`).toContain(reply.status);
     if (reply.status === 405) {
       const allowed = String(reply.headers['allow']).split(', ');
       const documented = Object.keys(OPENAPI.paths[template]).filter((m) => m !== 'parameters').map((m) => m.toUpperCase());

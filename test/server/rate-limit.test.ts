@@ -24,4 +24,17 @@ describe('rate limiting per API key', () => {
     expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60).toBe(true);
     expect((await call(s.app, 'GET', '/v1/whoami', { key: s.keys.other })).status).toBe(200);
   });
+
+  it('counts requests to no endpoint (404) and with a method a path does not take (405) as any other', async () => {
+    const key = s.keys.operator;
+    expect((await call(s.app, 'GET', '/v1/no-such-endpoint', { key })).status).toBe(404);
+    expect((await call(s.app, 'DELETE', '/v1/clock', { key })).status).toBe(405);
+    expect((await call(s.app, 'GET', '/v1/policies/P1/nothing', { key })).status).toBe(404);
+    for (const [method, path] of [['GET', '/v1/no-such-endpoint'], ['DELETE', '/v1/clock'], ['GET', '/v1/whoami']] as const) {
+      const over = await call(s.app, method, path, { key });
+      expect(over.status, `${method} ${path}`).toBe(429);
+      expect(over.json().error).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringMatching(/^Too many requests for this API key; retry after \d+ seconds?\.$/) });
+      expect(Number(over.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    }
+  });
 });
