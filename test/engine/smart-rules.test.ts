@@ -204,6 +204,22 @@ describe('smart (issue 12)', () => {
     );
   });
 
+  it("a whole premium after an irregular earner's deposit is not called the rest of it, nor sized to the deposit", () => {
+    // 450.00 arrived on Saturday 31 October; 10,000.00 posted; 3,000.00 due and nothing collected:
+    // the balance expected at Monday's debit covers all of it, well beyond what the deposit bears.
+    const a = analysis({ pattern: 'irregular', confidence: 0.6, dayOfMonth: null, lastIncomeDay: D, typicalAmount: 40_000, threshold: 10_000 });
+    const view = customer(1_000_000, a, { dailyOut: 5_000, income: { [D]: 45_000 } });
+    const p = plan(view, collection(300_000));
+    expect([p?.amount, p?.why.code]).toEqual([300_000, WhyCode.SMART_REST]);
+    expect(STRATEGIES.smart.explain(p!.why)).toBe(
+      'smart: all that is still due, 2 days after income of 450.00 received 2026-10-31, which the balance expected at the debit covers; expected balance 9950.00',
+    );
+    // After parts, the same words: what is still due is all the debit asks for.
+    const rest = plan(view, collection(300_000, { collected: 290_000, attempts: 2 }));
+    expect([rest?.amount, rest?.why.code]).toEqual([10_000, WhyCode.SMART_REST]);
+    expect(STRATEGIES.smart.explain(rest!.why)).toMatch(/^smart: all that is still due, 2 days after income of 450\.00 received 2026-10-31, which the balance expected at the debit covers;/);
+  });
+
   it('an irregular earner with no deposit in view: part of what is due from money already there, when it bears at least half', () => {
     // Last deposit 20 October; 400.00 posted, 20.00 a day usually going out; 600.00 due. No
     // deposit to time the debit to and the month end is far: the 342.00 the balance bears now

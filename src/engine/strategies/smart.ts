@@ -576,7 +576,10 @@ export const smart: Strategy = {
       case WhyCode.SMART_PARTIAL:
         return `smart: partial debit ${w.part} of at most ${w.maxSplit}, ${trigger}, sized to what the deposit can bear; ${estimate}`;
       case WhyCode.SMART_REST:
-        return `smart: the rest due, ${trigger}, sized to what the deposit can bear; ${estimate}`;
+        // Both ways to it (the balance expected at the debit covers what is still due, or a
+        // deposit's share does) leave that balance covering it; the debit may be the first of the
+        // month, and larger than the deposit: neither "the rest" nor "sized to the deposit".
+        return `smart: all that is still due, ${trigger}, which the balance expected at the debit covers; ${estimate}`;
       case WhyCode.SMART_IRREGULAR_MONTH_END:
         return `smart: month end is near and ${formatCents(w.remaining)} is still due; ${estimate}`;
       case WhyCode.SMART_IRREGULAR_NO_DEPOSIT_DUE:
