@@ -16,6 +16,7 @@ import { simulateSmallMonth } from '../helpers/small-month.js';
 import { moneyToCents } from '../../src/domain/json.js';
 import type { SummaryFigures } from '../../src/cli/commands/reports/summary-figures.js';
 import { renderSummaryHtml } from '../../src/cli/commands/reports/summary-html.js';
+import { renderSummaryText } from '../../src/cli/commands/reports/summary-text.js';
 
 /** Days `from` to `to` of November with nothing collected: the running share stays at `share`, 15 of 40 cells. */
 const flatDays = (from: number, to: number, share: string) =>
@@ -138,8 +139,33 @@ describe('premia reports summary (local)', () => {
     const r = await runCli(['--db', db, 'reports', 'summary', '--period', '2026-09'], { cwd: dir });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Collected  0.00 of 0.00 due (0.0%); shortfall 0.00\n');
-    expect(r.stdout).toContain('No debit has been attempted yet.\n');
-    expect(r.stdout).toContain('Settlement: none made for 2026-09 yet (premia settlements create --period 2026-09).\n');
+    // Its last day has passed: no debit will come, and settlements create would refuse it (NO_COLLECTIONS).
+    expect(r.stdout).toContain('No debit was attempted in 2026-09.\n');
+    expect(r.stdout).toContain('Settlement: none: 2026-09 has no collections to settle.\n');
+    expect(r.stdout).not.toContain('settlements create');
+  });
+
+  it('names settlements create only for a closed period with collections, and says "yet" only while debits may come', async () => {
+    const r = await runCli(['--db', db, '--json', 'reports', 'summary', '--period', '2026-11'], { cwd: dir });
+    const closed = moneyToCents(r.json()) as SummaryFigures;
+    const plain = { fancy: false, heading: (t: string) => t };
+    const month = (over: Partial<SummaryFigures>): SummaryFigures => ({ ...closed, attempts: 0, failed_attempts: 0, by_day: [], settlement: null, ...over });
+    // Closed, no debit attempted (every account empty), no statement yet.
+    const done = month({});
+    expect(renderSummaryText(done, plain)).toContain('\nNo debit was attempted in 2026-11.\n');
+    expect(renderSummaryText(done, plain)).toContain('\nSettlement: none made for 2026-11 yet (premia settlements create --period 2026-11).\n');
+    expect(renderSummaryHtml(done)).toContain('<p>No debit was attempted in 2026-11.</p>');
+    expect(renderSummaryHtml(done)).toContain('<p>No settlement statement has been made for 2026-11 yet.</p>');
+    // Open: settlements create refuses it (PERIOD_OPEN) until its last day has run.
+    const open = month({ period_state: { state: 'open', as_of: '2026-11-10', closes_on: '2026-11-30', open_collections: 18 } });
+    expect(renderSummaryText(open, plain)).toContain('\nNo debit has been attempted yet.\n');
+    expect(renderSummaryText(open, plain)).toContain('\nSettlement: none yet: one can be made once 2026-11 has closed (its last day, 2026-11-30, has run).\n');
+    expect(renderSummaryHtml(open)).toContain('<p>No settlement statement yet: one can be made once 2026-11 has closed (its last day, 2026-11-30, has run).</p>');
+    // Not run, last day to come: nothing to settle, debits may still come once it is queued.
+    const ahead = month({ period_state: { state: 'not_run', as_of: '2026-11-10', closes_on: '2026-11-30', open_collections: 0 } });
+    expect(renderSummaryText(ahead, plain)).toContain('\nNo debit has been attempted yet.\n');
+    expect(renderSummaryText(ahead, plain)).toContain('\nSettlement: none: 2026-11 has no collections to settle.\n');
+    expect(renderSummaryHtml(ahead)).toContain('<p>No settlement statement: 2026-11 has no collections to settle.</p>');
   });
 
   it('a malformed period is a usage error (exit 2), nothing on stdout', async () => {

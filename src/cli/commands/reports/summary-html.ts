@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { periodStateNote } from '../../../domain/period-state.js';
 import type { SummaryFigures } from './summary-figures.js';
 import { percentOf } from '../../output/format.js';
-import { groupedCount, groupedMoney } from './summary-text.js';
+import { groupedCount, groupedMoney, noAttemptsText, noSettlementText } from './summary-text.js';
 
 let library: { js: string; css: string } | undefined;
 
@@ -171,7 +171,7 @@ export function renderSummaryHtml(s: SummaryFigures, options: { unpaidRows?: num
   );
 
   parts.push('<h2>Collected by day</h2>', '<p>The cumulative share of what is due collected by the end of each day.</p>');
-  if (s.by_day.length === 0) parts.push('<p>No debit has been attempted yet.</p>');
+  if (s.by_day.length === 0) parts.push(`<p>${esc(noAttemptsText(s))}</p>`);
   else {
     const last = s.by_day[s.by_day.length - 1]!;
     parts.push(chart('chart-by-day', '', `Line chart of the share of what is due collected by the end of each day: ${percentOf(last.amount_collected, s.due)} by ${last.date}.`));
@@ -233,7 +233,14 @@ export function renderSummaryHtml(s: SummaryFigures, options: { unpaidRows?: num
 
   parts.push('<h2>Settlement</h2>');
   const t = s.settlement;
-  if (t === null) parts.push(`<p>No settlement statement has been made for ${esc(s.period_month)} yet.</p>`);
+  if (t === null) {
+    const none = noSettlementText(s);
+    parts.push(
+      none.reason === null
+        ? `<p>No settlement statement has been made for ${esc(s.period_month)} yet.</p>`
+        : `<p>No settlement statement${none.none === 'none yet' ? ' yet' : ''}: ${esc(none.reason)}.</p>`,
+    );
+  }
   else {
     const rows: Array<[string, string, string]> = [
       ['total_collections', 'total collections', groupedMoney(t.total_collections)],

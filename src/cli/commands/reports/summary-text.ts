@@ -26,6 +26,28 @@ export const groupedMoney = (cents: number): string => moneyText(cents, true);
 /** 1234567 → "1,234,567". */
 export const groupedCount = count;
 
+/**
+ * What to say of a month with no debit attempted: "yet" only while its last day has not run (a
+ * closed month, or one never run whose last day has passed, will see none).
+ */
+export function noAttemptsText(s: SummaryFigures): string {
+  const st = s.period_state;
+  return st !== null && st.as_of >= st.closes_on ? `No debit was attempted in ${s.period_month}.` : 'No debit has been attempted yet.';
+}
+
+/**
+ * Why a month has no settlement statement, and whether `settlements create` can make one now:
+ * only for a closed period with collections (it refuses an open one, PERIOD_OPEN, and one with
+ * none, NO_COLLECTIONS). An older server's report, without the period's state, gets the command.
+ */
+export function noSettlementText(s: SummaryFigures): { none: 'none' | 'none yet'; reason: string | null } {
+  const st = s.period_state;
+  const p = s.period_month;
+  if (st?.state === 'not_run') return { none: 'none', reason: `${p} has no collections to settle` };
+  if (st?.state === 'open') return { none: 'none yet', reason: `one can be made once ${p} has closed (its last day, ${st.closes_on}, has run)` };
+  return { none: 'none yet', reason: null };
+}
+
 /** A bar of `rate` × BAR_WIDTH characters, padded to BAR_WIDTH. */
 export function bar(rate: number, fancy: boolean): string {
   const cells = Math.max(0, Math.min(1, rate)) * BAR_WIDTH;
@@ -77,7 +99,7 @@ export function renderSummaryText(s: SummaryFigures, style: TextStyle): string {
   out.push(`Attempts   ${groupedCount(s.attempts)}, ${groupedCount(s.failed_attempts)} failed`);
 
   out.push('', style.heading('Collected by day (cumulative share of what is due)'));
-  if (s.by_day.length === 0) out.push('No debit has been attempted yet.');
+  if (s.by_day.length === 0) out.push(noAttemptsText(s));
   const edge = style.fancy ? '│' : '|';
   const amounts = s.by_day.map((d) => (d.collected === 0 ? '' : `+${groupedMoney(d.collected)}`));
   const amountWidth = Math.max(0, ...amounts.map((a) => a.length));
@@ -125,7 +147,14 @@ export function renderSummaryText(s: SummaryFigures, style: TextStyle): string {
 
   out.push('');
   const t = s.settlement;
-  if (t === null) out.push(`${style.heading('Settlement')}: none made for ${s.period_month} yet (premia settlements create --period ${s.period_month}).`);
+  if (t === null) {
+    const none = noSettlementText(s);
+    out.push(
+      none.reason === null
+        ? `${style.heading('Settlement')}: none made for ${s.period_month} yet (premia settlements create --period ${s.period_month}).`
+        : `${style.heading('Settlement')}: ${none.none}: ${none.reason}.`,
+    );
+  }
   else {
     out.push(style.heading(`Settlement ${t.settlement_number}`) + ` (${t.status}; EFT on ${t.payment_date}, reference ${t.payment_reference})`);
     const pairs: Array<[string, number]> = [
