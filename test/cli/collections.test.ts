@@ -125,6 +125,25 @@ describe('a month through the CLI', () => {
     expect((await cli(['clock', 'advance', '--days', 'x'])).code).toBe(2);
   });
 
+  it("a policy's number or id given for a collection's id: NOT_FOUND says so and names its collections", async () => {
+    const idOf = async (period: string) => (await cli(['--json', 'collections', 'list', '--period', period, '--policy', 'POL-2026001'])).json().data[0].id as string;
+    const [nov, jan] = [await idOf('2026-11'), await idOf('2027-01')];
+    const byNumber = await cli(['collections', 'explain', 'POL-2026001']);
+    expect([byNumber.code, byNumber.stdout]).toEqual([5, '']);
+    expect(byNumber.stderr).toBe(
+      "error: Collection 'POL-2026001' was not found: that is the number of a policy, not a collection's id; " +
+        `its 2 collections: 2027-01 ${jan}, 2026-11 ${nov} (premia collections list --period P --policy POL-2026001 lists a month's).\n  (code NOT_FOUND)\n`,
+    );
+    const policyId = (await cli(['--json', 'policies', 'get', 'POL-2026001'])).json().id as string;
+    const byId = await cli(['--json', 'collections', 'get', policyId]);
+    expect([byId.code, JSON.parse(byId.stderr).error.message]).toEqual([
+      5,
+      `Collection '${policyId}' was not found: that is the id of policy POL-2026001, not a collection's id; its 2 collections: 2027-01 ${jan}, 2026-11 ${nov} (premia collections list --period P --policy POL-2026001 lists a month's).`,
+    ]);
+    // Neither a collection nor a policy: the message it always had.
+    expect((await cli(['collections', 'explain', 'POL-9999999'])).stderr).toBe("error: Collection 'POL-9999999' was not found. Check the id or number and try again.\n  (code NOT_FOUND)\n");
+  });
+
   it('attempts export prints the CSV on stdout', async () => {
     const r = await cli(['collections', 'attempts', '--period', '2026-11']);
     expect(r.code).toBe(0);

@@ -3,7 +3,7 @@
  * explain a collection. Inputs are checked with the request rules the server uses
  * (domain/requests.ts); the rows are store/repos/collections.ts.
  */
-import { conflict, notFound, validationError, type FieldError } from '../../domain/errors.js';
+import { conflict, notFound, PremiaError, validationError, type FieldError } from '../../domain/errors.js';
 import { decodeId, encodeId, IdKind } from '../../domain/ids.js';
 import { stringifyJson } from '../../domain/json.js';
 import { count, plural } from '../../domain/words.js';
@@ -178,9 +178,23 @@ export function toCollection(r: repo.CollectionRow, idSalt: number): Collection 
 async function findCollectionRow(ctx: LocalContext, idSalt: number, id: string): Promise<repo.CollectionRow> {
   const rowid = decodeId(IdKind.collection, idSalt, id);
   const row = rowid === null ? undefined : await repo.findCollection(ctx.store.db, ctx.clientId, rowid);
-  if (!row) throw notFound('Collection', id);
-  return row;
+  if (row) return row;
+  // A policy's number or id where a collection's id was asked for (the usual slip with
+  // `collections explain`): say so, and name the policy's newest collections.
+  const policy = rowid === null ? await findPolicyByRef(ctx.store.db, ctx.clientId, idSalt, id) : undefined;
+  if (!policy) throw notFound('Collection', id);
+  const newest = await repo.newestCollectionsOfPolicy(ctx.store.db, ctx.clientId, policy.id, COLLECTIONS_NAMED + 1);
+  const named = newest.slice(0, COLLECTIONS_NAMED).map((c) => `${c.period_month} ${encodeId(IdKind.collection, idSalt, c.id)}`);
+  const which =
+    newest.length === 0
+      ? 'it has no collections (no run has queued it).'
+      : `its ${newest.length > COLLECTIONS_NAMED ? `newest ${COLLECTIONS_NAMED} collections` : newest.length === 1 ? 'collection' : `${newest.length} collections`}: ${named.join(', ')}` +
+        ` (premia collections list --period P --policy ${policy.policy_number} lists a month's).`;
+  throw new PremiaError('NOT_FOUND', `Collection '${id}' was not found: ${id === policy.policy_number ? 'that is the number of a policy' : 'that is the id of policy ' + policy.policy_number}, not a collection's id; ${which}`);
 }
+
+/** How many of a policy's collections a NOT_FOUND for its number names. */
+const COLLECTIONS_NAMED = 3;
 
 export async function getCollection(ctx: LocalContext, id: string): Promise<Collection> {
   const world = await readWorld(ctx.store.db);

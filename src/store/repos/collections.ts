@@ -174,6 +174,18 @@ export async function listCollections(
   return query.orderBy('policy_number').limit(q.limit).execute();
 }
 
+/** A policy's newest collections (at most `limit`), newest period first. */
+export async function newestCollectionsOfPolicy(db: Q, clientId: number, policyId: number, limit: number): Promise<Array<{ id: number; period_month: string }>> {
+  return db
+    .selectFrom('collections')
+    .select(['id', 'period_month'])
+    .where('client_id', '=', clientId)
+    .where('policy_id', '=', policyId)
+    .orderBy('period_month', 'desc')
+    .limit(limit)
+    .execute();
+}
+
 /** A cancelled policy's collections from `firstPeriod` on become CANCELLED (what was collected stays). */
 export async function cancelPolicyCollections(db: Q, clientId: number, policyId: number, firstPeriod: string): Promise<void> {
   await db
