@@ -563,3 +563,27 @@ describe('collections execute refusing many policies', () => {
     expect((await run(['--json', 'collections', 'list', '--period', '2026-11'])).json().data).toEqual([]);
   });
 });
+
+describe('explain, once the period has closed', () => {
+  const mid = join(tmp.dir, 'read-later.db');
+  const at = (args: string[]) => runCli(['--db', mid, ...args], { cwd: tmp.dir });
+
+  it('says on which day the income analysis was read, since it is not what the period was planned on', async () => {
+    const bank = join(tmp.dir, 'read-later-bank.csv');
+    writeFileSync(bank, 'customer_id,date,amount,description\nR1,2026-08-25,5000.00,SALARY\nR1,2026-09-25,5000.00,SALARY\nR1,2026-10-23,5000.00,SALARY\n');
+    const policies = join(tmp.dir, 'read-later-policies.csv');
+    writeFileSync(policies, 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nR1,R1,PR-1,LIFE,400.00\n');
+    expect((await at(['clock', 'set', '2026-10-31'])).code).toBe(0);
+    expect((await at(['bank', 'import', bank])).code).toBe(0);
+    expect((await at(['policies', 'import', policies])).code).toBe(0);
+    expect((await at(['collections', 'execute', '--period', '2026-11'])).code).toBe(0);
+    expect((await at(['clock', 'advance', '--to', '2026-11-30', '--yes'])).code).toBe(0);
+    const id = (await at(['--json', 'collections', 'list', '--period', '2026-11'])).json().data[0].id;
+    const income = async () => (await at(['--json', 'collections', 'explain', id])).json().income.description;
+    const onLastDay = await income();
+    expect(onLastDay).not.toContain('as read on');
+    expect((await at(['clock', 'advance', '--days', '2'])).code).toBe(0);
+    expect(await income()).toBe(`${onLastDay} (as read on 2026-12-02, after 2026-11 closed: not necessarily what its debits were planned on)`);
+    expect((await at(['collections', 'explain', id])).stdout).toContain(`\nIncome: ${onLastDay} (as read on 2026-12-02, after 2026-11 closed: not necessarily what its debits were planned on)\n`);
+  });
+});

@@ -8,7 +8,7 @@ import { decodeId, encodeId, IdKind } from '../../domain/ids.js';
 import { stringifyJson } from '../../domain/json.js';
 import { count, plural } from '../../domain/words.js';
 import { asCents, formatCents } from '../../domain/money.js';
-import { addDays, dayNumber, firstDay, fromDayNumber, lastDay, monthsBetween, periodOf, type Period } from '../../domain/period.js';
+import { addDays, dayNumber, firstDay, fromDayNumber, lastDay, monthsBetween, periodOf, type IsoDate, type Period } from '../../domain/period.js';
 import { DEFAULT_PAGE_LIMIT, validateCollectionListQuery, validateExecuteRequest, validateReportQuery } from '../../domain/requests.js';
 import type { Calendar } from '../../domain/calendar.js';
 import { describeIncome, predictIncome as predictIncomeDays, type IncomeAnalysis } from '../../engine/income.js';
@@ -412,6 +412,16 @@ function noMoreAttempts(strategy: string, attempts: ReadonlyArray<{ failure_reas
   return null;
 }
 
+/**
+ * The income analysis as read today. Once the period has closed, that is not what the engine saw
+ * when it planned the period's debits (a customer `irregular` in November may read `none` by
+ * January): the description says on which day it was read.
+ */
+function incomeAsRead(view: IncomePatternView, today: IsoDate, period: Period): IncomePatternView {
+  if (today <= lastDay(period)) return view;
+  return { ...view, description: `${view.description} (as read on ${today}, after ${period} closed: not necessarily what its debits were planned on)` };
+}
+
 /** Why each attempt was made when it was, and what comes next. */
 export async function explainCollection(ctx: LocalContext, id: string): Promise<Explanation> {
   const world = await readWorld(ctx.store.db);
@@ -478,7 +488,7 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
   return {
     collection,
     strategy,
-    income: incomeView(account.analysis, today + 1, account.calendar),
+    income: incomeAsRead(incomeView(account.analysis, today + 1, account.calendar), world.today, row.period_month),
     plan,
     attempts: attempts.map((a) => ({
       collection_id: collection.id,
