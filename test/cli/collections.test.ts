@@ -144,6 +144,20 @@ describe('a month through the CLI', () => {
     expect((await cli(['collections', 'explain', 'POL-9999999'])).stderr).toBe("error: Collection 'POL-9999999' was not found. Check the id or number and try again.\n  (code NOT_FOUND)\n");
   });
 
+  it('a debit timed to income expected on its day says when no money was paid in by then', async () => {
+    // C100101 (irregular, fixtures): 130.00 expected on Fridays 13 and 20 November never came;
+    // both debits failed. The one after a deposit that came says nothing of the kind.
+    const id = (await cli(['--json', 'collections', 'list', '--period', '2026-11', '--policy', 'POL-2026213'])).json().data[0].id;
+    const e = (await cli(['--json', 'collections', 'explain', id])).json();
+    expect(e.attempts.map((a: { date: string; outcome: string; why: string }) => [a.date, a.outcome, a.why.replace(/^.*; expected balance/, 'expected balance')])).toEqual([
+      ['2026-11-05', 'SUCCESS', 'expected balance 176.15'],
+      ['2026-11-13', 'FAILED', 'expected balance 240.15; no money was paid in on 2026-11-13'],
+      ['2026-11-20', 'FAILED', 'expected balance 152.25; no money was paid in on 2026-11-20'],
+      ['2026-11-26', 'SUCCESS', 'expected balance 101.38'],
+    ]);
+    expect(e.attempts[1].why).toMatch(/^smart: on the day of income of about 130\.00 expected 2026-11-13, the last business day before a weekend or holiday/);
+  });
+
   it('attempts export prints the CSV on stdout', async () => {
     const r = await cli(['collections', 'attempts', '--period', '2026-11']);
     expect(r.code).toBe(0);

@@ -324,8 +324,18 @@ class EndOfDayBalances implements LedgerObserver {
       this.balances.push(after);
     }
   }
+  /** Days a credit posted on. */
+  readonly creditDays = new Set<number>();
+
   credit(day: number, amount: number, _text: string, balance: number): void {
+    this.creditDays.add(day);
     this.entry(day, balance - amount, balance);
+  }
+
+  /** Whether any credit posted from `from` to `to` (day numbers, both included). */
+  creditedBetween(from: number, to: number): boolean {
+    for (let d = from; d <= to; d++) if (this.creditDays.has(d)) return true;
+    return false;
   }
   premiaDebit(day: number, amount: number, reason: FailureReason | null, balance: number): void {
     this.entry(day, reason === null ? balance + amount : balance, balance);
@@ -422,6 +432,18 @@ function incomeAsRead(view: IncomePatternView, today: IsoDate, period: Period): 
   return { ...view, description: `${view.description} (as read on ${today}, after ${period} closed: not necessarily what its debits were planned on)` };
 }
 
+/**
+ * An attempt's reason, and, when it rests on income expected by its day (not seen), whether any
+ * money was paid in from that payday to the debit: a failed debit on a payday whose pay never
+ * came reads as such, not as a pay that came and was not enough.
+ */
+function whyWithIncomeSeen(w: Why, day: number, balances: EndOfDayBalances): string {
+  const why = renderWhy(w);
+  if ((w.trigger !== 2 && w.trigger !== 3) || w.triggerDay > day || balances.creditedBetween(w.triggerDay, day)) return why;
+  const when = w.triggerDay === day ? `on ${fromDayNumber(day)}` : `from ${fromDayNumber(w.triggerDay)} to ${fromDayNumber(day)}`;
+  return `${why}; no money was paid in ${when}`;
+}
+
 /** Why each attempt was made when it was, and what comes next. */
 export async function explainCollection(ctx: LocalContext, id: string): Promise<Explanation> {
   const world = await readWorld(ctx.store.db);
@@ -498,7 +520,7 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
       amount: a.amount,
       outcome: a.outcome,
       failure_reason: a.failure_reason,
-      why: renderWhy(whyOn.get(dayNumber(a.date))?.why ?? ORACLE_WHY),
+      why: whyWithIncomeSeen(whyOn.get(dayNumber(a.date))?.why ?? ORACLE_WHY, dayNumber(a.date), balances),
     })),
     summary,
   };
