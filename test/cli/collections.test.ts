@@ -601,3 +601,26 @@ describe('explain, once the period has closed', () => {
     expect((await at(['collections', 'explain', id])).stdout).toContain(`\nIncome: ${onLastDay} (as read on 2026-12-02, after 2026-11 closed: not necessarily what its debits were planned on)\n`);
   });
 });
+
+describe('explain, for a cancelled policy', () => {
+  const mid = join(tmp.dir, 'cancelled.db');
+  const at = (args: string[]) => runCli(['--db', mid, ...args], { cwd: tmp.dir });
+
+  it('says when the policy was cancelled', async () => {
+    const policies = join(tmp.dir, 'cancelled-policies.csv');
+    writeFileSync(policies, 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nK1,K1,PK-1,LIFE,400.00\n');
+    expect((await at(['clock', 'set', '2026-10-31'])).code).toBe(0);
+    expect((await at(['policies', 'import', policies])).code).toBe(0);
+    expect((await at(['collections', 'execute', '--period', '2026-11'])).code).toBe(0);
+    expect((await at(['clock', 'advance', '--to', '2026-11-10'])).code).toBe(0);
+    expect((await at(['policies', 'update', 'PK-1', '--status', 'cancelled'])).code).toBe(0);
+    const c = (await at(['--json', 'collections', 'list', '--period', '2026-11'])).json().data[0];
+    expect(c.collection_status).toBe('CANCELLED');
+    const e = (await at(['--json', 'collections', 'explain', c.id])).json();
+    expect([e.plan, e.summary]).toEqual([
+      [],
+      `CANCELLED: collected ${c.collection_amount_collected.toFixed(2)} of 400.00 in ${c.number_of_attempts} attempt${c.number_of_attempts === 1 ? '' : 's'} (period open; clock at 2026-11-10). ` +
+        'The policy was cancelled on 2026-11-10: no debit of this period is made after that.',
+    ]);
+  });
+});

@@ -465,6 +465,9 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
   // The day the policy lapsed, while it is lapsed (a reinstated one is debited again).
   const lapsed = (await findPolicyById(ctx.store.db, ctx.clientId, row.policy_id))?.status === 'lapsed';
   const lapsedOn = lapsed ? (await statusChanges(ctx.store.db, ctx.clientId, row.policy_id)).findLast((c) => c.new_status === 'lapsed')?.changed_on : undefined;
+  // A cancelled collection: the day its policy was cancelled (what was collected before stays).
+  const cancelledOn =
+    row.status === 'CANCELLED' ? (await statusChanges(ctx.store.db, ctx.clientId, row.policy_id)).findLast((c) => c.new_status === 'cancelled')?.changed_on : undefined;
   // A cancelled collection's leftover submissions are skipped by the engine, and a lapsed
   // policy's are not made: none is pending.
   const plans = [...whyOn.entries()]
@@ -506,7 +509,8 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
     (world.today >= lastDay(row.period_month) ? ' (period closed).' : ` (period open; clock at ${world.today}).`) +
     (attempts.length === 0 && row.status !== 'CANCELLED' ? untriedFacts(balances, account.balance, account.calendar, row, stampDay(createdAt), today, lapsedOn === undefined ? null : dayNumber(lapsedOn), account.blockedOn(today)) : '') +
     // Lapsed before the period's last day (not by this period's own close): it stopped the debits.
-    (lapsedOn !== undefined && lapsedOn < lastDay(row.period_month) ? ` The policy lapsed on ${lapsedOn}: a lapsed policy is not debited until it is reinstated.` : '');
+    (lapsedOn !== undefined && lapsedOn < lastDay(row.period_month) ? ` The policy lapsed on ${lapsedOn}: a lapsed policy is not debited until it is reinstated.` : '') +
+    (cancelledOn !== undefined ? ` The policy was cancelled on ${cancelledOn}: no debit of this period is made after that.` : '');
   return {
     collection,
     strategy,
