@@ -144,6 +144,25 @@ describe('retries', () => {
     expect(seen).toHaveLength(4);
   });
 
+  it("a write that got only a gateway's pages from a premia service says to rerun it with its idempotency key", async () => {
+    // The first page says nothing of the server: GET /whoami shows it is premia, so the write is resent with its key.
+    handlers = [html(502), json(200, WHOAMI), html(502), html(504), html(502)];
+    const r = await premia(['--idempotency-key', 'job-9', ...POLICY]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `error: The service at ${base} failed (HTTP 502 with text/html, not an API error); a proxy or gateway in front of it may be down. Try again later (4 attempts). ` +
+        'Whether the service acted on it is unknown: rerun the same command with --idempotency-key job-9 to complete it without acting twice.\n  (code REMOTE_ERROR)\n',
+    );
+    expect(seen.map((q) => `${q.method} ${q.url} ${String(q.headers['idempotency-key'] ?? '-')}`)).toEqual([
+      'POST /v1/policies job-9',
+      'GET /v1/whoami -',
+      'POST /v1/policies job-9',
+      'POST /v1/policies job-9',
+      'POST /v1/policies job-9',
+    ]);
+  });
+
   it('retries a connection closed without an answer', async () => {
     handlers = [drop, json(200, CLOCK)];
     const r = await premia(['clock', '--json']);

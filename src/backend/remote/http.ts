@@ -52,6 +52,8 @@ const WHOAMI_RESERVE_MS = 1_000;
 /** A Retry-After longer than this is not waited for: the error is reported instead. */
 const MAX_RETRY_AFTER_MS = 60_000;
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+/** A gateway's answer: the request may or may not have reached the service behind it. */
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
 /**
  * A download must bring at least this many bytes in every window of --timeout spent waiting for
  * it: a server that trickles (a byte now and then, never stalling long enough for the idle
@@ -559,6 +561,21 @@ export class HttpClient {
         }
         const failed = this.failure(call, exchange, text, attempt, longWait);
         if (kept) failed.message = `${failed.message.replace(/\.$/, '')}. An upload from stdin cannot be sent again; give the file by name to let premia retry.`;
+        // A gateway's page (not the API's own error) to a write that a premia service may have
+        // acted on, the last of the retries: rerunning with a fresh key could act twice.
+        // (An advance that failed part-way is told to resume by date instead; see inParts above.)
+        if (key !== undefined && GATEWAY_STATUSES.has(exchange.status) && parseErrorBody(text) === null && call.route.inParts !== true) {
+          if (!(await this.honoursKeys(deadline))) {
+            throw outcomeUnknown({
+              what: this.describe(call),
+              baseUrl: this.baseUrl,
+              happened: `it answered HTTP ${exchange.status}${contentType ? ` with ${contentType}` : ''} (from a gateway, not the API)`,
+              verify: call.route.verify,
+              requestId: exchange.requestId,
+            });
+          }
+          failed.message += ` Whether the service acted on it is unknown: rerun the same command with --idempotency-key ${this.options.idempotencyKey} to complete it without acting twice.`;
+        }
         throw failed;
       }
     } finally {
