@@ -374,6 +374,23 @@ describe('answers that are not the expected JSON', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it.each<[string, string[], string, string]>([
+    ['policies list', ['policies', 'list'], 'GET /v1/policies', 'data'],
+    ['collections list', ['collections', 'list', '--period', '2026-11'], 'GET /v1/collections', 'data'],
+    ['settlements list', ['settlements', 'list'], 'GET /v1/settlements', 'data'],
+    ['collections execution', ['collections', 'execution', 'e1'], 'GET /v1/executions/e1', 'counts'],
+    ['collections explain', ['collections', 'explain', 'c1'], 'GET /v1/collections/c1/explain', 'collection, income, plan, attempts'],
+    ['bank show', ['bank', 'show', 'C1'], 'GET /v1/bank/accounts/C1', 'income, recent_transactions'],
+  ])('%s answered with JSON of another shape is REMOTE_ERROR naming what it lacks, not an internal error', async (_name, args, request, lacking) => {
+    handlers = [json(200, { items: [] })];
+    const r = await premia(args);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `error: The service's answer to ${request} lacks ${lacking} (its fields: items), so it is not an answer premia understands: is something other than a premia service answering at ${base}?\n  (code REMOTE_ERROR)\n`,
+    );
+  });
+
   it('an extension route answered by a non-API 404 page: NOT_SUPPORTED, with a hint about the base URL', async () => {
     handlers = [(_q, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>')];
     const r = await premia(['clock']);

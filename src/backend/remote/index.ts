@@ -112,6 +112,33 @@ function checkedAnswer<T>(answer: unknown, what: string, fields: Record<string, 
   return answer as T;
 }
 
+/** What a part of an extension's answer must be for premia to read it at all. */
+type PartKind = 'list' | 'object';
+
+/**
+ * An answer to one of premia's own reads (a list, an explanation, an account), checked for the
+ * parts premia walks through before printing: without them (another server's shape, a proxy's
+ * `{}`) it is a REMOTE_ERROR saying so, not an internal error ("rows is not iterable").
+ */
+function shapedAnswer<T>(answer: unknown, what: string, parts: Record<string, PartKind>, baseUrl: string): T {
+  const body = answer && typeof answer === 'object' && !Array.isArray(answer) ? (answer as Record<string, unknown>) : null;
+  const lacking = Object.entries(parts)
+    .filter(([name, kind]) => {
+      const v = body?.[name];
+      return kind === 'list' ? !Array.isArray(v) : !(v !== null && typeof v === 'object' && !Array.isArray(v));
+    })
+    .map(([name, kind]) => (body?.[name] === undefined || body[name] === null ? name : `${name} as ${kind === 'list' ? 'a list' : 'an object'}`));
+  if (lacking.length > 0) {
+    const had = body ? Object.keys(body) : [];
+    throw new PremiaError(
+      'REMOTE_ERROR',
+      `The service's answer to ${what} lacks ${lacking.join(', ')} (${body ? `its fields: ${had.length > 0 ? had.slice(0, 20).join(', ') : 'none'}` : 'it is not a JSON object'}), ` +
+        `so it is not an answer premia understands: is something other than a premia service answering at ${baseUrl}?`,
+    );
+  }
+  return answer as T;
+}
+
 /** The fields of a statement premia prints after writing one (id is left out: the spec does not show it on create). */
 const SETTLEMENT_FIELDS: Record<string, FieldKind> = {
   settlement_number: 'string',
@@ -185,6 +212,12 @@ export class RemoteBackend implements Backend {
     return checkedAnswer<T>(await this.json<unknown>(call), what, fields, verify);
   }
 
+
+  /** One of premia's own reads, checked for the parts premia walks through (shapedAnswer). */
+  private async shapedJson<T>(call: Call, parts: Record<string, PartKind>): Promise<T> {
+    const base = new URL(this.options.baseUrl).pathname.replace(/\/+$/, '');
+    return shapedAnswer<T>(await this.json<unknown>(call), `${call.method} ${base}${call.path}`, parts, this.options.baseUrl);
+  }
 
   /**
    * Before sending an extension field to a spec route (which another server might silently
@@ -303,7 +336,7 @@ export class RemoteBackend implements Backend {
   }
 
   listPolicies(query: PolicyListQuery): Promise<Page<Policy>> {
-    return this.json(callOf(OPERATIONS.listPolicies, [query]));
+    return this.shapedJson(callOf(OPERATIONS.listPolicies, [query]), { data: 'list' });
   }
 
   // -- the clock and the bank (simulation extensions) ---------------------------------------
@@ -348,7 +381,7 @@ export class RemoteBackend implements Backend {
   }
 
   showBankAccount(customerId: string): Promise<BankAccountView> {
-    return this.json(callOf(OPERATIONS.showBankAccount, [customerId]));
+    return this.shapedJson(callOf(OPERATIONS.showBankAccount, [customerId]), { income: 'object', recent_transactions: 'list' });
   }
 
   // -- collections (spec 4.4, 4.5; the rest are extensions) ---------------------------------
@@ -365,7 +398,7 @@ export class RemoteBackend implements Backend {
   }
 
   listCollections(query: CollectionListQuery): Promise<Page<Collection>> {
-    return this.json(callOf(OPERATIONS.listCollections, [query]));
+    return this.shapedJson(callOf(OPERATIONS.listCollections, [query]), { data: 'list' });
   }
 
   exportAttempts(period: Period, format: ReportFormat): Promise<Download> {
@@ -373,11 +406,11 @@ export class RemoteBackend implements Backend {
   }
 
   explainCollection(id: string): Promise<Explanation> {
-    return this.json(callOf(OPERATIONS.explainCollection, [id]));
+    return this.shapedJson(callOf(OPERATIONS.explainCollection, [id]), { collection: 'object', income: 'object', plan: 'list', attempts: 'list' });
   }
 
   getExecution(id: string): Promise<Execution> {
-    return this.json(callOf(OPERATIONS.getExecution, [id]));
+    return this.shapedJson(callOf(OPERATIONS.getExecution, [id]), { counts: 'object' });
   }
 
   // -- reports (spec 4.6) ----------------------------------------------------------------
@@ -416,7 +449,7 @@ export class RemoteBackend implements Backend {
   }
 
   listSettlements(query: SettlementListQuery): Promise<Page<Settlement>> {
-    return this.json(callOf(OPERATIONS.listSettlements, [query]));
+    return this.shapedJson(callOf(OPERATIONS.listSettlements, [query]), { data: 'list' });
   }
 
   async markSettlementPaid(ref: string, options?: { reference?: string }): Promise<Settlement> {
