@@ -187,6 +187,18 @@ describe('retries', () => {
     expect(waits).toHaveLength(3);
   });
 
+  it('https:// to a service that speaks plain HTTP: one clear line, the write never sent (not OUTCOME_UNKNOWN)', async () => {
+    // The scripted server speaks plain HTTP: the TLS handshake fails before any request is written.
+    const url = base.replace(/^http:/, 'https:');
+    const r = await premia([...POLICY], { url });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `error: Cannot talk to the service at ${url}: the other side does not speak TLS (is the service at http://, not https://?). The request was never sent, so nothing was done.\n  (code REMOTE_ERROR)\n`,
+    );
+    expect(seen).toEqual([]);
+  });
+
   it('a gateway 502 to a write, on a server not known to honour Idempotency-Key: asked, not resent (OUTCOME_UNKNOWN, exit 1)', async () => {
     const notPremia: Handler = (_q, res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"NOT_FOUND","message":"no route"}}');
     handlers = [html(502), notPremia];

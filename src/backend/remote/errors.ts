@@ -302,6 +302,9 @@ const CONNECTION_WORDS: Record<string, string> = {
   DEPTH_ZERO_SELF_SIGNED_CERT: "the service's TLS certificate is self-signed",
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the service's TLS certificate cannot be verified",
   ERR_TLS_CERT_ALTNAME_INVALID: "the service's TLS certificate is for another host name",
+  SELF_SIGNED_CERT_IN_CHAIN: "the service's TLS certificate is signed by an authority this machine does not trust",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "the service's TLS certificate is signed by an authority this machine does not trust",
+  ERR_SSL_WRONG_VERSION_NUMBER: 'the other side does not speak TLS (is the service at http://, not https://?)',
 };
 
 export function connectionError(
@@ -320,7 +323,9 @@ export function connectionError(
 export function connectionWords(e: unknown): string {
   const err = e as { code?: unknown; cause?: { code?: unknown }; message?: unknown };
   const code = typeof err?.code === 'string' ? err.code : typeof err?.cause?.code === 'string' ? err.cause.code : '';
-  return CONNECTION_WORDS[code] ?? (typeof err?.message === 'string' ? err.message : 'the request failed');
+  // One line: OpenSSL's messages end in a newline, and some hold several.
+  const said = typeof err?.message === 'string' ? err.message.replace(/\s+/g, ' ').trim() : '';
+  return CONNECTION_WORDS[code] ?? (said !== '' ? said : 'the request failed');
 }
 
 /**
