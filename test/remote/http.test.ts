@@ -831,6 +831,29 @@ describe('uploads', () => {
 });
 
 describe('timeouts and --debug', () => {
+  it('an advance accepted (202) whose following breaks off says it was accepted, how to get its answer and how to resume', async () => {
+    const OP = '6f1c2d3e-0000-4000-8000-000000000001';
+    const accepted: Handler = (_q, res) => {
+      res.writeHead(202, {
+        'content-type': 'application/json',
+        'x-premia-version': '0.1.0',
+        location: `/v1/operations/${OP}`,
+        'preference-applied': 'respond-async',
+        'retry-after': '1',
+      });
+      res.end(JSON.stringify({ id: OP, status: 'running', request: { method: 'POST', path: '/v1/clock/advance' }, completed_at: null, result: null }));
+    };
+    handlers = [accepted, drop, drop, drop, drop];
+    const r = await premia(['--yes', '--idempotency-key', 'adv-7', 'clock', 'advance', '--to', '2026-11-30']);
+    expect(r.code).toBe(1);
+    expect(seen.map((q) => `${q.method} ${q.url}`)).toEqual(['POST /v1/clock/advance', ...Array<string>(4).fill(`GET /v1/operations/${OP}`)]);
+    expect(r.stderr).toBe(
+      `error: POST /v1/clock/advance was accepted by the service, but following it failed: Cannot talk to the service at ${base}: the connection was closed by the other side before the answer was complete (4 attempts). ` +
+        `Whether it has finished is unknown: see GET /v1/operations/${OP} once the service answers, or rerun the same command with --idempotency-key adv-7 to get its answer. ` +
+        "If the service stopped before the end, 'premia clock' shows the date it reached: resume from there with --to DATE.\n  (code REMOTE_ERROR)\n",
+    );
+  });
+
   it('--timeout bounds a request: REMOTE_ERROR naming the limit', async () => {
     handlers = [() => undefined]; // never answers
     const r = await premia(['--timeout', '1', ...POLICY]);

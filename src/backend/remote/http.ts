@@ -226,10 +226,22 @@ export class HttpClient {
       this.debug(`  operation ${op.id} ${op.status}; asking again in ${wait} ms`);
       await this.sleep(wait);
       if (call.signal?.aborted) throw this.cancelled(call);
-      const next = await this.exchange({ method: 'GET', path, route, signal: call.signal }, 'application/json', async (x) => ({
-        body: (await readJson(x, `GET ${this.basePath}${path}`, this.apiKey)) as OperationView,
-        retryAfter: retryAfterMs(headerText(x.headers['retry-after']), Date.now()),
-      }));
+      let next: { body: OperationView; retryAfter: number | null };
+      try {
+        next = await this.exchange({ method: 'GET', path, route, signal: call.signal }, 'application/json', async (x) => ({
+          body: (await readJson(x, `GET ${this.basePath}${path}`, this.apiKey)) as OperationView,
+          retryAfter: retryAfterMs(headerText(x.headers['retry-after']), Date.now()),
+        }));
+      } catch (e) {
+        // The write was accepted and is under way: a failure to follow it must not read as a
+        // request that failed (or was never sent).
+        if (!(e instanceof PremiaError) || e.code === 'CANCELLED') throw e;
+        e.message =
+          `${this.describe(call)} was accepted by the service, but following it failed: ${e.message.replace(/\.$/, '')}. Whether it has finished is unknown: ` +
+          `see GET ${this.basePath}${path} once the service answers, or rerun the same command with --idempotency-key ${this.options.idempotencyKey} to get its answer.` +
+          (call.route.inParts === true ? " If the service stopped before the end, 'premia clock' shows the date it reached: resume from there with --to DATE." : '');
+        throw e;
+      }
       op = next.body;
       retryAfter = next.retryAfter;
     }
