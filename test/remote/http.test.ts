@@ -386,6 +386,32 @@ describe('answers that are not the expected JSON', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('a JSON answer of over 64 MiB is refused once that much has come, not read whole (REMOTE_ERROR, exit 1)', async () => {
+    let sent = 0;
+    const endless: Handler = (_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'x-premia-version': '0.1.0' });
+      res.write('{"date":"');
+      const chunk = 'x'.repeat(1024 * 1024);
+      // Up to 80 MiB, unless the client hangs up first.
+      const more = () => {
+        while (sent < 80 && !res.destroyed) {
+          sent++;
+          if (!res.write(chunk)) return void res.once('drain', more);
+        }
+        if (!res.destroyed) res.end('"}');
+      };
+      res.on('error', () => undefined);
+      more();
+    };
+    handlers = [endless];
+    const r = await premia(['clock']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      'error: GET /v1/clock answered 200 with a JSON body of over 64 MiB, far more than any answer of the API; premia stopped reading it.\n  (code REMOTE_ERROR)\n',
+    );
+  });
+
   it.each<[string, string[], string, string]>([
     ['policies list', ['policies', 'list'], 'GET /v1/policies', 'data'],
     ['collections list', ['collections', 'list', '--period', '2026-11'], 'GET /v1/collections', 'data'],

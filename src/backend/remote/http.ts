@@ -62,6 +62,13 @@ const GATEWAY_STATUSES = new Set([502, 503, 504]);
 const LOW_SPEED_BYTES = 1024;
 /** Error bodies are read up to this size (an error page can be anything). */
 const MAX_ERROR_BODY = 64 * 1024;
+const MIB = 1024 * 1024;
+/**
+ * The most of a JSON answer premia reads: its largest answers (a page of a list, an import's
+ * first errors, an advance's days) are a few MiB; past this (a runaway server or proxy) it would
+ * only fill memory and fail inside the JSON parser.
+ */
+const MAX_JSON_BODY = 64 * MIB;
 
 export interface HttpOptions {
   /** The base URL including /v1, used exactly as given (a trailing slash is ignored). */
@@ -792,9 +799,19 @@ async function readJson(x: Exchange, what: string, apiKey: string, verify?: stri
   }
   // A body compressed although premia asked for identity (Content-Encoding) is decompressed.
   const chunks: Buffer[] = [];
-  for await (const chunk of x.body as AsyncIterable<Buffer>) chunks.push(chunk);
+  let size = 0;
+  const tooLarge = () => fail(`${what} answered ${x.status} with a JSON body of over ${MAX_JSON_BODY / MIB} MiB, far more than any answer of the API; premia stopped reading it.`);
+  for await (const chunk of x.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_JSON_BODY) {
+      x.body.destroy();
+      throw tooLarge();
+    }
+    chunks.push(chunk);
+  }
   const bytes = decodeContent(Buffer.concat(chunks), x.headers['content-encoding']);
   if (typeof bytes === 'string') throw fail(`${what} answered ${x.status} with a body encoded as '${bytes}', which premia cannot decode.`);
+  if (bytes.length > MAX_JSON_BODY) throw tooLarge();
   // The key never reaches the screen, even if the service echoes it.
   const text = redactText(new TextDecoder().decode(bytes), apiKey);
   let value: unknown;
