@@ -113,6 +113,19 @@ describe('retries', () => {
     expect(waits).toEqual([]);
   });
 
+  it("an advance that got a gateway's page is not resent and says to resume by date, not to try again", async () => {
+    handlers = [html(504), json(200, WHOAMI)];
+    const r = await premia(['--yes', 'clock', 'advance', '--days', '2']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `error: The service at ${base} failed (HTTP 504 with text/html, not an API error); a proxy or gateway in front of it may be down. ` +
+        "Whether the service acted on it is unknown (it may have lived some or all of its days): 'premia clock' shows the date it reached; " +
+        'resume from there with --to DATE rather than running the same command again.\n  (code REMOTE_ERROR)\n',
+    );
+    expect(seen.map((q) => `${q.method} ${q.url}`)).toEqual(['POST /v1/clock/advance', 'GET /v1/whoami']);
+    expect(waits).toEqual([]);
+  });
+
   it('honours Retry-After on 429', async () => {
     handlers = [json(429, errorBody('RATE_LIMITED', 'Too many requests'), { 'retry-after': '3' }), json(200, CLOCK)];
     const r = await premia(['clock', '--json']);

@@ -582,8 +582,7 @@ export class HttpClient {
         if (kept) failed.message = `${failed.message.replace(/\.$/, '')}. An upload from stdin cannot be sent again; give the file by name to let premia retry.`;
         // A gateway's page (not the API's own error) to a write that a premia service may have
         // acted on, the last of the retries: rerunning with a fresh key could act twice.
-        // (An advance that failed part-way is told to resume by date instead; see inParts above.)
-        if (key !== undefined && GATEWAY_STATUSES.has(exchange.status) && parseErrorBody(text) === null && call.route.inParts !== true) {
+        if (key !== undefined && GATEWAY_STATUSES.has(exchange.status) && parseErrorBody(text) === null) {
           if (!(await this.honoursKeys(deadline))) {
             throw outcomeUnknown({
               what: this.describe(call),
@@ -593,7 +592,15 @@ export class HttpClient {
               requestId: exchange.requestId,
             });
           }
-          failed.message += ` Whether the service acted on it is unknown: rerun the same command with --idempotency-key ${this.options.idempotencyKey} to complete it without acting twice.`;
+          if (call.route.inParts === true) {
+            // An advance may have lived its days, or some of them, behind the gateway: run again
+            // (--days N), it would count them again from the later clock.
+            failed.message =
+              `${failed.message.replace(/\. Try again later( \(\d+ attempts\))?\.$/, '$1.')} Whether the service acted on it is unknown (it may have lived some or all of its days): ` +
+              "'premia clock' shows the date it reached; resume from there with --to DATE rather than running the same command again.";
+          } else {
+            failed.message += ` Whether the service acted on it is unknown: rerun the same command with --idempotency-key ${this.options.idempotencyKey} to complete it without acting twice.`;
+          }
         }
         throw failed;
       }
