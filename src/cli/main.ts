@@ -246,7 +246,8 @@ export function reportError(ctx: CliContext, globals: GlobalOptions, e: unknown)
       }
       const tags = [`code ${e.code}`];
       if (e.requestId) tags.push(`request ${e.requestId}`);
-      ctx.stderr.write(ui.err.dim(`  (${tags.join(', ')})\n`));
+      // The request id is the server's text (its X-Request-Id header): redacted like its messages.
+      ctx.stderr.write(ui.err.dim(ctx.redact(`  (${tags.join(', ')})\n`)));
     }
     // eslint-disable-next-line @typescript-eslint/no-base-to-string -- --debug shows whatever the cause is
     if (globals.debug && e.cause) ctx.stderr.write(ctx.redact(`${String((e.cause as Error).stack ?? e.cause)}\n`));

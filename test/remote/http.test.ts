@@ -358,6 +358,19 @@ describe('errors as local mode words them', () => {
     expect(seen[0]!.headers['x-api-key']).toBe(KEY);
   });
 
+  it('a key the server echoes in its X-Request-Id header is shown redacted, as in --json', async () => {
+    const echoing: Handler = (req, res) => {
+      res.writeHead(500, { 'content-type': 'text/plain', 'x-request-id': `rid-${String(req.headers['x-api-key'])}` });
+      res.end('oops');
+    };
+    handlers = [echoing, echoing];
+    const r = await premia(['clock']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`error: The service at ${base} failed (HTTP 500): oops\n  (code REMOTE_ERROR, request rid-pmk_…Zz9Q)\n`);
+    const j = await premia(['clock', '--json']);
+    expect(JSON.parse(j.stderr)).toEqual({ error: { code: 'REMOTE_ERROR', message: `The service at ${base} failed (HTTP 500): oops`, request_id: 'rid-pmk_…Zz9Q' } });
+  });
+
   it('remote mode without any key is exit 4 before any request', async () => {
     const r = await runPremia(['clock'], { cwd: dir, env: { PREMIA_BASE_URL: base } });
     expect(r.code).toBe(4);
