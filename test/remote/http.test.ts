@@ -157,6 +157,17 @@ describe('retries', () => {
     expect(seen).toHaveLength(4);
   });
 
+  it.each([['whoami'], ['login']])('%s says how many attempts it made when a gateway kept failing', async (command) => {
+    handlers = [html(502), html(502), html(502), html(502)];
+    const r = await premia([command], { env: { XDG_CONFIG_HOME: join(dir, `cfg-${command}`) } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `error: The service at ${base} failed (HTTP 502 with text/html, not an API error); a proxy or gateway in front of it may be down. Try again later (4 attempts).\n  (code REMOTE_ERROR)\n`,
+    );
+    expect(seen.map((q) => `${q.method} ${q.url}`)).toEqual(Array<string>(4).fill('GET /v1/whoami'));
+    expect(existsSync(join(dir, `cfg-${command}`, 'premia', 'config.json'))).toBe(false);
+  });
+
   it("a write that got only a gateway's pages from a premia service says to rerun it with its idempotency key", async () => {
     // The first page says nothing of the server: GET /whoami shows it is premia, so the write is resent with its key.
     handlers = [html(502), json(200, WHOAMI), html(502), html(504), html(502)];

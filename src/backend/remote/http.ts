@@ -139,6 +139,8 @@ export interface RawAnswer {
   premia: string | null;
   /** The body (at most 64 KiB), the key removed. */
   text: string;
+  /** How many times the request was sent (retries of a 5xx or a broken connection). */
+  attempts: number;
 }
 
 /** Headers of every request: bodies uncompressed (a server may still compress a download: see `download`), and who asks. */
@@ -280,7 +282,8 @@ export class HttpClient {
    */
   async probe(call: Call): Promise<RawAnswer> {
     return this.exchange({ ...call, raw: true }, 'application/json', async (x) => {
-      const text = (x as Exchange & { text?: string }).text ?? (await readBounded(x.body, MAX_ERROR_BODY, x.headers['content-encoding']));
+      const raw = x as Exchange & { text?: string; attempts?: number };
+      const text = raw.text ?? (await readBounded(x.body, MAX_ERROR_BODY, x.headers['content-encoding']));
       return {
         status: x.status,
         contentType: mediaType(x.headers['content-type']),
@@ -288,6 +291,7 @@ export class HttpClient {
         requestId: x.requestId,
         premia: x.premia,
         text: redactText(text, this.apiKey),
+        attempts: raw.attempts ?? 1,
       };
     });
   }
@@ -571,7 +575,7 @@ export class HttpClient {
           continue;
         }
         if (call.raw) {
-          return take({ ...exchange, text } as Exchange);
+          return take({ ...exchange, text, attempts: attempt } as Exchange);
         }
         // A missing route may be a base URL without /v1: say so rather than "not offered" or "not found".
         if ((exchange.status === 404 || exchange.status === 405) && !call.noKey) {

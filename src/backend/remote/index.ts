@@ -260,13 +260,13 @@ export class RemoteBackend implements Backend {
       if (!body) throw remoteError(`GET ${this.path('/whoami')} answered ${who.status} with ${who.contentType || 'no content type'} that is not a JSON object; is something other than the service answering at ${this.options.baseUrl}?`, who.requestId);
       client = typeof body.client === 'string' ? body.client : null;
     } else if (who.status === 401) {
-      throw this.http.failure(whoami, who, who.text);
+      throw this.http.failure(whoami, who, who.text, who.attempts);
     } else if (who.premia && (who.status === 404 || who.status === 405)) {
       throw (await this.http.missingVersionHint()) ?? wrongUrl(this.options.baseUrl, `it is a premia service (X-Premia-Version ${who.premia}), but it has no GET ${this.path('/whoami')}`, who);
     } else if (who.status >= 300 && who.status < 400) {
-      throw this.http.failure(whoami, who, who.text);
+      throw this.http.failure(whoami, who, who.text, who.attempts);
     } else if (who.status >= 500 && who.status !== 501) {
-      throw this.http.failure(whoami, who, who.text);
+      throw this.http.failure(whoami, who, who.text, who.attempts);
     } else {
       await this.proveKey();
     }
@@ -285,7 +285,7 @@ export class RemoteBackend implements Backend {
     const call = callOf(OPERATIONS.getCollection, [PROBE_ID]);
     const withKey = await this.http.probe(call);
     if (withKey.status === 401 || (withKey.status >= 300 && withKey.status < 400) || (withKey.status >= 500 && withKey.status !== 501)) {
-      throw this.http.failure(call, withKey, withKey.text);
+      throw this.http.failure(call, withKey, withKey.text, withKey.attempts);
     }
     const without = await this.http.probe({ ...call, noKey: true });
     if (without.status === 401) return; // the API checks keys here, and it took ours
