@@ -10,6 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../helpers/cli.js';
@@ -441,6 +442,18 @@ describe('answers that are not the expected JSON', () => {
       more();
     };
     handlers = [endless];
+    const r = await premia(['clock']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      'error: GET /v1/clock answered 200 with a JSON body of over 64 MiB, far more than any answer of the API; premia stopped reading it.\n  (code REMOTE_ERROR)\n',
+    );
+  });
+
+  it('a small gzip that decodes past 64 MiB is refused the same way, without decoding it whole', async () => {
+    const inner = Buffer.concat([Buffer.from('{"date":"'), Buffer.alloc(80 * 1024 * 1024, 0x78), Buffer.from('"}')]);
+    const gz = gzipSync(inner);
+    handlers = [(_q, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'x-premia-version': '0.1.0' }).end(gz)];
     const r = await premia(['clock']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');

@@ -820,9 +820,10 @@ async function readJson(x: Exchange, what: string, apiKey: string, verify?: stri
     }
     chunks.push(chunk);
   }
-  const bytes = decodeContent(Buffer.concat(chunks), x.headers['content-encoding']);
+  // A compressed body is bounded once decoded too: a small gzip can hold gigabytes.
+  const bytes = decodeContent(Buffer.concat(chunks), x.headers['content-encoding'], undefined, MAX_JSON_BODY);
+  if (bytes === null) throw tooLarge();
   if (typeof bytes === 'string') throw fail(`${what} answered ${x.status} with a body encoded as '${bytes}', which premia cannot decode.`);
-  if (bytes.length > MAX_JSON_BODY) throw tooLarge();
   // The key never reaches the screen, even if the service echoes it.
   const text = redactText(new TextDecoder().decode(bytes), apiKey);
   let value: unknown;
@@ -862,7 +863,10 @@ async function readBounded(body: Exchange['body'], limit: number, contentEncodin
  * off (or bounded) is decoded as far as it goes; `limit` (times 256) bounds what it may grow to.
  * An encoding premia cannot undo is returned as its name.
  */
-function decodeContent(bytes: Buffer, contentEncoding: string | string[] | undefined, limit?: number): Buffer | string {
+function decodeContent(bytes: Buffer, contentEncoding: string | string[] | undefined, limit?: number): Buffer | string;
+/** `maxOutput`: the most a body may grow to once decoded; null when it would grow past it (a compression bomb). */
+function decodeContent(bytes: Buffer, contentEncoding: string | string[] | undefined, limit: undefined, maxOutput: number): Buffer | string | null;
+function decodeContent(bytes: Buffer, contentEncoding: string | string[] | undefined, limit?: number, maxOutput?: number): Buffer | string | null {
   const codings = (headerText(contentEncoding) ?? '')
     .split(',')
     .map((c) => c.trim().toLowerCase())
@@ -870,13 +874,15 @@ function decodeContent(bytes: Buffer, contentEncoding: string | string[] | undef
   let out = bytes;
   for (const coding of codings.reverse()) {
     // A bounded body (an error page) may grow well past its bound once decoded: it is cut after.
-    const options = limit === undefined ? {} : { maxOutputLength: limit * 256 };
+    const max = maxOutput ?? (limit === undefined ? undefined : limit * 256);
+    const options = max === undefined ? {} : { maxOutputLength: max };
     try {
       if (coding === 'gzip' || coding === 'x-gzip') out = gunzipSync(out, { ...options, finishFlush: zlibConstants.Z_SYNC_FLUSH });
       else if (coding === 'deflate') out = inflateSync(out, { ...options, finishFlush: zlibConstants.Z_SYNC_FLUSH });
       else if (coding === 'br') out = brotliDecompressSync(out, { ...options, finishFlush: zlibConstants.BROTLI_OPERATION_FLUSH });
       else return coding.slice(0, 40);
-    } catch {
+    } catch (e) {
+      if (maxOutput !== undefined && (e as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') return null;
       return coding.slice(0, 40);
     }
   }
