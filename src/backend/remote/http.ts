@@ -398,6 +398,17 @@ export class HttpClient {
     return `${call.method} ${this.basePath}${call.path}`;
   }
 
+  /** A write answered by a gateway's page (not the API's error), from a service that may have acted on it. */
+  private gatewayAnswered(call: Call, exchange: { status: number; requestId?: string | null }, contentType: string | null | undefined): PremiaError {
+    return outcomeUnknown({
+      what: this.describe(call),
+      baseUrl: this.baseUrl,
+      happened: `it answered HTTP ${exchange.status}${contentType ? ` with ${contentType}` : ''} (from a gateway, not the API)`,
+      verify: call.route.verify,
+      requestId: exchange.requestId,
+    });
+  }
+
   /**
    * Send the call, retrying what may be retried, and hand a successful (2xx) exchange to `take`
    * (a raw call: any final answer). Errors become PremiaErrors.
@@ -555,13 +566,7 @@ export class HttpClient {
         // service that honours Idempotency-Key (a 429 refused the request: nothing was done).
         if (wait !== null && write && exchange.status !== 429 && !(await this.honoursKeys(deadline))) {
           if (parseErrorBody(text) === null) {
-            throw outcomeUnknown({
-              what: this.describe(call),
-              baseUrl: this.baseUrl,
-              happened: `it answered HTTP ${exchange.status}${contentType ? ` with ${contentType}` : ''} (from a gateway, not the API)`,
-              verify: call.route.verify,
-              requestId: exchange.requestId,
-            });
+            throw this.gatewayAnswered(call, exchange, contentType);
           }
           wait = null; // the API's own error: report it, do not resend
         }
@@ -588,13 +593,7 @@ export class HttpClient {
         // acted on, the last of the retries: rerunning with a fresh key could act twice.
         if (key !== undefined && GATEWAY_STATUSES.has(exchange.status) && parseErrorBody(text) === null) {
           if (!(await this.honoursKeys(deadline))) {
-            throw outcomeUnknown({
-              what: this.describe(call),
-              baseUrl: this.baseUrl,
-              happened: `it answered HTTP ${exchange.status}${contentType ? ` with ${contentType}` : ''} (from a gateway, not the API)`,
-              verify: call.route.verify,
-              requestId: exchange.requestId,
-            });
+            throw this.gatewayAnswered(call, exchange, contentType);
           }
           if (call.route.inParts === true) {
             // An advance may have lived its days, or some of them, behind the gateway: run again
