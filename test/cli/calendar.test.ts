@@ -136,8 +136,37 @@ describe('premia calendar', () => {
     expect(early.stderr.split('\n')[0]).toBe(
       "error: 2026-11-22 is on or before 2026-11-22: a collections run exists, so days up to 1 day after the clock's date (2026-11-21) are lived or have their debits submitted, and cannot change. Nothing was imported.",
     );
-    const later = await cli(['calendar', 'import', file('later.csv', 'date,name\n2026-11-23,fine\n')]);
+    const later = await cli(['calendar', 'import', file('later.csv', 'date,name\n2026-11-24,fine\n')]);
     expect([later.code, later.stderr]).toEqual([0, 'Calendar za: 1 date added; 1 imported date in all.\n']);
     expect((await cli(['--json', 'calendar'])).json().fixed_until).toBe('2026-11-22');
+  });
+
+  it('a later date is refused when the pay due on it would move back to a fixed day: a lived day would gain (or lose) a salary', async () => {
+    const cli = store();
+    // Monday 2026-11-23 imported before the run; the clock is Saturday 2026-11-21.
+    expect((await cli(['calendar', 'import', file('monday.csv', 'date,name\n2026-11-23,Company day\n')])).code).toBe(0);
+    expect((await cli(['--quiet', 'collections', 'execute', '--period', '2026-11'])).code).toBe(0);
+    // Removing it would move the pay due that Monday from Friday 2026-11-20 (lived) back onto it.
+    const removed = await cli(['--json', 'calendar', 'import', '--replace', file('none.csv', 'date,name\n')]);
+    expect(removed.code).toBe(2);
+    expect(JSON.parse(removed.stderr).error).toMatchObject({
+      message:
+        "2026-11-23 cannot be removed: pay due on it was paid on 2026-11-20, the business day before it, which is on or before 2026-11-22 (a collections run exists, so days up to 1 day after the clock's date (2026-11-21) are lived or have their debits submitted). Nothing was imported.",
+      details: [{ field: 'date', code: 'DATE_IN_PAST', message: 'pay due on 2026-11-23 lands on 2026-11-20, on or before 2026-11-22' }],
+    });
+    // Tuesday 2026-11-24 would move the pay due on it to the Monday, which is a holiday: to Friday 2026-11-20 as well.
+    const tuesday = await cli(['calendar', 'import', file('tuesday.csv', 'date,name\n2026-11-24,Company day\n')]);
+    expect(tuesday.code).toBe(2);
+    expect(tuesday.stderr.split('\n')[0]).toBe(
+      "error: 2026-11-24 cannot be added: pay due on it would move back to 2026-11-20, the business day before it, which is on or before 2026-11-22 (a collections run exists, so days up to 1 day after the clock's date (2026-11-21) are lived or have their debits submitted). Nothing was imported.",
+    );
+    // A weekend date changes no business day; Wednesday's pay moves to Tuesday, a day still to come.
+    const fine = await cli(['calendar', 'import', file('fine.csv', 'date,name\n2026-11-28,Saturday\n2026-11-25,Company day\n')]);
+    expect([fine.code, fine.stderr]).toEqual([0, 'Calendar za: 2 dates added; 3 imported dates in all.\n']);
+    expect((await cli(['--json', 'calendar'])).json().holidays.filter((h: { source: string }) => h.source === 'imported').map((h: { date: string }) => h.date)).toEqual([
+      '2026-11-23',
+      '2026-11-25',
+      '2026-11-28',
+    ]);
   });
 });

@@ -8,10 +8,13 @@
  * What is fixed once a collections run exists: the base (it reshapes the bank's past: generated
  * paydays, the days debits could be made), and the imported dates up to 1 + LEAD_DAYS days after
  * the clock's date (those days are lived, or their debits already submitted). Later dates may still
- * be added or removed.
+ * be added or removed, unless that would move a pay onto or off one of those days (the pay due on a
+ * holiday comes the business day before it).
  */
 import {
   CALENDAR_KEY,
+  calendarOf,
+  DEFAULT_CALENDAR,
   IMPORTED_HOLIDAYS_KEY,
   isCalendarBase,
   parseStoredHolidays,
@@ -21,7 +24,7 @@ import {
 } from '../../domain/calendar.js';
 import { PremiaError, validationError, type FieldError } from '../../domain/errors.js';
 import { firstUnseen, moreCharactersThan, printable } from '../../domain/identifiers.js';
-import { addDays, isIsoDate, weekday, whyNotADate } from '../../domain/period.js';
+import { addDays, dayNumber, fromDayNumber, isIsoDate, weekday, whyNotADate } from '../../domain/period.js';
 import { LEAD_DAYS } from '../../engine/settings.js';
 import { plural } from '../../domain/words.js';
 import { bareCrHint, CsvFormatError, CsvReader, isBlankRecord, trimCell } from '../../lib/csv-reader.js';
@@ -166,6 +169,19 @@ export async function importHolidays(store: Store, file: Upload, options: { repl
           changed.slice(0, 20).map((d) => ({ field: 'date', code: 'DATE_IN_PAST', message: `${d} is on or before ${fixed}` })),
         );
       }
+      // A later date moves the pay due on it (and the non-business days after it) back to the
+      // business day before it, or forward again when removed: that day must not be a fixed one,
+      // or a lived day would gain or lose a salary after the fact.
+      const moved = movedIntoFixedDays(meta.get(CALENDAR_KEY), before, after, fixed);
+      if (moved.length > 0) {
+        const [d, to, added] = moved[0]!;
+        throw validationError(
+          `${d} cannot ${added ? 'be added' : 'be removed'}: pay due on it ${added ? 'would move back to' : 'was paid on'} ${to}, the business day before it, which is on or before ${fixed} ` +
+            `(a collections run exists, so days up to ${plural(1 + LEAD_DAYS, 'day')} after the clock's date (${meta.get('clock_date')}) are lived ` +
+            `or have their debits submitted). Nothing was imported.`,
+          moved.slice(0, 20).map(([date, day]) => ({ field: 'date', code: 'DATE_IN_PAST', message: `pay due on ${date} lands on ${day}, on or before ${fixed}` })),
+        );
+      }
     }
     if (after.length > MAX_HOLIDAYS) throw invalidCalendarFile(file.name, `the calendar would hold more than ${MAX_HOLIDAYS} imported dates`);
     await setMeta(trx, IMPORTED_HOLIDAYS_KEY, storedHolidaysText(after));
@@ -177,6 +193,31 @@ export async function importHolidays(store: Store, file: Upload, options: { repl
       imported_dates: after.length,
     };
   });
+}
+
+/**
+ * The dates after `fixed` whose business-day status the change from `before` to `after` flips,
+ * and whose pay would land (or landed) on a day up to `fixed`: [date, that day, whether the date
+ * is added], in date order.
+ */
+function movedIntoFixedDays(
+  base: string | undefined,
+  before: readonly ImportedHoliday[],
+  after: readonly ImportedHoliday[],
+  fixed: string,
+): Array<[string, string, boolean]> {
+  const was = calendarOf(isCalendarBase(base) ? base : DEFAULT_CALENDAR, before);
+  const now = calendarOf(isCalendarBase(base) ? base : DEFAULT_CALENDAR, after);
+  const last = dayNumber(fixed);
+  const dates = [...new Set([...before, ...after].map((h) => h.date))].filter((d) => d > fixed).sort();
+  const out: Array<[string, string, boolean]> = [];
+  for (const date of dates) {
+    const day = dayNumber(date);
+    if (was.isBusinessDay(day) === now.isBusinessDay(day)) continue;
+    const landed = Math.min(was.onOrBefore(day - 1), now.onOrBefore(day - 1));
+    if (landed <= last) out.push([date, fromDayNumber(landed), !now.isBusinessDay(day)]);
+  }
+  return out;
 }
 
 /** Refuse a change of the base once a collections run exists (settings.ts calls it). */
