@@ -73,6 +73,22 @@ describe('premia settings', () => {
     expect(json.json()).toEqual(DEFAULTS);
   });
 
+  it("--format csv, json and --fields keep the calendar's choices (za|none), as the table's range does", async () => {
+    const cli = store();
+    const csv = await cli(['settings', '--format', 'csv']);
+    expect([csv.code, csv.stderr]).toEqual([0, '']);
+    expect(csv.stdout.split('\n').slice(0, 4)).toEqual([
+      'key,value,default,min,max,choices,description',
+      'engine.max_failed_attempts,4,4,1,31,,"failed debit attempts per policy and month, after which no more are planned"',
+      'lapse.unpaid_periods,2,2,1,12,,consecutive closed periods UNPAID after which an active policy lapses',
+      'calendar,za,za,,,za|none,"business days: za (South African public holidays) or none (weekends only), plus imported dates"',
+    ]);
+    const json = await cli(['settings', '--format', 'json']);
+    expect(JSON.parse(json.stdout)[2]).toEqual({ ...DEFAULTS[2], min: null, max: null, choices: 'za|none' });
+    const fields = await cli(['settings', '--fields', 'key,choices']);
+    expect([fields.code, fields.stdout.split('\n')[3]]).toEqual([0, 'calendar                    za|none']);
+  });
+
   it('set changes one setting and says what it was', async () => {
     const cli = store();
     const set = await cli(['settings', 'set', 'engine.max_failed_attempts', '1']);

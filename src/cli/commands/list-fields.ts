@@ -101,10 +101,13 @@ export const KEY_LIST: ListSpec<ApiKeyView> = {
   table: [...KEY_FIELDS],
 };
 
-export const SETTING_FIELDS = ['key', 'value', 'default', 'min', 'max', 'description'] as const satisfies readonly (keyof SettingView)[];
+export const SETTING_FIELDS = ['key', 'value', 'default', 'min', 'max', 'choices', 'description'] as const satisfies readonly (keyof SettingView)[];
 
 export const SETTING_LIST: ListSpec<SettingView> = {
-  fields: fields<SettingView>(SETTING_FIELDS, { headers: { description: 'what it controls' } }),
+  // A choice setting (calendar) has its values in `choices`, written za|none as the table's range.
+  fields: fields<SettingView>(SETTING_FIELDS, { headers: { description: 'what it controls' } }).map((f) =>
+    f.name === 'choices' ? { ...f, value: (s: SettingView) => (s.choices ? s.choices.join('|') : null) } : f,
+  ),
   table: ['key', 'value', 'default', { name: 'range', value: (s) => (s.choices ? s.choices.join('|') : `${s.min}-${s.max}`) }, 'description'],
 };
 
