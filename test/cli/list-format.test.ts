@@ -69,6 +69,19 @@ describe('policies list --format / --fields', () => {
     expect(json.stdout).toBe('[{"policy_number":"P1","collection_amount":12345.67},{"policy_number":"P2","collection_amount":5.00}]\n');
   });
 
+  it('csv with one field: an empty value is written "" (a blank line would be read as no row at all)', async () => {
+    // A one-column row whose cell is empty is an empty line, which CSV readers (Python's
+    // csv.DictReader, pandas, csv-parse with skip_empty_lines) drop: 2 policies would read as 0.
+    const r = await premia(['policies', 'list', '--format', 'csv', '--fields', 'collection_amount_effective_period']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('collection_amount_effective_period\n""\n""\n');
+    const limited = await premia(['policies', 'list', '--format', 'csv', '--fields', 'collection_amount_effective_period', '--limit', '1']);
+    expect(limited.code).toBe(0);
+    expect(limited.stdout).toBe('collection_amount_effective_period\n""\n');
+    const two = await premia(['policies', 'list', '--format', 'csv', '--fields', 'collection_amount_effective_period,policy_number']);
+    expect(two.stdout).toBe('collection_amount_effective_period,policy_number\n,P1\n,P2\n');
+  });
+
   it('table with --fields: the field names as headers', async () => {
     const r = await premia(['policies', 'list', '--fields', 'policy_number,collection_amount']);
     expect(r.stdout).toBe('policy_number  collection_amount\nP1                      12345.67\nP2                          5.00\n');

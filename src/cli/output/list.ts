@@ -118,9 +118,16 @@ function chosenFields<T>(spec: ListSpec<T>, out: ListOutput): Array<Field<T>> {
   return (out.fields ?? (out.format === 'table' ? spec.table : spec.fields.map((f) => f.name))).map((n) => (typeof n === 'string' ? byName.get(n)! : n));
 }
 
+/**
+ * The rows as CSV. A row of one empty cell is written `""`: as an empty line it would be read as
+ * no row at all (CSV readers skip blank lines), so `--fields revoked_at` would lose every key.
+ */
 function csvRows<T>(chosen: ReadonlyArray<Field<T>>, rows: readonly T[]): string {
   let text = '';
-  for (const row of rows) text += csvRow(chosen.map((f) => csvValue(f, row)));
+  for (const row of rows) {
+    const line = csvRow(chosen.map((f) => csvValue(f, row)));
+    text += line === '\n' ? '""\n' : line;
+  }
   return text;
 }
 
