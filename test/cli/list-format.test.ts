@@ -82,6 +82,17 @@ describe('policies list --format / --fields', () => {
     expect(two.stdout).toBe('collection_amount_effective_period,policy_number\n,P1\n,P2\n');
   });
 
+  it('a field named twice is given once, where first named, in csv, json and a table', async () => {
+    const fields = ['--fields', 'policy_number,collection_amount,policy_number'];
+    const csv = await premia(['policies', 'list', '--format', 'csv', ...fields]);
+    expect(csv.code).toBe(0);
+    expect(csv.stdout).toBe('policy_number,collection_amount\nP1,12345.67\nP2,5.00\n');
+    const json = await premia(['policies', 'list', '--format', 'json', ...fields]);
+    expect(json.stdout).toBe('[{"policy_number":"P1","collection_amount":12345.67},{"policy_number":"P2","collection_amount":5.00}]\n');
+    const table = await premia(['policies', 'list', ...fields]);
+    expect(table.stdout).toBe('policy_number  collection_amount\nP1                      12345.67\nP2                          5.00\n');
+  });
+
   it('table with --fields: the field names as headers', async () => {
     const r = await premia(['policies', 'list', '--fields', 'policy_number,collection_amount']);
     expect(r.stdout).toBe('policy_number  collection_amount\nP1                      12345.67\nP2                          5.00\n');
