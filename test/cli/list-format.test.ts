@@ -5,7 +5,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PassThrough, Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createContext } from '../../src/cli/context.js';
+import { run } from '../../src/cli/main.js';
 import { renderTable } from '../../src/cli/output/table.js';
 import { FIXTURES, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
 
@@ -301,5 +304,49 @@ describe('renderTable', () => {
         `😀😀😀😀…${' '.repeat(7)}5.00\n` +
         `Zoe\u0308 Ångs…${' '.repeat(6)}99.99\n`,
     );
+  });
+});
+
+describe('a whole list to a slow reader', () => {
+  it('waits for stdout to drain between pages: at most one page is held, never the whole list', async () => {
+    // 25,000 policies: three pages of 10,000. A reader slower than premia (a pipe to a slow
+    // consumer) must not make the whole list sit in memory in stdout's buffer.
+    const big = join(dir, 'big.db');
+    const csv = join(dir, 'big.csv');
+    const lines = ['customer_id,external_customer_ref,policy_number,product_code,collection_amount'];
+    for (let i = 0; i < 25_000; i++) lines.push(`C${i},E${i},POL-${100000 + i},LIFE,10.00`);
+    writeFileSync(csv, `${lines.join('\n')}\n`);
+    expect((await runCli(['--db', big, 'policies', 'import', csv], { cwd: dir })).code).toBe(0);
+    for (const format of ['csv', 'json']) {
+      let held = 0;
+      let bytes = 0;
+      const stdout = new Writable({
+        write(chunk: Buffer, _encoding, callback) {
+          bytes += chunk.length;
+          setTimeout(callback, 20);
+        },
+      });
+      const write = stdout.write.bind(stdout);
+      stdout.write = ((chunk: string, ...rest: never[]) => {
+        held = Math.max(held, stdout.writableLength);
+        return write(chunk, ...rest);
+      }) as typeof stdout.write;
+      const ctx = createContext({
+        stdout,
+        stderr: new PassThrough(),
+        stdin: Readable.from([]),
+        stdoutIsTTY: false,
+        stderrIsTTY: false,
+        stdinIsTTY: false,
+        env: {},
+        cwd: dir,
+        now: () => new Date('2026-11-22T09:30:00.000Z'),
+      });
+      expect(await run(['--db', big, 'policies', 'list', '--format', format, '--fields', 'policy_number'], ctx)).toBe(0);
+      await new Promise((r) => stdout.end(r));
+      expect(bytes).toBeGreaterThan(250_000);
+      // Held before a write: what the reader has not taken yet. Within the stream's high-water mark.
+      expect(held).toBeLessThanOrEqual(stdout.writableHighWaterMark);
+    }
   });
 });

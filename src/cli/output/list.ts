@@ -175,7 +175,8 @@ export async function* allPages<T>(fetch: (after: string | undefined) => Promise
 
 /**
  * Print a whole list (printPagedList) page by page as `printList` prints one: CSV's header once, JSON's
- * one array, each page written as it comes (a million policies never sit in memory at once).
+ * one array, each page written as it comes and taken by stdout's reader before the next is read
+ * (a million policies never sit in memory at once, even in stdout's buffer).
  */
 async function printListPages<T>(ui: Ui, spec: ListSpec<T>, out: ListOutput, pages: AsyncIterable<readonly T[]>): Promise<void> {
   const chosen = chosenFields(spec, out);
@@ -183,8 +184,9 @@ async function printListPages<T>(ui: Ui, spec: ListSpec<T>, out: ListOutput, pag
   if (out.format === 'csv') ui.write(csvRow(chosen.map((f) => f.name)));
   else ui.write('[');
   for await (const rows of pages) {
+    // Each page waits for stdout to take it: to a slow pipe the list is never held whole.
     if (out.format === 'csv') {
-      ui.write(csvRows(chosen, rows));
+      await ui.writeDrained(csvRows(chosen, rows));
       continue;
     }
     // One write a page (a file or a pipe as stdout is written synchronously).
@@ -193,7 +195,7 @@ async function printListPages<T>(ui: Ui, spec: ListSpec<T>, out: ListOutput, pag
       text += `${first ? '' : ','}${stringifyJson(item)}`;
       first = false;
     }
-    ui.write(text);
+    await ui.writeDrained(text);
   }
   if (out.format !== 'csv') ui.write(']\n');
 }

@@ -40,6 +40,27 @@ export class Ui {
     this.ctx.stdout.write(text);
   }
 
+  /**
+   * Write data to stdout and wait until a reader slower than premia (a pipe to a slow consumer)
+   * has taken it, so that an output written piece by piece (a whole list, page after page)
+   * holds at most one piece in memory. A stdout gone (the reader left, an error) does not wait.
+   */
+  async writeDrained(text: string): Promise<void> {
+    const out = this.ctx.stdout;
+    if (out.write(text) || out.destroyed || out.writableEnded) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        out.off('drain', done);
+        out.off('close', done);
+        out.off('error', done);
+        resolve();
+      };
+      out.on('drain', done);
+      out.on('close', done);
+      out.on('error', done);
+    });
+  }
+
   line(text = ''): void {
     this.ctx.stdout.write(`${text}\n`);
   }
