@@ -128,7 +128,7 @@ describe('premia calendar', () => {
     const base = await cli(['settings', 'set', 'calendar', 'none']);
     expect(base.code).toBe(6);
     expect(base.stderr).toBe(
-      "error: The calendar is za and a collections run exists: the bank's history and the debits already made were lived on it, so it can no longer change. Holidays after 2026-11-22 can still be added with 'premia calendar import'.\n  (code CALENDAR_LOCKED)\n",
+      "error: The calendar is za and a collections run exists: the bank's history and the debits already made were lived on it, so it can no longer change. Holidays after 2026-11-22 can still be added with 'premia calendar import', unless one would move a pay onto a day already lived.\n  (code CALENDAR_LOCKED)\n",
     );
     expect((await cli(['settings', 'set', 'calendar', 'za'])).code).toBe(0); // no change
     const early = await cli(['calendar', 'import', file('early.csv', 'date,name\n2026-11-22,too late\n2026-11-23,fine\n')]);

@@ -226,6 +226,6 @@ export function checkCalendarChange(meta: ReadonlyMap<string, string>, from: str
   throw new PremiaError(
     'CALENDAR_LOCKED',
     `The calendar is ${from} and a collections run exists: the bank's history and the debits already made were lived on it, ` +
-      `so it can no longer change. Holidays after ${fixedUntil(meta)} can still be added with 'premia calendar import'.`,
+      `so it can no longer change. Holidays after ${fixedUntil(meta)} can still be added with 'premia calendar import', unless one would move a pay onto a day already lived.`,
   );
 }
