@@ -1,7 +1,7 @@
 /**
  * The lapse rule (docs/engine.md, "Lapse"): at the close of a period, an active policy whose collections
  * were UNPAID in each of the last `n` closed periods (the one closing included) becomes lapsed;
- * periods that ended before its last reinstatement do not count (they lapsed it once already).
+ * periods that ended on or before the day of its last reinstatement do not count (they lapsed it once already).
  * Pure: the store supplies each candidate's statuses and applies the result.
  */
 import { lastDay, previousPeriod, type IsoDate, type Period } from './period.js';
@@ -41,11 +41,15 @@ export interface LapseCandidateStatuses {
   reinstatedOn?: IsoDate | null;
 }
 
-/** The statuses the rule reads: a period that ended before the reinstatement counts as none. */
+/**
+ * The statuses the rule reads: a period that ended on or before the day of the reinstatement counts
+ * as none. A change on a period's last day is made after that day was lived, so after the close
+ * (which may be the one that lapsed the policy).
+ */
 function sinceReinstatement(periods: readonly Period[], cand: LapseCandidateStatuses): ReadonlyArray<string | null> {
   const on = cand.reinstatedOn;
   if (on === undefined || on === null) return cand.statuses;
-  return cand.statuses.map((s, k) => (lastDay(periods[k]!) < on ? null : s));
+  return cand.statuses.map((s, k) => (lastDay(periods[k]!) <= on ? null : s));
 }
 
 /**

@@ -275,6 +275,30 @@ describe('policy changes during a period', () => {
       reason: 'lapsed: unpaid in 2 consecutive periods (2027-01, 2027-02)',
     });
   });
+
+  it('a policy reinstated on the day of the close that lapsed it does not count that period again', async () => {
+    const b = await setup();
+    for (const period of ['2026-11', '2026-12']) {
+      await b.executeCollections({ period_month: period });
+      await b.advanceClock({ to: lastDay(period) });
+    }
+    // The clock is 2026-12-31: December has closed and lapsed P-3; it is reinstated at once.
+    expect((await b.getPolicy('P-3')).status).toBe('lapsed');
+    await b.updatePolicy('P-3', { status: 'active' });
+    await b.executeCollections({ period_month: '2027-01' });
+    // January unpaid is one period since the reinstatement: December already lapsed it once.
+    const jan = await b.advanceClock({ to: '2027-01-31' });
+    expect(jan.days.at(-1)!.lapsed_policies).toBe(0);
+    expect((await b.getPolicy('P-3')).status).toBe('active');
+    await b.executeCollections({ period_month: '2027-02' });
+    const feb = await b.advanceClock({ to: '2027-02-28' });
+    expect(feb.days.at(-1)!.lapsed_policies).toBe(1);
+    expect((await b.getPolicy('P-3')).status_history.map((s) => [s.changed_on, s.new_status, s.reason])).toEqual([
+      ['2026-12-31', 'lapsed', 'lapsed: unpaid in 2 consecutive periods (2026-11, 2026-12)'],
+      ['2026-12-31', 'active', 'update'],
+      ['2027-02-28', 'lapsed', 'lapsed: unpaid in 2 consecutive periods (2027-01, 2027-02)'],
+    ]);
+  });
 });
 
 describe('attempts export', () => {
