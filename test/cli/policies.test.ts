@@ -323,6 +323,25 @@ describe('policies update', () => {
     expect(r.code).toBe(5);
     expect(errorBody(r).code).toBe('NOT_FOUND');
   });
+
+  it('a reinstated policy left out of the month queued while it was lapsed is named (also under --quiet); a rerun queues it', async () => {
+    await premia(CREATE_P1);
+    await premia(['policies', 'create', '--policy-number', 'P2', '--customer-id', 'C2', '--external-ref', 'ACME-2', '--product-code', 'FUNERAL', '--amount', '80']);
+    await premia(['policies', 'update', 'P2', '--status', 'lapsed']);
+    expect((await premia(['--json', 'collections', 'execute', '--period', '2026-11'])).json().policies_queued).toBe(1);
+    const back = await premia(['-q', 'policies', 'update', 'P2', '--status', 'active']);
+    expect([back.code, back.stderr]).toEqual([
+      0,
+      "warning: 2026-11 was queued while policy P2 was lapsed, so it is not in it. To collect it this month, run 'premia collections execute --period 2026-11' " +
+        'before 2026-11-30 closes it (it queues only the policies not yet queued).\n',
+    ]);
+    expect(back.stdout).toContain('status                 active\n');
+    // Active again already: nothing to say. Lapsed and reinstated after the run: it is in it.
+    expect((await premia(['-q', 'policies', 'update', 'P2', '--status', 'active'])).stderr).toBe('');
+    await premia(['policies', 'update', 'P1', '--status', 'lapsed']);
+    expect((await premia(['-q', 'policies', 'update', 'P1', '--status', 'active'])).stderr).toBe('');
+    expect((await premia(['--json', 'collections', 'execute', '--period', '2026-11'])).json().policies_queued).toBe(1);
+  });
 });
 
 describe('policies list', () => {

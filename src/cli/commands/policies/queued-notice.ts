@@ -4,7 +4,7 @@
  * queued). Said on stderr in local mode (also under --quiet and --json), so that a policy added
  * mid-month is not left out of its month without notice.
  */
-import type { Backend } from '../../../backend/types.js';
+import type { Backend, Policy } from '../../../backend/types.js';
 import { firstOpenPeriod, lastDay, type Period } from '../../../domain/period.js';
 import type { Ui } from '../../output/ui.js';
 
@@ -23,6 +23,28 @@ export async function warnIfMonthQueued(ui: Ui, backend: Backend, added: number)
   ui.warn(
     `${period} was queued before ${these} added, so ${added === 1 ? 'it is' : 'they are'} not in it. ` +
       `To collect ${added === 1 ? 'it' : 'them'} this month, run 'premia collections execute --period ${period}' before ${lastDay(period)} closes it ` +
+      '(it queues only the policies not yet queued).',
+  );
+}
+
+/**
+ * After a lapsed policy was reinstated: when the month under way was queued while it was lapsed,
+ * it is not in it (a run skips lapsed policies), and nothing queues it by itself. Said as
+ * warnIfMonthQueued says it, so that a reinstated policy is not left out of its month without notice.
+ */
+export async function warnIfReinstatedOutsideMonth(ui: Ui, backend: Backend, policy: Policy): Promise<void> {
+  if (backend.mode !== 'local') return;
+  let period: Period;
+  try {
+    period = firstOpenPeriod((await backend.getClock()).date);
+    if ((await backend.listCollections({ period_month: period, limit: 1 })).data.length === 0) return;
+    if ((await backend.listCollections({ period_month: period, policy: policy.id, limit: 1 })).data.length > 0) return;
+  } catch {
+    return; // as above: nothing to say
+  }
+  ui.warn(
+    `${period} was queued while policy ${policy.policy_number} was lapsed, so it is not in it. ` +
+      `To collect it this month, run 'premia collections execute --period ${period}' before ${lastDay(period)} closes it ` +
       '(it queues only the policies not yet queued).',
   );
 }

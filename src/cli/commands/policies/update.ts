@@ -4,6 +4,7 @@ import { usageError } from '../../../domain/errors.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { askOrCancel, confirmMode, unlessUnsupported } from '../../confirm.js';
 import { cancellationQuestion, plainCancellationQuestion } from '../../questions.js';
+import { warnIfReinstatedOutsideMonth } from './queued-notice.js';
 import { showPolicy } from './show.js';
 
 interface Flags {
@@ -36,14 +37,24 @@ export async function updateRun(opts: UpdateOptions): Promise<number> {
     if (preview === null) await askOrCancel(opts, plainCancellationQuestion(ref));
     else if (preview.status !== 'cancelled') await askOrCancel(opts, cancellationQuestion(preview));
   }
+  // A reinstatement may leave the policy out of a month queued while it was lapsed (local mode).
+  const wasLapsed = patch.status === 'active' && b.mode === 'local' && (await statusOf(b, ref)) === 'lapsed';
   const policy = await b.updatePolicy(ref, patch);
   if (ui.json) ui.printJson(policy);
   else {
     ui.status(`Updated policy ${policy.policy_number}.`);
     showPolicy(ui, policy);
   }
+  if (wasLapsed && policy.status === 'active') await warnIfReinstatedOutsideMonth(ui, b, policy);
   return 0;
 }
+
+/** The policy's status before the update; null when it cannot be read (the update then says why). */
+const statusOf = (b: Backend, ref: string): Promise<PolicyStatus | null> =>
+  b.getPolicy(ref).then(
+    (p) => p.status,
+    () => null,
+  );
 
 /** What the cancellation withdraws; null from a server that cannot say. An unknown policy is reported at once. */
 const previewOf = (b: Backend, ref: string): Promise<CancellationPreview | null> => unlessUnsupported(() => b.previewCancellation(ref));
