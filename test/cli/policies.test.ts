@@ -296,6 +296,11 @@ describe('policies update', () => {
     expect(got.status_history).toEqual([]);
     expect(got.amount_history).toEqual([]);
     expect(got.updated_at).toBe(NOW);
+    // The status line says nothing changed, rather than "Updated".
+    const plain = await premia(['policies', 'update', 'P1', '--status', 'active', '--amount', '149.50']);
+    expect([plain.code, plain.stderr]).toEqual([0, 'Policy P1 unchanged: already active; premium already 149.50.\n']);
+    expect((await premia(['policies', 'update', 'P1', '--status', 'lapsed'])).stderr).toBe('Updated policy P1.\n');
+    expect((await premia(['policies', 'update', 'P1', '--status', 'lapsed'])).stderr).toBe('Policy P1 unchanged: already lapsed.\n');
   });
 
   it('with neither --amount nor --status: exit 2', async () => {

@@ -1,4 +1,5 @@
-import type { Backend, CancellationPreview, PolicyPatch } from '../../../backend/types.js';
+import type { Backend, CancellationPreview, Policy, PolicyPatch } from '../../../backend/types.js';
+import type { Ui } from '../../output/ui.js';
 import { validatePolicyPatch, type PolicyStatus } from '../../../domain/policy.js';
 import { usageError } from '../../../domain/errors.js';
 import { verb, type CommandDeps } from '../../command.js';
@@ -37,24 +38,26 @@ export async function updateRun(opts: UpdateOptions): Promise<number> {
     if (preview === null) await askOrCancel(opts, plainCancellationQuestion(ref));
     else if (preview.status !== 'cancelled') await askOrCancel(opts, cancellationQuestion(preview));
   }
-  // A reinstatement may leave the policy out of a month queued while it was lapsed (local mode).
-  const wasLapsed = patch.status === 'active' && b.mode === 'local' && (await statusOf(b, ref)) === 'lapsed';
+  // Local mode: the policy as it was, to tell a no-op from a change, and a reinstatement (which
+  // may leave the policy out of a month queued while it was lapsed).
+  const before = b.mode === 'local' ? await b.getPolicy(ref).catch(() => null) : null;
   const policy = await b.updatePolicy(ref, patch);
   if (ui.json) ui.printJson(policy);
   else {
-    ui.status(`Updated policy ${policy.policy_number}.`);
+    // A change always moves updated_at on; the same values again change nothing, and say so.
+    ui.status(before !== null && before.updated_at === policy.updated_at ? unchanged(ui, policy, patch) : `Updated policy ${policy.policy_number}.`);
     showPolicy(ui, policy);
   }
-  if (wasLapsed && policy.status === 'active') await warnIfReinstatedOutsideMonth(ui, b, policy);
+  if (before?.status === 'lapsed' && policy.status === 'active') await warnIfReinstatedOutsideMonth(ui, b, policy);
   return 0;
 }
 
-/** The policy's status before the update; null when it cannot be read (the update then says why). */
-const statusOf = (b: Backend, ref: string): Promise<PolicyStatus | null> =>
-  b.getPolicy(ref).then(
-    (p) => p.status,
-    () => null,
-  );
+function unchanged(ui: Ui, policy: Policy, patch: PolicyPatch): string {
+  const already: string[] = [];
+  if (patch.status !== undefined) already.push(`already ${policy.status}`);
+  if (patch.collection_amount !== undefined) already.push(`premium already ${ui.money(policy.collection_amount)}`);
+  return `Policy ${policy.policy_number} unchanged: ${already.join('; ')}.`;
+}
 
 /** What the cancellation withdraws; null from a server that cannot say. An unknown policy is reported at once. */
 const previewOf = (b: Backend, ref: string): Promise<CancellationPreview | null> => unlessUnsupported(() => b.previewCancellation(ref));
