@@ -4,6 +4,7 @@
  * overlap, and together live every day they were asked for. Two backends on one store file are
  * two connections, as two processes are.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LocalBackend } from '../../src/backend/local/index.js';
@@ -11,6 +12,7 @@ import { leaseAbandoned, LEASE_STALE_MS, type AdvanceLease } from '../../src/sto
 import type { AdvanceResult } from '../../src/backend/types.js';
 import { tempDir } from '../helpers/cli.js';
 import { localBackend, textUpload } from '../helpers/local.js';
+import { zombie } from '../helpers/process.js';
 
 const POLICIES = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nK1,E1,P-1,LIFE,50.00\nK2,E2,P-2,LIFE,30.00\n';
 
@@ -120,5 +122,17 @@ describe('an abandoned lease is taken over', () => {
     // Another host cannot be probed: only silence tells.
     expect(leaseAbandoned(lease({}), now, () => false)).toBe(false);
     expect(leaseAbandoned(lease({}), 1_000_000 + LEASE_STALE_MS + 1, () => true)).toBe(true);
+  });
+
+  it.runIf(existsSync('/proc/self/stat'))('when its holder was killed and is a zombie its parent has not reaped yet', async () => {
+    // A zombie answers a signal probe, but will never renew the lease or finish its advance:
+    // judged alive, it kept the next advance waiting for ten minutes.
+    const { hostname } = await import('node:os');
+    const z = await zombie();
+    try {
+      expect(leaseAbandoned(lease({ host: hostname(), pid: z.pid }), now)).toBe(true);
+    } finally {
+      z.stop();
+    }
   });
 });

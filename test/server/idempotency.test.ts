@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -22,6 +22,7 @@ import { requestHash } from '../../src/backend/wire.js';
 import { processIsAlive } from '../../src/lib/process.js';
 import { findIdempotencyKey, insertIdempotencyKey } from '../../src/store/repos/idempotency.js';
 import { FIXTURES, REPO, tempDir } from '../helpers/cli.js';
+import { zombie } from '../helpers/process.js';
 import { call, multipart, NOW, POLICY, startServer, type TestServer } from './helpers.js';
 
 let s: TestServer;
@@ -290,6 +291,17 @@ describe('abandoned Idempotency-Keys (the process of the first request died)', (
     expect(processIsAlive(deadPid())).toBe(false);
     expect(processIsAlive(0)).toBe(false);
     expect(processIsAlive(-1)).toBe(false);
+  });
+
+  it.runIf(existsSync('/proc/self/stat'))('takes a zombie (exited, not reaped yet) for gone', async () => {
+    const z = await zombie();
+    try {
+      expect(processIsAlive(z.pid)).toBe(false);
+      const fresh = 1_800_000_000_000;
+      expect(claimAbandoned(row({ pid: z.pid, token: 't' }, fresh - 1000), self, fresh)).toBe(true);
+    } finally {
+      z.stop();
+    }
   });
 
   it('lets a retry take over a key claimed by a process that died mid-request', async () => {
