@@ -47,8 +47,8 @@ export interface EngineHooks {
   beforeCommit?(date: IsoDate): void;
   /** Inside a shard's unit of a day lived in shards, just before it commits (shards.ts). */
   beforeShardCommit?(date: IsoDate, shard: number): void;
-  /** A day has committed. */
-  dayDone?(): void;
+  /** Day `date` has committed (reported in order; a day writer may be writing the next meanwhile). */
+  dayDone?(date: IsoDate): void;
   /** The advance has ended (normally or not). */
   finished?(): void;
 }
@@ -99,7 +99,7 @@ export async function advance(engine: Engine, target: AdvanceTargetInput, run: A
         beforeCommit: (date) => run.hooks?.beforeCommit?.(date),
         hooks: { beforeShardCommit: (date, shard) => run.hooks?.beforeShardCommit?.(date, shard) },
         onDay: (day, index, total) => {
-          run.hooks?.dayDone?.();
+          run.hooks?.dayDone?.(day.date);
           run.onDay?.(day, index, total);
         },
       });
@@ -139,7 +139,7 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
       for (let k = 0; k < committed; k++) {
         const p = pending.shift()!;
         p.summary.lapsed_policies = (await p.lapsed).get(run.clientId) ?? 0;
-        hooks.dayDone?.();
+        hooks.dayDone?.(p.summary.date);
         days.push(p.summary);
         run.onDay?.(p.summary, days.length, total);
       }

@@ -82,4 +82,41 @@ describe('crash during clock advance', () => {
       expect(JSON.stringify(await allCollections(b, '2026-11'))).toBe(expected.collections);
     });
   });
+
+  it('a SIGKILL after a day commits, with later days handed to the day writer, resumes to the uninterrupted run', async () => {
+    // The path of every advance that asks for no fault: days are handed over to the store's day
+    // writer while the engine lives the next, so the kill may find the next day written and
+    // waiting in the writer's transaction. It must be lost whole, and the resume equal the straight run.
+    const straight = join(tmp.dir, 'straight-2.db');
+    const crashed = join(tmp.dir, 'crashed-2.db');
+    copyFileSync(base, straight);
+    copyFileSync(base, crashed);
+    const attempts = (b: LocalBackend) => b.exportAttempts('2026-11', 'csv').then(readDownload);
+    const expected = await withStore(straight, async (b) => {
+      await b.advanceClock({ to: '2026-11-30' });
+      return { attempts: await attempts(b), collections: JSON.stringify(await allCollections(b, '2026-11')) };
+    });
+    for (const day of ['2026-11-02', '2026-11-13', '2026-11-29']) {
+      const killed = premia(crashed, ['clock', 'advance', '--to', '2026-11-30'], { PREMIA_FAULT: `kill-after-day:${day}` });
+      expect(killed.signal).toBe('SIGKILL');
+      const db = new Database(crashed, { readonly: true });
+      try {
+        expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+        expect(db.pragma('foreign_key_check')).toEqual([]);
+        // At the end of a whole day: that day or the next, never an attempt after the clock.
+        const clock = (db.prepare("select value from meta where key = 'clock_date'").get() as { value: string }).value;
+        expect(clock >= day).toBe(true);
+        const last = (db.prepare('select max(date) as d from attempts').get() as { d: string }).d;
+        expect(last <= clock).toBe(true);
+      } finally {
+        db.close();
+      }
+    }
+    await withStore(crashed, async (b) => {
+      const resumed = await b.advanceClock({ to: '2026-11-30' });
+      expect(resumed.to).toBe('2026-11-30');
+      expect(await attempts(b)).toBe(expected.attempts);
+      expect(JSON.stringify(await allCollections(b, '2026-11'))).toBe(expected.collections);
+    });
+  });
 });

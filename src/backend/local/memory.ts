@@ -2,7 +2,8 @@
  * The engine's hooks at the edge of the process: memory tuning for large working sets, debug
  * logs, and fault injection for the crash tests. Read from the environment once, when the local
  * backend is made (docs/bank-and-clock.md, "The virtual clock": PREMIA_FAULT=kill-before-commit:YYYY-MM-DD kills the
- * process just before that day commits; kill-in-shard:YYYY-MM-DD inside a shard of that day (docs/postgresql.md); PREMIA_DEBUG_MEM logs the heap after the load and at the
+ * process just before that day commits; kill-after-day:YYYY-MM-DD once that day has committed, days
+ * still handed over to the store's writer; kill-in-shard:YYYY-MM-DD inside a shard of that day (docs/postgresql.md); PREMIA_DEBUG_MEM logs the heap after the load and at the
  * end; PREMIA_DEBUG_HEAPSNAPSHOT=FILE writes a heap snapshot after the load).
  */
 import v8 from 'node:v8';
@@ -12,6 +13,12 @@ import type { EngineHooks } from '../../engine/advance.js';
 export interface EngineOptions {
   /** Kill the process with SIGKILL just before this day commits. */
   killBeforeCommit?: string;
+  /**
+   * Kill the process with SIGKILL once this day has committed, as it is reported: unlike
+   * killBeforeCommit it keeps the days handed over to the store's day writer, which may be writing
+   * the next day at that moment (the path of every advance that asks for no fault).
+   */
+  killAfterDay?: string;
   /** Kill the process with SIGKILL inside the first shard of this day it lives, before the shard commits (engine/shards.ts). */
   killInShard?: string;
   /** Throw just before this day commits (the day rolls back; the tests' failure in the middle of a month). */
@@ -23,6 +30,7 @@ export interface EngineOptions {
 export function engineOptionsFromEnv(env: NodeJS.ProcessEnv): EngineOptions {
   return {
     killBeforeCommit: /^kill-before-commit:(\d{4}-\d{2}-\d{2})$/.exec(env.PREMIA_FAULT ?? '')?.[1],
+    killAfterDay: /^kill-after-day:(\d{4}-\d{2}-\d{2})$/.exec(env.PREMIA_FAULT ?? '')?.[1],
     killInShard: /^kill-in-shard:(\d{4}-\d{2}-\d{2})$/.exec(env.PREMIA_FAULT ?? '')?.[1],
     debugMemory: Boolean(env.PREMIA_DEBUG_MEM),
     heapSnapshot: env.PREMIA_DEBUG_HEAPSNAPSHOT || undefined,
@@ -62,7 +70,8 @@ export function engineHooks(options: EngineOptions): EngineHooks {
         : (date) => {
             if (options.killInShard === date) process.kill(process.pid, 'SIGKILL');
           },
-    dayDone() {
+    dayDone(date) {
+      if (options.killAfterDay === date) process.kill(process.pid, 'SIGKILL');
       if (options.debugMemory) memLog('day committed');
       // Each day's objects (attempts, plans) live until its writes, so they reach the old
       // generation, and V8 (sized for a 23 GiB machine) let a 1M month's garbage grow from
