@@ -43,17 +43,24 @@ beforeAll(async () => {
 });
 afterAll(() => tmp.cleanup());
 
+const attempts = (b: LocalBackend) => b.exportAttempts('2026-11', 'csv').then(readDownload);
+
+/** The month lived to its end on a copy of the base store with no fault, and another copy (`crashed`) to crash. */
+async function straightRun(name: string): Promise<{ crashed: string; expected: { attempts: string; collections: string } }> {
+  const straight = join(tmp.dir, `straight-${name}.db`);
+  const crashed = join(tmp.dir, `crashed-${name}.db`);
+  copyFileSync(base, straight);
+  copyFileSync(base, crashed);
+  const expected = await withStore(straight, async (b) => {
+    await b.advanceClock({ to: '2026-11-30' });
+    return { attempts: await attempts(b), collections: JSON.stringify(await allCollections(b, '2026-11')) };
+  });
+  return { crashed, expected };
+}
+
 describe('crash during clock advance', () => {
   it('a SIGKILL before a day commits loses that day only, and the resume equals an uninterrupted run', async () => {
-    const straight = join(tmp.dir, 'straight.db');
-    const crashed = join(tmp.dir, 'crashed.db');
-    copyFileSync(base, straight);
-    copyFileSync(base, crashed);
-    const attempts = (b: LocalBackend) => b.exportAttempts('2026-11', 'csv').then(readDownload);
-    const expected = await withStore(straight, async (b) => {
-      await b.advanceClock({ to: '2026-11-30' });
-      return { attempts: await attempts(b), collections: JSON.stringify(await allCollections(b, '2026-11')) };
-    });
+    const { crashed, expected } = await straightRun('1');
 
     const killed = premia(crashed, ['clock', 'advance', '--to', '2026-11-30'], { PREMIA_FAULT: 'kill-before-commit:2026-11-26' });
     expect(killed.signal).toBe('SIGKILL');
@@ -87,15 +94,7 @@ describe('crash during clock advance', () => {
     // The path of every advance that asks for no fault: days are handed over to the store's day
     // writer while the engine lives the next, so the kill may find the next day written and
     // waiting in the writer's transaction. It must be lost whole, and the resume equal the straight run.
-    const straight = join(tmp.dir, 'straight-2.db');
-    const crashed = join(tmp.dir, 'crashed-2.db');
-    copyFileSync(base, straight);
-    copyFileSync(base, crashed);
-    const attempts = (b: LocalBackend) => b.exportAttempts('2026-11', 'csv').then(readDownload);
-    const expected = await withStore(straight, async (b) => {
-      await b.advanceClock({ to: '2026-11-30' });
-      return { attempts: await attempts(b), collections: JSON.stringify(await allCollections(b, '2026-11')) };
-    });
+    const { crashed, expected } = await straightRun('2');
     for (const day of ['2026-11-02', '2026-11-13', '2026-11-29']) {
       const killed = premia(crashed, ['clock', 'advance', '--to', '2026-11-30'], { PREMIA_FAULT: `kill-after-day:${day}` });
       expect(killed.signal).toBe('SIGKILL');
