@@ -242,6 +242,11 @@ describe('collections attempts', () => {
     const fields = await run(['collections', 'attempts', '--period', '2026-11', '--format', 'csv', '--fields', 'policy_number,amount,outcome']);
     expect(fields.code).toBe(0);
     expect(fields.stdout).toBe(ATTEMPTS_CSV);
+    // JSON of chosen fields: the export's attempts, those fields of each, money in decimals.
+    const whole = JSON.parse((await run(['collections', 'attempts', '--period', '2026-11', '--format', 'json'])).stdout) as { attempts: Array<Record<string, unknown>> };
+    const chosen = await run(['collections', 'attempts', '--period', '2026-11', '--format', 'json', '--fields', 'policy_number,amount,failure_reason']);
+    expect(chosen.code).toBe(0);
+    expect(chosen.stdout).toBe(`${JSON.stringify(whole.attempts.map((a) => ({ policy_number: a.policy_number, amount: a.amount, failure_reason: a.failure_reason })))}\n`.replace(/"amount":(\d+)(,|})/g, '"amount":$1.00$2'));
     const table = await run(['collections', 'attempts', '--period', '2026-11', '--format', 'table', '--fields', 'policy_number,amount,outcome'], { tty: true, env: { NO_COLOR: '1', COLUMNS: '80' } });
     expect(table.stdout).toBe(ATTEMPTS_TABLE);
     const bad = await run(['collections', 'attempts', '--period', '2026-11', '--fields', 'policy']);

@@ -178,7 +178,7 @@ export async function* allPages<T>(fetch: (after: string | undefined) => Promise
  * one array, each page written as it comes and taken by stdout's reader before the next is read
  * (a million policies never sit in memory at once, even in stdout's buffer).
  */
-async function printListPages<T>(ui: Ui, spec: ListSpec<T>, out: ListOutput, pages: AsyncIterable<readonly T[]>): Promise<void> {
+export async function printListPages<T>(ui: Ui, spec: ListSpec<T>, out: ListOutput, pages: AsyncIterable<readonly T[]>): Promise<void> {
   const chosen = chosenFields(spec, out);
   let first = true;
   if (out.format === 'csv') ui.write(csvRow(chosen.map((f) => f.name)));

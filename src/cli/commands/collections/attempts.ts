@@ -1,5 +1,7 @@
-import type { Attempt, ReportFormat } from '../../../backend/types.js';
-import { usageError } from '../../../domain/errors.js';
+import { ATTEMPT_COLUMNS, type Attempt, type ReportFormat } from '../../../backend/types.js';
+import { PremiaError, usageError } from '../../../domain/errors.js';
+import { parseSignedAmount } from '../../../domain/money.js';
+import { CsvReader, isBlankRecord } from '../../../lib/csv-reader.js';
 import { moneyToCents } from '../../../domain/json.js';
 import type { Period } from '../../../domain/period.js';
 import { givenPath } from '../../input.js';
@@ -7,7 +9,7 @@ import { verb, type CommandDeps } from '../../command.js';
 import { writeDownload } from '../../output/download.js';
 import { downloadFormat } from '../../output/download-json.js';
 import { plural } from '../../output/format.js';
-import { checkFields, printList, type ListOutput } from '../../output/list.js';
+import { checkFields, printList, printListPages, type ListOutput } from '../../output/list.js';
 import { checkPeriodOption } from '../../../domain/requests.js';
 import { ATTEMPT_LIST } from '../list-fields.js';
 
@@ -50,7 +52,14 @@ export async function attemptsRun({ ctx, ui, backend, period, format, fields, ou
     if (written.path !== null) ui.status(`Wrote the ${period} attempts to ${written.path} (${plural(written.bytes, 'byte')}).`);
     return 0;
   }
-  // A table, or chosen fields: the JSON export, read whole, printed as a list.
+  if (format !== 'table' && !ui.json) {
+    // Chosen fields as CSV or JSON: the CSV export read a page at a time (a million attempts are
+    // never held whole), each page taken by stdout's reader before the next is read.
+    const download = await (await backend()).exportAttempts(period, 'csv');
+    await printListPages(ui, ATTEMPT_LIST, { format, fields }, attemptPages(download.body));
+    return 0;
+  }
+  // A table: the JSON export, read whole (its widths are the widest values), printed as a list.
   const download = await (await backend()).exportAttempts(period, 'json');
   const chunks: Buffer[] = [];
   for await (const c of download.body) chunks.push(typeof c === 'string' ? Buffer.from(c) : Buffer.from(c));
@@ -58,6 +67,40 @@ export async function attemptsRun({ ctx, ui, backend, period, format, fields, ou
   const list: ListOutput = { format, fields };
   printList(ui, ATTEMPT_LIST, list, body.attempts, body);
   return 0;
+}
+
+/** The service's attempts export is not what premia reads (only another server's can be). */
+const notAnExport = (why: string) => new PremiaError('REMOTE_ERROR', `The attempts export cannot be read: ${why}.`);
+
+/** Attempts a page of a whole list holds (as printPagedList's pages). */
+const PAGE = 10_000;
+
+/** The attempts export's CSV (ATTEMPT_COLUMNS, amounts in decimals) as attempts, PAGE at a time. */
+export async function* attemptPages(body: AsyncIterable<Uint8Array | string>): AsyncGenerator<Attempt[]> {
+  let page: Attempt[] = [];
+  let header = false;
+  const reader = new CsvReader({
+    onRecord: (f, line) => {
+      if (isBlankRecord(f)) return;
+      if (!header) {
+        if (f.join(',') !== ATTEMPT_COLUMNS.join(',')) throw notAnExport(`its header is '${f.join(',').slice(0, 200)}', not '${ATTEMPT_COLUMNS.join(',')}'`);
+        header = true;
+        return;
+      }
+      const amount = f.length === ATTEMPT_COLUMNS.length ? parseSignedAmount(f[4]!) : null;
+      if (typeof amount !== 'number' || (f[5] !== 'SUCCESS' && f[5] !== 'FAILED')) throw notAnExport(`line ${line} is not an attempt`);
+      page.push({ collection_id: f[0]!, policy_number: f[1]!, customer_id: f[2]!, date: f[3]!, amount, outcome: f[5], failure_reason: f[6] === '' ? null : f[6]! });
+    },
+  });
+  for await (const chunk of body) {
+    reader.push(chunk);
+    if (page.length >= PAGE) {
+      yield page;
+      page = [];
+    }
+  }
+  reader.end();
+  if (page.length > 0) yield page;
 }
 
 export default verb(attemptsOptions, attemptsRun);
