@@ -1,6 +1,7 @@
 /** allPages (src/cli/output/list.ts): every page of a list, and an end however a server marks it. */
 import { describe, expect, it } from 'vitest';
 import { allPages } from '../../src/cli/output/list.js';
+import type { PremiaError } from '../../src/domain/errors.js';
 
 async function collect(fetch: Parameters<typeof allPages<number>>[0], after?: string): Promise<{ pages: number[][]; asked: Array<string | undefined> }> {
   const asked: Array<string | undefined> = [];
@@ -39,5 +40,19 @@ describe('allPages', () => {
     expect((await collect(async () => ({ data: [1, 2] }))).asked).toEqual([undefined]);
     expect((await collect(async () => ({ data: [1, 2], next_after: 'x' }), 'x')).asked).toEqual(['x']);
     expect((await collect(async () => ({ data: [], next_after: 'y' }))).pages).toEqual([[]]);
+  });
+
+  it('pages that go round in a circle are an error, not a list cut short or one without end', async () => {
+    const asked: Array<string | undefined> = [];
+    const circle = async (after: string | undefined) => {
+      asked.push(after);
+      return { data: [asked.length], next_after: after === 'a' ? 'b' : 'a' };
+    };
+    const failed = await collect(circle).then(
+      () => null,
+      (e: PremiaError) => [e.code, e.message],
+    );
+    expect(failed).toEqual(['REMOTE_ERROR', 'The list\'s pages go round in a circle: the page after "b" points back to "a", asked for before; the list is incomplete.']);
+    expect(asked).toEqual([undefined, 'a', 'b']);
   });
 });

@@ -12,7 +12,7 @@
  * field unless --fields chooses. An unknown field is a validation error naming the valid ones.
  */
 import type { Page } from '../../backend/types.js';
-import { usageError, validationError } from '../../domain/errors.js';
+import { PremiaError, usageError, validationError } from '../../domain/errors.js';
 import { MAX_PAGE_LIMIT } from '../../domain/requests.js';
 import { stringifyJson } from '../../domain/json.js';
 import { csvRow } from '../../lib/csv-writer.js';
@@ -162,13 +162,22 @@ export async function printPagedList<T, Q extends { limit?: number; after?: stri
 /**
  * Every page of a list, from `after` on: `fetch` asked for the page after each one's last item
  * until none follows (a server that gives no `next_after`, or the same one again, has no more).
+ * A `next_after` given before that (pages that go round in a circle) is an error: the list would
+ * never end, and stopping there would pass part of it off as the whole.
  */
 export async function* allPages<T>(fetch: (after: string | undefined) => Promise<{ data: T[]; next_after?: string | null }>, after?: string): AsyncGenerator<T[]> {
+  const asked = new Set<string | undefined>([after]);
   for (;;) {
     const page = await fetch(after);
     yield page.data;
     const next = page.next_after ?? null;
     if (next === null || next === after || page.data.length === 0) return;
+    if (asked.has(next)) {
+      // Quoted as JSON: the tokens are the server's, and may hold anything.
+      const quoted = (t: string) => JSON.stringify(t.slice(0, 64));
+      throw new PremiaError('REMOTE_ERROR', `The list's pages go round in a circle: the page after ${quoted(after ?? '')} points back to ${quoted(next)}, asked for before; the list is incomplete.`);
+    }
+    asked.add(next);
     after = next;
   }
 }
