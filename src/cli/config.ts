@@ -68,7 +68,10 @@ export async function readConfig(path: string): Promise<ConfigFile> {
     throw validationError(`The premia config ${path} is not valid JSON; fix it, or remove it and run 'premia login' again.`);
   }
   const profiles = (parsed as { profiles?: unknown })?.profiles;
-  if (typeof parsed !== 'object' || parsed === null || (profiles !== undefined && (typeof profiles !== 'object' || profiles === null))) {
+  // An array is an object to typeof, and Object.entries would find no profile in it: a config
+  // written wrong would pass for one that holds none.
+  const isRecord = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isRecord(parsed) || (profiles !== undefined && !isRecord(profiles))) {
     throw validationError(`The premia config ${path} is not a premia config (expected {"profiles": {...}}); fix it or remove it.`);
   }
   const out: Record<string, Profile> = {};

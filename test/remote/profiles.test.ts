@@ -230,6 +230,12 @@ describe('choosing the mode and the key', () => {
     const r = await premia(['whoami']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`The premia config ${configFile()} is not valid JSON`);
+    // JSON, but not a premia config: an array, or profiles given as one, are not taken for no profiles.
+    for (const text of ['[]', '{"profiles": []}', '{"profiles": null}']) {
+      writeFileSync(configFile(), text, { mode: 0o600 });
+      const wrong = await premia(['whoami']);
+      expect([wrong.code, wrong.stderr]).toEqual([2, `error: The premia config ${configFile()} is not a premia config (expected {"profiles": {...}}); fix it or remove it.\n  (code VALIDATION_ERROR)\n`]);
+    }
   });
 
   it('--as-client is for local mode only', async () => {
