@@ -366,6 +366,11 @@ export function separatorHint(header: readonly string[]): string {
   return by === null ? '' : `Its columns are separated by ${by}, not commas (a spreadsheet's list separator); save the file as comma-separated CSV.`;
 }
 
+/** Whether a record is `columns` (names trimmed, compared without case): the header, or the header again. */
+export function isHeaderOf(fields: readonly string[], columns: readonly string[]): boolean {
+  return fields.length === columns.length && fields.every((f, i) => trimCell(f).toLowerCase() === columns[i]);
+}
+
 const TRAILING_COMMA = '(a trailing comma, as a spreadsheet writes a column it kept)';
 
 /** Whether `fields` go past the `columns` and those past them are all blank: a spreadsheet's stray columns. */

@@ -13,7 +13,7 @@ import { formatCents, MAX_ACCOUNT_TURNOVER, parseSignedAmount } from '../../doma
 import { dayNumber, fromDayNumber, isIsoDate, periodOf, whyNotADate } from '../../domain/period.js';
 import { isAccountEvent, ACCOUNT_EVENTS, type FailureReason } from '../../bank/types.js';
 import type { LedgerObserver } from '../../bank/ledger.js';
-import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, emptyColumnsHeaderHint, emptyColumnsRowHint, isBlankRecord, separatorHint, trimCell } from '../../lib/csv-reader.js';
+import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, emptyColumnsHeaderHint, emptyColumnsRowHint, isBlankRecord, isHeaderOf, separatorHint, trimCell } from '../../lib/csv-reader.js';
 import { redactKeysIn } from '../../lib/key-text.js';
 import { setMeta } from '../../store/repos/meta.js';
 import type {
@@ -92,7 +92,7 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
         if (isBlankRecord(fields)) return;
         if (header === null) {
           header = fields.map((f) => trimCell(f));
-          const ok = header.length === 4 && header.every((h, i) => h.toLowerCase() === BANK_CSV_HEADER[i]);
+          const ok = isHeaderOf(header, BANK_CSV_HEADER);
           if (!ok) {
             const separated = separatorHint(header) || emptyColumnsHeaderHint(header, BANK_CSV_HEADER);
             const hint = bareCrHint(header) ? ` ${CR_LINE_ENDS}` : separated && ` ${separated}`;
@@ -109,7 +109,7 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
         if (fields.length !== 4) {
           add('row', 'WRONG_FIELD_COUNT', `expected 4 fields, found ${fields.length}${bareCrHint(fields)}${emptyColumnsRowHint(fields, BANK_CSV_HEADER)}`);
           unreadable++;
-        } else if (fields.every((f, i) => trimCell(f).toLowerCase() === BANK_CSV_HEADER[i])) {
+        } else if (isHeaderOf(fields, BANK_CSV_HEADER)) {
           // Statements joined into one file (cat a.csv b.csv): where two overlap, their common rows
           // would count twice, equal rows of one file being separate transactions.
           add(

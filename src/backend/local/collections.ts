@@ -464,10 +464,11 @@ export async function explainCollection(ctx: LocalContext, id: string): Promise<
   const today = dayNumber(world.today);
   // The day the policy lapsed, while it is lapsed (a reinstated one is debited again).
   const lapsed = (await findPolicyById(ctx.store.db, ctx.clientId, row.policy_id))?.status === 'lapsed';
-  const lapsedOn = lapsed ? (await statusChanges(ctx.store.db, ctx.clientId, row.policy_id)).findLast((c) => c.new_status === 'lapsed')?.changed_on : undefined;
   // A cancelled collection: the day its policy was cancelled (what was collected before stays).
-  const cancelledOn =
-    row.status === 'CANCELLED' ? (await statusChanges(ctx.store.db, ctx.clientId, row.policy_id)).findLast((c) => c.new_status === 'cancelled')?.changed_on : undefined;
+  const cancelled = row.status === 'CANCELLED';
+  const changes = lapsed || cancelled ? await statusChanges(ctx.store.db, ctx.clientId, row.policy_id) : [];
+  const lapsedOn = lapsed ? changes.findLast((c) => c.new_status === 'lapsed')?.changed_on : undefined;
+  const cancelledOn = cancelled ? changes.findLast((c) => c.new_status === 'cancelled')?.changed_on : undefined;
   // A cancelled collection's leftover submissions are skipped by the engine, and a lapsed
   // policy's are not made: none is pending.
   const plans = [...whyOn.entries()]

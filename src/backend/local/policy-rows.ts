@@ -24,7 +24,7 @@ import {
 } from '../../domain/identifiers.js';
 import { policyNumberIdProblem } from '../../domain/ids.js';
 import { parsePremium, plainPremiumCents } from '../../domain/money.js';
-import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, emptyColumnsHeaderHint, emptyColumnsRowHint, isBlankRecord, separatorHint, trimCell } from '../../lib/csv-reader.js';
+import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, emptyColumnsHeaderHint, emptyColumnsRowHint, isBlankRecord, isHeaderOf, separatorHint, trimCell } from '../../lib/csv-reader.js';
 import { redactKeysIn } from '../../lib/key-text.js';
 import type { ImportRowError } from '../types.js';
 import { invalidCsvFile } from './row-errors.js';
@@ -230,7 +230,7 @@ const CHAR_CLASS = ASCII_CHAR_CLASS;
 /** Why the header (on file line `line`: blank lines may come first) is not the spec's, or null when it is (names compared without case). */
 function headerProblem(found: string[], line: number): string | null {
   const expected = POLICY_CSV_HEADER.join(',');
-  const same = found.length === POLICY_CSV_HEADER.length && found.every((f, i) => f.toLowerCase() === POLICY_CSV_HEADER[i]);
+  const same = isHeaderOf(found, POLICY_CSV_HEADER);
   if (same) return null;
   const foundText = printable(found.join(','), 200);
   const sameSet =
@@ -239,11 +239,6 @@ function headerProblem(found: string[], line: number): string | null {
   const separated = separatorHint(found) || emptyColumnsHeaderHint(found, POLICY_CSV_HEADER);
   const hint = sameSet ? ' The columns are right but in the wrong order.' : bareCrHint(found) ? ` ${CR_LINE_ENDS}` : separated && ` ${separated}`;
   return `line ${line}: the header must be '${expected}'; found '${foundText}'.${hint}`;
-}
-
-/** Whether a record is the header again (files joined with cat), names compared without case. */
-function isHeaderAgain(fields: readonly string[]): boolean {
-  return fields.length === POLICY_CSV_HEADER.length && fields.every((f, i) => trimCell(f).toLowerCase() === POLICY_CSV_HEADER[i]);
 }
 
 const HEADER_AGAIN =
@@ -280,7 +275,8 @@ function validateRow(fields: string[], line: number, problem: string | null, idS
   if (p1 === null && p2 === null && p3 === null && p4 === null && typeof amount === 'number' && problem === null) return null;
 
   const number = numberForError(policyNumber);
-  if (isHeaderAgain(fields)) return [{ row: line, policy_number: number, field: 'row', code: 'MALFORMED_ROW', message: HEADER_AGAIN }];
+  // The header again (files joined with cat).
+  if (isHeaderOf(fields, POLICY_CSV_HEADER)) return [{ row: line, policy_number: number, field: 'row', code: 'MALFORMED_ROW', message: HEADER_AGAIN }];
   const out: ImportRowError[] = [];
   // Redacted: the import's answer is a 200 body, which the service's error-body redaction does not see.
   const add = (field: string, code: string, message: string) => out.push({ row: line, policy_number: number, field, code, message: redactKeysIn(message) });

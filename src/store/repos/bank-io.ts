@@ -42,4 +42,3 @@ export interface BankImportUnit {
   /** Resolves once the store can take more rows (PostgreSQL's COPY stream has drained); undefined: at once. */
   ready?(): Promise<void> | undefined;
 }
-

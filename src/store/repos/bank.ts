@@ -203,4 +203,3 @@ export async function withBankImport<T>(store: Store, clientId: number, fn: (uni
     }
   });
 }
-

@@ -4,7 +4,7 @@ import { verb, type CommandDeps } from '../../command.js';
 import { askOrCancel, confirmMode, unlessUnsupported } from '../../confirm.js';
 import { money } from '../../output/format.js';
 import { plainSettlementQuestion, settlementQuestion } from '../../questions.js';
-import { feeRuleWarnings, printSettlement } from './show.js';
+import { feeRuleWarnings, printSettlement, settlementNow } from './show.js';
 import { checkPeriodOption } from '../../../domain/requests.js';
 
 interface Flags {
@@ -83,14 +83,8 @@ export function statementWarnings(s: Settlement): string[] {
  * earlier run with the same idempotency key, replayed); null when it is the same, or it cannot be read.
  */
 async function changedSince(b: Backend, s: Settlement): Promise<Settlement | null> {
-  if (!s.id) return null;
-  let now: Settlement;
-  try {
-    now = await b.getSettlement(s.id);
-  } catch {
-    return null;
-  }
-  return now.status !== s.status || (now.superseded_by ?? null) !== (s.superseded_by ?? null) ? now : null;
+  const now = s.id ? await settlementNow(b, s.id) : null;
+  return now !== null && (now.status !== s.status || (now.superseded_by ?? null) !== (s.superseded_by ?? null)) ? now : null;
 }
 
 /** What a replayed create says instead of "Created … to pay": the statement was made before, and what it is now. */

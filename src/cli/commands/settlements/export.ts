@@ -1,4 +1,4 @@
-import type { Backend, Download, Settlement } from '../../../backend/types.js';
+import type { Download, Settlement } from '../../../backend/types.js';
 import { printable } from '../../../domain/identifiers.js';
 import { centsFromJsonNumber } from '../../../domain/money.js';
 import { writeDownload } from '../../output/download.js';
@@ -6,7 +6,7 @@ import { refuseJsonForCsvOnly } from '../../output/download-json.js';
 import { plural } from '../../output/format.js';
 import { givenPath } from '../../input.js';
 import { verb, type CommandDeps } from '../../command.js';
-import { feeRuleWarnings } from './show.js';
+import { feeRuleWarnings, settlementNow } from './show.js';
 
 interface Flags {
   output?: string;
@@ -42,19 +42,10 @@ export async function exportRun({ ctx, ui, backend, ref, lines, output, force }:
   // The one-row export is what a payment run reads, and it has no status column: a statement
   // paid already, disputed or replaced is said to be no longer payable (its bytes stay the same).
   if (!lines) {
-    const note = notPayableNote(await statementNow(b, ref));
+    const note = notPayableNote(await settlementNow(b, ref));
     if (note !== null) ui.warn(note);
   }
   return 0;
-}
-
-/** The statement as it is now; null when the service cannot say (a read that fails changes nothing written). */
-async function statementNow(b: Backend, ref: string): Promise<Settlement | null> {
-  try {
-    return await b.getSettlement(ref);
-  } catch {
-    return null;
-  }
 }
 
 /** Why a statement is not to be paid from its export (paid already, disputed, replaced); null while it is pending. */

@@ -1,6 +1,5 @@
 import { verb, type CommandDeps } from '../../command.js';
-import { feeRuleWarnings } from './show.js';
-import { printSettlement } from './show.js';
+import { feeRuleWarnings, printSettlement } from './show.js';
 
 export interface GetOptions extends CommandDeps {
   /** A settlement id or settlement number. */

@@ -1,5 +1,5 @@
 /** Human rendering of a settlement statement, shared by the settlement commands. */
-import type { Settlement } from '../../../backend/types.js';
+import type { Backend, Settlement } from '../../../backend/types.js';
 import { settlementFigures } from '../../../domain/fees.js';
 import { money } from '../../output/format.js';
 import type { Ui } from '../../output/ui.js';
@@ -44,6 +44,15 @@ export function showSettlement(ui: Ui, s: Settlement): void {
 }
 
 /** `--json` prints the API body; otherwise the statement. */
+/** The statement as it is now; null when the service cannot say (a warning's read that fails changes nothing). */
+export async function settlementNow(b: Backend, ref: string): Promise<Settlement | null> {
+  try {
+    return await b.getSettlement(ref);
+  } catch {
+    return null;
+  }
+}
+
 export function printSettlement(ui: Ui, s: Settlement): void {
   if (ui.json) ui.printJson(s);
   else showSettlement(ui, s);
