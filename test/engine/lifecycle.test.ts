@@ -251,14 +251,19 @@ describe('policy changes during a period', () => {
     expect(one.attempts).toBe(two.attempts);
   });
 
-  it('a reinstated policy lapses again only after n unpaid periods since its reinstatement, not on the one that lapsed it', async () => {
+  // Reinstated days after the close that lapsed it, or on that very day (the clock at 2026-12-31:
+  // December has closed and lapsed P-3): either way December is not counted again.
+  it.each([
+    ['days after the close that lapsed it', '2027-01-05'],
+    ['on the day of the close that lapsed it', '2026-12-31'],
+  ])('a policy reinstated %s lapses again only after n unpaid periods since', async (_, reinstatedOn) => {
     const b = await setup();
     for (const period of ['2026-11', '2026-12']) {
       await b.executeCollections({ period_month: period });
       await b.advanceClock({ to: lastDay(period) });
     }
     expect((await b.getPolicy('P-3')).status).toBe('lapsed');
-    await b.advanceClock({ to: '2027-01-05' });
+    if (reinstatedOn !== '2026-12-31') await b.advanceClock({ to: reinstatedOn });
     await b.updatePolicy('P-3', { status: 'active' });
     await b.executeCollections({ period_month: '2027-01' });
     // January unpaid: with December (which lapsed it) it would be two; since the reinstatement it is one.
@@ -268,36 +273,13 @@ describe('policy changes during a period', () => {
     await b.executeCollections({ period_month: '2027-02' });
     const feb = await b.advanceClock({ to: '2027-02-28' });
     expect(feb.days.at(-1)!.lapsed_policies).toBe(1);
-    expect((await b.getPolicy('P-3')).status_history.at(-1)).toEqual({
-      old_status: 'active',
-      new_status: 'lapsed',
-      changed_on: '2027-02-28',
-      reason: 'lapsed: unpaid in 2 consecutive periods (2027-01, 2027-02)',
-    });
-  });
-
-  it('a policy reinstated on the day of the close that lapsed it does not count that period again', async () => {
-    const b = await setup();
-    for (const period of ['2026-11', '2026-12']) {
-      await b.executeCollections({ period_month: period });
-      await b.advanceClock({ to: lastDay(period) });
-    }
-    // The clock is 2026-12-31: December has closed and lapsed P-3; it is reinstated at once.
-    expect((await b.getPolicy('P-3')).status).toBe('lapsed');
-    await b.updatePolicy('P-3', { status: 'active' });
-    await b.executeCollections({ period_month: '2027-01' });
-    // January unpaid is one period since the reinstatement: December already lapsed it once.
-    const jan = await b.advanceClock({ to: '2027-01-31' });
-    expect(jan.days.at(-1)!.lapsed_policies).toBe(0);
-    expect((await b.getPolicy('P-3')).status).toBe('active');
-    await b.executeCollections({ period_month: '2027-02' });
-    const feb = await b.advanceClock({ to: '2027-02-28' });
-    expect(feb.days.at(-1)!.lapsed_policies).toBe(1);
-    expect((await b.getPolicy('P-3')).status_history.map((s) => [s.changed_on, s.new_status, s.reason])).toEqual([
+    const history = (await b.getPolicy('P-3')).status_history;
+    expect(history.map((h) => [h.changed_on, h.new_status, h.reason])).toEqual([
       ['2026-12-31', 'lapsed', 'lapsed: unpaid in 2 consecutive periods (2026-11, 2026-12)'],
-      ['2026-12-31', 'active', 'update'],
+      [reinstatedOn, 'active', 'update'],
       ['2027-02-28', 'lapsed', 'lapsed: unpaid in 2 consecutive periods (2027-01, 2027-02)'],
     ]);
+    expect(history.at(-1)!.old_status).toBe('active');
   });
 });
 

@@ -543,13 +543,18 @@ describe('a statement whose figures do not follow the fee rule', () => {
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout).net_amount).toBe(11.72);
     expect(json.stderr).toBe(warning);
-    const fine = await stub();
-    const ok = await seeded(fine);
-    const quiet = await premia(fine, ['settlements', 'get', ok.settlement]);
-    expect(quiet.code).toBe(0);
-    expect(quiet.stderr).toBe('');
+    await expectQuietOnRuleFollowing('get');
   });
 });
+
+/** The control: a statement that follows the fee rule, read with `settlements <verb>`, warns of nothing. */
+async function expectQuietOnRuleFollowing(verb: 'get' | 'export'): Promise<void> {
+  const fine = await stub();
+  const ok = await seeded(fine);
+  const quiet = await premia(fine, ['settlements', verb, ok.settlement]);
+  expect(quiet.code).toBe(0);
+  expect(quiet.stderr).toBe('');
+}
 
 describe('a statement export whose figures do not follow the fee rule', () => {
   it('settlements export writes the server\'s bytes and warns on stderr, exit 0', async () => {
@@ -564,11 +569,7 @@ describe('a statement export whose figures do not follow the fee rule', () => {
       `settlement_number,period_month,total_collections,distribution_fee,collections_fee,total_fees,vat,net_amount,payment_date,payment_reference\nSETTLE-2026-11-001,2026-11,10.00,2.50,0.35,2.85,0.43,11.72,2026-12-03,EFT-SETTLE-2026-11-001\n`,
     );
     expect(r.stderr).toBe(`Wrote ${settlement}.csv to ${out} (232 bytes).\n${warning}`);
-    const fine = await stub();
-    const ok = await seeded(fine);
-    const quiet = await premia(fine, ['settlements', 'export', ok.settlement]);
-    expect(quiet.code).toBe(0);
-    expect(quiet.stderr).toBe('');
+    await expectQuietOnRuleFollowing('export');
   });
 });
 
