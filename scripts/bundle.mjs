@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * After `tsc`, two bundles made with esbuild, so that a command loads a few files instead of
+ * After `tsc`, bundles made with esbuild, so that a command loads a few files instead of
  * hundreds (every process pays for each file it loads: resolving, reading and compiling it):
  *
  * 1. dist/store/kysely.js (a plain `export * from 'kysely'`) becomes kysely bundled into one ES
@@ -9,14 +9,16 @@
  *    threads' entries, split at every dynamic import (`--help` still loads no SQLite and no HTTP
  *    stack), with node_modules left as they are. bin/premia.js loads it when it is at least as
  *    new as dist/app/premia.js (a `tsc` alone leaves it stale: dist/ is used then). A one-day
- *    advance at 1M policies: about 50 ms less of its ~0.9 s (issue 13).
+ *    advance at 1M policies: about 50 ms less of its ~0.9 s (issue 13). The worker threads and
+ *    the account helper start from it; the CLI from it only where the next one cannot be used.
+ * 3. dist/bundle/premia.cjs: the CLI as one CommonJS file, and 4. its V8 code cache (below).
  *
  * The bundle's files sit two levels below the package, as every dist/ module that finds a file
  * of the package by a relative URL (package.json, fixtures/, openapi.yaml) does, and each worker
  * entry sits beside the chunks that start it, under the name dist/ gives it there.
  *
- * When esbuild is not installed (a production install without devDependencies) neither bundle
- * is made and dist/ works as compiled, only slower to load.
+ * When esbuild is not installed (a production install without devDependencies) no bundle is
+ * made and dist/ works as compiled, only slower to load.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -80,10 +82,9 @@ await esbuild.build({
   logLevel: 'warning',
 });
 
-
 // 3. The CLI as one CommonJS file (dist/bundle/premia.cjs), which bin/premia.js loads with a V8
 //    code cache (bin/load-bundle.js): Node 20 caches no compiled ES modules, and a process spent
-//    ~50 ms compiling premia again (issue 13: a one-day advance at 1M policies 0.61 → 0.55 s).
+//    ~50 ms compiling premia again (issue 13: a light day of the 1M book lived alone 596 → 550 ms).
 //    premia's own dynamic imports become lazily run parts of the file, its dependencies'
 //    require()s (an ES module dependency is required: Node 20.19+). Its first line is the build's
 //    id, which the cache carries too. The worker threads keep the ES module bundle above.
@@ -111,15 +112,24 @@ const esmPackages = {
     });
   },
 };
-/** Whether package `name` is an ES module to require() too (no CommonJS build under a "require" condition). */
+/**
+ * Whether require() of package `name` loads an ES module: the file it resolves to is .mjs, or .js
+ * under a package.json (the nearest) whose "type" is "module".
+ */
 function esmOnly(name) {
-  let pkg;
+  let file;
   try {
-    pkg = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8'));
+    file = require.resolve(name);
   } catch {
-    return false;
+    return false; // not installed or not for require(): esbuild leaves it to fail as it would
   }
-  return pkg.type === 'module' && !JSON.stringify(pkg.exports ?? {}).includes('"require"');
+  if (file.endsWith('.mjs')) return true;
+  if (!file.endsWith('.js')) return false;
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, 'utf8')).type === 'module';
+    if (dirname(dir) === dir) return false;
+  }
 }
 const common = join(bundleDir, 'premia.cjs');
 const buildId = `// premia build ${randomBytes(12).toString('hex')}`;
