@@ -203,7 +203,15 @@ describe('premia simulate', () => {
     expect(r.stdout).toContain('Settlement SETTLE-2026-11-001 (pending; EFT on 2026-12-03, reference PRM2611001-28KTXAGP)');
     // A pipe: money not grouped (the README shows a terminal's 470,922.46).
     expect(r.stdout).toContain('collected 470922.46 of 518983.09 due: 90.7% by amount, 93.3% of policies paid in full');
-    expect(r.stdout).toContain('\ntotal_collections       470922.46\n');
+    // The statement's money right-aligned, so it reads as a sum (as settlements get shows it).
+    expect(r.stdout).toContain(
+      '\ntotal_collections       470922.46\n' +
+        'distribution_fee (25%)  117730.62\n' +
+        'collections_fee (3.5%)   16482.29\n' +
+        'total_fees              134212.91\n' +
+        'vat (15% of fees)        20131.94\n' +
+        'net_amount              316577.61\n',
+    );
     expect(r.stderr).toBe('');
   });
 });

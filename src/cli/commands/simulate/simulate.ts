@@ -182,13 +182,17 @@ export function printSummary(ui: Ui, s: SimulationSummary): void {
     const st = m.settlement;
     ui.line();
     ui.line(ui.out.bold(`Settlement ${st.settlement_number}`) + ` (${st.status}; EFT on ${st.payment_date}, reference ${st.payment_reference})`);
+    // Money right-aligned so the statement reads as a sum (as settlements get shows it).
+    const figures = [st.total_collections, st.distribution_fee, st.collections_fee, st.total_fees, st.vat, st.net_amount];
+    const width = Math.max(...figures.map((c) => ui.money(c).length));
+    const aligned = (cents: number) => ui.money(cents).padStart(width);
     ui.keyValues([
-      ['total_collections', ui.money(st.total_collections)],
-      ['distribution_fee (25%)', ui.money(st.distribution_fee)],
-      ['collections_fee (3.5%)', ui.money(st.collections_fee)],
-      ['total_fees', ui.money(st.total_fees)],
-      ['vat (15% of fees)', ui.money(st.vat)],
-      ['net_amount', ui.money(st.net_amount)],
+      ['total_collections', aligned(st.total_collections)],
+      ['distribution_fee (25%)', aligned(st.distribution_fee)],
+      ['collections_fee (3.5%)', aligned(st.collections_fee)],
+      ['total_fees', aligned(st.total_fees)],
+      ['vat (15% of fees)', aligned(st.vat)],
+      ['net_amount', aligned(st.net_amount)],
     ]);
     ui.line();
     ui.line(`Files: ${m.files.join(', ')}`);
