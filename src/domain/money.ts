@@ -139,7 +139,9 @@ export function premiumFromInput(value: unknown, from: 'json' | 'text' = 'text')
     return parsePremium(value.trim());
   }
   if (value === undefined || value === null) return { code: 'REQUIRED', message: 'is required; give a premium like 149.50' };
-  return { code: 'INVALID_AMOUNT', message: 'must be a number like 149.50' };
+  // The wrong JSON type (true, a list, an object), as a string is: INVALID_TYPE, saying what came.
+  const kind = typeof value === 'boolean' ? `a boolean (got ${String(value)})` : Array.isArray(value) ? 'a list' : 'an object';
+  return { code: 'INVALID_TYPE', message: `must be a JSON number like 149.50, not ${kind}` };
 }
 
 /**

@@ -81,10 +81,26 @@ describe('POST /v1/policies', () => {
         { field: 'collection_amount', code: 'INVALID_TYPE', message: `collection_amount must be a JSON number like 149.50, not a string (got ${JSON.stringify(text)})` },
       ]);
     }
+    // Any other wrong JSON type is the same INVALID_TYPE (not INVALID_AMOUNT, which is for a number badly written).
+    for (const [value, kind] of [
+      [true, 'a boolean (got true)'],
+      [[149.5], 'a list'],
+      [{ amount: 149.5 }, 'an object'],
+    ] as const) {
+      const amount = await create({ ...POLICY, collection_amount: value });
+      expect(amount.status).toBe(400);
+      expect(amount.json().error.message).toBe(`The policy is not valid: collection_amount must be a JSON number like 149.50, not ${kind}.`);
+      expect(amount.json().error.details).toEqual([{ field: 'collection_amount', code: 'INVALID_TYPE', message: `collection_amount must be a JSON number like 149.50, not ${kind}` }]);
+    }
     const { id } = (await create(POLICY)).json();
     const patch = await call(s.app, 'PATCH', `/v1/policies/${id}`, { key: s.keys.acme, body: { collection_amount: '13.00' } });
     expect(patch.status).toBe(400);
     expect(patch.json().error.details[0].code).toBe('INVALID_TYPE');
+    const patchBool = await call(s.app, 'PATCH', `/v1/policies/${id}`, { key: s.keys.acme, body: { collection_amount: false } });
+    expect(patchBool.status).toBe(400);
+    expect(patchBool.json().error.details).toEqual([
+      { field: 'collection_amount', code: 'INVALID_TYPE', message: 'collection_amount must be a JSON number like 149.50, not a boolean (got false)' },
+    ]);
     expect((await call(s.app, 'GET', `/v1/policies/${id}`, { key: s.keys.acme })).json().collection_amount).toBe(POLICY.collection_amount);
   });
 

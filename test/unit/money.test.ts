@@ -81,10 +81,12 @@ describe('premiumFromInput (JSON numbers and flag strings)', () => {
     [1e21, 'INVALID_AMOUNT'],
     [-5, 'AMOUNT_OUT_OF_RANGE'],
     [Number.NaN, 'INVALID_AMOUNT'],
-    [true, 'INVALID_AMOUNT'],
+    // The wrong JSON type is INVALID_TYPE, as a string in JSON is.
+    [true, 'INVALID_TYPE'],
     [null, 'REQUIRED'],
     [undefined, 'REQUIRED'],
-    [{}, 'INVALID_AMOUNT'],
+    [{}, 'INVALID_TYPE'],
+    [[1], 'INVALID_TYPE'],
   ])('rejects %j', (value, code) => expect((premiumFromInput(value) as { code: string }).code).toBe(code));
 });
 
