@@ -95,6 +95,15 @@ describe('openapi.yaml', () => {
     expect(res.json()).toEqual(OPENAPI);
   });
 
+  it('names first, as its server, the one that served it (a relative URL), not a fixed host and port', async () => {
+    // A server on another --port: a client generated from the served document must call it, not 127.0.0.1:8080.
+    const res = await call(s.app, 'GET', '/v1/openapi.json', { key: s.keys.acme });
+    expect(res.json().servers).toEqual([
+      { url: '/v1', description: 'the premia service that served this document' },
+      { url: 'http://127.0.0.1:8080/v1', description: 'premia serve (default host and port)' },
+    ]);
+  });
+
   it('documents a 503 (STORE_BUSY) on every operation, and no 501 (every route works)', () => {
     for (const endpoint of ENDPOINTS) {
       const [method, path] = endpoint.split(' ');
