@@ -213,8 +213,13 @@ export function usageError(message: string): PremiaError {
   return new PremiaError('USAGE_ERROR', message);
 }
 
-export function notFound(what: string, ref: string): PremiaError {
-  return new PremiaError('NOT_FOUND', `${what} '${printable(ref)}' was not found. Check the id or number and try again.`);
+/**
+ * `by`: what a lookup takes. Policies and settlements are found by id or number (and a
+ * collection's lookup names the policy a number belongs to); executions, operations and API
+ * keys have only an id, so their message does not send the caller looking for a number.
+ */
+export function notFound(what: string, ref: string, by: 'id or number' | 'id' = 'id or number'): PremiaError {
+  return new PremiaError('NOT_FOUND', `${what} '${printable(ref)}' was not found. Check the ${by} and try again.`);
 }
 
 export function conflict(code: ErrorCode, message: string, details?: Record<string, unknown>[]): PremiaError {

@@ -259,7 +259,7 @@ describe('a collections run over HTTP', () => {
     ] as const) {
       const res = await call(s.app, 'GET', url, { key: s.keys.other });
       expect(res.status, url).toBe(404);
-      expect(res.json().error).toMatchObject({ code: 'NOT_FOUND', message: `${what} '${id}' was not found. Check the id or number and try again.` });
+      expect(res.json().error).toMatchObject({ code: 'NOT_FOUND', message: `${what} '${id}' was not found. Check the ${what === 'Execution' ? 'id' : 'id or number'} and try again.` });
     }
     // Their lists and reports hold none of it; their policy filter does not see acme's policy.
     expect((await call(s.app, 'GET', '/v1/collections?period_month=2026-11', { key: s.keys.other })).json()).toEqual({ data: [], next_after: null });

@@ -269,7 +269,9 @@ describe('collections, reports and settlements: validation and errors', () => {
     await notFound('/v1/collections?period_month=2026-11&policy=POL-404', "Policy 'POL-404' was not found. Check the id or number and try again.");
     await notFound(`/v1/collections/${id}`, `Collection '${id}' was not found. Check the id or number and try again.`);
     await notFound(`/v1/collections/${id}/explain`, `Collection '${id}' was not found. Check the id or number and try again.`);
-    await notFound(`/v1/executions/${id}`, `Execution '${id}' was not found. Check the id or number and try again.`);
+    // An execution and an operation have only an id: their message does not ask for a number.
+    await notFound(`/v1/executions/${id}`, `Execution '${id}' was not found. Check the id and try again.`);
+    await notFound(`/v1/operations/${id}`, `Operation '${id}' was not found. Check the id and try again.`);
     await notFound('/v1/collections/not-an-id', "Collection 'not-an-id' was not found. Check the id or number and try again.");
     await invalid('GET', '/v1/collections', undefined, [['period_month', 'REQUIRED']]);
     await invalid('GET', '/v1/collections?period_month=2026-11&status=PAID', undefined, [['status', 'INVALID_VALUE']]);

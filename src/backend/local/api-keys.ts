@@ -182,7 +182,7 @@ export async function revokeKey(store: Store, keyId: string, now: () => Date): P
     const world = await readWorld(trx);
     const rowid = decodeId(IdKind.apiKey, world.idSalt, keyId.trim());
     const row = rowid === null ? undefined : await repo.findApiKeyById(trx, rowid);
-    if (!row) throw notFound('API key', keyId);
+    if (!row) throw notFound('API key', keyId, 'id');
     const changed = await repo.revokeApiKey(trx, row.id, stamp(world.today, now()));
     const after = (await repo.findApiKeyById(trx, row.id))!;
     return { key: toView(after, world.idSalt), changed };

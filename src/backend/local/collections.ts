@@ -229,7 +229,7 @@ export async function getExecution(ctx: LocalContext, id: string): Promise<Execu
   const world = await readWorld(ctx.store.db);
   const rowid = decodeId(IdKind.execution, world.idSalt, id);
   const row = rowid === null ? undefined : await repo.findExecution(ctx.store.db, ctx.clientId, rowid);
-  if (!row) throw notFound('Execution', id);
+  if (!row) throw notFound('Execution', id, 'id');
   const counts = Object.fromEntries(COLLECTION_STATUSES.map((s) => [s, 0])) as Record<CollectionStatus, number>;
   for (const g of await repo.executionStatusCounts(ctx.store.db, row.id)) counts[g.status] = g.count;
   return {

@@ -6,7 +6,7 @@ import { defineRoutes, JsonText, read } from '../dispatch.js';
 export const operationsRoutes = defineRoutes('operations', {
   getOperation: read(({ principal, params, reply, server }) => {
     const op = server.operations.get(principal.clientId, params.id!);
-    if (!op) throw notFound('Operation', params.id!);
+    if (!op) throw notFound('Operation', params.id!, 'id');
     if (op.result === null) reply.header('retry-after', '1');
     return new JsonText(operationJson(op));
   }),
