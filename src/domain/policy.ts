@@ -2,7 +2,7 @@
 import { conflict, validationError, type FieldError, type PremiaError } from './errors.js';
 import { apiKeyProblem, checkIdentifier, checkProductCode, endpointNameProblem } from './identifiers.js';
 import { premiumFromInput, type Cents } from './money.js';
-import { showValue } from './show.js';
+import { fieldName, showValue } from './show.js';
 
 export const POLICY_STATUSES = ['active', 'lapsed', 'cancelled'] as const;
 export type PolicyStatus = (typeof POLICY_STATUSES)[number];
@@ -88,10 +88,10 @@ export function validatePolicyInput(raw: Record<string, unknown>, from: 'json' |
 
   for (const key of Object.keys(raw)) {
     if (!(IDENTIFIER_FIELDS as readonly string[]).includes(key) && key !== 'product_code' && key !== 'collection_amount') {
-      errors.push({ field: key, code: 'UNKNOWN_FIELD', message: `${key} is not a field of a policy` });
+      errors.push({ field: fieldName(key), code: 'UNKNOWN_FIELD', message: `${fieldName(key)} is not a field of a policy` });
     }
   }
-  if (errors.length > 0) throw validationError(summarise('The policy is not valid', errors), errors);
+  if (errors.length > 0) throw invalidRequest('The policy is not valid', errors);
   return out as PolicyInput;
 }
 
@@ -123,18 +123,33 @@ export function validatePolicyPatch(raw: Record<string, unknown>, from: 'json' |
   }
   for (const key of Object.keys(raw)) {
     if (key !== 'collection_amount' && key !== 'status') {
-      errors.push({ field: key, code: 'UNKNOWN_FIELD', message: `${key} cannot be updated; only collection_amount and status can` });
+      errors.push({ field: fieldName(key), code: 'UNKNOWN_FIELD', message: `${fieldName(key)} cannot be updated; only collection_amount and status can` });
     }
   }
   if (errors.length === 0 && out.collection_amount === undefined && out.status === undefined) {
     errors.push({ field: 'body', code: 'REQUIRED', message: 'give collection_amount, status, or both' });
   }
-  if (errors.length > 0) throw validationError(summarise('The update is not valid', errors), errors);
+  if (errors.length > 0) throw invalidRequest('The update is not valid', errors);
   return out;
 }
 
 /** One problem: the message says it. Several: the message names the fields, details say each. */
 export function summarise(prefix: string, errors: FieldError[]): string {
   if (errors.length === 1) return `${prefix}: ${errors[0]!.message}.`;
-  return `${prefix}: ${errors.length} problems (${[...new Set(errors.map((e) => e.field))].join(', ')}); see details.`;
+  const fields = [...new Set(errors.map((e) => e.field))];
+  const named = fields.length > FIELDS_NAMED ? `${fields.slice(0, FIELDS_NAMED).join(', ')} and ${fields.length - FIELDS_NAMED} more` : fields.join(', ');
+  const omitted = errors.length > MAX_DETAILS ? ` (the first ${MAX_DETAILS}; ${errors.length - MAX_DETAILS} more left out)` : '';
+  return `${prefix}: ${errors.length} problems (${named}); see details${omitted}.`;
+}
+
+/** Most fields a summary names, and most problems an error's details list (the message counts them all). */
+const FIELDS_NAMED = 10;
+export const MAX_DETAILS = 100;
+
+/**
+ * The VALIDATION_ERROR of a request's problems: every one counted in the message, at most
+ * MAX_DETAILS listed, so a body of 80,000 unknown keys is answered in kilobytes, not megabytes.
+ */
+export function invalidRequest(prefix: string, errors: FieldError[]): PremiaError {
+  return validationError(summarise(prefix, errors), errors.slice(0, MAX_DETAILS));
 }

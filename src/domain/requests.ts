@@ -7,8 +7,8 @@
 import { validationError, type DetailCode, type FieldError } from './errors.js';
 import { isIsoDate, isPeriod, whyNotADate, whyNotAPeriodInRange, type IsoDate, type Period } from './period.js';
 import { COLLECTION_STATUSES, type CollectionStatus } from './collection.js';
-import { isPolicyStatus, POLICY_STATUSES, summarise, type PolicyStatus } from './policy.js';
-import { showValue } from './show.js';
+import { invalidRequest, isPolicyStatus, POLICY_STATUSES, type PolicyStatus } from './policy.js';
+import { fieldName, showValue } from './show.js';
 import { DISPUTE_REASON_MAX, disputeReasonProblem, PAID_REFERENCE_MAX, PAID_REFERENCE_RE, SETTLEMENT_STATUSES, type SettlementStatus } from './settlement.js';
 
 /** Lists: a page holds DEFAULT_PAGE_LIMIT items unless asked for up to MAX_PAGE_LIMIT. */
@@ -35,7 +35,7 @@ class Checker {
     for (const key of Object.keys(raw)) {
       if (!allowed.includes(key)) {
         const known = allowed.length > 0 ? `; known: ${allowed.join(', ')}` : '';
-        this.add(key, 'UNKNOWN_FIELD', `${key} is not a field of ${what}${known}`);
+        this.add(fieldName(key), 'UNKNOWN_FIELD', `${fieldName(key)} is not a field of ${what}${known}`);
       }
     }
   }
@@ -145,7 +145,7 @@ class Checker {
   }
 
   done<T>(prefix: string, value: T): T {
-    if (this.errors.length > 0) throw validationError(summarise(prefix, this.errors), this.errors);
+    if (this.errors.length > 0) throw invalidRequest(prefix, this.errors);
     return value;
   }
 }

@@ -19,3 +19,15 @@ export function showValue(v: unknown): string {
   else s = String(v);
   return s.length > 60 ? `${s.slice(0, 60)}…` : s;
 }
+
+/** The longest field name an error repeats as it came, as for a JSON path (server/json.ts); a longer one is cut. */
+const FIELD_NAME_SHOWN = 100;
+
+/**
+ * A key of a caller's body or query, named in an error (`UNKNOWN_FIELD`): as sent, but at most
+ * FIELD_NAME_SHOWN characters, so that a body of megabyte-long keys is not answered with them
+ * several times over.
+ */
+export function fieldName(key: string): string {
+  return key.length > FIELD_NAME_SHOWN ? `${key.slice(0, FIELD_NAME_SHOWN)}…` : key;
+}

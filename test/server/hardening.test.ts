@@ -238,6 +238,52 @@ describe('G6: a JSON body with a key given twice is refused, naming the key', ()
   });
 });
 
+describe('a body of many or long unknown keys is answered in kilobytes, every problem counted', () => {
+  const many = (base: Record<string, unknown>, n: number) => JSON.stringify({ ...base, ...Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${i}`, 1])) });
+
+  it('POST /v1/settlements with 80,000 unknown keys: the message names 10 and counts the rest, details list the first 100', async () => {
+    const payload = many({ period_month: '2026-11' }, 80_000);
+    const res = await call(s.app, 'POST', '/v1/settlements', { key: s.keys.acme, payload, headers: { 'content-type': 'application/json' } });
+    refused(res, 400, 'VALIDATION_ERROR', { field: 'f0', code: 'UNKNOWN_FIELD' });
+    const error = res.json().error;
+    expect(error.message).toBe(
+      'The settlement request is not valid: 80000 problems (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9 and 79990 more); see details (the first 100; 79900 more left out).',
+    );
+    expect(error.details).toHaveLength(100);
+    expect(error.details[99]).toEqual({ field: 'f99', code: 'UNKNOWN_FIELD', message: 'f99 is not a field of a settlement request; known: period_month' });
+    expect(res.text.length).toBeLessThan(20_000);
+  });
+
+  it('POST /v1/policies and PATCH: the same bound, nothing created or changed', async () => {
+    const before = await policyCount();
+    const create = await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme, payload: many(POLICY, 5_000), headers: { 'content-type': 'application/json' } });
+    refused(create, 400, 'VALIDATION_ERROR', { field: 'f0', code: 'UNKNOWN_FIELD' });
+    expect(create.json().error.message).toBe('The policy is not valid: 5000 problems (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9 and 4990 more); see details (the first 100; 4900 more left out).');
+    expect(create.json().error.details).toHaveLength(100);
+    expect(await policyCount()).toBe(before);
+    const patch = await call(s.app, 'PATCH', '/v1/policies/POL-1', { key: s.keys.acme, payload: many({ status: 'cancelled' }, 101), headers: { 'content-type': 'application/json' } });
+    refused(patch, 400, 'VALIDATION_ERROR', { field: 'f0', code: 'UNKNOWN_FIELD' });
+    expect(patch.json().error.message).toBe('The update is not valid: 101 problems (f0, f1, f2, f3, f4, f5, f6, f7, f8, f9 and 91 more); see details (the first 100; 1 more left out).');
+  });
+
+  it('a key of 500,000 characters is named by its first 100, not repeated whole', async () => {
+    const key = 'k'.repeat(500_000);
+    const res = await call(s.app, 'POST', '/v1/collections/execute', { key: s.keys.acme, payload: JSON.stringify({ period_month: '2026-11', [key]: 1 }), headers: { 'content-type': 'application/json' } });
+    const shown = `${'k'.repeat(100)}…`;
+    refused(res, 400, 'VALIDATION_ERROR', { field: shown, code: 'UNKNOWN_FIELD' });
+    expect(res.json().error.message).toBe(`The collections run is not valid: ${shown} is not a field of a collections run; known: period_month, policy_ids, strategy.`);
+    expect(res.text.length).toBeLessThan(2_000);
+    const policy = await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme, payload: JSON.stringify({ ...POLICY, [key]: 1 }), headers: { 'content-type': 'application/json' } });
+    expect(policy.json().error.details).toEqual([{ field: shown, code: 'UNKNOWN_FIELD', message: `${shown} is not a field of a policy` }]);
+  });
+
+  it('a few problems are listed as before', async () => {
+    const res = await call(s.app, 'POST', '/v1/settlements', { key: s.keys.acme, body: { period_month: 'Nov', colour: 'red' } });
+    expect(res.json().error.message).toBe('The settlement request is not valid: 2 problems (colour, period_month); see details.');
+    expect(res.json().error.details).toHaveLength(2);
+  });
+});
+
 describe('a JSON number a double cannot hold as written is refused, never rounded', () => {
   const post = (amount: string) =>
     call(s.app, 'POST', '/v1/policies', {
