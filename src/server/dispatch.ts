@@ -298,7 +298,23 @@ async function runWrite(request: FastifyRequest, reply: FastifyReply, row: AnyOp
   }
   const outcome = await finished;
   if (outcome.replayed) reply.header('idempotent-replayed', 'true');
+  const created = outcome.status === 201 ? createdLocation(row, outcome.body) : null;
+  if (created !== null) reply.header('location', created);
   return reply.code(outcome.status).type(JSON_TYPE).send(outcome.body);
+}
+
+/**
+ * Where the resource a 201 made lives (RFC 9110: without a Location, a 201 names the request's
+ * own URI, the collection): `/v1/policies/{id}`, `/v1/settlements/{id}`, from the body's `id`.
+ * A replayed 201 gets it too, from its stored body.
+ */
+function createdLocation(row: AnyOperation, body: string): string | null {
+  try {
+    const id = (JSON.parse(body) as { id?: unknown }).id;
+    return typeof id === 'string' && id !== '' ? `/v1${row.path}/${encodeURIComponent(id)}` : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -67,6 +67,9 @@ describe('Idempotency-Key', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.text).toBe(first.text);
     expect(again.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+    // The replayed 201 names the policy it made, as the first did.
+    expect(first.headers.location).toBe(`/v1/policies/${first.json().id}`);
+    expect(again.headers.location).toBe(first.headers.location);
     expect(await count()).toBe(1);
   });
 

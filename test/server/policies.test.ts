@@ -37,6 +37,9 @@ describe('POST /v1/policies', () => {
       updated_at: '2026-11-21T09:30:00.000Z',
     });
     expect(res.text).toContain('"collection_amount":149.50,');
+    // The 201 names the policy it made (RFC 9110: without a Location it would name /v1/policies).
+    expect(res.headers.location).toBe(`/v1/policies/${body.id}`);
+    expect((await call(s.app, 'GET', res.headers.location as string, { key: s.keys.acme })).json().policy_number).toBe('POL-0001');
   });
 
   it('answers 400 with one detail per bad field, worded as in local mode', async () => {

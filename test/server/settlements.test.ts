@@ -61,6 +61,9 @@ describe('POST /v1/settlements', () => {
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     const body = res.json();
     expect(body.id).toMatch(ID_RE);
+    // The 201 names the statement it made (RFC 9110), and that is where GET finds it.
+    expect(res.headers.location).toBe(`/v1/settlements/${body.id}`);
+    expect((await call(s.app, 'GET', res.headers.location as string, { key: s.keys.acme })).text).toBe(res.text);
     for (const field of SPEC_47) expect(body, field).toHaveProperty(field);
     const { id: _id, ...rest } = body;
     expect(rest).toEqual(ACME_001);
@@ -189,6 +192,7 @@ describe('POST /v1/settlements', () => {
     expect(retry.status).toBe(201);
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(retry.text).toBe(first.text);
+    expect(retry.headers.location).toBe(`/v1/settlements/${first.json().id}`);
     // Without the key the rerun is refused by the store, naming the statement.
     const cron = await create();
     expect(cron.status).toBe(409);
