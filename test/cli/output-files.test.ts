@@ -369,6 +369,40 @@ describe('a directory', () => {
     expect(readdirSync(join(dir, 'out'))).toEqual(['collections-2026-11.json']);
   });
 
+  // `--output newdir/` wrote a file named `newdir` (exit 0), and `--output out.csv/` replaced
+  // the file out.csv: the slash, which says "a directory", was dropped.
+  it('DIR/ that does not exist: exit 2, DIRECTORY_NOT_FOUND, no file named DIR', async () => {
+    const r = await runCli([...REPORT, '--output', 'newdir/'], { cwd: dir });
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      `error: Cannot write --output newdir/: the directory ${join(dir, 'newdir')} does not exist. Create it first or choose another path.\n  (code VALIDATION_ERROR)\n`,
+    ]);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('FILE/ naming a file: exit 2, NOT_A_DIRECTORY, the file untouched', async () => {
+    writeFileSync(join(dir, 'out.csv'), EARLIER);
+    const r = await runCli(['--json', ...REPORT, '--output', 'out.csv/'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: `Cannot write --output out.csv/: ${join(dir, 'out.csv')} is not a directory.`,
+        request_id: null,
+        details: [{ field: '--output', code: 'NOT_A_DIRECTORY', message: `${join(dir, 'out.csv')} is not a directory` }],
+      },
+    });
+    expect(readFileSync(join(dir, 'out.csv'), 'utf8')).toBe(EARLIER);
+    expect(readdirSync(dir)).toEqual(['out.csv']);
+  });
+
+  it('DIR/ that exists: the download under its own name in DIR', async () => {
+    mkdirSync(join(dir, 'out'));
+    await writeDownload(context(), download(BODY, 'collections-2026-11.csv'), 'out/');
+    expect(readFileSync(join(dir, 'out', 'collections-2026-11.csv'), 'utf8')).toBe(BODY);
+  });
+
   it('simulate --out naming a file: exit 2 before anything runs, the file untouched', async () => {
     writeFileSync(join(dir, 'results'), 'mine\n');
     const r = await runCli(['--json', 'simulate', '--out', 'results'], { cwd: dir });

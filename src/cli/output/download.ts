@@ -79,6 +79,18 @@ export async function writeDownload(
   const named = resolve(ctx.cwd, output);
   let place = await placeOf(named, { output, option });
   let path = named;
+  // `--output reports/` names a directory (resolve() drops the slash): never a file called
+  // `reports`, nor an existing file `reports` replaced.
+  if (output.endsWith('/') && place.kind !== 'directory') {
+    if (place.kind === 'file' && place.existing === null) {
+      throw validationError(`Cannot write ${option} ${output}: the directory ${named} does not exist. Create it first or choose another path.`, [
+        { field: option, code: 'DIRECTORY_NOT_FOUND', message: `${named} does not exist` },
+      ]);
+    }
+    throw validationError(`Cannot write ${option} ${output}: ${named} is not a directory.`, [
+      { field: option, code: 'NOT_A_DIRECTORY', message: `${named} is not a directory` },
+    ]);
+  }
   if (place.kind === 'directory') {
     path = join(named, download.filename);
     place = await placeOf(path, { output, option });
