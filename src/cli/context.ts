@@ -19,6 +19,7 @@
  */
 import { redactGivenKeys, redactKeysIn } from '../lib/key-text.js';
 import { randomUUID } from 'node:crypto';
+import { statSync, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { EventEmitter } from 'node:events';
@@ -282,6 +283,7 @@ export async function resolveTarget(ctx: CliContext, globals: GlobalOptions): Pr
     if (foreign !== null) throw validationError(foreign.message, [foreign.detail]);
     // A postgres:// URL names a database server's store, used as given (never shown with its password).
     const file = db === ':memory:' ? db : isPostgresUrl(db) ? db.trim() : resolve(ctx.cwd, db);
+    if (!isPostgresUrl(db)) checkNotDirectoryPath(db, file, dbSource === 'env' ? 'PREMIA_DB' : '--db');
     return { mode: 'local', db: file, dbSource, asClient: globals.asClient ?? null, profile: null, configPath: path };
   };
   if (globals.db !== undefined) {
@@ -418,6 +420,27 @@ async function openLocal(ctx: CliContext, globals: GlobalOptions, target: Resolv
     await base.close();
     throw e;
   }
+}
+
+/**
+ * `--db stores/` names a directory (resolve() drops the slash): without one there, the store was
+ * made as a file named `stores`; with a store file there, that store was opened. Only an existing
+ * directory goes on, to be refused as one, with the file name to give.
+ */
+function checkNotDirectoryPath(db: string, file: string, source: string): void {
+  if (db === ':memory:' || !db.endsWith('/')) return;
+  let info: Stats | null = null;
+  try {
+    info = statSync(file);
+  } catch {
+    // nothing there
+  }
+  if (info?.isDirectory()) return;
+  const [problem, code] = info === null ? ([`there is no directory ${file}`, 'DIRECTORY_NOT_FOUND'] as const) : ([`${file} is a file, not a directory`, 'NOT_A_DIRECTORY'] as const);
+  const fix = info === null ? `Give the path of the store file (such as ${join(file, DEFAULT_DB_FILE)}, once that directory exists)` : `Give the path of the store file without the '/': ${file}`;
+  throw validationError(`The store ${db} (${source}) ends with '/', so it names a directory, but ${problem}. ${fix}. Nothing changed.`, [
+    { field: source, code, message: problem },
+  ]);
 }
 
 /**

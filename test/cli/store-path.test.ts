@@ -51,6 +51,43 @@ describe('a store in a directory that does not exist', () => {
   });
 });
 
+// `--db stores/` (a directory meant, none there) made a store file named `stores`, exit 0; and
+// `--db acme.db/` opened the store acme.db: the slash that names a directory was dropped.
+describe('a store path ending in / names a directory', () => {
+  it('none there: VALIDATION_ERROR, exit 2, nothing created', async () => {
+    const r = await runCli(['--db', 'stores/', 'clock', 'set', '2026-11-21'], { cwd: dir });
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      `error: The store stores/ (--db) ends with '/', so it names a directory, but there is no directory ${join(dir, 'stores')}. ` +
+        `Give the path of the store file (such as ${join(dir, 'stores', 'premia.db')}, once that directory exists). Nothing changed.\n  (code VALIDATION_ERROR)\n`,
+    ]);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a file there (PREMIA_DB): VALIDATION_ERROR, exit 2, NOT_A_DIRECTORY, the file untouched', async () => {
+    writeFileSync(join(dir, 'acme.db'), 'x');
+    const r = await runCli(['--json', 'clock', 'set', '2026-11-21'], { cwd: dir, env: { PREMIA_DB: 'acme.db/' } });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: `The store acme.db/ (PREMIA_DB) ends with '/', so it names a directory, but ${join(dir, 'acme.db')} is a file, not a directory. Give the path of the store file without the '/': ${join(dir, 'acme.db')}. Nothing changed.`,
+        request_id: null,
+        details: [{ field: 'PREMIA_DB', code: 'NOT_A_DIRECTORY', message: `${join(dir, 'acme.db')} is a file, not a directory` }],
+      },
+    });
+    expect(readdirSync(dir)).toEqual(['acme.db']);
+  });
+
+  it('a directory there: refused as a directory, naming the file to give', async () => {
+    mkdirSync(join(dir, 'stores'));
+    const r = await runCli(['--json', '--db', 'stores/', 'clock'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr).error.message).toBe(`The store ${join(dir, 'stores')} (--db) is a directory, not a store file. Give the path of the store file, e.g. ${join(dir, 'stores', 'premia.db')}.`);
+  });
+});
+
 describe('an empty --db', () => {
   it.each([[''], ['  ']])('--db %j is said to be empty (USAGE_ERROR, exit 2), not taken for the working directory', async (db) => {
     const json = await runCli(['--json', '--db', db, 'clock'], { cwd: dir });
