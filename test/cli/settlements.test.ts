@@ -353,6 +353,29 @@ describe('two live statements can never exist', () => {
 });
 
 describe('premia settlements get / list', () => {
+  // `settlements export 2026-11` (or SETTLE-2026-11-1) said only "not found. Check the id or
+  // number", leaving the operator to guess the number's form.
+  it('a period, or a number mistyped around one, is NOT_FOUND naming the period\'s statements', async () => {
+    const { cli } = await fixtureStore('2026-12-02');
+    const none = await cli(['settlements', 'export', '2026-11']);
+    expect([none.code, none.stdout, none.stderr]).toEqual([
+      5,
+      '',
+      "error: Settlement '2026-11' was not found: a settlement number is written SETTLE-YYYY-MM-NNN; 2026-11 has no statement.\n  (code NOT_FOUND)\n",
+    ]);
+    expect((await cli(['settlements', 'create', '--period', FIXTURE_PERIOD])).code).toBe(0);
+    for (const ref of ['2026-11', 'SETTLE-2026-11-1', 'settle-2026-11']) {
+      const r = await cli(['settlements', 'export', ref]);
+      expect([r.code, r.stdout, r.stderr]).toEqual([
+        5,
+        '',
+        `error: Settlement '${ref}' was not found: a settlement number is written SETTLE-YYYY-MM-NNN; 2026-11's statement is SETTLE-2026-11-001 (pending); give its number or id.\n  (code NOT_FOUND)\n`,
+      ]);
+    }
+    const wellFormed = await cli(['settlements', 'get', 'SETTLE-2026-11-009']);
+    expect(wellFormed.stderr).toBe("error: Settlement 'SETTLE-2026-11-009' was not found. Check the id or number and try again.\n  (code NOT_FOUND)\n");
+  });
+
   it('finds a statement by id or by settlement number; unknown refs are NOT_FOUND (exit 5)', async () => {
     const { cli } = await fixtureStore('2026-12-02');
     const created = await cli(['--json', 'settlements', 'create', '--period', FIXTURE_PERIOD]);

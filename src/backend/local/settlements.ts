@@ -11,6 +11,7 @@
 import { notFound, PremiaError, validationError } from '../../domain/errors.js';
 import { settlementFigures, StatementSplitter, WeightTable } from '../../domain/fees.js';
 import { decodeId, encodeId, IdKind, looksLikeId } from '../../domain/ids.js';
+import { printable } from '../../domain/identifiers.js';
 import { asCents, formatCents } from '../../domain/money.js';
 import { plural } from '../../domain/words.js';
 import type { Period } from '../../domain/period.js';
@@ -84,8 +85,23 @@ async function requireSettlement(db: Db | Trx, ctx: LocalContext, idSalt: number
     ]);
   }
   const row = await findSettlementByRef(db, ctx.clientId, idSalt, ref);
-  if (!row) throw notFound('Settlement', ref);
+  if (!row) throw await settlementNotFound(db, ctx.clientId, ref);
   return row;
+}
+
+/**
+ * NOT_FOUND for `ref`. A period where a statement was asked for (`settlements export 2026-11`,
+ * `SETTLE-2026-11-1`, `SETTLE-2026-11`): the period's statements are named, so the operator
+ * need not guess the number's form.
+ */
+async function settlementNotFound(db: Db | Trx, clientId: number, ref: string): Promise<PremiaError> {
+  const trimmed = ref.trim().toUpperCase();
+  const month = /(?:^|[^0-9])([0-9]{4}-(?:0[1-9]|1[0-2]))(?![0-9])/.exec(trimmed)?.[1];
+  if (month === undefined || looksLikeId(trimmed) || /^SETTLE-[0-9]{4}-[0-9]{2}-[0-9]{3,}$/.test(trimmed)) return notFound('Settlement', ref);
+  const statements = await repo.listSettlements(db, clientId, { period: month });
+  const named = statements.map((s) => `${s.settlement_number} (${s.status})`);
+  const which = named.length === 0 ? `${month} has no statement.` : named.length === 1 ? `${month}'s statement is ${named[0]}; give its number or id.` : `${month}'s statements are ${named.join(', ')}; give one's number or id.`;
+  return new PremiaError('NOT_FOUND', `Settlement '${printable(ref)}' was not found: a settlement number is written SETTLE-YYYY-MM-NNN; ${which}`);
 }
 
 function exists(live: repo.SettlementRow, idSalt: number): PremiaError {
