@@ -14,6 +14,7 @@
  * and inputs give the same figures; files are written by the caller (`io.save`).
  */
 import { asCents } from '../domain/money.js';
+import { PremiaError } from '../domain/errors.js';
 import type { Backend, Collection, Download, Settlement, Upload } from '../backend/types.js';
 import { hashString32 } from '../domain/hash.js';
 import { plural } from '../domain/words.js';
@@ -99,6 +100,15 @@ export async function runSimulation(b: Backend, plan: SimulationPlan, io: Simula
   let period = plan.first;
   io.progress(`Importing ${io.policies.name}`);
   const imported = await b.importPolicies(await io.policies.open(), { signal });
+  // No policy at all: the month ran empty and then ended on a settlement's NO_COLLECTIONS ("it was
+  // never executed"), exit 6, with half the month's files written.
+  if (imported.imported === 0) {
+    const why =
+      imported.failed === 0
+        ? `The policy file ${io.policies.name} holds no policies (a header and no rows)`
+        : `None of the ${plural(imported.failed, 'policy row')} of ${io.policies.name} could be imported (see 'premia policies import' for the list)`;
+    throw new PremiaError('INVALID_FILE', `${why}, so there is nothing to simulate. Nothing was run.`);
+  }
   if (imported.failed > 0) io.warn(`${plural(imported.failed, 'policy row was', 'policy rows were')} refused (see 'premia policies import' for the list).`);
   if (io.bank) {
     const bank = await b.importBankTransactions(await io.bank.open(), { signal });

@@ -153,6 +153,28 @@ describe('premia simulate', () => {
     );
   });
 
+  // A header-only (or wholly refused) policy file ran an empty month and then failed on the
+  // settlement, "Period 2026-11 has no collections: it was never executed", exit 6, files written.
+  it('a policy file with no policy it can import: INVALID_FILE, exit 2, nothing run or written', async () => {
+    const header = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\n';
+    writeFileSync(join(tmp.dir, 'header-only.csv'), header);
+    writeFileSync(join(tmp.dir, 'all-bad.csv'), `${header}C1,E1,P-1,LIFE,abc\nC1,E1,P-2,LIFE,-1\n`);
+    const empty = await runCli(['simulate', '--policies', 'header-only.csv', '--out', 'empty'], { cwd: tmp.dir });
+    expect([empty.code, empty.stdout, empty.stderr]).toEqual([
+      2,
+      '',
+      'error: The policy file header-only.csv holds no policies (a header and no rows), so there is nothing to simulate. Nothing was run.\n  (code INVALID_FILE)\n',
+    ]);
+    const bad = await runCli(['--json', 'simulate', '--policies', 'all-bad.csv', '--out', 'empty'], { cwd: tmp.dir });
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stderr).error).toEqual({
+      code: 'INVALID_FILE',
+      message: "None of the 2 policy rows of all-bad.csv could be imported (see 'premia policies import' for the list), so there is nothing to simulate. Nothing was run.",
+      request_id: null,
+    });
+    expect(existsSync(join(tmp.dir, 'empty'))).toBe(false);
+  });
+
   it('PREMIA_DB does not choose its store: the fixtures never land in the store a shell exported', async () => {
     const r = await seven();
     expect(r.code).toBe(0);
