@@ -40,10 +40,30 @@ describe('a month through the CLI', () => {
     expect(rerun.code).toBe(0);
     expect(rerun.stderr).toBe(
       `warning: --strategy oracle was not applied: 2027-01 is already queued with naive (execution ${id}), and an execution keeps its strategy.\n` +
-        'Queued 0 policies for 2027-01 (naive); the engine collects as the clock advances.\n',
+        'Nothing new to queue for 2027-01: every active policy is already queued (naive); the engine collects as the clock advances.\n',
     );
     const plain = await cli(['collections', 'execute', '--period', '2027-01']);
-    expect(plain.stderr).toBe('Queued 0 policies for 2027-01 (naive); the engine collects as the clock advances.\n');
+    expect(plain.stderr).toBe('Nothing new to queue for 2027-01: every active policy is already queued (naive); the engine collects as the clock advances.\n');
+    const given = await cli(['collections', 'execute', '--period', '2027-01', '--policy', 'POL-2026001']);
+    expect(given.stderr).toBe('Nothing new to queue for 2027-01: the policies given are already queued (naive); the engine collects as the clock advances.\n');
+  });
+
+  // Execute before import: "Queued 0 policies ... the engine collects as the clock advances",
+  // exit 0, while the run it recorded locked the clock.
+  it('a store with no active policy: the warning says nothing was queued and the clock is now locked', async () => {
+    const empty = join(tmp.dir, 'no-book.db');
+    const run = (args: string[]) => runCli(['--db', empty, ...args], { cwd: tmp.dir });
+    expect((await run(['clock', 'set', '2026-10-31'])).code).toBe(0);
+    const r = await run(['collections', 'execute', '--period', '2026-11']);
+    const id = r.stdout.match(/execution_id\s+(\S+)/)![1]!;
+    expect([r.code, r.stderr]).toEqual([
+      0,
+      "warning: Nothing was queued for 2026-11: there is no active policy to queue. Add the policies ('premia policies import FILE' or 'policies create'), then run this again; " +
+        `the run is recorded (execution ${id}), so the clock can no longer be set, only advanced.\n`,
+    ]);
+    const json = await run(['--json', 'collections', 'execute', '--period', '2026-11']);
+    expect(JSON.parse(json.stdout)).toEqual({ execution_id: id, status: 'processing', policies_queued: 0 });
+    expect(json.stderr).toContain('warning: Nothing was queued for 2026-11: there is no active policy to queue.');
   });
 
   it('get and list return the spec fields plus id; list filters by status and policy', async () => {

@@ -42,15 +42,29 @@ export async function executeRun({ ui, backend, input }: ExecuteOptions): Promis
     ui.warn(`--strategy ${asked} was not applied: ${input.period_month} is already queued with ${strategy} (execution ${accepted.execution_id}), and an execution keeps its strategy.`);
   }
   if (b.mode === 'local' && accepted.policies_queued > 0) await warnIfLate(ui, b, input.period_month);
+  // Queued 0 on a store with no active policy (execute before import): exit 0 and "Queued 0
+  // policies" read as done, while the run now recorded locks the clock.
+  const noBook = b.mode === 'local' && accepted.policies_queued === 0 && (await b.listPolicies({ status: 'active', limit: 1 })).data.length === 0;
+  if (noBook) {
+    ui.warn(
+      `Nothing was queued for ${input.period_month}: there is no active policy to queue. Add the policies ('premia policies import FILE' or 'policies create'), then run this again; ` +
+        `the run is recorded (execution ${accepted.execution_id}), so the clock can no longer be set, only advanced.`,
+    );
+  }
   if (ui.json) ui.printJson(accepted);
   else {
-    const queued = `Queued ${plural(accepted.policies_queued, 'policy', 'policies')} for ${input.period_month}`;
+    const queued =
+      accepted.policies_queued === 0 && b.mode === 'local' && !noBook
+        ? `Nothing new to queue for ${input.period_month}: ${input.policy_ids === undefined ? 'every active policy is' : 'the policies given are'} already queued`
+        : `Queued ${plural(accepted.policies_queued, 'policy', 'policies')} for ${input.period_month}`;
     // Remote with no --strategy: which engine runs there, and when, is the server's to say.
-    ui.status(
-      b.mode === 'local' || input.strategy !== undefined
-        ? `${queued} (${strategy}); the engine collects as the clock advances.`
-        : `${queued}; the server collects them.`,
-    );
+    if (!noBook) {
+      ui.status(
+        b.mode === 'local' || input.strategy !== undefined
+          ? `${queued} (${strategy}); the engine collects as the clock advances.`
+          : `${queued}; the server collects them.`,
+      );
+    }
     ui.keyValues([
       ['execution_id', accepted.execution_id],
       ['status', accepted.status],
