@@ -97,6 +97,24 @@ describe('premia calendar', () => {
     expect(late.stderr.split('\n')[0]).toBe("error: late.csv is not a holiday CSV file: line 3: the header must be 'date,name'; found 'day,name'. Nothing was imported.");
   });
 
+  // A spreadsheet's `date;name` was refused without the reason the policy and bank imports give.
+  it("a spreadsheet's semicolon or tab file is refused naming its separator, as the other imports do", async () => {
+    const cli = store();
+    for (const [name, text, by] of [
+      ['semicolons.csv', 'date;name\n2027-01-04;Bridge day\n', "';'"],
+      ['tabs.csv', 'date\tname\n2027-01-04\tBridge day\n', 'tabs'],
+    ] as const) {
+      const r = await cli(['calendar', 'import', file(name, text)]);
+      expect([r.code, r.stdout, r.stderr]).toEqual([
+        2,
+        '',
+        `error: ${name} is not a holiday CSV file: line 1: the header must be 'date,name'; found '${text.split('\n')[0]!.replace('\t', '\\u0009')}'. ` +
+          `Its columns are separated by ${by}, not commas (a spreadsheet's list separator); save the file as comma-separated CSV. Nothing was imported.\n  (code INVALID_FILE)\n`,
+      ]);
+    }
+    expect((await cli(['--json', 'calendar'])).json().imported_dates).toBe(0);
+  });
+
   it('a name holding a control or invisible character is refused, by its code point; one of 100 accented letters is not too long', async () => {
     const cli = store();
     for (const [name, code] of [['Evil\u009b31mRED', 'U+009B'], ['Bidi\u202eyad', 'U+202E'], ['Zero\u200bwidth', 'U+200B']]) {

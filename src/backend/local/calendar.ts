@@ -27,7 +27,7 @@ import { firstUnseen, moreCharactersThan, printable } from '../../domain/identif
 import { addDays, dayNumber, fromDayNumber, isIsoDate, weekday, whyNotADate } from '../../domain/period.js';
 import { LEAD_DAYS } from '../../engine/settings.js';
 import { plural } from '../../domain/words.js';
-import { bareCrHint, CsvFormatError, CsvReader, isBlankRecord, trimCell } from '../../lib/csv-reader.js';
+import { bareCrHint, CsvFormatError, CsvReader, isBlankRecord, separatorHint, trimCell } from '../../lib/csv-reader.js';
 import { getAllMeta, setMeta } from '../../store/repos/meta.js';
 import type { Store, Trx } from '../../store/store.js';
 import type { CalendarImportResult, CalendarView, Upload } from '../types.js';
@@ -95,7 +95,12 @@ async function parseHolidays(file: Upload): Promise<ImportedHoliday[]> {
         header = fields.map((f) => trimCell(f).toLowerCase());
         const ok = (header.length === 2 && header[0] === 'date' && header[1] === 'name') || (header.length === 1 && header[0] === 'date');
         if (!ok) {
-          throw invalidCalendarFile(file.name, `line ${line}: the header must be '${CALENDAR_CSV_HEADER.join(',')}'; found '${printable(fields.join(','), 200)}'${bareCrHint(fields)}`);
+          // As the policy and bank imports say it: a spreadsheet's `date;name` is named as such.
+          const separated = separatorHint(fields);
+          throw invalidCalendarFile(
+            file.name,
+            `line ${line}: the header must be '${CALENDAR_CSV_HEADER.join(',')}'; found '${printable(fields.join(','), 200)}'${bareCrHint(fields)}${separated && `. ${separated}`}`,
+          );
         }
         return;
       }
