@@ -77,6 +77,9 @@ export class CsvReader {
       this.bytesIn += Buffer.byteLength(chunk);
     } else {
       this.bytesIn += chunk.byteLength;
+      // A workbook or an archive given for its CSV: said as what it is, not as a text encoding.
+      const container = atStart ? containerOf(chunk) : null;
+      if (container !== null) throw new CsvFormatError('BINARY', 1, `line 1: the file is ${container}`);
       try {
         text = this.decoder.decode(chunk, { stream: true });
       } catch {
@@ -268,6 +271,22 @@ export class CsvReader {
 }
 
 const SAVE_AS_UTF8 = 'save it as UTF-8 ("CSV UTF-8" in Excel)';
+
+/** The first bytes of the files most often given for a CSV by mistake, and what to say of each. */
+const CONTAINERS: ReadonlyArray<readonly [readonly number[], string]> = [
+  [[0x50, 0x4b, 0x03, 0x04], 'a ZIP archive (such as an Excel .xlsx or OpenDocument .ods workbook), not CSV text; save the sheet as "CSV UTF-8" (comma-separated)'],
+  [[0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1], 'an old Excel workbook (.xls), not CSV text; save the sheet as "CSV UTF-8" (comma-separated)'],
+  [[0x1f, 0x8b], 'compressed with gzip, not CSV text; decompress it first (gunzip)'],
+  [[0x25, 0x50, 0x44, 0x46, 0x2d], 'a PDF document, not CSV text'],
+];
+
+/** What the file starting with `head` is, when it is one of CONTAINERS, else null. */
+function containerOf(head: Uint8Array): string | null {
+  for (const [magic, what] of CONTAINERS) {
+    if (head.byteLength >= magic.length && magic.every((b, i) => head[i] === b)) return what;
+  }
+  return null;
+}
 
 function utf16Message(why: string): string {
   return `line 1: the file is UTF-16 text (${why}), not UTF-8; ${SAVE_AS_UTF8}`;

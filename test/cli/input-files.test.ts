@@ -67,3 +67,30 @@ describe('an input file that cannot be read is exit 2 with the reason, and no st
     expect(await outcome(['policies', 'import', 'policies.csv'])).toEqual({ exit: 0, stdout: '{"imported":520,"failed":0,"errors":[]}\n', error: null });
   });
 });
+
+// A workbook or a compressed file given for its CSV was refused as "not UTF-8 text (a legacy
+// encoding such as Windows-1252 ...); save it as UTF-8": an encoding to fix, which it is not.
+describe('a workbook, archive or PDF given for a CSV is named as what it is (INVALID_FILE, exit 2)', () => {
+  const files: Array<[string, number[], string]> = [
+    ['book.xlsx', [0x50, 0x4b, 0x03, 0x04, 0x14, 0x00], 'a ZIP archive (such as an Excel .xlsx or OpenDocument .ods workbook), not CSV text; save the sheet as "CSV UTF-8" (comma-separated)'],
+    ['book.xls', [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0x00], 'an old Excel workbook (.xls), not CSV text; save the sheet as "CSV UTF-8" (comma-separated)'],
+    ['policies.csv.gz', [0x1f, 0x8b, 0x08, 0x00], 'compressed with gzip, not CSV text; decompress it first (gunzip)'],
+    ['statement.pdf', [...Buffer.from('%PDF-1.7\n')], 'a PDF document, not CSV text'],
+  ];
+  it.each<[string[], string]>([
+    [['policies', 'import'], 'a policy CSV file'],
+    [['bank', 'import'], 'a bank transactions CSV file'],
+    [['calendar', 'import'], 'a holiday CSV file'],
+  ])('%j', async (command, what) => {
+    expect((await outcome(['clock', 'set', '2026-10-31'])).exit).toBe(0); // calendar import needs a store
+    for (const [name, bytes, is] of files) {
+      writeFileSync(join(dir, name), Buffer.from([...bytes, ...Buffer.from('rest of the file\n')]));
+      const reason = `line 1: the file is ${is}`;
+      expect(await outcome([...command, name])).toEqual({
+        exit: 2,
+        stdout: '',
+        error: { error: { code: 'INVALID_FILE', message: `${name} is not ${what}: ${reason}. Nothing was imported.`, request_id: null, details: [{ field: 'file', code: 'INVALID_FILE', message: reason }] } },
+      });
+    }
+  });
+});
