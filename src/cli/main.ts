@@ -221,9 +221,11 @@ export function reportError(ctx: CliContext, globals: GlobalOptions, e: unknown)
     else ctx.stderr.write(`  (code ${commanderCode(e)}; run with --help for usage)\n`);
     return ExitCode.USAGE;
   }
+  // Ctrl-C or Ctrl-D at a question: every question comes before its action, so, as a "no",
+  // nothing changed, and it is said (a bare "Cancelled." left "was it marked paid?" open).
   if (isUserCancel(e)) {
-    if (globals.json) writeJsonError(ctx, new PremiaError('CANCELLED', 'Cancelled by the user.', { exitCode: ExitCode.CANCELLED }));
-    else ctx.stderr.write('Cancelled.\n');
+    if (globals.json) writeJsonError(ctx, new PremiaError('CANCELLED', 'Cancelled by the user; nothing changed.', { exitCode: ExitCode.CANCELLED }));
+    else ctx.stderr.write('Cancelled: nothing changed.\n');
     return ExitCode.CANCELLED;
   }
   // A confirmation answered no, or work stopped by Ctrl-C: the user's choice, said plainly (not as an error).

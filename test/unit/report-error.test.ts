@@ -38,7 +38,12 @@ describe('reportError', () => {
 
   it.each(['ExitPromptError', 'AbortPromptError'])('a cancelled prompt (%s) is exit 130', (name) => {
     const e = Object.assign(new Error('User force closed the prompt'), { name });
-    expect(report(e)).toEqual({ code: 130, stdout: '', stderr: 'Cancelled.\n' });
+    expect(report(e)).toEqual({ code: 130, stdout: '', stderr: 'Cancelled: nothing changed.\n' });
+    expect(report(e, { json: true })).toEqual({
+      code: 130,
+      stdout: '',
+      stderr: '{"error":{"code":"CANCELLED","message":"Cancelled by the user; nothing changed.","request_id":null}}\n',
+    });
   });
 
   it('an unexpected error is exit 1, without a stack unless --debug', () => {
