@@ -168,6 +168,24 @@ describe('policies get', () => {
     expect(byUpperId.stdout).toBe(byNumber.stdout);
   });
 
+  // `policies get pol-2026001` said only "not found. Check the id or number", though the book
+  // holds POL-2026001: policy numbers are case-sensitive, which nothing said.
+  it('a number that differs only in case: NOT_FOUND naming the policy meant (get, update, collections list)', async () => {
+    await premia(['policies', 'create', '--policy-number', 'POL-1', '--customer-id', 'C1', '--external-ref', 'ACME-1', '--product-code', 'FUNERAL', '--amount', '149.5']);
+    const message = "Policy 'pol-1' was not found: policy numbers are case-sensitive, and there is a policy POL-1.";
+    for (const args of [
+      ['policies', 'get', 'pol-1'],
+      ['policies', 'update', 'pol-1', '--amount', '150'],
+      ['collections', 'list', '--period', '2026-11', '--policy', 'pol-1'],
+    ]) {
+      const r = await premia(args);
+      expect([r.code, r.stdout, r.stderr]).toEqual([5, '', `error: ${message}\n  (code NOT_FOUND)\n`]);
+    }
+    const other = await premia(['policies', 'get', 'pol-2']);
+    expect(other.stderr).toBe("error: Policy 'pol-2' was not found. Check the id or number and try again.\n  (code NOT_FOUND)\n");
+    expect((await premia(['policies', 'get', 'POL-1', '--json'])).json().collection_amount).toBe(149.5);
+  });
+
   it('an unknown policy is exit 5 NOT_FOUND (by number and by a well-formed id)', async () => {
     await premia(CREATE_P1);
     const r = await premia(['policies', 'get', 'NOPE', '--json']);

@@ -42,7 +42,7 @@ import { CustomerMap } from '../../domain/customer.js';
 import { readCustomerBankInputs } from '../../store/repos/bank.js';
 import { openAccount } from './accounts.js';
 import type { LocalContext } from './context.js';
-import { findPolicyByRef } from './policies.js';
+import { findPolicyByRef, policyNotFound } from './policies.js';
 import { readWorld, stamp, stampDay, iso } from './world.js';
 
 /** How many months after the clock's month a run may be queued for. */
@@ -214,7 +214,7 @@ export async function listCollections(ctx: LocalContext, query: CollectionListQu
   let policyNumber: string | undefined;
   if (q.policy !== undefined) {
     const policy = await findPolicyByRef(ctx.store.db, ctx.clientId, world.idSalt, q.policy);
-    if (!policy) throw notFound('Policy', q.policy);
+    if (!policy) throw await policyNotFound(ctx.store.db, ctx.clientId, q.policy);
     policyNumber = policy.policy_number;
   }
   const rows = await repo.listCollections(ctx.store.db, ctx.clientId, { period: q.period_month, status: q.status, policyNumber, after: q.after, limit: limit + 1 });

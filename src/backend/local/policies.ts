@@ -1,5 +1,5 @@
 /** Policies on the local store: create, update, get, list. */
-import { conflict, notFound, validationError } from '../../domain/errors.js';
+import { conflict, notFound, PremiaError, validationError } from '../../domain/errors.js';
 import { decodeId, encodeId, IdKind, policyNumberIdProblem } from '../../domain/ids.js';
 import type { Cents } from '../../domain/money.js';
 import { nextPeriod, periodOf, type Period } from '../../domain/period.js';
@@ -38,7 +38,17 @@ export async function requirePolicy(db: Db | Trx, clientId: number, idSalt: numb
   // Every id (hex and dashes) and every stored policy number meets the identifier rule.
   const problem = checkIdentifier(ref, 'a policy id or number');
   if (problem) throw validationError(`${problem.message[0]!.toUpperCase()}${problem.message.slice(1)}.`, [{ field: 'id', ...problem }]);
-  throw notFound('Policy', ref);
+  throw await policyNotFound(db, clientId, ref);
+}
+
+/**
+ * NOT_FOUND for the policy `ref`; when it is a policy number in the other case (`pol-2026001`
+ * typed for POL-2026001, all upper or all lower), that number is named: numbers are case-sensitive.
+ */
+export async function policyNotFound(db: Db | Trx, clientId: number, ref: string): Promise<PremiaError> {
+  const like = /[a-z]/i.test(ref) ? await repo.policyNumberLike(db, clientId, ref) : undefined;
+  if (like === undefined || like === ref) return notFound('Policy', ref);
+  return new PremiaError('NOT_FOUND', `Policy '${ref}' was not found: policy numbers are case-sensitive, and there is a policy ${like}.`);
 }
 
 export async function createPolicy(ctx: LocalContext, input: PolicyInput): Promise<Policy> {

@@ -30,6 +30,20 @@ export async function findPolicyById(db: Q, clientId: number, id: number): Promi
   return db.selectFrom('policies').selectAll().where('id', '=', id).where('client_id', '=', clientId).executeTakeFirst();
 }
 
+/**
+ * The client's policy number that is `policyNumber` in upper or in lower case, if any (for a
+ * NOT_FOUND's hint). Two lookups on the unique index, never a scan: a service answers many
+ * NOT_FOUNDs.
+ */
+export async function policyNumberLike(db: Q, clientId: number, policyNumber: string): Promise<string | undefined> {
+  for (const variant of new Set([policyNumber.toUpperCase(), policyNumber.toLowerCase()])) {
+    if (variant === policyNumber) continue;
+    const row = await db.selectFrom('policies').select('policy_number').where('client_id', '=', clientId).where('policy_number', '=', variant).executeTakeFirst();
+    if (row) return row.policy_number;
+  }
+  return undefined;
+}
+
 export async function findPolicyByNumber(db: Q, clientId: number, policyNumber: string): Promise<PolicyRow | undefined> {
   return db
     .selectFrom('policies')
