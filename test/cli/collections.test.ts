@@ -145,6 +145,23 @@ describe('a month through the CLI', () => {
     expect((await cli(['clock', 'advance', '--days', 'x'])).code).toBe(2);
   });
 
+  // `collections execution 2026-11` said "not found. Check the id or number": an execution has no
+  // number, and the operator was left to find its id.
+  it("a period given for an execution's id: NOT_FOUND says so and names the period's execution", async () => {
+    const id = (await cli(['--json', 'collections', 'list', '--period', '2026-11', '--limit', '1'])).json().data[0].execution_id;
+    const r = await cli(['collections', 'execution', '2026-11']);
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      5,
+      '',
+      `error: Execution '2026-11' was not found: that is a period, and an execution is named by its id; 2026-11's execution is ${id}.\n  (code NOT_FOUND)\n`,
+    ]);
+    const none = await cli(['collections', 'execution', '2027-06']);
+    expect(none.stderr).toBe(
+      "error: Execution '2027-06' was not found: that is a period, and an execution is named by its id; 2027-06 has no execution (premia collections execute --period 2027-06 queues its run).\n  (code NOT_FOUND)\n",
+    );
+    expect((await cli(['collections', 'execution', 'nope'])).stderr).toBe("error: Execution 'nope' was not found. Check the id or number and try again.\n  (code NOT_FOUND)\n");
+  });
+
   it("a policy's number or id given for a collection's id: NOT_FOUND says so and names its collections", async () => {
     const idOf = async (period: string) => (await cli(['--json', 'collections', 'list', '--period', period, '--policy', 'POL-2026001'])).json().data[0].id as string;
     const [nov, jan] = [await idOf('2026-11'), await idOf('2027-01')];

@@ -225,11 +225,30 @@ export async function listCollections(ctx: LocalContext, query: CollectionListQu
   };
 }
 
+/** How many of a period's executions a NOT_FOUND for the period names. */
+const EXECUTIONS_NAMED = 3;
+
+/**
+ * NOT_FOUND for the execution `id`. A period given for it (`collections execution 2026-11`):
+ * the period's executions are named, as an execution has an id and no number.
+ */
+async function executionNotFound(ctx: LocalContext, idSalt: number, id: string): Promise<PremiaError> {
+  const period = id.trim();
+  if (!/^[0-9]{4}-(0[1-9]|1[0-2])$/.test(period)) return notFound('Execution', id, 'id');
+  const ids = await repo.executionsOfPeriod(ctx.store.db, ctx.clientId, period, EXECUTIONS_NAMED + 1);
+  const named = ids.slice(0, EXECUTIONS_NAMED).map((rowid) => encodeId(IdKind.execution, idSalt, rowid));
+  const which =
+    ids.length === 0
+      ? `${period} has no execution (premia collections execute --period ${period} queues its run).`
+      : `${period}'s ${ids.length === 1 ? 'execution is' : ids.length > EXECUTIONS_NAMED ? `first ${EXECUTIONS_NAMED} executions are` : 'executions are'} ${named.join(', ')}.`;
+  return new PremiaError('NOT_FOUND', `Execution '${period}' was not found: that is a period, and an execution is named by its id; ${which}`);
+}
+
 export async function getExecution(ctx: LocalContext, id: string): Promise<Execution> {
   const world = await readWorld(ctx.store.db);
   const rowid = decodeId(IdKind.execution, world.idSalt, id);
   const row = rowid === null ? undefined : await repo.findExecution(ctx.store.db, ctx.clientId, rowid);
-  if (!row) throw notFound('Execution', id, 'id');
+  if (!row) throw await executionNotFound(ctx, world.idSalt, id);
   const counts = Object.fromEntries(COLLECTION_STATUSES.map((s) => [s, 0])) as Record<CollectionStatus, number>;
   for (const g of await repo.executionStatusCounts(ctx.store.db, row.id)) counts[g.status] = g.count;
   return {

@@ -133,6 +133,12 @@ export async function executionHolding(db: Q, clientId: number, period: string, 
   return held ?? newest(await executions.executeTakeFirst());
 }
 
+/** The ids of a period's executions, oldest first, at most `limit` (for a NOT_FOUND's hint). */
+export async function executionsOfPeriod(db: Q, clientId: number, period: string, limit: number): Promise<number[]> {
+  const rows = await db.selectFrom('executions').select('id').where('client_id', '=', clientId).where('period_month', '=', period).orderBy('id').limit(limit).execute();
+  return rows.map((r) => r.id);
+}
+
 export async function findExecution(db: Q, clientId: number, id: number): Promise<ExecutionRow | undefined> {
   return db.selectFrom('executions').selectAll().where('id', '=', id).where('client_id', '=', clientId).executeTakeFirst();
 }
