@@ -19,6 +19,15 @@ describe('clock advance --days', () => {
     expect(r.json()).toEqual({ from: '2026-11-21', to: '2026-11-21', days: [] });
   });
 
+  // Said "Clock moved from 2026-11-21 to 2026-11-21: 0 days lived", as if something had moved
+  // (also what a cron job saw when an overlapping advance had got there first).
+  it('0, or --to the clock\'s date, says the clock is already there and nothing changed', async () => {
+    for (const how of [['--days', '0'], ['--to', '2026-11-21']]) {
+      const r = await premia(['clock', 'advance', ...how]);
+      expect([r.code, r.stdout, r.stderr]).toEqual([0, '', 'The clock is already at 2026-11-21: no day to live; nothing changed.\n']);
+    }
+  });
+
   it('more than a year (400 days) is accepted', async () => {
     const r = await premia(['--json', 'clock', 'advance', '--days', '400']);
     expect(r.code).toBe(0);

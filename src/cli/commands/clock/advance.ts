@@ -131,7 +131,10 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
         : `Stopped by Ctrl-C after ${result.to}: ${lived} of ${plural(planned, 'day')} lived, ${money(total)} collected; the clock is at ${result.to}.${finish}`,
     );
   }
-  if (!ui.json) ui.status(`Clock moved from ${result.from} to ${result.to}: ${plural(result.days.length, 'day')} lived, ${money(total)} collected.`);
+  // Already there (--days 0, --to today, or an overlapping advance that got there first): "Clock
+  // moved from X to X" read as if something had happened.
+  if (!ui.json && result.days.length === 0 && result.from === result.to) ui.status(`The clock is already at ${result.to}: no day to live; nothing changed.`);
+  else if (!ui.json) ui.status(`Clock moved from ${result.from} to ${result.to}: ${plural(result.days.length, 'day')} lived, ${money(total)} collected.`);
   return 0;
 }
 
