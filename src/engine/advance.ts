@@ -168,13 +168,6 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
             pending.length = 0;
           }
           await unit.renewClaim(claim);
-          // The day's write lock may have been waited for (another process held the store), the
-          // thread blocked meanwhile: a Ctrl-C pressed then is seen only now, and this day is not
-          // lived for it.
-          if (run.signal !== undefined) {
-            await new Promise<void>((resolve) => setImmediate(resolve));
-            if (run.signal.aborted) return null;
-          }
           const world = await unit.readWorld();
           const today = world.today;
           if (today >= to) return null; // moved meanwhile by something that does not take the claim

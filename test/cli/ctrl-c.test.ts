@@ -4,9 +4,7 @@
  * a given day, in the middle of a file), so each outcome is exact. test/e2e/terminal.test.ts
  * presses the real keys on a pseudo-terminal.
  */
-import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import Database from 'better-sqlite3';
 import { copyFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,7 +17,6 @@ import type { CliContext } from '../../src/cli/context.js';
 import { catchCtrlC } from '../../src/cli/interrupt.js';
 import { FIXTURES, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
 import { remoteEnv } from '../helpers/remote.js';
-import { BIN } from '../e2e/spawn.js';
 
 const tmp = tempDir('premia-ctrl-c-');
 afterAll(() => tmp.cleanup());
@@ -181,37 +178,6 @@ function bookInPieces(rows: number, chunks: number, after: number, signals: Even
   }
   return Readable.from(pieces(), { objectMode: false });
 }
-
-// Waiting for a store another process held, the thread is blocked in SQLite: a Ctrl-C pressed
-// then was seen only once the first day had been lived (and committed, a month closed with it),
-// after which the advance said it had stopped.
-describe('clock advance waiting for a busy store', () => {
-  it('a Ctrl-C pressed while it waits: no day lived, exit 130, the clock where it was', async () => {
-    const db = copyOfBase();
-    const holder = new Database(db);
-    holder.exec('BEGIN EXCLUSIVE');
-    try {
-      const child = spawn(process.execPath, [BIN, '--db', db, 'clock', 'advance', '--days', '1'], { cwd: tmp.dir, env: { ...process.env, NO_COLOR: '1' } });
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-      child.stdout.resume();
-      const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
-      await new Promise((resolve) => setTimeout(resolve, 2500));
-      child.kill('SIGINT');
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      holder.exec('ROLLBACK');
-      expect(await closed).toBe(130);
-      expect(stderr).toBe(
-        'Ctrl-C: stopping after the day in progress (press Ctrl-C again to quit at once).\n' +
-          'Stopped by Ctrl-C before the first day: no day lived; the clock is still at 2026-10-31.\n',
-      );
-    } finally {
-      if (holder.inTransaction) holder.exec('ROLLBACK');
-      holder.close();
-    }
-    expect((await cli(db, ['--json', 'clock'])).json().date).toBe('2026-10-31');
-  });
-});
 
 describe('imports', () => {
   afterEach(() => {
