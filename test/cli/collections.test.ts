@@ -159,7 +159,7 @@ describe('a month through the CLI', () => {
     expect(none.stderr).toBe(
       "error: Execution '2027-06' was not found: that is a period, and an execution is named by its id; 2027-06 has no execution (premia collections execute --period 2027-06 queues its run).\n  (code NOT_FOUND)\n",
     );
-    expect((await cli(['collections', 'execution', 'nope'])).stderr).toBe("error: Execution 'nope' was not found. Check the id or number and try again.\n  (code NOT_FOUND)\n");
+    expect((await cli(['collections', 'execution', 'nope'])).stderr).toBe("error: Execution 'nope' was not found. Check the id and try again.\n  (code NOT_FOUND)\n");
   });
 
   it("a policy's number or id given for a collection's id: NOT_FOUND says so and names its collections", async () => {
