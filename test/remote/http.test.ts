@@ -258,6 +258,29 @@ describe('retries', () => {
     );
   });
 
+  it('a bare 429 (no body) after retries says it was rate limited, not an answer premia cannot read', async () => {
+    const bare: Handler = (_q, res) => res.writeHead(429, { 'retry-after': '1' }).end();
+    handlers = [bare, bare, bare, bare];
+    const r = await premia(['collections', 'get', 'c1']);
+    expect(r.code).toBe(1);
+    expect(seen).toHaveLength(4);
+    expect(r.stderr).toBe(
+      `error: The service at ${base} answered HTTP 429 (too many requests: the service is limiting the request rate; try again later) without an error body (4 attempts).\n  (code HTTP_429)\n`,
+    );
+  });
+
+  it('an empty 4xx takes the exit code of its status (403: 4, 409: 6), never a stack trace', async () => {
+    handlers = [(_q, res) => res.writeHead(403).end()];
+    const forbidden = await premia(['collections', 'get', 'c1']);
+    expect(forbidden.code).toBe(4);
+    expect(forbidden.stderr).toBe(`error: The service at ${base} answered HTTP 403 (forbidden) without an error body.\n  (code HTTP_403)\n`);
+    handlers = [(_q, res) => res.writeHead(409, { 'content-type': 'application/json' }).end()];
+    const conflict = await premia([...POLICY, '--json']);
+    expect(conflict.code).toBe(6);
+    expect(conflict.stderr).toContain('answered HTTP 409 (conflict) without an error body');
+    expect(seen).toHaveLength(2);
+  });
+
   it('does not retry a 4xx', async () => {
     handlers = [json(409, errorBody('DUPLICATE_POLICY', 'Policy number P1 already exists.', { details: [{ id: 'x' }] }))];
     const r = await premia([...POLICY, '--json']);

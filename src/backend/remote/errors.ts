@@ -280,8 +280,32 @@ export function errorFromResponse(r: FailedResponse): PremiaError {
       }),
     );
   }
+  if (r.status >= 400 && r.status < 500 && text.trim() === '') {
+    // A refusal with no body at all (a rate limiter's bare 429, a 403 of a firewall): no words
+    // of the server's to show, but its status still says what happened and sets the exit code.
+    const reason = STATUS_REASONS[r.status];
+    return finish(
+      new PremiaError(receivedCode(`HTTP_${r.status}`), `The service at ${r.baseUrl} answered HTTP ${r.status}${reason ? ` (${reason})` : ''} without an error body.`, {
+        status: r.status,
+        exitCode: exitCodeForStatus(r.status),
+        requestId: requestId ?? undefined,
+      }),
+    );
+  }
   return finish(remoteError(`The service at ${r.baseUrl} answered ${what}, which is not an API response premia understands.`, requestId));
 }
+
+/** The words of the 4xx statuses an empty refusal is most likely to carry. */
+const STATUS_REASONS: Record<number, string> = {
+  400: 'bad request',
+  403: 'forbidden',
+  408: 'request timeout',
+  409: 'conflict',
+  413: 'payload too large',
+  415: 'unsupported media type',
+  422: 'unprocessable content',
+  429: 'too many requests: the service is limiting the request rate; try again later',
+};
 
 const CONNECTION_WORDS: Record<string, string> = {
   ECONNREFUSED: 'the connection was refused (is the service running, and is the URL right?)',
