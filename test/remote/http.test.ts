@@ -248,6 +248,20 @@ describe('retries', () => {
     expect(waits).toEqual([1000]);
   });
 
+  it('a 429 to a write whose Retry-After outlasts its time is reported as refused, not as an unknown outcome', async () => {
+    // --timeout 4 to a server not yet known: the write has 3 s, 1 s is kept for GET /whoami. A
+    // wait of 3 s would end after the write's time, with no attempt left to send: premia reports
+    // the 429 (nothing was done) instead of a timeout of a write that "may have acted".
+    const limited: Handler = (_q, res) =>
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '3' }).end(JSON.stringify(errorBody('RATE_LIMITED', 'Too many requests')));
+    handlers = [limited];
+    const r = await premia(['--timeout', '4', ...POLICY]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('error: Too many requests\n  (code RATE_LIMITED, request req-123)\n');
+    expect(seen.map((s) => s.method)).toEqual(['POST']);
+    expect(waits).toEqual([]);
+  });
+
   it('after retries of a GET, the error names the attempts and the Retry-After it would not wait for', async () => {
     const limited = (after: string): Handler => (_q, res) => res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': after }).end('slow down');
     handlers = [limited('1'), limited('1'), limited('1'), limited('90')];

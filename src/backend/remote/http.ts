@@ -427,6 +427,10 @@ export class HttpClient {
     const deadline = Date.now() + this.timeoutMs;
     // The whole command stays within --timeout: what the check after a timeout needs is kept back.
     const reserve = key !== undefined && this.premiaVersion === undefined ? Math.min(WHOAMI_RESERVE_MS, Math.floor(this.timeoutMs / 4)) : 0;
+    // When the request itself is cut off: a retry's wait must end before it, or the next attempt
+    // is never sent and the command reports a timeout (for a write: an unknown outcome) instead of
+    // the answer it had (a 429: nothing was done).
+    const abortAt = deadline - reserve;
     const timer = setTimeout(() => controller.abort(), this.timeoutMs - reserve);
     timer.unref?.();
     const user = call.signal;
@@ -479,7 +483,7 @@ export class HttpClient {
           if (!NEVER_SENT_CODES.has(errorCodeOf(e))) maybeSent = true;
           const canResend = !call.upload || !bodyState.started || call.upload.file.reopen !== undefined;
           const wait = this.backoff(attempt);
-          const retry = retryableConnectionError(e) && canResend && attempt < this.maxAttempts && Date.now() + wait < deadline;
+          const retry = retryableConnectionError(e) && canResend && attempt < this.maxAttempts && Date.now() + wait < abortAt;
           this.debug(`✗ ${errorCodeOf(e)} after ${elapsed(started)}${retry ? `; retrying in ${wait} ms` : ''}`);
           if (write && maybeSent && !(await this.honoursKeys(deadline))) {
             throw outcomeUnknown({ what: this.describe(call), baseUrl: this.baseUrl, happened: `the connection failed before an answer came (${connectionWords(e)})`, verify: call.route.verify, cause: e });
@@ -557,7 +561,7 @@ export class HttpClient {
           // Our own earlier attempt is still running on the service (its connection broke).
           wait = this.backoff(attempt + 1);
         }
-        if (wait !== null && (attempt >= this.maxAttempts || Date.now() + wait >= deadline)) wait = null;
+        if (wait !== null && (attempt >= this.maxAttempts || Date.now() + wait >= abortAt)) wait = null;
         // A request that commits in parts (an advance) and failed on the service may have done
         // some of its work: sent again, it would redo from there (`days` from the later clock).
         // Reported, not resent (the error says to resume with a date).
