@@ -210,12 +210,22 @@ export function applyRate(cents: number, rate: MoneyDecimal | string): Cents {
  * decimal (356.3125) is refused either way.
  */
 export function centsFromJsonNumber(value: unknown, field: string, floatNoise = false): Cents {
-  if (typeof value === 'number' && Number.isFinite(value)) {
+  // A JSON number reaches premia as a double, which gives back every decimal of at most 15
+  // significant digits as written: amounts below 10^13 (10^15 cents). Beyond, a number may have
+  // changed on the way (90071992547409.91 parses as ….9, and 1e400 as Infinity), and cents beyond
+  // 2^53 are not held exactly at all: refused as what was sent, never read as another amount.
+  const limit = typeof value === 'number' ? 999_999_999_999_999 : Number.MAX_SAFE_INTEGER;
+  const exact = (d: MoneyDecimal): Cents => {
+    if (!d.abs().lte(limit)) throw new TypeError(`${field} is too large an amount to read to the cent: ${typeof value === 'number' ? String(value) : JSON.stringify(value)}`);
+    return d.toNumber() as Cents;
+  };
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return exact(new Money(Infinity));
     const d = new Money(String(value)).times(100);
-    if (d.isInteger()) return d.toNumber() as Cents;
+    if (d.isInteger()) return exact(d);
     const whole = d.toDecimalPlaces(0);
-    if (floatNoise && d.minus(whole).abs().lte(d.abs().times(1e-12).plus(1e-6))) return whole.toNumber() as Cents;
+    if (floatNoise && d.minus(whole).abs().lte(d.abs().times(1e-12).plus(1e-6))) return exact(whole);
   }
-  if (typeof value === 'string' && /^-?\d+(\.\d{1,2})?$/.test(value)) return new Money(value).times(100).toNumber() as Cents;
+  if (typeof value === 'string' && /^-?\d+(\.\d{1,2})?$/.test(value)) return exact(new Money(value).times(100));
   throw new TypeError(`${field} is not a money amount: ${JSON.stringify(value)}`);
 }

@@ -597,6 +597,31 @@ describe('extra fields of its own under the name of a money field', () => {
     expect(created.code).toBe(1);
     expect(created.stderr).toContain('answered with an amount premia cannot read: collections_fee is not a money amount: 0.035.');
   });
+
+  it.each([
+    // Past 10^13 a double no longer keeps every cent: a server that wrote 90071992547409.91 is
+    // read as 90071992547409.9 (the stub, a double too, sends just that), so the range is refused.
+    [90071992547409.91, '90071992547409.9'],
+    // Cents beyond 2^53: were printed as raw cents (12345678901234567000), or an internal error with --json.
+    [123456789012345680, '123456789012345680'],
+  ])('an amount too large for a JSON number to carry to the cent (%s) is refused, never shown as another', async (total, shown) => {
+    const s = await stub({ settlementExtra: { total_collections: total } });
+    expect((await premia(s, [...CREATE('POL-1'), '--json'])).code).toBe(0);
+    for (const json of [[], ['--json']]) {
+      const created = await premia(s, ['settlements', 'create', '--period', '2026-11', ...json]);
+      expect(created.code).toBe(1);
+      expect(created.stdout).toBe('');
+      expect(created.stderr).toContain(`answered with an amount premia cannot read: total_collections is too large an amount to read to the cent: ${shown}.`);
+    }
+  });
+
+  it('the largest amount a JSON number carries exactly (9999999999999.99) is read to the cent', async () => {
+    const s = await stub({ settlementExtra: { total_collections: 9999999999999.99 } });
+    expect((await premia(s, [...CREATE('POL-1'), '--json'])).code).toBe(0);
+    const created = await premia(s, ['settlements', 'create', '--period', '2026-11', '--json']);
+    expect(created.code).toBe(0);
+    expect(created.stdout).toContain('"total_collections":9999999999999.99,');
+  });
 });
 
 describe('a server that answers a settled period with the statement it made before', () => {
