@@ -625,6 +625,17 @@ describe('extra fields of its own under the name of a money field', () => {
 });
 
 describe('a server that answers a settled period with the statement it made before', () => {
+  it('a statement of another period than the one asked for: no "Created … to pay by", a warning naming both (exit 0)', async () => {
+    const s = await stub({ settlementExtra: { period_month: '2026-10', settlement_number: 'SETTLE-2026-10-001' } });
+    expect((await premia(s, [...CREATE('POL-1'), '--json'])).code).toBe(0);
+    const r = await premia(s, ['settlements', 'create', '--period', '2026-11']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      'warning: the service answered with SETTLE-2026-10-001 for 2026-10, not the period asked for (2026-11): check with the service which statement was made before paying anything.\n',
+    );
+    expect(r.stdout).toContain('period_month       2026-10\n');
+  });
+
   it.each([
     ['paid', ': it is paid already, do not pay it again'],
     ['disputed', ''],

@@ -38,7 +38,14 @@ export async function createRun(opts: CreateOptions): Promise<number> {
   }
   // A new statement is pending (spec 3.3): another status is one the service had made before
   // (the spec leaves open what it answers for a period settled already), never one to pay now.
-  if (s.status !== 'pending') {
+  if (s.period_month !== period) {
+    // Another server's answer for another month (its previous statement, a mix-up of its own):
+    // never "Created … to pay by" as if it were the statement asked for.
+    ui.warn(
+      `the service answered with ${s.settlement_number} for ${s.period_month}, not the period asked for (${period}): ` +
+        `check with the service which statement was made before paying anything.`,
+    );
+  } else if (s.status !== 'pending') {
     const paid = s.status === 'paid' ? ': it is paid already, do not pay it again' : '';
     ui.warn(`the service answered with ${s.settlement_number}, whose status is ${s.status}: a statement it had made before, not a new one${paid}.`);
   } else if (!ui.json) {
