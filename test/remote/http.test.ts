@@ -295,6 +295,14 @@ describe('retries', () => {
     expect(seen).toHaveLength(2);
   });
 
+  it("a proxy's HTML 413 page to an import names the status (payload too large): exit 1, not resent", async () => {
+    handlers = [(_q, res) => res.writeHead(413, { 'content-type': 'text/html' }).end('<html><body><h1>413 Request Entity Too Large</h1><hr>nginx</body></html>')];
+    const r = await premia(['policies', 'import', join(FIXTURES, 'policies.csv')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`error: The service at ${base} answered HTTP 413 (payload too large) with text/html, which is not an API response premia understands.\n  (code REMOTE_ERROR)\n`);
+    expect(seen).toHaveLength(1);
+  });
+
   it('does not retry a 4xx', async () => {
     handlers = [json(409, errorBody('DUPLICATE_POLICY', 'Policy number P1 already exists.', { details: [{ id: 'x' }] }))];
     const r = await premia([...POLICY, '--json']);

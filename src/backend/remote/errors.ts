@@ -292,7 +292,15 @@ export function errorFromResponse(r: FailedResponse): PremiaError {
       }),
     );
   }
-  return finish(remoteError(`The service at ${r.baseUrl} answered ${what}, which is not an API response premia understands.`, requestId));
+  // An HTML page (a proxy's or web server's refusal): not the API's answer, but its status's name
+  // says what went wrong (an nginx 413 in front of an import).
+  const reason = r.status >= 400 ? STATUS_REASONS[r.status] : undefined;
+  return finish(
+    remoteError(
+      `The service at ${r.baseUrl} answered HTTP ${r.status}${reason ? ` (${reason.replace(/;.*$/, '')})` : ''}${r.contentType ? ` with ${r.contentType}` : ''}, which is not an API response premia understands.`,
+      requestId,
+    ),
+  );
 }
 
 /** The words of the 4xx statuses an empty refusal is most likely to carry. */
