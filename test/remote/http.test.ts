@@ -303,6 +303,21 @@ describe('retries', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('a 303 to a write says the service may have acted (check before rerunning); a 307 does not', async () => {
+    handlers = [(_q, res) => res.writeHead(303, { location: '/v1/policies/p-1' }).end()];
+    const seeOther = await premia(POLICY);
+    expect(seeOther.code).toBe(1);
+    expect(seeOther.stderr).toBe(
+      `error: The service at ${base} answered with a redirect (303 to /v1/policies/p-1); premia does not follow redirects with your key. Use the final URL as the base URL. ` +
+        'The service may have acted on the write before redirecting: check whether policy P1 exists at the service (a second create may be refused as a duplicate or make a second policy) before running the command again.\n  (code REMOTE_ERROR)\n',
+    );
+    handlers = [(_q, res) => res.writeHead(307, { location: 'https://elsewhere.example/v1/policies' }).end()];
+    const temporary = await premia(POLICY);
+    expect(temporary.code).toBe(1);
+    expect(temporary.stderr).not.toContain('may have acted');
+    expect(seen).toHaveLength(2);
+  });
+
   it('does not retry a 4xx', async () => {
     handlers = [json(409, errorBody('DUPLICATE_POLICY', 'Policy number P1 already exists.', { details: [{ id: 'x' }] }))];
     const r = await premia([...POLICY, '--json']);

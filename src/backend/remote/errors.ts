@@ -250,7 +250,10 @@ export function errorFromResponse(r: FailedResponse): PremiaError {
   const what = `HTTP ${r.status}${r.contentType ? ` with ${r.contentType}` : ''}`;
   if (r.status >= 300 && r.status < 400) {
     return remoteError(
-      `The service at ${r.baseUrl} answered with a redirect (${r.status}${r.location ? ` to ${r.location}` : ''}); premia does not follow redirects with your key. Use the final URL as the base URL.`,
+      `The service at ${r.baseUrl} answered with a redirect (${r.status}${r.location ? ` to ${r.location}` : ''}); premia does not follow redirects with your key. Use the final URL as the base URL.` +
+        // 307 and 308 ask for the same request elsewhere (nothing done); a 301, 302 or 303 to a
+        // write may come after the server acted (a 303 "see what was made").
+        (r.route.verify && r.status !== 307 && r.status !== 308 ? ` The service may have acted on the write before redirecting: ${r.route.verify.charAt(0).toLowerCase()}${r.route.verify.slice(1)} before running the command again.` : ''),
       requestId,
     );
   }
