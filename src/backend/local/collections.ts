@@ -8,7 +8,7 @@ import { decodeId, encodeId, IdKind } from '../../domain/ids.js';
 import { stringifyJson } from '../../domain/json.js';
 import { count, plural } from '../../domain/words.js';
 import { asCents, formatCents } from '../../domain/money.js';
-import { addDays, dayNumber, firstDay, fromDayNumber, lastDay, monthsBetween, periodOf, type IsoDate, type Period } from '../../domain/period.js';
+import { addDays, dayNumber, firstDay, fromDayNumber, isPeriod, lastDay, monthsBetween, periodOf, type IsoDate, type Period } from '../../domain/period.js';
 import { DEFAULT_PAGE_LIMIT, validateCollectionListQuery, validateExecuteRequest, validateReportQuery } from '../../domain/requests.js';
 import type { Calendar } from '../../domain/calendar.js';
 import { describeIncome, predictIncome as predictIncomeDays, type IncomeAnalysis } from '../../engine/income.js';
@@ -234,7 +234,7 @@ const EXECUTIONS_NAMED = 3;
  */
 async function executionNotFound(ctx: LocalContext, idSalt: number, id: string): Promise<PremiaError> {
   const period = id.trim();
-  if (!/^[0-9]{4}-(0[1-9]|1[0-2])$/.test(period)) return notFound('Execution', id, 'id');
+  if (!isPeriod(period)) return notFound('Execution', id, 'id');
   const ids = await repo.executionsOfPeriod(ctx.store.db, ctx.clientId, period, EXECUTIONS_NAMED + 1);
   const named = ids.slice(0, EXECUTIONS_NAMED).map((rowid) => encodeId(IdKind.execution, idSalt, rowid));
   const which =
