@@ -9,6 +9,24 @@ const db = join(tmp.dir, 'p.db');
 const cli = (args: string[], stdin?: string) => runCli(['--db', db, ...args], { cwd: tmp.dir, stdin });
 afterAll(() => tmp.cleanup());
 
+/**
+ * A store of its own (`name`.db) with the clock set to `clock`, then `bank` and `policies` (CSV
+ * rows without their header) imported, each step exiting 0; premia on that store.
+ */
+async function storeOf(name: string, clock: string, bank: readonly string[], policies: readonly string[]) {
+  const at = (args: string[]) => runCli(['--db', join(tmp.dir, `${name}.db`), ...args], { cwd: tmp.dir });
+  expect((await at(['clock', 'set', clock])).code).toBe(0);
+  if (bank.length > 0) {
+    const file = join(tmp.dir, `${name}-bank.csv`);
+    writeFileSync(file, ['customer_id,date,amount,description', ...bank, ''].join('\n'));
+    expect((await at(['bank', 'import', file])).code).toBe(0);
+  }
+  const file = join(tmp.dir, `${name}-policies.csv`);
+  writeFileSync(file, ['customer_id,external_customer_ref,policy_number,product_code,collection_amount', ...policies, ''].join('\n'));
+  expect((await at(['policies', 'import', file])).code).toBe(0);
+  return at;
+}
+
 beforeAll(async () => {
   expect((await cli(['clock', 'set', '2026-10-31'])).code).toBe(0);
   expect((await cli(['policies', 'import', join(FIXTURES, 'policies.csv')])).code).toBe(0);
@@ -423,35 +441,23 @@ describe('explain, for a collection never attempted', () => {
 });
 
 describe('explain, for a collection never attempted: the evenings the engine planned on', () => {
-  const mid = join(tmp.dir, 'evenings.db');
-  const at = (args: string[]) => runCli(['--db', mid, ...args], { cwd: tmp.dir });
-
   it('counts the evening the run was queued on and each end-of-day balance as it was, not the evenings before a weekend', async () => {
     // X1: salary swept by its debit order each month; 1000.00 paid in on Tuesday 10 November, the
     // day the run is queued, of which the smaller premium takes 500.00 on the 11th and a withdrawal
     // the rest. X2: 40.00 since October, then 1000.00 on Friday 13 November spent on the Saturday.
-    const bank = join(tmp.dir, 'evenings-bank.csv');
-    writeFileSync(
-      bank,
+    const at = await storeOf(
+      'evenings',
+      '2026-11-10',
       [
-        'customer_id,date,amount,description',
         ...['2026-08-25', '2026-09-25', '2026-10-23'].flatMap((d) => [`X1,${d},6000.00,SALARY`, `X1,${d},-6000.00,DEBIT ORDER BOND`]),
         'X1,2026-11-10,1000.00,TRANSFER FROM FAMILY',
         'X1,2026-11-11,-500.00,CASH WITHDRAWAL',
         'X2,2026-10-02,40.00,CASH DEPOSIT',
         'X2,2026-11-13,1000.00,TRANSFER FROM FAMILY',
         'X2,2026-11-14,-1030.00,CASH WITHDRAWAL',
-        '',
-      ].join('\n'),
+      ],
+      ['X1,R1,PX1-A,LIFE,500.00', 'X1,R1,PX1-B,LIFE,520.00', 'X2,R2,PX2-A,LIFE,500.00'],
     );
-    const policies = join(tmp.dir, 'evenings-policies.csv');
-    writeFileSync(
-      policies,
-      'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nX1,R1,PX1-A,LIFE,500.00\nX1,R1,PX1-B,LIFE,520.00\nX2,R2,PX2-A,LIFE,500.00\n',
-    );
-    expect((await at(['clock', 'set', '2026-11-10'])).code).toBe(0);
-    expect((await at(['bank', 'import', bank])).code).toBe(0);
-    expect((await at(['policies', 'import', policies])).code).toBe(0);
     expect((await at(['collections', 'execute', '--period', '2026-11'])).code).toBe(0);
     expect((await at(['--yes', 'clock', 'advance', '--to', '2026-11-30'])).code).toBe(0);
     // The debit of the 11th was planned on the evening of the 10th, the day the run was queued.
@@ -476,19 +482,10 @@ describe('explain, for a collection never attempted: the evenings the engine pla
 });
 
 describe('explain, for a collection never attempted: a policy lapsed before its period', () => {
-  const mid = join(tmp.dir, 'lapsed-before.db');
-  const at = (args: string[]) => runCli(['--db', mid, ...args], { cwd: tmp.dir });
-
   it('counts no evening from the day the policy lapsed: the run plans no debit of it then', async () => {
     // Nothing in the account in October and November (the policy lapses at November's close),
     // then 3000.00 for a day in December, while the policy is lapsed.
-    const bank = join(tmp.dir, 'lapsed-before-bank.csv');
-    writeFileSync(bank, 'customer_id,date,amount,description\nL1,2026-12-07,3000.00,DEPOSIT\nL1,2026-12-08,-3000.00,CASH WITHDRAWAL\n');
-    const policies = join(tmp.dir, 'lapsed-before-policies.csv');
-    writeFileSync(policies, 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nL1,R1,PL-1,LIFE,400.00\n');
-    expect((await at(['clock', 'set', '2026-09-30'])).code).toBe(0);
-    expect((await at(['bank', 'import', bank])).code).toBe(0);
-    expect((await at(['policies', 'import', policies])).code).toBe(0);
+    const at = await storeOf('lapsed-before', '2026-09-30', ['L1,2026-12-07,3000.00,DEPOSIT', 'L1,2026-12-08,-3000.00,CASH WITHDRAWAL'], ['L1,R1,PL-1,LIFE,400.00']);
     for (const period of ['2026-10', '2026-11', '2026-12']) expect((await at(['collections', 'execute', '--period', period])).code).toBe(0);
     expect((await at(['--yes', 'clock', 'advance', '--to', '2026-12-31'])).code).toBe(0);
     const id = (await at(['--json', 'collections', 'list', '--period', '2026-12'])).json().data[0].id;
@@ -500,23 +497,16 @@ describe('explain, for a collection never attempted: a policy lapsed before its 
 });
 
 describe('explain, for a collection the engine tries no more this period', () => {
-  const mid = join(tmp.dir, 'no-more.db');
-  const at = (args: string[]) => runCli(['--db', mid, ...args], { cwd: tmp.dir });
-
   it('says no further debit is made, not that one is still to be planned', async () => {
     // T1: its debits stopped from 1 November. T2: nothing in the account. Naive debits both on
     // Monday 2 November; one failed attempt is the most a month allows here.
-    const bank = join(tmp.dir, 'no-more-bank.csv');
-    writeFileSync(
-      bank,
-      'customer_id,date,amount,description\nT1,2026-10-23,5000.00,SALARY\nT1,2026-11-01,0.00,PAYMENT_STOPPED\nT2,2026-10-23,50.00,DEPOSIT\nT2,2026-10-24,-50.00,CASH WITHDRAWAL\n',
+    const at = await storeOf(
+      'no-more',
+      '2026-10-31',
+      ['T1,2026-10-23,5000.00,SALARY', 'T1,2026-11-01,0.00,PAYMENT_STOPPED', 'T2,2026-10-23,50.00,DEPOSIT', 'T2,2026-10-24,-50.00,CASH WITHDRAWAL'],
+      ['T1,R1,PT-1,LIFE,300.00', 'T2,R2,PT-2,LIFE,300.00'],
     );
-    const policies = join(tmp.dir, 'no-more-policies.csv');
-    writeFileSync(policies, 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nT1,R1,PT-1,LIFE,300.00\nT2,R2,PT-2,LIFE,300.00\n');
-    expect((await at(['clock', 'set', '2026-10-31'])).code).toBe(0);
     expect((await at(['settings', 'set', 'engine.max_failed_attempts', '1'])).code).toBe(0);
-    expect((await at(['bank', 'import', bank])).code).toBe(0);
-    expect((await at(['policies', 'import', policies])).code).toBe(0);
     expect((await at(['collections', 'execute', '--period', '2026-11', '--strategy', 'naive'])).code).toBe(0);
     expect((await at(['clock', 'advance', '--to', '2026-11-16'])).code).toBe(0);
     const attempts = (await at(['--json', 'collections', 'attempts', '--period', '2026-11'])).json().attempts;
@@ -616,17 +606,8 @@ describe('collections execute refusing many policies', () => {
 });
 
 describe('explain, once the period has closed', () => {
-  const mid = join(tmp.dir, 'read-later.db');
-  const at = (args: string[]) => runCli(['--db', mid, ...args], { cwd: tmp.dir });
-
   it('says on which day the income analysis was read, since it is not what the period was planned on', async () => {
-    const bank = join(tmp.dir, 'read-later-bank.csv');
-    writeFileSync(bank, 'customer_id,date,amount,description\nR1,2026-08-25,5000.00,SALARY\nR1,2026-09-25,5000.00,SALARY\nR1,2026-10-23,5000.00,SALARY\n');
-    const policies = join(tmp.dir, 'read-later-policies.csv');
-    writeFileSync(policies, 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nR1,R1,PR-1,LIFE,400.00\n');
-    expect((await at(['clock', 'set', '2026-10-31'])).code).toBe(0);
-    expect((await at(['bank', 'import', bank])).code).toBe(0);
-    expect((await at(['policies', 'import', policies])).code).toBe(0);
+    const at = await storeOf('read-later', '2026-10-31', ['R1,2026-08-25,5000.00,SALARY', 'R1,2026-09-25,5000.00,SALARY', 'R1,2026-10-23,5000.00,SALARY'], ['R1,R1,PR-1,LIFE,400.00']);
     expect((await at(['collections', 'execute', '--period', '2026-11'])).code).toBe(0);
     expect((await at(['clock', 'advance', '--to', '2026-11-30', '--yes'])).code).toBe(0);
     const id = (await at(['--json', 'collections', 'list', '--period', '2026-11'])).json().data[0].id;
@@ -640,14 +621,8 @@ describe('explain, once the period has closed', () => {
 });
 
 describe('explain, for a cancelled policy', () => {
-  const mid = join(tmp.dir, 'cancelled.db');
-  const at = (args: string[]) => runCli(['--db', mid, ...args], { cwd: tmp.dir });
-
   it('says when the policy was cancelled', async () => {
-    const policies = join(tmp.dir, 'cancelled-policies.csv');
-    writeFileSync(policies, 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nK1,K1,PK-1,LIFE,400.00\n');
-    expect((await at(['clock', 'set', '2026-10-31'])).code).toBe(0);
-    expect((await at(['policies', 'import', policies])).code).toBe(0);
+    const at = await storeOf('cancelled', '2026-10-31', [], ['K1,K1,PK-1,LIFE,400.00']);
     expect((await at(['collections', 'execute', '--period', '2026-11'])).code).toBe(0);
     expect((await at(['clock', 'advance', '--to', '2026-11-10'])).code).toBe(0);
     expect((await at(['policies', 'update', 'PK-1', '--status', 'cancelled'])).code).toBe(0);
