@@ -4,6 +4,7 @@
  * remote user can hit: a refused key, a server without one of premia's extensions, a proxy's
  * error page, a connection that cannot be made.
  */
+import { STATUS_CODES } from 'node:http';
 import { ExitCode, exitCodeForStatus, PremiaError, receivedCode } from '../../domain/errors.js';
 import { redactText } from '../../lib/key-text.js';
 
@@ -286,7 +287,8 @@ export function errorFromResponse(r: FailedResponse): PremiaError {
   if (r.status >= 400 && r.status < 500 && text.trim() === '') {
     // A refusal with no body at all (a rate limiter's bare 429, a 403 of a firewall): no words
     // of the server's to show, but its status still says what happened and sets the exit code.
-    const reason = STATUS_REASONS[r.status];
+    const name = statusName(r.status);
+    const reason = r.status === 429 ? `${name}: the service is limiting the request rate; try again later` : name;
     return finish(
       new PremiaError(receivedCode(`HTTP_${r.status}`), `The service at ${r.baseUrl} answered HTTP ${r.status}${reason ? ` (${reason})` : ''} without an error body.`, {
         status: r.status,
@@ -297,26 +299,17 @@ export function errorFromResponse(r: FailedResponse): PremiaError {
   }
   // An HTML page (a proxy's or web server's refusal): not the API's answer, but its status's name
   // says what went wrong (an nginx 413 in front of an import).
-  const reason = r.status >= 400 ? STATUS_REASONS[r.status] : undefined;
+  const reason = r.status >= 400 ? statusName(r.status) : undefined;
   return finish(
     remoteError(
-      `The service at ${r.baseUrl} answered HTTP ${r.status}${reason ? ` (${reason.replace(/;.*$/, '')})` : ''}${r.contentType ? ` with ${r.contentType}` : ''}, which is not an API response premia understands.`,
+      `The service at ${r.baseUrl} answered HTTP ${r.status}${reason ? ` (${reason})` : ''}${r.contentType ? ` with ${r.contentType}` : ''}, which is not an API response premia understands.`,
       requestId,
     ),
   );
 }
 
-/** The words of the 4xx statuses an empty refusal is most likely to carry. */
-const STATUS_REASONS: Record<number, string> = {
-  400: 'bad request',
-  403: 'forbidden',
-  408: 'request timeout',
-  409: 'conflict',
-  413: 'payload too large',
-  415: 'unsupported media type',
-  422: 'unprocessable content',
-  429: 'too many requests: the service is limiting the request rate; try again later',
-};
+/** A status's name as HTTP gives it, in lower case ('payload too large'), if it has one. */
+const statusName = (status: number): string | undefined => STATUS_CODES[status]?.toLowerCase();
 
 const CONNECTION_WORDS: Record<string, string> = {
   ECONNREFUSED: 'the connection was refused (is the service running, and is the URL right?)',
