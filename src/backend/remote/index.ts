@@ -42,6 +42,7 @@ import type {
 import { REPORT_COLUMNS, SETTLEMENT_EXPORT_COLUMNS } from '../types.js';
 import type { IsoDate, Period } from '../../domain/period.js';
 import { PremiaError } from '../../domain/errors.js';
+import { stringifyJson } from '../../domain/json.js';
 import { OPERATIONS, type AnyOperation, type ArgsOf } from '../operations.js';
 import { buildRequest } from '../wire.js';
 import { maskKey, notSupported, remoteError, type RouteInfo } from './errors.js';
@@ -68,7 +69,7 @@ function importResultOf(answer: unknown, verify: string): ImportResult {
   const body = answer && typeof answer === 'object' && !Array.isArray(answer) ? (answer as Record<string, unknown>) : null;
   const count = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
   if (body === null || !count(body.imported) || !count(body.failed)) {
-    const shown = JSON.stringify(answer)?.slice(0, 200) ?? String(answer);
+    const shown = stringifyJson(answer).slice(0, 200);
     throw new PremiaError(
       'REMOTE_ERROR',
       `The service answered the import with ${shown}, which is not an import result (imported, failed, errors): premia cannot tell what was imported. ${verify}.`,

@@ -1,4 +1,5 @@
 import { ExitCode } from '../../../domain/errors.js';
+import { stringifyJson } from '../../../domain/json.js';
 import { count, plural } from '../../output/format.js';
 import { SILENT, startProgress } from '../../output/progress.js';
 import { ImportProgressLine } from '../../output/live.js';
@@ -37,13 +38,14 @@ export async function importRun({ ctx, ui, backend, file }: ImportOptions): Prom
   if (ui.json) ui.printJson(result);
   else {
     ui.line(`Imported ${plural(result.imported, 'policy', 'policies')}; ${plural(result.failed, 'row')} failed.`);
-    // Another server's errors may have another shape (the spec does not show it): each is shown as it came.
+    // Another server's errors may have another shape (the spec does not show it): each is shown as it
+    // came, in premia's JSON form, so an amount it echoes (read into cents) is shown as the amount.
     const premiaShaped = result.errors.every(
       (e) => e && typeof e === 'object' && typeof e.row === 'number' && typeof e.message === 'string' && typeof e.code === 'string',
     );
     if (result.errors.length > 0 && !premiaShaped) {
       ui.line();
-      for (const e of result.errors as unknown[]) ui.line(`  ${typeof e === 'string' ? e : JSON.stringify(e)}`);
+      for (const e of result.errors as unknown[]) ui.line(`  ${typeof e === 'string' ? e : stringifyJson(e)}`);
     } else if (result.errors.length > 0) {
       ui.line();
       ui.table(
