@@ -119,3 +119,56 @@ describe('import errors of a shape of their own that echo an amount', () => {
     expect(r.stderr).toContain('The service answered the import with {"job_id":"j1","collection_amount":10.50}, which is not an import result');
   });
 });
+
+describe("a statement rounded another way than premia's half-up (the spec does not state the rounding)", () => {
+  const statement = (figures: Record<string, number>) => ({
+    id: 'st-1',
+    settlement_number: 'SETTLE-2026-11-001',
+    period_month: '2026-11',
+    ...figures,
+    payment_date: '2026-12-03',
+    status: 'pending',
+  });
+  // 1000.34 rounded half to even (.NET's Math.Round, Python's round): 250.085 → 250.08 (premia 250.09),
+  // 35.0119 → 35.01; fees 285.09, VAT 42.7635 → 42.76, net 672.49 (premia's own figures give 672.47).
+  const halfEven = { total_collections: 1000.34, distribution_fee: 250.08, collections_fee: 35.01, total_fees: 285.09, vat: 42.76, net_amount: 672.49 };
+  // 1000.15 truncated: 250.0375 → 250.03 (premia 250.04), 35.00525 → 35.00 (premia 35.01); fees
+  // 285.03 (premia 285.05), VAT 42.7545 → 42.75, net 672.37 (premia's own figures give 672.34).
+  const truncated = { total_collections: 1000.15, distribution_fee: 250.03, collections_fee: 35.0, total_fees: 285.03, vat: 42.75, net_amount: 672.37 };
+  const csv = (f: Record<string, number>) =>
+    'settlement_number,period_month,total_collections,distribution_fee,collections_fee,total_fees,vat,net_amount,payment_date,payment_reference\r\n' +
+    `SETTLE-2026-11-001,2026-11,${[f.total_collections, f.distribution_fee, f.collections_fee, f.total_fees, f.vat, f.net_amount].map((n) => n!.toFixed(2)).join(',')},2026-12-03,EFT-1\r\n`;
+
+  it.each([
+    ['half to even', halfEven, '672.49'],
+    ['truncating', truncated, '672.37'],
+  ])('%s: create, get and export warn of nothing, each rule holding on its own figures', async (_name, figures, net) => {
+    const s = await serve({
+      'POST /settlements': answer(201, statement(figures)),
+      'GET /settlements/st-1': answer(200, { ...statement(figures), payment_reference: 'EFT-1', created_at: '2026-12-02T08:00:00Z' }),
+      'GET /settlements/st-1/export': answer(200, csv(figures), 'text/csv'),
+    });
+    const created = await premia(s, ['settlements', 'create', '--period', '2026-11']);
+    expect(created.stderr).toBe(`Created SETTLE-2026-11-001: net ${net} to pay by 2026-12-03.\n`);
+    expect(created.code).toBe(0);
+    const got = await premia(s, ['settlements', 'get', 'st-1']);
+    expect(got.stderr).toBe('');
+    expect(got.stdout).toContain(`\nnet_amount          ${net}\n`);
+    expect(got.code).toBe(0);
+    const exported = await premia(s, ['settlements', 'export', 'st-1']);
+    expect(exported.stderr).toBe('');
+    expect(exported.stdout).toBe(csv(figures));
+    expect(exported.code).toBe(0);
+  });
+
+  it('a VAT that is not 15 % of its own total fees is still said, with what the rule gives (control)', async () => {
+    const wrong = { ...halfEven, vat: 44.0, net_amount: 671.25 };
+    const s = await serve({ 'POST /settlements': answer(201, statement(wrong)) });
+    const r = await premia(s, ['settlements', 'create', '--period', '2026-11']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      'Created SETTLE-2026-11-001: net 671.25 to pay by 2026-12-03.\n' +
+        "warning: the statement's figures do not follow the fee rule (25 % + 3.5 % of 1,000.34, 15 % VAT on the fees): vat 44.00 (the rule gives 42.76). Check them with the service before paying.\n",
+    );
+  });
+});

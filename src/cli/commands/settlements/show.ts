@@ -1,6 +1,7 @@
 /** Human rendering of a settlement statement, shared by the settlement commands. */
 import type { Backend, Settlement } from '../../../backend/types.js';
-import { settlementFigures } from '../../../domain/fees.js';
+import { settlementFigures, VAT_RATE } from '../../../domain/fees.js';
+import { applyRate } from '../../../domain/money.js';
 import { money } from '../../output/format.js';
 import type { Ui } from '../../output/ui.js';
 
@@ -58,15 +59,29 @@ export function printSettlement(ui: Ui, s: Settlement): void {
   else showSettlement(ui, s);
 }
 
-/** The statement's figures against the spec's fee rule from its own total (a cent either way is left alone). */
+/**
+ * The statement's figures against the spec's fee rule, each rule applied to the statement's own
+ * figures (a cent either way is left alone): the fees from its total, total_fees from its two
+ * fees, the VAT from its total_fees, the net from its total, fees and VAT. The spec does not
+ * state the rounding, so a server that rounds half to even (.NET's Math.Round) or truncates may
+ * differ from premia's half-up by a cent in each fee, two in their sum, and more in the net
+ * computed from premia's own figures: never a sign of a wrong statement while each rule holds.
+ */
 export function feeRuleWarnings(s: Settlement): string[] {
   const out: string[] = [];
   // The figures already said to be off the rule (not said again below).
   const saidOff = new Set<string>();
-  if (Number.isSafeInteger(s.total_collections) && s.total_collections >= 0) {
+  const own = [s.distribution_fee, s.collections_fee, s.total_fees, s.vat, s.previously_paid ?? 0];
+  if (Number.isSafeInteger(s.total_collections) && s.total_collections >= 0 && own.every((v) => Number.isSafeInteger(v))) {
     const rule = settlementFigures(s.total_collections);
-    const net = rule.net_amount - (s.previously_paid ?? 0);
-    const expected = { distribution_fee: rule.distribution_fee, collections_fee: rule.collections_fee, total_fees: rule.total_fees, vat: rule.vat, net_amount: net };
+    const fees = s.distribution_fee + s.collections_fee;
+    const expected = {
+      distribution_fee: rule.distribution_fee,
+      collections_fee: rule.collections_fee,
+      total_fees: fees,
+      vat: applyRate(s.total_fees, VAT_RATE),
+      net_amount: s.total_collections - s.total_fees - s.vat - (s.previously_paid ?? 0),
+    };
     const off = (Object.keys(expected) as Array<keyof typeof expected>).filter((k) => Math.abs(s[k] - expected[k]) > 1);
     for (const k of off) saidOff.add(k);
     if (off.length > 0) {
