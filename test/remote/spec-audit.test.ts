@@ -3,7 +3,7 @@
  * "not shown" — each answer scripted by a small node:http server per test, with no premia
  * extension and no X-Premia-Version marker. Each test fails without the fix it names.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -170,5 +170,31 @@ describe("a statement rounded another way than premia's half-up (the spec does n
       'Created SETTLE-2026-11-001: net 671.25 to pay by 2026-12-03.\n' +
         "warning: the statement's figures do not follow the fee rule (25 % + 3.5 % of 1,000.34, 15 % VAT on the fees): vat 44.00 (the rule gives 42.76). Check them with the service before paying.\n",
     );
+  });
+});
+
+describe('a download whose file name echoes the API key', () => {
+  const HEADER =
+    'period_month,customer_id,external_customer_ref,policy_number,product_code,collection_amount_due,collection_amount_collected,shortfall,collection_status,first_attempt_date,last_attempt_date,number_of_attempts,last_failure_reason\n';
+  const EXPORT =
+    'settlement_number,period_month,total_collections,distribution_fee,collections_fee,total_fees,vat,net_amount,payment_date,payment_reference\n' +
+    'SETTLE-2026-11-001,2026-11,1000.00,250.00,35.00,285.00,42.75,672.25,2026-12-03,EFT-1\n';
+
+  it("is written under premia's own name: the key is neither on disk nor in the 'Wrote' line", async () => {
+    const out = join(dir, 'named');
+    mkdirSync(out);
+    const s = await serve({
+      'GET /reports/collections': answer(200, HEADER, 'text/csv', { 'content-disposition': `attachment; filename="collections-2026-11-${KEY}.csv"` }),
+      'GET /settlements/st-1/export': answer(200, EXPORT, 'text/csv', { 'content-disposition': `attachment; filename="${KEY}.csv"` }),
+      'GET /settlements/st-1': answer(200, { id: 'st-1', settlement_number: 'SETTLE-2026-11-001', period_month: '2026-11', total_collections: 1000, distribution_fee: 250, collections_fee: 35, total_fees: 285, vat: 42.75, net_amount: 672.25, status: 'pending', payment_date: '2026-12-03', payment_reference: 'EFT-1', created_at: '2026-12-02T08:00:00Z' }),
+    });
+    const report = await premia(s, ['reports', 'collections', '--period', '2026-11', '--output', out]);
+    expect(report.stderr).toBe(`Wrote the 2026-11 collections report to ${join(out, 'collections-2026-11.csv')} (${HEADER.length} bytes).\n`);
+    expect(report.code).toBe(0);
+    const exported = await premia(s, ['settlements', 'export', 'st-1', '--output', out]);
+    expect(exported.stderr).toBe(`Wrote st-1.csv to ${join(out, 'st-1.csv')} (${EXPORT.length} bytes).\n`);
+    expect(exported.code).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['collections-2026-11.csv', 'st-1.csv']);
+    expect(readFileSync(join(out, 'st-1.csv'), 'utf8')).toBe(EXPORT);
   });
 });

@@ -29,6 +29,7 @@ import { JsonOutline, pagedAnswer } from './json-outline.js';
 import { CsvReader, isBlankRecord } from '../../lib/csv-reader.js';
 import { multipartBody, multipartLength, newBoundary, type BodyState } from './multipart.js';
 import { VERSION } from '../../lib/version.js';
+import { holdsKey } from '../../lib/key-text.js';
 import { parseBaseUrl } from '../wire.js';
 
 
@@ -368,7 +369,7 @@ export class HttpClient {
       // A JSON report's outline (its top-level members, the count of its results): a paged answer says so there.
       const outline = format === 'json' ? new JsonOutline() : null;
       const download: Download = {
-        filename: suggestedName(filenameOf(x.headers['content-disposition']), expect.nameHolds) ?? safeName(defaultName, format),
+        filename: suggestedName(filenameOf(x.headers['content-disposition']), expect.nameHolds, this.apiKey) ?? safeName(defaultName, format),
         contentType: String(x.headers['content-type'] ?? (format === 'csv' ? 'text/csv' : 'application/json')),
         body: guardStream(head, iterator, what, x.requestId, {
           observe: outline ? (chunk) => outline.write(chunk) : undefined,
@@ -1107,9 +1108,13 @@ function isSafeName(name: string): boolean {
   return name !== '' && !name.startsWith('.') && !/[/\\\u0000-\u001f\u007f]/.test(name) && Buffer.byteLength(name) <= 255;
 }
 
-/** The server's safe file name, when it holds `holds` (if given), else null. */
-function suggestedName(name: string | null, holds: string | undefined): string | null {
-  return name !== null && (holds === undefined || name.includes(holds)) ? name : null;
+/**
+ * The server's safe file name, when it holds `holds` (if given) and no API key, else null. A name
+ * that echoes the key (or any premia key) would put it on disk and in the "Wrote …" line.
+ */
+function suggestedName(name: string | null, holds: string | undefined, apiKey: string): string | null {
+  if (name === null || (holds !== undefined && !name.includes(holds))) return null;
+  return redactText(name, apiKey) === name && !holdsKey(name) ? name : null;
 }
 
 /** premia's own name for a download (from the user's reference), made safe the same way. */
