@@ -116,7 +116,7 @@ describe('import errors of a shape of their own that echo an amount', () => {
     const s = await serve({ 'POST /policies/import': answer(202, { job_id: 'j1', collection_amount: 10.5 }) });
     const r = await premia(s, ['policies', 'import', file]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('The service answered the import with {"job_id":"j1","collection_amount":10.50}, which is not an import result');
+    expect(r.stderr).toContain('The service answered the import with {"job_id":"j1","collection_amount":10.5}, which is not an import result');
   });
 });
 
@@ -196,5 +196,55 @@ describe('a download whose file name echoes the API key', () => {
     expect(exported.code).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['collections-2026-11.csv', 'st-1.csv']);
     expect(readFileSync(join(out, 'st-1.csv'), 'utf8')).toBe(EXPORT);
+  });
+});
+
+describe("an extra field of the server's own at the top of an answer, under a money field's name", () => {
+  const STATEMENT = { id: 'st-1', settlement_number: 'SETTLE-2026-11-001', period_month: '2026-11', total_collections: 1000, distribution_fee: 250, collections_fee: 35, total_fees: 285, vat: 42.75, net_amount: 672.25, payment_date: '2026-12-03', status: 'pending' };
+  const COLLECTION = {
+    id: 'c-1',
+    period_month: '2026-11',
+    customer_id: 'C1',
+    external_customer_ref: 'E1',
+    policy_number: 'P1',
+    product_code: 'LIFE',
+    collection_amount_due: 150,
+    collection_amount_collected: 100,
+    shortfall: 50,
+    collection_status: 'PAID_PARTIAL',
+    first_attempt_date: '2026-11-03',
+    last_attempt_date: '2026-11-20',
+    number_of_attempts: 3,
+    last_failure_reason: 'INSUFFICIENT_FUNDS',
+  };
+
+  it('a statement created with a due date and a count of debits is taken (exit 0), and --json keeps them as they came', async () => {
+    const s = await serve({ 'POST /settlements': answer(201, { ...STATEMENT, due: '2026-12-03', debits: 2 }) });
+    const human = await premia(s, ['settlements', 'create', '--period', '2026-11']);
+    expect(human.stderr).toBe('Created SETTLE-2026-11-001: net 672.25 to pay by 2026-12-03.\n');
+    expect(human.code).toBe(0);
+    const json = await premia(s, ['settlements', 'create', '--period', '2026-11', '--json']);
+    expect(json.stdout).toBe(
+      '{"id":"st-1","settlement_number":"SETTLE-2026-11-001","period_month":"2026-11","total_collections":1000.00,"distribution_fee":250.00,"collections_fee":35.00,"total_fees":285.00,"vat":42.75,"net_amount":672.25,"payment_date":"2026-12-03","status":"pending","due":"2026-12-03","debits":2}\n',
+    );
+    expect(json.code).toBe(0);
+  });
+
+  it('a collection with them: its count stays a count (2, not 2.00), its figures are read as money', async () => {
+    const s = await serve({ 'GET /collections/c-1': answer(200, { ...COLLECTION, debits: 2, due: '2026-11-30' }) });
+    const r = await premia(s, ['collections', 'get', 'c-1', '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(
+      '{"id":"c-1","period_month":"2026-11","customer_id":"C1","external_customer_ref":"E1","policy_number":"P1","product_code":"LIFE","collection_amount_due":150.00,"collection_amount_collected":100.00,"shortfall":50.00,' +
+        '"collection_status":"PAID_PARTIAL","first_attempt_date":"2026-11-03","last_attempt_date":"2026-11-20","number_of_attempts":3,"last_failure_reason":"INSUFFICIENT_FUNDS","debits":2,"due":"2026-11-30"}\n',
+    );
+    expect(r.code).toBe(0);
+  });
+
+  it('where the spec puts money, an amount premia cannot read is still refused (control)', async () => {
+    const s = await serve({ 'GET /collections/c-1': answer(200, { ...COLLECTION, shortfall: '2026-11-30' }) });
+    const r = await premia(s, ['collections', 'get', 'c-1']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('error: GET /v1/collections/c-1 answered with an amount premia cannot read: shortfall is not a money amount: "2026-11-30".\n  (code REMOTE_ERROR)\n');
   });
 });

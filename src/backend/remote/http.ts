@@ -23,7 +23,7 @@ import type { AsyncOperation, Download, ImportProgress, Upload } from '../types.
 import { ExitCode, PremiaError } from '../../domain/errors.js';
 import { requestKey } from '../../domain/idempotency.js';
 import { parsePeriodStateHeader, PERIOD_STATE_HEADER } from '../../domain/period-state.js';
-import { moneyToCents, stringifyJson } from '../../domain/json.js';
+import { ForeignValue, MONEY_FIELDS, moneyToCents, stringifyJson } from '../../domain/json.js';
 import { connectionError, connectionWords, errorFromResponse, maskKey, outcomeUnknown, parseErrorBody, withoutControlsDeep, redactText, remoteError, type RouteInfo } from './errors.js';
 import { JsonOutline, pagedAnswer } from './json-outline.js';
 import { CsvReader, isBlankRecord } from '../../lib/csv-reader.js';
@@ -108,6 +108,12 @@ export interface Call {
   query?: Query;
   /** A JSON body, written with stringifyJson (money as two-decimal numbers). */
   json?: unknown;
+  /**
+   * A spec route's answer: the top-level fields where the spec puts money. In another server's
+   * answer, a top-level field of a money field's name that is not one of these (`due` as a date,
+   * `debits` as a count) is its own, kept as it came (unset: every such field is money).
+   */
+  money?: readonly string[];
   /** A file sent as multipart/form-data in the part `file`, streamed. */
   upload?: { file: Upload; onProgress?: (p: ImportProgress) => void };
   route: RouteInfo;
@@ -197,7 +203,7 @@ export class HttpClient {
   /** A request whose answer is a JSON object: parsed, money fields turned into cents. */
   async json<T>(call: Call): Promise<T> {
     const answer = await this.exchange(call, 'application/json', async (x) => {
-      const body = await readJson(x, this.describe(call), this.apiKey, call.route.verify);
+      const body = await readJson(x, this.describe(call), this.apiKey, call.route.verify, x.premia ? undefined : call.money);
       const location = headerText(x.headers.location);
       if (call.follow && x.status === 202 && x.premia && location && /\brespond-async\b/i.test(headerText(x.headers['preference-applied']) ?? '')) {
         return new Accepted(location, body as OperationView, retryAfterMs(headerText(x.headers['retry-after']), Date.now()));
@@ -803,8 +809,9 @@ function queryString(query: Query | undefined): string {
 /**
  * A 2xx answer's JSON object, money fields in cents. `verify`: the answer is a write's, which
  * its status says was done: an answer premia cannot read says what to check before a rerun.
+ * `money`: the top-level fields read as money (Call.money); others of a money field's name are kept as they came.
  */
-async function readJson(x: Exchange, what: string, apiKey: string, verify?: string): Promise<unknown> {
+async function readJson(x: Exchange, what: string, apiKey: string, verify?: string, money?: readonly string[]): Promise<unknown> {
   const fail = (message: string) =>
     remoteError(verify ? `${message} The service answered ${x.status}, so it may have done it: ${verify} before running the command again.` : message, x.requestId);
   const type = mediaType(x.headers['content-type']);
@@ -842,7 +849,13 @@ async function readJson(x: Exchange, what: string, apiKey: string, verify?: stri
   try {
     // No string of the server's drives the terminal it is shown on (withoutControls); an amount
     // off a whole cent only by floating point's last digits is that cent (centsFromJsonNumber).
-    return moneyToCents(withoutControlsDeep(value), true);
+    const shown = withoutControlsDeep(value) as Record<string, unknown>;
+    if (money !== undefined) {
+      for (const [k, v] of Object.entries(shown)) {
+        if (MONEY_FIELDS.has(k) && !money.includes(k) && (typeof v === 'number' || typeof v === 'string')) shown[k] = new ForeignValue(v);
+      }
+    }
+    return moneyToCents(shown, true);
   } catch (e) {
     throw fail(`${what} answered with an amount premia cannot read: ${(e as Error).message}.`);
   }

@@ -154,6 +154,16 @@ const SETTLEMENT_FIELDS: Record<string, FieldKind> = {
   status: 'string',
 };
 
+/**
+ * Where the spec puts money in the answers of its routes (sections 2 and 4; a statement's
+ * previously_paid is premia's, read as money wherever it comes): another server's top-level
+ * field of a money field's name elsewhere (`due: "2026-11-30"`, `debits: 2`) is its own, kept
+ * as it came (Call.money).
+ */
+const POLICY_MONEY = ['collection_amount'] as const;
+const COLLECTION_MONEY = ['collection_amount_due', 'collection_amount_collected', 'shortfall'] as const;
+const STATEMENT_MONEY = ['total_collections', 'distribution_fee', 'collections_fee', 'total_fees', 'vat', 'net_amount', 'previously_paid'] as const;
+
 /** What to check after a write to settlement `ref` whose answer was not understood. */
 const settlementVerify = (ref: string) => `Check settlement ${ref} at the service (premia settlements get ${ref})`;
 
@@ -176,12 +186,12 @@ function wrongUrl(baseUrl: string, why: string, answer: RawAnswer): PremiaError 
 }
 
 /** What a call adds to its row: how to read a 404 (the resource it names), what to check when a write's outcome is unknown. */
-type Extras = Pick<RouteInfo, 'ref' | 'item' | 'verify'> & Pick<Call, 'signal' | 'follow'>;
+type Extras = Pick<RouteInfo, 'ref' | 'item' | 'verify'> & Pick<Call, 'signal' | 'follow' | 'money'>;
 
 /** The call of `row`'s backend method with these arguments: the request its row builds. */
 export function callOf<O extends AnyOperation>(row: O, args: ArgsOf<O>, extras: Extras = {}): Call {
   const request = buildRequest(row, ...(args as unknown[]));
-  const { signal, follow, ...route } = extras;
+  const { signal, follow, money, ...route } = extras;
   const call: Call = {
     method: request.method,
     path: request.path,
@@ -194,6 +204,7 @@ export function callOf<O extends AnyOperation>(row: O, args: ArgsOf<O>, extras: 
   if (request.json !== undefined) call.json = request.json;
   if (signal !== undefined) call.signal = signal;
   if (follow !== undefined) call.follow = follow;
+  if (money !== undefined) call.money = money;
   return call;
 }
 
@@ -307,13 +318,13 @@ export class RemoteBackend implements Backend {
   async createPolicy(input: PolicyInput): Promise<Policy> {
     const verify = `Check whether policy ${input.policy_number} exists at the service (a second create may be refused as a duplicate or make a second policy)`;
     // Spec 4.1: id, policy_number, status, created_at.
-    return this.checkedJson(callOf(OPERATIONS.createPolicy, [input], { verify }), 'the policy creation', { id: 'string', policy_number: 'string', status: 'string', created_at: 'string' }, verify);
+    return this.checkedJson(callOf(OPERATIONS.createPolicy, [input], { verify, money: POLICY_MONEY }), 'the policy creation', { id: 'string', policy_number: 'string', status: 'string', created_at: 'string' }, verify);
   }
 
   async importPolicies(file: Upload, options?: ImportOptions): Promise<ImportResult> {
     const verify = `Check which policies of ${file.name} exist at the service (an import sent twice may be refused as duplicates or make every policy twice)`;
     const answer = await this.json<unknown>({
-      ...callOf(OPERATIONS.importPolicies, [file, options], { signal: options?.signal, follow: {}, verify }),
+      ...callOf(OPERATIONS.importPolicies, [file, options], { signal: options?.signal, follow: {}, verify, money: [] }),
       upload: { file, onProgress: options?.onProgress },
     });
     return importResultOf(answer, verify);
@@ -321,7 +332,7 @@ export class RemoteBackend implements Backend {
 
   async updatePolicy(ref: string, patch: PolicyPatch): Promise<Policy> {
     const verify = `Check policy ${ref} at the service (its amount and status)`;
-    const call = callOf(OPERATIONS.updatePolicy, [ref, patch], { ref: { noun: 'policy', value: ref }, item: { noun: 'policy', value: ref }, verify });
+    const call = callOf(OPERATIONS.updatePolicy, [ref, patch], { ref: { noun: 'policy', value: ref }, item: { noun: 'policy', value: ref }, verify, money: POLICY_MONEY });
     // Spec 4.3: id, policy_number, collection_amount, status, updated_at.
     return this.checkedJson(call, 'the policy update', { id: 'string', policy_number: 'string', collection_amount: 'amount', status: 'string', updated_at: 'string' }, verify);
   }
@@ -391,11 +402,11 @@ export class RemoteBackend implements Backend {
     if (input.strategy !== undefined) await this.requirePremia('collection strategies (--strategy)');
     const verify = `Check whether the ${input.period_month} run was queued (premia reports collections --period ${input.period_month})`;
     // Spec 4.4: execution_id, status, policies_queued.
-    return this.checkedJson(callOf(OPERATIONS.executeCollections, [input], { verify }), 'the collections run', { execution_id: 'string', status: 'string', policies_queued: 'count' }, verify);
+    return this.checkedJson(callOf(OPERATIONS.executeCollections, [input], { verify, money: [] }), 'the collections run', { execution_id: 'string', status: 'string', policies_queued: 'count' }, verify);
   }
 
   getCollection(id: string): Promise<Collection> {
-    return this.json(callOf(OPERATIONS.getCollection, [id], { item: { noun: 'collection', value: id } }));
+    return this.json(callOf(OPERATIONS.getCollection, [id], { item: { noun: 'collection', value: id }, money: COLLECTION_MONEY }));
   }
 
   listCollections(query: CollectionListQuery): Promise<Page<Collection>> {
@@ -425,7 +436,7 @@ export class RemoteBackend implements Backend {
   async createSettlement(period: Period): Promise<Settlement> {
     const verify = `Check whether a settlement for ${period} exists at the service`;
     // Spec 4.7: the statement's figures and status; whether it carries id is not shown (a warning says so).
-    return this.checkedJson(callOf(OPERATIONS.createSettlement, [period], { verify }), 'the settlement creation', SETTLEMENT_FIELDS, verify);
+    return this.checkedJson(callOf(OPERATIONS.createSettlement, [period], { verify, money: STATEMENT_MONEY }), 'the settlement creation', SETTLEMENT_FIELDS, verify);
   }
 
   async previewSettlement(period: Period): Promise<SettlementPreview> {
@@ -434,7 +445,7 @@ export class RemoteBackend implements Backend {
   }
 
   getSettlement(ref: string): Promise<Settlement> {
-    return this.json(callOf(OPERATIONS.getSettlement, [ref], { ref: { noun: 'settlement', value: ref }, item: { noun: 'settlement', value: ref } }));
+    return this.json(callOf(OPERATIONS.getSettlement, [ref], { ref: { noun: 'settlement', value: ref }, item: { noun: 'settlement', value: ref }, money: STATEMENT_MONEY }));
   }
 
   async exportSettlement(ref: string, options?: { lines?: boolean }): Promise<Download> {
