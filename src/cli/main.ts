@@ -240,10 +240,18 @@ export function reportError(ctx: CliContext, globals: GlobalOptions, e: unknown)
       writeJsonError(ctx, e);
     } else {
       ctx.stderr.write(`${ui.err.red('error:')} ${ctx.redact(e.message)}\n`);
-      if (Array.isArray(e.details) && e.details.length > 1) {
-        for (const d of e.details as Array<Record<string, unknown>>) {
+      // Each detail's message (premia's own error says a lone one in its message). Another server's
+      // may not ("Validation failed"): a lone detail it does not say is shown too, and each is
+      // named by its field when its message does not name it.
+      const details = Array.isArray(e.details) ? (e.details as Array<Record<string, unknown>>) : [];
+      const foreign = e.foreignDetails === true;
+      const lone = foreign && details.length === 1 && typeof details[0]!.message === 'string' && !e.message.includes(details[0]!.message);
+      if (details.length > 1 || lone) {
+        for (const d of details) {
+          if (typeof d.message !== 'string') continue;
+          const field = foreign && typeof d.field === 'string' && d.field !== '' && !namesWord(d.message, d.field) ? `${d.field}: ` : '';
           // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a row is a number or a string as received
-          if (typeof d.message === 'string') ctx.stderr.write(ctx.redact(`  - ${d.row !== undefined ? `row ${String(d.row)}: ` : ''}${d.message}\n`));
+          ctx.stderr.write(ctx.redact(`  - ${d.row !== undefined ? `row ${String(d.row)}: ` : ''}${field}${d.message}\n`));
         }
       }
       const tags = [`code ${e.code}`];
@@ -266,6 +274,13 @@ export function reportError(ctx: CliContext, globals: GlobalOptions, e: unknown)
   if (globals.debug && err?.stack) ctx.stderr.write(`${err.stack}\n`);
   else ctx.stderr.write('  (run again with --debug for details)\n');
   return ExitCode.FAILURE;
+}
+
+/** Whether `text` holds `word` as a word of its own (`bad x` names x; `max` does not). */
+function namesWord(text: string, word: string): boolean {
+  const at = (i: number) => i < 0 || i >= text.length || !/[A-Za-z0-9_]/.test(text[i]!);
+  for (let i = text.indexOf(word); i >= 0; i = text.indexOf(word, i + 1)) if (at(i - 1) && at(i + word.length)) return true;
+  return false;
 }
 
 function writeJsonError(ctx: CliContext, e: PremiaError): void {

@@ -172,6 +172,11 @@ export class PremiaError extends Error {
   readonly details?: FieldError[] | Record<string, unknown>[];
   /** Set on errors that came back from a server. */
   requestId?: string;
+  /**
+   * Another server's error (not premia's): its message may leave what is wrong to its details
+   * ("Validation failed"), so the CLI shows a lone detail too, named by its field.
+   */
+  foreignDetails?: boolean;
 
   constructor(
     code: ErrorCode | ReceivedCode,

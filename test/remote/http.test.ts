@@ -391,7 +391,7 @@ describe('errors as local mode words them', () => {
     handlers = [(_q, res) => res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(body))];
     const r = await premia(['collections', 'get', 'c1']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('error: Bad amount [2J [31m All good\n  - first [2J [31m\n  - second 2J\n  (code bad_request, request req-1 [2J [31m)\n');
+    expect(r.stderr).toBe('error: Bad amount [2J [31m All good\n  - a: first [2J [31m\n  - b: second 2J\n  (code bad_request, request req-1 [2J [31m)\n');
   });
 
   it("nor can a server's data: a field of an answer is shown with its control characters as spaces", async () => {

@@ -248,3 +248,37 @@ describe("an extra field of the server's own at the top of an answer, under a mo
     expect(r.stderr).toBe('error: GET /v1/collections/c-1 answered with an amount premia cannot read: shortfall is not a money amount: "2026-11-30".\n  (code REMOTE_ERROR)\n');
   });
 });
+
+describe("another server's error whose reason is in its details", () => {
+  const CREATE = ['policies', 'create', '--policy-number', 'POL-1', '--customer-id', 'C1', '--external-ref', 'E1', '--product-code', 'LIFE', '--amount', '6000'];
+  const refused = (details: unknown) =>
+    answer(422, { error: { code: 'VALIDATION_ERROR', message: 'Validation failed', request_id: 'req-9', details } });
+
+  it('one detail is shown under the message, named by its field (the message alone says nothing of what is wrong)', async () => {
+    const s = await serve({ 'POST /policies': refused([{ field: 'collection_amount', message: 'must be at most 5000.00' }]) });
+    const r = await premia(s, CREATE);
+    expect(r.stderr).toBe('error: Validation failed\n  - collection_amount: must be at most 5000.00\n  (code VALIDATION_ERROR, request req-9)\n');
+    expect(r.code).toBe(2);
+  });
+
+  it('a detail given as a string is shown too; several are each named by their field', async () => {
+    const one = await serve({ 'POST /policies': refused(['collection_amount must be at most 5000.00']) });
+    const r = await premia(one, CREATE);
+    expect(r.stderr).toBe('error: Validation failed\n  - collection_amount must be at most 5000.00\n  (code VALIDATION_ERROR, request req-9)\n');
+    const two = await serve({
+      'POST /policies': refused([
+        { field: 'collection_amount', message: 'must be at most 5000.00' },
+        { field: 'product_code', message: 'product_code LIFE is not sold' },
+      ]),
+    });
+    const r2 = await premia(two, CREATE);
+    expect(r2.stderr).toBe('error: Validation failed\n  - collection_amount: must be at most 5000.00\n  - product_code LIFE is not sold\n  (code VALIDATION_ERROR, request req-9)\n');
+    expect(r2.code).toBe(2);
+  });
+
+  it('a detail the message already says is not said twice (control)', async () => {
+    const s = await serve({ 'POST /policies': answer(400, { error: { code: 'VALIDATION_ERROR', message: 'Invalid policy: collection_amount must be at most 5000.00.', request_id: 'req-9', details: [{ field: 'collection_amount', message: 'collection_amount must be at most 5000.00' }] } }) });
+    const r = await premia(s, CREATE);
+    expect(r.stderr).toBe('error: Invalid policy: collection_amount must be at most 5000.00.\n  (code VALIDATION_ERROR, request req-9)\n');
+  });
+});

@@ -230,7 +230,7 @@ export function errorFromResponse(r: FailedResponse): PremiaError {
       : '';
     if (body) {
       const said = numberHint && !/[.!?]$/.test(body.message.trim()) ? `${body.message.trim()}.` : body.message;
-      return new PremiaError(receivedCode(body.code), `${said}${numberHint}`, { status: 404, exitCode: ExitCode.NOT_FOUND, details: detailsOf(body), requestId: requestId ?? undefined });
+      return foreign(new PremiaError(receivedCode(body.code), `${said}${numberHint}`, { status: 404, exitCode: ExitCode.NOT_FOUND, details: detailsOf(body), requestId: requestId ?? undefined }), r);
     }
     const { noun, value } = r.route.item;
     const what = `HTTP 404${r.contentType ? ` with ${r.contentType}` : ''}`;
@@ -244,7 +244,7 @@ export function errorFromResponse(r: FailedResponse): PremiaError {
   }
 
   if (body) {
-    return finish(new PremiaError(receivedCode(body.code), body.message, { status: r.status, details: detailsOf(body), requestId: requestId ?? undefined }));
+    return finish(foreign(new PremiaError(receivedCode(body.code), body.message, { status: r.status, details: detailsOf(body), requestId: requestId ?? undefined }), r));
   }
 
   // Not the spec's error body: something else answered (a proxy, a web server, another service).
@@ -306,6 +306,12 @@ export function errorFromResponse(r: FailedResponse): PremiaError {
       requestId,
     ),
   );
+}
+
+/** An error of a server without premia's marker: the CLI shows its details as its message may not say them. */
+function foreign(e: PremiaError, r: FailedResponse): PremiaError {
+  if (!r.premia) e.foreignDetails = true;
+  return e;
 }
 
 /** A status's name as HTTP gives it, in lower case ('payload too large'), if it has one. */
