@@ -282,3 +282,34 @@ describe("another server's error whose reason is in its details", () => {
     expect(r.stderr).toBe('error: Invalid policy: collection_amount must be at most 5000.00.\n  (code VALIDATION_ERROR, request req-9)\n');
   });
 });
+
+describe('an import refused (4xx) with its result all the same', () => {
+  const FILE = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,P1,LIFE,10.00\nC2,E2,P2,LIFE,abc\nC3,E3,P3,LIFE,-1\n';
+
+  it.each([
+    [422, { imported: 1, failed: 2, errors: [{ row: 3, message: 'collection_amount is not a number' }, { row: 4, message: 'collection_amount must be positive' }] }, 'Imported 1 policy; 2 rows failed.'],
+    [400, { imported: 0, failed: 2, errors: ['row 3: collection_amount is not a number', 'row 4: collection_amount must be positive'] }, 'Imported 0 policies; 2 rows failed.'],
+  ])('%i: its counts are read as the import result (what was imported is said), exit 3 as for rows that failed', async (status, result, said) => {
+    const file = join(dir, `bad-rows-${status}.csv`);
+    writeFileSync(file, FILE);
+    const s = await serve({ 'POST /policies/import': answer(status, result) });
+    const r = await premia(s, ['policies', 'import', file]);
+    expect(r.stderr).toBe('');
+    const lines = result.errors.map((e) => `  ${typeof e === 'string' ? e : JSON.stringify(e)}\n`).join('');
+    expect(r.stdout).toBe(`${said}\n\n${lines}`);
+    expect(r.code).toBe(3);
+    const json = await premia(s, ['policies', 'import', file, '--json']);
+    expect(json.stdout).toBe(`${JSON.stringify(result)}\n`);
+    expect(json.code).toBe(3);
+  });
+
+  it('a refusal without failed rows (an empty file) stays the refusal it is (control)', async () => {
+    const file = join(dir, 'empty.csv');
+    writeFileSync(file, 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\n');
+    const s = await serve({ 'POST /policies/import': answer(422, { imported: 0, failed: 0, errors: ['the file has no rows'] }) });
+    const r = await premia(s, ['policies', 'import', file]);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('error: The service answered HTTP 422: {"imported":0,"failed":0,"errors":["the file has no rows"]}\n  (code HTTP_422)\n');
+    expect(r.code).toBe(6);
+  });
+});

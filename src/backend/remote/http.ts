@@ -599,6 +599,7 @@ export class HttpClient {
           if (wrongBase) throw wrongBase;
         }
         const failed = this.failure(call, exchange, text, attempt, longWait);
+        if (!exchange.premia) keepRefusal(failed, exchange.status, redactText(text, this.apiKey), call.money);
         if (kept) failed.message = `${failed.message.replace(/\.$/, '')}. An upload from stdin cannot be sent again; give the file by name to let premia retry.`;
         // A gateway's page (not the API's own error) to a write that a premia service may have
         // acted on, the last of the retries: rerunning with a fresh key could act twice.
@@ -847,17 +848,47 @@ async function readJson(x: Exchange, what: string, apiKey: string, verify?: stri
     throw fail(`${what} answered ${x.status} with JSON that is not an object.`);
   }
   try {
-    // No string of the server's drives the terminal it is shown on (withoutControls); an amount
-    // off a whole cent only by floating point's last digits is that cent (centsFromJsonNumber).
-    const shown = withoutControlsDeep(value) as Record<string, unknown>;
-    if (money !== undefined) {
-      for (const [k, v] of Object.entries(shown)) {
-        if (MONEY_FIELDS.has(k) && !money.includes(k) && (typeof v === 'number' || typeof v === 'string')) shown[k] = new ForeignValue(v);
-      }
-    }
-    return moneyToCents(shown, true);
+    return answerOf(value as Record<string, unknown>, money);
   } catch (e) {
     throw fail(`${what} answered with an amount premia cannot read: ${(e as Error).message}.`);
+  }
+}
+
+/**
+ * A parsed answer as premia reads it, in place: no string of the server's drives the terminal it
+ * is shown on (withoutControls); money fields in cents, an amount off a whole cent only by
+ * floating point's last digits being that cent (centsFromJsonNumber); `money` as in readJson.
+ * Throws on an amount premia cannot read.
+ */
+function answerOf(value: Record<string, unknown>, money?: readonly string[]): unknown {
+  const shown = withoutControlsDeep(value) as Record<string, unknown>;
+  if (money !== undefined) {
+    for (const [k, v] of Object.entries(shown)) {
+      if (MONEY_FIELDS.has(k) && !money.includes(k) && (typeof v === 'number' || typeof v === 'string')) shown[k] = new ForeignValue(v);
+    }
+  }
+  return moneyToCents(shown, true);
+}
+
+/** The JSON object another server answered a refusal (4xx) with, when it is not the spec's error body. */
+const refusals = new WeakMap<PremiaError, unknown>();
+
+/**
+ * What another server answered with a refusal (a 4xx whose body is a JSON object of its own, not
+ * the spec's error body), read as an answer is; undefined otherwise. A server may refuse a file
+ * of bad rows (422) with the import's result all the same: premia reads its counts from it.
+ */
+export function refusalAnswer(e: PremiaError): unknown {
+  return refusals.get(e);
+}
+
+function keepRefusal(e: PremiaError, status: number, text: string, money: readonly string[] | undefined): void {
+  if (status < 400 || status >= 500 || parseErrorBody(text) !== null) return;
+  try {
+    const value = JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) refusals.set(e, answerOf(value as Record<string, unknown>, money));
+  } catch {
+    // Not JSON, or an amount premia cannot read: the error stands as it is.
   }
 }
 

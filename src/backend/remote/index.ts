@@ -46,7 +46,7 @@ import { stringifyJson } from '../../domain/json.js';
 import { OPERATIONS, type AnyOperation, type ArgsOf } from '../operations.js';
 import { buildRequest } from '../wire.js';
 import { maskKey, notSupported, remoteError, type RouteInfo } from './errors.js';
-import { HttpClient, PROBE_ID, type Call, type HttpOptions, type RawAnswer } from './http.js';
+import { HttpClient, PROBE_ID, refusalAnswer, type Call, type HttpOptions, type RawAnswer } from './http.js';
 
 
 export interface RemoteBackendOptions extends HttpOptions {
@@ -78,6 +78,13 @@ function importResultOf(answer: unknown, verify: string): ImportResult {
   const errors = body.errors;
   const list = errors === undefined || errors === null ? [] : Array.isArray(errors) ? errors : [errors];
   return { ...(body as unknown as ImportResult), errors: list as ImportResult['errors'] };
+}
+
+/** An import result whose rows failed, some or all (a refusal that carries one). */
+function failedRows(answer: unknown): boolean {
+  const body = answer && typeof answer === 'object' && !Array.isArray(answer) ? (answer as Record<string, unknown>) : {};
+  const count = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+  return count(body.imported) && count(body.failed) && body.failed > 0;
 }
 
 /** What a field of a write's answer must be for premia to print it or rely on it. */
@@ -323,10 +330,19 @@ export class RemoteBackend implements Backend {
 
   async importPolicies(file: Upload, options?: ImportOptions): Promise<ImportResult> {
     const verify = `Check which policies of ${file.name} exist at the service (an import sent twice may be refused as duplicates or make every policy twice)`;
-    const answer = await this.json<unknown>({
-      ...callOf(OPERATIONS.importPolicies, [file, options], { signal: options?.signal, follow: {}, verify, money: [] }),
-      upload: { file, onProgress: options?.onProgress },
-    });
+    let answer: unknown;
+    try {
+      answer = await this.json<unknown>({
+        ...callOf(OPERATIONS.importPolicies, [file, options], { signal: options?.signal, follow: {}, verify, money: [] }),
+        upload: { file, onProgress: options?.onProgress },
+      });
+    } catch (e) {
+      // Another server may refuse a file with bad rows (400, 422) and still give the import's
+      // result: its counts say what was imported (perhaps some rows) and what failed (exit 3).
+      const refused = e instanceof PremiaError && [400, 409, 422].includes(e.status) ? refusalAnswer(e) : undefined;
+      if (refused === undefined || !failedRows(refused)) throw e;
+      answer = refused;
+    }
     return importResultOf(answer, verify);
   }
 
