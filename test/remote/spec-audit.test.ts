@@ -313,3 +313,47 @@ describe('an import refused (4xx) with its result all the same', () => {
     expect(r.code).toBe(6);
   });
 });
+
+describe('a read whose answer lacks what it shows', () => {
+  const FIGURES = { settlement_number: 'SETTLE-2026-11-001', period_month: '2026-11', total_collections: 1000, distribution_fee: 250, collections_fee: 35, total_fees: 285, vat: 42.75, net_amount: 672.25, payment_date: '2026-12-03', status: 'pending' };
+
+  it('a statement wrapped in data, or without its VAT and net, is refused (exit 1), never shown as dashes with exit 0', async () => {
+    const s = await serve({
+      'GET /settlements/st-1': answer(200, { data: { id: 'st-1', ...FIGURES } }),
+      'GET /settlements/st-2': answer(200, { id: 'st-2', ...FIGURES, vat: null, net_amount: null }),
+    });
+    const wrapped = await premia(s, ['settlements', 'get', 'st-1']);
+    expect(wrapped.stdout).toBe('');
+    expect(wrapped.stderr).toBe(
+      'error: The service\'s answer to GET /v1/settlements/st-1 lacks settlement_number, period_month, total_collections, distribution_fee, collections_fee, total_fees, vat, net_amount, payment_date, status (its fields: data): ' +
+        `it is not an answer premia understands (is something other than the service answering at ${s.url}?).\n  (code REMOTE_ERROR)\n`,
+    );
+    expect(wrapped.code).toBe(1);
+    const partial = await premia(s, ['settlements', 'get', 'st-2']);
+    expect(partial.stdout).toBe('');
+    expect(partial.stderr).toContain("error: The service's answer to GET /v1/settlements/st-2 lacks vat, net_amount (its fields: id, settlement_number, ");
+    expect(partial.code).toBe(1);
+  });
+
+  it('a collection wrapped in data is refused the same way', async () => {
+    const s = await serve({ 'GET /collections/c-1': answer(200, { data: { id: 'c-1', collection_status: 'UNPAID', collection_amount_due: 10, collection_amount_collected: 0 } }) });
+    const r = await premia(s, ['collections', 'get', 'c-1']);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      "error: The service's answer to GET /v1/collections/c-1 lacks collection_status, collection_amount_due, collection_amount_collected (its fields: data): " +
+        `it is not an answer premia understands (is something other than the service answering at ${s.url}?).\n  (code REMOTE_ERROR)\n`,
+    );
+    expect(r.code).toBe(1);
+  });
+
+  it('an export whose statement cannot be read again is still written, with no note about "undefined"', async () => {
+    const EXPORT =
+      'settlement_number,period_month,total_collections,distribution_fee,collections_fee,total_fees,vat,net_amount,payment_date,payment_reference\n' +
+      'SETTLE-2026-11-001,2026-11,1000.00,250.00,35.00,285.00,42.75,672.25,2026-12-03,EFT-1\n';
+    const s = await serve({ 'GET /settlements/st-1/export': answer(200, EXPORT, 'text/csv'), 'GET /settlements/st-1': answer(200, { id: 'st-1', status: 'paid' }) });
+    const r = await premia(s, ['settlements', 'export', 'st-1']);
+    expect(r.stdout).toBe(EXPORT);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  });
+});

@@ -105,7 +105,7 @@ function fieldIs(value: unknown, kind: FieldKind): boolean {
  * naming what it lacks and what to check, never "Created policy undefined." with exit 0. Extra
  * fields, and fields the spec leaves optional, are accepted as they come.
  */
-function checkedAnswer<T>(answer: unknown, what: string, fields: Record<string, FieldKind>, verify: string): T {
+function checkedAnswer<T>(answer: unknown, what: string, fields: Record<string, FieldKind>, verify: string, read = false): T {
   const body = answer && typeof answer === 'object' && !Array.isArray(answer) ? (answer as Record<string, unknown>) : {};
   const lacking = Object.entries(fields)
     .filter(([name, kind]) => !fieldIs(body[name], kind))
@@ -114,7 +114,8 @@ function checkedAnswer<T>(answer: unknown, what: string, fields: Record<string, 
     const had = Object.keys(body);
     throw new PremiaError(
       'REMOTE_ERROR',
-      `The service's answer to ${what} lacks ${lacking.join(', ')} (its fields: ${had.length > 0 ? had.slice(0, 20).join(', ') : 'none'}): premia cannot tell what was done. ${verify}.`,
+      `The service's answer to ${what} lacks ${lacking.join(', ')} (its fields: ${had.length > 0 ? had.slice(0, 20).join(', ') : 'none'}): ` +
+        (read ? `it is not an answer premia understands (${verify}).` : `premia cannot tell what was done. ${verify}.`),
     );
   }
   return answer as T;
@@ -170,6 +171,9 @@ const SETTLEMENT_FIELDS: Record<string, FieldKind> = {
 const POLICY_MONEY = ['collection_amount'] as const;
 const COLLECTION_MONEY = ['collection_amount_due', 'collection_amount_collected', 'shortfall'] as const;
 const STATEMENT_MONEY = ['total_collections', 'distribution_fee', 'collections_fee', 'total_fees', 'vat', 'net_amount', 'previously_paid'] as const;
+
+/** The core of a collection (spec 2.2) premia shows: its status and amounts. */
+const COLLECTION_FIELDS: Record<string, FieldKind> = { collection_status: 'string', collection_amount_due: 'amount', collection_amount_collected: 'amount' };
 
 /** What to check after a write to settlement `ref` whose answer was not understood. */
 const settlementVerify = (ref: string) => `Check settlement ${ref} at the service (premia settlements get ${ref})`;
@@ -421,8 +425,10 @@ export class RemoteBackend implements Backend {
     return this.checkedJson(callOf(OPERATIONS.executeCollections, [input], { verify, money: [] }), 'the collections run', { execution_id: 'string', status: 'string', policies_queued: 'count' }, verify);
   }
 
-  getCollection(id: string): Promise<Collection> {
-    return this.json(callOf(OPERATIONS.getCollection, [id], { item: { noun: 'collection', value: id }, money: COLLECTION_MONEY }));
+  async getCollection(id: string): Promise<Collection> {
+    const call = callOf(OPERATIONS.getCollection, [id], { item: { noun: 'collection', value: id }, money: COLLECTION_MONEY });
+    // Spec 4.5: all of 2.2; an answer without a collection's core (wrapped in `data`, `{}`) is not shown as one of dashes.
+    return checkedAnswer(await this.json<unknown>(call), `GET ${this.path(call.path)}`, COLLECTION_FIELDS, this.notTheApi(), true);
   }
 
   listCollections(query: CollectionListQuery): Promise<Page<Collection>> {
@@ -460,8 +466,15 @@ export class RemoteBackend implements Backend {
     return this.json(callOf(OPERATIONS.previewSettlement, [period]));
   }
 
-  getSettlement(ref: string): Promise<Settlement> {
-    return this.json(callOf(OPERATIONS.getSettlement, [ref], { ref: { noun: 'settlement', value: ref }, item: { noun: 'settlement', value: ref }, money: STATEMENT_MONEY }));
+  async getSettlement(ref: string): Promise<Settlement> {
+    const call = callOf(OPERATIONS.getSettlement, [ref], { ref: { noun: 'settlement', value: ref }, item: { noun: 'settlement', value: ref }, money: STATEMENT_MONEY });
+    // Spec 4.8: the statement read on the day it is paid; one without its figures is not shown as dashes.
+    return checkedAnswer(await this.json<unknown>(call), `GET ${this.path(call.path)}`, SETTLEMENT_FIELDS, this.notTheApi(), true);
+  }
+
+  /** What a read's answer premia cannot understand may mean. */
+  private notTheApi(): string {
+    return `is something other than the service answering at ${this.options.baseUrl}?`;
   }
 
   async exportSettlement(ref: string, options?: { lines?: boolean }): Promise<Download> {
