@@ -357,3 +357,30 @@ describe('a read whose answer lacks what it shows', () => {
     expect(r.code).toBe(0);
   });
 });
+
+describe('an upload from stdin to a server that wants its length (411 Length Required)', () => {
+  const CSV = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,P1,LIFE,10.00\n';
+  const lengthRequired: Handler = (req, res) => {
+    if (req.headers['content-length'] === undefined) {
+      res.writeHead(411, { 'content-type': 'text/html' });
+      res.end('<html><body><h1>411 Length Required</h1></body></html>');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ imported: 1, failed: 0, errors: [] }));
+  };
+
+  it('says to give the file by name (premia sends its length then), which imports it', async () => {
+    const s = await serve({ 'POST /policies/import': lengthRequired });
+    const piped = await runPremia(['policies', 'import', '-'], { cwd: dir, env: remoteEnv(s.url, KEY), tuning: instantRetries(), stdin: CSV });
+    expect(piped.stderr).toBe(
+      `error: The service at ${s.url} answered HTTP 411 (length required) with text/html, which is not an API response premia understands. ` +
+        "The service wants the upload's length (Content-Length), which premia cannot know of stdin: give the file by name, and premia sends its length.\n  (code REMOTE_ERROR)\n",
+    );
+    expect(piped.code).toBe(1);
+    const file = join(dir, 'named.csv');
+    writeFileSync(file, CSV);
+    const named = await premia(s, ['policies', 'import', file]);
+    expect([named.code, named.stdout]).toEqual([0, 'Imported 1 policy; 0 rows failed.\n']);
+  });
+});

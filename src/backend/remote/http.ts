@@ -601,6 +601,10 @@ export class HttpClient {
         const failed = this.failure(call, exchange, text, attempt, longWait);
         if (!exchange.premia) keepRefusal(failed, exchange.status, redactText(text, this.apiKey), call.money);
         if (kept) failed.message = `${failed.message.replace(/\.$/, '')}. An upload from stdin cannot be sent again; give the file by name to let premia retry.`;
+        // A server may refuse a chunked body (stdin's, whose length premia cannot know): say what to do.
+        if (exchange.status === 411 && call.upload !== undefined && call.upload.file.size === undefined) {
+          failed.message = `${failed.message.replace(/\.$/, '')}. The service wants the upload's length (Content-Length), which premia cannot know of stdin: give the file by name, and premia sends its length.`;
+        }
         // A gateway's page (not the API's own error) to a write that a premia service may have
         // acted on, the last of the retries: rerunning with a fresh key could act twice.
         if (key !== undefined && GATEWAY_STATUSES.has(exchange.status) && parseErrorBody(text) === null) {
