@@ -22,7 +22,7 @@ import type { LocalBackend } from '../backend/local/index.js';
 import { OPERATION_LIST } from '../backend/operations.js';
 import type { Principal } from '../backend/types.js';
 import { PremiaError, type ErrorCode } from '../domain/errors.js';
-import { redactKeysIn } from '../lib/key-text.js';
+import { holdsKey, redactKeysIn } from '../lib/key-text.js';
 import { AsyncOperations } from './async-operations.js';
 import { DEFAULT_AUTH_FAILURES, DEFAULT_AUTH_WINDOW_MS, FailedAuthLimiter } from './auth-limit.js';
 import { authenticator, RateLimited, retryAfterOf, WWW_AUTHENTICATE } from './auth.js';
@@ -137,10 +137,12 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   const app = Fastify({
     logger: false,
     bodyLimit: jsonLimit,
-    // Take a caller's X-Request-Id when it is a sane token (tracing across services), else make one.
+    // Take a caller's X-Request-Id when it is a sane token (tracing across services), else make
+    // one. Never one holding an API key (a tracing header filled from the wrong variable): the id
+    // is echoed in X-Request-Id and written to the access log, which never hold a whole key.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : randomUUID();
+      return typeof given === 'string' && REQUEST_ID_RE.test(given) && !holdsKey(given) ? given : randomUUID();
     },
     // While closing, new requests get premia's 503 (the onRequest hook below), not fastify's body.
     return503OnClosing: false,

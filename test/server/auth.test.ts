@@ -143,4 +143,21 @@ describe('request ids', () => {
     const odd = await call(s.app, 'GET', '/v1/whoami', { key: s.keys.acme, headers: { 'x-request-id': 'has space' } });
     expect(odd.headers['x-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
+
+  it('never takes one holding an API key: it would be echoed in X-Request-Id and written to the log', async () => {
+    const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    const before = s.logs.length;
+    // A tracing header filled from the wrong variable: the caller's own key, with and without a valid X-API-Key.
+    const ok = await call(s.app, 'GET', '/v1/whoami', { key: s.keys.acme, headers: { 'x-request-id': s.keys.acme } });
+    expect(ok.status).toBe(200);
+    expect(ok.headers['x-request-id']).toMatch(UUID);
+    const refused = await call(s.app, 'GET', '/v1/whoami', { key: null, headers: { 'x-request-id': `trace-${s.keys.other}` } });
+    expect(refused.status).toBe(401);
+    expect(refused.headers['x-request-id']).toMatch(UUID);
+    expect(refused.json().error.request_id).toBe(refused.headers['x-request-id']);
+    const lines = s.logs.slice(before).join('\n');
+    expect(lines).not.toContain(s.keys.acme);
+    expect(lines).not.toContain(s.keys.other);
+    expect(lines).toContain(String(ok.headers['x-request-id']));
+  });
 });
