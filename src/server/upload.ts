@@ -22,7 +22,7 @@ import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
 import type { Upload } from '../backend/types.js';
 import { PremiaError, validationError } from '../domain/errors.js';
-import { unsupportedMediaType, uploadTooLarge } from './http.js';
+import { malformedMultipart, unsupportedMediaType, uploadTooLarge } from './http.js';
 import { processIsAlive } from '../lib/process.js';
 
 /** This process's token in the names of its upload files. */
@@ -113,6 +113,8 @@ export async function receiveFile(request: FastifyRequest, limit: number, dir: s
   // after the file is an incomplete upload. Other (non-file) fields are read and ignored.
   let received: ReceivedFile | undefined;
   let fieldNamedFile = false;
+  // The body's first bytes, to say why a form could not be read (see formProblem).
+  const head = watchHead(request.raw);
   try {
     // throwFileSizeLimit is read by @fastify/multipart for parts() too, but typed only for file().
     const options = { limits: { fileSize: limit, files: 1, fields: 20, parts: 25 }, throwFileSizeLimit: true };
@@ -137,7 +139,9 @@ export async function receiveFile(request: FastifyRequest, limit: number, dir: s
     }
   } catch (e) {
     await received?.remove();
-    throw e;
+    throw formProblem(e, head.seen(), request.headers['content-type']) ?? e;
+  } finally {
+    head.stop();
   }
   if (!received && fieldNamedFile) {
     // A part named file without a filename is a plain form field (curl -F 'file=<x.csv', or
@@ -154,6 +158,60 @@ export async function receiveFile(request: FastifyRequest, limit: number, dir: s
     ]);
   }
   return received;
+}
+
+/** How much of a form's beginning is kept to explain a form that could not be read. */
+const HEAD_BYTES = 64 * 1024;
+
+/** The first HEAD_BYTES of a request's body as it streams past, and whether there was more. */
+function watchHead(raw: Readable): { seen: () => { bytes: Buffer; whole: boolean }; stop: () => void } {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let whole = true;
+  const onData = (chunk: Buffer) => {
+    if (kept >= HEAD_BYTES) {
+      whole = false;
+      return;
+    }
+    const part = chunk.subarray(0, HEAD_BYTES - kept);
+    if (part.length < chunk.length) whole = false;
+    chunks.push(Buffer.from(part));
+    kept += part.length;
+  };
+  raw.on('data', onData);
+  return { seen: () => ({ bytes: Buffer.concat(chunks), whole }), stop: () => raw.removeListener('data', onData) };
+}
+
+/** The boundary parameter of a multipart Content-Type, unquoted, or null. */
+function boundaryOf(contentType: string | undefined): string | null {
+  const m = /;\s*boundary\s*=\s*(?:"([^"]*)"|([^\s;]+))/i.exec(contentType ?? '');
+  const boundary = m ? (m[1] ?? m[2] ?? '') : '';
+  return boundary === '' ? null : boundary;
+}
+
+/**
+ * A clearer refusal for a form busboy found cut short, when its beginning shows why: its lines
+ * end with LF alone (multipart needs CRLF, RFC 2046; a form written by hand with '\n'), or it
+ * holds no line with the boundary the Content-Type names (another boundary, or no form at all).
+ * Null when the body looks like a form that really ended early (or the error is another).
+ */
+function formProblem(e: unknown, head: { bytes: Buffer; whole: boolean }, contentType: string | undefined): PremiaError | null {
+  if (malformedMultipart(e)?.details?.[0]?.code !== 'INCOMPLETE') return null;
+  const boundary = boundaryOf(contentType);
+  if (boundary === null) return null;
+  const text = head.bytes.toString('latin1');
+  const delimiter = `--${boundary}`;
+  if (text.includes(`${delimiter}\r\n`)) return null;
+  const shown = boundary.length > 70 ? `${boundary.slice(0, 70)}…` : boundary;
+  if (text.includes(`${delimiter}\n`)) {
+    const message = 'the lines of the multipart body end with LF alone; multipart/form-data needs CRLF (\\r\\n) after each boundary and part header';
+    return validationError(`The upload is not a readable form: ${message} (curl -F file=@policies.csv writes them so); nothing was imported.`, [
+      { field: 'file', code: 'MALFORMED_MULTIPART', message },
+    ]);
+  }
+  if (!head.whole || text.includes(delimiter)) return null;
+  const message = `the body has no line --${shown}, the boundary its Content-Type names: the body is not a form, or its boundary is not the Content-Type's`;
+  return validationError(`The upload is not a readable form: ${message}; nothing was imported.`, [{ field: 'file', code: 'INCOMPLETE', message }]);
 }
 
 /** The refusal of a form with more than one file (FST_FILES_LIMIT is mapped to the same in http.ts). */

@@ -70,6 +70,38 @@ describe('G1: a malformed multipart body is a 400, not a 500', () => {
     expect(readdirSync(s.uploads)).toEqual([]);
     noStackLogged();
   });
+
+  it('a form whose lines end with LF alone, or without the boundary its Content-Type names, is told so', async () => {
+    const csv = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,LF-1,LIFE,10.00\n';
+    const form = (nl: string, boundary = 'ZZ') =>
+      `--${boundary}${nl}Content-Disposition: form-data; name="file"; filename="a.csv"${nl}Content-Type: text/csv${nl}${nl}${csv}${nl}--${boundary}--${nl}`;
+    // Written by hand with '\n': multipart needs CRLF (RFC 2046), so busboy finds no closing boundary.
+    const lf = await upload('multipart/form-data; boundary=ZZ', form('\n'));
+    refused(lf, 400, 'VALIDATION_ERROR');
+    expect(lf.json().error.details).toEqual([
+      {
+        field: 'file',
+        code: 'MALFORMED_MULTIPART',
+        message: 'the lines of the multipart body end with LF alone; multipart/form-data needs CRLF (\\r\\n) after each boundary and part header',
+      },
+    ]);
+    expect(lf.json().error.message).toBe(
+      'The upload is not a readable form: the lines of the multipart body end with LF alone; multipart/form-data needs CRLF (\\r\\n) after each boundary and part header (curl -F file=@policies.csv writes them so); nothing was imported.',
+    );
+    // A form with another boundary than the Content-Type's (a header copied from another request).
+    const other = await upload('multipart/form-data; boundary="YY"', form('\r\n'));
+    refused(other, 400, 'VALIDATION_ERROR');
+    expect(other.json().error.details).toEqual([
+      { field: 'file', code: 'INCOMPLETE', message: "the body has no line --YY, the boundary its Content-Type names: the body is not a form, or its boundary is not the Content-Type's" },
+    ]);
+    // A form that really ends early is still said so (the form is right up to where it stops).
+    const cut = await upload('multipart/form-data; boundary=ZZ', form('\r\n').slice(0, -12));
+    refused(cut, 400, 'VALIDATION_ERROR', { field: 'file', code: 'INCOMPLETE' });
+    expect(cut.json().error.message).toContain('ended before its closing boundary');
+    expect(await policyCount()).toBe(0);
+    expect(readdirSync(s.uploads)).toEqual([]);
+    noStackLogged();
+  });
 });
 
 describe('G2: answers fastify or Node would write carry the spec body and X-Request-Id', () => {
