@@ -9,8 +9,8 @@ import { validationError, type PremiaError } from '../domain/errors.js';
 
 /**
  * JSON bodies: fastify's parser (prototype-poisoning refused, the body limit kept), plus rules of
- * ours: an empty body is no body (so an optional body may be left out even with a JSON
- * Content-Type), a key given twice in one object is refused rather than resolved last-wins, so
+ * ours: an empty body (or one of whitespace alone) is no body (so an optional body may be left
+ * out even with a JSON Content-Type), a key given twice in one object is refused rather than resolved last-wins, so
  * is a number JSON.parse cannot read exactly, and so is a body nested deeper than MAX_JSON_DEPTH.
  */
 export function useJsonParser(app: FastifyInstance): void {
@@ -19,7 +19,8 @@ export function useJsonParser(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const text = utf8Text(body as Buffer);
     if (text === null) return done(notUtf8Error(), undefined);
-    if (text.length === 0) {
+    // Nothing but JSON's whitespace (a lone newline a client's template left) is no body too.
+    if (/^[ \t\n\r]*$/.test(text)) {
       done(null, undefined);
       return;
     }

@@ -491,6 +491,22 @@ describe('G8: HTTP details a spec-only client may expect', () => {
       refused(res, 400, 'VALIDATION_ERROR', { field: 'body', code: 'REQUIRED' });
     }
   });
+
+  it('a body of JSON whitespace alone (a newline a template left) is no body either, not malformed JSON', async () => {
+    const headers = { 'content-type': 'application/json' };
+    for (const payload of ['\n', ' \r\n\t ']) {
+      const optional = await call(s.app, 'POST', '/v1/settlements/SETTLE-2026-11-001/mark-paid', { key: s.keys.acme, payload, headers });
+      refused(optional, 404, 'NOT_FOUND');
+      const needed = await call(s.app, 'POST', '/v1/collections/execute', { key: s.keys.acme, payload, headers });
+      refused(needed, 400, 'VALIDATION_ERROR');
+      expect(needed.json().error.message).toBe('The request needs a JSON object body (Content-Type: application/json).');
+      expect(needed.json().error.details).toEqual([{ field: 'body', code: 'REQUIRED', message: 'a JSON object body is required' }]);
+    }
+    // Whitespace around a value is still JSON's, and anything else is still looked at as JSON.
+    refused(await call(s.app, 'POST', '/v1/collections/execute', { key: s.keys.acme, payload: '\n x \n', headers }), 400, 'VALIDATION_ERROR', { field: 'body', code: 'INVALID_JSON' });
+    // A non-breaking space is not JSON whitespace.
+    refused(await call(s.app, 'POST', '/v1/collections/execute', { key: s.keys.acme, payload: '\u00a0', headers }), 400, 'VALIDATION_ERROR', { field: 'body', code: 'INVALID_JSON' });
+  });
 });
 
 describe('G9: only what the server did is kept for replay', () => {
