@@ -136,6 +136,31 @@ describe('POST /v1/settlements', () => {
     ]);
   });
 
+  it("refuses a period's 1000th statement (409 CONFLICT): NNN of SETTLE-YYYY-MM-NNN has three digits", async () => {
+    const first = (await create()).json();
+    expect((await dispute(first.id, 'Totals differ from our ledger.')).status).toBe(200);
+    // As if the period had been disputed and regenerated 998 times more: its newest is -999, disputed.
+    await s.backend.store.db
+      .updateTable('settlements')
+      .set({ seq: 999, settlement_number: 'SETTLE-2026-11-999' })
+      .where('client_id', '=', acme)
+      .where('period_month', '=', PERIOD)
+      .execute();
+    const message =
+      'Period 2026-11 already has 999 statements (SETTLE-2026-11-001 to SETTLE-2026-11-999), the most a settlement number (SETTLE-YYYY-MM-NNN) ' +
+      'can count; no further statement can be made for it. Nothing was stored.';
+    for (const res of [await create(), await call(s.app, 'GET', `/v1/settlements/preview?period_month=${PERIOD}`, { key: s.keys.acme })]) {
+      expect(res.status, res.text).toBe(409);
+      expect(res.json()).toEqual({
+        error: { code: 'CONFLICT', message, request_id: res.headers['x-request-id'], details: [{ period_month: '2026-11', statements: 999 }] },
+      });
+    }
+    const list = (await call(s.app, 'GET', '/v1/settlements', { key: s.keys.acme })).json();
+    expect(list.data.map((x: any) => [x.settlement_number, x.status])).toEqual([['SETTLE-2026-11-999', 'disputed']]);
+    // Another client's period is its own: Other Insure's first statement of the month is -001.
+    expect((await create(PERIOD, s.keys.other)).json().settlement_number).toBe('SETTLE-2026-11-001');
+  });
+
   it('a statement paid, disputed and regenerated nets out what was paid: -002 is the difference; -001 cannot be paid (409)', async () => {
     // Acme's November grows to 425,772.01 collected (net 286,225.24), as `premia simulate`'s first statement.
     await seedCollections(

@@ -140,6 +140,9 @@ export async function createSettlement(ctx: LocalContext, periodInput: string): 
   }
 }
 
+/** The statements one period may have: NNN of SETTLE-YYYY-MM-NNN has three digits. */
+const MAX_STATEMENTS_PER_PERIOD = 999;
+
 async function createSettlementOnce(ctx: LocalContext, period: Period): Promise<Settlement> {
   return ctx.store.transaction(async (trx) => {
     const world = await readWorld(trx);
@@ -156,6 +159,16 @@ async function createSettlementOnce(ctx: LocalContext, period: Period): Promise<
     const previouslyPaid = replaced ? await repo.paidForPeriod(trx, ctx.clientId, period) : asCents(0);
     const { net_amount: periodNet, ...fees } = settlementFigures(totals.collected);
     const seq = await repo.nextSettlementSeq(trx, ctx.clientId, period);
+    // NNN has three digits (the spec's SETTLE-YYYY-MM-NNN, a payment reference of at most 20
+    // characters): a 1000th statement of one period, after 999 disputes, is refused, not misnumbered.
+    if (seq > MAX_STATEMENTS_PER_PERIOD) {
+      throw new PremiaError(
+        'CONFLICT',
+        `Period ${period} already has ${MAX_STATEMENTS_PER_PERIOD} statements (${settlementNumber(period, 1)} to ${settlementNumber(period, MAX_STATEMENTS_PER_PERIOD)}), ` +
+          'the most a settlement number (SETTLE-YYYY-MM-NNN) can count; no further statement can be made for it. Nothing was stored.',
+        { details: [{ period_month: period, statements: MAX_STATEMENTS_PER_PERIOD }] },
+      );
+    }
     const number = settlementNumber(period, seq);
     let reference = paymentReference(world.idSalt, ctx.clientId, number, period, seq);
     for (let attempt = 1; await repo.paymentReferenceExists(trx, reference); attempt++) {
