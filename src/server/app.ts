@@ -13,6 +13,7 @@
  * X-Request-Id (equal to the body's request_id on errors) and X-Premia-Version (see MARKER_HEADER).
  */
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -196,6 +197,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       socket.destroy(err);
     },
   });
+  // An Expect other than 100-continue (`Expect: 200-ok`, a client's mistake): Node would answer
+  // 417 itself, with no body, no X-Request-Id, no key check (417, not 401, without a key) and no
+  // access-log line, leaving the body it did not read on the connection. RFC 9110 (10.1.1) lets a
+  // server ignore an expectation it does not know: the request is served as any other.
+  app.server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => app.server.emit('request', req, res));
   app.decorateRequest('principal', null);
   // JSON only: a text/plain body is a 415, not a string handed to a handler.
   app.removeContentTypeParser('text/plain');

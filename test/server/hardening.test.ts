@@ -156,6 +156,32 @@ describe('G2: answers fastify or Node would write carry the spec body and X-Requ
       return { status: Number(statusLine!.split(' ')[1]), headers, json: JSON.parse(body) };
     };
 
+    it('an Expect other than 100-continue is ignored (RFC 9110), not answered 417 by Node without the key check or the spec body', async () => {
+      // Without a key: the spec's 401, as for every request under /v1.
+      const keyless = parse(await raw('GET /v1/whoami HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n'));
+      expect(keyless.status).toBe(401);
+      expect(keyless.json).toEqual({
+        error: { code: 'UNAUTHORIZED', message: 'Invalid or missing API key: send a valid key in the X-API-Key header.', request_id: keyless.headers['x-request-id'] },
+      });
+      // With one: served, its body read as any other (here refused for what it says, not for the Expect).
+      const body = '{"period_month":"2026-13"}';
+      const served = parse(
+        await raw(
+          `POST /v1/collections/execute HTTP/1.1\r\nHost: x\r\nX-API-Key: ${s.keys.acme}\r\nContent-Type: application/json\r\n` +
+            `Content-Length: ${body.length}\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n${body}`,
+        ),
+      );
+      expect(served.status).toBe(400);
+      expect(served.json.error.details).toEqual([
+        { field: 'period_month', code: 'INVALID_FORMAT', message: 'period_month must be a month written YYYY-MM, like 2026-11; got "2026-13"' },
+      ]);
+      expect(served.json.error.request_id).toBe(served.headers['x-request-id']);
+      expect(s.logs.some((l) => l.includes(` POST /v1/collections/execute 400 `) && l.endsWith(served.headers['x-request-id']!))).toBe(true);
+      const whoami = parse(await raw(`GET /v1/whoami HTTP/1.1\r\nHost: x\r\nX-API-Key: ${s.keys.acme}\r\nExpect: foo\r\nConnection: close\r\n\r\n`));
+      expect(whoami.status).toBe(200);
+      expect(whoami.json).toMatchObject({ client: 'Acme Life', role: 'client' });
+    });
+
     it('a malformed header line: 400 with the spec body', async () => {
       const res = parse(await raw(`GET /v1/clock HTTP/1.1\r\nHost: x\r\nX-API-Key: ${s.keys.acme}\r\nthis is not a header\r\n\r\n`));
       expect(res.status).toBe(400);
