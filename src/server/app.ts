@@ -13,7 +13,7 @@
  * X-Request-Id (equal to the body's request_id on errors) and X-Premia-Version (see MARKER_HEADER).
  */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { maxHeaderSize, type IncomingMessage, type ServerResponse } from 'node:http';
 import { rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -85,7 +85,9 @@ export const SIMULATION_OFF_MESSAGE =
 /** The answer to what Node's HTTP parser refuses (see clientErrorHandler). */
 function clientErrorAnswer(code: string | undefined): { status: number; reason: string; code: ErrorCode; message: string } {
   if (code === 'HPE_HEADER_OVERFLOW') {
-    return { status: 431, reason: 'Request Header Fields Too Large', code: 'HEADERS_TOO_LARGE', message: 'The request headers are larger than the server accepts.' };
+    // Node counts the request line (the URL and its query) with the headers: a long query is refused so too.
+    const message = `The request line and headers together are larger than the server accepts (${maxHeaderSize} bytes): shorten the URL (its query) or the headers.`;
+    return { status: 431, reason: 'Request Header Fields Too Large', code: 'HEADERS_TOO_LARGE', message };
   }
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT' || code === 'ERR_HTTP_HEADERS_TIMEOUT') {
     return { status: 408, reason: 'Request Timeout', code: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time.' };

@@ -4,6 +4,7 @@
  * spec-only client may rely on (405 with Allow, WWW-Authenticate, ignored cache-busters).
  */
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { maxHeaderSize } from 'node:http';
 import { join } from 'node:path';
 import { connect, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -217,6 +218,16 @@ describe('G2: answers fastify or Node would write carry the spec body and X-Requ
       const res = parse(await raw(`GET /v1/clock HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
       expect(res.status).toBe(431);
       expect(res.json.error).toMatchObject({ code: 'HEADERS_TOO_LARGE', request_id: res.headers['x-request-id'] });
+    });
+
+    it('a URL whose query is over the size limit: 431 saying the URL counts, not "the headers" alone', async () => {
+      const res = parse(await raw(`GET /v1/policies?after=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${s.keys.acme}\r\n\r\n`));
+      expect(res.status).toBe(431);
+      expect(res.json.error).toEqual({
+        code: 'HEADERS_TOO_LARGE',
+        message: `The request line and headers together are larger than the server accepts (${maxHeaderSize} bytes): shorten the URL (its query) or the headers.`,
+        request_id: res.headers['x-request-id'],
+      });
     });
   });
 });
