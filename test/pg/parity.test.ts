@@ -267,6 +267,33 @@ describe.skipIf(noPg)('policy import on PostgreSQL (COPY into policies or a stag
     expect(results[1]).toEqual(results[0]);
   });
 
+  it('a row with an empty description is stored with an empty one, on both alike (not NULL, which failed the import on PostgreSQL)', async () => {
+    const bank = 'customer_id,date,amount,description\nE-1,2026-11-02,500.00,\nE-1,2026-11-03,-20.00,""\nE-1,2026-11-04,-5.00,COFFEE\n';
+    const results: unknown[] = [];
+    for (const path of [':memory:', await freshDatabase('emptydesc')]) {
+      const b = await openLocalBackend({ path, seed: 1, now: FIXED_NOW });
+      try {
+        await b.setClock('2026-10-31');
+        const r = await b.importBankTransactions(textUpload('b.csv', bank));
+        await b.setClock('2026-11-04');
+        const account = await b.showBankAccount('E-1');
+        results.push([r, account.balance, account.recent_transactions.map((t) => [t.date, t.amount, t.description])]);
+      } finally {
+        await b.close();
+      }
+    }
+    expect(results[0]).toEqual([
+      { imported: 3, failed: 0, errors: [] },
+      47500,
+      [
+        ['2026-11-02', 50000, ''],
+        ['2026-11-03', -2000, ''],
+        ['2026-11-04', -500, 'COFFEE'],
+      ],
+    ]);
+    expect(results[1]).toEqual(results[0]);
+  });
+
   it('the fixture book imports the same on both', async () => {
     const lite = await openLocalBackend({ path: ':memory:', seed: 1, now: FIXED_NOW });
     const post = await openLocalBackend({ path: await freshDatabase('import'), seed: 1, now: FIXED_NOW });

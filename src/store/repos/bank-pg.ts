@@ -134,9 +134,13 @@ export async function readPgCustomerBankInputs(store: PgStore, clientId: number,
   });
 }
 
-/** A CSV field for COPY: quoted when it holds a comma, a quote or a line break. */
+/**
+ * A CSV field for COPY: quoted when it holds a comma, a quote or a line break, and when it is
+ * empty: COPY's CSV reads an unquoted empty field as NULL, and an empty description (which the
+ * import accepts, and SQLite stores as '') then failed the whole import on its NOT NULL.
+ */
 function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+  return value === '' || /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
 /**
