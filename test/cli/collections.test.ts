@@ -396,7 +396,7 @@ describe('bank import of a statement with rows it cannot read', () => {
     expect(rows.code).toBe(3);
     expect(rows.json().errors.map((e: { row: number; message: string }) => [e.row, e.message])).toEqual([
       [2, 'expected 4 fields, found 6, the ones after description empty (a trailing comma, as a spreadsheet writes a column it kept); delete them'],
-      [3, 'expected 4 fields, found 5'],
+      [3, 'expected 4 fields, found 5: a comma separates fields, so a description that holds one must be in double quotes (if the description is \'CARD,X\', write "CARD,X")'],
     ]);
   });
 

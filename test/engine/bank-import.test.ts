@@ -46,6 +46,49 @@ describe('bank import', () => {
     expect(account.balance).toBe(1_000_000_000_000_000);
   });
 
+  it('a row split by an unquoted comma says where the comma went: a description to quote, or an amount with thousands separators', async () => {
+    const b = await backend();
+    await b.setClock('2026-10-31');
+    const r = await b.importBankTransactions(
+      textUpload(
+        'split.csv',
+        'customer_id,date,amount,description\nC1,2026-11-02,-50.00,PAYMENT, THANK YOU\nC1,2026-11-03,1,234.50,SALARY\nC1,2026-11-04,-5.00,"COFFEE"\n',
+      ),
+    );
+    expect(r).toEqual({
+      imported: 0,
+      failed: 2,
+      errors: [
+        {
+          row: 2,
+          customer_id: 'C1',
+          field: 'row',
+          code: 'WRONG_FIELD_COUNT',
+          message:
+            'expected 4 fields, found 5: a comma separates fields, so a description that holds one must be in double quotes (if the description is \'PAYMENT, THANK YOU\', write "PAYMENT, THANK YOU")',
+        },
+        {
+          row: 3,
+          customer_id: 'C1',
+          field: 'row',
+          code: 'WRONG_FIELD_COUNT',
+          message: "expected 4 fields, found 5: the amount '1,234.50' has thousands separators, which split it into fields; write it without them, like 1234.50",
+        },
+      ],
+    });
+    expect((await b.showBankAccount('C1').catch((e: Error) => e)) instanceof Error).toBe(true); // nothing stored: C1 is not known
+  });
+
+  it('a header of the right columns in another order is refused, saying so', async () => {
+    const b = await backend();
+    const r = await b.importBankTransactions(textUpload('order.csv', 'date,customer_id,amount,description\n2026-11-02,C1,-50.00,X\n')).catch((e: Error) => e);
+    expect(r).toMatchObject({
+      code: 'INVALID_FILE',
+      message:
+        "order.csv is not a bank transactions CSV file: line 1: the header must be 'customer_id,date,amount,description'; found 'date,customer_id,amount,description'. The columns are right but in another order; write them in this one. Nothing was imported.",
+    });
+  });
+
   it('the same statement imported twice: the second import takes nothing and says why, row by row', async () => {
     const b = await backend();
     await b.setClock('2026-07-31');

@@ -95,7 +95,11 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
           const ok = isHeaderOf(header, BANK_CSV_HEADER);
           if (!ok) {
             const separated = separatorHint(header) || emptyColumnsHeaderHint(header, BANK_CSV_HEADER);
-            const hint = bareCrHint(header) ? ` ${CR_LINE_ENDS}` : separated && ` ${separated}`;
+            const hint = sameColumns(header)
+              ? ' The columns are right but in another order; write them in this one.'
+              : bareCrHint(header)
+                ? ` ${CR_LINE_ENDS}`
+                : separated && ` ${separated}`;
             throw invalidBankFile(file.name, `line ${line}: the header must be '${BANK_CSV_HEADER.join(',')}'; found '${printable(header.join(','), 200)}'${hint && `.${hint}`}`);
           }
           return;
@@ -107,7 +111,7 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
           // Redacted: the import's answer is a 200 body, which the service's error-body redaction does not see.
           rowErrors.push({ row: line, customer_id: customer === '' ? null : printable(redactKeysIn(customer), 64), field, code, message: redactKeysIn(message) });
         if (fields.length !== 4) {
-          add('row', 'WRONG_FIELD_COUNT', `expected 4 fields, found ${fields.length}${bareCrHint(fields)}${emptyColumnsRowHint(fields, BANK_CSV_HEADER)}`);
+          add('row', 'WRONG_FIELD_COUNT', `expected 4 fields, found ${fields.length}${bareCrHint(fields) || emptyColumnsRowHint(fields, BANK_CSV_HEADER) || unquotedCommaHint(fields)}`);
           unreadable++;
         } else if (isHeaderOf(fields, BANK_CSV_HEADER)) {
           // Statements joined into one file (cat a.csv b.csv): where two overlap, their common rows
@@ -188,6 +192,29 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
     if (unreadable > 0) throw new Unreadable({ imported: 0, failed, ...errors.result() });
     return { imported: imported_, failed, ...errors.result() };
   });
+}
+
+/** Whether a header holds the bank columns, each once, in another order (compared as the header is). */
+function sameColumns(header: readonly string[]): boolean {
+  const names = header.map((f) => f.toLowerCase()).sort();
+  return names.length === BANK_CSV_HEADER.length && names.join(',') === [...BANK_CSV_HEADER].sort().join(',');
+}
+
+/**
+ * For a row of more than 4 fields whose fields past the amount are not all empty: most likely a
+ * description holding a comma, written without the double quotes that keep it one field. What to
+ * add to the message, or ''.
+ */
+function unquotedCommaHint(fields: readonly string[]): string {
+  const extra = fields.length - BANK_CSV_HEADER.length;
+  if (extra <= 0) return '';
+  // An amount with thousands separators and no quotes (1,234.00) is split as well.
+  const amount = fields.slice(2, 3 + extra).map((f) => trimCell(f)).join(',');
+  if (/^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(amount)) {
+    return `: the amount '${printable(amount, 40)}' has thousands separators, which split it into fields; write it without them, like ${amount.replaceAll(',', '')}`;
+  }
+  const text = fields.slice(3).join(',').trim();
+  return `: a comma separates fields, so a description that holds one must be in double quotes (if the description is '${printable(text, 60)}', write "${printable(text.replaceAll('"', '""'), 60)}")`;
 }
 
 function invalidBankFile(name: string, reason: string): PremiaError {
