@@ -15,7 +15,7 @@
  */
 import { asCents } from '../domain/money.js';
 import { PremiaError } from '../domain/errors.js';
-import type { Backend, Collection, Download, Settlement, Upload } from '../backend/types.js';
+import type { Backend, BankImportResult, BankImportRowError, Collection, Download, ImportRowError, Settlement, Upload } from '../backend/types.js';
 import { hashString32 } from '../domain/hash.js';
 import { plural } from '../domain/words.js';
 import { lastDay, nextPeriod, type Period } from '../domain/period.js';
@@ -93,6 +93,31 @@ export interface SimulationOutcome {
   period: Period;
 }
 
+/** How many problems an import's answer names in a message about it, the rest left to `command`. */
+const PROBLEMS_SHOWN = 3;
+
+/** The first problems of an import's answer, where and what (`row 7: amount …`), and the command that lists them all. */
+function problems(result: { errors: ReadonlyArray<ImportRowError | BankImportRowError>; errors_omitted?: number }, command: string): string {
+  const shown = result.errors.slice(0, PROBLEMS_SHOWN).map((e) => `row ${e.row}: ${e.message}`);
+  const rest = result.errors.length - shown.length + (result.errors_omitted ?? 0);
+  return `${shown.join('; ')}${rest > 0 ? `; and ${plural(rest, 'more problem')}: '${command}' lists them all` : ''}`;
+}
+
+/**
+ * Whether a bank import's answer is a statement refused whole: nothing imported, and some row
+ * could not be read (not only skipped as already imported, on a day already lived, of an
+ * account in use, or past the account's total).
+ */
+export function statementRefusedWhole(result: BankImportResult): boolean {
+  return result.imported === 0 && result.errors.some((e) => !rowSkipped(e));
+}
+
+/** A row read but not stored, which leaves the rest of the file to be imported (what is stored refuses it, not the file). */
+function rowSkipped(e: BankImportRowError): boolean {
+  if (e.code === 'AMOUNT_OUT_OF_RANGE') return e.message.includes('in all with this row'); // the account's total, not the row's amount
+  return e.code === 'DUPLICATE_TRANSACTION' || e.code === 'DATE_IN_PAST' || e.code === 'ACCOUNT_IN_USE';
+}
+
 export async function runSimulation(b: Backend, plan: SimulationPlan, io: SimulationIo): Promise<SimulationOutcome> {
   const summary: SimulationSummary = { seed: plan.seed, strategy: plan.strategy, months: [] };
   const signal = io.signal;
@@ -106,15 +131,23 @@ export async function runSimulation(b: Backend, plan: SimulationPlan, io: Simula
     const why =
       imported.failed === 0
         ? `The policy file ${io.policies.name} holds no policies (a header and no rows)`
-        : `None of the ${plural(imported.failed, 'policy row')} of ${io.policies.name} could be imported (see 'premia policies import' for the list)`;
+        : `None of the ${plural(imported.failed, 'policy row')} of ${io.policies.name} could be imported (${problems(imported, `premia policies import ${io.policies.name}`)})`;
     throw new PremiaError('INVALID_FILE', `${why}, so there is nothing to simulate. Nothing was run.`);
   }
-  if (imported.failed > 0) io.warn(`${plural(imported.failed, 'policy row was', 'policy rows were')} refused (see 'premia policies import' for the list).`);
+  if (imported.failed > 0) {
+    io.warn(`${plural(imported.failed, 'policy row was', 'policy rows were')} refused (${problems(imported, `premia policies import ${io.policies.name}`)}).`);
+  }
   if (io.bank) {
     const bank = await b.importBankTransactions(await io.bank.open(), { signal });
-    if (bank.failed > 0 && bank.imported === 0) {
-      io.warn(`${io.bank.name} was not imported (${plural(bank.failed, 'row')} with problems; see 'premia bank import' for the list): every account is a generated one.`);
-    } else if (bank.failed > 0) io.warn(`${plural(bank.failed, 'bank row was', 'bank rows were')} refused (see 'premia bank import' for the list).`);
+    // A statement refused whole: the month would run on generated accounts, not on the bank
+    // history asked for, and its results be taken for that history's.
+    if (statementRefusedWhole(bank)) {
+      throw new PremiaError(
+        'INVALID_FILE',
+        `The bank file ${io.bank.name} could not be imported (${problems(bank, `premia bank import ${io.bank.name}`)}); a statement is imported whole or not at all, so nothing was run.`,
+      );
+    }
+    if (bank.failed > 0) io.warn(`${plural(bank.failed, 'bank row was', 'bank rows were')} refused (${problems(bank, `premia bank import ${io.bank.name}`)}).`);
   }
   await b.executeCollections({ period_month: period, strategy });
   for (let m = 0; m < plan.months && !signal.aborted; m++) {

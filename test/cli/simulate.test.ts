@@ -143,13 +143,33 @@ describe('premia simulate', () => {
     expect(readFileSync(book).equals(before)).toBe(true);
   });
 
-  it('a bank file with a row it cannot read is not imported, and the warning says so', async () => {
+  // A statement refused whole ran the month on generated accounts, exit 0, with a warning that
+  // named no row: the files written were not the simulation of the history asked for.
+  it('a bank file with a row it cannot read: INVALID_FILE, exit 2, naming the row; nothing run or written', async () => {
     const bank = join(tmp.dir, 'foreign-bank.csv');
     writeFileSync(bank, 'customer_id,date,amount,description\nC100001,2026-10-25,9800.00,SALARY\nTotal,,9800.00,\n');
     const r = await runCli(['--json', 'simulate', '--bank', 'foreign-bank.csv', '--out', 'foreign'], { cwd: tmp.dir });
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(JSON.parse(r.stderr).error).toEqual({
+      code: 'INVALID_FILE',
+      message:
+        "The bank file foreign-bank.csv could not be imported (row 3: date '' is not a date written YYYY-MM-DD); a statement is imported whole or not at all, so nothing was run.",
+      request_id: null,
+    });
+    expect(existsSync(join(tmp.dir, 'foreign'))).toBe(false);
+  });
+
+  it('policy rows refused: the warning names the first rows and their problems, and the command that lists them all', async () => {
+    const header = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\n';
+    const bad = Array.from({ length: 5 }, (_, i) => `C${i},E${i},BAD-${i},LIFE,1e3\n`).join('');
+    writeFileSync(join(tmp.dir, 'some-bad.csv'), `${header}C9,E9,GOOD-1,LIFE,100.00\n${bad}`);
+    const r = await runCli(['--json', 'simulate', '--policies', 'some-bad.csv', '--bank', 'none', '--out', 'some-bad'], { cwd: tmp.dir });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
-      "warning: foreign-bank.csv was not imported (1 row with problems; see 'premia bank import' for the list): every account is a generated one.\n",
+      "warning: 5 policy rows were refused (row 3: collection_amount '1e3' uses exponent notation; write a plain decimal like 149.50; " +
+        "row 4: collection_amount '1e3' uses exponent notation; write a plain decimal like 149.50; " +
+        "row 5: collection_amount '1e3' uses exponent notation; write a plain decimal like 149.50; " +
+        "and 2 more problems: 'premia policies import some-bad.csv' lists them all).\n",
     );
   });
 
@@ -169,7 +189,9 @@ describe('premia simulate', () => {
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stderr).error).toEqual({
       code: 'INVALID_FILE',
-      message: "None of the 2 policy rows of all-bad.csv could be imported (see 'premia policies import' for the list), so there is nothing to simulate. Nothing was run.",
+      message:
+        "None of the 2 policy rows of all-bad.csv could be imported (row 2: collection_amount 'abc' is not a number; give a premium like 149.50; " +
+        "row 3: collection_amount '-1' is negative; it must be greater than 0.00), so there is nothing to simulate. Nothing was run.",
       request_id: null,
     });
     expect(existsSync(join(tmp.dir, 'empty'))).toBe(false);

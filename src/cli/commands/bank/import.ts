@@ -1,9 +1,9 @@
-import type { BankImportResult, BankImportRowError } from '../../../backend/types.js';
 import { ExitCode } from '../../../domain/errors.js';
 import { count, plural } from '../../output/format.js';
 import { openUpload } from '../../input.js';
 import { catchCtrlC } from '../../interrupt.js';
 import { verb, type CommandDeps } from '../../command.js';
+import { statementRefusedWhole } from '../../../simulation/scenario.js';
 
 export interface ImportOptions extends CommandDeps {
   /** The CSV file, or - for stdin. */
@@ -37,22 +37,11 @@ export async function importRun({ ctx, ui, backend, file }: ImportOptions): Prom
       );
       if (result.errors_omitted) ui.line(`… and ${plural(result.errors_omitted, 'more error')} not shown (the first ${count(result.errors.length)} by row are listed).`);
     }
-    if (refusedWhole(result)) {
+    if (statementRefusedWhole(result)) {
       ui.warn('Nothing was imported: a statement with a row premia cannot read is refused whole (its balances run on from row to row). Correct the rows listed and import the file again.');
     }
   }
   return result.failed > 0 ? ExitCode.PARTIAL : ExitCode.OK;
-}
-
-/** Whether the answer is a statement refused whole: nothing imported, and some row could not be read (not only skipped as already imported, or as a day already lived). */
-function refusedWhole(result: BankImportResult): boolean {
-  return result.imported === 0 && result.errors.some((e) => !skipped(e));
-}
-
-/** A row read but not stored, which leaves the rest of the file to be imported (what is stored refuses it, not the file). */
-function skipped(e: BankImportRowError): boolean {
-  if (e.code === 'AMOUNT_OUT_OF_RANGE') return e.message.includes('in all with this row'); // the account's total, not the row's amount
-  return e.code === 'DUPLICATE_TRANSACTION' || e.code === 'DATE_IN_PAST' || e.code === 'ACCOUNT_IN_USE';
 }
 
 export default verb<unknown, ImportOptions>((deps, _flags, [file]) => ({ ...deps, file: file! }), importRun);
