@@ -67,6 +67,11 @@ function classifyMalformedAmount(s: string): AmountProblem | null {
   if (PLAIN_DECIMAL.test(s)) return null;
   const shown = printable(s, 40);
   if (/^-\s*\d/.test(s)) return { code: 'AMOUNT_OUT_OF_RANGE', message: `'${shown}' is negative; it must be greater than 0.00` };
+  // A plus sign, or a currency beside the number (R100.00, 100 ZAR): a number, written as no premium is.
+  if (/^\+\s*\d+(\.\d+)?$/.test(s)) return { code: 'INVALID_AMOUNT', message: `'${shown}' has a plus sign; write the premium without a sign, like 149.50` };
+  if (/^(?:(?:\p{Sc}|\p{Lu}{1,3})\s*\d+(?:\.\d+)?|\d+(?:\.\d+)?\s*(?:\p{Sc}|\p{Lu}{1,3}))$/u.test(s)) {
+    return { code: 'INVALID_AMOUNT', message: `'${shown}' has a currency or other sign beside the number; write the number alone, like 149.50` };
+  }
   if (/^[+-]?[\d.]*[eE][+-]?\d*$/.test(s)) {
     return { code: 'INVALID_AMOUNT', message: `'${shown}' uses exponent notation; write a plain decimal like 149.50` };
   }

@@ -187,7 +187,7 @@ const BAD_ROWS: Array<(p: Policy) => BadRow> = [
   }),
   (p) => ({
     text: `${p.customer},${p.ref},${p.number},${p.product},${p.amount} EUR`,
-    errors: [amountErr(p, 'INVALID_AMOUNT', `${p.amount} EUR`, 'is not a number; give a premium like 149.50')],
+    errors: [amountErr(p, 'INVALID_AMOUNT', `${p.amount} EUR`, 'has a currency or other sign beside the number; write the number alone, like 149.50')],
   }),
   (p) => ({
     text: `${p.customer},${p.ref},${p.number},${p.product},12.125`,
