@@ -131,6 +131,16 @@ describe('premia simulate', () => {
     expect(again.stderr).toContain('already has a collections run; simulate needs a new store');
   });
 
+  it('--policies - and --bank - together: a usage error, not a bank file found empty', async () => {
+    const r = await runCli(['simulate', '--policies', '-', '--bank', '-', '--out', 'both-stdin'], { cwd: tmp.dir, stdin: 'customer_id\n' });
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      'error: --policies and --bank cannot both be - (stdin is read once); give one of them as a file.\n  (code USAGE_ERROR)\n',
+    ]);
+    expect(existsSync(join(tmp.dir, 'both-stdin'))).toBe(false);
+  });
+
   it('refuses a store that holds policies of its own, and changes nothing in it', async () => {
     const book = join(tmp.dir, 'book.db');
     const own = join(tmp.dir, 'own.csv');

@@ -51,6 +51,8 @@ export function simulateOptions(deps: CommandDeps, flags: Flags): SimulateOption
   if (!isPeriod(first)) throw validationError(`--period must be a month written YYYY-MM; got '${flags.period}'.`);
   const months = Number(flags.months);
   if (!/^\d+$/.test(String(flags.months)) || months < 1 || months > 24) throw validationError('--months must be a whole number from 1 to 24.');
+  // stdin is read once: the bank file read second found it used up ("the file is empty").
+  if (flags.policies === '-' && flags.bank === '-') throw usageError('--policies and --bank cannot both be - (stdin is read once); give one of them as a file.');
   return {
     ...deps,
     first,
