@@ -52,12 +52,12 @@ describe('bank import', () => {
     const r = await b.importBankTransactions(
       textUpload(
         'split.csv',
-        'customer_id,date,amount,description\nC1,2026-11-02,-50.00,PAYMENT, THANK YOU\nC1,2026-11-03,1,234.50,SALARY\nC1,2026-11-04,-5.00,"COFFEE"\n',
+        'customer_id,date,amount,description\nC1,2026-11-02,-50.00,PAYMENT, THANK YOU\nC1,2026-11-03,1,234.50,SALARY\nC1,2026-11-04,-5.00,"COFFEE"\nC1,X,2026-11-05,-5.00,CARD\n',
       ),
     );
     expect(r).toEqual({
       imported: 0,
-      failed: 2,
+      failed: 3,
       errors: [
         {
           row: 2,
@@ -74,6 +74,8 @@ describe('bank import', () => {
           code: 'WRONG_FIELD_COUNT',
           message: "expected 4 fields, found 5: the amount '1,234.50' has thousands separators, which split it into fields; write it without them, like 1234.50",
         },
+        // Neither: the comma is not in the description nor the amount, and no guess is made.
+        { row: 5, customer_id: 'C1', field: 'row', code: 'WRONG_FIELD_COUNT', message: 'expected 4 fields, found 5' },
       ],
     });
     expect((await b.showBankAccount('C1').catch((e: Error) => e)) instanceof Error).toBe(true); // nothing stored: C1 is not known

@@ -213,6 +213,8 @@ function unquotedCommaHint(fields: readonly string[]): string {
   if (/^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(amount)) {
     return `: the amount '${printable(amount, 40)}' has thousands separators, which split it into fields; write it without them, like ${amount.replaceAll(',', '')}`;
   }
+  // Only where the fields before the description read as a date and an amount: else the comma is elsewhere.
+  if (!isIsoDate(trimCell(fields[1]!)) || typeof parseSignedAmount(trimCell(fields[2]!)) !== 'number') return '';
   const text = fields.slice(3).join(',').trim();
   return `: a comma separates fields, so a description that holds one must be in double quotes (if the description is '${printable(text, 60)}', write "${printable(text.replaceAll('"', '""'), 60)}")`;
 }
