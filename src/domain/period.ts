@@ -45,13 +45,28 @@ export function isIsoDate(s: unknown): s is IsoDate {
  */
 export function whyNotADate(text: string): { phrase: string; wellFormed: boolean } {
   const m = DATE_RE.exec(text);
-  if (!m) return { phrase: 'is not a date written YYYY-MM-DD', wellFormed: false };
+  if (!m) return { phrase: `is not a date written YYYY-MM-DD${dateFormatHint(text)}`, wellFormed: false };
   const y = Number(m[1]);
   const mo = Number(m[2]);
   if (y < FIRST_YEAR) return { phrase: `is before ${FIRST_DATE}, the first date premia accepts`, wellFormed: true };
   if (y > LAST_YEAR) return { phrase: `is after ${LAST_DATE}, the last date premia accepts`, wellFormed: true };
   if (mo < 1 || mo > 12) return { phrase: `is not a date: there is no month ${m[2]}`, wellFormed: false };
   return { phrase: `is not a day of the calendar: ${m[1]}-${m[2]} has ${daysInMonth(y, mo)} days`, wellFormed: true };
+}
+
+/**
+ * What a date not written YYYY-MM-DD looks like, for the forms other tools write (a time of day
+ * after it, slashes or dots, the day or month first): a parenthesis to add, or ''. A date with
+ * the day or month first is not read either way: 01/11/2026 is 1 November or 11 January.
+ */
+function dateFormatHint(text: string): string {
+  if (/^\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}/.test(text)) return ` (it has a time of day; write the date alone, ${text.slice(0, 10)})`;
+  const ymd = /^(\d{4})[/.](\d{1,2})[/.](\d{1,2})$/.exec(text);
+  if (ymd) return ` (it is written with '${text[4]}'; write it ${ymd[1]}-${ymd[2]!.padStart(2, '0')}-${ymd[3]!.padStart(2, '0')})`;
+  const y4 = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
+  if (y4) return ` (write the month and day with two digits each: ${y4[1]}-${y4[2]!.padStart(2, '0')}-${y4[3]!.padStart(2, '0')})`;
+  if (/^\d{1,2}[/.-]\d{1,2}[/.-]\d{4}$/.test(text)) return ' (the day or month comes first, which can be read two ways; write the year first)';
+  return '';
 }
 
 /**

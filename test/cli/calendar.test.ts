@@ -136,7 +136,7 @@ describe('premia calendar', () => {
     expect(error.details).toEqual([
       { row: 2, field: 'date', code: 'INVALID_DATE', message: "date '2027-02-30' is not a day of the calendar: 2027-02 has 28 days" },
       { row: 3, field: 'date', code: 'INVALID_DATE', message: "date '3000-01-01' is after 2999-12-31, the last date premia accepts" },
-      { row: 4, field: 'date', code: 'INVALID_DATE', message: "date '31/12/2027' is not a date written YYYY-MM-DD" },
+      { row: 4, field: 'date', code: 'INVALID_DATE', message: "date '31/12/2027' is not a date written YYYY-MM-DD (the day or month comes first, which can be read two ways; write the year first)" },
     ]);
   });
 

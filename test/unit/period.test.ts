@@ -67,7 +67,15 @@ describe('whyNotADate: the one wording of a date premia does not take', () => {
     ['1899-12-31', 'is before 1900-01-01, the first date premia accepts', true],
     ['2027-02-30', 'is not a day of the calendar: 2027-02 has 28 days', true],
     ['2026-13-01', 'is not a date: there is no month 13', false],
-    ['31/12/2027', 'is not a date written YYYY-MM-DD', false],
+    ['31/12/2027', 'is not a date written YYYY-MM-DD (the day or month comes first, which can be read two ways; write the year first)', false],
+    ['01.11.2026', 'is not a date written YYYY-MM-DD (the day or month comes first, which can be read two ways; write the year first)', false],
+    ['2026/11/01', "is not a date written YYYY-MM-DD (it is written with '/'; write it 2026-11-01)", false],
+    ['2026.1.5', "is not a date written YYYY-MM-DD (it is written with '.'; write it 2026-01-05)", false],
+    ['2026-1-5', 'is not a date written YYYY-MM-DD (write the month and day with two digits each: 2026-01-05)', false],
+    ['2026-11-01T10:00:00Z', 'is not a date written YYYY-MM-DD (it has a time of day; write the date alone, 2026-11-01)', false],
+    ['2026-11-01 00:00', 'is not a date written YYYY-MM-DD (it has a time of day; write the date alone, 2026-11-01)', false],
+    ['Nov 1, 2026', 'is not a date written YYYY-MM-DD', false],
+    ['', 'is not a date written YYYY-MM-DD', false],
   ])('%s %s', (text, phrase, wellFormed) => {
     expect(whyNotADate(text)).toEqual({ phrase, wellFormed });
   });
