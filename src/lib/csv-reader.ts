@@ -390,6 +390,16 @@ export function isHeaderOf(fields: readonly string[], columns: readonly string[]
   return fields.length === columns.length && fields.every((f, i) => trimCell(f).toLowerCase() === columns[i]);
 }
 
+/**
+ * For a header that is `columns` with spaces or hyphens where the names have underscores
+ * (`Customer ID`, as a person or a spreadsheet titles a column): a sentence, or ''.
+ */
+export function underscoreHint(found: readonly string[], columns: readonly string[]): string {
+  const underscored = found.map((f) => trimCell(f).replace(/[\s-]+/g, '_'));
+  if (isHeaderOf(found, columns) || !isHeaderOf(underscored, columns)) return '';
+  return `Its names are written with spaces or hyphens; write them with underscores, as '${columns.join(',')}'.`;
+}
+
 const TRAILING_COMMA = '(a trailing comma, as a spreadsheet writes a column it kept)';
 
 /** Whether `fields` go past the `columns` and those past them are all blank: a spreadsheet's stray columns. */

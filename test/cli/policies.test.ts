@@ -663,6 +663,11 @@ describe('policies import', () => {
         "columns in the wrong order.csv is not a policy CSV file: line 1: the header must be 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'; found 'policy_number,customer_id,external_customer_ref,product_code,collection_amount'. The columns are right but in the wrong order. Nothing was imported.",
       ],
       [
+        'titled columns',
+        () => `Customer ID,External Customer Ref,Policy Number,Product Code,Collection Amount\nC1,E1,P1,X,1.00\n`,
+        "titled columns.csv is not a policy CSV file: line 1: the header must be 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'; found 'Customer ID,External Customer Ref,Policy Number,Product Code,Collection Amount'. Its names are written with spaces or hyphens; write them with underscores, as 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'. Nothing was imported.",
+      ],
+      [
         'no header',
         () => `C1,E1,P1,X,1.00\n`,
         "no header.csv is not a policy CSV file: line 1: the header must be 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'; found 'C1,E1,P1,X,1.00'. Nothing was imported.",

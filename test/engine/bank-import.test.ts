@@ -95,13 +95,24 @@ describe('bank import', () => {
     ]);
   });
 
+  it("a header titled as a person titles columns ('Customer ID') is refused, saying to write underscores", async () => {
+    const b = await backend();
+    const r = await b.importBankTransactions(textUpload('titled.csv', 'Customer ID,Date,Amount,Description\nC1,2026-11-02,-50.00,X\n')).catch((e: Error) => e);
+    expect(r).toMatchObject({
+      code: 'INVALID_FILE',
+      message:
+        "titled.csv is not a bank transactions CSV file: line 1: the header must be 'customer_id,date,amount,description'; found 'Customer ID,Date,Amount,Description'. " +
+        "Its names are written with spaces or hyphens; write them with underscores, as 'customer_id,date,amount,description'. Nothing was imported.",
+    });
+  });
+
   it('a header of the right columns in another order is refused, saying so', async () => {
     const b = await backend();
     const r = await b.importBankTransactions(textUpload('order.csv', 'date,customer_id,amount,description\n2026-11-02,C1,-50.00,X\n')).catch((e: Error) => e);
     expect(r).toMatchObject({
       code: 'INVALID_FILE',
       message:
-        "order.csv is not a bank transactions CSV file: line 1: the header must be 'customer_id,date,amount,description'; found 'date,customer_id,amount,description'. The columns are right but in another order; write them in this one. Nothing was imported.",
+        "order.csv is not a bank transactions CSV file: line 1: the header must be 'customer_id,date,amount,description'; found 'date,customer_id,amount,description'. The columns are right but in the wrong order. Nothing was imported.",
     });
   });
 

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CsvFormatError, CsvReader, separatorHint, trimCell, type CsvFatalReason } from '../../src/lib/csv-reader.js';
+import { CsvFormatError, CsvReader, separatorHint, trimCell, underscoreHint, type CsvFatalReason } from '../../src/lib/csv-reader.js';
 
 interface Rec {
   fields: string[];
@@ -460,5 +460,17 @@ describe('separatorHint', () => {
     expect(separatorHint(['a\tb'])).toBe("Its columns are separated by tabs, not commas (a spreadsheet's list separator); save the file as comma-separated CSV.");
     expect(separatorHint(['a;b', 'c'])).toBe('');
     expect(separatorHint(['abc'])).toBe('');
+  });
+});
+
+describe('underscoreHint', () => {
+  const columns = ['customer_id', 'date', 'amount', 'description'] as const;
+  it('names spaces or hyphens where the names have underscores, and nothing else', () => {
+    const hint = "Its names are written with spaces or hyphens; write them with underscores, as 'customer_id,date,amount,description'.";
+    expect(underscoreHint(['Customer ID', 'Date', 'Amount', 'Description'], columns)).toBe(hint);
+    expect(underscoreHint([' customer-id ', 'date', 'amount', 'description'], columns)).toBe(hint);
+    expect(underscoreHint(['customer_id', 'date', 'amount', 'description'], columns)).toBe('');
+    expect(underscoreHint(['date', 'customer id', 'amount', 'description'], columns)).toBe('');
+    expect(underscoreHint(['customer id', 'date', 'amount'], columns)).toBe('');
   });
 });
