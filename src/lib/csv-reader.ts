@@ -390,6 +390,11 @@ export function isHeaderOf(fields: readonly string[], columns: readonly string[]
   return fields.length === columns.length && fields.every((f, i) => trimCell(f).toLowerCase() === columns[i]);
 }
 
+/** For a header that is Excel's `sep=,` line (a list separator for Excel, no part of CSV): a sentence, or ''. */
+export function excelSepHint(found: readonly string[]): string {
+  return found.length <= 2 && /^sep=.?$/i.test(found.join(',').trim()) ? "It is Excel's 'sep=' line, which only Excel reads; delete that line." : '';
+}
+
 /**
  * For a header that is `columns` with spaces or hyphens where the names have underscores
  * (`Customer ID`, as a person or a spreadsheet titles a column): a sentence, or ''.

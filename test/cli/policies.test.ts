@@ -668,6 +668,11 @@ describe('policies import', () => {
         "titled columns.csv is not a policy CSV file: line 1: the header must be 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'; found 'Customer ID,External Customer Ref,Policy Number,Product Code,Collection Amount'. Its names are written with spaces or hyphens; write them with underscores, as 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'. Nothing was imported.",
       ],
       [
+        "excel's sep line",
+        () => `sep=;\r\n${HEADER}\r\nC1,E1,P1,X,1.00\r\n`,
+        "excel's sep line.csv is not a policy CSV file: line 1: the header must be 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'; found 'sep=;'. It is Excel's 'sep=' line, which only Excel reads; delete that line. Nothing was imported.",
+      ],
+      [
         'no header',
         () => `C1,E1,P1,X,1.00\n`,
         "no header.csv is not a policy CSV file: line 1: the header must be 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'; found 'C1,E1,P1,X,1.00'. Nothing was imported.",

@@ -106,6 +106,16 @@ describe('bank import', () => {
     });
   });
 
+  it("Excel's sep= line before the header is refused, saying to delete it", async () => {
+    const b = await backend();
+    const r = await b.importBankTransactions(textUpload('excel.csv', 'sep=,\r\ncustomer_id,date,amount,description\r\nC1,2026-11-02,-50.00,X\r\n')).catch((e: Error) => e);
+    expect(r).toMatchObject({
+      code: 'INVALID_FILE',
+      message:
+        "excel.csv is not a bank transactions CSV file: line 1: the header must be 'customer_id,date,amount,description'; found 'sep=,'. It is Excel's 'sep=' line, which only Excel reads; delete that line. Nothing was imported.",
+    });
+  });
+
   it('a header of the right columns in another order is refused, saying so', async () => {
     const b = await backend();
     const r = await b.importBankTransactions(textUpload('order.csv', 'date,customer_id,amount,description\n2026-11-02,C1,-50.00,X\n')).catch((e: Error) => e);

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CsvFormatError, CsvReader, separatorHint, trimCell, underscoreHint, type CsvFatalReason } from '../../src/lib/csv-reader.js';
+import { CsvFormatError, CsvReader, excelSepHint, separatorHint, trimCell, underscoreHint, type CsvFatalReason } from '../../src/lib/csv-reader.js';
 
 interface Rec {
   fields: string[];
@@ -472,5 +472,16 @@ describe('underscoreHint', () => {
     expect(underscoreHint(['customer_id', 'date', 'amount', 'description'], columns)).toBe('');
     expect(underscoreHint(['date', 'customer id', 'amount', 'description'], columns)).toBe('');
     expect(underscoreHint(['customer id', 'date', 'amount'], columns)).toBe('');
+  });
+});
+
+describe('excelSepHint', () => {
+  it("names Excel's sep= line read as the header, and nothing else", () => {
+    const hint = "It is Excel's 'sep=' line, which only Excel reads; delete that line.";
+    expect(excelSepHint(['sep=', ''])).toBe(hint); // sep=, split at its comma
+    expect(excelSepHint(['SEP=;'])).toBe(hint);
+    expect(excelSepHint(['sep='])).toBe(hint);
+    expect(excelSepHint(['separator', ''])).toBe('');
+    expect(excelSepHint(['customer_id', 'date', 'amount', 'description'])).toBe('');
   });
 });

@@ -13,7 +13,7 @@ import { formatCents, MAX_ACCOUNT_TURNOVER, parseSignedAmount } from '../../doma
 import { dayNumber, fromDayNumber, isIsoDate, periodOf, whyNotADate } from '../../domain/period.js';
 import { isAccountEvent, ACCOUNT_EVENTS, type FailureReason } from '../../bank/types.js';
 import type { LedgerObserver } from '../../bank/ledger.js';
-import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, emptyColumnsHeaderHint, emptyColumnsRowHint, isBlankRecord, isHeaderOf, separatorHint, trimCell, underscoreHint } from '../../lib/csv-reader.js';
+import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, emptyColumnsHeaderHint, emptyColumnsRowHint, isBlankRecord, isHeaderOf, separatorHint, trimCell, underscoreHint, excelSepHint } from '../../lib/csv-reader.js';
 import { redactKeysIn } from '../../lib/key-text.js';
 import { setMeta } from '../../store/repos/meta.js';
 import type {
@@ -94,7 +94,7 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
           header = fields.map((f) => trimCell(f));
           const ok = isHeaderOf(header, BANK_CSV_HEADER);
           if (!ok) {
-            const separated = separatorHint(header) || emptyColumnsHeaderHint(header, BANK_CSV_HEADER) || underscoreHint(header, BANK_CSV_HEADER);
+            const separated = excelSepHint(header) || separatorHint(header) || emptyColumnsHeaderHint(header, BANK_CSV_HEADER) || underscoreHint(header, BANK_CSV_HEADER);
             const hint = sameColumns(header)
               ? ' The columns are right but in the wrong order.'
               : bareCrHint(header)

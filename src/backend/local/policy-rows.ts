@@ -24,7 +24,7 @@ import {
 } from '../../domain/identifiers.js';
 import { policyNumberIdProblem } from '../../domain/ids.js';
 import { parsePremium, plainPremiumCents } from '../../domain/money.js';
-import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, emptyColumnsHeaderHint, emptyColumnsRowHint, isBlankRecord, isHeaderOf, separatorHint, trimCell, underscoreHint } from '../../lib/csv-reader.js';
+import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, emptyColumnsHeaderHint, emptyColumnsRowHint, isBlankRecord, isHeaderOf, separatorHint, trimCell, underscoreHint, excelSepHint } from '../../lib/csv-reader.js';
 import { redactKeysIn } from '../../lib/key-text.js';
 import type { ImportRowError } from '../types.js';
 import { invalidCsvFile } from './row-errors.js';
@@ -236,7 +236,7 @@ function headerProblem(found: string[], line: number): string | null {
   const sameSet =
     found.length === POLICY_CSV_HEADER.length &&
     [...found].map((f) => f.toLowerCase()).sort().join(',') === [...POLICY_CSV_HEADER].sort().join(',');
-  const separated = separatorHint(found) || emptyColumnsHeaderHint(found, POLICY_CSV_HEADER) || underscoreHint(found, POLICY_CSV_HEADER);
+  const separated = excelSepHint(found) || separatorHint(found) || emptyColumnsHeaderHint(found, POLICY_CSV_HEADER) || underscoreHint(found, POLICY_CSV_HEADER);
   const hint = sameSet ? ' The columns are right but in the wrong order.' : bareCrHint(found) ? ` ${CR_LINE_ENDS}` : separated && ` ${separated}`;
   return `line ${line}: the header must be '${expected}'; found '${foundText}'.${hint}`;
 }
