@@ -360,7 +360,7 @@ describe('bank import of a statement with rows it cannot read', () => {
       'Imported 0 transactions; 2 rows failed.\n\n' +
         'row  customer_id  field   code            message\n' +
         "  2  STMT-1       amount  INVALID_AMOUNT  amount '1,500.00' has a thousands separator; write it without one, like -1200.50\n" +
-        "  4  Total        date    INVALID_DATE    date '' is not a date written YYYY-MM-DD\n",
+        "  4  Total        date    REQUIRED        date is empty\n",
     );
     expect(r.stderr).toBe(
       'warning: Nothing was imported: a statement with a row premia cannot read is refused whole (its balances run on from row to row). Correct the rows listed and import the file again.\n',

@@ -163,7 +163,7 @@ describe('premia simulate', () => {
     expect(JSON.parse(r.stderr).error).toEqual({
       code: 'INVALID_FILE',
       message:
-        "The bank file foreign-bank.csv could not be imported (row 3: date '' is not a date written YYYY-MM-DD); a statement is imported whole or not at all, so nothing was run.",
+        "The bank file foreign-bank.csv could not be imported (row 3: date is empty); a statement is imported whole or not at all, so nothing was run.",
       request_id: null,
     });
     expect(existsSync(join(tmp.dir, 'foreign'))).toBe(false);

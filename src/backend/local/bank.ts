@@ -127,7 +127,8 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
           const idProblem = checkIdentifier(customer, 'customer_id') ?? apiKeyProblem(customer, 'customer_id');
           if (idProblem) add('customer_id', idProblem.code, idProblem.message);
           const date = trimCell(fields[1]!);
-          if (!isIsoDate(date)) add('date', 'INVALID_DATE', `date '${printable(date, 40)}' ${whyNotADate(date).phrase}`);
+          if (date === '') add('date', 'REQUIRED', 'date is empty');
+          else if (!isIsoDate(date)) add('date', 'INVALID_DATE', `date '${printable(date, 40)}' ${whyNotADate(date).phrase}`);
           const amount = parseSignedAmount(trimCell(fields[2]!));
           if (typeof amount !== 'number') add('amount', amount.code, `amount ${amount.message}`);
           const description = trimCell(fields[3]!);
