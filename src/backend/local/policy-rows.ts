@@ -254,7 +254,7 @@ function validateRow(fields: string[], line: number, problem: string | null, idS
         policy_number: policyNumber,
         field: 'row',
         code: 'WRONG_FIELD_COUNT',
-        message: `expected ${POLICY_CSV_HEADER.length} fields, found ${fields.length}${bareCrHint(fields)}${emptyColumnsRowHint(fields, POLICY_CSV_HEADER)}`,
+        message: `expected ${POLICY_CSV_HEADER.length} fields, found ${fields.length}${bareCrHint(fields) || emptyColumnsRowHint(fields, POLICY_CSV_HEADER) || splitAmountHint(fields)}`,
       },
     ];
   }
@@ -287,6 +287,17 @@ function validateRow(fields: string[], line: number, problem: string | null, idS
   if (p4) add('product_code', p4.code, p4.message);
   if (typeof amount !== 'number') add('collection_amount', amount.code, `collection_amount ${amount.message}`);
   return out;
+}
+
+/**
+ * For a row of more than 5 fields whose last ones make an amount with thousands separators
+ * (`1,234.50` unquoted, as a spreadsheet formats money): what to add to its message, or ''.
+ */
+function splitAmountHint(fields: readonly string[]): string {
+  if (fields.length <= POLICY_CSV_HEADER.length) return '';
+  const amount = fields.slice(POLICY_CSV_HEADER.length - 1).map((f) => trimCell(f)).join(',');
+  if (!/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(amount)) return '';
+  return `: the collection_amount '${printable(amount, 40)}' has thousands separators, which split it into fields; write it without them, like ${amount.replaceAll(',', '')}`;
 }
 
 /** The policy_number to echo in an error: null when empty, cut and made printable when odd. */
