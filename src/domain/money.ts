@@ -68,6 +68,11 @@ function classifyMalformedAmount(s: string): AmountProblem | null {
   const shown = printable(s, 40);
   if (/^-\s*\d/.test(s)) return { code: 'AMOUNT_OUT_OF_RANGE', message: `'${shown}' is negative; it must be greater than 0.00` };
   // A plus sign, or a currency beside the number (R100.00, 100 ZAR): a number, written as no premium is.
+  const dash = /^([\u2010-\u2015\u2212\ufe63\uff0d])\s*\d+(\.\d+)?$/.exec(s);
+  if (dash) {
+    const code = `U+${dash[1]!.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+    return { code: 'INVALID_AMOUNT', message: `'${shown}' begins with '${dash[1]}' (${code}), a minus sign or dash; write the premium without a sign, like 149.50` };
+  }
   if (/^\+\s*\d+(\.\d+)?$/.test(s)) return { code: 'INVALID_AMOUNT', message: `'${shown}' has a plus sign; write the premium without a sign, like 149.50` };
   if (/^(?:(?:\p{Sc}|\p{Lu}{1,3})\s*\d+(?:\.\d+)?|\d+(?:\.\d+)?\s*(?:\p{Sc}|\p{Lu}{1,3}))$/u.test(s)) {
     return { code: 'INVALID_AMOUNT', message: `'${shown}' has a currency or other sign beside the number; write the number alone, like 149.50` };
@@ -171,6 +176,13 @@ export function parseSignedAmount(text: string): Cents | AmountProblem {
     }
     if (/^\d+,\d{1,2}$/.test(unsigned)) return { code: 'INVALID_AMOUNT', message: `'${shown}' uses a decimal comma; use a decimal point, like -1200.50` };
     if (/^[\d.]*[eE][+-]?\d*$/.test(unsigned)) return { code: 'INVALID_AMOUNT', message: `'${shown}' uses exponent notation; write a plain decimal like -1200.50` };
+    // A minus written with another dash (U+2212, as typeset text and some exports write it; an en
+    // dash, as a word processor turns '-' into): said so, not taken for a currency sign.
+    const dash = /^([\u2010-\u2015\u2212\ufe63\uff0d])\s*(\d+(?:\.\d+)?)$/.exec(s);
+    if (dash) {
+      const code = `U+${dash[1]!.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+      return { code: 'INVALID_AMOUNT', message: `'${shown}' begins with '${dash[1]}' (${code}), not the minus sign '-'; write it -${dash[2]}` };
+    }
     // As other banks' statements write money out: a sign after the number, accounting brackets, a currency.
     const NUMBER = /\d+(?:[.,]\d+)?/.source;
     if (new RegExp(`^${NUMBER}\\s*[+-]$`).test(s)) return { code: 'INVALID_AMOUNT', message: `'${shown}' has its sign after the number; write it before, like -1200.50` };
