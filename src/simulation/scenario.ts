@@ -1,7 +1,7 @@
 /**
  * The monthly cycle of the spec, day by day, driven through a Backend (`premia simulate` runs
  * it on a local store). For each period P (the first given, then consecutive months):
- *   end of the month before P  import the policies (and the bank file) the first time, queue
+ *   end of the month before P  import the bank file (if any), then the policies, the first time; queue
  *                              the run of P (so day 1 of P can already be planned);
  *   days 1..N of P             the engine lives through the month; on day 10 a deterministic
  *                              few policies change premium (effective the month after) and a
@@ -123,6 +123,26 @@ export async function runSimulation(b: Backend, plan: SimulationPlan, io: Simula
   const signal = io.signal;
   const strategy = plan.strategy;
   let period = plan.first;
+  // The bank file first: a statement refused whole stores nothing, and nothing else has been
+  // stored yet, so a --db store is left as it was for the corrected file.
+  if (io.bank) {
+    io.progress(`Importing ${io.bank.name}`);
+    const bank = await b.importBankTransactions(await io.bank.open(), { signal });
+    // A statement refused whole: the month would run on generated accounts, not on the bank
+    // history asked for, and its results be taken for that history's.
+    if (statementRefusedWhole(bank)) {
+      throw new PremiaError(
+        'INVALID_FILE',
+        `The bank file ${io.bank.name} could not be imported (${problems(bank, `premia bank import ${io.bank.name}`)}); a statement is imported whole or not at all, so nothing was run.`,
+      );
+    }
+    if (bank.imported === 0 && bank.failed > 0 && bank.errors.every((e) => e.code === 'DUPLICATE_TRANSACTION')) {
+      // A --db store kept from a run whose policy file was refused: the statement is there already.
+      io.warn(`Every row of ${io.bank.name} is in the store already (an earlier import); they are used as they are.`);
+    } else if (bank.failed > 0) {
+      io.warn(`${plural(bank.failed, 'bank row was', 'bank rows were')} refused (${problems(bank, `premia bank import ${io.bank.name}`)}).`);
+    }
+  }
   io.progress(`Importing ${io.policies.name}`);
   const imported = await b.importPolicies(await io.policies.open(), { signal });
   // No policy at all: the month ran empty and then ended on a settlement's NO_COLLECTIONS ("it was
@@ -136,18 +156,6 @@ export async function runSimulation(b: Backend, plan: SimulationPlan, io: Simula
   }
   if (imported.failed > 0) {
     io.warn(`${plural(imported.failed, 'policy row was', 'policy rows were')} refused (${problems(imported, `premia policies import ${io.policies.name}`)}).`);
-  }
-  if (io.bank) {
-    const bank = await b.importBankTransactions(await io.bank.open(), { signal });
-    // A statement refused whole: the month would run on generated accounts, not on the bank
-    // history asked for, and its results be taken for that history's.
-    if (statementRefusedWhole(bank)) {
-      throw new PremiaError(
-        'INVALID_FILE',
-        `The bank file ${io.bank.name} could not be imported (${problems(bank, `premia bank import ${io.bank.name}`)}); a statement is imported whole or not at all, so nothing was run.`,
-      );
-    }
-    if (bank.failed > 0) io.warn(`${plural(bank.failed, 'bank row was', 'bank rows were')} refused (${problems(bank, `premia bank import ${io.bank.name}`)}).`);
   }
   await b.executeCollections({ period_month: period, strategy });
   for (let m = 0; m < plan.months && !signal.aborted; m++) {

@@ -167,6 +167,16 @@ describe('premia simulate', () => {
       request_id: null,
     });
     expect(existsSync(join(tmp.dir, 'foreign'))).toBe(false);
+    // On a --db store too, which is left as it was: the corrected file then runs on it.
+    const db = join(tmp.dir, 'foreign.db');
+    const onDb = await runCli(['--db', db, 'simulate', '--bank', 'foreign-bank.csv', '--out', 'foreign'], { cwd: tmp.dir });
+    expect([onDb.code, onDb.stderr]).toEqual([
+      2,
+      "error: The bank file foreign-bank.csv could not be imported (row 3: date is empty); a statement is imported whole or not at all, so nothing was run.\n  (code INVALID_FILE)\n",
+    ]);
+    writeFileSync(bank, 'customer_id,date,amount,description\nC100001,2026-10-25,9800.00,SALARY\n');
+    const fixed = await runCli(['--db', db, 'simulate', '--bank', 'foreign-bank.csv', '--out', 'foreign'], { cwd: tmp.dir });
+    expect([fixed.code, fixed.stderr]).toEqual([0, '']);
   });
 
   it('policy rows refused: the warning names the first rows and their problems, and the command that lists them all', async () => {
