@@ -384,3 +384,23 @@ describe('an upload from stdin to a server that wants its length (411 Length Req
     expect([named.code, named.stdout]).toEqual([0, 'Imported 1 policy; 0 rows failed.\n']);
   });
 });
+
+describe('a collection whose none is an empty string (as in the CSV) rather than null', () => {
+  it('shows "-" for the reason and dates, as for null, not a blank that reads as a value cut off', async () => {
+    const collection = {
+      id: 'c-1', period_month: '2026-11', customer_id: 'C1', external_customer_ref: 'E1', policy_number: 'P1', product_code: 'LIFE',
+      collection_amount_due: 150, collection_amount_collected: 0, shortfall: 150, collection_status: 'UNPAID',
+      first_attempt_date: '', last_attempt_date: '', number_of_attempts: 0, last_failure_reason: '',
+    };
+    const s = await serve({ 'GET /collections/c-1': answer(200, collection) });
+    const r = await premia(s, ['collections', 'get', 'c-1']);
+    expect(r.stdout).toBe(
+      'id                           c-1\nperiod_month                 2026-11\npolicy_number                P1\ncustomer_id                  C1\nexternal_customer_ref        E1\nproduct_code                 LIFE\n' +
+        'collection_amount_due        150.00\ncollection_amount_collected  0.00\nshortfall                    150.00\ncollection_status            UNPAID\n' +
+        'first_attempt_date           -\nlast_attempt_date            -\nnumber_of_attempts           0\nlast_failure_reason          -\n',
+    );
+    expect(r.code).toBe(0);
+    const json = await premia(s, ['collections', 'get', 'c-1', '--json']);
+    expect(json.json()).toMatchObject({ first_attempt_date: '', last_failure_reason: '' });
+  });
+});

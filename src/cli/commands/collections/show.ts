@@ -13,9 +13,10 @@ export function showCollection(ui: Ui, c: Collection): void {
     ['collection_amount_collected', ui.money(c.collection_amount_collected)],
     ['shortfall', ui.money(c.shortfall)],
     ['collection_status', c.collection_status],
-    ['first_attempt_date', c.first_attempt_date],
-    ['last_attempt_date', c.last_attempt_date],
+    // None is null in the spec's JSON and an empty cell in its CSV: another server may send "" for it.
+    ['first_attempt_date', c.first_attempt_date || null],
+    ['last_attempt_date', c.last_attempt_date || null],
     ['number_of_attempts', c.number_of_attempts],
-    ['last_failure_reason', c.last_failure_reason],
+    ['last_failure_reason', c.last_failure_reason || null],
   ]);
 }
