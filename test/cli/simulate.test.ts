@@ -217,6 +217,15 @@ describe('premia simulate', () => {
     expect(existsSync(join(tmp.dir, 'empty'))).toBe(false);
   });
 
+  it('a --db store kept from a run whose policy file was refused holds the bank file already: the next run says so once and runs', async () => {
+    const db = join(tmp.dir, 'kept.db');
+    writeFileSync(join(tmp.dir, 'none-good.csv'), 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,P-1,LIFE,abc\n');
+    writeFileSync(join(tmp.dir, 'foreign-ok.csv'), 'customer_id,date,amount,description\nC100001,2026-10-25,9800.00,SALARY\n');
+    expect((await runCli(['--db', db, 'simulate', '--policies', 'none-good.csv', '--bank', 'foreign-ok.csv', '--out', 'kept'], { cwd: tmp.dir })).code).toBe(2);
+    const r = await runCli(['--db', db, 'simulate', '--bank', 'foreign-ok.csv', '--out', 'kept'], { cwd: tmp.dir });
+    expect([r.code, r.stderr]).toEqual([0, 'warning: Every row of foreign-ok.csv is in the store already (an earlier import); they are used as they are.\n']);
+  });
+
   it('PREMIA_DB does not choose its store: the fixtures never land in the store a shell exported', async () => {
     const r = await seven();
     expect(r.code).toBe(0);
