@@ -52,12 +52,12 @@ describe('bank import', () => {
     const r = await b.importBankTransactions(
       textUpload(
         'split.csv',
-        'customer_id,date,amount,description\nC1,2026-11-02,-50.00,PAYMENT, THANK YOU\nC1,2026-11-03,1,234.50,SALARY\nC1,2026-11-04,-5.00,"COFFEE"\nC1,X,2026-11-05,-5.00,CARD\n',
+        'customer_id,date,amount,description\nC1,2026-11-02,-50.00,PAYMENT, THANK YOU\nC1,2026-11-03,1,234.50,SALARY\nC1,2026-11-04,-5.00,"COFFEE"\nC1,X,2026-11-05,-5.00,CARD\nC1,2026-11-06,-7.50\n',
       ),
     );
     expect(r).toEqual({
       imported: 0,
-      failed: 3,
+      failed: 4,
       errors: [
         {
           row: 2,
@@ -76,6 +76,13 @@ describe('bank import', () => {
         },
         // Neither: the comma is not in the description nor the amount, and no guess is made.
         { row: 5, customer_id: 'C1', field: 'row', code: 'WRONG_FIELD_COUNT', message: 'expected 4 fields, found 5' },
+        {
+          row: 6,
+          customer_id: 'C1',
+          field: 'row',
+          code: 'WRONG_FIELD_COUNT',
+          message: 'expected 4 fields, found 3: the description is missing; a row without one still ends with its comma (C1,2026-11-06,-7.50,)',
+        },
       ],
     });
     expect((await b.showBankAccount('C1').catch((e: Error) => e)) instanceof Error).toBe(true); // nothing stored: C1 is not known

@@ -111,7 +111,7 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
           // Redacted: the import's answer is a 200 body, which the service's error-body redaction does not see.
           rowErrors.push({ row: line, customer_id: customer === '' ? null : printable(redactKeysIn(customer), 64), field, code, message: redactKeysIn(message) });
         if (fields.length !== 4) {
-          add('row', 'WRONG_FIELD_COUNT', `expected 4 fields, found ${fields.length}${bareCrHint(fields) || emptyColumnsRowHint(fields, BANK_CSV_HEADER) || unquotedCommaHint(fields)}`);
+          add('row', 'WRONG_FIELD_COUNT', `expected 4 fields, found ${fields.length}${bareCrHint(fields) || emptyColumnsRowHint(fields, BANK_CSV_HEADER) || fieldCountHint(fields)}`);
           unreadable++;
         } else if (isHeaderOf(fields, BANK_CSV_HEADER)) {
           // Statements joined into one file (cat a.csv b.csv): where two overlap, their common rows
@@ -203,11 +203,16 @@ function sameColumns(header: readonly string[]): boolean {
 
 /**
  * For a row of more than 4 fields whose fields past the amount are not all empty: most likely a
- * description holding a comma, written without the double quotes that keep it one field. What to
- * add to the message, or ''.
+ * description holding a comma, written without the double quotes that keep it one field (or an
+ * amount with thousands separators); for a row of 3, a description left out. What to add to the
+ * message, or ''.
  */
-function unquotedCommaHint(fields: readonly string[]): string {
+function fieldCountHint(fields: readonly string[]): string {
   const extra = fields.length - BANK_CSV_HEADER.length;
+  // Three fields that read as customer, date and amount: the description column left out.
+  if (extra === -1 && isIsoDate(trimCell(fields[1]!)) && typeof parseSignedAmount(trimCell(fields[2]!)) === 'number') {
+    return `: the description is missing; a row without one still ends with its comma (${printable(fields.map((f) => trimCell(f)).join(','), 60)},)`;
+  }
   if (extra <= 0) return '';
   // An amount with thousands separators and no quotes (1,234.00) is split as well.
   const amount = fields.slice(2, 3 + extra).map((f) => trimCell(f)).join(',');
