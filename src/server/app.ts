@@ -192,7 +192,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         socket.write(
           `HTTP/1.1 ${answer.status} ${answer.reason}\r\n` +
             `Content-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-            `X-Request-Id: ${id}\r\n${MARKER_HEADER}: ${VERSION}\r\nConnection: close\r\n\r\n${body}`,
+            `X-Request-Id: ${id}\r\n${MARKER_HEADER}: ${VERSION}\r\nCache-Control: ${NO_STORE}\r\nConnection: close\r\n\r\n${body}`,
         );
         log(`${new Date().toISOString()} - - ${answer.status} 0.0ms ${id} (${e.code ?? 'client error'})`);
       }

@@ -218,6 +218,8 @@ describe('G2: answers fastify or Node would write carry the spec body and X-Requ
       const res = parse(await raw(`GET /v1/clock HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
       expect(res.status).toBe(431);
       expect(res.json.error).toMatchObject({ code: 'HEADERS_TOO_LARGE', request_id: res.headers['x-request-id'] });
+      // Like every answer (see 'no answer may be stored by a cache' below), also one Node's parser refused.
+      expect(res.headers['cache-control']).toBe('no-store');
     });
 
     it('a URL whose query is over the size limit: 431 saying the URL counts, not "the headers" alone', async () => {
