@@ -99,6 +99,9 @@ function clientErrorAnswer(code: string | undefined): { status: number; reason: 
   return { status: 400, reason: 'Bad Request', code: 'VALIDATION_ERROR', message: 'The request is not valid HTTP (a malformed request line or header).' };
 }
 
+/** An Expect header asking for 100 Continue (as Node's HTTP server reads it). */
+const EXPECTS_CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i;
+
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
@@ -204,6 +207,12 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   // access-log line, leaving the body it did not read on the connection. RFC 9110 (10.1.1) lets a
   // server ignore an expectation it does not know: the request is served as any other.
   app.server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => app.server.emit('request', req, res));
+  // Expect: 100-continue (curl sends it with a file over 1 KiB): Node would say 100 Continue at
+  // once, before the key is checked, so a client with a bad key, or a client key on an operator
+  // upload, sent its whole file only to be refused. The 100 is said once the request is accepted
+  // and its body is about to be read (the preParsing hook of /v1 below); refused before, the
+  // client gets the refusal and never sends the body.
+  app.server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => app.server.emit('request', req, res));
   app.decorateRequest('principal', null);
   // JSON only: a text/plain body is a 415, not a string handed to a handler.
   app.removeContentTypeParser('text/plain');
@@ -360,6 +369,13 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       }
       // A bad Idempotency-Key is refused before the body is read (POST and PATCH: the rows that take one).
       if (request.method === 'POST' || request.method === 'PATCH') readIdempotencyKey(request.headers['idempotency-key']);
+    });
+    // After every check of the request (the key, the rate limit, the route's role, the headers):
+    // the client that asked for it may now send its body (see 'checkContinue' above).
+    v1.addHook('preParsing', async (request, reply, payload) => {
+      const http11 = request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor >= 1; // never a 1xx to an HTTP/1.0 client
+      if (http11 && EXPECTS_CONTINUE.test(request.headers.expect ?? '') && !reply.raw.headersSent) reply.raw.writeContinue();
+      return payload;
     });
     // Only the operations table's rows are served under /v1 (and, without simulation, the 404 of its simulation paths).
     v1.addHook('onRoute', (route) => {

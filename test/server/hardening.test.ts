@@ -222,6 +222,40 @@ describe('G2: answers fastify or Node would write carry the spec body and X-Requ
       expect(res.headers['cache-control']).toBe('no-store');
     });
 
+    it('Expect: 100-continue is answered 100 only once the request is accepted: a refused upload is never sent', async () => {
+      const form = multipart('file', 'c.csv', 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,POL-EXPECT1,LIFE,10.00\n');
+      const head = (key: string | null, path: string) =>
+        `POST ${path} HTTP/1.1\r\nHost: x\r\n${key === null ? '' : `X-API-Key: ${key}\r\n`}Content-Type: ${form.headers['content-type']}\r\n` +
+        `Content-Length: ${form.payload.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`;
+      // Refused on its headers (no key; a client key on an operator upload): the refusal comes
+      // first, with no 100 before it, and the client never has to send its file.
+      const keyless = await raw(head(null, '/v1/policies/import'));
+      expect(keyless.startsWith('HTTP/1.1 401 '), keyless).toBe(true);
+      expect(parse(keyless).json.error.code).toBe('UNAUTHORIZED');
+      const forbidden = await raw(head(s.keys.acme, '/v1/bank/import'));
+      expect(forbidden.startsWith('HTTP/1.1 403 '), forbidden).toBe(true);
+      expect(parse(forbidden).json.error.code).toBe('FORBIDDEN');
+      // Accepted: 100 Continue, then the file, then the import's answer.
+      const accepted = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1');
+        let data = '';
+        let sent = false;
+        socket.on('data', (d) => {
+          data += d.toString();
+          if (!sent && data.startsWith('HTTP/1.1 100 Continue\r\n\r\n')) {
+            sent = true;
+            socket.write(form.payload);
+          }
+        });
+        socket.on('close', () => resolve(data));
+        socket.on('error', reject);
+        socket.write(head(s.keys.acme, '/v1/policies/import'));
+      });
+      expect(accepted.startsWith('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 '), accepted).toBe(true);
+      expect(parse(accepted.slice('HTTP/1.1 100 Continue\r\n\r\n'.length)).json).toEqual({ imported: 1, failed: 0, errors: [] });
+      await call(s.app, 'PATCH', '/v1/policies/POL-EXPECT1', { key: s.keys.acme, body: { status: 'cancelled' } });
+    });
+
     it('a URL whose query is over the size limit: 431 saying the URL counts, not "the headers" alone', async () => {
       const res = parse(await raw(`GET /v1/policies?after=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${s.keys.acme}\r\n\r\n`));
       expect(res.status).toBe(431);
