@@ -277,8 +277,13 @@ export async function resolveTarget(ctx: CliContext, globals: GlobalOptions): Pr
   if (globals.db !== undefined && flagRemote) {
     throw usageError('Give either --db (local mode) or --base-url/--profile (remote mode), not both.');
   }
-  const local = (db: string, dbSource: ResolvedTarget['dbSource']): ResolvedTarget => {
+  const local = (given: string, dbSource: ResolvedTarget['dbSource']): ResolvedTarget => {
     if (globals.apiKey !== undefined) throw usageError('--api-key is for remote mode; local mode (--db) uses no key.');
+    // Spaces or a line end around the path (PREMIA_DB="/data/premia.db " from an env file): the
+    // SQLite driver trims the name it opens, so every check here (exists, a directory, the 0600
+    // creation) looked at another file than the one opened: a stray empty file was made beside a
+    // new store readable by all. Trimmed here, the checks and the store are the same file.
+    const db = given.trim();
     const foreign = foreignUrlProblem(db, dbSource === 'env' ? 'PREMIA_DB' : '--db');
     if (foreign !== null) throw validationError(foreign.message, [foreign.detail]);
     // A postgres:// URL names a database server's store, used as given (never shown with its password).

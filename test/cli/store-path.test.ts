@@ -1,5 +1,5 @@
 /** A store path whose directory is missing is the user's mistake: exit 2, naming the directory. */
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
@@ -146,5 +146,28 @@ describe('an API key with no service named', () => {
     } finally {
       cleanup();
     }
+  });
+});
+
+// better-sqlite3 trims the file name it opens: with PREMIA_DB="x.db " premia checked and created
+// "x.db " (an empty 0600 file left behind) while SQLite made "x.db" with the umask's mode 0644,
+// a store every user could read; a read with "x.db " was refused as no store beside the real one.
+describe('spaces or a line end around the store path', () => {
+  it('are dropped: the store is the trimmed file, private (0600), with nothing made beside it', async () => {
+    const made = await runCli(['clock', 'set', '2026-10-31'], { cwd: dir, env: { PREMIA_DB: 'x.db ' } });
+    expect([made.code, made.stderr]).toEqual([0, 'Clock set to 2026-10-31.\n']);
+    expect(readdirSync(dir)).toEqual(['x.db']);
+    expect(statSync(join(dir, 'x.db')).mode & 0o777).toBe(0o600);
+    const read = await runCli(['--db', ' x.db\n', 'clock'], { cwd: dir });
+    expect([read.code, read.stdout, read.stderr]).toEqual([0, 'date    2026-10-31\nseed    1\nlocked  no\n', '']);
+    const who = await runCli(['--json', 'whoami'], { cwd: dir, env: { PREMIA_DB: 'x.db\n' } });
+    expect(who.json()).toMatchObject({ mode: 'local', db: join(dir, 'x.db') });
+  });
+
+  it('a missing store is named without them', async () => {
+    const r = await runCli(['--json', 'clock'], { cwd: dir, env: { PREMIA_DB: 'y.db ' } });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr).error.details).toEqual([{ field: 'PREMIA_DB', code: 'STORE_NOT_FOUND', message: `${join(dir, 'y.db')} does not exist` }]);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });

@@ -82,7 +82,7 @@ export async function simulateRun({ ctx, globals, ui, createsStore, first, month
   // A store simulate makes (a temporary one, or a --db file not there yet) takes the default seed
   // explicitly, so its ids too are the same every run; an existing store keeps its own.
   // '1': the default seed. createsStore: simulate is declared as a command that may make its --db.
-  const fresh = dbChosen === undefined || dbChosen === ':memory:' || !existsSync(resolve(ctx.cwd, dbChosen));
+  const fresh = dbChosen === undefined || dbChosen.trim() === ':memory:' || !existsSync(resolve(ctx.cwd, dbChosen.trim())); // trimmed as the store's path is (cli/context.ts)
   const b = await ctx.backend({ ...globals, db: dbChosen ?? ':memory:', seed: globals.seed ?? (fresh ? '1' : undefined) }, { createStore: createsStore });
   if (b.mode !== 'local') throw usageError('simulate runs on a local store; drop --base-url / PREMIA_BASE_URL to use it.');
   const clock = await b.getClock();
