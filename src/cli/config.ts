@@ -59,6 +59,12 @@ export async function readConfig(path: string): Promise<ConfigFile> {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { profiles: {} };
     if (code === 'EACCES') throw validationError(`Cannot read the premia config ${path}: permission denied.`);
+    // A directory (or a loop of links) where the file should be: every command reads the file for
+    // a default profile, and each failed "unexpectedly" (exit 1) with EISDIR and no path.
+    if (code === 'EISDIR' || code === 'ELOOP') {
+      const what = code === 'EISDIR' ? 'is a directory, not a file' : 'is a loop of symbolic links';
+      throw validationError(`The premia config ${path} ${what}; remove it or fix it (it holds the profiles of 'premia login'), or set XDG_CONFIG_HOME to another directory.`);
+    }
     throw e;
   }
   let parsed: unknown;

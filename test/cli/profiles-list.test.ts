@@ -80,3 +80,18 @@ describe('premia profiles', () => {
     expect(r.stderr).toBe(`No saved profiles in ${join(dir, 'nobody', '.config', 'premia', 'config.json')}; save one with 'premia login --base-url URL'.\n`);
   });
 });
+
+// Every command reads the config for a default profile: with a directory there, each one (a
+// local `clock` too) failed "unexpectedly" (exit 1) with a bare EISDIR and no path.
+describe('a config path that is not a file', () => {
+  it('is named, exit 2, by profiles and by a local command', async () => {
+    const other = join(dir, 'other-home');
+    const file = join(other, '.config', 'premia', 'config.json');
+    mkdirSync(file, { recursive: true });
+    const message = `error: The premia config ${file} is a directory, not a file; remove it or fix it (it holds the profiles of 'premia login'), or set XDG_CONFIG_HOME to another directory.\n  (code VALIDATION_ERROR)\n`;
+    for (const args of [['profiles'], ['--db', ':memory:', 'profiles'], ['clock']]) {
+      const r = await runCli(args, { cwd: dir, env: { HOME: other } });
+      expect([r.code, r.stdout, r.stderr]).toEqual([2, '', message]);
+    }
+  });
+});
