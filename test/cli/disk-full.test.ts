@@ -1,0 +1,75 @@
+/**
+ * A full disk (SQLite's SQLITE_FULL) is said as such, exit 1, with the store intact: it came out
+ * as "premia failed unexpectedly: database or disk is full", which says neither that nothing was
+ * half-written nor what to do. The disk fills for real here: the store's connection is capped at
+ * the pages it holds (PRAGMA max_page_count), so the next page SQLite needs is refused as on a
+ * full disk.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Backend } from '../../src/backend/types.js';
+import type { CliContext } from '../../src/cli/context.js';
+import type { SqliteStore } from '../../src/store/store.js';
+import { FIXTURES, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
+
+const tmp = tempDir('premia-disk-full-');
+afterAll(() => tmp.cleanup());
+const db = join(tmp.dir, 'acme.db');
+
+const cli = (args: string[], options: Partial<CliOptions> = {}) => runCli(['--db', db, ...args], { cwd: tmp.dir, ...options, env: { NO_COLOR: '1' } });
+
+/** The context's backend, its store's file capped at the size it has now: no room for more. */
+function diskFullNow(ctx: CliContext): void {
+  const open = ctx.backend;
+  ctx.backend = async (globals, options) => {
+    const b = (await open(globals, options)) as Backend & { store: SqliteStore };
+    const pages = b.store.raw.pragma('page_count', { simple: true }) as number;
+    b.store.raw.pragma(`max_page_count = ${pages}`);
+    return b;
+  };
+}
+
+const MESSAGE =
+  "A disk premia writes to is full (SQLite: database or disk is full): the store's, or that of the temporary directory (TMPDIR) its large sorts use. " +
+  'What was being written was rolled back: the store is as its last commit left it. Free some space there, then run the command again.';
+
+beforeAll(async () => {
+  for (const args of [
+    ['--seed', '1', 'clock', 'set', '2026-10-31'],
+    ['policies', 'import', join(FIXTURES, 'policies.csv')],
+  ]) {
+    expect((await cli(args)).code).toBe(0);
+  }
+});
+
+describe('a full disk', () => {
+  it('collections execute: said plainly, exit 1, nothing queued; with room again the rerun queues the month', async () => {
+    const full = await cli(['collections', 'execute', '--period', '2026-11'], { prepare: diskFullNow });
+    expect([full.code, full.stdout, full.stderr]).toEqual([1, '', `error: ${MESSAGE}\n  (code INTERNAL)\n`]);
+    const json = await cli(['--json', 'collections', 'execute', '--period', '2026-11'], { prepare: diskFullNow });
+    expect([json.code, JSON.parse(json.stderr)]).toEqual([1, { error: { code: 'INTERNAL', message: MESSAGE, request_id: null } }]);
+    expect((await cli(['--json', 'collections', 'list', '--period', '2026-11', '--limit', '1'])).json().data).toEqual([]);
+
+    const again = await cli(['--json', 'collections', 'execute', '--period', '2026-11']);
+    expect(again.code).toBe(0);
+    expect(again.json().policies_queued).toBe(520);
+  });
+
+  it("a clock advance's day writer reports it by its message alone: the same words", async () => {
+    const r = await cli(['clock', 'advance', '--days', '1'], {
+      prepare: (ctx) => {
+        const open = ctx.backend;
+        ctx.backend = async (globals, options) => {
+          const b = await open(globals, options);
+          return new Proxy(b, {
+            get: (target, prop, receiver) =>
+              prop === 'advanceClock' ? () => Promise.reject(new Error('database or disk is full')) : (Reflect.get(target, prop, receiver) as unknown),
+          });
+        };
+      },
+    });
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toContain(`error: ${MESSAGE}\n  (code INTERNAL)\n`);
+    expect(r.stderr).not.toContain('unexpectedly');
+  });
+});
