@@ -47,4 +47,6 @@ export function verb<F, O extends CommandDeps>(options: (deps: CommandDeps, flag
 export interface RunState {
   exitCode: number;
   globals: GlobalOptions;
+  /** The command that ran changes state (ActionOptions.writes, not a --dry-run). */
+  writes?: boolean;
 }

@@ -149,7 +149,7 @@ export async function run(argv: string[], ctx: CliContext, onExitCode?: (code: n
     checkCommandWords(program, argv);
     await program.parseAsync(argv, { from: 'user' });
     await new Promise((r) => setImmediate(r)); // a last write's error is emitted on the next tick
-    if (outputFailed !== null && state.exitCode === ExitCode.OK) throw streamError(outputFailed, 'standard output');
+    if (outputFailed !== null && state.exitCode === ExitCode.OK) throw outputLost(outputFailed, state.writes === true);
     code = state.exitCode;
   } catch (e) {
     code = reportError(ctx, state.globals, e);
@@ -158,6 +158,22 @@ export async function run(argv: string[], ctx: CliContext, onExitCode?: (code: n
   ctx.stdout.off('error', onOutputError);
   await ctx.dispose();
   return code;
+}
+
+/**
+ * stdout failed under a command that succeeded. One that changes state has done so all the same
+ * (the clock advanced, the key created): exit 1 alone read as "nothing happened", and a cron job
+ * rerunning `clock advance --days 1` advanced a second day; a key shown once was lost unsaid.
+ */
+function outputLost(e: unknown, writes: boolean): PremiaError {
+  const lost = streamError(e, 'standard output');
+  if (!writes) return lost;
+  return new PremiaError(
+    'INTERNAL',
+    `${lost.message} The command itself finished: what it changed is kept (a clock advanced, a settlement marked paid; a key it created is valid: revoke it if the key was not seen). ` +
+      'Check the result before running it again.',
+    { cause: lost.cause },
+  );
 }
 
 /**

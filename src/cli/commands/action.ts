@@ -30,6 +30,7 @@ export function lazyAction(ctx: CliContext, state: RunState, load: () => Promise
     const command = received[received.length - 1] as Command;
     const globals = command.optsWithGlobals<GlobalOptions>();
     state.globals = globals;
+    state.writes = options.writes === true && command.opts<{ dryRun?: boolean }>().dryRun !== true;
     const positional = received.slice(0, -2).flatMap((a): unknown[] => (Array.isArray(a) ? a : [a])) as string[];
     const ui = new Ui(ctx, globals);
     let announced = false;
