@@ -20,8 +20,8 @@
 import { redactGivenKeys, redactKeysIn } from '../lib/key-text.js';
 import { randomUUID } from 'node:crypto';
 import { statSync, type Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { open as openFile, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { EventEmitter } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
 import type { Admin, Backend, Mode, StoreCopyReport, StoreCopyRequest } from '../backend/types.js';
@@ -390,6 +390,7 @@ async function openLocal(ctx: CliContext, globals: GlobalOptions, target: Resolv
   const onFile = isStoreFile(target.db!);
   if (onFile) {
     await checkStoreDirectory(target.db!, target.dbSource === 'env' ? 'PREMIA_DB' : '--db');
+    await checkNotSqliteCompanion(target.db!, target.dbSource === 'env' ? 'PREMIA_DB' : '--db');
     await checkStoreFile(target.db!, target.dbSource ?? 'flag', createStore);
   }
   // The modes as found (opening makes the -wal and -shm); said once the file is known to be a store.
@@ -467,6 +468,37 @@ export async function checkStoreDirectory(db: string, source: string): Promise<v
   if (problem === null) return;
   const message = `The directory ${dir} of the store ${db} (${source}) ${problem}. Create it first, or give another path with ${source}.`;
   throw validationError(message, [{ field: source, code: 'DIRECTORY_NOT_FOUND', message: `${dir} ${problem}` }]);
+}
+
+/**
+ * The store path must not be the -wal, -shm or -journal file of an SQLite database beside it (a
+ * tab completion one step too far: `--db premia.db-wal`). SQLite alone owns those names: a store
+ * made at premia.db-wal (idle, the WAL is empty or absent) was taken for premia.db's WAL and
+ * deleted the next time premia.db opened, with all that was imported into it. Whether or not the
+ * file exists, as for --output (output/download.ts).
+ */
+export async function checkNotSqliteCompanion(db: string, source: string): Promise<void> {
+  const companion = /^(.+)-(wal|shm|journal)$/.exec(basename(db));
+  if (!companion) return;
+  const database = join(dirname(db), companion[1]!);
+  let head = Buffer.alloc(0);
+  try {
+    const file = await openFile(database, 'r');
+    try {
+      const buf = Buffer.alloc(16);
+      head = buf.subarray(0, (await file.read(buf, 0, 16, 0)).bytesRead);
+    } finally {
+      await file.close();
+    }
+  } catch {
+    return; // no database there (or none this user can read): the name is free
+  }
+  if (!head.equals(Buffer.from('SQLite format 3\0', 'latin1'))) return;
+  throw validationError(
+    `The store ${db} (${source}) is the -${companion[2]} file of the SQLite database ${database}, which SQLite alone writes and removes: ` +
+      `a store kept there is lost the next time ${database} is opened. Nothing was changed; give the store itself, such as ${database}.`,
+    [{ field: source, code: 'NOT_A_PREMIA_STORE', message: `${db} belongs to the SQLite database ${database}` }],
+  );
 }
 
 /**

@@ -259,3 +259,33 @@ function probeWrite(dir: string): boolean {
   rmSync(join(dir, 'probe'));
   return true;
 }
+
+// `--db premia.db-wal` (a tab completion one step too far): a store was made in the WAL's name,
+// imported into ("Imported 1 policies"), and deleted by SQLite the next time premia.db opened.
+describe('the -wal, -shm or -journal name of an SQLite database is never a store', () => {
+  it.each([['-wal'], ['-shm'], ['-journal']])('%s beside premia.db: exit 2 naming both, nothing made, for writes, reads and db copy', async (suffix) => {
+    const db = join(dir, 'premia.db');
+    expect((await runCli(['--db', db, 'clock', 'set', '2026-10-31'], { cwd: dir })).code).toBe(0);
+    const companion = `${db}${suffix}`;
+    const message =
+      `The store ${companion} (--db) is the ${suffix} file of the SQLite database ${db}, which SQLite alone writes and removes: ` +
+      `a store kept there is lost the next time ${db} is opened. Nothing was changed; give the store itself, such as ${db}.`;
+    const csv = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,P1,X,1.00\n';
+    const write = await runCli(['--json', '--db', companion, 'policies', 'import', '-'], { cwd: dir, stdin: csv });
+    expect([write.code, write.stdout, JSON.parse(write.stderr)]).toEqual([
+      2,
+      '',
+      { error: { code: 'VALIDATION_ERROR', message, request_id: null, details: [{ field: '--db', code: 'NOT_A_PREMIA_STORE', message: `${companion} belongs to the SQLite database ${db}` }] } },
+    ]);
+    const read = await runCli(['clock'], { cwd: dir, env: { PREMIA_DB: companion } });
+    expect([read.code, read.stderr]).toEqual([2, `error: ${message.replace('(--db)', '(PREMIA_DB)')}\n  (code VALIDATION_ERROR)\n`]);
+    const copy = await runCli(['db', 'copy', '--from', db, '--to', companion], { cwd: dir });
+    expect([copy.code, copy.stderr]).toEqual([2, `error: ${message.replace('(--db)', '(--to)')}\n  (code VALIDATION_ERROR)\n`]);
+    expect(readdirSync(dir)).toEqual(['premia.db']);
+  });
+
+  it('a name ending so with no database beside it is an ordinary store', async () => {
+    expect((await runCli(['--db', join(dir, 'acme-journal'), 'clock', 'set', '2026-10-31'], { cwd: dir })).code).toBe(0);
+    expect(readdirSync(dir)).toEqual(['acme-journal']);
+  });
+});

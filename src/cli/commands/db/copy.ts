@@ -2,7 +2,7 @@ import type { StoreCopyReport } from '../../../backend/types.js';
 import { usageError, validationError } from '../../../domain/errors.js';
 import { resolve } from 'node:path';
 import { foreignUrlProblem, isStoreFile, redactDbUrl } from '../../../lib/db-url.js';
-import { checkStoreDirectory } from '../../context.js';
+import { checkNotSqliteCompanion, checkStoreDirectory } from '../../context.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { confirmMode, declined } from '../../confirm.js';
 import { moneyText } from '../../output/table.js';
@@ -41,6 +41,7 @@ function money(cents: string | null, group: boolean): string {
 export async function copyRun({ ctx, ui, globals, from, to }: CopyOptions): Promise<number> {
   const mode = confirmMode({ ctx, globals });
   if (isStoreFile(to)) await checkStoreDirectory(to, '--to');
+  for (const [store, option] of [[from, '--from'], [to, '--to']] as const) if (isStoreFile(store)) await checkNotSqliteCompanion(store, option);
   ui.status(`Copying ${redactDbUrl(from)} to ${redactDbUrl(to)}…`);
   const report: StoreCopyReport = await ctx.copyStore({
     from,
