@@ -118,3 +118,44 @@ describe('a date outside the years premia accepts (1900-01-01 to 2999-12-31)', (
     expect(r.stderr).toBe("error: --until '3000-01-01' is after 2999-12-31, the last date premia accepts.\n  (code VALIDATION_ERROR)\n");
   });
 });
+
+// Before the first collections run nothing stopped `clock set` (or `bank seed`, or the calendar)
+// while an advance lived its days: "Clock set to …" was said, and the advance's next day wrote
+// its own date over it. The advance is held here by its lease in the store, as a running one
+// holds it: a live process of this host (the test runner's parent) renewed it just now.
+describe('while a clock advance runs', () => {
+  it('clock set, bank seed and the calendar are refused (CONFLICT, exit 6) and unchanged; once it has ended they work', async () => {
+    const { openStore } = await import('../../src/store/store.js');
+    const { hostname } = await import('node:os');
+    const store = await openStore({ path: join(dir, 'premia.db') });
+    const lease = { token: 't', process: 'another', host: hostname(), pid: process.ppid, from: '2026-11-21', to: '2027-02-28', started_at: Date.now(), renewed_at: Date.now() };
+    const setLease = (value: string | null) =>
+      store.transaction(async (trx) => {
+        await trx.deleteFrom('meta').where('key', '=', 'advance_lease').execute();
+        if (value !== null) await trx.insertInto('meta').values({ key: 'advance_lease', value }).execute();
+      });
+    try {
+      await setLease(JSON.stringify(lease));
+      const held = `A clock advance is running on this store (from 2026-11-21 to 2027-02-28, process ${process.ppid}), so`;
+      const rest = "cannot change now: it would change under that advance's days. Nothing changed; run this again once the advance has finished ('premia clock' shows where it stopped).";
+      for (const [args, what] of [
+        [['clock', 'set', '2026-10-31'], 'the clock'],
+        [['bank', 'seed', '7'], "the bank's seed"],
+        [['settings', 'set', 'calendar', 'none'], 'the calendar'],
+      ] as const) {
+        const r = await premia([...args]);
+        expect([args, r.code, r.stdout, r.stderr]).toEqual([args, 6, '', `error: ${held} ${what} ${rest}\n  (code CONFLICT)\n`]);
+      }
+      // Reading, and setting what the advance does not live by, still work.
+      expect((await premia(['--json', 'clock'])).json()).toEqual({ date: '2026-11-21', locked: false, seed: 1 });
+      expect((await premia(['settings', 'set', 'calendar', 'za'])).code).toBe(0); // already za: nothing changes
+      // The advance gone (its lease released): the same commands act.
+      await setLease(null);
+      expect((await premia(['clock', 'set', '2026-10-31'])).code).toBe(0);
+      expect((await premia(['bank', 'seed', '7'])).code).toBe(0);
+      expect((await runCli(['--db', join(dir, 'premia.db'), '--json', 'clock'], { cwd: dir })).json()).toEqual({ date: '2026-10-31', locked: false, seed: 7 });
+    } finally {
+      await store.close();
+    }
+  });
+});

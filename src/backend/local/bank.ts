@@ -15,7 +15,7 @@ import { isAccountEvent, ACCOUNT_EVENTS, type FailureReason } from '../../bank/t
 import type { LedgerObserver } from '../../bank/ledger.js';
 import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, emptyColumnsHeaderHint, emptyColumnsRowHint, isBlankRecord, isHeaderOf, separatorHint, trimCell, underscoreHint, excelSepHint } from '../../lib/csv-reader.js';
 import { redactKeysIn } from '../../lib/key-text.js';
-import { setMeta } from '../../store/repos/meta.js';
+import { getAllMeta, setMeta } from '../../store/repos/meta.js';
 import type {
   AccountState,
   BankAccountView,
@@ -32,7 +32,7 @@ import { CustomerMap } from '../../domain/customer.js';
 import { openAccount } from './accounts.js';
 import { incomeView } from './collections.js';
 import type { LocalContext } from './context.js';
-import { readWorld } from './world.js';
+import { readWorld, refuseWhileAdvancing } from './world.js';
 
 export const BANK_CSV_HEADER = ['customer_id', 'date', 'amount', 'description'] as const;
 const DESCRIPTION_MAX = 200;
@@ -306,6 +306,7 @@ export async function seedBank(ctx: LocalContext, seed: number): Promise<ClockSt
         `A collections run exists, so the bank's seed (${world.seed}) can no longer change: generated accounts have been used.`,
       );
     }
+    refuseWhileAdvancing(await getAllMeta(trx), "the bank's seed");
     await setMeta(trx, 'seed', String(seed));
     return { date: world.today, locked: false, seed };
   });

@@ -8,7 +8,7 @@ import type { PolicyPatchInput } from '../../domain/policy.js';
 import { validateClockSetRequest } from '../../domain/requests.js';
 import { findClientById } from '../../store/repos/clients.js';
 import { cancelPolicyCollections, repriceUnattempted } from '../../store/repos/collections.js';
-import { setMeta } from '../../store/repos/meta.js';
+import { getAllMeta, setMeta } from '../../store/repos/meta.js';
 import { latestPolicyChangeDay } from '../../store/repos/policies.js';
 import { openStore, type Store } from '../../store/store.js';
 import type {
@@ -53,7 +53,7 @@ import * as previews from './previews.js';
 import { importPolicies } from './policy-import.js';
 import * as reports from './reports.js';
 import * as settlements from './settlements.js';
-import { initWorld, LOCAL_CLIENT_ID, readWorld } from './world.js';
+import { initWorld, LOCAL_CLIENT_ID, readWorld, refuseWhileAdvancing } from './world.js';
 
 export interface LocalBackendOptions {
   path: string;
@@ -166,6 +166,7 @@ export class LocalBackend implements Backend {
             `move it forward with 'premia clock advance'.`,
         );
       }
+      refuseWhileAdvancing(await getAllMeta(trx), 'the clock');
       // Before the first run the clock moves freely, but not back past dated policy history: a
       // premium change recorded on a later day would then apply out of order with new ones.
       const last = await latestPolicyChangeDay(trx);

@@ -8,6 +8,7 @@ import { getAllMeta, setMeta } from '../../store/repos/meta.js';
 import type { Store } from '../../store/store.js';
 import type { SettingView } from '../types.js';
 import { checkCalendarChange } from './calendar.js';
+import { refuseWhileAdvancing } from './world.js';
 
 function view(def: SettingDef, stored: string | undefined): SettingView {
   const value = storedSetting(def, stored);
@@ -31,7 +32,10 @@ export async function setSetting(store: Store, key: string, value: string): Prom
   return store.transaction(async (trx) => {
     const meta = await getAllMeta(trx);
     const previous = storedSetting(def, meta.get(def.key));
-    if (def.key === SETTING_KEYS.calendar) checkCalendarChange(meta, String(previous), String(n));
+    if (def.key === SETTING_KEYS.calendar) {
+      checkCalendarChange(meta, String(previous), String(n));
+      if (String(previous) !== String(n)) refuseWhileAdvancing(meta, 'the calendar');
+    }
     await setMeta(trx, def.key, String(n));
     return { setting: view(def, String(n)), previous };
   });
