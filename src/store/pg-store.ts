@@ -34,6 +34,10 @@ const require = createRequire(import.meta.url);
 export const DEFAULT_POOL_SIZE = 10;
 /** How long a connection attempt may take before it is a failure (`?connect_timeout=` seconds changes it). */
 export const DEFAULT_CONNECT_TIMEOUT_S = 10;
+/** The longest statement or connect timeout, in ms: PostgreSQL's and Node's timers' limit (2^31 - 1). */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+/** The most connections a process may keep: PostgreSQL's own ceiling of max_connections. */
+const MAX_POOL_SIZE = 262_143;
 /** The table that marks a database as premia's (SQLite's application_id), and its value. */
 export const MARKER_TABLE = 'premia_store';
 const PREMIA_APPLICATION_ID = 0x50524d41;
@@ -118,9 +122,9 @@ const OTHER_LIBPQ_PARAMS: readonly string[] = ['sslcrl', 'sslcrldir', 'sslpasswo
  */
 export function pgSettings(url: string, env: Record<string, string | undefined> = process.env): PgSettings {
   const where = redactDbUrl(url);
-  const bad = (what: string, value: string, min: number) =>
-    new PremiaError('VALIDATION_ERROR', `${what} must be a whole number${min > 0 ? ` of ${min} or more` : ''}; got ${JSON.stringify(value)} (in ${where}).`, {
-      details: [{ field: 'db', code: 'INVALID_VALUE', message: `${what}: ${value}` }],
+  const bad = (what: string, value: string, min: number, max: number) =>
+    new PremiaError('VALIDATION_ERROR', `${what} must be a whole number from ${min} to ${max}; got ${JSON.stringify(value.slice(0, 40))} (in ${where}).`, {
+      details: [{ field: 'db', code: 'INVALID_VALUE', message: `${what}: ${value.slice(0, 40)}` }],
     });
   checkUserInfo(url, where);
   const own = new Map<string, string>();
@@ -162,19 +166,24 @@ export function pgSettings(url: string, env: Record<string, string | undefined> 
     const left = params.toString();
     rest = url.slice(0, query) + (left ? `?${left}` : '');
   }
-  const number = (what: string, value: string | undefined, fallback: number, min: number): number => {
+  // Each has a ceiling: PostgreSQL refuses a statement_timeout past 2^31 - 1 ms (the server's
+  // words, on the first statement, were an unexpected failure), Node's timers cut a connect
+  // timeout past 2^31 - 1 ms to 1 ms (every connection then "timed out"), and no server takes
+  // more connections than MAX_POOL_SIZE.
+  const number = (what: string, value: string | undefined, fallback: number, min: number, max: number): number => {
     if (value === undefined || value === '') return fallback;
-    if (!/^\d+$/.test(value.trim()) || Number(value) < min) throw bad(what, value, min);
+    if (!/^\d+$/.test(value.trim()) || Number(value) < min || Number(value) > max) throw bad(what, value, min, max);
     return Number(value);
   };
-  const pool = number('pool (?pool= or PREMIA_DB_POOL)', own.get('pool') ?? env.PREMIA_DB_POOL, DEFAULT_POOL_SIZE, 1);
+  const pool = number('pool (?pool= or PREMIA_DB_POOL)', own.get('pool') ?? env.PREMIA_DB_POOL, DEFAULT_POOL_SIZE, 1, MAX_POOL_SIZE);
   const statementTimeoutMs = number(
     'statement_timeout (?statement_timeout= or PREMIA_DB_STATEMENT_TIMEOUT, ms)',
     own.get('statement_timeout') ?? env.PREMIA_DB_STATEMENT_TIMEOUT,
     0,
     0,
+    MAX_TIMEOUT_MS,
   );
-  const connectTimeoutS = number('connect_timeout (seconds)', own.get('connect_timeout'), DEFAULT_CONNECT_TIMEOUT_S, 0);
+  const connectTimeoutS = number('connect_timeout (seconds)', own.get('connect_timeout'), DEFAULT_CONNECT_TIMEOUT_S, 0, Math.floor(MAX_TIMEOUT_MS / 1000));
   let client: ClientConfig;
   try {
     const { parse, toClientConfig } = require('pg-connection-string') as typeof import('pg-connection-string');

@@ -48,7 +48,7 @@ describe('pgSettings refuses what the driver would misread, naming no password',
     ['postgres://u:secret@127.0.0.1:5432/db?sslmode=bogus', 'sslmode must be one of disable, require, verify-ca, verify-full, no-verify; got "bogus" (in postgres://u:***@127.0.0.1:5432/db?sslmode=bogus).'],
     ['postgres://u:secret@127.0.0.1:5432/db?sslmode=prefer', 'sslmode=prefer (TLS if the server offers it, else a plain connection) is not available: the PostgreSQL driver premia uses cannot fall back from one to the other. Give sslmode=require (or verify-ca, verify-full) for TLS, or sslmode=disable (in postgres://u:***@127.0.0.1:5432/db?sslmode=prefer).'],
     ['postgres://u@h/db?sslmode=allow', 'sslmode=allow (TLS if the server offers it, else a plain connection) is not available'],
-    ['postgres://u@h/db?pool=0', 'pool (?pool= or PREMIA_DB_POOL) must be a whole number of 1 or more; got "0" (in postgres://u@h/db?pool=0).'],
+    ['postgres://u@h/db?pool=0', 'pool (?pool= or PREMIA_DB_POOL) must be a whole number from 1 to 262143; got "0" (in postgres://u@h/db?pool=0).'],
     // A misspelt parameter would be ignored: a connection without TLS, the default pool.
     ['postgres://u:secret@h/db?sslmod=require', 'postgres://u:***@h/db?sslmod=require has a parameter "sslmod", which premia does not know: did you mean sslmode?'],
     ['postgres://u@h/db?ssl_mode=verify-full', 'has a parameter "ssl_mode", which premia does not know: did you mean sslmode?'],
