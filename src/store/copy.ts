@@ -25,7 +25,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { isPostgresUrl, redactDbUrl } from '../lib/db-url.js';
 import { PremiaError } from '../domain/errors.js';
 import { CopyIn } from './pg-copy.js';
-import { idSyncSql, MARKER_TABLE, pgSettings } from './pg-store.js';
+import { idSyncSql, MARKER_TABLE, pgSettings, PREMIA_TABLES } from './pg-store.js';
 import { MIGRATION_TABLE } from './migrate.js';
 import { openStore } from './store.js';
 import type { PgUnit, Store } from './store-types.js';
@@ -267,6 +267,8 @@ async function tableColumns(store: Store): Promise<TableShape[]> {
     return store.withConnection(async (raw) => {
       const names = (raw.prepare(`select name from sqlite_master where type = 'table' order by name`).all() as Array<{ name: string }>).map((r) => r.name);
       return names
+        // A store file is premia's alone: a table premia did not make in it is named and refused
+        // (copyBetween), not passed over as another application's in a PostgreSQL schema is.
         .filter((n) => !SKIPPED.has(n))
         .map((name) => {
           const info = raw.prepare(`select name, pk from pragma_table_info(?) order by cid`).all(name) as Array<{ name: string; pk: number }>;
@@ -291,7 +293,8 @@ async function tableColumns(store: Store): Promise<TableShape[]> {
   );
   const out = new Map<string, TableShape & { keyAt: Map<string, number> }>();
   for (const r of rows) {
-    if (SKIPPED.has(r.table)) continue;
+    // premia's tables only: another application's in the same schema are neither read nor replaced.
+    if (!PREMIA_TABLES.has(r.table) || SKIPPED.has(r.table)) continue;
     let t = out.get(r.table);
     if (!t) out.set(r.table, (t = { name: r.table, columns: [], key: [], money: [], keyAt: new Map() }));
     t.columns.push(r.column);
@@ -403,8 +406,8 @@ function pgReader(unit: PgUnit): Reader {
 /** Run `fn` in one write transaction of the target (committed when `commit`, else rolled back). */
 async function inTarget<T>(store: Store, fn: (writer: Writer) => Promise<T>, commit: boolean): Promise<T> {
   if (store.kind === 'postgres') {
-    if (!commit) return store.readUnit((unit) => fn(pgWriter(unit)));
-    return store.writeUnit((unit) => fn(pgWriter(unit)));
+    if (!commit) return store.readUnit((unit) => fn(pgWriter(unit, store.path)));
+    return store.writeUnit((unit) => fn(pgWriter(unit, store.path)));
   }
   return store.withConnection(async (raw) => {
     raw.exec(commit ? 'begin immediate' : 'begin');
@@ -437,11 +440,32 @@ function csvField(v: unknown): string {
   throw new Error(`cannot copy a value of type ${typeof v}`);
 }
 
-function pgWriter(unit: PgUnit): Writer {
+function pgWriter(unit: PgUnit, target: string): Writer {
   const client = unit.client;
   return {
     counts: (tables) => counts(tables, async (s) => Number((await client.query<{ n: string }>(s)).rows[0]!.n)),
     async clear(tables) {
+      // Another application's table that refers to one of premia's would stop the truncate (the
+      // server's words were an unexpected failure); its rows are not premia's to remove.
+      const names = tables.map((t) => t.name);
+      const refs = (
+        await client.query<{ child: string; parent: string }>(
+          `select distinct cc.relname as child, pc.relname as parent
+             from pg_constraint c join pg_class cc on cc.oid = c.conrelid join pg_class pc on pc.oid = c.confrelid
+             join pg_namespace n on n.oid = pc.relnamespace
+            where c.contype = 'f' and n.nspname = current_schema() and pc.relname = any($1::text[])
+              and not (cc.relname = any($1::text[]) and cc.relnamespace = pc.relnamespace)
+            order by 1, 2`,
+          [names],
+        )
+      ).rows;
+      if (refs.length > 0) {
+        throw new PremiaError(
+          'CONFLICT',
+          `The target ${target} holds tables premia did not make that refer to premia's (${refs.map((r) => `${r.child} → ${r.parent}`).join(', ')}), ` +
+            "so premia's rows cannot be replaced under them; nothing was copied and those tables are untouched. Copy into another database, or drop those references first.",
+        );
+      }
       await client.query(`truncate table ${tables.map((t) => q(t.name)).join(', ')}`);
     },
     async write(t, rows) {

@@ -703,7 +703,37 @@ async function claim(store: PgStore, options: OpenPgOptions, display: string): P
   });
 }
 
-/** One statement that sets each identity sequence to max(id) + 1 of its table, where it is not already. */
+/**
+ * premia's tables (schema.ts's Database; the record makes the compiler hold it to that list):
+ * the only ones the store lines ids up on and `db copy` reads, clears and writes. A table another
+ * application made in the store's schema after premia (its claim refuses a schema that held one
+ * before) is never touched: its identity sequence was set back to max(id) + 1 on every premia
+ * write (ids it had used and deleted given out again), and a copy with --yes emptied it.
+ */
+const OWN_TABLES: Record<keyof Database, true> = {
+  meta: true,
+  clients: true,
+  policies: true,
+  policy_amount_changes: true,
+  policy_status_changes: true,
+  executions: true,
+  collections: true,
+  attempts: true,
+  plan_batches: true,
+  engine_image: true,
+  engine_image_head: true,
+  engine_inputs: true,
+  engine_shards: true,
+  bank_transactions: true,
+  bank_snapshots: true,
+  api_keys: true,
+  idempotency_keys: true,
+  settlements: true,
+  settlement_events: true,
+};
+export const PREMIA_TABLES: ReadonlySet<string> = new Set(Object.keys(OWN_TABLES));
+
+/** One statement that sets each identity sequence of premia's tables to max(id) + 1 of its table, where it is not already. */
 export async function idSyncSql(db: Db): Promise<string | null> {
   const rows = (
     await sql<{ table: string; column: string; seq: string }>`
@@ -711,7 +741,7 @@ export async function idSyncSql(db: Db): Promise<string | null> {
       from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = current_schema() and a.attidentity <> '' and c.relkind = 'r'
       order by c.relname`.execute(db)
-  ).rows;
+  ).rows.filter((r) => PREMIA_TABLES.has(r.table));
   if (rows.length === 0) return null;
   const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
   const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;

@@ -1,10 +1,12 @@
 /**
  * An operator's mistakes against a real PostgreSQL: connection settings past what the server or
- * Node can take.
+ * Node can take, and another application's tables made in the store's schema after premia's
+ * (premia's writes and `db copy --yes` leave them, their rows and their sequences alone).
  */
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { freshDatabase, noPg, pg } from './db.js';
+import { FIXTURES, runCli, tempDir } from '../helpers/cli.js';
+import { freshDatabase, noPg, onDatabase, pg } from './db.js';
 
 describe.skipIf(noPg)(`an operator's PostgreSQL${noPg ? ` (skipped: ${pg.reason})` : ''}`, () => {
   const { dir, cleanup } = tempDir('premia-pg-operator-');
@@ -37,5 +39,52 @@ describe.skipIf(noPg)(`an operator's PostgreSQL${noPg ? ` (skipped: ${pg.reason}
     // The ceilings themselves are taken.
     const at = await cli(['--db', `${url}?statement_timeout=2147483647&connect_timeout=2147483&pool=262143`, '--json', 'whoami']);
     expect([at.code, at.stderr]).toEqual([0, '']);
+  });
+
+  it("another application's table made in the store's schema: premia's writes leave its sequence alone, db copy --yes its rows", async () => {
+    const url = await freshDatabase('shared');
+    const made = await cli(['--db', url, 'policies', 'import', join(FIXTURES, 'policies.csv')]);
+    expect(made.code).toBe(0);
+    await onDatabase(url, 'create table orders (id bigint generated always as identity primary key, what text not null)');
+    await onDatabase(url, "insert into orders (what) select 'order ' || n from generate_series(1, 10) n");
+    await onDatabase(url, 'delete from orders where id > 3');
+    const sequence = () => onDatabase<{ last_value: string; is_called: boolean }>(url, 'select last_value::text, is_called from orders_id_seq');
+    expect(await sequence()).toEqual([{ last_value: '10', is_called: true }]);
+
+    // A premia write lined every identity sequence of the schema up with its table: orders' next
+    // id went back to 4, ids its application had given out and deleted given out again.
+    const write = await cli(['--db', url, 'policies', 'create', '--policy-number', 'OPS-1', '--customer-id', 'C-OPS', '--external-ref', 'E-OPS', '--product-code', 'FUNERAL', '--amount', '10']);
+    expect([write.code, write.stderr]).toEqual([0, 'Created policy OPS-1.\n']);
+    expect(await sequence()).toEqual([{ last_value: '10', is_called: true }]);
+
+    // db copy --yes replaces premia's tables only (it refused, exit 2, over orders before; a
+    // source of another application's tables would have emptied and refilled them).
+    const file = join(dir, 'shared.db');
+    expect((await cli(['--db', file, 'policies', 'import', join(FIXTURES, 'policies.csv')])).code).toBe(0);
+    const copied = await cli(['--yes', 'db', 'copy', '--from', file, '--to', url]);
+    expect([copied.code, copied.stderr.split('\n').at(-2)]).toEqual([
+      0,
+      `Copied ${file} to ${url.replace(`:${pg.cluster!.password}@`, ':***@')} (replacing what it held: clients, policies, meta): 18 tables, 524 rows; counts and money totals identical.`,
+    ]);
+    expect(copied.stdout).not.toContain('orders');
+    expect(await onDatabase(url, 'select id::int, what from orders order by id')).toEqual([
+      { id: 1, what: 'order 1' },
+      { id: 2, what: 'order 2' },
+      { id: 3, what: 'order 3' },
+    ]);
+    expect(await sequence()).toEqual([{ last_value: '10', is_called: true }]);
+    expect(await onDatabase(url, "select count(*)::int as n from policies where policy_number = 'OPS-1'")).toEqual([{ n: 0 }]);
+
+    // One of its tables referring to premia's: the copy cannot replace premia's rows under it.
+    await onDatabase(url, 'create table order_policies (order_id bigint references orders (id), policy_id bigint references policies (id))');
+    await onDatabase(url, 'insert into order_policies values (1, (select min(id) from policies))');
+    const refused = await cli(['--yes', 'db', 'copy', '--from', file, '--to', url]);
+    expect([refused.code, refused.stdout, refused.stderr.split('\n').slice(-3).join('\n')]).toEqual([
+      6,
+      '',
+      `error: The target ${url.replace(`:${pg.cluster!.password}@`, ':***@')} holds tables premia did not make that refer to premia's (order_policies → policies), so premia's rows cannot be replaced under them; nothing was copied and those tables are untouched. Copy into another database, or drop those references first.\n  (code CONFLICT)\n`,
+    ]);
+    expect(await onDatabase(url, 'select count(*)::int as n from order_policies')).toEqual([{ n: 1 }]);
+    expect(await onDatabase(url, 'select count(*)::int as n from policies')).toEqual([{ n: 520 }]);
   });
 });
