@@ -124,7 +124,8 @@ export async function copyStore(options: StoreCopyOptions): Promise<StoreCopyRep
   const place = (store: string) => {
     if (!isPostgresUrl(store)) return store === ':memory:' ? null : `file:${resolve(store)}`;
     const c = pgSettings(store).client;
-    return `pg:${c.host ?? 'localhost'}:${c.port ?? 5432}/${c.database}`;
+    // Two schemas of one database (options=-csearch_path%3D…) are two stores: told apart by sameStore.
+    return `pg:${c.host ?? 'localhost'}:${c.port ?? 5432}/${c.database}${c.options ? `?options=${c.options}` : ''}`;
   };
   if (place(options.from) !== null && place(options.from) === place(options.to)) throw sameStoreError();
   const source = await openStore({ path: options.from, create: false, option: '--from' });
@@ -177,7 +178,10 @@ async function sameStore(source: Store, target: Store): Promise<boolean> {
         [SAME_STORE_PROBE, key],
       );
       await a.client.query('select pg_advisory_unlock($1::int, $2::int)', [SAME_STORE_PROBE, key]);
-      return seen.rows[0]!.n > 0;
+      if (seen.rows[0]!.n === 0) return false;
+      // One database: one store only when both search paths lead to the same schema.
+      const schema = async (s: typeof a) => (await s.client.query<{ schema: string }>('select current_schema() as schema')).rows[0]!.schema;
+      return (await schema(a)) === (await schema(b));
     } finally {
       await b.close();
     }

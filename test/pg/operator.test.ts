@@ -87,4 +87,29 @@ describe.skipIf(noPg)(`an operator's PostgreSQL${noPg ? ` (skipped: ${pg.reason}
     expect(await onDatabase(url, 'select count(*)::int as n from order_policies')).toEqual([{ n: 1 }]);
     expect(await onDatabase(url, 'select count(*)::int as n from policies')).toEqual([{ n: 520 }]);
   });
+
+  it('two schemas of one database are two stores: db copy from one to the other is made; one schema named two ways is refused', async () => {
+    const url = await freshDatabase('schemas');
+    await onDatabase(url, 'create schema a; create schema b');
+    const inSchema = (name: string, spelt = `-csearch_path%3D${name}`) => `${url}?options=${spelt}`;
+    const file = join(dir, 'schemas.db');
+    expect((await cli(['--db', file, 'policies', 'import', join(FIXTURES, 'policies.csv')])).code).toBe(0);
+    expect((await cli(['db', 'copy', '--from', file, '--to', inSchema('a')])).code).toBe(0);
+    // Refused before as "the same store" (exit 2): the database alone was compared.
+    const across = await cli(['db', 'copy', '--from', inSchema('a'), '--to', inSchema('b')]);
+    expect([across.code, across.stderr.split('\n').at(-2)]).toEqual([
+      0,
+      `Copied ${inSchema('a').replace(`:${pg.cluster!.password}@`, ':***@')} to ${inSchema('b').replace(`:${pg.cluster!.password}@`, ':***@')}: 18 tables, 524 rows; counts and money totals identical.`,
+    ]);
+    expect(await onDatabase(url, 'select (select count(*)::int from a.policies) as a, (select count(*)::int from b.policies) as b')).toEqual([{ a: 520, b: 520 }]);
+    // Schema a written another way, and public named or reached by the default search path: the same store.
+    expect((await cli(['db', 'copy', '--from', file, '--to', url])).code).toBe(0);
+    for (const [from, to] of [
+      [inSchema('a'), inSchema('a', '-c%20search_path%3Da')],
+      [url, inSchema('public')],
+    ] as const) {
+      const same = await cli(['--yes', 'db', 'copy', '--from', from, '--to', to]);
+      expect([same.code, same.stdout, same.stderr.split('\n').slice(-3).join('\n')]).toEqual([2, '', 'error: --from and --to name the same store: copy it to another one.\n  (code USAGE_ERROR)\n']);
+    }
+  });
 });
