@@ -52,6 +52,8 @@ export interface OpenPgOptions {
   busyTimeoutMs: number;
   /** Environment for PREMIA_DB_POOL and PREMIA_DB_STATEMENT_TIMEOUT (default process.env). */
   env?: Record<string, string | undefined>;
+  /** The option that named the store, for messages (default `--db`; `db copy` names `--from` and `--to`). */
+  option?: string;
 }
 
 /** The connection settings premia takes from the URL and the environment (README, "PostgreSQL"). */
@@ -60,6 +62,8 @@ export interface PgSettings {
   pool: number;
   statementTimeoutMs: number;
   connectTimeoutS: number;
+  /** The option that gave the URL, as messages name it: `--db` (or PREMIA_DB), or `db copy`'s `--from` / `--to`. */
+  given: string;
 }
 
 /** The sslmode values the driver knows (libpq's, and node-postgres's no-verify). */
@@ -120,7 +124,7 @@ const OTHER_LIBPQ_PARAMS: readonly string[] = ['sslcrl', 'sslcrldir', 'sslpasswo
  * `statement_timeout` (ms) and `connect_timeout` (s), which PREMIA_DB_POOL and
  * PREMIA_DB_STATEMENT_TIMEOUT give when the URL does not.
  */
-export function pgSettings(url: string, env: Record<string, string | undefined> = process.env): PgSettings {
+export function pgSettings(url: string, env: Record<string, string | undefined> = process.env, option = '--db'): PgSettings {
   const where = redactDbUrl(url);
   const bad = (what: string, value: string, min: number, max: number) =>
     new PremiaError('VALIDATION_ERROR', `${what} must be a whole number from ${min} to ${max}; got ${JSON.stringify(value.slice(0, 40))} (in ${where}).`, {
@@ -202,7 +206,7 @@ export function pgSettings(url: string, env: Record<string, string | undefined> 
   client.connectionTimeoutMillis = connectTimeoutS * 1000;
   if (statementTimeoutMs > 0) client.statement_timeout = statementTimeoutMs;
   client.application_name ??= 'premia';
-  return { client, pool, statementTimeoutMs, connectTimeoutS };
+  return { client, pool, statementTimeoutMs, connectTimeoutS, given: option };
 }
 
 /** Read int8 and numeric as numbers, refusing any that a double cannot hold exactly. */
@@ -248,7 +252,7 @@ export function pgError(e: unknown, url: string, settings: PgSettings): unknown 
   const lost = () => unavailable(`The PostgreSQL server at ${place} closed or lost the connection (${message}). Try again once it is back.`);
   switch (code) {
     case 'ECONNREFUSED':
-      return unavailable(`Cannot connect to the PostgreSQL server at ${place}: the connection was refused. Is the server running, and are the host and port in --db right?`);
+      return unavailable(`Cannot connect to the PostgreSQL server at ${place}: the connection was refused. Is the server running, and are the host and port in ${settings.given} right?`);
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return unavailable(`Cannot connect to the PostgreSQL server at ${place}: the host name ${host} is not known.`);
@@ -262,10 +266,10 @@ export function pgError(e: unknown, url: string, settings: PgSettings): unknown 
     case '28P01':
     case '28000':
       return unavailable(
-        `The PostgreSQL server at ${place} refused user ${user}: ${message.replace(/\.$/, '')}. Check the user and password in --db or PREMIA_DB (or PGPASSWORD / ~/.pgpass).`,
+        `The PostgreSQL server at ${place} refused user ${user}: ${message.replace(/\.$/, '')}. Check the user and password in ${settings.given === '--db' ? '--db or PREMIA_DB' : settings.given} (or PGPASSWORD / ~/.pgpass).`,
       );
     case '3D000':
-      return unavailable(`The PostgreSQL server at ${place} has no database ${settings.client.database}: create it first (createdb ${settings.client.database}), or name another in --db.`);
+      return unavailable(`The PostgreSQL server at ${place} has no database ${settings.client.database}: create it first (createdb ${settings.client.database}), or name another in ${settings.given}.`);
     case '53300': // too_many_connections: the server's, the role's or the database's limit
       return unavailable(
         `The PostgreSQL server at ${place} refused another connection of user ${user}: ${message.replace(/\.$/, '')}. ` +
@@ -287,7 +291,7 @@ export function pgError(e: unknown, url: string, settings: PgSettings): unknown 
         { cause: scrubbed(e, message), details: [{ field: 'db', code: 'STORE_READ_ONLY', message: `${place} is read-only` }] },
       );
     case '42501': // insufficient_privilege
-      return privilegeError(message, place, user, settings.client.database ?? '', e);
+      return privilegeError(message, place, user, settings.client.database ?? '', e, settings.given);
     case '55P03':
     case '40P01':
     case '40001':
@@ -308,7 +312,7 @@ export function pgError(e: unknown, url: string, settings: PgSettings): unknown 
     return unavailable(`Cannot connect to the PostgreSQL server at ${place}: no answer within ${settings.connectTimeoutS} s (${message}).`);
   }
   if (/SSL|TLS|certificate/i.test(message) && !code.match(/^[0-9A-Z]{5}$/)) {
-    return unavailable(`Cannot open a TLS connection to the PostgreSQL server at ${place}: ${message}. Check sslmode (and sslrootcert) in --db.`);
+    return unavailable(`Cannot open a TLS connection to the PostgreSQL server at ${place}: ${message}. Check sslmode (and sslrootcert) in ${settings.given}.`);
   }
   if (message !== String(err?.message ?? e)) return scrubbed(e, message);
   return e;
@@ -320,14 +324,14 @@ export function pgError(e: unknown, url: string, settings: PgSettings): unknown 
  * answers 503), never an unexpected failure. The server's words name what was refused; the
  * transaction it happened in was rolled back.
  */
-function privilegeError(message: string, place: string, user: string, database: string, cause: unknown): PremiaError {
+function privilegeError(message: string, place: string, user: string, database: string, cause: unknown, given: string): PremiaError {
   const refused = message.replace(/\.$/, '');
   const details = [{ field: 'db', code: 'STORE_READ_ONLY', message: `user ${user} lacks a privilege on ${place}` }];
   if (/permission denied for database/i.test(refused)) {
     // Refused at the door (CONNECT revoked): the same as a user the server does not let in.
     return new PremiaError(
       'STORE_UNAVAILABLE',
-      `The PostgreSQL server at ${place} refused user ${user}: ${refused}. Grant it CONNECT on the database, or name another user in --db.`,
+      `The PostgreSQL server at ${place} refused user ${user}: ${refused}. Grant it CONNECT on the database, or name another user in ${given}.`,
       { cause: scrubbed(cause, message) },
     );
   }
@@ -394,7 +398,7 @@ function passwordLookup(settings: PgSettings, env: Record<string, string | undef
 }
 
 export async function openPgStore(options: OpenPgOptions): Promise<PgStore> {
-  const settings = pgSettings(options.url, options.env);
+  const settings = pgSettings(options.url, options.env, options.option);
   const pg = require('pg') as typeof import('pg');
   const Cursor = require('pg-cursor') as PgCursorConstructor;
   const url = options.url;

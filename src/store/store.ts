@@ -29,7 +29,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   if (foreign !== null) throw new PremiaError('VALIDATION_ERROR', foreign.message, { details: [foreign.detail] });
   if (isPostgresUrl(options.path)) {
     const { openPgStore } = await import('./pg-store.js');
-    return openPgStore({ url: options.path.trim(), create: options.create ?? true, busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS });
+    return openPgStore({ url: options.path.trim(), create: options.create ?? true, busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, option: options.option });
   }
   return openSqliteStore(options);
 }

@@ -112,4 +112,26 @@ describe.skipIf(noPg)(`an operator's PostgreSQL${noPg ? ` (skipped: ${pg.reason}
       expect([same.code, same.stdout, same.stderr.split('\n').slice(-3).join('\n')]).toEqual([2, '', 'error: --from and --to name the same store: copy it to another one.\n  (code USAGE_ERROR)\n']);
     }
   });
+
+  it('db copy: a store it cannot reach is told by the option that named it (--from, --to), not --db, and without the password', async () => {
+    const c = pg.cluster!;
+    const file = join(dir, 'reach.db');
+    expect((await cli(['--db', file, 'clock', 'set', '2026-10-31'])).code).toBe(0);
+    const target = `postgres://${c.user}:wrong-pw-${c.password.slice(0, 4)}@127.0.0.1:${c.port}/postgres`;
+    const wrong = await cli(['db', 'copy', '--from', file, '--to', target]);
+    expect([wrong.code, wrong.stdout, wrong.stderr.split('\n').slice(1).join('\n')]).toEqual([
+      1,
+      '',
+      `error: The PostgreSQL server at 127.0.0.1:${c.port}/postgres refused user ${c.user}: password authentication failed for user "${c.user}". Check the user and password in --to (or PGPASSWORD / ~/.pgpass).\n  (code STORE_UNAVAILABLE)\n`,
+    ]);
+    expect(wrong.stderr).not.toContain('wrong-pw');
+    const missing = await cli(['db', 'copy', '--from', `${c.base}/no_such_db`, '--to', join(dir, 'reach-back.db')]);
+    expect([missing.code, missing.stderr.split('\n').slice(1).join('\n')]).toEqual([
+      1,
+      `error: The PostgreSQL server at 127.0.0.1:${c.port}/no_such_db has no database no_such_db: create it first (createdb no_such_db), or name another in --from.\n  (code STORE_UNAVAILABLE)\n`,
+    ]);
+    // --db keeps its words.
+    const db = await cli(['--db', target, 'clock']);
+    expect(db.stderr).toContain('Check the user and password in --db or PREMIA_DB (or PGPASSWORD / ~/.pgpass).');
+  });
 });
