@@ -540,7 +540,9 @@ export async function openPgStore(options: OpenPgOptions): Promise<PgStore> {
       }
     },
     async openSession() {
-      const client = new pg.Client({ ...settings.client, types });
+      // The password as the pool finds it: the driver's own ~/.pgpass reading printed its
+      // deprecation warning on every clock advance, and a missing password was its words, not premia's.
+      const client = new pg.Client({ ...settings.client, password: settings.client.password || passwordLookup(settings, options.env ?? process.env), types });
       client.on('error', () => undefined); // seen by the next query on it
       try {
         await client.connect();

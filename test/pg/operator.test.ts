@@ -3,9 +3,11 @@
  * Node can take, and another application's tables made in the store's schema after premia's
  * (premia's writes and `db copy --yes` leave them, their rows and their sequences alone).
  */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FIXTURES, runCli, tempDir } from '../helpers/cli.js';
+import { FIXTURES, REPO, runCli, tempDir } from '../helpers/cli.js';
 import { freshDatabase, noPg, onDatabase, pg } from './db.js';
 
 describe.skipIf(noPg)(`an operator's PostgreSQL${noPg ? ` (skipped: ${pg.reason})` : ''}`, () => {
@@ -133,5 +135,24 @@ describe.skipIf(noPg)(`an operator's PostgreSQL${noPg ? ` (skipped: ${pg.reason}
     // --db keeps its words.
     const db = await cli(['--db', target, 'clock']);
     expect(db.stderr).toContain('Check the user and password in --db or PREMIA_DB (or PGPASSWORD / ~/.pgpass).');
+  });
+
+  it('the password from ~/.pgpass alone: clock advance (its own connection for the advance lock) prints nothing of the driver', async () => {
+    const c = pg.cluster!;
+    const url = await freshDatabase('pgpass');
+    expect((await cli(['--db', url, 'clock', 'set', '2026-10-31'])).code).toBe(0);
+    const home = join(dir, 'pgpass-home');
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, '.pgpass'), `127.0.0.1:${c.port}:*:${c.user}:${c.password}\n`, { mode: 0o600 });
+    const env: Record<string, string | undefined> = { ...process.env, HOME: home, NO_COLOR: '1' };
+    delete env.PGPASSWORD;
+    delete env.PGPASSFILE;
+    // The built premia, as an operator runs it: the driver's warning goes to the process's stderr.
+    const r = spawnSync(process.execPath, [join(REPO, 'bin', 'premia.js'), '--yes', '--db', url.replace(`:${c.password}@`, '@'), 'clock', 'advance', '--days', '1'], {
+      env,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect([r.status, r.stderr]).toEqual([0, 'Clock moved from 2026-10-31 to 2026-11-01: 1 day lived, 0.00 collected.\n']);
   });
 });
