@@ -253,6 +253,14 @@ export function pgError(e: unknown, url: string, settings: PgSettings): unknown 
   switch (code) {
     case 'ECONNREFUSED':
       return unavailable(`Cannot connect to the PostgreSQL server at ${place}: the connection was refused. Is the server running, and are the host and port in ${settings.given} right?`);
+    case 'ENOENT': // a unix-socket directory (host=/var/run/postgresql) with no server's socket in it
+    case 'ENOTDIR':
+      return unavailable(
+        `Cannot connect to the PostgreSQL server at ${place}: there is no server socket ${scrubDbSecret(String((e as { address?: string }).address ?? `${host}/.s.PGSQL.${reached(settings).port}`), url)}. ` +
+          `Is the server running, and are the socket directory (the host) and port in ${settings.given} right?`,
+      );
+    case 'EACCES': // a socket this user may not open
+      return unavailable(`Cannot connect to the PostgreSQL server at ${place}: ${message}. This user may not open the server's socket: check the socket directory (the host) in ${settings.given} and its permissions.`);
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return unavailable(`Cannot connect to the PostgreSQL server at ${place}: the host name ${host} is not known.`);

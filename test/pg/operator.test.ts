@@ -155,4 +155,24 @@ describe.skipIf(noPg)(`an operator's PostgreSQL${noPg ? ` (skipped: ${pg.reason}
     });
     expect([r.status, r.stderr]).toEqual([0, 'Clock moved from 2026-10-31 to 2026-11-01: 1 day lived, 0.00 collected.\n']);
   });
+
+  it('a unix-socket directory with no server in it: STORE_UNAVAILABLE naming the socket, never an unexpected failure', async () => {
+    const c = pg.cluster!;
+    const socketDir = join(dir, 'no-server');
+    mkdirSync(socketDir, { recursive: true });
+    for (const url of [
+      `postgres://${c.user}:${c.password}@${encodeURIComponent(socketDir)}:${c.port}/premia`,
+      `postgres://${c.user}:${c.password}@localhost/premia?host=${socketDir}&port=${c.port}`,
+    ]) {
+      const r = await cli(['--db', url, 'clock']);
+      expect([r.code, r.stdout, r.stderr]).toEqual([
+        1,
+        '',
+        `error: Cannot connect to the PostgreSQL server at ${socketDir}:${c.port}/premia: there is no server socket ${socketDir}/.s.PGSQL.${c.port}. Is the server running, and are the socket directory (the host) and port in --db right?\n  (code STORE_UNAVAILABLE)\n`,
+      ]);
+      const j = await cli(['--json', '--db', url, 'clock']);
+      expect([j.code, JSON.parse(j.stderr).error.code]).toEqual([1, 'STORE_UNAVAILABLE']);
+      expect(j.stderr).not.toContain(c.password);
+    }
+  });
 });
