@@ -3,6 +3,7 @@
  * help <command…>` shows the same help (nested commands included), and every example is a real
  * command line: parsed by premia as written, with the context's runF in place of running it.
  */
+import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { allCommands, commandWords, EXAMPLES, GLOBAL_OPTIONS_LINE } from '../../src/cli/commands/help.js';
@@ -91,6 +92,30 @@ describe('help', () => {
     const asked = await runCli(['policies', '--help'], { cwd: dir });
     expect(asked.code).toBe(0);
     expect(asked.stdout).toContain('Usage: premia policies [options]');
+  });
+
+  it('clock advance --help says an advance asks or needs --yes only once a collections run exists, as it does', async () => {
+    const help = await runCli(['clock', 'advance', '--help'], { cwd: dir });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain(
+      'Once a collections run exists, an advance that closes a period asks first on a terminal (global\n' +
+        '--yes skips the question); without a terminal it goes ahead, unless it would close more than one\n' +
+        'period, or one with no collections queued: that needs --yes. Before the first run (clock set can\n' +
+        'still move the clock back) it asks nothing.\n',
+    );
+    const db = ['--db', join(dir, 'advance-help.db')];
+    expect((await runCli([...db, 'clock', 'set', '2026-10-31'], { cwd: dir })).code).toBe(0);
+    const policy = ['policies', 'create', '--policy-number', 'P1', '--customer-id', 'C1', '--external-ref', 'E1', '--product-code', 'X', '--amount', '10'];
+    expect((await runCli([...db, ...policy], { cwd: dir })).code).toBe(0);
+    // No run yet: two periods close, nobody queued them, no terminal and no --yes, and it goes ahead.
+    const before = await runCli([...db, 'clock', 'advance', '--to', '2027-01-05'], { cwd: dir });
+    expect(before.code).toBe(0);
+    expect(before.stderr).toContain('Clock moved from 2026-10-31 to 2027-01-05: 66 days lived, 0.00 collected.');
+    // Once a run exists, the same kind of advance needs --yes.
+    expect((await runCli([...db, 'collections', 'execute', '--period', '2027-01'], { cwd: dir })).code).toBe(0);
+    const after = await runCli([...db, 'clock', 'advance', '--to', '2027-03-05'], { cwd: dir });
+    expect(after.code).toBe(2);
+    expect(after.stderr).toContain('This advance would close 2 periods for good (2027-01 and 2027-02).');
   });
 
   it('premia help alone is premia --help', async () => {

@@ -24,9 +24,10 @@ export function registerClock(program: Command, ctx: CliContext, state: RunState
     .addHelpText(
       'after',
       `
-An advance that closes a period asks first on a terminal (global --yes skips the question);
-without a terminal it goes ahead, unless it would close more than one period, or one with no
-collections queued: that needs --yes.
+Once a collections run exists, an advance that closes a period asks first on a terminal (global
+--yes skips the question); without a terminal it goes ahead, unless it would close more than one
+period, or one with no collections queued: that needs --yes. Before the first run (clock set can
+still move the clock back) it asks nothing.
 Ctrl-C stops it after the day being committed (exit 130); a second Ctrl-C quits at once.`,
     )
     .action(lazyAction(ctx, state, () => import('./advance.js'), { writes: true }));
