@@ -761,4 +761,6 @@ export interface StoreCopyRequest {
   confirm?: (what: { target: string; tables: Array<{ table: string; rows: number }> }) => Promise<void>;
   /** Told as each table is copied. */
   onTable?: (table: string, rows: number) => void;
+  /** Ctrl-C: the copy stops at its next batch and rolls back (CANCELLED). */
+  signal?: AbortSignal;
 }

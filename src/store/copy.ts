@@ -23,7 +23,7 @@ import { resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
 import type BetterSqlite3 from 'better-sqlite3';
 import { isPostgresUrl, redactDbUrl } from '../lib/db-url.js';
-import { PremiaError } from '../domain/errors.js';
+import { ExitCode, PremiaError } from '../domain/errors.js';
 import { CopyIn } from './pg-copy.js';
 import { idSyncSql, MARKER_TABLE, pgSettings, PREMIA_TABLES } from './pg-store.js';
 import { MIGRATION_TABLE } from './migrate.js';
@@ -83,6 +83,8 @@ export interface StoreCopyOptions {
   confirm?: (what: { target: string; tables: Array<{ table: string; rows: number }> }) => Promise<void>;
   /** Told as each table is copied. */
   onTable?: (table: string, rows: number) => void;
+  /** Ctrl-C: the copy stops at its next batch and rolls back (CANCELLED, exit 130). */
+  signal?: AbortSignal;
 }
 
 interface TableShape {
@@ -229,10 +231,15 @@ async function copyBetween(source: Store, target: Store, options: StoreCopyOptio
           if (JSON.stringify(now) !== JSON.stringify(held)) {
             throw new PremiaError('CONFLICT', `${target.path} changed while the copy was starting (it now holds ${heldText(now)}); nothing was copied. Run the copy again.`);
           }
+          const stopped = () => {
+            if (options.signal?.aborted) throw cancelled(target.path, held.length > 0);
+          };
+          stopped();
           if (held.length > 0) await writer.clear(tables);
           for (const t of tables) {
-            const n = await writer.write(t, reader.rows(t));
+            const n = await writer.write(t, checked(reader.rows(t), stopped));
             options.onTable?.(t.name, n);
+            stopped();
           }
           await writer.lineUpIds();
           const report: CopiedTable[] = [];
@@ -251,6 +258,22 @@ async function copyBetween(source: Store, target: Store, options: StoreCopyOptio
     if (e instanceof Mismatch) return { from: source.path, to: target.path, tables: e.tables, identical: false, replaced: [] };
     throw e;
   }
+}
+
+/** The rows, `stop` asked before each batch (it throws to stop). */
+async function* checked(rows: AsyncGenerator<unknown[][]>, stop: () => void): AsyncGenerator<unknown[][]> {
+  for await (const batch of rows) {
+    stop();
+    yield batch;
+  }
+}
+
+function cancelled(display: string, replacing: boolean): PremiaError {
+  return new PremiaError(
+    'CANCELLED',
+    `Stopped by Ctrl-C: nothing was copied (the copy was rolled back whole); ${display} ${replacing ? 'holds what it held before' : "has premia's tables and nothing in them, and a rerun of the copy takes it as empty"}.`,
+    { exitCode: ExitCode.CANCELLED },
+  );
 }
 
 function heldText(held: Array<{ table: string; rows: number }>): string {

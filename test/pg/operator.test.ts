@@ -4,6 +4,7 @@
  * (premia's writes and `db copy --yes` leave them, their rows and their sequences alone).
  */
 import { spawnSync } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -174,5 +175,45 @@ describe.skipIf(noPg)(`an operator's PostgreSQL${noPg ? ` (skipped: ${pg.reason}
       expect([j.code, JSON.parse(j.stderr).error.code]).toEqual([1, 'STORE_UNAVAILABLE']);
       expect(j.stderr).not.toContain(c.password);
     }
+  });
+
+  it('db copy stopped by Ctrl-C after a table: says so, exit 130, the target as it was (new: empty; replaced: what it held)', async () => {
+    const file = join(dir, 'ctrlc.db');
+    expect((await cli(['--db', file, 'policies', 'import', join(FIXTURES, 'policies.csv')])).code).toBe(0);
+    const url = await freshDatabase('ctrlc');
+    const shown = url.replace(`:${pg.cluster!.password}@`, ':***@');
+    // Ctrl-C pressed once the policies are in (the copy's own progress, not a clock, says when).
+    const pressedAfterPolicies = (args: string[]) => {
+      const signals = new EventEmitter();
+      return runCli(args, {
+        cwd: dir,
+        signals,
+        prepare: (ctx) => {
+          const copy = ctx.copyStore;
+          ctx.copyStore = (request) =>
+            copy({
+              ...request,
+              onTable: (table, rows) => {
+                request.onTable?.(table, rows);
+                if (table === 'policies') signals.emit('SIGINT');
+              },
+            });
+        },
+      });
+    };
+    // Before, a Ctrl-C reached no handler here: the copy went on and committed (exit 0).
+    const fresh = await pressedAfterPolicies(['db', 'copy', '--from', file, '--to', url]);
+    expect([fresh.code, fresh.stdout, fresh.stderr.split('\n').slice(1).join('\n')]).toEqual([
+      130,
+      '',
+      `Stopped by Ctrl-C: nothing was copied (the copy was rolled back whole); ${shown} has premia's tables and nothing in them, and a rerun of the copy takes it as empty.\n`,
+    ]);
+    expect(await onDatabase(url, 'select (select count(*)::int from policies) as policies, (select count(*)::int from clients) as clients')).toEqual([{ policies: 0, clients: 0 }]);
+    expect((await cli(['db', 'copy', '--from', file, '--to', url])).code).toBe(0);
+    // Replacing a store: it keeps what it held.
+    await onDatabase(url, "update policies set collection_amount = 1 where policy_number = 'POL-2026001'");
+    const replacing = await pressedAfterPolicies(['--yes', 'db', 'copy', '--from', file, '--to', url]);
+    expect([replacing.code, replacing.stderr.split('\n').at(-2)]).toEqual([130, `Stopped by Ctrl-C: nothing was copied (the copy was rolled back whole); ${shown} holds what it held before.`]);
+    expect(await onDatabase(url, "select collection_amount::int as cents, (select count(*)::int from policies) as n from policies where policy_number = 'POL-2026001'")).toEqual([{ cents: 1, n: 520 }]);
   });
 });

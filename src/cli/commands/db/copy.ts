@@ -6,6 +6,7 @@ import { checkNotSqliteCompanion, checkStoreDirectory } from '../../context.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { confirmMode, declined } from '../../confirm.js';
 import { moneyText } from '../../output/table.js';
+import { catchCtrlC } from '../../interrupt.js';
 
 interface Flags {
   from?: string;
@@ -43,22 +44,30 @@ export async function copyRun({ ctx, ui, globals, from, to }: CopyOptions): Prom
   if (isStoreFile(to)) await checkStoreDirectory(to, '--to');
   for (const [store, option] of [[from, '--from'], [to, '--to']] as const) if (isStoreFile(store)) await checkNotSqliteCompanion(store, option);
   ui.status(`Copying ${redactDbUrl(from)} to ${redactDbUrl(to)}…`);
-  const report: StoreCopyReport = await ctx.copyStore({
-    from,
-    to,
-    replace: globals.yes === true,
-    confirm: async ({ target, tables }) => {
-      const list = tables.map((t) => `${t.table} (${rowsText(t.rows)} ${t.rows === 1 ? 'row' : 'rows'})`).join(', ');
-      ctx.stderr.write(`${target} is not empty: the copy replaces all it holds: ${list}.\n`);
-      // --yes allows the replacement; on a terminal premia still asks, since it cannot be undone.
-      if (mode !== 'unattended' && ctx.stdinIsTTY && ctx.stderrIsTTY) {
-        if (!(await ctx.prompter.confirm(`Replace everything in ${target} with the copy of ${redactDbUrl(from)}?`, { colour: ui.colour }))) throw declined();
-      }
-    },
-    onTable: (table, rows) => {
-      if (ui.interactive) ui.status(ui.err.dim(`  ${table}: ${rowsText(rows)} rows`));
-    },
-  });
+  // Ctrl-C rolls the copy back at its next batch and says so (exit 130); a second quits at once.
+  const ctrlC = catchCtrlC(ctx, () => undefined);
+  let report: StoreCopyReport;
+  try {
+    report = await ctx.copyStore({
+      from,
+      to,
+      replace: globals.yes === true,
+      confirm: async ({ target, tables }) => {
+        const list = tables.map((t) => `${t.table} (${rowsText(t.rows)} ${t.rows === 1 ? 'row' : 'rows'})`).join(', ');
+        ctx.stderr.write(`${target} is not empty: the copy replaces all it holds: ${list}.\n`);
+        // --yes allows the replacement; on a terminal premia still asks, since it cannot be undone.
+        if (mode !== 'unattended' && ctx.stdinIsTTY && ctx.stderrIsTTY) {
+          if (!(await ctx.prompter.confirm(`Replace everything in ${target} with the copy of ${redactDbUrl(from)}?`, { colour: ui.colour }))) throw declined();
+        }
+      },
+      onTable: (table, rows) => {
+        if (ui.interactive) ui.status(ui.err.dim(`  ${table}: ${rowsText(rows)} rows`));
+      },
+      signal: ctrlC.signal,
+    });
+  } finally {
+    ctrlC.release();
+  }
   if (ui.json) ui.printJson(report);
   else {
     const group = ui.group;
