@@ -15,7 +15,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { OPERATION_LIST, type AnyOperation, type Operation } from '../backend/operations.js';
@@ -145,12 +145,30 @@ async function spool(file: Upload): Promise<{ upload: Upload; sha256: string; re
       createWriteStream(path, { flags: 'wx', mode: 0o600 }),
     );
   } catch (e) {
-    await remove();
-    throw e;
+    await remove().catch(() => undefined); // none was made (TMPDIR a file: rm's lstat is ENOTDIR)
+    throw spoolError(e, path) ?? e;
   }
   return {
     upload: { name: file.name, size, stream: createReadStream(path), reopen: () => createReadStream(path) },
     sha256: hash.digest('hex'),
     remove,
   };
+}
+
+/**
+ * The spool file could not be made or written (TMPDIR missing, a file, not writable, full): said
+ * so, naming TMPDIR, where it was "premia failed unexpectedly: ENOENT …" (exit 1). Nothing was
+ * imported and the key was not used. An error of stdin itself (not about the spool file) is null.
+ */
+function spoolError(e: unknown, path: string): PremiaError | null {
+  const { code, path: about } = e as NodeJS.ErrnoException;
+  if (about === undefined || !about.startsWith(dirname(path))) return null;
+  const dir = dirname(path);
+  const fix = "Nothing was imported; set TMPDIR to a directory premia can write, or give the file's path instead of '-'.";
+  const where = `Cannot keep a copy of standard input for --idempotency-key in ${dir} (TMPDIR)`;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return new PremiaError('INTERNAL', `${where}: no space left on its device. ${fix}`, { cause: e });
+  const why =
+    code === 'ENOENT' ? 'there is no such directory' : code === 'ENOTDIR' ? 'it is not a directory' : code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? 'this user cannot write there' : null;
+  if (why === null) return null;
+  return new PremiaError('VALIDATION_ERROR', `${where}: ${why}. ${fix}`, { cause: e, details: [{ field: 'TMPDIR', code: code === 'ENOENT' || code === 'ENOTDIR' ? 'DIRECTORY_NOT_FOUND' : 'PERMISSION_DENIED', message: `${dir}: ${why}` }] });
 }
