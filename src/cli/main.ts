@@ -147,6 +147,7 @@ export async function run(argv: string[], ctx: CliContext, onExitCode?: (code: n
   try {
     const program = buildProgram(ctx, state, json);
     checkCommandWords(program, argv);
+    checkRepeatedOptions(program, argv);
     await program.parseAsync(argv, { from: 'user' });
     await new Promise((r) => setImmediate(r)); // a last write's error is emitted on the next tick
     if (outputFailed !== null && state.exitCode === ExitCode.OK) throw outputLost(outputFailed, state.writes === true);
@@ -206,6 +207,42 @@ function checkCommandWords(program: Command, argv: string[]): void {
     cmd.error(`error: unknown command '${word}' for 'premia ${path}'; its commands are: ${names.join(', ')}.${close.length > 0 ? `\n(Did you mean ${close.join(' or ')}?)` : ''}`, {
       code: 'commander.unknownCommand',
     });
+  }
+}
+
+/**
+ * An option of one value given twice with different values (`collections execute --period
+ * 2026-12 --period 2027-01`, a cron line whose variables both hold `--days`): commander kept the
+ * last one without a word, so one period was queued where two were meant, or an advance lived
+ * another number of days. Refused, as a usage error, naming both values. Options that take a
+ * list (`--policy P...`) and flags without a value repeat freely; so does the same value.
+ */
+function checkRepeatedOptions(program: Command, argv: string[]): void {
+  let cmd = program;
+  const seen = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') return;
+    if (!word.startsWith('-')) {
+      const next = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+      if (next) cmd = next;
+      continue;
+    }
+    const eq = word.indexOf('=');
+    const name = eq > 0 ? word.slice(0, eq) : word;
+    const option = [...cmd.options, ...program.options].find((o) => o.long === name || o.short === name);
+    if (!option || !(option.required || option.optional)) continue;
+    let value: string | undefined;
+    if (eq > 0) value = word.slice(eq + 1);
+    else if (option.required || (i + 1 < argv.length && !argv[i + 1]!.startsWith('-'))) value = argv[++i];
+    if (value === undefined || option.variadic) continue;
+    const key = option.long ?? name;
+    const before = seen.get(key);
+    if (before !== undefined && before !== value) {
+      const shown = key === '--api-key' ? '' : ` ('${before}', then '${value}')`;
+      cmd.error(`error: ${key} is given twice${shown}; it takes one value, so premia would use only the last. Give it once.`, { code: 'commander.repeatedOption' });
+    }
+    seen.set(key, value);
   }
 }
 

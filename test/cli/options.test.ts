@@ -107,3 +107,32 @@ describe('a store named by a URL of another kind (a mistyped postgres://)', () =
     expect(existsSync(join(dir, 'postgress:'))).toBe(false);
   });
 });
+
+// `collections execute --period 2026-12 --period 2027-01` queued 2027-01 alone, without a word,
+// and `clock advance --days 1 … --days 2` (a cron line built of two variables) lived 2 days.
+describe('an option of one value given twice', () => {
+  it('with two values is a usage error naming both, nothing done; the same value twice, flags and lists repeat freely', async () => {
+    const { dir, cleanup } = tempDir('premia-repeated-');
+    try {
+      const db = join(dir, 'acme.db');
+      expect((await runCli(['--db', db, 'clock', 'set', '2026-10-31'], { cwd: dir })).code).toBe(0);
+      const twice = await runCli(['--db', db, 'collections', 'execute', '--period', '2026-11', '--period=2026-12'], { cwd: dir });
+      expect([twice.code, twice.stdout, twice.stderr]).toEqual([
+        2,
+        '',
+        "error: --period is given twice ('2026-11', then '2026-12'); it takes one value, so premia would use only the last. Give it once.\n  (code USAGE_ERROR; run with --help for usage)\n",
+      ]);
+      const json = await runCli(['--json', '--db', db, 'clock', 'advance', '--days', '1', '--days', '2'], { cwd: dir });
+      expect([json.code, JSON.parse(json.stderr)]).toEqual([
+        2,
+        { error: { code: 'USAGE_ERROR', message: "--days is given twice ('1', then '2'); it takes one value, so premia would use only the last. Give it once.", request_id: null } },
+      ]);
+      const stores = await runCli(['--db', db, 'clock', '--db', join(dir, 'other.db')], { cwd: dir });
+      expect(stores.code).toBe(2);
+      expect((await runCli(['--json', '--db', db, 'clock'], { cwd: dir })).json()).toEqual({ date: '2026-10-31', locked: false, seed: 1 });
+      expect((await runCli(['--db', db, '--db', db, '--yes', '--yes', 'clock', 'advance', '--days', '1', '--days', '1'], { cwd: dir })).code).toBe(0);
+    } finally {
+      cleanup();
+    }
+  });
+});
