@@ -218,6 +218,8 @@ function checkCommandWords(program: Command, argv: string[]): void {
  * list (`--policy P...`) and flags without a value repeat freely; so does the same value.
  */
 function checkRepeatedOptions(program: Command, argv: string[]): void {
+  const end = argv.indexOf('--');
+  if (argv.slice(0, end < 0 ? argv.length : end).some((w) => w === '--help' || w === '-h')) return; // help is shown whatever else is there
   let cmd = program;
   const seen = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
