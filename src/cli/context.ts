@@ -20,14 +20,15 @@
 import { redactGivenKeys, redactKeysIn } from '../lib/key-text.js';
 import { randomUUID } from 'node:crypto';
 import { statSync, type Stats } from 'node:fs';
-import { open as openFile, stat } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { EventEmitter } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
 import type { Admin, Backend, Mode, StoreCopyReport, StoreCopyRequest } from '../backend/types.js';
 import { PremiaError, usageError, validationError } from '../domain/errors.js';
 import { checkGivenKey } from '../domain/idempotency.js';
 import { foreignUrlProblem, isPostgresUrl, isStoreFile, redactDbUrl } from '../lib/db-url.js';
+import { sqliteDatabaseOwning } from '../lib/sqlite-files.js';
 import { parseBaseUrl } from '../backend/wire.js';
 import { checkPrivate, checkProfileName, configPath, DEFAULT_PROFILE, readConfig, redactKey, type Profile } from './config.js';
 
@@ -478,26 +479,12 @@ export async function checkStoreDirectory(db: string, source: string): Promise<v
  * file exists, as for --output (output/download.ts).
  */
 export async function checkNotSqliteCompanion(db: string, source: string): Promise<void> {
-  const companion = /^(.+)-(wal|shm|journal)$/.exec(basename(db));
-  if (!companion) return;
-  const database = join(dirname(db), companion[1]!);
-  let head = Buffer.alloc(0);
-  try {
-    const file = await openFile(database, 'r');
-    try {
-      const buf = Buffer.alloc(16);
-      head = buf.subarray(0, (await file.read(buf, 0, 16, 0)).bytesRead);
-    } finally {
-      await file.close();
-    }
-  } catch {
-    return; // no database there (or none this user can read): the name is free
-  }
-  if (!head.equals(Buffer.from('SQLite format 3\0', 'latin1'))) return;
+  const owner = await sqliteDatabaseOwning(db);
+  if (owner === null) return;
   throw validationError(
-    `The store ${db} (${source}) is the -${companion[2]} file of the SQLite database ${database}, which SQLite alone writes and removes: ` +
-      `a store kept there is lost the next time ${database} is opened. Nothing was changed; give the store itself, such as ${database}.`,
-    [{ field: source, code: 'NOT_A_PREMIA_STORE', message: `${db} belongs to the SQLite database ${database}` }],
+    `The store ${db} (${source}) is the -${owner.kind} file of the SQLite database ${owner.database}, which SQLite alone writes and removes: ` +
+      `a store kept there is lost the next time ${owner.database} is opened. Nothing was changed; give the store itself, such as ${owner.database}.`,
+    [{ field: source, code: 'NOT_A_PREMIA_STORE', message: `${db} belongs to the SQLite database ${owner.database}` }],
   );
 }
 

@@ -41,6 +41,7 @@ import { promisify } from 'node:util';
 import type { Writable } from 'node:stream';
 import type { Download } from '../../backend/types.js';
 import { ExitCode, PremiaError, validationError, type DetailCode } from '../../domain/errors.js';
+import { isSqliteDatabase, sqliteDatabaseOwning } from '../../lib/sqlite-files.js';
 import { catchCtrlC } from '../interrupt.js';
 import type { CliContext } from '../context.js';
 
@@ -145,8 +146,7 @@ export interface Where {
   force?: boolean;
 }
 
-/** The first bytes of a SQLite database and of a SQLite WAL file. */
-const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
+/** The first bytes of a SQLite WAL file (a database's: lib/sqlite-files.ts). */
 const WAL_MAGICS = [0x377f0682, 0x377f0683];
 /** How much of each file's start is compared. */
 const HEAD_BYTES = 4096;
@@ -169,9 +169,6 @@ function firstLine(head: Buffer): string {
   return head.subarray(0, end < 0 ? head.length : end).toString('utf8').replace(/\r$/, '');
 }
 
-/** Whether `head`, a file's first bytes, is the start of a SQLite database. */
-const isSqliteDatabase = (head: Buffer): boolean => head.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC);
-
 /** Refuse to replace `target` (existing, `head` its first bytes) when it is a SQLite database or WAL: never, even with force. */
 function refuseDatabase(where: Where, target: string, head: Buffer): void {
   const isDatabase = isSqliteDatabase(head) || (head.length >= 4 && WAL_MAGICS.includes(head.readUInt32BE(0)));
@@ -182,33 +179,19 @@ function refuseDatabase(where: Where, target: string, head: Buffer): void {
   );
 }
 
-/** The files SQLite keeps beside a database `X`: `X-wal`, `X-shm` and `X-journal`. */
-const SQLITE_COMPANION = /^(.+)-(wal|shm|journal)$/;
-
 /**
  * Refuse to write `target` when it is the -wal, -shm or -journal file of a SQLite database beside
  * it (the store this command has open, or any other), whether or not it exists yet, even with
- * force: SQLite alone owns those names. A report renamed over the open store's WAL or shared
- * memory is deleted with them when the store closes (after "Wrote …"), and one written where
- * SQLite looks for a journal or WAL is taken for one the next time the database opens. The name
- * is what tells, not the contents (an idle WAL is empty, a -shm has no header), so the database
- * itself is looked at: its first bytes.
+ * force (lib/sqlite-files.ts): a report renamed over the open store's WAL or shared memory is
+ * deleted with them when the store closes (after "Wrote …").
  */
 async function refuseDatabaseCompanion(where: Where, target: string): Promise<void> {
-  const companion = SQLITE_COMPANION.exec(basename(target));
-  if (!companion) return;
-  const database = join(dirname(target), companion[1]!);
-  let head: Buffer;
-  try {
-    head = await headOf(database);
-  } catch {
-    return; // nothing there (or nothing this user can read): no database of which it is a part
-  }
-  if (!isSqliteDatabase(head)) return;
+  const owner = await sqliteDatabaseOwning(target);
+  if (owner === null) return;
   throw validationError(
-    `Cannot write ${where.option} ${where.output}: ${target} is the -${companion[2]} file of the SQLite database ${database} (a premia store?), ` +
+    `Cannot write ${where.option} ${where.output}: ${target} is the -${owner.kind} file of the SQLite database ${owner.database} (a premia store?), ` +
       `which SQLite alone writes and removes, and a report is never written there. Nothing was written; give another file name.`,
-    [{ field: where.option, code: 'WOULD_OVERWRITE', message: `${target} belongs to the SQLite database ${database}` }],
+    [{ field: where.option, code: 'WOULD_OVERWRITE', message: `${target} belongs to the SQLite database ${owner.database}` }],
   );
 }
 
