@@ -59,6 +59,13 @@ export function openRemoteBackend(options: RemoteBackendOptions): RemoteBackend 
 }
 
 
+/** An answer's JSON object (null for anything else: an array, a string, nothing). */
+const objectOf = (answer: unknown): Record<string, unknown> | null =>
+  answer !== null && typeof answer === 'object' && !Array.isArray(answer) ? (answer as Record<string, unknown>) : null;
+
+/** A count of an import result: a whole number, 0 or more. */
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
 /**
  * The import's answer as the spec gives it (imported, failed, errors), from a server that may
  * leave `errors` out, send null or one string: those are read as no errors or that one. Counts
@@ -66,9 +73,8 @@ export function openRemoteBackend(options: RemoteBackendOptions): RemoteBackend 
  * unknown, never "Imported undefined policies" or a crash after the import took place.
  */
 function importResultOf(answer: unknown, verify: string): ImportResult {
-  const body = answer && typeof answer === 'object' && !Array.isArray(answer) ? (answer as Record<string, unknown>) : null;
-  const count = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-  if (body === null || !count(body.imported) || !count(body.failed)) {
+  const body = objectOf(answer);
+  if (body === null || !isCount(body.imported) || !isCount(body.failed)) {
     const shown = stringifyJson(answer).slice(0, 200);
     throw new PremiaError(
       'REMOTE_ERROR',
@@ -82,9 +88,8 @@ function importResultOf(answer: unknown, verify: string): ImportResult {
 
 /** An import result whose rows failed, some or all (a refusal that carries one). */
 function failedRows(answer: unknown): boolean {
-  const body = answer && typeof answer === 'object' && !Array.isArray(answer) ? (answer as Record<string, unknown>) : {};
-  const count = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-  return count(body.imported) && count(body.failed) && body.failed > 0;
+  const body = objectOf(answer) ?? {};
+  return isCount(body.imported) && isCount(body.failed) && body.failed > 0;
 }
 
 /** What a field of a write's answer must be for premia to print it or rely on it. */
@@ -106,7 +111,7 @@ function fieldIs(value: unknown, kind: FieldKind): boolean {
  * fields, and fields the spec leaves optional, are accepted as they come.
  */
 function checkedAnswer<T>(answer: unknown, what: string, fields: Record<string, FieldKind>, verify: string, read = false): T {
-  const body = answer && typeof answer === 'object' && !Array.isArray(answer) ? (answer as Record<string, unknown>) : {};
+  const body = objectOf(answer) ?? {};
   const lacking = Object.entries(fields)
     .filter(([name, kind]) => !fieldIs(body[name], kind))
     .map(([name, kind]) => (body[name] === undefined || body[name] === null ? name : `${name} as ${KIND_WORDS[kind]}`));
@@ -130,7 +135,7 @@ type PartKind = 'list' | 'object';
  * `{}`) it is a REMOTE_ERROR saying so, not an internal error ("rows is not iterable").
  */
 function shapedAnswer<T>(answer: unknown, what: string, parts: Record<string, PartKind>, baseUrl: string): T {
-  const body = answer && typeof answer === 'object' && !Array.isArray(answer) ? (answer as Record<string, unknown>) : null;
+  const body = objectOf(answer);
   const lacking = Object.entries(parts)
     .filter(([name, kind]) => {
       const v = body?.[name];
