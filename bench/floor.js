@@ -32,8 +32,9 @@ const UPDATE_COLUMNS = ['id', 'amount_collected', 'status', 'first_attempt_date'
 
 const valuesList = (rows, width) => new Array(rows).fill(`(${new Array(width).fill('?').join(',')})`).join(',');
 
-// Untimed: the rows, day by day, from the month store.
-const month = new Database(monthPath, { readonly: true, fileMustExist: true });
+// Untimed: the rows, day by day, from the month store (queries only; opened read-write because
+// a read-only connection to a WAL store leaves its -wal and -shm files behind when it closes).
+const month = new Database(monthPath, { fileMustExist: true });
 const days = new Map(); // date -> { attempts: unknown[][], updates: Map<collection id, state> }
 const state = new Map(); // collection id -> [collected, status, first, last, attempts, failed, reason, due]
 const due = new Map();

@@ -15,6 +15,9 @@
  *           and `clock advance --to 2026-11-30`, each timed. Target for the advance (issue 13): 15 s
  *           at 1M, in proportion to the scale (1.5 s at 100k), and ≤ 600 MiB peak RSS, on 2 cores
  *           (pinned with taskset when the machine has more).
+ *   small   the engine part's month on a tenth of the book, at most 100k policies (at least 100):
+ *           issue 13's 100k month. Target: in proportion to the scale (1.5 s at 100k), best of
+ *           --runs. Its own import and month store, made untimed when missing.
  *   report  `premia reports collections --period 2026-11` of that month (N collections) against
  *           `sqlite3 -csv` writing the same bytes. Target: ≥ 0.5 × sqlite3's speed, flat memory.
  *   settle  `premia settlements create --period 2026-11`. Target: < 1 s.
@@ -73,7 +76,7 @@ const PERIOD = '2026-11';
 const CLOCK_START = '2026-10-31';
 const MONTH_END = '2026-11-30';
 const SEED = '1';
-const PARTS = ['import', 'engine', 'report', 'settle', 'serve', 'days', 'simulate'];
+const PARTS = ['import', 'engine', 'small', 'report', 'settle', 'serve', 'days', 'simulate'];
 /** The book `simulate --months 12` runs on: the scale's, at most this many policies. */
 const SIMULATE_MAX_POLICIES = 100_000;
 const SIMULATE_MONTHS = 12;
@@ -154,7 +157,7 @@ Measure premia's performance targets (each command a separate process under /usr
 
 Options:
   --scale N          policies / collections (default 1000000; e.g. 20000 for a quick check)
-  --only PARTS       some of import,engine,report,settle,serve,days,simulate (comma-separated; default all)
+  --only PARTS       some of import,engine,small,report,settle,serve,days,simulate (comma-separated; default all)
   --runs N           runs per command, the best wall time kept (default 3)
   --engine-runs N    runs of the engine month (default 1)
   --fresh            regenerate the data in bench/.data instead of reusing it
@@ -489,7 +492,7 @@ function partImport(o, results) {
 }
 
 /** The engine month on a copy of the imported store; the last run's store is kept for report and settle. */
-function runEngine(o, results, { timed }) {
+function runEngine(o, results, { timed, part = 'engine' }) {
   const base = ensureBaseStore(o);
   const work = join(DATA, `engine-${o.scale}.db`);
   const pin = shouldPin();
@@ -532,19 +535,19 @@ function runEngine(o, results, { timed }) {
   const month = summariseMonth(o);
   if (!timed) return;
   const advance = best.advance;
-  const label = (s) => `engine: ${s}`;
-  results.push(row('engine', label(`clock set ${CLOCK_START}`), best.set, null, {}));
-  results.push(row('engine', label(`collections execute (${count(o.scale)} queued)`), best.execute, null, { extra: month ? { month } : {} }));
+  const label = (s) => `${part === 'engine' ? 'engine' : `engine ${count(o.scale)}`}: ${s}`;
+  results.push(row(part, label(`clock set ${CLOCK_START}`), best.set, null, {}));
+  results.push(row(part, label(`collections execute (${count(o.scale)} queued)`), best.execute, null, { extra: month ? { month } : {} }));
   const maxSeconds = advanceMaxSeconds(o.scale);
   const inTime = advance.wall <= maxSeconds;
   const inMemory = advance.rssMib <= TARGETS.advance_max_rss_mib;
-  results.push(row('engine', label(`clock advance --to ${MONTH_END} (30 days)`), advance, null, {
+  results.push(row(part, label(`clock advance --to ${MONTH_END} (30 days)`), advance, null, {
     target: `≤ ${maxSeconds} s, ≤ ${TARGETS.advance_max_rss_mib} MiB RSS`,
     pass: inTime && inMemory,
     failNote: [!inTime && 'time', !inMemory && 'memory'].filter(Boolean).join(' and '),
     extra: { cores: pin ? TARGETS.engine_cores : os.availableParallelism(), pinned: pin },
   }));
-  results.push(measureFloor(o, advance, pin));
+  results.push(measureFloor(o, advance, pin, part));
 }
 
 /**
@@ -552,7 +555,7 @@ function runEngine(o, results, { timed }) {
  * alone, on the copy of the store the month started from. Its row's time is the write time the
  * script measures (not its process, which first reads the rows from the month store).
  */
-function measureFloor(o, advance, pin) {
+function measureFloor(o, advance, pin, part) {
   const work = floorPath(o);
   try {
     const r = runOnce(process.execPath, [join(ROOT, 'bench', 'floor.js'), monthPath(o), work], { stdout: 'pipe', pin });
@@ -560,7 +563,7 @@ function measureFloor(o, advance, pin) {
     const m = { wall: f.seconds, cpu: f.cpu_seconds, user: f.cpu_seconds, sys: 0, rssMib: r.rssMib, walls: [f.seconds] };
     log(`  floor: ${f.attempts} attempts and ${f.updates} collection updates over ${f.days} days written in ${f.seconds.toFixed(2)} s ` +
       `(the advance: ${(advance.wall / f.seconds).toFixed(1)} × that)`);
-    return row('engine', `floor: the month's writes alone (${f.attempts} attempts, ${f.updates} updates)`, m, null, {
+    return row(part, `floor: the month's writes alone (${f.attempts} attempts, ${f.updates} updates)`, m, null, {
       premiaText: `${f.seconds.toFixed(2)} s`,
       extra: { ...f, advance_over_floor: Number((advance.wall / f.seconds).toFixed(2)) },
     });
@@ -591,11 +594,23 @@ function summariseMonth(o) {
 
 function partEngine(o, results) {
   runEngine(o, results, { timed: true });
-  const month = results.find((r) => r.extra?.month)?.extra.month;
+  const month = results.find((r) => r.part === 'engine' && r.extra?.month)?.extra.month;
   if (month) {
     log(`  month: ${Object.entries(month.by_status).map(([s, n]) => `${n} ${s}`).join(', ')}; ` +
       `${(100 * month.collection_rate_by_amount).toFixed(1)} % of the amount due collected; ${month.attempts} attempts (${month.failed_attempts} failed)`);
   }
+}
+
+/** The small part's book: a tenth of the scale, at most 100k policies, at least 100. */
+function smallScale(scale) {
+  return Math.max(100, Math.min(SIMULATE_MAX_POLICIES, Math.floor(scale / 10)));
+}
+
+/** The engine part's month on a tenth of the book (at most 100k policies, at least 100), best of --runs. */
+function partSmall(o, results) {
+  const small = { ...o, scale: smallScale(o.scale), engineRuns: o.runs };
+  log(`\nThe month at ${count(small.scale)} policies (best of ${small.engineRuns})`);
+  runEngine(small, results, { timed: true, part: 'small' });
 }
 
 /** The attempts of a store, hashed row by row in id order (what must not depend on how the days were lived). */
@@ -1064,6 +1079,10 @@ async function main() {
     rmSync(csvPath(o), { force: true });
     removeDb(basePath(o));
     removeDb(monthPath(o));
+    const small = { ...o, scale: smallScale(o.scale) };
+    rmSync(csvPath(small), { force: true });
+    removeDb(basePath(small));
+    removeDb(monthPath(small));
   }
   const before = machine();
   log(`premia bench: scale ${o.scale}, parts ${o.only.join(', ')}, best of ${o.runs} (engine ${o.engineRuns})`);
@@ -1081,6 +1100,7 @@ async function main() {
     for (const part of o.db !== null ? [] : o.only) {
       if (part === 'import') partImport(o, results);
       if (part === 'engine') partEngine(o, results);
+      if (part === 'small') partSmall(o, results);
       if (part === 'report') await partReport(o, results);
       if (part === 'settle') partSettle(o, results);
       if (part === 'serve') await partServe(o, results);
@@ -1127,10 +1147,10 @@ async function main() {
       if (r.extra?.floor_server_cpu_s !== undefined) notes.push(`${r.what}: the server's CPU time for the SQL alone ${r.extra.floor_server_cpu_s} s`);
       if (r.extra?.month) {
         const m = r.extra.month;
-        notes.push(`the month: ${Object.entries(m.by_status).map(([s, n]) => `${n} ${s}`).join(', ')}; ` +
+        notes.push(`the month of ${count(m.collections)}: ${Object.entries(m.by_status).map(([s, n]) => `${n} ${s}`).join(', ')}; ` +
           `${(100 * m.collection_rate_by_amount).toFixed(1)} % of the amount due collected; ${m.attempts} attempts, ${m.failed_attempts} failed; store ${m.store_mib} MiB`);
       }
-      if (r.extra?.advance_over_floor !== undefined) notes.push(`the one-advance month takes ${r.extra.advance_over_floor} × its floor (the same attempts and updates written alone)`);
+      if (r.extra?.advance_over_floor !== undefined) notes.push(`the one-advance month${r.part === 'small' ? ' of the small book' : ''} takes ${r.extra.advance_over_floor} × its floor (the same attempts and updates written alone)`);
       if (r.extra?.same_attempts_as_one_advance !== undefined) {
         notes.push(`the day-by-day month's attempts are ${r.extra.same_attempts_as_one_advance ? 'row for row those of the one-advance month' : 'NOT those of the one-advance month'}` +
           `; one-day advances: min ${r.extra.day_min_s} s, median ${r.extra.day_median_s} s, max ${r.extra.day_max_s} s`);

@@ -32,16 +32,16 @@ describe('bench/run.js', () => {
     expect(r.stderr).toContain('Usage: npm run bench -- [options]');
     const only = await bench(['--only', 'import,network'], dir);
     expect(only.code).toBe(2);
-    expect(only.stderr).toContain("bench: --only takes import, engine, report, settle, serve, days, simulate (comma-separated); got 'network'.");
+    expect(only.stderr).toContain("bench: --only takes import, engine, small, report, settle, serve, days, simulate (comma-separated); got 'network'.");
   });
 
   // The days and simulate parts (thirty and twelve months of processes) are left to the bench.
-  it.skipIf(!tools)('measures the import, engine, report, settle and serve parts at --scale 200 and reports JSON', { timeout: 300_000 }, async () => {
-    const r = await bench(['--scale', '200', '--runs', '1', '--json', '--only', 'import,engine,report,settle,serve'], dir);
+  it.skipIf(!tools)('measures the import, engine, small, report, settle and serve parts at --scale 200 and reports JSON', { timeout: 300_000 }, async () => {
+    const r = await bench(['--scale', '200', '--runs', '1', '--json', '--only', 'import,engine,small,report,settle,serve'], dir);
     expect(r.stderr).not.toContain('a command failed');
     expect(r.code).toBe(0);
     const body = JSON.parse(r.stdout);
-    expect(body.options).toEqual({ scale: 200, parts: ['import', 'engine', 'report', 'settle', 'serve'], runs: 1, engine_runs: 1 });
+    expect(body.options).toEqual({ scale: 200, parts: ['import', 'engine', 'small', 'report', 'settle', 'serve'], runs: 1, engine_runs: 1 });
     expect(body.machine.cores).toBeGreaterThan(0);
     expect(body.machine.load_average).toHaveLength(3);
     expect(body.results.map((x: { part: string; what: string }) => `${x.part}: ${x.what}`)).toEqual([
@@ -50,6 +50,10 @@ describe('bench/run.js', () => {
       'engine: engine: collections execute (200 queued)',
       'engine: engine: clock advance --to 2026-11-30 (30 days)',
       "engine: floor: the month's writes alone (201 attempts, 201 updates)",
+      'small: engine 100: clock set 2026-10-31',
+      'small: engine 100: collections execute (100 queued)',
+      'small: engine 100: clock advance --to 2026-11-30 (30 days)',
+      expect.stringMatching(/^small: floor: the month's writes alone \(\d+ attempts, \d+ updates\)$/),
       'report: premia start-up + store open (clock)',
       'report: reports collections csv, 200 rows',
       'report: sqlite3 -csv, cents without printf',
@@ -64,6 +68,7 @@ describe('bench/run.js', () => {
     expect(body.results.filter((x: { pass: unknown }) => x.pass !== null).map((x: { what: string }) => x.what)).toEqual([
       'policies import, 200 rows',
       'engine: clock advance --to 2026-11-30 (30 days)',
+      'engine 100: clock advance --to 2026-11-30 (30 days)',
       'reports collections csv, 200 rows',
       'settlements create, 200 collections',
       'GET /whoami during POST /clock/advance (200 policies, 30 days)',
@@ -85,6 +90,12 @@ describe('bench/run.js', () => {
     expect(settle.extra.settlement_number).toBe('SETTLE-2026-11-001');
     expect(byWhat('policies import').extra.rows).toBe(200);
     // The data is kept for the next run; temporary files are not.
-    expect(readdirSync(dir).sort()).toEqual(['month-200.db', 'policies-200.csv', 'policies-200.db']);
+    // The small part's month: a book of its own, its floor the same month's writes, its target in proportion (0.0015 s at 100).
+    const small = body.results.filter((x: { part: string }) => x.part === 'small');
+    const smallMonth = small[1].extra.month;
+    expect(smallMonth.collections).toBe(100);
+    expect(small[3].extra).toMatchObject({ attempts: smallMonth.attempts });
+    expect(small[2].target).toBe('≤ 0.0015 s, ≤ 600 MiB RSS');
+    expect(readdirSync(dir).sort()).toEqual(['month-100.db', 'month-200.db', 'policies-100.csv', 'policies-100.db', 'policies-200.csv', 'policies-200.db']);
   });
 });
