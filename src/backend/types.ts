@@ -619,6 +619,18 @@ export interface ApiKeyView {
   revoked_at: string | null;
 }
 
+/**
+ * A key made by an earlier `keys create` with the same idempotency key: described as listed
+ * (`key` redacted, `revoked_at` as it is now), never with its secret, which was shown once, to
+ * that run, and is kept nowhere.
+ */
+export interface ReplayedApiKey extends ApiKeyView {
+  new_client: boolean;
+}
+
+/** What `keys create` under an idempotency key did: made a key, or found the one made before. */
+export type KeyCreation = { created: CreatedApiKey } | { replayed: ReplayedApiKey };
+
 /** Who a presented key acts for. */
 export interface Principal {
   /** The key's row id (for rate limiting) and public id. */
@@ -678,6 +690,14 @@ export interface Admin {
      * typo would make a client of its own) unless `closeName` says it is meant.
      */
     create(client: string | null, role: KeyRole, options?: { closeName?: boolean }): Promise<CreatedApiKey>;
+    /**
+     * `create` at most once for an idempotency key (local --idempotency-key): the key is claimed
+     * as `idempotency.claim` does; the key made and the record of the request commit together,
+     * and the record holds the key's description (redacted), never its secret. A repeat of the
+     * same request gets that key described (`replayed`), a different one IDEMPOTENCY_KEY_REUSED;
+     * a refusal keeps nothing (the idempotency key stays free).
+     */
+    createOnce(client: string | null, role: KeyRole, claim: IdempotencyClaimInput, options?: { closeName?: boolean }): Promise<KeyCreation>;
     list(): Promise<ApiKeyView[]>;
     /** Revoking a revoked key changes nothing (`changed` false). */
     revoke(keyId: string): Promise<{ key: ApiKeyView; changed: boolean }>;

@@ -19,10 +19,10 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { OPERATION_LIST, type AnyOperation, type Operation } from '../backend/operations.js';
-import type { AdvanceResult, Admin, Backend, StoredResponse, Upload } from '../backend/types.js';
+import type { AdvanceResult, Admin, Backend, IdempotencyClaimInput, KeyRole, StoredResponse, Upload } from '../backend/types.js';
 import { buildRequest, requestHash } from '../backend/wire.js';
 import { PremiaError, receivedCode } from '../domain/errors.js';
-import { requestKey } from '../domain/idempotency.js';
+import { CLI_METHOD, requestKey } from '../domain/idempotency.js';
 import { moneyToCents, stringifyJson } from '../domain/json.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -101,6 +101,27 @@ export function withIdempotency(
       return (...args: unknown[]) => once(row, args, (actual) => method.apply(target, actual));
     },
   });
+}
+
+/** The request `keys create` is recorded as (with method CLI): the command's words. */
+const KEY_CREATION_PATH = 'premia keys create';
+
+/**
+ * The claim of `keys create` under `baseKey`: its only write. No endpoint makes keys, so the
+ * request is named by the command (method CLI, path `premia keys create`) and is the client
+ * named and the role; its key is the store's (records.storeScope), as a store-wide operation's
+ * is, whichever client --as-client names. What is stored is the admin's (Admin.keys.createOnce).
+ */
+export function keyCreationClaim(baseKey: string, records: Admin['idempotency'], client: string | null, role: KeyRole, now: () => Date): IdempotencyClaimInput {
+  const path = KEY_CREATION_PATH;
+  return {
+    clientId: records.storeScope,
+    key: requestKey(baseKey, 1),
+    hash: requestHash(CLI_METHOD, path, { client: client === null ? null : client.trim(), role }),
+    method: CLI_METHOD,
+    path,
+    now: now().getTime(),
+  };
 }
 
 /** The stored answer again: the value, or the stored refusal as the same error. */

@@ -91,7 +91,7 @@ export function buildProgram(ctx: CliContext, state: RunState, json = false): Co
     .option('--base-url <url>', 'remote mode: the service, including /v1 (env PREMIA_BASE_URL)')
     .option('--profile <name>', 'remote mode: a profile saved by premia login (env PREMIA_PROFILE; default: "default" if saved)')
     .option('--api-key <key>', 'remote mode: the API key; visible to others, prefer env PREMIA_API_KEY or premia login')
-    .option('--idempotency-key <key>', 'reuse this key for the writes of this command (safe reruns of a cron job)')
+    .option('--idempotency-key <key>', 'reuse this key for the writes of this command (safe reruns of a cron job; keys create: no second key, the first not shown again)')
     .option('--timeout <seconds>', 'remote mode: longest wait for one request, retries included (env PREMIA_TIMEOUT; default 600)')
     .option('--connect-timeout <seconds>', 'remote mode: longest wait to connect (env PREMIA_CONNECT_TIMEOUT; default 10)')
     .option('--as-client <name>', 'local mode: act for this client of the store (one made by premia keys create)')

@@ -7,6 +7,13 @@
 import { validationError } from './errors.js';
 import { holdsApiKey } from './identifiers.js';
 
+/**
+ * The method an idempotency record gives a request that only the CLI makes, on the store itself
+ * (`premia keys create`: keys are issued by the operator, the service has no endpoint for them);
+ * its path is the command's words.
+ */
+export const CLI_METHOD = 'CLI';
+
 /** Room left for the `:n` suffix under the service's limit of 255 characters. */
 export const MAX_GIVEN_KEY_LENGTH = 240;
 

@@ -643,4 +643,20 @@ describe('keys create for a name one typo from a client', () => {
     expect(yes.code).toBe(0);
     expect(yes.json()).toMatchObject({ client: 'Acme Lfe', new_client: true, role: 'client' });
   });
+
+  it('under --idempotency-key: the refusal before the question keeps nothing, yes makes the key once, a rerun asks nothing', async () => {
+    const db = join(tmp.dir, 'keys-typo-idem.db');
+    expect((await cli(db, ['keys', 'create', '--client', 'Acme Life'])).code).toBe(0);
+    const args = ['--idempotency-key', 'typo-1', 'keys', 'create', '--client', 'Acme Lfe'];
+    const asked: string[] = [];
+    const yes = await cli(db, args, terminal([true], asked));
+    expect(yes.code).toBe(0);
+    expect(asked).toEqual(["Make a new client 'Acme Lfe'?"]);
+    expect(yes.stdout).toMatch(/^pmk_[0-9A-Za-z]{40}\n$/);
+    const rerun = await cli(db, args, terminal([]));
+    expect(rerun.code).toBe(0);
+    expect(rerun.stdout).toBe('');
+    expect(rerun.stderr).toContain("for client Acme Lfe was created on 2026-11-21T09:30:00.000Z by an earlier run with idempotency key 'typo-1'; no new key was created.");
+    expect((await cli(db, ['--json', 'keys', 'list'])).json().map((k: { client: string }) => k.client)).toEqual(['Acme Life', 'Acme Lfe']);
+  });
 });

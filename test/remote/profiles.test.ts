@@ -298,6 +298,8 @@ describe('local-only commands in remote mode', () => {
   it.each([
     [['keys', 'list'], 'premia keys list'],
     [['keys', 'create', '--client', 'X'], 'premia keys create'],
+    // With an idempotency key too: refused before anything is sent (no endpoint makes keys).
+    [['--idempotency-key', 'nightly-keys', 'keys', 'create', '--client', 'X'], 'premia keys create'],
     [['keys', 'revoke', 'k'], 'premia keys revoke'],
     [['serve', '--port', '0'], 'premia serve'],
   ])('%j says plainly that it is local-only (exit 1)', async (args, what) => {

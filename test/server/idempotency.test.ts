@@ -19,6 +19,7 @@ import {
 } from '../../src/backend/local/idempotency.js';
 import type { IdempotencyOwner } from '../../src/backend/types.js';
 import { requestHash } from '../../src/backend/wire.js';
+import { keyCreationClaim } from '../../src/cli/local-idempotency.js';
 import { processIsAlive } from '../../src/lib/process.js';
 import { findIdempotencyKey, insertIdempotencyKey } from '../../src/store/repos/idempotency.js';
 import { FIXTURES, REPO, tempDir } from '../helpers/cli.js';
@@ -215,6 +216,46 @@ describe('Idempotency-Key', () => {
     expect(await count()).toBe(0);
     const stored = await s.backend.store.db.selectFrom('idempotency_keys').select('key').execute();
     expect(stored).toEqual([]);
+  });
+
+  it('makes no API key over HTTP: keys are issued on the store (premia keys create), so POST /v1/keys is no endpoint, key or not', async () => {
+    const before = await s.backend.admin.keys.list();
+    for (let i = 0; i < 2; i++) {
+      const r = await call(s.app, 'POST', '/v1/keys', { key: s.keys.operator, body: { client: 'Acme Life' }, headers: withKey('make-key') });
+      expect(r.status).toBe(404);
+      expect(r.text).not.toMatch(/pmk_/);
+    }
+    expect(await s.backend.admin.keys.list()).toEqual(before);
+    expect(await findIdempotencyKey(s.backend.store.db, 1, 'make-key')).toBeUndefined();
+  });
+
+  it("keys create under an idempotency key: one key, a repeat described without its secret, the store's record shared with the server", async () => {
+    const { idempotency, keys } = s.backend.admin;
+    const claim = () => keyCreationClaim('nightly-keys', idempotency, 'Acme Life', 'client', NOW);
+    const first = await keys.createOnce('Acme Life', 'client', claim());
+    if (!('created' in first)) throw new Error('the first run makes the key');
+    const secret = first.created.key;
+    expect(secret).toMatch(/^pmk_[0-9A-Za-z]{40}$/);
+    const again = await keys.createOnce('Acme Life', 'client', claim());
+    expect(again).toEqual({
+      replayed: { id: first.created.id, client: 'Acme Life', new_client: false, role: 'client', key: `pmk_…${secret.slice(-4)}`, created_at: '2026-11-21T09:30:00.000Z', revoked_at: null },
+    });
+    expect(JSON.stringify(again)).not.toContain(secret.slice(4, -4));
+    expect((await keys.list()).filter((k) => k.client === 'Acme Life' && k.role === 'client')).toHaveLength(2); // startServer's and this one
+    // The record is the store's (a store-wide operation's scope): an operator's clock advance under the same key is another request.
+    const advance = await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.operator, body: { days: 1 }, headers: withKey('nightly-keys') });
+    expect(advance.status).toBe(422);
+    expect(advance.json().error).toMatchObject({
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      message: "This Idempotency-Key was first used for another request ('premia keys create' with other options); use a new key for a new request.",
+    });
+    expect(advance.text).not.toContain(secret.slice(4, -4));
+    // Nothing of the secret in the record, nor anywhere in the store's bytes.
+    const row = await findIdempotencyKey(s.backend.store.db, idempotency.storeScope, 'nightly-keys');
+    expect(row).toMatchObject({ method: 'CLI', path: 'premia keys create', status: 201 });
+    expect(JSON.stringify(row)).not.toContain(secret.slice(4, -4));
+    const bytes = Buffer.concat([s.dbPath, `${s.dbPath}-wal`].filter((f) => existsSync(f)).map((f) => readFileSync(f)));
+    expect(bytes.includes(secret.slice(4, -4))).toBe(false);
   });
 
   it('accepts a key of 255 characters', async () => {

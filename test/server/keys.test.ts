@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -178,5 +179,105 @@ describe('premia keys', () => {
     }
     const json = (await cli('--json', 'keys', 'list')).json();
     expect(json.map((k: any) => [k.id, k.role])).toEqual([[made.id, 'client']]);
+  });
+});
+
+describe('premia keys create --idempotency-key', () => {
+  const create = ['--idempotency-key', 'keys-acme-1', 'keys', 'create', '--client', 'Acme Life'];
+
+  /** Every byte the store keeps on disk (the database and any -wal or -journal beside it). */
+  const storeBytes = () =>
+    Buffer.concat(
+      readdirSync(dir)
+        .filter((f) => f.startsWith('premia.db'))
+        .map((f) => readFileSync(join(dir, f))),
+    );
+
+  it('a rerun makes no second key and never shows the secret again: it describes the key made before (exit 0)', async () => {
+    const first = await cli(...create);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^pmk_[0-9A-Za-z]{40}\n$/);
+    const secret = first.stdout.trim();
+    const [made] = (await cli('--json', 'keys', 'list')).json();
+    const note =
+      `warning: key ${made.id} (pmk_…${secret.slice(-4)}) for client Acme Life was created on ${made.created_at} by an earlier run with ` +
+      "idempotency key 'keys-acme-1'; no new key was created. Its secret was shown only to that run and premia keeps only a hash of it, " +
+      `so it cannot be shown again: if it was lost, revoke it ('premia keys revoke ${made.id}') and create another with a new idempotency key.\n`;
+
+    const rerun = await cli(...create);
+    expect(rerun.code).toBe(0);
+    expect(rerun.stdout).toBe('');
+    expect(rerun.stderr).toBe(note);
+    // --json: the key as `keys list` shows it, said to be a replay; the same warning on stderr.
+    const json = await cli('--json', ...create);
+    expect(json.code).toBe(0);
+    expect(json.json()).toEqual({ id: made.id, client: 'Acme Life', new_client: true, role: 'client', key: `pmk_…${secret.slice(-4)}`, created_at: made.created_at, revoked_at: null, replayed: true });
+    expect(json.stderr).toBe(note);
+    // The same client written with spaces around it is the same request.
+    expect((await cli('--idempotency-key', 'keys-acme-1', 'keys', 'create', '--client', ' Acme Life ')).stderr).toBe(note);
+
+    const list = (await cli('--json', 'keys', 'list')).json();
+    expect(list.map((k: any) => k.id)).toEqual([made.id]);
+    // The record of the request holds the key's description only; nothing of the secret is on disk.
+    inStore((raw) => {
+      expect(raw.prepare('select key, method, path, status, body from idempotency_keys').all()).toEqual([
+        {
+          key: 'keys-acme-1',
+          method: 'CLI',
+          path: 'premia keys create',
+          status: 201,
+          body: JSON.stringify({ id: made.id, client: 'Acme Life', new_client: true, role: 'client', key: `pmk_…${secret.slice(-4)}`, created_at: made.created_at }),
+        },
+      ]);
+    });
+    const bytes = storeBytes();
+    expect(bytes.includes(secret)).toBe(false);
+    expect(bytes.includes(secret.slice(4, -4))).toBe(false);
+  });
+
+  it('a rerun after the key was revoked says so; another request under the key is IDEMPOTENCY_KEY_REUSED (exit 6)', async () => {
+    const secret = (await cli(...create)).stdout.trim();
+    const [made] = (await cli('--json', 'keys', 'list')).json();
+    expect((await cli('keys', 'revoke', made.id)).code).toBe(0);
+    const revokedAt = (await cli('--json', 'keys', 'list')).json()[0].revoked_at;
+    const rerun = await cli(...create);
+    expect(rerun.code).toBe(0);
+    expect(rerun.stderr).toBe(
+      `warning: key ${made.id} (pmk_…${secret.slice(-4)}) for client Acme Life was created on ${made.created_at} by an earlier run with ` +
+        `idempotency key 'keys-acme-1'; no new key was created. It has been revoked since (on ${revokedAt}). Its secret was shown only to that run ` +
+        "and premia keeps only a hash of it, so it cannot be shown again: for a working key, run 'premia keys create' with a new idempotency key.\n",
+    );
+    for (const other of [
+      ['--idempotency-key', 'keys-acme-1', 'keys', 'create', '--client', 'Other Insure'],
+      ['--idempotency-key', 'keys-acme-1', 'keys', 'create', '--operator', '--client', 'Acme Life'],
+    ]) {
+      const r = await cli(...other);
+      expect(r.code, other.join(' ')).toBe(6);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        "error: This Idempotency-Key was first used for another request ('premia keys create' with other options); use a new key for a new request.\n  (code IDEMPOTENCY_KEY_REUSED)\n",
+      );
+    }
+    // The key is the store's, as a clock advance's is: another local write under it is another request.
+    const policy = await cli('--idempotency-key', 'keys-acme-1', 'policies', 'create', '--policy-number', 'P1', '--customer-id', 'C1', '--external-ref', 'E1', '--product-code', 'LIFE', '--amount', '10.00');
+    expect(policy.code).toBe(6);
+    expect((await cli('--json', 'keys', 'list')).json()).toHaveLength(1);
+  });
+
+  it('a refused create keeps nothing: the corrected rerun under the same key makes the key', async () => {
+    expect((await cli('keys', 'create', '--client', 'Acme Life')).code).toBe(0);
+    const typo = await cli('--idempotency-key', 'k2', 'keys', 'create', '--client', 'Acme Lfe');
+    expect(typo.code).toBe(6);
+    expect(typo.stderr).toContain("There is no client 'Acme Lfe', but there is a client 'Acme Life'.");
+    const meant = await cli('--yes', '--idempotency-key', 'k2', 'keys', 'create', '--client', 'Acme Lfe');
+    expect(meant.code).toBe(0);
+    expect(meant.stdout).toMatch(/^pmk_[0-9A-Za-z]{40}\n$/);
+    expect(meant.stderr).toMatch(/^Created key [0-9a-f-]{36} for the new client Acme Lfe\.\n/);
+    // Asked again without --yes: the client exists now, and the rerun is the same request, answered as made.
+    const again = await cli('--idempotency-key', 'k2', 'keys', 'create', '--client', 'Acme Lfe');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toMatch(/^warning: key [0-9a-f-]{36} \(pmk_….{4}\) for client Acme Lfe was created on .* by an earlier run with idempotency key 'k2'; no new key was created\./);
+    expect((await cli('--json', 'keys', 'list')).json()).toHaveLength(2);
   });
 });

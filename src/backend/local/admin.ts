@@ -5,8 +5,8 @@
  * idempotency of its writes) both use it, so neither reaches into the store.
  */
 import type { Store } from '../../store/store.js';
-import type { Admin, IdempotencyOwner, KeyRole, StoredResponse } from '../types.js';
-import { authenticate, clientByName, clientLike, createKey, listKeys, revokeKey } from './api-keys.js';
+import type { Admin, IdempotencyClaimInput, IdempotencyOwner, KeyRole, StoredResponse } from '../types.js';
+import { authenticate, clientByName, clientLike, createKey, createKeyOnce, listKeys, revokeKey } from './api-keys.js';
 import { claimKey, completeKey, processOwner, releaseKey } from './idempotency.js';
 import { listSettings, setSetting } from './settings.js';
 import { importHolidays, showCalendar } from './calendar.js';
@@ -30,6 +30,8 @@ export class LocalAdmin implements Admin {
   ) {
     this.keys = {
       create: (client: string | null, role: KeyRole, options?: { closeName?: boolean }) => createKey(store, client, now, role, options?.closeName === true),
+      createOnce: (client: string | null, role: KeyRole, claim: IdempotencyClaimInput, options?: { closeName?: boolean }) =>
+        createKeyOnce(store, client, now, role, claim, options?.closeName === true),
       list: () => listKeys(store),
       revoke: (keyId: string) => revokeKey(store, keyId, now),
       authenticate: (presented: unknown) => authenticate(store, presented),

@@ -15,8 +15,9 @@ import { isTypoOf } from '../../domain/words.js';
 import { holdsKey, redactKeysIn } from '../../lib/key-text.js';
 import * as repo from '../../store/repos/api-keys.js';
 import { findClientById, findClientByName, insertClient, listClientNames } from '../../store/repos/clients.js';
-import type { Store } from '../../store/store.js';
-import type { ApiKeyView, CreatedApiKey, KeyRole, Principal } from '../types.js';
+import type { Store, Trx } from '../../store/store.js';
+import type { ApiKeyView, CreatedApiKey, IdempotencyClaimInput, KeyCreation, KeyRole, Principal, ReplayedApiKey, StoredResponse } from '../types.js';
+import { claimKey, completeKeyWithin, processOwner, releaseKey } from './idempotency.js';
 import { iso, LOCAL_CLIENT_ID, readWorld, stamp } from './world.js';
 
 const KEY_PREFIX = 'pmk_';
@@ -91,7 +92,15 @@ function checkClientName(raw: string): string {
  * operator key without a client name belongs to the store's own client (Local, the one local
  * mode acts for).
  */
-export async function createKey(store: Store, clientName: string | null, now: () => Date, role: KeyRole = 'client', closeName = false): Promise<CreatedApiKey> {
+export async function createKey(
+  store: Store,
+  clientName: string | null,
+  now: () => Date,
+  role: KeyRole = 'client',
+  closeName = false,
+  /** Done in the same transaction once the key is inserted (createKeyOnce records the request). */
+  within?: (trx: Trx, made: ReplayedApiKey) => Promise<void>,
+): Promise<CreatedApiKey> {
   const name = clientName === null ? null : checkClientName(clientName);
   if (name === null && role !== 'operator') throw usageError('A client key needs the client it is for: --client NAME.');
   const key = generateKey();
@@ -145,8 +154,57 @@ export async function createKey(store: Store, clientName: string | null, now: ()
       created_at: at,
       role,
     });
-    return { id: encodeId(IdKind.apiKey, world.idSalt, id), client: clientShown, new_client: newClient, role, key };
+    const keyId = encodeId(IdKind.apiKey, world.idSalt, id);
+    if (within) {
+      await within(trx, { id: keyId, client: clientShown, role, key: redact(KEY_PREFIX, key.slice(-4)), created_at: iso(at), revoked_at: null, new_client: newClient });
+    }
+    return { id: keyId, client: clientShown, new_client: newClient, role, key };
   });
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * `keys create` under an idempotency key (local --idempotency-key), made at most once: a cron
+ * job or an operator rerunning the command after its answer was lost gets no second live key.
+ * The request is claimed first (as every write's is); the key and the record of the request
+ * commit in one transaction, so a key is never made without the record that stops a rerun
+ * making another. The record holds only what `keys list` shows of the key (its id, client, role,
+ * the redacted `pmk_…` and last 4, when it was made): its secret was printed once, to the first
+ * run, and is kept nowhere, so a rerun is told about the key but never given it again. A refusal
+ * (a look-alike client name…) keeps nothing: the idempotency key stays free for a corrected rerun.
+ */
+export async function createKeyOnce(
+  store: Store,
+  clientName: string | null,
+  now: () => Date,
+  role: KeyRole,
+  claim: IdempotencyClaimInput,
+  closeName = false,
+): Promise<KeyCreation> {
+  const first = await claimKey(store, claim);
+  if (first.kind === 'replay') return { replayed: await replayedKey(store, first.response) };
+  const owner = claim.owner ?? processOwner();
+  try {
+    const created = await createKey(store, clientName, now, role, closeName, async (trx, made) => {
+      // The description alone: nothing of the secret (the last 4 characters are kept, and listed, anyway).
+      const body = JSON.stringify({ id: made.id, client: made.client, new_client: made.new_client, role: made.role, key: made.key, created_at: made.created_at });
+      if (!(await completeKeyWithin(trx, claim.clientId, claim.key, { status: 201, contentType: JSON_TYPE, body }, owner))) {
+        throw new PremiaError('IDEMPOTENCY_IN_PROGRESS', 'Another run has taken this idempotency key over meanwhile; no key was created. Run the command again to see what it did.');
+      }
+    });
+    return { created };
+  } catch (e) {
+    await releaseKey(store, claim.clientId, claim.key, owner).catch(() => false);
+    throw e;
+  }
+}
+
+/** The key a stored answer of `keys create` describes, as it is now (revoked since?). */
+async function replayedKey(store: Store, response: StoredResponse): Promise<ReplayedApiKey> {
+  const stored = JSON.parse(response.body) as ReplayedApiKey;
+  const now = (await listKeys(store)).find((k) => k.id === stored.id);
+  return { ...stored, ...(now ?? { revoked_at: null }), new_client: stored.new_client };
 }
 
 /**

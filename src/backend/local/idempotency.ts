@@ -22,6 +22,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { PremiaError } from '../../domain/errors.js';
+import { CLI_METHOD } from '../../domain/idempotency.js';
 import { processIsAlive } from '../../lib/process.js';
 import {
   completeIdempotencyKey,
@@ -32,10 +33,11 @@ import {
   takeOverIdempotencyKey,
   type IdempotencyRow,
 } from '../../store/repos/idempotency.js';
-import type { Store } from '../../store/store.js';
+import type { Store, Trx } from '../../store/store.js';
 import type { IdempotencyClaim, IdempotencyClaimInput, IdempotencyOwner, StoredResponse } from '../types.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
 
 /** A claim left in progress longer than this is taken to be abandoned, whoever holds it. */
 export const ABANDONED_AFTER_MS = 10 * 60 * 1000;
@@ -102,11 +104,9 @@ async function claimKeyOnce(store: Store, input: IdempotencyClaimInput): Promise
       return { kind: 'claimed' } as const;
     }
     if (row.request_hash !== input.hash) {
-      throw new PremiaError(
-        'IDEMPOTENCY_KEY_REUSED',
-        `This Idempotency-Key was first used for another request (${row.method} ${row.path} or a different body); ` +
-          'use a new key for a new request.',
-      );
+      // A request of the CLI alone (`premia keys create`: no endpoint) is named as a command.
+      const first = row.method === CLI_METHOD ? `'${row.path}' with other options` : `${row.method} ${row.path} or a different body`;
+      throw new PremiaError('IDEMPOTENCY_KEY_REUSED', `This Idempotency-Key was first used for another request (${first}); use a new key for a new request.`);
     }
     if (row.status === null) {
       // Not a request that commits in parts: run again at once, it would redo from where the
@@ -145,6 +145,23 @@ export async function completeKey(
   return store.transaction((trx) =>
     completeIdempotencyKey(trx, clientId, key, owner.token, { status: response.status, content_type: response.contentType, body: response.body }),
   );
+}
+
+/**
+ * Store the response of a claimed request inside the transaction that does its work, so that
+ * the work and its record commit together or not at all (a key made by `keys create` is never
+ * left without the record that stops a rerun making another). False when the claim was taken
+ * over meanwhile: the caller then rolls its work back.
+ */
+export async function completeKeyWithin(
+  trx: Trx,
+  clientId: number,
+  key: string,
+  response: StoredResponse,
+  owner: IdempotencyOwner = PROCESS_OWNER,
+): Promise<boolean> {
+  HELD.delete(held(clientId, key)); // done with (see HELD); a rollback leaves the claim to releaseKey
+  return completeIdempotencyKey(trx, clientId, key, owner.token, { status: response.status, content_type: response.contentType, body: response.body });
 }
 
 /** Forget a claimed key (the request was refused or failed: a retry may run again). */

@@ -13,6 +13,17 @@ export function registerKeys(program: Command, ctx: CliContext, state: RunState)
     .description('create a key for a client (created if new); the key is printed once')
     .option('--client <name>', 'the client (organisation) the key acts for')
     .option('--operator', 'an operator key: may also move the virtual clock and drive the simulated bank (acts for --client, else for the Local client)')
+    .addHelpText(
+      'after',
+      `
+The key is printed once, on stdout; the store keeps only its hash, prefix and last 4 characters.
+With the global --idempotency-key KEY, a rerun of the same command (a cron job's, or one whose
+output was lost) makes no second key and cannot print the first again: it says on stderr which
+key the earlier run made (id, client, role, pmk_… and its last 4; with --json also on stdout, as
+keys list shows it, with "replayed": true), exit 0. A lost key is revoked
+(premia keys revoke ID) and replaced with a new idempotency key. The same KEY with another
+--client or role is refused (IDEMPOTENCY_KEY_REUSED, exit 6).`,
+    )
     .action(lazyAction(ctx, state, () => import('./create.js'), { writes: true, createsStore: true, localOnly: 'premia keys create' }));
 
   keys
