@@ -263,8 +263,7 @@ function missingCommand(cmd: Command): PremiaError {
  * body on one line: a PremiaError as it is, a command-line mistake found by commander as
  * VALIDATION_ERROR or USAGE_ERROR (exit 2, see commanderCode), anything unexpected as INTERNAL (exit 1).
  */
-export function reportError(ctx: CliContext, globals: GlobalOptions, given: unknown): number {
-  const e = diskFull(given) ?? given;
+export function reportError(ctx: CliContext, globals: GlobalOptions, e: unknown): number {
   if (e instanceof CommanderError) {
     // Without --json commander has already printed its message (or the help / version text).
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return ExitCode.OK;
@@ -330,25 +329,6 @@ export function reportError(ctx: CliContext, globals: GlobalOptions, given: unkn
   if (globals.debug && err?.stack) ctx.stderr.write(`${err.stack}\n`);
   else ctx.stderr.write('  (run again with --debug for details)\n');
   return ExitCode.FAILURE;
-}
-
-/**
- * SQLite's SQLITE_FULL ("database or disk is full"): the disk of the store, or of the temporary
- * files its large sorts use, has no room. It came out as "premia failed unexpectedly" (or "Cannot
- * open the store …"), which says neither that the store is intact nor what to do. SQLite rolls
- * the transaction back, so the store is as its last commit left it; the next run, with room,
- * goes on from there. Kept INTERNAL (exit 1: a store premia cannot use now), with the cause for
- * --debug. The error may come from the day writer's thread, rebuilt from its message alone.
- */
-function diskFull(e: unknown): PremiaError | null {
-  const full = (x: unknown) => (x as { code?: unknown })?.code === 'SQLITE_FULL' || /\bdatabase or disk is full\b/.test(String((x as Error)?.message ?? ''));
-  if (e instanceof PremiaError ? e.code !== 'INTERNAL' || !full(e.cause) : !full(e)) return null;
-  return new PremiaError(
-    'INTERNAL',
-    'A disk premia writes to is full (SQLite: database or disk is full): the store\'s, or that of the temporary directory (TMPDIR) its large sorts use. ' +
-      'What was being written was rolled back: the store is as its last commit left it. Free some space there, then run the command again.',
-    { cause: e instanceof PremiaError ? e.cause : e },
-  );
 }
 
 /** Whether `text` holds `word` as a word of its own (`bad x` names x; `max` does not). */

@@ -116,6 +116,15 @@ export function toPremiaError(e: unknown, ctx: ErrorContext): { error: PremiaErr
       "Try again later (the operator's log has the details under this request id).";
     return { error: new PremiaError('STORE_UNAVAILABLE', message), internal: true };
   }
+  if (e instanceof PremiaError && e.code === 'STORE_UNAVAILABLE' && e.details?.some((d) => d.code === 'DISK_FULL')) {
+    // A disk of the store (or of its temporary files) is full (store/disk-full.ts): nothing of
+    // this request was kept, and only the operator can make room; where, is in the log.
+    const message =
+      "The service's store has no room left on its disk (a problem of the service's set-up, not of this request): what this request was writing was rolled back, " +
+      'and the store is as its last commit left it (an advance keeps the days it lived: GET /clock shows the date reached). ' +
+      "Try again once the operator has freed some space (the operator's log has the details under this request id).";
+    return { error: new PremiaError('STORE_UNAVAILABLE', message), internal: true };
+  }
   if (e instanceof PremiaError) {
     if (e.status >= 500 && e.code !== 'NOT_SUPPORTED' && e.code !== SERVICE_UNAVAILABLE) {
       // What the caller can act on, and nothing of the internals (a store's address, a driver's words).

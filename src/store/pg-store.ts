@@ -20,6 +20,7 @@ import { createRequire } from 'node:module';
 import type { ClientConfig, Pool, PoolClient } from 'pg';
 import { redactDbUrl, scrubDbSecret } from '../lib/db-url.js';
 import { PremiaError } from '../domain/errors.js';
+import { pgDiskFullError, wrappedDiskFull } from './disk-full.js';
 import { isTypoOf } from '../domain/words.js';
 import { Kysely, sql } from './kysely.js';
 import { PinnedPgDialect, PremiaPgDialect, type PgCursor, type PgCursorConstructor } from './pg-dialect.js';
@@ -284,6 +285,8 @@ export function pgError(e: unknown, url: string, settings: PgSettings): unknown 
           `Each premia process opens up to ${settings.pool} (?pool= or PREMIA_DB_POOL), premia serve twice that (its job thread keeps a pool of its own) and a clock advance one more: ` +
           'lower the pool, run fewer processes at once, or raise the limit (max_connections, or the CONNECTION LIMIT of the user or the database).',
       );
+    case '53100': // disk_full: the server's data or temporary files (53200 out_of_memory is not a disk)
+      return pgDiskFullError(place, message, scrubbed(e, message));
     case '22P05': // untranslatable_character: a store made in a database of another encoding than UTF8
       return new PremiaError(
         'VALIDATION_ERROR',
@@ -575,7 +578,8 @@ export async function openPgStore(options: OpenPgOptions): Promise<PgStore> {
     syncIds = await idSyncSql(db);
   } catch (e) {
     await store.close().catch(() => undefined);
-    throw translate(e);
+    // A migration that ran out of room comes wrapped (INTERNAL, "Upgrading the store failed …").
+    throw wrappedDiskFull(e) ?? translate(e);
   }
   return store;
 }

@@ -19,6 +19,7 @@ import type {
   QueryCompiler,
   QueryResult,
 } from 'kysely';
+import { sqliteDiskFullError } from './disk-full.js';
 import { CompiledQuery, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from './kysely.js';
 
 type Statement = BetterSqlite3.Statement<unknown[], unknown>;
@@ -66,30 +67,40 @@ class PremiaSqliteConnection implements DatabaseConnection {
     private readonly statements: StatementCache,
   ) {}
 
+  // A full disk (a write, or a read whose sort spills to TMPDIR) is said as such wherever the
+  // query runs, in a transaction of the store's or not (disk-full.ts).
   executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    const stmt = this.statements.get(compiledQuery.sql);
-    const params = compiledQuery.parameters as unknown[];
-    if (stmt.reader) return Promise.resolve({ rows: stmt.all(...params) as R[] });
-    const { changes, lastInsertRowid } = stmt.run(...params);
-    return Promise.resolve({
-      numAffectedRows: BigInt(changes),
-      insertId: BigInt(lastInsertRowid),
-      rows: [],
-    });
+    try {
+      const stmt = this.statements.get(compiledQuery.sql);
+      const params = compiledQuery.parameters as unknown[];
+      if (stmt.reader) return Promise.resolve({ rows: stmt.all(...params) as R[] });
+      const { changes, lastInsertRowid } = stmt.run(...params);
+      return Promise.resolve({
+        numAffectedRows: BigInt(changes),
+        insertId: BigInt(lastInsertRowid),
+        rows: [],
+      });
+    } catch (e) {
+      throw sqliteDiskFullError(e) ?? e;
+    }
   }
 
   async *streamQuery<R>(compiledQuery: CompiledQuery, chunkSize = 1000): AsyncIterableIterator<QueryResult<R>> {
-    const stmt = this.statements.get(compiledQuery.sql);
-    const iter = stmt.iterate(...(compiledQuery.parameters as unknown[])) as IterableIterator<R>;
-    let rows: R[] = [];
-    for (const row of iter) {
-      rows.push(row);
-      if (rows.length >= chunkSize) {
-        yield { rows };
-        rows = [];
+    try {
+      const stmt = this.statements.get(compiledQuery.sql);
+      const iter = stmt.iterate(...(compiledQuery.parameters as unknown[])) as IterableIterator<R>;
+      let rows: R[] = [];
+      for (const row of iter) {
+        rows.push(row);
+        if (rows.length >= chunkSize) {
+          yield { rows };
+          rows = [];
+        }
       }
+      if (rows.length > 0) yield { rows };
+    } catch (e) {
+      throw sqliteDiskFullError(e) ?? e;
     }
-    if (rows.length > 0) yield { rows };
   }
 }
 

@@ -13,6 +13,7 @@ import { foreignUrlProblem, isPostgresUrl } from '../lib/db-url.js';
 import { Kysely } from './kysely.js';
 import { PremiaError } from '../domain/errors.js';
 import type { Database } from './schema.js';
+import { sqliteDiskFullError } from './disk-full.js';
 import { PremiaSqliteDialect, StatementCache } from './sqlite-dialect.js';
 
 export * from './store-types.js';
@@ -102,7 +103,7 @@ export async function openSqliteStore(options: OpenStoreOptions): Promise<Sqlite
       try {
         return await db.transaction().execute(fn);
       } catch (e) {
-        throw readOnlyStoreError(options.path, e) ?? busyStoreError(options.path, e) ?? e;
+        throw readOnlyStoreError(options.path, e) ?? busyStoreError(options.path, e) ?? sqliteDiskFullError(e) ?? e;
       } finally {
         generation++;
       }
@@ -112,7 +113,7 @@ export async function openSqliteStore(options: OpenStoreOptions): Promise<Sqlite
       try {
         return await fn(raw, statements);
       } catch (e) {
-        throw readOnlyStoreError(options.path, e) ?? busyStoreError(options.path, e) ?? e;
+        throw readOnlyStoreError(options.path, e) ?? busyStoreError(options.path, e) ?? sqliteDiskFullError(e) ?? e;
       } finally {
         generation++;
         mutex.unlock();
@@ -125,6 +126,8 @@ export async function openSqliteStore(options: OpenStoreOptions): Promise<Sqlite
         const reader = new BetterSqlite(options.path, { readonly: true, fileMustExist: true, timeout: busyTimeout });
         try {
           yield* iterateInBatches<T>(reader.prepare(query), params, opts.raw === true, batch);
+        } catch (e) {
+          throw sqliteDiskFullError(e) ?? e; // a sort spilled to a full TMPDIR
         } finally {
           reader.close();
         }
@@ -132,6 +135,8 @@ export async function openSqliteStore(options: OpenStoreOptions): Promise<Sqlite
         await mutex.lock();
         try {
           yield* iterateInBatches<T>(raw.prepare(query), params, opts.raw === true, batch);
+        } catch (e) {
+          throw sqliteDiskFullError(e) ?? e;
         } finally {
           mutex.unlock();
         }
@@ -147,7 +152,8 @@ export async function openSqliteStore(options: OpenStoreOptions): Promise<Sqlite
     if (!options.readonly) await migrate(db);
   } catch (e) {
     await store.close();
-    throw e instanceof PremiaError ? e : storeOpenError(options.path, e, options.option);
+    // A migration that ran out of room comes wrapped (INTERNAL, "Upgrading the store failed …").
+    throw sqliteDiskFullError(e) ?? (e instanceof PremiaError ? e : storeOpenError(options.path, e, options.option));
   }
   return store;
 }
@@ -298,6 +304,8 @@ function storeOpenError(path: string, e: unknown, option = '--db'): PremiaError 
   if (e instanceof PremiaError) return e;
   const readOnly = readOnlyStoreError(path, e);
   if (readOnly) return readOnly;
+  const full = sqliteDiskFullError(e);
+  if (full) return full;
   const msg = (e as Error).message ?? String(e);
   if (/file is not a database/i.test(msg)) {
     // --db pointed at a spreadsheet or a text file: the user's mistake, and the file is not touched.

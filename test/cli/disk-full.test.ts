@@ -1,14 +1,17 @@
 /**
  * A full disk (SQLite's SQLITE_FULL) is said as such, exit 1, with the store intact: it came out
  * as "premia failed unexpectedly: database or disk is full", which says neither that nothing was
- * half-written nor what to do. The disk fills for real here: the store's connection is capped at
- * the pages it holds (PRAGMA max_page_count), so the next page SQLite needs is refused as on a
- * full disk.
+ * half-written nor what to do. The store says it (src/store/disk-full.ts: STORE_UNAVAILABLE,
+ * detail DISK_FULL, the code `premia serve` answers with 503: test/server/disk-full.test.ts); the
+ * CLI prints it as any other error. The disk fills for real here: the store's connection is
+ * capped at the pages it holds (PRAGMA max_page_count), so the next page SQLite needs is refused
+ * as on a full disk.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Backend } from '../../src/backend/types.js';
 import type { CliContext } from '../../src/cli/context.js';
+import { dayWriterError } from '../../src/store/repos/engine-pipeline.js';
 import type { SqliteStore } from '../../src/store/store.js';
 import { FIXTURES, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
 
@@ -45,9 +48,12 @@ beforeAll(async () => {
 describe('a full disk', () => {
   it('collections execute: said plainly, exit 1, nothing queued; with room again the rerun queues the month', async () => {
     const full = await cli(['collections', 'execute', '--period', '2026-11'], { prepare: diskFullNow });
-    expect([full.code, full.stdout, full.stderr]).toEqual([1, '', `error: ${MESSAGE}\n  (code INTERNAL)\n`]);
+    expect([full.code, full.stdout, full.stderr]).toEqual([1, '', `error: ${MESSAGE}\n  (code STORE_UNAVAILABLE)\n`]);
     const json = await cli(['--json', 'collections', 'execute', '--period', '2026-11'], { prepare: diskFullNow });
-    expect([json.code, JSON.parse(json.stderr)]).toEqual([1, { error: { code: 'INTERNAL', message: MESSAGE, request_id: null } }]);
+    expect([json.code, JSON.parse(json.stderr)]).toEqual([
+      1,
+      { error: { code: 'STORE_UNAVAILABLE', message: MESSAGE, request_id: null, details: [{ field: 'db', code: 'DISK_FULL', message: 'a disk the store writes to is full' }] } },
+    ]);
     expect((await cli(['--json', 'collections', 'list', '--period', '2026-11', '--limit', '1'])).json().data).toEqual([]);
 
     const again = await cli(['--json', 'collections', 'execute', '--period', '2026-11']);
@@ -55,6 +61,8 @@ describe('a full disk', () => {
     expect(again.json().policies_queued).toBe(520);
   });
 
+  // The day writer's thread sends its error's message alone; the store rebuilds it on this side
+  // (engine-pipeline.ts dayWriterError), and that is what reaches the command.
   it("a clock advance's day writer reports it by its message alone: the same words", async () => {
     const r = await cli(['clock', 'advance', '--days', '1'], {
       prepare: (ctx) => {
@@ -63,13 +71,13 @@ describe('a full disk', () => {
           const b = await open(globals, options);
           return new Proxy(b, {
             get: (target, prop, receiver) =>
-              prop === 'advanceClock' ? () => Promise.reject(new Error('database or disk is full')) : (Reflect.get(target, prop, receiver) as unknown),
+              prop === 'advanceClock' ? () => Promise.reject(dayWriterError({ message: 'database or disk is full' })) : (Reflect.get(target, prop, receiver) as unknown),
           });
         };
       },
     });
     expect([r.code, r.stdout]).toEqual([1, '']);
-    expect(r.stderr).toContain(`error: ${MESSAGE}\n  (code INTERNAL)\n`);
+    expect(r.stderr).toBe(`error: ${MESSAGE}\n  (code STORE_UNAVAILABLE)\n`);
     expect(r.stderr).not.toContain('unexpectedly');
   });
 });

@@ -30,6 +30,7 @@ import type {
 } from '../../engine/ports.js';
 import type { AdvanceLease } from '../advance-lease.js';
 import { dayWriterModule } from '../day-writer-url.js';
+import { sqliteDiskFullError } from '../disk-full.js';
 import { ACKED, STOP, transferables, type DayOp, type DayWriterData, type DayWriterIn, type DayWriterOut, type SnapshotRows } from '../engine-days.js';
 import type { SqliteStore } from '../store-types.js';
 import { releaseFreedMemory } from '../../lib/memory.js';
@@ -67,6 +68,16 @@ interface Handed {
   /** Resolved with the day's lapsed policies when it commits. */
   lapsed: (result: Map<number, number>) => void;
   failed: (e: unknown) => void;
+}
+
+/**
+ * A day writer's failure, rebuilt on this thread from what crossed (its message, and its code
+ * when it was premia's): SQLite's full disk is known by its message alone (disk-full.ts).
+ */
+export function dayWriterError(sent: { message: string; code?: string }): Error {
+  if (sent.code) return new PremiaError(sent.code as ErrorCode, sent.message);
+  const e = new Error(sent.message);
+  return sqliteDiskFullError(e) ?? e;
 }
 
 /** The day writer of one run of days, and the days handed to it. */
@@ -132,7 +143,7 @@ export class DayPipeline {
         if (m.changed) this.changed = true;
         h.failed(new Error('the day was not written'));
       } else {
-        const e = m.error.code ? new PremiaError(m.error.code as ErrorCode, m.error.message) : new Error(m.error.message);
+        const e = dayWriterError(m.error);
         this.error ??= e;
         h.failed(e);
       }
