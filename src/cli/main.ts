@@ -6,6 +6,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { editDistance } from '../domain/words.js';
+import { sqliteDiskFullError } from '../domain/disk-full.js';
 import { ExitCode, PremiaError, usageError } from '../domain/errors.js';
 import { stringifyJson } from '../domain/json.js';
 import type { RunState } from './command.js';
@@ -263,7 +264,10 @@ function missingCommand(cmd: Command): PremiaError {
  * body on one line: a PremiaError as it is, a command-line mistake found by commander as
  * VALIDATION_ERROR or USAGE_ERROR (exit 2, see commanderCode), anything unexpected as INTERNAL (exit 1).
  */
-export function reportError(ctx: CliContext, globals: GlobalOptions, e: unknown): number {
+export function reportError(ctx: CliContext, globals: GlobalOptions, given: unknown): number {
+  // A full disk the store did not map itself (a statement of its own outside the store's
+  // transactions, a report's read-only connection): said as the store says it.
+  const e = sqliteDiskFullError(given) ?? given;
   if (e instanceof CommanderError) {
     // Without --json commander has already printed its message (or the help / version text).
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return ExitCode.OK;

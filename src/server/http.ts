@@ -4,6 +4,7 @@ import { setImmediate as nextTurnOfLoop } from 'node:timers/promises';
 import type { FastifyError, FastifyReply } from 'fastify';
 import type { BodyKind } from '../backend/operations.js';
 import type { Download } from '../backend/types.js';
+import { isDiskFull } from '../domain/disk-full.js';
 import { PremiaError, validationError } from '../domain/errors.js';
 import { stringifyJson } from '../domain/json.js';
 import { redactKeysIn } from '../lib/key-text.js';
@@ -116,8 +117,8 @@ export function toPremiaError(e: unknown, ctx: ErrorContext): { error: PremiaErr
       "Try again later (the operator's log has the details under this request id).";
     return { error: new PremiaError('STORE_UNAVAILABLE', message), internal: true };
   }
-  if (e instanceof PremiaError && e.code === 'STORE_UNAVAILABLE' && e.details?.some((d) => d.code === 'DISK_FULL')) {
-    // A disk of the store (or of its temporary files) is full (store/disk-full.ts): nothing of
+  if (isDiskFull(e)) {
+    // A disk of the store (or of its temporary files) is full (domain/disk-full.ts): nothing of
     // this request was kept, and only the operator can make room; where, is in the log.
     const message =
       "The service's store has no room left on its disk (a problem of the service's set-up, not of this request): what this request was writing was rolled back, " +

@@ -20,7 +20,7 @@ import { createRequire } from 'node:module';
 import type { ClientConfig, Pool, PoolClient } from 'pg';
 import { redactDbUrl, scrubDbSecret } from '../lib/db-url.js';
 import { PremiaError } from '../domain/errors.js';
-import { pgDiskFullError, wrappedDiskFull } from './disk-full.js';
+import { pgDiskFullError, wrappedDiskFull } from '../domain/disk-full.js';
 import { isTypoOf } from '../domain/words.js';
 import { Kysely, sql } from './kysely.js';
 import { PinnedPgDialect, PremiaPgDialect, type PgCursor, type PgCursorConstructor } from './pg-dialect.js';

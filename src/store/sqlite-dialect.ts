@@ -19,7 +19,7 @@ import type {
   QueryCompiler,
   QueryResult,
 } from 'kysely';
-import { sqliteDiskFullError } from './disk-full.js';
+import { sqliteDiskFullError } from '../domain/disk-full.js';
 import { CompiledQuery, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from './kysely.js';
 
 type Statement = BetterSqlite3.Statement<unknown[], unknown>;

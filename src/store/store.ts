@@ -13,7 +13,7 @@ import { foreignUrlProblem, isPostgresUrl } from '../lib/db-url.js';
 import { Kysely } from './kysely.js';
 import { PremiaError } from '../domain/errors.js';
 import type { Database } from './schema.js';
-import { sqliteDiskFullError } from './disk-full.js';
+import { sqliteDiskFullError } from '../domain/disk-full.js';
 import { PremiaSqliteDialect, StatementCache } from './sqlite-dialect.js';
 
 export * from './store-types.js';

@@ -1,7 +1,7 @@
 /**
  * A full disk (SQLite's SQLITE_FULL) is said as such, exit 1, with the store intact: it came out
  * as "premia failed unexpectedly: database or disk is full", which says neither that nothing was
- * half-written nor what to do. The store says it (src/store/disk-full.ts: STORE_UNAVAILABLE,
+ * half-written nor what to do. The store says it (src/domain/disk-full.ts: STORE_UNAVAILABLE,
  * detail DISK_FULL, the code `premia serve` answers with 503: test/server/disk-full.test.ts); the
  * CLI prints it as any other error. The disk fills for real here: the store's connection is
  * capped at the pages it holds (PRAGMA max_page_count), so the next page SQLite needs is refused
@@ -79,5 +79,22 @@ describe('a full disk', () => {
     expect([r.code, r.stdout]).toEqual([1, '']);
     expect(r.stderr).toBe(`error: ${MESSAGE}\n  (code STORE_UNAVAILABLE)\n`);
     expect(r.stderr).not.toContain('unexpectedly');
+  });
+
+  it("one no store path mapped (SQLite's own error, as a report's read-only connection throws it): the same words, exit 1", async () => {
+    const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    const r = await cli(['--json', 'reports', 'collections', '--period', '2026-11'], {
+      prepare: (ctx) => {
+        const open = ctx.backend;
+        ctx.backend = async (globals, options) => {
+          const b = await open(globals, options);
+          return new Proxy(b, {
+            get: (target, prop, receiver) => (prop === 'collectionsReport' ? () => Promise.reject(full) : (Reflect.get(target, prop, receiver) as unknown)),
+          });
+        };
+      },
+    });
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'STORE_UNAVAILABLE', message: MESSAGE, details: [{ field: 'db', code: 'DISK_FULL' }] } });
   });
 });

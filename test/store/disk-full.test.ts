@@ -1,5 +1,5 @@
 /**
- * A full disk, recognised in the store (src/store/disk-full.ts) for every caller, the CLI and
+ * A full disk, recognised in the store (src/domain/disk-full.ts) for every caller, the CLI and
  * `premia serve` alike: SQLite's SQLITE_FULL, from the store's connection or rebuilt from the
  * day writer's message, and PostgreSQL's SQLSTATE 53100, all STORE_UNAVAILABLE (503, exit 1)
  * with the detail DISK_FULL and words that say the store is as its last commit left it and to
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PremiaError } from '../../src/domain/errors.js';
 import { toPremiaError } from '../../src/server/http.js';
-import { isDiskFull, sqliteDiskFullError, wrappedDiskFull } from '../../src/store/disk-full.js';
+import { isDiskFull, sqliteDiskFullError, wrappedDiskFull } from '../../src/domain/disk-full.js';
 import { pgError, pgSettings } from '../../src/store/pg-store.js';
 import { dayWriterError } from '../../src/store/repos/engine-pipeline.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/store.js';

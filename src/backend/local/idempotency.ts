@@ -38,7 +38,6 @@ import type { IdempotencyClaim, IdempotencyClaimInput, IdempotencyOwner, StoredR
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
-
 /** A claim left in progress longer than this is taken to be abandoned, whoever holds it. */
 export const ABANDONED_AFTER_MS = 10 * 60 * 1000;
 

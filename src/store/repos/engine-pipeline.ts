@@ -30,7 +30,7 @@ import type {
 } from '../../engine/ports.js';
 import type { AdvanceLease } from '../advance-lease.js';
 import { dayWriterModule } from '../day-writer-url.js';
-import { sqliteDiskFullError } from '../disk-full.js';
+import { sqliteDiskFullError } from '../../domain/disk-full.js';
 import { ACKED, STOP, transferables, type DayOp, type DayWriterData, type DayWriterIn, type DayWriterOut, type SnapshotRows } from '../engine-days.js';
 import type { SqliteStore } from '../store-types.js';
 import { releaseFreedMemory } from '../../lib/memory.js';

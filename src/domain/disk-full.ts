@@ -1,6 +1,7 @@
 /**
  * A disk the store writes to that has no room left, recognised here, the one place that knows
- * the database's words for it: SQLite's SQLITE_FULL ("database or disk is full", for the store's
+ * the database's words for it (in domain, with no IO, so that the store maps its errors with it,
+ * the server answers it, and the CLI's last resort catches one no store path mapped): SQLite's SQLITE_FULL ("database or disk is full", for the store's
  * file or the temporary files of its large sorts) and PostgreSQL's SQLSTATE 53100 (disk_full,
  * pg-store.ts). Either way the database rolled back what was being written: the store is as its
  * last commit left it, and the same request or command, once there is room, goes on from there.
@@ -9,7 +10,7 @@
  * DISK_FULL so that `premia serve` answers it in words of its own (server/http.ts: the caller
  * cannot free the space, the operator can) and the detail survives the job thread's crossing.
  */
-import { PremiaError, type FieldError } from '../domain/errors.js';
+import { PremiaError, type FieldError } from './errors.js';
 
 /** The detail that marks a full disk (field `db`). */
 const DISK_FULL_DETAIL: FieldError = { field: 'db', code: 'DISK_FULL', message: 'a disk the store writes to is full' };
