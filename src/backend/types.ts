@@ -13,6 +13,7 @@ import type { IsoDate, Period } from '../domain/period.js';
 import type { PeriodState } from '../domain/period-state.js';
 import { COLLECTION_STATUSES, type CollectionStatus } from '../domain/collection.js';
 import { SETTLEMENT_STATUSES, type SettlementStatus } from '../domain/settlement.js';
+import type { CaseMismatches } from '../domain/customer-case.js';
 
 export type { PeriodState };
 
@@ -118,6 +119,12 @@ export interface ImportResult {
   errors: ImportRowError[];
   /** How many further errors were left out (only present when some were). */
   errors_omitted?: number;
+  /**
+   * Customers of the client's bank rows that no policy names but whose ids differ only in letter
+   * case from a policy's customer id (only present when some do): a policy imported for C100001
+   * where the bank rows say c100001.
+   */
+  case_mismatches?: CaseMismatches;
 }
 
 export interface BankImportRowError {
@@ -135,6 +142,11 @@ export interface BankImportResult {
   errors: BankImportRowError[];
   /** How many further errors were left out (only present when some were). */
   errors_omitted?: number;
+  /**
+   * Customers of the imported rows that no policy names but whose ids differ only in letter case
+   * from a policy's customer id, each with the row of its first (only present when some do).
+   */
+  case_mismatches?: CaseMismatches;
 }
 
 /** A file to import: a byte stream, never loaded whole. */
@@ -159,6 +171,12 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
   /** Ctrl-C: stop reading, roll the import back whole, and fail with CANCELLED. */
   signal?: AbortSignal;
+  /**
+   * A bank import whose rows name customers that no policy names but whose ids differ only in
+   * letter case from a policy's customer id: 'warn' (the default) stores them and lists them in
+   * the answer (case_mismatches); 'refuse' stores nothing (CaseMismatchRefused, INVALID_FILE).
+   */
+  customerCase?: 'warn' | 'refuse';
 }
 
 // ---------------------------------------------------------------------------------------------

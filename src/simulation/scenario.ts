@@ -15,6 +15,7 @@
  */
 import { asCents } from '../domain/money.js';
 import { PremiaError } from '../domain/errors.js';
+import { describeCaseMismatches } from '../domain/customer-case.js';
 import type { Backend, BankImportResult, BankImportRowError, Collection, Download, ImportRowError, Settlement, Upload } from '../backend/types.js';
 import { hashString32 } from '../domain/hash.js';
 import { plural } from '../domain/words.js';
@@ -153,6 +154,14 @@ export async function runSimulation(b: Backend, plan: SimulationPlan, io: Simula
         ? `The policy file ${io.policies.name} holds no policies (a header and no rows)`
         : `None of the ${plural(imported.failed, 'policy row')} of ${io.policies.name} could be imported (${problems(imported, `premia policies import ${io.policies.name}`)})`;
     throw new PremiaError('INVALID_FILE', `${why}, so there is nothing to simulate. Nothing was run.`);
+  }
+  // The bank file's rows for c100001 where the policies say C100001: the month would run those
+  // customers on generated accounts, not on the statement given for them.
+  if (imported.case_mismatches) {
+    io.warn(
+      `${describeCaseMismatches(imported.case_mismatches, io.bank?.name ?? 'the bank rows stored')}. ` +
+        "This simulation collects from those policies' customers on generated accounts, not on those rows; correct the customer ids in the bank file to run them on its rows.",
+    );
   }
   if (imported.failed > 0) {
     io.warn(`${plural(imported.failed, 'policy row was', 'policy rows were')} refused (${problems(imported, `premia policies import ${io.policies.name}`)}).`);

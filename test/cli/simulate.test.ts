@@ -193,6 +193,18 @@ describe('premia simulate', () => {
     );
   });
 
+  it("a bank file whose customer ids differ from the policies' only in letter case: the warning names them, and the month runs", async () => {
+    const header = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\n';
+    writeFileSync(join(tmp.dir, 'case-policies.csv'), `${header}C1,E1,POL-1,LIFE,100.00\nC2,E2,POL-2,LIFE,100.00\n`);
+    writeFileSync(join(tmp.dir, 'case-bank.csv'), 'customer_id,date,amount,description\nc1,2026-10-25,9800.00,SALARY\nC2,2026-10-25,9800.00,SALARY\n');
+    const r = await runCli(['--json', 'simulate', '--policies', 'case-policies.csv', '--bank', 'case-bank.csv', '--out', 'case'], { cwd: tmp.dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      "warning: 1 customer id of case-bank.csv has no policy but differs only in letter case from a policy's customer id (customer ids are case-sensitive): " +
+        "c1 where a policy has C1. This simulation collects from those policies' customers on generated accounts, not on those rows; correct the customer ids in the bank file to run them on its rows.\n",
+    );
+  });
+
   // A header-only (or wholly refused) policy file ran an empty month and then failed on the
   // settlement, "Period 2026-11 has no collections: it was never executed", exit 6, files written.
   it('a policy file with no policy it can import: INVALID_FILE, exit 2, nothing run or written', async () => {

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LocalBackend } from '../../src/backend/local/index.js';
+import { CaseMismatchRefused } from '../../src/domain/customer-case.js';
 import { FIXTURES } from '../helpers/cli.js';
 import { fileUpload, fixtureMonth, localBackend, textUpload } from '../helpers/local.js';
 
@@ -296,5 +297,36 @@ describe('bank import', () => {
       },
     ]);
     expect(await b.showBankAccount('C100300')).toEqual(before);
+  });
+
+  it("rows of customers whose ids differ from a policy's only in letter case: listed by default (the service), nothing stored when refusal is asked", async () => {
+    const b = await backend();
+    await b.setClock('2026-10-31');
+    await b.importPolicies(textUpload('p.csv', 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nAB-1,R1,P-1,LIFE,10.00\nab-2,R2,P-2,LIFE,10.00\n'));
+    const csv = 'customer_id,date,amount,description\nOTHER,2026-11-02,5.00,X\nab-1,2026-11-02,5.00,X\nAb-2,2026-11-03,5.00,X\nAB-1,2026-11-04,5.00,X\n';
+    const refused = await b.importBankTransactions(textUpload('t.csv', csv), { customerCase: 'refuse' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(CaseMismatchRefused);
+    expect((refused as CaseMismatchRefused).exitCode).toBe(2);
+    expect((refused as CaseMismatchRefused).mismatches).toEqual({
+      total: 2,
+      first: [
+        { row: 3, customer_id: 'ab-1', policy_customer_id: 'AB-1' },
+        { row: 4, customer_id: 'Ab-2', policy_customer_id: 'ab-2' },
+      ],
+    });
+    await expect(b.showBankAccount('OTHER')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await b.importBankTransactions(textUpload('t.csv', csv))).toEqual({
+      imported: 4,
+      failed: 0,
+      errors: [],
+      case_mismatches: {
+        total: 2,
+        first: [
+          { row: 3, customer_id: 'ab-1', policy_customer_id: 'AB-1' },
+          { row: 4, customer_id: 'Ab-2', policy_customer_id: 'ab-2' },
+        ],
+      },
+    });
+    expect((await b.showBankAccount('ab-1')).source).toBe('imported');
   });
 });

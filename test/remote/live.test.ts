@@ -4,6 +4,7 @@
  * routes are missing), and with a small upload limit (413).
  */
 import Database from 'better-sqlite3';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../helpers/cli.js';
@@ -92,5 +93,20 @@ describe('a real premia service', () => {
     expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: 'The file is larger than the upload limit of 1024 bytes; nothing was imported.' });
     expect(server.logs.filter((l) => l.includes('POST /v1/policies/import'))).toHaveLength(1);
     expect((await runPremia(['policies', 'list', '--json'], { cwd: dir, env })).json().data).toEqual([]);
+  });
+
+  it("bank rows whose customer ids differ from a policy's only in letter case: the service imports them, and the CLI warns from its answer", async () => {
+    server = await startLiveServer();
+    const policies = join(dir, 'case-policies.csv');
+    const bank = join(dir, 'case-bank.csv');
+    writeFileSync(policies, 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nCASE-1,R1,POL-CASE-1,LIFE,100.00\n');
+    writeFileSync(bank, 'customer_id,date,amount,description\ncase-1,2026-11-25,100.00,SALARY\n');
+    expect((await runPremia(['policies', 'import', policies], { cwd: dir, env: remoteEnv(server.url, server.keys.acme) })).code).toBe(0);
+    const r = await runPremia(['bank', 'import', bank], { cwd: dir, env: remoteEnv(server.url, server.keys.operator) });
+    expect([r.code, r.stdout]).toEqual([0, 'Imported 1 transaction; 0 rows failed.\n']);
+    expect(r.stderr).toBe(
+      "warning: 1 customer id of case-bank.csv has no policy but differs only in letter case from a policy's customer id (customer ids are case-sensitive): " +
+        "case-1 (row 2) where a policy has CASE-1. Their rows were imported as given, for customers of their own; the policies' customers are collected from generated accounts.\n",
+    );
   });
 });

@@ -79,6 +79,23 @@ describe('roles', () => {
     expect(imported.text).not.toContain(key.slice(4));
   });
 
+  it("bank rows whose customer ids differ from a policy's only in letter case are stored, and the answer lists them", async () => {
+    s = await startServer();
+    const policies = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nCASE-1,R1,POL-CASE-1,LIFE,100.00\n';
+    const p = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, ...multipart('file', 'policies.csv', policies) });
+    expect([p.status, p.json().imported]).toEqual([200, 1]);
+    const csv = 'customer_id,date,amount,description\ncase-1,2026-11-25,100.00,SALARY\n';
+    const imported = await call(s.app, 'POST', '/v1/bank/import', { key: s.keys.operator, ...multipart('file', 'bank.csv', csv) });
+    expect(imported.status).toBe(200);
+    expect(imported.json()).toEqual({
+      imported: 1,
+      failed: 0,
+      errors: [],
+      case_mismatches: { total: 1, first: [{ row: 2, customer_id: 'case-1', policy_customer_id: 'CASE-1' }] },
+    });
+    expect((await call(s.app, 'GET', '/v1/bank/accounts/case-1', { key: s.keys.operator })).json().source).toBe('imported');
+  });
+
   it("an advance's Idempotency-Key is the store's: a retry through another client's operator key replays it, once", async () => {
     s = await startServer();
     const local = await s.backend.admin.keys.create(null, 'operator');

@@ -4,7 +4,11 @@
  * Import rules (besides the CSV and field rules): once a collections run exists, rows dated on
  * or before the clock's date are refused (days already lived cannot change), and so are rows
  * for a generated customer holding collections (the engine has read that history); a row equal
- * to one stored by an earlier import is refused (a statement imported twice).
+ * to one stored by an earlier import is refused (a statement imported twice). Rows for a customer
+ * no policy names are stored (a statement may come before its policies); but where that
+ * customer's id differs only in letter case from a policy's customer id (c100001, C100001) the
+ * answer lists them (case_mismatches), or, asked to refuse (customerCase 'refuse', the CLI
+ * without --yes), nothing is stored.
  */
 import { importStopped, invalidCsvFile, RowErrors, stoppable } from './row-errors.js';
 import { PremiaError, validationError } from '../../domain/errors.js';
@@ -26,7 +30,8 @@ import type {
   ImportOptions,
   Upload,
 } from '../types.js';
-import { readCustomerBankInputs, withBankImport } from '../../store/repos/bank.js';
+import { readCustomerBankInputs, withBankImport, type BankImportUnit } from '../../store/repos/bank.js';
+import { CaseMismatchRefused, caseMismatches, CaseTwins, type CaseMismatches } from '../../domain/customer-case.js';
 import { epochFor } from '../../bank/simulated.js';
 import { CustomerMap } from '../../domain/customer.js';
 import { openAccount } from './accounts.js';
@@ -87,6 +92,8 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
     let rows = 0;
     /** What each customer's statement moves in all, with this file's rows so far. */
     const turnover = new Map<string, number>();
+    /** The line of each customer's first row stored (for the customer ids that only a policy's differ from in case). */
+    const firstRow = new Map<string, number>();
     const reader = new CsvReader({
       onRecord: (fields, line, problem) => {
         if (isBlankRecord(fields)) return;
@@ -166,6 +173,7 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
                 `${customer}'s statement would move more than ${formatCents(MAX_ACCOUNT_TURNOVER)} in all with this row; premia counts an account's money to the cent up to that`,
               );
             } else {
+              if (!turnover.has(customer)) firstRow.set(customer, line);
               turnover.set(customer, moved);
               if (unreadable === 0) unit.insert(customer, date, amount as number, description);
               imported_++;
@@ -191,8 +199,24 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
     }
     if (header === null) throw invalidBankFile(file.name, 'the file is empty; expected a header line and transaction rows');
     if (unreadable > 0) throw new Unreadable({ imported: 0, failed, ...errors.result() });
-    return { imported: imported_, failed, ...errors.result() };
+    const mismatches = await caseMismatchesOf(unit, firstRow);
+    // Thrown inside the unit: what was inserted is rolled back.
+    if (mismatches && options.customerCase === 'refuse') throw new CaseMismatchRefused(mismatches, file.name);
+    return { imported: imported_, failed, ...errors.result(), ...(mismatches && { case_mismatches: mismatches }) };
   });
+}
+
+/**
+ * The customers of the rows stored that no policy names but whose ids differ only in letter case
+ * from a policy's customer id (C100001's policies, c100001's rows), each with its first row; or
+ * undefined. One read of the client's policies' customer ids, each looked up once by its lower
+ * case among the statement's customers: linear in both.
+ */
+async function caseMismatchesOf(unit: BankImportUnit, firstRow: ReadonlyMap<string, number>): Promise<CaseMismatches | undefined> {
+  const twins = new CaseTwins(firstRow.keys());
+  if (twins.empty) return undefined;
+  for await (const ids of unit.policyCustomerIds()) for (const id of ids) twins.policy(id);
+  return caseMismatches(twins.mismatches(), (id) => firstRow.get(id)!);
 }
 
 /** Whether a header holds the bank columns, each once, in another order (compared as the header is). */

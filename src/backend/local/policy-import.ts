@@ -16,6 +16,8 @@ import { Worker } from 'node:worker_threads';
 import { workerModule } from '../../lib/worker-module.js';
 import { PremiaError } from '../../domain/errors.js';
 import { inPolicyImport, type DuplicatePolicyRow, type PolicyImportSink } from '../../store/repos/policies.js';
+import { bankCaseMismatches } from '../../store/repos/bank.js';
+import { caseMismatches } from '../../domain/customer-case.js';
 import type { ImportOptions, ImportResult, ImportRowError, Upload } from '../types.js';
 import type { LocalContext } from './context.js';
 import { PolicyRowParser, type PolicyBatch } from './policy-rows.js';
@@ -31,9 +33,10 @@ const CHUNK_BYTES = 1 << 20;
 const CHUNKS_IN_FLIGHT = 4;
 
 export async function importPolicies(ctx: LocalContext, file: Upload, options: ImportOptions = {}): Promise<ImportResult> {
+  let result: ImportResult;
   try {
     const { idSalt } = await readWorld(ctx.store.db); // set once, when the store is made
-    return await inPolicyImport(ctx.store, ctx.clientId, async (session) => {
+    result = await inPolicyImport(ctx.store, ctx.clientId, async (session) => {
       const sink = new BatchSink(options);
       sink.into(session.sink(stamp(session.today, ctx.now()), (d) => sink.duplicate(d)));
       await read(file, sink, options.signal, idSalt);
@@ -44,6 +47,11 @@ export async function importPolicies(ctx: LocalContext, file: Upload, options: I
     (file.stream as { destroy?: () => void }).destroy?.();
     throw e;
   }
+  // Bank rows imported before these policies, under an id that differs from a policy's customer
+  // id only in letter case: said (the policies' customers would be collected from generated accounts).
+  if (result.imported === 0) return result;
+  const mismatches = caseMismatches(await bankCaseMismatches(ctx.store, ctx.clientId));
+  return mismatches ? { ...result, case_mismatches: mismatches } : result;
 }
 
 /**

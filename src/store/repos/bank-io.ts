@@ -39,6 +39,11 @@ export interface BankImportUnit {
    */
   storedBefore(customerId: string, date: IsoDate, amount: number, description: string): boolean;
   insert(customerId: string, date: IsoDate, amount: number, description: string): void;
+  /**
+   * The customer ids of the client's policies (one per policy, in no order), read in batches in
+   * the import's transaction. Only after the last insert: PostgreSQL's COPY ends first.
+   */
+  policyCustomerIds(): AsyncIterable<readonly string[]>;
   /** Resolves once the store can take more rows (PostgreSQL's COPY stream has drained); undefined: at once. */
   ready?(): Promise<void> | undefined;
 }

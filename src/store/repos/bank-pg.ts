@@ -171,6 +171,9 @@ export async function withPgBankImport<T>(store: PgStore, clientId: number, fn: 
       }
     }
     const copy = new CopyIn(client, 'copy bank_transactions (client_id, customer_id, date, amount, description) from stdin with (format csv)');
+    // Once: the policies are read on the connection after the file's rows (no query runs during a COPY).
+    let ended: Promise<boolean> | null = null;
+    const endCopy = () => (ended ??= copy.end());
     const out = await fn({
       today: meta.get('clock_date')!,
       locked,
@@ -182,8 +185,12 @@ export async function withPgBankImport<T>(store: PgStore, clientId: number, fn: 
         copy.write(`${clientId},${csvField(customerId)},${date},${amount},${csvField(description)}\n`);
       },
       ready: () => copy.ready(),
+      async *policyCustomerIds() {
+        await endCopy();
+        yield* pgPolicyCustomerIds(unit, clientId);
+      },
     });
-    await copy.end();
+    await endCopy();
     // Imported rows change their accounts' history: the engine's image goes.
     await client.query('delete from engine_image');
     await client.query('delete from engine_image_head');
@@ -203,4 +210,11 @@ function take(counts: Map<string, number>, key: string): boolean {
   if (n === 1) counts.delete(key);
   else counts.set(key, n - 1);
   return true;
+}
+
+/** The customer ids of the client's policies, one per policy, in batches (as the SQLite store's). */
+export async function* pgPolicyCustomerIds(unit: PgUnit, clientId: number): AsyncIterable<readonly string[]> {
+  for await (const rows of unit.rows<[string]>('select customer_id from policies where client_id = ?', [clientId], { raw: true, batch: BATCH })) {
+    yield rows.map((r) => r[0]);
+  }
 }

@@ -10,13 +10,14 @@
 import type { BalanceSnapshot, BankStore, ImportedRow, PastAttempt } from '../../bank/ports.js';
 import { CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY, storedCalendar } from '../../domain/calendar.js';
 import { CustomerMap, CustomerSet, type CustomerFilter } from '../../domain/customer.js';
+import { CaseTwins } from '../../domain/customer-case.js';
 import { dayNumber, type IsoDate } from '../../domain/period.js';
 import type { Selectable } from 'kysely';
 import { writeSnapshots, type SnapshotRows } from '../engine-days.js';
 import type { AttemptsTable, BankSnapshotsTable, BankTransactionsTable, CollectionsTable } from '../schema.js';
 import type { StatementCache } from '../sqlite-dialect.js';
 import type { Store } from '../store.js';
-import { pgBankStore, readPgCustomerBankInputs } from './bank-pg.js';
+import { pgBankStore, pgPolicyCustomerIds, readPgCustomerBankInputs } from './bank-pg.js';
 import { snapshotsDiverted } from './engine-pipeline.js';
 import type { BankImportUnit, CustomerBankInputs } from './bank-io.js';
 
@@ -136,6 +137,34 @@ export async function readCustomerBankInputs(store: Store, clientId: number, cus
   });
 }
 
+/**
+ * The customers of the client's bank rows that no policy names but whose ids differ only in
+ * letter case from a policy's customer id, each with that policy customer id (after a policy
+ * import: C100001's policies where the rows say c100001). Nothing is read of the policies when
+ * the client has no bank rows; else the distinct customers of its rows (their index) and the
+ * customer id of each policy once: linear in both.
+ */
+export async function bankCaseMismatches(store: Store, clientId: number): Promise<Map<string, string>> {
+  if (store.kind === 'postgres') {
+    return store.readUnit(async (unit) => {
+      const named = (await unit.client.query<{ customer_id: string }>('select distinct customer_id from bank_transactions where client_id = $1', [clientId])).rows;
+      const twins = new CaseTwins(named.map((r) => r.customer_id));
+      if (twins.empty) return new Map<string, string>();
+      for await (const ids of pgPolicyCustomerIds(unit, clientId)) for (const id of ids) twins.policy(id);
+      return twins.mismatches();
+    });
+  }
+  return store.withConnection(async (_raw, statements) => {
+    const named = statements.get('select distinct customer_id from bank_transactions where client_id = ?').iterate(clientId) as Iterable<{ customer_id: string }>;
+    const twins = new CaseTwins((function* () {
+      for (const r of named) yield r.customer_id;
+    })());
+    if (twins.empty) return new Map<string, string>();
+    for await (const ids of policyCustomerIds(statements, clientId)) for (const id of ids) twins.policy(id);
+    return twins.mismatches();
+  });
+}
+
 /** The bank import's tables of the rows stored before (see withBankImport), made once per connection and emptied. */
 const STORED_BEFORE_TABLES = `
   create temp table if not exists bank_import_days (customer_id text not null, date text not null, primary key (customer_id, date)) without rowid;
@@ -190,6 +219,7 @@ export async function withBankImport<T>(store: Store, clientId: number, fn: (uni
         insert: (customerId, date, amount, description) => {
           insert.run(clientId, customerId, date, amount, description);
         },
+        policyCustomerIds: () => policyCustomerIds(statements, clientId),
       };
       const out = await fn(unit);
       // Imported rows change their accounts' history: the engine's image goes.
@@ -202,4 +232,24 @@ export async function withBankImport<T>(store: Store, clientId: number, fn: (uni
       throw e;
     }
   });
+}
+
+/** Batches a SQLite iteration hands over at a time. */
+const ID_BATCH = 4096;
+
+/**
+ * The customer ids of the client's policies, one per policy, row by row (no DISTINCT: policies
+ * have no index on customer_id, and sorting a million ids would cost more than repeats do).
+ */
+async function* policyCustomerIds(statements: StatementCache, clientId: number): AsyncIterable<readonly string[]> {
+  let batch: string[] = [];
+  // Plucked: the ids themselves, no row object each (this statement is read no other way).
+  for (const id of statements.get('select customer_id from policies where client_id = ?').pluck(true).iterate(clientId) as Iterable<string>) {
+    batch.push(id);
+    if (batch.length === ID_BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
 }

@@ -1,8 +1,11 @@
-import { ExitCode } from '../../../domain/errors.js';
+import type { BankImportResult, Upload } from '../../../backend/types.js';
+import { CaseMismatchRefused, describeCaseMismatches, isCaseMismatches } from '../../../domain/customer-case.js';
+import { ExitCode, PremiaError } from '../../../domain/errors.js';
 import { count, plural } from '../../output/format.js';
 import { openUpload } from '../../input.js';
 import { catchCtrlC } from '../../interrupt.js';
 import { verb, type CommandDeps } from '../../command.js';
+import { askOrCancel, confirmMode } from '../../confirm.js';
 import { statementRefusedWhole } from '../../../simulation/scenario.js';
 
 export interface ImportOptions extends CommandDeps {
@@ -10,15 +13,35 @@ export interface ImportOptions extends CommandDeps {
   file: string;
 }
 
-export async function importRun({ ctx, ui, backend, file }: ImportOptions): Promise<number> {
-  const upload = await openUpload(ctx, file);
-  const b = await backend();
-  const ctrlC = catchCtrlC(ctx, () => {});
-  let result;
+/** What storing rows under an id that differs from a policy's customer id only in case leads to. */
+const CASE_CONSEQUENCE = "Imported as they are, their rows are customers of their own, and the policies' customers are collected from generated accounts (invented money).";
+
+/**
+ * Rows naming customers that no policy names but whose ids differ only in letter case from a
+ * policy's customer id (c100001 where the policies say C100001) are refused, nothing stored
+ * (exit 2), unless --yes is given; at a terminal premia asks. Imported with --yes (or in remote
+ * mode, where the service imports them and says so), a warning names them.
+ */
+export async function importRun(deps: ImportOptions): Promise<number> {
+  const { ctx, ui, file } = deps;
+  const mode = confirmMode(deps);
+  let upload = await openUpload(ctx, file);
+  let result: BankImportResult;
   try {
-    result = await b.importBankTransactions(upload, { signal: ctrlC.signal });
-  } finally {
-    ctrlC.release();
+    result = await importOnce(deps, upload, mode === 'yes' ? 'warn' : 'refuse');
+  } catch (e) {
+    if (!(e instanceof CaseMismatchRefused)) throw e;
+    // Asked only where the file can be read again (not stdin, not a pipe).
+    if (mode !== 'ask' || upload.reopen === undefined) {
+      throw new PremiaError(
+        'INVALID_FILE',
+        `Nothing was imported: ${describeCaseMismatches(e.mismatches, e.source)}. ${CASE_CONSEQUENCE} Correct the customer ids in the file, or add --yes to import the rows as they are.`,
+        { details: e.details },
+      );
+    }
+    await askOrCancel(deps, { details: [`${describeCaseMismatches(e.mismatches, e.source)}.`, CASE_CONSEQUENCE], question: 'Import the rows as they are?' });
+    upload = await openUpload(ctx, file);
+    result = await importOnce(deps, upload, 'warn');
   }
   if (ui.json) ui.printJson(result);
   else {
@@ -41,7 +64,21 @@ export async function importRun({ ctx, ui, backend, file }: ImportOptions): Prom
       ui.warn('Nothing was imported: a statement with a row premia cannot read is refused whole (its balances run on from row to row). Correct the rows listed and import the file again.');
     }
   }
+  // Said under --json too (the answer holds them as case_mismatches): the rows are stored.
+  if (isCaseMismatches(result.case_mismatches)) {
+    ui.warn(`${describeCaseMismatches(result.case_mismatches, upload.name)}. Their rows were imported as given, for customers of their own; the policies' customers are collected from generated accounts.`);
+  }
   return result.failed > 0 ? ExitCode.PARTIAL : ExitCode.OK;
+}
+
+async function importOnce({ ctx, backend }: ImportOptions, upload: Upload, customerCase: 'warn' | 'refuse'): Promise<BankImportResult> {
+  const b = await backend();
+  const ctrlC = catchCtrlC(ctx, () => {});
+  try {
+    return await b.importBankTransactions(upload, { signal: ctrlC.signal, customerCase });
+  } finally {
+    ctrlC.release();
+  }
 }
 
 export default verb<unknown, ImportOptions>((deps, _flags, [file]) => ({ ...deps, file: file! }), importRun);

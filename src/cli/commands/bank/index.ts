@@ -10,6 +10,13 @@ export function registerBank(program: Command, ctx: CliContext, state: RunState)
     .command('import')
     .description('load bank transactions (CSV header customer_id,date,amount,description; - reads stdin)')
     .argument('<file>')
+    .addHelpText(
+      'after',
+      '\nCustomer ids are case-sensitive: rows for ids that no policy names but that\n' +
+        "differ from a policy's customer id only in letter case (c100001 where a policy\n" +
+        'says C100001) are refused, nothing imported (exit 2), unless --yes is given;\n' +
+        'at a terminal premia asks.',
+    )
     .action(lazyAction(ctx, state, () => import('./import.js'), { writes: true, createsStore: true }));
 
   bank

@@ -1,5 +1,6 @@
 import { ExitCode } from '../../../domain/errors.js';
 import { stringifyJson } from '../../../domain/json.js';
+import { describeCaseMismatches, isCaseMismatches } from '../../../domain/customer-case.js';
 import { count, plural } from '../../output/format.js';
 import { SILENT, startProgress } from '../../output/progress.js';
 import { ImportProgressLine } from '../../output/live.js';
@@ -60,6 +61,14 @@ export async function importRun({ ctx, ui, backend, file }: ImportOptions): Prom
       );
       if (result.errors_omitted) ui.line(`… and ${plural(result.errors_omitted, 'more error')} not shown (the first ${count(result.errors.length)} by row are listed).`);
     }
+  }
+  // Bank rows imported before, under ids that differ from these policies' customer ids only in
+  // letter case: said under --json too (the answer holds them as case_mismatches).
+  if (isCaseMismatches(result.case_mismatches)) {
+    ui.warn(
+      `${describeCaseMismatches(result.case_mismatches, 'the bank rows stored')}. The policies' customers are collected from generated accounts, not from those rows; ` +
+        "import their statements under the policies' customer ids.",
+    );
   }
   await warnIfMonthQueued(ui, b, result.imported);
   return result.failed > 0 ? ExitCode.PARTIAL : ExitCode.OK;
