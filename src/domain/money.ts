@@ -219,12 +219,28 @@ export function applyRate(cents: number, rate: MoneyDecimal | string): Cents {
   return new Money(cents).times(rate).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber() as Cents;
 }
 
+/** The most a number may be off a whole cent and still be read as that cent (float noise): 0.05 cents. */
+const NOISE_CAP_CENTS = 0.05;
+
+/**
+ * Whether the shortest text of a double (String(value)) can be the last digits of binary floating
+ * point: it has more than 15 significant digits. A double gives back every decimal of at most 15
+ * significant digits as written, so a shorter text is exactly what was sent.
+ */
+function isFloatNoise(text: string): boolean {
+  const mantissa = text.replace(/^-/, '').replace(/e.*$/i, '').replace('.', '').replace(/^0+/, '');
+  return mantissa.length > 15;
+}
+
 /**
  * Read a money value from the API's JSON (a number with up to two decimals) into cents. With
  * `floatNoise` (another server's answers), a number that is a whole number of cents but for the
  * last digits of binary floating point (149.5 - 50.3 sent as 99.19999999999999) is that number of
- * cents: within a millionth of a cent, or a millionth of a millionth of the amount. A real third
- * decimal (356.3125) is refused either way.
+ * cents: within a millionth of a cent, or a millionth of a millionth of the amount, and never as
+ * much as a twentieth of a cent. Such noise only shows past the 15th significant digit: a number
+ * whose shortest text has at most 15 is the decimal the server wrote, exactly, so a real third
+ * decimal (356.3125, or 5000000000.125 where a millionth of a millionth is half a cent) is
+ * refused either way, never rounded on the client.
  */
 export function centsFromJsonNumber(value: unknown, field: string, floatNoise = false): Cents {
   // A JSON number reaches premia as a double, which gives back every decimal of at most 15
@@ -241,7 +257,7 @@ export function centsFromJsonNumber(value: unknown, field: string, floatNoise = 
     const d = new Money(String(value)).times(100);
     if (d.isInteger()) return exact(d);
     const whole = d.toDecimalPlaces(0);
-    if (floatNoise && d.minus(whole).abs().lte(d.abs().times(1e-12).plus(1e-6))) return exact(whole);
+    if (floatNoise && isFloatNoise(String(value)) && d.minus(whole).abs().lte(Money.min(d.abs().times(1e-12).plus(1e-6), NOISE_CAP_CENTS))) return exact(whole);
   }
   if (typeof value === 'string' && /^-?\d+(\.\d{1,2})?$/.test(value)) return exact(new Money(value).times(100));
   throw new TypeError(`${field} is not a money amount: ${JSON.stringify(value)}`);

@@ -120,6 +120,26 @@ describe('import errors of a shape of their own that echo an amount', () => {
   });
 });
 
+describe('a large statement whose fees came back unrounded', () => {
+  it('is refused as an answer premia cannot read, never rounded on the client', async () => {
+    // 25 % of 20,000,000,000.50 is 5,000,000,000.125: a server that does not round sends it so.
+    // premia took a millionth of a millionth of the amount (half a cent here) for float noise and
+    // showed distribution_fee 5000000000.13, with exit 0.
+    const s = await serve({
+      'GET /settlements/st-9': answer(
+        200,
+        '{"id":"st-9","settlement_number":"SETTLE-2026-11-001","period_month":"2026-11","total_collections":20000000000.50,' +
+          '"distribution_fee":5000000000.125,"collections_fee":700000000.0175,"total_fees":5700000000.1425,' +
+          '"vat":855000000.021375,"net_amount":13444999999.336125,"payment_date":"2026-12-03","status":"pending"}',
+      ),
+    });
+    const r = await premia(s, ['settlements', 'get', 'st-9', '--json']);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('answered with an amount premia cannot read: distribution_fee is not a money amount: 5000000000.125.');
+    expect(r.code).toBe(1);
+  });
+});
+
 describe("a statement rounded another way than premia's half-up (the spec does not state the rounding)", () => {
   const statement = (figures: Record<string, number>) => ({
     id: 'st-1',

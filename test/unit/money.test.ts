@@ -179,6 +179,19 @@ describe('centsFromJsonNumber', () => {
     expect(() => centsFromJsonNumber(149.55 - 50.35, 'x')).toThrow('x is not a money amount: 99.20000000000002');
     for (const v of [356.3125, 0.001, 0.005, 99.195]) expect(() => centsFromJsonNumber(v, 'x', true), String(v)).toThrow(TypeError);
   });
+
+  it('never rounds a real third decimal of a large amount, where a millionth of a millionth is half a cent', () => {
+    // 5,000,000,000.125 is exactly what a server wrote (13 significant digits: a double holds it
+    // as written): an unrounded 25 % of 20,000,000,000.50. It was read as 500000000013 cents.
+    for (const v of [5000000000.125, 99999999999.995, 50000000000.125, 10000000000.005, 5000000000.1001]) {
+      expect(() => centsFromJsonNumber(v, 'x', true), String(v)).toThrow(`x is not a money amount: ${v}`);
+    }
+    // Noise at that size is still the cent it stands for: 5,000,000,000.10 + 0.02 in floats.
+    expect(5000000000.1 + 0.02).toBe(5000000000.120001);
+    expect(centsFromJsonNumber(5000000000.1 + 0.02, 'x', true)).toBe(500000000012);
+    // Past the 15th digit but half a cent off: not noise.
+    expect(() => centsFromJsonNumber(5000000000.125001, 'x', true)).toThrow(TypeError);
+  });
 });
 
 describe('amount messages quote at most 40 characters of what was given', () => {
