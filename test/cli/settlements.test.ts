@@ -838,6 +838,15 @@ describe('a statement regenerated after a payment nets out what was paid (issue 
     });
   });
 
+  it('nothing changed since the paid statement: -002 nets 0.00 and says there is nothing more to pay, not "to pay by"', async () => {
+    const { cli } = await paidThenDisputed();
+    const r = await cli(['settlements', 'create', '--period', '2026-11']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      'Created SETTLE-2026-11-002 (supersedes SETTLE-2026-11-001; 286,225.24 already paid for 2026-11): net 0.00: nothing more to pay for 2026-11 (mark-paid records the period as settled).\n',
+    );
+  });
+
   it('more collected meanwhile: -002 is the difference, 672.25, and says so for people', async () => {
     const { cli } = await paidThenDisputed(100_000);
     const r = await cli(['settlements', 'create', '--period', '2026-11']);

@@ -649,6 +649,6 @@ describe('a server that answers a settled period with the statement it made befo
     const pending = await stub();
     expect((await premia(pending, [...CREATE('POL-1'), '--json'])).code).toBe(0);
     const created = await premia(pending, ['settlements', 'create', '--period', '2026-11']);
-    expect(created.stderr).toBe('Created SETTLE-2026-11-001: net 0.00 to pay by 2026-12-03.\n');
+    expect(created.stderr).toBe('Created SETTLE-2026-11-001: net 0.00: nothing to pay for 2026-11 (mark-paid records the period as settled).\n');
   });
 });

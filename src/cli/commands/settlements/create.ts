@@ -50,7 +50,11 @@ export async function createRun(opts: CreateOptions): Promise<number> {
     ui.warn(`the service answered with ${s.settlement_number}, whose status is ${s.status}: a statement it had made before, not a new one${paid}.`);
   } else if (!ui.json) {
     const replaces = s.supersedes ? ` (supersedes ${s.supersedes}; ${money(s.previously_paid ?? 0)} already paid for ${s.period_month})` : '';
-    if (s.net_amount < 0) {
+    if (s.net_amount === 0) {
+      // Nothing to transfer (nothing collected, or a regenerated statement the payment already covers).
+      const more = (s.previously_paid ?? 0) > 0 ? 'more ' : '';
+      ui.status(`Created ${s.settlement_number}${replaces}: net ${money(0)}: nothing ${more}to pay for ${s.period_month} (mark-paid records the period as settled).`);
+    } else if (s.net_amount < 0) {
       const reference = s.payment_reference ? `, reference ${s.payment_reference}` : '';
       ui.status(`Created ${s.settlement_number}${replaces}: net ${money(s.net_amount)}: the client owes ${money(-s.net_amount)} back by ${s.payment_date}${pastDue(s)}${reference}.`);
     } else {
