@@ -7,14 +7,14 @@ import { isRetryable } from '../../domain/debit-outcome.js';
 import { daysBetween, periodsClosedBetween, resolveAdvanceTarget } from '../../domain/advance.js';
 import { asCents } from '../../domain/money.js';
 import { addDays, dayNumber, firstOpenPeriod, fromDayNumber, lastDay, type IsoDate, type Period } from '../../domain/period.js';
-import type { Db, Store, Trx } from '../../store/store.js';
+import type { Db } from '../../store/store.js';
 import type { AdvancePreview, AdvanceTarget, CancellationPreview, PeriodClosing, PlannedDebits, SettlementPreview } from '../types.js';
 import type { LocalContext } from './context.js';
 import { LEAD_DAYS } from '../../engine/settings.js';
 import { clientSubmittedDebits } from '../../store/repos/engine.js';
 import { clientsNotRun, debitStates, liveCollectionsOfPolicy, periodClosings, policiesNotQueued } from '../../store/repos/collections.js';
 import { requirePolicy } from './policies.js';
-import { createSettlement } from './settlements.js';
+import { draftStatement } from './settlements.js';
 import { readWorld } from './world.js';
 
 export async function previewAdvance(ctx: LocalContext, target: AdvanceTarget): Promise<AdvancePreview> {
@@ -53,35 +53,13 @@ export async function previewAdvance(ctx: LocalContext, target: AdvanceTarget): 
 }
 
 /**
- * The statement `createSettlement` would make: the same code, run in a transaction that is
- * always rolled back, so the figures (and every refusal: the period still open, a live
- * statement, no collections) are exactly those of the real thing.
+ * The statement `createSettlement` would make now: the same reads, checks and figures (and every
+ * refusal: the period still open, a live statement, no collections), without its insert and
+ * without its write transaction (settlements.ts draftStatement), so a preview never waits for
+ * the store's write lock that another client's import or an advance holds.
  */
 export async function previewSettlement(ctx: LocalContext, period: Period): Promise<SettlementPreview> {
-  const { id: _id, created_at: _created, ...statement } = await createSettlement({ ...ctx, store: rollingBack(ctx.store) }, period);
-  return statement;
-}
-
-class RolledBack extends Error {
-  constructor(readonly value: unknown) {
-    super('rolled back');
-  }
-}
-
-/** The store, with transactions that are rolled back once their function has returned. */
-function rollingBack(store: Store): Store {
-  const transaction = async <T>(fn: (trx: Trx) => Promise<T>): Promise<T> => {
-    try {
-      await store.transaction(async (trx) => {
-        throw new RolledBack(await fn(trx));
-      });
-    } catch (e) {
-      if (e instanceof RolledBack) return e.value as T;
-      throw e;
-    }
-    throw new Error('unreachable: a rolled-back transaction returned');
-  };
-  return Object.create(store, { transaction: { value: transaction } }) as Store;
+  return draftStatement(ctx, period);
 }
 
 export async function previewCancellation(ctx: LocalContext, ref: string): Promise<CancellationPreview> {

@@ -143,69 +143,101 @@ export async function createSettlement(ctx: LocalContext, periodInput: string): 
 /** The statements one period may have: NNN of SETTLE-YYYY-MM-NNN has three digits. */
 const MAX_STATEMENTS_PER_PERIOD = 999;
 
+/** The statement a create would insert now, and the one it replaces: reads only, every refusal of create. */
+interface Draft {
+  row: Omit<repo.SettlementRow, 'id'>;
+  replaced: repo.SettlementRow | undefined;
+  today: string;
+  idSalt: number;
+}
+
+async function draftSettlement(trx: Db | Trx, ctx: LocalContext, period: Period): Promise<Draft> {
+  const world = await readWorld(trx);
+  checkPeriodClosed(period, world.today);
+  const live = await repo.findLiveSettlement(trx, ctx.clientId, period);
+  if (live) throw exists(live, world.idSalt);
+
+  const totals = await repo.periodCollectionTotals(trx, ctx.clientId, period);
+  if (totals.count === 0) throw noCollections(period);
+
+  // A regenerated statement (the period's newest is disputed: none is live) replaces it and
+  // nets out what the period's statements were paid so far, so paying it never pays twice.
+  const replaced = await repo.latestSettlement(trx, ctx.clientId, period);
+  const previouslyPaid = replaced ? await repo.paidForPeriod(trx, ctx.clientId, period) : asCents(0);
+  const { net_amount: periodNet, ...fees } = settlementFigures(totals.collected);
+  const seq = await repo.nextSettlementSeq(trx, ctx.clientId, period);
+  // NNN has three digits (the spec's SETTLE-YYYY-MM-NNN, a payment reference of at most 20
+  // characters): a 1000th statement of one period, after 999 disputes, is refused, not misnumbered.
+  if (seq > MAX_STATEMENTS_PER_PERIOD) {
+    throw new PremiaError(
+      'CONFLICT',
+      `Period ${period} already has ${MAX_STATEMENTS_PER_PERIOD} statements (${settlementNumber(period, 1)} to ${settlementNumber(period, MAX_STATEMENTS_PER_PERIOD)}), ` +
+        'the most a settlement number (SETTLE-YYYY-MM-NNN) can count; no further statement can be made for it. Nothing was stored.',
+      { details: [{ period_month: period, statements: MAX_STATEMENTS_PER_PERIOD }] },
+    );
+  }
+  const number = settlementNumber(period, seq);
+  let reference = paymentReference(world.idSalt, ctx.clientId, number, period, seq);
+  for (let attempt = 1; await repo.paymentReferenceExists(trx, reference); attempt++) {
+    reference = paymentReference(world.idSalt, ctx.clientId, number, period, seq, attempt);
+  }
+  const now = stamp(world.today, ctx.now());
+  const row = {
+    client_id: ctx.clientId,
+    period_month: period,
+    seq,
+    settlement_number: number,
+    ...fees,
+    period_net: periodNet,
+    collections_count: totals.count,
+    payment_date: paymentDateOf(period, seq, world.today),
+    payment_reference: reference,
+    status: 'pending',
+    created_at: now,
+    updated_at: now,
+    paid_on: null,
+    paid_reference: null,
+    disputed_on: null,
+    dispute_reason: null,
+    previously_paid: previouslyPaid,
+    supersedes_id: replaced?.id ?? null,
+  } satisfies repo.NewSettlementRow;
+  return { row, replaced, today: world.today, idSalt: world.idSalt };
+}
+
+/**
+ * The statement `createSettlement` would make now, with every refusal it would answer (the
+ * period still open, a live statement, no collections), from reads alone: no transaction, so no
+ * write lock. A preview is a GET, answered on the thread that answers every client; waiting
+ * there for the store's write lock (held by another client's import, an advance) would stall
+ * all of them for up to the busy timeout.
+ */
+export async function draftStatement(ctx: LocalContext, periodInput: string): Promise<Omit<Settlement, 'id' | 'created_at'>> {
+  const { period_month: period } = validateSettlementRequest({ period_month: periodInput });
+  const { row, replaced, idSalt } = await draftSettlement(ctx.store.db, ctx, period);
+  // The id a row would get is no part of a preview (toSettlement needs one).
+  const { id: _id, created_at: _created, ...statement } = toSettlement(
+    { id: 1, ...row, supersedes_number: replaced?.settlement_number ?? null, superseded_by_number: null },
+    idSalt,
+  );
+  return statement;
+}
+
 async function createSettlementOnce(ctx: LocalContext, period: Period): Promise<Settlement> {
   return ctx.store.transaction(async (trx) => {
-    const world = await readWorld(trx);
-    checkPeriodClosed(period, world.today);
-    const live = await repo.findLiveSettlement(trx, ctx.clientId, period);
-    if (live) throw exists(live, world.idSalt);
-
-    const totals = await repo.periodCollectionTotals(trx, ctx.clientId, period);
-    if (totals.count === 0) throw noCollections(period);
-
-    // A regenerated statement (the period's newest is disputed: none is live) replaces it and
-    // nets out what the period's statements were paid so far, so paying it never pays twice.
-    const replaced = await repo.latestSettlement(trx, ctx.clientId, period);
-    const previouslyPaid = replaced ? await repo.paidForPeriod(trx, ctx.clientId, period) : asCents(0);
-    const { net_amount: periodNet, ...fees } = settlementFigures(totals.collected);
-    const seq = await repo.nextSettlementSeq(trx, ctx.clientId, period);
-    // NNN has three digits (the spec's SETTLE-YYYY-MM-NNN, a payment reference of at most 20
-    // characters): a 1000th statement of one period, after 999 disputes, is refused, not misnumbered.
-    if (seq > MAX_STATEMENTS_PER_PERIOD) {
-      throw new PremiaError(
-        'CONFLICT',
-        `Period ${period} already has ${MAX_STATEMENTS_PER_PERIOD} statements (${settlementNumber(period, 1)} to ${settlementNumber(period, MAX_STATEMENTS_PER_PERIOD)}), ` +
-          'the most a settlement number (SETTLE-YYYY-MM-NNN) can count; no further statement can be made for it. Nothing was stored.',
-        { details: [{ period_month: period, statements: MAX_STATEMENTS_PER_PERIOD }] },
-      );
-    }
-    const number = settlementNumber(period, seq);
-    let reference = paymentReference(world.idSalt, ctx.clientId, number, period, seq);
-    for (let attempt = 1; await repo.paymentReferenceExists(trx, reference); attempt++) {
-      reference = paymentReference(world.idSalt, ctx.clientId, number, period, seq, attempt);
-    }
-    const now = stamp(world.today, ctx.now());
-    const row = {
-      client_id: ctx.clientId,
-      period_month: period,
-      seq,
-      settlement_number: number,
-      ...fees,
-      period_net: periodNet,
-      collections_count: totals.count,
-      payment_date: paymentDateOf(period, seq, world.today),
-      payment_reference: reference,
-      status: 'pending',
-      created_at: now,
-      updated_at: now,
-      paid_on: null,
-      paid_reference: null,
-      disputed_on: null,
-      dispute_reason: null,
-      previously_paid: previouslyPaid,
-      supersedes_id: replaced?.id ?? null,
-    } satisfies repo.NewSettlementRow;
+    const { row, replaced, today, idSalt } = await draftSettlement(trx, ctx, period);
+    const now = row.created_at;
     const id = await repo.insertSettlement(trx, row);
     await repo.insertSettlementEvent(trx, {
       client_id: ctx.clientId,
       settlement_id: id,
       event: 'created',
       status: 'pending',
-      on_date: world.today,
+      on_date: today,
       at: now,
       detail: null,
     });
-    return toSettlement({ id, ...row, supersedes_number: replaced?.settlement_number ?? null, superseded_by_number: null }, world.idSalt);
+    return toSettlement({ id, ...row, supersedes_number: replaced?.settlement_number ?? null, superseded_by_number: null }, idSalt);
   });
 }
 
