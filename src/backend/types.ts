@@ -752,7 +752,7 @@ export interface Admin {
   readonly idempotency: {
     /** This process, as the owner of the claims it makes. */
     readonly owner: IdempotencyOwner;
-    /** The client whose keys those of a store-wide operation are (the store's own: Local). */
+    /** The scope of a store-wide operation's keys: the store's own, no client's (not even Local's). */
     readonly storeScope: number;
     /** Claim the key for a request, or get the stored response to replay. */
     claim(input: IdempotencyClaimInput): Promise<IdempotencyClaim>;

@@ -14,6 +14,7 @@ import {
   claimAbandoned,
   claimKey,
   completeKey,
+  idempotencyRowKey,
   processOwner,
   releaseKey,
 } from '../../src/backend/local/idempotency.js';
@@ -251,7 +252,8 @@ describe('Idempotency-Key', () => {
     });
     expect(advance.text).not.toContain(secret.slice(4, -4));
     // Nothing of the secret in the record, nor anywhere in the store's bytes.
-    const row = await findIdempotencyKey(s.backend.store.db, idempotency.storeScope, 'nightly-keys');
+    const at = idempotencyRowKey(idempotency.storeScope, 'nightly-keys');
+    const row = await findIdempotencyKey(s.backend.store.db, at.clientId, at.key);
     expect(row).toMatchObject({ method: 'CLI', path: 'premia keys create', status: 201 });
     expect(JSON.stringify(row)).not.toContain(secret.slice(4, -4));
     const bytes = Buffer.concat([s.dbPath, `${s.dbPath}-wal`].filter((f) => existsSync(f)).map((f) => readFileSync(f)));

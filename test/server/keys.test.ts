@@ -222,7 +222,8 @@ describe('premia keys create --idempotency-key', () => {
     inStore((raw) => {
       expect(raw.prepare('select key, method, path, status, body from idempotency_keys').all()).toEqual([
         {
-          key: 'keys-acme-1',
+          // The store's scope (idempotency.ts STORE_SCOPE): kept apart from the client Local's own keys.
+          key: '\u0001store\u0001keys-acme-1',
           method: 'CLI',
           path: 'premia keys create',
           status: 201,
@@ -258,9 +259,10 @@ describe('premia keys create --idempotency-key', () => {
         "error: This Idempotency-Key was first used for another request ('premia keys create' with other options); use a new key for a new request.\n  (code IDEMPOTENCY_KEY_REUSED)\n",
       );
     }
-    // The key is the store's, as a clock advance's is: another local write under it is another request.
+    // The key is the store's, as a clock advance's is, and no client's: a write of the client Local
+    // (local mode's) under the same key is Local's own request, neither refused nor a replay.
     const policy = await cli('--idempotency-key', 'keys-acme-1', 'policies', 'create', '--policy-number', 'P1', '--customer-id', 'C1', '--external-ref', 'E1', '--product-code', 'LIFE', '--amount', '10.00');
-    expect(policy.code).toBe(6);
+    expect(policy.code).toBe(0);
     expect((await cli('--json', 'keys', 'list')).json()).toHaveLength(1);
   });
 

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SqliteStore } from '../../src/store/store.js';
 import { setClock } from '../helpers/seed-collections.js';
 import { PERIOD, seedPeriod } from './fixture-period.js';
-import { call, startServer, type TestServer } from './helpers.js';
+import { requestHash } from '../../src/backend/wire.js';
+import { call, NOW, POLICY, startServer, type TestServer } from './helpers.js';
 
 let s: TestServer;
 
@@ -44,5 +45,62 @@ describe('a settlement preview while another connection writes', () => {
     const made = await call(s.app, 'POST', '/v1/settlements', { key: s.keys.acme, body: { period_month: PERIOD } });
     expect(made.status).toBe(201);
     expect(made.json().settlement_number).toBe('SETTLE-2026-11-001');
+  });
+});
+
+describe("Idempotency-Key: the store's keys are not the client Local's", () => {
+  // Local is the store's own client (local mode acts for it, `keys create --operator` alone makes
+  // its operator key): a client like the others, whose keys are its own. The keys of the
+  // store-wide operations (POST /clock/advance, POST /bank/seed) are shared by every operator.
+  it("another client's operator advancing with a key Local used gets its own answer, and learns nothing of Local's request", async () => {
+    const local = (await s.backend.admin.keys.create('Local', 'client')).key;
+    const otherOperator = (await s.backend.admin.keys.create('Other Insure', 'operator')).key;
+    const key = { 'idempotency-key': 'nightly-2026-12-02' };
+    const created = await call(s.app, 'POST', '/v1/policies', { key: local, body: { ...POLICY, policy_number: 'LOCAL-1' }, headers: key });
+    expect(created.status).toBe(201);
+    const advance = await call(s.app, 'POST', '/v1/clock/advance', { key: otherOperator, body: { days: 1 }, headers: key });
+    expect(advance.status).toBe(200);
+    expect(advance.json()).toMatchObject({ from: '2026-12-02', to: '2026-12-03' });
+    // And the other way round: a key an operator used for the store does not refuse Local's own request.
+    const seedKey = { 'idempotency-key': 'seed-key' };
+    const seed = await call(s.app, 'POST', '/v1/bank/seed', { key: otherOperator, body: { seed: 5 }, headers: seedKey });
+    expect([200, 409]).toContain(seed.status); // SEED_LOCKED once runs exist: a refusal keeps no key
+    const advanced = await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.operator, body: { days: 1 }, headers: { 'idempotency-key': 'advance-key' } });
+    expect(advanced.status).toBe(200);
+    const mine = await call(s.app, 'POST', '/v1/policies', { key: local, body: { ...POLICY, policy_number: 'LOCAL-2' }, headers: { 'idempotency-key': 'advance-key' } });
+    expect(mine.status).toBe(201);
+    expect(mine.headers['idempotent-replayed']).toBeUndefined();
+    expect(mine.json().policy_number).toBe('LOCAL-2');
+    // The store's key is still the store's: another operator's retry of the advance replays it.
+    const retry = await call(s.app, 'POST', '/v1/clock/advance', { key: otherOperator, body: { days: 1 }, headers: { 'idempotency-key': 'advance-key' } });
+    expect(retry.status).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+  });
+
+  it("still replays a response of the store's scope stored by an earlier version under Local's id until it expires", async () => {
+    const body = '{"date":"2026-12-02","locked":true,"seed":1}';
+    await s.backend.store.db
+      .insertInto('idempotency_keys')
+      .values({
+        client_id: 1,
+        key: 'seed-before-upgrade',
+        request_hash: requestHash('POST', '/v1/bank/seed', { seed: 9 }),
+        method: 'POST',
+        path: '/v1/bank/seed',
+        status: 200,
+        content_type: 'application/json; charset=utf-8',
+        body,
+        created_at: NOW().getTime(),
+        expires_at: NOW().getTime() + 60_000,
+        owner_host: null,
+        owner_pid: null,
+        owner_token: null,
+        started_at: null,
+      })
+      .execute();
+    const retry = await call(s.app, 'POST', '/v1/bank/seed', { key: s.keys.operator, body: { seed: 9 }, headers: { 'idempotency-key': 'seed-before-upgrade' } });
+    expect(retry.status).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.text).toBe(body);
   });
 });

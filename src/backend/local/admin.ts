@@ -7,11 +7,10 @@
 import type { Store } from '../../store/store.js';
 import type { Admin, IdempotencyClaimInput, IdempotencyOwner, KeyRole, StoredResponse } from '../types.js';
 import { authenticate, clientByName, clientLike, createKey, createKeyOnce, listKeys, revokeKey } from './api-keys.js';
-import { claimKey, completeKey, processOwner, releaseKey } from './idempotency.js';
+import { claimKey, completeKey, processOwner, releaseKey, STORE_SCOPE } from './idempotency.js';
 import { listSettings, setSetting } from './settings.js';
 import { importHolidays, showCalendar } from './calendar.js';
 import { workEngine } from './engine.js';
-import { LOCAL_CLIENT_ID } from './world.js';
 import { PremiaError } from '../../domain/errors.js';
 
 export class LocalAdmin implements Admin {
@@ -56,7 +55,7 @@ export class LocalAdmin implements Admin {
     };
     this.idempotency = {
       owner: processOwner(),
-      storeScope: LOCAL_CLIENT_ID,
+      storeScope: STORE_SCOPE,
       claim: (input) => claimKey(store, input),
       complete: (clientId: number, key: string, response: StoredResponse, owner?: IdempotencyOwner) => completeKey(store, clientId, key, response, owner),
       release: (clientId: number, key: string, owner?: IdempotencyOwner) => releaseKey(store, clientId, key, owner),

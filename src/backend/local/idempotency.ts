@@ -34,6 +34,7 @@ import {
   type IdempotencyRow,
 } from '../../store/repos/idempotency.js';
 import type { Store, Trx } from '../../store/store.js';
+import { LOCAL_CLIENT_ID } from './world.js';
 import type { IdempotencyClaim, IdempotencyClaimInput, IdempotencyOwner, StoredResponse } from '../types.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -73,6 +74,26 @@ export function claimAbandoned(
 const HELD = new Set<string>();
 const held = (clientId: number, key: string) => `${clientId}\u0000${key}`;
 
+/**
+ * The scope of the store's own keys (those of the store-wide operations, POST /clock/advance and
+ * POST /bank/seed, and of `premia keys create`), shared by every operator key of every client.
+ * It is no client's: the client Local (id 1, local mode's) has keys of its own, and an operator
+ * of another client advancing with a key Local used must neither be refused for Local's request
+ * (learning what it was) nor refuse Local's later one. Its rows are kept under Local's id (the
+ * table's client_id names a client) with a prefix no Idempotency-Key can hold (a control
+ * character: keys are printable ASCII).
+ */
+export const STORE_SCOPE = 0;
+const STORE_KEY_PREFIX = '\u0001store\u0001';
+
+/** The (client_id, key) of the row that holds a scope's key. */
+export function idempotencyRowKey(scope: number, key: string): { clientId: number; key: string } {
+  return scope === STORE_SCOPE ? { clientId: LOCAL_CLIENT_ID, key: STORE_KEY_PREFIX + key } : { clientId: scope, key };
+}
+
+/** The requests of the store's scope, as recorded (their method and path). */
+const STORE_REQUESTS = new Set(['POST /v1/clock/advance', 'POST /v1/bank/seed', `${CLI_METHOD} premia keys create`]);
+
 /** Claim the key for this request, or return the stored response to replay. */
 export async function claimKey(store: Store, input: IdempotencyClaimInput): Promise<IdempotencyClaim> {
   const claim = await claimKeyOnce(store, input);
@@ -82,15 +103,22 @@ export async function claimKey(store: Store, input: IdempotencyClaimInput): Prom
 
 async function claimKeyOnce(store: Store, input: IdempotencyClaimInput): Promise<IdempotencyClaim> {
   const owner = input.owner ?? PROCESS_OWNER;
+  const at = idempotencyRowKey(input.clientId, input.key);
   return store.transaction(async (trx) => {
     await purgeExpiredIdempotencyKeys(trx, input.now);
-    const row = await findIdempotencyKey(trx, input.clientId, input.key);
+    let row = await findIdempotencyKey(trx, at.clientId, at.key);
+    if (!row && input.clientId === STORE_SCOPE) {
+      // A response of the store's scope stored by an earlier version, under Local's own key: still
+      // the store's until it expires (a retried advance must not live its days twice).
+      const earlier = await findIdempotencyKey(trx, LOCAL_CLIENT_ID, input.key);
+      if (earlier && earlier.status !== null && STORE_REQUESTS.has(`${earlier.method} ${earlier.path}`)) row = earlier;
+    }
     if (!row) {
       await insertIdempotencyKey(
         trx,
         {
-          client_id: input.clientId,
-          key: input.key,
+          client_id: at.clientId,
+          key: at.key,
           request_hash: input.hash,
           method: input.method,
           path: input.path,
@@ -113,7 +141,7 @@ async function claimKeyOnce(store: Store, input: IdempotencyClaimInput): Promise
       const leftByThisOwner = row.owner_token === owner.token && !HELD.has(held(input.clientId, input.key)) && input.inParts !== true;
       if (
         (leftByThisOwner || claimAbandoned(row, owner, input.now, input.isAlive)) &&
-        (await takeOverIdempotencyKey(trx, input.clientId, input.key, row.owner_token, owner, input.now, input.now + IDEMPOTENCY_TTL_MS))
+        (await takeOverIdempotencyKey(trx, at.clientId, at.key, row.owner_token, owner, input.now, input.now + IDEMPOTENCY_TTL_MS))
       ) {
         return { kind: 'claimed' } as const;
       }
@@ -141,8 +169,9 @@ export async function completeKey(
   owner: IdempotencyOwner = PROCESS_OWNER,
 ): Promise<boolean> {
   HELD.delete(held(clientId, key)); // done with, stored or not (see HELD)
+  const at = idempotencyRowKey(clientId, key);
   return store.transaction((trx) =>
-    completeIdempotencyKey(trx, clientId, key, owner.token, { status: response.status, content_type: response.contentType, body: response.body }),
+    completeIdempotencyKey(trx, at.clientId, at.key, owner.token, { status: response.status, content_type: response.contentType, body: response.body }),
   );
 }
 
@@ -160,11 +189,13 @@ export async function completeKeyWithin(
   owner: IdempotencyOwner = PROCESS_OWNER,
 ): Promise<boolean> {
   HELD.delete(held(clientId, key)); // done with (see HELD); a rollback leaves the claim to releaseKey
-  return completeIdempotencyKey(trx, clientId, key, owner.token, { status: response.status, content_type: response.contentType, body: response.body });
+  const at = idempotencyRowKey(clientId, key);
+  return completeIdempotencyKey(trx, at.clientId, at.key, owner.token, { status: response.status, content_type: response.contentType, body: response.body });
 }
 
 /** Forget a claimed key (the request was refused or failed: a retry may run again). */
 export async function releaseKey(store: Store, clientId: number, key: string, owner: IdempotencyOwner = PROCESS_OWNER): Promise<boolean> {
   HELD.delete(held(clientId, key)); // done with, released or not (see HELD)
-  return store.transaction((trx) => deleteIdempotencyKey(trx, clientId, key, owner.token));
+  const at = idempotencyRowKey(clientId, key);
+  return store.transaction((trx) => deleteIdempotencyKey(trx, at.clientId, at.key, owner.token));
 }
