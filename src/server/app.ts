@@ -134,9 +134,14 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   const jobs = createJobs(base, { offload: options.offload, log });
   const operations = new AsyncOperations(() => now().getTime());
   const limits = { jsonLimit, uploadLimit };
-  const logLine = (method: string, url: string, status: number, ms: number, id: string, note = '') =>
-    // A key pasted as an id (GET /v1/policies/pmk_…) is logged redacted, like every key.
-    log(`${new Date().toISOString()} ${method} ${redactKeysIn(url.split('?', 1)[0]!)} ${status} ${ms.toFixed(1)}ms ${id}${note}`);
+  // A key pasted as an id (GET /v1/policies/pmk_…) is logged redacted, like every key. The
+  // request id may be the caller's own (X-Request-Id), so two clients' requests can share one:
+  // the id of the key that sent it (never the key) says whose each line is.
+  const logLine = (request: FastifyRequest, status: number, ms: number, note = '') =>
+    log(
+      `${new Date().toISOString()} ${request.method} ${redactKeysIn(request.url.split('?', 1)[0]!)} ${status} ${ms.toFixed(1)}ms ${request.id}` +
+        `${request.principal ? ` key ${request.principal.keyId}` : ''}${note}`,
+    );
   /** Requests whose answer was handed to the connection (onSend ran): see the access log's hooks below. */
   const answered = new WeakSet<object>();
 
@@ -162,7 +167,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         const { error, internal } = toPremiaError(cause, limits);
         if (internal) log(`${new Date().toISOString()} error ${request.id}: ${(cause as Error)?.stack ?? String(cause)}`);
         // No onResponse hook runs for these requests: their access-log line is written here.
-        reply.raw.once('finish', () => logLine(request.method, request.url, error.status, performance.now() - started, request.id));
+        reply.raw.once('finish', () => logLine(request, error.status, performance.now() - started));
         const retryAfter = retryAfterOf(cause);
         if (retryAfter !== null) reply.header('retry-after', String(retryAfter));
         if (error.status === 401) reply.header('www-authenticate', WWW_AUTHENTICATE);
@@ -177,7 +182,10 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       const path = request.url.split('?', 1)[0]!;
       if (path !== '/v1' && !path.startsWith('/v1/')) return answer(err);
       authenticateRequest(request).then(
-        () => answer(err),
+        (principal) => {
+          request.principal = principal;
+          answer(err);
+        },
         (refused: unknown) => answer(refused),
       );
     },
@@ -258,7 +266,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     reply.raw.once('close', () => {
       // answered: onSend ran and onResponse did not (it comes first for an answer delivered whole).
       if (answered.has(request) && !reply.raw.writableFinished) {
-        logLine(request.method, request.url, reply.statusCode, reply.elapsedTime, request.id, ' (the client left during the answer: not delivered whole)');
+        logLine(request, reply.statusCode, reply.elapsedTime, ' (the client left during the answer: not delivered whole)');
       }
     });
     if (closing) {
@@ -283,7 +291,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   };
   app.addHook('onSend', async (request, reply, payload) => {
     if (reply.raw.destroyed) {
-      logLine(request.method, request.url, reply.statusCode, reply.elapsedTime, request.id, ' (the client had left: the answer was not delivered)');
+      logLine(request, reply.statusCode, reply.elapsedTime, ' (the client had left: the answer was not delivered)');
       return payload;
     }
     answered.add(request);
@@ -295,7 +303,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   });
   app.addHook('onResponse', async (request, reply) => {
     answered.delete(request);
-    logLine(request.method, request.url, reply.statusCode, reply.elapsedTime, request.id);
+    logLine(request, reply.statusCode, reply.elapsedTime);
   });
 
   app.setErrorHandler((err, request, reply) => {

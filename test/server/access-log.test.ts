@@ -56,7 +56,7 @@ describe('the access log', () => {
     open();
     await vi.waitFor(() => expect(s.logs.length).toBe(before + 1));
     expect(s.logs.at(-1)).toMatch(
-      /^\d{4}-\d{2}-\d{2}T\S+Z GET \/v1\/policies\/POL-NONE 404 \d+\.\dms [0-9a-f-]{36} \(the client had left: the answer was not delivered\)$/,
+      /^\d{4}-\d{2}-\d{2}T\S+Z GET \/v1\/policies\/POL-NONE 404 \d+\.\dms [0-9a-f-]{36} key [0-9a-f-]{36} \(the client had left: the answer was not delivered\)$/,
     );
     s.backend.forClient = forClient;
   });
@@ -74,6 +74,6 @@ describe('the access log', () => {
     });
     expect(status).toBe(200);
     await vi.waitFor(() => expect(s.logs.length).toBe(before + 1));
-    expect(s.logs.at(-1)).toMatch(/^\d{4}-\d{2}-\d{2}T\S+Z GET \/v1\/whoami 200 \d+\.\dms [0-9a-f-]{36}$/);
+    expect(s.logs.at(-1)).toMatch(/^\d{4}-\d{2}-\d{2}T\S+Z GET \/v1\/whoami 200 \d+\.\dms [0-9a-f-]{36} key [0-9a-f-]{36}$/);
   });
 });

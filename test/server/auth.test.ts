@@ -69,7 +69,7 @@ describe('authentication (spec 5)', () => {
     expect(s.logs.length).toBeGreaterThan(0);
     expect(s.logs.join('\n')).not.toContain(s.keys.acme);
     expect(s.logs.join('\n')).not.toContain(s.keys.other);
-    expect(s.logs.at(-1)).toMatch(/^\d{4}-\d{2}-\d{2}T\S+Z GET \/v1\/whoami 200 \d+\.\dms [0-9a-f-]{36}$/);
+    expect(s.logs.at(-1)).toMatch(/^\d{4}-\d{2}-\d{2}T\S+Z GET \/v1\/whoami 200 \d+\.\dms [0-9a-f-]{36} key [0-9a-f-]{36}$/);
   });
 
   it('nor a key pasted as an id into a path: the log line shows it redacted', async () => {

@@ -110,7 +110,7 @@ describe('G2: answers fastify or Node would write carry the spec body and X-Requ
     const res = await call(s.app, 'GET', '/v1/policies/%E0%A4%A', { key: s.keys.acme });
     refused(res, 400, 'VALIDATION_ERROR', { field: 'path', code: 'INVALID_ENCODING' });
     // It has its access-log line like any other request.
-    expect(s.logs.some((l) => l.endsWith(` GET /v1/policies/%E0%A4%A 400 ${l.split(' ')[4]} ${String(res.headers['x-request-id'])}`))).toBe(true);
+    expect(s.logs.some((l) => l.endsWith(` GET /v1/policies/%E0%A4%A 400 ${l.split(' ')[4]} ${String(res.headers['x-request-id'])} key ${l.split(' ').at(-1)}`) && /^[0-9a-f-]{36}$/.test(l.split(' ').at(-1)!))).toBe(true);
   });
 
   it('a path parameter over 100 characters', async () => {
@@ -177,7 +177,7 @@ describe('G2: answers fastify or Node would write carry the spec body and X-Requ
         { field: 'period_month', code: 'INVALID_FORMAT', message: 'period_month must be a month written YYYY-MM, like 2026-11; got "2026-13"' },
       ]);
       expect(served.json.error.request_id).toBe(served.headers['x-request-id']);
-      expect(s.logs.some((l) => l.includes(` POST /v1/collections/execute 400 `) && l.endsWith(served.headers['x-request-id']!))).toBe(true);
+      expect(s.logs.some((l) => l.includes(` POST /v1/collections/execute 400 `) && l.includes(` ${served.headers['x-request-id']!} key `))).toBe(true);
       const whoami = parse(await raw(`GET /v1/whoami HTTP/1.1\r\nHost: x\r\nX-API-Key: ${s.keys.acme}\r\nExpect: foo\r\nConnection: close\r\n\r\n`));
       expect(whoami.status).toBe(200);
       expect(whoami.json).toMatchObject({ client: 'Acme Life', role: 'client' });

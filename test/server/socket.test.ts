@@ -159,7 +159,7 @@ describe('premia serve (spawned binary)', () => {
     expect(res.statusCode).toBe(200);
     expect(JSON.parse(text)).toEqual({ imported: 520, failed: 0, errors: [] });
     expect(await exited).toBe(0);
-    expect(stderr).toMatch(/POST \/v1\/policies\/import 200 \d+\.\dms \S+\n/);
+    expect(stderr).toMatch(/POST \/v1\/policies\/import 200 \d+\.\dms \S+ key \S+\n/);
     expect(stderr).toContain('premia: stopped.');
     expect(stderr).not.toContain(key);
     // The store was closed cleanly and holds the import, for the key's client.

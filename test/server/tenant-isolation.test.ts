@@ -104,3 +104,25 @@ describe("Idempotency-Key: the store's keys are not the client Local's", () => {
     expect(retry.text).toBe(body);
   });
 });
+
+describe('the access log with request ids chosen by the callers', () => {
+  it("says which key made each line: two clients sending the same X-Request-Id are told apart", async () => {
+    const trace = { 'x-request-id': 'trace-0001' };
+    const before = s.logs.length;
+    const acme = await call(s.app, 'GET', '/v1/whoami', { key: s.keys.acme, headers: trace });
+    const other = await call(s.app, 'GET', `/v1/settlements/SETTLE-2026-11-009`, { key: s.keys.other, headers: trace });
+    expect(acme.headers['x-request-id']).toBe('trace-0001');
+    expect(other.headers['x-request-id']).toBe('trace-0001');
+    expect(other.status).toBe(404);
+    const acmeKeyId = acme.json().key_id;
+    const otherKeyId = (await call(s.app, 'GET', '/v1/whoami', { key: s.keys.other })).json().key_id;
+    const lines = s.logs.slice(before, before + 2);
+    expect(lines[0]).toMatch(new RegExp(`^\\S+Z GET /v1/whoami 200 \\d+\\.\\dms trace-0001 key ${acmeKeyId}$`));
+    expect(lines[1]).toMatch(new RegExp(`^\\S+Z GET /v1/settlements/SETTLE-2026-11-009 404 \\d+\\.\\dms trace-0001 key ${otherKeyId}$`));
+    // Never the key itself; a request without a valid key has no key id to name.
+    const refused = await call(s.app, 'GET', '/v1/whoami', { key: null, headers: trace });
+    expect(refused.status).toBe(401);
+    expect(s.logs.at(-1)).toMatch(/^\S+Z GET \/v1\/whoami 401 \d+\.\dms trace-0001$/);
+    expect(s.logs.slice(before).join('\n')).not.toContain(s.keys.acme);
+  });
+});
