@@ -357,10 +357,16 @@ export async function resolveTarget(ctx: CliContext, globals: GlobalOptions): Pr
     ctx.stderr.write(
       'warning: --api-key puts the key where others can see it (process listings, shell history); prefer PREMIA_API_KEY or premia login.\n',
     );
-  } else if (env.PREMIA_API_KEY?.trim()) {
+  } else if (env.PREMIA_API_KEY?.trim() && !(globals.profile !== undefined && profile && profileApplies)) {
     apiKey = env.PREMIA_API_KEY.trim();
     keySource = 'env';
   } else if (profile && profileApplies) {
+    // A profile named on this command line brings its own key, PREMIA_API_KEY or not: a key left
+    // in the environment by an earlier task must not act, for another client, under the profile
+    // the operator just named (say so: the environment's key is not the one used).
+    if (env.PREMIA_API_KEY?.trim() && env.PREMIA_API_KEY.trim() !== profile.api_key.trim()) {
+      ctx.stderr.write(`note: PREMIA_API_KEY is set, but --profile ${profileName} was given: its own key is used, not the environment's.\n`);
+    }
     await checkPrivate(path!); // a key is read from the file only when nobody else can read it
     apiKey = profile.api_key.trim();
     keySource = 'profile';

@@ -194,6 +194,17 @@ describe('choosing the mode and the key', () => {
     expect(flag.stderr).toBe('warning: --api-key puts the key where others can see it (process listings, shell history); prefer PREMIA_API_KEY or premia login.\n');
   });
 
+  it('a profile named with --profile brings its own key: PREMIA_API_KEY (another client\'s) does not act under it', async () => {
+    saveConfig({ acme: { base_url: server.url, api_key: server.keys.acme } });
+    const named = await premia(['whoami', '--json', '--profile', 'acme'], { PREMIA_API_KEY: server.keys.other });
+    expect(named.json()).toMatchObject({ client: 'Acme Life', key_source: 'profile', profile: 'acme' });
+    expect(named.stderr).toBe("note: PREMIA_API_KEY is set, but --profile acme was given: its own key is used, not the environment's.\n");
+    // The same key in both: nothing to say. PREMIA_PROFILE (the environment's) still yields to PREMIA_API_KEY.
+    const same = await premia(['whoami', '--json', '--profile', 'acme'], { PREMIA_API_KEY: server.keys.acme });
+    expect([same.json().key_source, same.stderr]).toEqual(['profile', '']);
+    expect((await premia(['whoami', '--json'], { PREMIA_PROFILE: 'acme', PREMIA_API_KEY: server.keys.other })).json()).toMatchObject({ client: 'Other Insure', key_source: 'env' });
+  });
+
   it('a saved key is never sent to another URL', async () => {
     saveConfig({ default: { base_url: 'http://127.0.0.1:9/v1', api_key: server.keys.acme } });
     const r = await premia(['whoami'], { PREMIA_BASE_URL: server.url });
