@@ -19,7 +19,7 @@
  */
 import { redactGivenKeys, redactKeysIn } from '../lib/key-text.js';
 import { randomUUID } from 'node:crypto';
-import { statSync, type Stats } from 'node:fs';
+import { existsSync, rmSync, statSync, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { EventEmitter } from 'node:events';
@@ -159,8 +159,12 @@ export interface CliContext {
   copyStore: (request: StoreCopyRequest) => Promise<StoreCopyReport>;
   /** Tests: run this instead of a verb's own run, with the options its command line parsed into. */
   runF?: (command: string, options: object) => Promise<number>;
-  /** Release what `backend` and `remote` opened. */
-  dispose: () => Promise<void>;
+  /**
+   * Release what `backend` and `remote` opened. After a command that failed (`failed`), a store
+   * file it made and wrote nothing to is removed: a mistyped --db leaves no empty store behind,
+   * which a later command would open as if it were the store meant.
+   */
+  dispose: (failed?: boolean) => Promise<void>;
 }
 
 export interface ContextInit {
@@ -237,12 +241,15 @@ export function createContext(init: ContextInit): CliContext {
       (async () => {
         throw new PremiaError('NOT_SUPPORTED', "This build of premia has no HTTP service: run 'premia serve' from the premia binary.");
       }),
-    async dispose() {
+    async dispose(failed = false) {
       const all = opened.splice(0);
       backend = undefined;
       for (const b of all) {
         try {
-          await (await b).backend.close();
+          const o = await b;
+          const remove = failed && o.newStoreUntouched?.untouched() === true;
+          await o.backend.close();
+          if (remove) removeStoreFiles(o.newStoreUntouched!.path);
         } catch {
           // opening failed: nothing to close
         }
@@ -263,6 +270,8 @@ export function createContext(init: ContextInit): CliContext {
 interface Opened {
   backend: Backend;
   admin: Admin | null;
+  /** A store file this command made: whether nothing was written to it since (see dispose). */
+  newStoreUntouched?: { path: string; untouched: () => boolean };
 }
 
 /** Resolve mode, URL, key and profile as the header of this file describes. */
@@ -402,10 +411,12 @@ async function openLocal(ctx: CliContext, globals: GlobalOptions, target: Resolv
   }
   // The modes as found (opening makes the -wal and -shm); said once the file is known to be a store.
   const warning = onFile ? await sharedStoreWarning(target.db!) : null;
-  const { openLocalBackend } = await import('../backend/local/index.js');
+  const isNew = onFile && createStore && !existsSync(target.db!);
+  const { openLocalBackend, untouchedSinceOpened } = await import('../backend/local/index.js');
   // One command per process: nothing else on this thread uses the store while it advances.
   const base = await openLocalBackend({ path: target.db!, seed: parseSeed(globals.seed), now: ctx.now, create: createStore, aloneOnThread: true });
   const admin = base.admin;
+  const newStoreUntouched = isNew ? { path: target.db!, untouched: () => untouchedSinceOpened(base) } : undefined;
   try {
     if (warning) ctx.stderr.write(warning);
     let backend = base;
@@ -425,14 +436,25 @@ async function openLocal(ctx: CliContext, globals: GlobalOptions, target: Resolv
       // This backend owns the store now: closing it closes the store.
       backend = base.forClient(client.id, { ownsStore: true });
     }
-    if (globals.idempotencyKey === undefined) return { backend, admin };
+    if (globals.idempotencyKey === undefined) return { backend, admin, newStoreUntouched };
     // --idempotency-key in local mode: the same records as the service keeps, so a rerun acts once.
     const { withIdempotency } = await import('./local-idempotency.js');
-    return { backend: withIdempotency(backend, key, admin.idempotency, backend.ctx.clientId, ctx.now, { advanceResultFor: (r) => backend.advanceResultFor(r) }), admin };
+    return {
+      backend: withIdempotency(backend, key, admin.idempotency, backend.ctx.clientId, ctx.now, { advanceResultFor: (r) => backend.advanceResultFor(r) }),
+      admin,
+      newStoreUntouched,
+    };
   } catch (e) {
+    const untouched = newStoreUntouched?.untouched() === true;
     await base.close();
+    if (untouched) removeStoreFiles(newStoreUntouched!.path);
     throw e;
   }
+}
+
+/** A store file and its SQLite companions, gone (a new store nothing was written to). */
+function removeStoreFiles(path: string): void {
+  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(path + suffix, { force: true });
 }
 
 /**

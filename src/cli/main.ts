@@ -158,7 +158,7 @@ export async function run(argv: string[], ctx: CliContext, onExitCode?: (code: n
   }
   onExitCode?.(code);
   ctx.stdout.off('error', onOutputError);
-  await ctx.dispose();
+  await ctx.dispose(code !== ExitCode.OK);
   return code;
 }
 

@@ -25,6 +25,15 @@ import { MIGRATIONS } from './migrations.js';
 const require = createRequire(import.meta.url);
 export const DEFAULT_BUSY_TIMEOUT_MS = 30_000;
 
+/**
+ * Rows this process's connection to `store` has changed since it opened (SQLite's
+ * total_changes()), or null where that cannot be told (PostgreSQL: a pool of connections).
+ */
+export function rowsChanged(store: Store): number | null {
+  if (store.kind !== 'sqlite' || !store.raw.open) return null;
+  return (store.raw.prepare('select total_changes() as n').get() as { n: number }).n;
+}
+
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const foreign = foreignUrlProblem(options.path, options.option ?? '--db');
   if (foreign !== null) throw new PremiaError('VALIDATION_ERROR', foreign.message, { details: [foreign.detail] });

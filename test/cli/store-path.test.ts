@@ -171,3 +171,38 @@ describe('spaces or a line end around the store path', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 });
+
+describe('a new store made by a command that then fails', () => {
+  const BAD = 'bad,header\n1,2\n';
+  const GOOD = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\n';
+  const files = () => readdirSync(dir).filter((f) => f.startsWith('typo.db')).sort();
+
+  it('is removed when nothing was written to it: a refused import, an unknown --as-client (no file, -wal or -shm left)', async () => {
+    writeFileSync(join(dir, 'bad.csv'), BAD);
+    writeFileSync(join(dir, 'good.csv'), `${GOOD}C1,R1,POL-1,FUNERAL,100.00\n`);
+    const bad = await runCli(['--db', 'typo.db', 'policies', 'import', 'bad.csv'], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(files()).toEqual([]);
+    const client = await runCli(['--db', 'typo.db', '--as-client', 'Nobody', 'policies', 'import', 'good.csv'], { cwd: dir });
+    expect(client.code).toBe(5);
+    expect(files()).toEqual([]);
+    // The next command that reads finds no store, as it should, instead of an empty one.
+    expect((await runCli(['--db', 'typo.db', 'policies', 'list'], { cwd: dir })).stderr).toContain('There is no store at');
+  });
+
+  it('is kept when the command wrote to it before failing (an import with a bad row: exit 3, the good row stored)', async () => {
+    writeFileSync(join(dir, 'mixed.csv'), `${GOOD}C1,R1,POL-1,FUNERAL,100.00\nC2,R2,POL-2,FUNERAL,-5\n`);
+    const r = await runCli(['--json', '--db', 'typo.db', 'policies', 'import', 'mixed.csv'], { cwd: dir });
+    expect(r.code).toBe(3);
+    expect(files()).toContain('typo.db');
+    expect((await runCli(['--json', '--db', 'typo.db', 'policies', 'list'], { cwd: dir })).json().data.map((p: { policy_number: string }) => p.policy_number)).toEqual(['POL-1']);
+  });
+
+  it('a store that existed before is never removed, even empty, when a command on it fails', async () => {
+    expect((await runCli(['--db', 'typo.db', 'clock', 'set', '2026-10-31'], { cwd: dir })).code).toBe(0);
+    writeFileSync(join(dir, 'bad.csv'), BAD);
+    expect((await runCli(['--db', 'typo.db', 'policies', 'import', 'bad.csv'], { cwd: dir })).code).toBe(2);
+    expect(files()).toContain('typo.db');
+    expect((await runCli(['--db', 'typo.db', 'clock'], { cwd: dir })).stdout).toContain('2026-10-31');
+  });
+});

@@ -10,7 +10,7 @@ import { findClientById } from '../../store/repos/clients.js';
 import { cancelPolicyCollections, repriceUnattempted } from '../../store/repos/collections.js';
 import { getAllMeta, setMeta } from '../../store/repos/meta.js';
 import { latestPolicyChangeDay } from '../../store/repos/policies.js';
-import { openStore, type Store } from '../../store/store.js';
+import { openStore, rowsChanged, type Store } from '../../store/store.js';
 import type {
   AdvanceOptions,
   AdvancePreview,
@@ -79,13 +79,27 @@ export async function openLocalBackend(options: LocalBackendOptions): Promise<Lo
     await store.close();
     throw e;
   }
-  return new LocalBackend({ store, clientId: options.clientId ?? LOCAL_CLIENT_ID, now, bank: options.bank, aloneOnThread: options.aloneOnThread }, true);
+  const backend = new LocalBackend({ store, clientId: options.clientId ?? LOCAL_CLIENT_ID, now, bank: options.bank, aloneOnThread: options.aloneOnThread }, true);
+  backend.rowsAtOpen = rowsChanged(store);
+  return backend;
+}
+
+/**
+ * Whether `backend`'s store has had no row changed through it since `openLocalBackend` made it
+ * ready (a new store a failed command made and nothing else wrote: the CLI removes it). False
+ * where it cannot be told.
+ */
+export function untouchedSinceOpened(backend: LocalBackend): boolean {
+  const now = rowsChanged(backend.store);
+  return now !== null && now === backend.rowsAtOpen;
 }
 
 export class LocalBackend implements Backend {
   readonly mode = 'local' as const;
   private adminObject: LocalAdmin | undefined;
   readonly ctx: LocalContext;
+  /** Rows changed through the store's connection once it was ready (untouchedSinceOpened). */
+  rowsAtOpen: number | null = null;
 
   constructor(
     ctx: LocalContext,
