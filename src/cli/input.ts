@@ -5,6 +5,7 @@ import { basename } from 'node:path';
 import { resolve } from 'node:path';
 import type { Upload } from '../backend/types.js';
 import { usageError, validationError } from '../domain/errors.js';
+import { printable } from '../domain/identifiers.js';
 import type { CliContext } from './context.js';
 
 /**
@@ -30,7 +31,7 @@ export async function openUpload(ctx: CliContext, file: string): Promise<Upload>
   let size: number;
   try {
     const info = await stat(path);
-    if (info.isDirectory()) throw validationError(`${file} is a directory; give a CSV file.`);
+    if (info.isDirectory()) throw validationError(`${printable(file, 200)} is a directory; give a CSV file.`);
     regular = info.isFile();
     size = info.size;
     // A file this user may not read is refused now: the stream below opens it only later, and
@@ -41,14 +42,18 @@ export async function openUpload(ctx: CliContext, file: string): Promise<Upload>
     throw unreadable(e, file);
   }
   const open = () => createReadStream(path, { highWaterMark: 1 << 20 });
+  // The name every message about the file shows: a control or bidirectional character in it
+  // (`evil\u202Ecsv.txt`) escaped, never written to the terminal to act or reorder the line.
+  const name = printable(basename(path), 200);
   // A pipe (`<(command)`, a FIFO) is read once, like stdin, and its size is not known.
-  if (!regular) return { name: basename(path), stream: open() };
+  if (!regular) return { name, stream: open() };
   // A file can be read again from the start (a remote upload whose connection failed is resent).
-  return { name: basename(path), stream: open(), size, reopen: open };
+  return { name, stream: open(), size, reopen: open };
 }
 
 /** Why an input file cannot be read, as a validation error for the causes a person can fix; anything else as it is. */
-function unreadable(e: unknown, file: string): unknown {
+function unreadable(e: unknown, given: string): unknown {
+  const file = printable(given, 200);
   switch ((e as NodeJS.ErrnoException).code) {
     case 'ENOENT':
       return validationError(`Cannot read ${file}: no such file.`);

@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { conflict, usageError, validationError } from '../../../domain/errors.js';
+import { printable } from '../../../domain/identifiers.js';
 import { addDays, isPeriod, shiftPeriod, type Period } from '../../../domain/period.js';
 import { runSimulation, type PatternResult, type SimulationSummary } from '../../../simulation/scenario.js';
 import { verb, type CommandDeps } from '../../command.js';
@@ -108,8 +109,9 @@ export async function simulateRun({ ctx, globals, ui, createsStore, first, month
       b,
       { first, months, strategy, seed: clock.seed },
       {
-        policies: { name: policiesFile, open: () => openUpload(ctx, policiesFile) },
-        bank: bankFile === null ? null : { name: bankFile, open: () => openUpload(ctx, bankFile) },
+        // Named in messages as given, a control or bidirectional character in it escaped.
+        policies: { name: printable(policiesFile, 200), open: () => openUpload(ctx, policiesFile) },
+        bank: bankFile === null ? null : { name: printable(bankFile, 200), open: () => openUpload(ctx, bankFile) },
         makeOutputDirectory: (period) => outputDirectory(join(outDir, period), out, true).then(() => undefined),
         save: async (period, download, name) => {
           const dir = join(outDir, period);
