@@ -24,6 +24,7 @@ import { buildRequest, requestHash } from '../backend/wire.js';
 import { PremiaError, receivedCode } from '../domain/errors.js';
 import { CLI_METHOD, requestKey } from '../domain/idempotency.js';
 import { moneyToCents, stringifyJson } from '../domain/json.js';
+import { CsvFormatError, CsvReader } from '../lib/csv-reader.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -156,11 +157,23 @@ async function spool(file: Upload): Promise<{ upload: Upload; sha256: string; re
     await pipeline(
       Readable.from(file.stream),
       async function* (source: AsyncIterable<Buffer | string>) {
+        // Read as the import will read it, to stop at the first thing that makes it no CSV text
+        // (NUL bytes, bytes that are not UTF-8, a record over 1 MiB): /dev/zero or a binary
+        // stream was copied to TMPDIR whole before the import refused it at its first bytes, and
+        // an endless one filled the disk. The copy ends with the chunk that showed it, and the
+        // import refuses that copy with the message it gives of the stream itself.
+        const gate = new CsvReader({ onRecord: () => undefined, onPlainLine: () => true });
         for await (const chunk of source) {
           const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
           hash.update(buf);
           size += buf.length;
           yield buf;
+          try {
+            gate.push(buf);
+          } catch (e) {
+            if (e instanceof CsvFormatError) return;
+            throw e;
+          }
         }
       },
       createWriteStream(path, { flags: 'wx', mode: 0o600 }),

@@ -4,8 +4,9 @@
  * exit 1) naming neither TMPDIR nor the fix; it is a VALIDATION_ERROR now, nothing imported, and
  * the key still free for the rerun.
  */
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
 
@@ -40,5 +41,54 @@ describe('stdin spooled under --idempotency-key', () => {
     const again = await importStdin();
     expect([again.code, again.stdout, again.stderr]).toEqual([0, 'Imported 1 policy; 0 rows failed.\n', '']);
     expect(readdirSync(tmp.dir).filter((f) => f.startsWith('premia-stdin-'))).toEqual([]);
+  });
+});
+
+/**
+ * A stream that is no CSV text (/dev/zero, a binary file piped in, a line that never ends) was
+ * copied to TMPDIR whole before the import refused it at its first bytes: `< /dev/zero` filled the
+ * disk. The copy now stops at the chunk that shows it, and the import refuses it as it refuses the
+ * stream without --idempotency-key. Bounded by input: the stream offers far more chunks than the
+ * copy may take, and counts those taken.
+ */
+describe('stdin that is not CSV text under --idempotency-key is refused at once, not copied whole', () => {
+  const CHUNK = 64 * 1024;
+  const OFFERED = 4096; // 256 MiB in all, were it read to its end
+  const cases: Array<[string, Buffer, Buffer, string]> = [
+    ['NUL bytes (/dev/zero)', Buffer.alloc(0), Buffer.alloc(CHUNK, 0), 'line 1: the file contains NUL bytes; it is binary, not CSV text'],
+    [
+      'a line that never ends',
+      Buffer.from('customer_id,external_customer_ref,policy_number,product_code,collection_amount\n'),
+      Buffer.alloc(CHUNK, 0x61),
+      'line 2: the record starting here is longer than 1048576 characters (a quote left open?)',
+    ],
+    ['bytes that are not UTF-8', Buffer.alloc(0), Buffer.alloc(CHUNK, 0xff), 'line 1: the file is not UTF-8 text (a legacy encoding such as Windows-1252, or binary content); save it as UTF-8 ("CSV UTF-8" in Excel)'],
+  ];
+  it.each(cases)('%s', async (_name, head, chunk, why) => {
+    let taken = 0;
+    async function* endless() {
+      if (head.length > 0) yield head;
+      for (let i = 0; i < OFFERED; i++) {
+        taken++;
+        yield chunk;
+      }
+    }
+    const store = join(tmp.dir, 'binary.db');
+    process.env.TMPDIR = tmp.dir;
+    const r = await runCli(['--db', store, '--idempotency-key', 'bin-1', 'policies', 'import', '-'], {
+      cwd: tmp.dir,
+      prepare: (ctx) => {
+        ctx.stdin = Readable.from(endless());
+      },
+    });
+    expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `error: stdin is not a policy CSV file: ${why}. Nothing was imported.\n  (code INVALID_FILE)\n`]);
+    // Read up to the chunk that showed it (a record's 1 MiB, 16 chunks, for the line), and the few
+    // the streams read ahead: not to the end of the 4,096 offered.
+    expect(taken).toBeLessThanOrEqual(32);
+    expect(readdirSync(tmp.dir).filter((f) => f.startsWith('premia-stdin-'))).toEqual([]);
+    if (existsSync(store)) {
+      const list = await runCli(['--db', store, '--json', 'policies', 'list'], { cwd: tmp.dir });
+      expect(list.json().data).toEqual([]);
+    }
   });
 });
