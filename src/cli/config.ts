@@ -9,7 +9,8 @@
  * os.homedir()), so tests and in-process runs see exactly the configuration they were given.
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { chmod, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { PremiaError, validationError } from '../domain/errors.js';
 import { maskKey } from '../lib/key-text.js';
@@ -50,11 +51,34 @@ export function redactKey(key: string | null | undefined): string | null {
   return key ? maskKey(key.trim()) : null;
 }
 
+/** The most a config file may hold: a few profiles take a few hundred bytes. */
+const MAX_CONFIG_BYTES = 1 << 20;
+
+/**
+ * The config file's text, when it is a regular file of at most MAX_CONFIG_BYTES. A link to
+ * /dev/zero or a huge file was read whole ("premia failed unexpectedly: Invalid string length"
+ * after filling memory), and a FIFO there held every command, silent, waiting for a writer
+ * (opened non-blocking now, it is refused like a device).
+ */
+async function readConfigText(path: string): Promise<string> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const info = await handle.stat();
+    if (info.isDirectory()) throw Object.assign(new Error(`EISDIR: ${path}`), { code: 'EISDIR' });
+    const fix = "remove it or fix it (it holds the profiles of 'premia login'), or set XDG_CONFIG_HOME to another directory";
+    if (!info.isFile()) throw validationError(`The premia config ${path} is not a regular file (a device, a pipe or a socket); ${fix}.`);
+    if (info.size > MAX_CONFIG_BYTES) throw validationError(`The premia config ${path} is larger than ${MAX_CONFIG_BYTES} bytes, far more than its profiles take; ${fix}.`);
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
 /** The file's profiles; an absent file has none. Throws a usage error for a file that is not premia's config. */
 export async function readConfig(path: string): Promise<ConfigFile> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readConfigText(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { profiles: {} };

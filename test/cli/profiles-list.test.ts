@@ -1,5 +1,6 @@
 /** `premia profiles`: the saved profiles, keys redacted, the current one marked; no service is asked. */
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
@@ -93,5 +94,42 @@ describe('a config path that is not a file', () => {
       const r = await runCli(args, { cwd: dir, env: { HOME: other } });
       expect([r.code, r.stdout, r.stderr]).toEqual([2, '', message]);
     }
+  });
+});
+
+// A config that is no file of profiles: a link to /dev/zero was read whole (600 MB, then "premia
+// failed unexpectedly: Invalid string length", exit 1), a FIFO held every command waiting for a
+// writer, and a sparse file of gigabytes was read into memory. Each is refused by its kind or size.
+describe('a config that is a device, a pipe or too large', () => {
+  const fix = "remove it or fix it (it holds the profiles of 'premia login'), or set XDG_CONFIG_HOME to another directory.";
+  const configIn = (name: string) => {
+    const other = join(dir, name);
+    mkdirSync(join(other, '.config', 'premia'), { recursive: true, mode: 0o700 });
+    return { other, file: join(other, '.config', 'premia', 'config.json') };
+  };
+  const refused = async (other: string, message: string) => {
+    for (const args of [['profiles'], ['clock']]) {
+      const r = await runCli(args, { cwd: dir, env: { HOME: other } });
+      expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `error: ${message}\n  (code VALIDATION_ERROR)\n`]);
+    }
+  };
+
+  it('a link to /dev/zero', async () => {
+    const { other, file } = configIn('zero-home');
+    symlinkSync('/dev/zero', file);
+    await refused(other, `The premia config ${file} is not a regular file (a device, a pipe or a socket); ${fix}`);
+  });
+
+  it('a FIFO (no writer: read, it never ends)', async () => {
+    const { other, file } = configIn('fifo-home');
+    execFileSync('mkfifo', [file]);
+    await refused(other, `The premia config ${file} is not a regular file (a device, a pipe or a socket); ${fix}`);
+  });
+
+  it('a file over 1 MiB', async () => {
+    const { other, file } = configIn('big-home');
+    writeFileSync(file, '', { mode: 0o600 });
+    truncateSync(file, 4 * 1024 ** 3); // sparse: 4 GiB of NULs that take no disk
+    await refused(other, `The premia config ${file} is larger than 1048576 bytes, far more than its profiles take; ${fix}`);
   });
 });
