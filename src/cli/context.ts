@@ -534,6 +534,13 @@ async function checkStoreFile(db: string, source: NonNullable<ResolvedTarget['db
     ]);
   } catch (e) {
     if (e instanceof PremiaError) throw e;
+    // A loop of symbolic links: a read said "There is no store", a write failed "unexpectedly"
+    // (exit 1) on the ELOOP of a later stat.
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP') {
+      throw validationError(`The store ${db} (${source === 'default' ? `the default ./${DEFAULT_DB_FILE}` : flag}) is a loop of symbolic links, not a store file. Give the path of the store file.`, [
+        { field: source === 'default' ? 'db' : flag, code: 'NOT_A_FILE', message: `${db} is a loop of symbolic links` },
+      ]);
+    }
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return; // reported when the store is opened
   }
   if (mayCreate) return;

@@ -1,5 +1,5 @@
 /** A store path whose directory is missing is the user's mistake: exit 2, naming the directory. */
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
@@ -204,5 +204,22 @@ describe('a new store made by a command that then fails', () => {
     expect((await runCli(['--db', 'typo.db', 'policies', 'import', 'bad.csv'], { cwd: dir })).code).toBe(2);
     expect(files()).toContain('typo.db');
     expect((await runCli(['--db', 'typo.db', 'clock'], { cwd: dir })).stdout).toContain('2026-10-31');
+
+// A --db that is a loop of symbolic links: a read said "There is no store" (as if a path were
+// mistyped), and a write failed "unexpectedly" (exit 1) on ELOOP. Refused as what it is, both.
+describe('a --db that is a loop of symbolic links', () => {
+  it.each([
+    ['a read', ['policies', 'list']],
+    ['a write', ['policies', 'create', '--customer-id', 'C1', '--external-ref', 'E1', '--policy-number', 'P1', '--product-code', 'LIFE', '--amount', '10.00']],
+  ])('%s: VALIDATION_ERROR, exit 2, nothing made', async (_name, args) => {
+    symlinkSync('loop-b.db', join(dir, 'loop-a.db'));
+    symlinkSync('loop-a.db', join(dir, 'loop-b.db'));
+    const r = await runCli(['--db', 'loop-a.db', ...args], { cwd: dir });
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      `error: The store ${join(dir, 'loop-a.db')} (--db) is a loop of symbolic links, not a store file. Give the path of the store file.\n  (code VALIDATION_ERROR)\n`,
+    ]);
+    expect(readdirSync(dir).sort()).toEqual(['loop-a.db', 'loop-b.db']);
   });
 });
