@@ -32,6 +32,9 @@ export async function openUpload(ctx: CliContext, file: string): Promise<Upload>
   try {
     const info = await stat(path);
     if (info.isDirectory()) throw validationError(`${printable(file, 200)} is a directory; give a CSV file.`);
+    // A socket cannot be opened as a file (ENXIO): its stream's 'error' came with nothing
+    // listening yet, and the process died with Node's own trace (exit 1).
+    if (info.isSocket()) throw validationError(`${printable(file, 200)} is a socket, not a file; give a CSV file.`);
     regular = info.isFile();
     size = info.size;
     // A file this user may not read is refused now: the stream below opens it only later, and

@@ -4,7 +4,8 @@
  * as it was, reordering the rest of the line or acting on the terminal (`evil\u202Egpj.csv`
  * shows as `evilvsc.jpg`). Every import reads its file through the same opening (input.ts).
  */
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FIXTURES, runCli, tempDir } from '../helpers/cli.js';
@@ -56,5 +57,31 @@ describe('a file name with control or bidirectional characters is escaped in mes
         'error: The policy file red\\u001b[31m.csv holds no policies (a header and no rows), so there is nothing to simulate. Nothing was run.\n' +
         '  (code INVALID_FILE)\n',
     });
+  });
+});
+
+// A socket given for the file: its stream failed to open (ENXIO) with nothing listening for the
+// error, and the process died with Node's trace (exit 1), or "premia failed unexpectedly".
+describe('a socket given for the file is refused (VALIDATION_ERROR, exit 2), nothing imported', () => {
+  let server: Server;
+  beforeEach(async () => {
+    server = createServer();
+    await new Promise<void>((done) => server.listen(join(dir, 'in.sock'), done));
+  });
+  afterEach(async () => {
+    await new Promise<void>((done) => server.close(() => done()));
+  });
+
+  it.each([
+    ['policies import', ['policies', 'import', 'in.sock']],
+    ['bank import', ['bank', 'import', 'in.sock']],
+  ])('%s', async (_name, args) => {
+    expect(await stderrOf(args)).toEqual({ code: 2, stderr: 'error: in.sock is a socket, not a file; give a CSV file.\n  (code VALIDATION_ERROR)\n' });
+    expect(readdirSync(dir).sort()).toEqual(['in.sock']);
+  });
+
+  it('simulate --policies', async () => {
+    const r = await runCli(['simulate', '--policies', 'in.sock', '--bank', 'none', '--out', 'out'], { cwd: dir });
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 2, stderr: 'error: in.sock is a socket, not a file; give a CSV file.\n  (code VALIDATION_ERROR)\n' });
   });
 });
