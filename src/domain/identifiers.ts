@@ -116,10 +116,11 @@ function describe(value: string, what: string, max: number, allowed: RegExp, all
 
 /**
  * Characters a terminal acts on or a reader cannot see: C0 and C1 controls, zero-width and
- * direction marks and overrides, the byte order mark.
+ * direction marks and overrides (all of Unicode's bidirectional controls: the Arabic letter mark
+ * U+061C with U+200E-200F, U+202A-202E and U+2066-2069), the byte order mark.
  */
 // eslint-disable-next-line no-control-regex
-const UNSEEN = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+const UNSEEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 
 let graphemes: Intl.Segmenter | undefined;
 

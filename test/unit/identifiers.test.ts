@@ -113,6 +113,9 @@ describe('an invisible character in an identifier, and characters as a person co
     expect(checkIdentifier('ZW\u200b1', 'policy_number')?.message).toBe("policy_number 'ZW\\u200b1' has an invisible character (U+200B) at position 3; only letters, digits and - _ . / are allowed");
     expect(checkIdentifier('X\u009b', 'policy_number')?.message).toBe("policy_number 'X\\u009b' has a control character (U+009B) at position 2; only letters, digits and - _ . / are allowed");
     expect(firstUnseen('Bidi\u202eyad')).toBe('U+202E');
+    // The Arabic letter mark, a bidirectional control as U+200F is, was shown as itself (unseen).
+    expect(checkIdentifier('C\u061c1', 'customer_id')?.message).toBe("customer_id 'C\\u061c1' has an invisible character (U+061C) at position 2; only letters, digits and - _ . / are allowed");
+    expect(firstUnseen('\u0645\u061c1')).toBe('U+061C');
     expect(firstUnseen('Family Day')).toBeNull();
   });
 
