@@ -278,6 +278,9 @@ const CONTAINERS: ReadonlyArray<readonly [readonly number[], string]> = [
   [[0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1], 'an old Excel workbook (.xls), not CSV text; save the sheet as "CSV UTF-8" (comma-separated)'],
   [[0x1f, 0x8b], 'compressed with gzip, not CSV text; decompress it first (gunzip)'],
   [[0x25, 0x50, 0x44, 0x46, 0x2d], 'a PDF document, not CSV text'],
+  // `premia policies import premia.db`: the store given for the CSV beside it.
+  [[...Buffer.from('SQLite format 3\0')], 'an SQLite database (such as a premia store), not CSV text; give the CSV file'],
+  [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG image, not CSV text'],
 ];
 
 /** What the file starting with `head` is, when it is one of CONTAINERS, else null. */

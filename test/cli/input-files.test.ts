@@ -76,6 +76,8 @@ describe('a workbook, archive or PDF given for a CSV is named as what it is (INV
     ['book.xls', [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0x00], 'an old Excel workbook (.xls), not CSV text; save the sheet as "CSV UTF-8" (comma-separated)'],
     ['policies.csv.gz', [0x1f, 0x8b, 0x08, 0x00], 'compressed with gzip, not CSV text; decompress it first (gunzip)'],
     ['statement.pdf', [...Buffer.from('%PDF-1.7\n')], 'a PDF document, not CSV text'],
+    ['premia.db', [...Buffer.from('SQLite format 3\0')], 'an SQLite database (such as a premia store), not CSV text; give the CSV file'],
+    ['scan.png', [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG image, not CSV text'],
   ];
   it.each<[string[], string]>([
     [['policies', 'import'], 'a policy CSV file'],
