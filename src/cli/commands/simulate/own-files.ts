@@ -5,7 +5,8 @@
  * same name in that folder stays as it is, and the simulation does not start.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { constants, createReadStream, type Dirent } from 'node:fs';
+import { open, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { conflict } from '../../../domain/errors.js';
 
@@ -16,9 +17,30 @@ const OUTPUT_NAME = /^(?:(?:collections|attempts)-\d{4}-\d{2}\.csv|summary-\d{4}
 
 type Manifest = Record<string, string>;
 
+/** The most the manifest may hold: a few names and hashes take a few hundred bytes. */
+const MAX_MANIFEST_BYTES = 1 << 20;
+
+/**
+ * The manifest's text, when it is a regular file of at most MAX_MANIFEST_BYTES, else null. A
+ * FIFO of its name held simulate, silent, waiting for a writer (opened non-blocking now), and a
+ * link to /dev/zero was read until memory ran out.
+ */
+async function readManifestText(path: string): Promise<string | null> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const info = await handle.stat();
+    if (!info.isFile() || info.size > MAX_MANIFEST_BYTES) return null;
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
 async function readManifest(dir: string): Promise<Manifest> {
   try {
-    const parsed: unknown = JSON.parse(await readFile(join(dir, MANIFEST), 'utf8'));
+    const text = await readManifestText(join(dir, MANIFEST));
+    if (text === null) return {};
+    const parsed: unknown = JSON.parse(text);
     if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
       return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string'));
     }
@@ -30,25 +52,37 @@ async function readManifest(dir: string): Promise<Manifest> {
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
+/** The SHA-256 of a file, read as a stream (a file of any size in bounded memory). */
+async function sha256OfFile(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
 /** Files in `dir` named as simulate's outputs that simulate did not write, or that changed since it did. */
 async function foreignFiles(dir: string): Promise<string[]> {
-  let names: string[];
+  let entries: Dirent[];
   try {
-    names = (await readdir(dir, { withFileTypes: true })).filter((e) => !e.isDirectory() && OUTPUT_NAME.test(e.name)).map((e) => e.name);
+    entries = (await readdir(dir, { withFileTypes: true })).filter((e) => !e.isDirectory() && OUTPUT_NAME.test(e.name));
   } catch {
     return []; // no folder yet: nothing to keep
   }
-  if (names.length === 0) return [];
+  if (entries.length === 0) return [];
   const own = await readManifest(dir);
   const foreign: string[] = [];
-  for (const name of names.sort()) {
-    let bytes: Buffer | null = null;
-    try {
-      bytes = await readFile(join(dir, name));
-    } catch {
-      // unreadable: not known to be simulate's
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    // Simulate writes regular files only: anything else of an output's name (a link, a FIFO, a
+    // device) is not its own, and is not read (a link to /dev/zero was read until memory ran
+    // out, a FIFO waited for a writer).
+    let hash: string | null = null;
+    if (entry.isFile()) {
+      try {
+        hash = await sha256OfFile(join(dir, entry.name));
+      } catch {
+        // unreadable: not known to be simulate's
+      }
     }
-    if (bytes === null || own[name] !== sha256(bytes)) foreign.push(name);
+    if (hash === null || own[entry.name] !== hash) foreign.push(entry.name);
   }
   return foreign;
 }
