@@ -4,7 +4,7 @@
  * exit 1) naming neither TMPDIR nor the fix; it is a VALIDATION_ERROR now, nothing imported, and
  * the key still free for the rerun.
  */
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -82,13 +82,29 @@ describe('stdin that is not CSV text under --idempotency-key is refused at once,
       },
     });
     expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `error: stdin is not a policy CSV file: ${why}. Nothing was imported.\n  (code INVALID_FILE)\n`]);
-    // Read up to the chunk that showed it (a record's 1 MiB, 16 chunks, for the line), and the few
-    // the streams read ahead: not to the end of the 4,096 offered.
-    expect(taken).toBeLessThanOrEqual(32);
+    // Read up to the chunk that showed it (for a line, 3 MiB, 48 chunks: more bytes than a record
+    // of 1 MiB of characters can take), and the few the streams read ahead: not all 4,096 offered.
+    expect(taken).toBeLessThanOrEqual(64);
     expect(readdirSync(tmp.dir).filter((f) => f.startsWith('premia-stdin-'))).toEqual([]);
     if (existsSync(store)) {
       const list = await runCli(['--db', store, '--json', 'policies', 'list'], { cwd: tmp.dir });
       expect(list.json().data).toEqual([]);
     }
   });
+});
+
+// A file given by name is hashed where it is, before the import: a sparse file of a terabyte (or
+// a disk image given by mistake) was read whole, hours, before the import refused its first
+// bytes. The hash stops where the import is sure to refuse it. Bounded by the file's size: the
+// test could not end within its run were the terabyte read.
+it('a file that is not CSV text under --idempotency-key is refused without reading it whole', async () => {
+  const file = join(tmp.dir, 'sparse.csv');
+  writeFileSync(file, '');
+  truncateSync(file, 1024 ** 4); // 1 TiB of NULs that take no disk
+  const r = await runCli(['--db', join(tmp.dir, 'sparse.db'), '--idempotency-key', 'sparse-1', 'policies', 'import', 'sparse.csv'], { cwd: tmp.dir });
+  expect([r.code, r.stdout, r.stderr]).toEqual([
+    2,
+    '',
+    'error: sparse.csv is not a policy CSV file: line 1: the file contains NUL bytes; it is binary, not CSV text. Nothing was imported.\n  (code INVALID_FILE)\n',
+  ]);
 });
