@@ -67,6 +67,8 @@ function unreadable(e: unknown, given: string): unknown {
       return validationError(`Cannot read ${file}: permission denied.`);
     case 'ELOOP':
       return validationError(`Cannot read ${file}: it is a loop of symbolic links.`);
+    case 'ENAMETOOLONG':
+      return validationError(`Cannot read ${file}: the path is too long (a name of more than 255 bytes, or a path of more than 4096).`);
     default:
       return e;
   }

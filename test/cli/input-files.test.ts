@@ -58,6 +58,17 @@ describe('an input file that cannot be read is exit 2 with the reason, and no st
     ],
     ['a path through a file, deeper', ['bank', 'import', 'sub/note.txt/bank.csv'], 'Cannot read sub/note.txt/bank.csv: a part of the path before the file name is not a directory.'],
     ['a loop of symbolic links', ['policies', 'import', 'loop-a.csv'], 'Cannot read loop-a.csv: it is a loop of symbolic links.'],
+    // A name over the system's limit failed "unexpectedly" (ENAMETOOLONG, exit 1), the whole path in the message.
+    [
+      'a file name too long',
+      ['calendar', 'import', `${'a'.repeat(300)}.csv`],
+      `Cannot read ${'a'.repeat(200)}…: the path is too long (a name of more than 255 bytes, or a path of more than 4096).`,
+    ],
+    [
+      'a path too long',
+      ['bank', 'import', `${'d/'.repeat(2100)}bank.csv`],
+      `Cannot read ${'d/'.repeat(100)}…: the path is too long (a name of more than 255 bytes, or a path of more than 4096).`,
+    ],
   ])('%s', async (_name, args, message) => {
     expect(await outcome(args)).toEqual({ exit: 2, stdout: '', error: body(message) });
     expect(existsSync(join(dir, 'p.db'))).toBe(false);
