@@ -534,11 +534,13 @@ async function checkStoreFile(db: string, source: NonNullable<ResolvedTarget['db
     ]);
   } catch (e) {
     if (e instanceof PremiaError) throw e;
-    // A loop of symbolic links: a read said "There is no store", a write failed "unexpectedly"
-    // (exit 1) on the ELOOP of a later stat.
-    if ((e as NodeJS.ErrnoException).code === 'ELOOP') {
-      throw validationError(`The store ${db} (${source === 'default' ? `the default ./${DEFAULT_DB_FILE}` : flag}) is a loop of symbolic links, not a store file. Give the path of the store file.`, [
-        { field: source === 'default' ? 'db' : flag, code: 'NOT_A_FILE', message: `${db} is a loop of symbolic links` },
+    // A loop of symbolic links, or a path too long: a read said "There is no store", a write
+    // failed "unexpectedly" (exit 1) on the ELOOP or ENAMETOOLONG of a later stat.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP' || code === 'ENAMETOOLONG') {
+      const what = code === 'ELOOP' ? 'is a loop of symbolic links, not a store file' : 'is too long a path (a name of more than 255 bytes, or a path of more than 4096)';
+      throw validationError(`The store ${db} (${source === 'default' ? `the default ./${DEFAULT_DB_FILE}` : flag}) ${what}. Give the path of the store file.`, [
+        { field: source === 'default' ? 'db' : flag, code: 'NOT_A_FILE', message: `${db} ${what}` },
       ]);
     }
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return; // reported when the store is opened

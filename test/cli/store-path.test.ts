@@ -223,3 +223,21 @@ describe('a --db that is a loop of symbolic links', () => {
     expect(readdirSync(dir).sort()).toEqual(['loop-a.db', 'loop-b.db']);
   });
 });
+
+// A --db name over the system's limit: a read said "There is no store", a write failed
+// "unexpectedly" (ENAMETOOLONG, exit 1).
+describe('a --db whose name is too long', () => {
+  it.each([
+    ['a read', ['policies', 'list']],
+    ['a write', ['clock', 'set', '2026-10-31']],
+  ])('%s: VALIDATION_ERROR, exit 2, nothing made', async (_name, args) => {
+    const db = `${'s'.repeat(300)}.db`;
+    const r = await runCli(['--db', db, ...args], { cwd: dir });
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      `error: The store ${join(dir, db)} (--db) is too long a path (a name of more than 255 bytes, or a path of more than 4096). Give the path of the store file.\n  (code VALIDATION_ERROR)\n`,
+    ]);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
