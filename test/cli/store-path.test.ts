@@ -204,6 +204,8 @@ describe('a new store made by a command that then fails', () => {
     expect((await runCli(['--db', 'typo.db', 'policies', 'import', 'bad.csv'], { cwd: dir })).code).toBe(2);
     expect(files()).toContain('typo.db');
     expect((await runCli(['--db', 'typo.db', 'clock'], { cwd: dir })).stdout).toContain('2026-10-31');
+  });
+});
 
 // A --db that is a loop of symbolic links: a read said "There is no store" (as if a path were
 // mistyped), and a write failed "unexpectedly" (exit 1) on ELOOP. Refused as what it is, both.
