@@ -447,7 +447,7 @@ async function openLocal(ctx: CliContext, globals: GlobalOptions, target: Resolv
   } catch (e) {
     const untouched = newStoreUntouched?.untouched() === true;
     await base.close();
-    if (untouched) removeStoreFiles(newStoreUntouched!.path);
+    if (untouched) removeStoreFiles(newStoreUntouched.path);
     throw e;
   }
 }
