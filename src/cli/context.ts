@@ -452,8 +452,13 @@ async function openLocal(ctx: CliContext, globals: GlobalOptions, target: Resolv
   }
 }
 
-/** A store file and its SQLite companions, gone (a new store nothing was written to). */
+/**
+ * A store file and its SQLite companions, gone (a new store nothing was written to), once closed.
+ * SQLite removes the -wal when the last connection closes: one still there means another process
+ * (a cron job started at the same moment) has the store open and may be writing to it, so it stays.
+ */
 function removeStoreFiles(path: string): void {
+  if (existsSync(`${path}-wal`)) return;
   for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(path + suffix, { force: true });
 }
 

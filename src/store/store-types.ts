@@ -91,6 +91,11 @@ export interface SqliteStore extends StoreBase {
    * the data under it changed.
    */
   readonly generation: number;
+  /**
+   * SQLite's `PRAGMA data_version` as the connection opened, before it read or wrote anything
+   * (null when it could not be read): another connection's commit since then changes it.
+   */
+  readonly versionAtOpen: number | null;
   /** Hold the one connection exclusively (for bulk paths that use raw prepared statements). */
   withConnection<T>(fn: (raw: BetterSqlite3.Database, statements: StatementCache) => Promise<T>): Promise<T>;
   // streamRows: on a file store a separate read-only connection (in WAL mode readers never

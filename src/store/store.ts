@@ -67,6 +67,7 @@ export async function openSqliteStore(options: OpenStoreOptions): Promise<Sqlite
     }
     throw new PremiaError('INTERNAL', `Cannot open the store at ${options.path}: ${(e as Error).message}.`, { cause: e });
   }
+  let versionAtOpen: number | null = null;
   try {
     const claim = refuseForeignDatabase(raw, options.path, options.option);
     // An empty file (or an SQLite database with nothing in it) holds no store: one that must not
@@ -82,6 +83,10 @@ export async function openSqliteStore(options: OpenStoreOptions): Promise<Sqlite
     // After WAL is on: enableWal has waited for any other writer of a new file, so this write
     // does not block the thread.
     if (claim && !options.readonly) raw.pragma(`application_id = ${PREMIA_APPLICATION_ID}`);
+    // Before the schema is made or read: another process's data, written into a store this one
+    // made, can only come after this (its rows need the schema), and its commit changes
+    // data_version from here (versionAtOpen). Read once WAL is on: the switch changes it.
+    versionAtOpen = Number(raw.pragma('data_version', { simple: true }));
     // FULL: a committed collections day or import survives a power cut, not only a crash.
     raw.pragma('synchronous = FULL');
     raw.pragma('foreign_keys = ON');
@@ -100,6 +105,7 @@ export async function openSqliteStore(options: OpenStoreOptions): Promise<Sqlite
   let generation = 0;
   const store: SqliteStore = {
     kind: 'sqlite',
+    versionAtOpen,
     path: options.path,
     target: options.path,
     db,

@@ -85,13 +85,24 @@ export async function openLocalBackend(options: LocalBackendOptions): Promise<Lo
 }
 
 /**
- * Whether `backend`'s store has had no row changed through it since `openLocalBackend` made it
- * ready (a new store a failed command made and nothing else wrote: the CLI removes it). False
- * where it cannot be told.
+ * Whether `backend`'s store is one this connection made (it wrote the new store's schema: another
+ * process that made the file first, two cron jobs starting together, wrote it instead) and has had
+ * no row changed since: through this connection once `openLocalBackend` made it ready, through any
+ * other since the connection opened (a
+ * new store a failed command made and nothing else wrote: the CLI removes it). False where it
+ * cannot be told.
  */
 export function untouchedSinceOpened(backend: LocalBackend): boolean {
   const now = rowsChanged(backend.store);
-  return now !== null && now === backend.rowsAtOpen;
+  const version = commitsByOthers(backend.store);
+  const atOpen = backend.store.kind === 'sqlite' ? backend.store.versionAtOpen : null;
+  return now !== null && backend.rowsAtOpen !== null && backend.rowsAtOpen > 0 && now === backend.rowsAtOpen && version !== null && version === atOpen;
+}
+
+/** SQLite's data_version: it changes when another connection (another process) commits to the store; null where it cannot be told. */
+function commitsByOthers(store: Store): number | null {
+  if (store.kind !== 'sqlite' || !store.raw.open) return null;
+  return Number(store.raw.pragma('data_version', { simple: true }));
 }
 
 export class LocalBackend implements Backend {
