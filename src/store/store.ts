@@ -4,7 +4,7 @@
  * `postgres://` URL; migrations applied on open, and a refusal to touch a store written by a
  * newer premia or a database of another application.
  */
-import { existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
@@ -310,6 +310,30 @@ function readOnlyStoreError(path: string, e: unknown): PremiaError | null {
   );
 }
 
+/**
+ * A store on a read-only file system (a disk remounted read-only after an error, a mounted
+ * backup): SQLite cannot make the -shm a WAL store needs and answers "unable to open database
+ * file", for reading commands too. Also a store this user cannot write (exit 2); null otherwise.
+ */
+function readOnlyFileSystemError(path: string, e: unknown): PremiaError | null {
+  const code = (e as { code?: unknown })?.code;
+  const msg = (e as Error)?.message ?? '';
+  if (!(typeof code === 'string' && code.startsWith('SQLITE_CANTOPEN')) && !/unable to open database file/i.test(msg)) return null;
+  const dir = dirname(path);
+  try {
+    accessSync(dir, constants.W_OK);
+    return null;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EROFS') return null;
+  }
+  return storeReadOnly(
+    `The store ${path} cannot be opened: its directory ${dir} is on a read-only file system, where SQLite cannot make the -shm file it needs. ` +
+      'Nothing was changed; remount it read-write, or copy the store to a writable place.',
+    `${dir} is on a read-only file system`,
+    e,
+  );
+}
+
 /** The error for a store, or the directory of a new one, that this user cannot write (exit 2). */
 function storeReadOnly(message: string, detail: string, cause: unknown): PremiaError {
   return new PremiaError('VALIDATION_ERROR', message, { cause, details: [{ field: 'db', code: 'STORE_READ_ONLY', message: detail }] });
@@ -317,7 +341,7 @@ function storeReadOnly(message: string, detail: string, cause: unknown): PremiaE
 
 function storeOpenError(path: string, e: unknown, option = '--db'): PremiaError {
   if (e instanceof PremiaError) return e;
-  const readOnly = readOnlyStoreError(path, e);
+  const readOnly = readOnlyStoreError(path, e) ?? readOnlyFileSystemError(path, e);
   if (readOnly) return readOnly;
   const full = sqliteDiskFullError(e);
   if (full) return full;
