@@ -49,4 +49,15 @@ describe('a store on a read-only file system', () => {
       expect(r.status).toBe(2);
     }
   });
+
+  it.skipIf(!canMount)('(as root, in a mount namespace; skipped otherwise) --output there says so, not "permission denied"', async () => {
+    const db = join(dir, 'premia.db');
+    expect((await runCli(['--db', db, 'policies', 'import', join(FIXTURES, 'policies.csv'), '--quiet'], { cwd: dir })).code).toBe(0);
+    const ro = join(dir, 'reports');
+    mkdirSync(ro);
+    const r = onReadOnly(ro, ['--db', db, 'reports', 'collections', '--period', '2026-11', '--output', join(ro, 'r.csv')]);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`error: Cannot write --output ${join(ro, 'r.csv')}: ${ro} is on a read-only file system.\n  (code VALIDATION_ERROR)\n`);
+    expect(r.status).toBe(2);
+  });
 });

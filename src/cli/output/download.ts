@@ -516,7 +516,11 @@ function outputError(e: unknown, where: Where, target: string, mode: 'file' | 't
   if (code === 'ENOTDIR') {
     return validationError(`Cannot write ${option} ${output}: ${dirname(target)} is not a directory.`, detail('NOT_A_DIRECTORY', `${dirname(target)} is not a directory`));
   }
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+  // A disk remounted read-only (after an I/O error) or a read-only mount: no permission fixes it.
+  if (code === 'EROFS') {
+    return validationError(`Cannot write ${option} ${output}: ${dirname(target)} is on a read-only file system.`, detail('PERMISSION_DENIED', `${dirname(target)} is on a read-only file system`));
+  }
+  if (code === 'EACCES' || code === 'EPERM') {
     return validationError(`Cannot write ${option} ${output}: permission denied in ${dirname(target)}.`, detail('PERMISSION_DENIED', `cannot write in ${dirname(target)}`));
   }
   if (code === 'ELOOP') {
