@@ -34,6 +34,12 @@ export function rowsChanged(store: Store): number | null {
   return (store.raw.prepare('select total_changes() as n').get() as { n: number }).n;
 }
 
+/** SQLite's data_version: it changes when another connection (another process) commits to the store; null where it cannot be told. */
+export function commitsByOthers(store: Store): number | null {
+  if (store.kind !== 'sqlite' || !store.raw.open) return null;
+  return Number(store.raw.pragma('data_version', { simple: true }));
+}
+
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const foreign = foreignUrlProblem(options.path, options.option ?? '--db');
   if (foreign !== null) throw new PremiaError('VALIDATION_ERROR', foreign.message, { details: [foreign.detail] });

@@ -10,7 +10,7 @@ import { findClientById } from '../../store/repos/clients.js';
 import { cancelPolicyCollections, repriceUnattempted } from '../../store/repos/collections.js';
 import { getAllMeta, setMeta } from '../../store/repos/meta.js';
 import { latestPolicyChangeDay } from '../../store/repos/policies.js';
-import { openStore, rowsChanged, type Store } from '../../store/store.js';
+import { commitsByOthers, openStore, rowsChanged, type Store } from '../../store/store.js';
 import type {
   AdvanceOptions,
   AdvancePreview,
@@ -97,12 +97,6 @@ export function untouchedSinceOpened(backend: LocalBackend): boolean {
   const version = commitsByOthers(backend.store);
   const atOpen = backend.store.kind === 'sqlite' ? backend.store.versionAtOpen : null;
   return now !== null && backend.rowsAtOpen !== null && backend.rowsAtOpen > 0 && now === backend.rowsAtOpen && version !== null && version === atOpen;
-}
-
-/** SQLite's data_version: it changes when another connection (another process) commits to the store; null where it cannot be told. */
-function commitsByOthers(store: Store): number | null {
-  if (store.kind !== 'sqlite' || !store.raw.open) return null;
-  return Number(store.raw.pragma('data_version', { simple: true }));
 }
 
 export class LocalBackend implements Backend {
