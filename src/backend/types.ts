@@ -527,6 +527,11 @@ export interface AsyncOperation {
 
 export interface Backend {
   readonly mode: Mode;
+  /**
+   * Whether premia's extensions are there to read: always locally; remote, once an answer has
+   * shown the server to be a premia service (its X-Premia-Version), never for another server.
+   */
+  servedByPremia(): boolean;
   describe(): Promise<Target>;
 
   createPolicy(input: PolicyInput): Promise<Policy>;

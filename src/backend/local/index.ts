@@ -101,6 +101,10 @@ export function untouchedSinceOpened(backend: LocalBackend): boolean {
 
 export class LocalBackend implements Backend {
   readonly mode = 'local' as const;
+
+  servedByPremia(): boolean {
+    return true;
+  }
   private adminObject: LocalAdmin | undefined;
   readonly ctx: LocalContext;
   /** Rows changed through the store's connection once it was ready (untouchedSinceOpened). */

@@ -226,6 +226,10 @@ export function callOf<O extends AnyOperation>(row: O, args: ArgsOf<O>, extras: 
 
 export class RemoteBackend implements Backend {
   readonly mode = 'remote' as const;
+
+  servedByPremia(): boolean {
+    return Boolean(this.http.premiaVersion);
+  }
   private readonly http: HttpClient;
 
   constructor(private readonly options: RemoteBackendOptions) {

@@ -27,12 +27,14 @@ export async function executeRun({ ui, backend, input }: ExecuteOptions): Promis
   const b = await backend();
   const accepted = await b.executeCollections(input);
   // A period already queued keeps its execution, and the execution its strategy: name the one in
-  // effect, and say so when --strategy asked for another. Remote, only when --strategy was given:
-  // a server that implements only the spec has no executions to read (nor strategies), and is
-  // sent nothing it was not asked for; what was asked is then all there is to say.
+  // effect, and say so when --strategy asked for another. Locally and from a premia service (its
+  // answer to the execute showed it to be one) this reads the same: the execution, the book, the
+  // clock. A server that implements only the spec has no executions to read (nor strategies),
+  // and is sent nothing it was not asked for; what was asked is then all there is to say.
+  const full = b.servedByPremia();
   const asked = input.strategy ?? DEFAULT_STRATEGY;
   const strategy =
-    b.mode === 'local' || input.strategy !== undefined
+    full || input.strategy !== undefined
       ? await b.getExecution(accepted.execution_id).then(
           (e) => e.strategy,
           () => asked,
@@ -41,10 +43,17 @@ export async function executeRun({ ui, backend, input }: ExecuteOptions): Promis
   if (strategy !== asked && input.strategy !== undefined) {
     ui.warn(`--strategy ${asked} was not applied: ${input.period_month} is already queued with ${strategy} (execution ${accepted.execution_id}), and an execution keeps its strategy.`);
   }
-  if (b.mode === 'local' && accepted.policies_queued > 0) await warnIfLate(ui, b, input.period_month);
+  // A service without the simulated bank has no clock to read: no warning then, the run is queued.
+  if (full && accepted.policies_queued > 0) await warnIfLate(ui, b, input.period_month).catch(() => undefined);
   // Queued 0 on a store with no active policy (execute before import): exit 0 and "Queued 0
   // policies" read as done, while the run now recorded locks the clock.
-  const noBook = b.mode === 'local' && accepted.policies_queued === 0 && (await b.listPolicies({ status: 'active', limit: 1 })).data.length === 0;
+  const noBook =
+    full &&
+    accepted.policies_queued === 0 &&
+    (await b.listPolicies({ status: 'active', limit: 1 }).then(
+      (page) => page.data.length === 0,
+      () => false,
+    ));
   if (noBook) {
     ui.warn(
       `Nothing was queued for ${input.period_month}: there is no active policy to queue. Add the policies ('premia policies import FILE' or 'policies create'), then run this again; ` +
@@ -54,13 +63,13 @@ export async function executeRun({ ui, backend, input }: ExecuteOptions): Promis
   if (ui.json) ui.printJson(accepted);
   else {
     const queued =
-      accepted.policies_queued === 0 && b.mode === 'local' && !noBook
+      accepted.policies_queued === 0 && full && !noBook
         ? `Nothing new to queue for ${input.period_month}: ${input.policy_ids === undefined ? 'every active policy is' : 'the policies given are'} already queued`
         : `Queued ${plural(accepted.policies_queued, 'policy', 'policies')} for ${input.period_month}`;
-    // Remote with no --strategy: which engine runs there, and when, is the server's to say.
+    // A spec-only server with no --strategy: which engine runs there, and when, is its to say.
     if (!noBook) {
       ui.status(
-        b.mode === 'local' || input.strategy !== undefined
+        full || input.strategy !== undefined
           ? `${queued} (${strategy}); the engine collects as the clock advances.`
           : `${queued}; the server collects them.`,
       );
