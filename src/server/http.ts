@@ -117,6 +117,15 @@ export function toPremiaError(e: unknown, ctx: ErrorContext): { error: PremiaErr
       "Try again later (the operator's log has the details under this request id).";
     return { error: new PremiaError('STORE_UNAVAILABLE', message), internal: true };
   }
+  if (e instanceof PremiaError && e.details?.some((d) => d.code === 'STORE_NOT_FOUND')) {
+    // The store file is gone from its path while the service runs (deleted, or moved with mv):
+    // the job thread cannot open it. Not the caller's mistake (the CLI's 400), and its path is
+    // the operator's to see: the log has it, with how to put it right.
+    const message =
+      "The service cannot find its store just now (a problem of the service's set-up, not of this request); nothing was changed. " +
+      "Try again later (the operator's log has the details under this request id).";
+    return { error: new PremiaError('STORE_UNAVAILABLE', message), internal: true };
+  }
   if (isDiskFull(e)) {
     // A disk of the store (or of its temporary files) is full (domain/disk-full.ts): nothing of
     // this request was kept, and only the operator can make room; where, is in the log.

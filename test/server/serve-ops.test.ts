@@ -3,7 +3,9 @@
  * store moved while serving, a slow client), with the server listening on a real socket.
  */
 import { EventEmitter } from 'node:events';
+import { renameSync } from 'node:fs';
 import { join } from 'node:path';
+import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { openLocalBackend } from '../../src/backend/local/index.js';
 import { serve } from '../../src/server/serve.js';
@@ -35,6 +37,35 @@ describe('premia serve, operated', () => {
       expect(log).toContain('premia: stopped.\n');
       expect(s.signals.listenerCount('SIGHUP')).toBe(0);
     } finally {
+      await s.backend.close();
+      tmp.cleanup();
+    }
+  });
+
+  it('answers a write 503 STORE_UNAVAILABLE, its path only in the log, once the store was moved away', async () => {
+    const tmp = tempDir();
+    const dbPath = join(tmp.dir, 'premia.db');
+    const s = await started(dbPath);
+    try {
+      renameSync(dbPath, join(tmp.dir, 'moved.db'));
+      const res = await request(`${s.base}/policies`, {
+        method: 'POST',
+        headers: { 'x-api-key': s.key, 'content-type': 'application/json' },
+        body: JSON.stringify({ policy_number: 'POL-1', customer_id: 'C1', external_customer_ref: 'E1', product_code: 'LIFE', collection_amount: 149.5 }),
+      });
+      const text = await res.body.text();
+      expect(res.statusCode).toBe(503);
+      const body = JSON.parse(text);
+      expect(body.error.code).toBe('STORE_UNAVAILABLE');
+      expect(body.error.message).toContain("a problem of the service's set-up, not of this request");
+      expect(text).not.toContain(tmp.dir);
+      const log = s.stderr.join('');
+      expect(log).toContain(`error ${body.error.request_id}: `);
+      expect(log).toContain(`There is no store at ${dbPath}`);
+      expect(log).toMatch(new RegExp(`POST /v1/policies 503 \\S+ms ${body.error.request_id} key `));
+    } finally {
+      s.signals.emit('SIGTERM');
+      expect(await s.served).toBe(0);
       await s.backend.close();
       tmp.cleanup();
     }
