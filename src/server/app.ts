@@ -41,6 +41,15 @@ export const DEFAULT_UPLOAD_LIMIT = 100 * 1024 * 1024;
 /** Requests per API key per minute. */
 export const DEFAULT_RATE_LIMIT = 600;
 export const DEFAULT_RATE_WINDOW_MS = 60_000;
+/**
+ * How long one request may take to arrive whole, its headers and body (then 408
+ * REQUEST_TIMEOUT). fastify turns Node's own limit (5 minutes) off, so a client trickling a
+ * body a byte at a time held its connection, and a worker of the server's, for ever: enough of
+ * them exhaust the server. 10 minutes takes the largest upload (100 MiB) at 1.4 Mbit/s.
+ */
+export const REQUEST_TIMEOUT_MS = 10 * 60_000;
+/** How long a request's headers may take to arrive (Node's default, said here: slowloris). */
+export const HEADERS_TIMEOUT_MS = 60_000;
 
 export interface ServerOptions {
   /** The backend to serve (its store is shared; each request acts for its key's client). */
@@ -148,6 +157,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   const app = Fastify({
     logger: false,
     bodyLimit: jsonLimit,
+    requestTimeout: REQUEST_TIMEOUT_MS,
     // Take a caller's X-Request-Id when it is a sane token (tracing across services), else make
     // one. Never one holding an API key (a tracing header filled from the wrong variable): the id
     // is echoed in X-Request-Id and written to the access log, which never hold a whole key.
@@ -214,6 +224,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   // 417 itself, with no body, no X-Request-Id, no key check (417, not 401, without a key) and no
   // access-log line, leaving the body it did not read on the connection. RFC 9110 (10.1.1) lets a
   // server ignore an expectation it does not know: the request is served as any other.
+  app.server.headersTimeout = HEADERS_TIMEOUT_MS;
   app.server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => app.server.emit('request', req, res));
   // Expect: 100-continue (curl sends it with a file over 1 KiB): Node would say 100 Continue at
   // once, before the key is checked, so a client with a bad key, or a client key on an operator

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { openLocalBackend } from '../../src/backend/local/index.js';
+import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, createServer } from '../../src/server/app.js';
 import { serve } from '../../src/server/serve.js';
 import { tempDir } from '../helpers/cli.js';
 import { NOW } from './helpers.js';
@@ -71,4 +72,21 @@ describe('premia serve, operated', () => {
     }
   });
 
+  it('bounds how long a request may take to arrive (a body trickled a byte at a time)', async () => {
+    const tmp = tempDir();
+    const backend = await openLocalBackend({ path: join(tmp.dir, 'premia.db'), now: NOW });
+    const app = await createServer({ backend, tmpDir: tmp.dir });
+    try {
+      expect(REQUEST_TIMEOUT_MS).toBe(600_000);
+      expect(HEADERS_TIMEOUT_MS).toBe(60_000);
+      expect(app.server.requestTimeout).toBe(REQUEST_TIMEOUT_MS);
+      expect(app.server.headersTimeout).toBe(HEADERS_TIMEOUT_MS);
+      expect(app.server.headersTimeout).toBeLessThanOrEqual(app.server.requestTimeout);
+      expect(app.server.keepAliveTimeout).toBeGreaterThan(0);
+    } finally {
+      await app.close();
+      await backend.close();
+      tmp.cleanup();
+    }
+  });
 });
