@@ -48,6 +48,8 @@ export const DEFAULT_RATE_WINDOW_MS = 60_000;
  * them exhaust the server. 10 minutes takes the largest upload (100 MiB) at 1.4 Mbit/s.
  */
 export const REQUEST_TIMEOUT_MS = 10 * 60_000;
+/** The health check (no key): see its route below. */
+export const HEALTH_PATH = '/healthz';
 /** How long a request's headers may take to arrive (Node's default, said here: slowloris). */
 export const HEADERS_TIMEOUT_MS = 60_000;
 
@@ -360,6 +362,13 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     if (request.is404) return notFound(request, reply);
   });
   app.setNotFoundHandler(notFound);
+
+  // A load balancer's or a service manager's check, outside /v1 and without a key (it holds
+  // none): 200 while the service takes requests. Once it stops it accepts no connection (and
+  // answers one already open 503, the onRequest hook above), so a balancer takes it out. It
+  // touches no store: it is polled every few seconds, and a store out of reach is said by every
+  // request's 503 STORE_UNAVAILABLE.
+  app.get(HEALTH_PATH, async (_request, reply) => reply.type(JSON_TYPE).send('{"status":"ok"}'));
 
   /** The API: the key and rate limit of every request, then the operations table's routes. */
   const api = async (v1: FastifyInstance): Promise<void> => {

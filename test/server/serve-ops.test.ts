@@ -5,7 +5,7 @@
 import { EventEmitter } from 'node:events';
 import { renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { request } from 'undici';
+import { Agent, request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { openLocalBackend } from '../../src/backend/local/index.js';
 import { HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, createServer } from '../../src/server/app.js';
@@ -86,6 +86,32 @@ describe('premia serve, operated', () => {
     } finally {
       await app.close();
       await backend.close();
+      tmp.cleanup();
+    }
+  });
+});
+
+describe('the health check a load balancer polls', () => {
+  it('answers GET and HEAD /healthz without a key (200, logged), touching no store', async () => {
+    const tmp = tempDir();
+    const s = await started(join(tmp.dir, 'premia.db'));
+    const origin = s.base.replace(/\/v1$/, '');
+    const agent = new Agent({ connections: 1, pipelining: 1 });
+    try {
+      const ok = await request(`${origin}/healthz`, { dispatcher: agent });
+      expect(ok.statusCode).toBe(200);
+      expect(ok.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(ok.headers['cache-control']).toBe('no-store');
+      expect(await ok.body.json()).toEqual({ status: 'ok' });
+      const head = await request(`${origin}/healthz`, { method: 'HEAD', dispatcher: agent });
+      expect(head.statusCode).toBe(200);
+      await head.body.dump();
+      expect(s.stderr.join('')).toMatch(/ GET \/healthz 200 \S+ms \S+\n/);
+    } finally {
+      s.signals.emit('SIGTERM');
+      expect(await s.served).toBe(0);
+      await agent.close();
+      await s.backend.close();
       tmp.cleanup();
     }
   });
