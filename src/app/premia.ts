@@ -32,9 +32,10 @@ export async function main(): Promise<void> {
   });
   // So for stderr (premia … 2>&1 | head): its status lines and warnings are for a reader, and one
   // that left must neither stop the command before it acts nor turn what it did into exit 1 (a
-  // cron job would run `clock advance --days 1` again). Any other failure to write it ends premia.
+  // cron job would run `clock advance --days 1` again). So too for a terminal that hung up (EIO:
+  // `premia serve` goes on serving after SIGHUP). Any other failure to write it ends premia.
   process.stderr.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'EPIPE') throw e;
+    if (e.code !== 'EPIPE' && e.code !== 'EIO') throw e;
     process.stderr.write = (() => true);
   });
   const code = await run(process.argv.slice(2), ctx, (c) => (process.exitCode = c));

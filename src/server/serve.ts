@@ -41,16 +41,16 @@ export async function serve(backend: Backend, options: ServeOptions, io: ServeIo
   // Listen for signals before anything starts, so one sent during start-up is not lost.
   let onTerm = () => {};
   let onInt = () => {};
-  let onHup = () => {};
   const stop = new Promise<string>((resolve) => {
     onTerm = () => resolve('SIGTERM');
     onInt = () => resolve('SIGINT');
-    // SIGHUP (the terminal it ran in closed, an SSH session that ended): Node's default ends the
-    // process at once, without a word in the log, cutting an advance or an import mid-way and
-    // leaving the upload directory behind. premia has no configuration to reload: it stops as on
-    // SIGTERM, and says why.
-    onHup = () => resolve('SIGHUP');
   });
+  // SIGHUP (the terminal it ran in closed, an SSH session that ended, a service manager asking
+  // for a reload): Node's default ends the process at once, without a word in the log, cutting
+  // an advance or an import mid-way (Node undoes even nohup's). premia has nothing to reload: it
+  // says so and goes on serving (its lines to a terminal that is gone are dropped).
+  const onHup = () =>
+    write('premia: SIGHUP received (a closed terminal, or a reload asked for): premia has nothing to reload and goes on serving; SIGTERM or Ctrl-C stops it.');
   io.signals.on('SIGTERM', onTerm);
   io.signals.on('SIGINT', onInt);
   io.signals.on('SIGHUP', onHup);
@@ -82,7 +82,7 @@ export async function serve(backend: Backend, options: ServeOptions, io: ServeIo
     io.onListening?.(url);
 
     const signal = await stop;
-    write(`premia: ${signal} received${signal === 'SIGHUP' ? ' (its terminal closed?)' : ''}; finishing requests in flight…`);
+    write(`premia: ${signal} received; finishing requests in flight…`);
     // Stops accepting connections, closes idle ones, and waits for the requests in flight. Node
     // stops timing requests out once its server closes, so a client still sending (a header a
     // line at a time, a body a byte at a time) would hold the stop for as long as it liked.
