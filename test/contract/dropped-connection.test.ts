@@ -121,10 +121,14 @@ describe('the server acts, then the connection drops before the answer', () => {
     const r = await premia(['collections', 'execute', '--period', '2026-11', '--json']);
     expect(r.code).toBe(0);
     expect(r.json()).toMatchObject({ status: 'processing', policies_queued: 521 });
+    // Then, from a premia service, the execution (its strategy) and the clock (a late queue's
+    // warning) are read as local mode reads them (24ce5bc).
     expect(passed.map((p) => [p.method, p.replayed])).toEqual([
       ['POST', false],
       ['GET', false],
       ['POST', true],
+      ['GET', false],
+      ['GET', false],
     ]);
     const again = await direct(['collections', 'execute', '--period', '2026-11', '--json']);
     expect(again.json().policies_queued).toBe(0); // everything was queued once, by the first request
