@@ -33,7 +33,7 @@ import { readIdempotencyKey } from './idempotency.js';
 import { createJobs } from './jobs.js';
 import { useJsonParser } from './json.js';
 import { RESOURCE_ROUTES } from './routes/index.js';
-import { prepareUploadDirectory } from './upload.js';
+import { prepareUploadDirectory, UploadSlots } from './upload.js';
 import { VERSION } from '../lib/version.js';
 
 export const DEFAULT_JSON_LIMIT = 1024 * 1024;
@@ -412,7 +412,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       }
     });
 
-    const deps: RouteDeps = { base, jobs, state: { simulation, operations }, limits, uploadDir, log, now };
+    const deps: RouteDeps = { base, jobs, state: { simulation, operations }, limits, uploadDir, uploads: new UploadSlots(), log, now };
     for (const resource of resources) await v1.register(resource.plugin, deps);
 
     if (!simulation) {

@@ -29,7 +29,7 @@ import { operationJson, type AsyncOperations } from './async-operations.js';
 import { errorBody, JSON_TYPE, sendDownload, sendJson, toPremiaError, unsupportedMediaType, type ErrorContext } from './http.js';
 import { readIdempotencyKey } from './idempotency.js';
 import type { JobAction, Jobs, JobSpec } from './jobs.js';
-import { receiveFile, type ReceivedFile } from './upload.js';
+import { receiveHeldFile, type ReceivedFile, type UploadSlots } from './upload.js';
 
 /** What a handler gets: the request as its row takes it, and who it acts for. */
 export interface RequestContext {
@@ -99,6 +99,8 @@ export interface RouteDeps {
   state: ServerState;
   limits: ErrorContext;
   uploadDir: string;
+  /** The uploads each client holds (at most MAX_UPLOADS_PER_CLIENT at once). */
+  uploads: UploadSlots;
   log: (line: string) => void;
   now: () => Date;
 }
@@ -165,16 +167,19 @@ function routeOf(row: AnyOperation, handler: Handler, deps: RouteDeps): RouteOpt
     method: row.method,
     url: fastifyPath(row.path),
     config: { operation: row },
-    // Before the body is read, so a client key's upload is refused before it is sent.
+    // Before the body is read (and before a 100 Continue), so a client key's upload, or one of a
+    // client holding all its upload slots already, is refused before it is sent.
     onRequest:
-      row.role === 'operator'
+      row.role === 'operator' || row.body === 'upload'
         ? async (request: FastifyRequest) => {
-            if (principalOf(request).role !== 'operator') throw forbidden();
+            if (row.role === 'operator' && principalOf(request).role !== 'operator') throw forbidden();
+            if (row.body === 'upload') deps.uploads.check(principalOf(request).clientId);
           }
         : undefined,
     handler: async (request, reply) => {
       const query = queryOf(row, request);
-      const upload = row.body === 'upload' ? await receiveFile(request, deps.limits.uploadLimit, deps.uploadDir) : undefined;
+      const upload =
+        row.body === 'upload' ? await receiveHeldFile(request, principalOf(request).clientId, deps.uploads, deps.limits.uploadLimit, deps.uploadDir) : undefined;
       try {
         const body = row.body === 'json' || row.body === 'json-optional' ? jsonBody(request, row.body === 'json-optional') : {};
         const principal = principalOf(request);

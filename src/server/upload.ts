@@ -24,6 +24,7 @@ import type { Upload } from '../backend/types.js';
 import { PremiaError, validationError } from '../domain/errors.js';
 import { malformedMultipart, unsupportedMediaType, uploadTooLarge } from './http.js';
 import { processIsAlive } from '../lib/process.js';
+import { RateLimited } from './auth.js';
 
 /** This process's token in the names of its upload files. */
 const PROCESS_TOKEN = randomBytes(8).toString('hex');
@@ -72,6 +73,46 @@ export async function prepareUploadDirectory(tmpDir: string, storePath: string, 
   return dir;
 }
 
+/**
+ * Uploads one client may hold at once: being received, or received and waiting for their import.
+ * Each may be as large as --upload-limit (100 MiB by default) and is spooled to the temporary
+ * directory all clients share, so without a bound one client sending many imports at once could
+ * fill the disk the others' uploads (and the store's sorts) need.
+ */
+export const MAX_UPLOADS_PER_CLIENT = 4;
+/** The seconds a client holding MAX_UPLOADS_PER_CLIENT is told to wait (an import takes seconds). */
+const UPLOAD_RETRY_AFTER_S = 5;
+
+/** The uploads each client holds, counted from before a file is received until it is removed. */
+export class UploadSlots {
+  private readonly held = new Map<number, number>();
+
+  constructor(private readonly max = MAX_UPLOADS_PER_CLIENT) {}
+
+  /** 429 RATE_LIMITED when `clientId` holds `max` uploads (asked before a body is read: its 100 Continue waits on it). */
+  check(clientId: number): void {
+    const n = this.held.get(clientId) ?? 0;
+    if (n >= this.max) {
+      throw new RateLimited(UPLOAD_RETRY_AFTER_S, `This API key's client has ${n} uploads being received or waiting for their import, the most it may have at once; nothing was read of this one`);
+    }
+  }
+
+  /** A slot for an upload of `clientId`, to release once (when its file is gone); 429 RATE_LIMITED when the client holds `max`. */
+  take(clientId: number): () => void {
+    this.check(clientId);
+    const n = this.held.get(clientId) ?? 0;
+    this.held.set(clientId, n + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.held.get(clientId) ?? 1) - 1;
+      if (left > 0) this.held.set(clientId, left);
+      else this.held.delete(clientId);
+    };
+  }
+}
+
 export interface ReceivedFile {
   path: string;
   name: string;
@@ -101,6 +142,18 @@ async function ensureDirectory(dir: string): Promise<void> {
     );
   }
   if ((st.mode & 0o777) !== 0o700) await chmod(dir, 0o700);
+}
+
+/** Receive the upload of a request into `dir`, in a slot of its client's (released once the file is removed). */
+export async function receiveHeldFile(request: FastifyRequest, clientId: number, slots: UploadSlots, limit: number, dir: string): Promise<ReceivedFile> {
+  const release = slots.take(clientId);
+  try {
+    const file = await receiveFile(request, limit, dir);
+    return { ...file, remove: () => file.remove().finally(release) };
+  } catch (e) {
+    release();
+    throw e;
+  }
 }
 
 /** Receive the upload of a request into `dir` (the store's upload directory). */
