@@ -9,11 +9,11 @@
  * os.homedir()), so tests and in-process runs see exactly the configuration they were given.
  */
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
 import { chmod, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { PremiaError, validationError } from '../domain/errors.js';
 import { maskKey } from '../lib/key-text.js';
+import { readSmallFile } from '../lib/small-file.js';
 
 export interface Profile {
   /** The service's base URL, including /v1, exactly as given. */
@@ -61,17 +61,11 @@ const MAX_CONFIG_BYTES = 1 << 20;
  * (opened non-blocking now, it is refused like a device).
  */
 async function readConfigText(path: string): Promise<string> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const info = await handle.stat();
-    if (info.isDirectory()) throw Object.assign(new Error(`EISDIR: ${path}`), { code: 'EISDIR' });
-    const fix = "remove it or fix it (it holds the profiles of 'premia login'), or set XDG_CONFIG_HOME to another directory";
-    if (!info.isFile()) throw validationError(`The premia config ${path} is not a regular file (a device, a pipe or a socket); ${fix}.`);
-    if (info.size > MAX_CONFIG_BYTES) throw validationError(`The premia config ${path} is larger than ${MAX_CONFIG_BYTES} bytes, far more than its profiles take; ${fix}.`);
-    return await handle.readFile('utf8');
-  } finally {
-    await handle.close();
-  }
+  const read = await readSmallFile(path, MAX_CONFIG_BYTES);
+  if ('text' in read) return read.text;
+  const fix = "remove it or fix it (it holds the profiles of 'premia login'), or set XDG_CONFIG_HOME to another directory";
+  if (read.refused === 'not a file') throw validationError(`The premia config ${path} is not a regular file (a device, a pipe or a socket); ${fix}.`);
+  throw validationError(`The premia config ${path} is larger than ${MAX_CONFIG_BYTES} bytes, far more than its profiles take; ${fix}.`);
 }
 
 /** The file's profiles; an absent file has none. Throws a usage error for a file that is not premia's config. */

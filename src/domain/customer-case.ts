@@ -80,6 +80,17 @@ export class CaseTwins {
   }
 }
 
+/**
+ * The named ids no policy names, each with the policy customer id it differs from only in case;
+ * the policies' customer ids (`policyIds`, in batches) are read only when some id is named.
+ */
+export async function findCaseTwins(named: Iterable<string>, policyIds: () => AsyncIterable<readonly string[]>): Promise<Map<string, string>> {
+  const twins = new CaseTwins(named);
+  if (twins.empty) return new Map();
+  for await (const ids of policyIds()) for (const id of ids) twins.policy(id);
+  return twins.mismatches();
+}
+
 /** The answer's form of `found` (id → policy spelling), ordered by `rowOf` when given, else by id. */
 export function caseMismatches(found: ReadonlyMap<string, string>, rowOf?: (customerId: string) => number): CaseMismatches | undefined {
   if (found.size === 0) return undefined;

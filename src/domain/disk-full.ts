@@ -1,9 +1,9 @@
 /**
  * A disk the store writes to that has no room left, recognised here, the one place that knows
  * the database's words for it (in domain, with no IO, so that the store maps its errors with it,
- * the server answers it, and the CLI's last resort catches one no store path mapped): SQLite's SQLITE_FULL ("database or disk is full", for the store's
- * file or the temporary files of its large sorts) and PostgreSQL's SQLSTATE 53100 (disk_full,
- * pg-store.ts). Either way the database rolled back what was being written: the store is as its
+ * the server answers it, and the CLI's last resort catches one no store path mapped): SQLite's
+ * SQLITE_FULL ("database or disk is full", for the store's file or the temporary files of its
+ * large sorts) and PostgreSQL's SQLSTATE 53100 (disk_full, pg-store.ts). Either way the database rolled back what was being written: the store is as its
  * last commit left it, and the same request or command, once there is room, goes on from there.
  *
  * It is STORE_UNAVAILABLE (a store premia cannot use now: HTTP 503, exit 1), marked by the detail

@@ -68,11 +68,8 @@ function classifyMalformedAmount(s: string): AmountProblem | null {
   const shown = printable(s, 40);
   if (/^-\s*\d/.test(s)) return { code: 'AMOUNT_OUT_OF_RANGE', message: `'${shown}' is negative; it must be greater than 0.00` };
   // A plus sign, or a currency beside the number (R100.00, 100 ZAR): a number, written as no premium is.
-  const dash = /^([\u2010-\u2015\u2212\ufe63\uff0d])\s*\d+(\.\d+)?$/.exec(s);
-  if (dash) {
-    const code = `U+${dash[1]!.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
-    return { code: 'INVALID_AMOUNT', message: `'${shown}' begins with '${dash[1]}' (${code}), a minus sign or dash; write the premium without a sign, like 149.50` };
-  }
+  const dash = otherDash(s);
+  if (dash) return { code: 'INVALID_AMOUNT', message: `'${shown}' begins with '${dash.dash}' (${dash.codePoint}), a minus sign or dash; write the premium without a sign, like 149.50` };
   if (/^\+\s*\d+(\.\d+)?$/.test(s)) return { code: 'INVALID_AMOUNT', message: `'${shown}' has a plus sign; write the premium without a sign, like 149.50` };
   if (/^(?:(?:\p{Sc}|\p{Lu}{1,3})\s*\d+(?:\.\d+)?|\d+(?:\.\d+)?\s*(?:\p{Sc}|\p{Lu}{1,3}))$/u.test(s)) {
     return { code: 'INVALID_AMOUNT', message: `'${shown}' has a currency or other sign beside the number; write the number alone, like 149.50` };
@@ -178,11 +175,8 @@ export function parseSignedAmount(text: string): Cents | AmountProblem {
     if (/^[\d.]*[eE][+-]?\d*$/.test(unsigned)) return { code: 'INVALID_AMOUNT', message: `'${shown}' uses exponent notation; write a plain decimal like -1200.50` };
     // A minus written with another dash (U+2212, as typeset text and some exports write it; an en
     // dash, as a word processor turns '-' into): said so, not taken for a currency sign.
-    const dash = /^([\u2010-\u2015\u2212\ufe63\uff0d])\s*(\d+(?:\.\d+)?)$/.exec(s);
-    if (dash) {
-      const code = `U+${dash[1]!.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
-      return { code: 'INVALID_AMOUNT', message: `'${shown}' begins with '${dash[1]}' (${code}), not the minus sign '-'; write it -${dash[2]}` };
-    }
+    const dash = otherDash(s);
+    if (dash) return { code: 'INVALID_AMOUNT', message: `'${shown}' begins with '${dash.dash}' (${dash.codePoint}), not the minus sign '-'; write it -${dash.digits}` };
     // As other banks' statements write money out: a sign after the number, accounting brackets, a currency.
     const NUMBER = /\d+(?:[.,]\d+)?/.source;
     if (new RegExp(`^${NUMBER}\\s*[+-]$`).test(s)) return { code: 'INVALID_AMOUNT', message: `'${shown}' has its sign after the number; write it before, like -1200.50` };
@@ -215,6 +209,15 @@ export function formatCents(cents: number): string {
 }
 
 /** cents × rate, rounded half-up to whole cents. */
+/**
+ * A number written after a dash that is not '-' (U+2212 as typeset text writes a minus, an en
+ * dash as a word processor turns '-' into): the dash, its code point (U+2212) and the digits.
+ */
+function otherDash(s: string): { dash: string; codePoint: string; digits: string } | null {
+  const m = /^([\u2010-\u2015\u2212\ufe63\uff0d])\s*(\d+(?:\.\d+)?)$/.exec(s);
+  return m ? { dash: m[1]!, codePoint: `U+${m[1]!.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`, digits: m[2]! } : null;
+}
+
 export function applyRate(cents: number, rate: MoneyDecimal | string): Cents {
   return new Money(cents).times(rate).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber() as Cents;
 }

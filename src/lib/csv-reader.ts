@@ -11,6 +11,7 @@
  *
  * Tolerated: a UTF-8 byte order mark, CRLF or LF line ends, and empty lines (skipped).
  */
+import { SQLITE_MAGIC } from './sqlite-files.js';
 
 export type CsvFatalReason = 'BINARY' | 'ENCODING' | 'UNCLOSED_QUOTE' | 'RECORD_TOO_LONG';
 
@@ -279,7 +280,7 @@ const CONTAINERS: ReadonlyArray<readonly [readonly number[], string]> = [
   [[0x1f, 0x8b], 'compressed with gzip, not CSV text; decompress it first (gunzip)'],
   [[0x25, 0x50, 0x44, 0x46, 0x2d], 'a PDF document, not CSV text'],
   // `premia policies import premia.db`: the store given for the CSV beside it.
-  [[...Buffer.from('SQLite format 3\0')], 'an SQLite database (such as a premia store), not CSV text; give the CSV file'],
+  [[...SQLITE_MAGIC], 'an SQLite database (such as a premia store), not CSV text; give the CSV file'],
   [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG image, not CSV text'],
 ];
 
@@ -423,6 +424,19 @@ export function emptyColumnsHeaderHint(found: readonly string[], columns: readon
 /** For a row of too many fields, those past the `columns` empty: what to add to its message, or ''. */
 export function emptyColumnsRowHint(fields: readonly string[], columns: readonly string[]): string {
   return emptyColumnsPast(fields, columns) ? `, the ones after ${columns.at(-1)} empty ${TRAILING_COMMA}; delete them` : '';
+}
+
+/**
+ * For a header that is not `columns`: what to add after its message (a space and a sentence), or
+ * ''. The right columns in another order; lines ended by CR alone; another list separator,
+ * Excel's `sep=` line, empty columns after the last, or names with spaces for underscores.
+ */
+export function wrongHeaderHint(found: readonly string[], columns: readonly string[]): string {
+  const sameSet = found.length === columns.length && found.map((f) => f.toLowerCase()).sort().join(',') === [...columns].sort().join(',');
+  if (sameSet) return ' The columns are right but in the wrong order.';
+  if (bareCrHint(found)) return ` ${CR_LINE_ENDS}`;
+  const separated = excelSepHint(found) || separatorHint(found) || emptyColumnsHeaderHint(found, columns) || underscoreHint(found, columns);
+  return separated && ` ${separated}`;
 }
 
 /** A hint for a row whose unquoted text holds a carriage return: lines ended by CR alone ran together. */

@@ -103,37 +103,37 @@ export function unsupportedMediaType(body: BodyKind | undefined): PremiaError {
   return new PremiaError('UNSUPPORTED_MEDIA_TYPE', message);
 }
 
+/** STORE_UNAVAILABLE for a fault of the service's set-up: what happened, what it means for the request, when to retry. */
+function setUpProblem(situation: string, consequence: string, retry: string): { error: PremiaError; internal: true } {
+  const message = `${situation} (a problem of the service's set-up, not of this request)${consequence} ${retry} (the operator's log has the details under this request id).`;
+  return { error: new PremiaError('STORE_UNAVAILABLE', message), internal: true };
+}
+
 /**
  * Any error as a PremiaError for the response. Errors of fastify and its plugins (body parsing,
  * content types, multipart limits) get premia's codes; anything else is an INTERNAL error whose
  * message says nothing of the internals (the caller logs the stack).
  */
 export function toPremiaError(e: unknown, ctx: ErrorContext): { error: PremiaError; internal: boolean } {
+  // A fault of the service's set-up, not of the request: its details (the store's path, where the
+  // disk is) are the operator's to see, in the log, not the caller's.
+  // The store is read-only for the server's user (the CLI's exit 2).
   if (e instanceof PremiaError && e.details?.some((d) => d.code === 'STORE_READ_ONLY')) {
-    // The server's store is read-only for its user (the CLI's exit 2): a fault of the service's
-    // set-up, not of the request, and its path is the operator's to see, not the caller's.
-    const message =
-      "The service cannot write to its store just now (a problem of the service's set-up, not of this request); nothing was changed. " +
-      "Try again later (the operator's log has the details under this request id).";
-    return { error: new PremiaError('STORE_UNAVAILABLE', message), internal: true };
+    return setUpProblem('The service cannot write to its store just now', '; nothing was changed.', 'Try again later');
   }
+  // The store file is gone from its path while the service runs (deleted, or moved with mv): the
+  // job thread cannot open it. Not the caller's mistake (the CLI's 400).
   if (e instanceof PremiaError && e.details?.some((d) => d.code === 'STORE_NOT_FOUND')) {
-    // The store file is gone from its path while the service runs (deleted, or moved with mv):
-    // the job thread cannot open it. Not the caller's mistake (the CLI's 400), and its path is
-    // the operator's to see: the log has it, with how to put it right.
-    const message =
-      "The service cannot find its store just now (a problem of the service's set-up, not of this request); nothing was changed. " +
-      "Try again later (the operator's log has the details under this request id).";
-    return { error: new PremiaError('STORE_UNAVAILABLE', message), internal: true };
+    return setUpProblem('The service cannot find its store just now', '; nothing was changed.', 'Try again later');
   }
+  // A disk of the store (or of its temporary files) is full (domain/disk-full.ts): nothing of
+  // this request was kept, and only the operator can make room.
   if (isDiskFull(e)) {
-    // A disk of the store (or of its temporary files) is full (domain/disk-full.ts): nothing of
-    // this request was kept, and only the operator can make room; where, is in the log.
-    const message =
-      "The service's store has no room left on its disk (a problem of the service's set-up, not of this request): what this request was writing was rolled back, " +
-      'and the store is as its last commit left it (an advance keeps the days it lived: GET /clock shows the date reached). ' +
-      "Try again once the operator has freed some space (the operator's log has the details under this request id).";
-    return { error: new PremiaError('STORE_UNAVAILABLE', message), internal: true };
+    return setUpProblem(
+      "The service's store has no room left on its disk",
+      ': what this request was writing was rolled back, and the store is as its last commit left it (an advance keeps the days it lived: GET /clock shows the date reached).',
+      'Try again once the operator has freed some space',
+    );
   }
   if (e instanceof PremiaError) {
     if (e.status >= 500 && e.code !== 'NOT_SUPPORTED' && e.code !== SERVICE_UNAVAILABLE) {

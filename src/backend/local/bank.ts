@@ -10,14 +10,14 @@
  * answer lists them (case_mismatches), or, asked to refuse (customerCase 'refuse', the CLI
  * without --yes), nothing is stored.
  */
-import { importStopped, invalidCsvFile, RowErrors, stoppable } from './row-errors.js';
+import { importStopped, invalidCsvFile, RowErrors, stoppable, thousandsSplitHint } from './row-errors.js';
 import { PremiaError, validationError } from '../../domain/errors.js';
 import { apiKeyProblem, checkIdentifier, firstUnseen, holdsApiKey, moreCharactersThan, overlongCharacter, printable } from '../../domain/identifiers.js';
 import { formatCents, MAX_ACCOUNT_TURNOVER, parseSignedAmount } from '../../domain/money.js';
 import { dayNumber, fromDayNumber, isIsoDate, periodOf, whyNotADate } from '../../domain/period.js';
 import { isAccountEvent, ACCOUNT_EVENTS, type FailureReason } from '../../bank/types.js';
 import type { LedgerObserver } from '../../bank/ledger.js';
-import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, emptyColumnsHeaderHint, emptyColumnsRowHint, isBlankRecord, isHeaderOf, separatorHint, trimCell, underscoreHint, excelSepHint } from '../../lib/csv-reader.js';
+import { bareCrHint, CsvFormatError, CsvReader, emptyColumnsRowHint, isBlankRecord, isHeaderOf, trimCell, wrongHeaderHint } from '../../lib/csv-reader.js';
 import { redactKeysIn } from '../../lib/key-text.js';
 import { getAllMeta, setMeta } from '../../store/repos/meta.js';
 import type {
@@ -31,7 +31,7 @@ import type {
   Upload,
 } from '../types.js';
 import { readCustomerBankInputs, withBankImport, type BankImportUnit } from '../../store/repos/bank.js';
-import { CaseMismatchRefused, caseMismatches, CaseTwins, type CaseMismatches } from '../../domain/customer-case.js';
+import { CaseMismatchRefused, caseMismatches, findCaseTwins, type CaseMismatches } from '../../domain/customer-case.js';
 import { epochFor } from '../../bank/simulated.js';
 import { CustomerMap } from '../../domain/customer.js';
 import { openAccount } from './accounts.js';
@@ -101,12 +101,7 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
           header = fields.map((f) => trimCell(f));
           const ok = isHeaderOf(header, BANK_CSV_HEADER);
           if (!ok) {
-            const separated = excelSepHint(header) || separatorHint(header) || emptyColumnsHeaderHint(header, BANK_CSV_HEADER) || underscoreHint(header, BANK_CSV_HEADER);
-            const hint = sameColumns(header)
-              ? ' The columns are right but in the wrong order.'
-              : bareCrHint(header)
-                ? ` ${CR_LINE_ENDS}`
-                : separated && ` ${separated}`;
+            const hint = wrongHeaderHint(header, BANK_CSV_HEADER);
             throw invalidBankFile(file.name, `line ${line}: the header must be '${BANK_CSV_HEADER.join(',')}'; found '${printable(header.join(','), 200)}'${hint && `.${hint}`}`);
           }
           return;
@@ -213,16 +208,7 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
  * case among the statement's customers: linear in both.
  */
 async function caseMismatchesOf(unit: BankImportUnit, firstRow: ReadonlyMap<string, number>): Promise<CaseMismatches | undefined> {
-  const twins = new CaseTwins(firstRow.keys());
-  if (twins.empty) return undefined;
-  for await (const ids of unit.policyCustomerIds()) for (const id of ids) twins.policy(id);
-  return caseMismatches(twins.mismatches(), (id) => firstRow.get(id)!);
-}
-
-/** Whether a header holds the bank columns, each once, in another order (compared as the header is). */
-function sameColumns(header: readonly string[]): boolean {
-  const names = header.map((f) => f.toLowerCase()).sort();
-  return names.length === BANK_CSV_HEADER.length && names.join(',') === [...BANK_CSV_HEADER].sort().join(',');
+  return caseMismatches(await findCaseTwins(firstRow.keys(), () => unit.policyCustomerIds()), (id) => firstRow.get(id)!);
 }
 
 /**
@@ -239,10 +225,8 @@ function fieldCountHint(fields: readonly string[]): string {
   }
   if (extra <= 0) return '';
   // An amount with thousands separators and no quotes (1,234.00) is split as well.
-  const amount = fields.slice(2, 3 + extra).map((f) => trimCell(f)).join(',');
-  if (/^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(amount)) {
-    return `: the amount '${printable(amount, 40)}' has thousands separators, which split it into fields; write it without them, like ${amount.replaceAll(',', '')}`;
-  }
+  const split = thousandsSplitHint(fields, BANK_CSV_HEADER.length, 2, 'amount');
+  if (split !== '') return split;
   // Only where the fields before the description read as a date and an amount: else the comma is elsewhere.
   if (!isIsoDate(trimCell(fields[1]!)) || typeof parseSignedAmount(trimCell(fields[2]!)) !== 'number') return '';
   const text = fields.slice(3).join(',').trim();

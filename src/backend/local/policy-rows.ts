@@ -24,10 +24,10 @@ import {
 } from '../../domain/identifiers.js';
 import { policyNumberIdProblem } from '../../domain/ids.js';
 import { parsePremium, plainPremiumCents } from '../../domain/money.js';
-import { bareCrHint, CR_LINE_ENDS, CsvFormatError, CsvReader, emptyColumnsHeaderHint, emptyColumnsRowHint, isBlankRecord, isHeaderOf, separatorHint, trimCell, underscoreHint, excelSepHint } from '../../lib/csv-reader.js';
+import { bareCrHint, CsvFormatError, CsvReader, emptyColumnsRowHint, isBlankRecord, isHeaderOf, trimCell, wrongHeaderHint } from '../../lib/csv-reader.js';
 import { redactKeysIn } from '../../lib/key-text.js';
 import type { ImportRowError } from '../types.js';
-import { invalidCsvFile } from './row-errors.js';
+import { invalidCsvFile, thousandsSplitHint } from './row-errors.js';
 
 export const POLICY_CSV_HEADER = ['customer_id', 'external_customer_ref', 'policy_number', 'product_code', 'collection_amount'] as const;
 
@@ -233,12 +233,7 @@ function headerProblem(found: string[], line: number): string | null {
   const same = isHeaderOf(found, POLICY_CSV_HEADER);
   if (same) return null;
   const foundText = printable(found.join(','), 200);
-  const sameSet =
-    found.length === POLICY_CSV_HEADER.length &&
-    [...found].map((f) => f.toLowerCase()).sort().join(',') === [...POLICY_CSV_HEADER].sort().join(',');
-  const separated = excelSepHint(found) || separatorHint(found) || emptyColumnsHeaderHint(found, POLICY_CSV_HEADER) || underscoreHint(found, POLICY_CSV_HEADER);
-  const hint = sameSet ? ' The columns are right but in the wrong order.' : bareCrHint(found) ? ` ${CR_LINE_ENDS}` : separated && ` ${separated}`;
-  return `line ${line}: the header must be '${expected}'; found '${foundText}'.${hint}`;
+  return `line ${line}: the header must be '${expected}'; found '${foundText}'.${wrongHeaderHint(found, POLICY_CSV_HEADER)}`;
 }
 
 const HEADER_AGAIN =
@@ -254,7 +249,7 @@ function validateRow(fields: string[], line: number, problem: string | null, idS
         policy_number: policyNumber,
         field: 'row',
         code: 'WRONG_FIELD_COUNT',
-        message: `expected ${POLICY_CSV_HEADER.length} fields, found ${fields.length}${bareCrHint(fields) || emptyColumnsRowHint(fields, POLICY_CSV_HEADER) || splitAmountHint(fields)}`,
+        message: `expected ${POLICY_CSV_HEADER.length} fields, found ${fields.length}${bareCrHint(fields) || emptyColumnsRowHint(fields, POLICY_CSV_HEADER) || thousandsSplitHint(fields, POLICY_CSV_HEADER.length, POLICY_CSV_HEADER.length - 1, 'collection_amount')}`,
       },
     ];
   }
@@ -287,17 +282,6 @@ function validateRow(fields: string[], line: number, problem: string | null, idS
   if (p4) add('product_code', p4.code, p4.message);
   if (typeof amount !== 'number') add('collection_amount', amount.code, `collection_amount ${amount.message}`);
   return out;
-}
-
-/**
- * For a row of more than 5 fields whose last ones make an amount with thousands separators
- * (`1,234.50` unquoted, as a spreadsheet formats money): what to add to its message, or ''.
- */
-function splitAmountHint(fields: readonly string[]): string {
-  if (fields.length <= POLICY_CSV_HEADER.length) return '';
-  const amount = fields.slice(POLICY_CSV_HEADER.length - 1).map((f) => trimCell(f)).join(',');
-  if (!/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(amount)) return '';
-  return `: the collection_amount '${printable(amount, 40)}' has thousands separators, which split it into fields; write it without them, like ${amount.replaceAll(',', '')}`;
 }
 
 /** The policy_number to echo in an error: null when empty, cut and made printable when odd. */

@@ -6,6 +6,7 @@
  */
 import { ExitCode, PremiaError } from '../../domain/errors.js';
 import { printable } from '../../domain/identifiers.js';
+import { trimCell } from '../../lib/csv-reader.js';
 
 export const MAX_REPORTED_ERRORS = 10_000;
 
@@ -98,4 +99,17 @@ export function stoppable<T>(source: AsyncIterable<T>, signal: AbortSignal | und
       };
     },
   };
+}
+
+/**
+ * For a row of more fields than `columns` whose fields from `at` (the amount's) on, as many as it
+ * has too many plus one, make an amount with thousands separators (`1,234.50` unquoted, as a
+ * spreadsheet formats money): what to add to its message (naming the column `name`), or ''.
+ */
+export function thousandsSplitHint(fields: readonly string[], columns: number, at: number, name: string): string {
+  const extra = fields.length - columns;
+  if (extra <= 0) return '';
+  const amount = fields.slice(at, at + 1 + extra).map((f) => trimCell(f)).join(',');
+  if (!/^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(amount)) return '';
+  return `: the ${name} '${printable(amount, 40)}' has thousands separators, which split it into fields; write it without them, like ${amount.replaceAll(',', '')}`;
 }

@@ -10,7 +10,7 @@
 import type { BalanceSnapshot, BankStore, ImportedRow, PastAttempt } from '../../bank/ports.js';
 import { CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY, storedCalendar } from '../../domain/calendar.js';
 import { CustomerMap, CustomerSet, type CustomerFilter } from '../../domain/customer.js';
-import { CaseTwins } from '../../domain/customer-case.js';
+import { findCaseTwins } from '../../domain/customer-case.js';
 import { dayNumber, type IsoDate } from '../../domain/period.js';
 import type { Selectable } from 'kysely';
 import { writeSnapshots, type SnapshotRows } from '../engine-days.js';
@@ -147,21 +147,19 @@ export async function readCustomerBankInputs(store: Store, clientId: number, cus
 export async function bankCaseMismatches(store: Store, clientId: number): Promise<Map<string, string>> {
   if (store.kind === 'postgres') {
     return store.readUnit(async (unit) => {
-      const named = (await unit.client.query<{ customer_id: string }>('select distinct customer_id from bank_transactions where client_id = $1', [clientId])).rows;
-      const twins = new CaseTwins(named.map((r) => r.customer_id));
-      if (twins.empty) return new Map<string, string>();
-      for await (const ids of pgPolicyCustomerIds(unit, clientId)) for (const id of ids) twins.policy(id);
-      return twins.mismatches();
+      const rows = (await unit.client.query<{ customer_id: string }>('select distinct customer_id from bank_transactions where client_id = $1', [clientId])).rows;
+      return findCaseTwins(
+        rows.map((r) => r.customer_id),
+        () => pgPolicyCustomerIds(unit, clientId),
+      );
     });
   }
   return store.withConnection(async (_raw, statements) => {
-    const named = statements.get('select distinct customer_id from bank_transactions where client_id = ?').iterate(clientId) as Iterable<{ customer_id: string }>;
-    const twins = new CaseTwins((function* () {
-      for (const r of named) yield r.customer_id;
-    })());
-    if (twins.empty) return new Map<string, string>();
-    for await (const ids of policyCustomerIds(statements, clientId)) for (const id of ids) twins.policy(id);
-    return twins.mismatches();
+    const rows = statements.get('select distinct customer_id from bank_transactions where client_id = ?').all(clientId) as Array<{ customer_id: string }>;
+    return findCaseTwins(
+      rows.map((r) => r.customer_id),
+      () => policyCustomerIds(statements, clientId),
+    );
   });
 }
 

@@ -5,10 +5,11 @@
  * same name in that folder stays as it is, and the simulation does not start.
  */
 import { createHash } from 'node:crypto';
-import { constants, createReadStream, type Dirent } from 'node:fs';
-import { open, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createReadStream, type Dirent } from 'node:fs';
+import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { conflict } from '../../../domain/errors.js';
+import { readSmallFile } from '../../../lib/small-file.js';
 
 const MANIFEST = '.premia-simulate.json';
 
@@ -26,14 +27,8 @@ const MAX_MANIFEST_BYTES = 1 << 20;
  * link to /dev/zero was read until memory ran out.
  */
 async function readManifestText(path: string): Promise<string | null> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const info = await handle.stat();
-    if (!info.isFile() || info.size > MAX_MANIFEST_BYTES) return null;
-    return await handle.readFile('utf8');
-  } finally {
-    await handle.close();
-  }
+  const read = await readSmallFile(path, MAX_MANIFEST_BYTES);
+  return 'text' in read ? read.text : null;
 }
 
 async function readManifest(dir: string): Promise<Manifest> {
