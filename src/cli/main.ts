@@ -9,6 +9,7 @@ import { editDistance } from '../domain/words.js';
 import { sqliteDiskFullError } from '../domain/disk-full.js';
 import { ExitCode, PremiaError, usageError } from '../domain/errors.js';
 import { stringifyJson } from '../domain/json.js';
+import { escapeUnseen } from '../domain/identifiers.js';
 import type { RunState } from './command.js';
 import type { CliContext, GlobalOptions } from './context.js';
 import { registerCommands } from './commands/index.js';
@@ -47,9 +48,9 @@ function commanderCode(e: CommanderError): 'VALIDATION_ERROR' | 'USAGE_ERROR' {
 function commanderOutput(ctx: CliContext, json: boolean) {
   return {
     writeOut: (s: string) => ctx.stdout.write(s),
-    writeErr: (s: string) => ctx.stderr.write(ctx.redact(s)),
+    writeErr: (s: string) => ctx.stderr.write(terminalText(ctx, s)),
     outputError: (s: string, write: (s: string) => void) => {
-      if (!json) write(ctx.redact(s));
+      if (!json) write(terminalText(ctx, s));
     },
   };
 }
@@ -298,7 +299,7 @@ export function reportError(ctx: CliContext, globals: GlobalOptions, given: unkn
     if (globals.json) {
       writeJsonError(ctx, e);
     } else {
-      ctx.stderr.write(`${ui.err.red('error:')} ${ctx.redact(e.message)}\n`);
+      ctx.stderr.write(`${ui.err.red('error:')} ${terminalText(ctx, e.message)}\n`);
       // Each detail's message (premia's own error says a lone one in its message). Another server's
       // may not ("Validation failed"): a lone detail it does not say is shown too, and each is
       // named by its field when its message does not name it.
@@ -310,13 +311,13 @@ export function reportError(ctx: CliContext, globals: GlobalOptions, given: unkn
           if (typeof d.message !== 'string') continue;
           const field = foreign && typeof d.field === 'string' && d.field !== '' && !namesWord(d.message, d.field) ? `${d.field}: ` : '';
           // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a row is a number or a string as received
-          ctx.stderr.write(ctx.redact(`  - ${d.row !== undefined ? `row ${String(d.row)}: ` : ''}${field}${d.message}\n`));
+          ctx.stderr.write(terminalText(ctx, `  - ${d.row !== undefined ? `row ${String(d.row)}: ` : ''}${field}${d.message}\n`));
         }
       }
       const tags = [`code ${e.code}`];
       if (e.requestId) tags.push(`request ${e.requestId}`);
       // The request id is the server's text (its X-Request-Id header): redacted like its messages.
-      ctx.stderr.write(ui.err.dim(ctx.redact(`  (${tags.join(', ')})\n`)));
+      ctx.stderr.write(ui.err.dim(terminalText(ctx, `  (${tags.join(', ')})\n`)));
     }
     // eslint-disable-next-line @typescript-eslint/no-base-to-string -- --debug shows whatever the cause is
     if (globals.debug && e.cause) ctx.stderr.write(ctx.redact(`${String((e.cause as Error).stack ?? e.cause)}\n`));
@@ -329,7 +330,7 @@ export function reportError(ctx: CliContext, globals: GlobalOptions, given: unkn
     if (globals.debug && err?.stack) ctx.stderr.write(`${err.stack}\n`);
     return ExitCode.FAILURE;
   }
-  ctx.stderr.write(`${ui.err.red('error:')} ${message}\n`);
+  ctx.stderr.write(`${ui.err.red('error:')} ${escapeUnseen(message, true)}\n`);
   if (globals.debug && err?.stack) ctx.stderr.write(`${err.stack}\n`);
   else ctx.stderr.write('  (run again with --debug for details)\n');
   return ExitCode.FAILURE;
@@ -344,6 +345,15 @@ function namesWord(text: string, word: string): boolean {
 
 function writeJsonError(ctx: CliContext, e: PremiaError): void {
   ctx.stderr.write(`${ctx.redact(stringifyJson(e.toBody(e.requestId ?? null)))}\n`);
+}
+
+/**
+ * An error's text for stderr: keys redacted, and a control or invisible character in it (from an
+ * argument, a file, another server's answer) escaped, so that the terminal shows it instead of
+ * acting on it (`\x1b[2J` clears the screen; U+202E turns the rest of the line around).
+ */
+function terminalText(ctx: CliContext, text: string): string {
+  return escapeUnseen(ctx.redact(text), true);
 }
 
 /** commander's message without its "error: " prefix. */

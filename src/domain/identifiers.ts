@@ -187,8 +187,16 @@ function describeChar(ch: string): string {
   return `'${ch}'`;
 }
 
+/**
+ * `text` with its controls and invisible characters written as \\uXXXX, so that a terminal shows
+ * them instead of acting on them; its line breaks kept when `keepLines` (a message of several lines).
+ */
+export function escapeUnseen(text: string, keepLines = false): string {
+  return text.replace(UNSEEN, (c) => (keepLines && c === '\n' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+}
+
 /** Text safe to echo in an error message: controls and invisible characters escaped, long values cut. */
 export function printable(value: string, max = 80): string {
-  const s = value.replace(UNSEEN, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const s = escapeUnseen(value);
   return s.length > max ? `${s.slice(0, max)}…` : s;
 }

@@ -1,5 +1,4 @@
-/** Invisible characters and C1 controls, which JSON.stringify leaves as they are. */
-const UNSEEN = /[\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+import { escapeUnseen } from './identifiers.js';
 
 /**
  * A value a caller sent, quoted for an error message: a string in JSON quotes, a number,
@@ -11,7 +10,7 @@ export function showValue(v: unknown): string {
   let s: string;
   // JSON.stringify escapes control characters but not the invisible ones (a zero-width space, a
   // direction override): a format of "\u200bcsv" would read as the valid "csv" it is not.
-  if (typeof v === 'string') s = JSON.stringify(v).replace(UNSEEN, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (typeof v === 'string') s = escapeUnseen(JSON.stringify(v));
   else if (Array.isArray(v)) s = 'a list';
   else if (v !== null && typeof v === 'object') s = 'an object';
   else if (v === undefined) s = 'nothing';
