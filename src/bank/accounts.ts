@@ -60,9 +60,9 @@ export class AccountSet {
   private readonly cap: number;
   readonly book: GeneratedBook;
   // identity and source: an index into the book, else (-1) an imported source object, kept by
-  // account only for those (a slot per account was 6.4 MB of nulls at 800,000 generated accounts)
+  // account only for those (a slot per account would hold a null for every generated account)
   readonly clientId: Int32Array;
-  /** Customer ids, packed (800,000 of them as JS strings were ~25 MiB of a 1M month's heap). */
+  /** Customer ids, packed (PackedStrings: as JS strings they take over twice the heap, all advance). */
   private readonly customerIds = new PackedStrings();
   private readonly imported = new Map<number, AccountSource>();
   private readonly genIndex: Int32Array;

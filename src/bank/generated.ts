@@ -215,8 +215,8 @@ const NONE_BELOW = 0.03 * 4294967296;
 
 // Integer columns of an account (I_STRIDE per account): its small fields in one (SHAPE), then its
 // up to 4 debit orders: their metas (mode << 8 | offset << 4 | text, 16 bits each, two an
-// integer: orderMeta) and their amounts: 13 integers (a field an integer took 19, 18 MiB more at
-// 800,000 accounts). The employer is drawn from the key (employerOf).
+// integer: orderMeta) and their amounts: 13 integers (a field an integer would take 19, 24 bytes
+// more an account). The employer is drawn from the key (employerOf).
 const I_KEY = 0;
 const I_SHAPE = 1;
 const I_ANCHOR = 2;

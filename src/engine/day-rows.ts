@@ -20,7 +20,8 @@ const SPARE_BATCHES = 2;
  * PLAN_BATCH debits, the next ones are made whole, and each is compressed as the store keeps it
  * once full, on libuv's thread pool while the planning goes on. The first business day of a
  * million-policy month plans ~800,000: ~55 MB packed, ~11 MB compressed, held until the day is
- * written (growing columns, doubled then copied into batches, held ~140 MB at their peak).
+ * written (growing columns, doubled and only then copied into batches, would hold more than twice
+ * the packed size at their peak).
  */
 export class PlanBuffer implements PlanColumns {
   n = 0;
@@ -57,8 +58,8 @@ export class PlanBuffer implements PlanColumns {
       const full = this.buf;
       sealPlanBatch(full, PLAN_BATCH);
       const stored = storedBatch(new Uint8Array(full));
-      // Its buffer serves a later batch once compressed (each one new, ~4.7 MB, they waited for
-      // the collector: ~50 MB more at the peak of a million-policy month).
+      // Its buffer serves a later batch once compressed (a new one each time would leave the old
+      // ones waiting for the collector, piling up at the peak of a million-policy month).
       stored.then(() => void (spareBatches.length < SPARE_BATCHES && spareBatches.push(full))).catch(() => {}); // a failure is seen by batches()
       this.done.push(stored);
       this.m = 0;
@@ -202,7 +203,7 @@ export class DayAttempts {
  * 0 .. n - 1 ordered by `key` (whole numbers from 0 to 2^31 - 1; equal keys keep their order):
  * a least-significant-digit radix sort, RADIX_BITS of the key a pass, as many passes as the
  * largest key needs (two for a million collections' ranks or rowids). A day's ~800,000 attempts,
- * updates and plans each sorted so in a few milliseconds, against ~40 ms as packed doubles.
+ * updates and plans each sort so in a few milliseconds, far faster than as packed doubles.
  */
 export function orderBy(n: number, key: (j: number) => number): Int32Array {
   let keys = new Int32Array(n);

@@ -120,10 +120,10 @@ interface Gathered {
 /**
  * Values [pick[j] * stride, (pick[j] + 1) * stride) of `src` for each j, in src's own type (an
  * integer column is stored from there without passing through doubles), into `out` (reused from
- * block to block: a million-account image allocated ~130 MB of columns block by block, ~25 MiB
- * of them waiting for the collector at the month's peak), with its code: an integer column's by
- * the range met as it is gathered. One function per source type: one loop reading several kinds
- * of typed array ran 4-5 times slower in V8 (measured).
+ * block to block: new columns for each block of a million-account image would leave much of
+ * them waiting for the collector at the month's peak), with its code: an integer column's by
+ * the range met as it is gathered. One function per source type: in V8 one loop reading several
+ * kinds of typed array runs several times slower than a loop that meets only one.
  */
 function gather(src: Column, stride: number, pick: Int32Array, out: Column): Gathered {
   const values = out.subarray(0, pick.length * stride);
@@ -201,8 +201,9 @@ export function* encodeImage(state: EngineState, day: number): Generator<ImageBl
   const cs = state.cols;
   const n = accounts.size;
   // The accounts to keep, grouped by (client, wake day) in the order the groups first appear,
-  // each group in account order: a counting sort into one array (a list per group held a
-  // million-account working set's indexes as ~13 MiB of JS arrays at the month's peak).
+  // each group in account order: a counting sort into one array (a JS array per group would hold
+  // a million-account working set's indexes on the heap at the month's peak, in several times
+  // the memory of one Int32Array).
   const groupIndex = new Map<number, Map<number, number>>();
   const groups: Array<{ clientId: number; wake: number; size: number; start: number }> = [];
   const groupOf = new Int32Array(Math.max(1, n));

@@ -211,9 +211,9 @@ interface ScoreEntry extends DayScore {
 /**
  * The scores of regular patterns already made, by calendar and a hash of (today, from, the
  * candidate days): accounts paid on the same days (most salaries of a book, by pay day) share
- * one scoring instead of each making it again (issue 13: the scoring was ~60 % of each
- * analysis, and a million-policy book's first advance makes 800,000). Irregular scores are not
- * kept (their days rarely repeat). Bounded: emptied when full.
+ * one scoring instead of each making it again (issue 13: scoring is more than half of an
+ * analysis, and a million-policy book's first advance makes 800,000 analyses). Irregular scores
+ * are not kept (their days rarely repeat). Bounded: emptied when full.
  */
 const scores = new WeakMap<Calendar, Map<number, ScoreEntry>>();
 const SCORES_KEPT = 1 << 14;

@@ -237,9 +237,8 @@ async function loadFromCollections(
 
 /**
  * Open collections from which a helper (another process) opens half of the accounts: where its
- * start and its answer's handover cost less than the half it opens (issue 13, the month in one
- * advance, five alternated pairs each: 100,000 collections 2.54-2.68 s against 2.74-2.99 s
- * alone; 75,000 as often slower as faster; 50,000 1.82-1.87 s against 1.72-1.88 s).
+ * start and its answer's handover cost less than the half it opens (issue 13: below about this
+ * many, a load with a helper is as often slower as faster than one without).
  */
 const HELPED = 100_000;
 

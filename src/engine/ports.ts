@@ -3,7 +3,7 @@
  * implementation):
  *  - the store (`EngineStore`, `DayUnit`): the clock and settings, the working set of open
  *    collections and their submitted debits, and a day's writes, in one unit of work per day.
- *    SQLite implements it in src/store/repos/engine.ts; PostgreSQL will (issue 14).
+ *    SQLite implements it in src/store/repos/engine.ts, PostgreSQL in engine-pg.ts (issue 14).
  *  - the bank (`Bank`, `BankAccounts`): open the accounts of the working set's customers, live a
  *    day of an account with premia's debits, read what the bank reports of an account (balance,
  *    posted credits, whether debits are refused). The simulated bank (src/bank/) implements it.
@@ -150,7 +150,7 @@ export interface DayUnit {
   loadSubmittedDebits(fromPlanDay: IsoDate, sink: (debit: SubmittedDebit) => void): Promise<void>;
   /**
    * The day's rows come as columns (a million-policy month's first business day makes ~900,000
-   * attempts, updates and plans: as objects they took ~400 MB at once).
+   * attempts, updates and plans: as objects they would take hundreds of MB at once).
    * The day's attempts, stored in the order given (rowid order is report order).
    */
   insertAttemptColumns(date: IsoDate, rows: AttemptColumns): Promise<void>;
