@@ -39,8 +39,7 @@ const raw = new BetterSqlite(data.path, { timeout: data.busyTimeoutMs, fileMustE
 //    attempt and a statement journal per multi-row statement;
 //  - the WAL is checkpointed every WAL_PAGES pages rather than every 1,000: a checkpoint copies
 //    the pages and waits for the disk, and a day's updates land on pages all over the
-//    collections table, so fewer checkpoints copy each page fewer times (issue 13: the 1M
-//    month's writes alone, 8.1-8.6 s with 1,000 pages, 6.2-6.4 s with this and the two above).
+//    collections table, so fewer checkpoints copy each page fewer times (issue 13).
 raw.pragma('foreign_keys = OFF');
 raw.pragma('synchronous = NORMAL');
 raw.pragma(`cache_size = ${data.cacheSize}`);
@@ -67,8 +66,8 @@ function rowsOf(m: Extract<DayWriterIn, { type: 'day' }>): number {
  * each writes at least JOIN_MIN_ROWS rows and together at most GROUP_ROWS (GROUP_DAYS days at
  * most): a day's updates land on pages all over the collections table and its attempts' index,
  * and a transaction writes each page it changed once to the WAL however many of its days
- * changed it (issue 13: a million-policy month's light days each wrote ~70 MB of pages). Days
- * with few rows cost little one by one and are written alone, as a store's first days are.
+ * changed it, where days written one by one each write the pages they share again (issue 13).
+ * Days with few rows cost little one by one and are written alone, as a store's first days are.
  */
 const JOIN_MIN_ROWS = 1_000;
 const GROUP_ROWS = 400_000;
@@ -154,7 +153,8 @@ async function writeDays(first: Day): Promise<void> {
     const lapsed: Array<Map<number, number>> = [];
     for (const d of days) lapsed.push(await applyDayOps(statements, d.ops, () => imageBlocks(d.seq)));
     // Written while the engine was still reporting the day before (a long day of its own keeps it
-    // from doing so at once: ~0.3 s of this thread's time in the 1M month): committed once it has.
+    // from doing so at once, and this thread need not idle meanwhile): committed once it has,
+    // rolled back when the engine stopped instead.
     if (data.waitInTransaction && !reportedBefore(first.seq)) {
       raw.exec('rollback');
       stopped = true;

@@ -79,8 +79,8 @@ const periodCase = (column: string, periods: readonly Period[]) => `case ${colum
  * A day's multi-row statements meet a failed constraint with OR ROLLBACK: a day is one
  * transaction, written whole or not at all, so the whole transaction rolls back rather than the
  * one statement, and SQLite keeps no statement journal (a temporary file each statement would
- * copy the pages it changes into first: issue 13, 54.5 MB on a quiet day at 1M). The callers'
- * rollback sees it already done (sqlite-dialect.ts, day-writer.ts).
+ * copy the pages it changes into first: tens of MB even on a quiet day at 1M, issue 13). The
+ * callers' rollback sees it already done (sqlite-dialect.ts, day-writer.ts).
  */
 const ATTEMPT_WIDTH = 4;
 const insertAttempts = (periods: readonly Period[]) => (k: number) =>
@@ -159,8 +159,8 @@ export function completeExecutions(statements: StatementCache, period: Period, s
 /**
  * The lapse rule's inputs: the active policies whose collection of `periods[0]` is UNPAID, in
  * (client, policy_number) order, each with its collections' statuses in `periods`: one statement,
- * a row per candidate and collection of `periods` (tens of thousands of candidates at a large
- * close: a lookup statement per candidate cost the 1M month's writer ~0.17 s, this ~0.01 s).
+ * a row per candidate and collection of `periods`, rather than a lookup statement per candidate
+ * (tens of thousands of them at a large close, each a statement's overhead for a row or two).
  */
 export function lapseCandidates(statements: StatementCache, periods: readonly Period[]): LapseCandidateStatuses[] {
   const rows = statements

@@ -83,7 +83,8 @@ export async function openSqliteStore(options: OpenStoreOptions): Promise<Sqlite
         details: [{ field: options.option ?? 'db', code: 'STORE_NOT_FOUND', message: `${options.path} is empty` }],
       });
     }
-    // 16 KiB pages: measured 20% faster bulk inserts than 4 KiB. Only takes effect on a new file.
+    // 16 KiB pages: bulk inserts (the policy import's) are faster than with 4 KiB. Only takes
+    // effect on a new file.
     if (!options.readonly) raw.pragma('page_size = 16384');
     if (options.path !== ':memory:' && !options.readonly) await enableWal(raw, busyTimeout);
     // After WAL is on: enableWal has waited for any other writer of a new file, so this write

@@ -4,15 +4,13 @@
  * policy_number), which yields that order without a sort.
  *
  * Why these do not simply call Store.streamRows: better-sqlite3's row iterator costs about
- * half a microsecond more per row than fetching a page of rows with one `all()` call (measured on
- * 1M collections: 4.1 s against 3.5 s of CPU for the whole CSV report, before the page size
- * below was tuned), which matters for the
- * report's speed budget. So on a file store the rows are read in keyset pages
- * (`policy_number > last one`, LIMIT n) on a separate read-only connection, all inside ONE read
- * transaction: every page comes from the same snapshot, exactly as streamRows promises, and a
- * long download never blocks the writer (WAL). On `:memory:` (tests) they go through
- * streamRows, which holds the one connection. On PostgreSQL they come through a cursor
- * (streamRows), from one snapshot as well.
+ * half a microsecond more per row than fetching a page of rows with one `all()` call, which
+ * over a million rows matters for the report's speed budget. So on a file store the rows are
+ * read in keyset pages (`policy_number > last one`, LIMIT n) on a separate read-only
+ * connection, all inside ONE read transaction: every page comes from the same snapshot, exactly
+ * as streamRows promises, and a long download never blocks the writer (WAL). On `:memory:` or
+ * a temporary store (tests) they go through streamRows, which holds the one connection. On
+ * PostgreSQL they come through a cursor (streamRows), from one snapshot as well.
  */
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
@@ -24,9 +22,9 @@ import type { PgStore } from '../store-types.js';
 const require = createRequire(import.meta.url);
 
 /**
- * Rows per page. Small pages keep the rows in flight young enough for the scavenger: on 1M
- * collections, 4096-row pages spent 1.3 s in the garbage collector and 1024-row pages 0.3 s
- * (peak RSS 150 MB against 113 MB); below 512 the per-page query costs more than it saves.
+ * Rows per page. Small pages keep the rows in flight young enough for the scavenger (a larger
+ * page's rows outlive it, and the full collections they then need cost time and memory); below
+ * 512 the per-page query costs more than it saves.
  */
 export const PAGE_ROWS = 1024;
 

@@ -117,7 +117,7 @@ export class DayPipeline {
     const shared = new SharedArrayBuffer(8);
     const data: DayWriterData = { path: store.path, busyTimeoutMs, cacheSize, shared, waitInTransaction };
     // Its young generation small: what it allocates is short-lived and little (its rows come as
-    // buffers), and a young generation left to grow to V8's default came on top of the peak.
+    // buffers), and a young generation left to grow to V8's default would add to the peak.
     const worker = new Worker(module, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: WRITER_YOUNG_MB } });
     const pipeline = new DayPipeline(worker, shared);
     await pipeline.request(null, 'ready');
@@ -211,8 +211,8 @@ export class DayPipeline {
   /**
    * A copy of `bytes` to hand to the writer, in a buffer of a block it has written when one is
    * large enough (else a new one, rounded up so that it serves later blocks too): the image of a
-   * million-policy month is ~180 MB of blocks, each freed in the writer only by its next full
-   * collection, which came after the engine had made ~40 MB more.
+   * million-policy month is ~180 MB of blocks, and a new buffer for each would be freed in the
+   * writer only by its next full collection, while the engine goes on making more.
    */
   private imageBuffer(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
     const n = bytes.byteLength;

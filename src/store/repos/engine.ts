@@ -47,25 +47,23 @@ import { releaseFreedMemory } from '../../lib/memory.js';
 const ADVANCE_CACHE_SIZE = -160 * 1024;
 /**
  * The day writer's page cache. It writes each day's rows in rowid order and its checkpoints are
- * far apart (day-writer.ts), so a page is seldom touched again once it left the cache: on the 1M
- * month (three alternated rounds, load 1.5-2.0) 32 MiB gave 11.90-12.49 s and a peak RSS of
- * 572-580 MiB against 12.24-12.88 s and 590-617 MiB with 64 MiB; the 1M book's first business
- * day lived alone 5.2-5.4 s against 5.8-5.9 s (16-40 MiB all alike; 160 MiB was no faster).
+ * far apart (day-writer.ts), so a page is seldom touched again once it left the cache: a cache
+ * larger than this is no faster and only adds to the advance's peak memory (issue 13).
  */
 const WRITER_CACHE_SIZE = -32 * 1024;
 /**
  * The bytes of debits submitted for the clock's next day (plan batches as stored, compressed:
  * ~12 bytes a debit, so ~90,000 debits) from which a one-day advance hands its day to the day
- * writer. Lived alone, the 1M book's first business day (~923,000 debits, 11 MB) took 5.7-6.3 s
- * so and 6.5-6.6 s on this connection; the writer's start costs a light day ~0.05 s (issue 13).
+ * writer: a heavy day gains more from writing beside the engine than the writer's start costs,
+ * a light day does not (issue 13).
  */
 const HEAVY_DAY_PLAN_BYTES = 1 << 20;
 /**
  * The collections queued in runs still processing from which a one-day advance that cannot load
  * from the engine's image alone (none kept as of today with today's inputs: a store's first
  * advance, a run queued since) hands its day to the day writer: such a load writes the image of
- * every customer back, ~160 bytes each. The 1M store's first advance of a day: 7.81-8.44 s and
- * 703-705 MiB on this connection, 7.50-7.64 s and 574-576 MiB with the writer (issue 13).
+ * every customer back, ~160 bytes each, which the writer does faster and in less memory than
+ * this connection with the large cache of a lone day (issue 13).
  */
 const HEAVY_LOAD_COLLECTIONS = 65_536;
 
@@ -115,8 +113,7 @@ export function engineStore(store: Store, options: { aloneOnThread?: boolean } =
       // day commits without waiting for the disk; the store stays consistent whatever happens.
       // Ordinary writes keep synchronous = FULL. A larger page cache: a day's updates land all
       // over the collections table and its attempts indexes, and with the store's usual 64 MiB a
-      // million-policy month spent a tenth of its time re-reading and re-spilling pages
-      // (measured: 160 MiB took the 1M month from ~55 s to ~49 s, peak RSS ~0.8 GiB).
+      // million-policy month spent a tenth of its time re-reading and re-spilling pages.
       cacheSize = store.raw.pragma('cache_size', { simple: true }) as number;
       store.raw.pragma('synchronous = NORMAL');
       const handOver = mayHandOver && (days > 1 || heavyDayAhead(store.raw, store.statements));
@@ -176,8 +173,7 @@ export function engineStore(store: Store, options: { aloneOnThread?: boolean } =
         return day.diverting(sqlite, () => fn(day));
       });
       // The working set is read: until something else writes, the writer alone touches the file,
-      // so this connection's page cache (~16 MiB after the 1M load) is given back (1M month: peak
-      // RSS ~18 MiB lower).
+      // so this connection's page cache is given back (it would count in the month's peak).
       sqlite.raw.pragma(`cache_size = ${IDLE_CACHE_SIZE}`);
       sqlite.raw.pragma('shrink_memory');
       // And what the load freed (its text, the helper's answer) goes back too (lib/memory.ts).
@@ -227,8 +223,8 @@ const OPEN_FIRST_ID = 'select min(id) as id from collections where client_id in 
  * its first collection comes (by id): the order the engine loads its customers in, read on
  * another connection by the engine's helper (backend/local/account-helper-worker.ts). The rows
  * are read in id order as OPEN_CHUNK's are, `client,customer` lines a chunk at a time, and
- * numbered as they come: SQLite's `group by … order by min(id)` sorted them in a temporary
- * b-tree (1M rows: 1.13-1.24 s against ~0.3 s).
+ * numbered as they come, rather than by SQLite's `group by … order by min(id)`, which sorts them
+ * in a temporary b-tree and takes several times as long.
  */
 export function openCustomers(raw: BetterSqlite3.Database, firstOpen: Period): { clientId: number[]; customerId: string[] } {
   const customers = new CustomerNumbers(OPEN_CHUNK_ROWS);

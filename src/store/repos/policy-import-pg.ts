@@ -124,7 +124,7 @@ function writeDigits(out: Buffer, at: number, value: number): number {
 /**
  * The policy numbers an import has sent, each with the file line of its row: an open-addressing
  * hash table over the numbers' bytes kept end to end. A million numbers take about 48 MiB, as a
- * Map of strings does, but 0.25 s instead of 0.7 s: no string is made for a row.
+ * Map of strings does, but in much less time: no string is made for a row.
  */
 export class PolicyNumbers {
   private keys = new Uint8Array(1 << 16);
