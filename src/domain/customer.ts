@@ -34,8 +34,8 @@ export class CustomerMap<V> {
  * Customers numbered 0, 1, 2… in the order first seen, for a read that knows about how many it
  * will meet: an open-addressing table of that size, made once (doubled if more come), the key
  * compared with the ids kept. A Map of 800,000 customer ids grows and rehashes as it fills:
- * numbering a million-policy load's 1M rows took ~0.65 s on the engine's thread through
- * CustomerMap, ~0.05 s here (issue 13).
+ * numbering a million-policy load's rows through CustomerMap takes the engine's thread many
+ * times as long (issue 13).
  */
 export class CustomerNumbers {
   readonly clientId: number[] = [];
@@ -124,7 +124,7 @@ export interface CustomerFilter {
  * Customers k of `clientId`/`customerId` for which `pick(k)` holds (every one when omitted), as a
  * filter whose set is made when it is first asked: a read that finds no row (a store with no
  * imported rows, no kept balances or no past debits) never pays for a set of a million
- * customers (about 0.3 s).
+ * customers.
  */
 export function lazyCustomerFilter(clientId: ArrayLike<number>, customerId: readonly string[], pick?: (k: number) => boolean): CustomerFilter {
   let set: CustomerSet | null = null;

@@ -3,12 +3,12 @@
  * UUID-shaped id (RFC 9562 version 8, "custom") that encodes the rowid through a salted,
  * invertible permutation (a 4-round Feistel network on two 32-bit halves) plus 52 check bits.
  *
- * Why: a random UUID primary key costs an extra B-tree with random inserts on every bulk path
- * (measured: +1.5 s per million imported policies). Decoding an id back to its rowid needs no
- * index at all, ids look random, a mangled or foreign id fails its check bits (and answers 404),
- * and the same explicit seed and inputs still give the same ids. A store created without --seed
- * has a random key, so its ids do not give away row numbers (how many policies other clients
- * hold) to anyone who knows this code. It is an obfuscation with a wide key, not a cipher.
+ * Why: a random UUID primary key costs an extra B-tree with random inserts on every bulk path.
+ * Decoding an id back to its rowid needs no index at all, ids look random, a mangled or foreign
+ * id fails its check bits (and answers 404), and the same explicit seed and inputs still give
+ * the same ids. A store created without --seed has a random key, so its ids do not give away
+ * row numbers (how many policies other clients hold) to anyone who knows this code. It is an
+ * obfuscation with a wide key, not a cipher.
  */
 import { fmix32 } from './hash.js';
 

@@ -6,7 +6,7 @@
 
 /**
  * 1234567 → "1,234,567" (human output only; CSV and JSON never group digits). Written out
- * rather than toLocaleString, whose first call loads ICU data (about 20 ms of every start).
+ * rather than toLocaleString, whose first call loads ICU data (milliseconds of every start).
  */
 export function count(n: number): string {
   if (!Number.isInteger(n)) return String(n);

@@ -1,10 +1,10 @@
 /**
  * Giving freed memory back to the system (issue 13). glibc's allocator keeps what a process
  * frees for its own next allocations: the day writer's rows of a million-policy month's large
- * days (~100 MB at a time) and the load's buffers, once freed, stayed in the process's heap
- * (measured: 72 MiB of a 642 MiB RSS returned by one malloc_trim(0) twelve seconds into the
- * 1M month). Node has no call for it, so it is made through koffi, a maintained FFI library
- * with prebuilt binaries (no compiler at install, unlike an addon of our own).
+ * days (~100 MB at a time) and the load's buffers, once freed, stay in the process's heap and
+ * count in its RSS until a trim gives them back. Node has no call for it, so it is made through
+ * koffi, a maintained FFI library with prebuilt binaries (no compiler at install, unlike an
+ * addon of our own).
  *
  * Linux with glibc only: elsewhere (musl has no malloc_trim, other systems other allocators),
  * or when koffi cannot load, this does nothing. PREMIA_MALLOC_TRIM=0 turns it off.
@@ -24,8 +24,9 @@ let threshold: 'fixed' | 'none' | undefined;
  * allocations of 128 KiB or more with mmap, but each time such a block is freed it raises that
  * threshold to the block's size (up to 32 MiB), after which buffers of that size come from its
  * heap and stay there once freed until a trim. An advance allocates and frees many (a day's
- * rows, plan batches, image blocks): with the threshold fixed at 128 KiB the 1M month's peak was
- * ~20 MiB lower (issue 13). Once per process; the same conditions as releaseFreedMemory.
+ * rows, plan batches, image blocks): with the threshold fixed at 128 KiB they go back to the
+ * system as they are freed, which lowers the advance's peak (issue 13). Once per process; the
+ * same conditions as releaseFreedMemory.
  */
 export function keepLargeBuffersMapped(): 'fixed' | 'none' {
   threshold ??= glibc()?.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD) === 1 ? 'fixed' : 'none';

@@ -7,11 +7,12 @@
  * (account-helper-worker.ts), its customers too, so that it starts with the load.
  *
  * A process rather than a thread: the helper's own working set (~250 MB at a million policies)
- * goes back to the system when it exits, where a worker thread's stayed with the C allocator for
- * the rest of the advance (the 1M month peaked at ~950 MiB with a helper thread, ~800 MiB with no
- * helper). What it answers (the accounts as image blocks, ~64 MB at 1M) passes through a
- * temporary file both hold open and nobody can see: removed from its directory before anything
- * is written to it, so nothing of a client's data outlives the two processes.
+ * goes back to the system when it exits, where a worker thread's stays with the C allocator for
+ * the rest of the advance and raises its peak above an advance with no helper. What it answers
+ * (the accounts as image blocks, ~64 MB at 1M, and the generated profiles it drew, which the
+ * engine's bank copies) passes through a temporary file both hold open and nobody can see:
+ * removed from its directory before anything is written to it, so nothing of a client's data
+ * outlives the two processes.
  * Only a few bytes go over the IPC channel, which the engine's thread does not read while it
  * opens its own half.
  */

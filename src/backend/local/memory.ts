@@ -48,9 +48,9 @@ export function engineHooks(options: EngineOptions): EngineHooks {
   let heapAfterGc = 0;
   return {
     loaded(collections) {
-      // Loading a million-policy month leaves ~160 MB of temporaries behind, and V8 sizes its
-      // heap from that peak: without a full collection here the heap of a long advance drifted
-      // up to ~480 MB (the live set is ~90 MB), taking the process to 1 GiB.
+      // Loading a million-policy month leaves over a hundred MB of temporaries behind, and V8
+      // sizes its heap from that peak: without a full collection here the heap of a long advance
+      // drifts up to several times its live set.
       if (collections >= LARGE_WORKING_SET) heapAfterGc = collectGarbage();
       if (options.debugMemory) memLog('after load');
       if (options.heapSnapshot) v8.writeHeapSnapshot(options.heapSnapshot);
@@ -73,10 +73,10 @@ export function engineHooks(options: EngineOptions): EngineHooks {
     dayDone(date) {
       if (options.killAfterDay === date) process.kill(process.pid, 'SIGKILL');
       if (options.debugMemory) memLog('day committed');
-      // Each day's objects (attempts, plans) live until its writes, so they reach the old
-      // generation, and V8 (sized for a 23 GiB machine) let a 1M month's garbage grow from
-      // 130 MB to 460 MB before collecting it: RSS passed 1 GiB. A full collection when the heap
-      // has grown by 96 MB since the last one (every few days at 1M; ~60 ms each) keeps it flat.
+      // What a day allocates lives until its writes, so it reaches the old generation, and V8
+      // (sized from the machine's memory, not the advance's) lets that garbage grow by hundreds
+      // of MB before collecting it. A full collection when the heap has grown by HEAP_GROWTH
+      // since the last one (every few days at 1M; tens of milliseconds each) keeps it flat.
       if (heapAfterGc > 0 && v8.getHeapStatistics().used_heap_size > heapAfterGc + HEAP_GROWTH) heapAfterGc = collectGarbage();
     },
     finished() {

@@ -49,9 +49,9 @@ const ASCII = /^[\x20-\x7e]*$/;
 let widthOf: ((text: string) => number) | undefined;
 /**
  * string-width's answer, the package loaded on first use: loading it builds its Unicode tables
- * (~15 ms), which every command that prints a table of ASCII only (nearly all) would pay, and a
- * day lived by `clock advance --days 1` paid daily (issue 13). Node 20.19 loads an ES module
- * through require.
+ * (milliseconds of every start), which every command that prints a table of ASCII only (nearly
+ * all) would pay, a cron job's `clock advance --days 1` every day (issue 13). Node 20.19 loads an
+ * ES module through require.
  */
 function stringWidth(text: string): number {
   widthOf ??= (createRequire(import.meta.url)('string-width') as typeof import('string-width')).default;

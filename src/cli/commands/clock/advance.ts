@@ -168,7 +168,8 @@ async function confirmAdvance(env: CommandDeps, b: Backend, target: AdvanceTarge
     // operator's own, with the books under other clients) has nothing a missed run could lose.
     if (!run && (await b.listPolicies({ status: 'active', limit: 1 })).data.length > 0) throw neverRunNeedsYes(closes[0]!);
     // The store's other clients are judged by the store itself, as the advance runs (safe_close):
-    // no preview of the whole period's figures for that (~0.35 s at a million policies).
+    // no preview of the whole period's figures for that (counts over the period's collections,
+    // slow at a million policies).
     return;
   }
   const preview = await previewOf(b, target);
