@@ -414,7 +414,11 @@ async function openLocal(ctx: CliContext, globals: GlobalOptions, target: Resolv
   const isNew = onFile && createStore && !existsSync(target.db!);
   const { openLocalBackend, untouchedSinceOpened } = await import('../backend/local/index.js');
   // One command per process: nothing else on this thread uses the store while it advances.
-  const base = await openLocalBackend({ path: target.db!, seed: parseSeed(globals.seed), now: ctx.now, create: createStore, aloneOnThread: true });
+  // A write that waits for another process's (cron's advance, an import) says why nothing happens.
+  const onLockWait = () => {
+    if (!globals.quiet) ctx.stderr.write('Waiting for another premia process to finish writing to the store; nothing has changed yet.\n');
+  };
+  const base = await openLocalBackend({ path: target.db!, seed: parseSeed(globals.seed), now: ctx.now, create: createStore, aloneOnThread: true, onLockWait });
   const admin = base.admin;
   const newStoreUntouched = isNew ? { path: target.db!, untouched: () => untouchedSinceOpened(base) } : undefined;
   try {

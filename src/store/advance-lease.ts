@@ -22,7 +22,7 @@ import { hostname } from 'node:os';
 import { PremiaError } from '../domain/errors.js';
 import { processIsAlive } from '../lib/process.js';
 import type { IsoDate } from '../domain/period.js';
-import type { StatementCache } from './sqlite-dialect.js';
+import { beginImmediate, type StatementCache } from './sqlite-dialect.js';
 import type { SqliteStore as Store } from './store.js';
 
 export const LEASE_KEY = 'advance_lease';
@@ -93,7 +93,7 @@ export async function acquireLease(
   let told = false;
   for (let wait = POLL_FIRST_MS; ; wait = Math.min(POLL_MAX_MS, wait * 2)) {
     const outcome = await store.withConnection(async (raw, statements) => {
-      raw.exec('begin immediate');
+      await beginImmediate(raw);
       try {
         const now = Date.now();
         const held = readLease(statements);
@@ -142,7 +142,7 @@ export function renewLease(statements: StatementCache, lease: AdvanceLease): voi
 export async function releaseLease(store: Store, lease: AdvanceLease): Promise<void> {
   running.delete(lease.token);
   await store.withConnection(async (raw, statements) => {
-    raw.exec('begin immediate');
+    await beginImmediate(raw);
     try {
       if (readLease(statements)?.token === lease.token) statements.get('delete from meta where key = ?').run(LEASE_KEY);
       raw.exec('commit');

@@ -28,6 +28,7 @@ import { CopyIn } from './pg-copy.js';
 import { idSyncSql, MARKER_TABLE, pgSettings, PREMIA_TABLES } from './pg-store.js';
 import { MIGRATION_TABLE } from './migrate.js';
 import { openStore } from './store.js';
+import { beginImmediate } from './sqlite-dialect.js';
 import type { PgUnit, Store } from './store-types.js';
 
 /** Integer-cents columns, summed by the verification (a table not named here: counts only). */
@@ -437,7 +438,8 @@ async function inTarget<T>(store: Store, fn: (writer: Writer) => Promise<T>, com
     return store.writeUnit((unit) => fn(pgWriter(unit, store.path)));
   }
   return store.withConnection(async (raw) => {
-    raw.exec(commit ? 'begin immediate' : 'begin');
+    if (commit) await beginImmediate(raw);
+    else raw.exec('begin');
     let done = false;
     try {
       const out = await fn(sqliteWriter(raw));

@@ -61,6 +61,63 @@ export class Mutex {
   }
 }
 
+/** How a connection waits for another connection's write lock (store.ts sets it as it opens the store). */
+export interface LockWait {
+  /** How long to wait in all, in ms (the store's busy timeout). */
+  timeoutMs: number;
+  /** Told once when a wait has lasted LOCK_NOTICE_MS (the CLI says why nothing happens). */
+  onWait?: () => void;
+}
+
+const lockWaits = new WeakMap<BetterSqlite3.Database, LockWait>();
+
+export function setLockWait(raw: BetterSqlite3.Database, wait: LockWait): void {
+  lockWaits.set(raw, wait);
+}
+
+const LOCK_POLL_FIRST_MS = 5;
+const LOCK_POLL_MAX_MS = 100;
+const LOCK_NOTICE_MS = 500;
+
+/**
+ * BEGIN IMMEDIATE on `raw`, waiting for another connection's write lock (another process's
+ * import, advance or day) without holding the thread: SQLite's own busy wait blocks it for up to
+ * the whole timeout, during which `premia serve` answers no one and the CLI can neither say why
+ * it waits nor stop at its first Ctrl-C. Tried at once; while the store is locked, tried again
+ * after a pause growing from 5 to 100 ms, until the timeout; then SQLite's "database is locked"
+ * as SQLite gives it (store.ts says it as STORE_BUSY). A connection without a LockWait (one the
+ * store did not open) waits SQLite's way.
+ */
+export async function beginImmediate(raw: BetterSqlite3.Database): Promise<void> {
+  const wait = lockWaits.get(raw);
+  if (wait === undefined) {
+    raw.exec('begin immediate');
+    return;
+  }
+  const started = Date.now();
+  let told = false;
+  raw.pragma('busy_timeout = 0');
+  try {
+    for (let pause = LOCK_POLL_FIRST_MS; ; pause = Math.min(LOCK_POLL_MAX_MS, pause * 2)) {
+      try {
+        raw.exec('begin immediate');
+        return;
+      } catch (e) {
+        if ((e as { code?: unknown }).code !== 'SQLITE_BUSY') throw e;
+        const left = started + wait.timeoutMs - Date.now();
+        if (left <= 0) throw e;
+        if (!told && Date.now() - started >= LOCK_NOTICE_MS) {
+          told = true;
+          wait.onWait?.();
+        }
+        await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
+      }
+    }
+  } finally {
+    raw.pragma(`busy_timeout = ${wait.timeoutMs}`);
+  }
+}
+
 class PremiaSqliteConnection implements DatabaseConnection {
   constructor(
     readonly raw: BetterSqlite3.Database,
@@ -117,7 +174,7 @@ class PremiaSqliteDriver implements Driver {
     return this.connection;
   }
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    await beginImmediate((connection as PremiaSqliteConnection).raw);
   }
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('commit'));

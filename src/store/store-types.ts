@@ -19,6 +19,8 @@ export interface OpenStoreOptions {
   path: string;
   /** How long to wait for another process's write lock, in ms. */
   busyTimeoutMs?: number;
+  /** Told once when a write has waited half a second for another process's write lock (SQLite; sqlite-dialect.ts). */
+  onLockWait?: () => void;
   readonly?: boolean;
   /** Create the file when it does not exist (default true); false: a missing file is an error and nothing is created. */
   create?: boolean;

@@ -14,7 +14,7 @@ import { Kysely } from './kysely.js';
 import { PremiaError } from '../domain/errors.js';
 import type { Database } from './schema.js';
 import { sqliteDiskFullError } from '../domain/disk-full.js';
-import { PremiaSqliteDialect, StatementCache } from './sqlite-dialect.js';
+import { PremiaSqliteDialect, setLockWait, StatementCache } from './sqlite-dialect.js';
 
 export * from './store-types.js';
 export { migrate } from './migrate.js';
@@ -104,6 +104,7 @@ export async function openSqliteStore(options: OpenStoreOptions): Promise<Sqlite
     throw storeOpenError(options.path, e, options.option);
   }
 
+  setLockWait(raw, { timeoutMs: busyTimeout, onWait: options.onLockWait });
   const statements = new StatementCache(raw);
   const dialect = new PremiaSqliteDialect(raw, statements);
   const db = new Kysely<Database>({ dialect });

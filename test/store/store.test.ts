@@ -408,6 +408,34 @@ describe('opening a store another connection is writing', () => {
   });
 });
 
+describe('a write waiting for another connection\'s write lock', () => {
+  // SQLite's own busy wait held the thread for as long as the other writer did (up to the busy
+  // timeout): premia serve answered no one meanwhile, and the CLI could not say why it waited.
+  it('waits without holding the thread, says so once, then writes', async () => {
+    const path = join(dir, 'held.db');
+    let told = 0;
+    let noticed!: () => void;
+    const notice = new Promise<void>((resolve) => (noticed = resolve));
+    const store = await openStore({ path, busyTimeoutMs: 60_000, onLockWait: () => (told++, noticed()) });
+    open.push(store);
+    const other = new Database(path);
+    other.exec('begin immediate');
+    const write = store.transaction(async (trx) => trx.insertInto('meta').values({ key: 'k', value: 'v' }).execute());
+    try {
+      // Reached only if the thread is free while the write waits: the notice comes from the wait.
+      await notice;
+    } finally {
+      other.exec('rollback');
+      other.close();
+    }
+    await write;
+    expect(await store.db.selectFrom('meta').select('value').where('key', '=', 'k').execute()).toEqual([{ value: 'v' }]);
+    expect(told).toBe(1);
+    // The connection's own busy timeout is as it was: only the write transaction's start polls.
+    expect(store.raw.pragma('busy_timeout', { simple: true })).toBe(60_000);
+  });
+});
+
 describe('two processes opening one fresh store at the same moment', () => {
   // Each child loads premia, says it is ready, then waits for a start instant from the test and
   // spins until it: both then open the store as the CLI does (migrations, then the world's clock,

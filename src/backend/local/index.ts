@@ -67,12 +67,14 @@ export interface LocalBackendOptions {
   create?: boolean;
   /** See LocalContext.aloneOnThread (the CLI's one command, the server's job thread). */
   aloneOnThread?: boolean;
+  /** See OpenStoreOptions.onLockWait. */
+  onLockWait?: () => void;
 }
 
 /** Open (creating it if needed and allowed) the store at `path` and return a backend on it. */
 export async function openLocalBackend(options: LocalBackendOptions): Promise<LocalBackend> {
   const now = options.now ?? (() => new Date());
-  const store = await openStore({ path: options.path, create: options.create });
+  const store = await openStore({ path: options.path, create: options.create, onLockWait: options.onLockWait });
   try {
     await initWorld(store, { realToday: now().toISOString().slice(0, 10), seed: options.seed, create: options.create });
   } catch (e) {

@@ -15,7 +15,7 @@ import { dayNumber, type IsoDate } from '../../domain/period.js';
 import type { Selectable } from 'kysely';
 import { writeSnapshots, type SnapshotRows } from '../engine-days.js';
 import type { AttemptsTable, BankSnapshotsTable, BankTransactionsTable, CollectionsTable } from '../schema.js';
-import type { StatementCache } from '../sqlite-dialect.js';
+import { beginImmediate, type StatementCache } from '../sqlite-dialect.js';
 import type { Store } from '../store.js';
 import { pgBankStore, pgPolicyCustomerIds, readPgCustomerBankInputs } from './bank-pg.js';
 import { snapshotsDiverted } from './engine-pipeline.js';
@@ -181,7 +181,7 @@ const CLEAR_STORED_BEFORE = 'delete from temp.bank_import_days; delete from temp
 export async function withBankImport<T>(store: Store, clientId: number, fn: (unit: BankImportUnit) => Promise<T>): Promise<T> {
   if (store.kind === 'postgres') return (await import('./bank-pg.js')).withPgBankImport(store, clientId, fn);
   return store.withConnection(async (raw, statements) => {
-    raw.exec('begin immediate');
+    await beginImmediate(raw);
     try {
       const meta = new Map((statements.get('select key, value from meta').all() as Array<{ key: string; value: string }>).map((r) => [r.key, r.value]));
       const locked = meta.get('clock_locked') === '1';

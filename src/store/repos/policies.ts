@@ -11,6 +11,7 @@ import { PremiaError } from '../../domain/errors.js';
 import { sql } from '../kysely.js';
 import type { Database, PoliciesTable, PolicyAmountChangesTable, PolicyStatusChangesTable } from '../schema.js';
 import type { Store } from '../store.js';
+import { beginImmediate } from '../sqlite-dialect.js';
 import type { DuplicatePolicyRow, PolicyImportSession, PolicyImportSink, PolicyRows } from './policy-import-sink.js';
 
 export type { DuplicatePolicyRow, PolicyImportRows, PolicyImportSession, PolicyImportSink, PolicyRows } from './policy-import-sink.js';
@@ -279,7 +280,7 @@ export async function inPolicyImport<T>(store: Store, clientId: number, work: (s
   return store.withConnection(async (raw, statements) => {
     const foreignKeys = raw.pragma('foreign_keys', { simple: true }) as number;
     if (foreignKeys) raw.pragma('foreign_keys = OFF');
-    raw.exec('begin immediate');
+    await beginImmediate(raw);
     try {
       if (statements.get('select 1 from clients where id = ?').get(clientId) === undefined) {
         throw new PremiaError('INTERNAL', `client ${clientId} does not exist in this store`);
