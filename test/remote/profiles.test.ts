@@ -324,7 +324,9 @@ describe('local-only commands in remote mode', () => {
   it('premia simulate runs on a temporary local store: asked for a service, it says it is local-only', async () => {
     const r = await premia(['--base-url', server.url, 'simulate'], { PREMIA_API_KEY: server.keys.acme });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("error: 'premia simulate' is local-only");
+    expect(r.stderr).toBe(
+      "error: 'premia simulate' is local-only: it lives its months on a temporary store of its own (or the one --db names), never through a service. Run it without --base-url and --profile.\n  (code NOT_SUPPORTED)\n",
+    );
   });
 
   it('the clock and bank commands use the service simulation endpoints', async () => {

@@ -353,13 +353,20 @@ describe('G6: simulate is local-only whichever way remote mode was chosen', () =
     const s = await stub();
     const byEnv = await premia(s, ['simulate', '--months', '1']);
     expect(byEnv.code).toBe(1);
-    expect(byEnv.stderr).toContain("error: 'premia simulate' is local-only");
+    const chosen =
+      "error: 'premia simulate' is local-only: it lives its months on a temporary store of its own (or the one --db names), never through a service. " +
+      'Here PREMIA_BASE_URL, PREMIA_PROFILE or a saved default profile chose a service: give --db :memory: (a temporary store) or --db FILE to run it on this machine.\n  (code NOT_SUPPORTED)\n';
+    expect(byEnv.stderr).toBe(chosen);
     const env = home();
     expect((await runPremia(['login', '--base-url', s.url], { cwd: dir, env: { ...env, PREMIA_API_KEY: s.key } })).code).toBe(0);
     const byProfile = await runPremia(['simulate', '--months', '1'], { cwd: dir, env });
     expect(byProfile.code).toBe(1);
-    expect(byProfile.stderr).toContain("error: 'premia simulate' is local-only");
+    expect(byProfile.stderr).toBe(chosen);
     expect(s.requests.filter((q) => q.method !== 'GET')).toEqual([]);
+    // The way round the message gives: a temporary store, the saved profile left as it is.
+    const here = await runPremia(['--db', ':memory:', 'simulate', '--months', '1', '--out', join(dir, 'sim-here')], { cwd: dir, env });
+    expect(here.code).toBe(0);
+    expect(readdirSync(join(dir, 'sim-here', '2026-11'))).toContain('collections-2026-11.csv');
   });
 });
 

@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
-import { conflict, usageError, validationError } from '../../../domain/errors.js';
+import { conflict, PremiaError, usageError, validationError } from '../../../domain/errors.js';
 import { printable } from '../../../domain/identifiers.js';
 import { addDays, isPeriod, shiftPeriod, type Period } from '../../../domain/period.js';
 import { runSimulation, type PatternResult, type SimulationSummary } from '../../../simulation/scenario.js';
@@ -21,7 +21,6 @@ import { outputDirectory, writeDownload } from '../../output/download.js';
 import { percentOf, plural } from '../../output/format.js';
 import { startProgress } from '../../output/progress.js';
 import type { Ui } from '../../output/ui.js';
-import { localOnly } from '../action.js';
 import { recordOwnFile, refuseForeignOutputs } from './own-files.js';
 
 const DEFAULT_POLICIES = fixturePath('policies.csv');
@@ -65,6 +64,11 @@ export function simulateOptions(deps: CommandDeps, flags: Flags): SimulateOption
   };
 }
 
+/** simulate asked of a service: it needs no store of the service's, only remote mode turned off. */
+function simulateLocalOnly(how: string): PremiaError {
+  return new PremiaError('NOT_SUPPORTED', `'premia simulate' is local-only: it lives its months on a temporary store of its own (or the one --db names), never through a service. ${how}`);
+}
+
 export async function simulateRun({ ctx, globals, ui, createsStore, first, months, strategy, policiesFile, bankFile, out: output }: SimulateOptions): Promise<number> {
   const out = { output, option: '--out' };
   const outDir = resolve(ctx.cwd, output);
@@ -74,11 +78,13 @@ export async function simulateRun({ ctx, globals, ui, createsStore, first, month
 
   // A fresh in-memory store unless --db names one on the command line; never a service. Not
   // PREMIA_DB: a shell that exported it for the month's real work must not get the fixtures in.
-  if (globals.baseUrl !== undefined || globals.profile !== undefined) throw localOnly('premia simulate');
+  if (globals.baseUrl !== undefined || globals.profile !== undefined) throw simulateLocalOnly('Run it without --base-url and --profile.');
   // Remote mode chosen by PREMIA_BASE_URL, PREMIA_PROFILE or a default profile refuses the same way.
   // (resolveTarget, not ctx.target: that one is remembered, and the store is chosen below.)
   // PREMIA_DB is left out: simulate does not read it, empty or not.
-  if (globals.db === undefined && (await resolveTarget({ ...ctx, env: { ...ctx.env, PREMIA_DB: undefined } }, globals)).mode === 'remote') throw localOnly('premia simulate');
+  if (globals.db === undefined && (await resolveTarget({ ...ctx, env: { ...ctx.env, PREMIA_DB: undefined } }, globals)).mode === 'remote') {
+    throw simulateLocalOnly('Here PREMIA_BASE_URL, PREMIA_PROFILE or a saved default profile chose a service: give --db :memory: (a temporary store) or --db FILE to run it on this machine.');
+  }
   const dbChosen = globals.db;
   // A store simulate makes (a temporary one, or a --db file not there yet) takes the default seed
   // explicitly, so its ids too are the same every run; an existing store keeps its own.
