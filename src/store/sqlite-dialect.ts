@@ -114,7 +114,8 @@ export async function beginImmediate(raw: BetterSqlite3.Database): Promise<void>
       }
     }
   } finally {
-    raw.pragma(`busy_timeout = ${wait.timeoutMs}`);
+    // (Not on a connection closed meanwhile: a service stopping; its error is the one to see.)
+    if (raw.open) raw.pragma(`busy_timeout = ${wait.timeoutMs}`);
   }
 }
 
