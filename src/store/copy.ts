@@ -18,13 +18,13 @@
  * The schema is the target's (both stores are at this premia's migrations once opened): its
  * tables bar the bookkeeping ones, parents before children (foreign keys), its columns.
  */
-import { randomInt } from 'node:crypto';
 import { resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
 import type BetterSqlite3 from 'better-sqlite3';
 import { isPostgresUrl, redactDbUrl } from '../lib/db-url.js';
 import { ExitCode, PremiaError } from '../domain/errors.js';
 import { CopyIn } from './pg-copy.js';
+import { sameDatabase } from './pg-locks.js';
 import { idSyncSql, MARKER_TABLE, pgSettings, PREMIA_TABLES } from './pg-store.js';
 import { MIGRATION_TABLE } from './migrate.js';
 import { openStore } from './store.js';
@@ -149,9 +149,6 @@ function sameStoreError(): PremiaError {
   return new PremiaError('USAGE_ERROR', '--from and --to name the same store: copy it to another one.');
 }
 
-/** The advisory lock space of the same-database probe (sameStore). */
-const SAME_STORE_PROBE = 0x70726d63; // 'prmc'
-
 /**
  * Whether two open stores are one, however they were reached: a file through a link (the same
  * device and inode), or a PostgreSQL database through another host name or address (a
@@ -173,15 +170,7 @@ async function sameStore(source: Store, target: Store): Promise<boolean> {
   try {
     const b = await target.openSession();
     try {
-      const key = randomInt(1, 2 ** 31 - 1);
-      await a.client.query('select pg_advisory_lock($1::int, $2::int)', [SAME_STORE_PROBE, key]);
-      const seen = await b.client.query<{ n: number }>(
-        `select count(*)::int as n from pg_locks where locktype = 'advisory' and classid = $1::int::oid and objid = $2::int::oid
-           and database = (select oid from pg_database where datname = current_database())`,
-        [SAME_STORE_PROBE, key],
-      );
-      await a.client.query('select pg_advisory_unlock($1::int, $2::int)', [SAME_STORE_PROBE, key]);
-      if (seen.rows[0]!.n === 0) return false;
+      if (!(await sameDatabase(a.client, b.client))) return false;
       // One database: one store only when both search paths lead to the same schema.
       const schema = async (s: typeof a) => (await s.client.query<{ schema: string }>('select current_schema() as schema')).rows[0]!.schema;
       return (await schema(a)) === (await schema(b));

@@ -27,7 +27,8 @@ import { PinnedPgDialect, PremiaPgDialect, type PgCursor, type PgCursorConstruct
 import { abortCopy } from './pg-copy.js';
 import type { Database } from './schema.js';
 import { migrate, MIGRATION_TABLE } from './migrate.js';
-import { PG_LOCK_SPACE, type Db, type PgStore, type PgUnit } from './store-types.js';
+import { pgLocks, storeSchemaOid, type PgLocks } from './pg-locks.js';
+import type { Db, PgStore, PgUnit } from './store-types.js';
 
 const require = createRequire(import.meta.url);
 
@@ -42,8 +43,6 @@ const MAX_POOL_SIZE = 262_143;
 /** The table that marks a database as premia's (SQLite's application_id), and its value. */
 export const MARKER_TABLE = 'premia_store';
 const PREMIA_APPLICATION_ID = 0x50524d41;
-/** The second key of the writer lock (the first is PG_LOCK_SPACE); named locks use hashtext(name). */
-export const WRITER_LOCK = 0;
 
 export interface OpenPgOptions {
   url: string;
@@ -429,9 +428,15 @@ export async function openPgStore(options: OpenPgOptions): Promise<PgStore> {
 
   /** The SQL that lines the id sequences up with their tables (null until the tables exist). */
   let syncIds: string | null = null;
+  /** The store's advisory locks (pg-locks.ts), known once the first connection found its schema. */
+  let known: PgLocks | null = null;
+  const locks = (): PgLocks => {
+    if (known === null) throw new Error('the store has no schema yet to take its locks in');
+    return known;
+  };
   const beginWrite = async (client: PoolClient) => {
     await client.query(`set local lock_timeout = ${Math.max(1, Math.floor(options.busyTimeoutMs))}`);
-    await client.query(`select pg_advisory_xact_lock(${PG_LOCK_SPACE}, ${WRITER_LOCK})`);
+    await client.query(`select pg_advisory_xact_lock(${locks().writer})`);
     await client.query('set local lock_timeout = 0');
     if (syncIds !== null) await client.query(syncIds);
   };
@@ -477,6 +482,9 @@ export async function openPgStore(options: OpenPgOptions): Promise<PgStore> {
     path: display,
     target: url,
     db,
+    get locks() {
+      return locks();
+    },
     async transaction(fn) {
       return db.transaction().execute(fn);
     },
@@ -493,7 +501,7 @@ export async function openPgStore(options: OpenPgOptions): Promise<PgStore> {
       return inTransaction(async (client) => {
         await client.query('begin');
         await client.query(`set local lock_timeout = ${Math.max(1, Math.floor(options.busyTimeoutMs))}`);
-        await client.query(`select pg_advisory_xact_lock_shared(${PG_LOCK_SPACE}, ${WRITER_LOCK})`);
+        await client.query(`select pg_advisory_xact_lock_shared(${locks().writer})`);
         await client.query('set local lock_timeout = 0');
       }, fn);
     },
@@ -570,9 +578,15 @@ export async function openPgStore(options: OpenPgOptions): Promise<PgStore> {
   };
 
   try {
-    // The first connection says whether the server is there and lets us in.
+    // The first connection says whether the server is there and lets us in, and which schema
+    // the store is in (none: claim says so).
     const first = await connect();
-    first.release();
+    try {
+      const oid = await storeSchemaOid(first);
+      if (oid !== null) known = pgLocks(oid);
+    } finally {
+      first.release();
+    }
     await claim(store, options, display);
     await migrate(db);
     syncIds = await idSyncSql(db);

@@ -7,6 +7,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { ClientBase, PoolClient } from 'pg';
 import type { Transaction } from 'kysely';
 import { PostgresAdapter, type Kysely } from './kysely.js';
+import type { PgLocks } from './pg-locks.js';
 import type { Database } from './schema.js';
 import type { StatementCache } from './sqlite-dialect.js';
 
@@ -58,6 +59,8 @@ export interface PgUnit {
 
 export interface PgStore extends StoreBase {
   readonly kind: 'postgres';
+  /** The store's advisory locks (pg-locks.ts): its own, not shared with a store in another schema of the database. */
+  readonly locks: PgLocks;
   /** A write transaction on one connection (the writer lock taken, like `transaction`), for the bulk paths (COPY, cursors). */
   writeUnit<T>(fn: (unit: PgUnit) => Promise<T>): Promise<T>;
   /** A read on one connection from one snapshot (repeatable read, read only). */
@@ -109,5 +112,3 @@ export function isPostgres(db: Kysely<Database>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
-/** The first key of premia's advisory locks on PostgreSQL ("PRMA", as SQLite's application_id). */
-export const PG_LOCK_SPACE = 0x50524d41;

@@ -37,8 +37,9 @@ import type {
   ShardUnit,
   UpdateColumns,
 } from '../../engine/ports.js';
-import { pgPlaceholders, WRITER_LOCK } from '../pg-store.js';
-import { PG_LOCK_SPACE, type PgStore, type PgUnit } from '../store.js';
+import { pgPlaceholders } from '../pg-store.js';
+import type { PgLocks } from '../pg-locks.js';
+import type { PgStore, PgUnit } from '../store.js';
 import { lapsedCollections, unpaidActiveCollections } from './lapse-candidates.js';
 import { getAllMeta, getMeta, setMeta } from './meta.js';
 import { inDayUnit } from './pg-day.js';
@@ -68,7 +69,7 @@ export function pgEngineStore(store: PgStore): EngineStore {
       try {
         let told = false;
         for (let wait = POLL_FIRST_MS; ; wait = Math.min(POLL_MAX_MS, wait * 2)) {
-          const got = await session.client.query<{ ok: boolean }>(`select pg_try_advisory_lock(${PG_LOCK_SPACE}, hashtext('advance')) as ok`);
+          const got = await session.client.query<{ ok: boolean }>(`select pg_try_advisory_lock(${store.locks.advance}) as ok`);
           if (got.rows[0]!.ok) break;
           if (!told && onWait) {
             told = true;
@@ -135,7 +136,7 @@ export function pgEngineStore(store: PgStore): EngineStore {
  * worker that dies taking its lock with it, so a shard is lived once.
  */
 function pgShardedDays(store: PgStore): ShardedDays {
-  const writerLock = `${PG_LOCK_SPACE}, ${WRITER_LOCK}`;
+  const writerLock = store.locks.writer;
   const release = async (claim: AdvanceClaim) => {
     const { session } = claim as PgClaim;
     // False (with a server warning) when not held: nothing to give back.
@@ -175,7 +176,7 @@ function pgShardedDays(store: PgStore): ShardedDays {
     async join(worker) {
       const session = await store.openSession();
       try {
-        await session.client.query(`select pg_advisory_lock(${PG_LOCK_SPACE}, hashtext($1))`, [WORKER_KEY + worker]);
+        await session.client.query(`select pg_advisory_lock(${store.locks.worker('$1::text')})`, [worker]);
       } catch (e) {
         await session.close();
         throw e;
@@ -186,7 +187,7 @@ function pgShardedDays(store: PgStore): ShardedDays {
     async workShard(worker, fn) {
       return store.sharedWriteUnit(async (unit) => {
         await unit.client.query('set local synchronous_commit = off');
-        const order = await claimOrder(unit.client, worker);
+        const order = await claimOrder(unit.client, store.locks, worker);
         if (order === null) return null;
         const got = await unit.client.query<{ day: string; shard: number; shards: number }>(
           `select day, shard, shards from engine_shards where day = $1 and state = 'pending' and shard = any($2::integer[])
@@ -237,9 +238,6 @@ function pgShardedDays(store: PgStore): ShardedDays {
   };
 }
 
-/** The prefix of a joined worker's session lock (its second key is hashtext of this and its name). */
-const WORKER_KEY = 'shard-worker:';
-
 /**
  * The pending shards of the open day `worker` may claim, in the order to try them (ShardedDays.
  * workShard): those it lived the day before; then those whose worker of the day before is no
@@ -247,20 +245,18 @@ const WORKER_KEY = 'shard-worker:';
  * more of today's shards than the day before's count, those of a joined worker that lived at
  * least two more of them than it did, the busiest first. Null when no shard is pending.
  */
-async function claimOrder(client: ClientBase, worker: string): Promise<{ day: string; shards: number[] } | null> {
+async function claimOrder(client: ClientBase, locks: PgLocks, worker: string): Promise<{ day: string; shards: number[] } | null> {
   const open = (await client.query<{ day: string; shards: number }>("select day, shards from engine_shards where state <> 'closed' order by day limit 1")).rows[0];
   if (open === undefined) return null;
   const rows = (
     await client.query<{ shard: number; state: string; worker: string | null; before: string | null; joined: boolean }>(
       `select s.shard, s.state, s.worker, p.worker as before,
-              p.worker is not null and exists (
-                select 1 from pg_locks l where l.locktype = 'advisory' and l.granted and l.objsubid = 2 and l.classid = $3::bigint
-                  and l.objid::bigint = (hashtext($4 || p.worker)::bigint + 4294967296) % 4294967296) as joined
+              p.worker is not null and exists (select 1 from pg_locks l where ${locks.workerHeld('l', 'p.worker')}) as joined
        from engine_shards s
        left join engine_shards p on p.shard = s.shard and p.shards = s.shards
          and p.day = (select max(day) from engine_shards where day < $1)
        where s.day = $1 and s.shards = $2`,
-      [open.day, open.shards, PG_LOCK_SPACE, WORKER_KEY],
+      [open.day, open.shards],
     )
   ).rows;
   const before = new Map<string, number>();

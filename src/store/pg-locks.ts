@@ -1,0 +1,89 @@
+/**
+ * Every advisory lock premia takes on a PostgreSQL store, and the one place its keys are made.
+ *
+ * A key is two ints, (space, purpose). The space is the store's own: the oid of its schema, the
+ * one the server resolves the connection's search_path to (`current_schema()`, where premia
+ * makes and finds its tables), never the URL's text (a search_path may name several schemas,
+ * "$user", or come from the role's or the database's settings; the same schema reached any of
+ * these ways is one store and one space). The purpose says which lock of the store it is.
+ *
+ * So two stores in two schemas of one database (an operator keeping each client in a schema of
+ * its own) never wait for each other's locks, while every process and machine on one store
+ * shares them. Advisory locks belong to their database: a store in another database, even in a
+ * schema of the same oid (`public` is 2200 in every database), has locks of its own too.
+ *
+ * One lock is no store's: the probe of `sameDatabase`, a random key in a space of its own, held
+ * for a moment, which contends with nothing.
+ *
+ * A process of an older premia took (0x50524d41 "PRMA", purpose) for every store of the database:
+ * it and a process of this one do not see each other's locks, so every process on a store is to
+ * run the same premia (docs/postgresql.md).
+ */
+import { randomInt } from 'node:crypto';
+import type { ClientBase } from 'pg';
+
+/** The writer lock's purpose: every write transaction takes it (shared: the shards of a day). */
+const WRITER = '0';
+/** The advance lock's purpose: held on a session of its own for a whole clock advance. */
+const ADVANCE = "hashtext('advance')";
+/** The prefix of a joined shard worker's purpose (hashtext of the prefix and the worker's name). */
+const WORKER = "'shard-worker:'";
+
+export interface PgLocks {
+  /** The first key of every lock of the store: its schema's oid, in int4's range as the two-int functions take it. */
+  readonly space: number;
+  /** The arguments of the writer lock (`pg_advisory_xact_lock(${writer})`). */
+  readonly writer: string;
+  /** The arguments of the clock advance's lock. */
+  readonly advance: string;
+  /** The arguments of a joined shard worker's lock, `name` an SQL expression of its name (`$1`). */
+  worker(name: string): string;
+  /** An SQL condition on `pg_locks` row `l`: a worker lock of this store, granted, `name` an SQL expression of its name. */
+  workerHeld(l: string, name: string): string;
+}
+
+/** The locks of the store whose schema has oid `schemaOid` (storeSchemaOid). */
+export function pgLocks(schemaOid: number): PgLocks {
+  if (!Number.isInteger(schemaOid) || schemaOid < 0 || schemaOid > 0xffffffff) throw new Error(`not a schema oid: ${schemaOid}`);
+  // An oid is unsigned; the int4 of the same 32 bits (pg_locks shows it back as the oid).
+  const space = schemaOid | 0;
+  const purposeOid = (purpose: string) => `((${purpose})::bigint + 4294967296) % 4294967296`;
+  return {
+    space,
+    writer: `${space}, ${WRITER}`,
+    advance: `${space}, ${ADVANCE}`,
+    worker: (name) => `${space}, hashtext(${WORKER} || ${name})`,
+    workerHeld: (l, name) =>
+      `(${l}.locktype = 'advisory' and ${l}.granted and ${l}.objsubid = 2 and ${l}.database = (select oid from pg_database where datname = current_database())` +
+      ` and ${l}.classid::bigint = ${schemaOid} and ${l}.objid::bigint = ${purposeOid(`hashtext(${WORKER} || ${name})`)})`,
+  };
+}
+
+/** The oid of the schema the connection's search_path resolves to (the store's), or null when none of it exists. */
+export async function storeSchemaOid(client: ClientBase): Promise<number | null> {
+  const r = await client.query<{ oid: string | number | null }>('select (select oid from pg_namespace where nspname = current_schema())::bigint as oid');
+  const oid = r.rows[0]?.oid;
+  return oid === null || oid === undefined ? null : Number(oid);
+}
+
+/** The first key of the same-database probe's lock ('prmc'); its second is random. */
+const SAME_DATABASE_PROBE = 0x70726d63;
+
+/**
+ * Whether two sessions are on one database, however each reached it (another host name or
+ * address of the server): a session lock taken on `a` is seen from `b`'s database.
+ */
+export async function sameDatabase(a: ClientBase, b: ClientBase): Promise<boolean> {
+  const key = randomInt(1, 2 ** 31 - 1);
+  await a.query('select pg_advisory_lock($1::int, $2::int)', [SAME_DATABASE_PROBE, key]);
+  try {
+    const seen = await b.query<{ n: number }>(
+      `select count(*)::int as n from pg_locks where locktype = 'advisory' and classid = $1::int::oid and objid = $2::int::oid
+         and database = (select oid from pg_database where datname = current_database())`,
+      [SAME_DATABASE_PROBE, key],
+    );
+    return seen.rows[0]!.n > 0;
+  } finally {
+    await a.query('select pg_advisory_unlock($1::int, $2::int)', [SAME_DATABASE_PROBE, key]);
+  }
+}
