@@ -23,7 +23,8 @@ import { PremiaError } from '../domain/errors.js';
 import { processIsAlive } from '../lib/process.js';
 import type { IsoDate } from '../domain/period.js';
 import { beginImmediate, type StatementCache } from './sqlite-dialect.js';
-import type { SqliteStore as Store } from './store.js';
+import { sql } from './kysely.js';
+import type { Db, SqliteStore as Store, Store as AnyStore } from './store.js';
 
 export const LEASE_KEY = 'advance_lease';
 /** A lease not renewed for this long is abandoned (a day of a million policies takes seconds). */
@@ -78,6 +79,31 @@ export function leaseAbandoned(lease: AdvanceLease, now: number, isAlive: (pid: 
   if (lease.process === PROCESS_TOKEN) return !running.has(lease.token);
   if (lease.pid === process.pid) return true; // our pid, another process token: the pid was reused
   return !isAlive(lease.pid);
+}
+
+/**
+ * The clock advance running on the store now, for a change that must not happen under one
+ * (backend/local/world.ts `refuseWhileAdvancing`), or null when none runs; `meta` is the store's
+ * meta rows as read in `trx`. On SQLite the lease row, judged as above. On PostgreSQL the
+ * advance's own lock (repos/engine-pg.ts): held by an advance in any process on any machine, and
+ * lost by one that died, where the row is written once at the claim, never renewed, and left
+ * behind by a kill -9 (judged as SQLite's, an advance in the same process was taken for one gone
+ * and the change went through under it; one on another machine for one still running, for ten
+ * minutes after it died). There the row only describes the holder.
+ */
+export async function runningAdvance(store: AnyStore, trx: Db, meta: ReadonlyMap<string, string>): Promise<Partial<AdvanceLease> | null> {
+  const text = meta.get(LEASE_KEY);
+  let lease: Partial<AdvanceLease> | null = null;
+  try {
+    lease = text === undefined ? null : (JSON.parse(text) as Partial<AdvanceLease>);
+  } catch {
+    lease = null; // unreadable: treated as free on SQLite, as advances treat it
+  }
+  if (store.kind === 'postgres') {
+    const held = await sql<{ running: boolean }>`select exists (select 1 from pg_locks l where ${sql.raw(store.locks.advanceHeld('l'))}) as running`.execute(trx);
+    return held.rows[0]!.running ? (lease ?? {}) : null;
+  }
+  return lease === null || leaseAbandoned(lease as AdvanceLease, Date.now()) ? null : lease;
 }
 
 /**

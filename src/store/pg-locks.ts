@@ -40,6 +40,8 @@ export interface PgLocks {
   worker(name: string): string;
   /** An SQL condition on `pg_locks` row `l`: a worker lock of this store, granted, `name` an SQL expression of its name. */
   workerHeld(l: string, name: string): string;
+  /** An SQL condition on `pg_locks` row `l`: this store's advance lock, granted (a clock advance runs, in any process). */
+  advanceHeld(l: string): string;
 }
 
 /** The locks of the store whose schema has oid `schemaOid` (storeSchemaOid). */
@@ -47,15 +49,17 @@ export function pgLocks(schemaOid: number): PgLocks {
   if (!Number.isInteger(schemaOid) || schemaOid < 0 || schemaOid > 0xffffffff) throw new Error(`not a schema oid: ${schemaOid}`);
   // An oid is unsigned; the int4 of the same 32 bits (pg_locks shows it back as the oid).
   const space = schemaOid | 0;
-  const purposeOid = (purpose: string) => `((${purpose})::bigint + 4294967296) % 4294967296`;
+  // pg_locks shows the two keys as oids (unsigned), the second as objid.
+  const held = (l: string, purpose: string) =>
+    `(${l}.locktype = 'advisory' and ${l}.granted and ${l}.objsubid = 2 and ${l}.database = (select oid from pg_database where datname = current_database())` +
+    ` and ${l}.classid::bigint = ${schemaOid} and ${l}.objid::bigint = ((${purpose})::bigint + 4294967296) % 4294967296)`;
   return {
     space,
     writer: `${space}, ${WRITER}`,
     advance: `${space}, ${ADVANCE}`,
     worker: (name) => `${space}, hashtext(${WORKER} || ${name})`,
-    workerHeld: (l, name) =>
-      `(${l}.locktype = 'advisory' and ${l}.granted and ${l}.objsubid = 2 and ${l}.database = (select oid from pg_database where datname = current_database())` +
-      ` and ${l}.classid::bigint = ${schemaOid} and ${l}.objid::bigint = ${purposeOid(`hashtext(${WORKER} || ${name})`)})`,
+    workerHeld: (l, name) => held(l, `hashtext(${WORKER} || ${name})`),
+    advanceHeld: (l) => held(l, ADVANCE),
   };
 }
 

@@ -314,7 +314,7 @@ export async function seedBank(ctx: LocalContext, seed: number): Promise<ClockSt
         `A collections run exists, so the bank's seed (${world.seed}) can no longer change: generated accounts have been used.`,
       );
     }
-    refuseWhileAdvancing(await getAllMeta(trx), "the bank's seed");
+    await refuseWhileAdvancing(ctx.store, trx, await getAllMeta(trx), "the bank's seed");
     await setMeta(trx, 'seed', String(seed));
     return { date: world.today, locked: false, seed };
   });

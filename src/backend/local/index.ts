@@ -191,7 +191,7 @@ export class LocalBackend implements Backend {
             `move it forward with 'premia clock advance'.`,
         );
       }
-      refuseWhileAdvancing(await getAllMeta(trx), 'the clock');
+      await refuseWhileAdvancing(this.store, trx, await getAllMeta(trx), 'the clock');
       // Before the first run the clock moves freely, but not back past dated policy history: a
       // premium change recorded on a later day would then apply out of order with new ones.
       const last = await latestPolicyChangeDay(trx);

@@ -34,7 +34,7 @@ export async function setSetting(store: Store, key: string, value: string): Prom
     const previous = storedSetting(def, meta.get(def.key));
     if (def.key === SETTING_KEYS.calendar) {
       checkCalendarChange(meta, String(previous), String(n));
-      if (String(previous) !== String(n)) refuseWhileAdvancing(meta, 'the calendar');
+      if (String(previous) !== String(n)) await refuseWhileAdvancing(store, trx, meta, 'the calendar');
     }
     await setMeta(trx, def.key, String(n));
     return { setting: view(def, String(n)), previous };

@@ -12,7 +12,7 @@ import { addDays, dayNumber, type IsoDate } from '../../domain/period.js';
 import type { Db, Store, Trx } from '../../store/store.js';
 import { getAllMeta, setMeta } from '../../store/repos/meta.js';
 import { findClientById, insertClient } from '../../store/repos/clients.js';
-import { LEASE_KEY, leaseAbandoned, type AdvanceLease } from '../../store/advance-lease.js';
+import { runningAdvance } from '../../store/advance-lease.js';
 
 export const DEFAULT_SEED = 1;
 export const LOCAL_CLIENT_ID = 1;
@@ -132,21 +132,15 @@ export function iso(ms: number): string {
  * base) while one runs: before the first collections run nothing else stops it, and the advance
  * then wrote its next day's date over a `clock set` that had said "Clock set to …", or lived the
  * rest of its days on another seed. `meta`: the store's meta rows, read in the caller's
- * transaction. The lease of an advance whose process is gone does not count (advance-lease.ts).
+ * transaction. An advance whose process is gone does not count (advance-lease.ts `runningAdvance`).
  */
-export function refuseWhileAdvancing(meta: ReadonlyMap<string, string>, change: string): void {
-  const text = meta.get(LEASE_KEY);
-  if (text === undefined) return;
-  let lease: AdvanceLease;
-  try {
-    lease = JSON.parse(text) as AdvanceLease;
-  } catch {
-    return; // unreadable: treated as free, as advances treat it
-  }
-  if (leaseAbandoned(lease, Date.now())) return;
+export async function refuseWhileAdvancing(store: Store, trx: Trx, meta: ReadonlyMap<string, string>, change: string): Promise<void> {
+  const lease = await runningAdvance(store, trx, meta);
+  if (lease === null) return;
+  const holder = lease.from !== undefined && lease.to !== undefined ? ` (from ${lease.from} to ${lease.to}, process ${lease.pid})` : '';
   throw new PremiaError(
     'CONFLICT',
-    `A clock advance is running on this store (from ${lease.from} to ${lease.to}, process ${lease.pid}), so ${change} cannot change now: ` +
+    `A clock advance is running on this store${holder}, so ${change} cannot change now: ` +
       "it would change under that advance's days. Nothing changed; run this again once the advance has finished ('premia clock' shows where it stopped).",
   );
 }
