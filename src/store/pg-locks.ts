@@ -1,16 +1,23 @@
 /**
  * Every advisory lock premia takes on a PostgreSQL store, and the one place its keys are made.
  *
- * A key is two ints, (space, purpose). The space is the store's own: the oid of its schema, the
- * one the server resolves the connection's search_path to (`current_schema()`, where premia
- * makes and finds its tables), never the URL's text (a search_path may name several schemas,
- * "$user", or come from the role's or the database's settings; the same schema reached any of
- * these ways is one store and one space). The purpose says which lock of the store it is.
+ * A key is two ints, (space, purpose). The space is the store's own: the server's hashtext of
+ * 'premia:' and the name of its schema, the one the server resolves the connection's
+ * search_path to (`current_schema()`, where premia makes and finds its tables), never the URL's
+ * text (a search_path may name several schemas, "$user", or come from the role's or the
+ * database's settings; the same schema reached any of these ways is one store and one space).
+ * The purpose says which lock of the store it is.
  *
  * So two stores in two schemas of one database (an operator keeping each client in a schema of
- * its own) never wait for each other's locks, while every process and machine on one store
+ * its own) do not wait for each other's locks, while every process and machine on one store
  * shares them. Advisory locks belong to their database: a store in another database, even in a
- * schema of the same oid (`public` is 2200 in every database), has locks of its own too.
+ * schema of the same name, has locks of its own too.
+ *
+ * The name rather than the schema's oid: a schema dropped and made again (a restore) while
+ * processes run keeps its name but not its oid, and the processes that opened the store before
+ * (which find its tables by name) would have taken other locks than those that open it after.
+ * Two names that hash alike (about 1 in 4 billion for a pair) only share their locks, as every
+ * store of a database did before.
  *
  * One lock is no store's: the probe of `sameDatabase`, a random key in a space of its own, held
  * for a moment, which contends with nothing.
@@ -30,7 +37,7 @@ const ADVANCE = "hashtext('advance')";
 const WORKER = "'shard-worker:'";
 
 export interface PgLocks {
-  /** The first key of every lock of the store: its schema's oid, in int4's range as the two-int functions take it. */
+  /** The first key of every lock of the store (storeLockSpace), an int4 as the two-int functions take it. */
   readonly space: number;
   /** The arguments of the writer lock (`pg_advisory_xact_lock(${writer})`). */
   readonly writer: string;
@@ -44,15 +51,13 @@ export interface PgLocks {
   advanceHeld(l: string): string;
 }
 
-/** The locks of the store whose schema has oid `schemaOid` (storeSchemaOid). */
-export function pgLocks(schemaOid: number): PgLocks {
-  if (!Number.isInteger(schemaOid) || schemaOid < 0 || schemaOid > 0xffffffff) throw new Error(`not a schema oid: ${schemaOid}`);
-  // An oid is unsigned; the int4 of the same 32 bits (pg_locks shows it back as the oid).
-  const space = schemaOid | 0;
-  // pg_locks shows the two keys as oids (unsigned), the second as objid.
+/** The locks of the store whose lock space is `space` (storeLockSpace). */
+export function pgLocks(space: number): PgLocks {
+  if (!Number.isInteger(space) || space < -0x80000000 || space > 0x7fffffff) throw new Error(`not an int4 lock space: ${space}`);
+  // pg_locks shows the two keys as oids (unsigned: the same 32 bits), the first as classid, the second as objid.
   const held = (l: string, purpose: string) =>
     `(${l}.locktype = 'advisory' and ${l}.granted and ${l}.objsubid = 2 and ${l}.database = (select oid from pg_database where datname = current_database())` +
-    ` and ${l}.classid::bigint = ${schemaOid} and ${l}.objid::bigint = ((${purpose})::bigint + 4294967296) % 4294967296)`;
+    ` and ${l}.classid::bigint = ${space >>> 0} and ${l}.objid::bigint = ((${purpose})::bigint + 4294967296) % 4294967296)`;
   return {
     space,
     writer: `${space}, ${WRITER}`,
@@ -63,11 +68,14 @@ export function pgLocks(schemaOid: number): PgLocks {
   };
 }
 
-/** The oid of the schema the connection's search_path resolves to (the store's), or null when none of it exists. */
-export async function storeSchemaOid(client: ClientBase): Promise<number | null> {
-  const r = await client.query<{ oid: string | number | null }>('select (select oid from pg_namespace where nspname = current_schema())::bigint as oid');
-  const oid = r.rows[0]?.oid;
-  return oid === null || oid === undefined ? null : Number(oid);
+/**
+ * The lock space of the store the connection's search_path leads to (the schema it resolves to,
+ * as the server names it), or null when no schema of it exists.
+ */
+export async function storeLockSpace(client: ClientBase): Promise<number | null> {
+  const r = await client.query<{ space: string | number | null }>("select hashtext('premia:' || current_schema()) as space");
+  const space = r.rows[0]?.space;
+  return space === null || space === undefined ? null : Number(space);
 }
 
 /** The first key of the same-database probe's lock ('prmc'); its second is random. */

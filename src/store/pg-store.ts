@@ -27,7 +27,7 @@ import { PinnedPgDialect, PremiaPgDialect, type PgCursor, type PgCursorConstruct
 import { abortCopy } from './pg-copy.js';
 import type { Database } from './schema.js';
 import { migrate, MIGRATION_TABLE } from './migrate.js';
-import { pgLocks, storeSchemaOid, type PgLocks } from './pg-locks.js';
+import { pgLocks, storeLockSpace, type PgLocks } from './pg-locks.js';
 import type { Db, PgStore, PgUnit } from './store-types.js';
 
 const require = createRequire(import.meta.url);
@@ -582,8 +582,8 @@ export async function openPgStore(options: OpenPgOptions): Promise<PgStore> {
     // the store is in (none: claim says so).
     const first = await connect();
     try {
-      const oid = await storeSchemaOid(first);
-      if (oid !== null) known = pgLocks(oid);
+      const space = await storeLockSpace(first);
+      if (space !== null) known = pgLocks(space);
     } finally {
       first.release();
     }

@@ -86,13 +86,17 @@ describe.skipIf(noPg)(`stores in two schemas of one PostgreSQL database${noPg ? 
     await onDatabase(url, 'create schema a; create schema b');
     const inSchema = (name: string) => `${url}?options=-csearch_path%3D${name}`;
     for (const s of ['a', 'b']) await fixtureMonth(await backend(inSchema(s)), { advance: false });
-    const oid = async (s: string) => (await onDatabase<{ oid: number }>(url, 'select oid::int as oid from pg_namespace where nspname = $1', [s]))[0]!.oid;
-    const [oidA, oidB] = [await oid('a'), await oid('b')];
+    // Each store's lock space: the server's hash of its schema's name (src/store/pg-locks.ts).
+    const space = async (s: string) => (await onDatabase<{ space: number }>(url, "select hashtext('premia:' || $1::text) as space", [s]))[0]!.space;
+    const [spaceA, spaceB] = [await space('a'), await space('b')];
+    expect(spaceA).not.toBe(spaceB);
+    // pg_locks shows the first key as an oid (unsigned).
+    const classA = spaceA >>> 0;
     const a = await store(inSchema('a'));
     const b = await store(inSchema('b'));
-    expect([a.locks.space, b.locks.space]).toEqual([oidA, oidB]);
+    expect([a.locks.space, b.locks.space]).toEqual([spaceA, spaceB]);
     // Schema a written another way (a search path of two schemas, the first one a): the same store, the same locks.
-    expect((await store(`${url}?options=-csearch_path%3Da,public`)).locks.space).toBe(oidA);
+    expect((await store(`${url}?options=-csearch_path%3Da,public`)).locks.space).toBe(spaceA);
 
     // Schema a: an advance claimed, and the writer lock held (a write in progress).
     const advanceA = await pgEngineStore(a).claimAdvance(() => '2026-11-30');
@@ -136,7 +140,7 @@ describe.skipIf(noPg)(`stores in two schemas of one PostgreSQL database${noPg ? 
       .catch((e: Error) => e.message);
     expect(waited).toBe(`waited for the advance of 2026-10-31..2026-11-30 (process ${process.pid})`);
     const creating = premia(['--db', inSchema('a'), 'policies', 'create', '--policy-number', 'POL-A-1', '--customer-id', 'C-A', '--external-ref', 'E-A', '--product-code', 'FUNERAL', '--amount', '10'], dir);
-    await waiting(url, 'for the writer lock', `select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and classid = ${oidA}::bigint::oid and objid = 0 and objsubid = 2
+    await waiting(url, 'for the writer lock', `select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and classid = ${classA}::bigint::oid and objid = 0 and objsubid = 2
        and database = (select oid from pg_database where datname = current_database())`);
     writerA.release();
     await writerA.done;
@@ -146,7 +150,7 @@ describe.skipIf(noPg)(`stores in two schemas of one PostgreSQL database${noPg ? 
     // last statement) until the test lets it go; then it lives the month.
     const advancing = premia(['--yes', '--db', inSchema('a'), 'clock', 'advance', '--to', '2026-11-30'], dir);
     await waiting(url, 'for the advance lock', `select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()
-       and query like 'select pg_try_advisory_lock(${oidA}, %'`);
+       and query like 'select pg_try_advisory_lock(${spaceA}, %'`);
     await pgEngineStore(a).releaseAdvance(advanceA);
     expect(await advancing).toEqual(advanced);
     // Shard workers (premia engine work --name) are named within their store: w1 joins schema a
@@ -159,7 +163,7 @@ describe.skipIf(noPg)(`stores in two schemas of one PostgreSQL database${noPg ? 
     expect([await joined(a, 'w1'), await joined(b, 'w1'), await joined(a, 'w2')]).toEqual([true, false, false]);
     const w1b = await pgEngineStore(b).shards!.join('w1');
     const againA = pgEngineStore(a).shards!.join('w1');
-    await waiting(url, 'for a worker lock', `select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and classid = ${oidA}::bigint::oid
+    await waiting(url, 'for a worker lock', `select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and classid = ${classA}::bigint::oid
        and objid = ((hashtext('shard-worker:w1')::bigint + 4294967296) % 4294967296)::text::oid and objsubid = 2`);
     await w1a.leave();
     await (await againA).leave();
