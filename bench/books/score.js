@@ -420,7 +420,7 @@ async function main() {
         period: '2026-11', starts, workDir: join(work, 'fixture-stores'), keepDir: values.keep ? dir : undefined, log,
       });
       books.push({ kind: 'fixture', name: 'fixture', seed: 1, result });
-      // The fixture book with generated accounts for everyone: the README's engine table and
+      // The fixture book with generated accounts for everyone: docs/engine.md's strategy table and
       // test/engine/fixture-month.test.ts.
       log('fixture book 2026-11, generated accounts only');
       const generatedOnly = await scoreBook({
