@@ -4,6 +4,7 @@
  * without a server round trip, whether an unattended advance closes more than one period).
  */
 import { PremiaError } from './errors.js';
+import { MAX_ADVANCE_DAYS, MIN_ADVANCE_DAYS } from './requests.js';
 import { addDays, dayNumber, fromDayNumber, lastDay, nextPeriod, periodOf, type IsoDate, type Period } from './period.js';
 
 export interface AdvanceTargetInput {
@@ -48,9 +49,9 @@ export function resolveAdvanceTarget(today: IsoDate, target: AdvanceTargetInput)
     });
   }
   if (target.days !== undefined) {
-    if (!Number.isInteger(target.days) || target.days < 0 || target.days > 3660) {
-      throw new PremiaError('VALIDATION_ERROR', `days must be a whole number from 0 to 3660; got ${String(target.days)}.`, {
-        details: [{ field: 'days', code: 'INVALID_VALUE', message: 'a whole number from 0 to 3660' }],
+    if (!Number.isInteger(target.days) || target.days < MIN_ADVANCE_DAYS || target.days > MAX_ADVANCE_DAYS) {
+      throw new PremiaError('VALIDATION_ERROR', `days must be a whole number from ${MIN_ADVANCE_DAYS} to ${MAX_ADVANCE_DAYS}; got ${String(target.days)}.`, {
+        details: [{ field: 'days', code: 'INVALID_VALUE', message: `a whole number from ${MIN_ADVANCE_DAYS} to ${MAX_ADVANCE_DAYS}` }],
       });
     }
     return addDays(today, target.days);
@@ -65,7 +66,7 @@ export function resolveAdvanceTarget(today: IsoDate, target: AdvanceTargetInput)
   if (to < today) {
     throw new PremiaError('CLOCK_BACKWARDS', `The clock is at ${today}; it only moves forward, so it cannot go back to ${to}.`);
   }
-  if (dayNumber(to) - dayNumber(today) > 3660) {
+  if (dayNumber(to) - dayNumber(today) > MAX_ADVANCE_DAYS) {
     throw new PremiaError('VALIDATION_ERROR', `${to} is more than ten years ahead of the clock (${today}).`);
   }
   return to;
