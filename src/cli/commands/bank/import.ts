@@ -1,7 +1,8 @@
 import type { BankImportResult, Upload } from '../../../backend/types.js';
 import { CaseMismatchRefused, describeCaseMismatches, isCaseMismatches } from '../../../domain/customer-case.js';
 import { ExitCode, PremiaError } from '../../../domain/errors.js';
-import { count, plural } from '../../output/format.js';
+import { plural } from '../../output/format.js';
+import { afterRowErrors } from '../../output/import-errors.js';
 import { openUpload } from '../../input.js';
 import { catchCtrlC } from '../../interrupt.js';
 import { verb, type CommandDeps } from '../../command.js';
@@ -58,7 +59,7 @@ export async function importRun(deps: ImportOptions): Promise<number> {
         ],
         result.errors,
       );
-      if (result.errors_omitted) ui.line(`… and ${plural(result.errors_omitted, 'more error')} not shown (the first ${count(result.errors.length)} by row are listed).`);
+      afterRowErrors(ui, result);
     }
     if (statementRefusedWhole(result)) {
       ui.warn('Nothing was imported: a statement with a row premia cannot read is refused whole (its balances run on from row to row). Correct the rows listed and import the file again.');

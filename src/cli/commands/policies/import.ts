@@ -1,7 +1,8 @@
 import { ExitCode } from '../../../domain/errors.js';
 import { stringifyJson } from '../../../domain/json.js';
 import { describeCaseMismatches, isCaseMismatches } from '../../../domain/customer-case.js';
-import { count, plural } from '../../output/format.js';
+import { plural } from '../../output/format.js';
+import { afterRowErrors } from '../../output/import-errors.js';
 import { SILENT, startProgress } from '../../output/progress.js';
 import { ImportProgressLine } from '../../output/live.js';
 import { openUpload } from '../../input.js';
@@ -59,7 +60,7 @@ export async function importRun({ ctx, ui, backend, file }: ImportOptions): Prom
         ],
         result.errors,
       );
-      if (result.errors_omitted) ui.line(`… and ${plural(result.errors_omitted, 'more error')} not shown (the first ${count(result.errors.length)} by row are listed).`);
+      afterRowErrors(ui, result);
     }
   }
   // Bank rows imported before, under ids that differ from these policies' customer ids only in
