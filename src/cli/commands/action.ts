@@ -77,9 +77,10 @@ export function targetLine(target: Awaited<ReturnType<CliContext['target']>>, ma
   return `Remote mode: ${target.baseUrl}${target.profile ? ` (profile ${target.profile}${key})` : key ? ` (${key.slice(2)})` : ''}`;
 }
 
-export function localOnly(what: string): PremiaError {
-  return new PremiaError(
-    'NOT_SUPPORTED',
-    `'${what}' is local-only: it works on a store file, not through the service. Run it with --db on the machine that holds the store (without --base-url, --profile or PREMIA_BASE_URL).`,
-  );
+/** `what` asked of a service: why it is local-only and what to do instead (by default, a command on a store file). */
+export function localOnly(
+  what: string,
+  why = 'it works on a store file, not through the service. Run it with --db on the machine that holds the store (without --base-url, --profile or PREMIA_BASE_URL).',
+): PremiaError {
+  return new PremiaError('NOT_SUPPORTED', `'${what}' is local-only: ${why}`);
 }

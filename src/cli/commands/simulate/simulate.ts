@@ -7,10 +7,11 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
-import { conflict, PremiaError, usageError, validationError } from '../../../domain/errors.js';
+import { conflict, usageError, validationError } from '../../../domain/errors.js';
 import { printable } from '../../../domain/identifiers.js';
 import { addDays, isPeriod, shiftPeriod, type Period } from '../../../domain/period.js';
 import { runSimulation, type PatternResult, type SimulationSummary } from '../../../simulation/scenario.js';
+import { localOnly } from '../action.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { stopped } from '../../confirm.js';
 import { resolveTarget } from '../../context.js';
@@ -65,9 +66,8 @@ export function simulateOptions(deps: CommandDeps, flags: Flags): SimulateOption
 }
 
 /** simulate asked of a service: it needs no store of the service's, only remote mode turned off. */
-function simulateLocalOnly(how: string): PremiaError {
-  return new PremiaError('NOT_SUPPORTED', `'premia simulate' is local-only: it lives its months on a temporary store of its own (or the one --db names), never through a service. ${how}`);
-}
+const simulateLocalOnly = (how: string) =>
+  localOnly('premia simulate', `it lives its months on a temporary store of its own (or the one --db names), never through a service. ${how}`);
 
 export async function simulateRun({ ctx, globals, ui, createsStore, first, months, strategy, policiesFile, bankFile, out: output }: SimulateOptions): Promise<number> {
   const out = { output, option: '--out' };
