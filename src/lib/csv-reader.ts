@@ -427,15 +427,35 @@ export function emptyColumnsRowHint(fields: readonly string[], columns: readonly
 }
 
 /**
+ * For a header that holds every one of `columns` and named columns besides (a bank's export with
+ * its running balance, a sheet with a notes column): a sentence naming them, or ''. Names are
+ * shown only when plain ASCII text (this module escapes nothing); else they are counted.
+ */
+export function extraColumnsHint(found: readonly string[], columns: readonly string[]): string {
+  const names = found.map((f) => trimCell(f));
+  const lower = names.map((f) => f.toLowerCase());
+  if (names.length <= columns.length || !columns.every((c) => lower.includes(c))) return '';
+  const extra = names.filter((n, i) => n !== '' && !columns.includes(lower[i]!));
+  if (extra.length === 0) return '';
+  const plain = extra.length <= 5 && extra.every((n) => /^[\x20-\x7e]{1,40}$/.test(n));
+  const one = extra.length === 1;
+  const what = plain ? `${one ? 'a column' : 'columns'} premia does not read (${extra.map((n) => `'${n}'`).join(', ')})` : `${extra.length} ${one ? 'column' : 'columns'} premia does not read`;
+  const inOrder = lower.filter((n) => columns.includes(n)).join(',') === columns.join(',');
+  return `It has ${what}; delete ${one ? 'it' : 'them'}${inOrder ? '' : `, and put the others in the order '${columns.join(',')}'`}.`;
+}
+
+/**
  * For a header that is not `columns`: what to add after its message (a space and a sentence), or
  * ''. The right columns in another order; lines ended by CR alone; another list separator,
- * Excel's `sep=` line, empty columns after the last, or names with spaces for underscores.
+ * Excel's `sep=` line, empty columns after the last, columns besides the expected ones, or names
+ * with spaces for underscores.
  */
 export function wrongHeaderHint(found: readonly string[], columns: readonly string[]): string {
   const sameSet = found.length === columns.length && found.map((f) => f.toLowerCase()).sort().join(',') === [...columns].sort().join(',');
   if (sameSet) return ' The columns are right but in the wrong order.';
   if (bareCrHint(found)) return ` ${CR_LINE_ENDS}`;
-  const separated = excelSepHint(found) || separatorHint(found) || emptyColumnsHeaderHint(found, columns) || underscoreHint(found, columns);
+  const separated =
+    excelSepHint(found) || separatorHint(found) || emptyColumnsHeaderHint(found, columns) || extraColumnsHint(found, columns) || underscoreHint(found, columns);
   return separated && ` ${separated}`;
 }
 

@@ -676,6 +676,11 @@ describe('policies import', () => {
         "columns in the wrong order.csv is not a policy CSV file: line 1: the header must be 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'; found 'policy_number,customer_id,external_customer_ref,product_code,collection_amount'. The columns are right but in the wrong order. Nothing was imported.",
       ],
       [
+        'a notes column',
+        () => `${HEADER},notes\nC1,E1,P1,X,1.00,first\n`,
+        "a notes column.csv is not a policy CSV file: line 1: the header must be 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'; found 'customer_id,external_customer_ref,policy_number,product_code,collection_amount,notes'. It has a column premia does not read ('notes'); delete it. Nothing was imported.",
+      ],
+      [
         'titled columns',
         () => `Customer ID,External Customer Ref,Policy Number,Product Code,Collection Amount\nC1,E1,P1,X,1.00\n`,
         "titled columns.csv is not a policy CSV file: line 1: the header must be 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'; found 'Customer ID,External Customer Ref,Policy Number,Product Code,Collection Amount'. Its names are written with spaces or hyphens; write them with underscores, as 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'. Nothing was imported.",

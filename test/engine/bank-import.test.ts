@@ -134,6 +134,30 @@ describe('bank import', () => {
     });
   });
 
+  // A bank's own export carries a running balance (and often names its columns in its own order):
+  // refused whole as before, now naming the column premia does not read.
+  it('a header with columns besides the four (a running balance) is refused, naming them and, when needed, the order', async () => {
+    const b = await backend();
+    const balance = await b.importBankTransactions(textUpload('balance.csv', 'customer_id,date,amount,description,balance\nC1,2026-11-02,-50.00,X,950.00\n')).catch((e: Error) => e);
+    expect(balance).toMatchObject({
+      code: 'INVALID_FILE',
+      message:
+        "balance.csv is not a bank transactions CSV file: line 1: the header must be 'customer_id,date,amount,description'; found 'customer_id,date,amount,description,balance'. " +
+        "It has a column premia does not read ('balance'); delete it. Nothing was imported.",
+    });
+    const export_ = await b.importBankTransactions(textUpload('export.csv', 'Date,Description,Amount,Customer_ID,Balance,Reference\n2026-11-02,X,-50.00,C1,950.00,R1\n')).catch((e: Error) => e);
+    expect(export_).toMatchObject({
+      code: 'INVALID_FILE',
+      message:
+        "export.csv is not a bank transactions CSV file: line 1: the header must be 'customer_id,date,amount,description'; found 'Date,Description,Amount,Customer_ID,Balance,Reference'. " +
+        "It has columns premia does not read ('Balance', 'Reference'); delete them, and put the others in the order 'customer_id,date,amount,description'. Nothing was imported.",
+    });
+    // A name that is not plain text is counted, not shown (the hint escapes nothing).
+    const odd = await b.importBankTransactions(textUpload('odd.csv', 'customer_id,date,amount,description,\u001b[31mx\n')).catch((e: Error) => e);
+    expect((odd as Error).message).toContain("It has 1 column premia does not read; delete it. Nothing was imported.");
+    expect((await b.showBankAccount('C1').catch((e: { code: string }) => e.code))).toBe('NOT_FOUND');
+  });
+
   it('the same statement imported twice: the second import takes nothing and says why, row by row', async () => {
     const b = await backend();
     await b.setClock('2026-07-31');
