@@ -115,6 +115,57 @@ describe('premia calendar', () => {
     expect((await cli(['--json', 'calendar'])).json().imported_dates).toBe(0);
   });
 
+  // These were refused with only 'expected 2 fields, found 3' or a date 'date', where the bank and
+  // policy imports say what a spreadsheet or a hand did.
+  it('a file refused for its columns says why, as the bank and policy imports do: order, a trailing comma, a column besides, a comma in a name, the header again', async () => {
+    const cli = store();
+    const cases: Array<[name: string, text: string, first: string]> = [
+      [
+        'order.csv',
+        'name,date\nBridge day,2027-01-04\n',
+        "error: order.csv is not a holiday CSV file: line 1: the header must be 'date,name'; found 'name,date'. The columns are right but in the wrong order. Nothing was imported.",
+      ],
+      [
+        'kept.csv',
+        'date,name,\n2027-01-04,Bridge day,\n',
+        "error: kept.csv is not a holiday CSV file: line 1: the header must be 'date,name'; found 'date,name,'. It ends with empty columns after name (a trailing comma, as a spreadsheet writes a column it kept); delete them. Nothing was imported.",
+      ],
+      [
+        'notes.csv',
+        'date,name,notes\n2027-01-04,Bridge day,x\n',
+        "error: notes.csv is not a holiday CSV file: line 1: the header must be 'date,name'; found 'date,name,notes'. It has a column premia does not read ('notes'); delete it. Nothing was imported.",
+      ],
+      [
+        'comma.csv',
+        'date,name\n2027-01-04,Office closed, fumigation\n',
+        'error: comma.csv: 1 row with errors (first on line 2: expected 2 fields, found 3: a comma separates fields, so a name that holds one must be in double quotes ' +
+          '(if the name is \'Office closed, fumigation\', write "Office closed, fumigation")). Nothing was imported.',
+      ],
+      [
+        'row-kept.csv',
+        'date,name\n2027-01-04,Bridge day,\n',
+        'error: row-kept.csv: 1 row with errors (first on line 2: expected 2 fields, found 3, the ones after name empty (a trailing comma, as a spreadsheet writes a column it kept); delete them). Nothing was imported.',
+      ],
+      [
+        'dates.csv',
+        'date\n2027-01-04,Bridge day\n',
+        "error: dates.csv: 1 row with errors (first on line 2: expected 1 field, found 2: the header is 'date' alone, so a row holds only its date; to give the dates names, make the header 'date,name'). Nothing was imported.",
+      ],
+      [
+        'joined.csv',
+        'date,name\n2027-01-04,Bridge day\nDate,Name\n2027-01-05,Second\n',
+        'error: joined.csv: 1 row with errors (first on line 3: this row is the header again (files joined into one?); delete the line). Nothing was imported.',
+      ],
+    ];
+    for (const [name, text, first] of cases) {
+      const r = await cli(['calendar', 'import', file(name, text)]);
+      expect([r.code, r.stderr.split('\n')[0]], name).toEqual([2, first]);
+    }
+    expect((await cli(['--json', 'calendar'])).json().imported_dates).toBe(0);
+    // Quoted, the name's comma is its own.
+    expect((await cli(['calendar', 'import', file('quoted.csv', 'date,name\n2027-01-04,"Office closed, fumigation"\n')])).code).toBe(0);
+  });
+
   it('a name holding a control or invisible character is refused, by its code point; one of 100 accented letters is not too long', async () => {
     const cli = store();
     for (const [name, code] of [['Evil\u009b31mRED', 'U+009B'], ['Bidi\u202eyad', 'U+202E'], ['Zero\u200bwidth', 'U+200B']]) {

@@ -27,7 +27,7 @@ import { firstUnseen, moreCharactersThan, printable } from '../../domain/identif
 import { addDays, dayNumber, fromDayNumber, isIsoDate, weekday, whyNotADate } from '../../domain/period.js';
 import { LEAD_DAYS } from '../../engine/settings.js';
 import { plural } from '../../domain/words.js';
-import { bareCrHint, CsvFormatError, CsvReader, isBlankRecord, separatorHint, trimCell } from '../../lib/csv-reader.js';
+import { bareCrHint, CsvFormatError, CsvReader, emptyColumnsRowHint, isBlankRecord, isHeaderOf, trimCell, wrongHeaderHint } from '../../lib/csv-reader.js';
 import { getAllMeta, setMeta } from '../../store/repos/meta.js';
 import type { Store, Trx } from '../../store/store.js';
 import type { CalendarImportResult, CalendarView, Upload } from '../types.js';
@@ -95,18 +95,27 @@ async function parseHolidays(file: Upload): Promise<ImportedHoliday[]> {
         header = fields.map((f) => trimCell(f).toLowerCase());
         const ok = (header.length === 2 && header[0] === 'date' && header[1] === 'name') || (header.length === 1 && header[0] === 'date');
         if (!ok) {
-          // As the policy and bank imports say it: a spreadsheet's `date;name` is named as such.
-          const separated = separatorHint(fields);
+          // As the policy and bank imports say it: a spreadsheet's `date;name`, the columns in
+          // another order, a trailing comma or a column besides them are named as such.
           throw invalidCalendarFile(
             file.name,
-            `line ${line}: the header must be '${CALENDAR_CSV_HEADER.join(',')}'; found '${printable(fields.join(','), 200)}'${bareCrHint(fields)}${separated && `. ${separated}`}`,
+            `line ${line}: the header must be '${CALENDAR_CSV_HEADER.join(',')}'; found '${printable(fields.join(','), 200)}'.${wrongHeaderHint(header, CALENDAR_CSV_HEADER)}`,
           );
         }
         return;
       }
       const add = (field: string, code: FieldError['code'], message: string) => errors.push({ row: line, field, code, message });
+      if (isHeaderOf(fields, header)) {
+        // Two files joined into one (cat a.csv b.csv): said so, not as a date 'date'.
+        add('row', 'MALFORMED_ROW', 'this row is the header again (files joined into one?); delete the line');
+        return;
+      }
       if (fields.length !== header.length) {
-        add('row', 'WRONG_FIELD_COUNT', `expected ${header.length} field${header.length === 1 ? '' : 's'}, found ${fields.length}`);
+        add(
+          'row',
+          'WRONG_FIELD_COUNT',
+          `expected ${header.length} field${header.length === 1 ? '' : 's'}, found ${fields.length}${bareCrHint(fields) || emptyColumnsRowHint(fields, header) || holidayFieldCountHint(fields, header)}`,
+        );
         return;
       }
       if (problem) add('row', 'MALFORMED_ROW', problem);
@@ -141,6 +150,18 @@ async function parseHolidays(file: Upload): Promise<ImportedHoliday[]> {
   }
   if (out.length > MAX_HOLIDAYS) throw invalidCalendarFile(file.name, `it has more than ${MAX_HOLIDAYS} dates`);
   return out;
+}
+
+/**
+ * For a holiday row of the wrong field count whose first field is a date: a name holding a comma
+ * written without the double quotes that keep it one field, or a name under a header of `date`
+ * alone. What to add to its message, or ''.
+ */
+function holidayFieldCountHint(fields: readonly string[], header: readonly string[]): string {
+  if (fields.length <= header.length || !isIsoDate(trimCell(fields[0]!))) return '';
+  if (header.length === 1) return `: the header is 'date' alone, so a row holds only its date; to give the dates names, make the header 'date,name'`;
+  const text = fields.slice(1).join(',').trim();
+  return `: a comma separates fields, so a name that holds one must be in double quotes (if the name is '${printable(text, 60)}', write "${printable(text.replaceAll('"', '""'), 60)}")`;
 }
 
 /**
