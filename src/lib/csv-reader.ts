@@ -47,6 +47,8 @@ const CR = 13;
 const SPACE = 32;
 const TAB = 9;
 const NEED_MORE = -1;
+/** The bytes a file's start is judged on: the longest magic number (SQLite's, 16) and UTF-16's alternating NULs. */
+const SNIFF_BYTES = 64;
 
 export class CsvReader {
   private readonly onRecord: RecordHandler;
@@ -56,6 +58,11 @@ export class CsvReader {
   private buf = '';
   private lineNo = 1;
   private started = false;
+  /**
+   * The file's first bytes, held until there are enough to tell what the file is (a workbook, UTF-16
+   * text): a pipe or an upload may hand them over a few at a time. null once they are read.
+   */
+  private head: Uint8Array | null = new Uint8Array(0);
   /** Characters consumed so far (for progress). */
   bytesIn = 0;
 
@@ -71,6 +78,28 @@ export class CsvReader {
   }
 
   push(chunk: Uint8Array | string): void {
+    if (typeof chunk !== 'string' && this.head !== null) {
+      // The first bytes are judged together, however they were split (`(head -c1; …) | premia
+      // bank import -` named a UTF-16 file a legacy encoding, an .xlsx not a workbook).
+      this.bytesIn += chunk.byteLength;
+      const head = this.head.byteLength === 0 ? chunk : Buffer.concat([this.head, chunk]);
+      if (head.byteLength < SNIFF_BYTES) {
+        this.head = head;
+        return;
+      }
+      this.head = null;
+      this.bytesIn -= head.byteLength;
+      chunk = head;
+    }
+    if (typeof chunk === 'string' && this.head !== null) {
+      // Text after bytes held: those go first.
+      const held = this.head;
+      this.head = null;
+      if (held.byteLength > 0) {
+        this.bytesIn -= held.byteLength;
+        this.push(held);
+      }
+    }
     const atStart = this.bytesIn === 0;
     let text: string;
     if (typeof chunk === 'string') {
@@ -107,6 +136,14 @@ export class CsvReader {
   }
 
   end(): void {
+    if (this.head !== null && this.head.byteLength > 0) {
+      // A file shorter than what its first bytes are judged on.
+      const head = this.head;
+      this.head = null;
+      this.bytesIn -= head.byteLength;
+      this.push(head);
+    }
+    this.head = null;
     let rest: string;
     try {
       rest = this.decoder.decode();

@@ -224,6 +224,30 @@ describe('CsvReader: files that are not CSV text', () => {
     expect(fatal([Buffer.from('a\0\0\0b,c\n')]).message).toBe('line 1: the file contains NUL bytes; it is binary, not CSV text');
   });
 
+  // A pipe or an upload may hand the first bytes over a few at a time: judged on the first chunk
+  // alone, a UTF-16 file cut after its first byte was "not UTF-8 (a legacy encoding ...)", an
+  // .xlsx "not UTF-8", a UTF-16 file without a byte order mark "NUL bytes".
+  it('what the file is (UTF-16, a workbook, a PDF) is told however its first bytes are split', () => {
+    const le = Buffer.from('customer_id,date,amount,description\nC1,2026-11-02,1.00,X\n', 'utf16le');
+    const cases: Array<[Buffer, string]> = [
+      [Buffer.from([0xff, 0xfe, ...le]), 'line 1: the file is UTF-16 text (it begins with a UTF-16 byte order mark), not UTF-8; save it as UTF-8 ("CSV UTF-8" in Excel)'],
+      [le, 'line 1: the file is UTF-16 text (every other byte is NUL), not UTF-8; save it as UTF-8 ("CSV UTF-8" in Excel)'],
+      [Buffer.from([0x50, 0x4b, 0x03, 0x04, ...Buffer.from('[Content_Types].xml')]), 'line 1: the file is a ZIP archive (such as an Excel .xlsx or OpenDocument .ods workbook), not CSV text; save the sheet as "CSV UTF-8" (comma-separated)'],
+      [Buffer.from('%PDF-1.4\n%\xe2\xe3\n', 'latin1'), 'line 1: the file is a PDF document, not CSV text'],
+    ];
+    for (const [bytes, message] of cases) {
+      expect(fatal([bytes]).message).toBe(message);
+      for (const cut of [1, 2, 3, 5]) expect(fatal([bytes.subarray(0, cut), bytes.subarray(cut)]).message, `cut at ${cut}`).toBe(message);
+      expect(fatal([...bytes].map((b) => Uint8Array.of(b))).message, 'byte by byte').toBe(message);
+    }
+    // A file shorter than what its start is judged on reads as ever, whole or byte by byte.
+    const tiny = Buffer.from('\ufeffa,b\nc,d');
+    for (const chunks of [[tiny], [...tiny].map((b) => Uint8Array.of(b))]) {
+      const out = read(chunks);
+      expect([out.error, out.records.map((r) => [r.fields, r.line])]).toEqual([null, [[['a', 'b'], 1], [['c', 'd'], 2]]]);
+    }
+  });
+
   it('ENCODING names the line of the bad byte, not the line the reader had reached', () => {
     // All in one chunk: nothing has been parsed yet when the decoder refuses the byte.
     expect(fatal([Buffer.concat([Buffer.from('h\na,b\nc,Jos'), Buffer.from([0xe9]), Buffer.from(',d\n')])])).toEqual({
