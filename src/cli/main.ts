@@ -193,7 +193,10 @@ function checkCommandWords(program: Command, argv: string[]): void {
     if (word.startsWith('-')) {
       if (word.includes('=')) continue;
       const option = [...cmd.options, ...program.options].find((o) => o.long === word || o.short === word);
-      if (option && (option.required || option.optional)) i++; // its value
+      // An option unknown here is commander's to name: the word after it may be its value
+      // (`calendar --format json` was "unknown command 'json'").
+      if (!option) return;
+      if (option.required || option.optional) i++; // its value
       continue;
     }
     if (cmd.commands.length === 0) return; // a leaf: its own arguments from here

@@ -92,6 +92,8 @@ describe('how the command line is put together: USAGE_ERROR, exit 2', () => {
     ['an unknown option', [...MEM, 'clock', 'advance', '--weeks', '2'], "unknown option '--weeks'"],
     ['an unknown command', [...MEM, 'policies', 'bogus'], "unknown command 'bogus' for 'premia policies'; its commands are: create, import, update, get, list."],
     ['a mistyped command of a group that also acts alone', [...MEM, 'clock', 'advanc', '--days', '1'], "unknown command 'advanc' for 'premia clock'; its commands are: show, advance, set.\n(Did you mean advance?)"],
+    // An unknown option on a group that also acts alone: its value is not taken for a command.
+    ['an unknown option on a group', [...MEM, 'calendar', '--format', 'json'], "unknown option '--format'"],
     ['a missing argument', [...MEM, 'policies', 'get'], "missing required argument 'policy'"],
     ['a missing required option', [...MEM, 'reports', 'collections'], "required option '--period <YYYY-MM>' not specified"],
     ['an option without its value', [...MEM, 'clock', 'advance', '--days'], "option '--days <n>' argument missing"],
