@@ -1,18 +1,19 @@
 /**
- * Customer ids are case-sensitive (identifiers.ts): bank rows for c100001 are not the statement
- * of the policies' customer C100001. Such rows are stored for a customer of their own, and the
+ * Customer ids are compared exactly (identifiers.ts): bank rows for c100001 are not the statement
+ * of the policies' customer C100001, nor rows for 123 that of customer 00123 (a spreadsheet that
+ * took 00123 for a number wrote 123). Such rows are stored for a customer of their own, and the
  * policies' customer is collected from a generated account: invented money. A bank import (and
- * a policy import, the other way round) finds these ids so that they are said, never taken in
- * silence.
+ * a policy import, the other way round) finds these look-alike ids so that they are said, never
+ * taken in silence. The names (case twins, case_mismatches) date from the first kind.
  *
- * One pass over each side: the named ids (a statement's customers) are kept by their lower-case
- * form, and each policy customer id is looked up there once (ids are ASCII: lower case is
- * one to one on letters and leaves the rest). Never a comparison of every pair.
+ * One pass over each side: the named ids (a statement's customers) are kept by their twin key
+ * (lower case; for an id of digits alone, without its leading zeros), and each policy customer
+ * id is looked up there once. Never a comparison of every pair.
  */
 import { PremiaError } from './errors.js';
 import { count, plural } from './words.js';
 
-/** A customer id of bank rows that no policy names, and the policy customer id it differs from only in letter case. */
+/** A customer id of bank rows that no policy names, and the policy customer id it differs from only in letter case or leading zeros. */
 export interface CaseMismatch {
   /** The bank rows' spelling. */
   customer_id: string;
@@ -31,38 +32,50 @@ export interface CaseMismatches {
 }
 
 const CASE_MISMATCHES_LISTED = 10;
+
+const DIGITS = /^[0-9]+$/;
+const LEADING_ZEROS = /^0+(?=[0-9])/;
+
+/**
+ * What two look-alike customer ids share: the id in lower case (ids are ASCII, so this is one to
+ * one on letters and leaves the rest), and an id of digits alone without its leading zeros.
+ */
+function twinKey(id: string): string {
+  const lower = id.toLowerCase();
+  return DIGITS.test(lower) ? lower.replace(LEADING_ZEROS, '') : lower;
+}
 /** How many a sentence names. */
 const NAMED = 5;
 
 /**
- * The named ids with no policy of their own whose lower case is a policy customer id's: give it
+ * The named ids with no policy of their own whose twin key is a policy customer id's: give it
  * the named ids, then each policy customer id once (`policy`), then read `mismatches`.
  */
 export class CaseTwins {
-  /** The named ids by their lower case (usually one each). */
-  private readonly byLower = new Map<string, string | string[]>();
+  /** The named ids by their twin key (usually one each). */
+  private readonly byKey = new Map<string, string | string[]>();
   /** Named ids a policy names exactly. */
   private readonly exact = new Set<string>();
-  /** Named id → the first policy customer id found that differs from it only in case. */
+  /** Named id → the first policy customer id found that differs from it only in case or leading zeros. */
   private readonly twins = new Map<string, string>();
 
   constructor(named: Iterable<string>) {
     for (const id of named) {
-      const lower = id.toLowerCase();
-      const there = this.byLower.get(lower);
-      if (there === undefined) this.byLower.set(lower, id);
-      else if (typeof there === 'string') this.byLower.set(lower, [there, id]);
+      const key = twinKey(id);
+      const there = this.byKey.get(key);
+      if (there === undefined) this.byKey.set(key, id);
+      else if (typeof there === 'string') this.byKey.set(key, [there, id]);
       else there.push(id);
     }
   }
 
   /** Whether any id was named (none: no policy needs to be read). */
   get empty(): boolean {
-    return this.byLower.size === 0;
+    return this.byKey.size === 0;
   }
 
   policy(policyCustomerId: string): void {
-    const there = this.byLower.get(policyCustomerId.toLowerCase());
+    const there = this.byKey.get(twinKey(policyCustomerId));
     if (there === undefined) return;
     if (typeof there === 'string') this.match(there, policyCustomerId);
     else for (const id of there) this.match(id, policyCustomerId);
@@ -73,7 +86,7 @@ export class CaseTwins {
     else if (!this.twins.has(id)) this.twins.set(id, policyCustomerId);
   }
 
-  /** The named ids no policy names, with the policy customer id each differs from only in case. */
+  /** The named ids no policy names, with the policy customer id each differs from only in case or leading zeros. */
   mismatches(): Map<string, string> {
     for (const id of this.exact) this.twins.delete(id);
     return this.twins;
@@ -81,7 +94,8 @@ export class CaseTwins {
 }
 
 /**
- * The named ids no policy names, each with the policy customer id it differs from only in case;
+ * The named ids no policy names, each with the policy customer id it differs from only in case or
+ * leading zeros;
  * the policies' customer ids (`policyIds`, in batches) are read only when some id is named.
  */
 export async function findCaseTwins(named: Iterable<string>, policyIds: () => AsyncIterable<readonly string[]>): Promise<Map<string, string>> {
@@ -111,10 +125,15 @@ export function describeCaseMismatches(m: CaseMismatches, source: string): strin
   const named = m.first.slice(0, NAMED).map((x) => `${x.customer_id}${x.row === undefined ? '' : ` (row ${x.row})`} where a policy has ${x.policy_customer_id}`);
   const more = m.total - named.length;
   const have = m.total === 1 ? 'has' : 'have';
-  return (
-    `${plural(m.total, 'customer id')} of ${source} ${have} no policy but ${m.total === 1 ? 'differs' : 'differ'} only in letter case from a policy's customer id ` +
-    `(customer ids are case-sensitive): ${named.join('; ')}${more > 0 ? `; and ${count(more)} more` : ''}`
-  );
+  // Judged on those listed: the kinds of the others are not known here.
+  const inCase = m.first.filter((x) => x.customer_id.toLowerCase() === x.policy_customer_id.toLowerCase()).length;
+  const how =
+    inCase === m.first.length
+      ? "only in letter case from a policy's customer id (customer ids are case-sensitive)"
+      : inCase === 0
+        ? "only in leading zeros from a policy's customer id (customer ids are compared exactly; a spreadsheet drops a number's leading zeros)"
+        : "only in letter case or leading zeros from a policy's customer id (customer ids are compared exactly; a spreadsheet drops a number's leading zeros)";
+  return `${plural(m.total, 'customer id')} of ${source} ${have} no policy but ${m.total === 1 ? 'differs' : 'differ'} ${how}: ${named.join('; ')}${more > 0 ? `; and ${count(more)} more` : ''}`;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Customer ids are case-sensitive (docs/bank-and-clock.md, "Importing bank transactions"): bank
- * rows for c100001 where the policies say C100001 would be a customer of their own, and the
+ * rows for c100001 where the policies say C100001 (or 123 where they say 00123) would be a customer of their own, and the
  * policies' customer collected from a generated account. A bank import naming such ids is
  * refused, nothing stored (exit 2), unless --yes (then imported, with a warning); at a terminal
  * premia asks. Rows for customers no policy names at all are imported as before, without a word.
@@ -158,6 +158,20 @@ describe('bank import: customer ids that differ from a policy customer id only i
     const empty = await storeWith([]);
     const first = await empty(['--json', 'bank', 'import', write('first.csv', BANK_HEADER, ['c100001,2026-11-02,10.00,SALARY'])]);
     expect([first.code, first.stdout, first.stderr]).toEqual([0, '{"imported":1,"failed":0,"errors":[]}\n', '']);
+  });
+
+  // A spreadsheet that took the policies' 00123 for a number wrote 123 in the statement.
+  it('ids of digits that lost a policy customer id\'s leading zeros are refused the same way', async () => {
+    const at = await storeWith(['00123', '0456', 'C0789']);
+    const file = write('zeros.csv', BANK_HEADER, ['123,2026-11-02,900.00,SALARY', '0456,2026-11-02,800.00,SALARY', 'C789,2026-11-02,700.00,SALARY']);
+    const r = await at(['bank', 'import', file]);
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toBe(
+      "error: Nothing was imported: 1 customer id of zeros.csv has no policy but differs only in leading zeros from a policy's customer id (customer ids are compared exactly; " +
+        "a spreadsheet drops a number's leading zeros): 123 (row 2) where a policy has 00123. Imported as they are, their rows are customers of their own, and the policies' " +
+        'customers are collected from generated accounts (invented money). Correct the customer ids in the file, or add --yes to import the rows as they are.\n  (code INVALID_FILE)\n',
+    );
+    expect(await source(at, '0456')).toBe('generated');
   });
 
   it('a statement refused whole for a row it cannot read is said as before, without the case check', async () => {

@@ -6,7 +6,8 @@
  * for a generated customer holding collections (the engine has read that history); a row equal
  * to one stored by an earlier import is refused (a statement imported twice). Rows for a customer
  * no policy names are stored (a statement may come before its policies); but where that
- * customer's id differs only in letter case from a policy's customer id (c100001, C100001) the
+ * customer's id differs only in letter case or leading zeros from a policy's customer id (c100001,
+ * C100001; 123, 00123) the
  * answer lists them (case_mismatches), or, asked to refuse (customerCase 'refuse', the CLI
  * without --yes), nothing is stored.
  */

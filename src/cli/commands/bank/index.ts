@@ -12,10 +12,10 @@ export function registerBank(program: Command, ctx: CliContext, state: RunState)
     .argument('<file>')
     .addHelpText(
       'after',
-      '\nCustomer ids are case-sensitive: rows for ids that no policy names but that\n' +
+      '\nCustomer ids are compared exactly: rows for ids that no policy names but that\n' +
         "differ from a policy's customer id only in letter case (c100001 where a policy\n" +
-        'says C100001) are refused, nothing imported (exit 2), unless --yes is given;\n' +
-        'at a terminal premia asks.',
+        'says C100001) or leading zeros (123 where it says 00123) are refused, nothing\n' +
+        'imported (exit 2), unless --yes is given; at a terminal premia asks.',
     )
     .action(lazyAction(ctx, state, () => import('./import.js'), { writes: true, createsStore: true }));
 
