@@ -113,10 +113,10 @@ export class CsvReader {
       try {
         text = this.decoder.decode(chunk, { stream: true });
       } catch {
-        // FF FE or FE FF, never UTF-8: what Excel's "Unicode Text" and many Windows tools write.
-        if (atStart && chunk.byteLength >= 2 && chunk[0]! + chunk[1]! === 0xff + 0xfe && chunk[0] !== chunk[1]) {
-          throw new CsvFormatError('ENCODING', 1, utf16Message('it begins with a UTF-16 byte order mark'));
-        }
+        // FF FE or FE FF, never UTF-8: what Excel's "Unicode Text" and many Windows tools write
+        // (UTF-32's marks begin or end with the same two bytes).
+        const unicode = atStart ? byteOrderMark(chunk) : null;
+        if (unicode !== null) throw new CsvFormatError('ENCODING', 1, utfMessage(unicode, `it begins with a ${unicode} byte order mark`));
         // The line of the bad byte: the lines still buffered plus the line feeds before it.
         const at = this.lineNo + countNewlines(this.buf, 0) + newlinesBeforeInvalidUtf8(chunk);
         throw new CsvFormatError('ENCODING', at, `line ${at}: the file is not UTF-8 text (a legacy encoding such as Windows-1252, or binary content); ${SAVE_AS_UTF8}`);
@@ -127,7 +127,7 @@ export class CsvReader {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
     if (text.indexOf('\u0000') !== -1) {
-      if (atStart && looksLikeUtf16(text)) throw new CsvFormatError('BINARY', 1, utf16Message('every other byte is NUL'));
+      if (atStart && looksLikeUtf16(text)) throw new CsvFormatError('BINARY', 1, utfMessage('UTF-16', 'every other byte is NUL'));
       const at = this.lineNo + countNewlines(this.buf + text.slice(0, text.indexOf('\u0000')), 0);
       throw new CsvFormatError('BINARY', at, `line ${at}: the file contains NUL bytes; it is binary, not CSV text`);
     }
@@ -329,8 +329,16 @@ function containerOf(head: Uint8Array): string | null {
   return null;
 }
 
-function utf16Message(why: string): string {
-  return `line 1: the file is UTF-16 text (${why}), not UTF-8; ${SAVE_AS_UTF8}`;
+function utfMessage(encoding: 'UTF-16' | 'UTF-32', why: string): string {
+  return `line 1: the file is ${encoding} text (${why}), not UTF-8; ${SAVE_AS_UTF8}`;
+}
+
+/** The encoding a file's byte order mark names (FF FE 00 00 is UTF-32's, FF FE alone UTF-16's), or null. */
+function byteOrderMark(head: Uint8Array): 'UTF-16' | 'UTF-32' | null {
+  const at = (i: number) => (i < head.byteLength ? head[i]! : -1);
+  if ((at(0) === 0xff && at(1) === 0xfe && at(2) === 0 && at(3) === 0) || (at(0) === 0 && at(1) === 0 && at(2) === 0xfe && at(3) === 0xff)) return 'UTF-32';
+  if ((at(0) === 0xff && at(1) === 0xfe) || (at(0) === 0xfe && at(1) === 0xff)) return 'UTF-16';
+  return null;
 }
 
 /** Whether text read as UTF-8 is UTF-16 of ASCII: its first characters alternate NUL and not NUL (either byte order). */

@@ -207,6 +207,16 @@ describe('CsvReader: files that are not CSV text', () => {
     expect(fatal([Buffer.from([0x61, 0x2c, 0xe9, 0x0a])]).reason).toBe('ENCODING');
   });
 
+  it('a UTF-32 file with its byte order mark is named UTF-32, not UTF-16 (its mark begins FF FE too)', () => {
+    const message = 'line 1: the file is UTF-32 text (it begins with a UTF-32 byte order mark), not UTF-8; save it as UTF-8 ("CSV UTF-8" in Excel)';
+    const le = Buffer.alloc(16);
+    for (const [i, c] of [...'a,b\n'].entries()) le.writeUInt32LE(c.charCodeAt(0), 4 * i);
+    const be = Buffer.from(le).swap32();
+    for (const bom of [Buffer.from([0xff, 0xfe, 0, 0, ...le]), Buffer.from([0, 0, 0xfe, 0xff, ...be])]) {
+      expect(fatal([bom])).toEqual({ reason: 'ENCODING', line: 1, message });
+    }
+  });
+
   it('a UTF-16 file is refused on line 1 as UTF-16, with its byte order mark or without', () => {
     const utf16 = (bytes: Buffer) => fatal([bytes]);
     const text = 'a,b\nc,d\n';
