@@ -65,7 +65,7 @@ export interface CustomerView {
   readonly lastCreditDay: number | null;
   /** The last day any of the account's own debits posted (within the summary's window), or null. */
   readonly lastDebitDay: number | null;
-  /** Whether the account's statement has not begun by `day`: a new account, nothing ever posted to it. */
+  /** Whether the account's statement has not begun by `day` (no transaction on it yet, not even a declined one): a new account. */
   isNewOn(day: number): boolean;
   /** Expected other debits on a day that is `k` days after an income credit (k ≥ 0). */
   expectedDebits(k: number): number;

@@ -100,7 +100,7 @@ interface SmartContext {
    * had money paid in lately: the day most salaries are paid.
    */
   monthEndPayday: boolean;
-  /** A new account (nothing ever posted to it by the evening before): the month-end payday try too. */
+  /** A new account (its statement not begun by the evening before: no transaction yet): the month-end payday try too. */
   newAccount: boolean;
   /** The account looks closed (emptied to zero by its own debits, nothing since): no debit until money comes in. */
   closed: boolean;
