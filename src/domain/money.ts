@@ -137,9 +137,11 @@ export function plainPremiumCents(text: string, start: number, end: number): num
 export function premiumFromInput(value: unknown, from: 'json' | 'text' = 'text'): Cents | AmountProblem {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return { code: 'INVALID_AMOUNT', message: 'must be a finite number like 149.50' };
-    // String() gives the shortest text that reads back as this number; exponent forms
-    // (1e21, 1e-7) stay as they are and are refused.
-    return parsePremium(String(value));
+    // String() gives the shortest text that reads back as this number, in exponent form from
+    // 1e21 and below 1e-6: written out, so the value is judged (above the maximum, too many
+    // decimals) and named as a plain decimal, as the client may well have sent it.
+    const text = String(value);
+    return parsePremium(/e/i.test(text) ? new Money(text).toFixed() : text);
   }
   if (typeof value === 'string') {
     if (from === 'json') return { code: 'INVALID_TYPE', message: `must be a JSON number like 149.50, not a string (got ${showValue(value)})` };

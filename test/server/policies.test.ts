@@ -130,6 +130,11 @@ describe('POST /v1/policies', () => {
       [12, '1e-3', 'INVALID_AMOUNT', "collection_amount '0.001' has more than two decimals"],
       [13, '1.0000001e6', 'AMOUNT_OUT_OF_RANGE', "collection_amount '1000000.1' is above the maximum premium of 1000000.00"],
       [14, '0', 'AMOUNT_OUT_OF_RANGE', "collection_amount '0' must be greater than 0.00"],
+      // Numbers whose shortest text is an exponent form are judged by their value too, and named as it.
+      [15, '1000000000000000000000', 'AMOUNT_OUT_OF_RANGE', "collection_amount '1000000000000000000000' is above the maximum premium of 1000000.00"],
+      [16, '1e21', 'AMOUNT_OUT_OF_RANGE', "collection_amount '1000000000000000000000' is above the maximum premium of 1000000.00"],
+      [17, '0.0000001', 'INVALID_AMOUNT', "collection_amount '0.0000001' has more than two decimals"],
+      [18, '-1e21', 'AMOUNT_OUT_OF_RANGE', "collection_amount '-1000000000000000000000' is negative; it must be greater than 0.00"],
     ] as const) {
       const res = await raw(n, amount);
       expect(res.status, amount).toBe(400);

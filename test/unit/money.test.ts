@@ -83,7 +83,9 @@ describe('premiumFromInput (JSON numbers and flag strings)', () => {
 
   it.each([
     [0.1 + 0.2, 'INVALID_AMOUNT'],
-    [1e21, 'INVALID_AMOUNT'],
+    // Judged by value, whatever the form of its shortest text (1e+21, 1e-7).
+    [1e21, 'AMOUNT_OUT_OF_RANGE'],
+    [1e-7, 'INVALID_AMOUNT'],
     [-5, 'AMOUNT_OUT_OF_RANGE'],
     [Number.NaN, 'INVALID_AMOUNT'],
     // The wrong JSON type is INVALID_TYPE, as a string in JSON is.
