@@ -115,6 +115,23 @@ const EXPECTS_CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i;
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** The scheme and authority of a request target in absolute-form (`GET http://host:8080/v1/whoami`). */
+const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
+
+/**
+ * A request target in absolute-form, which a server must accept (RFC 9112 3.2.2; clients set to
+ * go through a proxy send it), as its origin-form path and query. fastify's router finds the route
+ * of either form, but everything else here reads the path from the URL: the 401 before any route
+ * under /v1, the 405 of a known path, the path an Idempotency-Key's request is recorded with (a
+ * retry in origin-form was 422) and the access log.
+ */
+function originForm(url: string): string {
+  const authority = ABSOLUTE_FORM.exec(url);
+  if (!authority) return url;
+  const rest = url.slice(authority[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
 /**
  * Every response says it comes from premia (and which version). The remote client relies on it
  * to tell "this server has no such route" (an extension missing: no marker) from "no such
@@ -169,6 +186,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     },
     // While closing, new requests get premia's 503 (the onRequest hook below), not fastify's body.
     return503OnClosing: false,
+    rewriteUrl: (req) => originForm(req.url ?? '/'),
     // A URL fastify's router cannot take (a bad percent-escape, an over-long parameter) still gets
     // the spec's error body and an X-Request-Id. Under /v1 the key is checked first, as for any
     // other request: without a valid one the answer is 401, whatever the path, so a caller

@@ -256,6 +256,31 @@ describe('G2: answers fastify or Node would write carry the spec body and X-Requ
       await call(s.app, 'PATCH', '/v1/policies/POL-EXPECT1', { key: s.keys.acme, body: { status: 'cancelled' } });
     });
 
+    it('a request target in absolute-form (RFC 9112 3.2.2) is served as its path: 401 first, 405, the same idempotent request', async () => {
+      const abs = (method: string, path: string, key: string | null, extra = '', body = '') =>
+        raw(
+          `${method} http://127.0.0.1:${port}${path} HTTP/1.1\r\nHost: x\r\n${key === null ? '' : `X-API-Key: ${key}\r\n`}${extra}` +
+            `${body === '' ? '' : `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`}Connection: close\r\n\r\n${body}`,
+        ).then(parse);
+      // Without a key, any path under /v1 is 401, as in origin-form.
+      const keyless = await abs('GET', '/v1/no-such-endpoint', null);
+      expect(keyless.status).toBe(401);
+      expect(keyless.json.error.code).toBe('UNAUTHORIZED');
+      // A known path with another method is 405 with Allow; a path of its own is not taken for an id.
+      const wrongMethod = await abs('DELETE', '/v1/whoami', s.keys.acme);
+      expect([wrongMethod.status, wrongMethod.headers['allow'], wrongMethod.json.error.code]).toEqual([405, 'GET, HEAD', 'METHOD_NOT_ALLOWED']);
+      const ownPath = await abs('GET', '/v1/collections/execute', s.keys.acme);
+      expect([ownPath.status, ownPath.headers['allow'], ownPath.json.error.code]).toEqual([405, 'POST', 'METHOD_NOT_ALLOWED']);
+      expect(s.logs.some((l) => l.includes(` DELETE /v1/whoami 405 `) && l.includes(String(wrongMethod.headers['x-request-id'])))).toBe(true);
+      // A retry in origin-form with the same Idempotency-Key is the same request: replayed, not 422.
+      const body = JSON.stringify({ ...POLICY, policy_number: 'POL-ABSOLUTE1' });
+      const created = await abs('POST', '/v1/policies', s.keys.acme, 'Idempotency-Key: absolute-form-1\r\n', body);
+      expect(created.status).toBe(201);
+      const retry = await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme, body: JSON.parse(body), headers: { 'idempotency-key': 'absolute-form-1' } });
+      expect([retry.status, retry.headers['idempotent-replayed'], retry.json().id]).toEqual([201, 'true', created.json.id]);
+      await call(s.app, 'PATCH', '/v1/policies/POL-ABSOLUTE1', { key: s.keys.acme, body: { status: 'cancelled' } });
+    });
+
     it('a URL whose query is over the size limit: 431 saying the URL counts, not "the headers" alone', async () => {
       const res = parse(await raw(`GET /v1/policies?after=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${s.keys.acme}\r\n\r\n`));
       expect(res.status).toBe(431);
