@@ -118,18 +118,27 @@ const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 /** The scheme and authority of a request target in absolute-form (`GET http://host:8080/v1/whoami`). */
 const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
 
+/** A percent-escape of an unreserved character (RFC 3986 2.3: `%76` is `v`), which names the same path as the character. */
+const ESCAPED_UNRESERVED = /%(2[DdEe]|3[0-9]|4[1-9A-Fa-f]|5[0-9Aa]|5[Ff]|6[1-9A-Fa-f]|7[0-9Aa]|7[Ee])/g;
+
 /**
- * A request target in absolute-form, which a server must accept (RFC 9112 3.2.2; clients set to
- * go through a proxy send it), as its origin-form path and query. fastify's router finds the route
- * of either form, but everything else here reads the path from the URL: the 401 before any route
- * under /v1, the 405 of a known path, the path an Idempotency-Key's request is recorded with (a
- * retry in origin-form was 422) and the access log.
+ * The request target as the rest of the server reads it: its origin-form path and query, with
+ * unreserved characters in the path unescaped (RFC 3986 6.2.2.2). fastify's router finds the route
+ * of `GET http://host/v1/whoami` (absolute-form, which a server must accept: RFC 9112 3.2.2;
+ * clients set to go through a proxy send it) and of `/v1/who%61mi`, but everything else here
+ * reads the path from the URL: the 401 before any route under /v1 (a keyless caller could tell
+ * `/%761/whoami` from `/%761/nothing`), the 405 of a known path, the path an Idempotency-Key's
+ * request is recorded with (a retry written the usual way was 422) and the access log. Other
+ * escapes (`%2F` in an id) are left as they are.
  */
 function originForm(url: string): string {
   const authority = ABSOLUTE_FORM.exec(url);
-  if (!authority) return url;
-  const rest = url.slice(authority[0].length);
-  return rest.startsWith('/') ? rest : `/${rest}`;
+  const target = authority ? url.slice(authority[0].length) : url;
+  const query = target.indexOf('?');
+  const path = query < 0 ? target : target.slice(0, query);
+  const normal = path.replace(ESCAPED_UNRESERVED, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const rest = query < 0 ? '' : target.slice(query);
+  return authority && !normal.startsWith('/') ? `/${normal}${rest}` : normal + rest;
 }
 
 /**

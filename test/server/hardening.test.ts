@@ -281,6 +281,30 @@ describe('G2: answers fastify or Node would write carry the spec body and X-Requ
       await call(s.app, 'PATCH', '/v1/policies/POL-ABSOLUTE1', { key: s.keys.acme, body: { status: 'cancelled' } });
     });
 
+    it('a path with unreserved characters percent-encoded (RFC 3986 6.2.2.2) is the same path: 401 first, 405, the same idempotent request', async () => {
+      const send = (method: string, path: string, key: string | null, extra = '', body = '') =>
+        raw(
+          `${method} ${path} HTTP/1.1\r\nHost: x\r\n${key === null ? '' : `X-API-Key: ${key}\r\n`}${extra}` +
+            `${body === '' ? '' : `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`}Connection: close\r\n\r\n${body}`,
+        ).then(parse);
+      // Without a key, no path under /v1 (%76 is v) tells a route from no route.
+      for (const path of ['/%761/whoami', '/%761/no-such-endpoint']) {
+        const keyless = await send('GET', path, null);
+        expect([path, keyless.status, keyless.json.error.code]).toEqual([path, 401, 'UNAUTHORIZED']);
+      }
+      const wrongMethod = await send('DELETE', '/v1/who%61mi', s.keys.acme);
+      expect([wrongMethod.status, wrongMethod.headers['allow'], wrongMethod.json.error.code]).toEqual([405, 'GET, HEAD', 'METHOD_NOT_ALLOWED']);
+      const body = JSON.stringify({ ...POLICY, policy_number: 'POL-ESCAPED1' });
+      const created = await send('POST', '/v1/p%6Flicies', s.keys.acme, 'Idempotency-Key: escaped-path-1\r\n', body);
+      expect(created.status).toBe(201);
+      const retry = await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme, body: JSON.parse(body), headers: { 'idempotency-key': 'escaped-path-1' } });
+      expect([retry.status, retry.headers['idempotent-replayed'], retry.json().id]).toEqual([201, 'true', created.json.id]);
+      // Other escapes stay as they are: an encoded slash is part of an id, not a separator.
+      const slash = await send('GET', '/v1/policies/POL%2FNONE', s.keys.acme);
+      expect([slash.status, slash.json.error.message]).toEqual([404, "Policy 'POL/NONE' was not found. Check the id or number and try again."]);
+      await call(s.app, 'PATCH', '/v1/policies/POL-ESCAPED1', { key: s.keys.acme, body: { status: 'cancelled' } });
+    });
+
     it('a URL whose query is over the size limit: 431 saying the URL counts, not "the headers" alone', async () => {
       const res = parse(await raw(`GET /v1/policies?after=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${s.keys.acme}\r\n\r\n`));
       expect(res.status).toBe(431);
