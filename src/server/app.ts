@@ -115,6 +115,10 @@ const EXPECTS_CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i;
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** The id a request was given, kept on its Node request for the answer clientErrorHandler may write to it. */
+const REQUEST_ID = Symbol('premia.requestId');
+type IdentifiedRequest = IncomingMessage & { [REQUEST_ID]?: string };
+
 /** The scheme and authority of a request target in absolute-form (`GET http://host:8080/v1/whoami`). */
 const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
 
@@ -191,7 +195,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     // is echoed in X-Request-Id and written to the access log, which never hold a whole key.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID_RE.test(given) && !holdsKey(given) ? given : randomUUID();
+      const id = typeof given === 'string' && REQUEST_ID_RE.test(given) && !holdsKey(given) ? given : randomUUID();
+      (req as IdentifiedRequest)[REQUEST_ID] = id;
+      return id;
     },
     // While closing, new requests get premia's 503 (the onRequest hook below), not fastify's body.
     return503OnClosing: false,
@@ -234,9 +240,12 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     clientErrorHandler: (err, socket) => {
       const e = err as NodeJS.ErrnoException;
       if (e.code === 'ECONNRESET' || socket.destroyed) return;
-      const id = randomUUID();
       const answer = clientErrorAnswer(e.code);
-      const pending = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+      const pending = (socket as { _httpMessage?: { headersSent?: boolean; req?: IdentifiedRequest } })._httpMessage;
+      // A request under way (its body cut short) is answered under its own id, and its own access-log
+      // line (method, path, key) is written when its work ends: one line, the id the client was given.
+      const inFlight = pending?.req?.[REQUEST_ID];
+      const id = inFlight ?? randomUUID();
       if (socket.writable && !pending?.headersSent) {
         const body = errorBody(new PremiaError(answer.code, answer.message, { status: answer.status }), id);
         socket.write(
@@ -244,7 +253,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
             `Content-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
             `X-Request-Id: ${id}\r\n${MARKER_HEADER}: ${VERSION}\r\nCache-Control: ${NO_STORE}\r\nConnection: close\r\n\r\n${body}`,
         );
-        log(`${new Date().toISOString()} - - ${answer.status} 0.0ms ${id} (${e.code ?? 'client error'})`);
+        if (inFlight === undefined) log(`${new Date().toISOString()} - - ${answer.status} 0.0ms ${id} (${e.code ?? 'client error'})`);
       }
       socket.destroy(err);
     },

@@ -194,6 +194,7 @@ describe('G2: answers fastify or Node would write carry the spec body and X-Requ
 
     it('a body cut short by the client closing its side: 400 saying so, one log line, nothing imported', async () => {
       const form = multipart('file', 'cut.csv', 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,POL-CUT1,LIFE,10.00\n');
+      const logged = s.logs.length;
       const response = await new Promise<string>((resolve, reject) => {
         const socket = connect(port, '127.0.0.1');
         let data = '';
@@ -209,7 +210,12 @@ describe('G2: answers fastify or Node would write carry the spec body and X-Requ
       const res = parse(response);
       expect(res.status).toBe(400);
       expect(res.json.error.message).toMatch(/^The (request|upload) ended before (its body|the file) was complete/);
-      await until(() => s.logs.some((l) => l.includes(String(res.headers['x-request-id']))));
+      // One line, the request's own (method, path, key), under the request id the client was given.
+      const id = String(res.headers['x-request-id']);
+      await until(() => s.logs.slice(logged).some((l) => l.includes(' POST /v1/policies/import 400 ')));
+      const lines = s.logs.filter((l) => l.includes(id));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(` POST /v1/policies/import 400 \\S+ ${id} key `));
       expect(s.logs.filter((l) => / error /.test(l))).toEqual([]);
       expect(await policyCount()).toBe(0);
     });
