@@ -438,7 +438,10 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     // the client that asked for it may now send its body (see 'checkContinue' above).
     v1.addHook('preParsing', async (request, reply, payload) => {
       const http11 = request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor >= 1; // never a 1xx to an HTTP/1.0 client
-      if (http11 && EXPECTS_CONTINUE.test(request.headers.expect ?? '') && !reply.raw.headersSent) reply.raw.writeContinue();
+      // A JSON body its Content-Length puts over the limit is refused (413) without being read: not asked for either.
+      const body = request.routeOptions.config.operation?.body;
+      const tooLarge = (body === 'json' || body === 'json-optional') && Number(request.headers['content-length']) > jsonLimit;
+      if (http11 && EXPECTS_CONTINUE.test(request.headers.expect ?? '') && !tooLarge && !reply.raw.headersSent) reply.raw.writeContinue();
       return payload;
     });
     // Only the operations table's rows are served under /v1 (and, without simulation, the 404 of its simulation paths).

@@ -311,6 +311,16 @@ describe('G2: answers fastify or Node would write carry the spec body and X-Requ
       await call(s.app, 'PATCH', '/v1/policies/POL-ESCAPED1', { key: s.keys.acme, body: { status: 'cancelled' } });
     });
 
+    it('Expect: 100-continue with a JSON body its Content-Length says is over the limit: 413 at once, no 100, nothing sent', async () => {
+      const over = 1024 * 1024 + 1;
+      const answer = await raw(
+        `POST /v1/settlements HTTP/1.1\r\nHost: x\r\nX-API-Key: ${s.keys.acme}\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${over}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
+      );
+      expect(answer.startsWith('HTTP/1.1 413 '), answer).toBe(true);
+      expect(parse(answer).json.error.code).toBe('PAYLOAD_TOO_LARGE');
+    });
+
     it('a URL whose query is over the size limit: 431 saying the URL counts, not "the headers" alone', async () => {
       const res = parse(await raw(`GET /v1/policies?after=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${s.keys.acme}\r\n\r\n`));
       expect(res.status).toBe(431);
