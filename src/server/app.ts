@@ -13,7 +13,8 @@
  * X-Request-Id (equal to the body's request_id on errors) and X-Premia-Version (see MARKER_HEADER).
  */
 import { randomUUID } from 'node:crypto';
-import { maxHeaderSize, type IncomingMessage, type ServerResponse } from 'node:http';
+import { maxHeaderSize, ServerResponse, type IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -270,6 +271,22 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   // and its body is about to be read (the preParsing hook of /v1 below); refused before, the
   // client gets the refusal and never sends the body.
   app.server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => app.server.emit('request', req, res));
+  // CONNECT asks for a tunnel, as of a proxy, which premia is not. Node hands such a request's
+  // connection to a 'connect' listener and, with none, closes it unanswered: no status, no error
+  // body, no X-Request-Id, no log line. It is served as any request with a method its path does
+  // not take (401 without a key, then 405 or 404), on a response of its own; the connection,
+  // Node's no longer, is closed after it.
+  app.server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    socket.on('error', () => socket.destroy()); // Node took its own handler off with the connection
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket);
+    res.once('finish', () => {
+      res.detachSocket(socket);
+      socket.end();
+    });
+    app.server.emit('request', req, res);
+  });
   app.decorateRequest('principal', null);
   // JSON only: a text/plain body is a 415, not a string handed to a handler.
   app.removeContentTypeParser('text/plain');

@@ -321,6 +321,28 @@ describe('G2: answers fastify or Node would write carry the spec body and X-Requ
       expect(parse(answer).json.error.code).toBe('PAYLOAD_TOO_LARGE');
     });
 
+    it('CONNECT (a tunnel, as to a proxy) is answered as any other method: 401 without a key, 405 or 404 with one, and logged', async () => {
+      const connectTo = (target: string, key: string | null) =>
+        raw(`CONNECT ${target} HTTP/1.1\r\nHost: x\r\n${key === null ? '' : `X-API-Key: ${key}\r\n`}\r\n`).then(parse);
+      const keyless = await connectTo('/v1/whoami', null);
+      expect([keyless.status, keyless.headers['www-authenticate'], keyless.json.error.code]).toEqual([401, WWW_AUTHENTICATE, 'UNAUTHORIZED']);
+      expect(keyless.json.error.request_id).toBe(keyless.headers['x-request-id']);
+      const known = await connectTo('/v1/whoami', s.keys.acme);
+      expect([known.status, known.headers['allow'], known.json.error.code]).toEqual([405, 'GET, HEAD', 'METHOD_NOT_ALLOWED']);
+      expect(known.headers['connection']).toBe('close');
+      const authority = await connectTo('example.org:443', s.keys.acme);
+      expect([authority.status, authority.json.error.code]).toEqual([404, 'NOT_FOUND']);
+      expect(s.logs.some((l) => l.includes(' CONNECT /v1/whoami 405 ') && l.includes(String(known.headers['x-request-id'])))).toBe(true);
+      // A client that goes away at once leaves the server serving.
+      await new Promise<void>((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => socket.end(`CONNECT /v1/whoami HTTP/1.1\r\nHost: x\r\nX-API-Key: ${s.keys.acme}\r\n\r\n`, () => socket.destroy()));
+        socket.on('close', () => resolve());
+        socket.on('error', () => resolve());
+      });
+      const after = parse(await raw(`GET /v1/whoami HTTP/1.1\r\nHost: x\r\nX-API-Key: ${s.keys.acme}\r\nConnection: close\r\n\r\n`));
+      expect(after.status).toBe(200);
+    });
+
     it('a URL whose query is over the size limit: 431 saying the URL counts, not "the headers" alone', async () => {
       const res = parse(await raw(`GET /v1/policies?after=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${s.keys.acme}\r\n\r\n`));
       expect(res.status).toBe(431);
