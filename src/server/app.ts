@@ -118,7 +118,9 @@ const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The id a request was given, kept on its Node request for the answer clientErrorHandler may write to it. */
 const REQUEST_ID = Symbol('premia.requestId');
-type IdentifiedRequest = IncomingMessage & { [REQUEST_ID]?: string };
+/** The status clientErrorHandler answered a request with whose body was cut short (its access-log line says so). */
+const ANSWERED_EARLY = Symbol('premia.answeredEarly');
+type IdentifiedRequest = IncomingMessage & { [REQUEST_ID]?: string; [ANSWERED_EARLY]?: number };
 
 /** The scheme and authority of a request target in absolute-form (`GET http://host:8080/v1/whoami`). */
 const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
@@ -255,6 +257,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
             `X-Request-Id: ${id}\r\n${MARKER_HEADER}: ${VERSION}\r\nCache-Control: ${NO_STORE}\r\nConnection: close\r\n\r\n${body}`,
         );
         if (inFlight === undefined) log(`${new Date().toISOString()} - - ${answer.status} 0.0ms ${id} (${e.code ?? 'client error'})`);
+        else pending!.req![ANSWERED_EARLY] = answer.status;
       }
       socket.destroy(err);
     },
@@ -357,7 +360,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   };
   app.addHook('onSend', async (request, reply, payload) => {
     if (reply.raw.destroyed) {
-      logLine(request, reply.statusCode, reply.elapsedTime, ' (the client had left: the answer was not delivered)');
+      const early = (request.raw as IdentifiedRequest)[ANSWERED_EARLY];
+      if (early !== undefined) logLine(request, early, reply.elapsedTime, ` (its body was cut short: answered ${early} at once)`);
+      else logLine(request, reply.statusCode, reply.elapsedTime, ' (the client had left: the answer was not delivered)');
       return payload;
     }
     answered.add(request);
