@@ -17,22 +17,30 @@ const ROW = '2026-11,C100001,ACME-1,POL-1,LIFE,149.50,149.50,0.00,PAID_FULL,2026
 
 class StubDownloads extends LocalBackend {
   pulled = 0;
+  /** Resolved when the last report body started has ended (read to the end, or given back). */
+  ended: Promise<void> = Promise.resolve();
   override forClient(clientId: number): LocalBackend {
     const b = super.forClient(clientId);
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- read inside the generator below
     const self = this;
     b.collectionsReport = async (period: string, format: ReportFormat): Promise<Download> => {
       if (period === '2026-01') throw validationError('no such period');
+      let end = () => {};
+      self.ended = new Promise((resolve) => (end = resolve));
       async function* body() {
-        if (period === '2026-02') throw validationError('the report cannot start'); // fails before the first byte
-        if (format === 'json') {
-          yield `{"period_month":"${period}","results":[]}`;
-          return;
-        }
-        yield CSV_HEADER;
-        for (let i = 0; i < 1000; i++) {
-          self.pulled++;
-          yield Buffer.from(ROW);
+        try {
+          if (period === '2026-02') throw validationError('the report cannot start'); // fails before the first byte
+          if (format === 'json') {
+            yield `{"period_month":"${period}","results":[]}`;
+            return;
+          }
+          yield CSV_HEADER;
+          for (let i = 0; i < 1000; i++) {
+            self.pulled++;
+            yield Buffer.from(ROW);
+          }
+        } finally {
+          end();
         }
       }
       return format === 'json'
@@ -72,6 +80,23 @@ describe('streamed downloads', () => {
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(res.headers['content-disposition']).toBeUndefined();
     expect(res.json()).toEqual({ period_month: '2026-11', results: [] });
+  });
+
+  // A HEAD's body was read to the end only to be dropped: a 1M-row report cost a HEAD what a GET costs.
+  it('answers HEAD with the headers a GET gets, reading no row past the first chunk', async () => {
+    stub.pulled = 0;
+    const res = await call(app, 'HEAD', '/v1/reports/collections?period_month=2026-11', { key: s.keys.acme });
+    expect([res.status, res.headers['content-type'], res.headers['content-disposition'], res.text]).toEqual([
+      200,
+      'text/csv; charset=utf-8',
+      'attachment; filename="collections-2026-11.csv"',
+      '',
+    ]);
+    // fastify answers a HEAD at once but, left a stream, reads it to the end behind the answer.
+    await stub.ended;
+    expect(stub.pulled).toBe(0);
+    // A report that cannot start is refused as for a GET.
+    expect((await call(app, 'HEAD', '/v1/reports/collections?period_month=2026-02', { key: s.keys.acme })).status).toBe(400);
   });
 
   it('answers with the error status and body when the export fails before its first byte', async () => {
