@@ -248,6 +248,7 @@ export function createContext(init: ContextInit): CliContext {
         try {
           const o = await b;
           const remove = failed && o.newStoreUntouched?.untouched() === true;
+          o.newStoreUntouched?.close();
           await o.backend.close();
           if (remove) removeStoreFiles(o.newStoreUntouched!.path);
         } catch {
@@ -271,7 +272,7 @@ interface Opened {
   backend: Backend;
   admin: Admin | null;
   /** A store file this command made: whether nothing was written to it since (see dispose). */
-  newStoreUntouched?: { path: string; untouched: () => boolean };
+  newStoreUntouched?: { path: string; untouched: () => boolean; close: () => void };
 }
 
 /** Resolve mode, URL, key and profile as the header of this file describes. */
@@ -412,7 +413,7 @@ async function openLocal(ctx: CliContext, globals: GlobalOptions, target: Resolv
   // The modes as found (opening makes the -wal and -shm); said once the file is known to be a store.
   const warning = onFile ? await sharedStoreWarning(target.db!) : null;
   const isNew = onFile && createStore && !existsSync(target.db!);
-  const { openLocalBackend, untouchedSinceOpened } = await import('../backend/local/index.js');
+  const { openLocalBackend, watchNewStore } = await import('../backend/local/index.js');
   // One command per process: nothing else on this thread uses the store while it advances.
   // A write that waits for another process's (cron's advance, an import) says why nothing happens.
   const onLockWait = () => {
@@ -420,7 +421,7 @@ async function openLocal(ctx: CliContext, globals: GlobalOptions, target: Resolv
   };
   const base = await openLocalBackend({ path: target.db!, seed: parseSeed(globals.seed), now: ctx.now, create: createStore, aloneOnThread: true, onLockWait });
   const admin = base.admin;
-  const newStoreUntouched = isNew ? { path: target.db!, untouched: () => untouchedSinceOpened(base) } : undefined;
+  const newStoreUntouched = isNew ? { path: target.db!, ...watchNewStore(base) } : undefined;
   try {
     if (warning) ctx.stderr.write(warning);
     let backend = base;
@@ -450,6 +451,7 @@ async function openLocal(ctx: CliContext, globals: GlobalOptions, target: Resolv
     };
   } catch (e) {
     const untouched = newStoreUntouched?.untouched() === true;
+    newStoreUntouched?.close();
     await base.close();
     if (untouched) removeStoreFiles(newStoreUntouched.path);
     throw e;

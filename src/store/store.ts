@@ -40,6 +40,44 @@ export function commitsByOthers(store: Store): number | null {
   return Number(store.raw.pragma('data_version', { simple: true }));
 }
 
+/**
+ * A watch on whether anything is committed to a SQLite file store from now on, by any connection,
+ * the store's own included: a second, read-only connection, whose data_version changes with every
+ * commit of another connection. A transaction rolled back (an import stopped by Ctrl-C) is no
+ * commit, where total_changes() counts its rows all the same. Null where it cannot be told (not a
+ * file, PostgreSQL). Closed before the store, so the store's connection is the last to close.
+ */
+export function watchCommits(store: Store): { committed: () => boolean | null; close: () => void } | null {
+  if (store.kind !== 'sqlite' || !store.raw.open || store.path === ':memory:' || store.path === '') return null;
+  const BetterSqlite = require('better-sqlite3') as typeof BetterSqlite3;
+  let watcher: BetterSqlite3.Database;
+  try {
+    watcher = new BetterSqlite(store.path, { readonly: true, fileMustExist: true });
+  } catch {
+    return null;
+  }
+  const version = () => Number(watcher.pragma('data_version', { simple: true }));
+  let atStart: number;
+  try {
+    atStart = version();
+  } catch {
+    watcher.close();
+    return null;
+  }
+  return {
+    committed() {
+      try {
+        return watcher.open ? version() !== atStart : null;
+      } catch {
+        return null;
+      }
+    },
+    close() {
+      if (watcher.open) watcher.close();
+    },
+  };
+}
+
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const foreign = foreignUrlProblem(options.path, options.option ?? '--db');
   if (foreign !== null) throw new PremiaError('VALIDATION_ERROR', foreign.message, { details: [foreign.detail] });

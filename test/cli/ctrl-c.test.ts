@@ -186,6 +186,7 @@ describe('imports', () => {
 
   it.each([
     ['on this thread', '0', 10_000, 5, 3],
+    ['on this thread, once rows have gone into the new store', '0', 60_000, 12, 10],
     ['through the reading thread (a file over 4 MiB)', undefined, 90_000, 12, 10],
   ])('policies import %s: rolled back whole, "nothing was imported", exit 130', async (_how, threads, rows, chunks, after) => {
     if (threads !== undefined) process.env.PREMIA_IMPORT_THREADS = threads;

@@ -10,7 +10,7 @@ import { findClientById } from '../../store/repos/clients.js';
 import { cancelPolicyCollections, repriceUnattempted } from '../../store/repos/collections.js';
 import { getAllMeta, setMeta } from '../../store/repos/meta.js';
 import { latestPolicyChangeDay } from '../../store/repos/policies.js';
-import { commitsByOthers, openStore, rowsChanged, type Store } from '../../store/store.js';
+import { commitsByOthers, openStore, rowsChanged, watchCommits, type Store } from '../../store/store.js';
 import type {
   AdvanceOptions,
   AdvancePreview,
@@ -87,18 +87,24 @@ export async function openLocalBackend(options: LocalBackendOptions): Promise<Lo
 }
 
 /**
- * Whether `backend`'s store is one this connection made (it wrote the new store's schema: another
- * process that made the file first, two cron jobs starting together, wrote it instead) and has had
- * no row changed since: through this connection once `openLocalBackend` made it ready, through any
- * other since the connection opened (a
- * new store a failed command made and nothing else wrote: the CLI removes it). False where it
- * cannot be told.
+ * A watch on a store `openLocalBackend` has just made ready: `untouched()` tells whether it is one
+ * this connection made (it wrote the new store's schema: another process that made the file first,
+ * two cron jobs starting together, wrote it instead) and nothing has been committed to it since:
+ * by any connection from now on (a transaction rolled back, an import stopped by Ctrl-C, is no
+ * commit), by any other since the connection opened (a new store a failed command made and nothing
+ * else wrote: the CLI removes it). False where it cannot be told. `close()` comes before the
+ * backend's.
  */
-export function untouchedSinceOpened(backend: LocalBackend): boolean {
-  const now = rowsChanged(backend.store);
-  const version = commitsByOthers(backend.store);
-  const atOpen = backend.store.kind === 'sqlite' ? backend.store.versionAtOpen : null;
-  return now !== null && backend.rowsAtOpen !== null && backend.rowsAtOpen > 0 && now === backend.rowsAtOpen && version !== null && version === atOpen;
+export function watchNewStore(backend: LocalBackend): { untouched: () => boolean; close: () => void } {
+  const watch = watchCommits(backend.store);
+  return {
+    untouched() {
+      const version = commitsByOthers(backend.store);
+      const atOpen = backend.store.kind === 'sqlite' ? backend.store.versionAtOpen : null;
+      return watch !== null && watch.committed() === false && backend.rowsAtOpen !== null && backend.rowsAtOpen > 0 && version !== null && version === atOpen;
+    },
+    close: () => watch?.close(),
+  };
 }
 
 export class LocalBackend implements Backend {
@@ -109,7 +115,7 @@ export class LocalBackend implements Backend {
   }
   private adminObject: LocalAdmin | undefined;
   readonly ctx: LocalContext;
-  /** Rows changed through the store's connection once it was ready (untouchedSinceOpened). */
+  /** Rows changed through the store's connection once it was ready: above 0 when it made the store (watchNewStore). */
   rowsAtOpen: number | null = null;
 
   constructor(
