@@ -49,7 +49,8 @@ export function wrappedDiskFull(e: unknown): PremiaError | null {
   return e instanceof PremiaError && e.code === 'INTERNAL' && isDiskFull(e.cause) ? e.cause : null;
 }
 
-function sqliteDiskFull(cause: unknown): PremiaError {
+/** premia's full-disk error for an SQLite store, `cause` being what SQLite said. */
+export function sqliteDiskFull(cause: unknown): PremiaError {
   return new PremiaError('STORE_UNAVAILABLE', SQLITE_DISK_FULL_MESSAGE, { cause, details: [DISK_FULL_DETAIL] });
 }
 

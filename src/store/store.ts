@@ -4,7 +4,7 @@
  * `postgres://` URL; migrations applied on open, and a refusal to touch a store written by a
  * newer premia or a database of another application.
  */
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statfsSync, statSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
@@ -13,7 +13,7 @@ import { foreignUrlProblem, isPostgresUrl } from '../lib/db-url.js';
 import { Kysely } from './kysely.js';
 import { PremiaError } from '../domain/errors.js';
 import type { Database } from './schema.js';
-import { sqliteDiskFullError } from '../domain/disk-full.js';
+import { sqliteDiskFull, sqliteDiskFullError } from '../domain/disk-full.js';
 import { PremiaSqliteDialect, setLockWait, StatementCache } from './sqlite-dialect.js';
 
 export * from './store-types.js';
@@ -164,7 +164,7 @@ export async function openSqliteStore(options: OpenStoreOptions): Promise<Sqlite
       try {
         return await db.transaction().execute(fn);
       } catch (e) {
-        throw readOnlyStoreError(options.path, e) ?? busyStoreError(options.path, e) ?? sqliteDiskFullError(e) ?? e;
+        throw readOnlyStoreError(options.path, e) ?? busyStoreError(options.path, e) ?? sqliteDiskFullError(e) ?? shmFullError(options.path, e) ?? e;
       } finally {
         generation++;
       }
@@ -174,7 +174,7 @@ export async function openSqliteStore(options: OpenStoreOptions): Promise<Sqlite
       try {
         return await fn(raw, statements);
       } catch (e) {
-        throw readOnlyStoreError(options.path, e) ?? busyStoreError(options.path, e) ?? sqliteDiskFullError(e) ?? e;
+        throw readOnlyStoreError(options.path, e) ?? busyStoreError(options.path, e) ?? sqliteDiskFullError(e) ?? shmFullError(options.path, e) ?? e;
       } finally {
         generation++;
         mutex.unlock();
@@ -389,7 +389,7 @@ function storeOpenError(path: string, e: unknown, option = '--db'): PremiaError 
   if (e instanceof PremiaError) return e;
   const readOnly = readOnlyStoreError(path, e) ?? readOnlyFileSystemError(path, e);
   if (readOnly) return readOnly;
-  const full = sqliteDiskFullError(e);
+  const full = sqliteDiskFullError(e) ?? shmFullError(path, e);
   if (full) return full;
   const msg = (e as Error).message ?? String(e);
   if (/file is not a database/i.test(msg)) {
@@ -404,6 +404,32 @@ function storeOpenError(path: string, e: unknown, option = '--db'): PremiaError 
     return new PremiaError('INTERNAL', `The store ${path} is damaged (${msg}); restore it from a backup or choose another file with ${option}.`, { cause: e });
   }
   return busyStoreError(path, e) ?? new PremiaError('INTERNAL', `Cannot open the store at ${path}: ${msg}`, { cause: e });
+}
+
+/**
+ * SQLite's SQLITE_IOERR_SHMSIZE ("disk I/O error": the -shm file beside a WAL store could not be
+ * grown) where the store's file system has no room left: a full disk, said as premia says one
+ * (a store opened on a full disk, the first of its connections to open it, gets this rather than
+ * SQLITE_FULL). Null for anything else, that error on a disk with room too (a failing disk).
+ * `room` tells the bytes this process may still write in a directory (null: unknown).
+ */
+export function shmFullError(path: string, e: unknown, room: (dir: string) => number | null = roomIn): PremiaError | null {
+  if ((e as { code?: unknown } | null)?.code !== 'SQLITE_IOERR_SHMSIZE' || path === ':memory:') return null;
+  const left = room(dirname(resolve(path)));
+  return left !== null && left < SHM_ROOM_BYTES ? sqliteDiskFull(e) : null;
+}
+
+/** Less room than this where the -shm could not grow (by 32 KiB at a time) is a full disk. */
+const SHM_ROOM_BYTES = 1024 * 1024;
+
+function roomIn(dir: string): number | null {
+  try {
+    const fs = statfsSync(dir);
+    // root may write into the blocks reserved for it; others only into the available ones.
+    return (process.getuid?.() === 0 ? fs.bfree : fs.bavail) * fs.bsize;
+  } catch {
+    return null;
+  }
 }
 
 /**

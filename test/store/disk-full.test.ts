@@ -12,7 +12,7 @@ import { toPremiaError } from '../../src/server/http.js';
 import { isDiskFull, sqliteDiskFullError, wrappedDiskFull } from '../../src/domain/disk-full.js';
 import { pgError, pgSettings } from '../../src/store/pg-store.js';
 import { dayWriterError } from '../../src/store/repos/engine-pipeline.js';
-import { openSqliteStore, type SqliteStore } from '../../src/store/store.js';
+import { openSqliteStore, shmFullError, type SqliteStore } from '../../src/store/store.js';
 import { tempDir } from '../helpers/cli.js';
 import { rejection } from '../helpers/errors.js';
 
@@ -84,6 +84,22 @@ describe("SQLite's SQLITE_FULL", () => {
     expect(sqliteDiskFullError(Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }))).toBeNull();
     expect(sqliteDiskFullError(new PremiaError('STORE_BUSY', 'database or disk is full'))).toBeNull();
     expect(isDiskFull(new PremiaError('STORE_UNAVAILABLE', 'Cannot connect to the PostgreSQL server at h:5432/db: the connection was refused.'))).toBe(false);
+  });
+});
+
+describe("SQLite's SQLITE_IOERR_SHMSIZE (a store opened on a full disk: its -shm cannot grow)", () => {
+  const shmsize = () => Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_SHMSIZE' });
+
+  it('is the full disk it is when the file system has no room left: said so, not "disk I/O error"', () => {
+    const full = shmFullError('/srv/premia/acme.db', shmsize(), () => 0);
+    expect([...shape(full), full?.message]).toEqual([...FULL, SQLITE_MESSAGE]);
+    expect(shape(shmFullError('acme.db', shmsize(), () => 16 * 1024))).toEqual(FULL);
+  });
+
+  it('on a disk with room (a failing disk), where the room cannot be told, or another error: not a full disk', () => {
+    expect(shmFullError('/srv/premia/acme.db', shmsize(), () => 10 * 1024 * 1024 * 1024)).toBeNull();
+    expect(shmFullError('/srv/premia/acme.db', shmsize(), () => null)).toBeNull();
+    expect(shmFullError('/srv/premia/acme.db', Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_WRITE' }), () => 0)).toBeNull();
   });
 });
 
