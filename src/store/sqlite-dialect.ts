@@ -69,6 +69,12 @@ export interface LockWait {
   onWait?: () => void;
 }
 
+/** What ends a wait for the write lock early: `signal` aborting (Ctrl-C), `error()` being thrown. */
+export interface LockWaitStop {
+  signal: AbortSignal | undefined;
+  error: () => Error;
+}
+
 const lockWaits = new WeakMap<BetterSqlite3.Database, LockWait>();
 
 export function setLockWait(raw: BetterSqlite3.Database, wait: LockWait): void {
@@ -86,9 +92,10 @@ const LOCK_NOTICE_MS = 500;
  * it waits nor stop at its first Ctrl-C. Tried at once; while the store is locked, tried again
  * after a pause growing from 5 to 100 ms, until the timeout; then SQLite's "database is locked"
  * as SQLite gives it (store.ts says it as STORE_BUSY). A connection without a LockWait (one the
- * store did not open) waits SQLite's way.
+ * store did not open) waits SQLite's way. `stop` ends the wait with its error (an import's
+ * Ctrl-C: nothing begun, nothing to roll back).
  */
-export async function beginImmediate(raw: BetterSqlite3.Database): Promise<void> {
+export async function beginImmediate(raw: BetterSqlite3.Database, stop?: LockWaitStop): Promise<void> {
   const wait = lockWaits.get(raw);
   if (wait === undefined) {
     raw.exec('begin immediate');
@@ -104,6 +111,7 @@ export async function beginImmediate(raw: BetterSqlite3.Database): Promise<void>
         return;
       } catch (e) {
         if ((e as { code?: unknown }).code !== 'SQLITE_BUSY') throw e;
+        if (stop?.signal?.aborted) throw stop.error();
         const left = started + wait.timeoutMs - Date.now();
         if (left <= 0) throw e;
         if (!told && Date.now() - started >= LOCK_NOTICE_MS) {

@@ -4,6 +4,8 @@
  * silent for up to the busy timeout (30 s).
  */
 import Database from 'better-sqlite3';
+import { EventEmitter } from 'node:events';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
@@ -33,4 +35,37 @@ it('policies create waits for another writer, saying so once', async () => {
     stderr: 'Waiting for another premia process to finish writing to the store; nothing has changed yet.\nCreated policy P1.\n',
   });
   expect((await runCli(['--db', db, 'policies', 'get', 'P1', '--json'], { cwd: dir })).json().collection_amount).toBe(10);
+});
+
+it.each([
+  ['policies', 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,P2,LIFE,10.00\n'],
+  ['bank', 'customer_id,date,amount,description\nC1,2026-11-05,100.00,SALARY\n'],
+])('%s import: Ctrl-C while it waits for another writer stops at once, nothing imported, exit 130', async (what, csv) => {
+  const db = join(dir, `${what}-stop.db`);
+  expect((await runCli(['--db', db, 'clock', 'set', '2026-10-31'], { cwd: dir })).code).toBe(0);
+  const file = join(dir, `${what}.csv`);
+  writeFileSync(file, csv);
+  const other = new Database(db);
+  other.exec('begin immediate');
+  const signals = new EventEmitter();
+  const r = await runCli(['--db', db, what, 'import', file], {
+    cwd: dir,
+    signals,
+    // Ctrl-C once premia has said it waits; the other writer keeps the lock all along.
+    prepare: (ctx) =>
+      ctx.stderr.on('data', (chunk: Buffer) => {
+        if (chunk.toString().startsWith('Waiting')) signals.emit('SIGINT');
+      }),
+  });
+  const held = other.inTransaction;
+  other.exec('rollback');
+  other.close();
+  expect({ code: r.code, stderr: r.stderr, held }).toEqual({
+    code: 130,
+    stderr:
+      'Waiting for another premia process to finish writing to the store; nothing has changed yet.\n' +
+      'Stopped by Ctrl-C: nothing was imported (the import was rolled back whole).\n',
+    held: true,
+  });
+  expect((await runCli(['--db', db, '--json', what, 'import', file], { cwd: dir })).json()).toMatchObject({ imported: 1, failed: 0 });
 });

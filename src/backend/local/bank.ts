@@ -199,7 +199,7 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
     // Thrown inside the unit: what was inserted is rolled back.
     if (mismatches && options.customerCase === 'refuse') throw new CaseMismatchRefused(mismatches, file.name);
     return { imported: imported_, failed, ...errors.result(), ...(mismatches && { case_mismatches: mismatches }) };
-  });
+  }, { signal: options.signal, error: importStopped });
 }
 
 /**

@@ -41,7 +41,7 @@ export async function importPolicies(ctx: LocalContext, file: Upload, options: I
       sink.into(session.sink(stamp(session.today, ctx.now()), (d) => sink.duplicate(d)));
       await read(file, sink, options.signal, idSalt);
       return sink.result();
-    });
+    }, { signal: options.signal, error: importStopped });
   } catch (e) {
     // A failure before the file was read (no such client) must not leave it open.
     (file.stream as { destroy?: () => void }).destroy?.();

@@ -15,7 +15,7 @@ import { dayNumber, type IsoDate } from '../../domain/period.js';
 import type { Selectable } from 'kysely';
 import { writeSnapshots, type SnapshotRows } from '../engine-days.js';
 import type { AttemptsTable, BankSnapshotsTable, BankTransactionsTable, CollectionsTable } from '../schema.js';
-import { beginImmediate, type StatementCache } from '../sqlite-dialect.js';
+import { beginImmediate, type LockWaitStop, type StatementCache } from '../sqlite-dialect.js';
 import type { Store } from '../store.js';
 import { pgBankStore, pgPolicyCustomerIds, readPgCustomerBankInputs } from './bank-pg.js';
 import { snapshotsDiverted } from './engine-pipeline.js';
@@ -178,10 +178,10 @@ const CLEAR_STORED_BEFORE = 'delete from temp.bank_import_days; delete from temp
  * transaction (committed when `fn` returns, rolled back when it throws). Rows are inserted one
  * prepared statement at a time as the file streams in.
  */
-export async function withBankImport<T>(store: Store, clientId: number, fn: (unit: BankImportUnit) => Promise<T>): Promise<T> {
+export async function withBankImport<T>(store: Store, clientId: number, fn: (unit: BankImportUnit) => Promise<T>, stop?: LockWaitStop): Promise<T> {
   if (store.kind === 'postgres') return (await import('./bank-pg.js')).withPgBankImport(store, clientId, fn);
   return store.withConnection(async (raw, statements) => {
-    await beginImmediate(raw);
+    await beginImmediate(raw, stop);
     try {
       const meta = new Map((statements.get('select key, value from meta').all() as Array<{ key: string; value: string }>).map((r) => [r.key, r.value]));
       const locked = meta.get('clock_locked') === '1';

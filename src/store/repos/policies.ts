@@ -11,7 +11,7 @@ import { PremiaError } from '../../domain/errors.js';
 import { sql } from '../kysely.js';
 import type { Database, PoliciesTable, PolicyAmountChangesTable, PolicyStatusChangesTable } from '../schema.js';
 import type { Store } from '../store.js';
-import { beginImmediate } from '../sqlite-dialect.js';
+import { beginImmediate, type LockWaitStop } from '../sqlite-dialect.js';
 import type { DuplicatePolicyRow, PolicyImportSession, PolicyImportSink, PolicyRows } from './policy-import-sink.js';
 
 export type { DuplicatePolicyRow, PolicyImportRows, PolicyImportSession, PolicyImportSink, PolicyRows } from './policy-import-sink.js';
@@ -272,7 +272,7 @@ function sqliteImportSink(inserter: PolicyInserter, onDuplicate: (row: Duplicate
  * change inside a transaction, and the connection is ours alone until we return) and on again
  * after.
  */
-export async function inPolicyImport<T>(store: Store, clientId: number, work: (session: PolicyImportSession) => Promise<T>): Promise<T> {
+export async function inPolicyImport<T>(store: Store, clientId: number, work: (session: PolicyImportSession) => Promise<T>, stop?: LockWaitStop): Promise<T> {
   if (store.kind === 'postgres') {
     const { inPgPolicyImport } = await import('./policy-import-pg.js');
     return inPgPolicyImport(store, clientId, work);
@@ -280,8 +280,9 @@ export async function inPolicyImport<T>(store: Store, clientId: number, work: (s
   return store.withConnection(async (raw, statements) => {
     const foreignKeys = raw.pragma('foreign_keys', { simple: true }) as number;
     if (foreignKeys) raw.pragma('foreign_keys = OFF');
-    await beginImmediate(raw);
     try {
+      // In the try: a wait that ends without the lock (Ctrl-C, the busy timeout) turns foreign keys on again.
+      await beginImmediate(raw, stop);
       if (statements.get('select 1 from clients where id = ?').get(clientId) === undefined) {
         throw new PremiaError('INTERNAL', `client ${clientId} does not exist in this store`);
       }
