@@ -550,12 +550,28 @@ describe('answers that are not the expected JSON', () => {
   });
 
   it('a premia service without the simulated bank: the clock is NOT_SUPPORTED with the reason', async () => {
-    handlers = [json(404, errorBody('NOT_FOUND', 'There is no endpoint GET /v1/clock; see GET /v1/openapi.json for the endpoints.'))];
+    // Its /whoami answers: the API is at this URL, and only the clock is missing.
+    handlers = [json(404, errorBody('NOT_FOUND', 'There is no endpoint GET /v1/clock; see GET /v1/openapi.json for the endpoints.')), json(200, WHOAMI)];
     const r = await premia(['clock']);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
       'error: This server does not offer the virtual clock (GET /clock). A premia service offers the clock and bank endpoints only while it runs on the simulated bank; ' +
         "without them, those commands are local-only (run them with --db on the service's store).\n  (code NOT_SUPPORTED, request req-123)\n",
+    );
+  });
+
+  it.each([
+    ['clock', ['clock'], '/clock'],
+    ['policies list', ['policies', 'list'], '/policies'],
+  ])('a premia service under another path (/v2): %s says the base URL is wrong, not that the route is not offered', async (_name, args, path) => {
+    const v2 = base.replace(/\/v1$/, '/v2');
+    const missing = (p: string) => json(404, errorBody('NOT_FOUND', `There is no endpoint GET /v2${p}; see GET /v1/openapi.json for the endpoints.`));
+    handlers = [missing(path), missing('/whoami')];
+    const r = await premia(args, { url: v2 });
+    expect([r.code, r.stdout, seen.map((q) => q.url.replace(/\?.*$/, ''))]).toEqual([1, '', [`/v2${path}`, '/v2/whoami']]);
+    expect(r.stderr).toBe(
+      `error: The base URL ${v2} does not lead to the API: it is a premia service (X-Premia-Version 0.1.0), but it has no GET /v2/whoami. ` +
+        'Check the base URL: it includes the version, e.g. http://host:8080/v1.\n  (code REMOTE_ERROR)\n',
     );
   });
 

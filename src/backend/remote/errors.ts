@@ -66,6 +66,11 @@ export function remoteError(message: string, requestId: string | null): PremiaEr
   return new PremiaError('REMOTE_ERROR', message, { requestId: requestId ?? undefined });
 }
 
+/** The base URL does not lead to the API (`why`: what shows it), exit 1. */
+export function wrongBaseUrl(baseUrl: string, why: string, requestId: string | null): PremiaError {
+  return remoteError(`The base URL ${baseUrl} does not lead to the API: ${why}. Check the base URL: it includes the version, e.g. http://host:8080/v1.`, requestId);
+}
+
 export function notSupported(what: string, requestId: string | null, hint = ''): PremiaError {
   return new PremiaError(
     'NOT_SUPPORTED',

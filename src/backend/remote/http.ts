@@ -24,7 +24,19 @@ import { ExitCode, PremiaError } from '../../domain/errors.js';
 import { requestKey } from '../../domain/idempotency.js';
 import { parsePeriodStateHeader, PERIOD_STATE_HEADER } from '../../domain/period-state.js';
 import { ForeignValue, MONEY_FIELDS, moneyToCents, stringifyJson } from '../../domain/json.js';
-import { connectionError, connectionWords, errorFromResponse, maskKey, outcomeUnknown, parseErrorBody, withoutControlsDeep, redactText, remoteError, type RouteInfo } from './errors.js';
+import {
+  connectionError,
+  connectionWords,
+  errorFromResponse,
+  maskKey,
+  outcomeUnknown,
+  parseErrorBody,
+  withoutControlsDeep,
+  redactText,
+  remoteError,
+  wrongBaseUrl,
+  type RouteInfo,
+} from './errors.js';
 import { JsonOutline, pagedAnswer } from './json-outline.js';
 import { CsvReader, isBlankRecord } from '../../lib/csv-reader.js';
 import { multipartBody, multipartLength, newBoundary, type BodyState } from './multipart.js';
@@ -180,6 +192,8 @@ export class HttpClient {
   premiaVersion: string | null | undefined;
   /** The answer of missingVersionHint, once asked. */
   private versionHint: Promise<PremiaError | null> | undefined;
+  /** The answer of noApiHere, once asked. */
+  private noApiHint: Promise<PremiaError | null> | undefined;
 
   constructor(private readonly options: HttpOptions) {
     const url = parseBaseUrl(options.baseUrl);
@@ -593,9 +607,10 @@ export class HttpClient {
         if (call.raw) {
           return take({ ...exchange, text, attempts: attempt } as Exchange);
         }
-        // A missing route may be a base URL without /v1: say so rather than "not offered" or "not found".
+        // A missing route may be a base URL without /v1, or a premia service's under another path
+        // (/v2, /api/v1): say so rather than "not offered" or "not found".
         if ((exchange.status === 404 || exchange.status === 405) && !call.noKey) {
-          const wrongBase = await this.missingVersionHint(deadline);
+          const wrongBase = (await this.missingVersionHint(deadline)) ?? (exchange.premia !== null && call.route.idless === true ? await this.noApiHere(deadline) : null);
           if (wrongBase) throw wrongBase;
         }
         const failed = this.failure(call, exchange, text, attempt, longWait);
@@ -699,6 +714,21 @@ export class HttpClient {
     if (/\/v\d+$/.test(this.basePath)) return Promise.resolve(null);
     this.versionHint ??= this.findVersionHint(deadline).catch(() => null);
     return this.versionHint;
+  }
+
+  /**
+   * Whether a premia service answers at the base URL but its API is not there (a path such as /v2
+   * or /api/v1, where every route is missing): GET {base}/whoami, which every premia service
+   * offers, missing too. The error that says so, or null. Asked once per client, after a premia
+   * service's 404 or 405 to a route that names no resource (the route itself is missing).
+   */
+  noApiHere(deadline = Date.now() + DEFAULT_CONNECT_TIMEOUT_MS): Promise<PremiaError | null> {
+    this.noApiHint ??= (async () => {
+      const who = await this.peek(`${this.basePath}/whoami`, true, deadline);
+      if (!who?.premia || (who.status !== 404 && who.status !== 405)) return null;
+      return wrongBaseUrl(this.baseUrl.replace(/\/+$/, ''), `it is a premia service (X-Premia-Version ${who.premia}), but it has no GET ${this.basePath}/whoami`, null);
+    })().catch(() => null);
+    return this.noApiHint;
   }
 
   private async findVersionHint(deadline: number): Promise<PremiaError | null> {

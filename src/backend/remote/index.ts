@@ -45,7 +45,7 @@ import { PremiaError } from '../../domain/errors.js';
 import { stringifyJson } from '../../domain/json.js';
 import { OPERATIONS, type AnyOperation, type ArgsOf } from '../operations.js';
 import { buildRequest } from '../wire.js';
-import { maskKey, notSupported, remoteError, type RouteInfo } from './errors.js';
+import { maskKey, notSupported, remoteError, wrongBaseUrl, type RouteInfo } from './errors.js';
 import { HttpClient, PROBE_ID, refusalAnswer, type Call, type HttpOptions, type RawAnswer } from './http.js';
 
 
@@ -194,11 +194,7 @@ function parseObject(text: string): Record<string, unknown> | null {
 
 /** The base URL does not lead to the API (exit 1): nothing is saved, nothing is believed. */
 function wrongUrl(baseUrl: string, why: string, answer: RawAnswer): PremiaError {
-  return new PremiaError(
-    'REMOTE_ERROR',
-    `The base URL ${baseUrl} does not lead to the API: ${why}. Check the base URL: it includes the version, e.g. http://host:8080/v1.`,
-    { requestId: answer.requestId ?? undefined },
-  );
+  return wrongBaseUrl(baseUrl, why, answer.requestId);
 }
 
 /** What a call adds to its row: how to read a 404 (the resource it names), what to check when a write's outcome is unknown. */
