@@ -561,8 +561,8 @@ async function checkStoreFile(db: string, source: NonNullable<ResolvedTarget['db
     source === 'flag' ? 'given with --db' : source === 'env' ? 'given with PREMIA_DB' : `the default: ./${DEFAULT_DB_FILE} in the current directory, as neither --db nor PREMIA_DB is set`;
   const field = source === 'flag' ? '--db' : source === 'env' ? 'PREMIA_DB' : 'db';
   throw validationError(
-    `There is no store at ${db} (${how}); this command reads a store and does not create one, so nothing was created. ` +
-      `Point --db or PREMIA_DB at the store, or run where it is; a new store is made by the commands that write ` +
+    `There is no store at ${db} (${how}); this command works on an existing store and does not create one, so nothing was created. ` +
+      `Point --db or PREMIA_DB at the store, or run where it is; a new store is made only by ` +
       `('premia policies import', 'policies create', 'clock set', 'bank import', 'bank seed', 'keys create', 'serve').`,
     [{ field, code: 'STORE_NOT_FOUND', message: `${db} does not exist` }],
   );
