@@ -58,6 +58,27 @@ describe('clock advance --days', () => {
   });
 });
 
+describe('clock advance --idempotency-key, run again', () => {
+  // The rerun is answered with the first run's result; once the clock had moved on, it still said
+  // only "Clock moved from 2026-11-21 to 2026-11-22", as if that day were lived now and the clock there.
+  it('is the first run\'s answer, and says so once the clock has moved on since', async () => {
+    const keyed = ['clock', 'advance', '--days', '1', '--idempotency-key', 'nightly'];
+    const moved = 'Clock moved from 2026-11-21 to 2026-11-22: 1 day lived, 0.00 collected.\n';
+    const first = await premia(keyed);
+    expect([first.code, first.stderr]).toEqual([0, moved]);
+    const again = await premia(keyed);
+    expect([again.code, again.stdout, again.stderr]).toEqual([0, first.stdout, moved]);
+    expect((await premia(['clock', 'advance', '--days', '2'])).code).toBe(0);
+    const later = await premia(keyed);
+    expect([later.code, later.stdout, later.stderr]).toEqual([
+      0,
+      first.stdout,
+      `${moved}warning: that is the answer of an earlier run with idempotency key 'nightly', repeated: no day was lived now, and the clock is at 2026-11-24.\n`,
+    ]);
+    expect((await premia(['--json', 'clock'])).json().date).toBe('2026-11-24');
+  });
+});
+
 describe('clock show', () => {
   it('is `premia clock` by its issue-5 name: the same output, text and JSON', async () => {
     await premia(['clock', 'set', '2026-10-31']);

@@ -134,7 +134,17 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
   // Already there (--days 0, --to today, or an overlapping advance that got there first): "Clock
   // moved from X to X" read as if something had happened.
   if (!ui.json && result.days.length === 0 && result.from === result.to) ui.status(`The clock is already at ${result.to}: no day to live; nothing changed.`);
-  else if (!ui.json) ui.status(`Clock moved from ${result.from} to ${result.to}: ${plural(result.days.length, 'day')} lived, ${money(total)} collected.`);
+  else if (!ui.json) {
+    ui.status(`Clock moved from ${result.from} to ${result.to}: ${plural(result.days.length, 'day')} lived, ${money(total)} collected.`);
+    // A rerun with --idempotency-key is answered with the first run's result: once the clock has
+    // moved on since, that read as if these days were lived now and the clock stood at their end.
+    const key = opts.globals.idempotencyKey;
+    // (Best effort: the advance is done, whatever reading the clock now answers.)
+    const now = key !== undefined ? await clockOf(b).catch(() => null) : null;
+    if (now !== null && now.date > result.to) {
+      ui.warn(`that is the answer of an earlier run with idempotency key '${key}', repeated: no day was lived now, and the clock is at ${now.date}.`);
+    }
+  }
   return 0;
 }
 
