@@ -38,6 +38,18 @@ function answering(answers: boolean[], asked: string[] = []): Prompter {
   };
 }
 
+/** A prompter that answers yes, once another advance (`args`) has moved the clock of `db` while the question waited. */
+function meanwhile(db: string, args: string[], asked: string[]): Prompter {
+  const yes = answering([true], asked);
+  return {
+    ...yes,
+    confirm: async (message, options) => {
+      expect((await cli(db, ['clock', 'advance', ...args])).code).toBe(0);
+      return yes.confirm(message, options);
+    },
+  };
+}
+
 /** On a terminal: stdin and stderr are TTYs. */
 const terminal = (answers: boolean[], asked: string[] = []): Partial<CliOptions> => ({ tty: true, prompter: answering(answers, asked) });
 
@@ -143,6 +155,31 @@ describe('clock advance on a terminal', () => {
       'Advancing the clock 91 days, from 2027-01-31 to 2027-05-02, closes 3 periods for good: 2027-02, 2027-03 and 2027-04.',
       '  2027-02, 2027-03 and 2027-04: no collections queued; once closed, they can no longer be run.',
     ]);
+  });
+
+  // Another advance while the question waited (a cron job's) moved the clock on: the answer ran
+  // --days 20 from there, to 2026-12-12, past the 2026-12-02 the question named.
+  it('yes runs to the date the question named, even when another advance moved the clock meanwhile', async () => {
+    const db = copyOfBase();
+    const asked: string[] = [];
+    const r = await cli(db, ['--json', 'clock', 'advance', '--days', '20'], { tty: true, prompter: meanwhile(db, ['--days', '10'], asked) });
+    expect(r.code).toBe(0);
+    expect(asked).toEqual(['Advance the clock 20 days, to 2026-12-02, and close 2026-11?']);
+    expect([r.json().from, r.json().to]).toEqual(['2026-11-22', '2026-12-02']);
+    expect(await clockOf(db)).toBe('2026-12-02');
+  });
+
+  // Past the end of the month asked about, --to-month-end from there closed December, never asked.
+  it('yes to --to-month-end closes nothing it did not ask about when another advance has passed that date', async () => {
+    const db = copyOfBase();
+    const asked: string[] = [];
+    const r = await cli(db, ['clock', 'advance', '--to-month-end'], { tty: true, prompter: meanwhile(db, ['--days', '20'], asked) });
+    expect(asked).toEqual(['Advance the clock 18 days, to 2026-11-30, and close 2026-11?']);
+    expect([r.code, r.stderr.split('\n').slice(-3)]).toEqual([
+      6,
+      ['error: The clock is at 2026-12-02; it only moves forward, so it cannot go back to 2026-11-30.', '  (code CLOCK_BACKWARDS)', ''],
+    ]);
+    expect(await clockOf(db)).toBe('2026-12-02');
   });
 
   it('before the first collections run nothing is final: no question (clock set can move the clock back)', async () => {

@@ -1,6 +1,6 @@
 import type { AdvancePreview, AdvanceResult, AdvanceTarget, Backend, ClockState } from '../../../backend/types.js';
 import { advanceTargetDate, daysBetween, periodsClosedBetween } from '../../../domain/advance.js';
-import { addDays, type Period } from '../../../domain/period.js';
+import { addDays, type IsoDate, type Period } from '../../../domain/period.js';
 import { PremiaError, usageError, validationError } from '../../../domain/errors.js';
 import { MAX_ADVANCE_DAYS, MIN_ADVANCE_DAYS, validateAdvanceRequest } from '../../../domain/requests.js';
 import { askOrCancel, confirmMode, nameList, needsYes, neverRunNeedsYes, othersNeverRunNeedsYes, periodList, stopped, unlessUnsupported } from '../../confirm.js';
@@ -55,7 +55,8 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
   // Unattended, the service judges the close again once this advance's turn has come (another
   // may move the clock while it waits; an Idempotency-Key's first use is checked too).
   const unattended = confirmMode(opts) === 'unattended';
-  await confirmAdvance(opts, b, target);
+  // What is run: after a question, the date it named (see confirmAdvance).
+  const run = await confirmAdvance(opts, b, target);
 
   const progress = await startProgress(ui, 'Advancing the clock…');
   const remote = b.mode === 'remote';
@@ -68,7 +69,7 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
   const committed: { first: string | null; last: string | null; count: number } = { first: null, last: null, count: 0 };
   let result: AdvanceResult;
   try {
-    result = await b.advanceClock(unattended ? { ...target, safe_close: true } : target, {
+    result = await b.advanceClock(unattended ? { ...run, safe_close: true } : run, {
       onWait: (h) => progress.update(`Waiting for another clock advance (${h.from} to ${h.to}, process ${h.pid}) to finish…`, true),
       signal: ctrlC.signal,
       onDay: (day, index, total) => {
@@ -94,7 +95,7 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
     // Days did commit: where the clock is, and how to finish this advance (run again, --days
     // would count from there: a cron job's retry would go too far).
     const { first, last, count } = committed;
-    const to = first === null ? null : advanceTargetDate(addDays(first, -1), target);
+    const to = first === null ? null : advanceTargetDate(addDays(first, -1), run);
     if (to !== null && last !== null && last < to && !ui.json) {
       ctx.stderr.write(`premia: ${plural(count, 'day')} of this advance committed before it stopped: the clock is at ${last}.${finishWith(to, last)}\n`);
     }
@@ -119,7 +120,7 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
   }
   const total = result.days.reduce((s, d) => s + d.collected, 0);
   if (ctrlC.signal.aborted) {
-    const end = advanceTargetDate(result.from, target);
+    const end = advanceTargetDate(result.from, run);
     const planned = daysBetween(result.from, end);
     const lived = result.days.length;
     // Run again, --days would count from where the clock stopped and go past this advance's end
@@ -151,27 +152,32 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
 /**
  * On a terminal, say what closes and ask; unattended, refuse without --yes to close more than one
  * period, or one that was never run (no collections queued: its premiums could never be collected).
+ * The target to run: once a question named the date the advance ends on, that date (`--to`), so
+ * that another advance run meanwhile (a cron job's, while the question waited) cannot carry
+ * `--days N` or `--to-month-end` past it, into days and periods that were never asked about. With
+ * --idempotency-key the target stays as given: a rerun is known by its request.
  */
-async function confirmAdvance(env: CommandDeps, b: Backend, target: AdvanceTarget): Promise<void> {
+async function confirmAdvance(env: CommandDeps, b: Backend, target: AdvanceTarget): Promise<AdvanceTarget> {
   const mode = confirmMode(env);
-  if (mode === 'yes') return;
+  const asked = (to: IsoDate): AdvanceTarget => (env.globals.idempotencyKey === undefined ? { to } : target);
+  if (mode === 'yes') return target;
   if (mode === 'unattended') {
     // Before the first collections run nothing is final (`clock set` can still move the clock back).
     const clock = await clockOf(b);
-    if (clock === null) return; // a server without the clock: the advance says so itself
+    if (clock === null) return target; // a server without the clock: the advance says so itself
     const closes = periodsClosedBetween(clock.date, advanceTargetDate(clock.date, target));
-    if (!clock.locked || closes.length === 0) return;
+    if (!clock.locked || closes.length === 0) return target;
     if (closes.length > 1) throw needsYes(closes);
     // With an idempotency key this may be a cron job's rerun, which the store answers with the
     // first run's result (a rerun of --to-month-end on the 30th is not a new month's advance):
     // the service judges the close (safe_close) only when the key is new, as it runs it.
-    if (env.globals.idempotencyKey !== undefined) return;
+    if (env.globals.idempotencyKey !== undefined) return target;
     // One collection is enough to know the period was run (the preview would count them all).
     let run: boolean;
     try {
       run = (await b.listCollections({ period_month: closes[0]!, limit: 1 })).data.length > 0;
     } catch (e) {
-      if (e instanceof PremiaError && e.code === 'NOT_SUPPORTED') return; // a server without the list: the dates alone
+      if (e instanceof PremiaError && e.code === 'NOT_SUPPORTED') return target; // a server without the list: the dates alone
       throw e;
     }
     // The clock is the store's, the check this client's: a client with no active policy (an
@@ -180,20 +186,21 @@ async function confirmAdvance(env: CommandDeps, b: Backend, target: AdvanceTarge
     // The store's other clients are judged by the store itself, as the advance runs (safe_close):
     // no preview of the whole period's figures for that (counts over the period's collections,
     // slow at a million policies).
-    return;
+    return target;
   }
   const preview = await previewOf(b, target);
   if (preview === null) {
     // A server without the preview: the dates alone.
     const clock = await clockOf(b);
-    if (clock === null) return;
+    if (clock === null) return target;
     const to = advanceTargetDate(clock.date, target);
-    if (!clock.locked || to <= clock.date || periodsClosedBetween(clock.date, to).length === 0) return;
+    if (!clock.locked || to <= clock.date || periodsClosedBetween(clock.date, to).length === 0) return target;
     await askOrCancel(env, plainAdvanceQuestion(clock.date, to, daysBetween(clock.date, to)));
-    return;
+    return asked(to);
   }
-  if (!preview.locked || preview.periods_closed.length === 0) return;
+  if (!preview.locked || preview.periods_closed.length === 0) return target;
   await askOrCancel(env, advanceQuestion(preview));
+  return asked(preview.to);
 }
 
 /** The refusal of an unattended advance the service judged unsafe to close (safe_close), as the CLI words it; null for any other error. */
