@@ -29,6 +29,7 @@ import { PremiaError, usageError, validationError } from '../domain/errors.js';
 import { checkGivenKey } from '../domain/idempotency.js';
 import { foreignUrlProblem, isPostgresUrl, isStoreFile, redactDbUrl } from '../lib/db-url.js';
 import { sqliteDatabaseOwning } from '../lib/sqlite-files.js';
+import type { LockWaitHooks } from '../lib/lock-wait.js';
 import { parseBaseUrl } from '../backend/wire.js';
 import { checkPrivate, checkProfileName, configPath, DEFAULT_PROFILE, readConfig, redactKey, type Profile } from './config.js';
 
@@ -403,6 +404,33 @@ async function openBackend(ctx: CliContext, globals: GlobalOptions, key: string,
   return openLocal(ctx, globals, target, key, createStore);
 }
 
+/**
+ * A write that waits for another process's (cron's advance, an import) says why nothing happens.
+ * A command that does not catch Ctrl-C itself (imports and advances stop their own way) is
+ * stopped by it during the wait with a word, rather than killed silently: nothing had begun.
+ */
+function lockWaitNotice(ctx: CliContext, globals: GlobalOptions): LockWaitHooks {
+  let stop: AbortController | null = null;
+  const onCtrlC = () => stop?.abort();
+  return {
+    onWait: () => {
+      // Listening before the notice: a Ctrl-C pressed as it appears is this wait's.
+      const own = ctx.signals.listenerCount('SIGINT') === 0 ? new AbortController() : null;
+      if (own) {
+        stop = own;
+        ctx.signals.once('SIGINT', onCtrlC);
+      }
+      if (!globals.quiet) ctx.stderr.write('Waiting for another premia process to finish writing to the store; nothing has changed yet.\n');
+      if (own === null) return undefined;
+      return { signal: own.signal, error: () => new PremiaError('CANCELLED', 'Stopped by Ctrl-C while waiting for the other process: nothing changed.') };
+    },
+    onWaitEnd: () => {
+      ctx.signals.removeListener('SIGINT', onCtrlC);
+      stop = null;
+    },
+  };
+}
+
 async function openLocal(ctx: CliContext, globals: GlobalOptions, target: ResolvedTarget, key: string, createStore: boolean): Promise<Opened> {
   const onFile = isStoreFile(target.db!);
   if (onFile) {
@@ -415,11 +443,7 @@ async function openLocal(ctx: CliContext, globals: GlobalOptions, target: Resolv
   const isNew = onFile && createStore && !existsSync(target.db!);
   const { openLocalBackend, watchNewStore } = await import('../backend/local/index.js');
   // One command per process: nothing else on this thread uses the store while it advances.
-  // A write that waits for another process's (cron's advance, an import) says why nothing happens.
-  const onLockWait = () => {
-    if (!globals.quiet) ctx.stderr.write('Waiting for another premia process to finish writing to the store; nothing has changed yet.\n');
-  };
-  const base = await openLocalBackend({ path: target.db!, seed: parseSeed(globals.seed), now: ctx.now, create: createStore, aloneOnThread: true, onLockWait });
+  const base = await openLocalBackend({ path: target.db!, seed: parseSeed(globals.seed), now: ctx.now, create: createStore, aloneOnThread: true, lockWait: lockWaitNotice(ctx, globals) });
   const admin = base.admin;
   const newStoreUntouched = isNew ? { path: target.db!, ...watchNewStore(base) } : undefined;
   try {

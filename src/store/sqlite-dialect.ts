@@ -20,6 +20,7 @@ import type {
   QueryResult,
 } from 'kysely';
 import { sqliteDiskFullError } from '../domain/disk-full.js';
+import type { LockWaitHooks, LockWaitStop } from '../lib/lock-wait.js';
 import { CompiledQuery, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from './kysely.js';
 
 type Statement = BetterSqlite3.Statement<unknown[], unknown>;
@@ -62,17 +63,9 @@ export class Mutex {
 }
 
 /** How a connection waits for another connection's write lock (store.ts sets it as it opens the store). */
-export interface LockWait {
+export interface LockWait extends LockWaitHooks {
   /** How long to wait in all, in ms (the store's busy timeout). */
   timeoutMs: number;
-  /** Told once when a wait has lasted LOCK_NOTICE_MS (the CLI says why nothing happens). */
-  onWait?: () => void;
-}
-
-/** What ends a wait for the write lock early: `signal` aborting (Ctrl-C), `error()` being thrown. */
-export interface LockWaitStop {
-  signal: AbortSignal | undefined;
-  error: () => Error;
 }
 
 const lockWaits = new WeakMap<BetterSqlite3.Database, LockWait>();
@@ -103,6 +96,7 @@ export async function beginImmediate(raw: BetterSqlite3.Database, stop?: LockWai
   }
   const started = Date.now();
   let told = false;
+  let late: LockWaitStop | undefined;
   raw.pragma('busy_timeout = 0');
   try {
     for (let pause = LOCK_POLL_FIRST_MS; ; pause = Math.min(LOCK_POLL_MAX_MS, pause * 2)) {
@@ -112,16 +106,18 @@ export async function beginImmediate(raw: BetterSqlite3.Database, stop?: LockWai
       } catch (e) {
         if ((e as { code?: unknown }).code !== 'SQLITE_BUSY') throw e;
         if (stop?.signal?.aborted) throw stop.error();
+        if (late?.signal?.aborted) throw late.error();
         const left = started + wait.timeoutMs - Date.now();
         if (left <= 0) throw e;
         if (!told && Date.now() - started >= LOCK_NOTICE_MS) {
           told = true;
-          wait.onWait?.();
+          late = wait.onWait?.();
         }
         await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
       }
     }
   } finally {
+    if (told) wait.onWaitEnd?.();
     // (Not on a connection closed meanwhile: a service stopping; its error is the one to see.)
     if (raw.open) raw.pragma(`busy_timeout = ${wait.timeoutMs}`);
   }

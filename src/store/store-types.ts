@@ -10,6 +10,7 @@ import { PostgresAdapter, type Kysely } from './kysely.js';
 import type { PgLocks } from './pg-locks.js';
 import type { Database } from './schema.js';
 import type { StatementCache } from './sqlite-dialect.js';
+import type { LockWaitHooks } from '../lib/lock-wait.js';
 
 export type Db = Kysely<Database>;
 export type Trx = Transaction<Database>;
@@ -20,8 +21,8 @@ export interface OpenStoreOptions {
   path: string;
   /** How long to wait for another process's write lock, in ms. */
   busyTimeoutMs?: number;
-  /** Told once when a write has waited half a second for another process's write lock (SQLite; sqlite-dialect.ts). */
-  onLockWait?: () => void;
+  /** Told when a write has waited half a second for another process's write lock, and when that wait ends (SQLite; sqlite-dialect.ts). */
+  lockWait?: LockWaitHooks;
   readonly?: boolean;
   /** Create the file when it does not exist (default true); false: a missing file is an error and nothing is created. */
   create?: boolean;

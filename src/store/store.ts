@@ -142,7 +142,7 @@ export async function openSqliteStore(options: OpenStoreOptions): Promise<Sqlite
     throw storeOpenError(options.path, e, options.option);
   }
 
-  setLockWait(raw, { timeoutMs: busyTimeout, onWait: options.onLockWait });
+  setLockWait(raw, { timeoutMs: busyTimeout, ...options.lockWait });
   const statements = new StatementCache(raw);
   const dialect = new PremiaSqliteDialect(raw, statements);
   const db = new Kysely<Database>({ dialect });

@@ -37,21 +37,20 @@ it('policies create waits for another writer, saying so once', async () => {
   expect((await runCli(['--db', db, 'policies', 'get', 'P1', '--json'], { cwd: dir })).json().collection_amount).toBe(10);
 });
 
-it.each([
-  ['policies', 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,P2,LIFE,10.00\n'],
-  ['bank', 'customer_id,date,amount,description\nC1,2026-11-05,100.00,SALARY\n'],
-])('%s import: Ctrl-C while it waits for another writer stops at once, nothing imported, exit 130', async (what, csv) => {
-  const db = join(dir, `${what}-stop.db`);
+/**
+ * `args` run on a new store (its clock set) while another connection holds the write lock all
+ * along, Ctrl-C coming once premia has said it waits: the run, whether the other still held the
+ * lock then, and the SIGINT listeners left behind.
+ */
+async function ctrlCWhileWaiting(name: string, args: string[]) {
+  const db = join(dir, `${name}.db`);
   expect((await runCli(['--db', db, 'clock', 'set', '2026-10-31'], { cwd: dir })).code).toBe(0);
-  const file = join(dir, `${what}.csv`);
-  writeFileSync(file, csv);
   const other = new Database(db);
   other.exec('begin immediate');
   const signals = new EventEmitter();
-  const r = await runCli(['--db', db, what, 'import', file], {
+  const r = await runCli(['--db', db, ...args], {
     cwd: dir,
     signals,
-    // Ctrl-C once premia has said it waits; the other writer keeps the lock all along.
     prepare: (ctx) =>
       ctx.stderr.on('data', (chunk: Buffer) => {
         if (chunk.toString().startsWith('Waiting')) signals.emit('SIGINT');
@@ -60,12 +59,27 @@ it.each([
   const held = other.inTransaction;
   other.exec('rollback');
   other.close();
-  expect({ code: r.code, stderr: r.stderr, held }).toEqual({
-    code: 130,
-    stderr:
-      'Waiting for another premia process to finish writing to the store; nothing has changed yet.\n' +
-      'Stopped by Ctrl-C: nothing was imported (the import was rolled back whole).\n',
-    held: true,
-  });
+  return { db, code: r.code, stderr: r.stderr, held, listening: signals.listenerCount('SIGINT') };
+}
+
+const WAITING = 'Waiting for another premia process to finish writing to the store; nothing has changed yet.\n';
+
+it.each([
+  ['policies', 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,P2,LIFE,10.00\n'],
+  ['bank', 'customer_id,date,amount,description\nC1,2026-11-05,100.00,SALARY\n'],
+])('%s import: Ctrl-C while it waits for another writer stops at once, nothing imported, exit 130', async (what, csv) => {
+  const file = join(dir, `${what}.csv`);
+  writeFileSync(file, csv);
+  const { db, code, stderr, held } = await ctrlCWhileWaiting(`${what}-stop`, [what, 'import', file]);
+  expect({ code, stderr, held }).toEqual({ code: 130, stderr: `${WAITING}Stopped by Ctrl-C: nothing was imported (the import was rolled back whole).\n`, held: true });
   expect((await runCli(['--db', db, '--json', what, 'import', file], { cwd: dir })).json()).toMatchObject({ imported: 1, failed: 0 });
+});
+
+// A command without a Ctrl-C of its own was killed by it in silence (the shell saw 130, the
+// operator no word of whether anything changed).
+it('Ctrl-C while any other write waits for another writer: said, nothing changed, exit 130', async () => {
+  const create = ['policies', 'create', '--policy-number', 'P9', '--customer-id', 'C1', '--external-ref', 'E1', '--product-code', 'LIFE', '--amount', '10'];
+  const { db, ...run } = await ctrlCWhileWaiting('create-stop', create);
+  expect(run).toEqual({ code: 130, stderr: `${WAITING}Stopped by Ctrl-C while waiting for the other process: nothing changed.\n`, held: true, listening: 0 });
+  expect((await runCli(['--db', db, 'policies', 'get', 'P9'], { cwd: dir })).code).toBe(5);
 });

@@ -416,7 +416,7 @@ describe('a write waiting for another connection\'s write lock', () => {
     let told = 0;
     let noticed!: () => void;
     const notice = new Promise<void>((resolve) => (noticed = resolve));
-    const store = await openStore({ path, busyTimeoutMs: 60_000, onLockWait: () => (told++, noticed()) });
+    const store = await openStore({ path, busyTimeoutMs: 60_000, lockWait: { onWait: () => (told++, noticed(), undefined) } });
     open.push(store);
     const other = new Database(path);
     other.exec('begin immediate');

@@ -11,6 +11,7 @@ import { cancelPolicyCollections, repriceUnattempted } from '../../store/repos/c
 import { getAllMeta, setMeta } from '../../store/repos/meta.js';
 import { latestPolicyChangeDay } from '../../store/repos/policies.js';
 import { commitsByOthers, openStore, rowsChanged, watchCommits, type Store } from '../../store/store.js';
+import type { LockWaitHooks } from '../../lib/lock-wait.js';
 import type {
   AdvanceOptions,
   AdvancePreview,
@@ -67,14 +68,14 @@ export interface LocalBackendOptions {
   create?: boolean;
   /** See LocalContext.aloneOnThread (the CLI's one command, the server's job thread). */
   aloneOnThread?: boolean;
-  /** See OpenStoreOptions.onLockWait. */
-  onLockWait?: () => void;
+  /** See OpenStoreOptions.lockWait. */
+  lockWait?: LockWaitHooks;
 }
 
 /** Open (creating it if needed and allowed) the store at `path` and return a backend on it. */
 export async function openLocalBackend(options: LocalBackendOptions): Promise<LocalBackend> {
   const now = options.now ?? (() => new Date());
-  const store = await openStore({ path: options.path, create: options.create, onLockWait: options.onLockWait });
+  const store = await openStore({ path: options.path, create: options.create, lockWait: options.lockWait });
   try {
     await initWorld(store, { realToday: now().toISOString().slice(0, 10), seed: options.seed, create: options.create });
   } catch (e) {

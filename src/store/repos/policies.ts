@@ -11,7 +11,8 @@ import { PremiaError } from '../../domain/errors.js';
 import { sql } from '../kysely.js';
 import type { Database, PoliciesTable, PolicyAmountChangesTable, PolicyStatusChangesTable } from '../schema.js';
 import type { Store } from '../store.js';
-import { beginImmediate, type LockWaitStop } from '../sqlite-dialect.js';
+import { beginImmediate } from '../sqlite-dialect.js';
+import type { LockWaitStop } from '../../lib/lock-wait.js';
 import type { DuplicatePolicyRow, PolicyImportSession, PolicyImportSink, PolicyRows } from './policy-import-sink.js';
 
 export type { DuplicatePolicyRow, PolicyImportRows, PolicyImportSession, PolicyImportSink, PolicyRows } from './policy-import-sink.js';
