@@ -305,13 +305,17 @@ export function reportError(ctx: CliContext, globals: GlobalOptions, given: unkn
       ctx.stderr.write(`${ui.err.red('error:')} ${terminalText(ctx, e.message)}\n`);
       // Each detail's message (premia's own error says a lone one in its message). Another server's
       // may not ("Validation failed"): a lone detail it does not say is shown too, and each is
-      // named by its field when its message does not name it.
+      // named by its field when its message does not name it; one without a message (its reason
+      // under a name of its own: `reason`, `msg`) is shown as the server sent it.
       const details = Array.isArray(e.details) ? (e.details as Array<Record<string, unknown>>) : [];
       const foreign = e.foreignDetails === true;
-      const lone = foreign && details.length === 1 && typeof details[0]!.message === 'string' && !e.message.includes(details[0]!.message);
+      const lone = foreign && details.length === 1 && (typeof details[0]!.message !== 'string' || !e.message.includes(details[0]!.message));
       if (details.length > 1 || lone) {
         for (const d of details) {
-          if (typeof d.message !== 'string') continue;
+          if (typeof d.message !== 'string') {
+            if (foreign) ctx.stderr.write(terminalText(ctx, `  - ${stringifyJson(d)}\n`));
+            continue;
+          }
           const field = foreign && typeof d.field === 'string' && d.field !== '' && !namesWord(d.message, d.field) ? `${d.field}: ` : '';
           // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a row is a number or a string as received
           ctx.stderr.write(terminalText(ctx, `  - ${d.row !== undefined ? `row ${String(d.row)}: ` : ''}${field}${d.message}\n`));

@@ -296,6 +296,22 @@ describe("another server's error whose reason is in its details", () => {
     expect(r2.code).toBe(2);
   });
 
+  it('a detail whose reason is under a name of its own (reason, msg) is shown as the server sent it, not dropped', async () => {
+    const one = await serve({ 'POST /policies': refused([{ field: 'collection_amount', reason: 'must be at most 5000.00' }]) });
+    const r = await premia(one, CREATE);
+    expect(r.stderr).toBe('error: Validation failed\n  - {"field":"collection_amount","reason":"must be at most 5000.00"}\n  (code VALIDATION_ERROR, request req-9)\n');
+    expect(r.code).toBe(2);
+    const two = await serve({
+      'POST /policies/import': answer(400, {
+        error: { code: 'VALIDATION_ERROR', message: 'Invalid CSV', request_id: 'req-9', details: [{ row: 3, column: 'collection_amount', msg: 'not a number' }, { row: 4, message: 'duplicate POL-2' }] },
+      }),
+    });
+    writeFileSync(join(dir, 'details.csv'), 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,POL-1,LIFE,10.00\n');
+    const r2 = await premia(two, ['policies', 'import', 'details.csv']);
+    expect(r2.stderr).toBe('error: Invalid CSV\n  - {"row":3,"column":"collection_amount","msg":"not a number"}\n  - row 4: duplicate POL-2\n  (code VALIDATION_ERROR, request req-9)\n');
+    expect(r2.code).toBe(2);
+  });
+
   it('a detail the message already says is not said twice (control)', async () => {
     const s = await serve({ 'POST /policies': answer(400, { error: { code: 'VALIDATION_ERROR', message: 'Invalid policy: collection_amount must be at most 5000.00.', request_id: 'req-9', details: [{ field: 'collection_amount', message: 'collection_amount must be at most 5000.00' }] } }) });
     const r = await premia(s, CREATE);
