@@ -319,6 +319,33 @@ describe("another server's error whose reason is in its details", () => {
   });
 });
 
+describe("a framework's validation error of another shape than the spec's", () => {
+  const CREATE = ['policies', 'create', '--policy-number', 'POL-1', '--customer-id', 'C1', '--external-ref', 'E1', '--product-code', 'LIFE', '--amount', '6000'];
+
+  it("says the reasons listed under errors, not only the title that says there are some (ASP.NET's problem+json, Laravel's)", async () => {
+    const aspnet = await serve({
+      'POST /policies': answer(
+        400,
+        { type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1', title: 'One or more validation errors occurred.', status: 400, errors: { collection_amount: ['must be at most 5000.'] }, traceId: '00-1' },
+        'application/problem+json',
+      ),
+    });
+    const r = await premia(aspnet, CREATE);
+    expect(r.stderr).toBe('error: The service answered HTTP 400: One or more validation errors occurred.: {"collection_amount":["must be at most 5000."]}\n  (code HTTP_400)\n');
+    expect(r.code).toBe(2);
+    const laravel = await serve({ 'POST /policies': answer(422, { message: 'The given data was invalid.', errors: [{ field: 'collection_amount', reason: 'too large' }] }) });
+    const r2 = await premia(laravel, CREATE);
+    expect(r2.stderr).toBe('error: The service answered HTTP 422: The given data was invalid.: [{"field":"collection_amount","reason":"too large"}]\n  (code HTTP_422)\n');
+    expect(r2.code).toBe(6);
+  });
+
+  it('an empty list of errors adds nothing (control)', async () => {
+    const s = await serve({ 'POST /policies': answer(400, { message: 'Bad request', errors: [] }) });
+    const r = await premia(s, CREATE);
+    expect(r.stderr).toBe('error: The service answered HTTP 400: Bad request\n  (code HTTP_400)\n');
+  });
+});
+
 describe('an import refused (4xx) with its result all the same', () => {
   const FILE = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,P1,LIFE,10.00\nC2,E2,P2,LIFE,abc\nC3,E3,P3,LIFE,-1\n';
 

@@ -136,8 +136,8 @@ function isHtml(contentType: string, text: string): boolean {
 
 /**
  * What an error body of another shape says, in at most 200 characters: a JSON `message`,
- * problem+json `title`/`detail`, an `error` string or object, or plain text. Null for an HTML
- * page or an empty body (an error page says nothing useful).
+ * problem+json `title`/`detail`, an `error` string or object (with its `errors`, listed or by
+ * field), or plain text. Null for an HTML page or an empty body (an error page says nothing useful).
  */
 export function excerptOf(text: string, contentType: string): string | null {
   if (text.trim() === '' || isHtml(contentType, text)) return null;
@@ -155,7 +155,10 @@ export function excerptOf(text: string, contentType: string): string | null {
         typeof inner?.message === 'string' ? inner.message : null,
         typeof v.error_description === 'string' ? v.error_description : null,
       ].filter((p): p is string => p !== null && p.trim() !== '');
-      said = parts.length > 0 ? [...new Set(parts)].join(': ') : JSON.stringify(value);
+      // What a framework's validation error lists beside its title (ASP.NET's and Laravel's
+      // `errors`, problem+json's `invalid-params`): the reason, which the title does not give.
+      const listed = ['errors', 'invalid-params'].flatMap((k) => (v[k] !== null && typeof v[k] === 'object' && Object.keys(v[k]).length > 0 ? [JSON.stringify(v[k])] : []));
+      said = parts.length > 0 ? [...new Set(parts), ...listed].join(': ') : JSON.stringify(value);
     } else {
       said = JSON.stringify(value);
     }
