@@ -206,7 +206,11 @@ describe('against a server that implements only the spec', () => {
   it('says the server collects a queued run, naming no engine or clock it cannot know of', async () => {
     const r = await premia(['collections', 'execute', '--period', '2027-03', '--policy', ids.policy!]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('Queued 0 policies for 2027-03; the server collects them.\n'); // the policy was cancelled above
+    // The policy was cancelled above: the server queued nothing, which is said.
+    expect(r.stderr).toBe(
+      "warning: The server queued 0 of the 1 policy given for 2027-03: it may not know the others (it may match the service's policy ids only, not policy numbers), hold them as not active, or have queued them before. Check with 'premia reports collections --period 2027-03'.\n" +
+        'Queued 0 policies for 2027-03; the server collects them.\n',
+    );
     expect(stub.requests.at(-1)!.body.toString()).toBe(`{"period_month":"2027-03","policy_ids":["${ids.policy}"]}`);
   });
 

@@ -659,3 +659,31 @@ describe('a server that answers a settled period with the statement it made befo
     expect(created.stderr).toBe('Created SETTLE-2026-11-001: net 0.00: nothing to pay for 2026-11 (mark-paid records the period as settled).\n');
   });
 });
+
+describe('a run that queued fewer policies than given', () => {
+  it('is said when the server matches ids only and was given a policy number (the policy would go uncollected); exit 0', async () => {
+    const s = await stub();
+    const { policy } = await seeded(s);
+    const byNumber = await premia(s, ['collections', 'execute', '--period', '2026-12', '--policy', 'POL-1', '--policy', 'POL-1']);
+    expect(byNumber.code).toBe(0);
+    expect(byNumber.stderr).toBe(
+      "warning: The server queued 0 of the 1 policy given for 2026-12: it may not know the others (it may match the service's policy ids only, not policy numbers), hold them as not active, or have queued them before. Check with 'premia reports collections --period 2026-12'.\n" +
+        'Queued 0 policies for 2026-12; the server collects them.\n',
+    );
+    const all = await premia(s, ['collections', 'execute', '--period', '2027-01', '--policy', policy, '--policy', 'POL-2']);
+    expect(all.stderr).toContain('warning: The server queued 1 of the 2 policies given for 2027-01');
+    // Every policy given was queued, or all of them when none was given: no warning (control).
+    expect((await premia(s, ['collections', 'execute', '--period', '2027-02', '--policy', policy])).stderr).toBe('Queued 1 policy for 2027-02; the server collects them.\n');
+    expect((await premia(s, ['collections', 'execute', '--period', '2027-03'])).stderr).toBe('Queued 1 policy for 2027-03; the server collects them.\n');
+  });
+
+  it('a run of all policies that queued none is said too', async () => {
+    const s = await stub();
+    const r = await premia(s, ['collections', 'execute', '--period', '2026-11']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      "warning: The server queued no policy for 2026-11: it may hold no active policy, or have queued them before. Check with 'premia reports collections --period 2026-11'.\n" +
+        'Queued 0 policies for 2026-11; the server collects them.\n',
+    );
+  });
+});

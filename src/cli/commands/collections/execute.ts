@@ -60,6 +60,18 @@ export async function executeRun({ ui, backend, input }: ExecuteOptions): Promis
         `the run is recorded (execution ${accepted.execution_id}), so the clock can no longer be set, only advanced.`,
     );
   }
+  // Another server matches the policies given as it chooses (the spec does not say whether by id
+  // or by number) and may queue fewer than asked without an error: policies left out of the run
+  // go uncollected for the month, so it is said (premia refuses such a request locally).
+  const given = input.policy_ids === undefined ? undefined : new Set(input.policy_ids).size;
+  if (!full && (accepted.policies_queued === 0 || (given !== undefined && accepted.policies_queued < given))) {
+    ui.warn(
+      given === undefined
+        ? `The server queued no policy for ${input.period_month}: it may hold no active policy, or have queued them before. Check with 'premia reports collections --period ${input.period_month}'.`
+        : `The server queued ${accepted.policies_queued} of the ${plural(given, 'policy', 'policies')} given for ${input.period_month}: it may not know the others ` +
+            `(it may match the service's policy ids only, not policy numbers), hold them as not active, or have queued them before. Check with 'premia reports collections --period ${input.period_month}'.`,
+    );
+  }
   if (ui.json) ui.printJson(accepted);
   else {
     const queued =
