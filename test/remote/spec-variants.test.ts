@@ -658,6 +658,19 @@ describe('a server that answers a settled period with the statement it made befo
     const created = await premia(pending, ['settlements', 'create', '--period', '2026-11']);
     expect(created.stderr).toBe('Created SETTLE-2026-11-001: net 0.00: nothing to pay for 2026-11 (mark-paid records the period as settled).\n');
   });
+
+  it('a status the spec does not name (PENDING, created) is said as such, not taken for a statement made before (exit 0)', async () => {
+    for (const status of ['PENDING', 'created']) {
+      const s = await stub({ settlementExtra: { status } });
+      expect((await premia(s, [...CREATE('POL-1'), '--json'])).code).toBe(0);
+      const r = await premia(s, ['settlements', 'create', '--period', '2026-11']);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe(
+        `warning: the service answered with SETTLE-2026-11-001, whose status is ${status}, not one of the spec's (pending, paid, disputed): check with the service whether it is a new statement to pay before paying anything.\n`,
+      );
+      expect(r.stdout).toContain(`status             ${status}\n`);
+    }
+  });
 });
 
 describe('a run that queued fewer policies than given', () => {

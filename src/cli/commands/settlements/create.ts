@@ -45,6 +45,12 @@ export async function createRun(opts: CreateOptions): Promise<number> {
       `the service answered with ${s.settlement_number} for ${s.period_month}, not the period asked for (${period}): ` +
         `check with the service which statement was made before paying anything.`,
     );
+  } else if (s.status !== 'pending' && !['paid', 'disputed'].includes(s.status)) {
+    // A status the spec does not name (`PENDING`, `created`): what it means is the server's to say.
+    ui.warn(
+      `the service answered with ${s.settlement_number}, whose status is ${s.status}, not one of the spec's (pending, paid, disputed): ` +
+        'check with the service whether it is a new statement to pay before paying anything.',
+    );
   } else if (s.status !== 'pending') {
     const paid = s.status === 'paid' ? ': it is paid already, do not pay it again' : '';
     ui.warn(`the service answered with ${s.settlement_number}, whose status is ${s.status}: a statement it had made before, not a new one${paid}.`);
