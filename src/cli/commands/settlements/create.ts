@@ -59,7 +59,7 @@ export async function createRun(opts: CreateOptions): Promise<number> {
     if (s.net_amount === 0) {
       // Nothing to transfer (nothing collected, or a regenerated statement the payment already covers).
       const more = (s.previously_paid ?? 0) > 0 ? 'more ' : '';
-      ui.status(`Created ${s.settlement_number}${replaces}: net ${money(0)}: nothing ${more}to pay for ${s.period_month} (mark-paid records the period as settled).`);
+      ui.status(`Created ${s.settlement_number}${replaces}: net ${money(0)}: nothing ${more}to pay for ${s.period_month}${b.servedByPremia() ? ' (mark-paid records the period as settled)' : ''}.`);
     } else if (s.net_amount < 0) {
       const reference = s.payment_reference ? `, reference ${s.payment_reference}` : '';
       ui.status(`Created ${s.settlement_number}${replaces}: net ${money(s.net_amount)}: the client owes ${money(-s.net_amount)} back by ${s.payment_date}${pastDue(s)}${reference}.`);
