@@ -291,6 +291,17 @@ describe('G4: downloads of any CSV-ish media type', () => {
     expect(exported.stdout).toBe('settlement_number,period_month,total_collections,distribution_fee,collections_fee,total_fees,vat,net_amount,payment_date,payment_reference\nSETTLE-2026-11-001,2026-11,10.00,2.50,0.35,2.85,0.43,6.72,2026-12-03,EFT-SETTLE-2026-11-001\n');
   });
 
+  it('a CSV report and settlement export sent as application/json are taken when the body is the CSV', async () => {
+    const s = await stub({ csvType: 'application/json' });
+    const ids = await seeded(s);
+    const report = await premia(s, ['reports', 'collections', '--period', '2026-11', '--output', 'json-typed.csv']);
+    expect([report.code, report.stderr]).toEqual([0, `Wrote the 2026-11 collections report to ${join(dir, 'json-typed.csv')} (305 bytes).\n`]);
+    expect(readFileSync(join(dir, 'json-typed.csv'), 'utf8')).toMatch(/^period_month,customer_id,.*\n2026-11,C1,E1,POL-1,LIFE,10\.00,10\.00,0\.00,PAID_FULL,/);
+    const exported = await premia(s, ['settlements', 'export', ids.settlement]);
+    expect([exported.code, exported.stderr]).toEqual([0, '']);
+    expect(exported.stdout).toBe('settlement_number,period_month,total_collections,distribution_fee,collections_fee,total_fees,vat,net_amount,payment_date,payment_reference\nSETTLE-2026-11-001,2026-11,10.00,2.50,0.35,2.85,0.43,6.72,2026-12-03,EFT-SETTLE-2026-11-001\n');
+  });
+
   it('a JSON report sent as text/plain or with no type is taken when the body is JSON', async () => {
     for (const type of ['text/plain', null]) {
       const s = await stub({ jsonReportType: type });

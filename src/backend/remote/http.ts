@@ -321,7 +321,8 @@ export class HttpClient {
    * A request whose answer is a file (CSV or JSON), streamed. The spec leaves the media types
    * open: a CSV may come as text/csv, text/plain, application/csv, application/octet-stream or
    * without a type; only what is clearly not the file is refused (an HTML page, or JSON when CSV
-   * was asked). A JSON report is taken whatever its type when the body is JSON.
+   * was asked). A JSON report is taken whatever its type when the body is JSON, and a CSV when
+   * the body is not.
    */
   async download(call: Call, format: 'csv' | 'json', defaultName: string, expect: DownloadShape = {}): Promise<Download> {
     return this.exchange(call, format === 'csv' ? 'text/csv' : 'application/json', async (x) => {
@@ -333,7 +334,7 @@ export class HttpClient {
       };
       const html = type === 'text/html' || type === 'application/xhtml+xml';
       const json = type === 'application/json' || type.endsWith('+json');
-      if (html || (format === 'csv' && json)) await refuse(type);
+      if (html) await refuse(type);
       // A body compressed all the same (Content-Encoding) is decompressed: never saved as it came.
       const encoding = headerText(x.headers['content-encoding'])?.trim().toLowerCase() ?? '';
       let source: AsyncIterable<Buffer> = x.body as AsyncIterable<Buffer>;
@@ -367,6 +368,9 @@ export class HttpClient {
       const start = seen.replace(/^\uFEFF/, '').trimStart();
       if (/^<(!doctype|html|head|body)\b/i.test(start)) await refuse(`an HTML page${type ? ` (${type})` : ''}`);
       if (format === 'json' && start !== '' && !start.startsWith('{') && !start.startsWith('[')) await refuse(`${type || 'no content type'} that is not JSON`);
+      // JSON when CSV was asked, by its body: a CSV sent as application/json (a server whose every
+      // answer says JSON) is taken, as a JSON report is whatever its type.
+      if (format === 'csv' && json && /^[[{]/.test(start)) await refuse(type);
       if (format === 'csv' && !json && /^\{\s*"/.test(start) && type !== 'text/csv') await refuse(`JSON${type ? ` (${type})` : ''}`);
       if (start === '') await refuse('an empty body');
       // A page of a longer answer (a Link to the next page): premia cannot tell how to read the rest.
