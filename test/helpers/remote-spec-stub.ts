@@ -133,6 +133,8 @@ export interface SpecStubOptions {
   netOffBy?: number;
   /** Content-Disposition of the collections report's CSV. */
   reportDisposition?: string;
+  /** The created statement's id only in the Location header of its answer (a path, or with this origin), not in its body. */
+  settlementLocation?: 'path' | 'absolute';
 }
 
 /** Above this, the stub refuses an amount (400): a rule of its own that premia does not check. */
@@ -338,10 +340,13 @@ export async function startSpecStub(options: SpecStubOptions = {}): Promise<Spec
         const s: StubSettlement = { id: randomUUID(), settlement_number: `SETTLE-${period}-${String(settlements.size + 1).padStart(3, '0')}`, period_month: period, total };
         settlements.set(s.id, s);
         const f = fees(total, options.netOffBy);
+        const location = `${options.settlementLocation === 'absolute' ? `http://${String(r.headers.host)}` : ''}${prefix}/settlements/${s.id}`;
         return send(
           res,
           201,
-          json({ id: s.id, settlement_number: s.settlement_number, period_month: period, total_collections: m(total), distribution_fee: m(f.distribution), collections_fee: m(f.collections), total_fees: m(f.total), vat: m(f.vat), net_amount: m(f.net), payment_date: '2026-12-03', status: 'pending', ...options.settlementExtra }),
+          json({ ...(options.settlementLocation ? {} : { id: s.id }), settlement_number: s.settlement_number, period_month: period, total_collections: m(total), distribution_fee: m(f.distribution), collections_fee: m(f.collections), total_fees: m(f.total), vat: m(f.vat), net_amount: m(f.net), payment_date: '2026-12-03', status: 'pending', ...options.settlementExtra }),
+          undefined,
+          options.settlementLocation ? { location } : {},
         );
       }
       case 'GET /settlements/{id}': {

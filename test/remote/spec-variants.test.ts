@@ -712,3 +712,20 @@ describe('a run that queued fewer policies than given', () => {
     );
   });
 });
+
+describe('a statement created with its id only in the Location header', () => {
+  it.each([['path'], ['absolute']] as const)('the id is taken from a Location %s: shown, no warning, and get and export work with it', async (form) => {
+    const s = await stub({ settlementLocation: form });
+    expect((await premia(s, [...CREATE('POL-1'), '--json'])).code).toBe(0);
+    expect((await premia(s, ['collections', 'execute', '--period', '2026-11'])).code).toBe(0);
+    const created = await premia(s, ['settlements', 'create', '--period', '2026-11']);
+    // No warning that the service gave no id.
+    expect([created.code, created.stderr]).toEqual([0, 'Created SETTLE-2026-11-001: net 6.72 to pay by 2026-12-03.\n']);
+    const settlementId = [...s.settlements.keys()][0]!;
+    expect(created.stdout).toContain(`id                 ${settlementId}\n`);
+    const json = await premia(s, ['settlements', 'create', '--period', '2026-12', '--json']);
+    expect([json.code, json.stderr]).toEqual([0, '']);
+    expect(json.json().id).toBe([...s.settlements.keys()][1]);
+    expect((await premia(s, ['settlements', 'export', json.json().id])).code).toBe(0);
+  });
+});

@@ -140,6 +140,11 @@ export interface Call {
    * has ended, telling each state seen (its days, its progress).
    */
   follow?: { onProgress?: (operation: OperationView) => void };
+  /**
+   * A created resource whose answer carries no id (the spec does not show one for a statement):
+   * its id is taken from a Location header naming `{path}/{id}` below the base URL.
+   */
+  idFromLocation?: boolean;
 }
 
 /** A premia service's operation (GET /operations/{id}), money fields in cents. */
@@ -219,6 +224,18 @@ export class HttpClient {
     const answer = await this.exchange(call, 'application/json', async (x) => {
       const body = await readJson(x, this.describe(call), this.apiKey, call.route.verify, x.premia ? undefined : call.money);
       const location = headerText(x.headers.location);
+      if (call.idFromLocation && location && body !== null && typeof body === 'object' && !Array.isArray(body)) {
+        const answer = body as Record<string, unknown>;
+        const named = this.pathOf(location);
+        const seg = named?.startsWith(`${call.path}/`) ? named.slice(call.path.length + 1) : '';
+        if ((answer.id === undefined || answer.id === null || answer.id === '') && /^[^/?#]+$/.test(seg)) {
+          try {
+            answer.id = decodeURIComponent(seg);
+          } catch {
+            // Not an id premia can read: the answer stays without one (a warning says so).
+          }
+        }
+      }
       if (call.follow && x.status === 202 && x.premia && location && /\brespond-async\b/i.test(headerText(x.headers['preference-applied']) ?? '')) {
         return new Accepted(location, body as OperationView, retryAfterMs(headerText(x.headers['retry-after']), Date.now()));
       }

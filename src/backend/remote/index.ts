@@ -198,12 +198,12 @@ function wrongUrl(baseUrl: string, why: string, answer: RawAnswer): PremiaError 
 }
 
 /** What a call adds to its row: how to read a 404 (the resource it names), what to check when a write's outcome is unknown. */
-type Extras = Pick<RouteInfo, 'ref' | 'item' | 'verify'> & Pick<Call, 'signal' | 'follow' | 'money'>;
+type Extras = Pick<RouteInfo, 'ref' | 'item' | 'verify'> & Pick<Call, 'signal' | 'follow' | 'money' | 'idFromLocation'>;
 
 /** The call of `row`'s backend method with these arguments: the request its row builds. */
 export function callOf<O extends AnyOperation>(row: O, args: ArgsOf<O>, extras: Extras = {}): Call {
   const request = buildRequest(row, ...(args as unknown[]));
-  const { signal, follow, money, ...route } = extras;
+  const { signal, follow, money, idFromLocation, ...route } = extras;
   const call: Call = {
     method: request.method,
     path: request.path,
@@ -217,6 +217,7 @@ export function callOf<O extends AnyOperation>(row: O, args: ArgsOf<O>, extras: 
   if (signal !== undefined) call.signal = signal;
   if (follow !== undefined) call.follow = follow;
   if (money !== undefined) call.money = money;
+  if (idFromLocation !== undefined) call.idFromLocation = idFromLocation;
   return call;
 }
 
@@ -462,8 +463,9 @@ export class RemoteBackend implements Backend {
 
   async createSettlement(period: Period): Promise<Settlement> {
     const verify = `Check whether a settlement for ${period} exists at the service`;
-    // Spec 4.7: the statement's figures and status; whether it carries id is not shown (a warning says so).
-    return this.checkedJson(callOf(OPERATIONS.createSettlement, [period], { verify, money: STATEMENT_MONEY }), 'the settlement creation', SETTLEMENT_FIELDS, verify);
+    // Spec 4.7: the statement's figures and status; whether it carries id is not shown (the
+    // Location header of a 201 may give it; without either, a warning says so).
+    return this.checkedJson(callOf(OPERATIONS.createSettlement, [period], { verify, money: STATEMENT_MONEY, idFromLocation: true }), 'the settlement creation', SETTLEMENT_FIELDS, verify);
   }
 
   async previewSettlement(period: Period): Promise<SettlementPreview> {
