@@ -238,6 +238,24 @@ describe('retries', () => {
     expect(waits).toEqual([]);
   });
 
+  it("a 500 page to a write (a framework's default for a handler that failed, perhaps after acting): OUTCOME_UNKNOWN, never 'try again later'", async () => {
+    const notPremia: Handler = (_q, res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"NOT_FOUND","message":"no route"}}');
+    const page: Handler = (_q, res) => res.writeHead(500, { 'content-type': 'text/html; charset=utf-8' }).end('<!DOCTYPE html><html><body><pre>Internal Server Error</pre></body></html>');
+    handlers = [page, notPremia];
+    const r = await premia(['collections', 'execute', '--period', '2026-11']);
+    expect(r.code).toBe(1);
+    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(['POST /v1/collections/execute', 'GET /v1/whoami']);
+    expect(r.stderr).toBe(
+      `error: POST /v1/collections/execute: it answered HTTP 500 with text/html (an error page, not the API's error), so the service at ${base} may or may not have done it. ` +
+        'premia did not send it again, because this server has not shown that it honours Idempotency-Key and a second request could act twice. ' +
+        'Check whether the 2026-11 run was queued (premia reports collections --period 2026-11) before running the command again.\n  (code OUTCOME_UNKNOWN)\n',
+    );
+    // The API's own 500 error body is that error (control).
+    handlers = [(_q, res) => res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"code":"INTERNAL","message":"Database down.","request_id":"r-5"}}')];
+    const api = await premia(['collections', 'execute', '--period', '2026-11']);
+    expect([api.code, api.stderr]).toEqual([1, 'error: Database down.\n  (code INTERNAL, request r-5)\n']);
+  });
+
   it('a 429 refused the write (nothing was done): retried even on a server not known to honour Idempotency-Key', async () => {
     const limited: Handler = (_q, res) => res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' }).end('{"message":"slow down"}');
     const created: Handler = (_q, res) => res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(CREATED));

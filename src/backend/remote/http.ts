@@ -440,12 +440,12 @@ export class HttpClient {
     return `${call.method} ${this.basePath}${call.path}`;
   }
 
-  /** A write answered by a gateway's page (not the API's error), from a service that may have acted on it. */
+  /** A write answered by a gateway's or an error page (not the API's error), from a service that may have acted on it. */
   private gatewayAnswered(call: Call, exchange: { status: number; requestId?: string | null }, contentType: string | null | undefined): PremiaError {
     return outcomeUnknown({
       what: this.describe(call),
       baseUrl: this.baseUrl,
-      happened: `it answered HTTP ${exchange.status}${contentType ? ` with ${contentType}` : ''} (from a gateway, not the API)`,
+      happened: `it answered HTTP ${exchange.status}${contentType ? ` with ${contentType}` : ''} (${exchange.status === 500 ? "an error page, not the API's error" : 'from a gateway, not the API'})`,
       verify: call.route.verify,
       requestId: exchange.requestId,
     });
@@ -643,7 +643,8 @@ export class HttpClient {
         }
         // A gateway's page (not the API's own error) to a write that a premia service may have
         // acted on, the last of the retries: rerunning with a fresh key could act twice.
-        if (key !== undefined && GATEWAY_STATUSES.has(exchange.status) && parseErrorBody(text) === null) {
+        // So may a 500 page (a framework's default page for a handler that failed after it acted).
+        if (key !== undefined && (GATEWAY_STATUSES.has(exchange.status) || exchange.status === 500) && parseErrorBody(text) === null) {
           if (!(await this.honoursKeys(deadline))) {
             throw this.gatewayAnswered(call, exchange, contentType);
           }
