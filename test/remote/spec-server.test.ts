@@ -208,7 +208,7 @@ describe('against a server that implements only the spec', () => {
     expect(r.code).toBe(0);
     // The policy was cancelled above: the server queued nothing, which is said.
     expect(r.stderr).toBe(
-      "warning: The server queued 0 of the 1 policy given for 2027-03: it may not know the others (it may match the service's policy ids only, not policy numbers), hold them as not active, or have queued them before. Check with 'premia reports collections --period 2027-03'.\n" +
+      "warning: The server queued 0 of the 1 policy given for 2027-03: it may not know them (it may match the service's policy ids only, not policy numbers), hold them as not active, or have queued them before. Check with 'premia reports collections --period 2027-03'.\n" +
         'Queued 0 policies for 2027-03; the server collects them.\n',
     );
     expect(stub.requests.at(-1)!.body.toString()).toBe(`{"period_month":"2027-03","policy_ids":["${ids.policy}"]}`);

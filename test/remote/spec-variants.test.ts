@@ -692,7 +692,7 @@ describe('a run that queued fewer policies than given', () => {
     const byNumber = await premia(s, ['collections', 'execute', '--period', '2026-12', '--policy', 'POL-1', '--policy', 'POL-1']);
     expect(byNumber.code).toBe(0);
     expect(byNumber.stderr).toBe(
-      "warning: The server queued 0 of the 1 policy given for 2026-12: it may not know the others (it may match the service's policy ids only, not policy numbers), hold them as not active, or have queued them before. Check with 'premia reports collections --period 2026-12'.\n" +
+      "warning: The server queued 0 of the 1 policy given for 2026-12: it may not know them (it may match the service's policy ids only, not policy numbers), hold them as not active, or have queued them before. Check with 'premia reports collections --period 2026-12'.\n" +
         'Queued 0 policies for 2026-12; the server collects them.\n',
     );
     const all = await premia(s, ['collections', 'execute', '--period', '2027-01', '--policy', policy, '--policy', 'POL-2']);

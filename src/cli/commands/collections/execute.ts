@@ -68,7 +68,7 @@ export async function executeRun({ ui, backend, input }: ExecuteOptions): Promis
     ui.warn(
       given === undefined
         ? `The server queued no policy for ${input.period_month}: it may hold no active policy, or have queued them before. Check with 'premia reports collections --period ${input.period_month}'.`
-        : `The server queued ${accepted.policies_queued} of the ${plural(given, 'policy', 'policies')} given for ${input.period_month}: it may not know the others ` +
+        : `The server queued ${accepted.policies_queued} of the ${plural(given, 'policy', 'policies')} given for ${input.period_month}: it may not know ${accepted.policies_queued === 0 ? 'them' : 'the others'} ` +
             `(it may match the service's policy ids only, not policy numbers), hold them as not active, or have queued them before. Check with 'premia reports collections --period ${input.period_month}'.`,
     );
   }
