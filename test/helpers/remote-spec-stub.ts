@@ -133,6 +133,8 @@ export interface SpecStubOptions {
   netOffBy?: number;
   /** Content-Disposition of the collections report's CSV. */
   reportDisposition?: string;
+  /** The collections report is always this period's, whatever was asked (a server that reads another query parameter). */
+  reportPeriod?: string;
   /** The created statement's id only in the Location header of its answer (a path, or with this origin), not in its body. */
   settlementLocation?: 'path' | 'absolute';
 }
@@ -311,8 +313,8 @@ export async function startSpecStub(options: SpecStubOptions = {}): Promise<Spec
       }
       case 'GET /reports/collections': {
         query(['period_month', 'format']);
-        const period = r.query.period_month ?? '';
-        if (!PERIOD_RE.test(period)) violation('period_month is missing or not YYYY-MM');
+        if (!PERIOD_RE.test(r.query.period_month ?? '')) violation('period_month is missing or not YYYY-MM');
+        const period = options.reportPeriod ?? r.query.period_month ?? '';
         const format = r.query.format ?? 'csv';
         if (!['csv', 'json'].includes(format)) violation(`format ${format} is not csv or json`);
         const rows = [...collections.values()].filter((c) => c.period_month === period).sort((a, b) => a.policy.policy_number.localeCompare(b.policy.policy_number));

@@ -729,3 +729,21 @@ describe('a statement created with its id only in the Location header', () => {
     expect((await premia(s, ['settlements', 'export', json.json().id])).code).toBe(0);
   });
 });
+
+describe("a collections report of another period than the one asked for (a server that did not read period_month)", () => {
+  it.each([['csv'], ['json']])('%s: refused, exit 1, --output keeps no file; the period asked is taken (control)', async (format) => {
+    const s = await stub({ reportPeriod: '2026-11' });
+    await seeded(s);
+    const out = join(dir, `other-period-${format}`);
+    mkdirSync(out);
+    const r = await premia(s, ['reports', 'collections', '--period', '2026-12', '--format', format, '--output', join(out, `r.${format}`)]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `error: GET /v1/reports/collections answered with the report of 2026-11, not of 2026-12 as asked (did the server read period_month?): it is not the 2026-12 report; nothing complete was received.\n  (code REMOTE_ERROR)\n`,
+    );
+    expect(readdirSync(out)).toEqual([]);
+    const asked = await premia(s, ['reports', 'collections', '--period', '2026-11', '--format', format, '--output', join(out, `r.${format}`)]);
+    expect(asked.code).toBe(0);
+    expect(readdirSync(out)).toEqual([`r.${format}`]);
+  });
+});

@@ -417,6 +417,13 @@ export class HttpClient {
           done: (text) => {
             const why = wholeDownloadProblem(text, format, expect, outline, totalCount);
             if (why !== null) throw remoteError(`${what} answered with ${why}; nothing complete was received.`, x.requestId);
+            const other = expect.period === undefined ? null : otherReportPeriod(text, format, outline, expect.period);
+            if (other !== null) {
+              throw remoteError(
+                `${what} answered with the report of ${other.slice(0, 40)}, not of ${expect.period} as asked (did the server read period_month?): it is not the ${expect.period} report; nothing complete was received.`,
+                x.requestId,
+              );
+            }
             // Another server's one-row statement: its cells, for the caller to check the figures of
             // (a premia service's follow the rule, a superseding one's net less what was paid).
             if (!x.premia && expect.dataRows === 1 && expect.columns && text.bytes <= KEEP) {
@@ -1005,6 +1012,8 @@ export interface DownloadShape {
    * the last, so premia's own name is used instead.
    */
   nameHolds?: string;
+  /** The period asked for, which a collections report's period_month must be (a server that did not read the query answers another month's). */
+  period?: string;
 }
 
 /** The cells of the first line of a CSV (quotes removed), or null when the line has not all come. */
@@ -1059,6 +1068,25 @@ function wholeDownloadProblem(text: DownloadText, format: 'csv' | 'json', expect
     if (rows !== expect.dataRows) return `a CSV with ${rows} data row${rows === 1 ? '' : 's'} where ${expect.dataRows} ${expect.dataRows === 1 ? 'was' : 'were'} expected`;
   }
   return null;
+}
+
+/**
+ * Another period than `asked` that a collections report says it is of, or null: a JSON report's
+ * own period_month, or that of a CSV's first or last row (its first cell).
+ */
+function otherReportPeriod(text: DownloadText, format: 'csv' | 'json', outline: JsonOutline | null, asked: string): string | null {
+  if (format === 'json') {
+    const own = outline?.fields.find((f) => f.within === null && f.key === 'period_month');
+    return typeof own?.value === 'string' && own.value !== asked ? own.value : null;
+  }
+  const firstCell = (line: string | undefined): string | null => {
+    const cell = line?.replace(/^\uFEFF/, '').split(',')[0]?.trim().replace(/^"(.*)"$/, '$1');
+    return cell !== undefined && /^\d{4}-\d{2}$/.test(cell) ? cell : null;
+  };
+  const headLines = text.head.split('\n');
+  const first = headLines.length > 2 ? firstCell(headLines[1]) : null;
+  const last = firstCell(text.tail.split('\n').filter((l) => l.trim() !== '').at(-1));
+  return [first, last].find((p) => p !== null && p !== asked) ?? null;
 }
 
 /** The records of a whole CSV (lib/csv-reader.ts: RFC 4180, CRLF or LF), blank ones left out; null when it is not CSV text. */

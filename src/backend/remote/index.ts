@@ -456,7 +456,7 @@ export class RemoteBackend implements Backend {
   // -- reports (spec 4.6) ----------------------------------------------------------------
 
   collectionsReport(period: Period, format: ReportFormat): Promise<Download> {
-    return this.http.download(callOf(OPERATIONS.collectionsReport, [period, format]), format, `collections-${period}.${format}`, { columns: REPORT_COLUMNS, nameHolds: period });
+    return this.http.download(callOf(OPERATIONS.collectionsReport, [period, format]), format, `collections-${period}.${format}`, { columns: REPORT_COLUMNS, nameHolds: period, period });
   }
 
   // -- settlements (spec 4.7–4.9; list, mark-paid and dispute are extensions) ---------------
