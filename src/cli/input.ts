@@ -4,6 +4,7 @@ import { open as openFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { resolve } from 'node:path';
 import type { Upload } from '../backend/types.js';
+import { CsvReader, isBlankRecord } from '../lib/csv-reader.js';
 import { usageError, validationError } from '../domain/errors.js';
 import { printable } from '../domain/identifiers.js';
 import type { CliContext } from './context.js';
@@ -72,4 +73,41 @@ function unreadable(e: unknown, given: string): unknown {
     default:
       return e;
   }
+}
+
+/**
+ * `upload` with its data rows counted as it is sent, read the way premia reads a CSV (records that
+ * are not blank, after the header): `rows()` gives that count once the file has been sent whole
+ * and read as CSV, else null. For a remote import, whose answer another server counts its own way
+ * (the spec does not say how a duplicate or a bad row is counted). A resent upload is counted anew.
+ */
+export function countedUpload(upload: Upload): { upload: Upload; rows: () => number | null } {
+  let counted: number | null = null;
+  async function* tap(source: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array | string> {
+    counted = null;
+    let records = 0;
+    let readable = true;
+    const reader = new CsvReader({ onRecord: (fields) => void (isBlankRecord(fields) || records++) });
+    for await (const chunk of source) {
+      if (readable) {
+        try {
+          reader.push(chunk);
+        } catch {
+          readable = false; // not CSV premia reads: the server's answer is all there is
+        }
+      }
+      yield chunk;
+    }
+    try {
+      if (readable) reader.end();
+    } catch {
+      readable = false;
+    }
+    if (readable) counted = Math.max(0, records - 1);
+  }
+  const reopen = upload.reopen;
+  return {
+    upload: { ...upload, stream: tap(upload.stream), ...(reopen && { reopen: () => tap(reopen()) }) },
+    rows: () => counted,
+  };
 }

@@ -18,3 +18,21 @@ export function afterRowErrors(ui: Ui, result: { imported: number; errors: Reado
     ui.warn(`Every row${omitted > 0 ? ' listed' : ''} is already in the store: this file looks imported before. Nothing changed.`);
   }
 }
+
+/**
+ * After a remote import that imported rows: the rows of the file (`rows`, as premia counts them;
+ * null when it could not) that the service's answer counts neither as imported nor as failed,
+ * said. Another server may skip a duplicate or a row it cannot read without a word, and
+ * "Imported 2 policies; 0 rows failed" for a file of four would leave two policies uncollected
+ * unnoticed. (Nothing imported says itself: a file refused whole counts only its bad rows.)
+ */
+export function warnUnaccountedRows(ui: Ui, file: string, rows: number | null, result: { imported: number; failed: number }): void {
+  if (rows === null || result.imported === 0) return;
+  const told = result.imported + result.failed;
+  if (told >= rows) return;
+  const left = rows - told;
+  ui.warn(
+    `${file} has ${plural(rows, 'row')}, but the service's answer accounts for ${count(told)} (${count(result.imported)} imported, ${count(result.failed)} failed): ` +
+      `${plural(left, 'row')} ${left === 1 ? 'is' : 'are'} in neither count. Check what the service holds before relying on this import.`,
+  );
+}

@@ -2,8 +2,8 @@ import type { BankImportResult, Upload } from '../../../backend/types.js';
 import { CaseMismatchRefused, describeCaseMismatches, isCaseMismatches } from '../../../domain/customer-case.js';
 import { ExitCode, PremiaError } from '../../../domain/errors.js';
 import { plural } from '../../output/format.js';
-import { afterRowErrors } from '../../output/import-errors.js';
-import { openUpload } from '../../input.js';
+import { afterRowErrors, warnUnaccountedRows } from '../../output/import-errors.js';
+import { countedUpload, openUpload } from '../../input.js';
 import { catchCtrlC } from '../../interrupt.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { askOrCancel, confirmMode } from '../../confirm.js';
@@ -28,8 +28,9 @@ export async function importRun(deps: ImportOptions): Promise<number> {
   const mode = confirmMode(deps);
   let upload = await openUpload(ctx, file);
   let result: BankImportResult;
+  let rows: number | null;
   try {
-    result = await importOnce(deps, upload, mode === 'yes' ? 'warn' : 'refuse');
+    ({ result, rows } = await importOnce(deps, upload, mode === 'yes' ? 'warn' : 'refuse'));
   } catch (e) {
     if (!(e instanceof CaseMismatchRefused)) throw e;
     // Asked only where the file can be read again (not stdin, not a pipe).
@@ -42,7 +43,7 @@ export async function importRun(deps: ImportOptions): Promise<number> {
     }
     await askOrCancel(deps, { details: [`${describeCaseMismatches(e.mismatches, e.source)}.`, CASE_CONSEQUENCE], question: 'Import the rows as they are?' });
     upload = await openUpload(ctx, file);
-    result = await importOnce(deps, upload, 'warn');
+    ({ result, rows } = await importOnce(deps, upload, 'warn'));
   }
   if (ui.json) ui.printJson(result);
   else {
@@ -65,6 +66,7 @@ export async function importRun(deps: ImportOptions): Promise<number> {
       ui.warn('Nothing was imported: a statement with a row premia cannot read is refused whole (its balances run on from row to row). Correct the rows listed and import the file again.');
     }
   }
+  warnUnaccountedRows(ui, upload.name, rows, result);
   // Said under --json too (the answer holds them as case_mismatches): the rows are stored.
   if (isCaseMismatches(result.case_mismatches)) {
     ui.warn(`${describeCaseMismatches(result.case_mismatches, upload.name)}. Their rows were imported as given, for customers of their own; the policies' customers are collected from generated accounts.`);
@@ -72,11 +74,14 @@ export async function importRun(deps: ImportOptions): Promise<number> {
   return result.failed > 0 ? ExitCode.PARTIAL : ExitCode.OK;
 }
 
-async function importOnce({ ctx, backend }: ImportOptions, upload: Upload, customerCase: 'warn' | 'refuse'): Promise<BankImportResult> {
+/** One import of `upload`, with its rows as premia counts them when another server answers for them (else null). */
+async function importOnce({ ctx, backend }: ImportOptions, upload: Upload, customerCase: 'warn' | 'refuse'): Promise<{ result: BankImportResult; rows: number | null }> {
   const b = await backend();
+  const counted = b.mode === 'remote' ? countedUpload(upload) : null;
   const ctrlC = catchCtrlC(ctx, () => {});
   try {
-    return await b.importBankTransactions(upload, { signal: ctrlC.signal, customerCase });
+    const result = await b.importBankTransactions(counted?.upload ?? upload, { signal: ctrlC.signal, customerCase });
+    return { result, rows: counted?.rows() ?? null };
   } finally {
     ctrlC.release();
   }

@@ -2,10 +2,10 @@ import { ExitCode } from '../../../domain/errors.js';
 import { stringifyJson } from '../../../domain/json.js';
 import { describeCaseMismatches, isCaseMismatches } from '../../../domain/customer-case.js';
 import { plural } from '../../output/format.js';
-import { afterRowErrors } from '../../output/import-errors.js';
+import { afterRowErrors, warnUnaccountedRows } from '../../output/import-errors.js';
 import { SILENT, startProgress } from '../../output/progress.js';
 import { ImportProgressLine } from '../../output/live.js';
-import { openUpload } from '../../input.js';
+import { countedUpload, openUpload } from '../../input.js';
 import { catchCtrlC } from '../../interrupt.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { warnIfMonthQueued } from './queued-notice.js';
@@ -16,8 +16,11 @@ export interface ImportOptions extends CommandDeps {
 }
 
 export async function importRun({ ctx, ui, backend, file }: ImportOptions): Promise<number> {
-  const upload = await openUpload(ctx, file);
+  const opened = await openUpload(ctx, file);
   const b = await backend();
+  // Another server counts the rows its own way: those it answers for are checked against the file.
+  const counted = b.mode === 'remote' ? countedUpload(opened) : null;
+  const upload = counted?.upload ?? opened;
   // Typed at the terminal: a spinner redrawn there would erase the line being typed.
   const typed = file === '-' && ctx.stdinIsTTY;
   const progress = typed ? SILENT : await startProgress(ui, `Importing ${upload.name}…`);
@@ -71,6 +74,7 @@ export async function importRun({ ctx, ui, backend, file }: ImportOptions): Prom
         "import their statements under the policies' customer ids.",
     );
   }
+  warnUnaccountedRows(ui, upload.name, counted?.rows() ?? null, result);
   await warnIfMonthQueued(ui, b, result.imported);
   return result.failed > 0 ? ExitCode.PARTIAL : ExitCode.OK;
 }
