@@ -459,6 +459,24 @@ describe('a read whose answer lacks what it shows', () => {
   });
 });
 
+// The spec's ids are strings; a server keyed by integers sends 17. Refused, the policy was made and
+// premia said it could not tell: a retry made it twice.
+describe('a write whose answer gives its id as a number', () => {
+  it('is taken as the id it is, written as its digits (policies create, update; collections execute)', async () => {
+    const s = await serve({
+      'POST /policies': answer(201, { id: 17, policy_number: 'POL-1', status: 'active', created_at: '2026-11-01T08:00:00Z' }),
+      'PATCH /policies/17': answer(200, { id: 17, policy_number: 'POL-1', collection_amount: 12.5, status: 'active', updated_at: '2026-11-01T09:00:00Z' }),
+      'POST /collections/execute': answer(202, { execution_id: 4, status: 'processing', policies_queued: 1 }),
+    });
+    const create = await premia(s, ['--json', 'policies', 'create', '--policy-number', 'POL-1', '--customer-id', 'C1', '--external-ref', 'E1', '--product-code', 'LIFE', '--amount', '10']);
+    expect([create.code, create.json().id]).toEqual([0, '17']);
+    const update = await premia(s, ['--json', 'policies', 'update', '17', '--amount', '12.50']);
+    expect([update.code, update.json().id]).toEqual([0, '17']);
+    const run = await premia(s, ['--json', 'collections', 'execute', '--period', '2026-11']);
+    expect([run.code, run.json()]).toEqual([0, { execution_id: '4', status: 'processing', policies_queued: 1 }]);
+  });
+});
+
 describe('an upload from stdin to a server that wants its length (411 Length Required)', () => {
   const CSV = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,P1,LIFE,10.00\n';
   const lengthRequired: Handler = (req, res) => {

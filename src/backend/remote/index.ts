@@ -93,12 +93,14 @@ function failedRows(answer: unknown): boolean {
 }
 
 /** What a field of a write's answer must be for premia to print it or rely on it. */
-type FieldKind = 'string' | 'amount' | 'count';
+type FieldKind = 'string' | 'id' | 'amount' | 'count';
 
-const KIND_WORDS: Record<FieldKind, string> = { string: 'a string', amount: 'an amount', count: 'a whole number' };
+const KIND_WORDS: Record<FieldKind, string> = { string: 'a string', id: 'a string', amount: 'an amount', count: 'a whole number' };
 
 function fieldIs(value: unknown, kind: FieldKind): boolean {
   if (kind === 'string') return typeof value === 'string';
+  // An id: the spec's string, or another server's numeric key (read as its digits, below).
+  if (kind === 'id') return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0);
   // Amounts arrive as cents (moneyToCents): a whole number of cents, which may be negative.
   if (kind === 'amount') return typeof value === 'number' && Number.isSafeInteger(value);
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
@@ -123,6 +125,9 @@ function checkedAnswer<T>(answer: unknown, what: string, fields: Record<string, 
         (read ? `it is not an answer premia understands (${verify}).` : `premia cannot tell what was done. ${verify}.`),
     );
   }
+  // A numeric id is taken as the text it is sent back as (`policies update 17`): refused, the
+  // write was done all the same and said not to be, and a retry could make it twice.
+  for (const [name, kind] of Object.entries(fields)) if (kind === 'id' && typeof body[name] === 'number') body[name] = String(body[name]);
   return answer as T;
 }
 
@@ -335,7 +340,7 @@ export class RemoteBackend implements Backend {
   async createPolicy(input: PolicyInput): Promise<Policy> {
     const verify = `Check whether policy ${input.policy_number} exists at the service (a second create may be refused as a duplicate or make a second policy)`;
     // Spec 4.1: id, policy_number, status, created_at.
-    return this.checkedJson(callOf(OPERATIONS.createPolicy, [input], { verify, money: POLICY_MONEY }), 'the policy creation', { id: 'string', policy_number: 'string', status: 'string', created_at: 'string' }, verify);
+    return this.checkedJson(callOf(OPERATIONS.createPolicy, [input], { verify, money: POLICY_MONEY }), 'the policy creation', { id: 'id', policy_number: 'string', status: 'string', created_at: 'string' }, verify);
   }
 
   async importPolicies(file: Upload, options?: ImportOptions): Promise<ImportResult> {
@@ -360,7 +365,7 @@ export class RemoteBackend implements Backend {
     const verify = `Check policy ${ref} at the service (its amount and status)`;
     const call = callOf(OPERATIONS.updatePolicy, [ref, patch], { ref: { noun: 'policy', value: ref }, item: { noun: 'policy', value: ref }, verify, money: POLICY_MONEY });
     // Spec 4.3: id, policy_number, collection_amount, status, updated_at.
-    return this.checkedJson(call, 'the policy update', { id: 'string', policy_number: 'string', collection_amount: 'amount', status: 'string', updated_at: 'string' }, verify);
+    return this.checkedJson(call, 'the policy update', { id: 'id', policy_number: 'string', collection_amount: 'amount', status: 'string', updated_at: 'string' }, verify);
   }
 
   async previewCancellation(ref: string): Promise<CancellationPreview> {
@@ -428,7 +433,7 @@ export class RemoteBackend implements Backend {
     if (input.strategy !== undefined) await this.requirePremia('collection strategies (--strategy)');
     const verify = `Check whether the ${input.period_month} run was queued (premia reports collections --period ${input.period_month})`;
     // Spec 4.4: execution_id, status, policies_queued.
-    return this.checkedJson(callOf(OPERATIONS.executeCollections, [input], { verify, money: [] }), 'the collections run', { execution_id: 'string', status: 'string', policies_queued: 'count' }, verify);
+    return this.checkedJson(callOf(OPERATIONS.executeCollections, [input], { verify, money: [] }), 'the collections run', { execution_id: 'id', status: 'string', policies_queued: 'count' }, verify);
   }
 
   async getCollection(id: string): Promise<Collection> {
