@@ -462,7 +462,7 @@ describe('premia settlements export', () => {
     const replaced = await cli(['settlements', 'export', 'SETTLE-2026-11-001', '--output', 'old.csv']);
     expect(replaced.code).toBe(0);
     expect(replaced.stderr).toMatch(
-      /^Wrote SETTLE-2026-11-001\.csv to .*old\.csv \(\d+ bytes\)\.\nwarning: SETTLE-2026-11-001 is disputed \(since 2026-12-02; paid on 2026-12-02\): this export is a record of it, not to be paid; SETTLE-2026-11-002 replaced it \(export that one for what is due\)\.\n$/,
+      /^Wrote SETTLE-2026-11-001\.csv as .*old\.csv \(\d+ bytes\)\.\nwarning: SETTLE-2026-11-001 is disputed \(since 2026-12-02; paid on 2026-12-02\): this export is a record of it, not to be paid; SETTLE-2026-11-002 replaced it \(export that one for what is due\)\.\n$/,
     );
     // What is due now: pending, no warning; the lines are a reconciliation, never a payment run's input.
     expect((await cli(['settlements', 'export', 'SETTLE-2026-11-002'])).stderr).toBe('');

@@ -97,7 +97,7 @@ describe('a cron job against a running server (spawned bin/premia.js)', () => {
     const exported = await run(mode, [...as, 'settlements', 'export', settlement.id, '--output', 'statement.csv']);
     expect(exported.code).toBe(0);
     expect(exported.stdout).toBe('');
-    expect(exported.stderr).toBe(`Wrote SETTLE-2026-11-001.csv to ${join(dir, mode, 'statement.csv')} (${readFileSync(join(dir, mode, 'statement.csv')).length} bytes).\n`);
+    expect(exported.stderr).toBe(`Wrote SETTLE-2026-11-001.csv as ${join(dir, mode, 'statement.csv')} (${readFileSync(join(dir, mode, 'statement.csv')).length} bytes).\n`);
     out.export = readFileSync(join(dir, mode, 'statement.csv'), 'utf8');
 
     // A rerun of the settlement step: a conflict, exit 6, the error body on stderr, nothing on stdout.

@@ -586,7 +586,7 @@ describe('a statement export whose figures do not follow the fee rule', () => {
     expect(readFileSync(out, 'utf8')).toBe(
       `settlement_number,period_month,total_collections,distribution_fee,collections_fee,total_fees,vat,net_amount,payment_date,payment_reference\nSETTLE-2026-11-001,2026-11,10.00,2.50,0.35,2.85,0.43,11.72,2026-12-03,EFT-SETTLE-2026-11-001\n`,
     );
-    expect(r.stderr).toBe(`Wrote ${settlement}.csv to ${out} (232 bytes).\n${warning}`);
+    expect(r.stderr).toBe(`Wrote ${settlement}.csv as ${out} (232 bytes).\n${warning}`);
     await expectQuietOnRuleFollowing('export');
   });
 });

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { Download, Settlement } from '../../../backend/types.js';
 import { printable } from '../../../domain/identifiers.js';
 import { centsFromJsonNumber } from '../../../domain/money.js';
@@ -35,7 +36,8 @@ export async function exportRun({ ctx, ui, backend, ref, lines, output, force }:
   const b = await backend();
   const download = await b.exportSettlement(ref, { lines });
   const written = await writeDownload(ctx, download, output, undefined, '--output', force);
-  if (written.path !== null) ui.status(`Wrote ${download.filename} to ${written.path} (${plural(written.bytes, 'byte')}).`);
+  // Written under another name (--output FILE): "as", not "Wrote 10.csv to …/15.csv".
+  if (written.path !== null) ui.status(`Wrote ${download.filename} ${basename(written.path) === download.filename ? 'to' : 'as'} ${written.path} (${plural(written.bytes, 'byte')}).`);
   // The file is the server's, byte for byte; figures that do not follow the fee rule are said.
   const figures = statementFigures(download);
   if (figures) for (const w of feeRuleWarnings(figures)) ui.warn(w);
