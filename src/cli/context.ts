@@ -345,6 +345,12 @@ export async function resolveTarget(ctx: CliContext, globals: GlobalOptions): Pr
     }
     return local(DEFAULT_DB_FILE, 'default');
   }
+  // Both variables exported (a cron line's, an old shell's): the service wins, as the header says,
+  // but not without a word: a run meant for the store would go to the service unseen.
+  if (!flagRemote && envRemote && env.PREMIA_DB?.trim()) {
+    const by = env.PREMIA_BASE_URL ? 'PREMIA_BASE_URL' : 'PREMIA_PROFILE';
+    ctx.stderr.write(`warning: PREMIA_DB is set but ${by} is too, and chooses remote mode: this command goes to the service, not to the store. Unset one of them (or give --db).\n`);
+  }
   // Checked before any message quotes it: a password written into it is refused, not printed.
   // A key given as the URL is shown redacted: every key that may be configured is known by now.
   if (globals.apiKey !== undefined) ctx.secrets.add(globals.apiKey);

@@ -185,6 +185,23 @@ describe('choosing the mode and the key', () => {
     expect(both.stderr).toContain('Give either --db (local mode) or --base-url/--profile (remote mode), not both.');
   });
 
+  // Both exported (a cron line's and an old shell's): the service wins, said, not in silence.
+  it('PREMIA_BASE_URL or PREMIA_PROFILE beside PREMIA_DB: remote mode, with a warning naming both', async () => {
+    saveConfig({ acme: { base_url: server.url, api_key: server.keys.acme } });
+    const byUrl = await premia(['whoami', '--json'], { PREMIA_DB: ':memory:', PREMIA_BASE_URL: server.url, PREMIA_API_KEY: server.keys.acme });
+    expect([byUrl.json().mode, byUrl.stderr]).toEqual([
+      'remote',
+      'warning: PREMIA_DB is set but PREMIA_BASE_URL is too, and chooses remote mode: this command goes to the service, not to the store. Unset one of them (or give --db).\n',
+    ]);
+    const byProfile = await premia(['whoami', '--json'], { PREMIA_DB: ':memory:', PREMIA_PROFILE: 'acme' });
+    expect([byProfile.json().mode, byProfile.stderr]).toEqual([
+      'remote',
+      'warning: PREMIA_DB is set but PREMIA_PROFILE is too, and chooses remote mode: this command goes to the service, not to the store. Unset one of them (or give --db).\n',
+    ]);
+    // --db decides, and no word is needed.
+    expect((await premia(['whoami', '--json', '--db', ':memory:'], { PREMIA_DB: ':memory:', PREMIA_PROFILE: 'acme' })).stderr).toBe('');
+  });
+
   it('PREMIA_API_KEY beats the profile key; --api-key beats both (with a warning)', async () => {
     saveConfig({ default: { base_url: server.url, api_key: server.keys.acme } });
     expect((await premia(['whoami', '--json'])).json()).toMatchObject({ client: 'Acme Life', key_source: 'profile' });
