@@ -121,6 +121,24 @@ export function cancellationQuestion(p: CancellationPreview): Question {
   return { details, question: `Cancel policy ${p.policy_number}?` };
 }
 
+/** How far a premium may move at once, either way, before a terminal asks (a slipped decimal point moves it a hundredfold). */
+const PREMIUM_JUMP = 10;
+
+/**
+ * A premium set to ten times what it is or more, or a tenth or less (`--amount 94134` meant as
+ * 941.34): the question, or null for a change within that. `from` and `to` in cents.
+ */
+export function premiumChangeQuestion(policyNumber: string, from: number, to: number): Question | null {
+  if (from <= 0 || (to < from * PREMIUM_JUMP && to * PREMIUM_JUMP > from)) return null;
+  const how = to > from ? `${count(Math.round(to / from))} times the premium it has` : `1/${count(Math.round(from / to))} of the premium it has`;
+  return {
+    details: [
+      `Policy ${policyNumber}'s premium would go from ${money(from)} to ${money(to)} a month, ${how}: from next month on, its collections debit the new amount.`,
+    ],
+    question: `Set the premium of policy ${policyNumber} to ${money(to)}?`,
+  };
+}
+
 export function plainCancellationQuestion(ref: string): Question {
   return {
     details: [

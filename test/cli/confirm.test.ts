@@ -424,6 +424,31 @@ describe('settlements', () => {
   });
 });
 
+// `--amount 94134` meant as 941.34: a hundredfold premium, debited from next month on, went through unasked.
+describe('a premium change of tenfold or more', () => {
+  it('asks, showing the premium it has; no changes nothing (exit 130), yes sets it', async () => {
+    const db = copyOfBase();
+    const asked: string[] = [];
+    const no = await cli(db, ['policies', 'update', 'POL-2026315', '--amount', '37200'], terminal([false], asked));
+    expect([no.code, asked]).toEqual([130, ['Set the premium of policy POL-2026315 to 37,200.00?']]);
+    expect(no.stderr).toBe(
+      `Local mode: store ${db}\nPolicy POL-2026315's premium would go from 372.00 to 37,200.00 a month, 100 times the premium it has: from next month on, its collections debit the new amount.\nNothing changed.\n`,
+    );
+    expect((await cli(db, ['--json', 'policies', 'get', 'POL-2026315'])).json().collection_amount).toBe(372);
+    const down = await cli(db, ['policies', 'update', 'POL-2026315', '--amount', '3.72'], terminal([true], asked));
+    expect([down.code, asked.at(-1)]).toEqual([0, 'Set the premium of policy POL-2026315 to 3.72?']);
+    expect(down.stderr).toContain("Policy POL-2026315's premium would go from 372.00 to 3.72 a month, 1/100 of the premium it has");
+    expect((await cli(db, ['--json', 'policies', 'get', 'POL-2026315'])).json().collection_amount).toBe(3.72);
+  });
+
+  it('a change within tenfold, --yes, or no terminal: nothing asked (control)', async () => {
+    const db = copyOfBase();
+    expect((await cli(db, ['policies', 'update', 'POL-2026315', '--amount', '400'], terminal([]))).code).toBe(0);
+    expect((await cli(db, ['policies', 'update', 'POL-2026315', '--amount', '40000', '--yes'], terminal([]))).code).toBe(0);
+    expect((await cli(db, ['policies', 'update', 'POL-2026315', '--amount', '40'])).code).toBe(0);
+  });
+});
+
 describe('a policy cancellation', () => {
   it('asks, naming the collections it cancels and the planned debit it withdraws; yes withdraws it', async () => {
     const db = copyOfBase();
@@ -455,7 +480,7 @@ describe('a policy cancellation', () => {
 
   it('other changes, and cancelling a cancelled policy, ask nothing; without a terminal nothing is asked', async () => {
     const db = copyOfBase();
-    expect((await cli(db, ['policies', 'update', 'POL-2026315', '--amount', '10.00'], terminal([]))).code).toBe(0);
+    expect((await cli(db, ['policies', 'update', 'POL-2026315', '--amount', '300.00'], terminal([]))).code).toBe(0);
     expect((await cli(db, ['policies', 'update', 'POL-2026315', '--status', 'cancelled'], { prompter: answering([]) })).code).toBe(0);
     expect((await cli(db, ['policies', 'update', 'POL-2026315', '--status', 'cancelled'], terminal([]))).code).toBe(0);
   });

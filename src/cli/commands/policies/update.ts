@@ -4,7 +4,7 @@ import { validatePolicyPatch, type PolicyStatus } from '../../../domain/policy.j
 import { usageError } from '../../../domain/errors.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { askOrCancel, confirmMode, unlessUnsupported } from '../../confirm.js';
-import { cancellationQuestion, plainCancellationQuestion } from '../../questions.js';
+import { cancellationQuestion, plainCancellationQuestion, premiumChangeQuestion } from '../../questions.js';
 import { warnIfReinstatedOutsideMonth } from './queued-notice.js';
 import { showPolicy } from './show.js';
 
@@ -37,6 +37,13 @@ export async function updateRun(opts: UpdateOptions): Promise<number> {
     // Cancelling a cancelled policy changes nothing: nothing to ask.
     if (preview === null) await askOrCancel(opts, plainCancellationQuestion(ref));
     else if (preview.status !== 'cancelled') await askOrCancel(opts, cancellationQuestion(preview));
+  }
+  // A premium moved tenfold or more (a slipped decimal point) is asked about on a terminal, with
+  // the premium it has where the server can say (a policy lookup is premia's extension).
+  if (patch.collection_amount !== undefined && confirmMode(opts) === 'ask') {
+    const current = await unlessUnsupported(() => b.getPolicy(ref));
+    const question = current && premiumChangeQuestion(current.policy_number, current.collection_amount, patch.collection_amount);
+    if (question) await askOrCancel(opts, question);
   }
   // Local mode: the policy as it was, to tell a no-op from a change, and a reinstatement (which
   // may leave the policy out of a month queued while it was lapsed).
