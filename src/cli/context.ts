@@ -30,6 +30,7 @@ import { checkGivenKey } from '../domain/idempotency.js';
 import { foreignUrlProblem, isPostgresUrl, isStoreFile, redactDbUrl } from '../lib/db-url.js';
 import { sqliteDatabaseOwning } from '../lib/sqlite-files.js';
 import type { LockWaitHooks } from '../lib/lock-wait.js';
+import { discardTypedAhead } from '../lib/typed-ahead.js';
 import { parseBaseUrl } from '../backend/wire.js';
 import { checkPrivate, checkProfileName, configPath, DEFAULT_PROFILE, readConfig, redactKey, type Profile } from './config.js';
 
@@ -698,6 +699,8 @@ function inquirerPrompter(init: ContextInit): Prompter {
     },
     async confirm(message, options) {
       const { confirm } = await import('@inquirer/prompts');
+      // Keys typed before the question showed (`y`, Enter, typed with the command) do not answer it.
+      if (init.stdin === process.stdin && process.stdin.isTTY) discardTypedAhead(0);
       return confirm({ message, default: false, ...theme(options) }, context);
     },
   };

@@ -127,6 +127,21 @@ onPty('on a pseudo-terminal', () => {
     expect((await cli(db, ['--json', 'clock'])).json().date).toBe('2026-11-30');
   });
 
+  // `y` and Enter typed with the command, before the figures and the question showed, answered it:
+  // the month closed unseen. Such keys are discarded when the question is asked. (Typed as premia
+  // starts: they wait in the terminal's queue, read by nothing until the question.)
+  it('keys typed before a question shows do not answer it', async () => {
+    const db = copyOf(small.db);
+    const before = bytesOf(db);
+    const term = premiaOnTerminal(['--db', db, 'clock', 'advance', '--to-month-end'], { cwd: tmp.dir });
+    term.type('y\r');
+    await term.waitFor(/\(y\/N\)/);
+    term.type('n\r');
+    const ended = await term.ended;
+    expect(ended.code, ended.screen).toBe(130);
+    expect(bytesOf(db)).toBe(before);
+  });
+
   // A colour sequence (SGR with a foreground colour: red, cyan, their reset); the cursor and erase
   // sequences a spinner needs are not colour.
   // eslint-disable-next-line no-control-regex -- the escape character is what is looked for
