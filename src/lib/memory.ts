@@ -2,14 +2,12 @@
  * Giving freed memory back to the system (issue 13). glibc's allocator keeps what a process
  * frees for its own next allocations: the day writer's rows of a million-policy month's large
  * days (~100 MB at a time) and the load's buffers, once freed, stay in the process's heap and
- * count in its RSS until a trim gives them back. Node has no call for it, so it is made through
- * koffi, a maintained FFI library with prebuilt binaries (no compiler at install, unlike an
- * addon of our own).
+ * count in its RSS until a trim gives them back. Node has no call for it (lib/libc.ts makes it).
  *
  * Linux with glibc only: elsewhere (musl has no malloc_trim, other systems other allocators),
  * or when koffi cannot load, this does nothing. PREMIA_MALLOC_TRIM=0 turns it off.
  */
-import { createRequire } from 'node:module';
+import { cFunction } from './libc.js';
 
 /** glibc's two calls, once loaded (null: not here, or turned off). */
 interface Allocator {
@@ -54,15 +52,7 @@ function glibc(): Allocator | null {
 
 function loadGlibc(): Allocator | null {
   if (process.platform !== 'linux' || process.env.PREMIA_MALLOC_TRIM === '0') return null;
-  try {
-    // Loaded on first use only: most commands never free that much.
-    const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi');
-    const libc = koffi.load('libc.so.6');
-    return {
-      mallocTrim: libc.func('int malloc_trim(size_t pad)') as (pad: number) => number,
-      mallopt: libc.func('int mallopt(int param, int value)') as (param: number, value: number) => number,
-    };
-  } catch {
-    return null;
-  }
+  const mallocTrim = cFunction<Allocator['mallocTrim']>('int malloc_trim(size_t pad)');
+  const mallopt = cFunction<Allocator['mallopt']>('int mallopt(int param, int value)');
+  return mallocTrim && mallopt && { mallocTrim, mallopt };
 }
