@@ -78,28 +78,26 @@ export class CsvReader {
   }
 
   push(chunk: Uint8Array | string): void {
-    if (typeof chunk !== 'string' && this.head !== null) {
-      // The first bytes are judged together, however they were split (`(head -c1; …) | premia
-      // bank import -` named a UTF-16 file a legacy encoding, an .xlsx not a workbook).
-      this.bytesIn += chunk.byteLength;
-      const head = this.head.byteLength === 0 ? chunk : Buffer.concat([this.head, chunk]);
-      if (head.byteLength < SNIFF_BYTES) {
-        this.head = head;
-        return;
+    if (this.head !== null) {
+      if (typeof chunk !== 'string') {
+        // The first bytes are judged together, however they were split (`(head -c1; …) | premia
+        // bank import -` named a UTF-16 file a legacy encoding, an .xlsx not a workbook).
+        const head = this.head.byteLength === 0 ? chunk : Buffer.concat([this.head, chunk]);
+        if (head.byteLength < SNIFF_BYTES) {
+          this.head = head;
+          return;
+        }
+        chunk = head;
+      } else if (this.head.byteLength > 0) {
+        this.take(this.head); // text after bytes held: those go first
       }
       this.head = null;
-      this.bytesIn -= head.byteLength;
-      chunk = head;
     }
-    if (typeof chunk === 'string' && this.head !== null) {
-      // Text after bytes held: those go first.
-      const held = this.head;
-      this.head = null;
-      if (held.byteLength > 0) {
-        this.bytesIn -= held.byteLength;
-        this.push(held);
-      }
-    }
+    this.take(chunk);
+  }
+
+  /** Read `chunk` on from where the text stands (push's, once the file's first bytes are judged). */
+  private take(chunk: Uint8Array | string): void {
     const atStart = this.bytesIn === 0;
     let text: string;
     if (typeof chunk === 'string') {
@@ -136,13 +134,8 @@ export class CsvReader {
   }
 
   end(): void {
-    if (this.head !== null && this.head.byteLength > 0) {
-      // A file shorter than what its first bytes are judged on.
-      const head = this.head;
-      this.head = null;
-      this.bytesIn -= head.byteLength;
-      this.push(head);
-    }
+    // A file shorter than what its first bytes are judged on.
+    if (this.head !== null && this.head.byteLength > 0) this.take(this.head);
     this.head = null;
     let rest: string;
     try {
