@@ -38,16 +38,16 @@ export async function updateRun(opts: UpdateOptions): Promise<number> {
     if (preview === null) await askOrCancel(opts, plainCancellationQuestion(ref));
     else if (preview.status !== 'cancelled') await askOrCancel(opts, cancellationQuestion(preview));
   }
-  // A premium moved tenfold or more (a slipped decimal point) is asked about on a terminal, with
-  // the premium it has where the server can say (a policy lookup is premia's extension).
-  if (patch.collection_amount !== undefined && confirmMode(opts) === 'ask') {
-    const current = await unlessUnsupported(() => b.getPolicy(ref));
-    const question = current && premiumChangeQuestion(current.policy_number, current.collection_amount, patch.collection_amount);
-    if (question) await askOrCancel(opts, question);
-  }
   // Local mode: the policy as it was, to tell a no-op from a change, and a reinstatement (which
   // may leave the policy out of a month queued while it was lapsed).
   const before = b.mode === 'local' ? await b.getPolicy(ref).catch(() => null) : null;
+  // A premium moved tenfold or more (a slipped decimal point) is asked about on a terminal, with
+  // the premium it has where the server can say (a policy lookup is premia's extension).
+  if (patch.collection_amount !== undefined && confirmMode(opts) === 'ask') {
+    const current = b.mode === 'local' ? before : await unlessUnsupported(() => b.getPolicy(ref));
+    const question = current && premiumChangeQuestion(current.policy_number, current.collection_amount, patch.collection_amount);
+    if (question) await askOrCancel(opts, question);
+  }
   const policy = await b.updatePolicy(ref, patch);
   if (ui.json) ui.printJson(policy);
   else {
