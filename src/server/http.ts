@@ -50,10 +50,6 @@ export async function sendDownload(reply: FastifyReply, download: Download): Pro
     close(); // the client went away while the first chunk was awaited: nothing to send it to
     return reply;
   }
-  // HEAD: the status and headers a GET gets (its first chunk read, so a refusal is the same), not
-  // the rest of the rows, which Node would read to the end only to drop them.
-  const head = reply.request.method === 'HEAD';
-  if (head) close();
   async function* rest(): AsyncGenerator<Buffer> {
     try {
       if (first.done) return;
@@ -75,7 +71,12 @@ export async function sendDownload(reply: FastifyReply, download: Download): Pro
   if (download.contentType.startsWith('text/csv')) {
     reply.header('content-disposition', `attachment; filename="${download.filename.replace(/["\\\r\n]/g, '_')}"`);
   }
-  if (head) return reply.send();
+  if (reply.request.method === 'HEAD') {
+    // The status and headers a GET gets (its first chunk read, so a refusal is the same), not the
+    // rest of the rows, which fastify would read to the end only to drop them.
+    close();
+    return reply.send();
+  }
   const stream = Readable.from(rest(), { objectMode: false });
   // Destroyed before rest() ran (a generator that never started skips its finally).
   stream.once('close', close);
