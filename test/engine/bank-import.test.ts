@@ -103,59 +103,46 @@ describe('bank import', () => {
     ]);
   });
 
-  it("a header titled as a person titles columns ('Customer ID') is refused, saying to write underscores", async () => {
+  // A bank's own export carries a running balance (and often names its columns in its own order);
+  // a spreadsheet titles its columns, or writes Excel's sep= line first. Each refused whole, saying what to do.
+  const HEADER_IS = "is not a bank transactions CSV file: line 1: the header must be 'customer_id,date,amount,description'; found";
+  it.each([
+    [
+      "titled as a person titles columns ('Customer ID'): write underscores",
+      'titled.csv',
+      'Customer ID,Date,Amount,Description\nC1,2026-11-02,-50.00,X\n',
+      "'Customer ID,Date,Amount,Description'. Its names are written with spaces or hyphens; write them with underscores, as 'customer_id,date,amount,description'.",
+    ],
+    ["Excel's sep= line before it: delete it", 'excel.csv', 'sep=,\r\ncustomer_id,date,amount,description\r\nC1,2026-11-02,-50.00,X\r\n', "'sep=,'. It is Excel's 'sep=' line, which only Excel reads; delete that line."],
+    [
+      'the right columns in another order: said so',
+      'order.csv',
+      'date,customer_id,amount,description\n2026-11-02,C1,-50.00,X\n',
+      "'date,customer_id,amount,description'. The columns are right but in the wrong order.",
+    ],
+    [
+      'a column besides the four (a running balance): named',
+      'balance.csv',
+      'customer_id,date,amount,description,balance\nC1,2026-11-02,-50.00,X,950.00\n',
+      "'customer_id,date,amount,description,balance'. It has a column premia does not read ('balance'); delete it.",
+    ],
+    [
+      "columns besides the four, the others in the bank's order: named, and the order said",
+      'export.csv',
+      'Date,Description,Amount,Customer_ID,Balance,Reference\n2026-11-02,X,-50.00,C1,950.00,R1\n',
+      "'Date,Description,Amount,Customer_ID,Balance,Reference'. It has columns premia does not read ('Balance', 'Reference'); delete them, and put the others in the order 'customer_id,date,amount,description'.",
+    ],
+  ])('a header %s; nothing imported', async (_what, name, text, said) => {
     const b = await backend();
-    const r = await b.importBankTransactions(textUpload('titled.csv', 'Customer ID,Date,Amount,Description\nC1,2026-11-02,-50.00,X\n')).catch((e: Error) => e);
-    expect(r).toMatchObject({
-      code: 'INVALID_FILE',
-      message:
-        "titled.csv is not a bank transactions CSV file: line 1: the header must be 'customer_id,date,amount,description'; found 'Customer ID,Date,Amount,Description'. " +
-        "Its names are written with spaces or hyphens; write them with underscores, as 'customer_id,date,amount,description'. Nothing was imported.",
-    });
+    const r = await b.importBankTransactions(textUpload(name, text)).catch((e: Error) => e);
+    expect(r).toMatchObject({ code: 'INVALID_FILE', message: `${name} ${HEADER_IS} ${said} Nothing was imported.` });
+    expect(await b.showBankAccount('C1').catch((e: { code: string }) => e.code)).toBe('NOT_FOUND');
   });
 
-  it("Excel's sep= line before the header is refused, saying to delete it", async () => {
+  it('a header column whose name is not plain text is counted, not shown (the hint escapes nothing)', async () => {
     const b = await backend();
-    const r = await b.importBankTransactions(textUpload('excel.csv', 'sep=,\r\ncustomer_id,date,amount,description\r\nC1,2026-11-02,-50.00,X\r\n')).catch((e: Error) => e);
-    expect(r).toMatchObject({
-      code: 'INVALID_FILE',
-      message:
-        "excel.csv is not a bank transactions CSV file: line 1: the header must be 'customer_id,date,amount,description'; found 'sep=,'. It is Excel's 'sep=' line, which only Excel reads; delete that line. Nothing was imported.",
-    });
-  });
-
-  it('a header of the right columns in another order is refused, saying so', async () => {
-    const b = await backend();
-    const r = await b.importBankTransactions(textUpload('order.csv', 'date,customer_id,amount,description\n2026-11-02,C1,-50.00,X\n')).catch((e: Error) => e);
-    expect(r).toMatchObject({
-      code: 'INVALID_FILE',
-      message:
-        "order.csv is not a bank transactions CSV file: line 1: the header must be 'customer_id,date,amount,description'; found 'date,customer_id,amount,description'. The columns are right but in the wrong order. Nothing was imported.",
-    });
-  });
-
-  // A bank's own export carries a running balance (and often names its columns in its own order):
-  // refused whole as before, now naming the column premia does not read.
-  it('a header with columns besides the four (a running balance) is refused, naming them and, when needed, the order', async () => {
-    const b = await backend();
-    const balance = await b.importBankTransactions(textUpload('balance.csv', 'customer_id,date,amount,description,balance\nC1,2026-11-02,-50.00,X,950.00\n')).catch((e: Error) => e);
-    expect(balance).toMatchObject({
-      code: 'INVALID_FILE',
-      message:
-        "balance.csv is not a bank transactions CSV file: line 1: the header must be 'customer_id,date,amount,description'; found 'customer_id,date,amount,description,balance'. " +
-        "It has a column premia does not read ('balance'); delete it. Nothing was imported.",
-    });
-    const export_ = await b.importBankTransactions(textUpload('export.csv', 'Date,Description,Amount,Customer_ID,Balance,Reference\n2026-11-02,X,-50.00,C1,950.00,R1\n')).catch((e: Error) => e);
-    expect(export_).toMatchObject({
-      code: 'INVALID_FILE',
-      message:
-        "export.csv is not a bank transactions CSV file: line 1: the header must be 'customer_id,date,amount,description'; found 'Date,Description,Amount,Customer_ID,Balance,Reference'. " +
-        "It has columns premia does not read ('Balance', 'Reference'); delete them, and put the others in the order 'customer_id,date,amount,description'. Nothing was imported.",
-    });
-    // A name that is not plain text is counted, not shown (the hint escapes nothing).
     const odd = await b.importBankTransactions(textUpload('odd.csv', 'customer_id,date,amount,description,\u001b[31mx\n')).catch((e: Error) => e);
-    expect((odd as Error).message).toContain("It has 1 column premia does not read; delete it. Nothing was imported.");
-    expect((await b.showBankAccount('C1').catch((e: { code: string }) => e.code))).toBe('NOT_FOUND');
+    expect((odd as Error).message).toContain('It has 1 column premia does not read; delete it. Nothing was imported.');
   });
 
   it('the same statement imported twice: the second import takes nothing and says why, row by row', async () => {
