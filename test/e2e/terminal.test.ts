@@ -128,13 +128,12 @@ onPty('on a pseudo-terminal', () => {
   });
 
   // `y` and Enter typed with the command, before the figures and the question showed, answered it:
-  // the month closed unseen. Such keys are discarded when the question is asked. (Typed as premia
-  // starts: they wait in the terminal's queue, read by nothing until the question.)
+  // the month closed unseen. Such keys are discarded when the question is asked. (Typed before
+  // premia starts: they wait in the terminal's queue, read by nothing until the question.)
   it('keys typed before a question shows do not answer it', async () => {
     const db = copyOf(small.db);
     const before = bytesOf(db);
-    const term = premiaOnTerminal(['--db', db, 'clock', 'advance', '--to-month-end'], { cwd: tmp.dir });
-    term.type('y\r');
+    const term = premiaOnTerminal(['--db', db, 'clock', 'advance', '--to-month-end'], { cwd: tmp.dir, typedAhead: 'y\r' });
     await term.waitFor(/\(y\/N\)/);
     term.type('n\r');
     const ended = await term.ended;

@@ -4,6 +4,8 @@
 Everything the command writes to its terminal is copied to our stdout; what we read on our
 stdin is typed at its keyboard (b'\\x03' is Ctrl-C: the terminal sends SIGINT to the command).
 When the command ends, one JSON line on stderr says how: {"code": N} or {"signal": N}.
+PTY_TYPED_AHEAD, when set, is typed before the command starts: it waits in the terminal's input
+queue, as keys typed with a command do.
 """
 import fcntl
 import json
@@ -17,6 +19,9 @@ import termios
 
 master, slave = pty.openpty()
 fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', 40, 120, 0, 0))
+typed_ahead = os.environ.pop('PTY_TYPED_AHEAD', '')
+if typed_ahead:
+    os.write(master, typed_ahead.encode())
 
 
 def controlling_terminal():

@@ -39,9 +39,13 @@ export interface Terminal {
   ended: Promise<Ended>;
 }
 
-/** Run `node bin/premia.js ...args` on a 120-column pseudo-terminal (an `env` value of undefined unsets the variable). */
-export function premiaOnTerminal(args: string[], options: { cwd: string; env?: Record<string, string | undefined> }): Terminal {
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', TERM: 'xterm-256color', ...options.env };
+/**
+ * Run `node bin/premia.js ...args` on a 120-column pseudo-terminal (an `env` value of undefined
+ * unsets the variable); `typedAhead` is typed before the command starts, waiting in the terminal's
+ * input queue as keys typed with the command do.
+ */
+export function premiaOnTerminal(args: string[], options: { cwd: string; env?: Record<string, string | undefined>; typedAhead?: string }): Terminal {
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', TERM: 'xterm-256color', ...options.env, PTY_TYPED_AHEAD: options.typedAhead };
   for (const name of Object.keys(env)) if (env[name] === undefined) delete env[name];
   const child = spawn('python3', [HELPER, process.execPath, BIN, ...args], {
     cwd: options.cwd,
