@@ -32,6 +32,11 @@
  *           month's, row for row.
  *   simulate `premia simulate --months 12 --bank none` on the first min(N, 100k) policies of
  *           the book. Measured, no target.
+ *   next    the month after: on a copy of the closed month's store, `collections execute
+ *           --period 2026-12` and `clock advance --to 2026-12-31`, the advance timed: the month as
+ *           an operator lives it every month after the first (the accounts opened from the
+ *           engine's image of November, not replayed). Target: the month's (issue 13). Last, so
+ *           that the parts before it run as they did before it was added.
  *
  * Beside the engine month the bench prints its floor (bench/floor.js): the time to write the
  * month's attempts and collection updates alone, with prepared multi-row statements, one
@@ -78,12 +83,15 @@ const MONTH_END = '2026-11-30';
 const SEED = '1';
 // In the order they run; `small` last, so that the parts before it run as they did before it
 // was added (the report right after the 1M month's writes settle, not after the 100k book's).
-const PARTS = ['import', 'engine', 'report', 'settle', 'serve', 'days', 'simulate', 'small'];
+const PARTS = ['import', 'engine', 'report', 'settle', 'serve', 'days', 'simulate', 'small', 'next'];
 /** The book `simulate --months 12` runs on: the scale's, at most this many policies. */
 const SIMULATE_MAX_POLICIES = 100_000;
 const SIMULATE_MONTHS = 12;
 /** The day-by-day line's mid-month day: the advance from the clock at this date to the next. */
 const MID_MONTH = '2026-11-15';
+/** The month after the bench's month (the `next` part): queued on the closed month and lived in one advance. */
+const NEXT_PERIOD = '2026-12';
+const NEXT_END = '2026-12-31';
 const MIB = 1024 * 1024;
 
 /** The targets, in one place. */
@@ -159,7 +167,7 @@ Measure premia's performance targets (each command a separate process under /usr
 
 Options:
   --scale N          policies / collections (default 1000000; e.g. 20000 for a quick check)
-  --only PARTS       some of import,engine,report,settle,serve,days,simulate,small (comma-separated; default all)
+  --only PARTS       some of import,engine,report,settle,serve,days,simulate,small,next (comma-separated; default all)
   --runs N           runs per command, the best wall time kept (default 3)
   --engine-runs N    runs of the engine month (default 1)
   --fresh            regenerate the data in bench/.data instead of reusing it
@@ -708,6 +716,46 @@ function partDays(o, results) {
   }
 }
 
+/**
+ * The month after the bench's month, as every month after a store's first is lived: on a copy of
+ * the closed month's store, December queued (untimed) and lived in one advance (timed, against
+ * the month's target).
+ */
+function partNext(o, results) {
+  const { path } = ensureMonthStore(o, results);
+  const work = join(DATA, `next-${o.scale}.db`);
+  const pin = shouldPin();
+  log(`\nThe next month: ${o.scale} policies, ${NEXT_PERIOD} queued on the closed ${PERIOD} and lived in one advance${pin ? `, pinned to ${TARGETS.engine_cores} cores` : ''}`);
+  copyDb(path, work);
+  try {
+    const [ecmd, eargs] = premiaArgs(work, '--json', 'collections', 'execute', '--period', NEXT_PERIOD);
+    const body = JSON.parse(runOnce(ecmd, eargs, { stdout: 'pipe' }).stdout);
+    if (body.policies_queued !== o.scale) throw new CommandFailed(`execute queued ${body.policies_queued} policies for ${NEXT_PERIOD}, not ${o.scale}`);
+    const [cmd, args] = premiaArgs(work, '--json', 'clock', 'advance', '--to', NEXT_END);
+    const m = measure(`premia clock advance --to ${NEXT_END}`, cmd, args, {
+      runs: 1,
+      pin,
+      stdout: 'pipe',
+      check: (r) => {
+        const out = JSON.parse(r.stdout);
+        if (out.to !== NEXT_END || out.days.length !== 31) throw new CommandFailed(`advance ended at ${out.to} after ${out.days.length} days`);
+      },
+    });
+    const maxSeconds = advanceMaxSeconds(o.scale);
+    const inTime = m.wall <= maxSeconds;
+    const inMemory = m.rssMib <= TARGETS.advance_max_rss_mib;
+    const attempts = peek(work, (db) => db.prepare('select count(*) as n from attempts where period_month = ?').get(NEXT_PERIOD).n);
+    results.push(row('next', `the next month: clock advance --to ${NEXT_END} (31 days)`, m, null, {
+      target: `≤ ${maxSeconds} s, ≤ ${TARGETS.advance_max_rss_mib} MiB RSS`,
+      pass: inTime && inMemory,
+      failNote: [!inTime && 'time', !inMemory && 'memory'].filter(Boolean).join(' and '),
+      extra: { attempts, cores: pin ? TARGETS.engine_cores : os.availableParallelism(), pinned: pin },
+    }));
+  } finally {
+    removeDb(work);
+  }
+}
+
 /** `premia simulate --months 12` on the first min(N, 100k) policies of the book, generated accounts only. */
 function partSimulate(o, results) {
   const policies = Math.min(o.scale, SIMULATE_MAX_POLICIES);
@@ -1108,6 +1156,7 @@ async function main() {
       if (part === 'serve') await partServe(o, results);
       if (part === 'days') partDays(o, results);
       if (part === 'simulate') partSimulate(o, results);
+      if (part === 'next') partNext(o, results);
     }
   } catch (e) {
     if (!(e instanceof CommandFailed)) throw e;

@@ -32,16 +32,16 @@ describe('bench/run.js', () => {
     expect(r.stderr).toContain('Usage: npm run bench -- [options]');
     const only = await bench(['--only', 'import,network'], dir);
     expect(only.code).toBe(2);
-    expect(only.stderr).toContain("bench: --only takes import, engine, report, settle, serve, days, simulate, small (comma-separated); got 'network'.");
+    expect(only.stderr).toContain("bench: --only takes import, engine, report, settle, serve, days, simulate, small, next (comma-separated); got 'network'.");
   });
 
   // The days and simulate parts (thirty and twelve months of processes) are left to the bench.
-  it.skipIf(!tools)('measures the import, engine, small, report, settle and serve parts at --scale 200 and reports JSON', { timeout: 300_000 }, async () => {
-    const r = await bench(['--scale', '200', '--runs', '1', '--json', '--only', 'import,engine,small,report,settle,serve'], dir);
+  it.skipIf(!tools)('measures the import, engine, small, report, settle, serve and next parts at --scale 200 and reports JSON', { timeout: 300_000 }, async () => {
+    const r = await bench(['--scale', '200', '--runs', '1', '--json', '--only', 'import,engine,small,report,settle,serve,next'], dir);
     expect(r.stderr).not.toContain('a command failed');
     expect(r.code).toBe(0);
     const body = JSON.parse(r.stdout);
-    expect(body.options).toEqual({ scale: 200, parts: ['import', 'engine', 'report', 'settle', 'serve', 'small'], runs: 1, engine_runs: 1 });
+    expect(body.options).toEqual({ scale: 200, parts: ['import', 'engine', 'report', 'settle', 'serve', 'small', 'next'], runs: 1, engine_runs: 1 });
     expect(body.machine.cores).toBeGreaterThan(0);
     expect(body.machine.load_average).toHaveLength(3);
     expect(body.results.map((x: { part: string; what: string }) => `${x.part}: ${x.what}`)).toEqual([
@@ -62,6 +62,7 @@ describe('bench/run.js', () => {
       'small: engine 100: collections execute (100 queued)',
       'small: engine 100: clock advance --to 2026-11-30 (30 days)',
       expect.stringMatching(/^small: floor: the month's writes alone \(\d+ attempts, \d+ updates\)$/),
+      'next: the next month: clock advance --to 2026-12-31 (31 days)',
     ]);
     const byWhat = (prefix: string) => body.results.find((x: { what: string }) => x.what.startsWith(prefix));
     // Targets are judged (PASS or FAIL) where there is one, and nowhere else.
@@ -72,6 +73,7 @@ describe('bench/run.js', () => {
       'settlements create, 200 collections',
       'GET /whoami during POST /clock/advance (200 policies, 30 days)',
       'engine 100: clock advance --to 2026-11-30 (30 days)',
+      'the next month: clock advance --to 2026-12-31 (31 days)',
     ]);
     // Reads were answered while the advance ran (how fast is the bench's to say, not the test's).
     expect(byWhat('GET /whoami during').extra.reads).toBeGreaterThan(0);
@@ -96,6 +98,10 @@ describe('bench/run.js', () => {
     expect(smallMonth.collections).toBe(100);
     expect(small[3].extra).toMatchObject({ attempts: smallMonth.attempts });
     expect(small[2].target).toBe('≤ 0.0015 s, ≤ 600 MiB RSS');
+    // The next month: December lived on a copy of the month store, judged by the month's target.
+    const next = byWhat('the next month:');
+    expect(next.target).toBe('≤ 0.003 s, ≤ 600 MiB RSS');
+    expect(next.extra.attempts).toBeGreaterThan(0);
     expect(readdirSync(dir).sort()).toEqual(['month-100.db', 'month-200.db', 'policies-100.csv', 'policies-100.db', 'policies-200.csv', 'policies-200.db']);
   });
 });
