@@ -152,13 +152,11 @@ export class SimulatedBank {
     const accounts = new AccountSet(n, this.store, settings.calendar);
     if (n === 0) return accounts;
     // Every customer's imported rows (an account's source); the replay's inputs (snapshots,
-    // premia's past debits) only for the accounts that are replayed.
-    // Customers the engine may still get from elsewhere (kept.pending) have their replay's
-    // inputs read too: they are replayed here if it does not.
+    // premia's past debits) only for the accounts that are replayed. Customers the engine may
+    // still get from elsewhere (kept.pending) have theirs read only if it does not: a month's
+    // past debits are a million rows at a million policies.
     const keys = lazyCustomerFilter(customers.clientId, customers.customerId);
-    const replayed = lazyCustomerFilter(customers.clientId, customers.customerId, (k) => !isKept(kept, k));
-    let replayedCount = 0;
-    for (let k = 0; k < n; k++) if (!isKept(kept, k)) replayedCount++;
+    const pendingFrom = kept?.pending?.from ?? n;
     const epochDay = settings.epoch ? dayNumber(settings.epoch) : provisionalEpoch(fromDayNumber(today));
     const imported = await this.store.importedRows(keys);
     const inputs: AccountInputs = {
@@ -166,37 +164,54 @@ export class SimulatedBank {
       calendar: settings.calendar,
       epochDay,
       imported,
-      snapshots: replayedCount > 0 ? await this.store.snapshots(replayed, fromDayNumber(posted.from - 1)) : new CustomerMap<BalanceSnapshot>(),
-      attempts: new CustomerMap(),
+      ...(await this.replayInputs(customers, (k) => k < pendingFrom && !isKept(kept, k), today, posted)),
     };
-    if (replayedCount > 0) {
-      // premia's debits since the oldest snapshot used (all of them when an account has none).
-      let oldest = fromDayNumber(today);
-      for (let k = 0; k < n; k++) {
-        if (isKept(kept, k)) continue;
-        const snap = inputs.snapshots.get(customers.clientId[k]!, customers.customerId[k]!);
-        if (!snap) {
-          oldest = '0000-00-00';
-          break;
-        }
-        const d = fromDayNumber(snap.day);
-        if (d < oldest) oldest = d;
-      }
-      inputs.attempts = await this.store.pastAttempts(replayed, oldest);
-    }
-    // The profiles of the accounts another process opened (the engine's helper), from `drawnFrom` on.
+    // The profiles of the accounts another process opened (the engine's helper), from `pendingFrom` on.
     let drawn: DrawnProfiles | null = null;
-    const drawnFrom = kept?.pending?.from ?? n;
     for (let k = 0; k < n; k++) {
       const clientId = customers.clientId[k]!;
       const customerId = customers.customerId[k]!;
-      if (k === kept?.pending?.from && (await kept.pending.ready(accounts))) drawn = drawnProfiles(kept.pending.bankState?.() ?? null);
+      if (k === pendingFrom && kept?.pending) {
+        if (await kept.pending.ready(accounts)) drawn = drawnProfiles(kept.pending.bankState?.() ?? null);
+        else Object.assign(inputs, await this.replayInputs(customers, (j) => j >= pendingFrom && !isKept(kept, j), today, posted));
+      }
       if (isKept(kept, k)) {
         // Kept by the engine as of the last day it lived: the account stands there, nothing to replay.
-        accounts.add(clientId, customerId, importedSource(inputs, clientId, customerId), inputs.seed, epochDay, kept!.lastLived[k]!, kept!.balance[k]!, drawn, k - drawnFrom);
+        accounts.add(clientId, customerId, importedSource(inputs, clientId, customerId), inputs.seed, epochDay, kept!.lastLived[k]!, kept!.balance[k]!, drawn, k - pendingFrom);
       } else replayInto(accounts, inputs, clientId, customerId, today, posted);
     }
     return accounts;
+  }
+
+  /**
+   * The replay's inputs of the customers `which` picks: their balance snapshots before the days
+   * reported, and premia's debits since the oldest snapshot used (all of them when an account
+   * has none).
+   */
+  private async replayInputs(
+    customers: CustomerRefs,
+    which: (k: number) => boolean,
+    today: number,
+    posted: PostedDays,
+  ): Promise<Pick<AccountInputs, 'snapshots' | 'attempts'>> {
+    const n = customers.customerId.length;
+    let count = 0;
+    for (let k = 0; k < n; k++) if (which(k)) count++;
+    if (count === 0) return { snapshots: new CustomerMap<BalanceSnapshot>(), attempts: new CustomerMap() };
+    const replayed = lazyCustomerFilter(customers.clientId, customers.customerId, which);
+    const snapshots = await this.store.snapshots(replayed, fromDayNumber(posted.from - 1));
+    let oldest = fromDayNumber(today);
+    for (let k = 0; k < n; k++) {
+      if (!which(k)) continue;
+      const snap = snapshots.get(customers.clientId[k]!, customers.customerId[k]!);
+      if (!snap) {
+        oldest = '0000-00-00';
+        break;
+      }
+      const d = fromDayNumber(snap.day);
+      if (d < oldest) oldest = d;
+    }
+    return { snapshots, attempts: await this.store.pastAttempts(replayed, oldest) };
   }
 }
 

@@ -10,10 +10,12 @@
  * day it lived (image.ts). What the strategies see is the same whichever way the days were lived.
  */
 import { monthOf } from '../domain/calendar.js';
-import type { DebitSource, PostedDay } from './ports.js';
+import type { FailureReason } from '../domain/debit-outcome.js';
+import type { BankAccounts, DebitSource, PostedDay } from './ports.js';
 import { PENDING_SLOTS } from './collection-set.js';
 import { mayPlan } from './may-plan.js';
 import type { EngineState } from './state.js';
+import type { AccountSummaries } from './summary.js';
 
 /** wakeDay of an active account. */
 export const ACTIVE = 0;
@@ -144,11 +146,18 @@ const catchUpFacts: PostedDay = { credits: 0, postedDebits: 0, collected: 0, pre
 
 /** Live account i's days up to the end of `day` (none of premia's debits: it was asleep). */
 export function catchUp(state: EngineState, i: number, day: number): void {
-  const accounts = state.accounts;
+  catchUpAccount(state.accounts, state.summaries, state.outcomes, i, day);
+}
+
+/**
+ * Account i of `accounts` lived up to the end of `day` with none of premia's debits, each day
+ * told to its summary: catchUp, for whoever opens accounts kept as of an earlier day (the engine,
+ * the helper process).
+ */
+export function catchUpAccount(accounts: BankAccounts, summaries: AccountSummaries, outcomes: Array<FailureReason | null>, i: number, day: number): void {
   let lived = accounts.lastLived!(i);
   if (lived >= day) return;
   let month = monthOf(lived + 1);
-  const summaries = state.summaries;
   const learn = (d: number, facts: PostedDay) => {
     if (d > month.lastDay) month = monthOf(d);
     summaries.endOfDay(accounts, i, d, facts, true, month);
@@ -157,7 +166,7 @@ export function catchUp(state: EngineState, i: number, day: number): void {
   while (lived < day) {
     lived++;
     if (lived > month.lastDay) month = monthOf(lived);
-    accounts.live(i, NO_DEBITS, state.outcomes, catchUpFacts);
-    state.summaries.endOfDay(accounts, i, lived, catchUpFacts, true, month);
+    accounts.live(i, NO_DEBITS, outcomes, catchUpFacts);
+    summaries.endOfDay(accounts, i, lived, catchUpFacts, true, month);
   }
 }

@@ -442,6 +442,31 @@ export function decodeBlock(data: Uint8Array, summaries: AccountSummaries): Deco
   return { n, m, clientId, balance, lastLived, wake, colCount, summary, collections, customerIds };
 }
 
+/**
+ * The accounts block `data` holds of the customers `find` places (account k, or -1: not one of
+ * them), as the image kept them: their balances and last days lived into `kept`, their summaries
+ * into `summaries`. Returns how many it held.
+ */
+export function keepFromBlock(
+  data: Uint8Array,
+  summaries: AccountSummaries,
+  find: (clientId: number, customerId: string) => number,
+  kept: { balance: Float64Array; lastLived: Int32Array },
+): number {
+  const b = decodeBlock(data, summaries);
+  const columns = summaries.columns();
+  let found = 0;
+  for (let j = 0; j < b.n; j++) {
+    const k = find(b.clientId[j]!, b.customerIds[j]!);
+    if (k < 0) continue;
+    kept.balance[k] = b.balance[j]!;
+    kept.lastLived[k] = b.lastLived[j]!;
+    copySummaries(b, j, columns, k, 1);
+    found++;
+  }
+  return found;
+}
+
 /** Copy customers j .. j + count - 1 of `block` into accounts k .. k + count - 1 of `columns` (summaries.columns(), the block's layout). */
 export function copySummaries(block: DecodedBlock, j: number, columns: readonly SummaryColumn[], k: number, count: number): void {
   for (let x = 0; x < columns.length; x++) {

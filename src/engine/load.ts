@@ -4,13 +4,13 @@
  * collections, with the accounts the image holds and the others replayed (image.ts).
  */
 import { CustomerNumbers } from '../domain/customer.js';
-import { isRetryable } from '../domain/debit-outcome.js';
+import { isRetryable, type FailureReason } from '../domain/debit-outcome.js';
 import { dayNumber, firstOpenPeriod, fromDayNumber, type IsoDate, type Period } from '../domain/period.js';
-import { catchUp, sleepUntil } from './awake.js';
+import { catchUp, catchUpAccount, sleepUntil } from './awake.js';
 import { STATUS_BY_CODE } from '../domain/collection.js';
 import { failureCode } from '../domain/debit-outcome.js';
 import { CollectionSet, dayOrNone } from './collection-set.js';
-import { copyCollection, copySummaries, decodeBlock, imageTag, imageUse } from './image.js';
+import { copyCollection, copySummaries, decodeBlock, imageTag, imageUse, keepFromBlock } from './image.js';
 import type { IncomeAnalysis } from './income.js';
 import type { Bank, BankAccounts, DayUnit, EngineHelper, HelperAnswer, HelperJob, KeptAccounts } from './ports.js';
 import { engineSettings, type EngineSettings } from './settings.js';
@@ -173,10 +173,10 @@ async function loadFromCollections(
   // Open collections: those of periods whose last day has not run.
   const firstOpen = firstOpenPeriod(today);
   const cols = new CollectionSet(await unit.countOpenCollections(firstOpen));
-  // A large working set with no image: a helper opens the later half of its accounts, starting
-  // now, while this thread reads the collections and then opens the first half.
-  const helped = !fromImage && helper !== undefined && bank.resumes === true && cols.capacity >= (helper.minCollections ?? HELPED);
-  const job = helped ? helper.openLaterHalf(firstOpen, todayDay) : null;
+  // A large working set: a helper opens the later half of its accounts (from the image, when it
+  // holds them), starting now, while this thread reads the collections and then opens the first half.
+  const helped = helper !== undefined && bank.resumes === true && cols.capacity >= (helper.minCollections ?? HELPED);
+  const job = helped ? helper.openLaterHalf(firstOpen, todayDay, fromImage) : null;
   try {
     const customers = await readOpenCollections(unit, firstOpen, cols);
 
@@ -202,32 +202,29 @@ async function loadFromCollections(
     const summaries = new AccountSummaries(n, analysisDay(todayDay), settings.calendar);
     // The accounts the image holds open from there; the others (or all, without a usable image)
     // are replayed by the bank.
-    let kept: KeptAccounts | undefined;
+    const byHelper = job !== null && n >= 2;
+    // Customer k's account as kept (balance NaN: the bank opens it), when anything is.
+    const kept: KeptAccounts | null = fromImage || byHelper ? { balance: new Float64Array(n).fill(Number.NaN), lastLived: new Int32Array(n) } : null;
     let found = 0;
     if (fromImage && n > 0) {
       const index = customers.numbers!;
-      const balance = new Float64Array(n).fill(Number.NaN);
-      const lastLived = new Int32Array(n);
-      const columns = summaries.columns();
+      // With a helper, the later half is its to open (from the image too).
+      const upTo = byHelper ? n >> 1 : n;
+      const find = (clientId: number, customerId: string) => {
+        const k = index.find(clientId, customerId);
+        return k < upTo ? k : -1;
+      };
       await unit.readImageBlocks!(null, (data) => {
-        const b = decodeBlock(data, summaries);
-        for (let j = 0; j < b.n; j++) {
-          const k = index.find(b.clientId[j]!, b.customerIds[j]!);
-          if (k < 0) continue;
-          balance[k] = b.balance[j]!;
-          lastLived[k] = b.lastLived[j]!;
-          copySummaries(b, j, columns, k, 1);
-          found++;
-        }
+        found += keepFromBlock(data, summaries, find, kept!);
       });
-      kept = { balance, lastLived };
     }
     // The helper opens the later half while the bank opens the first.
-    if (job !== null && n >= 2) kept = helpedAccounts(job, customers, summaries);
-    const accounts = await bank.openAccounts(customers, todayDay, summaries.postedDays(todayDay), found > 0 || kept?.pending ? kept : undefined);
+    const help = byHelper ? helpedAccounts(job, customers, summaries, kept!, todayDay) : null;
+    const accounts = await bank.openAccounts(customers, todayDay, summaries.postedDays(todayDay), found > 0 || help !== null ? (help?.kept ?? kept!) : undefined);
     const state = assemble(today, settings, accounts, summaries, cols, customers);
-    state.resumed = found;
-    // Every account of the working set is active: those the image kept asleep are brought up to today.
+    state.resumed = found + (help?.resumed() ?? 0);
+    // Every account of the working set is active: those the image kept asleep are brought up to
+    // today (the helper's are there already).
     if (found > 0) for (let k = 0; k < n; k++) catchUp(state, k, todayDay);
     return state;
   } finally {
@@ -244,27 +241,33 @@ const HELPED = 100_000;
 
 /**
  * The accounts of the later half of `customers` as `job` opens them, given to the bank as kept
- * once it has opened the first half (meanwhile this thread makes the first half's income
- * analyses; the helper made those of its half), or not kept after all (the bank opens them
- * itself) when the helper failed or found other customers than those read here.
+ * once it has opened the first half (meanwhile this thread brings the first half's accounts that
+ * the image kept up to `today` and makes their income analyses; the helper did the same for its
+ * half), or not kept after all (the bank opens them itself) when the helper failed or found other
+ * customers than those read here. The first half as in `kept` (those the image holds, from there).
  */
-function helpedAccounts(job: HelperJob, customers: Customers, summaries: AccountSummaries): KeptAccounts {
+function helpedAccounts(job: HelperJob, customers: Customers, summaries: AccountSummaries, kept: KeptAccounts, today: number): { kept: KeptAccounts; resumed(): number } {
   const n = customers.customerId.length;
   const from = n >> 1;
   // Let go of once awaited: the closure below lives as long as the accounts, and the blocks the
   // answer holds (~64 MB at 1M) would with it.
   let answer: Promise<HelperAnswer> | null = job.answer;
   let bank: Uint8Array | null = null;
-  const balance = new Float64Array(n).fill(Number.NaN);
-  const lastLived = new Int32Array(n);
-  return {
+  const { balance, lastLived } = kept;
+  /** How many of its half the helper opened from the image (once taken). */
+  let resumed = 0;
+  const helped: KeptAccounts = {
     balance,
     lastLived,
     pending: {
       from,
       async ready(opened) {
         const scratch = {} as IncomeAnalysis;
-        for (let k = 0; k < from; k++) summaries.analysis(opened, k, scratch);
+        const outcomes: Array<FailureReason | null> = [];
+        for (let k = 0; k < from; k++) {
+          catchUpAccount(opened, summaries, outcomes, k, today);
+          summaries.analysis(opened, k, scratch);
+        }
         let got: HelperAnswer;
         const waited = answer!;
         answer = null;
@@ -292,6 +295,7 @@ function helpedAccounts(job: HelperJob, customers: Customers, summaries: Account
           k += b.n;
         }
         bank = got.bank ?? null;
+        resumed = got.resumed ?? 0;
         return true;
       },
       bankState() {
@@ -301,6 +305,7 @@ function helpedAccounts(job: HelperJob, customers: Customers, summaries: Account
       },
     },
   };
+  return { kept: helped, resumed: () => resumed };
 }
 
 /**

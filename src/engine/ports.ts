@@ -389,12 +389,13 @@ export interface KeptAccounts {
   readonly lastLived: Int32Array;
   /**
    * Customers from `from` on are kept too, their balances known once `ready` (given the
-   * accounts opened so far) resolves true: the bank opens the others first, then waits for it
-   * (false: they are not kept after all, and the bank opens them itself).
+   * accounts opened so far, which it may live on: the bank's set) resolves true: the bank opens
+   * the others first, then waits for it (false: they are not kept after all, and the bank opens
+   * them itself).
    */
   readonly pending?: {
     from: number;
-    ready(opened: PostedHistory): Promise<boolean>;
+    ready(opened: BankAccounts): Promise<boolean>;
     /**
      * Once `ready` said true: what the bank that opened those accounts in the other process gave
      * of them for this one (HelperAnswer.bank), taken once, or null.
@@ -414,6 +415,8 @@ export interface HelperAnswer {
    * engine: the simulated bank's generated profiles, copied rather than drawn again), if anything.
    */
   readonly bank?: Uint8Array;
+  /** How many of them it opened from the engine's image (not replayed). */
+  readonly resumed?: number;
 }
 
 /** A helper's work under way: its answer (which rejects when it fails), and a way to stop it. */
@@ -434,8 +437,11 @@ export interface EngineHelper {
    * as the bank opens them to the end of `today` (a day number), with the engine's summaries of
    * them (`AccountSummaries.postedDays`) and their income analyses made. It starts before the
    * engine has read its collections; the engine checks that the customers are the ones it read.
+   * With `fromImage`, the accounts the engine's image holds open from there, brought up to the
+   * end of `today` as the engine brings a sleeping account up (awake.ts catchUpAccount); the
+   * others are replayed.
    */
-  openLaterHalf(firstOpen: Period, today: number): HelperJob;
+  openLaterHalf(firstOpen: Period, today: number, fromImage?: boolean): HelperJob;
 }
 
 export interface Bank {

@@ -87,6 +87,13 @@ async function takesDaysOver(store: Store, days: number, pipeline: boolean): Pro
   }
 }
 
+/** Every account's columns (analysis.ts), its income analysis made first (the helper makes those of its half). */
+function analysed(s: EngineState): Map<string, unknown[]> {
+  const scratch = {} as IncomeAnalysis;
+  for (let i = 0; i < s.accounts.size; i++) s.summaries.analysis(s.accounts, i, scratch);
+  return accountsOf(s);
+}
+
 describe("the engine's threads", () => {
   it('a month whose days are handed over to the writer is the month committed day by day', async () => {
     const handed = await book();
@@ -281,12 +288,6 @@ describe("the engine's threads", () => {
       helped: await loadState(unit, bank, last, helper),
       replayed: await loadState(replaying(unit), bank, last),
     }));
-    // The analyses the helper made, made on both sides before comparing every column.
-    const analysed = (s: EngineState) => {
-      const scratch = {} as IncomeAnalysis;
-      for (let i = 0; i < s.accounts.size; i++) s.summaries.analysis(s.accounts, i, scratch);
-      return accountsOf(s);
-    };
     expect(helped.accounts.size).toBe(400);
     expect(analysed(helped)).toEqual(analysed(replayed));
     // A helper that fails: the bank opens its half itself.
@@ -314,6 +315,28 @@ describe("the engine's threads", () => {
     const asStrings = Object.create(reversed, { customerIdInto: { value: undefined } }) as typeof reversed;
     expect([...encodeAccounts(asStrings, summaries)].map((block) => block.data.slice())).toEqual(reversedBlocks);
     expect(await skewed((a) => ({ ...a, blocks: reversedBlocks }))).toEqual(analysed(replayed));
+  });
+
+  it("the helper opens from the engine's image the accounts of a month queued after the last, as the engine does", async () => {
+    const b = await book();
+    await b.advanceClock({ to: '2026-11-30' });
+    await b.executeCollections({ period_month: '2026-12' });
+    const bank = simulatedBankOn(b.store);
+    const last = 0x7fffffff;
+    const failing = { minCollections: 1, openLaterHalf: () => ({ answer: Promise.reject(new Error('the helper is gone')), cancel() {} }) };
+    const { helped, alone, fallen, replayed } = await engineStore(b.store).runDay(async (unit) => ({
+      helped: await loadState(unit, bank, last, accountHelper(b.store, 1)),
+      alone: await loadState(unit, bank, last),
+      fallen: await loadState(unit, bank, last, failing),
+      replayed: await loadState(replaying(unit), bank, last),
+    }));
+    // The engine opened its half from the image and the helper the other; without a helper, the
+    // engine all of them; with one that failed, its half from the image and the other by replay
+    // (premia's November debits then read for those customers).
+    expect([helped.accounts.size, helped.resumed, alone.resumed, fallen.resumed, replayed.resumed]).toEqual([400, 400, 400, 200, 0]);
+    expect(analysed(helped)).toEqual(analysed(replayed));
+    expect(analysed(alone)).toEqual(analysed(replayed));
+    expect(analysed(fallen)).toEqual(analysed(replayed));
   });
 
   it('the helper process leaves no file behind, and one that cannot open the store says why', async () => {

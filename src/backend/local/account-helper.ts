@@ -1,8 +1,9 @@
 /**
  * The engine's helper (engine/ports.ts EngineHelper): another process that opens the later half
- * of the accounts of a large working set that has no image (the first advance of a store, or
- * after a bank import), as the simulated bank and the engine's summaries open them, while the
- * engine reads its collections and opens the first half (issue 13). Only for the simulated bank
+ * of the accounts of a large working set read from the collections (the first advance of a
+ * store, after a bank import, or a month's first advance after its run was queued, the accounts
+ * then from the engine's image), as the simulated bank and the engine's summaries open them,
+ * while the engine reads its collections and opens the first half (issue 13). Only for the simulated bank
  * on a SQLite file store: the helper reads the store on its own read-only connection
  * (account-helper-worker.ts), its customers too, so that it starts with the load.
  *
@@ -30,13 +31,14 @@ import type { Store } from '../../store/store.js';
 export const EXCHANGE_FD = 4;
 
 /**
- * What the helper answers over IPC: the customers it found, and where its blocks are in the
+ * What the helper answers over IPC: the customers it found, how many of its half it opened from the
+ * engine's image, and where its blocks are in the
  * exchange file (`length` bytes from its start; block k at `offsets[k]`, a multiple of 8,
  * `sizes[k]` bytes long), and the bank's own part (HelperAnswer.bank: the accounts' generated
  * profiles) at `bank.offset`.
  */
 export type AccountHelperOut =
-  | { type: 'blocks'; customers: number; length: number; offsets: number[]; sizes: number[]; bank?: { offset: number; size: number } }
+  | { type: 'blocks'; customers: number; resumed: number; length: number; offsets: number[]; sizes: number[]; bank?: { offset: number; size: number } }
   | { type: 'failed'; message: string };
 
 /** The helper's compiled module, or null (from TypeScript sources it is taken from dist/, which `npm test` builds first). */
@@ -83,7 +85,7 @@ export function accountHelper(store: Store, minCollections?: number): EngineHelp
   const path = store.path;
   return {
     minCollections,
-    openLaterHalf(firstOpen: Period, today: number): HelperJob {
+    openLaterHalf(firstOpen: Period, today: number, fromImage = false): HelperJob {
       let exchange: ReturnType<typeof exchangeFile> | undefined;
       let child: ReturnType<typeof fork> | undefined;
       const stop = () => {
@@ -97,7 +99,7 @@ export function accountHelper(store: Store, minCollections?: number): EngineHelp
         // Nothing on stdout (premia's own output); errors on stderr; no flags of this process's
         // (a test runner's, a profiler's) carried over.
         const stdio = ['ignore', 'ignore', 'inherit', 'ipc', fd] as const;
-        child = fork(fileURLToPath(module), [path, firstOpen, String(today)], { stdio: [...stdio], execArgv: [] });
+        child = fork(fileURLToPath(module), [path, firstOpen, String(today), fromImage ? 'image' : 'replay'], { stdio: [...stdio], execArgv: [] });
         child.once('message', (m: AccountHelperOut) => {
           if (m.type === 'failed') {
             reject(new Error(`the account helper failed: ${m.message}`));
@@ -108,7 +110,7 @@ export function accountHelper(store: Store, minCollections?: number): EngineHelp
             // the bank's part in another, so that neither keeps the other from being freed.
             const all = readExchange(fd, 0, m.bank ? m.bank.offset : m.length);
             const bank = m.bank ? readExchange(fd, m.bank.offset, m.bank.size) : undefined;
-            resolve({ customers: m.customers, blocks: m.sizes.map((size, k) => all.subarray(m.offsets[k], m.offsets[k]! + size)), bank });
+            resolve({ customers: m.customers, resumed: m.resumed, blocks: m.sizes.map((size, k) => all.subarray(m.offsets[k], m.offsets[k]! + size)), bank });
           } catch (e) {
             reject(e instanceof Error ? e : new Error(String(e)));
           }

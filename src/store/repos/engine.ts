@@ -226,7 +226,7 @@ const OPEN_FIRST_ID = 'select min(id) as id from collections where client_id in 
  * numbered as they come, rather than by SQLite's `group by … order by min(id)`, which sorts them
  * in a temporary b-tree and takes several times as long.
  */
-export function openCustomers(raw: BetterSqlite3.Database, firstOpen: Period): { clientId: number[]; customerId: string[] } {
+export function openCustomers(raw: BetterSqlite3.Database, firstOpen: Period): CustomerNumbers {
   const customers = new CustomerNumbers(OPEN_CHUNK_ROWS);
   // OPEN_CHUNK's join with the policies finds every collection's (a foreign key).
   const from = (raw.prepare(OPEN_FIRST_ID).get(firstOpen) as { id: number | null }).id;
@@ -421,14 +421,26 @@ class SqliteDay implements DayUnit {
   }
 
   async readImageBlocks(maxWake: number | null, sink: (block: Uint8Array) => void): Promise<void> {
-    const rows = this.statements.get('select data from engine_image where wake <= ? order by block').raw(true).iterate(maxWake ?? Number.MAX_SAFE_INTEGER) as Iterable<[Uint8Array]>;
-    for (const [data] of rows) sink(data);
+    imageBlocks(this.statements.get(IMAGE_BLOCKS), maxWake, sink);
   }
 
   async writeImage(asOf: IsoDate, tag: string, inputs: number, consumed: number | null, blocks: Iterable<ImageBlock>): Promise<void> {
     await writeImage(this.statements, asOf, tag, inputs, consumed, blocks);
   }
 
+}
+
+/** The image's blocks of customers waking by a day, in the order they were kept. */
+const IMAGE_BLOCKS = 'select data from engine_image where wake <= ? order by block';
+
+function imageBlocks(statement: BetterSqlite3.Statement, maxWake: number | null, sink: (block: Uint8Array) => void): void {
+  const rows = statement.raw(true).iterate(maxWake ?? Number.MAX_SAFE_INTEGER) as Iterable<[Uint8Array]>;
+  for (const [data] of rows) sink(data);
+}
+
+/** Every block of the engine's image, on `raw` (the account helper's own connection: readImageBlocks). */
+export function readImageBlocksOn(raw: BetterSqlite3.Database, sink: (block: Uint8Array) => void): void {
+  imageBlocks(raw.prepare(IMAGE_BLOCKS), null, sink);
 }
 
 /** The store's engine inputs version (moved by the triggers of migration 0009). */
