@@ -70,14 +70,21 @@ function dateFormatHint(text: string): string {
 }
 
 /**
- * Why a month written YYYY-MM with a real month (2026-11) is still no period premia takes (it is
- * outside FIRST_YEAR..LAST_YEAR), as a phrase after it; null when it is one, or is not written so
- * (the caller words the format).
+ * Why `text` (not a period by isPeriod) is not one, as a phrase after it, when it is shaped
+ * YYYY-MM (four digits, a dash, two): no such month (2026-13, 2026-00), or a real month outside
+ * FIRST_YEAR..LAST_YEAR. `wellFormed` when the month is real and only the year is out of range.
+ * Null when it is not shaped so (the caller words the format): a message about 2026-13 names the
+ * month, not the format it already has, as whyNotADate does for 2026-13-01.
  */
-export function whyNotAPeriodInRange(text: string): string | null {
-  const year = PERIOD_RE.exec(text)?.[1];
-  if (year === undefined || (Number(year) >= FIRST_YEAR && Number(year) <= LAST_YEAR)) return null;
-  return Number(year) < FIRST_YEAR ? `is before ${FIRST_YEAR}-01, the first month premia accepts` : `is after ${LAST_YEAR}-12, the last month premia accepts`;
+export function whyNotAPeriod(text: string): { phrase: string; wellFormed: boolean } | null {
+  const m = /^(\d{4})-(\d{2})$/.exec(text);
+  if (!m) return null;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  if (month < 1 || month > 12) return { phrase: `is not a month: there is no month ${m[2]}`, wellFormed: false };
+  if (year < FIRST_YEAR) return { phrase: `is before ${FIRST_YEAR}-01, the first month premia accepts`, wellFormed: true };
+  if (year > LAST_YEAR) return { phrase: `is after ${LAST_YEAR}-12, the last month premia accepts`, wellFormed: true };
+  return null;
 }
 
 export function daysInMonth(year: number, month: number): number {

@@ -5,7 +5,7 @@
  * the typed input, or throws VALIDATION_ERROR listing every problem in `details`.
  */
 import { validationError, type DetailCode, type FieldError } from './errors.js';
-import { isIsoDate, isPeriod, whyNotADate, whyNotAPeriodInRange, type IsoDate, type Period } from './period.js';
+import { isIsoDate, isPeriod, whyNotADate, whyNotAPeriod, type IsoDate, type Period } from './period.js';
 import { COLLECTION_STATUSES, type CollectionStatus } from './collection.js';
 import { invalidRequest, isPolicyStatus, POLICY_STATUSES, type PolicyStatus } from './policy.js';
 import { fieldName, showValue } from './show.js';
@@ -55,8 +55,11 @@ class Checker {
       return undefined;
     }
     if (!isPeriod(v)) {
-      const range = typeof v === 'string' ? whyNotAPeriodInRange(v) : null;
-      if (typeof v === 'string' && range !== null) this.add(field, 'INVALID_VALUE', `${field} ${v} ${range}`);
+      const why = typeof v === 'string' ? whyNotAPeriod(v) : null;
+      // A real month outside the years premia takes (3000-01): the value is named, not the format.
+      if (why?.wellFormed === true) this.add(field, 'INVALID_VALUE', `${field} ${v as string} ${why.phrase}`);
+      // Shaped YYYY-MM with no such month (2026-13): the month is named, not the format it already has.
+      else if (why !== null) this.add(field, 'INVALID_FORMAT', `${field} ${v as string} ${why.phrase}`);
       else this.add(field, 'INVALID_FORMAT', `${field} must be a month written YYYY-MM, like 2026-11; got ${show(v)}`);
       return undefined;
     }
@@ -403,8 +406,8 @@ export function validateNoQuery(raw: Raw): void {
 /** `--period`: a month written YYYY-MM. */
 export function checkPeriodOption(value: unknown, option = '--period'): Period {
   if (isPeriod(value)) return value;
-  const range = typeof value === 'string' ? whyNotAPeriodInRange(value) : null;
-  if (range !== null) throw validationError(`${option} ${String(value)} ${range}.`);
+  const why = typeof value === 'string' ? whyNotAPeriod(value) : null;
+  if (why !== null) throw validationError(`${option} ${String(value)} ${why.phrase}.`);
   throw validationError(`${option} '${String(value)}' is not a period; write it as YYYY-MM, e.g. 2026-11.`);
 }
 

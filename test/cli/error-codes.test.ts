@@ -33,7 +33,7 @@ const MEM = ['--db', ':memory:'];
 describe('a wrong value: VALIDATION_ERROR, exit 2', () => {
   it.each<[string, string[], string]>([
     ['a report period', [...MEM, 'reports', 'collections', '--period', '26-11'], "--period '26-11' is not a period; write it as YYYY-MM, e.g. 2026-11."],
-    ['a settlements list period', [...MEM, 'settlements', 'list', '--period', '2026-13'], "--period '2026-13' is not a period; write it as YYYY-MM, e.g. 2026-11."],
+    ['a settlements list period', [...MEM, 'settlements', 'list', '--period', '2026-13'], '--period 2026-13 is not a month: there is no month 13.'],
     ['a settlement period', [...MEM, 'settlements', 'create', '--period', 'nov'], "--period 'nov' is not a period; write it as YYYY-MM, e.g. 2026-11."],
     ['a period after the years premia takes', [...MEM, 'collections', 'execute', '--period', '3000-01'], '--period 3000-01 is after 2999-12, the last month premia accepts.'],
     ['a simulate period', ['simulate', '--period', '2026-1'], "--period must be a month written YYYY-MM; got '2026-1'."],

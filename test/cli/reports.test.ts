@@ -73,12 +73,19 @@ describe('premia reports collections (CSV)', () => {
     expect(r.stdout).toBe(HEADER);
   });
 
-  it.each([['2026-13'], ['202611'], ['2026-1'], ['nov']])('a malformed period %s is a validation error (exit 2)', async (period) => {
+  it.each([['202611'], ['2026-1'], ['nov']])('a malformed period %s is a validation error (exit 2)', async (period) => {
     const r = await cli(['reports', 'collections', '--period', period]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`--period '${period}' is not a period; write it as YYYY-MM, e.g. 2026-11.`);
     expect(r.stderr).toContain('code VALIDATION_ERROR');
+  });
+
+  it.each([['2026-13', '13'], ['2026-00', '00']])('a period %s written YYYY-MM with no such month names the month (exit 2)', async (period, month) => {
+    const r = await cli(['reports', 'collections', '--period', period]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`error: --period ${period} is not a month: there is no month ${month}.\n  (code VALIDATION_ERROR)\n`);
   });
 
   it('a missing --period or an unknown --format is a usage error', async () => {

@@ -174,7 +174,7 @@ describe('G2: answers fastify or Node would write carry the spec body and X-Requ
       );
       expect(served.status).toBe(400);
       expect(served.json.error.details).toEqual([
-        { field: 'period_month', code: 'INVALID_FORMAT', message: 'period_month must be a month written YYYY-MM, like 2026-11; got "2026-13"' },
+        { field: 'period_month', code: 'INVALID_FORMAT', message: 'period_month 2026-13 is not a month: there is no month 13' },
       ]);
       expect(served.json.error.request_id).toBe(served.headers['x-request-id']);
       expect(s.logs.some((l) => l.includes(` POST /v1/collections/execute 400 `) && l.includes(` ${served.headers['x-request-id']!} key `))).toBe(true);

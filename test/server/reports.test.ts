@@ -140,8 +140,20 @@ describe('GET /v1/reports/collections', () => {
   });
 
   it('says what is wrong with a malformed period', async () => {
-    const res = await report('period_month=2026-13');
-    expect(res.json().error.message).toBe('The report request is not valid: period_month must be a month written YYYY-MM, like 2026-11; got "2026-13".');
+    const res = await report('period_month=2026-1');
+    expect(res.json().error.message).toBe('The report request is not valid: period_month must be a month written YYYY-MM, like 2026-11; got "2026-1".');
+  });
+
+  it('names the month of a period written YYYY-MM with no such month, not the format it already has', async () => {
+    for (const [period, month] of [['2026-13', '13'], ['2026-00', '00']]) {
+      const res = await report(`period_month=${period}`);
+      expect(res.status).toBe(400);
+      expect(res.json().error).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        message: `The report request is not valid: period_month ${period} is not a month: there is no month ${month}.`,
+        details: [{ field: 'period_month', code: 'INVALID_FORMAT', message: `period_month ${period} is not a month: there is no month ${month}` }],
+      });
+    }
   });
 
   it('answers 401 without a key, and with a revoked or unknown key', async () => {

@@ -21,7 +21,7 @@ import {
   timestampOn,
   weekday,
   whyNotADate,
-  whyNotAPeriodInRange,
+  whyNotAPeriod,
 } from '../../src/domain/period.js';
 
 describe('isIsoDate', () => {
@@ -273,16 +273,21 @@ describe('days', () => {
   });
 });
 
-describe('whyNotAPeriodInRange: a month written YYYY-MM outside the years premia takes', () => {
+describe('whyNotAPeriod: a month shaped YYYY-MM that premia does not take', () => {
   it.each([
-    ['3000-01', 'is after 2999-12, the last month premia accepts'],
-    ['1899-12', 'is before 1900-01, the first month premia accepts'],
+    ['3000-01', { phrase: 'is after 2999-12, the last month premia accepts', wellFormed: true }],
+    ['1899-12', { phrase: 'is before 1900-01, the first month premia accepts', wellFormed: true }],
+    // No such month: the month is named, not the format it already has (as 2026-13-01 is).
+    ['2026-13', { phrase: 'is not a month: there is no month 13', wellFormed: false }],
+    ['2026-00', { phrase: 'is not a month: there is no month 00', wellFormed: false }],
+    ['2026-99', { phrase: 'is not a month: there is no month 99', wellFormed: false }],
     ['2026-11', null],
     ['2999-12', null],
     ['1900-01', null],
-    ['2026-13', null],
     ['202611', null],
-  ])('%s: %s', (text, phrase) => {
-    expect(whyNotAPeriodInRange(text)).toBe(phrase);
+    ['2026-1', null],
+    ['2026-11-01', null],
+  ])('%s: %j', (text, why) => {
+    expect(whyNotAPeriod(text)).toEqual(why);
   });
 });
