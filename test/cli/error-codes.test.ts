@@ -37,6 +37,7 @@ describe('a wrong value: VALIDATION_ERROR, exit 2', () => {
     ['a settlement period', [...MEM, 'settlements', 'create', '--period', 'nov'], "--period 'nov' is not a period; write it as YYYY-MM, e.g. 2026-11."],
     ['a period after the years premia takes', [...MEM, 'collections', 'execute', '--period', '3000-01'], '--period 3000-01 is after 2999-12, the last month premia accepts.'],
     ['a simulate period', ['simulate', '--period', '2026-1'], "--period must be a month written YYYY-MM; got '2026-1'."],
+    ['a simulate period with no such month', ['simulate', '--period', '2026-13'], '--period 2026-13 is not a month: there is no month 13.'],
     ['a number of months', ['simulate', '--months', '0'], '--months must be a whole number from 1 to 24.'],
     ['a number of days', [...MEM, 'clock', 'advance', '--days', '-1'], "--days must be a whole number from 0 to 3660 (ten years); got '-1'."],
     ['a clock date', [...MEM, 'clock', 'set', '31/10/2026'], 'The clock setting is not valid: date must be a date written YYYY-MM-DD, like 2026-11-30; got "31/10/2026".'],

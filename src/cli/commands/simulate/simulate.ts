@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { conflict, usageError, validationError } from '../../../domain/errors.js';
 import { printable } from '../../../domain/identifiers.js';
-import { addDays, isPeriod, shiftPeriod, type Period } from '../../../domain/period.js';
+import { addDays, isPeriod, shiftPeriod, whyNotAPeriod, type Period } from '../../../domain/period.js';
 import { runSimulation, type PatternResult, type SimulationSummary } from '../../../simulation/scenario.js';
 import { localOnly } from '../action.js';
 import { verb, type CommandDeps } from '../../command.js';
@@ -49,7 +49,12 @@ export interface SimulateOptions extends CommandDeps {
 
 export function simulateOptions(deps: CommandDeps, flags: Flags): SimulateOptions {
   const first = flags.period;
-  if (!isPeriod(first)) throw validationError(`--period must be a month written YYYY-MM; got '${flags.period}'.`);
+  if (!isPeriod(first)) {
+    // Written YYYY-MM but no month premia takes (2026-13, 3000-01): the month is named, as every --period names it.
+    const why = whyNotAPeriod(flags.period);
+    if (why !== null) throw validationError(`--period ${flags.period} ${why.phrase}.`);
+    throw validationError(`--period must be a month written YYYY-MM; got '${flags.period}'.`);
+  }
   const months = Number(flags.months);
   if (!/^\d+$/.test(String(flags.months)) || months < 1 || months > 24) throw validationError('--months must be a whole number from 1 to 24.');
   // stdin is read once: the bank file read second found it used up ("the file is empty").
