@@ -48,7 +48,7 @@ export function registerSettlements(program: Command, ctx: CliContext, state: Ru
 
   settlements
     .command('dispute')
-    .description('dispute a statement (pending or paid → disputed) within 30 days of its payment date')
+    .description('dispute a statement (pending or paid → disputed) within 30 days of its payment date, or of the day it was made when later')
     .argument('<settlement>', 'settlement id or settlement number')
     .requiredOption('--reason <text>', 'what is disputed (1-500 characters)')
     .action(lazyAction(ctx, state, () => import('./dispute.js'), { writes: true }));
