@@ -220,7 +220,8 @@ async function loadFromCollections(
     }
     // The helper opens the later half while the bank opens the first.
     const help = byHelper ? helpedAccounts(job, customers, summaries, kept!, todayDay) : null;
-    const accounts = await bank.openAccounts(customers, todayDay, summaries.postedDays(todayDay), found > 0 || help !== null ? (help?.kept ?? kept!) : undefined);
+    const given = help !== null ? help.kept : found > 0 ? kept! : undefined;
+    const accounts = await bank.openAccounts(customers, todayDay, summaries.postedDays(todayDay), given);
     const state = assemble(today, settings, accounts, summaries, cols, customers);
     state.resumed = found + (help?.resumed() ?? 0);
     // Every account of the working set is active: those the image kept asleep are brought up to
