@@ -15,7 +15,7 @@
  *   (safe_close: commands/clock/advance.ts).
  */
 import { ExitCode, PremiaError, usageError } from '../domain/errors.js';
-import type { Period } from '../domain/period.js';
+import type { IsoDate, Period } from '../domain/period.js';
 import type { CommandDeps } from './command.js';
 import { plural } from './output/format.js';
 
@@ -54,6 +54,14 @@ export function needsYes(periods: Period[]): PremiaError {
   return usageError(
     `This advance would close ${plural(periods.length, 'period')} for good (${periodList(periods)}). ` +
       'Without a terminal to ask on, premia closes more than one period at a time only when told to: add --yes. Nothing changed.',
+  );
+}
+
+/** An unattended `clock set` more than a year from the clock's date (a mistyped year?), refused before anything changes. */
+export function clockJumpNeedsYes(from: IsoDate, to: IsoDate, jump: string): PremiaError {
+  return usageError(
+    `Setting the clock from ${from} to ${to} would move it ${jump} (a mistyped year?), and what is recorded while it is there keeps that date for good. ` +
+      'Without a terminal to ask on, premia moves the clock more than a year at once only when told to: add --yes. Nothing changed.',
   );
 }
 

@@ -4,7 +4,7 @@
  */
 import type { AdvancePreview, CancellationPreview, PlannedDebits, Settlement, SettlementPreview } from '../backend/types.js';
 import { periodsClosedBetween } from '../domain/advance.js';
-import type { IsoDate } from '../domain/period.js';
+import { dayNumber, type IsoDate } from '../domain/period.js';
 import type { Question } from './confirm.js';
 import { nameList, periodList } from './confirm.js';
 import { count, money, plural } from './output/format.js';
@@ -119,6 +119,32 @@ export function cancellationQuestion(p: CancellationPreview): Question {
   if (p.planned_debits.count > 0) details.push(`  Planned debits withdrawn: ${planned(p.planned_debits)}.`);
   else if (p.open_collections.length > 0) details.push('  No debit is planned for it yet.');
   return { details, question: `Cancel policy ${p.policy_number}?` };
+}
+
+/** How far `clock set` may move the clock at once, either way, before it asks (a mistyped year moves it by years). */
+export const CLOCK_JUMP_DAYS = 366;
+
+/** How far `to` is from `from`, in words: 40 days ahead · 13,149 days (about 36 years) ahead · 3,652 days (about 10 years) back. */
+export function clockJump(from: IsoDate, to: IsoDate): string {
+  const days = Math.abs(dayNumber(to) - dayNumber(from));
+  const years = Math.round(days / 365.25);
+  return `${plural(days, 'day')}${years >= 2 ? ` (about ${years} years)` : ''} ${to > from ? 'ahead' : 'back'}`;
+}
+
+/**
+ * `clock set` more than CLOCK_JUMP_DAYS from the clock's date (2062-11-30 typed for 2026-11-30):
+ * the question, or null for a smaller move. What is recorded while the clock is there is dated by
+ * it for good: setting the clock back later does not change those dates.
+ */
+export function clockSetQuestion(from: IsoDate, to: IsoDate): Question | null {
+  if (Math.abs(dayNumber(to) - dayNumber(from)) <= CLOCK_JUMP_DAYS) return null;
+  return {
+    details: [
+      `Setting the clock from ${from} to ${to} moves it ${clockJump(from, to)}. Everything recorded while it is there (policies, premium and ` +
+        'status changes, bank imports, keys) keeps that date for good: setting the clock back later does not change it.',
+    ],
+    question: `Set the clock to ${to}?`,
+  };
 }
 
 /** How far a premium may move at once, either way, before a terminal asks (a slipped decimal point moves it a hundredfold). */

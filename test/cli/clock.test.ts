@@ -90,6 +90,60 @@ describe('clock show', () => {
   });
 });
 
+describe('clock set more than a year away (a mistyped year, issue 12)', () => {
+  const create = ['policies', 'create', '--policy-number', 'P1', '--customer-id', 'C1', '--external-ref', 'E1', '--product-code', 'FUNERAL', '--amount', '20.00'];
+
+  it('is refused without a terminal unless --yes is given: nothing moves, nothing is stamped in that year', async () => {
+    // Before, 2062 for 2026 moved the clock, and a policy created then kept created_at 2062-11-21 after the clock was set back.
+    const r = await premia(['clock', 'set', '2062-11-21']);
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      'error: Setting the clock from 2026-11-21 to 2062-11-21 would move it 13,149 days (about 36 years) ahead (a mistyped year?), and what is recorded ' +
+        'while it is there keeps that date for good. Without a terminal to ask on, premia moves the clock more than a year at once only when told to: add --yes. Nothing changed.\n' +
+        '  (code USAGE_ERROR)\n',
+    ]);
+    expect((await premia(['--json', 'clock'])).json().date).toBe('2026-11-21');
+    expect((await premia(['--json', ...create])).json().created_at).toBe('2026-11-21T09:30:00.000Z');
+    const back = await premia(['--json', 'clock', 'set', '2016-11-21']);
+    expect([back.code, JSON.parse(back.stderr).error.code]).toEqual([2, 'USAGE_ERROR']);
+    expect(JSON.parse(back.stderr).error.message).toMatch(/^Setting the clock from 2026-11-21 to 2016-11-21 would move it 3,652 days \(about 10 years\) back /);
+    expect((await premia(['--json', '--yes', 'clock', 'set', '2062-11-21'])).json().date).toBe('2062-11-21');
+  });
+
+  it('a year (366 days) either way moves without a question; a day more needs one', async () => {
+    expect((await premia(['--json', 'clock', 'set', '2027-11-22'])).json().date).toBe('2027-11-22');
+    expect((await premia(['--json', 'clock', 'set', '2026-11-21'])).json().date).toBe('2026-11-21');
+    expect((await premia(['--json', 'clock', 'set', '2025-11-20'])).json().date).toBe('2025-11-20');
+    expect((await premia(['clock', 'set', '2026-11-22'])).code).toBe(2);
+  });
+
+  it('asks on a terminal, saying the dates stay; no leaves the clock where it is (exit 130)', async () => {
+    const asked: string[] = [];
+    const answers = [false, true];
+    const tty = {
+      tty: true,
+      prompter: {
+        password: async () => '',
+        input: async () => '',
+        confirm: async (message: string) => (asked.push(message), answers.shift()!),
+      },
+    };
+    const at = (args: string[]) => runCli(['--db', join(dir, 'premia.db'), ...args], { cwd: dir, ...tty, env: { NO_COLOR: '1' } });
+    const no = await at(['clock', 'set', '2062-11-21']);
+    expect([no.code, no.stdout]).toEqual([130, '']);
+    expect(no.stderr).toContain(
+      'Setting the clock from 2026-11-21 to 2062-11-21 moves it 13,149 days (about 36 years) ahead. Everything recorded while it is there (policies, premium and ' +
+        'status changes, bank imports, keys) keeps that date for good: setting the clock back later does not change it.\n',
+    );
+    expect(no.stderr).toContain('Nothing changed.');
+    expect((await premia(['--json', 'clock'])).json().date).toBe('2026-11-21');
+    expect((await at(['clock', 'set', '2062-11-21'])).code).toBe(0);
+    expect(asked).toEqual(['Set the clock to 2062-11-21?', 'Set the clock to 2062-11-21?']);
+    expect((await premia(['--json', 'clock'])).json().date).toBe('2062-11-21');
+  });
+});
+
 describe('clock set before the first run', () => {
   it('cannot go back past recorded premium or status changes', async () => {
     await premia(['clock', 'set', '2027-01-10']);
@@ -129,8 +183,8 @@ describe('a date outside the years premia accepts (1900-01-01 to 2999-12-31)', (
   });
 
   it('the last and first dates themselves are accepted', async () => {
-    expect((await premia(['--json', 'clock', 'set', '2999-12-31'])).json().date).toBe('2999-12-31');
-    expect((await premia(['--json', 'clock', 'set', '1900-01-01'])).json().date).toBe('1900-01-01');
+    expect((await premia(['--json', '--yes', 'clock', 'set', '2999-12-31'])).json().date).toBe('2999-12-31');
+    expect((await premia(['--json', '--yes', 'clock', 'set', '1900-01-01'])).json().date).toBe('1900-01-01');
   });
 
   it('engine work --until words it alike: VALIDATION_ERROR, before the store is opened', async () => {

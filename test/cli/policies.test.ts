@@ -888,7 +888,7 @@ describe('clock', () => {
     expect(r.stdout).toBe('{"date":"2026-01-15","locked":false,"seed":1}\n');
     expect(r.stderr).toBe('');
     expect((await premia(['clock', '--json'])).stdout).toBe('{"date":"2026-01-15","locked":false,"seed":1}\n');
-    const human = await premia(['clock', 'set', '2028-02-29']);
+    const human = await premia(['--yes', 'clock', 'set', '2028-02-29']);
     expect(human.stderr).toBe('Clock set to 2028-02-29.\n');
     expect(human.stdout).toBe('date    2028-02-29\nseed    1\nlocked  no\n');
   });

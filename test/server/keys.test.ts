@@ -119,7 +119,7 @@ describe('premia keys', () => {
 
   it("created_at and revoked_at are stamped like every record: the virtual clock's date, the wall clock's time of day", async () => {
     // runCli's wall clock reads 2026-11-21T09:30:00.000Z; the virtual clock is ten years on.
-    expect((await cli('clock', 'set', '2036-11-01')).code).toBe(0);
+    expect((await cli('--yes', 'clock', 'set', '2036-11-01')).code).toBe(0);
     const key = (await cli('--json', 'keys', 'create', '--client', 'Zed')).json();
     const policy = (await cli('--json', 'policies', 'create', '--policy-number', 'P1', '--customer-id', 'C1', '--external-ref', 'E1', '--product-code', 'LIFE', '--amount', '10.00')).json();
     expect(policy.created_at).toBe('2036-11-01T09:30:00.000Z');
