@@ -406,15 +406,43 @@ export function validateNoQuery(raw: Raw): void {
 /** `--period`: a month written YYYY-MM. */
 export function checkPeriodOption(value: unknown, option = '--period'): Period {
   if (isPeriod(value)) return value;
+  const text = String(value);
+  // Written YYYY-MM with no such month (2026-13), or out of range: the month is named, not the format it already has.
   const why = typeof value === 'string' ? whyNotAPeriod(value) : null;
-  if (why !== null) throw validationError(`${option} ${String(value)} ${why.phrase}.`);
-  throw validationError(`${option} '${String(value)}' is not a period; write it as YYYY-MM, e.g. 2026-11.`);
+  if (why !== null) throw validationError(`${option} ${text} ${why.phrase}.`);
+  const hint = periodFormatHint(text);
+  if (hint !== null) throw validationError(`${option} '${text}' is not a period written YYYY-MM (${hint}).`);
+  throw validationError(`${option} '${text.slice(0, 40)}' is not a period; write it as YYYY-MM, e.g. 2026-11.`);
+}
+
+/** What a month not written YYYY-MM looks like, for the forms other tools write (as dates' hints in period.ts), or null. */
+function periodFormatHint(text: string): string | null {
+  const ym = /^(\d{4})[/.-](\d{1,2})$/.exec(text);
+  if (ym && Number(ym[2]) >= 1 && Number(ym[2]) <= 12) return `write it ${ym[1]}-${ym[2]!.padStart(2, '0')}`;
+  const my = /^(\d{1,2})[/.-](\d{4})$/.exec(text);
+  if (my && Number(my[1]) >= 1 && Number(my[1]) <= 12) return `the month comes first; write the year first: ${my[2]}-${my[1]!.padStart(2, '0')}`;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text) && isPeriod(text.slice(0, 7))) return `it is a day; the month is ${text.slice(0, 7)}`;
+  return null;
+}
+
+/** A date option (`--to`): written YYYY-MM-DD, a day of the calendar in the years premia accepts; worded as every date premia reads. */
+export function checkDateOption(value: string, option: string): IsoDate {
+  const given: unknown = value;
+  if (isIsoDate(given)) return given;
+  throw validationError(`${option} '${value.slice(0, 40)}' ${whyNotADate(value).phrase}.`);
+}
+
+/** A whole-number option from `min` to `max` (`--days`), saying what was given. */
+export function checkWholeNumberOption(value: string, option: string, min: number, max: number, note = ''): number {
+  const n = /^\d{1,9}$/.test(value) ? Number(value) : null;
+  if (n === null || n < min || n > max) throw validationError(`${option} must be a whole number from ${min} to ${max}${note}; got '${value.slice(0, 40)}'.`);
+  return n;
 }
 
 /** `--limit`: a page size from 1 to MAX_PAGE_LIMIT; undefined when not given. */
 export function checkPageLimitOption(value: unknown, option = '--limit'): number | undefined {
   if (value === undefined) return undefined;
   const n = wholeNumberOf(value);
-  if (n === null || n < 1 || n > MAX_PAGE_LIMIT) throw validationError(`${option} must be a whole number from 1 to ${MAX_PAGE_LIMIT}.`);
+  if (n === null || n < 1 || n > MAX_PAGE_LIMIT) throw validationError(`${option} must be a whole number from 1 to ${MAX_PAGE_LIMIT}; got '${String(value).slice(0, 40)}'.`);
   return n;
 }

@@ -67,7 +67,7 @@ describe('command lines parse into typed options', () => {
   it('a bad flag is refused while parsing: the verb never runs, and no store is made', async () => {
     const r = await parsed(['policies', 'list', '--limit', '0']);
     expect(r).toMatchObject({ code: 2, command: undefined });
-    expect(r.stderr).toContain('--limit must be a whole number from 1 to 10000.');
+    expect(r.stderr).toContain('--limit must be a whole number from 1 to 10000; got ');
     const update = await parsed(['policies', 'update', 'POL-1']);
     expect(update).toMatchObject({ code: 2, command: undefined });
     expect(update.stderr).toContain('Nothing to update: give --amount, --status, or both.');

@@ -439,7 +439,7 @@ describe('policies list', () => {
   it.each(['0', '10001', 'abc', '1.5'])('--limit %s is exit 2', async (limit) => {
     const r = await premia(['policies', 'list', '--limit', limit, '--json']);
     expect(r.code).toBe(2);
-    expect(errorBody(r)).toEqual({ code: 'VALIDATION_ERROR', message: '--limit must be a whole number from 1 to 10000.', request_id: null });
+    expect(errorBody(r)).toEqual({ code: 'VALIDATION_ERROR', message: `--limit must be a whole number from 1 to 10000; got '${limit}'.`, request_id: null });
   });
 });
 

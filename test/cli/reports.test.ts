@@ -73,11 +73,15 @@ describe('premia reports collections (CSV)', () => {
     expect(r.stdout).toBe(HEADER);
   });
 
-  it.each([['202611'], ['2026-1'], ['nov']])('a malformed period %s is a validation error (exit 2)', async (period) => {
+  it.each([
+    ['202611', '; write it as YYYY-MM, e.g. 2026-11.'],
+    ['2026-1', ' written YYYY-MM (write it 2026-01).'],
+    ['nov', '; write it as YYYY-MM, e.g. 2026-11.'],
+  ])('a malformed period %s is a validation error (exit 2)', async (period, why) => {
     const r = await cli(['reports', 'collections', '--period', period]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain(`--period '${period}' is not a period; write it as YYYY-MM, e.g. 2026-11.`);
+    expect(r.stderr).toContain(`--period '${period}' is not a period${why}`);
     expect(r.stderr).toContain('code VALIDATION_ERROR');
   });
 

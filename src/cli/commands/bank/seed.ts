@@ -7,7 +7,7 @@ export interface SeedOptions extends CommandDeps {
 }
 
 export function seedOptions(deps: CommandDeps, _flags: unknown, [value]: string[]): SeedOptions {
-  if (!/^\d{1,9}$/.test(value!)) throw validationError('The seed is a whole number from 0 to 999999999.');
+  if (!/^\d{1,9}$/.test(value!)) throw validationError(`The seed must be a whole number from 0 to 999999999; got '${value!.slice(0, 40)}'.`);
   return { ...deps, seed: Number(value) };
 }
 

@@ -1,8 +1,8 @@
 import type { AdvancePreview, AdvanceResult, AdvanceTarget, Backend, ClockState } from '../../../backend/types.js';
 import { advanceTargetDate, daysBetween, periodsClosedBetween } from '../../../domain/advance.js';
 import { addDays, type IsoDate, type Period } from '../../../domain/period.js';
-import { PremiaError, usageError, validationError } from '../../../domain/errors.js';
-import { MAX_ADVANCE_DAYS, MIN_ADVANCE_DAYS, validateAdvanceRequest } from '../../../domain/requests.js';
+import { PremiaError, usageError } from '../../../domain/errors.js';
+import { checkDateOption, checkWholeNumberOption, MAX_ADVANCE_DAYS, MIN_ADVANCE_DAYS, validateAdvanceRequest } from '../../../domain/requests.js';
 import { askOrCancel, confirmMode, nameList, needsYes, neverRunNeedsYes, othersNeverRunNeedsYes, periodList, stopped, unlessUnsupported } from '../../confirm.js';
 import { catchCtrlC } from '../../interrupt.js';
 import { money, plural } from '../../output/format.js';
@@ -30,15 +30,12 @@ export function advanceOptions(deps: CommandDeps, flags: Flags): AdvanceOptions 
   if (given.length !== 1) throw usageError('Say how far to advance with exactly one of --days N, --to YYYY-MM-DD or --to-month-end.');
   const raw: Record<string, unknown> = {};
   if (flags.days !== undefined) {
-    const text = String(flags.days);
-    if (!/^\d{1,9}$/.test(text)) {
-      throw validationError(`--days must be a whole number from ${MIN_ADVANCE_DAYS} to ${MAX_ADVANCE_DAYS} (ten years); got '${text.slice(0, 40)}'.`);
-    }
-    raw.days = Number(flags.days);
+    // The option named, and what it was given, whichever way it is wrong (3661 as -1, not the request's field).
+    raw.days = checkWholeNumberOption(String(flags.days), '--days', MIN_ADVANCE_DAYS, MAX_ADVANCE_DAYS, ' (ten years)');
   } else if (flags.to !== undefined) {
     // `--to "$DATE"` with DATE unset: the service's words for a missing field name no option.
     if (flags.to.trim() === '') throw usageError('--to is empty; give the last day to live, written YYYY-MM-DD (e.g. 2026-11-30).');
-    raw.to = flags.to;
+    raw.to = checkDateOption(flags.to, '--to');
   }
   else raw.to_month_end = true;
   // Checked as the service checks POST /clock/advance, so a problem reads the same in both modes.

@@ -1,7 +1,7 @@
 import type { CollectionListQuery, CollectionStatus } from '../../../backend/types.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { listOutput, printPagedList, type ListFlags, type ListOutput } from '../../output/list.js';
-import { checkPageLimitOption } from '../../../domain/requests.js';
+import { checkPageLimitOption, checkPeriodOption } from '../../../domain/requests.js';
 import { COLLECTION_LIST } from '../list-fields.js';
 
 interface Flags extends ListFlags {
@@ -18,10 +18,12 @@ export interface ListOptions extends CommandDeps {
 }
 
 export function listOptions(deps: CommandDeps, flags: Flags): ListOptions {
+  // Worded as --period is everywhere else (not as the query parameter it fills).
+  const period = checkPeriodOption(flags.period);
   const limit = checkPageLimitOption(flags.limit);
   return {
     ...deps,
-    query: { period_month: flags.period, status: flags.status, policy: flags.policy, limit, after: flags.after },
+    query: { period_month: period, status: flags.status, policy: flags.policy, limit, after: flags.after },
     output: listOutput(flags, deps.globals, COLLECTION_LIST),
   };
 }

@@ -7,9 +7,10 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
-import { conflict, usageError, validationError } from '../../../domain/errors.js';
+import { conflict, usageError } from '../../../domain/errors.js';
 import { printable } from '../../../domain/identifiers.js';
-import { addDays, isPeriod, shiftPeriod, whyNotAPeriod, type Period } from '../../../domain/period.js';
+import { addDays, shiftPeriod, type Period } from '../../../domain/period.js';
+import { checkPeriodOption, checkWholeNumberOption } from '../../../domain/requests.js';
 import { runSimulation, type PatternResult, type SimulationSummary } from '../../../simulation/scenario.js';
 import { localOnly } from '../action.js';
 import { verb, type CommandDeps } from '../../command.js';
@@ -48,15 +49,9 @@ export interface SimulateOptions extends CommandDeps {
 }
 
 export function simulateOptions(deps: CommandDeps, flags: Flags): SimulateOptions {
-  const first = flags.period;
-  if (!isPeriod(first)) {
-    // Written YYYY-MM but no month premia takes (2026-13, 3000-01): the month is named, as every --period names it.
-    const why = whyNotAPeriod(flags.period);
-    if (why !== null) throw validationError(`--period ${flags.period} ${why.phrase}.`);
-    throw validationError(`--period must be a month written YYYY-MM; got '${flags.period}'.`);
-  }
-  const months = Number(flags.months);
-  if (!/^\d+$/.test(String(flags.months)) || months < 1 || months > 24) throw validationError('--months must be a whole number from 1 to 24.');
+  // Worded as --period and whole-number options are in every other command.
+  const first = checkPeriodOption(flags.period);
+  const months = checkWholeNumberOption(String(flags.months), '--months', 1, 24);
   // stdin is read once: the bank file read second found it used up ("the file is empty").
   if (flags.policies === '-' && flags.bank === '-') throw usageError('--policies and --bank cannot both be - (stdin is read once); give one of them as a file.');
   return {
