@@ -443,6 +443,6 @@ export function checkWholeNumberOption(value: string, option: string, min: numbe
 export function checkPageLimitOption(value: unknown, option = '--limit'): number | undefined {
   if (value === undefined) return undefined;
   const n = wholeNumberOf(value);
-  if (n === null || n < 1 || n > MAX_PAGE_LIMIT) throw validationError(`${option} must be a whole number from 1 to ${MAX_PAGE_LIMIT}; got '${String(value).slice(0, 40)}'.`);
+  if (n === null || n < 1 || n > MAX_PAGE_LIMIT) throw validationError(`${option} must be a whole number from 1 to ${MAX_PAGE_LIMIT}; got '${(typeof value === 'string' ? value : JSON.stringify(value) ?? '').slice(0, 40)}'.`);
   return n;
 }
