@@ -868,7 +868,9 @@ describe('answers that are not the expected JSON', () => {
       `The service's answer to the dispute lacks settlement_number, period_month, total_collections, distribution_fee, collections_fee, total_fees, vat, net_amount, payment_date, status (its fields: none): premia cannot tell what was done. Check settlement ${SETTLEMENT_ID} at the service (premia settlements get ${SETTLEMENT_ID}).`,
     ],
   ])('a write answered without what premia prints (%s): REMOTE_ERROR, exit 1, nothing claimed', async (_name, args, answer, message) => {
-    handlers = [json(args[1] === 'execute' ? 202 : 201, answer)];
+    // policies update first reads the policy as it was (to say whether anything changed): that read answers well.
+    const before = { id: 'a', policy_number: 'P1', customer_id: 'C1', external_customer_ref: 'E1', product_code: 'X', collection_amount: 60, status: 'active', created_at: '2026-11-21T09:30:00Z', updated_at: '2026-11-21T09:30:00Z' };
+    handlers = [...(args[1] === 'update' ? [json(200, before)] : []), json(args[1] === 'execute' ? 202 : 201, answer)];
     const r = await premia(args);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');

@@ -31,6 +31,19 @@ describe('a real premia service', () => {
     expect(waits.every((w) => w >= 1000 && w % 1000 === 0)).toBe(true);
   });
 
+  it('policies update that changes nothing says so, as in local mode, and a change says Updated (issue 12)', async () => {
+    // Before, remote mode said "Updated policy P1." for the same status again, where local mode said it was unchanged.
+    server = await startLiveServer();
+    const env = remoteEnv(server.url, server.keys.acme);
+    const create = ['policies', 'create', '--policy-number', 'P1', '--customer-id', 'C1', '--external-ref', 'E1', '--product-code', 'X', '--amount', '149.50'];
+    expect((await runPremia(create, { cwd: dir, env })).code).toBe(0);
+    const same = await runPremia(['policies', 'update', 'P1', '--status', 'active', '--amount', '149.50'], { cwd: dir, env });
+    expect([same.code, same.stderr]).toEqual([0, 'Policy P1 unchanged: already active; premium already 149.50.\n']);
+    const lapse = await runPremia(['policies', 'update', 'P1', '--status', 'lapsed'], { cwd: dir, env });
+    expect([lapse.code, lapse.stderr]).toEqual([0, 'Updated policy P1.\n']);
+    expect((await runPremia(['policies', 'update', 'P1', '--status', 'lapsed'], { cwd: dir, env })).stderr).toBe('Policy P1 unchanged: already lapsed.\n');
+  });
+
   it('without the simulated bank: clock and bank say so (NOT_SUPPORTED, exit 1); the spec operations work', async () => {
     server = await startLiveServer({ simulation: false });
     const env = remoteEnv(server.url, server.keys.acme);

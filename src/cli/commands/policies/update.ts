@@ -38,21 +38,31 @@ export async function updateRun(opts: UpdateOptions): Promise<number> {
     if (preview === null) await askOrCancel(opts, plainCancellationQuestion(ref));
     else if (preview.status !== 'cancelled') await askOrCancel(opts, cancellationQuestion(preview));
   }
-  // Local mode: the policy as it was, to tell a no-op from a change, and a reinstatement (which
-  // may leave the policy out of a month queued while it was lapsed).
-  const before = b.mode === 'local' ? await b.getPolicy(ref).catch(() => null) : null;
+  // The policy as it was, to tell a no-op from a change (in both modes, so that the same command
+  // says the same thing), and a reinstatement (which may leave the policy out of a month queued
+  // while it was lapsed); null where the server cannot show it (a policy lookup is premia's
+  // extension) or the lookup fails (the update then reports what is wrong).
+  // (In remote mode only when something here uses it: --json prints the service's answer alone.)
+  const wanted = b.mode === 'local' || !ui.json || (patch.collection_amount !== undefined && confirmMode(opts) === 'ask');
+  const before = wanted ? await unlessUnsupported(() => b.getPolicy(ref)).catch(() => null) : null;
   // A premium moved tenfold or more (a slipped decimal point) is asked about on a terminal, with
-  // the premium it has where the server can say (a policy lookup is premia's extension).
+  // the premium it has where the server can say.
   if (patch.collection_amount !== undefined && confirmMode(opts) === 'ask') {
-    const current = b.mode === 'local' ? before : await unlessUnsupported(() => b.getPolicy(ref));
-    const question = current && premiumChangeQuestion(current.policy_number, current.collection_amount, patch.collection_amount);
+    const question = before && premiumChangeQuestion(before.policy_number, before.collection_amount, patch.collection_amount);
     if (question) await askOrCancel(opts, question);
   }
   const policy = await b.updatePolicy(ref, patch);
   if (ui.json) ui.printJson(policy);
   else {
     // A change always moves updated_at on; the same values again change nothing, and say so.
-    ui.status(before !== null && before.updated_at === policy.updated_at ? unchanged(ui, policy, patch) : `Updated policy ${policy.policy_number}.`);
+    // Without the policy as it was, whether anything changed is not known: the answer is shown as it is.
+    ui.status(
+      before === null
+        ? `Policy ${policy.policy_number} as the service has it now:`
+        : before.updated_at === policy.updated_at
+          ? unchanged(ui, policy, patch)
+          : `Updated policy ${policy.policy_number}.`,
+    );
     showPolicy(ui, policy);
   }
   if (before?.status === 'lapsed' && policy.status === 'active') await warnIfReinstatedOutsideMonth(ui, b, policy);
