@@ -114,11 +114,30 @@ export function buildProgram(ctx: CliContext, state: RunState, json = false): Co
   const configure = (cmd: Command) => {
     for (const sub of cmd.commands) {
       sub.exitOverride().configureOutput(output);
+      unknownBeforeMissing(sub);
       configure(sub);
     }
   };
   configure(program);
   return program;
+}
+
+/**
+ * A required option missing because it was mistyped (`--perod 2026-11` in a cron line): commander
+ * checks required options before unknown ones, so it said "required option '--period <YYYY-MM>'
+ * not specified", which hides the typo. The unknown option is reported instead, as commander
+ * reports it anywhere else (with its "Did you mean --period?"). Both are USAGE_ERROR, exit 2.
+ */
+function unknownBeforeMissing(cmd: Command): void {
+  // Neither method is in commander's typings; both are on every Command (commander 12+).
+  const c = cmd as Command & { missingMandatoryOptionValue(option: Option): void; unknownOption(flag: string): void };
+  const missing = c.missingMandatoryOptionValue.bind(c);
+  c.missingMandatoryOptionValue = (option: Option) => {
+    // What commander could not parse: the operands, then the first unknown option and all after it.
+    const unknown = c.args.find((word) => word.length > 1 && word.startsWith('-'));
+    if (unknown !== undefined) c.unknownOption(unknown);
+    missing(option);
+  };
 }
 
 function parseSeedOption(value: string): string {

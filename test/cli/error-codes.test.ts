@@ -103,6 +103,9 @@ describe('how the command line is put together: USAGE_ERROR, exit 2', () => {
     ['an unknown option on a group', [...MEM, 'calendar', '--format', 'json'], "unknown option '--format'"],
     ['a missing argument', [...MEM, 'policies', 'get'], "missing required argument 'policy'"],
     ['a missing required option', [...MEM, 'reports', 'collections'], "required option '--period <YYYY-MM>' not specified"],
+    // A required option mistyped (a cron line): the typo is named, not "--period not specified" (issue 12).
+    ['a mistyped required option', [...MEM, 'collections', 'execute', '--perod', '2026-11'], "unknown option '--perod'\n(Did you mean --period?)"],
+    ['a required option given by a short name it does not have', [...MEM, 'settlements', 'create', '-p', '2026-11'], "unknown option '-p'"],
     ['an option without its value', [...MEM, 'clock', 'advance', '--days'], "option '--days <n>' argument missing"],
     ['--as-client in remote mode', ['--base-url', 'http://127.0.0.1:9/v1', '--as-client', 'acme', 'clock'], '--as-client selects a client of a local store; in remote mode the API key decides the client.'],
     [
