@@ -636,3 +636,26 @@ describe('explain, for a cancelled policy', () => {
     ]);
   });
 });
+
+describe('collections execute for a month the clock has passed', () => {
+  it('before the first run, says the clock can still be set back (not that it can never be queued), and that works (issue 12)', async () => {
+    // Before: "Its collections can no longer be queued.", untrue while no run exists and clock set can still move the clock back.
+    const at = await storeOf('passed-unlocked', '2026-11-30', [], ['C1,E1,P1,FUNERAL,20.00']);
+    const r = await at(['collections', 'execute', '--period', '2026-11']);
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      6,
+      '',
+      'error: Period 2026-11 has closed (its last day, 2026-11-30, has run; the clock is at 2026-11-30). No collections run exists yet, so the clock can still be set back ' +
+        "to queue it: 'premia clock set 2026-10-31', then 'premia collections execute --period 2026-11'.\n  (code PERIOD_CLOSED)\n",
+    ]);
+    expect((await at(['clock', 'set', '2026-10-31'])).code).toBe(0);
+    expect((await at(['--json', 'collections', 'execute', '--period', '2026-11'])).json().policies_queued).toBe(1);
+    // Once a run exists, the clock is locked: a passed month can no longer be queued, and that is said.
+    expect((await at(['clock', 'advance', '--to', '2026-12-31', '--yes'])).code).toBe(0);
+    const locked = await at(['collections', 'execute', '--period', '2026-12']);
+    expect([locked.code, locked.stderr]).toEqual([
+      6,
+      'error: Period 2026-12 has closed (its last day, 2026-12-31, has run; the clock is at 2026-12-31). Its collections can no longer be queued.\n  (code PERIOD_CLOSED)\n',
+    ]);
+  });
+});

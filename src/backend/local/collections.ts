@@ -76,9 +76,13 @@ export async function executeCollections(ctx: LocalContext, input: ExecuteInput)
   return ctx.store.transaction(async (trx) => {
     const world = await readWorld(trx);
     if (world.today >= lastDay(period)) {
+      const closed = `Period ${period} has closed (its last day, ${lastDay(period)}, has run; the clock is at ${world.today}).`;
+      // Before the first run the clock can still be set back: "can no longer be queued" was untrue then.
       throw conflict(
         'PERIOD_CLOSED',
-        `Period ${period} has closed (its last day, ${lastDay(period)}, has run; the clock is at ${world.today}). Its collections can no longer be queued.`,
+        world.locked
+          ? `${closed} Its collections can no longer be queued.`
+          : `${closed} No collections run exists yet, so the clock can still be set back to queue it: 'premia clock set ${addDays(`${period}-01`, -1)}', then 'premia collections execute --period ${period}'.`,
       );
     }
     // A year ahead at most: 2062-11 for 2026-11 is a slip of the keyboard, not a plan.
