@@ -118,14 +118,14 @@ describe('policies create', () => {
     const error = errorBody(r);
     expect(error.code).toBe('VALIDATION_ERROR');
     expect(error.message).toBe(
-      'The policy is not valid: 5 problems (policy_number, customer_id, external_customer_ref, product_code, collection_amount); see details.',
+      'The options have 5 problems (--policy-number, --customer-id, --external-ref, --product-code, --amount); see details.',
     );
     expect(error.details).toEqual([
-      { field: 'policy_number', code: 'INVALID_FORMAT', message: "policy_number '-P1' must not start with '-'" },
-      { field: 'customer_id', code: 'INVALID_FORMAT', message: "customer_id 'C 1' has a space at position 2; only letters, digits and - _ . / are allowed" },
-      { field: 'external_customer_ref', code: 'INVALID_FORMAT', message: "external_customer_ref '=ACME' has '=' at position 1; only letters, digits and - _ . / are allowed" },
-      { field: 'product_code', code: 'INVALID_FORMAT', message: "product_code 'funeral' must be upper case (A-Z 0-9 _ -)" },
-      { field: 'collection_amount', code: 'INVALID_AMOUNT', message: "collection_amount '1,000.00' has a thousands separator; write it without one, like 1000.00" },
+      { field: 'policy_number', code: 'INVALID_FORMAT', message: "--policy-number '-P1' must not start with '-'" },
+      { field: 'customer_id', code: 'INVALID_FORMAT', message: "--customer-id 'C 1' has a space at position 2; only letters, digits and - _ . / are allowed" },
+      { field: 'external_customer_ref', code: 'INVALID_FORMAT', message: "--external-ref '=ACME' has '=' at position 1; only letters, digits and - _ . / are allowed" },
+      { field: 'product_code', code: 'INVALID_FORMAT', message: "--product-code 'funeral' must be upper case (A-Z 0-9 _ -)" },
+      { field: 'collection_amount', code: 'INVALID_AMOUNT', message: "--amount '1,000.00' has a thousands separator; write it without one, like 1000.00" },
     ]);
     expect(existsSync(db)).toBe(false); // refused before a store was even made
   });
@@ -135,9 +135,9 @@ describe('policies create', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      'error: The policy is not valid: 2 problems (external_customer_ref, collection_amount); see details.\n' +
-        "  - external_customer_ref 'E 1' has a space at position 2; only letters, digits and - _ . / are allowed\n" +
-        "  - collection_amount '0' must be greater than 0.00\n" +
+      'error: The options have 2 problems (--external-ref, --amount); see details.\n' +
+        "  - --external-ref 'E 1' has a space at position 2; only letters, digits and - _ . / are allowed\n" +
+        "  - --amount '0' must be greater than 0.00\n" +
         '  (code VALIDATION_ERROR)\n',
     );
   });
@@ -334,9 +334,15 @@ describe('policies update', () => {
     await premia(CREATE_P1);
     const amount = await premia(['policies', 'update', 'P1', '--amount', '1.001', '--json']);
     expect(amount.code).toBe(2);
-    expect(errorBody(amount).details).toEqual([
-      { field: 'collection_amount', code: 'INVALID_AMOUNT', message: "collection_amount '1.001' has more than two decimals" },
-    ]);
+    // Named by the option, as every option error is (issue 12); the detail keeps the API's field.
+    expect(errorBody(amount)).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: "--amount '1.001' has more than two decimals.",
+      request_id: null,
+      details: [{ field: 'collection_amount', code: 'INVALID_AMOUNT', message: "--amount '1.001' has more than two decimals" }],
+    });
+    const negative = await premia(['policies', 'create', '--policy-number', 'P9', '--customer-id', 'C1', '--external-ref', 'E1', '--product-code', 'X', '--amount', '-5']);
+    expect([negative.code, negative.stderr]).toEqual([2, "error: --amount '-5' is negative; it must be greater than 0.00.\n  (code VALIDATION_ERROR)\n"]);
     const status = await premia(['policies', 'update', 'P1', '--status', 'closed']);
     expect(status.code).toBe(2);
     expect(status.stderr).toContain("error: option '--status <status>' argument 'closed' is invalid. Allowed choices are active, lapsed, cancelled.");

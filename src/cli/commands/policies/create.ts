@@ -2,6 +2,7 @@ import type { PolicyInput } from '../../../backend/types.js';
 import { usageError } from '../../../domain/errors.js';
 import { validatePolicyInput } from '../../../domain/policy.js';
 import { verb, type CommandDeps } from '../../command.js';
+import { inOptionWords } from '../../option-errors.js';
 import { showPolicy } from './show.js';
 import { warnIfMonthQueued } from './queued-notice.js';
 
@@ -28,7 +29,8 @@ const FLAGS: Array<[flag: string, option: keyof Flags, field: string]> = [
 export function createOptions(deps: CommandDeps, flags: Flags): CreateOptions {
   const missing = FLAGS.filter(([, option]) => flags[option] === undefined).map(([flag]) => flag);
   if (missing.length > 0) throw usageError(`Missing ${missing.join(', ')}: a policy needs all five of ${FLAGS.map(([f]) => f).join(', ')}.`);
-  return { ...deps, policy: validatePolicyInput(Object.fromEntries(FLAGS.map(([, option, field]) => [field, flags[option]]))) };
+  const options = Object.fromEntries(FLAGS.map(([flag, , field]) => [field, flag]));
+  return { ...deps, policy: inOptionWords(options, () => validatePolicyInput(Object.fromEntries(FLAGS.map(([, option, field]) => [field, flags[option]])))) };
 }
 
 export async function createRun({ ui, backend, policy: input }: CreateOptions): Promise<number> {

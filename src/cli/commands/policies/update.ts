@@ -3,6 +3,7 @@ import type { Ui } from '../../output/ui.js';
 import { validatePolicyPatch, type PolicyStatus } from '../../../domain/policy.js';
 import { usageError } from '../../../domain/errors.js';
 import { verb, type CommandDeps } from '../../command.js';
+import { inOptionWords } from '../../option-errors.js';
 import { askOrCancel, confirmMode, unlessUnsupported } from '../../confirm.js';
 import { cancellationQuestion, plainCancellationQuestion, premiumChangeQuestion } from '../../questions.js';
 import { warnIfReinstatedOutsideMonth } from './queued-notice.js';
@@ -26,7 +27,7 @@ export function updateOptions(deps: CommandDeps, flags: Flags, [ref]: string[]):
   const raw: Record<string, unknown> = {};
   if (flags.amount !== undefined) raw.collection_amount = flags.amount;
   if (flags.status !== undefined) raw.status = flags.status;
-  return { ...deps, ref: ref!, patch: validatePolicyPatch(raw) };
+  return { ...deps, ref: ref!, patch: inOptionWords({ collection_amount: '--amount', status: '--status' }, () => validatePolicyPatch(raw)) };
 }
 
 export async function updateRun(opts: UpdateOptions): Promise<number> {
