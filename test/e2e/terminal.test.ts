@@ -127,6 +127,28 @@ onPty('on a pseudo-terminal', () => {
     expect((await cli(db, ['--json', 'clock'])).json().date).toBe('2026-11-30');
   });
 
+  it('clock set more than a year away asks (a mistyped year); n leaves the clock, y sets it (issue 12)', async () => {
+    const db = join(tmp.dir, 'clock-jump.db');
+    expect((await cli(db, ['clock', 'set', '2026-10-31'])).code).toBe(0);
+    const before = bytesOf(db);
+    const no = premiaOnTerminal(['--db', db, 'clock', 'set', '2062-10-31'], { cwd: tmp.dir });
+    await no.waitFor(/\? Set the clock to 2062-10-31\? \(y\/N\)/);
+    expect(no.screen()).toContain('Setting the clock from 2026-10-31 to 2062-10-31 moves it 13,149 days (about 36 years) ahead.');
+    no.type('n\r');
+    const declined = await no.ended;
+    expect(declined.code).toBe(130);
+    expect(declined.screen).toMatch(/\nNothing changed\.\n?$/);
+    expect(bytesOf(db)).toBe(before);
+
+    const yes = premiaOnTerminal(['--db', db, 'clock', 'set', '2062-10-31'], { cwd: tmp.dir });
+    await yes.waitFor(/\(y\/N\)/);
+    yes.type('y\r');
+    const done = await yes.ended;
+    expect(done.code, done.screen).toBe(0);
+    expect(done.screen).toContain('Clock set to 2062-10-31.');
+    expect((await cli(db, ['--json', 'clock'])).json().date).toBe('2062-10-31');
+  });
+
   // `y` and Enter typed with the command, before the figures and the question showed, answered it:
   // the month closed unseen. Such keys are discarded when the question is asked. (Typed before
   // premia starts: they wait in the terminal's queue, read by nothing until the question.)
