@@ -445,7 +445,22 @@ describe('a premium change of tenfold or more', () => {
     const db = copyOfBase();
     expect((await cli(db, ['policies', 'update', 'POL-2026315', '--amount', '400'], terminal([]))).code).toBe(0);
     expect((await cli(db, ['policies', 'update', 'POL-2026315', '--amount', '40000', '--yes'], terminal([]))).code).toBe(0);
-    expect((await cli(db, ['policies', 'update', 'POL-2026315', '--amount', '40'])).code).toBe(0);
+    expect((await cli(db, ['policies', 'update', 'POL-2026315', '--amount', '5000'])).code).toBe(0);
+  });
+
+  it('without a terminal, tenfold or more is refused unless --yes is given: nothing changes (issue 12)', async () => {
+    // Before, a script's --amount 37200 for 372.00 went through unasked: from next month, a hundred times the premium debited.
+    const db = copyOfBase();
+    const r = await cli(db, ['policies', 'update', 'POL-2026315', '--amount', '37200']);
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      "error: Policy POL-2026315's premium would go from 372.00 to 37,200.00 a month, 100 times the premium it has: from next month on, its collections debit the new amount. " +
+        'Without a terminal to ask on, premia moves a premium tenfold or more only when told to: add --yes. Nothing changed.\n  (code USAGE_ERROR)\n',
+    ]);
+    expect((await cli(db, ['--json', 'policies', 'get', 'POL-2026315'])).json()).toMatchObject({ collection_amount: 372, amount_history: [] });
+    expect((await cli(db, ['--json', 'policies', 'update', 'POL-2026315', '--amount', '3.72'])).code).toBe(2);
+    expect((await cli(db, ['--json', '--yes', 'policies', 'update', 'POL-2026315', '--amount', '37200'])).json().collection_amount).toBe(37200);
   });
 });
 

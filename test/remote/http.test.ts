@@ -1098,9 +1098,10 @@ describe('timeouts and --debug', () => {
 });
 
 describe('money on the wire', () => {
+  // --yes: no lookup of the premium it has first (a premium moved tenfold asks, or needs --yes), so each answer below is the update's.
   it('bodies carry money with two decimals; answers are read back to cents', async () => {
     handlers = [json(200, '{"id":"a","policy_number":"P1","collection_amount":1234.50,"status":"active","updated_at":"2026-11-21T09:30:00.000Z"}')];
-    const r = await premia(['policies', 'update', 'a', '--amount', '1234.5', '--json']);
+    const r = await premia(['policies', 'update', 'a', '--amount', '1234.5', '--json', '--yes']);
     expect(r.code).toBe(0);
     expect(seen[0]!.body.toString()).toBe('{"collection_amount":1234.50}');
     expect(r.stdout).toBe('{"id":"a","policy_number":"P1","collection_amount":1234.50,"status":"active","updated_at":"2026-11-21T09:30:00.000Z"}\n');
@@ -1109,14 +1110,14 @@ describe('money on the wire', () => {
   it("another server's floating-point noise is read as the cent it stands for", async () => {
     // 149.55 - 50.35 as JavaScript computes it: a server summing in binary floating point.
     handlers = [json(200, '{"id":"a","policy_number":"P1","collection_amount":99.20000000000002,"status":"active","updated_at":"2026-11-21T09:30:00.000Z"}')];
-    const r = await premia(['policies', 'update', 'a', '--amount', '99.2', '--json']);
+    const r = await premia(['policies', 'update', 'a', '--amount', '99.2', '--json', '--yes']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('{"id":"a","policy_number":"P1","collection_amount":99.20,"status":"active","updated_at":"2026-11-21T09:30:00.000Z"}\n');
   });
 
   it('an amount premia cannot read is REMOTE_ERROR', async () => {
     handlers = [json(200, '{"id":"a","collection_amount":12.345}')];
-    const r = await premia(['policies', 'update', 'a', '--amount', '1', '--json']);
+    const r = await premia(['policies', 'update', 'a', '--amount', '1', '--json', '--yes']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('answered with an amount premia cannot read');
   });

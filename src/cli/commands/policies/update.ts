@@ -44,12 +44,15 @@ export async function updateRun(opts: UpdateOptions): Promise<number> {
   // while it was lapsed); null where the server cannot show it (a policy lookup is premia's
   // extension) or the lookup fails (the update then reports what is wrong).
   // (In remote mode only when something here uses it: --json prints the service's answer alone.)
-  const wanted = b.mode === 'local' || !ui.json || (patch.collection_amount !== undefined && confirmMode(opts) === 'ask');
+  const mode = confirmMode(opts);
+  const wanted = b.mode === 'local' || !ui.json || (patch.collection_amount !== undefined && mode !== 'yes');
   const before = wanted ? await unlessUnsupported(() => b.getPolicy(ref)).catch(() => null) : null;
-  // A premium moved tenfold or more (a slipped decimal point) is asked about on a terminal, with
-  // the premium it has where the server can say.
-  if (patch.collection_amount !== undefined && confirmMode(opts) === 'ask') {
+  // A premium moved tenfold or more (a slipped decimal point) is asked about on a terminal, and
+  // without one needs --yes (a script's 94134 for 941.34 would debit it a hundred times), with the
+  // premium it has where the server can say.
+  if (patch.collection_amount !== undefined && mode !== 'yes') {
     const question = before && premiumChangeQuestion(before.policy_number, before.collection_amount, patch.collection_amount);
+    if (question && mode === 'unattended') throw usageError(`${question.details.join(' ')} Without a terminal to ask on, premia moves a premium tenfold or more only when told to: add --yes. Nothing changed.`);
     if (question) await askOrCancel(opts, question);
   }
   const policy = await b.updatePolicy(ref, patch);
