@@ -44,6 +44,16 @@ describe('a real premia service', () => {
     expect((await runPremia(['policies', 'update', 'P1', '--status', 'lapsed'], { cwd: dir, env })).stderr).toBe('Policy P1 unchanged: already lapsed.\n');
   });
 
+  it('clock set more than a year from the service\'s clock needs --yes without a terminal, as in local mode (issue 12)', async () => {
+    server = await startLiveServer();
+    const env = remoteEnv(server.url, server.keys.operator);
+    const r = await runPremia(['clock', 'set', '2062-11-21'], { cwd: dir, env });
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toMatch(/^error: Setting the clock from 2026-11-21 to 2062-11-21 would move it 13,149 days \(about 36 years\) ahead \(a mistyped year\?\)/);
+    expect((await runPremia(['--json', 'clock'], { cwd: dir, env })).json().date).toBe('2026-11-21');
+    expect((await runPremia(['--json', '--yes', 'clock', 'set', '2062-11-21'], { cwd: dir, env })).json().date).toBe('2062-11-21');
+  });
+
   it('without the simulated bank: clock and bank say so (NOT_SUPPORTED, exit 1); the spec operations work', async () => {
     server = await startLiveServer({ simulation: false });
     const env = remoteEnv(server.url, server.keys.acme);
