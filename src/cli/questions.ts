@@ -122,7 +122,7 @@ export function cancellationQuestion(p: CancellationPreview): Question {
 }
 
 /** How far `clock set` may move the clock at once, either way, before it asks (a mistyped year moves it by years). */
-export const CLOCK_JUMP_DAYS = 366;
+const CLOCK_JUMP_DAYS = 366;
 
 /** How far `to` is from `from`, in words: 40 days ahead · 13,149 days (about 36 years) ahead · 3,652 days (about 10 years) back. */
 export function clockJump(from: IsoDate, to: IsoDate): string {
