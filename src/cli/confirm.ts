@@ -57,7 +57,7 @@ export function needsYes(periods: Period[]): PremiaError {
   );
 }
 
-/** An unattended `clock set` more than a year from the clock's date (a mistyped year?), refused before anything changes. */
+/** An unattended `clock set` more than a year ahead of the clock's date (a mistyped year?), refused before anything changes. */
 export function clockJumpNeedsYes(from: IsoDate, to: IsoDate, jump: string): PremiaError {
   return usageError(
     `Setting the clock from ${from} to ${to} would move it ${jump} (a mistyped year?), and what is recorded while it is there keeps that date for good. ` +

@@ -121,7 +121,13 @@ export function cancellationQuestion(p: CancellationPreview): Question {
   return { details, question: `Cancel policy ${p.policy_number}?` };
 }
 
-/** How far `clock set` may move the clock at once, either way, before it asks (a mistyped year moves it by years). */
+/**
+ * How far ahead `clock set` may move the clock at once before it asks (a mistyped year moves it by
+ * years). A move back is not asked about: the clock moves only before a store's first run, when
+ * setting it back to the month to simulate is the usual first step (a new store's clock starts at
+ * the real date, which moves on, while the shipped fixtures stay in 2026), and a record stamped in
+ * the past does not hold later stamps back as one stamped years ahead does (updated_at never goes back).
+ */
 const CLOCK_JUMP_DAYS = 366;
 
 /** How far `to` is from `from`, in words: 40 days ahead · 13,149 days (about 36 years) ahead · 3,652 days (about 10 years) back. */
@@ -132,12 +138,12 @@ export function clockJump(from: IsoDate, to: IsoDate): string {
 }
 
 /**
- * `clock set` more than CLOCK_JUMP_DAYS from the clock's date (2062-11-30 typed for 2026-11-30):
- * the question, or null for a smaller move. What is recorded while the clock is there is dated by
- * it for good: setting the clock back later does not change those dates.
+ * `clock set` more than CLOCK_JUMP_DAYS ahead of the clock's date (2062-11-30 typed for 2026-11-30):
+ * the question, or null for a smaller move or one back. What is recorded while the clock is there
+ * is dated by it for good: setting the clock back later does not change those dates.
  */
 export function clockSetQuestion(from: IsoDate, to: IsoDate): Question | null {
-  if (Math.abs(dayNumber(to) - dayNumber(from)) <= CLOCK_JUMP_DAYS) return null;
+  if (dayNumber(to) - dayNumber(from) <= CLOCK_JUMP_DAYS) return null;
   return {
     details: [
       `Setting the clock from ${from} to ${to} moves it ${clockJump(from, to)}. Everything recorded while it is there (policies, premium and ` +

@@ -39,7 +39,7 @@ Ctrl-C stops it after the day being committed (exit 130); a second Ctrl-C quits 
     .addHelpText(
       'after',
       `
-A move of more than a year either way (a mistyped year: 2062-11-30 for 2026-11-30) asks first on
+A move of more than a year ahead (a mistyped year: 2062-11-30 for 2026-11-30) asks first on
 a terminal (global --yes skips the question); without a terminal it needs --yes. What is recorded
 while the clock is there keeps that date: setting the clock back does not change it.`,
     )
