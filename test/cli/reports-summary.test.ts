@@ -172,7 +172,7 @@ describe('premia reports summary (local)', () => {
     const r = await runCli(['--db', db, 'reports', 'summary', '--period', '2026-13'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain("--period '2026-13' is not a period");
+    expect(r.stderr).toBe('error: --period 2026-13 is not a month: there is no month 13.\n  (code VALIDATION_ERROR)\n');
   });
 });
 

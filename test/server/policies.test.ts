@@ -42,7 +42,7 @@ describe('POST /v1/policies', () => {
     expect((await call(s.app, 'GET', res.headers.location as string, { key: s.keys.acme })).json().policy_number).toBe('POL-0001');
   });
 
-  it('answers 400 with one detail per bad field, worded as in local mode', async () => {
+  it('answers 400 with one detail per bad field, the problems local mode finds', async () => {
     const res = await create({ policy_number: 'bad number', customer_id: 'C1', external_customer_ref: 'E1', product_code: 'life', collection_amount: 10.001, colour: 'red' });
     expect(res.status).toBe(400);
     const error = res.json().error;
@@ -54,7 +54,7 @@ describe('POST /v1/policies', () => {
       ['collection_amount', 'INVALID_AMOUNT'],
       ['colour', 'UNKNOWN_FIELD'],
     ]);
-    // The CLI says the same about the same input.
+    // The CLI finds the same problems in the same input, each named by the option that gave it.
     const { dir, cleanup } = tempDir();
     try {
       const cli = await runCli(
@@ -63,7 +63,12 @@ describe('POST /v1/policies', () => {
       );
       expect(cli.code).toBe(2);
       const local = JSON.parse(cli.stderr).error;
-      expect(local.details.map((d: any) => d.message)).toEqual(error.details.slice(0, 3).map((d: any) => d.message));
+      expect(local.details.map((d: any) => [d.field, d.code])).toEqual(error.details.slice(0, 3).map((d: any) => [d.field, d.code]));
+      expect(local.details.map((d: any) => d.message)).toEqual([
+        "--policy-number 'bad number' has a space at position 4; only letters, digits and - _ . / are allowed",
+        "--product-code 'life' must be upper case (A-Z 0-9 _ -)",
+        "--amount '10.001' has more than two decimals",
+      ]);
     } finally {
       cleanup();
     }
