@@ -220,7 +220,7 @@ export interface AdvanceOptions {
   /** Called after each day has been committed. */
   onDay?: (day: DaySummary, index: number, total: number) => void;
   /** Called once when another advance of the store is running and this one waits for it. */
-  onWait?: (holder: { from: IsoDate; to: IsoDate; host: string; pid: number; since: string }) => void;
+  onWait?: (holder: { from: IsoDate; to: IsoDate; host: string; pid: number; since: string; givenUpAfterS?: number }) => void;
   /**
    * Ctrl-C: local mode finishes the day being committed, lives no further day and returns the
    * days lived; remote mode stops waiting for the service (which may still finish the work).

@@ -129,6 +129,11 @@ export interface AdvanceHolder {
   host: string;
   pid: number;
   since: string;
+  /**
+   * Seconds after which a holder that stopped answering (killed, frozen, its machine lost) loses
+   * the right to advance, where the store bounds it; pid 0: the holder is not known yet.
+   */
+  givenUpAfterS?: number;
 }
 
 /** One day's unit of work. */

@@ -42,6 +42,8 @@ export interface AdvanceLease {
   to: IsoDate;
   started_at: number;
   renewed_at: number;
+  /** PostgreSQL: the server process of the connection that holds the advance's lock (repos/engine-pg.ts). */
+  backend?: number;
 }
 
 /** Who holds the lease, as the waiting side is told. */
@@ -100,8 +102,14 @@ export async function runningAdvance(store: AnyStore, trx: Db, meta: ReadonlyMap
     lease = null; // unreadable: treated as free on SQLite, as advances treat it
   }
   if (store.kind === 'postgres') {
-    const held = await sql<{ running: boolean }>`select exists (select 1 from pg_locks l where ${sql.raw(store.locks.advanceHeld('l'))}) as running`.execute(trx);
-    return held.rows[0]!.running ? (lease ?? {}) : null;
+    // The holder's connection (its backend pid): the row describes the running advance only when
+    // that connection holds the lock (a row left by a holder killed, or not yet replaced by the
+    // new holder's, names no one).
+    const backend = typeof lease?.backend === 'number' ? lease.backend : -1;
+    const held = await sql<{ running: boolean; described: boolean }>`select exists (select 1 from pg_locks l where ${sql.raw(store.locks.advanceHeld('l'))}) as running,
+      exists (select 1 from pg_locks l where ${sql.raw(store.locks.advanceHeld('l'))} and l.pid = ${backend}) as described`.execute(trx);
+    const { running, described } = held.rows[0]!;
+    return running ? (described ? lease! : {}) : null;
   }
   return lease === null || leaseAbandoned(lease as AdvanceLease, Date.now()) ? null : lease;
 }

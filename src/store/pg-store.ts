@@ -36,6 +36,13 @@ const require = createRequire(import.meta.url);
 export const DEFAULT_POOL_SIZE = 10;
 /** How long a connection attempt may take before it is a failure (`?connect_timeout=` seconds changes it). */
 export const DEFAULT_CONNECT_TIMEOUT_S = 10;
+/**
+ * How long the connection holding a clock advance may be silent (a holder killed, frozen, or on a
+ * machine lost or cut off) before the server drops it and another advance may run. A holder
+ * that lives says so every quarter of it; a day's longest stretch of work without a word to the
+ * server (a million policies' first day) takes seconds.
+ */
+export const DEFAULT_ADVANCE_TIMEOUT_S = 60;
 /** The longest statement or connect timeout, in ms: PostgreSQL's and Node's timers' limit (2^31 - 1). */
 const MAX_TIMEOUT_MS = 2_147_483_647;
 /** The most connections a process may keep: PostgreSQL's own ceiling of max_connections. */
@@ -62,6 +69,11 @@ export interface PgSettings {
   pool: number;
   statementTimeoutMs: number;
   connectTimeoutS: number;
+  /**
+   * How long (ms) the connection that holds a clock advance may stay silent before the server
+   * closes it, giving the advance up to another process (repos/engine-pg.ts).
+   */
+  advanceTimeoutMs: number;
   /** The option that gave the URL, as messages name it: `--db` (or PREMIA_DB), or `db copy`'s `--from` / `--to`. */
   given: string;
 }
@@ -93,7 +105,7 @@ function checkUserInfo(url: string, where: string): void {
 }
 
 /** premia's own URL parameters: taken out before the rest goes to pg-connection-string. */
-const OWN_PARAMS = ['pool', 'statement_timeout', 'connect_timeout'] as const;
+const OWN_PARAMS = ['pool', 'statement_timeout', 'connect_timeout', 'advance_timeout'] as const;
 
 /** The parameters premia or the driver (pg-connection-string) reads: a near miss of one is a typo. */
 const KNOWN_PARAMS: readonly string[] = [
@@ -188,6 +200,13 @@ export function pgSettings(url: string, env: Record<string, string | undefined> 
     MAX_TIMEOUT_MS,
   );
   const connectTimeoutS = number('connect_timeout (seconds)', own.get('connect_timeout'), DEFAULT_CONNECT_TIMEOUT_S, 0, Math.floor(MAX_TIMEOUT_MS / 1000));
+  const advanceTimeoutS = number(
+    'advance_timeout (?advance_timeout= or PREMIA_DB_ADVANCE_TIMEOUT, seconds)',
+    own.get('advance_timeout') ?? env.PREMIA_DB_ADVANCE_TIMEOUT,
+    DEFAULT_ADVANCE_TIMEOUT_S,
+    1,
+    Math.floor(MAX_TIMEOUT_MS / 1000),
+  );
   let client: ClientConfig;
   try {
     const { parse, toClientConfig } = require('pg-connection-string') as typeof import('pg-connection-string');
@@ -206,7 +225,7 @@ export function pgSettings(url: string, env: Record<string, string | undefined> 
   client.connectionTimeoutMillis = connectTimeoutS * 1000;
   if (statementTimeoutMs > 0) client.statement_timeout = statementTimeoutMs;
   client.application_name ??= 'premia';
-  return { client, pool, statementTimeoutMs, connectTimeoutS, given: option };
+  return { client, pool, statementTimeoutMs, connectTimeoutS, advanceTimeoutMs: advanceTimeoutS * 1000, given: option };
 }
 
 /** Read int8 and numeric as numbers, refusing any that a double cannot hold exactly. */
@@ -485,6 +504,7 @@ export async function openPgStore(options: OpenPgOptions): Promise<PgStore> {
     get locks() {
       return locks();
     },
+    advanceTimeoutMs: settings.advanceTimeoutMs,
     async transaction(fn) {
       return db.transaction().execute(fn);
     },

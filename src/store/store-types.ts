@@ -62,6 +62,8 @@ export interface PgStore extends StoreBase {
   readonly kind: 'postgres';
   /** The store's advisory locks (pg-locks.ts): its own, not shared with a store in another schema of the database. */
   readonly locks: PgLocks;
+  /** How long the connections of a clock advance may stay silent before the server drops them (?advance_timeout=, in ms). */
+  readonly advanceTimeoutMs: number;
   /** A write transaction on one connection (the writer lock taken, like `transaction`), for the bulk paths (COPY, cursors). */
   writeUnit<T>(fn: (unit: PgUnit) => Promise<T>): Promise<T>;
   /** A read on one connection from one snapshot (repeatable read, read only). */

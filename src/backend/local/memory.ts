@@ -3,7 +3,7 @@
  * logs, and fault injection for the crash tests. Read from the environment once, when the local
  * backend is made (docs/bank-and-clock.md, "The virtual clock": PREMIA_FAULT=kill-before-commit:YYYY-MM-DD kills the
  * process just before that day commits; kill-after-day:YYYY-MM-DD once that day has committed, days
- * still handed over to the store's writer; kill-in-shard:YYYY-MM-DD inside a shard of that day (docs/postgresql.md); PREMIA_DEBUG_MEM logs the heap after the load and at the
+ * still handed over to the store's writer; kill-in-shard:YYYY-MM-DD inside a shard of that day, stop-before-commit:YYYY-MM-DD stops it (SIGSTOP) just before that day commits (docs/postgresql.md); PREMIA_DEBUG_MEM logs the heap after the load and at the
  * end; PREMIA_DEBUG_HEAPSNAPSHOT=FILE writes a heap snapshot after the load).
  */
 import v8 from 'node:v8';
@@ -19,6 +19,11 @@ export interface EngineOptions {
    * the next day at that moment (the path of every advance that asks for no fault).
    */
   killAfterDay?: string;
+  /**
+   * Stop the process (SIGSTOP) just before this day commits: a holder that stops answering with its
+   * day's transaction open, as one frozen or on a machine cut off does (docs/postgresql.md).
+   */
+  stopBeforeCommit?: string;
   /** Kill the process with SIGKILL inside the first shard of this day it lives, before the shard commits (engine/shards.ts). */
   killInShard?: string;
   /** Throw just before this day commits (the day rolls back; the tests' failure in the middle of a month). */
@@ -31,6 +36,7 @@ export function engineOptionsFromEnv(env: NodeJS.ProcessEnv): EngineOptions {
   return {
     killBeforeCommit: /^kill-before-commit:(\d{4}-\d{2}-\d{2})$/.exec(env.PREMIA_FAULT ?? '')?.[1],
     killAfterDay: /^kill-after-day:(\d{4}-\d{2}-\d{2})$/.exec(env.PREMIA_FAULT ?? '')?.[1],
+    stopBeforeCommit: /^stop-before-commit:(\d{4}-\d{2}-\d{2})$/.exec(env.PREMIA_FAULT ?? '')?.[1],
     killInShard: /^kill-in-shard:(\d{4}-\d{2}-\d{2})$/.exec(env.PREMIA_FAULT ?? '')?.[1],
     debugMemory: Boolean(env.PREMIA_DEBUG_MEM),
     heapSnapshot: env.PREMIA_DEBUG_HEAPSNAPSHOT || undefined,
@@ -58,10 +64,11 @@ export function engineHooks(options: EngineOptions): EngineHooks {
     // Only when a fault is asked for: a hook before each commit keeps the days from being
     // handed over to the store's writer before they commit (engine/advance.ts).
     beforeCommit:
-      options.killBeforeCommit === undefined && options.failBeforeCommit === undefined
+      options.killBeforeCommit === undefined && options.failBeforeCommit === undefined && options.stopBeforeCommit === undefined
         ? undefined
         : (date) => {
             if (options.killBeforeCommit === date) process.kill(process.pid, 'SIGKILL');
+            if (options.stopBeforeCommit === date) process.kill(process.pid, 'SIGSTOP');
             if (options.failBeforeCommit === date) throw new Error(`injected failure before ${date} commits`);
           },
     beforeShardCommit:

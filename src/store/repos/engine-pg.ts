@@ -6,8 +6,12 @@
  *
  * The claim to advance is a session advisory lock held on a connection of its own for the whole
  * advance: another advance (any process, any machine) waits for it, and a holder that dies
- * (kill -9, a lost machine) loses it with its connection, so no lease has to be judged
- * abandoned. The holder is described in the meta row `advance_lease` for the waiting side.
+ * (kill -9) loses it with its connection, so no lease has to be judged abandoned. A holder that
+ * goes silent with its connections open (frozen, its machine lost or cut off) loses them to the
+ * server after the store's advance timeout (holdingSession; its day's transaction too), the day
+ * in progress rolled back. The holder is described in the meta row `advance_lease` for the
+ * waiting side, with its connection's backend pid: a row whose connection does not hold the lock
+ * (left by a killed holder) describes no one.
  *
  * A day knows whether anything else wrote since the previous day of this advance from the
  * transaction ids: the day's transaction records its own id; if the next day finds the next id
@@ -37,6 +41,7 @@ import type {
   ShardUnit,
   UpdateColumns,
 } from '../../engine/ports.js';
+import { sql } from '../kysely.js';
 import { pgPlaceholders } from '../pg-store.js';
 import type { PgLocks } from '../pg-locks.js';
 import type { PgStore, PgUnit } from '../store.js';
@@ -54,11 +59,72 @@ const POLL_MAX_MS = 500;
 interface PgClaim extends AdvanceClaim {
   token: string;
   session: { client: ClientBase; close(): Promise<void> };
+  heartbeat: Heartbeat;
+  /** The store's advance timeout (ms): how long its connections may be silent. */
+  timeoutMs: number;
+}
+
+/**
+ * The session that holds (or waits for) the right to advance: the server drops it, and the lock
+ * with it, once it has been silent for `timeoutMs`, idle (PostgreSQL 14 and later: a holder frozen,
+ * or on a machine lost or cut off, whose connection would otherwise stay open for hours) or idle
+ * inside a transaction (a day in shards opened or closed on it); and probes the client's side
+ * of the connection as often (a machine gone, on PostgreSQL 13 too). A live holder speaks on it
+ * every quarter of that (startHeartbeat).
+ */
+async function holdingSession(client: ClientBase, timeoutMs: number): Promise<void> {
+  const version = Number((await client.query<{ v: string }>("select current_setting('server_version_num') as v")).rows[0]!.v);
+  const probe = Math.max(1, Math.floor(timeoutMs / 4000));
+  await client.query(`set idle_in_transaction_session_timeout = ${timeoutMs}`);
+  if (version >= 140000) await client.query(`set idle_session_timeout = ${timeoutMs}`);
+  await client.query(`set tcp_keepalives_idle = ${probe}`);
+  await client.query(`set tcp_keepalives_interval = ${probe}`);
+  await client.query('set tcp_keepalives_count = 3');
+}
+
+/** SQLSTATE idle_in_transaction_session_timeout: the server ended a connection silent inside its transaction. */
+const IDLE_IN_TRANSACTION_TIMEOUT = '25P03';
+
+/**
+ * The advance's right to advance is lost (its connections were silent longer than the advance
+ * timeout, or the server restarted): what it says, with the detail the CLI knows it by.
+ */
+function claimLost(range: { from: IsoDate; to: IsoDate } | null, timeoutMs: number, what: string): PremiaError {
+  const which = range === null ? 'This clock advance' : `This clock advance (from ${range.from} to ${range.to})`;
+  return new PremiaError(
+    'CONFLICT',
+    `${which} stopped: ${what} ${timeoutMs / 1000} s (the process was stopped or cut off from the database, ` +
+      `or the server restarted), so another advance may have taken the store over and gone on. The day in progress was rolled back; ` +
+      `every day before it stands. 'premia clock' shows the date the store has reached.`,
+    { details: [{ field: 'advance', code: 'ADVANCE_CLAIM_LOST', message: 'the right to advance was lost' }] },
+  );
+}
+
+interface Heartbeat {
+  stop(): void;
+}
+
+/** Speak on the holding session every quarter of the timeout, so that the server knows its holder lives. */
+function startHeartbeat(client: ClientBase, timeoutMs: number): Heartbeat {
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    // A failure is the session lost: the next day's renewClaim says so.
+    client.query('select 1').then(
+      () => (busy = false),
+      () => (busy = false),
+    );
+  }, Math.max(100, Math.floor(timeoutMs / 4)));
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }
 
 export function pgEngineStore(store: PgStore): EngineStore {
   /** The transaction id of this engine's last day (null: none yet). */
   let lastXid: string | null = null;
+  /** The range of the advance this engine runs (for its messages). */
+  let current: { from: IsoDate; to: IsoDate } | null = null;
   return {
     async readClock() {
       return (await getMeta(store.db, 'clock_date'))!;
@@ -66,7 +132,9 @@ export function pgEngineStore(store: PgStore): EngineStore {
     async claimAdvance(resolve, onWait) {
       const session = await store.openSession();
       const token = randomBytes(12).toString('hex');
+      let heartbeat: Heartbeat | null = null;
       try {
+        await holdingSession(session.client, store.advanceTimeoutMs);
         let told = false;
         for (let wait = POLL_FIRST_MS; ; wait = Math.min(POLL_MAX_MS, wait * 2)) {
           const got = await session.client.query<{ ok: boolean }>(`select pg_try_advisory_lock(${store.locks.advance}) as ok`);
@@ -77,22 +145,27 @@ export function pgEngineStore(store: PgStore): EngineStore {
           }
           await new Promise((r) => setTimeout(r, wait));
         }
+        heartbeat = startHeartbeat(session.client, store.advanceTimeoutMs);
+        const backend = (await session.client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
         const range = await store.transaction(async (trx) => {
           const today = (await getMeta(trx, 'clock_date'))!;
           const to = resolve(today);
           const now = Date.now();
-          await setMeta(trx, LEASE_KEY, JSON.stringify({ token, host: hostname(), pid: process.pid, from: today, to, started_at: now, renewed_at: now }));
+          const lease = { token, host: hostname(), pid: process.pid, backend, timeout_s: store.advanceTimeoutMs / 1000, from: today, to, started_at: now, renewed_at: now };
+          await setMeta(trx, LEASE_KEY, JSON.stringify(lease));
           return { from: today, to };
         });
-        const claim: PgClaim = { ...range, token, session };
+        const claim: PgClaim = { ...range, token, session, heartbeat, timeoutMs: store.advanceTimeoutMs };
+        current = range;
         return claim;
       } catch (e) {
+        heartbeat?.stop();
         await session.close();
         throw e;
       }
     },
     async releaseAdvance(claim) {
-      const { session, token } = claim as PgClaim;
+      const { session, token, heartbeat } = claim as PgClaim;
       try {
         await store.transaction(async (trx) => {
           const lease = await getMeta(trx, LEASE_KEY);
@@ -102,6 +175,7 @@ export function pgEngineStore(store: PgStore): EngineStore {
         });
       } finally {
         // Closing the session gives the lock back, whatever happened above.
+        heartbeat.stop();
         await session.close();
       }
     },
@@ -112,16 +186,27 @@ export function pgEngineStore(store: PgStore): EngineStore {
     },
     async endDays() {},
     async runDay(fn) {
-      return store.writeUnit(async (unit) => {
+      const day = store.writeUnit(async (unit) => {
         // Simulated days are recomputed exactly on resume, so a day's commit need not wait for
         // the disk (SQLite: synchronous = NORMAL); the database stays consistent whatever happens.
         await unit.client.query('set local synchronous_commit = off');
+        // A holder that stops answering inside its day (frozen, its machine lost) must not keep
+        // the writer lock, and with it every write to the store, for longer than its claim.
+        await unit.client.query(`set local idle_in_transaction_session_timeout = ${store.advanceTimeoutMs}`);
         const next = (await unit.client.query<{ next: string }>('select pg_snapshot_xmax(pg_current_snapshot())::text as next')).rows[0]!.next;
         const changed = lastXid === null || BigInt(next) !== BigInt(lastXid) + 1n;
         lastXid = null;
         const out = await inDayUnit(store, unit, () => fn(new PgAdvanceDay(unit, changed)));
         lastXid = (await unit.client.query<{ xid: string }>('select pg_current_xact_id()::text as xid')).rows[0]!.xid;
         return out;
+      });
+      // Silent inside its day for longer than the advance timeout, the server ended the day's
+      // connection (and the claim's): the day rolled back, and another advance may have gone on.
+      return day.catch((e: unknown) => {
+        if ((e as { code?: unknown }).code === IDLE_IN_TRANSACTION_TIMEOUT || (e as { cause?: { code?: unknown } }).cause?.code === IDLE_IN_TRANSACTION_TIMEOUT) {
+          throw claimLost(current, store.advanceTimeoutMs, 'the database closed the connection of its day, which had been silent for more than');
+        }
+        throw e;
       });
     },
   };
@@ -187,6 +272,7 @@ function pgShardedDays(store: PgStore): ShardedDays {
     async workShard(worker, fn) {
       return store.sharedWriteUnit(async (unit) => {
         await unit.client.query('set local synchronous_commit = off');
+        await unit.client.query(`set local idle_in_transaction_session_timeout = ${store.advanceTimeoutMs}`);
         const order = await claimOrder(unit.client, store.locks, worker);
         if (order === null) return null;
         const got = await unit.client.query<{ day: string; shard: number; shards: number }>(
@@ -274,20 +360,32 @@ async function claimOrder(client: ClientBase, locks: PgLocks, worker: string): P
   return order.length === 0 && pending.length === 0 ? null : { day: open.day, shards: order };
 }
 
+/**
+ * Who holds the right to advance, from the meta row its holder wrote, when that row is the
+ * holder's: a row left by a holder killed before it could remove it (kill -9), or one written
+ * while the new holder has not yet written its own, names no one (pid 0).
+ */
 async function holder(store: PgStore): Promise<AdvanceHolder> {
+  const givenUpAfterS = store.advanceTimeoutMs / 1000;
+  const unknown: AdvanceHolder = { from: '?', to: '?', host: '?', pid: 0, since: new Date().toISOString(), givenUpAfterS };
   const raw = await getMeta(store.db, LEASE_KEY);
+  let lease: { from?: string; to?: string; host?: string; pid?: number; backend?: number; timeout_s?: number; started_at?: number };
   try {
-    const lease = JSON.parse(raw ?? '{}') as { from?: string; to?: string; host?: string; pid?: number; started_at?: number };
-    return {
-      from: lease.from ?? '?',
-      to: lease.to ?? '?',
-      host: lease.host ?? '?',
-      pid: lease.pid ?? 0,
-      since: new Date(lease.started_at ?? Date.now()).toISOString(),
-    };
+    lease = JSON.parse(raw ?? '{}') as typeof lease;
   } catch {
-    return { from: '?', to: '?', host: '?', pid: 0, since: new Date().toISOString() };
+    return unknown;
   }
+  if (typeof lease.backend !== 'number') return unknown;
+  const held = await sql<{ ok: boolean }>`select exists (select 1 from pg_locks l where ${sql.raw(store.locks.advanceHeld('l'))} and l.pid = ${lease.backend}) as ok`.execute(store.db);
+  if (!held.rows[0]!.ok) return unknown;
+  return {
+    from: lease.from ?? '?',
+    to: lease.to ?? '?',
+    host: lease.host ?? '?',
+    pid: lease.pid ?? 0,
+    since: new Date(lease.started_at ?? Date.now()).toISOString(),
+    givenUpAfterS: lease.timeout_s ?? givenUpAfterS,
+  };
 }
 
 /** The working set's columns, as engine.ts reads them on SQLite. */
@@ -316,15 +414,11 @@ class PgDay implements DayUnit {
   }
 
   async renewClaim(claim: AdvanceClaim): Promise<void> {
-    const { session, from, to } = claim as PgClaim;
+    const { session, timeoutMs } = claim as PgClaim;
     try {
       await session.client.query('select 1');
     } catch {
-      throw new PremiaError(
-        'CONFLICT',
-        `This clock advance (from ${from} to ${to}) stopped: its connection to the database, which held the right to advance, was lost. ` +
-          `The store is at the end of the last whole day; check 'premia clock'.`,
-      );
+      throw claimLost(claim, timeoutMs, 'the database closed the connection that held its right to advance, silent for more than');
     }
   }
 

@@ -67,7 +67,7 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
   let result: AdvanceResult;
   try {
     result = await b.advanceClock(unattended ? { ...run, safe_close: true } : run, {
-      onWait: (h) => progress.update(`Waiting for another clock advance (${h.from} to ${h.to}, process ${h.pid}) to finish…`, true),
+      onWait: (h) => progress.update(waitingFor(h), true),
       signal: ctrlC.signal,
       onDay: (day, index, total) => {
         collected += day.collected;
@@ -94,7 +94,14 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
     const { first, last, count } = committed;
     const to = first === null ? null : advanceTargetDate(addDays(first, -1), run);
     if (to !== null && last !== null && last < to && !ui.json) {
-      ctx.stderr.write(`premia: ${plural(count, 'day')} of this advance committed before it stopped: the clock is at ${last}.${finishWith(to, last)}\n`);
+      // Its right to advance lost, another advance may have moved the clock since.
+      const lost = e instanceof PremiaError && (e.details ?? []).some((d) => (d as { code?: string }).code === 'ADVANCE_CLAIM_LOST');
+      ctx.stderr.write(
+        lost
+          ? `premia: ${plural(count, 'day')} of this advance committed before it stopped, the last ${last}. Another advance may have gone on since: ` +
+            `if 'premia clock' still shows ${last}, run 'premia clock advance --to ${to}' to finish this one.\n`
+          : `premia: ${plural(count, 'day')} of this advance committed before it stopped: the clock is at ${last}.${finishWith(to, last)}\n`,
+      );
     }
     throw e;
   } finally {
@@ -257,6 +264,13 @@ function printPreview(ui: Ui, p: AdvancePreview): void {
 }
 
 export default verb(advanceOptions, advanceRun);
+
+/** What an advance waiting for another says: who holds the store (pid 0: not known), and how long a silent holder keeps it, where the store says. */
+function waitingFor(h: { from: string; to: string; host: string; pid: number; givenUpAfterS?: number }): string {
+  const who = h.pid === 0 ? '' : ` (${h.from} to ${h.to}, process ${h.pid}${h.host !== '?' ? ` on ${h.host}` : ''})`;
+  const bound = h.givenUpAfterS === undefined ? '' : `; one whose process stopped answering (killed, frozen, its machine lost) is given up ${plural(h.givenUpAfterS, 'second')} after its last word`;
+  return `Waiting for another clock advance${who} to finish${bound}…`;
+}
 
 /** How to finish an advance stopped at `at` before its end `to`: run again, --days would count from `at` and go past it. */
 function finishWith(to: string, at: string): string {

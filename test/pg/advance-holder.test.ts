@@ -1,0 +1,150 @@
+/**
+ * A clock advance whose process stops answering on PostgreSQL (issue 12). A holder killed on this
+ * machine closes its connections and loses its lock at once; one frozen, or on a machine lost or
+ * cut off, kept its connections open, so the next advance waited for it without end (the server
+ * finds a silent peer by TCP keepalives after two hours, or never for a frozen process), named a
+ * holder that was gone, and every write waited behind its open day. Now the server drops a
+ * holder's connections after `?advance_timeout=` seconds of silence (a live holder speaks every
+ * quarter of it): the next advance takes over from the last whole day, and the frozen one, woken,
+ * commits nothing more and says why.
+ *
+ * A process stopped with SIGSTOP stands for the silent holder. Waits are for events: the process
+ * stopped, the advances' ends.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openLocalBackend, type LocalBackend } from '../../src/backend/local/index.js';
+import type { AdvanceHolder } from '../../src/engine/ports.js';
+import { openPgStore } from '../../src/store/pg-store.js';
+import { pgEngineStore } from '../../src/store/repos/engine-pg.js';
+import { REPO } from '../helpers/cli.js';
+import { FIXED_NOW, fixtureMonth, readDownload } from '../helpers/local.js';
+import { freshDatabase, noPg, onDatabase, pg } from './db.js';
+
+const closing: Array<{ close(): Promise<void> }> = [];
+const children: number[] = [];
+afterAll(async () => {
+  for (const pid of children) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
+  }
+  for (const c of closing.reverse()) await c.close().catch(() => undefined);
+});
+
+async function backend(url: string): Promise<LocalBackend> {
+  const b = await openLocalBackend({ path: url, seed: 1, now: FIXED_NOW });
+  closing.push(b);
+  return b;
+}
+
+/** Resolves once process `pid` is stopped (state T in /proc); checks again on every turn of a short timer. */
+async function stoppedProcess(pid: number, exited: () => boolean): Promise<void> {
+  for (;;) {
+    if (exited()) throw new Error(`process ${pid} ended before it stopped`);
+    let state = '';
+    try {
+      state = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0] ?? '';
+    } catch {
+      // not there yet, or gone: exited() says
+    }
+    if (state === 'T') return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe.skipIf(noPg)(`a clock advance whose process stopped answering${noPg ? ` (skipped: ${pg.reason})` : ''}`, () => {
+  let want: string;
+  beforeAll(async () => {
+    const b = await backend(await freshDatabase('holder_ref'));
+    await fixtureMonth(b);
+    want = await readDownload(await b.exportAttempts('2026-11', 'csv'));
+  });
+
+  it('is given up after its advance_timeout: the next advance lives the rest once, the woken one commits nothing and says why', async () => {
+    const url = await freshDatabase('holder_frozen');
+    const b = await backend(url);
+    await fixtureMonth(b, { advance: false });
+    // The holder freezes inside its fifth day, the day's transaction open, the writer lock held.
+    const child = spawn(process.execPath, [join(REPO, 'bin', 'premia.js'), '--db', `${url}?advance_timeout=1`, 'clock', 'advance', '--to', '2026-11-30', '--yes'], {
+      env: { ...process.env, NO_COLOR: '1', PREMIA_FAULT: 'stop-before-commit:2026-11-05' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    children.push(child.pid!);
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    let exited = false;
+    const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on('close', (code, signal) => {
+        exited = true;
+        resolve({ code, signal });
+      }),
+    );
+    await stoppedProcess(child.pid!, () => exited);
+
+    // Another advance takes over once the server has dropped the silent holder's connections.
+    const waits: AdvanceHolder[] = [];
+    const r = await b.advanceClock({ to: '2026-11-30' }, { onWait: (h) => waits.push(h) });
+    expect(r.from).toBe('2026-11-04');
+    expect(r.to).toBe('2026-11-30');
+    expect(r.days.map((d) => d.date)[0]).toBe('2026-11-05');
+    expect(r.days).toHaveLength(26);
+    // Told, if it came to wait at all, of the frozen process (or of no one, its row not yet its own).
+    for (const h of waits) expect([0, child.pid]).toContain(h.pid);
+
+    // The frozen holder wakes: its day cannot commit, and it says what happened and what to do.
+    process.kill(child.pid!, 'SIGCONT');
+    const end = await done;
+    expect(end).toEqual({ code: 6, signal: null });
+    expect(stderr).toContain(
+      "premia: 4 days of this advance committed before it stopped, the last 2026-11-04. Another advance may have gone on since: " +
+        "if 'premia clock' still shows 2026-11-04, run 'premia clock advance --to 2026-11-30' to finish this one.\n" +
+        'error: This clock advance (from 2026-10-31 to 2026-11-30) stopped: the database closed the connection of its day, which had been silent for more than 1 s ' +
+        '(the process was stopped or cut off from the database, or the server restarted), so another advance may have taken the store over and gone on. ' +
+        "The day in progress was rolled back; every day before it stands. 'premia clock' shows the date the store has reached.\n  (code CONFLICT)",
+    );
+
+    // Each day lived once: the month is the one advance's.
+    expect((await b.getClock()).date).toBe('2026-11-30');
+    expect(await readDownload(await b.exportAttempts('2026-11', 'csv'))).toBe(want);
+    expect(await onDatabase(url, "select key from meta where key = 'advance_lease'")).toEqual([]);
+  });
+
+  it('a waiting advance names the live holder and its bound, and no one for a row a killed holder left', async () => {
+    const url = await freshDatabase('holder_named');
+    const b = await backend(url);
+    await b.setClock('2026-10-31');
+    const store = await openPgStore({ url: `${url}?advance_timeout=90`, create: false, busyTimeoutMs: 30_000 });
+    closing.push(store);
+    const engine = pgEngineStore(store);
+
+    const claim = await engine.claimAdvance(() => '2026-11-30');
+    let waited: AdvanceHolder | null = null;
+    let waiting = b.advanceClock({ to: '2026-11-02' }, { onWait: (h) => (waited ??= h) });
+    await until(() => waited !== null);
+    expect(waited).toEqual({ from: '2026-10-31', to: '2026-11-30', host: hostname(), pid: process.pid, since: expect.any(String), givenUpAfterS: 90 });
+    await engine.releaseAdvance(claim);
+    expect((await waiting).to).toBe('2026-11-02');
+
+    // The row of a holder killed before it could remove it, while another holds the lock and has
+    // not written its own yet: the dead process is not named.
+    const next = await engine.claimAdvance(() => '2026-11-30');
+    const dead = { token: 'f'.repeat(24), host: hostname(), pid: 999_999, backend: 999_999, from: '2026-10-31', to: '2026-11-30', started_at: 0, renewed_at: 0 };
+    await onDatabase(url, "update meta set value = $1 where key = 'advance_lease'", [JSON.stringify(dead)]);
+    waited = null;
+    waiting = b.advanceClock({ to: '2026-11-03' }, { onWait: (h) => (waited ??= h) });
+    await until(() => waited !== null);
+    expect(waited).toMatchObject({ pid: 0, from: '?', to: '?' });
+    await engine.releaseAdvance(next);
+    expect((await waiting).to).toBe('2026-11-03');
+  });
+});
+
+async function until(ok: () => boolean): Promise<void> {
+  while (!ok()) await new Promise((r) => setTimeout(r, 10));
+}
