@@ -105,7 +105,7 @@ describe.skipIf(noPg)(`a clock advance whose process stopped answering${noPg ? `
       "premia: 4 days of this advance committed before it stopped, the last 2026-11-04. Another advance may have gone on since: " +
         "if 'premia clock' still shows 2026-11-04, run 'premia clock advance --to 2026-11-30' to finish this one.\n" +
         'error: This clock advance (from 2026-10-31 to 2026-11-30) stopped: the database closed the connection of its day, which had been silent for more than 1 s ' +
-        '(the process was stopped or cut off from the database, or the server restarted), so another advance may have taken the store over and gone on. ' +
+        '(this process was stopped, or cut off from the database), so another advance may have taken the store over and gone on. ' +
         "The day in progress was rolled back; every day before it stands. 'premia clock' shows the date the store has reached.\n  (code CONFLICT)",
     );
 
@@ -144,6 +144,59 @@ describe.skipIf(noPg)(`a clock advance whose process stopped answering${noPg ? `
     expect((await waiting).to).toBe('2026-11-03');
   });
 });
+
+describe.skipIf(noPg)(`a shard worker whose process stopped answering${noPg ? ` (skipped: ${pg.reason})` : ''}`, () => {
+  it('is no longer joined after its advance_timeout: the advance lives the shards it lived the day before', async () => {
+    const url = await freshDatabase('holder_worker');
+    const b = await backend(url);
+    await b.admin.settings.set('engine.shards', '4');
+    await fixtureMonth(b, { advance: false });
+    // An advance killed inside the first shard of 2026-11-01 leaves that day open, its 4 shards pending.
+    const killed = await premiaExit(['--db', url, 'clock', 'advance', '--to', '2026-11-03', '--yes'], { PREMIA_FAULT: 'kill-in-shard:2026-11-01' });
+    expect(killed).toEqual({ code: null, signal: 'SIGKILL' });
+
+    // A worker lives all four, so they are its own the next day; then it freezes, still joined.
+    const worker = spawn(process.execPath, [join(REPO, 'bin', 'premia.js'), '--db', `${url}?advance_timeout=1`, 'engine', 'work'], {
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'ignore', 'ignore'],
+    });
+    children.push(worker.pid!);
+    let exited = false;
+    const done = new Promise<void>((resolve) =>
+      worker.on('close', () => {
+        exited = true;
+        resolve();
+      }),
+    );
+    const shards = (day: string) => onDatabase<{ state: string; worker: string | null }>(url, 'select state, worker from engine_shards where day = $1 order by shard', [day]);
+    for (;;) {
+      if (exited) throw new Error('the worker ended');
+      if ((await shards('2026-11-01')).every((r) => r.state === 'done')) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    process.kill(worker.pid!, 'SIGSTOP');
+    await stoppedProcess(worker.pid!, () => exited);
+
+    // The advance closes that day and lives the next two: the frozen worker's shards are taken
+    // once the server has ended its session (before, the advance took one and waited for good).
+    const r = await b.advanceClock({ to: '2026-11-03' });
+    expect(r.to).toBe('2026-11-03');
+    expect((await b.getClock()).date).toBe('2026-11-03');
+    for (const day of ['2026-11-01', '2026-11-02', '2026-11-03']) expect((await shards(day)).map((x) => x.state)).toEqual(['closed', 'closed', 'closed', 'closed']);
+
+    worker.kill('SIGKILL');
+    await done;
+  });
+});
+
+/** `premia …` as a process of its own; its exit code (null when killed) and signal. */
+function premiaExit(args: string[], env: Record<string, string>): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(REPO, 'bin', 'premia.js'), ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal }));
+  });
+}
 
 async function until(ok: () => boolean): Promise<void> {
   while (!ok()) await new Promise((r) => setTimeout(r, 10));

@@ -93,8 +93,7 @@ function claimLost(range: { from: IsoDate; to: IsoDate } | null, timeoutMs: numb
   const which = range === null ? 'This clock advance' : `This clock advance (from ${range.from} to ${range.to})`;
   return new PremiaError(
     'CONFLICT',
-    `${which} stopped: ${what} ${timeoutMs / 1000} s (the process was stopped or cut off from the database, ` +
-      `or the server restarted), so another advance may have taken the store over and gone on. The day in progress was rolled back; ` +
+    `${which} stopped: ${what.replace('%s', String(timeoutMs / 1000))}, so another advance may have taken the store over and gone on. The day in progress was rolled back; ` +
       `every day before it stands. 'premia clock' shows the date the store has reached.`,
     { details: [{ field: 'advance', code: 'ADVANCE_CLAIM_LOST', message: 'the right to advance was lost' }] },
   );
@@ -204,7 +203,11 @@ export function pgEngineStore(store: PgStore): EngineStore {
       // connection (and the claim's): the day rolled back, and another advance may have gone on.
       return day.catch((e: unknown) => {
         if ((e as { code?: unknown }).code === IDLE_IN_TRANSACTION_TIMEOUT || (e as { cause?: { code?: unknown } }).cause?.code === IDLE_IN_TRANSACTION_TIMEOUT) {
-          throw claimLost(current, store.advanceTimeoutMs, 'the database closed the connection of its day, which had been silent for more than');
+          throw claimLost(
+            current,
+            store.advanceTimeoutMs,
+            'the database closed the connection of its day, which had been silent for more than %s s (this process was stopped, or cut off from the database)',
+          );
         }
         throw e;
       });
@@ -261,13 +264,22 @@ function pgShardedDays(store: PgStore): ShardedDays {
     async join(worker) {
       const session = await store.openSession();
       try {
+        // A worker that stops answering (frozen, its machine lost) is no longer joined once the
+        // server has ended its silent session: its shards go to the others, as a dead one's do.
+        await holdingSession(session.client, store.advanceTimeoutMs);
         await session.client.query(`select pg_advisory_lock(${store.locks.worker('$1::text')})`, [worker]);
       } catch (e) {
         await session.close();
         throw e;
       }
+      const heartbeat = startHeartbeat(session.client, store.advanceTimeoutMs);
       // Closing the session gives the lock back.
-      return { leave: () => session.close() };
+      return {
+        leave: () => {
+          heartbeat.stop();
+          return session.close();
+        },
+      };
     },
     async workShard(worker, fn) {
       return store.sharedWriteUnit(async (unit) => {
@@ -418,7 +430,11 @@ class PgDay implements DayUnit {
     try {
       await session.client.query('select 1');
     } catch {
-      throw claimLost(claim, timeoutMs, 'the database closed the connection that held its right to advance, silent for more than');
+      throw claimLost(
+        claim,
+        timeoutMs,
+        'the database closed the connection that held its right to advance (as it does after %s s without a word from this process, stopped or cut off from it, and when the server restarts)',
+      );
     }
   }
 
