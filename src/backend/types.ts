@@ -222,6 +222,11 @@ export interface AdvanceOptions {
   /** Called once when another advance of the store is running and this one waits for it. */
   onWait?: (holder: { from: IsoDate; to: IsoDate; host: string; pid: number; since: string; givenUpAfterS?: number }) => void;
   /**
+   * Local mode: once this advance holds the store, before its first day, the range it lives
+   * (resolved from the clock then); it may not throw.
+   */
+  onRange?: (from: IsoDate, to: IsoDate) => Promise<void>;
+  /**
    * Ctrl-C: local mode finishes the day being committed, lives no further day and returns the
    * days lived; remote mode stops waiting for the service (which may still finish the work).
    */
@@ -677,7 +682,12 @@ export interface StoredResponse {
   body: string;
 }
 
-export type IdempotencyClaim = { kind: 'claimed' } | { kind: 'replay'; response: StoredResponse };
+/**
+ * `resumeTo`: the claim was taken over from a request that commits in parts (an advance) whose
+ * process stopped after it had resolved its range: the date it was to reach, which the retry
+ * runs to (`days` counted again from the later clock would go past it).
+ */
+export type IdempotencyClaim = { kind: 'claimed'; resumeTo?: IsoDate } | { kind: 'replay'; response: StoredResponse };
 
 export interface IdempotencyClaimInput {
   clientId: number;
@@ -765,6 +775,8 @@ export interface Admin {
     complete(clientId: number, key: string, response: StoredResponse, owner?: IdempotencyOwner): Promise<boolean>;
     /** Forget a claimed key (the request was refused or failed: a retry may run again). */
     release(clientId: number, key: string, owner?: IdempotencyOwner): Promise<boolean>;
+    /** Record on a claimed key the date its advance resolved to reach (IdempotencyClaim `resumeTo`). */
+    noteTarget(clientId: number, key: string, to: IsoDate, owner?: IdempotencyOwner): Promise<boolean>;
   };
   /** The store file (':memory:' for a store in memory). */
   readonly storePath: string;

@@ -19,7 +19,8 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { OPERATION_LIST, type AnyOperation, type Operation } from '../backend/operations.js';
-import type { AdvanceResult, Admin, Backend, IdempotencyClaimInput, KeyRole, StoredResponse, Upload } from '../backend/types.js';
+import type { AdvanceOptions, AdvanceResult, AdvanceTarget, Admin, Backend, IdempotencyClaimInput, KeyRole, StoredResponse, Upload } from '../backend/types.js';
+import { resumedTarget } from '../domain/advance.js';
 import { buildRequest, requestHash } from '../backend/wire.js';
 import { PremiaError, receivedCode } from '../domain/errors.js';
 import { CLI_METHOD, requestKey } from '../domain/idempotency.js';
@@ -63,7 +64,14 @@ export function withIdempotency(
         return row.name === 'advanceClock' && view.advanceResultFor ? ((await view.advanceResultFor(value as AdvanceResult)) as T) : value;
       }
       // An upload is read from its spooled copy (stdin can be read once only).
-      const actual = file ? [file.upload, ...args.slice(1)] : args;
+      let actual = file ? [file.upload, ...args.slice(1)] : args;
+      if (row.name === 'advanceClock') {
+        // The advance records the date it resolved to reach; one that takes the key over from a
+        // process that stopped part way runs to that date (domain/advance.ts resumedTarget).
+        const [target, options] = actual as [AdvanceTarget, AdvanceOptions | undefined];
+        const onRange = (_from: string, to: string) => records.noteTarget(scope, key, to).then(() => undefined, () => undefined);
+        actual = [resumedTarget(target, claim.resumeTo), { ...options, onRange }];
+      }
       let value: T;
       try {
         value = await action(actual);

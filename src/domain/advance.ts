@@ -71,3 +71,14 @@ export function resolveAdvanceTarget(today: IsoDate, target: AdvanceTargetInput)
   }
   return to;
 }
+
+/**
+ * The target of an advance retried under the Idempotency-Key of one whose process stopped part
+ * way: the date that one resolved to reach (`resumeTo`), the rest of the request (safe_close) as
+ * asked. `days` or `to_month_end` counted again from the clock it left would go past that date.
+ * Without `resumeTo` (none recorded: nothing was lived), the request as asked.
+ */
+export function resumedTarget<T extends AdvanceTargetInput & { safe_close?: boolean }>(target: T, resumeTo: IsoDate | undefined): T {
+  if (resumeTo === undefined) return target;
+  return { ...(target.safe_close === undefined ? {} : { safe_close: target.safe_close }), to: resumeTo } as T;
+}

@@ -28,6 +28,8 @@ import { Worker } from 'node:worker_threads';
 import { workerModule } from '../lib/worker-module.js';
 import type { LocalBackend } from '../backend/local/index.js';
 import type { AdvanceResult, AdvanceTarget, DaySummary, IdempotencyOwner, Upload } from '../backend/types.js';
+import { resumedTarget } from '../domain/advance.js';
+import type { IsoDate } from '../domain/period.js';
 import { PremiaError, type ExitCode } from '../domain/errors.js';
 import { moneyToCents, stringifyJson } from '../domain/json.js';
 import { plural } from '../domain/words.js';
@@ -102,7 +104,7 @@ export async function runJob(
 ): Promise<JobOutcome> {
   const idem = spec.idempotency;
   const records = base.admin.idempotency;
-  const action = () => invoke(backendFor(spec.clientId), spec, onProgress);
+  const action = (advance?: AdvanceResume) => invoke(backendFor(spec.clientId), spec, onProgress, advance);
   if (!idem) return { status: spec.status, body: stringifyJson(await action()), replayed: false, kept: true };
   const claim = await records.claim({ clientId: idem.scope, key: idem.key, hash: idem.hash, method: idem.method, path: idem.path, now: idem.now, owner: idem.owner, inParts: idem.inParts });
   if (claim.kind === 'replay') {
@@ -116,7 +118,13 @@ export async function runJob(
   }
   let value: unknown;
   try {
-    value = await action();
+    // An advance records the date it resolved to reach, and a retry that took its key over from a
+    // process that stopped part way runs to that date (advanceResume).
+    value = await action(
+      spec.action === 'advanceClock'
+        ? { resumeTo: claim.resumeTo, note: (to) => records.noteTarget(idem.scope, idem.key, to, idem.owner).then(() => undefined, () => undefined) }
+        : undefined,
+    );
   } catch (e) {
     await records.release(idem.scope, idem.key, idem.owner).catch(() => {});
     throw e;
@@ -135,7 +143,13 @@ export async function runJob(
 /** Progress of an import is passed on at most this often. */
 const PROGRESS_EVERY_MS = 100;
 
-function invoke(b: LocalBackend, spec: JobSpec, onProgress?: (progress: JobProgress) => void): Promise<unknown> {
+/** An advance under an Idempotency-Key: the date to resume to (a takeover), and where to record the date it resolves. */
+interface AdvanceResume {
+  resumeTo?: IsoDate;
+  note: (to: IsoDate) => Promise<void>;
+}
+
+function invoke(b: LocalBackend, spec: JobSpec, onProgress?: (progress: JobProgress) => void, advance?: AdvanceResume): Promise<unknown> {
   switch (spec.action) {
     case 'importPolicies':
     case 'importBankTransactions': {
@@ -152,7 +166,10 @@ function invoke(b: LocalBackend, spec: JobSpec, onProgress?: (progress: JobProgr
       return spec.action === 'importPolicies' ? b.importPolicies(openUpload(file), options) : b.importBankTransactions(openUpload(file), options);
     }
     case 'advanceClock':
-      return b.advanceClock(spec.args[0] as AdvanceTarget, { onDay: (day, index, total) => onProgress?.({ unit: 'days', done: index, total, day }) });
+      return b.advanceClock(resumedTarget(spec.args[0] as AdvanceTarget, advance?.resumeTo), {
+        onDay: (day, index, total) => onProgress?.({ unit: 'days', done: index, total, day }),
+        onRange: advance ? (_from, to) => advance.note(to) : undefined,
+      });
     default: {
       if (!(JOB_ACTIONS as readonly string[]).includes(spec.action)) throw new PremiaError('INTERNAL', `Unknown job '${String(spec.action)}'.`);
       // eslint-disable-next-line @typescript-eslint/unbound-method -- applied to b on the next line

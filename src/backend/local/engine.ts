@@ -39,7 +39,10 @@ export function advanceClock(ctx: LocalContext, target: AdvanceTarget, options: 
     onWait: options.onWait,
     signal: options.signal,
     hooks: engineHooks(ctx.engine ?? {}),
-    beforeDays: target.safe_close === true ? (from, to) => refuseUnsafeClose(ctx, from, to) : undefined,
+    beforeDays: async (from, to) => {
+      if (target.safe_close === true) await refuseUnsafeClose(ctx, from, to);
+      await options.onRange?.(from, to);
+    },
   });
 }
 

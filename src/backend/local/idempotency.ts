@@ -29,6 +29,7 @@ import {
   deleteIdempotencyKey,
   findIdempotencyKey,
   insertIdempotencyKey,
+  noteIdempotencyProgress,
   purgeExpiredIdempotencyKeys,
   takeOverIdempotencyKey,
   type IdempotencyRow,
@@ -143,7 +144,8 @@ async function claimKeyOnce(store: Store, input: IdempotencyClaimInput): Promise
         (leftByThisOwner || claimAbandoned(row, owner, input.now, input.isAlive)) &&
         (await takeOverIdempotencyKey(trx, at.clientId, at.key, row.owner_token, owner, input.now, input.now + IDEMPOTENCY_TTL_MS))
       ) {
-        return { kind: 'claimed' } as const;
+        const resumeTo = recordedTarget(row.body);
+        return resumeTo === null ? ({ kind: 'claimed' } as const) : ({ kind: 'claimed', resumeTo } as const);
       }
       throw new PremiaError(
         'IDEMPOTENCY_IN_PROGRESS',
@@ -191,6 +193,28 @@ export async function completeKeyWithin(
   HELD.delete(held(clientId, key)); // done with (see HELD); a rollback leaves the claim to releaseKey
   const at = idempotencyRowKey(clientId, key);
   return completeIdempotencyKey(trx, at.clientId, at.key, owner.token, { status: response.status, content_type: response.contentType, body: response.body });
+}
+
+/**
+ * Record the date an advance claimed under this key resolved to reach, once it holds the store
+ * and before its first day: a retry that takes the key over from a process that stopped part way
+ * runs to that date (IdempotencyClaim `resumeTo`), never `days` counted again from the later
+ * clock. False when the claim was taken over meanwhile.
+ */
+export async function noteKeyTarget(store: Store, clientId: number, key: string, to: string, owner: IdempotencyOwner = PROCESS_OWNER): Promise<boolean> {
+  const at = idempotencyRowKey(clientId, key);
+  return store.transaction((trx) => noteIdempotencyProgress(trx, at.clientId, at.key, owner.token, JSON.stringify({ advance_to: to })));
+}
+
+/** The date a claim in progress recorded it was to reach (noteKeyTarget), or null. */
+function recordedTarget(body: string | null): string | null {
+  if (body === null) return null;
+  try {
+    const to = (JSON.parse(body) as { advance_to?: unknown }).advance_to;
+    return typeof to === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(to) ? to : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Forget a claimed key (the request was refused or failed: a retry may run again). */

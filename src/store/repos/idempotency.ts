@@ -81,6 +81,22 @@ export async function completeIdempotencyKey(
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * Record on a claim still in progress (status null, so its body is no response yet) what a
+ * takeover needs to finish it: for an advance, the date it resolved to reach.
+ */
+export async function noteIdempotencyProgress(db: Q, clientId: number, key: string, ownerToken: string, note: string): Promise<boolean> {
+  const result = await db
+    .updateTable('idempotency_keys')
+    .set({ body: note })
+    .where('client_id', '=', clientId)
+    .where('key', '=', key)
+    .where('owner_token', '=', ownerToken)
+    .where('status', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** Forget a claim of this owner that has no response (false when the key was taken over). */
 export async function deleteIdempotencyKey(db: Q, clientId: number, key: string, ownerToken: string): Promise<boolean> {
   const result = await db
