@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLocalBackend, type LocalBackend } from '../../src/backend/local/index.js';
 import { REPO, tempDir } from '../helpers/cli.js';
 import { FIXED_NOW, fixtureMonth, readDownload } from '../helpers/local.js';
-import { freshDatabase, noPg, pg } from './db.js';
+import { freshDatabase, noPg, onDatabase, pg } from './db.js';
 
 const opened: LocalBackend[] = [];
 const children: ChildProcess[] = [];
@@ -55,13 +55,15 @@ function serveProcess(db: string, env: Record<string, string> = {}): Promise<{ b
   });
 }
 
-function premiaExit(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string }> {
+function premiaExit(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(REPO, 'bin', 'premia.js'), ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, [join(REPO, 'bin', 'premia.js'), ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
+    let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout }));
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
 }
 
@@ -111,5 +113,23 @@ describe.skipIf(noPg)(`an advance by days retried under its Idempotency-Key afte
     expect([result.from, result.to]).toEqual(['2026-11-04', '2026-11-30']);
     expect((await b.getClock()).date).toBe('2026-11-30');
     expect(await readDownload(await b.exportAttempts('2026-11', 'csv'))).toBe(want);
+  });
+
+  it("a claim of another machine's process: the refusal says it may have stopped, and from when the key is taken over", async () => {
+    const { url, b } = await month('retry_elsewhere');
+    const args = ['--db', url, 'clock', 'advance', '--days', '30', '--idempotency-key', 'month-end', '--yes'];
+    const killed = await premiaExit(args, { PREMIA_FAULT: 'kill-before-commit:2026-11-05' });
+    expect([killed.code, killed.signal]).toEqual([null, 'SIGKILL']);
+    // As if that process had run on another machine, started a moment ago.
+    const started = Date.now();
+    await onDatabase(url, "update idempotency_keys set owner_host = 'app-2', owner_pid = 4242, started_at = $1 where status is null", [started]);
+    const refused = await premiaExit(args);
+    expect(refused.code).toBe(6);
+    expect(refused.stderr).toContain(
+      `error: The first request with this Idempotency-Key started in process 4242 on app-2 at ${new Date(started).toISOString()} and has not finished: ` +
+        'it is still running, or that process stopped (a machine lost), which cannot be told from here. ' +
+        `Retry after it has finished; if it stopped, a retry from ${new Date(started + 600_001).toISOString()} (ten minutes after it started) takes the key over.`,
+    );
+    expect((await b.getClock()).date).toBe('2026-11-04');
   });
 });

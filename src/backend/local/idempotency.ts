@@ -147,10 +147,7 @@ async function claimKeyOnce(store: Store, input: IdempotencyClaimInput): Promise
         const resumeTo = recordedTarget(row.body);
         return resumeTo === null ? ({ kind: 'claimed' } as const) : ({ kind: 'claimed', resumeTo } as const);
       }
-      throw new PremiaError(
-        'IDEMPOTENCY_IN_PROGRESS',
-        'The first request with this Idempotency-Key is still running; retry after it has finished.',
-      );
+      throw new PremiaError('IDEMPOTENCY_IN_PROGRESS', inProgress(row, owner, input.clientId, input.key));
     }
     return {
       kind: 'replay',
@@ -204,6 +201,35 @@ export async function completeKeyWithin(
 export async function noteKeyTarget(store: Store, clientId: number, key: string, to: string, owner: IdempotencyOwner = PROCESS_OWNER): Promise<boolean> {
   const at = idempotencyRowKey(clientId, key);
   return store.transaction((trx) => noteIdempotencyProgress(trx, at.clientId, at.key, owner.token, JSON.stringify({ advance_to: to })));
+}
+
+/**
+ * Why a retry must wait for a claim in progress, as far as this process can tell: running in a
+ * live process of this host; left by this process (its request ended while the database was
+ * unreachable); or in a process of another host, which may have stopped (a machine lost): it
+ * cannot be probed from here, so its key is taken over ABANDONED_AFTER_MS after it started.
+ */
+function inProgress(
+  row: Pick<IdempotencyRow, 'owner_host' | 'owner_pid' | 'owner_token' | 'started_at' | 'created_at'>,
+  self: IdempotencyOwner,
+  clientId: number,
+  key: string,
+): string {
+  const since = new Date(row.started_at ?? row.created_at).toISOString();
+  const from = new Date((row.started_at ?? row.created_at) + ABANDONED_AFTER_MS + 1).toISOString();
+  const first = 'The first request with this Idempotency-Key';
+  if (row.owner_token === self.token && !HELD.has(held(clientId, key))) {
+    return (
+      `${first} (an advance, which commits day by day) stopped part way in this process when the database could not be reached; ` +
+      `a retry takes its key over from ${from}. To go on now, see where the clock is (GET /clock, 'premia clock') and advance to the date you want with "to" under a new key.`
+    );
+  }
+  if (row.owner_host === self.host && row.owner_pid !== null) return `${first} is still running (process ${row.owner_pid} on this host, since ${since}); retry after it has finished.`;
+  const where = row.owner_host === null || row.owner_pid === null ? 'in another process' : `in process ${row.owner_pid} on ${row.owner_host}`;
+  return (
+    `${first} started ${where} at ${since} and has not finished: it is still running, or that process stopped (a machine lost), which cannot be told from here. ` +
+    `Retry after it has finished; if it stopped, a retry from ${from} (ten minutes after it started) takes the key over.`
+  );
 }
 
 /** The date a claim in progress recorded it was to reach (noteKeyTarget), or null. */
