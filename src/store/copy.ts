@@ -364,15 +364,25 @@ async function foreignKeys(store: Store): Promise<Array<{ child: string; parent:
 
 const BATCH = 5000;
 
+/**
+ * The rows of a table that are the store's, not a process's: the meta row `advance_lease`
+ * describes a clock advance of a process on the source (one killed leaves it behind), never one
+ * on the copy; copied, it kept the copy's first advance waiting for that process, on SQLite up to
+ * ten minutes when it had run on another host.
+ */
+function storeRows(t: TableShape): string {
+  return t.name === 'meta' ? ` where ${q('key')} <> 'advance_lease'` : '';
+}
+
 function totalsSql(t: TableShape, pg: boolean): string {
   const text = (e: string) => (pg ? `(${e})::text` : `cast(${e} as text)`);
   const money = t.money.length === 0 ? 'null' : text(t.money.map((c) => `coalesce(sum(${q(c)}), 0)`).join(' + '));
-  return `select ${text('count(*)')} as rows, ${money} as money from ${q(t.name)}`;
+  return `select ${text('count(*)')} as rows, ${money} as money from ${q(t.name)}${storeRows(t)}`;
 }
 
 function selectSql(t: TableShape): string {
   const order = t.key.length > 0 ? ` order by ${t.key.map(q).join(', ')}` : '';
-  return `select ${t.columns.map(q).join(', ')} from ${q(t.name)}${order}`;
+  return `select ${t.columns.map(q).join(', ')} from ${q(t.name)}${storeRows(t)}${order}`;
 }
 
 async function inSource<T>(store: Store, fn: (reader: Reader) => Promise<T>): Promise<T> {

@@ -20,7 +20,7 @@ import { openLocalBackend, type LocalBackend } from '../../src/backend/local/ind
 import type { AdvanceHolder } from '../../src/engine/ports.js';
 import { openPgStore } from '../../src/store/pg-store.js';
 import { pgEngineStore } from '../../src/store/repos/engine-pg.js';
-import { REPO } from '../helpers/cli.js';
+import { REPO, tempDir } from '../helpers/cli.js';
 import { FIXED_NOW, fixtureMonth, readDownload } from '../helpers/local.js';
 import { freshDatabase, noPg, onDatabase, pg } from './db.js';
 
@@ -142,6 +142,28 @@ describe.skipIf(noPg)(`a clock advance whose process stopped answering${noPg ? `
     expect(waited).toMatchObject({ pid: 0, from: '?', to: '?' });
     await engine.releaseAdvance(next);
     expect((await waiting).to).toBe('2026-11-03');
+  });
+});
+
+describe.skipIf(noPg)(`the row of an advance killed on another machine, copied${noPg ? ` (skipped: ${pg.reason})` : ''}`, () => {
+  it('db copy leaves it behind: the copy advances at once', async () => {
+    const url = await freshDatabase('holder_copy');
+    const b = await backend(url);
+    await b.setClock('2026-10-31');
+    // What an advance killed on app-2 a moment ago leaves (its lock went with its connection).
+    const now = Date.now();
+    const lease = { token: 'e'.repeat(24), host: 'app-2', pid: 4242, backend: 4243, timeout_s: 60, from: '2026-10-31', to: '2026-11-30', started_at: now, renewed_at: now };
+    await onDatabase(url, "insert into meta (key, value) values ('advance_lease', $1)", [JSON.stringify(lease)]);
+    const { dir, cleanup } = tempDir('premia-pg-holder-');
+    try {
+      const file = join(dir, 'copy.db');
+      expect(await premiaExit(['db', 'copy', '--from', url, '--to', file], {})).toEqual({ code: 0, signal: null });
+      // On the file (SQLite), a lease of another host was taken for a running advance for ten minutes.
+      expect(await premiaExit(['--db', file, 'clock', 'advance', '--days', '1', '--yes'], {})).toEqual({ code: 0, signal: null });
+      expect(await premiaExit(['--db', url, 'clock', 'advance', '--days', '1', '--yes'], {})).toEqual({ code: 0, signal: null });
+    } finally {
+      cleanup();
+    }
   });
 });
 
