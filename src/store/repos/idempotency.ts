@@ -70,15 +70,7 @@ export async function completeIdempotencyKey(
   ownerToken: string,
   response: { status: number; content_type: string; body: string },
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('idempotency_keys')
-    .set(response)
-    .where('client_id', '=', clientId)
-    .where('key', '=', key)
-    .where('owner_token', '=', ownerToken)
-    .where('status', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return updateOwnClaim(db, clientId, key, ownerToken, response);
 }
 
 /**
@@ -86,9 +78,20 @@ export async function completeIdempotencyKey(
  * takeover needs to finish it: for an advance, the date it resolved to reach.
  */
 export async function noteIdempotencyProgress(db: Q, clientId: number, key: string, ownerToken: string, note: string): Promise<boolean> {
+  return updateOwnClaim(db, clientId, key, ownerToken, { body: note });
+}
+
+/** Set `values` on this owner's claim that has no response yet (false when the key was taken over). */
+async function updateOwnClaim(
+  db: Q,
+  clientId: number,
+  key: string,
+  ownerToken: string,
+  values: { status?: number; content_type?: string; body: string },
+): Promise<boolean> {
   const result = await db
     .updateTable('idempotency_keys')
-    .set({ body: note })
+    .set(values)
     .where('client_id', '=', clientId)
     .where('key', '=', key)
     .where('owner_token', '=', ownerToken)
