@@ -456,14 +456,27 @@ export function keepFromBlock(
   const b = decodeBlock(data, summaries);
   const columns = summaries.columns();
   let found = 0;
+  // Summaries are copied a run at a time: a block's customers are in account order, and those
+  // of one wake day (most of a month's, asleep for good once paid) follow one another.
+  let runJ = 0;
+  let runK = -1;
+  let runLength = 0;
   for (let j = 0; j < b.n; j++) {
     const k = find(b.clientId[j]!, b.customerIds[j]!);
     if (k < 0) continue;
     kept.balance[k] = b.balance[j]!;
     kept.lastLived[k] = b.lastLived[j]!;
-    copySummaries(b, j, columns, k, 1);
     found++;
+    if (runLength > 0 && j === runJ + runLength && k === runK + runLength) {
+      runLength++;
+      continue;
+    }
+    if (runLength > 0) copySummaries(b, runJ, columns, runK, runLength);
+    runJ = j;
+    runK = k;
+    runLength = 1;
   }
+  if (runLength > 0) copySummaries(b, runJ, columns, runK, runLength);
   return found;
 }
 
