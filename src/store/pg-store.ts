@@ -508,9 +508,10 @@ export async function openPgStore(options: OpenPgOptions): Promise<PgStore> {
     async transaction(fn) {
       return db.transaction().execute(fn);
     },
-    writeUnit(fn) {
+    writeUnit(fn, silentUpTo) {
       return inTransaction(async (client) => {
         await client.query('begin');
+        if (silentUpTo !== undefined) await client.query(`set local idle_in_transaction_session_timeout = ${silentUpTo}`);
         await beginWrite(client);
       }, fn);
     },
@@ -520,6 +521,9 @@ export async function openPgStore(options: OpenPgOptions): Promise<PgStore> {
     sharedWriteUnit(fn) {
       return inTransaction(async (client) => {
         await client.query('begin');
+        // Before the lock is held: a worker that stops answering once it holds it (frozen, its
+        // machine lost) gives it back when the server ends its silent transaction (writeUnit's silentUpTo).
+        await client.query(`set local idle_in_transaction_session_timeout = ${settings.advanceTimeoutMs}`);
         await client.query(`set local lock_timeout = ${Math.max(1, Math.floor(options.busyTimeoutMs))}`);
         await client.query(`select pg_advisory_xact_lock_shared(${locks().writer})`);
         await client.query('set local lock_timeout = 0');

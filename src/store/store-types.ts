@@ -65,7 +65,8 @@ export interface PgStore extends StoreBase {
   /** How long the connections of a clock advance may stay silent before the server drops them (?advance_timeout=, in ms). */
   readonly advanceTimeoutMs: number;
   /** A write transaction on one connection (the writer lock taken, like `transaction`), for the bulk paths (COPY, cursors). */
-  writeUnit<T>(fn: (unit: PgUnit) => Promise<T>): Promise<T>;
+  /** `silentUpTo`: ms of silence inside it after which the server ends it (set before the writer lock is taken). */
+  writeUnit<T>(fn: (unit: PgUnit) => Promise<T>, silentUpTo?: number): Promise<T>;
   /** A read on one connection from one snapshot (repeatable read, read only). */
   readUnit<T>(fn: (unit: PgUnit) => Promise<T>): Promise<T>;
   /**

@@ -185,20 +185,20 @@ export function pgEngineStore(store: PgStore): EngineStore {
     },
     async endDays() {},
     async runDay(fn) {
+      // A holder that stops answering inside its day (frozen, its machine lost) must not keep the
+      // writer lock, and with it every write to the store, for longer than its claim: the server
+      // ends the day's transaction after the advance timeout of silence (set before the lock).
       const day = store.writeUnit(async (unit) => {
         // Simulated days are recomputed exactly on resume, so a day's commit need not wait for
         // the disk (SQLite: synchronous = NORMAL); the database stays consistent whatever happens.
         await unit.client.query('set local synchronous_commit = off');
-        // A holder that stops answering inside its day (frozen, its machine lost) must not keep
-        // the writer lock, and with it every write to the store, for longer than its claim.
-        await unit.client.query(`set local idle_in_transaction_session_timeout = ${store.advanceTimeoutMs}`);
         const next = (await unit.client.query<{ next: string }>('select pg_snapshot_xmax(pg_current_snapshot())::text as next')).rows[0]!.next;
         const changed = lastXid === null || BigInt(next) !== BigInt(lastXid) + 1n;
         lastXid = null;
         const out = await inDayUnit(store, unit, () => fn(new PgAdvanceDay(unit, changed)));
         lastXid = (await unit.client.query<{ xid: string }>('select pg_current_xact_id()::text as xid')).rows[0]!.xid;
         return out;
-      });
+      }, store.advanceTimeoutMs);
       // Silent inside its day for longer than the advance timeout, the server ended the day's
       // connection (and the claim's): the day rolled back, and another advance may have gone on.
       return day.catch((e: unknown) => {
@@ -282,9 +282,9 @@ function pgShardedDays(store: PgStore): ShardedDays {
       };
     },
     async workShard(worker, fn) {
+      // (Its transaction is given up by the server after the advance timeout of silence: sharedWriteUnit.)
       return store.sharedWriteUnit(async (unit) => {
         await unit.client.query('set local synchronous_commit = off');
-        await unit.client.query(`set local idle_in_transaction_session_timeout = ${store.advanceTimeoutMs}`);
         const order = await claimOrder(unit.client, store.locks, worker);
         if (order === null) return null;
         const got = await unit.client.query<{ day: string; shard: number; shards: number }>(
