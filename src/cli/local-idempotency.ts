@@ -20,7 +20,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { OPERATION_LIST, type AnyOperation, type Operation } from '../backend/operations.js';
 import type { AdvanceOptions, AdvanceResult, AdvanceTarget, Admin, Backend, IdempotencyClaimInput, KeyRole, StoredResponse, Upload } from '../backend/types.js';
-import { resumedTarget } from '../domain/advance.js';
+import { keyedAdvance } from '../domain/advance.js';
 import { buildRequest, requestHash } from '../backend/wire.js';
 import { PremiaError, receivedCode } from '../domain/errors.js';
 import { CLI_METHOD, requestKey } from '../domain/idempotency.js';
@@ -67,10 +67,9 @@ export function withIdempotency(
       let actual = file ? [file.upload, ...args.slice(1)] : args;
       if (row.name === 'advanceClock') {
         // The advance records the date it resolved to reach; one that takes the key over from a
-        // process that stopped part way runs to that date (domain/advance.ts resumedTarget).
+        // process that stopped part way runs to that date.
         const [target, options] = actual as [AdvanceTarget, AdvanceOptions | undefined];
-        const onRange = (_from: string, to: string) => records.noteTarget(scope, key, to).then(() => undefined, () => undefined);
-        actual = [resumedTarget(target, claim.resumeTo), { ...options, onRange }];
+        actual = keyedAdvance(target, options ?? {}, claim.resumeTo, (to) => records.noteTarget(scope, key, to));
       }
       let value: T;
       try {

@@ -78,7 +78,26 @@ export function resolveAdvanceTarget(today: IsoDate, target: AdvanceTargetInput)
  * asked. `days` or `to_month_end` counted again from the clock it left would go past that date.
  * Without `resumeTo` (none recorded: nothing was lived), the request as asked.
  */
-export function resumedTarget<T extends AdvanceTargetInput & { safe_close?: boolean }>(target: T, resumeTo: IsoDate | undefined): T {
+function resumedTarget<T extends AdvanceTargetInput & { safe_close?: boolean }>(target: T, resumeTo: IsoDate | undefined): T {
   if (resumeTo === undefined) return target;
   return { ...(target.safe_close === undefined ? {} : { safe_close: target.safe_close }), to: resumeTo } as T;
+}
+
+/**
+ * An advance run under an Idempotency-Key (the service's job, the CLI's local key): its target
+ * (resumedTarget) and its options, whose `onRange` records on the key the date it resolved to
+ * reach (`note`), so that a retry taking the key over runs to that date. A failure to record is
+ * not the advance's: it goes on.
+ */
+export function keyedAdvance<T extends AdvanceTargetInput & { safe_close?: boolean }, O extends object>(
+  target: T,
+  options: O,
+  resumeTo: IsoDate | undefined,
+  note: (to: IsoDate) => Promise<unknown>,
+): [T, O & { onRange: (from: IsoDate, to: IsoDate) => Promise<void> }] {
+  const onRange = (_from: IsoDate, to: IsoDate) => note(to).then(
+    () => undefined,
+    () => undefined,
+  );
+  return [resumedTarget(target, resumeTo), { ...options, onRange }];
 }

@@ -87,6 +87,16 @@ export function whyNotAPeriod(text: string): { phrase: string; wellFormed: boole
   return null;
 }
 
+/** What a month not written YYYY-MM looks like, for the forms other tools write (as dateFormatHint for dates), or null. */
+export function periodFormatHint(text: string): string | null {
+  const ym = /^(\d{4})[/.-](\d{1,2})$/.exec(text);
+  if (ym && Number(ym[2]) >= 1 && Number(ym[2]) <= 12) return `write it ${ym[1]}-${ym[2]!.padStart(2, '0')}`;
+  const my = /^(\d{1,2})[/.-](\d{4})$/.exec(text);
+  if (my && Number(my[1]) >= 1 && Number(my[1]) <= 12) return `the month comes first; write the year first: ${my[2]}-${my[1]!.padStart(2, '0')}`;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text) && isPeriod(text.slice(0, 7))) return `it is a day; the month is ${text.slice(0, 7)}`;
+  return null;
+}
+
 export function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }

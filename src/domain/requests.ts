@@ -5,7 +5,7 @@
  * the typed input, or throws VALIDATION_ERROR listing every problem in `details`.
  */
 import { validationError, type DetailCode, type FieldError } from './errors.js';
-import { isIsoDate, isPeriod, whyNotADate, whyNotAPeriod, type IsoDate, type Period } from './period.js';
+import { isIsoDate, isPeriod, periodFormatHint, whyNotADate, whyNotAPeriod, type IsoDate, type Period } from './period.js';
 import { COLLECTION_STATUSES, type CollectionStatus } from './collection.js';
 import { invalidRequest, isPolicyStatus, POLICY_STATUSES, type PolicyStatus } from './policy.js';
 import { fieldName, showValue } from './show.js';
@@ -413,16 +413,6 @@ export function checkPeriodOption(value: unknown, option = '--period'): Period {
   const hint = periodFormatHint(text);
   if (hint !== null) throw validationError(`${option} '${text}' is not a period written YYYY-MM (${hint}).`);
   throw validationError(`${option} '${text.slice(0, 40)}' is not a period; write it as YYYY-MM, e.g. 2026-11.`);
-}
-
-/** What a month not written YYYY-MM looks like, for the forms other tools write (as dates' hints in period.ts), or null. */
-function periodFormatHint(text: string): string | null {
-  const ym = /^(\d{4})[/.-](\d{1,2})$/.exec(text);
-  if (ym && Number(ym[2]) >= 1 && Number(ym[2]) <= 12) return `write it ${ym[1]}-${ym[2]!.padStart(2, '0')}`;
-  const my = /^(\d{1,2})[/.-](\d{4})$/.exec(text);
-  if (my && Number(my[1]) >= 1 && Number(my[1]) <= 12) return `the month comes first; write the year first: ${my[2]}-${my[1]!.padStart(2, '0')}`;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(text) && isPeriod(text.slice(0, 7))) return `it is a day; the month is ${text.slice(0, 7)}`;
-  return null;
 }
 
 /** A date option (`--to`): written YYYY-MM-DD, a day of the calendar in the years premia accepts; worded as every date premia reads. */

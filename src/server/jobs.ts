@@ -28,7 +28,7 @@ import { Worker } from 'node:worker_threads';
 import { workerModule } from '../lib/worker-module.js';
 import type { LocalBackend } from '../backend/local/index.js';
 import type { AdvanceResult, AdvanceTarget, DaySummary, IdempotencyOwner, Upload } from '../backend/types.js';
-import { resumedTarget } from '../domain/advance.js';
+import { keyedAdvance } from '../domain/advance.js';
 import type { IsoDate } from '../domain/period.js';
 import { PremiaError, type ExitCode } from '../domain/errors.js';
 import { moneyToCents, stringifyJson } from '../domain/json.js';
@@ -120,11 +120,7 @@ export async function runJob(
   try {
     // An advance records the date it resolved to reach, and a retry that took its key over from a
     // process that stopped part way runs to that date (advanceResume).
-    value = await action(
-      spec.action === 'advanceClock'
-        ? { resumeTo: claim.resumeTo, note: (to) => records.noteTarget(idem.scope, idem.key, to, idem.owner).then(() => undefined, () => undefined) }
-        : undefined,
-    );
+    value = await action(spec.action === 'advanceClock' ? { resumeTo: claim.resumeTo, note: (to) => records.noteTarget(idem.scope, idem.key, to, idem.owner) } : undefined);
   } catch (e) {
     await records.release(idem.scope, idem.key, idem.owner).catch(() => {});
     throw e;
@@ -146,7 +142,7 @@ const PROGRESS_EVERY_MS = 100;
 /** An advance under an Idempotency-Key: the date to resume to (a takeover), and where to record the date it resolves. */
 interface AdvanceResume {
   resumeTo?: IsoDate;
-  note: (to: IsoDate) => Promise<void>;
+  note: (to: IsoDate) => Promise<unknown>;
 }
 
 function invoke(b: LocalBackend, spec: JobSpec, onProgress?: (progress: JobProgress) => void, advance?: AdvanceResume): Promise<unknown> {
@@ -165,11 +161,11 @@ function invoke(b: LocalBackend, spec: JobSpec, onProgress?: (progress: JobProgr
       };
       return spec.action === 'importPolicies' ? b.importPolicies(openUpload(file), options) : b.importBankTransactions(openUpload(file), options);
     }
-    case 'advanceClock':
-      return b.advanceClock(resumedTarget(spec.args[0] as AdvanceTarget, advance?.resumeTo), {
-        onDay: (day, index, total) => onProgress?.({ unit: 'days', done: index, total, day }),
-        onRange: advance ? (_from, to) => advance.note(to) : undefined,
-      });
+    case 'advanceClock': {
+      const target = spec.args[0] as AdvanceTarget;
+      const options = { onDay: (day: DaySummary, index: number, total: number) => onProgress?.({ unit: 'days', done: index, total, day }) };
+      return advance ? b.advanceClock(...keyedAdvance(target, options, advance.resumeTo, advance.note)) : b.advanceClock(target, options);
+    }
     default: {
       if (!(JOB_ACTIONS as readonly string[]).includes(spec.action)) throw new PremiaError('INTERNAL', `Unknown job '${String(spec.action)}'.`);
       // eslint-disable-next-line @typescript-eslint/unbound-method -- applied to b on the next line
