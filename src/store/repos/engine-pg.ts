@@ -89,11 +89,11 @@ const IDLE_IN_TRANSACTION_TIMEOUT = '25P03';
  * The advance's right to advance is lost (its connections were silent longer than the advance
  * timeout, or the server restarted): what it says, with the detail the CLI knows it by.
  */
-function claimLost(range: { from: IsoDate; to: IsoDate } | null, timeoutMs: number, what: string): PremiaError {
+function claimLost(range: { from: IsoDate; to: IsoDate } | null, what: string): PremiaError {
   const which = range === null ? 'This clock advance' : `This clock advance (from ${range.from} to ${range.to})`;
   return new PremiaError(
     'CONFLICT',
-    `${which} stopped: ${what.replace('%s', String(timeoutMs / 1000))}, so another advance may have taken the store over and gone on. The day in progress was rolled back; ` +
+    `${which} stopped: ${what}, so another advance may have taken the store over and gone on. The day in progress was rolled back; ` +
       `every day before it stands. 'premia clock' shows the date the store has reached.`,
     { details: [{ field: 'advance', code: 'ADVANCE_CLAIM_LOST', message: 'the right to advance was lost' }] },
   );
@@ -205,8 +205,7 @@ export function pgEngineStore(store: PgStore): EngineStore {
         if ((e as { code?: unknown }).code === IDLE_IN_TRANSACTION_TIMEOUT || (e as { cause?: { code?: unknown } }).cause?.code === IDLE_IN_TRANSACTION_TIMEOUT) {
           throw claimLost(
             current,
-            store.advanceTimeoutMs,
-            'the database closed the connection of its day, which had been silent for more than %s s (this process was stopped, or cut off from the database)',
+            `the database closed the connection of its day, which had been silent for more than ${store.advanceTimeoutMs / 1000} s (this process was stopped, or cut off from the database)`,
           );
         }
         throw e;
@@ -432,8 +431,7 @@ class PgDay implements DayUnit {
     } catch {
       throw claimLost(
         claim,
-        timeoutMs,
-        'the database closed the connection that held its right to advance (as it does after %s s without a word from this process, stopped or cut off from it, and when the server restarts)',
+        `the database closed the connection that held its right to advance (as it does after ${timeoutMs / 1000} s without a word from this process, stopped or cut off from it, and when the server restarts)`,
       );
     }
   }
