@@ -82,6 +82,8 @@ export interface ServerOptions {
   now?: () => Date;
   /** The route plugins, one per resource (default: routes/index.ts); the server starts only when they cover the operations table. */
   routes?: readonly ResourceRoutes[];
+  /** The uploads each client holds at once (default: a new UploadSlots); for tests that watch them. */
+  uploadSlots?: UploadSlots;
 }
 
 declare module 'fastify' {
@@ -473,7 +475,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       }
     });
 
-    const deps: RouteDeps = { base, jobs, state: { simulation, operations }, limits, uploadDir, uploads: new UploadSlots(), log, now };
+    const deps: RouteDeps = { base, jobs, state: { simulation, operations }, limits, uploadDir, uploads: options.uploadSlots ?? new UploadSlots(), log, now };
     for (const resource of resources) await v1.register(resource.plugin, deps);
 
     if (!simulation) {

@@ -97,6 +97,13 @@ export class UploadSlots {
     }
   }
 
+  /** Uploads held by every client together (for tests that wait for slots to come back). */
+  get total(): number {
+    let n = 0;
+    for (const held of this.held.values()) n += held;
+    return n;
+  }
+
   /** A slot for an upload of `clientId`, to release once (when its file is gone); 429 RATE_LIMITED when the client holds `max`. */
   take(clientId: number): () => void {
     this.check(clientId);

@@ -27,15 +27,18 @@ describe('uploads a client holds at once', () => {
       "This API key's client has 4 uploads being received or waiting for their import, the most it may have at once; nothing was read of this one; retry after 5 seconds.",
     );
     expect(() => slots.take(8)).not.toThrow();
+    expect(slots.total).toBe(5);
     held[0]!();
     held[0]!(); // a second release gives nothing back
+    expect(slots.total).toBe(4);
     const again = slots.take(7);
     expect(() => slots.take(7)).toThrow(/has 4 uploads/);
     again();
   });
 
   it(`premia serve: a client's ${MAX_UPLOADS_PER_CLIENT + 1}th upload is 429 while ${MAX_UPLOADS_PER_CLIENT} are being received; another client's goes on; a slot comes back`, async () => {
-    const t = await startServer();
+    const slots = new UploadSlots();
+    const t = await startServer({ uploadSlots: slots });
     const sockets: Socket[] = [];
     try {
       await t.app.listen({ host: '127.0.0.1', port: 0 });
@@ -79,9 +82,12 @@ describe('uploads a client holds at once', () => {
       const retried = await call(t.app, 'POST', '/v1/policies/import', { key: t.keys.acme, payload: fifth.payload, headers: fifth.headers });
       expect([retried.status, retried.json()]).toEqual([200, { imported: 1, failed: 0, errors: [] }]);
 
-      // Senders that go away give their slots back too (their partial files removed).
+      // Senders that go away give their slots back too, once their partial files are removed. (The
+      // files can be seen gone a moment before the server hears its removals have finished, so the
+      // wait is for the slots; the directory is checked after them.)
       for (const h of held.slice(1)) h.socket.destroy();
-      await until(() => readdirSync(t.uploads).length === 0);
+      await until(() => slots.total === 0);
+      expect(readdirSync(t.uploads)).toEqual([]);
       const forms = [7, 8, 9, 10].map(book);
       const answers = await Promise.all(forms.map((f) => call(t.app, 'POST', '/v1/policies/import', { key: t.keys.acme, payload: f.payload, headers: f.headers })));
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
