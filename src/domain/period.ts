@@ -59,7 +59,7 @@ export function whyNotADate(text: string): { phrase: string; wellFormed: boolean
  * after it, slashes or dots, the day or month first): a parenthesis to add, or ''. A date with
  * the day or month first is not read either way: 01/11/2026 is 1 November or 11 January.
  */
-function dateFormatHint(text: string): string {
+export function dateFormatHint(text: string): string {
   if (/^\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}/.test(text)) return ` (it has a time of day; write the date alone, ${text.slice(0, 10)})`;
   const ymd = /^(\d{4})[/.](\d{1,2})[/.](\d{1,2})$/.exec(text);
   if (ymd) return ` (it is written with '${text[4]}'; write it ${ymd[1]}-${ymd[2]!.padStart(2, '0')}-${ymd[3]!.padStart(2, '0')})`;

@@ -5,7 +5,7 @@
  * the typed input, or throws VALIDATION_ERROR listing every problem in `details`.
  */
 import { validationError, type DetailCode, type FieldError } from './errors.js';
-import { isIsoDate, isPeriod, periodFormatHint, whyNotADate, whyNotAPeriod, type IsoDate, type Period } from './period.js';
+import { dateFormatHint, isIsoDate, isPeriod, periodFormatHint, whyNotADate, whyNotAPeriod, type IsoDate, type Period } from './period.js';
 import { COLLECTION_STATUSES, type CollectionStatus } from './collection.js';
 import { invalidRequest, isPolicyStatus, POLICY_STATUSES, type PolicyStatus } from './policy.js';
 import { fieldName, showValue } from './show.js';
@@ -60,7 +60,10 @@ class Checker {
       if (why?.wellFormed === true) this.add(field, 'INVALID_VALUE', `${field} ${v as string} ${why.phrase}`);
       // Shaped YYYY-MM with no such month (2026-13): the month is named, not the format it already has.
       else if (why !== null) this.add(field, 'INVALID_FORMAT', `${field} ${v as string} ${why.phrase}`);
-      else this.add(field, 'INVALID_FORMAT', `${field} must be a month written YYYY-MM, like 2026-11; got ${show(v)}`);
+      else {
+        const hint = typeof v === 'string' ? periodFormatHint(v) : null;
+        this.add(field, 'INVALID_FORMAT', `${field} must be a month written YYYY-MM, like 2026-11; got ${show(v)}${hint === null ? '' : ` (${hint})`}`);
+      }
       return undefined;
     }
     return v;
@@ -78,7 +81,8 @@ class Checker {
       if (why?.wellFormed === true) this.add(field, 'INVALID_VALUE', `${field} ${v as string} ${why.phrase}`);
       // Shaped YYYY-MM-DD with no such month (2026-13-01): the month is named, not the format it already has.
       else if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v)) this.add(field, 'INVALID_FORMAT', `${field} ${v} ${why!.phrase}`);
-      else this.add(field, 'INVALID_FORMAT', `${field} must be a date written YYYY-MM-DD, like 2026-11-30; got ${show(v)}`);
+      // Written as other tools write dates (31/10/2026, 2026/10/31): said how, as `--to` says it.
+      else this.add(field, 'INVALID_FORMAT', `${field} must be a date written YYYY-MM-DD, like 2026-11-30; got ${show(v)}${typeof v === 'string' ? dateFormatHint(v) : ''}`);
       return undefined;
     }
     return v;

@@ -46,7 +46,7 @@ describe('a wrong value: VALIDATION_ERROR, exit 2', () => {
     ['a number of days', [...MEM, 'clock', 'advance', '--days', '-1'], "--days must be a whole number from 0 to 3660 (ten years); got '-1'."],
     ['a number of days above the range', [...MEM, 'clock', 'advance', '--days', '3661'], "--days must be a whole number from 0 to 3660 (ten years); got '3661'."],
     ['a day to advance to', [...MEM, 'clock', 'advance', '--to', '2026-13-01'], "--to '2026-13-01' is not a date: there is no month 13."],
-    ['a clock date', [...MEM, 'clock', 'set', '31/10/2026'], 'The clock setting is not valid: date must be a date written YYYY-MM-DD, like 2026-11-30; got "31/10/2026".'],
+    ['a clock date', [...MEM, 'clock', 'set', '31/10/2026'], 'The clock setting is not valid: date must be a date written YYYY-MM-DD, like 2026-11-30; got "31/10/2026" (the day or month comes first, which can be read two ways; write the year first).'],
     ['a policies page size', [...MEM, 'policies', 'list', '--limit', '0'], "--limit must be a whole number from 1 to 10000; got '0'."],
     ['a collections page size', [...MEM, 'collections', 'list', '--period', '2026-11', '--limit', '10001'], "--limit must be a whole number from 1 to 10000; got '10001'."],
     ['a bank seed', [...MEM, 'bank', 'seed', 'abc'], "The seed must be a whole number from 0 to 999999999; got 'abc'."],

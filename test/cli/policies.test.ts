@@ -905,7 +905,7 @@ describe('clock', () => {
     ['2026-13-01', 'INVALID_FORMAT', 'date 2026-13-01 is not a date: there is no month 13'],
     ['2026-00-10', 'INVALID_FORMAT', 'date 2026-00-10 is not a date: there is no month 00'],
     ['tomorrow', 'INVALID_FORMAT', 'date must be a date written YYYY-MM-DD, like 2026-11-30; got "tomorrow"'],
-    ['2026-1-1', 'INVALID_FORMAT', 'date must be a date written YYYY-MM-DD, like 2026-11-30; got "2026-1-1"'],
+    ['2026-1-1', 'INVALID_FORMAT', 'date must be a date written YYYY-MM-DD, like 2026-11-30; got "2026-1-1" (write the month and day with two digits each: 2026-01-01)'],
   ])('clock set %s is exit 2', async (date, code, problem) => {
     const r = await premia(['clock', 'set', date, '--json']);
     expect(r.code).toBe(2);

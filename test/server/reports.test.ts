@@ -141,7 +141,7 @@ describe('GET /v1/reports/collections', () => {
 
   it('says what is wrong with a malformed period', async () => {
     const res = await report('period_month=2026-1');
-    expect(res.json().error.message).toBe('The report request is not valid: period_month must be a month written YYYY-MM, like 2026-11; got "2026-1".');
+    expect(res.json().error.message).toBe('The report request is not valid: period_month must be a month written YYYY-MM, like 2026-11; got "2026-1" (write it 2026-01).');
   });
 
   it('names the month of a period written YYYY-MM with no such month, not the format it already has', async () => {

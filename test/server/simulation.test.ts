@@ -44,6 +44,18 @@ describe('simulation endpoints (clock and bank)', () => {
     expect(bad.json().error.details).toEqual([
       { field: 'date', code: 'INVALID_VALUE', message: 'date 2026-02-30 is not a day of the calendar: 2026-02 has 28 days' },
     ]);
+    // Dates as other tools write them are told how to write them; other text is not guessed at.
+    for (const [date, hint] of [
+      ['31/10/2026', ' (the day or month comes first, which can be read two ways; write the year first)'],
+      ['2026/10/31', " (it is written with '/'; write it 2026-10-31)"],
+      ['tomorrow', ''],
+    ]) {
+      const other = await call(s.app, 'PUT', '/v1/clock', { key: s.keys.operator, body: { date } });
+      expect([other.status, other.json().error.details]).toEqual([
+        400,
+        [{ field: 'date', code: 'INVALID_FORMAT', message: `date must be a date written YYYY-MM-DD, like 2026-11-30; got "${date}"${hint}` }],
+      ]);
+    }
     const extra = await call(s.app, 'PUT', '/v1/clock', { key: s.keys.operator, body: { date: '2026-11-02', time: '10:00' } });
     expect(extra.status).toBe(400);
     expect(extra.json().error.details[0]).toMatchObject({ field: 'time', code: 'UNKNOWN_FIELD' });
