@@ -115,9 +115,11 @@ export function buildProgram(ctx: CliContext, state: RunState, json = false): Co
     for (const sub of cmd.commands) {
       sub.exitOverride().configureOutput(output);
       unknownBeforeMissing(sub);
+      suggestWithoutValue(sub);
       configure(sub);
     }
   };
+  suggestWithoutValue(program);
   configure(program);
   return program;
 }
@@ -137,6 +139,28 @@ function unknownBeforeMissing(cmd: Command): void {
     const unknown = c.args.find((word) => word.length > 1 && word.startsWith('-'));
     if (unknown !== undefined) c.unknownOption(unknown);
     missing(option);
+  };
+}
+
+/**
+ * An unknown option given with its value (`--perod=2026-11`): commander looks for a close option
+ * name to the whole word, value and all, and finds none; the name alone is what was mistyped. It
+ * is looked up alone, and the message still names the word as given.
+ */
+function suggestWithoutValue(cmd: Command): void {
+  // unknownOption is not in commander's typings; it is on every Command (commander 12+).
+  const c = cmd as Command & { unknownOption(flag: string): void };
+  const unknown = c.unknownOption.bind(c);
+  c.unknownOption = (flag: string) => {
+    const eq = flag.indexOf('=');
+    if (!flag.startsWith('--') || eq < 0) return unknown(flag);
+    const error = c.error.bind(c);
+    c.error = (message, config) => error(message.replace(`'${flag.slice(0, eq)}'`, `'${flag}'`), config);
+    try {
+      unknown(flag.slice(0, eq));
+    } finally {
+      c.error = error;
+    }
   };
 }
 

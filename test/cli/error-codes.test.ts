@@ -105,6 +105,11 @@ describe('how the command line is put together: USAGE_ERROR, exit 2', () => {
     ['a missing required option', [...MEM, 'reports', 'collections'], "required option '--period <YYYY-MM>' not specified"],
     // A required option mistyped (a cron line): the typo is named, not "--period not specified" (issue 12).
     ['a mistyped required option', [...MEM, 'collections', 'execute', '--perod', '2026-11'], "unknown option '--perod'\n(Did you mean --period?)"],
+    // Given with its value in the same word: the name alone is looked up, the word named as given.
+    ['a mistyped option with its value', [...MEM, 'collections', 'list', '--perod=2026-11'], "unknown option '--perod=2026-11'\n(Did you mean --period?)"],
+    ['a mistyped required option with its value', [...MEM, 'collections', 'execute', '--perod=2026-11'], "unknown option '--perod=2026-11'\n(Did you mean --period?)"],
+    ['a mistyped global option with its value', [...MEM, '--dbb=x.db', 'clock'], "unknown option '--dbb=x.db'\n(Did you mean --db?)"],
+    ['an unknown option with its value, like none', [...MEM, 'clock', 'advance', '--weeks=2'], "unknown option '--weeks=2'"],
     ['a required option given by a short name it does not have', [...MEM, 'settlements', 'create', '-p', '2026-11'], "unknown option '-p'"],
     ['an option without its value', [...MEM, 'clock', 'advance', '--days'], "option '--days <n>' argument missing"],
     ['--as-client in remote mode', ['--base-url', 'http://127.0.0.1:9/v1', '--as-client', 'acme', 'clock'], '--as-client selects a client of a local store; in remote mode the API key decides the client.'],
