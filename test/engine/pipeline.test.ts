@@ -9,10 +9,10 @@
  * Both threads run compiled code (dist/), which `npm test` builds first.
  */
 import Database from 'better-sqlite3';
-import { readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { accountHelper } from '../../src/backend/local/account-helper.js';
 import { simulatedBankOn } from '../../src/backend/local/engine.js';
 import type { LocalBackend } from '../../src/backend/local/index.js';
@@ -341,20 +341,31 @@ describe("the engine's threads", () => {
 
   it('the helper process leaves no file behind, and one that cannot open the store says why', async () => {
     const b = await book();
+    // A temporary directory of this test's own: the system's is shared with the test files that
+    // run beside this one, whose advances make (and at once remove) exchange directories there.
+    const own = join(tmp.dir, 'helper-tmp');
+    mkdirSync(own);
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = own;
+    onTestFinished(() => {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    });
+    expect(tmpdir()).toBe(own);
     const exchanges = () => readdirSync(tmpdir()).filter((name) => name.startsWith('premia-helper-'));
-    const before = exchanges();
+    expect(exchanges()).toEqual([]);
     const { customers, blocks } = await accountHelper(b.store, 1)!.openLaterHalf('2026-11', dayNumber('2026-10-31')).answer;
     expect(customers).toBe(400);
     expect(blocks.map((d) => d.byteOffset % 8)).toEqual(blocks.map(() => 0));
     expect(blocks.reduce((n, d) => n + new Uint32Array(d.buffer, d.byteOffset, 1)[0]!, 0)).toBe(200);
-    expect(exchanges()).toEqual(before);
+    expect(exchanges()).toEqual([]);
     const missing = { ...b.store, path: join(tmp.dir, 'missing.db') } as Store;
     await expect(accountHelper(missing, 1)!.openLaterHalf('2026-11', dayNumber('2026-10-31')).answer).rejects.toThrow(/^the account helper failed: .*missing\.db/);
-    expect(exchanges()).toEqual(before);
+    expect(exchanges()).toEqual([]);
     // Cancelled while it works: it stops, and leaves nothing behind either.
     const cancelled = accountHelper(b.store, 1)!.openLaterHalf('2026-11', dayNumber('2026-10-31'));
     cancelled.cancel();
     await expect(cancelled.answer).rejects.toThrow(/^the account helper stopped \(SIGTERM\)/);
-    expect(exchanges()).toEqual(before);
+    expect(exchanges()).toEqual([]);
   });
 });
