@@ -36,6 +36,10 @@ async function forward(req: IncomingMessage, body: Buffer) {
   delete headers.host;
   delete headers.connection;
   delete headers['transfer-encoding'];
+  // Without `Prefer: respond-async, wait=1` (an import's): its answer then comes once the server
+  // has done the work, however long that takes. With it, an import that took over a second (a
+  // loaded machine) was answered 202 while still running, and the drop came before it was done.
+  delete headers.prefer;
   const res = await request(`${new URL(server.url).origin}${req.url}`, { method: req.method as 'POST', headers, body: body.length > 0 ? body : undefined });
   return { status: res.statusCode, headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
 }
