@@ -24,6 +24,13 @@ import { REPO, tempDir } from '../helpers/cli.js';
 import { FIXED_NOW, fixtureMonth, readDownload } from '../helpers/local.js';
 import { freshDatabase, noPg, onDatabase, pg } from './db.js';
 
+/**
+ * The advance_timeout of the processes frozen here: a live holder speaks every quarter of it, so
+ * it is long enough that one merely starved of the CPU on a loaded machine (not frozen) still
+ * speaks in time; the takeover waits this long.
+ */
+const SILENCE_S = 3;
+
 const closing: Array<{ close(): Promise<void> }> = [];
 const children: number[] = [];
 afterAll(async () => {
@@ -71,7 +78,7 @@ describe.skipIf(noPg)(`a clock advance whose process stopped answering${noPg ? `
     const b = await backend(url);
     await fixtureMonth(b, { advance: false });
     // The holder freezes inside its fifth day, the day's transaction open, the writer lock held.
-    const child = spawn(process.execPath, [join(REPO, 'bin', 'premia.js'), '--db', `${url}?advance_timeout=1`, 'clock', 'advance', '--to', '2026-11-30', '--yes'], {
+    const child = spawn(process.execPath, [join(REPO, 'bin', 'premia.js'), '--db', `${url}?advance_timeout=${SILENCE_S}`, 'clock', 'advance', '--to', '2026-11-30', '--yes'], {
       env: { ...process.env, NO_COLOR: '1', PREMIA_FAULT: 'stop-before-commit:2026-11-05' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -104,7 +111,7 @@ describe.skipIf(noPg)(`a clock advance whose process stopped answering${noPg ? `
     expect(stderr).toContain(
       "premia: 4 days of this advance committed before it stopped, the last 2026-11-04. Another advance may have gone on since: " +
         "if 'premia clock' still shows 2026-11-04, run 'premia clock advance --to 2026-11-30' to finish this one.\n" +
-        'error: This clock advance (from 2026-10-31 to 2026-11-30) stopped: the database closed the connection of its day, which had been silent for more than 1 s ' +
+        `error: This clock advance (from 2026-10-31 to 2026-11-30) stopped: the database closed the connection of its day, which had been silent for more than ${SILENCE_S} s ` +
         '(this process was stopped, or cut off from the database), so another advance may have taken the store over and gone on. ' +
         "The day in progress was rolled back; every day before it stands. 'premia clock' shows the date the store has reached.\n  (code CONFLICT)",
     );
@@ -178,7 +185,7 @@ describe.skipIf(noPg)(`a shard worker whose process stopped answering${noPg ? ` 
     expect(killed).toEqual({ code: null, signal: 'SIGKILL' });
 
     // A worker lives all four, so they are its own the next day; then it freezes, still joined.
-    const worker = spawn(process.execPath, [join(REPO, 'bin', 'premia.js'), '--db', `${url}?advance_timeout=1`, 'engine', 'work'], {
+    const worker = spawn(process.execPath, [join(REPO, 'bin', 'premia.js'), '--db', `${url}?advance_timeout=${SILENCE_S}`, 'engine', 'work'], {
       env: { ...process.env, NO_COLOR: '1' },
       stdio: ['ignore', 'ignore', 'ignore'],
     });
