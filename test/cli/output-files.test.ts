@@ -142,6 +142,49 @@ describe('an existing file is replaced only by a download of its kind; a databas
     expect(readdirSync(dir).sort()).toEqual(['.q.csv.0123456789ab.tmp', '.r.csv.ba9876543210.tmp', 'r.csv']);
   });
 
+  const jsonDownload = (text: string, filename = 'r.json'): Download => ({ filename, contentType: 'application/json', body: Readable.from([text]) });
+  const REPORT_JSON = '{"period_month":"2026-11","period_state":{"state":"closed","as_of":"2026-11-30","closes_on":"2026-11-30","open_collections":0},"results":[]}\n';
+
+  it('a JSON file that is not a JSON download of the same kind (a package.json, the attempts) is refused; last month\'s report, however spaced, is replaced', async () => {
+    const pkg = '{"name":"acme-scripts","version":"1.0.0","files":["bin"]}\n';
+    writeFileSync(join(dir, 'package.json'), pkg);
+    const refused = await rejection(writeDownload(context(), jsonDownload(REPORT_JSON), 'package.json'));
+    expect([refused.code, refused.exitCode, refused.details?.[0]?.code]).toEqual(['VALIDATION_ERROR', 2, 'WOULD_OVERWRITE']);
+    expect(refused.message).toBe(
+      `Cannot write --output package.json: ${join(dir, 'package.json')} already exists and is not a download of this kind ` +
+        `(its first line is '{"name":"acme-scripts","version":"1.0.0","files":["bin"]}'). Nothing was written; give another file name, or --force to replace it.`,
+    );
+    expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe(pkg);
+    const attempts = '{"period_month":"2026-11","attempts":[]}\n';
+    writeFileSync(join(dir, 'attempts.json'), attempts);
+    expect((await rejection(writeDownload(context(), jsonDownload(REPORT_JSON), 'attempts.json'))).details?.[0]?.code).toBe('WOULD_OVERWRITE');
+    expect(readFileSync(join(dir, 'attempts.json'), 'utf8')).toBe(attempts);
+    expect(readdirSync(dir).sort()).toEqual(['attempts.json', 'package.json']);
+
+    writeFileSync(join(dir, 'r.json'), '{\n  "period_month": "2026-10",\n  "results": [\n    {"policy_number": "P-1"}\n  ]\n}\n');
+    await writeDownload(context(), jsonDownload(REPORT_JSON), 'r.json');
+    expect(readFileSync(join(dir, 'r.json'), 'utf8')).toBe(REPORT_JSON);
+    await writeDownload(context(), jsonDownload(REPORT_JSON), 'package.json', undefined, '--output', true);
+    expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe(REPORT_JSON);
+  });
+
+  it("an HTML page that is not last month's summary page is refused, though it begins <!DOCTYPE html> too", async () => {
+    const page = (title: string) => `<!DOCTYPE html>\n<html lang="en">\n<head>\n<title>${title}</title>\n</head>\n<body></body>\n</html>\n`;
+    const html = (text: string): Download => ({ filename: 'summary-2026-11.html', contentType: 'text/html; charset=utf-8', body: Readable.from([text]) });
+    writeFileSync(join(dir, 'index.html'), page('Team wiki'));
+    const refused = await rejection(writeDownload(context(), html(page('Collections 2026-11')), 'index.html', undefined, '--html'));
+    expect(refused.message).toBe(
+      `Cannot write --html index.html: ${join(dir, 'index.html')} already exists and is not a download of this kind (a page titled 'Team wiki'). ` +
+        'Nothing was written; give another file name, or --force to replace it.',
+    );
+    expect(readFileSync(join(dir, 'index.html'), 'utf8')).toBe(page('Team wiki'));
+    writeFileSync(join(dir, 'bare.html'), '<!DOCTYPE html>\n<p>notes</p>\n');
+    expect((await rejection(writeDownload(context(), html(page('Collections 2026-11')), 'bare.html', undefined, '--html'))).message).toContain('(a page without a title)');
+    writeFileSync(join(dir, 'month.html'), page('Collections 2026-10'));
+    await writeDownload(context(), html(page('Collections 2026-11')), 'month.html', undefined, '--html');
+    expect(readFileSync(join(dir, 'month.html'), 'utf8')).toBe(page('Collections 2026-11'));
+  });
+
   it('an empty file is replaced', async () => {
     writeFileSync(join(dir, 'r.csv'), '');
     await writeDownload(context(), download(), 'r.csv');

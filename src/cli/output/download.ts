@@ -27,8 +27,9 @@
  * SQLite database or its WAL (a store, premia's or another's), even with `force`, nor (existing
  * or not) the -wal, -shm or -journal file of a SQLite database beside it; otherwise a
  * non-empty file only if it looks like a download of the same kind, that is its first line is the
- * new body's first line (last month's report, with the same header) or, for JSON, both are JSON,
- * or with `force`. The check on the first line is made once the body has been streamed into the
+ * new body's first line (last month's report, with the same header), or, for JSON, its rows are
+ * under the same member (`results`, `attempts`), or, for an HTML page, its title is the same but
+ * for the digits (last month's summary page), or with `force`. The check on the first line is made once the body has been streamed into the
  * temporary file, so a refusal costs nothing but the time and leaves the old file as it was.
  */
 import { randomBytes } from 'node:crypto';
@@ -195,17 +196,66 @@ async function refuseDatabaseCompanion(where: Where, target: string): Promise<vo
   );
 }
 
+/**
+ * What kind of JSON download `head` begins: `[` for a list, else the name of the top-level member
+ * whose value is the first list (`results` of a collections report, `attempts` of the attempts
+ * export), however the JSON is spaced; null when the head shows none (a package.json, a config
+ * file, the summary's figures), which no download replaces without force.
+ */
+function jsonKind(head: Buffer): string | null {
+  const text = head.toString('utf8');
+  let i = text.search(/\S/);
+  if (i < 0) return null;
+  if (text[i] === '[') return '[';
+  if (text[i] !== '{') return null;
+  let depth = 0;
+  let key: string | null = null;
+  let lastString: string | null = null;
+  for (; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      if (j >= text.length) return null;
+      lastString = text.slice(i + 1, j);
+      i = j;
+    } else if (c === ':' && depth === 1) {
+      key = lastString;
+    } else if (c === ',' && depth === 1) {
+      key = null;
+    } else if (c === '{' || c === '[') {
+      if (c === '[' && depth === 1 && key !== null) return key;
+      depth++;
+    } else if (c === '}' || c === ']') {
+      depth--;
+      if (depth <= 0) return null;
+    }
+  }
+  return null;
+}
+
+/** An HTML page's kind: its `<title>` with the digits (a period's) left out; null without one. */
+function htmlTitle(head: Buffer): string | null {
+  const m = /<title>([^<]*)<\/title>/i.exec(head.toString('utf8'));
+  return m ? m[1]!.trim() : null;
+}
+const htmlKind = (head: Buffer): string | null => htmlTitle(head)?.replace(/[0-9]/g, '#') ?? null;
+
 /** Refuse to replace `target` (`head` its first bytes) with a file starting `fresh`, unless it looks like the same kind of download (or force). */
 function checkSameKind(where: Where, target: string, head: Buffer, fresh: Buffer, contentType: string): void {
   const { output, option } = where;
   if (where.force === true) return;
-  const json = /json/i.test(contentType);
-  const same = json ? /^\s*[[{]/.test(head.toString('utf8')) && /^\s*[[{]/.test(fresh.toString('utf8')) : firstLine(head) === firstLine(fresh);
-  if (same) return;
-  const line = firstLine(head).replace(/[^\x20-\x7e]/g, '?');
+  // CSV: the same header line. JSON: the rows under the same member (any JSON file is no report).
+  // HTML: the same title but for the period (`<!DOCTYPE html>` begins every page, not only ours).
+  const kindOf = /html/i.test(contentType) ? htmlKind : /json/i.test(contentType) ? jsonKind : firstLine;
+  const kind = kindOf(head);
+  if (kind !== null && kind === kindOf(fresh)) return;
+  const title = kindOf === htmlKind ? htmlTitle(head) : null;
+  const line = (kindOf === htmlKind ? (title ?? '') : firstLine(head)).replace(/[^\x20-\x7e]/g, '?');
   const shown = line.length > 80 ? `${line.slice(0, 80)}…` : line;
+  const what = kindOf !== htmlKind ? `its first line is '${shown}'` : title === null ? 'a page without a title' : `a page titled '${shown}'`;
   throw validationError(
-    `Cannot write ${option} ${output}: ${target} already exists and is not a download of this kind (its first line is '${shown}'). ` +
+    `Cannot write ${option} ${output}: ${target} already exists and is not a download of this kind (${what}). ` +
       `Nothing was written; give another file name, or --force to replace it.`,
     [{ field: option, code: 'WOULD_OVERWRITE', message: `${target} exists and holds something else` }],
   );
