@@ -185,6 +185,22 @@ describe('an existing file is replaced only by a download of its kind; a databas
     expect(readFileSync(join(dir, 'month.html'), 'utf8')).toBe(page('Collections 2026-11'));
   });
 
+  it('a write-protected file (chmod a-w: a report kept as final) is refused even with --force, untouched, as > would refuse it', async () => {
+    writeFileSync(join(dir, 'final.csv'), EARLIER);
+    chmodSync(join(dir, 'final.csv'), 0o444);
+    for (const force of [false, true]) {
+      const refused = await rejection(writeDownload(context(), download(), 'final.csv', undefined, '--output', force));
+      expect([refused.code, refused.exitCode]).toEqual(['VALIDATION_ERROR', 2]);
+      expect(refused.message).toBe(
+        `Cannot write --output final.csv: ${join(dir, 'final.csv')} is write-protected (mode 0444), and premia does not replace a file it may not write. ` +
+          `Nothing was written; give another file name, or make it writable first (chmod u+w ${join(dir, 'final.csv')}).`,
+      );
+      expect(refused.details).toEqual([{ field: '--output', code: 'PERMISSION_DENIED', message: `${join(dir, 'final.csv')} is write-protected` }]);
+    }
+    expect(readFileSync(join(dir, 'final.csv'), 'utf8')).toBe(EARLIER);
+    expect(readdirSync(dir)).toEqual(['final.csv']);
+  });
+
   it('an empty file is replaced', async () => {
     writeFileSync(join(dir, 'r.csv'), '');
     await writeDownload(context(), download(), 'r.csv');

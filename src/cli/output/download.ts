@@ -29,13 +29,15 @@
  * non-empty file only if it looks like a download of the same kind, that is its first line is the
  * new body's first line (last month's report, with the same header), or, for JSON, its rows are
  * under the same member (`results`, `attempts`), or, for an HTML page, its title is the same but
- * for the digits (last month's summary page), or with `force`. The check on the first line is made once the body has been streamed into the
+ * for the digits (last month's summary page), or with `force`. A file write-protected (for this
+ * user, or for everyone: `chmod a-w` on a report kept as final) is never replaced, as `>` would
+ * not write it either. The check on the first line is made once the body has been streamed into the
  * temporary file, so a refusal costs nothing but the time and leaves the old file as it was.
  */
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { constants, write as writeFd, type Stats } from 'node:fs';
-import { lstat, mkdir, open, readdir, readlink, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { access, lstat, mkdir, open, readdir, readlink, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -241,6 +243,26 @@ function htmlTitle(head: Buffer): string | null {
 }
 const htmlKind = (head: Buffer): string | null => htmlTitle(head)?.replace(/[0-9]/g, '#') ?? null;
 
+/**
+ * Refuse to replace `target` when it is write-protected: for this user (`>` would be refused), or
+ * for everyone (`chmod a-w`, a final report kept from change; root may write anything, so the mode
+ * is what says so). The rename would replace it all the same, since only its directory's
+ * permission counts for that; force does not override it.
+ */
+async function refuseWriteProtected(where: Where, target: string, existing: Stats): Promise<void> {
+  const forUser = await access(target, constants.W_OK).then(
+    () => true,
+    (e: NodeJS.ErrnoException) => e.code !== 'EACCES' && e.code !== 'EPERM',
+  );
+  if (forUser && (existing.mode & 0o222) !== 0) return;
+  const mode = (existing.mode & 0o7777).toString(8).padStart(4, '0');
+  throw validationError(
+    `Cannot write ${where.option} ${where.output}: ${target} is write-protected (mode ${mode}), and premia does not replace a file it may not write. ` +
+      `Nothing was written; give another file name, or make it writable first (chmod u+w ${target}).`,
+    [{ field: where.option, code: 'PERMISSION_DENIED', message: `${target} is write-protected` }],
+  );
+}
+
 /** Refuse to replace `target` (`head` its first bytes) with a file starting `fresh`, unless it looks like the same kind of download (or force). */
 function checkSameKind(where: Where, target: string, head: Buffer, fresh: Buffer, contentType: string): void {
   const { output, option } = where;
@@ -426,6 +448,7 @@ async function replaceFile(download: Download, target: string, existing: Stats |
     }
     refuseDatabase(where, target, head); // before any work
   }
+  if (existing) await refuseWriteProtected(where, target, existing);
   const fresh: Buffer[] = [];
   let freshBytes = 0;
   const temp = join(dir, `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
