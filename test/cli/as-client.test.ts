@@ -48,3 +48,65 @@ describe('--as-client', () => {
     expect(r.stderr).toBe(`error: There is no client 'Zeta Assurance' in ${db}; clients are created with 'premia keys create --client NAME'.\n  (code NOT_FOUND)\n`);
   });
 });
+
+describe("without --as-client, a month only the store's other clients ran is said to be theirs", () => {
+  let other: string;
+  const premiaOn = (args: string[]) => runCli(['--db', other, ...args], { cwd: dir });
+  const note =
+    "this store's own client has no collections for 2026-11, but its clients Acme Life and Beta do: " +
+    'local mode acts for the store\'s own client unless --as-client names another (--as-client "Acme Life").';
+
+  beforeAll(async () => {
+    other = join(dir, 'served.db');
+    for (const client of ['Acme Life', 'Beta']) expect((await premiaOn(['keys', 'create', '--client', client])).code).toBe(0);
+    expect((await premiaOn(['clock', 'set', '2026-10-31'])).code).toBe(0);
+    for (const client of ['Acme Life', 'Beta']) {
+      const policy = ['policies', 'create', '--customer-id', 'C1', '--external-ref', 'E1', '--policy-number', 'POL-1', '--product-code', 'LIFE', '--amount', '10.00'];
+      expect((await premiaOn(['--as-client', client, ...policy])).code).toBe(0);
+      expect((await premiaOn(['--as-client', client, 'collections', 'execute', '--period', '2026-11'])).code).toBe(0);
+    }
+    expect((await premiaOn(['clock', 'advance', '--to', '2026-12-01'])).code).toBe(0);
+  });
+
+  it('settlements create: NO_COLLECTIONS names the clients that ran it (exit 6)', async () => {
+    const r = await premiaOn(['--json', 'settlements', 'create', '--period', '2026-11']);
+    expect([r.code, r.stdout]).toEqual([6, '']);
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: {
+        code: 'NO_COLLECTIONS',
+        message:
+          "Period 2026-11 has no collections: it was never executed, so there is nothing to settle (a period's collections can only be queued before its last day, 2026-11-30, has run). " +
+          `T${note.slice(1)}`,
+        request_id: null,
+        details: [{ period_month: '2026-11' }],
+      },
+    });
+  });
+
+  it('reports collections: the header-only report, with a warning (exit 0); --require-closed says it in its refusal (exit 6)', async () => {
+    const r = await premiaOn(['reports', 'collections', '--period', '2026-11']);
+    expect([r.code, r.stdout.split('\n').length, r.stderr]).toEqual([0, 2, `warning: ${note}\n`]);
+    const closed = await premiaOn(['reports', 'collections', '--period', '2026-11', '--require-closed']);
+    expect([closed.code, closed.stdout]).toEqual([6, '']);
+    expect(closed.stderr).toBe(
+      'error: 2026-11 was never run: it has no collections, and its last day 2026-11-30 has passed. --require-closed writes the report only once the period has closed; nothing was written. ' +
+        `T${note.slice(1)}\n  (code NO_COLLECTIONS)\n`,
+    );
+  });
+
+  it('reports summary: a warning beside the zeros', async () => {
+    const r = await premiaOn(['reports', 'summary', '--period', '2026-11']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`warning: ${note}\n`);
+  });
+
+  it('nothing is added for a client named, nor for a month no client ran', async () => {
+    const acme = await premiaOn(['--as-client', 'Acme Life', 'reports', 'collections', '--period', '2026-11']);
+    expect([acme.code, acme.stderr, acme.stdout.split('\n').length]).toEqual([0, '', 3]);
+    const october = await premiaOn(['reports', 'collections', '--period', '2026-10']);
+    expect([october.code, october.stderr]).toEqual([0, '']);
+    const none = await premiaOn(['settlements', 'create', '--period', '2026-10']);
+    expect(none.code).toBe(6);
+    expect(none.stderr).not.toContain('--as-client');
+  });
+});

@@ -6,12 +6,13 @@
  */
 import type { Store } from '../../store/store.js';
 import type { Admin, IdempotencyClaimInput, IdempotencyOwner, KeyRole, StoredResponse } from '../types.js';
-import { authenticate, clientByName, clientLike, createKey, createKeyOnce, listKeys, revokeKey } from './api-keys.js';
+import { authenticate, clientByName, clientLike, clientsWithCollectionsIn, createKey, createKeyOnce, listKeys, revokeKey } from './api-keys.js';
 import { claimKey, completeKey, noteKeyTarget, processOwner, releaseKey, STORE_SCOPE } from './idempotency.js';
 import { listSettings, setSetting } from './settings.js';
 import { importHolidays, showCalendar } from './calendar.js';
 import { workEngine } from './engine.js';
 import { PremiaError } from '../../domain/errors.js';
+import type { Period } from '../../domain/period.js';
 
 export class LocalAdmin implements Admin {
   readonly keys: Admin['keys'];
@@ -38,6 +39,7 @@ export class LocalAdmin implements Admin {
     this.clients = {
       byName: (name: string) => clientByName(store, name),
       like: (name: string) => clientLike(store, name),
+      withCollections: (period: Period) => clientsWithCollectionsIn(store, period),
     };
     this.settings = {
       list: () => listSettings(store),

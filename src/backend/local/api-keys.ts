@@ -11,10 +11,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { conflict, notFound, PremiaError, usageError, validationError } from '../../domain/errors.js';
 import { decodeId, encodeId, IdKind } from '../../domain/ids.js';
+import type { Period } from '../../domain/period.js';
 import { isTypoOf } from '../../domain/words.js';
 import { holdsKey, redactKeysIn } from '../../lib/key-text.js';
 import * as repo from '../../store/repos/api-keys.js';
-import { findClientById, findClientByName, insertClient, listClientNames } from '../../store/repos/clients.js';
+import { clientsWithCollections, findClientById, findClientByName, insertClient, listClientNames } from '../../store/repos/clients.js';
 import type { Store, Trx } from '../../store/store.js';
 import type { ApiKeyView, CreatedApiKey, IdempotencyClaimInput, KeyCreation, KeyRole, Principal, ReplayedApiKey, StoredResponse } from '../types.js';
 import { claimKey, completeKeyWithin, processOwner, releaseKey } from './idempotency.js';
@@ -215,6 +216,11 @@ async function replayedKey(store: Store, response: StoredResponse): Promise<Repl
 export async function clientByName(store: Store, raw: string): Promise<{ id: number; name: string } | null> {
   const row = await findClientByName(store.db, raw.trim());
   return row ? { id: row.id, name: row.name } : null;
+}
+
+/** The clients with collections in `period`, by id. */
+export async function clientsWithCollectionsIn(store: Store, period: Period): Promise<Array<{ id: number; name: string }>> {
+  return (await clientsWithCollections(store.db, period)).map((c) => ({ id: c.id, name: c.name }));
 }
 
 /**

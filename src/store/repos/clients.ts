@@ -18,6 +18,16 @@ export async function listClientNames(db: Q): Promise<Array<{ id: number; name: 
   return db.selectFrom('clients').select(['id', 'name']).orderBy('id').execute();
 }
 
+/** The clients with collections in `period` (queued by a run), by id. */
+export async function clientsWithCollections(db: Q, period: string): Promise<Array<{ id: number; name: string }>> {
+  return db
+    .selectFrom('clients')
+    .select(['clients.id', 'clients.name'])
+    .where((eb) => eb.exists(eb.selectFrom('collections').select('collections.id').whereRef('collections.client_id', '=', 'clients.id').where('collections.period_month', '=', period)))
+    .orderBy('clients.id')
+    .execute();
+}
+
 export async function insertClient(db: Q, row: Insertable<ClientsTable>): Promise<number> {
   const result = await db.insertInto('clients').values(row).returning('id').executeTakeFirstOrThrow();
   return Number(result.id);

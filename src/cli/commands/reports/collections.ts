@@ -8,6 +8,7 @@ import { writeDownload } from '../../output/download.js';
 import { downloadFormat } from '../../output/download-json.js';
 import { plural } from '../../output/format.js';
 import { checkPeriodOption } from '../../../domain/requests.js';
+import { capitalised, otherClientsNote } from '../../other-clients.js';
 
 interface Flags {
   period: string;
@@ -40,10 +41,13 @@ export function collectionsOptions(deps: CommandDeps, flags: Flags): Collections
  * Whether it is final (the period's state) goes beside it: a note on a terminal, and with
  * --require-closed a refusal (exit 6, nothing written) while it is not.
  */
-export async function collectionsRun({ ctx, ui, backend, period, format, output, requireClosed, force }: CollectionsOptions): Promise<number> {
+export async function collectionsRun(opts: CollectionsOptions): Promise<number> {
+  const { ctx, ui, backend, period, format, output, requireClosed, force } = opts;
   const download = await (await backend()).collectionsReport(period, format);
   const state = download.periodState;
   const note = state ? periodStateNote(period, state) : null;
+  // A report of no collections, in local mode for the store's own client, of a month other clients ran.
+  const others = state?.state === 'not_run' ? await otherClientsNote(opts, period) : null;
   if (requireClosed) {
     if (!state) {
       throw new PremiaError(
@@ -53,10 +57,11 @@ export async function collectionsRun({ ctx, ui, backend, period, format, output,
       );
     }
     if (state.state !== 'closed') {
-      const words = `${note} --require-closed writes the report only once the period has closed; nothing was written.`;
+      const words = `${note} --require-closed writes the report only once the period has closed; nothing was written.${others === null ? '' : ` ${capitalised(others)}`}`;
       throw conflict(state.state === 'open' ? 'PERIOD_OPEN' : 'NO_COLLECTIONS', words, [{ period_month: period, ...state }]);
     }
   }
+  if (others !== null) ui.warn(others);
   const written = await writeDownload(ctx, download, output, undefined, '--output', force);
   if (written.path !== null) ui.status(`Wrote the ${period} collections report to ${written.path} (${plural(written.bytes, 'byte')}).`);
   // For a person at a terminal only: a cron job reads the state from --require-closed or the JSON.

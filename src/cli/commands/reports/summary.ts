@@ -10,6 +10,7 @@ import type { Period } from '../../../domain/period.js';
 import { givenPath } from '../../input.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { writeDownload } from '../../output/download.js';
+import { otherClientsNote } from '../../other-clients.js';
 import { readSummary, type SummaryFigures } from './summary-figures.js';
 import { renderSummaryHtml } from './summary-html.js';
 import { groupedCount, renderSummaryText } from './summary-text.js';
@@ -46,8 +47,12 @@ export function summaryPage(figures: SummaryFigures): Download {
   };
 }
 
-export async function summaryRun({ ctx, ui, backend, period, html, force }: SummaryOptions): Promise<number> {
+export async function summaryRun(opts: SummaryOptions): Promise<number> {
+  const { ctx, ui, backend, period, html, force } = opts;
   const figures = await readSummary(await backend(), period);
+  // Zeros, in local mode for the store's own client, of a month other clients ran: said.
+  const others = figures.period_state?.state === 'not_run' ? await otherClientsNote(opts, period) : null;
+  if (others !== null) ui.warn(others);
   if (html !== undefined) {
     const written = await writeDownload(ctx, summaryPage(figures), html, undefined, '--html', force);
     if (written.path !== null) ui.status(`Wrote the ${period} summary page to ${written.path} (${groupedCount(written.bytes)} bytes).`);

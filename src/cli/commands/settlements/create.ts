@@ -6,6 +6,7 @@ import { money } from '../../output/format.js';
 import { plainSettlementQuestion, settlementQuestion } from '../../questions.js';
 import { feeRuleWarnings, printSettlement, settlementNow } from './show.js';
 import { checkPeriodOption } from '../../../domain/requests.js';
+import { withOtherClients } from '../../other-clients.js';
 
 interface Flags {
   period: string;
@@ -21,6 +22,15 @@ export function createOptions(deps: CommandDeps, flags: Flags): CreateOptions {
 }
 
 export async function createRun(opts: CreateOptions): Promise<number> {
+  try {
+    return await create(opts);
+  } catch (e) {
+    // Local mode acting for the store's own client while the month is other clients': said.
+    throw await withOtherClients(opts, opts.period, e);
+  }
+}
+
+async function create(opts: CreateOptions): Promise<number> {
   const { ui, backend, period } = opts;
   const b = await backend();
   if (confirmMode(opts) === 'ask') {
