@@ -498,6 +498,12 @@ export interface Download {
    * all come (what premia checks the figures of); absent when the row could not be read.
    */
   statementRow?: Record<string, string>;
+  /**
+   * Its file name names one document whose bytes never change (a statement's export: numbers
+   * count per client, a statement's figures are fixed). Written into a directory under that name,
+   * it replaces only the same bytes, never another client's statement of the same number.
+   */
+  oneDocument?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
  * around it do not count. A name the store has no client of, but that is one of its clients in
  * another case or spacing or with a typo, is refused naming that client, never acted for.
  */
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
@@ -98,6 +99,31 @@ describe("without --as-client, a month only the store's other clients ran is sai
     const r = await premiaOn(['reports', 'summary', '--period', '2026-11']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(`warning: ${note}\n`);
+  });
+
+  it("settlements export into a shared folder never replaces another client's statement of the same number (exit 2)", async () => {
+    for (const client of ['Acme Life', 'Beta']) expect((await premiaOn(['--as-client', client, 'settlements', 'create', '--period', '2026-11'])).code).toBe(0);
+    mkdirSync(join(dir, 'eft'));
+    const file = join(dir, 'eft', 'SETTLE-2026-11-001.csv');
+    const acme = await premiaOn(['--as-client', 'Acme Life', 'settlements', 'export', 'SETTLE-2026-11-001', '--output', 'eft/']);
+    expect([acme.code, acme.stderr]).toEqual([0, `Wrote SETTLE-2026-11-001.csv to ${file} (${statSync(file).size} bytes).\n`]);
+    const acmeBytes = readFileSync(file, 'utf8');
+    const row = acmeBytes.split('\n')[1]!;
+    const beta = await premiaOn(['--as-client', 'Beta', 'settlements', 'export', 'SETTLE-2026-11-001', '--output', 'eft/']);
+    expect([beta.code, beta.stdout]).toEqual([2, '']);
+    expect(beta.stderr).toBe(
+      `error: Cannot write --output eft/: ${file} already holds another statement's export under that name (its first row is '${row.length > 80 ? `${row.slice(0, 80)}…` : row}'): ` +
+        "statement numbers count per client, so it is another client's statement (or another store's). Nothing was written; give a file name of its own (--output FILE), or --force to replace it.\n" +
+        '  (code VALIDATION_ERROR)\n',
+    );
+    expect(readFileSync(file, 'utf8')).toBe(acmeBytes);
+    expect(readdirSync(join(dir, 'eft'))).toEqual(['SETTLE-2026-11-001.csv']);
+    // The same statement again is the same bytes; a file name of its own, or --force, writes Beta's.
+    expect((await premiaOn(['--as-client', 'Acme Life', 'settlements', 'export', 'SETTLE-2026-11-001', '--output', 'eft/'])).code).toBe(0);
+    expect((await premiaOn(['--as-client', 'Beta', 'settlements', 'export', 'SETTLE-2026-11-001', '--output', 'eft/beta.csv'])).code).toBe(0);
+    expect((await premiaOn(['--as-client', 'Beta', 'settlements', 'export', 'SETTLE-2026-11-001', '--output', 'eft/', '--force'])).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(readFileSync(join(dir, 'eft', 'beta.csv'), 'utf8'));
+    expect(readFileSync(file, 'utf8')).not.toBe(acmeBytes);
   });
 
   it('nothing is added for a client named, nor for a month no client ran', async () => {

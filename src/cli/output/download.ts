@@ -34,9 +34,9 @@
  * not write it either. The check on the first line is made once the body has been streamed into the
  * temporary file, so a refusal costs nothing but the time and leaves the old file as it was.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { constants, write as writeFd, type Stats } from 'node:fs';
+import { constants, createReadStream, write as writeFd, type Stats } from 'node:fs';
 import { access, lstat, mkdir, open, readdir, readlink, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -104,7 +104,8 @@ export async function writeDownload(
       ]);
     }
   }
-  const where = { output, option, force };
+  // Under the download's own name in a directory, a document that never changes replaces only itself.
+  const where: Where = { output, option, force, sameBytes: download.oneDocument === true && path !== named };
   switch (place.kind) {
     case 'file':
       return { path, bytes: await replaceFile(download, place.path, place.existing, files, where, ctx.signals) };
@@ -147,6 +148,8 @@ export interface Where {
   option: string;
   /** Replace an existing file that does not look like a download of the same kind (never a database). */
   force?: boolean;
+  /** Replace an existing file only by the same bytes (Download.oneDocument under its own name), unless force. */
+  sameBytes?: boolean;
 }
 
 /** The first bytes of a SQLite WAL file (a database's: lib/sqlite-files.ts). */
@@ -260,6 +263,34 @@ async function refuseWriteProtected(where: Where, target: string, existing: Stat
     `Cannot write ${where.option} ${where.output}: ${target} is write-protected (mode ${mode}), and premia does not replace a file it may not write. ` +
       `Nothing was written; give another file name, or make it writable first (chmod u+w ${target}).`,
     [{ field: where.option, code: 'PERMISSION_DENIED', message: `${target} is write-protected` }],
+  );
+}
+
+/**
+ * Refuse to replace `target` (`head` its first bytes) with other bytes than its own (`sha256` of
+ * the new `bytes`): under a statement's own name, another statement of the same number, which is
+ * another client's or another store's (numbers count per client).
+ */
+async function checkSameBytes(where: Where, target: string, head: Buffer, sha256: string, bytes: number): Promise<void> {
+  const existing = createHash('sha256');
+  let size = 0;
+  try {
+    for await (const chunk of createReadStream(target)) {
+      existing.update(chunk as Buffer);
+      size += (chunk as Buffer).byteLength;
+    }
+  } catch (e) {
+    throw outputError(e, where, target);
+  }
+  if (size === bytes && existing.digest('hex') === sha256) return;
+  const lines = head.toString('utf8').split('\n');
+  const row = (lines[1] ?? '').replace(/\r$/, '').replace(/[^\x20-\x7e]/g, '?');
+  const shown = row.length > 80 ? `${row.slice(0, 80)}…` : row;
+  throw validationError(
+    `Cannot write ${where.option} ${where.output}: ${target} already holds another statement's export under that name (its first row is '${shown}'): ` +
+      `statement numbers count per client, so it is another client's statement (or another store's). Nothing was written; ` +
+      `give a file name of its own (${where.option} FILE), or --force to replace it.`,
+    [{ field: where.option, code: 'WOULD_OVERWRITE', message: `${target} holds another statement's export` }],
   );
 }
 
@@ -460,6 +491,7 @@ async function replaceFile(download: Download, target: string, existing: Stats |
     throw outputError(e, where, target);
   }
   let bytes = 0;
+  const digest = createHash('sha256');
   // Ctrl-C while the file is written: its default effect ended the process at once and left the
   // hidden partial copy beside the target (the size of the report so far). Stop at the next piece,
   // remove it and say so, exit 130. Not where a command already listens for Ctrl-C (simulate).
@@ -477,6 +509,7 @@ async function replaceFile(download: Download, target: string, existing: Stats |
       if (chunk.length === 0) continue;
       const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
       bytes += buf.byteLength;
+      digest.update(buf);
       if (head !== null && freshBytes < HEAD_BYTES) {
         fresh.push(Buffer.from(buf.subarray(0, HEAD_BYTES - freshBytes)));
         freshBytes += Math.min(buf.byteLength, HEAD_BYTES - freshBytes);
@@ -485,6 +518,7 @@ async function replaceFile(download: Download, target: string, existing: Stats |
     }
     if (ctrlC?.signal.aborted) throw writeStopped(target, existing !== null);
     if (head !== null) checkSameKind(where, target, head, Buffer.concat(fresh), download.contentType);
+    if (head !== null && where.sameBytes === true && where.force !== true) await checkSameBytes(where, target, head, digest.digest('hex'), bytes);
     await file.sync();
     const size = (await file.stat()).size;
     if (size !== bytes) {

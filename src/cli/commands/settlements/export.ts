@@ -35,6 +35,9 @@ function exportOptions(deps: CommandDeps, flags: Flags, [ref]: string[]): Export
 export async function exportRun({ ctx, ui, backend, ref, lines, output, force }: ExportOptions): Promise<number> {
   const b = await backend();
   const download = await b.exportSettlement(ref, { lines });
+  // SETTLE-2026-11-001.csv names another statement at each client: in a folder several clients'
+  // exports share, one never replaces another's (the same statement's is the same bytes).
+  download.oneDocument = true;
   const written = await writeDownload(ctx, download, output, undefined, '--output', force);
   // Written under another name (--output FILE): "as", not "Wrote 10.csv to …/15.csv".
   if (written.path !== null) ui.status(`Wrote ${download.filename} ${basename(written.path) === download.filename ? 'to' : 'as'} ${written.path} (${plural(written.bytes, 'byte')}).`);
