@@ -31,7 +31,9 @@
  * under the same member (`results`, `attempts`), or, for an HTML page, its title is the same but
  * for the digits (last month's summary page), or with `force`. A file write-protected (for this
  * user, or for everyone: `chmod a-w` on a report kept as final) is never replaced, as `>` would
- * not write it either. The check on the first line is made once the body has been streamed into the
+ * not write it either. A statement's export written into a directory under its own name
+ * (`Download.oneDocument`) replaces only the same bytes: numbers count per client, so another
+ * file of that name is another client's statement. The check on the first line is made once the body has been streamed into the
  * temporary file, so a refusal costs nothing but the time and leaves the old file as it was.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -204,8 +206,9 @@ async function refuseDatabaseCompanion(where: Where, target: string): Promise<vo
 /**
  * What kind of JSON download `head` begins: `[` for a list, else the name of the top-level member
  * whose value is the first list (`results` of a collections report, `attempts` of the attempts
- * export), however the JSON is spaced; null when the head shows none (a package.json, a config
- * file, the summary's figures), which no download replaces without force.
+ * export), however the JSON is spaced: a package.json (`files`, or none) or the summary's figures
+ * (`by_day`) are of other kinds. Null when the head shows none, which no download replaces
+ * without force.
  */
 function jsonKind(head: Buffer): string | null {
   const text = head.toString('utf8');
