@@ -7,7 +7,8 @@
  * without reading them.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
@@ -38,5 +39,25 @@ describe('a file of an output name that is no regular file is refused unread', (
     expect([r.code, r.stdout, r.stderr]).toEqual([6, '', refusal('attempts-2026-11.csv')]);
     expect(readdirSync(join(dir, 'out', '2026-11')).sort()).toEqual(['.premia-simulate.json', 'attempts-2026-11.csv']);
     expect(existsSync(join(dir, 'premia.db'))).toBe(false);
+  });
+});
+
+describe('an own file made write-protected', () => {
+  it('is refused before the month runs (exit 6), not found halfway when its turn comes', async () => {
+    const folder = join(dir, 'out', '2026-11');
+    mkdirSync(folder, { recursive: true });
+    const kept = 'period_month,customer_id\n';
+    writeFileSync(join(folder, 'collections-2026-11.csv'), kept);
+    const hash = createHash('sha256').update(kept).digest('hex');
+    writeFileSync(join(folder, '.premia-simulate.json'), `${JSON.stringify({ 'collections-2026-11.csv': hash })}\n`);
+    chmodSync(join(folder, 'collections-2026-11.csv'), 0o444);
+    const r = await runCli(['simulate', '--bank', 'none', '--out', 'out'], { cwd: dir });
+    expect([r.code, r.stdout]).toEqual([6, '']);
+    expect(r.stderr).toBe(
+      "error: premia simulate writes 2026-11's files into out/2026-11, where out/2026-11/collections-2026-11.csv is write-protected: simulate does not replace it, " +
+        'so nothing was run. Make it writable (chmod u+w), move it away, or give another --out.\n  (code CONFLICT)\n',
+    );
+    expect(readFileSync(join(folder, 'collections-2026-11.csv'), 'utf8')).toBe(kept);
+    expect(readdirSync(folder).sort()).toEqual(['.premia-simulate.json', 'collections-2026-11.csv']);
   });
 });

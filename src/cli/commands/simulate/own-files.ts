@@ -5,8 +5,8 @@
  * same name in that folder stays as it is, and the simulation does not start.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, type Dirent } from 'node:fs';
-import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { constants, createReadStream, type Dirent } from 'node:fs';
+import { access, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { conflict } from '../../../domain/errors.js';
 import { readSmallFile } from '../../../lib/small-file.js';
@@ -90,7 +90,10 @@ export async function refuseForeignOutputs(outDir: string, periods: readonly str
   for (const period of periods) {
     const dir = join(outDir, period);
     const foreign = await foreignFiles(dir);
-    if (foreign.length === 0) continue;
+    if (foreign.length === 0) {
+      await refuseWriteProtected(dir, period, cwd);
+      continue;
+    }
     const shown = foreign.slice(0, 3).map((n) => relative(cwd, join(dir, n)) || join(dir, n));
     const more = foreign.length > 3 ? ` and ${foreign.length - 3} more` : '';
     const [them, they, are] = foreign.length === 1 ? ['it', 'it', 'is'] : ['them', 'they', 'are'];
@@ -109,4 +112,34 @@ export async function recordOwnFile(dir: string, name: string): Promise<void> {
   const temp = join(dir, `${MANIFEST}.${process.pid}.tmp`);
   await writeFile(temp, `${JSON.stringify(own, null, 2)}\n`);
   await rename(temp, join(dir, MANIFEST));
+}
+
+/**
+ * Refuse (CONFLICT, exit 6) before anything runs when one of simulate's own files in `dir` is
+ * write-protected (`chmod a-w` to keep it): an output is never written over such a file, and
+ * found only once the months had been lived, the run would stop halfway.
+ */
+async function refuseWriteProtected(dir: string, period: string, cwd: string): Promise<void> {
+  let entries: Dirent[];
+  try {
+    entries = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isFile() && OUTPUT_NAME.test(e.name));
+  } catch {
+    return;
+  }
+  const shut: string[] = [];
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const path = join(dir, entry.name);
+    const writable = await access(path, constants.W_OK).then(
+      () => true,
+      (e: NodeJS.ErrnoException) => e.code !== 'EACCES' && e.code !== 'EPERM',
+    );
+    if (!writable || ((await stat(path)).mode & 0o222) === 0) shut.push(relative(cwd, path) || path);
+  }
+  if (shut.length === 0) return;
+  const [them, is] = shut.length === 1 ? ['it', 'is'] : ['them', 'are'];
+  throw conflict(
+    'CONFLICT',
+    `premia simulate writes ${period}'s files into ${relative(cwd, dir) || dir}, where ${shut.join(', ')} ${is} write-protected: simulate does not replace ${them}, ` +
+      `so nothing was run. Make ${them} writable (chmod u+w), move ${them} away, or give another --out.`,
+  );
 }
