@@ -748,8 +748,8 @@ export interface Admin {
     byName(name: string): Promise<{ id: number; name: string } | null>;
     /** The name of the client a name that is none looks like (case, spacing, a typo), or null. */
     like(name: string): Promise<string | null>;
-    /** The clients with collections in `period`, by id (the store's own, Local, is id 1). */
-    withCollections(period: Period): Promise<Array<{ id: number; name: string }>>;
+    /** The clients other than the store's own (whom local mode acts for without --as-client) with collections in `period`, by id. */
+    othersWithCollections(period: Period): Promise<Array<{ id: number; name: string }>>;
   };
   readonly settings: {
     list(): Promise<SettingView[]>;

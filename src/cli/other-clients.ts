@@ -10,9 +10,6 @@ import type { Period } from '../domain/period.js';
 import type { CommandDeps } from './command.js';
 import { nameList } from './confirm.js';
 
-/** Local's client id: the store's own client, whom local mode acts for without --as-client. */
-const LOCAL_CLIENT_ID = 1;
-
 /**
  * When this command acts for the store's own client in local mode (no --as-client) and other
  * clients of the store have collections in `period`: what to say about them; else null.
@@ -21,7 +18,7 @@ export async function otherClientsNote(deps: CommandDeps, period: Period): Promi
   if (deps.globals.asClient !== undefined) return null;
   const b = await deps.backend();
   if (b.mode !== 'local') return null;
-  const others = (await (await deps.admin()).clients.withCollections(period)).filter((c) => c.id !== LOCAL_CLIENT_ID).map((c) => c.name);
+  const others = (await (await deps.admin()).clients.othersWithCollections(period)).map((c) => c.name);
   if (others.length === 0) return null;
   const first = others[0]!;
   const quoted = /^[A-Za-z0-9._-]+$/.test(first) ? first : `"${first.replace(/(["\\$`])/g, '\\$1')}"`;
