@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -472,6 +472,32 @@ describe('premia settlements export', () => {
     // What is due now: pending, no warning; the lines are a reconciliation, never a payment run's input.
     expect((await cli(['settlements', 'export', 'SETTLE-2026-11-002'])).stderr).toBe('');
     expect((await cli(['settlements', 'export', 'SETTLE-2026-11-001', '--lines'])).stderr).toBe('');
+  });
+
+  it('--require-pending (a payment run run again): a paid or disputed statement is exit 6 and nothing is written; a pending one is written', async () => {
+    const { dir, cli } = await fixtureStore('2026-12-02');
+    await cli(['settlements', 'create', '--period', FIXTURE_PERIOD]);
+    const row1 = `SETTLE-2026-11-001,2026-11,199.51,49.88,6.98,56.86,8.53,134.12,2026-12-03,${REF_001}\n`;
+    const pending = await cli(['settlements', 'export', 'SETTLE-2026-11-001', '--require-pending']);
+    expect([pending.code, pending.stdout, pending.stderr]).toEqual([0, EXPORT_HEADER + row1, '']);
+    expect((await cli(['settlements', 'mark-paid', 'SETTLE-2026-11-001', '--reference', 'EFT-77'])).code).toBe(0);
+    const paid = await cli(['settlements', 'export', 'SETTLE-2026-11-001', '--require-pending', '--output', 'pay.csv']);
+    expect([paid.code, paid.stdout, paid.stderr]).toEqual([
+      6,
+      '',
+      'error: SETTLE-2026-11-001 was paid on 2026-12-02 with reference EFT-77. --require-pending writes the export only while the statement is pending; nothing was written.\n  (code CONFLICT)\n',
+    ]);
+    expect(existsSync(join(dir, 'pay.csv'))).toBe(false);
+    expect((await cli(['settlements', 'dispute', 'SETTLE-2026-11-001', '--reason', 'short'])).code).toBe(0);
+    expect((await cli(['settlements', 'create', '--period', FIXTURE_PERIOD])).code).toBe(0);
+    const disputed = await cli(['settlements', 'export', 'SETTLE-2026-11-001', '--lines', '--require-pending']);
+    expect([disputed.code, disputed.stdout, disputed.stderr]).toEqual([
+      6,
+      '',
+      'error: SETTLE-2026-11-001 is disputed (since 2026-12-02; paid on 2026-12-02); SETTLE-2026-11-002 replaced it (export that one for what is due). ' +
+        '--require-pending writes the export only while the statement is pending; nothing was written.\n  (code CONFLICT)\n',
+    ]);
+    expect((await cli(['settlements', 'export', 'SETTLE-2026-11-002', '--require-pending'])).code).toBe(0);
   });
 
   it('--lines: one row per collection in policy_number order, each fee split so columns sum to the statement', async () => {

@@ -28,6 +28,7 @@ export function registerSettlements(program: Command, ctx: CliContext, state: Ru
     .option('-o, --output <file>', 'write to this file (or into this directory) atomically, instead of stdout')
     .option('--lines', 'one row per collection with its share of each fee; columns sum to the statement')
     .option('--force', 'replace an existing --output file that is not an earlier export (never a database)')
+    .option('--require-pending', 'for a payment run: write it only while the statement is pending; paid or disputed is exit 6, nothing written')
     .action(lazyAction(ctx, state, () => import('./export.js')));
 
   settlements
