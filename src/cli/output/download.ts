@@ -39,13 +39,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { constants, createReadStream, write as writeFd, type Stats } from 'node:fs';
-import { access, lstat, mkdir, open, readdir, readlink, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readlink, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { Writable } from 'node:stream';
 import type { Download } from '../../backend/types.js';
 import { ExitCode, PremiaError, validationError, type DetailCode } from '../../domain/errors.js';
+import { isWriteProtected } from '../../lib/write-protected.js';
 import { isSqliteDatabase, sqliteDatabaseOwning } from '../../lib/sqlite-files.js';
 import { catchCtrlC } from '../interrupt.js';
 import type { CliContext } from '../context.js';
@@ -249,18 +250,9 @@ function htmlTitle(head: Buffer): string | null {
 }
 const htmlKind = (head: Buffer): string | null => htmlTitle(head)?.replace(/[0-9]/g, '#') ?? null;
 
-/**
- * Refuse to replace `target` when it is write-protected: for this user (`>` would be refused), or
- * for everyone (`chmod a-w`, a final report kept from change; root may write anything, so the mode
- * is what says so). The rename would replace it all the same, since only its directory's
- * permission counts for that; force does not override it.
- */
+/** Refuse to replace `target` when it is write-protected (lib/write-protected.ts); force does not override it. */
 async function refuseWriteProtected(where: Where, target: string, existing: Stats): Promise<void> {
-  const forUser = await access(target, constants.W_OK).then(
-    () => true,
-    (e: NodeJS.ErrnoException) => e.code !== 'EACCES' && e.code !== 'EPERM',
-  );
-  if (forUser && (existing.mode & 0o222) !== 0) return;
+  if (!(await isWriteProtected(target, existing.mode))) return;
   const mode = (existing.mode & 0o7777).toString(8).padStart(4, '0');
   throw validationError(
     `Cannot write ${where.option} ${where.output}: ${target} is write-protected (mode ${mode}), and premia does not replace a file it may not write. ` +

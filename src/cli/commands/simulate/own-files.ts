@@ -5,10 +5,11 @@
  * same name in that folder stays as it is, and the simulation does not start.
  */
 import { createHash } from 'node:crypto';
-import { constants, createReadStream, type Dirent } from 'node:fs';
-import { access, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { createReadStream, type Dirent } from 'node:fs';
+import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { conflict } from '../../../domain/errors.js';
+import { isWriteProtected } from '../../../lib/write-protected.js';
 import { readSmallFile } from '../../../lib/small-file.js';
 
 const MANIFEST = '.premia-simulate.json';
@@ -129,11 +130,7 @@ async function refuseWriteProtected(dir: string, period: string, cwd: string): P
   const shut: string[] = [];
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const path = join(dir, entry.name);
-    const writable = await access(path, constants.W_OK).then(
-      () => true,
-      (e: NodeJS.ErrnoException) => e.code !== 'EACCES' && e.code !== 'EPERM',
-    );
-    if (!writable || ((await stat(path)).mode & 0o222) === 0) shut.push(relative(cwd, path) || path);
+    if (await isWriteProtected(path, (await stat(path)).mode)) shut.push(relative(cwd, path) || path);
   }
   if (shut.length === 0) return;
   const [them, is] = shut.length === 1 ? ['it', 'is'] : ['them', 'are'];
