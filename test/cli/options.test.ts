@@ -59,8 +59,10 @@ describe('command lines parse into typed options', () => {
       lines: true,
       output: 'out.csv',
       force: false,
+      requirePending: false,
     });
     expect((await parsed(['settlements', 'export', 'SETTLE-2026-11-001', '-o', 'out.csv', '--force'])).options).toMatchObject({ force: true });
+    expect((await parsed(['settlements', 'export', 'SETTLE-2026-11-001', '--require-pending'])).options).toMatchObject({ requirePending: true });
     expect((await parsed(['keys', 'create', '--operator'])).options).toEqual({ client: null, role: 'operator' });
   });
 
