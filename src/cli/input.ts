@@ -1,11 +1,12 @@
 /** Opening input files for commands: `-` is stdin; a missing file is a validation error. */
 import { createReadStream } from 'node:fs';
 import { open as openFile, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { basename } from 'node:path';
 import { resolve } from 'node:path';
 import type { Upload } from '../backend/types.js';
 import { CsvReader, isBlankRecord } from '../lib/csv-reader.js';
-import { usageError, validationError } from '../domain/errors.js';
+import { PremiaError, usageError, validationError } from '../domain/errors.js';
 import { printable } from '../domain/identifiers.js';
 import type { CliContext } from './context.js';
 
@@ -28,10 +29,11 @@ export async function openUpload(ctx: CliContext, file: string): Promise<Upload>
     return { name: 'stdin', stream: ctx.stdin as AsyncIterable<Uint8Array> };
   }
   const path = resolve(ctx.cwd, file);
+  let info: Stats;
   let regular: boolean;
   let size: number;
   try {
-    const info = await stat(path);
+    info = await stat(path);
     if (info.isDirectory()) throw validationError(`${printable(file, 200)} is a directory; give a CSV file.`);
     // A socket cannot be opened as a file (ENXIO): its stream's 'error' came with nothing
     // listening yet, and the process died with Node's own trace (exit 1).
@@ -45,14 +47,50 @@ export async function openUpload(ctx: CliContext, file: string): Promise<Upload>
   } catch (e) {
     throw unreadable(e, file);
   }
-  const open = () => createReadStream(path, { highWaterMark: 1 << 20 });
   // The name every message about the file shows: a control or bidirectional character in it
   // (`evil\u202Ecsv.txt`) escaped, never written to the terminal to act or reorder the line.
   const name = printable(basename(path), 200);
   // A pipe (`<(command)`, a FIFO) is read once, like stdin, and its size is not known.
-  if (!regular) return { name, stream: open() };
+  if (!regular) return { name, stream: createReadStream(path, { highWaterMark: 1 << 20 }) };
+  const open = () => unchangedFile(path, name, info);
   // A file can be read again from the start (a remote upload whose connection failed is resent).
   return { name, stream: open(), size, reopen: open };
+}
+
+/**
+ * A regular file's bytes, failing at its end (INVALID_FILE) when the file changed while it was
+ * read: more or fewer bytes than it held when opened, or written to meanwhile. A file still being
+ * written (an export in progress, a copy not yet done) was imported as far as it had got, its last
+ * row cut wherever the writer was: `100.00` read as `10`, a premium a tenth of the one meant. The
+ * failure comes before the stream ends, so the import it feeds stores nothing (nor is a remote
+ * upload's last part ever sent).
+ */
+function unchangedFile(path: string, name: string, opened: Stats): AsyncIterable<Uint8Array> & { destroy: () => void } {
+  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+  async function* read(): AsyncGenerator<Uint8Array> {
+    let bytes = 0;
+    let how: string | null = null;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      bytes += chunk.byteLength;
+      // Refused before these bytes go on: a remote upload's body would outgrow its Content-Length.
+      if (bytes > opened.size) {
+        how = `it held ${opened.size} bytes when opened, and more when read`;
+        break;
+      }
+      yield chunk;
+    }
+    if (how === null) {
+      const now = await stat(path).catch(() => null);
+      if (bytes < opened.size) how = `it held ${opened.size} bytes when opened and ${bytes} when read to its end`;
+      else if (now === null) how = 'it was removed or renamed meanwhile';
+      else if (now.size !== opened.size) how = `it held ${opened.size} bytes when opened and ${now.size} once read`;
+      else if (now.mtimeMs !== opened.mtimeMs) how = 'it was written to meanwhile';
+      else return;
+    }
+    const reason = `the file changed while it was read (${how}): it may still be being written; import it once it is complete`;
+    throw new PremiaError('INVALID_FILE', `${name}: ${reason}. Nothing was imported.`, { details: [{ field: 'file', code: 'INVALID_FILE', message: reason }] });
+  }
+  return Object.assign(read(), { destroy: () => void stream.destroy() });
 }
 
 /** Why an input file cannot be read, as a validation error for the causes a person can fix; anything else as it is. */

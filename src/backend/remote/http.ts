@@ -529,6 +529,9 @@ export class HttpClient {
           response = await this.pool.request({ path, method: call.method, headers, body, signal: controller.signal });
         } catch (e) {
           if (controller.signal.aborted) throw await aborted();
+          // The upload's own file refused to be read whole (it changed while read): the body was
+          // never completed, so the service took nothing, and sending it again would not help.
+          if (call.upload && e instanceof PremiaError) throw e;
           if (!NEVER_SENT_CODES.has(errorCodeOf(e))) maybeSent = true;
           const canResend = !call.upload || !bodyState.started || call.upload.file.reopen !== undefined;
           const wait = this.backoff(attempt);
