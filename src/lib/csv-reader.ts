@@ -483,17 +483,48 @@ export function extraColumnsHint(found: readonly string[], columns: readonly str
 }
 
 /**
+ * For a header that names most of `columns` but is not them (a column deleted, one given twice,
+ * one misspelt): a sentence naming what is missing, repeated or unknown, or ''. A line that names
+ * half of them or fewer (no header at all, another import's file) gets none: it is no near miss.
+ */
+export function missingColumnsHint(found: readonly string[], columns: readonly string[]): string {
+  const names = found.map((f) => trimCell(f));
+  const lower = names.map((f) => f.toLowerCase());
+  if (columns.filter((c) => lower.includes(c)).length * 2 <= columns.length) return '';
+  const quoted = (list: readonly string[]) => list.map((n) => `'${n}'`).join(', ');
+  const twice = columns.filter((c) => lower.indexOf(c) !== lower.lastIndexOf(c));
+  const missing = columns.filter((c) => !lower.includes(c));
+  const unknown = names.filter((n, i) => n !== '' && !columns.includes(lower[i]!));
+  const parts: string[] = [];
+  if (missing.length > 0) parts.push(`lacks ${missing.length === 1 ? 'the column' : 'the columns'} ${quoted(missing)}`);
+  if (twice.length > 0) parts.push(`has ${twice.length === 1 ? 'the column' : 'the columns'} ${quoted(twice)} more than once`);
+  if (unknown.length > 0) {
+    const plain = unknown.length <= 5 && unknown.every((n) => /^[\x20-\x7e]{1,40}$/.test(n));
+    const one = unknown.length === 1;
+    parts.push(`has ${plain ? `${one ? 'a column' : 'columns'} premia does not read (${quoted(unknown)})` : `${unknown.length} ${one ? 'column' : 'columns'} premia does not read`}`);
+  }
+  if (parts.length === 0) return '';
+  const last = parts.pop()!;
+  return `It ${parts.length === 0 ? last : `${parts.join('; ')}; and ${last}`}.`;
+}
+
+/**
  * For a header that is not `columns`: what to add after its message (a space and a sentence), or
  * ''. The right columns in another order; lines ended by CR alone; another list separator,
- * Excel's `sep=` line, empty columns after the last, columns besides the expected ones, or names
- * with spaces for underscores.
+ * Excel's `sep=` line, empty columns after the last, columns besides the expected ones, names
+ * with spaces for underscores, or columns missing, repeated or misspelt.
  */
 export function wrongHeaderHint(found: readonly string[], columns: readonly string[]): string {
   const sameSet = found.length === columns.length && found.map((f) => f.toLowerCase()).sort().join(',') === [...columns].sort().join(',');
   if (sameSet) return ' The columns are right but in the wrong order.';
   if (bareCrHint(found)) return ` ${CR_LINE_ENDS}`;
   const separated =
-    excelSepHint(found) || separatorHint(found) || emptyColumnsHeaderHint(found, columns) || extraColumnsHint(found, columns) || underscoreHint(found, columns);
+    excelSepHint(found) ||
+    separatorHint(found) ||
+    emptyColumnsHeaderHint(found, columns) ||
+    extraColumnsHint(found, columns) ||
+    underscoreHint(found, columns) ||
+    missingColumnsHint(found, columns);
   return separated && ` ${separated}`;
 }
 

@@ -687,6 +687,21 @@ describe('policies import', () => {
         "a notes column.csv is not a policy CSV file: line 1: the header must be 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'; found 'customer_id,external_customer_ref,policy_number,product_code,collection_amount,notes'. It has a column premia does not read ('notes'); delete it. Nothing was imported.",
       ],
       [
+        'a column left out',
+        () => `customer_id,external_customer_ref,policy_number,collection_amount\nC1,E1,P1,1.00\n`,
+        "a column left out.csv is not a policy CSV file: line 1: the header must be 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'; found 'customer_id,external_customer_ref,policy_number,collection_amount'. It lacks the column 'product_code'. Nothing was imported.",
+      ],
+      [
+        'a column twice',
+        () => `${HEADER},policy_number\nC1,E1,P1,X,1.00,P1\n`,
+        "a column twice.csv is not a policy CSV file: line 1: the header must be 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'; found 'customer_id,external_customer_ref,policy_number,product_code,collection_amount,policy_number'. It has the column 'policy_number' more than once. Nothing was imported.",
+      ],
+      [
+        'columns left out, twice and unknown',
+        () => `customer_id,policy_number,collection_amount,premium,Policy_Number\nC1,P1,1.00,1.00,P1\n`,
+        "columns left out, twice and unknown.csv is not a policy CSV file: line 1: the header must be 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'; found 'customer_id,policy_number,collection_amount,premium,Policy_Number'. It lacks the columns 'external_customer_ref', 'product_code'; has the column 'policy_number' more than once; and has a column premia does not read ('premium'). Nothing was imported.",
+      ],
+      [
         'titled columns',
         () => `Customer ID,External Customer Ref,Policy Number,Product Code,Collection Amount\nC1,E1,P1,X,1.00\n`,
         "titled columns.csv is not a policy CSV file: line 1: the header must be 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'; found 'Customer ID,External Customer Ref,Policy Number,Product Code,Collection Amount'. Its names are written with spaces or hyphens; write them with underscores, as 'customer_id,external_customer_ref,policy_number,product_code,collection_amount'. Nothing was imported.",

@@ -132,6 +132,20 @@ describe('bank import', () => {
       'Date,Description,Amount,Customer_ID,Balance,Reference\n2026-11-02,X,-50.00,C1,950.00,R1\n',
       "'Date,Description,Amount,Customer_ID,Balance,Reference'. It has columns premia does not read ('Balance', 'Reference'); delete them, and put the others in the order 'customer_id,date,amount,description'.",
     ],
+    // These said only what the header must be and what it was, for the reader to tell the difference.
+    ['a column left out: named', 'short.csv', 'customer_id,date,amount\nC1,2026-11-02,-50.00\n', "'customer_id,date,amount'. It lacks the column 'description'."],
+    [
+      'a column twice: named',
+      'twice.csv',
+      'customer_id,date,amount,description,amount\nC1,2026-11-02,-50.00,X,-50.00\n',
+      "'customer_id,date,amount,description,amount'. It has the column 'amount' more than once.",
+    ],
+    [
+      'a column misspelt: both named',
+      'typo.csv',
+      'customer_id,date,amount,descripton\nC1,2026-11-02,-50.00,X\n',
+      "'customer_id,date,amount,descripton'. It lacks the column 'description'; and has a column premia does not read ('descripton').",
+    ],
   ])('a header %s; nothing imported', async (_what, name, text, said) => {
     const b = await backend();
     const r = await b.importBankTransactions(textUpload(name, text)).catch((e: Error) => e);
