@@ -77,9 +77,8 @@ function classifyMalformedAmount(s: string): AmountProblem | null {
   if (/^[+-]?[\d.]*[eE][+-]?\d*$/.test(s)) {
     return { code: 'INVALID_AMOUNT', message: `'${shown}' uses exponent notation; write a plain decimal like 149.50` };
   }
-  if (/^\d{1,3}([, '\u00a0]\d{3})+(\.\d+)?$/.test(s)) {
-    return { code: 'INVALID_AMOUNT', message: `'${shown}' has a thousands separator; write it without one, like 1000.00` };
-  }
+  const grouped = groupedNumberProblem(s, '', '1000.00');
+  if (grouped) return { code: 'INVALID_AMOUNT', message: `'${shown}' ${grouped}` };
   if (/^\d+,\d{1,2}$/.test(s)) {
     return { code: 'INVALID_AMOUNT', message: `'${shown}' uses a decimal comma; use a decimal point, like 149.50` };
   }
@@ -170,9 +169,8 @@ export function parseSignedAmount(text: string): Cents | AmountProblem {
     if (/^[+-]?\d+\.\d{3,}$/.test(s)) return { code: 'INVALID_AMOUNT', message: `'${shown}' has more than two decimals` };
     // As a premium's problems are worded (classifyMalformedAmount), the sign aside.
     const unsigned = s.replace(/^[+-]/, '');
-    if (/^\d{1,3}([, '\u00a0]\d{3})+([.,]\d+)?$/.test(unsigned)) {
-      return { code: 'INVALID_AMOUNT', message: `'${shown}' has a thousands separator; write it without one, like -1200.50` };
-    }
+    const grouped = groupedNumberProblem(unsigned, s.startsWith('-') ? '-' : '', '-1200.50');
+    if (grouped) return { code: 'INVALID_AMOUNT', message: `'${shown}' ${grouped}` };
     if (/^\d+,\d{1,2}$/.test(unsigned)) return { code: 'INVALID_AMOUNT', message: `'${shown}' uses a decimal comma; use a decimal point, like -1200.50` };
     if (/^[\d.]*[eE][+-]?\d*$/.test(unsigned)) return { code: 'INVALID_AMOUNT', message: `'${shown}' uses exponent notation; write a plain decimal like -1200.50` };
     // A minus written with another dash (U+2212, as typeset text and some exports write it; an en
@@ -198,6 +196,22 @@ export function parseSignedAmount(text: string): Cents | AmountProblem {
     return { code: 'AMOUNT_OUT_OF_RANGE', message: `'${shown}' is beyond the most one transaction may move, 1000000000.00 either way` };
   }
   return value.times(100).toNumber() as Cents;
+}
+
+/**
+ * What is wrong with an unsigned number written with its thousands grouped, as a spreadsheet
+ * formats money: by a comma, a space (a no-break one, or French Excel's narrow no-break space
+ * U+202F, or a thin one) or an apostrophe (Swiss: `1'234.50`, `1’234.50`), with a decimal point;
+ * or by a point, a space or an apostrophe with a decimal comma (`1.234,50`, `1 234,50`: "not a
+ * number" said nothing of either), which is then named too and the number shown as it should be
+ * written (with `sign` before it). Null for any other text.
+ */
+function groupedNumberProblem(unsigned: string, sign: string, example: string): string | null {
+  if (/^\d{1,3}(?:[. '\u00a0\u202f\u2009\u2019]\d{3})+,\d{1,2}$/.test(unsigned)) {
+    return `has a thousands separator and a decimal comma; write it as ${sign}${unsigned.replace(/[^\d,]/g, '').replace(',', '.')}`;
+  }
+  if (/^\d{1,3}(?:[, '\u00a0\u202f\u2009\u2019]\d{3})+(?:\.\d+)?$/.test(unsigned)) return `has a thousands separator; write it without one, like ${example}`;
+  return null;
 }
 
 /** Exactly two decimals: 14950 → "149.50", -5 → "-0.05". */

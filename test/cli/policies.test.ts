@@ -596,14 +596,16 @@ describe('policies import', () => {
     expect(await policyNumbers()).toEqual(['P1', 'P2']);
   });
 
-  it('an amount with thousands separators and no quotes splits the row: its message says so', async () => {
-    const file = csvFile('thousands.csv', `${HEADER}\nC1,E1,P-T1,LIFE,"1,234.50"\nC2,E2,P-T2,LIFE,1,234.50\nC3,E3,P-T3,LIFE,12,5\n`);
+  it('an amount with thousands separators or a decimal comma and no quotes splits the row: its message says so', async () => {
+    const file = csvFile('thousands.csv', `${HEADER}\nC1,E1,P-T1,LIFE,"1,234.50"\nC2,E2,P-T2,LIFE,1,234.50\nC3,E3,P-T3,LIFE,12,5\nC4,E4,P-T4,LIFE,1.234,50\nC5,E5,P-T5,LIFE,1\u202f234,50\n`);
     const r = await premia(['--json', 'policies', 'import', file]);
     expect(r.code).toBe(3);
     expect(r.json().errors.map((e: { row: number; code: string; message: string }) => [e.row, e.code, e.message])).toEqual([
       [2, 'INVALID_AMOUNT', "collection_amount '1,234.50' has a thousands separator; write it without one, like 1000.00"],
       [3, 'WRONG_FIELD_COUNT', "expected 5 fields, found 6: the collection_amount '1,234.50' has thousands separators, which split it into fields; write it without them, like 1234.50"],
-      [4, 'WRONG_FIELD_COUNT', 'expected 5 fields, found 6'],
+      [4, 'WRONG_FIELD_COUNT', "expected 5 fields, found 6: the collection_amount '12,5' has a decimal comma, which split it into fields; write it as 12.5"],
+      [5, 'WRONG_FIELD_COUNT', "expected 5 fields, found 6: the collection_amount '1.234,50' has a thousands separator and a decimal comma, which split it into fields; write it as 1234.50"],
+      [6, 'WRONG_FIELD_COUNT', "expected 5 fields, found 6: the collection_amount '1\u202f234,50' has a thousands separator and a decimal comma, which split it into fields; write it as 1234.50"],
     ]);
   });
 

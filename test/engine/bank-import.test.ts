@@ -53,12 +53,12 @@ describe('bank import', () => {
     const r = await b.importBankTransactions(
       textUpload(
         'split.csv',
-        'customer_id,date,amount,description\nC1,2026-11-02,-50.00,PAYMENT, THANK YOU\nC1,2026-11-03,1,234.50,SALARY\nC1,2026-11-04,-5.00,"COFFEE"\nC1,X,2026-11-05,-5.00,CARD\nC1,2026-11-06,-7.50\n',
+        'customer_id,date,amount,description\nC1,2026-11-02,-50.00,PAYMENT, THANK YOU\nC1,2026-11-03,1,234.50,SALARY\nC1,2026-11-04,-5.00,"COFFEE"\nC1,X,2026-11-05,-5.00,CARD\nC1,2026-11-06,-7.50\nC1,2026-11-07,-149,50,DEBIT ORDER\n',
       ),
     );
     expect(r).toEqual({
       imported: 0,
-      failed: 4,
+      failed: 5,
       errors: [
         {
           row: 2,
@@ -83,6 +83,14 @@ describe('bank import', () => {
           field: 'row',
           code: 'WRONG_FIELD_COUNT',
           message: 'expected 4 fields, found 3: the description is missing; a row without one still ends with its comma (C1,2026-11-06,-7.50,)',
+        },
+        // Not a description '50,DEBIT ORDER' to quote: the amount's decimal comma split it.
+        {
+          row: 7,
+          customer_id: 'C1',
+          field: 'row',
+          code: 'WRONG_FIELD_COUNT',
+          message: "expected 4 fields, found 5: the amount '-149,50' has a decimal comma, which split it into fields; write it as -149.50",
         },
       ],
     });

@@ -38,6 +38,13 @@ describe('parsePremium', () => {
     ['1,000.00', 'INVALID_AMOUNT', "'1,000.00' has a thousands separator; write it without one, like 1000.00"],
     ['1 000', 'INVALID_AMOUNT', "'1 000' has a thousands separator; write it without one, like 1000.00"],
     ['149,50', 'INVALID_AMOUNT', "'149,50' uses a decimal comma; use a decimal point, like 149.50"],
+    // A spreadsheet's money where the comma is the decimal mark, and its other separators: named, not "not a number".
+    ['1.234,50', 'INVALID_AMOUNT', "'1.234,50' has a thousands separator and a decimal comma; write it as 1234.50"],
+    ['1 234,50', 'INVALID_AMOUNT', "'1 234,50' has a thousands separator and a decimal comma; write it as 1234.50"],
+    ['1\u202f234,5', 'INVALID_AMOUNT', "'1\u202f234,5' has a thousands separator and a decimal comma; write it as 1234.5"],
+    ["1'234.50", 'INVALID_AMOUNT', "'1'234.50' has a thousands separator; write it without one, like 1000.00"],
+    ['1\u2019234.50', 'INVALID_AMOUNT', "'1\u2019234.50' has a thousands separator; write it without one, like 1000.00"],
+    ['1\u2009000', 'INVALID_AMOUNT', "'1\u2009000' has a thousands separator; write it without one, like 1000.00"],
     ['', 'REQUIRED', 'is empty; give a premium like 149.50'],
     ['abc', 'INVALID_AMOUNT', "'abc' is not a number; give a premium like 149.50"],
     ['12a', 'INVALID_AMOUNT', "'12a' is not a number; give a premium like 149.50"],
@@ -133,7 +140,9 @@ describe('signed amounts (bank transactions)', () => {
   it.each(['1.234', '1e3', 'x', '', '1,000'])('rejects %j', (text) => expect(typeof parseSignedAmount(text)).toBe('object'));
   it.each([
     ['1,000.00', "'1,000.00' has a thousands separator; write it without one, like -1200.50"],
-    ['-1 234,50', "'-1 234,50' has a thousands separator; write it without one, like -1200.50"],
+    ['-1 234,50', "'-1 234,50' has a thousands separator and a decimal comma; write it as -1234.50"],
+    ['+1.234,50', "'+1.234,50' has a thousands separator and a decimal comma; write it as 1234.50"],
+    ['-1\u202f234.50', "'-1\u202f234.50' has a thousands separator; write it without one, like -1200.50"],
     ['+1\u00a0000', "'+1\u00a0000' has a thousands separator; write it without one, like -1200.50"],
     ['\u221250.00', "'\u221250.00' begins with '\u2212' (U+2212), not the minus sign '-'; write it -50.00"],
     ['\u2013 7.5', "'\u2013 7.5' begins with '\u2013' (U+2013), not the minus sign '-'; write it -7.5"],

@@ -11,7 +11,7 @@
  * answer lists them (case_mismatches), or, asked to refuse (customerCase 'refuse', the CLI
  * without --yes), nothing is stored.
  */
-import { importStopped, invalidCsvFile, RowErrors, stoppable, thousandsSplitHint } from './row-errors.js';
+import { importStopped, invalidCsvFile, RowErrors, stoppable, amountSplitHint } from './row-errors.js';
 import { PremiaError, validationError } from '../../domain/errors.js';
 import { apiKeyProblem, checkIdentifier, firstUnseen, holdsApiKey, moreCharactersThan, overlongCharacter, printable } from '../../domain/identifiers.js';
 import { formatCents, MAX_ACCOUNT_TURNOVER, parseSignedAmount } from '../../domain/money.js';
@@ -215,7 +215,7 @@ async function caseMismatchesOf(unit: BankImportUnit, firstRow: ReadonlyMap<stri
 /**
  * For a row of more than 4 fields whose fields past the amount are not all empty: most likely a
  * description holding a comma, written without the double quotes that keep it one field (or an
- * amount with thousands separators); for a row of 3, a description left out. What to add to the
+ * amount with thousands separators or a decimal comma); for a row of 3, a description left out. What to add to the
  * message, or ''.
  */
 function fieldCountHint(fields: readonly string[]): string {
@@ -225,8 +225,8 @@ function fieldCountHint(fields: readonly string[]): string {
     return `: the description is missing; a row without one still ends with its comma (${printable(fields.map((f) => trimCell(f)).join(','), 60)},)`;
   }
   if (extra <= 0) return '';
-  // An amount with thousands separators and no quotes (1,234.00) is split as well.
-  const split = thousandsSplitHint(fields, BANK_CSV_HEADER.length, 2, 'amount');
+  // An amount with thousands separators or a decimal comma and no quotes (1,234.00, 149,50) is split as well.
+  const split = amountSplitHint(fields, BANK_CSV_HEADER.length, 2, 'amount');
   if (split !== '') return split;
   // Only where the fields before the description read as a date and an amount: else the comma is elsewhere.
   if (!isIsoDate(trimCell(fields[1]!)) || typeof parseSignedAmount(trimCell(fields[2]!)) !== 'number') return '';

@@ -27,7 +27,7 @@ import { parsePremium, plainPremiumCents } from '../../domain/money.js';
 import { bareCrHint, CsvFormatError, CsvReader, emptyColumnsRowHint, isBlankRecord, isHeaderOf, trimCell, wrongHeaderHint } from '../../lib/csv-reader.js';
 import { redactKeysIn } from '../../lib/key-text.js';
 import type { ImportRowError } from '../types.js';
-import { invalidCsvFile, thousandsSplitHint } from './row-errors.js';
+import { invalidCsvFile, amountSplitHint } from './row-errors.js';
 
 export const POLICY_CSV_HEADER = ['customer_id', 'external_customer_ref', 'policy_number', 'product_code', 'collection_amount'] as const;
 
@@ -249,7 +249,7 @@ function validateRow(fields: string[], line: number, problem: string | null, idS
         policy_number: policyNumber,
         field: 'row',
         code: 'WRONG_FIELD_COUNT',
-        message: `expected ${POLICY_CSV_HEADER.length} fields, found ${fields.length}${bareCrHint(fields) || emptyColumnsRowHint(fields, POLICY_CSV_HEADER) || thousandsSplitHint(fields, POLICY_CSV_HEADER.length, POLICY_CSV_HEADER.length - 1, 'collection_amount')}`,
+        message: `expected ${POLICY_CSV_HEADER.length} fields, found ${fields.length}${bareCrHint(fields) || emptyColumnsRowHint(fields, POLICY_CSV_HEADER) || amountSplitHint(fields, POLICY_CSV_HEADER.length, POLICY_CSV_HEADER.length - 1, 'collection_amount')}`,
       },
     ];
   }

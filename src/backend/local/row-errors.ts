@@ -104,12 +104,20 @@ export function stoppable<T>(source: AsyncIterable<T>, signal: AbortSignal | und
 /**
  * For a row of more fields than `columns` whose fields from `at` (the amount's) on, as many as it
  * has too many plus one, make an amount with thousands separators (`1,234.50` unquoted, as a
- * spreadsheet formats money): what to add to its message (naming the column `name`), or ''.
+ * spreadsheet formats money) or a decimal comma (`149,50`, `1.234,50`, as one does where the
+ * comma is the decimal mark): what to add to its message (naming the column `name`), or ''.
  */
-export function thousandsSplitHint(fields: readonly string[], columns: number, at: number, name: string): string {
+export function amountSplitHint(fields: readonly string[], columns: number, at: number, name: string): string {
   const extra = fields.length - columns;
   if (extra <= 0) return '';
   const amount = fields.slice(at, at + 1 + extra).map((f) => trimCell(f)).join(',');
-  if (!/^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(amount)) return '';
-  return `: the ${name} '${printable(amount, 40)}' has thousands separators, which split it into fields; write it without them, like ${amount.replaceAll(',', '')}`;
+  const shown = printable(amount, 40);
+  if (/^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(amount)) {
+    return `: the ${name} '${shown}' has thousands separators, which split it into fields; write it without them, like ${amount.replaceAll(',', '')}`;
+  }
+  if (/^[+-]?\d+,\d{1,2}$/.test(amount)) return `: the ${name} '${shown}' has a decimal comma, which split it into fields; write it as ${amount.replace(',', '.')}`;
+  if (/^[+-]?\d{1,3}([. '\u00a0\u202f\u2009\u2019]\d{3})+,\d{1,2}$/.test(amount)) {
+    return `: the ${name} '${shown}' has a thousands separator and a decimal comma, which split it into fields; write it as ${amount.replace(/[^\d,+-]/g, '').replace(',', '.')}`;
+  }
+  return '';
 }
