@@ -42,8 +42,21 @@ export const ASCII_CHAR_CLASS: Uint8Array = (() => {
 /** null when valid. `what` names the field in the message. */
 export function checkIdentifier(value: string, what: string): IdentifierProblem | null {
   if (IDENTIFIER_RE.test(value)) return null;
+  if (SCIENTIFIC_RE.test(value)) {
+    return {
+      code: 'INVALID_FORMAT',
+      message: `${what} '${value}' is a long number as a spreadsheet shows it, in scientific notation, which keeps only its first digits; format the column as text and copy the ids from their source again`,
+    };
+  }
   return describe(value, what, IDENTIFIER_MAX, IDENTIFIER_CHAR_RE, "letters, digits and - _ . /");
 }
+
+/**
+ * An id of digits alone that a spreadsheet took for a number and saved as it shows one
+ * (`1.23457E+11`, `4.51E+15`): the digits past the first few are gone. Said so: the '+' the
+ * message would otherwise name is no typo, and without it the text passes for an id.
+ */
+const SCIENTIFIC_RE = /^\d(?:\.\d+)?E\+\d{1,3}$/i;
 
 export function checkProductCode(value: string): IdentifierProblem | null {
   if (PRODUCT_CODE_RE.test(value)) return null;

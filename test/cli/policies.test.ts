@@ -596,6 +596,24 @@ describe('policies import', () => {
     expect(await policyNumbers()).toEqual(['P1', 'P2']);
   });
 
+  it("an id a spreadsheet saved in scientific notation is named as such, not as a '+' to delete", async () => {
+    const file = csvFile('scientific.csv', `${HEADER}\n1.23457E+11,E1,P-S1,LIFE,10.00\n`);
+    const r = await premia(['--json', 'policies', 'import', file]);
+    expect([r.code, r.json().errors]).toEqual([
+      3,
+      [
+        {
+          row: 2,
+          policy_number: 'P-S1',
+          field: 'customer_id',
+          code: 'INVALID_FORMAT',
+          message:
+            "customer_id '1.23457E+11' is a long number as a spreadsheet shows it, in scientific notation, which keeps only its first digits; format the column as text and copy the ids from their source again",
+        },
+      ],
+    ]);
+  });
+
   it('an amount with thousands separators or a decimal comma and no quotes splits the row: its message says so', async () => {
     const file = csvFile('thousands.csv', `${HEADER}\nC1,E1,P-T1,LIFE,"1,234.50"\nC2,E2,P-T2,LIFE,1,234.50\nC3,E3,P-T3,LIFE,12,5\nC4,E4,P-T4,LIFE,1.234,50\nC5,E5,P-T5,LIFE,1\u202f234,50\n`);
     const r = await premia(['--json', 'policies', 'import', file]);

@@ -52,6 +52,13 @@ describe('checkIdentifier (policy_number, customer_id, external_customer_ref)', 
     ['P😀1', 'INVALID_FORMAT', `policy_number 'P😀1' has '😀' at position 2; ${ONLY}`],
     ['P,1', 'INVALID_FORMAT', `policy_number 'P,1' has ',' at position 2; ${ONLY}`],
     ['P"1', 'INVALID_FORMAT', `policy_number 'P"1' has '"' at position 2; ${ONLY}`],
+    // A long id of digits as a spreadsheet saves it: no '+' to delete (1.23457E11 would pass, a wrong id).
+    ...['1.23457E+11', '4.51E+15', '7E+20', '1.2e+5'].map((value) => [
+      value,
+      'INVALID_FORMAT',
+      `policy_number '${value}' is a long number as a spreadsheet shows it, in scientific notation, which keeps only its first digits; format the column as text and copy the ids from their source again`,
+    ]),
+    ['P1E+5', 'INVALID_FORMAT', `policy_number 'P1E+5' has '+' at position 4; ${ONLY}`],
   ])('rejects %j with %s', (value, code, message) => {
     expect(checkIdentifier(value, 'policy_number')).toEqual({ code, message });
   });
