@@ -1,7 +1,8 @@
 /** Opening input files for commands: `-` is stdin; a missing file is a validation error. */
-import { createReadStream } from 'node:fs';
+import { constants, createReadStream, openSync } from 'node:fs';
 import { open as openFile, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
+import { Socket } from 'node:net';
 import { basename } from 'node:path';
 import { resolve } from 'node:path';
 import type { Upload } from '../backend/types.js';
@@ -32,6 +33,7 @@ export async function openUpload(ctx: CliContext, file: string): Promise<Upload>
   let info: Stats;
   let regular: boolean;
   let size: number;
+  let pipe: Socket | null = null;
   try {
     info = await stat(path);
     if (info.isDirectory()) throw validationError(`${printable(file, 200)} is a directory; give a CSV file.`);
@@ -44,13 +46,19 @@ export async function openUpload(ctx: CliContext, file: string): Promise<Upload>
     // its failure to open was then an 'error' event nothing listened to yet (a crash, exit 1).
     // (Not a pipe: opening and closing one could end its writer's output.)
     if (regular) await (await openFile(path, 'r')).close();
+    // A named pipe (a FIFO, `<(command)`) is opened without waiting for its writer, and read as a
+    // socket, which waits for one on the event loop. Opened as a file, the open waited in a thread
+    // of libuv's pool, which a process cannot exit past: Ctrl-C while no writer had come said
+    // "Stopped" and premia went on waiting, until a second Ctrl-C killed it.
+    if (info.isFIFO()) pipe = new Socket({ fd: openSync(path, constants.O_RDONLY | constants.O_NONBLOCK), readable: true, writable: false });
   } catch (e) {
     throw unreadable(e, file);
   }
   // The name every message about the file shows: a control or bidirectional character in it
   // (`evil\u202Ecsv.txt`) escaped, never written to the terminal to act or reorder the line.
   const name = printable(basename(path), 200);
-  // A pipe (`<(command)`, a FIFO) is read once, like stdin, and its size is not known.
+  // A pipe is read once, like stdin, and its size is not known; so is a device (/dev/zero).
+  if (pipe !== null) return { name, stream: pipe };
   if (!regular) return { name, stream: createReadStream(path, { highWaterMark: 1 << 20 }) };
   const open = () => unchangedFile(path, name, info);
   // A file can be read again from the start (a remote upload whose connection failed is resent).
