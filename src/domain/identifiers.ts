@@ -197,6 +197,9 @@ function describeChar(ch: string): string {
   if (code < 32 || (code >= 0x7f && code <= 0x9f)) return `a control character (${codePoint(ch)})`;
   if (firstUnseen(ch) !== null) return `an invisible character (${codePoint(ch)})`;
   if (ch === ' ') return 'a space';
+  // Another space (a no-break one, as a spreadsheet or a web page gives): shown as itself, it read
+  // as "has ' '", a space, which the reader cannot tell from the one that would be named so.
+  if (/\p{Zs}/u.test(ch)) return `${/[\u00a0\u2007\u202f]/.test(ch) ? 'a no-break space' : 'a space of another kind'} (${codePoint(ch)})`;
   return `'${ch}'`;
 }
 
