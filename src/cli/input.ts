@@ -6,7 +6,7 @@ import { Socket } from 'node:net';
 import { basename } from 'node:path';
 import { resolve } from 'node:path';
 import type { Upload } from '../backend/types.js';
-import { CsvReader, isBlankRecord } from '../lib/csv-reader.js';
+import { CsvFormatError, CsvReader, isBlankRecord } from '../lib/csv-reader.js';
 import { PremiaError, usageError, validationError } from '../domain/errors.js';
 import { printable } from '../domain/identifiers.js';
 import type { CliContext } from './context.js';
@@ -126,8 +126,10 @@ function unreadable(e: unknown, given: string): unknown {
  * are not blank, after the header): `rows()` gives that count once the file has been sent whole
  * and read as CSV, else null. For a remote import, whose answer another server counts its own way
  * (the spec does not say how a duplicate or a bad row is counted). A resent upload is counted anew.
+ * A stream of no known size that shows binary content fails there as not being `what` (`a policy
+ * CSV file`), with the message local mode gives, before its upload is complete.
  */
-export function countedUpload(upload: Upload): { upload: Upload; rows: () => number | null } {
+export function countedUpload(upload: Upload, what: string): { upload: Upload; rows: () => number | null } {
   let counted: number | null = null;
   async function* tap(source: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array | string> {
     counted = null;
@@ -138,8 +140,16 @@ export function countedUpload(upload: Upload): { upload: Upload; rows: () => num
       if (readable) {
         try {
           reader.push(chunk);
-        } catch {
+        } catch (e) {
           readable = false; // not CSV premia reads: the server's answer is all there is
+          // Binary content from a stream of no known end (/dev/zero, a pipe of /dev/urandom): the
+          // upload was sent on without end, the service waiting for its end to answer (local mode
+          // refuses it at once). Stopped here, before the upload is complete, so nothing is imported.
+          if (upload.size === undefined && e instanceof CsvFormatError && (e.reason === 'BINARY' || e.reason === 'ENCODING')) {
+            throw new PremiaError('INVALID_FILE', `${upload.name} is not ${what}: ${e.message}. Nothing was imported.`, {
+              details: [{ field: 'file', code: 'INVALID_FILE', message: e.message }],
+            });
+          }
         }
       }
       yield chunk;

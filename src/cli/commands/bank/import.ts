@@ -77,7 +77,7 @@ export async function importRun(deps: ImportOptions): Promise<number> {
 /** One import of `upload`, with its rows as premia counts them when another server answers for them (else null). */
 async function importOnce({ ctx, backend }: ImportOptions, upload: Upload, customerCase: 'warn' | 'refuse'): Promise<{ result: BankImportResult; rows: number | null }> {
   const b = await backend();
-  const counted = b.mode === 'remote' ? countedUpload(upload) : null;
+  const counted = b.mode === 'remote' ? countedUpload(upload, 'a bank transactions CSV file') : null;
   const ctrlC = catchCtrlC(ctx, () => {});
   try {
     const result = await b.importBankTransactions(counted?.upload ?? upload, { signal: ctrlC.signal, customerCase });

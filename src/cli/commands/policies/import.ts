@@ -19,7 +19,7 @@ export async function importRun({ ctx, ui, backend, file }: ImportOptions): Prom
   const opened = await openUpload(ctx, file);
   const b = await backend();
   // Another server counts the rows its own way: those it answers for are checked against the file.
-  const counted = b.mode === 'remote' ? countedUpload(opened) : null;
+  const counted = b.mode === 'remote' ? countedUpload(opened, 'a policy CSV file') : null;
   const upload = counted?.upload ?? opened;
   // Typed at the terminal: a spinner redrawn there would erase the line being typed.
   const typed = file === '-' && ctx.stdinIsTTY;
