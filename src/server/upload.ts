@@ -288,6 +288,10 @@ export async function spool(file: Readable & { truncated?: boolean }, filename: 
   let size = 0;
   const remove = () => rm(path, { force: true });
   const out = createWriteStream(path, { flags: 'wx', mode: 0o600 });
+  // At the limit the part's stream stops short but ends only with the part, and the parser's
+  // error waits behind it: a chunked body past the limit was received without end and never
+  // answered (gigabytes a minute from a client that never stops). Refused at the limit instead.
+  file.once('limit', () => file.destroy(uploadTooLarge(limit)));
   try {
     await pipeline(
       file,

@@ -32,4 +32,22 @@ describe('spool', () => {
     await expect(spool(part, 'a.csv', 1_000_000, dir)).rejects.toThrow('premature close');
     expect(readdirSync(dir)).toEqual([]);
   });
+
+  // As busboy's part stream does at its fileSize limit: it says 'limit' and stops short, but ends
+  // only with the part. A chunked body that never ends was received without end, never answered.
+  it('a part past the limit whose body goes on: refused at the limit (413), and no file is left', async () => {
+    let sent = 0;
+    const part = new Readable({
+      read() {
+        if (sent < 1000) {
+          sent += 100;
+          this.push(Buffer.alloc(100, 'a'));
+          if (sent === 1000) setImmediate(() => this.emit('limit'));
+        }
+        // then nothing more, and no end: the rest of the part is being discarded
+      },
+    });
+    await expect(spool(part, 'a.csv', 1000, dir)).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 413 });
+    expect(readdirSync(dir)).toEqual([]);
+  });
 });
