@@ -254,7 +254,7 @@ describe('imports', () => {
     expect(r.stderr).toBe('Stopped by Ctrl-C: nothing was imported (the import was rolled back whole).\n');
     // The same rows import afterwards: none was kept.
     expect((await cli(db, ['--json', what, 'import', '-'], { stdin: text })).json()).toEqual({ imported: 1, failed: 0, errors: [] });
-  }, 30_000); // before the fix it waited for the input for ever
+  }); // before the fix it waited for the input for ever (the suite's timeout ends it)
 });
 
 describe('simulate', () => {

@@ -63,7 +63,7 @@ let db: string;
 beforeAll(async () => {
   ({ dir, cleanup } = tempDir('premia-summary-'));
   db = await simulateSmallMonth(dir);
-}, 60_000);
+});
 
 afterAll(() => cleanup());
 

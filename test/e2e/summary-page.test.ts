@@ -46,7 +46,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the summary page in headless Chromium', () => {
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
     });
-  }, 90_000);
+  });
 
   afterAll(async () => {
     await browser?.close();

@@ -244,7 +244,7 @@ describe.skipIf(noPg)('policy import on PostgreSQL (COPY into policies or a stag
       await lite.close();
       await post.close();
     }
-  }, 60_000);
+  });
 
   it('a statement imported again counts each stored row against one equal row of the file, on both alike', async () => {
     const head = 'customer_id,date,amount,description\nDAY-1,2026-08-03,500.00,SALARY\n';

@@ -38,4 +38,4 @@ it('policies import - of an endless binary stream: refused at once, nothing impo
   ]);
   const list = await runPremia(['--json', 'policies', 'list'], { cwd: dir, env });
   expect(list.json()).toEqual({ data: [], next_after: null });
-}, 20_000);
+});
