@@ -71,7 +71,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the summary page in headless Chromium', () => {
       if (m.type() === 'error') errors.push(m.text());
     });
     await page.goto(pageUrl);
-    await page.waitForSelector('html[data-charts="drawn"]', { timeout: 30_000 });
+    await page.waitForSelector('html[data-charts="drawn"]', { timeout: 120_000 });
     expect(errors).toEqual([]);
     expect(fetched).toEqual([]);
 
@@ -135,7 +135,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the summary page in headless Chromium', () => {
     it.each([375, 1280])('%s px wide: no axis label runs into another or is cut off, and each chart has a name', async (width) => {
       const page = await browser.newPage({ viewport: { width, height: 900 } });
       await page.goto(pageUrl);
-      await page.waitForSelector('html[data-charts="drawn"]', { timeout: 30_000 });
+      await page.waitForSelector('html[data-charts="drawn"]', { timeout: 120_000 });
       const charts: Array<{ id: string; role: string | null; label: string | null; shown: number; overlapping: string[]; cut: string[] }> = await page.evaluate(chartLabels);
       expect(charts.map(({ id, role, label, overlapping, cut }) => ({ id, role, label, overlapping, cut }))).toEqual(
         ['chart-by-day', 'chart-by-pattern', 'chart-failures'].map((id, i) => ({ id, role: 'img', label: names[i], overlapping: [], cut: [] })),
@@ -150,7 +150,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the summary page in headless Chromium', () => {
       const page = await browser.newPage({ viewport: { width: 718, height: 1000 } });
       await page.emulateMedia({ media: 'print' });
       await page.goto(pageUrl);
-      await page.waitForSelector('html[data-charts="drawn"]', { timeout: 30_000 });
+      await page.waitForSelector('html[data-charts="drawn"]', { timeout: 120_000 });
       expect(await page.evaluate(tablesWiderThanTheirBox)).toEqual([]);
       await page.close();
     });
