@@ -71,6 +71,10 @@ function classifyMalformedAmount(s: string): AmountProblem | null {
   const dash = otherDash(s);
   if (dash) return { code: 'INVALID_AMOUNT', message: `'${shown}' begins with '${dash.dash}' (${dash.codePoint}), a minus sign or dash; write the premium without a sign, like 149.50` };
   if (/^\+\s*\d+(\.\d+)?$/.test(s)) return { code: 'INVALID_AMOUNT', message: `'${shown}' has a plus sign; write the premium without a sign, like 149.50` };
+  // Negative as accounts write it (a spreadsheet's accounting format): said so, as '-150.00' is.
+  if (/^\(\s*\d+(?:[.,]\d+)?\s*\)$/.test(s)) return { code: 'AMOUNT_OUT_OF_RANGE', message: `'${shown}' is in brackets, a negative amount; it must be greater than 0.00` };
+  if (/^\d+(?:[.,]\d+)?\s*-$/.test(s)) return { code: 'AMOUNT_OUT_OF_RANGE', message: `'${shown}' has a minus sign after the number, a negative amount; it must be greater than 0.00` };
+  if (/^\d+(?:[.,]\d+)?\s*\+$/.test(s)) return { code: 'INVALID_AMOUNT', message: `'${shown}' has a plus sign after the number; write the premium without a sign, like 149.50` };
   if (/^(?:(?:\p{Sc}|\p{Lu}{1,3})\s*\d+(?:\.\d+)?|\d+(?:\.\d+)?\s*(?:\p{Sc}|\p{Lu}{1,3}))$/u.test(s)) {
     return { code: 'INVALID_AMOUNT', message: `'${shown}' has a currency or other sign beside the number; write the number alone, like 149.50` };
   }

@@ -52,6 +52,10 @@ describe('parsePremium', () => {
     ['5.', 'INVALID_AMOUNT', "'5.' is not a number; give a premium like 149.50"],
     ['+5', 'INVALID_AMOUNT', "'+5' has a plus sign; write the premium without a sign, like 149.50"],
     ['+100.00', 'INVALID_AMOUNT', "'+100.00' has a plus sign; write the premium without a sign, like 149.50"],
+    // Negative as a spreadsheet's accounting format writes it: negative, as '-150.00' is.
+    ['(150.00)', 'AMOUNT_OUT_OF_RANGE', "'(150.00)' is in brackets, a negative amount; it must be greater than 0.00"],
+    ['150.00-', 'AMOUNT_OUT_OF_RANGE', "'150.00-' has a minus sign after the number, a negative amount; it must be greater than 0.00"],
+    ['150.00+', 'INVALID_AMOUNT', "'150.00+' has a plus sign after the number; write the premium without a sign, like 149.50"],
     ['\u22125', 'INVALID_AMOUNT', "'\u22125' begins with '\u2212' (U+2212), a minus sign or dash; write the premium without a sign, like 149.50"],
     ['R100.00', 'INVALID_AMOUNT', "'R100.00' has a currency or other sign beside the number; write the number alone, like 149.50"],
     ['100 ZAR', 'INVALID_AMOUNT', "'100 ZAR' has a currency or other sign beside the number; write the number alone, like 149.50"],
