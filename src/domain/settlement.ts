@@ -16,7 +16,7 @@ import { conflict, type PremiaError } from './errors.js';
 import { hashString32 } from './hash.js';
 import { holdsApiKey } from './identifiers.js';
 import type { Cents } from './money.js';
-import { addDays, dateInPeriod, lastDay, nextPeriod, periodOf, type IsoDate, type Period } from './period.js';
+import { addDays, dateInPeriod, firstDay, lastDay, nextPeriod, periodOf, type IsoDate, type Period } from './period.js';
 
 export const SETTLEMENT_STATUSES = ['pending', 'paid', 'disputed'] as const;
 export type SettlementStatus = (typeof SETTLEMENT_STATUSES)[number];
@@ -102,13 +102,18 @@ export function amountDue(periodNet: Cents, previouslyPaid: Cents): Cents {
 // ---------------------------------------------------------------------------------------------
 // When a statement may be made
 
-/** A period's statement is made once its last day has run. */
-export function checkPeriodClosed(period: Period, today: IsoDate): void {
+/**
+ * A period's statement is made once its last day has run. `queued`: whether the period has
+ * collections (a run was queued); a month not begun, or with no run yet, is not called "still
+ * open" alone, which reads as a month being collected.
+ */
+export function checkPeriodClosed(period: Period, today: IsoDate, queued = true): void {
   const closesOn = lastDay(period);
   if (today >= closesOn) return;
+  const state = today < firstDay(period) ? `has not begun (the clock is at ${today})` : `is still open: its last day ${closesOn} has not run (the clock is at ${today})`;
   throw conflict(
     'PERIOD_OPEN',
-    `Period ${period} is still open: its last day ${closesOn} has not run (the clock is at ${today}). ` +
+    `Period ${period} ${state}${queued ? '' : ', and no collections run has been queued for it yet'}. ` +
       `Create the settlement once the clock has reached ${closesOn}.`,
     [{ period_month: period, closes_on: closesOn, today }],
   );

@@ -89,6 +89,16 @@ describe('when a statement may be made', () => {
     expect(e.message).toBe(
       'Period 2026-11 is still open: its last day 2026-11-30 has not run (the clock is at 2026-11-29). Create the settlement once the clock has reached 2026-11-30.',
     );
+    // A month not begun, or with no run queued, is not called "still open" alone.
+    expect(thrown(() => checkPeriodClosed('2026-12', '2026-11-29')).message).toBe(
+      'Period 2026-12 has not begun (the clock is at 2026-11-29). Create the settlement once the clock has reached 2026-12-31.',
+    );
+    expect(thrown(() => checkPeriodClosed('2027-01', '2026-11-29', false)).message).toBe(
+      'Period 2027-01 has not begun (the clock is at 2026-11-29), and no collections run has been queued for it yet. Create the settlement once the clock has reached 2027-01-31.',
+    );
+    expect(thrown(() => checkPeriodClosed('2026-11', '2026-11-29', false)).message).toBe(
+      'Period 2026-11 is still open: its last day 2026-11-30 has not run (the clock is at 2026-11-29), and no collections run has been queued for it yet. Create the settlement once the clock has reached 2026-11-30.',
+    );
   });
 
   it('one live statement per period; a period never executed has none to make', () => {

@@ -30,6 +30,7 @@ import {
 } from '../../domain/settlement.js';
 import { csvCell, csvRow } from '../../lib/csv-writer.js';
 import { streamCollectedCounts, streamLineRows } from '../../store/repos/collection-reports.js';
+import { periodHasCollections } from '../../store/repos/collections.js';
 import * as repo from '../../store/repos/settlements.js';
 import type { Db, Trx } from '../../store/store.js';
 import { SETTLEMENT_EXPORT_COLUMNS, type Download, type Page, type Settlement, type SettlementListQuery } from '../types.js';
@@ -153,7 +154,7 @@ interface Draft {
 
 async function draftSettlement(trx: Db | Trx, ctx: LocalContext, period: Period): Promise<Draft> {
   const world = await readWorld(trx);
-  checkPeriodClosed(period, world.today);
+  checkPeriodClosed(period, world.today, await periodHasCollections(trx, ctx.clientId, period));
   const live = await repo.findLiveSettlement(trx, ctx.clientId, period);
   if (live) throw exists(live, world.idSalt);
 
