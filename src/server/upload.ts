@@ -16,7 +16,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, realpathSync } from 'node:fs';
 import { chmod, lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import { dirname, basename, join, resolve } from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
@@ -172,16 +172,24 @@ export async function receiveFile(request: FastifyRequest, limit: number, dir: s
   // (files: 1 makes @fastify/multipart throw FST_FILES_LIMIT at it), and a body that breaks off
   // after the file is an incomplete upload. Other (non-file) fields are read and ignored.
   let received: ReceivedFile | undefined;
-  let fieldNamedFile = false;
+  // A part named file without a filename is a plain form field to the parser (curl -F 'file=<x.csv',
+  // FormData.append('file', text), requests' files={'file': (None, text)}): RFC 7578 makes the
+  // filename a SHOULD, and the part holds the file all the same, so it is imported as the file when
+  // no part with a filename came. The parser keeps such a value in memory: up to PLAIN_FILE_MAX.
+  let plainFile: { value: string; truncated: boolean } | undefined;
+  let plainFiles = 0;
   // The body's first bytes, to say why a form could not be read (see formProblem).
   const head = watchHead(request.raw);
   try {
     // throwFileSizeLimit is read by @fastify/multipart for parts() too, but typed only for file().
-    const options = { limits: { fileSize: limit, files: 1, fields: 20, parts: 25 }, throwFileSizeLimit: true };
+    const options = { limits: { fileSize: limit, fieldSize: PLAIN_FILE_MAX, files: 1, fields: 20, parts: 25 }, throwFileSizeLimit: true };
     const parts = request.parts(options);
     for await (const part of parts) {
       if (part.type !== 'file') {
-        if (part.fieldname === 'file') fieldNamedFile = true;
+        if (part.fieldname === 'file') {
+          plainFiles += 1;
+          plainFile = { value: typeof part.value === 'string' ? part.value : String(part.value), truncated: part.valueTruncated };
+        }
         continue;
       }
       if (received) {
@@ -203,14 +211,9 @@ export async function receiveFile(request: FastifyRequest, limit: number, dir: s
   } finally {
     head.stop();
   }
-  if (!received && fieldNamedFile) {
-    // A part named file without a filename is a plain form field (curl -F 'file=<x.csv', or
-    // FormData.append('file', text)): said as such, not as a missing part.
-    throw validationError(
-      "The form's part named file is a plain field, not a file: it has no filename. Send the file as a file part " +
-        "(curl -F file=@policies.csv, or FormData.append('file', blob, 'policies.csv')); nothing was imported.",
-      [{ field: 'file', code: 'NOT_A_FILE', message: 'the part named file has no filename' }],
-    );
+  if (!received && plainFile) {
+    if (plainFiles > 1) throw tooManyParts();
+    received = await plainFileUpload(plainFile, limit, dir);
   }
   if (!received) {
     throw validationError('The form has no file: send it in a part named file.', [
@@ -218,6 +221,35 @@ export async function receiveFile(request: FastifyRequest, limit: number, dir: s
     ]);
   }
   return received;
+}
+
+/** The most a part named file without a filename may hold (the parser keeps it in memory). */
+const PLAIN_FILE_MAX = 1024 * 1024;
+
+/** Spool the value of a part named file that came without a filename, as the file it holds. */
+async function plainFileUpload(plain: { value: string; truncated: boolean }, limit: number, dir: string): Promise<ReceivedFile> {
+  const bytes = Buffer.from(plain.value, 'utf8');
+  if (bytes.length > limit) throw uploadTooLarge(limit);
+  if (plain.truncated) {
+    const message = `the part named file has no filename, and such a part holds at most ${PLAIN_FILE_MAX} bytes`;
+    throw validationError(
+      `The form's part named file has no filename and is over ${PLAIN_FILE_MAX} bytes: send the file as a file part ` +
+        "(curl -F file=@policies.csv, or FormData.append('file', blob, 'policies.csv')); nothing was imported.",
+      [{ field: 'file', code: 'TOO_LARGE', message }],
+    );
+  }
+  // The parser has decoded the value as UTF-8 (or the part's charset): bytes that were not UTF-8
+  // became U+FFFD, which is refused as a file that is not UTF-8 is, never imported in their place.
+  if (plain.value.includes('\uFFFD')) {
+    const message = 'the part named file is not UTF-8 text';
+    throw validationError(
+      "The form's part named file is not UTF-8 text (a legacy encoding such as Windows-1252, or binary content); save it as UTF-8, " +
+        'or name its charset in the part\'s Content-Type; nothing was imported.',
+      [{ field: 'file', code: 'INVALID_ENCODING', message }],
+    );
+  }
+  await ensureDirectory(dir);
+  return spool(Readable.from([bytes]), undefined, limit, dir);
 }
 
 /** How much of a form's beginning is kept to explain a form that could not be read. */

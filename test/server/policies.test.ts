@@ -421,21 +421,62 @@ describe('POST /v1/policies/import', () => {
     const wrongName = await call(s.app, 'POST', '/v1/policies/import', { key: s.keys.acme, ...multipart('upload', 'p.csv', 'a\n') });
     expect(wrongName.status).toBe(400);
     expect(wrongName.json().error.message).toBe("The file part must be named file; got 'upload'.");
-    // A part named file with no filename (curl -F 'file=<p.csv', FormData.append('file', text)) is a plain field.
+  });
+
+  it('imports a part named file sent without a filename (FormData.append(\'file\', text)) as the file it holds', async () => {
+    // RFC 7578 makes the filename a SHOULD; a client's FormData of a string, curl -F 'file=<p.csv' and
+    // requests' (None, text) send none, and the part is still the file.
     const boundary = 'b0undary';
-    const field = await call(s.app, 'POST', '/v1/policies/import', {
-      key: s.keys.acme,
-      payload: `--${boundary}\r\nContent-Disposition: form-data; name="file"\r\n\r\ncustomer_id,external_customer_ref,policy_number,product_code,collection_amount\r\n--${boundary}--\r\n`,
+    const form = (parts: string[]) => ({
+      payload: parts.map((p) => `--${boundary}\r\n${p}\r\n`).join('') + `--${boundary}--\r\n`,
       headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
     });
-    expect(field.status).toBe(400);
-    expect(field.json().error).toMatchObject({
+    const csv = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\r\nC-PLAIN,E-PLAIN,POL-PLAIN-1,LIFE,12.50\r\n';
+    const field = await call(s.app, 'POST', '/v1/policies/import', {
+      key: s.keys.acme,
+      ...form([`Content-Disposition: form-data; name="file"\r\nContent-Type: text/csv\r\n\r\n${csv}`]),
+    });
+    expect(field.status).toBe(200);
+    expect(field.json()).toEqual({ imported: 1, failed: 0, errors: [] });
+    const stored = await call(s.app, 'GET', '/v1/policies/POL-PLAIN-1', { key: s.keys.acme });
+    expect(stored.json()).toMatchObject({ policy_number: 'POL-PLAIN-1', customer_id: 'C-PLAIN', collection_amount: 12.5, status: 'active' });
+
+    // Two such parts are two files: refused, nothing imported.
+    const two = await call(s.app, 'POST', '/v1/policies/import', {
+      key: s.keys.acme,
+      ...form([`Content-Disposition: form-data; name="file"\r\n\r\n${csv}`, `Content-Disposition: form-data; name="file"\r\n\r\n${csv}`]),
+    });
+    expect(two.status).toBe(400);
+    expect(two.json().error.details).toEqual([{ field: 'file', code: 'TOO_MANY_PARTS', message: 'the form has more than one file or too many parts' }]);
+
+    // Bytes that are not UTF-8 are refused as a file's are, never imported as U+FFFD.
+    const latin1 = await call(s.app, 'POST', '/v1/policies/import', {
+      key: s.keys.acme,
+      payload: Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"\r\n\r\ncustomer_id,external_customer_ref,policy_number,product_code,collection_amount\r\nC-M`),
+        Buffer.from([0xfc]),
+        Buffer.from(`LLER,E1,POL-PLAIN-2,LIFE,1.00\r\n\r\n--${boundary}--\r\n`),
+      ]),
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    expect(latin1.status).toBe(400);
+    expect(latin1.json().error.details).toEqual([{ field: 'file', code: 'INVALID_ENCODING', message: 'the part named file is not UTF-8 text' }]);
+
+    // Over the 1 MiB such a part may hold (the parser keeps it in memory): told to send a file part.
+    const big = await call(s.app, 'POST', '/v1/policies/import', {
+      key: s.keys.acme,
+      ...form([`Content-Disposition: form-data; name="file"\r\n\r\n${csv}${'x'.repeat(1024 * 1024)}`]),
+    });
+    expect(big.status).toBe(400);
+    expect(big.json().error).toMatchObject({
       code: 'VALIDATION_ERROR',
       message:
-        "The form's part named file is a plain field, not a file: it has no filename. Send the file as a file part " +
+        "The form's part named file has no filename and is over 1048576 bytes: send the file as a file part " +
         "(curl -F file=@policies.csv, or FormData.append('file', blob, 'policies.csv')); nothing was imported.",
-      details: [{ field: 'file', code: 'NOT_A_FILE', message: 'the part named file has no filename' }],
+      details: [{ field: 'file', code: 'TOO_LARGE', message: 'the part named file has no filename, and such a part holds at most 1048576 bytes' }],
     });
+    const after = await call(s.app, 'GET', '/v1/policies/POL-PLAIN-2', { key: s.keys.acme });
+    expect(after.status).toBe(404);
   });
 });
 
