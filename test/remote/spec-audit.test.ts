@@ -339,6 +339,24 @@ describe("a framework's validation error of another shape than the spec's", () =
     expect(r2.code).toBe(6);
   });
 
+  it("says each field's reason of FastAPI's detail list, rather than a JSON excerpt cut off in the first", async () => {
+    const fastapi = await serve({
+      'POST /policies': answer(422, {
+        detail: [
+          { type: 'missing', loc: ['body', 'product_code'], msg: 'Field required', input: { policy_number: 'POL-1', customer_id: 'C1', external_customer_ref: 'E1' } },
+          { type: 'less_than_equal', loc: ['body', 'collection_amount'], msg: 'Input should be less than or equal to 5000', input: 6000, ctx: { le: 5000 } },
+        ],
+      }),
+    });
+    const r = await premia(fastapi, CREATE);
+    expect(r.stderr).toBe('error: The service answered HTTP 422: product_code: Field required; collection_amount: Input should be less than or equal to 5000\n  (code HTTP_422)\n');
+    expect(r.code).toBe(6);
+    // A detail that is a string (FastAPI's HTTPException) is said as it is (control).
+    const plain = await serve({ 'POST /policies': answer(409, { detail: 'Policy number already exists' }) });
+    const r2 = await premia(plain, CREATE);
+    expect(r2.stderr).toBe('error: The service answered HTTP 409: Policy number already exists\n  (code HTTP_409)\n');
+  });
+
   it('an empty list of errors adds nothing (control)', async () => {
     const s = await serve({ 'POST /policies': answer(400, { message: 'Bad request', errors: [] }) });
     const r = await premia(s, CREATE);

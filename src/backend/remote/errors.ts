@@ -158,7 +158,9 @@ export function excerptOf(text: string, contentType: string): string | null {
       // What a framework's validation error lists beside its title (ASP.NET's and Laravel's
       // `errors`, problem+json's `invalid-params`): the reason, which the title does not give.
       const listed = ['errors', 'invalid-params'].flatMap((k) => (v[k] !== null && typeof v[k] === 'object' && Object.keys(v[k]).length > 0 ? [JSON.stringify(v[k])] : []));
-      said = parts.length > 0 ? [...new Set(parts), ...listed].join(': ') : JSON.stringify(value);
+      const located = locatedDetails(v.detail);
+      if (located !== null) said = parts.length > 0 ? `${[...new Set(parts), ...listed].join(': ')}: ${located}` : located;
+      else said = parts.length > 0 ? [...new Set(parts), ...listed].join(': ') : JSON.stringify(value);
     } else {
       said = JSON.stringify(value);
     }
@@ -169,6 +171,26 @@ export function excerptOf(text: string, contentType: string): string | null {
   const line = withoutControls(said).replace(/\s+/g, ' ').trim();
   if (line === '') return null;
   return line.length > EXCERPT_LIMIT ? `${line.slice(0, EXCERPT_LIMIT - 1)}…` : line;
+}
+
+/**
+ * A validation error's `detail` list as FastAPI (pydantic) answers it, `[{loc, msg, type}]`, said
+ * as `collection_amount: Input should be a valid number; product_code: Field required`: the field
+ * from `loc` without the part of the request it is in (`body`, `query`, `path`). As JSON, each
+ * entry's `input` and `type` used up the 200 characters and cut off the second field's reason.
+ * Null when `detail` is not such a list.
+ */
+function locatedDetails(detail: unknown): string | null {
+  if (!Array.isArray(detail) || detail.length === 0) return null;
+  const said: string[] = [];
+  for (const d of detail as unknown[]) {
+    if (d === null || typeof d !== 'object' || typeof (d as Record<string, unknown>).msg !== 'string') return null;
+    const { loc, msg } = d as { loc?: unknown; msg: string };
+    const path = Array.isArray(loc) ? (loc as unknown[]).map(String) : [];
+    if (path.length > 1 && ['body', 'query', 'path', 'header'].includes(path[0]!)) path.shift();
+    said.push(path.length > 0 ? `${path.join('.')}: ${msg}` : msg);
+  }
+  return said.join('; ');
 }
 
 /**
