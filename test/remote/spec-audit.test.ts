@@ -357,6 +357,15 @@ describe("a framework's validation error of another shape than the spec's", () =
     expect(r2.stderr).toBe('error: The service answered HTTP 409: Policy number already exists\n  (code HTTP_409)\n');
   });
 
+  it("reads the spec's error body that FastAPI's HTTPException wrapped in detail: its code, message and request id", async () => {
+    const s = await serve({
+      'POST /policies': answer(409, { detail: { error: { code: 'DUPLICATE_POLICY', message: 'Policy number POL-1 already exists.', request_id: 'req-77' } } }),
+    });
+    const r = await premia(s, CREATE);
+    expect(r.stderr).toBe('error: Policy number POL-1 already exists.\n  (code DUPLICATE_POLICY, request req-77)\n');
+    expect(r.code).toBe(6);
+  });
+
   it('an empty list of errors adds nothing (control)', async () => {
     const s = await serve({ 'POST /policies': answer(400, { message: 'Bad request', errors: [] }) });
     const r = await premia(s, CREATE);

@@ -87,7 +87,11 @@ export function parseErrorBody(text: string): ErrorBody | null {
   } catch {
     return null;
   }
-  const error = (value as { error?: unknown } | null)?.error as Partial<ErrorBody> | undefined;
+  const root = value as { error?: unknown; detail?: unknown } | null;
+  // FastAPI's HTTPException answers what it is given under detail: a server that raises one with
+  // the spec's body sends {"detail": {"error": {...}}}, which is that body all the same.
+  const wrapped = root?.error === undefined && root?.detail !== null && typeof root?.detail === 'object' ? (root.detail as { error?: unknown }).error : undefined;
+  const error = (root?.error ?? wrapped) as Partial<ErrorBody> | undefined;
   if (!error || typeof error !== 'object' || typeof error.code !== 'string' || typeof error.message !== 'string') return null;
   // The spec defines only UNAUTHORIZED: other servers spell their codes their own way (not_found, Collection.NotFound).
   if (!/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/.test(error.code)) return null;
