@@ -302,6 +302,20 @@ describe('G4: downloads of any CSV-ish media type', () => {
     expect(exported.stdout).toBe('settlement_number,period_month,total_collections,distribution_fee,collections_fee,total_fees,vat,net_amount,payment_date,payment_reference\nSETTLE-2026-11-001,2026-11,10.00,2.50,0.35,2.85,0.43,6.72,2026-12-03,EFT-SETTLE-2026-11-001\n');
   });
 
+  it("the spec's CSV and a JSON report sent as text/html (Express's res.send of a string) are taken by their body", async () => {
+    const s = await stub({ csvType: 'text/html; charset=utf-8', jsonReportType: 'text/html; charset=utf-8' });
+    const ids = await seeded(s);
+    const report = await premia(s, ['reports', 'collections', '--period', '2026-11']);
+    expect([report.code, report.stderr]).toEqual([0, '']);
+    expect(report.stdout).toMatch(/^period_month,customer_id,external_customer_ref,policy_number,product_code,collection_amount_due,.*\n2026-11,C1,E1,POL-1,LIFE,10\.00,10\.00,0\.00,PAID_FULL,/);
+    const exported = await premia(s, ['settlements', 'export', ids.settlement]);
+    expect([exported.code, exported.stderr]).toEqual([0, '']);
+    expect(exported.stdout).toBe('settlement_number,period_month,total_collections,distribution_fee,collections_fee,total_fees,vat,net_amount,payment_date,payment_reference\nSETTLE-2026-11-001,2026-11,10.00,2.50,0.35,2.85,0.43,6.72,2026-12-03,EFT-SETTLE-2026-11-001\n');
+    const json = await premia(s, ['reports', 'collections', '--period', '2026-11', '--format', 'json']);
+    expect([json.code, json.stderr]).toEqual([0, '']);
+    expect(JSON.parse(json.stdout).results).toHaveLength(1);
+  });
+
   it('a JSON report sent as text/plain or with no type is taken when the body is JSON', async () => {
     for (const type of ['text/plain', null]) {
       const s = await stub({ jsonReportType: type });
@@ -316,6 +330,8 @@ describe('G4: downloads of any CSV-ish media type', () => {
     ['an HTML page sent as octet-stream', { csvType: 'application/octet-stream', csvBody: '<!DOCTYPE html><html><body>Sign in</body></html>' }, 'answered with an HTML page (application/octet-stream) instead of a CSV file'],
     ['JSON when CSV was asked', { csvType: 'application/json', csvBody: '{"error":"nope"}' }, 'answered with application/json instead of a CSV file'],
     ['an HTML page with text/html', { csvType: 'text/html', csvBody: '<html></html>' }, 'answered with text/html instead of a CSV file'],
+    ['a fragment of HTML with text/html', { csvType: 'text/html', csvBody: '<p>Sign in</p>' }, 'answered with text/html instead of a CSV file'],
+    ['another CSV with text/html', { csvType: 'text/html', csvBody: 'name,amount\nA,1.00\n' }, 'answered with text/html instead of a CSV file'],
   ])('refused: %s (exit 1, no file written)', async (_name, options, message) => {
     const s = await stub(options);
     const out = join(dir, `refused-${Math.random().toString(36).slice(2)}`);
