@@ -550,3 +550,51 @@ describe('a collection whose none is an empty string (as in the CSV) rather than
     expect(json.json()).toMatchObject({ first_attempt_date: '', last_failure_reason: '' });
   });
 });
+
+describe('a read redirected by the server', () => {
+  const COLLECTION = {
+    id: 'c1', period_month: '2026-11', customer_id: 'C1', external_customer_ref: 'E1', policy_number: 'POL-1', product_code: 'LIFE',
+    collection_amount_due: 10, collection_amount_collected: 10, shortfall: 0, collection_status: 'PAID_FULL',
+    first_attempt_date: '2026-11-05', last_attempt_date: '2026-11-05', number_of_attempts: 1, last_failure_reason: null,
+  };
+
+  it('to another path of the same service (a trailing slash added, relative or absolute) is followed with the key', async () => {
+    let base = '';
+    const s = await serve({
+      'GET /collections/c1': (_req, res) => res.writeHead(307, { location: `${base}/collections/c1/` }).end(),
+      'GET /collections/c1/': answer(200, COLLECTION),
+      'GET /collections/c2': answer(301, '', null, { location: 'c2/' }),
+      'GET /collections/c2/': answer(200, { ...COLLECTION, id: 'c2' }),
+    });
+    base = s.url;
+    const r = await premia(s, ['--json', 'collections', 'get', 'c1']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: 'c1', collection_status: 'PAID_FULL' });
+    const r2 = await premia(s, ['--json', 'collections', 'get', 'c2']);
+    expect([r2.code, r2.stderr]).toEqual([0, '']);
+    expect(JSON.parse(r2.stdout)).toMatchObject({ id: 'c2' });
+    // The scripted server answers 401 to a request without the key: each followed request carried it.
+    expect(s.seen.map((q) => q.path)).toEqual(['/collections/c1', '/collections/c1/', '/collections/c2', '/collections/c2/']);
+  });
+
+  it('to another host (the same server by another name), outside the base path, or round in a loop: refused, the key sent nowhere else', async () => {
+    let other = '';
+    const s = await serve({
+      'GET /collections/c1': (_req, res) => res.writeHead(308, { location: `${other}/collections/c1/` }).end(),
+      'GET /collections/c2': answer(302, '', null, { location: '/login' }),
+      'GET /collections/c3': answer(301, '', null, { location: '/v1/collections/c3' }),
+    });
+    other = s.url.replace('127.0.0.1', 'localhost');
+    const r = await premia(s, ['collections', 'get', 'c1']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`answered with a redirect (308 to ${other}/collections/c1/); premia does not follow redirects with your key.`);
+    const r2 = await premia(s, ['collections', 'get', 'c2']);
+    expect(r2.code).toBe(1);
+    expect(r2.stderr).toContain('answered with a redirect (302 to /login)');
+    const r3 = await premia(s, ['collections', 'get', 'c3']);
+    expect(r3.code).toBe(1);
+    expect(r3.stderr).toContain('answered with a redirect (301 to /v1/collections/c3)');
+    // c3 redirected to itself: followed three times, then refused.
+    expect(s.seen.map((q) => q.path)).toEqual(['/collections/c1', '/collections/c2', '/collections/c3', '/collections/c3', '/collections/c3', '/collections/c3']);
+  });
+});

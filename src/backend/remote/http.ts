@@ -476,8 +476,9 @@ export class HttpClient {
   private async exchange<T>(call: Call, accept: string, take: (x: Exchange) => Promise<T>): Promise<T> {
     const write = call.idempotencyKey === true;
     const key = write ? requestKey(this.options.idempotencyKey, ++this.writes) : undefined;
-    const path = `${this.basePath}${call.path}${queryString(call.query)}`;
-    const url = `${this.origin}${path}`;
+    let path = `${this.basePath}${call.path}${queryString(call.query)}`;
+    let url = `${this.origin}${path}`;
+    let redirects = 0;
     const controller = new AbortController();
     const deadline = Date.now() + this.timeoutMs;
     // The whole command stays within --timeout: what the check after a timeout needs is kept back.
@@ -568,6 +569,22 @@ export class HttpClient {
           `← ${exchange.status}${unexpected ? ` (premia answers ${call.status})` : ''} ${mediaType(exchange.headers['content-type']) || '-'} in ${elapsed(started)}` +
             `${exchange.requestId ? ` (request ${exchange.requestId})` : ''}${exchange.headers['idempotent-replayed'] === 'true' ? ' replayed' : ''}`,
         );
+
+        // A read redirected to another path of the same service under its base path (a server
+        // that adds or drops a trailing slash) is followed: the key goes to no other origin or
+        // application. Anything else (another host, a write, another path) is refused below.
+        if (call.method === 'GET' && REDIRECT_STATUSES.has(exchange.status) && redirects < MAX_REDIRECTS) {
+          const target = redirectTarget(headerText(exchange.headers.location), url, this.origin, this.basePath);
+          if (target !== null) {
+            await exchange.body.dump().catch(() => undefined);
+            this.debug(`  following the redirect to ${target}`);
+            redirects += 1;
+            path = target;
+            url = `${this.origin}${path}`;
+            attempt -= 1;
+            continue;
+          }
+        }
 
         if (exchange.status >= 200 && exchange.status < 300) {
           try {
@@ -860,6 +877,29 @@ function toExchange(response: Dispatcher.ResponseData): Exchange {
     requestId: headerText(headers['x-request-id']),
     premia: headerText(headers[MARKER_HEADER]),
   };
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** How many redirects of one read are followed. */
+const MAX_REDIRECTS = 3;
+
+/**
+ * Where a redirect of a read to `from` leads, as a path to send to the same origin: only a
+ * target on that origin (scheme, host and port) and under the base path, without credentials
+ * in it; else null.
+ */
+function redirectTarget(location: string | null, from: string, origin: string, basePath: string): string | null {
+  if (location === null || location.trim() === '') return null;
+  let target: URL;
+  try {
+    target = new URL(location.trim(), from);
+  } catch {
+    return null;
+  }
+  if (target.origin !== origin || target.username !== '' || target.password !== '') return null;
+  const base = basePath.replace(/\/+$/, '');
+  if (target.pathname !== base && !target.pathname.startsWith(`${base}/`)) return null;
+  return `${target.pathname}${target.search}`;
 }
 
 function headerText(value: string | string[] | undefined): string | null {
