@@ -145,7 +145,11 @@ function originForm(url: string): string {
   const target = authority ? url.slice(authority[0].length) : url;
   const query = target.indexOf('?');
   const path = query < 0 ? target : target.slice(0, query);
-  const normal = path.replace(ESCAPED_UNRESERVED, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const decoded = path.replace(ESCAPED_UNRESERVED, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  // A client that joins a base URL written with a trailing slash (`…/v1/`, or the host's `…/`)
+  // and a path `/policies` sends `/v1//policies` (`//v1/policies`): the slashes where the version
+  // prefix meets the path are one. Only there: an empty id (`/v1/settlements//export`) stays empty.
+  const normal = decoded.replace(/^\/{2,}(?=v1(?:\/|$))/, '/').replace(/^\/v1\/{2,}/, '/v1/');
   const rest = query < 0 ? '' : target.slice(query);
   return authority && !normal.startsWith('/') ? `/${normal}${rest}` : normal + rest;
 }

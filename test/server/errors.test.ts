@@ -132,6 +132,25 @@ describe('errors common to every endpoint', () => {
     }
   });
 
+  it('takes a path joined to a base URL written with a trailing slash (/v1//policies, //v1/policies) as the path it names', async () => {
+    // app.inject directly: call() checks each answer against the documented path, which these spell otherwise.
+    const inject = (method: 'GET' | 'POST', url: string, key: string | null, body?: unknown) =>
+      s.app.inject({ method, url, headers: { ...(key ? { 'x-api-key': key } : {}), ...(body ? { 'content-type': 'application/json' } : {}) }, payload: body ? JSON.stringify(body) : undefined });
+    const created = await inject('POST', '/v1//policies', s.keys.acme, {
+      policy_number: 'POL-SLASH-1', customer_id: 'C1', external_customer_ref: 'E1', product_code: 'LIFE', collection_amount: 10,
+    });
+    expect(created.statusCode).toBe(201);
+    const id = created.json().id as string;
+    expect(created.headers.location).toBe(`/v1/policies/${id}`);
+    for (const url of [`/v1//policies/${id}`, `//v1/policies/${id}`, `///v1///policies/${id}`]) {
+      const res = await inject('GET', url, s.keys.acme);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.json(), url).toMatchObject({ id, policy_number: 'POL-SLASH-1' });
+    }
+    const anonymous = await inject('GET', `/v1//policies/${id}`, null);
+    expect(anonymous.statusCode).toBe(401);
+  });
+
   it('answers a path whose id is empty (a trailing slash, a double slash) as one that does not exist', async () => {
     for (const [method, url] of [
       ['GET', '/v1/policies/'],
