@@ -878,7 +878,7 @@ describe('answers that are not the expected JSON', () => {
   });
 
   it('a write answered 2xx with what premia cannot read says it may have been done, and what to check', async () => {
-    handlers = [(_q, res) => res.writeHead(201, { 'content-type': 'text/plain' }).end(JSON.stringify({ id: 'p-1', policy_number: 'P1', status: 'active', created_at: '2026-11-21T09:30:00Z' }))];
+    handlers = [(_q, res) => res.writeHead(201, { 'content-type': 'text/plain' }).end('Created policy P1')];
     const r = await premia(POLICY);
     expect([r.code, r.stderr]).toEqual([
       1,
@@ -889,6 +889,20 @@ describe('answers that are not the expected JSON', () => {
     const i = await premia(['policies', 'import', join(FIXTURES, 'policies.csv')]);
     expect(i.code).toBe(1);
     expect(i.stderr).toContain('a body that is not valid JSON (cut off?): 37 bytes received. The service answered 200, so it may have done it: Check which policies of policies.csv exist at the service');
+  });
+
+  it("a JSON answer under another type (Go's sniffed text/plain, Express's text/html, none) is taken by its body", async () => {
+    const created = { id: 'p-1', policy_number: 'P1', status: 'active', created_at: '2026-11-21T09:30:00Z' };
+    for (const type of ['text/plain; charset=utf-8', 'text/html; charset=utf-8', null]) {
+      handlers = [(_q, res) => res.writeHead(201, type === null ? {} : { 'content-type': type }).end(JSON.stringify(created))];
+      const r = await premia(['--json', ...POLICY]);
+      expect([r.code, r.stderr], String(type)).toEqual([0, '']);
+      expect(JSON.parse(r.stdout), String(type)).toEqual(created);
+    }
+    // JSON that is not an object, or not JSON at all, is still refused by its type.
+    handlers = [(_q, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('[1,2]')];
+    const list = await premia(['collections', 'get', 'c1']);
+    expect([list.code, list.stderr]).toEqual([1, 'error: GET /v1/collections/c1 answered 200 with text/plain instead of JSON; is something other than the service answering there?\n  (code REMOTE_ERROR)\n']);
   });
 
   it('a write answer with extra fields, and a statement without the id the spec leaves out, is taken', async () => {

@@ -928,15 +928,22 @@ async function readJson(x: Exchange, what: string, apiKey: string, verify?: stri
   const fail = (message: string) =>
     remoteError(verify ? `${message} The service answered ${x.status}, so it may have done it: ${verify} before running the command again.` : message, x.requestId);
   const type = mediaType(x.headers['content-type']);
-  if (type !== 'application/json' && !type.endsWith('+json')) {
-    await x.body.dump().catch(() => undefined);
-    throw fail(`${what} answered ${x.status} with ${type || 'no content type'} instead of JSON; is something other than the service answering there?`);
-  }
+  // Another type is judged by the body: a Go server that does not set one has its JSON sniffed
+  // as text/plain, Express's res.send(text) labels it text/html. A JSON object is the answer
+  // (as an error body of those types is read); anything else is refused by its type.
+  const labelled = type === 'application/json' || type.endsWith('+json');
+  const wrongType = () => fail(`${what} answered ${x.status} with ${type || 'no content type'} instead of JSON; is something other than the service answering there?`);
   // A body compressed although premia asked for identity (Content-Encoding) is decompressed.
   const chunks: Buffer[] = [];
   let size = 0;
   const tooLarge = () => fail(`${what} answered ${x.status} with a JSON body of over ${MAX_JSON_BODY / MIB} MiB, far more than any answer of the API; premia stopped reading it.`);
+  const plain = (headerText(x.headers['content-encoding'])?.trim().toLowerCase() ?? 'identity') === 'identity';
   for await (const chunk of x.body as AsyncIterable<Buffer>) {
+    // A page of another type (HTML) is refused at its first bytes, not read to the limit.
+    if (!labelled && plain && size === 0 && !/^(\uFEFF)?\s*(\{|$)/.test(chunk.toString('utf8'))) {
+      x.body.destroy();
+      throw wrongType();
+    }
     size += chunk.length;
     if (size > MAX_JSON_BODY) {
       x.body.destroy();
@@ -954,9 +961,11 @@ async function readJson(x: Exchange, what: string, apiKey: string, verify?: stri
   try {
     value = JSON.parse(text);
   } catch {
+    if (!labelled) throw wrongType();
     throw fail(text.length === 0 ? `${what} answered ${x.status} with an empty body instead of JSON.` : `${what} answered ${x.status} with a body that is not valid JSON (cut off?): ${text.length} bytes received.`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    if (!labelled) throw wrongType();
     throw fail(`${what} answered ${x.status} with JSON that is not an object.`);
   }
   try {
