@@ -435,6 +435,12 @@ describe('errors as local mode words them', () => {
     expect(r.stderr).toBe('error: Not from here.\n  (code FORBIDDEN_REGION, request req-123)\n');
   });
 
+  it("the spec's error body under another type (Express's text/html) is read as the error it is", async () => {
+    handlers = [(_q, res) => res.writeHead(409, { 'content-type': 'text/html; charset=utf-8' }).end(JSON.stringify(errorBody('DUPLICATE_POLICY', 'Policy number P1 already exists.')))];
+    const r = await premia(POLICY);
+    expect([r.code, r.stderr]).toEqual([6, 'error: Policy number P1 already exists.\n  (code DUPLICATE_POLICY, request req-123)\n']);
+  });
+
   it('401 says how to fix the key, exit 4, and never shows the key', async () => {
     handlers = [json(401, errorBody('UNAUTHORIZED', 'Invalid or missing API key: send a valid key in the X-API-Key header.'))];
     const r = await premia(['clock']);

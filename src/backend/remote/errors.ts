@@ -215,8 +215,9 @@ function detailsOf(body: ErrorBody): Record<string, unknown>[] | undefined {
 
 export function errorFromResponse(r: FailedResponse): PremiaError {
   const text = redactText(r.text, r.apiKey);
-  const isJson = r.contentType === 'application/json' || r.contentType.endsWith('+json') || r.contentType === '' || r.contentType === 'text/plain';
-  const body = isJson ? parseErrorBody(text) : null;
+  // The spec's error body is read whatever its type: Express's res.send(text) labels it text/html,
+  // Go's sniffing text/plain. A page of another kind never has its shape.
+  const body = parseErrorBody(text);
   const requestId = typeof body?.request_id === 'string' && body.request_id !== '' ? body.request_id : r.requestId;
   const excerpt = body ? null : excerptOf(text, r.contentType);
   const said = body?.message ?? excerpt;
