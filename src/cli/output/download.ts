@@ -486,7 +486,9 @@ async function replaceFile(download: Download, target: string, existing: Stats |
     throw outputError(e, where, target);
   }
   let bytes = 0;
-  const digest = createHash('sha256');
+  // Hashed only where it is compared (a statement's export under its own name): a report of a
+  // million rows is not hashed for nothing.
+  const digest = head !== null && where.sameBytes === true && where.force !== true ? createHash('sha256') : null;
   // Ctrl-C while the file is written: its default effect ended the process at once and left the
   // hidden partial copy beside the target (the size of the report so far). Stop at the next piece,
   // remove it and say so, exit 130. Not where a command already listens for Ctrl-C (simulate).
@@ -504,7 +506,7 @@ async function replaceFile(download: Download, target: string, existing: Stats |
       if (chunk.length === 0) continue;
       const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
       bytes += buf.byteLength;
-      digest.update(buf);
+      digest?.update(buf);
       if (head !== null && freshBytes < HEAD_BYTES) {
         fresh.push(Buffer.from(buf.subarray(0, HEAD_BYTES - freshBytes)));
         freshBytes += Math.min(buf.byteLength, HEAD_BYTES - freshBytes);
@@ -513,7 +515,7 @@ async function replaceFile(download: Download, target: string, existing: Stats |
     }
     if (ctrlC?.signal.aborted) throw writeStopped(target, existing !== null);
     if (head !== null) checkSameKind(where, target, head, Buffer.concat(fresh), download.contentType);
-    if (head !== null && where.sameBytes === true && where.force !== true) await checkSameBytes(where, target, head, digest.digest('hex'), bytes);
+    if (head !== null && digest !== null) await checkSameBytes(where, target, head, digest.digest('hex'), bytes);
     await file.sync();
     const size = (await file.stat()).size;
     if (size !== bytes) {
