@@ -160,6 +160,13 @@ export async function acquireLease(
  * over as abandoned, and this advance must stop) and renew it.
  */
 export function renewLease(statements: StatementCache, lease: AdvanceLease): void {
+  checkLease(statements, lease);
+  lease.renewed_at = Date.now();
+  writeLease(statements, lease);
+}
+
+/** Inside a day's transaction: throw when the lease is no longer this advance's (renewLease). */
+export function checkLease(statements: StatementCache, lease: AdvanceLease): void {
   const current = readLease(statements);
   if (current?.token !== lease.token) {
     throw new PremiaError(
@@ -168,8 +175,6 @@ export function renewLease(statements: StatementCache, lease: AdvanceLease): voi
         `(it had not renewed its lease for ${LEASE_STALE_MS / 60_000} minutes). The store is at the end of the last whole day; check 'premia clock'.`,
     );
   }
-  lease.renewed_at = Date.now();
-  writeLease(statements, lease);
 }
 
 /** Give the lease back (when it is still this advance's). */

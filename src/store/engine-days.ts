@@ -12,7 +12,7 @@ import { STATUS_BY_CODE } from '../domain/collection.js';
 import { FAILURE_REASONS } from '../domain/debit-outcome.js';
 import { fromDayNumber, NO_DAY, type IsoDate, type Period } from '../domain/period.js';
 import type { AttemptColumns, UpdateColumns } from '../engine/ports.js';
-import { renewLease, type AdvanceLease } from './advance-lease.js';
+import { checkLease, renewLease, type AdvanceLease } from './advance-lease.js';
 import { runInGroups, valuesList } from './bulk.js';
 import type { StatementCache } from './sqlite-dialect.js';
 
@@ -230,10 +230,16 @@ export function moveClock(statements: StatementCache, date: IsoDate): void {
  */
 export async function applyDayOps(statements: StatementCache, ops: readonly DayOp[], streamed?: () => AsyncIterable<ImageRow>): Promise<Map<number, number>> {
   let lapsed = new Map<number, number>();
+  let lease: AdvanceLease | null = null;
   for (const o of ops) {
     switch (o.op) {
       case 'lease':
-        renewLease(statements, o.lease);
+        // Checked first, renewed last: its row shares a page with the clock's, and a page written
+        // at both ends of a large day is spilled from the page cache to the WAL in between and
+        // written there again, which makes SQLite read back and checksum every frame after it
+        // as the day commits (issue 13).
+        checkLease(statements, o.lease);
+        lease = o.lease;
         break;
       case 'attempts':
         writeAttempts(statements, o.date, o.rows);
@@ -265,6 +271,7 @@ export async function applyDayOps(statements: StatementCache, ops: readonly DayO
         break;
     }
   }
+  if (lease !== null) renewLease(statements, lease);
   return lapsed;
 }
 

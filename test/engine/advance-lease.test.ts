@@ -8,7 +8,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LocalBackend } from '../../src/backend/local/index.js';
-import { leaseAbandoned, LEASE_STALE_MS, type AdvanceLease } from '../../src/store/advance-lease.js';
+import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import { leaseAbandoned, LEASE_KEY, LEASE_STALE_MS, type AdvanceLease } from '../../src/store/advance-lease.js';
+import { applyDayOps } from '../../src/store/engine-days.js';
+import { StatementCache } from '../../src/store/sqlite-dialect.js';
 import type { AdvanceResult } from '../../src/backend/types.js';
 import { tempDir } from '../helpers/cli.js';
 import { localBackend, textUpload } from '../helpers/local.js';
@@ -134,5 +138,50 @@ describe('an abandoned lease is taken over', () => {
     } finally {
       z.stop();
     }
+  });
+});
+
+describe("a day the day writer commits (engine-days.ts applyDayOps)", () => {
+  async function store(): Promise<{ raw: BetterSqlite3.Database; statements: StatementCache }> {
+    const { dir, cleanup } = tempDir('premia-lease-day-');
+    cleanups.push(cleanup);
+    const path = join(dir, 'premia.db');
+    const a = await localBackend({ path, seed: 1 });
+    await a.setClock('2026-10-31');
+    await a.close();
+    const raw = new Database(path);
+    cleanups.push(() => void raw.close());
+    return { raw, statements: new StatementCache(raw) };
+  }
+  const held: AdvanceLease = { token: 'mine', process: 'p', host: 'h', pid: 1, from: '2026-10-31', to: '2026-11-30', started_at: 5, renewed_at: 5 };
+  const stored = (raw: BetterSqlite3.Database) => raw.prepare("select key, value from meta where key in ('clock_date', ?) order by key").all(LEASE_KEY) as Array<{ key: string; value: string }>;
+
+  it('moves the clock and renews the lease when it is still this advance\'s', async () => {
+    const { raw, statements } = await store();
+    raw.prepare('insert into meta (key, value) values (?, ?)').run(LEASE_KEY, JSON.stringify(held));
+    raw.exec('begin immediate');
+    await applyDayOps(statements, [{ op: 'lease', lease: { ...held } }, { op: 'clock', date: '2026-11-01' }]);
+    raw.exec('commit');
+    const [lease, clock] = stored(raw);
+    expect(clock).toEqual({ key: 'clock_date', value: '2026-11-01' });
+    const renewed = JSON.parse(lease!.value) as AdvanceLease;
+    expect({ ...renewed, renewed_at: 5 }).toEqual(held);
+    expect(renewed.renewed_at).toBeGreaterThan(5);
+  });
+
+  it('writes nothing of the day when another advance took the lease over', async () => {
+    const { raw, statements } = await store();
+    const other = JSON.stringify({ ...held, token: 'theirs' });
+    raw.prepare('insert into meta (key, value) values (?, ?)').run(LEASE_KEY, other);
+    raw.exec('begin immediate');
+    await expect(applyDayOps(statements, [{ op: 'lease', lease: { ...held } }, { op: 'clock', date: '2026-11-01' }])).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringMatching(/^This clock advance \(from 2026-10-31 to 2026-11-30\) stopped: another advance took the store over/),
+    });
+    raw.exec('rollback');
+    expect(stored(raw)).toEqual([
+      { key: LEASE_KEY, value: other },
+      { key: 'clock_date', value: '2026-10-31' },
+    ]);
   });
 });
