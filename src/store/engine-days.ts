@@ -163,13 +163,17 @@ export function completeExecutions(statements: StatementCache, period: Period, s
  * (tens of thousands of them at a large close, each a statement's overhead for a row or two).
  */
 export function lapseCandidates(statements: StatementCache, periods: readonly Period[]): LapseCandidateStatuses[] {
+  // Each client's range of the closing period in the (client, period, policy_number) index, in
+  // the order wanted: without the client named, SQLite scanned that whole index, every period
+  // the store ever had (at 1M policies, 0.38 -> 0.28 s in a store's second month, issue 13).
   const rows = statements
     .get(
       `select c.id as id, c.policy_id as policyId, c.client_id as clientId, o.period_month as period, o.status as status,
          (select max(s.changed_on) from policy_status_changes s where s.policy_id = c.policy_id and s.old_status = 'lapsed' and s.new_status = 'active') as reinstatedOn
        from collections c join policies p on p.id = c.policy_id
        left join collections o on o.policy_id = c.policy_id and o.period_month in (${periods.map(() => '?').join(',')})
-       where c.period_month = ? and c.status = 'UNPAID' and p.status = 'active' order by c.client_id, c.policy_number`,
+       where c.client_id in (select id from clients) and c.period_month = ? and c.status = 'UNPAID' and p.status = 'active'
+       order by c.client_id, c.policy_number`,
     )
     .all(...periods, periods[0]) as Array<{ id: number; policyId: number; clientId: number; period: string | null; status: string | null; reinstatedOn: string | null }>;
   const out: LapseCandidateStatuses[] = [];
