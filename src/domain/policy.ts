@@ -87,12 +87,28 @@ export function validatePolicyInput(raw: Record<string, unknown>, from: 'json' |
   else errors.push({ field: 'collection_amount', code: amount.code, message: `collection_amount ${amount.message}` });
 
   for (const key of Object.keys(raw)) {
-    if (!(IDENTIFIER_FIELDS as readonly string[]).includes(key) && key !== 'product_code' && key !== 'collection_amount') {
-      errors.push({ field: fieldName(key), code: 'UNKNOWN_FIELD', message: `${fieldName(key)} is not a field of a policy` });
-    }
+    if ((IDENTIFIER_FIELDS as readonly string[]).includes(key) || key === 'product_code' || key === 'collection_amount') continue;
+    const problem = from === 'json' && SET_BY_THE_SERVICE.includes(key) ? setByTheService(key, raw[key]) : { code: 'UNKNOWN_FIELD' as const, message: `${fieldName(key)} is not a field of a policy` };
+    if (problem !== null) errors.push({ field: fieldName(key), ...problem });
   }
   if (errors.length > 0) throw invalidRequest('The policy is not valid', errors);
   return out as PolicyInput;
+}
+
+/**
+ * The fields of a policy (spec 2.1) that the service sets, not the creating request (4.1). A
+ * client whose serialiser writes every field of its policy type sends them empty (null), and
+ * status as the one a policy is created with: both say nothing, and are taken (as PATCH takes a
+ * null field as one not given). Anything else in them is refused, naming what the service sets.
+ */
+const SET_BY_THE_SERVICE: readonly string[] = ['id', 'status', 'created_at', 'updated_at'];
+
+function setByTheService(key: string, value: unknown): Pick<FieldError, 'code' | 'message'> | null {
+  if (value === null) return null;
+  if (key === 'status') {
+    return value === 'active' ? null : { code: 'INVALID_VALUE', message: `status of a new policy is active (the service sets it); got ${showValue(value)}` };
+  }
+  return { code: 'INVALID_VALUE', message: `${key} is set by the service; leave it out (or null)` };
 }
 
 export interface PolicyPatchInput {

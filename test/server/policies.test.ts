@@ -74,6 +74,23 @@ describe('POST /v1/policies', () => {
     }
   });
 
+  it("takes the fields the service sets when they say nothing (a serialiser's whole policy type), and refuses them when they do", async () => {
+    const whole = await create({ id: null, ...POLICY, status: 'active', created_at: null, updated_at: null });
+    expect(whole.status).toBe(201);
+    expect(whole.json()).toMatchObject({ policy_number: 'POL-0001', status: 'active', created_at: '2026-11-21T09:30:00.000Z' });
+    expect(whole.json().id).toMatch(/^[0-9a-f]{8}-/);
+    expect((await create({ ...POLICY, policy_number: 'POL-0002', status: null })).status).toBe(201);
+    const said = await create({ ...POLICY, policy_number: 'POL-0003', id: 'mine', status: 'lapsed', created_at: '2026-01-01T00:00:00Z' });
+    expect(said.status).toBe(400);
+    expect(said.json().error.details).toEqual([
+      { field: 'id', code: 'INVALID_VALUE', message: 'id is set by the service; leave it out (or null)' },
+      { field: 'status', code: 'INVALID_VALUE', message: 'status of a new policy is active (the service sets it); got "lapsed"' },
+      { field: 'created_at', code: 'INVALID_VALUE', message: 'created_at is set by the service; leave it out (or null)' },
+    ]);
+    // Nothing of the refused request was stored.
+    expect((await call(s.app, 'GET', '/v1/policies/POL-0003', { key: s.keys.acme })).status).toBe(404);
+  });
+
   it('refuses a missing body, an array body and an amount sent as a string', async () => {
     const empty = await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme });
     expect(empty.status).toBe(400);
