@@ -235,13 +235,17 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       };
       const path = request.url.split('?', 1)[0]!;
       if (path !== '/v1' && !path.startsWith('/v1/')) return answer(err);
-      authenticateRequest(request).then(
-        (principal) => {
+      // A request is a request: one whose URL the router cannot take counts against its key's
+      // limit as any other (429 once over it), or a client could send them without bound.
+      authenticateRequest(request)
+        .then(async (principal) => {
           request.principal = principal;
-          answer(err);
-        },
-        (refused: unknown) => answer(refused),
-      );
+          await checkRateLimit(request);
+        })
+        .then(
+          () => answer(err),
+          (refused: unknown) => answer(refused),
+        );
     },
     // What Node's HTTP parser refuses before there is a request at all (a malformed request line
     // or header, headers over the size limit, a request that took too long to arrive): a raw

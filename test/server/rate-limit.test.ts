@@ -37,4 +37,17 @@ describe('rate limiting per API key', () => {
       expect(Number(over.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     }
   });
+
+  it('counts requests whose URL the router cannot take (a malformed percent-escape, a segment over 100 characters) as any other', async () => {
+    const { key } = await s.backend.admin.keys.create('Other Insure', 'client');
+    const badUrls = ['/v1/policies/%E0%A4%A', `/v1/policies/${'x'.repeat(101)}`, '/v1/policies/%E0%A4%A'];
+    for (const url of badUrls) expect((await call(s.app, 'GET', url, { key })).status, url).toBe(400);
+    // Three requests made: the key is over its limit, for these URLs as for any other.
+    for (const url of ['/v1/whoami', ...badUrls]) {
+      const over = await call(s.app, 'GET', url, { key });
+      expect(over.status, url).toBe(429);
+      expect(over.json().error).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringMatching(/^Too many requests for this API key; retry after \d+ seconds?\.$/) });
+      expect(Number(over.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    }
+  });
 });
