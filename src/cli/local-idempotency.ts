@@ -13,7 +13,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -25,6 +25,7 @@ import { buildRequest, requestHash } from '../backend/wire.js';
 import { PremiaError, receivedCode } from '../domain/errors.js';
 import { CLI_METHOD, requestKey } from '../domain/idempotency.js';
 import { moneyToCents, stringifyJson } from '../domain/json.js';
+import { processIsAlive } from '../lib/process.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -188,7 +189,9 @@ function notCsvText(): (chunk: Uint8Array | string) => boolean {
 
 /** Copy a one-time stream (stdin) to a private temporary file, hashing it on the way. */
 async function spool(file: Upload): Promise<{ upload: Upload; sha256: string; remove: () => Promise<void> }> {
-  const path = join(tmpdir(), `premia-stdin-${randomBytes(8).toString('hex')}`);
+  await removeAbandonedSpools(tmpdir());
+  // The process id in the name tells a copy left by a process killed outright from a live one's.
+  const path = join(tmpdir(), `premia-stdin-${process.pid}-${randomBytes(8).toString('hex')}`);
   const remove = () => rm(path, { force: true });
   const hash = createHash('sha256');
   let size = 0;
@@ -220,6 +223,21 @@ async function spool(file: Upload): Promise<{ upload: Upload; sha256: string; re
     sha256: hash.digest('hex'),
     remove,
   };
+}
+
+const SPOOL_NAME = /^premia-stdin-(\d+)-[0-9a-f]{16}$/;
+
+/**
+ * The copies of stdin of processes that are gone: one killed outright (SIGKILL, SIGTERM, a power
+ * cut) cannot remove its own, and each held a whole book. Best effort: a TMPDIR that cannot be
+ * read is reported by the spool itself.
+ */
+async function removeAbandonedSpools(dir: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = Number(SPOOL_NAME.exec(name)?.[1] ?? 0);
+    if (pid > 0 && pid !== process.pid && !processIsAlive(pid)) await rm(join(dir, name), { force: true }).catch(() => undefined);
+  }
 }
 
 /**

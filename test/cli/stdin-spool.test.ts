@@ -4,7 +4,8 @@
  * exit 1) naming neither TMPDIR nor the fix; it is a VALIDATION_ERROR now, nothing imported, and
  * the key still free for the rerun.
  */
-import { existsSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -41,6 +42,27 @@ describe('stdin spooled under --idempotency-key', () => {
     const again = await importStdin();
     expect([again.code, again.stdout, again.stderr]).toEqual([0, 'Imported 1 policy; 0 rows failed.\n', '']);
     expect(readdirSync(tmp.dir).filter((f) => f.startsWith('premia-stdin-'))).toEqual([]);
+  });
+});
+
+/**
+ * A copy of stdin is removed when the import ends, but a process killed outright (SIGKILL,
+ * SIGTERM, a power cut) cannot remove its own: the whole book stayed in TMPDIR, one more copy for
+ * every killed run. The next spool removes those of processes that are gone, and only those.
+ */
+describe('copies of stdin left by killed processes', () => {
+  it('the next import from stdin removes those of dead processes and keeps a live one\'s', async () => {
+    const dir = join(tmp.dir, 'spools');
+    mkdirSync(dir);
+    const dead = spawnSync(process.execPath, ['-e', '']).pid; // exited and reaped
+    const left = `premia-stdin-${dead}-0123456789abcdef`;
+    const live = `premia-stdin-${process.ppid}-fedcba9876543210`;
+    const other = 'premia-stdin-notes.txt';
+    for (const name of [left, live, other]) writeFileSync(join(dir, name), CSV);
+    process.env.TMPDIR = dir;
+    const r = await runCli(['--db', join(tmp.dir, 'spools.db'), '--idempotency-key', 'book-2', 'policies', 'import', '-'], { cwd: tmp.dir, stdin: CSV });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, 'Imported 1 policy; 0 rows failed.\n', '']);
+    expect(readdirSync(dir).sort()).toEqual([other, live].sort());
   });
 });
 
