@@ -783,6 +783,11 @@ export interface Admin {
     complete(clientId: number, key: string, response: StoredResponse, owner?: IdempotencyOwner): Promise<boolean>;
     /** Forget a claimed key (the request was refused or failed: a retry may run again). */
     release(clientId: number, key: string, owner?: IdempotencyOwner): Promise<boolean>;
+    /**
+     * Run `fn`, the work of a claimed request, so that a write doing it in one transaction stores
+     * `response` with its answer in that transaction: work and record commit together.
+     */
+    answerInWork<T>(clientId: number, key: string, response: Omit<StoredResponse, 'body'>, fn: () => Promise<T>, owner?: IdempotencyOwner): Promise<T>;
     /** Record on a claimed key the date its advance resolved to reach (IdempotencyClaim `resumeTo`). */
     noteTarget(clientId: number, key: string, to: IsoDate, owner?: IdempotencyOwner): Promise<boolean>;
   };

@@ -7,7 +7,7 @@
 import type { Store } from '../../store/store.js';
 import type { Admin, IdempotencyClaimInput, IdempotencyOwner, KeyRole, StoredResponse } from '../types.js';
 import { authenticate, clientByName, clientLike, createKey, createKeyOnce, listKeys, otherClientsWithCollectionsIn, revokeKey } from './api-keys.js';
-import { claimKey, completeKey, noteKeyTarget, processOwner, releaseKey, STORE_SCOPE } from './idempotency.js';
+import { answerInWork, claimKey, completeKey, noteKeyTarget, processOwner, releaseKey, STORE_SCOPE } from './idempotency.js';
 import { listSettings, setSetting } from './settings.js';
 import { importHolidays, showCalendar } from './calendar.js';
 import { workEngine } from './engine.js';
@@ -61,6 +61,7 @@ export class LocalAdmin implements Admin {
       claim: (input) => claimKey(store, input),
       complete: (clientId: number, key: string, response: StoredResponse, owner?: IdempotencyOwner) => completeKey(store, clientId, key, response, owner),
       release: (clientId: number, key: string, owner?: IdempotencyOwner) => releaseKey(store, clientId, key, owner),
+      answerInWork: (clientId, key, response, fn, owner) => answerInWork(clientId, key, response, fn, owner),
       noteTarget: (clientId: number, key: string, to: string, owner?: IdempotencyOwner) => noteKeyTarget(store, clientId, key, to, owner),
     };
   }

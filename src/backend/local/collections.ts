@@ -44,6 +44,7 @@ import { openAccount } from './accounts.js';
 import type { LocalContext } from './context.js';
 import { findPolicyByRef, policyNotFound } from './policies.js';
 import { readWorld, stamp, stampDay, iso } from './world.js';
+import { answered as answeredWithin } from './idempotency.js';
 
 /** How many months after the clock's month a run may be queued for. */
 export const MAX_MONTHS_AHEAD = 12;
@@ -152,7 +153,8 @@ export async function executeCollections(ctx: LocalContext, input: ExecuteInput)
       const first = period < periodOf(world.today) ? period : periodOf(world.today);
       await setMeta(trx, 'bank_epoch', fromDayNumber(epochFor(first)));
     }
-    return { execution_id: encodeId(IdKind.execution, world.idSalt, answered), status: 'processing', policies_queued: queued };
+    const accepted: ExecutionAccepted = { execution_id: encodeId(IdKind.execution, world.idSalt, answered), status: 'processing', policies_queued: queued };
+    return answeredWithin(trx, accepted);
   });
 }
 

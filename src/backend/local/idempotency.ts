@@ -19,10 +19,12 @@
  * cannot check). Only the current owner may complete or release a claim, so an owner that was
  * taken over while still running cannot overwrite the new owner's response.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { PremiaError } from '../../domain/errors.js';
 import { CLI_METHOD } from '../../domain/idempotency.js';
+import { stringifyJson } from '../../domain/json.js';
 import { processIsAlive } from '../../lib/process.js';
 import {
   completeIdempotencyKey,
@@ -190,6 +192,45 @@ export async function completeKeyWithin(
   HELD.delete(held(clientId, key)); // done with (see HELD); a rollback leaves the claim to releaseKey
   const at = idempotencyRowKey(clientId, key);
   return completeIdempotencyKey(trx, at.clientId, at.key, owner.token, { status: response.status, content_type: response.contentType, body: response.body });
+}
+
+/** The claimed request a write in progress answers (answerInWork), with the status it answers with. */
+interface PendingAnswer {
+  clientId: number;
+  key: string;
+  status: number;
+  contentType: string;
+  owner: IdempotencyOwner;
+}
+const PENDING = new AsyncLocalStorage<PendingAnswer>();
+
+/**
+ * Run the work of a claimed request so that a write doing it in one transaction stores its answer
+ * in that transaction (answered): stored after the commit, a process killed between the two left
+ * the work done and the key unanswered, and the rerun with the key did it again (a second
+ * settlement refused SETTLEMENT_EXISTS, exit 6, for the one the first run made). The caller still
+ * completes the key afterwards, which changes nothing once it is answered.
+ */
+export function answerInWork<T>(clientId: number, key: string, response: Omit<StoredResponse, 'body'>, fn: () => Promise<T>, owner: IdempotencyOwner = PROCESS_OWNER): Promise<T> {
+  return PENDING.run({ clientId, key, status: response.status, contentType: response.contentType, owner }, fn);
+}
+
+/**
+ * `value`, the answer of a write that does its work in this one transaction, stored as the answer
+ * of the request under way (answerInWork), if any, so that both commit together or not at all.
+ */
+export async function answered<T>(trx: Trx, value: T): Promise<T> {
+  const pending = PENDING.getStore();
+  if (pending) {
+    HELD.delete(held(pending.clientId, pending.key)); // done with (see HELD); a rollback leaves the claim to releaseKey
+    const at = idempotencyRowKey(pending.clientId, pending.key);
+    await completeIdempotencyKey(trx, at.clientId, at.key, pending.owner.token, {
+      status: pending.status,
+      content_type: pending.contentType,
+      body: stringifyJson(value),
+    });
+  }
+  return value;
 }
 
 /**

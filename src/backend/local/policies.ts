@@ -9,6 +9,7 @@ import { checkIdentifier } from '../../domain/identifiers.js';
 import * as repo from '../../store/repos/policies.js';
 import type { Db, Trx } from '../../store/store.js';
 import type { AmountChange, Page, Policy, PolicyDetail, PolicyListQuery, StatusChange } from '../types.js';
+import { answered } from './idempotency.js';
 import type { LocalContext } from './context.js';
 import { iso, readWorld, stamp } from './world.js';
 
@@ -71,7 +72,7 @@ export async function createPolicy(ctx: LocalContext, input: PolicyInput): Promi
       updated_at: now,
     } satisfies repo.NewPolicyRow;
     const id = await repo.insertPolicy(trx, fields);
-    return toPolicy({ id, ...fields }, null, world.idSalt);
+    return answered(trx, toPolicy({ id, ...fields }, null, world.idSalt));
   });
 }
 
@@ -150,7 +151,7 @@ export async function updatePolicy(
         updated_at: updatedAt,
       });
     }
-    return toPolicy(row, await repo.latestEffectivePeriod(trx, ctx.clientId, row.id), world.idSalt);
+    return answered(trx, toPolicy(row, await repo.latestEffectivePeriod(trx, ctx.clientId, row.id), world.idSalt));
   });
 }
 

@@ -34,6 +34,7 @@ import { periodHasCollections } from '../../store/repos/collections.js';
 import * as repo from '../../store/repos/settlements.js';
 import type { Db, Trx } from '../../store/store.js';
 import { SETTLEMENT_EXPORT_COLUMNS, type Download, type Page, type Settlement, type SettlementListQuery } from '../types.js';
+import { answered } from './idempotency.js';
 import type { LocalContext } from './context.js';
 import { CSV_CONTENT_TYPE } from './reports.js';
 import { iso, readWorld, stamp } from './world.js';
@@ -238,7 +239,7 @@ async function createSettlementOnce(ctx: LocalContext, period: Period): Promise<
       at: now,
       detail: null,
     });
-    return toSettlement({ id, ...row, supersedes_number: replaced?.settlement_number ?? null, superseded_by_number: null }, idSalt);
+    return answered(trx, toSettlement({ id, ...row, supersedes_number: replaced?.settlement_number ?? null, superseded_by_number: null }, idSalt));
   });
 }
 
@@ -275,7 +276,7 @@ export async function markSettlementPaid(ctx: LocalContext, ref: string, options
       at: now,
       detail: paidReference,
     });
-    return toSettlement({ ...row, ...set }, world.idSalt);
+    return answered(trx, toSettlement({ ...row, ...set }, world.idSalt));
   });
 }
 
@@ -297,7 +298,7 @@ export async function disputeSettlement(ctx: LocalContext, ref: string, reason: 
       at: now,
       detail: text,
     });
-    return toSettlement({ ...row, ...set }, world.idSalt);
+    return answered(trx, toSettlement({ ...row, ...set }, world.idSalt));
   });
 }
 
