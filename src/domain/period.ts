@@ -66,6 +66,12 @@ export function dateFormatHint(text: string): string {
   const y4 = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
   if (y4) return ` (write the month and day with two digits each: ${y4[1]}-${y4[2]!.padStart(2, '0')}-${y4[3]!.padStart(2, '0')})`;
   if (/^\d{1,2}[/.-]\d{1,2}[/.-]\d{4}$/.test(text)) return ' (the day or month comes first, which can be read two ways; write the year first)';
+  // A spreadsheet that saved a date column as numbers writes its serial day count (46328, or
+  // 46328.5 with a time of day); in Excel's 1900 date system day n is 1899-12-30 plus n days.
+  if (/^\d{5}(\.\d+)?$/.test(text)) {
+    const day = new Date(Date.UTC(1899, 11, 30) + Math.floor(Number(text)) * 86_400_000).toISOString().slice(0, 10);
+    return ` (a spreadsheet's serial day number, ${day} in Excel's 1900 date system; format the column as dates written YYYY-MM-DD)`;
+  }
   return '';
 }
 

@@ -100,14 +100,15 @@ describe('bank import', () => {
   it("dates written as other tools write them are refused row by row, each message saying what to write instead", async () => {
     const b = await backend();
     await b.setClock('2026-10-31');
-    const rows = ['2026/11/02', '02/11/2026', '2026-11-02 00:00:00', '2026-11-2'].map((d) => `C1,${d},-5.00,CARD`).join('\n');
+    const rows = ['2026/11/02', '02/11/2026', '2026-11-02 00:00:00', '2026-11-2', '46328'].map((d) => `C1,${d},-5.00,CARD`).join('\n');
     const r = await b.importBankTransactions(textUpload('dates.csv', `customer_id,date,amount,description\n${rows}\n`));
-    expect([r.imported, r.failed]).toEqual([0, 4]);
+    expect([r.imported, r.failed]).toEqual([0, 5]);
     expect(r.errors.map((e) => [e.row, e.field, e.code, e.message])).toEqual([
       [2, 'date', 'INVALID_DATE', "date '2026/11/02' is not a date written YYYY-MM-DD (it is written with '/'; write it 2026-11-02)"],
       [3, 'date', 'INVALID_DATE', "date '02/11/2026' is not a date written YYYY-MM-DD (the day or month comes first, which can be read two ways; write the year first)"],
       [4, 'date', 'INVALID_DATE', "date '2026-11-02 00:00:00' is not a date written YYYY-MM-DD (it has a time of day; write the date alone, 2026-11-02)"],
       [5, 'date', 'INVALID_DATE', "date '2026-11-2' is not a date written YYYY-MM-DD (write the month and day with two digits each: 2026-11-02)"],
+      [6, 'date', 'INVALID_DATE', "date '46328' is not a date written YYYY-MM-DD (a spreadsheet's serial day number, 2026-11-02 in Excel's 1900 date system; format the column as dates written YYYY-MM-DD)"],
     ]);
   });
 

@@ -74,6 +74,9 @@ describe('whyNotADate: the one wording of a date premia does not take', () => {
     ['2026-1-5', 'is not a date written YYYY-MM-DD (write the month and day with two digits each: 2026-01-05)', false],
     ['2026-11-01T10:00:00Z', 'is not a date written YYYY-MM-DD (it has a time of day; write the date alone, 2026-11-01)', false],
     ['2026-11-01 00:00', 'is not a date written YYYY-MM-DD (it has a time of day; write the date alone, 2026-11-01)', false],
+    ['46328', "is not a date written YYYY-MM-DD (a spreadsheet's serial day number, 2026-11-02 in Excel's 1900 date system; format the column as dates written YYYY-MM-DD)", false],
+    ['46328.333333', "is not a date written YYYY-MM-DD (a spreadsheet's serial day number, 2026-11-02 in Excel's 1900 date system; format the column as dates written YYYY-MM-DD)", false],
+    ['4632', 'is not a date written YYYY-MM-DD', false],
     ['Nov 1, 2026', 'is not a date written YYYY-MM-DD', false],
     ['', 'is not a date written YYYY-MM-DD', false],
   ])('%s %s', (text, phrase, wellFormed) => {
