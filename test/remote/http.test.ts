@@ -650,6 +650,10 @@ describe('answers that are not the expected JSON', () => {
       ['a report cut in a quoted field', http10('text/csv', `${header}\n${row}\n2026-11,C1,"Acme, Inc`), report, 'it ends inside a quoted field'],
       ['a statement cut in its net amount', http10('text/csv', statement.slice(0, statement.indexOf('958.13') + 3)), settle, 'its last row has 8 of the 10 columns'],
       ['a JSON report cut', http10('application/json', '{"period_month":"2026-11","results":[{"period_month":"2026-11"},{"period'), [...report, '--format', 'json'], 'JSON that does not end'],
+      // Cut where the end checks above see nothing amiss: inside the last cell, after a row's '}'.
+      ['a statement cut in its payment reference', http10('text/csv', statement.slice(0, statement.indexOf('EFT1') + 2)), settle, 'a CSV that may be cut off in its last cell: the server sent no length'],
+      ['a report cut in its last cell', http10('text/csv', `${header}\n${row}\n${row.slice(0, -6)}`), report, 'a CSV that may be cut off in its last cell'],
+      ['a JSON report cut after a row', http10('application/json', '{"period_month":"2026-11","results":[{"period_month":"2026-11"}'), [...report, '--format', 'json'], 'JSON that ends before all it opened is closed'],
     ];
     for (const [name, handler, args, said] of cases) {
       const out = join(dir, `cut-${name.replace(/ /g, '-')}.out`);
@@ -660,8 +664,8 @@ describe('answers that are not the expected JSON', () => {
       expect(r.stderr, name).toContain('nothing complete was received');
       expect(existsSync(out), name).toBe(false);
     }
-    // Whole ones are taken: quoted commas and a quoted line end, no final line end.
-    const whole = `${header}\r\n${row}\r\n2026-11,C2,"Acme, ""Inc""\r\nLtd",P2,LIFE,1.00,1.00,0.00,PAID_FULL,2026-11-03,2026-11-03,1,`;
+    // Whole ones are taken: quoted commas and a quoted line end (without a length, a final line end shows the last row whole).
+    const whole = `${header}\r\n${row}\r\n2026-11,C2,"Acme, ""Inc""\r\nLtd",P2,LIFE,1.00,1.00,0.00,PAID_FULL,2026-11-03,2026-11-03,1,\r\n`;
     handlers = [http10('text/csv', whole)];
     const r = await premia(report);
     expect([r.code, r.stdout, r.stderr]).toEqual([0, whole, '']);

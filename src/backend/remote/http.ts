@@ -402,6 +402,8 @@ export class HttpClient {
         return h === 'x-has-more' ? v === 'true' : v !== '';
       });
       if (nextHeader !== undefined) await refuse(`one page of a longer answer (${nextHeader})`);
+      // A body without a length or chunks ends where the connection closed, whole or cut off.
+      const closeDelimited = x.headers['content-length'] === undefined && x.headers['transfer-encoding'] === undefined && (encoding === '' || encoding === 'identity');
       const totalCount = /^\d+$/.test(headerText(x.headers['x-total-count'])?.trim() ?? '') ? Number(headerText(x.headers['x-total-count'])!.trim()) : null;
       if (format === 'csv' && expect.columns) {
         // A body of one line without a line end is all header (a report without rows).
@@ -421,7 +423,7 @@ export class HttpClient {
         body: guardStream(head, iterator, what, x.requestId, {
           observe: outline ? (chunk) => outline.write(chunk) : undefined,
           done: (text) => {
-            const why = wholeDownloadProblem(text, format, expect, outline, totalCount);
+            const why = wholeDownloadProblem(text, format, expect, outline, totalCount, closeDelimited);
             if (why !== null) throw remoteError(`${what} answered with ${why}; nothing complete was received.`, x.requestId);
             const other = expect.period === undefined ? null : otherReportPeriod(text, format, outline, expect.period);
             if (other !== null) {
@@ -1096,7 +1098,7 @@ interface DownloadText {
 }
 
 /** Why a whole download is not what was asked for, or null. */
-function wholeDownloadProblem(text: DownloadText, format: 'csv' | 'json', expect: DownloadShape, outline: JsonOutline | null = null, totalCount: number | null = null): string | null {
+function wholeDownloadProblem(text: DownloadText, format: 'csv' | 'json', expect: DownloadShape, outline: JsonOutline | null = null, totalCount: number | null = null, closeDelimited = false): string | null {
   // A count of all results (X-Total-Count) beyond those that came: the answer is one page of it.
   const carried = format === 'json' ? (outline?.results ?? null) : dataRowsOf(text);
   if (totalCount !== null && carried !== null && totalCount > carried) {
@@ -1114,12 +1116,19 @@ function wholeDownloadProblem(text: DownloadText, format: 'csv' | 'json', expect
     const opened = text.head.replace(/^\uFEFF/, '').trimStart()[0];
     const closed = text.tail.trimEnd().at(-1);
     if (closed !== (opened === '[' ? ']' : '}')) return `JSON that does not end where it began ('${opened}' without its '${opened === '[' ? ']' : '}'}'), as if cut off`;
+    // Cut off just after a row's own '}': its last character closes something, not all it opened.
+    if (outline?.open) return 'JSON that ends before all it opened is closed, as if cut off';
     return null;
   }
   if (expect.columns) {
     const cells = lastRecordCells(text);
     if (cells === 'open') return 'a CSV cut off: it ends inside a quoted field';
     if (cells !== null && cells !== expect.columns.length) return `a CSV cut off: its last row has ${cells} of the ${expect.columns.length} columns`;
+  }
+  // Without a length, a CSV cut inside its last cell (a payment reference, a failure reason) has
+  // all its columns: only a final line end shows that the last row came whole.
+  if (closeDelimited && !/\n\s*$/.test(text.tail)) {
+    return 'a CSV that may be cut off in its last cell: the server sent no length (the body ends where the connection closed) and the CSV does not end with a line end';
   }
   if (expect.dataRows !== undefined) {
     const rows = dataRowsOf(text);

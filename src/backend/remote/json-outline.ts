@@ -35,6 +35,10 @@ export class JsonOutline {
   readonly fields: OutlineField[] = [];
   /** Elements of the top-level object's `results` array. */
   results = 0;
+  /** Whether it ends inside a container or a string (a body cut off after a row's own `}`). */
+  get open(): boolean {
+    return this.stack.length > 0 || this.inString;
+  }
   private readonly stack: Frame[] = [];
   private readonly decoder = new StringDecoder('utf8');
   private inString = false;
