@@ -686,6 +686,19 @@ describe('answers that are not the expected JSON', () => {
     expect([s.code, s.stdout, s.stderr]).toEqual([0, statement, '']);
   });
 
+  it('a CSV of other columns whose connection closes after its first lines (no length): exit 1 with the reason, never a silent exit 0', async () => {
+    const other = `${SETTLEMENT_EXPORT_COLUMNS.join(',')}\nSETTLE-2026-11-001,2026-11,1425.25,356.31,49.88,406.19,60.93,958.13,2026-12-03,EFT1\n`;
+    handlers = [(_q, res) => res.socket!.end(`HTTP/1.0 200 OK\r\nContent-Type: text/csv\r\nConnection: close\r\n\r\n${other}`)];
+    const out = join(dir, 'other-columns.csv');
+    const r = await premia(['reports', 'collections', '--period', '2026-11', '--output', out]);
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      1,
+      '',
+      `error: GET /v1/reports/collections answered with a CSV whose header is '${SETTLEMENT_EXPORT_COLUMNS.join(',').slice(0, 120)}', not the spec's columns (${REPORT_COLUMNS.join(',')}), instead of a CSV file; is something other than the service answering at ${base}?\n  (code REMOTE_ERROR)\n`,
+    ]);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('a download that trickles (a byte now and then, never idle long) is stopped by the low-speed limit: exit 1, no file', async () => {
     const trickle: Handler = (_q, res) => {
       res.writeHead(200, { 'content-type': 'text/csv' });

@@ -346,7 +346,11 @@ export class HttpClient {
       const type = mediaType(x.headers['content-type']);
       const what = this.describe(call);
       const refuse = async (why: string): Promise<never> => {
-        await x.body.dump().catch(() => undefined);
+        // Not dump(): a body read in part whose connection has closed (no length) never settles
+        // it, and with nothing else pending Node would exit 0 without a word. Destroyed unread,
+        // undici's body emits an AbortError: nothing is left to hear it.
+        x.body.on('error', () => undefined);
+        x.body.destroy();
         throw remoteError(`${what} answered with ${why} instead of ${format === 'csv' ? 'a CSV file' : 'a JSON report'}; is something other than the service answering at ${this.baseUrl}?`, x.requestId);
       };
       const html = type === 'text/html' || type === 'application/xhtml+xml';
