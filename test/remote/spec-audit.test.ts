@@ -391,6 +391,18 @@ describe("an import whose answer leaves some of the file's rows out of both coun
     expect(r.stdout.split('\n')[0]).toBe('Imported 2 policies; 1 row failed.');
   });
 
+  it('an answer that counts no row at all (a 202 of a job queued for later) says so: "Imported 0 policies" is not the whole story', async () => {
+    const file = join(dir, 'four-queued.csv');
+    writeFileSync(file, `${HEADER}${ROWS.join('\n')}\n`);
+    const s = await serve({ 'POST /policies/import': answer(202, { imported: 0, failed: 0, errors: [], job_id: 'J1' }) });
+    const r = await premia(s, ['policies', 'import', file]);
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      0,
+      'Imported 0 policies; 0 rows failed.\n',
+      "warning: four-queued.csv has 4 rows, but the service's answer accounts for 0 (0 imported, 0 failed): 4 rows are in neither count. Check what the service holds before relying on this import.\n",
+    ]);
+  });
+
   it('counts rows as premia reads a CSV: blank lines and empty rows are none, a quoted line end is one row (control)', async () => {
     const file = join(dir, 'blanks.csv');
     writeFileSync(file, `${HEADER}${ROWS[0]}\r\n\r\n,,,,\r\n"C2","E2","P2","LI\nFE","20.00"\r\n   \r\n`);

@@ -20,14 +20,16 @@ export function afterRowErrors(ui: Ui, result: { imported: number; errors: Reado
 }
 
 /**
- * After a remote import that imported rows: the rows of the file (`rows`, as premia counts them;
+ * After a remote import that imported rows, or counted none at all: the rows of the file (`rows`, as premia counts them;
  * null when it could not) that the service's answer counts neither as imported nor as failed,
  * said. Another server may skip a duplicate or a row it cannot read without a word, and
  * "Imported 2 policies; 0 rows failed" for a file of four would leave two policies uncollected
- * unnoticed. (Nothing imported says itself: a file refused whole counts only its bad rows.)
+ * unnoticed; nor does "Imported 0 policies; 0 rows failed" for a file of four say why (a 202 of
+ * a job queued for later). (Nothing imported with rows failed says itself: a file refused whole
+ * counts only its bad rows.)
  */
 export function warnUnaccountedRows(ui: Ui, file: string, rows: number | null, result: { imported: number; failed: number }): void {
-  if (rows === null || result.imported === 0) return;
+  if (rows === null || (result.imported === 0 && result.failed > 0)) return;
   const told = result.imported + result.failed;
   if (told >= rows) return;
   const left = rows - told;
