@@ -106,9 +106,16 @@ export interface SummaryFigures {
   unpaid_and_partial: OpenPolicy[];
 }
 
-/** A share rounded to four decimals; 0 of nothing is 0. */
+/**
+ * A share rounded to four decimals; 0 of nothing is 0. As the printed percentages, a share short
+ * of the whole is never rounded up to 1 (0.99996 is 0.9999), nor anything collected down to 0.
+ */
 export function share(part: number, whole: number): number {
-  return whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000;
+  if (whole === 0) return 0;
+  const r = Math.round((part / whole) * 10_000);
+  if (r >= 10_000 && part < whole) return 0.9999;
+  if (r === 0 && part > 0) return 0.0001;
+  return r / 10_000;
 }
 
 export interface SummaryReadOptions {

@@ -38,7 +38,8 @@ const esc = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]
 const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 
 /**
- * What the page's own script draws: shares as percentages, money as units (for the axes). The
+ * What the page's own script draws: shares as percentages (as the tables print them: 99.9% short
+ * of the whole, never 100), money as units (for the axes). The
  * horizontal bar charts list their rows bottom-up, so their rows are given reversed (the first
  * row on top, as in the tables).
  */
@@ -46,7 +47,7 @@ function chartData(s: SummaryFigures) {
   const patterns = [...(s.by_income_pattern ?? [])].reverse();
   const failures = [...s.failures_by_reason].reverse();
   return {
-    byDay: { labels: s.by_day.map((d) => d.date.slice(8)), series: [s.by_day.map((d) => Math.round(d.cumulative_rate * 1000) / 10)] },
+    byDay: { labels: s.by_day.map((d) => d.date.slice(8)), series: [s.by_day.map((d) => Number(percentOf(d.amount_collected, s.due).slice(0, -1)))] },
     byPattern: { labels: patterns.map((p) => p.pattern), series: [patterns.map((p) => p.due / 100), patterns.map((p) => p.collected / 100)] },
     failures: { labels: failures.map((f) => f.reason), series: [failures.map((f) => f.attempts)] },
   };

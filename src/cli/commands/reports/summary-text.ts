@@ -51,8 +51,9 @@ export function noSettlementText(s: SummaryFigures): { none: 'none' | 'none yet'
 /** A bar of `rate` × BAR_WIDTH characters, padded to BAR_WIDTH. */
 export function bar(rate: number, fancy: boolean): string {
   const cells = Math.max(0, Math.min(1, rate)) * BAR_WIDTH;
+  // Only the whole of what is due fills the bar, as only it is shown as 100.0%.
   if (!fancy) {
-    const full = Math.round(cells);
+    const full = Math.min(Math.round(cells), rate < 1 ? BAR_WIDTH - 1 : BAR_WIDTH);
     return '#'.repeat(full) + ' '.repeat(BAR_WIDTH - full);
   }
   let full = Math.floor(cells);
@@ -60,6 +61,10 @@ export function bar(rate: number, fancy: boolean): string {
   if (eighths === 8) {
     full++;
     eighths = 0;
+  }
+  if (rate < 1 && full === BAR_WIDTH) {
+    full = BAR_WIDTH - 1;
+    eighths = 7;
   }
   const part = eighths === 0 ? '' : ' ▏▎▍▌▋▊▉'[eighths]!;
   return '█'.repeat(full) + part + ' '.repeat(BAR_WIDTH - full - part.length);
