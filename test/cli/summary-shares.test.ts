@@ -1,6 +1,7 @@
 /**
  * The summary's shares near the ends: a month short of what is due by a little is never shown
- * as all collected (not in the JSON's fractions, the text's bars, nor the page's chart).
+ * as all collected (not in the JSON's fractions, the text's bars, nor the page's chart), and a
+ * month without collections has no empty income-pattern table.
  */
 import { describe, expect, it } from 'vitest';
 import { share, type SummaryFigures } from '../../src/cli/commands/reports/summary-figures.js';
@@ -64,4 +65,12 @@ describe('summary shares', () => {
     expect(chartSeries(renderSummaryHtml(month(20, 1_000_000)))).toEqual([0, 0.1]);
   });
 
+  it('a month without collections says so instead of an empty income-pattern table and chart', () => {
+    const s: SummaryFigures = { ...month(0, 0), policies: 0, attempts: 0, by_day: [], by_income_pattern: [], patterns_note: null };
+    expect(renderSummaryText(s, plain)).toContain('\nBy income pattern\n2026-11 has no collections.\n\nFailures by reason\n');
+    const html = renderSummaryHtml(s);
+    expect(html).toContain('<h2>By income pattern</h2>\n<p>2026-11 has no collections.</p>\n<h2>Failures by reason</h2>');
+    expect(html).not.toContain('chart-by-pattern"');
+    expect(html).not.toContain('table-by-pattern');
+  });
 });

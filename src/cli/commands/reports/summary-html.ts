@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { periodStateNote } from '../../../domain/period-state.js';
 import type { SummaryFigures } from './summary-figures.js';
 import { percentOf } from '../../output/format.js';
-import { groupedCount, groupedMoney, noAttemptsText, noSettlementText } from './summary-text.js';
+import { groupedCount, groupedMoney, noAttemptsText, noCollectionsText, noSettlementText } from './summary-text.js';
 
 let library: { js: string; css: string } | undefined;
 
@@ -194,6 +194,7 @@ export function renderSummaryHtml(s: SummaryFigures, options: { unpaidRows?: num
 
   parts.push('<h2>By income pattern</h2>');
   if (s.by_income_pattern === null) parts.push(`<p>Income patterns ${esc(s.patterns_note ?? 'not analysed')}.</p>`);
+  else if (s.by_income_pattern.length === 0) parts.push(`<p>${esc(noCollectionsText(s))}</p>`);
   else {
     parts.push(
       '<p class="legend"><span><i style="background:#b9c3d3"></i>due</span><span><i style="background:#1f9d55"></i>collected</span></p>',

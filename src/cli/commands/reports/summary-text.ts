@@ -35,6 +35,11 @@ export function noAttemptsText(s: SummaryFigures): string {
   return st !== null && st.as_of >= st.closes_on ? `No debit was attempted in ${s.period_month}.` : 'No debit has been attempted yet.';
 }
 
+/** What the income-pattern table says of a month without collections (it has no row). */
+export function noCollectionsText(s: SummaryFigures): string {
+  return `${s.period_month} has no collections.`;
+}
+
 /**
  * Why a month has no settlement statement, and whether `settlements create` can make one now:
  * only for a closed period with collections (it refuses an open one, PERIOD_OPEN, and one with
@@ -115,6 +120,7 @@ export function renderSummaryText(s: SummaryFigures, style: TextStyle): string {
 
   out.push('', style.heading('By income pattern'));
   if (s.by_income_pattern === null) out.push(`Income patterns ${s.patterns_note ?? 'not analysed'}.`);
+  else if (s.by_income_pattern.length === 0) out.push(noCollectionsText(s));
   else {
     out.push(
       ...table(
