@@ -81,11 +81,8 @@ function classifyMalformedAmount(s: string): AmountProblem | null {
   if (/^[+-]?[\d.]*[eE][+-]?\d*$/.test(s)) {
     return { code: 'INVALID_AMOUNT', message: `'${shown}' uses exponent notation; write a plain decimal like 149.50` };
   }
-  const grouped = groupedNumberProblem(s, '', '1000.00');
-  if (grouped) return { code: 'INVALID_AMOUNT', message: `'${shown}' ${grouped}` };
-  if (/^\d+,\d{1,2}$/.test(s)) {
-    return { code: 'INVALID_AMOUNT', message: `'${shown}' uses a decimal comma; use a decimal point, like 149.50` };
-  }
+  const local = spreadsheetNumberProblem(s, '', { grouped: '1000.00', comma: '149.50' });
+  if (local) return { code: 'INVALID_AMOUNT', message: `'${shown}' ${local}` };
   return { code: 'INVALID_AMOUNT', message: `'${shown}' is not a number; give a premium like 149.50` };
 }
 
@@ -173,9 +170,8 @@ export function parseSignedAmount(text: string): Cents | AmountProblem {
     if (/^[+-]?\d+\.\d{3,}$/.test(s)) return { code: 'INVALID_AMOUNT', message: `'${shown}' has more than two decimals` };
     // As a premium's problems are worded (classifyMalformedAmount), the sign aside.
     const unsigned = s.replace(/^[+-]/, '');
-    const grouped = groupedNumberProblem(unsigned, s.startsWith('-') ? '-' : '', '-1200.50');
-    if (grouped) return { code: 'INVALID_AMOUNT', message: `'${shown}' ${grouped}` };
-    if (/^\d+,\d{1,2}$/.test(unsigned)) return { code: 'INVALID_AMOUNT', message: `'${shown}' uses a decimal comma; use a decimal point, like -1200.50` };
+    const local = spreadsheetNumberProblem(unsigned, s.startsWith('-') ? '-' : '', { grouped: '-1200.50', comma: '-1200.50' });
+    if (local) return { code: 'INVALID_AMOUNT', message: `'${shown}' ${local}` };
     if (/^[\d.]*[eE][+-]?\d*$/.test(unsigned)) return { code: 'INVALID_AMOUNT', message: `'${shown}' uses exponent notation; write a plain decimal like -1200.50` };
     // A minus written with another dash (U+2212, as typeset text and some exports write it; an en
     // dash, as a word processor turns '-' into): said so, not taken for a currency sign.
@@ -202,20 +198,43 @@ export function parseSignedAmount(text: string): Cents | AmountProblem {
   return value.times(100).toNumber() as Cents;
 }
 
+/** An amount written as a spreadsheet formats money where premia reads a plain decimal (spreadsheetNumber). */
+export interface SpreadsheetNumber {
+  /** Its thousands grouped. */
+  grouped: boolean;
+  /** A comma for the decimal point. */
+  decimalComma: boolean;
+  /** The plain decimal it stands for (`1234.50`). */
+  plain: string;
+}
+
 /**
- * What is wrong with an unsigned number written with its thousands grouped, as a spreadsheet
- * formats money: by a comma, a space (a no-break one, or French Excel's narrow no-break space
- * U+202F, or a thin one) or an apostrophe (Swiss: `1'234.50`, `1’234.50`), with a decimal point;
- * or by a point, a space or an apostrophe with a decimal comma (`1.234,50`, `1 234,50`: "not a
- * number" said nothing of either), which is then named too and the number shown as it should be
- * written (with `sign` before it). Null for any other text.
+ * An unsigned number written as a spreadsheet formats money: its thousands grouped by a comma, a
+ * space (a no-break one, or French Excel's narrow no-break space U+202F, or a thin one) or an
+ * apostrophe (Swiss: `1'234.50`, `1’234.50`) with a decimal point; or grouped by a point, a space
+ * or an apostrophe with a decimal comma (`1.234,50`, `1 234,50`); or a decimal comma alone
+ * (`149,50`). Null for any other text. One home for these forms: an amount's message
+ * (spreadsheetNumberProblem) and a CSV row its commas split (row-errors.ts) both read them here.
  */
-function groupedNumberProblem(unsigned: string, sign: string, example: string): string | null {
+export function spreadsheetNumber(unsigned: string): SpreadsheetNumber | null {
   if (/^\d{1,3}(?:[. '\u00a0\u202f\u2009\u2019]\d{3})+,\d{1,2}$/.test(unsigned)) {
-    return `has a thousands separator and a decimal comma; write it as ${sign}${unsigned.replace(/[^\d,]/g, '').replace(',', '.')}`;
+    return { grouped: true, decimalComma: true, plain: unsigned.replace(/[^\d,]/g, '').replace(',', '.') };
   }
-  if (/^\d{1,3}(?:[, '\u00a0\u202f\u2009\u2019]\d{3})+(?:\.\d+)?$/.test(unsigned)) return `has a thousands separator; write it without one, like ${example}`;
+  if (/^\d{1,3}(?:[, '\u00a0\u202f\u2009\u2019]\d{3})+(?:\.\d+)?$/.test(unsigned)) return { grouped: true, decimalComma: false, plain: unsigned.replace(/[^\d.]/g, '') };
+  if (/^\d+,\d{1,2}$/.test(unsigned)) return { grouped: false, decimalComma: true, plain: unsigned.replace(',', '.') };
   return null;
+}
+
+/**
+ * What is wrong with an unsigned amount written as a spreadsheet formats money (spreadsheetNumber):
+ * with both a grouping and a decimal comma, the number as it should be written (`sign` before
+ * it); else the examples `like` gives. Null for any other text.
+ */
+function spreadsheetNumberProblem(unsigned: string, sign: string, like: { grouped: string; comma: string }): string | null {
+  const n = spreadsheetNumber(unsigned);
+  if (n === null) return null;
+  if (n.grouped && n.decimalComma) return `has a thousands separator and a decimal comma; write it as ${sign}${n.plain}`;
+  return n.grouped ? `has a thousands separator; write it without one, like ${like.grouped}` : `uses a decimal comma; use a decimal point, like ${like.comma}`;
 }
 
 /** Exactly two decimals: 14950 → "149.50", -5 → "-0.05". */

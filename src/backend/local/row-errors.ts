@@ -6,6 +6,7 @@
  */
 import { ExitCode, PremiaError } from '../../domain/errors.js';
 import { printable } from '../../domain/identifiers.js';
+import { spreadsheetNumber } from '../../domain/money.js';
 import { trimCell } from '../../lib/csv-reader.js';
 
 export const MAX_REPORTED_ERRORS = 10_000;
@@ -111,13 +112,10 @@ export function amountSplitHint(fields: readonly string[], columns: number, at: 
   const extra = fields.length - columns;
   if (extra <= 0) return '';
   const amount = fields.slice(at, at + 1 + extra).map((f) => trimCell(f)).join(',');
-  const shown = printable(amount, 40);
-  if (/^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(amount)) {
-    return `: the ${name} '${shown}' has thousands separators, which split it into fields; write it without them, like ${amount.replaceAll(',', '')}`;
-  }
-  if (/^[+-]?\d+,\d{1,2}$/.test(amount)) return `: the ${name} '${shown}' has a decimal comma, which split it into fields; write it as ${amount.replace(',', '.')}`;
-  if (/^[+-]?\d{1,3}([. '\u00a0\u202f\u2009\u2019]\d{3})+,\d{1,2}$/.test(amount)) {
-    return `: the ${name} '${shown}' has a thousands separator and a decimal comma, which split it into fields; write it as ${amount.replace(/[^\d,+-]/g, '').replace(',', '.')}`;
-  }
-  return '';
+  const sign = /^[+-]/.exec(amount)?.[0] ?? '';
+  const n = spreadsheetNumber(amount.slice(sign.length));
+  if (n === null) return '';
+  const what = n.grouped && n.decimalComma ? 'has a thousands separator and a decimal comma' : n.grouped ? 'has thousands separators' : 'has a decimal comma';
+  const how = n.grouped && !n.decimalComma ? 'write it without them, like' : 'write it as';
+  return `: the ${name} '${printable(amount, 40)}' ${what}, which split it into fields; ${how} ${sign}${n.plain}`;
 }
