@@ -785,9 +785,10 @@ export interface Admin {
     release(clientId: number, key: string, owner?: IdempotencyOwner): Promise<boolean>;
     /**
      * Run `fn`, the work of a claimed request, so that a write doing it in one transaction stores
-     * `response` with its answer in that transaction: work and record commit together.
+     * `response` with its answer in that transaction: work and record commit together. `stored`:
+     * whether it did (else the key is still to be completed).
      */
-    answerInWork<T>(clientId: number, key: string, response: Omit<StoredResponse, 'body'>, fn: () => Promise<T>, owner?: IdempotencyOwner): Promise<T>;
+    answerInWork<T>(clientId: number, key: string, response: Omit<StoredResponse, 'body'>, fn: () => Promise<T>, owner?: IdempotencyOwner): Promise<{ value: T; stored: boolean }>;
     /** Record on a claimed key the date its advance resolved to reach (IdempotencyClaim `resumeTo`). */
     noteTarget(clientId: number, key: string, to: IsoDate, owner?: IdempotencyOwner): Promise<boolean>;
   };

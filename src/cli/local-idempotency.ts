@@ -74,8 +74,11 @@ export function withIdempotency(
       }
       let value: T;
       try {
-        // A write done in one transaction stores its answer in it (a kill after its commit loses neither).
-        value = await records.answerInWork(scope, key, { status: request.status, contentType: JSON_TYPE }, () => action(actual));
+        // A write done in one transaction stores its answer in it (a kill after its commit loses
+        // neither), and the key is then complete: nothing more to record.
+        const done = await records.answerInWork(scope, key, { status: request.status, contentType: JSON_TYPE }, () => action(actual));
+        if (done.stored) return done.value;
+        value = done.value;
       } catch (e) {
         // A refusal or failure is not kept, as the service does not keep it: the key stays free, so
         // a cron rerun after the state changed (a period that has closed since) is judged afresh.

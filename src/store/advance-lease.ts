@@ -161,6 +161,11 @@ export async function acquireLease(
  */
 export function renewLease(statements: StatementCache, lease: AdvanceLease): void {
   checkLease(statements, lease);
+  keepLease(statements, lease);
+}
+
+/** Inside a day's transaction that checked it (checkLease): renew the lease. */
+export function keepLease(statements: StatementCache, lease: AdvanceLease): void {
   lease.renewed_at = Date.now();
   writeLease(statements, lease);
 }

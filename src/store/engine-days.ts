@@ -12,7 +12,7 @@ import { STATUS_BY_CODE } from '../domain/collection.js';
 import { FAILURE_REASONS } from '../domain/debit-outcome.js';
 import { fromDayNumber, NO_DAY, type IsoDate, type Period } from '../domain/period.js';
 import type { AttemptColumns, UpdateColumns } from '../engine/ports.js';
-import { checkLease, renewLease, type AdvanceLease } from './advance-lease.js';
+import { checkLease, keepLease, type AdvanceLease } from './advance-lease.js';
 import { runInGroups, valuesList } from './bulk.js';
 import type { StatementCache } from './sqlite-dialect.js';
 
@@ -278,7 +278,7 @@ export async function applyDayOps(statements: StatementCache, ops: readonly DayO
         break;
     }
   }
-  if (lease !== null) renewLease(statements, lease);
+  if (lease !== null) keepLease(statements, lease);
   return lapsed;
 }
 

@@ -4,7 +4,7 @@
  * power cut) left the work done and the key unanswered, and the cron job's rerun with the key,
  * taking over the key of the dead process, did the work again: `settlements create` was refused
  * SETTLEMENT_EXISTS (exit 6) for the statement its first run made, `policies create`
- * DUPLICATE_POLICY. The kill is modelled exactly: the answer after the work never reaches the
+ * DUPLICATE_POLICY. The kill is modelled exactly: nothing after the work's commit reaches the
  * store, and the claim is left to a process that is gone.
  */
 import { spawnSync } from 'node:child_process';
@@ -39,8 +39,14 @@ async function killedThenRerun<T>(
 ): Promise<{ rerun: T; stored: T; count: (sql: string) => number }> {
   const first = await localBackend({ path });
   try {
+    const own = first.admin.idempotency;
+    // Killed the moment the work has committed: nothing after it reaches the store.
     const records: Admin['idempotency'] = {
-      ...first.admin.idempotency,
+      ...own,
+      answerInWork: async (...args) => {
+        await own.answerInWork(...args);
+        throw new Error('killed');
+      },
       complete: () => Promise.reject(new Error('killed')),
       release: () => Promise.resolve(false),
     };

@@ -498,6 +498,14 @@ describe('premia settlements export', () => {
         '--require-pending writes the export only while the statement is pending; nothing was written.\n  (code CONFLICT)\n',
     ]);
     expect((await cli(['settlements', 'export', 'SETTLE-2026-11-002', '--require-pending'])).code).toBe(0);
+    // A number no statement has is NOT_FOUND (exit 5), as without the flag: not "status unknown".
+    for (const ref of ['SETTLE-2026-11-009', '2026-11']) {
+      const plain = await cli(['settlements', 'export', ref]);
+      const guarded = await cli(['settlements', 'export', ref, '--require-pending', '--output', 'pay.csv']);
+      expect([guarded.code, guarded.stdout, guarded.stderr]).toEqual([5, '', plain.stderr]);
+      expect(plain.code).toBe(5);
+    }
+    expect(existsSync(join(dir, 'pay.csv'))).toBe(false);
   });
 
   it('--lines: one row per collection in policy_number order, each fee split so columns sum to the statement', async () => {

@@ -61,7 +61,7 @@ export class LocalAdmin implements Admin {
       claim: (input) => claimKey(store, input),
       complete: (clientId: number, key: string, response: StoredResponse, owner?: IdempotencyOwner) => completeKey(store, clientId, key, response, owner),
       release: (clientId: number, key: string, owner?: IdempotencyOwner) => releaseKey(store, clientId, key, owner),
-      answerInWork: (clientId, key, response, fn, owner) => answerInWork(clientId, key, response, fn, owner),
+      answerInWork,
       noteTarget: (clientId: number, key: string, to: string, owner?: IdempotencyOwner) => noteKeyTarget(store, clientId, key, to, owner),
     };
   }

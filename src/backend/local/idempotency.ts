@@ -201,6 +201,8 @@ interface PendingAnswer {
   status: number;
   contentType: string;
   owner: IdempotencyOwner;
+  /** Set once a write stored the answer in its transaction (answered). */
+  stored: boolean;
 }
 const PENDING = new AsyncLocalStorage<PendingAnswer>();
 
@@ -208,23 +210,32 @@ const PENDING = new AsyncLocalStorage<PendingAnswer>();
  * Run the work of a claimed request so that a write doing it in one transaction stores its answer
  * in that transaction (answered): stored after the commit, a process killed between the two left
  * the work done and the key unanswered, and the rerun with the key did it again (a second
- * settlement refused SETTLEMENT_EXISTS, exit 6, for the one the first run made). The caller still
- * completes the key afterwards, which changes nothing once it is answered.
+ * settlement refused SETTLEMENT_EXISTS, exit 6, for the one the first run made). `stored`: whether
+ * it was (the caller completes the key itself only when not: the answer is not written twice).
  */
-export function answerInWork<T>(clientId: number, key: string, response: Omit<StoredResponse, 'body'>, fn: () => Promise<T>, owner: IdempotencyOwner = PROCESS_OWNER): Promise<T> {
-  return PENDING.run({ clientId, key, status: response.status, contentType: response.contentType, owner }, fn);
+export async function answerInWork<T>(
+  clientId: number,
+  key: string,
+  response: Omit<StoredResponse, 'body'>,
+  fn: () => Promise<T>,
+  owner: IdempotencyOwner = PROCESS_OWNER,
+): Promise<{ value: T; stored: boolean }> {
+  const pending: PendingAnswer = { clientId, key, status: response.status, contentType: response.contentType, owner, stored: false };
+  const value = await PENDING.run(pending, fn);
+  return { value, stored: pending.stored };
 }
 
 /**
  * `value`, the answer of a write that does its work in this one transaction, stored as the answer
  * of the request under way (answerInWork), if any, so that both commit together or not at all.
+ * Called last in the transaction, whose commit follows: a write that returns has committed it.
  */
 export async function answered<T>(trx: Trx, value: T): Promise<T> {
   const pending = PENDING.getStore();
   if (pending) {
     HELD.delete(held(pending.clientId, pending.key)); // done with (see HELD); a rollback leaves the claim to releaseKey
     const at = idempotencyRowKey(pending.clientId, pending.key);
-    await completeIdempotencyKey(trx, at.clientId, at.key, pending.owner.token, {
+    pending.stored = await completeIdempotencyKey(trx, at.clientId, at.key, pending.owner.token, {
       status: pending.status,
       content_type: pending.contentType,
       body: stringifyJson(value),

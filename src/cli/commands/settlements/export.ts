@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { Download, Settlement } from '../../../backend/types.js';
+import type { Backend, Download, Settlement } from '../../../backend/types.js';
 import { conflict, PremiaError } from '../../../domain/errors.js';
 import { printable } from '../../../domain/identifiers.js';
 import { centsFromJsonNumber } from '../../../domain/money.js';
@@ -38,11 +38,11 @@ function exportOptions(deps: CommandDeps, flags: Flags, [ref]: string[]): Export
 /** `premia settlements export`: the API's CSV (it has no JSON of an export: see exportOptions). */
 export async function exportRun({ ctx, ui, backend, ref, lines, output, force, requirePending }: ExportOptions): Promise<number> {
   const b = await backend();
-  const download = await b.exportSettlement(ref, { lines });
   // A payment run's guard (cron: export, pay, mark-paid; run again after a failure): a statement
-  // paid already, or disputed, is refused before anything is written, not only warned of.
-  const before = requirePending ? await settlementNow(b, ref) : null;
+  // paid already, or disputed, is refused before the export is even asked for, not only warned of.
+  const before = requirePending ? await guardedStatus(b, ref) : null;
   if (requirePending) refuseUnlessPending(ref, before);
+  const download = await b.exportSettlement(ref, { lines });
   // SETTLE-2026-11-001.csv names another statement at each client: in a folder several clients'
   // exports share, one never replaces another's (the same statement's is the same bytes).
   download.oneDocument = true;
@@ -59,6 +59,16 @@ export async function exportRun({ ctx, ui, backend, ref, lines, output, force, r
     if (note !== null) ui.warn(note);
   }
   return 0;
+}
+
+/** The statement --require-pending judges: an unknown one is NOT_FOUND (as its export would be); null when its status cannot be read. */
+async function guardedStatus(b: Backend, ref: string): Promise<Settlement | null> {
+  try {
+    return await b.getSettlement(ref);
+  } catch (e) {
+    if (e instanceof PremiaError && e.code === 'NOT_FOUND') throw e;
+    return null;
+  }
 }
 
 /** --require-pending: CONFLICT (exit 6) unless the statement is pending; NOT_SUPPORTED when its status cannot be read. */
