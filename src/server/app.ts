@@ -27,7 +27,7 @@ import { PremiaError, type ErrorCode } from '../domain/errors.js';
 import { holdsKey, redactKeysIn } from '../lib/key-text.js';
 import { AsyncOperations } from './async-operations.js';
 import { DEFAULT_AUTH_FAILURES, DEFAULT_AUTH_WINDOW_MS, FailedAuthLimiter } from './auth-limit.js';
-import { authenticator, RateLimited, retryAfterOf, WWW_AUTHENTICATE } from './auth.js';
+import { authenticator, forbidden, RateLimited, retryAfterOf, WWW_AUTHENTICATE } from './auth.js';
 import { checkRoutes, fastifyPath, type ResourceRoutes, type RouteDeps } from './dispatch.js';
 import { errorBody, JSON_TYPE, SERVICE_UNAVAILABLE, toPremiaError } from './http.js';
 import { readIdempotencyKey } from './idempotency.js';
@@ -454,6 +454,13 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         const own = literalPaths.get(path);
         if (own !== undefined && !own.includes(request.method)) throw methodNotAllowed(reply, request.method, path, own);
       }
+      // What the route is comes before what the request carries (its headers, then its body): a
+      // simulation path under --no-simulation is no endpoint (404), and an operator row refuses a
+      // client key (403, before a 100 Continue), whatever the Content-Encoding, Idempotency-Key,
+      // Content-Type or body sent with it.
+      const config = request.routeOptions.config;
+      if (config.simulationOff === true) throw new PremiaError('NOT_FOUND', SIMULATION_OFF_MESSAGE);
+      if (config.operation?.role === 'operator' && request.principal.role !== 'operator') throw forbidden();
       if (request.method === 'POST' || request.method === 'PATCH' || request.method === 'PUT') {
         // A compressed body is not decoded (nor mistaken for plain JSON): 415 before it is read.
         const encoding = request.headers['content-encoding'];

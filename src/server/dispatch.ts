@@ -3,7 +3,6 @@
  * resource's plugin (routes/<resource>.ts) holds one handler per operation name, and handlers
  * do only what is particular to their operation: check the input and name the backend call. What
  * every operation shares is applied here, once, from its row:
- *   - the role: an operator row refuses a client key (403) before its body is read;
  *   - the query: refused (`none`), handed over whole (`all`), or the names a spec endpoint defines;
  *   - the body: a JSON object (optional or not) or a spooled upload;
  *   - a write runs as a job (jobs.ts), with its Idempotency-Key claimed and its response stored
@@ -11,7 +10,8 @@
  *     client asked (`Prefer: respond-async`);
  *   - the answer: JSON with the row's status, or a streamed download with the period-state
  *     header where the row says so.
- * Authentication, the rate limit and the error body are the /v1 scope's (app.ts), for every row.
+ * Authentication, the rate limit, the role (an operator row refuses a client key, 403, before
+ * its headers and body are looked at) and the error body are the /v1 scope's (app.ts), for every row.
  *
  * Every row needs a handler and every handler a row: `checkRoutes` refuses to start a server
  * otherwise, and app.ts refuses a route under /v1 that no row declares.
@@ -24,7 +24,6 @@ import { requestHash } from '../backend/wire.js';
 import { PremiaError, validationError } from '../domain/errors.js';
 import { formatPeriodStateHeader, PERIOD_STATE_HEADER } from '../domain/period-state.js';
 import { validateNoQuery } from '../domain/requests.js';
-import { forbidden } from './auth.js';
 import { operationJson, type AsyncOperations } from './async-operations.js';
 import { errorBody, JSON_TYPE, sendDownload, sendJson, toPremiaError, unsupportedMediaType, type ErrorContext } from './http.js';
 import { readIdempotencyKey } from './idempotency.js';
@@ -167,13 +166,13 @@ function routeOf(row: AnyOperation, handler: Handler, deps: RouteDeps): RouteOpt
     method: row.method,
     url: fastifyPath(row.path),
     config: { operation: row },
-    // Before the body is read (and before a 100 Continue), so a client key's upload, or one of a
-    // client holding all its upload slots already, is refused before it is sent.
+    // Before the body is read (and before a 100 Continue), so an upload of a client holding all
+    // its upload slots already is refused before it is sent (a client key's on an operator row
+    // was refused before this, by the /v1 scope: app.ts).
     onRequest:
-      row.role === 'operator' || row.body === 'upload'
+      row.body === 'upload'
         ? async (request: FastifyRequest) => {
-            if (row.role === 'operator' && principalOf(request).role !== 'operator') throw forbidden();
-            if (row.body === 'upload') deps.uploads.check(principalOf(request).clientId);
+            deps.uploads.check(principalOf(request).clientId);
           }
         : undefined,
     handler: async (request, reply) => {

@@ -48,6 +48,25 @@ describe('roles', () => {
     expect(kept).toEqual([]);
   });
 
+  it("a client key gets 403 before any of its request's headers or body is judged: a bad Idempotency-Key, a Content-Encoding, a Content-Type, no JSON", async () => {
+    s = await startServer();
+    const sent: Array<[string, Record<string, unknown>]> = [
+      ['an Idempotency-Key over 255 characters', { headers: { 'idempotency-key': 'k'.repeat(300) } }],
+      ['an Idempotency-Key holding an API key', { headers: { 'idempotency-key': s.keys.acme } }],
+      ['a compressed body', { headers: { 'content-encoding': 'gzip' } }],
+      ['a text/plain body', { headers: { 'content-type': 'text/plain' }, payload: '{"days":1}' }],
+      ['a body that is not JSON', { headers: { 'content-type': 'application/json' }, payload: '{"days":' }],
+    ];
+    for (const [method, url, options] of DRIVING()) {
+      for (const [what, extra] of sent) {
+        const res = await call(s.app, method, url, { key: s.keys.other, ...options, ...extra, headers: { ...(options.headers as object), ...(extra.headers as object) } });
+        expect(res.status, `${method} ${url} with ${what}`).toBe(403);
+        expect(res.json().error).toEqual({ code: 'FORBIDDEN', message: FORBIDDEN, request_id: res.headers['x-request-id'] });
+      }
+    }
+    expect((await call(s.app, 'GET', '/v1/clock', { key: s.keys.other })).json().date).toBe('2026-11-21');
+  });
+
   it('an operator key drives them, for the client it belongs to', async () => {
     s = await startServer();
     const advanced = await call(s.app, 'POST', '/v1/clock/advance', { key: s.keys.operator, body: { days: 3 } });
@@ -126,6 +145,19 @@ describe('roles', () => {
         expect(res.json().error).toEqual({ code: 'NOT_FOUND', message: OFF, request_id: res.headers['x-request-id'] });
       }
       expect((await call(s.app, method, url, { key: null, ...options })).status).toBe(401);
+    }
+    // Nor are its headers or body judged first: the path is no endpoint.
+    for (const extra of [
+      { headers: { 'idempotency-key': 'k'.repeat(300) } },
+      { headers: { 'content-encoding': 'gzip' } },
+      { headers: { 'content-type': 'text/plain' }, payload: '{"days":1}' },
+      { headers: { 'content-type': 'application/json' }, payload: '{"days":' },
+    ]) {
+      for (const [method, url] of [['POST', '/v1/clock/advance'], ['PUT', '/v1/clock'], ['POST', '/v1/bank/seed'], ['POST', '/v1/bank/import']]) {
+        const res = await call(s.app, method!, url!, { key: s.keys.operator, ...extra });
+        expect(res.status, `${method} ${url} with ${JSON.stringify(extra.headers)}`).toBe(404);
+        expect(res.json().error).toEqual({ code: 'NOT_FOUND', message: OFF, request_id: res.headers['x-request-id'] });
+      }
     }
     expect((await call(s.app, 'GET', '/v1/whoami', { key: s.keys.acme })).json()).toMatchObject({ simulation: false });
     const other = await s.backend.admin.keys.create('Other Insure', 'operator');
