@@ -66,7 +66,7 @@ export interface ServerOptions {
   /** Requests per API key per window; 0 turns rate limiting off. Default 600. */
   rateLimit?: number;
   rateLimitWindowMs?: number;
-  /** Failed authentications per source address per window before 429; 0 turns it off. Default 20 a minute. */
+  /** Failed authentications per source address per window before 401 with Retry-After; 0 turns it off. Default 100 a minute. */
   authFailureLimit?: number;
   authFailureWindowMs?: number;
   /** Where the store's upload directory is made (default the OS temporary directory). */
