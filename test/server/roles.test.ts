@@ -147,7 +147,7 @@ describe('roles', () => {
       expect((await call(s.app, method, url, { key: null, ...options })).status).toBe(401);
     }
     // Nor are its headers or body judged first: the path is no endpoint.
-    for (const extra of [
+    for (const extra of <Array<{ headers: Record<string, string>; payload?: string }>>[
       { headers: { 'idempotency-key': 'k'.repeat(300) } },
       { headers: { 'content-encoding': 'gzip' } },
       { headers: { 'content-type': 'text/plain' }, payload: '{"days":1}' },
