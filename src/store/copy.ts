@@ -250,9 +250,15 @@ async function copyBetween(source: Store, target: Store, options: StoreCopyOptio
   }
 }
 
-/** The rows, `stop` asked before each batch (it throws to stop). */
+/**
+ * The rows, `stop` asked before each batch (it throws to stop). A SQLite store is read and written
+ * by synchronous calls, so a file-to-file copy never waited on anything: the process's SIGINT
+ * (Ctrl-C), an event of the loop, was heard only once the copy had committed. Each batch first
+ * gives the loop a turn, so a Ctrl-C pressed meanwhile has aborted the copy when `stop` asks.
+ */
 async function* checked(rows: AsyncGenerator<unknown[][]>, stop: () => void): AsyncGenerator<unknown[][]> {
   for await (const batch of rows) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
     stop();
     yield batch;
   }

@@ -350,3 +350,40 @@ describe('an advance that fails after some days committed', () => {
     expect(JSON.parse(j.stderr).error.code).toBe('INTERNAL');
   });
 });
+
+describe('db copy between two store files', () => {
+  it('a Ctrl-C delivered while the copy runs stops it and rolls it back: the store copied over holds what it held', async () => {
+    // The operator meant to back the live store up, wrote --from and --to the wrong way round
+    // with --yes, and pressed Ctrl-C at once. A real Ctrl-C reaches premia as an event of the
+    // loop (process 'SIGINT'), not in the middle of a synchronous call: here it is sent from the
+    // loop's next turn once the first table has been written. A copy that never gave the loop a
+    // turn saw it only when done, and replaced the live store (exit 0).
+    const live = copyOfBase();
+    const backup = join(tmp.dir, 'backup.db');
+    expect((await cli(backup, ['--seed', '1', 'clock', 'set', '2026-10-31'])).code).toBe(0);
+    const before = (await cli(live, ['policies', 'list', '--format', 'csv'])).stdout;
+    const signals = new EventEmitter();
+    const r = await cli(live, ['--yes', 'db', 'copy', '--from', backup, '--to', live], {
+      signals,
+      prepare: (ctx) => {
+        const copy = ctx.copyStore;
+        ctx.copyStore = (request) => {
+          let pressed = false;
+          return copy({
+            ...request,
+            onTable: (table, rows) => {
+              request.onTable?.(table, rows);
+              if (!pressed) setImmediate(() => signals.emit('SIGINT'));
+              pressed = true;
+            },
+          });
+        };
+      },
+    });
+    expect(r.code).toBe(130);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`Stopped by Ctrl-C: nothing was copied (the copy was rolled back whole); ${live} holds what it held before.\n`);
+    expect((await cli(live, ['policies', 'list', '--format', 'csv'])).stdout).toBe(before);
+    expect(before.split('\n')).toHaveLength(522);
+  });
+});
