@@ -60,4 +60,15 @@ describe('a store on a read-only file system', () => {
     expect(r.stderr).toBe(`error: Cannot write --output ${join(ro, 'r.csv')}: ${ro} is on a read-only file system.\n  (code VALIDATION_ERROR)\n`);
     expect(r.status).toBe(2);
   });
+
+  // Node's recursive mkdir answers ENOENT when the directory cannot be made in a parent that
+  // exists (EROFS, ENOSPC): the directory to be made was said not to exist, "Create it first".
+  it.skipIf(!canMount)('(as root, in a mount namespace; skipped otherwise) a directory to be made there says so, not that its parent does not exist', () => {
+    const ro = join(dir, 'month');
+    mkdirSync(ro);
+    const copy = onReadOnly(ro, ['fixtures', 'copy', join(ro, 'fixtures')]);
+    expect([copy.status, copy.stdout, copy.stderr]).toEqual([2, '', `error: Cannot write DIR ${join(ro, 'fixtures')}: ${ro} is on a read-only file system.\n  (code VALIDATION_ERROR)\n`]);
+    const deep = onReadOnly(ro, ['fixtures', 'copy', join(ro, 'a', 'b')]);
+    expect([deep.status, deep.stderr]).toEqual([2, `error: Cannot write DIR ${join(ro, 'a', 'b')}: ${ro} is on a read-only file system.\n  (code VALIDATION_ERROR)\n`]);
+  });
 });

@@ -39,7 +39,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { constants, createReadStream, write as writeFd, type Stats } from 'node:fs';
-import { lstat, mkdir, open, readdir, readlink, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readlink, realpath, rename, rm, rmdir, stat, type FileHandle } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -137,13 +137,44 @@ export async function outputDirectory(dir: string, where: Where, create: boolean
         await mkdir(dir, { recursive: true });
         return;
       } catch (e2) {
-        if ((e2 as NodeJS.ErrnoException).code !== 'ENOTDIR' && (e2 as NodeJS.ErrnoException).code !== 'EEXIST') throw outputError(e2, where, join(dir, '.'));
+        const code2 = (e2 as NodeJS.ErrnoException).code;
+        if (code2 === 'ENOENT') {
+          const why = await mkdirFailure(dir);
+          if (why !== null) throw outputError(why.error, where, why.missing);
+        }
+        if (code2 !== 'ENOTDIR' && code2 !== 'EEXIST') throw outputError(e2, where, join(dir, '.'));
       }
     }
   }
   throw validationError(`Cannot write ${where.option} ${where.output}: ${dir} is not a directory (or lies under a file). Give a directory, or a path that does not exist yet.`, [
     { field: where.option, code: 'NOT_A_DIRECTORY', message: `${dir} is not a directory` },
   ]);
+}
+
+/**
+ * Why a recursive mkdir of `dir` failed with ENOENT: Node answers ENOENT for any directory it
+ * cannot make in a parent that exists (a read-only file system, a full disk: EROFS, ENOSPC),
+ * which read as "the directory does not exist; create it first". The first missing directory,
+ * made alone, gives the real reason, with that directory (whose parent exists) to name it by;
+ * null when it was made after all (a race: the caller's ENOENT stands).
+ */
+async function mkdirFailure(dir: string): Promise<{ error: unknown; missing: string } | null> {
+  let missing = dir;
+  for (let parent = dirname(missing); parent !== missing; missing = parent, parent = dirname(missing)) {
+    try {
+      await stat(parent);
+      break;
+    } catch {
+      // missing too: look further up
+    }
+  }
+  try {
+    await mkdir(missing);
+  } catch (error) {
+    return { error, missing };
+  }
+  await rmdir(missing).catch(() => undefined);
+  return null;
 }
 
 export interface Where {
