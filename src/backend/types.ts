@@ -830,6 +830,8 @@ export interface StoreCopyRequest {
   confirm?: (what: { target: string; tables: Array<{ table: string; rows: number }> }) => Promise<void>;
   /** Told as each table is copied. */
   onTable?: (table: string, rows: number) => void;
-  /** Ctrl-C: the copy stops at its next batch and rolls back (CANCELLED). */
+  /** Ctrl-C: the copy stops at its next batch and rolls back (CANCELLED); while it waits for another process's write lock on the target, at once. */
   signal?: AbortSignal;
+  /** Told when the copy has waited half a second for another process's write lock on a target file. */
+  onWait?: () => void;
 }

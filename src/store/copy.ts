@@ -30,6 +30,7 @@ import { MIGRATION_TABLE } from './migrate.js';
 import { openStore } from './store.js';
 import { beginImmediate } from './sqlite-dialect.js';
 import type { PgUnit, Store } from './store-types.js';
+import type { LockWaitHooks, LockWaitStop } from '../lib/lock-wait.js';
 
 /** Integer-cents columns, summed by the verification (a table not named here: counts only). */
 export const MONEY_COLUMNS: Readonly<Record<string, readonly string[]>> = {
@@ -84,8 +85,10 @@ export interface StoreCopyOptions {
   confirm?: (what: { target: string; tables: Array<{ table: string; rows: number }> }) => Promise<void>;
   /** Told as each table is copied. */
   onTable?: (table: string, rows: number) => void;
-  /** Ctrl-C: the copy stops at its next batch and rolls back (CANCELLED, exit 130). */
+  /** Ctrl-C: the copy stops at its next batch and rolls back (CANCELLED, exit 130); while it waits for another process's write lock on the target, at once. */
   signal?: AbortSignal;
+  /** Told when the copy has waited half a second for another process's write lock on a target file. */
+  onWait?: () => void;
 }
 
 interface TableShape {
@@ -133,7 +136,9 @@ export async function copyStore(options: StoreCopyOptions): Promise<StoreCopyRep
   if (place(options.from) !== null && place(options.from) === place(options.to)) throw sameStoreError();
   const source = await openStore({ path: options.from, create: false, option: '--from' });
   try {
-    const target = await openStore({ path: options.to, create: true, option: '--to' });
+    const onWait = options.onWait;
+    const lockWait: LockWaitHooks | undefined = onWait && { onWait: () => void onWait() };
+    const target = await openStore({ path: options.to, create: true, option: '--to', lockWait });
     try {
       if (await sameStore(source, target)) throw sameStoreError();
       return await copyBetween(source, target, options);
@@ -214,6 +219,8 @@ async function copyBetween(source: Store, target: Store, options: StoreCopyOptio
     return await inSource(source, async (reader) => {
       const from = new Map<string, TableTotals>();
       for (const t of tables) from.set(t.name, await reader.totals(t));
+      // Waiting for another process's write lock on the target, Ctrl-C stops the copy at once.
+      const stop: LockWaitStop = { signal: options.signal, error: () => cancelled(target.path, held.length > 0) };
       return inTarget(
         target,
         async (writer) => {
@@ -242,6 +249,7 @@ async function copyBetween(source: Store, target: Store, options: StoreCopyOptio
           return { from: source.path, to: target.path, tables: report, identical: true, replaced: held };
         },
         true,
+        stop,
       );
     });
   } catch (e) {
@@ -436,14 +444,14 @@ function pgReader(unit: PgUnit): Reader {
 
 // -- writing ------------------------------------------------------------------------------------
 
-/** Run `fn` in one write transaction of the target (committed when `commit`, else rolled back). */
-async function inTarget<T>(store: Store, fn: (writer: Writer) => Promise<T>, commit: boolean): Promise<T> {
+/** Run `fn` in one write transaction of the target (committed when `commit`, else rolled back); `stop` ends a wait for another process's write lock. */
+async function inTarget<T>(store: Store, fn: (writer: Writer) => Promise<T>, commit: boolean, stop?: LockWaitStop): Promise<T> {
   if (store.kind === 'postgres') {
     if (!commit) return store.readUnit((unit) => fn(pgWriter(unit, store.path)));
     return store.writeUnit((unit) => fn(pgWriter(unit, store.path)));
   }
   return store.withConnection(async (raw) => {
-    if (commit) await beginImmediate(raw);
+    if (commit) await beginImmediate(raw, stop);
     else raw.exec('begin');
     let done = false;
     try {

@@ -83,3 +83,21 @@ it('Ctrl-C while any other write waits for another writer: said, nothing changed
   expect(run).toEqual({ code: 130, stderr: `${WAITING}Stopped by Ctrl-C while waiting for the other process: nothing changed.\n`, held: true, listening: 0 });
   expect((await runCli(['--db', db, 'policies', 'get', 'P9'], { cwd: dir })).code).toBe(5);
 });
+
+// db copy onto a store another process was writing sat silent until the busy timeout (30 s),
+// deaf to Ctrl-C, then ended STORE_BUSY, exit 1.
+it('db copy onto a store another process is writing: says it waits; Ctrl-C stops it at once, nothing copied, exit 130', async () => {
+  const from = join(dir, 'copy-from.db');
+  expect((await runCli(['--db', from, 'clock', 'set', '2026-11-30'], { cwd: dir })).code).toBe(0);
+  const { db, ...run } = await ctrlCWhileWaiting('copy-to', ['--yes', 'db', 'copy', '--from', from, '--to', join(dir, 'copy-to.db')]);
+  const to = join(dir, 'copy-to.db');
+  expect(run).toEqual({
+    code: 130,
+    stderr:
+      `Copying ${from} to ${to}…\n${to} is not empty: the copy replaces all it holds: clients (1 row), meta (3 rows).\n${WAITING}` +
+      `Stopped by Ctrl-C: nothing was copied (the copy was rolled back whole); ${to} holds what it held before.\n`,
+    held: true,
+    listening: 0,
+  });
+  expect((await runCli(['--db', db, '--json', 'clock'], { cwd: dir })).json()).toMatchObject({ date: '2026-10-31' });
+});

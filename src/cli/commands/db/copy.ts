@@ -64,6 +64,9 @@ export async function copyRun({ ctx, ui, globals, from, to }: CopyOptions): Prom
         if (ui.interactive) ui.status(ui.err.dim(`  ${table}: ${rowsText(rows)} rows`));
       },
       signal: ctrlC.signal,
+      onWait: () => {
+        if (!globals.quiet) ctx.stderr.write('Waiting for another premia process to finish writing to the store; nothing has changed yet.\n');
+      },
     });
   } finally {
     ctrlC.release();
