@@ -31,6 +31,7 @@ import { foreignUrlProblem, isPostgresUrl, isStoreFile, redactDbUrl } from '../l
 import { sqliteDatabaseOwning } from '../lib/sqlite-files.js';
 import type { LockWaitHooks } from '../lib/lock-wait.js';
 import { discardTypedAhead } from '../lib/typed-ahead.js';
+import { unexpandedTilde } from '../lib/tilde.js';
 import { parseBaseUrl } from '../backend/wire.js';
 import { checkPrivate, checkProfileName, configPath, DEFAULT_PROFILE, readConfig, redactKey, type Profile } from './config.js';
 
@@ -537,7 +538,9 @@ export async function checkStoreDirectory(db: string, source: string): Promise<v
     else return; // anything else (permissions...) is reported when the store is opened
   }
   if (problem === null) return;
-  const message = `The directory ${dir} of the store ${db} (${source}) ${problem}. Create it first, or give another path with ${source}.`;
+  const tilde = problem === 'does not exist' ? unexpandedTilde(dir) : null;
+  const message =
+    tilde !== null ? `The directory ${dir} of the store ${db} (${source}) ${problem} ${tilde}.` : `The directory ${dir} of the store ${db} (${source}) ${problem}. Create it first, or give another path with ${source}.`;
   throw validationError(message, [{ field: source, code: 'DIRECTORY_NOT_FOUND', message: `${dir} ${problem}` }]);
 }
 

@@ -7,6 +7,7 @@ import { basename } from 'node:path';
 import { resolve } from 'node:path';
 import type { Upload } from '../backend/types.js';
 import { CsvFormatError, CsvReader, isBlankRecord } from '../lib/csv-reader.js';
+import { unexpandedTilde } from '../lib/tilde.js';
 import { PremiaError, usageError, validationError } from '../domain/errors.js';
 import { printable } from '../domain/identifiers.js';
 import type { CliContext } from './context.js';
@@ -105,8 +106,10 @@ function unchangedFile(path: string, name: string, opened: Stats): AsyncIterable
 function unreadable(e: unknown, given: string): unknown {
   const file = printable(given, 200);
   switch ((e as NodeJS.ErrnoException).code) {
-    case 'ENOENT':
-      return validationError(`Cannot read ${file}: no such file.`);
+    case 'ENOENT': {
+      const tilde = unexpandedTilde(given);
+      return validationError(`Cannot read ${file}: no such file${tilde === null ? '' : ` ${tilde}`}.`);
+    }
     case 'ENOTDIR':
       return validationError(`Cannot read ${file}: a part of the path before the file name is not a directory.`);
     case 'EACCES':

@@ -243,3 +243,31 @@ describe('a --db whose name is too long', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 });
+
+// A crontab's `PREMIA_DB=~/acme.db` (cron expands no '~'), or a quoted "~/acme.db": the path names
+// a directory called '~' in the working directory. "Create it first" led to `mkdir '~'` (and a
+// directory named '~' is one `rm -rf ~` away from the home directory).
+describe("a path beginning with a '~' no shell expanded", () => {
+  const TILDE = "('~' is not the home directory here: only a shell expands it, and not inside quotes nor in a crontab's variables; give the full path)";
+
+  it('PREMIA_DB=~/acme.db: says so, rather than "create it first"', async () => {
+    const r = await runCli(['clock'], { cwd: dir, env: { PREMIA_DB: '~/acme.db' } });
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      `error: The directory ${join(dir, '~')} of the store ${join(dir, '~', 'acme.db')} (PREMIA_DB) does not exist ${TILDE}.\n  (code VALIDATION_ERROR)\n`,
+    ]);
+  });
+
+  it('an input file, an --output, fixtures copy and simulate --out: none makes or looks for a directory named ~', async () => {
+    const imp = await runCli(['--db', join(dir, 'x.db'), 'policies', 'import', '~/policies.csv'], { cwd: dir });
+    expect([imp.code, imp.stderr]).toEqual([2, `error: Cannot read ~/policies.csv: no such file ${TILDE}.\n  (code VALIDATION_ERROR)\n`]);
+    expect((await runCli(['--db', join(dir, 'x.db'), '--quiet', 'clock', 'set', '2026-10-31'], { cwd: dir })).code).toBe(0);
+    const out = await runCli(['--db', join(dir, 'x.db'), 'reports', 'collections', '--period', '2026-11', '--output', '~/r.csv'], { cwd: dir });
+    expect([out.code, out.stderr]).toEqual([2, `error: Cannot write --output ~/r.csv: the directory ${join(dir, '~')} does not exist ${TILDE}.\n  (code VALIDATION_ERROR)\n`]);
+    const copy = await runCli(['fixtures', 'copy', '~/fixtures'], { cwd: dir });
+    expect([copy.code, copy.stdout, copy.stderr]).toEqual([2, '', `error: Cannot write DIR ~/fixtures: the directory ${join(dir, '~')} does not exist ${TILDE}.\n  (code VALIDATION_ERROR)\n`]);
+    const sim = await runCli(['simulate', '--out', '~/sim'], { cwd: dir });
+    expect([sim.code, sim.stdout, sim.stderr]).toEqual([2, '', `error: Cannot write --out ~/sim: the directory ${join(dir, '~')} does not exist ${TILDE}.\n  (code VALIDATION_ERROR)\n`]);
+    expect(existsSync(join(dir, '~'))).toBe(false);
+  });
+});

@@ -47,6 +47,7 @@ import type { Writable } from 'node:stream';
 import type { Download } from '../../backend/types.js';
 import { ExitCode, PremiaError, validationError, type DetailCode } from '../../domain/errors.js';
 import { isWriteProtected } from '../../lib/write-protected.js';
+import { unexpandedTilde } from '../../lib/tilde.js';
 import { isSqliteDatabase, sqliteDatabaseOwning } from '../../lib/sqlite-files.js';
 import { catchCtrlC } from '../interrupt.js';
 import type { CliContext } from '../context.js';
@@ -90,7 +91,7 @@ export async function writeDownload(
   // `reports`, nor an existing file `reports` replaced.
   if (output.endsWith('/') && place.kind !== 'directory') {
     if (place.kind === 'file' && place.existing === null) {
-      throw validationError(`Cannot write ${option} ${output}: the directory ${named} does not exist. Create it first or choose another path.`, [
+      throw validationError(`Cannot write ${option} ${output}: the directory ${named} ${missingDirectory(named)}`, [
         { field: option, code: 'DIRECTORY_NOT_FOUND', message: `${named} does not exist` },
       ]);
     }
@@ -123,7 +124,8 @@ export async function writeDownload(
 
 /**
  * For an option that names a directory to write files into (simulate's `--out`): `dir` must be a
- * directory (a symlink to one will do) or not exist yet; with `create` it is made, with its parents.
+ * directory (a symlink to one will do) or not exist yet, short of a directory named '~' (lib/tilde.ts);
+ * with `create` it is made, with its parents.
  */
 export async function outputDirectory(dir: string, where: Where, create: boolean): Promise<void> {
   try {
@@ -132,6 +134,14 @@ export async function outputDirectory(dir: string, where: Where, create: boolean
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT' && code !== 'ENOTDIR') throw outputError(e, where, join(dir, '.'));
     if (code === 'ENOENT') {
+      // Never a directory named '~' made (nor, by `create` false, one to be made later): that is
+      // a home directory no shell expanded.
+      const missing = await firstMissing(dir);
+      if (basename(missing) === '~') {
+        throw validationError(`Cannot write ${where.option} ${where.output}: the directory ${missing} ${missingDirectory(missing)}`, [
+          { field: where.option, code: 'DIRECTORY_NOT_FOUND', message: `${missing} does not exist` },
+        ]);
+      }
       if (!create) return;
       try {
         await mkdir(dir, { recursive: true });
@@ -159,6 +169,18 @@ export async function outputDirectory(dir: string, where: Where, create: boolean
  * null when it was made after all (a race: the caller's ENOENT stands).
  */
 async function mkdirFailure(dir: string): Promise<{ error: unknown; missing: string } | null> {
+  const missing = await firstMissing(dir);
+  try {
+    await mkdir(missing);
+  } catch (error) {
+    return { error, missing };
+  }
+  await rmdir(missing).catch(() => undefined);
+  return null;
+}
+
+/** The outermost directory of `dir` (a path that does not exist) that does not exist. */
+async function firstMissing(dir: string): Promise<string> {
   let missing = dir;
   for (let parent = dirname(missing); parent !== missing; missing = parent, parent = dirname(missing)) {
     try {
@@ -168,13 +190,13 @@ async function mkdirFailure(dir: string): Promise<{ error: unknown; missing: str
       // missing too: look further up
     }
   }
-  try {
-    await mkdir(missing);
-  } catch (error) {
-    return { error, missing };
-  }
-  await rmdir(missing).catch(() => undefined);
-  return null;
+  return missing;
+}
+
+/** "does not exist", and what to do about it, for a directory an output file was to go in. */
+function missingDirectory(dir: string): string {
+  const tilde = unexpandedTilde(dir);
+  return tilde === null ? 'does not exist. Create it first or choose another path.' : `does not exist ${tilde}.`;
 }
 
 export interface Where {
@@ -644,7 +666,7 @@ function outputError(e: unknown, where: Where, target: string, mode: 'file' | 't
   const detail = (c: DetailCode, message: string) => [{ field: option, code: c, message }];
   if (code === 'ENOENT') {
     return validationError(
-      `Cannot write ${option} ${output}: the directory ${dirname(target)} does not exist. Create it first or choose another path.`,
+      `Cannot write ${option} ${output}: the directory ${dirname(target)} ${missingDirectory(dirname(target))}`,
       detail('DIRECTORY_NOT_FOUND', `${dirname(target)} does not exist`),
     );
   }
