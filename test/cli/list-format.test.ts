@@ -230,6 +230,28 @@ describe('key/value views follow the tables: money grouped on a terminal only', 
   });
 });
 
+// A cron job's `premia policies import book.csv | grep -o 'Imported [0-9]*'` read 1 for 1,000.
+describe("an import's summary line follows them too: counts grouped on a terminal only", () => {
+  it('policies import and bank import of 1,000 rows: "Imported 1000 …" in a pipe, "Imported 1,000 …" on a terminal', async () => {
+    let book = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\n';
+    let bank = 'customer_id,date,amount,description\n';
+    for (let i = 1; i <= 1000; i++) {
+      book += `C${i},R${i},POL-${String(i).padStart(5, '0')},LIFE,100.00\n`;
+      bank += `C${i},2026-10-0${1 + (i % 9)},500.00,SALARY\n`;
+    }
+    writeFileSync(join(dir, 'book-1000.csv'), book);
+    writeFileSync(join(dir, 'bank-1000.csv'), bank);
+    const pipeDb = join(dir, 'count-pipe.db');
+    const pipe = await runCli(['--db', pipeDb, 'policies', 'import', join(dir, 'book-1000.csv')], { cwd: dir });
+    expect([pipe.code, pipe.stdout]).toEqual([0, 'Imported 1000 policies; 0 rows failed.\n']);
+    const bankPipe = await runCli(['--db', pipeDb, 'bank', 'import', join(dir, 'bank-1000.csv')], { cwd: dir });
+    expect([bankPipe.code, bankPipe.stdout]).toEqual([0, 'Imported 1000 transactions; 0 rows failed.\n']);
+    const ttyDb = join(dir, 'count-tty.db');
+    const tty = await runCli(['--db', ttyDb, '--yes', 'policies', 'import', join(dir, 'book-1000.csv')], { cwd: dir, tty: true, env: { NO_COLOR: '1' } });
+    expect([tty.code, tty.stdout]).toEqual([0, 'Imported 1,000 policies; 0 rows failed.\n']);
+  });
+});
+
 describe('collections attempts', () => {
   it('the export unchanged by default; --format table and --fields read it as a list', async () => {
     const attemptsDb = join(dir, 'attempts.db');

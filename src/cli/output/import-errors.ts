@@ -13,7 +13,7 @@ const ALREADY_STORED = new Set(['DUPLICATE_POLICY', 'DUPLICATE_TRANSACTION']);
  */
 export function afterRowErrors(ui: Ui, result: { imported: number; errors: ReadonlyArray<{ code?: unknown }>; errors_omitted?: number }): void {
   const omitted = result.errors_omitted ?? 0;
-  if (omitted > 0) ui.line(`… and ${plural(omitted, 'more error')} not shown (the first ${count(result.errors.length)} by row are listed).`);
+  if (omitted > 0) ui.line(`… and ${ui.plural(omitted, 'more error')} not shown (the first ${ui.count(result.errors.length)} by row are listed).`);
   if (result.imported === 0 && result.errors.length > 0 && result.errors.every((e) => ALREADY_STORED.has(e.code as string))) {
     ui.warn(`Every row${omitted > 0 ? ' listed' : ''} is already in the store: this file looks imported before. Nothing changed.`);
   }

@@ -6,7 +6,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import { stringifyJson } from '../../domain/json.js';
 import type { CliContext, GlobalOptions } from '../context.js';
-import { count } from '../../domain/words.js';
+import { count, noun } from '../../domain/words.js';
 import { moneyText, renderTable, type Column } from './table.js';
 
 export class Ui {
@@ -95,6 +95,11 @@ export class Ui {
   /** A count for stdout: grouped by thousands on a terminal only (see `group`). */
   count(n: number): string {
     return this.group ? count(n) : String(n);
+  }
+
+  /** A count and its noun for a line on stdout (`Imported 1000 policies`): the count as `count` writes it. */
+  plural(n: number, one: string, many = `${one}s`): string {
+    return `${this.count(n)} ${noun(n, one, many)}`;
   }
 
   /** A table on stdout: cut to the terminal's width and money grouped by thousands on a terminal (see `group`, table.ts). */

@@ -1,7 +1,6 @@
 import type { BankImportResult, Upload } from '../../../backend/types.js';
 import { CaseMismatchRefused, describeCaseMismatches, isCaseMismatches } from '../../../domain/customer-case.js';
 import { ExitCode, PremiaError } from '../../../domain/errors.js';
-import { plural } from '../../output/format.js';
 import { afterRowErrors, warnUnaccountedRows } from '../../output/import-errors.js';
 import { countedUpload, openUpload } from '../../input.js';
 import { catchCtrlC } from '../../interrupt.js';
@@ -47,7 +46,7 @@ export async function importRun(deps: ImportOptions): Promise<number> {
   }
   if (ui.json) ui.printJson(result);
   else {
-    ui.line(`Imported ${plural(result.imported, 'transaction')}; ${plural(result.failed, 'row')} failed.`);
+    ui.line(`Imported ${ui.plural(result.imported, 'transaction')}; ${ui.plural(result.failed, 'row')} failed.`);
     if (result.errors.length > 0) {
       ui.line();
       ui.table(

@@ -1,7 +1,6 @@
 import { ExitCode } from '../../../domain/errors.js';
 import { stringifyJson } from '../../../domain/json.js';
 import { describeCaseMismatches, isCaseMismatches } from '../../../domain/customer-case.js';
-import { plural } from '../../output/format.js';
 import { afterRowErrors, warnUnaccountedRows } from '../../output/import-errors.js';
 import { SILENT, startProgress } from '../../output/progress.js';
 import { ImportProgressLine } from '../../output/live.js';
@@ -42,7 +41,7 @@ export async function importRun({ ctx, ui, backend, file }: ImportOptions): Prom
   progress.stop();
   if (ui.json) ui.printJson(result);
   else {
-    ui.line(`Imported ${plural(result.imported, 'policy', 'policies')}; ${plural(result.failed, 'row')} failed.`);
+    ui.line(`Imported ${ui.plural(result.imported, 'policy', 'policies')}; ${ui.plural(result.failed, 'row')} failed.`);
     // Another server's errors may have another shape (the spec does not show it): each is shown as it
     // came, in premia's JSON form, so an amount it echoes (read into cents) is shown as the amount.
     const premiaShaped = result.errors.every(

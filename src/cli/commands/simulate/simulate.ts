@@ -174,7 +174,7 @@ export function printSummary(ui: Ui, s: SimulationSummary): void {
     );
     ui.line(`attempts ${ui.count(m.attempts)}, failed ${ui.count(m.failed_attempts)} (${m.failed_attempts_per_policy.toFixed(3)} per policy)`);
     if (m.amount_changes || m.cancellations || m.lapsed_policies) {
-      ui.line(`policy changes: ${plural(m.amount_changes, 'premium change')} (from next month), ${plural(m.cancellations, 'cancellation')}, ${ui.count(m.lapsed_policies)} lapsed`);
+      ui.line(`policy changes: ${ui.plural(m.amount_changes, 'premium change')} (from next month), ${ui.plural(m.cancellations, 'cancellation')}, ${ui.count(m.lapsed_policies)} lapsed`);
     }
     if (m.by_income_pattern) {
       ui.line();
