@@ -131,6 +131,62 @@ describe('premia simulate', () => {
     expect(again.stderr).toContain('already has a collections run; simulate needs a new store');
   });
 
+  // Two simulates started together on one new --db (two cron jobs): both found it new, and the
+  // one that came second was told "The clock is at 2026-10-31 and a collections run exists, so it
+  // can no longer be set; move it forward with 'premia clock advance'", a command it never ran.
+  it('a run made in the store by another process after it was looked at: the same refusal as a store that had one', async () => {
+    const db = join(tmp.dir, 'race.db');
+    const r = await runCli(['--db', db, 'simulate', '--out', 'race'], {
+      cwd: tmp.dir,
+      prepare: (ctx) => {
+        const open = ctx.backend;
+        ctx.backend = async (globals, options) => {
+          const b = await open(globals, options);
+          const setClock = b.setClock.bind(b);
+          // The other simulate queues its month between this one's look and its clock set.
+          b.setClock = async (date) => {
+            expect((await runCli(['--db', db, 'collections', 'execute', '--period', '2026-11'], { cwd: tmp.dir })).code).toBe(0);
+            return setClock(date);
+          };
+          return b;
+        };
+      },
+    });
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      6,
+      '',
+      `error: The store ${db} already has a collections run; simulate needs a new store (choose another --db, or none for a temporary one).\n  (code CONFLICT)\n`,
+    ]);
+  });
+
+  // Or it set its clock first, and found every policy of its book a duplicate of the other's:
+  // "None of the 520 policy rows … could be imported (… already exists; update it instead …)".
+  it('a run made by another process between its clock set and its import: the same refusal', async () => {
+    const db = join(tmp.dir, 'race-import.db');
+    const r = await runCli(['--db', db, 'simulate', '--bank', 'none', '--out', 'race-import'], {
+      cwd: tmp.dir,
+      prepare: (ctx) => {
+        const open = ctx.backend;
+        ctx.backend = async (globals, options) => {
+          const b = await open(globals, options);
+          const importPolicies = b.importPolicies.bind(b);
+          b.importPolicies = async (upload, opts) => {
+            for (const args of [['policies', 'import', join(REPO, 'fixtures', 'policies.csv')], ['collections', 'execute', '--period', '2026-11']]) {
+              expect((await runCli(['--db', db, ...args], { cwd: tmp.dir })).code).toBe(0);
+            }
+            return importPolicies(upload, opts);
+          };
+          return b;
+        };
+      },
+    });
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      6,
+      '',
+      `error: The store ${db} already has a collections run; simulate needs a new store (choose another --db, or none for a temporary one).\n  (code CONFLICT)\n`,
+    ]);
+  });
+
   it('--policies - and --bank - together: a usage error, not a bank file found empty', async () => {
     const r = await runCli(['simulate', '--policies', '-', '--bank', '-', '--out', 'both-stdin'], { cwd: tmp.dir, stdin: 'customer_id\n' });
     expect([r.code, r.stdout, r.stderr]).toEqual([

@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
-import { conflict, usageError } from '../../../domain/errors.js';
+import { conflict, PremiaError, usageError } from '../../../domain/errors.js';
 import { printable } from '../../../domain/identifiers.js';
 import { addDays, shiftPeriod, type Period } from '../../../domain/period.js';
 import { checkPeriodOption, checkWholeNumberOption } from '../../../domain/requests.js';
@@ -93,14 +93,17 @@ export async function simulateRun({ ctx, globals, ui, createsStore, first, month
   const b = await ctx.backend({ ...globals, db: dbChosen ?? ':memory:', seed: globals.seed ?? (fresh ? '1' : undefined) }, { createStore: createsStore });
   if (b.mode !== 'local') throw usageError('simulate runs on a local store; drop --base-url / PREMIA_BASE_URL to use it.');
   const clock = await b.getClock();
-  if (clock.locked) {
-    throw conflict('CONFLICT', `The store ${dbChosen} already has a collections run; simulate needs a new store (choose another --db, or none for a temporary one).`);
-  }
+  const hasRun = () => conflict('CONFLICT', `The store ${dbChosen} already has a collections run; simulate needs a new store (choose another --db, or none for a temporary one).`);
+  if (clock.locked) throw hasRun();
   // A store with a book of its own (a real one, named by a shell alias or a habit) is not the place for the fixtures' month.
   if ((await b.listPolicies({ limit: 1 })).data.length > 0) {
     throw conflict('CONFLICT', `The store ${dbChosen} already holds policies; simulate needs a new store (choose another --db, or none for a temporary one). Nothing changed.`);
   }
-  await b.setClock(addDays(`${first}-01`, -1));
+  // A run made since the look above (another simulate started together on the same --db) is
+  // refused as one made before it, not as a clock set this command's user never typed.
+  await b.setClock(addDays(`${first}-01`, -1)).catch((e: unknown) => {
+    throw e instanceof PremiaError && e.code === 'CLOCK_LOCKED' ? hasRun() : e;
+  });
 
   const progress = await startProgress(ui, 'Simulating…');
   // Ctrl-C: the day in progress finishes (imports roll back whole), then the run stops there.
@@ -137,6 +140,10 @@ export async function simulateRun({ ctx, globals, ui, createsStore, first, month
     );
   } catch (e) {
     if (!signal.aborted) progress.fail('The simulation stopped.');
+    // A file refused whole comes before this run queues anything: a run in the store by then is
+    // another process's (a second simulate on the same --db), whose policies made every row of
+    // the book a duplicate. That is the reason to give, as for a store that had a run before.
+    if (e instanceof PremiaError && e.code === 'INVALID_FILE' && (await b.getClock().catch(() => null))?.locked === true) throw hasRun();
     throw e;
   } finally {
     ctrlC.release();
