@@ -406,7 +406,7 @@ async function inSource<T>(store: Store, fn: (reader: Reader) => Promise<T>): Pr
     try {
       return await fn(sqliteReader(raw));
     } finally {
-      raw.exec('rollback');
+      if (raw.inTransaction) raw.exec('rollback');
     }
   });
 }
@@ -462,7 +462,9 @@ async function inTarget<T>(store: Store, fn: (writer: Writer) => Promise<T>, com
       }
       return out;
     } finally {
-      if (!done) raw.exec('rollback');
+      // SQLite rolls a transaction back by itself on some errors (a full disk, SQLITE_FULL): a
+      // rollback then would fail, and its error hide the one that ended the copy.
+      if (!done && raw.inTransaction) raw.exec('rollback');
     }
   });
 }

@@ -7,6 +7,7 @@
  * capped at the pages it holds (PRAGMA max_page_count), so the next page SQLite needs is refused
  * as on a full disk.
  */
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Backend } from '../../src/backend/types.js';
@@ -14,6 +15,7 @@ import type { CliContext } from '../../src/cli/context.js';
 import { dayWriterError } from '../../src/store/repos/engine-pipeline.js';
 import type { SqliteStore } from '../../src/store/store.js';
 import { FIXTURES, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
+import { BIN } from '../e2e/spawn.js';
 
 const tmp = tempDir('premia-disk-full-');
 afterAll(() => tmp.cleanup());
@@ -96,5 +98,28 @@ describe('a full disk', () => {
     });
     expect([r.code, r.stdout]).toEqual([1, '']);
     expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'STORE_UNAVAILABLE', message: MESSAGE, details: [{ field: 'db', code: 'DISK_FULL' }] } });
+  });
+});
+
+const canMount = process.getuid?.() === 0 && spawnSync('unshare', ['-m', 'sh', '-c', 'mount -t tmpfs none /mnt && true']).status === 0;
+
+// SQLite rolls a transaction back by itself when the disk fills in its middle; the copy's own
+// rollback after it then failed, and its error hid the full disk: "premia failed unexpectedly:
+// cannot rollback - no transaction is active".
+describe('db copy onto a disk that fills', () => {
+  it.skipIf(!canMount)('(as root, on a small tmpfs in a mount namespace; skipped otherwise) says the disk is full, exit 1', async () => {
+    // The fixtures' book: a new store's schema fits in 960 KiB, its 520 policies do not.
+    const from = join(tmp.dir, 'copy-source.db');
+    for (const args of [['--seed', '1', 'clock', 'set', '2026-10-31'], ['policies', 'import', join(FIXTURES, 'policies.csv')]]) {
+      expect((await runCli(['--db', from, ...args], { cwd: tmp.dir })).code).toBe(0);
+    }
+    const small = join(tmp.dir, 'small');
+    const to = join(small, 'copy.db');
+    const script = 'mkdir -p "$1" && mount -t tmpfs -o size=960k none "$1" && shift && exec "$@"';
+    const r = spawnSync('unshare', ['-m', 'sh', '-c', script, 'sh', small, process.execPath, BIN, 'db', 'copy', '--from', from, '--to', to], {
+      encoding: 'utf8',
+      env: { PATH: '/usr/bin:/bin', LANG: 'C' },
+    });
+    expect([r.status, r.stdout, r.stderr]).toEqual([1, '', `Copying ${from} to ${to}…\nerror: ${MESSAGE}\n  (code STORE_UNAVAILABLE)\n`]);
   });
 });
