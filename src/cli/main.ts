@@ -153,6 +153,7 @@ function suggestWithoutValue(cmd: Command): void {
   const unknown = c.unknownOption.bind(c);
   c.unknownOption = (flag: string) => {
     const eq = flag.indexOf('=');
+    if (flag.startsWith('--')) sayWhoseOption(c, flag, eq < 0 ? flag : flag.slice(0, eq));
     if (!flag.startsWith('--') || eq < 0) return unknown(flag);
     const error = c.error.bind(c);
     c.error = (message, config) => error(message.replace(`'${flag.slice(0, eq)}'`, `'${flag}'`), config);
@@ -162,6 +163,27 @@ function suggestWithoutValue(cmd: Command): void {
       c.error = error;
     }
   };
+}
+
+/**
+ * An option of other commands given to one that has none such (`collections explain <id>
+ * --period 2026-11`): commander looked for a close name among this command's options and the
+ * global ones and offered "Did you mean --version?". Said as it is instead: which commands take
+ * it. Nothing is said here of a name no command has (a typo: commander's suggestion stands).
+ */
+function sayWhoseOption(cmd: Command, flag: string, name: string): void {
+  let root = cmd;
+  while (root.parent) root = root.parent;
+  const fullName = (c: Command): string => (c.parent ? `${fullName(c.parent)} ${c.name()}` : 'premia');
+  const owners: string[] = [];
+  const visit = (c: Command) => {
+    if (c !== cmd && c.options.some((o) => o.long === name)) owners.push(fullName(c));
+    c.commands.forEach(visit);
+  };
+  visit(root);
+  if (owners.length === 0) return;
+  const shown = owners.length > 4 ? `${owners.slice(0, 3).join(', ')} and ${owners.length - 3} more` : owners.join(', ').replace(/, ([^,]*)$/, ' and $1');
+  cmd.error(`error: unknown option '${flag}': ${fullName(cmd)} takes no ${name}; it is an option of ${shown}.`, { code: 'commander.unknownOption', exitCode: 1 });
 }
 
 function parseSeedOption(value: string): string {

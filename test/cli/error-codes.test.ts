@@ -100,7 +100,18 @@ describe('how the command line is put together: USAGE_ERROR, exit 2', () => {
     ['an unknown command', [...MEM, 'policies', 'bogus'], "unknown command 'bogus' for 'premia policies'; its commands are: create, import, update, get, list."],
     ['a mistyped command of a group that also acts alone', [...MEM, 'clock', 'advanc', '--days', '1'], "unknown command 'advanc' for 'premia clock'; its commands are: show, advance, set.\n(Did you mean advance?)"],
     // An unknown option on a group that also acts alone: its value is not taken for a command.
-    ['an unknown option on a group', [...MEM, 'calendar', '--format', 'json'], "unknown option '--format'"],
+    [
+      'an unknown option on a group',
+      [...MEM, 'calendar', '--format', 'json'],
+      "unknown option '--format': premia calendar takes no --format; it is an option of premia policies list, premia collections list, premia collections attempts and 5 more.",
+    ],
+    // An option of other commands: which take it, not commander's nearest name ("Did you mean --version?").
+    [
+      "another command's option",
+      [...MEM, 'collections', 'explain', '0b4c2a1e-6f1d-4c7e-9a3b-2d5e8f7a1c90', '--period', '2026-11'],
+      "unknown option '--period': premia collections explain takes no --period; it is an option of premia collections execute, premia collections list, premia collections attempts and 5 more.",
+    ],
+    ["another command's option with its value", [...MEM, 'policies', 'get', 'P1', '--limit=3'], "unknown option '--limit=3': premia policies get takes no --limit; it is an option of premia policies list and premia collections list."],
     ['a missing argument', [...MEM, 'policies', 'get'], "missing required argument 'policy'"],
     ['a missing required option', [...MEM, 'reports', 'collections'], "required option '--period <YYYY-MM>' not specified"],
     // A required option mistyped (a cron line): the typo is named, not "--period not specified" (issue 12).
