@@ -652,18 +652,19 @@ describe('premia settlements mark-paid', () => {
     expect(r.stderr).toBe(`SETTLE-2026-11-001 is paid (on 2026-12-02, reference ${REF_001}).\n`);
   });
 
-  // The CLI checks the reference as the service checks the request, so both modes word it alike.
+  // The CLI checks the reference as the service checks the request, so both modes word it alike,
+  // naming the option.
   it.each([
-    ['eft-1', 'INVALID_FORMAT'],
-    ['A'.repeat(36), 'TOO_LONG'],
-    ['EFT 1', 'INVALID_FORMAT'],
-    ['', 'REQUIRED'],
-  ])('refuses the reference %j (exit 2)', async (reference, code) => {
+    ['eft-1', 'INVALID_FORMAT', '--reference "eft-1" is not valid; a payment reference is 1–35 of A-Z, 0-9, - and /.'],
+    ['A'.repeat(36), 'TOO_LONG', '--reference is 36 characters long; at most 35 are allowed.'],
+    ['EFT 1', 'INVALID_FORMAT', '--reference "EFT 1" is not valid; a payment reference is 1–35 of A-Z, 0-9, - and /.'],
+    ['', 'REQUIRED', '--reference must not be empty.'],
+  ])('refuses the reference %j (exit 2)', async (reference, code, message) => {
     const { cli } = await fixtureStore('2026-12-02');
     await cli(['settlements', 'create', '--period', FIXTURE_PERIOD]);
     const r = await cli(['--json', 'settlements', 'mark-paid', 'SETTLE-2026-11-001', '--reference', reference]);
     expect(r.code).toBe(2);
-    expect(errorBody(r.stderr)).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'reference', code }] });
+    expect(errorBody(r.stderr)).toMatchObject({ code: 'VALIDATION_ERROR', message, details: [{ field: 'reference', code }] });
     expect((await cli(['--json', 'settlements', 'get', 'SETTLE-2026-11-001'])).json().status).toBe('pending');
   });
 

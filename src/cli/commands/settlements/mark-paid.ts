@@ -1,5 +1,6 @@
 import { validateMarkPaidRequest } from '../../../domain/requests.js';
 import { verb, type CommandDeps } from '../../command.js';
+import { inOptionWords } from '../../option-errors.js';
 import { askOrCancel, confirmMode } from '../../confirm.js';
 import { markPaidQuestion } from '../../questions.js';
 import { printSettlement } from './show.js';
@@ -16,8 +17,10 @@ export interface MarkPaidOptions extends CommandDeps {
 }
 
 export function markPaidOptions(deps: CommandDeps, flags: Flags, [ref]: string[]): MarkPaidOptions {
-  // Checked as the service checks the request, so a bad reference reads the same in both modes.
-  return { ...deps, ref: ref!, input: validateMarkPaidRequest(flags.reference === undefined ? {} : { reference: flags.reference }) };
+  // Checked as the service checks the request, so a bad reference reads the same in both modes
+  // (named as the option).
+  const input = inOptionWords({ reference: '--reference' }, () => validateMarkPaidRequest(flags.reference === undefined ? {} : { reference: flags.reference }));
+  return { ...deps, ref: ref!, input };
 }
 
 export async function markPaidRun(opts: MarkPaidOptions): Promise<number> {
