@@ -266,9 +266,14 @@ describe('simulate', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
       'Ctrl-C: stopping after the day in progress (press Ctrl-C again to quit at once).\n' +
-        `Stopped by Ctrl-C on 2026-11-05, in month 1 of 3 (2026-11): no month was completed; the store ${db} is at 2026-11-05.\n`,
+        `Stopped by Ctrl-C on 2026-11-05, in month 1 of 3 (2026-11): no month was completed; the store ${db} is at 2026-11-05 ` +
+        '(premia clock advance carries it on by hand; simulate starts only on a new store).\n',
     );
     expect((await cli(db, ['--json', 'clock'])).json().date).toBe('2026-11-05');
+    // As said: the month carries on by hand; simulate itself refuses the store.
+    expect((await cli(db, ['--yes', '--json', 'clock', 'advance', '--to', '2026-11-30'])).json().to).toBe('2026-11-30');
+    const again = await cli(db, ['simulate']);
+    expect([again.code, again.stderr]).toEqual([6, expect.stringContaining(`The store ${db} already has a collections run; simulate needs a new store`)]);
   });
 });
 

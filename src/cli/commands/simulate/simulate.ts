@@ -158,7 +158,9 @@ export async function simulateRun({ ctx, globals, ui, createsStore, first, month
     throw stopped(
       `Stopped by Ctrl-C on ${at}, in month ${done + 1} of ${months} (${period}): ` +
         `${done === 0 ? 'no month was completed' : `${plural(done, 'month')} completed (summarised above)`}; ` +
-        (dbChosen === undefined ? 'the temporary store is gone.' : `the store ${dbChosen} is at ${at}.`),
+        (dbChosen === undefined
+          ? 'the temporary store is gone.'
+          : `the store ${dbChosen} is at ${at} (premia clock advance carries it on by hand; simulate starts only on a new store).`),
     );
   }
   return 0;
