@@ -16,7 +16,7 @@
  * from (the format, the summaries' layout, the strategies, the seed and epoch of generated
  * accounts, the calendar and its imported holidays, the engine's settings) and the version of
  * the store's engine inputs it saw (a value the store changes whenever a policy, an execution
- * or a collection's fixed fields change, and which the engine reads when it loads: the engine's
+ * or a collection's fixed fields change or a bank import is stored, and which the engine reads when it loads: the engine's
  * own days change none of these but for a lapse, after which the next advance reads the
  * collections again, as it did before the image).
  *

@@ -361,6 +361,17 @@ const IMAGE_TRIGGERS: ReadonlyArray<readonly [name: string, event: string]> = [
   ['engine_inputs_collections_fixed', 'update of client_id, execution_id, policy_id, period_month, customer_id, policy_number, amount_due on collections'],
 ];
 
+/**
+ * A new engine inputs version, by hand where no trigger sees the change (a bank import: the
+ * history of the accounts it names). A new random version, not version + 1: a copy of the store
+ * (premia db copy) moves its own, and must not land on the version its copied image saw. 53 bits:
+ * exact in JavaScript.
+ */
+export const ENGINE_INPUTS_BUMP = {
+  postgres: 'update engine_inputs set version = floor(random() * 9007199254740992)::bigint',
+  sqlite: 'update engine_inputs set version = random() >> 11',
+} as const;
+
 const m0009_engine_image: Migration = {
   async up(db: AnyDb) {
     await db.schema.dropTable('engine_resume').ifExists().execute();
@@ -387,10 +398,8 @@ const m0009_engine_image: Migration = {
       .addColumn('version', 'integer', (c) => c.notNull())
       .execute();
     await db.insertInto('engine_inputs').values({ id: 1, version: 0 }).execute();
-    // A new random version, not version + 1: a copy of the store (premia db copy) moves its own,
-    // and must not land on the version its copied image saw. 53 bits: exact in JavaScript.
     const pg = db.getExecutor().adapter instanceof PostgresAdapter;
-    const bump = `update engine_inputs set version = ${pg ? 'floor(random() * 9007199254740992)::bigint' : 'random() >> 11'}`;
+    const bump = ENGINE_INPUTS_BUMP[pg ? 'postgres' : 'sqlite'];
     if (pg) {
       await sql.raw(`create function engine_inputs_bump() returns trigger language plpgsql as $$ begin ${bump}; return null; end $$`).execute(db);
       for (const [name, event] of IMAGE_TRIGGERS) {

@@ -8,6 +8,7 @@ import { CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY, storedCalendar } from '../../domai
 import type { BalanceSnapshot, BankStore, ImportedRow, PastAttempt } from '../../bank/ports.js';
 import { CustomerMap, CustomerSet, type CustomerFilter } from '../../domain/customer.js';
 import { dayNumber, type IsoDate } from '../../domain/period.js';
+import { ENGINE_INPUTS_BUMP } from '../migrations.js';
 import { CopyIn } from '../pg-copy.js';
 import type { PgStore, PgUnit } from '../store.js';
 import type { BankImportUnit, CustomerBankInputs } from './bank-io.js';
@@ -191,9 +192,11 @@ export async function withPgBankImport<T>(store: PgStore, clientId: number, fn: 
       },
     });
     await endCopy();
-    // Imported rows change their accounts' history: the engine's image goes.
+    // Imported rows change their accounts' history: the engine's image goes, and the working sets
+    // a shard worker keeps between advances (engine/shards.ts) are no longer the store's.
     await client.query('delete from engine_image');
     await client.query('delete from engine_image_head');
+    await client.query(ENGINE_INPUTS_BUMP.postgres);
     return out;
   });
 }

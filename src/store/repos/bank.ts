@@ -15,6 +15,7 @@ import { dayNumber, type IsoDate } from '../../domain/period.js';
 import type { Selectable } from 'kysely';
 import { writeSnapshots, type SnapshotRows } from '../engine-days.js';
 import type { AttemptsTable, BankSnapshotsTable, BankTransactionsTable, CollectionsTable } from '../schema.js';
+import { ENGINE_INPUTS_BUMP } from '../migrations.js';
 import { beginImmediate, type StatementCache } from '../sqlite-dialect.js';
 import type { LockWaitStop } from '../../lib/lock-wait.js';
 import type { Store } from '../store.js';
@@ -221,8 +222,10 @@ export async function withBankImport<T>(store: Store, clientId: number, fn: (uni
         policyCustomerIds: () => policyCustomerIds(statements, clientId),
       };
       const out = await fn(unit);
-      // Imported rows change their accounts' history: the engine's image goes.
+      // Imported rows change their accounts' history: the engine's image goes, and the engine's
+      // inputs version moves (what a working set kept in memory was lived from has changed).
       raw.exec('delete from engine_image; delete from engine_image_head');
+      raw.exec(ENGINE_INPUTS_BUMP.sqlite);
       raw.exec(CLEAR_STORED_BEFORE);
       raw.exec('commit');
       return out;
