@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLocalBackend, type LocalBackend } from '../../src/backend/local/index.js';
 import { REPO } from '../helpers/cli.js';
-import { FIXED_NOW, fixtureMonth, readDownload } from '../helpers/local.js';
+import { FIXED_NOW, fixtureMonth, readDownload, textUpload } from '../helpers/local.js';
 import { freshDatabase, noPg, onDatabase, pg } from './db.js';
 
 const SHARDS = 4;
@@ -147,5 +147,48 @@ describe.skipIf(noPg)(`the engine's day in customer shards${noPg ? ` (skipped: $
     expect(r.days).toEqual(wantDays.slice(9));
     expect(await monthOf(b)).toEqual(want);
     expect((await shardRows(url)).every((d) => d.n === SHARDS && d.states === 'closed')).toBe(true);
+  });
+
+  it('a day left part lived: what the engine reads cannot change until it is finished, then the month is SQLite\'s', async () => {
+    // Two policies debited on 2026-11-02, cancelled once that day has run (as the refused
+    // cancellation is made again below): the reference, on SQLite.
+    const day2 = want.attempts.split('\n').filter((l) => l.includes(',2026-11-02,'));
+    const cancelled = [day2[0]!.split(',')[1]!, day2[day2.length - 1]!.split(',')[1]!];
+    const solo = await openLocalBackend({ path: ':memory:', seed: 1, now: FIXED_NOW });
+    opened.push(solo);
+    await fixtureMonth(solo, { advance: false });
+    await solo.advanceClock({ to: '2026-11-02' });
+    for (const p of cancelled) await solo.updatePolicy(p, { status: 'cancelled' });
+    await solo.advanceClock({ to: '2026-12-02' });
+    const reference = await monthOf(solo);
+
+    const { url, b } = await shardedStore('shards_part_lived');
+    const killed = await premia(['--db', url, 'clock', 'advance', '--to', '2026-12-02'], { PREMIA_FAULT: 'kill-in-shard:2026-11-02' });
+    expect([killed.code, killed.signal]).toEqual([null, 'SIGKILL']);
+    // A worker lives the shards left of the open day, and stops: every shard done, the day open.
+    const worker = await premia(['--db', url, 'engine', 'work', '--until', '2026-11-01']);
+    expect([worker.code, worker.signal]).toEqual([0, null]);
+    expect((await shardRows(url)).filter((d) => d.states !== 'closed')).toEqual([{ day: '2026-11-02', n: SHARDS, states: 'done' }]);
+    expect((await b.getClock()).date).toBe('2026-11-01');
+
+    const refused = (p: Promise<unknown>) => p.then(() => 'changed', (e: { code?: string; message?: string }) => `${e.code}: ${e.message}`);
+    const why = (change: string) =>
+      `CONFLICT: The day 2026-11-02 is part lived: a clock advance stopped in it after some of its customers had lived it, so ${change} cannot change now ` +
+      "(those customers would keep that day as lived without the change). Nothing changed; finish the day first ('premia clock advance --to 2026-11-02'), then run this again.";
+    expect(await refused(b.updatePolicy(cancelled[0]!, { status: 'cancelled' }))).toBe(why(`policy ${cancelled[0]}`));
+    expect(await refused(b.executeCollections({ period_month: '2026-12' }))).toBe(why('the collections runs'));
+    expect(await refused(b.importBankTransactions(textUpload('late.csv', 'customer_id,date,amount,description\nC100001,2026-11-20,500.00,SALARY\n')))).toBe(
+      why("the bank's history"),
+    );
+    expect(await refused(b.admin.settings.set('engine.max_failed_attempts', '2'))).toBe(why('the setting engine.max_failed_attempts'));
+    // The count of shards is fixed when a day opens: it may change (the days after this one in 8).
+    expect((await b.admin.settings.set('engine.shards', '8')).setting.value).toBe(8);
+    expect((await b.getPolicy(cancelled[0]!)).status).toBe('active');
+
+    // The day finished, the cancellations go through, and the month is SQLite's.
+    expect((await b.advanceClock({ to: '2026-11-02' })).days).toEqual([wantDays[1]]);
+    for (const p of cancelled) await b.updatePolicy(p, { status: 'cancelled' });
+    await b.advanceClock({ to: '2026-12-02' });
+    expect(await monthOf(b)).toEqual(reference);
   });
 });

@@ -30,6 +30,7 @@ import { plural } from '../../domain/words.js';
 import { bareCrHint, CsvFormatError, CsvReader, emptyColumnsRowHint, isBlankRecord, isHeaderOf, trimCell, wrongHeaderHint } from '../../lib/csv-reader.js';
 import { getAllMeta, setMeta } from '../../store/repos/meta.js';
 import type { Store, Trx } from '../../store/store.js';
+import { refuseInPartLivedDay } from '../../store/part-lived-day.js';
 import type { CalendarImportResult, CalendarView, Upload } from '../types.js';
 import { invalidCsvFile } from './row-errors.js';
 
@@ -172,6 +173,7 @@ function holidayFieldCountHint(fields: readonly string[], header: readonly strin
 export async function importHolidays(store: Store, file: Upload, options: { replace?: boolean } = {}): Promise<CalendarImportResult> {
   const rows = await parseHolidays(file);
   return store.transaction(async (trx: Trx) => {
+    await refuseInPartLivedDay(store, trx, "the calendar's holidays");
     const meta = await getAllMeta(trx);
     const fixed = fixedUntil(meta);
     const before = parseStoredHolidays(meta.get(IMPORTED_HOLIDAYS_KEY));

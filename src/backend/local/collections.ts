@@ -44,6 +44,7 @@ import { openAccount } from './accounts.js';
 import type { LocalContext } from './context.js';
 import { findPolicyByRef, policyNotFound } from './policies.js';
 import { readWorld, stamp, stampDay, iso } from './world.js';
+import { refuseInPartLivedDay } from '../../store/part-lived-day.js';
 import { answered as answeredWithin } from './idempotency.js';
 
 /** How many months after the clock's month a run may be queued for. */
@@ -76,6 +77,7 @@ export async function executeCollections(ctx: LocalContext, input: ExecuteInput)
   const refs = request.policy_ids;
   return ctx.store.transaction(async (trx) => {
     const world = await readWorld(trx);
+    await refuseInPartLivedDay(ctx.store, trx, 'the collections runs');
     if (world.today >= lastDay(period)) {
       const closed = `Period ${period} has closed (its last day, ${lastDay(period)}, has run; the clock is at ${world.today}).`;
       // Before the first run the clock can still be set back: "can no longer be queued" was untrue then.

@@ -11,6 +11,7 @@ import type { Db, Trx } from '../../store/store.js';
 import type { AmountChange, Page, Policy, PolicyDetail, PolicyListQuery, StatusChange } from '../types.js';
 import { answered } from './idempotency.js';
 import type { LocalContext } from './context.js';
+import { refuseInPartLivedDay } from '../../store/part-lived-day.js';
 import { iso, readWorld, stamp } from './world.js';
 
 /** Hooks later stages attach to policy changes (collections react to cancellations and amounts). */
@@ -94,6 +95,7 @@ export async function updatePolicy(
   return ctx.store.transaction(async (trx) => {
     const world = await readWorld(trx);
     const row = await requirePolicy(trx, ctx.clientId, world.idSalt, ref);
+    await refuseInPartLivedDay(ctx.store, trx, `policy ${row.policy_number}`);
     const now = stamp(world.today, ctx.now());
     const from = row.status as PolicyStatus;
     const statusMove = patch.status !== undefined ? checkTransition(from, patch.status, row.policy_number) : 'noop';

@@ -3,8 +3,9 @@
  * kept in the meta table. Operator functions (like API keys): they act on the store, for every
  * client, and exist only in local mode.
  */
-import { parseSettingValue, settingDef, SETTING_KEYS, SETTINGS, storedSetting, type SettingDef, type SettingValue } from '../../engine/settings.js';
+import { parseSettingValue, settingDef, SETTING_KEYS, SETTINGS, SHARDS_KEY, storedSetting, type SettingDef, type SettingValue } from '../../engine/settings.js';
 import { getAllMeta, setMeta } from '../../store/repos/meta.js';
+import { refuseInPartLivedDay } from '../../store/part-lived-day.js';
 import type { Store } from '../../store/store.js';
 import type { SettingView } from '../types.js';
 import { checkCalendarChange } from './calendar.js';
@@ -32,6 +33,8 @@ export async function setSetting(store: Store, key: string, value: string): Prom
   return store.transaction(async (trx) => {
     const meta = await getAllMeta(trx);
     const previous = storedSetting(def, meta.get(def.key));
+    // The shards of a day are fixed when it opens: their count may change under an open day.
+    if (def.key !== SHARDS_KEY && String(previous) !== String(n)) await refuseInPartLivedDay(store, trx, `the setting ${def.key}`);
     if (def.key === SETTING_KEYS.calendar) {
       checkCalendarChange(meta, String(previous), String(n));
       if (String(previous) !== String(n)) await refuseWhileAdvancing(store, trx, meta, 'the calendar');

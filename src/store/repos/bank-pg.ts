@@ -9,6 +9,7 @@ import type { BalanceSnapshot, BankStore, ImportedRow, PastAttempt } from '../..
 import { CustomerMap, CustomerSet, type CustomerFilter } from '../../domain/customer.js';
 import { dayNumber, type IsoDate } from '../../domain/period.js';
 import { ENGINE_INPUTS_BUMP } from '../migrations.js';
+import { refuseInPartLivedDay } from '../part-lived-day.js';
 import { CopyIn } from '../pg-copy.js';
 import type { PgStore, PgUnit } from '../store.js';
 import type { BankImportUnit, CustomerBankInputs } from './bank-io.js';
@@ -152,6 +153,7 @@ function csvField(value: string): string {
 export async function withPgBankImport<T>(store: PgStore, clientId: number, fn: (unit: BankImportUnit) => Promise<T>): Promise<T> {
   return store.writeUnit(async (unit) => {
     const { client } = unit;
+    await refuseInPartLivedDay(store, unit.db, "the bank's history");
     const meta = new Map((await client.query<{ key: string; value: string }>('select key, value from meta')).rows.map((r) => [r.key, r.value]));
     const locked = meta.get('clock_locked') === '1';
     const customers = async (query: string) => new Set((await client.query<{ customer_id: string }>(query, [clientId])).rows.map((r) => r.customer_id));
