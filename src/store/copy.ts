@@ -97,7 +97,21 @@ interface TableShape {
   /** Primary-key columns (the order rows are read in); empty: rowid order (SQLite). */
   key: string[];
   money: string[];
+  /** The rows (table `a` of `from`) read in `order`, their ids numbered from 1 in it (selectSql). */
+  renumbered?: { from: string; order: string };
 }
+
+/**
+ * The attempts of a PostgreSQL store, copied to a file, are numbered in the order one process
+ * inserts them (by day, then client and policy_number: engine/day-rows.ts): SQLite reads a
+ * period's attempts in id order as the export's order (repos/collections.ts
+ * streamPeriodAttempts), while on PostgreSQL the shards of a day insert side by side and their
+ * ids follow the order the shards committed in. Nothing refers to an attempt's id.
+ */
+const ATTEMPTS_IN_EXPORT_ORDER = {
+  from: '"attempts" a join "collections" c on c."id" = a."collection_id"',
+  order: 'a."date", a."client_id", c."policy_number", a."period_month", a."id"',
+};
 
 /** Reads a store from one snapshot. */
 interface Reader {
@@ -206,6 +220,7 @@ async function copyBetween(source: Store, target: Store, options: StoreCopyOptio
       );
     }
     t.key = from.key;
+    if (t.name === 'attempts' && source.kind === 'postgres' && target.kind === 'sqlite') t.renumbered = ATTEMPTS_IN_EXPORT_ORDER;
   }
 
   // What the target holds, told before anything is changed.
@@ -395,6 +410,11 @@ function totalsSql(t: TableShape, pg: boolean): string {
 }
 
 function selectSql(t: TableShape): string {
+  if (t.renumbered !== undefined) {
+    const { from, order } = t.renumbered;
+    const columns = t.columns.map((c) => (c === 'id' ? `row_number() over (order by ${order}) as ${q('id')}` : `a.${q(c)}`));
+    return `select ${columns.join(', ')} from ${from} order by ${order}`;
+  }
   const order = t.key.length > 0 ? ` order by ${t.key.map(q).join(', ')}` : '';
   return `select ${t.columns.map(q).join(', ')} from ${q(t.name)}${storeRows(t)}${order}`;
 }

@@ -11,7 +11,7 @@ import { openLocalBackend } from '../../src/backend/local/index.js';
 import { openStore, PREMIA_APPLICATION_ID } from '../../src/store/store.js';
 import { MARKER_TABLE } from '../../src/store/pg-store.js';
 import { FIXTURES, runCli, tempDir, type CliResult } from '../helpers/cli.js';
-import { FIXED_NOW, fileUpload, fixtureMonth } from '../helpers/local.js';
+import { FIXED_NOW, fileUpload, fixtureMonth, readDownload } from '../helpers/local.js';
 import { freshDatabase, noPg, onDatabase, pg } from './db.js';
 
 const run = (args: string[], cwd: string, extra: { tty?: boolean; confirm?: boolean[] } = {}): Promise<CliResult> =>
@@ -252,5 +252,44 @@ describe.skipIf(noPg)(`premia db copy${noPg ? ` (skipped: ${pg.reason})` : ''}`,
     }
     expect(ends[0]!.trimEnd().split('\n').length).toBeGreaterThan(500);
     expect(ends[1] === ends[0]).toBe(true);
+  });
+
+  it('a month lived in customer shards, copied to a file: the attempts export in day and policy order, as on SQLite', async () => {
+    const month = async (b: Awaited<ReturnType<typeof openLocalBackend>>) => ({
+      attempts: await readDownload(await b.exportAttempts('2026-11', 'csv')),
+      report: await readDownload(await b.collectionsReport('2026-11', 'csv')),
+    });
+    const solo = await openLocalBackend({ path: ':memory:', seed: 1, now: FIXED_NOW });
+    const url = await freshDatabase('copy_shards');
+    const sharded = await openLocalBackend({ path: url, seed: 1, now: FIXED_NOW });
+    try {
+      await fixtureMonth(solo);
+      const want = await month(solo);
+      await sharded.admin.settings.set('engine.shards', '4');
+      await fixtureMonth(sharded);
+      // The shards of a day commit one after another: their attempts' ids are not in policy order.
+      expect(await month(sharded)).toEqual(want);
+      const r = await run(['db', 'copy', '--from', url, '--to', 'sharded.db'], dir);
+      expect(r.code, r.stderr).toBe(0);
+    } finally {
+      await solo.close();
+      await sharded.close();
+    }
+    const copy = await openLocalBackend({ path: join(dir, 'sharded.db'), now: FIXED_NOW });
+    try {
+      const solo2 = await openLocalBackend({ path: ':memory:', seed: 1, now: FIXED_NOW });
+      try {
+        await fixtureMonth(solo2);
+        expect(await month(copy)).toEqual(await month(solo2));
+        // The copy goes on as the original would: December's first days.
+        await solo2.advanceClock({ to: '2026-12-02' });
+        await copy.advanceClock({ to: '2026-12-02' });
+        expect(await month(copy)).toEqual(await month(solo2));
+      } finally {
+        await solo2.close();
+      }
+    } finally {
+      await copy.close();
+    }
   });
 });
