@@ -117,6 +117,8 @@ const ATTEMPTS_IN_EXPORT_ORDER = {
 interface Reader {
   totals(t: TableShape): Promise<TableTotals>;
   rows(t: TableShape): AsyncGenerator<unknown[][]>;
+  /** The day open in customer shards (PostgreSQL: engine/shards.ts), or null. */
+  openShardDay(): Promise<string | null>;
 }
 
 /** Writes a store inside its one transaction. */
@@ -232,6 +234,8 @@ async function copyBetween(source: Store, target: Store, options: StoreCopyOptio
 
   try {
     return await inSource(source, async (reader) => {
+      const open = target.kind === 'sqlite' ? await reader.openShardDay() : null;
+      if (open !== null) throw openShardDay(source.path, open);
       const from = new Map<string, TableTotals>();
       for (const t of tables) from.set(t.name, await reader.totals(t));
       // Waiting for another process's write lock on the target, Ctrl-C stops the copy at once.
@@ -285,6 +289,20 @@ async function* checked(rows: AsyncGenerator<unknown[][]>, stop: () => void): As
     stop();
     yield batch;
   }
+}
+
+/**
+ * A day of a PostgreSQL store open in customer shards (a clock advance stopped in it) cannot be
+ * finished by a file, which lives its days whole: it would live again the customers whose shards
+ * are done (their attempts stored twice refused, the file's advance stuck on that day), and leave
+ * the day's rows open for a copy back.
+ */
+function openShardDay(display: string, day: string): PremiaError {
+  return new PremiaError(
+    'CONFLICT',
+    `${redactDbUrl(display)} has the day ${day} open in customer shards (a clock advance stopped in it), which a store file cannot finish: it lives its days whole. ` +
+      `Nothing was copied; finish the day first ('premia --db <the source> clock advance --to ${day}'), then copy again.`,
+  );
 }
 
 function cancelled(display: string, replacing: boolean): PremiaError {
@@ -433,6 +451,7 @@ async function inSource<T>(store: Store, fn: (reader: Reader) => Promise<T>): Pr
 
 function sqliteReader(raw: BetterSqlite3.Database): Reader {
   return {
+    openShardDay: async () => null,
     async totals(t) {
       const r = raw.prepare(totalsSql(t, false)).get() as { rows: string; money: string | null };
       return { table: t.name, rows: r.rows, money: r.money };
@@ -454,6 +473,10 @@ function sqliteReader(raw: BetterSqlite3.Database): Reader {
 
 function pgReader(unit: PgUnit): Reader {
   return {
+    async openShardDay() {
+      const r = await unit.client.query<{ day: string }>(`select day from engine_shards where state <> 'closed' order by day limit 1`);
+      return r.rows[0]?.day ?? null;
+    },
     async totals(t) {
       const r = (await unit.client.query<{ rows: string; money: string | null }>(totalsSql(t, true))).rows[0]!;
       return { table: t.name, rows: r.rows, money: r.money };

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLocalBackend, type LocalBackend } from '../../src/backend/local/index.js';
-import { REPO } from '../helpers/cli.js';
+import { REPO, tempDir } from '../helpers/cli.js';
 import { FIXED_NOW, fixtureMonth, readDownload, textUpload } from '../helpers/local.js';
 import { freshDatabase, noPg, onDatabase, pg } from './db.js';
 
@@ -184,6 +184,18 @@ describe.skipIf(noPg)(`the engine's day in customer shards${noPg ? ` (skipped: $
     // The count of shards is fixed when a day opens: it may change (the days after this one in 8).
     expect((await b.admin.settings.set('engine.shards', '8')).setting.value).toBe(8);
     expect((await b.getPolicy(cancelled[0]!)).status).toBe('active');
+
+    // Nor is the store copied to a file, which lives its days whole and could not finish this one.
+    const { dir, cleanup } = tempDir('premia-pg-part-lived-');
+    try {
+      const copied = await premia(['--yes', 'db', 'copy', '--from', url, '--to', join(dir, 'copy.db')]);
+      expect([copied.code, copied.signal]).toEqual([6, null]);
+      expect(copied.stderr).toContain(
+        "has the day 2026-11-02 open in customer shards (a clock advance stopped in it), which a store file cannot finish: it lives its days whole. Nothing was copied; finish the day first ('premia --db <the source> clock advance --to 2026-11-02'), then copy again.",
+      );
+    } finally {
+      cleanup();
+    }
 
     // The day finished, the cancellations go through, and the month is SQLite's.
     expect((await b.advanceClock({ to: '2026-11-02' })).days).toEqual([wantDays[1]]);
