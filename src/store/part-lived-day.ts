@@ -17,7 +17,7 @@ import type { Db, Store } from './store-types.js';
  * transaction: it holds the writer lock, which a running advance holds (shared) from a day's
  * opening to its closing, so a day open here is one whose advance is gone.
  */
-export async function partLivedDay(store: Store, trx: Db): Promise<IsoDate | null> {
+async function partLivedDay(store: Store, trx: Db): Promise<IsoDate | null> {
   if (store.kind !== 'postgres') return null;
   const row = await trx.selectFrom('engine_shards').select('day').where('state', '=', 'done').orderBy('day').limit(1).executeTakeFirst();
   return row?.day ?? null;
