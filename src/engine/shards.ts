@@ -17,6 +17,7 @@
  * loads the shard (its customers' open collections, their accounts replayed) and plans what the
  * first evening of an advance plans, which is nothing new for collections already planned.
  */
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { dayNumber, fromDayNumber, lastDay, periodOf, type IsoDate } from '../domain/period.js';
 import { sleepIdle } from './awake.js';
@@ -31,9 +32,19 @@ import { AccountSummaries } from './summary.js';
 /** How long a process waits before it looks again for a shard to live or a day to close. */
 const POLL_MS = 20;
 
-/** This process, as the store records which worker lived a shard. */
+/**
+ * This process's own mark: processes in containers share a host name (host networking) and each
+ * may be process 1 of its own namespace, and a worker's name is a lock of its own on the store.
+ */
+const PROCESS_MARK = randomBytes(4).toString('hex');
+
+/**
+ * This process, as the store records which worker lived a shard: its host, process id and a mark
+ * of its own, so that two processes never take one name (the second one's join, an advance's
+ * too, waited for the first's lock for good, saying nothing).
+ */
 export function workerName(): string {
-  return `${hostname()}:${process.pid}`;
+  return `${hostname()}:${process.pid}:${PROCESS_MARK}`;
 }
 
 interface Kept {

@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLocalBackend, type LocalBackend } from '../../src/backend/local/index.js';
+import { workerName } from '../../src/engine/shards.js';
 import { REPO, tempDir } from '../helpers/cli.js';
 import { FIXED_NOW, fixtureMonth, readDownload, textUpload } from '../helpers/local.js';
 import { freshDatabase, noPg, onDatabase, pg } from './db.js';
@@ -118,7 +119,7 @@ describe.skipIf(noPg)(`the engine's day in customer shards${noPg ? ` (skipped: $
     expect(byWorker.length).toBeLessThanOrEqual(3);
     expect(byWorker.reduce((s, w) => s + Number(w.n), 0)).toBe(DAYS * SHARDS);
     const lived = done.reduce((s, w) => s + Number(/Lived (\d+) shard/.exec(w.stderr)![1]), 0);
-    expect(byWorker.filter((w) => !w.worker.endsWith(`:${process.pid}`)).reduce((s, w) => s + Number(w.n), 0)).toBe(lived);
+    expect(byWorker.filter((w) => w.worker !== workerName()).reduce((s, w) => s + Number(w.n), 0)).toBe(lived);
   });
 
   it('engine work stopped by SIGTERM (a service manager) says so, and exits 130 after the shard in progress', async () => {
