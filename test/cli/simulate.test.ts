@@ -131,6 +131,17 @@ describe('premia simulate', () => {
     expect(again.stderr).toContain('already has a collections run; simulate needs a new store');
   });
 
+  /** A prepare hook that changes the backend the command opens before the command uses it. */
+  type Ctx = Parameters<NonNullable<Parameters<typeof runCli>[1]>['prepare'] & {}>[0];
+  const onBackend = (change: (b: Awaited<ReturnType<Ctx['backend']>>) => void) => (ctx: Ctx) => {
+    const open = ctx.backend;
+    ctx.backend = async (globals, options) => {
+      const b = await open(globals, options);
+      change(b);
+      return b;
+    };
+  };
+
   // Two simulates started together on one new --db (two cron jobs): both found it new, and the
   // one that came second was told "The clock is at 2026-10-31 and a collections run exists, so it
   // can no longer be set; move it forward with 'premia clock advance'", a command it never ran.
@@ -138,19 +149,14 @@ describe('premia simulate', () => {
     const db = join(tmp.dir, 'race.db');
     const r = await runCli(['--db', db, 'simulate', '--out', 'race'], {
       cwd: tmp.dir,
-      prepare: (ctx) => {
-        const open = ctx.backend;
-        ctx.backend = async (globals, options) => {
-          const b = await open(globals, options);
-          const setClock = b.setClock.bind(b);
-          // The other simulate queues its month between this one's look and its clock set.
-          b.setClock = async (date) => {
-            expect((await runCli(['--db', db, 'collections', 'execute', '--period', '2026-11'], { cwd: tmp.dir })).code).toBe(0);
-            return setClock(date);
-          };
-          return b;
+      prepare: onBackend((b) => {
+        const setClock = b.setClock.bind(b);
+        // The other simulate queues its month between this one's look and its clock set.
+        b.setClock = async (date) => {
+          expect((await runCli(['--db', db, 'collections', 'execute', '--period', '2026-11'], { cwd: tmp.dir })).code).toBe(0);
+          return setClock(date);
         };
-      },
+      }),
     });
     expect([r.code, r.stdout, r.stderr]).toEqual([
       6,
@@ -165,20 +171,15 @@ describe('premia simulate', () => {
     const db = join(tmp.dir, 'race-import.db');
     const r = await runCli(['--db', db, 'simulate', '--bank', 'none', '--out', 'race-import'], {
       cwd: tmp.dir,
-      prepare: (ctx) => {
-        const open = ctx.backend;
-        ctx.backend = async (globals, options) => {
-          const b = await open(globals, options);
-          const importPolicies = b.importPolicies.bind(b);
-          b.importPolicies = async (upload, opts) => {
-            for (const args of [['policies', 'import', join(REPO, 'fixtures', 'policies.csv')], ['collections', 'execute', '--period', '2026-11']]) {
-              expect((await runCli(['--db', db, ...args], { cwd: tmp.dir })).code).toBe(0);
-            }
-            return importPolicies(upload, opts);
-          };
-          return b;
+      prepare: onBackend((b) => {
+        const importPolicies = b.importPolicies.bind(b);
+        b.importPolicies = async (upload, opts) => {
+          for (const args of [['policies', 'import', join(REPO, 'fixtures', 'policies.csv')], ['collections', 'execute', '--period', '2026-11']]) {
+            expect((await runCli(['--db', db, ...args], { cwd: tmp.dir })).code).toBe(0);
+          }
+          return importPolicies(upload, opts);
         };
-      },
+      }),
     });
     expect([r.code, r.stdout, r.stderr]).toEqual([
       6,
