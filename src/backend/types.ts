@@ -220,7 +220,7 @@ export interface AdvanceOptions {
   /** Called after each day has been committed. */
   onDay?: (day: DaySummary, index: number, total: number) => void;
   /** Called once when another advance of the store is running and this one waits for it. */
-  onWait?: (holder: { from: IsoDate; to: IsoDate; host: string; pid: number; since: string; givenUpAfterS?: number }) => void;
+  onWait?: (holder: { from: IsoDate; to: IsoDate; host: string; pid: number; since: string; givenUpAfterS?: number; otherPidNamespace?: boolean }) => void;
   /**
    * Local mode: once this advance holds the store, before its first day, the range it lives
    * (resolved from the clock then); it may not throw.
@@ -680,6 +680,8 @@ export interface IdempotencyOwner {
   host: string;
   pid: number;
   token: string;
+  /** The PID namespace its process runs in (Linux; null elsewhere, or not known). */
+  pidNamespace?: string | null;
 }
 
 export interface StoredResponse {

@@ -134,6 +134,8 @@ export interface AdvanceHolder {
    * the right to advance, where the store bounds it; pid 0: the holder is not known yet.
    */
   givenUpAfterS?: number;
+  /** The holder runs on a host of this name in another PID namespace (a container): `pid` is that namespace's. */
+  otherPidNamespace?: boolean;
 }
 
 /** One day's unit of work. */

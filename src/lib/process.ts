@@ -1,5 +1,44 @@
 /** Processes of this host, for telling an abandoned claim or file from one still in use. */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
+import { hostname } from 'node:os';
+
+/**
+ * The PID namespace this process runs in ('pid:[4026531836]' on Linux, read from
+ * /proc/self/ns/pid), or null where there is none to read. Process ids mean something only
+ * within one: containers sharing the host's name (host networking) each have their own, and
+ * each premia in them may be process 1.
+ */
+export const PID_NAMESPACE: string | null = (() => {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return null;
+  }
+})();
+
+/** Where process ids mean something: a host, and on Linux a PID namespace of it. */
+export interface ProcessPlace {
+  host: string;
+  pidNamespace: string | null;
+}
+
+/** This process's place. */
+export const HERE: ProcessPlace = { host: hostname(), pidNamespace: PID_NAMESPACE };
+
+/**
+ * Whether a process recorded with this host name and PID namespace can be probed by its id
+ * from `here` (processIsAlive): the same host and the same namespace. A namespace not recorded
+ * (undefined: written by a version that did not record it) is taken for ours, as it was then.
+ * Any other process is as one on another machine: nothing here can tell whether it lives.
+ */
+export function probeableHere(host: string | null, pidNamespace: string | null | undefined, here: ProcessPlace = HERE): boolean {
+  return host === here.host && (pidNamespace === undefined || pidNamespace === here.pidNamespace);
+}
+
+/** Whether a process recorded so ran on a host of this name but in another PID namespace (a container): its process id is that namespace's. */
+export function inOtherPidNamespace(host: string | null, pidNamespace: string | null | undefined, here: ProcessPlace = HERE): boolean {
+  return host === here.host && !probeableHere(host, pidNamespace, here);
+}
 
 /**
  * Whether a process with this id exists on this host (EPERM: it exists, under another user) and

@@ -11,16 +11,17 @@
  * A lease whose holder is gone is taken over: its process is no longer alive on this host (a
  * kill -9 in the middle of an advance), it was held by this process by an advance that is no
  * longer running, or it has not been renewed (each day renews it) for LEASE_STALE_MS (a holder on
- * another host, which cannot be probed). Timestamps are the wall clock's, not the virtual one's:
- * they measure how long a process has been silent.
+ * another host, which cannot be probed). A holder of this host name in another PID namespace (a
+ * container with host networking, premia process 1 in each) is one on another host: its process
+ * id names no process here, or another one (even this one). Timestamps are the wall clock's,
+ * not the virtual one's: they measure how long a process has been silent.
  *
  * This is how the SQLite store implements the engine's claim to advance (engine/ports.ts
  * `claimAdvance`); PostgreSQL holds a session advisory lock instead (repos/engine-pg.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import { PremiaError } from '../domain/errors.js';
-import { processIsAlive } from '../lib/process.js';
+import { HERE, inOtherPidNamespace, probeableHere, processIsAlive, type ProcessPlace } from '../lib/process.js';
 import type { IsoDate } from '../domain/period.js';
 import { beginImmediate, type StatementCache } from './sqlite-dialect.js';
 import { sql } from './kysely.js';
@@ -38,6 +39,8 @@ export interface AdvanceLease {
   process: string;
   host: string;
   pid: number;
+  /** The holder's PID namespace (lib/process.ts PID_NAMESPACE); absent in leases of earlier versions. */
+  pid_namespace?: string | null;
   from: IsoDate;
   to: IsoDate;
   started_at: number;
@@ -53,10 +56,11 @@ export interface LeaseHolder {
   host: string;
   pid: number;
   since: string;
+  /** On this host name, in another PID namespace (a container): `pid` is that namespace's. */
+  otherPidNamespace?: boolean;
 }
 
 const PROCESS_TOKEN = randomBytes(12).toString('hex');
-const HOST = hostname();
 /** The leases this process's advances hold right now. */
 const running = new Set<string>();
 
@@ -75,9 +79,9 @@ function writeLease(statements: StatementCache, lease: AdvanceLease): void {
 }
 
 /** Whether the holder of `lease` is gone, so that another advance may take it over. */
-export function leaseAbandoned(lease: AdvanceLease, now: number, isAlive: (pid: number) => boolean = processIsAlive): boolean {
+export function leaseAbandoned(lease: AdvanceLease, now: number, isAlive: (pid: number) => boolean = processIsAlive, here: ProcessPlace = HERE): boolean {
   if (now - lease.renewed_at > LEASE_STALE_MS) return true;
-  if (lease.host !== HOST) return false;
+  if (!probeableHere(lease.host, lease.pid_namespace, here)) return false;
   if (lease.process === PROCESS_TOKEN) return !running.has(lease.token);
   if (lease.pid === process.pid) return true; // our pid, another process token: the pid was reused
   return !isAlive(lease.pid);
@@ -136,7 +140,7 @@ export async function acquireLease(
           return held;
         }
         const today = (statements.get("select value from meta where key = 'clock_date'").get() as { value: string }).value;
-        const lease: AdvanceLease = { token, process: PROCESS_TOKEN, host: HOST, pid: process.pid, from: today, to: resolve(today), started_at: now, renewed_at: now };
+        const lease: AdvanceLease = { token, process: PROCESS_TOKEN, host: HERE.host, pid: process.pid, pid_namespace: HERE.pidNamespace, from: today, to: resolve(today), started_at: now, renewed_at: now };
         writeLease(statements, lease);
         raw.exec('commit');
         running.add(token);
@@ -149,7 +153,8 @@ export async function acquireLease(
     if (outcome.token === token) return outcome;
     if (!told) {
       told = true;
-      onWait?.({ from: outcome.from, to: outcome.to, host: outcome.host, pid: outcome.pid, since: new Date(outcome.started_at).toISOString() });
+      const since = new Date(outcome.started_at).toISOString();
+      onWait?.({ from: outcome.from, to: outcome.to, host: outcome.host, pid: outcome.pid, since, ...(inOtherPidNamespace(outcome.host, outcome.pid_namespace) ? { otherPidNamespace: true } : {}) });
     }
     await new Promise((r) => setTimeout(r, wait));
   }

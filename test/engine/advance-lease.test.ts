@@ -128,6 +128,24 @@ describe('an abandoned lease is taken over', () => {
     expect(leaseAbandoned(lease({}), 1_000_000 + LEASE_STALE_MS + 1, () => true)).toBe(true);
   });
 
+  it('by its process only when it ran in this PID namespace of this host (or did not record one)', async () => {
+    const { hostname } = await import('node:os');
+    const here = { host: hostname(), pidNamespace: 'pid:[4026531836]' };
+    const dead = () => false;
+    // Of this namespace: judged by its process, as before.
+    expect(leaseAbandoned(lease({ host: here.host, pid_namespace: here.pidNamespace }), now, dead, here)).toBe(true);
+    expect(leaseAbandoned(lease({ host: here.host, pid_namespace: here.pidNamespace, pid: process.pid }), now, () => true, here)).toBe(true);
+    // Written by a version that recorded no namespace: judged by its process, as then.
+    expect(leaseAbandoned(lease({ host: here.host }), now, dead, here)).toBe(true);
+    // Another namespace of this host name (a container with host networking): its pid names no
+    // process here, or another one, even this one; as on another host, only silence tells.
+    for (const other of ['pid:[4026532178]', null]) {
+      expect(leaseAbandoned(lease({ host: here.host, pid_namespace: other }), now, dead, here)).toBe(false);
+      expect(leaseAbandoned(lease({ host: here.host, pid_namespace: other, pid: process.pid }), now, () => true, here)).toBe(false);
+      expect(leaseAbandoned(lease({ host: here.host, pid_namespace: other }), 1_000_000 + LEASE_STALE_MS + 1, () => true, here)).toBe(true);
+    }
+  });
+
   it.runIf(existsSync('/proc/self/stat'))('when its holder was killed and is a zombie its parent has not reaped yet', async () => {
     // A zombie answers a signal probe, but will never renew the lease or finish its advance:
     // judged alive, it kept the next advance waiting for ten minutes.

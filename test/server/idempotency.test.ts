@@ -22,7 +22,7 @@ import type { IdempotencyOwner } from '../../src/backend/types.js';
 import { requestHash } from '../../src/backend/wire.js';
 import { keyCreationClaim } from '../../src/cli/local-idempotency.js';
 import { processIsAlive } from '../../src/lib/process.js';
-import { findIdempotencyKey, insertIdempotencyKey } from '../../src/store/repos/idempotency.js';
+import { findIdempotencyKey, insertIdempotencyKey, ownerHostColumn } from '../../src/store/repos/idempotency.js';
 import { FIXTURES, REPO, tempDir } from '../helpers/cli.js';
 import { zombie } from '../helpers/process.js';
 import { call, multipart, NOW, POLICY, startServer, type TestServer } from './helpers.js';
@@ -98,7 +98,7 @@ describe('Idempotency-Key', () => {
     expect(first.status).toBe(201);
     // The stored response records which process ran it: this one.
     const stored = await findIdempotencyKey(s.backend.store.db, 2, 'slow');
-    expect(stored).toMatchObject({ status: 201, owner_host: processOwner().host, owner_pid: process.pid, owner_token: processOwner().token });
+    expect(stored).toMatchObject({ status: 201, owner_host: ownerHostColumn(processOwner()), owner_pid: process.pid, owner_token: processOwner().token });
     // Another key whose first request is still running in this very process (claimed, no response yet).
     const claim = { clientId: ACME, key: 'running', hash: POLICY_HASH, method: 'POST', path: '/v1/policies', now: Date.now() };
     expect(await claimKey(s.backend.store, claim)).toEqual({ kind: 'claimed' });
@@ -332,6 +332,23 @@ describe('abandoned Idempotency-Keys (the process of the first request died)', (
     expect(ABANDONED_AFTER_MS).toBe(600_000);
   });
 
+  it('judges an owner by its process only when it ran in this PID namespace of this host (or did not record one)', () => {
+    const now = 1_800_000_000_000;
+    const fresh = now - 1000;
+    const dead = () => false;
+    const me: IdempotencyOwner = { ...self, pidNamespace: 'pid:[4026531836]' };
+    const at = (ns: string | null, owner: Partial<IdempotencyOwner>) => row({ ...owner, host: ns === null ? self.host : `${self.host} ${ns}` }, fresh);
+    // Of this namespace, or recorded without one (an earlier version): judged by its process.
+    expect(claimAbandoned(at('pid:[4026531836]', { pid: 4243, token: 't' }), me, now, dead)).toBe(true);
+    expect(claimAbandoned(at('pid:[4026531836]', { token: 'earlier process with our pid' }), me, now, dead)).toBe(true);
+    expect(claimAbandoned(at(null, { pid: 4243, token: 't' }), me, now, dead)).toBe(true);
+    // Another namespace of this host name (a container with host networking): its pid names no
+    // process here, or another one, even this one; as on another host, only the age tells.
+    expect(claimAbandoned(at('pid:[4026532178]', { pid: 4243, token: 't' }), me, now, dead)).toBe(false);
+    expect(claimAbandoned(at('pid:[4026532178]', { token: 'another container, process 1 too' }), me, now, dead)).toBe(false);
+    expect(claimAbandoned(row({ host: `${self.host} pid:[4026532178]`, pid: 4243, token: 't' }, now - ABANDONED_AFTER_MS - 1), me, now, dead)).toBe(true);
+  });
+
   it('probes processes of this host', () => {
     expect(processIsAlive(process.pid)).toBe(true);
     expect(processIsAlive(deadPid())).toBe(false);
@@ -368,7 +385,7 @@ describe('abandoned Idempotency-Keys (the process of the first request died)', (
     expect(child.signal).toBe('SIGKILL');
     expect(JSON.parse(child.stdout)).toEqual({ kind: 'claimed' });
     const left = await findIdempotencyKey(s.backend.store.db, ACME, 'crashed');
-    expect(left).toMatchObject({ status: null, owner_pid: child.pid, owner_host: hostname() });
+    expect(left).toMatchObject({ status: null, owner_pid: child.pid, owner_host: ownerHostColumn({ ...processOwner(), host: hostname() }) });
     expect(left!.owner_token).not.toBe(processOwner().token);
 
     const retry = await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('crashed') });

@@ -11,27 +11,29 @@
  * before any work (bad body, 401, 413, 429) are not recorded at all. Rows stored by earlier
  * versions, which kept refusals, still replay until they expire.
  *
- * Abandoned keys: the claim records its owner (host name, process id, a random token of the
- * process, start time). A process that dies mid-request never completes or releases its claim,
- * so a retry takes the key over, as a fresh claim, when the owner is gone: its process id is
- * no longer alive on this host (or is ours, with another token: the pid was reused), or it
+ * Abandoned keys: the claim records its owner (host name, PID namespace, process id, a random
+ * token of the process, start time). A process that dies mid-request never completes or releases
+ * its claim, so a retry takes the key over, as a fresh claim, when the owner is gone: its process
+ * id is no longer alive on this host (or is ours, with another token: the pid was reused), or it
  * started more than ABANDONED_AFTER_MS ago (a live owner that slow, or one on another host we
- * cannot check). Only the current owner may complete or release a claim, so an owner that was
- * taken over while still running cannot overwrite the new owner's response.
+ * cannot check). An owner of this host name in another PID namespace (a container with host
+ * networking, premia process 1 in each) is one on another host: its process id names no process
+ * here, or another one. Only the current owner may complete or release a claim, so an owner
+ * that was taken over while still running cannot overwrite the new owner's response.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import { PremiaError } from '../../domain/errors.js';
 import { CLI_METHOD } from '../../domain/idempotency.js';
 import { stringifyJson } from '../../domain/json.js';
-import { processIsAlive } from '../../lib/process.js';
+import { HERE, probeableHere, processIsAlive } from '../../lib/process.js';
 import {
   completeIdempotencyKey,
   deleteIdempotencyKey,
   findIdempotencyKey,
   insertIdempotencyKey,
   noteIdempotencyProgress,
+  ownerPlace,
   purgeExpiredIdempotencyKeys,
   takeOverIdempotencyKey,
   type IdempotencyRow,
@@ -45,7 +47,7 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** A claim left in progress longer than this is taken to be abandoned, whoever holds it. */
 export const ABANDONED_AFTER_MS = 10 * 60 * 1000;
 
-const PROCESS_OWNER: IdempotencyOwner = { host: hostname(), pid: process.pid, token: randomBytes(16).toString('hex') };
+const PROCESS_OWNER: IdempotencyOwner = { host: HERE.host, pid: process.pid, token: randomBytes(16).toString('hex'), pidNamespace: HERE.pidNamespace };
 
 /** This process as the owner of the claims it makes. The token tells it from a later process with the same pid. */
 export function processOwner(): IdempotencyOwner {
@@ -61,10 +63,16 @@ export function claimAbandoned(
 ): boolean {
   const startedAt = row.started_at ?? row.created_at;
   if (now - startedAt > ABANDONED_AFTER_MS) return true;
-  // Without an owner (a row from before owners were recorded) or on another host, only the age tells.
-  if (row.owner_pid === null || row.owner_token === null || row.owner_host !== self.host) return false;
+  // Without an owner (a row from before owners were recorded) or on another host (or PID namespace), only the age tells.
+  if (row.owner_pid === null || row.owner_token === null || !probeable(row, self)) return false;
   if (row.owner_pid === self.pid) return row.owner_token !== self.token;
   return !isAlive(row.owner_pid);
+}
+
+/** Whether the owner of `row` can be probed by its process id from `self`'s process: same host, same PID namespace. */
+function probeable(row: Pick<IdempotencyRow, 'owner_host'>, self: IdempotencyOwner): boolean {
+  const owner = ownerPlace(row.owner_host);
+  return probeableHere(owner.host, owner.pidNamespace, { host: self.host, pidNamespace: self.pidNamespace ?? null });
 }
 
 /**
@@ -276,8 +284,10 @@ function inProgress(
       `a retry takes its key over from ${from}. To go on now, see where the clock is (GET /clock, 'premia clock') and advance to the date you want with "to" under a new key.`
     );
   }
-  if (row.owner_host === self.host && row.owner_pid !== null) return `${first} is still running (process ${row.owner_pid} on this host, since ${since}); retry after it has finished.`;
-  const where = row.owner_host === null || row.owner_pid === null ? 'in another process' : `in process ${row.owner_pid} on ${row.owner_host}`;
+  if (row.owner_pid !== null && probeable(row, self)) return `${first} is still running (process ${row.owner_pid} on this host, since ${since}); retry after it has finished.`;
+  const owner = ownerPlace(row.owner_host);
+  const elsewhere = owner.host === self.host ? ' in another PID namespace (a container sharing the host name)' : '';
+  const where = owner.host === null || row.owner_pid === null ? 'in another process' : `in process ${row.owner_pid} on ${owner.host}${elsewhere}`;
   return (
     `${first} started ${where} at ${since} and has not finished: it is still running, or that process stopped (a machine lost), which cannot be told from here. ` +
     `Retry after it has finished; if it stopped, a retry from ${from} (ten minutes after it started) takes the key over.`

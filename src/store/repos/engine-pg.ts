@@ -19,7 +19,6 @@
  * between, and the working set kept in memory is still the store's.
  */
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { ClientBase } from 'pg';
 import { PremiaError } from '../../domain/errors.js';
 import { STATUS_BY_CODE } from '../../domain/collection.js';
@@ -41,6 +40,7 @@ import type {
   ShardUnit,
   UpdateColumns,
 } from '../../engine/ports.js';
+import { HERE, inOtherPidNamespace } from '../../lib/process.js';
 import { sql } from '../kysely.js';
 import { pgPlaceholders } from '../pg-store.js';
 import type { PgLocks } from '../pg-locks.js';
@@ -150,7 +150,7 @@ export function pgEngineStore(store: PgStore): EngineStore {
           const today = (await getMeta(trx, 'clock_date'))!;
           const to = resolve(today);
           const now = Date.now();
-          const lease = { token, host: hostname(), pid: process.pid, backend, timeout_s: store.advanceTimeoutMs / 1000, from: today, to, started_at: now, renewed_at: now };
+          const lease = { token, host: HERE.host, pid: process.pid, pid_namespace: HERE.pidNamespace, backend, timeout_s: store.advanceTimeoutMs / 1000, from: today, to, started_at: now, renewed_at: now };
           await setMeta(trx, LEASE_KEY, JSON.stringify(lease));
           return { from: today, to };
         });
@@ -380,7 +380,7 @@ async function holder(store: PgStore): Promise<AdvanceHolder> {
   const givenUpAfterS = store.advanceTimeoutMs / 1000;
   const unknown: AdvanceHolder = { from: '?', to: '?', host: '?', pid: 0, since: new Date().toISOString(), givenUpAfterS };
   const raw = await getMeta(store.db, LEASE_KEY);
-  let lease: { from?: string; to?: string; host?: string; pid?: number; backend?: number; timeout_s?: number; started_at?: number };
+  let lease: { from?: string; to?: string; host?: string; pid?: number; pid_namespace?: string | null; backend?: number; timeout_s?: number; started_at?: number };
   try {
     lease = JSON.parse(raw ?? '{}') as typeof lease;
   } catch {
@@ -396,6 +396,7 @@ async function holder(store: PgStore): Promise<AdvanceHolder> {
     pid: lease.pid ?? 0,
     since: new Date(lease.started_at ?? Date.now()).toISOString(),
     givenUpAfterS: lease.timeout_s ?? givenUpAfterS,
+    ...(inOtherPidNamespace(lease.host ?? null, lease.pid_namespace) ? { otherPidNamespace: true } : {}),
   };
 }
 

@@ -10,6 +10,24 @@ export interface IdempotencyOwner {
   host: string;
   pid: number;
   token: string;
+  /** The PID namespace its process runs in (Linux; null elsewhere, or not known). */
+  pidNamespace?: string | null;
+}
+
+/**
+ * The owner_host column: the host name, then its PID namespace after a space where there is
+ * one ('app-1 pid:[4026532178]'; a host name holds no space). Kept in the one column, with no
+ * migration, so that a version which does not know namespaces still opens the store, and takes
+ * an owner recorded so for one on another host (it waits out the claim's age: the safe side).
+ */
+export function ownerHostColumn(owner: IdempotencyOwner): string {
+  return owner.pidNamespace ? `${owner.host} ${owner.pidNamespace}` : owner.host;
+}
+
+/** The host and PID namespace of a claim's owner (ownerHostColumn); namespace undefined: not recorded (an earlier version's). */
+export function ownerPlace(ownerHost: string | null): { host: string | null; pidNamespace: string | undefined } {
+  const space = ownerHost === null ? -1 : ownerHost.indexOf(' ');
+  return space === -1 ? { host: ownerHost, pidNamespace: undefined } : { host: ownerHost!.slice(0, space), pidNamespace: ownerHost!.slice(space + 1) };
 }
 
 export async function findIdempotencyKey(db: Q, clientId: number, key: string): Promise<IdempotencyRow | undefined> {
@@ -30,7 +48,7 @@ export async function insertIdempotencyKey(
       status: null,
       content_type: null,
       body: null,
-      owner_host: owner?.host ?? null,
+      owner_host: owner ? ownerHostColumn(owner) : null,
       owner_pid: owner?.pid ?? null,
       owner_token: owner?.token ?? null,
       started_at: startedAt,
@@ -53,7 +71,7 @@ export async function takeOverIdempotencyKey(
 ): Promise<boolean> {
   let q = db
     .updateTable('idempotency_keys')
-    .set({ owner_host: owner.host, owner_pid: owner.pid, owner_token: owner.token, started_at: now, created_at: now, expires_at: expiresAt })
+    .set({ owner_host: ownerHostColumn(owner), owner_pid: owner.pid, owner_token: owner.token, started_at: now, created_at: now, expires_at: expiresAt })
     .where('client_id', '=', clientId)
     .where('key', '=', key)
     .where('status', 'is', null);

@@ -266,8 +266,9 @@ function printPreview(ui: Ui, p: AdvancePreview): void {
 export default verb(advanceOptions, advanceRun);
 
 /** What an advance waiting for another says: who holds the store (pid 0: not known), and how long a silent holder keeps it, where the store says. */
-function waitingFor(h: { from: string; to: string; host: string; pid: number; givenUpAfterS?: number }): string {
-  const who = h.pid === 0 ? '' : ` (${h.from} to ${h.to}, process ${h.pid}${h.host !== '?' ? ` on ${h.host}` : ''})`;
+function waitingFor(h: { from: string; to: string; host: string; pid: number; givenUpAfterS?: number; otherPidNamespace?: boolean }): string {
+  const where = h.host === '?' ? '' : ` on ${h.host}${h.otherPidNamespace === true ? ' in another PID namespace' : ''}`;
+  const who = h.pid === 0 ? '' : ` (${h.from} to ${h.to}, process ${h.pid}${where})`;
   const bound = h.givenUpAfterS === undefined ? '' : `; one whose process stopped answering (killed, frozen, its machine lost) is given up ${plural(h.givenUpAfterS, 'second')} after its last word`;
   return `Waiting for another clock advance${who} to finish${bound}…`;
 }

@@ -1,0 +1,122 @@
+/**
+ * Processes of one host name in PID namespaces of their own (containers with host networking,
+ * premia process 1 in each) on one store: a claim held by a live process of one namespace is not
+ * judged gone from another by its process id (which there names no process, or another one,
+ * even the judge itself), and is not taken over: the clock advance's lease (SQLite) and an
+ * Idempotency-Key's request in progress. Each process runs the built dist/ under `unshare` (root
+ * on Linux; skipped elsewhere). Nothing depends on timing: the holder says it holds, then the
+ * other process tries once and says what it found.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir, REPO } from '../helpers/cli.js';
+import { localBackend } from '../helpers/local.js';
+
+/** Whether this machine lets a test run a process as process 1 of a namespace of its own. */
+const ownPidNamespace =
+  spawnSync('unshare', ['--pid', '--fork', '--kill-child', '--mount-proc', process.execPath, '-e', 'process.exit(process.pid === 1 ? 0 : 1)']).status === 0;
+
+const dist = (path: string) => JSON.stringify(pathToFileURL(join(REPO, 'dist', path)).href);
+
+/**
+ * A script that takes the store's advance lease, or claims an Idempotency-Key, and prints what
+ * happened as one JSON line: {"held": …} (then lives on when `hold`), or what it waits for.
+ */
+function script(what: 'lease' | 'key', path: string, hold: boolean): string {
+  const take =
+    what === 'lease'
+      ? `const { acquireLease } = await import(${dist('store/advance-lease.js')});
+         const lease = await acquireLease(store, (today) => today, (holder) => done({ waits: holder }));
+         done({ held: { pid: lease.pid, host: lease.host } });`
+      : `const { claimKey } = await import(${dist('backend/local/idempotency.js')});
+         try {
+           const claim = await claimKey(store, { clientId: 1, key: 'k', hash: 'h', method: 'POST', path: '/v1/policies', now: Date.now() });
+           done({ held: claim });
+         } catch (e) {
+           done({ waits: { code: e.code, message: e.message } });
+         }`;
+  return `
+    const { openStore } = await import(${dist('store/store.js')});
+    const store = await openStore({ path: ${JSON.stringify(path)} });
+    const done = (out) => {
+      process.stdout.write(JSON.stringify({ pid: process.pid, ...out }) + '\\n');
+      if (${hold} && 'held' in out) setInterval(() => {}, 1 << 30); // lives on, holding it
+      else process.exit(0);
+    };
+    ${take}
+  `;
+}
+
+const children: ChildProcess[] = [];
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  while (children.length > 0) children.pop()!.kill('SIGKILL'); // unshare --kill-child: its node too
+  while (cleanups.length > 0) cleanups.pop()!();
+});
+
+/** Run the script as process 1 of a PID namespace of its own (or in this test's), and resolve with its first line. */
+function run(code: string, own: boolean): Promise<Record<string, unknown>> {
+  const argv = [process.execPath, '--input-type=module', '-e', code];
+  const child = own
+    ? spawn('unshare', ['--pid', '--fork', '--kill-child', '--mount-proc', ...argv], { stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+      if (out.includes('\n')) resolve(JSON.parse(out.slice(0, out.indexOf('\n'))) as Record<string, unknown>);
+    });
+    child.on('error', reject);
+    child.on('close', () => reject(new Error(`the script ended without a word: ${err}`)));
+  });
+}
+
+async function store(): Promise<string> {
+  const { dir, cleanup } = tempDir('premia-pidns-');
+  const path = join(dir, 'premia.db');
+  const b = await localBackend({ path, seed: 1 });
+  await b.setClock('2026-10-31');
+  await b.close();
+  cleanups.push(cleanup);
+  return path;
+}
+
+describe.skipIf(!ownPidNamespace)(`processes of one host name in PID namespaces of their own${ownPidNamespace ? '' : ' (skipped: unshare unavailable)'}`, () => {
+  for (const what of ['lease', 'key'] as const) {
+    const claim = what === 'lease' ? "the clock advance's lease" : "an Idempotency-Key's request in progress";
+
+    it(`${claim}, held by process 1 of one namespace, is not taken over by process 1 of another`, async () => {
+      const path = await store();
+      const holder = await run(script(what, path, true), true);
+      expect(holder).toMatchObject({ pid: 1, held: what === 'lease' ? { pid: 1 } : { kind: 'claimed' } });
+      // Before, our own pid under another process's token: taken for a pid reused, and taken over.
+      const other = await run(script(what, path, false), true);
+      expect(other.pid).toBe(1);
+      expect(other.held).toBeUndefined();
+      if (what === 'lease') expect(other.waits).toMatchObject({ pid: 1, otherPidNamespace: true });
+      else expect(other.waits).toMatchObject({ code: 'IDEMPOTENCY_IN_PROGRESS' });
+    });
+
+    it(`${claim}, held by a live process of this test's namespace, is not taken over from another`, async () => {
+      const path = await store();
+      const holder = await run(script(what, path, true), false);
+      expect(holder.pid).not.toBe(1);
+      // Before, its pid names no process in the other namespace: taken for gone, and taken over.
+      const other = await run(script(what, path, false), true);
+      expect(other.pid).toBe(1);
+      expect(other.held).toBeUndefined();
+      if (what === 'lease') expect(other.waits).toMatchObject({ pid: holder.pid, otherPidNamespace: true });
+      else {
+        expect(other.waits).toMatchObject({ code: 'IDEMPOTENCY_IN_PROGRESS' });
+        const { message } = other.waits as { message: string };
+        expect(message).toContain(`in process ${String(holder.pid)} on ${hostname()} in another PID namespace (a container sharing the host name) at `);
+      }
+    });
+  }
+});
