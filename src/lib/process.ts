@@ -1,6 +1,14 @@
 /** Processes of this host, for telling an abandoned claim or file from one still in use. */
+import { randomBytes } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
+
+/**
+ * This process's own token (16 hex digits): it tells this process from a later one given the same
+ * id, and from a process of another container with the same host name and id, wherever a claim,
+ * a lease, a worker's name or a file name records who made it.
+ */
+export const PROCESS_TOKEN = randomBytes(8).toString('hex');
 
 /**
  * The PID namespace this process runs in ('pid:[4026531836]' on Linux, read from

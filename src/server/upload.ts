@@ -12,7 +12,7 @@
  * of a live server on the same store is left alone.
  */
 import { once } from 'node:events';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, realpathSync } from 'node:fs';
 import { chmod, lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import { dirname, basename, join, resolve } from 'node:path';
@@ -23,11 +23,9 @@ import type {} from '@fastify/multipart';
 import type { Upload } from '../backend/types.js';
 import { PremiaError, validationError } from '../domain/errors.js';
 import { malformedMultipart, unsupportedMediaType, uploadTooLarge } from './http.js';
-import { processIsAlive } from '../lib/process.js';
+import { PROCESS_TOKEN, processIsAlive } from '../lib/process.js';
 import { RateLimited } from './auth.js';
 
-/** This process's token in the names of its upload files. */
-const PROCESS_TOKEN = randomBytes(8).toString('hex');
 const UPLOAD_NAME = /^upload-(\d{1,10})-([0-9a-f]{16})-[0-9a-f-]{36}$/;
 /** An upload file nobody has written for this long is no live upload's (an import reads it within minutes). */
 const STALE_AFTER_MS = 24 * 60 * 60 * 1000;

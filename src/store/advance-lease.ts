@@ -21,7 +21,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { PremiaError } from '../domain/errors.js';
-import { HERE, inOtherPidNamespace, probeableHere, processIsAlive, type ProcessPlace } from '../lib/process.js';
+import { HERE, inOtherPidNamespace, probeableHere, PROCESS_TOKEN, processIsAlive, type ProcessPlace } from '../lib/process.js';
 import type { IsoDate } from '../domain/period.js';
 import { beginImmediate, type StatementCache } from './sqlite-dialect.js';
 import { sql } from './kysely.js';
@@ -60,7 +60,6 @@ export interface LeaseHolder {
   otherPidNamespace?: boolean;
 }
 
-const PROCESS_TOKEN = randomBytes(12).toString('hex');
 /** The leases this process's advances hold right now. */
 const running = new Set<string>();
 

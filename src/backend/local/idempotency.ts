@@ -22,11 +22,10 @@
  * that was taken over while still running cannot overwrite the new owner's response.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomBytes } from 'node:crypto';
 import { PremiaError } from '../../domain/errors.js';
 import { CLI_METHOD } from '../../domain/idempotency.js';
 import { stringifyJson } from '../../domain/json.js';
-import { HERE, probeableHere, processIsAlive } from '../../lib/process.js';
+import { HERE, inOtherPidNamespace, probeableHere, PROCESS_TOKEN, processIsAlive, type ProcessPlace } from '../../lib/process.js';
 import {
   completeIdempotencyKey,
   deleteIdempotencyKey,
@@ -47,7 +46,7 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** A claim left in progress longer than this is taken to be abandoned, whoever holds it. */
 export const ABANDONED_AFTER_MS = 10 * 60 * 1000;
 
-const PROCESS_OWNER: IdempotencyOwner = { host: HERE.host, pid: process.pid, token: randomBytes(16).toString('hex'), pidNamespace: HERE.pidNamespace };
+const PROCESS_OWNER: IdempotencyOwner = { host: HERE.host, pid: process.pid, token: PROCESS_TOKEN, pidNamespace: HERE.pidNamespace };
 
 /** This process as the owner of the claims it makes. The token tells it from a later process with the same pid. */
 export function processOwner(): IdempotencyOwner {
@@ -69,10 +68,13 @@ export function claimAbandoned(
   return !isAlive(row.owner_pid);
 }
 
+/** Where `self`'s process runs (lib/process.ts). */
+const placeOf = (self: IdempotencyOwner): ProcessPlace => ({ host: self.host, pidNamespace: self.pidNamespace ?? null });
+
 /** Whether the owner of `row` can be probed by its process id from `self`'s process: same host, same PID namespace. */
 function probeable(row: Pick<IdempotencyRow, 'owner_host'>, self: IdempotencyOwner): boolean {
   const owner = ownerPlace(row.owner_host);
-  return probeableHere(owner.host, owner.pidNamespace, { host: self.host, pidNamespace: self.pidNamespace ?? null });
+  return probeableHere(owner.host, owner.pidNamespace, placeOf(self));
 }
 
 /**
@@ -286,7 +288,7 @@ function inProgress(
   }
   if (row.owner_pid !== null && probeable(row, self)) return `${first} is still running (process ${row.owner_pid} on this host, since ${since}); retry after it has finished.`;
   const owner = ownerPlace(row.owner_host);
-  const elsewhere = owner.host === self.host ? ' in another PID namespace (a container sharing the host name)' : '';
+  const elsewhere = inOtherPidNamespace(owner.host, owner.pidNamespace, placeOf(self)) ? ' in another PID namespace (a container sharing the host name)' : '';
   const where = owner.host === null || row.owner_pid === null ? 'in another process' : `in process ${row.owner_pid} on ${owner.host}${elsewhere}`;
   return (
     `${first} started ${where} at ${since} and has not finished: it is still running, or that process stopped (a machine lost), which cannot be told from here. ` +
