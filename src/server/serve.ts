@@ -10,6 +10,7 @@ import type { Writable } from 'node:stream';
 import { LocalBackend } from '../backend/local/index.js';
 import type { Backend } from '../backend/types.js';
 import { usageError, validationError } from '../domain/errors.js';
+import { isLoopback } from '../lib/loopback.js';
 import { createServer } from './app.js';
 
 export interface ServeOptions {
@@ -141,7 +142,3 @@ function listenError(e: unknown, options: ServeOptions): unknown {
   return e;
 }
 
-export function isLoopback(host: string): boolean {
-  const h = host.trim().toLowerCase();
-  return h === 'localhost' || h === '::1' || h === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
-}

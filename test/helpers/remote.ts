@@ -17,14 +17,14 @@ export interface LiveServer extends TestServer {
 }
 
 /**
- * `premia serve` in-process: startServer (no rate limit) listening on 127.0.0.1, port 0, with its
+ * `premia serve` in-process: startServer (no rate limit) listening on `host` (127.0.0.1), port 0, with its
  * writes on the job thread as `premia serve` runs them.
  */
-export async function startLiveServer(options: Partial<ServerOptions> = {}): Promise<LiveServer> {
+export async function startLiveServer(options: Partial<ServerOptions> = {}, host = '127.0.0.1'): Promise<LiveServer> {
   const s = await startServer({ rateLimit: 0, offload: true, ...options });
-  await s.app.listen({ host: '127.0.0.1', port: 0 });
+  await s.app.listen({ host, port: 0 });
   const { port } = s.app.server.address() as AddressInfo;
-  return { ...s, url: `http://127.0.0.1:${port}/v1` };
+  return { ...s, url: `http://${host}:${port}/v1` };
 }
 
 export type PremiaOptions = Omit<CliOptions, 'now' | 'prepare'>;

@@ -4,6 +4,7 @@
  * state-changing commands on a terminal; local-only commands in remote mode.
  */
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
@@ -27,6 +28,11 @@ beforeEach(() => {
   home = join(dir, `home-${++n}`);
   mkdirSync(home);
 });
+
+/** An address of this machine other than loopback (for a service reached as from another machine), if it has one. */
+const EXTERNAL_IPV4 = Object.values(networkInterfaces())
+  .flat()
+  .find((a) => a !== undefined && !a.internal && a.family === 'IPv4')?.address;
 
 const configFile = () => join(home, '.config', 'premia', 'config.json');
 const premia = (args: string[], env: Record<string, string> = {}, options: { tty?: boolean; answers?: string[]; asked?: string[] } = {}) =>
@@ -140,6 +146,24 @@ describe('premia login', () => {
     expect(r.code).toBe(4);
     expect(r.stderr).toContain(`refused the key …${created.key.slice(-4)}; nothing was saved`);
     expect(existsSync(configFile())).toBe(false);
+  });
+
+  it.skipIf(EXTERNAL_IPV4 === undefined)('warns, before asking for the key, that plain http:// to another machine sends the key unencrypted', async () => {
+    const other = await startLiveServer({}, EXTERNAL_IPV4);
+    try {
+      const asked: string[] = [];
+      const r = await premia(['login', '--base-url', other.url], { NO_COLOR: '1' }, { tty: true, answers: [other.keys.acme], asked });
+      expect(r.code).toBe(0);
+      expect(asked).toEqual([`API key for ${other.url}:`]);
+      const host = new URL(other.url).host;
+      expect(r.stderr).toBe(
+        `warning: ${host} is reached over plain http://: the API key crosses the network unencrypted with every request. ` +
+          'Use https:// unless every network between here and the service is private.\n' +
+          `Logged in to ${other.url} as Acme Life with key …${other.keys.acme.slice(-4)}.\nSaved profile 'default' in ${configFile()} (readable only by you).\n`,
+      );
+    } finally {
+      await other.close();
+    }
   });
 
   it('--api-key works but warns', async () => {

@@ -8,6 +8,7 @@ import { PremiaError, usageError } from '../../../domain/errors.js';
 import { checkProfileName, configPath, DEFAULT_PROFILE, readConfig, redactKey, saveProfile } from '../../config.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { parseBaseUrl } from '../../../backend/wire.js';
+import { isLoopback } from '../../../lib/loopback.js';
 
 export async function loginRun({ ctx, globals, ui }: CommandDeps): Promise<number> {
   const path = configPath(ctx.env);
@@ -23,7 +24,11 @@ export async function loginRun({ ctx, globals, ui }: CommandDeps): Promise<numbe
     if (baseUrl === '') throw usageError('No base URL given; nothing was saved.');
   }
   // Before the prompt quotes it: a password written into it is refused, not shown.
-  parseBaseUrl(baseUrl);
+  const url = parseBaseUrl(baseUrl);
+  // Said before the key is asked for: the profile sends it with every request from now on.
+  if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+    ui.warn(`${url.host} is reached over plain http://: the API key crosses the network unencrypted with every request. Use https:// unless every network between here and the service is private.`);
+  }
 
   let key: string;
   if (globals.apiKey !== undefined) {
