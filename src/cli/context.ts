@@ -130,8 +130,9 @@ export interface CliContext {
   now: () => Date;
   prompter: Prompter;
   /**
-   * Where SIGINT (Ctrl-C) arrives: the process in the binary; a bare emitter elsewhere, so an
-   * in-process run never touches the host's signal handlers (tests emit 'SIGINT' on it).
+   * Where SIGINT (Ctrl-C), SIGTERM and SIGHUP arrive: the process in the binary (as process 1 of
+   * a PID namespace, an emitter it passes them to: app/signals.ts); a bare emitter elsewhere, so
+   * an in-process run never touches the host's signal handlers (tests emit 'SIGINT' on it).
    */
   signals: EventEmitter;
   /**

@@ -9,7 +9,8 @@
  * Ctrl-C ends the process at once, even in the middle of a day's synchronous work; the shell
  * sees 130 (128 + SIGINT). The store stays consistent: SQLite discards a transaction that did
  * not commit. Once the work is done (release), a first Ctrl-C is let pass: the command finishes
- * with its own exit code and message.
+ * with its own exit code and message. (As process 1 of a PID namespace there is no default
+ * effect: app/signals.ts ends the process, 130, once no listener is left.)
  */
 import type { CliContext } from './context.js';
 

@@ -28,7 +28,7 @@ export interface ServeOptions {
 
 export interface ServeIo {
   stderr: Writable;
-  /** Where SIGTERM, SIGINT and SIGHUP come from (the process). */
+  /** Where SIGTERM, SIGINT and SIGHUP arrive (the CLI context's `signals`). */
   signals: EventEmitter;
   /** Told the base URL once the server listens (tests). */
   onListening?: (url: string) => void;

@@ -43,7 +43,7 @@ export async function serveRun({ ctx, globals, backend, server }: ServeOptions):
   // every key refused by an empty store.
   const newStore = makesNewStore(await ctx.target(globals));
   // The server (and fastify with it) is loaded only when this command runs.
-  return ctx.serve(await backend(), { ...server, newStore }, { stderr: ctx.stderr, signals: process });
+  return ctx.serve(await backend(), { ...server, newStore }, { stderr: ctx.stderr, signals: ctx.signals });
 }
 
 export default verb(serveOptions, serveRun);
