@@ -13,7 +13,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { readdir, rm } from 'node:fs/promises';
+import { lstat, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -25,7 +25,7 @@ import { buildRequest, requestHash } from '../backend/wire.js';
 import { PremiaError, receivedCode } from '../domain/errors.js';
 import { CLI_METHOD, requestKey } from '../domain/idempotency.js';
 import { moneyToCents, stringifyJson } from '../domain/json.js';
-import { processIsAlive } from '../lib/process.js';
+import { HERE_TAG, processIsAlive } from '../lib/process.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -194,8 +194,8 @@ function notCsvText(): (chunk: Uint8Array | string) => boolean {
 /** Copy a one-time stream (stdin) to a private temporary file, hashing it on the way. */
 async function spool(file: Upload): Promise<{ upload: Upload; sha256: string; remove: () => Promise<void> }> {
   await removeAbandonedSpools(tmpdir());
-  // The process id in the name tells a copy left by a process killed outright from a live one's.
-  const path = join(tmpdir(), `premia-stdin-${process.pid}-${randomBytes(8).toString('hex')}`);
+  // The process id and its place in the name tell a copy left by a process killed outright from a live one's.
+  const path = join(tmpdir(), `premia-stdin-${process.pid}-${HERE_TAG}-${randomBytes(8).toString('hex')}`);
   const remove = () => rm(path, { force: true });
   const hash = createHash('sha256');
   let size = 0;
@@ -229,18 +229,37 @@ async function spool(file: Upload): Promise<{ upload: Upload; sha256: string; re
   };
 }
 
-const SPOOL_NAME = /^premia-stdin-(\d+)-[0-9a-f]{16}$/;
+/** `premia-stdin-<pid>-<place>-<random>`; without the place in copies made by earlier versions. */
+const SPOOL_NAME = /^premia-stdin-(\d+)-(?:([0-9a-f]{8})-)?[0-9a-f]{16}$/;
+/**
+ * A copy nobody has written for this long is no running import's, wherever it was made: the one
+ * rule that can judge a copy whose pid means nothing here (another place's, or an old name's).
+ * A day, as for the server's upload files (server/upload.ts): a copy is written at the start of
+ * its command and read by its import within minutes, so a day is far beyond any live one, and
+ * bounds how long a book copied by a killed container's run stays in a shared TMPDIR.
+ */
+const SPOOL_STALE_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The copies of stdin of processes that are gone: one killed outright (SIGKILL, SIGTERM, a power
- * cut) cannot remove its own, and each held a whole book. Best effort: a TMPDIR that cannot be
- * read is reported by the spool itself.
+ * cut) cannot remove its own, and each held a whole book. A copy made in this place (placeTag:
+ * this host and PID namespace) is judged by its pid; one made in another (a container sharing
+ * TMPDIR, where that pid is another process, or this one: each premia may be pid 1), or named by
+ * an earlier version without its place, only by its age. Best effort: a TMPDIR that cannot be
+ * read is reported by the spool itself. (Exported for its test.)
  */
-async function removeAbandonedSpools(dir: string): Promise<void> {
+export async function removeAbandonedSpools(dir: string): Promise<void> {
   const names = await readdir(dir).catch(() => [] as string[]);
+  const now = Date.now();
   for (const name of names) {
-    const pid = Number(SPOOL_NAME.exec(name)?.[1] ?? 0);
-    if (pid > 0 && pid !== process.pid && !processIsAlive(pid)) await rm(join(dir, name), { force: true }).catch(() => undefined);
+    const m = SPOOL_NAME.exec(name);
+    if (!m) continue;
+    const pid = Number(m[1]);
+    const here = m[2] === HERE_TAG;
+    if (here && pid === process.pid) continue; // this process's own
+    let stale = here && !processIsAlive(pid);
+    if (!stale) stale = await lstat(join(dir, name)).then((f) => now - f.mtimeMs > SPOOL_STALE_AFTER_MS, () => false);
+    if (stale) await rm(join(dir, name), { force: true }).catch(() => undefined);
   }
 }
 

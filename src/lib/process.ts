@@ -1,5 +1,5 @@
 /** Processes of this host, for telling an abandoned claim or file from one still in use. */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 
@@ -32,6 +32,19 @@ export interface ProcessPlace {
 
 /** This process's place. */
 export const HERE: ProcessPlace = { host: hostname(), pidNamespace: PID_NAMESPACE };
+
+/**
+ * A place in a few characters (8 hex digits of a SHA-256 of its host name and PID namespace), for
+ * the names of temporary files that record their process's id: a file's process is judged by its
+ * id only by a process whose name of its place is the same. Containers that share a TMPDIR volume
+ * (and the host's name) name theirs differently, so each leaves the others' files alone.
+ */
+export function placeTag(place: ProcessPlace): string {
+  return createHash('sha256').update(`${place.host}\0${place.pidNamespace ?? ''}`).digest('hex').slice(0, 8);
+}
+
+/** This process's place in a few characters (placeTag). */
+export const HERE_TAG = placeTag(HERE);
 
 /**
  * Whether a process recorded with this host name and PID namespace can be probed by its id

@@ -5,10 +5,14 @@
  *
  * The files live in a directory premia owns, one per store: `premia-uploads-<hash of the store's
  * real path>` under the temporary directory, mode 0700. Each is named
- * `upload-<pid>-<token>-<uuid>` (the server's process id and a random token of that process), so
- * that a server starting on the store can remove what a server killed mid-upload (kill -9, a
- * power cut) left behind: the files whose process is gone, or is this one under another token
- * (the same pid reused, as a container's pid 1 is), or that nobody has written for a day. A file
+ * `upload-<pid>-<place>-<token>-<uuid>` (the server's process id, where that id means something:
+ * placeTag of its host and PID namespace, and a random token of that process), so that a server
+ * starting on the store can remove what a server killed mid-upload (kill -9, a power cut) left
+ * behind. A file made in this place is removed when its process is gone, or is this one under
+ * another token (the same pid reused). A file made in another place (another host, or another
+ * container sharing TMPDIR, where premia may be pid 1 as well) cannot be judged by its pid here,
+ * nor can one named `upload-<pid>-<token>-<uuid>` by earlier versions, which does not say where it
+ * was made: those are removed only once nobody has written them for a day, as any file is. A file
  * of a live server on the same store is left alone.
  */
 import { once } from 'node:events';
@@ -23,10 +27,11 @@ import type {} from '@fastify/multipart';
 import type { Upload } from '../backend/types.js';
 import { PremiaError, validationError } from '../domain/errors.js';
 import { malformedMultipart, unsupportedMediaType, uploadTooLarge } from './http.js';
-import { PROCESS_TOKEN, processIsAlive } from '../lib/process.js';
+import { HERE_TAG, PROCESS_TOKEN, processIsAlive } from '../lib/process.js';
 import { RateLimited } from './auth.js';
 
-const UPLOAD_NAME = /^upload-(\d{1,10})-([0-9a-f]{16})-[0-9a-f-]{36}$/;
+/** `upload-<pid>-<place>-<token>-<uuid>`; without the place in files of earlier versions. */
+const UPLOAD_NAME = /^upload-(\d{1,10})-(?:([0-9a-f]{8})-)?([0-9a-f]{16})-[0-9a-f-]{36}$/;
 /** An upload file nobody has written for this long is no live upload's (an import reads it within minutes). */
 const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
 
@@ -54,10 +59,12 @@ export async function prepareUploadDirectory(tmpDir: string, storePath: string, 
   for (const name of await readdir(dir)) {
     const m = UPLOAD_NAME.exec(name);
     if (!m) continue;
-    const pid = Number(m[1]);
-    const mine = pid === process.pid && m[2] === PROCESS_TOKEN;
+    const [, pidText, place, token] = m;
+    const pid = Number(pidText);
+    const mine = pid === process.pid && token === PROCESS_TOKEN;
     if (mine) continue;
-    let stale = pid === process.pid || !processIsAlive(pid);
+    // Its pid names a process only in the place it was made in (an old name does not say where).
+    let stale = place === HERE_TAG && (pid === process.pid || !processIsAlive(pid));
     if (!stale) {
       const mtime = await lstat(join(dir, name)).then((f) => f.mtimeMs, () => now);
       stale = now - mtime > STALE_AFTER_MS;
@@ -313,7 +320,7 @@ export function tooManyParts(): PremiaError {
 
 /** Stream one file part to a 0600 temporary file, hashing and counting on the way (exported for its test). */
 export async function spool(file: Readable & { truncated?: boolean }, filename: string | undefined, limit: number, dir: string): Promise<ReceivedFile> {
-  const path = join(dir, `upload-${process.pid}-${PROCESS_TOKEN}-${randomUUID()}`);
+  const path = join(dir, `upload-${process.pid}-${HERE_TAG}-${PROCESS_TOKEN}-${randomUUID()}`);
   const hash = createHash('sha256');
   let size = 0;
   const remove = () => rm(path, { force: true });

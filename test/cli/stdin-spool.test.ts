@@ -5,10 +5,12 @@
  * the key still free for the rerun.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { removeAbandonedSpools } from '../../src/cli/local-idempotency.js';
+import { HERE, HERE_TAG, placeTag } from '../../src/lib/process.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 
 const tmp = tempDir('premia-stdin-spool-');
@@ -55,14 +57,75 @@ describe('copies of stdin left by killed processes', () => {
     const dir = join(tmp.dir, 'spools');
     mkdirSync(dir);
     const dead = spawnSync(process.execPath, ['-e', '']).pid; // exited and reaped
-    const left = `premia-stdin-${dead}-0123456789abcdef`;
-    const live = `premia-stdin-${process.ppid}-fedcba9876543210`;
+    const left = `premia-stdin-${dead}-${HERE_TAG}-0123456789abcdef`;
+    const live = `premia-stdin-${process.ppid}-${HERE_TAG}-fedcba9876543210`;
     const other = 'premia-stdin-notes.txt';
     for (const name of [left, live, other]) writeFileSync(join(dir, name), CSV);
     process.env.TMPDIR = dir;
     const r = await runCli(['--db', join(tmp.dir, 'spools.db'), '--idempotency-key', 'book-2', 'policies', 'import', '-'], { cwd: tmp.dir, stdin: CSV });
     expect([r.code, r.stdout, r.stderr]).toEqual([0, 'Imported 1 policy; 0 rows failed.\n', '']);
     expect(readdirSync(dir).sort()).toEqual([other, live].sort());
+  });
+
+  // Containers sharing a TMPDIR volume (and the host's name) each have their own PID namespace,
+  // premia often pid 1 in each: a pid of another's names no process here, or another one, even
+  // this one. Their copies, and those named by earlier versions (which do not say where they were
+  // made), are removed only once nobody has written them for a day.
+  it('judges by pid only the copies made in this host and PID namespace; others, and old names, only by age', async () => {
+    const dir = join(tmp.dir, 'places');
+    mkdirSync(dir);
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    const there = placeTag({ host: HERE.host, pidNamespace: 'pid:[4026532999]' });
+    expect(there).toMatch(/^[0-9a-f]{8}$/);
+    expect(there).not.toBe(HERE_TAG);
+    const fresh = {
+      thereDead: `premia-stdin-${dead}-${there}-0123456789abcdef`,
+      therePid1: `premia-stdin-1-${there}-0123456789abcdef`,
+      thereOurPid: `premia-stdin-${process.pid}-${there}-0123456789abcdef`,
+      oldDead: `premia-stdin-${dead}-0123456789abcdef`,
+      oldOurPid: `premia-stdin-${process.pid}-0123456789abcdef`,
+      hereDead: `premia-stdin-${dead}-${HERE_TAG}-0123456789abcdef`,
+      hereLive: `premia-stdin-${process.ppid}-${HERE_TAG}-0123456789abcdef`,
+    };
+    const old = {
+      thereDead: `premia-stdin-${dead}-${there}-fedcba9876543210`,
+      therePid1: `premia-stdin-1-${there}-fedcba9876543210`,
+      oldDead: `premia-stdin-${dead}-fedcba9876543210`,
+      oldOurPid: `premia-stdin-${process.pid}-fedcba9876543210`,
+      // This process's own: never removed, however old.
+      mine: `premia-stdin-${process.pid}-${HERE_TAG}-fedcba9876543210`,
+    };
+    for (const name of [...Object.values(fresh), ...Object.values(old)]) writeFileSync(join(dir, name), CSV);
+    const dayAgo = Date.now() / 1000 - 25 * 3600;
+    for (const name of Object.values(old)) utimesSync(join(dir, name), dayAgo, dayAgo);
+
+    await removeAbandonedSpools(dir);
+    expect(readdirSync(dir).sort()).toEqual(
+      [fresh.thereDead, fresh.therePid1, fresh.thereOurPid, fresh.oldDead, fresh.oldOurPid, fresh.hereLive, old.mine].sort(),
+    );
+  });
+
+  it('a copy is named with its process id and place', async () => {
+    const dir = join(tmp.dir, 'named');
+    mkdirSync(dir);
+    process.env.TMPDIR = dir;
+    const seen: string[] = [];
+    const r = await runCli(['--db', join(tmp.dir, 'named.db'), '--idempotency-key', 'book-3', 'policies', 'import', '-'], {
+      cwd: tmp.dir,
+      prepare: (ctx) => {
+        ctx.stdin = Readable.from(
+          (async function* () {
+            yield Buffer.from(CSV);
+            // The copy is being made by now (its file opens whatever stdin does): look at its name.
+            while (readdirSync(dir).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+            seen.push(...readdirSync(dir));
+          })(),
+        );
+      },
+    });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, 'Imported 1 policy; 0 rows failed.\n', '']);
+    expect(seen).toEqual([expect.stringMatching(new RegExp(`^premia-stdin-${process.pid}-${HERE_TAG}-[0-9a-f]{16}$`))]);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
 

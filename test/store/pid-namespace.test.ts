@@ -3,7 +3,8 @@
  * premia process 1 in each) on one store: a claim held by a live process of one namespace is not
  * judged gone from another by its process id (which there names no process, or another one,
  * even the judge itself), and is not taken over: the clock advance's lease (SQLite) and an
- * Idempotency-Key's request in progress. Each process runs the built dist/ under `unshare` (root
+ * Idempotency-Key's request in progress; nor is a live server's upload file removed by a server
+ * starting on the store with the same TMPDIR. Each process runs the built dist/ under `unshare` (root
  * on Linux; skipped elsewhere). Nothing depends on timing: the holder says it holds, then the
  * other process tries once and says what it found.
  */
@@ -117,6 +118,46 @@ describe.skipIf(!ownPidNamespace)(`processes of one host name in PID namespaces 
         const { message } = other.waits as { message: string };
         expect(message).toContain(`in process ${String(holder.pid)} on ${hostname()} in another PID namespace (a container sharing the host name) at `);
       }
+    });
+  }
+});
+
+/**
+ * A script that prepares the store's upload directory as a starting server does (removing what
+ * it takes for abandoned), then, when `hold`, spools an upload that never ends and lives on; it
+ * prints its pid, the directory's files and what it logged.
+ */
+function uploadScript(tmp: string, path: string, hold: boolean): string {
+  return `
+    const { readdirSync } = await import('node:fs');
+    const { Readable } = await import('node:stream');
+    const { prepareUploadDirectory, spool } = await import(${dist('server/upload.js')});
+    const logs = [];
+    const dir = await prepareUploadDirectory(${JSON.stringify(tmp)}, ${JSON.stringify(path)}, (line) => logs.push(line));
+    if (${hold}) {
+      const body = new Readable({ read() {} });
+      body.push('customer_id');
+      void spool(body, 'policies.csv', 1 << 20, dir);
+      while (readdirSync(dir).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    process.stdout.write(JSON.stringify({ pid: process.pid, files: readdirSync(dir), logs }) + '\\n');
+    if (${hold}) setInterval(() => {}, 1 << 30); // lives on, its upload being received
+    else process.exit(0);
+  `;
+}
+
+describe.skipIf(!ownPidNamespace)(`upload files of servers in other PID namespaces, sharing TMPDIR${ownPidNamespace ? '' : ' (skipped: unshare unavailable)'}`, () => {
+  for (const own of [true, false]) {
+    it(`a live server's upload (${own ? 'process 1 of another namespace' : "a process of this test's namespace"}) is kept by a server starting as process 1 of its own`, async () => {
+      const { dir, cleanup } = tempDir('premia-pidns-uploads-');
+      cleanups.push(cleanup);
+      const path = join(dir, 'premia.db');
+      const holder = await run(uploadScript(dir, path, true), own);
+      expect(holder.pid === 1).toBe(own);
+      expect(holder.files).toEqual([expect.stringMatching(new RegExp(`^upload-${String(holder.pid)}-`))]);
+      // Before, its pid was judged here: this process's own under another token, or no process.
+      const other = await run(uploadScript(dir, path, false), true);
+      expect(other).toEqual({ pid: 1, files: holder.files, logs: [] });
     });
   }
 });
