@@ -367,6 +367,26 @@ describe('settlements', () => {
     );
   });
 
+  // A rerun of the run that made the statement, by hand on a terminal: the question's preview
+  // found the statement that run made and refused with SETTLEMENT_EXISTS (exit 6), never reaching
+  // the store's stored answer.
+  it('create under --idempotency-key: a rerun asks nothing and answers with what the first run made', async () => {
+    const db = await novemberClosed();
+    const key = ['--idempotency-key', 'settle-2026-11'];
+    const first = await cli(db, ['--json', ...key, 'settlements', 'create', '--period', '2026-11'], terminal([true]));
+    expect(first.code).toBe(0);
+    const rerun = await cli(db, ['--json', ...key, 'settlements', 'create', '--period', '2026-11'], terminal([]));
+    expect([rerun.code, rerun.stdout]).toEqual([0, first.stdout]);
+    const human = await cli(db, [...key, 'settlements', 'create', '--period', '2026-11'], terminal([]));
+    expect(human.code).toBe(0);
+    expect(human.stderr).toContain(`Created SETTLE-2026-11-001: net ${groupedUnits(first.json().net_amount)} to pay by 2026-12-03`);
+    // Another key is a new request: refused as without a key, and still nothing asked.
+    const other = await cli(db, ['--idempotency-key', 'settle-2026-11-b', 'settlements', 'create', '--period', '2026-11'], terminal([]));
+    expect(other.code).toBe(6);
+    expect(other.stderr).toContain('(code SETTLEMENT_EXISTS)');
+    expect((await cli(db, ['--json', 'settlements', 'list'])).json().data).toHaveLength(1);
+  });
+
   it('create reports a refusal before asking anything (the period is open)', async () => {
     const r = await cli(copyOfBase(), ['settlements', 'create', '--period', '2026-11'], terminal([]));
     expect(r.code).toBe(6);
@@ -587,6 +607,16 @@ describe('remote mode', () => {
     expect([cancel.code, here.code]).toEqual([130, 130]);
     expect(cancel.stderr.split('\n').slice(1)).toEqual(here.stderr.split('\n').slice(1));
     expect(asked).toEqual(['Cancel policy POL-2026315?', 'Cancel policy POL-2026315?']);
+  });
+
+  it('settlements create under --idempotency-key: a rerun asks nothing and answers with what the first run made', async () => {
+    const keyed = ['--idempotency-key', 'remote-settle-2026-11', 'settlements', 'create', '--period', '2026-11'];
+    expect((await runPremia(['--yes', 'clock', 'advance', '--to', '2026-12-02'], { cwd: tmp.dir, env })).code).toBe(0);
+    const first = await runPremia(['--json', ...keyed], { cwd: tmp.dir, env, ...terminal([true]) });
+    expect(first.code).toBe(0);
+    const rerun = await runPremia(['--json', ...keyed], { cwd: tmp.dir, env, ...terminal([]) });
+    expect([rerun.code, rerun.stdout]).toEqual([0, first.stdout]);
+    expect((await runPremia(['--json', 'settlements', 'list'], { cwd: tmp.dir, env })).json().data).toHaveLength(1);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Backend, Settlement, SettlementPreview } from '../../../backend/types.js';
+import { PremiaError } from '../../../domain/errors.js';
 import type { Period } from '../../../domain/period.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { askOrCancel, confirmMode, unlessUnsupported } from '../../confirm.js';
@@ -34,8 +35,8 @@ async function create(opts: CreateOptions): Promise<number> {
   const { ui, backend, period } = opts;
   const b = await backend();
   if (confirmMode(opts) === 'ask') {
-    const preview = await previewOf(b, period);
-    await askOrCancel(opts, preview ? settlementQuestion(preview) : plainSettlementQuestion(period));
+    const preview = await previewOf(b, period, opts.globals.idempotencyKey);
+    if (preview !== REPLAY) await askOrCancel(opts, preview ? settlementQuestion(preview) : plainSettlementQuestion(period));
   }
   const s = await b.createSettlement(period);
   // A rerun with --idempotency-key is answered with the first run's stored answer (pending), though
@@ -128,7 +129,23 @@ function replayedNote(s: Settlement, now: Settlement, key: string): string {
   return `${made}; it is ${now.status} now.`;
 }
 
-/** The statement as it would be made; null from a server that cannot say. A refusal (the period open...) is reported at once. */
-const previewOf = (b: Backend, period: Period): Promise<SettlementPreview | null> => unlessUnsupported(() => b.previewSettlement(period));
+/** What previewOf answers when there is nothing to ask: the create can only repeat an earlier run's answer, or refuse. */
+const REPLAY = Symbol('replay');
+
+/**
+ * The statement as it would be made; null from a server that cannot say. A refusal (the period
+ * open...) is reported at once, except SETTLEMENT_EXISTS under --idempotency-key: the live
+ * statement may be the one this key's first run made, which the create then answers with (a
+ * rerun by hand on a terminal); made by another run, the create refuses it as the preview did.
+ * Either way the create makes nothing, so nothing is asked.
+ */
+async function previewOf(b: Backend, period: Period, idempotencyKey: string | undefined): Promise<SettlementPreview | null | typeof REPLAY> {
+  try {
+    return await unlessUnsupported(() => b.previewSettlement(period));
+  } catch (e) {
+    if (idempotencyKey !== undefined && e instanceof PremiaError && e.code === 'SETTLEMENT_EXISTS') return REPLAY;
+    throw e;
+  }
+}
 
 export default verb(createOptions, createRun);
