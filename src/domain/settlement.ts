@@ -132,12 +132,15 @@ export function settlementExists(existing: { id: string; settlement_number: stri
 
 /**
  * A period that was never executed has nothing to settle (and, closed, can no longer be: its
- * collections are queued before its last day has run).
+ * collections are queued before its last day has run). `ranEmpty`: it was executed, but its runs
+ * had no active policy to queue (said so: "never executed" would send the operator looking for a
+ * run that is there).
  */
-export function noCollections(period: Period): PremiaError {
+export function noCollections(period: Period, ranEmpty = false): PremiaError {
+  const why = ranEmpty ? 'it was executed, but its run queued none (no policy was active to queue)' : 'it was never executed';
   return conflict(
     'NO_COLLECTIONS',
-    `Period ${period} has no collections: it was never executed, so there is nothing to settle ` +
+    `Period ${period} has no collections: ${why}, so there is nothing to settle ` +
       `(a period's collections can only be queued before its last day, ${lastDay(period)}, has run).`,
     [{ period_month: period }],
   );

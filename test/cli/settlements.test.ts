@@ -165,6 +165,31 @@ describe('premia settlements create', () => {
     expect(r.stderr).toContain('code NO_COLLECTIONS');
   });
 
+  // The run was made (execution recorded) but had nothing to queue: "it was never executed" sent the
+  // operator looking for a run that is there.
+  it('a period whose run queued nothing is NO_COLLECTIONS, saying that it ran (exit 6)', async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const cli = (args: string[]) => runCli(['--db', dbPath(dir), '--yes', ...args], { cwd: dir });
+    for (const args of [
+      ['clock', 'set', '2026-10-31'],
+      ['policies', 'create', '--policy-number', 'P1', '--customer-id', 'C1', '--external-ref', 'E1', '--product-code', 'LIFE', '--amount', '100.00'],
+      ['policies', 'update', 'P1', '--status', 'cancelled'],
+      ['collections', 'execute', '--period', '2026-11'],
+      ['clock', 'advance', '--to', '2026-12-02'],
+    ]) {
+      expect((await cli(args)).code, args.join(' ')).toBe(0);
+    }
+    const r = await cli(['--json', 'settlements', 'create', '--period', '2026-11']);
+    expect(r.code).toBe(6);
+    expect(JSON.parse(r.stderr).error).toMatchObject({
+      code: 'NO_COLLECTIONS',
+      message:
+        'Period 2026-11 has no collections: it was executed, but its run queued none (no policy was active to queue), so there is nothing to settle ' +
+        "(a period's collections can only be queued before its last day, 2026-11-30, has run).",
+    });
+  });
+
   it('a malformed period is a usage error (exit 2)', async () => {
     const { cli } = await fixtureStore('2026-12-02');
     const r = await cli(['settlements', 'create', '--period', '2026-1']);

@@ -30,7 +30,7 @@ import {
 } from '../../domain/settlement.js';
 import { csvCell, csvRow } from '../../lib/csv-writer.js';
 import { streamCollectedCounts, streamLineRows } from '../../store/repos/collection-reports.js';
-import { periodHasCollections } from '../../store/repos/collections.js';
+import { executionsOfPeriod, periodHasCollections } from '../../store/repos/collections.js';
 import * as repo from '../../store/repos/settlements.js';
 import type { Db, Trx } from '../../store/store.js';
 import { SETTLEMENT_EXPORT_COLUMNS, type Download, type Page, type Settlement, type SettlementListQuery } from '../types.js';
@@ -160,7 +160,7 @@ async function draftSettlement(trx: Db | Trx, ctx: LocalContext, period: Period)
   if (live) throw exists(live, world.idSalt);
 
   const totals = await repo.periodCollectionTotals(trx, ctx.clientId, period);
-  if (totals.count === 0) throw noCollections(period);
+  if (totals.count === 0) throw noCollections(period, (await executionsOfPeriod(trx, ctx.clientId, period, 1)).length > 0);
 
   // A regenerated statement (the period's newest is disputed: none is live) replaces it and
   // nets out what the period's statements were paid so far, so paying it never pays twice.
