@@ -90,11 +90,21 @@ export function plainAdvanceQuestion(from: IsoDate, to: IsoDate, days: number): 
 const STAYS = 'A statement stays on record: it can be marked paid or disputed, never deleted.';
 
 export function settlementQuestion(s: SettlementPreview): Question {
+  const reference = s.payment_reference ? ` (reference ${s.payment_reference})` : '';
+  // A regenerated statement nets out what the period was paid before (net = total − fees − VAT −
+  // that): named, so the figures shown come to the net, and a net of 0.00 or below is not "to be paid".
+  const paid = s.previously_paid ?? 0;
+  const replaces = s.supersedes ? `; it supersedes ${s.supersedes}, and ${money(paid)} was already paid for ${s.period_month}` : '';
+  const net =
+    s.net_amount > 0
+      ? `net ${money(s.net_amount)}, to be paid by ${s.payment_date}${reference}`
+      : s.net_amount < 0
+        ? `net ${money(s.net_amount)}: the client owes ${money(-s.net_amount)} back by ${s.payment_date}${reference}`
+        : `net ${money(0)}: nothing ${paid > 0 ? 'more ' : ''}to pay for ${s.period_month}`;
   return {
     details: [
       `Settlement statement ${s.settlement_number} for ${s.period_month}: ${plural(s.collections_count, 'collection')}, ${money(s.total_collections)} collected; ` +
-        `fees ${money(s.total_fees)} and VAT ${money(s.vat)}; net ${money(s.net_amount)}, to be paid by ${s.payment_date}` +
-        `${s.payment_reference ? ` (reference ${s.payment_reference})` : ''}.`,
+        `fees ${money(s.total_fees)} and VAT ${money(s.vat)}${replaces}; ${net}.`,
       STAYS,
     ],
     question: `Create ${s.settlement_number} (net ${money(s.net_amount)})?`,

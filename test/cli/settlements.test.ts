@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLocalBackend } from '../../src/backend/local/index.js';
@@ -945,6 +945,38 @@ describe('a statement regenerated after a payment nets out what was paid (issue 
     expect((await cli(['settlements', 'dispute', 'SETTLE-2026-11-002', '--reason', 'check again'])).code).toBe(0);
     const s3 = (await cli(['--json', 'settlements', 'create', '--period', '2026-11'])).json();
     expect(s3).toMatchObject({ settlement_number: 'SETTLE-2026-11-003', previously_paid: 285552.99, net_amount: 0, supersedes: 'SETTLE-2026-11-002' });
+  });
+
+  // The question before an irreversible create showed -002 as "net 0.00, to be paid by 2026-12-03"
+  // (or "net -672.25, to be paid by"), beside a total and fees that do not come to it, and never
+  // named what was paid before: the figures it gave could not be checked, and money owed back read
+  // as money to pay.
+  it.each([
+    [0, 'net 0.00: nothing more to pay for 2026-11.'],
+    [100_000, 'net 672.25, to be paid by 2026-12-03 (reference PRM2611002-'],
+    [-100_000, 'net -672.25: the client owes 672.25 back by 2026-12-03 (reference PRM2611002-'],
+  ])('on a terminal, the question for -002 names what was paid before and which way the net goes (%d cents changed)', async (change, net) => {
+    const { db } = await paidThenDisputed(change);
+    const asked: string[] = [];
+    const r = await runCli(['--db', db, 'settlements', 'create', '--period', '2026-11'], {
+      cwd: dirname(db),
+      tty: true,
+      env: { NO_COLOR: '1' },
+      prompter: {
+        password: () => Promise.reject(new Error('unexpected')),
+        input: () => Promise.reject(new Error('unexpected')),
+        confirm: async (message) => {
+          asked.push(message);
+          return false;
+        },
+      },
+    });
+    expect(r.code).toBe(130);
+    expect(asked).toHaveLength(1);
+    const details = r.stderr.split('\n')[1]!;
+    expect(details).toContain(': 3 collections, ');
+    expect(details).toContain('; it supersedes SETTLE-2026-11-001, and 286,225.24 was already paid for 2026-11; ');
+    expect(details).toContain(net);
   });
 
   it('a statement disputed before it was paid passes nothing on: -002 is the full net again', async () => {
