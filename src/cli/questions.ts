@@ -207,9 +207,17 @@ export function disputeQuestion(s: Settlement, reason: string): Question {
 }
 
 export function markPaidQuestion(s: Settlement, reference: string): Question {
+  // A regenerated statement's net may be 0.00 (mark-paid records the period as settled) or negative
+  // (it records the refund received): neither is "to be paid".
+  const net =
+    s.net_amount > 0
+      ? `net ${money(s.net_amount)}, to be paid by ${s.payment_date}) as paid`
+      : s.net_amount < 0
+        ? `net ${money(s.net_amount)}: the client owes ${money(-s.net_amount)} back by ${s.payment_date}) as paid (the refund received)`
+        : `net ${money(0)}: nothing ${(s.previously_paid ?? 0) > 0 ? 'more ' : ''}to pay) as paid`;
   return {
     details: [
-      `Marking ${s.settlement_number} (${s.period_month}, net ${money(s.net_amount)}, to be paid by ${s.payment_date}) as paid today ` +
+      `Marking ${s.settlement_number} (${s.period_month}, ${net} today ` +
         `with reference ${reference} is final: a paid statement can only be disputed, and a statement made for ${s.period_month} after that ` +
         'counts this payment as made (previously_paid).',
     ],

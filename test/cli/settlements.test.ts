@@ -952,31 +952,38 @@ describe('a statement regenerated after a payment nets out what was paid (issue 
   // named what was paid before: the figures it gave could not be checked, and money owed back read
   // as money to pay.
   it.each([
-    [0, 'net 0.00: nothing more to pay for 2026-11.'],
-    [100_000, 'net 672.25, to be paid by 2026-12-03 (reference PRM2611002-'],
-    [-100_000, 'net -672.25: the client owes 672.25 back by 2026-12-03 (reference PRM2611002-'],
-  ])('on a terminal, the question for -002 names what was paid before and which way the net goes (%d cents changed)', async (change, net) => {
-    const { db } = await paidThenDisputed(change);
+    [0, 'net 0.00: nothing more to pay for 2026-11.', 'net 0.00: nothing more to pay) as paid today'],
+    [100_000, 'net 672.25, to be paid by 2026-12-03 (reference PRM2611002-', 'net 672.25, to be paid by 2026-12-03) as paid today'],
+    [-100_000, 'net -672.25: the client owes 672.25 back by 2026-12-03 (reference PRM2611002-', 'net -672.25: the client owes 672.25 back by 2026-12-03) as paid (the refund received) today'],
+  ])('on a terminal, the questions for -002 name what was paid before and which way the net goes (%d cents changed)', async (change, net, paid) => {
+    const { db, cli } = await paidThenDisputed(change);
     const asked: string[] = [];
-    const r = await runCli(['--db', db, 'settlements', 'create', '--period', '2026-11'], {
-      cwd: dirname(db),
-      tty: true,
-      env: { NO_COLOR: '1' },
-      prompter: {
-        password: () => Promise.reject(new Error('unexpected')),
-        input: () => Promise.reject(new Error('unexpected')),
-        confirm: async (message) => {
-          asked.push(message);
-          return false;
+    const onTerminal = (args: string[]) =>
+      runCli(['--db', db, ...args], {
+        cwd: dirname(db),
+        tty: true,
+        env: { NO_COLOR: '1' },
+        prompter: {
+          password: () => Promise.reject(new Error('unexpected')),
+          input: () => Promise.reject(new Error('unexpected')),
+          confirm: async (message) => {
+            asked.push(message);
+            return false;
+          },
         },
-      },
-    });
+      });
+    const r = await onTerminal(['settlements', 'create', '--period', '2026-11']);
     expect(r.code).toBe(130);
     expect(asked).toHaveLength(1);
     const details = r.stderr.split('\n')[1]!;
     expect(details).toContain(': 3 collections, ');
     expect(details).toContain('; it supersedes SETTLE-2026-11-001, and 286,225.24 was already paid for 2026-11; ');
     expect(details).toContain(net);
+    expect((await cli(['settlements', 'create', '--period', '2026-11'])).code).toBe(0);
+    const m = await onTerminal(['settlements', 'mark-paid', 'SETTLE-2026-11-002']);
+    expect(m.code).toBe(130);
+    expect(asked).toEqual(['Create SETTLE-2026-11-002 (net ' + net.split(/[,:]/)[0]!.slice(4) + ')?', 'Mark SETTLE-2026-11-002 as paid?']);
+    expect(m.stderr.split('\n')[1]).toContain(`Marking SETTLE-2026-11-002 (2026-11, ${paid} `);
   });
 
   it('a statement disputed before it was paid passes nothing on: -002 is the full net again', async () => {
