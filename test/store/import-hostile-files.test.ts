@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LocalBackend } from '../../src/backend/local/index.js';
 import { localBackend, textUpload } from '../helpers/local.js';
+import { statementRefusedWhole } from '../../src/simulation/scenario.js';
 
 const open: LocalBackend[] = [];
 afterEach(async () => {
@@ -29,6 +30,23 @@ describe('import error cap', () => {
     const r = await b.importBankTransactions(textUpload('bad.csv', lines.join('\n')));
     expect([r.imported, r.failed, r.errors.length, r.errors_omitted]).toEqual([0, 10_001, 10_000, 1]);
     expect(r.errors[9_999]!.row).toBe(10_001);
+  });
+
+  it('bank transactions refused whole: the rows it cannot read are listed past 10,000 rows stored before', async () => {
+    const b = await localBackend();
+    open.push(b);
+    const header = 'customer_id,date,amount,description';
+    const rows: string[] = [];
+    for (let i = 1; i <= 10_500; i++) rows.push(`C${i % 40},2026-10-${String((i % 28) + 1).padStart(2, '0')},${i}.00,PURCHASE ${i}`);
+    expect((await b.importBankTransactions(textUpload('first.csv', [header, ...rows].join('\n')))).imported).toBe(10_500);
+    // The same statement again with a typo and a new row at its end: the typo refuses it whole.
+    const again = [header, ...rows, 'C1,2026-11-03,1.234.50,TYPO', 'C2,2026-11-04,5.00,NEW'];
+    const r = await b.importBankTransactions(textUpload('again.csv', again.join('\n')));
+    expect([r.imported, r.failed, r.errors.length, r.errors_omitted]).toEqual([0, 10_501, 10_000, 501]);
+    expect(r.errors.at(-1)).toMatchObject({ row: 10_502, field: 'amount', code: 'INVALID_AMOUNT' });
+    expect(r.errors.slice(0, -1).every((e) => e.code === 'DUPLICATE_TRANSACTION')).toBe(true);
+    expect(r.errors.every((e, k) => k === 0 || e.row > r.errors[k - 1]!.row)).toBe(true);
+    expect(statementRefusedWhole(r)).toBe(true);
   });
 
   it('at most 10,000 failed rows: no errors_omitted key at all', async () => {

@@ -22,6 +22,24 @@ describe('RowErrors: the first errors by row, bounded', () => {
     );
   });
 
+  it('resultBefore: the first errors of one kind, then of the other in the room left, in row order', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 1, max: 500 }), fc.boolean()), { maxLength: 300 }), fc.integer({ min: 1, max: 40 }), (rows, limit) => {
+        const first = new RowErrors<{ row: number; i: number }>(limit);
+        const rest = new RowErrors<{ row: number; i: number }>(limit);
+        // A row's errors are of one kind: its row number decides it.
+        rows.forEach(([row], i) => (row % 3 === 0 ? first : rest).push({ row, i }));
+        const all = rows.map(([row], i) => ({ row, i })).sort((a, b) => a.row - b.row);
+        const firsts = all.filter((e) => e.row % 3 === 0).slice(0, limit);
+        const rests = all.filter((e) => e.row % 3 !== 0).slice(0, limit - firsts.length);
+        const expected = [...firsts, ...rests].sort((a, b) => a.row - b.row);
+        const omitted = rows.length - expected.length;
+        expect(first.resultBefore(rest)).toEqual(omitted > 0 ? { errors: expected, errors_omitted: omitted } : { errors: expected });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('the limit is 10,000', () => {
     expect(MAX_REPORTED_ERRORS).toBe(10_000);
   });

@@ -86,6 +86,8 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
   return withBankImport(ctx.store, ctx.clientId, async (unit) => {
     const { locked, today, imported, collecting } = unit;
     const errors = new RowErrors<BankImportRowError>();
+    /** The errors of rows that could not be read: they refuse the file whole, so its answer lists them first. */
+    const unreadableErrors = new RowErrors<BankImportRowError>();
     let header: string[] | null = null;
     let imported_ = 0;
     let failed = 0;
@@ -108,6 +110,7 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
           return;
         }
         rows++;
+        const unreadableBefore = unreadable;
         const rowErrors: BankImportRowError[] = [];
         const customer = fields.length > 0 ? trimCell(fields[0]!) : '';
         const add = (field: string, code: string, message: string) =>
@@ -178,7 +181,7 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
           }
         }
         failed++;
-        for (const e of rowErrors) errors.push(e);
+        for (const e of rowErrors) (unreadable > unreadableBefore ? unreadableErrors : errors).push(e);
       },
     });
     try {
@@ -194,7 +197,9 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
       throw e;
     }
     if (header === null) throw invalidBankFile(file.name, 'the file is empty; expected a header line and transaction rows');
-    if (unreadable > 0) throw new Unreadable({ imported: 0, failed, ...errors.result() });
+    // Past 10,000 errors the rows it cannot read are still named: the first by row could all be
+    // rows stored before (a statement imported again with a typo at its end).
+    if (unreadable > 0) throw new Unreadable({ imported: 0, failed, ...unreadableErrors.resultBefore(errors) });
     const mismatches = await caseMismatchesOf(unit, firstRow);
     // Thrown inside the unit: what was inserted is rolled back.
     if (mismatches && options.customerCase === 'refuse') throw new CaseMismatchRefused(mismatches, file.name);

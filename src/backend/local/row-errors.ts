@@ -40,6 +40,21 @@ export class RowErrors<T extends { row: number }> {
     this.trim();
     return this.omitted > 0 ? { errors: this.list, errors_omitted: this.omitted } : { errors: this.list };
   }
+
+  /**
+   * These errors and `rest`'s (of other rows) together, in row order, within this one's limit:
+   * these first (the first by row), then the first of `rest` by row in the room left. For errors
+   * an answer must never leave out for others, as a bank statement's unreadable rows, which
+   * refuse it whole, for the rows it already holds.
+   */
+  resultBefore(rest: RowErrors<T>): { errors: T[]; errors_omitted?: number } {
+    const first = this.result();
+    const then = rest.result();
+    const taken = then.errors.slice(0, Math.max(0, this.limit - first.errors.length));
+    const errors = [...first.errors, ...taken].sort((a, b) => a.row - b.row);
+    const omitted = (first.errors_omitted ?? 0) + (then.errors_omitted ?? 0) + then.errors.length - taken.length;
+    return omitted > 0 ? { errors, errors_omitted: omitted } : { errors };
+  }
 }
 
 /** Ctrl-C during an import (ImportOptions.signal): the import's transaction is rolled back whole. */
