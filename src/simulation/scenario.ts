@@ -132,9 +132,11 @@ export async function runSimulation(b: Backend, plan: SimulationPlan, io: Simula
     // A statement refused whole: the month would run on generated accounts, not on the bank
     // history asked for, and its results be taken for that history's.
     if (statementRefusedWhole(bank)) {
+      // The rows it cannot read first: they refused it, not those the store held already.
+      const unreadableFirst = { ...bank, errors: [...bank.errors].sort((x, y) => Number(rowSkipped(x)) - Number(rowSkipped(y))) };
       throw new PremiaError(
         'INVALID_FILE',
-        `The bank file ${io.bank.name} could not be imported (${problems(bank, `premia bank import ${io.bank.name}`)}); a statement is imported whole or not at all, so nothing was run.`,
+        `The bank file ${io.bank.name} could not be imported (${problems(unreadableFirst, `premia bank import ${io.bank.name}`)}); a statement is imported whole or not at all, so nothing was run.`,
       );
     }
     if (bank.imported === 0 && bank.failed > 0 && bank.errors.every((e) => e.code === 'DUPLICATE_TRANSACTION')) {

@@ -295,6 +295,25 @@ describe('premia simulate', () => {
     expect([r.code, r.stderr]).toEqual([0, 'warning: Every row of foreign-ok.csv is in the store already (an earlier import); they are used as they are.\n']);
   });
 
+  // The refusal named the rows the store held already (the first by row), not the one that
+  // refused the file, as if those were what was wrong with it.
+  it('a bank file refused whole on a --db store that holds its first rows: the refusal names the row it cannot read', async () => {
+    const db = join(tmp.dir, 'held.db');
+    writeFileSync(join(tmp.dir, 'none-good.csv'), 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,P-1,LIFE,abc\n');
+    const rows = Array.from({ length: 4 }, (_, i) => `C100001,2026-10-0${i + 1},${i + 1}.00,SPAZA\n`).join('');
+    writeFileSync(join(tmp.dir, 'held.csv'), `customer_id,date,amount,description\n${rows}`);
+    expect((await runCli(['--db', db, 'simulate', '--policies', 'none-good.csv', '--bank', 'held.csv', '--out', 'held'], { cwd: tmp.dir })).code).toBe(2);
+    writeFileSync(join(tmp.dir, 'held.csv'), `customer_id,date,amount,description\n${rows}C100001,2026-10-25,"9,800.00",SALARY\n`);
+    const r = await runCli(['--db', db, 'simulate', '--bank', 'held.csv', '--out', 'held'], { cwd: tmp.dir });
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      "error: The bank file held.csv could not be imported (row 6: amount '9,800.00' has a thousands separator; write it without one, like -1200.50; " +
+        "row 2: C100001 already has this transaction on 2026-10-01 from an earlier import; a statement is imported once; " +
+        "row 3: C100001 already has this transaction on 2026-10-02 from an earlier import; a statement is imported once; " +
+        "and 2 more problems: 'premia bank import held.csv' lists them all); a statement is imported whole or not at all, so nothing was run.\n  (code INVALID_FILE)\n",
+    ]);
+  });
+
   it('PREMIA_DB does not choose its store: the fixtures never land in the store a shell exported', async () => {
     const r = await seven();
     expect(r.code).toBe(0);
