@@ -218,7 +218,7 @@ describe('a month through the CLI', () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('collection_id,policy_number,customer_id,date,amount,outcome,failure_reason');
-    expect(lines.length).toBe(546); // header + 544 attempts + final newline
+    expect(lines.length).toBe(545); // header + 543 attempts + final newline
     // --output writes the same bytes to a file, atomically, and says so.
     const file = join(tmp.dir, 'attempts-out.csv');
     const out = await cli(['collections', 'attempts', '--period', '2026-11', '--output', file]);
@@ -234,7 +234,7 @@ describe('a month through the CLI', () => {
     const json = await cli(['--json', 'collections', 'attempts', '--period', '2026-11']);
     expect([json.code, json.stderr]).toEqual([0, '']);
     expect(json.stdout).toBe((await cli(['collections', 'attempts', '--period', '2026-11', '--format', 'json'])).stdout);
-    expect(json.json().attempts).toHaveLength(544);
+    expect(json.json().attempts).toHaveLength(543);
     for (const format of ['csv', 'table']) {
       const both = await cli(['--json', 'collections', 'attempts', '--period', '2026-11', '--format', format]);
       expect([both.code, both.stdout]).toEqual([2, '']);
@@ -534,20 +534,20 @@ describe('explain, for a policy lapsed mid-month', () => {
     expect((await at(['policies', 'import', join(FIXTURES, 'policies.csv')])).code).toBe(0);
     expect((await at(['bank', 'import', join(FIXTURES, 'bank-transactions.csv')])).code).toBe(0);
     expect((await at(['collections', 'execute', '--period', '2026-11'])).code).toBe(0);
-    expect((await at(['clock', 'advance', '--to', '2026-11-10'])).code).toBe(0);
+    expect((await at(['clock', 'advance', '--to', '2026-11-09'])).code).toBe(0);
     const id = (await at(['--json', 'collections', 'list', '--period', '2026-11', '--policy', 'POL-2026373'])).json().data[0].id;
-    // Its second partial debit is submitted for the 11th...
+    // Its second partial debit is submitted for the 10th...
     expect((await at(['--json', 'collections', 'explain', id])).json().plan).toEqual([
-      '2026-11-11: debit 2657.30 planned (smart: partial debit 2 of at most 4, from money already there: no deposit to wait for, ' +
-        'and the balance bears a good part of the 3723.32 due; expected balance 2952.56)',
+      '2026-11-10: debit 2433.98 planned (smart: partial debit 2 of at most 4, from money already there, 1 day after income of 985.40 ' +
+        'received 2026-11-09: the balance bears a good part of the 3475.19 due, more than the deposit alone; expected balance 2704.43)',
     ]);
     // ...and is not made once the policy has lapsed: explain no longer promises it.
     expect((await at(['policies', 'update', 'POL-2026373', '--status', 'lapsed'])).code).toBe(0);
     const lapsed = (await at(['--json', 'collections', 'explain', id])).json();
     expect([lapsed.plan, lapsed.summary]).toEqual([
       ['No debit is planned: the policy is lapsed.'],
-      'PAID_PARTIAL: collected 4956.99 of 8680.31 in 1 attempt (period open; clock at 2026-11-10). ' +
-        'The policy lapsed on 2026-11-10: a lapsed policy is not debited until it is reinstated.',
+      'PAID_PARTIAL: collected 5205.12 of 8680.31 in 1 attempt (period open; clock at 2026-11-09). ' +
+        'The policy lapsed on 2026-11-09: a lapsed policy is not debited until it is reinstated.',
     ]);
     expect((await at(['clock', 'advance', '--days', '1'])).code).toBe(0);
     expect((await at(['--json', 'collections', 'get', id])).json().number_of_attempts).toBe(1);

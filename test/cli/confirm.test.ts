@@ -88,7 +88,7 @@ const clockOf = async (db: string) => (await cli(db, ['--json', 'clock'])).json(
 
 const ADVANCE_DETAILS = [
   'Advancing the clock 54 days, from 2026-11-12 to 2027-01-05, closes 2 periods for good: 2026-11 and 2026-12.',
-  '  2026-11: 63 of its 520 collections are not fully paid yet (45 with nothing collected; 97,579.78 still owed); what is not collected by 2026-11-30 stays unpaid for good (UNPAID or PAID_PARTIAL).',
+  '  2026-11: 63 of its 520 collections are not fully paid yet (45 with nothing collected; 97,554.97 still owed); what is not collected by 2026-11-30 stays unpaid for good (UNPAID or PAID_PARTIAL).',
   '  2026-12: none of its 520 collections is fully paid yet (520 with nothing collected; 518,983.09 still owed); what is not collected by 2026-12-31 stays unpaid for good (UNPAID or PAID_PARTIAL).',
   '  Already planned in these days: 7 debits for 1,679.89 (2026-11-13).',
 ];
@@ -308,7 +308,7 @@ describe('clock advance --dry-run', () => {
         'locked          yes (a collections run exists: closed periods are final)',
         '',
         'period   last day    collections  not fully paid  nothing collected  still owed',
-        '2026-11  2026-11-30          520              63                 45    97579.78',
+        '2026-11  2026-11-30          520              63                 45    97554.97',
         '2026-12  2026-12-31          520             520                520   518983.09',
         '',
       ].join('\n'),

@@ -40,10 +40,10 @@ describe('premia simulate', () => {
       policies: 520,
       by_status: { PAID_FULL: 485, PAID_PARTIAL: 18, UNPAID: 16, CANCELLED: 1 },
       due: 518983.09,
-      collected: 470922.46,
+      collected: 470925.10,
       collection_rate_amount: 0.9074,
       collection_rate_count: 0.9327,
-      attempts: 544,
+      attempts: 543,
       failed_attempts: 8,
       amount_changes: 8,
       cancellations: 1,
@@ -53,12 +53,12 @@ describe('premia simulate', () => {
     expect(m.settlement).toMatchObject({
       settlement_number: 'SETTLE-2026-11-001',
       period_month: '2026-11',
-      total_collections: 470922.46,
-      distribution_fee: 117730.62,
-      collections_fee: 16482.29,
-      total_fees: 134212.91,
-      vat: 20131.94,
-      net_amount: 316577.61,
+      total_collections: 470925.10,
+      distribution_fee: 117731.28,
+      collections_fee: 16482.38,
+      total_fees: 134213.66,
+      vat: 20132.05,
+      net_amount: 316579.39,
       payment_date: '2026-12-03',
       status: 'pending',
     });
@@ -76,11 +76,11 @@ describe('premia simulate', () => {
     );
     expect(report.length).toBe(522); // header, 520 rows, final newline
     const collectedCents = report.slice(1, -1).reduce((sum, line) => sum + Math.round(Number(line.split(',')[6]) * 100), 0);
-    expect(collectedCents).toBe(47092246);
+    expect(collectedCents).toBe(47092510);
     const statement = readFileSync(join(dir, '2026-11', 'SETTLE-2026-11-001.csv'), 'utf8');
     expect(statement).toBe(
       'settlement_number,period_month,total_collections,distribution_fee,collections_fee,total_fees,vat,net_amount,payment_date,payment_reference\n' +
-        'SETTLE-2026-11-001,2026-11,470922.46,117730.62,16482.29,134212.91,20131.94,316577.61,2026-12-03,PRM2611001-28KTXAGP\n',
+        'SETTLE-2026-11-001,2026-11,470925.10,117731.28,16482.38,134213.66,20132.05,316579.39,2026-12-03,PRM2611001-28KTXAGP\n',
     );
     const byPattern = Object.fromEntries(m.by_income_pattern.map((p: { pattern: string; policies: number }) => [p.pattern, p.policies]));
     expect(byPattern).toEqual({ monthly_fixed_day: 161, irregular: 112, monthly_last_business_day: 76, twice_monthly: 59, weekly: 61, fortnightly: 50, none: 1 });
@@ -98,7 +98,7 @@ describe('premia simulate', () => {
     expect(c.code).toBe(0);
     const novemberAttempts = (name: string) => readFileSync(join(tmp.dir, name, '2026-11', 'attempts-2026-11.csv'), 'utf8');
     expect(novemberAttempts('c')).not.toBe(novemberAttempts('a'));
-    expect(c.json().months[0].collected).not.toBe(470922.46); // seed 1's November
+    expect(c.json().months[0].collected).not.toBe(470925.10); // seed 1's November
   });
 
   it('on a new --db file too, without --seed: the same output every run (its ids from the default seed)', async () => {
@@ -362,16 +362,16 @@ describe('premia simulate', () => {
     const r = spawnSync(process.execPath, [join(REPO, 'bin', 'premia.js'), 'simulate'], { cwd: tmp.dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('Settlement SETTLE-2026-11-001 (pending; EFT on 2026-12-03, reference PRM2611001-28KTXAGP)');
-    // A pipe: money not grouped (the README shows a terminal's 470,922.46).
-    expect(r.stdout).toContain('collected 470922.46 of 518983.09 due: 90.7% by amount, 93.3% of policies paid in full');
+    // A pipe: money not grouped (the README shows a terminal's 470,925.10).
+    expect(r.stdout).toContain('collected 470925.10 of 518983.09 due: 90.7% by amount, 93.3% of policies paid in full');
     // The statement's money right-aligned, so it reads as a sum (as settlements get shows it).
     expect(r.stdout).toContain(
-      '\ntotal_collections       470922.46\n' +
-        'distribution_fee (25%)  117730.62\n' +
-        'collections_fee (3.5%)   16482.29\n' +
-        'total_fees              134212.91\n' +
-        'vat (15% of fees)        20131.94\n' +
-        'net_amount              316577.61\n',
+      '\ntotal_collections       470925.10\n' +
+        'distribution_fee (25%)  117731.28\n' +
+        'collections_fee (3.5%)   16482.38\n' +
+        'total_fees              134213.66\n' +
+        'vat (15% of fees)        20132.05\n' +
+        'net_amount              316579.39\n',
     );
     expect(r.stderr).toBe('');
   });

@@ -237,6 +237,24 @@ describe('smart (issue 12)', () => {
     expect(plan(view, collection(60_000, { attempts: 1, failed: 1 }))).toBeNull();
   });
 
+  it('an irregular earner paid a little every day: the part the balance bears, not one sized to the day\'s deposit', () => {
+    // 12.00 arrived on Saturday 31 October, as every day; 235.00 posted, 9.50 a day going out;
+    // 300.00 due. The deposit alone bears too little to be worth a debit (under a tenth of the
+    // premium), but the balance built up over weeks bears 194.40 (less Sunday's 9.50, less the
+    // 10% margin): at least half of what is due, so that part now.
+    const a = analysis({ pattern: 'irregular', confidence: 0.6, dayOfMonth: null, lastIncomeDay: D, typicalAmount: 1_200, threshold: 600 });
+    const view = customer(23_500, a, { dailyOut: 950, income: { [D]: 1_200 } });
+    const p = plan(view, collection(30_000));
+    expect([p?.amount, p?.why.code]).toEqual([20_295, WhyCode.SMART_PARTIAL_BALANCE]);
+    expect(STRATEGIES.smart.explain(p!.why)).toBe(
+      'smart: partial debit 1 of at most 4, from money already there, 2 days after income of 12.00 received 2026-10-31: the balance bears a good part of the 300.00 due, more than the deposit alone; expected balance 225.50',
+    );
+    // The balance bearing less than half of what is due (500.00), or after a failure: only the
+    // deposit's part is asked, and 12.00 is too little for one.
+    expect(plan(view, collection(50_000))).toBeNull();
+    expect(plan(view, collection(30_000, { attempts: 1, failed: 1 }))).toBeNull();
+  });
+
   it('an irregular earner whose next deposit, at their usual pace, comes after the period ends: what the account bears now', () => {
     // Planned at the end of Saturday 21 November for Monday the 23rd. Last deposit 14 November,
     // one about every 17 days: the next is due about 1 December, after the period. 300.00

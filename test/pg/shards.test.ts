@@ -86,7 +86,7 @@ describe.skipIf(noPg)(`the engine's day in customer shards${noPg ? ` (skipped: $
     await fixtureMonth(solo, { advance: false });
     wantDays = (await solo.advanceClock({ to: '2026-12-02' })).days;
     want = await monthOf(solo);
-    expect(want.attempts.trimEnd().split('\n')).toHaveLength(1 + 544);
+    expect(want.attempts.trimEnd().split('\n')).toHaveLength(1 + 543);
   });
 
   it('one process, four shards: the same month byte for byte, the same days reported', async () => {

@@ -104,10 +104,10 @@ describe('a collections run over HTTP', () => {
       total.collectedCents += Math.round(d.collected * 100);
       total.lapsed += d.lapsed_policies;
     }
-    expect(total).toEqual({ attempts: 544, succeeded: 536, failed: 8, collectedCents: 47_092_246, lapsed: 0 });
-    expect(result.days[25]).toEqual({ date: '2026-11-26', attempts: 3, succeeded: 3, failed: 0, collected: 2751.93, closed_period: null, lapsed_policies: 0 });
+    expect(total).toEqual({ attempts: 543, succeeded: 535, failed: 8, collectedCents: 47_092_510, lapsed: 0 });
+    expect(result.days[25]).toEqual({ date: '2026-11-26', attempts: 3, succeeded: 3, failed: 0, collected: 2800.01, closed_period: null, lapsed_policies: 0 });
     expect(result.days.filter((d: any) => d.closed_period !== null).map((d: any) => [d.date, d.closed_period])).toEqual([['2026-11-30', '2026-11']]);
-    expect(res.text).toContain('"collected":21664.15,"closed_period":"2026-11"');
+    expect(res.text).toContain('"collected":21586.38,"closed_period":"2026-11"');
   });
 
   it('refuses to queue a closed period (409 PERIOD_CLOSED) or to move the clock back (409 CLOCK_BACKWARDS)', async () => {
@@ -220,7 +220,7 @@ describe('a collections run over HTTP', () => {
     const expected = await text(await local.exportAttempts('2026-11', 'csv'));
     expect(csv.text).toBe(expected);
     const lines = csv.text.split('\n');
-    expect(lines.length).toBe(1 + 544 + 1);
+    expect(lines.length).toBe(1 + 543 + 1);
     expect(lines[0]).toBe('collection_id,policy_number,customer_id,date,amount,outcome,failure_reason');
     expect(lines.filter((l) => l.includes(',POL-2026021,'))).toEqual([
       `${collectionId},POL-2026021,C100011,2026-11-02,1708.74,SUCCESS,`,
@@ -228,7 +228,7 @@ describe('a collections run over HTTP', () => {
     const json = await call(s.app, 'GET', '/v1/reports/attempts?period_month=2026-11&format=json', { key: s.keys.acme });
     expect(json.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(json.text).toBe(await text(await local.exportAttempts('2026-11', 'json')));
-    expect(json.json().attempts).toHaveLength(544);
+    expect(json.json().attempts).toHaveLength(543);
   });
 
   it('GET /v1/bank/accounts/C100011: the imported account after the run, with premia\'s debits', async () => {

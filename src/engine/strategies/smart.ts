@@ -359,6 +359,20 @@ function partialFromDeposit(c: CollectionView, ctx: SmartContext, remaining: num
   return { amount, why: w };
 }
 
+/**
+ * Part of it from money already there (rule 6): the money the account holds now (without income
+ * not seen yet) bears at least half of what is due. Not after a failure (then it waits for new
+ * money), nor at the period's last chance (which takes what the balance bears anyway).
+ */
+function partialFromBalance(c: CollectionView, ctx: SmartContext, remaining: number, minPartial: number, config: EngineConfig): Plan | null {
+  if (ctx.lastChance || c.failed !== 0 || ctx.onHand < Math.max(minPartial, Math.ceil(remaining * PARTIAL_BALANCE_SHARE))) return null;
+  const w = why(WhyCode.SMART_PARTIAL_BALANCE, ctx);
+  w.part = c.attempts + c.pendingDays.length + 1;
+  w.maxSplit = config.maxSplitDebits;
+  w.remaining = remaining;
+  return { amount: Math.min(remaining, ctx.onHand), why: w };
+}
+
 function planRule(customer: CustomerView, c: CollectionView, ctx: SmartContext, remaining: number, config: EngineConfig): Plan | null {
   const a = customer.analysis;
   const minPartial = minPartialOf(c, remaining);
@@ -377,18 +391,14 @@ function planRule(customer: CustomerView, c: CollectionView, ctx: SmartContext, 
 
   if (a.pattern === 'irregular') {
     if (splitDebitsLeft(c, config) <= 0) return null;
-    if (ctx.trigger !== 0) return partialFromDeposit(c, ctx, remaining, minPartial, config);
-    // Part of it from money already there: no deposit to time the debit to, but the money the
-    // account holds now (without income not seen yet) bears at least half of what is due. Not
-    // after a failure: then it waits for new money.
-    if (!ctx.lastChance && c.failed === 0 && ctx.onHand >= Math.max(minPartial, Math.ceil(remaining * PARTIAL_BALANCE_SHARE))) {
-      const amount = Math.min(remaining, ctx.onHand);
-      const w = why(WhyCode.SMART_PARTIAL_BALANCE, ctx);
-      w.part = c.attempts + c.pendingDays.length + 1;
-      w.maxSplit = config.maxSplitDebits;
-      w.remaining = remaining;
-      return { amount, why: w };
+    const fromBalance = partialFromBalance(c, ctx, remaining, minPartial, config);
+    if (ctx.trigger !== 0) {
+      const fromDeposit = partialFromDeposit(c, ctx, remaining, minPartial, config);
+      // A deposit smaller than what the money already there bears (a daily earner's, on a balance
+      // built up over weeks): the larger debit, not a part sized to the day's deposit.
+      return fromBalance !== null && (fromDeposit === null || fromBalance.amount > fromDeposit.amount) ? fromBalance : fromDeposit;
     }
+    if (fromBalance !== null) return fromBalance;
     if (ctx.lastChance) {
       const amount = Math.min(remaining, available);
       if (amount < minPartial) return null;
@@ -587,7 +597,11 @@ export const smart: Strategy = {
       case WhyCode.SMART_BALANCE:
         return `smart: the balance already covers the amount due, with the usual outgoings until the debit; ${estimate}`;
       case WhyCode.SMART_PARTIAL_BALANCE:
-        return `smart: partial debit ${w.part} of at most ${w.maxSplit}, from money already there: no deposit to wait for, and the balance bears a good part of the ${formatCents(w.remaining)} due; ${estimate}`;
+        // With a trigger: planned after a deposit that alone bears less than the balance does
+        // (plans made before that rule, 2026-12-01, have none).
+        return w.trigger === 0
+          ? `smart: partial debit ${w.part} of at most ${w.maxSplit}, from money already there: no deposit to wait for, and the balance bears a good part of the ${formatCents(w.remaining)} due; ${estimate}`
+          : `smart: partial debit ${w.part} of at most ${w.maxSplit}, from money already there, ${trigger}: the balance bears a good part of the ${formatCents(w.remaining)} due, more than the deposit alone; ${estimate}`;
       case WhyCode.SMART_PARTIAL_SHARE:
         return `smart: partial debit ${w.part} of at most ${w.maxSplit}, ${trigger}, at most a third of the posted balance (deposits smaller than the premium are mostly spent within two days); ${estimate}`;
       case WhyCode.SMART_SEEN_BALANCE_SHARE:
