@@ -48,3 +48,24 @@ describe('an import run a second time', () => {
     expect([oneBad.code, oneBad.stdout.split('\n')[0], oneBad.stderr]).toEqual([3, 'Imported 0 policies; 2 rows failed.', '']);
   });
 });
+
+describe('a bank history imported after the first collections run', () => {
+  it('every row refused for a lived day or an account in use: the warning says the order, and how to use the file (exit 3)', async () => {
+    const after = join(dir, 'after.db');
+    const at = (args: string[]) => runCli(['--db', after, ...args], { cwd: dir });
+    expect((await at(['policies', 'import', join(FIXTURES, 'policies.csv')])).code).toBe(0);
+    expect((await at(['collections', 'execute', '--period', '2026-11'])).code).toBe(0);
+    const r = await at(['bank', 'import', join(FIXTURES, 'bank-transactions.csv')]);
+    expect(r.code).toBe(3);
+    expect(r.stdout.split('\n')[0]).toBe('Imported 0 transactions; 473 rows failed.');
+    expect(r.stderr).toBe(
+      "warning: Nothing was imported: a collections run exists, so the days up to the clock's date are lived and the accounts premia collects from keep their history. " +
+        'A bank history is imported before the first collections run (premia bank import, then premia collections execute); to collect with this one, import it into a new store first.\n',
+    );
+    // (The clock is at 2026-11-21.) A row for a later day of a customer premia does not collect
+    // from is still imported: no warning.
+    writeFileSync(join(dir, 'later.csv'), 'customer_id,date,amount,description\nC999999,2026-11-25,100.00,SALARY\nC100001,2026-08-03,-640.15,CARD PURCHASE\n');
+    const later = await at(['bank', 'import', 'later.csv']);
+    expect([later.code, later.stdout.split('\n')[0], later.stderr]).toEqual([3, 'Imported 1 transaction; 1 row failed.', '']);
+  });
+});

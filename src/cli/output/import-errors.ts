@@ -16,8 +16,20 @@ export function afterRowErrors(ui: Ui, result: { imported: number; errors: Reado
   if (omitted > 0) ui.line(`… and ${ui.plural(omitted, 'more error')} not shown (the first ${ui.count(result.errors.length)} by row are listed).`);
   if (result.imported === 0 && result.errors.length > 0 && result.errors.every((e) => ALREADY_STORED.has(e.code as string))) {
     ui.warn(`Every row${omitted > 0 ? ' listed' : ''} is already in the store: this file looks imported before. Nothing changed.`);
+  } else if (result.imported === 0 && result.errors.length > 0 && result.errors.every((e) => AFTER_THE_RUN.has(e.code as string))) {
+    ui.warn(
+      `Nothing was imported: a collections run exists, so the days up to the clock's date are lived and the accounts premia collects from keep their history. ` +
+        'A bank history is imported before the first collections run (premia bank import, then premia collections execute); to collect with this one, import it into a new store first.',
+    );
   }
 }
+
+/**
+ * The row errors of a bank history imported after the store's first collections run (the order
+ * of the monthly cycle's first two steps swapped): each row is for a day already lived or for a
+ * customer whose generated account premia collects from.
+ */
+const AFTER_THE_RUN = new Set(['DATE_IN_PAST', 'ACCOUNT_IN_USE']);
 
 /**
  * After a remote import that imported rows, or counted none at all: the rows of the file (`rows`, as premia counts them;
