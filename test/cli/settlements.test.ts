@@ -746,12 +746,12 @@ describe('premia settlements dispute', () => {
     expect(r.json()).toMatchObject({ status: 'disputed', paid_on: '2026-12-02', dispute_reason: 'Net short by 0.01' });
   });
 
-  // The first three are checked as the service checks the request body (the same words in both
-  // modes); the line break is refused by the settlement rules themselves.
+  // The first three are checked as the service checks the request body, said in the option's
+  // words (the same in both modes); the line break is refused by the settlement rules themselves.
   it.each([
-    ['', 'The dispute is not valid: reason must not be empty.'],
-    ['   ', 'The dispute is not valid: reason must not be empty.'],
-    ['x'.repeat(501), 'The dispute is not valid: reason is 501 characters long; at most 500 are allowed.'],
+    ['', '--reason must not be empty.'],
+    ['   ', '--reason must not be empty.'],
+    ['x'.repeat(501), '--reason is 501 characters long; at most 500 are allowed.'],
     ['two\nlines', 'The dispute reason has a control character (such as a line break); write it on one line.'],
   ])('refuses the reason %j (exit 2)', async (reason, message) => {
     const { cli } = await fixtureStore('2026-12-02');

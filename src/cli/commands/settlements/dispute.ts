@@ -1,6 +1,7 @@
 import { validateDisputeRequest } from '../../../domain/requests.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { askOrCancel, confirmMode } from '../../confirm.js';
+import { inOptionWords } from '../../option-errors.js';
 import { disputeQuestion } from '../../questions.js';
 import { printSettlement } from './show.js';
 
@@ -15,7 +16,8 @@ export interface DisputeOptions extends CommandDeps {
 }
 
 export function disputeOptions(deps: CommandDeps, flags: Flags, [ref]: string[]): DisputeOptions {
-  return { ...deps, ref: ref!, reason: validateDisputeRequest({ reason: flags.reason }).reason };
+  // Said in the option's words, as mark-paid's --reference ("--reason must not be empty").
+  return { ...deps, ref: ref!, reason: inOptionWords({ reason: '--reason' }, () => validateDisputeRequest({ reason: flags.reason })).reason };
 }
 
 export async function disputeRun(opts: DisputeOptions): Promise<number> {
