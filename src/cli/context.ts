@@ -597,8 +597,8 @@ async function checkStoreFile(db: string, source: NonNullable<ResolvedTarget['db
   const field = source === 'flag' ? '--db' : source === 'env' ? 'PREMIA_DB' : 'db';
   throw validationError(
     `There is no store at ${db} (${how}); this command works on an existing store and does not create one, so nothing was created. ` +
-      `Point --db or PREMIA_DB at the store, or run where it is; a new store is made only by ` +
-      `('premia policies import', 'policies create', 'clock set', 'bank import', 'bank seed', 'keys create', 'serve').`,
+      `Point --db or PREMIA_DB at the store, or run where it is; a new store is made only by 'premia policies import', ` +
+      `'policies create', 'clock set', 'bank import', 'bank seed', 'keys create' or 'serve'.`,
     [{ field, code: 'STORE_NOT_FOUND', message: `${db} does not exist` }],
   );
 }

@@ -97,8 +97,8 @@ describe('a store others can read: one warning on stderr', () => {
 describe('a command that does not make a store (one that reads, or writes to an existing one) creates none', () => {
   const message = (db: string, how: string) =>
     `There is no store at ${db} (${how}); this command works on an existing store and does not create one, so nothing was created. ` +
-    `Point --db or PREMIA_DB at the store, or run where it is; a new store is made only by ` +
-    `('premia policies import', 'policies create', 'clock set', 'bank import', 'bank seed', 'keys create', 'serve').`;
+    `Point --db or PREMIA_DB at the store, or run where it is; a new store is made only by 'premia policies import', ` +
+    `'policies create', 'clock set', 'bank import', 'bank seed', 'keys create' or 'serve'.`;
   const DEFAULT_HOW = 'the default: ./premia.db in the current directory, as neither --db nor PREMIA_DB is set';
 
   it.each([
