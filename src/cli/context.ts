@@ -27,7 +27,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Admin, Backend, Mode, StoreCopyReport, StoreCopyRequest } from '../backend/types.js';
 import { PremiaError, usageError, validationError } from '../domain/errors.js';
 import { checkGivenKey } from '../domain/idempotency.js';
-import { foreignUrlProblem, isPostgresUrl, isStoreFile, redactDbUrl } from '../lib/db-url.js';
+import { foreignUrlProblem, isPostgresUrl, isStoreFile, keyAsStoreProblem, redactDbUrl } from '../lib/db-url.js';
 import { sqliteDatabaseOwning } from '../lib/sqlite-files.js';
 import type { LockWaitHooks } from '../lib/lock-wait.js';
 import { discardTypedAhead } from '../lib/typed-ahead.js';
@@ -299,11 +299,12 @@ export async function resolveTarget(ctx: CliContext, globals: GlobalOptions): Pr
     // creation) looked at another file than the one opened: a stray empty file was made beside a
     // new store readable by all. Trimmed here, the checks and the store are the same file.
     const db = given.trim();
-    const foreign = foreignUrlProblem(db, dbSource === 'env' ? 'PREMIA_DB' : '--db');
+    const option = dbSource === 'env' ? 'PREMIA_DB' : '--db';
+    const foreign = foreignUrlProblem(db, option) ?? keyAsStoreProblem(db, option);
     if (foreign !== null) throw validationError(foreign.message, [foreign.detail]);
     // A postgres:// URL names a database server's store, used as given (never shown with its password).
     const file = db === ':memory:' ? db : isPostgresUrl(db) ? db.trim() : resolve(ctx.cwd, db);
-    if (!isPostgresUrl(db)) checkNotDirectoryPath(db, file, dbSource === 'env' ? 'PREMIA_DB' : '--db');
+    if (!isPostgresUrl(db)) checkNotDirectoryPath(db, file, option);
     return { mode: 'local', db: file, dbSource, asClient: globals.asClient ?? null, profile: null, configPath: path };
   };
   if (globals.db !== undefined) {

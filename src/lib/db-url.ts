@@ -2,9 +2,11 @@
  * What `--db` (or PREMIA_DB) names: a PostgreSQL database when it is a `postgres://` or
  * `postgresql://` URL, else an SQLite file (or `:memory:`). And the one way such a URL is
  * shown: with its password replaced by `***`, wherever it appears (messages, --debug lines,
- * `premia whoami`, the server's start line). Imports nothing of premia's, so the CLI and the
- * store share it.
+ * `premia whoami`, the server's start line). Imports nothing of premia's but lib's key-text, so
+ * the CLI and the store share it.
  */
+
+import { holdsKey, redactKeysIn } from './key-text.js';
 
 const PG_SCHEME = /^postgres(?:ql)?:\/\//i;
 
@@ -38,6 +40,20 @@ export function foreignUrlProblem(db: string, option: string): { message: string
   return {
     message: `${option} is written as a ${scheme}:// URL, which names no store premia knows: give postgres://user@host:port/database (or postgresql://) for a PostgreSQL database, or the path of an SQLite file. The rest of the value is not shown (it may hold a password).`,
     detail: { field: option.replace(/^--/, ''), code: 'INVALID_FORMAT', message: `${scheme}:// is not a store's scheme` },
+  };
+}
+
+/**
+ * Why `option`'s value `db` is refused when it holds a premia API key (`--db "$PREMIA_API_KEY"`,
+ * two variables mixed up), else null: taken as a path, it made a store file named by the secret,
+ * and every line naming the store (`whoami`, the server's start line, `db copy`) printed it whole.
+ * The message shows the key as `pmk_…` and its last 4 characters.
+ */
+export function keyAsStoreProblem(db: string, option: string): { message: string; detail: { field: string; code: 'INVALID_FORMAT'; message: string } } | null {
+  if (!holdsKey(db)) return null;
+  return {
+    message: `${option} holds an API key (${redactKeysIn(redactDbUrl(db))}), not a store: give a file such as ./premia.db, :memory:, or a postgres:// URL; an API key is for remote mode (PREMIA_API_KEY). Nothing changed.`,
+    detail: { field: option.replace(/^--/, ''), code: 'INVALID_FORMAT', message: 'a store is not an API key' },
   };
 }
 

@@ -4,7 +4,7 @@
  * option or command, a missing argument, value or subcommand USAGE_ERROR), unexpected failures as INTERNAL
  * with exit 1. Without --json the same errors stay plain text.
  */
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir, type CliResult } from '../helpers/cli.js';
@@ -162,6 +162,28 @@ describe('an API key typed where something else belongs is never printed whole',
       expect(r.stderr).toContain(shown);
       expect(r.stderr + r.stdout).not.toContain(KEY.slice(4, 30));
     }
+  });
+  // `--db "$PREMIA_API_KEY"` (the variables mixed up): a store named by the key was made, and
+  // whoami, serve's start line and db copy printed its path, the whole key in it.
+  const AS_STORE = (option: string, shown: string) =>
+    `${option} holds an API key (${shown}), not a store: give a file such as ./premia.db, :memory:, or a postgres:// URL; an API key is for remote mode (PREMIA_API_KEY). Nothing changed.`;
+  it.each([
+    ['as the store, to whoami', ['--db', KEY, 'whoami'], {}, '--db', 'pmk_…AIcW'],
+    ['as the store, to keys create (which makes a new store)', ['--db', `./${KEY}`, 'keys', 'create', '--client', 'Acme'], {}, '--db', './pmk_…AIcW'],
+    ['as the store in PREMIA_DB, to bank seed (which makes a new store)', ['bank', 'seed', '3'], { PREMIA_DB: KEY }, 'PREMIA_DB', 'pmk_…AIcW'],
+    ['as the store a copy goes to', ['db', 'copy', '--from', 'premia.db', '--to', KEY], {}, '--to', 'pmk_…AIcW'],
+  ] as const)('%s: refused, exit 2, and no file is named by it', async (_, args, env, option, shown) => {
+    expect((await premia(['clock', 'set', '2026-10-31'])).code).toBe(0);
+    const r = await runCli(['--json', ...args], { cwd: dir, env: { ...env } });
+    expect(r.code).toBe(2);
+    expect(errorBody(r)).toEqual({
+      error: { ...validation(AS_STORE(option, shown)).error, details: [{ field: option.replace(/^--/, ''), code: 'INVALID_FORMAT', message: 'a store is not an API key' }] },
+    });
+    expect(readdirSync(dir).filter((f) => f.includes('pmk_'))).toEqual([]);
+    const text = await runCli([...args], { cwd: dir, env: { ...env } });
+    expect(text.code).toBe(2);
+    expect(text.stdout).toBe('');
+    expect(text.stderr).toBe(`error: ${AS_STORE(option, shown)}\n  (code VALIDATION_ERROR)\n`);
   });
   // A key of another form (not pmk_) is known only as the configured key: from the flag, the
   // environment or a profile. Shown as keys are shown elsewhere: its last 4 characters.

@@ -1,7 +1,7 @@
 import type { StoreCopyReport } from '../../../backend/types.js';
 import { usageError, validationError } from '../../../domain/errors.js';
 import { resolve } from 'node:path';
-import { foreignUrlProblem, isStoreFile, redactDbUrl } from '../../../lib/db-url.js';
+import { foreignUrlProblem, isStoreFile, keyAsStoreProblem, redactDbUrl } from '../../../lib/db-url.js';
 import { checkNotSqliteCompanion, checkStoreDirectory } from '../../context.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { confirmMode, declined } from '../../confirm.js';
@@ -23,7 +23,7 @@ export function copyOptions(deps: CommandDeps, flags: Flags): CopyOptions {
   const to = String(flags.to ?? '').trim();
   if (from === '' || to === '') throw usageError('Name both stores: premia db copy --from ./premia.db --to postgres://user@host/db.');
   for (const [value, option] of [[from, '--from'], [to, '--to']] as const) {
-    const foreign = foreignUrlProblem(value, option);
+    const foreign = foreignUrlProblem(value, option) ?? keyAsStoreProblem(value, option);
     if (foreign !== null) throw validationError(foreign.message, [foreign.detail]);
   }
   // A file is relative to where premia runs (as --db is); a URL is taken as written.
