@@ -185,6 +185,11 @@ describe('an API key typed where something else belongs is never printed whole',
     expect(text.stdout).toBe('');
     expect(text.stderr).toBe(`error: ${AS_STORE(option, shown)}\n  (code VALIDATION_ERROR)\n`);
   });
+  it('as a file or directory to write: the status lines on stderr show it redacted', async () => {
+    const r = await runCli(['fixtures', 'copy', KEY], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('Copied the fixtures into pmk_…AIcW. Next: premia policies import pmk_…AIcW/policies.csv\n');
+  });
   // A key of another form (not pmk_) is known only as the configured key: from the flag, the
   // environment or a profile. Shown as keys are shown elsewhere: its last 4 characters.
   const OTHER = 'sk_live_TOPSECRET_abcdef123456';

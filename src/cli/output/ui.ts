@@ -69,13 +69,17 @@ export class Ui {
     this.ctx.stdout.write(`${stringifyJson(value)}\n`);
   }
 
-  /** A status message on stderr (suppressed by --quiet). */
+  /**
+   * A status message on stderr (suppressed by --quiet). Keys redacted as in error messages: a
+   * status names files and values the user gave (`--output`, a file to import), which may be a
+   * key typed in the wrong place.
+   */
   status(text: string): void {
-    if (!this.quiet) this.ctx.stderr.write(`${text}\n`);
+    if (!this.quiet) this.ctx.stderr.write(`${this.ctx.redact(text)}\n`);
   }
 
   warn(text: string): void {
-    this.ctx.stderr.write(`${this.err.yellow('warning:')} ${text}\n`);
+    this.ctx.stderr.write(`${this.err.yellow('warning:')} ${this.ctx.redact(text)}\n`);
   }
 
   /**
