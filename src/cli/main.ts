@@ -399,11 +399,12 @@ export function reportError(ctx: CliContext, globals: GlobalOptions, given: unkn
   const message = ctx.redact(`premia failed unexpectedly: ${err?.message ?? String(e)}`);
   if (globals.json) {
     writeJsonError(ctx, new PremiaError('INTERNAL', `${message} (run again with --debug for details)`));
-    if (globals.debug && err?.stack) ctx.stderr.write(`${err.stack}\n`);
+    if (globals.debug && err?.stack) ctx.stderr.write(ctx.redact(`${err.stack}\n`));
     return ExitCode.FAILURE;
   }
   ctx.stderr.write(`${ui.err.red('error:')} ${escapeUnseen(message, true)}\n`);
-  if (globals.debug && err?.stack) ctx.stderr.write(`${err.stack}\n`);
+  // The stack starts with the message, redacted above: so is the stack.
+  if (globals.debug && err?.stack) ctx.stderr.write(ctx.redact(`${err.stack}\n`));
   else ctx.stderr.write('  (run again with --debug for details)\n');
   return ExitCode.FAILURE;
 }

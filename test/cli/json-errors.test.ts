@@ -129,6 +129,23 @@ describe('unexpected failures with --json', () => {
     });
   });
 
+  it('--debug prints the stack with any key in it redacted, as the message', async () => {
+    const key = 'pmk_8Lm7abcdefghijklmnopqrstuvwxyz0123AIcW';
+    for (const json of [false, true]) {
+      const r = await runCli([...(json ? ['--json'] : []), '--debug', 'clock'], {
+        cwd: dir,
+        prepare: (ctx) => {
+          ctx.backend = async () => {
+            throw new Error(`ENOENT: no such file or directory, open '/data/${key}/premia.db'`);
+          };
+        },
+      });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain("Error: ENOENT: no such file or directory, open '/data/pmk_…AIcW/premia.db'\n    at ");
+      expect(r.stderr).not.toContain(key.slice(4, 30));
+    }
+  });
+
   it('without --json: text', async () => {
     const r = await crash(['clock']);
     expect(r.code).toBe(1);
