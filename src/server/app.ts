@@ -219,7 +219,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       const started = performance.now();
       const answer = (cause: unknown): void => {
         const { error, internal } = toPremiaError(cause, limits);
-        if (internal) log(`${new Date().toISOString()} error ${request.id}: ${(cause as Error)?.stack ?? String(cause)}`);
+        if (internal) log(`${new Date().toISOString()} error ${request.id}: ${redactKeysIn((cause as Error)?.stack ?? String(cause))}`);
         // No onResponse hook runs for these requests: their access-log line is written here.
         reply.raw.once('finish', () => logLine(request, error.status, performance.now() - started));
         const retryAfter = retryAfterOf(cause);
@@ -389,7 +389,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 
   app.setErrorHandler((err, request, reply) => {
     const { error, internal } = toPremiaError(err, { ...limits, body: request.routeOptions.config.operation?.body });
-    if (internal) log(`${new Date().toISOString()} error ${request.id}: ${(err as Error)?.stack ?? String(err)}`);
+    // Redacted as the access log's lines: a stack starts with its message, which may quote a request's value.
+    if (internal) log(`${new Date().toISOString()} error ${request.id}: ${redactKeysIn((err as Error)?.stack ?? String(err))}`);
     const retryAfter = retryAfterOf(err);
     if (retryAfter !== null) reply.header('retry-after', String(retryAfter));
     if (error.status === 401) reply.header('www-authenticate', WWW_AUTHENTICATE);

@@ -193,6 +193,28 @@ describe('errors common to every endpoint', () => {
     expect(logged).toContain('at ');
     await app.close();
   });
+
+  it('logs an internal error whose message quotes a key with the key redacted, stack and all', async () => {
+    const key = `pmk_${'Q'.repeat(36)}Wxyz`;
+    class Broken extends LocalBackend {
+      override forClient(clientId: number): LocalBackend {
+        const b = super.forClient(clientId);
+        b.getClock = async () => {
+          throw new Error(`cannot open /srv/${key}/premia.db`);
+        };
+        return b;
+      }
+    }
+    const { createServer } = await import('../../src/server/app.js');
+    const logs: string[] = [];
+    const app = await createServer({ backend: new Broken(s.backend.ctx, false), log: (l) => logs.push(l) });
+    const res = await call(app, 'GET', '/v1/clock', { key: s.keys.acme });
+    expect(res.status).toBe(500);
+    const logged = logs.find((l) => l.includes(' error '))!;
+    expect(logged).toContain(`error ${String(res.headers['x-request-id'])}: Error: cannot open /srv/pmk_…Wxyz/premia.db\n    at `);
+    expect(logs.join('\n')).not.toContain(key);
+    await app.close();
+  });
 });
 
 /**
