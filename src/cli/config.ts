@@ -9,10 +9,11 @@
  * os.homedir()), so tests and in-process runs see exactly the configuration they were given.
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { chmod, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { PremiaError, validationError } from '../domain/errors.js';
 import { maskKey } from '../lib/key-text.js';
+import { makeDirectories } from '../lib/make-directories.js';
 import { readSmallFile } from '../lib/small-file.js';
 
 export interface Profile {
@@ -159,8 +160,8 @@ export async function writeConfig(path: string, config: ConfigFile): Promise<voi
 
 async function writeConfigFile(path: string, config: ConfigFile): Promise<void> {
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  // mkdir leaves an existing directory as it is; premia's own directory should be private too.
+  await makeDirectories(dir, 0o700);
+  // An existing directory is left as it is; premia's own directory should be private too.
   await chmod(dir, 0o700).catch(() => undefined);
   const temp = join(dir, `.config.json.${randomBytes(6).toString('hex')}.tmp`);
   const file = await open(temp, 'wx', 0o600);

@@ -473,6 +473,28 @@ describe('a directory', () => {
     expect(readFileSync(join(dir, 'results'), 'utf8')).toBe('mine\n');
     expect(readdirSync(dir)).toEqual(['results']);
   });
+
+  // /proc answers ENOENT for a new file or directory in it: simulate's --out spun a core for ever
+  // (Node's recursive mkdir makes the parent again and again), and --output said "the directory
+  // /proc does not exist".
+  const proc = existsSync('/proc/self') ? `/proc/premia-${process.pid}` : null;
+  it.skipIf(proc === null)('simulate --out and --output under /proc, a directory that takes no new files: exit 2, saying so', async () => {
+    const sim = await runCli(['simulate', '--out', `${proc}/sim`], { cwd: dir });
+    expect([sim.code, sim.stdout, sim.stderr]).toEqual([
+      2,
+      '',
+      `error: Cannot write --out ${proc}/sim: /proc takes no new files (its file system refused to make one there). Choose another directory.\n  (code VALIDATION_ERROR)\n`,
+    ]);
+    const report = await runCli(['--json', ...REPORT, '--output', `/proc/premia-${process.pid}.csv`], { cwd: dir });
+    expect(report.code).toBe(2);
+    expect(JSON.parse(report.stderr).error).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: `Cannot write --output /proc/premia-${process.pid}.csv: /proc takes no new files (its file system refused to make one there). Choose another directory.`,
+      request_id: null,
+      details: [{ field: '--output', code: 'PERMISSION_DENIED', message: 'no file can be made in /proc' }],
+    });
+    expect(readdirSync(dir)).toEqual([]);
+  });
 });
 
 // `--output "$DIR"` with DIR unset: an empty path resolved to the working directory (a cron job's

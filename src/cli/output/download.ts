@@ -38,7 +38,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { constants, createReadStream, write as writeFd, type Stats } from 'node:fs';
+import { constants, createReadStream, statSync, write as writeFd, type Stats } from 'node:fs';
 import { lstat, mkdir, open, readdir, readlink, realpath, rename, rm, rmdir, stat, type FileHandle } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -47,6 +47,7 @@ import type { Writable } from 'node:stream';
 import type { Download } from '../../backend/types.js';
 import { ExitCode, PremiaError, validationError, type DetailCode } from '../../domain/errors.js';
 import { isWriteProtected } from '../../lib/write-protected.js';
+import { makeDirectories } from '../../lib/make-directories.js';
 import { unexpandedTilde } from '../../lib/tilde.js';
 import { isSqliteDatabase, sqliteDatabaseOwning } from '../../lib/sqlite-files.js';
 import { catchCtrlC } from '../interrupt.js';
@@ -144,7 +145,7 @@ export async function outputDirectory(dir: string, where: Where, create: boolean
       }
       if (!create) return;
       try {
-        await mkdir(dir, { recursive: true });
+        await makeDirectories(dir);
         return;
       } catch (e2) {
         const code2 = (e2 as NodeJS.ErrnoException).code;
@@ -162,7 +163,7 @@ export async function outputDirectory(dir: string, where: Where, create: boolean
 }
 
 /**
- * Why a recursive mkdir of `dir` failed with ENOENT: Node answers ENOENT for any directory it
+ * Why making `dir` and its parents failed with ENOENT: Node answers ENOENT for any directory it
  * cannot make in a parent that exists (a read-only file system, a full disk: EROFS, ENOSPC),
  * which read as "the directory does not exist; create it first". The first missing directory,
  * made alone, gives the real reason, with that directory (whose parent exists) to name it by;
@@ -664,6 +665,14 @@ function outputError(e: unknown, where: Where, target: string, mode: 'file' | 't
   const code = (e as NodeJS.ErrnoException).code;
   const nothing = mode === 'file' ? '; no file was written' : '';
   const detail = (c: DetailCode, message: string) => [{ field: option, code: c, message }];
+  // A directory that is there answers ENOENT too when its file system makes no files (/proc):
+  // "does not exist" would send the user to create what exists.
+  if (code === 'ENOENT' && statSync(dirname(target), { throwIfNoEntry: false })?.isDirectory() === true) {
+    return validationError(
+      `Cannot write ${option} ${output}: ${dirname(target)} takes no new files (its file system refused to make one there). Choose another directory.`,
+      detail('PERMISSION_DENIED', `no file can be made in ${dirname(target)}`),
+    );
+  }
   if (code === 'ENOENT') {
     return validationError(
       `Cannot write ${option} ${output}: the directory ${dirname(target)} ${missingDirectory(dirname(target))}`,
