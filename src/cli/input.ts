@@ -60,8 +60,8 @@ export async function openUpload(ctx: CliContext, file: string): Promise<Upload>
   const name = printable(basename(path), 200);
   // A pipe is read once, like stdin, and its size is not known; so is a device (/dev/zero).
   if (pipe !== null) return { name, stream: pipe };
-  if (!regular) return { name, stream: createReadStream(path, { highWaterMark: 1 << 20 }) };
-  const open = () => unchangedFile(path, name, info);
+  if (!regular) return { name, stream: readOrSay(createReadStream(path, { highWaterMark: 1 << 20 }), file) };
+  const open = () => unchangedFile(path, name, info, file);
   // A file can be read again from the start (a remote upload whose connection failed is resent).
   return { name, stream: open(), size, reopen: open };
 }
@@ -74,12 +74,12 @@ export async function openUpload(ctx: CliContext, file: string): Promise<Upload>
  * failure comes before the stream ends, so the import it feeds stores nothing (nor is a remote
  * upload's last part ever sent).
  */
-function unchangedFile(path: string, name: string, opened: Stats): AsyncIterable<Uint8Array> & { destroy: () => void } {
+function unchangedFile(path: string, name: string, opened: Stats, given: string): AsyncIterable<Uint8Array> & { destroy: () => void } {
   const stream = createReadStream(path, { highWaterMark: 1 << 20 });
   async function* read(): AsyncGenerator<Uint8Array> {
     let bytes = 0;
     let how: string | null = null;
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for await (const chunk of readOrSay(stream, given)) {
       bytes += chunk.byteLength;
       // Refused before these bytes go on: a remote upload's body would outgrow its Content-Length.
       if (bytes > opened.size) {
@@ -100,6 +100,22 @@ function unchangedFile(path: string, name: string, opened: Stats): AsyncIterable
     throw new PremiaError('INVALID_FILE', `${name}: ${reason}. Nothing was imported.`, { details: [{ field: 'file', code: 'INVALID_FILE', message: reason }] });
   }
   return Object.assign(read(), { destroy: () => void stream.destroy() });
+}
+
+/**
+ * The stream's bytes; a read that fails once the file is open (EIO of a failing disk or of
+ * /proc/self/mem, EINVAL of a file of the kernel's that takes no read) said so, naming the file:
+ * it was "premia failed unexpectedly: EIO: i/o error, read", exit 1, with no file named. The
+ * import it feeds stores nothing (it fails before the stream ends).
+ */
+async function* readOrSay(stream: AsyncIterable<Buffer>, given: string): AsyncGenerator<Buffer> {
+  try {
+    yield* stream;
+  } catch (e) {
+    const { code, syscall } = e as NodeJS.ErrnoException;
+    if (syscall !== 'read' || code === undefined) throw e;
+    throw validationError(`Cannot read ${printable(given, 200)}: reading it failed (${(e as Error).message}). Nothing was imported.`);
+  }
 }
 
 /** Why an input file cannot be read, as a validation error for the causes a person can fix; anything else as it is. */

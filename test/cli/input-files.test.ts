@@ -19,9 +19,22 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 });
 vi.mock('node:fs', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:fs')>();
-  // The stream opens the file itself: for `unreadable.csv` it fails as the open above does.
-  const createReadStream: typeof actual.createReadStream = (path, options) =>
-    actual.createReadStream(String(path).endsWith('unreadable.csv') ? join(String(path), 'no-such-file') : path, options);
+  const { Readable } = await import('node:stream');
+  // The stream opens the file itself: for `unreadable.csv` it fails as the open above does; a
+  // file named `fails-midway.csv` gives its first 4000 bytes, then fails as a failing disk does.
+  const createReadStream: typeof actual.createReadStream = (path, options) => {
+    if (String(path).endsWith('fails-midway.csv')) {
+      const head = actual.readFileSync(path).subarray(0, 4000);
+      const eio = Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO', errno: -5, syscall: 'read' });
+      return Readable.from(
+        (async function* () {
+          yield head;
+          throw eio;
+        })(),
+      ) as unknown as ReturnType<typeof actual.createReadStream>;
+    }
+    return actual.createReadStream(String(path).endsWith('unreadable.csv') ? join(String(path), 'no-such-file') : path, options);
+  };
   return { ...actual, default: { ...actual, createReadStream }, createReadStream };
 });
 
@@ -71,6 +84,23 @@ describe('an input file that cannot be read is exit 2 with the reason, and no st
     ],
   ])('%s', async (_name, args, message) => {
     expect(await outcome(args)).toEqual({ exit: 2, stdout: '', error: body(message) });
+    expect(existsSync(join(dir, 'p.db'))).toBe(false);
+  });
+
+  // A read that failed once the file was open was "premia failed unexpectedly: EIO: i/o error, read" (exit 1).
+  it.each([
+    ['policies', 'import'],
+    ['bank', 'import'],
+  ])('%s %s: a read that fails partway (a failing disk) is exit 2 naming the file, and nothing is stored', async (...command) => {
+    copyFileSync(join(FIXTURES, command[0] === 'bank' ? 'bank-transactions.csv' : 'policies.csv'), join(dir, 'fails-midway.csv'));
+    const message = 'Cannot read fails-midway.csv: reading it failed (EIO: i/o error, read). Nothing was imported.';
+    expect(await outcome([...command, 'fails-midway.csv'])).toEqual({ exit: 2, stdout: '', error: body(message) });
+    expect(existsSync(join(dir, 'p.db'))).toBe(false);
+  });
+
+  it.skipIf(!existsSync('/proc/self/mem'))('a file of the kernel whose read fails (/proc/self/mem: EIO) is exit 2 naming it', async () => {
+    const message = 'Cannot read /proc/self/mem: reading it failed (EIO: i/o error, read). Nothing was imported.';
+    expect(await outcome(['policies', 'import', '/proc/self/mem'])).toEqual({ exit: 2, stdout: '', error: body(message) });
     expect(existsSync(join(dir, 'p.db'))).toBe(false);
   });
 
