@@ -495,6 +495,32 @@ describe('a directory', () => {
     });
     expect(readdirSync(dir)).toEqual([]);
   });
+
+  // A name too long was "Writing --output … failed (ENAMETOOLONG …)" (exit 1) with the whole path
+  // twice; a path too long whose directories do not exist was "premia failed unexpectedly" (the
+  // stat that tells /proc apart threw), as an input file or a --db too long is not.
+  it.each([
+    ['a name of more than 255 bytes', 'a'.repeat(300)],
+    ['a path of more than 4096 bytes', `${'d/'.repeat(2100)}r.csv`],
+  ])('%s: exit 2 saying the path is too long, for --output, --out and fixtures copy; nothing made', async (_name, path) => {
+    const why = 'the path is too long (a name of more than 255 bytes, or a path of more than 4096)';
+    const shown = `${path.slice(0, 200)}…`;
+    for (const [args, option] of [
+      [[...REPORT, '--output', path], '--output'],
+      [['simulate', '--out', path], '--out'],
+      [['fixtures', 'copy', path], 'DIR'],
+    ] as const) {
+      const r = await runCli(['--json', ...args], { cwd: dir });
+      expect([r.code, r.stdout]).toEqual([2, '']);
+      expect(JSON.parse(r.stderr).error).toEqual({
+        code: 'VALIDATION_ERROR',
+        message: `Cannot write ${option} ${shown}: ${why}.`,
+        request_id: null,
+        details: [{ field: option, code: 'INVALID_VALUE', message: why }],
+      });
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
 });
 
 // `--output "$DIR"` with DIR unset: an empty path resolved to the working directory (a cron job's

@@ -46,6 +46,7 @@ import { promisify } from 'node:util';
 import type { Writable } from 'node:stream';
 import type { Download } from '../../backend/types.js';
 import { ExitCode, PremiaError, validationError, type DetailCode } from '../../domain/errors.js';
+import { printable } from '../../domain/identifiers.js';
 import { isWriteProtected } from '../../lib/write-protected.js';
 import { makeDirectories } from '../../lib/make-directories.js';
 import { unexpandedTilde } from '../../lib/tilde.js';
@@ -662,12 +663,26 @@ export function streamError(e: unknown, name: string): PremiaError {
  */
 function outputError(e: unknown, where: Where, target: string, mode: 'file' | 'through' = 'file'): PremiaError {
   const { output, option } = where;
-  const code = (e as NodeJS.ErrnoException).code;
+  let code = (e as NodeJS.ErrnoException).code;
   const nothing = mode === 'file' ? '; no file was written' : '';
   const detail = (c: DetailCode, message: string) => [{ field: option, code: c, message }];
+  let parent: Stats | undefined;
+  if (code === 'ENOENT') {
+    try {
+      parent = statSync(dirname(target), { throwIfNoEntry: false });
+    } catch (e2) {
+      // realpath answers ENOENT for a path too long whose directories do not exist; the stat
+      // threw, and premia "failed unexpectedly: ENAMETOOLONG" (exit 1).
+      if ((e2 as NodeJS.ErrnoException).code === 'ENAMETOOLONG') code = 'ENAMETOOLONG';
+    }
+  }
+  if (code === 'ENAMETOOLONG') {
+    const why = 'the path is too long (a name of more than 255 bytes, or a path of more than 4096)';
+    return validationError(`Cannot write ${option} ${printable(output, 200)}: ${why}.`, detail('INVALID_VALUE', why));
+  }
   // A directory that is there answers ENOENT too when its file system makes no files (/proc):
   // "does not exist" would send the user to create what exists.
-  if (code === 'ENOENT' && statSync(dirname(target), { throwIfNoEntry: false })?.isDirectory() === true) {
+  if (code === 'ENOENT' && parent?.isDirectory() === true) {
     return validationError(
       `Cannot write ${option} ${output}: ${dirname(target)} takes no new files (its file system refused to make one there). Choose another directory.`,
       detail('PERMISSION_DENIED', `no file can be made in ${dirname(target)}`),
