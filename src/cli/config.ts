@@ -76,7 +76,9 @@ export async function readConfig(path: string): Promise<ConfigFile> {
     text = await readConfigText(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { profiles: {} };
+    // No file can be there: nor can one under a path too long (XDG_CONFIG_HOME or HOME of a name
+    // over 255 bytes), where every command, local ones too, "failed unexpectedly: ENAMETOOLONG".
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ENAMETOOLONG') return { profiles: {} };
     if (code === 'EACCES') throw validationError(`Cannot read the premia config ${path}: permission denied.`);
     // A directory (or a loop of links) where the file should be: every command reads the file for
     // a default profile, and each failed "unexpectedly" (exit 1) with EISDIR and no path.
@@ -149,8 +151,15 @@ export async function writeConfig(path: string, config: ConfigFile): Promise<voi
     await writeConfigFile(path, config);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS' && code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
-    const why = code === 'EROFS' ? 'a read-only file system' : code === 'ENOENT' || code === 'ENOTDIR' ? 'no such directory' : 'permission denied';
+    if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS' && code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'ENAMETOOLONG') throw e;
+    const why =
+      code === 'EROFS'
+        ? 'a read-only file system'
+        : code === 'ENOENT' || code === 'ENOTDIR'
+          ? 'no such directory'
+          : code === 'ENAMETOOLONG'
+            ? 'the path is too long'
+            : 'permission denied';
     throw validationError(
       `Cannot write the premia config at ${path} (${why}); nothing was saved. Point XDG_CONFIG_HOME (or HOME) at a directory you can write, or pass --base-url and PREMIA_API_KEY without a profile.`,
       [{ field: 'config', code: 'PERMISSION_DENIED', message: `${path}: ${why}` }],

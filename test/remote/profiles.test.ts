@@ -108,6 +108,20 @@ describe('premia login', () => {
     expect(readFileSync(file, 'utf8')).toBe('x');
   });
 
+  // Such a directory failed every command, local ones too: "premia failed unexpectedly: ENAMETOOLONG" (exit 1).
+  it('a config directory of a name too long (over 255 bytes): login is exit 2 saying so; other commands find no profile', async () => {
+    const long = join(home, 'c'.repeat(300));
+    const r = await premia(['login', '--base-url', server.url, '--json'], { XDG_CONFIG_HOME: long, PREMIA_API_KEY: server.keys.other });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr.trim().split('\n').pop()!).error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: `Cannot write the premia config at ${join(long, 'premia', 'config.json')} (the path is too long); nothing was saved. Point XDG_CONFIG_HOME (or HOME) at a directory you can write, or pass --base-url and PREMIA_API_KEY without a profile.`,
+    });
+    expect(await premia(['profiles', '--json'], { XDG_CONFIG_HOME: long })).toMatchObject({ code: 0, stdout: '{"current":null,"profiles":[]}\n' });
+    expect((await premia(['whoami', '--json'], { XDG_CONFIG_HOME: long })).json()).toEqual({ mode: 'local', db: join(dir, 'premia.db'), client: null });
+    expect(readdirSync(home)).toEqual([]);
+  });
+
   it('without a terminal and without PREMIA_API_KEY it never prompts: a usage error naming what to set', async () => {
     const r = await premia(['login', '--base-url', server.url], {}, { answers: [] });
     expect(r.code).toBe(2);
