@@ -17,7 +17,7 @@
  */
 import { once } from 'node:events';
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, realpathSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, realpathSync } from 'node:fs';
 import { chmod, lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import { dirname, basename, join, resolve } from 'node:path';
 import { Readable, Transform } from 'node:stream';
@@ -53,7 +53,11 @@ export function uploadDirectory(tmpDir: string, storePath: string): string {
  */
 export async function prepareUploadDirectory(tmpDir: string, storePath: string, log: (line: string) => void): Promise<string> {
   const dir = uploadDirectory(tmpDir, storePath);
-  await ensureDirectory(dir);
+  try {
+    await ensureDirectory(dir);
+  } catch (e) {
+    throw unusableTmpDir(e, tmpDir);
+  }
   let removed = 0;
   const now = Date.now();
   for (const name of await readdir(dir)) {
@@ -76,6 +80,31 @@ export async function prepareUploadDirectory(tmpDir: string, storePath: string, 
   }
   if (removed > 0) log(`${new Date().toISOString()} removed ${removed} upload file${removed === 1 ? '' : 's'} left by servers that stopped (in ${dir})`);
   return dir;
+}
+
+/**
+ * The temporary directory cannot hold the upload directory (TMPDIR missing, a file, not
+ * writable, too long, or on a file system that makes no directories): said so, naming TMPDIR,
+ * where `premia serve` "failed unexpectedly: ENOENT: no such file or directory, mkdir …" (exit 1).
+ */
+function unusableTmpDir(e: unknown, tmpDir: string): unknown {
+  const code = (e as NodeJS.ErrnoException).code;
+  const why =
+    code === 'ENOENT'
+      ? existsSync(tmpDir)
+        ? 'its file system makes no directories there'
+        : 'there is no such directory'
+      : code === 'ENOTDIR'
+        ? 'it is not a directory'
+        : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+          ? 'this user cannot write there'
+          : code === 'ENAMETOOLONG'
+            ? 'the path is too long'
+            : null;
+  if (why === null) return e;
+  return validationError(`Cannot keep uploads in ${tmpDir} (TMPDIR): ${why}. Nothing was served; set TMPDIR to a directory premia can write.`, [
+    { field: 'TMPDIR', code: code === 'ENOENT' || code === 'ENOTDIR' ? 'DIRECTORY_NOT_FOUND' : code === 'ENAMETOOLONG' ? 'INVALID_VALUE' : 'PERMISSION_DENIED', message: `${tmpDir}: ${why}` },
+  ]);
 }
 
 /**

@@ -123,6 +123,24 @@ describe('the upload directory', () => {
     expect(logs).toEqual([expect.stringMatching(/ removed 5 upload files left by servers that stopped /)]);
   });
 
+  // Each was "premia failed unexpectedly: ENOENT: no such file or directory, mkdir …" (exit 1).
+  it.each([
+    ['missing', (dir: string) => join(dir, 'missing'), 'there is no such directory', 'DIRECTORY_NOT_FOUND'],
+    ['a file', (dir: string) => (writeFileSync(join(dir, 'file'), 'x'), join(dir, 'file')), 'it is not a directory', 'DIRECTORY_NOT_FOUND'],
+    ['of a name too long', (dir: string) => join(dir, 't'.repeat(300)), 'the path is too long', 'INVALID_VALUE'],
+  ])('a temporary directory %s stops the server at start, naming TMPDIR', async (_name, make, why, detail) => {
+    const { dir, cleanup } = tempDir('premia-uploads-');
+    cleanups.push(cleanup);
+    const backend = await openLocalBackend({ path: join(dir, 'premia.db'), now: NOW, seed: 1 });
+    cleanups.push(() => backend.close());
+    const tmpDir = make(dir);
+    await expect(createServer({ backend, tmpDir, now: NOW })).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: `Cannot keep uploads in ${tmpDir} (TMPDIR): ${why}. Nothing was served; set TMPDIR to a directory premia can write.`,
+      details: [{ field: 'TMPDIR', code: detail, message: `${tmpDir}: ${why}` }],
+    });
+  });
+
   it('refuses a directory of that name that premia cannot trust (another type of file in its place)', async () => {
     const { dir, cleanup } = tempDir('premia-uploads-');
     cleanups.push(cleanup);
