@@ -250,6 +250,17 @@ async function createPrivately(path: string, option = '--db'): Promise<void> {
         e,
       );
     }
+    // A directory that is there answers ENOENT when its file system makes no files (/proc):
+    // SQLite then said "unable to open database file", INTERNAL, exit 1.
+    const dir = dirname(resolve(path));
+    if (code === 'ENOENT' && statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true) {
+      throw storeReadOnly(
+        `Cannot create the store ${path}: its directory ${dir} takes no new files (its file system refused to make one there). ` +
+          `Nothing was created; choose another path with ${option}.`,
+        `no file can be made in ${dir}`,
+        e,
+      );
+    }
     return;
   }
   try {

@@ -247,6 +247,21 @@ describe('a store this user cannot write', () => {
       rmSync(parent, { recursive: true, force: true });
     }
   });
+
+  // SQLite said "unable to open database file" (INTERNAL, exit 1), as if the store were broken.
+  it.skipIf(!existsSync('/proc/self'))('a new store in a directory whose file system makes no files (/proc) is exit 2 saying so', async () => {
+    const db = `/proc/premia-${process.pid}.db`;
+    const r = await runCli(['--json', '--db', db, 'clock', 'set', '2026-10-30'], { cwd: dir });
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: `Cannot create the store ${db}: its directory /proc takes no new files (its file system refused to make one there). Nothing was created; choose another path with --db.`,
+        request_id: null,
+        details: [{ field: 'db', code: 'STORE_READ_ONLY', message: 'no file can be made in /proc' }],
+      },
+    });
+  });
 });
 
 /** Whether this process can create a file in `dir` (the probe is removed again). */
