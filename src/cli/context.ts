@@ -563,6 +563,23 @@ export async function checkNotSqliteCompanion(db: string, source: string): Promi
   );
 }
 
+/** The error for a store path (`shown` as given, `field` its option) that is there but is no regular file. */
+function notAStoreFile(db: string, info: Stats, shown: string, field: string): PremiaError {
+  const kind = info.isDirectory() ? 'a directory' : info.isFIFO() ? 'a named pipe' : info.isSocket() ? 'a socket' : 'a device';
+  const example = info.isDirectory() ? ` Give the path of the store file, e.g. ${join(db, DEFAULT_DB_FILE)}.` : ' Give the path of the store file.';
+  return validationError(`The store ${db} (${shown}) is ${kind}, not a store file.${example}`, [{ field, code: 'NOT_A_FILE', message: `${db} is ${kind}` }]);
+}
+
+/**
+ * `db copy`'s --from or --to, a file store: when it is there, a regular file. A device given as
+ * either (`--to /dev/null`) was opened by SQLite, which failed with "disk I/O error" (or, on
+ * /dev/full, a full disk) and left its journal beside the device (/dev/null-journal).
+ */
+export async function checkCopyStoreFile(db: string, option: string): Promise<void> {
+  const info = await stat(db).catch(() => null); // missing (--to makes it), or reported when opened
+  if (info !== null && !info.isFile()) throw notAStoreFile(db, info, option, option);
+}
+
 /**
  * The store path must name a file: a directory or a device is the user's mistake (exit 2), not an
  * internal failure. And only commands that write may create a store: any other on a missing store
@@ -574,11 +591,7 @@ async function checkStoreFile(db: string, source: NonNullable<ResolvedTarget['db
   try {
     const info = await stat(db);
     if (info.isFile()) return;
-    const kind = info.isDirectory() ? 'a directory' : info.isFIFO() ? 'a named pipe' : info.isSocket() ? 'a socket' : 'a device';
-    const example = info.isDirectory() ? ` Give the path of the store file, e.g. ${join(db, DEFAULT_DB_FILE)}.` : ' Give the path of the store file.';
-    throw validationError(`The store ${db} (${source === 'default' ? `the default ./${DEFAULT_DB_FILE}` : flag}) is ${kind}, not a store file.${example}`, [
-      { field: source === 'default' ? 'db' : flag, code: 'NOT_A_FILE', message: `${db} is ${kind}` },
-    ]);
+    throw notAStoreFile(db, info, source === 'default' ? `the default ./${DEFAULT_DB_FILE}` : flag, source === 'default' ? 'db' : flag);
   } catch (e) {
     if (e instanceof PremiaError) throw e;
     // A loop of symbolic links, or a path too long: a read said "There is no store", a write

@@ -299,6 +299,28 @@ describe('the -wal, -shm or -journal name of an SQLite database is never a store
     expect(readdirSync(dir)).toEqual(['premia.db']);
   });
 
+  // `db copy --to /dev/null` was opened by SQLite: "disk I/O error" (exit 1), and a
+  // /dev/null-journal left in /dev; `--to /dev/full` said the disk was full.
+  it('db copy from or to a device or a directory: exit 2 naming it, nothing made beside it', async () => {
+    const db = join(dir, 'premia.db');
+    expect((await runCli(['--db', db, 'clock', 'set', '2026-10-31'], { cwd: dir })).code).toBe(0);
+    try {
+      const device = await runCli(['db', 'copy', '--from', db, '--to', '/dev/null', '--yes'], { cwd: dir });
+      expect([device.code, device.stderr]).toEqual([2, 'error: The store /dev/null (--to) is a device, not a store file. Give the path of the store file.\n  (code VALIDATION_ERROR)\n']);
+      expect(existsSync('/dev/null-journal')).toBe(false);
+    } finally {
+      rmSync('/dev/null-journal', { force: true });
+    }
+    const from = await runCli(['db', 'copy', '--from', '/dev/zero', '--to', join(dir, 'new.db')], { cwd: dir });
+    expect([from.code, from.stderr]).toEqual([2, 'error: The store /dev/zero (--from) is a device, not a store file. Give the path of the store file.\n  (code VALIDATION_ERROR)\n']);
+    const folder = await runCli(['db', 'copy', '--from', db, '--to', dir, '--yes'], { cwd: dir });
+    expect([folder.code, folder.stderr]).toEqual([
+      2,
+      `error: The store ${dir} (--to) is a directory, not a store file. Give the path of the store file, e.g. ${join(dir, 'premia.db')}.\n  (code VALIDATION_ERROR)\n`,
+    ]);
+    expect(readdirSync(dir)).toEqual(['premia.db']);
+  });
+
   it('a name ending so with no database beside it is an ordinary store', async () => {
     expect((await runCli(['--db', join(dir, 'acme-journal'), 'clock', 'set', '2026-10-31'], { cwd: dir })).code).toBe(0);
     expect(readdirSync(dir)).toEqual(['acme-journal']);

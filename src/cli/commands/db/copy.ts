@@ -2,7 +2,7 @@ import type { StoreCopyReport } from '../../../backend/types.js';
 import { usageError, validationError } from '../../../domain/errors.js';
 import { resolve } from 'node:path';
 import { foreignUrlProblem, isStoreFile, keyAsStoreProblem, redactDbUrl } from '../../../lib/db-url.js';
-import { checkNotSqliteCompanion, checkStoreDirectory } from '../../context.js';
+import { checkCopyStoreFile, checkNotSqliteCompanion, checkStoreDirectory } from '../../context.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { confirmMode, declined } from '../../confirm.js';
 import { moneyText } from '../../output/table.js';
@@ -42,7 +42,11 @@ function money(cents: string | null, group: boolean): string {
 export async function copyRun({ ctx, ui, globals, from, to }: CopyOptions): Promise<number> {
   const mode = confirmMode({ ctx, globals });
   if (isStoreFile(to)) await checkStoreDirectory(to, '--to');
-  for (const [store, option] of [[from, '--from'], [to, '--to']] as const) if (isStoreFile(store)) await checkNotSqliteCompanion(store, option);
+  for (const [store, option] of [[from, '--from'], [to, '--to']] as const) {
+    if (!isStoreFile(store)) continue;
+    await checkNotSqliteCompanion(store, option);
+    await checkCopyStoreFile(store, option);
+  }
   ui.status(`Copying ${redactDbUrl(from)} to ${redactDbUrl(to)}…`);
   // Ctrl-C rolls the copy back at its next batch and says so (exit 130); a second quits at once.
   const ctrlC = catchCtrlC(ctx, () => undefined);
