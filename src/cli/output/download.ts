@@ -154,7 +154,9 @@ export async function outputDirectory(dir: string, where: Where, create: boolean
           const why = await mkdirFailure(dir);
           if (why !== null) throw outputError(why.error, where, why.missing);
         }
-        if (code2 !== 'ENOTDIR' && code2 !== 'EEXIST') throw outputError(e2, where, join(dir, '.'));
+        // Named by the directory it could not make (its parent is where it failed: a read-only
+        // file system under month/ for month/a/b says month), not by the one asked for.
+        if (code2 !== 'ENOTDIR' && code2 !== 'EEXIST') throw outputError(e2, where, (e2 as NodeJS.ErrnoException).path ?? join(dir, '.'));
       }
     }
   }
