@@ -5,6 +5,7 @@
  */
 import { createContext, type ServeFn } from '../cli/context.js';
 import { run } from '../cli/main.js';
+import { workingDirectory } from '../lib/working-directory.js';
 import { cliSignals } from './signals.js';
 
 const serve: ServeFn = async (backend, options, io) => (await import('../server/serve.js')).serve(backend, options, io);
@@ -18,7 +19,7 @@ export async function main(): Promise<void> {
     stderrIsTTY: process.stderr.isTTY === true,
     stdinIsTTY: process.stdin.isTTY === true,
     env: process.env,
-    cwd: process.cwd(),
+    cwd: workingDirectory(),
     // Process 1 of a PID namespace (a container without an init) ends on a signal only through
     // a handler of its own: see signals.ts.
     signals: cliSignals(process, (code) => process.exit(code)),
