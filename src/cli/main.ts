@@ -202,7 +202,8 @@ export async function run(argv: string[], ctx: CliContext, onExitCode?: (code: n
   const state: RunState = { exitCode: ExitCode.OK, globals: json ? { json } : {} };
   // A failed write to stdout other than its reader leaving (a full disk under `> file`) leaves
   // the output incomplete: a command that succeeded otherwise exits 1 with the reason, so a cron
-  // job does not take a cut file for done.
+  // job does not take a cut file for done. So does an import some of whose rows failed (exit 3):
+  // the list of them is what was lost.
   let outputFailed: unknown = null;
   const onOutputError = (e: NodeJS.ErrnoException) => {
     if (e.code !== 'EPIPE') outputFailed ??= e;
@@ -217,7 +218,7 @@ export async function run(argv: string[], ctx: CliContext, onExitCode?: (code: n
     checkRepeatedOptions(program, argv);
     await program.parseAsync(argv, { from: 'user' });
     await new Promise((r) => setImmediate(r)); // a last write's error is emitted on the next tick
-    if (outputFailed !== null && state.exitCode === ExitCode.OK) throw outputLost(outputFailed, state.writes === true);
+    if (outputFailed !== null && (state.exitCode === ExitCode.OK || state.exitCode === ExitCode.PARTIAL)) throw outputLost(outputFailed, state.writes === true);
     code = state.exitCode;
   } catch (e) {
     code = reportError(ctx, state.globals, e);

@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CliContext } from '../../src/cli/context.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { FIXTURES, runCli, tempDir } from '../helpers/cli.js';
 
 const tmp = tempDir('premia-output-lost-');
 afterAll(() => tmp.cleanup());
@@ -48,5 +48,17 @@ describe('stdout lost under a command', () => {
       expect([args, r.code, r.stderr.slice(r.stderr.indexOf('error: '))]).toEqual([args, 1, `error: ${LOST}\n  (code INTERNAL)\n`]);
     }
     expect((await cli(['--json', 'clock'])).json().date).toBe('2026-11-01');
+  });
+
+  // Exit 3 said only that some rows failed; which ones (the table, or the JSON's errors) was lost
+  // without a word, and a cron job's log held a cut list.
+  it('of an import some of whose rows failed: exit 1, not 3, saying the rows imported are kept', async () => {
+    const r = await cli(['--json', 'policies', 'import', join(FIXTURES, 'policies-invalid.csv')], fullDisk);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stderr).error.message).toBe(
+      `${LOST} The command itself finished: what it changed is kept (a clock advanced, a settlement marked paid; a key it created is valid: revoke it if the key was not seen). ` +
+        'Check the result before running it again.',
+    );
+    expect((await cli(['--json', 'policies', 'list'])).json().data.length).toBe(4);
   });
 });
