@@ -444,7 +444,9 @@ function lockWaitNotice(ctx: CliContext, globals: GlobalOptions): LockWaitHooks 
 async function openLocal(ctx: CliContext, globals: GlobalOptions, target: ResolvedTarget, key: string, createStore: boolean): Promise<Opened> {
   const onFile = isStoreFile(target.db!);
   if (onFile) {
-    await checkStoreDirectory(target.db!, target.dbSource === 'env' ? 'PREMIA_DB' : '--db');
+    // The default store named as such (a cron job's working directory removed under it: the
+    // default ./premia.db's directory is gone), not as a --db nobody gave.
+    await checkStoreDirectory(target.db!, target.dbSource === 'env' ? 'PREMIA_DB' : '--db', target.dbSource === 'default' ? `the default ./${DEFAULT_DB_FILE}` : undefined);
     await checkNotSqliteCompanion(target.db!, target.dbSource === 'env' ? 'PREMIA_DB' : '--db');
     await checkStoreFile(target.db!, target.dbSource ?? 'flag', createStore);
   }
@@ -526,9 +528,9 @@ function checkNotDirectoryPath(db: string, file: string, source: string): void {
 /**
  * The store's directory must exist (premia creates the file, never directories): a mistyped
  * --db, PREMIA_DB or `db copy --to` is a validation error naming the directory, not an internal
- * failure.
+ * failure. `source` is the option to give another path with; `shown`, how the path was chosen.
  */
-export async function checkStoreDirectory(db: string, source: string): Promise<void> {
+export async function checkStoreDirectory(db: string, source: string, shown = source): Promise<void> {
   const dir = dirname(db);
   let problem: string | null = null;
   try {
@@ -542,7 +544,7 @@ export async function checkStoreDirectory(db: string, source: string): Promise<v
   if (problem === null) return;
   const tilde = problem === 'does not exist' ? unexpandedTilde(dir) : null;
   const message =
-    tilde !== null ? `The directory ${dir} of the store ${db} (${source}) ${problem} ${tilde}.` : `The directory ${dir} of the store ${db} (${source}) ${problem}. Create it first, or give another path with ${source}.`;
+    tilde !== null ? `The directory ${dir} of the store ${db} (${shown}) ${problem} ${tilde}.` : `The directory ${dir} of the store ${db} (${shown}) ${problem}. Create it first, or give another path with ${source}.`;
   throw validationError(message, [{ field: source, code: 'DIRECTORY_NOT_FOUND', message: `${dir} ${problem}` }]);
 }
 

@@ -38,8 +38,12 @@ describe.runIf(process.platform === 'linux')('in a removed working directory', (
     expect(inRemoved(gone, ['clock', 'set', '2026-10-31'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: `error: The directory ${gone} of the store ${join(gone, 'premia.db')} (--db) does not exist. Create it first, or give another path with --db.\n  (code VALIDATION_ERROR)\n`,
+      stderr: `error: The directory ${gone} of the store ${join(gone, 'premia.db')} (the default ./premia.db) does not exist. Create it first, or give another path with --db.\n  (code VALIDATION_ERROR)\n`,
     });
     expect(existsSync(gone)).toBe(false);
+    // Named by the option that chose it when one did.
+    expect(inRemoved(join(dir, 'd'), ['--db', 'acme.db', 'clock', 'set', '2026-10-31']).stderr).toBe(
+      `error: The directory ${join(dir, 'd')} of the store ${join(dir, 'd', 'acme.db')} (--db) does not exist. Create it first, or give another path with --db.\n  (code VALIDATION_ERROR)\n`,
+    );
   });
 });
