@@ -168,12 +168,13 @@ describe('errors common to every endpoint', () => {
     }
   });
 
-  it('answers 500 INTERNAL without internals and logs the stack with the request id', async () => {
+  /** A server whose GET /clock fails with `message`, and the lines it logs. */
+  async function failingClock(message: string) {
     class Broken extends LocalBackend {
       override forClient(clientId: number): LocalBackend {
         const b = super.forClient(clientId);
         b.getClock = async () => {
-          throw new Error('secret detail at /var/lib/premia.db');
+          throw new Error(message);
         };
         return b;
       }
@@ -181,6 +182,11 @@ describe('errors common to every endpoint', () => {
     const { createServer } = await import('../../src/server/app.js');
     const logs: string[] = [];
     const app = await createServer({ backend: new Broken(s.backend.ctx, false), log: (l) => logs.push(l) });
+    return { app, logs };
+  }
+
+  it('answers 500 INTERNAL without internals and logs the stack with the request id', async () => {
+    const { app, logs } = await failingClock('secret detail at /var/lib/premia.db');
     const res = await call(app, 'GET', '/v1/clock', { key: s.keys.acme });
     expect(res.status).toBe(500);
     const id = res.headers['x-request-id'];
@@ -196,18 +202,7 @@ describe('errors common to every endpoint', () => {
 
   it('logs an internal error whose message quotes a key with the key redacted, stack and all', async () => {
     const key = `pmk_${'Q'.repeat(36)}Wxyz`;
-    class Broken extends LocalBackend {
-      override forClient(clientId: number): LocalBackend {
-        const b = super.forClient(clientId);
-        b.getClock = async () => {
-          throw new Error(`cannot open /srv/${key}/premia.db`);
-        };
-        return b;
-      }
-    }
-    const { createServer } = await import('../../src/server/app.js');
-    const logs: string[] = [];
-    const app = await createServer({ backend: new Broken(s.backend.ctx, false), log: (l) => logs.push(l) });
+    const { app, logs } = await failingClock(`cannot open /srv/${key}/premia.db`);
     const res = await call(app, 'GET', '/v1/clock', { key: s.keys.acme });
     expect(res.status).toBe(500);
     const logged = logs.find((l) => l.includes(' error '))!;
