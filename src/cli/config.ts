@@ -151,21 +151,24 @@ export async function writeConfig(path: string, config: ConfigFile): Promise<voi
     await writeConfigFile(path, config);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS' && code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'ENAMETOOLONG') throw e;
-    const why =
-      code === 'EROFS'
-        ? 'a read-only file system'
-        : code === 'ENOENT' || code === 'ENOTDIR'
-          ? 'no such directory'
-          : code === 'ENAMETOOLONG'
-            ? 'the path is too long'
-            : 'permission denied';
+    const why = CONFIG_WRITE_REASONS[code ?? ''];
+    if (why === undefined) throw e;
     throw validationError(
       `Cannot write the premia config at ${path} (${why}); nothing was saved. Point XDG_CONFIG_HOME (or HOME) at a directory you can write, or pass --base-url and PREMIA_API_KEY without a profile.`,
       [{ field: 'config', code: 'PERMISSION_DENIED', message: `${path}: ${why}` }],
     );
   }
 }
+
+/** Why the config file cannot be written, by the error's code (any other is thrown as it is). */
+const CONFIG_WRITE_REASONS: Record<string, string> = {
+  EROFS: 'a read-only file system',
+  ENOENT: 'no such directory',
+  ENOTDIR: 'no such directory',
+  ENAMETOOLONG: 'the path is too long',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+};
 
 async function writeConfigFile(path: string, config: ConfigFile): Promise<void> {
   const dir = dirname(path);

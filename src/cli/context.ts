@@ -444,10 +444,11 @@ function lockWaitNotice(ctx: CliContext, globals: GlobalOptions): LockWaitHooks 
 async function openLocal(ctx: CliContext, globals: GlobalOptions, target: ResolvedTarget, key: string, createStore: boolean): Promise<Opened> {
   const onFile = isStoreFile(target.db!);
   if (onFile) {
+    const option = target.dbSource === 'env' ? 'PREMIA_DB' : '--db';
     // The default store named as such (a cron job's working directory removed under it: the
     // default ./premia.db's directory is gone), not as a --db nobody gave.
-    await checkStoreDirectory(target.db!, target.dbSource === 'env' ? 'PREMIA_DB' : '--db', target.dbSource === 'default' ? `the default ./${DEFAULT_DB_FILE}` : undefined);
-    await checkNotSqliteCompanion(target.db!, target.dbSource === 'env' ? 'PREMIA_DB' : '--db');
+    await checkStoreDirectory(target.db!, option, target.dbSource === 'default' ? `the default ./${DEFAULT_DB_FILE}` : undefined);
+    await checkNotSqliteCompanion(target.db!, option);
     await checkStoreFile(target.db!, target.dbSource ?? 'flag', createStore);
   }
   // The modes as found (opening makes the -wal and -shm); said once the file is known to be a store.

@@ -8,6 +8,7 @@
  * As the recursive mkdir: a directory already there is left as it is (and `mode` is not applied
  * to it); a file in the way fails with ENOTDIR (a parent) or EEXIST (`dir` itself).
  */
+import { statSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 
@@ -33,5 +34,18 @@ export async function makeDirectories(dir: string, mode?: number): Promise<void>
       // Made meanwhile by another process: fine when it is a directory.
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || !(await stat(at)).isDirectory()) throw e;
     }
+  }
+}
+
+/**
+ * Whether `path` is a directory that is there (false for anything else, or a path that cannot be
+ * looked at). Beside an ENOENT for a new file or directory in it, it tells a file system that makes
+ * none (/proc: "takes no new files") from a directory that is missing.
+ */
+export function isDirectoryThere(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
   }
 }

@@ -17,7 +17,7 @@
  */
 import { once } from 'node:events';
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, realpathSync } from 'node:fs';
+import { createReadStream, createWriteStream, realpathSync } from 'node:fs';
 import { chmod, lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import { dirname, basename, join, resolve } from 'node:path';
 import { Readable, Transform } from 'node:stream';
@@ -25,7 +25,8 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
 import type { Upload } from '../backend/types.js';
-import { PremiaError, validationError } from '../domain/errors.js';
+import { PremiaError, validationError, type DetailCode } from '../domain/errors.js';
+import { isDirectoryThere } from '../lib/make-directories.js';
 import { malformedMultipart, unsupportedMediaType, uploadTooLarge } from './http.js';
 import { HERE_TAG, PROCESS_TOKEN, processIsAlive } from '../lib/process.js';
 import { RateLimited } from './auth.js';
@@ -88,24 +89,25 @@ export async function prepareUploadDirectory(tmpDir: string, storePath: string, 
  * where `premia serve` "failed unexpectedly: ENOENT: no such file or directory, mkdir …" (exit 1).
  */
 function unusableTmpDir(e: unknown, tmpDir: string): unknown {
-  const code = (e as NodeJS.ErrnoException).code;
-  const why =
-    code === 'ENOENT'
-      ? existsSync(tmpDir)
-        ? 'its file system makes no directories there'
-        : 'there is no such directory'
-      : code === 'ENOTDIR'
-        ? 'it is not a directory'
-        : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
-          ? 'this user cannot write there'
-          : code === 'ENAMETOOLONG'
-            ? 'the path is too long'
-            : null;
-  if (why === null) return e;
+  const code = (e as NodeJS.ErrnoException).code ?? '';
+  const reason = TMPDIR_REASONS[code];
+  if (reason === undefined) return e;
+  // ENOENT under a directory that is there: its file system makes none (/proc).
+  const why = code === 'ENOENT' && isDirectoryThere(tmpDir) ? 'its file system makes no directories there' : reason.why;
   return validationError(`Cannot keep uploads in ${tmpDir} (TMPDIR): ${why}. Nothing was served; set TMPDIR to a directory premia can write.`, [
-    { field: 'TMPDIR', code: code === 'ENOENT' || code === 'ENOTDIR' ? 'DIRECTORY_NOT_FOUND' : code === 'ENAMETOOLONG' ? 'INVALID_VALUE' : 'PERMISSION_DENIED', message: `${tmpDir}: ${why}` },
+    { field: 'TMPDIR', code: reason.detail, message: `${tmpDir}: ${why}` },
   ]);
 }
+
+/** Why the upload directory cannot be made in TMPDIR, by the error's code. */
+const TMPDIR_REASONS: Record<string, { why: string; detail: DetailCode }> = {
+  ENOENT: { why: 'there is no such directory', detail: 'DIRECTORY_NOT_FOUND' },
+  ENOTDIR: { why: 'it is not a directory', detail: 'DIRECTORY_NOT_FOUND' },
+  EACCES: { why: 'this user cannot write there', detail: 'PERMISSION_DENIED' },
+  EPERM: { why: 'this user cannot write there', detail: 'PERMISSION_DENIED' },
+  EROFS: { why: 'this user cannot write there', detail: 'PERMISSION_DENIED' },
+  ENAMETOOLONG: { why: 'the path is too long', detail: 'INVALID_VALUE' },
+};
 
 /**
  * Uploads one client may hold at once: being received, or received and waiting for their import.

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { foreignUrlProblem, isPostgresUrl } from '../lib/db-url.js';
+import { isDirectoryThere } from '../lib/make-directories.js';
 import { Kysely } from './kysely.js';
 import { PremiaError } from '../domain/errors.js';
 import type { Database } from './schema.js';
@@ -241,8 +242,8 @@ async function createPrivately(path: string, option = '--db'): Promise<void> {
     // (SQLite would only say "unable to open database file"). An existing file is left to
     // SQLite's open, as is any other reason (a missing directory): it says why.
     const code = (e as NodeJS.ErrnoException).code;
+    const dir = dirname(resolve(path));
     if ((code === 'EACCES' || code === 'EPERM' || code === 'EROFS') && !existsSync(path)) {
-      const dir = dirname(resolve(path));
       throw storeReadOnly(
         `Cannot create the store ${path}: this user cannot write in its directory ${dir} (${code}). ` +
           `Nothing was created; choose another path with ${option}, run as a user who may write there, or fix its permissions.`,
@@ -252,8 +253,7 @@ async function createPrivately(path: string, option = '--db'): Promise<void> {
     }
     // A directory that is there answers ENOENT when its file system makes no files (/proc):
     // SQLite then said "unable to open database file", INTERNAL, exit 1.
-    const dir = dirname(resolve(path));
-    if (code === 'ENOENT' && statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true) {
+    if (code === 'ENOENT' && isDirectoryThere(dir)) {
       throw storeReadOnly(
         `Cannot create the store ${path}: its directory ${dir} takes no new files (its file system refused to make one there). ` +
           `Nothing was created; choose another path with ${option}.`,

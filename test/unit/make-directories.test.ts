@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeDirectories } from '../../src/lib/make-directories.js';
+import { isDirectoryThere, makeDirectories } from '../../src/lib/make-directories.js';
 import { tempDir } from '../helpers/cli.js';
 
 let dir: string;
@@ -36,5 +36,10 @@ describe('makeDirectories', () => {
   // Node 20's mkdir(…, { recursive: true }) never settles here.
   it.skipIf(!existsSync('/proc/self'))('under /proc, which makes no directories: ENOENT, once', async () => {
     expect(await codeOf(makeDirectories(`/proc/premia-${process.pid}/a/b`))).toBe('ENOENT');
+  });
+
+  it('isDirectoryThere: a directory, and nothing else (a file, a missing path, one too long to look at)', () => {
+    writeFileSync(join(dir, 'f'), 'x');
+    expect([isDirectoryThere(dir), isDirectoryThere(join(dir, 'f')), isDirectoryThere(join(dir, 'missing')), isDirectoryThere(join(dir, 'x'.repeat(300)))]).toEqual([true, false, false, false]);
   });
 });
