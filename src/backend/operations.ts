@@ -46,6 +46,7 @@ import type {
   ExecutionAccepted,
   ExecuteInput,
   Explanation,
+  IdempotencyRecord,
   ImportOptions,
   ImportResult,
   Page,
@@ -473,6 +474,19 @@ export const OPERATIONS = {
     errors: ['NOT_FOUND'],
     backend: null,
     encode: (operationId: string) => ({ params: id(operationId) }),
+  }),
+  // What is on record for one of the client's Idempotency-Keys: asked by the CLI before a
+  // question, so that a rerun the key answers with an earlier answer asks nothing about acting.
+  listIdempotencyKeys: op<{ key: string }, { data: IdempotencyRecord[] }>()({
+    name: 'listIdempotencyKeys',
+    method: 'GET',
+    path: '/idempotency-keys',
+    status: 200,
+    resource: 'meta',
+    what: 'idempotency records',
+    query: 'all',
+    backend: 'idempotencyRecord',
+    encode: (key: string) => ({ query: { key } }),
   }),
 
   // -- the simulation: the virtual clock and the simulated bank ---------------------------------

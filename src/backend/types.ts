@@ -577,7 +577,31 @@ export interface Backend {
   markSettlementPaid(ref: string, options?: { reference?: string }): Promise<Settlement>;
   disputeSettlement(ref: string, reason: string): Promise<Settlement>;
 
+  /**
+   * What is on record for this client's Idempotency-Key `key` (premia's extension,
+   * GET /idempotency-keys?key=), or null: never used, refused or failed (a refusal keeps
+   * nothing), or expired. What the CLI reads before a question, so that a rerun its key answers
+   * with an earlier run's answer asks nothing about acting.
+   */
+  idempotencyRecord(key: string): Promise<IdempotencyRecord | null>;
+
   close(): Promise<void>;
+}
+
+/** The record of an Idempotency-Key of one client (GET /idempotency-keys). */
+export interface IdempotencyRecord {
+  key: string;
+  /** The request it was first used for (the path with /v1). */
+  method: string;
+  path: string;
+  /** requestHash of that request (backend/wire.ts): another request with the key is refused, IDEMPOTENCY_KEY_REUSED. */
+  request_hash: string;
+  /** `answered`: its response is kept and replayed to the same request; `running`: the first request has not been answered (yet). */
+  state: 'answered' | 'running';
+  /** The status of the kept response; null while running. */
+  status: number | null;
+  created_at: string;
+  expires_at: string;
 }
 
 /** A store-wide engine setting (`premia settings`, local mode only). */

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { idless, type HttpMethod, type Operation, type QueryValues } from './operations.js';
 import type { Upload } from './types.js';
 import { PremiaError } from '../domain/errors.js';
+import { stringifyJson } from '../domain/json.js';
 
 /** What a client asks of a long request it will follow (RFC 7240): 202 unless done within a second. */
 export const RESPOND_ASYNC = 'respond-async, wait=1';
@@ -73,6 +74,18 @@ export function requestHash(method: string, path: string, body: unknown, fileSha
   h.update(`${method}\n${path}\n`);
   h.update(fileSha256 !== undefined ? `file:${fileSha256}` : `json:${canonical(body ?? null)}`);
   return h.digest('hex');
+}
+
+/**
+ * A request as an Idempotency-Key's record knows it: method, path with /v1, and requestHash of
+ * the JSON body as the service receives it (money as two-decimal numbers), or of the uploaded
+ * file (its SHA-256). What local --idempotency-key records, and what the CLI compares a key's
+ * record with (GET /idempotency-keys).
+ */
+export function recordedRequest(request: BuiltRequest, fileSha256?: string): { method: HttpMethod; path: string; hash: string } {
+  const path = `/v1${request.path}`;
+  const body = fileSha256 !== undefined ? null : (JSON.parse(stringifyJson(request.json ?? null)) as unknown);
+  return { method: request.method, path, hash: requestHash(request.method, path, body, fileSha256) };
 }
 
 /** `text` with any user-info of a URL in it (`//user:password@`) shown as `//***@`. */

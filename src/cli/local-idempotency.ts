@@ -21,7 +21,7 @@ import { pipeline } from 'node:stream/promises';
 import { OPERATION_LIST, type AnyOperation, type Operation } from '../backend/operations.js';
 import type { AdvanceOptions, AdvanceResult, AdvanceTarget, Admin, Backend, IdempotencyClaimInput, KeyRole, StoredResponse, Upload } from '../backend/types.js';
 import { keyedAdvance } from '../domain/advance.js';
-import { buildRequest, requestHash } from '../backend/wire.js';
+import { buildRequest, recordedRequest, requestHash } from '../backend/wire.js';
 import { PremiaError, receivedCode } from '../domain/errors.js';
 import { CLI_METHOD, requestKey } from '../domain/idempotency.js';
 import { moneyToCents, stringifyJson } from '../domain/json.js';
@@ -49,13 +49,11 @@ export function withIdempotency(
   async function once<T>(row: AnyOperation, args: unknown[], action: (args: unknown[]) => Promise<T>): Promise<T> {
     const request = buildRequest(row as Operation<unknown, unknown, unknown[]>, ...args);
     const key = requestKey(baseKey, ++writes);
-    const path = `/v1${request.path}`;
     let file: { upload: Upload; sha256: string; remove?: () => Promise<void> } | null = null;
     if (request.upload) file = await identify(request.upload);
     try {
       // The JSON body as the API would receive it (money as two-decimal numbers), or the file's hash.
-      const body = file ? null : (JSON.parse(stringifyJson(request.json ?? null)) as unknown);
-      const hash = requestHash(request.method, path, body, file?.sha256);
+      const { path, hash } = recordedRequest(request, file?.sha256);
       // A store-wide operation's key is the store's, as the service keeps it (operations.ts storeWide).
       const scope = row.storeWide === true ? records.storeScope : clientId;
       const claim = await records.claim({ clientId: scope, key, hash, method: request.method, path, now: now().getTime(), inParts: row.commitsInParts === true });

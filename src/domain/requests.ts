@@ -8,6 +8,7 @@ import { validationError, type DetailCode, type FieldError } from './errors.js';
 import { dateFormatHint, isIsoDate, isPeriod, periodFormatHint, whyNotADate, whyNotAPeriod, type IsoDate, type Period } from './period.js';
 import { COLLECTION_STATUSES, type CollectionStatus } from './collection.js';
 import { invalidRequest, isPolicyStatus, POLICY_STATUSES, type PolicyStatus } from './policy.js';
+import { holdsApiKey } from './identifiers.js';
 import { fieldName, showValue } from './show.js';
 import { DISPUTE_REASON_MAX, disputeReasonProblem, PAID_REFERENCE_MAX, PAID_REFERENCE_RE, SETTLEMENT_STATUSES, type SettlementStatus } from './settlement.js';
 
@@ -395,6 +396,22 @@ export function validateSettlementPreviewQuery(raw: Raw): { period_month: Period
   const c = queryChecker(raw, ['period_month'], 'a settlement preview');
   const period = Array.isArray(raw.period_month) ? undefined : c.period('period_month', true);
   return c.done('The query is not valid', { period_month: period ?? '' });
+}
+
+/**
+ * GET /idempotency-keys: key (required), as the Idempotency-Key header takes it (1–255 printable
+ * ASCII; one holding an API key is refused there, so it can be on no record, and a URL is no
+ * place for a secret).
+ */
+export function validateIdempotencyKeyQuery(raw: Raw): { key: string } {
+  const c = queryChecker(raw, ['key'], 'an idempotency key lookup');
+  const v = raw.key;
+  if (!Array.isArray(v)) {
+    if (v === undefined || v === null || v === '') c.add('key', 'REQUIRED', 'key is required: the Idempotency-Key to look up');
+    else if (typeof v !== 'string' || !/^[\x20-\x7e]{1,255}$/.test(v)) c.add('key', 'INVALID_FORMAT', 'key must be 1–255 printable ASCII characters, as an Idempotency-Key');
+    else if (holdsApiKey(v)) c.add('key', 'INVALID_FORMAT', 'key holds an API key (pmk_ and 40 letters and digits), a secret never stored as data');
+  }
+  return c.done('The query is not valid', { key: typeof v === 'string' ? v : '' });
 }
 
 /** For endpoints that take no query parameters. */

@@ -300,6 +300,66 @@ describe('Idempotency-Key', () => {
   });
 });
 
+describe('GET /v1/idempotency-keys: what is on record for a key of the client', () => {
+  const lookUp = (key: string, apiKey = s.keys.acme) => call(s.app, 'GET', `/v1/idempotency-keys?key=${encodeURIComponent(key)}`, { key: apiKey });
+
+  it("shows the request a key was used for, its hash and whether it was answered; nothing for an unused key or another client's", async () => {
+    const key = 'nightly/2026-11 #1?&';
+    expect((await lookUp(key)).json()).toEqual({ data: [] });
+    expect((await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey(key) })).status).toBe(201);
+    const found = await lookUp(key);
+    expect(found.status).toBe(200);
+    expect(found.json()).toEqual({
+      data: [
+        {
+          key,
+          method: 'POST',
+          path: '/v1/policies',
+          request_hash: POLICY_HASH,
+          state: 'answered',
+          status: 201,
+          created_at: '2026-11-22T09:30:00.000Z',
+          expires_at: '2026-11-23T09:30:00.000Z',
+        },
+      ],
+    });
+    expect((await lookUp(key, s.keys.other)).json()).toEqual({ data: [] });
+    // A first request not answered (yet): running, no status.
+    await claimKey(s.backend.store, { clientId: ACME, key: 'running', hash: POLICY_HASH, method: 'POST', path: '/v1/policies', now: NOW().getTime() });
+    expect((await lookUp('running')).json().data).toMatchObject([{ key: 'running', state: 'running', status: null }]);
+    // A refusal keeps nothing: nothing on record.
+    await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('dup') });
+    expect((await lookUp('dup')).json()).toEqual({ data: [] });
+  });
+
+  it('shows nothing once the record has expired (24 hours)', async () => {
+    await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('old') });
+    for (const [after, found] of [[24 * 3600_000 - 1, true], [24 * 3600_000, false]] as const) {
+      const later = await openLocalBackend({ path: s.dbPath, now: () => new Date(NOW().getTime() + after) });
+      try {
+        expect((await later.forClient(ACME).idempotencyRecord('old'))?.key ?? null).toBe(found ? 'old' : null);
+      } finally {
+        await later.close();
+      }
+    }
+  });
+
+  it('refuses a lookup without a key, with two, with another parameter or of a key holding an API key', async () => {
+    for (const [query, code, message] of [
+      ['', 'REQUIRED', 'key is required: the Idempotency-Key to look up'],
+      ['?key=', 'REQUIRED', 'key is required: the Idempotency-Key to look up'],
+      ['?key=a&key=b', 'REPEATED', undefined],
+      ['?key=a&client=2', 'UNKNOWN_FIELD', 'client is not a field of an idempotency key lookup; known: key'],
+      [`?key=${s.keys.acme}`, 'INVALID_FORMAT', 'key holds an API key (pmk_ and 40 letters and digits), a secret never stored as data'],
+      [`?key=${'k'.repeat(256)}`, 'INVALID_FORMAT', 'key must be 1–255 printable ASCII characters, as an Idempotency-Key'],
+    ] as const) {
+      const res = await call(s.app, 'GET', `/v1/idempotency-keys${query}`, { key: s.keys.acme });
+      expect(res.status, query).toBe(400);
+      expect(res.json().error.details[0], query).toMatchObject({ code, ...(message === undefined ? {} : { message }) });
+    }
+  });
+});
+
 function addKey(form: { payload: Buffer; headers: Record<string, string> }, key: string) {
   return { payload: form.payload, headers: { ...form.headers, 'idempotency-key': key } };
 }

@@ -35,6 +35,7 @@ const ENDPOINTS = [
   'POST /settlements/{id}/dispute',
   'GET /whoami',
   'GET /operations/{id}',
+  'GET /idempotency-keys',
   'GET /openapi.json',
   'GET /clock',
   'PUT /clock',

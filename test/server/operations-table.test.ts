@@ -24,7 +24,7 @@ describe('the operations table and openapi.yaml', () => {
     const fromTable = OPERATION_LIST.map((row) => `${row.name} ${row.method} ${row.path}`).sort();
     const fromYaml = documented.map(([method, path, operation]) => `${operation.operationId} ${method} ${path}`).sort();
     expect(fromYaml).toEqual(fromTable);
-    expect(OPERATION_LIST).toHaveLength(30);
+    expect(OPERATION_LIST).toHaveLength(31);
     for (const [name, row] of Object.entries(OPERATIONS)) expect(row.name, name).toBe(name);
   });
 
@@ -104,6 +104,7 @@ describe('the rows', () => {
       'previewSettlement',
       'whoami',
       'openapi',
+      'listIdempotencyKeys',
       'getClock',
       'setClock',
       'previewAdvance',

@@ -39,7 +39,7 @@ import {
 } from '../../store/repos/idempotency.js';
 import type { Store, Trx } from '../../store/store.js';
 import { LOCAL_CLIENT_ID } from './world.js';
-import type { IdempotencyClaim, IdempotencyClaimInput, IdempotencyOwner, StoredResponse } from '../types.js';
+import type { IdempotencyClaim, IdempotencyClaimInput, IdempotencyOwner, IdempotencyRecord, StoredResponse } from '../types.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -312,4 +312,25 @@ export async function releaseKey(store: Store, clientId: number, key: string, ow
   HELD.delete(held(clientId, key)); // done with, released or not (see HELD)
   const at = idempotencyRowKey(clientId, key);
   return store.transaction((trx) => deleteIdempotencyKey(trx, at.clientId, at.key, owner.token));
+}
+
+/**
+ * What is on record for a client's key (GET /idempotency-keys), as a claim would find it: null
+ * when there is no row or it has expired (a claim purges it first). The client's own keys only,
+ * not the store's (an advance's or a seed's, STORE_SCOPE).
+ */
+export async function findKeyRecord(store: Store, clientId: number, key: string, now: number): Promise<IdempotencyRecord | null> {
+  const at = idempotencyRowKey(clientId, key);
+  const row = await findIdempotencyKey(store.db, at.clientId, at.key);
+  if (!row || row.expires_at <= now) return null;
+  return {
+    key,
+    method: row.method,
+    path: row.path,
+    request_hash: row.request_hash,
+    state: row.status === null ? 'running' : 'answered',
+    status: row.status,
+    created_at: new Date(row.created_at).toISOString(),
+    expires_at: new Date(row.expires_at).toISOString(),
+  };
 }

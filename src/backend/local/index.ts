@@ -29,6 +29,7 @@ import type {
   ExecutionAccepted,
   ExecuteInput,
   Explanation,
+  IdempotencyRecord,
   ImportOptions,
   ImportResult,
   Page,
@@ -44,6 +45,7 @@ import type {
   Upload,
 } from '../types.js';
 import { LocalAdmin } from './admin.js';
+import { findKeyRecord } from './idempotency.js';
 import type { LocalContext } from './context.js';
 import * as bank from './bank.js';
 import * as collections from './collections.js';
@@ -296,6 +298,10 @@ export class LocalBackend implements Backend {
 
   disputeSettlement(ref: string, reason: string): Promise<Settlement> {
     return settlements.disputeSettlement(this.ctx, ref, reason);
+  }
+
+  idempotencyRecord(key: string): Promise<IdempotencyRecord | null> {
+    return findKeyRecord(this.store, this.ctx.clientId, key, this.ctx.now().getTime());
   }
 
   async close(): Promise<void> {

@@ -24,6 +24,7 @@ import type {
   ExecutionAccepted,
   ExecuteInput,
   Explanation,
+  IdempotencyRecord,
   ImportOptions,
   ImportResult,
   Page,
@@ -512,6 +513,12 @@ export class RemoteBackend implements Backend {
 
   async disputeSettlement(ref: string, reason: string): Promise<Settlement> {
     return this.checkedJson(callOf(OPERATIONS.disputeSettlement, [ref, reason]), 'the dispute', SETTLEMENT_FIELDS, settlementVerify(ref));
+  }
+
+  async idempotencyRecord(key: string): Promise<IdempotencyRecord | null> {
+    await this.requirePremia(RemoteBackend.named(OPERATIONS.listIdempotencyKeys));
+    const page = await this.shapedJson<{ data: IdempotencyRecord[] }>(callOf(OPERATIONS.listIdempotencyKeys, [key]), { data: 'list' });
+    return page.data.find((r) => r.key === key) ?? null;
   }
 
   close(): Promise<void> {

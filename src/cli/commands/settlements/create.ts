@@ -1,3 +1,4 @@
+import { OPERATIONS } from '../../../backend/operations.js';
 import type { Backend, Settlement, SettlementPreview } from '../../../backend/types.js';
 import { PremiaError } from '../../../domain/errors.js';
 import type { Period } from '../../../domain/period.js';
@@ -8,6 +9,7 @@ import { plainSettlementQuestion, settlementQuestion } from '../../questions.js'
 import { feeRuleWarnings, printSettlement, settlementNow } from './show.js';
 import { checkPeriodOption } from '../../../domain/requests.js';
 import { withOtherClients } from '../../other-clients.js';
+import { keyedOutcome } from '../../keyed-write.js';
 
 interface Flags {
   period: string;
@@ -34,7 +36,10 @@ export async function createRun(opts: CreateOptions): Promise<number> {
 async function create(opts: CreateOptions): Promise<number> {
   const { ui, backend, period } = opts;
   const b = await backend();
-  if (confirmMode(opts) === 'ask') {
+  // A rerun with --idempotency-key whose key is on record is answered from it (or refused, the
+  // key being another request's) and makes nothing: nothing to ask. Known before the preview,
+  // which may show a new statement to make once the first run's was disputed.
+  if (confirmMode(opts) === 'ask' && (await keyedOutcome(b, opts.globals.idempotencyKey, 1, OPERATIONS.createSettlement, [period])) === null) {
     const preview = await previewOf(b, period, opts.globals.idempotencyKey);
     if (preview !== REPLAY) await askOrCancel(opts, preview ? settlementQuestion(preview) : plainSettlementQuestion(period));
   }
@@ -123,8 +128,11 @@ function replayedNote(s: Settlement, now: Settlement, key: string): string {
     return `${made}, and it has been paid since${now.paid_on ? ` (on ${now.paid_on}${reference})` : ''}: it is not to be paid again.`;
   }
   if (now.status === 'disputed') {
-    const replaced = now.superseded_by ? `; ${now.superseded_by} replaced it` : `; 'premia settlements create --period ${s.period_month}' makes a new statement`;
-    return `${made}, and it has been disputed since${now.disputed_on ? ` (on ${now.disputed_on})` : ''}: it can no longer be paid${replaced}.`;
+    // The same key is answered so again, however often it is run: only another key makes one.
+    const replaced = now.superseded_by
+      ? `; ${now.superseded_by} replaced it.`
+      : `. No new statement was made: 'premia settlements create --period ${s.period_month}' with a new idempotency key (or none) makes one.`;
+    return `${made}, and it has been disputed since${now.disputed_on ? ` (on ${now.disputed_on})` : ''}: it can no longer be paid${replaced}`;
   }
   return `${made}; it is ${now.status} now.`;
 }

@@ -1,0 +1,34 @@
+/**
+ * What a command's write will do under --idempotency-key, known before it is sent: a key on
+ * record for the same request with its answer kept is answered with that answer again (nothing
+ * is done now), and a key on record for another request is refused (IDEMPOTENCY_KEY_REUSED).
+ * Either way the write does not act, so a confirmation must not ask about acting: asked first,
+ * `settlements create` rerun with its key after the statement was disputed asked "Create
+ * SETTLE-2026-11-002?" and then answered with the first run's SETTLE-2026-11-001.
+ *
+ * The record is the service's (GET /idempotency-keys on a premia service; the store's in local
+ * mode), read for the client's own keys; a server that cannot say (one implementing only the
+ * spec, which has no idempotency) leaves the question to be asked.
+ */
+import { buildRequest, recordedRequest } from '../backend/wire.js';
+import type { Operation } from '../backend/operations.js';
+import type { Backend, IdempotencyRecord } from '../backend/types.js';
+import { requestKey } from '../domain/idempotency.js';
+import { unlessUnsupported } from './confirm.js';
+
+/** `replay`: the key's answer to this very request is kept; `other-request`: the key was used for another one. */
+export type KeyedOutcome = { kind: 'replay'; record: IdempotencyRecord } | { kind: 'other-request'; record: IdempotencyRecord };
+
+/**
+ * How the invocation's `n`-th write, `row` with `args`, will be answered under `baseKey` without
+ * acting; null when it may act (no key given, none on record, or its first request not answered:
+ * one that stopped unseen is run again by the write, so it is asked about).
+ */
+export async function keyedOutcome<A extends unknown[]>(b: Backend, baseKey: string | undefined, n: number, row: Operation<unknown, unknown, A>, args: A): Promise<KeyedOutcome | null> {
+  if (baseKey === undefined) return null;
+  const record = await unlessUnsupported(() => b.idempotencyRecord(requestKey(baseKey, n)));
+  if (record === null) return null;
+  const request = recordedRequest(buildRequest(row, ...args));
+  if (record.request_hash !== request.hash) return { kind: 'other-request', record };
+  return record.state === 'answered' ? { kind: 'replay', record } : null;
+}
