@@ -96,6 +96,8 @@ export async function openSqliteStore(options: OpenStoreOptions): Promise<Sqlite
   try {
     const file = options.path !== ':memory:' && options.path !== '';
     const create = options.create ?? true;
+    const denied = file ? storeAccessError(options.path, options.option) : null;
+    if (denied) throw denied;
     if (file && create && !options.readonly) await createPrivately(options.path, options.option);
     if (file && !create && !existsSync(options.path)) throw storeNotFound(options.path);
     // fileMustExist: a store that vanished since that check is still not created here.
@@ -389,6 +391,59 @@ function readOnlyFileSystemError(path: string, e: unknown): PremiaError | null {
     `${dir} is on a read-only file system`,
     e,
   );
+}
+
+/**
+ * A store this user may not reach or read, said before SQLite opens it (exit 2, detail
+ * PERMISSION_DENIED), naming what to fix; null when it can be read, or is not there to be.
+ *   - A directory on its path this user may not enter (search): "There is no store" was said of a
+ *     store that is there (a working directory of mode 000, another user's 0700 home), and a
+ *     new store in it "cannot write in its directory" when entering it is what fails.
+ *   - The file itself unreadable (another user's store, 0600): SQLite's "unable to open database
+ *     file", INTERNAL, exit 1, as if the store were broken.
+ * Root passes both (it ignores permissions).
+ */
+function storeAccessError(path: string, option = '--db'): PremiaError | null {
+  try {
+    accessSync(path, constants.R_OK);
+    return null;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EACCES' && code !== 'EPERM') return null;
+    const closed = closedDirectoryOn(resolve(path));
+    if (closed !== null) {
+      return new PremiaError(
+        'VALIDATION_ERROR',
+        `Cannot reach the store ${path}: this user may not enter the directory ${closed} (${code}), so whether a store is there cannot even be seen. ` +
+          `Nothing was changed; run as a user who may, fix that directory's permissions, or choose another path with ${option}.`,
+        { cause: e, details: [{ field: 'db', code: 'PERMISSION_DENIED', message: `${closed} cannot be entered by this user` }] },
+      );
+    }
+    return new PremiaError(
+      'VALIDATION_ERROR',
+      `The store ${path} cannot be read by this user (${code}): it belongs to another user, or its mode keeps this one out. ` +
+        "Nothing was changed; run as the store's owner, or fix its permissions.",
+      { cause: e, details: [{ field: 'db', code: 'PERMISSION_DENIED', message: `${path} cannot be read by this user` }] },
+    );
+  }
+}
+
+/** The first directory on the way to `path` (absolute) this user may not enter, or null. */
+function closedDirectoryOn(path: string): string | null {
+  const dirs: string[] = [];
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    dirs.unshift(dir);
+    if (dirname(dir) === dir) break;
+  }
+  for (const dir of dirs) {
+    try {
+      accessSync(dir, constants.X_OK);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      return code === 'EACCES' || code === 'EPERM' ? dir : null;
+    }
+  }
+  return null;
 }
 
 /** The error for a store, or the directory of a new one, that this user cannot write (exit 2). */

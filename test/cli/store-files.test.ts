@@ -3,7 +3,7 @@
  * a warning when an existing store can be read by others.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -263,6 +263,84 @@ describe('a store this user cannot write', () => {
     });
   });
 });
+
+// Another user's store, and a store behind a directory this user may not enter: as root through
+// runuser as `nobody` (the store root's, mode 0600; the directory root's, 0700); as another user
+// by taking its own permissions away (chmod 000). Root without runuser, or a user the
+// permissions do not hold for, skips the case, saying why.
+describe('a store this user cannot reach or read', () => {
+  /** Run premia as a user the permissions hold for, or skip saying why. */
+  function premiaAs(t: { skip: (note: string) => void }, probe: string, args: string[]) {
+    const root = process.getuid?.() === 0;
+    if (root && !asNobody) t.skip('running as root, which ignores permissions, and runuser -u nobody is not available');
+    if (!root && canRead(probe)) t.skip(`this user (uid ${process.getuid?.()}) reads what mode 000 keeps out: permissions do not hold for it`);
+    const command = [BIN, '--json', ...args];
+    return root ? spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, ...command], { encoding: 'utf8' }) : spawnSync(process.execPath, command, { encoding: 'utf8' });
+  }
+  const error = (message: string, detail: string) => ({ error: { code: 'VALIDATION_ERROR', message, request_id: null, details: [{ field: 'db', code: 'PERMISSION_DENIED', message: detail }] } });
+
+  // SQLite said "unable to open database file": INTERNAL, exit 1, as if the store were broken.
+  it("another user's store (one this user may not read) is exit 2 naming it, for reads and writes", async (t) => {
+    const shared = mkdtempSync(join(tmpdir(), 'premia-unreadable-'));
+    try {
+      chmodSync(shared, 0o777);
+      const db = join(shared, 'premia.db');
+      expect((await runCli(['--db', db, 'clock', 'set', '2026-10-31'], { cwd: shared })).code).toBe(0);
+      chmodSync(db, process.getuid?.() === 0 ? 0o600 : 0o000);
+      const message = `The store ${db} cannot be read by this user (EACCES): it belongs to another user, or its mode keeps this one out. Nothing was changed; run as the store's owner, or fix its permissions.`;
+      for (const command of [['clock'], ['clock', 'set', '2026-10-30'], ['serve', '--port', '0']]) {
+        const r = premiaAs(t, db, ['--db', db, ...command]);
+        expect({ command, status: r.status, stdout: r.stdout, error: JSON.parse(r.stderr) }).toEqual({ command, status: 2, stdout: '', error: error(message, `${db} cannot be read by this user`) });
+      }
+      expect(readdirSync(shared)).toEqual(['premia.db']);
+      chmodSync(db, 0o600);
+      expect((await runCli(['--db', db, '--json', 'clock'], { cwd: shared })).json().date).toBe('2026-10-31');
+    } finally {
+      rmSync(shared, { recursive: true, force: true });
+    }
+  });
+
+  // A read said "There is no store" of a store that is there; a write "cannot write in its
+  // directory" where entering it is what fails (a working directory of mode 000, another user's home).
+  it('a store in a directory this user may not enter is exit 2 naming that directory, there or not, for reads and writes', async (t) => {
+    const parent = mkdtempSync(join(tmpdir(), 'premia-closed-'));
+    const closed = join(parent, 'closed');
+    try {
+      chmodSync(parent, 0o755);
+      mkdirSync(closed);
+      const db = join(closed, 'premia.db');
+      expect((await runCli(['--db', db, 'clock', 'set', '2026-10-31'], { cwd: parent })).code).toBe(0);
+      chmodSync(closed, process.getuid?.() === 0 ? 0o700 : 0o000);
+      for (const [store, command] of [
+        [db, ['clock']],
+        [db, ['clock', 'set', '2026-10-30']],
+        [join(closed, 'new.db'), ['clock', 'set', '2026-10-30']],
+      ] as const) {
+        const r = premiaAs(t, db, ['--db', store, ...command]);
+        const message =
+          `Cannot reach the store ${store}: this user may not enter the directory ${closed} (EACCES), so whether a store is there cannot even be seen. ` +
+          "Nothing was changed; run as a user who may, fix that directory's permissions, or choose another path with --db.";
+        expect({ command, status: r.status, stdout: r.stdout, error: JSON.parse(r.stderr) }).toEqual({ command, status: 2, stdout: '', error: error(message, `${closed} cannot be entered by this user`) });
+      }
+      chmodSync(closed, 0o700);
+      expect(readdirSync(closed)).toEqual(['premia.db']);
+      expect((await runCli(['--db', db, '--json', 'clock'], { cwd: parent })).json().date).toBe('2026-10-31');
+    } finally {
+      if (existsSync(closed)) chmodSync(closed, 0o700);
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+});
+
+/** Whether this process can read `path` (a file whose mode keeps it out, or one in a directory it may not enter). */
+function canRead(path: string): boolean {
+  try {
+    readFileSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Whether this process can create a file in `dir` (the probe is removed again). */
 function probeWrite(dir: string): boolean {
