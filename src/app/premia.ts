@@ -5,6 +5,8 @@
  */
 import { createContext, type ServeFn } from '../cli/context.js';
 import { run } from '../cli/main.js';
+import { ExitCode } from '../domain/errors.js';
+import { exitNow } from '../lib/exit-now.js';
 import { workingDirectory } from '../lib/working-directory.js';
 import { cliSignals } from './signals.js';
 
@@ -21,8 +23,9 @@ export async function main(): Promise<void> {
     env: process.env,
     cwd: workingDirectory(),
     // Process 1 of a PID namespace (a container without an init) ends on a signal only through
-    // a handler of its own: see signals.ts.
-    signals: cliSignals(process, (code) => process.exit(code)),
+    // a handler of its own: see signals.ts. At once, as a signal's default action ends any other
+    // process, past a read of stdin that waits in libuv's thread pool (see exitNow).
+    signals: cliSignals(process, (code) => exitNow(code)),
     serve,
   });
   // A closed pipe (premia ... | head) is not an error worth a stack trace, nor a reason to
@@ -44,8 +47,10 @@ export async function main(): Promise<void> {
   });
   const code = await run(process.argv.slice(2), ctx, (c) => (process.exitCode = c));
   process.exitCode = code;
-  // Let stdout drain, then exit even if a library left a handle open.
-  const exit = () => process.exit(code);
+  // Let stdout drain, then exit even if a library left a handle open. Work stopped by Ctrl-C
+  // (exit 130) ends at once: the read it stopped waiting for may still wait in a thread of libuv's
+  // pool (stdin from a device, `- < /dev/kmsg`), which process.exit() would wait for (see exitNow).
+  const exit = () => (code === ExitCode.CANCELLED ? exitNow(code) : process.exit(code));
   if (process.stdout.writableNeedDrain && !stdoutGone) {
     process.stdout.once('drain', exit);
     process.stdout.once('close', exit); // the reader left while it drained

@@ -28,6 +28,7 @@ import type { Admin, Backend, Mode, StoreCopyReport, StoreCopyRequest } from '..
 import { PremiaError, usageError, validationError } from '../domain/errors.js';
 import { checkGivenKey } from '../domain/idempotency.js';
 import { foreignUrlProblem, isPostgresUrl, isStoreFile, keyAsStoreProblem, redactDbUrl } from '../lib/db-url.js';
+import { fileKind } from '../lib/file-kind.js';
 import { sqliteDatabaseOwning } from '../lib/sqlite-files.js';
 import type { LockWaitHooks } from '../lib/lock-wait.js';
 import { discardTypedAhead } from '../lib/typed-ahead.js';
@@ -568,7 +569,7 @@ export async function checkNotSqliteCompanion(db: string, source: string): Promi
 
 /** The error for a store path (`shown` as given, `field` its option) that is there but is no regular file. */
 function notAStoreFile(db: string, info: Stats, shown: string, field: string): PremiaError {
-  const kind = info.isDirectory() ? 'a directory' : info.isFIFO() ? 'a named pipe' : info.isSocket() ? 'a socket' : 'a device';
+  const kind = fileKind(info);
   const example = info.isDirectory() ? ` Give the path of the store file, e.g. ${join(db, DEFAULT_DB_FILE)}.` : ' Give the path of the store file.';
   return validationError(`The store ${db} (${shown}) is ${kind}, not a store file.${example}`, [{ field, code: 'NOT_A_FILE', message: `${db} is ${kind}` }]);
 }

@@ -7,6 +7,7 @@ import { basename } from 'node:path';
 import { resolve } from 'node:path';
 import type { Upload } from '../backend/types.js';
 import { CsvFormatError, CsvReader, isBlankRecord } from '../lib/csv-reader.js';
+import { deviceKind, fileKind } from '../lib/file-kind.js';
 import { unexpandedTilde } from '../lib/tilde.js';
 import { PremiaError, usageError, validationError } from '../domain/errors.js';
 import { printable } from '../domain/identifiers.js';
@@ -32,38 +33,42 @@ export async function openUpload(ctx: CliContext, file: string): Promise<Upload>
   }
   const path = resolve(ctx.cwd, file);
   let info: Stats;
-  let regular: boolean;
-  let size: number;
   let pipe: Socket | null = null;
   try {
     info = await stat(path);
-    if (info.isDirectory()) throw validationError(`${printable(file, 200)} is a directory; give a CSV file.`);
+    const kind = fileKind(info);
+    if (kind === 'a directory') throw validationError(`${printable(file, 200)} is a directory; give a CSV file.`);
     // A socket cannot be opened as a file (ENXIO): its stream's 'error' came with nothing
     // listening yet, and the process died with Node's own trace (exit 1).
-    if (info.isSocket()) throw validationError(`${printable(file, 200)} is a socket, not a file; give a CSV file.`);
-    regular = info.isFile();
-    size = info.size;
+    if (kind === 'a socket') throw validationError(`${printable(file, 200)} is a socket, not a file; give a CSV file.`);
+    // A device (/dev/kmsg, /dev/tty, a link to one; /dev/stdin when standard input is a terminal)
+    // was read in a thread of libuv's pool, whose read waits for input that may never come: premia
+    // hung, and Ctrl-C said "Stopped" and went on waiting, as the process cannot exit past that
+    // thread. /dev/zero and /dev/urandom never end. Standard input itself is read as `-`.
+    if (kind === 'a device') {
+      const which = deviceKind(info);
+      throw validationError(`${printable(file, 200)} is a device${which === null ? '' : ` (${which})`}, not a file: give a CSV file, a named pipe, or - for standard input.`);
+    }
     // A file this user may not read is refused now: the stream below opens it only later, and
     // its failure to open was then an 'error' event nothing listened to yet (a crash, exit 1).
     // (Not a pipe: opening and closing one could end its writer's output.)
-    if (regular) await (await openFile(path, 'r')).close();
+    if (kind === 'a file') await (await openFile(path, 'r')).close();
     // A named pipe (a FIFO, `<(command)`) is opened without waiting for its writer, and read as a
     // socket, which waits for one on the event loop. Opened as a file, the open waited in a thread
     // of libuv's pool, which a process cannot exit past: Ctrl-C while no writer had come said
     // "Stopped" and premia went on waiting, until a second Ctrl-C killed it.
-    if (info.isFIFO()) pipe = new Socket({ fd: openSync(path, constants.O_RDONLY | constants.O_NONBLOCK), readable: true, writable: false });
+    else pipe = new Socket({ fd: openSync(path, constants.O_RDONLY | constants.O_NONBLOCK), readable: true, writable: false });
   } catch (e) {
     throw unreadable(e, file);
   }
   // The name every message about the file shows: a control or bidirectional character in it
   // (`evil\u202Ecsv.txt`) escaped, never written to the terminal to act or reorder the line.
   const name = printable(basename(path), 200);
-  // A pipe is read once, like stdin, and its size is not known; so is a device (/dev/zero).
+  // A pipe is read once, like stdin, and its size is not known.
   if (pipe !== null) return { name, stream: pipe };
-  if (!regular) return { name, stream: readOrSay(createReadStream(path, { highWaterMark: 1 << 20 }), file) };
   const open = () => unchangedFile(path, name, info, file);
   // A file can be read again from the start (a remote upload whose connection failed is resent).
-  return { name, stream: open(), size, reopen: open };
+  return { name, stream: open(), size: info.size, reopen: open };
 }
 
 /**
@@ -161,7 +166,7 @@ export function countedUpload(upload: Upload, what: string): { upload: Upload; r
           reader.push(chunk);
         } catch (e) {
           readable = false; // not CSV premia reads: the server's answer is all there is
-          // Binary content from a stream of no known end (/dev/zero, a pipe of /dev/urandom): the
+          // Binary content from a stream of no known end (`- < /dev/zero`, a pipe of /dev/urandom): the
           // upload was sent on without end, the service waiting for its end to answer (local mode
           // refuses it at once). Stopped here, before the upload is complete, so nothing is imported.
           if (upload.size === undefined && e instanceof CsvFormatError && (e.reason === 'BINARY' || e.reason === 'ENCODING')) {
