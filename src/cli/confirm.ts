@@ -17,6 +17,7 @@
 import { ExitCode, PremiaError, usageError } from '../domain/errors.js';
 import type { IsoDate, Period } from '../domain/period.js';
 import type { CommandDeps } from './command.js';
+import { terminalText } from './context.js';
 import { plural } from './output/format.js';
 
 export type ConfirmMode = 'yes' | 'ask' | 'unattended';
@@ -35,11 +36,12 @@ export interface Question {
 
 /** Print what will happen and ask; anything but yes ends the command with nothing changed (exit 130). */
 export async function askOrCancel(env: Pick<CommandDeps, 'ctx' | 'ui'>, q: Question): Promise<void> {
-  for (const line of q.details) env.ctx.stderr.write(`${line}\n`);
-  if (!(await env.ctx.prompter.confirm(q.question, { colour: env.ui.colour }))) throw declined();
+  // Written as a status is (terminalText): a name or reference given may hold a control character.
+  for (const line of q.details) env.ctx.stderr.write(`${terminalText(env.ctx, line)}\n`);
+  if (!(await env.ctx.prompter.confirm(terminalText(env.ctx, q.question), { colour: env.ui.colour }))) throw declined();
 }
 
-/** A declined confirmation: the user cancelled (exit 130); main.ts prints the message as it is. */
+/** A declined confirmation: the user cancelled (exit 130); main.ts prints the message plainly, not as an error. */
 export function declined(): PremiaError {
   return new PremiaError('CANCELLED', 'Nothing changed.', { exitCode: ExitCode.CANCELLED });
 }

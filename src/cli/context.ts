@@ -27,6 +27,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Admin, Backend, Mode, StoreCopyReport, StoreCopyRequest } from '../backend/types.js';
 import { PremiaError, usageError, validationError } from '../domain/errors.js';
 import { checkGivenKey } from '../domain/idempotency.js';
+import { escapeUnseen } from '../domain/identifiers.js';
 import { foreignUrlProblem, isPostgresUrl, isStoreFile, keyAsStoreProblem, redactDbUrl } from '../lib/db-url.js';
 import { fileKind } from '../lib/file-kind.js';
 import { sqliteDatabaseOwning } from '../lib/sqlite-files.js';
@@ -191,6 +192,17 @@ export interface ContextInit {
 }
 
 export const DEFAULT_DB_FILE = 'premia.db';
+
+/**
+ * Text for the terminal (an error, a status line, a warning, a question): keys redacted, and a
+ * control or invisible character in it (from an argument, a path or a name given, a file, another
+ * server's answer) escaped, so that the terminal shows it instead of acting on it (`\x1b[2J`
+ * clears the screen, `\x1b]0;…\x07` retitles the window; U+202E turns the rest of the line
+ * around). Its line breaks are kept.
+ */
+export function terminalText(ctx: Pick<CliContext, 'redact'>, text: string): string {
+  return escapeUnseen(ctx.redact(text), true);
+}
 
 export function createContext(init: ContextInit): CliContext {
   const env = init.env ?? {};
@@ -461,7 +473,7 @@ async function openLocal(ctx: CliContext, globals: GlobalOptions, target: Resolv
   const admin = base.admin;
   const newStoreUntouched = isNew ? { path: target.db!, ...watchNewStore(base) } : undefined;
   try {
-    if (warning) ctx.stderr.write(warning);
+    if (warning) ctx.stderr.write(terminalText(ctx, warning));
     let backend = base;
     if (target.asClient) {
       const client = await admin.clients.byName(target.asClient);

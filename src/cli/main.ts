@@ -11,7 +11,7 @@ import { ExitCode, PremiaError, usageError } from '../domain/errors.js';
 import { stringifyJson } from '../domain/json.js';
 import { escapeUnseen } from '../domain/identifiers.js';
 import type { RunState } from './command.js';
-import type { CliContext, GlobalOptions } from './context.js';
+import { terminalText, type CliContext, type GlobalOptions } from './context.js';
 import { registerCommands } from './commands/index.js';
 import { applyHelpConventions, commandWords } from './commands/help.js';
 import { streamError } from './output/download.js';
@@ -360,7 +360,7 @@ export function reportError(ctx: CliContext, globals: GlobalOptions, given: unkn
   // A confirmation answered no, or work stopped by Ctrl-C: the user's choice, said plainly (not as an error).
   if (e instanceof PremiaError && e.code === 'CANCELLED') {
     if (globals.json) writeJsonError(ctx, e);
-    else ctx.stderr.write(`${e.message}\n`);
+    else ctx.stderr.write(`${terminalText(ctx, e.message)}\n`);
     return ExitCode.CANCELLED;
   }
   const ui = new Ui(ctx, globals);
@@ -419,15 +419,6 @@ function namesWord(text: string, word: string): boolean {
 
 function writeJsonError(ctx: CliContext, e: PremiaError): void {
   ctx.stderr.write(`${ctx.redact(stringifyJson(e.toBody(e.requestId ?? null)))}\n`);
-}
-
-/**
- * An error's text for stderr: keys redacted, and a control or invisible character in it (from an
- * argument, a file, another server's answer) escaped, so that the terminal shows it instead of
- * acting on it (`\x1b[2J` clears the screen; U+202E turns the rest of the line around).
- */
-function terminalText(ctx: CliContext, text: string): string {
-  return escapeUnseen(ctx.redact(text), true);
 }
 
 /** commander's message without its "error: " prefix. */

@@ -10,6 +10,7 @@ import type { Writable } from 'node:stream';
 import { LocalBackend } from '../backend/local/index.js';
 import type { Backend } from '../backend/types.js';
 import { usageError, validationError } from '../domain/errors.js';
+import { escapeUnseen } from '../domain/identifiers.js';
 import { isLoopback } from '../lib/loopback.js';
 import { createServer } from './app.js';
 
@@ -38,7 +39,9 @@ export async function serve(backend: Backend, options: ServeOptions, io: ServeIo
   if (!(backend instanceof LocalBackend)) {
     throw usageError("'premia serve' serves a local store; give it --db (or PREMIA_DB), not a remote profile.");
   }
-  const write = (line: string) => io.stderr.write(`${line}\n`);
+  // A line of the log (the start, with the store's path; each request) with its control
+  // characters escaped, as the CLI writes its status lines: the terminal shows them, not acts on them.
+  const write = (line: string) => io.stderr.write(`${escapeUnseen(line, true)}\n`);
   // Listen for signals before anything starts, so one sent during start-up is not lost.
   let onTerm = () => {};
   let onInt = () => {};

@@ -275,6 +275,20 @@ describe('simulate', () => {
     const again = await cli(db, ['simulate']);
     expect([again.code, again.stderr]).toEqual([6, expect.stringContaining(`The store ${db} already has a collections run; simulate needs a new store`)]);
   });
+
+  // The stop is said as a status line is: a control character of the store's name was written raw.
+  it('names the store with its control characters escaped', async () => {
+    const signals = new EventEmitter();
+    const db = join(tmp.dir, 'sim\u001b[2J.db');
+    const r = await runCli(['--db', db, 'simulate', '--out', join(tmp.dir, 'sim-escaped')], { cwd: tmp.dir, signals, prepare: ctrlCAfter('2026-11-02', signals) });
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      130,
+      '',
+      'Ctrl-C: stopping after the day in progress (press Ctrl-C again to quit at once).\n' +
+        `Stopped by Ctrl-C on 2026-11-02, in month 1 of 1 (2026-11): no month was completed; the store ${tmp.dir}/sim\\u001b[2J.db is at 2026-11-02 ` +
+        '(premia clock advance carries it on by hand; simulate starts only on a new store).\n',
+    ]);
+  });
 });
 
 describe('remote mode', () => {

@@ -47,7 +47,7 @@ export function lazyAction(ctx: CliContext, state: RunState, load: () => Promise
         const backend = await ctx.backend(globals, { createStore: options.createsStore === true });
         if (options.writes && !announced && ui.interactive) {
           announced = true;
-          ui.status(ui.err.dim(targetLine(target, made)));
+          ui.status(targetLine(target, made), ui.err.dim);
         }
         return backend;
       },

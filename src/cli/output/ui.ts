@@ -5,7 +5,7 @@
  */
 import { Chalk, type ChalkInstance } from 'chalk';
 import { stringifyJson } from '../../domain/json.js';
-import type { CliContext, GlobalOptions } from '../context.js';
+import { terminalText, type CliContext, type GlobalOptions } from '../context.js';
 import { count, noun } from '../../domain/words.js';
 import { moneyText, renderTable, type Column } from './table.js';
 
@@ -70,16 +70,26 @@ export class Ui {
   }
 
   /**
-   * A status message on stderr (suppressed by --quiet). Keys redacted as in error messages: a
-   * status names files and values the user gave (`--output`, a file to import), which may be a
-   * key typed in the wrong place.
+   * A status message on stderr (suppressed by --quiet), drawn in `style` (`ui.err.dim`) when one is
+   * given. Written as error messages are (terminalText): a status names files and values the user
+   * gave (`--output`, a store, a file to import), whose keys are redacted (one typed in the wrong
+   * place) and whose control characters are escaped: `--output $'r\e[2J.csv'` cleared the screen
+   * when the line said where the report was written.
    */
-  status(text: string): void {
-    if (!this.quiet) this.ctx.stderr.write(`${this.ctx.redact(text)}\n`);
+  status(text: string, style?: (text: string) => string): void {
+    if (this.quiet) return;
+    const shown = terminalText(this.ctx, text);
+    this.ctx.stderr.write(`${style ? style(shown) : shown}\n`);
   }
 
+  /** A note on stderr (suppressed by --quiet), after a yellow `note:`, written as a status is. */
+  note(text: string): void {
+    if (!this.quiet) this.ctx.stderr.write(`${this.err.yellow('note:')} ${terminalText(this.ctx, text)}\n`);
+  }
+
+  /** A warning on stderr (even under --quiet), after a yellow `warning:`, written as a status is. */
   warn(text: string): void {
-    this.ctx.stderr.write(`${this.err.yellow('warning:')} ${this.ctx.redact(text)}\n`);
+    this.ctx.stderr.write(`${this.err.yellow('warning:')} ${terminalText(this.ctx, text)}\n`);
   }
 
   /**

@@ -2,7 +2,7 @@ import type { StoreCopyReport } from '../../../backend/types.js';
 import { usageError, validationError } from '../../../domain/errors.js';
 import { resolve } from 'node:path';
 import { foreignUrlProblem, isStoreFile, keyAsStoreProblem, redactDbUrl } from '../../../lib/db-url.js';
-import { checkCopyStoreFile, checkNotSqliteCompanion, checkStoreDirectory } from '../../context.js';
+import { checkCopyStoreFile, checkNotSqliteCompanion, checkStoreDirectory, terminalText } from '../../context.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { confirmMode, declined } from '../../confirm.js';
 import { moneyText } from '../../output/table.js';
@@ -58,14 +58,15 @@ export async function copyRun({ ctx, ui, globals, from, to }: CopyOptions): Prom
       replace: globals.yes === true,
       confirm: async ({ target, tables }) => {
         const list = tables.map((t) => `${t.table} (${rowsText(t.rows)} ${t.rows === 1 ? 'row' : 'rows'})`).join(', ');
-        ctx.stderr.write(`${target} is not empty: the copy replaces all it holds: ${list}.\n`);
+        ctx.stderr.write(`${terminalText(ctx, `${target} is not empty: the copy replaces all it holds: ${list}.`)}\n`);
         // --yes allows the replacement; on a terminal premia still asks, since it cannot be undone.
         if (mode !== 'unattended' && ctx.stdinIsTTY && ctx.stderrIsTTY) {
-          if (!(await ctx.prompter.confirm(`Replace everything in ${target} with the copy of ${redactDbUrl(from)}?`, { colour: ui.colour }))) throw declined();
+          const question = terminalText(ctx, `Replace everything in ${target} with the copy of ${redactDbUrl(from)}?`);
+          if (!(await ctx.prompter.confirm(question, { colour: ui.colour }))) throw declined();
         }
       },
       onTable: (table, rows) => {
-        if (ui.interactive) ui.status(ui.err.dim(`  ${table}: ${rowsText(rows)} rows`));
+        if (ui.interactive) ui.status(`  ${table}: ${rowsText(rows)} rows`, ui.err.dim);
       },
       signal: ctrlC.signal,
       onWait: () => {
@@ -93,7 +94,7 @@ export async function copyRun({ ctx, ui, globals, from, to }: CopyOptions): Prom
   const rows = report.tables.reduce((s, t) => s + BigInt(t.from.rows), 0n);
   if (!report.identical) {
     const bad = report.tables.filter((t) => !t.same).map((t) => t.table);
-    ctx.stderr.write(`premia: the copy differs from its source in ${bad.join(', ')}; it was rolled back and ${report.to} is unchanged.\n`);
+    ctx.stderr.write(`${terminalText(ctx, `premia: the copy differs from its source in ${bad.join(', ')}; it was rolled back and ${report.to} is unchanged.`)}\n`);
     return 1;
   }
   const replaced = report.replaced.length > 0 ? ` (replacing what it held: ${report.replaced.map((t) => t.table).join(', ')})` : '';

@@ -7,6 +7,7 @@
 import { PremiaError, usageError } from '../../../domain/errors.js';
 import { checkProfileName, configPath, DEFAULT_PROFILE, readConfig, redactKey, saveProfile } from '../../config.js';
 import { verb, type CommandDeps } from '../../command.js';
+import { terminalText } from '../../context.js';
 import { parseBaseUrl } from '../../../backend/wire.js';
 import { isLoopback } from '../../../lib/loopback.js';
 
@@ -38,7 +39,7 @@ export async function loginRun({ ctx, globals, ui }: CommandDeps): Promise<numbe
     key = ctx.env.PREMIA_API_KEY;
     ui.status('Using the API key in PREMIA_API_KEY.');
   } else if (terminal) {
-    key = await ctx.prompter.password(`API key for ${baseUrl}:`, { colour: ui.colour });
+    key = await ctx.prompter.password(terminalText(ctx, `API key for ${baseUrl}:`), { colour: ui.colour });
   } else {
     throw usageError('No terminal to ask for the API key: set PREMIA_API_KEY to the key and run premia login again.');
   }

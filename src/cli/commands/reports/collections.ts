@@ -65,7 +65,7 @@ export async function collectionsRun(opts: CollectionsOptions): Promise<number> 
   const written = await writeDownload(ctx, download, output, undefined, '--output', force);
   if (written.path !== null) ui.status(`Wrote the ${period} collections report to ${written.path} (${plural(written.bytes, 'byte')}).`);
   // For a person at a terminal only: a cron job reads the state from --require-closed or the JSON.
-  if (note && ctx.stderrIsTTY) ui.status(`${ui.err.yellow('note:')} ${note}`);
+  if (note && ctx.stderrIsTTY) ui.note(note);
   return 0;
 }
 

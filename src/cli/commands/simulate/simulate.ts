@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { conflict, PremiaError, usageError } from '../../../domain/errors.js';
-import { printable } from '../../../domain/identifiers.js';
+import { escapeUnseen, printable } from '../../../domain/identifiers.js';
 import { addDays, shiftPeriod, type Period } from '../../../domain/period.js';
 import { checkPeriodOption, checkWholeNumberOption } from '../../../domain/requests.js';
 import { runSimulation, type PatternResult, type SimulationSummary } from '../../../simulation/scenario.js';
@@ -214,7 +214,8 @@ export function printSummary(ui: Ui, s: SimulationSummary): void {
       ['net_amount', aligned(st.net_amount)],
     ]);
     ui.line();
-    ui.line(`Files: ${m.files.join(', ')}`);
+    // Under --out as given: a control character of its name shown escaped, as in errors.
+    ui.line(`Files: ${m.files.map((f) => escapeUnseen(f)).join(', ')}`);
     ui.line();
   }
 }
