@@ -304,6 +304,23 @@ describe('policies update', () => {
     expect((await premia(['policies', 'update', 'P1', '--status', 'cancelled', '--amount', '149.50', '--yes'])).code).toBe(0);
   });
 
+  it('a tenfold premium with a cancellation, or on a cancelled policy, is the INVALID_TRANSITION it is, not a --yes to give', async () => {
+    await premia(CREATE_P1);
+    const both = await premia(['policies', 'update', 'P1', '--status', 'cancelled', '--amount', '5', '--json']);
+    expect(both.code).toBe(6);
+    expect(errorBody(both)).toMatchObject({
+      code: 'INVALID_TRANSITION',
+      message: 'Policy P1: a cancellation is final and leaves no premium to change; cancel it, or change its premium, not both in one update.',
+    });
+    expect((await premia(['policies', 'update', 'P1', '--status', 'cancelled'])).code).toBe(0);
+    const after = await premia(['policies', 'update', 'P1', '--amount', '5', '--json']);
+    expect(after.code).toBe(6);
+    expect(errorBody(after)).toMatchObject({
+      code: 'INVALID_TRANSITION',
+      message: 'Policy P1 is cancelled, which is final: its premium no longer changes.',
+    });
+  });
+
   it('setting the same status again is a no-op: updated_at stays, no history', async () => {
     await premia(CREATE_P1);
     const r = await premia(['policies', 'update', 'P1', '--status', 'active', '--json'], { now: at('2026-11-21T15:45:00.000Z') });

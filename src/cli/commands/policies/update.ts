@@ -49,8 +49,10 @@ export async function updateRun(opts: UpdateOptions): Promise<number> {
   const before = wanted ? await unlessUnsupported(() => b.getPolicy(ref)).catch(() => null) : null;
   // A premium moved tenfold or more (a slipped decimal point) is asked about on a terminal, and
   // without one needs --yes (a script's 94134 for 941.34 would debit it a hundred times), with the
-  // premium it has where the server can say.
-  if (patch.collection_amount !== undefined && mode !== 'yes') {
+  // premium it has where the server can say. A premium that can no longer be debited (given with a
+  // cancellation, or of a cancelled policy: refused as INVALID_TRANSITION) has nothing to ask about.
+  const debitable = patch.status !== 'cancelled' && before?.status !== 'cancelled';
+  if (patch.collection_amount !== undefined && mode !== 'yes' && debitable) {
     const question = before && premiumChangeQuestion(before.policy_number, before.collection_amount, patch.collection_amount);
     if (question && mode === 'unattended') throw usageError(`${question.details.join(' ')} Without a terminal to ask on, premia moves a premium tenfold or more only when told to: add --yes. Nothing changed.`);
     if (question) await askOrCancel(opts, question);
