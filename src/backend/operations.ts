@@ -48,6 +48,7 @@ import type {
   Explanation,
   IdempotencyRecord,
   ImportOptions,
+  KeyedOperation,
   ImportResult,
   Page,
   Policy,
@@ -475,9 +476,10 @@ export const OPERATIONS = {
     backend: null,
     encode: (operationId: string) => ({ params: id(operationId) }),
   }),
-  // What is on record for one of the client's Idempotency-Keys: asked by the CLI before a
-  // question, so that a rerun the key answers with an earlier answer asks nothing about acting.
-  listIdempotencyKeys: op<{ key: string }, { data: IdempotencyRecord[] }>()({
+  // What is on record for one of the client's Idempotency-Keys (or, with `operation` naming a
+  // store-wide one, the store's key as that operation is sent with it): asked by the CLI before
+  // a question, so that a rerun the key answers with an earlier answer asks nothing about acting.
+  listIdempotencyKeys: op<{ key: string; operation?: string }, { data: IdempotencyRecord[] }>()({
     name: 'listIdempotencyKeys',
     method: 'GET',
     path: '/idempotency-keys',
@@ -485,8 +487,10 @@ export const OPERATIONS = {
     resource: 'meta',
     what: 'idempotency records',
     query: 'all',
+    // The store's keys (operation=advanceClock, seedBank) to an operator key only.
+    errors: ['FORBIDDEN'],
     backend: 'idempotencyRecord',
-    encode: (key: string) => ({ query: { key } }),
+    encode: (key: string, operation?: KeyedOperation) => ({ query: { key, operation: operation?.name } }),
   }),
 
   // -- the simulation: the virtual clock and the simulated bank ---------------------------------

@@ -581,14 +581,26 @@ export interface Backend {
    * What is on record for this client's Idempotency-Key `key` (premia's extension,
    * GET /idempotency-keys?key=), or null: never used, refused or failed (a refusal keeps
    * nothing), or expired. What the CLI reads before a question, so that a rerun its key answers
-   * with an earlier run's answer asks nothing about acting.
+   * with an earlier run's answer asks nothing about acting. With `operation`, the key as that
+   * operation would be sent with it: the store's for a store-wide one (an advance's, a seed's).
    */
-  idempotencyRecord(key: string): Promise<IdempotencyRecord | null>;
+  idempotencyRecord(key: string, operation?: KeyedOperation): Promise<IdempotencyRecord | null>;
 
   close(): Promise<void>;
 }
 
-/** The record of an Idempotency-Key of one client (GET /idempotency-keys). */
+/**
+ * The operation a key is looked up for (its row of backend/operations.ts): the key of a
+ * store-wide one (an advance, the bank's seed) is the store's, shared by every operator key;
+ * any other's is the client's own.
+ */
+export interface KeyedOperation {
+  /** Its operationId (`advanceClock`), sent as GET /idempotency-keys?operation=. */
+  readonly name: string;
+  readonly storeWide?: boolean;
+}
+
+/** The record of an Idempotency-Key of one client, or of the store's (GET /idempotency-keys). */
 export interface IdempotencyRecord {
   key: string;
   /** The request it was first used for (the path with /v1). */

@@ -7,8 +7,10 @@
  * SETTLE-2026-11-002?" and then answered with the first run's SETTLE-2026-11-001.
  *
  * The record is the service's (GET /idempotency-keys on a premia service; the store's in local
- * mode), read for the client's own keys; a server that cannot say (one implementing only the
- * spec, which has no idempotency) leaves the question to be asked.
+ * mode), read for the key as the operation sends it: the client's own, or the store's for a
+ * store-wide operation (an advance's, a seed's). A server that cannot say (one implementing only
+ * the spec, which has no idempotency, or a premia service of a version that shows only the
+ * client's own keys, asked about the store's) leaves the question to be asked.
  */
 import { buildRequest, recordedRequest } from '../backend/wire.js';
 import type { Operation } from '../backend/operations.js';
@@ -26,7 +28,7 @@ export type KeyedOutcome = { kind: 'replay'; record: IdempotencyRecord } | { kin
  */
 export async function keyedOutcome<A extends unknown[]>(b: Backend, baseKey: string | undefined, n: number, row: Operation<unknown, unknown, A>, args: A): Promise<KeyedOutcome | null> {
   if (baseKey === undefined) return null;
-  const record = await unlessUnsupported(() => b.idempotencyRecord(requestKey(baseKey, n)));
+  const record = await unlessUnsupported(() => b.idempotencyRecord(requestKey(baseKey, n), row));
   if (record === null) return null;
   const request = recordedRequest(buildRequest(row, ...args));
   if (record.request_hash !== request.hash) return { kind: 'other-request', record };

@@ -401,17 +401,19 @@ export function validateSettlementPreviewQuery(raw: Raw): { period_month: Period
 /**
  * GET /idempotency-keys: key (required), as the Idempotency-Key header takes it (1–255 printable
  * ASCII; one holding an API key is refused there, so it can be on no record, and a URL is no
- * place for a secret).
+ * place for a secret); operation (optional), one of `operations` (the operationIds that take an
+ * Idempotency-Key where this server serves them).
  */
-export function validateIdempotencyKeyQuery(raw: Raw): { key: string } {
-  const c = queryChecker(raw, ['key'], 'an idempotency key lookup');
+export function validateIdempotencyKeyQuery<O extends string>(raw: Raw, operations: readonly O[]): { key: string; operation?: O } {
+  const c = queryChecker(raw, ['key', 'operation'], 'an idempotency key lookup');
+  const operation = Array.isArray(raw.operation) ? undefined : c.oneOf('operation', operations, false);
   const v = raw.key;
   if (!Array.isArray(v)) {
     if (v === undefined || v === null || v === '') c.add('key', 'REQUIRED', 'key is required: the Idempotency-Key to look up');
     else if (typeof v !== 'string' || !/^[\x20-\x7e]{1,255}$/.test(v)) c.add('key', 'INVALID_FORMAT', 'key must be 1–255 printable ASCII characters, as an Idempotency-Key');
     else if (holdsApiKey(v)) c.add('key', 'INVALID_FORMAT', 'key holds an API key (pmk_ and 40 letters and digits), a secret never stored as data');
   }
-  return c.done('The query is not valid', { key: typeof v === 'string' ? v : '' });
+  return c.done('The query is not valid', { key: typeof v === 'string' ? v : '', ...(operation === undefined ? {} : { operation }) });
 }
 
 /** For endpoints that take no query parameters. */

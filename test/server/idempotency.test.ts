@@ -344,12 +344,38 @@ describe('GET /v1/idempotency-keys: what is on record for a key of the client', 
     }
   });
 
+  // An advance's key is the store's: a terminal's rerun of `clock advance --idempotency-key K` was
+  // asked about the advance it would make now, then repeated the earlier one.
+  it("with operation=advanceClock, shows the store's key to an operator key (any client's), never to a client key, nor a client's own key as the store's", async () => {
+    const advance = (apiKey: string) => call(s.app, 'POST', '/v1/clock/advance', { key: apiKey, body: { days: 1 }, headers: withKey('nightly') });
+    const lookUpFor = (key: string, apiKey: string, operation = 'advanceClock') =>
+      call(s.app, 'GET', `/v1/idempotency-keys?key=${encodeURIComponent(key)}&operation=${operation}`, { key: apiKey });
+    expect((await advance(s.keys.operator)).status).toBe(200);
+    const found = await lookUpFor('nightly', s.keys.operator);
+    expect(found.status).toBe(200);
+    expect(found.json().data).toMatchObject([
+      { key: 'nightly', method: 'POST', path: '/v1/clock/advance', request_hash: requestHash('POST', '/v1/clock/advance', { days: 1 }), state: 'answered', status: 200 },
+    ]);
+    // Not the operator's own client's key, nor another operation's: the store's, for that operation alone.
+    expect((await lookUp('nightly', s.keys.operator)).json()).toEqual({ data: [] });
+    expect((await lookUpFor('nightly', s.keys.operator, 'createPolicy')).json()).toEqual({ data: [] });
+    // A client key may not send an advance: nor may it look up the store's keys.
+    const refused = await lookUpFor('nightly', s.keys.acme);
+    expect([refused.status, refused.json().error.code]).toEqual([403, 'FORBIDDEN']);
+    // A client's own key of the same name is its own, not the store's.
+    expect((await call(s.app, 'POST', '/v1/policies', { key: s.keys.acme, body: POLICY, headers: withKey('mine') })).status).toBe(201);
+    expect((await lookUpFor('mine', s.keys.operator)).json()).toEqual({ data: [] });
+    expect((await lookUpFor('mine', s.keys.acme, 'createPolicy')).json().data).toMatchObject([{ key: 'mine', path: '/v1/policies' }]);
+  });
+
   it('refuses a lookup without a key, with two, with another parameter or of a key holding an API key', async () => {
     for (const [query, code, message] of [
       ['', 'REQUIRED', 'key is required: the Idempotency-Key to look up'],
       ['?key=', 'REQUIRED', 'key is required: the Idempotency-Key to look up'],
       ['?key=a&key=b', 'REPEATED', undefined],
-      ['?key=a&client=2', 'UNKNOWN_FIELD', 'client is not a field of an idempotency key lookup; known: key'],
+      ['?key=a&client=2', 'UNKNOWN_FIELD', 'client is not a field of an idempotency key lookup; known: key, operation'],
+      ['?key=a&operation=getClock', 'INVALID_VALUE', undefined],
+      ['?key=a&operation=advanceClock&operation=seedBank', 'REPEATED', undefined],
       [`?key=${s.keys.acme}`, 'INVALID_FORMAT', 'key holds an API key (pmk_ and 40 letters and digits), a secret never stored as data'],
       [`?key=${'k'.repeat(256)}`, 'INVALID_FORMAT', 'key must be 1–255 printable ASCII characters, as an Idempotency-Key'],
     ] as const) {

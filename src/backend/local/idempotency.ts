@@ -315,13 +315,18 @@ export async function releaseKey(store: Store, clientId: number, key: string, ow
 }
 
 /**
- * What is on record for a client's key (GET /idempotency-keys), as a claim would find it: null
- * when there is no row or it has expired (a claim purges it first). The client's own keys only,
- * not the store's (an advance's or a seed's, STORE_SCOPE).
+ * What is on record for a key of a scope (GET /idempotency-keys), as a claim would find it: null
+ * when there is no row or it has expired (a claim purges it first). `scope` is a client's id
+ * (its own keys) or STORE_SCOPE (the store's: an advance's or a seed's, whoever sent it).
  */
-export async function findKeyRecord(store: Store, clientId: number, key: string, now: number): Promise<IdempotencyRecord | null> {
-  const at = idempotencyRowKey(clientId, key);
-  const row = await findIdempotencyKey(store.db, at.clientId, at.key);
+export async function findKeyRecord(store: Store, scope: number, key: string, now: number): Promise<IdempotencyRecord | null> {
+  const at = idempotencyRowKey(scope, key);
+  let row = await findIdempotencyKey(store.db, at.clientId, at.key);
+  if (!row && scope === STORE_SCOPE) {
+    // A store's answer kept by an earlier version under Local's own key, as claimKeyOnce finds it.
+    const earlier = await findIdempotencyKey(store.db, LOCAL_CLIENT_ID, key);
+    if (earlier && earlier.status !== null && STORE_REQUESTS.has(`${earlier.method} ${earlier.path}`)) row = earlier;
+  }
   if (!row || row.expires_at <= now) return null;
   return {
     key,

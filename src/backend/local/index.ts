@@ -31,6 +31,7 @@ import type {
   Explanation,
   IdempotencyRecord,
   ImportOptions,
+  KeyedOperation,
   ImportResult,
   Page,
   Policy,
@@ -45,7 +46,7 @@ import type {
   Upload,
 } from '../types.js';
 import { LocalAdmin } from './admin.js';
-import { findKeyRecord } from './idempotency.js';
+import { findKeyRecord, STORE_SCOPE } from './idempotency.js';
 import type { LocalContext } from './context.js';
 import * as bank from './bank.js';
 import * as collections from './collections.js';
@@ -300,8 +301,9 @@ export class LocalBackend implements Backend {
     return settlements.disputeSettlement(this.ctx, ref, reason);
   }
 
-  idempotencyRecord(key: string): Promise<IdempotencyRecord | null> {
-    return findKeyRecord(this.store, this.ctx.clientId, key, this.ctx.now().getTime());
+  idempotencyRecord(key: string, operation?: KeyedOperation): Promise<IdempotencyRecord | null> {
+    // A store-wide operation's key is the store's (local-idempotency.ts and the server claim it so).
+    return findKeyRecord(this.store, operation?.storeWide === true ? STORE_SCOPE : this.ctx.clientId, key, this.ctx.now().getTime());
   }
 
   async close(): Promise<void> {

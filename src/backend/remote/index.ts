@@ -26,6 +26,7 @@ import type {
   Explanation,
   IdempotencyRecord,
   ImportOptions,
+  KeyedOperation,
   ImportResult,
   Page,
   Policy,
@@ -515,9 +516,19 @@ export class RemoteBackend implements Backend {
     return this.checkedJson(callOf(OPERATIONS.disputeSettlement, [ref, reason]), 'the dispute', SETTLEMENT_FIELDS, settlementVerify(ref));
   }
 
-  async idempotencyRecord(key: string): Promise<IdempotencyRecord | null> {
+  async idempotencyRecord(key: string, operation?: KeyedOperation): Promise<IdempotencyRecord | null> {
     await this.requirePremia(RemoteBackend.named(OPERATIONS.listIdempotencyKeys));
-    const page = await this.shapedJson<{ data: IdempotencyRecord[] }>(callOf(OPERATIONS.listIdempotencyKeys, [key]), { data: 'list' });
+    let page: { data: IdempotencyRecord[] };
+    try {
+      page = await this.shapedJson<{ data: IdempotencyRecord[] }>(callOf(OPERATIONS.listIdempotencyKeys, [key, operation]), { data: 'list' });
+    } catch (e) {
+      // A premia service of a version before `operation` (it showed the client's own keys only)
+      // cannot say what is on record for the key as this operation sends it: not known.
+      if (operation !== undefined && e instanceof PremiaError && (e.details ?? []).some((d) => (d as { field?: unknown }).field === 'operation')) {
+        throw new PremiaError('NOT_SUPPORTED', 'This server looks up Idempotency-Keys (GET /idempotency-keys) without an operation: only the client\'s own.');
+      }
+      throw e;
+    }
     return page.data.find((r) => r.key === key) ?? null;
   }
 
