@@ -6,6 +6,9 @@
  * `settlements create` rerun with its key after the statement was disputed asked "Create
  * SETTLE-2026-11-002?" and then answered with the first run's SETTLE-2026-11-001.
  *
+ * The same held for `clock advance` (asked "… and close 2026-12?", then the November advance
+ * repeated).
+ *
  * The record is the service's (GET /idempotency-keys on a premia service; the store's in local
  * mode), read for the key as the operation sends it: the client's own, or the store's for a
  * store-wide operation (an advance's, a seed's). A server that cannot say (one implementing only
@@ -33,4 +36,14 @@ export async function keyedOutcome<A extends unknown[]>(b: Backend, baseKey: str
   const request = recordedRequest(buildRequest(row, ...args));
   if (record.request_hash !== request.hash) return { kind: 'other-request', record };
   return record.state === 'answered' ? { kind: 'replay', record } : null;
+}
+
+/**
+ * The warning after a write its key answered with an earlier run's answer: that what is shown is
+ * that answer, that nothing was done now (`nothing`), and how to act now: the command with a new
+ * idempotency key or none (`redo`: the command and what it then does; without it, in general).
+ */
+export function repeatedAnswerNote(key: string, nothing: string, redo?: { command: string; does: string }): string {
+  const now = redo ? `'${redo.command}' with a new idempotency key (or none) ${redo.does}.` : 'Run it with a new idempotency key (or none) to act now.';
+  return `that is the answer of an earlier run with idempotency key '${key}', repeated: ${nothing}. ${now}`;
 }

@@ -60,7 +60,8 @@ describe('clock advance --idempotency-key, run again', () => {
     expect([later.code, later.stdout, later.stderr]).toEqual([
       0,
       first.stdout,
-      `${moved}warning: that is the answer of an earlier run with idempotency key 'nightly', repeated: no day was lived now, and the clock is at 2026-11-24.\n`,
+      `${moved}warning: that is the answer of an earlier run with idempotency key 'nightly', repeated: no day was lived now, and the clock is at 2026-11-24. ` +
+        "'premia clock advance --days 1' with a new idempotency key (or none) advances it from there.\n",
     ]);
     expect((await premia(['--json', 'clock'])).json().date).toBe('2026-11-24');
   });

@@ -11,6 +11,8 @@ import { advanceLine } from '../../output/live.js';
 import type { Ui } from '../../output/ui.js';
 import { advanceQuestion, notQueued, plainAdvanceQuestion, queuesThem } from '../../questions.js';
 import { verb, type CommandDeps } from '../../command.js';
+import { keyedOutcome, repeatedAnswerNote, type KeyedOutcome } from '../../keyed-write.js';
+import { OPERATIONS } from '../../../backend/operations.js';
 
 interface Flags {
   days?: string;
@@ -52,8 +54,16 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
   // Unattended, the service judges the close again once this advance's turn has come (another
   // may move the clock while it waits; an Idempotency-Key's first use is checked too).
   const unattended = confirmMode(opts) === 'unattended';
-  // What is run: after a question, the date it named (see confirmAdvance).
-  const run = await confirmAdvance(opts, b, target);
+  const key = opts.globals.idempotencyKey;
+  // What a rerun's --idempotency-key will do, read (once) before anything is asked or refused:
+  // the earlier answer repeated, or a refusal (the key another request's), acts on nothing. The
+  // request as it is sent (unattended, judged by the store: safe_close).
+  let keyedRead: Promise<KeyedOutcome | null> | undefined;
+  const keyed = () => (keyedRead ??= keyedOutcome(b, key, 1, OPERATIONS.advanceClock, [unattended ? { ...target, safe_close: true } : target]));
+  // What is run: after a question, the date it named (see confirmAdvance). On a terminal a rerun
+  // its key answers without acting is asked nothing: asked first, it was asked about closing the
+  // period the clock would close now, then answered with the earlier run's advance.
+  const run = confirmMode(opts) === 'ask' && (await keyed()) !== null ? target : await confirmAdvance(opts, b, target, keyed);
 
   const progress = await startProgress(ui, 'Advancing the clock…');
   const remote = b.mode === 'remote';
@@ -82,6 +92,12 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
     if (unsafe) {
       progress.stop();
       throw unsafe;
+    }
+    // Refused for its key before any day (another request's, or a run of it still going): no
+    // "stopped" with days to account for.
+    if (e instanceof PremiaError && (e.code === 'IDEMPOTENCY_KEY_REUSED' || e.code === 'IDEMPOTENCY_IN_PROGRESS') && committed.count === 0) {
+      progress.stop();
+      throw e;
     }
     if (ctrlC.signal.aborted && e instanceof PremiaError && e.code === 'CANCELLED') {
       throw stopped(
@@ -139,18 +155,25 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
   // Already there (--days 0, --to today, or an overlapping advance that got there first): "Clock
   // moved from X to X" read as if something had happened.
   if (!ui.json && result.days.length === 0 && result.from === result.to) ui.status(`The clock is already at ${result.to}: no day to live; nothing changed.`);
-  else if (!ui.json) {
-    ui.status(`Clock moved from ${result.from} to ${result.to}: ${plural(result.days.length, 'day')} lived, ${money(total)} collected.`);
-    // A rerun with --idempotency-key is answered with the first run's result: once the clock has
-    // moved on since, that read as if these days were lived now and the clock stood at their end.
-    const key = opts.globals.idempotencyKey;
+  else if (!ui.json) ui.status(`Clock moved from ${result.from} to ${result.to}: ${plural(result.days.length, 'day')} lived, ${money(total)} collected.`);
+  // A rerun with --idempotency-key is answered with the first run's result: known so from the
+  // key's record (read before a question), or once the clock has moved on since, that read as if
+  // these days were lived now and the clock stood at their end.
+  if (key !== undefined) {
+    const known = keyedRead === undefined ? null : await keyedRead;
     // (Best effort: the advance is done, whatever reading the clock now answers.)
-    const now = key !== undefined ? await clockOf(b).catch(() => null) : null;
-    if (now !== null && now.date > result.to) {
-      ui.warn(`that is the answer of an earlier run with idempotency key '${key}', repeated: no day was lived now, and the clock is at ${now.date}.`);
+    const now = known !== null || !ui.json ? await clockOf(b).catch(() => null) : null;
+    if (known?.kind === 'replay' || (now !== null && now.date > result.to)) {
+      const nothing = now === null ? 'no day was lived now' : `no day was lived now, and the clock is at ${now.date}`;
+      ui.warn(repeatedAnswerNote(key, nothing, { command: `premia clock advance ${targetOptions(target)}`, does: now === null ? 'advances the clock' : 'advances it from there' }));
     }
   }
   return 0;
+}
+
+/** The options of `clock advance` that ask for `target`. */
+function targetOptions(target: AdvanceTarget): string {
+  return target.days !== undefined ? `--days ${target.days}` : target.to !== undefined ? `--to ${target.to}` : '--to-month-end';
 }
 
 /**
@@ -161,7 +184,7 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
  * `--days N` or `--to-month-end` past it, into days and periods that were never asked about. With
  * --idempotency-key the target stays as given: a rerun is known by its request.
  */
-async function confirmAdvance(env: CommandDeps, b: Backend, target: AdvanceTarget): Promise<AdvanceTarget> {
+async function confirmAdvance(env: CommandDeps, b: Backend, target: AdvanceTarget, keyed: () => Promise<KeyedOutcome | null>): Promise<AdvanceTarget> {
   const mode = confirmMode(env);
   const asked = (to: IsoDate): AdvanceTarget => (env.globals.idempotencyKey === undefined ? { to } : target);
   if (mode === 'yes') return target;
@@ -171,7 +194,11 @@ async function confirmAdvance(env: CommandDeps, b: Backend, target: AdvanceTarge
     if (clock === null) return target; // a server without the clock: the advance says so itself
     const closes = periodsClosedBetween(clock.date, advanceTargetDate(clock.date, target));
     if (!clock.locked || closes.length === 0) return target;
-    if (closes.length > 1) throw needsYes(closes);
+    // (Not when the key will answer without acting: a rerun repeating the earlier advance, or refused.)
+    if (closes.length > 1) {
+      if ((await keyed()) !== null) return target;
+      throw needsYes(closes);
+    }
     // With an idempotency key this may be a cron job's rerun, which the store answers with the
     // first run's result (a rerun of --to-month-end on the 30th is not a new month's advance):
     // the service judges the close (safe_close) only when the key is new, as it runs it.

@@ -1,0 +1,131 @@
+/**
+ * A keyed write rerun by hand on a terminal whose --idempotency-key will answer it without acting
+ * (the earlier run's answer, repeated; or a refusal, the key being another request's) asks
+ * nothing: `clock advance --days 1 --idempotency-key K` rerun a month later asked "… and close
+ * 2026-12?" (the advance it would make now) and then, answered yes, repeated the November
+ * advance. The key of an advance is the store's (any operator key's), read in local mode from
+ * the store and on a premia service with GET /idempotency-keys?operation=advanceClock.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Prompter } from '../../src/cli/context.js';
+import { runCli, tempDir, type CliOptions, type CliResult } from '../helpers/cli.js';
+import { remoteEnv, runPremia, startLiveServer, type LiveServer } from '../helpers/remote.js';
+import { dbPath, openTestBackend, seedFixturePeriod, setClock } from '../helpers/seed-collections.js';
+import { seedPeriod } from '../server/fixture-period.js';
+import { setMeta } from '../../src/store/repos/meta.js';
+import type { Store } from '../../src/store/store.js';
+
+/** The clock at `date`, locked as by a collections run (closed periods are final: an advance closing one asks). */
+async function lockedClock(store: Store, date: string): Promise<void> {
+  await setClock(store, date);
+  await setMeta(store.db, 'clock_locked', '1');
+}
+
+/** A prompter that answers yes/no questions from a list, recording them; any other question fails the test. */
+function answering(answers: boolean[], asked: string[]): Prompter {
+  const refuse = async (message: string): Promise<string> => {
+    throw new Error(`unexpected question: ${message}`);
+  };
+  return {
+    password: refuse,
+    input: refuse,
+    confirm: async (message) => {
+      asked.push(message);
+      const answer = answers.shift();
+      if (answer === undefined) throw new Error(`unexpected confirmation: ${message}`);
+      return answer;
+    },
+  };
+}
+
+/** On a terminal (stdin and stderr), answering from `answers`. */
+const terminal = (answers: boolean[], asked: string[]): Partial<CliOptions> => ({ tty: true, prompter: answering(answers, asked) });
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  while (cleanups.length > 0) cleanups.pop()!();
+});
+
+const KEY = 'nightly-2026-11-29';
+const KEYED_ADVANCE = ['--idempotency-key', KEY, 'clock', 'advance', '--days', '1'];
+const NOVEMBER_QUESTION = 'Advance the clock 1 day, to 2026-11-30, and close 2026-11?';
+/** The rerun's answer (the November advance's) and its note: nothing lived now, the clock's date, how to advance now. */
+const REPEATED =
+  'Advancing the clock…\n' +
+  'Clock moved from 2026-11-29 to 2026-11-30: 1 day lived, 0.00 collected.\n' +
+  `warning: that is the answer of an earlier run with idempotency key '${KEY}', repeated: no day was lived now, and the clock is at 2026-12-30. ` +
+  "'premia clock advance --days 1' with a new idempotency key (or none) advances it from there.\n";
+const REUSED =
+  'error: This Idempotency-Key was first used for another request (POST /v1/clock/advance or a different body); use a new key for a new request.\n' +
+  '  (code IDEMPOTENCY_KEY_REUSED)\n';
+
+type Cli = (args: string[], options?: Partial<CliOptions>) => Promise<CliResult>;
+
+/** The scenario in either mode: `banner` is the mode's first stderr line. */
+async function advanceRerun(cli: Cli, banner: string): Promise<void> {
+  const asked: string[] = [];
+  const first = await cli(KEYED_ADVANCE, terminal([true], asked));
+  expect([first.code, asked]).toEqual([0, [NOVEMBER_QUESTION]]);
+  expect(first.stderr.startsWith(banner)).toBe(true);
+  // December lived without the key; the clock at its last day.
+  expect((await cli(['--yes', 'clock', 'advance', '--to', '2026-12-30'])).code).toBe(0);
+
+  // Asked first, this was "Advance the clock 1 day, to 2026-12-31, and close 2026-12?", and then the November advance.
+  const rerun = await cli(KEYED_ADVANCE, terminal([], asked));
+  expect(asked).toEqual([NOVEMBER_QUESTION]);
+  expect([rerun.code, rerun.stdout]).toEqual([0, first.stdout]);
+  expect(rerun.stderr).toBe(`${banner}${REPEATED}`);
+  expect((await cli(['--json', 'clock'])).json().date).toBe('2026-12-30');
+
+  // The key used for another advance: refused as such, nothing asked, nothing lived.
+  const other = await cli(['--idempotency-key', KEY, 'clock', 'advance', '--to-month-end'], terminal([], asked));
+  // (A service's refusal names its request.)
+  expect([other.code, other.stdout, other.stderr.replace(/, request [0-9a-f-]{36}\)/, ')')]).toEqual([6, '', `${banner}Advancing the clock…\n${REUSED}`]);
+  expect(asked).toEqual([NOVEMBER_QUESTION]);
+  expect((await cli(['--json', 'clock'])).json().date).toBe('2026-12-30');
+
+  // A new key is a new advance: asked about December's close, and lived.
+  const fresh = await cli(['--idempotency-key', `${KEY}-b`, 'clock', 'advance', '--days', '1'], terminal([true], asked));
+  expect([fresh.code, asked]).toEqual([0, [NOVEMBER_QUESTION, 'Advance the clock 1 day, to 2026-12-31, and close 2026-12?']]);
+  expect((await cli(['--json', 'clock'])).json().date).toBe('2026-12-31');
+}
+
+describe('local mode', () => {
+  async function store(): Promise<{ db: string; cli: Cli }> {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const db = dbPath(dir);
+    const backend = await openTestBackend(db);
+    await seedFixturePeriod(backend.store);
+    await lockedClock(backend.store, '2026-11-29');
+    await backend.close();
+    return { db, cli: (args, options = {}) => runCli(['--db', db, ...args], { cwd: dir, ...options, env: { NO_COLOR: '1' } }) };
+  }
+
+  it('clock advance: a keyed rerun asks nothing, repeats the earlier advance and says so; another advance with the key is refused unasked', async () => {
+    const { db, cli } = await store();
+    await advanceRerun(cli, `Local mode: store ${db}\n`);
+  });
+});
+
+describe('remote mode (a premia service)', () => {
+  let server: LiveServer;
+  let dir: string;
+  beforeAll(async () => {
+    server = await startLiveServer();
+    await seedPeriod(server.backend.store);
+    await lockedClock(server.backend.store, '2026-11-29');
+    const t = tempDir('premia-keyed-questions-');
+    dir = t.dir;
+    cleanups.push(t.cleanup);
+  });
+  afterAll(async () => server.close());
+
+  it('clock advance: a keyed rerun asks nothing, repeats the earlier advance and says so; another advance with the key is refused unasked', async () => {
+    const env = { ...remoteEnv(server.url, server.keys.operator), NO_COLOR: '1' };
+    await advanceRerun((args, options = {}) => runPremia(args, { cwd: dir, env, ...options }), `Remote mode: ${server.url} (key …${server.keys.operator.slice(-4)})\n`);
+    // Known from the store's record of the key (operation=advanceClock), before any preview.
+    const requests = server.logs.map((l) => l.split(' ').slice(1, 3).join(' '));
+    expect(requests.filter((r) => r.startsWith('GET /v1/idempotency-keys'))).toHaveLength(4);
+  });
+});
