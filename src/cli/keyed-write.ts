@@ -7,7 +7,7 @@
  * SETTLE-2026-11-002?" and then answered with the first run's SETTLE-2026-11-001.
  *
  * The same held for `clock advance` (asked "… and close 2026-12?", then the November advance
- * repeated).
+ * repeated) and for every command that asks before a keyed write (askUnlessKeyed).
  *
  * The record is the service's (GET /idempotency-keys on a premia service; the store's in local
  * mode), read for the key as the operation sends it: the client's own, or the store's for a
@@ -19,7 +19,8 @@ import { buildRequest, recordedRequest } from '../backend/wire.js';
 import type { Operation } from '../backend/operations.js';
 import type { Backend, IdempotencyRecord } from '../backend/types.js';
 import { requestKey } from '../domain/idempotency.js';
-import { unlessUnsupported } from './confirm.js';
+import type { CommandDeps } from './command.js';
+import { confirmMode, unlessUnsupported } from './confirm.js';
 
 /** `replay`: the key's answer to this very request is kept; `other-request`: the key was used for another one. */
 export type KeyedOutcome = { kind: 'replay'; record: IdempotencyRecord } | { kind: 'other-request'; record: IdempotencyRecord };
@@ -36,6 +37,27 @@ export async function keyedOutcome<A extends unknown[]>(b: Backend, baseKey: str
   const request = recordedRequest(buildRequest(row, ...args));
   if (record.request_hash !== request.hash) return { kind: 'other-request', record };
   return record.state === 'answered' ? { kind: 'replay', record } : null;
+}
+
+/**
+ * On a terminal, `ask` before the invocation's `n`-th write (`row` with `args`, as it will be
+ * sent) unless its --idempotency-key will answer it without acting: a rerun repeating an earlier
+ * answer, or refused the key being another request's (IDEMPOTENCY_KEY_REUSED, from the write
+ * itself). What the key will do is returned (null: the write may act), for the note of a replay
+ * (repeatedAnswerNote). Off a terminal and with --yes nothing is asked, nor looked up.
+ */
+export async function askUnlessKeyed<A extends unknown[]>(
+  env: Pick<CommandDeps, 'ctx' | 'globals'>,
+  b: Backend,
+  row: Operation<unknown, unknown, A>,
+  args: A,
+  ask: () => Promise<void>,
+  n = 1,
+): Promise<KeyedOutcome | null> {
+  if (confirmMode(env) !== 'ask') return null;
+  const outcome = await keyedOutcome(b, env.globals.idempotencyKey, n, row, args);
+  if (outcome === null) await ask();
+  return outcome;
 }
 
 /**

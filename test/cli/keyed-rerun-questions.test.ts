@@ -4,7 +4,8 @@
  * nothing: `clock advance --days 1 --idempotency-key K` rerun a month later asked "… and close
  * 2026-12?" (the advance it would make now) and then, answered yes, repeated the November
  * advance. The key of an advance is the store's (any operator key's), read in local mode from
- * the store and on a premia service with GET /idempotency-keys?operation=advanceClock.
+ * the store and on a premia service with GET /idempotency-keys?operation=advanceClock. Also
+ * `settlements mark-paid` with a key used for another request: refused, nothing asked.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Prompter } from '../../src/cli/context.js';
@@ -105,6 +106,22 @@ describe('local mode', () => {
   it('clock advance: a keyed rerun asks nothing, repeats the earlier advance and says so; another advance with the key is refused unasked', async () => {
     const { db, cli } = await store();
     await advanceRerun(cli, `Local mode: store ${db}\n`);
+  });
+
+  it('settlements mark-paid with a key used for another request is refused, nothing asked, nothing paid', async () => {
+    const { db, cli } = await store();
+    expect((await cli(['--yes', 'clock', 'advance', '--days', '2'])).code).toBe(0);
+    expect((await cli(['--yes', '--idempotency-key', 'settle-k', 'settlements', 'create', '--period', '2026-11'])).code).toBe(0);
+    const asked: string[] = [];
+    const r = await cli(['--idempotency-key', 'settle-k', 'settlements', 'mark-paid', 'SETTLE-2026-11-001'], terminal([], asked));
+    expect(asked).toEqual([]);
+    expect([r.code, r.stdout]).toEqual([6, '']);
+    expect(r.stderr).toBe(
+      `Local mode: store ${db}\n` +
+        'error: This Idempotency-Key was first used for another request (POST /v1/settlements or a different body); use a new key for a new request.\n' +
+        '  (code IDEMPOTENCY_KEY_REUSED)\n',
+    );
+    expect((await cli(['--json', 'settlements', 'get', 'SETTLE-2026-11-001'])).json().status).toBe('pending');
   });
 });
 

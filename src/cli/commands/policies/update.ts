@@ -5,6 +5,8 @@ import { usageError } from '../../../domain/errors.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { inOptionWords } from '../../option-errors.js';
 import { askOrCancel, confirmMode, unlessUnsupported } from '../../confirm.js';
+import { keyedOutcome, repeatedAnswerNote, type KeyedOutcome } from '../../keyed-write.js';
+import { OPERATIONS } from '../../../backend/operations.js';
 import { cancellationQuestion, plainCancellationQuestion, premiumChangeQuestion } from '../../questions.js';
 import { warnIfReinstatedOutsideMonth } from './queued-notice.js';
 import { showPolicy } from './show.js';
@@ -33,7 +35,13 @@ export function updateOptions(deps: CommandDeps, flags: Flags, [ref]: string[]):
 export async function updateRun(opts: UpdateOptions): Promise<number> {
   const { ui, backend, ref, patch } = opts;
   const b = await backend();
-  if (patch.status === 'cancelled' && confirmMode(opts) === 'ask') {
+  // A rerun whose --idempotency-key repeats an earlier answer, or is refused (the key another
+  // request's), updates nothing: neither question is asked, nor is a premium's move refused.
+  const mode = confirmMode(opts);
+  // (Read once, where a question or refusal would come.)
+  let keyedRead: Promise<KeyedOutcome | null> | undefined;
+  const keyed = () => (keyedRead ??= keyedOutcome(b, opts.globals.idempotencyKey, 1, OPERATIONS.updatePolicy, [ref, patch]));
+  if (patch.status === 'cancelled' && mode === 'ask' && (await keyed()) === null) {
     const preview = await previewOf(b, ref);
     // Cancelling a cancelled policy changes nothing: nothing to ask.
     if (preview === null) await askOrCancel(opts, plainCancellationQuestion(ref));
@@ -44,7 +52,6 @@ export async function updateRun(opts: UpdateOptions): Promise<number> {
   // while it was lapsed); null where the server cannot show it (a policy lookup is premia's
   // extension) or the lookup fails (the update then reports what is wrong).
   // (In remote mode only when something here uses it: --json prints the service's answer alone.)
-  const mode = confirmMode(opts);
   const wanted = b.mode === 'local' || !ui.json || (patch.collection_amount !== undefined && mode !== 'yes');
   const before = wanted ? await unlessUnsupported(() => b.getPolicy(ref)).catch(() => null) : null;
   // A premium moved tenfold or more (a slipped decimal point) is asked about on a terminal, and
@@ -53,7 +60,8 @@ export async function updateRun(opts: UpdateOptions): Promise<number> {
   // cancellation, or of a cancelled policy: refused as INVALID_TRANSITION) has nothing to ask about.
   const debitable = patch.status !== 'cancelled' && before?.status !== 'cancelled';
   if (patch.collection_amount !== undefined && mode !== 'yes' && debitable) {
-    const question = before && premiumChangeQuestion(before.policy_number, before.collection_amount, patch.collection_amount);
+    const found = before && premiumChangeQuestion(before.policy_number, before.collection_amount, patch.collection_amount);
+    const question = found && (await keyed()) === null ? found : null;
     if (question && mode === 'unattended') throw usageError(`${question.details.join(' ')} Without a terminal to ask on, premia moves a premium tenfold or more only when told to: add --yes. Nothing changed.`);
     if (question) await askOrCancel(opts, question);
   }
@@ -71,6 +79,7 @@ export async function updateRun(opts: UpdateOptions): Promise<number> {
     );
     showPolicy(ui, policy);
   }
+  if ((keyedRead === undefined ? null : await keyedRead)?.kind === 'replay') ui.warn(repeatedAnswerNote(opts.globals.idempotencyKey!, 'the policy was not updated now'));
   if (before?.status === 'lapsed' && policy.status === 'active') await warnIfReinstatedOutsideMonth(ui, b, policy);
   return 0;
 }

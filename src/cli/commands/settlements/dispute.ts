@@ -1,6 +1,8 @@
 import { validateDisputeRequest } from '../../../domain/requests.js';
 import { verb, type CommandDeps } from '../../command.js';
-import { askOrCancel, confirmMode } from '../../confirm.js';
+import { askOrCancel } from '../../confirm.js';
+import { askUnlessKeyed, repeatedAnswerNote } from '../../keyed-write.js';
+import { OPERATIONS } from '../../../backend/operations.js';
 import { inOptionWords } from '../../option-errors.js';
 import { disputeQuestion } from '../../questions.js';
 import { printSettlement } from './show.js';
@@ -23,15 +25,17 @@ export function disputeOptions(deps: CommandDeps, flags: Flags, [ref]: string[])
 export async function disputeRun(opts: DisputeOptions): Promise<number> {
   const { ui, backend, ref, reason } = opts;
   const b = await backend();
-  if (confirmMode(opts) === 'ask') {
+  // A rerun whose --idempotency-key repeats an earlier answer, or is refused, disputes nothing: not asked.
+  const keyed = await askUnlessKeyed(opts, b, OPERATIONS.disputeSettlement, [ref, reason], async () => {
     // A statement already disputed is refused by the dispute itself: nothing to ask.
     const current = await b.getSettlement(ref);
     if (current.status !== 'disputed') await askOrCancel(opts, disputeQuestion(current, reason));
-  }
+  });
   const s = await b.disputeSettlement(ref, reason);
   if (!ui.json) {
     ui.status(`${s.settlement_number} is disputed. 'premia settlements create --period ${s.period_month}' generates a new statement for the period.`);
   }
+  if (keyed?.kind === 'replay') ui.warn(repeatedAnswerNote(opts.globals.idempotencyKey!, 'nothing was disputed now'));
   printSettlement(ui, s);
   return 0;
 }

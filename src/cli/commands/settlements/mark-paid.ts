@@ -1,7 +1,9 @@
 import { validateMarkPaidRequest } from '../../../domain/requests.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { inOptionWords } from '../../option-errors.js';
-import { askOrCancel, confirmMode } from '../../confirm.js';
+import { askOrCancel } from '../../confirm.js';
+import { askUnlessKeyed, repeatedAnswerNote } from '../../keyed-write.js';
+import { OPERATIONS } from '../../../backend/operations.js';
 import { markPaidQuestion } from '../../questions.js';
 import { printSettlement } from './show.js';
 
@@ -26,14 +28,16 @@ export function markPaidOptions(deps: CommandDeps, flags: Flags, [ref]: string[]
 export async function markPaidRun(opts: MarkPaidOptions): Promise<number> {
   const { ui, backend, ref, input } = opts;
   const b = await backend();
-  if (confirmMode(opts) === 'ask') {
+  // A rerun whose --idempotency-key repeats an earlier answer, or is refused, marks nothing: not asked.
+  const keyed = await askUnlessKeyed(opts, b, OPERATIONS.markSettlementPaid, [ref, input], async () => {
     // A statement that is not pending is refused by the move itself: nothing to ask.
     const current = await b.getSettlement(ref);
     // "today", not the clock's date: a server that keeps no virtual clock (a spec-only one) has none to read.
     if (current.status === 'pending') await askOrCancel(opts, markPaidQuestion(current, input.reference ?? current.payment_reference));
-  }
+  });
   const s = await b.markSettlementPaid(ref, input);
   if (!ui.json) ui.status(`${s.settlement_number} is paid (on ${s.paid_on}, reference ${s.paid_reference}).`);
+  if (keyed?.kind === 'replay') ui.warn(repeatedAnswerNote(opts.globals.idempotencyKey!, 'nothing was marked paid now'));
   printSettlement(ui, s);
   return 0;
 }
