@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupedUnits } from '../helpers/grouped.js';
 import type { Prompter } from '../../src/cli/context.js';
-import { FIXTURES, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
+import { answering, FIXTURES, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
 import { remoteEnv, runPremia, startLiveServer, type LiveServer } from '../helpers/remote.js';
 import { startSpecStub, type SpecStub } from '../helpers/remote-spec-stub.js';
 
@@ -20,23 +20,6 @@ afterAll(() => tmp.cleanup());
 
 const cli = (db: string, args: string[], options: Partial<CliOptions> = {}) =>
   runCli(['--db', db, ...args], { cwd: tmp.dir, ...options, env: { NO_COLOR: '1', ...options.env } });
-
-/** A prompter that answers yes/no questions from a list, recording them; any other question fails the test. */
-function answering(answers: boolean[], asked: string[] = []): Prompter {
-  const refuse = async (message: string): Promise<string> => {
-    throw new Error(`unexpected question: ${message}`);
-  };
-  return {
-    password: refuse,
-    input: refuse,
-    confirm: async (message) => {
-      asked.push(message);
-      const answer = answers.shift();
-      if (answer === undefined) throw new Error(`unexpected confirmation: ${message}`);
-      return answer;
-    },
-  };
-}
 
 /** A prompter that answers yes, once another advance (`args`) has moved the clock of `db` while the question waited. */
 function meanwhile(db: string, args: string[], asked: string[]): Prompter {

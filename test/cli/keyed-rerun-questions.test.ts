@@ -8,8 +8,7 @@
  * `settlements mark-paid` with a key used for another request: refused, nothing asked.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Prompter } from '../../src/cli/context.js';
-import { runCli, tempDir, type CliOptions, type CliResult } from '../helpers/cli.js';
+import { answering, runCli, tempDir, type CliOptions, type CliResult } from '../helpers/cli.js';
 import { remoteEnv, runPremia, startLiveServer, type LiveServer } from '../helpers/remote.js';
 import { dbPath, openTestBackend, seedFixturePeriod, setClock } from '../helpers/seed-collections.js';
 import { seedPeriod } from '../server/fixture-period.js';
@@ -20,23 +19,6 @@ import type { Store } from '../../src/store/store.js';
 async function lockedClock(store: Store, date: string): Promise<void> {
   await setClock(store, date);
   await setMeta(store.db, 'clock_locked', '1');
-}
-
-/** A prompter that answers yes/no questions from a list, recording them; any other question fails the test. */
-function answering(answers: boolean[], asked: string[]): Prompter {
-  const refuse = async (message: string): Promise<string> => {
-    throw new Error(`unexpected question: ${message}`);
-  };
-  return {
-    password: refuse,
-    input: refuse,
-    confirm: async (message) => {
-      asked.push(message);
-      const answer = answers.shift();
-      if (answer === undefined) throw new Error(`unexpected confirmation: ${message}`);
-      return answer;
-    },
-  };
 }
 
 /** On a terminal (stdin and stderr), answering from `answers`. */

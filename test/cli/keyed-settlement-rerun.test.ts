@@ -6,28 +6,10 @@
  * (another key). Local mode and a premia service alike.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Prompter } from '../../src/cli/context.js';
-import { runCli, tempDir, type CliOptions } from '../helpers/cli.js';
+import { answering, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
 import { remoteEnv, runPremia, startLiveServer, type LiveServer } from '../helpers/remote.js';
 import { dbPath, FIXTURE_PERIOD, openTestBackend, seedFixturePeriod, setClock } from '../helpers/seed-collections.js';
 import { seedPeriod } from '../server/fixture-period.js';
-
-/** A prompter that answers yes/no questions from a list, recording them; any other question fails the test. */
-function answering(answers: boolean[], asked: string[]): Prompter {
-  const refuse = async (message: string): Promise<string> => {
-    throw new Error(`unexpected question: ${message}`);
-  };
-  return {
-    password: refuse,
-    input: refuse,
-    confirm: async (message) => {
-      asked.push(message);
-      const answer = answers.shift();
-      if (answer === undefined) throw new Error(`unexpected confirmation: ${message}`);
-      return answer;
-    },
-  };
-}
 
 /** On a terminal (stdin and stderr), answering from `answers`. */
 const terminal = (answers: boolean[], asked: string[]): Partial<CliOptions> => ({ tty: true, prompter: answering(answers, asked) });

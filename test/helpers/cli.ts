@@ -77,3 +77,20 @@ export function tempDir(prefix = 'premia-test-'): { dir: string; cleanup: () => 
 
 export const REPO = join(import.meta.dirname, '..', '..');
 export const FIXTURES = join(REPO, 'fixtures');
+
+/** A prompter that answers yes/no questions from `answers` in turn, recording them in `asked`; any other question, or one past the list, fails the test. */
+export function answering(answers: boolean[], asked: string[] = []): Prompter {
+  const refuse = async (message: string): Promise<string> => {
+    throw new Error(`unexpected question: ${message}`);
+  };
+  return {
+    password: refuse,
+    input: refuse,
+    confirm: async (message) => {
+      asked.push(message);
+      const answer = answers.shift();
+      if (answer === undefined) throw new Error(`unexpected confirmation: ${message}`);
+      return answer;
+    },
+  };
+}
