@@ -68,12 +68,30 @@ function canonical(value: unknown): string {
     .join(',')}}`;
 }
 
+/**
+ * Fields of a request body that say how to act, not what: left out of its identity. An advance's
+ * `safe_close` (sent by an unattended CLI) asks the store to refuse an unsafe close; the advance
+ * a cron job made under a key and the same advance rerun by hand under that key (no
+ * `safe_close`) are one request, answered once, not IDEMPOTENCY_KEY_REUSED. A refusal keeps
+ * nothing under the key, so a refused cron run leaves the key free.
+ */
+const NOT_IDENTITY: ReadonlyMap<string, readonly string[]> = new Map([['POST /v1/clock/advance', ['safe_close']]]);
+
 /** Hash of what makes two requests "the same": method, path, and the body (or the uploaded file's hash). */
 export function requestHash(method: string, path: string, body: unknown, fileSha256?: string): string {
   const h = createHash('sha256');
   h.update(`${method}\n${path}\n`);
-  h.update(fileSha256 !== undefined ? `file:${fileSha256}` : `json:${canonical(body ?? null)}`);
+  h.update(fileSha256 !== undefined ? `file:${fileSha256}` : `json:${canonical(identityOf(`${method} ${path}`, body ?? null))}`);
   return h.digest('hex');
+}
+
+/** `body` without the fields NOT_IDENTITY names for `request` (method and path). */
+function identityOf(request: string, body: unknown): unknown {
+  const omitted = NOT_IDENTITY.get(request);
+  if (omitted === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const kept: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  for (const field of omitted) delete kept[field];
+  return kept;
 }
 
 /**

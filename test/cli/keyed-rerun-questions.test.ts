@@ -73,6 +73,33 @@ async function advanceRerun(cli: Cli, banner: string): Promise<void> {
   expect((await cli(['--json', 'clock'])).json().date).toBe('2026-12-31');
 }
 
+/**
+ * A cron job's keyed advance (no terminal: sent with safe_close) rerun by hand on a terminal under
+ * its key, and the other way round: one request, its answer repeated, nothing asked. Before, the
+ * rerun without safe_close was "another request" (IDEMPOTENCY_KEY_REUSED, exit 6).
+ */
+async function cronThenHand(cli: Cli, banner: string): Promise<void> {
+  // (Without a terminal, no banner naming the store or the service.)
+  const cron = await cli(KEYED_ADVANCE);
+  expect([cron.code, cron.stderr]).toEqual([0, `Clock moved from 2026-11-29 to 2026-11-30: 1 day lived, 0.00 collected.\n`]);
+  const asked: string[] = [];
+  const byHand = await cli(KEYED_ADVANCE, terminal([], asked));
+  expect([byHand.code, asked, byHand.stdout]).toEqual([0, [], cron.stdout]);
+  expect(byHand.stderr).toBe(
+    `${banner}Advancing the clock…\nClock moved from 2026-11-29 to 2026-11-30: 1 day lived, 0.00 collected.\n` +
+      `warning: that is the answer of an earlier run with idempotency key '${KEY}', repeated: no day was lived now, and the clock is at 2026-11-30. ` +
+      "'premia clock advance --days 1' with a new idempotency key (or none) advances it from there.\n",
+  );
+  // The other way round: by hand first, then the cron job under the same key.
+  const handKey = ['--idempotency-key', `${KEY}-hand`, 'clock', 'advance', '--days', '1'];
+  // (It closes nothing: nothing to ask.)
+  const first = await cli(handKey, terminal([], asked));
+  expect([first.code, asked]).toEqual([0, []]);
+  const cronAgain = await cli(handKey);
+  expect([cronAgain.code, cronAgain.stdout]).toEqual([0, first.stdout]);
+  expect((await cli(['--json', 'clock'])).json().date).toBe('2026-12-01');
+}
+
 describe('local mode', () => {
   async function store(): Promise<{ db: string; cli: Cli }> {
     const { dir, cleanup } = tempDir();
@@ -88,6 +115,11 @@ describe('local mode', () => {
   it('clock advance: a keyed rerun asks nothing, repeats the earlier advance and says so; another advance with the key is refused unasked', async () => {
     const { db, cli } = await store();
     await advanceRerun(cli, `Local mode: store ${db}\n`);
+  });
+
+  it('clock advance: a cron run under a key and the same advance rerun by hand under it are one request', async () => {
+    const { db, cli } = await store();
+    await cronThenHand(cli, `Local mode: store ${db}\n`);
   });
 
   it('settlements mark-paid with a key used for another request is refused, nothing asked, nothing paid', async () => {
@@ -126,5 +158,24 @@ describe('remote mode (a premia service)', () => {
     // Known from the store's record of the key (operation=advanceClock), before any preview.
     const requests = server.logs.map((l) => l.split(' ').slice(1, 3).join(' '));
     expect(requests.filter((r) => r.startsWith('GET /v1/idempotency-keys'))).toHaveLength(4);
+  });
+});
+
+describe('remote mode (a premia service): a cron run and the same advance by hand', () => {
+  let server: LiveServer;
+  let dir: string;
+  beforeAll(async () => {
+    server = await startLiveServer();
+    await seedPeriod(server.backend.store);
+    await lockedClock(server.backend.store, '2026-11-29');
+    const t = tempDir('premia-keyed-cron-');
+    dir = t.dir;
+    cleanups.push(t.cleanup);
+  });
+  afterAll(async () => server.close());
+
+  it('are one request to the service, whichever came first', async () => {
+    const env = { ...remoteEnv(server.url, server.keys.operator), NO_COLOR: '1' };
+    await cronThenHand((args, options = {}) => runPremia(args, { cwd: dir, env, ...options }), `Remote mode: ${server.url} (key …${server.keys.operator.slice(-4)})\n`);
   });
 });
