@@ -502,6 +502,21 @@ describe('a policy cancellation', () => {
     expect((await cli(db, ['policies', 'update', 'POL-2026315', '--status', 'cancelled'], { prompter: answering([]) })).code).toBe(0);
     expect((await cli(db, ['policies', 'update', 'POL-2026315', '--status', 'cancelled'], terminal([]))).code).toBe(0);
   });
+
+  it('a cancellation with another premium is refused whole without asking first; with the same premium it asks', async () => {
+    const db = copyOfBase();
+    const asked: string[] = [];
+    const r = await cli(db, ['policies', 'update', 'POL-2026315', '--status', 'cancelled', '--amount', '5.00'], terminal([], asked));
+    expect([r.code, r.stdout, asked]).toEqual([6, '', []]);
+    expect(r.stderr).toBe(
+      `Local mode: store ${db}\n` +
+        'error: Policy POL-2026315: a cancellation is final and leaves no premium to change; cancel it, or change its premium, not both in one update.\n' +
+        '  (code INVALID_TRANSITION)\n',
+    );
+    expect((await cli(db, ['--json', 'policies', 'get', 'POL-2026315'])).json()).toMatchObject({ status: 'active', collection_amount: 372 });
+    const same = await cli(db, ['policies', 'update', 'POL-2026315', '--status', 'cancelled', '--amount', '372.00'], terminal([false], asked));
+    expect([same.code, asked]).toEqual([130, ['Cancel policy POL-2026315?']]);
+  });
 });
 
 describe('keys revoke', () => {

@@ -43,9 +43,12 @@ export async function updateRun(opts: UpdateOptions): Promise<number> {
   const keyed = () => (keyedRead ??= keyedOutcome(b, opts.globals.idempotencyKey, 1, OPERATIONS.updatePolicy, [ref, patch]));
   if (patch.status === 'cancelled' && mode === 'ask' && (await keyed()) === null) {
     const preview = await previewOf(b, ref);
-    // Cancelling a cancelled policy changes nothing: nothing to ask.
+    // Cancelling a cancelled policy changes nothing: nothing to ask. Nor does a cancellation with
+    // another premium, refused whole (INVALID_TRANSITION) as premia's service refuses it: asked
+    // first, a yes only led to the refusal.
+    const refused = preview !== null && patch.collection_amount !== undefined && patch.collection_amount !== preview.collection_amount;
     if (preview === null) await askOrCancel(opts, plainCancellationQuestion(ref));
-    else if (preview.status !== 'cancelled') await askOrCancel(opts, cancellationQuestion(preview));
+    else if (preview.status !== 'cancelled' && !refused) await askOrCancel(opts, cancellationQuestion(preview));
   }
   // The policy as it was, to tell a no-op from a change (in both modes, so that the same command
   // says the same thing), and a reinstatement (which may leave the policy out of a month queued
