@@ -134,6 +134,12 @@ export interface Operation<Req = unknown, Res = unknown, Args extends unknown[] 
    * (backend/local/idempotency.ts), and a 5xx to it is reported, not resent (remote/http.ts).
    */
   readonly commitsInParts?: boolean;
+  /**
+   * Fields of its body that say how to act, not what: left out of the request's identity for its
+   * Idempotency-Key (wire.ts requestHash), so that the same request with and without them is
+   * answered once, not refused IDEMPOTENCY_KEY_REUSED.
+   */
+  readonly notIdentity?: readonly string[];
   /** The collections report: says in a header whether the period is final (Premia-Period-State). */
   readonly periodState?: boolean;
   /** The error codes of its own (see the header for those every row may answer). */
@@ -547,6 +553,9 @@ export const OPERATIONS = {
     simulation: true,
     storeWide: true,
     commitsInParts: true,
+    // safe_close (sent by an unattended CLI) asks the store to refuse an unsafe close: a cron job's
+    // advance under a key and the same advance rerun by hand under it are one request.
+    notIdentity: ['safe_close'],
     // CONFLICT: another advance took the store over, judging this one abandoned.
     errors: ['CLOCK_BACKWARDS', 'CONFLICT'],
     backend: 'advanceClock',

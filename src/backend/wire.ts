@@ -32,6 +32,8 @@ export interface BuiltRequest {
   prefer: string | null;
   /** For messages: the operation in words, whether it is an extension, whether a 404 can only mean the route is missing. */
   route: { what: string; extension: boolean; idless: boolean; inParts?: true };
+  /** Operation.notIdentity: body fields left out of the request's identity for its key. */
+  notIdentity?: readonly string[];
 }
 
 /** The request of one call of `row`'s backend method with these arguments. */
@@ -53,6 +55,7 @@ export function buildRequest<A extends unknown[]>(row: Operation<unknown, unknow
   if (wire.query !== undefined) request.query = wire.query;
   if (wire.json !== undefined) request.json = wire.json;
   if (wire.upload !== undefined) request.upload = wire.upload;
+  if (row.notIdentity !== undefined) request.notIdentity = row.notIdentity;
   return request;
 }
 
@@ -69,25 +72,18 @@ function canonical(value: unknown): string {
 }
 
 /**
- * Fields of a request body that say how to act, not what: left out of its identity. An advance's
- * `safe_close` (sent by an unattended CLI) asks the store to refuse an unsafe close; the advance
- * a cron job made under a key and the same advance rerun by hand under that key (no
- * `safe_close`) are one request, answered once, not IDEMPOTENCY_KEY_REUSED. A refusal keeps
- * nothing under the key, so a refused cron run leaves the key free.
+ * Hash of what makes two requests "the same": method, path, and the body (or the uploaded file's
+ * hash), without the body's fields `notIdentity` names (Operation.notIdentity).
  */
-const NOT_IDENTITY: ReadonlyMap<string, readonly string[]> = new Map([['POST /v1/clock/advance', ['safe_close']]]);
-
-/** Hash of what makes two requests "the same": method, path, and the body (or the uploaded file's hash). */
-export function requestHash(method: string, path: string, body: unknown, fileSha256?: string): string {
+export function requestHash(method: string, path: string, body: unknown, fileSha256?: string, notIdentity?: readonly string[]): string {
   const h = createHash('sha256');
   h.update(`${method}\n${path}\n`);
-  h.update(fileSha256 !== undefined ? `file:${fileSha256}` : `json:${canonical(identityOf(`${method} ${path}`, body ?? null))}`);
+  h.update(fileSha256 !== undefined ? `file:${fileSha256}` : `json:${canonical(without(body ?? null, notIdentity))}`);
   return h.digest('hex');
 }
 
-/** `body` without the fields NOT_IDENTITY names for `request` (method and path). */
-function identityOf(request: string, body: unknown): unknown {
-  const omitted = NOT_IDENTITY.get(request);
+/** `body` without the fields `omitted` (an object's own; any other body as it is). */
+function without(body: unknown, omitted: readonly string[] | undefined): unknown {
   if (omitted === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) return body;
   const kept: Record<string, unknown> = { ...(body as Record<string, unknown>) };
   for (const field of omitted) delete kept[field];
@@ -103,7 +99,7 @@ function identityOf(request: string, body: unknown): unknown {
 export function recordedRequest(request: BuiltRequest, fileSha256?: string): { method: HttpMethod; path: string; hash: string } {
   const path = `/v1${request.path}`;
   const body = fileSha256 !== undefined ? null : (JSON.parse(stringifyJson(request.json ?? null)) as unknown);
-  return { method: request.method, path, hash: requestHash(request.method, path, body, fileSha256) };
+  return { method: request.method, path, hash: requestHash(request.method, path, body, fileSha256, request.notIdentity) };
 }
 
 /** `text` with any user-info of a URL in it (`//user:password@`) shown as `//***@`. */

@@ -30,13 +30,31 @@ export type KeyedOutcome = { kind: 'replay'; record: IdempotencyRecord } | { kin
  * acting; null when it may act (no key given, none on record, or its first request not answered:
  * one that stopped unseen is run again by the write, so it is asked about).
  */
-export async function keyedOutcome<A extends unknown[]>(b: Backend, baseKey: string | undefined, n: number, row: Operation<unknown, unknown, A>, args: A): Promise<KeyedOutcome | null> {
+async function keyedOutcome<A extends unknown[]>(b: Backend, baseKey: string | undefined, n: number, row: Operation<unknown, unknown, A>, args: A): Promise<KeyedOutcome | null> {
   if (baseKey === undefined) return null;
   const record = await unlessUnsupported(() => b.idempotencyRecord(requestKey(baseKey, n), row));
   if (record === null) return null;
   const request = recordedRequest(buildRequest(row, ...args));
   if (record.request_hash !== request.hash) return { kind: 'other-request', record };
   return record.state === 'answered' ? { kind: 'replay', record } : null;
+}
+
+/**
+ * keyedOutcome of a write read at most once, when a question or refusal first wants it
+ * (`outcome`); `known`: what it said, or null when nothing wanted it (not read at all).
+ */
+export function keyedOnce<A extends unknown[]>(
+  b: Backend,
+  baseKey: string | undefined,
+  n: number,
+  row: Operation<unknown, unknown, A>,
+  args: A,
+): { outcome: () => Promise<KeyedOutcome | null>; known: () => Promise<KeyedOutcome | null> } {
+  let read: Promise<KeyedOutcome | null> | undefined;
+  return {
+    outcome: () => (read ??= keyedOutcome(b, baseKey, n, row, args)),
+    known: async () => (read === undefined ? null : read),
+  };
 }
 
 /**

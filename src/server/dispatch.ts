@@ -260,7 +260,7 @@ async function runWrite(request: FastifyRequest, reply: FastifyReply, row: AnyOp
         : {
             key,
             scope: row.storeWide === true ? base.admin.idempotency.storeScope : principal.clientId,
-            hash: requestHash(request.method, path, work.hashBody, upload?.sha256),
+            hash: requestHash(request.method, path, work.hashBody, upload?.sha256, row.notIdentity),
             method: request.method,
             path,
             now: now().getTime(),

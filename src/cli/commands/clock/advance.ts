@@ -11,7 +11,7 @@ import { advanceLine } from '../../output/live.js';
 import type { Ui } from '../../output/ui.js';
 import { advanceQuestion, notQueued, plainAdvanceQuestion, queuesThem } from '../../questions.js';
 import { verb, type CommandDeps } from '../../command.js';
-import { keyedOutcome, repeatedAnswerNote, type KeyedOutcome } from '../../keyed-write.js';
+import { keyedOnce, repeatedAnswerNote, type KeyedOutcome } from '../../keyed-write.js';
 import { OPERATIONS } from '../../../backend/operations.js';
 
 interface Flags {
@@ -58,12 +58,11 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
   // What a rerun's --idempotency-key will do, read (once) before anything is asked or refused:
   // the earlier answer repeated, or a refusal (the key another request's), acts on nothing. The
   // request as it is sent (unattended, judged by the store: safe_close).
-  let keyedRead: Promise<KeyedOutcome | null> | undefined;
-  const keyed = () => (keyedRead ??= keyedOutcome(b, key, 1, OPERATIONS.advanceClock, [unattended ? { ...target, safe_close: true } : target]));
+  const keyed = keyedOnce(b, key, 1, OPERATIONS.advanceClock, [unattended ? { ...target, safe_close: true } : target]);
   // What is run: after a question, the date it named (see confirmAdvance). On a terminal a rerun
   // its key answers without acting is asked nothing: asked first, it was asked about closing the
   // period the clock would close now, then answered with the earlier run's advance.
-  const run = confirmMode(opts) === 'ask' && (await keyed()) !== null ? target : await confirmAdvance(opts, b, target, keyed);
+  const run = confirmMode(opts) === 'ask' && (await keyed.outcome()) !== null ? target : await confirmAdvance(opts, b, target, keyed.outcome);
 
   const progress = await startProgress(ui, 'Advancing the clock…');
   const remote = b.mode === 'remote';
@@ -160,7 +159,7 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
   // key's record (read before a question), or once the clock has moved on since, that read as if
   // these days were lived now and the clock stood at their end.
   if (key !== undefined) {
-    const known = keyedRead === undefined ? null : await keyedRead;
+    const known = await keyed.known();
     // (Best effort: the advance is done, whatever reading the clock now answers.)
     const now = known !== null || !ui.json ? await clockOf(b).catch(() => null) : null;
     if (known?.kind === 'replay' || (now !== null && now.date > result.to)) {

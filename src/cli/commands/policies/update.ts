@@ -5,7 +5,7 @@ import { usageError } from '../../../domain/errors.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { inOptionWords } from '../../option-errors.js';
 import { askOrCancel, confirmMode, unlessUnsupported } from '../../confirm.js';
-import { keyedOutcome, repeatedAnswerNote, type KeyedOutcome } from '../../keyed-write.js';
+import { keyedOnce, repeatedAnswerNote } from '../../keyed-write.js';
 import { OPERATIONS } from '../../../backend/operations.js';
 import { cancellationQuestion, plainCancellationQuestion, premiumChangeQuestion } from '../../questions.js';
 import { warnIfReinstatedOutsideMonth } from './queued-notice.js';
@@ -39,9 +39,8 @@ export async function updateRun(opts: UpdateOptions): Promise<number> {
   // request's), updates nothing: neither question is asked, nor is a premium's move refused.
   const mode = confirmMode(opts);
   // (Read once, where a question or refusal would come.)
-  let keyedRead: Promise<KeyedOutcome | null> | undefined;
-  const keyed = () => (keyedRead ??= keyedOutcome(b, opts.globals.idempotencyKey, 1, OPERATIONS.updatePolicy, [ref, patch]));
-  if (patch.status === 'cancelled' && mode === 'ask' && (await keyed()) === null) {
+  const keyed = keyedOnce(b, opts.globals.idempotencyKey, 1, OPERATIONS.updatePolicy, [ref, patch]);
+  if (patch.status === 'cancelled' && mode === 'ask' && (await keyed.outcome()) === null) {
     const preview = await previewOf(b, ref);
     // Cancelling a cancelled policy changes nothing: nothing to ask. Nor does a cancellation with
     // another premium, refused whole (INVALID_TRANSITION) as premia's service refuses it: asked
@@ -64,7 +63,7 @@ export async function updateRun(opts: UpdateOptions): Promise<number> {
   const debitable = patch.status !== 'cancelled' && before?.status !== 'cancelled';
   if (patch.collection_amount !== undefined && mode !== 'yes' && debitable) {
     const found = before && premiumChangeQuestion(before.policy_number, before.collection_amount, patch.collection_amount);
-    const question = found && (await keyed()) === null ? found : null;
+    const question = found && (await keyed.outcome()) === null ? found : null;
     if (question && mode === 'unattended') throw usageError(`${question.details.join(' ')} Without a terminal to ask on, premia moves a premium tenfold or more only when told to: add --yes. Nothing changed.`);
     if (question) await askOrCancel(opts, question);
   }
@@ -82,7 +81,7 @@ export async function updateRun(opts: UpdateOptions): Promise<number> {
     );
     showPolicy(ui, policy);
   }
-  if ((keyedRead === undefined ? null : await keyedRead)?.kind === 'replay') ui.warn(repeatedAnswerNote(opts.globals.idempotencyKey!, 'the policy was not updated now'));
+  if ((await keyed.known())?.kind === 'replay') ui.warn(repeatedAnswerNote(opts.globals.idempotencyKey!, 'the policy was not updated now'));
   if (before?.status === 'lapsed' && policy.status === 'active') await warnIfReinstatedOutsideMonth(ui, b, policy);
   return 0;
 }

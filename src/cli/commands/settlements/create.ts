@@ -3,13 +3,13 @@ import type { Backend, Settlement, SettlementPreview } from '../../../backend/ty
 import { PremiaError } from '../../../domain/errors.js';
 import type { Period } from '../../../domain/period.js';
 import { verb, type CommandDeps } from '../../command.js';
-import { askOrCancel, confirmMode, unlessUnsupported } from '../../confirm.js';
+import { askOrCancel, unlessUnsupported } from '../../confirm.js';
 import { money } from '../../output/format.js';
 import { plainSettlementQuestion, settlementQuestion } from '../../questions.js';
 import { feeRuleWarnings, printSettlement, settlementNow } from './show.js';
 import { checkPeriodOption } from '../../../domain/requests.js';
 import { withOtherClients } from '../../other-clients.js';
-import { keyedOutcome } from '../../keyed-write.js';
+import { askUnlessKeyed } from '../../keyed-write.js';
 
 interface Flags {
   period: string;
@@ -39,10 +39,10 @@ async function create(opts: CreateOptions): Promise<number> {
   // A rerun with --idempotency-key whose key is on record is answered from it (or refused, the
   // key being another request's) and makes nothing: nothing to ask. Known before the preview,
   // which may show a new statement to make once the first run's was disputed.
-  if (confirmMode(opts) === 'ask' && (await keyedOutcome(b, opts.globals.idempotencyKey, 1, OPERATIONS.createSettlement, [period])) === null) {
+  await askUnlessKeyed(opts, b, OPERATIONS.createSettlement, [period], async () => {
     const preview = await previewOf(b, period, opts.globals.idempotencyKey);
     if (preview !== REPLAY) await askOrCancel(opts, preview ? settlementQuestion(preview) : plainSettlementQuestion(period));
-  }
+  });
   const s = await b.createSettlement(period);
   // A rerun with --idempotency-key is answered with the first run's stored answer (pending), though
   // the statement may have been paid or disputed since: what it is now is read, never "to pay" again.
