@@ -7,7 +7,7 @@
  * the store and on a premia service with GET /idempotency-keys?operation=advanceClock. Also
  * `settlements mark-paid` with a key used for another request: refused, nothing asked.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { answering, runCli, tempDir, type CliOptions, type CliResult } from '../helpers/cli.js';
 import { remoteEnv, runPremia, startLiveServer, type LiveServer } from '../helpers/remote.js';
 import { dbPath, openTestBackend, seedFixturePeriod, setClock } from '../helpers/seed-collections.js';
@@ -24,9 +24,9 @@ async function lockedClock(store: Store, date: string): Promise<void> {
 /** On a terminal (stdin and stderr), answering from `answers`. */
 const terminal = (answers: boolean[], asked: string[]): Partial<CliOptions> => ({ tty: true, prompter: answering(answers, asked) });
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length > 0) cleanups.pop()!();
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
 });
 
 const KEY = 'nightly-2026-11-29';
@@ -139,43 +139,36 @@ describe('local mode', () => {
   });
 });
 
-describe('remote mode (a premia service)', () => {
-  let server: LiveServer;
-  let dir: string;
-  beforeAll(async () => {
-    server = await startLiveServer();
-    await seedPeriod(server.backend.store);
-    await lockedClock(server.backend.store, '2026-11-29');
-    const t = tempDir('premia-keyed-questions-');
-    dir = t.dir;
-    cleanups.push(t.cleanup);
-  });
-  afterAll(async () => server.close());
+/**
+ * A premia service holding the fixture period, its clock locked at 2026-11-29; the CLI against it
+ * with its operator key (the store's key of an advance), and the banner of its first stderr line.
+ */
+async function remoteOperator(): Promise<{ server: LiveServer; cli: Cli; banner: string }> {
+  const server = await startLiveServer();
+  cleanups.push(() => server.close());
+  await seedPeriod(server.backend.store);
+  await lockedClock(server.backend.store, '2026-11-29');
+  const t = tempDir('premia-keyed-questions-');
+  cleanups.push(t.cleanup);
+  const env = { ...remoteEnv(server.url, server.keys.operator), NO_COLOR: '1' };
+  return {
+    server,
+    cli: (args, options = {}) => runPremia(args, { cwd: t.dir, env, ...options }),
+    banner: `Remote mode: ${server.url} (key …${server.keys.operator.slice(-4)})\n`,
+  };
+}
 
+describe('remote mode (a premia service)', () => {
   it('clock advance: a keyed rerun asks nothing, repeats the earlier advance and says so; another advance with the key is refused unasked', async () => {
-    const env = { ...remoteEnv(server.url, server.keys.operator), NO_COLOR: '1' };
-    await advanceRerun((args, options = {}) => runPremia(args, { cwd: dir, env, ...options }), `Remote mode: ${server.url} (key …${server.keys.operator.slice(-4)})\n`);
+    const { server, cli, banner } = await remoteOperator();
+    await advanceRerun(cli, banner);
     // Known from the store's record of the key (operation=advanceClock), before any preview.
     const requests = server.logs.map((l) => l.split(' ').slice(1, 3).join(' '));
     expect(requests.filter((r) => r.startsWith('GET /v1/idempotency-keys'))).toHaveLength(4);
   });
-});
 
-describe('remote mode (a premia service): a cron run and the same advance by hand', () => {
-  let server: LiveServer;
-  let dir: string;
-  beforeAll(async () => {
-    server = await startLiveServer();
-    await seedPeriod(server.backend.store);
-    await lockedClock(server.backend.store, '2026-11-29');
-    const t = tempDir('premia-keyed-cron-');
-    dir = t.dir;
-    cleanups.push(t.cleanup);
-  });
-  afterAll(async () => server.close());
-
-  it('are one request to the service, whichever came first', async () => {
-    const env = { ...remoteEnv(server.url, server.keys.operator), NO_COLOR: '1' };
-    await cronThenHand((args, options = {}) => runPremia(args, { cwd: dir, env, ...options }), `Remote mode: ${server.url} (key …${server.keys.operator.slice(-4)})\n`);
+  it('clock advance: a cron run under a key and the same advance rerun by hand under it are one request, whichever came first', async () => {
+    const { cli, banner } = await remoteOperator();
+    await cronThenHand(cli, banner);
   });
 });
