@@ -786,8 +786,8 @@ export interface Admin {
     byName(name: string): Promise<{ id: number; name: string } | null>;
     /** The name of the client a name that is none looks like (case, spacing, a typo), or null. */
     like(name: string): Promise<string | null>;
-    /** The clients other than the store's own (whom local mode acts for without --as-client) with collections in `period`, by id. */
-    othersWithCollections(period: Period): Promise<Array<{ id: number; name: string }>>;
+    /** The clients with collections in `period`, by id; `own` marks the store's own (whom local mode acts for without --as-client). */
+    withCollections(period: Period): Promise<Array<{ id: number; name: string; own: boolean }>>;
   };
   readonly settings: {
     list(): Promise<SettingView[]>;

@@ -1,31 +1,45 @@
 /**
  * Local mode on a store that serves several clients acts for the store's own client, Local, unless
- * --as-client names another. An operator who reads such a store's month without --as-client gets
- * Local's (nothing, when the books are the other clients'): an empty report, a summary of zeros,
- * "never executed". Said so, with the clients whose month it is, so the month is not taken for
- * one nobody ran.
+ * --as-client names another. An operator who reads such a store's month for a client that did not
+ * run it (the store's own, without --as-client, or the one named) gets that client's month:
+ * nothing (an empty report, a summary of zeros, "never executed"). Said so, with the clients whose
+ * month it is and how to act for them, so the month is not taken for one nobody ran.
  */
 import { PremiaError } from '../domain/errors.js';
 import type { Period } from '../domain/period.js';
 import type { CommandDeps } from './command.js';
 import { nameList } from './confirm.js';
 
+/** `--as-client NAME` as a shell takes it. */
+const asClientOption = (name: string) => `--as-client ${/^[A-Za-z0-9._-]+$/.test(name) ? name : `"${name.replace(/(["\\$`])/g, '\\$1')}"`}`;
+
 /**
- * When this command acts for the store's own client in local mode (no --as-client) and other
- * clients of the store have collections in `period`: what to say about them; else null.
+ * When this command, in local mode, acts for a client with no collections in `period` (the
+ * store's own without --as-client, else the one named) and other clients of the store have some:
+ * what to say about them; else null.
  */
 export async function otherClientsNote(deps: CommandDeps, period: Period): Promise<string | null> {
-  if (deps.globals.asClient !== undefined) return null;
   const b = await deps.backend();
   if (b.mode !== 'local') return null;
-  const others = (await (await deps.admin()).clients.othersWithCollections(period)).map((c) => c.name);
-  if (others.length === 0) return null;
-  const first = others[0]!;
-  const quoted = /^[A-Za-z0-9._-]+$/.test(first) ? first : `"${first.replace(/(["\\$`])/g, '\\$1')}"`;
-  return (
-    `this store's own client has no collections for ${period}, but its ${others.length === 1 ? 'client' : 'clients'} ${nameList(others)} ` +
-    `${others.length === 1 ? 'does' : 'do'}: local mode acts for the store's own client unless --as-client names another (--as-client ${quoted}).`
-  );
+  const acting = deps.globals.asClient?.trim();
+  const ran = await (await deps.admin()).clients.withCollections(period);
+  const others = ran.filter((c) => (acting === undefined ? !c.own : c.name !== acting));
+  const named = others.filter((c) => !c.own).map((c) => c.name);
+  const does = (n: number) => (n === 1 ? 'does' : 'do');
+  const theirs = named.length === 0 ? '' : `its ${named.length === 1 ? 'client' : 'clients'} ${nameList(named)}`;
+  if (acting === undefined) {
+    if (named.length === 0) return null;
+    return (
+      `this store's own client has no collections for ${period}, but ${theirs} ${does(named.length)}: ` +
+      `local mode acts for the store's own client unless --as-client names another (${asClientOption(named[0]!)}).`
+    );
+  }
+  const own = others.some((c) => c.own);
+  if (!own && named.length === 0) return null;
+  const head = `client '${acting}' has no collections for ${period}, but`;
+  if (named.length === 0) return `${head} this store's own client does: local mode acts for it without --as-client.`;
+  if (!own) return `${head} ${theirs} ${does(named.length)} (${asClientOption(named[0]!)}).`;
+  return `${head} this store's own client does (without --as-client), and so ${does(named.length)} ${theirs} (${asClientOption(named[0]!)}).`;
 }
 
 /** `error` (NO_COLLECTIONS) with the note on the store's other clients added, when there is one. */

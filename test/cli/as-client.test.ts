@@ -136,3 +136,51 @@ describe("without --as-client, a month only the store's other clients ran is sai
     expect(none.stderr).not.toContain('--as-client');
   });
 });
+
+describe("with --as-client, a month the client named did not run is said to be the store's own client's or others'", () => {
+  let store: string;
+  const premiaOn = (args: string[]) => runCli(['--db', store, ...args], { cwd: dir });
+  const policy = ['policies', 'create', '--customer-id', 'C1', '--external-ref', 'E1', '--policy-number', 'POL-1', '--product-code', 'LIFE', '--amount', '10.00'];
+
+  beforeAll(async () => {
+    store = join(dir, 'own.db');
+    for (const client of ['Acme Life', 'Beta']) expect((await premiaOn(['keys', 'create', '--client', client])).code).toBe(0);
+    expect((await premiaOn(['clock', 'set', '2026-09-30'])).code).toBe(0);
+    // The store's own client runs October and November; Beta November only; Acme Life neither.
+    expect((await premiaOn(policy)).code).toBe(0);
+    expect((await premiaOn(['collections', 'execute', '--period', '2026-10'])).code).toBe(0);
+    expect((await premiaOn(['clock', 'advance', '--to', '2026-10-31'])).code).toBe(0);
+    expect((await premiaOn(['collections', 'execute', '--period', '2026-11'])).code).toBe(0);
+    expect((await premiaOn(['--as-client', 'Beta', ...policy])).code).toBe(0);
+    expect((await premiaOn(['--as-client', 'Beta', 'collections', 'execute', '--period', '2026-11'])).code).toBe(0);
+    expect((await premiaOn(['clock', 'advance', '--to', '2026-12-01'])).code).toBe(0);
+  });
+
+  it("only the store's own client ran it: the summary's warning says to leave --as-client out", async () => {
+    const r = await premiaOn(['--as-client', 'Beta', 'reports', 'summary', '--period', '2026-10']);
+    expect([r.code, r.stderr]).toEqual([
+      0,
+      "warning: client 'Beta' has no collections for 2026-10, but this store's own client does: local mode acts for it without --as-client.\n",
+    ]);
+  });
+
+  it('the store\'s own client and another ran it: settlements create (exit 6) and the report name both', async () => {
+    const note =
+      "client 'Acme Life' has no collections for 2026-11, but this store's own client does (without --as-client), and so does its client Beta (--as-client Beta).";
+    const settle = await premiaOn(['--as-client', 'Acme Life', 'settlements', 'create', '--period', '2026-11']);
+    expect([settle.code, settle.stdout]).toEqual([6, '']);
+    expect(settle.stderr).toBe(
+      "error: Period 2026-11 has no collections: it was never executed, so there is nothing to settle (a period's collections can only be queued before its last day, 2026-11-30, has run). " +
+        `C${note.slice(1)}\n  (code NO_COLLECTIONS)\n`,
+    );
+    const report = await premiaOn(['--as-client', ' Acme Life ', 'reports', 'collections', '--period', '2026-11']);
+    expect([report.code, report.stdout.split('\n').length, report.stderr]).toEqual([0, 2, `warning: ${note}\n`]);
+  });
+
+  it('nothing is added for the client that ran it, nor without --as-client where the store\'s own client ran it', async () => {
+    const beta = await premiaOn(['--as-client', 'Beta', 'reports', 'summary', '--period', '2026-11']);
+    expect([beta.code, beta.stderr]).toEqual([0, '']);
+    const own = await premiaOn(['reports', 'summary', '--period', '2026-11']);
+    expect([own.code, own.stderr]).toEqual([0, '']);
+  });
+});

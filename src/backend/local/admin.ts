@@ -6,7 +6,7 @@
  */
 import type { Store } from '../../store/store.js';
 import type { Admin, IdempotencyClaimInput, IdempotencyOwner, KeyRole, StoredResponse } from '../types.js';
-import { authenticate, clientByName, clientLike, createKey, createKeyOnce, listKeys, otherClientsWithCollectionsIn, revokeKey } from './api-keys.js';
+import { authenticate, clientByName, clientLike, createKey, createKeyOnce, listKeys, clientsWithCollectionsIn, revokeKey } from './api-keys.js';
 import { answerInWork, claimKey, completeKey, noteKeyTarget, processOwner, releaseKey, STORE_SCOPE } from './idempotency.js';
 import { listSettings, setSetting } from './settings.js';
 import { importHolidays, showCalendar } from './calendar.js';
@@ -39,7 +39,7 @@ export class LocalAdmin implements Admin {
     this.clients = {
       byName: (name: string) => clientByName(store, name),
       like: (name: string) => clientLike(store, name),
-      othersWithCollections: (period: Period) => otherClientsWithCollectionsIn(store, period),
+      withCollections: (period: Period) => clientsWithCollectionsIn(store, period),
     };
     this.settings = {
       list: () => listSettings(store),

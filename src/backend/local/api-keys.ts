@@ -218,9 +218,9 @@ export async function clientByName(store: Store, raw: string): Promise<{ id: num
   return row ? { id: row.id, name: row.name } : null;
 }
 
-/** The clients other than the store's own (Local) with collections in `period`, by id. */
-export async function otherClientsWithCollectionsIn(store: Store, period: Period): Promise<Array<{ id: number; name: string }>> {
-  return (await clientsWithCollections(store.db, period)).filter((c) => c.id !== LOCAL_CLIENT_ID).map((c) => ({ id: c.id, name: c.name }));
+/** The clients with collections in `period`, by id; `own`: the store's own (Local). */
+export async function clientsWithCollectionsIn(store: Store, period: Period): Promise<Array<{ id: number; name: string; own: boolean }>> {
+  return (await clientsWithCollections(store.db, period)).map((c) => ({ id: c.id, name: c.name, own: c.id === LOCAL_CLIENT_ID }));
 }
 
 /**
