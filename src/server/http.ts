@@ -73,9 +73,11 @@ export async function sendDownload(reply: FastifyReply, download: Download): Pro
   }
   if (reply.request.method === 'HEAD') {
     // The status and headers a GET gets (its first chunk read, so a refusal is the same), not the
-    // rest of the rows, which fastify would read to the end only to drop them.
+    // rest of the rows, which fastify would read to the end only to drop them. An empty stream,
+    // not no body: fastify writes `Content-Length: 0` for a HEAD without one, telling the caller
+    // the report is empty, where the GET streams it chunked, its length unknown until its end.
     close();
-    return reply.send();
+    return reply.send(Readable.from([]));
   }
   const stream = Readable.from(rest(), { objectMode: false });
   // Destroyed before rest() ran (a generator that never started skips its finally).
