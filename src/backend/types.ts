@@ -606,8 +606,12 @@ export interface IdempotencyRecord {
   /** The request it was first used for (the path with /v1). */
   method: string;
   path: string;
-  /** requestHash of that request (backend/wire.ts): another request with the key is refused, IDEMPOTENCY_KEY_REUSED. */
-  request_hash: string;
+  /**
+   * requestHash of that request (backend/wire.ts): another request with the key is refused,
+   * IDEMPOTENCY_KEY_REUSED. Null for a command of the CLI (method `CLI`: `premia keys create`),
+   * whose hash is of a client's name, and which no request with the key can be.
+   */
+  request_hash: string | null;
   /** `answered`: its response is kept and replayed to the same request; `running`: the first request has not been answered (yet). */
   state: 'answered' | 'running';
   /** The status of the kept response; null while running. */

@@ -368,6 +368,34 @@ describe('GET /v1/idempotency-keys: what is on record for a key of the client', 
     expect((await lookUpFor('mine', s.keys.acme, 'createPolicy')).json().data).toMatchObject([{ key: 'mine', path: '/v1/policies' }]);
   });
 
+  // The hash of `premia keys create`'s request is of the client's name and role: shown to any
+  // operator key, of any client, it let one confirm another client's name offline (sha256 of
+  // guesses), where an advance under the key tells only that the command used it (a 422).
+  it("shows an operator of another client a keys create's record without its hash, which would confirm the client's name", async () => {
+    const { idempotency, keys } = s.backend.admin;
+    const made = await keys.createOnce('Secret Mutual', 'client', keyCreationClaim('onboarding', idempotency, 'Secret Mutual', 'client', NOW));
+    expect('created' in made).toBe(true);
+    const otherOperator = (await keys.create('Other Insure', 'operator')).key;
+    for (const operation of ['advanceClock', 'seedBank']) {
+      const found = await call(s.app, 'GET', `/v1/idempotency-keys?key=onboarding&operation=${operation}`, { key: otherOperator });
+      expect(found.status).toBe(200);
+      expect(found.json()).toEqual({
+        data: [
+          {
+            key: 'onboarding',
+            method: 'CLI',
+            path: 'premia keys create',
+            request_hash: null,
+            state: 'answered',
+            status: 201,
+            created_at: '2026-11-22T09:30:00.000Z',
+            expires_at: '2026-11-23T09:30:00.000Z',
+          },
+        ],
+      });
+    }
+  });
+
   it('refuses a lookup without a key, with two, with another parameter or of a key holding an API key', async () => {
     for (const [query, code, message] of [
       ['', 'REQUIRED', 'key is required: the Idempotency-Key to look up'],

@@ -332,7 +332,10 @@ export async function findKeyRecord(store: Store, scope: number, key: string, no
     key,
     method: row.method,
     path: row.path,
-    request_hash: row.request_hash,
+    // Not a command's (`premia keys create`): its hash is of a client's name and role, which any
+    // operator key of any client, reading the store's keys, could test guesses against. No
+    // request sent with the key can be that command, so the hash would tell it nothing more.
+    request_hash: row.method === CLI_METHOD ? null : row.request_hash,
     state: row.status === null ? 'running' : 'answered',
     status: row.status,
     created_at: new Date(row.created_at).toISOString(),
