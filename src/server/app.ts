@@ -30,7 +30,7 @@ import { DEFAULT_AUTH_FAILURES, DEFAULT_AUTH_WINDOW_MS, FailedAuthLimiter } from
 import { authenticator, forbidden, RateLimited, retryAfterOf, WWW_AUTHENTICATE } from './auth.js';
 import { checkRoutes, fastifyPath, type ResourceRoutes, type RouteDeps } from './dispatch.js';
 import { errorBody, JSON_TYPE, SERVICE_UNAVAILABLE, toPremiaError } from './http.js';
-import { readIdempotencyKey } from './idempotency.js';
+import { idempotencyKeyHeader, readIdempotencyKey } from './idempotency.js';
 import { createJobs } from './jobs.js';
 import { useJsonParser } from './json.js';
 import { RESOURCE_ROUTES } from './routes/index.js';
@@ -472,7 +472,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         }
       }
       // A bad Idempotency-Key is refused before the body is read (POST and PATCH: the rows that take one).
-      if (request.method === 'POST' || request.method === 'PATCH') readIdempotencyKey(request.headers['idempotency-key']);
+      if (request.method === 'POST' || request.method === 'PATCH') readIdempotencyKey(idempotencyKeyHeader(request));
     });
     // After every check of the request (the key, the rate limit, the route's role, the headers):
     // the client that asked for it may now send its body (see 'checkContinue' above).

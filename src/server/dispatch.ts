@@ -26,7 +26,7 @@ import { formatPeriodStateHeader, PERIOD_STATE_HEADER } from '../domain/period-s
 import { validateNoQuery } from '../domain/requests.js';
 import { operationJson, type AsyncOperations } from './async-operations.js';
 import { errorBody, JSON_TYPE, sendDownload, sendJson, toPremiaError, unsupportedMediaType, type ErrorContext } from './http.js';
-import { readIdempotencyKey } from './idempotency.js';
+import { idempotencyKeyHeader, readIdempotencyKey } from './idempotency.js';
 import type { JobAction, Jobs, JobSpec } from './jobs.js';
 import { receiveHeldFile, type ReceivedFile, type UploadSlots } from './upload.js';
 
@@ -244,7 +244,7 @@ function queryOf(row: AnyOperation, request: FastifyRequest): Record<string, unk
 async function runWrite(request: FastifyRequest, reply: FastifyReply, row: AnyOperation, work: Work, upload: ReceivedFile | undefined, deps: RouteDeps): Promise<FastifyReply> {
   const { base, jobs, state, limits, log, now } = deps;
   const principal = principalOf(request);
-  const key = row.idempotent ? readIdempotencyKey(request.headers['idempotency-key']) : null;
+  const key = row.idempotent ? readIdempotencyKey(idempotencyKeyHeader(request)) : null;
   // The path without its query: query parameters of these routes are refused or ignored.
   const path = request.url.split('?', 1)[0]!;
   const spec: JobSpec = {

@@ -8,6 +8,20 @@ import { holdsApiKey } from '../domain/identifiers.js';
 
 const KEY_RE = /^[\x20-\x7e]{1,255}$/;
 
+/**
+ * The Idempotency-Key header as sent: an array when it came more than once. Node joins a header
+ * it does not know, sent twice, into one value (`first, second`), a key neither line gave; its
+ * `headersDistinct` keeps them apart (an injected request in the tests has only `headers`).
+ */
+export function idempotencyKeyHeader(request: {
+  headers: Record<string, string | string[] | undefined>;
+  raw: { headersDistinct?: Record<string, string[] | undefined> };
+}): string | string[] | undefined {
+  const lines = request.raw.headersDistinct?.['idempotency-key'];
+  if (lines === undefined) return request.headers['idempotency-key'];
+  return lines.length === 1 ? lines[0] : lines;
+}
+
 /** The Idempotency-Key header, or null when absent; 400 when it is not 1–255 printable ASCII. */
 export function readIdempotencyKey(header: string | string[] | undefined): string | null {
   if (header === undefined) return null;

@@ -83,6 +83,29 @@ describe('a real listening socket (undici)', () => {
     expect(page.headers['content-type']).toBe('application/json; charset=utf-8');
   });
 
+  // Node joins a header sent twice into one value ("a, b"): the request was keyed by a third key,
+  // neither of those sent, so a retry sending either one ran it again. Only a real socket shows it.
+  it('refuses an Idempotency-Key sent twice (400 REPEATED) and creates nothing', async () => {
+    const body = JSON.stringify({ policy_number: 'POL-TWICE', customer_id: 'C1', external_customer_ref: 'E1', product_code: 'LIFE', collection_amount: 149.5 });
+    const res = await request(`${base}/policies`, {
+      method: 'POST',
+      headers: ['x-api-key', key, 'content-type', 'application/json', 'idempotency-key', 'first', 'idempotency-key', 'second'],
+      body,
+    });
+    const reply = { status: res.statusCode, headers: res.headers as any, text: await res.body.text(), json: () => JSON.parse(reply.text) };
+    checkResponse('POST', '/v1/policies', reply);
+    expect(reply.status).toBe(400);
+    expect(reply.json().error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: 'Send one Idempotency-Key header, not several.',
+      details: [{ field: 'Idempotency-Key', code: 'REPEATED', message: 'Idempotency-Key was sent more than once' }],
+    });
+    expect((await send('GET', `${base}/policies/POL-TWICE`, { key })).status).toBe(404);
+    // One header whose value holds ", " is one key, as sent.
+    const one = await send('POST', `${base}/policies`, { key, body, headers: { 'content-type': 'application/json', 'idempotency-key': 'first, second' } });
+    expect(one.status).toBe(201);
+  });
+
   it('answers 401 with the spec body over the wire', async () => {
     const res = await send('GET', `${base}/policies`);
     expect(res.status).toBe(401);
