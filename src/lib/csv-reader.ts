@@ -83,7 +83,11 @@ export class CsvReader {
         // The first bytes are judged together, however they were split (`(head -c1; …) | premia
         // bank import -` named a UTF-16 file a legacy encoding, an .xlsx not a workbook).
         const head = this.head.byteLength === 0 ? chunk : Buffer.concat([this.head, chunk]);
-        if (head.byteLength < SNIFF_BYTES) {
+        // Judged before SNIFF_BYTES too once no more bytes can change the verdict: a whole first
+        // line (of text that cannot still become a container's magic number) or a whole magic
+        // number. A pipe's producer may pause after its first line (`(echo wrong,header; sleep 3;
+        // …) |`): a short wrong header waited for the rest, or the end, before its refusal.
+        if (head.byteLength < SNIFF_BYTES && !judgedEarly(head)) {
           this.head = head;
           return;
         }
@@ -320,6 +324,17 @@ function containerOf(head: Uint8Array): string | null {
     if (head.byteLength >= magic.length && magic.every((b, i) => head[i] === b)) return what;
   }
   return null;
+}
+
+/**
+ * Whether a file's first bytes, fewer than SNIFF_BYTES, already say what it is: they hold a whole
+ * container magic number, or a line feed and no NUL byte (a UTF-16 or UTF-32 file's alternating
+ * NULs are judged on more bytes) and are no magic number's beginning (a PNG's has a line feed).
+ */
+function judgedEarly(head: Uint8Array): boolean {
+  if (containerOf(head) !== null) return true;
+  if (head.indexOf(LF) === -1 || head.indexOf(0) !== -1) return false;
+  return !CONTAINERS.some(([magic]) => head.byteLength < magic.length && head.every((b, i) => magic[i] === b));
 }
 
 function utfMessage(encoding: 'UTF-16' | 'UTF-32', why: string): string {

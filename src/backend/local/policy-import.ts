@@ -136,6 +136,10 @@ async function read(file: Upload, sink: BatchSink, signal: AbortSignal | undefin
   const head: Uint8Array[] = [];
   let size = 0;
   let ended = false;
+  // The pieces held while deciding are read up to the header meanwhile: a pipe whose first line
+  // is no policy CSV's header is refused then, not once 4 MiB or its end came (its producer may
+  // pause, or never end). Only so far: the rows are read once, by the reader chosen.
+  const header = new PolicyRowParser(file.name, () => undefined, idSalt);
   try {
     while (url !== null && size <= INLINE_MAX_BYTES) {
       const next = await iterator.next();
@@ -147,6 +151,7 @@ async function read(file: Upload, sink: BatchSink, signal: AbortSignal | undefin
       const piece = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
       head.push(piece);
       size += piece.byteLength;
+      if (!header.headerRead) header.push(piece);
     }
     const rest: AsyncIterable<Uint8Array | string> = {
       [Symbol.asyncIterator]: () => ({

@@ -92,6 +92,11 @@ export class PolicyRowParser {
     return this.reader.bytesIn;
   }
 
+  /** Whether the header has been read (and found right: a wrong one throws). */
+  get headerRead(): boolean {
+    return this.header !== null;
+  }
+
   /** Take in the next piece of the file. Throws INVALID_FILE when it is not a policy CSV. */
   push(chunk: Uint8Array | string): void {
     this.guard(() => this.reader.push(chunk));
