@@ -10,7 +10,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, constants, existsSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cli.js';
+import { runCli, tempDir } from '../helpers/cli.js';
 import { BIN } from './spawn.js';
 
 let dir: string;
@@ -120,6 +120,21 @@ describe('a piped file refused at its first line, its writer still open', () => 
       writerOpen: true,
     });
     expect(existsSync(db)).toBe(false);
+  });
+
+  it('calendar import -: a short wrong header, exit 2, no date imported', async () => {
+    const db = join(dir, 'calendar.db');
+    const made = await runCli(['--db', db, 'bank', 'seed', '1'], { cwd: dir });
+    expect(made.code).toBe(0);
+    const r = await fromOpenPipe(['--db', db, 'calendar', 'import', '-'], 'wrong,header\n');
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: stdin is not a holiday CSV file: line 1: the header must be 'date,name'; found 'wrong,header'. Nothing was imported.\n  (code INVALID_FILE)\n",
+      writerOpen: true,
+    });
+    const shown = await runCli(['--db', db, '--json', 'calendar'], { cwd: dir });
+    expect(shown.json().imported_dates).toBe(0);
   });
 
   it('a right header on an open pipe is not refused: premia waits for the rows, and imports them at the end', async () => {

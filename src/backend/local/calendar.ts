@@ -65,17 +65,19 @@ export async function showCalendar(store: Store, year: number): Promise<Calendar
   };
 }
 
-/** The text of an upload (a calendar file is small: at most 1 MiB). */
-async function readSmall(file: Upload): Promise<Uint8Array[]> {
-  const chunks: Uint8Array[] = [];
+/**
+ * Each piece of an upload, refused past MAX_FILE_BYTES (a calendar file is small). The pieces go
+ * to the reader as they come: a pipe whose first line is no header of dates is refused then, not
+ * once its producer ends.
+ */
+async function* readSmall(file: Upload): AsyncGenerator<Uint8Array> {
   let size = 0;
   for await (const chunk of file.stream) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     size += bytes.byteLength;
     if (size > MAX_FILE_BYTES) throw invalidCalendarFile(file.name, `it is larger than ${MAX_FILE_BYTES} bytes`);
-    chunks.push(bytes);
+    yield bytes;
   }
-  return chunks;
 }
 
 function invalidCalendarFile(name: string, reason: string): PremiaError {
@@ -84,7 +86,6 @@ function invalidCalendarFile(name: string, reason: string): PremiaError {
 
 /** The holidays of a CSV file `date,name` (name may be empty), checked whole: any bad row refuses the file. */
 async function parseHolidays(file: Upload): Promise<ImportedHoliday[]> {
-  const chunks = await readSmall(file);
   const out: ImportedHoliday[] = [];
   const errors: FieldError[] = [];
   const seen = new Map<string, number>();
@@ -135,7 +136,7 @@ async function parseHolidays(file: Upload): Promise<ImportedHoliday[]> {
     },
   });
   try {
-    for (const c of chunks) reader.push(c);
+    for await (const c of readSmall(file)) reader.push(c);
     reader.end();
   } catch (e) {
     if (e instanceof CsvFormatError) throw invalidCalendarFile(file.name, e.message);
