@@ -21,10 +21,12 @@ import { pipeline } from 'node:stream/promises';
 import { OPERATION_LIST, type AnyOperation, type Operation } from '../backend/operations.js';
 import type { AdvanceOptions, AdvanceResult, AdvanceTarget, Admin, Backend, IdempotencyClaimInput, KeyRole, StoredResponse, Upload } from '../backend/types.js';
 import { keyedAdvance } from '../domain/advance.js';
+import { BANK_CSV_HEADER, POLICY_CSV_HEADER } from '../domain/csv-headers.js';
 import { buildRequest, recordedRequest, requestHash } from '../backend/wire.js';
 import { PremiaError, receivedCode } from '../domain/errors.js';
 import { CLI_METHOD, requestKey } from '../domain/idempotency.js';
 import { moneyToCents, stringifyJson } from '../domain/json.js';
+import { CsvFormatError, CsvReader, isBlankRecord, isHeaderOf } from '../lib/csv-reader.js';
 import { HERE_TAG, processIsAlive } from '../lib/process.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -50,7 +52,7 @@ export function withIdempotency(
     const request = buildRequest(row as Operation<unknown, unknown, unknown[]>, ...args);
     const key = requestKey(baseKey, ++writes);
     let file: { upload: Upload; sha256: string; remove?: () => Promise<void> } | null = null;
-    if (request.upload) file = await identify(request.upload);
+    if (request.upload) file = await identify(request.upload, UPLOAD_HEADERS.get(row.name));
     try {
       // The JSON body as the API would receive it (money as two-decimal numbers), or the file's hash.
       const { path, hash } = recordedRequest(request, file?.sha256);
@@ -144,10 +146,16 @@ function replay<T>(response: StoredResponse): T {
   return moneyToCents(parsed) as T;
 }
 
+/** The header each keyed upload's CSV begins with (a copy or hash of it stops at a first line that is not it). */
+const UPLOAD_HEADERS: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
+  ['importPolicies', POLICY_CSV_HEADER],
+  ['importBankTransactions', BANK_CSV_HEADER],
+]);
+
 /** An upload identified by its file's SHA-256: a file is hashed where it is; stdin is spooled first. */
-async function identify(file: Upload): Promise<{ upload: Upload; sha256: string; remove?: () => Promise<void> }> {
-  if (file.reopen) return { upload: file, sha256: await sha256Of(file.reopen()) };
-  return spool(file);
+async function identify(file: Upload, header: readonly string[] | undefined): Promise<{ upload: Upload; sha256: string; remove?: () => Promise<void> }> {
+  if (file.reopen) return { upload: file, sha256: await sha256Of(file.reopen(), header) };
+  return spool(file, header);
 }
 
 /**
@@ -156,9 +164,9 @@ async function identify(file: Upload): Promise<{ upload: Upload; sha256: string;
  * hours, before the import refused it at its first bytes. The import refuses it all the same,
  * and a refusal leaves the key free.
  */
-async function sha256Of(stream: AsyncIterable<Uint8Array | string>): Promise<string> {
+async function sha256Of(stream: AsyncIterable<Uint8Array | string>, header: readonly string[] | undefined): Promise<string> {
   const hash = createHash('sha256');
-  const notCsv = notCsvText();
+  const notCsv = notCsvText(header);
   for await (const chunk of stream) {
     hash.update(chunk);
     if (notCsv(chunk)) break;
@@ -174,15 +182,37 @@ const MAX_LINE_BYTES = 3 * (1 << 20) + 4;
 
 /**
  * A check of a stream's chunks in order: true from the chunk on which it shows it is no CSV text
- * (a NUL byte, or a line longer than any record the import takes), after which the import is sure
- * to refuse it whatever follows, with the same message. A search of each chunk for two bytes, so
- * no cost per row.
+ * (a NUL byte, or a line longer than any record the import takes), or, given the `header` the
+ * import takes, no such CSV (a first record that is not that header, or text the CSV reader
+ * refuses), after which the import is sure to refuse it whatever follows, with the same message.
+ * A search of each chunk for two bytes, and the reader only up to the header, so no cost per row:
+ * a producer that pauses after a wrong first line (`(echo wrong,header; sleep 60; …) |`) was copied
+ * to its end before the import read that line.
  */
-function notCsvText(): (chunk: Uint8Array | string) => boolean {
+function notCsvText(header?: readonly string[]): (chunk: Uint8Array | string) => boolean {
   let sinceLineEnd = 0;
+  let headerRight: boolean | null = null;
+  let reader: CsvReader | null =
+    header === undefined
+      ? null
+      : new CsvReader({
+          onRecord: (fields) => {
+            if (headerRight === null && !isBlankRecord(fields)) headerRight = isHeaderOf(fields, header);
+          },
+        });
   return (chunk) => {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     if (bytes.indexOf(0) !== -1) return true;
+    if (reader !== null) {
+      try {
+        reader.push(bytes);
+      } catch (e) {
+        if (e instanceof CsvFormatError) return true;
+        throw e;
+      }
+      if (headerRight === false) return true;
+      if (headerRight === true) reader = null; // read no further: the rows are the import's
+    }
     const lf = bytes.lastIndexOf(10);
     sinceLineEnd = lf === -1 ? sinceLineEnd + bytes.length : bytes.length - lf - 1;
     return sinceLineEnd > MAX_LINE_BYTES;
@@ -190,7 +220,7 @@ function notCsvText(): (chunk: Uint8Array | string) => boolean {
 }
 
 /** Copy a one-time stream (stdin) to a private temporary file, hashing it on the way. */
-async function spool(file: Upload): Promise<{ upload: Upload; sha256: string; remove: () => Promise<void> }> {
+async function spool(file: Upload, header: readonly string[] | undefined): Promise<{ upload: Upload; sha256: string; remove: () => Promise<void> }> {
   await removeAbandonedSpools(tmpdir());
   // The process id and its place in the name tell a copy left by a process killed outright from a live one's.
   const path = join(tmpdir(), `premia-stdin-${process.pid}-${HERE_TAG}-${randomBytes(8).toString('hex')}`);
@@ -205,7 +235,7 @@ async function spool(file: Upload): Promise<{ upload: Upload; sha256: string; re
         // stream was copied to TMPDIR whole before the import refused it at its first bytes, and
         // an endless one filled the disk. The copy ends with the chunk that showed it, and the
         // import refuses that copy with the message it gives of the stream.
-        const notCsv = notCsvText();
+        const notCsv = notCsvText(header);
         for await (const chunk of source) {
           const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
           hash.update(buf);

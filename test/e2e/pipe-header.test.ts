@@ -137,6 +137,25 @@ describe('a piped file refused at its first line, its writer still open', () => 
     expect(shown.json().imported_dates).toBe(0);
   });
 
+  // Under --idempotency-key stdin is copied to TMPDIR first (to hash it, and to read it again):
+  // the copy ran to the producer's end before the import read the header.
+  it('under --idempotency-key too: refused at the wrong header, exit 2, the key left free', async () => {
+    const db = join(dir, 'keyed.db');
+    const policies = await fromOpenPipe(['--db', db, '--idempotency-key', 'book-1', 'policies', 'import', '-'], 'wrong,header\n');
+    expect(policies).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: stdin is not a policy CSV file: line 1: the header must be '${POLICY_HEADER}'; found 'wrong,header'. Nothing was imported.\n  (code INVALID_FILE)\n`,
+      writerOpen: true,
+    });
+    const bank = await fromOpenPipe(['--db', db, '--idempotency-key', 'bank-1', 'bank', 'import', '-'], '"customer_id";date;amount;description\n');
+    expect([bank.code, bank.writerOpen]).toEqual([2, true]);
+    expect(bank.stderr).toMatch(/^error: stdin is not a bank transactions CSV file: line 1: the header must be 'customer_id,date,amount,description'; found /);
+    // The refusal kept no answer under the key: the right file imports with it.
+    const again = await runCli(['--db', db, '--idempotency-key', 'book-1', '--json', 'policies', 'import', '-'], { cwd: dir, stdin: `${POLICY_HEADER}\nC1,E1,P1,LIFE,10.00\n` });
+    expect([again.code, again.stdout]).toEqual([0, '{"imported":1,"failed":0,"errors":[]}\n']);
+  });
+
   it('a right header on an open pipe is not refused: premia waits for the rows, and imports them at the end', async () => {
     const db = join(dir, 'right.db');
     const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1' };

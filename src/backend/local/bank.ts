@@ -12,6 +12,7 @@
  * without --yes), nothing is stored.
  */
 import { importStopped, invalidCsvFile, RowErrors, stoppable, amountSplitHint } from './row-errors.js';
+import { BANK_CSV_HEADER } from '../../domain/csv-headers.js';
 import { PremiaError, validationError } from '../../domain/errors.js';
 import { apiKeyProblem, checkIdentifier, firstUnseen, holdsApiKey, moreCharactersThan, overlongCharacter, printable } from '../../domain/identifiers.js';
 import { formatCents, MAX_ACCOUNT_TURNOVER, parseSignedAmount } from '../../domain/money.js';
@@ -40,7 +41,6 @@ import { incomeView } from './collections.js';
 import type { LocalContext } from './context.js';
 import { readWorld, refuseWhileAdvancing } from './world.js';
 
-export const BANK_CSV_HEADER = ['customer_id', 'date', 'amount', 'description'] as const;
 const DESCRIPTION_MAX = 200;
 /** Code points in one character of a description: a letter and 30 accents, the most Unicode's stream-safe text puts on one. */
 const CHARACTER_MAX = 31;

@@ -22,6 +22,7 @@ import {
   PRODUCT_CODE_CHAR,
   PRODUCT_CODE_MAX,
 } from '../../domain/identifiers.js';
+import { POLICY_CSV_HEADER } from '../../domain/csv-headers.js';
 import { policyNumberIdProblem } from '../../domain/ids.js';
 import { parsePremium, plainPremiumCents } from '../../domain/money.js';
 import { bareCrHint, CsvFormatError, CsvReader, emptyColumnsRowHint, isBlankRecord, isHeaderOf, trimCell, wrongHeaderHint } from '../../lib/csv-reader.js';
@@ -29,7 +30,7 @@ import { redactKeysIn } from '../../lib/key-text.js';
 import type { ImportRowError } from '../types.js';
 import { invalidCsvFile, amountSplitHint } from './row-errors.js';
 
-export const POLICY_CSV_HEADER = ['customer_id', 'external_customer_ref', 'policy_number', 'product_code', 'collection_amount'] as const;
+export { POLICY_CSV_HEADER };
 
 /**
  * Valid rows, and the problems found since the previous batch. The rows travel as bytes: a
