@@ -62,7 +62,9 @@ export function keyedOnce<A extends unknown[]>(
  * sent) unless its --idempotency-key will answer it without acting: a rerun repeating an earlier
  * answer, or refused the key being another request's (IDEMPOTENCY_KEY_REUSED, from the write
  * itself). What the key will do is returned (null: the write may act), for the note of a replay
- * (repeatedAnswerNote). Off a terminal and with --yes nothing is asked, nor looked up.
+ * (repeatedAnswerNote). Off a terminal and with --yes nothing is asked, but a key given is looked
+ * up all the same: a cron job's rerun repeating an earlier answer says so as one by hand does
+ * (read after the write, the record would be this run's as much as an earlier one's).
  */
 export async function askUnlessKeyed<A extends unknown[]>(
   env: Pick<CommandDeps, 'ctx' | 'globals'>,
@@ -72,9 +74,8 @@ export async function askUnlessKeyed<A extends unknown[]>(
   ask: () => Promise<void>,
   n = 1,
 ): Promise<KeyedOutcome | null> {
-  if (confirmMode(env) !== 'ask') return null;
   const outcome = await keyedOutcome(b, env.globals.idempotencyKey, n, row, args);
-  if (outcome === null) await ask();
+  if (outcome === null && confirmMode(env) === 'ask') await ask();
   return outcome;
 }
 

@@ -38,7 +38,7 @@ export async function updateRun(opts: UpdateOptions): Promise<number> {
   // A rerun whose --idempotency-key repeats an earlier answer, or is refused (the key another
   // request's), updates nothing: neither question is asked, nor is a premium's move refused.
   const mode = confirmMode(opts);
-  // (Read once, where a question or refusal would come.)
+  // (Read once: where a question or refusal would come, else just before the write.)
   const keyed = keyedOnce(b, opts.globals.idempotencyKey, 1, OPERATIONS.updatePolicy, [ref, patch]);
   if (patch.status === 'cancelled' && mode === 'ask' && (await keyed.outcome()) === null) {
     const preview = await previewOf(b, ref);
@@ -67,6 +67,9 @@ export async function updateRun(opts: UpdateOptions): Promise<number> {
     if (question && mode === 'unattended') throw usageError(`${question.details.join(' ')} Without a terminal to ask on, premia moves a premium tenfold or more only when told to: add --yes. Nothing changed.`);
     if (question) await askOrCancel(opts, question);
   }
+  // Whether a key given repeats an earlier answer, read before the write (after it, the record
+  // is this run's too), whatever the mode: a cron job's rerun says so as one by hand does.
+  const replayed = (await keyed.outcome())?.kind === 'replay';
   const policy = await b.updatePolicy(ref, patch);
   if (ui.json) ui.printJson(policy);
   else {
@@ -81,7 +84,7 @@ export async function updateRun(opts: UpdateOptions): Promise<number> {
     );
     showPolicy(ui, policy);
   }
-  if ((await keyed.known())?.kind === 'replay') ui.warn(repeatedAnswerNote(opts.globals.idempotencyKey!, 'the policy was not updated now'));
+  if (replayed) ui.warn(repeatedAnswerNote(opts.globals.idempotencyKey!, 'the policy was not updated now'));
   if (before?.status === 'lapsed' && policy.status === 'active') await warnIfReinstatedOutsideMonth(ui, b, policy);
   return 0;
 }
