@@ -39,22 +39,16 @@ async function keyedOutcome<A extends unknown[]>(b: Backend, baseKey: string | u
   return record.state === 'answered' ? { kind: 'replay', record } : null;
 }
 
-/**
- * keyedOutcome of a write read at most once, when a question or refusal first wants it
- * (`outcome`); `known`: what it said, or null when nothing wanted it (not read at all).
- */
+/** keyedOutcome of a write read at most once, when a question, a refusal or the write first wants it. */
 export function keyedOnce<A extends unknown[]>(
   b: Backend,
   baseKey: string | undefined,
   n: number,
   row: Operation<unknown, unknown, A>,
   args: A,
-): { outcome: () => Promise<KeyedOutcome | null>; known: () => Promise<KeyedOutcome | null> } {
+): { outcome: () => Promise<KeyedOutcome | null> } {
   let read: Promise<KeyedOutcome | null> | undefined;
-  return {
-    outcome: () => (read ??= keyedOutcome(b, baseKey, n, row, args)),
-    known: async () => (read === undefined ? null : read),
-  };
+  return { outcome: () => (read ??= keyedOutcome(b, baseKey, n, row, args)) };
 }
 
 /**

@@ -47,14 +47,20 @@ describe('clock advance --days', () => {
 
 describe('clock advance --idempotency-key, run again', () => {
   // The rerun is answered with the first run's result; once the clock had moved on, it still said
-  // only "Clock moved from 2026-11-21 to 2026-11-22", as if that day were lived now and the clock there.
-  it('is the first run\'s answer, and says so once the clock has moved on since', async () => {
+  // only "Clock moved from 2026-11-21 to 2026-11-22", as if that day were lived now and the clock
+  // there. Rerun at once (a cron job's retry), it said nothing of a repeat either.
+  it('is the first run\'s answer, and says so, the clock moved on since or not', async () => {
     const keyed = ['clock', 'advance', '--days', '1', '--idempotency-key', 'nightly'];
     const moved = 'Clock moved from 2026-11-21 to 2026-11-22: 1 day lived, 0.00 collected.\n';
     const first = await premia(keyed);
     expect([first.code, first.stderr]).toEqual([0, moved]);
     const again = await premia(keyed);
-    expect([again.code, again.stdout, again.stderr]).toEqual([0, first.stdout, moved]);
+    expect([again.code, again.stdout, again.stderr]).toEqual([
+      0,
+      first.stdout,
+      `${moved}warning: that is the answer of an earlier run with idempotency key 'nightly', repeated: no day was lived now, and the clock is at 2026-11-22. ` +
+        "'premia clock advance --days 1' with a new idempotency key (or none) advances it from there.\n",
+    ]);
     expect((await premia(['clock', 'advance', '--days', '2'])).code).toBe(0);
     const later = await premia(keyed);
     expect([later.code, later.stdout, later.stderr]).toEqual([

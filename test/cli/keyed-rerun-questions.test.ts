@@ -32,9 +32,14 @@ afterEach(async () => {
 const KEY = 'nightly-2026-11-29';
 const KEYED_ADVANCE = ['--idempotency-key', KEY, 'clock', 'advance', '--days', '1'];
 const NOVEMBER_QUESTION = 'Advance the clock 1 day, to 2026-11-30, and close 2026-11?';
-/** The rerun's answer (the November advance's) and its note: nothing lived now, the clock's date, how to advance now. */
+/**
+ * The rerun's answer (the November advance's) and its note: nothing lived now, the clock's date,
+ * how to advance now. Known from the key's record before anything is sent, so never "Advancing the
+ * clock…", as if days were about to be lived.
+ */
+const REPEATING = `Repeating the earlier advance of idempotency key '${KEY}'…\n`;
 const REPEATED =
-  'Advancing the clock…\n' +
+  REPEATING +
   'Clock moved from 2026-11-29 to 2026-11-30: 1 day lived, 0.00 collected.\n' +
   `warning: that is the answer of an earlier run with idempotency key '${KEY}', repeated: no day was lived now, and the clock is at 2026-12-30. ` +
   "'premia clock advance --days 1' with a new idempotency key (or none) advances it from there.\n";
@@ -63,7 +68,7 @@ async function advanceRerun(cli: Cli, banner: string): Promise<void> {
   // The key used for another advance: refused as such, nothing asked, nothing lived.
   const other = await cli(['--idempotency-key', KEY, 'clock', 'advance', '--to-month-end'], terminal([], asked));
   // (A service's refusal names its request.)
-  expect([other.code, other.stdout, other.stderr.replace(/, request [0-9a-f-]{36}\)/, ')')]).toEqual([6, '', `${banner}Advancing the clock…\n${REUSED}`]);
+  expect([other.code, other.stdout, other.stderr.replace(/, request [0-9a-f-]{36}\)/, ')')]).toEqual([6, '', `${banner}${REUSED}`]);
   expect(asked).toEqual([NOVEMBER_QUESTION]);
   expect((await cli(['--json', 'clock'])).json().date).toBe('2026-12-30');
 
@@ -86,7 +91,7 @@ async function cronThenHand(cli: Cli, banner: string): Promise<void> {
   const byHand = await cli(KEYED_ADVANCE, terminal([], asked));
   expect([byHand.code, asked, byHand.stdout]).toEqual([0, [], cron.stdout]);
   expect(byHand.stderr).toBe(
-    `${banner}Advancing the clock…\nClock moved from 2026-11-29 to 2026-11-30: 1 day lived, 0.00 collected.\n` +
+    `${banner}${REPEATING}Clock moved from 2026-11-29 to 2026-11-30: 1 day lived, 0.00 collected.\n` +
       `warning: that is the answer of an earlier run with idempotency key '${KEY}', repeated: no day was lived now, and the clock is at 2026-11-30. ` +
       "'premia clock advance --days 1' with a new idempotency key (or none) advances it from there.\n",
   );
@@ -97,6 +102,16 @@ async function cronThenHand(cli: Cli, banner: string): Promise<void> {
   expect([first.code, asked]).toEqual([0, []]);
   const cronAgain = await cli(handKey);
   expect([cronAgain.code, cronAgain.stdout]).toEqual([0, first.stdout]);
+  expect((await cli(['--json', 'clock'])).json().date).toBe('2026-12-01');
+  // The cron job retried under its key with the clock where its first run left it: said to
+  // repeat that answer too (before, only once the clock had moved on since).
+  const cronRetry = await cli(handKey);
+  expect([cronRetry.code, cronRetry.stdout]).toEqual([0, first.stdout]);
+  expect(cronRetry.stderr).toBe(
+    'Clock moved from 2026-11-30 to 2026-12-01: 1 day lived, 0.00 collected.\n' +
+      `warning: that is the answer of an earlier run with idempotency key '${KEY}-hand', repeated: no day was lived now, and the clock is at 2026-12-01. ` +
+      "'premia clock advance --days 1' with a new idempotency key (or none) advances it from there.\n",
+  );
   expect((await cli(['--json', 'clock'])).json().date).toBe('2026-12-01');
 }
 

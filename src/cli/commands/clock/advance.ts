@@ -6,7 +6,7 @@ import { checkDateOption, checkWholeNumberOption, MAX_ADVANCE_DAYS, MIN_ADVANCE_
 import { askOrCancel, confirmMode, nameList, needsYes, neverRunNeedsYes, othersNeverRunNeedsYes, periodList, stopped, unlessUnsupported } from '../../confirm.js';
 import { catchCtrlC } from '../../interrupt.js';
 import { money, plural } from '../../output/format.js';
-import { startProgress } from '../../output/progress.js';
+import { SILENT, startProgress } from '../../output/progress.js';
 import { advanceLine } from '../../output/live.js';
 import type { Ui } from '../../output/ui.js';
 import { advanceQuestion, notQueued, plainAdvanceQuestion, queuesThem } from '../../questions.js';
@@ -59,12 +59,18 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
   // the earlier answer repeated, or a refusal (the key another request's), acts on nothing. The
   // request as it is sent (unattended, judged by the store: safe_close).
   const keyed = keyedOnce(b, key, 1, OPERATIONS.advanceClock, [unattended ? { ...target, safe_close: true } : target]);
-  // What is run: after a question, the date it named (see confirmAdvance). On a terminal a rerun
-  // its key answers without acting is asked nothing: asked first, it was asked about closing the
-  // period the clock would close now, then answered with the earlier run's advance.
-  const run = confirmMode(opts) === 'ask' && (await keyed.outcome()) !== null ? target : await confirmAdvance(opts, b, target, keyed.outcome);
+  // What is run: after a question, the date it named (see confirmAdvance). A rerun its key answers
+  // without acting is asked nothing: asked first, it was asked about closing the period the clock
+  // would close now, then answered with the earlier run's advance. The key's record is read
+  // whenever a key is given (after the advance it would be this run's as much as an earlier
+  // one's): a cron job's retry that repeats an answer says so, as one by hand does.
+  const outcome = key === undefined ? null : await keyed.outcome();
+  const run = outcome !== null ? target : await confirmAdvance(opts, b, target, keyed.outcome);
 
-  const progress = await startProgress(ui, 'Advancing the clock…');
+  // Never "Advancing the clock…" for an advance that will only repeat an earlier answer, or be
+  // refused for its key (another request's): no day is about to be lived.
+  const progress =
+    outcome === null ? await startProgress(ui, 'Advancing the clock…') : outcome.kind === 'replay' ? await startProgress(ui, `Repeating the earlier advance of idempotency key '${key}'…`) : SILENT;
   const remote = b.mode === 'remote';
   const ctrlC = catchCtrlC(ctx, () => {
     progress.stop();
@@ -156,13 +162,12 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
   if (!ui.json && result.days.length === 0 && result.from === result.to) ui.status(`The clock is already at ${result.to}: no day to live; nothing changed.`);
   else if (!ui.json) ui.status(`Clock moved from ${result.from} to ${result.to}: ${plural(result.days.length, 'day')} lived, ${money(total)} collected.`);
   // A rerun with --idempotency-key is answered with the first run's result: known so from the
-  // key's record (read before a question), or once the clock has moved on since, that read as if
-  // these days were lived now and the clock stood at their end.
+  // key's record (read before the advance), or once the clock has moved on since (a server that
+  // cannot say), that read as if these days were lived now and the clock stood at their end.
   if (key !== undefined) {
-    const known = await keyed.known();
     // (Best effort: the advance is done, whatever reading the clock now answers.)
-    const now = known !== null || !ui.json ? await clockOf(b).catch(() => null) : null;
-    if (known?.kind === 'replay' || (now !== null && now.date > result.to)) {
+    const now = outcome !== null || !ui.json ? await clockOf(b).catch(() => null) : null;
+    if (outcome?.kind === 'replay' || (now !== null && now.date > result.to)) {
       const nothing = now === null ? 'no day was lived now' : `no day was lived now, and the clock is at ${now.date}`;
       ui.warn(repeatedAnswerNote(key, nothing, { command: `premia clock advance ${targetOptions(target)}`, does: now === null ? 'advances the clock' : 'advances it from there' }));
     }
