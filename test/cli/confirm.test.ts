@@ -362,7 +362,12 @@ describe('settlements', () => {
     expect([rerun.code, rerun.stdout]).toEqual([0, first.stdout]);
     const human = await cli(db, [...key, 'settlements', 'create', '--period', '2026-11'], terminal([]));
     expect(human.code).toBe(0);
-    expect(human.stderr).toContain(`Created SETTLE-2026-11-001: net ${groupedUnits(first.json().net_amount)} to pay by 2026-12-03`);
+    // (Said to be the earlier run's statement, never "Created" again.)
+    expect(human.stderr).toContain(
+      "warning: SETTLE-2026-11-001 was made by an earlier run with idempotency key 'settle-2026-11' (that run's answer is repeated); it is still pending, to pay by 2026-12-03: no statement was made now.\n",
+    );
+    expect(human.stderr).not.toContain('Created');
+    expect(human.stdout).toContain(`net_amount         ${groupedUnits(first.json().net_amount)}`);
     // Another key is a new request: refused as without a key, and still nothing asked.
     const other = await cli(db, ['--idempotency-key', 'settle-2026-11-b', 'settlements', 'create', '--period', '2026-11'], terminal([]));
     expect(other.code).toBe(6);

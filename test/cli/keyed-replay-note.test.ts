@@ -3,8 +3,9 @@
  * --idempotency-key repeats an earlier run's answer says so, as it does on a terminal: the key's
  * record was read only where a question would be asked, so off a terminal `settlements mark-paid`
  * rerun after the statement was disputed printed "SETTLE-2026-11-001 is paid (…)" and nothing
- * more, and a rerun of `dispute` or `policies update` read as if it had acted now. Local mode and
- * a premia service alike.
+ * more, and a rerun of `dispute` or `policies update` read as if it had acted now; a rerun of
+ * `settlements create` said "Created SETTLE-2026-11-001" again (in every mode) while the statement
+ * was still pending. Local mode and a premia service alike.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir, type CliOptions, type CliResult } from '../helpers/cli.js';
@@ -24,7 +25,18 @@ const note = (key: string, nothing: string) =>
 
 /** The scenario in either mode, every command without a terminal (as cron runs it). */
 async function unattendedReruns(cli: Cli): Promise<void> {
-  expect((await cli(['--idempotency-key', 'settle', 'settlements', 'create', '--period', FIXTURE_PERIOD])).code).toBe(0);
+  const create = ['--idempotency-key', 'settle', 'settlements', 'create', '--period', FIXTURE_PERIOD];
+  const made = await cli(create);
+  expect(made.code).toBe(0);
+  expect(made.stderr).toMatch(/^Created SETTLE-2026-11-001: net 134\.12 to pay by 2026-12-03 with reference \S+\.\n$/);
+  // Rerun while the statement is still pending: never "Created SETTLE-2026-11-001" a second time.
+  const madeAgain = await cli(create);
+  expect([madeAgain.code, madeAgain.stdout]).toEqual([0, made.stdout]);
+  expect(madeAgain.stderr).toBe(
+    "warning: SETTLE-2026-11-001 was made by an earlier run with idempotency key 'settle' (that run's answer is repeated); " +
+      'it is still pending, to pay by 2026-12-03: no statement was made now.\n',
+  );
+  expect((await cli(['--json', 'settlements', 'list'])).json().data).toHaveLength(1);
 
   const markPaid = ['--idempotency-key', 'paid', 'settlements', 'mark-paid', 'SETTLE-2026-11-001', '--reference', 'EFT-77'];
   const paid = await cli(markPaid);

@@ -39,7 +39,7 @@ async function create(opts: CreateOptions): Promise<number> {
   // A rerun with --idempotency-key whose key is on record is answered from it (or refused, the
   // key being another request's) and makes nothing: nothing to ask. Known before the preview,
   // which may show a new statement to make once the first run's was disputed.
-  await askUnlessKeyed(opts, b, OPERATIONS.createSettlement, [period], async () => {
+  const keyed = await askUnlessKeyed(opts, b, OPERATIONS.createSettlement, [period], async () => {
     const preview = await previewOf(b, period, opts.globals.idempotencyKey);
     if (preview !== REPLAY) await askOrCancel(opts, preview ? settlementQuestion(preview) : plainSettlementQuestion(period));
   });
@@ -50,6 +50,13 @@ async function create(opts: CreateOptions): Promise<number> {
   if (since !== null) {
     ui.warn(replayedNote(s, since, opts.globals.idempotencyKey!));
     printSettlement(ui, ui.json ? s : since);
+    return 0;
+  }
+  // Known from the key's record to repeat an earlier run's answer, the statement still as it was:
+  // never "Created …" again, which read as a second statement made now.
+  if (keyed?.kind === 'replay' && s.status === 'pending' && s.period_month === period) {
+    ui.warn(`${madeEarlier(s, opts.globals.idempotencyKey!)}; it is still pending, to pay by ${s.payment_date}: no statement was made now.`);
+    printSettlement(ui, s);
     return 0;
   }
   // A new statement is pending (spec 3.3): another status is one the service had made before
@@ -120,9 +127,14 @@ async function changedSince(b: Backend, s: Settlement): Promise<Settlement | nul
   return now !== null && (now.status !== s.status || (now.superseded_by ?? null) !== (s.superseded_by ?? null)) ? now : null;
 }
 
+/** That `s` is the answer of an earlier run under `key`, repeated. */
+function madeEarlier(s: Settlement, key: string): string {
+  return `${s.settlement_number} was made by an earlier run with idempotency key '${key}' (that run's answer is repeated)`;
+}
+
 /** What a replayed create says instead of "Created … to pay": the statement was made before, and what it is now. */
 function replayedNote(s: Settlement, now: Settlement, key: string): string {
-  const made = `${s.settlement_number} was made by an earlier run with idempotency key '${key}' (that run's answer is repeated)`;
+  const made = madeEarlier(s, key);
   if (now.status === 'paid') {
     const reference = now.paid_reference ? ` with reference ${now.paid_reference}` : '';
     return `${made}, and it has been paid since${now.paid_on ? ` (on ${now.paid_on}${reference})` : ''}: it is not to be paid again.`;
