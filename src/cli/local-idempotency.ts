@@ -23,6 +23,7 @@ import type { AdvanceOptions, AdvanceResult, AdvanceTarget, Admin, Backend, Idem
 import { keyedAdvance } from '../domain/advance.js';
 import { BANK_CSV_HEADER, POLICY_CSV_HEADER } from '../domain/csv-headers.js';
 import { buildRequest, recordedRequest, requestHash } from '../backend/wire.js';
+import { CaseMismatchRefused } from '../domain/customer-case.js';
 import { PremiaError, receivedCode } from '../domain/errors.js';
 import { CLI_METHOD, requestKey } from '../domain/idempotency.js';
 import { moneyToCents, stringifyJson } from '../domain/json.js';
@@ -83,6 +84,10 @@ export function withIdempotency(
         // A refusal or failure is not kept, as the service does not keep it: the key stays free, so
         // a cron rerun after the state changed (a period that has closed since) is judged afresh.
         await records.release(scope, key).catch(() => false);
+        // A bank import refused for its customer ids' case is asked about and sent again: the same
+        // write, under the same key. Counted as a second, its answer was kept under K:2, and a
+        // rerun under K imported the file again instead of repeating that answer.
+        if (e instanceof CaseMismatchRefused) writes -= 1;
         throw e;
       }
       // Stopped by Ctrl-C part way (an advance answers with the days it lived): not the answer to

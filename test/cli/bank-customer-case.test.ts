@@ -203,6 +203,27 @@ describe('bank import: customer ids that differ from a policy customer id only i
     );
     expect(await source(at, 'c100001')).toBe('imported');
   });
+
+  // The import refused for its case mismatches, asked about, and sent again was the invocation's
+  // second write, so its answer was kept under K:2, not K: a rerun under K (a cron job's, or by
+  // hand) was no rerun, imported the file again (every row a duplicate, exit 3) and kept that as
+  // K's answer.
+  it('under --idempotency-key, a yes at the terminal keeps the answer under the key given: a rerun repeats it', async () => {
+    const at = await storeWith(['C100001', 'C100002', 'C100003']);
+    const file = write('bank-keyed.csv', BANK_HEADER, STATEMENT);
+    const keyed = ['--idempotency-key', 'bank-2026-11', 'bank', 'import', file];
+    const asked: string[] = [];
+    const yes = await at(keyed, { tty: true, prompter: answering(true, asked) });
+    expect([yes.code, yes.stdout, asked]).toEqual([0, 'Imported 5 transactions; 0 rows failed.\n', ['Import the rows as they are?']]);
+    const warning = `warning: ${NAMED.replace('bank.csv', 'bank-keyed.csv')}. Their rows were imported as given, for customers of their own; the policies' customers are collected from generated accounts.\n`;
+    // Rerun unattended (no --yes) and on a terminal: the first run's answer, nothing asked, nothing imported again.
+    const cron = await at(keyed);
+    expect([cron.code, cron.stdout, cron.stderr]).toEqual([0, yes.stdout, warning]);
+    const byHand = await at(keyed, { tty: true, prompter: answering(true, asked) });
+    expect([byHand.code, byHand.stdout, asked]).toEqual([0, yes.stdout, ['Import the rows as they are?']]);
+    const shown = (await at(['--json', 'bank', 'show', 'c100001'])).json();
+    expect(shown.source).toBe('imported');
+  });
 });
 
 describe('policies import after bank rows whose customer ids differ only in letter case', () => {
