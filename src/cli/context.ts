@@ -341,8 +341,15 @@ export async function resolveTarget(ctx: CliContext, globals: GlobalOptions): Pr
   if (profileName !== null) {
     checkProfileName(profileName);
     if (path === null) throw validationError(`No profile '${profileName}': there is no config directory (set HOME or XDG_CONFIG_HOME).`);
-    profile = (await readConfig(path)).profiles[profileName] ?? null;
-    if (!profile) throw validationError(`There is no profile '${profileName}' in ${path}; create it with 'premia login --profile ${profileName} --base-url URL'.`);
+    const { profiles } = await readConfig(path);
+    profile = profiles[profileName] ?? null;
+    if (!profile) {
+      // The profiles there named: a mistyped name (`defualt`) was only told to make a profile of that name.
+      const names = Object.keys(profiles).map((n) => escapeUnseen(n));
+      const there = names.length === 0 ? '' : ` (its profiles: ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`})`;
+      const fix = names.length === 0 ? 'create it' : names.length === 1 ? 'give that one, or create it' : 'give one of them, or create it';
+      throw validationError(`There is no profile '${profileName}' in ${path}${there}; ${fix} with 'premia login --profile ${profileName} --base-url URL'.`);
+    }
   } else if (!flagRemote && !envRemote && env.PREMIA_DB) {
     return local(env.PREMIA_DB, 'env');
   } else if (path !== null) {

@@ -273,7 +273,13 @@ describe('choosing the mode and the key', () => {
     expect((await premia(['whoami', '--json'], { PREMIA_PROFILE: 'other' })).json()).toMatchObject({ profile: 'other', client: 'Other Insure' });
     const missing = await premia(['whoami', '--profile', 'nope']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain(`There is no profile 'nope' in ${configFile()}; create it with 'premia login --profile nope --base-url URL'.`);
+    // The profiles there are named: a mistyped name was only told to make a profile of that name.
+    expect(missing.stderr).toContain(
+      `There is no profile 'nope' in ${configFile()} (its profiles: acme and other); give one of them, or create it with 'premia login --profile nope --base-url URL'.`,
+    );
+    const typo = await premia(['whoami'], { PREMIA_PROFILE: 'acmee' });
+    expect([typo.code, typo.stdout]).toEqual([2, '']);
+    expect(typo.stderr).toContain(`There is no profile 'acmee' in ${configFile()} (its profiles: acme and other);`);
     // Without a default profile and no URL, commands are local.
     expect((await premia(['whoami', '--json', '--db', ':memory:'])).json().mode).toBe('local');
   });
