@@ -375,6 +375,18 @@ export async function resolveTarget(ctx: CliContext, globals: GlobalOptions): Pr
     const by = env.PREMIA_BASE_URL ? 'PREMIA_BASE_URL' : 'PREMIA_PROFILE';
     ctx.stderr.write(`warning: PREMIA_DB is set but ${by} is too, and chooses remote mode: this command goes to the service, not to the store. Unset one of them (or give --db).\n`);
   }
+  // A saved default profile chose the service while a store sits in this directory: a command
+  // meant for that store (a cron line in its folder, a colleague's habit) would go to the service
+  // unseen. Said, as for the variables above; --db (or --profile/--base-url) settles it.
+  if (!flagRemote && !envRemote && !explicitProfile && profileName === DEFAULT_PROFILE && globals.baseUrl === undefined) {
+    const here = resolve(ctx.cwd, DEFAULT_DB_FILE);
+    if (statSync(here, { throwIfNoEntry: false })?.isFile()) {
+      ctx.stderr.write(
+        `warning: the saved profile '${DEFAULT_PROFILE}' chooses remote mode: this command goes to its service, not to the store ./${DEFAULT_DB_FILE} in this directory. ` +
+          `Give --db ${DEFAULT_DB_FILE} to use the store (or --profile ${DEFAULT_PROFILE} to say the service is meant).\n`,
+      );
+    }
+  }
   // Checked before any message quotes it: a password written into it is refused, not printed.
   // A key given as the URL is shown redacted: every key that may be configured is known by now.
   if (globals.apiKey !== undefined) ctx.secrets.add(globals.apiKey);

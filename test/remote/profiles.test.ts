@@ -240,6 +240,28 @@ describe('choosing the mode and the key', () => {
     expect((await premia(['whoami', '--json', '--db', ':memory:'], { PREMIA_DB: ':memory:', PREMIA_PROFILE: 'acme' })).stderr).toBe('');
   });
 
+  // A cron line run in the store's folder, once someone saved a default profile on the machine.
+  it('a saved default profile beside ./premia.db: remote mode, with a warning naming the store; --db or --profile settle it', async () => {
+    saveConfig({ default: { base_url: server.url, api_key: server.keys.acme } });
+    const folder = join(dir, `store-folder-${n}`);
+    mkdirSync(folder);
+    const inFolder = (args: string[]) => runPremia(args, { cwd: folder, env: { HOME: home } });
+    // No store here: nothing to say.
+    const none = await inFolder(['whoami', '--json']);
+    expect([none.json().mode, none.stderr]).toEqual(['remote', '']);
+    expect((await inFolder(['--db', 'premia.db', 'clock', 'set', '2026-11-21'])).code).toBe(0);
+    const r = await inFolder(['whoami', '--json']);
+    expect([r.code, r.json().mode, r.json().client]).toEqual([0, 'remote', 'Acme Life']);
+    expect(r.stderr).toBe(
+      "warning: the saved profile 'default' chooses remote mode: this command goes to its service, not to the store ./premia.db in this directory. " +
+        'Give --db premia.db to use the store (or --profile default to say the service is meant).\n',
+    );
+    const local = await inFolder(['--db', 'premia.db', 'whoami', '--json']);
+    expect([local.json().mode, local.stderr]).toEqual(['local', '']);
+    const meant = await inFolder(['--profile', 'default', 'whoami', '--json']);
+    expect([meant.json().mode, meant.stderr]).toEqual(['remote', '']);
+  });
+
   it('PREMIA_API_KEY beats the profile key; --api-key beats both (with a warning)', async () => {
     saveConfig({ default: { base_url: server.url, api_key: server.keys.acme } });
     expect((await premia(['whoami', '--json'])).json()).toMatchObject({ client: 'Acme Life', key_source: 'profile' });
