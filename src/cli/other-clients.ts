@@ -42,13 +42,29 @@ export async function otherClientsNote(deps: CommandDeps, period: Period): Promi
   return `${head} this store's own client does (without --as-client), and so ${does(named.length)} ${theirs} (${asClientOption(named[0]!)}).`;
 }
 
-/** `error` (NO_COLLECTIONS) with the note on the store's other clients added, when there is one. */
+/**
+ * `error` (NO_COLLECTIONS) with the note on the store's other clients, when there is one: added
+ * to its words for the store's own client; for a client named with --as-client, whose answers
+ * are those its API key gets from the service (the note is none of them), said beside it as a
+ * warning (not with --json, whose stderr is the error body).
+ */
 export async function withOtherClients(deps: CommandDeps, period: Period, error: unknown): Promise<unknown> {
   if (!(error instanceof PremiaError) || error.code !== 'NO_COLLECTIONS') return error;
   const note = await otherClientsNote(deps, period).catch(() => null);
   if (note === null) return error;
+  if (!noteInAnswer(deps)) {
+    if (!deps.ui.json) deps.ui.warn(note);
+    return error;
+  }
   return new PremiaError(error.code, `${error.message} ${capitalised(note)}`, { details: error.details, cause: error });
 }
+
+/**
+ * Whether the note goes into a refusal's own words: for the store's own client only. Acting for
+ * a client named with --as-client, local mode answers as that client's key does through the
+ * service, which knows nothing of the store's other clients.
+ */
+export const noteInAnswer = (deps: Pick<CommandDeps, 'globals'>): boolean => deps.globals.asClient === undefined;
 
 /** The note as a sentence of its own. */
 export const capitalised = (note: string): string => `${note.charAt(0).toUpperCase()}${note.slice(1)}`;

@@ -164,14 +164,21 @@ describe("with --as-client, a month the client named did not run is said to be t
     ]);
   });
 
-  it('the store\'s own client and another ran it: settlements create (exit 6) and the report name both', async () => {
+  it('the store\'s own client and another ran it: settlements create (exit 6) and the reports name both, beside the refusals', async () => {
     const note =
       "client 'Acme Life' has no collections for 2026-11, but this store's own client does (without --as-client), and so does its client Beta (--as-client Beta).";
+    // The refusal is the one Acme Life's API key gets from the service; the note is said beside it.
+    const refusal =
+      "Period 2026-11 has no collections: it was never executed, so there is nothing to settle (a period's collections can only be queued before its last day, 2026-11-30, has run).";
     const settle = await premiaOn(['--as-client', 'Acme Life', 'settlements', 'create', '--period', '2026-11']);
     expect([settle.code, settle.stdout]).toEqual([6, '']);
-    expect(settle.stderr).toBe(
-      "error: Period 2026-11 has no collections: it was never executed, so there is nothing to settle (a period's collections can only be queued before its last day, 2026-11-30, has run). " +
-        `C${note.slice(1)}\n  (code NO_COLLECTIONS)\n`,
+    expect(settle.stderr).toBe(`warning: ${note}\nerror: ${refusal}\n  (code NO_COLLECTIONS)\n`);
+    const json = await premiaOn(['--json', '--as-client', 'Acme Life', 'settlements', 'create', '--period', '2026-11']);
+    expect([json.code, JSON.parse(json.stderr)]).toEqual([6, { error: { code: 'NO_COLLECTIONS', message: refusal, request_id: null, details: [{ period_month: '2026-11' }] } }]);
+    const closed = await premiaOn(['--as-client', 'Acme Life', 'reports', 'collections', '--period', '2026-11', '--require-closed']);
+    expect([closed.code, closed.stdout]).toEqual([6, '']);
+    expect(closed.stderr).toBe(
+      `warning: ${note}\nerror: 2026-11 was never run: it has no collections, and its last day 2026-11-30 has passed. --require-closed writes the report only once the period has closed; nothing was written.\n  (code NO_COLLECTIONS)\n`,
     );
     const report = await premiaOn(['--as-client', ' Acme Life ', 'reports', 'collections', '--period', '2026-11']);
     expect([report.code, report.stdout.split('\n').length, report.stderr]).toEqual([0, 2, `warning: ${note}\n`]);

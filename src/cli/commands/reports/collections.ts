@@ -8,7 +8,7 @@ import { writeDownload } from '../../output/download.js';
 import { downloadFormat } from '../../output/download-json.js';
 import { plural } from '../../output/format.js';
 import { checkPeriodOption } from '../../../domain/requests.js';
-import { capitalised, otherClientsNote } from '../../other-clients.js';
+import { capitalised, noteInAnswer, otherClientsNote } from '../../other-clients.js';
 
 interface Flags {
   period: string;
@@ -57,7 +57,9 @@ export async function collectionsRun(opts: CollectionsOptions): Promise<number> 
       );
     }
     if (state.state !== 'closed') {
-      const words = `${note} --require-closed writes the report only once the period has closed; nothing was written.${others === null ? '' : ` ${capitalised(others)}`}`;
+      const inAnswer = others !== null && noteInAnswer(opts);
+      if (others !== null && !inAnswer && !ui.json) ui.warn(others);
+      const words = `${note} --require-closed writes the report only once the period has closed; nothing was written.${inAnswer ? ` ${capitalised(others)}` : ''}`;
       throw conflict(state.state === 'open' ? 'PERIOD_OPEN' : 'NO_COLLECTIONS', words, [{ period_month: period, ...state }]);
     }
   }
