@@ -619,6 +619,26 @@ describe('answers that are not the expected JSON', () => {
     expect(r.stderr).toContain('(4 attempts)');
   });
 
+  it('a chunked body cut off where the server closes its connection (Connection: close) is retried like any broken answer', async () => {
+    // undici reports this cut as a parser error (HPE_INVALID_EOF_STATE), not as a closed socket.
+    const cut: Handler = (_q, res) => {
+      res.socket!.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n{"date":\r\n');
+    };
+    handlers = [cut, json(200, CLOCK)];
+    const r = await premia(['clock', '--json']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.json()).toEqual(CLOCK);
+    expect(seen).toHaveLength(2);
+
+    handlers = [cut, cut, cut, cut];
+    const g = await premia(['clock']);
+    expect([g.code, g.stdout, g.stderr]).toEqual([
+      1,
+      '',
+      `error: Cannot talk to the service at ${base}: the connection was closed by the other side before the answer was complete (4 attempts).\n  (code REMOTE_ERROR)\n`,
+    ]);
+  });
+
   it('a download that breaks off: REMOTE_ERROR, and --output leaves no file behind', async () => {
     const broken: Handler = (_q, res) => {
       res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-length': '100000' });

@@ -359,6 +359,8 @@ const CONNECTION_WORDS: Record<string, string> = {
   ETIMEDOUT: 'the connection timed out',
   UND_ERR_CONNECT_TIMEOUT: 'the connection could not be made in time (raise it with --connect-timeout or PREMIA_CONNECT_TIMEOUT)',
   UND_ERR_SOCKET: 'the connection was closed by the other side before the answer was complete',
+  // undici's word for the same cut when the answer said `Connection: close` (its parser is told the end).
+  HPE_INVALID_EOF_STATE: 'the connection was closed by the other side before the answer was complete',
   UND_ERR_CLOSED: 'the connection was closed',
   ENOTFOUND: 'the host name is unknown',
   EAI_AGAIN: 'the host name could not be resolved',
@@ -389,9 +391,23 @@ export function connectionError(
   return new PremiaError('REMOTE_ERROR', message, { cause: e });
 }
 
+/**
+ * The code of a failed request's error (undici's or the system's), or '' when it has none. undici
+ * leaves its parser's errors without their code (it looks the number up in a table of names), so
+ * the one that matters, a body cut off where a `Connection: close` answer's connection ended, is
+ * told by llhttp's reason and given its code here.
+ */
+export function failureCode(e: unknown): string {
+  const err = e as { name?: unknown; code?: unknown; cause?: { code?: unknown }; message?: unknown };
+  if (typeof err?.code === 'string') return err.code;
+  if (typeof err?.cause?.code === 'string') return err.cause.code;
+  if (err?.name === 'HTTPParserError' && typeof err.message === 'string' && err.message.endsWith('(Invalid EOF state)')) return 'HPE_INVALID_EOF_STATE';
+  return '';
+}
+
 export function connectionWords(e: unknown): string {
-  const err = e as { code?: unknown; cause?: { code?: unknown }; message?: unknown };
-  const code = typeof err?.code === 'string' ? err.code : typeof err?.cause?.code === 'string' ? err.cause.code : '';
+  const err = e as { message?: unknown };
+  const code = failureCode(e);
   // One line: OpenSSL's messages end in a newline, and some hold several.
   const said = typeof err?.message === 'string' ? err.message.replace(/\s+/g, ' ').trim() : '';
   return CONNECTION_WORDS[code] ?? (said !== '' ? said : 'the request failed');

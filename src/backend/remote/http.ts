@@ -28,6 +28,7 @@ import {
   connectionError,
   connectionWords,
   errorFromResponse,
+  failureCode,
   maskKey,
   outcomeUnknown,
   parseErrorBody,
@@ -1377,14 +1378,16 @@ const RETRYABLE_CODES = new Set([
   'EHOSTUNREACH',
   'ENETDOWN',
   'UND_ERR_SOCKET',
+  // A body cut off by a server that answered `Connection: close` (a chunked one ended mid-way).
+  'HPE_INVALID_EOF_STATE',
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_CLOSED',
 ]);
 
 export function errorCodeOf(e: unknown): string {
-  const err = e as { code?: unknown; cause?: { code?: unknown }; message?: unknown };
-  if (typeof err?.code === 'string') return err.code;
-  if (typeof err?.cause?.code === 'string') return err.cause.code;
+  const err = e as { message?: unknown };
+  const code = failureCode(e);
+  if (code !== '') return code;
   return typeof err?.message === 'string' ? err.message : String(e);
 }
 
