@@ -651,7 +651,10 @@ describe('answers that are not the expected JSON', () => {
     mkdirSync(out, { recursive: true });
     const r = await premia(['reports', 'collections', '--period', '2026-11', '--output', join(out, 'report.csv')]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('error: GET /v1/reports/collections: the download broke off before it was complete');
+    // In words, never undici's code (UND_ERR_SOCKET).
+    expect(r.stderr).toBe(
+      'error: GET /v1/reports/collections: the download broke off before it was complete (the connection was closed by the other side before the answer was complete); nothing complete was received, run it again.\n  (code REMOTE_ERROR)\n',
+    );
     expect(readdirSync(out)).toEqual([]);
   });
 

@@ -382,7 +382,7 @@ export class HttpClient {
         try {
           next = await iterator.next();
         } catch (e) {
-          throw remoteError(`${what}: the download broke off before it was complete (${errorCodeOf(e)}); nothing complete was received, run it again.`, x.requestId);
+          throw remoteError(`${what}: the download broke off before it was complete (${connectionWords(e)}); nothing complete was received, run it again.`, x.requestId);
         }
         if (next.done) {
           ended = true;
@@ -1266,7 +1266,7 @@ async function* guardStream(
     }
   } catch (e) {
     if (e instanceof PremiaError) throw e;
-    throw remoteError(`${what}: the download broke off before it was complete (${errorCodeOf(e)}); nothing complete was received, run it again.`, requestId);
+    throw remoteError(`${what}: the download broke off before it was complete (${connectionWords(e)}); nothing complete was received, run it again.`, requestId);
   }
   done?.(text);
 }
