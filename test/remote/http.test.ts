@@ -776,6 +776,34 @@ describe('answers that are not the expected JSON', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it("a JSON report without the spec's results array (a bare list, a job's answer, results null) is refused: exit 1, no file", async () => {
+    const bodies = [
+      '[]',
+      '{"period_month":"2026-11"}',
+      '{"period_month":"2026-11","results":null}',
+      '{"period_month":"2026-11","results":{"rows":[]}}',
+      '{"status":"queued","job_id":"rep-1"}',
+      '{"data":{"period_month":"2026-11","results":[]}}',
+    ];
+    for (const body of bodies) {
+      handlers = [(_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body)];
+      const out = join(dir, 'not-a-report.json');
+      const r = await premia(['reports', 'collections', '--period', '2026-11', '--format', 'json', '--output', out]);
+      expect([r.code, r.stdout, r.stderr], body).toEqual([
+        1,
+        '',
+        "error: GET /v1/reports/collections answered with JSON that is not a collections report (the spec's object with a results array of collections); nothing complete was received.\n  (code REMOTE_ERROR)\n",
+      ]);
+      expect(existsSync(out), body).toBe(false);
+    }
+    // The spec's report, empty or not, its members in any order, extra members beside them: taken.
+    for (const body of ['{"results":[],"period_month":"2026-11","generated_at":"2026-12-01T00:00:00Z"}', '{"period_month":"2026-11","results":[{"period_month":"2026-11","results":null}]}']) {
+      handlers = [(_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body)];
+      const r = await premia(['reports', 'collections', '--period', '2026-11', '--format', 'json']);
+      expect([r.code, r.stdout, r.stderr], body).toEqual([0, body, '']);
+    }
+  });
+
   it('a last page (has_more false, an empty next cursor) and blank lines after the statement are the whole download', async () => {
     const report = '{"period_month":"2026-11","results":[],"has_more":false,"next_cursor":""}';
     handlers = [(_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(report)];

@@ -1123,6 +1123,9 @@ function wholeDownloadProblem(text: DownloadText, format: 'csv' | 'json', expect
     if (closed !== (opened === '[' ? ']' : '}')) return `JSON that does not end where it began ('${opened}' without its '${opened === '[' ? ']' : '}'}'), as if cut off`;
     // Cut off just after a row's own '}': its last character closes something, not all it opened.
     if (outline?.open) return 'JSON that ends before all it opened is closed, as if cut off';
+    // A collections report (spec 4.6) is an object with a results array: a bare list, a job's
+    // answer or a wrapped report is not it, as a CSV of other columns is not.
+    if (expect.columns && outline && !outline.resultsArray) return "JSON that is not a collections report (the spec's object with a results array of collections)";
     return null;
   }
   if (expect.columns) {

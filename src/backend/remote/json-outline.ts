@@ -35,6 +35,8 @@ export class JsonOutline {
   readonly fields: OutlineField[] = [];
   /** Elements of the top-level object's `results` array. */
   results = 0;
+  /** Whether the top level is an object whose `results` is an array (spec 4.6's report). */
+  resultsArray = false;
   /** Whether it ends inside a container or a string (a body cut off after a row's own `}`). */
   get open(): boolean {
     return this.stack.length > 0 || this.inString;
@@ -129,6 +131,7 @@ export class JsonOutline {
       case '[':
         this.beginValue();
         if (this.slot()) this.record({});
+        if (ch === '[' && this.stack.length === 1 && !top!.array && top!.member === 'results') this.resultsArray = true;
         this.stack.push({ array: ch === '[', key: top && !top.array ? top.member : null, expectKey: ch === '{', member: null });
         return;
       case '}':
