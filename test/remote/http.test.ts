@@ -134,6 +134,23 @@ describe('retries', () => {
     expect(waits).toEqual([3000]);
   });
 
+  it('a Retry-After in fractional seconds is waited for; one that is neither seconds nor a date gets the backoff, never no wait', async () => {
+    // Date.parse reads '1.5' as 5 January 2001 and '-5' as the year 2001: a date long past, 0 ms.
+    const cases: Array<[string, number]> = [
+      ['1.5', 1500],
+      ['0.25', 250],
+      ['-5', 125],
+      ['2', 2000],
+    ];
+    for (const [value, wait] of cases) {
+      waits = [];
+      handlers = [json(429, errorBody('RATE_LIMITED', 'Too many requests'), { 'retry-after': value }), json(200, CLOCK)];
+      const r = await premia(['clock', '--json']);
+      expect([r.code, r.stderr], value).toEqual([0, '']);
+      expect(waits, value).toEqual([wait]);
+    }
+  });
+
   it('does not wait for a Retry-After of more than a minute: RATE_LIMITED, exit 1', async () => {
     handlers = [json(429, errorBody('RATE_LIMITED', 'Too many requests for this API key; retry after 120 seconds.'), { 'retry-after': '120' })];
     const r = await premia(['clock', '--json']);

@@ -1346,7 +1346,11 @@ export function checkKey(key: string): string {
 export function retryAfterMs(value: string | null, now: number): number | null {
   if (value === null) return null;
   const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // Seconds (RFC 9110 says whole ones; a server that sends 1.5 means a second and a half).
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.ceil(Number(text) * 1000);
+  // An HTTP date names its month (an ISO timestamp is taken too): Date.parse would take '1.5'
+  // or '-5' for a day of 2001, and the retry would not wait at all.
+  if (!/[a-z]{3}/i.test(text) && !/^\d{4}-\d{2}-\d{2}T/.test(text)) return null;
   const at = Date.parse(text);
   if (Number.isNaN(at)) return null;
   return Math.max(0, at - now);
