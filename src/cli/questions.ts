@@ -170,7 +170,10 @@ const PREMIUM_JUMP = 10;
  * A premium set to ten times what it is or more, or a tenth or less (`--amount 94134` meant as
  * 941.34): the question, or null for a change within that. `from` and `to` in cents.
  */
-export function premiumChangeQuestion(policyNumber: string, from: number, to: number): Question | null {
+export function premiumChangeQuestion(policyNumber: string, from: number | undefined, to: number): Question | null {
+  // No premium to compare with (another server's policy lookup, premia's extension, may carry
+  // it under a name of its own): nothing to ask, rather than a move from '-' by 1/NaN.
+  if (from === undefined || !Number.isFinite(from)) return null;
   if (from <= 0 || (to < from * PREMIUM_JUMP && to * PREMIUM_JUMP > from)) return null;
   const how = to > from ? `${count(Math.round(to / from))} times the premium it has` : `1/${count(Math.round(from / to))} of the premium it has`;
   return {

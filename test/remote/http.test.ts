@@ -1014,6 +1014,22 @@ describe('answers that are not the expected JSON', () => {
   });
 });
 
+describe("another server's policy lookup", () => {
+  it('a policy whose answer carries no premium (its own field name) asks nothing about the premium: the update is made', async () => {
+    const id = '11111111-1111-4111-8111-111111111111';
+    const plain = (body: unknown): Handler => (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    handlers = [
+      // GET /policies/{id} (premia's extension, a server's own shape: its premium named `premium`)
+      plain({ id, policy_number: 'POL-1', customer_id: 'C1', external_customer_ref: 'E1', product_code: 'LIFE', premium: 149.5, status: 'active' }),
+      // PATCH /policies/{id} (spec 4.3)
+      plain({ id, policy_number: 'POL-1', collection_amount: 10, status: 'active', updated_at: '2026-11-21T09:30:00.000Z' }),
+    ];
+    const r = await premia(['policies', 'update', id, '--amount', '10']);
+    expect([r.code, r.stderr.includes('NaN'), r.stderr.startsWith('Updated policy POL-1.\n')], r.stderr).toEqual([0, false, true]);
+    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([`GET /v1/policies/${id}`, `PATCH /v1/policies/${id}`]);
+  });
+});
+
 describe('idempotency keys', () => {
   it('one key per invocation: two runs of a command send two keys', async () => {
     handlers = [json(201, CREATED), json(201, CREATED)];
