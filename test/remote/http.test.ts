@@ -1030,6 +1030,25 @@ describe("another server's policy lookup", () => {
   });
 });
 
+describe('list pages', () => {
+  const POLICY_ROW = { id: 'p1', policy_number: 'POL-1', customer_id: 'C1', external_customer_ref: 'E1', product_code: 'LIFE', collection_amount: 149.5, status: 'active', created_at: '2026-11-01T00:00:00.000Z', updated_at: '2026-11-01T00:00:00.000Z' };
+  const page = (body: unknown): Handler => (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+
+  it('a page without next_after, or with an empty one, is the last: no "--after undefined", no page read twice', async () => {
+    for (const last of [{ data: [POLICY_ROW] }, { data: [POLICY_ROW], next_after: '' }]) {
+      handlers = [page(last)];
+      const t = await premia(['policies', 'list']);
+      expect([t.code, t.stderr], JSON.stringify(last)).toEqual([0, '']);
+      seen = [];
+      handlers = [page(last)];
+      const c = await premia(['policies', 'list', '--format', 'csv']);
+      expect([c.code, c.stderr], JSON.stringify(last)).toEqual([0, '']);
+      expect(c.stdout.trimEnd().split('\n'), JSON.stringify(last)).toHaveLength(2);
+      expect(seen.map((s) => s.url)).toEqual(['/v1/policies?limit=10000']);
+    }
+  });
+});
+
 describe('idempotency keys', () => {
   it('one key per invocation: two runs of a command send two keys', async () => {
     handlers = [json(201, CREATED), json(201, CREATED)];

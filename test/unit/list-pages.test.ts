@@ -40,6 +40,8 @@ describe('allPages', () => {
     expect((await collect(async () => ({ data: [1, 2] }))).asked).toEqual([undefined]);
     expect((await collect(async () => ({ data: [1, 2], next_after: 'x' }), 'x')).asked).toEqual(['x']);
     expect((await collect(async () => ({ data: [], next_after: 'y' }))).pages).toEqual([[]]);
+    // An empty cursor points nowhere (asked for, a server reads it as none: the first page again).
+    expect((await collect(async () => ({ data: [1, 2], next_after: '' }))).asked).toEqual([undefined]);
   });
 
   it('pages that go round in a circle are an error, not a list cut short or one without end', async () => {

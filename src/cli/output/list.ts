@@ -156,7 +156,18 @@ export async function printPagedList<T, Q extends { limit?: number; after?: stri
   }
   const page = await fetch(query);
   printList(ui, spec, out, page.data, page);
-  if (!ui.json && page.next_after !== null) ui.status(`More ${noun} follow: run again with --after ${page.next_after}`);
+  const next = nextCursor(page);
+  if (!ui.json && next !== null) ui.status(`More ${noun} follow: run again with --after ${next}`);
+}
+
+/**
+ * The cursor of the page after this one, or null on the last page: another server may leave
+ * `next_after` out, or send it empty, for none (an empty one asked for would be read as no
+ * cursor, the first page again).
+ */
+function nextCursor(page: { next_after?: string | null }): string | null {
+  const next = page.next_after ?? null;
+  return next === null || String(next) === '' ? null : next;
 }
 
 /**
@@ -170,7 +181,7 @@ export async function* allPages<T>(fetch: (after: string | undefined) => Promise
   for (;;) {
     const page = await fetch(after);
     yield page.data;
-    const next = page.next_after ?? null;
+    const next = nextCursor(page);
     if (next === null || next === after || page.data.length === 0) return;
     if (asked.has(next)) {
       // Quoted as JSON: the tokens are the server's, and may hold anything.
