@@ -322,7 +322,7 @@ describe('retries', () => {
     handlers = [(_q, res) => res.writeHead(403).end()];
     const forbidden = await premia(['collections', 'get', 'c1']);
     expect(forbidden.code).toBe(4);
-    expect(forbidden.stderr).toBe(`error: The service at ${base} answered HTTP 403 (forbidden) without an error body.\n  (code HTTP_403)\n`);
+    expect(forbidden.stderr).toContain(`error: The service at ${base} refused the request (HTTP 403, forbidden): the API key …Zz9Q may not do this`);
     handlers = [(_q, res) => res.writeHead(409, { 'content-type': 'application/json' }).end()];
     const conflict = await premia([...POLICY, '--json']);
     expect(conflict.code).toBe(6);
@@ -442,6 +442,22 @@ describe('errors as local mode words them', () => {
       expect(r.stdout).toContain(json ? '"external_customer_ref":"EXT [2J [31mPWNED "' : 'EXT [2J [31mPWNED \n');
       // eslint-disable-next-line no-control-regex -- control characters are what must not be there
       expect(r.stdout).not.toMatch(/[\u001b\r]/);
+    }
+  });
+
+  it("another server's 403 says where, which key, and what to check: exit 4, the key never shown whole", async () => {
+    const refused = (said: string) =>
+      `error: The service at ${base} refused the request (HTTP 403, forbidden${said}): the API key …Zz9Q may not do this, or the service does not know it (some gateways answer 403 to an unknown key). ` +
+      "Check the key, and ask the service's operator what it may do.\n";
+    const cases: Array<[Handler, string]> = [
+      [(_q, res) => res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify(errorBody('FORBIDDEN', 'Forbidden'))), `${refused(': Forbidden')}  (code FORBIDDEN, request req-123)\n`],
+      [(_q, res) => res.writeHead(403, { 'content-type': 'text/plain' }).end(`Forbidden for ${KEY}`), `${refused(': Forbidden for …Zz9Q')}  (code HTTP_403)\n`],
+      [(_q, res) => res.writeHead(403).end(), `${refused('')}  (code HTTP_403)\n`],
+    ];
+    for (const [handler, stderr] of cases) {
+      handlers = [handler];
+      const r = await premia(['collections', 'get', 'c1']);
+      expect([r.code, r.stdout, r.stderr]).toEqual([4, '', stderr]);
     }
   });
 

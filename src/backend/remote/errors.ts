@@ -6,7 +6,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { ExitCode, exitCodeForStatus, PremiaError, receivedCode } from '../../domain/errors.js';
-import { redactText } from '../../lib/key-text.js';
+import { maskKey, redactText } from '../../lib/key-text.js';
 
 // Masking a key has one home (lib/key-text.ts); remote mode's modules take it from here.
 export { maskKey, redactText } from '../../lib/key-text.js';
@@ -236,6 +236,23 @@ export function errorFromResponse(r: FailedResponse): PremiaError {
       'UNAUTHORIZED',
       `The service at ${r.baseUrl} refused the API key${said ? ` (the service said: ${said})` : ''}. ${r.keyHint ?? "Set PREMIA_API_KEY to a valid key, or run 'premia login' to save one."}`,
       { status: 401, requestId: requestId ?? undefined },
+    );
+  }
+
+  // Another server's refusal ("Forbidden", often nothing more): where, with which key, and what
+  // to check. (Some gateways answer 403, not 401, to a key they do not know.) A premia service's
+  // FORBIDDEN says itself what the key may not do.
+  if (r.status === 403 && !r.premia) {
+    return finish(
+      foreign(
+        new PremiaError(
+          receivedCode(body ? body.code : 'HTTP_403'),
+          `The service at ${r.baseUrl} refused the request (HTTP 403, forbidden${said ? `: ${said}` : ''}): the API key ${maskKey(r.apiKey ?? '')} may not do this, ` +
+            "or the service does not know it (some gateways answer 403 to an unknown key). Check the key, and ask the service's operator what it may do.",
+          { status: 403, exitCode: exitCodeForStatus(403), details: body ? detailsOf(body) : undefined, requestId: requestId ?? undefined },
+        ),
+        r,
+      ),
     );
   }
 
