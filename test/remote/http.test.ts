@@ -353,6 +353,22 @@ describe('retries', () => {
     expect(seen).toHaveLength(2);
   });
 
+  it('a redirect to another host or scheme names the base URL the service moved to, not the URL of one request', async () => {
+    const moved = (location: string): Handler => (_q, res) => res.writeHead(301, { location }).end();
+    handlers = [moved('https://127.0.0.1:1/v1/collections/c1')];
+    const get = await premia(['collections', 'get', 'c1']);
+    expect([get.code, get.stderr]).toEqual([
+      1,
+      `error: The service at ${base} answered with a redirect (301 to https://127.0.0.1:1/v1/collections/c1); premia does not follow redirects with your key. ` +
+        'If the service has moved there, use https://127.0.0.1:1/v1 as the base URL.\n  (code REMOTE_ERROR)\n',
+    ]);
+    handlers = [moved('http://other.example:8080/api/v1/reports/collections?period_month=2026-11&format=csv')];
+    const out = join(dir, 'moved-report.csv');
+    const report = await premia(['reports', 'collections', '--period', '2026-11', '--output', out]);
+    expect([report.code, report.stderr.includes('use http://other.example:8080/api/v1 as the base URL.\n')], report.stderr).toEqual([1, true]);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('does not retry a 4xx', async () => {
     handlers = [json(409, errorBody('DUPLICATE_POLICY', 'Policy number P1 already exists.', { details: [{ id: 'x' }] }))];
     const r = await premia([...POLICY, '--json']);

@@ -45,6 +45,8 @@ export interface FailedResponse {
   baseUrl: string;
   keyHint?: string;
   location?: string | null;
+  /** The base URL a redirect moves the API to (the same path below it), if it does. */
+  movedTo?: string | null;
   /** The API key, removed from any text of the server's before it is shown. */
   apiKey?: string;
   /** How many attempts were made (said in the message when more than one). */
@@ -303,7 +305,8 @@ export function errorFromResponse(r: FailedResponse): PremiaError {
   const what = `HTTP ${r.status}${r.contentType ? ` with ${r.contentType}` : ''}`;
   if (r.status >= 300 && r.status < 400) {
     return remoteError(
-      `The service at ${r.baseUrl} answered with a redirect (${r.status}${r.location ? ` to ${r.location}` : ''}); premia does not follow redirects with your key. Use the final URL as the base URL.` +
+      `The service at ${r.baseUrl} answered with a redirect (${r.status}${r.location ? ` to ${r.location}` : ''}); premia does not follow redirects with your key. ` +
+        (r.movedTo ? `If the service has moved there, use ${r.movedTo} as the base URL.` : 'Use the final URL as the base URL.') +
         // 307 and 308 ask for the same request elsewhere (nothing done); a 301, 302 or 303 to a
         // write may come after the server acted (a 303 "see what was made").
         (r.route.verify && r.status !== 307 && r.status !== 308 ? ` The service may have acted on the write before redirecting: ${r.route.verify.charAt(0).toLowerCase()}${r.route.verify.slice(1)} before running the command again.` : ''),

@@ -720,6 +720,7 @@ export class HttpClient {
       baseUrl: this.baseUrl,
       keyHint: this.options.keyHint,
       location: headerText(x.headers.location),
+      movedTo: movedBaseUrl(headerText(x.headers.location), this.baseUrl, call.path),
       apiKey: this.apiKey,
       attempts,
       retryAfterMs: longWait,
@@ -895,6 +896,26 @@ const MAX_REDIRECTS = 3;
  * target on that origin (scheme, host and port) and under the base path, without credentials
  * in it; else null.
  */
+/**
+ * The base URL a redirect points to when it sends the request to the same path below another
+ * base (`https://` for `http://`, another host or prefix), or null: what to give as --base-url,
+ * rather than the URL of one request. Never the base URL in use, never one with a user or password.
+ */
+function movedBaseUrl(location: string | null, baseUrl: string, below: string): string | null {
+  if (!location) return null;
+  let target: URL;
+  try {
+    target = new URL(location, `${baseUrl}${below}`);
+  } catch {
+    return null;
+  }
+  if (target.username !== '' || target.password !== '' || !/^https?:$/.test(target.protocol)) return null;
+  const path = target.pathname.replace(/\/$/, '');
+  if (below === '' || !path.endsWith(below)) return null;
+  const moved = `${target.origin}${path.slice(0, path.length - below.length)}`;
+  return moved === baseUrl.replace(/\/$/, '') ? null : moved;
+}
+
 function redirectTarget(location: string | null, from: string, origin: string, basePath: string): string | null {
   if (location === null || location.trim() === '') return null;
   let target: URL;
