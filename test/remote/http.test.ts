@@ -1187,10 +1187,16 @@ describe('timeouts and --debug', () => {
       });
       res.end(JSON.stringify({ id: OP, status: 'running', request: { method: 'POST', path: '/v1/clock/advance' }, completed_at: null, result: null }));
     };
-    handlers = [accepted, drop, drop, drop, drop];
+    // The key's record is read first (a premia service, nothing on record), then the advance.
+    handlers = [json(200, WHOAMI), json(200, { data: [] }), accepted, drop, drop, drop, drop];
     const r = await premia(['--yes', '--idempotency-key', 'adv-7', 'clock', 'advance', '--to', '2026-11-30']);
     expect(r.code).toBe(1);
-    expect(seen.map((q) => `${q.method} ${q.url}`)).toEqual(['POST /v1/clock/advance', ...Array<string>(4).fill(`GET /v1/operations/${OP}`)]);
+    expect(seen.map((q) => `${q.method} ${q.url}`)).toEqual([
+      'GET /v1/whoami',
+      'GET /v1/idempotency-keys?key=adv-7&operation=advanceClock',
+      'POST /v1/clock/advance',
+      ...Array<string>(4).fill(`GET /v1/operations/${OP}`),
+    ]);
     expect(r.stderr).toBe(
       `error: POST /v1/clock/advance was accepted by the service, but following it failed: Cannot talk to the service at ${base}: the connection was closed by the other side before the answer was complete (4 attempts). ` +
         `Whether it has finished is unknown: see GET /v1/operations/${OP} once the service answers, or rerun the same command with --idempotency-key adv-7 to get its answer. ` +
