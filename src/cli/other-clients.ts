@@ -43,6 +43,30 @@ export async function otherClientsNote(deps: CommandDeps, period: Period): Promi
 }
 
 /**
+ * After an advance in local mode, whose days and figures are those of the client acted for (the
+ * store's own without --as-client): the other clients of the store with collections in `periods`
+ * (the advance lived their days too), and how to see their figures; null when there are none.
+ * An operator of a service's store read "0.00 collected" of a month its clients collected in.
+ */
+export async function advanceFiguresNote(deps: CommandDeps, periods: readonly Period[]): Promise<string | null> {
+  if (periods.length === 0 || (await deps.backend()).mode !== 'local') return null;
+  const acting = deps.globals.asClient?.trim();
+  const admin = await deps.admin();
+  const others = new Map<string, boolean>();
+  for (const period of periods) {
+    for (const c of await admin.clients.withCollections(period)) if (acting === undefined ? !c.own : c.name !== acting) others.set(c.name, c.own);
+  }
+  if (others.size === 0) return null;
+  const own = [...others.values()].some((o) => o);
+  const named = [...others].filter(([, o]) => !o).map(([name]) => name);
+  const whose = acting === undefined ? "the store's own client" : `client '${acting}'`;
+  const who = [own ? "this store's own client" : '', named.length === 0 ? '' : `its ${named.length === 1 ? 'client' : 'clients'} ${nameList(named)}`].filter((w) => w !== '').join(' and ');
+  const last = periods[periods.length - 1]!;
+  const how = named.length > 0 ? `premia ${asClientOption(named[0]!)} reports summary --period ${last}` : `premia reports summary --period ${last}`;
+  return `those figures are for ${whose} only; the advance lived the days of ${who} too (${periods.join(', ')}): '${how}' shows theirs.`;
+}
+
+/**
  * `error` (NO_COLLECTIONS) with the note on the store's other clients, when there is one: added
  * to its words for the store's own client; for a client named with --as-client, whose answers
  * are those its API key gets from the service (the note is none of them), said beside it as a

@@ -191,3 +191,35 @@ describe("with --as-client, a month the client named did not run is said to be t
     expect([own.code, own.stderr]).toEqual([0, '']);
   });
 });
+
+describe("clock advance in local mode: its figures are the acting client's, the others' days said to be lived too", () => {
+  let store: string;
+  const premiaOn = (args: string[]) => runCli(['--db', store, ...args], { cwd: dir });
+
+  beforeAll(async () => {
+    store = join(dir, 'advance.db');
+    expect((await premiaOn(['keys', 'create', '--client', 'Acme Life'])).code).toBe(0);
+    expect((await premiaOn(['clock', 'set', '2026-10-31'])).code).toBe(0);
+    const policy = ['policies', 'create', '--customer-id', 'C1', '--external-ref', 'E1', '--policy-number', 'POL-1', '--product-code', 'LIFE', '--amount', '10.00'];
+    expect((await premiaOn(['--as-client', 'Acme Life', ...policy])).code).toBe(0);
+    expect((await premiaOn(['--as-client', 'Acme Life', 'collections', 'execute', '--period', '2026-11'])).code).toBe(0);
+  });
+
+  it("for the store's own client: a note names the client whose month it is and how to see its figures; -q keeps it out", async () => {
+    const r = await premiaOn(['clock', 'advance', '--days', '2']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      'Clock moved from 2026-10-31 to 2026-11-02: 2 days lived, 0.00 collected.\n' +
+        "note: those figures are for the store's own client only; the advance lived the days of its client Acme Life too (2026-11): " +
+        '\'premia --as-client "Acme Life" reports summary --period 2026-11\' shows theirs.\n',
+    );
+    const quiet = await premiaOn(['-q', 'clock', 'advance', '--days', '1']);
+    expect([quiet.code, quiet.stderr]).toEqual([0, '']);
+  });
+
+  it('for the client whose month it is: nothing to add', async () => {
+    const r = await premiaOn(['--as-client', 'Acme Life', 'clock', 'advance', '--days', '1']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('Clock moved from 2026-11-03 to 2026-11-04: 1 day lived, 0.00 collected.\n');
+  });
+});

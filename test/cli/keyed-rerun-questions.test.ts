@@ -83,10 +83,10 @@ async function advanceRerun(cli: Cli, banner: string): Promise<void> {
  * its key, and the other way round: one request, its answer repeated, nothing asked. Before, the
  * rerun without safe_close was "another request" (IDEMPOTENCY_KEY_REUSED, exit 6).
  */
-async function cronThenHand(cli: Cli, banner: string): Promise<void> {
+async function cronThenHand(cli: Cli, banner: string, othersNote = ''): Promise<void> {
   // (Without a terminal, no banner naming the store or the service.)
   const cron = await cli(KEYED_ADVANCE);
-  expect([cron.code, cron.stderr]).toEqual([0, `Clock moved from 2026-11-29 to 2026-11-30: 1 day lived, 0.00 collected.\n`]);
+  expect([cron.code, cron.stderr]).toEqual([0, `Clock moved from 2026-11-29 to 2026-11-30: 1 day lived, 0.00 collected.\n${othersNote}`]);
   const asked: string[] = [];
   const byHand = await cli(KEYED_ADVANCE, terminal([], asked));
   expect([byHand.code, asked, byHand.stdout]).toEqual([0, [], cron.stdout]);
@@ -134,7 +134,14 @@ describe('local mode', () => {
 
   it('clock advance: a cron run under a key and the same advance rerun by hand under it are one request', async () => {
     const { db, cli } = await store();
-    await cronThenHand(cli, `Local mode: store ${db}\n`);
+    // Local mode acts for the store's own client: the advance's figures are its own, said so (a
+    // replay lives nothing, and says nothing of it).
+    await cronThenHand(
+      cli,
+      `Local mode: store ${db}\n`,
+      "note: those figures are for the store's own client only; the advance lived the days of its client Other Client too (2026-11): " +
+        '\'premia --as-client "Other Client" reports summary --period 2026-11\' shows theirs.\n',
+    );
   });
 
   it('settlements mark-paid with a key used for another request is refused, nothing asked, nothing paid', async () => {

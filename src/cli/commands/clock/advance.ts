@@ -1,6 +1,6 @@
 import type { AdvancePreview, AdvanceResult, AdvanceTarget, Backend, ClockState } from '../../../backend/types.js';
 import { advanceTargetDate, daysBetween, periodsClosedBetween } from '../../../domain/advance.js';
-import { addDays, type IsoDate, type Period } from '../../../domain/period.js';
+import { addDays, periodOf, type IsoDate, type Period } from '../../../domain/period.js';
 import { PremiaError, usageError } from '../../../domain/errors.js';
 import { checkDateOption, checkWholeNumberOption, MAX_ADVANCE_DAYS, MIN_ADVANCE_DAYS, validateAdvanceRequest } from '../../../domain/requests.js';
 import { askOrCancel, confirmMode, nameList, needsYes, neverRunNeedsYes, othersNeverRunNeedsYes, periodList, stopped, unlessUnsupported } from '../../confirm.js';
@@ -13,6 +13,7 @@ import { advanceQuestion, notQueued, plainAdvanceQuestion, queuesThem } from '..
 import { verb, type CommandDeps } from '../../command.js';
 import { keyedOnce, repeatedAnswerNote, type KeyedOutcome } from '../../keyed-write.js';
 import { OPERATIONS } from '../../../backend/operations.js';
+import { advanceFiguresNote } from '../../other-clients.js';
 
 interface Flags {
   days?: string;
@@ -160,7 +161,13 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
   // Already there (--days 0, --to today, or an overlapping advance that got there first): "Clock
   // moved from X to X" read as if something had happened.
   if (!ui.json && result.days.length === 0 && result.from === result.to) ui.status(`The clock is already at ${result.to}: no day to live; nothing changed.`);
-  else if (!ui.json) ui.status(`Clock moved from ${result.from} to ${result.to}: ${plural(result.days.length, 'day')} lived, ${money(total)} collected.`);
+  else if (!ui.json) {
+    ui.status(`Clock moved from ${result.from} to ${result.to}: ${plural(result.days.length, 'day')} lived, ${money(total)} collected.`);
+    // (Best effort: the advance is done. Not for a replay known as one: it lived nothing now.)
+    const lived = outcome?.kind === 'replay' ? [] : [...new Set(result.days.map((d) => periodOf(d.date)))];
+    const others = await advanceFiguresNote(opts, lived).catch(() => null);
+    if (others !== null) ui.note(others);
+  }
   // A rerun with --idempotency-key is answered with the first run's result: known so from the
   // key's record (read before the advance), or once the clock has moved on since (a server that
   // cannot say), that read as if these days were lived now and the clock stood at their end.
