@@ -543,6 +543,16 @@ export interface Backend {
    * shown the server to be a premia service (its X-Premia-Version), never for another server.
    */
   servedByPremia(): boolean;
+  /**
+   * The writes of this backend (of this invocation) that were answered by repeating the answer
+   * kept for their Idempotency-Key, given by an earlier request with it: nothing was done by them.
+   * Known from the write's own answer: locally from the key's record (cli/local-idempotency.ts);
+   * remotely from a premia service's `idempotent-replayed: true` (or the `replayed` of an
+   * operation's result). Empty for a server that does not say so (one implementing only the
+   * spec), and for a replay that answered a resend of this invocation's own request after its
+   * first attempt may have been acted on (that answer may be this run's own).
+   */
+  replayedWrites(): readonly ReplayedWrite[];
   describe(): Promise<Target>;
 
   createPolicy(input: PolicyInput): Promise<Policy>;
@@ -587,6 +597,14 @@ export interface Backend {
   idempotencyRecord(key: string, operation?: KeyedOperation): Promise<IdempotencyRecord | null>;
 
   close(): Promise<void>;
+}
+
+/** A write answered with the answer kept for its Idempotency-Key (Backend.replayedWrites). */
+export interface ReplayedWrite {
+  /** Its row of backend/operations.ts (`importPolicies`). */
+  readonly operation: string;
+  /** The key it was sent with: the invocation's key, or `KEY:2`… for its later writes. */
+  readonly key: string;
 }
 
 /**

@@ -17,7 +17,7 @@
  */
 import { buildRequest, recordedRequest } from '../backend/wire.js';
 import type { Operation } from '../backend/operations.js';
-import type { Backend, IdempotencyRecord } from '../backend/types.js';
+import type { Backend, IdempotencyRecord, KeyedOperation } from '../backend/types.js';
 import { requestKey } from '../domain/idempotency.js';
 import type { CommandDeps } from './command.js';
 import { confirmMode, unlessUnsupported } from './confirm.js';
@@ -71,6 +71,31 @@ export async function askUnlessKeyed<A extends unknown[]>(
   const outcome = await keyedOutcome(b, env.globals.idempotencyKey, n, row, args);
   if (outcome === null && confirmMode(env) === 'ask') await ask();
   return outcome;
+}
+
+/**
+ * Whether the invocation's write of `row` was answered with the answer kept for its
+ * --idempotency-key by an earlier run, as the write's own answer says (Backend.replayedWrites:
+ * local --idempotency-key's record, a premia service's `idempotent-replayed: true`). A server that
+ * does not say so (one implementing only the spec) leaves it false: nothing can be told there.
+ */
+export function replayedNow(b: Backend, row: KeyedOperation): boolean {
+  return b.replayedWrites().some((w) => w.operation === row.name);
+}
+
+/**
+ * After a keyed write's answer is shown: the warning that it was an earlier run's answer repeated
+ * (repeatedAnswerNote), when the write itself was answered so (replayedNow). For the commands
+ * that ask nothing before their write, so read nothing before it: `policies create` and
+ * `import`, `bank import` and `seed`, `collections execute`. A cron job's retry of
+ * `policies import --idempotency-key nightly-2026-11-30` printed "Imported 1,000 policies" again
+ * and nothing more, read by finance staff as a second import. Returns whether it warned.
+ */
+export function warnIfReplayed(env: Pick<CommandDeps, 'ui' | 'globals'>, b: Backend, row: KeyedOperation, nothing: string, redo?: { command: string; does: string }): boolean {
+  const key = env.globals.idempotencyKey;
+  if (key === undefined || !replayedNow(b, row)) return false;
+  env.ui.warn(repeatedAnswerNote(key, nothing, redo));
+  return true;
 }
 
 /**

@@ -19,7 +19,7 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { OPERATION_LIST, type AnyOperation, type Operation } from '../backend/operations.js';
-import type { AdvanceOptions, AdvanceResult, AdvanceTarget, Admin, Backend, IdempotencyClaimInput, KeyRole, StoredResponse, Upload } from '../backend/types.js';
+import type { AdvanceOptions, AdvanceResult, AdvanceTarget, Admin, Backend, IdempotencyClaimInput, KeyRole, ReplayedWrite, StoredResponse, Upload } from '../backend/types.js';
 import { keyedAdvance } from '../domain/advance.js';
 import { BANK_CSV_HEADER, POLICY_CSV_HEADER } from '../domain/csv-headers.js';
 import { buildRequest, recordedRequest, requestHash } from '../backend/wire.js';
@@ -37,7 +37,10 @@ export const IDEMPOTENT_WRITES: ReadonlyMap<string, AnyOperation> = new Map(
   OPERATION_LIST.filter((row) => row.idempotent && row.backend !== null).map((row) => [row.backend!, row]),
 );
 
-/** `inner` with its writes done at most once per key of the invocation (`baseKey`, then `baseKey:2`…). */
+/**
+ * `inner` with its writes done at most once per key of the invocation (`baseKey`, then
+ * `baseKey:2`…); those its keys answered with an earlier run's answer are its replayedWrites().
+ */
 export function withIdempotency(
   inner: Backend,
   baseKey: string,
@@ -47,6 +50,8 @@ export function withIdempotency(
   view: { advanceResultFor?: (stored: AdvanceResult) => Promise<AdvanceResult> } = {},
 ): Backend {
   let writes = 0;
+  /** The writes answered with an earlier request's answer (Backend.replayedWrites). */
+  const replayed: ReplayedWrite[] = [];
 
   /** Run one write at most once for its key. */
   async function once<T>(row: AnyOperation, args: unknown[], action: (args: unknown[]) => Promise<T>): Promise<T> {
@@ -62,6 +67,8 @@ export function withIdempotency(
       const claim = await records.claim({ clientId: scope, key, hash, method: request.method, path, now: now().getTime(), inParts: row.commitsInParts === true });
       if (claim.kind === 'replay') {
         const value = replay<T>(claim.response);
+        // (A stored refusal, kept by earlier versions, is thrown above: a failure, not an answer.)
+        replayed.push({ operation: row.name, key });
         // An advance's key is the store's: replayed with this client's own figures (the server does the same).
         return row.name === 'advanceClock' && view.advanceResultFor ? ((await view.advanceResultFor(value as AdvanceResult)) as T) : value;
       }
@@ -110,6 +117,7 @@ export function withIdempotency(
 
   return new Proxy(inner, {
     get(target, prop, receiver) {
+      if (prop === 'replayedWrites') return () => [...target.replayedWrites(), ...replayed];
       const value = Reflect.get(target, prop, receiver) as unknown;
       if (typeof value !== 'function') return value;
       const method = value as (...args: unknown[]) => Promise<unknown>;

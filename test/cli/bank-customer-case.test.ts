@@ -216,9 +216,12 @@ describe('bank import: customer ids that differ from a policy customer id only i
     const yes = await at(keyed, { tty: true, prompter: answering(true, asked) });
     expect([yes.code, yes.stdout, asked]).toEqual([0, 'Imported 5 transactions; 0 rows failed.\n', ['Import the rows as they are?']]);
     const warning = `warning: ${NAMED.replace('bank.csv', 'bank-keyed.csv')}. Their rows were imported as given, for customers of their own; the policies' customers are collected from generated accounts.\n`;
-    // Rerun unattended (no --yes) and on a terminal: the first run's answer, nothing asked, nothing imported again.
+    // Rerun unattended (no --yes) and on a terminal: the first run's answer, nothing asked, nothing
+    // imported again, and said to be that answer.
+    const repeated =
+      "warning: that is the answer of an earlier run with idempotency key 'bank-2026-11', repeated: nothing was imported now. Run it with a new idempotency key (or none) to act now.\n";
     const cron = await at(keyed);
-    expect([cron.code, cron.stdout, cron.stderr]).toEqual([0, yes.stdout, warning]);
+    expect([cron.code, cron.stdout, cron.stderr]).toEqual([0, yes.stdout, `${warning}${repeated}`]);
     const byHand = await at(keyed, { tty: true, prompter: answering(true, asked) });
     expect([byHand.code, byHand.stdout, asked]).toEqual([0, yes.stdout, ['Import the rows as they are?']]);
     const shown = (await at(['--json', 'bank', 'show', 'c100001'])).json();

@@ -121,6 +121,12 @@ export interface SpecStubOptions {
   dropAfterAct?: string[];
   /** Error messages repeat the key the request carried. */
   echoKey?: boolean;
+  /**
+   * A write whose Idempotency-Key answered a write before with a success gets that answer again,
+   * acting on nothing, and says nothing of it (no `idempotent-replayed` header): a server that
+   * honours keys beyond the spec, silently.
+   */
+  replayKeys?: boolean;
   /** The import's answer has these errors (their shape is not shown in the spec), one failed row each. */
   importErrors?: unknown[];
   /** The import's whole answer instead of the spec's (a server that leaves `errors` out, or answers with a job id). */
@@ -146,6 +152,9 @@ export async function startSpecStub(options: SpecStubOptions = {}): Promise<Spec
   const prefix = options.prefix ?? '/v1';
   const key = options.key ?? 'spec-key-0123456789';
   const dropping = new WeakSet<ServerResponse>();
+  /** replayKeys: the key each write's answer is kept under, and the answers kept. */
+  const keyOf = new WeakMap<ServerResponse, string>();
+  const kept = new Map<string, { status: number; body: string; type: string | null; headers: Record<string, string> }>();
   const requests: StubRequest[] = [];
   const violations: string[] = [];
   const policies = new Map<string, StubPolicy>();
@@ -163,6 +172,12 @@ export async function startSpecStub(options: SpecStubOptions = {}): Promise<Spec
       const violation = (what: string) => violations.push(`${request.method} ${url.pathname}: ${what}`);
       const routeName = SPEC_ROUTES.find(([method, re]) => method === request.method && re.test(request.path))?.[2];
       if (routeName && options.dropAfterAct?.includes(routeName)) dropping.add(res);
+      const idempotencyKey = req.headers['idempotency-key'];
+      if (options.replayKeys && routeName && typeof idempotencyKey === 'string') {
+        const answer = kept.get(idempotencyKey);
+        if (answer) return send(res, answer.status, answer.body, answer.type, answer.headers);
+        keyOf.set(res, idempotencyKey);
+      }
       try {
         handle(request, url.pathname, res, violation);
       } catch (e) {
@@ -389,6 +404,8 @@ export async function startSpecStub(options: SpecStubOptions = {}): Promise<Spec
       res.socket?.destroy(); // acted, but the client never hears of it
       return;
     }
+    const idempotencyKey = keyOf.get(res);
+    if (idempotencyKey !== undefined && status >= 200 && status < 300) kept.set(idempotencyKey, { status, body, type, headers });
     const encoding = options.jsonEncoding && type !== null && /json/.test(type) ? options.jsonEncoding : null;
     if (encoding !== null) headers = { ...headers, 'content-encoding': encoding };
     res.writeHead(status, { ...(type === null ? {} : { 'content-type': type }), ...headers });

@@ -1107,6 +1107,38 @@ describe('idempotency keys', () => {
   });
 });
 
+describe('a replay the service says it made (idempotent-replayed)', () => {
+  const REPLAYED = { 'idempotent-replayed': 'true' };
+  const repeated = (key: string, nothing: string) =>
+    `warning: that is the answer of an earlier run with idempotency key '${key}', repeated: ${nothing}. Run it with a new idempotency key (or none) to act now.\n`;
+
+  it('an import answered 202 and followed: the operation result says it was replayed', async () => {
+    const OP = '6f1c2d3e-0000-4000-8000-000000000002';
+    const operation = (result: unknown) => ({ id: OP, status: result === null ? 'running' : 'succeeded', request: { method: 'POST', path: '/v1/policies/import' }, completed_at: null, result });
+    handlers = [
+      json(202, operation(null), { location: `/v1/operations/${OP}`, 'preference-applied': 'respond-async', 'retry-after': '1' }),
+      json(200, operation({ status: 200, replayed: true, body: { imported: 520, failed: 0, errors: [] } })),
+    ];
+    const r = await premia(['--idempotency-key', 'nightly-2026-11-30', 'policies', 'import', join(FIXTURES, 'policies.csv')]);
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, 'Imported 520 policies; 0 rows failed.\n', repeated('nightly-2026-11-30', 'nothing was imported now')]);
+  });
+
+  it('after a 429 (nothing done), the replay is an earlier run\'s: said', async () => {
+    handlers = [json(429, errorBody('RATE_LIMITED', 'Too many requests'), { 'retry-after': '1' }), json(201, CREATED, REPLAYED)];
+    const r = await premia(['--idempotency-key', 'pol-1', ...POLICY]);
+    expect([r.code, r.stderr]).toEqual([0, `Created policy P1.\n${repeated('pol-1', 'no policy was created now')}`]);
+  });
+
+  it('answering a resend after a 503 or a broken connection, it may be this run\'s own answer: not said', async () => {
+    handlers = [json(503, errorBody('STORE_BUSY', 'busy')), json(201, CREATED, REPLAYED)];
+    const busy = await premia(['--idempotency-key', 'pol-1', ...POLICY]);
+    expect([busy.code, busy.stderr]).toEqual([0, 'Created policy P1.\n']);
+    handlers = [drop, json(200, WHOAMI), json(201, CREATED, REPLAYED)];
+    const broken = await premia(['--idempotency-key', 'pol-1', ...POLICY]);
+    expect([broken.code, broken.stderr]).toEqual([0, 'Created policy P1.\n']);
+  });
+});
+
 describe('uploads', () => {
   const drained: Handler = (req) => req.socket.destroy();
   const imported = json(200, { imported: 520, failed: 0, errors: [] });

@@ -106,6 +106,8 @@ describe('callOf: the call a remote method makes', () => {
       json: { period_month: '2026-11' },
       status: 201,
       idempotencyKey: true,
+      // A write names its row, for the writes the service says it replayed (Backend.replayedWrites).
+      operation: 'createSettlement',
       prefer: null,
       route: { what: 'settlements (POST /settlements)', extension: false, idless: true, verify: 'Check' },
     });

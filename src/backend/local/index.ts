@@ -38,6 +38,7 @@ import type {
   PolicyDetail,
   PolicyInput,
   PolicyListQuery,
+  ReplayedWrite,
   ReportFormat,
   Settlement,
   SettlementListQuery,
@@ -116,6 +117,11 @@ export class LocalBackend implements Backend {
 
   servedByPremia(): boolean {
     return true;
+  }
+
+  /** None: the store's own methods act; a key's replays are --idempotency-key's (cli/local-idempotency.ts) or the server's. */
+  replayedWrites(): readonly ReplayedWrite[] {
+    return [];
   }
   private adminObject: LocalAdmin | undefined;
   readonly ctx: LocalContext;

@@ -19,7 +19,7 @@ import { Readable } from 'node:stream';
 import { brotliDecompressSync, constants as zlibConstants, createBrotliDecompress, createGunzip, createInflate, gunzipSync, inflateSync } from 'node:zlib';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
-import type { AsyncOperation, Download, ImportProgress, Upload } from '../types.js';
+import type { AsyncOperation, Download, ImportProgress, ReplayedWrite, Upload } from '../types.js';
 import { ExitCode, PremiaError } from '../../domain/errors.js';
 import { requestKey } from '../../domain/idempotency.js';
 import { parsePeriodStateHeader, PERIOD_STATE_HEADER } from '../../domain/period-state.js';
@@ -116,6 +116,8 @@ export interface Call {
   status?: number;
   /** Send the invocation's Idempotency-Key (a write that must never act twice). */
   idempotencyKey?: boolean;
+  /** The name of its row of the operations table (`importPolicies`), for replayedWrites. */
+  operation?: string;
   /** The Prefer header: `respond-async, wait=1` for long work a premia service may answer 202. */
   prefer?: string | null;
   query?: Query;
@@ -178,6 +180,18 @@ export interface Exchange {
   requestId: string | null;
   /** The premia version the service reports, or null when it did not mark the response. */
   premia: string | null;
+  /** A write's answer: the Idempotency-Key it was sent with (see Sent). */
+  sent?: Sent;
+}
+
+/**
+ * A write as sent: its Idempotency-Key, and whether an earlier attempt of it may have reached
+ * the service (a connection that broke after sending, a 5xx page; not a 429, which refused it):
+ * a replay answering a later attempt may then be this invocation's own answer, not an earlier run's.
+ */
+interface Sent {
+  key: string;
+  resent: boolean;
 }
 
 export class HttpClient {
@@ -190,6 +204,8 @@ export class HttpClient {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
   private writes = 0;
+  /** The writes answered with the answer kept for their key by an earlier request (replayedWrites). */
+  private readonly replays: ReplayedWrite[] = [];
   private readonly apiKey: string;
   /**
    * What the service is: its premia version once an answer carried the marker header; null once
@@ -220,6 +236,24 @@ export class HttpClient {
     });
   }
 
+  /**
+   * The writes a premia service answered with the answer it kept for their Idempotency-Key
+   * (`idempotent-replayed: true`, or an operation's `result.replayed`): an earlier run's, nothing
+   * done now. One answering a resend of a write that may have reached the service before is left
+   * out (it may be this invocation's own answer), as is anything from a server that does not say.
+   */
+  replayedWrites(): readonly ReplayedWrite[] {
+    return [...this.replays];
+  }
+
+  private noteReplay(call: Call, sent: Sent): void {
+    if (sent.resent) {
+      this.debug(`  replayed after a resend: perhaps this run's own earlier attempt's answer, not said to be an earlier run's`);
+      return;
+    }
+    this.replays.push({ operation: call.operation ?? `${call.method} ${call.path}`, key: sent.key });
+  }
+
   /** A request whose answer is a JSON object: parsed, money fields turned into cents. */
   async json<T>(call: Call): Promise<T> {
     const answer = await this.exchange(call, 'application/json', async (x) => {
@@ -238,7 +272,7 @@ export class HttpClient {
         }
       }
       if (call.follow && x.status === 202 && x.premia && location && /\brespond-async\b/i.test(headerText(x.headers['preference-applied']) ?? '')) {
-        return new Accepted(location, body as OperationView, retryAfterMs(headerText(x.headers['retry-after']), Date.now()));
+        return new Accepted(location, body as OperationView, retryAfterMs(headerText(x.headers['retry-after']), Date.now()), x.sent);
       }
       return body;
     });
@@ -294,6 +328,8 @@ export class HttpClient {
       retryAfter = next.retryAfter;
     }
     const result = op.result;
+    // The job's own answer or the one kept for its key (a replay finished after a second).
+    if (result.status < 400 && result.replayed === true && accepted.sent) this.noteReplay(call, accepted.sent);
     if (result.status >= 400) {
       const text = JSON.stringify(result.body);
       const error = (result.body as { error?: { request_id?: unknown } } | null)?.error;
@@ -506,6 +542,8 @@ export class HttpClient {
     const boundary = call.upload ? newBoundary() : '';
     /** Some attempt may have reached the service (a write: it may have acted). */
     let maybeSent = false;
+    /** An attempt before this one may have been acted on (Sent.resent). */
+    let resent = false;
     try {
       for (let attempt = 1; ; attempt++) {
         const headers: Record<string, string> = { accept, ...BASE_HEADERS };
@@ -555,6 +593,7 @@ export class HttpClient {
             throw outcomeUnknown({ what: this.describe(call), baseUrl: this.baseUrl, happened: `the connection failed before an answer came (${connectionWords(e)})`, verify: call.route.verify, cause: e });
           }
           if (retry) {
+            if (!NEVER_SENT_CODES.has(errorCodeOf(e))) resent = true;
             await this.sleep(wait);
             if (user?.aborted) throw await aborted();
             continue;
@@ -594,8 +633,11 @@ export class HttpClient {
         }
 
         if (exchange.status >= 200 && exchange.status < 300) {
+          if (key !== undefined) exchange.sent = { key, resent };
           try {
-            return await take(exchange);
+            const taken = await take(exchange);
+            if (exchange.sent && headerText(exchange.headers['idempotent-replayed'])?.trim().toLowerCase() === 'true') this.noteReplay(call, exchange.sent);
+            return taken;
           } catch (e) {
             if (controller.signal.aborted) throw await aborted();
             if (e instanceof PremiaError) throw e;
@@ -614,6 +656,7 @@ export class HttpClient {
               });
             }
             if (retry) {
+              resent = true;
               const wait = this.backoff(attempt);
               this.debug(`✗ the response broke off (${errorCodeOf(e)}); retrying in ${wait} ms`);
               await this.sleep(wait);
@@ -660,6 +703,7 @@ export class HttpClient {
         const kept = wait !== null && call.upload !== undefined && bodyState.started && call.upload.file.reopen === undefined;
         if (kept) wait = null;
         if (wait !== null) {
+          if (exchange.status !== 429) resent = true;
           this.debug(`  retrying in ${wait} ms`);
           await this.sleep(wait);
           if (user?.aborted) throw await aborted();
@@ -873,6 +917,7 @@ class Accepted {
     readonly location: string,
     readonly operation: OperationView,
     readonly retryAfterMs: number | null,
+    readonly sent: Sent | undefined,
   ) {}
 }
 

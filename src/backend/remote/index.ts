@@ -34,6 +34,7 @@ import type {
   PolicyInput,
   PolicyListQuery,
   PolicyPatch,
+  ReplayedWrite,
   ReportFormat,
   Settlement,
   SettlementListQuery,
@@ -219,6 +220,7 @@ export function callOf<O extends AnyOperation>(row: O, args: ArgsOf<O>, extras: 
     prefer: request.prefer,
     route: { ...request.route, ...route },
   };
+  if (request.idempotencyKey) call.operation = row.name;
   if (request.query !== undefined) call.query = request.query;
   if (request.json !== undefined) call.json = request.json;
   if (signal !== undefined) call.signal = signal;
@@ -233,6 +235,10 @@ export class RemoteBackend implements Backend {
 
   servedByPremia(): boolean {
     return Boolean(this.http.premiaVersion);
+  }
+
+  replayedWrites(): readonly ReplayedWrite[] {
+    return this.http.replayedWrites();
   }
   private readonly http: HttpClient;
 

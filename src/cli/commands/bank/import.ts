@@ -1,3 +1,4 @@
+import { OPERATIONS } from '../../../backend/operations.js';
 import type { BankImportResult, Upload } from '../../../backend/types.js';
 import { CaseMismatchRefused, describeCaseMismatches, isCaseMismatches } from '../../../domain/customer-case.js';
 import { ExitCode, PremiaError } from '../../../domain/errors.js';
@@ -6,6 +7,7 @@ import { countedUpload, openUpload } from '../../input.js';
 import { catchCtrlC } from '../../interrupt.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { askOrCancel, confirmMode } from '../../confirm.js';
+import { warnIfReplayed } from '../../keyed-write.js';
 import { statementRefusedWhole } from '../../../simulation/scenario.js';
 
 export interface ImportOptions extends CommandDeps {
@@ -70,6 +72,9 @@ export async function importRun(deps: ImportOptions): Promise<number> {
   if (isCaseMismatches(result.case_mismatches)) {
     ui.warn(`${describeCaseMismatches(result.case_mismatches, upload.name)}. Their rows were imported as given, for customers of their own; the policies' customers are collected from generated accounts.`);
   }
+  // A rerun under its --idempotency-key is answered with the first run's result: said last, of all
+  // the above, never read as a second import (its exit code is that result's).
+  warnIfReplayed(deps, await deps.backend(), OPERATIONS.importBankTransactions, 'nothing was imported now');
   return result.failed > 0 ? ExitCode.PARTIAL : ExitCode.OK;
 }
 

@@ -1,5 +1,7 @@
+import { OPERATIONS } from '../../../backend/operations.js';
 import { validationError } from '../../../domain/errors.js';
 import { verb, type CommandDeps } from '../../command.js';
+import { warnIfReplayed } from '../../keyed-write.js';
 import { showClock } from '../clock/show.js';
 
 export interface SeedOptions extends CommandDeps {
@@ -11,9 +13,13 @@ export function seedOptions(deps: CommandDeps, _flags: unknown, [value]: string[
   return { ...deps, seed: Number(value) };
 }
 
-export async function seedRun({ ui, backend, seed }: SeedOptions): Promise<number> {
-  const clock = await (await backend()).seedBank(seed);
+export async function seedRun(opts: SeedOptions): Promise<number> {
+  const { ui, backend, seed } = opts;
+  const b = await backend();
+  const clock = await b.seedBank(seed);
   if (!ui.json) ui.status(`Bank seed set to ${clock.seed}.`);
+  // The clock shown is the earlier run's answer too (the store's key: the seed's is store-wide).
+  warnIfReplayed(opts, b, OPERATIONS.seedBank, 'the seed was not set now');
   showClock(ui, clock);
   return 0;
 }

@@ -11,7 +11,7 @@ import { advanceLine } from '../../output/live.js';
 import type { Ui } from '../../output/ui.js';
 import { advanceQuestion, notQueued, plainAdvanceQuestion, queuesThem } from '../../questions.js';
 import { verb, type CommandDeps } from '../../command.js';
-import { keyedOnce, repeatedAnswerNote, type KeyedOutcome } from '../../keyed-write.js';
+import { keyedOnce, repeatedAnswerNote, replayedNow, type KeyedOutcome } from '../../keyed-write.js';
 import { OPERATIONS } from '../../../backend/operations.js';
 import { advanceFiguresNote } from '../../other-clients.js';
 
@@ -173,8 +173,10 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
   // cannot say), that read as if these days were lived now and the clock stood at their end.
   if (key !== undefined) {
     // (Best effort: the advance is done, whatever reading the clock now answers.)
-    const now = outcome !== null || !ui.json ? await clockOf(b).catch(() => null) : null;
-    if (outcome?.kind === 'replay' || (now !== null && now.date > result.to)) {
+    // (Known from the record read before, or from the advance's own answer.)
+    const replayed = outcome?.kind === 'replay' || replayedNow(b, OPERATIONS.advanceClock);
+    const now = outcome !== null || replayed || !ui.json ? await clockOf(b).catch(() => null) : null;
+    if (replayed || (now !== null && now.date > result.to)) {
       const nothing = now === null ? 'no day was lived now' : `no day was lived now, and the clock is at ${now.date}`;
       ui.warn(repeatedAnswerNote(key, nothing, { command: `premia clock advance ${targetOptions(target)}`, does: now === null ? 'advances the clock' : 'advances it from there' }));
     }

@@ -1,8 +1,10 @@
+import { OPERATIONS } from '../../../backend/operations.js';
 import type { Backend, ExecuteInput } from '../../../backend/types.js';
 import { daysBetween } from '../../../domain/advance.js';
 import { lastDay, type Period } from '../../../domain/period.js';
 import type { Ui } from '../../output/ui.js';
 import { verb, type CommandDeps } from '../../command.js';
+import { replayedNow, warnIfReplayed } from '../../keyed-write.js';
 import { plural } from '../../output/format.js';
 import { checkPeriodOption } from '../../../domain/requests.js';
 import { DEFAULT_STRATEGY } from '../../../domain/strategy-names.js';
@@ -23,9 +25,13 @@ export function executeOptions(deps: CommandDeps, flags: Flags): ExecuteOptions 
   return { ...deps, input: { period_month: period, policy_ids: flags.policy, strategy: flags.strategy } };
 }
 
-export async function executeRun({ ui, backend, input }: ExecuteOptions): Promise<number> {
+export async function executeRun(opts: ExecuteOptions): Promise<number> {
+  const { ui, backend, input } = opts;
   const b = await backend();
   const accepted = await b.executeCollections(input);
+  // A rerun its --idempotency-key answered with an earlier run's answer: that answer is shown, and
+  // said to be one (below); what is true now of the clock and the book is not that run's to say.
+  const replayed = replayedNow(b, OPERATIONS.executeCollections);
   // A period already queued keeps its execution, and the execution its strategy: name the one in
   // effect, and say so when --strategy asked for another. Locally and from a premia service (its
   // answer to the execute showed it to be one) this reads the same: the execution, the book, the
@@ -44,11 +50,12 @@ export async function executeRun({ ui, backend, input }: ExecuteOptions): Promis
     ui.warn(`--strategy ${asked} was not applied: ${input.period_month} is already queued with ${strategy} (execution ${accepted.execution_id}), and an execution keeps its strategy.`);
   }
   // A service without the simulated bank has no clock to read: no warning then, the run is queued.
-  if (full && accepted.policies_queued > 0) await warnIfLate(ui, b, input.period_month).catch(() => undefined);
+  if (full && !replayed && accepted.policies_queued > 0) await warnIfLate(ui, b, input.period_month).catch(() => undefined);
   // Queued 0 on a store with no active policy (execute before import): exit 0 and "Queued 0
   // policies" read as done, while the run now recorded locks the clock.
   const noBook =
     full &&
+    !replayed &&
     accepted.policies_queued === 0 &&
     (await b.listPolicies({ status: 'active', limit: 1 }).then(
       (page) => page.data.length === 0,
@@ -75,7 +82,7 @@ export async function executeRun({ ui, backend, input }: ExecuteOptions): Promis
   if (ui.json) ui.printJson(accepted);
   else {
     const queued =
-      accepted.policies_queued === 0 && full && !noBook
+      accepted.policies_queued === 0 && full && !noBook && !replayed
         ? `Nothing new to queue for ${input.period_month}: ${input.policy_ids === undefined ? 'every active policy is' : 'the policies given are'} already queued`
         : `Queued ${plural(accepted.policies_queued, 'policy', 'policies')} for ${input.period_month}`;
     // A spec-only server with no --strategy: which engine runs there, and when, is its to say.
@@ -92,6 +99,8 @@ export async function executeRun({ ui, backend, input }: ExecuteOptions): Promis
       ['policies_queued', accepted.policies_queued],
     ]);
   }
+  // Its count of policies queued is that run's: never read as a second run that queued them again.
+  warnIfReplayed(opts, b, OPERATIONS.executeCollections, 'nothing was queued now');
   return 0;
 }
 

@@ -1,7 +1,9 @@
+import { OPERATIONS } from '../../../backend/operations.js';
 import type { PolicyInput } from '../../../backend/types.js';
 import { usageError } from '../../../domain/errors.js';
 import { validatePolicyInput } from '../../../domain/policy.js';
 import { verb, type CommandDeps } from '../../command.js';
+import { warnIfReplayed } from '../../keyed-write.js';
 import { inOptionWords } from '../../option-errors.js';
 import { showPolicy } from './show.js';
 import { warnIfMonthQueued } from './queued-notice.js';
@@ -33,7 +35,8 @@ export function createOptions(deps: CommandDeps, flags: Flags): CreateOptions {
   return { ...deps, policy: inOptionWords(options, () => validatePolicyInput(Object.fromEntries(FLAGS.map(([, option, field]) => [field, flags[option]])))) };
 }
 
-export async function createRun({ ui, backend, policy: input }: CreateOptions): Promise<number> {
+export async function createRun(opts: CreateOptions): Promise<number> {
+  const { ui, backend, policy: input } = opts;
   const b = await backend();
   const policy = await b.createPolicy(input);
   if (ui.json) ui.printJson(policy);
@@ -41,6 +44,9 @@ export async function createRun({ ui, backend, policy: input }: CreateOptions): 
     ui.status(`Created policy ${policy.policy_number}.`);
     showPolicy(ui, policy);
   }
+  // An earlier run's answer repeated by its --idempotency-key: said so. Then nothing about a month
+  // queued before the policy was added: it was added by that run, perhaps before the month was queued.
+  if (warnIfReplayed(opts, b, OPERATIONS.createPolicy, 'no policy was created now')) return 0;
   if (policy.status === 'active') await warnIfMonthQueued(ui, b, 1);
   return 0;
 }

@@ -1,3 +1,4 @@
+import { OPERATIONS } from '../../../backend/operations.js';
 import { ExitCode } from '../../../domain/errors.js';
 import { stringifyJson } from '../../../domain/json.js';
 import { describeCaseMismatches, isCaseMismatches } from '../../../domain/customer-case.js';
@@ -7,6 +8,7 @@ import { ImportProgressLine } from '../../output/live.js';
 import { countedUpload, openUpload } from '../../input.js';
 import { catchCtrlC } from '../../interrupt.js';
 import { verb, type CommandDeps } from '../../command.js';
+import { warnIfReplayed } from '../../keyed-write.js';
 import { warnIfMonthQueued } from './queued-notice.js';
 
 export interface ImportOptions extends CommandDeps {
@@ -14,7 +16,8 @@ export interface ImportOptions extends CommandDeps {
   file: string;
 }
 
-export async function importRun({ ctx, ui, backend, file }: ImportOptions): Promise<number> {
+export async function importRun(opts: ImportOptions): Promise<number> {
+  const { ctx, ui, backend, file } = opts;
   const opened = await openUpload(ctx, file);
   const b = await backend();
   // Another server counts the rows its own way: those it answers for are checked against the file.
@@ -74,7 +77,11 @@ export async function importRun({ ctx, ui, backend, file }: ImportOptions): Prom
     );
   }
   warnUnaccountedRows(ui, upload.name, counted?.rows() ?? null, result);
-  await warnIfMonthQueued(ui, b, result.imported);
+  // A cron job's retry under its --idempotency-key is answered with the first run's result: said
+  // last, of all the above, never read as a second import (its exit code is that result's). Then
+  // nothing about a month queued before the policies were added: the earlier run added them,
+  // perhaps before the month was queued.
+  if (!warnIfReplayed(opts, b, OPERATIONS.importPolicies, 'nothing was imported now')) await warnIfMonthQueued(ui, b, result.imported);
   return result.failed > 0 ? ExitCode.PARTIAL : ExitCode.OK;
 }
 

@@ -5,7 +5,7 @@ import { usageError } from '../../../domain/errors.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { inOptionWords } from '../../option-errors.js';
 import { askOrCancel, confirmMode, unlessUnsupported } from '../../confirm.js';
-import { keyedOnce, repeatedAnswerNote } from '../../keyed-write.js';
+import { keyedOnce, repeatedAnswerNote, replayedNow } from '../../keyed-write.js';
 import { OPERATIONS } from '../../../backend/operations.js';
 import { cancellationQuestion, plainCancellationQuestion, premiumChangeQuestion } from '../../questions.js';
 import { warnIfReinstatedOutsideMonth } from './queued-notice.js';
@@ -84,7 +84,7 @@ export async function updateRun(opts: UpdateOptions): Promise<number> {
     );
     showPolicy(ui, policy);
   }
-  if (replayed) ui.warn(repeatedAnswerNote(opts.globals.idempotencyKey!, 'the policy was not updated now'));
+  if (replayed || replayedNow(b, OPERATIONS.updatePolicy)) ui.warn(repeatedAnswerNote(opts.globals.idempotencyKey!, 'the policy was not updated now'));
   if (before?.status === 'lapsed' && policy.status === 'active') await warnIfReinstatedOutsideMonth(ui, b, policy);
   return 0;
 }

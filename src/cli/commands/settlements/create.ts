@@ -9,7 +9,7 @@ import { plainSettlementQuestion, settlementQuestion } from '../../questions.js'
 import { feeRuleWarnings, printSettlement, settlementNow } from './show.js';
 import { checkPeriodOption } from '../../../domain/requests.js';
 import { withOtherClients } from '../../other-clients.js';
-import { askUnlessKeyed } from '../../keyed-write.js';
+import { askUnlessKeyed, replayedNow } from '../../keyed-write.js';
 
 interface Flags {
   period: string;
@@ -54,7 +54,7 @@ async function create(opts: CreateOptions): Promise<number> {
   }
   // Known from the key's record to repeat an earlier run's answer, the statement still as it was:
   // never "Created …" again, which read as a second statement made now.
-  if (keyed?.kind === 'replay' && s.status === 'pending' && s.period_month === period) {
+  if ((keyed?.kind === 'replay' || replayedNow(b, OPERATIONS.createSettlement)) && s.status === 'pending' && s.period_month === period) {
     ui.warn(`${madeEarlier(s, opts.globals.idempotencyKey!)}; it is still pending, to pay by ${s.payment_date}: no statement was made now.`);
     printSettlement(ui, s);
     return 0;

@@ -1,7 +1,7 @@
 import { validateDisputeRequest } from '../../../domain/requests.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { askOrCancel } from '../../confirm.js';
-import { askUnlessKeyed, repeatedAnswerNote } from '../../keyed-write.js';
+import { askUnlessKeyed, repeatedAnswerNote, replayedNow } from '../../keyed-write.js';
 import { OPERATIONS } from '../../../backend/operations.js';
 import { inOptionWords } from '../../option-errors.js';
 import { disputeQuestion } from '../../questions.js';
@@ -35,7 +35,8 @@ export async function disputeRun(opts: DisputeOptions): Promise<number> {
   if (!ui.json) {
     ui.status(`${s.settlement_number} is disputed. 'premia settlements create --period ${s.period_month}' generates a new statement for the period.`);
   }
-  if (keyed?.kind === 'replay') ui.warn(repeatedAnswerNote(opts.globals.idempotencyKey!, 'nothing was disputed now'));
+  // Known from the key's record before the write, or from the write's own answer.
+  if (keyed?.kind === 'replay' || replayedNow(b, OPERATIONS.disputeSettlement)) ui.warn(repeatedAnswerNote(opts.globals.idempotencyKey!, 'nothing was disputed now'));
   printSettlement(ui, s);
   return 0;
 }

@@ -2,7 +2,7 @@ import { validateMarkPaidRequest } from '../../../domain/requests.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { inOptionWords } from '../../option-errors.js';
 import { askOrCancel } from '../../confirm.js';
-import { askUnlessKeyed, repeatedAnswerNote } from '../../keyed-write.js';
+import { askUnlessKeyed, repeatedAnswerNote, replayedNow } from '../../keyed-write.js';
 import { OPERATIONS } from '../../../backend/operations.js';
 import { markPaidQuestion } from '../../questions.js';
 import { printSettlement } from './show.js';
@@ -37,7 +37,8 @@ export async function markPaidRun(opts: MarkPaidOptions): Promise<number> {
   });
   const s = await b.markSettlementPaid(ref, input);
   if (!ui.json) ui.status(`${s.settlement_number} is paid (on ${s.paid_on}, reference ${s.paid_reference}).`);
-  if (keyed?.kind === 'replay') ui.warn(repeatedAnswerNote(opts.globals.idempotencyKey!, 'nothing was marked paid now'));
+  // Known from the key's record before the write, or from the write's own answer.
+  if (keyed?.kind === 'replay' || replayedNow(b, OPERATIONS.markSettlementPaid)) ui.warn(repeatedAnswerNote(opts.globals.idempotencyKey!, 'nothing was marked paid now'));
   printSettlement(ui, s);
   return 0;
 }
