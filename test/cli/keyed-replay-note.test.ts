@@ -8,10 +8,9 @@
  * was still pending. Local mode and a premia service alike.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir, type CliOptions, type CliResult } from '../helpers/cli.js';
-import { remoteEnv, runPremia, startLiveServer, type LiveServer } from '../helpers/remote.js';
+import { replayedNote, runCli, tempDir, type CliOptions, type CliResult } from '../helpers/cli.js';
+import { remoteEnv, runPremia, startSeededService, type LiveServer } from '../helpers/remote.js';
 import { dbPath, FIXTURE_PERIOD, openTestBackend, seedFixturePeriod, setClock } from '../helpers/seed-collections.js';
-import { seedPeriod } from '../server/fixture-period.js';
 
 type Cli = (args: string[], options?: Partial<CliOptions>) => Promise<CliResult>;
 
@@ -20,8 +19,6 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-const note = (key: string, nothing: string) =>
-  `warning: that is the answer of an earlier run with idempotency key '${key}', repeated: ${nothing}. Run it with a new idempotency key (or none) to act now.\n`;
 
 /** The scenario in either mode, every command without a terminal (as cron runs it). */
 async function unattendedReruns(cli: Cli): Promise<void> {
@@ -49,14 +46,14 @@ async function unattendedReruns(cli: Cli): Promise<void> {
   // The cron job's retry of mark-paid: its first answer (paid), though the statement is disputed now.
   const paidAgain = await cli(markPaid);
   expect([paidAgain.code, paidAgain.stdout]).toEqual([0, paid.stdout]);
-  expect(paidAgain.stderr).toBe(`SETTLE-2026-11-001 is paid (on 2026-12-02, reference EFT-77).\n${note('paid', 'nothing was marked paid now')}`);
+  expect(paidAgain.stderr).toBe(`SETTLE-2026-11-001 is paid (on 2026-12-02, reference EFT-77).\n${replayedNote('paid', 'nothing was marked paid now')}`);
   // With --yes, the same.
   const paidYes = await cli(['--yes', ...markPaid]);
   expect(paidYes.stderr).toBe(paidAgain.stderr);
 
   const disputedAgain = await cli(dispute);
   expect([disputedAgain.code, disputedAgain.stdout]).toEqual([0, disputed.stdout]);
-  expect(disputedAgain.stderr).toBe(`${disputed.stderr}${note('disp', 'nothing was disputed now')}`);
+  expect(disputedAgain.stderr).toBe(`${disputed.stderr}${replayedNote('disp', 'nothing was disputed now')}`);
   expect((await cli(['--json', 'settlements', 'get', 'SETTLE-2026-11-001'])).json().status).toBe('disputed');
 
   const update = ['--idempotency-key', 'prem', 'policies', 'update', 'POL-0001', '--amount', '150.00'];
@@ -66,7 +63,7 @@ async function unattendedReruns(cli: Cli): Promise<void> {
   const updatedAgain = await cli(['--yes', ...update]);
   expect(updatedAgain.code).toBe(0);
   // (The answer is the policy as the first run left it: nothing changed by this run, and said so.)
-  expect(updatedAgain.stderr).toBe(`Policy POL-0001 unchanged: premium already 150.00.\n${note('prem', 'the policy was not updated now')}`);
+  expect(updatedAgain.stderr).toBe(`Policy POL-0001 unchanged: premium already 150.00.\n${replayedNote('prem', 'the policy was not updated now')}`);
 }
 
 describe('local mode', () => {
@@ -86,9 +83,7 @@ describe('remote mode (a premia service)', () => {
   let server: LiveServer;
   let dir: string;
   beforeAll(async () => {
-    server = await startLiveServer();
-    await seedPeriod(server.backend.store);
-    await setClock(server.backend.store, '2026-12-02');
+    server = await startSeededService('2026-12-02');
     const t = tempDir('premia-keyed-note-');
     dir = t.dir;
     cleanups.push(t.cleanup);

@@ -7,9 +7,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { answering, runCli, tempDir, type CliOptions } from '../helpers/cli.js';
-import { remoteEnv, runPremia, startLiveServer, type LiveServer } from '../helpers/remote.js';
+import { remoteEnv, runPremia, startSeededService, type LiveServer } from '../helpers/remote.js';
 import { dbPath, FIXTURE_PERIOD, openTestBackend, seedFixturePeriod, setClock } from '../helpers/seed-collections.js';
-import { seedPeriod } from '../server/fixture-period.js';
 
 /** On a terminal (stdin and stderr), answering from `answers`. */
 const terminal = (answers: boolean[], asked: string[]): Partial<CliOptions> => ({ tty: true, prompter: answering(answers, asked) });
@@ -85,9 +84,7 @@ describe('remote mode (a premia service)', () => {
   let server: LiveServer;
   let dir: string;
   beforeAll(async () => {
-    server = await startLiveServer();
-    await seedPeriod(server.backend.store);
-    await setClock(server.backend.store, '2026-12-02');
+    server = await startSeededService('2026-12-02');
     const t = tempDir('premia-keyed-rerun-');
     dir = t.dir;
     cleanups.push(t.cleanup);

@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, tempDir, type CliOptions, type CliResult } from '../helpers/cli.js';
+import { replayedNote, runCli, tempDir, type CliOptions, type CliResult } from '../helpers/cli.js';
 import { remoteEnv, runPremia, startLiveServer, type LiveServer } from '../helpers/remote.js';
 import { startSpecStub } from '../helpers/remote-spec-stub.js';
 
@@ -23,8 +23,6 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-const note = (key: string, nothing: string) =>
-  `warning: that is the answer of an earlier run with idempotency key '${key}', repeated: ${nothing}. Run it with a new idempotency key (or none) to act now.\n`;
 
 const POLICY_HEADER = 'customer_id,external_customer_ref,policy_number,product_code,collection_amount\n';
 const POLICIES = `${POLICY_HEADER}C900001,REF-1,POL-9001,LIFE,100.00\nC900002,REF-2,POL-9002,LIFE,200.00\nC900003,REF-3,POL-9003,FUNERAL,50.00\n`;
@@ -84,10 +82,10 @@ describe.each(MODES)('%s: a keyed write rerun without a terminal says it repeats
     expect([created.code, created.stderr]).toEqual([0, 'Created policy POL-9000.\n']);
     const again = await cli(create);
     expect([again.code, again.stdout]).toEqual([0, created.stdout]);
-    expect(again.stderr).toBe(`Created policy POL-9000.\n${note('pol-1', 'no policy was created now')}`);
+    expect(again.stderr).toBe(`Created policy POL-9000.\n${replayedNote('pol-1', 'no policy was created now')}`);
     // --quiet keeps warnings, as for the other notes.
     const quiet = await cli(['-q', ...create]);
-    expect([quiet.code, quiet.stderr]).toEqual([0, note('pol-1', 'no policy was created now')]);
+    expect([quiet.code, quiet.stderr]).toEqual([0, replayedNote('pol-1', 'no policy was created now')]);
     expect(rows(db).policies).toBe(1);
   });
 
@@ -98,9 +96,9 @@ describe.each(MODES)('%s: a keyed write rerun without a terminal says it repeats
     const imported = await cli(importFile);
     expect([imported.code, imported.stdout, imported.stderr]).toEqual([0, 'Imported 3 policies; 0 rows failed.\n', '']);
     const again = await cli(importFile);
-    expect([again.code, again.stdout, again.stderr]).toEqual([0, imported.stdout, note('nightly-2026-11-30', 'nothing was imported now')]);
+    expect([again.code, again.stdout, again.stderr]).toEqual([0, imported.stdout, replayedNote('nightly-2026-11-30', 'nothing was imported now')]);
     const json = await cli(['--json', ...importFile]);
-    expect([json.code, json.stdout, json.stderr]).toEqual([0, '{"imported":3,"failed":0,"errors":[]}\n', note('nightly-2026-11-30', 'nothing was imported now')]);
+    expect([json.code, json.stdout, json.stderr]).toEqual([0, '{"imported":3,"failed":0,"errors":[]}\n', replayedNote('nightly-2026-11-30', 'nothing was imported now')]);
     expect(rows(db).policies).toBe(3);
   });
 
@@ -112,7 +110,7 @@ describe.each(MODES)('%s: a keyed write rerun without a terminal says it repeats
     expect(piped.stdout.split('\n')[0]).toBe('Imported 1 policy; 1 row failed.');
     const again = await cli(importStdin, { stdin: POLICIES_STDIN });
     expect([again.code, again.stdout]).toEqual([3, piped.stdout]);
-    expect(again.stderr).toBe(`${piped.stderr}${note('stdin-1', 'nothing was imported now')}`);
+    expect(again.stderr).toBe(`${piped.stderr}${replayedNote('stdin-1', 'nothing was imported now')}`);
     expect(rows(db).policies).toBe(1);
   });
 
@@ -123,7 +121,7 @@ describe.each(MODES)('%s: a keyed write rerun without a terminal says it repeats
     const banked = await cli(bank);
     expect([banked.code, banked.stdout, banked.stderr]).toEqual([0, 'Imported 2 transactions; 0 rows failed.\n', '']);
     const again = await cli(bank);
-    expect([again.code, again.stdout, again.stderr]).toEqual([0, banked.stdout, note('bank-1', 'nothing was imported now')]);
+    expect([again.code, again.stdout, again.stderr]).toEqual([0, banked.stdout, replayedNote('bank-1', 'nothing was imported now')]);
     expect(rows(db).bank).toBe(2);
   });
 
@@ -139,7 +137,7 @@ describe.each(MODES)('%s: a keyed write rerun without a terminal says it repeats
     expect((await cli(CREATE)).code).toBe(0);
     const again = await cli(execute);
     expect([again.code, again.stdout]).toEqual([0, executed.stdout]);
-    expect(again.stderr).toBe(`${executed.stderr}${note('run-2026-11', 'nothing was queued now')}`);
+    expect(again.stderr).toBe(`${executed.stderr}${replayedNote('run-2026-11', 'nothing was queued now')}`);
     expect(rows(db)).toEqual({ policies: 4, bank: 0, collections: 3 });
   });
 
@@ -149,7 +147,7 @@ describe.each(MODES)('%s: a keyed write rerun without a terminal says it repeats
     const seeded = await cli(seed);
     expect([seeded.code, seeded.stderr]).toEqual([0, 'Bank seed set to 7.\n']);
     const again = await cli(seed);
-    expect([again.code, again.stdout, again.stderr]).toEqual([0, seeded.stdout, `Bank seed set to 7.\n${note('seed-1', 'the seed was not set now')}`]);
+    expect([again.code, again.stdout, again.stderr]).toEqual([0, seeded.stdout, `Bank seed set to 7.\n${replayedNote('seed-1', 'the seed was not set now')}`]);
   });
 });
 

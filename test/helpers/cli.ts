@@ -94,3 +94,7 @@ export function answering(answers: boolean[], asked: string[] = []): Prompter {
     },
   };
 }
+
+/** The warning a write under --idempotency-key `key` prints when it repeated an earlier run's answer (cli/keyed-write.ts repeatedAnswerNote, without `redo`). */
+export const replayedNote = (key: string, nothing: string): string =>
+  `warning: that is the answer of an earlier run with idempotency key '${key}', repeated: ${nothing}. Run it with a new idempotency key (or none) to act now.\n`;

@@ -7,7 +7,9 @@ import type { AddressInfo } from 'node:net';
 import type { Prompter, RemoteTuning } from '../../src/cli/context.js';
 import type { ServerOptions } from '../../src/server/app.js';
 import { NOW, startServer, type TestServer } from '../server/helpers.js';
+import { seedPeriod } from '../server/fixture-period.js';
 import { runCli, type CliOptions, type CliResult } from './cli.js';
+import { setClock } from './seed-collections.js';
 
 export { NOW };
 
@@ -25,6 +27,14 @@ export async function startLiveServer(options: Partial<ServerOptions> = {}, host
   await s.app.listen({ host, port: 0 });
   const { port } = s.app.server.address() as AddressInfo;
   return { ...s, url: `http://${host}:${port}/v1` };
+}
+
+/** A live service whose store holds the fixture period's collections (test/server/fixture-period.ts), its clock at `clock`. */
+export async function startSeededService(clock: string): Promise<LiveServer> {
+  const server = await startLiveServer();
+  await seedPeriod(server.backend.store);
+  await setClock(server.backend.store, clock);
+  return server;
 }
 
 export type PremiaOptions = Omit<CliOptions, 'now' | 'prepare'>;

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FIXTURES, tempDir } from '../helpers/cli.js';
+import { FIXTURES, replayedNote, tempDir } from '../helpers/cli.js';
 import { instantRetries, remoteEnv, runPremia } from '../helpers/remote.js';
 import { REPORT_COLUMNS, SETTLEMENT_EXPORT_COLUMNS } from '../../src/backend/types.js';
 
@@ -1109,8 +1109,6 @@ describe('idempotency keys', () => {
 
 describe('a replay the service says it made (idempotent-replayed)', () => {
   const REPLAYED = { 'idempotent-replayed': 'true' };
-  const repeated = (key: string, nothing: string) =>
-    `warning: that is the answer of an earlier run with idempotency key '${key}', repeated: ${nothing}. Run it with a new idempotency key (or none) to act now.\n`;
 
   it('an import answered 202 and followed: the operation result says it was replayed', async () => {
     const OP = '6f1c2d3e-0000-4000-8000-000000000002';
@@ -1120,13 +1118,13 @@ describe('a replay the service says it made (idempotent-replayed)', () => {
       json(200, operation({ status: 200, replayed: true, body: { imported: 520, failed: 0, errors: [] } })),
     ];
     const r = await premia(['--idempotency-key', 'nightly-2026-11-30', 'policies', 'import', join(FIXTURES, 'policies.csv')]);
-    expect([r.code, r.stdout, r.stderr]).toEqual([0, 'Imported 520 policies; 0 rows failed.\n', repeated('nightly-2026-11-30', 'nothing was imported now')]);
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, 'Imported 520 policies; 0 rows failed.\n', replayedNote('nightly-2026-11-30', 'nothing was imported now')]);
   });
 
   it('after a 429 (nothing done), the replay is an earlier run\'s: said', async () => {
     handlers = [json(429, errorBody('RATE_LIMITED', 'Too many requests'), { 'retry-after': '1' }), json(201, CREATED, REPLAYED)];
     const r = await premia(['--idempotency-key', 'pol-1', ...POLICY]);
-    expect([r.code, r.stderr]).toEqual([0, `Created policy P1.\n${repeated('pol-1', 'no policy was created now')}`]);
+    expect([r.code, r.stderr]).toEqual([0, `Created policy P1.\n${replayedNote('pol-1', 'no policy was created now')}`]);
   });
 
   it('answering a resend after a 503 or a broken connection, it may be this run\'s own answer: not said', async () => {
