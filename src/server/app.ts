@@ -181,6 +181,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   const rateMax = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   const log = options.log ?? (() => {});
   const uploadDir = await prepareUploadDirectory(options.tmpDir ?? tmpdir(), admin.storePath, log);
+  /** The uploads being received (dispatch.ts): a stop waits for them before removing the directory. */
+  const receiving = new Set<Promise<unknown>>();
   const jobs = createJobs(base, { offload: options.offload, log });
   const operations = new AsyncOperations(() => now().getTime());
   const limits = { jsonLimit, uploadLimit };
@@ -331,6 +333,10 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   // answered 202) finish, then the job thread closes its connection.
   app.addHook('onClose', async () => {
     await jobs.close();
+    // An upload cut off by the stop (its body still arriving after the grace) removes its
+    // half-received file as its reception fails: waited for, or the process ended first and
+    // left the file (and so the directory) as a killed server's.
+    await Promise.allSettled([...receiving]);
     // The store's upload directory goes with the last server using it: removed when empty (a
     // server still running on the store makes it again for its next upload).
     await rmdir(uploadDir).catch(() => {});
@@ -491,7 +497,17 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       }
     });
 
-    const deps: RouteDeps = { base, jobs, state: { simulation, operations }, limits, uploadDir, uploads: options.uploadSlots ?? new UploadSlots(), log, now };
+    const deps: RouteDeps = {
+      base,
+      jobs,
+      state: { simulation, operations },
+      limits,
+      uploadDir,
+      uploads: options.uploadSlots ?? new UploadSlots(),
+      receiving,
+      log,
+      now,
+    };
     for (const resource of resources) await v1.register(resource.plugin, deps);
 
     if (!simulation) {

@@ -100,6 +100,8 @@ export interface RouteDeps {
   uploadDir: string;
   /** The uploads each client holds (at most MAX_UPLOADS_PER_CLIENT at once). */
   uploads: UploadSlots;
+  /** The uploads being received now: a stop waits for each to settle (a cut-off one removes its file). */
+  receiving: Set<Promise<unknown>>;
   log: (line: string) => void;
   now: () => Date;
 }
@@ -178,7 +180,9 @@ function routeOf(row: AnyOperation, handler: Handler, deps: RouteDeps): RouteOpt
     handler: async (request, reply) => {
       const query = queryOf(row, request);
       const upload =
-        row.body === 'upload' ? await receiveHeldFile(request, principalOf(request).clientId, deps.uploads, deps.limits.uploadLimit, deps.uploadDir) : undefined;
+        row.body === 'upload'
+          ? await receiving(deps.receiving, receiveHeldFile(request, principalOf(request).clientId, deps.uploads, deps.limits.uploadLimit, deps.uploadDir))
+          : undefined;
       try {
         const body = row.body === 'json' || row.body === 'json-optional' ? jsonBody(request, row.body === 'json-optional') : {};
         const principal = principalOf(request);
@@ -218,6 +222,17 @@ function routeOf(row: AnyOperation, handler: Handler, deps: RouteDeps): RouteOpt
       }
     },
   };
+}
+
+/** `reception`, counted in `set` until it settles (received whole, or refused with its file removed). */
+function receiving<T>(set: Set<Promise<unknown>>, reception: Promise<T>): Promise<T> {
+  const settled = reception.then(
+    () => undefined,
+    () => undefined,
+  );
+  set.add(settled);
+  void settled.then(() => set.delete(settled));
+  return reception;
 }
 
 /** The query as the row takes it. */

@@ -8,6 +8,7 @@ import { EventEmitter } from 'node:events';
 import { existsSync, openAsBlob, readdirSync, readFileSync } from 'node:fs';
 import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { Readable } from 'node:stream';
 import { FormData, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -360,6 +361,39 @@ describe('premia serve stopping while clients are still sending', () => {
     expect(await done).toBe(0);
     await headers.closed;
     await body.closed;
+    await backend.close();
+    tmp.cleanup();
+  });
+
+  it('removes the spooled part of an upload it cuts off, and its upload directory, before it returns', async () => {
+    const tmp = tempDir();
+    const db = join(tmp.dir, 'cut.db');
+    const backend = await openLocalBackend({ path: db, now: NOW });
+    const key = (await backend.admin.keys.create('Acme Life', 'client')).key;
+    const signals = new EventEmitter();
+    let done: Promise<number> = Promise.resolve(1);
+    const url = await new Promise<string>((resolve) => {
+      done = serve(backend, { host: '127.0.0.1', port: 0, shutdownGraceMs: 0 }, { stderr: { write: () => true } as never, signals, onListening: resolve });
+    });
+    const socket = connect(Number(new URL(url).port), '127.0.0.1');
+    socket.on('error', () => {});
+    const closed = new Promise<void>((r) => socket.once('close', () => r()));
+    socket.write(
+      `POST /v1/policies/import HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: multipart/form-data; boundary=BB\r\nContent-Length: 1000000\r\n\r\n` +
+        '--BB\r\nContent-Disposition: form-data; name="file"; filename="p.csv"\r\nContent-Type: text/csv\r\n\r\n' +
+        'customer_id,external_customer_ref,policy_number,product_code,collection_amount\nC1,E1,P1,LIFE,10.00\n',
+    );
+    // The server has begun spooling the file part: its file is there (an event, not a sleep).
+    const spoolDir = uploadDirectory(tmpdir(), db);
+    const spooled = () => existsSync(spoolDir) && readdirSync(spoolDir).some((f) => f.startsWith('upload-'));
+    while (!spooled()) await new Promise((r) => setTimeout(r, 5));
+    signals.emit('SIGTERM');
+    expect(await done).toBe(0);
+    // Cut off after the grace, the half-received file is gone with the directory, not left for
+    // the next server to find as one a killed server left behind.
+    expect(existsSync(spoolDir)).toBe(false);
+    await closed;
+    expect((await backend.listPolicies({ limit: 10 })).data).toEqual([]);
     await backend.close();
     tmp.cleanup();
   });
