@@ -372,6 +372,13 @@ function foreign(e: PremiaError, r: FailedResponse): PremiaError {
 /** A status's name as HTTP gives it, in lower case ('payload too large'), if it has one. */
 const statusName = (status: number): string | undefined => STATUS_CODES[status]?.toLowerCase();
 
+/**
+ * How to trust a certificate this machine does not: Node adds the certificates of the PEM file
+ * NODE_EXTRA_CA_CERTS names to the authorities it trusts (read as the process starts). Never a
+ * switch that turns checking off: a key sent to a service nobody verified is a key given away.
+ */
+const TRUST_HINT = (what: string) => `; to trust ${what}, name a PEM file holding it in NODE_EXTRA_CA_CERTS`;
+
 const CONNECTION_WORDS: Record<string, string> = {
   ECONNREFUSED: 'the connection was refused (is the service running, and is the URL right?)',
   ECONNRESET: 'the connection was reset',
@@ -390,11 +397,11 @@ const CONNECTION_WORDS: Record<string, string> = {
   UND_ERR_BODY_TIMEOUT: 'the answer stalled',
   UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'the answer was shorter than announced',
   CERT_HAS_EXPIRED: "the service's TLS certificate has expired",
-  DEPTH_ZERO_SELF_SIGNED_CERT: "the service's TLS certificate is self-signed",
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the service's TLS certificate cannot be verified",
+  DEPTH_ZERO_SELF_SIGNED_CERT: `the service's TLS certificate is self-signed${TRUST_HINT('it')}`,
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the service's TLS certificate cannot be verified (is the service sending its intermediate certificates?)",
   ERR_TLS_CERT_ALTNAME_INVALID: "the service's TLS certificate is for another host name",
-  SELF_SIGNED_CERT_IN_CHAIN: "the service's TLS certificate is signed by an authority this machine does not trust",
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "the service's TLS certificate is signed by an authority this machine does not trust",
+  SELF_SIGNED_CERT_IN_CHAIN: `the service's TLS certificate is signed by an authority this machine does not trust${TRUST_HINT("that authority's certificate")}`,
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: `the service's TLS certificate is signed by an authority this machine does not trust${TRUST_HINT("that authority's certificate")}`,
   ERR_SSL_WRONG_VERSION_NUMBER: 'the other side does not speak TLS (is the service at http://, not https://?)',
 };
 
