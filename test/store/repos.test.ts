@@ -6,7 +6,9 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Cents } from '../../src/domain/money.js';
+import { ONE_CUSTOMER_ATTEMPTS, readCustomerBankInputs } from '../../src/store/repos/bank.js';
 import * as collections from '../../src/store/repos/collections.js';
+import { dayNumber } from '../../src/domain/period.js';
 import { setMeta } from '../../src/store/repos/meta.js';
 import * as policies from '../../src/store/repos/policies.js';
 import * as settlements from '../../src/store/repos/settlements.js';
@@ -340,5 +342,107 @@ describe('settlements', () => {
     await store.db.updateTable('collections').set({ amount_collected: C(7501) }).where('policy_number', '=', 'POL-2').execute();
     expect(await settlements.periodCollectionTotals(store.db, ACME, '2026-11')).toEqual({ count: 2, collected: 7501 });
     expect(await settlements.periodCollectionTotals(store.db, ACME, '2026-10')).toEqual({ count: 0, collected: 0 });
+  });
+});
+
+describe("a customer's bank inputs (bank show, collections explain)", () => {
+  async function seeded() {
+    const insert = (clientId: number, number: string, customerId: string) =>
+      policies.insertPolicy(store.db, {
+        client_id: clientId,
+        policy_number: number,
+        customer_id: customerId,
+        external_customer_ref: `EXT-${number}`,
+        product_code: 'FUNERAL_BASIC',
+        collection_amount: C(10000),
+        status: 'active',
+        created_at: 1000,
+        updated_at: 1000,
+      });
+    await insert(ACME, 'POL-A1', 'CUS-A');
+    await insert(ACME, 'POL-A2', 'CUS-A');
+    await insert(ACME, 'POL-B', 'CUS-B');
+    await insert(OTHER, 'POL-X', 'CUS-A');
+    const queue = async (clientId: number, period: string) => {
+      await collections.queueCollections(store.db, clientId, await execution(clientId, period), period, null);
+      return new Map((await collections.listCollections(store.db, clientId, { period, limit: 10 })).map((r) => [r.policy_number, r.id]));
+    };
+    const nov = await queue(ACME, '2026-11');
+    const dec = await queue(ACME, '2026-12');
+    const other = await queue(OTHER, '2026-11');
+    const attempt = (clientId: number, collectionId: number, date: string, amount: number, failure: string | null = null) => ({
+      client_id: clientId,
+      collection_id: collectionId,
+      period_month: date.slice(0, 7) === '2026-12' ? '2026-12' : '2026-11',
+      date,
+      amount: C(amount),
+      outcome: failure ? ('FAILED' as const) : ('SUCCESS' as const),
+      failure_reason: failure,
+    });
+    await store.db
+      .insertInto('attempts')
+      .values([
+        attempt(ACME, nov.get('POL-B')!, '2026-11-25', 10000),
+        attempt(ACME, nov.get('POL-A2')!, '2026-11-25', 10000),
+        attempt(ACME, nov.get('POL-A1')!, '2026-11-25', 6000, 'INSUFFICIENT_FUNDS'),
+        attempt(OTHER, other.get('POL-X')!, '2026-11-25', 10000),
+        attempt(ACME, nov.get('POL-A1')!, '2026-11-26', 4000),
+        attempt(ACME, nov.get('POL-A1')!, '2026-12-01', 100, 'INSUFFICIENT_FUNDS'),
+        attempt(ACME, nov.get('POL-B')!, '2026-12-01', 1),
+        attempt(ACME, dec.get('POL-A2')!, '2026-12-02', 10000),
+      ])
+      .execute();
+    const row = (clientId: number, customerId: string, date: string, amount: number, description: string) => ({
+      client_id: clientId,
+      customer_id: customerId,
+      date,
+      amount,
+      description,
+    });
+    await store.db
+      .insertInto('bank_transactions')
+      .values([
+        row(ACME, 'CUS-A', '2026-11-20', 50000, 'SALARY'),
+        row(ACME, 'CUS-B', '2026-11-20', 40000, 'SALARY B'),
+        row(OTHER, 'CUS-A', '2026-11-20', 30000, 'SALARY OTHER'),
+        row(ACME, 'CUS-A', '2026-11-03', -2000, 'GROCER'),
+        row(ACME, 'cus-a', '2026-11-04', -1000, 'NOT THIS CUSTOMER'),
+      ])
+      .execute();
+  }
+
+  it("reads one customer's imported rows in file order and its debits in (date, policy) order, no one else's", async () => {
+    await seeded();
+    const inputs = await readCustomerBankInputs(store, ACME, 'CUS-A');
+    expect(inputs.known).toBe(true);
+    expect(inputs.imported.size).toBe(1);
+    expect(inputs.imported.get(ACME, 'CUS-A')).toEqual([
+      { day: dayNumber('2026-11-20'), amount: 50000, description: 'SALARY' },
+      { day: dayNumber('2026-11-03'), amount: -2000, description: 'GROCER' },
+    ]);
+    expect(inputs.attempts.size).toBe(1);
+    expect(inputs.attempts.get(ACME, 'CUS-A')).toEqual([
+      { day: dayNumber('2026-11-25'), amount: 6000, failure: 'INSUFFICIENT_FUNDS', policyNumber: 'POL-A1' },
+      { day: dayNumber('2026-11-25'), amount: 10000, failure: null, policyNumber: 'POL-A2' },
+      { day: dayNumber('2026-11-26'), amount: 4000, failure: null, policyNumber: 'POL-A1' },
+      { day: dayNumber('2026-12-01'), amount: 100, failure: 'INSUFFICIENT_FUNDS', policyNumber: 'POL-A1' },
+      { day: dayNumber('2026-12-02'), amount: 10000, failure: null, policyNumber: 'POL-A2' },
+    ]);
+    const b = await readCustomerBankInputs(store, ACME, 'CUS-B');
+    expect(b.attempts.get(ACME, 'CUS-B')?.map((a) => a.amount)).toEqual([10000, 1]);
+    expect(b.imported.get(ACME, 'CUS-B')?.map((r) => r.description)).toEqual(['SALARY B']);
+    const other = await readCustomerBankInputs(store, OTHER, 'CUS-A');
+    expect(other.attempts.get(OTHER, 'CUS-A')?.map((a) => a.policyNumber)).toEqual(['POL-X']);
+    expect(other.imported.get(OTHER, 'CUS-A')?.map((r) => r.description)).toEqual(['SALARY OTHER']);
+    expect((await readCustomerBankInputs(store, ACME, 'CUS-Z')).known).toBe(false);
+  });
+
+  it('looks the debits up by (date, collection): the plan never scans every attempt', async () => {
+    await seeded();
+    const plan = await store.withConnection(async (raw) =>
+      (raw.prepare(`explain query plan ${ONE_CUSTOMER_ATTEMPTS}`).all('0000-00-00', ACME, 'CUS-A') as Array<{ detail: string }>).map((r) => r.detail),
+    );
+    expect(plan.some((d) => /^SEARCH a USING (COVERING )?INDEX sqlite_autoindex_attempts_1 \(date=\? AND collection_id=\?\)/.test(d))).toBe(true);
+    expect(plan.filter((d) => /^SCAN (a|attempts)\b/.test(d))).toEqual([]);
   });
 });

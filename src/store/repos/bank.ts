@@ -30,11 +30,18 @@ type SnapshotRow = Selectable<BankSnapshotsTable>;
 type PastAttemptRow = Pick<Selectable<CollectionsTable>, 'client_id' | 'customer_id' | 'policy_number'> &
   Pick<Selectable<AttemptsTable>, 'date' | 'amount' | 'failure_reason'>;
 
+/** One customer's rows alone, read through the indexes (a look-up, never a scan of every customer's). */
+type OneCustomer = { clientId: number; customerId: string };
+
 /** Imported rows by customer, in file order (only the customers of `keys` when given). */
-export function readImportedRows(statements: StatementCache, keys: CustomerFilter | null): CustomerMap<ImportedRow[]> {
+export function readImportedRows(statements: StatementCache, keys: CustomerFilter | null, only?: OneCustomer): CustomerMap<ImportedRow[]> {
   const out = new CustomerMap<ImportedRow[]>();
-  const stmt = statements.get('select client_id, customer_id, date, amount, description from bank_transactions order by client_id, customer_id, id');
-  for (const r of stmt.iterate() as Iterable<TransactionRow>) {
+  const rows = only
+    ? statements
+        .get('select client_id, customer_id, date, amount, description from bank_transactions where client_id = ? and customer_id = ? order by id')
+        .iterate(only.clientId, only.customerId)
+    : statements.get('select client_id, customer_id, date, amount, description from bank_transactions order by client_id, customer_id, id').iterate();
+  for (const r of rows as Iterable<TransactionRow>) {
     if (keys && !keys.has(r.client_id, r.customer_id)) continue;
     let list = out.get(r.client_id, r.customer_id);
     if (!list) out.set(r.client_id, r.customer_id, (list = []));
@@ -54,15 +61,34 @@ export function readSnapshots(statements: StatementCache, keys: CustomerFilter |
   return out;
 }
 
+/**
+ * One customer's debits dated after `after`. The attempts are keyed by (date, collection_id) and
+ * have no index by collection: the dates they fall on are walked through that key (one seek each,
+ * a few hundred in a store's year), and each date's attempts of the customer's collections are
+ * looked up in it, so a customer's history costs its own rows, not a read of every attempt.
+ */
+export const ONE_CUSTOMER_ATTEMPTS = `with recursive d(date) as (
+       select (select min(date) from attempts where date > ?)
+       union all
+       select (select min(date) from attempts where date > d.date) from d where d.date is not null)
+     select c.client_id, c.customer_id, c.policy_number, a.date, a.amount, a.failure_reason
+     from d join attempts a on a.date = d.date join collections c on c.id = a.collection_id
+     where a.collection_id in (select id from collections where client_id = ? and customer_id = ?)
+     order by a.date, c.client_id, c.policy_number`;
+
 /** premia's debits dated after `after` by customer, in (date, policy_number) order. */
-export function readAttempts(statements: StatementCache, keys: CustomerFilter | null, after: IsoDate): CustomerMap<PastAttempt[]> {
+export function readAttempts(statements: StatementCache, keys: CustomerFilter | null, after: IsoDate, only?: OneCustomer): CustomerMap<PastAttempt[]> {
   const out = new CustomerMap<PastAttempt[]>();
-  const stmt = statements.get(
-    `select c.client_id, c.customer_id, c.policy_number, a.date, a.amount, a.failure_reason
-     from attempts a join collections c on c.id = a.collection_id
-     where a.date > ? order by a.date, c.client_id, c.policy_number`,
-  );
-  for (const r of stmt.iterate(after) as Iterable<PastAttemptRow>) {
+  const rows = only
+    ? statements.get(ONE_CUSTOMER_ATTEMPTS).iterate(after, only.clientId, only.customerId)
+    : statements
+        .get(
+          `select c.client_id, c.customer_id, c.policy_number, a.date, a.amount, a.failure_reason
+           from attempts a join collections c on c.id = a.collection_id
+           where a.date > ? order by a.date, c.client_id, c.policy_number`,
+        )
+        .iterate(after);
+  for (const r of rows as Iterable<PastAttemptRow>) {
     if (keys && !keys.has(r.client_id, r.customer_id)) continue;
     let list = out.get(r.client_id, r.customer_id);
     if (!list) out.set(r.client_id, r.customer_id, (list = []));
@@ -129,12 +155,13 @@ export async function readCustomerBankInputs(store: Store, clientId: number, cus
     const calendar = storedCalendar(metaValue(CALENDAR_KEY), metaValue(IMPORTED_HOLIDAYS_KEY));
     if (!known) return { known, epoch: null, calendar, imported: new CustomerMap(), attempts: new CustomerMap() };
     const keys = new CustomerSet().add(clientId, customerId);
+    const only = { clientId, customerId };
     return {
       known,
       epoch: metaValue('bank_epoch') ?? null,
       calendar,
-      imported: readImportedRows(statements, keys),
-      attempts: readAttempts(statements, keys, '0000-00-00'),
+      imported: readImportedRows(statements, keys, only),
+      attempts: readAttempts(statements, keys, '0000-00-00', only),
     };
   });
 }
