@@ -141,6 +141,9 @@ function digitBase(W: number): number {
  * per item in Number arithmetic (exact: see mulDivMod). BigInt is used only when the total
  * weight reaches 2^51 cents, far beyond any statement.
  */
+/** Up to this many distinct weights, the remainders are sorted whole rather than selected. */
+export const SORT_ALL_WEIGHTS = 32;
+
 export class ProRataAllocator {
   private readonly amount: number;
   private readonly total: number;
@@ -191,26 +194,31 @@ export class ProRataAllocator {
     if (left === 0) return;
     // The threshold: the largest remainder r ≥ 1 with at least `left` items at r or above.
     // Found by selection, not by sorting every remainder: a histogram of the remainders in
-    // 65,536 buckets finds the bucket it lies in; only that bucket's entries are sorted.
+    // 65,536 buckets finds the bucket it lies in; only that bucket's entries are sorted. A plan
+    // of a few weights sorts them all (the histogram's 512 KiB would cost more than the sort).
     if (left < 0) throw new Error('pro-rata allocation left cents over (weights inconsistent)');
-    const BUCKETS = 1 << 16;
-    const bucketOf = (r: number): number => Math.floor((r * BUCKETS) / totalN); // monotone in r
-    const histogram = new Float64Array(BUCKETS);
-    for (let i = 0; i < n; i++) {
-      const r = this.remainders[i]!;
-      if (r > 0) histogram[bucketOf(r)]! += counts[i]!;
-    }
-    let above = 0; // items in the buckets above the threshold's
-    let bucket = BUCKETS - 1;
-    for (; bucket >= 0; bucket--) {
-      if (above + histogram[bucket]! >= left) break;
-      above += histogram[bucket]!;
-    }
-    if (bucket < 0) throw new Error('pro-rata allocation left cents over (weights inconsistent)');
+    let above = 0; // items with a remainder above every candidate's (those in higher buckets)
     const inBucket: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const r = this.remainders[i]!;
-      if (r > 0 && bucketOf(r) === bucket) inBucket.push(i);
+    if (n <= SORT_ALL_WEIGHTS) {
+      for (let i = 0; i < n; i++) if (this.remainders[i]! > 0) inBucket.push(i);
+    } else {
+      const BUCKETS = 1 << 16;
+      const bucketOf = (r: number): number => Math.floor((r * BUCKETS) / totalN); // monotone in r
+      const histogram = new Float64Array(BUCKETS);
+      for (let i = 0; i < n; i++) {
+        const r = this.remainders[i]!;
+        if (r > 0) histogram[bucketOf(r)]! += counts[i]!;
+      }
+      let bucket = BUCKETS - 1;
+      for (; bucket >= 0; bucket--) {
+        if (above + histogram[bucket]! >= left) break;
+        above += histogram[bucket]!;
+      }
+      if (bucket < 0) throw new Error('pro-rata allocation left cents over (weights inconsistent)');
+      for (let i = 0; i < n; i++) {
+        const r = this.remainders[i]!;
+        if (r > 0 && bucketOf(r) === bucket) inBucket.push(i);
+      }
     }
     inBucket.sort((a, b) => this.remainders[b]! - this.remainders[a]!);
     let lo = 0;
