@@ -46,19 +46,18 @@ describe('drawn profiles', () => {
     expect(negative).toBeGreaterThan(N / 4);
     const a = new DayActivity();
     const b = new DayActivity();
+    // Differences are gathered and asserted once (an expect per account and day was ~0.4 s).
+    const differ: string[] = [];
+    const lived = (x: DayActivity) => JSON.stringify([x.creditCount, x.debitCount, x.credits.slice(0, x.creditCount), x.debits.slice(0, x.debitCount)]);
     for (let k = 0; k < N; k++) {
-      expect(profile(here, k)).toBe(profile(there, k));
+      if (profile(here, k) !== profile(there, k)) differ.push(`account ${k}: its profile`);
       for (let day = EPOCH; day < EPOCH + 120; day += 3) {
         there.book.dayActivity(k, day, a);
         here.book.dayActivity(k, day, b);
-        expect([b.creditCount, b.debitCount, b.credits.slice(0, b.creditCount), b.debits.slice(0, b.debitCount)]).toEqual([
-          a.creditCount,
-          a.debitCount,
-          a.credits.slice(0, a.creditCount),
-          a.debits.slice(0, a.debitCount),
-        ]);
+        if (lived(b) !== lived(a)) differ.push(`account ${k}, day ${day}: ${lived(b)}, not ${lived(a)}`);
       }
     }
+    expect(differ.slice(0, 5)).toEqual([]);
   });
 
   it('another seed or first day: drawn again, as if none had come', () => {

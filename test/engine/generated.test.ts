@@ -127,6 +127,8 @@ describe('the next credit day of a generated account', () => {
   it('is the first day with a credit in its day-by-day activity, for every kind, range and calendar', () => {
     const activity = new DayActivity();
     let found = 0;
+    // Mismatches are gathered and asserted once (an expect per range was ~0.75 s of the test).
+    const wrong: string[] = [];
     for (const calendar of [ZA_CALENDAR, calendarOf('none')]) {
       const book = new GeneratedBook(300, calendar);
       for (let k = 0; k < 300; k++) book.add(9, `N${k}`, EPOCH);
@@ -141,12 +143,14 @@ describe('the next credit day of a generated account', () => {
           for (const span of [0, 1, 6, 20, 31]) {
             const to = from + span;
             const expected = creditDays.find((d) => d >= from && d <= to) ?? to + 1;
-            expect(book.nextCreditDay(k, from, to)).toBe(expected);
+            const got = book.nextCreditDay(k, from, to);
+            if (got !== expected) wrong.push(`${calendar === ZA_CALENDAR ? 'ZA' : 'none'} N${k} ${from}..${to}: ${got}, not ${expected}`);
             if (expected <= to) found++;
           }
         }
       }
     }
+    expect(wrong.slice(0, 5)).toEqual([]);
     expect(found).toBeGreaterThan(10_000);
   });
 });
