@@ -12,6 +12,14 @@ const OWN_MODULES = [
   'test/cli/fixtures-copy-full.test.ts',
 ];
 
+/**
+ * The tests' processes (the workers, and every premia, server and helper they start) talk to no
+ * TLS service but the tests' own, whose certificate test/e2e/tls-trust.test.ts names itself. A
+ * machine-wide NODE_EXTRA_CA_CERTS (this one names the system's whole CA bundle) made each of
+ * them parse it as Node started: ~50 ms of every process, a few hundred of them per run.
+ */
+delete process.env.NODE_EXTRA_CA_CERTS;
+
 export default defineConfig({
   test: {
     // Generous: a test's pass never depends on how busy the machine is (a shared 2-core machine
