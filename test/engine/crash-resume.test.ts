@@ -91,12 +91,13 @@ describe('crash during clock advance', () => {
   });
 
   it('a SIGKILL after a day commits, with later days handed to the day writer, resumes to the uninterrupted run', async () => {
-    // The path of every advance that asks for no fault: days are handed over to the store's day
+    // The path of every large advance that asks for no fault: days are handed over to the store's day
     // writer while the engine lives the next, so the kill may find the next day written and
     // waiting in the writer's transaction. It must be lost whole, and the resume equal the straight run.
+    // (PREMIA_DAY_WRITER=1: the fixture book is below the size from which a long advance hands its days over.)
     const { crashed, expected } = await straightRun('2');
     for (const day of ['2026-11-02', '2026-11-13', '2026-11-29']) {
-      const killed = premia(crashed, ['clock', 'advance', '--to', '2026-11-30'], { PREMIA_FAULT: `kill-after-day:${day}` });
+      const killed = premia(crashed, ['clock', 'advance', '--to', '2026-11-30'], { PREMIA_FAULT: `kill-after-day:${day}`, PREMIA_DAY_WRITER: '1' });
       expect(killed.signal).toBe('SIGKILL');
       const db = new Database(crashed, { readonly: true });
       try {

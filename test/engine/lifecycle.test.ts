@@ -25,7 +25,7 @@ function bank(): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The three policies and their bank, on a store in memory or (`path`) in a file, where days go to the day writer. */
+/** The three policies and their bank, on a store in memory or (`path`) in a file. */
 async function setup(path?: string): Promise<LocalBackend> {
   const b = await localBackend({ path, seed: 1 });
   await b.setClock('2026-10-31');

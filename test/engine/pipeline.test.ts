@@ -6,13 +6,15 @@
  * itself, and a write by someone else in the middle of an advance is seen exactly as before:
  * after the day reported when it happened.
  *
- * Both threads run compiled code (dist/), which `npm test` builds first.
+ * Both threads run compiled code (dist/), which `npm test` builds first. The fixture book is small:
+ * its advances of more than one day hand their days over only as PREMIA_DAY_WRITER=1 tells them
+ * to (by default from 65,536 queued collections), which every test here sets.
  */
 import Database from 'better-sqlite3';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { accountHelper } from '../../src/backend/local/account-helper.js';
 import { simulatedBankOn } from '../../src/backend/local/engine.js';
 import type { LocalBackend } from '../../src/backend/local/index.js';
@@ -33,7 +35,11 @@ import { allCollections, fixtureMonth, localBackend, readDownload } from '../hel
 const tmp = tempDir('premia-pipeline-');
 afterAll(() => tmp.cleanup());
 const open: LocalBackend[] = [];
+beforeEach(() => {
+  process.env.PREMIA_DAY_WRITER = '1';
+});
 afterEach(async () => {
+  delete process.env.PREMIA_DAY_WRITER;
   for (const b of open.splice(0)) await b.close();
 });
 
@@ -48,11 +54,13 @@ async function book(options: { aloneOnThread?: boolean } = {}): Promise<LocalBac
 
 /** Run `fn` with days committed one by one on the store's connection (no day writer). */
 async function withoutWriter<T>(fn: () => Promise<T>): Promise<T> {
+  const before = process.env.PREMIA_DAY_WRITER;
   process.env.PREMIA_DAY_WRITER = '0';
   try {
     return await fn();
   } finally {
-    delete process.env.PREMIA_DAY_WRITER;
+    if (before === undefined) delete process.env.PREMIA_DAY_WRITER;
+    else process.env.PREMIA_DAY_WRITER = before;
   }
 }
 
@@ -107,6 +115,25 @@ describe("the engine's threads", () => {
     expect(one.attempts.trimEnd().split('\n').length).toBeGreaterThan(500);
     expect(one.attempts).toBe(plain.attempts);
     expect(one.collections).toBe(plain.collections);
+  });
+
+  it('an advance of more than one day is handed over from 65,536 queued collections, or when PREMIA_DAY_WRITER=1 says so', async () => {
+    const b = await book();
+    if (b.store.kind !== 'sqlite') throw new Error('a SQLite store is expected');
+    const handsOver = (days: number) => takesDaysOver(b.store, days, true);
+    expect(await handsOver(30)).toBe(true);
+    delete process.env.PREMIA_DAY_WRITER;
+    // The fixture book's 520 collections: the thread's start costs more than their days write.
+    expect(await handsOver(30)).toBe(false);
+    expect(await handsOver(2)).toBe(false);
+    const queued = b.store.raw.prepare("update executions set policies_queued = ? where status = 'processing'");
+    queued.run(65_535);
+    expect(await handsOver(30)).toBe(false);
+    queued.run(65_536);
+    expect(await handsOver(30)).toBe(true);
+    // Never when the advance asks for its days to commit on this connection (the crash tests).
+    expect(await takesDaysOver(b.store, 30, false)).toBe(false);
+    queued.run(520);
   });
 
   it('one day is handed over only when the debits submitted for it are many (1 MiB of plan batches as stored)', async () => {
