@@ -22,10 +22,10 @@ delete process.env.NODE_EXTRA_CA_CERTS;
 
 export default defineConfig({
   test: {
-    // Generous: a test's pass never depends on how busy the machine is (a shared 2-core machine
-    // under load runs a month of the fixture book 5-10 times slower than when quiet).
     // Temporary files in memory where the machine allows (test/temp-in-memory.ts).
     globalSetup: ['test/temp-in-memory.ts'],
+    // Generous: a test's pass never depends on how busy the machine is (a shared 2-core machine
+    // under load runs a month of the fixture book 5-10 times slower than when quiet).
     testTimeout: 180_000,
     hookTimeout: 180_000,
     // One worker process per core (the default on this 2-core machine, stated so that a larger

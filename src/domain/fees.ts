@@ -125,6 +125,9 @@ function digitBase(W: number): number {
   return 2 * base * W <= 2 ** 53 && base >= 2 ? base : 0;
 }
 
+/** Up to this many distinct weights, the remainders are sorted whole rather than selected. */
+export const SORT_ALL_WEIGHTS = 32;
+
 /**
  * Splits `amount` cents over items in proportion to their weights (cents), so the shares are
  * whole cents and sum to `amount` exactly. Each item first gets floor(amount × w / W); the
@@ -137,13 +140,11 @@ function digitBase(W: number): number {
  * Built for streams of a million items: a share depends only on the item's weight, so the plan
  * needs just the count of items per weight (one pass), and `share(weight)` is then called for
  * every item, in order, in a second pass. The plan is O(distinct weights) in typed arrays; the
- * remainder threshold is found by a histogram selection (no full sort); a share is recomputed
+ * remainder threshold is found by a histogram selection (no full sort; a plan of at most
+ * SORT_ALL_WEIGHTS weights sorts them); a share is recomputed
  * per item in Number arithmetic (exact: see mulDivMod). BigInt is used only when the total
  * weight reaches 2^51 cents, far beyond any statement.
  */
-/** Up to this many distinct weights, the remainders are sorted whole rather than selected. */
-export const SORT_ALL_WEIGHTS = 32;
-
 export class ProRataAllocator {
   private readonly amount: number;
   private readonly total: number;

@@ -133,7 +133,6 @@ describe("the engine's threads", () => {
     expect(await handsOver(30)).toBe(true);
     // Never when the advance asks for its days to commit on this connection (the crash tests).
     expect(await takesDaysOver(b.store, 30, false)).toBe(false);
-    queued.run(520);
   });
 
   it('one day is handed over only when the debits submitted for it are many (1 MiB of plan batches as stored)', async () => {

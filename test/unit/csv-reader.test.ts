@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { anyCodePoint } from '../helpers/arbitraries.js';
 import { CsvFormatError, CsvReader, excelSepHint, separatorHint, trimCell, underscoreHint, type CsvFatalReason } from '../../src/lib/csv-reader.js';
 
 interface Rec {
@@ -306,12 +307,6 @@ describe('CsvReader: files that are not CSV text', () => {
 // ------------------------------------------------------------------------------------------
 // Properties: any split of a document into chunks gives exactly what one chunk gives.
 
-/**
- * Any code point, lone surrogates included (what fast-check's unit 'binary' draws). Drawn as an
- * integer: 'binary' maps every one of the 1,114,112 code points back to its index each time a
- * string arbitrary is made of it, ~1.5 s of CPU per test.
- */
-const anyCodePoint = fc.integer({ min: 0, max: 0x10ffff }).map((cp) => String.fromCodePoint(cp));
 const plainChar = fc.constantFrom('a', 'Z', '7', ' ', '.', '-', 'é', '€', '😀', '保');
 const anyChar = fc.constantFrom('a', 'Z', ' ', ',', '"', '\n', '\r\n', 'é', '€', '😀', '保');
 const plainField = fc.array(plainChar, { maxLength: 6 }).map((cs) => cs.join(''));

@@ -9,7 +9,7 @@
  */
 import type { BalanceSnapshot, BankStore, ImportedRow, PastAttempt } from '../../bank/ports.js';
 import { CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY, storedCalendar } from '../../domain/calendar.js';
-import { CustomerMap, CustomerSet, type CustomerFilter } from '../../domain/customer.js';
+import { CustomerMap, type CustomerFilter } from '../../domain/customer.js';
 import { findCaseTwins } from '../../domain/customer-case.js';
 import { dayNumber, type IsoDate } from '../../domain/period.js';
 import type { Selectable } from 'kysely';
@@ -33,7 +33,7 @@ type PastAttemptRow = Pick<Selectable<CollectionsTable>, 'client_id' | 'customer
 /** One customer's rows alone, read through the indexes (a look-up, never a scan of every customer's). */
 type OneCustomer = { clientId: number; customerId: string };
 
-/** Imported rows by customer, in file order (only the customers of `keys` when given). */
+/** Imported rows by customer, in file order (only the customers of `keys`, or the one customer `only`, when given). */
 export function readImportedRows(statements: StatementCache, keys: CustomerFilter | null, only?: OneCustomer): CustomerMap<ImportedRow[]> {
   const out = new CustomerMap<ImportedRow[]>();
   const rows = only
@@ -154,14 +154,14 @@ export async function readCustomerBankInputs(store: Store, clientId: number, cus
     const metaValue = (key: string) => (statements.get('select value from meta where key = ?').get(key) as { value: string } | undefined)?.value;
     const calendar = storedCalendar(metaValue(CALENDAR_KEY), metaValue(IMPORTED_HOLIDAYS_KEY));
     if (!known) return { known, epoch: null, calendar, imported: new CustomerMap(), attempts: new CustomerMap() };
-    const keys = new CustomerSet().add(clientId, customerId);
+    // The customer's rows alone, read through the indexes: no filter by keys is left to apply.
     const only = { clientId, customerId };
     return {
       known,
       epoch: metaValue('bank_epoch') ?? null,
       calendar,
-      imported: readImportedRows(statements, keys, only),
-      attempts: readAttempts(statements, keys, '0000-00-00', only),
+      imported: readImportedRows(statements, null, only),
+      attempts: readAttempts(statements, null, '0000-00-00', only),
     };
   });
 }
