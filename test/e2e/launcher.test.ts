@@ -133,11 +133,11 @@ describe('the code cache', () => {
     expect(load()).toBe('third  / cache rejected');
   });
 
-  it('the build made is used by its bundle', () => {
+  it.each(['premia.cjs', 'undici.cjs'])('the build made is used by its bundle %s', (name) => {
     const r = spawnSync(
       process.execPath,
       ['--input-type=module', '-e', `import { loadBundle } from ${JSON.stringify(join(REPO, 'bin', 'load-bundle.js'))};
-        process.stdout.write(loadBundle(${JSON.stringify(join(REPO, 'dist', 'bundle', 'premia.cjs'))}).cache);`],
+        process.stdout.write(loadBundle(${JSON.stringify(join(REPO, 'dist', 'bundle', name))}).cache);`],
       { encoding: 'utf8' },
     );
     expect(r.stderr).toBe('');

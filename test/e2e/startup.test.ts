@@ -19,11 +19,6 @@ let cleanup: () => void;
 beforeAll(() => ({ dir, cleanup } = tempDir('premia-startup-')));
 afterAll(() => cleanup());
 
-/** Run premia under the probe; return the package names it loaded (from node_modules paths and bare requires). */
-async function loadedPackages(args: string[], name: string): Promise<Set<string>> {
-  return (await loaded(args, name)).packages;
-}
-
 /** Run premia under the probe: the package names it loaded, and every line of the probe's log. */
 async function loaded(args: string[], name: string): Promise<{ packages: Set<string>; lines: string[] }> {
   const log = join(dir, `${name}.log`);
@@ -50,9 +45,10 @@ describe('start-up', () => {
     ['--version', ['--version']],
     ['policies --help', ['policies', '--help']],
   ])('%s loads none of better-sqlite3, kysely, undici, fastify', async (name, args) => {
-    const packages = await loadedPackages(args, name.replace(/\W+/g, '-'));
+    const { packages, lines } = await loaded(args, name.replace(/\W+/g, '-'));
     expect(packages.has('commander')).toBe(true);
     expect(HEAVY.filter((p) => packages.has(p))).toEqual([]);
+    expect(lines.filter((l) => l.includes('/dist/bundle/undici.cjs'))).toEqual([]); // nor undici's bundle
   });
 
   it('the probe does see them when a command opens the store (the control), kysely bundled in', async () => {
@@ -67,5 +63,12 @@ describe('start-up', () => {
     expect(bundle).toMatch(/^\/\*! kysely \d+\.\d+\.\d+, bundled for premia/);
     expect(bundle).toContain('Permission is hereby granted');
     expect(bundle).not.toMatch(/^\s*(import|export)\b[^\n]*from ['"]kysely['"]/m);
+  });
+
+  it("undici's bundle carries undici's licence and is no copy of node_modules' requires", () => {
+    const bundle = readFileSync(join(REPO, 'dist', 'bundle', 'undici.cjs'), 'utf8');
+    expect(bundle).toMatch(/^\/\/ premia build [0-9a-f]{24} \(undici\)\n\/\*! undici \d+\.\d+\.\d+, bundled for premia/);
+    expect(bundle).toContain('Copyright (c) Matteo Collina and Undici contributors');
+    expect(bundle).not.toMatch(/require\(["']undici["']\)/);
   });
 });
