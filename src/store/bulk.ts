@@ -1,12 +1,21 @@
 /**
  * Multi-row statements for the bulk paths (a collections day, balance snapshots): prepared once
  * per shape through the StatementCache and run over a group of rows at a time, with the
- * parameters written into one reused array. Fewer, larger statements cost less per row.
+ * parameters written into one reused array. Fewer, larger statements cost less per row. And the
+ * `in (…)` lists of a request that names many rows (inLists).
  */
 import type { StatementCache } from './sqlite-dialect.js';
 
 /** Rows per statement. */
 export const WRITE_ROWS = 64;
+
+/** Values per `in (…)` list: well under SQLite's (and PostgreSQL's) limit on bound parameters. */
+export const IN_LIST_MAX = 500;
+
+/** `values` in lists of at most IN_LIST_MAX, in order. */
+export function* inLists<T>(values: readonly T[]): Generator<T[]> {
+  for (let i = 0; i < values.length; i += IN_LIST_MAX) yield values.slice(i, i + IN_LIST_MAX);
+}
 
 /** `(?,?,…),(?,?,…)…`: `rows` groups of `width` placeholders. */
 export function valuesList(rows: number, width: number): string {

@@ -122,6 +122,19 @@ describe('collections execute', () => {
     expect((await b.executeCollections({ period_month: '2026-11' })).policies_queued).toBe(0);
   });
 
+  it('policy_ids name policies by id or by number as a look-up of one does, repeats counted once', async () => {
+    const b = await setup();
+    const [p1, p2] = [await b.getPolicy('P-1'), await b.getPolicy('P-2')];
+    // Numbers are case-sensitive: p-3 names nothing, and nothing is queued.
+    const err = await b.executeCollections({ period_month: '2026-11', policy_ids: [p1.id, 'P-2', p1.id, 'p-3', 'P-2'] }).catch((e) => e as PremiaError);
+    expect((err as PremiaError).message).toBe('Nothing was queued: unknown policies: p-3.');
+    expect((err as PremiaError).details).toEqual([{ field: 'policy_ids', code: 'UNKNOWN_POLICY', message: "no policy 'p-3'", ref: 'p-3' }]);
+    expect(await allCollections(b, '2026-11')).toEqual([]);
+    // The same two policies by id and by number: each queued once.
+    expect((await b.executeCollections({ period_month: '2026-11', policy_ids: [p2.id, 'P-1', p1.id, 'P-2'] })).policies_queued).toBe(2);
+    expect((await allCollections(b, '2026-11')).map((c) => c.policy_number)).toEqual(['P-1', 'P-2']);
+  });
+
   it('a period whose last day has run is closed; a bad period or strategy is a validation error', async () => {
     const b = await setup();
     expect(await code(b.executeCollections({ period_month: '2026-10' }))).toBe('PERIOD_CLOSED');

@@ -365,3 +365,37 @@ describe.skipIf(noPg)(`a reinstated policy's lapse count on PostgreSQL as on SQL
     expect(outcomes[1]).toEqual(outcomes[0]);
   });
 });
+
+describe.skipIf(noPg)(`a run naming more policies than one statement's list, on PostgreSQL as on SQLite${noPg ? ` (skipped: ${pg.reason})` : ''}`, () => {
+  it('by id and by number, repeats once: the same policies queued in policy_number order, the same answer again', async () => {
+    const numbers = Array.from({ length: 1_300 }, (_, i) => `N-${String(i).padStart(4, '0')}`);
+    const csv = ['customer_id,external_customer_ref,policy_number,product_code,collection_amount', ...numbers.map((n, i) => `C${i},E${i},${n},LIFE,10.00`)].join('\n');
+    const seen: unknown[] = [];
+    for (const path of [':memory:', await freshDatabase('many_named')]) {
+      const b = await openLocalBackend({ path, seed: 1, now: FIXED_NOW });
+      try {
+        await b.setClock('2026-10-31');
+        expect((await b.importPolicies(textUpload('p.csv', csv))).imported).toBe(1_300);
+        await b.updatePolicy('N-0005', { status: 'cancelled' });
+        // 700 by number from the end, 600 by id from the start (overlapping N-0600..N-0599+…), unsorted.
+        const ids: string[] = [];
+        for (const n of numbers.slice(0, 600)) ids.push((await b.getPolicy(n)).id);
+        const named = [...numbers.slice(600).reverse(), ...ids.filter((_, k) => k !== 5), numbers[650]!];
+        const first = await b.executeCollections({ period_month: '2026-11', policy_ids: named });
+        const again = await b.executeCollections({ period_month: '2026-11', policy_ids: named });
+        const refused = await b.executeCollections({ period_month: '2026-11', policy_ids: [...named, 'N-0005', 'n-0006'] }).catch((e: PremiaError) => [e.code, e.message]);
+        seen.push([first.policies_queued, again.policies_queued, again.execution_id === first.execution_id, refused, (await allCollections(b, '2026-11')).map((c) => c.policy_number)]);
+      } finally {
+        await b.close();
+      }
+    }
+    expect(seen[0]).toEqual([
+      1_299,
+      0,
+      true,
+      ['VALIDATION_ERROR', 'Nothing was queued: unknown policies: n-0006; cancelled (a cancelled policy is never collected again): N-0005.'],
+      numbers.filter((n) => n !== 'N-0005'),
+    ]);
+    expect(seen[1]).toEqual(seen[0]);
+  });
+});

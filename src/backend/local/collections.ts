@@ -42,7 +42,7 @@ import { CustomerMap } from '../../domain/customer.js';
 import { readCustomerBankInputs } from '../../store/repos/bank.js';
 import { openAccount } from './accounts.js';
 import type { LocalContext } from './context.js';
-import { findPolicyByRef, policyNotFound } from './policies.js';
+import { findPoliciesByRefs, findPolicyByRef, policyNotFound } from './policies.js';
 import { readWorld, stamp, stampDay, iso } from './world.js';
 import { refuseInPartLivedDay } from '../../store/part-lived-day.js';
 import { answered as answeredWithin } from './idempotency.js';
@@ -103,8 +103,10 @@ export async function executeCollections(ctx: LocalContext, input: ExecuteInput)
       const unknown: string[] = [];
       const lapsed: string[] = [];
       const cancelled: string[] = [];
-      for (const ref of new Set(refs)) {
-        const row = await findPolicyByRef(trx, ctx.clientId, world.idSalt, ref);
+      const named = new Set(refs);
+      const rows = await findPoliciesByRefs(trx, ctx.clientId, world.idSalt, named);
+      for (const ref of named) {
+        const row = rows.get(ref);
         if (!row) {
           problems.push({ field: 'policy_ids', code: 'UNKNOWN_POLICY', message: `no policy '${ref}'`, ref });
           unknown.push(ref);

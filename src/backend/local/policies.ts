@@ -31,6 +31,30 @@ export async function findPolicyByRef(db: Db | Trx, clientId: number, idSalt: nu
 }
 
 /**
+ * The policies `refs` name, each as findPolicyByRef finds it (by its id when that is one of the
+ * client's policies, else by its number), read in lists rather than one look-up a ref; a ref
+ * naming none is not in the map.
+ */
+export async function findPoliciesByRefs(db: Db | Trx, clientId: number, idSalt: number, refs: Iterable<string>): Promise<Map<string, repo.PolicyStatusRow>> {
+  const asId = new Map<string, number>();
+  for (const ref of refs) {
+    const rowid = decodeId(IdKind.policy, idSalt, ref);
+    if (rowid !== null) asId.set(ref, rowid);
+  }
+  const found = new Map<string, repo.PolicyStatusRow>();
+  const byId = new Map<number, repo.PolicyStatusRow>();
+  for (const row of await repo.findPoliciesByIdsOrNumbers(db, clientId, [...new Set(asId.values())], [])) byId.set(Number(row.id), row);
+  const numbers: string[] = [];
+  for (const ref of refs) {
+    const row = asId.has(ref) ? byId.get(asId.get(ref)!) : undefined;
+    if (row) found.set(ref, row);
+    else numbers.push(ref);
+  }
+  for (const row of await repo.findPoliciesByIdsOrNumbers(db, clientId, [], numbers)) found.set(row.policy_number, row);
+  return found;
+}
+
+/**
  * The policy `ref` names (its id or its number), or NOT_FOUND; a ref that can be neither (empty,
  * too long, characters no policy number has) is a VALIDATION_ERROR, shown safely.
  */
