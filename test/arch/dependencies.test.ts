@@ -42,7 +42,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli.js';
 
 const SRC = join(REPO, 'src');
@@ -55,9 +55,25 @@ interface ImportRef {
   typeOnly: boolean;
 }
 
-/** Every module a source text refers to. */
-export function importsOf(fileName: string, text: string): ImportRef[] {
+/**
+ * `text` parsed (with parent links), once per file and text: each rule below walks every file of
+ * src, and parsing them again for each was about half of this file's time.
+ */
+const parsed = new Map<string, { text: string; source: ts.SourceFile; imports?: ImportRef[] }>();
+afterAll(() => parsed.clear());
+function parse(fileName: string, text: string): ts.SourceFile {
+  const hit = parsed.get(fileName);
+  if (hit?.text === text) return hit.source;
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  parsed.set(fileName, { text, source });
+  return source;
+}
+
+/** Every module a source text refers to (read once per file and text). */
+export function importsOf(fileName: string, text: string): ImportRef[] {
+  const source = parse(fileName, text);
+  const entry = parsed.get(fileName)!;
+  if (entry.imports) return entry.imports;
   const refs: ImportRef[] = [];
   const add = (node: ts.Node, specifier: ts.Expression | undefined, kind: ImportRef['kind'], typeOnly = false) => {
     const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
@@ -84,6 +100,7 @@ export function importsOf(fileName: string, text: string): ImportRef[] {
     ts.forEachChild(node, visit);
   };
   visit(source);
+  entry.imports = refs;
   return refs;
 }
 
@@ -448,7 +465,7 @@ describe('no import circle anywhere in src', () => {
 
 /** Lines of a source text that take kysely values (not only types) straight from 'kysely'. */
 export function kyselyValueImports(fileName: string, text: string): number[] {
-  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const source = parse(fileName, text);
   const lines: number[] = [];
   const visit = (node: ts.Node): void => {
     const from = (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier;
@@ -509,7 +526,7 @@ const RAW_CALLS = new Set(['prepare', 'pragma', 'selectFrom', 'insertInto', 'upd
 
 /** Lines of a source text that hold SQL: in a string or template literal, a `sql` tagged template, or a raw driver call. */
 export function sqlLines(fileName: string, text: string): number[] {
-  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const source = parse(fileName, text);
   const lines = new Set<number>();
   const at = (node: ts.Node) => lines.add(source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1);
   const visit = (node: ts.Node): void => {
