@@ -19,7 +19,6 @@ export type CollectionStatusValue = CollectionRow['status'];
 export type ExecutionRow = Selectable<ExecutionsTable>;
 export type NewExecutionRow = Insertable<ExecutionsTable>;
 
-
 const COLLECTION_COLUMNS = [
   'id',
   'execution_id',
