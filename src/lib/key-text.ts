@@ -29,13 +29,39 @@ export function maskKey(key: string): string {
   return key.length > 8 ? `…${key.slice(-4)}` : '…';
 }
 
-/** The text with every occurrence of the key (as is, or URL-encoded) replaced by its mask. */
+/**
+ * The text with every occurrence of the key (as is, or URL-encoded) replaced by its mask, and
+ * every piece of it that begins as the key does, FRAGMENT_MIN characters or more (a server that
+ * echoes a key cut short: `unknown key pmk_86jV8JHnXCH1…`), replaced by the mask too.
+ */
 export function redactText(text: string, key: string | undefined): string {
   if (!key) return text;
-  let out = text.split(key).join(maskKey(key));
+  const mask = maskKey(key);
+  let out = text.split(key).join(mask);
   const encoded = encodeURIComponent(key);
-  if (encoded !== key) out = out.split(encoded).join(maskKey(key));
-  return out;
+  if (encoded !== key) out = out.split(encoded).join(mask);
+  return redactLeadingPieces(out, key, mask);
+}
+
+/**
+ * The shortest start of a key taken for the key when it comes alone: 10 characters (premia's
+ * `pmk_` and 6 of its 40 random ones; a third-party key's prefix and a few more).
+ */
+const FRAGMENT_MIN = 10;
+
+/** `text` with each run that begins as `key` does (FRAGMENT_MIN characters or more) replaced by `mask`. */
+function redactLeadingPieces(text: string, key: string, mask: string): string {
+  if (key.length <= FRAGMENT_MIN) return text;
+  const head = key.slice(0, FRAGMENT_MIN);
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf(head); at >= 0; at = text.indexOf(head, from)) {
+    let n = FRAGMENT_MIN;
+    while (n < key.length && text[at + n] === key[n]) n++;
+    out += text.slice(from, at) + mask;
+    from = at + n;
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 /** The shortest configured key redactGivenKeys looks for: a shorter one could blank out ordinary words (and shows nothing of itself elsewhere). */

@@ -468,6 +468,8 @@ describe('errors as local mode words them', () => {
     const cases: Array<[Handler, string]> = [
       [(_q, res) => res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify(errorBody('FORBIDDEN', 'Forbidden'))), `${refused(': Forbidden')}  (code FORBIDDEN, request req-123)\n`],
       [(_q, res) => res.writeHead(403, { 'content-type': 'text/plain' }).end(`Forbidden for ${KEY}`), `${refused(': Forbidden for …Zz9Q')}  (code HTTP_403)\n`],
+      // The key cut short by the server: masked as the key (not as a pmk_ key of its own, whose last 4 are the key's).
+      [(_q, res) => res.writeHead(403, { 'content-type': 'text/plain' }).end(`Forbidden for ${KEY.slice(0, 16)}...`), `${refused(': Forbidden for …Zz9Q...')}  (code HTTP_403)\n`],
       [(_q, res) => res.writeHead(403).end(), `${refused('')}  (code HTTP_403)\n`],
     ];
     for (const [handler, stderr] of cases) {
