@@ -99,7 +99,12 @@ export function toReportRow(period: Period, r: ReportRow): CollectionReportRow {
   };
 }
 
-const jsonText = (v: string | null): string => (v === null ? 'null' : JSON.stringify(v));
+/** Text that JSON.stringify writes as it is, between quotes: no quote, backslash, control character or surrogate. */
+// eslint-disable-next-line no-control-regex -- the control characters are what JSON escapes
+const PLAIN_JSON_TEXT = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+/** A string as JSON.stringify writes it (the quotes added directly to plain text: most report cells). */
+const jsonString = (v: string): string => (PLAIN_JSON_TEXT.test(v) ? `"${v}"` : JSON.stringify(v));
+const jsonText = (v: string | null): string => (v === null ? 'null' : jsonString(v));
 
 /**
  * One result of the JSON report, written directly: byte for byte what
@@ -108,16 +113,16 @@ const jsonText = (v: string | null): string => (v === null ? 'null' : JSON.strin
  */
 export function reportRowJson(id: string, periodJson: string, r: ReportRow): string {
   return (
-    '{"id":' + JSON.stringify(id) +
+    '{"id":' + jsonString(id) +
     ',"period_month":' + periodJson +
-    ',"customer_id":' + JSON.stringify(r[0]) +
-    ',"external_customer_ref":' + JSON.stringify(r[1]) +
-    ',"policy_number":' + JSON.stringify(r[2]) +
-    ',"product_code":' + JSON.stringify(r[3]) +
+    ',"customer_id":' + jsonString(r[0]) +
+    ',"external_customer_ref":' + jsonString(r[1]) +
+    ',"policy_number":' + jsonString(r[2]) +
+    ',"product_code":' + jsonString(r[3]) +
     ',"collection_amount_due":' + formatCents(r[4]) +
     ',"collection_amount_collected":' + formatCents(r[5]) +
     ',"shortfall":' + formatCents(r[4] - r[5]) +
-    ',"collection_status":' + JSON.stringify(r[6]) +
+    ',"collection_status":' + jsonString(r[6]) +
     ',"first_attempt_date":' + jsonText(r[7]) +
     ',"last_attempt_date":' + jsonText(r[8]) +
     ',"number_of_attempts":' + String(r[9]) +
