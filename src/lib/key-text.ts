@@ -37,10 +37,9 @@ export function maskKey(key: string): string {
 export function redactText(text: string, key: string | undefined): string {
   if (!key) return text;
   const mask = maskKey(key);
-  let out = text.split(key).join(mask);
+  // The encoded form first: it may begin as the key does and go on differently (`%2B` for `+`).
   const encoded = encodeURIComponent(key);
-  if (encoded !== key) out = out.split(encoded).join(mask);
-  return redactLeadingPieces(out, key, mask);
+  return redactStarts(encoded === key ? text : text.split(encoded).join(mask), key, mask);
 }
 
 /**
@@ -49,14 +48,16 @@ export function redactText(text: string, key: string | undefined): string {
  */
 const FRAGMENT_MIN = 10;
 
-/** `text` with each run that begins as `key` does (FRAGMENT_MIN characters or more) replaced by `mask`. */
-function redactLeadingPieces(text: string, key: string, mask: string): string {
-  if (key.length <= FRAGMENT_MIN) return text;
+/**
+ * `text` with each run that begins as `key` does replaced by `mask`: its first FRAGMENT_MIN
+ * characters (the whole key, when shorter) and as many more of the key as follow.
+ */
+function redactStarts(text: string, key: string, mask: string): string {
   const head = key.slice(0, FRAGMENT_MIN);
   let out = '';
   let from = 0;
   for (let at = text.indexOf(head); at >= 0; at = text.indexOf(head, from)) {
-    let n = FRAGMENT_MIN;
+    let n = head.length;
     while (n < key.length && text[at + n] === key[n]) n++;
     out += text.slice(from, at) + mask;
     from = at + n;

@@ -10,6 +10,11 @@ describe('redactText', () => {
     expect(maskKey(KEY)).toBe('…H769');
     expect(redactText(`key ${KEY} refused; again ${KEY}.`, KEY)).toBe('key …H769 refused; again …H769.');
     expect(redactText(`/v1/policies/${encodeURIComponent('a+b/' + KEY)}`, 'a+b/' + KEY)).toBe('/v1/policies/…H769');
+    // Encoded, it begins as the key does (10 characters) and goes on otherwise: masked whole.
+    const plus = 'sk_live_ab+cdEFgh1234';
+    expect(redactText(`?key=${encodeURIComponent(plus)}&x=1`, plus)).toBe('?key=…1234&x=1');
+    // A key of 10 characters or fewer: itself, as before.
+    expect(redactText('short sk_9a8b7c6 here', 'sk_9a8b7c6')).toBe('short …b7c6 here');
   });
 
   it('a key cut short by the server that echoes it (10 characters or more of its start) is masked too', () => {

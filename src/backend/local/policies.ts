@@ -35,22 +35,21 @@ export async function findPolicyByRef(db: Db | Trx, clientId: number, idSalt: nu
  * client's policies, else by its number), read in lists rather than one look-up a ref; a ref
  * naming none is not in the map.
  */
-export async function findPoliciesByRefs(db: Db | Trx, clientId: number, idSalt: number, refs: Iterable<string>): Promise<Map<string, repo.PolicyStatusRow>> {
+export async function findPoliciesByRefs(db: Db | Trx, clientId: number, idSalt: number, refs: ReadonlySet<string>): Promise<Map<string, repo.PolicyStatusRow>> {
   const asId = new Map<string, number>();
   for (const ref of refs) {
     const rowid = decodeId(IdKind.policy, idSalt, ref);
     if (rowid !== null) asId.set(ref, rowid);
   }
+  const byId = new Map((await repo.findPoliciesByIds(db, clientId, [...new Set(asId.values())])).map((row) => [Number(row.id), row]));
   const found = new Map<string, repo.PolicyStatusRow>();
-  const byId = new Map<number, repo.PolicyStatusRow>();
-  for (const row of await repo.findPoliciesByIdsOrNumbers(db, clientId, [...new Set(asId.values())], [])) byId.set(Number(row.id), row);
   const numbers: string[] = [];
   for (const ref of refs) {
     const row = asId.has(ref) ? byId.get(asId.get(ref)!) : undefined;
     if (row) found.set(ref, row);
     else numbers.push(ref);
   }
-  for (const row of await repo.findPoliciesByIdsOrNumbers(db, clientId, [], numbers)) found.set(row.policy_number, row);
+  for (const row of await repo.findPoliciesByNumbers(db, clientId, numbers)) found.set(row.policy_number, row);
   return found;
 }
 

@@ -37,15 +37,23 @@ export async function findPolicyById(db: Q, clientId: number, id: number): Promi
 export type PolicyStatusRow = Pick<PolicyRow, 'id' | 'policy_number' | 'status'>;
 
 /**
- * The client's policies whose id is one of `ids`, or whose number is one of `numbers`, in no
- * particular order: IN_LIST_MAX to a statement (a collections run may name 100,000 policies,
- * where one look-up each cost ~35 µs of statement building and running).
+ * The client's policies whose id is one of `ids`, in no particular order: IN_LIST_MAX to a
+ * statement (a collections run may name 100,000 policies, where one look-up each cost ~35 µs of
+ * statement building and running).
  */
-export async function findPoliciesByIdsOrNumbers(db: Q, clientId: number, ids: readonly number[], numbers: readonly string[]): Promise<PolicyStatusRow[]> {
+export function findPoliciesByIds(db: Q, clientId: number, ids: readonly number[]): Promise<PolicyStatusRow[]> {
+  return policiesIn(db, clientId, 'id', ids);
+}
+
+/** The client's policies whose number is one of `numbers`, as findPoliciesByIds reads them. */
+export function findPoliciesByNumbers(db: Q, clientId: number, numbers: readonly string[]): Promise<PolicyStatusRow[]> {
+  return policiesIn(db, clientId, 'policy_number', numbers);
+}
+
+async function policiesIn<T extends number | string>(db: Q, clientId: number, column: 'id' | 'policy_number', values: readonly T[]): Promise<PolicyStatusRow[]> {
   const rows: PolicyStatusRow[] = [];
   const policies = db.selectFrom('policies').select(['id', 'policy_number', 'status']).where('client_id', '=', clientId);
-  for (const list of inLists(ids)) rows.push(...(await policies.where('id', 'in', list).execute()));
-  for (const list of inLists(numbers)) rows.push(...(await policies.where('policy_number', 'in', list).execute()));
+  for (const list of inLists(values)) rows.push(...(await policies.where(column, 'in', list).execute()));
   return rows;
 }
 
