@@ -17,7 +17,8 @@ import { join, resolve } from 'node:path';
 import { cacheFileOf, loadBundle } from '../bin/load-bundle.js';
 
 const http = process.argv[2] === '--http';
-const bundle = process.argv[http ? 3 : 2] && resolve(process.argv[http ? 3 : 2]);
+const given = process.argv[http ? 3 : 2];
+const bundle = given && resolve(given);
 if (!bundle) {
   console.error('usage: node scripts/code-cache.mjs <dist/bundle/premia.cjs> | --http <dist/bundle/undici.cjs>');
   process.exit(2);
