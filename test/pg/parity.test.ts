@@ -399,3 +399,41 @@ describe.skipIf(noPg)(`a run naming more policies than one statement's list, on 
     expect(seen[1]).toEqual(seen[0]);
   });
 });
+
+describe.skipIf(noPg)(`the premium a run queues from a policy's amount history, on PostgreSQL as on SQLite${noPg ? ` (skipped: ${pg.reason})` : ''}`, () => {
+  it("the newest change in effect by the period (the later of two for one period), else the first change's old amount", async () => {
+    const csv = ['customer_id,external_customer_ref,policy_number,product_code,collection_amount', 'C1,E1,A,LIFE,100.00', 'C2,E2,B,LIFE,200.00', 'C3,E3,C,LIFE,300.00', 'C4,E4,D,LIFE,400.00'].join('\n');
+    const seen: unknown[] = [];
+    for (const path of [':memory:', await freshDatabase('amount_history')]) {
+      const b = await openLocalBackend({ path, seed: 1, now: FIXED_NOW });
+      try {
+        await b.setClock('2026-09-30');
+        expect((await b.importPolicies(textUpload('p.csv', csv))).imported).toBe(4);
+        // A: 110.00 then 115.00 from 2026-10, 120.00 from 2026-11, 130.00 then 135.00 from 2026-12 (two changes for one period).
+        await b.updatePolicy('A', { collection_amount: asCents(11000) });
+        await b.updatePolicy('A', { collection_amount: asCents(11500) });
+        await b.setClock('2026-10-15');
+        await b.updatePolicy('A', { collection_amount: asCents(12000) });
+        await b.updatePolicy('B', { collection_amount: asCents(21000) });
+        await b.setClock('2026-11-15');
+        await b.updatePolicy('A', { collection_amount: asCents(13000) });
+        await b.updatePolicy('A', { collection_amount: asCents(13500) });
+        // D: 450.00 then 470.00, both from 2026-12: November keeps the first change's old amount, 400.00.
+        await b.updatePolicy('D', { collection_amount: asCents(45000) });
+        await b.updatePolicy('D', { collection_amount: asCents(47000) });
+        for (const period of ['2026-11', '2026-12', '2027-01']) await b.executeCollections({ period_month: period });
+        const due: string[] = [];
+        for (const period of ['2026-11', '2026-12', '2027-01']) for (const c of await allCollections(b, period)) due.push(`${period} ${c.policy_number} ${c.collection_amount_due}`); // cents
+        seen.push(due);
+      } finally {
+        await b.close();
+      }
+    }
+    expect(seen[0]).toEqual([
+      '2026-11 A 12000', '2026-11 B 21000', '2026-11 C 30000', '2026-11 D 40000',
+      '2026-12 A 13500', '2026-12 B 21000', '2026-12 C 30000', '2026-12 D 47000',
+      '2027-01 A 13500', '2027-01 B 21000', '2027-01 C 30000', '2027-01 D 47000',
+    ]);
+    expect(seen[1]).toEqual(seen[0]);
+  });
+});

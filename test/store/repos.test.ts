@@ -91,6 +91,29 @@ describe('policies', () => {
     expect((await collections.listCollections(store.db, ACME, { period: '2026-12', limit: 10 })).map((r) => [r.policy_number, r.amount_due])).toEqual([['POL-B', 12000]]);
   });
 
+  it('a run queues the newest change in effect by its period, the latest made of a tie, else the first change\'s old amount', async () => {
+    const a = await policy(ACME, 'POL-A', 10000);
+    const change = (effective: string, from: number, to: number) =>
+      policies.insertAmountChange(store.db, { client_id: ACME, policy_id: a, effective_period: effective, old_amount: C(from), new_amount: C(to), changed_on: '2026-10-01', changed_at: 1 });
+    // Made in this order (seq): 2026-12 first, then two for 2026-11, then 2027-02.
+    await change('2026-12', 10000, 11000);
+    await change('2026-11', 11000, 12000);
+    await change('2026-11', 12000, 12500);
+    await change('2027-02', 12500, 13000);
+    const due: Array<[string, number]> = [];
+    for (const period of ['2026-10', '2026-11', '2026-12', '2027-01', '2027-02']) {
+      expect(await collections.queueCollections(store.db, ACME, await execution(ACME, period), period, null)).toBe(1);
+      for (const r of await collections.listCollections(store.db, ACME, { period, limit: 10 })) due.push([period, r.amount_due]);
+    }
+    expect(due).toEqual([
+      ['2026-10', 10000],
+      ['2026-11', 12500],
+      ['2026-12', 11000],
+      ['2027-01', 11000],
+      ['2027-02', 13000],
+    ]);
+  });
+
   it('no policy change yet: no latest day', async () => {
     expect(await policies.latestPolicyChangeDay(store.db)).toBeNull();
   });

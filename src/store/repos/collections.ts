@@ -79,21 +79,27 @@ async function queueSome(db: Q, clientId: number, executionId: number, period: s
   // SQLite would otherwise walk whole for each list to save sorting it: 33,000 named policies
   // took ~0.8 s of statements, quadratic in the client's book).
   const client = policyIds === null ? sql`p.client_id` : sql`+p.client_id`;
+  // The amount in effect: the newest change effective by the period (ties: the latest made), or,
+  // when every change takes effect later, the oldest change's old amount, or, with no change,
+  // the policy's amount; one look-up per policy. A policy already queued for the period is
+  // skipped by the unique index the insert probes anyway (a NOT EXISTS probed it a second time,
+  // and the two look-ups of the amount history cost a third: 135M -> 104M SQLite steps for 1M
+  // policies, issue 13).
+  const due = sql`x.effective_period <= ${period}`;
   const result = await sql`
     insert into collections (client_id, execution_id, policy_id, period_month, customer_id, external_customer_ref,
                              policy_number, product_code, amount_due, status)
     select p.client_id, ${executionId}, p.id, ${period}, p.customer_id, p.external_customer_ref, p.policy_number, p.product_code,
            coalesce(
-             (select x.new_amount from policy_amount_changes x where x.policy_id = p.id and x.effective_period <= ${period}
-               order by x.effective_period desc, x.seq desc limit 1),
-             (select x.old_amount from policy_amount_changes x where x.policy_id = p.id order by x.seq limit 1),
+             (select case when ${due} then x.new_amount else x.old_amount end from policy_amount_changes x where x.policy_id = p.id
+               order by ${due} desc, case when ${due} then x.effective_period end desc, case when ${due} then -x.seq else x.seq end
+               limit 1),
              p.collection_amount),
            'UNPAID'
     from policies p
     where ${client} = ${clientId} and p.status = 'active' ${only}
-      and not exists (select 1 from collections c where c.client_id = p.client_id and c.period_month = ${period}
-                      and c.policy_number = p.policy_number)
-    order by p.policy_number`.execute(db);
+    order by p.policy_number
+    on conflict (client_id, period_month, policy_number) do nothing`.execute(db);
   return Number(result.numAffectedRows ?? 0n);
 }
 
