@@ -5,6 +5,7 @@ import { PremiaError } from '../domain/errors.js';
 import { type Kysely, sql } from './kysely.js';
 import { MIGRATIONS } from './migrations.js';
 import type { Database } from './schema.js';
+import { SCHEMA_BASELINE } from './schema-baseline.js';
 import { isPostgres, type Db } from './store-types.js';
 
 export const MIGRATION_TABLE = 'schema_migrations';
@@ -13,8 +14,13 @@ export const MIGRATION_TABLE = 'schema_migrations';
  * Apply every missing migration inside one write transaction (BEGIN IMMEDIATE, or PostgreSQL's
  * writer lock; DDL is transactional in both), so two processes opening a fresh store at once cannot both migrate it and a
  * failed upgrade leaves the store as it was.
+ *
+ * A new SQLite store (no migration applied) gets the schema the migrations make from
+ * SCHEMA_BASELINE in one go, when it holds exactly the migrations this version has (about 1 ms
+ * instead of ~20 ms for the migrations one by one); `baseline: false` runs them one by one
+ * (test/store/schema-baseline.test.ts compares the two).
  */
-export async function migrate(db: Db): Promise<void> {
+export async function migrate(db: Db, options: { baseline?: boolean } = {}): Promise<void> {
   const known = new Set(MIGRATIONS.map(([name]) => name));
   const check = (applied: string[]): boolean => {
     const unknown = applied.filter((name) => !known.has(name));
@@ -37,6 +43,11 @@ export async function migrate(db: Db): Promise<void> {
       .execute();
     const applied = await appliedMigrations(trx);
     if (check(applied)) return;
+    if (applied.length === 0 && options.baseline !== false && !isPostgres(trx) && baselineIsCurrent()) {
+      for (const statement of SCHEMA_BASELINE.statements) await sql.raw(statement).execute(trx);
+      for (const name of SCHEMA_BASELINE.migrations) await sql`insert into ${sql.table(MIGRATION_TABLE)} (name, applied_at) values (${name}, ${Date.now()})`.execute(trx);
+      return;
+    }
     const done = new Set(applied);
     for (const [name, migration] of MIGRATIONS) {
       if (done.has(name)) continue;
@@ -48,6 +59,11 @@ export async function migrate(db: Db): Promise<void> {
       await sql`insert into ${sql.table(MIGRATION_TABLE)} (name, applied_at) values (${name}, ${Date.now()})`.execute(trx);
     }
   });
+}
+
+/** Whether SCHEMA_BASELINE was made from exactly this version's migrations (else they run one by one). */
+function baselineIsCurrent(): boolean {
+  return SCHEMA_BASELINE.migrations.length === MIGRATIONS.length && MIGRATIONS.every(([name], i) => SCHEMA_BASELINE.migrations[i] === name);
 }
 
 async function appliedMigrations(db: Kysely<Database>): Promise<string[]> {
