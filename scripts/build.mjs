@@ -7,7 +7,7 @@
  *
  * `--if-stale` (what `npm test` and the other scripts that need a build run) builds only when the
  * stamp differs from those inputs now, or a file the build makes is missing: `npm ci` builds
- * premia (`prepare`) and CI's `npm test` then built it again, ~10 s of the suite's 150 s. A
+ * premia (`prepare`) and CI's `npm test` then built it again, ~8 s of the suite's 150 s. A
  * stamp is written only after a build that succeeded, so a failed or interrupted build is made
  * again next time.
  */

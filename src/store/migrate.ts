@@ -16,8 +16,8 @@ export const MIGRATION_TABLE = 'schema_migrations';
  * failed upgrade leaves the store as it was.
  *
  * A new SQLite store (no migration applied) gets the schema the migrations make from
- * SCHEMA_BASELINE in one go, when it holds exactly the migrations this version has (about 1 ms
- * instead of ~20 ms for the migrations one by one); `baseline: false` runs them one by one
+ * SCHEMA_BASELINE in one go, when it holds exactly the migrations this version has (a new
+ * in-memory store opens in 9–10 ms instead of 19–22 ms); `baseline: false` runs them one by one
  * (test/store/schema-baseline.test.ts compares the two).
  */
 export async function migrate(db: Db, options: { baseline?: boolean } = {}): Promise<void> {
@@ -43,9 +43,10 @@ export async function migrate(db: Db, options: { baseline?: boolean } = {}): Pro
       .execute();
     const applied = await appliedMigrations(trx);
     if (check(applied)) return;
+    const record = (name: string) => sql`insert into ${sql.table(MIGRATION_TABLE)} (name, applied_at) values (${name}, ${Date.now()})`.execute(trx);
     if (applied.length === 0 && options.baseline !== false && !isPostgres(trx) && baselineIsCurrent()) {
       for (const statement of SCHEMA_BASELINE.statements) await sql.raw(statement).execute(trx);
-      for (const name of SCHEMA_BASELINE.migrations) await sql`insert into ${sql.table(MIGRATION_TABLE)} (name, applied_at) values (${name}, ${Date.now()})`.execute(trx);
+      for (const name of SCHEMA_BASELINE.migrations) await record(name);
       return;
     }
     const done = new Set(applied);
@@ -56,7 +57,7 @@ export async function migrate(db: Db, options: { baseline?: boolean } = {}): Pro
       } catch (e) {
         throw new PremiaError('INTERNAL', `Upgrading the store failed at migration ${name}: ${(e as Error).message}`, { cause: e });
       }
-      await sql`insert into ${sql.table(MIGRATION_TABLE)} (name, applied_at) values (${name}, ${Date.now()})`.execute(trx);
+      await record(name);
     }
   });
 }

@@ -5,7 +5,7 @@
  * UPDATE_SCHEMA_BASELINE=1 (after a migration is added or changed).
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../../src/store/migrate.js';
@@ -66,7 +66,7 @@ describe('the schema baseline of a new SQLite store', () => {
       const statements = statementsOf(store.raw);
       if (process.env.UPDATE_SCHEMA_BASELINE === '1') {
         const path = join(REPO, 'src', 'store', 'schema-baseline.ts');
-        const text = (await import('node:fs')).readFileSync(path, 'utf8');
+        const text = readFileSync(path, 'utf8');
         const head = text.slice(0, text.indexOf('export const SCHEMA_BASELINE'));
         const list = (xs: string[]) => xs.map((x) => `    ${JSON.stringify(x)},`).join('\n');
         writeFileSync(path, `${head}export const SCHEMA_BASELINE: { readonly migrations: readonly string[]; readonly statements: readonly string[] } = {\n  migrations: [\n${list(names)}\n  ],\n  statements: [\n${list(statements)}\n  ],\n};\n`);
