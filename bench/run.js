@@ -26,7 +26,8 @@
  *           a time. Target: the reads' p99 latency < 50 ms (the engine runs off the thread that
  *           answers requests).
  *   days    the same month lived day by day: thirty `clock advance --days 1`, each a process,
- *           timed one by one. Targets: the advance from 2026-11-15 ≤ 1.5 s (issue 13: at 1M);
+ *           timed one by one. Targets: the advance from 2026-11-15 ≤ 1.5 s (issue 13: at 1M;
+ *           best of --runs: the month's own and again on synced copies of the store as it was);
  *           the thirty together ≤ 2 × the month in one advance (the engine part's, when it ran
  *           in the same run, else measured here). The attempts are compared with the one-advance
  *           month's, row for row.
@@ -55,6 +56,7 @@ import {
   copyFileSync,
   createReadStream,
   existsSync,
+  fsyncSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -651,20 +653,31 @@ function partDays(o, results) {
     untimed('clock', 'set', CLOCK_START);
     untimed('collections', 'execute', '--period', PERIOD);
     const days = [];
+    /** The day from MID_MONTH lived again on copies of the store as it was (--runs in all, the best kept for its line). */
+    let midAgain = [];
     let date = CLOCK_START;
     for (let d = 1; d <= 30; d++) {
+      const mid = date === MID_MONTH && o.runs > 1 ? join(DATA, `days-mid-${o.scale}.db`) : null;
+      if (mid !== null) {
+        copyDb(work, mid);
+        syncDb(mid); // its pages on the disk before the day is timed, not written back under it
+      }
       const [cmd, a] = premiaArgs(work, '--json', 'clock', 'advance', '--days', '1');
       const r = runOnce(cmd, a, { stdout: 'pipe', pin });
       const body = JSON.parse(r.stdout);
       if (body.from !== date || body.days.length !== 1) throw new CommandFailed(`advance ${d} went from ${body.from} to ${body.to} (${body.days.length} days)`);
       days.push({ from: date, ...r, walls: [r.wall] });
+      if (mid !== null) midAgain = liveDayAgain(mid, r.stdout, o.runs - 1, pin);
       date = body.to;
       if (d % 5 === 0) log(`  … ${date}: ${r.wall.toFixed(2)} s`);
     }
     if (date !== MONTH_END) throw new CommandFailed(`thirty one-day advances ended at ${date}, not ${MONTH_END}`);
     const sum = (key) => days.reduce((t, x) => t + x[key], 0);
     const total = { wall: sum('wall'), cpu: sum('cpu'), user: sum('user'), sys: sum('sys'), rssMib: Math.max(...days.map((x) => x.rssMib)), walls: [sum('wall')] };
-    const mid = days.find((x) => x.from === MID_MONTH);
+    const inMonth = days.find((x) => x.from === MID_MONTH);
+    // Its line: the best of the month's own run and the runs again, as every other line keeps its best.
+    const best = [inMonth, ...midAgain].reduce((b, x) => (x.wall < b.wall ? x : b));
+    const mid = { ...best, walls: [inMonth.wall, ...midAgain.map((x) => x.wall)] };
     // The month in one advance: the engine part's of this run, else measured here.
     let oneAdvance = results.find((r) => r.part === 'engine' && r.what.startsWith('engine: clock advance'))?.premia.wall_s ?? null;
     if (oneAdvance === null) {
@@ -709,10 +722,49 @@ function partDays(o, results) {
         same_attempts_as_one_advance: same,
       },
     }));
-    log(`  one day from ${MID_MONTH}: ${mid.wall.toFixed(2)} s; thirty days: ${total.wall.toFixed(2)} s (${ratio.toFixed(2)} × one advance)` +
+    const tries = mid.walls.length > 1 ? ` (best of ${mid.walls.map((w) => w.toFixed(2)).join(', ')} s: the month's own, then again on copies)` : '';
+    log(`  one day from ${MID_MONTH}: ${mid.wall.toFixed(2)} s${tries}; thirty days: ${total.wall.toFixed(2)} s (${ratio.toFixed(2)} × one advance)` +
       `${same === null ? '' : same ? '; the same attempts as the one-advance month' : '; attempts DIFFER from the one-advance month'}`);
   } finally {
     removeDb(work);
+  }
+}
+
+/**
+ * The day after MID_MONTH lived `runs` more times, each a process on a fresh copy of the store as
+ * it was before it (`snapshot`, removed at the end), its file synced first as the month's own
+ * run finds it (a checkpointed store; a copy's pages not yet on the disk would be flushed by the
+ * advance's own checkpoint). Each must answer as the month's run did (`answer`, its stdout).
+ */
+function liveDayAgain(snapshot, answer, runs, pin) {
+  const again = `${snapshot}.again`;
+  const out = [];
+  try {
+    for (let k = 0; k < runs; k++) {
+      copyDb(snapshot, again);
+      syncDb(again);
+      const [cmd, a] = premiaArgs(again, '--json', 'clock', 'advance', '--days', '1');
+      const r = runOnce(cmd, a, { stdout: 'pipe', pin });
+      if (r.stdout !== answer) throw new CommandFailed(`the day from ${MID_MONTH} lived again answered differently:\n${r.stdout}\nagainst\n${answer}`);
+      out.push({ from: MID_MONTH, ...r, walls: [r.wall] });
+    }
+  } finally {
+    removeDb(again);
+    removeDb(snapshot);
+  }
+  return out;
+}
+
+/** A store's files written through to the disk. */
+function syncDb(path) {
+  for (const suffix of ['', '-wal']) {
+    if (!existsSync(path + suffix)) continue;
+    const fd = openSync(path + suffix, 'r+');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   }
 }
 
