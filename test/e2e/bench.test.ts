@@ -104,4 +104,28 @@ describe('bench/run.js', () => {
     expect(next.extra.attempts).toBeGreaterThan(0);
     expect(readdirSync(dir).sort()).toEqual(['month-100.db', 'month-200.db', 'policies-100.csv', 'policies-100.db', 'policies-200.csv', 'policies-200.db']);
   });
+
+  // Thirty processes at --scale 100, and the day from 2026-11-15 twice more on copies.
+  it.skipIf(!tools)('days: the mid-month day keeps the best of --runs runs, the thirty sum the month\'s own', { timeout: 300_000 }, async () => {
+    const r = await bench(['--scale', '100', '--runs', '3', '--json', '--only', 'days'], dir);
+    expect(r.stderr).not.toContain('a command failed');
+    expect(r.code).toBe(0);
+    const body = JSON.parse(r.stdout);
+    expect(body.results.map((x: { what: string }) => x.what)).toEqual([
+      'clock advance --days 1 from 2026-11-15',
+      'the month day by day (30 × clock advance --days 1)',
+    ]);
+    const [day, thirty] = body.results;
+    // The month's own run, then two on copies: each answered as the month's did (else the bench fails).
+    expect(day.premia.runs_wall_s).toHaveLength(3);
+    expect(day.premia.wall_s).toBe(Math.min(...day.premia.runs_wall_s));
+    expect(day.target).toBe('≤ 1.5 s (at 1M)');
+    expect(thirty.premia.runs_wall_s).toHaveLength(1);
+    expect(thirty.extra.same_attempts_as_one_advance).toBe(true);
+    // The thirty include the month's own run of that day, not the best of the three.
+    expect(thirty.extra.day_max_s).toBeGreaterThanOrEqual(day.premia.runs_wall_s[0]);
+    expect(r.stderr).toMatch(/one day from 2026-11-15: \d+\.\d\d s \(best of \d+\.\d\d, \d+\.\d\d, \d+\.\d\d s: the month's own, then again on copies\)/);
+    // The copies are gone; the month store is kept for the next run.
+    expect(readdirSync(dir).filter((f) => f.startsWith('days-'))).toEqual([]);
+  });
 });
