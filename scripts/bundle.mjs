@@ -70,6 +70,7 @@ await esbuild.build({
     'policy-import-worker': join(root, 'dist', 'backend', 'local', 'policy-import-worker.js'),
     'job-worker': join(root, 'dist', 'server', 'job-worker.js'),
     'day-writer': join(root, 'dist', 'store', 'day-writer.js'),
+    'report-reader': join(root, 'dist', 'store', 'report-reader.js'),
   },
   bundle: true,
   splitting: true,

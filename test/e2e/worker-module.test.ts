@@ -24,6 +24,20 @@ describe('workerModule', () => {
     expect(workerModule(at('dist', 'bundle', 'chunk-ANY.js'), 'store', 'day-writer.js', 'PREMIA_TEST_WORKER')?.href).toBe(at('dist', 'bundle', 'day-writer.js'));
   });
 
+  it('every worker thread is in the build, compiled and bundled', () => {
+    const workers = [
+      ['backend/local', 'account-helper-worker.js'],
+      ['backend/local', 'policy-import-worker.js'],
+      ['server', 'job-worker.js'],
+      ['store', 'day-writer.js'],
+      ['store', 'report-reader.js'],
+    ];
+    for (const [dir, file] of workers) {
+      expect(workerModule(at('src', ...dir!.split('/'), 'x.ts'), dir!, file!, 'PREMIA_TEST_WORKER')?.href).toBe(at('dist', ...dir!.split('/'), file!));
+      expect(workerModule(at('dist', 'bundle', 'chunk-ANY.js'), dir!, file!, 'PREMIA_TEST_WORKER')?.href).toBe(at('dist', 'bundle', file!));
+    }
+  });
+
   it('null when the worker is not there, or when its variable is 0', () => {
     expect(workerModule(at('dist', 'store', 'x.js'), 'store', 'no-such-worker.js', 'PREMIA_TEST_WORKER')).toBeNull();
     process.env.PREMIA_TEST_WORKER = '0';

@@ -2,16 +2,18 @@
  * The collections report of a period (spec 4.6) as a streamed download. Rows come from the
  * store in batches (a separate read-only connection on a file store) and are written by
  * string concatenation from raw arrays, so a million-row period never sits in memory and a
- * closed period gives byte-identical output on every export. On PostgreSQL the CSV is written
- * by the server (COPY … TO STDOUT, store/repos/collection-reports.ts) and streamed through.
+ * closed period gives byte-identical output on every export. The CSV's lines come written from
+ * the store (store/report-ranges.ts), on a large SQLite period by two threads in one snapshot
+ * (store/repos/collection-reports.ts streamReportCsv); on PostgreSQL the server writes them
+ * (COPY … TO STDOUT) and they are streamed through.
  */
 import { encodeId, IdKind } from '../../domain/ids.js';
 import { asCents, formatCents } from '../../domain/money.js';
 import { lastDay, type IsoDate, type Period } from '../../domain/period.js';
 import { periodStateOf, type PeriodState } from '../../domain/period-state.js';
 import { validateReportQuery } from '../../domain/requests.js';
-import { csvCell, csvRow } from '../../lib/csv-writer.js';
-import { copyReportCsv, streamReportRows, type ReportRow } from '../../store/repos/collection-reports.js';
+import { csvRow } from '../../lib/csv-writer.js';
+import { copyReportCsv, streamReportCsv, streamReportRows, type ReportRow } from '../../store/repos/collection-reports.js';
 import { periodHasCollections, periodOpenCounts } from '../../store/repos/collections.js';
 import { REPORT_COLUMNS, type CollectionReportRow, type CollectionStatus, type Download, type ReportFormat } from '../types.js';
 import type { LocalContext } from './context.js';
@@ -49,35 +51,9 @@ async function readPeriodState(ctx: LocalContext, period: Period, today: IsoDate
 
 const CSV_HEADER = csvRow(REPORT_COLUMNS);
 
-async function* reportCsv(ctx: LocalContext, period: Period): AsyncGenerator<string> {
-  const periodCell = csvCell(period);
-  let chunk = CSV_HEADER;
-  for await (const rows of streamReportRows(ctx.store, ctx.clientId, period)) {
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i]!;
-      const due = r[4];
-      const collected = r[5];
-      // Columns in REPORT_COLUMNS order. Identifiers cannot hold a comma or a quote when they
-      // come through premia's validation, but are quoted if they ever do.
-      chunk +=
-        periodCell + ',' +
-        csvCell(r[0]) + ',' +
-        csvCell(r[1]) + ',' +
-        csvCell(r[2]) + ',' +
-        csvCell(r[3]) + ',' +
-        formatCents(due) + ',' +
-        formatCents(collected) + ',' +
-        formatCents(due - collected) + ',' +
-        r[6] + ',' + // status: one of four words (CHECK constraint)
-        csvCell(r[7]) + ',' +
-        csvCell(r[8]) + ',' +
-        r[9] + ',' +
-        csvCell(r[10]) + '\n';
-    }
-    yield chunk;
-    chunk = '';
-  }
-  if (chunk !== '') yield chunk;
+async function* reportCsv(ctx: LocalContext, period: Period): AsyncGenerator<string | Uint8Array> {
+  yield CSV_HEADER;
+  yield* streamReportCsv(ctx.store, ctx.clientId, period);
 }
 
 /** A report row as the API's object (13 fields, money in cents). */

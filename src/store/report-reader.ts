@@ -1,0 +1,58 @@
+/**
+ * The report reader (issue 13): a worker thread that reads ranges of a large period's
+ * collections report beside the thread that streams it (repos/collection-reports.ts), on its
+ * own read-only connection, and hands each range over as its CSV text.
+ *
+ * The two connections must read one snapshot. This one takes its snapshot, says so (BEGUN), and
+ * reads nothing for the report until the streaming thread has checked that nothing committed
+ * between the moment before its own snapshot and now (GO), or gives up (STOP). Ranges are
+ * claimed one at a time from a shared counter, at most `window` of them ahead of what the
+ * streaming thread has taken, so the text waiting stays small however large the period.
+ */
+import { createRequire } from 'node:module';
+import { parentPort, workerData } from 'node:worker_threads';
+import type BetterSqlite3 from 'better-sqlite3';
+import { csvCell } from '../lib/csv-writer.js';
+import { BEGUN, DECIDED, GO, NEXT, RangeReader, reportCsvLines, TAKEN, type ReportReaderData, type ReportReaderOut } from './report-ranges.js';
+
+const port = parentPort!;
+const data = workerData as ReportReaderData;
+const require = createRequire(import.meta.url);
+const BetterSqlite = require('better-sqlite3') as typeof BetterSqlite3;
+const shared = new Int32Array(data.shared);
+
+const db = new BetterSqlite(data.path, { readonly: true, fileMustExist: true, timeout: data.busyTimeoutMs });
+try {
+  db.exec('begin');
+  // Any read takes the snapshot.
+  db.prepare('select count(*) from sqlite_schema').pluck().get();
+  Atomics.store(shared, BEGUN, 1);
+  Atomics.notify(shared, BEGUN);
+  while (Atomics.load(shared, DECIDED) === 0) Atomics.wait(shared, DECIDED, 0);
+  if (Atomics.load(shared, DECIDED) === GO) {
+    const reader = new RangeReader(db, data.clientId, data.period, data.boundaries);
+    const periodCell = csvCell(data.period);
+    let mine = 0;
+    for (;;) {
+      // At most `window` ranges read and not yet taken; a STOP meanwhile ends it.
+      for (let taken = Atomics.load(shared, TAKEN); mine - taken >= data.window; taken = Atomics.load(shared, TAKEN)) {
+        if (Atomics.load(shared, DECIDED) !== GO) break;
+        Atomics.wait(shared, TAKEN, taken, 1000);
+      }
+      if (Atomics.load(shared, DECIDED) !== GO) break;
+      const k = Atomics.add(shared, NEXT, 1);
+      if (k >= data.boundaries.length) break;
+      let text = '';
+      for (const rows of reader.pages(k)) text += reportCsvLines(periodCell, rows);
+      const bytes = Buffer.from(text, 'utf8');
+      // A buffer of its own (not a slice of Node's pool), so that it can be transferred.
+      const own = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      port.postMessage({ type: 'range', k, text: own } satisfies ReportReaderOut, own.byteOffset === 0 && own.byteLength === own.buffer.byteLength ? [own.buffer] : []);
+      mine++;
+    }
+  }
+  port.postMessage({ type: 'done' } satisfies ReportReaderOut);
+} finally {
+  if (db.inTransaction) db.exec('commit');
+  db.close();
+}
