@@ -9,6 +9,7 @@
  * pages of PAGE_ROWS rows, as the one-thread read does.
  */
 import type BetterSqlite3 from 'better-sqlite3';
+import { encodeId, IdKind } from '../domain/ids.js';
 import { formatCents, type Cents } from '../domain/money.js';
 import { csvCell } from '../lib/csv-writer.js';
 
@@ -73,6 +74,58 @@ export function reportCsvLines(periodCell: string, rows: readonly ReportRow[]): 
   return chunk;
 }
 
+/** Text that JSON.stringify writes as it is, between quotes: no quote, backslash, control character or surrogate. */
+// eslint-disable-next-line no-control-regex -- the control characters are what JSON escapes
+const PLAIN_JSON_TEXT = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+/** A string as JSON.stringify writes it (the quotes added directly to plain text: most report cells). */
+const jsonString = (v: string): string => (PLAIN_JSON_TEXT.test(v) ? `"${v}"` : JSON.stringify(v));
+const jsonText = (v: string | null): string => (v === null ? 'null' : jsonString(v));
+
+/**
+ * One result of the JSON report, written directly: byte for byte what
+ * `stringifyJson({ id, ...toReportRow(period, r) })` (backend/local/reports.ts) gives (a test
+ * holds them equal), at a fraction of its cost per row (no object, no key walk).
+ */
+export function reportRowJson(id: string, periodJson: string, r: ReportRow): string {
+  return (
+    '{"id":' + jsonString(id) +
+    ',"period_month":' + periodJson +
+    ',"customer_id":' + jsonString(r[0]) +
+    ',"external_customer_ref":' + jsonString(r[1]) +
+    ',"policy_number":' + jsonString(r[2]) +
+    ',"product_code":' + jsonString(r[3]) +
+    ',"collection_amount_due":' + formatCents(r[4]) +
+    ',"collection_amount_collected":' + formatCents(r[5]) +
+    ',"shortfall":' + formatCents(r[4] - r[5]) +
+    ',"collection_status":' + jsonString(r[6]) +
+    ',"first_attempt_date":' + jsonText(r[7]) +
+    ',"last_attempt_date":' + jsonText(r[8]) +
+    ',"number_of_attempts":' + String(r[9]) +
+    ',"last_failure_reason":' + jsonText(r[10]) +
+    '}'
+  );
+}
+
+/** Report rows as JSON results, each after a comma (the caller drops the report's first). */
+export function reportJsonLines(periodJson: string, idSalt: number, rows: readonly ReportRow[]): string {
+  let chunk = '';
+  for (let i = 0; i < rows.length; i++) chunk += ',' + reportRowJson(encodeId(IdKind.collection, idSalt, rows[i]![11]), periodJson, rows[i]!);
+  return chunk;
+}
+
+/** How a report's rows are written: CSV lines, or JSON results (their ids salted). */
+export type ReportText = { kind: 'csv' } | { kind: 'json'; idSalt: number };
+
+/** The writer of `format`'s text for a page of `period`'s rows. */
+export function reportTextWriter(format: ReportText, period: string): (rows: readonly ReportRow[]) => string {
+  if (format.kind === 'csv') {
+    const periodCell = csvCell(period);
+    return (rows) => reportCsvLines(periodCell, rows);
+  }
+  const periodJson = JSON.stringify(period);
+  return (rows) => reportJsonLines(periodJson, format.idSalt, rows);
+}
+
 /**
  * The first policy number of every `rangeRows` rows of the period, in order (empty: no rows):
  * each found from the one before by stepping over `rangeRows - 1` entries of the index, so the
@@ -132,6 +185,7 @@ export interface ReportReaderData {
   busyTimeoutMs: number;
   clientId: number;
   period: string;
+  format: ReportText;
   boundaries: string[];
   /** Int32Array over it: see the slots below. */
   shared: SharedArrayBuffer;

@@ -1,7 +1,7 @@
 /**
  * The report reader (issue 13): a worker thread that reads ranges of a large period's
  * collections report beside the thread that streams it (repos/collection-reports.ts), on its
- * own read-only connection, and hands each range over as its CSV text.
+ * own read-only connection, and hands each range over as its text (CSV lines or JSON results).
  *
  * The two connections must read one snapshot. This one takes its snapshot, says so (BEGUN), and
  * reads nothing for the report until the streaming thread has checked that nothing committed
@@ -12,8 +12,7 @@
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
-import { csvCell } from '../lib/csv-writer.js';
-import { BEGUN, DECIDED, GO, NEXT, RangeReader, reportCsvLines, TAKEN, type ReportReaderData, type ReportReaderOut } from './report-ranges.js';
+import { BEGUN, DECIDED, GO, NEXT, RangeReader, reportTextWriter, TAKEN, type ReportReaderData, type ReportReaderOut } from './report-ranges.js';
 
 const port = parentPort!;
 const data = workerData as ReportReaderData;
@@ -31,7 +30,7 @@ try {
   while (Atomics.load(shared, DECIDED) === 0) Atomics.wait(shared, DECIDED, 0);
   if (Atomics.load(shared, DECIDED) === GO) {
     const reader = new RangeReader(db, data.clientId, data.period, data.boundaries);
-    const periodCell = csvCell(data.period);
+    const write = reportTextWriter(data.format, data.period);
     let mine = 0;
     for (;;) {
       // At most `window` ranges read and not yet taken; a STOP meanwhile ends it.
@@ -43,7 +42,7 @@ try {
       const k = Atomics.add(shared, NEXT, 1);
       if (k >= data.boundaries.length) break;
       let text = '';
-      for (const rows of reader.pages(k)) text += reportCsvLines(periodCell, rows);
+      for (const rows of reader.pages(k)) text += write(rows);
       const bytes = Buffer.from(text, 'utf8');
       // A buffer of its own (not a slice of Node's pool), so that it can be transferred.
       const own = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);

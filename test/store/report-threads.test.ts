@@ -8,8 +8,9 @@
  */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { encodeId, IdKind } from '../../src/domain/ids.js';
 import { insertExecution } from '../../src/store/repos/collections.js';
-import { streamReportCsv, type ReportCsvOptions, type ReportReadEvent } from '../../src/store/repos/collection-reports.js';
+import { streamReportText, type ReportReadEvent, type ReportText, type ReportTextOptions } from '../../src/store/repos/collection-reports.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/store.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -65,10 +66,10 @@ afterEach(async () => {
   cleanup();
 });
 
-async function report(options: ReportCsvOptions): Promise<{ text: string; events: ReportReadEvent[] }> {
+async function report(options: ReportTextOptions, format: ReportText = { kind: 'csv' }): Promise<{ text: string; events: ReportReadEvent[] }> {
   const events: ReportReadEvent[] = [];
   const parts: Buffer[] = [];
-  for await (const chunk of streamReportCsv(store, CLIENT, PERIOD, { rangeRows: RANGE, ...options, observe: (e) => { events.push(e); options.observe?.(e); } })) {
+  for await (const chunk of streamReportText(store, CLIENT, PERIOD, format, { rangeRows: RANGE, ...options, observe: (e) => { events.push(e); options.observe?.(e); } })) {
     parts.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk));
   }
   return { text: Buffer.concat(parts).toString('utf8'), events };
@@ -96,6 +97,34 @@ describe('the collections report read by two threads', () => {
     expect(read.map((e) => e.k)).toEqual(Array.from({ length: ROWS / RANGE }, (_, k) => k));
     expect(read.slice(0, 3).map((e) => e.by)).toEqual(['worker', 'worker', 'worker']);
     expect(read.some((e) => e.by === 'this thread')).toBe(true);
+  });
+
+  it('JSON results too: the bytes one thread gives, each after a comma, ids salted', async () => {
+    const json = { kind: 'json', idSalt: 12345 } as const;
+    const one = await report({ threadedMinRanges: Number.POSITIVE_INFINITY }, json);
+    const two = await report({ threadedMinRanges: 1, workerFirst: 3 }, json);
+    expect(two.text).toBe(one.text);
+    expect(ranges(two.events).slice(0, 3).map((e) => e.by)).toEqual(['worker', 'worker', 'worker']);
+    expect(one.text.startsWith(',{"id":"')).toBe(true);
+    const results = JSON.parse(`[${one.text.slice(1)}]`) as Array<Record<string, unknown>>;
+    expect(results).toHaveLength(ROWS);
+    expect(results[96]).toEqual({
+      id: encodeId(IdKind.collection, 12345, 97), // collection i's id is i
+      period_month: '2026-11',
+      customer_id: 'C97',
+      external_customer_ref: 'EXT-97',
+      policy_number: 'POL-000097',
+      product_code: 'FUNERAL',
+      collection_amount_due: 182.43,
+      collection_amount_collected: 91.21,
+      shortfall: 91.22,
+      collection_status: 'PAID_PARTIAL',
+      first_attempt_date: '2026-11-02',
+      last_attempt_date: '2026-11-03',
+      number_of_attempts: 1,
+      last_failure_reason: 'Bank said "no", twice,\nthen\r\nagain',
+    });
+    expect(new Set(results.map((r) => r.id)).size).toBe(ROWS);
   });
 
   it('a commit between the two snapshots: the worker reads nothing, and the report is the first snapshot', async () => {
@@ -144,7 +173,7 @@ describe('the collections report read by two threads', () => {
   it('an empty period: no rows, no worker', async () => {
     const events: ReportReadEvent[] = [];
     const out: unknown[] = [];
-    for await (const chunk of streamReportCsv(store, CLIENT, '2026-12', { rangeRows: RANGE, threadedMinRanges: 1, observe: (e) => events.push(e) })) out.push(chunk);
+    for await (const chunk of streamReportText(store, CLIENT, '2026-12', { kind: 'csv' }, { rangeRows: RANGE, threadedMinRanges: 1, observe: (e) => events.push(e) })) out.push(chunk);
     expect(out).toEqual([]);
     expect(events).toEqual([{ type: 'snapshot' }]);
   });

@@ -7,17 +7,20 @@
  * (store/repos/collection-reports.ts streamReportCsv); on PostgreSQL the server writes them
  * (COPY … TO STDOUT) and they are streamed through.
  */
-import { encodeId, IdKind } from '../../domain/ids.js';
-import { asCents, formatCents } from '../../domain/money.js';
+import { asCents } from '../../domain/money.js';
 import { lastDay, type IsoDate, type Period } from '../../domain/period.js';
 import { periodStateOf, type PeriodState } from '../../domain/period-state.js';
 import { validateReportQuery } from '../../domain/requests.js';
 import { csvRow } from '../../lib/csv-writer.js';
-import { copyReportCsv, streamReportCsv, streamReportRows, type ReportRow } from '../../store/repos/collection-reports.js';
+import { copyReportCsv, streamReportText, type ReportRow } from '../../store/repos/collection-reports.js';
 import { periodHasCollections, periodOpenCounts } from '../../store/repos/collections.js';
+import { reportRowJson } from '../../store/report-ranges.js';
 import { REPORT_COLUMNS, type CollectionReportRow, type CollectionStatus, type Download, type ReportFormat } from '../types.js';
 import type { LocalContext } from './context.js';
 import { readWorld } from './world.js';
+
+// Held to stringifyJson's bytes by test/cli/reports.test.ts.
+export { reportRowJson };
 
 export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -53,7 +56,7 @@ const CSV_HEADER = csvRow(REPORT_COLUMNS);
 
 async function* reportCsv(ctx: LocalContext, period: Period): AsyncGenerator<string | Uint8Array> {
   yield CSV_HEADER;
-  yield* streamReportCsv(ctx.store, ctx.clientId, period);
+  yield* streamReportText(ctx.store, ctx.clientId, period, { kind: 'csv' });
 }
 
 /** A report row as the API's object (13 fields, money in cents). */
@@ -75,50 +78,13 @@ export function toReportRow(period: Period, r: ReportRow): CollectionReportRow {
   };
 }
 
-/** Text that JSON.stringify writes as it is, between quotes: no quote, backslash, control character or surrogate. */
-// eslint-disable-next-line no-control-regex -- the control characters are what JSON escapes
-const PLAIN_JSON_TEXT = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
-/** A string as JSON.stringify writes it (the quotes added directly to plain text: most report cells). */
-const jsonString = (v: string): string => (PLAIN_JSON_TEXT.test(v) ? `"${v}"` : JSON.stringify(v));
-const jsonText = (v: string | null): string => (v === null ? 'null' : jsonString(v));
-
-/**
- * One result of the JSON report, written directly: byte for byte what
- * `stringifyJson({ id, ...toReportRow(period, r) })` gives (a test holds them equal), at a
- * fraction of its cost per row (no object, no key walk).
- */
-export function reportRowJson(id: string, periodJson: string, r: ReportRow): string {
-  return (
-    '{"id":' + jsonString(id) +
-    ',"period_month":' + periodJson +
-    ',"customer_id":' + jsonString(r[0]) +
-    ',"external_customer_ref":' + jsonString(r[1]) +
-    ',"policy_number":' + jsonString(r[2]) +
-    ',"product_code":' + jsonString(r[3]) +
-    ',"collection_amount_due":' + formatCents(r[4]) +
-    ',"collection_amount_collected":' + formatCents(r[5]) +
-    ',"shortfall":' + formatCents(r[4] - r[5]) +
-    ',"collection_status":' + jsonString(r[6]) +
-    ',"first_attempt_date":' + jsonText(r[7]) +
-    ',"last_attempt_date":' + jsonText(r[8]) +
-    ',"number_of_attempts":' + String(r[9]) +
-    ',"last_failure_reason":' + jsonText(r[10]) +
-    '}'
-  );
-}
-
-async function* reportJson(ctx: LocalContext, period: Period, idSalt: number, state: PeriodState): AsyncGenerator<string> {
-  const periodJson = JSON.stringify(period);
-  let chunk = `{"period_month":${periodJson},"period_state":${JSON.stringify(state)},"results":[`;
+async function* reportJson(ctx: LocalContext, period: Period, idSalt: number, state: PeriodState): AsyncGenerator<string | Uint8Array> {
+  yield `{"period_month":${JSON.stringify(period)},"period_state":${JSON.stringify(state)},"results":[`;
+  // Each result comes after a comma: the first one's is dropped.
   let first = true;
-  for await (const rows of streamReportRows(ctx.store, ctx.clientId, period)) {
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i]!;
-      chunk += (first ? '' : ',') + reportRowJson(encodeId(IdKind.collection, idSalt, r[11]), periodJson, r);
-      first = false;
-    }
-    yield chunk;
-    chunk = '';
+  for await (const chunk of streamReportText(ctx.store, ctx.clientId, period, { kind: 'json', idSalt })) {
+    yield first ? (typeof chunk === 'string' ? chunk.slice(1) : chunk.subarray(1)) : chunk;
+    first = false;
   }
-  yield `${chunk}]}\n`;
+  yield ']}\n';
 }

@@ -16,7 +16,6 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Cents } from '../../domain/money.js';
-import { csvCell } from '../../lib/csv-writer.js';
 import { pgLiteral } from '../pg-copy.js';
 import { reportReaderModule } from '../report-reader-url.js';
 import {
@@ -28,18 +27,19 @@ import {
   RangeReader,
   rangeBoundaries,
   REPORT_COLUMNS_SQL,
-  reportCsvLines,
+  reportTextWriter,
   SHARED_SLOTS,
   STOP,
   TAKEN,
   type ReportReaderData,
   type ReportReaderOut,
   type ReportRow,
+  type ReportText,
 } from '../report-ranges.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, type Store } from '../store.js';
 import type { PgStore } from '../store-types.js';
 
-export { PAGE_ROWS, type ReportRow };
+export { PAGE_ROWS, type ReportRow, type ReportText };
 
 const require = createRequire(import.meta.url);
 
@@ -92,7 +92,7 @@ const READ_AHEAD = 16;
 /** The worker's young generation, MB. */
 const READER_YOUNG_MB = 4;
 
-export interface ReportCsvOptions {
+export interface ReportTextOptions {
   /** Rows per range (tests: small ranges on a small period). */
   rangeRows?: number;
   /** From this many ranges, two threads (tests: 1). */
@@ -120,10 +120,10 @@ export type ReportReadEvent = { type: 'snapshot' } | { type: 'worker'; worker: W
  * every range the worker has not handed over, alone, in its own snapshot. 1M rows on this
  * 2-core machine: 3.6–5.4 s with one thread, 2.7–2.9 s with two (a prototype, 2026-12-02).
  */
-export async function* streamReportCsv(store: Store, clientId: number, period: string, options: ReportCsvOptions = {}): AsyncGenerator<string | Uint8Array> {
-  const periodCell = csvCell(period);
+export async function* streamReportText(store: Store, clientId: number, period: string, format: ReportText, options: ReportTextOptions = {}): AsyncGenerator<string | Uint8Array> {
+  const write = reportTextWriter(format, period);
   if (store.kind === 'postgres' || store.path === ':memory:' || store.path === '') {
-    for await (const rows of streamReportRows(store, clientId, period)) yield reportCsvLines(periodCell, rows);
+    for await (const rows of streamReportRows(store, clientId, period)) yield write(rows);
     return;
   }
   const BetterSqlite = require('better-sqlite3') as typeof BetterSqlite3;
@@ -144,6 +144,7 @@ export async function* streamReportCsv(store: Store, clientId: number, period: s
         busyTimeoutMs: DEFAULT_BUSY_TIMEOUT_MS,
         clientId,
         period,
+        format,
         boundaries,
         shared: new SharedArrayBuffer(SHARED_SLOTS * 4),
         window: READ_AHEAD,
@@ -151,7 +152,7 @@ export async function* streamReportCsv(store: Store, clientId: number, period: s
       options.observe?.({ type: 'worker', worker: helper.worker });
     }
     const own = function* (k: number): Generator<string> {
-      for (const rows of ranges.pages(k)) yield reportCsvLines(periodCell, rows);
+      for (const rows of ranges.pages(k)) yield write(rows);
     };
     const claimed = new Int32Array(helper?.shared ?? new SharedArrayBuffer(SHARED_SLOTS * 4));
     if (helper !== null && options.workerFirst) {
