@@ -8,7 +8,7 @@ import { writeDownload } from '../../src/cli/output/download.js';
 import { decodeId, IdKind } from '../../src/domain/ids.js';
 import { readWorld } from '../../src/backend/local/world.js';
 import { openLocalBackend } from '../../src/backend/local/index.js';
-import { reportRowJson, toReportRow } from '../../src/backend/local/reports.js';
+import { reportRowJson, toReportRow, withoutFirstComma } from '../../src/backend/local/reports.js';
 import { stringifyJson } from '../../src/domain/json.js';
 import { PAGE_ROWS, type ReportRow } from '../../src/store/repos/collection-reports.js';
 import fc from 'fast-check';
@@ -332,7 +332,8 @@ describe('--output writes atomically', () => {
 
 describe('large periods', () => {
   it('a period of several pages is reported whole, in order, the same from a file store and from memory', async () => {
-    const rows = randomCollections(31, PAGE_ROWS * 2 + 77);
+    // 17 pages: from 16 the file store's report is read by two threads (their chunks text and bytes).
+    const rows = randomCollections(31, PAGE_ROWS * 16 + 77);
     const { dir: bigDir, cleanup: done } = tempDir();
     try {
       const file = await openTestBackend(dbPath(bigDir));
@@ -341,9 +342,9 @@ describe('large periods', () => {
         await seedCollections(file.store, '2026-11', rows);
         await seedCollections(memory.store, '2026-11', rows);
         const read = async (d: Download) => {
-          let t = '';
-          for await (const chunk of d.body) t += String(chunk);
-          return t;
+          const parts: Buffer[] = [];
+          for await (const chunk of d.body) parts.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk));
+          return Buffer.concat(parts).toString('utf8');
         };
         const fromFile = await read(await file.collectionsReport('2026-11', 'csv'));
         const fromMemory = await read(await memory.collectionsReport('2026-11', 'csv'));
@@ -360,6 +361,19 @@ describe('large periods', () => {
     } finally {
       done();
     }
+  });
+
+  it("the JSON results' first comma is dropped from text or from bytes, and a first chunk without one is refused", async () => {
+    const all = async (chunks: Array<string | Uint8Array>) => {
+      const out: Array<string | Uint8Array> = [];
+      for await (const c of withoutFirstComma(Readable.from(chunks, { objectMode: true }))) out.push(c);
+      return out;
+    };
+    expect(await all([',{"a":1}', ',{"b":2}'])).toEqual(['{"a":1}', ',{"b":2}']);
+    expect(await all([Buffer.from(',{"a":1}'), ',{"b":2}'])).toEqual([Buffer.from('{"a":1}'), ',{"b":2}']);
+    expect(await all([])).toEqual([]);
+    await expect(all(['{"a":1}'])).rejects.toThrow('start with a comma, not "{"');
+    await expect(all([Buffer.from('x')])).rejects.toThrow('start with a comma, not "x"');
   });
 
   it('the direct JSON row writer is byte-identical to stringifyJson', () => {

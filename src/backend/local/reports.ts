@@ -80,11 +80,24 @@ export function toReportRow(period: Period, r: ReportRow): CollectionReportRow {
 
 async function* reportJson(ctx: LocalContext, period: Period, idSalt: number, state: PeriodState): AsyncGenerator<string | Uint8Array> {
   yield `{"period_month":${JSON.stringify(period)},"period_state":${JSON.stringify(state)},"results":[`;
-  // Each result comes after a comma: the first one's is dropped.
-  let first = true;
-  for await (const chunk of streamReportText(ctx.store, ctx.clientId, period, { kind: 'json', idSalt })) {
-    yield first ? (typeof chunk === 'string' ? chunk.slice(1) : chunk.subarray(1)) : chunk;
-    first = false;
-  }
+  yield* withoutFirstComma(streamReportText(ctx.store, ctx.clientId, period, { kind: 'json', idSalt }));
   yield ']}\n';
+}
+
+/**
+ * JSON results as the store writes them, each after a comma, with the first one's dropped: the
+ * first chunk is text from this thread or UTF-8 bytes from the report reader's worker.
+ */
+export async function* withoutFirstComma(chunks: AsyncIterable<string | Uint8Array>): AsyncGenerator<string | Uint8Array> {
+  let first = true;
+  for await (const chunk of chunks) {
+    if (first) {
+      const lead = typeof chunk === 'string' ? chunk.charCodeAt(0) : chunk[0];
+      if (lead !== 0x2c) throw new Error(`a report's JSON results start with a comma, not ${JSON.stringify(String.fromCharCode(lead ?? 0))}`);
+      yield typeof chunk === 'string' ? chunk.slice(1) : chunk.subarray(1);
+      first = false;
+    } else {
+      yield chunk;
+    }
+  }
 }
