@@ -139,7 +139,7 @@ export async function* streamReportText(store: Store, clientId: number, period: 
     options.observe?.({ type: 'snapshot' });
     const module = boundaries.length >= (options.threadedMinRanges ?? THREADED_MIN_RANGES) ? reportReaderModule() : null;
     if (module !== null) {
-      helper = new ReportHelper(module, {
+      helper = ReportHelper.start(module, {
         path: store.path,
         busyTimeoutMs: DEFAULT_BUSY_TIMEOUT_MS,
         clientId,
@@ -149,7 +149,7 @@ export async function* streamReportText(store: Store, clientId: number, period: 
         shared: new SharedArrayBuffer(SHARED_SLOTS * 4),
         window: READ_AHEAD,
       });
-      options.observe?.({ type: 'worker', worker: helper.worker });
+      if (helper !== null) options.observe?.({ type: 'worker', worker: helper.worker });
     }
     const own = function* (k: number): Generator<string> {
       for (const rows of ranges.pages(k)) yield write(rows);
@@ -203,7 +203,16 @@ class ReportHelper {
   private received = 0;
   private wake: (() => void) | null = null;
 
-  constructor(module: URL, data: ReportReaderData) {
+  /** The worker started, or null when it cannot be (this thread then reads every range). */
+  static start(module: URL, data: ReportReaderData): ReportHelper | null {
+    try {
+      return new ReportHelper(module, data);
+    } catch {
+      return null;
+    }
+  }
+
+  private constructor(module: URL, data: ReportReaderData) {
     this.shared = data.shared;
     this.state = new Int32Array(data.shared);
     // Its young generation small: each range's rows and text are short-lived, and a young
