@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Cents } from '../../src/domain/money.js';
 import { ONE_CUSTOMER_ATTEMPTS, readCustomerBankInputs } from '../../src/store/repos/bank.js';
+import { streamCollectedCounts } from '../../src/store/repos/collection-reports.js';
 import * as collections from '../../src/store/repos/collections.js';
 import { dayNumber } from '../../src/domain/period.js';
 import { setMeta } from '../../src/store/repos/meta.js';
@@ -355,6 +356,40 @@ describe('settlements', () => {
     );
     expect(settlements.isLiveSettlementConflict(refused)).toBe(true);
     expect(settlements.isLiveSettlementConflict(new Error('UNIQUE constraint failed: settlements.payment_reference'))).toBe(false);
+  });
+
+  it("the collected counts: GROUP BY's pairs in amount order, a page at a time, only the client's period", async () => {
+    const exec = await execution(ACME, '2026-11');
+    const other = await execution(OTHER, '2026-11');
+    const insert = store.raw.prepare(
+      `insert into collections (client_id, execution_id, policy_id, period_month, customer_id, external_customer_ref, policy_number, product_code, amount_due, amount_collected, status)
+       values (?, ?, ?, ?, 'C', 'E', ?, 'P', 500000, ?, 'PAID_PARTIAL')`,
+    );
+    const holder = await policy(ACME, 'POL-X', 500000);
+    store.raw.transaction(() => {
+      // 3,000 collections over 1,500 amounts (0 and 500000 among them), out of amount order.
+      for (let i = 0; i < 3000; i++) insert.run(ACME, exec, holder, '2026-11', `N-${i}`, ((i * 7919) % 1500) * 333);
+      insert.run(ACME, exec, holder, '2026-12', 'N-dec', 17);
+      insert.run(OTHER, other, holder, '2026-11', 'N-other', 17);
+    })();
+    const groupBy = store.raw
+      .prepare("select amount_collected, count(*) from collections where client_id = ? and period_month = '2026-11' group by amount_collected")
+      .raw()
+      .all(ACME);
+    const batches: number[] = [];
+    const pairs: unknown[] = [];
+    for await (const batch of streamCollectedCounts(store, ACME, '2026-11')) {
+      batches.push(batch.length);
+      pairs.push(...batch);
+    }
+    expect(groupBy).toHaveLength(1500);
+    expect(pairs).toEqual(groupBy);
+    expect(batches).toEqual([1024, 476]);
+    expect(pairs[0]).toEqual([0, 2]);
+    expect(pairs.at(-1)).toEqual([1499 * 333, 2]);
+    const none: unknown[] = [];
+    for await (const batch of streamCollectedCounts(store, ACME, '2027-01')) none.push(batch);
+    expect(none).toEqual([]);
   });
 
   it('the period totals sum what was collected', async () => {
