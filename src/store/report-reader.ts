@@ -44,7 +44,8 @@ try {
       let text = '';
       for (const rows of reader.pages(k)) text += write(rows);
       const bytes = Buffer.from(text, 'utf8');
-      // A buffer of its own (not a slice of Node's pool), so that it can be transferred.
+      // Transferred when the bytes fill their buffer (a large text's own); a small one is a
+      // slice of Node's shared pool, and is copied.
       const own = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       port.postMessage({ type: 'range', k, text: own } satisfies ReportReaderOut, own.byteOffset === 0 && own.byteLength === own.buffer.byteLength ? [own.buffer] : []);
       mine++;
