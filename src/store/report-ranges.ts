@@ -1,8 +1,8 @@
 /**
- * The collections report's CSV rows read in ranges of policy numbers (issue 13): shared by the
- * reading thread (repos/collection-reports.ts) and the report reader's worker
- * (report-reader.ts), which read a large period's ranges side by side on two connections in
- * one snapshot, so that the bytes are the same whichever thread read a range.
+ * The collections report's rows read in ranges of policy numbers and written as text, CSV lines
+ * or JSON results (issue 13): shared by the reading thread (repos/collection-reports.ts) and the
+ * report reader's worker (report-reader.ts), which read a large period's ranges side by side on
+ * two connections in one snapshot, so that the bytes are the same whichever thread read a range.
  *
  * A range is [boundaries[k], boundaries[k + 1]) of policy_number in the unique index
  * (client_id, period_month, policy_number), the last one open above; each is read in keyset
@@ -195,7 +195,7 @@ export interface ReportReaderData {
 
 /** Shared slots: the next range not yet claimed (each thread claims with Atomics.add). */
 export const NEXT = 0;
-/** 1 once the worker is in its read transaction (its snapshot taken). */
+/** 1 once the worker is in its read transaction (its snapshot taken); the streaming thread looks, nobody waits. */
 export const BEGUN = 1;
 /** 0 until decided; GO: the snapshots are one, read; STOP: not (or no longer wanted), end. */
 export const DECIDED = 2;
@@ -205,5 +205,5 @@ export const STOP = 2;
 export const TAKEN = 3;
 export const SHARED_SLOTS = 4;
 
-/** Messages from the worker: a range's CSV text (UTF-8, its buffer transferred), then done. Failures end the thread (its 'error'). */
+/** Messages from the worker: a range's text (UTF-8), then done. Failures end the thread (its 'error'). */
 export type ReportReaderOut = { type: 'range'; k: number; text: Uint8Array } | { type: 'done' };

@@ -26,7 +26,6 @@ try {
   // Any read takes the snapshot.
   db.prepare('select count(*) from sqlite_schema').pluck().get();
   Atomics.store(shared, BEGUN, 1);
-  Atomics.notify(shared, BEGUN);
   while (Atomics.load(shared, DECIDED) === 0) Atomics.wait(shared, DECIDED, 0);
   if (Atomics.load(shared, DECIDED) === GO) {
     const reader = new RangeReader(db, data.clientId, data.period, data.boundaries);

@@ -2,10 +2,10 @@
  * The collections report of a period (spec 4.6) as a streamed download. Rows come from the
  * store in batches (a separate read-only connection on a file store) and are written by
  * string concatenation from raw arrays, so a million-row period never sits in memory and a
- * closed period gives byte-identical output on every export. The CSV's lines come written from
- * the store (store/report-ranges.ts), on a large SQLite period by two threads in one snapshot
- * (store/repos/collection-reports.ts streamReportCsv); on PostgreSQL the server writes them
- * (COPY … TO STDOUT) and they are streamed through.
+ * closed period gives byte-identical output on every export. The CSV's lines and the JSON's
+ * results come written from the store (store/report-ranges.ts), on a large SQLite period by two
+ * threads in one snapshot (store/repos/collection-reports.ts streamReportText); on PostgreSQL
+ * the server writes the CSV (COPY … TO STDOUT) and it is streamed through.
  */
 import { asCents } from '../../domain/money.js';
 import { lastDay, type IsoDate, type Period } from '../../domain/period.js';

@@ -44,6 +44,16 @@ export { PAGE_ROWS, type ReportRow, type ReportText };
 const require = createRequire(import.meta.url);
 
 /**
+ * A new read-only connection to a SQLite file store, or null for PostgreSQL and an in-memory
+ * store (whose reads go through store.streamRows: one cursor, or the one connection).
+ */
+function openFileReader(store: Store): BetterSqlite3.Database | null {
+  if (store.kind === 'postgres' || store.path === ':memory:' || store.path === '') return null;
+  const BetterSqlite = require('better-sqlite3') as typeof BetterSqlite3;
+  return new BetterSqlite(store.path, { readonly: true, fileMustExist: true, timeout: DEFAULT_BUSY_TIMEOUT_MS });
+}
+
+/**
  * A period's collections in policy_number order, in batches of raw rows. `columns` must put
  * policy_number at `keyIndex`.
  */
@@ -57,12 +67,11 @@ async function* periodRowsInOrder<T extends unknown[]>(
   const base = `select ${columns} from collections where client_id = ? and period_month = ?`;
   // PostgreSQL: one cursor in one read-only snapshot (pg-store.ts streamRows), PAGE_ROWS at a
   // time, so a million rows never sit in memory and the writer is never held up.
-  if (store.kind === 'postgres' || store.path === ':memory:' || store.path === '') {
+  const reader = openFileReader(store);
+  if (reader === null) {
     yield* store.streamRows<T>(`${base} order by policy_number`, [clientId, period], { raw: true, batch: PAGE_ROWS });
     return;
   }
-  const BetterSqlite = require('better-sqlite3') as typeof BetterSqlite3;
-  const reader = new BetterSqlite(store.path, { readonly: true, fileMustExist: true, timeout: DEFAULT_BUSY_TIMEOUT_MS });
   try {
     const first = reader.prepare(`${base} order by policy_number limit ?`).raw(true);
     const next = reader.prepare(`${base} and policy_number > ? order by policy_number limit ?`).raw(true);
@@ -77,10 +86,6 @@ async function* periodRowsInOrder<T extends unknown[]>(
     if (reader.inTransaction) reader.exec('commit');
     reader.close();
   }
-}
-
-export function streamReportRows(store: Store, clientId: number, period: string): AsyncGenerator<ReportRow[]> {
-  return periodRowsInOrder<ReportRow>(store, REPORT_COLUMNS_SQL, 2, clientId, period);
 }
 
 /** Rows per range of the two-thread read (report-ranges.ts): a page, ~110 KB of CSV. */
@@ -109,7 +114,8 @@ export interface ReportTextOptions {
 export type ReportReadEvent = { type: 'snapshot' } | { type: 'worker'; worker: Worker } | { type: 'range'; k: number; by: 'worker' | 'this thread' };
 
 /**
- * The collections report's CSV lines (no header) in policy_number order, as text chunks. A file
+ * The collections report's rows as text (CSV lines, or JSON results each after a comma; no
+ * header) in policy_number order, in chunks of text or UTF-8 bytes. A file
  * store's period of THREADED_MIN_RANGES ranges or more is read by two threads (issue 13): this
  * one and the report reader (store/report-reader.ts), each on its own read-only connection,
  * each claiming the next range not yet claimed; this thread yields the ranges in order, its own
@@ -122,17 +128,18 @@ export type ReportReadEvent = { type: 'snapshot' } | { type: 'worker'; worker: W
  */
 export async function* streamReportText(store: Store, clientId: number, period: string, format: ReportText, options: ReportTextOptions = {}): AsyncGenerator<string | Uint8Array> {
   const write = reportTextWriter(format, period);
-  if (store.kind === 'postgres' || store.path === ':memory:' || store.path === '') {
-    for await (const rows of streamReportRows(store, clientId, period)) yield write(rows);
+  const reader = openFileReader(store);
+  if (reader === null) {
+    for await (const rows of periodRowsInOrder<ReportRow>(store, REPORT_COLUMNS_SQL, 2, clientId, period)) yield write(rows);
     return;
   }
-  const BetterSqlite = require('better-sqlite3') as typeof BetterSqlite3;
-  const open = () => new BetterSqlite(store.path, { readonly: true, fileMustExist: true, timeout: DEFAULT_BUSY_TIMEOUT_MS });
-  const probe = open();
-  const reader = open();
+  let probe: BetterSqlite3.Database | null = null;
   let helper: ReportHelper | null = null;
   try {
-    const before = dataVersionOf(probe);
+    // A third connection, outside any transaction: its data_version moves when anything commits.
+    const third = (probe = openFileReader(store)!);
+    const before = dataVersionOf(third);
+    const unchanged = () => dataVersionOf(third) === before;
     reader.exec('begin'); // one snapshot for every range: the boundaries' read takes it
     const boundaries = rangeBoundaries(reader, clientId, period, options.rangeRows ?? RANGE_ROWS);
     const ranges = new RangeReader(reader, clientId, period, boundaries);
@@ -157,13 +164,13 @@ export async function* streamReportText(store: Store, clientId: number, period: 
     const claimed = new Int32Array(helper?.shared ?? new SharedArrayBuffer(SHARED_SLOTS * 4));
     if (helper !== null && options.workerFirst) {
       await helper.begun();
-      helper.decide(() => dataVersionOf(probe) === before);
+      helper.decide(unchanged);
       await helper.handedOver(options.workerFirst);
     }
     /** The next range to yield: those below it were yielded. */
     let next = 0;
     while (next < boundaries.length) {
-      helper?.decide(() => dataVersionOf(probe) === before);
+      helper?.decide(unchanged);
       const k = Atomics.add(claimed, NEXT, 1);
       const upTo = Math.min(k, boundaries.length);
       // The ranges between the last yielded and this claim are the worker's.
@@ -183,7 +190,7 @@ export async function* streamReportText(store: Store, clientId: number, period: 
     helper?.stop();
     if (reader.inTransaction) reader.exec('commit');
     reader.close();
-    probe.close();
+    probe?.close();
   }
 }
 
@@ -239,7 +246,7 @@ class ReportHelper {
     Atomics.notify(this.state, DECIDED);
   }
 
-  /** Once the worker has taken its snapshot, or ended (tests: ReportCsvOptions.workerFirst). */
+  /** Once the worker has taken its snapshot, or ended (tests: ReportTextOptions.workerFirst). */
   async begun(): Promise<void> {
     while (Atomics.load(this.state, BEGUN) === 0 && !this.ended) await new Promise((resolve) => setTimeout(resolve, 2));
   }
@@ -349,12 +356,11 @@ group by amount_collected`;
  * runs here, take 0.44 s, the same pairs in the same order.
  */
 export async function* streamCollectedCounts(store: Store, clientId: number, period: string): AsyncGenerator<CollectedCount[]> {
-  if (store.kind === 'postgres' || store.path === ':memory:' || store.path === '') {
+  const reader = openFileReader(store);
+  if (reader === null) {
     yield* store.streamRows<CollectedCount>(COLLECTED_COUNTS_SQL, [clientId, period], { raw: true, batch: PAGE_ROWS });
     return;
   }
-  const BetterSqlite = require('better-sqlite3') as typeof BetterSqlite3;
-  const reader = new BetterSqlite(store.path, { readonly: true, fileMustExist: true, timeout: DEFAULT_BUSY_TIMEOUT_MS });
   let amounts: Float64Array;
   try {
     amounts = Float64Array.from(reader.prepare('select amount_collected from collections where client_id = ? and period_month = ?').pluck().all(clientId, period) as number[]);
