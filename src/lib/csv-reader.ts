@@ -36,6 +36,14 @@ export interface CsvReaderOptions {
    * check the common, plain line without allocating its fields.
    */
   onPlainLine?: (line: string, lineNo: number) => boolean;
+  /**
+   * Offered each whole line of a byte chunk after the first that is ASCII without a quote or a
+   * NUL, as `bytes[start, end)` (line end removed): return true when it was taken whole, false to
+   * have it read as text (onPlainLine, then onRecord). Lets a caller take the common line
+   * without decoding it into a string. A line with anything else, and everything after it in
+   * the chunk, is read as text: a file reads the same either way.
+   */
+  onPlainBytes?: (bytes: Uint8Array, start: number, end: number, lineNo: number) => boolean;
   /** Longest record accepted, in characters (default 1 MiB). */
   maxRecordLength?: number;
 }
@@ -53,11 +61,14 @@ const SNIFF_BYTES = 64;
 export class CsvReader {
   private readonly onRecord: RecordHandler;
   private readonly onPlainLine: ((line: string, lineNo: number) => boolean) | undefined;
+  private readonly onPlainBytes: CsvReaderOptions['onPlainBytes'];
   private readonly maxRecordLength: number;
   private readonly decoder = new TextDecoder('utf-8', { fatal: true }); // strips a leading BOM
   private buf = '';
   private lineNo = 1;
   private started = false;
+  /** The decoder holds no bytes of a character begun (the last it was given was ASCII). */
+  private decoderClean = true;
   /**
    * The file's first bytes, held until there are enough to tell what the file is (a workbook, UTF-16
    * text): a pipe or an upload may hand them over a few at a time. null once they are read.
@@ -69,6 +80,7 @@ export class CsvReader {
   constructor(options: CsvReaderOptions) {
     this.onRecord = options.onRecord;
     this.onPlainLine = options.onPlainLine;
+    this.onPlainBytes = options.onPlainBytes;
     this.maxRecordLength = options.maxRecordLength ?? 1 << 20;
   }
 
@@ -102,28 +114,91 @@ export class CsvReader {
 
   /** Read `chunk` on from where the text stands (push's, once the file's first bytes are judged). */
   private take(chunk: Uint8Array | string): void {
-    const atStart = this.bytesIn === 0;
-    let text: string;
-    if (typeof chunk === 'string') {
-      text = chunk;
-      this.bytesIn += Buffer.byteLength(chunk);
-    } else {
-      this.bytesIn += chunk.byteLength;
-      // A workbook or an archive given for its CSV: said as what it is, not as a text encoding.
-      const container = atStart ? containerOf(chunk) : null;
-      if (container !== null) throw new CsvFormatError('BINARY', 1, `line 1: the file is ${container}`);
-      try {
-        text = this.decoder.decode(chunk, { stream: true });
-      } catch {
-        // FF FE or FE FF, never UTF-8: what Excel's "Unicode Text" and many Windows tools write
-        // (UTF-32's marks begin or end with the same two bytes).
-        const unicode = atStart ? byteOrderMark(chunk) : null;
-        if (unicode !== null) throw new CsvFormatError('ENCODING', 1, utfMessage(unicode, `it begins with a ${unicode} byte order mark`));
-        // The line of the bad byte: the lines still buffered plus the line feeds before it.
-        const at = this.lineNo + countNewlines(this.buf, 0) + newlinesBeforeInvalidUtf8(chunk);
-        throw new CsvFormatError('ENCODING', at, `line ${at}: the file is not UTF-8 text (a legacy encoding such as Windows-1252, or binary content); ${SAVE_AS_UTF8}`);
+    // The first chunk is read as text (what the file is, its byte order mark, its header).
+    if (typeof chunk === 'string' || this.onPlainBytes === undefined || this.bytesIn === 0) {
+      this.takeText(chunk);
+      return;
+    }
+    this.bytesIn += chunk.byteLength;
+    let from = 0;
+    if (!this.started || this.buf.length > 0 || !this.decoderClean) {
+      // A line begun in the chunk before (or a character), ended as text first.
+      from = chunk.indexOf(LF) + 1;
+      if (from > 0) this.decode(chunk.subarray(0, from), false);
+      if (from === 0 || this.buf.length > 0) {
+        // No line end in it, or a quoted cell running on past it: the rest as text too.
+        this.decode(chunk.subarray(from), false);
+        return;
       }
     }
+    const to = this.plainLines(chunk, from);
+    if (to < chunk.byteLength) this.decode(chunk.subarray(to), false);
+  }
+
+  /**
+   * The whole lines of `chunk` from `from` (a line's start) offered to onPlainBytes, up to the
+   * first that holds a byte above ASCII, a quote or a NUL, or runs past the chunk: where the
+   * reading as text goes on.
+   */
+  private plainLines(chunk: Uint8Array, from: number): number {
+    const n = chunk.byteLength;
+    let pos = from;
+    while (pos < n) {
+      let i = pos;
+      let c = 0;
+      while (i < n && (c = chunk[i]!) !== LF && c < 0x80 && c !== QUOTE && c !== 0) i++;
+      if (i === n || c !== LF) break;
+      const end = i > pos && chunk[i - 1] === CR ? i - 1 : i;
+      if (end > pos) {
+        if (end - pos > this.maxRecordLength) this.tooLong();
+        if (!this.onPlainBytes!(chunk, pos, end, this.lineNo)) this.plainLine(Buffer.from(chunk.buffer, chunk.byteOffset + pos, end - pos).toString('latin1'));
+      }
+      this.lineNo++;
+      pos = i + 1;
+    }
+    return pos;
+  }
+
+  /** A line without quotes (its end removed): offered to onPlainLine, else split at its commas. */
+  private plainLine(line: string): void {
+    if (this.onPlainLine === undefined || !this.onPlainLine(line, this.lineNo)) this.onRecord(line.split(','), this.lineNo, null);
+  }
+
+  /** Read `chunk` as text (take's, for a string or a chunk read whole as text). */
+  private takeText(chunk: Uint8Array | string): void {
+    const atStart = this.bytesIn === 0;
+    if (typeof chunk === 'string') {
+      this.bytesIn += Buffer.byteLength(chunk);
+      this.read(chunk, atStart);
+      return;
+    }
+    this.bytesIn += chunk.byteLength;
+    // A workbook or an archive given for its CSV: said as what it is, not as a text encoding.
+    const container = atStart ? containerOf(chunk) : null;
+    if (container !== null) throw new CsvFormatError('BINARY', 1, `line 1: the file is ${container}`);
+    this.decode(chunk, atStart);
+  }
+
+  /** Decode `chunk` on from the decoder's state and read the text. */
+  private decode(chunk: Uint8Array, atStart: boolean): void {
+    let text: string;
+    try {
+      text = this.decoder.decode(chunk, { stream: true });
+    } catch {
+      // FF FE or FE FF, never UTF-8: what Excel's "Unicode Text" and many Windows tools write
+      // (UTF-32's marks begin or end with the same two bytes).
+      const unicode = atStart ? byteOrderMark(chunk) : null;
+      if (unicode !== null) throw new CsvFormatError('ENCODING', 1, utfMessage(unicode, `it begins with a ${unicode} byte order mark`));
+      // The line of the bad byte: the lines still buffered plus the line feeds before it.
+      const at = this.lineNo + countNewlines(this.buf, 0) + newlinesBeforeInvalidUtf8(chunk);
+      throw new CsvFormatError('ENCODING', at, `line ${at}: the file is not UTF-8 text (a legacy encoding such as Windows-1252, or binary content); ${SAVE_AS_UTF8}`);
+    }
+    if (chunk.byteLength > 0) this.decoderClean = chunk[chunk.byteLength - 1]! < 0x80;
+    this.read(text, atStart);
+  }
+
+  /** Read text on from where the buffered text stands. */
+  private read(text: string, atStart: boolean): void {
     if (!this.started && text.length > 0) {
       this.started = true;
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -173,8 +248,7 @@ export class CsvReader {
         if (end > pos && buf.charCodeAt(end - 1) === CR) end--;
         if (end > pos) {
           if (end - pos > this.maxRecordLength) this.tooLong();
-          const line = buf.slice(pos, end);
-          if (this.onPlainLine === undefined || !this.onPlainLine(line, this.lineNo)) this.onRecord(line.split(','), this.lineNo, null);
+          this.plainLine(buf.slice(pos, end));
         }
         this.lineNo++;
         pos = nl + 1;

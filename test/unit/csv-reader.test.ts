@@ -12,10 +12,23 @@ interface Rec {
 
 type Outcome = { records: Rec[]; error: { reason: CsvFatalReason; line: number; message: string } | null };
 
-/** Feed chunks to a reader; collect the records, and the fatal error if there is one. */
-function read(chunks: Array<string | Uint8Array>, maxRecordLength?: number): Outcome {
+/** The lines read() offered to onPlainBytes, in order. */
+const offered: number[] = [];
+
+/**
+ * Feed chunks to a reader; collect the records, and the fatal error if there is one. `asBytes`:
+ * the reader is given onPlainBytes, which takes the lines it is offered that start with 'a' as
+ * the records they are (the others it declines) and counts them in `offered`.
+ */
+function read(chunks: Array<string | Uint8Array>, maxRecordLength?: number, asBytes = false): Outcome {
   const records: Rec[] = [];
-  const reader = new CsvReader({ onRecord: (fields, line, problem) => records.push({ fields, line, problem }), maxRecordLength });
+  const onPlainBytes = (bytes: Uint8Array, start: number, end: number, line: number): boolean => {
+    offered.push(line);
+    if (bytes[start] !== 0x61) return false;
+    records.push({ fields: Buffer.from(bytes.subarray(start, end)).toString('latin1').split(','), line, problem: null });
+    return true;
+  };
+  const reader = new CsvReader({ onRecord: (fields, line, problem) => records.push({ fields, line, problem }), maxRecordLength, onPlainBytes: asBytes ? onPlainBytes : undefined });
   try {
     for (const chunk of chunks) reader.push(chunk);
     reader.end();
@@ -173,6 +186,33 @@ describe('CsvReader: records and line numbers', () => {
     for (let cut = 0; cut <= text.length; cut++) expect(read([text.slice(0, cut), text.slice(cut)])).toEqual(out);
     // An unquoted cell with a quote inside stays as it is.
     expect(records(' a"b,c\n')).toEqual([[[' a"b', 'c'], 1]]);
+  });
+});
+
+describe('CsvReader: lines offered as bytes', () => {
+  it('offers the whole ASCII lines of each chunk after the first, and reads the rest as text', () => {
+    offered.length = 0;
+    const chunks = ['h1,h2\na1,1\n', 'a2,2\r\nb3,3\n\na5,"5"\na6,6\n', 'a7,7\n', 'a8,8\na9,\u00e9\na10,10\na', '11,11\na12,12'].map((t) => Buffer.from(t, 'utf8'));
+    const out = read(chunks, undefined, true);
+    expect(out.error).toBeNull();
+    expect(out.records.map((r) => [r.fields, r.line])).toEqual([
+      [['h1', 'h2'], 1],
+      [['a1', '1'], 2],
+      [['a2', '2'], 3],
+      [['b3', '3'], 4],
+      [['a5', '5'], 6],
+      [['a6', '6'], 7],
+      [['a7', '7'], 8],
+      [['a8', '8'], 9],
+      [['a9', 'é'], 10],
+      [['a10', '10'], 11],
+      [['a11', '11'], 12],
+      [['a12', '12'], 13],
+    ]);
+    // Line 3 taken as bytes (its CR removed), 4 declined (read as text); 6 has a quote: it and
+    // what follows in its chunk are text. Line 10 is not ASCII, 11 is begun in the chunk before
+    // (ended as text), and 13 has no line end (read as text when the file ends).
+    expect(offered).toEqual([3, 4, 8, 9]);
   });
 });
 
@@ -373,6 +413,7 @@ describe('CsvReader properties', () => {
         expect(whole.records.map((r) => [r.fields, r.line])).toEqual(expected);
         expect(whole.records.every((r) => r.problem === null)).toBe(true);
         expect(read(splitAt(bytes, cutPoints))).toEqual(whole);
+        expect(read(splitAt(bytes, cutPoints), undefined, true)).toEqual(whole);
         // One byte at a time: every boundary at once.
         expect(read([...bytes].map((b) => Buffer.from([b])))).toEqual(whole);
       }),
@@ -420,6 +461,7 @@ describe('CsvReader properties', () => {
       fc.property(messy, cuts, (text, cutPoints) => {
         const bytes = Buffer.from(text, 'utf8');
         expect(read(splitAt(bytes, cutPoints))).toEqual(read([bytes]));
+        expect(read(splitAt(bytes, cutPoints), undefined, true)).toEqual(read([bytes]));
       }),
       { numRuns: 1000 },
     );
@@ -433,8 +475,9 @@ describe('CsvReader properties', () => {
         const bytes = Buffer.concat([good.subarray(0, at), Buffer.from([0xff]), good.subarray(at)]);
         let line = 1;
         for (let i = 0; i < at; i++) if (good[i] === 0x0a) line++;
-        for (const chunks of [[bytes], splitAt(bytes, cutPoints)]) {
-          const error = read(chunks).error;
+        const ways: Array<[Buffer[], boolean]> = [[[bytes], false], [splitAt(bytes, cutPoints), false], [splitAt(bytes, cutPoints), true]];
+        for (const [chunks, asBytes] of ways) {
+          const error = read(chunks, undefined, asBytes).error;
           expect(error).toEqual({ reason: 'ENCODING', line, message: `line ${line}: the file is not UTF-8 text (a legacy encoding such as Windows-1252, or binary content); save it as UTF-8 ("CSV UTF-8" in Excel)` });
         }
       }),
@@ -447,9 +490,11 @@ describe('CsvReader properties', () => {
       fc.property(csvDocument, cuts, fc.integer({ min: 4, max: 30 }), ({ text }, cutPoints, max) => {
         const bytes = Buffer.from(text, 'utf8');
         const whole = read([bytes], max);
-        const split = read(splitAt(bytes, cutPoints), max);
-        expect(split.error).toEqual(whole.error);
-        expect(split.records).toEqual(whole.records);
+        for (const asBytes of [false, true]) {
+          const split = read(splitAt(bytes, cutPoints), max, asBytes);
+          expect(split.error).toEqual(whole.error);
+          expect(split.records).toEqual(whole.records);
+        }
       }),
       { numRuns: 500 },
     );

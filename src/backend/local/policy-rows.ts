@@ -62,8 +62,8 @@ export class PolicyRowParser {
   private readonly reader: CsvReader;
   private header: string[] | null = null;
   private rowsRead = 0;
-  /** Per valid row, its fields joined by commas; `at` is where the next row's text starts. */
-  private texts: string[] = [];
+  /** The valid rows' text, one after another; `at` is where the next row's starts. */
+  private bytes = new Uint8Array(1 << 16);
   private at = 0;
   private readonly commas = new Int32Array(4);
   private offsets: Int32Array;
@@ -86,6 +86,7 @@ export class PolicyRowParser {
     this.reader = new CsvReader({
       onRecord: (fields, line, problem) => this.onRecord(fields, line, problem),
       onPlainLine: (line, lineNo) => this.onPlainLine(line, lineNo),
+      onPlainBytes: (bytes, start, end, lineNo) => this.onPlainBytes(bytes, start, end, lineNo),
     });
   }
 
@@ -124,7 +125,8 @@ export class PolicyRowParser {
     const n = this.count;
     this.onBatch({
       count: n,
-      bytes: asciiBytes(this.texts.join('')),
+      // A buffer of its own (sent to the importing thread, where it may be transferred).
+      bytes: this.bytes.slice(0, this.at),
       offsets: this.offsets.slice(0, n * OFFSETS_PER_ROW),
       amounts: this.amounts.slice(0, n),
       lines: this.lines.slice(0, n),
@@ -133,7 +135,6 @@ export class PolicyRowParser {
       rowsRead: this.rowsRead,
       bytesRead: this.reader.bytesIn,
     });
-    this.texts = [];
     this.at = 0;
     this.count = 0;
     this.errors = [];
@@ -164,20 +165,36 @@ export class PolicyRowParser {
     const c2 = c1 + 1 + externalRef.length;
     const c3 = c2 + 1 + policyNumber.length;
     const c4 = c3 + 1 + productCode.length;
-    this.add(`${customerId},${externalRef},${policyNumber},${productCode},${amount}`, c1, c2, c3, c4, parsePremium(amount) as number, line);
+    const text = `${customerId},${externalRef},${policyNumber},${productCode},${amount}`;
+    this.room(text.length);
+    for (let i = 0; i < text.length; i++) this.bytes[this.at + i] = text.charCodeAt(i); // ASCII: the fields are valid
+    const commas = this.commas;
+    commas[0] = c1;
+    commas[1] = c2;
+    commas[2] = c3;
+    commas[3] = c4;
+    this.add(text.length, parsePremium(amount) as number, line);
   }
 
-  /** A valid row: its text, the positions of its four commas in it, its cents and line. */
-  private add(text: string, c1: number, c2: number, c3: number, c4: number, cents: number, line: number): void {
+  /** Room in `bytes` for a row of `length` bytes after `at`. */
+  private room(length: number): void {
+    if (this.at + length <= this.bytes.length) return;
+    const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.at + length));
+    grown.set(this.bytes.subarray(0, this.at));
+    this.bytes = grown;
+  }
+
+  /** A valid row, its `length` bytes of text at `at` with its four commas at `commas` (from its start): its cents and line. */
+  private add(length: number, cents: number, line: number): void {
     const o = this.count * OFFSETS_PER_ROW;
     const at = this.at;
+    const commas = this.commas;
     this.offsets[o] = at;
-    this.offsets[o + 1] = at + c1;
-    this.offsets[o + 2] = at + c2;
-    this.offsets[o + 3] = at + c3;
-    this.offsets[o + 4] = at + c4;
-    this.texts.push(text);
-    this.at = at + text.length;
+    this.offsets[o + 1] = at + commas[0]!;
+    this.offsets[o + 2] = at + commas[1]!;
+    this.offsets[o + 3] = at + commas[2]!;
+    this.offsets[o + 4] = at + commas[3]!;
+    this.at = at + length;
     this.amounts[this.count] = cents;
     this.lines[this.count] = line;
     if (++this.count === this.batchRows) this.flush();
@@ -186,48 +203,82 @@ export class PolicyRowParser {
   /**
    * The common row, checked in one pass over its characters without splitting it: five plain
    * fields, each valid as it stands. Anything else (spaces to trim, quotes, a bad field, the
-   * header) is left to onRecord, which words the problem.
+   * header) is left to onRecord, which words the problem. Its text is written after the rows
+   * (where it stays, if valid) and checked there.
    */
   private onPlainLine(line: string, lineNo: number): boolean {
     if (this.header === null) return false;
     const n = line.length;
-    const commas = this.commas;
-    let start = 0;
-    for (let field = 0; field < 4; field++) {
-      const end = line.indexOf(',', start);
-      if (end === -1) return false;
-      commas[field] = end;
-      const width = end - start;
-      // A policy number as long as an id: onRecord checks it is not one of this store's.
-      if (field === 2 && width === 36 && this.idSalt !== null) return false;
-      // A policy number that may be an endpoint's name ('import') or a dot segment: onRecord refuses it.
-      if (field === 2 && ((width === 6 && line.startsWith('import', start)) || (width <= 2 && line.charCodeAt(start) === 46 /* . */))) return false;
-      // A field that may hold an API key (pmk_ and 40 more): onRecord refuses one.
-      if (width >= API_KEY_LENGTH && line.lastIndexOf('pmk_', end - API_KEY_LENGTH) >= start) return false;
-      const mask = field === 3 ? PRODUCT_CODE_CHAR : IDENTIFIER_CHAR;
-      if (width === 0 || width > (field === 3 ? PRODUCT_CODE_MAX : IDENTIFIER_MAX) || line.charCodeAt(start) === 45 /* - */) return false;
-      for (let i = start; i < end; i++) {
-        const c = line.charCodeAt(i);
-        if (c >= 128 || (CHAR_CLASS[c]! & mask) === 0) return false;
-      }
-      start = end + 1;
+    this.room(n);
+    const bytes = this.bytes;
+    const at = this.at;
+    for (let i = 0; i < n; i++) {
+      const c = line.charCodeAt(i);
+      if (c >= 128) return false;
+      bytes[at + i] = c;
     }
-    const cents = plainPremiumCents(line, start, n);
+    const cents = this.plainRow(bytes, at, at + n);
     if (cents < 0) return false;
     this.rowsRead++;
-    this.add(line, commas[0]!, commas[1]!, commas[2]!, commas[3]!, cents, lineNo);
+    this.add(n, cents, lineNo);
     return true;
+  }
+
+  /** onPlainLine for a line of ASCII bytes, `bytes[start, end)` (CsvReader's onPlainBytes): copied after the rows once found valid. */
+  private onPlainBytes(bytes: Uint8Array, start: number, end: number, lineNo: number): boolean {
+    if (this.header === null) return false;
+    const cents = this.plainRow(bytes, start, end);
+    if (cents < 0) return false;
+    const n = end - start;
+    this.room(n);
+    const to = this.bytes;
+    const at = this.at - start;
+    for (let i = start; i < end; i++) to[at + i] = bytes[i]!;
+    this.rowsRead++;
+    this.add(n, cents, lineNo);
+    return true;
+  }
+
+  /** The cents of the plain row `b[start, end)` (onPlainLine's), its commas in `commas` (from `start`); -1 when it is not one. */
+  private plainRow(b: Uint8Array, start: number, end: number): number {
+    const commas = this.commas;
+    let from = start;
+    for (let field = 0; field < 4; field++) {
+      const mask = field === 3 ? PRODUCT_CODE_CHAR : IDENTIFIER_CHAR;
+      // Up to the comma, each character one the field allows (a comma is in neither class).
+      let comma = from;
+      for (let c = b[comma]; comma < end && c !== 44 /* , */; c = b[++comma]) {
+        if (c! >= 128 || (CHAR_CLASS[c!]! & mask) === 0) return -1;
+      }
+      if (comma === end) return -1;
+      commas[field] = comma - start;
+      const width = comma - from;
+      if (width === 0 || width > (field === 3 ? PRODUCT_CODE_MAX : IDENTIFIER_MAX) || b[from] === 45 /* - */) return -1;
+      if (field === 2) {
+        // A policy number as long as an id: onRecord checks it is not one of this store's.
+        if (width === 36 && this.idSalt !== null) return -1;
+        // A policy number that may be an endpoint's name ('import') or a dot segment: onRecord refuses it.
+        if ((width === 6 && isImport(b, from)) || (width <= 2 && b[from] === 46 /* . */)) return -1;
+      }
+      // A field that may hold an API key (pmk_ and 40 more): onRecord refuses one.
+      if (width >= API_KEY_LENGTH && keyPrefixIn(b, from, comma - API_KEY_LENGTH)) return -1;
+      from = comma + 1;
+    }
+    return plainPremiumCents(b, from, end);
   }
 }
 
-/**
- * ASCII text as bytes in a buffer of its own (Buffer.from may hand out a slice of a shared
- * pool, which must not be transferred to another thread).
- */
-function asciiBytes(text: string): Uint8Array {
-  const bytes = Buffer.alloc(text.length);
-  bytes.write(text, 'latin1');
-  return bytes;
+const IMPORT = [105, 109, 112, 111, 114, 116]; // 'import'
+
+function isImport(b: Uint8Array, at: number): boolean {
+  for (let i = 0; i < IMPORT.length; i++) if (b[at + i] !== IMPORT[i]) return false;
+  return true;
+}
+
+/** Whether 'pmk_' starts anywhere in `b[from, last]`. */
+function keyPrefixIn(b: Uint8Array, from: number, last: number): boolean {
+  for (let i = from; i <= last; i++) if (b[i] === 112 && b[i + 1] === 109 && b[i + 2] === 107 && b[i + 3] === 95) return true;
+  return false;
 }
 
 /** Local alias: the fast path's per-character lookup stays a plain module constant. */
