@@ -184,7 +184,13 @@ await esbuild.build({
   banner: { js: `${buildId}\n'use strict';\nconst __premiaBundleUrl = require('node:url').pathToFileURL(__filename).href;` },
   plugins: [undiciFromBundle, esmPackages],
   outfile: common,
-  legalComments: 'inline',
+  // Without the whitespace and the comments esbuild keeps (some hold characters beyond ASCII,
+  // which made V8 keep the whole 1.7 MB source as two-byte text), every command reads and takes
+  // in a 1.2 MB ASCII file: `clock show` median 0.254 → 0.241 s (twenty runs each, alternated,
+  // 2026-12-02). Names stay as written (no identifier minification). The licence notices of what
+  // it bundles (kysely's) go to premia.cjs.LEGAL.txt beside it, shipped with dist/.
+  minifyWhitespace: true,
+  legalComments: 'external',
   logLevel: 'warning',
 });
 
