@@ -6,7 +6,7 @@
  *
  * A range is [boundaries[k], boundaries[k + 1]) of policy_number in the unique index
  * (client_id, period_month, policy_number), the last one open above; each is read in keyset
- * pages of PAGE_ROWS rows, as the one-thread read does.
+ * pages of PAGE_ROWS rows (KeysetPages), as the one-thread read of a period is.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { encodeId, IdKind } from '../domain/ids.js';
@@ -43,7 +43,6 @@ export type ReportRow = [
 
 export const REPORT_COLUMNS_SQL = `customer_id, external_customer_ref, policy_number, product_code, amount_due, amount_collected,
   status, first_attempt_date, last_attempt_date, attempts, last_failure_reason, id`;
-const BASE = `select ${REPORT_COLUMNS_SQL} from collections where client_id = ? and period_month = ?`;
 
 /**
  * Report rows as CSV lines, in REPORT_COLUMNS order (backend/types.ts), `periodCell` the period
@@ -143,39 +142,65 @@ export function rangeBoundaries(db: BetterSqlite3.Database, clientId: number, pe
   return out;
 }
 
-/** Reads the ranges of one period on one connection, inside the caller's read transaction. */
-export class RangeReader {
-  private readonly first: BetterSqlite3.Statement;
-  private readonly next: BetterSqlite3.Statement;
-  private readonly firstLast: BetterSqlite3.Statement;
-  private readonly nextLast: BetterSqlite3.Statement;
+/**
+ * A period's rows in policy_number order on one connection, in keyset pages of PAGE_ROWS rows
+ * (each page from the last key of the one before), inside the caller's read transaction.
+ * `columns` must put policy_number at `keyIndex`.
+ */
+export class KeysetPages<T extends unknown[]> {
+  private readonly statements = new Map<string, BetterSqlite3.Statement>();
 
   constructor(
-    db: BetterSqlite3.Database,
+    private readonly db: BetterSqlite3.Database,
+    private readonly columns: string,
+    private readonly keyIndex: number,
     private readonly clientId: number,
     private readonly period: string,
-    private readonly boundaries: readonly string[],
-  ) {
-    const page = ' order by policy_number limit ?';
-    this.first = db.prepare(`${BASE} and policy_number >= ? and policy_number < ?${page}`).raw(true);
-    this.next = db.prepare(`${BASE} and policy_number > ? and policy_number < ?${page}`).raw(true);
-    this.firstLast = db.prepare(`${BASE} and policy_number >= ?${page}`).raw(true);
-    this.nextLast = db.prepare(`${BASE} and policy_number > ?${page}`).raw(true);
-  }
+  ) {}
 
-  /** Range `k`'s rows, a page at a time. */
-  *pages(k: number): Generator<ReportRow[]> {
-    const high = this.boundaries[k + 1];
-    const page = (after: string, first: boolean): ReportRow[] =>
-      (high === undefined
-        ? (first ? this.firstLast : this.nextLast).all(this.clientId, this.period, after, PAGE_ROWS)
-        : (first ? this.first : this.next).all(this.clientId, this.period, after, high, PAGE_ROWS)) as ReportRow[];
-    let rows = page(this.boundaries[k]!, true);
+  /** The rows from `from` (null: the first) up to below `below` (null: the last), a page at a time. */
+  *pages(from: string | null, below: string | null): Generator<T[]> {
+    let rows = this.page(from === null ? '' : '>=', from, below);
     while (rows.length > 0) {
       yield rows;
       if (rows.length < PAGE_ROWS) return;
-      rows = page(rows[rows.length - 1]![2], false);
+      rows = this.page('>', rows[rows.length - 1]![this.keyIndex] as string, below);
     }
+  }
+
+  /** A page above `low` (by `op`; none when op is ''), below `below` if given. */
+  private page(op: '' | '>=' | '>', low: string | null, below: string | null): T[] {
+    const key = `${op}|${below === null ? '' : '<'}`;
+    let stmt = this.statements.get(key);
+    if (stmt === undefined) {
+      const where = `${op === '' ? '' : ` and policy_number ${op} ?`}${below === null ? '' : ' and policy_number < ?'}`;
+      stmt = this.db.prepare(`select ${this.columns} from collections where client_id = ? and period_month = ?${where} order by policy_number limit ?`).raw(true);
+      this.statements.set(key, stmt);
+    }
+    const params: unknown[] = [this.clientId, this.period];
+    if (op !== '') params.push(low);
+    if (below !== null) params.push(below);
+    params.push(PAGE_ROWS);
+    return stmt.all(...params) as T[];
+  }
+}
+
+/** Reads the ranges of one period's report rows on one connection, inside the caller's read transaction. */
+export class RangeReader {
+  private readonly keyset: KeysetPages<ReportRow>;
+
+  constructor(
+    db: BetterSqlite3.Database,
+    clientId: number,
+    period: string,
+    private readonly boundaries: readonly string[],
+  ) {
+    this.keyset = new KeysetPages<ReportRow>(db, REPORT_COLUMNS_SQL, 2, clientId, period);
+  }
+
+  /** Range `k`'s rows, a page at a time. */
+  pages(k: number): Generator<ReportRow[]> {
+    return this.keyset.pages(this.boundaries[k]!, this.boundaries[k + 1] ?? null);
   }
 }
 

@@ -14,13 +14,9 @@ import { validateReportQuery } from '../../domain/requests.js';
 import { csvRow } from '../../lib/csv-writer.js';
 import { copyReportCsv, streamReportText, type ReportRow } from '../../store/repos/collection-reports.js';
 import { periodHasCollections, periodOpenCounts } from '../../store/repos/collections.js';
-import { reportRowJson } from '../../store/report-ranges.js';
 import { REPORT_COLUMNS, type CollectionReportRow, type CollectionStatus, type Download, type ReportFormat } from '../types.js';
 import type { LocalContext } from './context.js';
 import { readWorld } from './world.js';
-
-// Held to stringifyJson's bytes by test/cli/reports.test.ts.
-export { reportRowJson };
 
 export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';

@@ -22,6 +22,7 @@ import {
   BEGUN,
   DECIDED,
   GO,
+  KeysetPages,
   NEXT,
   PAGE_ROWS,
   RangeReader,
@@ -64,24 +65,18 @@ async function* periodRowsInOrder<T extends unknown[]>(
   clientId: number,
   period: string,
 ): AsyncGenerator<T[]> {
-  const base = `select ${columns} from collections where client_id = ? and period_month = ?`;
   // PostgreSQL: one cursor in one read-only snapshot (pg-store.ts streamRows), PAGE_ROWS at a
   // time, so a million rows never sit in memory and the writer is never held up.
   const reader = openFileReader(store);
   if (reader === null) {
-    yield* store.streamRows<T>(`${base} order by policy_number`, [clientId, period], { raw: true, batch: PAGE_ROWS });
+    const sql = `select ${columns} from collections where client_id = ? and period_month = ? order by policy_number`;
+    yield* store.streamRows<T>(sql, [clientId, period], { raw: true, batch: PAGE_ROWS });
     return;
   }
   try {
-    const first = reader.prepare(`${base} order by policy_number limit ?`).raw(true);
-    const next = reader.prepare(`${base} and policy_number > ? order by policy_number limit ?`).raw(true);
+    const keyset = new KeysetPages<T>(reader, columns, keyIndex, clientId, period);
     reader.exec('begin'); // one snapshot for every page
-    let rows = first.all(clientId, period, PAGE_ROWS) as T[];
-    while (rows.length > 0) {
-      yield rows;
-      if (rows.length < PAGE_ROWS) break;
-      rows = next.all(clientId, period, rows[rows.length - 1]![keyIndex], PAGE_ROWS) as T[];
-    }
+    yield* keyset.pages(null, null);
   } finally {
     if (reader.inTransaction) reader.exec('commit');
     reader.close();
