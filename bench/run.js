@@ -896,6 +896,16 @@ async function partReport(o, results) {
   info('reports collections --output FILE', premiaReport('--output', outFile));
   rmSync(outFile, { force: true });
   info('reports collections --format json', premiaReport('--format', 'json'));
+  // The attempts export, beside sqlite3 writing the same rows (collection ids not encoded,
+  // amounts in cents: not the same bytes), taking turns: for reference, no target.
+  const attemptsSql = `select a.collection_id, c.policy_number, c.customer_id, a.date, a.amount, a.outcome, a.failure_reason
+  from attempts a join collections c on c.id = a.collection_id where a.client_id = ${month.clientId} and a.period_month = '${PERIOD}' order by a.id`;
+  const [acmd, aargs] = premiaArgs(db, 'collections', 'attempts', '--period', PERIOD);
+  const [asqlite, aprem] = measureTogether([
+    { label: 'sqlite3 -csv -header (the same rows)', cmd: 'sqlite3', args: ['-csv', '-header', db, attemptsSql] },
+    { label: 'premia collections attempts (csv to stdout)', cmd: acmd, args: aargs },
+  ], o.runs);
+  results.push(row('report', 'collections attempts csv (the attempts export)', aprem, asqlite, { ratio: asqlite.wall / aprem.wall }));
 }
 
 /** Run each report once into a file and compare: the baseline must do the same work. */

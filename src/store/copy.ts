@@ -104,8 +104,8 @@ interface TableShape {
 /**
  * The attempts of a PostgreSQL store, copied to a file, are numbered in the order one process
  * inserts them (by day, then client and policy_number: engine/day-rows.ts): SQLite reads a
- * period's attempts in id order as the export's order (repos/collections.ts
- * streamPeriodAttempts), while on PostgreSQL the shards of a day insert side by side and their
+ * period's attempts in id order as the export's order (report-ranges.ts
+ * ATTEMPT_ROWS), while on PostgreSQL the shards of a day insert side by side and their
  * ids follow the order the shards committed in. Nothing refers to an attempt's id.
  */
 const ATTEMPTS_IN_EXPORT_ORDER = {

@@ -1,7 +1,8 @@
 /**
  * The report reader (issue 13): a worker thread that reads ranges of a large period's
- * collections report beside the thread that streams it (repos/collection-reports.ts), on its
- * own read-only connection, and hands each range over as its text (CSV lines or JSON results).
+ * collections report or attempts export beside the thread that streams it
+ * (repos/collection-reports.ts), on its own read-only connection, and hands each range over as
+ * its text (CSV lines or JSON results).
  *
  * The two connections must read one snapshot. This one takes its snapshot, says so (BEGUN), and
  * reads nothing for the report until the streaming thread has checked that nothing committed
@@ -12,7 +13,7 @@
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
-import { BEGUN, DECIDED, GO, NEXT, RangeReader, reportTextWriter, TAKEN, type ReportReaderData, type ReportReaderOut } from './report-ranges.js';
+import { BEGUN, DECIDED, GO, NEXT, periodTextWriter, RangeReader, rowSourceOf, TAKEN, type ReportReaderData, type ReportReaderOut } from './report-ranges.js';
 
 const port = parentPort!;
 const data = workerData as ReportReaderData;
@@ -28,8 +29,8 @@ try {
   Atomics.store(shared, BEGUN, 1);
   while (Atomics.load(shared, DECIDED) === 0) Atomics.wait(shared, DECIDED, 0);
   if (Atomics.load(shared, DECIDED) === GO) {
-    const reader = new RangeReader(db, data.clientId, data.period, data.boundaries);
-    const write = reportTextWriter(data.format, data.period);
+    const reader = new RangeReader(db, rowSourceOf(data.text), data.clientId, data.period, data.boundaries);
+    const write = periodTextWriter(data.text, data.period);
     let mine = 0;
     for (;;) {
       // At most `window` ranges read and not yet taken; a STOP meanwhile ends it.

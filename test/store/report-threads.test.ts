@@ -1,16 +1,19 @@
 /**
- * The collections report read by two threads (store/repos/collection-reports.ts streamReportCsv
- * and its worker, store/report-reader.ts): on a temporary SQLite file of 5,000 collections in
- * ranges of 40 rows, the bytes are those of one thread alone, whichever thread read a range;
- * a commit between the two snapshots leaves the worker reading nothing; a worker that dies
- * leaves its ranges to the streaming thread. The worker's module comes from dist/ (`npm test`
- * builds it first).
+ * The collections report and the attempts export read by two threads
+ * (store/repos/collection-reports.ts streamPeriodText and its worker, store/report-reader.ts):
+ * on a temporary SQLite file of 5,000 collections and 6,667 attempts in ranges of 40 rows, the
+ * bytes are those of one thread alone, whichever thread read a range; a commit between the two
+ * snapshots leaves the worker reading nothing; a worker that dies leaves its ranges to the
+ * streaming thread. The worker's module comes from dist/ (`npm test` builds it first).
  */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { encodeId, IdKind } from '../../src/domain/ids.js';
 import { insertExecution } from '../../src/store/repos/collections.js';
-import { streamReportText, type ReportReadEvent, type ReportText, type ReportTextOptions } from '../../src/store/repos/collection-reports.js';
+import { stringifyJson } from '../../src/domain/json.js';
+import { formatCents } from '../../src/domain/money.js';
+import { csvRow } from '../../src/lib/csv-writer.js';
+import { streamPeriodText, type PeriodText, type ReportReadEvent, type ReportTextOptions } from '../../src/store/repos/collection-reports.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/store.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -18,6 +21,8 @@ const ROWS = 5000;
 const RANGE = 40; // 125 ranges
 const CLIENT = 1;
 const PERIOD = '2026-11';
+const ATTEMPTS = 6667; // 167 ranges, the last of 27
+const CSV: PeriodText = { rows: 'collections', format: 'csv', idSalt: 12345 };
 
 let dir: string;
 let cleanup: () => void;
@@ -50,6 +55,9 @@ beforeEach(async () => {
        amount_due, amount_collected, status, first_attempt_date, last_attempt_date, attempts, failed_attempts, last_failure_reason)
      values (${Array(17).fill('?').join(', ')})`,
   );
+  const attempt = store.raw.prepare(
+    'insert into attempts (id, client_id, collection_id, period_month, date, amount, outcome, failure_reason) values (?, ?, ?, ?, ?, ?, ?, ?)',
+  );
   store.raw.transaction(() => {
     // Ids out of policy-number order, so that a range is not a run of ids.
     for (let n = 0; n < ROWS; n++) {
@@ -57,6 +65,12 @@ beforeEach(async () => {
       const r = row(i);
       policy.run(i, CLIENT, r[7], r[5], r[6]);
       collection.run(...r);
+    }
+    // Attempts with ids (their order) out of collection order, gaps between them.
+    for (let j = 0; j < ATTEMPTS; j++) {
+      const c = ((j * 1009) % ROWS) + 1;
+      const failed = j % 7 === 0;
+      attempt.run(3 * j + 2, CLIENT, c, PERIOD, `2026-11-${String(2 + (j % 28)).padStart(2, '0')}`, 100 + j, failed ? 'FAILED' : 'SUCCESS', failed ? (j % 49 === 0 ? 'Said "no",\nagain' : 'ACCOUNT_FROZEN') : null);
     }
   })();
 });
@@ -66,10 +80,10 @@ afterEach(async () => {
   cleanup();
 });
 
-async function report(options: ReportTextOptions, format: ReportText = { kind: 'csv' }): Promise<{ text: string; events: ReportReadEvent[] }> {
+async function report(options: ReportTextOptions, format: PeriodText = CSV): Promise<{ text: string; events: ReportReadEvent[] }> {
   const events: ReportReadEvent[] = [];
   const parts: Buffer[] = [];
-  for await (const chunk of streamReportText(store, CLIENT, PERIOD, format, { rangeRows: RANGE, ...options, observe: (e) => { events.push(e); options.observe?.(e); } })) {
+  for await (const chunk of streamPeriodText(store, CLIENT, PERIOD, format, { rangeRows: RANGE, ...options, observe: (e) => { events.push(e); options.observe?.(e); } })) {
     parts.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk));
   }
   return { text: Buffer.concat(parts).toString('utf8'), events };
@@ -100,7 +114,7 @@ describe('the collections report read by two threads', () => {
   });
 
   it('JSON results too: the bytes one thread gives, each after a comma, ids salted', async () => {
-    const json = { kind: 'json', idSalt: 12345 } as const;
+    const json = { ...CSV, format: 'json' } as const;
     const one = await report({ threadedMinRanges: Number.POSITIVE_INFINITY }, json);
     const two = await report({ threadedMinRanges: 1, workerFirst: 3 }, json);
     expect(two.text).toBe(one.text);
@@ -170,10 +184,42 @@ describe('the collections report read by two threads', () => {
     expect(read.at(-1)!.by).toBe('this thread');
   });
 
+  it('the attempts export: the bytes one thread gives, in id order, as csvRow and stringifyJson write them', async () => {
+    const expected = store.raw
+      .prepare(
+        `select a.collection_id, c.policy_number, c.customer_id, a.date, a.amount, a.outcome, a.failure_reason
+         from attempts a join collections c on c.id = a.collection_id order by a.id`,
+      )
+      .raw(true)
+      .all() as Array<[number, string, string, string, number, string, string | null]>;
+    expect(expected).toHaveLength(ATTEMPTS);
+    const id = (c: number) => encodeId(IdKind.collection, 12345, c);
+    for (const format of ['csv', 'json'] as const) {
+      const text: PeriodText = { rows: 'attempts', format, idSalt: 12345 };
+      const one = await report({ threadedMinRanges: Number.POSITIVE_INFINITY }, text);
+      const two = await report({ threadedMinRanges: 1, workerFirst: 3 }, text);
+      expect(two.text).toBe(one.text);
+      const read = ranges(two.events);
+      expect(read.map((e) => e.k)).toEqual(Array.from({ length: Math.ceil(ATTEMPTS / RANGE) }, (_, k) => k));
+      expect(read.slice(0, 3).map((e) => e.by)).toEqual(['worker', 'worker', 'worker']);
+      expect(read.some((e) => e.by === 'this thread')).toBe(true);
+      const want = expected.map(([c, policy, customer, date, amount, outcome, reason]) =>
+        format === 'csv'
+          ? csvRow([id(c), policy, customer, date, formatCents(amount), outcome, reason])
+          : ',' + stringifyJson({ collection_id: id(c), policy_number: policy, customer_id: customer, date, amount, outcome, failure_reason: reason }),
+      );
+      expect(one.text).toBe(want.join(''));
+    }
+    // Pinned: the first attempt (id 2, of collection 1), a failure quoted, a JSON amount.
+    const csv = (await report({ threadedMinRanges: Number.POSITIVE_INFINITY }, { rows: 'attempts', format: 'csv', idSalt: 12345 })).text;
+    expect(csv.slice(0, csv.indexOf('\n'))).toBe(`${id(1)},POL-000001,C1,2026-11-02,1.00,FAILED,"Said ""no"",\nagain"`.split('\n')[0]);
+    expect(csv).toContain(`\n${id(1010)},POL-001010,C110,2026-11-03,1.01,SUCCESS,\n`);
+  });
+
   it('an empty period: no rows, no worker', async () => {
     const events: ReportReadEvent[] = [];
     const out: unknown[] = [];
-    for await (const chunk of streamReportText(store, CLIENT, '2026-12', { kind: 'csv' }, { rangeRows: RANGE, threadedMinRanges: 1, observe: (e) => events.push(e) })) out.push(chunk);
+    for await (const chunk of streamPeriodText(store, CLIENT, '2026-12', CSV, { rangeRows: RANGE, threadedMinRanges: 1, observe: (e) => events.push(e) })) out.push(chunk);
     expect(out).toEqual([]);
     expect(events).toEqual([{ type: 'snapshot' }]);
   });

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Cents } from '../../src/domain/money.js';
 import { ONE_CUSTOMER_ATTEMPTS, readCustomerBankInputs } from '../../src/store/repos/bank.js';
-import { streamCollectedCounts } from '../../src/store/repos/collection-reports.js';
+import { encodeId, IdKind } from '../../src/domain/ids.js';
+import { streamCollectedCounts, streamPeriodText } from '../../src/store/repos/collection-reports.js';
 import * as collections from '../../src/store/repos/collections.js';
 import { dayNumber } from '../../src/domain/period.js';
 import { setMeta } from '../../src/store/repos/meta.js';
@@ -228,16 +229,24 @@ describe('collections and executions', () => {
       { date: '2026-11-26', amount: 5000, outcome: 'SUCCESS', failure_reason: null },
     ]);
     expect(await collections.attemptsOfCollection(store.db, { ...rows[2]!, attempts: 0 })).toEqual([]);
-    const batches: collections.AttemptExportRow[][] = [];
-    for await (const batch of collections.streamPeriodAttempts(store, ACME, '2026-11')) batches.push(batch);
-    expect(batches.flat()).toEqual([
-      [rows[1]!.id, 'POL-2', 'C-POL-2', '2026-11-25', 15000, 'FAILED', 'INSUFFICIENT_FUNDS'],
-      [rows[0]!.id, 'POL-1', 'C-POL-1', '2026-11-25', 10000, 'SUCCESS', null],
-      [rows[1]!.id, 'POL-2', 'C-POL-2', '2026-11-26', 5000, 'SUCCESS', null],
-    ]);
-    const none: unknown[] = [];
-    for await (const batch of collections.streamPeriodAttempts(store, OTHER, '2026-11')) none.push(...batch);
-    expect(none).toEqual([]);
+    // The export's CSV lines, in the order made: by day, then policy_number.
+    const lines = async (clientId: number, format: 'csv' | 'json' = 'csv') => {
+      let text = '';
+      for await (const chunk of streamPeriodText(store, clientId, '2026-11', { rows: 'attempts', format, idSalt: 7 })) text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+      return text;
+    };
+    const id = (row: { id: number }) => encodeId(IdKind.collection, 7, row.id);
+    expect(await lines(ACME)).toBe(
+      `${id(rows[1]!)},POL-2,C-POL-2,2026-11-25,150.00,FAILED,INSUFFICIENT_FUNDS\n` +
+        `${id(rows[0]!)},POL-1,C-POL-1,2026-11-25,100.00,SUCCESS,\n` +
+        `${id(rows[1]!)},POL-2,C-POL-2,2026-11-26,50.00,SUCCESS,\n`,
+    );
+    expect(await lines(ACME, 'json')).toBe(
+      `,{"collection_id":"${id(rows[1]!)}","policy_number":"POL-2","customer_id":"C-POL-2","date":"2026-11-25","amount":150.00,"outcome":"FAILED","failure_reason":"INSUFFICIENT_FUNDS"}` +
+        `,{"collection_id":"${id(rows[0]!)}","policy_number":"POL-1","customer_id":"C-POL-1","date":"2026-11-25","amount":100.00,"outcome":"SUCCESS","failure_reason":null}` +
+        `,{"collection_id":"${id(rows[1]!)}","policy_number":"POL-2","customer_id":"C-POL-2","date":"2026-11-26","amount":50.00,"outcome":"SUCCESS","failure_reason":null}`,
+    );
+    expect(await lines(OTHER)).toBe('');
   });
 
   it('a cancellation cancels the open periods; a new premium reprices only what was not attempted', async () => {

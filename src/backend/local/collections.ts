@@ -5,7 +5,6 @@
  */
 import { conflict, notFound, PremiaError, validationError, type FieldError } from '../../domain/errors.js';
 import { decodeId, encodeId, IdKind } from '../../domain/ids.js';
-import { stringifyJson } from '../../domain/json.js';
 import { count, plural } from '../../domain/words.js';
 import { asCents, formatCents } from '../../domain/money.js';
 import { addDays, dayNumber, firstDay, fromDayNumber, isPeriod, lastDay, monthsBetween, periodOf, type IsoDate, type Period } from '../../domain/period.js';
@@ -17,7 +16,9 @@ import { blankWhy, type EngineConfig } from '../../engine/strategy.js';
 import { engineSettings, LEAD_DAYS } from '../../engine/settings.js';
 import { readStoredBatch } from '../../domain/plan-reason.js';
 import { csvRow } from '../../lib/csv-writer.js';
+import { CSV_CONTENT_TYPE, JSON_CONTENT_TYPE, withoutFirstComma } from './reports.js';
 import * as repo from '../../store/repos/collections.js';
+import { streamPeriodText } from '../../store/repos/collection-reports.js';
 import { findPolicyById, statusChanges } from '../../store/repos/policies.js';
 import { getAllMeta, getMeta, setMeta } from '../../store/repos/meta.js';
 import {
@@ -273,47 +274,28 @@ export async function getExecution(ctx: LocalContext, id: string): Promise<Execu
   };
 }
 
-/** Every debit attempt of the period, in (date, policy_number) order, as CSV or JSON. */
+/**
+ * Every debit attempt of the period, in (date, policy_number) order, as CSV or JSON: written
+ * from the store as the collections report is (store/report-ranges.ts), on a large SQLite
+ * period by two threads in one snapshot.
+ */
 export async function exportAttempts(ctx: LocalContext, periodInput: Period, formatInput: ReportFormat): Promise<Download> {
   const { period_month: period, format } = validateReportQuery({ period_month: periodInput, format: formatInput });
-  const world = await readWorld(ctx.store.db);
-  const rows = repo.streamPeriodAttempts(ctx.store, ctx.clientId, period);
-  const salt = world.idSalt;
-  async function* csv(): AsyncGenerator<string> {
+  // Read before the first byte: a bad store fails before anything is written.
+  const { idSalt } = await readWorld(ctx.store.db);
+  const text = { rows: 'attempts', format, idSalt } as const;
+  async function* csv(): AsyncGenerator<string | Uint8Array> {
     yield csvRow(ATTEMPT_COLUMNS);
-    for await (const batch of rows) {
-      let out = '';
-      for (const r of batch) {
-        out += csvRow([encodeId(IdKind.collection, salt, r[0]), r[1], r[2], r[3], formatCents(r[4]), r[5], r[6]]);
-      }
-      yield out;
-    }
+    yield* streamPeriodText(ctx.store, ctx.clientId, period, text);
   }
-  async function* json(): AsyncGenerator<string> {
+  async function* json(): AsyncGenerator<string | Uint8Array> {
     yield `{"period_month":${JSON.stringify(period)},"attempts":[`;
-    let first = true;
-    for await (const batch of rows) {
-      let out = '';
-      for (const r of batch) {
-        out += (first ? '' : ',') +
-          stringifyJson({
-            collection_id: encodeId(IdKind.collection, salt, r[0]),
-            policy_number: r[1],
-            customer_id: r[2],
-            date: r[3],
-            amount: r[4],
-            outcome: r[5],
-            failure_reason: r[6],
-          });
-        first = false;
-      }
-      yield out;
-    }
+    yield* withoutFirstComma(streamPeriodText(ctx.store, ctx.clientId, period, text));
     yield ']}\n';
   }
   return format === 'json'
-    ? { filename: `attempts-${period}.json`, contentType: 'application/json; charset=utf-8', body: json() }
-    : { filename: `attempts-${period}.csv`, contentType: 'text/csv; charset=utf-8', body: csv() };
+    ? { filename: `attempts-${period}.json`, contentType: JSON_CONTENT_TYPE, body: json() }
+    : { filename: `attempts-${period}.csv`, contentType: CSV_CONTENT_TYPE, body: csv() };
 }
 
 export function incomeView(a: IncomeAnalysis, fromDay: number, calendar: Calendar): IncomePatternView {

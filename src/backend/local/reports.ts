@@ -4,7 +4,7 @@
  * string concatenation from raw arrays, so a million-row period never sits in memory and a
  * closed period gives byte-identical output on every export. The CSV's lines and the JSON's
  * results come written from the store (store/report-ranges.ts), on a large SQLite period by two
- * threads in one snapshot (store/repos/collection-reports.ts streamReportText); on PostgreSQL
+ * threads in one snapshot (store/repos/collection-reports.ts streamPeriodText); on PostgreSQL
  * the server writes the CSV (COPY … TO STDOUT) and it is streamed through.
  */
 import { asCents } from '../../domain/money.js';
@@ -12,7 +12,7 @@ import { lastDay, type IsoDate, type Period } from '../../domain/period.js';
 import { periodStateOf, type PeriodState } from '../../domain/period-state.js';
 import { validateReportQuery } from '../../domain/requests.js';
 import { csvRow } from '../../lib/csv-writer.js';
-import { copyReportCsv, streamReportText, type ReportRow } from '../../store/repos/collection-reports.js';
+import { copyReportCsv, streamPeriodText, type ReportRow } from '../../store/repos/collection-reports.js';
 import { periodHasCollections, periodOpenCounts } from '../../store/repos/collections.js';
 import { REPORT_COLUMNS, type CollectionReportRow, type CollectionStatus, type Download, type ReportFormat } from '../types.js';
 import type { LocalContext } from './context.js';
@@ -30,7 +30,7 @@ export async function collectionsReport(ctx: LocalContext, periodInput: Period, 
   const periodState = await readPeriodState(ctx, period, today);
   if (format === 'csv') {
     // PostgreSQL writes the CSV itself (COPY … TO STDOUT), the same bytes as reportCsv.
-    const body = ctx.store.kind === 'postgres' ? copyReportCsv(ctx.store, ctx.clientId, period, REPORT_COLUMNS) : reportCsv(ctx, period);
+    const body = ctx.store.kind === 'postgres' ? copyReportCsv(ctx.store, ctx.clientId, period, REPORT_COLUMNS) : reportCsv(ctx, period, idSalt);
     return { filename: `collections-${period}.csv`, contentType: CSV_CONTENT_TYPE, body, periodState };
   }
   return { filename: `collections-${period}.json`, contentType: JSON_CONTENT_TYPE, body: reportJson(ctx, period, idSalt, periodState), periodState };
@@ -50,9 +50,9 @@ async function readPeriodState(ctx: LocalContext, period: Period, today: IsoDate
 
 const CSV_HEADER = csvRow(REPORT_COLUMNS);
 
-async function* reportCsv(ctx: LocalContext, period: Period): AsyncGenerator<string | Uint8Array> {
+async function* reportCsv(ctx: LocalContext, period: Period, idSalt: number): AsyncGenerator<string | Uint8Array> {
   yield CSV_HEADER;
-  yield* streamReportText(ctx.store, ctx.clientId, period, { kind: 'csv' });
+  yield* streamPeriodText(ctx.store, ctx.clientId, period, { rows: 'collections', format: 'csv', idSalt });
 }
 
 /** A report row as the API's object (13 fields, money in cents). */
@@ -76,13 +76,14 @@ export function toReportRow(period: Period, r: ReportRow): CollectionReportRow {
 
 async function* reportJson(ctx: LocalContext, period: Period, idSalt: number, state: PeriodState): AsyncGenerator<string | Uint8Array> {
   yield `{"period_month":${JSON.stringify(period)},"period_state":${JSON.stringify(state)},"results":[`;
-  yield* withoutFirstComma(streamReportText(ctx.store, ctx.clientId, period, { kind: 'json', idSalt }));
+  yield* withoutFirstComma(streamPeriodText(ctx.store, ctx.clientId, period, { rows: 'collections', format: 'json', idSalt }));
   yield ']}\n';
 }
 
 /**
- * JSON results as the store writes them, each after a comma, with the first one's dropped: the
- * first chunk is text from this thread or UTF-8 bytes from the report reader's worker.
+ * JSON results as the store writes them (the report's or the attempts export's), each after a
+ * comma, with the first one's dropped: the first chunk is text from this thread or UTF-8 bytes
+ * from the report reader's worker.
  */
 export async function* withoutFirstComma(chunks: AsyncIterable<string | Uint8Array>): AsyncGenerator<string | Uint8Array> {
   let first = true;

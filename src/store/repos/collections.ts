@@ -10,7 +10,6 @@ import { sql } from '../kysely.js';
 import { IN_LIST_MAX, inLists } from '../bulk.js';
 import { LAPSE_REASON_PREFIX } from '../../domain/lapse.js';
 import type { CollectionsTable, Database, ExecutionsTable } from '../schema.js';
-import type { Store } from '../store.js';
 
 type Q = Kysely<Database>;
 
@@ -405,25 +404,6 @@ export async function attemptsOfCollection(db: Q, collection: { id: number; peri
   for (let d = dayNumber(firstDay(collection.period_month)), last = dayNumber(lastDay(collection.period_month)); d <= last; d++) days.push(fromDayNumber(d));
   const rows = await select.where('date', 'in', days).orderBy('date').execute();
   return rows.length === collection.attempts ? rows : select.orderBy('date').execute();
-}
-
-/** An attempt of the export: collection id, policy_number, customer_id, date, amount, outcome, failure_reason. */
-export type AttemptExportRow = [collection_id: number, policy_number: string, customer_id: string, date: string, amount: Cents, outcome: string, failure_reason: string | null];
-
-/**
- * Every attempt of a period in the order made (by day, then policy_number: the order one process
- * inserts a day's attempts in, so on SQLite the row id's), streamed in batches from one snapshot.
- * On PostgreSQL the shards of a day (engine/shards.ts) insert side by side, so the ids of a day's
- * attempts need not follow policy_number: the order is written out.
- */
-export function streamPeriodAttempts(store: Store, clientId: number, period: string): AsyncGenerator<AttemptExportRow[]> {
-  return store.streamRows<AttemptExportRow>(
-    `select a.collection_id, c.policy_number, c.customer_id, a.date, a.amount, a.outcome, a.failure_reason
-     from attempts a join collections c on c.id = a.collection_id
-     where a.client_id = ? and a.period_month = ? order by ${store.kind === 'postgres' ? 'a.date, c.policy_number' : 'a.id'}`,
-    [clientId, period],
-    { raw: true },
-  );
 }
 
 /** The encoded plan batches made on these days (domain/plan-reason.ts readStoredBatch decodes them). */
