@@ -55,6 +55,7 @@ describe('bench/run.js', () => {
       'report: sqlite3 -csv, cents without printf',
       'report: reports collections --output FILE',
       'report: reports collections --format json',
+      'report: collections attempts csv (the attempts export)',
       'settle: settlements create, 200 collections',
       'settle: settlements export --lines, 200 rows',
       'serve: GET /whoami during POST /clock/advance (200 policies, 30 days)',
@@ -80,6 +81,10 @@ describe('bench/run.js', () => {
     const report = byWhat('reports collections csv');
     expect(report.baseline.label).toBe('sqlite3 -csv -header (the same report)');
     expect(report.extra.same_bytes_as_sqlite3).toBe(true);
+    // The attempts export beside sqlite3 writing the same rows: a ratio, no target.
+    const attempts = byWhat('collections attempts csv');
+    expect(attempts.baseline.label).toBe('sqlite3 -csv -header (the same rows)');
+    expect([attempts.target, attempts.pass, attempts.ratio > 0]).toEqual([null, null, true]);
     const month = byWhat('engine: collections execute').extra.month;
     expect(month.collections).toBe(200);
     // The floor wrote the month's attempts, each collection's state after each day it changed
