@@ -93,11 +93,14 @@ const THREADED_MIN_RANGES = 16;
 /** Ranges the worker may read ahead of the streaming thread. */
 const READ_AHEAD = 16;
 /**
- * The worker's young generation, MB. At 4 MB the attempts export's worker spent as long
- * collecting as reading (1.5 s of 4.2 s at 1M); at 16, 1M attempts took 2.1–3.0 s against
- * 2.4–4.0 s, and the report 3.0–3.4 s against 3.3–3.8 s, its peak the same (2026-12-02).
+ * The worker's young generation, MB, by format. At 4 MB the attempts export's worker spent as
+ * long collecting as reading (1.5 s of 4.2 s at 1M); at 16, 1M attempts took 2.1–3.0 s against
+ * 2.4–4.0 s, and the CSV report 3.0–3.4 s against 3.3–3.8 s, its peak the same. A JSON range's
+ * text is three times a CSV one's: at 16 MB the JSON report's worker collected for 1.4 s of
+ * 5.4; four runs each alternated, 3.89–4.83 s (16 MB), 3.37–4.48 s (32), 3.21–4.20 s (64), peak
+ * 180–190, 201–207, 231–238 MB (2026-12-02).
  */
-const READER_YOUNG_MB = 16;
+const READER_YOUNG_MB = { csv: 16, json: 32 } as const;
 
 export interface ReportTextOptions {
   /** Rows per range (tests: small ranges on a small period). */
@@ -228,7 +231,7 @@ class ReportHelper {
     this.state = new Int32Array(data.shared);
     // Its young generation small: each range's rows and text are short-lived, and a young
     // generation left to grow to V8's default would add tens of MB to the report's flat memory.
-    this.worker = new Worker(module, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: READER_YOUNG_MB } });
+    this.worker = new Worker(module, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: READER_YOUNG_MB[data.text.format] } });
     this.worker.on('message', (m: ReportReaderOut) => {
       if (m.type === 'range') {
         this.texts.set(m.k, m.text);
