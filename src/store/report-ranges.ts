@@ -11,6 +11,7 @@
  * last one open above; each is read in keyset pages of PAGE_ROWS rows (KeysetPages), as the
  * one-thread read of a period is.
  */
+import type { MessagePort } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import { encodeId, IdKind } from '../domain/ids.js';
 import { formatCents, type Cents } from '../domain/money.js';
@@ -330,6 +331,8 @@ export interface ReportReaderData {
   shared: SharedArrayBuffer;
   /** Ranges the worker may have read and the reading thread not yet taken, at most. */
   window: number;
+  /** Where it hands them over (given by the reading thread as it starts the worker). */
+  port?: MessagePort;
 }
 
 /** Shared slots: the next range not yet claimed (each thread claims with Atomics.add). */

@@ -11,12 +11,12 @@
  * streaming thread has taken, so the text waiting stays small however large the period.
  */
 import { createRequire } from 'node:module';
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import { BEGUN, DECIDED, GO, NEXT, periodTextWriter, RangeReader, rowSourceOf, TAKEN, type ReportReaderData, type ReportReaderOut } from './report-ranges.js';
 
-const port = parentPort!;
 const data = workerData as ReportReaderData;
+const port = data.port!;
 const require = createRequire(import.meta.url);
 const BetterSqlite = require('better-sqlite3') as typeof BetterSqlite3;
 const shared = new Int32Array(data.shared);

@@ -92,7 +92,7 @@ async function report(options: ReportTextOptions, format: PeriodText = CSV): Pro
 const ranges = (events: ReportReadEvent[]) => events.filter((e): e is Extract<ReportReadEvent, { type: 'range' }> => e.type === 'range');
 
 describe('the collections report read by two threads', () => {
-  it('gives the bytes one thread gives, each range once and in order, some read by each thread', async () => {
+  it('gives the bytes one thread gives, each range once and in order, the first ones read by the worker', async () => {
     const one = await report({ threadedMinRanges: Number.POSITIVE_INFINITY });
     expect(one.events.some((e) => e.type === 'worker')).toBe(false);
     const lines = one.text.split(/\n(?=2026-11,)/);
@@ -109,8 +109,9 @@ describe('the collections report read by two threads', () => {
     expect(two.text).toBe(one.text);
     const read = ranges(two.events);
     expect(read.map((e) => e.k)).toEqual(Array.from({ length: ROWS / RANGE }, (_, k) => k));
+    // Which thread reads the others depends on which is ahead (this one reads on while the
+    // worker's next range has not come); the worker dying, below, has this one read the rest.
     expect(read.slice(0, 3).map((e) => e.by)).toEqual(['worker', 'worker', 'worker']);
-    expect(read.some((e) => e.by === 'this thread')).toBe(true);
   });
 
   it('JSON results too: the bytes one thread gives, each after a comma, ids salted', async () => {
@@ -202,7 +203,6 @@ describe('the collections report read by two threads', () => {
       const read = ranges(two.events);
       expect(read.map((e) => e.k)).toEqual(Array.from({ length: Math.ceil(ATTEMPTS / RANGE) }, (_, k) => k));
       expect(read.slice(0, 3).map((e) => e.by)).toEqual(['worker', 'worker', 'worker']);
-      expect(read.some((e) => e.by === 'this thread')).toBe(true);
       const want = expected.map(([c, policy, customer, date, amount, outcome, reason]) =>
         format === 'csv'
           ? csvRow([id(c), policy, customer, date, formatCents(amount), outcome, reason])

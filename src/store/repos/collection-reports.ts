@@ -14,7 +14,7 @@
  * PostgreSQL they come through a cursor (streamRows), from one snapshot as well.
  */
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Cents } from '../../domain/money.js';
 import { pgLiteral } from '../pg-copy.js';
@@ -125,7 +125,8 @@ export type ReportReadEvent = { type: 'snapshot' } | { type: 'worker'; worker: W
  * store's period of THREADED_MIN_RANGES ranges or more is read by two threads (issue 13): this
  * one and the report reader (store/report-reader.ts), each on its own read-only connection,
  * each claiming the next range not yet claimed; this thread yields the ranges in order, its own
- * as it reads them, the worker's as they come. Both connections read one snapshot: the worker
+ * as it reads them, the worker's as they come, and while the worker's next one has not come it
+ * reads the ranges after it (at most READ_AHEAD) rather than wait. Both connections read one snapshot: the worker
  * reads only once `PRAGMA data_version` of a third connection, taken before this thread's
  * snapshot and again after the worker's, shows that nothing committed in between; else (an
  * advance committing meanwhile), or when the worker cannot start or fails, this thread reads
@@ -174,23 +175,47 @@ export async function* streamPeriodText(store: Store, clientId: number, period: 
       helper.decide(unchanged);
       await helper.handedOver(options.workerFirst);
     }
+    /** This thread's ranges read before their turn, by index (at most READ_AHEAD). */
+    const ahead = new Map<number, string>();
+    const whole = (k: number): string => {
+      let t = '';
+      for (const piece of own(k)) t += piece;
+      return t;
+    };
     /** The next range to yield: those below it were yielded. */
     let next = 0;
     while (next < boundaries.length) {
       helper?.decide(unchanged);
-      const k = Atomics.add(claimed, NEXT, 1);
-      const upTo = Math.min(k, boundaries.length);
-      // The ranges between the last yielded and this claim are the worker's.
-      for (; next < upTo; next++) {
+      const early = ahead.get(next);
+      if (early !== undefined) {
+        ahead.delete(next);
+        options.observe?.({ type: 'range', k: next, by: 'this thread' });
+        yield early;
+        next++;
+        continue;
+      }
+      if (next < Atomics.load(claimed, NEXT)) {
+        // The worker's range. Until it is handed over, this thread reads the next ones itself,
+        // rather than wait (the worker's ranges take longer when it collects garbage).
+        while (helper !== null && ahead.size < READ_AHEAD && !helper.ready(next)) {
+          const k = Atomics.add(claimed, NEXT, 1);
+          if (k >= boundaries.length) break;
+          ahead.set(k, whole(k));
+        }
         const text = helper === null ? null : await helper.take(next);
         options.observe?.({ type: 'range', k: next, by: text === null ? 'this thread' : 'worker' });
         if (text === null) yield* own(next); // the worker stopped before handing it over
         else yield text;
+        next++;
+        continue;
       }
-      if (k < boundaries.length) {
+      const k = Atomics.add(claimed, NEXT, 1);
+      if (k === next) {
         options.observe?.({ type: 'range', k, by: 'this thread' });
         yield* own(k);
-        next = k + 1;
+        next++;
+      } else if (k < boundaries.length) {
+        ahead.set(k, whole(k)); // the worker claimed `next` in between
       }
     }
   } finally {
@@ -211,6 +236,10 @@ class ReportHelper {
   private readonly state: Int32Array;
   readonly worker: Worker;
   private readonly texts = new Map<number, Uint8Array>();
+  /** Where the worker hands its ranges over: its own channel, so that they can be taken without waiting for the event loop (ready()). */
+  private readonly port: MessagePort;
+  /** The channel is closed (stop()): nothing more is taken from it. */
+  private closed = false;
   /** The worker has ended (done, failed, or stopped): what it has not handed over, it never will. */
   private ended = false;
   /** Ranges handed over so far. */
@@ -231,19 +260,41 @@ class ReportHelper {
     this.state = new Int32Array(data.shared);
     // Its young generation small: each range's rows and text are short-lived, and a young
     // generation left to grow to V8's default would add tens of MB to the report's flat memory.
-    this.worker = new Worker(module, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: READER_YOUNG_MB[data.text.format] } });
-    this.worker.on('message', (m: ReportReaderOut) => {
-      if (m.type === 'range') {
-        this.texts.set(m.k, m.text);
-        this.received++;
-      } else {
-        this.ended = true;
-      }
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    this.worker = new Worker(module, {
+      workerData: { ...data, port: port2 } satisfies ReportReaderData,
+      transferList: [port2],
+      resourceLimits: { maxYoungGenerationSizeMb: READER_YOUNG_MB[data.text.format] },
+    });
+    port1.on('message', (m: ReportReaderOut) => {
+      this.receive(m);
       this.notify();
     });
     // A worker that fails leaves its ranges to the streaming thread (take() answers null).
     this.worker.on('error', () => this.end());
     this.worker.on('exit', () => this.end());
+  }
+
+  private receive(m: ReportReaderOut): void {
+    if (m.type === 'range') {
+      this.texts.set(m.k, m.text);
+      this.received++;
+    } else {
+      this.ended = true;
+    }
+  }
+
+  /** What the worker has handed over and the event loop has not delivered yet, taken now. */
+  private pull(): void {
+    if (this.closed) return;
+    for (let m = receiveMessageOnPort(this.port); m !== undefined; m = receiveMessageOnPort(this.port)) this.receive(m.message as ReportReaderOut);
+  }
+
+  /** Whether range `k` has been handed over and waits to be taken. */
+  ready(k: number): boolean {
+    this.pull();
+    return this.texts.has(k);
   }
 
   /** Once the worker has taken its snapshot: GO when `same()` says nothing committed since before ours, else STOP. */
@@ -285,9 +336,13 @@ class ReportHelper {
     Atomics.notify(this.state, DECIDED);
     Atomics.notify(this.state, TAKEN);
     void this.worker.terminate();
+    this.closed = true;
+    this.port.close();
   }
 
   private end(): void {
+    // What it posted before it ended is in the channel already.
+    this.pull();
     this.ended = true;
     this.notify();
   }
