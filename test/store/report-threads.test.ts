@@ -210,6 +210,19 @@ describe('the collections report read by two threads', () => {
       );
       expect(one.text).toBe(want.join(''));
     }
+    // A commit between the two snapshots (an attempt recorded): the export is the first snapshot's.
+    const text: PeriodText = { rows: 'attempts', format: 'csv', idSalt: 12345 };
+    const before = (await report({ threadedMinRanges: Number.POSITIVE_INFINITY }, text)).text;
+    const r = await report({
+      threadedMinRanges: 1,
+      workerFirst: 3,
+      observe: (e) => {
+        if (e.type === 'snapshot') store.raw.prepare(`insert into attempts (id, client_id, collection_id, period_month, date, amount, outcome) values (999999, 1, 7, '${PERIOD}', '2026-11-30', 5, 'SUCCESS')`).run();
+      },
+    }, text);
+    expect(r.text).toBe(before);
+    expect(ranges(r.events).every((e) => e.by === 'this thread')).toBe(true);
+    expect((await report({ threadedMinRanges: 1 }, text)).text).toBe(`${before}${id(7)},POL-000007,C7,2026-11-30,0.05,SUCCESS,\n`);
     // Pinned: the first attempt (id 2, of collection 1), a failure quoted, a JSON amount.
     const csv = (await report({ threadedMinRanges: Number.POSITIVE_INFINITY }, { rows: 'attempts', format: 'csv', idSalt: 12345 })).text;
     expect(csv.slice(0, csv.indexOf('\n'))).toBe(`${id(1)},POL-000001,C1,2026-11-02,1.00,FAILED,"Said ""no"",\nagain"`.split('\n')[0]);
