@@ -271,6 +271,8 @@ class ReportHelper {
       this.receive(m);
       this.notify();
     });
+    // The worker keeps the process alive while it runs; its channel never does.
+    port1.unref();
     // A worker that fails leaves its ranges to the streaming thread (take() answers null).
     this.worker.on('error', () => this.end());
     this.worker.on('exit', () => this.end());
@@ -336,6 +338,11 @@ class ReportHelper {
     Atomics.notify(this.state, DECIDED);
     Atomics.notify(this.state, TAKEN);
     void this.worker.terminate();
+    this.close();
+  }
+
+  private close(): void {
+    if (this.closed) return;
     this.closed = true;
     this.port.close();
   }
@@ -343,6 +350,7 @@ class ReportHelper {
   private end(): void {
     // What it posted before it ended is in the channel already.
     this.pull();
+    this.close();
     this.ended = true;
     this.notify();
   }
