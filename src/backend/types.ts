@@ -558,6 +558,12 @@ export interface Backend {
   createPolicy(input: PolicyInput): Promise<Policy>;
   importPolicies(file: Upload, options?: ImportOptions): Promise<ImportResult>;
   updatePolicy(ref: string, patch: PolicyPatch): Promise<Policy>;
+  /**
+   * Several policies updated, in the order given, each as updatePolicy does: locally in one
+   * transaction (all or none); remotely one request each (the API updates one policy at a time),
+   * stopping at the first refused.
+   */
+  updatePolicies(updates: ReadonlyArray<{ ref: string; patch: PolicyPatch }>): Promise<Policy[]>;
   previewCancellation(ref: string): Promise<CancellationPreview>;
   getPolicy(ref: string): Promise<PolicyDetail>;
   listPolicies(query: PolicyListQuery): Promise<Page<Policy>>;

@@ -177,6 +177,10 @@ export class LocalBackend implements Backend {
     return policies.updatePolicy(this.ctx, ref, patch, POLICY_HOOKS);
   }
 
+  updatePolicies(updates: ReadonlyArray<{ ref: string; patch: PolicyPatchInput }>): Promise<Policy[]> {
+    return policies.updatePolicies(this.ctx, updates, POLICY_HOOKS);
+  }
+
   previewCancellation(ref: string): Promise<CancellationPreview> {
     return previews.previewCancellation(this.ctx, ref);
   }

@@ -376,6 +376,12 @@ export class RemoteBackend implements Backend {
     return this.checkedJson(call, 'the policy update', { id: 'id', policy_number: 'string', collection_amount: 'amount', status: 'string', updated_at: 'string' }, verify);
   }
 
+  async updatePolicies(updates: ReadonlyArray<{ ref: string; patch: PolicyPatch }>): Promise<Policy[]> {
+    const out: Policy[] = [];
+    for (const u of updates) out.push(await this.updatePolicy(u.ref, u.patch));
+    return out;
+  }
+
   async previewCancellation(ref: string): Promise<CancellationPreview> {
     // Under a spec path: never sent to another server, which could read 'cancel-preview' its own way.
     await this.requirePremia(RemoteBackend.named(OPERATIONS.previewCancellation));
