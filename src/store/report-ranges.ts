@@ -69,7 +69,8 @@ export type RangeKey = string | number;
 /**
  * Where a period's rows come from, and the key whose order they are read in: `where` takes the
  * client and the period, `keyFrom` is the table whose index gives the key's order (the ranges'
- * boundaries are stepped over it alone), `columns` put the key at `keyIndex`.
+ * boundaries are stepped over it alone), `columns` put the key at `keyIndex`; `pgOrder`, the
+ * rows' order on PostgreSQL where it is not the key's.
  */
 export interface RowSource {
   from: string;
@@ -78,6 +79,7 @@ export interface RowSource {
   key: string;
   columns: string;
   keyIndex: number;
+  pgOrder?: string;
 }
 
 /** A period's collections, in policy_number order (the report's columns). */
@@ -92,8 +94,8 @@ export const REPORT_ROWS: RowSource = {
 
 /**
  * A period's attempts in id order: the order they were made in, by day, then client and
- * policy_number (engine/day-rows.ts), on SQLite (PostgreSQL's ids follow its shards' commits:
- * store/copy.ts).
+ * policy_number (engine/day-rows.ts), on SQLite. PostgreSQL's ids follow the order its shards
+ * of a day committed in (store/copy.ts): there the same order is written out.
  */
 export const ATTEMPT_ROWS: RowSource = {
   from: 'attempts a join collections c on c.id = a.collection_id',
@@ -102,6 +104,7 @@ export const ATTEMPT_ROWS: RowSource = {
   key: 'a.id',
   columns: 'a.collection_id, c.policy_number, c.customer_id, a.date, a.amount, a.outcome, a.failure_reason, a.id',
   keyIndex: 7,
+  pgOrder: 'a.date, c.policy_number',
 };
 
 /**
@@ -331,8 +334,8 @@ export interface ReportReaderData {
   shared: SharedArrayBuffer;
   /** Ranges the worker may have read and the reading thread not yet taken, at most. */
   window: number;
-  /** Where it hands them over (given by the reading thread as it starts the worker). */
-  port?: MessagePort;
+  /** Where it hands them over: a channel of its own (ReportHelper). */
+  port: MessagePort;
 }
 
 /** Shared slots: the next range not yet claimed (each thread claims with Atomics.add). */

@@ -16,7 +16,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { BEGUN, DECIDED, GO, NEXT, periodTextWriter, RangeReader, rowSourceOf, TAKEN, type ReportReaderData, type ReportReaderOut } from './report-ranges.js';
 
 const data = workerData as ReportReaderData;
-const port = data.port!;
+const port = data.port;
 const require = createRequire(import.meta.url);
 const BetterSqlite = require('better-sqlite3') as typeof BetterSqlite3;
 const shared = new Int32Array(data.shared);

@@ -20,7 +20,6 @@ import type { Cents } from '../../domain/money.js';
 import { pgLiteral } from '../pg-copy.js';
 import { reportReaderModule } from '../report-reader-url.js';
 import {
-  ATTEMPT_ROWS,
   BEGUN,
   DECIDED,
   GO,
@@ -58,20 +57,13 @@ function openFileReader(store: Store): BetterSqlite3.Database | null {
   return new BetterSqlite(store.path, { readonly: true, fileMustExist: true, timeout: DEFAULT_BUSY_TIMEOUT_MS });
 }
 
-/**
- * On PostgreSQL, the order of a source's rows where it is not the key's: the attempts' ids
- * follow the order the shards of a day committed in (store/copy.ts), the export's order is by
- * date, then policy number.
- */
-const PG_ORDER = new Map<RowSource, string>([[ATTEMPT_ROWS, 'a.date, c.policy_number']]);
-
 /** A period's rows of `source` in its key's order, in batches of raw rows. */
 async function* periodRowsInOrder<T extends unknown[]>(store: Store, source: RowSource, clientId: number, period: string): AsyncGenerator<T[]> {
   // PostgreSQL: one cursor in one read-only snapshot (pg-store.ts streamRows), PAGE_ROWS at a
   // time, so a million rows never sit in memory and the writer is never held up.
   const reader = openFileReader(store);
   if (reader === null) {
-    const order = (store.kind === 'postgres' ? PG_ORDER.get(source) : undefined) ?? source.key;
+    const order = (store.kind === 'postgres' ? source.pgOrder : undefined) ?? source.key;
     const sql = `select ${source.columns} from ${source.from} where ${source.where} order by ${order}`;
     yield* store.streamRows<T>(sql, [clientId, period], { raw: true, batch: PAGE_ROWS });
     return;
@@ -90,7 +82,7 @@ async function* periodRowsInOrder<T extends unknown[]>(store: Store, source: Row
 const RANGE_ROWS = PAGE_ROWS;
 /** From this many ranges a file store's report is read by two threads (below, the worker's start costs more than it saves). */
 const THREADED_MIN_RANGES = 16;
-/** Ranges the worker may read ahead of the streaming thread. */
+/** Ranges the worker may read ahead of the streaming thread, and this thread ahead of the worker's next one. */
 const READ_AHEAD = 16;
 /**
  * The worker's young generation, MB, by format. At 4 MB the attempts export's worker spent as
@@ -121,17 +113,17 @@ export type ReportReadEvent = { type: 'snapshot' } | { type: 'worker'; worker: W
 /**
  * A period's rows as `text` says (the collections report's in policy_number order or the
  * attempts export's in the order they were made; CSV lines, or JSON results each after a comma;
- * no header), in chunks of text or UTF-8 bytes. A file
- * store's period of THREADED_MIN_RANGES ranges or more is read by two threads (issue 13): this
- * one and the report reader (store/report-reader.ts), each on its own read-only connection,
- * each claiming the next range not yet claimed; this thread yields the ranges in order, its own
- * as it reads them, the worker's as they come, and while the worker's next one has not come it
- * reads the ranges after it (at most READ_AHEAD) rather than wait. Both connections read one snapshot: the worker
- * reads only once `PRAGMA data_version` of a third connection, taken before this thread's
- * snapshot and again after the worker's, shows that nothing committed in between; else (an
- * advance committing meanwhile), or when the worker cannot start or fails, this thread reads
- * every range the worker has not handed over, alone, in its own snapshot. 1M rows on this
- * 2-core machine: 3.6–5.4 s with one thread, 2.7–2.9 s with two (a prototype, 2026-12-02).
+ * no header), in chunks of text or UTF-8 bytes. A file store's period of THREADED_MIN_RANGES
+ * ranges or more is read by two threads (issue 13): this one and the report reader
+ * (store/report-reader.ts), each on its own read-only connection, each claiming the next range
+ * not yet claimed; this thread yields the ranges in order, its own as it reads them, the
+ * worker's as they come, and while the worker's next one has not come it reads the ranges after
+ * it (at most READ_AHEAD) rather than wait. Both connections read one snapshot: the worker reads
+ * only once `PRAGMA data_version` of a third connection, taken before this thread's snapshot and
+ * again after the worker's, shows that nothing committed in between; else (an advance
+ * committing meanwhile), or when the worker cannot start or fails, this thread reads every range
+ * the worker has not handed over, alone, in its own snapshot. 1M rows on this 2-core machine:
+ * 3.6–5.4 s with one thread, 2.7–2.9 s with two (a prototype, 2026-12-02).
  */
 export async function* streamPeriodText(store: Store, clientId: number, period: string, text: PeriodText, options: ReportTextOptions = {}): AsyncGenerator<string | Uint8Array> {
   const write = periodTextWriter(text, period);
@@ -247,7 +239,7 @@ class ReportHelper {
   private wake: (() => void) | null = null;
 
   /** The worker started, or null when it cannot be (this thread then reads every range). */
-  static start(module: URL, data: ReportReaderData): ReportHelper | null {
+  static start(module: URL, data: Omit<ReportReaderData, 'port'>): ReportHelper | null {
     try {
       return new ReportHelper(module, data);
     } catch {
@@ -255,7 +247,7 @@ class ReportHelper {
     }
   }
 
-  private constructor(module: URL, data: ReportReaderData) {
+  private constructor(module: URL, data: Omit<ReportReaderData, 'port'>) {
     this.shared = data.shared;
     this.state = new Int32Array(data.shared);
     // Its young generation small: each range's rows and text are short-lived, and a young
