@@ -130,10 +130,14 @@ function describe(value: string, what: string, max: number, allowed: RegExp, all
 /**
  * Characters a terminal acts on or a reader cannot see: C0 and C1 controls, zero-width and
  * direction marks and overrides (all of Unicode's bidirectional controls: the Arabic letter mark
- * U+061C with U+200E-200F, U+202A-202E and U+2066-2069), the byte order mark.
+ * U+061C with U+200E-200F, U+202A-202E and U+2066-2069), the byte order mark, and the other
+ * format characters that show nothing where a value is shown: the soft hyphen U+00AD (seen only
+ * where a line breaks at it), the Mongolian vowel separator U+180E, the interlinear annotation
+ * marks U+FFF9-FFFB, and the tag characters U+E0000-E007F (each an invisible copy of an ASCII
+ * letter: "C1\u{e0031}" reads as "C1").
  */
 // eslint-disable-next-line no-control-regex
-const UNSEEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+const UNSEEN = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb\u{e0000}-\u{e007f}]/gu;
 
 let graphemes: Intl.Segmenter | undefined;
 
@@ -208,7 +212,12 @@ function describeChar(ch: string): string {
  * them instead of acting on them; its line breaks kept when `keepLines` (a message of several lines).
  */
 export function escapeUnseen(text: string, keepLines = false): string {
-  return text.replace(UNSEEN, (c) => (keepLines && c === '\n' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return text.replace(UNSEEN, (c) => (keepLines && c === '\n' ? c : escapedCodePoint(c.codePointAt(0)!)));
+}
+
+/** A code point as JavaScript writes it in a string: \\uXXXX, or \\u{XXXXX} past U+FFFF. */
+function escapedCodePoint(code: number): string {
+  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
 /** Text safe to echo in an error message: controls and invisible characters escaped, long values cut. */

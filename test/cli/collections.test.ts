@@ -286,18 +286,23 @@ describe('bank commands', () => {
       'DESC-1,2027-01-07,1.00,PAY\u200bROLL',
       'DESC-1,2027-01-08,1.00,"TAB\tINSIDE"',
       'DESC-1,2027-01-09,1.00,\u202eLLORYAP',
+      // A soft hyphen shows only where a line breaks at it; a tag character (an invisible "1") never.
+      'DESC-1,2027-01-10,1.00,PAY\u00adROLL',
+      'DESC-1,2027-01-11,1.00,SALARY \u{e0031}',
     ].join('\n');
     const r = await cli(['--json', 'bank', 'import', '-'], csv);
     expect(r.code).toBe(3);
     const body = r.json();
     // 200 letters with their accents (400 code points) are 200 characters; rows that cannot be read
     // refuse the file whole, so the two good ones are not imported either.
-    expect([body.imported, body.failed]).toEqual([0, 4]);
+    expect([body.imported, body.failed]).toEqual([0, 6]);
     expect(body.errors.map((e: { row: number; message: string }) => [e.row, e.message])).toEqual([
       [4, 'description is longer than 200 characters'],
       [5, 'description holds an unprintable or invisible character (U+200B); write it on one line of visible text'],
       [6, 'description holds an unprintable or invisible character (U+0009); write it on one line of visible text'],
       [7, 'description holds an unprintable or invisible character (U+202E); write it on one line of visible text'],
+      [8, 'description holds an unprintable or invisible character (U+00AD); write it on one line of visible text'],
+      [9, 'description holds an unprintable or invisible character (U+E0031); write it on one line of visible text'],
     ]);
   });
 

@@ -4,6 +4,7 @@ import {
   characterCount,
   checkIdentifier,
   checkProductCode,
+  escapeUnseen,
   firstUnseen,
   IDENTIFIER_CHAR,
   moreCharactersThan,
@@ -126,6 +127,14 @@ describe('an invisible character in an identifier, and characters as a person co
     expect(checkIdentifier('C\u061c1', 'customer_id')?.message).toBe("customer_id 'C\\u061c1' has an invisible character (U+061C) at position 2; only letters, digits and - _ . / are allowed");
     expect(firstUnseen('\u0645\u061c1')).toBe('U+061C');
     expect(firstUnseen('Family Day')).toBeNull();
+    // The other format characters that show nothing: the soft hyphen, the Mongolian vowel
+    // separator, an interlinear annotation mark, and the tag characters (invisible copies of
+    // ASCII: 'C1' then a tag '1' read as 'C1'), named and escaped whole (past U+FFFF too).
+    expect(['Pay\u00adroll', 'A\u180eB', 'A\ufff9B', 'C1\u{e0031}', '\u{e0001}'].map(firstUnseen)).toEqual(['U+00AD', 'U+180E', 'U+FFF9', 'U+E0031', 'U+E0001']);
+    expect(checkIdentifier('C1\u{e0031}', 'customer_id')?.message).toBe("customer_id 'C1\\u{e0031}' has an invisible character (U+E0031) at position 3; only letters, digits and - _ . / are allowed");
+    expect(escapeUnseen('Pay\u00adroll \u{e0041}\u{e007f}')).toBe('Pay\\u00adroll \\u{e0041}\\u{e007f}');
+    // Characters of other planes that show are left as they are.
+    expect([firstUnseen('\u{1f4b8} \u{e0080} \u{e0100}'), escapeUnseen('\u{1f4b8}')]).toEqual([null, '\u{1f4b8}']);
   });
 
   it('counts grapheme clusters', () => {
