@@ -133,7 +133,8 @@ describe('an invisible character in an identifier, and characters as a person co
     expect(['Pay\u00adroll', 'A\u180eB', 'A\ufff9B', 'C1\u{e0031}', '\u{e0001}'].map(firstUnseen)).toEqual(['U+00AD', 'U+180E', 'U+FFF9', 'U+E0031', 'U+E0001']);
     expect(checkIdentifier('C1\u{e0031}', 'customer_id')?.message).toBe("customer_id 'C1\\u{e0031}' has an invisible character (U+E0031) at position 3; only letters, digits and - _ . / are allowed");
     expect(escapeUnseen('Pay\u00adroll \u{e0041}\u{e007f}')).toBe('Pay\\u00adroll \\u{e0041}\\u{e007f}');
-    // Characters of other planes that show are left as they are.
+    // Other characters past U+FFFF (an emoji, the unassigned one after the tags, a variation
+    // selector) are left as they are.
     expect([firstUnseen('\u{1f4b8} \u{e0080} \u{e0100}'), escapeUnseen('\u{1f4b8}')]).toEqual([null, '\u{1f4b8}']);
   });
 
