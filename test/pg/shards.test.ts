@@ -177,6 +177,8 @@ describe.skipIf(noPg)(`the engine's day in customer shards${noPg ? ` (skipped: $
       `CONFLICT: The day 2026-11-02 is part lived: a clock advance stopped in it after some of its customers had lived it, so ${change} cannot change now ` +
       "(those customers would keep that day as lived without the change). Nothing changed; finish the day first ('premia clock advance --to 2026-11-02'), then run this again.";
     expect(await refused(b.updatePolicy(cancelled[0]!, { status: 'cancelled' }))).toBe(why(`policy ${cancelled[0]}`));
+    // A batch (the simulation's) is checked once, as its first update is made: refused whole.
+    expect(await refused(b.updatePolicies(cancelled.map((ref) => ({ ref, patch: { status: 'cancelled' } }))))).toBe(why(`policy ${cancelled[0]}`));
     expect(await refused(b.executeCollections({ period_month: '2026-12' }))).toBe(why('the collections runs'));
     expect(await refused(b.importBankTransactions(textUpload('late.csv', 'customer_id,date,amount,description\nC100001,2026-11-20,500.00,SALARY\n')))).toBe(
       why("the bank's history"),
@@ -184,7 +186,7 @@ describe.skipIf(noPg)(`the engine's day in customer shards${noPg ? ` (skipped: $
     expect(await refused(b.admin.settings.set('engine.max_failed_attempts', '2'))).toBe(why('the setting engine.max_failed_attempts'));
     // The count of shards is fixed when a day opens: it may change (the days after this one in 8).
     expect((await b.admin.settings.set('engine.shards', '8')).setting.value).toBe(8);
-    expect((await b.getPolicy(cancelled[0]!)).status).toBe('active');
+    expect([(await b.getPolicy(cancelled[0]!)).status, (await b.getPolicy(cancelled[1]!)).status]).toEqual(['active', 'active']);
 
     // Nor is the store copied to a file, which lives its days whole and could not finish this one.
     const { dir, cleanup } = tempDir('premia-pg-part-lived-');

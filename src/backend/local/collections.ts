@@ -16,9 +16,8 @@ import { blankWhy, type EngineConfig } from '../../engine/strategy.js';
 import { engineSettings, LEAD_DAYS } from '../../engine/settings.js';
 import { readStoredBatch } from '../../domain/plan-reason.js';
 import { csvRow } from '../../lib/csv-writer.js';
-import { CSV_CONTENT_TYPE, JSON_CONTENT_TYPE, withoutFirstComma } from './reports.js';
+import { CSV_CONTENT_TYPE, JSON_CONTENT_TYPE, periodTextBody } from './reports.js';
 import * as repo from '../../store/repos/collections.js';
-import { streamPeriodText } from '../../store/repos/collection-reports.js';
 import { findPolicyById, statusChanges } from '../../store/repos/policies.js';
 import { getAllMeta, getMeta, setMeta } from '../../store/repos/meta.js';
 import {
@@ -284,18 +283,9 @@ export async function exportAttempts(ctx: LocalContext, periodInput: Period, for
   // Read before the first byte: a bad store fails before anything is written.
   const { idSalt } = await readWorld(ctx.store.db);
   const text = { rows: 'attempts', format, idSalt } as const;
-  async function* csv(): AsyncGenerator<string | Uint8Array> {
-    yield csvRow(ATTEMPT_COLUMNS);
-    yield* streamPeriodText(ctx.store, ctx.clientId, period, text);
-  }
-  async function* json(): AsyncGenerator<string | Uint8Array> {
-    yield `{"period_month":${JSON.stringify(period)},"attempts":[`;
-    yield* withoutFirstComma(streamPeriodText(ctx.store, ctx.clientId, period, text));
-    yield ']}\n';
-  }
   return format === 'json'
-    ? { filename: `attempts-${period}.json`, contentType: JSON_CONTENT_TYPE, body: json() }
-    : { filename: `attempts-${period}.csv`, contentType: CSV_CONTENT_TYPE, body: csv() };
+    ? { filename: `attempts-${period}.json`, contentType: JSON_CONTENT_TYPE, body: periodTextBody(ctx, period, text, `{"period_month":${JSON.stringify(period)},"attempts":[`, ']}\n') }
+    : { filename: `attempts-${period}.csv`, contentType: CSV_CONTENT_TYPE, body: periodTextBody(ctx, period, text, csvRow(ATTEMPT_COLUMNS), '') };
 }
 
 export function incomeView(a: IncomeAnalysis, fromDay: number, calendar: Calendar): IncomePatternView {

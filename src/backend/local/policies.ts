@@ -131,7 +131,8 @@ export async function updatePolicies(
   return ctx.store.transaction(async (trx) => {
     const world = await readWorld(trx);
     const out: Policy[] = [];
-    for (const u of updates) out.push(await applyPatch(trx, ctx, world, u.ref, u.patch, hooks));
+    // A day part lived is checked once: the transaction holds the store throughout.
+    for (const [k, u] of updates.entries()) out.push(await applyPatch(trx, ctx, world, u.ref, u.patch, hooks, k === 0));
     return out;
   });
 }
@@ -142,7 +143,10 @@ function checkPatch(patch: PolicyPatchInput): void {
   }
 }
 
-/** One policy's update inside `trx`, as of `world`. */
+/**
+ * One policy's update inside `trx`, as of `world`; refused in a day part lived when `checkDay`
+ * (the first update of a transaction: the answer holds for the rest of it).
+ */
 async function applyPatch(
   trx: Trx,
   ctx: LocalContext,
@@ -150,9 +154,10 @@ async function applyPatch(
   ref: string,
   patch: PolicyPatchInput,
   hooks: PolicyChangeHooks,
+  checkDay = true,
 ): Promise<Policy> {
   const row = await requirePolicy(trx, ctx.clientId, world.idSalt, ref);
-  await refuseInPartLivedDay(ctx.store, trx, `policy ${row.policy_number}`);
+  if (checkDay) await refuseInPartLivedDay(ctx.store, trx, `policy ${row.policy_number}`);
   const now = stamp(world.today, ctx.now());
   const from = row.status as PolicyStatus;
   const statusMove = patch.status !== undefined ? checkTransition(from, patch.status, row.policy_number) : 'noop';

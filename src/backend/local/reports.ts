@@ -12,7 +12,7 @@ import { lastDay, type IsoDate, type Period } from '../../domain/period.js';
 import { periodStateOf, type PeriodState } from '../../domain/period-state.js';
 import { validateReportQuery } from '../../domain/requests.js';
 import { csvRow } from '../../lib/csv-writer.js';
-import { copyReportCsv, streamPeriodText, type ReportRow } from '../../store/repos/collection-reports.js';
+import { copyReportCsv, streamPeriodText, type PeriodText, type ReportRow } from '../../store/repos/collection-reports.js';
 import { periodHasCollections, periodOpenCounts } from '../../store/repos/collections.js';
 import { REPORT_COLUMNS, type CollectionReportRow, type CollectionStatus, type Download, type ReportFormat } from '../types.js';
 import type { LocalContext } from './context.js';
@@ -30,10 +30,15 @@ export async function collectionsReport(ctx: LocalContext, periodInput: Period, 
   const periodState = await readPeriodState(ctx, period, today);
   if (format === 'csv') {
     // PostgreSQL writes the CSV itself (COPY … TO STDOUT), the same bytes as reportCsv.
-    const body = ctx.store.kind === 'postgres' ? copyReportCsv(ctx.store, ctx.clientId, period, REPORT_COLUMNS) : reportCsv(ctx, period, idSalt);
+    const body =
+      ctx.store.kind === 'postgres'
+        ? copyReportCsv(ctx.store, ctx.clientId, period, REPORT_COLUMNS)
+        : periodTextBody(ctx, period, { rows: 'collections', format, idSalt }, CSV_HEADER, '');
     return { filename: `collections-${period}.csv`, contentType: CSV_CONTENT_TYPE, body, periodState };
   }
-  return { filename: `collections-${period}.json`, contentType: JSON_CONTENT_TYPE, body: reportJson(ctx, period, idSalt, periodState), periodState };
+  const head = `{"period_month":${JSON.stringify(period)},"period_state":${JSON.stringify(periodState)},"results":[`;
+  const body = periodTextBody(ctx, period, { rows: 'collections', format, idSalt }, head, ']}\n');
+  return { filename: `collections-${period}.json`, contentType: JSON_CONTENT_TYPE, body, periodState };
 }
 
 /**
@@ -50,9 +55,16 @@ async function readPeriodState(ctx: LocalContext, period: Period, today: IsoDate
 
 const CSV_HEADER = csvRow(REPORT_COLUMNS);
 
-async function* reportCsv(ctx: LocalContext, period: Period, idSalt: number): AsyncGenerator<string | Uint8Array> {
-  yield CSV_HEADER;
-  yield* streamPeriodText(ctx.store, ctx.clientId, period, { rows: 'collections', format: 'csv', idSalt });
+/**
+ * The body of a download of a period's rows as the store writes them (the collections report's
+ * or the attempts export's): `head` (the CSV header, or the JSON up to its list), the rows (the
+ * JSON results without the first one's comma), then `tail`.
+ */
+export async function* periodTextBody(ctx: LocalContext, period: Period, text: PeriodText, head: string, tail: string): AsyncGenerator<string | Uint8Array> {
+  yield head;
+  const rows = streamPeriodText(ctx.store, ctx.clientId, period, text);
+  yield* text.format === 'json' ? withoutFirstComma(rows) : rows;
+  if (tail !== '') yield tail;
 }
 
 /** A report row as the API's object (13 fields, money in cents). */
@@ -72,12 +84,6 @@ export function toReportRow(period: Period, r: ReportRow): CollectionReportRow {
     number_of_attempts: r[9],
     last_failure_reason: r[10],
   };
-}
-
-async function* reportJson(ctx: LocalContext, period: Period, idSalt: number, state: PeriodState): AsyncGenerator<string | Uint8Array> {
-  yield `{"period_month":${JSON.stringify(period)},"period_state":${JSON.stringify(state)},"results":[`;
-  yield* withoutFirstComma(streamPeriodText(ctx.store, ctx.clientId, period, { rows: 'collections', format: 'json', idSalt }));
-  yield ']}\n';
 }
 
 /**
