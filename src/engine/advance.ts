@@ -14,13 +14,19 @@
  *  3. each strategy plans the debits of the action date D + 1 + leadDays from what the engine
  *     has seen up to the end of D.
  *
+ * On a store that takes a day's rows as they are made (DayUnit.handPart: SQLite's day writer),
+ * step 3 of day D is made in D + 1's unit, fused with D + 1 (day.ts eveningAndDay), so that the
+ * writer begins on D + 1 while it is lived; the advance's last day and a period's last day keep
+ * theirs. A stop or crash between the two leaves the store at D without D's plans: the next
+ * advance makes them, the same, before it lives D + 1 (as for collections queued since).
+ *
  * The working set is kept in memory for the whole advance (state.ts) and loaded again when
  * anything else wrote to the store in between. One advance runs at a time per store (the store's
  * claim, renewed every day).
  */
 import { resolveAdvanceTarget, type AdvanceTargetInput } from '../domain/advance.js';
 import { dayNumber, fromDayNumber, lastDay, periodOf, type IsoDate } from '../domain/period.js';
-import { closePeriod, DayRunner, emptySummary, insertPlans, liveDay, planAll, writeDay, type DaySummary } from './day.js';
+import { closePeriod, DayRunner, emptySummary, eveningAndDay, insertPlans, liveDay, planAll, writeDay, type DayOutcome, type DaySummary } from './day.js';
 import type { AdvanceClaim, AdvanceHolder, Bank, EngineHelper, EngineStore } from './ports.js';
 import { sleepIdle } from './awake.js';
 import { encodeImage } from './image.js';
@@ -115,6 +121,15 @@ export async function advance(engine: Engine, target: AdvanceTargetInput, run: A
   }
 }
 
+/** What a unit that only loaded the working set returns (a store taking a day's rows as they are made). */
+const LOADED = Symbol('loaded');
+
+/**
+ * Accounts lived between the parts of a day handed to a store as they are made (DayUnit.handPart):
+ * the first business day of a million-policy month comes in ~25 parts.
+ */
+const PART_ACCOUNTS = 32_768;
+
 async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceRun): Promise<AdvanceResult> {
   const { store, bank } = engine;
   const { from, to } = claim;
@@ -158,7 +173,7 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
       // day just lived.
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (run.signal?.aborted) break;
-      let lived: (typeof pending)[number] | null;
+      let lived: (typeof pending)[number] | typeof LOADED | null;
       try {
         lived = await store.runDay(async (unit) => {
           if (unit.changedSinceLastDay && pipelined) {
@@ -176,22 +191,40 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
             state = await loadState(unit, bank, dayNumber(to), engine.helper);
             runner = new DayRunner(state);
             hooks.loaded?.(state.cols.n, state.resumed);
+            // A store that takes a day's rows as they are made loads in a unit of its own; the
+            // evening of the load's day (below) comes with the next day, in the next unit.
+            if (unit.handPart !== undefined) {
+              state.eveningPending = !state.eveningDone;
+              return LOADED;
+            }
           }
           const s: EngineState = state!;
           const todayDay = dayNumber(today);
           const lead = s.settings.leadDays;
-          if (stale && !s.eveningDone) {
-            // Plans for the first action day that can still be planned, for collections queued
-            // since the last planning. Existing plans stand; the same state gives the same plans
-            // (and none at all when the state is the image of this evening, planning done).
-            await insertPlans(unit, planAll(s, todayDay, todayDay + 1 + lead), todayDay);
-            if (s.canSleep) sleepIdle(s, todayDay);
-          }
           const day = todayDay + 1;
           const date = fromDayNumber(day);
           const stampMs = day * 86_400_000 + (run.now().getTime() % 86_400_000);
 
-          const out = liveDay(s, runner!, day);
+          let out: DayOutcome;
+          if (unit.handPart !== undefined) {
+            // The evening before (when not made yet) and the day, the day's rows handed as they
+            // become final (the writer begins on them while the rest is lived).
+            const evening = s.eveningPending;
+            s.eveningPending = false;
+            const hand = unit.handPart.bind(unit);
+            const fused = eveningAndDay(s, runner!, todayDay, evening, { every: unit.partAccounts ?? PART_ACCOUNTS, hand: (attempts, updates) => hand(date, attempts, updates) });
+            if (evening) await insertPlans(unit, fused.plans, todayDay);
+            out = fused.out;
+          } else {
+            if (stale && !s.eveningDone) {
+              // Plans for the first action day that can still be planned, for collections queued
+              // since the last planning. Existing plans stand; the same state gives the same plans
+              // (and none at all when the state is the image of this evening, planning done).
+              await insertPlans(unit, planAll(s, todayDay, todayDay + 1 + lead), todayDay);
+              if (s.canSleep) sleepIdle(s, todayDay);
+            }
+            out = liveDay(s, runner!, day);
+          }
           await writeDay(unit, s, day, out);
           // The writer waits for each day it has committed to be reported before it writes the
           // next: report them between the parts of a long day too.
@@ -202,8 +235,15 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
             closed = periodOf(date);
             lapsed = (await closePeriod(unit, s, closed, stampMs)).lapsed;
           }
-          await insertPlans(unit, planAll(s, day, day + 1 + lead), day);
-          if (s.canSleep) sleepIdle(s, day);
+          if (unit.handPart !== undefined && date !== to && closed === null) {
+            // This evening comes with tomorrow, in the next unit (eveningAndDay): the advance's
+            // last day and a period's last day keep theirs (the image is of a planned evening; the
+            // lapses a close makes are known to the working set before the next planning).
+            s.eveningPending = true;
+          } else {
+            await insertPlans(unit, planAll(s, day, day + 1 + lead), day);
+            if (s.canSleep) sleepIdle(s, day);
+          }
           if (pipelined) await yieldAndCollect();
           // The advance's last day keeps the working set, so that the next advance opens only
           // the customers with something to do, where they stand (image.ts).
@@ -220,6 +260,7 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
         throw e;
       }
       if (lived === null) break;
+      if (lived === LOADED) continue;
       pending.push(lived);
       await collect(false);
       const closed = lived.summary.closed_period;

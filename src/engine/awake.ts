@@ -86,25 +86,30 @@ function quietUntil(state: EngineState, i: number, D: number): number {
 
 /** After the planning at the end of day D: the active accounts with nothing to do tomorrow fall asleep. */
 export function sleepIdle(state: EngineState, D: number): void {
-  const quiet = state.accounts.nextCreditDay !== undefined;
   let keep = 0;
   for (let k = 0; k < state.activeCount; k++) {
     const i = state.active[k]!;
-    let next = nextNeeded(state, i, D);
-    if (next === D + 1 && quiet) {
-      next = quietUntil(state, i, D);
-      // Quiet past its collections' last evening of planning: not needed then either (asleep, its
-      // collections do not change), so it wakes when nextNeeded would have it, as a working set
-      // loaded on that day would have it (NEVER, or a later period's first evening).
-      if (next > D + 1) next = nextNeeded(state, i, next - 1);
-    }
-    if (next === D + 1) {
-      state.active[keep++] = i;
-      continue;
-    }
-    sleepUntil(state, i, next);
+    if (staysAwake(state, i, D)) state.active[keep++] = i;
   }
   state.activeCount = keep;
+}
+
+/**
+ * sleepIdle for active account i at the end of day D: true when it must live D + 1, else it is
+ * put to sleep until the day it is needed again (the caller drops it from the active list).
+ */
+export function staysAwake(state: EngineState, i: number, D: number): boolean {
+  let next = nextNeeded(state, i, D);
+  if (next === D + 1 && state.accounts.nextCreditDay !== undefined) {
+    next = quietUntil(state, i, D);
+    // Quiet past its collections' last evening of planning: not needed then either (asleep, its
+    // collections do not change), so it wakes when nextNeeded would have it, as a working set
+    // loaded on that day would have it (NEVER, or a later period's first evening).
+    if (next > D + 1) next = nextNeeded(state, i, next - 1);
+  }
+  if (next === D + 1) return true;
+  sleepUntil(state, i, next);
+  return false;
 }
 
 /** Account i (not in the active list) sleeps until `day` (NEVER: until a later advance loads it again). */
@@ -121,16 +126,8 @@ export function sleepUntil(state: EngineState, i: number, day: number): void {
  * rejoin the active list (which stays in account order: the order the day's plans are made in).
  */
 export function wake(state: EngineState, day: number): void {
-  const list = state.wakes.get(day);
-  if (!list) return;
-  state.wakes.delete(day);
-  const woken = list.filter((i) => state.wakeDay[i] === day);
+  const woken = wakeOn(state, day);
   if (woken.length === 0) return;
-  for (const i of woken) {
-    catchUp(state, i, day - 1);
-    state.wakeDay[i] = ACTIVE;
-  }
-  woken.sort((a, b) => a - b);
   // Merge into the active list from the back.
   let a = state.activeCount - 1;
   let w = woken.length - 1;
@@ -140,6 +137,22 @@ export function wake(state: EngineState, day: number): void {
     else state.active[at--] = woken[w--]!;
   }
   state.activeCount += woken.length;
+}
+
+/**
+ * The accounts due to wake on `day`, brought up to the day before and marked active, in account
+ * order; the caller puts them in the active list.
+ */
+export function wakeOn(state: EngineState, day: number): number[] {
+  const list = state.wakes.get(day);
+  if (!list) return [];
+  state.wakes.delete(day);
+  const woken = list.filter((i) => state.wakeDay[i] === day);
+  for (const i of woken) {
+    catchUp(state, i, day - 1);
+    state.wakeDay[i] = ACTIVE;
+  }
+  return woken.sort((a, b) => a - b);
 }
 
 const catchUpFacts: PostedDay = { credits: 0, postedDebits: 0, collected: 0, premiaDebits: 0 };

@@ -175,8 +175,37 @@ export class DayAttempts {
    * which `rank` gives each collection's place (collection-set.ts).
    */
   columns(cs: CollectionSet, clientOf: (c: number) => number): AttemptColumns {
-    const n = this.n;
-    const order = orderBy(n, (j) => cs.rank[this.col[j]!]!);
+    return this.rows(cs, clientOf, orderBy(this.n, (j) => cs.rank[this.col[j]!]!));
+  }
+
+  /**
+   * The attempts ranked below `bound`, as `columns` gives them; the others stay, in the order
+   * they were made.
+   */
+  take(cs: CollectionSet, bound: number, clientOf: (c: number) => number): AttemptColumns {
+    let m = 0;
+    for (let j = 0; j < this.n; j++) if (cs.rank[this.col[j]!]! < bound) m++;
+    const taken = new Int32Array(m);
+    m = 0;
+    for (let j = 0; j < this.n; j++) if (cs.rank[this.col[j]!]! < bound) taken[m++] = j;
+    const order = orderBy(m, (k) => cs.rank[this.col[taken[k]!]!]!);
+    for (let k = 0; k < m; k++) order[k] = taken[order[k]!]!;
+    const rows = this.rows(cs, clientOf, order);
+    let keep = 0;
+    for (let j = 0; j < this.n; j++) {
+      if (cs.rank[this.col[j]!]! < bound) continue;
+      this.col[keep] = this.col[j]!;
+      this.amount[keep] = this.amount[j]!;
+      this.reason[keep] = this.reason[j]!;
+      keep++;
+    }
+    this.n = keep;
+    return rows;
+  }
+
+  /** The attempts at `order` (indexes into the ones made), as columns. */
+  private rows(cs: CollectionSet, clientOf: (c: number) => number, order: Int32Array): AttemptColumns {
+    const n = order.length;
     const rows: AttemptColumns = {
       n,
       clientId: new Int32Array(n),

@@ -163,6 +163,17 @@ export interface DayUnit {
   insertAttemptColumns(date: IsoDate, rows: AttemptColumns): Promise<void>;
   /** Collections as they stand after the day. */
   updateCollectionColumns(rows: UpdateColumns): Promise<void>;
+  /**
+   * Optional, for a store that writes a day on another thread: the day's attempts and
+   * collection updates that are final before the day is lived to its end (no later attempt
+   * comes before these, no later update touches these collections), to begin writing now; the
+   * rest comes through the two methods above. With it the engine loads its working set in a unit
+   * of its own (a unit that loads calls nothing else), and a day's unit may hold the evening
+   * before it (its planning, with `insertPlanColumns` of the day before).
+   */
+  handPart?(date: IsoDate, attempts: AttemptColumns, updates: UpdateColumns): void;
+  /** With handPart: about how many accounts to live between parts (a default otherwise). */
+  readonly partAccounts?: number;
   /** A client's debits submitted at the end of `planDay`, in order (a client's day may come in several calls). */
   insertPlanColumns(planDay: IsoDate, clientId: number, rows: PlanColumns): Promise<void>;
   /** The period's runs still processing become completed. */

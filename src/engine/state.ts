@@ -56,6 +56,11 @@ export class EngineState {
    * makes the next advance read the collections.
    */
   inputsVersion = -1;
+  /**
+   * Whether the evening of `today` (its planning, its idle accounts put to sleep) is still to be
+   * made, with the next day (a store taking a day's rows as they are made: advance.ts).
+   */
+  eveningPending = false;
   /** How many accounts were opened from the image (not replayed). */
   resumed = 0;
   /**

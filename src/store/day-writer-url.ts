@@ -8,3 +8,13 @@ export const dayWriterModule = (): URL | null => workerModule(import.meta.url, '
  * few collections are queued (by default only from HEAVY_LOAD_COLLECTIONS: store/repos/engine.ts).
  */
 export const dayWriterForEveryLongAdvance = (): boolean => process.env.PREMIA_DAY_WRITER === '1';
+
+/**
+ * PREMIA_DAY_PART_ACCOUNTS=n: a day handed to the day writer comes in parts every n accounts
+ * lived (engine/advance.ts PART_ACCOUNTS otherwise): the tests make small stores' days come in
+ * several parts.
+ */
+export const partAccounts = (): number | undefined => {
+  const n = Number(process.env.PREMIA_DAY_PART_ACCOUNTS);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+};

@@ -11,7 +11,11 @@
  * its working set): when something did, the day is not written, nor any handed over after it,
  * until the engine has read the store again (`baseline`).
  *
- * Messages in: {type: 'baseline'} | {type: 'day', seq, ops} | {type: 'close'}.
+ * A day may come in parts (the engine hands its rows as they become final: engine/day.ts
+ * eveningAndDay): its transaction then begins on the first and commits on its last.
+ *
+ * Messages in: {type: 'baseline'} | {type: 'day', seq, ops} | {type: 'part', seq, ops} |
+ * {type: 'abandon', seq} | {type: 'close'}.
  * Messages out: {type: 'ready'} | {type: 'baseline'} | {type: 'committed', seq, lapsed} |
  * {type: 'dropped', seq, changed} | {type: 'failed', seq, error} | {type: 'closed'}.
  */
@@ -19,7 +23,7 @@ import { createRequire } from 'node:module';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import { PremiaError } from '../domain/errors.js';
-import { ACKED, applyDayOps, STOP, type DayWriterData, type DayWriterIn, type DayWriterOut, type ImageRow } from './engine-days.js';
+import { ACKED, applyDayOps, DayOps, STOP, type DayWriterData, type DayWriterIn, type DayWriterOut, type ImageRow } from './engine-days.js';
 import { StatementCache } from './sqlite-dialect.js';
 
 /** WAL pages between checkpoints while days are written (256 MiB of 16 KiB pages). */
@@ -52,7 +56,13 @@ let baseline = dataVersion();
 /** Set once a day was not written: the rest are dropped until the next baseline. */
 let stopped = false;
 
-const post = (m: DayWriterOut) => port.postMessage(m);
+/** The last day (seq) answered (committed, dropped or failed): later messages of it are ignored. */
+let answered = 0;
+
+const post = (m: DayWriterOut) => {
+  if (m.type === 'committed' || m.type === 'dropped' || m.type === 'failed') answered = m.seq;
+  port.postMessage(m);
+};
 
 /** Attempts and collection updates a day writes. */
 function rowsOf(m: Extract<DayWriterIn, { type: 'day' }>): number {
@@ -89,7 +99,10 @@ async function drain(): Promise<void> {
   try {
     while (inbox.length > 0) {
       const m = inbox.shift()!;
+      if ((m.type === 'day' || m.type === 'part' || m.type === 'abandon') && m.seq <= answered) continue; // of a day dropped
       if (m.type === 'day') await writeDays(m);
+      else if (m.type === 'part') await writeParts(m);
+      else if (m.type === 'abandon') post({ type: 'dropped', seq: m.seq, changed: false });
       else if (m.type === 'image-block' || m.type === 'image-end') continue; // of a day not written
       else handle(m);
     }
@@ -167,6 +180,53 @@ async function writeDays(first: Day): Promise<void> {
     if (raw.inTransaction) raw.exec('rollback');
     stopped = true;
     for (const d of days) post({ type: 'failed', seq: d.seq, error: failure(e) });
+  }
+}
+
+type Part = Extract<DayWriterIn, { type: 'part' }>;
+
+/**
+ * Write day `first.seq`, which comes in parts (repos/engine-pipeline.ts part): its transaction
+ * begins on the first, each part is written as it comes, and it commits (as writeDays would)
+ * once its last operations come ('day'); an 'abandon' instead rolls it back.
+ */
+async function writeParts(first: Part): Promise<void> {
+  const seq = first.seq;
+  const drop = (changed: boolean) => {
+    if (raw.inTransaction) raw.exec('rollback');
+    stopped = true;
+    post({ type: 'dropped', seq, changed });
+  };
+  if (stopped) return drop(false);
+  if (!data.waitInTransaction && !reportedBefore(seq)) return drop(false);
+  try {
+    raw.exec('begin immediate');
+    if (dataVersion() !== baseline) return drop(true);
+    const day = new DayOps(statements);
+    await day.apply(first.ops);
+    for (;;) {
+      const m = await next(seq);
+      if (m.type === 'abandon') return drop(false);
+      await day.apply(m.ops, () => imageBlocks(seq));
+      if (m.type === 'day') break;
+    }
+    const lapsed = day.end();
+    if (data.waitInTransaction && !reportedBefore(seq)) return drop(false);
+    raw.exec('commit');
+    post({ type: 'committed', seq, lapsed: [...lapsed] });
+  } catch (e) {
+    if (raw.inTransaction) raw.exec('rollback');
+    stopped = true;
+    post({ type: 'failed', seq, error: failure(e) });
+  }
+}
+
+/** The next part, rest or abandon of day `seq`, as it arrives. */
+async function next(seq: number): Promise<Extract<DayWriterIn, { type: 'part' | 'day' | 'abandon' }>> {
+  for (;;) {
+    const k = inbox.findIndex((m) => (m.type === 'part' || m.type === 'day' || m.type === 'abandon') && m.seq === seq);
+    if (k >= 0) return inbox.splice(k, 1)[0] as Extract<DayWriterIn, { type: 'part' | 'day' | 'abandon' }>;
+    await new Promise<void>((resolve) => (arrived = resolve));
   }
 }
 

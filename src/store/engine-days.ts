@@ -236,50 +236,67 @@ export function moveClock(statements: StatementCache, date: IsoDate): void {
  * client. `streamed`: the blocks of an image op that does not hold them.
  */
 export async function applyDayOps(statements: StatementCache, ops: readonly DayOp[], streamed?: () => AsyncIterable<ImageRow>): Promise<Map<number, number>> {
-  let lapsed = new Map<number, number>();
-  let lease: AdvanceLease | null = null;
-  for (const o of ops) {
-    switch (o.op) {
-      case 'lease':
-        // Checked first, renewed last: its row shares a page with the clock's, and a page written
-        // at both ends of a large day is spilled from the page cache to the WAL in between and
-        // written there again, which makes SQLite read back and checksum every frame after it
-        // as the day commits (issue 13).
-        checkLease(statements, o.lease);
-        lease = o.lease;
-        break;
-      case 'attempts':
-        writeAttempts(statements, o.date, o.rows);
-        break;
-      case 'updates':
-        writeUpdates(statements, o.rows);
-        break;
-      case 'plans':
-        statements.get('insert into plan_batches (client_id, plan_day, data) values (?, ?, ?)').run(o.clientId, o.planDay, o.data);
-        break;
-      case 'close':
-        completeExecutions(statements, o.period, o.stampMs);
-        lapsed = await applyLapseRule(
-          o.period,
-          o.lapseAfter,
-          async (periods) => lapseCandidates(statements, periods),
-          async (policies, reason) => lapsePolicies(statements, policies, o.day, o.stampMs, reason),
-        );
-        break;
-      case 'snapshots':
-        writeSnapshots(statements, o.rows);
-        break;
-      case 'image':
-        if (o.blocks === null && !streamed) throw new Error('an image streamed to the day writer was applied elsewhere');
-        await writeImage(statements, o.asOf, o.tag, o.inputs, o.consumed, o.blocks ?? streamed!());
-        break;
-      case 'clock':
-        moveClock(statements, o.date);
-        break;
+  const day = new DayOps(statements);
+  await day.apply(ops, streamed);
+  return day.end();
+}
+
+/** A day's operations applied as they come (in parts: day-writer.ts), then `end`. */
+export class DayOps {
+  private lapsed = new Map<number, number>();
+  private lease: AdvanceLease | null = null;
+
+  constructor(private readonly statements: StatementCache) {}
+
+  async apply(ops: readonly DayOp[], streamed?: () => AsyncIterable<ImageRow>): Promise<void> {
+    const statements = this.statements;
+    for (const o of ops) {
+      switch (o.op) {
+        case 'lease':
+          // Checked first, renewed last: its row shares a page with the clock's, and a page written
+          // at both ends of a large day is spilled from the page cache to the WAL in between and
+          // written there again, which makes SQLite read back and checksum every frame after it
+          // as the day commits (issue 13).
+          checkLease(statements, o.lease);
+          this.lease = o.lease;
+          break;
+        case 'attempts':
+          writeAttempts(statements, o.date, o.rows);
+          break;
+        case 'updates':
+          writeUpdates(statements, o.rows);
+          break;
+        case 'plans':
+          statements.get('insert into plan_batches (client_id, plan_day, data) values (?, ?, ?)').run(o.clientId, o.planDay, o.data);
+          break;
+        case 'close':
+          completeExecutions(statements, o.period, o.stampMs);
+          this.lapsed = await applyLapseRule(
+            o.period,
+            o.lapseAfter,
+            async (periods) => lapseCandidates(statements, periods),
+            async (policies, reason) => lapsePolicies(statements, policies, o.day, o.stampMs, reason),
+          );
+          break;
+        case 'snapshots':
+          writeSnapshots(statements, o.rows);
+          break;
+        case 'image':
+          if (o.blocks === null && !streamed) throw new Error('an image streamed to the day writer was applied elsewhere');
+          await writeImage(statements, o.asOf, o.tag, o.inputs, o.consumed, o.blocks ?? streamed!());
+          break;
+        case 'clock':
+          moveClock(statements, o.date);
+          break;
+      }
     }
   }
-  if (lease !== null) keepLease(statements, lease);
-  return lapsed;
+
+  /** The day's last statement (the lease renewed); the lapsed policies per client. */
+  end(): Map<number, number> {
+    if (this.lease !== null) keepLease(this.statements, this.lease);
+    return this.lapsed;
+  }
 }
 
 // -------------------------------------------------------------------------------------------
@@ -314,6 +331,10 @@ export const STOP = 1;
 export type DayWriterIn =
   | { type: 'baseline' }
   | { type: 'day'; seq: number; ops: DayOp[] }
+  /** The first operations of day `seq` (or the next), its 'day' (the rest) or 'abandon' to come. */
+  | { type: 'part'; seq: number; ops: DayOp[] }
+  /** Day `seq`, of which parts came, will not come whole: nothing of it commits. */
+  | { type: 'abandon'; seq: number }
   /** A block of day `seq`'s streamed image (its op 'image' with no blocks), in order. */
   | { type: 'image-block'; seq: number; block: ImageRow }
   /** The last of them; `error`: the engine could not make the rest (the day must not commit). */

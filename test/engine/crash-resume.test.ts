@@ -94,10 +94,11 @@ describe('crash during clock advance', () => {
     // The path of every large advance that asks for no fault: days are handed over to the store's day
     // writer while the engine lives the next, so the kill may find the next day written and
     // waiting in the writer's transaction. It must be lost whole, and the resume equal the straight run.
-    // (PREMIA_DAY_WRITER=1: the fixture book is below the size from which a long advance hands its days over.)
+    // (PREMIA_DAY_WRITER=1: the fixture book is below the size from which a long advance hands its days over;
+    // PREMIA_DAY_PART_ACCOUNTS=5: its days in parts, as a large book's first business day comes.)
     const { crashed, expected } = await straightRun('2');
     for (const day of ['2026-11-02', '2026-11-13', '2026-11-29']) {
-      const killed = premia(crashed, ['clock', 'advance', '--to', '2026-11-30'], { PREMIA_FAULT: `kill-after-day:${day}`, PREMIA_DAY_WRITER: '1' });
+      const killed = premia(crashed, ['clock', 'advance', '--to', '2026-11-30'], { PREMIA_FAULT: `kill-after-day:${day}`, PREMIA_DAY_WRITER: '1', PREMIA_DAY_PART_ACCOUNTS: '5' });
       expect(killed.signal).toBe('SIGKILL');
       const db = new Database(crashed, { readonly: true });
       try {

@@ -37,9 +37,12 @@ afterAll(() => tmp.cleanup());
 const open: LocalBackend[] = [];
 beforeEach(() => {
   process.env.PREMIA_DAY_WRITER = '1';
+  // Days in parts (engine/day.ts eveningAndDay): the fixture book's first business day in ~60.
+  process.env.PREMIA_DAY_PART_ACCOUNTS = '7';
 });
 afterEach(async () => {
   delete process.env.PREMIA_DAY_WRITER;
+  delete process.env.PREMIA_DAY_PART_ACCOUNTS;
   for (const b of open.splice(0)) await b.close();
 });
 
@@ -287,6 +290,68 @@ describe("the engine's threads", () => {
     }
     expect(clock()).toBe(before);
     expect(b.store.raw.prepare('select count(*) from engine_image').pluck().get()).toBe(0);
+  });
+
+  it("a day handed in parts commits whole, its parts' attempts first; one whose unit fails after a part leaves nothing", async () => {
+    const b = await book();
+    if (b.store.kind !== 'sqlite') throw new Error('a SQLite store is expected');
+    const raw = b.store.raw;
+    const ids = raw.prepare("select id from collections where period_month = '2026-11' order by id limit 3").pluck().all() as number[];
+    const attemptsOf = (cols: number[], amount: number) => ({
+      n: cols.length,
+      clientId: Int32Array.from(cols, () => 1),
+      collectionId: Int32Array.from(cols),
+      period: new Uint8Array(cols.length),
+      periods: ['2026-11'],
+      amount: Float64Array.from(cols, () => amount),
+      reason: new Uint8Array(cols.length),
+    });
+    const noUpdates = { n: 0, id: new Int32Array(0), collected: new Float64Array(0), status: new Uint8Array(0), first: new Int32Array(0), last: new Int32Array(0), attempts: new Int32Array(0), failed: new Int32Array(0), failure: new Uint8Array(0) };
+    const stored = () => raw.prepare('select collection_id, date, amount from attempts order by id').all();
+    const clock = () => raw.prepare("select value from meta where key = 'clock_date'").pluck().get();
+    const store = engineStore(b.store);
+    expect(await store.beginDays(2, true)).toBe(true);
+    try {
+      // The unit that loads holds the store's write lock to its end: it takes no parts.
+      await store.runDay(async (unit) => {
+        await unit.readWorld();
+        expect(() => unit.handPart!('2026-11-01', attemptsOf([ids[0]!], 100), noUpdates)).toThrow('a unit that loads the working set hands no parts');
+      });
+      // A part, then the unit fails: the writer, which began the day on the part, drops it.
+      await expect(
+        store.runDay(async (unit) => {
+          unit.handPart!('2026-11-01', attemptsOf([ids[0]!], 100), noUpdates);
+          await unit.moveClock('2026-11-01');
+          throw new Error('the day failed');
+        }),
+      ).rejects.toThrow('the day failed');
+      expect(await store.settle!('one')).toBe(0);
+    } finally {
+      await store.endDays();
+    }
+    expect(clock()).toBe('2026-10-31');
+    expect(stored()).toEqual([]);
+
+    const again = engineStore(b.store);
+    expect(await again.beginDays(2, true)).toBe(true);
+    try {
+      await again.runDay(async (unit) => void (await unit.readWorld()));
+      await again.runDay(async (unit) => {
+        unit.handPart!('2026-11-01', attemptsOf([ids[0]!, ids[1]!], 100), noUpdates);
+        unit.handPart!('2026-11-01', attemptsOf([ids[2]!], 200), noUpdates);
+        await unit.insertAttemptColumns('2026-11-01', attemptsOf([], 0));
+        await unit.moveClock('2026-11-01');
+      });
+      expect(await again.settle!('one')).toBe(1);
+    } finally {
+      await again.endDays();
+    }
+    expect(clock()).toBe('2026-11-01');
+    expect(stored()).toEqual([
+      { collection_id: ids[0], date: '2026-11-01', amount: 100 },
+      { collection_id: ids[1], date: '2026-11-01', amount: 100 },
+      { collection_id: ids[2], date: '2026-11-01', amount: 200 },
+    ]);
   });
 
   it('a write by someone else while days are handed over is seen after the day reported then', async () => {

@@ -80,6 +80,13 @@ export function dayWriterError(sent: { message: string; code?: string }): Error 
   return sqliteDiskFullError(e) ?? e;
 }
 
+/** Attempts and updates among `ops`. */
+function rowsOf(ops: readonly DayOp[]): number {
+  let rows = 0;
+  for (const o of ops) if (o.op === 'attempts' || o.op === 'updates') rows += o.rows.n;
+  return rows;
+}
+
 /** The day writer of one run of days, and the days handed to it. */
 export class DayPipeline {
   private readonly worker: Worker;
@@ -198,14 +205,35 @@ export class DayPipeline {
     this.changed = false;
   }
 
-  /** Hand a day's operations over, and the blocks of its image when its image op holds none. */
-  hand(ops: DayOp[], handed: Omit<Handed, 'seq' | 'rows'>, image?: Iterable<ImageBlock>): void {
-    const seq = ++this.seq;
-    let rows = 0;
-    for (const o of ops) if (o.op === 'attempts' || o.op === 'updates') rows += o.rows.n;
-    this.inFlight.push({ seq, rows, ...handed });
+  /**
+   * Hand a day's operations over, and the blocks of its image when its image op holds none;
+   * `seq`: the day whose first operations went as parts (`part`), these being the rest.
+   */
+  hand(ops: DayOp[], handed: Omit<Handed, 'seq' | 'rows'>, image?: Iterable<ImageBlock>, seq = 0): void {
+    if (seq === 0) seq = this.open(handed);
+    const h = this.inFlight.find((d) => d.seq === seq);
+    if (h) h.rows += rowsOf(ops);
     this.worker.postMessage({ type: 'day', seq, ops } satisfies DayWriterIn, transferables(ops));
     if (image) void this.streamImage(seq, image);
+  }
+
+  /** A day in flight from now (its operations to come: `part`, then `hand` or `abandon`); its seq. */
+  open(handed: Omit<Handed, 'seq' | 'rows'>): number {
+    const seq = ++this.seq;
+    this.inFlight.push({ seq, rows: 0, ...handed });
+    return seq;
+  }
+
+  /** Day `seq`'s first operations (or the next), for the writer to begin on. */
+  part(seq: number, ops: DayOp[]): void {
+    const h = this.inFlight.find((d) => d.seq === seq);
+    if (h) h.rows += rowsOf(ops);
+    this.worker.postMessage({ type: 'part', seq, ops } satisfies DayWriterIn, transferables(ops));
+  }
+
+  /** Day `seq`, of which parts went, will not come whole: the writer drops what it wrote of it. */
+  abandon(seq: number): void {
+    this.worker.postMessage({ type: 'abandon', seq } satisfies DayWriterIn);
   }
 
   /**
@@ -293,7 +321,12 @@ export class DayPipeline {
  * only the clock's date is read, and it is the one the last day handed over moved to.
  */
 export class HandedDay implements DayUnit {
-  readonly ops: DayOp[] = [];
+  ops: DayOp[] = [];
+  /** The day in flight once parts of it went to the writer (`handPart`), else 0. */
+  seq = 0;
+  /** The pipeline parts go to (none: this unit reads, and takes no parts). */
+  private readonly parts: DayPipeline | null;
+  readonly partAccounts?: number;
   /** The day's lapsed policies, once it commits (when it closes a period). */
   private lapsedPromise: Promise<Map<number, number>> | null = null;
   private settleLapsed: ((m: Map<number, number>) => void) | null = null;
@@ -302,7 +335,26 @@ export class HandedDay implements DayUnit {
   constructor(
     private readonly reads: DayUnit | null,
     private readonly world: { today: IsoDate; settings: ReadonlyMap<string, string> },
-  ) {}
+    pipeline: DayPipeline | null = null,
+    partAccounts?: number,
+  ) {
+    this.parts = reads === null ? pipeline : null;
+    if (partAccounts !== undefined) this.partAccounts = partAccounts;
+  }
+
+  /**
+   * The day's final rows so far go to the writer now, with the operations before them, as a
+   * part (the writer begins the day's transaction on the first). A unit that reads (the load's)
+   * takes none: its connection holds the store's write lock until it ends.
+   */
+  handPart(date: IsoDate, attempts: AttemptColumns, updates: UpdateColumns): void {
+    if (this.parts === null) throw new Error('a unit that loads the working set hands no parts');
+    if (attempts.n > 0) this.ops.push({ op: 'attempts', date, rows: attempts });
+    if (updates.n > 0) this.ops.push({ op: 'updates', rows: updates });
+    if (this.seq === 0) this.seq = this.parts.open(this.handed());
+    this.parts.part(this.seq, this.ops);
+    this.ops = [];
+  }
 
   get changedSinceLastDay(): boolean {
     return this.reads !== null;

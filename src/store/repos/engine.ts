@@ -37,7 +37,7 @@ import { completeExecutions, lapseCandidates, lapsePolicies, moveClock, writeAtt
 import type { EngineImageHeadTable, EngineInputsTable, ExecutionsTable } from '../schema.js';
 import type { StatementCache } from '../sqlite-dialect.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, type Db, type SqliteStore, type Store, type Trx } from '../store.js';
-import { dayWriterForEveryLongAdvance } from '../day-writer-url.js';
+import { dayWriterForEveryLongAdvance, partAccounts } from '../day-writer-url.js';
 import { DayPipeline, HandedDay } from './engine-pipeline.js';
 import { pgEngineStore } from './engine-pg.js';
 import { getAllMeta, getMeta } from './meta.js';
@@ -196,13 +196,22 @@ export function engineStore(store: Store, options: { aloneOnThread?: boolean } =
       // And what the load freed (its text, the helper's answer) goes back too (lib/memory.ts).
       releaseFreedMemory();
     } else {
-      day = new HandedDay(null, handedWorld);
-      out = await day.diverting(sqlite, () => fn(day));
+      day = new HandedDay(null, handedWorld, p, partAccounts());
+      try {
+        out = await day.diverting(sqlite, () => fn(day));
+      } catch (e) {
+        // Parts of the day went: the writer drops them (nothing of the day commits).
+        if (day.seq !== 0) p.abandon(day.seq);
+        throw e;
+      }
     }
     const clock = day!.ops.findLast((o) => o.op === 'clock');
-    if (clock === undefined) return out; // nothing lived (the clock is at the target)
+    if (clock === undefined) {
+      if (day!.seq !== 0) p.abandon(day!.seq);
+      return out; // nothing lived (the clock is at the target), or the working set loaded alone
+    }
     handedWorld = { today: clock.date, settings: handedWorld!.settings };
-    p.hand(day!.ops, day!.handed(), day!.image);
+    p.hand(day!.ops, day!.handed(), day!.image, day!.seq);
     return out;
   }
 }
