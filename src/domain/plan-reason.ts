@@ -114,11 +114,14 @@ export function sealPlanBatch(buf: ArrayBuffer, n: number): void {
 /**
  * A packed batch as the store keeps it: compressed (raw deflate, level 1: a million debits'
  * reasons are ~55 MB packed, ~11 MB stored) on libuv's thread pool, in a buffer of its own (it
- * may be handed to another thread). `packed` must not change until this resolves.
+ * may be handed to another thread). `packed` must not change until this resolves. Its output
+ * in one chunk as large as the input: zlib's default of 16 KiB makes a batch ~60 tasks of the
+ * pool, each queued by the main thread when the one before ends, so a batch filled while the
+ * main thread is busy (a day's planning) waits for it, held uncompressed (issue 13).
  */
 export function storedBatch(packed: Uint8Array): Promise<Uint8Array> {
   return new Promise((resolve, reject) =>
-    deflateRaw(packed, { level: 1 }, (e, z) => {
+    deflateRaw(packed, { level: 1, chunkSize: Math.max(16 * 1024, packed.byteLength) }, (e, z) => {
       if (e) reject(e);
       else resolve(z.byteOffset === 0 && z.byteLength === z.buffer.byteLength ? z : new Uint8Array(z));
     }),

@@ -212,7 +212,7 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
             const evening = s.eveningPending;
             s.eveningPending = false;
             const hand = unit.handPart.bind(unit);
-            const fused = eveningAndDay(s, runner!, todayDay, evening, { every: unit.partAccounts ?? PART_ACCOUNTS, hand: (attempts, updates) => hand(date, attempts, updates) });
+            const fused = await eveningAndDay(s, runner!, todayDay, evening, { every: unit.partAccounts ?? PART_ACCOUNTS, hand: (attempts, updates) => hand(date, attempts, updates) });
             if (evening) await insertPlans(unit, fused.plans, todayDay);
             out = fused.out;
           } else {

@@ -11,7 +11,7 @@ import { asCents, type Cents } from '../domain/money.js';
 import { dayNumber, fromDayNumber, lastDay, type IsoDate, type Period } from '../domain/period.js';
 import { failureCode } from '../domain/debit-outcome.js';
 import { NO_DAY, type CollectionSet } from './collection-set.js';
-import { DayPlans, insertPlans, orderBy, updateColumns } from './day-rows.js';
+import { DayPlans, insertPlans, orderBy, PlansInOrder, updateColumns } from './day-rows.js';
 import type { AttemptColumns, DayUnit, DebitSource, UpdateColumns } from './ports.js';
 import { ACTIVE, GONE, staysAwake, wake, wakeOn } from './awake.js';
 import { mayPlan } from './may-plan.js';
@@ -52,7 +52,7 @@ export function planAll(state: EngineState, D: number, A: number): DayPlans {
 }
 
 /** planAll for account i. */
-function planOne(state: EngineState, i: number, D: number, A: number, out: DayPlans): void {
+function planOne(state: EngineState, i: number, D: number, A: number, out: Pick<DayPlans, 'push'>): void {
   // Most customers, most days, fail the cheap tests: nothing can be planned for them today.
   if (!mayPlan(state, i, D, A)) return;
   const cs = state.cols;
@@ -238,10 +238,12 @@ export interface DayParts {
  * plans ~900,000 debits in its evening and makes as many attempts the next day: its store's
  * writer no longer waits for both).
  */
-export function eveningAndDay(state: EngineState, runner: DayRunner, D: number, evening: boolean, parts?: DayParts): { plans: DayPlans; out: DayOutcome } {
+export async function eveningAndDay(state: EngineState, runner: DayRunner, D: number, evening: boolean, parts?: DayParts): Promise<{ plans: DayPlans; out: DayOutcome }> {
   const day = D + 1;
   const A = D + 1 + state.settings.leadDays;
   const plans = new DayPlans();
+  // Planned in account order; kept in collection id order as the ids become final (day-rows.ts).
+  const inOrder = new PlansInOrder(plans);
   const planning = evening && state.settings.calendar.isBusinessDay(A);
   const sleeping = evening && state.canSleep;
   state.dayAttempts.n = 0;
@@ -257,26 +259,36 @@ export function eveningAndDay(state: EngineState, runner: DayRunner, D: number, 
       waking[k] = 1;
     } else order[k] = state.active[a++]!;
   }
-  const bounds = parts ? partBounds(state, order) : null;
+  const bounds = partBounds(state, order);
   const live = new LiveOne(state, runner, day, summaries);
   let keep = 0;
-  let handAt = parts?.every ?? n;
+  const every = parts?.every ?? PLANS_EVERY;
+  let handAt = every;
   for (let k = 0; k < n; k++) {
     const i = order[k]!;
     if (waking[k] === 0) {
-      if (planning) planOne(state, i, D, A, plans);
+      if (planning) planOne(state, i, D, A, inOrder);
       if (sleeping && !staysAwake(state, i, D)) continue;
     }
     state.active[keep++] = i;
     live.one(i);
     if (k + 1 >= handAt && k + 1 < n) {
-      handAt = k + 1 + parts!.every;
-      handPart(state, parts!, bounds!.rank[k + 1]!, bounds!.rowid[k + 1]!);
+      handAt = k + 1 + every;
+      inOrder.release(bounds.rowid[k + 1]!);
+      if (parts) handPart(state, parts, bounds.rank[k + 1]!, bounds.rowid[k + 1]!);
+      // The event loop turns: the plan batches compressed meanwhile on libuv's pool are taken
+      // (their buffers serve the next batches: day-rows.ts PlanBuffer), rather than piling up
+      // uncompressed until the day is lived (~66 MB on a million-policy month's first business day).
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
   state.activeCount = keep;
+  inOrder.release(0x7fffffff);
   return { plans, out: dayOutcome(state, summaries) };
 }
+
+/** Accounts between releases of the plans held (PlansInOrder) when no parts are handed. */
+const PLANS_EVERY = 32_768;
 
 /**
  * For each place k in `order`, the least rank and the least rowid of the collections of the

@@ -116,7 +116,7 @@ describe('a day lived with its evening, its rows in parts', () => {
         const updates = restUpdates(one);
         // Both at once, a part every 3 accounts.
         const handed: { attempts: AttemptColumns[]; updates: UpdateColumns[] } = { attempts: [], updates: [] };
-        const both = eveningAndDay(fused, runFused, D, evening, {
+        const both = await eveningAndDay(fused, runFused, D, evening, {
           every: 3,
           hand: (a, u) => {
             handed.attempts.push(a);
