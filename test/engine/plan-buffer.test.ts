@@ -6,7 +6,7 @@
  */
 import { expect, it } from 'vitest';
 import { packedBatch, PLAN_BATCH, PLAN_BATCH_VERSION, planBatchBytes, storedBatch, unpackBatch, type SubmittedDebit, type Why } from '../../src/domain/plan-reason.js';
-import { PlanBuffer } from '../../src/engine/day-rows.js';
+import { DayPlans, PlanBuffer, PlansInOrder } from '../../src/engine/day-rows.js';
 
 const why = (k: number): Why => ({
   code: (1 + (k % 5)) as Why['code'],
@@ -79,4 +79,26 @@ it('debits planned out of id order are sorted by collection, a collection planne
 
 it('no debits: no batch', async () => {
   expect(await new PlanBuffer().batches()).toEqual([]);
+});
+
+it('debits held until their ids are final go in in id order: the batches of the same debits pushed sorted, the clients in first-planned order', async () => {
+  // Two clients; ids planned out of order, released below rising bounds as eveningAndDay does.
+  const planned: Array<[number, number]> = [];
+  for (let k = 0; k < 3 * PLAN_BATCH; k++) planned.push([k % 5 === 0 ? 2 : 1, k % 7 === 0 ? k + 40 : k]);
+  const held = new DayPlans();
+  const inOrder = new PlansInOrder(held);
+  planned.forEach(([client, id], k) => {
+    inOrder.push(client, id, 20_760, 100 + k, why(k));
+    // Every id below k + 1 is final here: one planned later is at least k + 1.
+    if (k % 1000 === 999) inOrder.release(k + 1);
+  });
+  inOrder.release(0x7fffffff);
+  const sorted = new DayPlans();
+  const order = planned.map((p, k) => ({ p, k })).sort((a, b) => a.p[1] - b.p[1] || a.k - b.k);
+  // The client planned first (2, at k = 0) comes first, as DayPlans.push keeps it.
+  sorted.of(2);
+  for (const { p, k } of order) sorted.push(p[0], p[1], 20_760, 100 + k, why(k));
+  expect([...held.byClient.keys()]).toEqual([2, 1]);
+  expect(held.count).toBe(planned.length);
+  for (const client of [1, 2]) expect(await readBack(held.byClient.get(client)!)).toEqual(await readBack(sorted.byClient.get(client)!));
 });
