@@ -18,7 +18,9 @@
  * step 3 of day D is made in D + 1's unit, fused with D + 1 (day.ts eveningAndDay), so that the
  * writer begins on D + 1 while it is lived; the advance's last day and a period's last day keep
  * theirs. A stop or crash between the two leaves the store at D without D's plans: the next
- * advance makes them, the same, before it lives D + 1 (as for collections queued since).
+ * advance makes them, the same, before it lives D + 1 (as for collections queued since). Days
+ * no debit can be made on (day.ts quietDays: a weekend) are lived in the unit of the day after
+ * them, each account through them and their evenings in turn.
  *
  * The working set is kept in memory for the whole advance (state.ts) and loaded again when
  * anything else wrote to the store in between. One advance runs at a time per store (the store's
@@ -26,8 +28,8 @@
  */
 import { resolveAdvanceTarget, type AdvanceTargetInput } from '../domain/advance.js';
 import { dayNumber, fromDayNumber, lastDay, periodOf, type IsoDate } from '../domain/period.js';
-import { closePeriod, DayRunner, emptySummary, eveningAndDay, insertPlans, liveDay, planAll, writeDay, type DayOutcome, type DaySummary } from './day.js';
-import type { AdvanceClaim, AdvanceHolder, Bank, EngineHelper, EngineStore } from './ports.js';
+import { closePeriod, DayRunner, emptySummary, eveningAndDay, insertPlans, liveDay, planAll, quietDays, writeDay, type DayOutcome, type DaySummary } from './day.js';
+import type { AdvanceClaim, AdvanceHolder, AttemptColumns, Bank, EngineHelper, EngineStore, UpdateColumns } from './ports.js';
 import { sleepIdle } from './awake.js';
 import { encodeImage } from './image.js';
 import { loadState } from './load.js';
@@ -139,7 +141,7 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
   let state: EngineState | null = null;
   let runner: DayRunner | null = null;
   /** Days lived and handed to the store, not yet known to have committed, in order. */
-  const pending: Array<{ summary: DaySummary; lapsed: Promise<Map<number, number>> }> = [];
+  const pending: Array<{ summary: DaySummary; lapsed: Promise<Map<number, number>>; before: DaySummary[] }> = [];
   // A store may take days over before they commit (another thread writes them while the next
   // is lived), but not when a hook must run just before a day commits (the crash tests).
   const pipelined = total > 0 && (await store.beginDays(total, hooks.beforeCommit === undefined));
@@ -154,9 +156,12 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
       for (let k = 0; k < committed; k++) {
         const p = pending.shift()!;
         p.summary.lapsed_policies = (await p.lapsed).get(run.clientId) ?? 0;
-        hooks.dayDone?.(p.summary.date);
-        days.push(p.summary);
-        run.onDay?.(p.summary, days.length, total);
+        // The days lived in the same unit before it (quiet days), then the day itself.
+        for (const d of [...p.before, p.summary]) {
+          hooks.dayDone?.(d.date);
+          days.push(d);
+          run.onDay?.(d, days.length, total);
+        }
       }
       // A stop asked for while these days were reported: none after them commits.
       if (pipelined) store.reported!(run.signal?.aborted === true);
@@ -201,19 +206,24 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
           const s: EngineState = state!;
           const todayDay = dayNumber(today);
           const lead = s.settings.leadDays;
-          const day = todayDay + 1;
+          // Days no debit can be made on (a weekend) come in the same unit as the day after them.
+          const quiet = unit.handPart !== undefined ? quietDays(s, todayDay, dayNumber(to)) : 0;
+          const day = todayDay + 1 + quiet;
           const date = fromDayNumber(day);
           const stampMs = day * 86_400_000 + (run.now().getTime() % 86_400_000);
 
           let out: DayOutcome;
+          const before: DaySummary[] = [];
           if (unit.handPart !== undefined) {
             // The evening before (when not made yet) and the day, the day's rows handed as they
             // become final (the writer begins on them while the rest is lived).
             const evening = s.eveningPending;
             s.eveningPending = false;
             const hand = unit.handPart.bind(unit);
-            const fused = await eveningAndDay(s, runner!, todayDay, evening, { every: unit.partAccounts ?? PART_ACCOUNTS, hand: (attempts, updates) => hand(date, attempts, updates) });
-            if (evening) await insertPlans(unit, fused.plans, todayDay);
+            const parts = { every: unit.partAccounts ?? PART_ACCOUNTS, hand: (attempts: AttemptColumns, updates: UpdateColumns) => hand(date, attempts, updates) };
+            const fused = await eveningAndDay(s, runner!, todayDay, evening, parts, quiet);
+            for (let k = 0; k <= quiet; k++) if (k > 0 || evening) await insertPlans(unit, fused.evenings[k]!, todayDay + k);
+            fused.quietDays.forEach((m, k) => before.push(m.get(run.clientId) ?? emptySummary(fromDayNumber(todayDay + 1 + k))));
             out = fused.out;
           } else {
             if (stale && !s.eveningDone) {
@@ -253,7 +263,7 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
           hooks.beforeCommit?.(date);
           const mine = out.summaries.get(run.clientId) ?? emptySummary(date);
           mine.closed_period = closed;
-          return { summary: mine, lapsed };
+          return { summary: mine, lapsed, before };
         });
       } catch (e) {
         state = null; // the day rolled back: what is in memory may be ahead of the store

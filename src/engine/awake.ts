@@ -99,6 +99,14 @@ export function sleepIdle(state: EngineState, D: number): void {
  * put to sleep until the day it is needed again (the caller drops it from the active list).
  */
 export function staysAwake(state: EngineState, i: number, D: number): boolean {
+  const next = nextWake(state, i, D);
+  if (next === D + 1) return true;
+  sleepUntil(state, i, next);
+  return false;
+}
+
+/** The day active account i must live next, seen at the end of day D (after its planning): D + 1 when it stays awake. */
+export function nextWake(state: EngineState, i: number, D: number): number {
   let next = nextNeeded(state, i, D);
   if (next === D + 1 && state.accounts.nextCreditDay !== undefined) {
     next = quietUntil(state, i, D);
@@ -107,9 +115,7 @@ export function staysAwake(state: EngineState, i: number, D: number): boolean {
     // loaded on that day would have it (NEVER, or a later period's first evening).
     if (next > D + 1) next = nextNeeded(state, i, next - 1);
   }
-  if (next === D + 1) return true;
-  sleepUntil(state, i, next);
-  return false;
+  return next;
 }
 
 /** Account i (not in the active list) sleeps until `day` (NEVER: until a later advance loads it again). */

@@ -13,7 +13,7 @@ import { failureCode } from '../domain/debit-outcome.js';
 import { NO_DAY, type CollectionSet } from './collection-set.js';
 import { DayPlans, insertPlans, orderBy, PlansInOrder, updateColumns } from './day-rows.js';
 import type { AttemptColumns, DayUnit, DebitSource, UpdateColumns } from './ports.js';
-import { ACTIVE, GONE, staysAwake, wake, wakeOn } from './awake.js';
+import { ACTIVE, catchUp, GONE, nextWake, sleepUntil, wake } from './awake.js';
 import { mayPlan } from './may-plan.js';
 import type { EngineState } from './state.js';
 import { planCustomer } from './strategies.js';
@@ -237,44 +237,82 @@ export interface DayParts {
  * every account, and `parts` takes them then (the first business day of a million-policy month
  * plans ~900,000 debits in its evening and makes as many attempts the next day: its store's
  * writer no longer waits for both).
+ *
+ * With `quiet` > 0, the `quiet` days after D are days no debit can be made on (quietDays), each
+ * lived and followed by its evening in the same pass before the last, D + quiet + 1: a weekend
+ * before a first business day no longer keeps the writer waiting while every account lives it.
+ * Returns the plans of each evening (D's first: empty when not `evening`), the quiet days' summaries
+ * and the last day's outcome.
  */
-export async function eveningAndDay(state: EngineState, runner: DayRunner, D: number, evening: boolean, parts?: DayParts): Promise<{ plans: DayPlans; out: DayOutcome }> {
-  const day = D + 1;
-  const A = D + 1 + state.settings.leadDays;
-  const plans = new DayPlans();
-  // Planned in account order; kept in collection id order as the ids become final (day-rows.ts).
-  const inOrder = new PlansInOrder(plans);
-  const planning = evening && state.settings.calendar.isBusinessDay(A);
-  const sleeping = evening && state.canSleep;
+export async function eveningAndDay(
+  state: EngineState,
+  runner: DayRunner,
+  D: number,
+  evening: boolean,
+  parts?: DayParts,
+  quiet = 0,
+): Promise<{ evenings: DayPlans[]; quietDays: Array<Map<number, DaySummary>>; out: DayOutcome }> {
+  const last = D + quiet + 1;
+  const lead = state.settings.leadDays;
+  const calendar = state.settings.calendar;
+  const evenings: DayPlans[] = [];
+  const inOrder: PlansInOrder[] = [];
+  // Evening D + k plans the debits of D + k + 1 + lead (a business day), into evenings[k].
+  for (let k = 0; k <= quiet; k++) {
+    evenings.push(new DayPlans());
+    // Planned in account order; kept in collection id order as the ids become final (day-rows.ts).
+    inOrder.push(new PlansInOrder(evenings[k]!));
+  }
+  const planOn = (d: number) => (d > D || evening) && calendar.isBusinessDay(d + 1 + lead);
+  const sleepOn = (d: number) => (d > D || evening) && state.canSleep;
   state.dayAttempts.n = 0;
   const summaries = new Map<number, DaySummary>();
-  // The day's accounts: those active this evening, and those waking tomorrow (asleep now), in account order.
-  const woken = wakeOn(state, day);
+  const quietDays = Array.from({ length: quiet }, () => new Map<number, DaySummary>());
+  const lives = Array.from({ length: quiet + 1 }, (_, k) => new LiveOne(state, runner, D + 1 + k, k === quiet ? summaries : quietDays[k]!));
+  // The accounts: those active this evening, and those waking on one of the days (asleep now),
+  // in account order; wakes[j]: the day account order[j] wakes on (0: active this evening).
+  const woken: number[] = [];
+  const wokenOn = new Map<number, number>();
+  for (let d = D + 1; d <= last; d++) {
+    for (const i of state.wakes.get(d) ?? []) {
+      if (state.wakeDay[i] !== d || wokenOn.has(i)) continue;
+      woken.push(i);
+      wokenOn.set(i, d);
+    }
+    state.wakes.delete(d);
+  }
+  woken.sort((a, b) => a - b);
   const n = state.activeCount + woken.length;
   const order = new Int32Array(n);
-  const waking = new Uint8Array(n);
+  const wakes = new Int32Array(n);
   for (let a = 0, w = 0, k = 0; k < n; k++) {
     if (w < woken.length && (a === state.activeCount || woken[w]! < state.active[a]!)) {
-      order[k] = woken[w++]!;
-      waking[k] = 1;
+      order[k] = woken[w]!;
+      wakes[k] = wokenOn.get(woken[w++]!)!;
     } else order[k] = state.active[a++]!;
   }
   const bounds = partBounds(state, order);
-  const live = new LiveOne(state, runner, day, summaries);
   let keep = 0;
   const every = parts?.every ?? PLANS_EVERY;
   let handAt = every;
   for (let k = 0; k < n; k++) {
     const i = order[k]!;
-    if (waking[k] === 0) {
-      if (planning) planOne(state, i, D, A, inOrder);
-      if (sleeping && !staysAwake(state, i, D)) continue;
+    // The day it lives first: D + 1, or the day it wakes on (its days before lived asleep).
+    let d = wakes[k]! === 0 ? eveningOf(state, i, D, last, planOn, sleepOn, inOrder[0]!) : wakes[k]!;
+    while (d <= last) {
+      // Asleep since before this pass, or from one of its evenings, until d: its days lived asleep.
+      if (state.wakeDay[i] !== ACTIVE) catchUp(state, i, d - 1);
+      state.wakeDay[i] = ACTIVE;
+      lives[d - D - 1]!.one(i);
+      if (d === last) {
+        state.active[keep++] = i;
+        break;
+      }
+      d = eveningOf(state, i, d, last, planOn, sleepOn, inOrder[d - D]!);
     }
-    state.active[keep++] = i;
-    live.one(i);
     if (k + 1 >= handAt && k + 1 < n) {
       handAt = k + 1 + every;
-      inOrder.release(bounds.rowid[k + 1]!);
+      for (const p of inOrder) p.release(bounds.rowid[k + 1]!);
       if (parts) handPart(state, parts, bounds.rank[k + 1]!, bounds.rowid[k + 1]!);
       // The event loop turns: the plan batches compressed meanwhile on libuv's pool are taken
       // (their buffers serve the next batches: day-rows.ts PlanBuffer), rather than piling up
@@ -283,8 +321,47 @@ export async function eveningAndDay(state: EngineState, runner: DayRunner, D: nu
     }
   }
   state.activeCount = keep;
-  inOrder.release(0x7fffffff);
-  return { plans, out: dayOutcome(state, summaries) };
+  for (const p of inOrder) p.release(0x7fffffff);
+  return { evenings, quietDays, out: dayOutcome(state, summaries) };
+}
+
+/**
+ * Account i's evening of day d (awake that day): its planning and whether it sleeps. Returns the
+ * next day it lives: d + 1, a later day it wakes on (its wake day set; put on the wake list when
+ * that is after the pass's last day), or NEVER.
+ */
+function eveningOf(
+  state: EngineState,
+  i: number,
+  d: number,
+  last: number,
+  planOn: (d: number) => boolean,
+  sleepOn: (d: number) => boolean,
+  plans: PlansInOrder,
+): number {
+  if (planOn(d)) planOne(state, i, d, d + 1 + state.settings.leadDays, plans);
+  if (!sleepOn(d)) return d + 1;
+  const next = nextWake(state, i, d);
+  if (next === d + 1) return next;
+  state.wakeDay[i] = next;
+  // Beyond this pass (or never): on the wake list, as sleepIdle leaves it.
+  if (next > last) sleepUntil(state, i, next);
+  return next;
+}
+
+/**
+ * Days after `from` on which no debit can be made, as a day lived in one pass with the next may
+ * take them (eveningAndDay's `quiet`): days that are not business days (no debit is submitted for
+ * one), while no planner of the working set takes debits on the day itself (the oracle), none
+ * closing a period, and before `to`.
+ */
+export function quietDays(state: EngineState, from: number, to: number): number {
+  const calendar = state.settings.calendar;
+  if (calendar.isBusinessDay(from + 1)) return 0;
+  for (let i = 0; i < state.accounts.size; i++) if (state.hasDayDebits[i] === 1) return 0;
+  let q = 0;
+  for (let d = from + 1; d < to && !calendar.isBusinessDay(d) && d !== monthOf(d).lastDay; d++) q++;
+  return q;
 }
 
 /** Accounts between releases of the plans held (PlansInOrder) when no parts are handed. */

@@ -11,7 +11,7 @@ import { simulatedBankOn } from '../../src/backend/local/engine.js';
 import type { LocalBackend } from '../../src/backend/local/index.js';
 import { dayNumber, type IsoDate } from '../../src/domain/period.js';
 import { sleepIdle } from '../../src/engine/awake.js';
-import { DayRunner, eveningAndDay, liveDay, planAll, type DayOutcome } from '../../src/engine/day.js';
+import { DayRunner, eveningAndDay, liveDay, planAll, quietDays, type DayOutcome } from '../../src/engine/day.js';
 import { orderBy, updateColumns, type DayPlans } from '../../src/engine/day-rows.js';
 import { loadState } from '../../src/engine/load.js';
 import type { AttemptColumns, UpdateColumns } from '../../src/engine/ports.js';
@@ -98,45 +98,80 @@ const books = [
   { name: "from the engine's image mid-month", bank: false, shuffled: true, from: '2026-11-05', largest: 1, parts: 1 },
 ] as const;
 
+/** The sleeping accounts on the wake list of each day, as a comparable list. */
+function wakeLists(s: EngineState): Array<[number, number[]]> {
+  return [...s.wakes.entries()].map(([day, list]): [number, number[]] => [day, list.filter((i) => s.wakeDay[i] === day).sort((a, b) => a - b)]).filter(([, l]) => l.length > 0).sort((a, b) => a[0] - b[0]);
+}
+
 describe('a day lived with its evening, its rows in parts', () => {
   for (const book of books) {
-    it(`gives the plans, rows and accounts awake of the evening and the day one after the other (${book.name})`, async () => {
-      const [one, fused] = await twoStates(book);
-      const runOne = new DayRunner(one);
-      const runFused = new DayRunner(fused);
-      let parts = 0;
-      let largest = 0;
-      for (let D = dayNumber(book.from); D < dayNumber('2026-11-30'); D++) {
-        // The evening of D, then D + 1, one after the other (the first evening made already when
-        // the working set came from the image).
-        const evening = D > dayNumber(book.from) || !one.eveningDone;
-        const plans = evening ? planAll(one, D, D + 1 + one.settings.leadDays) : null;
-        if (evening && one.canSleep) sleepIdle(one, D);
-        const day: DayOutcome = liveDay(one, runOne, D + 1);
-        const updates = restUpdates(one);
-        // Both at once, a part every 3 accounts.
-        const handed: { attempts: AttemptColumns[]; updates: UpdateColumns[] } = { attempts: [], updates: [] };
-        const both = await eveningAndDay(fused, runFused, D, evening, {
-          every: 3,
-          hand: (a, u) => {
-            handed.attempts.push(a);
-            handed.updates.push(u);
-          },
-        });
-        handed.attempts.push(both.out.attempts);
-        handed.updates.push(restUpdates(fused));
-        if (handed.attempts.length > 2) parts++;
-        largest = Math.max(largest, handed.attempts.length - 1);
+    for (const chained of [false, true]) {
+      it(`gives the plans, rows and accounts awake of the evening and the day one after the other (${book.name}${chained ? ', a weekend with the day after it' : ''})`, async () => {
+        const [one, fused] = await twoStates(book);
+        const runOne = new DayRunner(one);
+        const runFused = new DayRunner(fused);
+        let parts = 0;
+        let largest = 0;
+        let chains = 0;
+        const end = dayNumber('2026-11-30');
+        for (let D = dayNumber(book.from); D < end; ) {
+          const quiet = chained ? quietDays(fused, D, end) : 0;
+          if (quiet > 0) chains++;
+          // The evenings and days one after the other (the first evening made already when the
+          // working set came from the image); the quiet days' summaries kept.
+          const evening = D > dayNumber(book.from) || !one.eveningDone;
+          const plans: Array<DayPlans | null> = [];
+          const quietSummaries: Array<Map<number, unknown>> = [];
+          let day!: DayOutcome;
+          for (let k = 0; k <= quiet; k++) {
+            const first = k > 0 || evening;
+            plans.push(first ? planAll(one, D + k, D + k + 1 + one.settings.leadDays) : null);
+            if (first && one.canSleep) sleepIdle(one, D + k);
+            day = liveDay(one, runOne, D + k + 1);
+            if (k < quiet) {
+              expect(day.attempts.n).toBe(0);
+              expect(one.dirty.length).toBe(0);
+              quietSummaries.push(day.summaries);
+            }
+          }
+          const updates = restUpdates(one);
+          // All at once, a part every 3 accounts.
+          const handed: { attempts: AttemptColumns[]; updates: UpdateColumns[] } = { attempts: [], updates: [] };
+          const both = await eveningAndDay(
+            fused,
+            runFused,
+            D,
+            evening,
+            {
+              every: 3,
+              hand: (a, u) => {
+                handed.attempts.push(a);
+                handed.updates.push(u);
+              },
+            },
+            quiet,
+          );
+          handed.attempts.push(both.out.attempts);
+          handed.updates.push(restUpdates(fused));
+          if (handed.attempts.length > 2) parts++;
+          largest = Math.max(largest, handed.attempts.length - 1);
 
-        expect(attemptRows(handed.attempts)).toEqual(attemptRows([day.attempts]));
-        expect(updateRows(handed.updates)).toEqual(updateRows([updates]));
-        expect(both.out.summaries).toEqual(day.summaries);
-        expect(await planRows(both.plans)).toEqual(plans ? await planRows(plans) : []);
-        expect(Array.from(fused.active.subarray(0, fused.activeCount))).toEqual(Array.from(one.active.subarray(0, one.activeCount)));
-        expect(Array.from(fused.wakeDay)).toEqual(Array.from(one.wakeDay));
-      }
-      expect(largest).toBeGreaterThan(book.largest);
-      expect(parts).toBeGreaterThan(book.parts);
-    });
+          expect(attemptRows(handed.attempts)).toEqual(attemptRows([day.attempts]));
+          expect(updateRows(handed.updates)).toEqual(updateRows([updates]));
+          expect(both.out.summaries).toEqual(day.summaries);
+          expect(both.quietDays).toEqual(quietSummaries);
+          for (let k = 0; k <= quiet; k++) expect(await planRows(both.evenings[k]!)).toEqual(plans[k] ? await planRows(plans[k]!) : []);
+          expect(Array.from(fused.active.subarray(0, fused.activeCount))).toEqual(Array.from(one.active.subarray(0, one.activeCount)));
+          expect(Array.from(fused.wakeDay)).toEqual(Array.from(one.wakeDay));
+          expect(wakeLists(fused)).toEqual(wakeLists(one));
+          D += quiet + 1;
+        }
+        expect(largest).toBeGreaterThan(book.largest);
+        expect(parts).toBeGreaterThan(book.parts);
+        // November 2026's weekends, each lived with the day after it: the 1st, 7th-8th, 14th-15th,
+        // 21st-22nd and 28th-29th (the last with the 30th, which closes the month).
+        if (chained) expect(chains).toBe(book.from === '2026-10-31' ? 5 : 4);
+      });
+    }
   }
 });
