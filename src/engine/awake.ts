@@ -89,20 +89,11 @@ export function sleepIdle(state: EngineState, D: number): void {
   let keep = 0;
   for (let k = 0; k < state.activeCount; k++) {
     const i = state.active[k]!;
-    if (staysAwake(state, i, D)) state.active[keep++] = i;
+    const next = nextWake(state, i, D);
+    if (next === D + 1) state.active[keep++] = i;
+    else sleepUntil(state, i, next);
   }
   state.activeCount = keep;
-}
-
-/**
- * sleepIdle for active account i at the end of day D: true when it must live D + 1, else it is
- * put to sleep until the day it is needed again (the caller drops it from the active list).
- */
-export function staysAwake(state: EngineState, i: number, D: number): boolean {
-  const next = nextWake(state, i, D);
-  if (next === D + 1) return true;
-  sleepUntil(state, i, next);
-  return false;
 }
 
 /** The day active account i must live next, seen at the end of day D (after its planning): D + 1 when it stays awake. */
@@ -132,8 +123,16 @@ export function sleepUntil(state: EngineState, i: number, day: number): void {
  * rejoin the active list (which stays in account order: the order the day's plans are made in).
  */
 export function wake(state: EngineState, day: number): void {
-  const woken = wakeOn(state, day);
+  const list = state.wakes.get(day);
+  if (!list) return;
+  state.wakes.delete(day);
+  const woken = list.filter((i) => state.wakeDay[i] === day);
   if (woken.length === 0) return;
+  for (const i of woken) {
+    catchUp(state, i, day - 1);
+    state.wakeDay[i] = ACTIVE;
+  }
+  woken.sort((a, b) => a - b);
   // Merge into the active list from the back.
   let a = state.activeCount - 1;
   let w = woken.length - 1;
@@ -143,22 +142,6 @@ export function wake(state: EngineState, day: number): void {
     else state.active[at--] = woken[w--]!;
   }
   state.activeCount += woken.length;
-}
-
-/**
- * The accounts due to wake on `day`, brought up to the day before and marked active, in account
- * order; the caller puts them in the active list.
- */
-export function wakeOn(state: EngineState, day: number): number[] {
-  const list = state.wakes.get(day);
-  if (!list) return [];
-  state.wakes.delete(day);
-  const woken = list.filter((i) => state.wakeDay[i] === day);
-  for (const i of woken) {
-    catchUp(state, i, day - 1);
-    state.wakeDay[i] = ACTIVE;
-  }
-  return woken.sort((a, b) => a - b);
 }
 
 const catchUpFacts: PostedDay = { credits: 0, postedDebits: 0, collected: 0, premiaDebits: 0 };
