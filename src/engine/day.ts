@@ -398,39 +398,42 @@ function partBounds(state: EngineState, order: Int32Array): { rank: Int32Array; 
 function handPart(state: EngineState, parts: DayParts, rank: number, rowid: number): void {
   const cs = state.cols;
   const attempts = state.dayAttempts.take(cs, rank, (c) => state.accounts.clientId[cs.account[c]!]!);
+  const updated = takeDirty(state, rowid);
+  if (attempts.n === 0 && updated.length === 0) return;
+  parts.hand(attempts, updateColumns(cs, updated, 0, updated.length));
+}
+
+/**
+ * The collections the day changed with rowids below `bound`, in rowid order, no longer dirty
+ * (the others stay): consecutive rows share pages, so the updates touch each page once (in
+ * customer order they hop across a table larger than the page cache).
+ */
+export function takeDirty(state: EngineState, bound = 0x7fffffff): Int32Array {
+  const cs = state.cols;
   const dirty = state.dirty;
   let m = 0;
-  let keep = 0;
-  for (let j = 0; j < dirty.length; j++) {
-    if (cs.rowid[dirty[j]!]! < rowid) m++;
-  }
+  for (let j = 0; j < dirty.length; j++) if (cs.rowid[dirty[j]!]! < bound) m++;
   const ready = new Int32Array(m);
   m = 0;
+  let keep = 0;
   for (let j = 0; j < dirty.length; j++) {
     const c = dirty[j]!;
-    if (cs.rowid[c]! < rowid) {
+    if (cs.rowid[c]! < bound) {
       ready[m++] = c;
       cs.dirty[c] = 0;
     } else dirty[keep++] = c;
   }
   dirty.length = keep;
-  const byRowid = orderBy(m, (j) => cs.rowid[ready[j]!]!);
-  for (let k = 0; k < m; k++) byRowid[k] = ready[byRowid[k]!]!;
-  if (attempts.n === 0 && m === 0) return;
-  parts.hand(attempts, updateColumns(cs, byRowid, 0, m));
+  const order = orderBy(m, (j) => cs.rowid[ready[j]!]!);
+  for (let k = 0; k < m; k++) order[k] = ready[order[k]!]!;
+  return order;
 }
 
 /** Write the day's attempts and the collections they changed. */
 export async function writeDay(unit: DayUnit, state: EngineState, day: number, out: DayOutcome): Promise<void> {
   await unit.insertAttemptColumns(fromDayNumber(day), out.attempts);
   const cs = state.cols;
-  // In rowid order: consecutive rows share pages, so a day's updates touch each page once
-  // (in customer order they hop across a table larger than the page cache).
-  const dirty = state.dirty;
-  const order = orderBy(dirty.length, (j) => cs.rowid[dirty[j]!]!);
-  for (let k = 0; k < order.length; k++) order[k] = dirty[order[k]!]!;
-  for (const c of dirty) cs.dirty[c] = 0;
-  dirty.length = 0;
+  const order = takeDirty(state);
   // Handed over UPDATE_CHUNK rows a call, as the day's attempts are written.
   for (let at = 0; at < order.length; at += UPDATE_CHUNK) await unit.updateCollectionColumns(updateColumns(cs, order, at, Math.min(order.length, at + UPDATE_CHUNK)));
   if (order.length === 0) await unit.updateCollectionColumns(updateColumns(cs, order, 0, 0));

@@ -23,7 +23,7 @@ import { createRequire } from 'node:module';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import { PremiaError } from '../domain/errors.js';
-import { ACKED, applyDayOps, DayOps, STOP, type DayWriterData, type DayWriterIn, type DayWriterOut, type ImageRow } from './engine-days.js';
+import { ACKED, dayRows, DayOps, STOP, type DayWriterData, type DayWriterIn, type DayWriterOut, type ImageRow } from './engine-days.js';
 import { StatementCache } from './sqlite-dialect.js';
 
 /** WAL pages between checkpoints while days are written (256 MiB of 16 KiB pages). */
@@ -64,13 +64,6 @@ const post = (m: DayWriterOut) => {
   port.postMessage(m);
 };
 
-/** Attempts and collection updates a day writes. */
-function rowsOf(m: Extract<DayWriterIn, { type: 'day' }>): number {
-  let n = 0;
-  for (const o of m.ops) if (o.op === 'attempts' || o.op === 'updates') n += o.rows.n;
-  return n;
-}
-
 /**
  * Days waiting here when one is written are written with it, in the same transaction, while
  * each writes at least JOIN_MIN_ROWS rows and together at most GROUP_ROWS (GROUP_DAYS days at
@@ -100,8 +93,7 @@ async function drain(): Promise<void> {
     while (inbox.length > 0) {
       const m = inbox.shift()!;
       if ((m.type === 'day' || m.type === 'part' || m.type === 'abandon') && m.seq <= answered) continue; // of a day dropped
-      if (m.type === 'day') await writeDays(m);
-      else if (m.type === 'part') await writeParts(m);
+      if (m.type === 'day' || m.type === 'part') await writeDays(m);
       else if (m.type === 'abandon') post({ type: 'dropped', seq: m.seq, changed: false });
       else if (m.type === 'image-block' || m.type === 'image-end') continue; // of a day not written
       else handle(m);
@@ -133,47 +125,45 @@ function reportedBefore(seq: number): boolean {
   return Atomics.load(shared, STOP) === 0;
 }
 
-/** Write day `first` and the days waiting after it that join it (one transaction), or drop them. */
-async function writeDays(first: Day): Promise<void> {
-  if (stopped) {
-    post({ type: 'dropped', seq: first.seq, changed: false });
-    return;
-  }
+type Part = Extract<DayWriterIn, { type: 'part' }>;
+
+/**
+ * Write day `first` and the days waiting after it that join it (one transaction), or drop them.
+ * A day that comes in parts (its first a 'part': repos/engine-pipeline.ts) is written alone, its
+ * transaction begun on the first part and each written as it comes; an 'abandon' rolls it back.
+ */
+async function writeDays(first: Day | Part): Promise<void> {
+  const days: Array<Day | Part> = [first];
+  const drop = (changed: (k: number) => boolean) => {
+    if (raw.inTransaction) raw.exec('rollback');
+    stopped = true;
+    days.forEach((d, k) => post({ type: 'dropped', seq: d.seq, changed: changed(k) }));
+  };
+  if (stopped) return drop(() => false);
   // The day before reported (or a stop) first, outside any transaction, unless nothing on the
   // engine's thread can be waiting for the store's lock (DayWriterData.waitInTransaction).
-  if (!data.waitInTransaction && !reportedBefore(first.seq)) {
-    stopped = true;
-    post({ type: 'dropped', seq: first.seq, changed: false });
-    return;
-  }
+  if (!data.waitInTransaction && !reportedBefore(first.seq)) return drop(() => false);
   for (let r = receiveMessageOnPort(port); r !== undefined; r = receiveMessageOnPort(port)) inbox.push(r.message as DayWriterIn);
-  const days = [first];
-  let rows = rowsOf(first);
+  let rows = first.type === 'day' ? dayRows(first.ops) : 0;
   while (rows >= JOIN_MIN_ROWS && days.length < GROUP_DAYS && inbox[0]?.type === 'day') {
-    const next = rowsOf(inbox[0]);
+    const next = dayRows(inbox[0].ops);
     if (next < JOIN_MIN_ROWS || rows + next > GROUP_ROWS) break;
     days.push(inbox.shift() as Day);
     rows += next;
   }
   try {
     raw.exec('begin immediate');
-    if (dataVersion() !== baseline) {
-      raw.exec('rollback');
-      stopped = true;
-      days.forEach((d, k) => post({ type: 'dropped', seq: d.seq, changed: k === 0 }));
-      return;
-    }
+    if (dataVersion() !== baseline) return drop((k) => k === 0);
     const lapsed: Array<Map<number, number>> = [];
-    for (const d of days) lapsed.push(await applyDayOps(statements, d.ops, () => imageBlocks(d.seq)));
+    for (const d of days) {
+      const l = await applyDay(d);
+      if (l === null) return drop(() => false);
+      lapsed.push(l);
+    }
     // Written while the engine was still reporting the day before (a long day of its own keeps it
     // from doing so at once, and this thread need not idle meanwhile): committed once it has,
     // rolled back when the engine stopped instead.
-    if (data.waitInTransaction && !reportedBefore(first.seq)) {
-      raw.exec('rollback');
-      stopped = true;
-      days.forEach((d) => post({ type: 'dropped', seq: d.seq, changed: false }));
-      return;
-    }
+    if (data.waitInTransaction && !reportedBefore(first.seq)) return drop(() => false);
     raw.exec('commit');
     days.forEach((d, k) => post({ type: 'committed', seq: d.seq, lapsed: [...lapsed[k]!] }));
   } catch (e) {
@@ -183,42 +173,17 @@ async function writeDays(first: Day): Promise<void> {
   }
 }
 
-type Part = Extract<DayWriterIn, { type: 'part' }>;
-
-/**
- * Write day `first.seq`, which comes in parts (repos/engine-pipeline.ts part): its transaction
- * begins on the first, each part is written as it comes, and it commits (as writeDays would)
- * once its last operations come ('day'); an 'abandon' instead rolls it back.
- */
-async function writeParts(first: Part): Promise<void> {
-  const seq = first.seq;
-  const drop = (changed: boolean) => {
-    if (raw.inTransaction) raw.exec('rollback');
-    stopped = true;
-    post({ type: 'dropped', seq, changed });
-  };
-  if (stopped) return drop(false);
-  if (!data.waitInTransaction && !reportedBefore(seq)) return drop(false);
-  try {
-    raw.exec('begin immediate');
-    if (dataVersion() !== baseline) return drop(true);
-    const day = new DayOps(statements);
-    await day.apply(first.ops);
-    for (;;) {
-      const m = await next(seq);
-      if (m.type === 'abandon') return drop(false);
-      await day.apply(m.ops, () => imageBlocks(seq));
-      if (m.type === 'day') break;
-    }
-    const lapsed = day.end();
-    if (data.waitInTransaction && !reportedBefore(seq)) return drop(false);
-    raw.exec('commit');
-    post({ type: 'committed', seq, lapsed: [...lapsed] });
-  } catch (e) {
-    if (raw.inTransaction) raw.exec('rollback');
-    stopped = true;
-    post({ type: 'failed', seq, error: failure(e) });
+/** Apply day `d`'s operations, and when it comes in parts the rest as it comes: its lapsed policies, or null when abandoned. */
+async function applyDay(d: Day | Part): Promise<Map<number, number> | null> {
+  const day = new DayOps(statements);
+  const image = () => imageBlocks(d.seq);
+  await day.apply(d.ops, image);
+  for (let m: DayWriterIn = d; m.type === 'part'; ) {
+    m = await next(d.seq);
+    if (m.type === 'abandon') return null;
+    await day.apply(m.ops, image);
   }
+  return day.end();
 }
 
 /** The next part, rest or abandon of day `seq`, as it arrives. */

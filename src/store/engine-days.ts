@@ -54,6 +54,13 @@ export type DayOp =
   | { op: 'clock'; date: IsoDate };
 
 /** The typed arrays of `ops` (transferred, not copied, to another thread). */
+/** Attempts and collection updates among a day's operations (what the writer's grouping and the engine's room count). */
+export function dayRows(ops: readonly DayOp[]): number {
+  let n = 0;
+  for (const o of ops) if (o.op === 'attempts' || o.op === 'updates') n += o.rows.n;
+  return n;
+}
+
 export function transferables(ops: readonly DayOp[]): ArrayBuffer[] {
   const out = new Set<ArrayBuffer>();
   const add = (...arrays: ArrayBufferView[]) => {

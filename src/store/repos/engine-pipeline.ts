@@ -31,7 +31,7 @@ import type {
 import type { AdvanceLease } from '../advance-lease.js';
 import { dayWriterModule } from '../day-writer-url.js';
 import { sqliteDiskFullError } from '../../domain/disk-full.js';
-import { ACKED, STOP, transferables, type DayOp, type DayWriterData, type DayWriterIn, type DayWriterOut, type SnapshotRows } from '../engine-days.js';
+import { ACKED, dayRows, STOP, transferables, type DayOp, type DayWriterData, type DayWriterIn, type DayWriterOut, type SnapshotRows } from '../engine-days.js';
 import type { SqliteStore } from '../store-types.js';
 import { releaseFreedMemory } from '../../lib/memory.js';
 
@@ -78,13 +78,6 @@ export function dayWriterError(sent: { message: string; code?: string }): Error 
   if (sent.code) return new PremiaError(sent.code as ErrorCode, sent.message);
   const e = new Error(sent.message);
   return sqliteDiskFullError(e) ?? e;
-}
-
-/** Attempts and updates among `ops`. */
-function rowsOf(ops: readonly DayOp[]): number {
-  let rows = 0;
-  for (const o of ops) if (o.op === 'attempts' || o.op === 'updates') rows += o.rows.n;
-  return rows;
 }
 
 /** The day writer of one run of days, and the days handed to it. */
@@ -212,7 +205,7 @@ export class DayPipeline {
   hand(ops: DayOp[], handed: Omit<Handed, 'seq' | 'rows'>, image?: Iterable<ImageBlock>, seq = 0): void {
     if (seq === 0) seq = this.open(handed);
     const h = this.inFlight.find((d) => d.seq === seq);
-    if (h) h.rows += rowsOf(ops);
+    if (h) h.rows += dayRows(ops);
     this.worker.postMessage({ type: 'day', seq, ops } satisfies DayWriterIn, transferables(ops));
     if (image) void this.streamImage(seq, image);
   }
@@ -227,7 +220,7 @@ export class DayPipeline {
   /** Day `seq`'s first operations (or the next), for the writer to begin on. */
   part(seq: number, ops: DayOp[]): void {
     const h = this.inFlight.find((d) => d.seq === seq);
-    if (h) h.rows += rowsOf(ops);
+    if (h) h.rows += dayRows(ops);
     this.worker.postMessage({ type: 'part', seq, ops } satisfies DayWriterIn, transferables(ops));
   }
 
