@@ -20,7 +20,9 @@
  * theirs. A stop or crash between the two leaves the store at D without D's plans: the next
  * advance makes them, the same, before it lives D + 1 (as for collections queued since). Days
  * no debit can be made on (day.ts quietDays: a weekend) are lived in the unit of the day after
- * them, each account through them and their evenings in turn.
+ * them, each account through them and their evenings in turn. An advance whose days are all
+ * such days (none planning a debit), before any image the next load could use, moves the clock
+ * alone (load.ts loadCanWait): the next advance loads as those days left the accounts.
  *
  * The working set is kept in memory for the whole advance (state.ts) and loaded again when
  * anything else wrote to the store in between. One advance runs at a time per store (the store's
@@ -32,7 +34,7 @@ import { closePeriod, DayRunner, emptySummary, eveningAndDay, insertPlans, liveD
 import type { AdvanceClaim, AdvanceHolder, AttemptColumns, Bank, EngineHelper, EngineStore, UpdateColumns } from './ports.js';
 import { sleepIdle } from './awake.js';
 import { encodeImage } from './image.js';
-import { loadState } from './load.js';
+import { loadCanWait, loadState } from './load.js';
 import { advanceInShards, livesInShards } from './shards.js';
 import type { EngineState } from './state.js';
 
@@ -140,6 +142,8 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
   const total = dayNumber(to) - dayNumber(from);
   let state: EngineState | null = null;
   let runner: DayRunner | null = null;
+  /** Whether the days up to `to` pass without the working set (none loaded meanwhile). */
+  let waiting = false;
   /** Days lived and handed to the store, not yet known to have committed, in order. */
   const pending: Array<{ summary: DaySummary; lapsed: Promise<Map<number, number>>; before: DaySummary[] }> = [];
   // A store may take days over before they commit (another thread writes them while the next
@@ -192,6 +196,17 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
           const today = world.today;
           if (today >= to) return null; // moved meanwhile by something that does not take the claim
           const stale = state === null || unit.changedSinceLastDay || state.today !== today;
+          // Days that change nothing but the clock pass without the working set (load.ts
+          // loadCanWait), asked again whenever anything else wrote.
+          if (stale && unit.changedSinceLastDay) waiting = await loadCanWait(unit, bank, dayNumber(to));
+          if (waiting) {
+            state = null;
+            runner = null;
+            const date = fromDayNumber(dayNumber(today) + 1);
+            await unit.moveClock(date);
+            hooks.beforeCommit?.(date);
+            return { summary: emptySummary(date), lapsed: Promise.resolve(new Map<number, number>()), before: [] };
+          }
           if (stale) {
             state = await loadState(unit, bank, dayNumber(to), engine.helper);
             runner = new DayRunner(state);

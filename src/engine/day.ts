@@ -4,7 +4,7 @@
  * Synchronous over the working set (a million collections a day); the store is reached through
  * the day's unit of work in a few bulk calls.
  */
-import { monthOf } from '../domain/calendar.js';
+import { monthOf, type Calendar } from '../domain/calendar.js';
 import { isRetryable } from '../domain/debit-outcome.js';
 import { applyLapseRule } from '../domain/lapse.js';
 import { asCents, type Cents } from '../domain/money.js';
@@ -360,8 +360,26 @@ export function quietDays(state: EngineState, from: number, to: number): number 
   if (calendar.isBusinessDay(from + 1)) return 0;
   for (let i = 0; i < state.accounts.size; i++) if (state.hasDayDebits[i] === 1) return 0;
   let q = 0;
-  for (let d = from + 1; d < to && !calendar.isBusinessDay(d) && d !== monthOf(d).lastDay; d++) q++;
+  for (let d = from + 1; d < to && isQuiet(calendar, d); d++) q++;
   return q;
+}
+
+/** A day no premia debit is made on and no period closes at the end of (without a planner taking debits on the day). */
+function isQuiet(calendar: Calendar, day: number): boolean {
+  return !calendar.isBusinessDay(day) && day !== monthOf(day).lastDay;
+}
+
+/**
+ * Whether every day after `from` up to `to` is quiet (isQuiet) and no evening among them plans a
+ * debit: those are for action days `leadDays` + 1 after each, from the evening of `from` (when
+ * not made yet) to that of the day before `to`, none of them a business day. Such days change
+ * nothing in the store but the clock when no planner of the working set takes debits on the day
+ * (the caller's to know), and the evening of `to` is made by the next load, as after a stop.
+ */
+export function quietThrough(calendar: Calendar, leadDays: number, from: number, to: number): boolean {
+  for (let d = from + 1; d <= to; d++) if (!isQuiet(calendar, d)) return false;
+  for (let a = from + 1 + leadDays; a <= to + leadDays; a++) if (calendar.isBusinessDay(a)) return false;
+  return to > from;
 }
 
 /** Accounts between releases of the plans held (PlansInOrder) when no parts are handed. */

@@ -10,12 +10,13 @@ import { catchUp, catchUpAccount, sleepUntil } from './awake.js';
 import { STATUS_BY_CODE } from '../domain/collection.js';
 import { failureCode } from '../domain/debit-outcome.js';
 import { CollectionSet, dayOrNone } from './collection-set.js';
+import { quietThrough } from './day.js';
 import { copyCollection, copySummaries, decodeBlock, imageTag, imageUse, keepFromBlock } from './image.js';
 import type { IncomeAnalysis } from './income.js';
 import type { Bank, BankAccounts, DayUnit, EngineHelper, HelperAnswer, HelperJob, KeptAccounts } from './ports.js';
 import { engineSettings, type EngineSettings } from './settings.js';
 import { EngineState } from './state.js';
-import { strategyCode } from './strategies.js';
+import { strategyCode, takesDebitsOnTheDay } from './strategies.js';
 import { AccountSummaries, analysisDay } from './summary.js';
 
 /**
@@ -25,14 +26,41 @@ import { AccountSummaries, analysisDay } from './summary.js';
 export async function loadState(unit: DayUnit, bank: Bank, lastDay: number, helper?: EngineHelper): Promise<EngineState> {
   const world = await unit.readWorld();
   const settings = engineSettings(world.settings);
-  const tag = bank.resumes === true && unit.readImageHead ? imageTag(world.settings, new AccountSummaries(1, 0, settings.calendar)) : '';
-  const image = tag !== '' ? await unit.readImageHead!() : null;
-  const use = image === null ? 'none' : imageUse(image.head, image.inputs, world.today, tag);
+  const { tag, image, use } = await imageNow(unit, bank, world, settings);
   const state =
     use === 'all' ? await loadFromImage(unit, bank, world.today, settings, lastDay) : await loadFromCollections(unit, bank, world.today, settings, use === 'accounts', helper);
   state.imageTag = tag;
   state.inputsVersion = image?.inputs ?? -1;
   return state;
+}
+
+/** The tag the working set is kept under (image.ts; '' when not kept), the image's head, and how a load may use it. */
+async function imageNow(unit: DayUnit, bank: Bank, world: { today: IsoDate; settings: ReadonlyMap<string, string> }, settings: EngineSettings) {
+  const tag = bank.resumes === true && unit.readImageHead ? imageTag(world.settings, new AccountSummaries(1, 0, settings.calendar)) : '';
+  const image = tag !== '' ? await unit.readImageHead!() : null;
+  const use = image === null ? 'none' : imageUse(image.head, image.inputs, world.today, tag);
+  return { tag, image, use };
+}
+
+/**
+ * Whether the days after the clock's date up to `to` (a day number) may pass without the working
+ * set, the clock alone moving: every one of them quiet, no evening among them planning a debit
+ * (day.ts quietThrough), no run of an open period taking debits on the day itself (the oracle),
+ * and no image the next load would use (passing them would leave it behind: that load would
+ * replay every account). Nothing is then lost or changed: the next advance loads the working set
+ * as it would have been at the end of these days (the bank's accounts replayed through them) and
+ * makes the evening of the last, as after a stop (advance.ts). A cron job advancing one day at a
+ * time pays nothing for a weekend before the month's first load.
+ */
+export async function loadCanWait(unit: DayUnit, bank: Bank, to: number): Promise<boolean> {
+  if (unit.openStrategies === undefined) return false;
+  const world = await unit.readWorld();
+  const settings = engineSettings(world.settings);
+  const today = dayNumber(world.today);
+  if (!quietThrough(settings.calendar, settings.leadDays, today, to)) return false;
+  const strategies = await unit.openStrategies(firstOpenPeriod(world.today));
+  if (strategies.some((name) => takesDebitsOnTheDay(name))) return false;
+  return (await imageNow(unit, bank, world, settings)).use === 'none';
 }
 
 /**

@@ -151,6 +151,12 @@ export interface DayUnit {
   readWorld(): Promise<{ today: IsoDate; settings: ReadonlyMap<string, string> }>;
   /** How many collections of the periods from `firstOpen` on there are (of every client). */
   countOpenCollections(firstOpen: Period): Promise<number>;
+  /**
+   * Optional: the strategies (as stored) of the runs of periods from `firstOpen` on (of every
+   * client), each once. Without it every advance loads its working set, quiet days or not
+   * (load.ts loadCanWait).
+   */
+  openStrategies?(firstOpen: Period): Promise<string[]>;
   /** Those collections, in any order (the engine groups them by customer). */
   loadOpenCollections(firstOpen: Period, sink: (row: OpenCollection) => void): Promise<void>;
   /** The debits submitted at the end of `fromPlanDay` or later (of every client). */

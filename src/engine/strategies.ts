@@ -108,6 +108,11 @@ export function planCustomer(
   return out;
 }
 
+/** Whether the planner of an execution's stored strategy takes debits on the day itself (`debitsOnDay`). */
+export function takesDebitsOnTheDay(name: unknown): boolean {
+  return strategyOf(name).planner().debitsOnDay !== undefined;
+}
+
 /** A strategy's code (its index in STRATEGY_LIST) from an execution's stored name. */
 export function strategyCode(name: unknown): number {
   return STRATEGY_LIST.indexOf(strategyOf(name));

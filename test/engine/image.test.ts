@@ -174,10 +174,17 @@ describe("the engine's image", () => {
     expect(head().inputs).not.toBe(version);
     expect((await loadBoth(b, dayNumber('2026-11-07'))).kept.consumed).toBe(dayNumber('2026-11-07'));
 
-    // A setting of the engine changes the tag: ignored, until an advance keeps it again.
+    // A setting of the engine changes the tag: ignored, until an advance keeps it again. The
+    // Saturday after it passes without the working set (load.ts loadCanWait): the image stays as
+    // it was, unused; the Monday's advance loads (the Sunday with it) and keeps it.
     await b.admin.settings.set('engine.max_failed_attempts', '4');
     expect((await loadBoth(b)).kept.resumed).toBe(0);
+    const asOf = raw.prepare('select as_of from engine_image_head').pluck();
     await b.advanceClock({ days: 1 });
+    expect(asOf.get()).toBe('2026-11-06');
+    expect((await loadBoth(b)).kept.resumed).toBe(0);
+    await b.advanceClock({ days: 2 });
+    expect(asOf.get()).toBe('2026-11-09');
     expect((await loadBoth(b)).kept.resumed).toBe(400);
 
     // An imported holiday changes the calendar: ignored.

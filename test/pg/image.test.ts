@@ -34,6 +34,9 @@ describe.skipIf(noPg)(`the engine's image on PostgreSQL${noPg ? ` (skipped: ${pg
     const post = await book(await freshDatabase('resume'));
     open.push(post);
     expect(post.store.kind).toBe('postgres');
+    // Sunday 1 November passes without the working set (engine/load.ts loadCanWait): no image kept.
+    await post.advanceClock({ days: 1 });
+    expect((await loadBoth(post)).kept.resumed).toBe(0);
     await post.advanceClock({ to: '2026-11-05' });
     for (let d = 0; d < 3; d++) {
       const { kept, replayed } = await loadBoth(post);

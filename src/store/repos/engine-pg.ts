@@ -451,6 +451,14 @@ class PgDay implements DayUnit {
     return Number(r.rows[0]!.n);
   }
 
+  async openStrategies(firstOpen: Period): Promise<string[]> {
+    const r = await this.client.query<{ strategy: string }>(
+      pgPlaceholders('select distinct strategy from executions where period_month >= ? and client_id in (select id from clients)'),
+      [firstOpen],
+    );
+    return r.rows.map((row) => row.strategy);
+  }
+
   async loadOpenCollections(firstOpen: Period, sink: (row: OpenCollection) => void): Promise<void> {
     const row = {} as OpenCollection;
     const shard = this.shardWhere();

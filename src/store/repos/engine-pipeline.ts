@@ -378,6 +378,10 @@ export class HandedDay implements DayUnit {
     return this.readUnit().countOpenCollections(firstOpen);
   }
 
+  openStrategies(firstOpen: Period): Promise<string[]> {
+    return this.readUnit().openStrategies!(firstOpen);
+  }
+
   loadOpenCollections(firstOpen: Period, sink: (row: OpenCollection) => void): Promise<void> {
     return this.readUnit().loadOpenCollections(firstOpen, sink);
   }

@@ -241,6 +241,9 @@ const OPEN_CHUNK = `select group_concat(line, char(10)), max(id) from (
   where +c.period_month >= ? and c.id > ? and +c.client_id in (select id from clients)
   order by c.id limit ${OPEN_CHUNK_ROWS})`;
 
+/** The strategies of the runs of open periods (DayUnit.openStrategies). */
+const OPEN_STRATEGIES = 'select distinct strategy from executions where period_month >= ? and client_id in (select id from clients)';
+
 /** The first id of OPEN_CHUNK's rows (null: none), where its chunks start. */
 const OPEN_FIRST_ID = 'select min(id) as id from collections where client_id in (select id from clients) and period_month >= ?';
 
@@ -377,6 +380,10 @@ class SqliteDay implements DayUnit {
       .where('period_month', '>=', firstOpen)
       .executeTakeFirstOrThrow();
     return row.n;
+  }
+
+  async openStrategies(firstOpen: Period): Promise<string[]> {
+    return this.statements.get(OPEN_STRATEGIES).pluck(true).all(firstOpen) as string[];
   }
 
   async loadOpenCollections(firstOpen: Period, sink: (row: OpenCollection) => void): Promise<void> {
