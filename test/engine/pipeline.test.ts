@@ -120,6 +120,25 @@ describe("the engine's threads", () => {
     expect(one.collections).toBe(plain.collections);
   });
 
+  it('a quiet Sunday handed to the writer moves the clock alone, and the month is the same', async () => {
+    const plain = await withoutWriter(async () => month(await book()));
+    const b = await book();
+    if (b.store.kind !== 'sqlite') throw new Error('a SQLite store is expected');
+    const raw = b.store.raw;
+    // As many queued as a one-day advance with no image hands its day to the writer for.
+    const queued = raw.prepare("select policies_queued from executions where status = 'processing'").pluck().get() as number;
+    raw.prepare("update executions set policies_queued = 65536 where status = 'processing'").run();
+    expect(await takesDaysOver(b.store, 1, true)).toBe(true);
+    const sunday = await b.advanceClock({ days: 1 });
+    expect(sunday.days.map((d) => [d.date, d.attempts])).toEqual([['2026-11-01', 0]]);
+    expect(raw.prepare("select value from meta where key = 'clock_date'").pluck().get()).toBe('2026-11-01');
+    expect(raw.prepare('select (select count(*) from engine_image_head) + (select count(*) from plan_batches)').pluck().get()).toBe(0);
+    raw.prepare("update executions set policies_queued = ? where status = 'processing'").run(queued);
+    const lived = await month(b);
+    expect(lived.attempts).toBe(plain.attempts);
+    expect(lived.collections).toBe(plain.collections);
+  });
+
   it('an advance of more than one day is handed over from 65,536 queued collections, or when PREMIA_DAY_WRITER=1 says so', async () => {
     const b = await book();
     if (b.store.kind !== 'sqlite') throw new Error('a SQLite store is expected');
