@@ -198,7 +198,7 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
           const stale = state === null || unit.changedSinceLastDay || state.today !== today;
           // Days that change nothing but the clock pass without the working set (load.ts
           // loadCanWait), asked again whenever anything else wrote.
-          if (stale && unit.changedSinceLastDay) waiting = await loadCanWait(unit, bank, dayNumber(to));
+          if (unit.changedSinceLastDay) waiting = await loadCanWait(unit, bank, world, dayNumber(to));
           if (waiting) {
             state = null;
             runner = null;

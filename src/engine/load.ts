@@ -34,8 +34,11 @@ export async function loadState(unit: DayUnit, bank: Bank, lastDay: number, help
   return state;
 }
 
+/** What a day's unit reads of the world (DayUnit.readWorld). */
+type UnitWorld = Awaited<ReturnType<DayUnit['readWorld']>>;
+
 /** The tag the working set is kept under (image.ts; '' when not kept), the image's head, and how a load may use it. */
-async function imageNow(unit: DayUnit, bank: Bank, world: { today: IsoDate; settings: ReadonlyMap<string, string> }, settings: EngineSettings) {
+async function imageNow(unit: DayUnit, bank: Bank, world: UnitWorld, settings: EngineSettings) {
   const tag = bank.resumes === true && unit.readImageHead ? imageTag(world.settings, new AccountSummaries(1, 0, settings.calendar)) : '';
   const image = tag !== '' ? await unit.readImageHead!() : null;
   const use = image === null ? 'none' : imageUse(image.head, image.inputs, world.today, tag);
@@ -43,8 +46,9 @@ async function imageNow(unit: DayUnit, bank: Bank, world: { today: IsoDate; sett
 }
 
 /**
- * Whether the days after the clock's date up to `to` (a day number) may pass without the working
- * set, the clock alone moving: every one of them quiet, no evening among them planning a debit
+ * Whether the days after the clock's date (`world`: as the unit read it) up to `to` (a day
+ * number) may pass without the working set, the clock alone moving: every one of them quiet, no
+ * evening among them planning a debit
  * (day.ts quietThrough), no run of an open period taking debits on the day itself (the oracle),
  * and no image the next load would use (passing them would leave it behind: that load would
  * replay every account). Nothing is then lost or changed: the next advance loads the working set
@@ -52,9 +56,8 @@ async function imageNow(unit: DayUnit, bank: Bank, world: { today: IsoDate; sett
  * makes the evening of the last, as after a stop (advance.ts). A cron job advancing one day at a
  * time pays nothing for a weekend before the month's first load.
  */
-export async function loadCanWait(unit: DayUnit, bank: Bank, to: number): Promise<boolean> {
+export async function loadCanWait(unit: DayUnit, bank: Bank, world: UnitWorld, to: number): Promise<boolean> {
   if (unit.openStrategies === undefined) return false;
-  const world = await unit.readWorld();
   const settings = engineSettings(world.settings);
   const today = dayNumber(world.today);
   if (!quietThrough(settings.calendar, settings.leadDays, today, to)) return false;
