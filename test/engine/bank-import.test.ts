@@ -331,7 +331,8 @@ describe('bank import', () => {
     } finally {
       reads.restore();
     }
-    // The account's customers, its turnover, the new rows' first id, and its one day's stored rows.
+    // Four: the customers imported before, the new rows' first id, the account's turnover, and its
+    // one day's stored rows (30,004 when each row is looked up among them).
     expect(reads.count).toBeGreaterThan(0);
     expect(reads.count).toBeLessThanOrEqual(10);
   });
@@ -355,7 +356,7 @@ describe('bank import', () => {
       300,
       { row: 2, customer_id: 'LONG-0', field: 'description', code: 'INVALID_FORMAT', message: 'description is longer than 200 characters' },
     ]);
-    // A description's first 202 characters settle it (and no more are read of any).
+    // A description's first 202 characters settle it: 60,600 for the file.
     expect(segmented.count).toBeGreaterThanOrEqual(300 * 202);
     expect(segmented.count).toBeLessThanOrEqual(300 * 1_000);
   });
