@@ -21,10 +21,11 @@ import { AccountSummaries, analysisDay } from './summary.js';
 
 /**
  * Load the working set as of the clock's date, in `unit`, for an advance whose last day is
- * `lastDay` (a day number: the image's customers waking after it are not read).
+ * `lastDay` (a day number: the image's customers waking after it are not read). `read`: the
+ * world as the caller already read it in this unit (else read here).
  */
-export async function loadState(unit: DayUnit, bank: Bank, lastDay: number, helper?: EngineHelper): Promise<EngineState> {
-  const world = await unit.readWorld();
+export async function loadState(unit: DayUnit, bank: Bank, lastDay: number, helper?: EngineHelper, read?: UnitWorld): Promise<EngineState> {
+  const world = read ?? (await unit.readWorld());
   const settings = engineSettings(world.settings);
   const { tag, image, use } = await imageNow(unit, bank, world, settings);
   const state =

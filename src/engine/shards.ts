@@ -95,7 +95,7 @@ async function liveShard(unit: ShardUnit, bank: Bank, cache: ShardCache, hooks: 
   let kept = cache.take(unit.shards, unit.shard, world.today, inputs, tag);
   const fresh = kept === null;
   if (kept === null) {
-    const state = await loadState(unit, bank, day);
+    const state = await loadState(unit, bank, day, undefined, world);
     kept = { state, runner: new DayRunner(state), inputs, tag };
   }
   const s = kept.state;
