@@ -27,6 +27,10 @@ export async function main(): Promise<void> {
     // process, past a read of stdin that waits in libuv's thread pool (see exitNow).
     signals: cliSignals(process, (code) => exitNow(code)),
     serve,
+    whenIdle: (listener) => {
+      process.on('beforeExit', listener);
+      return () => process.off('beforeExit', listener);
+    },
   });
   // A closed pipe (premia ... | head) is not an error worth a stack trace, nor a reason to
   // report success or failure the command did not have: nothing more is written, the command

@@ -166,6 +166,12 @@ export interface CliContext {
   /** Tests: run this instead of a verb's own run, with the options its command line parsed into. */
   runF?: (command: string, options: object) => Promise<number>;
   /**
+   * Call `listener` whenever the process has nothing left to wait for (its event loop empty: the
+   * process entry hears Node's 'beforeExit'); returns what removes it. A command still running
+   * then waits for something that can no longer come, and `run` ends it as a failure.
+   */
+  whenIdle?: (listener: () => void) => () => void;
+  /**
    * Release what `backend` and `remote` opened. After a command that failed (`failed`), a store
    * file it made and wrote nothing to is removed: a mistyped --db leaves no empty store behind,
    * which a later command would open as if it were the store meant.
@@ -189,6 +195,7 @@ export interface ContextInit {
   /** The HTTP service for `premia serve` (the process entry and tests give it; the CLI does not import it). */
   serve?: ServeFn;
   runF?: CliContext['runF'];
+  whenIdle?: CliContext['whenIdle'];
 }
 
 export const DEFAULT_DB_FILE = 'premia.db';
@@ -253,6 +260,7 @@ export function createContext(init: ContextInit): CliContext {
       return copyStore(request);
     },
     runF: init.runF,
+    whenIdle: init.whenIdle,
     serve:
       init.serve ??
       (async () => {

@@ -212,21 +212,40 @@ export async function run(argv: string[], ctx: CliContext, onExitCode?: (code: n
   // A key given with --api-key is never shown whole, whatever else it was given to (--base-url …).
   for (const key of apiKeysIn(argv)) ctx.secrets.add(key);
   let code: number;
+  // Nothing left to wait for while the command runs: it waits for what can no longer come (a
+  // thread that ended unheard). Ended as a failure, said: left alone the process ended with exit
+  // code 0 and nothing printed, and a cron job took an advance that never happened for done.
+  let stopWatching = () => {};
+  const stalled = new Promise<never>((_, reject) => {
+    stopWatching = ctx.whenIdle?.(() => reject(commandStalled())) ?? stopWatching;
+  });
+  stalled.catch(() => {});
   try {
     const program = buildProgram(ctx, state, json);
     checkCommandWords(program, argv);
     checkRepeatedOptions(program, argv);
-    await program.parseAsync(argv, { from: 'user' });
+    await Promise.race([program.parseAsync(argv, { from: 'user' }), stalled]);
     await new Promise((r) => setImmediate(r)); // a last write's error is emitted on the next tick
     if (outputFailed !== null && (state.exitCode === ExitCode.OK || state.exitCode === ExitCode.PARTIAL)) throw outputLost(outputFailed, state.writes === true);
     code = state.exitCode;
   } catch (e) {
     code = reportError(ctx, state.globals, e);
+  } finally {
+    stopWatching();
   }
   onExitCode?.(code);
   ctx.stdout.off('error', onOutputError);
   await ctx.dispose(code !== ExitCode.OK);
   return code;
+}
+
+/** The command was left waiting for something that can no longer come (see `run`). */
+function commandStalled(): PremiaError {
+  return new PremiaError(
+    'INTERNAL',
+    'premia stopped before the command finished: it was left waiting for work that can no longer come (a fault in premia, not in the command). ' +
+      'What it had committed is kept and nothing after that was done: check where things stand (premia clock show, the reports) before running it again.',
+  );
 }
 
 /**

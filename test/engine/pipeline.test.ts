@@ -14,18 +14,19 @@ import Database from 'better-sqlite3';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { accountHelper } from '../../src/backend/local/account-helper.js';
 import { simulatedBankOn } from '../../src/backend/local/engine.js';
 import type { LocalBackend } from '../../src/backend/local/index.js';
 import type { AdvanceOptions } from '../../src/backend/types.js';
 import type { IncomeAnalysis } from '../../src/engine/income.js';
 import { loadState } from '../../src/engine/load.js';
-import type { HelperAnswer } from '../../src/engine/ports.js';
+import type { AttemptColumns, HelperAnswer, UpdateColumns } from '../../src/engine/ports.js';
 import { encodeAccounts } from '../../src/engine/image.js';
 import { AccountSummaries, analysisDay } from '../../src/engine/summary.js';
 import type { EngineState } from '../../src/engine/state.js';
 import { engineStore } from '../../src/store/repos/engine.js';
+import { DayPipeline } from '../../src/store/repos/engine-pipeline.js';
 import type { Store } from '../../src/store/store.js';
 import { dayNumber } from '../../src/domain/period.js';
 import { tempDir } from '../helpers/cli.js';
@@ -284,6 +285,67 @@ describe("the engine's threads", () => {
     // More blocks than are ever in flight to the writer at once (engine-pipeline.ts IMAGE_WINDOW).
     expect(kept.length).toBeGreaterThan(8);
     expect(kept).toEqual(image(plain));
+  });
+
+  it("a writer whose thread ends unasked fails the advance, saying so, where it waited for good before", async () => {
+    const b = await book();
+    if (b.store.kind !== 'sqlite') throw new Error('a SQLite store is expected');
+    const raw = b.store.raw;
+    const clock = () => raw.prepare("select value from meta where key = 'clock_date'").pluck().get();
+    const before = clock();
+    // The writer's thread ends as soon as it is ready, with no error of its own (as a native
+    // fault or a terminate leaves it): every day the advance hands over goes nowhere.
+    const start = DayPipeline.start.bind(DayPipeline);
+    const spy = vi.spyOn(DayPipeline, 'start').mockImplementation(async (...args) => {
+      const pipeline = await start(...args);
+      await (pipeline as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+      return pipeline;
+    });
+    onTestFinished(() => spy.mockRestore());
+    const advance = b.advanceClock({ to: '2026-11-30' });
+    await expect(advance).rejects.toThrow("the day writer's thread ended unexpectedly (exit code 1): the advance stopped after the last day it wrote (premia clock show says which)");
+    expect(spy).toHaveBeenCalledTimes(1);
+    expect(clock()).toBe(before);
+    expect(raw.prepare('select count(*) from attempts').pluck().get()).toBe(0);
+    // Nothing is left half-done: the next advance, with a writer that lives, makes the month.
+    spy.mockRestore();
+    const again = await month(b);
+    const plain = await withoutWriter(async () => month(await book()));
+    expect(again.attempts).toBe(plain.attempts);
+  });
+
+  it("a day handed over after the writer's thread ended fails at once, its period's lapses too", async () => {
+    const b = await book();
+    if (b.store.kind !== 'sqlite') throw new Error('a SQLite store is expected');
+    let worker: { terminate(): Promise<number> } | null = null;
+    const start = DayPipeline.start.bind(DayPipeline);
+    const spy = vi.spyOn(DayPipeline, 'start').mockImplementation(async (...args) => {
+      const pipeline = await start(...args);
+      worker = (pipeline as unknown as { worker: { terminate(): Promise<number> } }).worker;
+      return pipeline;
+    });
+    onTestFinished(() => spy.mockRestore());
+    const store = engineStore(b.store);
+    expect(await store.beginDays(3, true)).toBe(true);
+    const none = { n: 0 } as AttemptColumns & UpdateColumns;
+    try {
+      await store.runDay(async (unit) => unit.moveClock('2026-11-01'));
+      expect(await store.settle!('one')).toBe(1);
+      // The thread ends while the next day is lived, before any of it is handed over: its first
+      // part, then its close and the rest, go to nothing that will ever answer them.
+      const lapsed = await store.runDay(async (unit) => {
+        await worker!.terminate();
+        unit.handPart!('2026-11-02', none, none);
+        const l = unit.closePeriod!('2026-11', 2, '2026-11-02', Date.UTC(2026, 10, 2));
+        await unit.moveClock('2026-11-02');
+        return { l };
+      });
+      await expect(lapsed.l).rejects.toThrow("the day writer's thread ended unexpectedly (exit code 1)");
+      await expect(store.settle!('one')).rejects.toThrow("the day writer's thread ended unexpectedly (exit code 1)");
+    } finally {
+      await store.endDays();
+    }
+    expect(b.store.raw.prepare("select value from meta where key = 'clock_date'").pluck().get()).toBe('2026-11-01');
   });
 
   it('a handed-over day whose image cannot be made does not commit, and the advance hears why', async () => {

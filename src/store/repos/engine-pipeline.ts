@@ -103,11 +103,23 @@ export class DayPipeline {
   /** The last day (seq) committed and reported by `settle`. */
   private lastCommitted = 0;
 
+  /** The writer's thread has ended (closed, or stopped by a failure): nothing more comes from it. */
+  private exited = false;
+  /** `close` asked it to end. */
+  private closing = false;
+
   private constructor(worker: Worker, shared: SharedArrayBuffer) {
     this.worker = worker;
     this.shared = new Int32Array(shared);
     worker.on('message', (m: DayWriterOut) => this.receive(m));
     worker.on('error', (e) => this.fail(e));
+    // A thread that ends unasked (an 'error' comes first when something threw there; a native
+    // fault or a terminate brings none) fails what waits on it: a day handed over and never
+    // answered left the advance waiting for nothing, and the process ended with exit code 0.
+    worker.on('exit', (code) => {
+      this.exited = true;
+      if (!this.closing) this.fail(new PremiaError('INTERNAL', `the day writer's thread ended unexpectedly (exit code ${code}): the advance stopped after the last day it wrote (premia clock show says which)`));
+    });
   }
 
   /** Start a writer on `store`'s file (null when there is none to start). */
@@ -166,8 +178,9 @@ export class DayPipeline {
     this.answer?.({ type: 'closed' });
   }
 
-  /** Send `m` (none: just wait) and wait for the answer of type `type`. */
+  /** Send `m` (none: just wait) and wait for the answer of type `type` (at once when the thread has ended: none will come). */
   private request(m: DayWriterIn | null, type: DayWriterOut['type']): Promise<void> {
+    if (this.exited) return Promise.resolve();
     return new Promise((resolve) => {
       this.answer = (a) => {
         if (a.type !== type && a.type !== 'closed') return;
@@ -213,7 +226,9 @@ export class DayPipeline {
   /** A day in flight from now (its operations to come: `part`, then `hand` or `abandon`); its seq. */
   open(handed: Omit<Handed, 'seq' | 'rows'>): number {
     const seq = ++this.seq;
-    this.inFlight.push({ seq, rows: 0, ...handed });
+    // After the writer failed nothing answers a day: it fails now (the advance hears why).
+    if (this.error !== null) handed.failed(this.error);
+    else this.inFlight.push({ seq, rows: 0, ...handed });
     return seq;
   }
 
@@ -299,6 +314,7 @@ export class DayPipeline {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     // Days not reported are not waited for: none commits after a stop.
     Atomics.store(this.shared, STOP, 1);
     Atomics.notify(this.shared, ACKED);
@@ -324,6 +340,8 @@ export class HandedDay implements DayUnit {
   private lapsedPromise: Promise<Map<number, number>> | null = null;
   private settleLapsed: ((m: Map<number, number>) => void) | null = null;
   private failLapsed: ((e: unknown) => void) | null = null;
+  /** Why the writer failed this day, once it has (its parts may fail it before its close asks for the lapsed). */
+  private failure: { error: unknown } | null = null;
 
   constructor(
     private readonly reads: DayUnit | null,
@@ -357,7 +375,10 @@ export class HandedDay implements DayUnit {
   handed(): Omit<Handed, 'seq' | 'rows'> {
     return {
       lapsed: (m) => this.settleLapsed?.(m),
-      failed: (e) => this.failLapsed?.(e),
+      failed: (e) => {
+        this.failure = { error: e };
+        this.failLapsed?.(e);
+      },
     };
   }
 
@@ -420,6 +441,7 @@ export class HandedDay implements DayUnit {
       this.settleLapsed = resolve;
       this.failLapsed = reject;
     });
+    if (this.failure !== null) this.failLapsed!(this.failure.error);
     // Nobody else may wait for it (a dropped day rejects it): no unhandled rejection.
     this.lapsedPromise.catch(() => {});
     return this.lapsedPromise;
