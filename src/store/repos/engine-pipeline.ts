@@ -336,12 +336,13 @@ export class HandedDay implements DayUnit {
   /** The pipeline parts go to (none: this unit reads, and takes no parts). */
   private readonly parts: DayPipeline | null;
   readonly partAccounts?: number;
-  /** The day's lapsed policies, once it commits (when it closes a period). */
-  private lapsedPromise: Promise<Map<number, number>> | null = null;
-  private settleLapsed: ((m: Map<number, number>) => void) | null = null;
-  private failLapsed: ((e: unknown) => void) | null = null;
-  /** Why the writer failed this day, once it has (its parts may fail it before its close asks for the lapsed). */
-  private failure: { error: unknown } | null = null;
+  /**
+   * The day's lapsed policies once it commits (read when it closes a period), or why it did not:
+   * settled by the pipeline whenever that comes, before or after the close is asked for.
+   */
+  private readonly lapsed: Promise<Map<number, number>>;
+  private settleLapsed!: (m: Map<number, number>) => void;
+  private failLapsed!: (e: unknown) => void;
 
   constructor(
     private readonly reads: DayUnit | null,
@@ -350,6 +351,12 @@ export class HandedDay implements DayUnit {
     partAccounts?: number,
   ) {
     this.parts = reads === null ? pipeline : null;
+    this.lapsed = new Promise((resolve, reject) => {
+      this.settleLapsed = resolve;
+      this.failLapsed = reject;
+    });
+    // Nobody may wait for it (a day that closes no period, a dropped day): no unhandled rejection.
+    this.lapsed.catch(() => {});
     if (partAccounts !== undefined) this.partAccounts = partAccounts;
   }
 
@@ -374,11 +381,8 @@ export class HandedDay implements DayUnit {
   /** The day's callbacks for the pipeline. */
   handed(): Omit<Handed, 'seq' | 'rows'> {
     return {
-      lapsed: (m) => this.settleLapsed?.(m),
-      failed: (e) => {
-        this.failure = { error: e };
-        this.failLapsed?.(e);
-      },
+      lapsed: (m) => this.settleLapsed(m),
+      failed: (e) => this.failLapsed(e),
     };
   }
 
@@ -437,14 +441,7 @@ export class HandedDay implements DayUnit {
 
   closePeriod(period: Period, lapseAfter: number, day: IsoDate, stampMs: number): Promise<Map<number, number>> {
     this.ops.push({ op: 'close', period, lapseAfter, day, stampMs });
-    this.lapsedPromise ??= new Promise((resolve, reject) => {
-      this.settleLapsed = resolve;
-      this.failLapsed = reject;
-    });
-    if (this.failure !== null) this.failLapsed!(this.failure.error);
-    // Nobody else may wait for it (a dropped day rejects it): no unhandled rejection.
-    this.lapsedPromise.catch(() => {});
-    return this.lapsedPromise;
+    return this.lapsed;
   }
 
   async completeExecutions(): Promise<void> {
