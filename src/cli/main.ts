@@ -217,7 +217,7 @@ export async function run(argv: string[], ctx: CliContext, onExitCode?: (code: n
   // code 0 and nothing printed, and a cron job took an advance that never happened for done.
   let stopWatching = () => {};
   const stalled = new Promise<never>((_, reject) => {
-    stopWatching = ctx.whenIdle?.(() => reject(commandStalled())) ?? stopWatching;
+    if (ctx.whenIdle) stopWatching = ctx.whenIdle(() => reject(commandStalled()));
   });
   stalled.catch(() => {});
   try {
