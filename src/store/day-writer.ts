@@ -217,8 +217,8 @@ async function* imageBlocks(seq: number): AsyncGenerator<ImageRow> {
     yield m.block;
     // Written (SQLite copied it): the engine fills its buffer with a later block. Freed here, it
     // would wait for this thread's next full collection while the engine made new ones.
-    const buffer = m.block.data.buffer as ArrayBuffer;
-    port.postMessage({ type: 'image-taken', seq, buffer } satisfies DayWriterOut, [buffer]);
+    const buffer = m.block.data.buffer as SharedArrayBuffer;
+    port.postMessage({ type: 'image-taken', seq, buffer } satisfies DayWriterOut);
   }
 }
 

@@ -12,6 +12,7 @@ import { STATUS_BY_CODE } from '../domain/collection.js';
 import { FAILURE_REASONS } from '../domain/debit-outcome.js';
 import { fromDayNumber, NO_DAY, type IsoDate, type Period } from '../domain/period.js';
 import type { AttemptColumns, UpdateColumns } from '../engine/ports.js';
+import { sharedColumns, sharedCopy } from '../lib/shared-arrays.js';
 import { checkLease, keepLease, type AdvanceLease } from './advance-lease.js';
 import { runInGroups, valuesList } from './bulk.js';
 import type { StatementCache } from './sqlite-dialect.js';
@@ -53,7 +54,6 @@ export type DayOp =
   | { op: 'image'; asOf: IsoDate; tag: string; inputs: number; consumed: number | null; blocks: ImageRow[] | null }
   | { op: 'clock'; date: IsoDate };
 
-/** The typed arrays of `ops` (transferred, not copied, to another thread). */
 /** Attempts and collection updates among a day's operations (what the writer's grouping and the engine's room count). */
 export function dayRows(ops: readonly DayOp[]): number {
   let n = 0;
@@ -61,19 +61,19 @@ export function dayRows(ops: readonly DayOp[]): number {
   return n;
 }
 
-export function transferables(ops: readonly DayOp[]): ArrayBuffer[] {
-  const out = new Set<ArrayBuffer>();
-  const add = (...arrays: ArrayBufferView[]) => {
-    for (const a of arrays) out.add(a.buffer as ArrayBuffer);
-  };
-  for (const o of ops) {
-    if (o.op === 'attempts') add(o.rows.clientId, o.rows.collectionId, o.rows.period, o.rows.amount, o.rows.reason);
-    else if (o.op === 'updates') add(o.rows.id, o.rows.collected, o.rows.status, o.rows.first, o.rows.last, o.rows.attempts, o.rows.failed, o.rows.failure);
-    else if (o.op === 'plans') add(o.data);
-    else if (o.op === 'snapshots') add(o.rows.clientId, o.rows.balance);
-    else if (o.op === 'image' && o.blocks !== null) add(...o.blocks.map((b) => b.data));
-  }
-  return [...out];
+/**
+ * `ops` with their typed arrays copied into SharedArrayBuffers (lib/shared-arrays.ts), to post to
+ * the day writer's thread with no transfer list: transferred, they would detach buffers of the
+ * engine's thread, and its optimized code would be thrown away and made again. The copy is a
+ * memcpy of what SQLite then reads row by row.
+ */
+export function sharedOps(ops: readonly DayOp[]): DayOp[] {
+  return ops.map((o): DayOp => {
+    if (o.op === 'attempts' || o.op === 'updates' || o.op === 'snapshots') return { ...o, rows: sharedColumns(o.rows) } as DayOp;
+    if (o.op === 'plans') return { ...o, data: sharedCopy(o.data) };
+    if (o.op === 'image' && o.blocks !== null) return { ...o, blocks: o.blocks.map((b) => ({ ...b, data: sharedCopy(b.data) })) };
+    return o;
+  });
 }
 
 const REASON_CASE = (column: string) => `case ${column} ${FAILURE_REASONS.map((r, k) => `when ${k + 1} then '${r}'`).join(' ')} end`;
@@ -356,7 +356,7 @@ export type DayWriterOut =
   | { type: 'failed'; seq: number; error: { message: string; code?: string; name: string } }
   /**
    * A block of day `seq`'s streamed image was written: room for another, in its buffer, handed
-   * back (transferred) for the next block.
+   * back (shared, as it came) for the next block.
    */
-  | { type: 'image-taken'; seq: number; buffer: ArrayBuffer }
+  | { type: 'image-taken'; seq: number; buffer: SharedArrayBuffer }
   | { type: 'closed' };

@@ -420,7 +420,12 @@ describe("the engine's threads", () => {
     try {
       await again.runDay(async (unit) => void (await unit.readWorld()));
       await again.runDay(async (unit) => {
-        unit.handPart!('2026-11-01', attemptsOf([ids[0]!, ids[1]!], 100), noUpdates);
+        const first = attemptsOf([ids[0]!, ids[1]!], 100);
+        unit.handPart!('2026-11-01', first, noUpdates);
+        // Shared with the writer's thread, not transferred: nothing of the engine's is detached
+        // (a first detached buffer would throw away the engine's optimized code: engine-days.ts sharedOps).
+        expect([first.collectionId.byteLength, first.amount.byteLength, first.reason.byteLength]).toEqual([8, 16, 2]);
+        expect(Array.from(first.collectionId)).toEqual([ids[0], ids[1]]);
         unit.handPart!('2026-11-01', attemptsOf([ids[2]!], 200), noUpdates);
         await unit.insertAttemptColumns('2026-11-01', attemptsOf([], 0));
         await unit.moveClock('2026-11-01');

@@ -31,7 +31,7 @@ import type {
 import type { AdvanceLease } from '../advance-lease.js';
 import { dayWriterModule } from '../day-writer-url.js';
 import { sqliteDiskFullError } from '../../domain/disk-full.js';
-import { ACKED, dayRows, STOP, transferables, type DayOp, type DayWriterData, type DayWriterIn, type DayWriterOut, type SnapshotRows } from '../engine-days.js';
+import { ACKED, dayRows, sharedOps, STOP, type DayOp, type DayWriterData, type DayWriterIn, type DayWriterOut, type SnapshotRows } from '../engine-days.js';
 import type { SqliteStore } from '../store-types.js';
 import { releaseFreedMemory } from '../../lib/memory.js';
 
@@ -96,7 +96,7 @@ export class DayPipeline {
   /** Blocks of streamed images the writer has taken. */
   private imageTaken = 0;
   /** Buffers of image blocks the writer has written, for the next blocks (streamImage). */
-  private imageBuffers: ArrayBuffer[] = [];
+  private imageBuffers: SharedArrayBuffer[] = [];
 
   /** The cells shared with the writer (day-writer.ts ACKED, STOP). */
   private readonly shared: Int32Array;
@@ -219,7 +219,7 @@ export class DayPipeline {
     if (seq === 0) seq = this.open(handed);
     const h = this.inFlight.find((d) => d.seq === seq);
     if (h) h.rows += dayRows(ops);
-    this.worker.postMessage({ type: 'day', seq, ops } satisfies DayWriterIn, transferables(ops));
+    this.worker.postMessage({ type: 'day', seq, ops: sharedOps(ops) } satisfies DayWriterIn);
     if (image) void this.streamImage(seq, image);
   }
 
@@ -236,7 +236,7 @@ export class DayPipeline {
   part(seq: number, ops: DayOp[]): void {
     const h = this.inFlight.find((d) => d.seq === seq);
     if (h) h.rows += dayRows(ops);
-    this.worker.postMessage({ type: 'part', seq, ops } satisfies DayWriterIn, transferables(ops));
+    this.worker.postMessage({ type: 'part', seq, ops: sharedOps(ops) } satisfies DayWriterIn);
   }
 
   /** Day `seq`, of which parts went, will not come whole: the writer drops what it wrote of it. */
@@ -250,10 +250,10 @@ export class DayPipeline {
    * million-policy month is ~180 MB of blocks, and a new buffer for each would be freed in the
    * writer only by its next full collection, while the engine goes on making more.
    */
-  private imageBuffer(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  private imageBuffer(bytes: Uint8Array): Uint8Array<SharedArrayBuffer> {
     const n = bytes.byteLength;
     const k = this.imageBuffers.findIndex((b) => b.byteLength >= n);
-    const buffer = k >= 0 ? this.imageBuffers.splice(k, 1)[0]! : new ArrayBuffer(Math.max(65_536, 2 ** Math.ceil(Math.log2(Math.max(1, n)))));
+    const buffer = k >= 0 ? this.imageBuffers.splice(k, 1)[0]! : new SharedArrayBuffer(Math.max(65_536, 2 ** Math.ceil(Math.log2(Math.max(1, n)))));
     const out = new Uint8Array(buffer, 0, n);
     out.set(bytes);
     return out;
@@ -261,7 +261,7 @@ export class DayPipeline {
 
   /**
    * Send day `seq`'s image blocks as the writer takes them, at most IMAGE_WINDOW ahead (each
-   * copied out of the encoder's buffer and transferred), then its end; given up once the day is
+   * copied out of the encoder's buffer into a shared one), then its end; given up once the day is
    * no longer in flight (dropped or failed: the writer then ignores what it was sent).
    */
   private async streamImage(seq: number, blocks: Iterable<ImageBlock>): Promise<void> {
@@ -274,7 +274,7 @@ export class DayPipeline {
         if (gone()) return;
         const data = this.imageBuffer(b.data);
         const block = { wake: b.wake, clientId: b.clientId, customers: b.customers, collections: b.collections, data };
-        this.worker.postMessage({ type: 'image-block', seq, block } satisfies DayWriterIn, [data.buffer]);
+        this.worker.postMessage({ type: 'image-block', seq, block } satisfies DayWriterIn);
         sent++;
       }
       this.worker.postMessage({ type: 'image-end', seq } satisfies DayWriterIn);
