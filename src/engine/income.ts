@@ -173,13 +173,15 @@ function payMoved(cal: Calendar, a: IncomeAnalysis, cands: readonly IncomeCredit
     if (end <= today && end >= from && ends.length < 2) ends.push(end);
   }
   if (mids.length < 2 || ends.length < 2) return;
-  const midPaid = mids.map(paid);
-  const endPaid = ends.map(paid);
-  if (!midPaid[0] && !midPaid[1] && endPaid[0] && endPaid[1]) {
+  // Counted, not mapped to arrays of booleans: each new kind of array map's result met threw
+  // this function's optimized code away (three to six times a month, issue 13).
+  const midsPaid = Number(paid(mids[0]!)) + Number(paid(mids[1]!));
+  const endsPaid = Number(paid(ends[0]!)) + Number(paid(ends[1]!));
+  if (midsPaid === 0 && endsPaid === 2) {
     // Pay at the month's end only.
     if (a.dayOfMonth === null) a.pattern = 'monthly_last_business_day';
     else a.pattern = 'monthly_fixed_day';
-  } else if (midPaid[0] && midPaid[1] && !endPaid[0] && !endPaid[1]) {
+  } else if (midsPaid === 2 && endsPaid === 0) {
     a.pattern = 'monthly_fixed_day';
     a.dayOfMonth = 15;
   }
