@@ -92,11 +92,17 @@ export function planCustomer(
     for (let k = 0; k < c.pendingAmounts.length; k++) pending += c.pendingAmounts[k]!;
     const remaining = c.due - c.collected - pending;
     if (remaining <= 0) continue;
-    // Insertion by remaining (stable: equal amounts stay in policy_number order).
+    // Insertion by remaining (stable: equal amounts stay in policy_number order), by hand: a
+    // splice makes an array of what it removes, twice for each collection of each customer planned.
     let at = candidates.length;
-    while (at > 0 && remainders[at - 1]! > remaining) at--;
-    candidates.splice(at, 0, i);
-    remainders.splice(at, 0, remaining);
+    candidates.push(i);
+    remainders.push(remaining);
+    for (; at > 0 && remainders[at - 1]! > remaining; at--) {
+      candidates[at] = candidates[at - 1]!;
+      remainders[at] = remainders[at - 1]!;
+    }
+    candidates[at] = i;
+    remainders[at] = remaining;
   }
   for (let k = 0; k < candidates.length; k++) {
     const i = candidates[k]!;
