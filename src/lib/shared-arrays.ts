@@ -18,6 +18,7 @@ type View = Int32Array | Uint8Array | Float64Array;
 export function sharedCopy(a: Float64Array): Float64Array;
 export function sharedCopy(a: Int32Array): Int32Array;
 export function sharedCopy(a: Uint8Array): Uint8Array;
+export function sharedCopy(a: View): View;
 export function sharedCopy(a: View): View {
   const buffer = new SharedArrayBuffer(a.byteLength);
   let out: View;
@@ -32,6 +33,6 @@ export function sharedCopy(a: View): View {
 /** `rows` with each of its typed arrays replaced by its sharedCopy (other fields as they are). */
 export function sharedColumns<R extends object>(rows: R): R {
   const out = { ...rows } as Record<string, unknown>;
-  for (const [k, v] of Object.entries(out)) if (ArrayBuffer.isView(v)) out[k] = sharedCopy(v as View as Uint8Array);
+  for (const [k, v] of Object.entries(out)) if (ArrayBuffer.isView(v)) out[k] = sharedCopy(v as View);
   return out as R;
 }
