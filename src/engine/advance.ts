@@ -208,7 +208,7 @@ async function advanceHolding(engine: Engine, claim: AdvanceClaim, run: AdvanceR
             return { summary: emptySummary(date), lapsed: Promise.resolve(new Map<number, number>()), before: [] };
           }
           if (stale) {
-            state = await loadState(unit, bank, dayNumber(to), engine.helper, world);
+            state = await loadState(unit, bank, dayNumber(to), { helper: engine.helper, world });
             runner = new DayRunner(state);
             hooks.loaded?.(state.cols.n, state.resumed);
             // A store that takes a day's rows as they are made loads in a unit of its own; the

@@ -37,7 +37,7 @@
  * rewritten whole by such a load, so the ranks of its blocks are of one order).
  */
 import { createHash } from 'node:crypto';
-import { CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY } from '../domain/calendar.js';
+import { CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY, type Calendar } from '../domain/calendar.js';
 import { fromDayNumber, type IsoDate } from '../domain/period.js';
 import { grown } from '../domain/typed-arrays.js';
 import { STRATEGY_NAMES } from '../domain/strategy-names.js';
@@ -46,7 +46,7 @@ import { PENDING_SLOTS, type CollectionSet } from './collection-set.js';
 import type { BankAccounts, ImageBlock, ImageHead } from './ports.js';
 import { SETTING_KEYS } from './settings.js';
 import type { EngineState } from './state.js';
-import type { AccountSummaries, SummaryColumn } from './summary.js';
+import { AccountSummaries, type SummaryColumn } from './summary.js';
 
 /** Customers per block. */
 export const BLOCK = 4096;
@@ -102,9 +102,12 @@ const strideOf = (name: CollectionColumn) => (name === 'pendDay' || name === 'pe
 /** Per customer before the summary columns: client, balance, last day lived, wake day, collection count. */
 const CUSTOMER_COLUMNS = 5;
 
-/** The tag of an image lived under `settings` (the stored meta and settings) with `summaries`' layout. */
-export function imageTag(settings: ReadonlyMap<string, string>, summaries: AccountSummaries): string {
-  const layout = summaries.columns().map((c) => `${c.name}:${c.data.constructor.name}:${c.stride}`);
+/**
+ * The tag of an image lived under `settings` (the stored meta and settings), with the layout the
+ * account summaries have under `calendar` (the engine's, from those settings).
+ */
+export function imageTag(settings: ReadonlyMap<string, string>, calendar: Calendar): string {
+  const layout = new AccountSummaries(1, 0, calendar).columns().map((c) => `${c.name}:${c.data.constructor.name}:${c.stride}`);
   const keys = ['seed', 'bank_epoch', CALENDAR_KEY, IMPORTED_HOLIDAYS_KEY, ...Object.values(SETTING_KEYS)];
   // Hashed: imported holidays can make the inputs long, and the tag is stored with the head.
   const inputs = JSON.stringify([FORMAT, layout, COLLECTION_COLUMNS, STRATEGY_NAMES, PENDING_SLOTS, keys.map((k) => [k, settings.get(k) ?? null])]);

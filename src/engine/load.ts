@@ -21,11 +21,13 @@ import { AccountSummaries, analysisDay } from './summary.js';
 
 /**
  * Load the working set as of the clock's date, in `unit`, for an advance whose last day is
- * `lastDay` (a day number: the image's customers waking after it are not read). `read`: the
- * world as the caller already read it in this unit (else read here).
+ * `lastDay` (a day number: the image's customers waking after it are not read). `helper`: a
+ * process that may open half the accounts; `world`: the world as the caller already read it in
+ * this unit (else read here).
  */
-export async function loadState(unit: DayUnit, bank: Bank, lastDay: number, helper?: EngineHelper, read?: UnitWorld): Promise<EngineState> {
-  const world = read ?? (await unit.readWorld());
+export async function loadState(unit: DayUnit, bank: Bank, lastDay: number, options: { helper?: EngineHelper; world?: UnitWorld } = {}): Promise<EngineState> {
+  const { helper } = options;
+  const world = options.world ?? (await unit.readWorld());
   const settings = engineSettings(world.settings);
   const { tag, image, use } = await imageNow(unit, bank, world, settings);
   const state =
@@ -40,7 +42,7 @@ type UnitWorld = Awaited<ReturnType<DayUnit['readWorld']>>;
 
 /** The tag the working set is kept under (image.ts; '' when not kept), the image's head, and how a load may use it. */
 async function imageNow(unit: DayUnit, bank: Bank, world: UnitWorld, settings: EngineSettings) {
-  const tag = bank.resumes === true && unit.readImageHead ? imageTag(world.settings, new AccountSummaries(1, 0, settings.calendar)) : '';
+  const tag = bank.resumes === true && unit.readImageHead ? imageTag(world.settings, settings.calendar) : '';
   const image = tag !== '' ? await unit.readImageHead!() : null;
   const use = image === null ? 'none' : imageUse(image.head, image.inputs, world.today, tag);
   return { tag, image, use };

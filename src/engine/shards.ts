@@ -27,7 +27,6 @@ import { loadState } from './load.js';
 import type { AdvanceClaim, Bank, EngineStore, ShardedDays, ShardUnit } from './ports.js';
 import { engineSettings, settingIn, SHARDS_KEY } from './settings.js';
 import type { EngineState } from './state.js';
-import { AccountSummaries } from './summary.js';
 
 /** How long a process waits before it looks again for a shard to live or a day to close. */
 const POLL_MS = 20;
@@ -91,11 +90,11 @@ async function liveShard(unit: ShardUnit, bank: Bank, cache: ShardCache, hooks: 
   const day = todayDay + 1;
   if (fromDayNumber(day) !== unit.day) throw new Error(`shard ${unit.shard} of ${unit.day} claimed while the clock is at ${world.today}`);
   const inputs = await unit.inputsVersion();
-  const tag = imageTag(world.settings, new AccountSummaries(1, 0, engineSettings(world.settings).calendar));
+  const tag = imageTag(world.settings, engineSettings(world.settings).calendar);
   let kept = cache.take(unit.shards, unit.shard, world.today, inputs, tag);
   const fresh = kept === null;
   if (kept === null) {
-    const state = await loadState(unit, bank, day, undefined, world);
+    const state = await loadState(unit, bank, day, { world });
     kept = { state, runner: new DayRunner(state), inputs, tag };
   }
   const s = kept.state;

@@ -464,21 +464,21 @@ describe("the engine's threads", () => {
     expect(helper).toBeDefined();
     const last = 0x7fffffff;
     const { helped, replayed } = await engineStore(b.store).runDay(async (unit) => ({
-      helped: await loadState(unit, bank, last, helper),
+      helped: await loadState(unit, bank, last, { helper }),
       replayed: await loadState(replaying(unit), bank, last),
     }));
     expect(helped.accounts.size).toBe(400);
     expect(analysed(helped)).toEqual(analysed(replayed));
     // A helper that fails: the bank opens its half itself.
     const failing = { minCollections: 1, openLaterHalf: () => ({ answer: Promise.reject(new Error('the helper is gone')), cancel() {} }) };
-    const fallen = await engineStore(b.store).runDay((unit) => loadState(unit, bank, last, failing));
+    const fallen = await engineStore(b.store).runDay((unit) => loadState(unit, bank, last, { helper: failing }));
     expect(analysed(fallen)).toEqual(analysed(replayed));
     // A helper whose customers are not the ones the engine read (the store changed under it, a
     // helper of another version): not taken, the bank opens that half itself.
     const real = helper.openLaterHalf('2026-11', dayNumber('2026-10-31')).answer;
     const skewed = async (skew: (a: HelperAnswer) => HelperAnswer) => {
       const other = { minCollections: 1, openLaterHalf: () => ({ answer: real.then(skew), cancel() {} }) };
-      return analysed(await engineStore(b.store).runDay((unit) => loadState(unit, bank, last, other)));
+      return analysed(await engineStore(b.store).runDay((unit) => loadState(unit, bank, last, { helper: other })));
     };
     expect(await skewed((a) => ({ ...a, customers: a.customers + 1 }))).toEqual(analysed(replayed));
     // The later half's accounts in the reverse order: as many, every one opened right, but each
@@ -504,9 +504,9 @@ describe("the engine's threads", () => {
     const last = 0x7fffffff;
     const failing = { minCollections: 1, openLaterHalf: () => ({ answer: Promise.reject(new Error('the helper is gone')), cancel() {} }) };
     const { helped, alone, fallen, replayed } = await engineStore(b.store).runDay(async (unit) => ({
-      helped: await loadState(unit, bank, last, accountHelper(b.store, 1)),
+      helped: await loadState(unit, bank, last, { helper: accountHelper(b.store, 1) }),
       alone: await loadState(unit, bank, last),
-      fallen: await loadState(unit, bank, last, failing),
+      fallen: await loadState(unit, bank, last, { helper: failing }),
       replayed: await loadState(replaying(unit), bank, last),
     }));
     // The engine opened its half from the image and the helper the other; without a helper, the
