@@ -46,6 +46,7 @@ import { pgPlaceholders } from '../pg-store.js';
 import type { PgLocks } from '../pg-locks.js';
 import type { PgStore, PgUnit } from '../store.js';
 import { lapsedCollections, unpaidActiveCollections } from './lapse-candidates.js';
+import { OPEN_STRATEGIES } from './engine-sql.js';
 import { getAllMeta, getMeta, setMeta } from './meta.js';
 import { inDayUnit } from './pg-day.js';
 
@@ -453,7 +454,7 @@ class PgDay implements DayUnit {
 
   async openStrategies(firstOpen: Period): Promise<string[]> {
     const r = await this.client.query<{ strategy: string }>(
-      pgPlaceholders('select distinct strategy from executions where period_month >= ? and client_id in (select id from clients)'),
+      pgPlaceholders(OPEN_STRATEGIES),
       [firstOpen],
     );
     return r.rows.map((row) => row.strategy);

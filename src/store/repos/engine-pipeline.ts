@@ -324,6 +324,9 @@ export class DayPipeline {
   }
 }
 
+/** The SQLite store's own unit, which serves a load's reads: every reader a load may use. */
+type LoadingUnit = DayUnit & Required<Pick<DayUnit, 'openStrategies' | 'readImageHead' | 'countImage' | 'readImageBlocks'>>;
+
 /**
  * A day unit whose writes are recorded for the writer. Its reads are served by `reads` (the
  * store's own day unit, inside a transaction) when the engine loads its working set; otherwise
@@ -345,7 +348,7 @@ export class HandedDay implements DayUnit {
   private failLapsed!: (e: unknown) => void;
 
   constructor(
-    private readonly reads: DayUnit | null,
+    private readonly reads: LoadingUnit | null,
     private readonly world: { today: IsoDate; settings: ReadonlyMap<string, string> },
     pipeline: DayPipeline | null = null,
     partAccounts?: number,
@@ -386,7 +389,7 @@ export class HandedDay implements DayUnit {
     };
   }
 
-  private readUnit(): DayUnit {
+  private readUnit(): LoadingUnit {
     if (this.reads === null) throw new Error('a handed-over day reads nothing but the clock');
     return this.reads;
   }
@@ -404,7 +407,7 @@ export class HandedDay implements DayUnit {
   }
 
   openStrategies(firstOpen: Period): Promise<string[]> {
-    return this.readUnit().openStrategies!(firstOpen);
+    return this.readUnit().openStrategies(firstOpen);
   }
 
   loadOpenCollections(firstOpen: Period, sink: (row: OpenCollection) => void): Promise<void> {
@@ -416,15 +419,15 @@ export class HandedDay implements DayUnit {
   }
 
   readImageHead(): Promise<{ head: ImageHead | null; inputs: number }> {
-    return this.readUnit().readImageHead!();
+    return this.readUnit().readImageHead();
   }
 
   countImage(maxWake: number | null): Promise<{ customers: number; collections: number }> {
-    return this.readUnit().countImage!(maxWake);
+    return this.readUnit().countImage(maxWake);
   }
 
   readImageBlocks(maxWake: number | null, sink: (block: Uint8Array) => void): Promise<void> {
-    return this.readUnit().readImageBlocks!(maxWake, sink);
+    return this.readUnit().readImageBlocks(maxWake, sink);
   }
 
   async insertAttemptColumns(date: IsoDate, rows: AttemptColumns): Promise<void> {

@@ -42,6 +42,7 @@ import { DayPipeline, HandedDay } from './engine-pipeline.js';
 import { pgEngineStore } from './engine-pg.js';
 import { getAllMeta, getMeta } from './meta.js';
 import { lapsedCollections } from './lapse-candidates.js';
+import { OPEN_STRATEGIES } from './engine-sql.js';
 import { releaseFreedMemory } from '../../lib/memory.js';
 
 /** SQLite's page cache while days are lived, as PRAGMA cache_size counts it (negative: KiB). */
@@ -240,9 +241,6 @@ const OPEN_CHUNK = `select group_concat(line, char(10)), max(id) from (
   from collections c join policies p on p.id = c.policy_id
   where +c.period_month >= ? and c.id > ? and +c.client_id in (select id from clients)
   order by c.id limit ${OPEN_CHUNK_ROWS})`;
-
-/** The strategies of the runs of open periods (DayUnit.openStrategies). */
-const OPEN_STRATEGIES = 'select distinct strategy from executions where period_month >= ? and client_id in (select id from clients)';
 
 /** The first id of OPEN_CHUNK's rows (null: none), where its chunks start. */
 const OPEN_FIRST_ID = 'select min(id) as id from collections where client_id in (select id from clients) and period_month >= ?';
