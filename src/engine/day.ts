@@ -292,10 +292,52 @@ export async function eveningAndDay(
     } else order[k] = state.active[a++]!;
   }
   const bounds = partBounds(state, order);
-  let keep = 0;
+  const pass: Pass = { state, order, wakes, D, last, planOn, sleepOn, inOrder, lives, keep: 0 };
   const every = parts?.every ?? PLANS_EVERY;
-  let handAt = every;
-  for (let k = 0; k < n; k++) {
+  for (let k = 0; k < n; ) {
+    const end = Math.min(n, k + every);
+    livePass(pass, k, end);
+    k = end;
+    if (k < n) {
+      for (const p of inOrder) p.release(bounds.rowid[k]!);
+      if (parts) handPart(state, parts, bounds.rank[k]!, bounds.rowid[k]!);
+      // The event loop turns: the plan batches compressed meanwhile on libuv's pool are taken
+      // (their buffers serve the next batches: day-rows.ts PlanBuffer), rather than piling up
+      // uncompressed until the day is lived (~66 MB on a million-policy month's first business day).
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+  state.activeCount = pass.keep;
+  for (const p of inOrder) p.release(0x7fffffff);
+  return { evenings, quietDays, out: dayOutcome(state, summaries) };
+}
+
+/** An eveningAndDay pass over its accounts: what livePass reads, and the accounts kept active so far. */
+interface Pass {
+  state: EngineState;
+  /** The accounts in account order, and the day each wakes on (0: active this evening). */
+  order: Int32Array;
+  wakes: Int32Array;
+  D: number;
+  last: number;
+  planOn: (d: number) => boolean;
+  sleepOn: (d: number) => boolean;
+  inOrder: PlansInOrder[];
+  lives: LiveOne[];
+  keep: number;
+}
+
+/**
+ * Accounts `from` to `to` (exclusive) of `pass`: each one's evenings and days through the pass's
+ * last. A function of its own, called once per part, rather than the body of eveningAndDay's
+ * loop: V8 then optimizes this loop alone, where eveningAndDay, entered a few times a month with
+ * one long loop, was compiled again (on stack) each time a path after its loop first ran (the
+ * 100k month compiled it eight times).
+ */
+function livePass(pass: Pass, from: number, to: number): void {
+  const { state, order, wakes, D, last, planOn, sleepOn, inOrder, lives } = pass;
+  let keep = pass.keep;
+  for (let k = from; k < to; k++) {
     const i = order[k]!;
     // The day it lives first: D + 1, or the day it wakes on (its days before lived asleep).
     let d = wakes[k]! === 0 ? eveningOf(state, i, D, last, planOn, sleepOn, inOrder[0]!) : wakes[k]!;
@@ -310,19 +352,8 @@ export async function eveningAndDay(
       }
       d = eveningOf(state, i, d, last, planOn, sleepOn, inOrder[d - D]!);
     }
-    if (k + 1 >= handAt && k + 1 < n) {
-      handAt = k + 1 + every;
-      for (const p of inOrder) p.release(bounds.rowid[k + 1]!);
-      if (parts) handPart(state, parts, bounds.rank[k + 1]!, bounds.rowid[k + 1]!);
-      // The event loop turns: the plan batches compressed meanwhile on libuv's pool are taken
-      // (their buffers serve the next batches: day-rows.ts PlanBuffer), rather than piling up
-      // uncompressed until the day is lived (~66 MB on a million-policy month's first business day).
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
   }
-  state.activeCount = keep;
-  for (const p of inOrder) p.release(0x7fffffff);
-  return { evenings, quietDays, out: dayOutcome(state, summaries) };
+  pass.keep = keep;
 }
 
 /**
