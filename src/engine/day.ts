@@ -293,7 +293,7 @@ export async function eveningAndDay(
   }
   const bounds = partBounds(state, order);
   const pass: Pass = { state, order, wakes, D, last, planOn, sleepOn, inOrder, lives, keep: 0 };
-  const every = parts?.every ?? PLANS_EVERY;
+  const every = Math.max(1, parts?.every ?? PLANS_EVERY); // a part of at least one account (the loop below must move)
   for (let k = 0; k < n; ) {
     const end = Math.min(n, k + every);
     livePass(pass, k, end);
