@@ -175,3 +175,25 @@ describe('a day lived with its evening, its rows in parts', () => {
     }
   }
 });
+
+describe('the size of a part', () => {
+  it('is at least one account: parts of 0 accounts come as parts of 1, with the same rows', async () => {
+    const book = books[0];
+    const [one, other] = await twoStates(book);
+    const D = dayNumber(book.from);
+    // Sunday the 1st lived whole, then the first business day (Monday the 2nd) in parts.
+    const live = async (s: EngineState, every: number) => {
+      const runner = new DayRunner(s);
+      await eveningAndDay(s, runner, D, true);
+      const handed: AttemptColumns[] = [];
+      const out = await eveningAndDay(s, runner, D + 1, true, { every, hand: (a) => handed.push(a) });
+      handed.push(out.out.attempts);
+      return { parts: handed.length, attempts: attemptRows(handed), active: s.activeCount };
+    };
+    const zero = await live(one, 0);
+    const single = await live(other, 1);
+    expect(zero).toEqual(single);
+    expect(zero.parts).toBeGreaterThan(10);
+    expect(zero.attempts.length).toBeGreaterThan(100);
+  });
+});
