@@ -26,12 +26,11 @@ import { AccountSummaries, analysisDay } from './summary.js';
  * this unit (else read here).
  */
 export async function loadState(unit: DayUnit, bank: Bank, lastDay: number, options: { helper?: EngineHelper; world?: UnitWorld } = {}): Promise<EngineState> {
-  const { helper } = options;
   const world = options.world ?? (await unit.readWorld());
   const settings = engineSettings(world.settings);
   const { tag, image, use } = await imageNow(unit, bank, world, settings);
   const state =
-    use === 'all' ? await loadFromImage(unit, bank, world.today, settings, lastDay) : await loadFromCollections(unit, bank, world.today, settings, use === 'accounts', helper);
+    use === 'all' ? await loadFromImage(unit, bank, world.today, settings, lastDay) : await loadFromCollections(unit, bank, world.today, settings, use === 'accounts', options.helper);
   state.imageTag = tag;
   state.inputsVersion = image?.inputs ?? -1;
   return state;
