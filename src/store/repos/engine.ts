@@ -43,7 +43,7 @@ import { pgEngineStore } from './engine-pg.js';
 import { getAllMeta, getMeta } from './meta.js';
 import { lapsedCollections } from './lapse-candidates.js';
 import { OPEN_STRATEGIES } from './engine-sql.js';
-import { releaseFreedMemory } from '../../lib/memory.js';
+import { keepLargeBuffersMapped, releaseFreedMemory } from '../../lib/memory.js';
 
 /** SQLite's page cache while days are lived, as PRAGMA cache_size counts it (negative: KiB). */
 const ADVANCE_CACHE_SIZE = -160 * 1024;
@@ -135,6 +135,9 @@ export function engineStore(store: Store, options: { aloneOnThread?: boolean } =
       cacheSize = store.raw.pragma('cache_size', { simple: true }) as number;
       store.raw.pragma('synchronous = NORMAL');
       const handOver = mayHandOver && (days > 1 ? longAdvanceWorthWriter(store.raw) : heavyDayAhead(store.raw, store.statements));
+      // Only then are the advance's buffers large (lib/memory.ts): a light day's start does not
+      // load the allocator's library (~6 ms of a one-day advance).
+      if (handOver) keepLargeBuffersMapped();
       pipeline = handOver ? await DayPipeline.start(store, WRITER_CACHE_SIZE, DEFAULT_BUSY_TIMEOUT_MS, options.aloneOnThread === true) : null;
       // With a day writer, this connection only reads the working set (a scan): the writer has the large cache.
       store.raw.pragma(`cache_size = ${pipeline ? READ_CACHE_SIZE : ADVANCE_CACHE_SIZE}`);
