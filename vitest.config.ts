@@ -10,6 +10,7 @@ const OWN_MODULES = [
   'test/cli/input-files.test.ts',
   'test/cli/file-changed-while-read.test.ts',
   'test/cli/fixtures-copy-full.test.ts',
+  'test/store/allocator-threshold.test.ts',
 ];
 
 /**
