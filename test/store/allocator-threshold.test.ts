@@ -43,7 +43,7 @@ describe("the allocator's mmap threshold", () => {
     expect(keepLargeBuffersMapped).not.toHaveBeenCalled();
   });
 
-  it('is fixed as the days are handed to the day writer, before it starts', async () => {
+  it('is fixed when the days are handed to the day writer', async () => {
     process.env.PREMIA_DAY_WRITER = '1';
     const b = await book('handed');
     if (b.store.kind !== 'sqlite') throw new Error('a SQLite store is expected');
