@@ -19,7 +19,6 @@ import { asCents } from '../../domain/money.js';
 import type { LocalContext } from './context.js';
 import { accountHelper } from './account-helper.js';
 import { engineHooks, engineOptionsFromEnv } from './memory.js';
-import { keepLargeBuffersMapped } from '../../lib/memory.js';
 
 /** The simulated bank on `store` (what the engine collects through unless told otherwise). */
 export function simulatedBankOn(store: Store): Bank {
@@ -28,9 +27,6 @@ export function simulatedBankOn(store: Store): Bank {
 
 /** Live through the days after the clock's date up to the target. */
 export function advanceClock(ctx: LocalContext, target: AdvanceTarget, options: AdvanceOptions = {}): Promise<AdvanceResult> {
-  // The allocator's threshold (lib/memory.ts): a SQLite store's engine fixes it as it hands days
-  // to its day writer (store/repos/engine.ts), so that a light day does not load its library.
-  if (ctx.store.kind !== 'sqlite') keepLargeBuffersMapped();
   const bank = (ctx.bank ?? simulatedBankOn)(ctx.store);
   // The helper opens accounts as the simulated bank does: not for another bank.
   const helper = ctx.bank === undefined ? accountHelper(ctx.store) : undefined;

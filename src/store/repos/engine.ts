@@ -113,7 +113,13 @@ const IDLE_CACHE_SIZE = -1024;
  * transaction, only for the day before to be reported before it commits.
  */
 export function engineStore(store: Store, options: { aloneOnThread?: boolean } = {}): EngineStore {
-  if (store.kind === 'postgres') return pgEngineStore(store);
+  // The allocator's mmap threshold (lib/memory.ts) is fixed where the engine's buffers are large:
+  // on PostgreSQL from the start (its days and shards load here), on SQLite when beginDays hands
+  // the days to the day writer (a light day does not load the allocator's library: ~6 ms).
+  if (store.kind === 'postgres') {
+    keepLargeBuffersMapped();
+    return pgEngineStore(store);
+  }
   /** data_version and the store's write count after this engine's last day (null: none yet). */
   let seen: { version: number; generation: number } | null = null;
   let cacheSize: number | null = null;
@@ -135,9 +141,7 @@ export function engineStore(store: Store, options: { aloneOnThread?: boolean } =
       cacheSize = store.raw.pragma('cache_size', { simple: true }) as number;
       store.raw.pragma('synchronous = NORMAL');
       const handOver = mayHandOver && (days > 1 ? longAdvanceWorthWriter(store.raw) : heavyDayAhead(store.raw, store.statements));
-      // Only then are the advance's buffers large (lib/memory.ts): a light day's start does not
-      // load the allocator's library (~6 ms of a one-day advance).
-      if (handOver) keepLargeBuffersMapped();
+      if (handOver) keepLargeBuffersMapped(); // (see the top of engineStore)
       pipeline = handOver ? await DayPipeline.start(store, WRITER_CACHE_SIZE, DEFAULT_BUSY_TIMEOUT_MS, options.aloneOnThread === true) : null;
       // With a day writer, this connection only reads the working set (a scan): the writer has the large cache.
       store.raw.pragma(`cache_size = ${pipeline ? READ_CACHE_SIZE : ADVANCE_CACHE_SIZE}`);
