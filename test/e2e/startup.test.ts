@@ -11,6 +11,8 @@ import { premiaBin } from './spawn.js';
 
 const PROBE = join(import.meta.dirname, 'support', 'record-loads.mjs');
 const HEAVY = ['better-sqlite3', 'kysely', 'undici', 'fastify'];
+/** The packages every command loads, which the build carries inside the CLI's bundle (scripts/bundle.mjs INSIDE). */
+const INSIDE = ['commander', 'chalk', 'decimal.js'];
 /** premia's modules as the build bundles them into one CommonJS file (scripts/bundle.mjs), kysely among them. */
 const APP_BUNDLE = '/dist/bundle/premia.cjs';
 
@@ -46,8 +48,8 @@ describe('start-up', () => {
     ['policies --help', ['policies', '--help']],
   ])('%s loads none of better-sqlite3, kysely, undici, fastify', async (name, args) => {
     const { packages, lines } = await loaded(args, name.replace(/\W+/g, '-'));
-    expect(packages.has('commander')).toBe(true);
     expect(HEAVY.filter((p) => packages.has(p))).toEqual([]);
+    expect(INSIDE.filter((p) => packages.has(p))).toEqual([]); // commander parsed the arguments from inside the bundle
     expect(lines.filter((l) => l.includes('/dist/bundle/undici.cjs'))).toEqual([]); // nor undici's bundle
   });
 
@@ -59,10 +61,21 @@ describe('start-up', () => {
     expect(lines.some((l) => l.includes(`better-sqlite3 from ${REPO}${APP_BUNDLE}`))).toBe(true);
     expect(lines.filter((l) => l.includes('/dist/store/'))).toEqual([]);
     expect(packages.has('kysely')).toBe(false);
+    expect(INSIDE.filter((p) => packages.has(p))).toEqual([]);
     const bundle = readFileSync(join(import.meta.dirname, '..', '..', 'dist', 'store', 'kysely.js'), 'utf8');
     expect(bundle).toMatch(/^\/\*! kysely \d+\.\d+\.\d+, bundled for premia/);
     expect(bundle).toContain('Permission is hereby granted');
     expect(bundle).not.toMatch(/^\s*(import|export)\b[^\n]*from ['"]kysely['"]/m);
+  });
+
+  it("the CLI's bundle carries commander, chalk and decimal.js with their licences, and requires none of them", () => {
+    const bundle = readFileSync(join(REPO, 'dist', 'bundle', 'premia.cjs'), 'utf8');
+    expect(bundle).not.toMatch(/require\(["'](commander|chalk|decimal\.js)["']\)/);
+    const legal = readFileSync(join(REPO, 'dist', 'bundle', 'premia.cjs.LEGAL.txt'), 'utf8');
+    for (const name of INSIDE) expect(legal).toMatch(new RegExp(`^/\\*! ${name.replace('.', '\\.')} \\d+\\.\\d+\\.\\d+, bundled for premia`, 'm'));
+    expect(legal).toContain('Copyright (c) 2011 TJ Holowaychuk'); // commander's
+    expect(legal).toContain('Copyright (c) Sindre Sorhus'); // chalk's
+    expect(legal).toContain('Michael Mclaughlin'); // decimal.js's
   });
 
   it("undici's bundle carries undici's licence and is no copy of node_modules' requires", () => {
