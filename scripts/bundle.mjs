@@ -113,7 +113,7 @@ const esmPackages = {
     build.onResolve({ filter: /^[^./]/ }, (args) => {
       if (args.namespace === 'esm-package') return { path: args.path, external: true };
       // A bundled package's own imports (chalk's `#ansi-styles`) are esbuild's to resolve.
-      if (args.importer.includes(`${sep}node_modules${sep}`) || args.path.startsWith('#')) return undefined;
+      if (INSIDE.some((name) => args.importer.includes(`${sep}node_modules${sep}${name}${sep}`))) return undefined;
       const name = args.path.split('/').slice(0, args.path.startsWith('@') ? 2 : 1).join('/');
       if (name.startsWith('node:')) return undefined;
       if (INSIDE.includes(name)) return undefined;
@@ -206,7 +206,9 @@ await esbuild.build({
 });
 // The packages carried inside (INSIDE), each MIT-licensed: their notices after kysely's.
 for (const name of INSIDE) {
-  const dir = join(root, 'node_modules', name);
+  // Where require() finds it from the package (node_modules here, or hoisted above an install).
+  const dir = (require.resolve.paths(name) ?? []).map((base) => join(base, name)).find((d) => existsSync(join(d, 'package.json')));
+  if (dir === undefined) throw new Error(`bundle: ${name} is not installed`);
   const { version: v } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   const file = readdirSync(dir).find((f) => /^licen[cs]e(\.md|\.txt)?$/i.test(f));
   if (file === undefined) throw new Error(`bundle: ${name} has no licence file to carry`);
