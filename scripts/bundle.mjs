@@ -43,12 +43,23 @@ try {
   console.warn('bundle: esbuild is not installed; dist/ stays as compiled (kysely re-exported, no dist/bundle)');
   process.exit(0);
 }
-// kysely is MIT-licensed: the bundle carries its notice.
-const kyselyDir = join(root, 'node_modules', 'kysely');
-const { version } = JSON.parse(readFileSync(join(kyselyDir, 'package.json'), 'utf8'));
-const license = readFileSync(join(kyselyDir, 'LICENSE'), 'utf8').trim().replaceAll('*/', '* /');
+/**
+ * The notice a bundle carries for package `name` (each bundled package is MIT-licensed): its name,
+ * version and licence file, as a legal comment, found where require() finds the package from here
+ * (node_modules, or hoisted above an install).
+ */
+function licenceNotice(name) {
+  const dir = (require.resolve.paths(name) ?? []).map((base) => join(base, name)).find((d) => existsSync(join(d, 'package.json')));
+  if (dir === undefined) throw new Error(`bundle: ${name} is not installed`);
+  const { version } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const file = readdirSync(dir).find((f) => /^licen[cs]e(\.md|\.txt)?$/i.test(f));
+  if (file === undefined) throw new Error(`bundle: ${name} has no licence file to carry`);
+  const text = readFileSync(join(dir, file), 'utf8').trim().replaceAll('*/', '* /');
+  return `/*! ${name} ${version}, bundled for premia by scripts/bundle.mjs\n\n${text}\n*/`;
+}
+// kysely: the bundle carries its notice.
 await esbuild.build({
-  banner: { js: `/*! kysely ${version}, bundled for premia by scripts/bundle.mjs\n\n${license}\n*/` },
+  banner: { js: licenceNotice('kysely') },
   stdin: { contents: "export * from 'kysely';", resolveDir: root, sourcefile: 'kysely-bundle.js' },
   bundle: true,
   format: 'esm',
@@ -152,14 +163,11 @@ function esmOnly(name) {
 //     (2026-12-02, eight runs each, alternated). Carried inside premia.cjs instead, every local
 //     command read and parsed it too (0.25 → 0.28 s: tried and dropped). undici is MIT-licensed:
 //     the bundle carries its notice.
-const undiciDir = dirname(require.resolve('undici/package.json'));
-const undiciVersion = JSON.parse(readFileSync(join(undiciDir, 'package.json'), 'utf8')).version;
-const undiciLicense = readFileSync(join(undiciDir, 'LICENSE'), 'utf8').trim().replaceAll('*/', '* /');
 const undiciBundle = join(bundleDir, 'undici.cjs');
 await esbuild.build({
   stdin: { contents: "module.exports = require('undici');", resolveDir: root, sourcefile: 'undici-bundle.cjs', loader: 'js' },
   // The first line is the build's id, which its code cache carries too (bin/load-bundle.js).
-  banner: { js: `// premia build ${randomBytes(12).toString('hex')} (undici)\n/*! undici ${undiciVersion}, bundled for premia by scripts/bundle.mjs\n\n${undiciLicense}\n*/` },
+  banner: { js: `// premia build ${randomBytes(12).toString('hex')} (undici)\n${licenceNotice('undici')}` },
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -204,16 +212,8 @@ await esbuild.build({
   legalComments: 'external',
   logLevel: 'warning',
 });
-// The packages carried inside (INSIDE), each MIT-licensed: their notices after kysely's.
-for (const name of INSIDE) {
-  // Where require() finds it from the package (node_modules here, or hoisted above an install).
-  const dir = (require.resolve.paths(name) ?? []).map((base) => join(base, name)).find((d) => existsSync(join(d, 'package.json')));
-  if (dir === undefined) throw new Error(`bundle: ${name} is not installed`);
-  const { version: v } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-  const file = readdirSync(dir).find((f) => /^licen[cs]e(\.md|\.txt)?$/i.test(f));
-  if (file === undefined) throw new Error(`bundle: ${name} has no licence file to carry`);
-  appendFileSync(`${common}.LEGAL.txt`, `\n/*! ${name} ${v}, bundled for premia by scripts/bundle.mjs\n\n${readFileSync(join(dir, file), 'utf8').trim().replaceAll('*/', '* /')}\n*/\n`);
-}
+// The packages carried inside (INSIDE): their notices after kysely's.
+for (const name of INSIDE) appendFileSync(`${common}.LEGAL.txt`, `\n${licenceNotice(name)}\n`);
 
 // 4. Its code cache: what V8 compiled during a simulated month of the shipped fixtures on a file
 //    store (import, collections run, the engine's days, reports, statement), written by that run
