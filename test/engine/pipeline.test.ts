@@ -211,6 +211,42 @@ describe("the engine's threads", () => {
     expect(await handsOver()).toBe(false);
   });
 
+  it("days a connection writes alone on its thread skip foreign key checks, which come back after; a shared one's keep them", async () => {
+    const b = await book();
+    if (b.store.kind !== 'sqlite') throw new Error('a SQLite store is expected');
+    const raw = b.store.raw;
+    const keys = () => raw.pragma('foreign_keys', { simple: true });
+    const during = async (options: { aloneOnThread?: boolean }, days: number) => {
+      const engine = engineStore(b.store, options);
+      try {
+        return { handed: await engine.beginDays(days, true), keys: keys() };
+      } finally {
+        await engine.endDays();
+      }
+    };
+    expect(keys()).toBe(1);
+    // One day of the fixture book: written on this connection, alone on its thread (the CLI's).
+    expect(await during({ aloneOnThread: true }, 1)).toEqual({ handed: false, keys: 0 });
+    expect(keys()).toBe(1);
+    // Days handed over to the writer: this connection only reads, and keeps its checks.
+    expect(await during({ aloneOnThread: true }, 2)).toEqual({ handed: true, keys: 1 });
+    // A connection the server's requests share with the advance keeps them.
+    expect(await during({}, 1)).toEqual({ handed: false, keys: 1 });
+    expect(keys()).toBe(1);
+    // A store opened with the checks off (none here does) is left so.
+    raw.pragma('foreign_keys = OFF');
+    expect(await during({ aloneOnThread: true }, 1)).toEqual({ handed: false, keys: 0 });
+    expect(keys()).toBe(0);
+    raw.pragma('foreign_keys = ON');
+  });
+
+  it('a month whose days are written without foreign key checks (alone on the thread) is the month written with them', async () => {
+    const alone = await withoutWriter(async () => month(await book({ aloneOnThread: true })));
+    const shared = await withoutWriter(async () => month(await book()));
+    expect(alone.attempts.trimEnd().split('\n').length).toBeGreaterThan(500);
+    expect(alone).toEqual(shared);
+  });
+
   it('a writer that writes a day before the one before is reported (alone on its thread) makes the same month, and stops where asked', async () => {
     // The CLI and the server's job thread: the writer waits for the report in the day's transaction.
     const plain = await withoutWriter(async () => month(await book()));
