@@ -16,10 +16,11 @@
 import { asCents } from '../domain/money.js';
 import { PremiaError } from '../domain/errors.js';
 import { describeCaseMismatches } from '../domain/customer-case.js';
-import type { Backend, BankImportResult, BankImportRowError, Collection, Download, ImportRowError, PolicyPatch, Settlement, Upload } from '../backend/types.js';
+import { ATTEMPT_COLUMNS, REPORT_COLUMNS, type Backend, type BankImportResult, type BankImportRowError, type Download, type ImportRowError, type PolicyPatch, type Settlement, type Upload } from '../backend/types.js';
 import { hashString32 } from '../domain/hash.js';
 import { plural } from '../domain/words.js';
 import { lastDay, nextPeriod, type Period } from '../domain/period.js';
+import { KeptDownload, moneyCents, readCsvDownload } from './csv-download.js';
 
 /** Customers above this count are not each analysed for the per-pattern table. */
 const PATTERN_SUMMARY_LIMIT = 20_000;
@@ -79,9 +80,10 @@ export interface SimulationIo {
   /**
    * The month's summary page, written beside its files once its settlement is exported (none
    * when absent); given the income pattern of each customer the month's summary looked up
-   * (null when it did not), so that they are not all looked up twice.
+   * (null when it did not), so that they are not all looked up twice, and the month's report and
+   * attempts as saved, so that they are not fetched again.
    */
-  summaryPage?(period: Period, incomePatterns: ReadonlyMap<string, string> | null): Promise<Download>;
+  summaryPage?(period: Period, incomePatterns: ReadonlyMap<string, string> | null, downloads: { report: Download; attempts: Download }): Promise<Download>;
   progress(text: string): void;
   warn(text: string): void;
   /** Ctrl-C: the day in progress finishes (imports roll back whole), then the run stops there. */
@@ -189,8 +191,11 @@ export async function runSimulation(b: Backend, plan: SimulationPlan, io: Simula
     // Day 1 of the next month: the report (and the attempts behind it).
     await b.advanceClock({ days: 1 }, { signal });
     if (signal.aborted) break;
-    files.push(await io.save(period, await b.collectionsReport(period, 'csv')));
-    files.push(await io.save(period, await b.exportAttempts(period, 'csv')));
+    // Kept as they are saved: the month's summary and its page read them again from memory.
+    const report = new KeptDownload(await b.collectionsReport(period, 'csv'));
+    files.push(await io.save(period, report.passed));
+    const attempts = new KeptDownload(await b.exportAttempts(period, 'csv'));
+    files.push(await io.save(period, attempts.passed));
     // Day 2: the settlement statement; day 3: its export.
     await b.advanceClock({ days: 1 }, { signal });
     if (signal.aborted) break;
@@ -199,8 +204,11 @@ export async function runSimulation(b: Backend, plan: SimulationPlan, io: Simula
     if (signal.aborted) break;
     files.push(await io.save(period, await b.exportSettlement(settlement.id)));
     files.push(await io.save(period, await b.exportSettlement(settlement.id, { lines: true }), `${settlement.settlement_number}-lines.csv`));
-    const month = await summariseMonth(b, period, settlement, changes, files);
-    if (io.summaryPage) files.push(await io.save(period, await io.summaryPage(period, month.patternOf)));
+    const month = await summariseMonth(b, period, settlement, changes, files, report, attempts);
+    if (io.summaryPage) {
+      const page = await io.summaryPage(period, month.patternOf, { report: report.again(), attempts: attempts.again() });
+      files.push(await io.save(period, page));
+    }
     summary.months.push(month.summary);
     // The next month continues from day 3, where the settlement export left the clock.
     period = next;
@@ -239,75 +247,100 @@ async function policyEvents(b: Backend, period: Period, changes: { amount: numbe
   }
 }
 
-async function allCollections(b: Backend, period: Period): Promise<Collection[]> {
-  const out: Collection[] = [];
-  let after: string | undefined;
-  for (;;) {
-    const page = await b.listCollections({ period_month: period, limit: 10_000, after });
-    out.push(...page.data);
-    if (page.next_after === null) return out;
-    after = page.next_after;
-  }
+/** What one customer's collections of the month add up to (for the income-pattern table). */
+interface CustomerTotals {
+  policies: number;
+  paid_full: number;
+  due: number;
+  collected: number;
+  failed_attempts: number;
 }
 
+/**
+ * The month's summary, from its collections report and attempts export as saved (read again
+ * from memory: a month of 100,000 policies listed as collections, and its attempts exported a
+ * second time, took ~1 s of the month's ~5 s).
+ */
 async function summariseMonth(
   b: Backend,
   period: Period,
   settlement: Settlement,
   changes: { amount: number; cancelled: number; lapsed: number },
   files: string[],
+  report: KeptDownload,
+  attemptsExport: KeptDownload,
 ): Promise<{ summary: MonthSummary; patternOf: Map<string, string> | null }> {
-  const rows = await allCollections(b, period);
   const byStatus: Record<string, number> = { PAID_FULL: 0, PAID_PARTIAL: 0, UNPAID: 0, CANCELLED: 0 };
+  let policies = 0;
   let due = 0;
   let collected = 0;
   let attempts = 0;
   let failed = 0;
-  const failedOf = new Map<string, number>();
-  const attemptsCsv = await readAll(await b.exportAttempts(period, 'csv'));
-  for (const line of attemptsCsv.split('\n').slice(1)) {
-    if (!line.includes(',FAILED,')) continue;
-    const id = line.slice(0, line.indexOf(','));
-    failedOf.set(id, (failedOf.get(id) ?? 0) + 1);
-  }
-  for (const c of rows) {
-    byStatus[c.collection_status] = (byStatus[c.collection_status] ?? 0) + 1;
-    due += c.collection_amount_due;
-    collected += c.collection_amount_collected;
-    attempts += c.number_of_attempts;
-    failed += failedOf.get(c.id) ?? 0;
-  }
+  // Each customer's totals, in the order the report first names them, while there are few
+  // enough to look up (PATTERN_SUMMARY_LIMIT); null past that.
+  let customers: Map<string, CustomerTotals> | null = new Map();
+  const totalsOf = (id: string): CustomerTotals | null => {
+    if (customers === null) return null;
+    let t = customers.get(id);
+    if (t === undefined) {
+      if (customers.size >= PATTERN_SUMMARY_LIMIT) return (customers = null);
+      customers.set(id, (t = { policies: 0, paid_full: 0, due: 0, collected: 0, failed_attempts: 0 }));
+    }
+    return t;
+  };
+  await readCsvDownload(report.again(), 'collections report', REPORT_COLUMNS, (f) => {
+    const [, customerId, , , , dueText, collectedText, , status, , , attemptsText] = f;
+    const rowDue = moneyCents(dueText!, 'collection_amount_due');
+    const rowCollected = moneyCents(collectedText!, 'collection_amount_collected');
+    policies++;
+    byStatus[status!] = (byStatus[status!] ?? 0) + 1;
+    due += rowDue;
+    collected += rowCollected;
+    attempts += Number(attemptsText);
+    const t = totalsOf(customerId!);
+    if (t !== null) {
+      t.policies++;
+      if (status === 'PAID_FULL') t.paid_full++;
+      t.due += rowDue;
+      t.collected += rowCollected;
+    }
+  });
+  await readCsvDownload(attemptsExport.again(), 'attempts export', ATTEMPT_COLUMNS, (f) => {
+    if (f[5] !== 'FAILED') return;
+    failed++;
+    const t = customers?.get(f[2]!);
+    if (t) t.failed_attempts++;
+  });
   let patterns: PatternResult[] | null = null;
   let patternOf: Map<string, string> | null = null;
-  const customers = [...new Set(rows.map((c) => c.customer_id))];
-  if (customers.length <= PATTERN_SUMMARY_LIMIT) {
+  if (customers !== null) {
     patternOf = new Map<string, string>();
-    for (const id of customers) patternOf.set(id, (await b.showBankAccount(id)).income.pattern);
     const acc = new Map<string, PatternResult>();
-    for (const c of rows) {
-      const pattern = patternOf.get(c.customer_id)!;
+    for (const [id, t] of customers) {
+      const pattern = (await b.showBankAccount(id)).income.pattern;
+      patternOf.set(id, pattern);
       let r = acc.get(pattern);
       if (!r) acc.set(pattern, (r = { pattern, policies: 0, paid_full: 0, due: 0, collected: 0, failed_attempts: 0 }));
-      r.policies++;
-      if (c.collection_status === 'PAID_FULL') r.paid_full++;
-      r.due += c.collection_amount_due;
-      r.collected += c.collection_amount_collected;
-      r.failed_attempts += failedOf.get(c.id) ?? 0;
+      r.policies += t.policies;
+      r.paid_full += t.paid_full;
+      r.due += t.due;
+      r.collected += t.collected;
+      r.failed_attempts += t.failed_attempts;
     }
     patterns = [...acc.values()].sort((x, y) => y.policies - x.policies || (x.pattern < y.pattern ? -1 : 1));
   }
   const { created_at: _c, paid_on: _p, paid_reference: _r, disputed_on: _d, dispute_reason: _w, ...statement } = settlement;
   const summary: MonthSummary = {
     period_month: period,
-    policies: rows.length,
+    policies,
     by_status: byStatus,
     due,
     collected,
     collection_rate_amount: rate(collected, due),
-    collection_rate_count: rate(byStatus.PAID_FULL!, rows.length),
+    collection_rate_count: rate(byStatus.PAID_FULL!, policies),
     attempts,
     failed_attempts: failed,
-    failed_attempts_per_policy: rows.length === 0 ? 0 : Math.round((failed / rows.length) * 1000) / 1000,
+    failed_attempts_per_policy: policies === 0 ? 0 : Math.round((failed / policies) * 1000) / 1000,
     amount_changes: changes.amount,
     cancellations: changes.cancelled,
     lapsed_policies: changes.lapsed,
@@ -316,12 +349,6 @@ async function summariseMonth(
     files,
   };
   return { summary, patternOf };
-}
-
-async function readAll(d: { body: AsyncIterable<Uint8Array | string> }): Promise<string> {
-  let s = '';
-  for await (const chunk of d.body) s += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-  return s;
 }
 
 /** A share as a fraction with four decimals (0.8839 = 88.39%). */

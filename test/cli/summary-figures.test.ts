@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { ATTEMPT_COLUMNS, REPORT_COLUMNS, type Backend, type Download } from '../../src/backend/types.js';
 import { PremiaError } from '../../src/domain/errors.js';
-import { moneyCents, PATTERN_CUSTOMER_LIMIT, readSummary } from '../../src/cli/commands/reports/summary-figures.js';
+import { PATTERN_CUSTOMER_LIMIT, readSummary } from '../../src/cli/commands/reports/summary-figures.js';
+import { moneyCents } from '../../src/simulation/csv-download.js';
 
 const P = '2026-11';
 
@@ -97,6 +98,32 @@ describe('the summary figures', () => {
       ['POL-3', 7_500, 'ACCOUNT_FROZEN'],
       ['POL-2', 3_025, 'INSUFFICIENT_FUNDS'],
     ]);
+  });
+
+  it("reads the report and attempts it is given (simulate's, as saved) rather than the backend's, to the same figures", async () => {
+    const rows: Row[] = [
+      { customer: 'C1', policy: 'POL-1', due: '100.00', collected: '100.00', status: 'PAID_FULL', attempts: 1, reason: '' },
+      { customer: 'C2', policy: 'POL-2', due: '75.00', collected: '0.00', status: 'UNPAID', attempts: 1, reason: 'ACCOUNT_FROZEN' },
+    ];
+    const attempts = [
+      ['POL-1', 'C1', '2026-11-02', '100.00', 'SUCCESS', ''],
+      ['POL-2', 'C2', '2026-11-02', '75.00', 'FAILED', 'ACCOUNT_FROZEN'],
+    ];
+    const served = backend(rows, attempts, { C1: 'monthly', C2: 'weekly' });
+    const fetched = await readSummary(served, P);
+    const given = { report: await served.collectionsReport(P, 'csv'), attempts: await served.exportAttempts(P, 'csv') };
+    const refusing: Backend = {
+      ...served,
+      collectionsReport: async () => {
+        throw new Error('the report was fetched again');
+      },
+      exportAttempts: async () => {
+        throw new Error('the attempts were fetched again');
+      },
+    };
+    const read = await readSummary(refusing, P, { downloads: given });
+    expect(read).toEqual(fetched);
+    expect([read.policies, read.due, read.collected, read.failed_attempts]).toEqual([2, 17_500, 10_000, 1]);
   });
 
   it(`past ${PATTERN_CUSTOMER_LIMIT} customers to look up: no table, none looked up; patterns given count against the limit`, async () => {
