@@ -9,6 +9,15 @@ import { PremiaError } from '../domain/errors.js';
 import { centsFromJsonNumber } from '../domain/money.js';
 import { CsvReader } from '../lib/csv-reader.js';
 
+/** What one customer's collections of a month add up to, from the report and the attempts (the income-pattern tables). */
+export interface CustomerTotals {
+  policies: number;
+  paid_full: number;
+  due: number;
+  collected: number;
+  failed_attempts: number;
+}
+
 /** "149.50" → 14950 (read by character, no expression: 3 million a month at 1M); other decimal forms through the strict money parser. */
 export function moneyCents(text: string, field: string): number {
   const n = text.length;

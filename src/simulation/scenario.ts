@@ -20,7 +20,7 @@ import { ATTEMPT_COLUMNS, REPORT_COLUMNS, type Backend, type BankImportResult, t
 import { hashString32 } from '../domain/hash.js';
 import { plural } from '../domain/words.js';
 import { lastDay, nextPeriod, type Period } from '../domain/period.js';
-import { KeptDownload, moneyCents, readCsvDownload } from './csv-download.js';
+import { KeptDownload, moneyCents, readCsvDownload, type CustomerTotals } from './csv-download.js';
 
 /** Customers above this count are not each analysed for the per-pattern table. */
 const PATTERN_SUMMARY_LIMIT = 20_000;
@@ -245,15 +245,6 @@ async function policyEvents(b: Backend, period: Period, changes: { amount: numbe
     if (page.next_after === null) return;
     after = page.next_after;
   }
-}
-
-/** What one customer's collections of the month add up to (for the income-pattern table). */
-interface CustomerTotals {
-  policies: number;
-  paid_full: number;
-  due: number;
-  collected: number;
-  failed_attempts: number;
 }
 
 /**

@@ -12,7 +12,7 @@
 import { ATTEMPT_COLUMNS, REPORT_COLUMNS, type Backend, type CollectionStatus, type Download, type PeriodState, type Settlement } from '../../../backend/types.js';
 import { PremiaError } from '../../../domain/errors.js';
 import { addDays, lastDay, firstDay, type IsoDate, type Period } from '../../../domain/period.js';
-import { moneyCents, readCsvDownload } from '../../../simulation/csv-download.js';
+import { moneyCents, readCsvDownload, type CustomerTotals } from '../../../simulation/csv-download.js';
 
 /** Customers above this count are not each looked up for the income-pattern table. */
 export const PATTERN_CUSTOMER_LIMIT = 2_000;
@@ -122,15 +122,6 @@ export interface SummaryReadOptions {
   incomePatterns?: ReadonlyMap<string, string> | null;
   /** The period's collections report and attempts export as CSV, already fetched (simulate has just saved them). */
   downloads?: { report: Download; attempts: Download };
-}
-
-/** What one customer's collections add up to (for the income-pattern table). */
-interface CustomerTotals {
-  policies: number;
-  paid_full: number;
-  due: number;
-  collected: number;
-  failed_attempts: number;
 }
 
 /**
