@@ -248,9 +248,8 @@ async function policyEvents(b: Backend, period: Period, changes: { amount: numbe
 }
 
 /**
- * The month's summary, from its collections report and attempts export as saved (read again
- * from memory: a month of 100,000 policies listed as collections, and its attempts exported a
- * second time, took ~1 s of the month's ~5 s).
+ * The month's summary, from its collections report and attempts export as saved, read again from
+ * memory rather than asked for again (its collections listed, its attempts exported twice).
  */
 async function summariseMonth(
   b: Backend,

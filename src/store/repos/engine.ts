@@ -153,8 +153,8 @@ export function engineStore(store: Store, options: { aloneOnThread?: boolean } =
       // to rows read in that day's transaction or checked unchanged since (runDay's `changed`).
       // Checked, each attempt looked its collection up, and each multi-row statement kept a
       // statement journal, a temporary file of the pages it changed (4 to 19 MB on a one-day
-      // advance of the 1M book; 25 November 0.786 -> 0.757 s, issue 13). A server's connection,
-      // which its requests share with the advance, keeps them.
+      // advance of the 1M book, issue 13). A server's connection, which its requests share with
+      // the advance, keeps them.
       foreignKeys = null;
       if (!pipeline && options.aloneOnThread === true) {
         foreignKeys = store.raw.pragma('foreign_keys', { simple: true }) as number;
