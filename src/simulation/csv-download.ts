@@ -1,22 +1,13 @@
 /**
  * Reading a period's CSV downloads (the collections report, the attempts export) through the
- * Backend interface: record by record, the header checked, money read into integer cents. Used
- * by `reports summary` (cli/commands/reports/summary-figures.ts) and by simulate's month summary
- * (scenario.ts), which reads the downloads it has just saved instead of asking for them again.
+ * Backend interface: record by record, the header checked, money read into integer cents
+ * (month-figures.ts); and keeping a download's bytes as it is saved, so that simulate's month
+ * figures read what it has just saved instead of asking for it again (scenario.ts).
  */
 import type { Download } from '../backend/types.js';
 import { PremiaError } from '../domain/errors.js';
 import { centsFromJsonNumber } from '../domain/money.js';
 import { CsvReader } from '../lib/csv-reader.js';
-
-/** What one customer's collections of a month add up to, from the report and the attempts (the income-pattern tables). */
-export interface CustomerTotals {
-  policies: number;
-  paid_full: number;
-  due: number;
-  collected: number;
-  failed_attempts: number;
-}
 
 /** "149.50" → 14950 (read by character, no expression: 3 million a month at 1M); other decimal forms through the strict money parser. */
 export function moneyCents(text: string, field: string): number {

@@ -16,11 +16,12 @@
 import { asCents } from '../domain/money.js';
 import { PremiaError } from '../domain/errors.js';
 import { describeCaseMismatches } from '../domain/customer-case.js';
-import { ATTEMPT_COLUMNS, REPORT_COLUMNS, type Backend, type BankImportResult, type BankImportRowError, type Download, type ImportRowError, type PolicyPatch, type Settlement, type Upload } from '../backend/types.js';
+import type { Backend, BankImportResult, BankImportRowError, Download, ImportRowError, PolicyPatch, Settlement, Upload } from '../backend/types.js';
 import { hashString32 } from '../domain/hash.js';
 import { plural } from '../domain/words.js';
 import { lastDay, nextPeriod, type Period } from '../domain/period.js';
-import { KeptDownload, moneyCents, readCsvDownload, type CustomerTotals } from './csv-download.js';
+import { KeptDownload } from './csv-download.js';
+import { readSummary, type SummaryFigures } from './month-figures.js';
 
 /** Customers above this count are not each analysed for the per-pattern table. */
 const PATTERN_SUMMARY_LIMIT = 20_000;
@@ -79,11 +80,9 @@ export interface SimulationIo {
   save(period: Period, download: Download, name?: string): Promise<string>;
   /**
    * The month's summary page, written beside its files once its settlement is exported (none
-   * when absent); given the income pattern of each customer the month's summary looked up
-   * (null when it did not), so that they are not all looked up twice, and the month's report and
-   * attempts as saved, so that they are not fetched again.
+   * when absent), made from the figures the month's summary was made from.
    */
-  summaryPage?(period: Period, incomePatterns: ReadonlyMap<string, string> | null, downloads: { report: Download; attempts: Download }): Promise<Download>;
+  summaryPage?(figures: SummaryFigures): Promise<Download>;
   progress(text: string): void;
   warn(text: string): void;
   /** Ctrl-C: the day in progress finishes (imports roll back whole), then the run stops there. */
@@ -204,11 +203,8 @@ export async function runSimulation(b: Backend, plan: SimulationPlan, io: Simula
     if (signal.aborted) break;
     files.push(await io.save(period, await b.exportSettlement(settlement.id)));
     files.push(await io.save(period, await b.exportSettlement(settlement.id, { lines: true }), `${settlement.settlement_number}-lines.csv`));
-    const month = await summariseMonth(b, period, settlement, changes, files, report, attempts);
-    if (io.summaryPage) {
-      const page = await io.summaryPage(period, month.patternOf, { report: report.again(), attempts: attempts.again() });
-      files.push(await io.save(period, page));
-    }
+    const month = await summariseMonth(b, period, settlement, changes, files, { report, attempts });
+    if (io.summaryPage) files.push(await io.save(period, await io.summaryPage(month.figures)));
     summary.months.push(month.summary);
     // The next month continues from day 3, where the settlement export left the clock.
     period = next;
@@ -248,8 +244,8 @@ async function policyEvents(b: Backend, period: Period, changes: { amount: numbe
 }
 
 /**
- * The month's summary, from its collections report and attempts export as saved, read again from
- * memory rather than asked for again (its collections listed, its attempts exported twice).
+ * The month's summary, from its figures (month-figures.ts: the same as `reports summary`'s and
+ * its page's), read from its collections report and attempts export as saved.
  */
 async function summariseMonth(
   b: Backend,
@@ -257,88 +253,33 @@ async function summariseMonth(
   settlement: Settlement,
   changes: { amount: number; cancelled: number; lapsed: number },
   files: string[],
-  report: KeptDownload,
-  attemptsExport: KeptDownload,
-): Promise<{ summary: MonthSummary; patternOf: Map<string, string> | null }> {
-  const byStatus: Record<string, number> = { PAID_FULL: 0, PAID_PARTIAL: 0, UNPAID: 0, CANCELLED: 0 };
-  let policies = 0;
-  let due = 0;
-  let collected = 0;
-  let attempts = 0;
-  let failed = 0;
-  // Each customer's totals, in the order the report first names them, while there are few
-  // enough to look up (PATTERN_SUMMARY_LIMIT); null past that.
-  let customers: Map<string, CustomerTotals> | null = new Map();
-  const totalsOf = (id: string): CustomerTotals | null => {
-    if (customers === null) return null;
-    let t = customers.get(id);
-    if (t === undefined) {
-      if (customers.size >= PATTERN_SUMMARY_LIMIT) return (customers = null);
-      customers.set(id, (t = { policies: 0, paid_full: 0, due: 0, collected: 0, failed_attempts: 0 }));
-    }
-    return t;
-  };
-  await readCsvDownload(report.again(), 'collections report', REPORT_COLUMNS, (f) => {
-    const [, customerId, , , , dueText, collectedText, , status, , , attemptsText] = f;
-    const rowDue = moneyCents(dueText!, 'collection_amount_due');
-    const rowCollected = moneyCents(collectedText!, 'collection_amount_collected');
-    policies++;
-    byStatus[status!] = (byStatus[status!] ?? 0) + 1;
-    due += rowDue;
-    collected += rowCollected;
-    attempts += Number(attemptsText);
-    const t = totalsOf(customerId!);
-    if (t !== null) {
-      t.policies++;
-      if (status === 'PAID_FULL') t.paid_full++;
-      t.due += rowDue;
-      t.collected += rowCollected;
-    }
+  downloads: { report: KeptDownload; attempts: KeptDownload },
+): Promise<{ summary: MonthSummary; figures: SummaryFigures }> {
+  const figures = await readSummary(b, period, {
+    downloads: { report: downloads.report.again(), attempts: downloads.attempts.again() },
+    patternCustomers: PATTERN_SUMMARY_LIMIT,
   });
-  await readCsvDownload(attemptsExport.again(), 'attempts export', ATTEMPT_COLUMNS, (f) => {
-    if (f[5] !== 'FAILED') return;
-    failed++;
-    const t = customers?.get(f[2]!);
-    if (t) t.failed_attempts++;
-  });
-  let patterns: PatternResult[] | null = null;
-  let patternOf: Map<string, string> | null = null;
-  if (customers !== null) {
-    patternOf = new Map<string, string>();
-    const acc = new Map<string, PatternResult>();
-    for (const [id, t] of customers) {
-      const pattern = (await b.showBankAccount(id)).income.pattern;
-      patternOf.set(id, pattern);
-      let r = acc.get(pattern);
-      if (!r) acc.set(pattern, (r = { pattern, policies: 0, paid_full: 0, due: 0, collected: 0, failed_attempts: 0 }));
-      r.policies += t.policies;
-      r.paid_full += t.paid_full;
-      r.due += t.due;
-      r.collected += t.collected;
-      r.failed_attempts += t.failed_attempts;
-    }
-    patterns = [...acc.values()].sort((x, y) => y.policies - x.policies || (x.pattern < y.pattern ? -1 : 1));
-  }
+  const { policies, by_status: byStatus, due, collected, attempts, failed_attempts: failed } = figures;
   const { created_at: _c, paid_on: _p, paid_reference: _r, disputed_on: _d, dispute_reason: _w, ...statement } = settlement;
   const summary: MonthSummary = {
     period_month: period,
     policies,
-    by_status: byStatus,
+    by_status: { ...byStatus },
     due,
     collected,
     collection_rate_amount: rate(collected, due),
-    collection_rate_count: rate(byStatus.PAID_FULL!, policies),
+    collection_rate_count: rate(byStatus.PAID_FULL, policies),
     attempts,
     failed_attempts: failed,
     failed_attempts_per_policy: policies === 0 ? 0 : Math.round((failed / policies) * 1000) / 1000,
     amount_changes: changes.amount,
     cancellations: changes.cancelled,
     lapsed_policies: changes.lapsed,
-    by_income_pattern: patterns,
+    by_income_pattern: figures.by_income_pattern?.map(({ collection_rate: _rate, ...p }) => p) ?? null,
     settlement: statement,
     files,
   };
-  return { summary, patternOf };
+  return { summary, figures };
 }
 
 /** A share as a fraction with four decimals (0.8839 = 88.39%). */

@@ -14,7 +14,7 @@ import { createServer } from '../../src/server/app.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { simulateSmallMonth } from '../helpers/small-month.js';
 import { moneyToCents } from '../../src/domain/json.js';
-import type { SummaryFigures } from '../../src/cli/commands/reports/summary-figures.js';
+import type { SummaryFigures } from '../../src/simulation/month-figures.js';
 import { renderSummaryHtml } from '../../src/cli/commands/reports/summary-html.js';
 import { renderSummaryText } from '../../src/cli/commands/reports/summary-text.js';
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { ATTEMPT_COLUMNS, REPORT_COLUMNS, type Backend, type Download } from '../../src/backend/types.js';
 import { PremiaError } from '../../src/domain/errors.js';
-import { PATTERN_CUSTOMER_LIMIT, readSummary } from '../../src/cli/commands/reports/summary-figures.js';
+import { PATTERN_CUSTOMER_LIMIT, readSummary } from '../../src/simulation/month-figures.js';
 import { moneyCents } from '../../src/simulation/csv-download.js';
 
 const P = '2026-11';
@@ -126,7 +126,7 @@ describe('the summary figures', () => {
     expect([read.policies, read.due, read.collected, read.failed_attempts]).toEqual([2, 17_500, 10_000, 1]);
   });
 
-  it(`past ${PATTERN_CUSTOMER_LIMIT} customers to look up: no table, none looked up; patterns given count against the limit`, async () => {
+  it(`past ${PATTERN_CUSTOMER_LIMIT} customers to look up: no table, none looked up; a caller may allow more (simulate: 20,000)`, async () => {
     const n = PATTERN_CUSTOMER_LIMIT + 30;
     // Two policies each for the first 500 customers, one for the rest.
     const rows: Row[] = [];
@@ -140,19 +140,19 @@ describe('the summary figures', () => {
     expect(s.patterns_note).toBe(`not analysed: more than ${PATTERN_CUSTOMER_LIMIT} customers (the table looks each one up)`);
     expect([s.policies, s.due]).toEqual([n + 500, (n + 500) * 100]);
 
-    // Patterns given for some: only the others count; given for all but the limit: the table is made.
-    const some = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`C${i < 5 ? i * 7 : n - i * 3}`, 'monthly']));
-    const fewer = await readSummary(backend(rows, [], {}, looked), P, { incomePatterns: new Map(Object.entries(some)) });
-    expect(fewer.patterns_note).toBe(s.patterns_note);
+    // One customer fewer than the limit allowed: none looked up, the note names that limit.
+    const under = await readSummary(backend(rows, [], {}, looked), P, { patternCustomers: n - 1 });
     expect(looked).toEqual([]);
-    const most = new Map(Array.from({ length: 30 }, (_, i) => [`C${n - 1 - i}`, 'weekly']));
-    const made = await readSummary(backend(rows, [], { C0: 'monthly' }, looked), P, { incomePatterns: most });
-    expect(looked).toHaveLength(PATTERN_CUSTOMER_LIMIT);
+    expect(under.patterns_note).toBe(`not analysed: more than ${n - 1} customers (the table looks each one up)`);
+    // As many as allowed: each looked up once, the table made.
+    const made = await readSummary(backend(rows, [], { C0: 'monthly', [`C${n - 1}`]: 'weekly' }, looked), P, { patternCustomers: n });
+    expect(looked).toHaveLength(n);
+    expect(new Set(looked).size).toBe(n);
     expect(made.patterns_note).toBeNull();
     expect(made.by_income_pattern!.map((p) => [p.pattern, p.policies])).toEqual([
-      ['unknown', n + 500 - 2 - 30],
-      ['weekly', 30],
+      ['unknown', n + 500 - 2 - 1],
       ['monthly', 2],
+      ['weekly', 1],
     ]);
   });
 

@@ -4,7 +4,7 @@
  * month without collections has no empty income-pattern table.
  */
 import { describe, expect, it } from 'vitest';
-import { share, type SummaryFigures } from '../../src/cli/commands/reports/summary-figures.js';
+import { share, type SummaryFigures } from '../../src/simulation/month-figures.js';
 import { renderSummaryHtml } from '../../src/cli/commands/reports/summary-html.js';
 import { bar, renderSummaryText } from '../../src/cli/commands/reports/summary-text.js';
 

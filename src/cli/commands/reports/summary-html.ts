@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { periodStateNote } from '../../../domain/period-state.js';
-import type { SummaryFigures } from './summary-figures.js';
+import type { SummaryFigures } from '../../../simulation/month-figures.js';
 import { percentOf } from '../../output/format.js';
 import { groupedCount, groupedMoney, noAttemptsText, noCollectionsText, noSettlementText } from './summary-text.js';
 

@@ -8,7 +8,7 @@ import { periodStateNote } from '../../../domain/period-state.js';
 import { count } from '../../../domain/words.js';
 import { percentOf } from '../../output/format.js';
 import { moneyText } from '../../output/table.js';
-import type { SummaryFigures } from './summary-figures.js';
+import type { SummaryFigures } from '../../../simulation/month-figures.js';
 
 export interface TextStyle {
   /** Unicode block bars (else plain ASCII). */

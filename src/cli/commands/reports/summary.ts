@@ -2,7 +2,7 @@
  * `premia reports summary --period P`: the month in pictures. On stdout, the figures as text
  * with a bar chart of the cumulative share collected by day (Unicode on a colour terminal,
  * plain ASCII otherwise); `--json` gives the same figures as JSON. The figures come through
- * the Backend interface (summary-figures.ts), so local and remote mode agree.
+ * the Backend interface (simulation/month-figures.ts), so local and remote mode agree.
  */
 import { usageError } from '../../../domain/errors.js';
 import { checkPeriodOption } from '../../../domain/requests.js';
@@ -11,7 +11,7 @@ import { givenPath } from '../../input.js';
 import { verb, type CommandDeps } from '../../command.js';
 import { writeDownload } from '../../output/download.js';
 import { otherClientsNote } from '../../other-clients.js';
-import { readSummary, type SummaryFigures } from './summary-figures.js';
+import { readSummary, type SummaryFigures } from '../../../simulation/month-figures.js';
 import { renderSummaryHtml } from './summary-html.js';
 import { groupedCount, renderSummaryText } from './summary-text.js';
 import type { Download } from '../../../backend/types.js';

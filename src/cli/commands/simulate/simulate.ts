@@ -129,10 +129,7 @@ export async function simulateRun({ ctx, globals, ui, createsStore, first, month
           return relative(ctx.cwd, path) || path;
         },
         // The month in pictures (reports summary --html), beside the CSV files.
-        summaryPage: async (period, incomePatterns, downloads) => {
-          const [{ readSummary }, { summaryPage }] = await Promise.all([import('../reports/summary-figures.js'), import('../reports/summary.js')]);
-          return summaryPage(await readSummary(b, period, { incomePatterns, downloads }));
-        },
+        summaryPage: async (figures) => (await import('../reports/summary.js')).summaryPage(figures),
         progress: (text) => progress.update(text),
         warn: (text) => ui.warn(text),
         signal,

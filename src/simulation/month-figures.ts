@@ -1,18 +1,20 @@
 /**
- * The figures of `premia reports summary`: one period's month in numbers, read through the
- * Backend interface only (so local and remote mode give the same figures):
+ * One period's month in numbers, read through the Backend interface only (so local and remote
+ * mode give the same figures): the figures of `premia reports summary`, and of the month's
+ * summary `premia simulate` prints (scenario.ts), both from:
  *   - the collections report (CSV, streamed) for what was due and collected, by status, and the
  *     unpaid and partial policies;
  *   - the attempts export (CSV, streamed) for what was collected on which day and why debits failed;
  *   - each customer's bank account view for its income pattern (up to PATTERN_CUSTOMER_LIMIT
- *     customers: beyond that, one request per customer is too slow, and the table is left out);
+ *     customers, or as many as the caller allows: beyond that, one request per customer is too
+ *     slow, and the table is left out);
  *   - the period's settlement statement in force, if one was made.
  * Money stays in integer cents; shares are fractions rounded to four decimals (0.8839 = 88.39%).
  */
-import { ATTEMPT_COLUMNS, REPORT_COLUMNS, type Backend, type CollectionStatus, type Download, type PeriodState, type Settlement } from '../../../backend/types.js';
-import { PremiaError } from '../../../domain/errors.js';
-import { addDays, lastDay, firstDay, type IsoDate, type Period } from '../../../domain/period.js';
-import { moneyCents, readCsvDownload, type CustomerTotals } from '../../../simulation/csv-download.js';
+import { ATTEMPT_COLUMNS, REPORT_COLUMNS, type Backend, type CollectionStatus, type Download, type PeriodState, type Settlement } from '../backend/types.js';
+import { PremiaError } from '../domain/errors.js';
+import { addDays, lastDay, firstDay, type IsoDate, type Period } from '../domain/period.js';
+import { moneyCents, readCsvDownload } from './csv-download.js';
 
 /** Customers above this count are not each looked up for the income-pattern table. */
 export const PATTERN_CUSTOMER_LIMIT = 2_000;
@@ -118,10 +120,19 @@ export function share(part: number, whole: number): number {
 }
 
 export interface SummaryReadOptions {
-  /** Each customer's income pattern, already looked up (simulate's month summary has them). */
-  incomePatterns?: ReadonlyMap<string, string> | null;
   /** The period's collections report and attempts export as CSV, already fetched (simulate has just saved them). */
   downloads?: { report: Download; attempts: Download };
+  /** The most customers looked up for the income-pattern table (PATTERN_CUSTOMER_LIMIT by default). */
+  patternCustomers?: number;
+}
+
+/** What one customer's collections add up to (for the income-pattern table). */
+interface CustomerTotals {
+  policies: number;
+  paid_full: number;
+  due: number;
+  collected: number;
+  failed_attempts: number;
 }
 
 /**
@@ -137,8 +148,8 @@ export async function readSummary(b: Backend, period: Period, options: SummaryRe
   let policies = 0;
   let due = 0;
   let collected = 0;
-  const known = options.incomePatterns ?? null;
-  const customers = new CustomerTable(known);
+  const limit = options.patternCustomers ?? PATTERN_CUSTOMER_LIMIT;
+  const customers = new CustomerTable(limit);
   const lastFailures = new Map<string, number>();
   const open: OpenPolicy[] = [];
   await readCsvDownload(report, 'collections report', REPORT_COLUMNS, (f) => {
@@ -226,7 +237,7 @@ export async function readSummary(b: Backend, period: Period, options: SummaryRe
     }
   }
 
-  const { patterns, note } = customers.byId === null ? { patterns: null, note: TOO_MANY_TO_LOOK_UP } : await incomePatterns(b, customers.byId, known);
+  const { patterns, note } = customers.byId === null ? { patterns: null, note: tooManyToLookUp(limit) } : await incomePatterns(b, customers.byId);
   open.sort((x, y) => y.shortfall - x.shortfall || (x.policy_number < y.policy_number ? -1 : x.policy_number > y.policy_number ? 1 : 0));
 
   return {
@@ -250,38 +261,33 @@ export async function readSummary(b: Backend, period: Period, options: SummaryRe
 }
 
 /**
- * Each customer's totals, while at most PATTERN_CUSTOMER_LIMIT of them have no pattern given;
- * past that the table cannot be made, and nothing more is kept (a million customers' totals,
- * or only their ids to count them, took 60–150 MB and ~1 s).
+ * Each customer's totals, while there are at most `limit` customers; past that the table cannot
+ * be made, and nothing more is kept (a million customers' totals, or only their ids to count
+ * them, took 60–150 MB and ~1 s).
  */
 class CustomerTable {
   /** Null once there are too many customers to look up. */
   byId: Map<string, CustomerTotals> | null = new Map();
-  private unknown = 0;
 
-  constructor(private readonly known: ReadonlyMap<string, string> | null) {}
+  constructor(private readonly limit: number) {}
 
   /** The customer's totals to add to, or null when they are no longer kept. */
   totals(id: string): CustomerTotals | null {
     if (this.byId === null) return null;
     let c = this.byId.get(id);
     if (c === undefined) {
+      if (this.byId.size >= this.limit) return (this.byId = null);
       this.byId.set(id, (c = { policies: 0, paid_full: 0, due: 0, collected: 0, failed_attempts: 0 }));
-      if (this.known?.has(id) !== true && ++this.unknown > PATTERN_CUSTOMER_LIMIT) this.byId = null;
     }
     return c;
   }
 }
 
-const TOO_MANY_TO_LOOK_UP = `not analysed: more than ${PATTERN_CUSTOMER_LIMIT} customers (the table looks each one up)`;
+const tooManyToLookUp = (limit: number) => `not analysed: more than ${limit} customers (the table looks each one up)`;
 
-async function incomePatterns(
-  b: Backend,
-  customers: Map<string, CustomerTotals>,
-  known: ReadonlyMap<string, string> | null,
-): Promise<{ patterns: PatternFigures[] | null; note: string | null }> {
-  const patternOf = new Map<string, string>(known ?? []);
-  const missing = [...customers.keys()].filter((id) => !patternOf.has(id)); // at most PATTERN_CUSTOMER_LIMIT
+async function incomePatterns(b: Backend, customers: Map<string, CustomerTotals>): Promise<{ patterns: PatternFigures[] | null; note: string | null }> {
+  const patternOf = new Map<string, string>();
+  const missing = [...customers.keys()]; // at most the table's limit
   let refused: PremiaError | null = null;
   let next = 0;
   const worker = async () => {
