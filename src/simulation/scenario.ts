@@ -21,7 +21,7 @@ import { hashString32 } from '../domain/hash.js';
 import { plural } from '../domain/words.js';
 import { lastDay, nextPeriod, type Period } from '../domain/period.js';
 import { KeptDownload } from './csv-download.js';
-import { readSummary, type SummaryFigures } from './month-figures.js';
+import { readSummary, share, type SummaryFigures } from './month-figures.js';
 
 /** Customers above this count are not each analysed for the per-pattern table. */
 const PATTERN_SUMMARY_LIMIT = 20_000;
@@ -267,8 +267,9 @@ async function summariseMonth(
     by_status: { ...byStatus },
     due,
     collected,
-    collection_rate_amount: rate(collected, due),
-    collection_rate_count: rate(byStatus.PAID_FULL, policies),
+    // Shares as the month's page shows them: short of the whole never 1, anything never 0.
+    collection_rate_amount: figures.collection_rate,
+    collection_rate_count: share(byStatus.PAID_FULL, policies),
     attempts,
     failed_attempts: failed,
     failed_attempts_per_policy: policies === 0 ? 0 : Math.round((failed / policies) * 1000) / 1000,
@@ -280,10 +281,5 @@ async function summariseMonth(
     files,
   };
   return { summary, figures };
-}
-
-/** A share as a fraction with four decimals (0.8839 = 88.39%). */
-function rate(part: number, whole: number): number {
-  return whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000;
 }
 
