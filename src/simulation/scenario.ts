@@ -20,7 +20,7 @@ import type { Backend, BankImportResult, BankImportRowError, Download, ImportRow
 import { hashString32 } from '../domain/hash.js';
 import { plural } from '../domain/words.js';
 import { lastDay, nextPeriod, type Period } from '../domain/period.js';
-import { KeptDownload } from './csv-download.js';
+import { KeptDownload } from './kept-download.js';
 import { readSummary, share, type SummaryFigures } from './month-figures.js';
 
 /** Customers above this count are not each analysed for the per-pattern table. */

@@ -7,8 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { ATTEMPT_COLUMNS, REPORT_COLUMNS, type Backend, type Download } from '../../src/backend/types.js';
 import { PremiaError } from '../../src/domain/errors.js';
-import { PATTERN_CUSTOMER_LIMIT, readSummary } from '../../src/simulation/month-figures.js';
-import { moneyCents } from '../../src/simulation/csv-download.js';
+import { moneyCents, PATTERN_CUSTOMER_LIMIT, readSummary } from '../../src/simulation/month-figures.js';
 
 const P = '2026-11';
 

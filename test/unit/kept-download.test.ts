@@ -1,7 +1,7 @@
-/** simulation/csv-download.ts KeptDownload: a download passed on as it is, its bytes kept to be read again. */
+/** simulation/kept-download.ts KeptDownload: a download passed on as it is, its bytes kept to be read again. */
 import { describe, expect, it } from 'vitest';
 import type { Download } from '../../src/backend/types.js';
-import { KeptDownload } from '../../src/simulation/csv-download.js';
+import { KeptDownload } from '../../src/simulation/kept-download.js';
 
 async function bytesOf(d: Download): Promise<string> {
   const parts: string[] = [];

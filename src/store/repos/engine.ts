@@ -123,8 +123,8 @@ export function engineStore(store: Store, options: { aloneOnThread?: boolean } =
   /** data_version and the store's write count after this engine's last day (null: none yet). */
   let seen: { version: number; generation: number } | null = null;
   let cacheSize: number | null = null;
-  /** PRAGMA foreign_keys before a lone thread's days turned it off (null: left as it was). */
-  let foreignKeys: number | null = null;
+  /** Whether beginDays turned the connection's foreign key checks off (endDays turns them on again). */
+  let keysOff = false;
   /** The day writer while days are handed over (engine-pipeline.ts), with the clock as the last day handed over leaves it. */
   let pipeline: DayPipeline | null = null;
   let handedWorld: { today: IsoDate; settings: ReadonlyMap<string, string> } | null = null;
@@ -155,11 +155,8 @@ export function engineStore(store: Store, options: { aloneOnThread?: boolean } =
       // statement journal, a temporary file of the pages it changed (4 to 19 MB on a one-day
       // advance of the 1M book, issue 13). A server's connection, which its requests share with
       // the advance, keeps them.
-      foreignKeys = null;
-      if (!pipeline && options.aloneOnThread === true) {
-        foreignKeys = store.raw.pragma('foreign_keys', { simple: true }) as number;
-        if (foreignKeys !== 0) store.raw.pragma('foreign_keys = OFF');
-      }
+      keysOff = !pipeline && options.aloneOnThread === true && store.raw.pragma('foreign_keys', { simple: true }) === 1;
+      if (keysOff) store.raw.pragma('foreign_keys = OFF');
       handedWorld = null;
       return pipeline !== null;
     },
@@ -170,8 +167,8 @@ export function engineStore(store: Store, options: { aloneOnThread?: boolean } =
         pipeline = null;
         store.raw.pragma('synchronous = FULL');
         if (cacheSize !== null) store.raw.pragma(`cache_size = ${cacheSize}`);
-        if (foreignKeys !== null && foreignKeys !== 0) store.raw.pragma('foreign_keys = ON');
-        foreignKeys = null;
+        if (keysOff) store.raw.pragma('foreign_keys = ON');
+        keysOff = false;
       }
     },
     async settle(mode) {
