@@ -358,18 +358,33 @@ describe('opening a store another connection is writing', () => {
   it('waits for the other writer instead of failing', async () => {
     const path = join(dir, 'fresh.db');
     const other = holdWriteLock(path);
-    const release = setTimeout(() => {
-      other.exec('rollback');
-      other.close();
-    }, 150);
+    // The other writer lets go once the switch to WAL has been refused (openStore then waits and
+    // tries again): after an event, not after a time, which a busy machine could make come before
+    // openStore first tried, or after its busy timeout.
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the connection's own this, and put back
+    const pragma = Database.prototype.pragma;
+    let refused = 0;
+    Database.prototype.pragma = function (this: Database.Database, ...args: Parameters<typeof pragma>) {
+      try {
+        return pragma.apply(this, args);
+      } catch (e) {
+        if (this !== other && /^journal_mode = WAL$/.test(args[0]) && String((e as { code?: unknown }).code).startsWith('SQLITE_BUSY') && other.open) {
+          refused++;
+          other.exec('rollback');
+          other.close();
+        }
+        throw e;
+      }
+    };
     try {
       const store = await openStore({ path, busyTimeoutMs: 10_000 });
       open.push(store);
+      expect(refused).toBe(1); // it did find the other writer there, and waited for it
       expect(store.raw.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(tables(store.raw)).toEqual(expect.arrayContaining(FOUNDATION_TABLES));
       expect(tables(store.raw)).not.toContain('held'); // the other writer rolled back
     } finally {
-      clearTimeout(release);
+      Database.prototype.pragma = pragma;
       if (other.open) other.close();
     }
   });
