@@ -13,12 +13,16 @@ function stateOf(pid: number): string {
   }
 }
 
+/**
+ * Resolve once `ok()` holds, checking every few milliseconds; fail after a minute (it normally
+ * takes milliseconds: a minute is for a machine however busy, not a time the wait is meant to take).
+ */
 async function until(what: string, ok: () => boolean): Promise<void> {
-  for (let k = 0; k < 2000; k++) {
-    if (ok()) return;
+  const deadline = Date.now() + 60_000;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} after 60 s`);
     await new Promise((r) => setTimeout(r, 5));
   }
-  throw new Error(`gave up waiting for ${what}`);
 }
 
 /**
