@@ -288,12 +288,12 @@ const tooManyToLookUp = (limit: number) => `not analysed: more than ${limit} cus
 
 async function incomePatterns(b: Backend, customers: Map<string, CustomerTotals>): Promise<{ patterns: PatternFigures[] | null; note: string | null }> {
   const patternOf = new Map<string, string>();
-  const missing = [...customers.keys()]; // at most the table's limit
+  const ids = [...customers.keys()]; // at most the table's limit
   let refused: PremiaError | null = null;
   let next = 0;
   const worker = async () => {
-    while (next < missing.length && refused === null) {
-      const id = missing[next++]!;
+    while (next < ids.length && refused === null) {
+      const id = ids[next++]!;
       try {
         patternOf.set(id, (await b.showBankAccount(id)).income.pattern);
       } catch (e) {
@@ -303,7 +303,7 @@ async function incomePatterns(b: Backend, customers: Map<string, CustomerTotals>
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(LOOKUPS_IN_FLIGHT, missing.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(LOOKUPS_IN_FLIGHT, ids.length) }, worker));
   if (refused !== null) return { patterns: null, note: `not analysed: bank accounts cannot be read here (${(refused as PremiaError).code})` };
   const acc = new Map<string, PatternFigures>();
   for (const [id, c] of customers) {

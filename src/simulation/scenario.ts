@@ -21,19 +21,13 @@ import { hashString32 } from '../domain/hash.js';
 import { plural } from '../domain/words.js';
 import { lastDay, nextPeriod, type Period } from '../domain/period.js';
 import { KeptDownload } from './kept-download.js';
-import { readSummary, share, type SummaryFigures } from './month-figures.js';
+import { readSummary, share, type PatternFigures, type SummaryFigures } from './month-figures.js';
 
 /** Customers above this count are not each analysed for the per-pattern table. */
 const PATTERN_SUMMARY_LIMIT = 20_000;
 
-export interface PatternResult {
-  pattern: string;
-  policies: number;
-  paid_full: number;
-  due: number;
-  collected: number;
-  failed_attempts: number;
-}
+/** A row of the month's income-pattern table: the page's (month-figures.ts) without its rate, as simulate's JSON has always had it. */
+export type PatternResult = Omit<PatternFigures, 'collection_rate'>;
 
 export interface MonthSummary {
   period_month: Period;
