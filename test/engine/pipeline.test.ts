@@ -13,6 +13,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { accountHelper } from '../../src/backend/local/account-helper.js';
@@ -334,7 +335,9 @@ describe("the engine's threads", () => {
     const start = DayPipeline.start.bind(DayPipeline);
     const spy = vi.spyOn(DayPipeline, 'start').mockImplementation(async (...args) => {
       const pipeline = await start(...args);
-      await (pipeline as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+      const worker = (pipeline as unknown as { worker: Worker }).worker;
+      await new Promise<void>((resolve) => worker.on('message', (m: { type: string }) => void (m.type === 'ready' && resolve())));
+      await worker.terminate();
       return pipeline;
     });
     onTestFinished(() => spy.mockRestore());
@@ -491,6 +494,46 @@ describe("the engine's threads", () => {
     // Left alone, POL-2026034 is debited on 2026-11-27 and 2026-11-30: cancelled on the 5th, never.
     expect(handed.attempts.split('\n').filter((l) => l.includes(',POL-2026034,'))).toEqual([]);
     expect(JSON.parse(handed.collections).find((c: { policy_number: string }) => c.policy_number === 'POL-2026034').collection_status).toBe('CANCELLED');
+  });
+
+  it("a write by someone else before the writer has taken its baseline (its thread still starting) is seen: the month is read again", async () => {
+    const run = async (b: LocalBackend, hold: boolean) => {
+      if (b.store.kind !== 'sqlite') throw new Error('a SQLite store is expected');
+      const file = b.store.path;
+      const original = Object.getOwnPropertyDescriptor(DayPipeline.prototype, 'askBaseline')!.value as (this: DayPipeline) => Promise<void>;
+      const ask = (p: DayPipeline): Promise<void> => original.call(p);
+      let asked = 0;
+      // The first baseline is taken only once the advance waits for it, after its load's
+      // transaction, a policy cancelled elsewhere just before (as when the writer's thread is slow
+      // to start on a busy machine): the writer itself then sees nothing change.
+      const spy = vi.spyOn(DayPipeline.prototype, 'askBaseline').mockImplementation(function (this: DayPipeline) {
+        if (++asked > 1 || !hold) return ask(this);
+        const late: PromiseLike<void> = {
+          then: (resolve, reject) => {
+            cancelElsewhere(file, 'POL-2026034');
+            return ask(this).then(resolve, reject);
+          },
+        };
+        return late as Promise<void>;
+      });
+      onTestFinished(() => spy.mockRestore());
+      const out = await month(b);
+      spy.mockRestore();
+      return { ...out, asked };
+    };
+    const handed = await run(await book(), true);
+    const untouched = await run(await book(), false);
+    const cancelledFirst = await book();
+    if (cancelledFirst.store.kind !== 'sqlite') throw new Error('a SQLite store is expected');
+    cancelElsewhere(cancelledFirst.store.path, 'POL-2026034');
+    const plain = await withoutWriter(async () => month(cancelledFirst));
+    // The first day was dropped and the store read again: one baseline more than the month needs.
+    expect(handed.asked).toBe(untouched.asked + 1);
+    expect(handed.attempts).toBe(plain.attempts);
+    expect(handed.collections).toBe(plain.collections);
+    expect(handed.attempts.split('\n').filter((l) => l.includes(',POL-2026034,'))).toEqual([]);
+    // Left alone, POL-2026034 is debited once, on the 27th.
+    expect(untouched.attempts.split('\n').filter((l) => l.includes(',POL-2026034,')).map((l) => l.split(',')[3])).toEqual(['2026-11-27']);
   });
 
   it('the helper opens accounts as the bank and the summaries do', async () => {

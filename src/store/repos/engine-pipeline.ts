@@ -131,9 +131,9 @@ export class DayPipeline {
     // Its young generation small: what it allocates is short-lived and little (its rows come as
     // buffers), and a young generation left to grow to V8's default would add to the peak.
     const worker = new Worker(module, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: WRITER_YOUNG_MB } });
-    const pipeline = new DayPipeline(worker, shared);
-    await pipeline.request(null, 'ready');
-    return pipeline;
+    // Not waited for: its thread starts (~0.1 s: its modules, SQLite, the file) while the engine
+    // reads the working set (`askBaseline`).
+    return new DayPipeline(worker, shared);
   }
 
   private receive(m: DayWriterOut): void {
@@ -201,14 +201,29 @@ export class DayPipeline {
     if (this.error !== null) throw this.error;
   }
 
-  /** Every day handed over written or dropped, and a new baseline taken (before the engine reads the store). */
-  async baseline(): Promise<void> {
+  /** Every day handed over written or dropped (before the engine reads the store: `askBaseline`). */
+  async settleAll(): Promise<void> {
     await this.drain(0);
     this.check();
     // Every day handed over so far is settled (committed and reported, or dropped): the next may be written.
     Atomics.store(this.shared, ACKED, this.seq);
-    await this.request({ type: 'baseline' }, 'baseline');
+  }
+
+  /**
+   * After `settleAll`: a new baseline asked for, taken when the promise resolves (the writer's
+   * thread may still be starting). The engine reads the store meanwhile, and once it resolves
+   * checks that nothing else committed since it asked (its own connection's data_version: the
+   * writer commits nothing meanwhile), calling `distrust` when something did: what commits after
+   * the baseline the writer sees itself.
+   */
+  askBaseline(): Promise<void> {
     this.changed = false;
+    return this.request({ type: 'baseline' }, 'baseline');
+  }
+
+  /** Something else committed before the writer took its baseline: the next day is dropped as changed, and the engine reads the store again. */
+  distrust(): void {
+    this.worker.postMessage({ type: 'distrust' } satisfies DayWriterIn);
   }
 
   /**
