@@ -46,6 +46,7 @@ describe('bench/run.js', () => {
     expect(body.machine.load_average).toHaveLength(3);
     expect(body.results.map((x: { part: string; what: string }) => `${x.part}: ${x.what}`)).toEqual([
       'import: policies import, 200 rows',
+      "import: floor: sqlite3 .import into a table of the store's shape (WAL, unique policy_number)",
       'engine: engine: clock set 2026-10-31',
       'engine: engine: collections execute (200 queued)',
       'engine: engine: clock advance --to 2026-11-30 (30 days)',
@@ -90,12 +91,15 @@ describe('bench/run.js', () => {
     // The floor wrote the month's attempts, each collection's state after each day it changed
     // (on 12 days since 022f4f1: a customer with a low-confidence pay pattern and no pay due
     // before the month ends is debited from what the account holds, not at month end).
-    expect(byWhat('floor:').extra).toMatchObject({ days: 12, attempts: month.attempts, updates: 200 });
+    expect(byWhat("floor: the month's writes").extra).toMatchObject({ days: 12, attempts: month.attempts, updates: 200 });
     expect(Object.values(month.by_status).reduce((a: number, b) => a + (b as number), 0)).toBe(200);
     const settle = byWhat('settlements create');
     expect(settle.extra.total_collections_cents).toBe(month.collected_cents);
     expect(settle.extra.settlement_number).toBe('SETTLE-2026-11-001');
     expect(byWhat('policies import').extra.rows).toBe(200);
+    // The import's floor: sqlite3's own import into the store's table shape (its rows counted), no target.
+    const importFloor = byWhat('floor: sqlite3 .import');
+    expect([importFloor.extra.rows, importFloor.target, importFloor.pass, importFloor.extra.import_over_floor > 0]).toEqual([200, null, null, true]);
     // The data is kept for the next run; temporary files are not.
     // The small part's month: a book of its own, its floor the same month's writes, its target in proportion (0.0015 s at 100).
     const small = body.results.filter((x: { part: string }) => x.part === 'small');
