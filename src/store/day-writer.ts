@@ -14,9 +14,8 @@
  * A day may come in parts (the engine hands its rows as they become final: engine/day.ts
  * eveningAndDay): its transaction then begins on the first and commits on its last.
  *
- * Messages in: {type: 'baseline'} | {type: 'distrust'} | {type: 'day', seq, ops} |
- * {type: 'part', seq, ops} | {type: 'abandon', seq} | {type: 'image-block' | 'image-end', seq}
- * | {type: 'close'}.
+ * Messages in: {type: 'baseline'} | {type: 'day', seq, ops} | {type: 'part', seq, ops} |
+ * {type: 'abandon', seq} | {type: 'image-block' | 'image-end', seq} | {type: 'close'}.
  * Messages out: {type: 'ready'} | {type: 'baseline'} | {type: 'committed', seq, lapsed} |
  * {type: 'dropped', seq, changed} | {type: 'failed', seq, error} | {type: 'closed'}.
  */
@@ -104,12 +103,7 @@ async function drain(): Promise<void> {
   }
 }
 
-function handle(m: Extract<DayWriterIn, { type: 'baseline' | 'distrust' | 'close' }>): void {
-  if (m.type === 'distrust') {
-    // Never this connection's data_version: the next day is dropped, as changed.
-    baseline = -1;
-    return;
-  }
+function handle(m: Extract<DayWriterIn, { type: 'baseline' | 'close' }>): void {
   if (m.type === 'baseline') {
     baseline = dataVersion();
     stopped = Atomics.load(shared, STOP) !== 0;

@@ -337,8 +337,6 @@ export const STOP = 1;
 
 export type DayWriterIn =
   | { type: 'baseline' }
-  /** Something else committed before the last baseline was taken: the next day is dropped as changed. */
-  | { type: 'distrust' }
   | { type: 'day'; seq: number; ops: DayOp[] }
   /** The first operations of day `seq` (or the next), its 'day' (the rest) or 'abandon' to come. */
   | { type: 'part'; seq: number; ops: DayOp[] }

@@ -211,19 +211,13 @@ export class DayPipeline {
 
   /**
    * After `settleAll`: a new baseline asked for, taken when the promise resolves (the writer's
-   * thread may still be starting). The engine reads the store meanwhile, and once it resolves
-   * checks that nothing else committed since it asked (its own connection's data_version: the
-   * writer commits nothing meanwhile), calling `distrust` when something did: what commits after
-   * the baseline the writer sees itself.
+   * thread may still be starting). The engine reads the store meanwhile, in a transaction that
+   * holds the store's write lock until the baseline is taken (repos/engine.ts handOver): nothing
+   * can commit between what it read and the baseline.
    */
   askBaseline(): Promise<void> {
     this.changed = false;
     return this.request({ type: 'baseline' }, 'baseline');
-  }
-
-  /** Something else committed before the writer took its baseline: the next day is dropped as changed, and the engine reads the store again. */
-  distrust(): void {
-    this.worker.postMessage({ type: 'distrust' } satisfies DayWriterIn);
   }
 
   /**

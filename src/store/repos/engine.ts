@@ -204,22 +204,22 @@ export function engineStore(store: Store, options: { aloneOnThread?: boolean } =
     let out: T;
     if (handedWorld === null || p.changed) {
       // The writer's baseline is not waited for before the store is read (its thread may still
-      // be starting: ~0.1 s of an advance's start, issue 13). What commits meanwhile is seen
-      // either way: before the writer takes it, by this connection's data_version (every day
-      // handed over has committed: nothing of the advance's moves it), after, by the writer.
+      // be starting: ~0.1 s of an advance's start, issue 13), but before the load's transaction
+      // ends: that transaction holds the store's write lock, so whatever committed before it
+      // began is in what the load read and before the baseline, and whatever commits after it
+      // the writer sees.
       await p.settleAll();
-      const version = dataVersion(sqlite.raw);
       const taken = p.askBaseline();
       sqlite.raw.pragma(`cache_size = ${READ_CACHE_SIZE}`);
       out = await sqlite.transaction(async (trx) => {
         const reads = new SqliteDay(trx, sqlite.statements, true);
         handedWorld = await reads.readWorld();
         day = new HandedDay(reads, handedWorld);
-        return day.diverting(sqlite, () => fn(day));
+        const lived = await day.diverting(sqlite, () => fn(day));
+        await taken;
+        p.check();
+        return lived;
       });
-      await taken;
-      p.check();
-      if (dataVersion(sqlite.raw) !== version) p.distrust();
       // The working set is read: until something else writes, the writer alone touches the file,
       // so this connection's page cache is given back (it would count in the month's peak).
       sqlite.raw.pragma(`cache_size = ${IDLE_CACHE_SIZE}`);
