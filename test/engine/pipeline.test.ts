@@ -491,7 +491,7 @@ describe("the engine's threads", () => {
     const plain = await withoutWriter(async () => run(await book()));
     expect(handed.attempts).toBe(plain.attempts);
     expect(handed.collections).toBe(plain.collections);
-    // Left alone, POL-2026034 is debited on 2026-11-27 and 2026-11-30: cancelled on the 5th, never.
+    // Left alone, POL-2026034 is debited on 2026-11-27: cancelled on the 5th, never.
     expect(handed.attempts.split('\n').filter((l) => l.includes(',POL-2026034,'))).toEqual([]);
     expect(JSON.parse(handed.collections).find((c: { policy_number: string }) => c.policy_number === 'POL-2026034').collection_status).toBe('CANCELLED');
   });
