@@ -3,7 +3,8 @@
  * parses and validates them (PolicyRowParser), and sends back batches of valid rows while the
  * importing thread inserts the previous ones. Messages:
  *   in:  {type: 'chunk', data: Uint8Array} … {type: 'end'}
- *   out: {type: 'batch', batch}, {type: 'ack'} after each chunk, {type: 'done'},
+ *   out: {type: 'batch', batch}, {type: 'ack', spare?} after each chunk (spare: its array, given
+ *        back to be used again), {type: 'done'},
  *        or {type: 'error', error: {premia, code, message, details}} after which it stops.
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -27,7 +28,12 @@ port.on('message', (message: { type: 'chunk'; data: Uint8Array } | { type: 'end'
   try {
     if (message.type === 'chunk') {
       parser.push(message.data);
-      port.postMessage({ type: 'ack' });
+      // The piece's array goes back to be filled again: once the header is read the parser keeps
+      // nothing of a piece it was given (it copies the rows' bytes; only the file's first few
+      // bytes may be held, while it judges what the file is).
+      const spare = message.data.buffer as ArrayBuffer;
+      if (parser.headerRead) port.postMessage({ type: 'ack', spare }, [spare]);
+      else port.postMessage({ type: 'ack' });
     } else {
       parser.end();
       port.postMessage({ type: 'done' });

@@ -193,7 +193,7 @@ async function readInline(
 
 type FromWorker =
   | { type: 'batch'; batch: PolicyBatch }
-  | { type: 'ack' }
+  | { type: 'ack'; spare?: ArrayBuffer }
   | { type: 'done' }
   | { type: 'error'; error: { premia: boolean; code: PremiaError['code']; message: string; details?: PremiaError['details'] } };
 
@@ -215,6 +215,10 @@ async function readInWorker(
   let failure: unknown = null;
   let finished = false;
   let inFlight = 0;
+  // The pieces' arrays, given back by the worker once read, to copy the next pieces into: each
+  // piece in a fresh array touched ~14,000 new pages of memory at a million rows, ~0.1 s of this
+  // thread's time, which the inserts wait on.
+  const spare: ArrayBuffer[] = [];
   let wake: (() => void) | null = null;
   const poke = () => {
     const w = wake;
@@ -229,7 +233,10 @@ async function readInWorker(
     if (failure !== null) return;
     try {
       if (m.type === 'batch') sink.take(m.batch);
-      else if (m.type === 'ack') inFlight--;
+      else if (m.type === 'ack') {
+        inFlight--;
+        if (m.spare !== undefined) spare.push(m.spare);
+      }
       else if (m.type === 'done') finished = true;
       else fail(m.error.premia ? new PremiaError(m.error.code, m.error.message, { details: m.error.details }) : new Error(`policy import: ${m.error.message}`));
     } catch (e) {
@@ -248,7 +255,8 @@ async function readInWorker(
     while (failure === null && !ready()) await new Promise<void>((resolve) => (wake = resolve));
   };
   const send = async (pieces: Uint8Array[], size: number) => {
-    const data = new Uint8Array(size);
+    const kept = spare.pop();
+    const data = kept !== undefined && kept.byteLength >= size ? new Uint8Array(kept, 0, size) : new Uint8Array(size);
     let at = 0;
     for (const p of pieces) {
       data.set(p, at);
