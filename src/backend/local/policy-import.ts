@@ -236,8 +236,7 @@ async function readInWorker(
       else if (m.type === 'ack') {
         inFlight--;
         if (m.spare !== undefined) spare.push(m.spare);
-      }
-      else if (m.type === 'done') finished = true;
+      } else if (m.type === 'done') finished = true;
       else fail(m.error.premia ? new PremiaError(m.error.code, m.error.message, { details: m.error.details }) : new Error(`policy import: ${m.error.message}`));
     } catch (e) {
       fail(e);
