@@ -150,7 +150,7 @@ export class CsvReader {
       if (i === n || c !== LF) break;
       const end = i > pos && chunk[i - 1] === CR ? i - 1 : i;
       if (end > pos) {
-        if (end - pos > this.maxRecordLength) this.tooLong();
+        if (end - pos > this.maxRecordLength) this.tooLong(bareCrAt(chunk, pos, end));
         if (!this.onPlainBytes!(chunk, pos, end, this.lineNo)) this.plainLine(Buffer.from(chunk.buffer, chunk.byteOffset + pos, end - pos).toString('latin1'));
       }
       this.lineNo++;
@@ -247,7 +247,7 @@ export class CsvReader {
         let end = nl;
         if (end > pos && buf.charCodeAt(end - 1) === CR) end--;
         if (end > pos) {
-          if (end - pos > this.maxRecordLength) this.tooLong();
+          if (end - pos > this.maxRecordLength) this.tooLong(bareCrAt(buf, pos, end));
           this.plainLine(buf.slice(pos, end));
         }
         this.lineNo++;
@@ -353,7 +353,7 @@ export class CsvReader {
       end--;
       if (end > start && buf.charCodeAt(end - 1) === CR) end--;
     }
-    if (end - start > this.maxRecordLength) this.tooLong();
+    if (end - start > this.maxRecordLength) this.tooLong(bareCrAt(buf, start, end));
     const line = this.lineNo;
     this.lineNo += 1 + newlines;
     this.onRecord(fields, line, problem);
@@ -367,16 +367,31 @@ export class CsvReader {
   private checkPending(buf: string, pos: number): void {
     let length = buf.length - pos;
     if (length > 0 && buf.charCodeAt(buf.length - 1) === CR) length--;
-    if (length > this.maxRecordLength) this.tooLong();
+    if (length > this.maxRecordLength) this.tooLong(bareCrAt(buf, pos, pos + length));
   }
 
-  private tooLong(): never {
+  /**
+   * A record over the limit. One that holds a carriage return alone is most often a whole file
+   * whose lines end with CR alone (the old Mac format), run together: said as that.
+   */
+  private tooLong(bareCr: boolean): never {
     throw new CsvFormatError(
       'RECORD_TOO_LONG',
       this.lineNo,
-      `line ${this.lineNo}: the record starting here is longer than ${this.maxRecordLength} characters (a quote left open?)`,
+      `line ${this.lineNo}: the record starting here is longer than ${this.maxRecordLength} characters` +
+        (bareCr ? `. ${CR_LINE_ENDS}` : ' (a quote left open?)'),
     );
   }
+}
+
+/** Whether s[from..to) (a string's UTF-16 units or an array's bytes) holds a CR not followed by LF. */
+function bareCrAt(s: string | Uint8Array, from: number, to: number): boolean {
+  const text = typeof s === 'string';
+  for (let i = text ? s.indexOf('\r', from) : s.indexOf(CR, from); i !== -1 && i < to; i = text ? s.indexOf('\r', i + 1) : s.indexOf(CR, i + 1)) {
+    const next = text ? s.charCodeAt(i + 1) : s[i + 1];
+    if (next !== LF) return true;
+  }
+  return false;
 }
 
 const SAVE_AS_UTF8 = 'save it as UTF-8 ("CSV UTF-8" in Excel)';

@@ -78,6 +78,24 @@ describe('files whose lines end in a carriage return alone', () => {
     expect(bank?.message).toContain('carriage return alone');
   });
 
+  it('a file longer than the longest record: refused whole, said as CR line ends, not as a quote left open', async () => {
+    const b = await localBackend();
+    open.push(b);
+    const rows = Array.from({ length: 60_000 }, (_, i) => `C${i},R${i},P${i},FUNERAL,10.00`);
+    const text = `${POLICIES}\r${rows.join('\r')}\r`;
+    expect(text.length).toBeGreaterThan(1_048_576);
+    const e = await b.importPolicies(textUpload('mac.csv', text)).then(
+      () => null,
+      (err: { code: string; message: string }) => err,
+    );
+    expect(e?.code).toBe('INVALID_FILE');
+    expect(e?.message).toBe(
+      "mac.csv is not a policy CSV file: line 1: the record starting here is longer than 1048576 characters. The file's lines end with a carriage return alone " +
+        '(the old Mac format), which CSV does not take as a line end; save it with LF or CRLF line ends. Nothing was imported.',
+    );
+    expect((await b.listPolicies({})).data).toEqual([]);
+  });
+
   it('after the header: the rows that ran together fail with a hint', async () => {
     const b = await localBackend();
     open.push(b);

@@ -334,6 +334,25 @@ describe('CsvReader: files that are not CSV text', () => {
     expect(fatal([`a\n"${'x'.repeat(20)}`, 'x'.repeat(20)], 10)).toEqual(expected); // a quote left open
   });
 
+  it('a record over the limit that holds a CR alone is said as lines ended by CR alone, however it arrives', () => {
+    // The old Mac format: the whole file is one record until the limit.
+    const mac =
+      "line 1: the record starting here is longer than 10 characters. The file's lines end with a carriage return alone (the old Mac format), " +
+      'which CSV does not take as a line end; save it with LF or CRLF line ends.';
+    const file = 'a,b\rc,d\re,f\rg,h\r';
+    for (const chunks of [[file], [Buffer.from(file)], [file.slice(0, 5), file.slice(5)], [...Buffer.from(file)].map((b) => Uint8Array.of(b))]) {
+      expect(fatal(chunks, 10)).toEqual({ reason: 'RECORD_TOO_LONG', line: 1, message: mac });
+    }
+    // Ended by a line feed, as bytes (the reader's byte path) and as text.
+    expect(fatal([Buffer.from('a,b\rc,d\re,f\n')], 10).message).toBe(mac);
+    expect(fatal(['a,b\rc,d\re,f\n'], 10).message).toBe(mac);
+    // With a quote left open in it too.
+    expect(fatal(['"a,b\rc,d\re,f\r'], 10).message).toBe(mac);
+    // CRLF line ends are not a CR alone: a quote left open is still said as that, on its line.
+    expect(fatal([`a\r\n"${'x\r\n'.repeat(10)}`], 10).message).toBe('line 2: the record starting here is longer than 10 characters (a quote left open?)');
+    expect(fatal([Buffer.from(`a\r\n"${'x\r\n'.repeat(10)}`)], 10).message).toBe('line 2: the record starting here is longer than 10 characters (a quote left open?)');
+  });
+
   it('a record of exactly maxRecordLength is accepted, even when a chunk ends between its CR and LF', () => {
     const ten = 'x'.repeat(10);
     for (const chunks of [[`a\n${ten}\r\nb\n`], [`a\n${ten}\r`, '\nb\n'], [`a\n"${'x'.repeat(8)}"\r`, '\nb\n']]) {
