@@ -203,7 +203,7 @@ describe('premia calendar', () => {
     const early = await cli(['calendar', 'import', file('early.csv', 'date,name\n2026-11-22,too late\n2026-11-23,fine\n')]);
     expect(early.code).toBe(2);
     expect(early.stderr.split('\n')[0]).toBe(
-      "error: 2026-11-22 is on or before 2026-11-22: a collections run exists, so days up to 1 day after the clock's date (2026-11-21) are lived or have their debits submitted, and cannot change. Nothing was imported.",
+      "error: early.csv: line 2: 2026-11-22 is on or before 2026-11-22: a collections run exists, so days up to 1 day after the clock's date (2026-11-21) are lived or have their debits submitted, and cannot change. Nothing was imported.",
     );
     const later = await cli(['calendar', 'import', file('later.csv', 'date,name\n2026-11-24,fine\n')]);
     expect([later.code, later.stderr]).toEqual([0, 'Calendar za: 1 date added; 1 imported date in all.\n']);
@@ -237,5 +237,59 @@ describe('premia calendar', () => {
       '2026-11-25',
       '2026-11-28',
     ]);
+  });
+
+  it('a fixed date is named where it comes from: its line in the file, or --replace removing a date imported before', async () => {
+    const cli = store();
+    expect((await cli(['calendar', 'import', file('eve.csv', 'date,name\n2026-11-22,Company eve\n')])).code).toBe(0);
+    expect((await cli(['--quiet', 'collections', 'execute', '--period', '2026-11'])).code).toBe(0);
+    // The file's dates in the file's order (line 3 before line 4, though 4's date is earlier).
+    const past = await cli(['--json', 'calendar', 'import', file('past.csv', 'date,name\n2027-01-04,a\n2026-11-02,b\n2026-10-02,c\n')]);
+    expect(past.code).toBe(2);
+    expect(JSON.parse(past.stderr).error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message:
+        "past.csv: line 3: 2026-11-02 is on or before 2026-11-22: a collections run exists, so days up to 1 day after the clock's date (2026-11-21) are lived or have their debits submitted, and cannot change. Nothing was imported.",
+      details: [
+        { row: 3, field: 'date', code: 'DATE_IN_PAST', message: '2026-11-02 is on or before 2026-11-22' },
+        { row: 4, field: 'date', code: 'DATE_IN_PAST', message: '2026-10-02 is on or before 2026-11-22' },
+      ],
+    });
+    // 2026-11-22 is not in this file: --replace would remove it, and that is what is said.
+    const replace = await cli(['--json', 'calendar', 'import', '--replace', file('next.csv', 'date,name\n2027-01-04,next year\n')]);
+    expect(replace.code).toBe(2);
+    expect(JSON.parse(replace.stderr).error).toMatchObject({
+      message:
+        "--replace would remove the imported date 2026-11-22 ('Company eve'), which is on or before 2026-11-22: a collections run exists, so days up to 1 day after the clock's date (2026-11-21) are lived or have their debits submitted, and cannot change; keep it in next.csv. Nothing was imported.",
+      details: [{ field: 'date', code: 'DATE_IN_PAST', message: '2026-11-22 is on or before 2026-11-22: imported before, and not in the file that would replace it' }],
+    });
+    // Kept in the file, the replace goes through.
+    const kept = await cli(['calendar', 'import', '--replace', file('both.csv', 'date,name\n2026-11-22,Company eve\n2027-01-04,next year\n')]);
+    expect([kept.code, kept.stderr]).toEqual([0, 'Calendar za: 1 date added; 2 imported dates in all.\n']);
+  });
+
+  it("a date without its name under 'date,name' says the row needs its comma", async () => {
+    const r = await store()(['calendar', 'import', file('bare.csv', 'date,name\n2027-01-05\n')]);
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      "error: bare.csv: 1 row with errors (first on line 2: expected 2 fields, found 1: a date without a name still ends with its comma ('2027-01-05,'), or make the header 'date' alone). Nothing was imported.\n  (code VALIDATION_ERROR)\n",
+    ]);
+  });
+
+  it('a file that would take the calendar past 5,000 imported dates: the total is said, and --replace offered', async () => {
+    const cli = store();
+    const dates = (from: number, n: number) => Array.from({ length: n }, (_, i) => new Date(Date.UTC(from, 0, 1) + i * 86_400_000).toISOString().slice(0, 10));
+    expect((await cli(['calendar', 'import', file('first.csv', `date\n${dates(2030, 3000).join('\n')}\n`)])).code).toBe(0);
+    const more = await cli(['--json', 'calendar', 'import', file('more.csv', `date\n${dates(2045, 2001).join('\n')}\n`)]);
+    expect(more.code).toBe(2);
+    expect(JSON.parse(more.stderr).error).toEqual({
+      code: 'VALIDATION_ERROR',
+      message:
+        'more.csv: its 2,001 new dates and the 3,000 dates imported before make 5,001, more than the 5,000 imported dates a calendar holds; import it with --replace to replace those instead of adding to them. Nothing was imported.',
+      request_id: null,
+      details: [{ field: 'file', code: 'INVALID_VALUE', message: '5,001 imported dates, more than 5,000' }],
+    });
+    expect((await cli(['--json', 'calendar'])).json().imported_dates).toBe(3000);
+    expect((await cli(['calendar', 'import', '--replace', file('more.csv', `date\n${dates(2045, 2001).join('\n')}\n`)])).code).toBe(0);
   });
 });

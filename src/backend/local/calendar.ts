@@ -26,7 +26,7 @@ import { PremiaError, validationError, type FieldError } from '../../domain/erro
 import { firstUnseen, moreCharactersThan, printable } from '../../domain/identifiers.js';
 import { addDays, dayNumber, fromDayNumber, isIsoDate, weekday, whyNotADate } from '../../domain/period.js';
 import { LEAD_DAYS } from '../../engine/settings.js';
-import { plural } from '../../domain/words.js';
+import { count, plural } from '../../domain/words.js';
 import { bareCrHint, CsvFormatError, CsvReader, emptyColumnsRowHint, isBlankRecord, isHeaderOf, trimCell, wrongHeaderHint } from '../../lib/csv-reader.js';
 import { getAllMeta, setMeta } from '../../store/repos/meta.js';
 import type { Store, Trx } from '../../store/store.js';
@@ -84,8 +84,11 @@ function invalidCalendarFile(name: string, reason: string): PremiaError {
   return invalidCsvFile(name, 'a holiday CSV file', reason);
 }
 
-/** The holidays of a CSV file `date,name` (name may be empty), checked whole: any bad row refuses the file. */
-async function parseHolidays(file: Upload): Promise<ImportedHoliday[]> {
+/**
+ * The holidays of a CSV file `date,name` (name may be empty), checked whole: any bad row refuses
+ * the file. `lineOf`: each date's line in the file.
+ */
+async function parseHolidays(file: Upload): Promise<{ rows: ImportedHoliday[]; lineOf: ReadonlyMap<string, number> }> {
   const out: ImportedHoliday[] = [];
   const errors: FieldError[] = [];
   const seen = new Map<string, number>();
@@ -151,7 +154,7 @@ async function parseHolidays(file: Upload): Promise<ImportedHoliday[]> {
     );
   }
   if (out.length > MAX_HOLIDAYS) throw invalidCalendarFile(file.name, `it has more than ${MAX_HOLIDAYS} dates`);
-  return out;
+  return { rows: out, lineOf: seen };
 }
 
 /**
@@ -160,7 +163,10 @@ async function parseHolidays(file: Upload): Promise<ImportedHoliday[]> {
  * alone. What to add to its message, or ''.
  */
 function holidayFieldCountHint(fields: readonly string[], header: readonly string[]): string {
-  if (fields.length <= header.length || !isIsoDate(trimCell(fields[0]!))) return '';
+  if (!isIsoDate(trimCell(fields[0]!))) return '';
+  // A date without its name under `date,name`: the row still needs its comma.
+  if (fields.length === 1 && header.length === 2) return `: a date without a name still ends with its comma ('${trimCell(fields[0]!)},'), or make the header 'date' alone`;
+  if (fields.length <= header.length) return '';
   if (header.length === 1) return `: the header is 'date' alone, so a row holds only its date; to give the dates names, make the header 'date,name'`;
   const text = fields.slice(1).join(',').trim();
   return `: a comma separates fields, so a name that holds one must be in double quotes (if the name is '${printable(text, 60)}', write "${printable(text.replaceAll('"', '""'), 60)}")`;
@@ -172,7 +178,7 @@ function holidayFieldCountHint(fields: readonly string[], header: readonly strin
  * that is fixed (lived, or with its debits submitted).
  */
 export async function importHolidays(store: Store, file: Upload, options: { replace?: boolean } = {}): Promise<CalendarImportResult> {
-  const rows = await parseHolidays(file);
+  const { rows, lineOf } = await parseHolidays(file);
   return store.transaction(async (trx: Trx) => {
     await refuseInPartLivedDay(store, trx, "the calendar's holidays");
     const meta = await getAllMeta(trx);
@@ -190,12 +196,28 @@ export async function importHolidays(store: Store, file: Upload, options: { repl
       // Days up to `fixed` must stay as they were: no date added there, none removed.
       const was = new Set(before.filter((h) => h.date <= fixed).map((h) => h.date));
       const now = new Set(after.filter((h) => h.date <= fixed).map((h) => h.date));
-      const changed = [...new Set([...was, ...now])].filter((d) => was.has(d) !== now.has(d)).sort();
+      // The file's dates (added) in the file's order, then those imported before that --replace would remove.
+      const changed = [...new Set([...was, ...now])]
+        .filter((d) => was.has(d) !== now.has(d))
+        .sort((a, b) => (lineOf.get(a) ?? Infinity) - (lineOf.get(b) ?? Infinity) || (a < b ? -1 : a > b ? 1 : 0));
       if (changed.length > 0) {
+        const first = changed[0]!;
+        const why =
+          `a collections run exists, so days up to ${plural(1 + LEAD_DAYS, 'day')} after the clock's date ` +
+          `(${meta.get('clock_date')}) are lived or have their debits submitted, and cannot change`;
+        const line = lineOf.get(first);
+        const removed = before.find((h) => h.date === first);
         throw validationError(
-          `${changed[0]} is on or before ${fixed}: a collections run exists, so days up to ${plural(1 + LEAD_DAYS, 'day')} after the clock's date ` +
-            `(${meta.get('clock_date')}) are lived or have their debits submitted, and cannot change. Nothing was imported.`,
-          changed.slice(0, 20).map((d) => ({ field: 'date', code: 'DATE_IN_PAST', message: `${d} is on or before ${fixed}` })),
+          line !== undefined
+            ? `${file.name}: line ${line}: ${first} is on or before ${fixed}: ${why}. Nothing was imported.`
+            : `--replace would remove the imported date ${first} ('${printable(removed?.name ?? '', 60)}'), which is on or before ${fixed}: ${why}; ` +
+                `keep it in ${file.name}. Nothing was imported.`,
+          changed.slice(0, 20).map((d) => {
+            const at = lineOf.get(d);
+            return at !== undefined
+              ? { row: at, field: 'date', code: 'DATE_IN_PAST', message: `${d} is on or before ${fixed}` }
+              : { field: 'date', code: 'DATE_IN_PAST', message: `${d} is on or before ${fixed}: imported before, and not in the file that would replace it` };
+          }),
         );
       }
       // A later date moves the pay due on it (and the non-business days after it) back to the
@@ -212,7 +234,14 @@ export async function importHolidays(store: Store, file: Upload, options: { repl
         );
       }
     }
-    if (after.length > MAX_HOLIDAYS) throw invalidCalendarFile(file.name, `the calendar would hold more than ${MAX_HOLIDAYS} imported dates`);
+    if (after.length > MAX_HOLIDAYS) {
+      // The file is fine: the calendar's total is what is over.
+      throw validationError(
+        `${file.name}: its ${plural(added, 'new date')} and the ${plural(before.length, 'date')} imported before make ${count(after.length)}, more than the ` +
+          `${count(MAX_HOLIDAYS)} imported dates a calendar holds; import it with --replace to replace those instead of adding to them. Nothing was imported.`,
+        [{ field: 'file', code: 'INVALID_VALUE', message: `${count(after.length)} imported dates, more than ${count(MAX_HOLIDAYS)}` }],
+      );
+    }
     await setMeta(trx, IMPORTED_HOLIDAYS_KEY, storedHolidaysText(after));
     const base = meta.get(CALENDAR_KEY);
     return {
