@@ -240,9 +240,9 @@ describe('bank import', () => {
     await b.setClock('2026-07-31');
     const csv =
       'customer_id,date,amount,description\nK2,2026-08-25,1000.00,SALARY\nK2,2026-11-25,1000.00,ACCOUNT_CLOSED\n' +
-      'K2,2026-11-26,0,SALARY\nK3,2026-11-25,0,PAYMENT_STOPPED\n';
+      'K2,2026-11-26,0,SALARY\nK3,2026-11-25,0,PAYMENT_STOPPED\nK4,2026-11-25,100.00,account_closed\nK4,2026-11-26,0,Payment_Stopped\n';
     const r = await b.importBankTransactions(textUpload('t.csv', csv));
-    expect([r.imported, r.failed]).toEqual([0, 2]);
+    expect([r.imported, r.failed]).toEqual([0, 4]);
     expect(r.errors).toEqual([
       {
         row: 3,
@@ -257,6 +257,22 @@ describe('bank import', () => {
         field: 'amount',
         code: 'INVALID_AMOUNT',
         message: "amount 0 is only for event rows (ACCOUNT_CLOSED, PAYMENT_STOPPED, ACCOUNT_FROZEN); 'SALARY' is not one",
+      },
+      // An event's name in lower case is the event mistyped: money on it is refused as on the event.
+      {
+        row: 6,
+        customer_id: 'K4',
+        field: 'amount',
+        code: 'INVALID_AMOUNT',
+        message: "an event row (ACCOUNT_CLOSED) must have amount 0, not 100.00: the event is not money; write the account's own movement on a row of its own",
+      },
+      {
+        row: 7,
+        customer_id: 'K4',
+        field: 'amount',
+        code: 'INVALID_AMOUNT',
+        message:
+          "amount 0 is only for event rows (ACCOUNT_CLOSED, PAYMENT_STOPPED, ACCOUNT_FROZEN); 'Payment_Stopped' is not one (event names are written in capitals: PAYMENT_STOPPED)",
       },
     ]);
   });
