@@ -134,10 +134,14 @@ function describe(value: string, what: string, max: number, allowed: RegExp, all
  * format characters that show nothing where a value is shown: the soft hyphen U+00AD (seen only
  * where a line breaks at it), the Mongolian vowel separator U+180E, the interlinear annotation
  * marks U+FFF9-FFFB, and the tag characters U+E0000-E007F (each an invisible copy of an ASCII
- * letter: "C1\u{e0031}" reads as "C1").
+ * letter: "C1\u{e0031}" reads as "C1"); and Unicode's noncharacters (U+FDD0-FDEF and the last
+ * two of every plane, U+FFFE-FFFF to U+10FFFE-10FFFF), never text, shown as nothing or a box.
  */
-// eslint-disable-next-line no-control-regex
-const UNSEEN = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb\u{e0000}-\u{e007f}]/gu;
+const NONCHARACTERS = Array.from({ length: 17 }, (_, plane) => `\\u{${(plane * 0x10000 + 0xfffe).toString(16)}}\\u{${(plane * 0x10000 + 0xffff).toString(16)}}`).join('');
+const UNSEEN = new RegExp(
+  `[\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufdd0-\\ufdef\\ufeff\\ufff9-\\ufffb\\u{e0000}-\\u{e007f}${NONCHARACTERS}]`,
+  'gu',
+);
 
 let graphemes: Intl.Segmenter | undefined;
 

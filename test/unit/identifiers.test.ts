@@ -136,6 +136,19 @@ describe('an invisible character in an identifier, and characters as a person co
     // Other characters past U+FFFF (an emoji, the unassigned one after the tags, a variation
     // selector) are left as they are.
     expect([firstUnseen('\u{1f4b8} \u{e0080} \u{e0100}'), escapeUnseen('\u{1f4b8}')]).toEqual([null, '\u{1f4b8}']);
+    // Unicode's noncharacters, never text: U+FDD0-FDEF and the last two code points of every plane.
+    expect(['A\ufffeB', 'A\uffff', '\ufdd0', '\ufdef', 'x\u{1fffe}', '\u{10ffff}', '\u{8ffff}'].map(firstUnseen)).toEqual([
+      'U+FFFE',
+      'U+FFFF',
+      'U+FDD0',
+      'U+FDEF',
+      'U+1FFFE',
+      'U+10FFFF',
+      'U+8FFFF',
+    ]);
+    expect(escapeUnseen('A\ufffeB\u{10ffff}')).toBe('A\\ufffeB\\u{10ffff}');
+    // Their neighbours are text: the replacement character, U+FDCF and U+FDF0, U+1FFFD.
+    expect(['\ufffd', '\ufdcf\ufdf0', '\u{1fffd}'].map(firstUnseen)).toEqual([null, null, null]);
   });
 
   it('counts grapheme clusters', () => {
