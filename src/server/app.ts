@@ -23,7 +23,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { LocalBackend } from '../backend/local/index.js';
 import { OPERATION_LIST } from '../backend/operations.js';
 import type { Principal } from '../backend/types.js';
-import { PremiaError, type ErrorCode } from '../domain/errors.js';
+import { PremiaError, validationError, type ErrorCode } from '../domain/errors.js';
 import { holdsKey, redactKeysIn } from '../lib/key-text.js';
 import { AsyncOperations } from './async-operations.js';
 import { DEFAULT_AUTH_FAILURES, DEFAULT_AUTH_WINDOW_MS, FailedAuthLimiter } from './auth-limit.js';
@@ -113,6 +113,36 @@ function clientErrorAnswer(code: string | undefined): { status: number; reason: 
   return { status: 400, reason: 'Bad Request', code: 'VALIDATION_ERROR', message: 'The request is not valid HTTP (a malformed request line or header).' };
 }
 
+/**
+ * What HTTP forbids and Node's parser lets through, refused as a malformed request (400) before
+ * the key is read, as the parser's own refusals are: an HTTP/1.1 request without a Host header,
+ * one with several (RFC 9112 3.2: which one a proxy and this server each took could differ), and
+ * a request target holding '#' (a fragment never leaves the client; the rest was read as a query).
+ */
+function refuseBadFraming(req: IncomingMessage): void {
+  const hosts = headerLines(req, 'host');
+  if (hosts === 0 && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
+    throw validationError('The request has no Host header, which HTTP/1.1 requires: send the host (and port) of the service.', [
+      { field: 'Host', code: 'REQUIRED', message: 'an HTTP/1.1 request must have a Host header' },
+    ]);
+  }
+  if (hosts > 1) {
+    throw validationError(`The request has ${hosts} Host headers; HTTP allows one.`, [{ field: 'Host', code: 'REPEATED', message: 'Host was sent more than once' }]);
+  }
+  if (req.url?.includes('#') === true) {
+    throw validationError("The request target holds '#': a URL's fragment (from '#' on) is the client's own and is never sent; send the URL without it.", [
+      { field: 'path', code: 'INVALID_FORMAT', message: "the request target holds '#'" },
+    ]);
+  }
+}
+
+/** How many times header `name` (lower case) came in the request. */
+function headerLines(req: IncomingMessage, name: string): number {
+  let n = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() === name) n++;
+  return n;
+}
+
 /** An Expect header asking for 100 Continue (as Node's HTTP server reads it). */
 const EXPECTS_CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i;
 
@@ -199,6 +229,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
 
   const app = Fastify({
     logger: false,
+    // Node answers an HTTP/1.1 request without a Host header with a bare 400 of its own (no error
+    // body, no X-Request-Id, no access-log line): the onRequest hook below refuses it instead.
+    http: { requireHostHeader: false },
     bodyLimit: jsonLimit,
     requestTimeout: REQUEST_TIMEOUT_MS,
     // Take a caller's X-Request-Id when it is a sane token (tracing across services), else make
@@ -357,6 +390,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     if (closing) {
       throw new PremiaError(SERVICE_UNAVAILABLE, 'The service is shutting down; retry in a moment (with the same Idempotency-Key).', { status: 503 });
     }
+    refuseBadFraming(request.raw);
   });
   // Every route (method and path pattern), so that a known path with the wrong method is a 405.
   const routes: Array<{ method: string; pattern: RegExp }> = [];
@@ -469,6 +503,12 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       if (config.simulationOff === true) throw new PremiaError('NOT_FOUND', SIMULATION_OFF_MESSAGE);
       if (config.operation?.role === 'operator' && request.principal.role !== 'operator') throw forbidden();
       if (request.method === 'POST' || request.method === 'PATCH' || request.method === 'PUT') {
+        // Node keeps the first of two Content-Types: which one the client meant is not the server's guess.
+        if (headerLines(request.raw, 'content-type') > 1) {
+          throw validationError('Send one Content-Type header, not several.', [
+            { field: 'Content-Type', code: 'REPEATED', message: 'Content-Type was sent more than once' },
+          ]);
+        }
         // A compressed body is not decoded (nor mistaken for plain JSON): 415 before it is read.
         const encoding = request.headers['content-encoding'];
         if (encoding !== undefined && !/^\s*identity\s*$/i.test(encoding)) {

@@ -352,6 +352,57 @@ describe('G2: answers fastify or Node would write carry the spec body and X-Requ
         request_id: res.headers['x-request-id'],
       });
     });
+
+    it('no Host header, two of them, or a fragment in the target: 400 with the spec body and a log line, before the key is read', async () => {
+      const logged = (id: string) => s.logs.some((l) => l.includes(` 400 `) && l.endsWith(` ${id}`));
+      // Node answered the first with a bare 400 of its own (no body, no X-Request-Id, no log line).
+      const cases: Array<[string, string, string, Record<string, string>]> = [
+        [
+          `GET /v1/whoami HTTP/1.1\r\nX-API-Key: ${s.keys.acme}\r\nConnection: close\r\n\r\n`,
+          'The request has no Host header, which HTTP/1.1 requires: send the host (and port) of the service.',
+          'Host',
+          { code: 'REQUIRED', message: 'an HTTP/1.1 request must have a Host header' },
+        ],
+        [
+          // Which of the two a proxy in front took, and which this server did, could differ (RFC 9112 3.2).
+          `GET /v1/whoami HTTP/1.1\r\nHost: a\r\nhost: b\r\nX-API-Key: ${s.keys.acme}\r\nConnection: close\r\n\r\n`,
+          'The request has 2 Host headers; HTTP allows one.',
+          'Host',
+          { code: 'REPEATED', message: 'Host was sent more than once' },
+        ],
+        [
+          // 'frag' was read as a query parameter of whoami.
+          `GET /v1/whoami#frag HTTP/1.1\r\nHost: x\r\nX-API-Key: ${s.keys.acme}\r\nConnection: close\r\n\r\n`,
+          "The request target holds '#': a URL's fragment (from '#' on) is the client's own and is never sent; send the URL without it.",
+          'path',
+          { code: 'INVALID_FORMAT', message: "the request target holds '#'" },
+        ],
+      ];
+      for (const [request, message, field, detail] of cases) {
+        const res = parse(await raw(request));
+        expect(res.status, request).toBe(400);
+        expect(res.json).toEqual({ error: { code: 'VALIDATION_ERROR', message, request_id: res.headers['x-request-id'], details: [{ field, ...detail }] } });
+        expect(logged(res.headers['x-request-id']!), request).toBe(true);
+      }
+      // HTTP/1.0 needs no Host: served.
+      expect(parse(await raw(`GET /v1/whoami HTTP/1.0\r\nX-API-Key: ${s.keys.acme}\r\n\r\n`)).status).toBe(200);
+    });
+
+    it('two Content-Type headers: 400, not the first taken', async () => {
+      const res = parse(
+        await raw(
+          `POST /v1/settlements HTTP/1.1\r\nHost: x\r\nX-API-Key: ${s.keys.acme}\r\nContent-Type: application/json\r\nContent-Type: text/plain\r\n` +
+            `Content-Length: 26\r\nConnection: close\r\n\r\n{"period_month":"2026-10"}`,
+        ),
+      );
+      expect(res.status).toBe(400);
+      expect(res.json.error).toEqual({
+        code: 'VALIDATION_ERROR',
+        message: 'Send one Content-Type header, not several.',
+        request_id: res.headers['x-request-id'],
+        details: [{ field: 'Content-Type', code: 'REPEATED', message: 'Content-Type was sent more than once' }],
+      });
+    });
   });
 });
 
