@@ -71,6 +71,19 @@ describe('clock advance --idempotency-key, run again', () => {
     ]);
     expect((await premia(['--json', 'clock'])).json().date).toBe('2026-11-24');
   });
+
+  it('with --to: the way to go on is --days N, not the same --to, which would live nothing', async () => {
+    const keyed = ['clock', 'advance', '--to', '2026-11-26', '--idempotency-key', 'to-26'];
+    const moved = 'Clock moved from 2026-11-21 to 2026-11-26: 5 days lived, 0.00 collected.\n';
+    const first = await premia(keyed);
+    expect([first.code, first.stderr]).toEqual([0, moved]);
+    const again = await premia(keyed);
+    expect([again.code, again.stderr]).toEqual([
+      0,
+      `${moved}warning: that is the answer of an earlier run with idempotency key 'to-26', repeated: no day was lived now, and the clock is at 2026-11-26. ` +
+        "'premia clock advance --days N' with a new idempotency key (or none) advances it from there.\n",
+    ]);
+  });
 });
 
 describe('clock show', () => {

@@ -1236,6 +1236,26 @@ describe('timeouts and --debug', () => {
     );
   });
 
+  it('an advance whose service stops answering after some days says how many at least, not where the clock is', async () => {
+    const OP = '6f1c2d3e-0000-4000-8000-000000000002';
+    const day = (date: string) => ({ date, attempts: 0, succeeded: 0, failed: 0, collected: 0, closed_period: null, lapsed_policies: 0 });
+    const op = { id: OP, request: { method: 'POST', path: '/v1/clock/advance' }, completed_at: null, result: null };
+    const accepted: Handler = (_q, res) => {
+      res.writeHead(202, { 'content-type': 'application/json', 'x-premia-version': '0.1.0', location: `/v1/operations/${OP}`, 'preference-applied': 'respond-async', 'retry-after': '0' });
+      res.end(JSON.stringify({ ...op, status: 'running', progress: null }));
+    };
+    // Two days seen in its progress; then the service is gone (it may have lived more meanwhile).
+    const running = json(200, { ...op, status: 'running', progress: { unit: 'days', done: 2, total: 29 }, days: [day('2026-11-01'), day('2026-11-02')] });
+    handlers = [json(200, WHOAMI), json(200, { data: [] }), accepted, running, drop, drop, drop, drop];
+    const r = await premia(['--yes', '--idempotency-key', 'adv-8', 'clock', 'advance', '--to', '2026-11-29']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      "premia: at least 2 days of this advance committed (the last seen 2026-11-02); the service may have lived more. 'premia clock' shows where the clock is. " +
+        "To finish this advance, run 'premia clock advance --to 2026-11-29' (--days would count from where it is).\n",
+    );
+    expect(r.stderr).not.toContain('the clock is at 2026-11-02');
+  });
+
   it('--timeout bounds a request: REMOTE_ERROR naming the limit', async () => {
     handlers = [() => undefined]; // never answers
     const r = await premia(['--timeout', '1', ...POLICY]);

@@ -122,7 +122,11 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
         lost
           ? `premia: ${plural(count, 'day')} of this advance committed before it stopped, the last ${last}. Another advance may have gone on since: ` +
             `if 'premia clock' still shows ${last}, run 'premia clock advance --to ${to}' to finish this one.\n`
-          : `premia: ${plural(count, 'day')} of this advance committed before it stopped: the clock is at ${last}.${finishWith(to, last)}\n`,
+          : remote
+            ? // Days seen in the service's progress: it may have lived more before the answer stopped coming.
+              `premia: at least ${plural(count, 'day')} of this advance committed (the last seen ${last}); the service may have lived more. ` +
+              `'premia clock' shows where the clock is. To finish this advance, run 'premia clock advance --to ${to}' (--days would count from where it is).\n`
+            : `premia: ${plural(count, 'day')} of this advance committed before it stopped: the clock is at ${last}.${finishWith(to, last)}\n`,
       );
     }
     throw e;
@@ -178,7 +182,10 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
     const now = outcome !== null || replayed || !ui.json ? await clockOf(b).catch(() => null) : null;
     if (replayed || (now !== null && now.date > result.to)) {
       const nothing = now === null ? 'no day was lived now' : `no day was lived now, and the clock is at ${now.date}`;
-      ui.warn(repeatedAnswerNote(key, nothing, { command: `premia clock advance ${targetOptions(target)}`, does: now === null ? 'advances the clock' : 'advances it from there' }));
+      // Its --to already reached: the same --to would live nothing; days from where the clock is would.
+      const reached = now !== null && target.to !== undefined && now.date >= target.to;
+      const command = `premia clock advance ${reached ? '--days N' : targetOptions(target)}`;
+      ui.warn(repeatedAnswerNote(key, nothing, { command, does: now === null ? 'advances the clock' : 'advances it from there' }));
     }
   }
   return 0;
