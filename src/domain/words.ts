@@ -27,12 +27,21 @@ export function noun(n: number, one: string, many = `${one}s`): string {
   return n === 1 ? one : many;
 }
 
-/** Levenshtein distance (short words: command names, client names). */
+/**
+ * Edit distance (short words: command names, client names): insertions, deletions, substitutions
+ * and two neighbouring letters swapped (`beat` for `beta`), each one edit (the optimal string
+ * alignment distance).
+ */
 export function editDistance(a: string, b: string): number {
+  let before: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, before[j - 2]! + 1);
+    }
+    before = prev;
     prev = row;
   }
   return prev[b.length]!;

@@ -35,6 +35,7 @@ describe('--as-client', () => {
     ['another case', 'acme life'],
     ['another spacing', 'Acme  Life'],
     ['a typo', 'Acme Lfe'],
+    ['two letters swapped', 'Acme Lief'],
   ])('refuses a name that is one of the clients in %s, naming it (exit 5)', async (_, name) => {
     const r = await premia(['--json', '--as-client', name, 'policies', 'list']);
     expect(r.code).toBe(5);

@@ -754,6 +754,18 @@ describe('keys create for a name one typo from a client', () => {
     expect(yes.json()).toMatchObject({ client: 'Acme Lfe', new_client: true, role: 'client' });
   });
 
+  it('two neighbouring letters swapped in a short name are one typo too (Beat for Beta); off a terminal, refused', async () => {
+    const db = join(tmp.dir, 'keys-swap.db');
+    expect((await cli(db, ['keys', 'create', '--client', 'Beta'])).code).toBe(0);
+    const asked: string[] = [];
+    const no = await cli(db, ['keys', 'create', '--client', 'Beat'], terminal([false], asked));
+    expect([no.code, asked]).toEqual([130, ["Make a new client 'Beat'?"]]);
+    expect(no.stderr).toContain("There is no client 'Beat', but there is a client 'Beta': a key for a new client sees none of its data.\n");
+    const unattended = await cli(db, ['keys', 'create', '--client', 'Beat']);
+    expect(unattended.code).toBe(6);
+    expect((await cli(db, ['--json', 'keys', 'list'])).json().map((k: { client: string }) => k.client)).toEqual(['Beta']);
+  });
+
   it('under --idempotency-key: the refusal before the question keeps nothing, yes makes the key once, a rerun asks nothing', async () => {
     const db = join(tmp.dir, 'keys-typo-idem.db');
     expect((await cli(db, ['keys', 'create', '--client', 'Acme Life'])).code).toBe(0);
