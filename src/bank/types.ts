@@ -12,6 +12,15 @@ export function isAccountEvent(s: string): s is AccountEvent {
   return (ACCOUNT_EVENTS as readonly string[]).includes(s);
 }
 
+const LONGEST_EVENT = Math.max(...ACCOUNT_EVENTS.map((e) => e.length));
+
+/** The event `s` names in any letter case (`account_closed`: ACCOUNT_CLOSED), else null. */
+export function eventNamed(s: string): AccountEvent | null {
+  if (s.length > LONGEST_EVENT) return null; // a description of a statement line, not upper-cased
+  const upper = s.toUpperCase();
+  return isAccountEvent(upper) ? upper : null;
+}
+
 /**
  * One day's activity of an account, other than the engine's debits: a scratch buffer that an
  * account set reuses for all its accounts (millions of account-days are lived; nothing is

@@ -17,7 +17,7 @@ import { PremiaError, validationError } from '../../domain/errors.js';
 import { apiKeyProblem, checkIdentifier, firstUnseen, holdsApiKey, moreCharactersThan, overlongCharacter, printable } from '../../domain/identifiers.js';
 import { formatCents, MAX_ACCOUNT_TURNOVER, parseSignedAmount } from '../../domain/money.js';
 import { dayNumber, fromDayNumber, isIsoDate, periodOf, whyNotADate } from '../../domain/period.js';
-import { isAccountEvent, ACCOUNT_EVENTS, type FailureReason } from '../../bank/types.js';
+import { eventNamed, isAccountEvent, ACCOUNT_EVENTS, type FailureReason } from '../../bank/types.js';
 import type { LedgerObserver } from '../../bank/ledger.js';
 import { bareCrHint, CsvFormatError, CsvReader, emptyColumnsRowHint, isBlankRecord, isHeaderOf, trimCell, wrongHeaderHint } from '../../lib/csv-reader.js';
 import { redactKeysIn } from '../../lib/key-text.js';
@@ -140,22 +140,21 @@ async function importStatement(ctx: LocalContext, file: Upload, options: ImportO
           const description = trimCell(fields[3]!);
           const descriptionProblem = checkDescription(description);
           if (descriptionProblem) add('description', 'INVALID_FORMAT', `description ${descriptionProblem}`);
-          // An event's name in other letter case (`account_closed`) is the event mistyped, not a
-          // description: said so, with money or without.
-          const upper = description.toUpperCase();
-          const eventCased = !isAccountEvent(description) && isAccountEvent(upper);
+          // The event the description names, in any letter case (`account_closed` is the event
+          // mistyped, not a description): said so, with money or without.
+          const event = eventNamed(description);
           if (typeof amount === 'number' && amount === 0 && !isAccountEvent(description)) {
             add(
               'amount',
               'INVALID_AMOUNT',
               `amount 0 is only for event rows (${ACCOUNT_EVENTS.join(', ')}); '${printable(description, 40)}' is not one` +
-                (eventCased ? ` (event names are written in capitals: ${upper})` : ''),
+                (event !== null ? ` (event names are written in capitals: ${event})` : ''),
             );
           }
           // The reverse too: a statement line saying the account closed is no deposit for premia
           // to debit, and which of the two the file meant is not premia's guess.
-          if (typeof amount === 'number' && amount !== 0 && (isAccountEvent(description) || eventCased)) {
-            add('amount', 'INVALID_AMOUNT', `an event row (${upper}) must have amount 0, not ${formatCents(amount)}: the event is not money; write the account's own movement on a row of its own`);
+          if (typeof amount === 'number' && amount !== 0 && event !== null) {
+            add('amount', 'INVALID_AMOUNT', `an event row (${event}) must have amount 0, not ${formatCents(amount)}: the event is not money; write the account's own movement on a row of its own`);
           }
           // Nothing more is stored once a row could not be read: the import is refused whole.
           if (rowErrors.length > 0) unreadable++;

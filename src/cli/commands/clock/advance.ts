@@ -125,7 +125,7 @@ export async function advanceRun(opts: AdvanceOptions): Promise<number> {
           : remote
             ? // Days seen in the service's progress: it may have lived more before the answer stopped coming.
               `premia: at least ${plural(count, 'day')} of this advance committed (the last seen ${last}); the service may have lived more. ` +
-              `'premia clock' shows where the clock is. To finish this advance, run 'premia clock advance --to ${to}' (--days would count from where it is).\n`
+              `'premia clock' shows where the clock is.${finishWith(to, 'where it is')}\n`
             : `premia: ${plural(count, 'day')} of this advance committed before it stopped: the clock is at ${last}.${finishWith(to, last)}\n`,
       );
     }
